@@ -1,0 +1,130 @@
+// Command kakure plays hidden-information Go variants peer to peer.
+//
+// Usage:
+//
+//	kakure                         start a game against the built-in bot
+//	kakure COMMAND [flags]         see `kakure help` for the commands
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// version is the program's version, reported by `kakure version` and GTP.
+const version = "0.1.0"
+
+// command is one subcommand of the binary.
+type command struct {
+	name    string
+	summary string
+	run     func(env *environment, args []string) error
+}
+
+// environment is what a command may touch of the outside world, so that
+// tests can run commands with their own streams.
+type environment struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// commands is filled by the init functions of the files that define them.
+var commands = map[string]command{}
+
+func register(c command) { commands[c.name] = c }
+
+// errUsage marks an error caused by bad command-line input; main prints it
+// with a hint and exits with status 2.
+var errUsage = errors.New("usage")
+
+func usageError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+func main() {
+	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	os.Exit(run(env, os.Args[1:]))
+}
+
+// run executes the command line and returns the process exit status.
+func run(env *environment, args []string) int {
+	name := "play"
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(env.stderr, "kakure: unknown command %q\n\n", name)
+		printHelp(env.stderr)
+		return 2
+	}
+	if err := cmd.run(env, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(env.stderr, "kakure %s: %v\n", name, err)
+		if errors.Is(err, errUsage) {
+			fmt.Fprintf(env.stderr, "Run 'kakure %s -h' for help.\n", name)
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "kakure plays hidden-information Go variants peer to peer.")
+	fmt.Fprintln(w, "\nUsage: kakure [COMMAND] [flags]   (no command: play against the built-in bot)")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'kakure COMMAND -h' for a command's flags.")
+}
+
+// newFlagSet returns a flag set that writes its help to env.stderr and
+// returns errors instead of exiting.
+func newFlagSet(env *environment, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("kakure "+name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: kakure %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and turns flag errors into usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
+func init() {
+	register(command{name: "help", summary: "show this help", run: func(env *environment, _ []string) error {
+		printHelp(env.stdout)
+		return nil
+	}})
+	register(command{name: "version", summary: "print the version", run: func(env *environment, _ []string) error {
+		fmt.Fprintf(env.stdout, "kakure %s\n", version)
+		return nil
+	}})
+}

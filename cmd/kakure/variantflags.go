@@ -1,0 +1,56 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// variantFlags are the flags that choose a variant and its options, shared
+// by every command that starts games (rules.md names them).
+type variantFlags struct {
+	variant       string
+	size          int
+	komi          float64
+	rules         string
+	cards         int
+	suicide       string
+	perpendicular bool
+}
+
+func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
+	fs.StringVar(&v.variant, "variant", defaultVariant, "variant: go, phantom, hmg, gomoku, fgo or bridge")
+	fs.IntVar(&v.size, "size", 0, "board size (default: the variant's, 9 or 19 for hmg)")
+	fs.Float64Var(&v.komi, "komi", 0, "komi for White (default 7.5; fgo 0)")
+	fs.StringVar(&v.rules, "rules", "", "phantom announcement rules: common, hamburg or kriegspiel")
+	fs.IntVar(&v.cards, "cards", 0, "hmg: hidden moves per player, 0-9 (default 3)")
+	fs.StringVar(&v.suicide, "suicide", "", "fgo suicide option: nz or forbid (default nz)")
+	fs.BoolVar(&v.perpendicular, "perpendicular", false, "bridge: the perpendicular liberty option")
+}
+
+// options turns the flags into checked engine options. Flags the user set
+// explicitly (fs.Visit) tell a komi or card count of 0 from the default.
+func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
+	o := engine.Options{
+		Variant:       engine.Variant(v.variant),
+		Size:          v.size,
+		Komi:          v.komi,
+		Rules:         engine.PhantomRules(v.rules),
+		Cards:         v.cards,
+		Suicide:       engine.SuicideRule(v.suicide),
+		Perpendicular: v.perpendicular,
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "komi":
+			o.KomiSet = true
+		case "cards":
+			o.CardsSet = true
+		}
+	})
+	o, err := o.Normalize()
+	if err != nil {
+		return o, usageError("%v", err)
+	}
+	return o, nil
+}

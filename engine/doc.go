@@ -1,0 +1,17 @@
+// Package engine holds the rules of every game kakure plays: plain Go and the
+// hidden-information variants Phantom Go, Hidden Move Go, Hidden Move Double
+// Gomoku, F-Go and Bridge Go.
+//
+// The package is the rules contract of ../shared/spec/rules.md written as
+// code. It is pure and deterministic: positions are values, there is no I/O
+// and there are no goroutines, and the same inputs always give the same
+// outputs. Every other part of kakure (the network protocol, the secure
+// computation for Phantom Go, the bots, the user interface) asks engine what
+// is legal and what happens.
+//
+// The building blocks are [Point] and [Color], the [Board] value with its
+// chain and capture primitives, and [Options] naming a variant and its
+// settings. Each variant then has its own state value ([GoGame],
+// [PhantomReferee], [HMGGame], [GomokuGame], [FGoGame], [BridgeGame]) whose
+// methods return the next state together with what each player is told.
+package engine

@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Variant names a game kakure plays. The names are those of the command
+// line, the records and GTP.
+type Variant string
+
+// The variants.
+const (
+	VariantGo      Variant = "go"
+	VariantPhantom Variant = "phantom"
+	VariantHMG     Variant = "hmg"
+	VariantGomoku  Variant = "gomoku"
+	VariantFGo     Variant = "fgo"
+	VariantBridge  Variant = "bridge"
+)
+
+// Variants lists every variant, in the order help texts show them.
+var Variants = []Variant{VariantGo, VariantPhantom, VariantHMG, VariantGomoku, VariantFGo, VariantBridge}
+
+// PhantomRules names an announcement rule set of Phantom Go (PG-6..PG-8).
+type PhantomRules string
+
+// The Phantom Go announcement rule sets.
+const (
+	RulesCommon     PhantomRules = "common"
+	RulesHamburg    PhantomRules = "hamburg"
+	RulesKriegspiel PhantomRules = "kriegspiel"
+)
+
+// SuicideRule is the F-Go suicide option (FG-5).
+type SuicideRule string
+
+// The F-Go suicide options.
+const (
+	SuicideNZ     SuicideRule = "nz"
+	SuicideForbid SuicideRule = "forbid"
+)
+
+// ErrBadOptions reports options that do not describe a game kakure can play.
+var ErrBadOptions = errors.New("engine: bad options")
+
+// Options name a variant and its settings. The zero value of a field means
+// "the variant's default"; [Options.Normalize] fills the defaults in and
+// checks the rest.
+type Options struct {
+	Variant Variant
+	// Size is the board side: 5–19 for the Go family, 7–19 for gomoku.
+	Size int
+	// Komi is added to White's score (GO-5). KomiSet tells a komi of 0
+	// chosen on purpose from the default.
+	Komi    float64
+	KomiSet bool
+	// Rules is the Phantom Go announcement rule set.
+	Rules PhantomRules
+	// Cards is the number of hidden moves per player in Hidden Move Go
+	// (0–9). CardsSet tells 0 chosen on purpose from the default of 3.
+	Cards    int
+	CardsSet bool
+	// Suicide is the F-Go suicide option.
+	Suicide SuicideRule
+	// Perpendicular selects the Bridge Go option of BG-5.
+	Perpendicular bool
+}
+
+// DefaultSize returns the board side a variant uses when none is given.
+func DefaultSize(v Variant) int {
+	if v == VariantHMG {
+		return 19
+	}
+	return 9
+}
+
+// Normalize returns the options with every default filled in, or an error
+// that says what is wrong with them.
+func (o Options) Normalize() (Options, error) {
+	switch o.Variant {
+	case VariantGo, VariantPhantom, VariantHMG, VariantGomoku, VariantFGo, VariantBridge:
+	case "":
+		return o, fmt.Errorf("%w: no variant given (one of go, phantom, hmg, gomoku, fgo, bridge)", ErrBadOptions)
+	default:
+		return o, fmt.Errorf("%w: unknown variant %q (one of go, phantom, hmg, gomoku, fgo, bridge)", ErrBadOptions, o.Variant)
+	}
+	if o.Size == 0 {
+		o.Size = DefaultSize(o.Variant)
+	}
+	minSize := MinSize
+	if o.Variant == VariantGomoku {
+		minSize = 7
+	}
+	if o.Size < minSize || o.Size > MaxSize {
+		return o, fmt.Errorf("%w: board size %d for %s (allowed %d to %d)", ErrBadOptions, o.Size, o.Variant, minSize, MaxSize)
+	}
+	if !o.KomiSet && o.Komi == 0 {
+		switch o.Variant {
+		case VariantFGo, VariantGomoku, VariantBridge:
+			o.Komi = 0
+		default:
+			o.Komi = 7.5
+		}
+	}
+	o.KomiSet = true
+	if o.Komi < -500 || o.Komi > 500 || o.Komi != o.Komi {
+		return o, fmt.Errorf("%w: komi %v out of range", ErrBadOptions, o.Komi)
+	}
+	if o.Variant == VariantPhantom {
+		switch o.Rules {
+		case "":
+			o.Rules = RulesCommon
+		case RulesCommon, RulesHamburg, RulesKriegspiel:
+		default:
+			return o, fmt.Errorf("%w: unknown Phantom rule set %q (common, hamburg or kriegspiel)", ErrBadOptions, o.Rules)
+		}
+	} else if o.Rules != "" {
+		return o, fmt.Errorf("%w: --rules applies to phantom only", ErrBadOptions)
+	}
+	if o.Variant == VariantHMG {
+		if !o.CardsSet && o.Cards == 0 {
+			o.Cards = 3
+		}
+		o.CardsSet = true
+		if o.Cards < 0 || o.Cards > 9 {
+			return o, fmt.Errorf("%w: %d hidden cards (allowed 0 to 9)", ErrBadOptions, o.Cards)
+		}
+	} else if o.Cards != 0 {
+		return o, fmt.Errorf("%w: --cards applies to hmg only", ErrBadOptions)
+	}
+	if o.Variant == VariantFGo {
+		switch o.Suicide {
+		case "":
+			o.Suicide = SuicideNZ
+		case SuicideNZ, SuicideForbid:
+		default:
+			return o, fmt.Errorf("%w: unknown suicide option %q (nz or forbid)", ErrBadOptions, o.Suicide)
+		}
+	} else if o.Suicide != "" {
+		return o, fmt.Errorf("%w: --suicide applies to fgo only", ErrBadOptions)
+	}
+	if o.Perpendicular && o.Variant != VariantBridge {
+		return o, fmt.Errorf("%w: --perpendicular applies to bridge only", ErrBadOptions)
+	}
+	return o, nil
+}

@@ -1,0 +1,3 @@
+module github.com/kakure/kakure
+
+go 1.26
