@@ -58,8 +58,11 @@ func (s hmgSetup) game(t testing.TB) HMGGame {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for c, cards := range map[Color][]string{Black: s.black, White: s.white} {
-		if g, err = g.SetCards(c, hmgVertices(t, len(rows), cards)); err != nil {
+	for c, cards := range [][]string{Black: s.black, White: s.white} {
+		if c == int(Empty) {
+			continue
+		}
+		if g, err = g.SetCards(Color(c), hmgVertices(t, len(rows), cards)); err != nil {
 			t.Fatal(err)
 		}
 	}
