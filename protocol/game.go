@@ -144,7 +144,10 @@ func (g *Game) Close() {
 	g.closed = true
 	g.mu.Unlock()
 	if !already {
-		g.actions <- actionReq{a: closeAction{}, reply: make(chan error, 1)}
+		select {
+		case g.actions <- actionReq{a: closeAction{}, reply: make(chan error, 1)}:
+		case <-g.done:
+		}
 	}
 	<-g.done
 }
@@ -243,7 +246,7 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 	}
 	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 	for _, raw := range frames {
-		if err := writeFrame(st, raw); err != nil {
+		if err := writeFrameUnchecked(st, raw); err != nil {
 			return err
 		}
 	}

@@ -68,6 +68,7 @@ func newPair(t *testing.T, cfgs ...func(i int, c *protocol.Config)) *pair {
 			t.Fatal(err)
 		}
 		p.services[i] = s
+		t.Cleanup(s.Close)
 	}
 	connect(t, p.hosts[0], p.hosts[1])
 	return p

@@ -87,8 +87,20 @@ func NewService(cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// Close stops accepting streams. Running games are not stopped.
-func (s *Service) Close() { s.cfg.Host.RemoveStreamHandler(GameProtocol) }
+// Close stops accepting streams and closes every running game (games
+// that are not over stay on disk and can be resumed).
+func (s *Service) Close() {
+	s.cfg.Host.RemoveStreamHandler(GameProtocol)
+	s.mu.Lock()
+	games := make([]*Game, 0, len(s.games))
+	for _, g := range s.games {
+		games = append(games, g)
+	}
+	s.mu.Unlock()
+	for _, g := range games {
+		g.Close()
+	}
+}
 
 // Accepted delivers the games this service accepted from invitations.
 func (s *Service) Accepted() <-chan *Game { return s.invites }

@@ -29,6 +29,12 @@ func writeFrame(w io.Writer, p []byte) error {
 	if len(p) > MaxFrameSize {
 		return fmt.Errorf("%w: %d bytes (cap %d)", ErrFrameTooLarge, len(p), MaxFrameSize)
 	}
+	return writeFrameUnchecked(w, p)
+}
+
+// writeFrameUnchecked writes a frame without the cap; only the send path
+// uses it, after checking, and tests that play a peer ignoring the cap.
+func writeFrameUnchecked(w io.Writer, p []byte) error {
 	var head [binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(head[:], uint64(len(p)))
 	if _, err := w.Write(append(head[:n:n], p...)); err != nil {
