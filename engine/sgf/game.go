@@ -2,6 +2,7 @@ package sgf
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -196,6 +197,9 @@ func ReadGameInfo(root *Node) (GameInfo, error) {
 		r, err := engine.ParseResult(re)
 		if err != nil {
 			return info, fmt.Errorf("%w: RE[%s]: %w", ErrValue, re, err)
+		}
+		if r.Margin < 0 || math.IsInf(r.Margin, 0) || math.IsNaN(r.Margin) {
+			return info, fmt.Errorf("%w: RE[%s]: the margin must be a number of points", ErrValue, re)
 		}
 		info.Result = r
 	}
