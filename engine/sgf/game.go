@@ -138,11 +138,15 @@ func parseVariantOptions(o *engine.Options, s string) error {
 
 // ReadGameInfo reads the game information of a root node: the inverse of
 // [GameInfo.Root]. Missing properties take SGF's defaults (SZ 19, GM 1,
-// KM 0); an RE of "?" or "" is no result. It refuses a game other than Go
+// KM 0); an RE of "?" or "" is no result. A nil root is ErrEmptyGameTree.
+// It refuses a game other than Go
 // (GM 1) or kakure's gomoku (GM 4 with VA[gomoku]), a board that is not
 // square, and options engine.Options.Normalize refuses.
 func ReadGameInfo(root *Node) (GameInfo, error) {
 	var info GameInfo
+	if root == nil {
+		return info, ErrEmptyGameTree
+	}
 	o := engine.Options{Variant: engine.VariantGo, Size: 19, KomiSet: true}
 	if v, ok := root.Get(PropVariant); ok {
 		o.Variant = engine.Variant(v.SimpleText())

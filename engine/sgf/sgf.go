@@ -99,9 +99,9 @@ func (t *GameTree) Root() *Node {
 // MainLine returns the nodes of the main line: the tree's own nodes, then
 // those of its first variation, and so on. The nodes are copied, their
 // properties are not.
-func (t GameTree) MainLine() []Node {
+func (t *GameTree) MainLine() []Node {
 	var line []Node
-	for cur := &t; ; cur = &cur.Variations[0] {
+	for cur := t; ; cur = &cur.Variations[0] {
 		line = append(line, cur.Nodes...)
 		if len(cur.Variations) == 0 {
 			return line
@@ -168,8 +168,13 @@ func (n *Node) SimpleText(id string) string {
 }
 
 // Add appends values to the property id, creating it at the end of the
-// node if n does not hold it yet.
+// node if n does not hold it yet. Without values it does nothing: a
+// property of type none (KO, HU, FV) has the single empty value,
+// Add(id, "").
 func (n *Node) Add(id string, vs ...Value) {
+	if len(vs) == 0 {
+		return
+	}
 	if i := n.index(id); i >= 0 {
 		p := &n.Properties[i]
 		p.Values = append(p.Values[:len(p.Values):len(p.Values)], vs...)
@@ -179,8 +184,13 @@ func (n *Node) Add(id string, vs ...Value) {
 }
 
 // Set gives the property id exactly the values vs, keeping its place if n
-// already holds it and adding it at the end otherwise.
+// already holds it and adding it at the end otherwise. Without values it
+// removes the property.
 func (n *Node) Set(id string, vs ...Value) {
+	if len(vs) == 0 {
+		n.Remove(id)
+		return
+	}
 	if i := n.index(id); i >= 0 {
 		n.Properties[i].Values = append([]Value(nil), vs...)
 		return

@@ -55,6 +55,14 @@ func TestNodeAddSetRemove(t *testing.T) {
 	if !n.Remove("AB") || n.Remove("AB") || n.Has("AB") || len(n.Properties) != 2 {
 		t.Errorf("Remove: %#v", n.Properties)
 	}
+	n.Add("GN")
+	if n.Has("GN") {
+		t.Errorf("Add without values created a property without a value")
+	}
+	n.Set("C")
+	if n.Has("C") || len(n.Properties) != 1 {
+		t.Errorf("Set without values did not remove the property: %#v", n.Properties)
+	}
 	if _, ok := n.Get("AB"); ok || n.Values("AB") != nil {
 		t.Errorf("Get of a removed property")
 	}

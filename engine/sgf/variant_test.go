@@ -170,6 +170,9 @@ func TestReadGameInfoErrors(t *testing.T) {
 			}
 		})
 	}
+	if _, err := ReadGameInfo(nil); !errors.Is(err, ErrEmptyGameTree) {
+		t.Errorf("ReadGameInfo(nil): %v", err)
+	}
 	if _, err := (GameInfo{Options: engine.Options{Variant: "chess"}}).Root(); !errors.Is(err, ErrValue) || !errors.Is(err, engine.ErrBadOptions) {
 		t.Errorf("Root of bad options: %v", err)
 	}
