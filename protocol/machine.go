@@ -177,10 +177,10 @@ type Machine struct {
 	// Chat holds the chat lines, by role.
 	Chat []ChatLine
 
-	variant     variantRules
-	tossCommit  [2]*commit.Commitment
-	tossValue   [2][]byte
-	confirmed [2]bool
+	variant    variantRules
+	tossCommit [2]*commit.Commitment
+	tossValue  [2][]byte
+	confirmed  [2]bool
 	// endRole and endSeq name the message that ended the game early (a
 	// resignation): messages of the other role sent before it saw that one
 	// were concurrent with it and are kept without effect.
@@ -448,4 +448,3 @@ func tossResult(game GameID, inviter, invitee []byte) [32]byte {
 	h.Sum(r[:0])
 	return r
 }
-
