@@ -15,6 +15,8 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // Game is one running game seen from this peer. Its caller (a user
@@ -708,6 +710,12 @@ func (s *Service) loadGame(id GameID) (*Game, error) {
 		return nil, err
 	}
 	g.toss = sf.Toss
+	// Remember where the other peer was, to dial it again.
+	for _, a := range sf.Addrs {
+		if addr, err := ma.NewMultiaddr(a); err == nil {
+			s.cfg.Host.Peerstore().AddAddr(g.peer, addr, peerstore.RecentlyConnectedAddrTTL)
+		}
+	}
 	return g, nil
 }
 
