@@ -275,6 +275,15 @@ func (g GomokuGame) Winner() Color { return g.result.Winner }
 // gomokuSideIndex returns the index of c's pieces (c must be X or O).
 func gomokuSideIndex(c Color) int { return int(c) - 1 }
 
+// WinnerName returns the answer of GTP kakure-winner: "x", "o" or "none"
+// (a draw, or a game still going).
+func (g GomokuGame) WinnerName() string {
+	if w := g.result.Winner; w == GomokuX || w == GomokuO {
+		return GomokuPieceName(w)
+	}
+	return "none"
+}
+
 // Pieces returns a board with c's pieces, hidden and revealed, in colour c.
 func (g GomokuGame) Pieces(c Color) Board {
 	if c != GomokuX && c != GomokuO {

@@ -228,3 +228,26 @@ func FuzzGomokuFiveLines(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkGomokuDoubleFive measures the win check on a crowded 19x19
+// board.
+func BenchmarkGomokuDoubleFive(b *testing.B) {
+	bd := mustBoard(19)
+	c := newGomokuChooser([]byte("bench"))
+	for p := Point(0); p < 361; p++ {
+		if c.intn(2) == 0 {
+			bd.Set(p, Black)
+		}
+	}
+	for b.Loop() {
+		DoubleFive(bd, Black)
+	}
+}
+
+// BenchmarkGomokuRandomGame measures a whole random game through two views
+// and the full-information game, with the harness's checks.
+func BenchmarkGomokuRandomGame(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		playRandomGomoku(b, newGomokuChooser([]byte{byte(i), byte(i >> 8)}))
+	}
+}

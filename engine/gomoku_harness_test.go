@@ -188,7 +188,7 @@ func (d *gomokuDuel) check() {
 	d.t.Helper()
 	g := d.game
 	for i := range d.views {
-		v := &d.views[i]
+		v := d.views[i]
 		me := v.Me()
 		opp := me.Opponent()
 		if d.keepStuck && g.Stuck() {

@@ -1027,8 +1027,8 @@ func TestGM6DoubleFiveGeometry(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if g.Winner() != GomokuX || !g.Over() {
-			t.Fatalf("winner %s", GomokuPieceName(g.Winner()))
+		if g.Winner() != GomokuX || !g.Over() || g.WinnerName() != "x" {
+			t.Fatalf("winner %s (%s)", GomokuPieceName(g.Winner()), g.WinnerName())
 		}
 		if _, err := g.Play(GomokuO, gv(t, n, "A1")); !errors.Is(err, ErrGameOver) {
 			t.Fatalf("play after the win: %v", err)
@@ -1090,7 +1090,7 @@ func TestGM7PassAndDraw(t *testing.T) {
 				t.Fatal("one pass ended the game")
 			}
 			d.pass()
-			if !d.game.Over() || d.game.Result() != draw || d.game.Winner() != Empty {
+			if !d.game.Over() || d.game.Result() != draw || d.game.Winner() != Empty || d.game.WinnerName() != "none" {
 				t.Fatalf("after two passes: over %t, %v", d.game.Over(), d.game.Result())
 			}
 			if _, _, err := d.game.Turn(GomokuTurn{Pass: true}); !errors.Is(err, ErrGameOver) {

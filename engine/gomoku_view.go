@@ -112,15 +112,22 @@ type GomokuTurnNote struct {
 }
 
 // gomokuNever is the reveal time of a point where nothing was revealed.
-const gomokuNever = math.MaxInt32
+// Turn numbers fit in an int16: a game has fewer than 10·size² turns (each
+// player places at most size² pieces, each failed move needs a reveal, and
+// no two passes follow each other), far below gomokuMaxMove.
+const gomokuNever = math.MaxInt16
+
+// gomokuMaxMove bounds the turn number a view accepts, so that a broken
+// peer cannot overflow it.
+const gomokuMaxMove = 30000
 
 // gomokuViewPoint is what a view knows of one point.
 type gomokuViewPoint struct {
 	// mine and theirs are the turns that placed this player's piece and
 	// the opponent's known (revealed) piece here, or -1.
-	mine, theirs int32
+	mine, theirs int16
 	// revealedAt is the first turn in which a piece here was revealed.
-	revealedAt int32
+	revealedAt int16
 	// mineShown is set when this player's piece here is revealed.
 	mineShown bool
 }
@@ -429,6 +436,8 @@ func (v *GomokuView) act(ph GomokuPhase, what string) error {
 		return fmt.Errorf("gomoku: %s in the %s phase: %w", what, v.phase, ErrWrongPhase)
 	case !v.MyTurn():
 		return fmt.Errorf("gomoku: %s: %w", what, ErrNotYourTurn)
+	case v.move >= gomokuMaxMove:
+		return fmt.Errorf("gomoku: %s: game longer than %d turns: %w", what, gomokuMaxMove, ErrGomokuRule)
 	}
 	return nil
 }
@@ -596,7 +605,7 @@ func (v GomokuView) Respond(points []Point) (GomokuView, GomokuEvent, error) {
 	for i, o := range openings {
 		revealed[i] = o.Point
 		v.points[o.Point].mineShown = true
-		v.points[o.Point].revealedAt = min(v.points[o.Point].revealedAt, int32(v.move))
+		v.points[o.Point].revealedAt = min(v.points[o.Point].revealedAt, int16(v.move))
 	}
 	v.cur.Revealed = revealed
 	if len(revealed) > 0 {
@@ -624,9 +633,9 @@ func (v GomokuView) Reveal() (GomokuView, GomokuEvent, error) {
 		v.nextTurn()
 		return v, ev, nil
 	}
-	v.points[p].mine = int32(v.move)
+	v.points[p].mine = int16(v.move)
 	v.points[p].mineShown = true
-	v.points[p].revealedAt = min(v.points[p].revealedAt, int32(v.move))
+	v.points[p].revealedAt = min(v.points[p].revealedAt, int16(v.move))
 	v.own.Set(p, v.me)
 	v.curOutcome = GomokuPlacedRevealed
 	v.phase = GomokuPhaseDeclare
@@ -656,7 +665,7 @@ func (v GomokuView) Declare(d GomokuDeclaration) (GomokuView, GomokuEvent, error
 			if !v.points[p].mineShown {
 				openings = append(openings, GomokuOpening{Move: int(v.points[p].mine), Point: p})
 				v.points[p].mineShown = true
-				v.points[p].revealedAt = min(v.points[p].revealedAt, int32(v.move))
+				v.points[p].revealedAt = min(v.points[p].revealedAt, int16(v.move))
 			}
 		}
 	}
@@ -706,6 +715,9 @@ func (v GomokuView) Observe(e GomokuEvent) (GomokuView, error) {
 	}
 	if v.MyTurn() {
 		return v, fmt.Errorf("gomoku: %s event while this player must act: %w", e.Kind, ErrNotYourTurn)
+	}
+	if v.move >= gomokuMaxMove {
+		return v, fmt.Errorf("gomoku: %s event: game longer than %d turns: %w", e.Kind, gomokuMaxMove, ErrGomokuRule)
 	}
 	if gomokuEventPhase(e.Kind) != v.phase {
 		return v, fmt.Errorf("gomoku: %s event in the %s phase: %w", e.Kind, v.phase, ErrWrongPhase)
@@ -790,14 +802,14 @@ func (v *GomokuView) openOpponentPiece(o GomokuOpening, badRef string) (GomokuVi
 	if !line.Contains(v.size, p) {
 		return v.violationAt(k, "GM-3", "announced %s for a piece at %s", line.Format(v.size), p.Vertex(v.size)), true
 	}
-	if at := v.points[p].revealedAt; at < int32(k) {
+	if at := v.points[p].revealedAt; at < int16(k) {
 		return v.violationAt(k, "GM-4", "placed a piece on %s, revealed in move %d", p.Vertex(v.size), at), true
 	}
 	if j := int(v.points[p].theirs); j >= 0 {
 		return v.violationAt(max(j, k), "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", p.Vertex(v.size), min(j, k), max(j, k)), true
 	}
-	v.points[p].theirs = int32(k)
-	v.points[p].revealedAt = min(v.points[p].revealedAt, int32(v.move))
+	v.points[p].theirs = int16(k)
+	v.points[p].revealedAt = min(v.points[p].revealedAt, int16(v.move))
 	v.oppHidden--
 	v.oppShown++
 	if k < v.move {
@@ -843,7 +855,7 @@ func (v GomokuView) observeResponse(openings []GomokuOpening) (GomokuView, error
 		return next, nil
 	}
 	p := next.cur.Point
-	next.points[p].mine = int32(next.move)
+	next.points[p].mine = int16(next.move)
 	next.own.Set(p, next.me)
 	next.curOutcome = GomokuPlacedHidden
 	next.phase = GomokuPhaseDeclare
@@ -858,7 +870,7 @@ func (v GomokuView) observeReveal(p Point) (GomokuView, error) {
 		viol := v.violationAt(v.move, "GM-3", "committed to %s and announced %s", p.Vertex(v.size), v.cur.Line.Format(v.size))
 		return v.forfeit(viol), viol
 	}
-	if at := v.points[p].revealedAt; at < int32(v.move) {
+	if at := v.points[p].revealedAt; at < int16(v.move) {
 		viol := v.violationAt(v.move, "GM-4", "committed to %s, revealed in move %d", p.Vertex(v.size), at)
 		viol.Err = ErrOccupied
 		return v.forfeit(viol), viol
@@ -871,8 +883,8 @@ func (v GomokuView) observeReveal(p Point) (GomokuView, error) {
 		next.nextTurn()
 		return next, nil
 	}
-	next.points[p].theirs = int32(next.move)
-	next.points[p].revealedAt = int32(next.move)
+	next.points[p].theirs = int16(next.move)
+	next.points[p].revealedAt = int16(next.move)
 	next.oppShown++
 	next.curOutcome = GomokuPlacedRevealed
 	next.phase = GomokuPhaseDeclare
