@@ -9,13 +9,14 @@ import (
 // bots of every Go variant play thousands of games to the end from a
 // position and count them. It exists for speed only and breaks the rule that
 // game states are values: its methods have pointer receivers and change the
-// board in place, assigning a PlayoutBoard copies about 5 kB, and nothing
-// else in engine should hold one. [Board] and [GoGame] stay the reference:
-// the tests play random games on both and compare them after every move.
+// board in place, assigning a PlayoutBoard copies about 6 kB, and no game
+// state should hold one. [Board] and [GoGame] stay the reference: the tests
+// play random games on both and compare them after every move.
 //
 // The rules are those of plain Go without superko: captures as in GO-1,
 // suicide illegal (GO-2), and simple ko as PG-4 defines it (PO-D1). The
-// player to move alternates; Pass and Play change it.
+// player to move alternates; Pass and Play change it, and a move after two
+// passes simply goes on. The decisions PO-D1..PO-D5 are in docs/playout.md.
 //
 // Inside, the board has a frame of border points around it, so that the
 // four neighbours of a point are always at fixed offsets; chains are
@@ -33,17 +34,17 @@ type PlayoutBoard struct {
 	// captures counts the stones each colour has captured.
 	captures [3]int
 
-	cells [playoutCells]Color
+	cells [playoutArray]Color
 	// chain is the chain id of each stone: the index of one of its stones.
-	chain [playoutCells]int16
+	chain [playoutArray]int16
 	// nextStone links the stones of a chain in a circle.
-	nextStone [playoutCells]int16
+	nextStone [playoutArray]int16
 	// libs and stones are indexed by chain id.
-	libs   [playoutCells]int16
-	stones [playoutCells]int16
+	libs   [playoutArray]int16
+	stones [playoutArray]int16
 	// empty lists the empty points; emptyAt is the position of each in it.
 	empty   [MaxPoints]int16
-	emptyAt [playoutCells]int16
+	emptyAt [playoutArray]int16
 	nEmpty  int
 }
 
@@ -55,6 +56,14 @@ const playoutBorderColor Color = 3
 // point of a row and the first of the next, and one more cell keeps the
 // diagonal of the top-right point inside the array.
 const playoutCells = (MaxSize+2)*(MaxSize+1) + 1
+
+// playoutArray is the length of the cell arrays of PlayoutBoard: the power
+// of two above playoutCells, so that indexing with playoutMask needs no
+// bounds check in the hot loops.
+const (
+	playoutArray = 512
+	playoutMask  = playoutArray - 1
+)
 
 // PlayoutMoveCap is how many moves (passes included), per point of the
 // board, one call of [PlayoutBoard.RandomPlayout] plays at most (PO-D3).
@@ -94,8 +103,9 @@ func init() {
 // NewPlayoutBoard returns a playout board holding b with toMove (Black or
 // White) to play. ko is the point toMove may not take back by capturing a
 // single stone (simple ko, PG-4), or NoPoint; a ko that is not an empty
-// point of b is ignored. It panics on a zero Board or a toMove that is not a
-// player, which are programming errors.
+// point of b is ignored. b should be a position of play, every chain with a
+// liberty; what happens to a chain without one is unspecified. It panics on a zero Board or a toMove that is not a player, which are
+// programming errors.
 func NewPlayoutBoard(b Board, toMove Color, ko Point) *PlayoutBoard {
 	pb := new(PlayoutBoard)
 	pb.Reset(b, toMove, ko)
@@ -123,39 +133,39 @@ func (pb *PlayoutBoard) Reset(b Board, toMove Color, ko Point) {
 	pb.nEmpty = 0
 	cells := (size+2)*pb.stride + 1
 	for i := 0; i < cells; i++ {
-		pb.cells[i] = playoutBorderColor
+		pb.cells[i&playoutMask] = playoutBorderColor
 	}
 	n := size * size
 	for p := 0; p < n; p++ {
 		i := g.toIndex[p]
 		c := b.cells[p]
-		pb.cells[i] = c
+		pb.cells[i&playoutMask] = c
 		if c == Empty {
 			pb.addEmpty(i)
 			continue
 		}
-		pb.chain[i] = i
-		pb.nextStone[i] = i
-		pb.stones[i] = 1
-		pb.libs[i] = 0
+		pb.chain[i&playoutMask] = i
+		pb.nextStone[i&playoutMask] = i
+		pb.stones[i&playoutMask] = 1
+		pb.libs[i&playoutMask] = 0
 	}
 	s := int16(pb.stride)
 	for p := 0; p < n; p++ {
 		i := g.toIndex[p]
-		c := pb.cells[i]
+		c := pb.cells[i&playoutMask]
 		if c == Empty {
 			continue
 		}
 		for _, q := range [4]int16{i - s, i - 1, i + 1, i + s} {
-			if pb.cells[q] == Empty {
-				pb.libs[pb.chain[i]]++
+			if pb.cells[q&playoutMask] == Empty {
+				pb.libs[(pb.chain[i&playoutMask])&playoutMask]++
 			}
 		}
 		// Join with the neighbours already seen (south and west); the
 		// pseudo-liberty counts add up.
 		for _, q := range [2]int16{i - s, i - 1} {
-			if pb.cells[q] == c && pb.chain[q] != pb.chain[i] {
-				pb.merge(pb.chain[q], pb.chain[i])
+			if pb.cells[q&playoutMask] == c && pb.chain[q&playoutMask] != pb.chain[i&playoutMask] {
+				pb.merge(pb.chain[q&playoutMask], pb.chain[i&playoutMask])
 			}
 		}
 	}
@@ -201,14 +211,14 @@ func (pb *PlayoutBoard) At(p Point) Color {
 	if p < 0 || int(p) >= pb.size*pb.size {
 		return Empty
 	}
-	return pb.cells[pb.geo.toIndex[p]]
+	return pb.cells[(pb.geo.toIndex[p])&playoutMask]
 }
 
 // Board returns the position as a [Board] value.
 func (pb *PlayoutBoard) Board() Board {
 	b := Board{size: uint8(pb.size)}
 	for p := 0; p < pb.size*pb.size; p++ {
-		b.cells[p] = pb.cells[pb.geo.toIndex[p]]
+		b.cells[p] = pb.cells[(pb.geo.toIndex[p])&playoutMask]
 	}
 	return b
 }
@@ -282,7 +292,7 @@ func (pb *PlayoutBoard) ScoreArea(komi float64) float64 {
 	first := int16(pb.stride + 1)
 	last := int16(pb.size*pb.stride + pb.size)
 	for i := first; i <= last; i++ {
-		switch pb.cells[i] {
+		switch pb.cells[i&playoutMask] {
 		case Black:
 			score++
 		case White:
@@ -302,7 +312,7 @@ func (pb *PlayoutBoard) ScoreArea(komi float64) float64 {
 				q := stack[top]
 				size++
 				for _, r := range [4]int16{q - s, q - 1, q + 1, q + s} {
-					c := pb.cells[r]
+					c := pb.cells[r&playoutMask]
 					if c == Empty {
 						if !seen[r] {
 							seen[r] = true
@@ -328,36 +338,36 @@ func (pb *PlayoutBoard) ScoreArea(komi float64) float64 {
 // addEmpty appends i to the list of empty points.
 func (pb *PlayoutBoard) addEmpty(i int16) {
 	pb.empty[pb.nEmpty] = i
-	pb.emptyAt[i] = int16(pb.nEmpty)
+	pb.emptyAt[i&playoutMask] = int16(pb.nEmpty)
 	pb.nEmpty++
 }
 
 // removeEmpty takes i out of the list of empty points.
 func (pb *PlayoutBoard) removeEmpty(i int16) {
-	k := pb.emptyAt[i]
+	k := pb.emptyAt[i&playoutMask]
 	pb.nEmpty--
 	lastPoint := pb.empty[pb.nEmpty]
 	pb.empty[k] = lastPoint
-	pb.emptyAt[lastPoint] = k
+	pb.emptyAt[lastPoint&playoutMask] = k
 }
 
 // swapEmpty exchanges the entries j and k of the list of empty points.
 func (pb *PlayoutBoard) swapEmpty(j, k int) {
 	a, b := pb.empty[j], pb.empty[k]
 	pb.empty[j], pb.empty[k] = b, a
-	pb.emptyAt[a], pb.emptyAt[b] = int16(k), int16(j)
+	pb.emptyAt[a&playoutMask], pb.emptyAt[b&playoutMask] = int16(k), int16(j)
 }
 
 // neighbourColours returns the colours around cell i as a bit set: bit c
 // is set when a neighbour has colour c (Empty, Black, White or the border).
 func (pb *PlayoutBoard) neighbourColours(i int16) uint8 {
 	s := int16(pb.stride)
-	return 1<<pb.cells[i-s] | 1<<pb.cells[i-1] | 1<<pb.cells[i+1] | 1<<pb.cells[i+s]
+	return 1<<pb.cells[(i-s)&playoutMask] | 1<<pb.cells[(i-1)&playoutMask] | 1<<pb.cells[(i+1)&playoutMask] | 1<<pb.cells[(i+s)&playoutMask]
 }
 
 // legal reports whether c may play at cell i.
 func (pb *PlayoutBoard) legal(i int16, c Color) bool {
-	if pb.cells[i] != Empty {
+	if pb.cells[i&playoutMask] != Empty {
 		return false
 	}
 	if pb.neighbourColours(i)&(1<<Empty) != 0 && i != pb.ko {
@@ -373,23 +383,51 @@ func (pb *PlayoutBoard) legal(i int16, c Color) bool {
 func (pb *PlayoutBoard) legalByChains(i int16, c Color) bool {
 	s := int16(pb.stride)
 	ns := [4]int16{i - s, i - 1, i + 1, i + s}
+	if i != pb.ko {
+		// The first chain that breathes or dies settles it. A chain with
+		// more than four pseudo-liberties keeps one whatever i touches.
+		for _, q := range ns {
+			d := pb.cells[q&playoutMask]
+			if d == Empty {
+				return true
+			}
+			if d == playoutBorderColor {
+				continue
+			}
+			ch := pb.chain[q&playoutMask]
+			libs := int(pb.libs[ch&playoutMask])
+			if libs > 4 {
+				if d == c {
+					return true
+				}
+				continue
+			}
+			adjacent := 0
+			for _, r := range ns {
+				if pb.cells[r&playoutMask] == d && pb.chain[r&playoutMask] == ch {
+					adjacent++
+				}
+			}
+			if d == c && libs > adjacent || d != c && libs == adjacent {
+				return true
+			}
+		}
+		return false
+	}
+	// At the ko point, count the stones captured (PG-4).
 	// chains holds the chain id of each neighbour stone, 0 (a border
 	// index, never an id) for an empty or border neighbour.
 	var chains [4]int16
 	for k, q := range ns {
-		if d := pb.cells[q]; d == Black || d == White {
-			chains[k] = pb.chain[q]
+		if d := pb.cells[q&playoutMask]; d == Black || d == White {
+			chains[k] = pb.chain[q&playoutMask]
 		}
 	}
-	ko := i == pb.ko
 	breathes := false
 	captured := 0
 	for k, q := range ns {
-		d := pb.cells[q]
+		d := pb.cells[q&playoutMask]
 		if d == Empty {
-			if !ko {
-				return true
-			}
 			breathes = true
 			continue
 		}
@@ -404,18 +442,12 @@ func (pb *PlayoutBoard) legalByChains(i int16, c Color) bool {
 				first = first && j >= k
 			}
 		}
-		libs := int(pb.libs[ch])
+		libs := int(pb.libs[ch&playoutMask])
 		switch {
 		case d == c && libs > adjacent:
-			if !ko {
-				return true
-			}
 			breathes = true
 		case d != c && libs == adjacent && first:
-			if !ko {
-				return true
-			}
-			captured += int(pb.stones[ch])
+			captured += int(pb.stones[ch&playoutMask])
 		}
 	}
 	if captured == 1 {
@@ -445,60 +477,64 @@ func (pb *PlayoutBoard) place(i int16, c Color) {
 	opp := c.Opponent()
 	s := int16(pb.stride)
 	pb.removeEmpty(i)
-	pb.cells[i] = c
-	pb.chain[i] = i
-	pb.nextStone[i] = i
-	pb.stones[i] = 1
-	pb.libs[i] = 0
-	captured := 0
+	pb.cells[i&playoutMask] = c
+	pb.chain[i&playoutMask] = i
+	pb.nextStone[i&playoutMask] = i
+	pb.stones[i&playoutMask] = 1
+	pb.libs[i&playoutMask] = 0
+	captured, emptyAround := 0, int16(0)
 	var capturedAt int16
 	for _, q := range [4]int16{i - s, i - 1, i + 1, i + s} {
-		switch pb.cells[q] {
+		switch pb.cells[q&playoutMask] {
 		case Empty:
-			pb.libs[pb.chain[i]]++
+			emptyAround++
 		case c:
-			ch := pb.chain[q]
-			pb.libs[ch]--
-			if ch != pb.chain[i] {
-				pb.merge(ch, pb.chain[i])
+			ch := pb.chain[q&playoutMask]
+			pb.libs[ch&playoutMask]--
+			if ch != pb.chain[i&playoutMask] {
+				pb.merge(ch, pb.chain[i&playoutMask])
 			}
 		case opp:
 			// A chain touching i several times reaches zero only at its
 			// last adjacency, so a removed chain is never met again here.
-			ch := pb.chain[q]
-			pb.libs[ch]--
-			if pb.libs[ch] == 0 {
-				captured += int(pb.stones[ch])
+			ch := pb.chain[q&playoutMask]
+			pb.libs[ch&playoutMask]--
+			if pb.libs[ch&playoutMask] == 0 {
+				captured += int(pb.stones[ch&playoutMask])
 				capturedAt = q
 				pb.removeChain(ch, c)
 			}
 		}
 	}
+	// The pseudo-liberties of the new stone, added last: counts add up
+	// through merges, so it does not matter which chain id i has now.
+	ch := pb.chain[i&playoutMask]
+	pb.libs[ch&playoutMask] += emptyAround
 	pb.captures[c] += captured
 	pb.passes = 0
 	pb.toMove = opp
 	pb.ko = 0
-	if ch := pb.chain[i]; captured == 1 && pb.stones[ch] == 1 && pb.libs[ch] == 1 {
+	if captured == 1 && pb.stones[ch&playoutMask] == 1 && pb.libs[ch&playoutMask] == 1 {
 		pb.ko = capturedAt
 	}
 }
 
 // merge joins the chains a and b, relabelling the smaller one.
 func (pb *PlayoutBoard) merge(a, b int16) {
-	if pb.stones[a] < pb.stones[b] {
+	if pb.stones[a&playoutMask] < pb.stones[b&playoutMask] {
 		a, b = b, a
 	}
 	q := b
 	for {
-		pb.chain[q] = a
-		q = pb.nextStone[q]
+		pb.chain[q&playoutMask] = a
+		q = pb.nextStone[q&playoutMask]
 		if q == b {
 			break
 		}
 	}
-	pb.nextStone[a], pb.nextStone[b] = pb.nextStone[b], pb.nextStone[a]
-	pb.libs[a] += pb.libs[b]
-	pb.stones[a] += pb.stones[b]
+	pb.nextStone[a&playoutMask], pb.nextStone[b&playoutMask] = pb.nextStone[b&playoutMask], pb.nextStone[a&playoutMask]
+	pb.libs[a&playoutMask] += pb.libs[b&playoutMask]
+	pb.stones[a&playoutMask] += pb.stones[b&playoutMask]
 }
 
 // removeChain empties the chain ch, captured by capturer, and gives the
@@ -507,14 +543,14 @@ func (pb *PlayoutBoard) removeChain(ch int16, capturer Color) {
 	s := int16(pb.stride)
 	q := ch
 	for {
-		pb.cells[q] = Empty
+		pb.cells[q&playoutMask] = Empty
 		pb.addEmpty(q)
 		for _, r := range [4]int16{q - s, q - 1, q + 1, q + s} {
-			if pb.cells[r] == capturer {
-				pb.libs[pb.chain[r]]++
+			if pb.cells[r&playoutMask] == capturer {
+				pb.libs[(pb.chain[r&playoutMask])&playoutMask]++
 			}
 		}
-		q = pb.nextStone[q]
+		q = pb.nextStone[q&playoutMask]
 		if q == ch {
 			break
 		}
@@ -532,7 +568,7 @@ func (pb *PlayoutBoard) ownEye(i int16, c Color) bool {
 func (pb *PlayoutBoard) eyeDiagonals(i int16, c Color) bool {
 	s := int16(pb.stride)
 	opp := c.Opponent()
-	a, b, d, e := pb.cells[i-s-1], pb.cells[i-s+1], pb.cells[i+s-1], pb.cells[i+s+1]
+	a, b, d, e := pb.cells[(i-s-1)&playoutMask], pb.cells[(i-s+1)&playoutMask], pb.cells[(i+s-1)&playoutMask], pb.cells[(i+s+1)&playoutMask]
 	taken := playoutB2i(a == opp) + playoutB2i(b == opp) + playoutB2i(d == opp) + playoutB2i(e == opp)
 	if a == playoutBorderColor || b == playoutBorderColor || d == playoutBorderColor || e == playoutBorderColor {
 		return taken == 0
@@ -555,7 +591,9 @@ func playoutB2i(b bool) int {
 func (pb *PlayoutBoard) playRandomMove(rng *rand.Rand) bool {
 	c := pb.toMove
 	for n := pb.nEmpty; n > 0; n-- {
-		k := rng.IntN(n)
+		// Lemire's multiply-shift: uniform enough for n <= 361 and
+		// cheaper than IntN (PO-D5).
+		k := int(uint64(rng.Uint32()) * uint64(n) >> 32)
 		i := pb.empty[k]
 		if pb.fitForPlayout(i, c) {
 			pb.place(i, c)
