@@ -510,6 +510,7 @@ func TestPOD2PlayoutEyes(t *testing.T) {
 // TestPOD2PlayoutEndsWithOnlyEyes checks finished playouts: two passes, and
 // no point left that the player to move could play outside its own eyes.
 func TestPOD2PlayoutEndsWithOnlyEyes(t *testing.T) {
+	finished := 0
 	for _, size := range []int{5, 9, 19} {
 		rng := rand.New(rand.NewPCG(uint64(size), 7))
 		start := NewPlayoutBoard(mustBoard(size), Black, NoPoint)
@@ -523,6 +524,7 @@ func TestPOD2PlayoutEndsWithOnlyEyes(t *testing.T) {
 				}
 				continue
 			}
+			finished++
 			for _, c := range []Color{Black, White} {
 				pb.toMove = c
 				for p := Point(0); int(p) < size*size; p++ {
@@ -532,6 +534,9 @@ func TestPOD2PlayoutEndsWithOnlyEyes(t *testing.T) {
 				}
 			}
 		}
+	}
+	if finished == 0 {
+		t.Fatal("no playout ended with two passes")
 	}
 }
 
