@@ -93,202 +93,204 @@ type goMoveCase struct {
 	after    []string
 }
 
+// goCaptureCases are the cases of GO-1, shared with the GNU Go test.
+var goCaptureCases = []goMoveCase{
+	{
+		name: "GO-1 single stone in the centre",
+		before: []string{
+			". . . . .",
+			". . X . .",
+			". X O X .",
+			". . . . .",
+			". . . . .",
+		},
+		move:     "b C2",
+		captured: "C3",
+		after: []string{
+			". . . . .",
+			". . X . .",
+			". X . X .",
+			". . X . .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 corner stone",
+		before: []string{
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			"X . . . .",
+			"O . . . .",
+		},
+		move:     "b B1",
+		captured: "A1",
+		after: []string{
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			"X . . . .",
+			". X . . .",
+		},
+	},
+	{
+		name: "GO-1 two stones on the edge",
+		before: []string{
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			". . X . .",
+			". X O O X",
+		},
+		move:     "b D2",
+		captured: "C1 D1",
+		after: []string{
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			". . X X .",
+			". X . . X",
+		},
+	},
+	{
+		name: "GO-1 white captures a black corner chain",
+		before: []string{
+			"X X O . .",
+			"X . . . .",
+			"O . . . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:     "w B4",
+		captured: "A5 B5 A4",
+		after: []string{
+			". . O . .",
+			". O . . .",
+			"O . . . .",
+			". . . . .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 one move captures two chains",
+		before: []string{
+			". . . . .",
+			". X . X .",
+			"X O . O X",
+			". X . X .",
+			". . . . .",
+		},
+		move:     "b C3",
+		captured: "B3 D3",
+		after: []string{
+			". . . . .",
+			". X . X .",
+			"X . X . X",
+			". X . X .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 one move captures four chains",
+		before: []string{
+			". X O X .",
+			"X O . O X",
+			". X O X .",
+			". . X . .",
+			". . . . .",
+		},
+		move:     "b C4",
+		captured: "C5 B4 D4 C3",
+		after: []string{
+			". X . X .",
+			"X . X . X",
+			". X . X .",
+			". . X . .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 capture with a stone that had no liberty before the capture (ko shape)",
+		before: []string{
+			". X O . .",
+			"X O . O .",
+			". X O . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:     "b C4",
+		captured: "B4",
+		after: []string{
+			". X O . .",
+			"X . X O .",
+			". X O . .",
+			". . . . .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 opponent removed first: the mover's chain is left with no liberty until the capture",
+		before: []string{
+			"X X . O .",
+			"O O O X .",
+			"X X X . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:     "b C5",
+		captured: "A4 B4 C4",
+		after: []string{
+			"X X X O .",
+			". . . X .",
+			"X X X . .",
+			". . . . .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 opponent chain with another liberty stays",
+		before: []string{
+			". . . . .",
+			". . X . .",
+			". X O . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:     "b C2",
+		captured: "",
+		after: []string{
+			". . . . .",
+			". . X . .",
+			". X O . .",
+			". . X . .",
+			". . . . .",
+		},
+	},
+	{
+		name: "GO-1 own chain in atari extended: not removed, nothing captured",
+		before: []string{
+			"O X O . .",
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:     "b B4",
+		captured: "",
+		after: []string{
+			"O X O . .",
+			". X . . .",
+			". . . . .",
+			". . . . .",
+			". . . . .",
+		},
+	},
+}
+
 // TestGO1Captures: after a stone is placed, opponent chains without
 // liberties are removed first, then the mover's own chain is examined.
 func TestGO1Captures(t *testing.T) {
-	tests := []goMoveCase{
-		{
-			name: "GO-1 single stone in the centre",
-			before: []string{
-				". . . . .",
-				". . X . .",
-				". X O X .",
-				". . . . .",
-				". . . . .",
-			},
-			move:     "b C2",
-			captured: "C3",
-			after: []string{
-				". . . . .",
-				". . X . .",
-				". X . X .",
-				". . X . .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 corner stone",
-			before: []string{
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				"X . . . .",
-				"O . . . .",
-			},
-			move:     "b B1",
-			captured: "A1",
-			after: []string{
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				"X . . . .",
-				". X . . .",
-			},
-		},
-		{
-			name: "GO-1 two stones on the edge",
-			before: []string{
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				". . X . .",
-				". X O O X",
-			},
-			move:     "b D2",
-			captured: "C1 D1",
-			after: []string{
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				". . X X .",
-				". X . . X",
-			},
-		},
-		{
-			name: "GO-1 white captures a black corner chain",
-			before: []string{
-				"X X O . .",
-				"X . . . .",
-				"O . . . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:     "w B4",
-			captured: "A5 B5 A4",
-			after: []string{
-				". . O . .",
-				". O . . .",
-				"O . . . .",
-				". . . . .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 one move captures two chains",
-			before: []string{
-				". . . . .",
-				". X . X .",
-				"X O . O X",
-				". X . X .",
-				". . . . .",
-			},
-			move:     "b C3",
-			captured: "B3 D3",
-			after: []string{
-				". . . . .",
-				". X . X .",
-				"X . X . X",
-				". X . X .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 one move captures four chains",
-			before: []string{
-				". X O X .",
-				"X O . O X",
-				". X O X .",
-				". . X . .",
-				". . . . .",
-			},
-			move:     "b C4",
-			captured: "C5 B4 D4 C3",
-			after: []string{
-				". X . X .",
-				"X . X . X",
-				". X . X .",
-				". . X . .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 capture with a stone that had no liberty before the capture (ko shape)",
-			before: []string{
-				". X O . .",
-				"X O . O .",
-				". X O . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:     "b C4",
-			captured: "B4",
-			after: []string{
-				". X O . .",
-				"X . X O .",
-				". X O . .",
-				". . . . .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 opponent removed first: the mover's chain is left with no liberty until the capture",
-			before: []string{
-				"X X . O .",
-				"O O O X .",
-				"X X X . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:     "b C5",
-			captured: "A4 B4 C4",
-			after: []string{
-				"X X X O .",
-				". . . X .",
-				"X X X . .",
-				". . . . .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 opponent chain with another liberty stays",
-			before: []string{
-				". . . . .",
-				". . X . .",
-				". X O . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:     "b C2",
-			captured: "",
-			after: []string{
-				". . . . .",
-				". . X . .",
-				". X O . .",
-				". . X . .",
-				". . . . .",
-			},
-		},
-		{
-			name: "GO-1 own chain in atari extended: not removed, nothing captured",
-			before: []string{
-				"O X O . .",
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:     "b B4",
-			captured: "",
-			after: []string{
-				"O X O . .",
-				". X . . .",
-				". . . . .",
-				". . . . .",
-				". . . . .",
-			},
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range goCaptureCases {
 		t.Run(tt.name, func(t *testing.T) {
 			c, p := goSpecMove(t, len(tt.before), tt.move)
 			g := goSpecGame(t, c, 7.5, tt.before...)
@@ -349,107 +351,112 @@ func TestGO1CaptureCountsAccumulate(t *testing.T) {
 	}
 }
 
+// goSuicideCase is a move from a diagram that is a suicide unless legal.
+type goSuicideCase struct {
+	name   string
+	before []string
+	move   string
+	legal  bool
+}
+
+// goSuicideCases are the cases of GO-2, shared with the GNU Go test.
+var goSuicideCases = []goSuicideCase{
+	{
+		name: "GO-2 single stone in the corner",
+		before: []string{
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			"X . . . .",
+			". X . . .",
+		},
+		move: "w A1",
+	},
+	{
+		name: "GO-2 single stone in an eye in the centre",
+		before: []string{
+			". . . . .",
+			". . X . .",
+			". X . X .",
+			". . X . .",
+			". . . . .",
+		},
+		move: "w C3",
+	},
+	{
+		name: "GO-2 single stone on the edge",
+		before: []string{
+			". . . . .",
+			". . . . .",
+			". . . . .",
+			". . X . .",
+			". X . X .",
+		},
+		move: "w C1",
+	},
+	{
+		name: "GO-2 multi-stone suicide: filling the chain's last liberty",
+		before: []string{
+			". O X . .",
+			"O O X . .",
+			"X X X . .",
+			". . . . .",
+			". . . . .",
+		},
+		move: "w A5",
+	},
+	{
+		name: "GO-2 multi-stone suicide joining two chains",
+		before: []string{
+			"O . O X .",
+			"X X X X .",
+			". . . . .",
+			". . . . .",
+			". . . . .",
+		},
+		move: "w B5",
+	},
+	{
+		name: "GO-2 suicide next to an opponent chain that keeps a liberty",
+		before: []string{
+			". X O . .",
+			"X X O . .",
+			". . . . .",
+			". . . . .",
+			". . . . .",
+		},
+		move: "w A5",
+	},
+	{
+		name: "GO-2 self-atari is legal (a liberty is left)",
+		before: []string{
+			". O X . .",
+			". O X . .",
+			"X X X . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:  "w A5",
+		legal: true,
+	},
+	{
+		name: "GO-2 no liberty before the capture is legal when it captures",
+		before: []string{
+			". X O . .",
+			"X O . O .",
+			". X O . .",
+			". . . . .",
+			". . . . .",
+		},
+		move:  "b C4",
+		legal: true,
+	},
+}
+
 // TestGO2Suicide: a move after which the mover's own chain has no liberty
 // is illegal, for a single stone and for a chain of several.
 func TestGO2Suicide(t *testing.T) {
-	tests := []struct {
-		name   string
-		before []string
-		move   string
-		legal  bool
-	}{
-		{
-			name: "GO-2 single stone in the corner",
-			before: []string{
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				"X . . . .",
-				". X . . .",
-			},
-			move: "w A1",
-		},
-		{
-			name: "GO-2 single stone in an eye in the centre",
-			before: []string{
-				". . . . .",
-				". . X . .",
-				". X . X .",
-				". . X . .",
-				". . . . .",
-			},
-			move: "w C3",
-		},
-		{
-			name: "GO-2 single stone on the edge",
-			before: []string{
-				". . . . .",
-				". . . . .",
-				". . . . .",
-				". . X . .",
-				". X . X .",
-			},
-			move: "w C1",
-		},
-		{
-			name: "GO-2 multi-stone suicide: filling the chain's last liberty",
-			before: []string{
-				". O X . .",
-				"O O X . .",
-				"X X X . .",
-				". . . . .",
-				". . . . .",
-			},
-			move: "w A5",
-		},
-		{
-			name: "GO-2 multi-stone suicide joining two chains",
-			before: []string{
-				"O . O X .",
-				"X X X X .",
-				". . . . .",
-				". . . . .",
-				". . . . .",
-			},
-			move: "w B5",
-		},
-		{
-			name: "GO-2 suicide next to an opponent chain that keeps a liberty",
-			before: []string{
-				". X O . .",
-				"X X O . .",
-				". . . . .",
-				". . . . .",
-				". . . . .",
-			},
-			move: "w A5",
-		},
-		{
-			name: "GO-2 self-atari is legal (a liberty is left)",
-			before: []string{
-				". O X . .",
-				". O X . .",
-				"X X X . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:  "w A5",
-			legal: true,
-		},
-		{
-			name: "GO-2 no liberty before the capture is legal when it captures",
-			before: []string{
-				". X O . .",
-				"X O . O .",
-				". X O . .",
-				". . . . .",
-				". . . . .",
-			},
-			move:  "b C4",
-			legal: true,
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range goSuicideCases {
 		t.Run(tt.name, func(t *testing.T) {
 			c, p := goSpecMove(t, len(tt.before), tt.move)
 			g := goSpecGame(t, c, 7.5, tt.before...)
@@ -487,9 +494,9 @@ func TestGO2Occupied(t *testing.T) {
 	}
 }
 
-// superkoCase is a sequence of legal moves from a diagram, then a last
+// goSuperkoCase is a sequence of legal moves from a diagram, then a last
 // move with the answer it must get.
-type superkoCase struct {
+type goSuperkoCase struct {
 	name   string
 	before []string
 	toMove Color
@@ -498,18 +505,17 @@ type superkoCase struct {
 	want   error
 }
 
-// TestGO3PositionalSuperko: a move may not recreate a whole-board position
-// that existed at the end of an earlier turn; passes do not clear that
-// history.
-func TestGO3PositionalSuperko(t *testing.T) {
-	ko := []string{
+// The positions of the GO-3 cases: a ko; sending two, returning one; and
+// three kos.
+var (
+	goKoShape = []string{
 		". . . . .",
 		". X O . .",
 		"X O . O .",
 		". X O . .",
 		". . . . .",
 	}
-	sendTwo := []string{
+	goSendTwoShape = []string{
 		"O . O . X",
 		"O O X X X",
 		". . . . .",
@@ -518,7 +524,7 @@ func TestGO3PositionalSuperko(t *testing.T) {
 	}
 	// Three kos; a black stone in the mouth of ko 3 (C8), white stones in
 	// the mouths of kos 1 (B2) and 2 (B5).
-	tripleKo := []string{
+	goTripleKoShape = []string{
 		". X O . . . . . .",
 		"X . X O . . . . .",
 		". X O . . . . . .",
@@ -529,45 +535,53 @@ func TestGO3PositionalSuperko(t *testing.T) {
 		"X O . O . . . . .",
 		". X O . . . . . .",
 	}
-	tests := []superkoCase{
-		{
-			name: "GO-3 simple ko: immediate recapture refused", before: ko, toMove: Black,
-			moves: []string{"b C3"}, last: "w B3", want: ErrSuperko,
-		},
-		{
-			name: "GO-3 simple ko: recapture after a ko threat and answer is legal", before: ko, toMove: Black,
-			moves: []string{"b C3", "w E1", "b E2"}, last: "w B3", want: nil,
-		},
-		{
-			name: "GO-3 passes do not reset the history: recapture after two passes refused", before: ko, toMove: Black,
-			moves: []string{"b C3", "w pass", "b pass"}, last: "w B3", want: ErrSuperko,
-		},
-		{
-			name: "GO-3 recapture legal once the position elsewhere changed, passes in between", before: ko, toMove: Black,
-			moves: []string{"b C3", "w pass", "b E5", "w pass", "b pass"}, last: "w B3", want: nil,
-		},
-		{
-			name: "GO-3 the ko may be filled", before: ko, toMove: Black,
-			moves: []string{"b C3", "w E1"}, last: "b B3", want: nil,
-		},
-		{
-			name: "GO-3 sending two, returning one: the return capture is refused", before: sendTwo, toMove: White,
-			moves: []string{"w D5", "b B5"}, last: "w C5", want: ErrSuperko,
-		},
-		{
-			name: "GO-3 triple ko: the sixth capture repeats the start and is refused", before: tripleKo, toMove: Black,
-			moves: []string{"b C2", "w B8", "b C5", "w B2", "b C8"}, last: "w B5", want: ErrSuperko,
-		},
-		{
-			name: "GO-3 triple ko: after a pass the same capture is still refused", before: tripleKo, toMove: Black,
-			moves: []string{"b C2", "w B8", "b C5", "w B2", "b C8", "w pass", "b pass"}, last: "w B5", want: ErrSuperko,
-		},
-		{
-			name: "GO-3 triple ko: the fifth capture is legal", before: tripleKo, toMove: Black,
-			moves: []string{"b C2", "w B8", "b C5", "w B2"}, last: "b C8", want: nil,
-		},
-	}
-	for _, tt := range tests {
+)
+
+// goSuperkoCases are the cases of GO-3, shared with the GNU Go test.
+var goSuperkoCases = []goSuperkoCase{
+	{
+		name: "GO-3 simple ko: immediate recapture refused", before: goKoShape, toMove: Black,
+		moves: []string{"b C3"}, last: "w B3", want: ErrSuperko,
+	},
+	{
+		name: "GO-3 simple ko: recapture after a ko threat and answer is legal", before: goKoShape, toMove: Black,
+		moves: []string{"b C3", "w E1", "b E2"}, last: "w B3", want: nil,
+	},
+	{
+		name: "GO-3 passes do not reset the history: recapture after two passes refused", before: goKoShape, toMove: Black,
+		moves: []string{"b C3", "w pass", "b pass"}, last: "w B3", want: ErrSuperko,
+	},
+	{
+		name: "GO-3 recapture legal once the position elsewhere changed, passes in between", before: goKoShape, toMove: Black,
+		moves: []string{"b C3", "w pass", "b E5", "w pass", "b pass"}, last: "w B3", want: nil,
+	},
+	{
+		name: "GO-3 the ko may be filled", before: goKoShape, toMove: Black,
+		moves: []string{"b C3", "w E1"}, last: "b B3", want: nil,
+	},
+	{
+		name: "GO-3 sending two, returning one: the return capture is refused", before: goSendTwoShape, toMove: White,
+		moves: []string{"w D5", "b B5"}, last: "w C5", want: ErrSuperko,
+	},
+	{
+		name: "GO-3 triple ko: the sixth capture repeats the start and is refused", before: goTripleKoShape, toMove: Black,
+		moves: []string{"b C2", "w B8", "b C5", "w B2", "b C8"}, last: "w B5", want: ErrSuperko,
+	},
+	{
+		name: "GO-3 triple ko: after a pass the same capture is still refused", before: goTripleKoShape, toMove: Black,
+		moves: []string{"b C2", "w B8", "b C5", "w B2", "b C8", "w pass", "b pass"}, last: "w B5", want: ErrSuperko,
+	},
+	{
+		name: "GO-3 triple ko: the fifth capture is legal", before: goTripleKoShape, toMove: Black,
+		moves: []string{"b C2", "w B8", "b C5", "w B2"}, last: "b C8", want: nil,
+	},
+}
+
+// TestGO3PositionalSuperko: a move may not recreate a whole-board position
+// that existed at the end of an earlier turn; passes do not clear that
+// history.
+func TestGO3PositionalSuperko(t *testing.T) {
+	for _, tt := range goSuperkoCases {
 		t.Run(tt.name, func(t *testing.T) {
 			g := goSpecGame(t, tt.toMove, 7.5, tt.before...)
 			g = goSpecPlayAll(t, g, tt.moves...)
@@ -591,14 +605,7 @@ func TestGO3PositionalSuperko(t *testing.T) {
 // TestGO3HistoryIsPerGame: superko looks at the game's own history only; a
 // position that is not in it is not refused.
 func TestGO3HistoryIsPerGame(t *testing.T) {
-	ko := []string{
-		". . . . .",
-		". X O . .",
-		"X O . O .",
-		". X O . .",
-		". . . . .",
-	}
-	g := goSpecGame(t, Black, 7.5, ko...)
+	g := goSpecGame(t, Black, 7.5, goKoShape...)
 	took := goSpecPlayAll(t, g, "b C3")
 	// A different game value that never had the start position in its
 	// history may make the same recapture: histories are not shared.
@@ -727,8 +734,8 @@ func TestGO4DeadMarking(t *testing.T) {
 	}
 }
 
-// scoreCase is a position to count by area.
-type scoreCase struct {
+// goScoreCase is a position to count by area.
+type goScoreCase struct {
 	name                 string
 	rows                 []string
 	komi                 float64
@@ -743,7 +750,7 @@ type scoreCase struct {
 // TestGO5AreaScoring: stones on the board plus empty regions bordered only
 // by one colour, plus komi for White.
 func TestGO5AreaScoring(t *testing.T) {
-	tests := []scoreCase{
+	tests := []goScoreCase{
 		{
 			name: "GO-5 empty board: every point dame, komi only",
 			rows: []string{".....", ".....", ".....", ".....", "....."},
