@@ -474,9 +474,10 @@ func TestGO2Suicide(t *testing.T) {
 	}
 }
 
-// TestGO2Occupied checks the other refusals of a point: a stone is there,
-// or the point is not on the board.
-func TestGO2Occupied(t *testing.T) {
+// TestPlayRefusesOccupiedAndOffBoard checks the refusals that are not
+// suicide or superko: a stone is on the point, or the point is not on the
+// board, or the player is not a colour.
+func TestPlayRefusesOccupiedAndOffBoard(t *testing.T) {
 	g := goSpecGame(t, Black, 7.5,
 		". . . . .",
 		". . . . .",
