@@ -123,3 +123,10 @@ func (g GoGame) LegalMoves(c Color) []Point {
 
 // Score counts the game by area with the given dead stones (GO-5).
 func (g GoGame) Score(dead Marking) Score { return AreaScore(g.board, dead, g.opts.Komi) }
+
+// WithKomi returns the game with another komi (GTP's komi command may
+// change it between moves; it only matters when counting).
+func (g GoGame) WithKomi(k float64) GoGame {
+	g.opts.Komi, g.opts.KomiSet = k, true
+	return g
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"github.com/kakure/kakure/gtp"
+)
+
+func init() {
+	register(command{
+		name:    "gtp",
+		summary: "speak GTP v2 on stdin/stdout with full information (a referee's view)",
+		run:     runGTP,
+	})
+}
+
+func runGTP(env *environment, args []string) error {
+	fs := newFlagSet(env, "gtp", "--variant V [variant options]")
+	var vf variantFlags
+	vf.register(fs, "go")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	o, err := vf.options(fs)
+	if err != nil {
+		return err
+	}
+	gtp.Version = version
+	srv, err := gtp.NewServer(o)
+	if err != nil {
+		return err
+	}
+	return srv.Serve(env.stdin, env.stdout)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kakure/kakure/node"
+)
+
+func init() {
+	register(command{name: "id", summary: "print this peer's ID and the addresses to share", run: runID})
+}
+
+// listenFlag collects repeated --listen flags.
+type listenFlag []string
+
+func (l *listenFlag) String() string { return strings.Join(*l, " ") }
+
+func (l *listenFlag) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// runID starts the node just long enough to learn its addresses, prints
+// them and stops it.
+func runID(env *environment, args []string) error {
+	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...]")
+	home := fs.String("home", "", "directory of the identity key and the log (default $XDG_CONFIG_HOME/kakure or ~/.config/kakure)")
+	var listen listenFlag
+	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	cfg := node.Config{Home: *home, ListenAddrs: node.DefaultListenAddrs()}
+	if len(listen) > 0 {
+		cfg.ListenAddrs = listen
+	}
+	n, err := node.New(context.Background(), cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "peer ID: %s\naddresses:\n", n.ID())
+	for _, a := range n.Addrs() {
+		fmt.Fprintf(env.stdout, "  %s\n", a)
+	}
+	if err := n.Close(); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(cfg.ListenAddrs, idIsRandomPort) {
+		fmt.Fprintln(env.stderr, "note: port 0 is a new random port each run; pass --listen with fixed ports (e.g. /ip4/0.0.0.0/udp/4001/quic-v1) for addresses that stay valid")
+	}
+	return nil
+}
+
+// idIsRandomPort reports whether a listen multiaddr asks for port 0.
+func idIsRandomPort(addr string) bool {
+	addr += "/"
+	return strings.Contains(addr, "/tcp/0/") || strings.Contains(addr, "/udp/0/")
+}

@@ -1,0 +1,418 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// PhantomEvent is the kind of a Phantom Go announcement. The zero value is
+// no event and is never announced.
+type PhantomEvent uint8
+
+// The announced events.
+const (
+	// PhantomMoved: a stone was played (PG-3).
+	PhantomMoved PhantomEvent = iota + 1
+	// PhantomIllegal: an illegal try; the same player tries again (PG-2).
+	PhantomIllegal
+	// PhantomPassed: the player passed (PG-1).
+	PhantomPassed
+)
+
+// String returns the word of the key=value form: "moved", "illegal" or
+// "pass".
+func (e PhantomEvent) String() string {
+	switch e {
+	case PhantomMoved:
+		return "moved"
+	case PhantomIllegal:
+		return "illegal"
+	case PhantomPassed:
+		return "pass"
+	}
+	return fmt.Sprintf("PhantomEvent(%d)", uint8(e))
+}
+
+// ErrBadAnnouncement reports a Phantom Go announcement that is malformed or
+// that says what its rule set does not let its recipient know.
+var ErrBadAnnouncement = errors.New("engine: bad phantom announcement")
+
+// PhantomAnnouncement is exactly what one player, To, learns about one try
+// by Mover under a rule set (PG-6..PG-8, PG-D1). Fields To is not told hold
+// their zero or "unknown" values: Point is NoPoint, Reason is TryNoReason,
+// Captured is nil, the atari facts are false.
+type PhantomAnnouncement struct {
+	Rules PhantomRules
+	// Size is the board side, needed to write points.
+	Size  int
+	Mover Color
+	To    Color
+	Event PhantomEvent
+	// Point is the point tried, known only to the mover (PG-2, PG-D1);
+	// NoPoint for the opponent and for a pass.
+	Point Point
+	// Reason of an illegal try: told to the mover in every rule set and to
+	// the opponent under hamburg only (PG-D1).
+	Reason TryReason
+	// Captures is the number of stones a move captured; every rule set
+	// tells it to both players (a list tells its length).
+	Captures int
+	// Captured lists the captured points in increasing order when To learns
+	// which they were ([PhantomAnnouncement.CapturedPointsKnown]); nil
+	// otherwise.
+	Captured []Point
+	// AtariOpponent and AtariSelf are the PG-5 facts, told under common and
+	// hamburg ([PhantomAnnouncement.TellsAtari]); false otherwise.
+	AtariOpponent bool
+	AtariSelf     bool
+}
+
+// PhantomAnnounce returns what player to learns of the outcome o of a try
+// under rules on a board of side size:
+//
+//   - common (PG-6): both players get the event, the exact list of captured
+//     points and the atari facts; the opponent is not told why a try was
+//     illegal.
+//   - hamburg (PG-7): both players get the event, the reason of an illegal
+//     try, the number of captured stones (never which) and the atari facts.
+//   - kriegspiel (PG-8): both players get the event; the owner of captured
+//     stones learns which they were, the capturer only how many; no atari
+//     facts.
+//
+// In every rule set the mover knows its own point and the reason of its
+// illegal tries, and the opponent never learns the point (PG-2, PG-D1).
+func PhantomAnnounce(rules PhantomRules, size int, o TryOutcome, to Color) PhantomAnnouncement {
+	a := PhantomAnnouncement{Rules: rules, Size: size, Mover: o.Mover, To: to, Point: NoPoint}
+	mine := to == o.Mover
+	switch {
+	case o.Pass:
+		a.Event = PhantomPassed
+	case !o.Legal:
+		a.Event = PhantomIllegal
+		if mine {
+			a.Point = o.Point
+		}
+		if mine || rules == RulesHamburg {
+			a.Reason = o.Reason
+		}
+	default:
+		a.Event = PhantomMoved
+		if mine {
+			a.Point = o.Point
+		}
+		a.Captures = len(o.Captured)
+		if a.Captures > 0 && a.CapturedPointsKnown() {
+			a.Captured = slices.Clone(o.Captured)
+		}
+		if a.TellsAtari() {
+			a.AtariOpponent, a.AtariSelf = o.AtariOpponent, o.AtariSelf
+		}
+	}
+	return a
+}
+
+// CapturedPointsKnown reports whether the rule set tells To which stones a
+// move captured: always under common, never under hamburg, and under
+// kriegspiel to the owner of the captured stones only.
+func (a PhantomAnnouncement) CapturedPointsKnown() bool {
+	switch a.Rules {
+	case RulesCommon:
+		return true
+	case RulesKriegspiel:
+		return a.To != a.Mover
+	}
+	return false
+}
+
+// TellsAtari reports whether the announcement carries the PG-5 atari facts:
+// for a move, under common and hamburg.
+func (a PhantomAnnouncement) TellsAtari() bool {
+	return a.Event == PhantomMoved && (a.Rules == RulesCommon || a.Rules == RulesHamburg)
+}
+
+// phantomReasonWords are the hamburg words of PG-7 for each reason.
+var phantomReasonWords = [...]string{
+	TryNoReason:         "",
+	TryOccupiedOwn:      "already your own stone",
+	TryOccupiedOpponent: "already an opponent's stone",
+	TrySuicide:          "suicide",
+	TryKo:               "ko",
+}
+
+func phantomColorName(c Color) string {
+	switch c {
+	case Black:
+		return "Black"
+	case White:
+		return "White"
+	}
+	return c.String()
+}
+
+// String writes the announcement in the rule set's words, one line, as the
+// UI shows it. Sentences are joined with "; ". What only the mover knows is
+// added in parentheses after the referee's words. Examples:
+//
+//	Black has moved
+//	Black has moved (D4); Black has captured C3,D4; Black puts White into atari and himself
+//	Black has moved; Black captures 2 stones; Black puts himself into atari
+//	Illegal move
+//	Illegal move (D4): already an opponent's stone
+//	Illegal move: ko
+//	White passes
+func (a PhantomAnnouncement) String() string {
+	mover := phantomColorName(a.Mover)
+	switch a.Event {
+	case PhantomPassed:
+		return mover + " passes"
+	case PhantomIllegal:
+		s := "Illegal move"
+		if a.Point != NoPoint {
+			s += " (" + a.Point.Vertex(a.Size) + ")"
+		}
+		if a.Reason != TryNoReason && int(a.Reason) < len(phantomReasonWords) {
+			s += ": " + phantomReasonWords[a.Reason]
+		}
+		return s
+	case PhantomMoved:
+		var sb strings.Builder
+		sb.WriteString(mover + " has moved")
+		if a.Point != NoPoint {
+			sb.WriteString(" (" + a.Point.Vertex(a.Size) + ")")
+		}
+		if a.Captures > 0 {
+			if a.Captured != nil {
+				sb.WriteString("; " + mover + " has captured " + FormatVertices(a.Size, a.Captured))
+			} else if a.Captures == 1 {
+				sb.WriteString("; " + mover + " captures 1 stone")
+			} else {
+				sb.WriteString("; " + mover + " captures " + strconv.Itoa(a.Captures) + " stones")
+			}
+		}
+		switch {
+		case a.AtariOpponent && a.AtariSelf:
+			sb.WriteString("; " + mover + " puts " + phantomColorName(a.Mover.Opponent()) + " into atari and himself")
+		case a.AtariOpponent:
+			sb.WriteString("; " + mover + " puts " + phantomColorName(a.Mover.Opponent()) + " into atari")
+		case a.AtariSelf:
+			sb.WriteString("; " + mover + " puts himself into atari")
+		}
+		return sb.String()
+	}
+	return "no announcement"
+}
+
+// KeyValues writes the announcement as one line of space-separated
+// key=value fields, the form of GTP kakure-announce and of logs. Fields
+// appear in this order, each only when To knows it:
+//
+//	event=moved|illegal|pass  always
+//	mover=black|white         always
+//	point=D4                  the tried point, to the mover only
+//	reason=ko                 an illegal try's reason (TryReason words)
+//	capture-count=2           a move: the number of stones captured
+//	captured=C3,D4            a move: the captured points ("-" for none),
+//	                          when To learns which
+//	atari-opponent=0|1        a move under common or hamburg
+//	atari-self=0|1            a move under common or hamburg
+//
+// For example "event=moved mover=black capture-count=1 captured=C3
+// atari-opponent=1 atari-self=0". [ParsePhantomAnnouncement] reads it back.
+func (a PhantomAnnouncement) KeyValues() string {
+	var sb strings.Builder
+	sb.WriteString("event=" + a.Event.String())
+	sb.WriteString(" mover=" + a.Mover.String())
+	if a.Point != NoPoint {
+		sb.WriteString(" point=" + a.Point.Vertex(a.Size))
+	}
+	if a.Reason != TryNoReason {
+		sb.WriteString(" reason=" + a.Reason.String())
+	}
+	if a.Event == PhantomMoved {
+		sb.WriteString(" capture-count=" + strconv.Itoa(a.Captures))
+		if a.CapturedPointsKnown() {
+			sb.WriteString(" captured=" + FormatVertices(a.Size, a.Captured))
+		}
+		if a.TellsAtari() {
+			sb.WriteString(" atari-opponent=" + phantomBit(a.AtariOpponent))
+			sb.WriteString(" atari-self=" + phantomBit(a.AtariSelf))
+		}
+	}
+	return sb.String()
+}
+
+func phantomBit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// ParsePhantomAnnouncement reads the key=value form written by
+// [PhantomAnnouncement.KeyValues], for player to under rules on a board of
+// side size. Unknown, repeated or missing fields, and fields the rule set
+// does not let to know, are errors wrapping ErrBadAnnouncement.
+func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) (PhantomAnnouncement, error) {
+	a := PhantomAnnouncement{Rules: rules, Size: size, To: to, Point: NoPoint}
+	bad := func(format string, args ...any) (PhantomAnnouncement, error) {
+		return PhantomAnnouncement{}, fmt.Errorf("%w: %q: %s", ErrBadAnnouncement, s, fmt.Sprintf(format, args...))
+	}
+	seen := map[string]bool{}
+	var hasCount, hasList, hasAtariOpp, hasAtariSelf bool
+	for _, field := range strings.Fields(s) {
+		key, value, ok := strings.Cut(field, "=")
+		if !ok {
+			return bad("field %q is not key=value", field)
+		}
+		if seen[key] {
+			return bad("field %q repeated", key)
+		}
+		seen[key] = true
+		var err error
+		switch key {
+		case "event":
+			switch value {
+			case "moved":
+				a.Event = PhantomMoved
+			case "illegal":
+				a.Event = PhantomIllegal
+			case "pass":
+				a.Event = PhantomPassed
+			default:
+				return bad("unknown event %q", value)
+			}
+		case "mover":
+			if value != "black" && value != "white" {
+				return bad("mover %q", value)
+			}
+			a.Mover, _ = ParseColor(value)
+		case "point":
+			if a.Point, err = ParseVertex(size, value); err != nil || a.Point == Pass {
+				return bad("point %q", value)
+			}
+		case "reason":
+			if a.Reason, err = ParseTryReason(value); err != nil || a.Reason == TryNoReason {
+				return bad("reason %q", value)
+			}
+		case "capture-count":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 0 || n > size*size || strconv.Itoa(n) != value {
+				return bad("capture count %q", value)
+			}
+			a.Captures, hasCount = n, true
+		case "captured":
+			hasList = true
+			if value == "-" {
+				break
+			}
+			for _, v := range strings.Split(value, ",") {
+				p, err := ParseVertex(size, v)
+				if err != nil || p == Pass {
+					return bad("captured point %q", v)
+				}
+				a.Captured = append(a.Captured, p)
+			}
+		case "atari-opponent", "atari-self":
+			if value != "0" && value != "1" {
+				return bad("%s=%q is not 0 or 1", key, value)
+			}
+			if key == "atari-opponent" {
+				a.AtariOpponent, hasAtariOpp = value == "1", true
+			} else {
+				a.AtariSelf, hasAtariSelf = value == "1", true
+			}
+		default:
+			return bad("unknown field %q", key)
+		}
+	}
+	if a.Event == 0 || a.Mover == Empty {
+		return bad("event and mover are required")
+	}
+	moved := a.Event == PhantomMoved
+	if hasCount != moved || hasList != (moved && a.CapturedPointsKnown()) {
+		return bad("capture fields do not fit a %s announcement under %s", a.Event, rules)
+	}
+	if hasAtariOpp != a.TellsAtari() || hasAtariSelf != a.TellsAtari() {
+		return bad("atari fields do not fit a %s announcement under %s", a.Event, rules)
+	}
+	if err := a.Validate(); err != nil {
+		return PhantomAnnouncement{}, err
+	}
+	return a, nil
+}
+
+// Validate returns nil if the announcement is well formed and says no more
+// than its rule set lets To know (PG-6..PG-8, PG-D1), or an error wrapping
+// ErrBadAnnouncement that says what is wrong. It checks the form, not the
+// truth: whether it fits what To already knows is [PhantomView.Apply]'s
+// business.
+func (a PhantomAnnouncement) Validate() error {
+	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrBadAnnouncement, what) }
+	switch a.Rules {
+	case RulesCommon, RulesHamburg, RulesKriegspiel:
+	default:
+		return bad(fmt.Sprintf("unknown rule set %q", a.Rules))
+	}
+	if a.Size < MinSize || a.Size > MaxSize {
+		return bad(fmt.Sprintf("board size %d", a.Size))
+	}
+	if (a.Mover != Black && a.Mover != White) || (a.To != Black && a.To != White) {
+		return bad("mover and recipient must be black or white")
+	}
+	mine := a.To == a.Mover
+	onBoard := a.Point >= 0 && int(a.Point) < a.Size*a.Size
+	if a.Event != PhantomMoved && (a.Captures != 0 || a.Captured != nil || a.AtariOpponent || a.AtariSelf) {
+		return bad("captures or atari facts on an event that is not a move")
+	}
+	switch a.Event {
+	case PhantomPassed:
+		if a.Point != NoPoint || a.Reason != TryNoReason {
+			return bad("a pass has no point and no reason")
+		}
+	case PhantomIllegal:
+		if mine != onBoard || (!mine && a.Point != NoPoint) {
+			return bad("the tried point is told to the mover and only to the mover")
+		}
+		if tellsReason := mine || a.Rules == RulesHamburg; tellsReason != (a.Reason != TryNoReason) || a.Reason > TryKo {
+			return bad("the reason of an illegal try is told to the mover, and to the opponent under hamburg only")
+		}
+	case PhantomMoved:
+		if mine != onBoard || (!mine && a.Point != NoPoint) {
+			return bad("the point of a move is known to the mover and only to the mover")
+		}
+		if a.Reason != TryNoReason {
+			return bad("a move has no reason")
+		}
+		if a.Captures < 0 || a.Captures >= a.Size*a.Size {
+			return bad("capture count out of range")
+		}
+		if a.CapturedPointsKnown() {
+			if len(a.Captured) != a.Captures {
+				return bad("the captured list does not match the count")
+			}
+			for i, p := range a.Captured {
+				if p < 0 || int(p) >= a.Size*a.Size || (i > 0 && a.Captured[i-1] >= p) || p == a.Point {
+					return bad("captured points must be distinct points of the board, in increasing order")
+				}
+			}
+		} else if a.Captured != nil {
+			return bad(fmt.Sprintf("under %s the %s is not told which stones were captured", a.Rules, phantomRecipientRole(a)))
+		}
+		if !a.TellsAtari() && (a.AtariOpponent || a.AtariSelf) {
+			return bad("atari facts are not announced under kriegspiel")
+		}
+	default:
+		return bad(fmt.Sprintf("unknown event %d", a.Event))
+	}
+	return nil
+}
+
+func phantomRecipientRole(a PhantomAnnouncement) string {
+	if a.To == a.Mover {
+		return "capturer"
+	}
+	return "owner"
+}

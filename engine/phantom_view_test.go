@@ -1,0 +1,347 @@
+package engine
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// phantomTable is a referee with the two players' views, fed each try's
+// announcements.
+type phantomTable struct {
+	t     *testing.T
+	ref   PhantomReferee
+	views [3]PhantomView
+}
+
+func newPhantomTable(t *testing.T, rules PhantomRules) *phantomTable {
+	t.Helper()
+	o := Options{Variant: VariantPhantom, Size: 5, Rules: rules}
+	tb := &phantomTable{t: t}
+	var err error
+	if tb.ref, err = NewPhantomReferee(o); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Color{Black, White} {
+		if tb.views[c], err = NewPhantomView(o, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tb
+}
+
+// try plays the tries of the player to move, in order, and feeds both
+// views; it returns the last outcome.
+func (tb *phantomTable) try(vertices ...string) TryOutcome {
+	tb.t.Helper()
+	var out TryOutcome
+	for _, v := range vertices {
+		var err error
+		tb.ref, out = tryOK(tb.t, tb.ref, tb.ref.ToMove(), v)
+		for _, c := range []Color{Black, White} {
+			a := PhantomAnnounce(tb.ref.Rules(), 5, out, c)
+			if tb.views[c], err = tb.views[c].Apply(a); err != nil {
+				tb.t.Fatalf("view of %v, %q: %v", c, a.KeyValues(), err)
+			}
+		}
+		phantomCheckViews(tb.t, tb.ref, tb.views[Black], tb.views[White])
+	}
+	return out
+}
+
+// knows checks the knowledge of player c at the given vertices.
+func (tb *phantomTable) knows(c Color, k PhantomKnowledge, vertices ...string) {
+	tb.t.Helper()
+	for _, v := range vertices {
+		if got := tb.views[c].At(vx(tb.t, 5, v)); got != k {
+			tb.t.Errorf("view of %v at %s: %v, want %v\n%v", c, v, got, k, tb.ref.Board())
+		}
+	}
+}
+
+func TestPGD3OwnTryInference(t *testing.T) {
+	for _, rules := range []PhantomRules{RulesCommon, RulesHamburg, RulesKriegspiel} {
+		t.Run("PG-D3 occupied-opponent "+string(rules), func(t *testing.T) {
+			tb := newPhantomTable(t, rules)
+			tb.try("C3", "D4")
+			tb.knows(Black, PhantomUnknown, "D4")
+			out := tb.try("D4")
+			if out.Reason != TryOccupiedOpponent {
+				t.Fatalf("reason %v", out.Reason)
+			}
+			tb.knows(Black, PhantomOpponent, "D4")
+			tb.knows(White, PhantomUnknown, "C3")
+		})
+		t.Run("PG-D3 suicide "+string(rules), func(t *testing.T) {
+			tb := newPhantomTable(t, rules)
+			tb.try("C3", "A2", "D4", "B1")
+			if out := tb.try("A1"); out.Reason != TrySuicide {
+				t.Fatalf("reason %v", out.Reason)
+			}
+			tb.knows(Black, PhantomOpponent, "A2", "B1")
+			tb.knows(Black, PhantomUnknown, "A1")
+		})
+		t.Run("PG-D3 suicide next to own stones "+string(rules), func(t *testing.T) {
+			tb := newPhantomTable(t, rules)
+			// Black A2 is in atari at A1 after White B2 and A3; Black A1
+			// would then be suicide: only B1 is learnt.
+			tb.try("A2", "A3", "E5", "B2", "E4", "B1")
+			if out := tb.try("A1"); out.Reason != TrySuicide {
+				t.Fatalf("reason %v\n%v", out.Reason, tb.ref.Board())
+			}
+			tb.knows(Black, PhantomOpponent, "B1")
+			tb.knows(Black, PhantomOwn, "A2")
+			tb.knows(Black, PhantomUnknown, "A3", "B2")
+		})
+		t.Run("PG-D3 ko "+string(rules), func(t *testing.T) {
+			tb := newPhantomTable(t, rules)
+			tb.try("B4", "C4", "A3", "D3", "B2", "C2", "E5", "B3", "C3")
+			if out := tb.try("B3"); out.Reason != TryKo {
+				t.Fatalf("reason %v\n%v", out.Reason, tb.ref.Board())
+			}
+			tb.knows(White, PhantomOpponent, "A3", "B4", "B2", "C3")
+			tb.knows(White, PhantomUnknown, "B3")
+			// The other white stones are certain again, even under hamburg.
+			tb.knows(White, PhantomOwn, "C4", "D3", "C2")
+		})
+		t.Run("PG-D3 failed tries are not sensible again this turn "+string(rules), func(t *testing.T) {
+			tb := newPhantomTable(t, rules)
+			tb.try("C3", "D4")
+			before := tb.views[Black].SensibleTries()
+			tb.try("C3", "D4") // own stone, then opponent stone: still Black's turn
+			after := tb.views[Black].SensibleTries()
+			for _, p := range after {
+				if p == vx(t, 5, "C3") || p == vx(t, 5, "D4") {
+					t.Errorf("%s is still a sensible try", p.Vertex(5))
+				}
+			}
+			if len(after) != len(before)-1 {
+				t.Errorf("%d sensible tries after learning D4, want %d", len(after), len(before)-1)
+			}
+			if tb.views[White].SensibleTries() != nil {
+				t.Error("White has sensible tries on Black's turn")
+			}
+		})
+	}
+}
+
+func TestPGD3CaptureInference(t *testing.T) {
+	t.Run("PG-D3 common: the owner learns the surrounding stones", func(t *testing.T) {
+		tb := newPhantomTable(t, RulesCommon)
+		tb.try("A2", "A1", "B1")
+		tb.knows(White, PhantomOpponent, "A2", "B1")
+		tb.knows(White, PhantomUnknown, "A1")
+		tb.knows(Black, PhantomUnknown, "A1")
+	})
+	t.Run("PG-D3 kriegspiel: the owner learns which, the capturer how many", func(t *testing.T) {
+		tb := newPhantomTable(t, RulesKriegspiel)
+		tb.try("D5", "D4", "E4", "A1", "C4", "A2")
+		if out := tb.try("D4"); out.Reason != TryOccupiedOpponent {
+			t.Fatalf("reason %v", out.Reason)
+		}
+		tb.knows(Black, PhantomOpponent, "D4")
+		out := tb.try("D3")
+		if !reflect.DeepEqual(out.Captured, vxs(t, 5, "D4")) {
+			t.Fatalf("captured %v", out.Captured)
+		}
+		tb.knows(Black, PhantomUnknown, "D4")
+		tb.knows(White, PhantomOpponent, "C4", "E4", "D5", "D3")
+		tb.knows(White, PhantomOwn, "A1", "A2")
+	})
+	t.Run("PG-D3 hamburg: one candidate is certainly captured", func(t *testing.T) {
+		tb := newPhantomTable(t, RulesHamburg)
+		tb.try("A2", "A1", "C3", "pass", "B1")
+		tb.knows(White, PhantomUnknown, "A1")
+		tb.knows(White, PhantomOpponent, "A2", "B1")
+		if len(tb.views[White].UncertainStones()) != 0 {
+			t.Errorf("uncertain stones %v", tb.views[White].UncertainStones())
+		}
+	})
+	t.Run("PG-D3 hamburg: chains too big to be captured stay certain", func(t *testing.T) {
+		tb := newPhantomTable(t, RulesHamburg)
+		tb.try("A2", "A1", "C3", "D4", "E4", "D5", "B1")
+		// White lost one stone: A1, D4 or D5 could not (D4-D5 is two).
+		tb.knows(White, PhantomOwn, "D4", "D5")
+		tb.knows(White, PhantomUnknown, "A1")
+		tb.try("E5") // a lone stone, not captured
+		tb.try("C5", "E3")
+		tb.knows(White, PhantomOwn, "D4", "D5")
+	})
+	t.Run("PG-D3 hamburg: the loser does not know which", func(t *testing.T) {
+		tb := newPhantomTable(t, RulesHamburg)
+		tb.try("A2", "A1", "D2", "E5", "B1")
+		tb.knows(White, PhantomOwnUncertain, "A1", "E5")
+		// A try on E5 tells White it is still there.
+		if out := tb.try("E5"); out.Reason != TryOccupiedOwn {
+			t.Fatalf("reason %v", out.Reason)
+		}
+		tb.knows(White, PhantomOwn, "E5")
+		tb.knows(White, PhantomOwnUncertain, "A1")
+		// A suicide on A1 tells White it is empty and surrounded.
+		if out := tb.try("A1"); out.Reason != TrySuicide {
+			t.Fatalf("reason %v", out.Reason)
+		}
+		tb.knows(White, PhantomUnknown, "A1")
+		tb.knows(White, PhantomOpponent, "A2", "B1")
+	})
+}
+
+func TestPGD3ApplyErrors(t *testing.T) {
+	tb := newPhantomTable(t, RulesCommon)
+	tb.try("C3")
+	white := tb.views[White]
+	good := PhantomAnnouncement{Rules: RulesCommon, Size: 5, Mover: White, To: White, Event: PhantomMoved, Point: vx(t, 5, "D4")}
+	if _, err := white.Apply(good); err != nil {
+		t.Fatalf("a good announcement: %v", err)
+	}
+	tests := []struct {
+		name   string
+		change func(a *PhantomAnnouncement)
+		want   error
+	}{
+		{"PG-D3 another recipient", func(a *PhantomAnnouncement) { a.To = Black; a.Point = NoPoint }, ErrBadAnnouncement},
+		{"PG-D3 another rule set", func(a *PhantomAnnouncement) { a.Rules = RulesHamburg; a.Captured = nil }, ErrBadAnnouncement},
+		{"PG-D3 another board", func(a *PhantomAnnouncement) { a.Size = 7 }, ErrBadAnnouncement},
+		{"PG-D3 out of turn", func(a *PhantomAnnouncement) { a.Mover, a.Point = Black, NoPoint }, ErrNotYourTurn},
+		{"PG-D3 a point told to the opponent", func(a *PhantomAnnouncement) { a.Mover = Black }, ErrBadAnnouncement},
+		{"PG-D3 capture list and count differ", func(a *PhantomAnnouncement) { a.Captures = 2; a.Captured = vxs(t, 5, "C3") }, ErrBadAnnouncement},
+		{"PG-D3 a reason on a move", func(a *PhantomAnnouncement) { a.Reason = TryKo }, ErrBadAnnouncement},
+		{"PG-D3 atari under kriegspiel", func(a *PhantomAnnouncement) { a.Rules = RulesKriegspiel; a.AtariSelf = true }, ErrBadAnnouncement},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := good
+			tt.change(&a)
+			next, err := white.Apply(a)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Fatalf("error %v, want %v", err, tt.want)
+			}
+			if !reflect.DeepEqual(next, white) {
+				t.Fatal("a refused announcement changed the view")
+			}
+		})
+	}
+	// White's own stone D4, then Black says it captured a white stone at
+	// C3: that is Black's own stone, a contradiction.
+	w, _ := white.Apply(good)
+	capture := PhantomAnnouncement{Rules: RulesCommon, Size: 5, Mover: Black, To: White, Event: PhantomMoved, Point: NoPoint, Captures: 1, Captured: vxs(t, 5, "C3")}
+	if _, err := w.Apply(capture); !errors.Is(err, ErrPhantomContradiction) {
+		t.Errorf("PG-D3 capture of a point that is no own stone: %v, want ErrPhantomContradiction", err)
+	}
+	moveOnOwn := good
+	moveOnOwn.Point = vx(t, 5, "D4")
+	moveOnOwn.Mover, moveOnOwn.To = White, White
+	bl, _ := w.Apply(PhantomAnnouncement{Rules: RulesCommon, Size: 5, Mover: Black, To: White, Event: PhantomMoved, Point: NoPoint})
+	if _, err := bl.Apply(moveOnOwn); !errors.Is(err, ErrPhantomContradiction) {
+		t.Errorf("PG-D3 a move on an own stone: %v, want ErrPhantomContradiction", err)
+	}
+	// Play over.
+	tb = newPhantomTable(t, RulesCommon)
+	tb.try("pass", "pass")
+	if !tb.views[Black].PlayEnded() {
+		t.Fatal("PG-9 the view did not see the end")
+	}
+	pass := PhantomAnnouncement{Rules: RulesCommon, Size: 5, Mover: Black, To: Black, Event: PhantomPassed, Point: NoPoint}
+	if _, err := tb.views[Black].Apply(pass); !errors.Is(err, ErrGameOver) {
+		t.Errorf("PG-9 an announcement after the end: %v, want ErrGameOver", err)
+	}
+}
+
+func TestPGD3Log(t *testing.T) {
+	tb := newPhantomTable(t, RulesCommon)
+	tb.try("A2", "A1", "A1", "B1")
+	log := tb.views[White].Log()
+	want := []string{"Black has moved", "White has moved (A1); White puts himself into atari", "Illegal move", "Black has moved; Black has captured A1"}
+	if len(log) != len(want) {
+		t.Fatalf("log of %d announcements, want %d", len(log), len(want))
+	}
+	for i, a := range log {
+		if a.String() != want[i] {
+			t.Errorf("log[%d] %q, want %q", i, a.String(), want[i])
+		}
+	}
+	log[3].Captured[0] = 7
+	if tb.views[White].Log()[3].Captured[0] != vx(t, 5, "A1") {
+		t.Error("the log shares its captured lists with the caller")
+	}
+	if tb.views[Black].Log()[2].String() != "Illegal move (A1): already an opponent's stone" {
+		t.Errorf("Black's log: %q", tb.views[Black].Log()[2])
+	}
+}
+
+func TestPG6PG7PG8ParseAnnouncementErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules PhantomRules
+		to    Color
+		s     string
+	}{
+		{"PG-6 no event", RulesCommon, Black, "mover=black"},
+		{"PG-6 unknown field", RulesCommon, Black, "event=pass mover=black colour=red"},
+		{"PG-6 repeated field", RulesCommon, Black, "event=pass mover=black mover=black"},
+		{"PG-6 not key=value", RulesCommon, Black, "event=pass mover"},
+		{"PG-6 reason told to the opponent", RulesCommon, White, "event=illegal mover=black reason=ko"},
+		{"PG-6 point told to the opponent", RulesCommon, White, "event=illegal mover=black point=C3"},
+		{"PG-6 captured list missing", RulesCommon, White, "event=moved mover=black capture-count=0 atari-opponent=0 atari-self=0"},
+		{"PG-6 count and list differ", RulesCommon, White, "event=moved mover=black capture-count=2 captured=C3 atari-opponent=0 atari-self=0"},
+		{"PG-6 list out of order", RulesCommon, White, "event=moved mover=black capture-count=2 captured=D4,C3 atari-opponent=0 atari-self=0"},
+		{"PG-7 a list under hamburg", RulesHamburg, White, "event=moved mover=black capture-count=1 captured=C3 atari-opponent=0 atari-self=0"},
+		{"PG-7 reason missing under hamburg", RulesHamburg, White, "event=illegal mover=black"},
+		{"PG-8 atari under kriegspiel", RulesKriegspiel, White, "event=moved mover=black capture-count=0 captured=- atari-opponent=0 atari-self=0"},
+		{"PG-8 a list for the capturer", RulesKriegspiel, Black, "event=moved mover=black point=A1 capture-count=1 captured=C3"},
+		{"PG-8 a bad bit", RulesCommon, Black, "event=moved mover=black point=A1 capture-count=0 captured=- atari-opponent=2 atari-self=0"},
+		{"PG-8 a bad vertex", RulesCommon, Black, "event=moved mover=black point=Z9 capture-count=0 captured=- atari-opponent=0 atari-self=0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if a, err := ParsePhantomAnnouncement(tt.rules, 5, tt.to, tt.s); !errors.Is(err, ErrBadAnnouncement) {
+				t.Errorf("got %+v, %v; want ErrBadAnnouncement", a, err)
+			}
+		})
+	}
+}
+
+// FuzzPhantomAnnouncement reads arbitrary key=value lines: a line that is
+// accepted must validate and be written back as the same announcement.
+func FuzzPhantomAnnouncement(f *testing.F) {
+	f.Add(uint8(0), uint8(0), "event=moved mover=black point=C3 capture-count=1 captured=B3 atari-opponent=1 atari-self=1")
+	f.Add(uint8(1), uint8(1), "event=illegal mover=black reason=occupied-opponent")
+	f.Add(uint8(2), uint8(1), "event=moved mover=black capture-count=2 captured=A1,C1")
+	f.Add(uint8(2), uint8(0), "event=pass mover=white")
+	f.Fuzz(func(t *testing.T, rulesIndex, toIndex uint8, s string) {
+		rules := []PhantomRules{RulesCommon, RulesHamburg, RulesKriegspiel}[int(rulesIndex)%3]
+		to := []Color{Black, White}[int(toIndex)%2]
+		a, err := ParsePhantomAnnouncement(rules, 5, to, s)
+		if err != nil {
+			return
+		}
+		if err := a.Validate(); err != nil {
+			t.Fatalf("accepted %q but it does not validate: %v", s, err)
+		}
+		back, err := ParsePhantomAnnouncement(rules, 5, to, a.KeyValues())
+		if err != nil || !reflect.DeepEqual(back, a) {
+			t.Fatalf("%q → %q → %+v, %v", s, a.KeyValues(), back, err)
+		}
+	})
+}
+
+// FuzzPhantomView plays random games and checks, after every try, that
+// every fact each player's view claims is true on the referee's board and
+// that no own stone is missing (phantomCheckViews).
+func FuzzPhantomView(f *testing.F) {
+	phantomSeedCorpus(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		phantomRandomGame(t, data, func(before, after PhantomReferee, out TryOutcome, views *[3]PhantomView) {
+			for _, c := range []Color{Black, White} {
+				for _, p := range views[c].SensibleTries() {
+					if k := views[c].At(p); k == PhantomOwn || k == PhantomOpponent {
+						t.Fatalf("%s, known as %v, is a sensible try", p.Vertex(views[c].Size()), k)
+					}
+				}
+			}
+		})
+	})
+}

@@ -1,0 +1,144 @@
+package gtp
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// goHandler is plain Go, with GNU Go's extra commands.
+type goHandler struct {
+	game engine.GoGame
+	// undo holds the earlier games, newest last.
+	undo []engine.GoGame
+}
+
+func (h *goHandler) Reset(o engine.Options) error {
+	g, err := engine.NewGoGame(o)
+	if err != nil {
+		return err
+	}
+	h.game, h.undo = g, nil
+	return nil
+}
+
+func (h *goHandler) SetKomi(k float64) { h.game = h.game.WithKomi(k) }
+
+func (h *goHandler) size() int { b := h.game.Board(); return b.Size() }
+
+func (h *goHandler) Commands() map[string]Command {
+	return map[string]Command{
+		"play":        h.play,
+		"genmove":     h.genmove,
+		"undo":        h.undoMove,
+		"is_legal":    h.isLegal,
+		"all_legal":   h.allLegal,
+		"list_stones": h.listStones,
+		"captures":    h.captures,
+		"showboard":   func([]string) (string, error) { return showBoard(h.game.Board()), nil },
+		"final_score": func([]string) (string, error) { return scoreText(h.game.Score(engine.Marking{})), nil },
+	}
+}
+
+func (h *goHandler) play(args []string) (string, error) {
+	c, p, err := colorVertexArgs(h.size(), args)
+	if err != nil {
+		return "", err
+	}
+	next, _, err := h.game.Play(c, p)
+	if err != nil {
+		return "", errIllegal
+	}
+	h.undo = append(h.undo, h.game)
+	h.game = next
+	return "", nil
+}
+
+func (h *goHandler) genmove(args []string) (string, error) {
+	if err := wantArgs(args, 1); err != nil {
+		return "", err
+	}
+	c, err := colorArg(args[0])
+	if err != nil {
+		return "", err
+	}
+	p := h.chooseMove(c)
+	next, _, err := h.game.Play(c, p)
+	if err != nil {
+		return "", err
+	}
+	h.undo = append(h.undo, h.game)
+	h.game = next
+	return p.Vertex(h.size()), nil
+}
+
+// chooseMove picks a uniformly random legal move that does not fill one of
+// c's own eyes, or passes. The bots replace it.
+func (h *goHandler) chooseMove(c engine.Color) engine.Point {
+	b := h.game.Board()
+	var candidates []engine.Point
+	for _, p := range h.game.LegalMoves(c) {
+		if !isOwnEye(b, p, c) {
+			candidates = append(candidates, p)
+		}
+	}
+	if len(candidates) == 0 {
+		return engine.Pass
+	}
+	return candidates[moveRNG(b, h.game.MoveNumber()).IntN(len(candidates))]
+}
+
+func (h *goHandler) undoMove(args []string) (string, error) {
+	if err := wantArgs(args, 0); err != nil {
+		return "", err
+	}
+	if len(h.undo) == 0 {
+		return "", errors.New("cannot undo")
+	}
+	h.game = h.undo[len(h.undo)-1]
+	h.undo = h.undo[:len(h.undo)-1]
+	return "", nil
+}
+
+func (h *goHandler) isLegal(args []string) (string, error) {
+	c, p, err := colorVertexArgs(h.size(), args)
+	if err != nil {
+		return "", err
+	}
+	return boolToken(h.game.Check(c, p) == nil), nil
+}
+
+func (h *goHandler) allLegal(args []string) (string, error) {
+	if err := wantArgs(args, 1); err != nil {
+		return "", err
+	}
+	c, err := colorArg(args[0])
+	if err != nil {
+		return "", err
+	}
+	return vertexList(h.size(), h.game.LegalMoves(c)), nil
+}
+
+func (h *goHandler) listStones(args []string) (string, error) {
+	if err := wantArgs(args, 1); err != nil {
+		return "", err
+	}
+	c, err := colorArg(args[0])
+	if err != nil {
+		return "", err
+	}
+	b := h.game.Board()
+	return vertexList(h.size(), b.Stones(c)), nil
+}
+
+func (h *goHandler) captures(args []string) (string, error) {
+	if err := wantArgs(args, 1); err != nil {
+		return "", err
+	}
+	c, err := colorArg(args[0])
+	if err != nil {
+		return "", err
+	}
+	return strconv.Itoa(h.game.Captures(c)), nil
+}

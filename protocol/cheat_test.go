@@ -1,0 +1,181 @@
+package protocol_test
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// cheatOn returns a tamper hook that lets every message through except the
+// nth message of the given kind, which f replaces.
+func cheatOn(kind protocol.Kind, n int, f func(m *protocol.Message, key crypto.PrivKey) [][]byte) func(*protocol.Message, crypto.PrivKey) [][]byte {
+	seen := 0
+	return func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		if m.Kind != kind {
+			return nil
+		}
+		seen++
+		if seen != n {
+			return nil
+		}
+		return f(m, key)
+	}
+}
+
+// resign re-signs m with key after a change.
+func resign(t *testing.T, m *protocol.Message, key crypto.PrivKey) {
+	if err := m.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// playWithCheater plays random bots where the inviter (peer 0) cheats with
+// the hook, and returns the honest invitee's game.
+func playWithCheater(t *testing.T, o engine.Options, hook func(*protocol.Message, crypto.PrivKey) [][]byte) *protocol.Game {
+	t.Helper()
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i == 0 {
+			protocol.SetTamper(c, hook)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	honest := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			bot.Run(ctx, g, bot.NewRandom(2))
+			honest <- g
+		case <-ctx.Done():
+			honest <- nil
+		}
+	}()
+	g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	go bot.Run(ctx, g, bot.NewRandom(1))
+	h := <-honest
+	if h == nil {
+		t.Fatal("the honest peer never got the game")
+	}
+	if err := h.Wait(ctx); err != nil {
+		t.Fatalf("honest game did not end: %v", err)
+	}
+	return h
+}
+
+// checkCaught asserts that the honest peer (invitee) reported the cheating
+// inviter for the rule, won by forfeit, and that Verify on its saved record
+// names the same violation.
+func checkCaught(t *testing.T, h *protocol.Game, rule, detail string) {
+	t.Helper()
+	out := h.Outcome()
+	if out == nil || out.Violation == nil {
+		t.Fatalf("honest peer's outcome %+v has no violation", out)
+	}
+	v := out.Violation
+	if v.Accused != protocol.Inviter || v.Rule != rule || !strings.Contains(v.Detail, detail) {
+		t.Errorf("violation %v, want %s by the inviter mentioning %q", v, rule, detail)
+	}
+	if out.Result.By != engine.ByForfeit || out.Result.Winner != h.View().Color {
+		t.Errorf("result %v, want a forfeit win for the honest %s", out.Result, h.View().Color)
+	}
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatalf("honest record: %v", err)
+	}
+	rep := protocol.Verify(tr)
+	if rep.Violation == nil || rep.Violation.Accused != protocol.Inviter || rep.Violation.Rule != rule {
+		t.Errorf("Verify found %+v, want %s by the inviter", rep.Violation, rule)
+	}
+}
+
+var goOpts = engine.Options{Variant: engine.VariantGo, Size: 5}
+
+func TestCheatMoveOutOfTurn(t *testing.T) {
+	var key2 crypto.PrivKey
+	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		extra := *m
+		extra.Seq++
+		extra.Prev = m.Hash()
+		extra.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
+		extra.Sign(key)
+		_ = key2
+		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&extra)}
+	}))
+	checkCaught(t, h, "T-3", "out of turn")
+}
+
+func TestCheatReplayOldMessage(t *testing.T) {
+	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(m)}
+	}))
+	checkCaught(t, h, "T-3", "replayed")
+}
+
+func TestCheatSignsWithAnotherKey(t *testing.T) {
+	other, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		m.Sign(other)
+		return [][]byte{protocol.FrameOf(m)}
+	}))
+	checkCaught(t, h, "T-3", "bad signature")
+}
+
+func TestCheatTwoMessagesSameSequence(t *testing.T) {
+	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 3, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		twin := *m
+		twin.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
+		if string(twin.Body) == string(m.Body) {
+			twin.Body = protocol.EncodeBody(protocol.MoveBody{Point: "A1"})
+		}
+		twin.Sign(key)
+		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&twin)}
+	}))
+	checkCaught(t, h, "T-3", "same sequence number")
+}
+
+func TestCheatMessageAboveSizeCap(t *testing.T) {
+	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		return [][]byte{make([]byte, protocol.MaxFrameSize+1)}
+	}))
+	out := h.Outcome()
+	if out == nil || out.Violation == nil || !errors.Is(out.Violation.Err, protocol.ErrFrameTooLarge) && !strings.Contains(out.Violation.Detail, "size cap") {
+		t.Fatalf("outcome %+v, want a size-cap violation", out)
+	}
+	checkCaught(t, h, "T-10", "size cap")
+}
+
+func TestCheatIllegalMove(t *testing.T) {
+	var first string
+	h := playWithCheater(t, goOpts, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		if m.Kind != protocol.KindMove {
+			return nil
+		}
+		var mb protocol.MoveBody
+		if first == "" {
+			mb = protocol.MoveBody{}
+			// remember the first point played, replay it later onto the stone
+			first = string(m.Body)
+			return nil
+		}
+		m.Body = []byte(first)
+		m.Sign(key)
+		_ = mb
+		return [][]byte{protocol.FrameOf(m)}
+	})
+	checkCaught(t, h, "GO-1", "illegal move")
+}

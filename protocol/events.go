@@ -1,0 +1,75 @@
+package protocol
+
+import "github.com/kakure/kakure/engine"
+
+// Event is something that happened in a game, delivered to the game's
+// caller (a user interface or a bot). After any event the caller may read
+// a fresh view of the game.
+type Event interface{ event() }
+
+// EventInvited: the invitation named these options.
+type EventInvited struct{ Options engine.Options }
+
+// EventDeclined: the invitee declined.
+type EventDeclined struct{ Reason string }
+
+// EventPhase: the game entered a new phase.
+type EventPhase struct{ Phase Phase }
+
+// EventColors: the coin toss gave each role its colour.
+type EventColors struct{ Colors [2]engine.Color }
+
+// EventMoved: a stone was played (or a pass, Point == engine.Pass).
+type EventMoved struct {
+	Color    engine.Color
+	Point    engine.Point
+	Captured []engine.Point
+}
+
+// EventScoring: play stopped and dead stones are being marked; Dead is the
+// marking proposed by Proposer.
+type EventScoring struct {
+	Proposer Role
+	Dead     []engine.Point
+}
+
+// EventResumed: a player resumed play during scoring.
+type EventResumed struct{ By Role }
+
+// EventResigned: a player resigned.
+type EventResigned struct{ Role Role }
+
+// EventChat: a chat line.
+type EventChat struct {
+	From Role
+	Text string
+}
+
+// EventEnded: the game is decided.
+type EventEnded struct{ Outcome Outcome }
+
+// EventAnnouncement is a line of text the rules announce to this player
+// (variants with announcements use it).
+type EventAnnouncement struct{ Text string }
+
+// EventViolation: the other peer broke a rule; the game ends with it
+// losing (T-12).
+type EventViolation struct{ Violation *Violation }
+
+// EventAdjourned: the other peer stopped answering; the game is saved and
+// can be resumed (T-11).
+type EventAdjourned struct{ Reason string }
+
+func (EventInvited) event()      {}
+func (EventDeclined) event()     {}
+func (EventPhase) event()        {}
+func (EventColors) event()       {}
+func (EventMoved) event()        {}
+func (EventScoring) event()      {}
+func (EventResumed) event()      {}
+func (EventResigned) event()     {}
+func (EventChat) event()         {}
+func (EventEnded) event()        {}
+func (EventAnnouncement) event() {}
+func (EventViolation) event()    {}
+func (EventAdjourned) event()    {}

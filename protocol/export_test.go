@@ -1,0 +1,26 @@
+package protocol
+
+import "github.com/libp2p/go-libp2p/core/crypto"
+
+// SetTamper installs a hook that replaces each outgoing message by the
+// frames it returns (nil: send the message as is). Tests use it to play a
+// cheating peer.
+func SetTamper(c *Config, f func(m *Message, key crypto.PrivKey) [][]byte) { c.tamper = f }
+
+// FrameOf returns the frame that carries m.
+func FrameOf(m *Message) []byte {
+	raw, err := encodeFrame(frame{Msg: m})
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}
+
+// EncodeBody is encodeBody for tests.
+func EncodeBody(v any) []byte {
+	b, err := encodeBody(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,783 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// Game is one running game seen from this peer. Its caller (a user
+// interface or a bot) reads Events, looks at View and calls Do; the game
+// does the rest: signing, sending, checking, saving, the automatic steps
+// of the protocol.
+type Game struct {
+	svc  *Service
+	id   GameID
+	role Role
+	peer peer.ID
+
+	// mu guards the state below for readers outside the loop (View).
+	mu      sync.Mutex
+	tr      *Transcript
+	m       *Machine
+	player  variantPlayer
+	toss    *commit.Opening
+	closed  bool
+	endErr  error
+	adjourn bool
+
+	events   *eventQueue
+	actions  chan actionReq
+	attach   chan attachReq
+	done     chan struct{}
+	onAnswer func(error)
+
+	// Owned by the loop goroutine.
+	stream    network.Stream
+	streamGen int
+	incoming  chan incomingFrame
+	autoSince time.Time
+}
+
+type actionReq struct {
+	a     Action
+	reply chan error
+}
+
+type attachReq struct {
+	st network.Stream
+	r  *bufio.Reader
+	h  *hello
+}
+
+type incomingFrame struct {
+	gen int
+	f   frame
+	raw []byte
+	err error
+}
+
+// ID returns the game's ID.
+func (g *Game) ID() GameID { return g.id }
+
+// Role returns this peer's role.
+func (g *Game) Role() Role { return g.role }
+
+// Peer returns the other peer.
+func (g *Game) Peer() peer.ID { return g.peer }
+
+// Events delivers what happens in the game, in order. The channel is
+// closed when the game is over and every event has been read.
+func (g *Game) Events() <-chan Event { return g.events.out }
+
+// Done is closed when the game's loop has stopped.
+func (g *Game) Done() <-chan struct{} { return g.done }
+
+// Outcome returns how the game ended, or nil while it goes on.
+func (g *Game) Outcome() *Outcome {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m.Outcome == nil {
+		return nil
+	}
+	o := *g.m.Outcome
+	return &o
+}
+
+// Transcript returns a copy of the transcript so far.
+func (g *Game) Transcript() *Transcript {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := *g.tr
+	c.Messages = append([]Message(nil), g.tr.Messages...)
+	return &c
+}
+
+// RecordPath returns where the transcript is saved ("" when not saved).
+func (g *Game) RecordPath() string {
+	if g.svc.cfg.Dir == "" {
+		return ""
+	}
+	return filepath.Join(g.svc.cfg.Dir, g.id.String()+".record.json")
+}
+
+func (g *Game) secretsPath() string {
+	if g.svc.cfg.Dir == "" {
+		return ""
+	}
+	return filepath.Join(g.svc.cfg.Dir, g.id.String()+".secrets.json")
+}
+
+// Do asks the game to carry out an action of the local player. It returns
+// once the action was checked and sent, or refused.
+func (g *Game) Do(a Action) error {
+	req := actionReq{a: a, reply: make(chan error, 1)}
+	select {
+	case g.actions <- req:
+	case <-g.done:
+		return fmt.Errorf("protocol: game %s is over", g.id)
+	}
+	select {
+	case err := <-req.reply:
+		return err
+	case <-g.done:
+		return fmt.Errorf("protocol: game %s is over", g.id)
+	}
+}
+
+// Close stops the game's loop and closes its stream. A game that is not
+// over stays on disk and can be resumed.
+func (g *Game) Close() {
+	g.mu.Lock()
+	already := g.closed
+	g.closed = true
+	g.mu.Unlock()
+	if !already {
+		select {
+		case g.actions <- actionReq{a: closeAction{}, reply: make(chan error, 1)}:
+		case <-g.done:
+		}
+	}
+	<-g.done
+}
+
+type closeAction struct{}
+
+func (closeAction) action() {}
+
+// secretsFile is what a peer keeps to itself about a game, to resume it.
+type secretsFile struct {
+	Role    Role            `json:"role"`
+	Toss    *commit.Opening `json:"toss,omitempty"`
+	Variant json.RawMessage `json:"variant"`
+	Addrs   []string        `json:"peer_addrs,omitempty"`
+}
+
+// saveSecrets writes this peer's secrets atomically, mode 0600.
+func (g *Game) saveSecrets() error {
+	path := g.secretsPath()
+	if path == "" {
+		return nil
+	}
+	vs, err := g.player.secrets()
+	if err != nil {
+		return err
+	}
+	var addrs []string
+	for _, a := range g.svc.cfg.Host.Peerstore().Addrs(g.peer) {
+		addrs = append(addrs, a.String())
+	}
+	data, err := json.Marshal(secretsFile{Role: g.role, Toss: g.toss, Variant: vs, Addrs: addrs})
+	if err != nil {
+		return fmt.Errorf("protocol: encode secrets: %w", err)
+	}
+	return writeFileAtomic(path, data, 0o600)
+}
+
+// save writes the transcript atomically.
+func (g *Game) save() error {
+	if path := g.RecordPath(); path != "" {
+		return g.tr.Save(path)
+	}
+	return nil
+}
+
+// writeHello sends the hello frame on st.
+func (g *Game) writeHello(st network.Stream) error {
+	raw, err := encodeFrame(frame{Hello: &hello{Game: g.id, Have: [2]uint64{g.tr.Count(Inviter), g.tr.Count(Invitee)}}})
+	if err != nil {
+		return err
+	}
+	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+	return writeFrame(st, raw)
+}
+
+// build makes, signs and returns the next message of this peer.
+func (g *Game) build(kind Kind, body any) (Message, error) {
+	raw, err := encodeBody(body)
+	if err != nil {
+		return Message{}, err
+	}
+	seq, prev := g.tr.Next(g.role)
+	ack, ackHash := g.tr.AckFor(g.role)
+	m := Message{Game: g.id, From: g.role, Seq: seq, Prev: prev, Ack: ack, AckHash: ackHash, Kind: kind, Body: raw}
+	if err := m.Sign(g.svc.key); err != nil {
+		return Message{}, err
+	}
+	return m, nil
+}
+
+// writeMessageDirect builds a message, appends it and writes it to st
+// without the machine (for a decline before any game exists).
+func (g *Game) writeMessageDirect(st network.Stream, kind Kind, body any) error {
+	m, err := g.build(kind, body)
+	if err != nil {
+		return err
+	}
+	if err := g.tr.Append(m); err != nil {
+		return err
+	}
+	return g.writeMessage(st, &m)
+}
+
+func (g *Game) writeMessage(st network.Stream, m *Message) error {
+	frames := [][]byte(nil)
+	if g.svc.cfg.tamper != nil {
+		c := *m
+		frames = g.svc.cfg.tamper(&c, g.svc.key)
+	}
+	if frames == nil {
+		raw, err := encodeFrame(frame{Msg: m})
+		if err != nil {
+			return err
+		}
+		frames = [][]byte{raw}
+	}
+	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+	for _, raw := range frames {
+		if err := writeFrameUnchecked(st, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// send makes the next message, checks it against the machine, appends
+// and saves it, then writes it to the stream if there is one. It is the
+// only way this peer's messages come to be.
+func (g *Game) send(kind Kind, body any) ([]Event, error) {
+	m, err := g.build(kind, body)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	events, err := g.m.Apply(&m)
+	if err == nil {
+		err = g.tr.Append(m)
+	}
+	g.mu.Unlock()
+	if err != nil {
+		var v *Violation
+		if errors.As(err, &v) {
+			// Our own message breaks the rules: the action is refused and
+			// nothing is sent.
+			return nil, fmt.Errorf("protocol: %s refused: %s: %w", kind, v.Detail, engine.ErrWrongPhase)
+		}
+		return nil, err
+	}
+	if err := g.save(); err != nil {
+		return nil, err
+	}
+	if g.stream != nil {
+		if err := g.writeMessage(g.stream, &m); err != nil {
+			g.svc.cfg.Logger.Info("send failed; the message goes again on resume", "game", g.id, "err", err)
+			g.dropStream()
+		}
+	}
+	return events, nil
+}
+
+// attachStream hands a resumed stream to the loop.
+func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
+	select {
+	case g.attach <- attachReq{st: st, r: r, h: h}:
+	case <-g.done:
+		st.Reset()
+	}
+}
+
+// run is the game's loop. st is the stream it starts with (nil to wait for
+// a resume); an optional reader already holds buffered bytes of st.
+func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
+	defer close(g.done)
+	defer g.events.close()
+	g.incoming = make(chan incomingFrame, 16)
+	if st != nil {
+		r := bufio.NewReader(st)
+		if len(rs) > 0 {
+			r = rs[0]
+		}
+		g.useStream(st, r)
+	}
+	g.afterChange()
+	keepAlive := time.NewTicker(g.svc.cfg.IdleTimeout / 3)
+	defer keepAlive.Stop()
+	check := time.NewTicker(time.Second)
+	defer check.Stop()
+	for {
+		if g.finished() {
+			g.shutdown()
+			return
+		}
+		select {
+		case in := <-g.incoming:
+			if in.gen != g.streamGen {
+				continue
+			}
+			if in.err != nil {
+				g.streamFailed(in.err, in.raw)
+				continue
+			}
+			g.handleFrame(in.f, in.raw)
+		case req := <-g.actions:
+			if _, ok := req.a.(closeAction); ok {
+				g.dropStream()
+				req.reply <- nil
+				return
+			}
+			req.reply <- g.act(req.a)
+		case a := <-g.attach:
+			g.dropStream()
+			g.useStream(a.st, a.r)
+			if err := g.writeHello(a.st); err != nil {
+				g.dropStream()
+				continue
+			}
+			g.resend(a.h)
+			g.events.push(EventPhase{Phase: g.m.Phase})
+		case <-keepAlive.C:
+			if g.stream != nil {
+				raw, _ := encodeFrame(frame{Ping: true})
+				g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+				if err := writeFrame(g.stream, raw); err != nil {
+					g.streamFailed(err, nil)
+				}
+			}
+		case <-check.C:
+			g.checkGrace()
+		}
+	}
+}
+
+// finished reports whether the game is decided and confirmed by both.
+func (g *Game) finished() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.Phase == PhaseDone
+}
+
+// shutdown ends a finished game: the stream is closed politely.
+func (g *Game) shutdown() {
+	if g.stream != nil {
+		// Let the last frames reach the other side before closing.
+		g.stream.CloseWrite()
+		time.AfterFunc(2*time.Second, func() { g.stream.Close() })
+	}
+	if g.onAnswer != nil {
+		g.onAnswer(g.answerError())
+		g.onAnswer = nil
+	}
+}
+
+func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
+	g.stream = st
+	g.streamGen++
+	gen := g.streamGen
+	idle := g.svc.cfg.IdleTimeout
+	go func() {
+		for {
+			st.SetReadDeadline(time.Now().Add(idle))
+			f, raw, err := readFrameJSON(r)
+			select {
+			case g.incoming <- incomingFrame{gen: gen, f: f, raw: raw, err: err}:
+			case <-g.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
+func (g *Game) dropStream() {
+	if g.stream != nil {
+		g.stream.Reset()
+		g.stream = nil
+		g.streamGen++
+	}
+}
+
+// streamFailed handles a read error: an oversized or malformed frame is a
+// violation; a broken or silent connection adjourns the game (T-11).
+func (g *Game) streamFailed(err error, raw []byte) {
+	switch {
+	case errors.Is(err, ErrFrameTooLarge):
+		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, nil)
+	case errors.Is(err, ErrMalformed):
+		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, [][]byte{raw})
+	default:
+		g.dropStream()
+		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
+			g.events.push(EventAdjourned{Reason: err.Error()})
+		}
+		if g.onAnswer != nil && g.m.Phase == PhaseAnswer {
+			g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))
+			g.onAnswer = nil
+		}
+	}
+}
+
+// handleFrame processes one frame from the other peer.
+func (g *Game) handleFrame(f frame, raw []byte) {
+	switch {
+	case f.Ping:
+		return
+	case f.Hello != nil:
+		if f.Hello.Game != g.id {
+			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
+			return
+		}
+		g.resend(f.Hello)
+		return
+	case f.Msg != nil:
+		g.receive(f.Msg, raw)
+	}
+}
+
+// resend sends the messages of this peer that the other side lacks.
+func (g *Game) resend(h *hello) {
+	have := h.Have[g.role]
+	for i := range g.tr.Messages {
+		m := &g.tr.Messages[i]
+		if m.From == g.role && m.Seq >= have && g.stream != nil {
+			if err := g.writeMessage(g.stream, m); err != nil {
+				g.dropStream()
+				return
+			}
+		}
+	}
+}
+
+// receive checks and applies a message of the other peer.
+func (g *Game) receive(m *Message, raw []byte) {
+	other := g.role.Other()
+	if m.From != other {
+		g.accuse(violation(other, m.Seq, "T-3", "message claims to come from this peer's own role"), [][]byte{raw})
+		return
+	}
+	g.mu.Lock()
+	err := g.tr.Check(m)
+	g.mu.Unlock()
+	if err != nil {
+		rule := "T-3"
+		if errors.Is(err, ErrMalformed) {
+			rule = "T-10"
+		}
+		if errors.Is(err, ErrDuplicate) {
+			err = fmt.Errorf("%w: %v", ErrReplay, err)
+		}
+		g.accuse(&Violation{Accused: other, Rule: rule, Seq: int64(m.Seq), Detail: err.Error(), Err: err}, [][]byte{raw})
+		return
+	}
+	g.mu.Lock()
+	events, err := g.m.Apply(m)
+	if err == nil {
+		err = g.tr.Append(*m)
+	}
+	g.mu.Unlock()
+	if err != nil {
+		var v *Violation
+		if !errors.As(err, &v) {
+			v = &Violation{Accused: other, Rule: "T-10", Seq: int64(m.Seq), Detail: err.Error(), Err: err}
+		}
+		g.accuse(v, [][]byte{raw})
+		return
+	}
+	if err := g.save(); err != nil {
+		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
+	}
+	g.emit(events)
+	g.afterChange()
+}
+
+// emit delivers events and reacts to the ones the game itself cares about.
+func (g *Game) emit(events []Event) {
+	for _, e := range events {
+		g.events.push(e)
+		switch e := e.(type) {
+		case EventPhase:
+			if g.onAnswer != nil && e.Phase == PhaseToss {
+				g.onAnswer(nil)
+				g.onAnswer = nil
+			}
+		case EventDeclined:
+			if g.onAnswer != nil {
+				g.onAnswer(fmt.Errorf("protocol: invitation declined: %s", e.Reason))
+				g.onAnswer = nil
+			}
+		}
+	}
+}
+
+func (g *Game) answerError() error {
+	if g.m.Outcome != nil && g.m.Outcome.Result.By == "declined" {
+		return errors.New("protocol: invitation declined")
+	}
+	return nil
+}
+
+// accuse reports a violation of the other peer: a signed violation message
+// with the evidence goes into the transcript and to the peer, and the game
+// ends with the other peer losing (T-12).
+func (g *Game) accuse(v *Violation, evidence [][]byte) {
+	g.svc.cfg.Logger.Warn("peer violated the rules", "game", g.id, "violation", v.Error())
+	var ev [][]byte
+	for _, e := range evidence {
+		if e != nil {
+			ev = append(ev, e)
+		}
+	}
+	body := ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: ev}
+	g.events.push(EventViolation{Violation: v})
+	events, err := g.send(KindViolation, body)
+	if err != nil {
+		g.svc.cfg.Logger.Error("recording a violation", "game", g.id, "err", err)
+	}
+	g.emit(events)
+	g.dropStream()
+}
+
+// act carries out a local action.
+func (g *Game) act(a Action) error {
+	if g.m.Phase == PhaseDone {
+		return fmt.Errorf("protocol: the game is over: %w", engine.ErrGameOver)
+	}
+	var kind Kind
+	var body any
+	switch a := a.(type) {
+	case accept:
+		kind, body = KindAccept, struct{}{}
+	case Resign:
+		kind, body = KindResign, struct{}{}
+	case Chat:
+		kind, body = KindChat, ChatBody{Text: a.Text}
+	default:
+		if g.m.Phase != PhasePlay {
+			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)
+		}
+		k, b, err := g.player.message(g.m, g.role, a)
+		if err != nil {
+			return err
+		}
+		if err := g.saveSecrets(); err != nil {
+			return err
+		}
+		kind, body = k, b
+	}
+	events, err := g.send(kind, body)
+	if err != nil {
+		return err
+	}
+	g.emit(events)
+	g.afterChange()
+	return nil
+}
+
+// automaticKinds are the messages programs send by themselves; the other
+// program has AutoGrace to send them (T-11).
+var automaticKinds = map[Kind]bool{KindTossCommit: true, KindTossReveal: true, KindResult: true}
+
+// afterChange sends whatever this peer must send by itself now, and
+// starts the grace clock when the other program owes an automatic message.
+func (g *Game) afterChange() {
+	for i := 0; i < 64; i++ {
+		kind, body, ok, err := g.automatic()
+		if err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
+			return
+		}
+		if !ok {
+			break
+		}
+		events, err := g.send(kind, body)
+		if err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "kind", kind, "err", err)
+			return
+		}
+		g.emit(events)
+	}
+	from, kinds := g.m.Expected()
+	owes := false
+	if from != g.role && g.m.Phase != PhaseDone {
+		for _, k := range kinds {
+			owes = owes || automaticKinds[k]
+		}
+	}
+	if owes {
+		if g.autoSince.IsZero() {
+			g.autoSince = time.Now()
+		}
+	} else {
+		g.autoSince = time.Time{}
+	}
+}
+
+// checkGrace forfeits a peer that holds back an automatic message (T-11),
+// as long as the connection is up (a lost connection adjourns instead).
+func (g *Game) checkGrace() {
+	if g.autoSince.IsZero() || g.stream == nil || time.Since(g.autoSince) < g.svc.cfg.AutoGrace {
+		return
+	}
+	_, kinds := g.m.Expected()
+	g.autoSince = time.Time{}
+	g.accuse(violation(g.role.Other(), 0, "T-11", "did not send %v within %s", kinds, g.svc.cfg.AutoGrace), nil)
+}
+
+// automatic returns the message this peer must send by itself now.
+func (g *Game) automatic() (Kind, any, bool, error) {
+	from, kinds := g.m.Expected()
+	if from != g.role || len(kinds) == 0 {
+		return "", nil, false, nil
+	}
+	switch kinds[0] {
+	case KindTossCommit:
+		value := make([]byte, 32)
+		c, o, err := commit.New(tossDomain, g.id[:], uint8(g.role), 0, randomBytes(value))
+		if err != nil {
+			return "", nil, false, err
+		}
+		g.toss = &o
+		if err := g.saveSecrets(); err != nil {
+			return "", nil, false, err
+		}
+		return KindTossCommit, CommitBody{Commitment: c}, true, nil
+	case KindTossReveal:
+		if g.toss == nil {
+			return "", nil, false, errors.New("protocol: coin toss opening lost")
+		}
+		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
+	case KindResult:
+		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
+	}
+	if g.m.Phase == PhasePlay {
+		return g.player.auto(g.m, g.role)
+	}
+	return "", nil, false, nil
+}
+
+// loadGame reads a saved game to resume it.
+func (s *Service) loadGame(id GameID) (*Game, error) {
+	if s.cfg.Dir == "" {
+		return nil, errors.New("protocol: no games directory")
+	}
+	base := filepath.Join(s.cfg.Dir, id.String())
+	tr, err := LoadTranscript(base + ".record.json")
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(base + ".secrets.json")
+	if err != nil {
+		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
+	}
+	var sf secretsFile
+	if err := json.Unmarshal(data, &sf); err != nil {
+		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
+	}
+	if tr.Peers[sf.Role] != s.cfg.Host.ID() {
+		return nil, fmt.Errorf("protocol: game %s was played by another identity", id)
+	}
+	g := s.newGame(id, sf.Role, NewTranscript(id, tr.Peers[0], tr.Peers[1]))
+	for i := range tr.Messages {
+		msg := tr.Messages[i]
+		if _, err := g.m.Apply(&msg); err != nil {
+			return nil, fmt.Errorf("protocol: replaying game %s: message %d: %w", id, i, err)
+		}
+		if err := g.tr.Append(msg); err != nil {
+			return nil, err
+		}
+		if g.player == nil && g.m.Options.Variant != "" {
+			g.player = newVariantPlayer[g.m.Options.Variant](id, g.m.Options, sf.Role)
+		}
+	}
+	if g.player == nil {
+		return nil, fmt.Errorf("protocol: game %s has no invitation", id)
+	}
+	if err := g.player.restore(sf.Variant); err != nil {
+		return nil, err
+	}
+	g.toss = sf.Toss
+	// Remember where the other peer was, to dial it again.
+	for _, a := range sf.Addrs {
+		if addr, err := ma.NewMultiaddr(a); err == nil {
+			s.cfg.Host.Peerstore().AddAddr(g.peer, addr, peerstore.RecentlyConnectedAddrTTL)
+		}
+	}
+	return g, nil
+}
+
+// Resume loads a saved game and reconnects to the other peer.
+func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
+	if g := s.Game(id); g != nil {
+		return g, nil
+	}
+	g, err := s.loadGame(id)
+	if err != nil {
+		return nil, err
+	}
+	s.register(g)
+	st, err := s.openStream(ctx, g.peer)
+	if err != nil {
+		go g.run(nil)
+		return g, fmt.Errorf("protocol: resume game %s: %w", id, err)
+	}
+	if err := g.writeHello(st); err != nil {
+		st.Reset()
+		go g.run(nil)
+		return g, err
+	}
+	go g.run(st)
+	return g, nil
+}
+
+// Unfinished lists the games in the games directory that are not over.
+func (s *Service) Unfinished() ([]GameID, error) {
+	if s.cfg.Dir == "" {
+		return nil, nil
+	}
+	matches, err := filepath.Glob(filepath.Join(s.cfg.Dir, "*.record.json"))
+	if err != nil {
+		return nil, err
+	}
+	var ids []GameID
+	for _, path := range matches {
+		tr, err := LoadTranscript(path)
+		if err != nil {
+			s.cfg.Logger.Warn("unreadable record", "path", path, "err", err)
+			continue
+		}
+		m := NewMachine(tr.Game)
+		for i := range tr.Messages {
+			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+				break
+			}
+		}
+		if m.Phase != PhaseDone {
+			ids = append(ids, tr.Game)
+		}
+	}
+	return ids, nil
+}
+
+// Wait returns when the game is over, or ctx ends.
+func (g *Game) Wait(ctx context.Context) error {
+	select {
+	case <-g.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

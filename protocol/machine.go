@@ -1,0 +1,450 @@
+package protocol
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+)
+
+// Version is the game protocol version carried in invitations.
+const Version = "1.0.0"
+
+// Kinds of message every variant shares.
+const (
+	KindInvite     Kind = "invite"
+	KindAccept     Kind = "accept"
+	KindDecline    Kind = "decline"
+	KindTossCommit Kind = "toss-commit"
+	KindTossReveal Kind = "toss-reveal"
+	KindResign     Kind = "resign"
+	KindChat       Kind = "chat"
+	KindViolation  Kind = "violation"
+	KindResult     Kind = "result"
+)
+
+// Phase is where a game stands.
+type Phase string
+
+// The phases every game goes through.
+const (
+	PhaseInvite  Phase = "invite"
+	PhaseAnswer  Phase = "answer"
+	PhaseToss    Phase = "toss"
+	PhasePlay    Phase = "play" // the variant's own phases run inside it
+	PhaseConfirm Phase = "confirm"
+	PhaseDone    Phase = "done"
+)
+
+// OptionsBody is the wire form of engine.Options.
+type OptionsBody struct {
+	Variant       string  `json:"variant"`
+	Size          int     `json:"size"`
+	Komi          float64 `json:"komi"`
+	Rules         string  `json:"rules,omitempty"`
+	Cards         int     `json:"cards,omitempty"`
+	Suicide       string  `json:"suicide,omitempty"`
+	Perpendicular bool    `json:"perpendicular,omitempty"`
+}
+
+// OptionsToBody writes normalized options in wire form.
+func OptionsToBody(o engine.Options) OptionsBody {
+	return OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
+		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
+}
+
+// Options reads the wire form back and checks it.
+func (b OptionsBody) Options() (engine.Options, error) {
+	return engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
+		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
+		Perpendicular: b.Perpendicular}.Normalize()
+}
+
+// InviteBody opens a game: the inviter proposes a variant to the invitee.
+type InviteBody struct {
+	Version string      `json:"version"`
+	Inviter string      `json:"inviter"`
+	Invitee string      `json:"invitee"`
+	Options OptionsBody `json:"options"`
+}
+
+// DeclineBody says why an invitation was declined.
+type DeclineBody struct {
+	Reason string `json:"reason"`
+}
+
+// CommitBody carries one commitment.
+type CommitBody struct {
+	Commitment commit.Commitment `json:"commitment"`
+}
+
+// OpenBody opens one commitment.
+type OpenBody struct {
+	Opening commit.Opening `json:"opening"`
+}
+
+// ChatBody is a chat line.
+type ChatBody struct {
+	Text string `json:"text"`
+}
+
+// MaxChatLength caps a chat line, in bytes.
+const MaxChatLength = 2000
+
+// ResultBody states the result the sender computed; both peers must agree.
+type ResultBody struct {
+	Result string `json:"result"`
+}
+
+// ViolationBody is a peer's signed report that the other peer broke a rule.
+// Evidence holds the offending frames as received (base64 in JSON).
+type ViolationBody struct {
+	Accused  Role     `json:"accused"`
+	Rule     string   `json:"rule"`
+	Detail   string   `json:"detail"`
+	Evidence [][]byte `json:"evidence,omitempty"`
+}
+
+// Violation is a rule broken by a peer: Accused broke Rule (an id of
+// rules.md or trust.md) in the message numbered Seq.
+type Violation struct {
+	Accused Role
+	Rule    string
+	Seq     int64
+	Detail  string
+	Err     error
+}
+
+func (v *Violation) Error() string {
+	s := fmt.Sprintf("violation of %s by the %s", v.Rule, v.Accused)
+	if v.Seq >= 0 {
+		s += fmt.Sprintf(" (its message %d)", v.Seq)
+	}
+	return s + ": " + v.Detail
+}
+
+// Unwrap returns the underlying error, if any.
+func (v *Violation) Unwrap() error { return v.Err }
+
+// violation builds a Violation of rule by role from.
+func violation(from Role, seq uint64, rule string, format string, args ...any) *Violation {
+	return &Violation{Accused: from, Rule: rule, Seq: int64(seq), Detail: fmt.Sprintf(format, args...)}
+}
+
+// Outcome is how a game ended.
+type Outcome struct {
+	Result engine.Result
+	// Violation is set when the game ended because a peer broke a rule.
+	Violation *Violation
+}
+
+// variantRules is the part of the state machine that belongs to one
+// variant. It sees only what is in messages, so that both peers and
+// `kakure verify` run it alike.
+type variantRules interface {
+	// expected returns the role that must send the next variant message
+	// and the kinds it may send; done is true once the variant has a
+	// result.
+	expected() (from Role, kinds []Kind, done bool)
+	// apply checks and applies a message of one of the expected kinds.
+	// An error is a violation by the sender.
+	apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error)
+	// result returns the outcome once done.
+	result() engine.Result
+	// view returns what role r may see of the variant's state: a value of
+	// the variant's view type (GoView, ...).
+	view(r Role) any
+}
+
+// newVariantRules is filled by the variant files.
+var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
+
+// Machine is the state of one game as both peers and the verifier see it:
+// it is fed every message of the transcript in order and checks each one.
+// It holds no secrets.
+type Machine struct {
+	Game    GameID
+	Options engine.Options
+	Phase   Phase
+	// Colors maps each role to its colour, once the coin toss is done.
+	Colors [2]engine.Color
+	// Outcome is set when the game is decided.
+	Outcome *Outcome
+	// Chat holds the chat lines, by role.
+	Chat []ChatLine
+
+	variant    variantRules
+	tossCommit [2]*commit.Commitment
+	tossValue  [2][]byte
+	confirmed  [2]bool
+	// endRole and endSeq name the message that ended the game early (a
+	// resignation): messages of the other role sent before it saw that one
+	// were concurrent with it and are kept without effect.
+	endRole Role
+	endSeq  uint64
+}
+
+// ChatLine is one chat message.
+type ChatLine struct {
+	From Role
+	Text string
+}
+
+// NewMachine returns the machine of a game before its invitation.
+func NewMachine(game GameID) *Machine { return &Machine{Game: game, Phase: PhaseInvite} }
+
+// RoleOf returns the role that plays colour c.
+func (m *Machine) RoleOf(c engine.Color) Role {
+	if m.Colors[Invitee] == c {
+		return Invitee
+	}
+	return Inviter
+}
+
+// Expected returns the role that must send the next message in turn and
+// the kinds it may send. Resign, chat and violation reports may come from
+// either role at any time before the result is confirmed.
+func (m *Machine) Expected() (Role, []Kind) {
+	switch m.Phase {
+	case PhaseInvite:
+		return Inviter, []Kind{KindInvite}
+	case PhaseAnswer:
+		return Invitee, []Kind{KindAccept, KindDecline}
+	case PhaseToss:
+		switch {
+		case m.tossCommit[Inviter] == nil:
+			return Inviter, []Kind{KindTossCommit}
+		case m.tossCommit[Invitee] == nil:
+			return Invitee, []Kind{KindTossCommit}
+		case m.tossValue[Inviter] == nil:
+			return Inviter, []Kind{KindTossReveal}
+		default:
+			return Invitee, []Kind{KindTossReveal}
+		}
+	case PhasePlay:
+		r, kinds, _ := m.variant.expected()
+		return r, kinds
+	case PhaseConfirm:
+		if !m.confirmed[Inviter] {
+			return Inviter, []Kind{KindResult}
+		}
+		return Invitee, []Kind{KindResult}
+	}
+	return Inviter, nil
+}
+
+// anytime reports the kinds either role may send whatever the turn.
+func anytime(k Kind) bool { return k == KindResign || k == KindChat || k == KindViolation }
+
+// tossDomain separates the colour toss commitments.
+const tossDomain = "kakure/toss/colours"
+
+// Apply checks one message (already checked by the transcript: signature,
+// sequence, chain) against the game and applies it. A returned
+// *Violation names the rule the sender broke; the machine is then left as
+// it was.
+func (m *Machine) Apply(msg *Message) ([]Event, error) {
+	if m.Phase == PhaseDone {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%s message after the game ended", msg.Kind)
+	}
+	if msg.Kind == KindViolation {
+		var b ViolationBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if b.Accused != msg.From.Other() {
+			return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
+		}
+		v := &Violation{Accused: b.Accused, Rule: b.Rule, Seq: -1, Detail: b.Detail}
+		m.end(Outcome{Result: forfeit(m.colorOrRole(b.Accused.Other())), Violation: v})
+		m.Phase = PhaseDone
+		return []Event{EventEnded{Outcome: *m.Outcome}}, nil
+	}
+	from, kinds := m.Expected()
+	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat &&
+		msg.From != m.endRole && msg.Ack < int64(m.endSeq) {
+		return nil, nil
+	}
+	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%s message while confirming the result", msg.Kind)
+	}
+	if !anytime(msg.Kind) {
+		if !containsKind(kinds, msg.Kind) {
+			return nil, violation(msg.From, msg.Seq, "T-3", "unexpected %s message in phase %s (expected %v from the %s)", msg.Kind, m.Phase, kinds, from)
+		}
+		if msg.From != from {
+			return nil, violation(msg.From, msg.Seq, "T-3", "%s message out of turn: the %s is to send", msg.Kind, from)
+		}
+	} else if m.Phase == PhaseInvite || m.Phase == PhaseAnswer {
+		if msg.Kind != KindChat {
+			return nil, violation(msg.From, msg.Seq, "T-3", "%s before the game started", msg.Kind)
+		}
+	}
+	switch msg.Kind {
+	case KindInvite:
+		var b InviteBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if b.Version != Version {
+			return nil, violation(msg.From, msg.Seq, "T-2", "protocol version %q, this program speaks %q", b.Version, Version)
+		}
+		o, err := b.Options.Options()
+		if err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
+		}
+		factory, ok := newVariantRules[o.Variant]
+		if !ok {
+			return nil, violation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
+		}
+		m.Options = o
+		m.Phase = PhaseAnswer
+		v, err := factory(m)
+		if err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		m.variant = v
+		return []Event{EventInvited{Options: o}}, nil
+	case KindAccept:
+		if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		m.Phase = PhaseToss
+		return []Event{EventPhase{Phase: PhaseToss}}, nil
+	case KindDecline:
+		var b DeclineBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		m.Phase = PhaseDone
+		m.Outcome = &Outcome{Result: engine.Result{By: "declined"}}
+		return []Event{EventDeclined{Reason: b.Reason}}, nil
+	case KindTossCommit:
+		var b CommitBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		c := b.Commitment
+		m.tossCommit[msg.From] = &c
+		return nil, nil
+	case KindTossReveal:
+		var b OpenBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if err := commit.Verify(*m.tossCommit[msg.From], tossDomain, m.Game[:], uint8(msg.From), 0, b.Opening); err != nil {
+			return nil, &Violation{Accused: msg.From, Rule: "T-4", Seq: int64(msg.Seq), Detail: "coin toss reveal does not open its commitment", Err: err}
+		}
+		if len(b.Opening.Value) != 32 {
+			return nil, violation(msg.From, msg.Seq, "T-4", "coin toss contribution of %d bytes, want 32", len(b.Opening.Value))
+		}
+		m.tossValue[msg.From] = b.Opening.Value
+		if m.tossValue[Inviter] == nil || m.tossValue[Invitee] == nil {
+			return nil, nil
+		}
+		rnd := tossResult(m.Game, m.tossValue[Inviter], m.tossValue[Invitee])
+		if rnd[0]&1 == 0 {
+			m.Colors = [2]engine.Color{engine.Black, engine.White}
+		} else {
+			m.Colors = [2]engine.Color{engine.White, engine.Black}
+		}
+		m.Phase = PhasePlay
+		return []Event{EventColors{Colors: m.Colors}}, nil
+	case KindResign:
+		if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if m.Phase != PhasePlay {
+			return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
+		}
+		winner := m.colorOrRole(msg.From.Other())
+		m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
+		m.endRole, m.endSeq = msg.From, msg.Seq
+		m.Phase = PhaseConfirm
+		return []Event{EventResigned{Role: msg.From}, EventEnded{Outcome: *m.Outcome}}, nil
+	case KindChat:
+		var b ChatBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if len(b.Text) > MaxChatLength {
+			return nil, violation(msg.From, msg.Seq, "T-10", "chat line of %d bytes (cap %d)", len(b.Text), MaxChatLength)
+		}
+		m.Chat = append(m.Chat, ChatLine{From: msg.From, Text: b.Text})
+		return []Event{EventChat{From: msg.From, Text: b.Text}}, nil
+	case KindResult:
+		var b ResultBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if want := m.Outcome.Result.String(); b.Result != want {
+			return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the game gives %s", b.Result, want)
+		}
+		m.confirmed[msg.From] = true
+		if m.confirmed[Inviter] && m.confirmed[Invitee] {
+			m.Phase = PhaseDone
+			return []Event{EventPhase{Phase: PhaseDone}}, nil
+		}
+		return nil, nil
+	}
+	events, err := m.variant.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
+	if err != nil {
+		var v *Violation
+		if !errors.As(err, &v) {
+			v = &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: err.Error(), Err: err}
+		}
+		return nil, v
+	}
+	if _, _, done := m.variant.expected(); done && m.Outcome == nil {
+		m.end(Outcome{Result: m.variant.result()})
+		m.Phase = PhaseConfirm
+		events = append(events, EventEnded{Outcome: *m.Outcome})
+	}
+	return events, nil
+}
+
+// end records the outcome.
+func (m *Machine) end(o Outcome) { m.Outcome = &o }
+
+// colorOrRole returns the colour of role r, or for a game decided before
+// the toss, Black for the inviter and White for the invitee.
+func (m *Machine) colorOrRole(r Role) engine.Color {
+	if m.Colors[r] != engine.Empty {
+		return m.Colors[r]
+	}
+	if r == Inviter {
+		return engine.Black
+	}
+	return engine.White
+}
+
+// forfeit is a win by forfeit for c.
+func forfeit(c engine.Color) engine.Result { return engine.Result{Winner: c, By: engine.ByForfeit} }
+
+func containsKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// tossResult derives the joint randomness of the colour toss from both
+// contributions, in role order, bound to the game.
+func tossResult(game GameID, inviter, invitee []byte) [32]byte {
+	h := sha256.New()
+	for _, f := range [][]byte{[]byte("kakure/toss/result/v1"), game[:], inviter, invitee} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
+		h.Write(n[:])
+		h.Write(f)
+	}
+	var r [32]byte
+	h.Sum(r[:0])
+	return r
+}

@@ -1,0 +1,210 @@
+package protocol
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// GameID names one game; the inviter draws it at random.
+type GameID [16]byte
+
+// NewGameID returns a fresh random game ID.
+func NewGameID() (GameID, error) {
+	var id GameID
+	if _, err := rand.Read(id[:]); err != nil {
+		return id, fmt.Errorf("protocol: game ID: %w", err)
+	}
+	return id, nil
+}
+
+// String returns the ID in hex.
+func (id GameID) String() string { return hex.EncodeToString(id[:]) }
+
+// MarshalText writes the ID in hex.
+func (id GameID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+// UnmarshalText reads the ID from hex.
+func (id *GameID) UnmarshalText(b []byte) error { return decodeHexFixed(id[:], b, "game ID") }
+
+// ParseGameID reads a game ID written by String.
+func ParseGameID(s string) (GameID, error) {
+	var id GameID
+	err := id.UnmarshalText([]byte(s))
+	return id, err
+}
+
+// Hash is a SHA-256 digest of a message's signed content.
+type Hash [32]byte
+
+// IsZero reports whether h is the zero hash (no previous message).
+func (h Hash) IsZero() bool { return h == Hash{} }
+
+// String returns the hash in hex.
+func (h Hash) String() string { return hex.EncodeToString(h[:]) }
+
+// MarshalText writes the hash in hex.
+func (h Hash) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
+
+// UnmarshalText reads the hash from hex.
+func (h *Hash) UnmarshalText(b []byte) error { return decodeHexFixed(h[:], b, "hash") }
+
+func decodeHexFixed(dst, src []byte, what string) error {
+	if hex.DecodedLen(len(src)) != len(dst) {
+		return fmt.Errorf("protocol: %s: want %d hex digits, got %d", what, 2*len(dst), len(src))
+	}
+	if _, err := hex.Decode(dst, src); err != nil {
+		return fmt.Errorf("protocol: %s: %w", what, err)
+	}
+	return nil
+}
+
+// Role is a peer's place in a game: the inviter is role 0, the invitee
+// role 1. Colours are drawn later by the coin toss; roles never change.
+type Role uint8
+
+// The two roles.
+const (
+	Inviter Role = 0
+	Invitee Role = 1
+)
+
+// Other returns the other role.
+func (r Role) Other() Role { return 1 - r }
+
+// String names the role.
+func (r Role) String() string {
+	if r == Inviter {
+		return "inviter"
+	}
+	return "invitee"
+}
+
+// Kind names what a message says; Body's shape depends on it.
+type Kind string
+
+// Message is one signed message of a game. Each peer numbers its own
+// messages from 0 (Seq) and chains them (Prev is the hash of its previous
+// message), and acknowledges the other peer's messages (Ack and AckHash
+// name the last one it had received when it sent this one; Ack is -1 before
+// the first). The two chains together are the transcript (T-3).
+type Message struct {
+	Game    GameID          `json:"game"`
+	From    Role            `json:"from"`
+	Seq     uint64          `json:"seq"`
+	Prev    Hash            `json:"prev"`
+	Ack     int64           `json:"ack"`
+	AckHash Hash            `json:"ack_hash"`
+	Kind    Kind            `json:"kind"`
+	Body    json.RawMessage `json:"body"`
+	Sig     []byte          `json:"sig"`
+}
+
+// signingDomain separates kakure message signatures from every other use of
+// the identity key.
+const signingDomain = "kakure/message/v1"
+
+// SigningBytes returns the exact bytes the signature covers: every field but
+// the signature, each length-prefixed, after a domain tag.
+func (m *Message) SigningBytes() []byte {
+	var b bytes.Buffer
+	field := func(p []byte) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
+		b.Write(n[:])
+		b.Write(p)
+	}
+	u64 := func(v uint64) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], v)
+		field(n[:])
+	}
+	field([]byte(signingDomain))
+	field(m.Game[:])
+	field([]byte{byte(m.From)})
+	u64(m.Seq)
+	field(m.Prev[:])
+	u64(uint64(m.Ack))
+	field(m.AckHash[:])
+	field([]byte(m.Kind))
+	field(m.Body)
+	return b.Bytes()
+}
+
+// Hash returns the hash of the signed content; the next message of the
+// same sender carries it as Prev.
+func (m *Message) Hash() Hash { return sha256.Sum256(m.SigningBytes()) }
+
+// Sign signs the message with key.
+func (m *Message) Sign(key crypto.PrivKey) error {
+	sig, err := key.Sign(m.SigningBytes())
+	if err != nil {
+		return fmt.Errorf("protocol: sign %s: %w", m.Kind, err)
+	}
+	m.Sig = sig
+	return nil
+}
+
+// ErrBadSignature reports a message whose signature does not verify with
+// the sender's peer ID.
+var ErrBadSignature = errors.New("protocol: bad signature")
+
+// VerifySignature checks the signature against the sender's peer ID (an
+// Ed25519 peer ID holds its public key).
+func (m *Message) VerifySignature(sender peer.ID) error {
+	pub, err := sender.ExtractPublicKey()
+	if err != nil {
+		return fmt.Errorf("%w: no public key in peer ID %s: %v", ErrBadSignature, sender, err)
+	}
+	ok, err := pub.Verify(m.SigningBytes(), m.Sig)
+	if err != nil || !ok {
+		return fmt.Errorf("%w: %s message %d from %s", ErrBadSignature, m.Kind, m.Seq, m.From)
+	}
+	return nil
+}
+
+// encodeBody marshals a message body in the one canonical form (compact,
+// as encoding/json writes it), which is what is signed.
+func encodeBody(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("protocol: encode body: %w", err)
+	}
+	return b, nil
+}
+
+// ErrMalformed reports a message that cannot be read.
+var ErrMalformed = errors.New("protocol: malformed message")
+
+// decodeBody reads a body strictly: unknown fields and trailing data are
+// errors, so that one signed message has one meaning.
+func decodeBody(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: body: %v", ErrMalformed, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: body: trailing data", ErrMalformed)
+	}
+	return nil
+}
+
+// canonical reports whether raw is exactly the compact form encoding/json
+// writes, so that re-encoding a record never changes what was signed.
+func canonical(raw json.RawMessage) bool {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return false
+	}
+	out, err := json.Marshal(json.RawMessage(b.Bytes()))
+	return err == nil && bytes.Equal(out, raw)
+}

@@ -1,0 +1,68 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// variantPlayer is the local side of a variant: it holds this peer's
+// secrets (none for public variants) and turns the caller's actions into
+// messages.
+type variantPlayer interface {
+	// message turns an action of the local player into the message to send.
+	message(m *Machine, me Role, a Action) (Kind, any, error)
+	// auto returns a message the program sends by itself now (an opening,
+	// a commitment), if any.
+	auto(m *Machine, me Role) (kind Kind, body any, ok bool, err error)
+	// secrets returns what must survive a restart; restore reads it back.
+	secrets() (json.RawMessage, error)
+	restore(json.RawMessage) error
+}
+
+// newVariantPlayer is filled by the variant files.
+var newVariantPlayer = map[engine.Variant]func(game GameID, opts engine.Options, me Role) variantPlayer{}
+
+// ErrNotNow reports an action that does not fit the game's state.
+var ErrNotNow = engine.ErrWrongPhase
+
+// publicPlayer serves the variants with no secrets that are played by
+// moves and GO-4 scoring: plain Go and Bridge Go.
+type publicPlayer struct{}
+
+func init() {
+	newVariantPlayer[engine.VariantGo] = func(GameID, engine.Options, Role) variantPlayer { return publicPlayer{} }
+}
+
+func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
+	board := func() engine.Board {
+		if g, ok := m.variant.(*goRules); ok {
+			return g.game.Board()
+		}
+		return engine.Board{}
+	}
+	switch a := a.(type) {
+	case Play:
+		b := board()
+		if a.Point != engine.Pass && !b.OnBoard(a.Point) && b.Size() > 0 {
+			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
+		}
+		size := m.Options.Size
+		return KindMove, MoveBody{Point: a.Point.Vertex(size)}, nil
+	case MarkDead:
+		return KindMark, markBody(board(), a.Dead), nil
+	case AgreeScore:
+		g, ok := m.variant.(*goRules)
+		if !ok || !g.score.hasProposal {
+			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
+		}
+		b := g.game.Board()
+		return KindAgree, markBody(b, g.score.proposal.Dead(b)), nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
+}
+
+func (publicPlayer) auto(*Machine, Role) (Kind, any, bool, error) { return "", nil, false, nil }
+func (publicPlayer) secrets() (json.RawMessage, error)            { return json.RawMessage("null"), nil }
+func (publicPlayer) restore(json.RawMessage) error                { return nil }

@@ -1,0 +1,69 @@
+package protocol
+
+import (
+	"crypto/rand"
+	"sync"
+)
+
+// eventQueue delivers events in order without ever blocking the game loop:
+// a goroutine moves them from an unbounded list to the output channel.
+type eventQueue struct {
+	mu     sync.Mutex
+	items  []Event
+	closed bool
+	wake   chan struct{}
+	out    chan Event
+}
+
+func newEventQueue() *eventQueue {
+	q := &eventQueue{wake: make(chan struct{}, 1), out: make(chan Event)}
+	go q.pump()
+	return q
+}
+
+func (q *eventQueue) push(e Event) {
+	q.mu.Lock()
+	q.items = append(q.items, e)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *eventQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *eventQueue) pump() {
+	defer close(q.out)
+	for {
+		q.mu.Lock()
+		items, closed := q.items, q.closed
+		q.items = nil
+		q.mu.Unlock()
+		for _, e := range items {
+			q.out <- e
+		}
+		if len(items) == 0 {
+			if closed {
+				return
+			}
+			<-q.wake
+		}
+	}
+}
+
+// randomBytes fills b from crypto/rand and returns it.
+func randomBytes(b []byte) []byte {
+	if _, err := rand.Read(b); err != nil {
+		panic("protocol: crypto/rand failed: " + err.Error())
+	}
+	return b
+}

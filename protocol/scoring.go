@@ -1,0 +1,103 @@
+package protocol
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// Kinds of the scoring phase (GO-4), shared by the variants counted by area.
+const (
+	// KindMark proposes a set of dead stones (whole chains).
+	KindMark Kind = "mark"
+	// KindAgree accepts the other player's proposal; it repeats it.
+	KindAgree Kind = "agree"
+)
+
+// MoveBody is one move: a GTP vertex or "pass".
+type MoveBody struct {
+	Point string `json:"point"`
+}
+
+// MarkBody lists dead stones as GTP vertices.
+type MarkBody struct {
+	Dead []string `json:"dead"`
+}
+
+// scoring is the dead-stone agreement of GO-4: after two passes the player
+// to move proposes a marking; the other accepts it, counters it, or
+// resumes play with a move.
+type scoring struct {
+	active      bool
+	hasProposal bool
+	proposer    Role
+	proposal    engine.Marking
+	agreed      bool
+}
+
+// start opens the phase.
+func (s *scoring) start() { *s = scoring{active: true} }
+
+// expected returns who sends next given the role to move when play
+// stopped.
+func (s *scoring) expected(toMove Role) (Role, []Kind) {
+	if !s.hasProposal {
+		return toMove, []Kind{KindMark, KindMove}
+	}
+	return s.proposer.Other(), []Kind{KindAgree, KindMark, KindMove}
+}
+
+// parsePoints reads a list of vertices on a board of side size.
+func parsePoints(size int, vs []string) ([]engine.Point, error) {
+	ps := make([]engine.Point, 0, len(vs))
+	for _, v := range vs {
+		p, err := engine.ParseVertex(size, v)
+		if err != nil || p == engine.Pass {
+			return nil, errBadVertex(v)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// apply handles a mark or agree message on board b. It returns an event
+// for the caller.
+func (s *scoring) apply(b engine.Board, from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	var mb MarkBody
+	if err := decodeBody(body, &mb); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	ps, err := parsePoints(b.Size(), mb.Dead)
+	if err != nil {
+		return nil, violation(from, seq, "GO-4", "%v", err)
+	}
+	for _, p := range ps {
+		if b.At(p) == engine.Empty {
+			return nil, violation(from, seq, "GO-4", "marks the empty point %s dead", p.Vertex(b.Size()))
+		}
+	}
+	m := engine.MarkingOf(b, ps)
+	switch kind {
+	case KindMark:
+		s.hasProposal, s.proposer, s.proposal = true, from, m
+		return []Event{EventScoring{Proposer: from, Dead: m.Dead(b)}}, nil
+	case KindAgree:
+		if !slices.Equal(m.Dead(b), s.proposal.Dead(b)) {
+			return nil, violation(from, seq, "GO-4", "agrees to a marking that was not proposed")
+		}
+		s.agreed = true
+		return nil, nil
+	}
+	return nil, violation(from, seq, "T-3", "unexpected %s", kind)
+}
+
+// markBody writes a marking in wire form.
+func markBody(b engine.Board, dead []engine.Point) MarkBody {
+	m := engine.MarkingOf(b, dead)
+	vs := []string{}
+	for _, p := range m.Dead(b) {
+		vs = append(vs, p.Vertex(b.Size()))
+	}
+	return MarkBody{Dead: vs}
+}

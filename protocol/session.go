@@ -1,0 +1,345 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	multistream "github.com/multiformats/go-multistream"
+)
+
+// Config sets up a Service.
+type Config struct {
+	// Host is the libp2p host games run on; its key signs every message.
+	Host host.Host
+	// Dir is where transcripts and secrets are kept (created 0700).
+	Dir string
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// OnInvite decides on an incoming invitation: nil error accepts, an
+	// error declines with its text. Nil accepts everything.
+	OnInvite func(from peer.ID, o engine.Options) error
+	// IdleTimeout is how long a stream may carry no frame at all before
+	// the game is adjourned (T-11). Keep-alives go every IdleTimeout/3.
+	IdleTimeout time.Duration
+	// AutoGrace is how long the other program has to send a message it
+	// sends by itself (a coin toss step, an opening, the result) before it
+	// forfeits (T-11).
+	AutoGrace time.Duration
+	// tamper, for tests only, changes outgoing messages (see export_test).
+	tamper func(m *Message, key crypto.PrivKey) [][]byte
+}
+
+func (c *Config) defaults() {
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = 45 * time.Second
+	}
+	if c.AutoGrace == 0 {
+		c.AutoGrace = 60 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+}
+
+// Service runs kakure games on a host: it answers invitations and resumes,
+// and starts games of its own.
+type Service struct {
+	cfg Config
+	key crypto.PrivKey
+
+	mu      sync.Mutex
+	games   map[GameID]*Game
+	invites chan *Game
+}
+
+// NewService registers the game protocol on cfg.Host.
+func NewService(cfg Config) (*Service, error) {
+	cfg.defaults()
+	if cfg.Host == nil {
+		return nil, errors.New("protocol: no host")
+	}
+	key := cfg.Host.Peerstore().PrivKey(cfg.Host.ID())
+	if key == nil {
+		return nil, errors.New("protocol: the host has no private key")
+	}
+	if cfg.Dir != "" {
+		if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+			return nil, fmt.Errorf("protocol: games directory: %w", err)
+		}
+	}
+	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, 16)}
+	cfg.Host.SetStreamHandler(GameProtocol, s.handleStream)
+	return s, nil
+}
+
+// Close stops accepting streams and closes every running game (games
+// that are not over stay on disk and can be resumed).
+func (s *Service) Close() {
+	s.cfg.Host.RemoveStreamHandler(GameProtocol)
+	s.mu.Lock()
+	games := make([]*Game, 0, len(s.games))
+	for _, g := range s.games {
+		games = append(games, g)
+	}
+	s.mu.Unlock()
+	for _, g := range games {
+		g.Close()
+	}
+}
+
+// Accepted delivers the games this service accepted from invitations.
+func (s *Service) Accepted() <-chan *Game { return s.invites }
+
+// hello is the first frame each side sends on a stream: the game, and how
+// many messages of each role the sender holds, so that the other side
+// sends what is missing.
+type hello struct {
+	Game GameID    `json:"game"`
+	Have [2]uint64 `json:"have"`
+}
+
+// frame is what travels on a game stream.
+type frame struct {
+	Hello *hello   `json:"hello,omitempty"`
+	Msg   *Message `json:"msg,omitempty"`
+	Ping  bool     `json:"ping,omitempty"`
+}
+
+func encodeFrame(f frame) ([]byte, error) { return json.Marshal(f) }
+
+// ErrOtherVersion reports a peer that speaks another version of the game
+// protocol (T-2).
+var ErrOtherVersion = errors.New("protocol: the peer speaks another version of the kakure game protocol")
+
+// openStream opens a game stream to p and turns "protocol not supported"
+// into a clear message.
+func (s *Service) openStream(ctx context.Context, p peer.ID) (network.Stream, error) {
+	st, err := s.cfg.Host.NewStream(ctx, p, GameProtocol)
+	if err == nil {
+		return st, nil
+	}
+	var theirs []string
+	if ps, perr := s.cfg.Host.Peerstore().GetProtocols(p); perr == nil {
+		for _, id := range ps {
+			if strings.HasPrefix(string(id), GameProtocolPrefix) {
+				theirs = append(theirs, string(id))
+			}
+		}
+	}
+	if len(theirs) > 0 {
+		return nil, fmt.Errorf("%w: it offers %s, this program speaks %s", ErrOtherVersion, strings.Join(theirs, ", "), GameProtocol)
+	}
+	var nse multistream.ErrNotSupported[protocol.ID]
+	if errors.As(err, &nse) {
+		return nil, fmt.Errorf("%w (or is not a kakure peer): %v", ErrOtherVersion, err)
+	}
+	return nil, fmt.Errorf("protocol: open stream to %s: %w", p, err)
+}
+
+// Invite opens a game with p: it sends the invitation and returns once the
+// invitee has accepted, or an error if it declined.
+func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (*Game, error) {
+	o, err := o.Normalize()
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := newVariantRules[o.Variant]; !ok {
+		return nil, fmt.Errorf("protocol: %s cannot be played over the network yet", o.Variant)
+	}
+	id, err := NewGameID()
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.openStream(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	g := s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
+	g.player = newVariantPlayer[o.Variant](id, o, Inviter)
+	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o)}
+	if err := g.writeHello(st); err != nil {
+		st.Reset()
+		return nil, err
+	}
+	g.stream = st
+	_, err = g.send(KindInvite, body)
+	g.stream = nil
+	if err != nil {
+		st.Reset()
+		return nil, err
+	}
+	s.register(g)
+	accepted := make(chan error, 1)
+	g.onAnswer = func(err error) { accepted <- err }
+	go g.run(st)
+	select {
+	case err := <-accepted:
+		if err != nil {
+			return g, err
+		}
+		return g, nil
+	case <-ctx.Done():
+		g.Close()
+		return nil, fmt.Errorf("protocol: waiting for the answer to the invitation: %w", ctx.Err())
+	}
+}
+
+func (s *Service) register(g *Game) {
+	s.mu.Lock()
+	s.games[g.id] = g
+	s.mu.Unlock()
+}
+
+// Game returns a game this service is running.
+func (s *Service) Game(id GameID) *Game {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.games[id]
+}
+
+func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
+	return &Game{
+		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
+		peer:    tr.Peers[role.Other()],
+		events:  newEventQueue(),
+		actions: make(chan actionReq),
+		attach:  make(chan attachReq, 1),
+		done:    make(chan struct{}),
+	}
+}
+
+// handleStream serves an incoming game stream: a new invitation or a
+// resumed game.
+func (s *Service) handleStream(st network.Stream) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.cfg.Logger.Error("panic serving a game stream", "peer", st.Conn().RemotePeer(), "panic", r)
+			st.Reset()
+		}
+	}()
+	remote := st.Conn().RemotePeer()
+	r := bufio.NewReader(st)
+	st.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+	f, _, err := readFrameJSON(r)
+	if err != nil || f.Hello == nil {
+		s.cfg.Logger.Warn("game stream without hello", "peer", remote, "err", err)
+		st.Reset()
+		return
+	}
+	if g := s.Game(f.Hello.Game); g != nil {
+		if g.peer != remote {
+			s.cfg.Logger.Warn("resume of a game by a peer not in it", "peer", remote, "game", f.Hello.Game)
+			st.Reset()
+			return
+		}
+		g.attachStream(st, r, f.Hello)
+		return
+	}
+	if f.Hello.Have != [2]uint64{} {
+		if g, err := s.loadGame(f.Hello.Game); err == nil && g.peer == remote {
+			s.register(g)
+			go g.run(nil)
+			g.attachStream(st, r, f.Hello)
+			return
+		}
+		s.cfg.Logger.Warn("resume of an unknown game", "peer", remote, "game", f.Hello.Game)
+		st.Reset()
+		return
+	}
+	s.acceptInvitation(st, r, remote, f.Hello.Game)
+}
+
+// acceptInvitation reads the invitation that follows a fresh hello and
+// answers it.
+func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, remote peer.ID, id GameID) {
+	f, _, err := readFrameJSON(r)
+	if err != nil || f.Msg == nil || f.Msg.Kind != KindInvite {
+		s.cfg.Logger.Warn("expected an invitation", "peer", remote, "err", err)
+		st.Reset()
+		return
+	}
+	g := s.newGame(id, Invitee, NewTranscript(id, remote, s.cfg.Host.ID()))
+	if err := g.tr.Check(f.Msg); err != nil {
+		s.cfg.Logger.Warn("bad invitation", "peer", remote, "err", err)
+		st.Reset()
+		return
+	}
+	var ib InviteBody
+	if err := decodeBody(f.Msg.Body, &ib); err != nil || ib.Invitee != s.cfg.Host.ID().String() || ib.Inviter != remote.String() {
+		s.cfg.Logger.Warn("invitation names other peers", "peer", remote)
+		st.Reset()
+		return
+	}
+	if _, err := g.m.Apply(f.Msg); err != nil {
+		// An invitation we cannot play (another version, bad options):
+		// answer with a hello and a decline, so the inviter is told why.
+		s.cfg.Logger.Info("declining an invitation", "peer", remote, "err", err)
+		g.tr.Append(*f.Msg)
+		g.m = NewMachine(id)
+		g.m.Phase = PhaseAnswer
+		g.writeHello(st)
+		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: err.Error()})
+		st.Close()
+		return
+	}
+	if err := g.tr.Append(*f.Msg); err != nil {
+		st.Reset()
+		return
+	}
+	g.player = newVariantPlayer[g.m.Options.Variant](id, g.m.Options, Invitee)
+	decision := error(nil)
+	if s.cfg.OnInvite != nil {
+		decision = s.cfg.OnInvite(remote, g.m.Options)
+	}
+	if err := g.writeHello(st); err != nil {
+		st.Reset()
+		return
+	}
+	if decision != nil {
+		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: decision.Error()})
+		st.Close()
+		return
+	}
+	s.register(g)
+	go g.run(st, r)
+	if err := g.Do(accept{}); err != nil {
+		s.cfg.Logger.Warn("accepting", "err", err)
+		return
+	}
+	s.invites <- g
+}
+
+// accept is the internal action that accepts an invitation.
+type accept struct{}
+
+func (accept) action() {}
+
+// readFrameJSON reads and decodes one frame.
+func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
+	raw, err := readFrame(r, MaxFrameSize)
+	if err != nil {
+		return frame{}, raw, err
+	}
+	var f frame
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return frame{}, raw, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return f, raw, nil
+}

@@ -1,0 +1,255 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// RecordFormat names the record file format (docs/record.md).
+const RecordFormat = "kakure-record/1"
+
+// Transcript is the hash-chained, signed record of one game (T-3): the two
+// peers' message chains, interleaved in the order the keeper processed them.
+type Transcript struct {
+	Game     GameID
+	Peers    [2]peer.ID
+	Messages []Message
+
+	// count[r] is how many messages of role r are in Messages; last[r]
+	// the hash of r's newest one.
+	count [2]uint64
+	last  [2]Hash
+}
+
+// NewTranscript starts an empty transcript for a game between the inviter
+// and the invitee.
+func NewTranscript(game GameID, inviter, invitee peer.ID) *Transcript {
+	return &Transcript{Game: game, Peers: [2]peer.ID{inviter, invitee}}
+}
+
+// Next returns the sequence number and previous-hash a new message of role
+// r must carry.
+func (t *Transcript) Next(r Role) (seq uint64, prev Hash) { return t.count[r], t.last[r] }
+
+// Count returns how many messages of role r the transcript holds.
+func (t *Transcript) Count(r Role) uint64 { return t.count[r] }
+
+// AckFor returns the acknowledgement a new message of role r carries: the
+// newest message of the other role, or -1 and the zero hash.
+func (t *Transcript) AckFor(r Role) (int64, Hash) {
+	o := r.Other()
+	return int64(t.count[o]) - 1, t.last[o]
+}
+
+// Errors of the transcript checks. ErrDuplicate is not a violation: an
+// identical copy of a message already held (a retransmission) is dropped.
+var (
+	ErrDuplicate    = errors.New("protocol: duplicate message")
+	ErrWrongGame    = errors.New("protocol: message of another game")
+	ErrReplay       = errors.New("protocol: replayed old message")
+	ErrEquivocation = errors.New("protocol: two different messages with the same sequence number")
+	ErrGap          = errors.New("protocol: message out of order (sequence gap)")
+	ErrBrokenChain  = errors.New("protocol: previous-message hash does not match")
+	ErrBadAck       = errors.New("protocol: acknowledgement names no message we sent")
+	ErrBadRole      = errors.New("protocol: message from an unknown role")
+)
+
+// Check tells whether m may be appended: it names this game and a known
+// role, is signed by that role's peer, has the next sequence number, chains
+// to the sender's previous message and acknowledges a message that exists.
+// It does not change the transcript.
+func (t *Transcript) Check(m *Message) error {
+	if m.From != Inviter && m.From != Invitee {
+		return fmt.Errorf("%w: %d", ErrBadRole, m.From)
+	}
+	if m.Game != t.Game {
+		return fmt.Errorf("%w: %s", ErrWrongGame, m.Game)
+	}
+	if err := m.VerifySignature(t.Peers[m.From]); err != nil {
+		return err
+	}
+	if !canonical(m.Body) {
+		return fmt.Errorf("%w: body is not in canonical JSON form", ErrMalformed)
+	}
+	next := t.count[m.From]
+	switch {
+	case m.Seq < next:
+		old := t.find(m.From, m.Seq)
+		if old != nil && old.Hash() == m.Hash() {
+			return fmt.Errorf("%w: %s message %d", ErrDuplicate, m.From, m.Seq)
+		}
+		return fmt.Errorf("%w: %s sent message %d twice with different content", ErrEquivocation, m.From, m.Seq)
+	case m.Seq > next:
+		return fmt.Errorf("%w: got %d, want %d", ErrGap, m.Seq, next)
+	}
+	if m.Prev != t.last[m.From] {
+		return fmt.Errorf("%w: message %d", ErrBrokenChain, m.Seq)
+	}
+	other := m.From.Other()
+	if m.Ack < -1 || m.Ack >= int64(t.count[other]) {
+		return fmt.Errorf("%w: ack %d, %s has sent %d", ErrBadAck, m.Ack, other, t.count[other])
+	}
+	if m.Ack >= 0 {
+		if acked := t.find(other, uint64(m.Ack)); acked == nil || acked.Hash() != m.AckHash {
+			return fmt.Errorf("%w: ack hash of message %d does not match", ErrBadAck, m.Ack)
+		}
+	} else if !m.AckHash.IsZero() {
+		return fmt.Errorf("%w: ack hash without ack", ErrBadAck)
+	}
+	if prevAck := t.lastAck(m.From); m.Ack < prevAck {
+		return fmt.Errorf("%w: ack went back from %d to %d", ErrBadAck, prevAck, m.Ack)
+	}
+	return nil
+}
+
+// find returns role r's message with sequence number seq, or nil.
+func (t *Transcript) find(r Role, seq uint64) *Message {
+	for i := range t.Messages {
+		if m := &t.Messages[i]; m.From == r && m.Seq == seq {
+			return m
+		}
+	}
+	return nil
+}
+
+// Find returns role r's message with sequence number seq, or nil.
+func (t *Transcript) Find(r Role, seq uint64) *Message { return t.find(r, seq) }
+
+// lastAck returns the acknowledgement carried by role r's newest message.
+func (t *Transcript) lastAck(r Role) int64 {
+	for i := len(t.Messages) - 1; i >= 0; i-- {
+		if t.Messages[i].From == r {
+			return t.Messages[i].Ack
+		}
+	}
+	return -1
+}
+
+// Append checks m and adds it.
+func (t *Transcript) Append(m Message) error {
+	if err := t.Check(&m); err != nil {
+		return err
+	}
+	t.Messages = append(t.Messages, m)
+	t.count[m.From]++
+	t.last[m.From] = m.Hash()
+	return nil
+}
+
+// recordFile is the JSON form of a transcript on disk.
+type recordFile struct {
+	Format   string    `json:"format"`
+	Game     GameID    `json:"game"`
+	Peers    [2]string `json:"peers"`
+	Messages []Message `json:"messages"`
+}
+
+// MarshalJSON writes the record format of docs/record.md.
+func (t *Transcript) MarshalJSON() ([]byte, error) {
+	msgs := t.Messages
+	if msgs == nil {
+		msgs = []Message{}
+	}
+	return json.Marshal(recordFile{
+		Format:   RecordFormat,
+		Game:     t.Game,
+		Peers:    [2]string{t.Peers[0].String(), t.Peers[1].String()},
+		Messages: msgs,
+	})
+}
+
+// ParseTranscript reads a record and re-checks every message in order, so
+// that a torn, corrupted or forged file is reported, never used.
+func ParseTranscript(data []byte) (*Transcript, error) {
+	var f recordFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("protocol: record: %w", err)
+	}
+	if f.Format != RecordFormat {
+		return nil, fmt.Errorf("protocol: record: format %q, want %q", f.Format, RecordFormat)
+	}
+	var peers [2]peer.ID
+	for i, s := range f.Peers {
+		id, err := peer.Decode(s)
+		if err != nil {
+			return nil, fmt.Errorf("protocol: record: peer %d: %w", i, err)
+		}
+		peers[i] = id
+	}
+	t := NewTranscript(f.Game, peers[0], peers[1])
+	for i, m := range f.Messages {
+		// Save indents the record; the signed body is the compact form.
+		var body bytes.Buffer
+		if err := json.Compact(&body, m.Body); err != nil {
+			return t, fmt.Errorf("protocol: record: message %d: %w", i, err)
+		}
+		m.Body = body.Bytes()
+		if err := t.Append(m); err != nil {
+			return t, fmt.Errorf("protocol: record: message %d (%s %d %s): %w", i, m.From, m.Seq, m.Kind, err)
+		}
+	}
+	return t, nil
+}
+
+// LoadTranscript reads and checks a record file.
+func LoadTranscript(path string) (*Transcript, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("protocol: %w", err)
+	}
+	t, err := ParseTranscript(data)
+	if err != nil {
+		return t, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// writeFileAtomic writes data to path so that a crash leaves either the old
+// file or the new one, never a torn one: write a temporary file beside it,
+// sync it, rename it over path, sync the directory.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Save writes the record to path atomically.
+func (t *Transcript) Save(path string) error {
+	data, err := json.MarshalIndent(t, "", " ")
+	if err != nil {
+		return fmt.Errorf("protocol: encode record: %w", err)
+	}
+	return writeFileAtomic(path, data, 0o600)
+}

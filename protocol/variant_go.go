@@ -1,0 +1,112 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// KindMove is a move of a variant played stone by stone.
+const KindMove Kind = "move"
+
+// errBadVertex reports a vertex a peer sent that names no point.
+type errBadVertex string
+
+func (e errBadVertex) Error() string { return fmt.Sprintf("bad vertex %q", string(e)) }
+
+func init() {
+	newVariantRules[engine.VariantGo] = func(m *Machine) (variantRules, error) {
+		g, err := engine.NewGoGame(m.Options)
+		if err != nil {
+			return nil, err
+		}
+		return &goRules{m: m, game: g}, nil
+	}
+}
+
+// goRules is plain Go over the network: moves in turn, then GO-4 scoring.
+type goRules struct {
+	m     *Machine
+	game  engine.GoGame
+	score scoring
+}
+
+// GoView is what a player of plain Go sees: everything.
+type GoView struct {
+	Game engine.GoGame
+	// Scoring is true while dead stones are being marked; Proposal is the
+	// marking on the table and Proposer who made it.
+	Scoring     bool
+	HasProposal bool
+	Proposer    Role
+	Proposal    []engine.Point
+}
+
+func (g *goRules) view(Role) any {
+	b := g.game.Board()
+	return GoView{Game: g.game, Scoring: g.score.active, HasProposal: g.score.hasProposal,
+		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}
+}
+
+func (g *goRules) expected() (Role, []Kind, bool) {
+	if g.score.agreed {
+		return Inviter, nil, true
+	}
+	toMove := g.m.RoleOf(g.game.ToMove())
+	if g.score.active {
+		r, k := g.score.expected(toMove)
+		return r, k, false
+	}
+	return toMove, []Kind{KindMove}, false
+}
+
+func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	if kind != KindMove {
+		return g.score.apply(g.game.Board(), from, seq, kind, body)
+	}
+	var mb MoveBody
+	if err := decodeBody(body, &mb); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	b := g.game.Board()
+	p, err := engine.ParseVertex(b.Size(), mb.Point)
+	if err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	resumed := g.score.active
+	if resumed && p == engine.Pass {
+		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+	}
+	c := g.m.Colors[from]
+	next, captured, err := g.game.Play(c, p)
+	if err != nil {
+		return nil, violation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)
+	}
+	g.game = next
+	var events []Event
+	if resumed {
+		g.score = scoring{}
+		events = append(events, EventResumed{By: from})
+	}
+	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
+	if g.game.PlayEnded() {
+		g.score.start()
+		events = append(events, EventPhase{Phase: "scoring"})
+	}
+	return events, nil
+}
+
+func (g *goRules) result() engine.Result { return g.game.Score(g.score.proposal).Result() }
+
+// ruleOfGoError names the rule id an illegal plain-Go move broke.
+func ruleOfGoError(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrSuicide):
+		return "GO-2"
+	case errors.Is(err, engine.ErrSuperko):
+		return "GO-3"
+	}
+	return "GO-1"
+}

@@ -1,0 +1,39 @@
+package protocol
+
+import "github.com/kakure/kakure/engine"
+
+// View is what the local player may see of a game at one moment.
+type View struct {
+	Role    Role
+	Color   engine.Color
+	Options engine.Options
+	Phase   Phase
+	// MyTurn is true when the local player is expected to act; Kinds are
+	// the messages it may send.
+	MyTurn bool
+	Kinds  []Kind
+	// Variant is the variant's own view: GoView for plain Go, and so on.
+	Variant any
+	Outcome *Outcome
+	Chat    []ChatLine
+	// Adjourned is true while the connection to the other peer is down.
+	Adjourned bool
+}
+
+// View returns the local player's view of the game now.
+func (g *Game) View() View {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	from, kinds := g.m.Expected()
+	v := View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
+		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
+		Chat: append([]ChatLine(nil), g.m.Chat...)}
+	if g.m.variant != nil {
+		v.Variant = g.m.variant.view(g.role)
+	}
+	if g.m.Outcome != nil {
+		o := *g.m.Outcome
+		v.Outcome = &o
+	}
+	return v
+}
