@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,6 +50,8 @@ type Game struct {
 	stream    network.Stream
 	streamGen int
 	incoming  chan incomingFrame
+	// savedSecrets is what the secrets file holds, to skip identical saves.
+	savedSecrets []byte
 	autoSince time.Time
 }
 
@@ -101,9 +104,7 @@ func (g *Game) Outcome() *Outcome {
 func (g *Game) Transcript() *Transcript {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	c := *g.tr
-	c.Messages = append([]Message(nil), g.tr.Messages...)
-	return &c
+	return g.tr.Clone()
 }
 
 // RecordPath returns where the transcript is saved ("" when not saved).
@@ -184,13 +185,27 @@ func (g *Game) saveSecrets() error {
 	if err != nil {
 		return fmt.Errorf("protocol: encode secrets: %w", err)
 	}
-	return writeFileAtomic(path, data, 0o600)
+	if bytes.Equal(data, g.savedSecrets) {
+		return nil
+	}
+	if err := writeFileAtomic(path, data, 0o600, true); err != nil {
+		return err
+	}
+	g.savedSecrets = data
+	return nil
 }
 
-// save writes the transcript atomically.
-func (g *Game) save() error {
+// save writes the transcript atomically. Before one of this peer's own
+// messages leaves, the save is durable (synced): a message sent must
+// survive a crash, or the peer could sign a different one with the same
+// number after a restart. A received message needs no sync of its own: if
+// it is lost in a crash, the other peer sends it again on resume, and the
+// next durable save (before any message that acknowledges it) keeps it.
+func (g *Game) save(durable bool) error {
 	if path := g.RecordPath(); path != "" {
-		return g.tr.Save(path)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return g.tr.save(path, durable)
 	}
 	return nil
 }
@@ -278,7 +293,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if err := g.save(); err != nil {
+	if err := g.save(true); err != nil {
 		return nil, err
 	}
 	if g.stream != nil {
@@ -497,7 +512,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(v, [][]byte{raw})
 		return
 	}
-	if err := g.save(); err != nil {
+	if err := g.save(false); err != nil {
 		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 	}
 	g.emit(events)
