@@ -52,7 +52,7 @@ type Game struct {
 	incoming  chan incomingFrame
 	// savedSecrets is what the secrets file holds, to skip identical saves.
 	savedSecrets []byte
-	autoSince time.Time
+	autoSince    time.Time
 }
 
 type actionReq struct {
