@@ -305,7 +305,7 @@ func TestFG1FGoIllegalOpenings(t *testing.T) {
 				t.Fatal(err)
 			}
 			black, white := Inviter, Invitee
-			first, second := d.roles()
+			first, _ := d.roles()
 			if first == black {
 				d.must(black, KindFGoCommit, CommitBody{Commitment: c})
 				d.act(white, Play{Point: engine.Pass})
@@ -314,7 +314,6 @@ func TestFG1FGoIllegalOpenings(t *testing.T) {
 				d.must(black, KindFGoCommit, CommitBody{Commitment: c})
 				d.auto(first)
 			}
-			_ = second
 			if tt.rule == "" {
 				d.must(black, KindFGoOpen, OpenBody{Opening: o})
 				return
