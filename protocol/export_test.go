@@ -7,6 +7,12 @@ import "github.com/libp2p/go-libp2p/core/crypto"
 // cheating peer.
 func SetTamper(c *Config, f func(m *Message, key crypto.PrivKey) [][]byte) { c.tamper = f }
 
+// SetRewrite installs a hook that changes this peer's own messages before
+// they are signed and recorded; a message for which it returns cheat is
+// sent even if this peer's own machine refuses it. Tests use it to play a
+// cheating program whose record stays consistent with what it sent.
+func SetRewrite(c *Config, f func(g *Game, kind Kind, body any) (Kind, any, bool)) { c.rewrite = f }
+
 // FrameOf returns the frame that carries m.
 func FrameOf(m *Message) []byte {
 	raw, err := encodeFrame(frame{Msg: m})

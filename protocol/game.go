@@ -274,12 +274,19 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 // and saves it, then writes it to the stream if there is one. It is the
 // only way this peer's messages come to be.
 func (g *Game) send(kind Kind, body any) ([]Event, error) {
+	cheat := false
+	if g.svc.cfg.rewrite != nil {
+		kind, body, cheat = g.svc.cfg.rewrite(g, kind, body)
+	}
 	m, err := g.build(kind, body)
 	if err != nil {
 		return nil, err
 	}
 	g.mu.Lock()
 	events, err := g.m.Apply(&m)
+	if err != nil && cheat {
+		events, err = nil, nil // a cheating program (tests) sends it anyway
+	}
 	if err == nil {
 		err = g.tr.Append(m)
 	}
