@@ -288,7 +288,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		events, err = nil, nil // a cheating program (tests) sends it anyway
 	}
 	if err == nil {
-		err = g.tr.Append(m)
+		g.tr.appendChecked(m)
 	}
 	g.mu.Unlock()
 	if err != nil {
@@ -508,7 +508,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	g.mu.Lock()
 	events, err := g.m.Apply(m)
 	if err == nil {
-		err = g.tr.Append(*m)
+		g.tr.appendChecked(*m)
 	}
 	g.mu.Unlock()
 	if err != nil {
@@ -546,8 +546,11 @@ func (g *Game) emit(events []Event) {
 }
 
 func (g *Game) answerError() error {
-	if g.m.Outcome != nil && g.m.Outcome.Result.By == "declined" {
+	switch {
+	case g.m.Outcome != nil && g.m.Outcome.Result.By == "declined":
 		return errors.New("protocol: invitation declined")
+	case g.m.Outcome != nil && g.m.Outcome.Violation != nil && g.m.Colors[0] == engine.Empty:
+		return fmt.Errorf("protocol: the game ended before it started: %v", g.m.Outcome.Violation)
 	}
 	return nil
 }
