@@ -213,6 +213,12 @@ func (b *Builder) OR(x, y Wire) Wire {
 
 // Mux returns ifTrue when sel is true and ifFalse otherwise (one AND gate).
 func (b *Builder) Mux(sel, ifTrue, ifFalse Wire) Wire {
+	if v, ok := b.IsConst(sel); ok {
+		if v {
+			return ifTrue
+		}
+		return ifFalse
+	}
 	return b.XOR(ifFalse, b.AND(sel, b.XOR(ifTrue, ifFalse)))
 }
 

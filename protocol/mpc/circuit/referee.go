@@ -156,6 +156,8 @@ type refereeFlaws struct {
 	// ungatedUpdate updates the board on every try at an empty point, legal
 	// or not.
 	ungatedUpdate bool
+	// noDedupe takes a chain that touches the try on two sides twice.
+	noDedupe bool
 }
 
 // RefereeCircuit builds the circuit of one Phantom Go try on a board of
@@ -368,6 +370,9 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 			same = append(same, b.Equal(ref[d], ref[e]))
 		}
 		first[d] = b.NOT(b.OrAll(same))
+		if flaws.noDedupe {
+			first[d] = b.One()
+		}
 	}
 
 	neighbours := func(p int) []int {

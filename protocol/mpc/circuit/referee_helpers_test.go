@@ -81,8 +81,13 @@ func randomState(rng *rand.Rand, size int) RefereeState {
 
 func randomBits(rng *rand.Rand, n int) []bool {
 	bs := make([]bool, n)
+	var r uint64
 	for i := range bs {
-		bs[i] = rng.IntN(2) == 1
+		if i%64 == 0 {
+			r = rng.Uint64()
+		}
+		bs[i] = r&1 == 1
+		r >>= 1
 	}
 	return bs
 }
@@ -164,7 +169,7 @@ func (g *refereeGame) compare(mover Party, r circuitTry, next engine.PhantomRefe
 		return err.Error()
 	}
 	if ko != next.Ko() {
-		diffs += fmt.Sprintf("ko %s, want %s; ", ko.Vertex(size), next.Ko().Vertex(size))
+		diffs += fmt.Sprintf("ko %s, want %s; ", koVertex(ko, size), koVertex(next.Ko(), size))
 	}
 	if err := r.next.Validate(); err != nil {
 		diffs += fmt.Sprintf("state: %v; ", err)
@@ -204,7 +209,7 @@ func (g *refereeGame) step(t testing.TB, mover Party, p engine.Point) (engine.Tr
 	}
 	if d != "" {
 		d = fmt.Sprintf("try %s by %v (mover is the %v) on\n%v(ko %s): %s", p.Vertex(size), out.Mover, mover,
-			g.ref.Board().String(), g.ref.Ko().Vertex(size), d)
+			g.ref.Board().String(), koVertex(g.ref.Ko(), size), d)
 	}
 	l, _ := refereeFor(t, size, next.Rules(), mover, g.flaws)
 	g.shares[Garbler], _ = l.NextShare(Garbler, out.Mover, nil, r.mask)
@@ -221,4 +226,12 @@ func (g *refereeGame) try(t testing.TB, mover Party, p engine.Point) engine.TryO
 		t.Fatal(d)
 	}
 	return out
+}
+
+// koVertex writes a ko point, "none" for engine.NoPoint.
+func koVertex(p engine.Point, size int) string {
+	if p == engine.NoPoint {
+		return "none"
+	}
+	return p.Vertex(size)
 }

@@ -307,3 +307,86 @@ func TestRefereeCircuitErrors(t *testing.T) {
 		t.Errorf("short outputs: %v", err)
 	}
 }
+
+// FuzzRefereeCircuit plays the tries the input spells on a 5×5 board
+// through the circuit and the engine referee, which must agree on every
+// try. Byte 0 picks the rule set; then each byte is a try (a point, or a
+// pass for values 25 to 29 and the mover's party from bit 7).
+func FuzzRefereeCircuit(f *testing.F) {
+	f.Add([]byte{0, 12, 13, 7, 17, 11, 8, 6, 18, 16, 2, 22})
+	f.Add([]byte{1, 0, 1, 5, 6, 10, 11, 2, 7, 25, 12, 3, 130, 141, 152})
+	f.Add([]byte{2, 6, 7, 12, 11, 8, 13, 1, 17, 5, 16, 0, 26, 27})
+	f.Add([]byte{0, 1, 0, 5, 2, 7, 6, 11, 10, 12, 16, 17, 15, 22, 20, 21, 3, 8, 9, 4, 14, 13, 18, 19, 23, 24})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		if len(data) > 120 {
+			data = data[:120]
+		}
+		rules := allRules[int(data[0])%len(allRules)]
+		g := newRefereeGame(t, newPhantom(t, 5, rules), rand.New(rand.NewPCG(uint64(len(data)), 9)))
+		for _, c := range data[1:] {
+			if g.ref.PlayEnded() {
+				return
+			}
+			p := engine.Point(c&0x7f) % 30
+			if p >= 25 {
+				p = engine.Pass
+			}
+			g.try(t, Party(c>>7), p)
+		}
+	})
+}
+
+// BenchmarkRefereeCircuit evaluates the referee circuit in the clear on a
+// position of a random game and reports its AND gates per try (the cost of
+// garbling: 32 bytes each with half-gates).
+func BenchmarkRefereeCircuit(b *testing.B) {
+	for _, size := range []int{5, 9, 13, 19} {
+		for _, rules := range allRules {
+			b.Run(fmt.Sprintf("%dx%d/%s", size, size, rules), func(b *testing.B) {
+				l, c, err := RefereeCircuit(size, rules, Evaluator)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rng := rand.New(rand.NewPCG(1, 1))
+				g := newRefereeGame(b, newPhantom(b, size, rules), rng)
+				for range size * size / 2 {
+					g.try(b, Evaluator, g.randomTry())
+				}
+				mask := randomBits(rng, l.MaskBits())
+				p := g.randomTry()
+				in0, err := l.Inputs(Garbler, g.ref.ToMove(), g.shares[Garbler], p, mask)
+				if err != nil {
+					b.Fatal(err)
+				}
+				in1, err := l.Inputs(Evaluator, g.ref.ToMove(), g.shares[Evaluator], p, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					if _, err := c.Eval(in0, in1); err != nil {
+						b.Fatal(err)
+					}
+				}
+				// After the loop: b.Loop's reset drops metrics reported before.
+				b.ReportMetric(float64(c.ANDCount()), "AND-gates")
+				b.ReportMetric(float64(c.ANDCount())*32/1024, "KiB-garbled")
+			})
+		}
+	}
+}
+
+// BenchmarkRefereeBuild measures building the circuit, done once per game.
+func BenchmarkRefereeBuild(b *testing.B) {
+	for _, size := range []int{9, 19} {
+		b.Run(fmt.Sprintf("%dx%d", size, size), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := RefereeCircuit(size, engine.RulesCommon, Garbler); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
