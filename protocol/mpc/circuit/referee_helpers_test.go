@@ -48,6 +48,8 @@ type refereeGame struct {
 	shares [2]RefereeState
 	flaws  refereeFlaws
 	rng    *rand.Rand
+	// last is the last point tried, or engine.NoPoint.
+	last engine.Point
 }
 
 func newRefereeGame(t testing.TB, ref engine.PhantomReferee, rng *rand.Rand) *refereeGame {
@@ -56,7 +58,7 @@ func newRefereeGame(t testing.TB, ref engine.PhantomReferee, rng *rand.Rand) *re
 	if err != nil {
 		t.Fatalf("NewRefereeState: %v", err)
 	}
-	g := &refereeGame{ref: ref, rng: rng}
+	g := &refereeGame{ref: ref, rng: rng, last: engine.NoPoint}
 	// Split the state into two random shares.
 	other := randomState(rng, st.Size)
 	g.shares[0] = other
@@ -215,6 +217,9 @@ func (g *refereeGame) step(t testing.TB, mover Party, p engine.Point) (engine.Tr
 	g.shares[Garbler], _ = l.NextShare(Garbler, out.Mover, nil, r.mask)
 	g.shares[Evaluator], _ = l.NextShare(Evaluator, out.Mover, r.outputs, nil)
 	g.ref = next
+	if p != engine.Pass {
+		g.last = p
+	}
 	return out, d
 }
 

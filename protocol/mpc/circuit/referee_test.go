@@ -19,11 +19,13 @@ func newPhantom(t testing.TB, size int, rules engine.PhantomRules) engine.Phanto
 	return r
 }
 
-// randomTry picks a try for the player to move: mostly empty points, some
-// occupied ones, the ko point half the time there is one, a few passes.
+// randomTry picks a try for the player to move: mostly empty points, half
+// of them near the last try (local fights make captures, ataris and kos),
+// some captures, some occupied points, the ko point half the time there is
+// one, a few passes.
 func (g *refereeGame) randomTry() engine.Point {
 	b := g.ref.Board()
-	n := b.Points()
+	size, n := b.Size(), b.Points()
 	if ko := g.ref.Ko(); ko != engine.NoPoint && g.rng.IntN(2) == 0 {
 		return ko
 	}
@@ -32,17 +34,43 @@ func (g *refereeGame) randomTry() engine.Point {
 		return engine.Pass
 	case r < 20:
 		return engine.Point(g.rng.IntN(n))
+	case r < 35:
+		// A try that captures, found with the engine: captures make kos,
+		// snapbacks and stale labels.
+		var takes []engine.Point
+		for p := range n {
+			if b.At(engine.Point(p)) != engine.Empty {
+				continue
+			}
+			if _, out, err := g.ref.Try(g.ref.ToMove(), engine.Point(p)); err == nil && out.Legal && len(out.Captured) > 0 {
+				takes = append(takes, engine.Point(p))
+			}
+		}
+		if len(takes) > 0 {
+			return takes[g.rng.IntN(len(takes))]
+		}
 	}
+	near := g.last >= 0 && g.rng.IntN(2) == 0
+	lx, ly := g.last.XY(size)
 	var free []engine.Point
 	for p := range n {
-		if b.At(engine.Point(p)) == engine.Empty {
+		x, y := engine.Point(p).XY(size)
+		if b.At(engine.Point(p)) == engine.Empty && (!near || abs(x-lx)+abs(y-ly) <= 2) {
 			free = append(free, engine.Point(p))
 		}
 	}
 	if len(free) == 0 {
+		g.last = engine.NoPoint
 		return engine.Pass
 	}
 	return free[g.rng.IntN(len(free))]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // refereeCoverage counts the kinds of tries a random run went through, so
@@ -79,12 +107,16 @@ func (c refereeCoverage) add(out engine.TryOutcome, next engine.PhantomReferee) 
 // referee bit for bit (trust.md T-9) on random games: board, ko, labels
 // after every try, and the announcements to both players (PG-1..PG-8,
 // PG-D1), for sizes 5, 9, 13, 19, every rule set, and the mover as either
-// party. 11,400 tries (2,850 with -short).
+// party. 11,400 tries (2,850 with -short; 8 times fewer under the race
+// detector).
 func TestPG1to8RefereeCircuitMatchesEngine(t *testing.T) {
 	budget := map[int]int{5: 1500, 9: 1200, 13: 700, 19: 400}
 	scale := 1
 	if testing.Short() {
 		scale = 4
+	}
+	if raceEnabled {
+		scale *= 8
 	}
 	total := 0
 	start := time.Now()
@@ -106,9 +138,15 @@ func TestPG1to8RefereeCircuitMatchesEngine(t *testing.T) {
 				total++
 			}
 		}
-		for _, k := range []string{"pass", "moved", "illegal occupied-own", "illegal occupied-opponent",
-			"illegal suicide", "illegal ko", "captured one", "captured several", "atari opponent",
-			"atari self", "sets ko"} {
+		kinds := []string{"pass", "moved", "illegal occupied-own", "illegal occupied-opponent",
+			"illegal suicide", "captured one", "captured several", "atari opponent", "atari self"}
+		if !raceEnabled {
+			// Kos come about once in 800 tries: too rare for the race
+			// detector's budget (the ko scenarios of the pitfall tests
+			// still run).
+			kinds = append(kinds, "illegal ko", "sets ko")
+		}
+		for _, k := range kinds {
 			if cover[k] == 0 {
 				t.Errorf("%s: no try of the kind %q in the random games: %v", rules, k, cover)
 			}
