@@ -311,10 +311,10 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 		return acc
 	}
 	around := func(plane []Wire) (at Wire, nb [4]Wire) {
-		rows := map[int][]Wire{0: rowRead(plane, 0), -1: rowRead(plane, -1), 1: rowRead(plane, 1)}
-		at = colRead(rows[0], 0)
+		rows := [3][]Wire{rowRead(plane, -1), rowRead(plane, 0), rowRead(plane, 1)} // by dy+1
+		at = colRead(rows[1], 0)
 		for d, dir := range refereeDirs {
-			nb[d] = colRead(rows[dir[1]], dir[0])
+			nb[d] = colRead(rows[dir[1]+1], dir[0])
 		}
 		return at, nb
 	}

@@ -100,8 +100,8 @@ func (b *Builder) EqualConst(x []Wire, v uint64) Wire {
 	return b.Equal(x, b.ConstWord(v, len(x)))
 }
 
-// LessConst returns whether the word x is less than the constant v: one
-// AND gate per bit of x above the lowest set bit of v.
+// LessConst returns whether the word x is less than the constant v: at
+// most one AND gate per bit of x (none below the lowest set bit of v).
 func (b *Builder) LessConst(x []Wire, v uint64) Wire {
 	if bits.Len64(v) > len(x) {
 		return b.One()
