@@ -63,7 +63,8 @@ func Run(ctx context.Context, g *protocol.Game, p Player) (*protocol.Outcome, er
 
 // Random is a player that picks uniformly among legal moves that do not
 // fill one of its own eyes, passes when there are none, marks nothing dead
-// and agrees to any marking.
+// and agrees to any marking. In Hidden Move Go it chooses random card
+// points and reveals a card on one action in four when it can.
 type Random struct {
 	Rand *rand.Rand
 	// MaxMoves, when positive, makes the bot pass once a game of Bridge Go
@@ -91,6 +92,46 @@ func (r *Random) Choose(v protocol.View) protocol.Action {
 		return r.chooseBridge(v, vv)
 	case protocol.FGoView:
 		return r.chooseFGo(v, vv)
+	case protocol.HMGView:
+		return r.chooseHMG(v, vv)
+	}
+	return nil
+}
+
+// chooseHMG plays Hidden Move Go: random card points, then on each action
+// of a turn a reveal one time in four when a card may be revealed,
+// otherwise a random move as in Go. It marks nothing dead and agrees to
+// any marking.
+func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
+	g := vv.Game
+	switch vv.Stage {
+	case protocol.HMGStageCards:
+		if vv.CardsChosen {
+			return nil
+		}
+		b := g.Board()
+		points := make([]engine.Point, g.Options().Cards)
+		for i := range points {
+			points[i] = engine.Point(r.Rand.IntN(b.Points()))
+		}
+		return protocol.SetCards{Points: points}
+	case protocol.HMGStageScoring:
+		if vv.HasProposal && vv.Proposer != v.Role {
+			return protocol.AgreeScore{}
+		}
+		return protocol.MarkDead{}
+	case protocol.HMGStagePlay:
+		if cards := g.RevealableCards(v.Color); len(cards) > 0 && r.Rand.IntN(4) == 0 {
+			return protocol.Reveal{Card: cards[r.Rand.IntN(len(cards))]}
+		}
+		p := r.randomMove(g.Board(), v.Color, func(p engine.Point) bool { return g.CheckPlay(v.Color, p) == nil })
+		if p == engine.Pass && !g.CanPass(v.Color) {
+			// After reveals a pass may repeat a position (HMG-6): play.
+			if ps := g.LegalPlays(v.Color); len(ps) > 0 {
+				p = ps[0]
+			}
+		}
+		return protocol.Play{Point: p}
 	}
 	return nil
 }

@@ -601,6 +601,12 @@ func (g *Game) act(a Action) error {
 		if err := g.saveSecrets(); err != nil {
 			return err
 		}
+		if k == "" {
+			// The action only changed this peer's secrets (HMG cards
+			// chosen before their turn); what is due goes automatically.
+			g.afterChange()
+			return nil
+		}
 		kind, body = k, b
 	}
 	events, err := g.send(kind, body)

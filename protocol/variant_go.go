@@ -80,6 +80,9 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := g.m.Colors[from]
+	if c != g.game.ToMove() {
+		return nil, violation(from, seq, "T-3", "move out of turn: %s is to play", g.game.ToMove())
+	}
 	next, captured, err := g.game.Play(c, p)
 	if err != nil {
 		return nil, violation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)
