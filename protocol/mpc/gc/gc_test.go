@@ -266,7 +266,7 @@ func TestGarbleRejects(t *testing.T) {
 	ok := &circuit.Circuit{NumWires: 3, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2},
 		Gates: []circuit.Gate{{Op: circuit.OpAND, A: 0, B: 1, Out: 2}}}
 	bad := map[string]*circuit.Circuit{
-		"nil":              nil,
+		"nil": nil,
 		"wire out of range": {NumWires: 3, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2},
 			Gates: []circuit.Gate{{Op: circuit.OpAND, A: 0, B: 7, Out: 2}}},
 		"read before write": {NumWires: 4, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2},
