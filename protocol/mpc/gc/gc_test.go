@@ -217,7 +217,7 @@ func TestTamperedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	changed := 0
-	for trial := range 200 {
+	for trial := range 64 {
 		in0, in1 := r.Bools(16), r.Bools(16)
 		l0, _ := keys.Encode(0, in0)
 		l1, _ := keys.Encode(1, in1)
@@ -248,8 +248,8 @@ func TestTamperedTable(t *testing.T) {
 	}
 	// A ciphertext is used only when the colour of its input label is 1,
 	// about half the time; an unused one leaves the outputs unchanged.
-	if changed < 40 {
-		t.Errorf("only %d of 200 tamperings changed the output labels", changed)
+	if changed < 10 {
+		t.Errorf("only %d of 64 tamperings changed the output labels", changed)
 	}
 }
 

@@ -168,7 +168,7 @@ func TestExtension(t *testing.T) {
 	data := seedOf(3).Stream("data")
 	// Batches of odd sizes exercise the padding of the columns; several
 	// batches check that the streams and tweaks carry on.
-	for _, m := range []int{1, 7, 64, 65, 1000, 5000, 128} {
+	for _, m := range []int{1, 7, 64, 65, 1000, 2500, 128} {
 		choices := data.Bools(m)
 		pairs := randomPairs(data, m)
 		got, _ := transfer(t, s, r, choices, pairs)
@@ -188,7 +188,7 @@ func TestExtensionCorrelated(t *testing.T) {
 	data := seedOf(6).Stream("data")
 	delta := data.Block()
 	delta[0] |= 1
-	const m = 3000
+	const m = 1500
 	zero := make([]ot.Block, m)
 	for j := range zero {
 		zero[j] = data.Block()
@@ -221,7 +221,7 @@ func TestReplayFromSeeds(t *testing.T) {
 	data := seedOf(7).Stream("data")
 	var inputs [][]bool
 	var pairs [][][2]ot.Block
-	for _, m := range []int{300, 17, 1024} {
+	for _, m := range []int{300, 17, 200} {
 		inputs = append(inputs, data.Bools(m))
 		pairs = append(pairs, randomPairs(data, m))
 	}
