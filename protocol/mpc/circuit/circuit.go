@@ -38,32 +38,31 @@ type Circuit struct {
 	Gates    []Gate // topological order; each wire written once
 }
 
-// ErrInput reports inputs of the wrong length for a circuit.
-var ErrInput = errors.New("circuit: wrong number of input bits")
-
-// ErrMalformed reports a circuit that refers to wires out of range or uses
-// an unknown operation.
-var ErrMalformed = errors.New("circuit: malformed circuit")
+// Errors of Eval (unexported: the circuit branch owns the package's API).
+var (
+	errInput     = errors.New("circuit: wrong number of input bits")
+	errMalformed = errors.New("circuit: malformed circuit")
+)
 
 // Eval evaluates the circuit in the clear on the two parties' inputs.
 func (c *Circuit) Eval(in0, in1 []bool) ([]bool, error) {
 	if len(in0) != len(c.Inputs[0]) || len(in1) != len(c.Inputs[1]) {
 		return nil, fmt.Errorf("%w: got %d and %d, want %d and %d",
-			ErrInput, len(in0), len(in1), len(c.Inputs[0]), len(c.Inputs[1]))
+			errInput, len(in0), len(in1), len(c.Inputs[0]), len(c.Inputs[1]))
 	}
 	w := make([]bool, c.NumWires)
 	in := [2][]bool{in0, in1}
 	for p := range 2 {
 		for i, x := range c.Inputs[p] {
 			if int(x) >= c.NumWires {
-				return nil, fmt.Errorf("%w: input wire %d out of range", ErrMalformed, x)
+				return nil, fmt.Errorf("%w: input wire %d out of range", errMalformed, x)
 			}
 			w[x] = in[p][i]
 		}
 	}
 	for i, g := range c.Gates {
 		if int(g.A) >= c.NumWires || int(g.B) >= c.NumWires || int(g.Out) >= c.NumWires {
-			return nil, fmt.Errorf("%w: gate %d wire out of range", ErrMalformed, i)
+			return nil, fmt.Errorf("%w: gate %d wire out of range", errMalformed, i)
 		}
 		switch g.Op {
 		case OpXOR:
@@ -73,13 +72,13 @@ func (c *Circuit) Eval(in0, in1 []bool) ([]bool, error) {
 		case OpINV:
 			w[g.Out] = !w[g.A]
 		default:
-			return nil, fmt.Errorf("%w: gate %d has op %d", ErrMalformed, i, g.Op)
+			return nil, fmt.Errorf("%w: gate %d has op %d", errMalformed, i, g.Op)
 		}
 	}
 	out := make([]bool, len(c.Outputs))
 	for i, x := range c.Outputs {
 		if int(x) >= c.NumWires {
-			return nil, fmt.Errorf("%w: output wire %d out of range", ErrMalformed, x)
+			return nil, fmt.Errorf("%w: output wire %d out of range", errMalformed, x)
 		}
 		out[i] = w[x]
 	}

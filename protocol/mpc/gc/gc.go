@@ -158,6 +158,9 @@ func Evaluate(c *circuit.Circuit, g *Garbled, inputs [2][]Label) ([]Label, error
 	if err != nil {
 		return nil, err
 	}
+	if g == nil {
+		return nil, fmt.Errorf("%w: no garbling", ErrTables)
+	}
 	if len(g.Tables) != nAND*TableSize {
 		return nil, fmt.Errorf("%w: %d bytes of tables for %d AND gates", ErrTables, len(g.Tables), nAND)
 	}

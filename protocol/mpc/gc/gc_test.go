@@ -142,6 +142,16 @@ func TestGarbleAllInputs(t *testing.T) {
 			Gates: []circuit.Gate{{Op: circuit.OpAND, A: 0, B: 0, Out: 2}}},
 		"AND with own negation": {NumWires: 4, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{3},
 			Gates: []circuit.Gate{{Op: circuit.OpINV, A: 1, Out: 2}, {Op: circuit.OpAND, A: 1, B: 2, Out: 3}}},
+		// The circuit builder makes constants as XOR(w, w) and its INV: the
+		// zero label of such a wire is the all-zero block.
+		"constants": {NumWires: 7, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2, 3, 4, 5, 6},
+			Gates: []circuit.Gate{
+				{Op: circuit.OpXOR, A: 0, B: 0, Out: 2},
+				{Op: circuit.OpINV, A: 2, Out: 3},
+				{Op: circuit.OpAND, A: 3, B: 1, Out: 4},
+				{Op: circuit.OpAND, A: 2, B: 1, Out: 5},
+				{Op: circuit.OpAND, A: 2, B: 3, Out: 6},
+			}},
 		"NAND OR": {NumWires: 7, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{3, 6},
 			Gates: []circuit.Gate{
 				{Op: circuit.OpAND, A: 0, B: 1, Out: 2},
@@ -305,6 +315,9 @@ func TestGarbleRejects(t *testing.T) {
 	l, _ := keys.Encode(0, []bool{true})
 	if _, err := gc.Evaluate(ok, g, [2][]gc.Label{l, nil}); !errors.Is(err, gc.ErrLabels) {
 		t.Errorf("missing evaluator label: %v, want ErrLabels", err)
+	}
+	if _, err := gc.Evaluate(ok, nil, [2][]gc.Label{l, l}); !errors.Is(err, gc.ErrTables) {
+		t.Errorf("nil garbling: %v, want ErrTables", err)
 	}
 	short := &gc.Garbled{Tables: g.Tables[:31]}
 	if _, err := gc.Evaluate(ok, short, [2][]gc.Label{l, l}); !errors.Is(err, gc.ErrTables) {

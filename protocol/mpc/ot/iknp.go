@@ -31,7 +31,7 @@ const (
 const otTweakHi = ^uint64(0)
 
 // Sender is the sender of the OT extension (the garbler): it holds the
-// message pairs.
+// message pairs. It is not safe for concurrent use.
 type Sender struct {
 	seed    prg.Seed
 	session []byte
@@ -130,7 +130,7 @@ func (s *Sender) SendCorrelated(request []byte, zero []Block, delta Block) ([]by
 }
 
 // Receiver is the receiver of the OT extension (the evaluator): it holds
-// the choice bits.
+// the choice bits. It is not safe for concurrent use.
 type Receiver struct {
 	seed    prg.Seed
 	session []byte
