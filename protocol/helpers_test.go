@@ -18,7 +18,7 @@ import (
 
 // newHost starts a real libp2p host on loopback TCP with a fresh Ed25519
 // identity.
-func newHost(t *testing.T) host.Host {
+func newHost(t testing.TB) host.Host {
 	t.Helper()
 	priv, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
@@ -37,7 +37,7 @@ func newHost(t *testing.T) host.Host {
 }
 
 // connect makes a know b's addresses and dials it.
-func connect(t *testing.T, a, b host.Host) {
+func connect(t testing.TB, a, b host.Host) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -87,4 +87,21 @@ type testWriter struct {
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Logf("peer %d: %s", w.i, strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// newPairB is newPair for benchmarks (no test logger).
+func newPairB(b *testing.B) *pair {
+	p := &pair{}
+	for i := range 2 {
+		p.hosts[i] = newHost(b)
+		p.dirs[i] = b.TempDir()
+		s, err := protocol.NewService(protocol.Config{Host: p.hosts[i], Dir: p.dirs[i]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.services[i] = s
+		b.Cleanup(s.Close)
+	}
+	connect(b, p.hosts[0], p.hosts[1])
+	return p
 }

@@ -160,6 +160,11 @@ type variantRules interface {
 	view(r Role) any
 }
 
+// turnRuler is a variantRules whose own rules fix the turn order (Bridge
+// Go, BG-1): a variant message out of turn during play breaks the rule id
+// turnRule returns instead of T-3.
+type turnRuler interface{ turnRule() string }
+
 // newVariantRules is filled by the variant files.
 var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
 
@@ -177,10 +182,10 @@ type Machine struct {
 	// Chat holds the chat lines, by role.
 	Chat []ChatLine
 
-	variant     variantRules
-	tossCommit  [2]*commit.Commitment
-	tossValue   [2][]byte
-	confirmed [2]bool
+	variant    variantRules
+	tossCommit [2]*commit.Commitment
+	tossValue  [2][]byte
+	confirmed  [2]bool
 	// endRole and endSeq name the message that ended the game early (a
 	// resignation): messages of the other role sent before it saw that one
 	// were concurrent with it and are kept without effect.
@@ -277,7 +282,11 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 			return nil, violation(msg.From, msg.Seq, "T-3", "unexpected %s message in phase %s (expected %v from the %s)", msg.Kind, m.Phase, kinds, from)
 		}
 		if msg.From != from {
-			return nil, violation(msg.From, msg.Seq, "T-3", "%s message out of turn: the %s is to send", msg.Kind, from)
+			rule := "T-3"
+			if tr, ok := m.variant.(turnRuler); ok && m.Phase == PhasePlay {
+				rule = tr.turnRule()
+			}
+			return nil, violation(msg.From, msg.Seq, rule, "%s message out of turn: the %s is to send", msg.Kind, from)
 		}
 	} else if m.Phase == PhaseInvite || m.Phase == PhaseAnswer {
 		if msg.Kind != KindChat {
@@ -448,4 +457,3 @@ func tossResult(game GameID, inviter, invitee []byte) [32]byte {
 	h.Sum(r[:0])
 	return r
 }
-

@@ -64,5 +64,5 @@ func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 }
 
 func (publicPlayer) auto(*Machine, Role) (Kind, any, bool, error) { return "", nil, false, nil }
-func (publicPlayer) secrets() (json.RawMessage, error)           { return json.RawMessage("null"), nil }
+func (publicPlayer) secrets() (json.RawMessage, error)            { return json.RawMessage("null"), nil }
 func (publicPlayer) restore(json.RawMessage) error                { return nil }

@@ -42,6 +42,10 @@ type Config struct {
 	AutoGrace time.Duration
 	// tamper, for tests only, changes outgoing messages (see export_test).
 	tamper func(m *Message, key crypto.PrivKey) [][]byte
+	// rewrite, for tests only, changes this peer's own messages before
+	// they are signed and recorded (see export_test); when it says cheat,
+	// the message goes out even if this peer's own machine refuses it.
+	rewrite func(g *Game, kind Kind, body any) (Kind, any, bool)
 }
 
 func (c *Config) defaults() {

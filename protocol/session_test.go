@@ -14,6 +14,13 @@ import (
 // returns both games.
 func playBots(t *testing.T, p *pair, o engine.Options, seed uint64) (*protocol.Game, *protocol.Game) {
 	t.Helper()
+	return playPlayers(t, p, o, bot.NewRandom(seed), bot.NewRandom(seed+1))
+}
+
+// playPlayers plays one game between the inviter's and the invitee's
+// players on real hosts and returns both games.
+func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.Player) (*protocol.Game, *protocol.Game) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	type res struct {
@@ -26,7 +33,7 @@ func playBots(t *testing.T, p *pair, o engine.Options, seed uint64) (*protocol.G
 		select {
 		case g := <-p.services[1].Accepted():
 			guestGame <- g
-			out, err := bot.Run(ctx, g, bot.NewRandom(seed+1))
+			out, err := bot.Run(ctx, g, invitee)
 			guestDone <- res{out, err}
 		case <-ctx.Done():
 			guestDone <- res{nil, ctx.Err()}
@@ -36,7 +43,7 @@ func playBots(t *testing.T, p *pair, o engine.Options, seed uint64) (*protocol.G
 	if err != nil {
 		t.Fatalf("Invite: %v", err)
 	}
-	out, err := bot.Run(ctx, host, bot.NewRandom(seed))
+	out, err := bot.Run(ctx, host, inviter)
 	if err != nil {
 		t.Fatalf("inviter bot: %v", err)
 	}

@@ -25,6 +25,9 @@ type Transcript struct {
 	// the hash of r's newest one.
 	count [2]uint64
 	last  [2]Hash
+	// encoded caches the JSON of each message, so that saving the record
+	// after every message does not encode the whole game again.
+	encoded [][]byte
 }
 
 // NewTranscript starts an empty transcript for a game between the inviter
@@ -136,10 +139,59 @@ func (t *Transcript) Append(m Message) error {
 	if err := t.Check(&m); err != nil {
 		return err
 	}
+	t.appendChecked(m)
+	return nil
+}
+
+// appendChecked adds a message that Check has just accepted (or that this
+// peer has just signed itself), without checking it again.
+func (t *Transcript) appendChecked(m Message) {
 	t.Messages = append(t.Messages, m)
+	t.encoded = append(t.encoded, nil)
 	t.count[m.From]++
 	t.last[m.From] = m.Hash()
-	return nil
+}
+
+// Clone returns an independent copy of the transcript.
+func (t *Transcript) Clone() *Transcript {
+	c := *t
+	c.Messages = append([]Message(nil), t.Messages...)
+	c.encoded = append([][]byte(nil), t.encoded...)
+	return &c
+}
+
+// encode returns the record file's bytes: one message per line, so that a
+// record reads well and diffs well.
+func (t *Transcript) encode() ([]byte, error) {
+	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,
+		Peers: [2]string{t.Peers[0].String(), t.Peers[1].String()}})
+	if err != nil {
+		return nil, fmt.Errorf("protocol: encode record: %w", err)
+	}
+	// head ends with "messages":null} — replace that with the list.
+	const tail = `"messages":null}`
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return nil, fmt.Errorf("protocol: encode record: unexpected header %s", head)
+	}
+	var b bytes.Buffer
+	b.Write(head[:len(head)-len(tail)])
+	b.WriteString("\"messages\":[")
+	for i := range t.Messages {
+		if t.encoded[i] == nil {
+			enc, err := json.Marshal(&t.Messages[i])
+			if err != nil {
+				return nil, fmt.Errorf("protocol: encode record: message %d: %w", i, err)
+			}
+			t.encoded[i] = enc
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n ")
+		b.Write(t.encoded[i])
+	}
+	b.WriteString("\n]}\n")
+	return b.Bytes(), nil
 }
 
 // recordFile is the JSON form of a transcript on disk.
@@ -151,18 +203,7 @@ type recordFile struct {
 }
 
 // MarshalJSON writes the record format of docs/record.md.
-func (t *Transcript) MarshalJSON() ([]byte, error) {
-	msgs := t.Messages
-	if msgs == nil {
-		msgs = []Message{}
-	}
-	return json.Marshal(recordFile{
-		Format:   RecordFormat,
-		Game:     t.Game,
-		Peers:    [2]string{t.Peers[0].String(), t.Peers[1].String()},
-		Messages: msgs,
-	})
-}
+func (t *Transcript) MarshalJSON() ([]byte, error) { return t.encode() }
 
 // ParseTranscript reads a record and re-checks every message in order, so
 // that a torn, corrupted or forged file is reported, never used.
@@ -213,7 +254,7 @@ func LoadTranscript(path string) (*Transcript, error) {
 // writeFileAtomic writes data to path so that a crash leaves either the old
 // file or the new one, never a torn one: write a temporary file beside it,
 // sync it, rename it over path, sync the directory.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+func writeFileAtomic(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -228,7 +269,7 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 		tmp.Close()
 		return fmt.Errorf("protocol: save %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := syncIf(durable, tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("protocol: save %s: %w", path, err)
 	}
@@ -238,18 +279,33 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("protocol: save %s: %w", path, err)
 	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	if durable {
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
 	}
 	return nil
 }
 
-// Save writes the record to path atomically.
-func (t *Transcript) Save(path string) error {
-	data, err := json.MarshalIndent(t, "", " ")
+// Save writes the record to path atomically and durably: write a
+// temporary file, sync it, rename it over path, sync the directory.
+func (t *Transcript) Save(path string) error { return t.save(path, true) }
+
+// save writes the record atomically; with durable false it skips the two
+// syncs, for a state that a later durable save or the other peer can
+// always restore (see Game.save).
+func (t *Transcript) save(path string, durable bool) error {
+	data, err := t.encode()
 	if err != nil {
-		return fmt.Errorf("protocol: encode record: %w", err)
+		return err
 	}
-	return writeFileAtomic(path, data, 0o600)
+	return writeFileAtomic(path, data, 0o600, durable)
+}
+
+func syncIf(durable bool, f *os.File) error {
+	if !durable {
+		return nil
+	}
+	return f.Sync()
 }

@@ -30,10 +30,21 @@ func (g *Game) View() View {
 		Chat: append([]ChatLine(nil), g.m.Chat...)}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
+		if pv, ok := g.player.(privateViewer); ok {
+			v.Variant = pv.privateView(g.m, g.role, v.Variant)
+		}
 	}
 	if g.m.Outcome != nil {
 		o := *g.m.Outcome
 		v.Outcome = &o
 	}
 	return v
+}
+
+// privateViewer is a variantPlayer that adds what only this peer knows
+// (its hidden choice, its cards) to the public view of its variant. It is
+// called with the game's lock held, possibly from another goroutine than
+// the game's loop.
+type privateViewer interface {
+	privateView(m *Machine, me Role, public any) any
 }

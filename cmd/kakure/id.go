@@ -13,12 +13,12 @@ func init() {
 	register(command{name: "id", summary: "print this peer's ID and the addresses to share", run: runID})
 }
 
-// idListenFlag collects repeated --listen flags.
-type idListenFlag []string
+// listenFlag collects repeated --listen flags.
+type listenFlag []string
 
-func (l *idListenFlag) String() string { return strings.Join(*l, " ") }
+func (l *listenFlag) String() string { return strings.Join(*l, " ") }
 
-func (l *idListenFlag) Set(s string) error {
+func (l *listenFlag) Set(s string) error {
 	*l = append(*l, s)
 	return nil
 }
@@ -28,7 +28,7 @@ func (l *idListenFlag) Set(s string) error {
 func runID(env *environment, args []string) error {
 	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...]")
 	home := fs.String("home", "", "directory of the identity key and the log (default $XDG_CONFIG_HOME/kakure or ~/.config/kakure)")
-	var listen idListenFlag
+	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	if err := parseFlags(fs, args); err != nil {
 		return err

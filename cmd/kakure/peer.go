@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/node"
+	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// peerHandle is a running kakure peer: its libp2p node, its game service
+// and its log.
+type peerHandle struct {
+	node    *node.Node
+	service *protocol.Service
+	logFile *os.File
+}
+
+// startPeer starts a node in home, listening on listen, with its games in
+// home/games and its own log in home/games.log.
+func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
+	n, err := node.New(ctx, node.Config{Home: home, ListenAddrs: listen})
+	if err != nil {
+		return nil, err
+	}
+	home = n.Home()
+	logFile, err := os.OpenFile(filepath.Join(home, "games.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		n.Close()
+		return nil, fmt.Errorf("game log: %w", err)
+	}
+	svc, err := protocol.NewService(protocol.Config{
+		Host:     n.Host(),
+		Dir:      filepath.Join(home, "games"),
+		Logger:   slog.New(slog.NewTextHandler(logFile, nil)),
+		OnInvite: onInvite,
+	})
+	if err != nil {
+		logFile.Close()
+		n.Close()
+		return nil, err
+	}
+	return &peerHandle{node: n, service: svc, logFile: logFile}, nil
+}
+
+// close stops the peer.
+func (p *peerHandle) close() {
+	p.service.Close()
+	p.node.Close()
+	p.logFile.Close()
+}
+
+// saveFinishedRecord copies a game's record to path and writes its SGF
+// export beside it (path without .record.json, plus .sgf).
+func saveFinishedRecord(g *protocol.Game, path string) (sgfPath string, err error) {
+	tr := g.Transcript()
+	if err := tr.Save(path); err != nil {
+		return "", err
+	}
+	data, err := protocol.ExportSGF(tr)
+	if err != nil {
+		return "", err
+	}
+	sgfPath = trimRecordExt(path) + ".sgf"
+	if err := os.WriteFile(sgfPath, data, 0o644); err != nil {
+		return "", fmt.Errorf("write SGF: %w", err)
+	}
+	return sgfPath, nil
+}
+
+func trimRecordExt(path string) string {
+	for _, ext := range []string{".record.json", ".json"} {
+		if len(path) > len(ext) && path[len(path)-len(ext):] == ext {
+			return path[:len(path)-len(ext)]
+		}
+	}
+	return path
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/kakure/kakure/protocol"
+)
+
+func init() {
+	register(command{name: "verify", summary: "check a game record end to end and name the first violation", run: runVerify})
+}
+
+// errVerifyFailed makes `kakure verify` exit non-zero after its report.
+type errVerifyFailed struct{ msg string }
+
+func (e errVerifyFailed) Error() string { return e.msg }
+
+func runVerify(env *environment, args []string) error {
+	fs := newFlagSet(env, "verify", "RECORD")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError("want exactly one record file")
+	}
+	tr, err := protocol.LoadTranscript(fs.Arg(0))
+	if err != nil {
+		return errVerifyFailed{fmt.Sprintf("record rejected: %v", err)}
+	}
+	rep := protocol.Verify(tr)
+	var opts string
+	if len(tr.Messages) > 0 {
+		opts = describeRecord(tr)
+	}
+	fmt.Fprintf(env.stdout, "game %s: %s, %d messages checked (signatures, hash chains, replay)\n", tr.Game, opts, rep.Messages)
+	if v := rep.Violation; v != nil {
+		who := fmt.Sprintf("the %s (peer %s)", v.Accused, tr.Peers[v.Accused])
+		proof := "proven by signed messages in the record"
+		if !rep.Proven {
+			proof = fmt.Sprintf("reported by the %s; the record cannot prove it", *rep.Reporter)
+		}
+		fmt.Fprintf(env.stdout, "VIOLATION of %s by %s: %s (%s)\n", v.Rule, who, v.Detail, proof)
+		if rep.Outcome != nil {
+			fmt.Fprintf(env.stdout, "result: %s\n", rep.Outcome.Result)
+		}
+		return errVerifyFailed{fmt.Sprintf("violation of %s by the %s", v.Rule, v.Accused)}
+	}
+	if rep.Outcome == nil || rep.Outcome.Result.By == "" {
+		return errVerifyFailed{"the record ends before the game's result"}
+	}
+	fmt.Fprintf(env.stdout, "ok: result %s (%s)\n", rep.Outcome.Result, rep.Outcome.Result.By)
+	return nil
+}
+
+// describeRecord names the variant and options of a record.
+func describeRecord(tr *protocol.Transcript) string {
+	m := protocol.NewMachine(tr.Game)
+	if _, err := m.Apply(&tr.Messages[0]); err != nil {
+		return "unreadable invitation"
+	}
+	o := m.Options
+	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi)
+}

@@ -1,0 +1,32 @@
+package gtp
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// TestGTPHMG3RevealReasons checks the word kakure-reveal gives for each of
+// the engine's reasons (HMG-3, HMG-D4), wrapped as the engine wraps them.
+func TestGTPHMG3RevealReasons(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{engine.ErrOccupied, "occupied-own"},
+		{engine.ErrRevealNotLastStone, "not-last-stone"},
+		{engine.ErrRevealAfterReveal, "after-reveal"},
+		{engine.ErrSuicide, "suicide"},
+		{engine.ErrSuperko, "superko"},
+		{engine.ErrCardRevealed, "revealed"},
+		{engine.ErrNoSuchCard, "no-such-card"},
+		{errors.New("something else"), "other"},
+	} {
+		err := fmt.Errorf("reveal black card index 0 at D4: %w", tt.err)
+		if got := hmgRevealReason(err); got != tt.want {
+			t.Errorf("hmgRevealReason(%v) = %q, want %q", err, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// Bridge Go over the network (BG-1..BG-5): the board is public, the
+// players alternate moves (KindMove, a GTP vertex or "pass"), Black
+// first. The machine enforces the turn (the engine's Play does not,
+// BG-D5): a move out of turn breaks BG-1. A bridge ends the game with a
+// win (ByWin), two passes in a row with a draw (ByDraw); there is no
+// scoring phase.
+
+func init() {
+	newVariantRules[engine.VariantBridge] = func(m *Machine) (variantRules, error) {
+		g, err := engine.NewBridgeGame(m.Options)
+		if err != nil {
+			return nil, err
+		}
+		return &bridgeRules{m: m, game: g}, nil
+	}
+	newVariantPlayer[engine.VariantBridge] = func(GameID, engine.Options, Role) variantPlayer { return bridgePlayer{} }
+}
+
+// EventBridgeMoved: a Bridge Go move (or a pass, Point == engine.Pass)
+// was played; Result says what it captured, what it self-captured and
+// whether it won.
+type EventBridgeMoved struct {
+	Color  engine.Color
+	Point  engine.Point
+	Result engine.BridgeMoveResult
+}
+
+func (EventBridgeMoved) event() {}
+
+// bridgeRules is the public state machine of a game of Bridge Go.
+type bridgeRules struct {
+	m    *Machine
+	game engine.BridgeGame
+}
+
+// BridgeView is what a player of Bridge Go sees: everything.
+type BridgeView struct {
+	Game engine.BridgeGame
+	// Winner is the player who made a bridge, Empty while the game goes
+	// on and after a draw.
+	Winner engine.Color
+	// WinningChain lists the stones of the winning bridge, in increasing
+	// order (nil without a winner), for the UI to highlight.
+	WinningChain []engine.Point
+}
+
+func (g *bridgeRules) view(Role) any {
+	return BridgeView{Game: g.game, Winner: g.game.Winner(), WinningChain: g.game.WinningChain()}
+}
+
+func (g *bridgeRules) expected() (Role, []Kind, bool) {
+	if g.game.Over() {
+		return Inviter, nil, true
+	}
+	return g.m.RoleOf(g.game.ToMove()), []Kind{KindMove}, false
+}
+
+// turnRule names the rule a Bridge Go move out of turn breaks: players
+// alternate (BG-1).
+func (g *bridgeRules) turnRule() string { return "BG-1" }
+
+func (g *bridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	if kind != KindMove {
+		return nil, violation(from, seq, "T-3", "unexpected %s", kind)
+	}
+	var mb MoveBody
+	if err := decodeBody(body, &mb); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	p, err := engine.ParseVertex(g.m.Options.Size, mb.Point)
+	if err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	c := g.m.Colors[from]
+	if c != g.game.ToMove() {
+		// The machine checked the role already; this guards the engine,
+		// which does not enforce the turn.
+		return nil, violation(from, seq, "BG-1", "%s moves out of turn", c)
+	}
+	next, res, err := g.game.Play(c, p)
+	if err != nil {
+		return nil, violation(from, seq, ruleOfBridgeError(err), "illegal move %s: %v", mb.Point, err)
+	}
+	g.game = next
+	return []Event{EventBridgeMoved{Color: c, Point: p, Result: res}}, nil
+}
+
+func (g *bridgeRules) result() engine.Result {
+	r, _ := g.game.Result()
+	return r
+}
+
+// ruleOfBridgeError names the rule an illegal Bridge Go move broke: a
+// repeated position breaks BG-4; a stone on an occupied point or off the
+// board breaks the shared base GO-1 (BG-N2).
+func ruleOfBridgeError(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrSuperko):
+		return "BG-4"
+	case errors.Is(err, engine.ErrGameOver):
+		return "BG-1"
+	}
+	return "GO-1"
+}
+
+// bridgePlayer is the local side of Bridge Go: no secrets, moves only.
+type bridgePlayer struct{}
+
+func (bridgePlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
+	g, ok := m.variant.(*bridgeRules)
+	if !ok {
+		return "", nil, fmt.Errorf("%w: no Bridge Go game", ErrNotNow)
+	}
+	switch a := a.(type) {
+	case Play:
+		c := m.Colors[me]
+		if g.game.ToMove() != c {
+			return "", nil, fmt.Errorf("play %s: %w", c, engine.ErrNotYourTurn)
+		}
+		if err := g.game.Check(c, a.Point); err != nil {
+			return "", nil, err
+		}
+		return KindMove, MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
+}
+
+func (bridgePlayer) auto(*Machine, Role) (Kind, any, bool, error) { return "", nil, false, nil }
+func (bridgePlayer) secrets() (json.RawMessage, error)            { return json.RawMessage("null"), nil }
+func (bridgePlayer) restore(json.RawMessage) error                { return nil }

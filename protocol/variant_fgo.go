@@ -1,0 +1,502 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+)
+
+// F-Go over the network (FG-1..FG-7, docs/rules/fgo.md "Network play").
+//
+// Each turn has a first player, Black on even turn numbers and White on
+// odd ones (FG-N1), and runs, one role at a time:
+//
+//	first:  fgo-commit          (or fgo-offer, at most once a turn)
+//	second: fgo-commit          (after an offer: fgo-accept, fgo-decline or fgo-commit)
+//	first:  fgo-open            (automatic)
+//	second: fgo-open            (automatic); the engine plays the turn
+//
+// A commitment (T-5) binds the player's choice, a GTP vertex or "pass",
+// under FGoChoiceDomain with the turn number as index and the role as
+// player; neither choice is opened before both are committed. Each opening
+// is checked at once (T-6): against its commitment (T-5) and against FG-1
+// and FG-5. A turn in which both pass ends play; the dead stones are then
+// agreed as in plain Go (GO-4, kinds mark and agree), and a commitment to a
+// new turn resumes play.
+
+// Kinds of F-Go messages.
+const (
+	// KindFGoCommit commits to this turn's choice (CommitBody).
+	KindFGoCommit Kind = "fgo-commit"
+	// KindFGoOpen opens it (OpenBody); sent by the program itself.
+	KindFGoOpen Kind = "fgo-open"
+	// KindFGoOffer makes a bargaining offer for this turn (FGoOfferBody, FG-7).
+	KindFGoOffer Kind = "fgo-offer"
+	// KindFGoAccept accepts the offer on the table: it is played as the turn.
+	KindFGoAccept Kind = "fgo-accept"
+	// KindFGoDecline declines it: the turn goes on by commitments.
+	KindFGoDecline Kind = "fgo-decline"
+)
+
+// FGoChoiceDomain is the domain-separation tag of F-Go choice commitments.
+const FGoChoiceDomain = "kakure/fgo/choice"
+
+// FGoOfferBody is an offer of FG-7 from the sender: "if you play
+// IfYouPlay, I play IPlay", each a GTP vertex or "pass".
+type FGoOfferBody struct {
+	IfYouPlay string `json:"if_you_play"`
+	IPlay     string `json:"i_play"`
+}
+
+// Offer offers the opponent a turn (FG-7): "if you play IfYouPlay, I play
+// IPlay" (either may be engine.Pass). Only the first player of a turn may
+// offer, once, before committing.
+type Offer struct{ IfYouPlay, IPlay engine.Point }
+
+// AcceptOffer accepts the offer on the table; it is played as the turn.
+type AcceptOffer struct{}
+
+// DeclineOffer declines the offer on the table. Committing a choice (Play)
+// declines it too.
+type DeclineOffer struct{}
+
+func (Offer) action()        {}
+func (AcceptOffer) action()  {}
+func (DeclineOffer) action() {}
+
+// EventFGoCommitted: a player committed to its choice for the turn.
+type EventFGoCommitted struct{ By Role }
+
+// EventFGoOpened: a player opened its commitment (the turn is played once
+// both have).
+type EventFGoOpened struct{ By Role }
+
+// EventFGoOffered: the first player offered a turn (FG-7).
+type EventFGoOffered struct {
+	By    Role
+	Offer engine.FGoOffer
+}
+
+// EventFGoDeclined: the offer on the table was declined.
+type EventFGoDeclined struct{ By Role }
+
+// EventFGoTurn: a turn was taken; Result says what it did. Accepted is
+// true when the turn was an accepted offer.
+type EventFGoTurn struct {
+	Result   engine.FGoTurnResult
+	Accepted bool
+}
+
+func (EventFGoCommitted) event() {}
+func (EventFGoOpened) event()    {}
+func (EventFGoOffered) event()   {}
+func (EventFGoDeclined) event()  {}
+func (EventFGoTurn) event()      {}
+
+func init() {
+	newVariantRules[engine.VariantFGo] = func(m *Machine) (variantRules, error) {
+		g, err := engine.NewFGoGame(m.Options)
+		if err != nil {
+			return nil, err
+		}
+		return &fgoRules{m: m, game: g}, nil
+	}
+	newVariantPlayer[engine.VariantFGo] = func(game GameID, _ engine.Options, me Role) variantPlayer {
+		return &fgoPlayer{game: game, me: me}
+	}
+	automaticKinds[KindFGoOpen] = true
+}
+
+// fgoTurn is what the messages of the current turn have set.
+type fgoTurn struct {
+	commits [2]*commit.Commitment // by role
+	opened  [2]bool
+	choices [2]engine.Point // by role, once opened
+	offer   *engine.FGoOffer
+	offered bool // an offer was made this turn (one a turn)
+	resumed bool // the turn resumed play after both passed (GO-4)
+	resumer Role
+}
+
+// fgoRules is the public state machine of a game of F-Go. It sees the
+// commitments, never a choice before it is opened.
+type fgoRules struct {
+	m     *Machine
+	game  engine.FGoGame
+	turn  fgoTurn
+	last  *engine.FGoTurnResult
+	score scoring
+}
+
+// FGoView is what a player of F-Go sees: the public game and its own
+// choice, never the opponent's unopened one.
+type FGoView struct {
+	Game engine.FGoGame
+	// Unavailable lists the points nobody may choose this turn (FG-2, FG-4).
+	Unavailable []engine.Point
+	// First is the role that commits first this turn and may offer (FG-N1).
+	First Role
+	// MyChoice is the local player's choice this turn, NoPoint before it
+	// chose; Committed tells whether its commitment is sent.
+	MyChoice  engine.Point
+	Committed bool
+	// OpponentCommitted is true once the opponent committed this turn.
+	OpponentCommitted bool
+	// Waiting is true while the opponent (or its program) is to act.
+	Waiting bool
+	// Offer is the offer on the table, if any (FG-7).
+	Offer *engine.FGoOffer
+	// LastTurn is what the last turn did, with both choices (nil before
+	// the first turn).
+	LastTurn *engine.FGoTurnResult
+	// Scoring is true while dead stones are being marked (GO-4); Proposal
+	// is the marking on the table and Proposer who made it.
+	Scoring     bool
+	HasProposal bool
+	Proposer    Role
+	Proposal    []engine.Point
+}
+
+// firstRole returns the role that commits and opens first this turn:
+// Black's on even turn numbers, White's on odd ones (FG-N1).
+func (g *fgoRules) firstRole() Role {
+	if g.game.TurnNumber()%2 == 0 {
+		return g.m.RoleOf(engine.Black)
+	}
+	return g.m.RoleOf(engine.White)
+}
+
+func (g *fgoRules) view(r Role) any {
+	b := g.game.Board()
+	from, _, done := g.expected()
+	v := FGoView{Game: g.game, Unavailable: g.game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
+		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
+		Waiting: !done && from != r, Scoring: g.score.active, HasProposal: g.score.hasProposal,
+		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}
+	if g.turn.offer != nil {
+		o := *g.turn.offer
+		v.Offer = &o
+	}
+	if g.last != nil {
+		l := *g.last
+		l.Removed = slices.Clone(l.Removed)
+		l.Unavailable = slices.Clone(l.Unavailable)
+		v.LastTurn = &l
+	}
+	return v
+}
+
+func (g *fgoRules) expected() (Role, []Kind, bool) {
+	if g.score.agreed {
+		return Inviter, nil, true
+	}
+	first := g.firstRole()
+	second := first.Other()
+	if g.score.active {
+		r, kinds := g.score.expected(first)
+		kinds = slices.Clone(kinds)
+		for i, k := range kinds {
+			if k == KindMove {
+				kinds[i] = KindFGoCommit // a new turn resumes play
+			}
+		}
+		return r, kinds, false
+	}
+	t := &g.turn
+	switch {
+	case t.offer != nil:
+		return second, []Kind{KindFGoAccept, KindFGoDecline, KindFGoCommit}, false
+	case t.commits[first] == nil && t.commits[second] == nil && !t.offered:
+		return first, []Kind{KindFGoCommit, KindFGoOffer}, false
+	case t.commits[first] == nil:
+		return first, []Kind{KindFGoCommit}, false
+	case t.commits[second] == nil:
+		return second, []Kind{KindFGoCommit}, false
+	case !t.opened[first]:
+		return first, []Kind{KindFGoOpen}, false
+	}
+	return second, []Kind{KindFGoOpen}, false
+}
+
+func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	switch kind {
+	case KindMark, KindAgree:
+		return g.score.apply(g.game.Board(), from, seq, kind, body)
+	case KindFGoCommit:
+		var b CommitBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		var events []Event
+		if g.score.active {
+			g.score = scoring{}
+			g.turn = fgoTurn{resumed: true, resumer: from}
+			events = append(events, EventResumed{By: from})
+		}
+		if g.turn.offer != nil {
+			g.turn.offer = nil
+			events = append(events, EventFGoDeclined{By: from})
+		}
+		c := b.Commitment
+		g.turn.commits[from] = &c
+		return append(events, EventFGoCommitted{By: from}), nil
+	case KindFGoOpen:
+		return g.applyOpen(from, seq, body)
+	case KindFGoOffer:
+		var b FGoOfferBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		size := g.m.Options.Size
+		yours, err1 := parseFGoChoice(size, b.IfYouPlay)
+		mine, err2 := parseFGoChoice(size, b.IPlay)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, violation(from, seq, "FG-7", "offer: %v", err)
+		}
+		o := engine.FGoOffer{From: g.m.Colors[from], IfYouPlay: yours, IPlay: mine}
+		if err := g.game.CheckOffer(o); err != nil {
+			return nil, violation(from, seq, "FG-7", "offer: %v", err)
+		}
+		g.turn.offer, g.turn.offered = &o, true
+		return []Event{EventFGoOffered{By: from, Offer: o}}, nil
+	case KindFGoAccept:
+		if err := decodeBody(body, &struct{}{}); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		next, res, err := g.game.AcceptOffer(*g.turn.offer)
+		if err != nil {
+			return nil, violation(from, seq, "FG-7", "accepts a bad offer: %v", err)
+		}
+		return g.played(next, res, true), nil
+	case KindFGoDecline:
+		if err := decodeBody(body, &struct{}{}); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		g.turn.offer = nil
+		return []Event{EventFGoDeclined{By: from}}, nil
+	}
+	return nil, violation(from, seq, "T-3", "unexpected %s", kind)
+}
+
+// applyOpen checks an opening at once (T-6): it must open the sender's
+// commitment of this turn (T-5) and be a choice the sender may make
+// (FG-1, FG-5). The second opening plays the turn.
+func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b OpenBody
+	if err := decodeBody(body, &b); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	turn := g.game.TurnNumber()
+	if err := commit.Verify(*g.turn.commits[from], FGoChoiceDomain, g.m.Game[:], uint8(from), uint32(turn), b.Opening); err != nil {
+		return nil, &Violation{Accused: from, Rule: "T-5", Seq: int64(seq),
+			Detail: fmt.Sprintf("the opening of turn %d does not match its commitment", turn), Err: err}
+	}
+	p, err := parseFGoChoice(g.m.Options.Size, string(b.Opening.Value))
+	if err != nil {
+		return nil, violation(from, seq, "FG-1", "opens the choice %q: %v", b.Opening.Value, err)
+	}
+	c := g.m.Colors[from]
+	if err := g.game.CheckChoice(c, p); err != nil {
+		return nil, &Violation{Accused: from, Rule: ruleOfFGoChoiceError(err), Seq: int64(seq),
+			Detail: fmt.Sprintf("illegal choice %s: %v", p.Vertex(g.m.Options.Size), err), Err: err}
+	}
+	if g.turn.resumed && g.turn.resumer == from && p == engine.Pass {
+		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+	}
+	other := from.Other()
+	if !g.turn.opened[other] {
+		g.turn.opened[from], g.turn.choices[from] = true, p
+		return []Event{EventFGoOpened{By: from}}, nil
+	}
+	var black, white engine.Point
+	if c == engine.Black {
+		black, white = p, g.turn.choices[other]
+	} else {
+		black, white = g.turn.choices[other], p
+	}
+	next, res, err := g.game.Turn(black, white)
+	if err != nil {
+		return nil, violation(from, seq, "FG-1", "turn refused: %v", err)
+	}
+	return append([]Event{EventFGoOpened{By: from}}, g.played(next, res, false)...), nil
+}
+
+// played moves to the game after a turn and starts the next turn, or the
+// scoring phase when both passed (FG-6).
+func (g *fgoRules) played(next engine.FGoGame, res engine.FGoTurnResult, accepted bool) []Event {
+	g.game = next
+	g.last = &res
+	g.turn = fgoTurn{}
+	events := []Event{EventFGoTurn{Result: res, Accepted: accepted}}
+	if res.PlayEnded {
+		g.score.start()
+		events = append(events, EventPhase{Phase: "scoring"})
+	}
+	return events
+}
+
+func (g *fgoRules) result() engine.Result { return g.game.Score(g.score.proposal).Result() }
+
+// parseFGoChoice reads a choice in its canonical form: a GTP vertex as
+// Point.Vertex writes it, or "pass".
+func parseFGoChoice(size int, s string) (engine.Point, error) {
+	p, err := engine.ParseVertex(size, s)
+	if err != nil {
+		return engine.NoPoint, err
+	}
+	if p.Vertex(size) != s {
+		return engine.NoPoint, errBadVertex(s)
+	}
+	return p, nil
+}
+
+// ruleOfFGoChoiceError names the rule a refused choice breaks: a suicide
+// under --suicide forbid breaks FG-5, anything else (occupied, marked
+// unavailable, off the board) FG-1.
+func ruleOfFGoChoiceError(err error) string {
+	if errors.Is(err, engine.ErrSuicide) {
+		return "FG-5"
+	}
+	return "FG-1"
+}
+
+// fgoPlayer is the local side of F-Go: it holds this turn's choice and
+// the opening of its commitment until the program opens it. Its own lock
+// guards the secrets, as the view reads them from another goroutine.
+type fgoPlayer struct {
+	game GameID
+	me   Role
+
+	mu sync.Mutex
+	s  fgoSecrets
+}
+
+// fgoSecrets is what the player keeps to itself, saved before each send.
+type fgoSecrets struct {
+	Turn    int             `json:"turn"`
+	Choice  string          `json:"choice,omitempty"`
+	Opening *commit.Opening `json:"opening,omitempty"`
+}
+
+func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
+	g, ok := m.variant.(*fgoRules)
+	if !ok {
+		return "", nil, fmt.Errorf("%w: no F-Go game", ErrNotNow)
+	}
+	from, kinds, done := g.expected()
+	may := func(k Kind) error {
+		if done || from != me || !slices.Contains(kinds, k) {
+			return fmt.Errorf("%w: %T now (expected %v from the %s)", ErrNotNow, a, kinds, from)
+		}
+		return nil
+	}
+	b := g.game.Board()
+	c := m.Colors[me]
+	switch a := a.(type) {
+	case Play:
+		if err := may(KindFGoCommit); err != nil {
+			return "", nil, err
+		}
+		if err := g.game.CheckChoice(c, a.Point); err != nil {
+			return "", nil, err
+		}
+		if g.score.active && a.Point == engine.Pass {
+			return "", nil, fmt.Errorf("%w: play resumes with a stone, not a pass (GO-4)", ErrNotNow)
+		}
+		turn := g.game.TurnNumber()
+		v := a.Point.Vertex(b.Size())
+		cm, o, err := commit.New(FGoChoiceDomain, p.game[:], uint8(me), uint32(turn), []byte(v))
+		if err != nil {
+			return "", nil, err
+		}
+		p.mu.Lock()
+		p.s = fgoSecrets{Turn: turn, Choice: v, Opening: &o}
+		p.mu.Unlock()
+		return KindFGoCommit, CommitBody{Commitment: cm}, nil
+	case Offer:
+		if err := may(KindFGoOffer); err != nil {
+			return "", nil, err
+		}
+		if err := g.game.CheckOffer(engine.FGoOffer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
+			return "", nil, err
+		}
+		return KindFGoOffer, FGoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
+	case AcceptOffer:
+		if err := may(KindFGoAccept); err != nil {
+			return "", nil, err
+		}
+		return KindFGoAccept, struct{}{}, nil
+	case DeclineOffer:
+		if err := may(KindFGoDecline); err != nil {
+			return "", nil, err
+		}
+		return KindFGoDecline, struct{}{}, nil
+	case MarkDead:
+		if err := may(KindMark); err != nil {
+			return "", nil, err
+		}
+		return KindMark, markBody(b, a.Dead), nil
+	case AgreeScore:
+		if err := may(KindAgree); err != nil || !g.score.hasProposal {
+			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
+		}
+		return KindAgree, markBody(b, g.score.proposal.Dead(b)), nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
+}
+
+// auto opens this turn's commitment when it is this player's turn to.
+func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
+	g, ok := m.variant.(*fgoRules)
+	if !ok {
+		return "", nil, false, nil
+	}
+	from, kinds, done := g.expected()
+	if done || from != me || !slices.Equal(kinds, []Kind{KindFGoOpen}) {
+		return "", nil, false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.s.Opening == nil || p.s.Turn != g.game.TurnNumber() {
+		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.game.TurnNumber())
+	}
+	return KindFGoOpen, OpenBody{Opening: *p.s.Opening}, true, nil
+}
+
+func (p *fgoPlayer) secrets() (json.RawMessage, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return json.Marshal(p.s)
+}
+
+func (p *fgoPlayer) restore(raw json.RawMessage) error {
+	var s fgoSecrets
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("protocol: F-Go secrets: %w", err)
+	}
+	p.mu.Lock()
+	p.s = s
+	p.mu.Unlock()
+	return nil
+}
+
+// privateView adds the local player's own choice of this turn.
+func (p *fgoPlayer) privateView(m *Machine, me Role, public any) any {
+	v, ok := public.(FGoView)
+	if !ok {
+		return public
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.s.Opening != nil && p.s.Turn == v.Game.TurnNumber() {
+		if c, err := engine.ParseVertex(m.Options.Size, p.s.Choice); err == nil {
+			v.MyChoice = c
+		}
+	}
+	return v
+}

@@ -1,0 +1,110 @@
+package protocol_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestT2OtherProtocolVersion: a peer that only speaks another version of
+// the game protocol is reported clearly and at once, not by a hang.
+func TestT2OtherProtocolVersion(t *testing.T) {
+	a, b := newHost(t), newHost(t)
+	b.SetStreamHandler("/kakure/game/2.0.0", func(s network.Stream) { s.Reset() })
+	connect(t, a, b)
+	// Wait for identify to tell a which protocols b speaks.
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		ps, _ := a.Peerstore().GetProtocols(b.ID())
+		if len(ps) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	svc, err := protocol.NewService(protocol.Config{Host: a, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = svc.Invite(ctx, b.ID(), engine.Options{Variant: engine.VariantGo})
+	if !errors.Is(err, protocol.ErrOtherVersion) || !strings.Contains(err.Error(), "/kakure/game/2.0.0") {
+		t.Fatalf("Invite error %v, want ErrOtherVersion naming /kakure/game/2.0.0", err)
+	}
+}
+
+// TestT2InvitationOfAnotherVersion: an invitation that names another
+// protocol version is declined at once with the reason, not left hanging.
+func TestT2InvitationOfAnotherVersion(t *testing.T) {
+	p := newPair(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := p.hosts[0].NewStream(ctx, p.hosts[1].ID(), protocol.GameProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, _ := protocol.NewGameID()
+	body := protocol.InviteBody{Version: "9.9.9", Inviter: p.hosts[0].ID().String(), Invitee: p.hosts[1].ID().String(),
+		Options: protocol.OptionsBody{Variant: "go", Size: 9, Komi: 7.5}}
+	m := protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: protocol.EncodeBody(body)}
+	if err := m.Sign(p.hosts[0].Peerstore().PrivKey(p.hosts[0].ID())); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range [][]byte{protocol.HelloFrame(id), protocol.FrameOf(&m)} {
+		if err := protocol.WriteFrame(st, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r := bufio.NewReader(st)
+	var decline *protocol.Message
+	for decline == nil {
+		raw, err := protocol.ReadFrame(r, protocol.MaxFrameSize)
+		if err != nil {
+			t.Fatalf("no decline: %v", err)
+		}
+		decline = protocol.DecodeFrameMessage(raw)
+	}
+	var db protocol.DeclineBody
+	if err := json.Unmarshal(decline.Body, &db); err != nil || decline.Kind != protocol.KindDecline {
+		t.Fatalf("answer %s %s, want a decline", decline.Kind, decline.Body)
+	}
+	if !strings.Contains(db.Reason, "9.9.9") || !strings.Contains(db.Reason, protocol.Version) {
+		t.Errorf("decline reason %q does not name both versions", db.Reason)
+	}
+}
+
+// TestT10GarbageFrame: a frame that is not a message ends the game with a
+// T-10 violation by the sender, and the honest peer's state is unchanged
+// by it (its record holds no message from the garbage).
+func TestT10GarbageFrame(t *testing.T) {
+	var before int
+	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		return [][]byte{[]byte("{not json at all")}
+	}))
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range tr.Messages {
+		if m.From == protocol.Inviter && m.Kind == protocol.KindMove {
+			before++
+		}
+	}
+	if before != 1 {
+		t.Errorf("honest record holds %d moves of the cheater, want exactly the 1 before the garbage", before)
+	}
+	checkCaught(t, h, "T-10", "malformed")
+}
