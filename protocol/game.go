@@ -58,8 +58,8 @@ type Game struct {
 	inBulkBytes int
 	// ownBulk holds the attachments of this peer's messages that the other
 	// peer may not have yet, by sequence number, to send again on resume.
-	ownBulk map[uint64][][]byte
-	autoSince    time.Time
+	ownBulk   map[uint64][][]byte
+	autoSince time.Time
 }
 
 type actionReq struct {
