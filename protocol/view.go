@@ -30,10 +30,20 @@ func (g *Game) View() View {
 		Chat: append([]ChatLine(nil), g.m.Chat...)}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
+		if pv, ok := g.player.(privateViewer); ok {
+			v.Variant = pv.privateView(g.m, g.role, v.Variant)
+		}
 	}
 	if g.m.Outcome != nil {
 		o := *g.m.Outcome
 		v.Outcome = &o
 	}
 	return v
+}
+
+// privateViewer is implemented by a variantPlayer whose secrets belong in
+// the local player's own view (Hidden Move Go's card points): privateView
+// adds them to the variant view v that the machine made for role me.
+type privateViewer interface {
+	privateView(m *Machine, me Role, v any) any
 }
