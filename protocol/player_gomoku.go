@@ -92,7 +92,7 @@ func (p *gomokuPlayer) reset() {
 	p.view, p.synced, p.meant, p.broken = v, 0, map[int]engine.GomokuEvent{}, err
 }
 
-// rules returns the machine's gomoku rules, or nil.
+// gomokuRulesOf returns the machine's gomoku rules, or nil.
 func gomokuRulesOf(m *Machine) *gomokuRules {
 	g, _ := m.variant.(*gomokuRules)
 	return g

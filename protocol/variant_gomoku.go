@@ -216,7 +216,7 @@ type gomokuRules struct {
 	opened [2]bool
 	record *engine.GomokuRecord
 	audit  *engine.GomokuViolation
-	// auditViolation is the audit's violation in protocol terms.
+	// violation is the audit's violation in protocol terms.
 	violation *Violation
 }
 
