@@ -136,13 +136,13 @@ func (g *Game) Do(a Action) error {
 	select {
 	case g.actions <- req:
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s is over", g.id)
+		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 	}
 	select {
 	case err := <-req.reply:
 		return err
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s is over", g.id)
+		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 	}
 }
 

@@ -27,6 +27,7 @@ func TestMatchPublicVariants(t *testing.T) {
 		{"--variant", "go", "--size", "7"},
 		{"--variant", "hmg", "--size", "7", "--cards", "2"},
 		{"--variant", "fgo", "--size", "7"},
+		{"--variant", "gomoku", "--size", "7"},
 		{"--variant", "bridge", "--size", "7"},
 		{"--variant", "bridge", "--size", "7", "--perpendicular"},
 	}
