@@ -167,7 +167,6 @@ func decode(t *testing.T, m *protocol.Message, v any) {
 	}
 }
 
-
 func TestT5GomokuOpeningOfAnotherPoint(t *testing.T) {
 	h := playGomokuCheater(t, onFirst(t, func(_ *protocol.Service, m *protocol.Message) bool {
 		switch m.Kind {
