@@ -56,6 +56,10 @@ type Game struct {
 	// belong to the next message of the other peer.
 	inBulk      [][]byte
 	inBulkBytes int
+	// sentOnStream marks the own messages already written on the current
+	// stream, so that answering a hello never sends one twice (the other
+	// peer would rightly take the copy for a replay).
+	sentOnStream map[uint64]bool
 	// ownBulk holds the attachments of this peer's messages that the other
 	// peer may not have yet, by sequence number, to send again on resume.
 	ownBulk   map[uint64][][]byte
@@ -274,6 +278,9 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 			return err
 		}
 	}
+	if st == g.stream && m.From == g.role && g.sentOnStream != nil {
+		g.sentOnStream[m.Seq] = true
+	}
 	return nil
 }
 
@@ -423,6 +430,7 @@ func (g *Game) shutdown() {
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 	g.stream = st
+	g.sentOnStream = map[uint64]bool{}
 	g.streamGen++
 	gen := g.streamGen
 	idle := g.svc.cfg.IdleTimeout
@@ -499,7 +507,7 @@ func (g *Game) resend(h *hello) {
 	have := h.Have[g.role]
 	for i := range g.tr.Messages {
 		m := &g.tr.Messages[i]
-		if m.From == g.role && m.Seq >= have && g.stream != nil {
+		if m.From == g.role && m.Seq >= have && g.stream != nil && !g.sentOnStream[m.Seq] {
 			err := g.writeBulk(g.stream, m.Seq)
 			if err == nil {
 				err = g.writeMessage(g.stream, m)
