@@ -53,6 +53,9 @@ func TestMatchPublicVariants(t *testing.T) {
 			if err != nil || !bytes.HasPrefix(sgf, []byte("(;GM[")) || !bytes.Contains(sgf, []byte("RE["+m[1]+"]")) {
 				t.Fatalf("SGF export missing or without the result %s: %v\n%.300s", m[1], err, sgf)
 			}
+			if v[1] == "gomoku" && (!bytes.Contains(sgf, []byte("AB[")) || !bytes.Contains(sgf, []byte("AL["))) {
+				t.Fatalf("gomoku SGF lacks the opening or the announced lines:\n%.500s", sgf)
+			}
 		})
 	}
 }
