@@ -315,6 +315,14 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 // attachStream hands a resumed stream to the loop.
 func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 	select {
+	case <-g.done:
+		// The loop has stopped: never park the stream in the buffer of
+		// attach, where nothing would read or close it.
+		st.Reset()
+		return
+	default:
+	}
+	select {
 	case g.attach <- attachReq{st: st, r: r, h: h}:
 	case <-g.done:
 		st.Reset()
@@ -325,6 +333,9 @@ func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 // a resume); an optional reader already holds buffered bytes of st.
 func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	defer close(g.done)
+	// The event pump runs only while a loop does: a game abandoned before
+	// its loop starts (a declined invitation) leaves no goroutine behind.
+	go g.events.pump()
 	defer g.events.close()
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
