@@ -2,9 +2,9 @@ package protocol_test
 
 import (
 	"bufio"
-	"crypto/rand"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"os"
