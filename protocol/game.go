@@ -785,7 +785,14 @@ func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
 	return g, nil
 }
 
+// ErrCorruptRecord reports a record file that is torn, damaged or forged:
+// it is never used, only reported.
+var ErrCorruptRecord = errors.New("protocol: corrupt record")
+
 // Unfinished lists the games in the games directory that are not over.
+// Records that cannot be read or replayed are left out and reported in the
+// error (wrapping ErrCorruptRecord, one per file), alongside the games
+// that can be resumed.
 func (s *Service) Unfinished() ([]GameID, error) {
 	if s.cfg.Dir == "" {
 		return nil, nil
@@ -795,23 +802,30 @@ func (s *Service) Unfinished() ([]GameID, error) {
 		return nil, err
 	}
 	var ids []GameID
+	var bad []error
 	for _, path := range matches {
 		tr, err := LoadTranscript(path)
 		if err != nil {
 			s.cfg.Logger.Warn("unreadable record", "path", path, "err", err)
+			bad = append(bad, fmt.Errorf("%w: %v", ErrCorruptRecord, err))
 			continue
 		}
 		m := NewMachine(tr.Game)
 		for i := range tr.Messages {
-			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+			if _, err = m.Apply(&tr.Messages[i]); err != nil {
 				break
 			}
+		}
+		if err != nil {
+			s.cfg.Logger.Warn("record does not replay", "path", path, "err", err)
+			bad = append(bad, fmt.Errorf("%w: %s: does not replay: %v", ErrCorruptRecord, path, err))
+			continue
 		}
 		if m.Phase != PhaseDone {
 			ids = append(ids, tr.Game)
 		}
 	}
-	return ids, nil
+	return ids, errors.Join(bad...)
 }
 
 // Wait returns when the game is over, or ctx ends.
