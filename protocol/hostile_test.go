@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,19 @@ import (
 // game. In every case the node stays responsive (an honest game on it
 // completes meanwhile), nothing but valid messages reaches a record, and
 // the goroutines come back to their number before the attack.
+
+// hostileScale multiplies the size of the attacks (invitations, streams,
+// rounds of garbage): 1, or KAKURE_HOSTILE_SCALE for a longer run.
+func hostileScale(t *testing.T) int {
+	if s := os.Getenv("KAKURE_HOSTILE_SCALE"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			t.Fatalf("KAKURE_HOSTILE_SCALE=%q", s)
+		}
+		return n
+	}
+	return 1
+}
 
 // hostileTimeouts are short timeouts, so that each test takes seconds.
 func hostileTimeouts(c *protocol.Config) {
@@ -318,7 +332,8 @@ func TestT10FloodOfInvitations(t *testing.T) {
 	var streams sync.Map
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 20)
-	for range 100 {
+	invitations := 100 * hostileScale(t)
+	for range invitations {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -347,8 +362,8 @@ func TestT10FloodOfInvitations(t *testing.T) {
 	wg.Wait()
 	close(stopSampling)
 	<-sampled
-	t.Logf("100 invitations: %d accepted, %d declined, %d refused; at most %d games running at once",
-		accepted.Load(), declined.Load(), refused.Load(), maxRunning.Load())
+	t.Logf("%d invitations: %d accepted, %d declined, %d refused; at most %d games running at once",
+		invitations, accepted.Load(), declined.Load(), refused.Load(), maxRunning.Load())
 	if accepted.Load() == 0 || declined.Load() == 0 {
 		t.Errorf("want some invitations accepted and some declined")
 	}
@@ -426,7 +441,7 @@ func TestT10HundredsOfStreams(t *testing.T) {
 	a.honestGame(t, 3)
 	baseline := goroutines()
 	evil := newRawPeer(t, a.vhost)
-	const n = 300
+	n := int32(300 * hostileScale(t))
 	var opened, reset, slow atomic.Int32
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -692,7 +707,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 			return framed(raw)
 		}},
 	}
-	for round := range 8 { // several rounds, so that a leak shows
+	for round := range 8 * hostileScale(t) { // several rounds, so that a leak shows
 		for i, tt := range tests {
 			if i == 0 && round > 0 {
 				continue // it waits for the handshake timeout
