@@ -53,6 +53,12 @@ type Game struct {
 	// savedSecrets is what the secrets file holds, to skip identical saves.
 	savedSecrets []byte
 	autoSince    time.Time
+
+	// helloGen is the stream generation whose hello was answered: one
+	// hello per stream is answered by resending what the other side
+	// lacks; more would let a peer make this one resend the whole game
+	// for every few bytes it sends.
+	helloGen int
 }
 
 type actionReq struct {
@@ -379,6 +385,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				g.dropStream()
 				continue
 			}
+			g.helloGen = g.streamGen
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -474,6 +481,10 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
 			return
 		}
+		if g.helloGen == g.streamGen {
+			return // a second hello on this stream: nothing to resend
+		}
+		g.helloGen = g.streamGen
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:

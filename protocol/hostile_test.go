@@ -285,17 +285,25 @@ func (p *rawPeer) invite(t *testing.T, ctx context.Context, victim peer.ID) (net
 // readAnswer reads frames until the first message and returns its kind
 // (and the reason, for a decline).
 func readAnswer(st network.Stream, timeout time.Duration) (protocol.Kind, string, error) {
+	m, err := readMessage(bufio.NewReader(st), st, timeout)
+	if err != nil {
+		return "", "", err
+	}
+	var db protocol.DeclineBody
+	json.Unmarshal(m.Body, &db)
+	return m.Kind, db.Reason, nil
+}
+
+// readMessage reads frames from r until a message.
+func readMessage(r *bufio.Reader, st network.Stream, timeout time.Duration) (*protocol.Message, error) {
 	st.SetReadDeadline(time.Now().Add(timeout))
-	r := bufio.NewReader(st)
 	for {
 		raw, err := protocol.ReadFrame(r, protocol.MaxFrameSize)
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		if m := protocol.DecodeFrameMessage(raw); m != nil {
-			var db protocol.DeclineBody
-			json.Unmarshal(m.Body, &db)
-			return m.Kind, db.Reason, nil
+			return m, nil
 		}
 	}
 }
@@ -864,5 +872,116 @@ func TestT10InvitationReusesGameID(t *testing.T) {
 	}
 	if !bytes.Equal(before, after) {
 		t.Errorf("the invitation overwrote the record of game %s", id)
+	}
+}
+
+// TestT10HelloFlood: a peer in a game sends hello after hello, each
+// claiming it has none of the victim's messages. The victim resends what
+// is missing once per stream, not once per hello: a few bytes must not
+// buy a copy of the whole game.
+func TestT10HelloFlood(t *testing.T) {
+	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
+	evil := newRawPeer(t, a.vhost)
+	st, kind, _, err := evil.invite(t, a.ctx, a.vhost.ID())
+	if err != nil || kind != protocol.KindAccept {
+		t.Fatalf("invitation: %s %v", kind, err)
+	}
+	defer st.Reset()
+	var gameID protocol.GameID
+	for _, id := range recordIDs(t, a) {
+		gameID = id
+	}
+	hello, _ := json.Marshal(map[string]any{"hello": map[string]any{"game": gameID, "have": []int{1, 0}}})
+	const hellos = 200
+	var flood bytes.Buffer
+	for range hellos {
+		protocol.WriteFrame(&flood, hello)
+	}
+	if _, err := st.Write(flood.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	st.SetReadDeadline(time.Now().Add(1500 * time.Millisecond))
+	r := bufio.NewReader(st)
+	copies := 0
+	for {
+		raw, err := protocol.ReadFrame(r, protocol.MaxFrameSize)
+		if err != nil {
+			break
+		}
+		if m := protocol.DecodeFrameMessage(raw); m != nil && m.Kind == protocol.KindAccept {
+			copies++
+		}
+	}
+	t.Logf("%d hellos on one stream: the acceptance was sent again %d times", hellos, copies)
+	if copies > 1 {
+		t.Errorf("%d copies of the acceptance for %d hellos, want at most 1", copies, hellos)
+	}
+	a.honestGame(t, 14)
+}
+
+// TestT10ChatFlood: a peer in a game sends chat line after chat line (the
+// one message allowed at any time). The victim keeps MaxChatLines of them
+// and takes the next as a violation (T-10) that ends the game: a peer
+// cannot grow another's record without end.
+func TestT10ChatFlood(t *testing.T) {
+	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
+	evil := newRawPeer(t, a.vhost)
+	id, _ := protocol.NewGameID()
+	st, err := evil.open(a.ctx, a.vhost.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Reset()
+	invite := evil.invitation(t, a.vhost.ID(), id)
+	for _, f := range [][]byte{protocol.HelloFrame(id), protocol.FrameOf(invite)} {
+		if err := protocol.WriteFrame(st, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := bufio.NewReader(st)
+	accept, err := readMessage(r, st, 5*time.Second)
+	if err != nil || accept.Kind != protocol.KindAccept {
+		t.Fatalf("answer %+v, %v", accept, err)
+	}
+	lines := protocol.MaxChatLines + 50
+	var flood bytes.Buffer
+	prev := invite.Hash()
+	for i := range lines {
+		m := protocol.Message{Game: id, From: protocol.Inviter, Seq: uint64(i + 1), Prev: prev, Ack: 0, AckHash: accept.Hash(),
+			Kind: protocol.KindChat, Body: protocol.EncodeBody(protocol.ChatBody{Text: strings.Repeat("spam ", 100)})}
+		if err := m.Sign(evil.key); err != nil {
+			t.Fatal(err)
+		}
+		prev = m.Hash()
+		protocol.WriteFrame(&flood, protocol.FrameOf(&m))
+	}
+	go st.Write(flood.Bytes())
+	a.honestGame(t, 15)
+	g := a.victim.Game(id)
+	if g == nil {
+		t.Fatal("the victim has no game with the flooder")
+	}
+	if err := g.Wait(a.ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := g.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Rule != "T-10" || out.Violation.Accused != protocol.Inviter {
+		t.Fatalf("outcome %+v, want a T-10 violation of the flooder", out)
+	}
+	tr, err := protocol.LoadTranscript(g.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chats := 0
+	for _, m := range tr.Messages {
+		if m.Kind == protocol.KindChat {
+			chats++
+		}
+	}
+	if chats != protocol.MaxChatLines {
+		t.Errorf("the record keeps %d chat lines, want %d", chats, protocol.MaxChatLines)
+	}
+	if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Rule != "T-10" {
+		t.Errorf("Verify: %+v", rep.Violation)
 	}
 }
