@@ -282,6 +282,22 @@ func (p *rawPeer) invite(t *testing.T, ctx context.Context, victim peer.ID) (net
 	return st, kind, reason, err
 }
 
+// pingFrame is a keep-alive frame.
+var pingFrame = framed([]byte(`{"ping":true}`))
+
+// keepAlive sends keep-alives on st every 300ms until a write fails: the
+// peer stays connected but says nothing else, so that the victim waits
+// for it by AutoGrace (and forfeits it), not by the idle timeout.
+func keepAlive(st network.Stream) {
+	for {
+		st.SetWriteDeadline(time.Now().Add(time.Second))
+		if _, err := st.Write(pingFrame); err != nil {
+			return
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
 // readAnswer reads frames until the first message and returns its kind
 // (and the reason, for a decline).
 func readAnswer(st network.Stream, timeout time.Duration) (protocol.Kind, string, error) {
@@ -309,7 +325,8 @@ func readMessage(r *bufio.Reader, st network.Stream, timeout time.Duration) (*pr
 }
 
 // TestT10FloodOfInvitations: a peer sends a hundred invitations, twenty
-// at a time, and never plays the games it gets. The victim never runs
+// at a time, and never plays the games it gets (it only keeps them
+// alive). The victim never runs
 // more games with it than MaxGamesPerPeer, declines the rest, forfeits
 // the silent games after AutoGrace, plays an honest game meanwhile, and
 // holds no goroutine for the flood once it is over.
@@ -349,7 +366,10 @@ func TestT10FloodOfInvitations(t *testing.T) {
 			defer func() { <-sem }()
 			st, kind, reason, err := evil.invite(t, a.ctx, a.vhost.ID())
 			if st != nil {
-				streams.Store(st, true) // held open, silent
+				streams.Store(st, true) // held open, silent but for keep-alives
+				if err == nil && kind == protocol.KindAccept {
+					go keepAlive(st)
+				}
 			}
 			switch {
 			case err != nil:
@@ -569,8 +589,9 @@ func TestT10Trickle(t *testing.T) {
 
 // TestT11SilentPeer: a peer that takes the stream and never answers.
 // Invited by the victim, it makes Invite fail after the idle timeout;
-// inviting the victim and then falling silent, it forfeits its game
-// after AutoGrace (T-11) and the victim's record says so.
+// inviting the victim and then saying nothing but keep-alives, it
+// forfeits its game after AutoGrace (T-11) and the victim's record says
+// so.
 func TestT11SilentPeer(t *testing.T) {
 	a := newArena(t, true, nil)
 	a.honestGame(t, 7)
@@ -603,6 +624,7 @@ func TestT11SilentPeer(t *testing.T) {
 		t.Fatalf("invitation: %s %v", kind, err)
 	}
 	defer st.Reset()
+	go keepAlive(st)
 	a.honestGame(t, 8)
 	var silent *protocol.Game
 	deadline := time.Now().Add(5 * time.Second)

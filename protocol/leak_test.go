@@ -154,6 +154,7 @@ func TestT5NoLeakOfHiddenChoices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var logs [2]*lockedBuffer
 			p := newPair(t, func(i int, c *protocol.Config) {
 				logs[i] = &lockedBuffer{}
