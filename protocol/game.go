@@ -67,6 +67,12 @@ type Game struct {
 	// peer may not have yet, by sequence number, to send again on resume.
 	ownBulk   map[uint64][][]byte
 	autoSince time.Time
+
+	// helloGen is the stream generation whose hello was answered: one
+	// hello per stream is answered by resending what the other side
+	// lacks; more would let a peer make this one resend the whole game
+	// for every few bytes it sends.
+	helloGen int
 }
 
 type actionReq struct {
@@ -342,6 +348,14 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 // attachStream hands a resumed stream to the loop.
 func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 	select {
+	case <-g.done:
+		// The loop has stopped: never park the stream in the buffer of
+		// attach, where nothing would read or close it.
+		st.Reset()
+		return
+	default:
+	}
+	select {
 	case g.attach <- attachReq{st: st, r: r, h: h}:
 	case <-g.done:
 		st.Reset()
@@ -352,6 +366,9 @@ func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 // a resume); an optional reader already holds buffered bytes of st.
 func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	defer close(g.done)
+	// The event pump runs only while a loop does: a game abandoned before
+	// its loop starts (a declined invitation) leaves no goroutine behind.
+	go g.events.pump()
 	defer g.events.close()
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
@@ -400,6 +417,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				g.dropStream()
 				continue
 			}
+			g.helloGen = g.streamGen
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -504,6 +522,10 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
 			return
 		}
+		if g.helloGen == g.streamGen {
+			return // a second hello on this stream: nothing to resend
+		}
+		g.helloGen = g.streamGen
 		g.awaitHello = false
 		g.resend(f.Hello)
 		return
@@ -837,7 +859,14 @@ func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
 	return g, nil
 }
 
+// ErrCorruptRecord reports a record file that is torn, damaged or forged:
+// it is never used, only reported.
+var ErrCorruptRecord = errors.New("protocol: corrupt record")
+
 // Unfinished lists the games in the games directory that are not over.
+// Records that cannot be read or replayed are left out and reported in the
+// error (wrapping ErrCorruptRecord, one per file), alongside the games
+// that can be resumed.
 func (s *Service) Unfinished() ([]GameID, error) {
 	if s.cfg.Dir == "" {
 		return nil, nil
@@ -847,23 +876,30 @@ func (s *Service) Unfinished() ([]GameID, error) {
 		return nil, err
 	}
 	var ids []GameID
+	var bad []error
 	for _, path := range matches {
 		tr, err := LoadTranscript(path)
 		if err != nil {
 			s.cfg.Logger.Warn("unreadable record", "path", path, "err", err)
+			bad = append(bad, fmt.Errorf("%w: %v", ErrCorruptRecord, err))
 			continue
 		}
 		m := NewMachine(tr.Game)
 		for i := range tr.Messages {
-			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+			if _, err = m.Apply(&tr.Messages[i]); err != nil {
 				break
 			}
+		}
+		if err != nil {
+			s.cfg.Logger.Warn("record does not replay", "path", path, "err", err)
+			bad = append(bad, fmt.Errorf("%w: %s: does not replay: %v", ErrCorruptRecord, path, err))
+			continue
 		}
 		if m.Phase != PhaseDone {
 			ids = append(ids, tr.Game)
 		}
 	}
-	return ids, nil
+	return ids, errors.Join(bad...)
 }
 
 // Wait returns when the game is over, or ctx ends.

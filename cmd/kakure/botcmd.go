@@ -71,7 +71,11 @@ func runBot(env *environment, args []string) error {
 		results <- fmt.Sprintf("game %s: %s record=%s%s", g.ID(), describeOutcome(out), g.RecordPath(), sgfNote)
 	}
 	// Resume the games a crash or a lost connection left unfinished.
-	ids, _ := p.service.Unfinished()
+	ids, err := p.service.Unfinished()
+	if err != nil {
+		// Torn or damaged records are reported, never resumed.
+		fmt.Fprintf(env.stdout, "records not resumed: %v\n", err)
+	}
 	for i, id := range ids {
 		g, err := p.service.Resume(ctx, id)
 		if err != nil {
