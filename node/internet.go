@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/gologshim"
 	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
@@ -39,7 +42,7 @@ import (
 // holePunchDialTimeout bounds each hole-punching attempt's dial. A punch
 // that works connects within a few round trips; waiting go-libp2p's
 // default ten seconds only delays the game on NATs that do not allow it.
-const holePunchDialTimeout = 5 * time.Second
+const holePunchDialTimeout = 3 * time.Second
 
 // ConnKind is the kind of connection to a peer.
 type ConnKind int
@@ -102,6 +105,7 @@ type internet struct {
 	mu      sync.Mutex
 	h       host.Host                // set once the host exists
 	punched map[string]bool          // IDs of connections made by hole punching
+	failed  map[peer.ID]time.Time    // when a hole punch with a peer last failed
 	rtts    map[string]time.Duration // last RTT measured per connection ID
 	changed chan struct{}            // closed and replaced at every change
 	invites map[*Invite]bool         // open invites, closed with the node
@@ -111,7 +115,7 @@ type internet struct {
 }
 
 func newInternet(relays []peer.AddrInfo) *internet {
-	return &internet{relays: relays, punched: map[string]bool{}, rtts: map[string]time.Duration{},
+	return &internet{relays: relays, punched: map[string]bool{}, failed: map[peer.ID]time.Time{}, rtts: map[string]time.Duration{},
 		changed: make(chan struct{}), invites: map[*Invite]bool{}}
 }
 
@@ -203,11 +207,25 @@ func (n *Node) forgetConn(_ network.Network, c network.Conn) {
 // connections hole punching made.
 type holePunchTracer struct{ n *Node }
 
+// inetLog logs NAT traversal events (GOLOG_LOG_LEVEL=kakure-internet=info
+// shows them in the log file).
+var inetLog = gologshim.Logger("kakure-internet")
+
 // Trace implements holepunch.EventTracer.
 func (t holePunchTracer) Trace(evt *holepunch.Event) {
+	inetLog.Info("hole punching", "peer", evt.Remote, "event", evt.Type, "details", evt.Evt)
 	in := t.n.inet
-	end, ok := evt.Evt.(*holepunch.EndHolePunchEvt)
-	if evt.Type != holepunch.EndHolePunchEvtT || !ok || !end.Success {
+	success := false
+	switch e := evt.Evt.(type) {
+	case *holepunch.EndHolePunchEvt:
+		success = e.Success
+		if !success {
+			in.markFailed(evt.Remote)
+		}
+	case *holepunch.ProtocolErrorEvt:
+		in.markFailed(evt.Remote)
+	}
+	if !success {
 		in.notify()
 		return
 	}
@@ -228,6 +246,19 @@ func (t holePunchTracer) Trace(evt *holepunch.Event) {
 	in.notifyLocked()
 }
 
+func (in *internet) markFailed(p peer.ID) {
+	in.mu.Lock()
+	in.failed[p] = time.Now()
+	in.mu.Unlock()
+}
+
+// failedSince reports whether a hole punch with p failed after t.
+func (in *internet) failedSince(p peer.ID, t time.Time) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.failed[p].After(t)
+}
+
 func isRelayedConn(c network.Conn) bool { return isCircuitAddr(c.RemoteMultiaddr()) }
 
 // Relays returns the relays the node was configured with (Config.Relays
@@ -235,9 +266,9 @@ func isRelayedConn(c network.Conn) bool { return isCircuitAddr(c.RemoteMultiaddr
 func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.inet.relays) }
 
 // gameConn returns the connection to p that carries a game: the one with
-// the most open streams, since a game keeps its stream open for the whole
-// game and the other protocols' streams are short; among equals, a
-// direct one before a relayed one. Nil when not connected.
+// the most open streams of application protocols (a game keeps its
+// stream open for the whole game), among equals a direct one before a
+// relayed one. Nil when not connected.
 func (n *Node) gameConn(p peer.ID) network.Conn {
 	var best network.Conn
 	bestStreams := -1
@@ -245,7 +276,12 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 		if c.IsClosed() {
 			continue
 		}
-		s := len(c.GetStreams())
+		s := 0
+		for _, st := range c.GetStreams() {
+			if !isLibp2pProtocol(st.Protocol()) {
+				s++
+			}
+		}
 		if best == nil || s > bestStreams || s == bestStreams && isRelayedConn(best) && !isRelayedConn(c) {
 			best, bestStreams = c, s
 		}
@@ -253,8 +289,17 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 	return best
 }
 
+// isLibp2pProtocol reports whether id is one of libp2p's own protocols
+// (identify, ping, DCUtR, AutoNAT, circuit relay...), whose streams are
+// short, or a stream not negotiated yet.
+func isLibp2pProtocol(id protocol.ID) bool {
+	s := string(id)
+	return s == "" || strings.HasPrefix(s, "/ipfs/") || strings.HasPrefix(s, "/libp2p/") || strings.HasPrefix(s, "/p2p/")
+}
+
 // ConnectionInfo describes the connection to p that carries a game (the
-// one with the most open streams; among equals a direct one): direct,
+// one with the most open streams of application protocols; among equals
+// a direct one): direct,
 // hole-punched or relayed, the RTT last measured on it by Ping, and p's
 // address on it. It does not block.
 func (n *Node) ConnectionInfo(p peer.ID) ConnInfo {
@@ -327,17 +372,21 @@ func (n *Node) Ping(ctx context.Context, p peer.ID) (time.Duration, error) {
 	return rtt, nil
 }
 
-// awaitDirect waits until n has a direct connection to p, or ctx ends,
-// and returns the kind of connection it then has. A direct connection is
-// reported as ConnHolePunched once the DCUtR service says hole punching
-// made it, for which it waits up to a second more.
+// awaitDirect waits until n has a direct connection to p, a hole punch
+// with p fails, or ctx ends, and returns the kind of connection it then
+// has. A direct connection is reported as ConnHolePunched once the DCUtR
+// service says hole punching made it, for which it waits up to a second
+// more.
 func (n *Node) awaitDirect(ctx context.Context, p peer.ID) ConnKind {
+	start := time.Now()
 	var tracerWait <-chan time.Time
 	for {
 		changed := n.inet.watch()
 		kind := n.bestKind(p)
 		switch {
 		case kind == ConnHolePunched || kind == ConnNone:
+			return kind
+		case kind == ConnRelayed && n.inet.failedSince(p, start):
 			return kind
 		case kind == ConnDirect && tracerWait == nil:
 			tracerWait = time.After(time.Second)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/network"
+
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/node/rendezvous"
 )
@@ -150,6 +152,33 @@ func TestRelayedConnection(t *testing.T) {
 	}
 	if got := guest.ConnectionInfo(guest.ID()).Kind; got != node.ConnNone {
 		t.Errorf("connection to self: %v, want none", got)
+	}
+
+	// A game stream open on the relayed connection: ConnectionInfo keeps
+	// describing that connection when a direct one appears, because the
+	// game stays where its stream is.
+	var relayed network.Conn
+	for _, c := range guest.Host().Network().ConnsToPeer(host.ID()) {
+		relayed = c
+	}
+	game, err := relayed.NewStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer game.Reset()
+	game.SetProtocol(echoProtocol)
+	if _, err := guest.Connect(network.WithForceDirectDial(ctx, "test"), addrWith(t, host, "/tcp/")); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(guest.Host().Network().ConnsToPeer(host.ID())); n != 2 {
+		t.Fatalf("%d connections to the host, want a relayed and a direct one", n)
+	}
+	if got := guest.ConnectionInfo(host.ID()).Kind; got != node.ConnRelayed {
+		t.Errorf("with the game stream on the relayed connection: %v, want relayed", got)
+	}
+	game.Reset()
+	if got := guest.ConnectionInfo(host.ID()).Kind; got != node.ConnDirect {
+		t.Errorf("with no game stream: %v, want direct (preferred)", got)
 	}
 }
 
