@@ -21,13 +21,13 @@ import (
 // The internet in a box: network namespaces made by the test, all wired
 // among themselves and to nothing else, so no packet leaves them.
 //
-//	          pub (bridge br0, 192.0.0.64/26: "public" addresses)
-//	          relay 192.0.0.65
-//	         /                      \
-//	  nat1 wan 192.0.0.66       nat2 wan 192.0.0.67      iptables MASQUERADE,
-//	  nat1 lan 10.0.1.1         nat2 lan 10.0.2.1        new inbound dropped
-//	       |                         |
-//	  a eth0 10.0.1.2           b eth0 10.0.2.2          the players
+//	        pub (bridge br0, 192.0.0.64/26: "public" addresses)
+//	        relay 192.0.0.65
+//	       /                      \
+//	nat1 wan 192.0.0.66       nat2 wan 192.0.0.67      iptables MASQUERADE,
+//	nat1 lan 10.0.1.1         nat2 lan 10.0.2.1        new inbound dropped
+//	     |                         |
+//	a eth0 10.0.1.2           b eth0 10.0.2.2          the players
 //
 // 192.0.0.64/26 lies outside the ranges libp2p takes for private or
 // unroutable (192.0.0.0/26 is), so the peers treat the addresses the relay
@@ -40,7 +40,7 @@ const (
 
 // netnsLab is the set of namespaces of one test.
 type netnsLab struct {
-	t                      *testing.T
+	t                     *testing.T
 	pub, nat1, nat2, a, b string
 }
 
