@@ -95,7 +95,11 @@ func (c ConnInfo) String() string {
 	if c.Kind == ConnNone || c.RTT == 0 {
 		return c.Kind.String()
 	}
-	return fmt.Sprintf("%s, rtt %s", c.Kind, c.RTT.Round(100*time.Microsecond))
+	rtt := c.RTT.Round(100 * time.Microsecond)
+	if c.RTT < time.Millisecond {
+		rtt = c.RTT.Round(time.Microsecond)
+	}
+	return fmt.Sprintf("%s, rtt %s", c.Kind, rtt)
 }
 
 // internet is the node's state for NAT traversal, relays and invites.

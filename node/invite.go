@@ -173,7 +173,29 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 		n.awaitDirect(wctx, info.ID)
 		cancel()
 	}
+	n.closeIdleRelayed(info.ID)
 	return info, nil
+}
+
+// closeIdleRelayed closes the relayed connections to p that carry no
+// application stream when a direct one exists, so that the relay does
+// not keep a circuit open for nothing.
+func (n *Node) closeIdleRelayed(p peer.ID) {
+	if k := n.bestKind(p); k != ConnDirect && k != ConnHolePunched {
+		return
+	}
+	for _, c := range n.host.Network().ConnsToPeer(p) {
+		if !isRelayedConn(c) {
+			continue
+		}
+		idle := true
+		for _, st := range c.GetStreams() {
+			idle = idle && isLibp2pProtocol(st.Protocol())
+		}
+		if idle {
+			c.Close()
+		}
+	}
 }
 
 // connectRelays connects to every relay at once and returns those it

@@ -250,8 +250,17 @@ func TestConnKindString(t *testing.T) {
 			t.Errorf("ConnKind(%d).String() = %q, want %q", int(k), got, want)
 		}
 	}
-	ci := node.ConnInfo{Kind: node.ConnRelayed, RTT: 23400 * time.Microsecond}
-	if got := ci.String(); got != "relayed, rtt 23.4ms" {
-		t.Errorf("ConnInfo.String() = %q", got)
+	for _, tt := range []struct {
+		ci   node.ConnInfo
+		want string
+	}{
+		{node.ConnInfo{Kind: node.ConnRelayed, RTT: 23412 * time.Microsecond}, "relayed, rtt 23.4ms"},
+		{node.ConnInfo{Kind: node.ConnDirect, RTT: 41234 * time.Nanosecond}, "direct, rtt 41µs"},
+		{node.ConnInfo{Kind: node.ConnHolePunched}, "hole-punched"},
+		{node.ConnInfo{}, "none"},
+	} {
+		if got := tt.ci.String(); got != tt.want {
+			t.Errorf("%#v.String() = %q, want %q", tt.ci, got, tt.want)
+		}
 	}
 }

@@ -178,7 +178,7 @@ func (p *process) lastLine(re *regexp.Regexp) []string {
 
 var (
 	reRelayAddr  = regexp.MustCompile(`^\s+(/ip4/` + regexp.QuoteMeta(labRelayIP) + `/udp/\d+/quic-v1/p2p/\S+)`)
-	reRelayStats = regexp.MustCompile(`^stats: .*circuits=(\d+) .*bytes=(\d+)`)
+	reRelayStats = regexp.MustCompile(`^stats: .*circuits=(\d+) open=(\d+) bytes=(\d+)`)
 	reCode       = regexp.MustCompile(`^invite code: (\S+)`)
 	reJoined     = regexp.MustCompile(`^joined (\S+) in ([0-9.]+)s: (\S+)`)
 	reFirstMove  = regexp.MustCompile(`^timing: code to first move ([0-9.]+)s`)
@@ -194,7 +194,7 @@ func relayBytes(t *testing.T, relay *process) int {
 	for range 40 {
 		n := 0
 		if m := relay.lastLine(reRelayStats); m != nil {
-			n, _ = strconv.Atoi(m[2])
+			n, _ = strconv.Atoi(m[3])
 		}
 		if n == last {
 			if stable++; stable == 3 {
@@ -276,5 +276,63 @@ func TestInternetPlay(t *testing.T) {
 				t.Errorf("relay forwarded %d bytes for a relayed game, expected the whole game", after-before)
 			}
 		})
+	}
+}
+
+// TestInviteCodeLoopback is TestInternetPlay without namespaces, so that
+// it runs everywhere: relay and players on loopback, found by invite
+// code, connected directly (the host's loopback address is in its record
+// since the relay is on loopback too).
+func TestInviteCodeLoopback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	dir := t.TempDir()
+	relay := startKakure(t, "relay", "--home", filepath.Join(dir, "relay"), "--listen", "/ip4/127.0.0.1/tcp/0", "--stats", "100ms")
+	relayAddr := relay.waitLine(t, regexp.MustCompile(`^\s+(/ip4/127\.0\.0\.1/tcp/\d+/p2p/\S+)`), 20*time.Second)[1]
+	listen := []string{"--listen", "/ip4/127.0.0.1/tcp/0", "--relay", relayAddr}
+	host := startKakure(t, append([]string{"bot", "--home", filepath.Join(dir, "host"), "--seed", "1", "--host-invite"}, listen...)...)
+	code := host.waitLine(t, reCode, 20*time.Second)[1]
+	guest := startKakure(t, append([]string{"bot", "--home", filepath.Join(dir, "guest"), "--seed", "2",
+		"--join", code, "--variant", "go", "--size", "9"}, listen...)...)
+	if joined := guest.waitLine(t, reJoined, 20*time.Second); joined[3] != "direct" {
+		t.Errorf("joined on a %s connection, want direct", joined[3])
+	}
+	resGuest := guest.waitLine(t, reGameResult, 60*time.Second)
+	resHost := host.waitLine(t, reGameResult, 30*time.Second)
+	if resGuest[1] != resHost[1] || resGuest[2] != resHost[2] {
+		t.Fatalf("the players disagree: guest %q, host %q", resGuest[0], resHost[0])
+	}
+	// The guest may have reached the host through the relay too before
+	// the direct connection won; that circuit is closed, and carried no
+	// game.
+	if b := relayBytes(t, relay); b > 10_000 {
+		t.Errorf("the relay forwarded %d bytes during a direct game", b)
+	}
+	if st := relay.lastLine(regexp.MustCompile(`^stats: .* open=(\d+)`)); st != nil && st[1] != "0" {
+		t.Errorf("the relay still has %s circuits open: %s", st[1], st[0])
+	}
+
+	// A code nobody hosts: a clear error, exit status 1.
+	lost := startKakure(t, append([]string{"bot", "--home", filepath.Join(dir, "lost"), "--join", "acorn acorn acorn"}, listen...)...)
+	lost.waitLine(t, regexp.MustCompile(`no peer hosts this invite code`), 20*time.Second)
+	<-lost.done
+	if code := lost.cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+}
+
+func TestBotInviteFlagsExclusive(t *testing.T) {
+	var out strings.Builder
+	env := &environment{stdin: strings.NewReader(""), stdout: &out, stderr: &out}
+	for _, args := range [][]string{
+		{"bot", "--host-invite", "--join", "acorn acorn acorn"},
+		{"bot", "--invite", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWGC6TvWhfapngX6wvJHMYvKpDMXPb3ZnCZ6dMoaMtimQ5", "--join", "acorn acorn acorn"},
+		{"relay", "extra"},
+	} {
+		out.Reset()
+		if got := run(env, args); got != 2 {
+			t.Errorf("kakure %s: status %d, want 2; output:\n%s", strings.Join(args, " "), got, out.String())
+		}
 	}
 }
