@@ -198,11 +198,15 @@ func (n *Node) closeInternet() {
 	}
 }
 
-func (n *Node) forgetConn(_ network.Network, c network.Conn) {
+func (n *Node) forgetConn(net network.Network, c network.Conn) {
+	gone := net.Connectedness(c.RemotePeer()) != network.Connected
 	in := n.inet
 	in.mu.Lock()
 	delete(in.punched, c.ID())
 	delete(in.rtts, c.ID())
+	if gone {
+		delete(in.failed, c.RemotePeer())
+	}
 	in.notifyLocked()
 	in.mu.Unlock()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	manet "github.com/multiformats/go-multiaddr/net"
 )
 
 // serviceName is the resource manager's name for the server's streams.
@@ -23,6 +24,9 @@ type ServerConfig struct {
 	MaxCodes int
 	// MaxCodesPerPeer is the most codes one peer holds at once; default 4.
 	MaxCodesPerPeer int
+	// MaxCodesPerIP is the most codes the peers at one IP address hold at
+	// once; default 16. Peer IDs cost nothing to make, addresses do.
+	MaxCodesPerIP int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -43,6 +47,7 @@ type Server struct {
 type entry struct {
 	record  SignedRecord
 	owner   peer.ID
+	ip      string // the owner's IP address when it registered
 	expires time.Time
 }
 
@@ -50,6 +55,7 @@ type entry struct {
 func NewServer(h host.Host, cfg ServerConfig) *Server {
 	cfg.MaxCodes = cmp.Or(cfg.MaxCodes, 4096)
 	cfg.MaxCodesPerPeer = cmp.Or(cfg.MaxCodesPerPeer, 4)
+	cfg.MaxCodesPerIP = cmp.Or(cfg.MaxCodesPerIP, 16)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -91,7 +97,11 @@ func (s *Server) handleStream(st network.Stream) {
 		st.Reset()
 		return
 	}
-	resp := s.serve(st.Conn().RemotePeer(), req)
+	ip := ""
+	if a, err := manet.ToIP(st.Conn().RemoteMultiaddr()); err == nil {
+		ip = a.String()
+	}
+	resp := s.serve(st.Conn().RemotePeer(), ip, req)
 	if err := writeMessage(st, resp); err != nil {
 		st.Reset()
 		return
@@ -99,8 +109,9 @@ func (s *Server) handleStream(st network.Stream) {
 	st.Close()
 }
 
-// serve answers one request from the peer from.
-func (s *Server) serve(from peer.ID, req request) response {
+// serve answers one request from the peer from, at IP address ip ("" if
+// not known).
+func (s *Server) serve(from peer.ID, ip string, req request) response {
 	now := s.cfg.Now()
 	switch req.Op {
 	case opRegister:
@@ -114,7 +125,7 @@ func (s *Server) serve(from peer.ID, req request) response {
 		if info.ID != from {
 			return response{Status: statusBadRequest, Message: "the record is signed by another peer than the one registering it"}
 		}
-		return s.register(from, rec.Code, *req.Record, time.Unix(rec.Expires, 0), now)
+		return s.register(from, ip, rec.Code, *req.Record, time.Unix(rec.Expires, 0), now)
 	case opLookup:
 		code, err := ParseCode(req.Code)
 		if err != nil {
@@ -149,7 +160,7 @@ func (s *Server) serve(from peer.ID, req request) response {
 // register stores code for owner, unless another peer holds it or a limit
 // is reached. A peer registering its own code again replaces the record
 // (that is how a host refreshes its addresses and expiry).
-func (s *Server) register(owner peer.ID, code string, sr SignedRecord, expires, now time.Time) response {
+func (s *Server) register(owner peer.ID, ip, code string, sr SignedRecord, expires, now time.Time) response {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pruneLocked(now)
@@ -157,22 +168,28 @@ func (s *Server) register(owner peer.ID, code string, sr SignedRecord, expires, 
 		if e.owner != owner {
 			return response{Status: statusTaken}
 		}
-		s.codes[code] = entry{record: sr, owner: owner, expires: expires}
+		s.codes[code] = entry{record: sr, owner: owner, ip: ip, expires: expires}
 		return response{Status: statusOK}
 	}
 	if len(s.codes) >= s.cfg.MaxCodes {
 		return response{Status: statusRefused, Message: "the relay holds too many invite codes; try again later"}
 	}
-	held := 0
+	byPeer, byIP := 0, 0
 	for _, e := range s.codes {
 		if e.owner == owner {
-			held++
+			byPeer++
+		}
+		if ip != "" && e.ip == ip {
+			byIP++
 		}
 	}
-	if held >= s.cfg.MaxCodesPerPeer {
+	if byPeer >= s.cfg.MaxCodesPerPeer {
 		return response{Status: statusRefused, Message: "this peer holds too many invite codes"}
 	}
-	s.codes[code] = entry{record: sr, owner: owner, expires: expires}
+	if byIP >= s.cfg.MaxCodesPerIP {
+		return response{Status: statusRefused, Message: "peers at this address hold too many invite codes"}
+	}
+	s.codes[code] = entry{record: sr, owner: owner, ip: ip, expires: expires}
 	return response{Status: statusOK}
 }
 

@@ -187,6 +187,20 @@ func TestRegisterRefused(t *testing.T) {
 		t.Errorf("fourth code on a relay holding three: %v, want ErrRefused", err)
 	}
 
+	// Peers at one address: a and b are both on 127.0.0.1.
+	ipw := newWorld(t, 2, rendezvous.ServerConfig{MaxCodesPerIP: 3})
+	regIP := func(h host.Host, code string) error {
+		return rendezvous.Register(ctx, h, ipw.relay.ID(), sign(t, h, code, time.Minute))
+	}
+	for i, code := range []string{"acorn-acorn-acorn", "actor-actor-actor", "adult-adult-adult"} {
+		if err := regIP(ipw.clients[i%2], code); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := regIP(ipw.clients[1], "agent-agent-agent"); !errors.Is(err, rendezvous.ErrRefused) {
+		t.Errorf("fourth code from one IP address allowed three: %v, want ErrRefused", err)
+	}
+
 	// A record signed by a key other than the registering peer's.
 	if err := rendezvous.Register(ctx, b, w.relay.ID(), sign(t, a, "album-album-album", time.Minute)); !errors.Is(err, rendezvous.ErrBadRecord) {
 		t.Errorf("registering another peer's record: %v, want ErrBadRecord", err)
