@@ -380,13 +380,16 @@ func (n *Node) Ping(ctx context.Context, p peer.ID) (time.Duration, error) {
 	return rtt, nil
 }
 
-// awaitDirect waits until n has a direct connection to p, a hole punch
-// with p fails, or ctx ends, and returns the kind of connection it then
+// awaitDirect waits until n has a direct connection to p, or ctx ends,
+// or neither path to one is left: the direct dial reported on direct
+// failed, and hole punching failed or cannot happen (this node knows no
+// public address of its own). It returns the kind of connection it then
 // has. A direct connection is reported as ConnHolePunched once the DCUtR
 // service says hole punching made it, for which it waits up to a second
-// more.
-func (n *Node) awaitDirect(ctx context.Context, p peer.ID) ConnKind {
+// more when hole punching can happen.
+func (n *Node) awaitDirect(ctx context.Context, p peer.ID, direct <-chan error) ConnKind {
 	start := time.Now()
+	directFailed := false
 	var tracerWait <-chan time.Time
 	for {
 		changed := n.inet.watch()
@@ -394,13 +397,18 @@ func (n *Node) awaitDirect(ctx context.Context, p peer.ID) ConnKind {
 		switch {
 		case kind == ConnHolePunched || kind == ConnNone:
 			return kind
-		case kind == ConnRelayed && n.inet.failedSince(p, start):
+		case kind == ConnRelayed && directFailed && (!n.holePunchReady() || n.inet.failedSince(p, start)):
+			return kind
+		case kind == ConnDirect && !n.holePunchReady():
 			return kind
 		case kind == ConnDirect && tracerWait == nil:
 			tracerWait = time.After(time.Second)
 		}
 		select {
 		case <-changed:
+		case err := <-direct:
+			directFailed = err != nil
+			direct = nil
 		case <-tracerWait:
 			return n.bestKind(p)
 		case <-ctx.Done():

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
@@ -33,6 +34,10 @@ const (
 	// upgradeWait bounds how long JoinInvite waits for a relayed
 	// connection to become direct.
 	upgradeWait = 6 * time.Second
+	// lanDialWait bounds JoinInvite's own dial of the host's addresses:
+	// on a LAN it connects in milliseconds, and elsewhere it would only
+	// keep the guest waiting.
+	lanDialWait = 2 * time.Second
 	// maxCodeDraws is how many codes HostInvite draws before giving up
 	// when the relays say each is taken.
 	maxCodeDraws = 8
@@ -165,16 +170,40 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 		return peer.AddrInfo{}, fmt.Errorf("node: %s is this node's own invite code", code)
 	}
 	n.awaitHolePunchReady(ctx, relays, holePunchReadyWait)
+	// Dial the host's own addresses apart as well: on a LAN the circuit
+	// through the relay may connect first, and nothing else would then try
+	// the direct path (DCUtR only tries public addresses).
+	dctx, cancel := context.WithTimeout(ctx, upgradeWait)
+	defer cancel()
+	direct := make(chan error, 1)
+	go func() {
+		lctx, cancel := context.WithTimeout(dctx, lanDialWait)
+		defer cancel()
+		direct <- n.dialDirect(lctx, info)
+	}()
 	if err := n.host.Connect(ctx, info); err != nil {
 		return peer.AddrInfo{}, fmt.Errorf("node: connecting to %s, host of %s: %w", info.ID, code, err)
 	}
 	if n.bestKind(info.ID) == ConnRelayed {
-		wctx, cancel := context.WithTimeout(ctx, upgradeWait)
-		n.awaitDirect(wctx, info.ID)
-		cancel()
+		n.awaitDirect(dctx, info.ID, direct)
 	}
 	n.closeIdleRelayed(info.ID)
 	return info, nil
+}
+
+// dialDirect dials p at its addresses that are not circuit addresses,
+// even when a relayed connection exists.
+func (n *Node) dialDirect(ctx context.Context, p peer.AddrInfo) error {
+	var addrs []ma.Multiaddr
+	for _, a := range p.Addrs {
+		if !isCircuitAddr(a) {
+			addrs = append(addrs, a)
+		}
+	}
+	if len(addrs) == 0 {
+		return errors.New("node: no direct address")
+	}
+	return n.host.Connect(network.WithForceDirectDial(ctx, "kakure-join"), peer.AddrInfo{ID: p.ID, Addrs: addrs})
 }
 
 // closeIdleRelayed closes the relayed connections to p that carry no

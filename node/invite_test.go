@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/node/rendezvous"
@@ -262,5 +263,42 @@ func TestConnKindString(t *testing.T) {
 		if got := tt.ci.String(); got != tt.want {
 			t.Errorf("%#v.String() = %q, want %q", tt.ci, got, tt.want)
 		}
+	}
+}
+
+// TestJoinInviteDialsDirectWhenRelayed covers a LAN (here loopback) where
+// the circuit through the relay connects first: JoinInvite still dials
+// the host's own addresses, ends on a direct connection and closes the
+// idle circuit.
+func TestJoinInviteDialsDirectWhenRelayed(t *testing.T) {
+	relay, relayAddr := startRelay(t)
+	host := startPeerWithRelays(t, relayAddr)
+	guest := startPeerWithRelays(t, relayAddr)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	inv, err := host.HostInvite(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inv.Close()
+	if _, err := guest.Connect(ctx, relayAddr+"/p2p-circuit/p2p/"+host.ID().String()); err != nil {
+		t.Fatal(err)
+	}
+	if got := guest.ConnectionInfo(host.ID()).Kind; got != node.ConnRelayed {
+		t.Fatalf("before joining: %v, want relayed", got)
+	}
+	if _, err := guest.JoinInvite(ctx, inv.Code); err != nil {
+		t.Fatal(err)
+	}
+	if got := guest.ConnectionInfo(host.ID()).Kind; got != node.ConnDirect {
+		t.Errorf("after joining: %v, want direct", got)
+	}
+	for _, c := range guest.Host().Network().ConnsToPeer(host.ID()) {
+		if _, err := c.RemoteMultiaddr().ValueForProtocol(ma.P_CIRCUIT); err == nil {
+			t.Errorf("the idle circuit %s is still open", c.RemoteMultiaddr())
+		}
+	}
+	if st, _ := relay.RelayStats(); st.CircuitsOpened != 1 {
+		t.Errorf("relay stats %v: want the one circuit", st)
 	}
 }
