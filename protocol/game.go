@@ -68,6 +68,13 @@ type Game struct {
 	ownBulk   map[uint64][][]byte
 	autoSince time.Time
 
+	// redialed delivers the streams that maybeRedial opened (nil on
+	// failure); dialing and nextDial pace the attempts.
+	redialed chan network.Stream
+	dialing  bool
+	nextDial time.Time
+	dialWait time.Duration
+
 	// helloGen is the stream generation whose hello was answered: one
 	// hello per stream is answered by resending what the other side
 	// lacks; more would let a peer make this one resend the whole game
@@ -430,6 +437,21 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 		case <-check.C:
 			g.checkGrace()
+			g.maybeRedial()
+		case st := <-g.redialed:
+			g.dialing = false
+			if st == nil {
+				continue
+			}
+			if g.stream != nil || g.finished() {
+				st.Reset()
+				continue
+			}
+			g.useStream(st, bufio.NewReader(st))
+			g.awaitHello = true
+			if err := g.writeHello(st); err != nil {
+				g.dropStream()
+			}
 		}
 	}
 }
@@ -455,6 +477,7 @@ func (g *Game) shutdown() {
 }
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
+	g.setAdjourned(false)
 	g.stream = st
 	g.sentOnStream = map[uint64]bool{}
 	g.awaitHello = false
@@ -496,6 +519,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 	default:
 		g.dropStream()
 		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
+			g.setAdjourned(true)
 			g.events.push(EventAdjourned{Reason: err.Error()})
 		}
 		if g.onAnswer != nil && g.m.Phase == PhaseAnswer {
@@ -527,6 +551,7 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 		}
 		g.helloGen = g.streamGen
 		g.awaitHello = false
+		g.dialWait = 0
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:
@@ -995,4 +1020,46 @@ func (g *Game) writeBulk(st network.Stream, seq uint64) error {
 		}
 	}
 	return nil
+}
+
+// setAdjourned records whether the connection to the other peer is down.
+func (g *Game) setAdjourned(v bool) {
+	g.mu.Lock()
+	g.adjourn = v
+	g.mu.Unlock()
+}
+
+// maybeRedial reconnects an adjourned game while both programs run: the
+// inviter dials the invitee again, with growing pauses (1 s to 30 s); the
+// invitee waits, so that the two never race with two streams. A program
+// that restarts dials by itself (Service.Resume).
+func (g *Game) maybeRedial() {
+	if g.stream != nil || g.dialing || g.role != Inviter || time.Now().Before(g.nextDial) {
+		return
+	}
+	if g.m.Phase == PhaseInvite || g.m.Phase == PhaseAnswer || g.m.Phase == PhaseDone {
+		return
+	}
+	if g.dialWait == 0 {
+		g.dialWait = time.Second
+	} else if g.dialWait *= 2; g.dialWait > 30*time.Second {
+		g.dialWait = 30 * time.Second
+	}
+	g.nextDial = time.Now().Add(g.dialWait)
+	g.dialing = true
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := g.svc.openStream(ctx, g.peer)
+		if err != nil {
+			st = nil
+		}
+		select {
+		case g.redialed <- st:
+		case <-g.done:
+			if st != nil {
+				st.Reset()
+			}
+		}
+	}()
 }
