@@ -193,7 +193,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 			return nil, err
 		}
 		if Sum(req) != tr.Request {
-			return nil, fault(circuit.Evaluator, t, "OT request", "the request differs from the one its seed, its share and its try give")
+			return nil, fault(circuit.Evaluator, t, "OT request", "not what its seed, its share and its try give")
 		}
 		if tr.Sent < 2 {
 			break
@@ -211,7 +211,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		d := gb.Digests()
 		for i, what := range []string{"garbled tables", "garbler's input labels", "OT reply"} {
 			if d[i] != [3]Digest{tr.Tables, tr.Labels, tr.Reply}[i] {
-				return nil, fault(circuit.Garbler, t, what, "the %s differ from those its seed, its share and its try give", what)
+				return nil, fault(circuit.Garbler, t, what, "not what its seed, its share and its try give")
 			}
 		}
 		if tr.Sent < 3 {
@@ -222,7 +222,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 			return nil, fmt.Errorf("%w: try %d: the honest evaluator fails: %v", ErrT9, t, err)
 		}
 		if Sum(o.Labels) != tr.Outputs {
-			return nil, fault(circuit.Evaluator, t, "output labels", "the labels forwarded differ from the outputs of the garbled referee")
+			return nil, fault(circuit.Evaluator, t, "output labels", "not the labels of the outputs of the garbled referee")
 		}
 		if o.Pass != tr.Pass || o.Legal != tr.Legal {
 			return nil, fault(circuit.Evaluator, t, "event bits", "pass=%v legal=%v, the referee says pass=%v legal=%v", tr.Pass, tr.Legal, o.Pass, o.Legal)
