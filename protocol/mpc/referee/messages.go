@@ -3,6 +3,7 @@ package referee
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 )
 
 // Digest is the SHA-256 of a message: what a signed game record keeps of
@@ -87,4 +88,22 @@ func (r TryRecord) WithOutputs(o Outputs) TryRecord {
 	r.Sent = 3
 	r.Outputs, r.Pass, r.Legal = Sum(o.Labels), o.Pass, o.Legal
 	return r
+}
+
+// MarshalText writes the digest in lowercase hex.
+func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads a digest written by MarshalText; any other form
+// (upper case, wrong length) is an error, so that a signed body has one
+// encoding.
+func (d *Digest) UnmarshalText(b []byte) error {
+	if len(b) != 2*len(d) {
+		return fmt.Errorf("%w: digest of %d hex digits", ErrMessage, len(b))
+	}
+	var out Digest
+	if _, err := hex.Decode(out[:], b); err != nil || out.String() != string(b) {
+		return fmt.Errorf("%w: digest %q is not lowercase hex", ErrMessage, b)
+	}
+	*d = out
+	return nil
 }
