@@ -231,6 +231,9 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		return "", nil, err
 	}
 	size := m.Options.Size
+	if c, ok := a.(phantomCheat); ok {
+		return "", nil, c.cheat(p, h)
+	}
 	switch a := a.(type) {
 	case Play:
 		if a.Point != engine.Pass && (a.Point < 0 || int(a.Point) >= size*size) {
@@ -403,6 +406,12 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		return p.reveal(KindPhantomReveal)
 	}
 	return "", nil, false, nil
+}
+
+// phantomCheat is an action of a cheating program in tests
+// (export_phantom_test.go): it changes the player's secrets.
+type phantomCheat interface {
+	cheat(p *phantomPlayer, h *phantomRules) error
 }
 
 // phantomAttachments is how many attachments each kind carries.
