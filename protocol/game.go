@@ -317,13 +317,15 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if err := g.save(true); err != nil {
-		return nil, err
-	}
+	// The attachments are kept before the record that holds the message:
+	// after a crash, a recorded message must go again with them.
 	if bb, ok := body.(bulkBody); ok {
 		if err := g.keepBulk(m.Seq, bb.attachments()); err != nil {
 			return nil, err
 		}
+	}
+	if err := g.save(true); err != nil {
+		return nil, err
 	}
 	if g.stream != nil && !g.awaitHello {
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))

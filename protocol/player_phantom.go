@@ -113,6 +113,14 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 		}
 		p.view = v
 	}
+	// Pending messages are kept until the record holds what they led to,
+	// for a restart in between.
+	if _, sent := h.current(); p.request != nil && sent != 1 {
+		p.request = nil
+	}
+	if p.outputs != nil && h.pub.Try > p.outputsTry {
+		p.outputs = nil
+	}
 	if p.restored == nil {
 		return nil
 	}
@@ -299,7 +307,6 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 	if err != nil {
 		return "", nil, err
 	}
-	p.request = nil
 	d := gb.Digests()
 	return kind, PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
 		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}, nil
@@ -399,7 +406,6 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			return "", nil, false, nil
 		}
 		o := p.outputs
-		p.outputs = nil
 		return KindPhantomOutputs, PhantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
 			Labels: referee.Sum(o.Labels), bulk: [][]byte{o.Labels}}, true, nil
 	case KindPhantomReveal:
