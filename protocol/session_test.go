@@ -21,7 +21,7 @@ func playBots(t *testing.T, p *pair, o engine.Options, seed uint64) (*protocol.G
 // players on real hosts and returns both games.
 func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.Player) (*protocol.Game, *protocol.Game) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	type res struct {
 		out *protocol.Outcome
