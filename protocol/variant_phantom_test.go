@@ -16,32 +16,36 @@ import (
 // TestPG9PhantomGameOverLoopback plays whole games of Phantom Go between
 // two random bots on real hosts, the referee computed by the two programs
 // (T-7): both end with the same result, counted on the revealed board
-// after the audit (PG-9, T-8), and Verify accepts both records. The 5×5
-// games save everything to disk as a real program does (a try then costs
-// a few fsyncs); the 9×9 games keep their records in memory.
+// after the audit (PG-9, T-8), and Verify accepts both records. One game
+// saves everything to disk as kakure does (a try then costs a few
+// fsyncs); the others keep their records in memory. The bots pass after
+// three announcements per point on 5×5 and one on 9×9, so that the games
+// stay short.
 func TestPG9PhantomGameOverLoopback(t *testing.T) {
 	for _, tc := range []struct {
 		size  int
 		rules engine.PhantomRules
+		disk  bool
 	}{
-		{5, engine.RulesCommon}, {5, engine.RulesHamburg}, {5, engine.RulesKriegspiel},
-		{9, engine.RulesCommon}, {9, engine.RulesHamburg}, {9, engine.RulesKriegspiel},
+		{5, engine.RulesCommon, true}, {5, engine.RulesHamburg, false}, {5, engine.RulesKriegspiel, false},
+		{9, engine.RulesCommon, false}, {9, engine.RulesHamburg, false}, {9, engine.RulesKriegspiel, false},
 	} {
 		t.Run(fmt.Sprintf("%dx%d %s", tc.size, tc.size, tc.rules), func(t *testing.T) {
-			if tc.size > 5 && testing.Short() {
-				t.Skip("9×9 games with -short")
+			if tc.size > 5 && (testing.Short() || phantomRace) {
+				t.Skip("9×9 games with -short or under the race detector")
 			}
 			p := newPair(t, func(i int, c *protocol.Config) {
-				if tc.size > 5 {
+				if !tc.disk {
 					c.Dir = ""
 				}
 			})
 			start := time.Now()
-			// The bots pass after 2 tries per point, so that the games
-			// stay short.
 			bots := [2]*bot.Random{bot.NewRandom(7), bot.NewRandom(8)}
 			for _, b := range bots {
-				b.MaxMoves = 2 * tc.size * tc.size
+				b.MaxMoves = tc.size * tc.size
+				if tc.size == 5 {
+					b.MaxMoves *= 3
+				}
 			}
 			a, b := playPlayers(t, p, engine.Options{Variant: engine.VariantPhantom, Size: tc.size, Rules: tc.rules}, bots[0], bots[1])
 			if a.Outcome().Result.By != engine.ByScore || a.Outcome().Violation != nil {
@@ -80,7 +84,7 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	players := [2]bot.Player{bot.NewRandom(11), bot.NewRandom(12)}
+	players := [2]bot.Player{shortBot(11), shortBot(12)}
 	if cheaterBot != nil {
 		players[cheater] = cheaterBot
 	}
@@ -108,6 +112,14 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 		t.Fatalf("the honest game did not end: %v", err)
 	}
 	return h
+}
+
+// shortBot is a random bot that passes after 30 announcements, so that a
+// 5×5 game stays short.
+func shortBot(seed uint64) *bot.Random {
+	b := bot.NewRandom(seed)
+	b.MaxMoves = 30
+	return b
 }
 
 // checkPhantomCaught checks that the honest peer's game ended with the
@@ -209,7 +221,7 @@ func (c *cheatingBot) Choose(v protocol.View) protocol.Action {
 // share of the state between two tries; its next OT request is not the one
 // its seed and share give, which the audit shows.
 func TestT8PhantomEvaluatorAltersItsShare(t *testing.T) {
-	h := playPhantomCheat(t, engine.RulesKriegspiel, 1, nil, &cheatingBot{Player: bot.NewRandom(12), cheat: protocol.PhantomAlterShare{}})
+	h := playPhantomCheat(t, engine.RulesKriegspiel, 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
 	checkPhantomCaught(t, h, "T-8", "OT request")
 }
 
@@ -229,6 +241,6 @@ func TestT8PhantomSeedDoesNotOpenItsCommitment(t *testing.T) {
 // when it did not; the audit finds every message honest, and the accuser
 // loses for a false accusation.
 func TestT12PhantomFalseAccusation(t *testing.T) {
-	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: bot.NewRandom(11), cheat: protocol.PhantomFalseAccusation{}})
+	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: shortBot(11), cheat: protocol.PhantomFalseAccusation{}})
 	checkPhantomCaught(t, h, "T-12", "false accusation")
 }
