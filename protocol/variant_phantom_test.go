@@ -244,3 +244,26 @@ func TestT12PhantomFalseAccusation(t *testing.T) {
 	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: shortBot(11), cheat: protocol.PhantomFalseAccusation{}})
 	checkPhantomCaught(t, h, "T-12", "false accusation")
 }
+
+// TestT10PhantomAttachmentDoesNotMatchItsDigest: a program sends garbled
+// tables that are not the ones its signed message names. The receiver
+// refuses them at once (T-10); the bytes are not in the record, so Verify
+// reports the violation as the honest peer's unproven report.
+func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
+	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(3, func(body any) any {
+		return protocol.PhantomCorruptAttachment(body, 0)
+	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
+	out := h.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || out.Violation.Rule != "T-10" ||
+		!strings.Contains(out.Violation.Detail, "digest") {
+		t.Fatalf("outcome %+v, want a T-10 violation of the inviter", out)
+	}
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := protocol.Verify(tr)
+	if rep.Violation == nil || rep.Violation.Accused != protocol.Inviter || rep.Violation.Rule != "T-10" || rep.Proven {
+		t.Fatalf("Verify: %+v (proven %v), want the honest peer's unproven report", rep.Violation, rep.Proven)
+	}
+}
