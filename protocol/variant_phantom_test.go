@@ -10,6 +10,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/sgf"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -265,5 +266,41 @@ func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
 	rep := protocol.Verify(tr)
 	if rep.Violation == nil || rep.Violation.Accused != protocol.Inviter || rep.Violation.Rule != "T-10" || rep.Proven {
 		t.Fatalf("Verify: %+v (proven %v), want the honest peer's unproven report", rep.Violation, rep.Proven)
+	}
+}
+
+// TestPG9PhantomRecordSGF: the SGF of a finished Phantom Go record holds
+// the audited game: every move and pass, and the illegal tries with their
+// reasons (XT, XR), replayable to the board the game was counted on.
+func TestPG9PhantomRecordSGF(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) { c.Dir = "" })
+	a, _ := playBots(t, p, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, 3)
+	data, err := protocol.ExportSGF(a.Transcript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, err := sgf.Parse(data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	v := a.View().Variant.(protocol.PhantomNetView)
+	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	illegal := 0
+	for _, n := range col[0].Nodes[1:] {
+		ms, err := n.Moves(5)
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("node %v: %v", n, err)
+		}
+		xt, _ := n.Points(sgf.PropIllegalTry, 5)
+		illegal += len(xt)
+		if ref, _, err = ref.Try(ms[0].Color, ms[0].Point); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ref.Board() != v.Referee.Board() || illegal == 0 {
+		t.Fatalf("the SGF replays to\n%vwant\n%v(%d illegal tries)", ref.Board().String(), v.Referee.Board().String(), illegal)
 	}
 }
