@@ -67,3 +67,27 @@ func (PhantomFalseAccusation) cheat(p *phantomPlayer, h *phantomRules) error {
 	p.caught = "a made-up deviation"
 	return nil
 }
+
+// PhantomCorruptAttachment returns a Phantom Go message body whose
+// attachment number i is changed while the digests signed in the body are
+// not: bytes that do not match the signed message.
+func PhantomCorruptAttachment(body any, i int) any {
+	corrupt := func(bulk [][]byte) [][]byte {
+		out := append([][]byte(nil), bulk...)
+		out[i] = append([]byte(nil), out[i]...)
+		out[i][len(out[i])/2] ^= 1
+		return out
+	}
+	switch b := body.(type) {
+	case PhantomGarblingBody:
+		b.bulk = corrupt(b.bulk)
+		return b
+	case PhantomOutputsBody:
+		b.bulk = corrupt(b.bulk)
+		return b
+	case PhantomRequestBody:
+		b.bulk = corrupt(b.bulk)
+		return b
+	}
+	return body
+}

@@ -61,6 +61,9 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	if gv, ok := m.variant.(*gomokuRules); ok && gv.record != nil {
 		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)
 	}
+	if pv, ok := m.variant.(*phantomRules); ok && pv.replay != nil {
+		nodes = append(phantomSGF(pv.replay.Outcomes, m.Options.Size), nodes...)
+	}
 	tree := sgf.GameTree{Nodes: append([]sgf.Node{root}, nodes...)}
 	return sgf.Format(sgf.Collection{tree})
 }

@@ -62,3 +62,30 @@ func hmgSGFNode(e Event, size int) (sgf.Node, bool) {
 	}
 	return n, true
 }
+
+// phantomSGF writes the audited tries of a Phantom Go game (PN-D5): one
+// node per move or pass, with the player's illegal tries before it (XT)
+// and their reasons (XR), as the whole game is known once audited.
+func phantomSGF(outcomes []engine.TryOutcome, size int) []sgf.Node {
+	reasons := map[engine.TryReason]string{engine.TryOccupiedOpponent: sgf.ReasonOpponentStone,
+		engine.TryOccupiedOwn: sgf.ReasonOwnStone, engine.TrySuicide: sgf.ReasonSuicide, engine.TryKo: sgf.ReasonKo}
+	var nodes []sgf.Node
+	var tries []engine.Point
+	var why []sgf.Value
+	for _, o := range outcomes {
+		if !o.Legal {
+			tries = append(tries, o.Point)
+			why = append(why, sgf.Value(reasons[o.Reason]))
+			continue
+		}
+		var n sgf.Node
+		n.AddMove(size, sgf.Move{Color: o.Mover, Point: o.Point})
+		if len(tries) > 0 {
+			n.AddPoints(sgf.PropIllegalTry, size, tries...)
+			n.Add(sgf.PropIllegalReason, why...)
+		}
+		nodes = append(nodes, n)
+		tries, why = nil, nil
+	}
+	return nodes
+}

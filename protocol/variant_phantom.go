@@ -232,6 +232,7 @@ type phantomRules struct {
 	accused string
 	// After the audit: the whole game, scoring, play in the open.
 	audited   bool
+	replay    *referee.Replay
 	ref       engine.PhantomReferee
 	open      bool
 	score     scoring
@@ -445,7 +446,7 @@ func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	if h.violation != nil {
 		return append(events, EventViolation{Violation: h.violation}), nil
 	}
-	h.audited, h.ref = true, rp.Referee
+	h.audited, h.replay, h.ref = true, rp, rp.Referee
 	h.score.start()
 	return append(events, EventPhantomRevealed{Board: h.ref.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
 }

@@ -10,25 +10,29 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/sgf"
 	"github.com/kakure/kakure/protocol"
 )
 
 // TestPG9PhantomGameOverLoopback plays whole games of Phantom Go between
 // two random bots on real hosts, the referee computed by the two programs
 // (T-7): both end with the same result, counted on the revealed board
-// after the audit (PG-9, T-8), and Verify accepts both records. The 5×5
-// games save everything to disk as a real program does (a try then costs
-// a few fsyncs); the 9×9 games keep their records in memory.
+// after the audit (PG-9, T-8), and Verify accepts both records. One game
+// saves everything to disk as kakure does (a try then costs a few
+// fsyncs); the others keep their records in memory. The bots pass after
+// three announcements per point on 5×5 and one on 9×9, so that the games
+// stay short.
 func TestPG9PhantomGameOverLoopback(t *testing.T) {
 	for _, tc := range []struct {
 		size  int
 		rules engine.PhantomRules
+		disk  bool
 	}{
-		{5, engine.RulesCommon}, {5, engine.RulesHamburg}, {5, engine.RulesKriegspiel},
-		{9, engine.RulesCommon}, {9, engine.RulesHamburg}, {9, engine.RulesKriegspiel},
+		{5, engine.RulesCommon, true}, {5, engine.RulesHamburg, false}, {5, engine.RulesKriegspiel, false},
+		{9, engine.RulesCommon, false}, {9, engine.RulesHamburg, false}, {9, engine.RulesKriegspiel, false},
 	} {
 		t.Run(fmt.Sprintf("%dx%d %s", tc.size, tc.size, tc.rules), func(t *testing.T) {
-			if (tc.size > 5 || tc.rules != engine.RulesCommon) && raceEnabled {
+			if (tc.size > 5 || tc.rules != engine.RulesCommon) && phantomRace {
 				// The race detector slows the secure computation some
 				// fifty times; the other games run without it.
 				t.Skip("only 5×5 common under -race (run all with: go test -run PG9Phantom ./protocol/)")
@@ -37,16 +41,17 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 				t.Skip("9×9 games with -short")
 			}
 			p := newPair(t, func(i int, c *protocol.Config) {
-				if tc.size > 5 {
+				if !tc.disk {
 					c.Dir = ""
 				}
 			})
 			start := time.Now()
-			// The bots pass after 2 tries per point, so that the games
-			// stay short.
 			bots := [2]*bot.Random{bot.NewRandom(7), bot.NewRandom(8)}
 			for _, b := range bots {
-				b.MaxMoves = 2 * tc.size * tc.size
+				b.MaxMoves = tc.size * tc.size
+				if tc.size == 5 {
+					b.MaxMoves *= 3
+				}
 			}
 			a, b := playPlayers(t, p, engine.Options{Variant: engine.VariantPhantom, Size: tc.size, Rules: tc.rules}, bots[0], bots[1])
 			if a.Outcome().Result.By != engine.ByScore || a.Outcome().Violation != nil {
@@ -85,7 +90,7 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	players := [2]bot.Player{bot.NewRandom(11), bot.NewRandom(12)}
+	players := [2]bot.Player{shortBot(11), shortBot(12)}
 	if cheaterBot != nil {
 		players[cheater] = cheaterBot
 	}
@@ -113,6 +118,14 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 		t.Fatalf("the honest game did not end: %v", err)
 	}
 	return h
+}
+
+// shortBot is a random bot that passes after 30 announcements, so that a
+// 5×5 game stays short.
+func shortBot(seed uint64) *bot.Random {
+	b := bot.NewRandom(seed)
+	b.MaxMoves = 30
+	return b
 }
 
 // checkPhantomCaught checks that the honest peer's game ended with the
@@ -214,7 +227,7 @@ func (c *cheatingBot) Choose(v protocol.View) protocol.Action {
 // share of the state between two tries; its next OT request is not the one
 // its seed and share give, which the audit shows.
 func TestT8PhantomEvaluatorAltersItsShare(t *testing.T) {
-	h := playPhantomCheat(t, engine.RulesKriegspiel, 1, nil, &cheatingBot{Player: bot.NewRandom(12), cheat: protocol.PhantomAlterShare{}})
+	h := playPhantomCheat(t, engine.RulesKriegspiel, 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
 	checkPhantomCaught(t, h, "T-8", "OT request")
 }
 
@@ -234,6 +247,65 @@ func TestT8PhantomSeedDoesNotOpenItsCommitment(t *testing.T) {
 // when it did not; the audit finds every message honest, and the accuser
 // loses for a false accusation.
 func TestT12PhantomFalseAccusation(t *testing.T) {
-	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: bot.NewRandom(11), cheat: protocol.PhantomFalseAccusation{}})
+	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: shortBot(11), cheat: protocol.PhantomFalseAccusation{}})
 	checkPhantomCaught(t, h, "T-12", "false accusation")
+}
+
+// TestT10PhantomAttachmentDoesNotMatchItsDigest: a program sends garbled
+// tables that are not the ones its signed message names. The receiver
+// refuses them at once (T-10); the bytes are not in the record, so Verify
+// reports the violation as the honest peer's unproven report.
+func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
+	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(3, func(body any) any {
+		return protocol.PhantomCorruptAttachment(body, 0)
+	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
+	out := h.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || out.Violation.Rule != "T-10" ||
+		!strings.Contains(out.Violation.Detail, "digest") {
+		t.Fatalf("outcome %+v, want a T-10 violation of the inviter", out)
+	}
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := protocol.Verify(tr)
+	if rep.Violation == nil || rep.Violation.Accused != protocol.Inviter || rep.Violation.Rule != "T-10" || rep.Proven {
+		t.Fatalf("Verify: %+v (proven %v), want the honest peer's unproven report", rep.Violation, rep.Proven)
+	}
+}
+
+// TestPG9PhantomRecordSGF: the SGF of a finished Phantom Go record holds
+// the audited game: every move and pass, and the illegal tries with their
+// reasons (XT, XR), replayable to the board the game was counted on.
+func TestPG9PhantomRecordSGF(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) { c.Dir = "" })
+	a, _ := playBots(t, p, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, 3)
+	data, err := protocol.ExportSGF(a.Transcript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, err := sgf.Parse(data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	v := a.View().Variant.(protocol.PhantomNetView)
+	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	illegal := 0
+	for _, n := range col[0].Nodes[1:] {
+		ms, err := n.Moves(5)
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("node %v: %v", n, err)
+		}
+		xt, _ := n.Points(sgf.PropIllegalTry, 5)
+		illegal += len(xt)
+		if ref, _, err = ref.Try(ms[0].Color, ms[0].Point); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ref.Board() != v.Referee.Board() || illegal == 0 {
+		t.Fatalf("the SGF replays to\n%vwant\n%v(%d illegal tries)", ref.Board().String(), v.Referee.Board().String(), illegal)
+	}
 }
