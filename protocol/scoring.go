@@ -45,12 +45,7 @@ func (s *scoring) expected(toMove Role) (Role, []Kind) {
 	if !s.hasProposal {
 		return toMove, []Kind{KindMark, KindMove}
 	}
-	responder := s.proposer.Other()
-	if responder != toMove {
-		// Only the player to move may resume play with a move.
-		return responder, []Kind{KindAgree, KindMark}
-	}
-	return responder, []Kind{KindAgree, KindMark, KindMove}
+	return s.proposer.Other(), []Kind{KindAgree, KindMark, KindMove}
 }
 
 // parsePoints reads a list of vertices on a board of side size.

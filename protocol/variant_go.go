@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kakure/kakure/engine"
 )
@@ -57,6 +58,10 @@ func (g *goRules) expected() (Role, []Kind, bool) {
 	toMove := g.m.RoleOf(g.game.ToMove())
 	if g.score.active {
 		r, k := g.score.expected(toMove)
+		if r != toMove {
+			// Only the player to move may resume play with a move.
+			k = slices.DeleteFunc(slices.Clone(k), func(k Kind) bool { return k == KindMove })
+		}
 		return r, k, false
 	}
 	return toMove, []Kind{KindMove}, false
