@@ -1007,3 +1007,33 @@ func TestT10ChatFlood(t *testing.T) {
 		t.Errorf("Verify: %+v", rep.Violation)
 	}
 }
+
+// TestT10MaxGames: invitations from many peers (each within its own
+// share) stop being accepted once MaxGames games run on the node.
+func TestT10MaxGames(t *testing.T) {
+	a := newArena(t, true, func(c *protocol.Config) { c.MaxGames, c.AutoGrace = 3, time.Minute })
+	accepted, declined := 0, 0
+	for range 3 {
+		evil := newRawPeer(t, a.vhost)
+		for range 2 {
+			st, kind, reason, err := evil.invite(t, a.ctx, a.vhost.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Reset()
+			switch kind {
+			case protocol.KindAccept:
+				accepted++
+				go keepAlive(st)
+			case protocol.KindDecline:
+				declined++
+				if !strings.Contains(reason, "too many games") {
+					t.Errorf("decline reason %q", reason)
+				}
+			}
+		}
+	}
+	if accepted != 3 || declined != 3 || a.victim.RunningGames() != 3 {
+		t.Errorf("%d accepted, %d declined, %d running; want 3, 3, 3 (MaxGames)", accepted, declined, a.victim.RunningGames())
+	}
+}
