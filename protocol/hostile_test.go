@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -1035,5 +1036,53 @@ func TestT10MaxGames(t *testing.T) {
 	}
 	if accepted != 3 || declined != 3 || a.victim.RunningGames() != 3 {
 		t.Errorf("%d accepted, %d declined, %d running; want 3, 3, 3 (MaxGames)", accepted, declined, a.victim.RunningGames())
+	}
+}
+
+// TestT11PeerAcceptsThenFallsSilent: a peer accepts the victim's
+// invitation and then says nothing but keep-alives. The victim's Invite
+// returns, its coin toss commitment goes, and the silent peer forfeits
+// after AutoGrace (T-11); the victim's record proves it.
+func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
+	a := newArena(t, true, nil)
+	evil := newRawPeer(t, a.vhost)
+	evil.h.SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {
+		r := bufio.NewReader(st)
+		invite, err := readMessage(r, st, 5*time.Second)
+		if err != nil || invite.Kind != protocol.KindInvite {
+			st.Reset()
+			return
+		}
+		accept := protocol.Message{Game: invite.Game, From: protocol.Invitee, Ack: 0, AckHash: invite.Hash(),
+			Kind: protocol.KindAccept, Body: protocol.EncodeBody(struct{}{})}
+		if err := accept.Sign(evil.key); err != nil {
+			t.Error(err)
+		}
+		hello, _ := json.Marshal(map[string]any{"hello": map[string]any{"game": invite.Game, "have": []int{1, 0}}})
+		protocol.WriteFrame(st, hello)
+		protocol.WriteFrame(st, protocol.FrameOf(&accept))
+		go io.Copy(io.Discard, st)
+		keepAlive(st)
+	})
+	ctx, cancel := context.WithTimeout(a.ctx, 20*time.Second)
+	defer cancel()
+	g, err := a.victim.Invite(ctx, evil.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	a.honestGame(t, 16)
+	if err := g.Wait(ctx); err != nil {
+		t.Fatalf("the game with the silent peer did not end: %v", err)
+	}
+	out := g.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Rule != "T-11" || out.Violation.Accused != protocol.Invitee {
+		t.Fatalf("outcome %+v, want a T-11 forfeit of the silent invitee", out)
+	}
+	tr, err := protocol.LoadTranscript(g.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Rule != "T-11" || rep.Violation.Accused != protocol.Invitee {
+		t.Errorf("Verify on the record: %+v", rep.Violation)
 	}
 }
