@@ -67,6 +67,19 @@ type Game struct {
 	// peer may not have yet, by sequence number, to send again on resume.
 	ownBulk   map[uint64][][]byte
 	autoSince time.Time
+
+	// redialed delivers the streams that maybeRedial opened (nil on
+	// failure); dialing and nextDial pace the attempts.
+	redialed chan network.Stream
+	dialing  bool
+	nextDial time.Time
+	dialWait time.Duration
+
+	// helloGen is the stream generation whose hello was answered: one
+	// hello per stream is answered by resending what the other side
+	// lacks; more would let a peer make this one resend the whole game
+	// for every few bytes it sends.
+	helloGen int
 }
 
 type actionReq struct {
@@ -317,13 +330,15 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if err := g.save(true); err != nil {
-		return nil, err
-	}
+	// The attachments are kept before the record that holds the message:
+	// after a crash, a recorded message must go again with them.
 	if bb, ok := body.(bulkBody); ok {
 		if err := g.keepBulk(m.Seq, bb.attachments()); err != nil {
 			return nil, err
 		}
+	}
+	if err := g.save(true); err != nil {
+		return nil, err
 	}
 	if g.stream != nil && !g.awaitHello {
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
@@ -411,6 +426,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				g.dropStream()
 				continue
 			}
+			g.helloGen = g.streamGen
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -423,6 +439,21 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 		case <-check.C:
 			g.checkGrace()
+			g.maybeRedial()
+		case st := <-g.redialed:
+			g.dialing = false
+			if st == nil {
+				continue
+			}
+			if g.stream != nil || g.finished() {
+				st.Reset()
+				continue
+			}
+			g.useStream(st, bufio.NewReader(st))
+			g.awaitHello = true
+			if err := g.writeHello(st); err != nil {
+				g.dropStream()
+			}
 		}
 	}
 }
@@ -448,6 +479,7 @@ func (g *Game) shutdown() {
 }
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
+	g.setAdjourned(false)
 	g.stream = st
 	g.sentOnStream = map[uint64]bool{}
 	g.awaitHello = false
@@ -489,6 +521,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 	default:
 		g.dropStream()
 		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
+			g.setAdjourned(true)
 			g.events.push(EventAdjourned{Reason: err.Error()})
 		}
 		if g.onAnswer != nil && g.m.Phase == PhaseAnswer {
@@ -515,7 +548,12 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
 			return
 		}
+		if g.helloGen == g.streamGen {
+			return // a second hello on this stream: nothing to resend
+		}
+		g.helloGen = g.streamGen
 		g.awaitHello = false
+		g.dialWait = 0
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:
@@ -591,6 +629,12 @@ func (g *Game) receive(m *Message, raw []byte) {
 			g.save(false)
 			g.accuse(v, nil)
 			return
+		}
+		// The player's state moved on with the attachments, which are
+		// not kept: its secrets are saved before the record that holds
+		// the message.
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
 		}
 	}
 	if err := g.save(false); err != nil {
@@ -707,6 +751,12 @@ func (g *Game) afterChange() {
 		}
 		if !ok {
 			break
+		}
+		// What the player changed to make the message must survive a
+		// crash before the message does (Phantom Go's referee state).
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
+			return
 		}
 		events, err := g.send(kind, body)
 		if err != nil {
@@ -984,4 +1034,46 @@ func (g *Game) writeBulk(st network.Stream, seq uint64) error {
 		}
 	}
 	return nil
+}
+
+// setAdjourned records whether the connection to the other peer is down.
+func (g *Game) setAdjourned(v bool) {
+	g.mu.Lock()
+	g.adjourn = v
+	g.mu.Unlock()
+}
+
+// maybeRedial reconnects an adjourned game while both programs run: the
+// inviter dials the invitee again, with growing pauses (1 s to 30 s); the
+// invitee waits, so that the two never race with two streams. A program
+// that restarts dials by itself (Service.Resume).
+func (g *Game) maybeRedial() {
+	if g.stream != nil || g.dialing || g.role != Inviter || time.Now().Before(g.nextDial) {
+		return
+	}
+	if g.m.Phase == PhaseInvite || g.m.Phase == PhaseAnswer || g.m.Phase == PhaseDone {
+		return
+	}
+	if g.dialWait == 0 {
+		g.dialWait = time.Second
+	} else if g.dialWait *= 2; g.dialWait > 30*time.Second {
+		g.dialWait = 30 * time.Second
+	}
+	g.nextDial = time.Now().Add(g.dialWait)
+	g.dialing = true
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := g.svc.openStream(ctx, g.peer)
+		if err != nil {
+			st = nil
+		}
+		select {
+		case g.redialed <- st:
+		case <-g.done:
+			if st != nil {
+				st.Reset()
+			}
+		}
+	}()
 }

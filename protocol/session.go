@@ -244,11 +244,12 @@ func (s *Service) Game(id GameID) *Game {
 func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 	return &Game{
 		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
-		peer:    tr.Peers[role.Other()],
-		events:  newEventQueue(),
-		actions: make(chan actionReq),
-		attach:  make(chan attachReq, 1),
-		done:    make(chan struct{}),
+		peer:     tr.Peers[role.Other()],
+		events:   newEventQueue(),
+		actions:  make(chan actionReq),
+		attach:   make(chan attachReq, 1),
+		redialed: make(chan network.Stream),
+		done:     make(chan struct{}),
 	}
 }
 
