@@ -42,6 +42,7 @@ var openingKinds = map[protocol.Kind]bool{
 	protocol.KindHMGOpenCards: true, protocol.KindFGoOpen: true,
 	protocol.KindGomokuReveal: true, protocol.KindGomokuResponse: true,
 	protocol.KindGomokuDeclare: true, protocol.KindGomokuOpenAll: true,
+	protocol.KindPhantomReveal: true, protocol.KindPhantomAccuse: true,
 }
 
 // secretSalts returns the salts of every opening a peer's secrets file
@@ -142,7 +143,8 @@ func checkNoLeak(t *testing.T, dirs [2]string, logs [2]*lockedBuffer) (checked i
 }
 
 // TestT5NoLeakOfHiddenChoices plays games with hidden choices (Hidden
-// Move Go cards, F-Go commitments, gomoku pieces) between bots and, all along the game,
+// Move Go cards, F-Go commitments, gomoku pieces, the seed of the Phantom
+// Go secure computation) between bots and, all along the game,
 // checks both peers' records and logs (debug level) against both peers'
 // secrets files: what a peer keeps to itself reaches a record only in the
 // message that opens it, and never a log.
@@ -155,6 +157,7 @@ func TestT5NoLeakOfHiddenChoices(t *testing.T) {
 		{"HMG-1 5x5 2 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true}, 21},
 		{"FG-1 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 25},
 		{"GM-3 7x7", engine.Options{Variant: engine.VariantGomoku, Size: 7}, 27},
+		{"PG-1 5x5", engine.Options{Variant: engine.VariantPhantom, Size: 5}, 29},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
