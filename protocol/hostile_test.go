@@ -771,56 +771,90 @@ func TestT10GarbageHandshakes(t *testing.T) {
 }
 
 // TestT11DisconnectMidGame: a peer vanishes (its host closes) in the
-// middle of a game. The victim's game is adjourned with a valid record
-// that Unfinished lists, an honest game completes meanwhile, and once the
-// adjourned game is closed nothing of it remains running.
+// middle of a game: of plain Go between two moves, of Phantom Go in the
+// middle of the secure computation of a try. The victim's game is
+// adjourned with a valid record that Unfinished lists, an honest game
+// completes meanwhile, and once the adjourned game is closed nothing of
+// it remains running.
 func TestT11DisconnectMidGame(t *testing.T) {
-	a := newArena(t, true, nil)
-	a.honestGame(t, 11)
-	baseline := goroutines()
-	evilHost := newHost(t)
-	connect(t, evilHost, a.vhost)
-	ec := protocol.Config{Host: evilHost, Dir: t.TempDir()}
-	hostileTimeouts(&ec)
-	evil, err := protocol.NewService(ec)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		o    engine.Options
+		// vanish makes the peer on h vanish at some point of the game
+		// and close gone: through its player p, or its config c.
+		vanish func(h host.Host, gone chan struct{}, c *protocol.Config) bot.Player
+	}{
+		{"T-11 plain Go between moves", engine.Options{Variant: engine.VariantGo, Size: 5},
+			func(h host.Host, gone chan struct{}, _ *protocol.Config) bot.Player {
+				return &vanisher{p: bot.NewRandom(12), after: 3, h: h, gone: gone}
+			}},
+		{"T-11 Phantom Go in a secure computation", engine.Options{Variant: engine.VariantPhantom, Size: 5},
+			func(h host.Host, gone chan struct{}, c *protocol.Config) bot.Player {
+				var once sync.Once
+				n := 0
+				protocol.SetTamper(c, func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
+					if strings.HasPrefix(string(m.Kind), "phantom-") && m.Kind != protocol.KindPhantomCommit && m.Kind != protocol.KindPhantomSetup {
+						if n++; n == 5 {
+							once.Do(func() { go func() { h.Close(); close(gone) }() })
+						}
+					}
+					return nil
+				})
+				return bot.NewRandom(12)
+			}},
 	}
-	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
-	defer cancel()
-	g, err := evil.Invite(ctx, a.vhost.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newArena(t, true, nil)
+			a.honestGame(t, 11)
+			baseline := goroutines()
+			evilHost := newHost(t)
+			connect(t, evilHost, a.vhost)
+			ec := protocol.Config{Host: evilHost, Dir: t.TempDir()}
+			hostileTimeouts(&ec)
+			gone := make(chan struct{})
+			player := tt.vanish(evilHost, gone, &ec)
+			evil, err := protocol.NewService(ec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+			defer cancel()
+			g, err := evil.Invite(ctx, a.vhost.ID(), tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			go bot.Run(ctx, g, player)
+			select {
+			case <-gone:
+			case <-ctx.Done():
+				t.Fatal("the vanishing peer never vanished")
+			}
+			evil.Close()
+			a.honestGame(t, 13)
+			vg := a.victim.Game(g.ID())
+			if vg == nil {
+				t.Fatal("the victim has no game with the vanished peer")
+			}
+			if out := vg.Outcome(); out != nil {
+				t.Errorf("the game with the vanished peer ended: %+v, want it adjourned", out)
+			}
+			tr, err := protocol.LoadTranscript(vg.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep := protocol.Verify(tr); rep.Violation != nil || rep.Messages != len(tr.Messages) {
+				t.Errorf("Verify on the adjourned record: %+v", rep)
+			}
+			t.Logf("adjourned after %d messages", len(tr.Messages))
+			ids, err := a.victim.Unfinished()
+			if err != nil || len(ids) != 1 || ids[0] != g.ID() {
+				t.Errorf("Unfinished = %v, %v; want the adjourned game", ids, err)
+			}
+			vg.Close()
+			waitGoroutines(t, baseline, 0)
+		})
 	}
-	vanish := &vanisher{p: bot.NewRandom(12), after: 3, h: evilHost, gone: make(chan struct{})}
-	go bot.Run(ctx, g, vanish)
-	select {
-	case <-vanish.gone:
-	case <-ctx.Done():
-		t.Fatal("the vanishing peer never vanished")
-	}
-	evil.Close()
-	a.honestGame(t, 13)
-	vg := a.victim.Game(g.ID())
-	if vg == nil {
-		t.Fatal("the victim has no game with the vanished peer")
-	}
-	if out := vg.Outcome(); out != nil {
-		t.Errorf("the game with the vanished peer ended: %+v, want it adjourned", out)
-	}
-	tr, err := protocol.LoadTranscript(vg.RecordPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep := protocol.Verify(tr); rep.Violation != nil || rep.Messages != len(tr.Messages) {
-		t.Errorf("Verify on the adjourned record: %+v", rep)
-	}
-	ids, err := a.victim.Unfinished()
-	if err != nil || len(ids) != 1 || ids[0] != g.ID() {
-		t.Errorf("Unfinished = %v, %v; want the adjourned game", ids, err)
-	}
-	vg.Close()
-	waitGoroutines(t, baseline, 0)
 }
 
 // vanisher plays with p, and after a number of moves closes its host in
