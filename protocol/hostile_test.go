@@ -1120,3 +1120,33 @@ func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
 		t.Errorf("Verify on the record: %+v", rep.Violation)
 	}
 }
+
+// TestT10AttachmentInAGameWithout: a peer sends an attachment (a bulk
+// frame, as the Phantom Go computation does) in a game of plain Go. The
+// victim takes it as a violation (T-10) at once instead of holding it.
+func TestT10AttachmentInAGameWithout(t *testing.T) {
+	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
+	evil := newRawPeer(t, a.vhost)
+	st, kind, _, err := evil.invite(t, a.ctx, a.vhost.ID())
+	if err != nil || kind != protocol.KindAccept {
+		t.Fatalf("invitation: %s %v", kind, err)
+	}
+	defer st.Reset()
+	ids := recordIDs(t, a)
+	if len(ids) != 1 {
+		t.Fatalf("%d records", len(ids))
+	}
+	if err := protocol.WriteFrame(st, append([]byte{'B'}, bytes.Repeat([]byte{0xa5}, 200<<10)...)); err != nil {
+		t.Fatal(err)
+	}
+	g := a.victim.Game(ids[0])
+	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)
+	defer cancel()
+	if err := g.Wait(ctx); err != nil {
+		t.Fatalf("the game goes on after an attachment: %v", err)
+	}
+	out := g.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Rule != "T-10" || out.Violation.Accused != protocol.Inviter {
+		t.Errorf("outcome %+v, want a T-10 violation of the sender", out)
+	}
+}
