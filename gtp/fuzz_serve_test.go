@@ -15,6 +15,9 @@ var fuzzServeVariants = []engine.Options{
 	{Variant: engine.VariantPhantom, Size: 5},
 	{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true},
 	{Variant: engine.VariantGo},
+	{Variant: engine.VariantFGo, Size: 5},
+	{Variant: engine.VariantBridge, Size: 5},
+	{Variant: engine.VariantGomoku, Size: 7},
 }
 
 // expectedAnswers returns the ids of the commands of script that Serve
@@ -59,12 +62,13 @@ func FuzzGTPServe(f *testing.F) {
 		"komi 0.5\nkomi x\nboardsize 19\nboardsize 1\n  # comment only\n\t7\tknown_command\tplay\n",
 		"is_legal b E5\nis_legal w Z9\nplay b\nplay\ngenmove\nundo\nundo\nundo\n",
 		"boardsize 25\ngenmove b\ngenmove w\nfinal_score\nquit\nplay b A1\n",
+		"kakure-turn C3 D4\nkakure-turn C3 C3\nkakure-unavailable\nkakure-turn pass pass\nkakure-turn pass pass\nfinal_score\n",
+		"play b A1\nplay w B1\nplay b A2\nplay w B2\nplay b A3\nplay w B3\nplay b A4\nplay w B4\nplay b A5\nkakure-winner\n",
+		"play x D4\nplay o D4\ngenmove x\nkakure-winner\nall_legal o\nundo\n",
 	}
-	for i, s := range seeds {
+	for _, s := range seeds {
 		for v := range fuzzServeVariants {
-			if i%2 == 0 || v == 1 || v == 2 {
-				f.Add(uint8(v), s)
-			}
+			f.Add(uint8(v), s)
 		}
 	}
 	f.Fuzz(func(t *testing.T, variant uint8, script string) {

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/kakure/kakure/node"
 )
@@ -90,6 +92,50 @@ func FuzzIdentityKeyFile(f *testing.F) {
 		}
 		if k.Type() != crypto.Ed25519 {
 			t.Fatalf("a %v key was accepted", k.Type())
+		}
+	})
+}
+
+// FuzzLoadFileConfig reads arbitrary configuration files: nothing panics;
+// a file that reads has relay addresses that parse as peer addresses and
+// listen addresses that parse as multiaddrs, and a file that does not is
+// an error naming it.
+func FuzzLoadFileConfig(f *testing.F) {
+	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		f.Fatal(err)
+	}
+	id, _ := peer.IDFromPrivateKey(key)
+	for _, s := range []string{
+		`{"relays": ["/ip4/203.0.113.7/udp/4747/quic-v1/p2p/` + id.String() + `"], "listen": ["/ip4/0.0.0.0/udp/0/quic-v1", "/ip4/0.0.0.0/tcp/0"]}`,
+		`{}`,
+		`{"relay": []}`,
+		`{"listen": ["not an address"]}`,
+		`{} {}`,
+		``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		home := t.TempDir()
+		path := filepath.Join(home, node.ConfigFileName)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fc, err := node.LoadFileConfig(home)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("the error %q does not name the file", err)
+			}
+			return
+		}
+		if _, err := node.ParseRelayAddrs(fc.Relays); err != nil {
+			t.Fatalf("relays read from the file do not parse: %v", err)
+		}
+		for _, s := range fc.Listen {
+			if _, err := ma.NewMultiaddr(s); err != nil {
+				t.Fatalf("listen address %q read from the file does not parse: %v", s, err)
+			}
 		}
 	})
 }

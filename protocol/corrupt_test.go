@@ -111,7 +111,7 @@ var corruptions = []struct {
 }
 
 // corruptionsPerKind is how many damaged copies of each record each kind
-// of damage makes: 10, or KAKURE_CORRUPTIONS for a longer run.
+// of damage makes: 6, or KAKURE_CORRUPTIONS for a longer run.
 func corruptionsPerKind(t *testing.T) int {
 	if s := os.Getenv("KAKURE_CORRUPTIONS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -120,7 +120,7 @@ func corruptionsPerKind(t *testing.T) int {
 		}
 		return n
 	}
-	return 10
+	return 6
 }
 
 // TestT3CorruptRecordsDetected damages each test record a few hundred

@@ -535,6 +535,13 @@ func (g *Game) streamFailed(err error, raw []byte) {
 func (g *Game) handleFrame(f frame, raw []byte) {
 	switch {
 	case f.Bulk != nil:
+		if _, ok := g.player.(bulkReceiver); !ok {
+			// Only variants that take attachments buffer them: in any
+			// other game a peer could make this one hold 4 attachments
+			// of the largest size for nothing.
+			g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
+			return
+		}
 		g.inBulk = append(g.inBulk, f.Bulk)
 		g.inBulkBytes += len(f.Bulk)
 		if g.inBulkBytes > maxPendingBulk {

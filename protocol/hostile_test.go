@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -770,56 +771,90 @@ func TestT10GarbageHandshakes(t *testing.T) {
 }
 
 // TestT11DisconnectMidGame: a peer vanishes (its host closes) in the
-// middle of a game. The victim's game is adjourned with a valid record
-// that Unfinished lists, an honest game completes meanwhile, and once the
-// adjourned game is closed nothing of it remains running.
+// middle of a game: of plain Go between two moves, of Phantom Go in the
+// middle of the secure computation of a try. The victim's game is
+// adjourned with a valid record that Unfinished lists, an honest game
+// completes meanwhile, and once the adjourned game is closed nothing of
+// it remains running.
 func TestT11DisconnectMidGame(t *testing.T) {
-	a := newArena(t, true, nil)
-	a.honestGame(t, 11)
-	baseline := goroutines()
-	evilHost := newHost(t)
-	connect(t, evilHost, a.vhost)
-	ec := protocol.Config{Host: evilHost, Dir: t.TempDir()}
-	hostileTimeouts(&ec)
-	evil, err := protocol.NewService(ec)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		o    engine.Options
+		// vanish makes the peer on h vanish at some point of the game
+		// and close gone: through its player p, or its config c.
+		vanish func(h host.Host, gone chan struct{}, c *protocol.Config) bot.Player
+	}{
+		{"T-11 plain Go between moves", engine.Options{Variant: engine.VariantGo, Size: 5},
+			func(h host.Host, gone chan struct{}, _ *protocol.Config) bot.Player {
+				return &vanisher{p: bot.NewRandom(12), after: 3, h: h, gone: gone}
+			}},
+		{"T-11 Phantom Go in a secure computation", engine.Options{Variant: engine.VariantPhantom, Size: 5},
+			func(h host.Host, gone chan struct{}, c *protocol.Config) bot.Player {
+				var once sync.Once
+				n := 0
+				protocol.SetTamper(c, func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
+					if strings.HasPrefix(string(m.Kind), "phantom-") && m.Kind != protocol.KindPhantomCommit && m.Kind != protocol.KindPhantomSetup {
+						if n++; n == 5 {
+							once.Do(func() { go func() { h.Close(); close(gone) }() })
+						}
+					}
+					return nil
+				})
+				return bot.NewRandom(12)
+			}},
 	}
-	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
-	defer cancel()
-	g, err := evil.Invite(ctx, a.vhost.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newArena(t, true, nil)
+			a.honestGame(t, 11)
+			baseline := goroutines()
+			evilHost := newHost(t)
+			connect(t, evilHost, a.vhost)
+			ec := protocol.Config{Host: evilHost, Dir: t.TempDir()}
+			hostileTimeouts(&ec)
+			gone := make(chan struct{})
+			player := tt.vanish(evilHost, gone, &ec)
+			evil, err := protocol.NewService(ec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+			defer cancel()
+			g, err := evil.Invite(ctx, a.vhost.ID(), tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			go bot.Run(ctx, g, player)
+			select {
+			case <-gone:
+			case <-ctx.Done():
+				t.Fatal("the vanishing peer never vanished")
+			}
+			evil.Close()
+			a.honestGame(t, 13)
+			vg := a.victim.Game(g.ID())
+			if vg == nil {
+				t.Fatal("the victim has no game with the vanished peer")
+			}
+			if out := vg.Outcome(); out != nil {
+				t.Errorf("the game with the vanished peer ended: %+v, want it adjourned", out)
+			}
+			tr, err := protocol.LoadTranscript(vg.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep := protocol.Verify(tr); rep.Violation != nil || rep.Messages != len(tr.Messages) {
+				t.Errorf("Verify on the adjourned record: %+v", rep)
+			}
+			t.Logf("adjourned after %d messages", len(tr.Messages))
+			ids, err := a.victim.Unfinished()
+			if err != nil || len(ids) != 1 || ids[0] != g.ID() {
+				t.Errorf("Unfinished = %v, %v; want the adjourned game", ids, err)
+			}
+			vg.Close()
+			waitGoroutines(t, baseline, 0)
+		})
 	}
-	vanish := &vanisher{p: bot.NewRandom(12), after: 3, h: evilHost, gone: make(chan struct{})}
-	go bot.Run(ctx, g, vanish)
-	select {
-	case <-vanish.gone:
-	case <-ctx.Done():
-		t.Fatal("the vanishing peer never vanished")
-	}
-	evil.Close()
-	a.honestGame(t, 13)
-	vg := a.victim.Game(g.ID())
-	if vg == nil {
-		t.Fatal("the victim has no game with the vanished peer")
-	}
-	if out := vg.Outcome(); out != nil {
-		t.Errorf("the game with the vanished peer ended: %+v, want it adjourned", out)
-	}
-	tr, err := protocol.LoadTranscript(vg.RecordPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep := protocol.Verify(tr); rep.Violation != nil || rep.Messages != len(tr.Messages) {
-		t.Errorf("Verify on the adjourned record: %+v", rep)
-	}
-	ids, err := a.victim.Unfinished()
-	if err != nil || len(ids) != 1 || ids[0] != g.ID() {
-		t.Errorf("Unfinished = %v, %v; want the adjourned game", ids, err)
-	}
-	vg.Close()
-	waitGoroutines(t, baseline, 0)
 }
 
 // vanisher plays with p, and after a number of moves closes its host in
@@ -1005,5 +1040,113 @@ func TestT10ChatFlood(t *testing.T) {
 	}
 	if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Rule != "T-10" {
 		t.Errorf("Verify: %+v", rep.Violation)
+	}
+}
+
+// TestT10MaxGames: invitations from many peers (each within its own
+// share) stop being accepted once MaxGames games run on the node.
+func TestT10MaxGames(t *testing.T) {
+	a := newArena(t, true, func(c *protocol.Config) { c.MaxGames, c.AutoGrace = 3, time.Minute })
+	accepted, declined := 0, 0
+	for range 3 {
+		evil := newRawPeer(t, a.vhost)
+		for range 2 {
+			st, kind, reason, err := evil.invite(t, a.ctx, a.vhost.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Reset()
+			switch kind {
+			case protocol.KindAccept:
+				accepted++
+				go keepAlive(st)
+			case protocol.KindDecline:
+				declined++
+				if !strings.Contains(reason, "too many games") {
+					t.Errorf("decline reason %q", reason)
+				}
+			}
+		}
+	}
+	if accepted != 3 || declined != 3 || a.victim.RunningGames() != 3 {
+		t.Errorf("%d accepted, %d declined, %d running; want 3, 3, 3 (MaxGames)", accepted, declined, a.victim.RunningGames())
+	}
+}
+
+// TestT11PeerAcceptsThenFallsSilent: a peer accepts the victim's
+// invitation and then says nothing but keep-alives. The victim's Invite
+// returns, its coin toss commitment goes, and the silent peer forfeits
+// after AutoGrace (T-11); the victim's record proves it.
+func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
+	a := newArena(t, true, nil)
+	evil := newRawPeer(t, a.vhost)
+	evil.h.SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {
+		r := bufio.NewReader(st)
+		invite, err := readMessage(r, st, 5*time.Second)
+		if err != nil || invite.Kind != protocol.KindInvite {
+			st.Reset()
+			return
+		}
+		accept := protocol.Message{Game: invite.Game, From: protocol.Invitee, Ack: 0, AckHash: invite.Hash(),
+			Kind: protocol.KindAccept, Body: protocol.EncodeBody(struct{}{})}
+		if err := accept.Sign(evil.key); err != nil {
+			t.Error(err)
+		}
+		hello, _ := json.Marshal(map[string]any{"hello": map[string]any{"game": invite.Game, "have": []int{1, 0}}})
+		protocol.WriteFrame(st, hello)
+		protocol.WriteFrame(st, protocol.FrameOf(&accept))
+		go io.Copy(io.Discard, st)
+		keepAlive(st)
+	})
+	ctx, cancel := context.WithTimeout(a.ctx, 20*time.Second)
+	defer cancel()
+	g, err := a.victim.Invite(ctx, evil.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	a.honestGame(t, 16)
+	if err := g.Wait(ctx); err != nil {
+		t.Fatalf("the game with the silent peer did not end: %v", err)
+	}
+	out := g.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Rule != "T-11" || out.Violation.Accused != protocol.Invitee {
+		t.Fatalf("outcome %+v, want a T-11 forfeit of the silent invitee", out)
+	}
+	tr, err := protocol.LoadTranscript(g.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Rule != "T-11" || rep.Violation.Accused != protocol.Invitee {
+		t.Errorf("Verify on the record: %+v", rep.Violation)
+	}
+}
+
+// TestT10AttachmentInAGameWithout: a peer sends an attachment (a bulk
+// frame, as the Phantom Go computation does) in a game of plain Go. The
+// victim takes it as a violation (T-10) at once instead of holding it.
+func TestT10AttachmentInAGameWithout(t *testing.T) {
+	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
+	evil := newRawPeer(t, a.vhost)
+	st, kind, _, err := evil.invite(t, a.ctx, a.vhost.ID())
+	if err != nil || kind != protocol.KindAccept {
+		t.Fatalf("invitation: %s %v", kind, err)
+	}
+	defer st.Reset()
+	ids := recordIDs(t, a)
+	if len(ids) != 1 {
+		t.Fatalf("%d records", len(ids))
+	}
+	if err := protocol.WriteFrame(st, append([]byte{'B'}, bytes.Repeat([]byte{0xa5}, 200<<10)...)); err != nil {
+		t.Fatal(err)
+	}
+	g := a.victim.Game(ids[0])
+	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)
+	defer cancel()
+	if err := g.Wait(ctx); err != nil {
+		t.Fatalf("the game goes on after an attachment: %v", err)
+	}
+	out := g.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Rule != "T-10" || out.Violation.Accused != protocol.Inviter {
+		t.Errorf("outcome %+v, want a T-10 violation of the sender", out)
 	}
 }

@@ -29,6 +29,8 @@ var fuzzRecordGames = []struct {
 	{"fgo", engine.Options{Variant: engine.VariantFGo, Size: 5}, quickBotMaker(5, 12), quickBotMaker(6, 12)},
 	{"bridge", engine.Options{Variant: engine.VariantBridge, Size: 5}, quickBotMaker(7, 20), quickBotMaker(8, 20)},
 	{"hmg", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true}, randomBot(9), randomBot(10)},
+	{"gomoku", engine.Options{Variant: engine.VariantGomoku, Size: 7}, randomBot(11), randomBot(12)},
+	{"phantom", engine.Options{Variant: engine.VariantPhantom, Size: 5}, randomBot(13), randomBot(14)},
 }
 
 func randomBot(seed uint64) func() bot.Player {
