@@ -37,16 +37,18 @@ func NewBridgeBot(level Level, seed uint64) *BridgeBot {
 
 // bridgePlayoutCost is how many Go playouts one Bridge Go playout costs,
 // about: the level's budget is divided by it (BOT-D2).
-const bridgePlayoutCost = 4
+const bridgePlayoutCost = 6
 
 // ChooseMove returns c's move in g, a point or engine.Pass; it is always
-// legal for c. With nothing better than a loss it passes, so that two
-// passes give a draw (BG-1).
+// legal for c. With nothing better than a loss after the opponent's pass
+// it passes too, for a draw (BG-1); after three moves per point it passes
+// always, so that a game between bots ends.
 func (b *BridgeBot) ChooseMove(g engine.BridgeGame, c engine.Color) engine.Point {
-	if g.Over() {
+	board := g.Board()
+	// BOT-BG-D3: pass after three moves per point, so that a game ends.
+	if g.Over() || g.MoveNumber() >= 3*board.Points() {
 		return engine.Pass
 	}
-	board := g.Board()
 	opp := c.Opponent()
 	var legal []engine.Point
 	for p := engine.Point(0); int(p) < board.Points(); p++ {

@@ -25,6 +25,16 @@ import (
 type GomokuBot struct {
 	Level Level
 	rng   *rand.Rand
+	// cached is the picture of the last view, with the key of that view:
+	// within a turn the picture does not change.
+	cached    *gomokuPicture
+	cachedKey gomokuKey
+}
+
+// gomokuKey says when two views give the same picture: same turn, same
+// finished turns, same pieces revealed in answer.
+type gomokuKey struct {
+	move, notes, revealed, hidden int
 }
 
 // NewGomokuBot returns a gomoku bot of the given level (the level sets how
@@ -90,21 +100,33 @@ type gomokuPicture struct {
 	fives [][5]engine.Point
 }
 
-// The guesses of the opponent's hidden pieces (BOT-GM-D1): gomokuSamples
-// guesses, each after gomokuSweeps Gibbs sweeps from the last, favouring
-// by gomokuLambda per point of gomokuShape the placements that make
-// lines.
+// The guesses of the opponent's hidden pieces (BOT-GM-D1): gomokuChains
+// Gibbs chains from random starts, each gomokuBurnIn sweeps long before it
+// gives gomokuChainSamples guesses gomokuSweeps sweeps apart, favouring by
+// gomokuLambda per point of gomokuShape the placements that make lines.
+// Several short chains reach the several likely places of a line better
+// than one long chain, which single-piece moves let out of a line only
+// rarely.
 const (
-	gomokuSamples = 24
-	gomokuSweeps  = 2
-	gomokuBurnIn  = 6
-	gomokuLambda  = 0.6
+	gomokuChains       = 32
+	gomokuChainSamples = 2
+	gomokuSweeps       = 2
+	gomokuBurnIn       = 8
+	gomokuLambda       = 0.6
 )
 
 // gomokuShape is how much a window with n opponent pieces adds to the
 // weight of a guess: players build lines, so guesses that gather pieces
 // in windows are likelier.
-var gomokuShape = [6]float64{0, 0, 1, 3, 6, 10}
+var gomokuShape = [6]int{0, 0, 1, 3, 6, 10}
+
+// gomokuWeight[g] is exp(gomokuLambda·g), the weight of a gain g.
+var gomokuWeight = func() (w [4 * 20 * 5]float64) {
+	for g := range w {
+		w[g] = math.Exp(gomokuLambda * float64(g))
+	}
+	return w
+}()
 
 // pictureOf reads v and guesses the opponent's hidden pieces: each stands
 // on the row or column its turn announced, on a point of that line where
@@ -113,6 +135,28 @@ var gomokuShape = [6]float64{0, 0, 1, 3, 6, 10}
 // windows of five, as a player building lines would place them
 // (BOT-GM-D1).
 func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
+	key := gomokuKey{move: v.MoveNumber(), notes: len(v.History()), revealed: len(v.JustRevealed()), hidden: v.OpponentHidden()}
+	if b.cached != nil && b.cachedKey == key {
+		return b.cached
+	}
+	pic := b.newPicture(v)
+	b.cached, b.cachedKey = pic, key
+	return pic
+}
+
+// chains returns the number of Gibbs chains of the level (BOT-GM-D7).
+func (b *GomokuBot) chains() int {
+	switch {
+	case b.Level.Playouts < Levels[2].Playouts:
+		return gomokuChains / 4
+	case b.Level.Playouts < Levels[3].Playouts:
+		return gomokuChains / 2
+	}
+	return gomokuChains
+}
+
+// newPicture computes the picture of v.
+func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 	size := v.Size()
 	pic := &gomokuPicture{size: size, me: v.Me(), win: gomokuWindowsBySize[size]}
 	for p := engine.Point(0); int(p) < size*size; p++ {
@@ -146,19 +190,6 @@ func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
 			}
 		}
 	}
-	var at [engine.MaxPoints]int
-	place := make([]engine.Point, len(cands))
-	for i, c := range cands {
-		p := c[b.rng.IntN(len(c))]
-		for tries := 0; at[p] > 0 && tries < 2*len(c); tries++ {
-			p = c[b.rng.IntN(len(c))]
-		}
-		place[i] = p
-		at[p]++
-		for _, w := range pic.win.through[p] {
-			count[w]++
-		}
-	}
 	alive := make([]bool, nw)
 	for w := range pic.win.windows {
 		alive[w] = true
@@ -170,6 +201,9 @@ func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
 			}
 		}
 	}
+	base := slices.Clone(count)
+	var at [engine.MaxPoints]int
+	place := make([]engine.Point, len(cands))
 	weights := make([]float64, size)
 	samples := 0
 	if len(cands) == 0 {
@@ -177,38 +211,13 @@ func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
 		b.addSample(pic, count, alive, &at)
 		samples = 1
 	}
-	for sweep := 0; len(cands) > 0 && samples < gomokuSamples; sweep++ {
+	for chain := 0; len(cands) > 0 && chain < b.chains(); chain++ {
+		copy(count, base)
+		at = [engine.MaxPoints]int{}
 		for i, c := range cands {
-			p := place[i]
-			at[p]--
-			for _, w := range pic.win.through[p] {
-				count[w]--
-			}
-			total := 0.0
-			for j, q := range c {
-				weights[j] = 0
-				if at[q] > 0 {
-					continue
-				}
-				gain := 0.0
-				for _, w := range pic.win.through[q] {
-					if alive[w] {
-						n := min(count[w], 4)
-						gain += gomokuShape[n+1] - gomokuShape[n]
-					}
-				}
-				weights[j] = math.Exp(gomokuLambda * gain)
-				total += weights[j]
-			}
-			if total > 0 {
-				r := b.rng.Float64() * total
-				for j, q := range c {
-					r -= weights[j]
-					if weights[j] > 0 && r <= 0 {
-						p = q
-						break
-					}
-				}
+			p := c[b.rng.IntN(len(c))]
+			for tries := 0; at[p] > 0 && tries < 2*len(c); tries++ {
+				p = c[b.rng.IntN(len(c))]
 			}
 			place[i] = p
 			at[p]++
@@ -216,9 +225,14 @@ func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
 				count[w]++
 			}
 		}
-		if sweep >= gomokuBurnIn && (sweep-gomokuBurnIn)%gomokuSweeps == 0 {
-			b.addSample(pic, count, alive, &at)
-			samples++
+		for sweep := 0; sweep < gomokuBurnIn+gomokuSweeps*gomokuChainSamples; sweep++ {
+			for i, c := range cands {
+				b.gibbsStep(pic, c, &place[i], count, alive, &at, weights)
+			}
+			if k := sweep - gomokuBurnIn; k >= 0 && k%gomokuSweeps == gomokuSweeps-1 {
+				b.addSample(pic, count, alive, &at)
+				samples++
+			}
 		}
 	}
 	for p := 0; p < size*size; p++ {
@@ -235,6 +249,47 @@ func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
 		pic.fives = append(pic.fives, ps)
 	}
 	return pic
+}
+
+// gibbsStep draws again the point of one hidden piece, whose candidate
+// points are c and current point *p, given all the others: each free
+// candidate weighs exp(λ·gain), gain being how much the piece adds to the
+// shape of the live windows through it.
+func (b *GomokuBot) gibbsStep(pic *gomokuPicture, c []engine.Point, p *engine.Point, count []int, alive []bool, at *[engine.MaxPoints]int, weights []float64) {
+	at[*p]--
+	for _, w := range pic.win.through[*p] {
+		count[w]--
+	}
+	total := 0.0
+	for j, q := range c {
+		weights[j] = 0
+		if at[q] > 0 {
+			continue
+		}
+		gain := 0
+		for _, w := range pic.win.through[q] {
+			if alive[w] {
+				n := min(count[w], 4)
+				gain += gomokuShape[n+1] - gomokuShape[n]
+			}
+		}
+		weights[j] = gomokuWeight[min(gain, len(gomokuWeight)-1)]
+		total += weights[j]
+	}
+	if total > 0 {
+		r := b.rng.Float64() * total
+		for j, q := range c {
+			r -= weights[j]
+			if weights[j] > 0 && r <= 0 {
+				*p = q
+				break
+			}
+		}
+	}
+	at[*p]++
+	for _, w := range pic.win.through[*p] {
+		count[w]++
+	}
 }
 
 // addSample adds one guess to the picture's sums.
@@ -426,9 +481,9 @@ func (b *GomokuBot) ChooseLine(v engine.GomokuView) engine.GomokuLineKind {
 
 // gomokuRevealDanger is the danger of a point (BOT-GM-D1) from which the
 // bot reveals its hidden piece there in answer to an announcement
-// (BOT-GM-D5): about a sure window of three opponent pieces, or a window
-// of four in one guess out of twenty.
-const gomokuRevealDanger = 80
+// (BOT-GM-D5): half a sure window of three opponent pieces, or a window
+// of four in one guess out of twenty-five.
+const gomokuRevealDanger = 60
 
 // ChooseResponse returns the hidden pieces to reveal in the line the
 // opponent announced (GM-3), in increasing order (BOT-GM-D5): each one on

@@ -1,0 +1,137 @@
+package bot
+
+import (
+	"slices"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// Bots is a [Player] that plays every variant with the built-in bots of
+// one level: it reads the variant's view in the protocol's View and asks
+// the variant's bot. It creates each variant's bot on first use, seeded
+// from its own seed. Variants whose network view it does not know yet are
+// played by the [Random] player.
+type Bots struct {
+	Level Level
+	seed  uint64
+
+	goBot     *GoBot
+	fgoBot    *FGoBot
+	bridgeBot *BridgeBot
+	random    *Random
+
+	// countered is the marking the bot last proposed against the
+	// opponent's (GO-4), so that it resumes play rather than proposing it
+	// again (BOT-D4).
+	countered []engine.Point
+	hasCount  bool
+}
+
+// New returns the built-in bots at the given level; their choices depend
+// only on seed and what they are shown (a level without a time limit).
+func New(level Level, seed uint64) *Bots {
+	return &Bots{Level: level, seed: seed, random: NewRandom(seed)}
+}
+
+// Choose implements Player.
+func (b *Bots) Choose(v protocol.View) protocol.Action {
+	switch vv := v.Variant.(type) {
+	case protocol.GoView:
+		return b.chooseGo(v, vv)
+	case protocol.FGoView:
+		return b.chooseFGo(v, vv)
+	case protocol.BridgeView:
+		return b.chooseBridge(v, vv)
+	}
+	return b.random.Choose(v)
+}
+
+func (b *Bots) goPlayer() *GoBot {
+	if b.goBot == nil {
+		b.goBot = NewGoBot(b.Level, b.seed)
+	}
+	return b.goBot
+}
+
+// chooseGo plays plain Go, and marks dead stones at the end (GO-4).
+func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
+	gb := b.goPlayer()
+	if vv.Scoring {
+		board := vv.Game.Board()
+		return b.score(v, board, vv.Game.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, func() protocol.Action {
+			return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
+		})
+	}
+	return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
+}
+
+// score is the bot's part of the dead-stone agreement (GO-4, BOT-D4): it
+// proposes the dead stones it estimates; it accepts a proposal of the
+// opponent that gives the same winner as its own estimate; otherwise it
+// counters with its own, once — if the opponent insists, it resumes play
+// with resume, so that the disputed stones are settled on the board.
+func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, hasProposal bool, proposer protocol.Role, proposal []engine.Point, resume func() protocol.Action) protocol.Action {
+	mine := b.goPlayer().MarkDead(board, toMove)
+	if !hasProposal {
+		b.hasCount = false
+		return protocol.MarkDead{Dead: mine}
+	}
+	if proposer == v.Role {
+		return nil
+	}
+	komi := v.Options.Komi
+	theirs := engine.AreaScore(board, engine.MarkingOf(board, proposal), komi).Result()
+	ours := engine.AreaScore(board, engine.MarkingOf(board, mine), komi).Result()
+	if theirs.Winner == ours.Winner {
+		b.hasCount = false
+		return protocol.AgreeScore{}
+	}
+	if b.hasCount && slices.Equal(b.countered, mine) {
+		b.hasCount = false
+		return resume()
+	}
+	b.countered, b.hasCount = mine, true
+	return protocol.MarkDead{Dead: mine}
+}
+
+// chooseFGo plays F-Go: its choice for the turn, an answer to an offer
+// (it makes none), and the dead-stone agreement.
+func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
+	if b.fgoBot == nil {
+		b.fgoBot = NewFGoBot(b.Level, b.seed)
+	}
+	g := vv.Game
+	choose := func() protocol.Action {
+		// BOT-FG-D5: pass after two turns per point, so that a game ends.
+		if g.TurnNumber() >= 2*g.Options().Size*g.Options().Size {
+			return protocol.Play{Point: engine.Pass}
+		}
+		return protocol.Play{Point: b.fgoBot.ChooseFGo(g, v.Color)}
+	}
+	if vv.Scoring {
+		return b.score(v, g.Board(), v.Color, vv.HasProposal, vv.Proposer, vv.Proposal, choose)
+	}
+	if slices.Contains(v.Kinds, protocol.KindFGoAccept) && vv.Offer != nil {
+		if b.fgoBot.AcceptOffer(g, v.Color, *vv.Offer) {
+			return protocol.AcceptOffer{}
+		}
+		return protocol.DeclineOffer{}
+	}
+	if !slices.Contains(v.Kinds, protocol.KindFGoCommit) || vv.Committed {
+		return nil
+	}
+	return choose()
+}
+
+// chooseBridge plays Bridge Go.
+func (b *Bots) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Action {
+	if b.bridgeBot == nil {
+		b.bridgeBot = NewBridgeBot(b.Level, b.seed)
+	}
+	g := vv.Game
+	if g.Over() || g.ToMove() != v.Color {
+		return nil
+	}
+	return protocol.Play{Point: b.bridgeBot.ChooseMove(g, v.Color)}
+}
