@@ -126,15 +126,14 @@ func TestGO4GoBotPassesAndMarksDead(t *testing.T) {
 }
 
 // TestGoBotBeatsRandom is a cheap strength test: on 7×7 the bot at a small
-// level beats the random player in most of a few games (komi 7.5 against
-// it as Black). The real strength numbers come from kakure match.
+// level beats the random player with either colour (komi 7.5). The real strength numbers come from kakure match.
 func TestGoBotBeatsRandom(t *testing.T) {
 	wins := 0
-	const games = 4
+	const games = 2
 	for i := 0; i < games; i++ {
 		g, _ := engine.NewGoGame(engine.Options{Variant: engine.VariantGo, Size: 7})
 		botColor := engine.Color(1 + i%2)
-		b := NewGoBot(Level{Playouts: 300}, uint64(i))
+		b := NewGoBot(Level{Playouts: 200}, uint64(i))
 		r := NewRandom(uint64(100 + i))
 		for n := 0; !g.PlayEnded() && n < 200; n++ {
 			c := g.ToMove()
@@ -152,7 +151,7 @@ func TestGoBotBeatsRandom(t *testing.T) {
 			wins++
 		}
 	}
-	if wins < games-1 {
+	if wins < games {
 		t.Errorf("the bot won %d of %d games against the random player", wins, games)
 	}
 }

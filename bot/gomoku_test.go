@@ -30,9 +30,9 @@ func auditGomoku(t testing.TB, a, b engine.GomokuView) {
 // random player on several sizes: every action is accepted by the views,
 // every game ends, and the audit of GM-8 finds no fault.
 func TestGM3GM8GomokuBotGames(t *testing.T) {
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 6; i++ {
 		o := engine.Options{Variant: engine.VariantGomoku, Size: []int{7, 9, 11}[i%3]}
-		x, y := gomokuActor(NewGomokuBot(DefaultLevel, uint64(i)).Act), gomokuActor(NewGomokuBot(Levels[1], uint64(i+1)).Act)
+		x, y := gomokuActor(NewGomokuBot(Levels[2], uint64(i)).Act), gomokuActor(NewGomokuBot(Levels[1], uint64(i+1)).Act)
 		if i%4 == 1 {
 			y = randomGomoku(uint64(i))
 		}
@@ -48,10 +48,10 @@ func TestGM3GM8GomokuBotGames(t *testing.T) {
 // random player.
 func TestGomokuBotBeatsRandom(t *testing.T) {
 	wins := 0
-	const games = 10
+	const games = 6
 	o := engine.Options{Variant: engine.VariantGomoku, Size: 9}
 	for i := 0; i < games; i++ {
-		bot := gomokuActor(NewGomokuBot(DefaultLevel, uint64(i)).Act)
+		bot := gomokuActor(NewGomokuBot(Levels[2], uint64(i)).Act)
 		var views [2]engine.GomokuView
 		seat := i % 2
 		if seat == 0 {
@@ -63,7 +63,7 @@ func TestGomokuBotBeatsRandom(t *testing.T) {
 			wins++
 		}
 	}
-	if wins < games-2 {
+	if wins < games-1 {
 		t.Errorf("the bot won %d of %d games", wins, games)
 	}
 }

@@ -60,7 +60,7 @@ func TestHMG1HMGBotCards(t *testing.T) {
 func TestHMG2HMG3HMGBotLegal(t *testing.T) {
 	for seed := uint64(0); seed < 3; seed++ {
 		size := []int{5, 7, 9}[seed]
-		bots := [3]*HMGBot{engine.Black: NewHMGBot(Level{Playouts: 60}, seed), engine.White: NewHMGBot(Level{Playouts: 60}, seed+10)}
+		bots := [3]*HMGBot{engine.Black: NewHMGBot(Level{Playouts: 40}, seed), engine.White: NewHMGBot(Level{Playouts: 40}, seed+10)}
 		g := hmgGame(t, size, bots[engine.Black].ChooseCards(size, 3), bots[engine.White].ChooseCards(size, 3))
 		reveals := 0
 		for n := 0; !g.PlayEnded(); n++ {

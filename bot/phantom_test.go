@@ -221,12 +221,12 @@ func TestPhantomBotHiddenInformation(t *testing.T) {
 // most of a few games against the random player.
 func TestPhantomBotBeatsRandom(t *testing.T) {
 	wins := 0
-	const games = 4
+	const games = 3
 	for i := 0; i < games; i++ {
 		o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: phantomRuleSets[i%3]}
 		botColor := engine.Color(1 + i%2)
 		var players [3]phantomChooser
-		players[botColor] = NewPhantomBot(Level{Playouts: 200}, 7.5, uint64(i)).ChooseTry
+		players[botColor] = NewPhantomBot(Level{Playouts: 150}, 7.5, uint64(i)).ChooseTry
 		players[botColor.Opponent()] = randomPhantom(uint64(50 + i))
 		r, _ := playPhantom(t, o, players, 600)
 		if r.Score(engine.Marking{}).Result().Winner == botColor {
