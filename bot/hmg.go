@@ -130,15 +130,7 @@ func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction
 	if bestCapture >= 0 {
 		return reveals[bestCapture]
 	}
-	// The regular move, by the board search, with the cards' points in the
-	// count (HMG-7): each unused card is a point for the opponent.
-	komi := g.Options().Komi + float64(g.UnusedCards(engine.Black)) - float64(g.UnusedCards(engine.White))
-	legal := g.LegalPlays(c)
-	opponentPassed := g.Passes() > 0 && g.RevealsThisTurn() == 0
-	p := engine.Pass
-	if len(legal) > 0 {
-		p = b.board.chooseOnBoard(board, c, komi, legal, opponentPassed)
-	}
+	p := b.searchPlay(g, c)
 	if p != engine.Pass {
 		// BOT-HMG-D4: a card on the chosen point plays the stone for free.
 		for _, a := range reveals {
@@ -159,14 +151,41 @@ func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction
 			return a
 		}
 	}
+	return engine.HMGAction{Color: c, Point: b.passOrPlay(g, c)}
+}
+
+// ChoosePlay returns c's regular move in g, c being to move, without any
+// reveal: the board search's move, or the pass. It is always legal
+// (CheckPlay). GTP's genmove uses it (GTP-HMG-D3).
+func (b *HMGBot) ChoosePlay(g engine.HMGGame, c engine.Color) engine.Point {
+	if p := b.searchPlay(g, c); p != engine.Pass {
+		return p
+	}
+	return b.passOrPlay(g, c)
+}
+
+// searchPlay returns the board search's regular move for c, or Pass, with
+// the cards in the count (HMG-7): each unused card is a point for the
+// opponent.
+func (b *HMGBot) searchPlay(g engine.HMGGame, c engine.Color) engine.Point {
+	komi := g.Options().Komi + float64(g.UnusedCards(engine.Black)) - float64(g.UnusedCards(engine.White))
+	legal := g.LegalPlays(c)
+	if len(legal) == 0 {
+		return engine.Pass
+	}
+	opponentPassed := g.Passes() > 0 && g.RevealsThisTurn() == 0
+	return b.board.chooseOnBoard(g.Board(), c, komi, legal, opponentPassed)
+}
+
+// passOrPlay returns Pass when c may pass; after reveals into a repeated
+// position the turn must end with a stone (HMG-6), a random legal one.
+func (b *HMGBot) passOrPlay(g engine.HMGGame, c engine.Color) engine.Point {
 	if !g.CanPass(c) {
-		// After reveals into a repeated position the turn must end with a
-		// stone (HMG-6); legal is then not empty (HMG-D5).
-		if len(legal) > 0 {
-			return engine.HMGAction{Color: c, Point: legal[b.rng.IntN(len(legal))]}
+		if legal := g.LegalPlays(c); len(legal) > 0 {
+			return legal[b.rng.IntN(len(legal))]
 		}
 	}
-	return engine.HMGAction{Color: c, Point: engine.Pass}
+	return engine.Pass
 }
 
 // savesChain reports whether the stone of c at p, placed on before to give
