@@ -63,7 +63,8 @@ func Run(ctx context.Context, g *protocol.Game, p Player) (*protocol.Outcome, er
 
 // Random is a player that picks uniformly among legal moves that do not
 // fill one of its own eyes, passes when there are none, marks nothing dead
-// and agrees to any marking.
+// and agrees to any marking. In Hidden Move Go it chooses random card
+// points and reveals a card on one action in four when it can.
 type Random struct {
 	Rand *rand.Rand
 	// MaxMoves, when positive, makes the bot pass once a game of Bridge Go
@@ -91,6 +92,89 @@ func (r *Random) Choose(v protocol.View) protocol.Action {
 		return r.chooseBridge(v, vv)
 	case protocol.FGoView:
 		return r.chooseFGo(v, vv)
+	case protocol.HMGView:
+		return r.chooseHMG(v, vv)
+	case protocol.GomokuView:
+		return r.gomoku(vv.Game)
+	}
+	return nil
+}
+
+// chooseHMG plays Hidden Move Go: random card points, then on each action
+// of a turn a reveal one time in four when a card may be revealed,
+// otherwise a random move as in Go. It marks nothing dead and agrees to
+// any marking.
+func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
+	g := vv.Game
+	switch vv.Stage {
+	case protocol.HMGStageCards:
+		if vv.CardsChosen {
+			return nil
+		}
+		b := g.Board()
+		points := make([]engine.Point, g.Options().Cards)
+		for i := range points {
+			points[i] = engine.Point(r.Rand.IntN(b.Points()))
+		}
+		return protocol.SetCards{Points: points}
+	case protocol.HMGStageScoring:
+		if vv.HasProposal && vv.Proposer != v.Role {
+			return protocol.AgreeScore{}
+		}
+		return protocol.MarkDead{}
+	case protocol.HMGStagePlay:
+		if cards := g.RevealableCards(v.Color); len(cards) > 0 && r.Rand.IntN(4) == 0 {
+			return protocol.Reveal{Card: cards[r.Rand.IntN(len(cards))]}
+		}
+		p := r.randomMove(g.Board(), v.Color, func(p engine.Point) bool { return g.CheckPlay(v.Color, p) == nil })
+		if p == engine.Pass && !g.CanPass(v.Color) {
+			// After reveals a pass may repeat a position (HMG-6): play.
+			if ps := g.LegalPlays(v.Color); len(ps) > 0 {
+				p = ps[0]
+			}
+		}
+		return protocol.Play{Point: p}
+	}
+	return nil
+}
+
+// gomoku chooses a gomoku action: a random opening point and side, a
+// random legal point (a pass one time in gomokuPassOdds), a random row or
+// column, and in answer each hidden piece of the line with probability
+// one in three. It leaves to the program what the program does by itself
+// (reveals, "five", claims, no legal point, the openings at the end).
+func (r *Random) gomoku(v engine.GomokuView) protocol.Action {
+	if !v.MyTurn() {
+		return nil
+	}
+	switch v.Phase() {
+	case engine.GomokuPhaseOpening:
+		return protocol.GomokuOpening{Point: engine.Point(r.Rand.IntN(v.Size() * v.Size()))}
+	case engine.GomokuPhaseChooseSide:
+		side := engine.GomokuX
+		if r.Rand.IntN(2) == 1 {
+			side = engine.GomokuO
+		}
+		return protocol.GomokuChooseSide{Side: side}
+	case engine.GomokuPhaseCommit:
+		legal := v.LegalPoints()
+		if len(legal) == 0 {
+			return nil
+		}
+		if r.Rand.IntN(gomokuPassOdds) == 0 {
+			return protocol.Play{Point: engine.Pass}
+		}
+		return protocol.GomokuPlace{Point: legal[r.Rand.IntN(len(legal))]}
+	case engine.GomokuPhaseAnnounce:
+		return protocol.GomokuAnnounce{Column: r.Rand.IntN(2) == 1}
+	case engine.GomokuPhaseRespond:
+		var reveal []engine.Point
+		for _, p := range v.HiddenInLine(v.Announced()) {
+			if r.Rand.IntN(3) == 0 {
+				reveal = append(reveal, p)
+			}
+		}
+		return protocol.GomokuRespond{Reveal: reveal}
 	}
 	return nil
 }
@@ -162,6 +246,9 @@ func (r *Random) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action
 	}
 	return protocol.Play{Point: choose(v.Color)}
 }
+
+// gomokuPassOdds: the random gomoku player passes once in this many turns.
+const gomokuPassOdds = 40
 
 // randomMove picks a random point where legal(p) holds and which is not an
 // own eye, or Pass.

@@ -1,7 +1,6 @@
 package protocol_test
 
 import (
-	"context"
 	"crypto/rand"
 	"errors"
 	"strings"
@@ -39,39 +38,10 @@ func resign(t *testing.T, m *protocol.Message, key crypto.PrivKey) {
 }
 
 // playWithCheater plays random bots where the inviter (peer 0) cheats with
-// the hook, and returns the honest invitee's game.
+// the tamper hook, and returns the honest invitee's game.
 func playWithCheater(t *testing.T, o engine.Options, hook func(*protocol.Message, crypto.PrivKey) [][]byte) *protocol.Game {
 	t.Helper()
-	p := newPair(t, func(i int, c *protocol.Config) {
-		if i == 0 {
-			protocol.SetTamper(c, hook)
-		}
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	honest := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			bot.Run(ctx, g, bot.NewRandom(2))
-			honest <- g
-		case <-ctx.Done():
-			honest <- nil
-		}
-	}()
-	g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	go bot.Run(ctx, g, bot.NewRandom(1))
-	h := <-honest
-	if h == nil {
-		t.Fatal("the honest peer never got the game")
-	}
-	if err := h.Wait(ctx); err != nil {
-		t.Fatalf("honest game did not end: %v", err)
-	}
-	return h
+	return playCheatingGame(t, o, func(c *protocol.Config) { protocol.SetTamper(c, hook) }, bot.NewRandom(2))
 }
 
 // checkCaught asserts that the honest peer (invitee) reported the cheating
@@ -103,16 +73,18 @@ func checkCaught(t *testing.T, h *protocol.Game, rule, detail string) {
 var goOpts = engine.Options{Variant: engine.VariantGo, Size: 5}
 
 func TestCheatMoveOutOfTurn(t *testing.T) {
-	var key2 crypto.PrivKey
-	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+	hook := cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		extra := *m
 		extra.Seq++
 		extra.Prev = m.Hash()
 		extra.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
 		extra.Sign(key)
-		_ = key2
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&extra)}
-	}))
+	})
+	// The honest player thinks a while, so the extra move reaches it while
+	// it is still its own turn.
+	h := playCheatingGame(t, goOpts, func(c *protocol.Config) { protocol.SetTamper(c, hook) },
+		slowPlayer{p: bot.NewRandom(2), delay: 100 * time.Millisecond})
 	checkCaught(t, h, "T-3", "out of turn")
 }
 

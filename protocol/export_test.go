@@ -1,6 +1,10 @@
 package protocol
 
-import "github.com/libp2p/go-libp2p/core/crypto"
+import (
+	"encoding/json"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+)
 
 // SetTamper installs a hook that replaces each outgoing message by the
 // frames it returns (nil: send the message as is). Tests use it to play a
@@ -29,4 +33,28 @@ func EncodeBody(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// HelloFrame returns the first frame of a new game's stream.
+func HelloFrame(game GameID) []byte {
+	raw, err := encodeFrame(frame{Hello: &hello{Game: game}})
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}
+
+// WriteFrame and ReadFrame expose the framing to tests.
+var (
+	WriteFrame = writeFrame
+	ReadFrame  = readFrame
+)
+
+// DecodeFrameMessage returns the message a frame carries, or nil.
+func DecodeFrameMessage(raw []byte) *Message {
+	var f frame
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil
+	}
+	return f.Msg
 }

@@ -52,7 +52,21 @@ type Game struct {
 	incoming  chan incomingFrame
 	// savedSecrets is what the secrets file holds, to skip identical saves.
 	savedSecrets []byte
-	autoSince    time.Time
+	// inBulk holds the bulk frames received since the last message; they
+	// belong to the next message of the other peer.
+	inBulk      [][]byte
+	inBulkBytes int
+	// awaitHello is true on a stream this peer opened until the other
+	// peer's hello arrives; messages made meanwhile wait for resend.
+	awaitHello bool
+	// sentOnStream marks the own messages already written on the current
+	// stream, so that answering a hello never sends one twice (the other
+	// peer would rightly take the copy for a replay).
+	sentOnStream map[uint64]bool
+	// ownBulk holds the attachments of this peer's messages that the other
+	// peer may not have yet, by sequence number, to send again on resume.
+	ownBulk   map[uint64][][]byte
+	autoSince time.Time
 }
 
 type actionReq struct {
@@ -129,13 +143,13 @@ func (g *Game) Do(a Action) error {
 	select {
 	case g.actions <- req:
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s is over", g.id)
+		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 	}
 	select {
 	case err := <-req.reply:
 		return err
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s is over", g.id)
+		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 	}
 }
 
@@ -267,6 +281,9 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 			return err
 		}
 	}
+	if st == g.stream && m.From == g.role && g.sentOnStream != nil {
+		g.sentOnStream[m.Seq] = true
+	}
 	return nil
 }
 
@@ -288,7 +305,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		events, err = nil, nil // a cheating program (tests) sends it anyway
 	}
 	if err == nil {
-		err = g.tr.Append(m)
+		g.tr.appendChecked(m)
 	}
 	g.mu.Unlock()
 	if err != nil {
@@ -303,8 +320,18 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	if err := g.save(true); err != nil {
 		return nil, err
 	}
-	if g.stream != nil {
-		if err := g.writeMessage(g.stream, &m); err != nil {
+	if bb, ok := body.(bulkBody); ok {
+		if err := g.keepBulk(m.Seq, bb.attachments()); err != nil {
+			return nil, err
+		}
+	}
+	if g.stream != nil && !g.awaitHello {
+		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+		err := g.writeBulk(g.stream, m.Seq)
+		if err == nil {
+			err = g.writeMessage(g.stream, &m)
+		}
+		if err != nil {
 			g.svc.cfg.Logger.Info("send failed; the message goes again on resume", "game", g.id, "err", err)
 			g.dropStream()
 		}
@@ -329,10 +356,15 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
 		r := bufio.NewReader(st)
-		if len(rs) > 0 {
+		// A stream this peer opened has no hello of the other peer yet:
+		// until it comes, nothing new is written, so that what the other
+		// peer lacks goes first and in order (see resend).
+		awaitHello := len(rs) == 0
+		if !awaitHello {
 			r = rs[0]
 		}
 		g.useStream(st, r)
+		g.awaitHello = awaitHello
 	}
 	g.afterChange()
 	keepAlive := time.NewTicker(g.svc.cfg.IdleTimeout / 3)
@@ -406,6 +438,8 @@ func (g *Game) shutdown() {
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 	g.stream = st
+	g.sentOnStream = map[uint64]bool{}
+	g.awaitHello = false
 	g.streamGen++
 	gen := g.streamGen
 	idle := g.svc.cfg.IdleTimeout
@@ -456,6 +490,13 @@ func (g *Game) streamFailed(err error, raw []byte) {
 // handleFrame processes one frame from the other peer.
 func (g *Game) handleFrame(f frame, raw []byte) {
 	switch {
+	case f.Bulk != nil:
+		g.inBulk = append(g.inBulk, f.Bulk)
+		g.inBulkBytes += len(f.Bulk)
+		if g.inBulkBytes > maxPendingBulk {
+			g.accuse(violation(g.role.Other(), 0, "T-10", "%d bytes of attachments without a message", g.inBulkBytes), nil)
+		}
+		return
 	case f.Ping:
 		return
 	case f.Hello != nil:
@@ -463,6 +504,7 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
 			return
 		}
+		g.awaitHello = false
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:
@@ -475,8 +517,12 @@ func (g *Game) resend(h *hello) {
 	have := h.Have[g.role]
 	for i := range g.tr.Messages {
 		m := &g.tr.Messages[i]
-		if m.From == g.role && m.Seq >= have && g.stream != nil {
-			if err := g.writeMessage(g.stream, m); err != nil {
+		if m.From == g.role && m.Seq >= have && g.stream != nil && !g.sentOnStream[m.Seq] {
+			err := g.writeBulk(g.stream, m.Seq)
+			if err == nil {
+				err = g.writeMessage(g.stream, m)
+			}
+			if err != nil {
 				g.dropStream()
 				return
 			}
@@ -508,7 +554,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	g.mu.Lock()
 	events, err := g.m.Apply(m)
 	if err == nil {
-		err = g.tr.Append(*m)
+		g.tr.appendChecked(*m)
 	}
 	g.mu.Unlock()
 	if err != nil {
@@ -518,6 +564,23 @@ func (g *Game) receive(m *Message, raw []byte) {
 		}
 		g.accuse(v, [][]byte{raw})
 		return
+	}
+	bulk := g.inBulk
+	g.inBulk, g.inBulkBytes = nil, 0
+	g.pruneBulk(m.Ack)
+	if br, ok := g.player.(bulkReceiver); ok {
+		g.mu.Lock()
+		err := br.receiveBulk(g.m, g.role, m, bulk)
+		g.mu.Unlock()
+		if err != nil {
+			var v *Violation
+			if !errors.As(err, &v) {
+				v = &Violation{Accused: other, Rule: "T-10", Seq: int64(m.Seq), Detail: err.Error(), Err: err}
+			}
+			g.save(false)
+			g.accuse(v, nil)
+			return
+		}
 	}
 	if err := g.save(false); err != nil {
 		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
@@ -546,8 +609,11 @@ func (g *Game) emit(events []Event) {
 }
 
 func (g *Game) answerError() error {
-	if g.m.Outcome != nil && g.m.Outcome.Result.By == "declined" {
+	switch {
+	case g.m.Outcome != nil && g.m.Outcome.Result.By == "declined":
 		return errors.New("protocol: invitation declined")
+	case g.m.Outcome != nil && g.m.Outcome.Violation != nil && g.m.Colors[0] == engine.Empty:
+		return fmt.Errorf("protocol: the game ended before it started: %v", g.m.Outcome.Violation)
 	}
 	return nil
 }
@@ -597,6 +663,12 @@ func (g *Game) act(a Action) error {
 		}
 		if err := g.saveSecrets(); err != nil {
 			return err
+		}
+		if k == "" {
+			// The action only changed this peer's secrets (HMG cards
+			// chosen before their turn); what is due goes automatically.
+			g.afterChange()
+			return nil
 		}
 		kind, body = k, b
 	}
@@ -802,4 +874,89 @@ func (g *Game) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// bulkBody is implemented by message bodies with large attachments: each
+// attachment travels as a bulk frame just before the signed message, whose
+// body names the attachments' hashes (the variant's business).
+type bulkBody interface{ attachments() [][]byte }
+
+// bulkReceiver is implemented by variant players that take attachments:
+// receiveBulk gets a message of the other peer, just applied, with the
+// bulk frames that came before it. An error is a violation by the sender.
+type bulkReceiver interface {
+	receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error
+}
+
+// maxPendingBulk caps what a peer may send as bulk frames before a
+// message: a few attachments of the largest size.
+const maxPendingBulk = 4 * MaxBulkSize
+
+func (g *Game) bulkPath(seq uint64) string {
+	if g.svc.cfg.Dir == "" {
+		return ""
+	}
+	return filepath.Join(g.svc.cfg.Dir, fmt.Sprintf("%s.bulk-%d", g.id, seq))
+}
+
+// keepBulk stores the attachments of own message seq until the other peer
+// acknowledges it: durably on disk (the message may go again after a
+// restart) and in memory.
+func (g *Game) keepBulk(seq uint64, att [][]byte) error {
+	if g.ownBulk == nil {
+		g.ownBulk = map[uint64][][]byte{}
+	}
+	g.ownBulk[seq] = att
+	path := g.bulkPath(seq)
+	if path == "" {
+		return nil
+	}
+	data, err := json.Marshal(att)
+	if err != nil {
+		return fmt.Errorf("protocol: encode attachments: %w", err)
+	}
+	return writeFileAtomic(path, data, 0o600, true)
+}
+
+// bulkOf returns the attachments of own message seq, from memory or disk.
+func (g *Game) bulkOf(seq uint64) [][]byte {
+	if att, ok := g.ownBulk[seq]; ok {
+		return att
+	}
+	path := g.bulkPath(seq)
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var att [][]byte
+	if json.Unmarshal(data, &att) != nil {
+		return nil
+	}
+	return att
+}
+
+// pruneBulk forgets the attachments of own messages up to ack, which the
+// other peer has received.
+func (g *Game) pruneBulk(ack int64) {
+	for seq := range g.ownBulk {
+		if int64(seq) <= ack {
+			delete(g.ownBulk, seq)
+			if path := g.bulkPath(seq); path != "" {
+				os.Remove(path)
+			}
+		}
+	}
+}
+
+// writeBulk sends the attachments of own message seq, if any.
+func (g *Game) writeBulk(st network.Stream, seq uint64) error {
+	for _, a := range g.bulkOf(seq) {
+		if err := writeBulkFrame(st, a); err != nil {
+			return err
+		}
+	}
+	return nil
 }

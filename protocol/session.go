@@ -122,6 +122,8 @@ type frame struct {
 	Hello *hello   `json:"hello,omitempty"`
 	Msg   *Message `json:"msg,omitempty"`
 	Ping  bool     `json:"ping,omitempty"`
+	// Bulk is the data of a bulk frame (never JSON).
+	Bulk []byte `json:"-"`
 }
 
 func encodeFrame(f frame) ([]byte, error) { return json.Marshal(f) }
@@ -335,9 +337,12 @@ func (accept) action() {}
 
 // readFrameJSON reads and decodes one frame.
 func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
-	raw, err := readFrame(r, MaxFrameSize)
+	raw, bulk, err := readGameFrame(r)
 	if err != nil {
 		return frame{}, raw, err
+	}
+	if bulk {
+		return frame{Bulk: raw[1:]}, nil, nil
 	}
 	var f frame
 	dec := json.NewDecoder(strings.NewReader(string(raw)))

@@ -139,11 +139,17 @@ func (t *Transcript) Append(m Message) error {
 	if err := t.Check(&m); err != nil {
 		return err
 	}
+	t.appendChecked(m)
+	return nil
+}
+
+// appendChecked adds a message that Check has just accepted (or that this
+// peer has just signed itself), without checking it again.
+func (t *Transcript) appendChecked(m Message) {
 	t.Messages = append(t.Messages, m)
 	t.encoded = append(t.encoded, nil)
 	t.count[m.From]++
 	t.last[m.From] = m.Hash()
-	return nil
 }
 
 // Clone returns an independent copy of the transcript.

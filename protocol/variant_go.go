@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kakure/kakure/engine"
 )
@@ -57,6 +58,10 @@ func (g *goRules) expected() (Role, []Kind, bool) {
 	toMove := g.m.RoleOf(g.game.ToMove())
 	if g.score.active {
 		r, k := g.score.expected(toMove)
+		if r != toMove {
+			// Only the player to move may resume play with a move.
+			k = slices.DeleteFunc(slices.Clone(k), func(k Kind) bool { return k == KindMove })
+		}
 		return r, k, false
 	}
 	return toMove, []Kind{KindMove}, false
@@ -80,6 +85,9 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := g.m.Colors[from]
+	if c != g.game.ToMove() {
+		return nil, violation(from, seq, "T-3", "move out of turn: %s is to play", g.game.ToMove())
+	}
 	next, captured, err := g.game.Play(c, p)
 	if err != nil {
 		return nil, violation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)

@@ -1,7 +1,9 @@
 package protocol_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -43,25 +45,44 @@ func TestT2OtherProtocolVersion(t *testing.T) {
 }
 
 // TestT2InvitationOfAnotherVersion: an invitation that names another
-// protocol version is declined with the reason, not left hanging.
+// protocol version is declined at once with the reason, not left hanging.
 func TestT2InvitationOfAnotherVersion(t *testing.T) {
-	p := newPair(t, func(i int, c *protocol.Config) {
-		if i == 0 {
-			protocol.SetTamper(c, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
-				if m.Kind != protocol.KindInvite {
-					return nil
-				}
-				m.Body = []byte(strings.Replace(string(m.Body), `"version":"`+protocol.Version+`"`, `"version":"9.9.9"`, 1))
-				m.Sign(key)
-				return [][]byte{protocol.FrameOf(m)}
-			})
-		}
-	})
+	p := newPair(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantGo})
-	if err == nil || !strings.Contains(err.Error(), "version") || !strings.Contains(err.Error(), "9.9.9") {
-		t.Fatalf("Invite error %v, want a decline naming the version", err)
+	st, err := p.hosts[0].NewStream(ctx, p.hosts[1].ID(), protocol.GameProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, _ := protocol.NewGameID()
+	body := protocol.InviteBody{Version: "9.9.9", Inviter: p.hosts[0].ID().String(), Invitee: p.hosts[1].ID().String(),
+		Options: protocol.OptionsBody{Variant: "go", Size: 9, Komi: 7.5}}
+	m := protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: protocol.EncodeBody(body)}
+	if err := m.Sign(p.hosts[0].Peerstore().PrivKey(p.hosts[0].ID())); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range [][]byte{protocol.HelloFrame(id), protocol.FrameOf(&m)} {
+		if err := protocol.WriteFrame(st, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r := bufio.NewReader(st)
+	var decline *protocol.Message
+	for decline == nil {
+		raw, err := protocol.ReadFrame(r, protocol.MaxFrameSize)
+		if err != nil {
+			t.Fatalf("no decline: %v", err)
+		}
+		decline = protocol.DecodeFrameMessage(raw)
+	}
+	var db protocol.DeclineBody
+	if err := json.Unmarshal(decline.Body, &db); err != nil || decline.Kind != protocol.KindDecline {
+		t.Fatalf("answer %s %s, want a decline", decline.Kind, decline.Body)
+	}
+	if !strings.Contains(db.Reason, "9.9.9") || !strings.Contains(db.Reason, protocol.Version) {
+		t.Errorf("decline reason %q does not name both versions", db.Reason)
 	}
 }
 

@@ -62,3 +62,53 @@ func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 	}
 	return p, nil
 }
+
+// MaxBulkSize caps one bulk frame: a large attachment of a message (the
+// garbled tables of a Phantom Go try), sent as its own binary frame before
+// the signed message that names its hash.
+const MaxBulkSize = 8 << 20
+
+// bulkMarker is the first byte of a bulk frame; message frames are JSON
+// and start with '{'.
+const bulkMarker = 'B'
+
+// readGameFrame reads one frame of a game stream: a JSON frame of at most
+// MaxFrameSize bytes, or a bulk frame (bulkMarker, then the data) of at
+// most MaxBulkSize data bytes. The cap is chosen from the frame's first
+// byte before the body is read.
+func readGameFrame(r *bufio.Reader) (raw []byte, bulk bool, err error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, false, io.EOF
+		}
+		return nil, false, fmt.Errorf("protocol: read frame length: %w", err)
+	}
+	if n == 0 {
+		return nil, false, fmt.Errorf("%w: empty frame", ErrMalformed)
+	}
+	first, err := r.Peek(1)
+	if err != nil {
+		return nil, false, fmt.Errorf("protocol: read frame body: %w", err)
+	}
+	limit := uint64(MaxFrameSize)
+	if first[0] == bulkMarker {
+		limit, bulk = MaxBulkSize+1, true
+	}
+	if n > limit {
+		return nil, false, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
+	}
+	raw = make([]byte, n)
+	if _, err := io.ReadFull(r, raw); err != nil {
+		return nil, false, fmt.Errorf("protocol: read frame body: %w", err)
+	}
+	return raw, bulk, nil
+}
+
+// writeBulkFrame writes data as a bulk frame.
+func writeBulkFrame(w io.Writer, data []byte) error {
+	if len(data) > MaxBulkSize {
+		return fmt.Errorf("%w: attachment of %d bytes (cap %d)", ErrFrameTooLarge, len(data), MaxBulkSize)
+	}
+	return writeFrameUnchecked(w, append([]byte{bulkMarker}, data...))
+}

@@ -1,0 +1,239 @@
+package circuit
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// ErrBadOutput reports referee circuit outputs that no honest run gives:
+// a pass and an illegal try at once, an unknown reason, a captured list
+// that does not fit its count, and the like.
+var ErrBadOutput = errors.New("circuit: bad referee output")
+
+// MaskBits returns the number of the garbler's mask bits, len(MaskIn).
+func (l *RefereeLayout) MaskBits() int { return len(l.MaskIn) }
+
+// moverSide returns the colours of Own and Opp for a try by mover.
+func moverSide(mover engine.Color) (own, opp engine.Color, err error) {
+	if mover != engine.Black && mover != engine.White {
+		return 0, 0, fmt.Errorf("circuit: the mover is %v, not black or white", mover)
+	}
+	return mover, mover.Opponent(), nil
+}
+
+// playerOf returns the colour of party's player when mover tries.
+func (l *RefereeLayout) playerOf(party Party, mover engine.Color) engine.Color {
+	if party == l.MoverParty {
+		return mover
+	}
+	return mover.Opponent()
+}
+
+// Inputs returns the input bits of party for a try by the player of colour
+// mover: party's state share, the try (party == MoverParty only; a point
+// of the board or engine.Pass; ignored otherwise) and the garbler's mask
+// bits (Garbler only: MaskBits fresh random bits; nil for the evaluator).
+func (l *RefereeLayout) Inputs(party Party, mover engine.Color, share RefereeState, try engine.Point, mask []bool) ([]bool, error) {
+	if party != Garbler && party != Evaluator {
+		return nil, fmt.Errorf("circuit: inputs of %v", party)
+	}
+	own, _, err := moverSide(mover)
+	if err != nil {
+		return nil, err
+	}
+	if err := share.checkShape(); err != nil {
+		return nil, err
+	}
+	if share.Size != l.Size {
+		return nil, fmt.Errorf("%w: a share of side %d for a circuit of side %d", ErrBadState, share.Size, l.Size)
+	}
+	in := make([]bool, l.NumInputs[party])
+	ownStones, oppStones := share.Black, share.White
+	if own == engine.White {
+		ownStones, oppStones = share.White, share.Black
+	}
+	sp := l.ShareIn[party]
+	for p := range l.Points {
+		in[sp.Own[p]] = ownStones[p]
+		in[sp.Opp[p]] = oppStones[p]
+		in[sp.Ko[p]] = share.Ko[p]
+		for k, at := range sp.Label[p] {
+			in[at] = share.Label[p]>>uint(k)&1 == 1
+		}
+	}
+	if party == l.MoverParty {
+		x, y := l.Size, l.Size
+		switch {
+		case try == engine.Pass:
+		case try >= 0 && int(try) < l.Points:
+			x, y = try.XY(l.Size)
+		default:
+			return nil, fmt.Errorf("circuit: try at %d is not a point of a %d×%d board nor a pass: %w", try, l.Size, l.Size, engine.ErrOffBoard)
+		}
+		for i := range l.CoordBits {
+			in[l.TryX[i]] = x>>uint(i)&1 == 1
+			in[l.TryY[i]] = y>>uint(i)&1 == 1
+		}
+	}
+	switch {
+	case party == Garbler && len(mask) != len(l.MaskIn):
+		return nil, fmt.Errorf("%w: the garbler gives %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+	case party == Evaluator && len(mask) != 0:
+		return nil, fmt.Errorf("%w: the evaluator gives no mask bits", ErrInputLength)
+	}
+	for i, at := range l.MaskIn {
+		if party == Garbler {
+			in[at] = mask[i]
+		}
+	}
+	return in, nil
+}
+
+// VisibleOutputs returns the positions of the outputs party may read: for
+// the evaluator all of them, for the garbler those for both and those for
+// the garbler, which the evaluator forwards to it.
+func (l *RefereeLayout) VisibleOutputs(party Party) []int {
+	var vis []int
+	for i, r := range l.Recipient {
+		if party == Evaluator || r != RecipientEvaluator {
+			vis = append(vis, i)
+		}
+	}
+	return vis
+}
+
+// NextShare returns party's share of the state after the try of mover: the
+// garbler's is its StateMask bits (mask, as given to Inputs; outputs is
+// not read), the evaluator's the NextShare outputs (mask is not read).
+func (l *RefereeLayout) NextShare(party Party, mover engine.Color, outputs, mask []bool) (RefereeState, error) {
+	own, _, err := moverSide(mover)
+	if err != nil {
+		return RefereeState{}, err
+	}
+	var src []bool
+	var sp StatePositions
+	switch party {
+	case Garbler:
+		src, sp = mask, l.StateMask
+		if len(mask) != len(l.MaskIn) {
+			return RefereeState{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+		}
+	case Evaluator:
+		src, sp = outputs, l.ShareOut
+		if len(outputs) != len(l.Recipient) {
+			return RefereeState{}, fmt.Errorf("%w: %d output bits, the circuit has %d", ErrBadOutput, len(outputs), len(l.Recipient))
+		}
+	default:
+		return RefereeState{}, fmt.Errorf("circuit: next share of %v", party)
+	}
+	st := EmptyRefereeState(l.Size)
+	ownStones, oppStones := st.Black, st.White
+	if own == engine.White {
+		ownStones, oppStones = st.White, st.Black
+	}
+	for p := range l.Points {
+		ownStones[p] = src[sp.Own[p]]
+		oppStones[p] = src[sp.Opp[p]]
+		st.Ko[p] = src[sp.Ko[p]]
+		for k, at := range sp.Label[p] {
+			if src[at] {
+				st.Label[p] |= 1 << uint(k)
+			}
+		}
+	}
+	return st, nil
+}
+
+// Announcement returns what the player of party is told of the try of
+// mover at try (the mover's own try, known to the mover's program; not
+// read for the opponent), built from the circuit outputs party has
+// (positions outside VisibleOutputs(party) are not read) and, for the
+// garbler, its mask bits. The result equals engine.PhantomAnnounce for that
+// player; outputs that no honest run gives are an error wrapping
+// ErrBadOutput or engine.ErrBadAnnouncement.
+func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine.Point, outputs, mask []bool) (engine.PhantomAnnouncement, error) {
+	if _, _, err := moverSide(mover); err != nil {
+		return engine.PhantomAnnouncement{}, err
+	}
+	if party != Garbler && party != Evaluator {
+		return engine.PhantomAnnouncement{}, fmt.Errorf("circuit: announcement for %v", party)
+	}
+	if len(outputs) != len(l.Recipient) {
+		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: %d output bits, the circuit has %d", ErrBadOutput, len(outputs), len(l.Recipient))
+	}
+	if party == Garbler && len(mask) != len(l.MaskIn) {
+		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+	}
+	read := func(i int) bool {
+		v := outputs[i]
+		switch l.Recipient[i] {
+		case RecipientGarbler:
+			if party != Garbler {
+				panic("circuit: reading a garbler's output for the evaluator")
+			}
+			v = v != mask[l.OutputMask[i]]
+		case RecipientEvaluator:
+			if party != Evaluator {
+				panic("circuit: reading an evaluator's output for the garbler")
+			}
+		}
+		return v
+	}
+	to := l.playerOf(party, mover)
+	mine := to == mover
+	a := engine.PhantomAnnouncement{Rules: l.Rules, Size: l.Size, Mover: mover, To: to, Point: engine.NoPoint}
+	pass, legal := read(l.Pass), read(l.Legal)
+	if mine && pass != (try == engine.Pass) {
+		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: the try was %s and the circuit says pass=%v", ErrBadOutput, try.Vertex(l.Size), pass)
+	}
+	switch {
+	case pass:
+		if !legal {
+			return engine.PhantomAnnouncement{}, fmt.Errorf("%w: an illegal pass", ErrBadOutput)
+		}
+		a.Event = engine.PhantomPassed
+	case !legal:
+		a.Event = engine.PhantomIllegal
+		if mine {
+			a.Point = try
+		}
+		if mine || l.Rules == engine.RulesHamburg {
+			r := 0
+			for i, at := range l.Reason {
+				if read(at) {
+					r |= 1 << uint(i)
+				}
+			}
+			if r == int(engine.TryNoReason) || r > int(engine.TryKo) {
+				return engine.PhantomAnnouncement{}, fmt.Errorf("%w: reason %d for an illegal try", ErrBadOutput, r)
+			}
+			a.Reason = engine.TryReason(r)
+		}
+	default:
+		a.Event = engine.PhantomMoved
+		if mine {
+			a.Point = try
+		}
+		for i, at := range l.CaptureCount {
+			if read(at) {
+				a.Captures |= 1 << uint(i)
+			}
+		}
+		if a.CapturedPointsKnown() {
+			for p, at := range l.Captured {
+				if read(at) {
+					a.Captured = append(a.Captured, engine.Point(p))
+				}
+			}
+		}
+		if a.TellsAtari() {
+			a.AtariOpponent, a.AtariSelf = read(l.AtariOpponent), read(l.AtariSelf)
+		}
+	}
+	if err := a.Validate(); err != nil {
+		return engine.PhantomAnnouncement{}, err
+	}
+	return a, nil
+}

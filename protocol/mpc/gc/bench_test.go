@@ -1,0 +1,112 @@
+package gc_test
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// andCircuit returns a circuit of n AND gates with 128 inputs per party,
+// each gate reading two random wires among the last window written (all
+// earlier wires if window is 0). Real circuits read mostly recent wires;
+// a small window keeps the labels in cache as they would be.
+func andCircuit(n, window int) *circuit.Circuit {
+	var seed prg.Seed
+	r := seed.Stream("bench")
+	c := &circuit.Circuit{NumWires: 256 + n}
+	for i := range 128 {
+		c.Inputs[0] = append(c.Inputs[0], circuit.Wire(i))
+		c.Inputs[1] = append(c.Inputs[1], circuit.Wire(128+i))
+	}
+	pick := func(out int) circuit.Wire {
+		if window == 0 || out <= window {
+			return circuit.Wire(r.Intn(out))
+		}
+		return circuit.Wire(out - 1 - r.Intn(window))
+	}
+	for i := range n {
+		out := 256 + i
+		c.Gates = append(c.Gates, circuit.Gate{Op: circuit.OpAND, A: pick(out), B: pick(out), Out: circuit.Wire(out)})
+	}
+	for i := range 128 {
+		c.Outputs = append(c.Outputs, circuit.Wire(c.NumWires-1-i))
+	}
+	return c
+}
+
+const benchGates = 1 << 16
+
+func BenchmarkGarbleAND(b *testing.B) {
+	for _, window := range []int{1024, 0} {
+		b.Run(windowName(window), func(b *testing.B) { benchmarkGarble(b, andCircuit(benchGates, window)) })
+	}
+}
+
+func windowName(window int) string {
+	if window == 0 {
+		return "random-wires"
+	}
+	return "recent-wires"
+}
+
+func benchmarkGarble(b *testing.B, c *circuit.Circuit) {
+	var seed prg.Seed
+	delta, _ := gc.NewDelta(seed.Stream("delta"))
+	b.SetBytes(benchGates * gc.TableSize)
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := range b.N {
+		if _, _, err := gc.Garble(c, delta, seed.Stream("labels"), uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRate(b, benchGates, cpu)
+	b.ReportMetric(gc.TableSize, "B/AND")
+}
+
+func BenchmarkEvaluateAND(b *testing.B) {
+	for _, window := range []int{1024, 0} {
+		b.Run(windowName(window), func(b *testing.B) { benchmarkEvaluate(b, andCircuit(benchGates, window)) })
+	}
+}
+
+func benchmarkEvaluate(b *testing.B, c *circuit.Circuit) {
+	var seed prg.Seed
+	delta, _ := gc.NewDelta(seed.Stream("delta"))
+	g, keys, _ := gc.Garble(c, delta, seed.Stream("labels"), 0)
+	in0, _ := keys.Encode(0, make([]bool, 128))
+	in1, _ := keys.Encode(1, make([]bool, 128))
+	b.SetBytes(benchGates * gc.TableSize)
+	b.ResetTimer()
+	cpu := cpuTime()
+	for range b.N {
+		if _, err := gc.Evaluate(c, g, [2][]gc.Label{in0, in1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRate(b, benchGates, cpu)
+}
+
+// cpuTime returns the CPU time the process has used so far, in seconds.
+func cpuTime() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// reportRate reports AND gates per second of wall time and per second of
+// the process's CPU time since cpu; on a shared machine the second is the
+// steadier figure for one core.
+func reportRate(b *testing.B, gates int, cpu float64) {
+	n := float64(gates) * float64(b.N)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "AND/s")
+	if used := cpuTime() - cpu; used > 0 {
+		b.ReportMetric(n/used, "AND/cpu-s")
+	}
+}

@@ -1,0 +1,165 @@
+package gc
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
+
+	"github.com/kakure/kakure/protocol/mpc/aeshash"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+)
+
+// blk is a label as two little-endian 64-bit halves: lo holds bytes 0..7
+// (and the colour bit, bit 0 of byte 0), hi bytes 8..15. The gate loops
+// work on blk, where XOR and masking are two machine operations each.
+type blk struct{ lo, hi uint64 }
+
+func toBlk(l Label) blk {
+	return blk{binary.LittleEndian.Uint64(l[:8]), binary.LittleEndian.Uint64(l[8:])}
+}
+
+func (a blk) label() Label {
+	var l Label
+	binary.LittleEndian.PutUint64(l[:8], a.lo)
+	binary.LittleEndian.PutUint64(l[8:], a.hi)
+	return l
+}
+
+func (a blk) xor(b blk) blk { return blk{a.lo ^ b.lo, a.hi ^ b.hi} }
+
+// and returns a with every bit ANDed with m (all ones or zero).
+func (a blk) and(m uint64) blk { return blk{a.lo & m, a.hi & m} }
+
+// colourMask returns all ones if the colour bit of a is 1, else zero, so
+// that selections by colour need no branch (colours are random: a branch
+// would be mispredicted half the time).
+func (a blk) colourMask() uint64 { return -(a.lo & 1) }
+
+// gateHash computes the TCCR hash of package aeshash,
+// H(x, i) = π(π(x) ⊕ i) ⊕ π(x), on up to four blocks at a time through a
+// scratch buffer, without allocating. The calls of one batch are
+// independent, so the processor overlaps them.
+type gateHash struct {
+	pi  cipher.Block
+	buf *[8 * aeshash.Size]byte
+}
+
+func newGateHash() gateHash {
+	k := aeshash.FixedKey()
+	c, err := aes.NewCipher(k[:])
+	if err != nil {
+		panic("gc: " + err.Error())
+	}
+	return gateHash{pi: c, buf: new([8 * aeshash.Size]byte)}
+}
+
+func (h gateHash) put(i int, x blk) {
+	binary.LittleEndian.PutUint64(h.buf[16*i:], x.lo)
+	binary.LittleEndian.PutUint64(h.buf[16*i+8:], x.hi)
+}
+
+func (h gateHash) get(i int) blk {
+	return blk{binary.LittleEndian.Uint64(h.buf[16*i:]), binary.LittleEndian.Uint64(h.buf[16*i+8:])}
+}
+
+func (h gateHash) enc(i int) {
+	b := h.buf[16*i : 16*i+16]
+	h.pi.Encrypt(b, b)
+}
+
+// hash4 returns H(x0, ta), H(x1, ta), H(x2, tb), H(x3, tb).
+func (h gateHash) hash4(x0, x1, x2, x3, ta, tb blk) (blk, blk, blk, blk) {
+	h.put(0, x0)
+	h.put(1, x1)
+	h.put(2, x2)
+	h.put(3, x3)
+	h.enc(0)
+	h.enc(1)
+	h.enc(2)
+	h.enc(3)
+	p0, p1, p2, p3 := h.get(0), h.get(1), h.get(2), h.get(3)
+	h.put(4, p0.xor(ta))
+	h.put(5, p1.xor(ta))
+	h.put(6, p2.xor(tb))
+	h.put(7, p3.xor(tb))
+	h.enc(4)
+	h.enc(5)
+	h.enc(6)
+	h.enc(7)
+	return h.get(4).xor(p0), h.get(5).xor(p1), h.get(6).xor(p2), h.get(7).xor(p3)
+}
+
+// hash2 returns H(x0, ta), H(x1, tb).
+func (h gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
+	h.put(0, x0)
+	h.put(1, x1)
+	h.enc(0)
+	h.enc(1)
+	p0, p1 := h.get(0), h.get(1)
+	h.put(2, p0.xor(ta))
+	h.put(3, p1.xor(tb))
+	h.enc(2)
+	h.enc(3)
+	return h.get(2).xor(p0), h.get(3).xor(p1)
+}
+
+// garbleGates garbles the gates in order, writing the zero label of every
+// gate output into w and the tables of the AND gates into tables.
+func garbleGates(gates []circuit.Gate, w []blk, delta blk, instance uint64, tables []byte) {
+	h := newGateHash()
+	j := uint64(0)
+	for _, g := range gates {
+		switch g.Op {
+		case circuit.OpXOR:
+			w[g.Out] = w[g.A].xor(w[g.B])
+		case circuit.OpINV:
+			w[g.Out] = w[g.A].xor(delta)
+		case circuit.OpAND:
+			a0, b0 := w[g.A], w[g.B]
+			ta, tb := blk{2 * j, instance}, blk{2*j + 1, instance}
+			ha0, ha1, hb0, hb1 := h.hash4(a0, a0.xor(delta), b0, b0.xor(delta), ta, tb)
+			pa, pb := a0.colourMask(), b0.colourMask()
+			// Generator half-gate: TG = H(A0) ⊕ H(A1) ⊕ pb·Δ,
+			// WG0 = H(A0) ⊕ pa·TG.
+			tg := ha0.xor(ha1).xor(delta.and(pb))
+			wg := ha0.xor(tg.and(pa))
+			// Evaluator half-gate: TE = H(B0) ⊕ H(B1) ⊕ A0,
+			// WE0 = H(B0) ⊕ pb·(TE ⊕ A0).
+			hb := hb0.xor(hb1)
+			te := hb.xor(a0)
+			we := hb0.xor(hb.and(pb))
+			w[g.Out] = wg.xor(we)
+			t := tables[j*TableSize : j*TableSize+TableSize]
+			binary.LittleEndian.PutUint64(t[0:], tg.lo)
+			binary.LittleEndian.PutUint64(t[8:], tg.hi)
+			binary.LittleEndian.PutUint64(t[16:], te.lo)
+			binary.LittleEndian.PutUint64(t[24:], te.hi)
+			j++
+		}
+	}
+}
+
+// evaluateGates evaluates the gates in order on the labels in w.
+func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte) {
+	h := newGateHash()
+	j := uint64(0)
+	for _, g := range gates {
+		switch g.Op {
+		case circuit.OpXOR:
+			w[g.Out] = w[g.A].xor(w[g.B])
+		case circuit.OpINV:
+			w[g.Out] = w[g.A]
+		case circuit.OpAND:
+			wa, wb := w[g.A], w[g.B]
+			t := tables[j*TableSize : j*TableSize+TableSize]
+			tg := blk{binary.LittleEndian.Uint64(t[0:]), binary.LittleEndian.Uint64(t[8:])}
+			te := blk{binary.LittleEndian.Uint64(t[16:]), binary.LittleEndian.Uint64(t[24:])}
+			ha, hb := h.hash2(wa, wb, blk{2 * j, instance}, blk{2*j + 1, instance})
+			// WG = H(Wa) ⊕ sa·TG; WE = H(Wb) ⊕ sb·(TE ⊕ Wa).
+			wg := ha.xor(tg.and(wa.colourMask()))
+			we := hb.xor(te.xor(wa).and(wb.colourMask()))
+			w[g.Out] = wg.xor(we)
+			j++
+		}
+	}
+}

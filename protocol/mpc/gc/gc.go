@@ -1,0 +1,354 @@
+// Package gc garbles and evaluates boolean circuits (Yao's garbled
+// circuits) for the two-party referee of Phantom Go (trust.md T-7).
+//
+// The scheme is half-gates (Zahur, Rosulek and Evans, Eurocrypt 2015) with
+// free-XOR (Kolesnikov and Schneider) and point-and-permute:
+//
+//   - every wire w has a zero label W0 and a one label W0 ⊕ Δ, where Δ is a
+//     secret 128-bit offset of the garbler with least significant bit 1, so
+//     the least significant bit of a label (its colour) is a random mask of
+//     the wire's value;
+//   - XOR gates cost nothing (Out0 = A0 ⊕ B0) and so do INV gates
+//     (Out0 = A0 ⊕ Δ; the evaluator passes its label through);
+//   - an AND gate costs two ciphertexts, 32 bytes, four hashes to garble and
+//     two to evaluate.
+//
+// The hash is the tweakable circular correlation-robust hash of package
+// aeshash (Guo, Katz, Wang and Yu 2020); the j-th AND gate of a garbling
+// uses the tweaks (instance, 2j) and (instance, 2j+1), so the instance
+// number must differ between garblings made with the same Δ (a try number
+// does).
+//
+// Garbling is deterministic: the same circuit, Δ, instance and input labels
+// give the same bytes, and [Garble] draws the input labels from a stream, so
+// [CheckGarbling] can re-garble from a revealed seed and compare byte for
+// byte (trust.md T-8).
+package gc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kakure/kakure/protocol/mpc/aeshash"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+)
+
+// Label is a wire label.
+type Label = aeshash.Block
+
+// TableSize is the number of bytes of garbled table per AND gate.
+const TableSize = 2 * aeshash.Size
+
+// Errors of the package. They are wrapped with context.
+var (
+	// ErrCircuit reports a circuit that cannot be garbled: a wire out of
+	// range, read before it is written or written twice, an unknown op.
+	ErrCircuit = errors.New("gc: invalid circuit")
+	// ErrLabels reports input labels or decoding bits of the wrong number.
+	ErrLabels = errors.New("gc: wrong number of labels")
+	// ErrTables reports garbled tables of the wrong size for the circuit.
+	ErrTables = errors.New("gc: garbled tables do not fit the circuit")
+	// ErrUndecodable reports an output label that is neither of the two
+	// labels of its wire: the tables or the labels were tampered with.
+	ErrUndecodable = errors.New("gc: output label matches neither value")
+	// ErrMismatch reports a garbling that differs from the one re-derived
+	// from the garbler's seed.
+	ErrMismatch = errors.New("gc: garbling differs from its re-derivation")
+	// ErrDelta reports a Δ whose least significant bit is 0.
+	ErrDelta = errors.New("gc: delta must have least significant bit 1")
+)
+
+// Garbled is what the garbler sends to the evaluator for one circuit.
+type Garbled struct {
+	// Instance is the tweak domain of this garbling; evaluation must use
+	// the same value.
+	Instance uint64
+	// Tables holds TableSize bytes per AND gate, in gate order: the
+	// generator half-gate ciphertext TG, then the evaluator half TE.
+	Tables []byte
+	// Decoding holds, per output wire, the colour of its zero label: the
+	// evaluator's output bit is the colour of its label XOR this bit.
+	Decoding []bool
+}
+
+// Keys is the garbler's secret side of a garbling.
+type Keys struct {
+	Delta Label
+	// Inputs holds, per party and per input wire, the labels of 0 and 1.
+	Inputs [2][][2]Label
+	// Outputs holds, per output wire, the labels of 0 and 1; they let the
+	// garbler decode output labels the evaluator sends back, which the
+	// evaluator cannot forge.
+	Outputs [][2]Label
+}
+
+// NewDelta reads a Δ from r and sets its least significant bit.
+func NewDelta(r io.Reader) (Label, error) {
+	var d Label
+	if _, err := io.ReadFull(r, d[:]); err != nil {
+		return d, fmt.Errorf("gc: reading delta: %w", err)
+	}
+	d[0] |= 1
+	return d, nil
+}
+
+// Garble garbles c with offset delta, reading one zero label per input wire
+// from labels (garbler's inputs first, then the evaluator's, 16 bytes
+// each). With labels a prg.Stream it is reproducible from the stream's
+// seed.
+func Garble(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64) (*Garbled, *Keys, error) {
+	if _, err := validate(c); err != nil {
+		return nil, nil, err
+	}
+	var zero [2][]Label
+	for p := range 2 {
+		zero[p] = make([]Label, len(c.Inputs[p]))
+		for i := range zero[p] {
+			if _, err := io.ReadFull(labels, zero[p][i][:]); err != nil {
+				return nil, nil, fmt.Errorf("gc: reading input labels: %w", err)
+			}
+		}
+	}
+	return GarbleInputs(c, delta, zero, instance)
+}
+
+// GarbleInputs garbles c with offset delta and the given zero labels of the
+// input wires (per party, per input wire), for inputs whose labels come
+// from elsewhere: output labels of a previous circuit, a correlated OT.
+func GarbleInputs(c *circuit.Circuit, delta Label, zero [2][]Label, instance uint64) (*Garbled, *Keys, error) {
+	if !delta.LSB() {
+		return nil, nil, ErrDelta
+	}
+	nAND, err := validate(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	for p := range 2 {
+		if len(zero[p]) != len(c.Inputs[p]) {
+			return nil, nil, fmt.Errorf("%w: party %d has %d input labels, circuit has %d inputs",
+				ErrLabels, p, len(zero[p]), len(c.Inputs[p]))
+		}
+	}
+	w := make([]blk, c.NumWires)
+	keys := &Keys{Delta: delta}
+	for p := range 2 {
+		keys.Inputs[p] = make([][2]Label, len(c.Inputs[p]))
+		for i, x := range c.Inputs[p] {
+			w[x] = toBlk(zero[p][i])
+			keys.Inputs[p][i] = [2]Label{zero[p][i], zero[p][i].Xor(delta)}
+		}
+	}
+	g := &Garbled{Instance: instance, Tables: make([]byte, nAND*TableSize)}
+	garbleGates(c.Gates, w, toBlk(delta), instance, g.Tables)
+	g.Decoding = make([]bool, len(c.Outputs))
+	keys.Outputs = make([][2]Label, len(c.Outputs))
+	for i, x := range c.Outputs {
+		l := w[x].label()
+		g.Decoding[i] = l.LSB()
+		keys.Outputs[i] = [2]Label{l, l.Xor(delta)}
+	}
+	return g, keys, nil
+}
+
+// Evaluate evaluates the garbled circuit g of c on one label per input wire
+// (per party) and returns one label per output wire.
+func Evaluate(c *circuit.Circuit, g *Garbled, inputs [2][]Label) ([]Label, error) {
+	nAND, err := validate(c)
+	if err != nil {
+		return nil, err
+	}
+	if g == nil {
+		return nil, fmt.Errorf("%w: no garbling", ErrTables)
+	}
+	if len(g.Tables) != nAND*TableSize {
+		return nil, fmt.Errorf("%w: %d bytes of tables for %d AND gates", ErrTables, len(g.Tables), nAND)
+	}
+	w := make([]blk, c.NumWires)
+	for p := range 2 {
+		if len(inputs[p]) != len(c.Inputs[p]) {
+			return nil, fmt.Errorf("%w: party %d has %d input labels, circuit has %d inputs",
+				ErrLabels, p, len(inputs[p]), len(c.Inputs[p]))
+		}
+		for i, x := range c.Inputs[p] {
+			w[x] = toBlk(inputs[p][i])
+		}
+	}
+	evaluateGates(c.Gates, w, g.Instance, g.Tables)
+	out := make([]Label, len(c.Outputs))
+	for i, x := range c.Outputs {
+		out[i] = w[x].label()
+	}
+	return out, nil
+}
+
+// Decode turns output labels into bits with the decoding bits of the
+// garbling: bit i is the colour of labels[i] XOR decoding[i]. A label
+// obtained from tampered tables decodes to an arbitrary bit; only the
+// garbler's Keys.Decode, or the audit, can tell.
+func Decode(labels []Label, decoding []bool) ([]bool, error) {
+	if len(labels) != len(decoding) {
+		return nil, fmt.Errorf("%w: %d output labels, %d decoding bits", ErrLabels, len(labels), len(decoding))
+	}
+	out := make([]bool, len(labels))
+	for i, l := range labels {
+		out[i] = l.LSB() != decoding[i]
+	}
+	return out, nil
+}
+
+// Encode returns the labels of the given input bits of party (0 garbler,
+// 1 evaluator): what the garbler sends for its own inputs.
+func (k *Keys) Encode(party int, bits []bool) ([]Label, error) {
+	if party != 0 && party != 1 {
+		return nil, fmt.Errorf("gc: party %d is not 0 or 1", party)
+	}
+	if len(bits) != len(k.Inputs[party]) {
+		return nil, fmt.Errorf("%w: %d bits for %d inputs of party %d", ErrLabels, len(bits), len(k.Inputs[party]), party)
+	}
+	out := make([]Label, len(bits))
+	for i, b := range bits {
+		out[i] = k.Inputs[party][i][b2i(b)]
+	}
+	return out, nil
+}
+
+// Decode decodes output labels on the garbler's side: each label must be
+// one of the two labels of its output wire, otherwise ErrUndecodable. The
+// evaluator, lacking Δ, cannot produce the label of the other value, so a
+// decoded bit is the true output of the circuit the garbler garbled.
+func (k *Keys) Decode(labels []Label) ([]bool, error) {
+	if len(labels) != len(k.Outputs) {
+		return nil, fmt.Errorf("%w: %d output labels for %d outputs", ErrLabels, len(labels), len(k.Outputs))
+	}
+	out := make([]bool, len(labels))
+	for i, l := range labels {
+		switch l {
+		case k.Outputs[i][0]:
+		case k.Outputs[i][1]:
+			out[i] = true
+		default:
+			return nil, fmt.Errorf("%w: output %d", ErrUndecodable, i)
+		}
+	}
+	return out, nil
+}
+
+// CheckGarbling re-garbles c from the garbler's revealed delta and label
+// stream with the instance number the garbling should have had, and
+// compares the result with g, the garbling that was received.
+// It returns nil if they are identical, and otherwise an ErrMismatch error
+// naming the first AND gate (by index among AND gates) or decoding bit that
+// differs.
+func CheckGarbling(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64, g *Garbled) error {
+	want, _, err := Garble(c, delta, labels, instance)
+	if err != nil {
+		return err
+	}
+	return compareGarbled(want, g)
+}
+
+// CheckGarblingInputs is CheckGarbling for a garbling made by GarbleInputs.
+func CheckGarblingInputs(c *circuit.Circuit, delta Label, zero [2][]Label, instance uint64, g *Garbled) error {
+	want, _, err := GarbleInputs(c, delta, zero, instance)
+	if err != nil {
+		return err
+	}
+	return compareGarbled(want, g)
+}
+
+func compareGarbled(want, got *Garbled) error {
+	if got.Instance != want.Instance {
+		return fmt.Errorf("%w: instance %d, want %d", ErrMismatch, got.Instance, want.Instance)
+	}
+	if len(got.Tables) != len(want.Tables) {
+		return fmt.Errorf("%w: %d bytes of tables, want %d", ErrMismatch, len(got.Tables), len(want.Tables))
+	}
+	for j := 0; j < len(want.Tables); j += TableSize {
+		if string(want.Tables[j:j+TableSize]) != string(got.Tables[j:j+TableSize]) {
+			return fmt.Errorf("%w: AND gate %d", ErrMismatch, j/TableSize)
+		}
+	}
+	if len(got.Decoding) != len(want.Decoding) {
+		return fmt.Errorf("%w: %d decoding bits, want %d", ErrMismatch, len(got.Decoding), len(want.Decoding))
+	}
+	for i := range want.Decoding {
+		if want.Decoding[i] != got.Decoding[i] {
+			return fmt.Errorf("%w: decoding bit %d", ErrMismatch, i)
+		}
+	}
+	return nil
+}
+
+// CountAND returns the number of AND gates of c, which fixes the size of
+// its tables: CountAND(c) * TableSize bytes.
+func CountAND(c *circuit.Circuit) int {
+	n := 0
+	for _, g := range c.Gates {
+		if g.Op == circuit.OpAND {
+			n++
+		}
+	}
+	return n
+}
+
+// validate checks that c can be garbled safely and returns its number of
+// AND gates: every wire in range, inputs distinct, every gate reading only
+// wires already written and writing a wire not yet written, outputs
+// written.
+func validate(c *circuit.Circuit) (int, error) {
+	if c == nil {
+		return 0, fmt.Errorf("%w: nil circuit", ErrCircuit)
+	}
+	if c.NumWires < 0 || c.NumWires > maxWires {
+		return 0, fmt.Errorf("%w: %d wires", ErrCircuit, c.NumWires)
+	}
+	set := make([]bool, c.NumWires)
+	for p := range 2 {
+		for _, x := range c.Inputs[p] {
+			if int(x) >= c.NumWires || set[x] {
+				return 0, fmt.Errorf("%w: input wire %d out of range or repeated", ErrCircuit, x)
+			}
+			set[x] = true
+		}
+	}
+	nAND := 0
+	for i, g := range c.Gates {
+		if int(g.A) >= c.NumWires || !set[g.A] {
+			return 0, fmt.Errorf("%w: gate %d reads wire %d before it is written", ErrCircuit, i, g.A)
+		}
+		switch g.Op {
+		case circuit.OpAND:
+			nAND++
+			fallthrough
+		case circuit.OpXOR:
+			if int(g.B) >= c.NumWires || !set[g.B] {
+				return 0, fmt.Errorf("%w: gate %d reads wire %d before it is written", ErrCircuit, i, g.B)
+			}
+		case circuit.OpINV:
+		default:
+			return 0, fmt.Errorf("%w: gate %d has op %d", ErrCircuit, i, g.Op)
+		}
+		if int(g.Out) >= c.NumWires || set[g.Out] {
+			return 0, fmt.Errorf("%w: gate %d writes wire %d out of range or twice", ErrCircuit, i, g.Out)
+		}
+		set[g.Out] = true
+	}
+	for _, x := range c.Outputs {
+		if int(x) >= c.NumWires || !set[x] {
+			return 0, fmt.Errorf("%w: output wire %d out of range or never written", ErrCircuit, x)
+		}
+	}
+	return nAND, nil
+}
+
+// maxWires bounds the wires of a circuit (the wire labels of a circuit this
+// large take 1 GiB).
+const maxWires = 1 << 26
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

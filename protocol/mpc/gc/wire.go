@@ -1,0 +1,137 @@
+package gc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// ErrMessage reports a garbling or label message that cannot be decoded:
+// wrong tag or version, wrong length, counts over the limits, non-zero
+// padding bits.
+var ErrMessage = errors.New("gc: malformed message")
+
+// Limits on decoded messages, far above what the referee circuits need
+// (19×19 needs about 57,000 AND gates per try).
+const (
+	MaxANDGates = 1 << 22 // 128 MiB of tables
+	MaxOutputs  = 1 << 20
+	MaxLabels   = 1 << 20
+)
+
+// Message tags and the version of the formats.
+const (
+	tagGarbled = 'G'
+	tagLabels  = 'L'
+	version    = 1
+)
+
+// garbledHeader is tag, version, instance (8), AND gates (4), outputs (4).
+const garbledHeader = 2 + 8 + 4 + 4
+
+// MarshalBinary encodes g as
+//
+//	'G' 1 instance:u64 andGates:u32 outputs:u32 tables decoding
+//
+// with big-endian numbers, TableSize bytes of tables per AND gate, and the
+// decoding bits packed eight per byte, least significant bit first, unused
+// bits zero.
+func (g *Garbled) MarshalBinary() ([]byte, error) {
+	if len(g.Tables)%TableSize != 0 || len(g.Tables)/TableSize > MaxANDGates || len(g.Decoding) > MaxOutputs {
+		return nil, fmt.Errorf("%w: %d bytes of tables, %d outputs", ErrMessage, len(g.Tables), len(g.Decoding))
+	}
+	b := make([]byte, garbledHeader, garbledHeader+len(g.Tables)+(len(g.Decoding)+7)/8)
+	b[0], b[1] = tagGarbled, version
+	binary.BigEndian.PutUint64(b[2:], g.Instance)
+	binary.BigEndian.PutUint32(b[10:], uint32(len(g.Tables)/TableSize))
+	binary.BigEndian.PutUint32(b[14:], uint32(len(g.Decoding)))
+	b = append(b, g.Tables...)
+	return append(b, packBits(g.Decoding)...), nil
+}
+
+// ParseGarbled decodes a message made by Garbled.MarshalBinary. The
+// result does not share memory with b.
+func ParseGarbled(b []byte) (*Garbled, error) {
+	if len(b) < garbledHeader || b[0] != tagGarbled || b[1] != version {
+		return nil, fmt.Errorf("%w: bad garbling header", ErrMessage)
+	}
+	nAND := binary.BigEndian.Uint32(b[10:])
+	nOut := binary.BigEndian.Uint32(b[14:])
+	if nAND > MaxANDGates || nOut > MaxOutputs {
+		return nil, fmt.Errorf("%w: %d AND gates, %d outputs over the limits", ErrMessage, nAND, nOut)
+	}
+	tables := int(nAND) * TableSize
+	if len(b) != garbledHeader+tables+(int(nOut)+7)/8 {
+		return nil, fmt.Errorf("%w: %d bytes for %d AND gates and %d outputs", ErrMessage, len(b), nAND, nOut)
+	}
+	body := b[garbledHeader:]
+	decoding, err := unpackBits(body[tables:], int(nOut))
+	if err != nil {
+		return nil, err
+	}
+	return &Garbled{
+		Instance: binary.BigEndian.Uint64(b[2:]),
+		Tables:   append([]byte(nil), body[:tables]...),
+		Decoding: decoding,
+	}, nil
+}
+
+// MarshalLabels encodes labels as 'L' 1 count:u32 followed by 16 bytes
+// per label: what the garbler sends for its own input wires, or the
+// evaluator for output wires the garbler decodes.
+func MarshalLabels(labels []Label) []byte {
+	b := make([]byte, 6, 6+len(labels)*len(Label{}))
+	b[0], b[1] = tagLabels, version
+	binary.BigEndian.PutUint32(b[2:], uint32(len(labels)))
+	for _, l := range labels {
+		b = append(b, l[:]...)
+	}
+	return b
+}
+
+// ParseLabels decodes a message made by MarshalLabels that must hold
+// exactly want labels.
+func ParseLabels(b []byte, want int) ([]Label, error) {
+	if len(b) < 6 || b[0] != tagLabels || b[1] != version {
+		return nil, fmt.Errorf("%w: bad labels header", ErrMessage)
+	}
+	n := binary.BigEndian.Uint32(b[2:])
+	if n > MaxLabels || int(n) != want {
+		return nil, fmt.Errorf("%w: %d labels, want %d", ErrMessage, n, want)
+	}
+	if len(b) != 6+int(n)*len(Label{}) {
+		return nil, fmt.Errorf("%w: %d bytes for %d labels", ErrMessage, len(b), n)
+	}
+	out := make([]Label, n)
+	for i := range out {
+		copy(out[i][:], b[6+16*i:])
+	}
+	return out, nil
+}
+
+// packBits packs bits eight per byte, least significant bit first.
+func packBits(bits []bool) []byte {
+	b := make([]byte, (len(bits)+7)/8)
+	for i, x := range bits {
+		if x {
+			b[i/8] |= 1 << (i % 8)
+		}
+	}
+	return b
+}
+
+// unpackBits is the inverse of packBits; it rejects non-zero padding so
+// that every message has one encoding.
+func unpackBits(b []byte, n int) ([]bool, error) {
+	if len(b) != (n+7)/8 {
+		return nil, fmt.Errorf("%w: %d bytes for %d bits", ErrMessage, len(b), n)
+	}
+	if n%8 != 0 && b[len(b)-1]>>(n%8) != 0 {
+		return nil, fmt.Errorf("%w: non-zero padding bits", ErrMessage)
+	}
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = b[i/8]>>(i%8)&1 == 1
+	}
+	return out, nil
+}

@@ -1,0 +1,587 @@
+package protocol
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+)
+
+// Kinds of Hidden Move Go messages (docs/rules/hmg.md, "Network play").
+// Regular moves are KindMove; dead stones are agreed with KindMark and
+// KindAgree (GO-4).
+const (
+	// KindHMGCards carries a player's commitments to its hidden moves
+	// (HMG-1): Black's first, then White's, before Black's first move.
+	KindHMGCards Kind = "cards"
+	// KindHMGReveal reveals one card (HMG-2, HMG-3) by opening its
+	// commitment.
+	KindHMGReveal Kind = "reveal"
+	// KindHMGOpenCards opens every card a player did not use, after the
+	// dead stones are agreed (HMG-7, T-6). The program sends it by itself.
+	KindHMGOpenCards Kind = "open-cards"
+)
+
+// HMGCardDomain separates the commitments of Hidden Move Go cards (T-5).
+// A card commitment is commit.New(HMGCardDomain, game ID, role, card
+// index, GTP vertex of the point).
+const HMGCardDomain = "kakure/hmg/card"
+
+// SetCards chooses the local player's hidden moves in Hidden Move Go
+// (HMG-1): one point per card, in card order; a point may repeat. It may
+// be done as soon as the colours are known; the commitments go when it is
+// the player's turn to send them.
+type SetCards struct{ Points []engine.Point }
+
+// Reveal plays the local player's card number Card (0-based) in Hidden
+// Move Go (HMG-2): the card's point is opened and the stone placed.
+type Reveal struct{ Card int }
+
+func (SetCards) action() {}
+func (Reveal) action()   {}
+
+// HMGCardsBody is the body of KindHMGCards: one commitment per card, in
+// card order.
+type HMGCardsBody struct {
+	Commitments []commit.Commitment `json:"commitments"`
+}
+
+// HMGCardOpening opens one card: its index, its point as a GTP vertex
+// (the committed value) and the salt in lowercase hex. It is the body of
+// KindHMGReveal.
+type HMGCardOpening struct {
+	Card  int    `json:"card"`
+	Point string `json:"point"`
+	Salt  string `json:"salt"`
+}
+
+// HMGOpenCardsBody is the body of KindHMGOpenCards: the openings of every
+// unused card, in increasing card order.
+type HMGOpenCardsBody struct {
+	Cards []HMGCardOpening `json:"cards"`
+}
+
+// HMGStage is where a game of Hidden Move Go stands inside PhasePlay.
+type HMGStage string
+
+// The stages of a Hidden Move Go game.
+const (
+	HMGStageCards   HMGStage = "cards"      // commitments are being exchanged
+	HMGStagePlay    HMGStage = "play"       // turns of reveals and moves
+	HMGStageScoring HMGStage = "scoring"    // dead stones are being agreed
+	HMGStageOpen    HMGStage = "open-cards" // unused cards are being opened
+	HMGStageDone    HMGStage = "done"
+)
+
+// HMGView is what a player of Hidden Move Go sees. It never holds the
+// opponent's unrevealed points: no program has them before the end.
+type HMGView struct {
+	Stage HMGStage
+	// Game is the game as this player knows it: the public board, turn
+	// and superko history, this player's own card points once chosen,
+	// and the opponent's points of revealed or opened cards only. Its
+	// LegalActions for this player's colour include the reveals.
+	Game engine.HMGGame
+	// CardsChosen is true once the local player has chosen its cards
+	// (SetCards); MyCards then holds their points and which were used.
+	CardsChosen bool
+	MyCards     []engine.HMGCard
+	// OpponentCards has one entry per opponent card: Revealed tells which
+	// were used; Point is engine.NoPoint unless revealed or opened.
+	OpponentCards []engine.HMGCard
+	// Committed tells, by role, whose commitments have been received.
+	Committed [2]bool
+	// The dead-stone agreement (GO-4): Proposal is the marking on the
+	// table and Proposer who made it.
+	HasProposal bool
+	Proposer    Role
+	Proposal    []engine.Point
+}
+
+// EventRevealed: a card was revealed (HMG-2). Undo is true when it undid
+// the opponent's last move (HMG-5); Restored lists the revealer's stones
+// that came back.
+type EventRevealed struct {
+	Color    engine.Color
+	Card     int
+	Point    engine.Point
+	Captured []engine.Point
+	Undo     bool
+	Restored []engine.Point
+}
+
+// EventCardsCommitted: a player sent its card commitments (HMG-1).
+type EventCardsCommitted struct{ Color engine.Color }
+
+// EventCardsOpened: a player opened its unused cards at the end (HMG-7);
+// Points are all its card points, in card order.
+type EventCardsOpened struct {
+	Color  engine.Color
+	Points []engine.Point
+}
+
+func (EventRevealed) event()       {}
+func (EventCardsCommitted) event() {}
+func (EventCardsOpened) event()    {}
+
+func init() {
+	newVariantRules[engine.VariantHMG] = func(m *Machine) (variantRules, error) {
+		g, err := engine.NewHMGGame(m.Options)
+		if err != nil {
+			return nil, err
+		}
+		return &hmgRules{m: m, game: g}, nil
+	}
+	newVariantPlayer[engine.VariantHMG] = func(game GameID, o engine.Options, me Role) variantPlayer {
+		return &hmgPlayer{game: game, opts: o}
+	}
+	automaticKinds[KindHMGOpenCards] = true
+}
+
+// hmgRules is Hidden Move Go over the network (HMG-1..HMG-8): card
+// commitments, turns of reveals and a move, GO-4 scoring, the opening of
+// the unused cards, the count with passing stones.
+type hmgRules struct {
+	m    *Machine
+	game engine.HMGGame
+	// commits holds each role's card commitments; committed tells which
+	// were received, opened whose unused cards were opened.
+	commits   [2][]commit.Commitment
+	committed [2]bool
+	opened    [2]bool
+	score     scoring
+}
+
+// stage returns where the game stands.
+func (h *hmgRules) stage() HMGStage {
+	switch {
+	case h.m.Options.Cards > 0 && !(h.committed[Inviter] && h.committed[Invitee]):
+		return HMGStageCards
+	case h.score.agreed:
+		if _, ok := h.owesOpening(); ok {
+			return HMGStageOpen
+		}
+		return HMGStageDone
+	case h.score.active:
+		return HMGStageScoring
+	}
+	return HMGStagePlay
+}
+
+// owesOpening returns the role that must open its unused cards next:
+// Black's, then White's; a player with no unused card opens nothing.
+func (h *hmgRules) owesOpening() (Role, bool) {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		r := h.m.RoleOf(c)
+		if !h.opened[r] && h.game.UnusedCards(c) > 0 {
+			return r, true
+		}
+	}
+	return Inviter, false
+}
+
+func (h *hmgRules) expected() (Role, []Kind, bool) {
+	toMove := h.m.RoleOf(h.game.ToMove())
+	switch h.stage() {
+	case HMGStageCards:
+		r := h.m.RoleOf(engine.Black)
+		if h.committed[r] {
+			r = r.Other()
+		}
+		return r, []Kind{KindHMGCards}, false
+	case HMGStageOpen:
+		r, _ := h.owesOpening()
+		return r, []Kind{KindHMGOpenCards}, false
+	case HMGStageDone:
+		return Inviter, nil, true
+	case HMGStageScoring:
+		r, kinds := h.score.expected(toMove)
+		// Only the player to move may resume play, with a move or a
+		// reveal (GO-4, HMG-D14).
+		var ks []Kind
+		for _, k := range kinds {
+			if k != KindMove {
+				ks = append(ks, k)
+			}
+		}
+		if r == toMove {
+			ks = append(ks, KindMove, KindHMGReveal)
+		}
+		return r, ks, false
+	}
+	return toMove, []Kind{KindMove, KindHMGReveal}, false
+}
+
+func (h *hmgRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	switch kind {
+	case KindHMGCards:
+		return h.applyCards(from, seq, body)
+	case KindMove:
+		return h.applyMove(from, seq, body)
+	case KindHMGReveal:
+		return h.applyReveal(from, seq, body)
+	case KindHMGOpenCards:
+		return h.applyOpenCards(from, seq, body)
+	}
+	events, err := h.score.apply(h.game.Board(), from, seq, kind, body)
+	if err == nil && h.stage() == HMGStageOpen {
+		events = append(events, EventPhase{Phase: Phase(HMGStageOpen)})
+	}
+	return events, err
+}
+
+func (h *hmgRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b HMGCardsBody
+	if err := decodeBody(body, &b); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	if n := h.m.Options.Cards; len(b.Commitments) != n {
+		return nil, violation(from, seq, "HMG-1", "commits to %d cards, the game has %d per player", len(b.Commitments), n)
+	}
+	h.commits[from] = b.Commitments
+	h.committed[from] = true
+	return []Event{EventCardsCommitted{Color: h.m.Colors[from]}}, nil
+}
+
+func (h *hmgRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var mb MoveBody
+	if err := decodeBody(body, &mb); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	p, err := engine.ParseVertex(h.m.Options.Size, mb.Point)
+	if err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	resumed := h.score.active
+	if resumed && p == engine.Pass {
+		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+	}
+	c := h.m.Colors[from]
+	next, captured, err := h.game.Play(c, p)
+	if err != nil {
+		return nil, violation(from, seq, ruleOfHMGError(err), "illegal move %s: %v", mb.Point, err)
+	}
+	h.game = next
+	var events []Event
+	if resumed {
+		h.score = scoring{}
+		events = append(events, EventResumed{By: from})
+	}
+	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
+	if h.game.PlayEnded() {
+		h.score.start()
+		events = append(events, EventPhase{Phase: Phase(HMGStageScoring)})
+	}
+	return events, nil
+}
+
+// checkOpening checks that o opens card number o.Card of role from, and
+// returns its point. An index outside the cards breaks HMG-3, a value that
+// is not a point of the board HMG-1, and an opening that does not match
+// its commitment T-5.
+func (h *hmgRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine.Point, error) {
+	if o.Card < 0 || o.Card >= len(h.commits[from]) {
+		return engine.NoPoint, violation(from, seq, "HMG-3", "card index %d: it has %d cards", o.Card, len(h.commits[from]))
+	}
+	size := h.m.Options.Size
+	p, err := engine.ParseVertex(size, o.Point)
+	if err != nil || p == engine.Pass || p.Vertex(size) != o.Point {
+		return engine.NoPoint, violation(from, seq, "HMG-1", "card index %d holds %q, not a point of the board", o.Card, o.Point)
+	}
+	salt, err := hex.DecodeString(o.Salt)
+	if err != nil || len(salt) != commit.SaltSize || hex.EncodeToString(salt) != o.Salt {
+		return engine.NoPoint, violation(from, seq, "T-10", "card index %d: salt %q is not %d bytes of lowercase hex", o.Card, o.Salt, commit.SaltSize)
+	}
+	op := commit.Opening{Value: []byte(o.Point)}
+	copy(op.Salt[:], salt)
+	if err := commit.Verify(h.commits[from][o.Card], HMGCardDomain, h.m.Game[:], uint8(from), uint32(o.Card), op); err != nil {
+		return engine.NoPoint, &Violation{Accused: from, Rule: "T-5", Seq: int64(seq), Err: err,
+			Detail: fmt.Sprintf("card index %d opened at %s does not match its commitment", o.Card, o.Point)}
+	}
+	return p, nil
+}
+
+func (h *hmgRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var o HMGCardOpening
+	if err := decodeBody(body, &o); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	c := h.m.Colors[from]
+	if o.Card >= 0 && o.Card < h.m.Options.Cards && h.game.Cards(c)[o.Card].Revealed {
+		return nil, violation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
+	}
+	p, err := h.checkOpening(from, seq, o)
+	if err != nil {
+		return nil, err
+	}
+	next, res, err := h.game.Reveal(c, o.Card, p)
+	if err != nil {
+		return nil, violation(from, seq, ruleOfHMGReveal(err), "illegal reveal of card index %d at %s: %v", o.Card, o.Point, err)
+	}
+	h.game = next
+	var events []Event
+	if h.score.active {
+		h.score = scoring{}
+		events = append(events, EventResumed{By: from})
+	}
+	return append(events, EventRevealed{Color: c, Card: o.Card, Point: p, Captured: res.Captured,
+		Undo: res.Undo, Restored: res.Restored}), nil
+}
+
+func (h *hmgRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b HMGOpenCardsBody
+	if err := decodeBody(body, &b); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	c := h.m.Colors[from]
+	cards := h.game.Cards(c)
+	var unused []int
+	points := make([]engine.Point, len(cards))
+	for i, card := range cards {
+		points[i] = card.Point
+		if !card.Revealed {
+			unused = append(unused, i)
+		}
+	}
+	if len(b.Cards) != len(unused) {
+		return nil, violation(from, seq, "HMG-7", "opens %d cards, %d were not used", len(b.Cards), len(unused))
+	}
+	for i, o := range b.Cards {
+		if o.Card != unused[i] {
+			return nil, violation(from, seq, "HMG-7", "opening number %d is of card index %d, want the unused card index %d", i, o.Card, unused[i])
+		}
+		p, err := h.checkOpening(from, seq, o)
+		if err != nil {
+			return nil, err
+		}
+		points[o.Card] = p
+	}
+	next, err := h.game.OpenCards(c, points)
+	if err != nil {
+		return nil, violation(from, seq, "HMG-7", "%v", err)
+	}
+	h.game = next
+	h.opened[from] = true
+	return []Event{EventCardsOpened{Color: c, Points: points}}, nil
+}
+
+func (h *hmgRules) result() engine.Result { return h.game.Score(h.score.proposal).Result() }
+
+func (h *hmgRules) view(r Role) any {
+	b := h.game.Board()
+	return HMGView{Stage: h.stage(), Game: h.game, OpponentCards: h.game.Cards(h.m.Colors[r].Opponent()),
+		Committed: h.committed, HasProposal: h.score.hasProposal, Proposer: h.score.proposer,
+		Proposal: h.score.proposal.Dead(b)}
+}
+
+// ruleOfHMGError names the rule id an illegal regular move broke.
+func ruleOfHMGError(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrSuperko):
+		return "HMG-6"
+	case errors.Is(err, engine.ErrNotYourTurn):
+		return "HMG-2"
+	case errors.Is(err, engine.ErrSuicide):
+		return "GO-2"
+	}
+	return "GO-1"
+}
+
+// ruleOfHMGReveal names the rule id an illegal reveal broke: HMG-3 (a
+// used card, a stone on the point, suicide), HMG-6 (superko) or HMG-2
+// (out of turn).
+func ruleOfHMGReveal(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrSuperko):
+		return "HMG-6"
+	case errors.Is(err, engine.ErrNotYourTurn):
+		return "HMG-2"
+	}
+	return "HMG-3"
+}
+
+// hmgPlayer is the local side of Hidden Move Go: it holds this player's
+// card points and the openings of their commitments. Its own lock guards
+// them, as the caller's View reads them from another goroutine.
+type hmgPlayer struct {
+	game GameID
+	opts engine.Options
+
+	mu       sync.Mutex
+	points   []engine.Point
+	commits  []commit.Commitment
+	openings []commit.Opening
+}
+
+// hmgSecrets is the saved form of an hmgPlayer's secrets.
+type hmgSecrets struct {
+	Commitments []commit.Commitment `json:"commitments,omitempty"`
+	Openings    []commit.Opening    `json:"openings,omitempty"`
+}
+
+func (p *hmgPlayer) rules(m *Machine) *hmgRules {
+	h, _ := m.variant.(*hmgRules)
+	return h
+}
+
+func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
+	h := p.rules(m)
+	if h == nil {
+		return "", nil, fmt.Errorf("%w: no Hidden Move Go game", ErrNotNow)
+	}
+	stage := h.stage()
+	if _, ok := a.(SetCards); !ok && stage == HMGStageCards {
+		p.mu.Lock()
+		chosen := p.points != nil
+		p.mu.Unlock()
+		if !chosen {
+			return "", nil, fmt.Errorf("%w: choose the points of your %d hidden-move cards first (SetCards)", ErrNotNow, m.Options.Cards)
+		}
+		return "", nil, fmt.Errorf("%w: the hidden-move commitments are being exchanged", ErrNotNow)
+	}
+	switch a := a.(type) {
+	case SetCards:
+		return "", nil, p.setCards(m, me, h, a.Points)
+	case Play:
+		if b := h.game.Board(); a.Point != engine.Pass && !b.OnBoard(a.Point) {
+			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
+		}
+		return KindMove, MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil
+	case Reveal:
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if a.Card < 0 || a.Card >= len(p.openings) {
+			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), engine.ErrNoSuchCard)
+		}
+		o := p.openings[a.Card]
+		return KindHMGReveal, HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}, nil
+	case MarkDead:
+		return KindMark, markBody(h.game.Board(), a.Dead), nil
+	case AgreeScore:
+		if !h.score.hasProposal {
+			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
+		}
+		b := h.game.Board()
+		return KindAgree, markBody(b, h.score.proposal.Dead(b)), nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
+}
+
+// setCards checks the chosen points and commits to them; the commitments
+// are sent by auto when it is this player's turn.
+func (p *hmgPlayer) setCards(m *Machine, me Role, h *hmgRules, points []engine.Point) error {
+	if m.Options.Cards == 0 {
+		return fmt.Errorf("%w: this game has no hidden-move cards", ErrNotNow)
+	}
+	if h.committed[me] {
+		return fmt.Errorf("%w: the hidden-move cards are already committed (HMG-1)", ErrNotNow)
+	}
+	if _, err := h.game.SetCards(m.Colors[me], points); err != nil {
+		return err
+	}
+	commits := make([]commit.Commitment, len(points))
+	openings := make([]commit.Opening, len(points))
+	for i, pt := range points {
+		c, o, err := commit.New(HMGCardDomain, m.Game[:], uint8(me), uint32(i), []byte(pt.Vertex(m.Options.Size)))
+		if err != nil {
+			return err
+		}
+		commits[i], openings[i] = c, o
+	}
+	p.mu.Lock()
+	p.points, p.commits, p.openings = append([]engine.Point(nil), points...), commits, openings
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *hmgPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
+	h := p.rules(m)
+	if h == nil {
+		return "", nil, false, nil
+	}
+	from, kinds, _ := h.expected()
+	if from != me || len(kinds) != 1 {
+		return "", nil, false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch kinds[0] {
+	case KindHMGCards:
+		if p.commits == nil {
+			return "", nil, false, nil // the caller has not chosen yet
+		}
+		return KindHMGCards, HMGCardsBody{Commitments: p.commits}, true, nil
+	case KindHMGOpenCards:
+		if len(p.openings) != m.Options.Cards {
+			return "", nil, false, errors.New("protocol: the openings of this player's hidden-move cards are lost")
+		}
+		body := HMGOpenCardsBody{Cards: []HMGCardOpening{}}
+		for i, card := range h.game.Cards(m.Colors[me]) {
+			if !card.Revealed {
+				o := p.openings[i]
+				body.Cards = append(body.Cards, HMGCardOpening{Card: i, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])})
+			}
+		}
+		return KindHMGOpenCards, body, true, nil
+	}
+	return "", nil, false, nil
+}
+
+func (p *hmgPlayer) secrets() (json.RawMessage, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return json.Marshal(hmgSecrets{Commitments: p.commits, Openings: p.openings})
+}
+
+func (p *hmgPlayer) restore(raw json.RawMessage) error {
+	var s hmgSecrets
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("protocol: hidden-move secrets: %w", err)
+	}
+	if len(s.Commitments) != len(s.Openings) {
+		return errors.New("protocol: hidden-move secrets: commitments and openings differ in number")
+	}
+	var points []engine.Point
+	for i, o := range s.Openings {
+		pt, err := engine.ParseVertex(p.opts.Size, string(o.Value))
+		if err != nil || pt == engine.Pass {
+			return fmt.Errorf("protocol: hidden-move secrets: card index %d at %q", i, o.Value)
+		}
+		points = append(points, pt)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(s.Openings) > 0 {
+		p.points, p.commits, p.openings = points, s.Commitments, s.Openings
+	}
+	return nil
+}
+
+// privateView adds this player's card points to its view.
+func (p *hmgPlayer) privateView(m *Machine, me Role, v any) any {
+	hv, ok := v.(HMGView)
+	if !ok {
+		return v
+	}
+	p.mu.Lock()
+	points := append([]engine.Point(nil), p.points...)
+	p.mu.Unlock()
+	if m.Options.Cards == 0 {
+		hv.CardsChosen, hv.MyCards = true, []engine.HMGCard{}
+		return hv
+	}
+	if len(points) != m.Options.Cards {
+		return hv
+	}
+	c := m.Colors[me]
+	g, err := hv.Game.OpenCards(c, points)
+	if err != nil {
+		return hv // the record and the secrets disagree; show the public game
+	}
+	hv.Game, hv.CardsChosen, hv.MyCards = g, true, g.Cards(c)
+	return hv
+}
