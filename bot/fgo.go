@@ -151,7 +151,7 @@ func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int) []engine.P
 	geo := geometryOf(board.Size())
 	var cands []engine.Point
 	for p := engine.Point(0); int(p) < geo.points; p++ {
-		if g.CheckChoice(c, p) != nil || geo.eyeOf(board.At, p, c) {
+		if g.CheckChoice(c, p) != nil || geo.surrounded(board.At, p, c) {
 			continue
 		}
 		if _, res := board.Place(p, c); res.Suicide {

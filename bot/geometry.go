@@ -50,6 +50,18 @@ func geometryOf(size int) *geometry { return geometries[size] }
 // neighbors returns the orthogonal neighbours of p.
 func (g *geometry) neighbors(p engine.Point) []engine.Point { return g.adj[p][:g.nAdj[p]] }
 
+// surrounded reports whether every neighbour of p is c's: a point no bot
+// plays for c at the root of its search (BOT-D5), even where the playout
+// policy's eye test (eyeOf) would allow it because the eye is false.
+func (g *geometry) surrounded(at func(engine.Point) engine.Color, p engine.Point, c engine.Color) bool {
+	for _, q := range g.neighbors(p) {
+		if at(q) != c {
+			return false
+		}
+	}
+	return true
+}
+
 // eyeOf reports whether the empty point p is an eye of c as the playout
 // policy sees one (PO-D2): every neighbour is c's, and the opponent holds
 // at most one diagonal point, none on the edge. at gives the colour of a

@@ -59,7 +59,7 @@ func (b *GoBot) chooseOnBoard(board engine.Board, c engine.Color, komi float64, 
 	geo := geometryOf(board.Size())
 	var candidates []engine.Point
 	for _, p := range legal {
-		if !geo.eyeOf(board.At, p, c) {
+		if !geo.surrounded(board.At, p, c) {
 			candidates = append(candidates, p)
 		}
 	}

@@ -47,7 +47,7 @@ func TestGO1GO3GoBotLegal(t *testing.T) {
 				t.Fatalf("position %d, %v: %s is illegal: %v\n%v", i, c, p.Vertex(size), err, g.Board())
 			}
 			board := g.Board()
-			if geometryOf(size).eyeOf(board.At, p, c) {
+			if geometryOf(size).surrounded(board.At, p, c) {
 				t.Fatalf("position %d, %v: %s fills its own eye\n%v", i, c, p.Vertex(size), board)
 			}
 		}

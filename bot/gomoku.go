@@ -155,7 +155,8 @@ func (b *GomokuBot) chains() int {
 	return gomokuChains
 }
 
-// newPicture computes the picture of v.
+// newPicture computes the picture of v: each hidden opponent piece is on
+// the line its turn announced.
 func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 	size := v.Size()
 	pic := &gomokuPicture{size: size, me: v.Me(), win: gomokuWindowsBySize[size]}
@@ -179,6 +180,43 @@ func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 			cands = append(cands, c)
 		}
 	}
+	b.guess(pic, cands, v.OwnPieces())
+	return pic
+}
+
+// gamePicture computes the picture of c in a referee's game g from what c
+// may know only: its own pieces, the revealed points and pieces, and how
+// many hidden pieces the opponent has — not where, nor on which line (a
+// GomokuGame does not keep the lines), so each may be on any point
+// without a known opponent piece.
+func (b *GomokuBot) gamePicture(g engine.GomokuGame, c engine.Color) *gomokuPicture {
+	size := g.Size()
+	opp := c.Opponent()
+	pic := &gomokuPicture{size: size, me: c, win: gomokuWindowsBySize[size]}
+	for p := engine.Point(0); int(p) < size*size; p++ {
+		pic.mine[p] = g.Piece(c, p) != engine.GomokuNoPiece
+		pic.open[p] = !g.Revealed(p)
+		pic.known[p] = g.Piece(opp, p) == engine.GomokuRevealedPiece
+	}
+	var anywhere []engine.Point
+	for p := engine.Point(0); int(p) < size*size; p++ {
+		if !pic.known[p] {
+			anywhere = append(anywhere, p)
+		}
+	}
+	cands := make([][]engine.Point, g.HiddenCount(opp))
+	for i := range cands {
+		cands[i] = anywhere
+	}
+	b.guess(pic, cands, g.Pieces(c))
+	return pic
+}
+
+// guess fills the picture's hidden-piece map and dangers from Gibbs
+// guesses of the hidden pieces, piece i standing on one of cands[i], and
+// its fives from own, the bot's pieces.
+func (b *GomokuBot) guess(pic *gomokuPicture, cands [][]engine.Point, own engine.Board) {
+	size := pic.size
 	// count[w] is the opponent's pieces in window w in the current guess;
 	// at[p] how many guessed pieces stand on p (0 or 1).
 	nw := len(pic.win.windows)
@@ -204,7 +242,7 @@ func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 	base := slices.Clone(count)
 	var at [engine.MaxPoints]int
 	place := make([]engine.Point, len(cands))
-	weights := make([]float64, size)
+	weights := make([]float64, size*size)
 	samples := 0
 	if len(cands) == 0 {
 		// Nothing hidden: one exact picture.
@@ -243,12 +281,10 @@ func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 			pic.theirs[p] = 1
 		}
 	}
-	own := v.OwnPieces()
-	for _, f := range engine.FiveLines(own, v.Me()) {
+	for _, f := range engine.FiveLines(own, pic.me) {
 		ps, _ := f.Points(size)
 		pic.fives = append(pic.fives, ps)
 	}
-	return pic
 }
 
 // gibbsStep draws again the point of one hidden piece, whose candidate
@@ -394,7 +430,11 @@ func (b *GomokuBot) noise() float64 {
 // from the corners, so that neither side is much better for the invited
 // player to take (BOT-GM-D3).
 func (b *GomokuBot) ChooseOpening(v engine.GomokuView) engine.Point {
-	size := v.Size()
+	return b.openingPoint(v.Size())
+}
+
+// openingPoint is ChooseOpening on a board of side size.
+func (b *GomokuBot) openingPoint(size int) engine.Point {
 	var ps []engine.Point
 	for p := engine.Point(0); int(p) < size*size; p++ {
 		x, y := p.XY(size)
@@ -430,7 +470,26 @@ func (b *GomokuBot) ChooseCommit(v engine.GomokuView) engine.Point {
 	if len(legal) == 0 {
 		return engine.NoPoint
 	}
-	pic := b.pictureOf(v)
+	return b.best(b.pictureOf(v), legal)
+}
+
+// ChoosePlacement returns c's piece for GTP's genmove in a referee's game
+// g (GM-D2: a whole turn in which nothing is revealed): the X opening
+// piece in the opening, else the best point as ChooseCommit, from what c
+// may know (gamePicture); NoPoint when c has no legal point.
+func (b *GomokuBot) ChoosePlacement(g engine.GomokuGame, c engine.Color) engine.Point {
+	if g.Phase() == engine.GomokuPhaseOpening {
+		return b.openingPoint(g.Size())
+	}
+	legal := g.LegalPoints(c)
+	if len(legal) == 0 {
+		return engine.NoPoint
+	}
+	return b.best(b.gamePicture(g, c), legal)
+}
+
+// best returns the legal point of highest value, with the level's noise.
+func (b *GomokuBot) best(pic *gomokuPicture, legal []engine.Point) engine.Point {
 	noise := b.noise()
 	best, bestValue := legal[0], math.Inf(-1)
 	for _, p := range legal {

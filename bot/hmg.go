@@ -143,7 +143,7 @@ func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction
 	// BOT-HMG-D5: before passing, play the cards that cost nothing: not
 	// into an own eye, not into atari.
 	for _, a := range reveals {
-		if geometryOf(board.Size()).eyeOf(board.At, a.Point, c) {
+		if geometryOf(board.Size()).surrounded(board.At, a.Point, c) {
 			continue
 		}
 		next, res := board.Place(a.Point, c)

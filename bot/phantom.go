@@ -249,7 +249,7 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 	}
 	var cands []phantomStat
 	for _, p := range v.SensibleTries() {
-		if !geo.eyeOf(ownAt, p, f.me) {
+		if !geo.surrounded(ownAt, p, f.me) {
 			cands = append(cands, phantomStat{move: p})
 		}
 	}

@@ -42,7 +42,7 @@ func TestPGD3PhantomBotEyes(t *testing.T) {
 			}
 			return engine.Empty
 		}
-		if p != engine.Pass && geometryOf(5).eyeOf(own, p, v.Me()) {
+		if p != engine.Pass && geometryOf(5).surrounded(own, p, v.Me()) {
 			t.Fatalf("tried its own eye %s", p.Vertex(5))
 		}
 		checked++
