@@ -19,6 +19,8 @@ type Bots struct {
 	goBot     *GoBot
 	fgoBot    *FGoBot
 	bridgeBot *BridgeBot
+	hmgBot    *HMGBot
+	gomokuBot *GomokuBot
 	random    *Random
 
 	// countered is the marking the bot last proposed against the
@@ -43,6 +45,10 @@ func (b *Bots) Choose(v protocol.View) protocol.Action {
 		return b.chooseFGo(v, vv)
 	case protocol.BridgeView:
 		return b.chooseBridge(v, vv)
+	case protocol.HMGView:
+		return b.chooseHMG(v, vv)
+	case protocol.GomokuView:
+		return b.chooseGomoku(vv)
 	}
 	return b.random.Choose(v)
 }
@@ -59,7 +65,8 @@ func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 	gb := b.goPlayer()
 	if vv.Scoring {
 		board := vv.Game.Board()
-		return b.score(v, board, vv.Game.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, func() protocol.Action {
+		count := func(dead []engine.Point) engine.Result { return vv.Game.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, vv.Game.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, func() protocol.Action {
 			return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
 		})
 	}
@@ -68,10 +75,11 @@ func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 
 // score is the bot's part of the dead-stone agreement (GO-4, BOT-D4): it
 // proposes the dead stones it estimates; it accepts a proposal of the
-// opponent that gives the same winner as its own estimate; otherwise it
-// counters with its own, once — if the opponent insists, it resumes play
-// with resume, so that the disputed stones are settled on the board.
-func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, hasProposal bool, proposer protocol.Role, proposal []engine.Point, resume func() protocol.Action) protocol.Action {
+// opponent that gives the same winner as its own estimate (count gives the
+// result of a marking); otherwise it counters with its own, once — if the
+// opponent insists, it resumes play with resume, so that the disputed
+// stones are settled on the board.
+func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, hasProposal bool, proposer protocol.Role, proposal []engine.Point, count func([]engine.Point) engine.Result, resume func() protocol.Action) protocol.Action {
 	mine := b.goPlayer().MarkDead(board, toMove)
 	if !hasProposal {
 		b.hasCount = false
@@ -80,10 +88,7 @@ func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, h
 	if proposer == v.Role {
 		return nil
 	}
-	komi := v.Options.Komi
-	theirs := engine.AreaScore(board, engine.MarkingOf(board, proposal), komi).Result()
-	ours := engine.AreaScore(board, engine.MarkingOf(board, mine), komi).Result()
-	if theirs.Winner == ours.Winner {
+	if count(proposal).Winner == count(mine).Winner {
 		b.hasCount = false
 		return protocol.AgreeScore{}
 	}
@@ -110,7 +115,9 @@ func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
 		return protocol.Play{Point: b.fgoBot.ChooseFGo(g, v.Color)}
 	}
 	if vv.Scoring {
-		return b.score(v, g.Board(), v.Color, vv.HasProposal, vv.Proposer, vv.Proposal, choose)
+		board := g.Board()
+		count := func(dead []engine.Point) engine.Result { return g.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, v.Color, vv.HasProposal, vv.Proposer, vv.Proposal, count, choose)
 	}
 	if slices.Contains(v.Kinds, protocol.KindFGoAccept) && vv.Offer != nil {
 		if b.fgoBot.AcceptOffer(g, v.Color, *vv.Offer) {
@@ -134,4 +141,70 @@ func (b *Bots) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Ac
 		return nil
 	}
 	return protocol.Play{Point: b.bridgeBot.ChooseMove(g, v.Color)}
+}
+
+// chooseHMG plays Hidden Move Go: the cards at the start, the actions of
+// each turn, and the dead-stone agreement, where play resumes with a
+// move or a reveal.
+func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
+	if b.hmgBot == nil {
+		b.hmgBot = NewHMGBot(b.Level, b.seed)
+	}
+	g := vv.Game
+	act := func() protocol.Action {
+		a := b.hmgBot.ChooseAction(g, v.Color)
+		if a.Reveal {
+			return protocol.Reveal{Card: a.Card}
+		}
+		return protocol.Play{Point: a.Point}
+	}
+	switch vv.Stage {
+	case protocol.HMGStageCards:
+		if vv.CardsChosen {
+			return nil
+		}
+		o := g.Options()
+		return protocol.SetCards{Points: b.hmgBot.ChooseCards(o.Size, o.Cards)}
+	case protocol.HMGStagePlay:
+		if g.ToMove() != v.Color {
+			return nil
+		}
+		return act()
+	case protocol.HMGStageScoring:
+		board := g.Board()
+		count := func(dead []engine.Point) engine.Result { return g.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, g.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, act)
+	}
+	return nil
+}
+
+// chooseGomoku plays Hidden Move Double Gomoku; the program itself makes
+// the moves that are not choices (revealing the committed point, "five",
+// the claim, declaring no legal point, the openings at the end).
+func (b *Bots) chooseGomoku(vv protocol.GomokuView) protocol.Action {
+	if b.gomokuBot == nil {
+		b.gomokuBot = NewGomokuBot(b.Level, b.seed)
+	}
+	v := vv.Game
+	if !v.MyTurn() || vv.Closing {
+		return nil
+	}
+	gb := b.gomokuBot
+	switch v.Phase() {
+	case engine.GomokuPhaseOpening:
+		return protocol.GomokuOpening{Point: gb.ChooseOpening(v)}
+	case engine.GomokuPhaseChooseSide:
+		return protocol.GomokuChooseSide{Side: gb.ChooseSide(v)}
+	case engine.GomokuPhaseCommit:
+		p := gb.ChooseCommit(v)
+		if p == engine.NoPoint {
+			return nil
+		}
+		return protocol.GomokuPlace{Point: p}
+	case engine.GomokuPhaseAnnounce:
+		return protocol.GomokuAnnounce{Column: gb.ChooseLine(v) == engine.GomokuColumn}
+	case engine.GomokuPhaseRespond:
+		return protocol.GomokuRespond{Reveal: gb.ChooseResponse(v)}
+	}
+	return nil
 }

@@ -46,6 +46,8 @@ func TestBotsPlayOverTheNetwork(t *testing.T) {
 		{Variant: engine.VariantGo, Size: 5},
 		{Variant: engine.VariantFGo, Size: 5},
 		{Variant: engine.VariantBridge, Size: 5},
+		{Variant: engine.VariantHMG, Size: 5, Cards: 2},
+		{Variant: engine.VariantGomoku, Size: 7},
 	} {
 		t.Run(string(o.Variant), func(t *testing.T) {
 			ha, sa := newService(t)
