@@ -35,6 +35,14 @@ func NewBridgeBot(level Level, seed uint64) *BridgeBot {
 	return &BridgeBot{Level: level, rng: newRand(seed)}
 }
 
+// The RAVE constants of the Bridge Go search: the virtual playouts of a
+// move's RAVE prior, and the playouts through a move at which its own
+// value and its RAVE value weigh the same.
+const (
+	bridgeRAVEPrior       = 12
+	bridgeRAVEEquivalence = 1500
+)
+
 // bridgePlayoutCost is how many Go playouts one Bridge Go playout costs,
 // about: the level's budget is divided by it (BOT-D2).
 const bridgePlayoutCost = 6
@@ -229,7 +237,7 @@ func (b *BridgeBot) expandWith(node int32, moves []engine.Point) {
 	b.nodes[node].first = int32(len(b.children))
 	b.nodes[node].count = int32(len(moves))
 	for _, m := range moves {
-		b.children = append(b.children, uctChild{move: m, node: -1, an: priorVisits, aw: 0.5 * priorVisits})
+		b.children = append(b.children, uctChild{move: m, node: -1, an: bridgeRAVEPrior, aw: 0.5 * bridgeRAVEPrior})
 	}
 }
 
@@ -251,7 +259,7 @@ func (b *BridgeBot) selectChild(node int32) int32 {
 			q = float64(ch.w) / n
 		}
 		qa := float64(ch.aw) / an
-		beta := an / (an + n + n*an/raveEquivalence)
+		beta := an / (an + n + n*an/bridgeRAVEEquivalence)
 		v := (1-beta)*q + beta*qa + 0.1*math.Sqrt(logN/(n+1))
 		if v > bestValue {
 			best, bestValue = int32(j), v

@@ -89,13 +89,17 @@ func (b *FGoBot) AcceptOffer(g engine.FGoGame, c engine.Color, o engine.FGoOffer
 	if err != nil {
 		return false
 	}
-	n := max(32, b.Level.PlayoutsFor(g.Options().Size)/(fgoCandidates*fgoCandidates))
+	n := max(64, b.Level.PlayoutsFor(g.Options().Size)/(2*fgoCandidates))
 	v := b.evaluate(next.Board(), g.Options().Komi, n)
 	if c == engine.White {
-		return 1-v >= 1-a.value
+		return 1-v >= 1-a.value+fgoOfferMargin
 	}
-	return v >= a.value
+	return v >= a.value+fgoOfferMargin
 }
+
+// fgoOfferMargin is how much better than the game's value an offer must
+// look to be accepted, against the noise of the estimates (BOT-FG-D4).
+const fgoOfferMargin = 0.03
 
 // analyze returns the matrix game of g's turn, reusing the last one when
 // it is the same turn.

@@ -89,13 +89,17 @@ func TestFG2FGoBotMixesContestedPoints(t *testing.T) {
 }
 
 // TestFG7FGoBotOffers: the bot declines an offer that gives its opponent
-// a free stone while it passes, and refuses malformed offers.
+// a free stone while it passes, accepts the same offer the other way
+// round, and refuses malformed offers.
 func TestFG7FGoBotOffers(t *testing.T) {
 	g, _ := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: 7})
-	b := NewFGoBot(Level{Playouts: 600}, 1)
+	b := NewFGoBot(Level{Playouts: 3000}, 1)
 	center := engine.PointAt(7, 3, 3)
 	if b.AcceptOffer(g, engine.White, engine.FGoOffer{From: engine.Black, IfYouPlay: engine.Pass, IPlay: center}) {
 		t.Error("White accepts to pass while Black takes the centre")
+	}
+	if !b.AcceptOffer(g, engine.Black, engine.FGoOffer{From: engine.White, IfYouPlay: center, IPlay: engine.Pass}) {
+		t.Error("Black declines to take the centre while White passes")
 	}
 	if b.AcceptOffer(g, engine.White, engine.FGoOffer{From: engine.White, IfYouPlay: engine.Pass, IPlay: center}) {
 		t.Error("White accepts its own offer")

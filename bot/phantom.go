@@ -27,13 +27,15 @@ type PhantomBot struct {
 	rng  *rand.Rand
 	det  detBoard
 	unc  []engine.Point
+	// raveEquivalence is phantomRAVEEquivalence (experiments change it).
+	raveEquivalence float64
 }
 
 // NewPhantomBot returns a Phantom Go bot of the given level for a game
 // with the given komi; its choices depend only on seed and the views it
 // is shown.
 func NewPhantomBot(level Level, komi float64, seed uint64) *PhantomBot {
-	return &PhantomBot{Level: level, Komi: komi, rng: newRand(seed)}
+	return &PhantomBot{Level: level, Komi: komi, rng: newRand(seed), raveEquivalence: phantomRAVEEquivalence}
 }
 
 // phantomFacts is what a view says about the hidden position, in the form
@@ -267,7 +269,7 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 	b.search(&f, cands, b.budget(f))
 	best, bestValue := 0, math.Inf(-1)
 	for i, c := range cands {
-		if v := phantomValue(c); v > bestValue {
+		if v := b.value(c); v > bestValue {
 			best, bestValue = i, v
 		}
 	}
@@ -284,20 +286,23 @@ func (b *PhantomBot) budget(f phantomFacts) int {
 	return n
 }
 
-// The priors of a candidate, in playouts at 50 % (BOT-PG-D2).
+// The priors of a candidate, in playouts at 50 % (BOT-PG-D2), and the
+// playouts at which a candidate's own value and its all-moves-as-first
+// value weigh the same.
 const (
-	phantomPrior     = 4
-	phantomRAVEPrior = 10
+	phantomPrior           = 4
+	phantomRAVEPrior       = 10
+	phantomRAVEEquivalence = 1500
 )
 
-// phantomValue is the value by which the best candidate is chosen: the
-// win rate of the playouts in which the try was legal, blended with its
+// value is the value by which the best candidate is chosen: the win rate
+// of the playouts in which the try was legal, blended with its
 // all-moves-as-first rate and pulled towards ½ by a small prior.
-func phantomValue(c phantomStat) float64 {
+func (b *PhantomBot) value(c phantomStat) float64 {
 	q := (c.w + 0.5*phantomPrior) / (c.n + phantomPrior)
 	qa := (c.aw + 0.5*phantomRAVEPrior) / (c.an + phantomRAVEPrior)
 	an := c.an + phantomRAVEPrior
-	beta := an / (an + c.n + c.n*an/raveEquivalence)
+	beta := an / (an + c.n + c.n*an/b.raveEquivalence)
 	return (1-beta)*q + beta*qa
 }
 
@@ -319,7 +324,7 @@ func (b *PhantomBot) search(f *phantomFacts, cands []phantomStat, n int) {
 		logN := math.Log(total + 1)
 		k, best := 0, math.Inf(-1)
 		for j, c := range cands {
-			u := phantomValue(c) + 0.25*math.Sqrt(logN/(c.tries+1))
+			u := b.value(c) + 0.25*math.Sqrt(logN/(c.tries+1))
 			if u > best {
 				k, best = j, u
 			}

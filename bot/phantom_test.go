@@ -252,7 +252,7 @@ func FuzzPhantomDeterminization(f *testing.F) {
 		}
 		me := ref.ToMove()
 		f := phantomFactsOf(views[me])
-		b := &PhantomBot{rng: rand.New(rand.NewPCG(seed, 1))}
+		b := &PhantomBot{rng: rand.New(rand.NewPCG(seed, 1)), raveEquivalence: phantomRAVEEquivalence}
 		g := b.determinize(&f)
 		for p := engine.Point(0); int(p) < g.Points(); p++ {
 			if g.At(p) != engine.Empty && g.Liberties(p) == 0 {

@@ -10,20 +10,22 @@ import (
 )
 
 // uctSearch is a Monte-Carlo tree search for the Go family (BOT-D3): UCT
-// with RAVE (all-moves-as-first values blended into each child's value)
-// over the light random playouts of [engine.PlayoutBoard]. Its slices are
-// kept between searches so that a bot allocates little after its first
-// move. It is not safe for concurrent use.
+// over the light random playouts of [engine.PlayoutBoard], each move of
+// the tree starting with a few virtual playouts at a prior win rate that
+// says what the move does tactically (capture, escape, atari, self-atari,
+// first line in the opening). Its slices are kept between searches so
+// that a bot allocates little after its first move. It is not safe for
+// concurrent use.
 type uctSearch struct {
+	// tune holds the search's constants (experiments change them).
+	tune     uctTuning
 	rng      *rand.Rand
 	nodes    []uctNode
 	children []uctChild
 	path     []uctStep
 	root     engine.PlayoutBoard
 	work     engine.PlayoutBoard
-	// final holds the colour of every point at the end of the last
-	// playout, for the RAVE updates.
-	final [engine.MaxPoints]engine.Color
+	tactics  tactics
 }
 
 // uctNode is a position of the tree: the range of its children in
@@ -36,13 +38,15 @@ type uctNode struct {
 }
 
 // uctChild is a move from a node, with its statistics from the point of
-// view of the player who makes it: n playouts through it with w wins, and
-// an playouts in which that player held its point at the end with aw wins
-// (RAVE).
+// view of the player who makes it: n playouts through it with w wins;
+// pn virtual playouts with pw wins, its prior; and, in the Bridge Go
+// search, an playouts in which that player held its point at the end with
+// aw wins (RAVE).
 type uctChild struct {
 	move   engine.Point
 	node   int32
 	n, w   float32
+	pn, pw float32
 	an, aw float32
 }
 
@@ -73,16 +77,24 @@ type moveStat struct {
 	winRate float64 // for the player to move at the root
 }
 
-// The search's constants (BOT-D3). raveEquivalence is the number of real
-// playouts through a move at which its own value and its RAVE value weigh
-// the same; priorVisits is the weight of the heuristic prior of a move.
+// The search's constants (BOT-D3): the weight of a move's prior in
+// virtual playouts, and the exploration constant of UCB1.
 const (
-	raveEquivalence = 1500
-	uctExploration  = 0.05
-	priorVisits     = 12
+	priorVisits    = 10
+	uctExploration = 0.3
 )
 
-func newUCTSearch(rng *rand.Rand) *uctSearch { return &uctSearch{rng: rng} }
+// uctTuning holds the constants of a search.
+type uctTuning struct {
+	exploration, priorVisits float64
+	// plainPriors gives every move the plain prior, tactics aside.
+	plainPriors bool
+}
+
+// defaultTuning is the tuning of every bot.
+var defaultTuning = uctTuning{exploration: uctExploration, priorVisits: priorVisits}
+
+func newUCTSearch(rng *rand.Rand) *uctSearch { return &uctSearch{rng: rng, tune: defaultTuning} }
 
 // run searches from in and returns the statistics of the root moves, the
 // most visited first (ties: the higher win rate, then the lower point).
@@ -134,11 +146,7 @@ func (s *uctSearch) run(in uctInput) []moveStat {
 		}
 		s.nodes[node].visits++
 		s.work.RandomPlayout(s.rng)
-		blackResult := resultOf(s.work.ScoreArea(in.komi))
-		for p := 0; p < geo.points; p++ {
-			s.final[p] = s.work.At(engine.Point(p))
-		}
-		s.backup(blackResult)
+		s.backup(resultOf(s.work.ScoreArea(in.komi)))
 	}
 	return s.rootStats()
 }
@@ -155,8 +163,7 @@ func resultOf(score float64) float32 {
 	return 0.5
 }
 
-// backup adds the playout's result to every step of the path, and the RAVE
-// results to every child whose point its mover held at the end.
+// backup adds the playout's result to every step of the path.
 func (s *uctSearch) backup(blackResult float32) {
 	for _, st := range s.path {
 		nd := &s.nodes[st.node]
@@ -168,13 +175,6 @@ func (s *uctSearch) backup(blackResult float32) {
 		ch := &s.children[st.child]
 		ch.n++
 		ch.w += r
-		kids := s.children[nd.first : nd.first+nd.count]
-		for j := range kids {
-			if m := kids[j].move; m != engine.Pass && s.final[m] == nd.toMove {
-				kids[j].an++
-				kids[j].aw += r
-			}
-		}
 	}
 }
 
@@ -186,14 +186,9 @@ func (s *uctSearch) selectChild(node int32) int32 {
 	best, bestValue := int32(0), math.Inf(-1)
 	for j := range kids {
 		ch := &kids[j]
-		n, an := float64(ch.n), float64(ch.an)
-		q := 0.5
-		if n > 0 {
-			q = float64(ch.w) / n
-		}
-		qa := float64(ch.aw) / an // an > 0: the prior
-		beta := an / (an + n + n*an/raveEquivalence)
-		v := (1-beta)*q + beta*qa + uctExploration*math.Sqrt(logN/(n+1))
+		n := float64(ch.n)
+		q := float64(ch.w+ch.pw) / float64(ch.n+ch.pn) // pn > 0
+		v := q + s.tune.exploration*math.Sqrt(logN/(n+1))
 		if v > bestValue {
 			best, bestValue = int32(j), v
 		}
@@ -219,24 +214,26 @@ func (s *uctSearch) expand(node int32, geo *geometry, pb *engine.PlayoutBoard) {
 // expandWith gives the node the children moves, with their priors.
 func (s *uctSearch) expandWith(node int32, moves []engine.Point, geo *geometry, pb *engine.PlayoutBoard) {
 	first := int32(len(s.children))
+	t := &s.tactics
+	t.load(pb, geo)
 	stones := 0
-	for p := engine.Point(0); int(p) < geo.points; p++ {
-		if pb.At(p) != engine.Empty {
+	for p := 0; p < geo.points; p++ {
+		if t.cells[p] != engine.Empty {
 			stones++
 		}
 	}
 	opening := stones*4 < geo.points
+	c := pb.ToMove()
+	pv := s.tune.priorVisits
 	for _, m := range moves {
-		prior := 0.5
-		if m == engine.Pass {
-			prior = 0.3
-		} else if opening && geo.size >= 7 && geo.line[m] == 0 {
-			// The first line is rarely right while the board is open.
-			prior = 0.2
-		} else if opening && geo.size >= 9 && geo.line[m] == 1 {
-			prior = 0.4
+		prior := priorPlain
+		switch {
+		case m == engine.Pass:
+			prior = priorPass
+		case !s.tune.plainPriors:
+			prior = t.prior(m, c, opening)
 		}
-		s.children = append(s.children, uctChild{move: m, node: -1, an: priorVisits, aw: float32(prior * priorVisits)})
+		s.children = append(s.children, uctChild{move: m, node: -1, pn: float32(pv), pw: float32(prior * pv)})
 	}
 	s.nodes[node].first = first
 	s.nodes[node].count = int32(len(moves))
