@@ -24,11 +24,16 @@ type peerHandle struct {
 // startPeer starts a node in home, listening on listen, with its games in
 // home/games and its own log in home/games.log.
 func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
-	n, err := node.New(ctx, node.Config{Home: home, ListenAddrs: listen})
+	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
+}
+
+// startPeerConfig is startPeer with a whole node configuration.
+func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
+	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	home = n.Home()
+	home := n.Home()
 	logFile, err := os.OpenFile(filepath.Join(home, "games.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		n.Close()
