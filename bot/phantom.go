@@ -62,9 +62,7 @@ type phantomFacts struct {
 	meInAtari, oppInAtari bool
 	// turnFailures counts this turn's failed tries.
 	turnFailures int
-	// myMoves counts our legal moves; opponentPassed tells whether the
-	// opponent's last turn was a pass.
-	myMoves        int
+	// opponentPassed tells whether the opponent's last turn was a pass.
 	opponentPassed bool
 }
 
@@ -80,7 +78,6 @@ func phantomFactsOf(v engine.PhantomView) phantomFacts {
 			continue
 		}
 		if a.Mover == me {
-			f.myMoves++
 			ownOnBoard++
 			oppOnBoard -= a.Captures
 		} else {
@@ -259,8 +256,8 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 		return engine.Pass
 	}
 	// BOT-PG-D3: the pass is a candidate once the opponent has passed or
-	// the game is well on.
-	if f.opponentPassed || f.myMoves*5 >= geo.points {
+	// few tries are left.
+	if f.opponentPassed || len(cands)*4 <= geo.points {
 		cands = append(cands, phantomStat{move: engine.Pass})
 	}
 	if len(cands) == 1 {
