@@ -55,15 +55,9 @@ func BenchmarkGoBotMove19x19(b *testing.B) {
 // BenchmarkPhantomBotMove9x9 times a whole move: tries until one is legal,
 // each failed try seen by the bot's view before the next (the number of
 // tries per move is reported).
-func BenchmarkPhantomBotMove9x9(b *testing.B) { benchmarkPhantomMove(b, 40) }
-
-// BenchmarkPhantomBotMove9x9Late is the same late in a game (after 120
-// random tries), where most tries fail.
-func BenchmarkPhantomBotMove9x9Late(b *testing.B) { benchmarkPhantomMove(b, 120) }
-
-func benchmarkPhantomMove(b *testing.B, after int) {
+func BenchmarkPhantomBotMove9x9(b *testing.B) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon}
-	ref, views := phantomViewsOf(b, o, 3, after)
+	ref, views := phantomViewsOf(b, o, 3, 40)
 	me := ref.ToMove()
 	bot := NewPhantomBot(DefaultLevel, 7.5, 1)
 	tries := 0
