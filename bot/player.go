@@ -10,18 +10,19 @@ import (
 // Bots is a [Player] that plays every variant with the built-in bots of
 // one level: it reads the variant's view in the protocol's View and asks
 // the variant's bot. It creates each variant's bot on first use, seeded
-// from its own seed. Variants whose network view it does not know yet are
-// played by the [Random] player.
+// from its own seed. A variant whose network view it does not know would
+// be played by the [Random] player.
 type Bots struct {
 	Level Level
 	seed  uint64
 
-	goBot     *GoBot
-	fgoBot    *FGoBot
-	bridgeBot *BridgeBot
-	hmgBot    *HMGBot
-	gomokuBot *GomokuBot
-	random    *Random
+	goBot      *GoBot
+	fgoBot     *FGoBot
+	bridgeBot  *BridgeBot
+	hmgBot     *HMGBot
+	gomokuBot  *GomokuBot
+	phantomBot *PhantomBot
+	random     *Random
 
 	// countered is the marking the bot last proposed against the
 	// opponent's (GO-4), so that it resumes play rather than proposing it
@@ -49,6 +50,8 @@ func (b *Bots) Choose(v protocol.View) protocol.Action {
 		return b.chooseHMG(v, vv)
 	case protocol.GomokuView:
 		return b.chooseGomoku(vv)
+	case protocol.PhantomNetView:
+		return b.choosePhantom(v, vv)
 	}
 	return b.random.Choose(v)
 }
@@ -207,4 +210,43 @@ func (b *Bots) chooseGomoku(vv protocol.GomokuView) protocol.Action {
 		return protocol.GomokuRespond{Reveal: gb.ChooseResponse(v)}
 	}
 	return nil
+}
+
+// choosePhantom plays Phantom Go: its tries from its own view only
+// (PhantomNetView.Own), then, once the boards are revealed, the
+// dead-stone agreement and any play resumed in the open, as in Go on the
+// revealed board. After six announcements per point it passes, so that a
+// game between bots ends.
+func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protocol.Action {
+	if b.phantomBot == nil {
+		b.phantomBot = NewPhantomBot(b.Level, v.Options.Komi, b.seed)
+	}
+	ref := vv.Referee
+	open := func() protocol.Action {
+		board := ref.Board()
+		var legal []engine.Point
+		for p := engine.Point(0); int(p) < board.Points(); p++ {
+			if _, out, err := ref.Try(v.Color, p); board.At(p) == engine.Empty && err == nil && out.Legal {
+				legal = append(legal, p)
+			}
+		}
+		return protocol.Play{Point: b.goPlayer().chooseOnBoard(board, v.Color, v.Options.Komi, legal, ref.Passes() > 0)}
+	}
+	switch {
+	case vv.Scoring:
+		board := ref.Board()
+		count := func(dead []engine.Point) engine.Result { return ref.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, ref.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, open)
+	case vv.Stage == protocol.PhantomStageOpen:
+		if ref.ToMove() != v.Color || ref.PlayEnded() {
+			return nil
+		}
+		return open()
+	case !vv.MyTry:
+		return nil
+	}
+	if n := vv.Own.Size(); len(vv.Own.Log()) >= 6*n*n {
+		return protocol.Play{Point: engine.Pass}
+	}
+	return protocol.Play{Point: b.phantomBot.ChooseTry(vv.Own)}
 }

@@ -39,7 +39,9 @@ func newService(t *testing.T) (host.Host, *protocol.Service) {
 // TestBotsPlayOverTheNetwork plays the built-in bots against the random
 // player through the protocol, exactly as a user interface would, in every
 // variant whose network view they know: the games end with an outcome on
-// which both peers agree.
+// which both peers agree. Phantom Go, whose tries go through a secure
+// computation that takes seconds per game, is left to
+// TestBotsPhantomView.
 func TestBotsPlayOverTheNetwork(t *testing.T) {
 	level := bot.Level{Playouts: 60}
 	for i, o := range []engine.Options{
@@ -84,5 +86,43 @@ func TestBotsPlayOverTheNetwork(t *testing.T) {
 			}
 			t.Logf("%s: %v", o.Variant, out.Result)
 		})
+	}
+}
+
+// TestBotsPhantomView gives bot.New the protocol view of a Phantom Go
+// player to move, with its own view after a few tries: it answers a try
+// that the view finds sensible, and nothing when it is not its try.
+func TestBotsPhantomView(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
+	r, _ := engine.NewPhantomReferee(o)
+	own, _ := engine.NewPhantomView(o, engine.Black)
+	for _, v := range []string{"C3", "D3", "C2", "B4"} {
+		p, _ := engine.ParseVertex(5, v)
+		next, out, err := r.Try(r.ToMove(), p)
+		if err != nil || !out.Legal {
+			t.Fatalf("%s: %v %+v", v, err, out)
+		}
+		if own, err = own.Apply(engine.PhantomAnnounce(o.Rules, 5, out, engine.Black)); err != nil {
+			t.Fatal(err)
+		}
+		r = next
+	}
+	view := protocol.View{Color: engine.Black, Options: o, MyTurn: true,
+		Variant: protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Rules: o.Rules, ToMove: engine.Black, Own: own, MyTry: true}}
+	a, ok := bot.New(bot.Level{Playouts: 200}, 1).Choose(view).(protocol.Play)
+	if !ok {
+		t.Fatalf("action %#v, want a Play", a)
+	}
+	sensible := own.SensibleTries()
+	found := a.Point == engine.Pass
+	for _, p := range sensible {
+		found = found || p == a.Point
+	}
+	if !found {
+		t.Errorf("try %s is not one of the sensible tries %s", a.Point.Vertex(5), engine.FormatVertices(5, sensible))
+	}
+	view.Variant = protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Rules: o.Rules, ToMove: engine.White, Own: own}
+	if a := bot.New(bot.Level{Playouts: 200}, 1).Choose(view); a != nil {
+		t.Errorf("action %#v while it is not the player's try", a)
 	}
 }
