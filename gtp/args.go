@@ -84,6 +84,13 @@ func moveRNG(b engine.Board, moveNumber int) *rand.Rand {
 	return rand.New(rand.NewPCG(b.Hash(), uint64(moveNumber)))
 }
 
+// botSeed returns the seed of genmove's bot: like moveRNG, it depends
+// only on the position and the move number, so a session replays
+// identically.
+func botSeed(b engine.Board, moveNumber int) uint64 {
+	return b.Hash() ^ uint64(moveNumber)*0x9e3779b97f4a7c15
+}
+
 // isOwnEye reports whether p is an empty point whose neighbours are all
 // stones of c, so that a random mover would only fill its own eye there.
 func isOwnEye(b engine.Board, p engine.Point, c engine.Color) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -18,7 +19,11 @@ type bridgeHandler struct {
 	// undo holds the games before each play and genmove, newest last
 	// (GTP-BG-D3).
 	undo []engine.BridgeGame
+	// level is genmove's bot level (zero: the server's default).
+	level bot.Level
 }
+
+func (h *bridgeHandler) SetLevel(l bot.Level) { h.level = l }
 
 // errGameOver is the answer of genmove once the game has a result.
 var errGameOver = errors.New("game over")
@@ -76,23 +81,13 @@ func (h *bridgeHandler) genmove(args []string) (string, error) {
 	if h.game.Over() {
 		return "", errGameOver
 	}
-	p := bridgeChooseMove(h.game, c)
+	p := bot.NewBridgeBot(botLevel(h.level), botSeed(h.game.Board(), h.game.MoveNumber())).ChooseMove(h.game, c)
 	next, _, err := h.game.Play(c, p)
 	if err != nil {
 		return "", err
 	}
 	h.commit(next)
 	return p.Vertex(h.size()), nil
-}
-
-// bridgeChooseMove picks a uniformly random legal point for c, or passes
-// when there is none (GTP-BG-D2).
-func bridgeChooseMove(g engine.BridgeGame, c engine.Color) engine.Point {
-	legal := g.LegalMoves(c)
-	if len(legal) == 0 {
-		return engine.Pass
-	}
-	return legal[moveRNG(g.Board(), g.MoveNumber()).IntN(len(legal))]
 }
 
 func (h *bridgeHandler) undoMove(args []string) (string, error) {

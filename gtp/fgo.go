@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -21,7 +22,11 @@ type fgoHandler struct {
 	// komi is kept here because the game's options are fixed; it only
 	// matters for final_score.
 	komi float64
+	// level is genmove's bot level (zero: the server's default).
+	level bot.Level
 }
+
+func (h *fgoHandler) SetLevel(l bot.Level) { h.level = l }
 
 // fgoState is everything undo restores.
 type fgoState struct {
@@ -133,7 +138,8 @@ func (h *fgoHandler) genmove(args []string) (string, error) {
 		return "", err
 	}
 	s := h.state.turnOf(c)
-	p := fgoChooseMove(s.game, c)
+	b := s.game.Board()
+	p := bot.NewFGoBot(botLevel(h.level), botSeed(b, 2*s.game.TurnNumber()+int(c))).ChooseFGo(s.game, c)
 	next, err := s.choose(c, p)
 	if err != nil {
 		return "", err
@@ -153,24 +159,6 @@ func fgoLegalPoints(g engine.FGoGame, c engine.Color) []engine.Point {
 		}
 	}
 	return ps
-}
-
-// fgoChooseMove picks a uniformly random choice of c that does not fill
-// one of c's own eyes, or passes (GTP-FG-D2). It does not look at the
-// other colour's waiting choice. The generator depends on the position,
-// the turn number and c, so that the two colours do not pick alike.
-func fgoChooseMove(g engine.FGoGame, c engine.Color) engine.Point {
-	b := g.Board()
-	var candidates []engine.Point
-	for _, p := range fgoLegalPoints(g, c) {
-		if !isOwnEye(b, p, c) {
-			candidates = append(candidates, p)
-		}
-	}
-	if len(candidates) == 0 {
-		return engine.Pass
-	}
-	return candidates[moveRNG(b, 2*g.TurnNumber()+int(c)).IntN(len(candidates))]
 }
 
 // turn is kakure-turn VERTEX_BLACK VERTEX_WHITE: one whole turn, after the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -12,6 +13,8 @@ type goHandler struct {
 	game engine.GoGame
 	// undo holds the earlier games, newest last.
 	undo []engine.GoGame
+	// level is genmove's bot level (zero: the server's default).
+	level bot.Level
 }
 
 func (h *goHandler) Reset(o engine.Options) error {
@@ -24,6 +27,8 @@ func (h *goHandler) Reset(o engine.Options) error {
 }
 
 func (h *goHandler) SetKomi(k float64) { h.game = h.game.WithKomi(k) }
+
+func (h *goHandler) SetLevel(l bot.Level) { h.level = l }
 
 func (h *goHandler) size() int { b := h.game.Board(); return b.Size() }
 
@@ -73,20 +78,11 @@ func (h *goHandler) genmove(args []string) (string, error) {
 	return p.Vertex(h.size()), nil
 }
 
-// chooseMove picks a uniformly random legal move that does not fill one of
-// c's own eyes, or passes. The bots replace it.
+// chooseMove asks the Go bot for c's move (docs/bots.md); its seed depends
+// only on the position and the move number.
 func (h *goHandler) chooseMove(c engine.Color) engine.Point {
 	b := h.game.Board()
-	var candidates []engine.Point
-	for _, p := range h.game.LegalMoves(c) {
-		if !isOwnEye(b, p, c) {
-			candidates = append(candidates, p)
-		}
-	}
-	if len(candidates) == 0 {
-		return engine.Pass
-	}
-	return candidates[moveRNG(b, h.game.MoveNumber()).IntN(len(candidates))]
+	return bot.NewGoBot(botLevel(h.level), botSeed(b, h.game.MoveNumber())).ChooseMove(h.game, c)
 }
 
 func (h *goHandler) undoMove(args []string) (string, error) {

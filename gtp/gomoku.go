@@ -2,9 +2,9 @@ package gtp
 
 import (
 	"errors"
-	"math/rand/v2"
 	"strings"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -21,7 +21,11 @@ type gomokuHandler struct {
 	// undo holds the games before each play and genmove, newest last
 	// (GTP-GM-D4).
 	undo []engine.GomokuGame
+	// level is genmove's bot level (zero: the server's default).
+	level bot.Level
 }
+
+func (h *gomokuHandler) SetLevel(l bot.Level) { h.level = l }
 
 // errGomokuOpeningIsX is genmove's answer for O before the opening piece,
 // which is X's (GM-2).
@@ -115,7 +119,7 @@ func (h *gomokuHandler) genmove(args []string) (string, error) {
 	case h.game.Phase() == engine.GomokuPhaseOpening && c != engine.GomokuX:
 		return "", errGomokuOpeningIsX
 	}
-	p := gomokuChooseMove(h.game, c)
+	p := h.gomokuChooseMove(h.game, c)
 	next, err := h.game.Play(c, p)
 	if err != nil {
 		return "", err
@@ -139,17 +143,20 @@ func gomokuLegalPoints(g engine.GomokuGame, c engine.Color) []engine.Point {
 	return g.LegalPoints(c)
 }
 
-// gomokuChooseMove picks a uniformly random point where c may place a
-// piece, or passes when there is none (GTP-GM-D3). The choice depends only
-// on both players' pieces and the move number.
-func gomokuChooseMove(g engine.GomokuGame, c engine.Color) engine.Point {
-	legal := gomokuLegalPoints(g, c)
-	if len(legal) == 0 {
+// gomokuChooseMove asks the gomoku bot for c's piece, or passes when c has
+// no legal point (GTP-GM-D3). The bot decides from what c may know (its
+// own pieces, the revealed ones, the opponent's number of hidden pieces),
+// and its seed depends only on c's pieces and the move number.
+func (h *gomokuHandler) gomokuChooseMove(g engine.GomokuGame, c engine.Color) engine.Point {
+	if len(gomokuLegalPoints(g, c)) == 0 {
 		return engine.Pass
 	}
-	x, o := g.Pieces(engine.GomokuX), g.Pieces(engine.GomokuO)
-	rng := rand.New(rand.NewPCG(x.Hash(), o.Hash()^uint64(g.MoveNumber())))
-	return legal[rng.IntN(len(legal))]
+	own := g.Pieces(c)
+	p := bot.NewGomokuBot(botLevel(h.level), botSeed(own, g.MoveNumber())).ChoosePlacement(g, c)
+	if p == engine.NoPoint {
+		return engine.Pass
+	}
+	return p
 }
 
 func (h *gomokuHandler) undoMove(args []string) (string, error) {

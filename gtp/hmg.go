@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -20,7 +21,11 @@ type hmgHandler struct {
 	// undo holds the games before each play, genmove and kakure-reveal,
 	// newest last (GTP-HMG-D4).
 	undo []engine.HMGGame
+	// level is genmove's bot level (zero: the server's default).
+	level bot.Level
 }
+
+func (h *hmgHandler) SetLevel(l bot.Level) { h.level = l }
 
 func (h *hmgHandler) Reset(o engine.Options) error {
 	g, err := engine.NewHMGGame(o)
@@ -103,35 +108,13 @@ func (h *hmgHandler) genmove(args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p := hmgChooseMove(g, c)
+	p := bot.NewHMGBot(botLevel(h.level), botSeed(g.Board(), g.Turns())).ChoosePlay(g, c)
 	next, _, err := g.Play(c, p)
 	if err != nil {
 		return "", err
 	}
 	h.commit(next)
 	return p.Vertex(h.size()), nil
-}
-
-// hmgChooseMove picks a uniformly random regular move of c (c to move in g)
-// that does not fill one of c's own eyes, or passes; it never reveals a
-// card (GTP-HMG-D3). When c may not pass (HMG-D5), it picks among all the
-// legal points, own eyes included.
-func hmgChooseMove(g engine.HMGGame, c engine.Color) engine.Point {
-	b := g.Board()
-	legal := g.LegalPlays(c)
-	var candidates []engine.Point
-	for _, p := range legal {
-		if !isOwnEye(b, p, c) {
-			candidates = append(candidates, p)
-		}
-	}
-	if len(candidates) == 0 {
-		if g.CanPass(c) || len(legal) == 0 {
-			return engine.Pass
-		}
-		candidates = legal
-	}
-	return candidates[moveRNG(b, g.Turns()).IntN(len(candidates))]
 }
 
 func (h *hmgHandler) undoAction(args []string) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -18,10 +19,14 @@ type phantomHandler struct {
 	// undo holds the states before each command that made a try, newest
 	// last (GTP-PG-D4).
 	undo []phantomState
-	// komi is kept here because the referee's options are fixed; it only
-	// matters for final_score.
+	// komi is kept here because the referee's options are fixed; it
+	// matters for final_score and genmove's bot.
 	komi float64
+	// level is genmove's bot level (zero: the server's default).
+	level bot.Level
 }
+
+func (h *phantomHandler) SetLevel(l bot.Level) { h.level = l }
 
 // phantomState is everything undo restores. It is a value: the outcome's
 // Captured slice is never written after the try that made it.
@@ -36,6 +41,11 @@ type phantomState struct {
 	// false before the first try.
 	last    engine.TryOutcome
 	hasLast bool
+	// views are what each player knows, built from the announcements of
+	// every try, for genmove's bot (GTP-PG-D6); viewsLost is set when a
+	// view cannot follow the game any more (after play resumed, PG-D5).
+	views     [3]engine.PhantomView
+	viewsLost bool
 }
 
 func (h *phantomHandler) Reset(o engine.Options) error {
@@ -43,7 +53,13 @@ func (h *phantomHandler) Reset(o engine.Options) error {
 	if err != nil {
 		return err
 	}
-	h.state, h.undo, h.komi = phantomState{ref: r}, nil, r.Options().Komi
+	s := phantomState{ref: r}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if s.views[c], err = engine.NewPhantomView(r.Options(), c); err != nil {
+			return err
+		}
+	}
+	h.state, h.undo, h.komi = s, nil, r.Options().Komi
 	return nil
 }
 
@@ -75,6 +91,17 @@ func (s phantomState) try(c engine.Color, p engine.Point) (phantomState, engine.
 		return s, out, err
 	}
 	s.ref, s.last, s.hasLast = next, out, true
+	if !s.viewsLost {
+		o := next.Options()
+		for _, to := range []engine.Color{engine.Black, engine.White} {
+			v, err := s.views[to].Apply(engine.PhantomAnnounce(o.Rules, o.Size, out, to))
+			if err != nil {
+				s.viewsLost = true
+				break
+			}
+			s.views[to] = v
+		}
+	}
 	if out.Legal {
 		s.tries++
 		s.captures[c] += len(out.Captured)
@@ -152,13 +179,44 @@ func (h *phantomHandler) genmove(args []string) (string, error) {
 		return "", err
 	}
 	s := h.state.turnOf(c)
-	p := phantomChooseMove(s, c)
-	next, _, err := s.try(c, p)
-	if err != nil {
-		return "", err
+	if s.viewsLost || s.views[c].ToMove() != c {
+		p := phantomChooseMove(s, c)
+		next, _, err := s.try(c, p)
+		if err != nil {
+			return "", err
+		}
+		h.commit(next)
+		return p.Vertex(h.size()), nil
 	}
-	h.commit(next)
-	return p.Vertex(h.size()), nil
+	// GTP-PG-D6: the bot tries from c's view until a try is legal; each
+	// failed try is announced and seen by its view before the next.
+	b := bot.NewPhantomBot(botLevel(h.level), h.komi, phantomViewSeed(s.views[c]))
+	for n := 0; ; n++ {
+		p := b.ChooseTry(s.views[c])
+		if n > s.ref.Options().Size*s.ref.Options().Size || s.viewsLost {
+			p = engine.Pass
+		}
+		next, out, err := s.try(c, p)
+		if err != nil {
+			return "", err
+		}
+		s = next
+		if out.Legal {
+			h.commit(s)
+			return p.Vertex(h.size()), nil
+		}
+	}
+}
+
+// phantomViewSeed is the seed of genmove's bot, from c's view only (its
+// own stones and the number of announcements it received), so that not
+// even the bot's chance depends on the opponent's hidden stones.
+func phantomViewSeed(v engine.PhantomView) uint64 {
+	b, _ := engine.NewBoard(v.Size())
+	for _, p := range v.OwnStones() {
+		b.Set(p, v.Me())
+	}
+	return botSeed(b, len(v.Log()))
 }
 
 // phantomLegalPoints returns the points where c's try would be legal in s,
@@ -179,7 +237,8 @@ func phantomLegalPoints(s phantomState, c engine.Color) []engine.Point {
 }
 
 // phantomChooseMove picks, with the referee's full information, a uniformly
-// random legal point that does not fill one of c's own eyes, or passes.
+// random legal point that does not fill one of c's own eyes, or passes:
+// genmove's choice once the views are lost (GTP-PG-D6).
 func phantomChooseMove(s phantomState, c engine.Color) engine.Point {
 	b := s.ref.Board()
 	var candidates []engine.Point

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
@@ -181,6 +182,32 @@ func (s *Server) komi(args []string) (string, error) {
 
 // KomiSetter is implemented by handlers whose komi can change mid-game.
 type KomiSetter interface{ SetKomi(k float64) }
+
+// LevelSetter is implemented by handlers whose genmove asks a bot
+// (docs/bots.md); the level is kept across clear_board and boardsize.
+type LevelSetter interface{ SetLevel(l bot.Level) }
+
+// SetLevel sets the level of the bots that genmove asks. A server starts
+// at genmoveLevel.
+func (s *Server) SetLevel(l bot.Level) {
+	if ls, ok := s.handler.(LevelSetter); ok {
+		ls.SetLevel(l)
+	}
+}
+
+// genmoveLevel is the bots' level of a new server: level 1, fast enough
+// for tests and scripts that play many moves (GTP-D1). kakure gtp sets its
+// --level (default bot.DefaultLevel) with Server.SetLevel. It is never
+// written.
+var genmoveLevel = bot.Levels[1]
+
+// botLevel returns l, or genmoveLevel for the zero Level.
+func botLevel(l bot.Level) bot.Level {
+	if l.Playouts == 0 {
+		return genmoveLevel
+	}
+	return l
+}
 
 // Serve reads commands from r and writes answers to w until quit or the end
 // of the input. It returns nil at quit or EOF.

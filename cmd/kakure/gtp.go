@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/gtp"
 )
 
@@ -13,11 +14,16 @@ func init() {
 }
 
 func runGTP(env *environment, args []string) error {
-	fs := newFlagSet(env, "gtp", "--variant V [variant options]")
+	fs := newFlagSet(env, "gtp", "--variant V [variant options] [--level L]")
 	var vf variantFlags
 	vf.register(fs, "go")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "genmove's bot level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	level, err := bot.ParseLevel(*levelFlag)
+	if err != nil {
+		return usageError("--level: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
@@ -31,5 +37,6 @@ func runGTP(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	srv.SetLevel(level)
 	return srv.Serve(env.stdin, env.stdout)
 }

@@ -1,0 +1,280 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// FGoBot plays F-Go, simultaneous Go (FG-1..FG-7, docs/bots.md
+// BOT-FG-D1..D5). Both players choose at once, so a best point for both
+// is a gamble: the bot ranks each side's candidate points with the Go
+// search, estimates by playouts the outcome of every pair of choices among
+// the best few of each side, solves that matrix game by regret matching,
+// and draws its choice from its equilibrium mix. Where one point is best
+// for both, the mix spreads over it and the next best points; where a
+// point is clearly best, the mix is pure. Offers (FG-7) it accepts when
+// the offered turn is worth at least the game's value to it.
+//
+// An FGoBot is not safe for concurrent use.
+type FGoBot struct {
+	Level  Level
+	rng    *rand.Rand
+	search *uctSearch
+	// last is the analysis of the last position, reused by a choice and
+	// an offer in the same turn.
+	last *fgoAnalysis
+}
+
+// NewFGoBot returns an F-Go bot of the given level whose choices depend
+// only on seed and the games it is shown.
+func NewFGoBot(level Level, seed uint64) *FGoBot {
+	rng := newRand(seed)
+	return &FGoBot{Level: level, rng: rng, search: newUCTSearch(rng)}
+}
+
+// fgoAnalysis is the matrix game of one turn.
+type fgoAnalysis struct {
+	key fgoKey
+	// black and white are the candidate choices of each side; payoff[i][j]
+	// is Black's expected result when Black chooses black[i] and White
+	// white[j].
+	black, white []engine.Point
+	payoff       [][]float64
+	// mix is each side's equilibrium mix over its candidates; value is
+	// Black's expected result under it.
+	mixBlack, mixWhite []float64
+	value              float64
+}
+
+// fgoKey identifies the turn an analysis belongs to.
+type fgoKey struct {
+	turn int
+	hash uint64
+	n    int
+}
+
+// fgoCandidates is how many of each side's best points enter the matrix
+// game (BOT-FG-D2).
+const fgoCandidates = 5
+
+// ChooseFGo returns c's choice for this turn of g: a point c may choose
+// (CheckChoice) or engine.Pass, drawn from c's equilibrium mix.
+func (b *FGoBot) ChooseFGo(g engine.FGoGame, c engine.Color) engine.Point {
+	a := b.analyze(g)
+	cands, mix := a.black, a.mixBlack
+	if c == engine.White {
+		cands, mix = a.white, a.mixWhite
+	}
+	r := b.rng.Float64()
+	for i, p := range cands {
+		r -= mix[i]
+		if r < 0 {
+			return p
+		}
+	}
+	return cands[len(cands)-1]
+}
+
+// AcceptOffer reports whether c accepts the offer o made by its opponent
+// (FG-7): when the turn it stands for is worth at least c's value of the
+// turn's matrix game (BOT-FG-D4).
+func (b *FGoBot) AcceptOffer(g engine.FGoGame, c engine.Color, o engine.FGoOffer) bool {
+	if o.From != c.Opponent() || g.CheckOffer(o) != nil {
+		return false
+	}
+	a := b.analyze(g)
+	next, _, err := g.AcceptOffer(o)
+	if err != nil {
+		return false
+	}
+	n := max(64, b.Level.PlayoutsFor(g.Options().Size)/(2*fgoCandidates))
+	v := b.evaluate(next.Board(), g.Options().Komi, n)
+	if c == engine.White {
+		return 1-v >= 1-a.value+fgoOfferMargin
+	}
+	return v >= a.value+fgoOfferMargin
+}
+
+// fgoOfferMargin is how much better than the game's value an offer must
+// look to be accepted, against the noise of the estimates (BOT-FG-D4).
+const fgoOfferMargin = 0.03
+
+// analyze returns the matrix game of g's turn, reusing the last one when
+// it is the same turn.
+func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
+	board := g.Board()
+	key := fgoKey{turn: g.TurnNumber(), hash: board.Hash(), n: len(g.Unavailable())}
+	if b.last != nil && b.last.key == key {
+		return b.last
+	}
+	a := &fgoAnalysis{key: key}
+	budget := b.Level.PlayoutsFor(board.Size())
+	komi := g.Options().Komi
+	// BOT-FG-D1: each side's candidates, ranked by the Go search as if it
+	// were to move alone.
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		cands := b.rank(g, c, budget/6)
+		if c == engine.Black {
+			a.black = cands
+		} else {
+			a.white = cands
+		}
+	}
+	// BOT-FG-D3: the payoffs of every pair, by playouts after the turn.
+	per := max(8, (budget*2/3)/(len(a.black)*len(a.white)))
+	a.payoff = make([][]float64, len(a.black))
+	for i, pb := range a.black {
+		a.payoff[i] = make([]float64, len(a.white))
+		for j, pw := range a.white {
+			next, res, err := g.Turn(pb, pw)
+			if err != nil {
+				a.payoff[i][j] = 0.5
+				continue
+			}
+			if res.Kind == engine.FGoPlayed && res.PlayEnded {
+				s := next.Score(engine.Marking{})
+				a.payoff[i][j] = float64(resultOf(s.Black - s.White))
+				continue
+			}
+			a.payoff[i][j] = b.evaluate(next.Board(), komi, per)
+		}
+	}
+	a.mixBlack, a.mixWhite, a.value = solveMatrixGame(a.payoff, 2000)
+	b.last = a
+	return a
+}
+
+// rank returns c's best candidate choices in g, at most fgoCandidates,
+// best first: the points c may choose that are not its own eyes and not
+// plain suicides, ranked by the Go search with c to move. The pass is a
+// candidate in the endgame, or when c has no point left.
+func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int) []engine.Point {
+	board := g.Board()
+	geo := geometryOf(board.Size())
+	var cands []engine.Point
+	for p := engine.Point(0); int(p) < geo.points; p++ {
+		if g.CheckChoice(c, p) != nil || geo.surrounded(board.At, p, c) {
+			continue
+		}
+		if _, res := board.Place(p, c); res.Suicide {
+			continue
+		}
+		cands = append(cands, p)
+	}
+	endgame := len(cands)*4 <= geo.points
+	if len(cands) == 0 {
+		return []engine.Point{engine.Pass}
+	}
+	if endgame {
+		cands = append(cands, engine.Pass)
+	}
+	if len(cands) <= 1 {
+		return cands
+	}
+	stats := b.search.run(uctInput{
+		board: board, toMove: c, ko: engine.NoPoint, komi: g.Options().Komi, candidates: cands,
+		playouts: max(playouts, 2*len(cands)), deadline: b.Level.deadline(),
+	})
+	var ranked []engine.Point
+	for _, st := range stats[:min(fgoCandidates, len(stats))] {
+		ranked = append(ranked, st.move)
+	}
+	return ranked
+}
+
+// evaluate returns Black's expected result on board by n playouts, Black
+// and White moving first in turn (the next turn is simultaneous).
+func (b *FGoBot) evaluate(board engine.Board, komi float64, n int) float64 {
+	var work engine.PlayoutBoard
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		first := engine.Black
+		if i%2 == 1 {
+			first = engine.White
+		}
+		work.Reset(board, first, engine.NoPoint)
+		work.RandomPlayout(b.rng)
+		sum += float64(resultOf(work.ScoreArea(komi)))
+	}
+	return sum / float64(n)
+}
+
+// solveMatrixGame approximates the equilibrium of the zero-sum game whose
+// payoff to the row player (Black) is payoff, by regret matching over
+// iterations rounds; it returns both average strategies, with weights
+// under 3 % dropped, and the row player's value under them.
+func solveMatrixGame(payoff [][]float64, iterations int) (rows, cols []float64, value float64) {
+	nr, nc := len(payoff), len(payoff[0])
+	regretR, regretC := make([]float64, nr), make([]float64, nc)
+	sumR, sumC := make([]float64, nr), make([]float64, nc)
+	sR, sC := make([]float64, nr), make([]float64, nc)
+	strategy := func(regret, s []float64) {
+		total := 0.0
+		for i, r := range regret {
+			s[i] = max(r, 0)
+			total += s[i]
+		}
+		for i := range s {
+			if total > 0 {
+				s[i] /= total
+			} else {
+				s[i] = 1 / float64(len(s))
+			}
+		}
+	}
+	uR, uC := make([]float64, nr), make([]float64, nc)
+	for t := 0; t < iterations; t++ {
+		strategy(regretR, sR)
+		strategy(regretC, sC)
+		v := 0.0
+		for i := range uR {
+			uR[i] = 0
+			for j := range uC {
+				uR[i] += payoff[i][j] * sC[j]
+			}
+			v += sR[i] * uR[i]
+		}
+		for j := range uC {
+			uC[j] = 0
+			for i := range uR {
+				uC[j] += (1 - payoff[i][j]) * sR[i]
+			}
+		}
+		for i := range regretR {
+			regretR[i] += uR[i] - v
+			sumR[i] += sR[i]
+		}
+		for j := range regretC {
+			regretC[j] += uC[j] - (1 - v)
+			sumC[j] += sC[j]
+		}
+	}
+	normalize := func(s []float64) []float64 {
+		total := 0.0
+		for _, x := range s {
+			total += x
+		}
+		out := slices.Clone(s)
+		kept := 0.0
+		for i := range out {
+			out[i] /= total
+			if out[i] < 0.03 {
+				out[i] = 0
+			}
+			kept += out[i]
+		}
+		for i := range out {
+			out[i] /= kept
+		}
+		return out
+	}
+	rows, cols = normalize(sumR), normalize(sumC)
+	for i := range rows {
+		for j := range cols {
+			value += rows[i] * cols[j] * payoff[i][j]
+		}
+	}
+	return rows, cols, value
+}

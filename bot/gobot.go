@@ -1,0 +1,91 @@
+package bot
+
+import (
+	"math/rand/v2"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// newRand returns the bots' generator for a seed (BOT-D1).
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x626f7473)) }
+
+// GoBot plays plain Go: UCT with RAVE over light random playouts
+// (BOT-D3). It reads only the public game. It is also the board player of
+// the Hidden Move Go bot. A GoBot is not safe for concurrent use.
+type GoBot struct {
+	Level  Level
+	rng    *rand.Rand
+	search *uctSearch
+}
+
+// NewGoBot returns a plain Go bot of the given level whose choices depend
+// only on seed and the games it is shown.
+func NewGoBot(level Level, seed uint64) *GoBot {
+	rng := newRand(seed)
+	return &GoBot{Level: level, rng: rng, search: newUCTSearch(rng)}
+}
+
+// ChooseMove returns c's move in g, a point or engine.Pass; it is always
+// legal for c (GTP lets a controller ask for either colour, so c need not
+// be the player to move).
+func (b *GoBot) ChooseMove(g engine.GoGame, c engine.Color) engine.Point {
+	board := g.Board()
+	var legal []engine.Point
+	for p := engine.Point(0); int(p) < board.Points(); p++ {
+		if board.At(p) == engine.Empty && g.Check(c, p) == nil {
+			legal = append(legal, p)
+		}
+	}
+	opponentPassed := g.LastMove() == engine.Pass && g.ToMove() == c
+	return b.chooseOnBoard(board, c, g.Options().Komi, legal, opponentPassed)
+}
+
+// MarkDead returns the stones of g's board the bot takes as dead at the
+// end of play (GO-4), estimated from who holds each point at the end of
+// random games (BOT-D4).
+func (b *GoBot) MarkDead(board engine.Board, toMove engine.Color) []engine.Point {
+	return deadStones(b.rng, board, toMove, deadPlayouts(board.Size()))
+}
+
+// deadPlayouts is the number of playouts of a dead-stone estimate.
+func deadPlayouts(size int) int { return max(100, 400*81/(size*size)) }
+
+// chooseOnBoard picks c's move on board among legal (the points the full
+// rules allow, superko included) with the search, or passes (BOT-D5): when
+// nothing but own eyes is left; when the opponent has just passed and c
+// wins the position as it stands, dead stones estimated; and when the
+// search finds the pass best in the endgame, where it is a candidate.
+func (b *GoBot) chooseOnBoard(board engine.Board, c engine.Color, komi float64, legal []engine.Point, opponentPassed bool) engine.Point {
+	geo := geometryOf(board.Size())
+	var candidates []engine.Point
+	for _, p := range legal {
+		if !geo.surrounded(board.At, p, c) {
+			candidates = append(candidates, p)
+		}
+	}
+	if len(candidates) == 0 {
+		return engine.Pass
+	}
+	if opponentPassed && b.winsAsItStands(board, c, komi) {
+		return engine.Pass
+	}
+	if opponentPassed || len(candidates)*4 <= geo.points {
+		candidates = append(candidates, engine.Pass)
+	}
+	if len(candidates) == 1 {
+		return candidates[0]
+	}
+	stats := b.search.run(uctInput{
+		board: board, toMove: c, ko: engine.NoPoint, komi: komi, candidates: candidates,
+		playouts: b.Level.PlayoutsFor(board.Size()), deadline: b.Level.deadline(),
+	})
+	return stats[0].move
+}
+
+// winsAsItStands reports whether c wins board counted now, with the dead
+// stones the bot would mark.
+func (b *GoBot) winsAsItStands(board engine.Board, c engine.Color, komi float64) bool {
+	dead := b.MarkDead(board, c)
+	s := engine.AreaScore(board, engine.MarkingOf(board, dead), komi)
+	return s.Result().Winner == c
+}

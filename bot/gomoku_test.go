@@ -1,0 +1,202 @@
+package bot
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// auditGomoku builds the record of a finished game from both views and
+// audits it (GM-8): the bot must never break a rule.
+func auditGomoku(t testing.TB, a, b engine.GomokuView) {
+	t.Helper()
+	var opened []engine.GomokuOpening
+	for i, n := range b.History() {
+		if n.Mover == b.Me() && n.Outcome == engine.GomokuPlacedHidden {
+			opened = append(opened, engine.GomokuOpening{Move: i + 1, Point: n.Turn.Point})
+		}
+	}
+	rec, err := a.Record(opened)
+	if err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	if err := engine.AuditGomoku(rec); err != nil {
+		t.Fatalf("audit: %v", err)
+	}
+}
+
+// TestGM3GM8GomokuBotGames plays bot against bot and bot against the
+// random player on several sizes: every action is accepted by the views,
+// every game ends, and the audit of GM-8 finds no fault.
+func TestGM3GM8GomokuBotGames(t *testing.T) {
+	for i := 0; i < 6; i++ {
+		o := engine.Options{Variant: engine.VariantGomoku, Size: []int{7, 9, 11}[i%3]}
+		x, y := gomokuActor(NewGomokuBot(Levels[2], uint64(i)).Act), gomokuActor(NewGomokuBot(Levels[1], uint64(i+1)).Act)
+		if i%4 == 1 {
+			y = randomGomoku(uint64(i))
+		}
+		if i%4 == 2 {
+			x, y = randomGomoku(uint64(i)), x
+		}
+		a, b := playGomoku(t, o, x, y)
+		auditGomoku(t, a, b)
+	}
+}
+
+// TestGomokuBotBeatsRandom: the bot wins nearly every game against the
+// random player.
+func TestGomokuBotBeatsRandom(t *testing.T) {
+	wins := 0
+	const games = 6
+	o := engine.Options{Variant: engine.VariantGomoku, Size: 9}
+	for i := 0; i < games; i++ {
+		bot := gomokuActor(NewGomokuBot(Levels[2], uint64(i)).Act)
+		var views [2]engine.GomokuView
+		seat := i % 2
+		if seat == 0 {
+			views[0], views[1] = playGomoku(t, o, bot, randomGomoku(uint64(i)))
+		} else {
+			views[0], views[1] = playGomoku(t, o, randomGomoku(uint64(i)), bot)
+		}
+		if views[0].Result().Winner == views[seat].Me() {
+			wins++
+		}
+	}
+	if wins < games-1 {
+		t.Errorf("the bot won %d of %d games", wins, games)
+	}
+}
+
+// gomokuPosition sets up two views by playing turns in which nothing is
+// revealed in answer: pieces[i] is the point of turn i+1 (O first) and
+// lines[i] its announced line kind. It returns the views of O and X.
+func gomokuPosition(t testing.TB, size int, opening string, pieces []string, lines []engine.GomokuLineKind) (o, x engine.GomokuView) {
+	t.Helper()
+	opts := engine.Options{Variant: engine.VariantGomoku, Size: size}
+	inv, _ := engine.NewGomokuView(opts, engine.GomokuInviter)
+	guest, _ := engine.NewGomokuView(opts, engine.GomokuInvitee)
+	step := func(actor *engine.GomokuView, other *engine.GomokuView, act func(engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error)) {
+		next, ev, err := act(*actor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*actor = next
+		if *other, err = other.Observe(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p0, _ := engine.ParseVertex(size, opening)
+	step(&inv, &guest, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.PlaceOpening(p0) })
+	step(&guest, &inv, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
+		return v.ChooseSide(engine.GomokuO)
+	})
+	views := map[engine.Color]*engine.GomokuView{guest.Me(): &guest, inv.Me(): &inv}
+	for i, s := range pieces {
+		p, _ := engine.ParseVertex(size, s)
+		mover := views[engine.GomokuO]
+		other := views[engine.GomokuX]
+		if i%2 == 1 {
+			mover, other = other, mover
+		}
+		step(mover, other, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.Commit(p) })
+		step(mover, other, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.Announce(lines[i]) })
+		step(other, mover, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.Respond(nil) })
+		step(mover, other, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
+			return v.Declare(engine.GomokuDeclaration{Five: v.FiveDue()})
+		})
+	}
+	return *views[engine.GomokuO], *views[engine.GomokuX]
+}
+
+// TestGM3GomokuBotBlocksByReveal: O has built four in a row hidden,
+// announcing columns B..E; the bot (X) holds a hidden piece at F5, the
+// fifth point. When O announces column F, X reveals F5, which blocks the
+// five (and makes O's move fail if O committed there).
+func TestGM3GomokuBotBlocksByReveal(t *testing.T) {
+	col, row := engine.GomokuColumn, engine.GomokuRow
+	// respond has O commit to F5 and announce column F, and returns X's
+	// answer.
+	respond := func(o, x engine.GomokuView) []engine.Point {
+		f5, _ := engine.ParseVertex(9, "F5")
+		next, _, err := o.Commit(f5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ev, err := next.Announce(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, err = x.Observe(engine.GomokuEvent{Kind: engine.GomokuEventCommit}); err != nil {
+			t.Fatal(err)
+		}
+		if x, err = x.Observe(ev); err != nil {
+			t.Fatal(err)
+		}
+		return NewGomokuBot(DefaultLevel, 1).ChooseResponse(x)
+	}
+	o, x := gomokuPosition(t, 9, "J9",
+		[]string{"B5", "F5", "C5", "A1", "D5", "J1", "E5", "H8"},
+		[]engine.GomokuLineKind{col, row, col, row, col, row, col, row})
+	if got := respond(o, x); !slices.Contains(got, engine.PointAt(9, 5, 4)) {
+		t.Errorf("O threatens a five in column F: X reveals %s, want F5 among them", engine.FormatVertices(9, got))
+	}
+	// Where O threatens nothing, X keeps its pieces hidden.
+	o, x = gomokuPosition(t, 9, "J9",
+		[]string{"A9", "F5", "J2", "A1"},
+		[]engine.GomokuLineKind{row, row, col, row})
+	if got := respond(o, x); len(got) != 0 {
+		t.Errorf("O threatens nothing: X reveals %s, want nothing", engine.FormatVertices(9, got))
+	}
+}
+
+// TestGM5GM6GomokuBotDeclares: "five" exactly when due, and the claim with
+// two lines.
+func TestGM5GM6GomokuBotDeclares(t *testing.T) {
+	row := engine.GomokuRow
+	// X builds row 2 and row 8 while O plays far away; X's ninth piece makes
+	// its second five.
+	pieces := []string{}
+	lines := []engine.GomokuLineKind{}
+	xs := []string{"A2", "B2", "C2", "D2", "E2", "A8", "B8", "C8", "D8", "E8"}
+	os := []string{"G4", "G5", "G6", "G7", "H4", "H5", "H6", "H7", "J4", "J5"}
+	for i := range xs {
+		pieces = append(pieces, os[i], xs[i])
+		lines = append(lines, row, row)
+	}
+	bot := NewGomokuBot(DefaultLevel, 1)
+	// Play all but the last X piece, then let the bot declare after it.
+	_, x := gomokuPosition(t, 9, "E5", pieces[:len(pieces)-1], lines[:len(lines)-1])
+	e8, _ := engine.ParseVertex(9, "E8")
+	x, _, err := x.Commit(e8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _, _ = x.Announce(row)
+	x, err = x.Observe(engine.GomokuEvent{Kind: engine.GomokuEventResponse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := bot.ChooseDeclaration(x)
+	if d.Five || !d.Claim {
+		t.Errorf("declaration %+v, want a claim without five (the first five came at E2)", d)
+	}
+	if _, _, err := x.Declare(d); err != nil {
+		t.Errorf("the declaration is refused: %v", err)
+	}
+}
+
+// TestGomokuBotHiddenInformation: two games that differ only in where O's
+// hidden pieces stand on their announced lines give X the same view and
+// the bot the same choices for the same seed.
+func TestGomokuBotHiddenInformation(t *testing.T) {
+	col, row := engine.GomokuColumn, engine.GomokuRow
+	lines := []engine.GomokuLineKind{col, row, col, row, col, row}
+	_, a := gomokuPosition(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7", "J2"}, lines)
+	_, b := gomokuPosition(t, 9, "E5", []string{"B2", "F6", "C8", "A1", "D1", "J2"}, lines)
+	pa := NewGomokuBot(DefaultLevel, 4).ChooseCommit(a)
+	pb := NewGomokuBot(DefaultLevel, 4).ChooseCommit(b)
+	if pa != pb {
+		t.Errorf("same view, commitments %s and %s", pa.Vertex(9), pb.Vertex(9))
+	}
+}

@@ -1,0 +1,266 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+)
+
+var phantomRuleSets = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
+
+// TestPG1PG2PhantomBotTries plays games between the bot and the random
+// player, and between two bots, under every rule set: the harness fails
+// on any try outside the view's SensibleTries, and every announcement must
+// apply to both views (PG-1, PG-2, PG-6..PG-8).
+func TestPG1PG2PhantomBotTries(t *testing.T) {
+	for _, rules := range phantomRuleSets {
+		t.Run(string(rules), func(t *testing.T) {
+			o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: rules}
+			b := NewPhantomBot(Level{Playouts: 60}, 7.5, 1)
+			w := NewPhantomBot(Level{Playouts: 60}, 7.5, 2)
+			_, tries := playPhantom(t, o, [3]phantomChooser{engine.Black: b.ChooseTry, engine.White: w.ChooseTry}, 400)
+			_, tries2 := playPhantom(t, o, [3]phantomChooser{engine.Black: randomPhantom(3), engine.White: w.ChooseTry}, 400)
+			if tries < 10 || tries2 < 10 {
+				t.Errorf("games of %d and %d tries", tries, tries2)
+			}
+		})
+	}
+}
+
+// TestPGD3PhantomBotEyes: the bot never tries one of its certain own eyes.
+func TestPGD3PhantomBotEyes(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon}
+	b := NewPhantomBot(Level{Playouts: 60}, 7.5, 5)
+	checked := 0
+	eyeChecking := func(v engine.PhantomView) engine.Point {
+		p := b.ChooseTry(v)
+		own := func(q engine.Point) engine.Color {
+			if v.At(q) == engine.PhantomOwn {
+				return v.Me()
+			}
+			return engine.Empty
+		}
+		if p != engine.Pass && geometryOf(5).surrounded(own, p, v.Me()) {
+			t.Fatalf("tried its own eye %s", p.Vertex(5))
+		}
+		checked++
+		return p
+	}
+	playPhantom(t, o, [3]phantomChooser{engine.Black: eyeChecking, engine.White: randomPhantom(6)}, 300)
+	if checked < 10 {
+		t.Errorf("only %d tries checked", checked)
+	}
+}
+
+// phantomViewsOf plays random tries from the start (the random player on
+// both sides) and returns the referee and the views after n tries.
+func phantomViewsOf(t testing.TB, o engine.Options, seed uint64, n int) (engine.PhantomReferee, [3]engine.PhantomView) {
+	t.Helper()
+	r, err := engine.NewPhantomReferee(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var views [3]engine.PhantomView
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		views[c], _ = engine.NewPhantomView(o, c)
+	}
+	players := [3]phantomChooser{engine.Black: randomPhantom(seed), engine.White: randomPhantom(seed + 1)}
+	for i := 0; i < n && !r.PlayEnded(); i++ {
+		c := r.ToMove()
+		next, out, err := r.Try(c, players[c](views[c]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range []engine.Color{engine.Black, engine.White} {
+			if views[to], err = views[to].Apply(engine.PhantomAnnounce(o.Rules, o.Size, out, to)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r = next
+	}
+	return r, views
+}
+
+// TestPGD3PhantomDeterminization checks the guesses of the opponent's
+// stones (BOT-PG-D1) in positions of random games under every rule set:
+// every chain has a liberty; the certain own stones and the known opponent
+// stones are where the view says; there are as many own and opponent
+// stones as the announcements say (when the free points allow); and the
+// tries that failed this turn as suicide fail in the guess too.
+func TestPGD3PhantomDeterminization(t *testing.T) {
+	for _, rules := range phantomRuleSets {
+		for seed := uint64(0); seed < 12; seed++ {
+			size := 5 + 2*int(seed%3)
+			o := engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}
+			ref, views := phantomViewsOf(t, o, seed, int(seed*9)%(3*size*size))
+			if ref.PlayEnded() {
+				continue
+			}
+			me := ref.ToMove()
+			v := views[me]
+			f := phantomFactsOf(v)
+			truth := ref.Board()
+			if want := truth.Count(me.Opponent()); f.place+len(f.opp) != want && f.place < len(f.free) {
+				t.Errorf("%s seed %d: %d + %d opponent stones to guess, the board has %d", rules, seed, len(f.opp), f.place, want)
+			}
+			b := NewPhantomBot(testLevel, 7.5, seed)
+			for k := 0; k < 20; k++ {
+				g := b.determinize(&f)
+				for p := engine.Point(0); int(p) < g.Points(); p++ {
+					switch v.At(p) {
+					case engine.PhantomOwn:
+						if g.At(p) != me {
+							t.Fatalf("%s seed %d: own stone %s missing", rules, seed, p.Vertex(size))
+						}
+					case engine.PhantomOpponent:
+						if g.At(p) != me.Opponent() {
+							t.Fatalf("%s seed %d: known opponent stone %s missing", rules, seed, p.Vertex(size))
+						}
+					}
+					if g.At(p) != engine.Empty && g.Liberties(p) == 0 {
+						t.Fatalf("%s seed %d: chain at %s without liberty\n%v", rules, seed, p.Vertex(size), g)
+					}
+				}
+				if n := g.Count(me); n != len(f.own)+f.keep {
+					t.Fatalf("%s seed %d: %d own stones, want %d", rules, seed, n, len(f.own)+f.keep)
+				}
+				for _, p := range f.suicides {
+					if _, res := g.Place(p, me); !res.Suicide && k == 0 {
+						t.Logf("%s seed %d: the suicide try %s is not one in the guess (allowed after %d draws)", rules, seed, p.Vertex(size), phantomSampleTries)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPGD2PhantomBotUsesFailedTries: after a try fails on an opponent
+// stone, the view knows the stone, and the bot's next choices never try
+// it again in the turn (PG-2: it would fail again), while the guesses keep
+// the stone.
+func TestPGD2PhantomBotUsesFailedTries(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon}
+	r, _ := engine.NewPhantomReferee(o)
+	views := [3]engine.PhantomView{}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		views[c], _ = engine.NewPhantomView(o, c)
+	}
+	try := func(c engine.Color, v string) engine.TryOutcome {
+		p, _ := engine.ParseVertex(7, v)
+		next, out, err := r.Try(c, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range []engine.Color{engine.Black, engine.White} {
+			views[to], _ = views[to].Apply(engine.PhantomAnnounce(o.Rules, 7, out, to))
+		}
+		r = next
+		return out
+	}
+	try(engine.Black, "C3")
+	try(engine.White, "D4")
+	if out := try(engine.Black, "D4"); out.Legal {
+		t.Fatal("D4 is White's")
+	}
+	d4, _ := engine.ParseVertex(7, "D4")
+	f := phantomFactsOf(views[engine.Black])
+	if !slices.Contains(f.opp, d4) || f.place != 0 || f.turnFailures != 1 {
+		t.Fatalf("facts after the failed try: opp %v place %d failures %d", f.opp, f.place, f.turnFailures)
+	}
+	b := NewPhantomBot(Level{Playouts: 200}, 7.5, 1)
+	if p := b.ChooseTry(views[engine.Black]); p == d4 {
+		t.Errorf("the bot tries D4 again")
+	}
+}
+
+// TestPhantomBotHiddenInformation: two games that differ only in where
+// White played, with the same announcements to Black, give Black the same
+// view, and the bot the same try for the same seed. (The bot's input is
+// the view, so it cannot do otherwise; the test shows that the view is
+// all it needs.)
+func TestPhantomBotHiddenInformation(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon}
+	play := func(whites []string) engine.PhantomView {
+		r, _ := engine.NewPhantomReferee(o)
+		v, _ := engine.NewPhantomView(o, engine.Black)
+		for i, w := range whites {
+			for _, m := range []struct {
+				c engine.Color
+				v string
+			}{{engine.Black, []string{"C3", "G7", "C7"}[i]}, {engine.White, w}} {
+				p, _ := engine.ParseVertex(9, m.v)
+				next, out, err := r.Try(m.c, p)
+				if err != nil || !out.Legal {
+					t.Fatalf("%s: %v %+v", m.v, err, out)
+				}
+				if v, err = v.Apply(engine.PhantomAnnounce(o.Rules, 9, out, engine.Black)); err != nil {
+					t.Fatal(err)
+				}
+				r = next
+			}
+		}
+		return v
+	}
+	a := play([]string{"E5", "D6", "F3"})
+	b := play([]string{"G3", "E4", "B8"})
+	for p := engine.Point(0); p < 81; p++ {
+		if a.At(p) != b.At(p) {
+			t.Fatalf("views differ at %s", p.Vertex(9))
+		}
+	}
+	ta := NewPhantomBot(Level{Playouts: 300}, 7.5, 9).ChooseTry(a)
+	tb := NewPhantomBot(Level{Playouts: 300}, 7.5, 9).ChooseTry(b)
+	if ta != tb {
+		t.Errorf("same view, tries %s and %s", ta.Vertex(9), tb.Vertex(9))
+	}
+}
+
+// TestPhantomBotBeatsRandom is a cheap strength test on 7×7: the bot wins
+// most of a few games against the random player.
+func TestPhantomBotBeatsRandom(t *testing.T) {
+	wins := 0
+	const games = 3
+	for i := 0; i < games; i++ {
+		o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: phantomRuleSets[i%3]}
+		botColor := engine.Color(1 + i%2)
+		var players [3]phantomChooser
+		players[botColor] = NewPhantomBot(Level{Playouts: 150}, 7.5, uint64(i)).ChooseTry
+		players[botColor.Opponent()] = randomPhantom(uint64(50 + i))
+		r, _ := playPhantom(t, o, players, 600)
+		if r.Score(engine.Marking{}).Result().Winner == botColor {
+			wins++
+		}
+	}
+	if wins < games-1 {
+		t.Errorf("the bot won %d of %d games against the random player", wins, games)
+	}
+}
+
+// FuzzPhantomDeterminization: for random games and rule sets, every guess
+// keeps each chain a liberty and the view's certain stones.
+func FuzzPhantomDeterminization(f *testing.F) {
+	f.Add(uint64(1), uint8(0), uint8(30))
+	f.Add(uint64(7), uint8(1), uint8(60))
+	f.Add(uint64(9), uint8(2), uint8(80))
+	f.Fuzz(func(t *testing.T, seed uint64, rules, n uint8) {
+		o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: phantomRuleSets[int(rules)%3]}
+		ref, views := phantomViewsOf(t, o, seed, int(n))
+		if ref.PlayEnded() {
+			return
+		}
+		me := ref.ToMove()
+		f := phantomFactsOf(views[me])
+		b := &PhantomBot{rng: rand.New(rand.NewPCG(seed, 1)), raveEquivalence: phantomRAVEEquivalence}
+		g := b.determinize(&f)
+		for p := engine.Point(0); int(p) < g.Points(); p++ {
+			if g.At(p) != engine.Empty && g.Liberties(p) == 0 {
+				t.Fatalf("chain at %s without liberty", p.Vertex(5))
+			}
+			if views[me].At(p) == engine.PhantomOwn && g.At(p) != me {
+				t.Fatalf("own stone %s missing", p.Vertex(5))
+			}
+		}
+	})
+}

@@ -1,0 +1,252 @@
+package bot
+
+import (
+	"slices"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// Bots is a [Player] that plays every variant with the built-in bots of
+// one level: it reads the variant's view in the protocol's View and asks
+// the variant's bot. It creates each variant's bot on first use, seeded
+// from its own seed. A variant whose network view it does not know would
+// be played by the [Random] player.
+type Bots struct {
+	Level Level
+	seed  uint64
+
+	goBot      *GoBot
+	fgoBot     *FGoBot
+	bridgeBot  *BridgeBot
+	hmgBot     *HMGBot
+	gomokuBot  *GomokuBot
+	phantomBot *PhantomBot
+	random     *Random
+
+	// countered is the marking the bot last proposed against the
+	// opponent's (GO-4), so that it resumes play rather than proposing it
+	// again (BOT-D4).
+	countered []engine.Point
+	hasCount  bool
+}
+
+// New returns the built-in bots at the given level; their choices depend
+// only on seed and what they are shown (a level without a time limit).
+func New(level Level, seed uint64) *Bots {
+	return &Bots{Level: level, seed: seed, random: NewRandom(seed)}
+}
+
+// Choose implements Player.
+func (b *Bots) Choose(v protocol.View) protocol.Action {
+	switch vv := v.Variant.(type) {
+	case protocol.GoView:
+		return b.chooseGo(v, vv)
+	case protocol.FGoView:
+		return b.chooseFGo(v, vv)
+	case protocol.BridgeView:
+		return b.chooseBridge(v, vv)
+	case protocol.HMGView:
+		return b.chooseHMG(v, vv)
+	case protocol.GomokuView:
+		return b.chooseGomoku(vv)
+	case protocol.PhantomNetView:
+		return b.choosePhantom(v, vv)
+	}
+	return b.random.Choose(v)
+}
+
+func (b *Bots) goPlayer() *GoBot {
+	if b.goBot == nil {
+		b.goBot = NewGoBot(b.Level, b.seed)
+	}
+	return b.goBot
+}
+
+// chooseGo plays plain Go, and marks dead stones at the end (GO-4).
+func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
+	gb := b.goPlayer()
+	if vv.Scoring {
+		board := vv.Game.Board()
+		count := func(dead []engine.Point) engine.Result { return vv.Game.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, vv.Game.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, func() protocol.Action {
+			return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
+		})
+	}
+	return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
+}
+
+// score is the bot's part of the dead-stone agreement (GO-4, BOT-D4): it
+// proposes the dead stones it estimates; it accepts a proposal of the
+// opponent that gives the same winner as its own estimate (count gives the
+// result of a marking); otherwise it counters with its own, once — if the
+// opponent insists, it resumes play with resume, so that the disputed
+// stones are settled on the board.
+func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, hasProposal bool, proposer protocol.Role, proposal []engine.Point, count func([]engine.Point) engine.Result, resume func() protocol.Action) protocol.Action {
+	mine := b.goPlayer().MarkDead(board, toMove)
+	if !hasProposal {
+		b.hasCount = false
+		return protocol.MarkDead{Dead: mine}
+	}
+	if proposer == v.Role {
+		return nil
+	}
+	if count(proposal).Winner == count(mine).Winner {
+		b.hasCount = false
+		return protocol.AgreeScore{}
+	}
+	if b.hasCount && slices.Equal(b.countered, mine) {
+		b.hasCount = false
+		return resume()
+	}
+	b.countered, b.hasCount = mine, true
+	return protocol.MarkDead{Dead: mine}
+}
+
+// chooseFGo plays F-Go: its choice for the turn, an answer to an offer
+// (it makes none), and the dead-stone agreement.
+func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
+	if b.fgoBot == nil {
+		b.fgoBot = NewFGoBot(b.Level, b.seed)
+	}
+	g := vv.Game
+	choose := func() protocol.Action {
+		// BOT-FG-D5: pass after two turns per point, so that a game ends.
+		if g.TurnNumber() >= 2*g.Options().Size*g.Options().Size {
+			return protocol.Play{Point: engine.Pass}
+		}
+		return protocol.Play{Point: b.fgoBot.ChooseFGo(g, v.Color)}
+	}
+	if vv.Scoring {
+		board := g.Board()
+		count := func(dead []engine.Point) engine.Result { return g.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, v.Color, vv.HasProposal, vv.Proposer, vv.Proposal, count, choose)
+	}
+	if slices.Contains(v.Kinds, protocol.KindFGoAccept) && vv.Offer != nil {
+		if b.fgoBot.AcceptOffer(g, v.Color, *vv.Offer) {
+			return protocol.AcceptOffer{}
+		}
+		return protocol.DeclineOffer{}
+	}
+	if !slices.Contains(v.Kinds, protocol.KindFGoCommit) || vv.Committed {
+		return nil
+	}
+	return choose()
+}
+
+// chooseBridge plays Bridge Go.
+func (b *Bots) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Action {
+	if b.bridgeBot == nil {
+		b.bridgeBot = NewBridgeBot(b.Level, b.seed)
+	}
+	g := vv.Game
+	if g.Over() || g.ToMove() != v.Color {
+		return nil
+	}
+	return protocol.Play{Point: b.bridgeBot.ChooseMove(g, v.Color)}
+}
+
+// chooseHMG plays Hidden Move Go: the cards at the start, the actions of
+// each turn, and the dead-stone agreement, where play resumes with a
+// move or a reveal.
+func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
+	if b.hmgBot == nil {
+		b.hmgBot = NewHMGBot(b.Level, b.seed)
+	}
+	g := vv.Game
+	act := func() protocol.Action {
+		a := b.hmgBot.ChooseAction(g, v.Color)
+		if a.Reveal {
+			return protocol.Reveal{Card: a.Card}
+		}
+		return protocol.Play{Point: a.Point}
+	}
+	switch vv.Stage {
+	case protocol.HMGStageCards:
+		if vv.CardsChosen {
+			return nil
+		}
+		o := g.Options()
+		return protocol.SetCards{Points: b.hmgBot.ChooseCards(o.Size, o.Cards)}
+	case protocol.HMGStagePlay:
+		if g.ToMove() != v.Color {
+			return nil
+		}
+		return act()
+	case protocol.HMGStageScoring:
+		board := g.Board()
+		count := func(dead []engine.Point) engine.Result { return g.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, g.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, act)
+	}
+	return nil
+}
+
+// chooseGomoku plays Hidden Move Double Gomoku; the program itself makes
+// the moves that are not choices (revealing the committed point, "five",
+// the claim, declaring no legal point, the openings at the end).
+func (b *Bots) chooseGomoku(vv protocol.GomokuView) protocol.Action {
+	if b.gomokuBot == nil {
+		b.gomokuBot = NewGomokuBot(b.Level, b.seed)
+	}
+	v := vv.Game
+	if !v.MyTurn() || vv.Closing {
+		return nil
+	}
+	gb := b.gomokuBot
+	switch v.Phase() {
+	case engine.GomokuPhaseOpening:
+		return protocol.GomokuOpening{Point: gb.ChooseOpening(v)}
+	case engine.GomokuPhaseChooseSide:
+		return protocol.GomokuChooseSide{Side: gb.ChooseSide(v)}
+	case engine.GomokuPhaseCommit:
+		p := gb.ChooseCommit(v)
+		if p == engine.NoPoint {
+			return nil
+		}
+		return protocol.GomokuPlace{Point: p}
+	case engine.GomokuPhaseAnnounce:
+		return protocol.GomokuAnnounce{Column: gb.ChooseLine(v) == engine.GomokuColumn}
+	case engine.GomokuPhaseRespond:
+		return protocol.GomokuRespond{Reveal: gb.ChooseResponse(v)}
+	}
+	return nil
+}
+
+// choosePhantom plays Phantom Go: its tries from its own view only
+// (PhantomNetView.Own), then, once the boards are revealed, the
+// dead-stone agreement and any play resumed in the open, as in Go on the
+// revealed board. After six announcements per point it passes, so that a
+// game between bots ends.
+func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protocol.Action {
+	if b.phantomBot == nil {
+		b.phantomBot = NewPhantomBot(b.Level, v.Options.Komi, b.seed)
+	}
+	ref := vv.Referee
+	open := func() protocol.Action {
+		board := ref.Board()
+		var legal []engine.Point
+		for p := engine.Point(0); int(p) < board.Points(); p++ {
+			if _, out, err := ref.Try(v.Color, p); board.At(p) == engine.Empty && err == nil && out.Legal {
+				legal = append(legal, p)
+			}
+		}
+		return protocol.Play{Point: b.goPlayer().chooseOnBoard(board, v.Color, v.Options.Komi, legal, ref.Passes() > 0)}
+	}
+	switch {
+	case vv.Scoring:
+		board := ref.Board()
+		count := func(dead []engine.Point) engine.Result { return ref.Score(engine.MarkingOf(board, dead)).Result() }
+		return b.score(v, board, ref.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, open)
+	case vv.Stage == protocol.PhantomStageOpen:
+		if ref.ToMove() != v.Color || ref.PlayEnded() {
+			return nil
+		}
+		return open()
+	case !vv.MyTry:
+		return nil
+	}
+	if n := vv.Own.Size(); len(vv.Own.Log()) >= 6*n*n {
+		return protocol.Play{Point: engine.Pass}
+	}
+	return protocol.Play{Point: b.phantomBot.ChooseTry(vv.Own)}
+}

@@ -1,0 +1,128 @@
+package bot_test
+
+import (
+	"context"
+	"crypto/rand"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// newService starts a protocol service on a fresh loopback host.
+func newService(t *testing.T) (host.Host, *protocol.Service) {
+	t.Helper()
+	priv, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := libp2p.New(libp2p.Identity(priv), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableRelay())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	s, err := protocol.NewService(protocol.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return h, s
+}
+
+// TestBotsPlayOverTheNetwork plays the built-in bots against the random
+// player through the protocol, exactly as a user interface would, in every
+// variant whose network view they know: the games end with an outcome on
+// which both peers agree. Phantom Go, whose tries go through a secure
+// computation that takes seconds per game, is left to
+// TestBotsPhantomView.
+func TestBotsPlayOverTheNetwork(t *testing.T) {
+	level := bot.Level{Playouts: 60}
+	for i, o := range []engine.Options{
+		{Variant: engine.VariantGo, Size: 5},
+		{Variant: engine.VariantFGo, Size: 5},
+		{Variant: engine.VariantBridge, Size: 5},
+		{Variant: engine.VariantHMG, Size: 5, Cards: 2},
+		{Variant: engine.VariantGomoku, Size: 7},
+	} {
+		t.Run(string(o.Variant), func(t *testing.T) {
+			ha, sa := newService(t)
+			hb, sb := newService(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if err := ha.Connect(ctx, peer.AddrInfo{ID: hb.ID(), Addrs: hb.Addrs()}); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan *protocol.Outcome, 1)
+			go func() {
+				select {
+				case g := <-sb.Accepted():
+					out, err := bot.Run(ctx, g, bot.NewRandom(uint64(i)))
+					if err != nil {
+						t.Errorf("random player: %v", err)
+					}
+					done <- out
+				case <-ctx.Done():
+					done <- nil
+				}
+			}()
+			g, err := sa.Invite(ctx, hb.ID(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := bot.Run(ctx, g, bot.New(level, uint64(i)))
+			if err != nil {
+				t.Fatalf("bots: %v", err)
+			}
+			other := <-done
+			if out == nil || other == nil || out.Result != other.Result {
+				t.Fatalf("outcomes %v and %v", out, other)
+			}
+			t.Logf("%s: %v", o.Variant, out.Result)
+		})
+	}
+}
+
+// TestBotsPhantomView gives bot.New the protocol view of a Phantom Go
+// player to move, with its own view after a few tries: it answers a try
+// that the view finds sensible, and nothing when it is not its try.
+func TestBotsPhantomView(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
+	r, _ := engine.NewPhantomReferee(o)
+	own, _ := engine.NewPhantomView(o, engine.Black)
+	for _, v := range []string{"C3", "D3", "C2", "B4"} {
+		p, _ := engine.ParseVertex(5, v)
+		next, out, err := r.Try(r.ToMove(), p)
+		if err != nil || !out.Legal {
+			t.Fatalf("%s: %v %+v", v, err, out)
+		}
+		if own, err = own.Apply(engine.PhantomAnnounce(o.Rules, 5, out, engine.Black)); err != nil {
+			t.Fatal(err)
+		}
+		r = next
+	}
+	view := protocol.View{Color: engine.Black, Options: o, MyTurn: true,
+		Variant: protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Rules: o.Rules, ToMove: engine.Black, Own: own, MyTry: true}}
+	a, ok := bot.New(bot.Level{Playouts: 200}, 1).Choose(view).(protocol.Play)
+	if !ok {
+		t.Fatalf("action %#v, want a Play", a)
+	}
+	sensible := own.SensibleTries()
+	found := a.Point == engine.Pass
+	for _, p := range sensible {
+		found = found || p == a.Point
+	}
+	if !found {
+		t.Errorf("try %s is not one of the sensible tries %s", a.Point.Vertex(5), engine.FormatVertices(5, sensible))
+	}
+	view.Variant = protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Rules: o.Rules, ToMove: engine.White, Own: own}
+	if a := bot.New(bot.Level{Playouts: 200}, 1).Choose(view); a != nil {
+		t.Errorf("action %#v while it is not the player's try", a)
+	}
+}
