@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -24,11 +25,16 @@ type peerHandle struct {
 // startPeer starts a node in home, listening on listen, with its games in
 // home/games and its own log in home/games.log.
 func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
-	n, err := node.New(ctx, node.Config{Home: home, ListenAddrs: listen})
+	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
+}
+
+// startPeerConfig is startPeer with every setting of the node.
+func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
+	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	home = n.Home()
+	home := n.Home()
 	logFile, err := os.OpenFile(filepath.Join(home, "games.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		n.Close()
@@ -58,26 +64,5 @@ func (p *peerHandle) close() {
 // saveFinishedRecord copies a game's record to path and writes its SGF
 // export beside it (path without .record.json, plus .sgf).
 func saveFinishedRecord(g *protocol.Game, path string) (sgfPath string, err error) {
-	tr := g.Transcript()
-	if err := tr.Save(path); err != nil {
-		return "", err
-	}
-	data, err := protocol.ExportSGF(tr)
-	if err != nil {
-		return "", err
-	}
-	sgfPath = trimRecordExt(path) + ".sgf"
-	if err := os.WriteFile(sgfPath, data, 0o644); err != nil {
-		return "", fmt.Errorf("write SGF: %w", err)
-	}
-	return sgfPath, nil
-}
-
-func trimRecordExt(path string) string {
-	for _, ext := range []string{".record.json", ".json"} {
-		if len(path) > len(ext) && path[len(path)-len(ext):] == ext {
-			return path[:len(path)-len(ext)]
-		}
-	}
-	return path
+	return ui.SaveRecord(g.Transcript(), path)
 }
