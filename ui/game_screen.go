@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/mattn/go-runewidth"
 	"github.com/rivo/tview"
 )
 
@@ -446,7 +447,11 @@ func helpDialog(text string, closeIt func()) *dialog {
 	tv.SetBackgroundColor(tcell.ColorDefault)
 	d := newDialog("Keys — Esc closes, ↑↓ scroll")
 	d.body = tv
-	d.width, d.height = 100, 60
+	lines := strings.Split(text, "\n")
+	for _, l := range lines {
+		d.width = max(d.width, runewidth.StringWidth(l)+4)
+	}
+	d.height = len(lines) + 2
 	d.handle = func(ev *tcell.EventKey) {
 		switch {
 		case ev.Key() == tcell.KeyEsc, ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == '?'):

@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestGameScreenReplaysRecords plays every recorded game through the game
+// screen of each role, drawing it at 80×24 after every message: the log
+// tells each move, the result shows at the end, and the screen turns into
+// the replay, at the last position in the full view.
+func TestGameScreenReplaysRecords(t *testing.T) {
+	for _, name := range []string{"go", "hmg", "fgo", "bridge"} {
+		for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+			t.Run(name+"/"+[]string{"inviter", "invitee"}[r], func(t *testing.T) {
+				s, g := newRecordScreen(t, name, r)
+				moves := 0
+				for g.next(s) {
+					for _, e := range g.steps[g.at-1].events {
+						switch e.(type) {
+						case protocol.EventMoved, protocol.EventBridgeMoved, protocol.EventFGoTurn, protocol.EventRevealed, protocol.EventCardsOpened:
+							moves++
+						}
+					}
+					drawScreen(t, s, 80, 24)
+				}
+				m := s.Model()
+				if !m.Over() || s.review == nil {
+					t.Fatal("the game is over but the screen is not the replay")
+				}
+				if got := len(s.review.frames); got != moves+1 {
+					t.Errorf("replay has %d positions, want %d moves and the start", got, moves)
+				}
+				if s.review.at != len(s.review.frames)-1 || !s.review.full {
+					t.Errorf("replay starts at %d (full %v), want the last position in the full view", s.review.at, s.review.full)
+				}
+				text := drawScreen(t, s, 80, 24)
+				want := "Result: " + DescribeOutcome(*m.View.Outcome, m.Me())
+				if !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")) {
+					t.Errorf("screen does not show %q:\n%s", want, text)
+				}
+				if !strings.Contains(strings.Join(m.Log, "\n"), "You play "+Name(m.Me())) {
+					t.Errorf("log does not tell the colour:\n%s", strings.Join(m.Log, "\n"))
+				}
+			})
+		}
+	}
+}
+
+// TestGameScreenReplayKeys steps through the replay of the plain-Go record:
+// Home shows the empty board, Right the first stone, End the last position.
+func TestGameScreenReplayKeys(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for g.next(s) {
+	}
+	final := s.Board().Model()
+	pressKey(s, tcell.KeyHome)
+	if got := s.Board().Model(); countStones(got) != 0 {
+		t.Errorf("Home shows %d stones, want the empty board", countStones(got))
+	}
+	press(s, "l")
+	first := s.Board().Model()
+	if countStones(first) != 1 || !first.OnBoard(first.LastMove) {
+		t.Errorf("one move forward shows %d stones, last move %v; want the first stone", countStones(first), first.LastMove)
+	}
+	pressKey(s, tcell.KeyEnd)
+	if got := s.Board().Model(); countStones(got) != countStones(final) {
+		t.Errorf("End shows %d stones, want %d", countStones(got), countStones(final))
+	}
+	press(s, "v")
+	if s.review.full {
+		t.Error("v did not switch to the own view")
+	}
+}
+
+// TestGameScreenWritesRecord writes the record and its SGF after the game.
+func TestGameScreenWritesRecord(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Invitee)
+	for g.next(s) {
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.record.json")
+	press(s, "w")
+	if s.dialog == nil {
+		t.Fatal("w opened no dialog")
+	}
+	pressKey(s, tcell.KeyCtrlU) // clear the default path
+	press(s, path+"\n")
+	rec, err := protocol.LoadTranscript(path)
+	if err != nil {
+		t.Fatalf("record not written: %v (message %q)", err, s.Model().Message)
+	}
+	if len(rec.Messages) != len(g.tr.Messages) {
+		t.Errorf("record holds %d messages, want %d", len(rec.Messages), len(g.tr.Messages))
+	}
+	sgf, err := os.ReadFile(filepath.Join(dir, "mine.sgf"))
+	if err != nil || !strings.Contains(string(sgf), "RE[") {
+		t.Errorf("SGF not written: %v %q", err, sgf)
+	}
+}
+
+// countStones counts the stones a board model shows.
+func countStones(m BoardModel) int {
+	n := 0
+	for p := engine.Point(0); m.OnBoard(p); p++ {
+		if m.Points[p].Stone != engine.Empty {
+			n++
+		}
+	}
+	return n
+}

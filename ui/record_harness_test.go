@@ -1,0 +1,254 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/rivo/tview"
+)
+
+// The records in testdata are games between two random bots on 5×5
+// (kakure match --size 5 --games 1): go (seed 3), hmg (--cards 3, seed 2:
+// three reveals, one of them an undo, and unused cards opened at the end),
+// fgo (seed 3: offers, a collision), bridge (seed 3: Black wins with a
+// bridge).
+
+// recordStep is one message of a record as a role's screen meets it: the
+// events it caused and the view that follows.
+type recordStep struct {
+	events []protocol.Event
+	view   protocol.View
+	// count is the number of messages the transcript holds after it.
+	count int
+}
+
+// recordGame is a recorded game replayed for one role, standing in for a
+// running game (GameConn): no network, the same events and views.
+type recordGame struct {
+	tr    *protocol.Transcript
+	role  protocol.Role
+	steps []recordStep
+	// at is how many steps were delivered.
+	at      int
+	actions []protocol.Action
+	// doErr is what Do answers.
+	doErr error
+}
+
+// loadRecordGame loads testdata/NAME.record.json for role r.
+func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
+	t.Helper()
+	tr, err := protocol.LoadTranscript("testdata/" + name + ".record.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &recordGame{tr: tr, role: r}
+	m := protocol.NewMachine(tr.Game)
+	// The player's own secrets, as its program would add them: its card
+	// points (Hidden Move Go), known in the record once opened or played.
+	final := protocol.NewMachine(tr.Game)
+	for i := range tr.Messages {
+		if _, err := final.Apply(&tr.Messages[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range tr.Messages {
+		events, err := m.Apply(&tr.Messages[i])
+		if err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		g.steps = append(g.steps, recordStep{events: events, view: viewOf(m, final, r), count: i + 1})
+	}
+	return g
+}
+
+// viewOf builds the view role r's program gives after the messages m
+// applied, with r's secrets taken from the finished game final.
+func viewOf(m, final *protocol.Machine, r protocol.Role) protocol.View {
+	from, kinds := m.Expected()
+	v := protocol.View{Role: r, Color: m.Colors[r], Options: m.Options, Phase: m.Phase,
+		MyTurn: from == r && m.Phase == protocol.PhasePlay, Kinds: kinds,
+		Variant: m.PublicView(r), Chat: slices.Clone(m.Chat)}
+	if m.Outcome != nil {
+		o := *m.Outcome
+		v.Outcome = &o
+	}
+	if hv, ok := v.Variant.(protocol.HMGView); ok && hv.Committed[r] {
+		me := m.Colors[r]
+		fv := final.PublicView(r).(protocol.HMGView)
+		var points []engine.Point
+		for _, c := range fv.Game.Cards(me) {
+			points = append(points, c.Point)
+		}
+		if g, err := hv.Game.OpenCards(me, points); err == nil {
+			hv.Game, hv.CardsChosen, hv.MyCards = g, true, g.Cards(me)
+		}
+		v.Variant = hv
+	}
+	return v
+}
+
+func (g *recordGame) ID() protocol.GameID { return g.tr.Game }
+func (g *recordGame) Peer() peer.ID       { return g.tr.Peers[g.role.Other()] }
+func (g *recordGame) View() protocol.View {
+	if g.at == 0 {
+		return protocol.View{Role: g.role, Options: g.steps[0].view.Options, Phase: protocol.PhaseAnswer}
+	}
+	return g.steps[g.at-1].view
+}
+func (g *recordGame) Do(a protocol.Action) error {
+	g.actions = append(g.actions, a)
+	return g.doErr
+}
+func (g *recordGame) Events() <-chan protocol.Event { return nil }
+func (g *recordGame) Transcript() *protocol.Transcript {
+	t := g.tr.Clone()
+	if g.at > 0 {
+		t.Messages = t.Messages[:g.steps[g.at-1].count]
+	} else {
+		t.Messages = nil
+	}
+	return t
+}
+func (g *recordGame) Close() {}
+
+// next delivers the next step to the screen; it reports false at the end.
+func (g *recordGame) next(s *GameScreen) bool {
+	if g.at >= len(g.steps) {
+		return false
+	}
+	st := g.steps[g.at]
+	g.at++
+	for _, e := range st.events {
+		s.Apply(e, st.view)
+	}
+	if len(st.events) == 0 {
+		s.model.View = st.view
+		s.afterChange()
+	}
+	return true
+}
+
+// until delivers steps until cond holds of the screen.
+func (g *recordGame) until(t *testing.T, s *GameScreen, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		if !g.next(s) {
+			t.Fatal("the record ended before the condition held")
+		}
+	}
+}
+
+// newRecordScreen returns the game screen of a recorded game for role r,
+// at the invitation; its actions are recorded, not sent.
+func newRecordScreen(t *testing.T, name string, r protocol.Role) (*GameScreen, *recordGame) {
+	t.Helper()
+	g := loadRecordGame(t, name, r)
+	g.at = 1 // the invitation
+	var s *GameScreen
+	s = NewGameScreen(g, func(a protocol.Action) {
+		err := g.Do(a)
+		s.ActionDone(a, err, g.View())
+	}, nil)
+	s.SetSaveDir(t.TempDir())
+	return s, g
+}
+
+// drawScreen draws p on a simulated w×h screen and returns its text.
+func drawScreen(t *testing.T, p tview.Primitive, w, h int) string {
+	t.Helper()
+	sc := tcell.NewSimulationScreen("UTF-8")
+	if err := sc.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Fini()
+	sc.SetSize(w, h)
+	p.SetRect(0, 0, w, h)
+	p.Draw(sc)
+	sc.Show()
+	cells, cw, ch := sc.GetContents()
+	lines := make([]string, ch)
+	for y := range ch {
+		var sb strings.Builder
+		for x := range cw {
+			c := cells[y*cw+x]
+			if len(c.Runes) == 0 {
+				sb.WriteByte(' ')
+				continue
+			}
+			sb.WriteString(string(c.Runes))
+		}
+		lines[y] = strings.TrimRight(sb.String(), " ")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
+}
+
+// press sends keys to the screen: runes, with "\n" Enter, "\t" Tab,
+// "\x1b" Esc, and control characters for Ctrl keys ("\x04" is Ctrl-D).
+func press(s interface{ HandleKey(*tcell.EventKey) }, keys string) {
+	for _, r := range keys {
+		s.HandleKey(keyEvent(r))
+	}
+}
+
+// keyEvent returns the key event of r as press reads it.
+func keyEvent(r rune) *tcell.EventKey {
+	switch {
+	case r == '\n':
+		return tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone)
+	case r == '\t':
+		return tcell.NewEventKey(tcell.KeyTab, 0, tcell.ModNone)
+	case r == '\x1b':
+		return tcell.NewEventKey(tcell.KeyEsc, 0, tcell.ModNone)
+	case r == '\b':
+		return tcell.NewEventKey(tcell.KeyBackspace2, 0, tcell.ModNone)
+	case r < ' ':
+		return tcell.NewEventKey(tcell.Key(r), 0, tcell.ModCtrl)
+	}
+	return tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone)
+}
+
+// pressKey sends one special key.
+func pressKey(s interface{ HandleKey(*tcell.EventKey) }, k tcell.Key) {
+	s.HandleKey(tcell.NewEventKey(k, 0, tcell.ModNone))
+}
+
+// vtx returns the point of a vertex on a board of side n.
+func vtx(t *testing.T, n int, v string) engine.Point {
+	t.Helper()
+	p, err := engine.ParseVertex(n, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// actionsText writes recorded actions for comparison.
+func actionsText(n int, as []protocol.Action) string {
+	var parts []string
+	for _, a := range as {
+		switch a := a.(type) {
+		case protocol.Play:
+			parts = append(parts, "play "+a.Point.Vertex(n))
+		case protocol.MarkDead:
+			parts = append(parts, "mark "+engine.FormatVertices(n, a.Dead))
+		case protocol.SetCards:
+			parts = append(parts, "cards "+engine.FormatVertices(n, a.Points))
+		case protocol.Reveal:
+			parts = append(parts, fmt.Sprintf("reveal %d", a.Card))
+		case protocol.Chat:
+			parts = append(parts, "chat "+a.Text)
+		case protocol.AgreeScore:
+			parts = append(parts, "agree")
+		default:
+			parts = append(parts, strings.ToLower(strings.TrimPrefix(fmt.Sprintf("%T", a), "protocol.")))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,288 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestHMG1ChooseCards checks the card choice before move 1: Enter adds a
+// point, ^U takes the last back, no more than the game's cards, ^D sends
+// them only once all are chosen; the chosen points show in brackets.
+func TestHMG1ChooseCards(t *testing.T) {
+	o, err := engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	game, err := engine.NewHMGGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.View{Role: protocol.Invitee, Color: engine.Black, Options: o, Phase: protocol.PhasePlay,
+		MyTurn: true, Kinds: []protocol.Kind{protocol.KindHMGCards},
+		Variant: protocol.HMGView{Stage: protocol.HMGStageCards, Game: game, OpponentCards: game.Cards(engine.White)}}
+	g := &fakeGame{view: v}
+	s := g.screen(t)
+	press(s, "a1\n\x04")
+	if len(g.actions) != 0 || !strings.Contains(s.Model().Message, "choose 1 more") {
+		t.Errorf("^D with one card of two: actions %q, message %q", g.played(5), s.Model().Message)
+	}
+	press(s, "b2\nc3\n")
+	if !strings.Contains(s.Model().Message, "all 2 hidden moves are chosen") {
+		t.Errorf("a third card: message %q", s.Model().Message)
+	}
+	press(s, "\x15c3\n")
+	bm := s.Board().Model()
+	for _, p := range []string{"A1", "C3"} {
+		if !bm.At(vtx(t, 5, p)).Has(MarkPending) {
+			t.Errorf("chosen %s not shown", p)
+		}
+	}
+	if bm.At(vtx(t, 5, "B2")).Has(MarkPending) {
+		t.Error("B2 taken back but still shown")
+	}
+	if text := drawScreen(t, s, 80, 24); !strings.Contains(text, "Chosen: A1 C3 (2 of 2)") {
+		t.Errorf("panel does not list the cards:\n%s", text)
+	}
+	press(s, "\x04")
+	if got := g.played(5); got != "cards A1,C3" {
+		t.Errorf("^D sent %q", got)
+	}
+}
+
+// TestHMG2RevealKey reveals a card of the recorded game with the reveal
+// key: ^V lists the cards that may be revealed, a digit reveals one.
+func TestHMG2RevealKey(t *testing.T) {
+	s, g := newRecordScreen(t, "hmg", protocol.Inviter)
+	g.until(t, s, func() bool {
+		r := s.variant.(revealer)
+		return len(r.revealable(s.Model())) > 0
+	})
+	cards := s.variant.(revealer).revealable(s.Model())
+	press(s, "\x16")
+	if s.dialog == nil {
+		t.Fatal("^V opened no list")
+	}
+	text := drawScreen(t, s, 80, 24)
+	for _, c := range cards {
+		if want := fmt.Sprintf("%d  %s", c.Card+1, c.Point.Vertex(5)); !strings.Contains(text, want) {
+			t.Errorf("the list lacks %q:\n%s", want, text)
+		}
+	}
+	press(s, fmt.Sprint(cards[len(cards)-1].Card+1))
+	if got, want := actionsText(5, g.actions), fmt.Sprintf("reveal %d", cards[len(cards)-1].Card); got != want {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+// TestHMG5UndoShown checks that an undo is told so that both players
+// understand it: whose move was undone, and that the revealer's turn ended.
+func TestHMG5UndoShown(t *testing.T) {
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		s, g := newRecordScreen(t, "hmg", r)
+		var undo protocol.EventRevealed
+		g.until(t, s, func() bool {
+			for _, e := range g.steps[g.at-1].events {
+				if rv, ok := e.(protocol.EventRevealed); ok && rv.Undo {
+					undo = rv
+					return true
+				}
+			}
+			return false
+		})
+		victim := Name(undo.Color.Opponent())
+		want := fmt.Sprintf("on %s's last stone: %s's move %s is undone (HMG-5)", victim, victim, undo.Point.Vertex(5))
+		log := strings.Join(s.Model().Log, "\n")
+		if !strings.Contains(log, want) || !strings.Contains(log, Name(undo.Color)+"'s turn ends") {
+			t.Errorf("role %d: log does not tell the undo %q:\n%s", r, want, log)
+		}
+		if !s.Board().Model().At(undo.Point).Has(MarkHighlight) {
+			t.Errorf("role %d: the revealed stone is not highlighted", r)
+		}
+	}
+}
+
+// TestHMGNothingHiddenOnScreen plays the recorded Hidden Move Go game on
+// both sides and checks after every message, until the cards are opened
+// at the end, that neither screen shows an opponent card not revealed yet:
+// not on the board (no opponent stone where the public board has none, no
+// bracket), not in the panel, not in the log.
+func TestHMGNothingHiddenOnScreen(t *testing.T) {
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		s, g := newRecordScreen(t, "hmg", r)
+		final := g.steps[len(g.steps)-1].view.Variant.(protocol.HMGView)
+		checked := 0
+		for g.next(s) {
+			v := s.Model().View
+			hv, ok := v.Variant.(protocol.HMGView)
+			if !ok || v.Color == engine.Empty || hv.Stage == protocol.HMGStageDone || v.Outcome != nil {
+				continue
+			}
+			opp := v.Color.Opponent()
+			public := hv.Game.Board()
+			bm := s.Board().Model()
+			now := hv.Game.Cards(opp)
+			text := drawScreen(t, s, 100, 40)
+			for i, c := range final.Game.Cards(opp) {
+				if now[i].Revealed {
+					continue
+				}
+				p := c.Point
+				if public.At(p) == engine.Empty && (bm.At(p).Stone != engine.Empty || bm.At(p).Has(MarkPending) && !ownCardAt(hv, p)) {
+					t.Fatalf("role %d, message %d: hidden opponent card %s shows on the board", r, g.at, p.Vertex(5))
+				}
+				for _, line := range strings.Split(text, "\n") {
+					if strings.Contains(line, Name(opp)+"'s:") && strings.Contains(line, fmt.Sprintf("%d %s", i+1, p.Vertex(5))) {
+						t.Fatalf("role %d, message %d: hidden opponent card %s in the panel: %s", r, g.at, p.Vertex(5), line)
+					}
+				}
+				checked++
+			}
+		}
+		if checked == 0 {
+			t.Errorf("role %d: no hidden card was ever checked", r)
+		}
+		// At the end the unused cards are opened: the full view shows them.
+		for i, c := range final.Game.Cards(s.Model().Me().Opponent()) {
+			if c.Revealed {
+				continue
+			}
+			if !s.Board().Model().At(c.Point).Has(MarkPending) {
+				t.Errorf("role %d: unused opponent card %d at %s not shown after the game", r, i+1, c.Point.Vertex(5))
+			}
+		}
+	}
+}
+
+// ownCardAt reports whether the player has an unrevealed card at p.
+func ownCardAt(v protocol.HMGView, p engine.Point) bool {
+	return slices.ContainsFunc(v.MyCards, func(c engine.HMGCard) bool { return !c.Revealed && c.Point == p })
+}
+
+// fgoView returns a view of F-Go for Black.
+func fgoView(t *testing.T, g engine.FGoGame, myTurn bool, committed, oppCommitted bool, choice engine.Point) protocol.View {
+	t.Helper()
+	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: g.Options(), Phase: protocol.PhasePlay,
+		MyTurn: myTurn, Kinds: []protocol.Kind{protocol.KindFGoCommit},
+		Variant: protocol.FGoView{Game: g, Unavailable: g.Unavailable(), MyChoice: choice, Committed: committed,
+			OpponentCommitted: oppCommitted, Waiting: !myTurn}}
+	return v
+}
+
+// TestFG1ChooseConfirmTakeBack checks the F-Go choice: Enter chooses (shown
+// in brackets, nothing sent), ^U takes it back, Enter on the choice again
+// confirms and sends it; a choice confirmed before the protocol lets it go
+// waits and goes as soon as it may, with "waiting for the opponent".
+func TestFG1ChooseConfirmTakeBack(t *testing.T) {
+	game, err := engine.NewFGoGame(options(t, engine.VariantFGo, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &fakeGame{view: fgoView(t, game, true, false, false, engine.NoPoint)}
+	s := g.screen(t)
+	c3 := vtx(t, 5, "C3")
+	press(s, "c3\n")
+	if len(g.actions) != 0 || !s.Board().Model().At(c3).Has(MarkPending) {
+		t.Fatalf("Enter chose nothing or sent %q", g.played(5))
+	}
+	if text := drawScreen(t, s, 100, 30); !strings.Contains(text, "Your choice: C3 (not sent)") {
+		t.Errorf("panel does not show the choice:\n%s", text)
+	}
+	press(s, "\x15")
+	if s.Board().Model().At(c3).Has(MarkPending) {
+		t.Error("^U did not take the choice back")
+	}
+	press(s, "b2\nb2\n")
+	if got := g.played(5); got != "play B2" {
+		t.Errorf("Enter twice sent %q", got)
+	}
+
+	// The opponent commits first: the confirmed choice waits for it.
+	g.clear()
+	g.set(s, fgoView(t, game, false, false, false, engine.NoPoint))
+	press(s, "d4\n\x04")
+	if len(g.actions) != 0 {
+		t.Fatalf("a choice went out of turn: %q", g.played(5))
+	}
+	if text := drawScreen(t, s, 100, 30); !strings.Contains(text, "You chose D4 · waiting for White") {
+		t.Errorf("panel does not say it waits:\n%s", text)
+	}
+	press(s, "\x15")
+	if !strings.Contains(s.Model().Message, "cannot be taken back") {
+		t.Errorf("^U after confirming: message %q", s.Model().Message)
+	}
+	v := fgoView(t, game, true, false, true, engine.NoPoint)
+	g.view = v
+	s.Apply(protocol.EventFGoCommitted{By: protocol.Invitee}, v)
+	if got := g.played(5); got != "play D4" {
+		t.Errorf("once the opponent committed, sent %q, want the confirmed D4", got)
+	}
+}
+
+// TestFG2BothChoicesAndUnavailable checks that after a turn both choices
+// show together as last moves, and that a collision's point is marked
+// unavailable and refused.
+func TestFG2BothChoicesAndUnavailable(t *testing.T) {
+	game, err := engine.NewFGoGame(options(t, engine.VariantFGo, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, d4, c3 := vtx(t, 5, "B2"), vtx(t, 5, "D4"), vtx(t, 5, "C3")
+	game, res, err := game.Turn(b2, d4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := fgoView(t, game, true, false, false, engine.NoPoint)
+	fv := v.Variant.(protocol.FGoView)
+	fv.LastTurn = &res
+	v.Variant = fv
+	g := &fakeGame{view: v}
+	s := g.screen(t)
+	s.Apply(protocol.EventFGoTurn{Result: res}, v)
+	bm := s.Board().Model()
+	if !bm.IsLast(b2) || !bm.IsLast(d4) {
+		t.Errorf("both choices are not shown as last moves: B2 %v D4 %v", bm.IsLast(b2), bm.IsLast(d4))
+	}
+	if !strings.Contains(strings.Join(s.Model().Log, "\n"), "Black B2, White D4.") {
+		t.Errorf("log does not show both choices: %q", s.Model().Log)
+	}
+
+	game, res, err = game.Turn(c3, c3)
+	if err != nil || res.Kind != engine.FGoCollision {
+		t.Fatalf("collision: %v %v", res.Kind, err)
+	}
+	v = fgoView(t, game, true, false, false, engine.NoPoint)
+	g.set(s, v)
+	if !s.Board().Model().At(c3).Has(MarkUnavailable) {
+		t.Error("C3 is not marked unavailable")
+	}
+	press(s, "c3\n")
+	if s.Model().Message != "C3 is unavailable this turn" || s.Board().Model().At(c3).Has(MarkPending) {
+		t.Errorf("choosing C3: message %q", s.Model().Message)
+	}
+}
+
+// TestFG1NothingHiddenOnScreen plays the recorded F-Go game on both sides:
+// before each turn is played the board shows exactly the public stones
+// (the opponent's choice is never on it).
+func TestFG1NothingHiddenOnScreen(t *testing.T) {
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		s, g := newRecordScreen(t, "fgo", r)
+		for g.next(s) {
+			fv, ok := s.Model().View.Variant.(protocol.FGoView)
+			if !ok || s.Model().Over() {
+				continue
+			}
+			b, bm := fv.Game.Board(), s.Board().Model()
+			for p := engine.Point(0); int(p) < 25; p++ {
+				if bm.At(p).Stone != b.At(p) || bm.At(p).Has(MarkPending) {
+					t.Fatalf("role %d, message %d: %s shows %v, the board has %v", r, g.at, p.Vertex(5), bm.At(p), b.At(p))
+				}
+			}
+		}
+	}
+}
