@@ -73,6 +73,8 @@ type Lobby struct {
 
 	keys   KeyTable
 	dialog *dialog
+	// meWidth is the width the lines of this peer were cut for.
+	meWidth int
 	// shownInvitation is the invitation the open dialog asks about.
 	shownInvitation *Invitation
 
@@ -128,7 +130,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	})
 	l.size = field("Size ", "default", 8)
 	l.komi = field("Komi ", "default", 8)
-	l.cards = field("Hidden moves ", "default", 8)
+	l.cards = field("Hidden moves (hmg) ", "default", 8)
 	variants := make([]string, len(formVariants))
 	for i, v := range formVariants {
 		variants[i] = string(v) + " — " + VariantName(v)
@@ -138,14 +140,16 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	for i, r := range formRules {
 		rules[i] = string(r)
 	}
-	l.rules = tview.NewDropDown().SetLabel("Rules ").SetOptions(rules, nil)
-	l.suicide = tview.NewDropDown().SetLabel("Suicide ").SetOptions([]string{"nz", "forbid"}, nil)
-	l.perpendicular = tview.NewCheckbox().SetLabel("Perpendicular ")
+	// Each option names the variant it is for; the form's options use
+	// only the chosen variant's (disabling the others would move tview's
+	// focus under the player's fingers).
+	l.rules = tview.NewDropDown().SetLabel("Rules (phantom) ").SetOptions(rules, nil)
+	l.suicide = tview.NewDropDown().SetLabel("Suicide (fgo) ").SetOptions([]string{"nz", "forbid"}, nil)
+	l.perpendicular = tview.NewCheckbox().SetLabel("Perpendicular (bridge) ")
 	l.form.AddFormItem(l.opponent).AddFormItem(l.variant).AddFormItem(l.size).AddFormItem(l.komi).
 		AddFormItem(l.rules).AddFormItem(l.cards).AddFormItem(l.suicide).AddFormItem(l.perpendicular).
 		AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
 	l.SetDefaults(defaults)
-	l.variant.SetSelectedFunc(func(string, int) { l.enableFields() })
 	l.lan.SetSelectedFunc(func(i int, _, _ string, _ rune) {
 		if i < len(l.model.LAN) {
 			l.opponent.SetText(l.model.LAN[i].ID)
@@ -217,17 +221,6 @@ func (l *Lobby) SetDefaults(o engine.Options) {
 		}
 	}
 	l.perpendicular.SetChecked(o.Perpendicular)
-	l.enableFields()
-}
-
-// enableFields enables the fields of the chosen variant's options only.
-func (l *Lobby) enableFields() {
-	v := l.chosenVariant()
-	l.komi.SetDisabled(v == engine.VariantBridge || v == engine.VariantGomoku)
-	l.rules.SetDisabled(v != engine.VariantPhantom)
-	l.cards.SetDisabled(v != engine.VariantHMG)
-	l.suicide.SetDisabled(v != engine.VariantFGo)
-	l.perpendicular.SetDisabled(v != engine.VariantBridge)
 }
 
 func (l *Lobby) chosenVariant() engine.Variant {
@@ -280,7 +273,7 @@ func (l *Lobby) Options() (engine.Options, error) {
 	}
 	o, err = o.Normalize()
 	if err != nil {
-		return o, errors.New(friendlyError(err))
+		return o, errors.New(strings.TrimPrefix(friendlyError(err), "bad options: "))
 	}
 	return o, nil
 }
@@ -358,15 +351,7 @@ func (l *Lobby) Render() { l.render() }
 
 func (l *Lobby) render() {
 	m := &l.model
-	var me strings.Builder
-	fmt.Fprintf(&me, " You: [::b]%s[::-]\n", tview.Escape(m.ID))
-	if len(m.Addrs) == 0 {
-		me.WriteString(" (no address to give)\n")
-	}
-	for _, a := range m.Addrs {
-		fmt.Fprintf(&me, "   %s\n", tview.Escape(a))
-	}
-	l.me.SetText(me.String())
+	l.me.SetText(strings.Join(l.meLines(l.meWidth), "\n"))
 
 	cur := l.lan.GetCurrentItem()
 	l.lan.Clear()
@@ -527,15 +512,35 @@ func (l *Lobby) typing() bool {
 	return false
 }
 
+// meLines returns the lines that show this peer at width w: the ID, then
+// each address cut into lines of the width.
+func (l *Lobby) meLines(w int) []string {
+	m := &l.model
+	lines := []string{fmt.Sprintf(" You: [::b]%s[::-]", tview.Escape(m.ID))}
+	if len(m.Addrs) == 0 {
+		lines = append(lines, " (no address to give)")
+	}
+	const indent = "   "
+	w = max(w-len(indent), 20)
+	for _, a := range m.Addrs {
+		for len(a) > w {
+			lines = append(lines, indent+tview.Escape(a[:w]))
+			a = a[w:]
+		}
+		lines = append(lines, indent+tview.Escape(a))
+	}
+	return lines
+}
+
 // Draw draws the lobby, then the open dialog. This peer's addresses take
 // the lines they need, wrapped, up to six.
 func (l *Lobby) Draw(screen tcell.Screen) {
 	_, _, w, _ := l.GetRect()
-	lines := 1
-	for _, a := range l.model.Addrs {
-		lines += len(tview.WordWrap("   "+a, max(w, 10)))
+	if w != l.meWidth {
+		l.meWidth = w
+		l.me.SetText(strings.Join(l.meLines(w), "\n"))
 	}
-	l.ResizeItem(l.me, min(max(lines, 2), 7), 0)
+	l.ResizeItem(l.me, min(len(l.meLines(w)), 7), 0)
 	l.Flex.Draw(screen)
 	if l.dialog != nil {
 		l.dialog.SetRect(l.GetRect())

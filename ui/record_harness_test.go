@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -160,15 +161,28 @@ func newRecordScreen(t *testing.T, name string, r protocol.Role) (*GameScreen, *
 	return s, g
 }
 
+// simScreens keeps one simulated screen per test, as making one costs.
+var simScreens sync.Map // *testing.T → tcell.SimulationScreen
+
 // drawScreen draws p on a simulated w×h screen and returns its text.
 func drawScreen(t *testing.T, p tview.Primitive, w, h int) string {
 	t.Helper()
-	sc := tcell.NewSimulationScreen("UTF-8")
-	if err := sc.Init(); err != nil {
-		t.Fatal(err)
+	var sc tcell.SimulationScreen
+	if v, ok := simScreens.Load(t); ok {
+		sc = v.(tcell.SimulationScreen)
+	} else {
+		sc = tcell.NewSimulationScreen("UTF-8")
+		if err := sc.Init(); err != nil {
+			t.Fatal(err)
+		}
+		simScreens.Store(t, sc)
+		t.Cleanup(func() {
+			simScreens.Delete(t)
+			sc.Fini()
+		})
 	}
-	defer sc.Fini()
 	sc.SetSize(w, h)
+	sc.Clear()
 	p.SetRect(0, 0, w, h)
 	p.Draw(sc)
 	sc.Show()
