@@ -75,10 +75,10 @@ func goView(t *testing.T, n int, moves ...string) protocol.View {
 	return v
 }
 
-// TestUID9GameKeys checks the game screen's keys on plain Go: typed points
+// TestUID8GameKeys checks the game screen's keys on plain Go: typed points
 // and passes go to the board and become moves, control keys are the
 // screen's, the chat line takes every key while it is open.
-func TestUID9GameKeys(t *testing.T) {
+func TestUID8GameKeys(t *testing.T) {
 	g := &fakeGame{view: goView(t, 9)}
 	s := g.screen(t)
 	press(s, "d4\n")

@@ -23,7 +23,7 @@ const panelMinWidth = 36
 // of its own. The application gives it the game's events (Apply) and the
 // answers to its actions (ActionDone); it keeps the focus for itself and
 // routes each key: to an open dialog, to the chat line, to its own key
-// table, or to the board (UI-D9).
+// table, or to the board (UI-D8).
 type GameScreen struct {
 	*tview.Flex
 	conn    GameConn
@@ -114,12 +114,12 @@ func header(name string) *tview.TextView {
 func (s *GameScreen) makePlayKeys() KeyTable {
 	cmd := func(k commandKind) func() { return func() { s.command(command{kind: k}) } }
 	return KeyTable{
-		{Key: "Ctrl-D", Name: "confirm", Help: "send what you prepared: hidden moves, an F-Go choice, a marking of dead stones", Action: cmd(cmdConfirm)},
+		{Key: "Ctrl-D", Name: "confirm", Help: "send what you prepared (cards, F-Go choice, dead stones)", Action: cmd(cmdConfirm)},
 		{Key: "Ctrl-U", Name: "take back", Help: "take back what you prepared and did not send", Action: cmd(cmdTakeBack)},
-		{Key: "Ctrl-A", Name: "accept", Help: "accept the opponent's marking of dead stones (or F-Go offer)", Action: cmd(cmdAccept)},
-		{Key: "Ctrl-P", Name: "resume", Help: "while dead stones are marked: resume play with your next stone", Action: cmd(cmdResume)},
+		{Key: "Ctrl-A", Name: "accept", Help: "accept the opponent's dead stones (or F-Go offer)", Action: cmd(cmdAccept)},
+		{Key: "Ctrl-P", Name: "resume", Help: "during the count: resume play with your next stone", Action: cmd(cmdResume)},
 		{Key: "Ctrl-V", Name: "reveal", Help: "Hidden Move Go: reveal one of your hidden moves", Action: s.showReveal},
-		{Key: "Tab", Name: "chat", Help: "write to the opponent: Enter sends, Esc or Tab comes back", Action: s.startChat},
+		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
 	}
@@ -206,7 +206,7 @@ func (s *GameScreen) Focus(delegate func(p tview.Primitive)) { s.Flex.Box.Focus(
 // HasFocus reports whether the screen has the focus.
 func (s *GameScreen) HasFocus() bool { return s.Flex.Box.HasFocus() }
 
-// InputHandler routes the keys (UI-D9).
+// InputHandler routes the keys (UI-D8).
 func (s *GameScreen) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
 	return s.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
 		s.HandleKey(ev)
@@ -278,7 +278,7 @@ func (s *GameScreen) Draw(screen tcell.Screen) {
 func (s *GameScreen) render() {
 	m := s.model
 	v := m.View
-	title := fmt.Sprintf("kakure · %s", DescribeOptions(v.Options))
+	title := DescribeOptions(v.Options)
 	if c := m.Me(); c != engine.Empty {
 		title += fmt.Sprintf(" · you: %s %s", Name(c), stoneGlyph(c))
 	}

@@ -520,7 +520,7 @@ func (l *Lobby) meLines(w int) []string {
 	if len(m.Addrs) == 0 {
 		lines = append(lines, " (no address to give)")
 	}
-	const indent = "   "
+	const indent = "  "
 	w = max(w-len(indent), 20)
 	for _, a := range m.Addrs {
 		for len(a) > w {

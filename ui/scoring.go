@@ -10,7 +10,7 @@ import (
 )
 
 // scoringView is the dead-stone agreement of GO-4 as a variant's view
-// shows it; plain Go, Hidden Move Go and F-Go share it (UI-D7).
+// shows it; plain Go, Hidden Move Go and F-Go share it (UI-D10).
 type scoringView struct {
 	active      bool
 	hasProposal bool

@@ -18,7 +18,7 @@ func init() {
 // both choices together as the last moves. Unavailable points are marked.
 // The commitment order of the protocol (one player commits first) stays
 // out of sight: a choice confirmed early goes when the protocol lets it
-// (UI-D8).
+// (UI-D11).
 type fgoScreen struct{}
 
 func fgoViewOf(v any) (protocol.FGoView, bool) {

@@ -146,13 +146,19 @@ func TestHMGNothingHiddenOnScreen(t *testing.T) {
 		if checked == 0 {
 			t.Errorf("role %d: no hidden card was ever checked", r)
 		}
-		// At the end the unused cards are opened: the full view shows them.
+		// At the end the unused cards are opened: the full view shows them
+		// on the board where the point is empty, and the panel lists them.
+		text := drawScreen(t, s, 100, 40)
+		board := final.Game.Board()
 		for i, c := range final.Game.Cards(s.Model().Me().Opponent()) {
 			if c.Revealed {
 				continue
 			}
-			if !s.Board().Model().At(c.Point).Has(MarkPending) {
-				t.Errorf("role %d: unused opponent card %d at %s not shown after the game", r, i+1, c.Point.Vertex(5))
+			if board.At(c.Point) == engine.Empty && !s.Board().Model().At(c.Point).Has(MarkPending) {
+				t.Errorf("role %d: unused opponent card %d at %s not on the board after the game", r, i+1, c.Point.Vertex(5))
+			}
+			if want := fmt.Sprintf("%d %s unused", i+1, c.Point.Vertex(5)); !strings.Contains(text, want) {
+				t.Errorf("role %d: the panel lacks %q after the game", r, want)
 			}
 		}
 	}

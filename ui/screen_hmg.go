@@ -31,23 +31,21 @@ func (hmgScreen) scoring(v protocol.HMGView) scoringView {
 		resumeKind: protocol.KindMove}
 }
 
-// hiddenCards lays the cards still hidden over a board: the player's own
-// (bm.Me's) in brackets, and the opponent's, once known, as the
-// opponent's stone in brackets.
+// hiddenCards lays the cards still hidden over a board (UI-D12): the
+// player's own (bm.Me's) as its stone in brackets, and the opponent's,
+// once known, as the opponent's stone in brackets. A card on a point
+// where a stone stands is left to the cards panel: brackets around that
+// stone would read as the stone's own.
 func hiddenCards(bm BoardModel, mine, theirs []engine.HMGCard) BoardModel {
 	for _, c := range mine {
-		if !c.Revealed {
+		if !c.Revealed && bm.At(c.Point).Stone == engine.Empty {
 			bm = bm.With(MarkPending, c.Point)
 		}
 	}
 	for _, c := range theirs {
-		if c.Revealed || !bm.OnBoard(c.Point) {
-			continue
+		if !c.Revealed && bm.OnBoard(c.Point) && bm.Points[c.Point].Stone == engine.Empty && !bm.Points[c.Point].Has(MarkPending) {
+			bm.Points[c.Point] = PointMark{Stone: bm.Me.Opponent(), Marks: bm.Points[c.Point].Marks | MarkPending}
 		}
-		if bm.Points[c.Point].Stone == engine.Empty {
-			bm.Points[c.Point].Stone = bm.Me.Opponent()
-		}
-		bm = bm.With(MarkPending, c.Point)
 	}
 	return bm
 }

@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// screensDoc is the page of screens TestUIScreensDoc keeps up to date.
+const screensDoc = "../docs/screens.md"
+
+// updateDocs reports whether the test run was asked to rewrite the docs
+// (the -update flag of docs_test.go).
+func updateDocs() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// screenSections returns the screens of docs/screens.md by name, drawn at
+// 80×24 from the recorded games.
+func screenSections(t *testing.T) map[string]string {
+	sections := map[string]string{}
+	const w, h = 80, 24
+
+	l, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
+	l.Model().AddLANPeer(LANPeer{ID: "12D3KooWNeighbourxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa", Addrs: []string{"/ip4/192.0.2.9/tcp/4001"}})
+	l.Render()
+	sections["lobby"] = drawScreen(t, l, w, h)
+
+	// Plain Go: the opponent proposed its marking of dead stones.
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	g.until(t, s, func() bool {
+		gv, ok := s.Model().View.Variant.(protocol.GoView)
+		return ok && gv.HasProposal
+	})
+	sections["go"] = drawScreen(t, s, w, h)
+
+	// Hidden Move Go: just after an undo (HMG-5).
+	s, g = newRecordScreen(t, "hmg", protocol.Inviter)
+	g.until(t, s, func() bool {
+		for _, e := range g.steps[g.at-1].events {
+			if r, ok := e.(protocol.EventRevealed); ok && r.Undo {
+				return true
+			}
+		}
+		return false
+	})
+	sections["hmg"] = drawScreen(t, s, w, h)
+	for g.next(s) {
+	}
+	sections["hmg-end"] = drawScreen(t, s, w, h)
+
+	// F-Go: the opponent has chosen; the player chose a point and has not
+	// confirmed it yet.
+	s, g = newRecordScreen(t, "fgo", protocol.Inviter)
+	g.until(t, s, func() bool {
+		fv, ok := s.Model().View.Variant.(protocol.FGoView)
+		return ok && fv.Game.TurnNumber() >= 6 && fv.OpponentCommitted && !fv.Committed
+	})
+	fv := s.Model().View.Variant.(protocol.FGoView)
+	for p := engine.Point(12); ; p++ {
+		if fv.Game.CheckChoice(s.Model().Me(), p) == nil {
+			press(s, p.Vertex(5)+"\n")
+			break
+		}
+	}
+	sections["fgo"] = drawScreen(t, s, w, h)
+
+	// Bridge Go: the end, the winning chain highlighted.
+	s, g = newRecordScreen(t, "bridge", protocol.Invitee)
+	for g.next(s) {
+	}
+	sections["bridge"] = drawScreen(t, s, w, h)
+
+	// The help screen.
+	gf := &fakeGame{view: goView(t, 9)}
+	s = gf.screen(t)
+	press(s, "?")
+	sections["help"] = drawScreen(t, s, w, 40)
+	return sections
+}
+
+// TestUIScreensDoc checks that docs/screens.md shows the screens the code
+// draws now; go test ./ui -update rewrites them.
+func TestUIScreensDoc(t *testing.T) {
+	data, err := os.ReadFile(screensDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for name, want := range screenSections(t) {
+		begin, end := "<!-- begin "+name+" -->\n", "<!-- end "+name+" -->"
+		i, j := strings.Index(doc, begin), strings.Index(doc, end)
+		if i < 0 || j < i {
+			t.Errorf("%s: no section %q", screensDoc, name)
+			continue
+		}
+		block := "```text\n" + want + "```\n"
+		if got := doc[i+len(begin) : j]; got != block {
+			if !updateDocs() {
+				t.Errorf("%s: section %q is out of date (go test ./ui -update):\n%s", screensDoc, name, block)
+				continue
+			}
+			doc = doc[:i+len(begin)] + block + doc[j:]
+		}
+	}
+	if updateDocs() {
+		if err := os.WriteFile(screensDoc, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
