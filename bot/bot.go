@@ -94,6 +94,8 @@ func (r *Random) Choose(v protocol.View) protocol.Action {
 		return r.chooseFGo(v, vv)
 	case protocol.HMGView:
 		return r.chooseHMG(v, vv)
+	case protocol.GomokuView:
+		return r.gomoku(vv.Game)
 	}
 	return nil
 }
@@ -132,6 +134,47 @@ func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action
 			}
 		}
 		return protocol.Play{Point: p}
+	}
+	return nil
+}
+
+// gomoku chooses a gomoku action: a random opening point and side, a
+// random legal point (a pass one time in gomokuPassOdds), a random row or
+// column, and in answer each hidden piece of the line with probability
+// one in three. It leaves to the program what the program does by itself
+// (reveals, "five", claims, no legal point, the openings at the end).
+func (r *Random) gomoku(v engine.GomokuView) protocol.Action {
+	if !v.MyTurn() {
+		return nil
+	}
+	switch v.Phase() {
+	case engine.GomokuPhaseOpening:
+		return protocol.GomokuOpening{Point: engine.Point(r.Rand.IntN(v.Size() * v.Size()))}
+	case engine.GomokuPhaseChooseSide:
+		side := engine.GomokuX
+		if r.Rand.IntN(2) == 1 {
+			side = engine.GomokuO
+		}
+		return protocol.GomokuChooseSide{Side: side}
+	case engine.GomokuPhaseCommit:
+		legal := v.LegalPoints()
+		if len(legal) == 0 {
+			return nil
+		}
+		if r.Rand.IntN(gomokuPassOdds) == 0 {
+			return protocol.Play{Point: engine.Pass}
+		}
+		return protocol.GomokuPlace{Point: legal[r.Rand.IntN(len(legal))]}
+	case engine.GomokuPhaseAnnounce:
+		return protocol.GomokuAnnounce{Column: r.Rand.IntN(2) == 1}
+	case engine.GomokuPhaseRespond:
+		var reveal []engine.Point
+		for _, p := range v.HiddenInLine(v.Announced()) {
+			if r.Rand.IntN(3) == 0 {
+				reveal = append(reveal, p)
+			}
+		}
+		return protocol.GomokuRespond{Reveal: reveal}
 	}
 	return nil
 }
@@ -203,6 +246,9 @@ func (r *Random) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action
 	}
 	return protocol.Play{Point: choose(v.Color)}
 }
+
+// gomokuPassOdds: the random gomoku player passes once in this many turns.
+const gomokuPassOdds = 40
 
 // randomMove picks a random point where legal(p) holds and which is not an
 // own eye, or Pass.

@@ -56,6 +56,13 @@ type Game struct {
 	// belong to the next message of the other peer.
 	inBulk      [][]byte
 	inBulkBytes int
+	// awaitHello is true on a stream this peer opened until the other
+	// peer's hello arrives; messages made meanwhile wait for resend.
+	awaitHello bool
+	// sentOnStream marks the own messages already written on the current
+	// stream, so that answering a hello never sends one twice (the other
+	// peer would rightly take the copy for a replay).
+	sentOnStream map[uint64]bool
 	// ownBulk holds the attachments of this peer's messages that the other
 	// peer may not have yet, by sequence number, to send again on resume.
 	ownBulk   map[uint64][][]byte
@@ -136,13 +143,13 @@ func (g *Game) Do(a Action) error {
 	select {
 	case g.actions <- req:
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s is over", g.id)
+		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 	}
 	select {
 	case err := <-req.reply:
 		return err
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s is over", g.id)
+		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 	}
 }
 
@@ -274,6 +281,9 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 			return err
 		}
 	}
+	if st == g.stream && m.From == g.role && g.sentOnStream != nil {
+		g.sentOnStream[m.Seq] = true
+	}
 	return nil
 }
 
@@ -315,7 +325,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 			return nil, err
 		}
 	}
-	if g.stream != nil {
+	if g.stream != nil && !g.awaitHello {
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 		err := g.writeBulk(g.stream, m.Seq)
 		if err == nil {
@@ -346,10 +356,15 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
 		r := bufio.NewReader(st)
-		if len(rs) > 0 {
+		// A stream this peer opened has no hello of the other peer yet:
+		// until it comes, nothing new is written, so that what the other
+		// peer lacks goes first and in order (see resend).
+		awaitHello := len(rs) == 0
+		if !awaitHello {
 			r = rs[0]
 		}
 		g.useStream(st, r)
+		g.awaitHello = awaitHello
 	}
 	g.afterChange()
 	keepAlive := time.NewTicker(g.svc.cfg.IdleTimeout / 3)
@@ -423,6 +438,8 @@ func (g *Game) shutdown() {
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 	g.stream = st
+	g.sentOnStream = map[uint64]bool{}
+	g.awaitHello = false
 	g.streamGen++
 	gen := g.streamGen
 	idle := g.svc.cfg.IdleTimeout
@@ -487,6 +504,7 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
 			return
 		}
+		g.awaitHello = false
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:
@@ -499,7 +517,7 @@ func (g *Game) resend(h *hello) {
 	have := h.Have[g.role]
 	for i := range g.tr.Messages {
 		m := &g.tr.Messages[i]
-		if m.From == g.role && m.Seq >= have && g.stream != nil {
+		if m.From == g.role && m.Seq >= have && g.stream != nil && !g.sentOnStream[m.Seq] {
 			err := g.writeBulk(g.stream, m.Seq)
 			if err == nil {
 				err = g.writeMessage(g.stream, m)

@@ -165,6 +165,15 @@ type variantRules interface {
 // turnRule returns instead of T-3.
 type turnRuler interface{ turnRule() string }
 
+// pieRule is a variantRules whose colours come from a choice made in play
+// (gomoku's pie rule, GM-2), not from the coin toss: the toss still runs
+// but leaves Colors empty.
+type pieRule interface{ colorsByPie() }
+
+// auditor is a variantRules that audits the whole game at its end (GM-8):
+// auditViolation returns the violation found, which the outcome names.
+type auditor interface{ auditViolation() *Violation }
+
 // newVariantRules is filled by the variant files.
 var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
 
@@ -367,6 +376,10 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 		if m.tossValue[Inviter] == nil || m.tossValue[Invitee] == nil {
 			return nil, nil
 		}
+		if _, ok := m.variant.(pieRule); ok {
+			m.Phase = PhasePlay
+			return []Event{EventPhase{Phase: PhasePlay}}, nil
+		}
 		rnd := tossResult(m.Game, m.tossValue[Inviter], m.tossValue[Invitee])
 		if rnd[0]&1 == 0 {
 			m.Colors = [2]engine.Color{engine.Black, engine.White}
@@ -421,7 +434,11 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 		return nil, v
 	}
 	if _, _, done := m.variant.expected(); done && m.Outcome == nil {
-		m.end(Outcome{Result: m.variant.result()})
+		o := Outcome{Result: m.variant.result()}
+		if a, ok := m.variant.(auditor); ok {
+			o.Violation = a.auditViolation()
+		}
+		m.end(o)
 		m.Phase = PhaseConfirm
 		events = append(events, EventEnded{Outcome: *m.Outcome})
 	}

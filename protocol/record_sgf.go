@@ -58,6 +58,9 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("protocol: export SGF: %w", err)
 	}
+	if gv, ok := m.variant.(*gomokuRules); ok && gv.record != nil {
+		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)
+	}
 	tree := sgf.GameTree{Nodes: append([]sgf.Node{root}, nodes...)}
 	return sgf.Format(sgf.Collection{tree})
 }

@@ -59,6 +59,11 @@ func Verify(t *Transcript) *Report {
 	if m.Outcome != nil {
 		o := *m.Outcome
 		rep.Outcome = &o
+		if rep.Violation == nil && o.Violation != nil {
+			// A violation found by the machine itself (an audit at the
+			// end, GM-8): the signed messages prove it.
+			rep.Violation, rep.Proven = o.Violation, true
+		}
 	}
 	return rep
 }

@@ -27,6 +27,7 @@ func TestMatchPublicVariants(t *testing.T) {
 		{"--variant", "go", "--size", "7"},
 		{"--variant", "hmg", "--size", "7", "--cards", "2"},
 		{"--variant", "fgo", "--size", "7"},
+		{"--variant", "gomoku", "--size", "7"},
 		{"--variant", "bridge", "--size", "7"},
 		{"--variant", "bridge", "--size", "7", "--perpendicular"},
 	}
@@ -51,6 +52,9 @@ func TestMatchPublicVariants(t *testing.T) {
 			sgf, err := os.ReadFile(filepath.Join(dir, "game-001.sgf"))
 			if err != nil || !bytes.HasPrefix(sgf, []byte("(;GM[")) || !bytes.Contains(sgf, []byte("RE["+m[1]+"]")) {
 				t.Fatalf("SGF export missing or without the result %s: %v\n%.300s", m[1], err, sgf)
+			}
+			if v[1] == "gomoku" && (!bytes.Contains(sgf, []byte("AB[")) || !bytes.Contains(sgf, []byte("AL["))) {
+				t.Fatalf("gomoku SGF lacks the opening or the announced lines:\n%.500s", sgf)
 			}
 		})
 	}

@@ -110,13 +110,24 @@ func TestT11KillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
+	for _, variant := range [][]string{
+		{"--variant", "go", "--size", "9"},
+		{"--variant", "hmg", "--size", "9", "--cards", "3"},
+		{"--variant", "fgo", "--size", "7"},
+		{"--variant", "gomoku", "--size", "9"},
+	} {
+		t.Run(variant[1], func(t *testing.T) { killAndResume(t, variant) })
+	}
+}
+
+func killAndResume(t *testing.T, variant []string) {
 	homeA, homeB := t.TempDir(), t.TempDir()
 	portB := freePort(t)
 	listenB := fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", portB)
 	b := startKakure(t, "bot", "--home", homeB, "--listen", listenB, "--seed", "2")
 	id := b.waitLine(t, regexp.MustCompile(`^peer ID: (\S+)`), 20*time.Second)[1]
-	a := startKakure(t, "bot", "--home", homeA, "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1",
-		"--invite", listenB+"/p2p/"+id, "--variant", "go", "--size", "9")
+	a := startKakure(t, append([]string{"bot", "--home", homeA, "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1",
+		"--invite", listenB + "/p2p/" + id}, variant...)...)
 	a.waitLine(t, regexp.MustCompile(`^game \S+ started`), 20*time.Second)
 
 	// Let the game get going, then kill B without warning.

@@ -1,0 +1,397 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+)
+
+// Actions of Hidden Move Double Gomoku. Play{Point: engine.Pass} passes
+// (GM-7); Play with a point places the opening piece in the opening and
+// commits in a turn. The program itself opens the committed point when it
+// must, says "five" when it is due, claims the win as soon as the player
+// has a double five, declares that it has no legal point, and opens every
+// commitment at the end.
+
+// GomokuOpening places the X opening piece on Point; the inviter does it
+// (GM-2).
+type GomokuOpening struct{ Point engine.Point }
+
+// GomokuChooseSide chooses X (engine.GomokuX, which is engine.Black) or O
+// (engine.GomokuO, engine.White) after the opening piece; the invitee does
+// it (GM-2). X owns the opening piece; O moves first.
+type GomokuChooseSide struct{ Side engine.Color }
+
+// GomokuPlace commits the mover to Point, one of its legal points (GM-3,
+// GM-4). Only a commitment is sent; the point stays secret.
+type GomokuPlace struct{ Point engine.Point }
+
+// GomokuAnnounce announces the row of the committed point, or with Column
+// its column (GM-3).
+type GomokuAnnounce struct{ Column bool }
+
+// GomokuRespond answers the opponent's announcement: the local player
+// reveals its hidden pieces at Reveal, all in the announced line (any
+// subset of GomokuView.Game.HiddenInLine(Announced()), possibly none).
+type GomokuRespond struct{ Reveal []engine.Point }
+
+func (GomokuOpening) action()    {}
+func (GomokuChooseSide) action() {}
+func (GomokuPlace) action()      {}
+func (GomokuAnnounce) action()   {}
+func (GomokuRespond) action()    {}
+
+func init() {
+	newVariantPlayer[engine.VariantGomoku] = newGomokuPlayer
+}
+
+// gomokuTamper, for tests only (export_gomoku_test.go), rewrites the
+// messages the local gomoku player is about to send, before its own
+// machine sees them: a cheating program.
+var gomokuTamper atomic.Pointer[func(me Role, v engine.GomokuView, kind Kind, body any) (Kind, any)]
+
+// gomokuPlayer is the local side of a gomoku game. Its secrets are the
+// openings of its commitments; its view is rebuilt from the machine's log
+// of public steps and those openings, so that a resumed game needs nothing
+// else.
+type gomokuPlayer struct {
+	mu   sync.Mutex
+	game GameID
+	opts engine.Options
+	me   Role
+	// pieces are the openings of this player's commitments, by turn.
+	pieces map[int]commit.Opening
+	// view is this player's engine view after the first synced steps of
+	// the machine's log.
+	view   engine.GomokuView
+	synced int
+	// meant holds, by log index, the step this program meant to send when
+	// a tamper hook changed it.
+	meant map[int]engine.GomokuEvent
+	// broken is set when the view refused a step the machine accepted.
+	broken error
+}
+
+func newGomokuPlayer(game GameID, o engine.Options, me Role) variantPlayer {
+	p := &gomokuPlayer{game: game, opts: o, me: me, pieces: map[int]commit.Opening{}}
+	p.reset()
+	return p
+}
+
+// reset starts the view again from the beginning of the game.
+func (p *gomokuPlayer) reset() {
+	seat := engine.GomokuInviter
+	if p.me == Invitee {
+		seat = engine.GomokuInvitee
+	}
+	v, err := engine.NewGomokuView(p.opts, seat)
+	p.view, p.synced, p.meant, p.broken = v, 0, map[int]engine.GomokuEvent{}, err
+}
+
+// gomokuRulesOf returns the machine's gomoku rules, or nil.
+func gomokuRulesOf(m *Machine) *gomokuRules {
+	g, _ := m.variant.(*gomokuRules)
+	return g
+}
+
+// sync brings the view up to the machine's log.
+func (p *gomokuPlayer) sync(m *Machine) {
+	g := gomokuRulesOf(m)
+	if g == nil {
+		return
+	}
+	for p.broken == nil && p.synced < len(g.log) {
+		e := g.log[p.synced]
+		next, err := p.step(e.from, e.event)
+		if err != nil && e.from == p.me && gomokuTamper.Load() != nil {
+			if meant, ok := p.meant[p.synced]; ok {
+				next, err = p.step(e.from, meant)
+			}
+		}
+		if err != nil {
+			p.broken = fmt.Errorf("protocol: gomoku view refuses step %d (%s by the %s): %w", p.synced, e.event.Kind, e.from, err)
+			return
+		}
+		delete(p.meant, p.synced)
+		p.view = next
+		p.synced++
+	}
+}
+
+// step applies one public step to the view: the opponent's through
+// Observe, this player's own through the action that made it.
+func (p *gomokuPlayer) step(from Role, e engine.GomokuEvent) (engine.GomokuView, error) {
+	v := p.view
+	if from != p.me {
+		return v.Observe(e)
+	}
+	var next engine.GomokuView
+	var err error
+	switch e.Kind {
+	case engine.GomokuEventOpening:
+		next, _, err = v.PlaceOpening(e.Point)
+	case engine.GomokuEventSide:
+		next, _, err = v.ChooseSide(e.Side)
+	case engine.GomokuEventCommit:
+		var pt engine.Point
+		if pt, err = p.piece(v.MoveNumber()); err == nil {
+			next, _, err = v.Commit(pt)
+		}
+	case engine.GomokuEventPass:
+		next, _, err = v.Pass()
+	case engine.GomokuEventNoLegalPoint:
+		next, _, err = v.DeclareNoLegalPoint()
+	case engine.GomokuEventAnnounce:
+		next, _, err = v.Announce(e.Line.Kind)
+	case engine.GomokuEventResponse:
+		points := make([]engine.Point, len(e.Openings))
+		for i, o := range e.Openings {
+			points[i] = o.Point
+		}
+		next, _, err = v.Respond(points)
+	case engine.GomokuEventReveal:
+		next, _, err = v.Reveal()
+	case engine.GomokuEventDeclare:
+		next, _, err = v.Declare(e.Declaration)
+	default:
+		err = fmt.Errorf("unknown step %v", e.Kind)
+	}
+	return next, err
+}
+
+// piece returns the point this player committed to in turn move.
+func (p *gomokuPlayer) piece(move int) (engine.Point, error) {
+	o, ok := p.pieces[move]
+	if !ok {
+		return engine.NoPoint, fmt.Errorf("protocol: the opening of move %d is lost", move)
+	}
+	return engine.ParseVertex(p.view.Size(), string(o.Value))
+}
+
+// openings returns the openings of this player's pieces named in os.
+func (p *gomokuPlayer) openings(os []engine.GomokuOpening) ([]GomokuPieceOpening, error) {
+	out := make([]GomokuPieceOpening, 0, len(os))
+	for _, o := range os {
+		op, ok := p.pieces[o.Move]
+		if !ok {
+			return nil, fmt.Errorf("protocol: the opening of move %d is lost", o.Move)
+		}
+		out = append(out, GomokuPieceOpening{Move: o.Move, Opening: op})
+	}
+	return out, nil
+}
+
+func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sync(m)
+	if p.broken != nil {
+		return "", nil, p.broken
+	}
+	v := p.view
+	size := v.Size()
+	var kind Kind
+	var body any
+	var e engine.GomokuEvent
+	var err error
+	if pl, ok := a.(Play); ok {
+		switch {
+		case pl.Point == engine.Pass:
+			a = gomokuPass{}
+		case v.Phase() == engine.GomokuPhaseOpening:
+			a = GomokuOpening(pl)
+		default:
+			a = GomokuPlace(pl)
+		}
+	}
+	switch a := a.(type) {
+	case GomokuOpening:
+		if _, e, err = v.PlaceOpening(a.Point); err == nil {
+			kind, body = KindGomokuOpening, GomokuPointBody{Point: a.Point.Vertex(size)}
+		}
+	case GomokuChooseSide:
+		if _, e, err = v.ChooseSide(a.Side); err == nil {
+			kind, body = KindGomokuSide, GomokuSideBody{Side: engine.GomokuPieceName(a.Side)}
+		}
+	case gomokuPass:
+		if _, e, err = v.Pass(); err == nil {
+			kind, body = KindGomokuPass, struct{}{}
+		}
+	case GomokuPlace:
+		if _, e, err = v.Commit(a.Point); err == nil {
+			move := v.MoveNumber()
+			var c commit.Commitment
+			var o commit.Opening
+			c, o, err = commit.New(GomokuPieceDomain, p.game[:], uint8(p.me), uint32(move), []byte(a.Point.Vertex(size)))
+			if err == nil {
+				p.pieces[move] = o
+				kind, body = KindGomokuCommit, CommitBody{Commitment: c}
+			}
+		}
+	case GomokuAnnounce:
+		lk := engine.GomokuRow
+		if a.Column {
+			lk = engine.GomokuColumn
+		}
+		if _, e, err = v.Announce(lk); err == nil {
+			kind, body = KindGomokuAnnounce, lineBody(e.Line)
+		}
+	case GomokuRespond:
+		if _, e, err = v.Respond(a.Reveal); err == nil {
+			var os []GomokuPieceOpening
+			if os, err = p.openings(e.Openings); err == nil {
+				kind, body = KindGomokuResponse, GomokuOpeningsBody{Openings: os}
+			}
+		}
+	default:
+		return "", nil, fmt.Errorf("%w: %T in gomoku", ErrNotNow, a)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	kind, body = p.tamper(m, v, kind, body, e)
+	return kind, body, nil
+}
+
+// gomokuPass is Play{Point: engine.Pass} in gomoku.
+type gomokuPass struct{}
+
+func (gomokuPass) action() {}
+
+// lineBody writes an announced line.
+func lineBody(l engine.GomokuLine) GomokuLineBody {
+	name := "row"
+	if l.Kind == engine.GomokuColumn {
+		name = "column"
+	}
+	return GomokuLineBody{Line: name, Index: l.Index}
+}
+
+// tamper lets a test's hook change the message; the step this program
+// meant is kept for its own view.
+func (p *gomokuPlayer) tamper(m *Machine, v engine.GomokuView, kind Kind, body any, e engine.GomokuEvent) (Kind, any) {
+	h := gomokuTamper.Load()
+	if h == nil {
+		return kind, body
+	}
+	if g := gomokuRulesOf(m); g != nil {
+		p.meant[len(g.log)] = e
+	}
+	return (*h)(p.me, v, kind, body)
+}
+
+func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sync(m)
+	g := gomokuRulesOf(m)
+	if g == nil {
+		return "", nil, false, nil
+	}
+	from, _, done := g.expected()
+	if done || from != p.me {
+		return "", nil, false, nil
+	}
+	if p.broken != nil {
+		return "", nil, false, p.broken
+	}
+	v := p.view
+	var kind Kind
+	var body any
+	var e engine.GomokuEvent
+	var err error
+	switch g.phase {
+	case engine.GomokuPhaseCommit:
+		if v.Phase() != engine.GomokuPhaseCommit || len(v.LegalPoints()) > 0 {
+			return "", nil, false, nil
+		}
+		if _, e, err = v.DeclareNoLegalPoint(); err == nil {
+			kind, body = KindGomokuNoLegalPoint, struct{}{}
+		}
+	case engine.GomokuPhaseReveal:
+		o, ok := p.pieces[g.move]
+		if !ok {
+			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.move)
+		}
+		if _, e, err = v.Reveal(); err == nil {
+			kind, body = KindGomokuReveal, OpenBody{Opening: o}
+		}
+	case engine.GomokuPhaseDeclare:
+		d := engine.GomokuDeclaration{Five: v.FiveDue()}
+		if lines, ok := v.WinningLines(); ok {
+			d.Claim, d.Lines = true, lines
+		}
+		if _, e, err = v.Declare(d); err == nil {
+			b := GomokuDeclareBody{Five: d.Five, Claim: d.Claim}
+			if d.Claim {
+				b.Lines = []GomokuFiveBody{fiveBody(v.Size(), d.Lines[0]), fiveBody(v.Size(), d.Lines[1])}
+				b.Openings, err = p.openings(e.Openings)
+			}
+			kind, body = KindGomokuDeclare, b
+		}
+	case engine.GomokuPhaseOver:
+		var os []engine.GomokuOpening
+		for _, k := range g.closed(p.me) {
+			os = append(os, engine.GomokuOpening{Move: k})
+		}
+		b := GomokuOpeningsBody{}
+		if b.Openings, err = p.openings(os); err == nil {
+			kind, body = KindGomokuOpenAll, b
+		}
+	default:
+		return "", nil, false, nil
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	kind, body = p.tamper(m, v, kind, body, e)
+	return kind, body, true, nil
+}
+
+// gomokuSecrets is what a gomoku player saves to resume: the openings of
+// its commitments.
+type gomokuSecrets struct {
+	Pieces map[int]commit.Opening `json:"pieces"`
+}
+
+func (p *gomokuPlayer) secrets() (json.RawMessage, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, err := json.Marshal(gomokuSecrets{Pieces: p.pieces})
+	if err != nil {
+		return nil, fmt.Errorf("protocol: encode gomoku secrets: %w", err)
+	}
+	return b, nil
+}
+
+func (p *gomokuPlayer) restore(raw json.RawMessage) error {
+	var s gomokuSecrets
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("protocol: gomoku secrets: %w", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pieces = s.Pieces
+	if p.pieces == nil {
+		p.pieces = map[int]commit.Opening{}
+	}
+	p.reset()
+	return nil
+}
+
+// privateView puts this player's own view into the public one.
+func (p *gomokuPlayer) privateView(m *Machine, me Role, public any) any {
+	gv, ok := public.(GomokuView)
+	if !ok {
+		return public
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sync(m)
+	gv.Game = p.view
+	return gv
+}

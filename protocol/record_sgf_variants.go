@@ -1,0 +1,64 @@
+package protocol
+
+import (
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/sgf"
+)
+
+// SGF writers of the variants whose events are not plain moves
+// (docs/sgf.md): Bridge Go moves with BW on the winning move, F-Go turns
+// with both moves in one node (FC a collision, FR a void superko turn, FU
+// the unavailable points), Hidden Move Go reveals as nodes of their own
+// with TO and HR (HU when the reveal undid the opponent's last move).
+func init() {
+	sgfEventWriters = append(sgfEventWriters, bridgeSGFNode, fgoSGFNode, hmgSGFNode)
+}
+
+func bridgeSGFNode(e Event, size int) (sgf.Node, bool) {
+	mv, ok := e.(EventBridgeMoved)
+	if !ok {
+		return sgf.Node{}, false
+	}
+	var n sgf.Node
+	n.AddMove(size, sgf.Move{Color: mv.Color, Point: mv.Point})
+	if mv.Result.Winner != engine.Empty && len(mv.Result.WinningChain) > 0 {
+		n.AddPoints(sgf.PropBridge, size, mv.Result.WinningChain...)
+	}
+	return n, true
+}
+
+func fgoSGFNode(e Event, size int) (sgf.Node, bool) {
+	t, ok := e.(EventFGoTurn)
+	if !ok {
+		return sgf.Node{}, false
+	}
+	r := t.Result
+	var n sgf.Node
+	switch r.Kind {
+	case engine.FGoCollision:
+		n.AddPoints(sgf.PropCollision, size, r.Black)
+	case engine.FGoSuperko:
+		n.Add(sgf.PropVoidTurn, sgf.ChoiceValue(size, engine.Black, r.Black), sgf.ChoiceValue(size, engine.White, r.White))
+	default:
+		n.AddMove(size, sgf.Move{Color: engine.Black, Point: r.Black})
+		n.AddMove(size, sgf.Move{Color: engine.White, Point: r.White})
+	}
+	if len(r.Unavailable) > 0 {
+		n.AddPoints(sgf.PropUnavailable, size, r.Unavailable...)
+	}
+	return n, true
+}
+
+func hmgSGFNode(e Event, size int) (sgf.Node, bool) {
+	r, ok := e.(EventRevealed)
+	if !ok {
+		return sgf.Node{}, false
+	}
+	var n sgf.Node
+	n.Add("TO", sgf.ColorValue(r.Color))
+	n.Add(sgf.PropCardReveal, sgf.CardValue(size, r.Card+1, r.Point))
+	if r.Undo {
+		n.Add(sgf.PropUndo, "")
+	}
+	return n, true
+}
