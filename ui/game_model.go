@@ -286,7 +286,7 @@ func DescribeOptions(o engine.Options) string {
 	case engine.VariantPhantom:
 		parts = append(parts, string(o.Rules)+" rules")
 	case engine.VariantHMG:
-		parts = append(parts, fmt.Sprintf("%d hidden moves", o.Cards))
+		parts = append(parts, hiddenMoves(o.Cards))
 	case engine.VariantFGo:
 		parts = append(parts, "suicide "+string(o.Suicide))
 	case engine.VariantBridge:

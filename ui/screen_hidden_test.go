@@ -28,7 +28,7 @@ func TestHMG1ChooseCards(t *testing.T) {
 	g := &fakeGame{view: v}
 	s := g.screen(t)
 	press(s, "a1\n\x04")
-	if len(g.actions) != 0 || !strings.Contains(s.Model().Message, "choose 1 more") {
+	if len(g.actions) != 0 || !strings.Contains(s.Model().Message, "choose 1 more first") {
 		t.Errorf("^D with one card of two: actions %q, message %q", g.played(5), s.Model().Message)
 	}
 	press(s, "b2\nc3\n")

@@ -73,7 +73,7 @@ func (s hmgScreen) panel(m *GameModel) []string {
 	n := m.View.Options.Cards
 	switch {
 	case v.Stage == protocol.HMGStageCards && !v.CardsChosen:
-		lines = append(lines, fmt.Sprintf("Choose your %d hidden moves: Enter on a point", n))
+		lines = append(lines, fmt.Sprintf("Choose your %s: Enter on a point", hiddenMoves(n)))
 		chosen := "none yet"
 		if len(m.Local.Cards) > 0 {
 			chosen = m.Vertices(m.Local.Cards)
@@ -192,7 +192,7 @@ func (hmgScreen) chooseCards(m *GameModel, v protocol.HMGView, c command) (proto
 			return nil, errors.New("choose the points of your hidden moves first")
 		}
 		if len(m.Local.Cards) >= n {
-			return nil, fmt.Errorf("all %d hidden moves are chosen: ^D sends them, ^U takes the last back", n)
+			return nil, fmt.Errorf("all %s are chosen: ^D sends them, ^U takes the last back", hiddenMoves(n))
 		}
 		m.Local.Cards = append(m.Local.Cards, c.point)
 		return nil, nil
@@ -204,7 +204,7 @@ func (hmgScreen) chooseCards(m *GameModel, v protocol.HMGView, c command) (proto
 		return nil, nil
 	case cmdConfirm:
 		if len(m.Local.Cards) != n {
-			return nil, fmt.Errorf("choose %d more hidden moves first", n-len(m.Local.Cards))
+			return nil, fmt.Errorf("choose %d more first", n-len(m.Local.Cards))
 		}
 		return protocol.SetCards{Points: slices.Clone(m.Local.Cards)}, nil
 	}
@@ -234,9 +234,9 @@ func (hmgScreen) describe(m *GameModel, e protocol.Event) eventNote {
 	case protocol.EventCardsCommitted:
 		n := m.View.Options.Cards
 		if e.Color == m.Me() {
-			return eventNote{lines: []string{fmt.Sprintf("You are committed to your %d hidden moves.", n)}}
+			return eventNote{lines: []string{fmt.Sprintf("You are committed to your %s.", hiddenMoves(n))}}
 		}
-		return eventNote{lines: []string{fmt.Sprintf("%s is committed to %d hidden moves.", Name(e.Color), n)}}
+		return eventNote{lines: []string{fmt.Sprintf("%s is committed to %s.", Name(e.Color), hiddenMoves(n))}}
 	case protocol.EventRevealed:
 		return describeReveal(m, e)
 	case protocol.EventCardsOpened:
@@ -293,4 +293,13 @@ func (hmgScreen) replayBoard(f Frame, final protocol.View, full bool) BoardModel
 		theirs = hiddenThen(fv.OpponentCards, pv.Game.Cards(me.Opponent()))
 	}
 	return hiddenCards(bm, mine, theirs)
+}
+
+// hiddenMoves writes a number of hidden moves: "1 hidden move", "3 hidden
+// moves".
+func hiddenMoves(n int) string {
+	if n == 1 {
+		return "1 hidden move"
+	}
+	return fmt.Sprintf("%d hidden moves", n)
 }

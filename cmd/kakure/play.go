@@ -30,7 +30,7 @@ func init() {
 }
 
 // firstGameVariant is the variant `kakure play` starts against the bot
-// when no --variant is given (the one-command start, UI-D10). Switch it to
+// when no --variant is given (the one-command start, UI-D14). Switch it to
 // engine.VariantPhantom once Phantom Go plays over the network: the first
 // game then runs the secure referee too.
 const firstGameVariant = engine.VariantGo
