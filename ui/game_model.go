@@ -71,6 +71,9 @@ type LocalState struct {
 	Confirmed bool
 	// Cards are the hidden-move points chosen so far (Hidden Move Go).
 	Cards []engine.Point
+	// Reveal are the hidden pieces chosen to reveal in answer to an
+	// announced line (gomoku).
+	Reveal []engine.Point
 	// Sending is true while an action the model asked for is on its way.
 	Sending bool
 }
@@ -118,6 +121,32 @@ func Name(c engine.Color) string {
 	return "nobody"
 }
 
+// ColorName returns the name of the player of colour c in variant v: X
+// and O in gomoku (X is engine.GomokuX, Black), else Black and White.
+func ColorName(v engine.Variant, c engine.Color) string {
+	if v == engine.VariantGomoku {
+		switch c {
+		case engine.GomokuX:
+			return "X"
+		case engine.GomokuO:
+			return "O"
+		}
+	}
+	return Name(c)
+}
+
+// Name returns the name of the player of colour c in the model's game.
+func (m *GameModel) Name(c engine.Color) string { return ColorName(m.View.Options.Variant, c) }
+
+// Glyph returns how the board draws a piece of colour c in the model's
+// game.
+func (m *GameModel) Glyph(c engine.Color) string {
+	if m.View.Options.Variant == engine.VariantGomoku {
+		return m.Name(c)
+	}
+	return stoneGlyph(c)
+}
+
 // RoleColor returns the colour of role r (Empty before the coin toss).
 func (m *GameModel) RoleColor(r protocol.Role) engine.Color {
 	if r == m.View.Role {
@@ -130,7 +159,7 @@ func (m *GameModel) RoleColor(r protocol.Role) engine.Color {
 // opponent" before the coin toss.
 func (m *GameModel) RoleName(r protocol.Role) string {
 	if c := m.RoleColor(r); c != engine.Empty {
-		return Name(c)
+		return m.Name(c)
 	}
 	if r == m.View.Role {
 		return "you"
@@ -156,6 +185,8 @@ type eventNote struct {
 	hasLast bool
 	last    engine.Point
 	effect  []engine.Point
+	// index goes into the replay's Frame.
+	index int
 }
 
 // Apply takes an event of the game and the view that follows it.
@@ -223,6 +254,9 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventPhase:
 		switch e.Phase {
 		case protocol.PhaseToss:
+			if m.View.Options.Variant == engine.VariantGomoku {
+				return eventNote{}, true // the invited player chooses the side (GM-2)
+			}
 			return eventNote{lines: []string{"Tossing a coin for the colours…"}}, true
 		case protocol.PhasePlay:
 			m.Adjourned = false
@@ -232,13 +266,16 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{}, true
 	case protocol.EventColors:
 		c := e.Colors[m.View.Role]
+		if m.View.Options.Variant == engine.VariantGomoku {
+			return eventNote{lines: []string{fmt.Sprintf("You play %s.", m.Name(c))}}, true
+		}
 		return eventNote{lines: []string{fmt.Sprintf("You play %s %s.", Name(c), stoneGlyph(c))}, frame: true}, true
 	case protocol.EventResigned:
 		return eventNote{lines: []string{m.RoleName(e.Role) + " resigns."}}, true
 	case protocol.EventChat:
 		return eventNote{}, true // the chat panel shows it
 	case protocol.EventEnded:
-		return eventNote{lines: []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color)}}, true
+		return eventNote{lines: []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color, m.View.Options.Variant)}}, true
 	case protocol.EventViolation:
 		return eventNote{lines: []string{fmt.Sprintf("The opponent broke rule %s: %s", e.Violation.Rule, e.Violation.Detail)}}, true
 	case protocol.EventAdjourned:
@@ -316,10 +353,11 @@ func VariantName(v engine.Variant) string {
 	return string(v)
 }
 
-// DescribeOutcome writes how a game ended, for the player of colour me:
-// "White wins by 3.5 points (W+3.5) — you win".
-func DescribeOutcome(o protocol.Outcome, me engine.Color) string {
+// DescribeOutcome writes how a game of variant v ended, for the player of
+// colour me: "White wins by 3.5 points (W+3.5) — you win".
+func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) string {
 	r := o.Result
+	Name := func(c engine.Color) string { return ColorName(v, c) }
 	var s string
 	switch {
 	case r.By == "declined":

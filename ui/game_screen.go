@@ -41,8 +41,13 @@ type GameScreen struct {
 
 	playKeys, reviewKeys KeyTable
 	dialog               *dialog
-	chatting             bool
-	review               *review
+	// choiceKey is the variant's question asked now (chooser), choiceOpen
+	// whether the dialog shows it, choiceHidden whether the player hid it
+	// (^D shows it again).
+	choiceKey                string
+	choiceOpen, choiceHidden bool
+	chatting                 bool
+	review                   *review
 	// saveDir is where the record is written unless the player says
 	// otherwise.
 	saveDir string
@@ -82,6 +87,9 @@ func NewGameScreen(conn GameConn, act func(protocol.Action), leave func()) *Game
 		SetBackgroundColor(tcell.ColorDefault)
 	s.input.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
 	s.board.SetPlayFunc(func(p engine.Point) { s.command(command{kind: cmdPoint, point: p}) })
+	if v.Options.Variant == engine.VariantGomoku {
+		s.board.SetGlyphs(GomokuGlyphs)
+	}
 	s.board.SetHelpFunc(s.showHelp)
 
 	s.side = tview.NewFlex().SetDirection(tview.FlexRow).
@@ -107,6 +115,12 @@ func header(name string) *tview.TextView {
 	t := tview.NewTextView().SetText("── " + name + " " + strings.Repeat("─", 60))
 	t.SetTextStyle(tcell.StyleDefault.Dim(true)).SetBackgroundColor(tcell.ColorDefault)
 	return t
+}
+
+// GomokuGlyphs draw gomoku's pieces as X and O.
+var GomokuGlyphs = Glyphs{
+	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
+	Empty: UnicodeGlyphs.Empty, Star: UnicodeGlyphs.Star, Unavailable: UnicodeGlyphs.Unavailable, Note: UnicodeGlyphs.Note,
 }
 
 // makePlayKeys is the screen's key table during the game: every key is a
@@ -185,9 +199,14 @@ func (s *GameScreen) afterChange() {
 }
 
 // command hands a command of the player to the variant and sends the
-// action it returns.
+// action it returns. ^D shows the variant's question again if the player
+// hid it.
 func (s *GameScreen) command(c command) {
 	if s.model.Over() {
+		return
+	}
+	if c.kind == cmdConfirm && s.choiceHidden && s.choiceKey != "" {
+		s.choiceHidden = false
 		return
 	}
 	a, err := s.variant.do(s.model, c)
@@ -274,13 +293,70 @@ func (s *GameScreen) Draw(screen tcell.Screen) {
 	}
 }
 
+// offerChoice opens the variant's question (chooser) in a dialog when it
+// has one and no other dialog is open, and closes it when the question is
+// gone.
+func (s *GameScreen) offerChoice() {
+	c, ok := s.variant.(chooser)
+	if !ok {
+		return
+	}
+	var question []string
+	var answers []answer
+	if s.review == nil && !s.model.Over() {
+		question, answers = c.choices(s.model)
+	}
+	key := strings.Join(question, "\n")
+	if len(answers) == 0 {
+		if s.choiceOpen {
+			s.dialog, s.choiceOpen = nil, false
+		}
+		s.choiceKey = ""
+		return
+	}
+	if key != s.choiceKey {
+		if s.choiceOpen {
+			s.dialog, s.choiceOpen = nil, false
+		}
+		s.choiceKey, s.choiceHidden = key, false
+	}
+	if s.dialog != nil || s.choiceHidden || s.model.Local.Sending {
+		return
+	}
+	lines := append(append([]string(nil), question...), "")
+	for _, a := range answers {
+		lines = append(lines, fmt.Sprintf("  %c  %s", a.Key, a.Text))
+	}
+	lines = append(lines, "", "Esc hides this, ^D shows it again")
+	d := newDialog("Your move", lines...)
+	d.handle = func(ev *tcell.EventKey) {
+		if ev.Key() == tcell.KeyEsc {
+			s.dialog, s.choiceOpen, s.choiceHidden = nil, false, true
+			return
+		}
+		for _, a := range answers {
+			if ev.Key() == tcell.KeyRune && ev.Rune() == a.Key {
+				s.dialog, s.choiceOpen = nil, false
+				s.model.Local.Sending = true
+				s.act(a.Action)
+				return
+			}
+		}
+	}
+	s.dialog, s.choiceOpen = d, true
+}
+
 // render writes the model into the widgets.
 func (s *GameScreen) render() {
+	s.offerChoice()
 	m := s.model
 	v := m.View
 	title := DescribeOptions(v.Options)
 	if c := m.Me(); c != engine.Empty {
-		title += fmt.Sprintf(" · you: %s %s", Name(c), stoneGlyph(c))
+		title += " · you: " + m.Name(c)
+		if g := m.Glyph(c); g != m.Name(c) {
+			title += " " + g
+		}
 	}
 	title += " · vs " + ShortPeer(m.Opponent)
 	if m.Adjourned {
@@ -291,7 +367,7 @@ func (s *GameScreen) render() {
 	var info []string
 	if r := s.review; r != nil {
 		s.board.SetModel(s.reviewBoard())
-		info = append(info, "Result: "+DescribeOutcome(*v.Outcome, m.Me()))
+		info = append(info, "Result: "+DescribeOutcome(*v.Outcome, m.Me(), v.Options.Variant))
 		if len(r.frames) > 0 {
 			which := "your own view"
 			if r.full {
@@ -303,7 +379,7 @@ func (s *GameScreen) render() {
 	} else {
 		s.board.SetModel(s.variant.board(m))
 	}
-	if v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer {
+	if (v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer) && v.Options.Variant != engine.VariantGomoku {
 		info = append(info, "Tossing a coin for the colours…")
 	}
 	info = append(info, s.variant.panel(m)...)
@@ -467,7 +543,7 @@ func helpDialog(text string, closeIt func()) *dialog {
 // its end in the full view (the full reveal); later events of the game
 // (the result's confirmation, cards opened) rebuild the positions.
 func (s *GameScreen) startReview() {
-	frames := buildFrames(s.variant, s.conn.Transcript(), s.model.View)
+	frames := buildFrames(s.conn.Transcript(), s.model.View)
 	if s.review == nil {
 		s.review = &review{full: true, at: len(frames) - 1}
 		s.chatting = false

@@ -3,6 +3,7 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,17 +17,35 @@ import (
 // tells each move, the result shows at the end, and the screen turns into
 // the replay, at the last position in the full view.
 func TestGameScreenReplaysRecords(t *testing.T) {
-	for _, name := range []string{"go", "hmg", "fgo", "bridge"} {
+	for _, name := range []string{"go", "hmg", "fgo", "bridge", "gomoku"} {
 		for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 			t.Run(name+"/"+[]string{"inviter", "invitee"}[r], func(t *testing.T) {
 				t.Parallel()
 				s, g := newRecordScreen(t, name, r)
-				moves := 0
+				moves, start := 0, 1
+				var responded []engine.Point
 				for g.next(s) {
 					for _, e := range g.steps[g.at-1].events {
-						switch e.(type) {
+						switch e := e.(type) {
 						case protocol.EventMoved, protocol.EventBridgeMoved, protocol.EventFGoTurn, protocol.EventRevealed, protocol.EventCardsOpened:
 							moves++
+						case protocol.EventGomoku:
+							// The opening is the first position; each turn
+							// ends with a pass, a declaration or a failure.
+							start = 0
+							switch ev := e.Event; ev.Kind {
+							case engine.GomokuEventOpening, engine.GomokuEventPass, engine.GomokuEventNoLegalPoint, engine.GomokuEventDeclare:
+								moves++
+							case engine.GomokuEventResponse:
+								responded = nil
+								for _, o := range ev.Openings {
+									responded = append(responded, o.Point)
+								}
+							case engine.GomokuEventReveal:
+								if slices.Contains(responded, ev.Point) {
+									moves++
+								}
+							}
 						}
 					}
 					if g.at%2 == 0 {
@@ -37,18 +56,18 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 				if !m.Over() || s.review == nil {
 					t.Fatal("the game is over but the screen is not the replay")
 				}
-				if got := len(s.review.frames); got != moves+1 {
-					t.Errorf("replay has %d positions, want %d moves and the start", got, moves)
+				if got := len(s.review.frames); got != moves+start {
+					t.Errorf("replay has %d positions, want %d moves and %d for the start", got, moves, start)
 				}
 				if s.review.at != len(s.review.frames)-1 || !s.review.full {
 					t.Errorf("replay starts at %d (full %v), want the last position in the full view", s.review.at, s.review.full)
 				}
 				text := drawScreen(t, s, 80, 24)
-				want := "Result: " + DescribeOutcome(*m.View.Outcome, m.Me())
+				want := "Result: " + DescribeOutcome(*m.View.Outcome, m.Me(), m.View.Options.Variant)
 				if !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")) {
 					t.Errorf("screen does not show %q:\n%s", want, text)
 				}
-				if !strings.Contains(strings.Join(m.Log, "\n"), "You play "+Name(m.Me())) {
+				if !strings.Contains(strings.Join(m.Log, "\n"), "You play "+m.Name(m.Me())) {
 					t.Errorf("log does not tell the colour:\n%s", strings.Join(m.Log, "\n"))
 				}
 			})

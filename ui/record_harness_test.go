@@ -38,8 +38,8 @@ type recordGame struct {
 	// at is how many steps were delivered.
 	at      int
 	actions []protocol.Action
-	// doErr is what Do answers.
-	doErr error
+	// unanswered are the actions whose answer comes with the next step.
+	unanswered []protocol.Action
 }
 
 // loadRecordGame loads testdata/NAME.record.json for role r.
@@ -59,14 +59,94 @@ func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 			t.Fatal(err)
 		}
 	}
+	var gomoku *gomokuPrivate
 	for i := range tr.Messages {
 		events, err := m.Apply(&tr.Messages[i])
 		if err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
-		g.steps = append(g.steps, recordStep{events: events, view: viewOf(m, final, r), count: i + 1})
+		v := viewOf(m, final, r)
+		if gv, ok := v.Variant.(protocol.GomokuView); ok {
+			if gomoku == nil {
+				gomoku = newGomokuPrivate(t, m.Options, r, final)
+			}
+			for _, e := range events {
+				gomoku.step(t, e)
+			}
+			gv.Game = gomoku.view
+			v.Variant = gv
+		}
+		g.steps = append(g.steps, recordStep{events: events, view: v, count: i + 1})
 	}
 	return g
+}
+
+// gomokuPrivate is a gomoku player's own view of a recorded game, built as
+// its program builds it: the opponent's steps observed, its own replayed
+// with its committed points (known from the finished game's record).
+type gomokuPrivate struct {
+	role protocol.Role
+	view engine.GomokuView
+	rec  engine.GomokuRecord
+}
+
+func newGomokuPrivate(t *testing.T, o engine.Options, r protocol.Role, final *protocol.Machine) *gomokuPrivate {
+	t.Helper()
+	seat := engine.GomokuInviter
+	if r == protocol.Invitee {
+		seat = engine.GomokuInvitee
+	}
+	v, err := engine.NewGomokuView(o, seat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fv := final.PublicView(r).(protocol.GomokuView)
+	if fv.Record == nil {
+		t.Fatal("the gomoku record has no opened record")
+	}
+	return &gomokuPrivate{role: r, view: v, rec: *fv.Record}
+}
+
+// step takes one event of the game.
+func (g *gomokuPrivate) step(t *testing.T, e protocol.Event) {
+	t.Helper()
+	ge, ok := e.(protocol.EventGomoku)
+	if !ok {
+		return
+	}
+	v, ev := g.view, ge.Event
+	var err error
+	if ge.From != g.role {
+		g.view, err = v.Observe(ev)
+	} else {
+		switch ev.Kind {
+		case engine.GomokuEventOpening:
+			g.view, _, err = v.PlaceOpening(ev.Point)
+		case engine.GomokuEventSide:
+			g.view, _, err = v.ChooseSide(ev.Side)
+		case engine.GomokuEventCommit:
+			g.view, _, err = v.Commit(g.rec.Turns[v.MoveNumber()-1].Point)
+		case engine.GomokuEventPass:
+			g.view, _, err = v.Pass()
+		case engine.GomokuEventNoLegalPoint:
+			g.view, _, err = v.DeclareNoLegalPoint()
+		case engine.GomokuEventAnnounce:
+			g.view, _, err = v.Announce(ev.Line.Kind)
+		case engine.GomokuEventResponse:
+			var ps []engine.Point
+			for _, o := range ev.Openings {
+				ps = append(ps, o.Point)
+			}
+			g.view, _, err = v.Respond(ps)
+		case engine.GomokuEventReveal:
+			g.view, _, err = v.Reveal()
+		case engine.GomokuEventDeclare:
+			g.view, _, err = v.Declare(ev.Declaration)
+		}
+	}
+	if err != nil {
+		t.Fatalf("gomoku view of role %d: %s: %v", g.role, ev.Kind, err)
+	}
 }
 
 // viewOf builds the view role r's program gives after the messages m
@@ -105,7 +185,8 @@ func (g *recordGame) View() protocol.View {
 }
 func (g *recordGame) Do(a protocol.Action) error {
 	g.actions = append(g.actions, a)
-	return g.doErr
+	g.unanswered = append(g.unanswered, a)
+	return nil
 }
 func (g *recordGame) Events() <-chan protocol.Event { return nil }
 func (g *recordGame) Transcript() *protocol.Transcript {
@@ -126,6 +207,11 @@ func (g *recordGame) next(s *GameScreen) bool {
 	}
 	st := g.steps[g.at]
 	g.at++
+	answered := g.unanswered
+	g.unanswered = nil
+	for _, a := range answered {
+		s.ActionDone(a, nil, st.view)
+	}
 	for _, e := range st.events {
 		s.Apply(e, st.view)
 	}
@@ -147,16 +233,13 @@ func (g *recordGame) until(t *testing.T, s *GameScreen, cond func() bool) {
 }
 
 // newRecordScreen returns the game screen of a recorded game for role r,
-// at the invitation; its actions are recorded, not sent.
+// at the invitation; its actions are recorded, not sent, and get no
+// answer (the record goes on as it was played).
 func newRecordScreen(t *testing.T, name string, r protocol.Role) (*GameScreen, *recordGame) {
 	t.Helper()
 	g := loadRecordGame(t, name, r)
 	g.at = 1 // the invitation
-	var s *GameScreen
-	s = NewGameScreen(g, func(a protocol.Action) {
-		err := g.Do(a)
-		s.ActionDone(a, err, g.View())
-	}, nil)
+	s := NewGameScreen(g, func(a protocol.Action) { g.Do(a) }, nil)
 	s.SetSaveDir(t.TempDir())
 	return s, g
 }

@@ -292,3 +292,109 @@ func TestFG1NothingHiddenOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestGM3NothingHiddenOnScreen plays the recorded gomoku game on both
+// sides: until the end opens every piece, each opponent piece the board
+// shows is one that was revealed, and the opponent's hidden pieces are
+// only counted.
+func TestGM3NothingHiddenOnScreen(t *testing.T) {
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		s, g := newRecordScreen(t, "gomoku", r)
+		hiddenSeen := 0
+		for g.next(s) {
+			gv, ok := s.Model().View.Variant.(protocol.GomokuView)
+			v := gv.Game
+			if !ok || v.Size() == 0 || v.Me() == engine.Empty || gv.Record != nil {
+				continue
+			}
+			bm := s.Board().Model()
+			for p := engine.Point(0); bm.OnBoard(p); p++ {
+				if bm.At(p).Stone == v.Me().Opponent() && !v.OpponentPiece(p) {
+					t.Fatalf("role %d, message %d: an opponent piece shows at %s, not revealed", r, g.at, p.Vertex(7))
+				}
+			}
+			hiddenSeen += v.OpponentHidden()
+		}
+		if hiddenSeen == 0 {
+			t.Errorf("role %d: the opponent never had a hidden piece", r)
+		}
+	}
+}
+
+// gomokuPhase returns a condition that holds when the player of s must act
+// in phase ph (and more, when extra holds).
+func gomokuPhase(s *GameScreen, ph engine.GomokuPhase, extra func(engine.GomokuView) bool) func() bool {
+	return func() bool {
+		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
+		v := gv.Game
+		return ok && v.Size() > 0 && v.MyTurn() && v.Phase() == ph && s.Model().View.Phase == protocol.PhasePlay &&
+			(extra == nil || extra(v))
+	}
+}
+
+// TestGM2GM3GomokuKeys checks each step of a gomoku turn on the recorded
+// game: the opening piece by Enter, the side and the line in dialogs, the
+// commitment by Enter, the answer by selecting hidden pieces and ^D, and
+// the empty answer sent by itself.
+func TestGM2GM3GomokuKeys(t *testing.T) {
+	s, g := newRecordScreen(t, "gomoku", protocol.Inviter)
+	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseOpening, nil))
+	press(s, "d4\n")
+	if got := actionsText(7, g.actions); got != "gomokuopening" {
+		t.Errorf("Enter in the opening sent %q", got)
+	}
+
+	s, g = newRecordScreen(t, "gomoku", protocol.Invitee)
+	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseChooseSide, nil))
+	if s.dialog == nil || !strings.Contains(drawScreen(t, s, 80, 24), "x  X: the opening piece is yours") {
+		t.Fatalf("no side dialog:\n%s", drawScreen(t, s, 80, 24))
+	}
+	press(s, "\x1b")
+	if s.dialog != nil {
+		t.Error("Esc did not hide the question")
+	}
+	press(s, "\x04o")
+	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuChooseSide{Side: engine.GomokuO}) {
+		t.Errorf("^D o sent %v", got)
+	}
+
+	g.actions = nil
+	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseCommit, nil))
+	v := s.Model().View.Variant.(protocol.GomokuView).Game
+	legal := v.LegalPoints()[0]
+	press(s, legal.Vertex(7)+"\n")
+	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuPlace{Point: legal}) {
+		t.Errorf("Enter at %s sent %v", legal.Vertex(7), got)
+	}
+
+	g.actions = nil
+	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseAnnounce, nil))
+	press(s, "c")
+	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuAnnounce{Column: true}) {
+		t.Errorf("c sent %v", got)
+	}
+
+	g.actions = nil
+	var cands []engine.Point
+	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseRespond, func(v engine.GomokuView) bool {
+		cands = v.HiddenInLine(v.Announced())
+		return len(cands) > 0
+	}))
+	press(s, cands[0].Vertex(7)+"\n")
+	if !s.Board().Model().At(cands[0]).Has(MarkHighlight) {
+		t.Errorf("selected %s not highlighted", cands[0].Vertex(7))
+	}
+	press(s, "\x04")
+	if got := actionsText(7, g.actions); len(g.actions) != 1 || !strings.HasPrefix(got, "gomokurespond") ||
+		!slices.Equal(g.actions[0].(protocol.GomokuRespond).Reveal, cands[:1]) {
+		t.Errorf("^D sent %v, want a response revealing %s", g.actions, cands[0].Vertex(7))
+	}
+
+	s, g = newRecordScreen(t, "gomoku", protocol.Inviter)
+	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseRespond, func(v engine.GomokuView) bool {
+		return len(v.HiddenInLine(v.Announced())) == 0
+	}))
+	if got := g.actions; len(got) != 1 || len(got[0].(protocol.GomokuRespond).Reveal) != 0 {
+		t.Errorf("with nothing to reveal the screen sent %v, want an empty response", got)
+	}
+}

@@ -76,6 +76,22 @@ func screenSections(t *testing.T) map[string]string {
 	}
 	sections["bridge"] = drawScreen(t, s, w, h)
 
+	// Hidden Move Double Gomoku: the opponent announced a line where the
+	// player has hidden pieces; the player selected one to reveal.
+	s, g = newRecordScreen(t, "gomoku", protocol.Inviter)
+	g.until(t, s, func() bool {
+		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
+		v := gv.Game
+		return ok && v.Size() > 0 && v.MoveNumber() > 12 && v.MyTurn() && v.Phase() == engine.GomokuPhaseRespond &&
+			len(v.HiddenInLine(v.Announced())) > 1
+	})
+	gv := s.Model().View.Variant.(protocol.GomokuView)
+	press(s, gv.Game.HiddenInLine(gv.Game.Announced())[0].Vertex(7)+"\n")
+	sections["gomoku"] = drawScreen(t, s, w, h)
+	for g.next(s) {
+	}
+	sections["gomoku-end"] = drawScreen(t, s, w, h)
+
 	// The help screen.
 	gf := &fakeGame{view: goView(t, 9)}
 	s = gf.screen(t)

@@ -45,6 +45,21 @@ type revealer interface {
 	revealable(m *GameModel) []cardChoice
 }
 
+// chooser is a variantScreen that asks the player to choose among a few
+// answers at some steps (gomoku: the side, row or column): the screen
+// shows them in a dialog, each answer on its key.
+type chooser interface {
+	// choices returns the question and its answers now, or no answers.
+	choices(m *GameModel) (question []string, answers []answer)
+}
+
+// answer is one answer of a chooser's question.
+type answer struct {
+	Key    rune
+	Text   string
+	Action protocol.Action
+}
+
 // cardChoice is a hidden-move card the player may reveal.
 type cardChoice struct {
 	Card  int
@@ -108,13 +123,18 @@ type Frame struct {
 	Caption string
 	Effect  []engine.Point
 	Last    engine.Point
+	// Index is what the variant's describe said of the position (the
+	// number of turns played, for gomoku).
+	Index int
 }
 
 // buildFrames replays a transcript and returns the positions of the game
 // as role saw them move by move, beginning with the empty board after the
 // coin toss. final is the player's last view (for its colour and what
-// only it knows).
-func buildFrames(vs variantScreen, t *protocol.Transcript, final protocol.View) []Frame {
+// only it knows). The replay has its own variant screen: a variant may
+// keep state between events.
+func buildFrames(t *protocol.Transcript, final protocol.View) []Frame {
+	vs := screenFor(final.Options.Variant)
 	m := protocol.NewMachine(t.Game)
 	model := NewGameModel(final, "")
 	var frames []Frame
@@ -139,7 +159,7 @@ func buildFrames(vs variantScreen, t *protocol.Transcript, final protocol.View) 
 				caption = note.lines[0]
 			}
 			frames = append(frames, Frame{Public: m.PublicView(final.Role), Caption: caption,
-				Effect: note.effect, Last: model.Last})
+				Effect: note.effect, Last: model.Last, Index: note.index})
 		}
 	}
 	return frames

@@ -252,9 +252,7 @@ func TestPlayTmuxGo(t *testing.T) {
 	white.waitText("Black C3.")
 	white.play("D3")
 	black.waitText("White D3.")
-	if got := boardCell(t, black.screen, "D3"); got != "(○)" {
-		t.Errorf("Black's board shows %q at D3, want White's last move (○)", got)
-	}
+	black.waitCell("D3", "(○)")
 	black.play("pass")
 	white.waitText("Black passes.")
 	white.play("pass")
@@ -310,6 +308,14 @@ func TestPlayTmuxBot(t *testing.T) {
 	}
 }
 
+// waitCell waits until the pane's board shows want at vertex.
+func (p *pane) waitCell(vertex, want string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%q at %s", want, vertex), 15*time.Second, func(s string) bool {
+		return loosely(s, "A B") && boardCell(p.t, s, vertex) == want
+	})
+}
+
 // hiddenFrom checks that a screen shows nothing at a vertex where the
 // other player holds something hidden: an empty point, no bracket.
 func hiddenFrom(t *testing.T, p *pane, vertex, what string) {
@@ -335,12 +341,8 @@ func TestPlayTmuxHMG(t *testing.T) {
 	white.keys("C-d")
 	black.waitText("Turn 1 · your turn: ^V reveals, or play")
 	white.waitText("You are committed to your 1 hidden move.")
-	if got := boardCell(t, black.capture(), "A1"); got != "[●]" {
-		t.Errorf("Black's own card at A1 shows as %q", got)
-	}
-	if got := boardCell(t, white.capture(), "E5"); got != "[○]" {
-		t.Errorf("White's own card at E5 shows as %q", got)
-	}
+	black.waitCell("A1", "[●]")
+	white.waitCell("E5", "[○]")
 	hiddenFrom(t, white, "A1", "Black's card")
 	hiddenFrom(t, black, "E5", "White's card")
 	if !loosely(black.screen, "White's: 1 hidden") || !loosely(white.screen, "Black's: 1 hidden") {
@@ -351,9 +353,7 @@ func TestPlayTmuxHMG(t *testing.T) {
 	black.waitText("Reveal which hidden move?")
 	black.keys("1")
 	white.waitText("Black reveals hidden move 1 at A1.")
-	if got := boardCell(t, white.screen, "A1"); got != "(●)" {
-		t.Errorf("White's board shows %q at A1 after the reveal", got)
-	}
+	white.waitCell("A1", "(●)")
 	black.play("C3")
 	white.waitText("Black C3.")
 	white.play("pass")
@@ -366,9 +366,7 @@ func TestPlayTmuxHMG(t *testing.T) {
 	}
 	// The full reveal: White's unused card is opened to Black.
 	black.waitText("White's hidden moves were: E5.")
-	if got := boardCell(t, black.capture(), "E5"); got != "[○]" {
-		t.Errorf("after the game Black's board shows %q at E5, want White's unused card [○]", got)
-	}
+	black.waitCell("E5", "[○]")
 }
 
 // TestPlayTmuxFGo plays F-Go 5×5 to the result: a choice taken back, a
@@ -380,9 +378,7 @@ func TestPlayTmuxFGo(t *testing.T) {
 	black.waitText("Your choice?")
 	black.play("C3")
 	black.waitText("Your choice: C3 (not sent)")
-	if got := boardCell(t, black.screen, "C3"); got != "[●]" {
-		t.Errorf("Black's choice shows as %q", got)
-	}
+	black.waitCell("C3", "[●]")
 	black.keys("C-u")
 	black.waitText("Your choice?")
 	black.play("C3")
@@ -395,9 +391,8 @@ func TestPlayTmuxFGo(t *testing.T) {
 	white.keys("C-d")
 	for _, p := range []*pane{black, white} {
 		p.waitText("Black C3, White D3.")
-		if s := p.capture(); boardCell(t, s, "C3") != "(●)" || boardCell(t, s, "D3") != "(○)" {
-			t.Errorf("%s's board does not show both choices as last moves:\n%s", p.name, s)
-		}
+		p.waitCell("C3", "(●)")
+		p.waitCell("D3", "(○)")
 	}
 	white.play("pass")
 	white.keys("C-d")
@@ -428,5 +423,59 @@ func TestPlayTmuxBridge(t *testing.T) {
 		p.waitText("Black C5: a bridge, Black wins.")
 		p.waitText("Result: Black wins (B+)")
 		p.waitText("Black made a bridge: C1 C2 C3 C4 C5")
+	}
+}
+
+// TestPlayTmuxGomoku plays Hidden Move Double Gomoku 7×7 to the result:
+// the opening piece, the side, a hidden piece, a line announced and
+// answered by revealing that piece, two passes (a draw, GM-7) and the
+// audit. The hidden piece shows on the other screen only once revealed.
+func TestPlayTmuxGomoku(t *testing.T) {
+	t.Parallel()
+	srv := newTmux(t)
+	common := []string{"play", "--lobby", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"}
+	b := srv.start("b", 200, 30, append(common, "--home", filepath.Join(srv.dir, "b"))...)
+	a := srv.start("a", 100, 30, append(common, "--home", filepath.Join(srv.dir, "a"), "--variant", "gomoku", "--size", "7")...)
+	addr := addrRe.FindString(b.waitFor("an address", 20*time.Second, func(s string) bool { return addrRe.MatchString(s) }))
+	a.waitText("kakure — lobby")
+	a.keys("="+addr, "Enter")
+	b.waitText("invites you to a game:")
+	b.keys("y")
+
+	// The inviter (a) places the X opening piece; b chooses O.
+	a.waitText("Place the X opening piece")
+	a.play("D4")
+	b.waitText("The X opening piece is at D4. Your side?")
+	b.keys("o")
+	x, o := a, b
+	o.waitText("Turn 1 · your turn")
+	o.play("A1")
+	o.waitText("you committed to A1. Announce:")
+	o.keys("r")
+	x.waitText("O's piece is placed.")
+	hiddenFrom(t, x, "A1", "O's hidden piece")
+	o.waitCell("A1", "[O]")
+
+	// X commits to G1 and announces row 1: O reveals A1.
+	x.waitText("Turn 2 · your turn")
+	x.play("G1")
+	x.waitText("you committed to G1. Announce:")
+	x.keys("r")
+	o.waitText("Your hidden pieces there: A1")
+	hiddenFrom(t, o, "G1", "X's committed point")
+	o.play("A1")
+	o.waitText("Selected: A1")
+	o.keys("C-d")
+	x.waitText("O reveals A1.")
+	x.waitText("X's piece at G1 stands revealed.")
+	x.waitCell("A1", " O ")
+
+	o.waitText("Turn 3 · your turn")
+	o.play("pass")
+	x.waitText("Turn 4 · your turn")
+	x.play("pass")
+	for _, p := range []*pane{x, o} {
+		p.waitText("The audit of every hidden piece passed (GM-8).")
+		p.waitText("Result: a draw (0)")
 	}
 }
