@@ -61,6 +61,13 @@ type Config struct {
 	// UserAgent is announced to peers by libp2p's identify protocol;
 	// empty means "kakure".
 	UserAgent string
+	// Relays are kakure relays (multiaddrs ending in /p2p/<relay ID>, as
+	// `kakure relay` prints them) through which peers behind NATs reach
+	// each other, and on which invite codes live (see HostInvite); nil
+	// means those of the configuration file (LoadFileConfig), empty none.
+	Relays []string
+	// Relay, when not nil, makes this node a kakure relay (RelayConfig).
+	Relay *RelayConfig
 }
 
 // MDNSService is the mDNS service name kakure nodes announce, so that
@@ -73,6 +80,7 @@ type Node struct {
 	host host.Host
 	home string
 	mdns mdns.Service
+	inet *internet
 
 	lanMu     sync.Mutex
 	lanPeers  chan peer.AddrInfo
@@ -108,9 +116,24 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 
+	fileCfg, err := LoadFileConfig(home)
+	if err != nil {
+		return nil, err
+	}
 	listen := cfg.ListenAddrs
 	if listen == nil {
+		listen = fileCfg.Listen
+	}
+	if listen == nil {
 		listen = DefaultListenAddrs()
+	}
+	relayAddrs := cfg.Relays
+	if relayAddrs == nil {
+		relayAddrs = fileCfg.Relays
+	}
+	relays, err := ParseRelayAddrs(relayAddrs)
+	if err != nil {
+		return nil, err
 	}
 	if len(listen) == 0 {
 		return nil, errors.New("node: no listen addresses")
@@ -147,12 +170,23 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if cfg.NATPortMap && !allLoopback {
 		opts = append(opts, libp2p.NATPortMap())
 	}
+	n := &Node{home: home, lanPeers: make(chan peer.AddrInfo, 32), inet: newInternet(relays)}
+	inetOpts, err := internetOptions(n, cfg, relays)
+	if err != nil {
+		mgr.Close()
+		return nil, err
+	}
+	opts = append(opts, inetOpts...)
 	h, err := libp2p.New(opts...)
 	if err != nil {
 		mgr.Close() // libp2p closes it on some failures, not all; twice is fine
 		return nil, fmt.Errorf("node: starting libp2p host: %w", err)
 	}
-	n := &Node{host: h, home: home, lanPeers: make(chan peer.AddrInfo, 32)}
+	n.host = h
+	if err := n.startInternet(cfg); err != nil {
+		n.Close()
+		return nil, err
+	}
 	if cfg.EnableMDNS {
 		n.mdns = mdns.NewMdnsService(h, MDNSService, lanNotifee{n})
 		if err := n.mdns.Start(); err != nil {
@@ -283,6 +317,7 @@ func (l lanNotifee) HandlePeerFound(info peer.AddrInfo) {
 // LANPeers. Calling it again returns the first call's result.
 func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
+		n.closeInternet()
 		if n.mdns != nil {
 			n.closeErr = n.mdns.Close()
 		}

@@ -67,6 +67,19 @@ type Game struct {
 	// peer may not have yet, by sequence number, to send again on resume.
 	ownBulk   map[uint64][][]byte
 	autoSince time.Time
+
+	// redialed delivers the streams that maybeRedial opened (nil on
+	// failure); dialing and nextDial pace the attempts.
+	redialed chan network.Stream
+	dialing  bool
+	nextDial time.Time
+	dialWait time.Duration
+
+	// helloGen is the stream generation whose hello was answered: one
+	// hello per stream is answered by resending what the other side
+	// lacks; more would let a peer make this one resend the whole game
+	// for every few bytes it sends.
+	helloGen int
 }
 
 type actionReq struct {
@@ -342,6 +355,14 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 // attachStream hands a resumed stream to the loop.
 func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 	select {
+	case <-g.done:
+		// The loop has stopped: never park the stream in the buffer of
+		// attach, where nothing would read or close it.
+		st.Reset()
+		return
+	default:
+	}
+	select {
 	case g.attach <- attachReq{st: st, r: r, h: h}:
 	case <-g.done:
 		st.Reset()
@@ -352,6 +373,9 @@ func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 // a resume); an optional reader already holds buffered bytes of st.
 func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	defer close(g.done)
+	// The event pump runs only while a loop does: a game abandoned before
+	// its loop starts (a declined invitation) leaves no goroutine behind.
+	go g.events.pump()
 	defer g.events.close()
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
@@ -400,6 +424,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				g.dropStream()
 				continue
 			}
+			g.helloGen = g.streamGen
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -412,6 +437,21 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 		case <-check.C:
 			g.checkGrace()
+			g.maybeRedial()
+		case st := <-g.redialed:
+			g.dialing = false
+			if st == nil {
+				continue
+			}
+			if g.stream != nil || g.finished() {
+				st.Reset()
+				continue
+			}
+			g.useStream(st, bufio.NewReader(st))
+			g.awaitHello = true
+			if err := g.writeHello(st); err != nil {
+				g.dropStream()
+			}
 		}
 	}
 }
@@ -437,6 +477,7 @@ func (g *Game) shutdown() {
 }
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
+	g.setAdjourned(false)
 	g.stream = st
 	g.sentOnStream = map[uint64]bool{}
 	g.awaitHello = false
@@ -478,6 +519,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 	default:
 		g.dropStream()
 		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
+			g.setAdjourned(true)
 			g.events.push(EventAdjourned{Reason: err.Error()})
 		}
 		if g.onAnswer != nil && g.m.Phase == PhaseAnswer {
@@ -504,7 +546,12 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
 			return
 		}
+		if g.helloGen == g.streamGen {
+			return // a second hello on this stream: nothing to resend
+		}
+		g.helloGen = g.streamGen
 		g.awaitHello = false
+		g.dialWait = 0
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:
@@ -837,7 +884,14 @@ func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
 	return g, nil
 }
 
+// ErrCorruptRecord reports a record file that is torn, damaged or forged:
+// it is never used, only reported.
+var ErrCorruptRecord = errors.New("protocol: corrupt record")
+
 // Unfinished lists the games in the games directory that are not over.
+// Records that cannot be read or replayed are left out and reported in the
+// error (wrapping ErrCorruptRecord, one per file), alongside the games
+// that can be resumed.
 func (s *Service) Unfinished() ([]GameID, error) {
 	if s.cfg.Dir == "" {
 		return nil, nil
@@ -847,23 +901,30 @@ func (s *Service) Unfinished() ([]GameID, error) {
 		return nil, err
 	}
 	var ids []GameID
+	var bad []error
 	for _, path := range matches {
 		tr, err := LoadTranscript(path)
 		if err != nil {
 			s.cfg.Logger.Warn("unreadable record", "path", path, "err", err)
+			bad = append(bad, fmt.Errorf("%w: %v", ErrCorruptRecord, err))
 			continue
 		}
 		m := NewMachine(tr.Game)
 		for i := range tr.Messages {
-			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+			if _, err = m.Apply(&tr.Messages[i]); err != nil {
 				break
 			}
+		}
+		if err != nil {
+			s.cfg.Logger.Warn("record does not replay", "path", path, "err", err)
+			bad = append(bad, fmt.Errorf("%w: %s: does not replay: %v", ErrCorruptRecord, path, err))
+			continue
 		}
 		if m.Phase != PhaseDone {
 			ids = append(ids, tr.Game)
 		}
 	}
-	return ids, nil
+	return ids, errors.Join(bad...)
 }
 
 // Wait returns when the game is over, or ctx ends.
@@ -959,4 +1020,46 @@ func (g *Game) writeBulk(st network.Stream, seq uint64) error {
 		}
 	}
 	return nil
+}
+
+// setAdjourned records whether the connection to the other peer is down.
+func (g *Game) setAdjourned(v bool) {
+	g.mu.Lock()
+	g.adjourn = v
+	g.mu.Unlock()
+}
+
+// maybeRedial reconnects an adjourned game while both programs run: the
+// inviter dials the invitee again, with growing pauses (1 s to 30 s); the
+// invitee waits, so that the two never race with two streams. A program
+// that restarts dials by itself (Service.Resume).
+func (g *Game) maybeRedial() {
+	if g.stream != nil || g.dialing || g.role != Inviter || time.Now().Before(g.nextDial) {
+		return
+	}
+	if g.m.Phase == PhaseInvite || g.m.Phase == PhaseAnswer || g.m.Phase == PhaseDone {
+		return
+	}
+	if g.dialWait == 0 {
+		g.dialWait = time.Second
+	} else if g.dialWait *= 2; g.dialWait > 30*time.Second {
+		g.dialWait = 30 * time.Second
+	}
+	g.nextDial = time.Now().Add(g.dialWait)
+	g.dialing = true
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := g.svc.openStream(ctx, g.peer)
+		if err != nil {
+			st = nil
+		}
+		select {
+		case g.redialed <- st:
+		case <-g.done:
+			if st != nil {
+				st.Reset()
+			}
+		}
+	}()
 }

@@ -95,6 +95,12 @@ type ChatBody struct {
 // MaxChatLength caps a chat line, in bytes.
 const MaxChatLength = 2000
 
+// MaxChatLines caps the chat lines of one player in one game: chat is the
+// one message a peer may send at any time, and each line is kept in the
+// record, so without a cap a peer could grow the other's record (and the
+// work of saving it) without end.
+const MaxChatLines = 200
+
 // ResultBody states the result the sender computed; both peers must agree.
 type ResultBody struct {
 	Result string `json:"result"`
@@ -407,6 +413,15 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 		}
 		if len(b.Text) > MaxChatLength {
 			return nil, violation(msg.From, msg.Seq, "T-10", "chat line of %d bytes (cap %d)", len(b.Text), MaxChatLength)
+		}
+		lines := 0
+		for _, c := range m.Chat {
+			if c.From == msg.From {
+				lines++
+			}
+		}
+		if lines >= MaxChatLines {
+			return nil, violation(msg.From, msg.Seq, "T-10", "more than %d chat lines", MaxChatLines)
 		}
 		m.Chat = append(m.Chat, ChatLine{From: msg.From, Text: b.Text})
 		return []Event{EventChat{From: msg.From, Text: b.Text}}, nil

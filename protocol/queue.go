@@ -15,10 +15,10 @@ type eventQueue struct {
 	out    chan Event
 }
 
+// newEventQueue returns a queue; its pump is started by the game's loop
+// (Game.run), so that a game whose loop never runs holds no goroutine.
 func newEventQueue() *eventQueue {
-	q := &eventQueue{wake: make(chan struct{}, 1), out: make(chan Event)}
-	go q.pump()
-	return q
+	return &eventQueue{wake: make(chan struct{}, 1), out: make(chan Event)}
 }
 
 func (q *eventQueue) push(e Event) {

@@ -40,6 +40,15 @@ type Config struct {
 	// sends by itself (a coin toss step, an opening, the result) before it
 	// forfeits (T-11).
 	AutoGrace time.Duration
+	// HandshakeTimeout is how long a new incoming stream has to send its
+	// hello and invitation before it is reset (default
+	// DefaultHandshakeTimeout).
+	HandshakeTimeout time.Duration
+	// MaxGamesPerPeer and MaxGames cap the games running at once with one
+	// peer and in all; invitations beyond are declined (defaults
+	// DefaultMaxGamesPerPeer, DefaultMaxGames; see limits.go).
+	MaxGamesPerPeer int
+	MaxGames        int
 	// tamper, for tests only, changes outgoing messages (see export_test).
 	tamper func(m *Message, key crypto.PrivKey) [][]byte
 	// rewrite, for tests only, changes this peer's own messages before
@@ -58,6 +67,15 @@ func (c *Config) defaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if c.HandshakeTimeout == 0 {
+		c.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if c.MaxGamesPerPeer == 0 {
+		c.MaxGamesPerPeer = DefaultMaxGamesPerPeer
+	}
+	if c.MaxGames == 0 {
+		c.MaxGames = DefaultMaxGames
+	}
 }
 
 // Service runs kakure games on a host: it answers invitations and resumes,
@@ -69,6 +87,7 @@ type Service struct {
 	mu      sync.Mutex
 	games   map[GameID]*Game
 	invites chan *Game
+	limits  limitState
 }
 
 // NewService registers the game protocol on cfg.Host.
@@ -86,7 +105,7 @@ func NewService(cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("protocol: games directory: %w", err)
 		}
 	}
-	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, 16)}
+	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, acceptedQueue)}
 	cfg.Host.SetStreamHandler(GameProtocol, s.handleStream)
 	return s, nil
 }
@@ -107,6 +126,10 @@ func (s *Service) Close() {
 }
 
 // Accepted delivers the games this service accepted from invitations.
+// At most 16 accepted games wait to be read: while the channel is full,
+// the service declines invitations (ErrBusy) rather than hold them, so a
+// service whose Accepted nobody reads declines every invitation after the
+// sixteenth.
 func (s *Service) Accepted() <-chan *Game { return s.invites }
 
 // hello is the first frame each side sends on a stream: the game, and how
@@ -221,11 +244,12 @@ func (s *Service) Game(id GameID) *Game {
 func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 	return &Game{
 		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
-		peer:    tr.Peers[role.Other()],
-		events:  newEventQueue(),
-		actions: make(chan actionReq),
-		attach:  make(chan attachReq, 1),
-		done:    make(chan struct{}),
+		peer:     tr.Peers[role.Other()],
+		events:   newEventQueue(),
+		actions:  make(chan actionReq),
+		attach:   make(chan attachReq, 1),
+		redialed: make(chan network.Stream),
+		done:     make(chan struct{}),
 	}
 }
 
@@ -239,8 +263,16 @@ func (s *Service) handleStream(st network.Stream) {
 		}
 	}()
 	remote := st.Conn().RemotePeer()
+	if err := s.beginHandshake(remote); err != nil {
+		s.cfg.Logger.Debug("game stream refused", "peer", remote, "err", err)
+		st.Reset()
+		return
+	}
+	defer s.endHandshake(remote)
 	r := bufio.NewReader(st)
-	st.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+	// The hello and the invitation must arrive within the handshake
+	// timeout, however slowly their bytes trickle in.
+	st.SetReadDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
 	f, _, err := readFrameJSON(r)
 	if err != nil || f.Hello == nil {
 		s.cfg.Logger.Warn("game stream without hello", "peer", remote, "err", err)
@@ -312,22 +344,42 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, remote pe
 	if s.cfg.OnInvite != nil {
 		decision = s.cfg.OnInvite(remote, g.m.Options)
 	}
+	admitted := false
+	if decision == nil {
+		// Registers g and reserves its place in Accepted.
+		decision = s.admitInvitation(g)
+		admitted = decision == nil
+	}
 	if err := g.writeHello(st); err != nil {
+		if admitted {
+			s.forget(g)
+			s.releaseAccepted()
+		}
 		st.Reset()
 		return
 	}
 	if decision != nil {
+		s.cfg.Logger.Info("declining an invitation", "peer", remote, "reason", decision)
 		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: decision.Error()})
 		st.Close()
 		return
 	}
-	s.register(g)
 	go g.run(st, r)
 	if err := g.Do(accept{}); err != nil {
+		s.releaseAccepted()
 		s.cfg.Logger.Warn("accepting", "err", err)
 		return
 	}
-	s.invites <- g
+	s.deliverAccepted(g)
+}
+
+// forget unregisters a game whose loop never started.
+func (s *Service) forget(g *Game) {
+	s.mu.Lock()
+	if s.games[g.id] == g {
+		delete(s.games, g.id)
+	}
+	s.mu.Unlock()
 }
 
 // accept is the internal action that accepts an invitation.

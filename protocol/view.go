@@ -27,7 +27,7 @@ func (g *Game) View() View {
 	from, kinds := g.m.Expected()
 	v := View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
-		Chat: append([]ChatLine(nil), g.m.Chat...)}
+		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
 		if pv, ok := g.player.(privateViewer); ok {

@@ -6,12 +6,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func init() {
@@ -19,12 +23,16 @@ func init() {
 }
 
 func runBot(env *environment, args []string) error {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--invite MULTIADDR --variant V ...]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	invite := fs.String("invite", "", "invite the peer at this multiaddr (with /p2p/ID) to one game, play it and exit")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
+	var relays listenFlag
+	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
+	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
+	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
 	var vf variantFlags
 	vf.register(fs, "go")
 	if err := parseFlags(fs, args); err != nil {
@@ -33,8 +41,11 @@ func runBot(env *environment, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
+	if *invite != "" && *join != "" || *hostInvite && (*invite != "" || *join != "") {
+		return usageError("--host-invite, --invite and --join exclude each other")
+	}
 	var o engine.Options
-	if *invite != "" {
+	if *invite != "" || *join != "" {
 		var err error
 		if o, err = vf.options(fs); err != nil {
 			return err
@@ -46,7 +57,11 @@ func runBot(env *environment, args []string) error {
 	if len(addrs) == 0 {
 		addrs = nodeDefaultListen()
 	}
-	p, err := startPeer(ctx, *home, addrs, nil)
+	cfg := node.Config{Home: *home, ListenAddrs: addrs}
+	if len(relays) > 0 {
+		cfg.Relays = relays
+	}
+	p, err := startPeerConfig(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
@@ -55,9 +70,23 @@ func runBot(env *environment, args []string) error {
 	for _, a := range p.node.Addrs() {
 		fmt.Fprintf(env.stdout, "  %s\n", a)
 	}
+	if *hostInvite {
+		inv, err := p.node.HostInvite(ctx)
+		if err != nil {
+			return err
+		}
+		defer inv.Close()
+		fmt.Fprintf(env.stdout, "invite code: %s\n", inv.Code)
+	}
 	results := make(chan string, 16)
-	play := func(g *protocol.Game, seed uint64) {
-		out, err := bot.Run(ctx, g, bot.NewRandom(seed))
+	// play plays g; fm, when not nil, notes the time of the first move.
+	play := func(g *protocol.Game, seed uint64, fm *firstMoveTimer) {
+		if fm == nil {
+			fm = &firstMoveTimer{}
+		}
+		fm.Player = bot.NewRandom(seed)
+		out, err := bot.Run(ctx, g, fm)
+		results <- connectionLine(ctx, p.node, g.Peer())
 		if err != nil {
 			results <- fmt.Sprintf("game %s: %v", g.ID(), err)
 			return
@@ -71,7 +100,11 @@ func runBot(env *environment, args []string) error {
 		results <- fmt.Sprintf("game %s: %s record=%s%s", g.ID(), describeOutcome(out), g.RecordPath(), sgfNote)
 	}
 	// Resume the games a crash or a lost connection left unfinished.
-	ids, _ := p.service.Unfinished()
+	ids, err := p.service.Unfinished()
+	if err != nil {
+		// Torn or damaged records are reported, never resumed.
+		fmt.Fprintf(env.stdout, "records not resumed: %v\n", err)
+	}
 	for i, id := range ids {
 		g, err := p.service.Resume(ctx, id)
 		if err != nil {
@@ -80,12 +113,20 @@ func runBot(env *environment, args []string) error {
 			fmt.Fprintf(env.stdout, "resuming game %s\n", id)
 		}
 		if g != nil {
-			go play(g, *seed+uint64(i)+1000)
+			go play(g, *seed+uint64(i)+1000, nil)
 		}
 	}
-	if *invite != "" {
-		pid, err := p.node.Connect(ctx, *invite)
-		if err != nil {
+	if *invite != "" || *join != "" {
+		var pid peer.ID
+		typed := time.Now()
+		if *join != "" {
+			info, err := p.node.JoinInvite(ctx, *join)
+			if err != nil {
+				return err
+			}
+			pid = info.ID
+			fmt.Fprintf(env.stdout, "joined %s in %.3fs: %s\n", pid, time.Since(typed).Seconds(), p.node.ConnectionInfo(pid).Kind)
+		} else if pid, err = p.node.Connect(ctx, *invite); err != nil {
 			return err
 		}
 		g, err := p.service.Invite(ctx, pid, o)
@@ -93,13 +134,22 @@ func runBot(env *environment, args []string) error {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "game %s started with %s\n", g.ID(), pid)
-		go play(g, *seed)
-		select {
-		case line := <-results:
-			fmt.Fprintln(env.stdout, line)
-			return nil
-		case <-ctx.Done():
-			return nil
+		fm := &firstMoveTimer{}
+		go play(g, *seed, fm)
+		for {
+			select {
+			case line := <-results:
+				fmt.Fprintln(env.stdout, line)
+				if !strings.HasPrefix(line, "game ") {
+					continue
+				}
+				if *join != "" && !fm.at.IsZero() {
+					fmt.Fprintf(env.stdout, "timing: code to first move %.3fs\n", fm.at.Sub(typed).Seconds())
+				}
+				return nil
+			case <-ctx.Done():
+				return nil
+			}
 		}
 	}
 	n := 0
@@ -108,13 +158,41 @@ func runBot(env *environment, args []string) error {
 		case g := <-p.service.Accepted():
 			n++
 			fmt.Fprintf(env.stdout, "game %s accepted from %s: %s\n", g.ID(), g.Peer(), g.View().Options.Variant)
-			go play(g, *seed+uint64(n))
+			fmt.Fprintln(env.stdout, connectionLine(ctx, p.node, g.Peer()))
+			go play(g, *seed+uint64(n), nil)
 		case line := <-results:
 			fmt.Fprintln(env.stdout, line)
 		case <-ctx.Done():
 			return nil
 		}
 	}
+}
+
+// connectionLine measures the round trip to p and says which kind of
+// connection it is on.
+func connectionLine(ctx context.Context, n *node.Node, p peer.ID) string {
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	n.Ping(pctx, p)
+	return fmt.Sprintf("connection to %s: %s", p, n.ConnectionInfo(p))
+}
+
+// firstMoveTimer is a player that notes when it is first asked to move
+// in the play phase: at its own first move, or right after the other
+// side's first move reached it.
+type firstMoveTimer struct {
+	bot.Player
+	once sync.Once
+	at   time.Time
+}
+
+// Choose implements bot.Player.
+func (f *firstMoveTimer) Choose(v protocol.View) protocol.Action {
+	a := f.Player.Choose(v)
+	if a != nil && v.Phase == protocol.PhasePlay {
+		f.once.Do(func() { f.at = time.Now() })
+	}
+	return a
 }
 
 // nodeDefaultListen is every interface, TCP and QUIC, random ports.

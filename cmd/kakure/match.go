@@ -58,6 +58,7 @@ func runMatch(env *environment, args []string) error {
 	if _, err := peers[0].node.Connect(ctx, peers[1].node.Addrs()[0].String()); err != nil {
 		return fmt.Errorf("connect the peers: %w", err)
 	}
+	fmt.Fprintln(env.stdout, connectionLine(ctx, peers[0].node, peers[1].node.ID()))
 	wins := map[string]int{}
 	for i := 1; i <= *games; i++ {
 		start := time.Now()

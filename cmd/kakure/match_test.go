@@ -40,7 +40,12 @@ func TestMatchPublicVariants(t *testing.T) {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}
 			lines := strings.Split(strings.TrimSpace(out), "\n")
-			m := summary.FindStringSubmatch(lines[0])
+			var m []string
+			for _, l := range lines {
+				if m = summary.FindStringSubmatch(l); m != nil {
+					break
+				}
+			}
 			if m == nil || !strings.HasPrefix(lines[len(lines)-1], "wins: ") {
 				t.Fatalf("unexpected match output:\n%s", out)
 			}

@@ -28,7 +28,7 @@ func startPeer(ctx context.Context, home string, listen []string, onInvite func(
 	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
 }
 
-// startPeerConfig is startPeer with every setting of the node.
+// startPeerConfig is startPeer with a whole node configuration.
 func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
 	n, err := node.New(ctx, cfg)
 	if err != nil {

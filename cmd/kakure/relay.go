@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/kakure/kakure/node"
+)
+
+func init() {
+	register(command{name: "relay", summary: "run a relay and invite-code rendezvous for players behind NATs", run: runRelay})
+}
+
+// relayListenDefault is where a relay listens unless told: every
+// interface, TCP and QUIC, on port 4747, so that its address stays the
+// same across restarts.
+func relayListenDefault() []string {
+	return []string{"/ip4/0.0.0.0/tcp/4747", "/ip4/0.0.0.0/udp/4747/quic-v1", "/ip6/::/tcp/4747", "/ip6/::/udp/4747/quic-v1"}
+}
+
+func runRelay(env *environment, args []string) error {
+	fs := newFlagSet(env, "relay", "[--home DIR] [--listen MULTIADDR ...] [--announce MULTIADDR ...] [--stats DURATION]")
+	home := fs.String("home", "", "directory of the relay's identity key and log (default $XDG_CONFIG_HOME/kakure/relay)")
+	var listen, announce listenFlag
+	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, port 4747)")
+	fs.Var(&announce, "announce", "multiaddr to announce instead of the listen addresses, repeatable (a relay behind a port forward announces its public address)")
+	stats := fs.Duration("stats", 0, "print the relay's counters at this interval when they change (0: only at exit)")
+	maxRes := fs.Int("max-reservations", 0, "most peers holding a reservation at once (default 256)")
+	maxCodes := fs.Int("max-codes", 0, "most invite codes held at once (default 4096)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	if *home == "" {
+		dir, err := node.DefaultHome()
+		if err != nil {
+			return err
+		}
+		*home = filepath.Join(dir, "relay")
+	}
+	addrs := []string(listen)
+	if len(addrs) == 0 {
+		addrs = relayListenDefault()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	n, err := node.New(ctx, node.Config{
+		Home: *home, ListenAddrs: addrs, Relays: []string{},
+		Relay: &node.RelayConfig{MaxReservations: *maxRes, MaxCodes: *maxCodes, Announce: announce},
+	})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	fmt.Fprintf(env.stdout, "kakure relay %s\n", n.ID())
+	var shared []string
+	for _, a := range n.Addrs() {
+		fmt.Fprintf(env.stdout, "  %s\n", a)
+		shared = append(shared, a.String())
+	}
+	snippet, _ := json.Marshal(node.FileConfig{Relays: shared})
+	fmt.Fprintf(env.stdout, "Players list it in %s in their kakure directory (keep the addresses others can reach):\n  %s\n", node.ConfigFileName, snippet)
+	fmt.Fprintln(env.stdout, "It forwards encrypted streams between players and sees no game content.")
+
+	var tick <-chan time.Time
+	if *stats > 0 {
+		t := time.NewTicker(*stats)
+		defer t.Stop()
+		tick = t.C
+	}
+	var last node.RelayStats
+	for {
+		select {
+		case <-tick:
+			if st, _ := n.RelayStats(); st != last {
+				fmt.Fprintf(env.stdout, "stats: %s\n", st)
+				last = st
+			}
+		case <-ctx.Done():
+			st, _ := n.RelayStats()
+			fmt.Fprintf(env.stdout, "stats: %s\n", st)
+			return nil
+		}
+	}
+}

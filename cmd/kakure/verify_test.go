@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestT3VerifyRejectsDamagedRecords: `kakure verify` accepts a sound
+// record and rejects, with a non-zero status and the reason, a record
+// that is torn or has a byte changed; it never prints "ok" for one.
+func TestT3VerifyRejectsDamagedRecords(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("..", "..", "protocol", "testdata", "records", "go.record.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := bytes.Clone(good)
+	i := bytes.LastIndex(changed, []byte(`"kind":"move"`)) + len(`"kind":"m`)
+	changed[i] = 'a' // "mave"
+	tests := []struct {
+		name   string
+		data   []byte
+		status int
+		want   string
+	}{
+		{"T-3 sound record", good, 0, "ok: result"},
+		{"T-3 torn record", good[:len(good)/2], 1, "record rejected"},
+		{"T-3 torn at the last message", good[:len(good)-10], 1, "record rejected"},
+		{"T-3 byte changed", changed, 1, "bad signature"},
+		{"T-3 empty file", nil, 1, "record rejected"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "game.record.json")
+			if err := os.WriteFile(path, tt.data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			env := &environment{stdout: &stdout, stderr: &stderr}
+			status := run(env, []string{"verify", path})
+			out := stdout.String() + stderr.String()
+			if status != tt.status || !strings.Contains(out, tt.want) {
+				t.Errorf("status %d, output %q; want status %d mentioning %q", status, out, tt.status, tt.want)
+			}
+			if tt.status != 0 && strings.Contains(stdout.String(), "ok:") {
+				t.Errorf("a damaged record is reported ok: %q", stdout.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,190 @@
+package protocol_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// lockedBuffer collects a service's log.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// openingKinds are the kinds of message that open a commitment: a salt may
+// appear in a record only inside one of them, sent by the salt's owner.
+var openingKinds = map[protocol.Kind]bool{
+	protocol.KindTossReveal: true, protocol.KindHMGReveal: true,
+	protocol.KindHMGOpenCards: true, protocol.KindFGoOpen: true,
+}
+
+// secretSalts returns the salts of every opening a peer's secrets file
+// holds (the coin toss, hidden cards, F-Go choices), in hex, with the
+// role that owns them.
+func secretSalts(t *testing.T, data []byte) (protocol.Role, []string) {
+	t.Helper()
+	var f struct {
+		Role protocol.Role `json:"role"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("secrets file: %v", err)
+	}
+	var salts []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case string:
+			var o commit.Opening
+			if o.UnmarshalText([]byte(v)) == nil {
+				salts = append(salts, hex.EncodeToString(o.Salt[:]))
+			}
+		}
+	}
+	var all any
+	json.Unmarshal(data, &all)
+	walk(all)
+	return f.Role, salts
+}
+
+// checkNoLeak looks at both peers' files and logs at one moment: a salt
+// of a peer's secrets shows in a record only inside an opening message
+// of that peer, and never in a log. It returns how many salts it checked
+// and false once it found a leak.
+func checkNoLeak(t *testing.T, dirs [2]string, logs [2]*lockedBuffer) (checked int, ok bool) {
+	t.Helper()
+	ok = true
+	leak := func(format string, args ...any) {
+		t.Errorf(format, args...)
+		ok = false
+	}
+	var records [][]byte
+	for _, dir := range dirs {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.record.json"))
+		for _, p := range paths {
+			if data, err := os.ReadFile(p); err == nil {
+				records = append(records, data)
+			}
+		}
+	}
+	for _, dir := range dirs {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.secrets.json"))
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			owner, salts := secretSalts(t, data)
+			for _, salt := range salts {
+				checked++
+				for i, l := range logs {
+					if strings.Contains(l.String(), salt) {
+						leak("the log of peer %d holds a salt of the %s's secrets", i, owner)
+					}
+				}
+				for _, rec := range records {
+					if !bytes.Contains(rec, []byte(salt)) {
+						continue
+					}
+					tr, err := protocol.ParseTranscript(rec)
+					if err != nil {
+						t.Fatalf("record: %v", err)
+					}
+					opened := false
+					for _, m := range tr.Messages {
+						if m.From == owner && openingKinds[m.Kind] && bytes.Contains(m.Body, []byte(salt)) {
+							opened = true
+						}
+					}
+					if !opened {
+						leak("a record holds a salt of the %s's secrets outside its openings", owner)
+					}
+				}
+			}
+		}
+	}
+	return checked, ok
+}
+
+// TestT5NoLeakOfHiddenChoices plays games with hidden choices (Hidden
+// Move Go cards, F-Go commitments) between bots and, all along the game,
+// checks both peers' records and logs (debug level) against both peers'
+// secrets files: what a peer keeps to itself reaches a record only in the
+// message that opens it, and never a log.
+func TestT5NoLeakOfHiddenChoices(t *testing.T) {
+	tests := []struct {
+		name string
+		o    engine.Options
+		seed uint64
+	}{
+		{"HMG-1 5x5 2 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true}, 21},
+		{"HMG-1 7x7 3 cards", engine.Options{Variant: engine.VariantHMG, Size: 7, Cards: 3, CardsSet: true}, 23},
+		{"FG-1 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 25},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var logs [2]*lockedBuffer
+			p := newPair(t, func(i int, c *protocol.Config) {
+				logs[i] = &lockedBuffer{}
+				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
+			})
+			stop := make(chan struct{})
+			polled := make(chan int)
+			go func() {
+				snapshots, clean := 0, true
+				for {
+					if clean {
+						_, clean = checkNoLeak(t, p.dirs, logs)
+						snapshots++
+					}
+					select {
+					case <-stop:
+						polled <- snapshots
+						return
+					case <-time.After(2 * time.Millisecond):
+					}
+				}
+			}()
+			playPlayers(t, p, tt.o, quickBot(tt.seed, 12), quickBot(tt.seed+1, 12))
+			close(stop)
+			n := <-polled
+			salts, _ := checkNoLeak(t, p.dirs, logs)
+			t.Logf("%d snapshots of both peers' files and logs; %d salts in the secrets at the end", n, salts)
+			if salts == 0 {
+				t.Error("no salt found in the secrets files: the check checked nothing")
+			}
+		})
+	}
+}
