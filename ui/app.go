@@ -38,6 +38,21 @@ type Network interface {
 	// WriteAddrs writes this peer's ID and addresses to a file and
 	// returns its path.
 	WriteAddrs() (string, error)
+	// Unfinished lists the saved games that are not over.
+	Unfinished() []SavedGame
+	// Resume reconnects to the opponent of a saved game. It returns the
+	// game even when the opponent cannot be reached yet (with the
+	// error): the game then goes on once the opponent is back.
+	Resume(ctx context.Context, id protocol.GameID) (GameConn, error)
+}
+
+// SavedGame is a saved game that is not over.
+type SavedGame struct {
+	ID       protocol.GameID
+	Opponent string
+	Options  engine.Options
+	// Messages is how many messages the record holds.
+	Messages int
 }
 
 // AppConfig sets up the application.
@@ -92,6 +107,7 @@ func NewApp(cfg AppConfig) *App {
 		}
 	}
 	a.lobby.OnWriteAddrs = net.WriteAddrs
+	a.lobby.OnResume = a.resume
 	a.lobby.OnQuit = a.Stop
 	a.pages.AddPage("lobby", a.lobby, true, true)
 	a.tv.SetRoot(a.pages, true).EnableMouse(true).SetFocus(a.lobby)
@@ -123,6 +139,7 @@ func (a *App) QueueUpdateDraw(f func()) { a.tv.QueueUpdateDraw(f) }
 // Run runs the application until the player quits.
 func (a *App) Run() error {
 	go a.watchNetwork()
+	a.refreshUnfinished()
 	if a.cfg.FirstGame != nil {
 		a.playBot(*a.cfg.FirstGame)
 	}
@@ -237,6 +254,44 @@ func (a *App) playBot(o engine.Options) {
 	}()
 }
 
+// refreshUnfinished reads the saved games that are not over into the
+// lobby.
+func (a *App) refreshUnfinished() {
+	go func() {
+		games := a.cfg.Network.Unfinished()
+		a.update(func() {
+			a.lobby.Model().Unfinished = games
+			a.lobby.Render()
+		})
+	}()
+}
+
+// resume resumes a saved game.
+func (a *App) resume(id protocol.GameID) {
+	m := a.lobby.Model()
+	m.Status = "Resuming the game…"
+	a.lobby.Render()
+	go func() {
+		ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+		defer cancel()
+		conn, err := a.cfg.Network.Resume(ctx, id)
+		a.update(func() {
+			if conn == nil {
+				m.Status = "The game did not resume: " + friendlyError(err)
+				a.lobby.Render()
+				return
+			}
+			m.Status = ""
+			a.openGame(conn)
+			a.game.Prefill()
+			if err != nil {
+				a.game.Model().Log = append(a.game.Model().Log, "The opponent is not reachable yet; the game goes on when it is back.")
+				a.game.render()
+			}
+		})
+	}()
+}
+
 // openGame shows the screen of a game and starts feeding it.
 func (a *App) openGame(conn GameConn) {
 	if a.game != nil {
@@ -295,4 +350,5 @@ func (a *App) leaveGame() {
 	a.tv.SetFocus(a.lobby)
 	a.lobby.Render()
 	go conn.Close()
+	a.refreshUnfinished()
 }

@@ -84,6 +84,10 @@ func (n *fakeNetwork) Invitations() <-chan *Invitation { return n.invitations }
 func (n *fakeNetwork) Accepted() <-chan GameConn       { return n.accepted }
 func (n *fakeNetwork) LANPeers() <-chan LANPeer        { return nil }
 func (n *fakeNetwork) WriteAddrs() (string, error)     { return "", nil }
+func (n *fakeNetwork) Unfinished() []SavedGame         { return nil }
+func (n *fakeNetwork) Resume(ctx context.Context, id protocol.GameID) (GameConn, error) {
+	return n.game, nil
+}
 
 // waitScreen waits until the simulated screen of app shows want. It
 // reads the screen on the application's goroutine, which draws it.

@@ -197,6 +197,9 @@ func (m *GameModel) Apply(vs variantScreen, e protocol.Event, v protocol.View) {
 		note = vs.describe(m, e)
 	}
 	m.Log = append(m.Log, note.lines...)
+	if _, ok := e.(protocol.EventAdjourned); !ok {
+		m.Adjourned = v.Adjourned
+	}
 	if note.frame {
 		m.Effect = note.effect
 		if note.hasLast {

@@ -174,6 +174,27 @@ func (s *GameScreen) Board() *Board { return s.board }
 // SetSaveDir sets the directory the record is written to by default.
 func (s *GameScreen) SetSaveDir(dir string) { s.saveDir = dir }
 
+// Prefill writes what happened before into the log: for a resumed game,
+// whose earlier events were not delivered, the transcript is replayed.
+func (s *GameScreen) Prefill() {
+	t := s.conn.Transcript()
+	m := protocol.NewMachine(t.Game)
+	vs := screenFor(s.model.View.Options.Variant)
+	model := NewGameModel(s.model.View, s.model.Opponent)
+	for i := range t.Messages {
+		events, err := m.Apply(&t.Messages[i])
+		if err != nil {
+			break
+		}
+		for _, e := range events {
+			model.Apply(vs, e, s.model.View)
+		}
+	}
+	s.model.Log = append(model.Log, s.model.Log...)
+	s.model.Last = model.Last
+	s.render()
+}
+
 // Apply takes an event of the game and the view that follows it.
 func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
 	s.model.Apply(s.variant, e, v)

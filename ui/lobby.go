@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
 )
 
@@ -42,6 +43,8 @@ type LobbyModel struct {
 	Status  string
 	// Busy is true while an invitation of this peer waits for its answer.
 	Busy bool
+	// Unfinished are the saved games that are not over.
+	Unfinished []SavedGame
 }
 
 // AddLANPeer adds or refreshes a peer found on the LAN.
@@ -64,12 +67,12 @@ type Lobby struct {
 	*tview.Flex
 	model LobbyModel
 
-	me, lanTitle, invites, status, hints *tview.TextView
-	lan                                  *tview.List
-	form                                 *tview.Form
-	opponent, size, komi, cards          *tview.InputField
-	variant, rules, suicide              *tview.DropDown
-	perpendicular                        *tview.Checkbox
+	me, invites, status, hints  *tview.TextView
+	lan, saved                  *tview.List
+	form                        *tview.Form
+	opponent, size, komi, cards *tview.InputField
+	variant, rules, suicide     *tview.DropDown
+	perpendicular               *tview.Checkbox
 
 	keys   KeyTable
 	dialog *dialog
@@ -89,6 +92,8 @@ type Lobby struct {
 	OnWriteAddrs func() (string, error)
 	// OnQuit is called to quit the program.
 	OnQuit func()
+	// OnResume is called to resume a saved game.
+	OnResume func(id protocol.GameID)
 }
 
 // The options the form offers.
@@ -113,6 +118,14 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	l.lan = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
 	l.lan.SetBorder(true).SetTitle(" Peers on the LAN (^P) ").SetTitleAlign(tview.AlignLeft)
 	l.lan.SetBackgroundColor(tcell.ColorDefault)
+	l.saved = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
+	l.saved.SetBorder(true).SetTitle(" Unfinished games (^G) ").SetTitleAlign(tview.AlignLeft)
+	l.saved.SetBackgroundColor(tcell.ColorDefault)
+	l.saved.SetSelectedFunc(func(i int, _, _ string, _ rune) {
+		if i < len(l.model.Unfinished) && l.OnResume != nil {
+			l.OnResume(l.model.Unfinished[i].ID)
+		}
+	})
 
 	l.form = tview.NewForm().SetItemPadding(0).SetFieldBackgroundColor(tcell.ColorDefault)
 	l.form.SetBorder(true).SetTitle(" New game ").SetTitleAlign(tview.AlignLeft)
@@ -157,7 +170,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	})
 
 	side := tview.NewFlex().SetDirection(tview.FlexRow).
-		AddItem(l.lan, 0, 1, false).AddItem(l.invites, 0, 1, false)
+		AddItem(l.lan, 0, 1, false).AddItem(l.invites, 0, 1, false).AddItem(l.saved, 0, 1, false)
 	middle := tview.NewFlex().AddItem(l.form, 0, 3, true).AddItem(side, 0, 2, false)
 	title := text().SetText(" [::b]kakure[::-] — lobby")
 	l.Flex.AddItem(title, 1, 0, false).AddItem(l.me, 4, 0, false).AddItem(middle, 0, 1, true).
@@ -175,6 +188,7 @@ func (l *Lobby) makeKeys() KeyTable {
 		{Key: "Enter", Name: "invite", Help: "in the Opponent field: invite the peer with the form's options"},
 		{Key: "Ctrl-B", Name: "bot", Help: "play the built-in bot with the form's options", Action: l.playBot},
 		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter puts it in the form)", Action: l.focusLAN},
+		{Key: "Ctrl-G", Name: "resume", Help: "choose an unfinished game (Enter resumes it)", Action: l.focusLAN},
 		{Key: "Ctrl-W", Name: "write", Help: "write your peer ID and addresses to a file, to send them", Action: l.writeAddrs},
 		{Key: "Ctrl-X", Name: "cancel", Help: "stop waiting for the answer to your invitation", Action: l.cancel},
 		{Key: "?", Name: "help", Help: "show the keys", Action: l.showHelp},
@@ -325,8 +339,9 @@ func (l *Lobby) quit() {
 	}
 }
 
-// focusLAN stands in the key table for the peers key, which HandleKey
-// carries out itself: it needs the function that moves the focus.
+// focusLAN stands in the key table for the keys that move the focus to a
+// list (peers, resume), which HandleKey carries out itself: it needs the
+// function that moves the focus.
 func (l *Lobby) focusLAN() {}
 
 func (l *Lobby) writeAddrs() {
@@ -374,8 +389,16 @@ func (l *Lobby) render() {
 		inv = []string{"none"}
 	}
 	l.invites.SetText(tview.Escape(strings.Join(inv, "\n")))
+	cur = l.saved.GetCurrentItem()
+	l.saved.Clear()
+	for _, g := range m.Unfinished {
+		l.saved.AddItem(tview.Escape(fmt.Sprintf("%s vs %s", DescribeOptions(g.Options), ShortPeer(g.Opponent))), "", 0, nil)
+	}
+	if cur < len(m.Unfinished) {
+		l.saved.SetCurrentItem(cur)
+	}
 	l.status.SetText(" " + tview.Escape(m.Status))
-	l.hints.SetText(" Tab next field · ^B play the bot · ^P LAN peers · ^W save address · ? help · ^Q quit")
+	l.hints.SetText(" Tab field · ^B bot · ^P LAN · ^G resume · ^W save address · ? help · ^Q quit")
 	l.showInvitation()
 }
 
@@ -475,10 +498,13 @@ func (l *Lobby) HandleKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) 
 		l.dialog.handle(ev)
 		return
 	}
-	if l.lan.HasFocus() {
+	for _, list := range []*tview.List{l.lan, l.saved} {
+		if !list.HasFocus() {
+			continue
+		}
 		switch ev.Key() {
 		case tcell.KeyEnter:
-			l.lan.InputHandler()(ev, setFocus)
+			list.InputHandler()(ev, setFocus)
 			setFocus(l.form)
 			return
 		case tcell.KeyEsc, tcell.KeyTab:
@@ -487,12 +513,20 @@ func (l *Lobby) HandleKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) 
 		}
 	}
 	if kb, ok := l.keys.Lookup(ev); ok && !(ev.Key() == tcell.KeyRune && l.typing()) {
-		if kb.Name == "peers" {
+		switch kb.Name {
+		case "peers":
 			if len(l.model.LAN) == 0 {
 				l.model.Status = "no peer found on the LAN (yet)"
 				return
 			}
 			setFocus(l.lan)
+			return
+		case "resume":
+			if len(l.model.Unfinished) == 0 {
+				l.model.Status = "no unfinished game"
+				return
+			}
+			setFocus(l.saved)
 			return
 		}
 		kb.Action()

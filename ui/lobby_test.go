@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
 )
 
@@ -166,5 +167,30 @@ func TestUILobbyShowsPeer(t *testing.T) {
 	}
 	if err := l.Keys().Check(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestUILobbyResume chooses an unfinished game with ^G and Enter.
+func TestUILobbyResume(t *testing.T) {
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+	lobbyKeys(l, setFocus, "\x07")
+	if !strings.Contains(l.Model().Status, "no unfinished game") {
+		t.Errorf("^G without games: status %q", l.Model().Status)
+	}
+	ids := []protocol.GameID{{1}, {2}}
+	for _, id := range ids {
+		l.Model().Unfinished = append(l.Model().Unfinished, SavedGame{ID: id, Opponent: "12D3KooWx", Options: options(t, engine.VariantGo, 9)})
+	}
+	l.Render()
+	var resumed []protocol.GameID
+	l.OnResume = func(id protocol.GameID) { resumed = append(resumed, id) }
+	lobbyKeys(l, setFocus, "\x07")
+	l.HandleKey(tcell.NewEventKey(tcell.KeyDown, 0, tcell.ModNone), setFocus)
+	lobbyKeys(l, setFocus, "\n")
+	if len(resumed) != 1 || resumed[0] != ids[1] {
+		t.Errorf("resumed %v, want the second game", resumed)
+	}
+	if !l.opponent.HasFocus() {
+		t.Error("the focus did not come back to the form")
 	}
 }

@@ -28,6 +28,7 @@ func screenSections(t *testing.T) map[string]string {
 
 	l, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
 	l.Model().AddLANPeer(LANPeer{ID: "12D3KooWNeighbourxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa", Addrs: []string{"/ip4/192.0.2.9/tcp/4001"}})
+	l.Model().Unfinished = []SavedGame{{Opponent: "12D3KooWFriendxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQb", Options: options(t, engine.VariantHMG, 13)}}
 	l.Render()
 	sections["lobby"] = drawScreen(t, l, w, h)
 

@@ -161,6 +161,9 @@ type playNetwork struct {
 	bot    *peerHandle
 	botErr error
 	games  int
+	// botPlaying holds the games the bot plays, so that a resumed one is
+	// not played twice.
+	botPlaying map[protocol.GameID]bool
 }
 
 // ID implements ui.Network.
@@ -255,15 +258,74 @@ func (n *playNetwork) botPeer() (*peerHandle, error) {
 			case <-n.ctx.Done():
 				return
 			case g := <-b.service.Accepted():
-				n.botMu.Lock()
-				n.games++
-				seed := n.seed + uint64(n.games)
-				n.botMu.Unlock()
-				go bot.Run(n.ctx, g, newBotPlayer(g.View().Options, seed))
+				n.botPlay(g)
 			}
 		}
 	}()
 	return b, nil
+}
+
+// botPlay has the bot play g, unless it plays it already.
+func (n *playNetwork) botPlay(g *protocol.Game) {
+	n.botMu.Lock()
+	defer n.botMu.Unlock()
+	if n.botPlaying == nil {
+		n.botPlaying = map[protocol.GameID]bool{}
+	}
+	if n.botPlaying[g.ID()] {
+		return
+	}
+	n.botPlaying[g.ID()] = true
+	n.games++
+	go bot.Run(n.ctx, g, newBotPlayer(g.View().Options, n.seed+uint64(n.games)))
+}
+
+// Unfinished implements ui.Network: the games saved in home/games that
+// are not over.
+func (n *playNetwork) Unfinished() []ui.SavedGame {
+	ids, _ := n.me.service.Unfinished()
+	var games []ui.SavedGame
+	for _, id := range ids {
+		tr, err := protocol.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json"))
+		if err != nil {
+			continue
+		}
+		m := protocol.NewMachine(tr.Game)
+		for i := range tr.Messages {
+			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+				break
+			}
+		}
+		opp := tr.Peers[0]
+		if opp == n.me.node.ID() {
+			opp = tr.Peers[1]
+		}
+		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), Options: m.Options, Messages: len(tr.Messages)})
+	}
+	return games
+}
+
+// Resume implements ui.Network. A game against the built-in bot is
+// resumed on the bot's side too.
+func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameConn, error) {
+	if b, err := n.botPeer(); err == nil && n.botHas(b, id) {
+		n.me.node.Host().Peerstore().AddAddrs(b.node.ID(), b.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+		b.node.Host().Peerstore().AddAddrs(n.me.node.ID(), n.me.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+		if g, _ := b.service.Resume(ctx, id); g != nil {
+			n.botPlay(g)
+		}
+	}
+	g, err := n.me.service.Resume(ctx, id)
+	if g == nil {
+		return nil, err
+	}
+	return g, err
+}
+
+// botHas reports whether the bot has game id saved.
+func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
+	_, err := os.Stat(filepath.Join(b.node.Home(), "games", id.String()+".record.json"))
+	return err == nil
 }
 
 // onInvite hands an invitation to the UI and waits for its answer.

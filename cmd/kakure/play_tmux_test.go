@@ -263,8 +263,9 @@ func TestPlayTmuxGo(t *testing.T) {
 }
 
 // TestPlayTmuxBot starts `kakure play` with no arguments: a game of Go
-// 9×9 against the bot on a second host in the same process. A few moves,
-// a resignation, then q to the lobby and ^Q out; nothing but the UI was
+// 9×9 against the bot on a second host in the same process. A move, the
+// game left (^Q) and resumed from the lobby (^G), another move, a
+// resignation, then q to the lobby and ^Q out; nothing but the UI was
 // written to the terminal.
 func TestPlayTmuxBot(t *testing.T) {
 	t.Parallel()
@@ -281,8 +282,18 @@ func TestPlayTmuxBot(t *testing.T) {
 	if me == "White" {
 		move = 2
 	}
-	for _, v := range []string{"E5", "C7"} {
+	for i, v := range []string{"E5", "C7"} {
 		p.waitText(fmt.Sprintf("Move %d · your turn", move))
+		if i == 1 {
+			p.keys("C-q")
+			p.waitText("Leave this game?")
+			p.keys("y")
+			p.waitText("Unfinished games (^G)")
+			p.waitText("Go 9×9, komi 7.5 vs")
+			p.keys("C-g", "Enter")
+			p.waitText(me + " E5.") // the log of the game so far
+			p.waitText(fmt.Sprintf("Move %d · your turn", move))
+		}
 		p.play(v)
 		p.waitText(me + " " + v + ".")
 		move += 2
