@@ -102,14 +102,30 @@ func screenSections(t *testing.T) map[string]string {
 }
 
 // TestUIScreensDoc checks that docs/screens.md shows the screens the code
-// draws now; go test ./ui -update rewrites them.
+// draws now, and docs/ui.md the key tables of the game screen and the
+// lobby; go test ./ui -update rewrites them.
 func TestUIScreensDoc(t *testing.T) {
-	data, err := os.ReadFile(screensDoc)
+	checkDocSections(t, screensDoc, screenSections(t))
+	g := &fakeGame{view: goView(t, 9)}
+	_, play, review := g.screen(t).Keys()
+	lobby, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+	checkDocSections(t, "../docs/ui.md", map[string]string{
+		"keys-game": play.Help(), "keys-review": review.Help(), "keys-lobby": lobby.Keys().Help(),
+	})
+}
+
+// checkDocSections checks that the file at path holds each section, as a
+// text block between "<!-- begin NAME -->" and "<!-- end NAME -->", and
+// rewrites it with -update.
+func checkDocSections(t *testing.T, path string, sections map[string]string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	for name, want := range screenSections(t) {
+	screensDoc := path
+	for name, want := range sections {
 		begin, end := "<!-- begin "+name+" -->\n", "<!-- end "+name+" -->"
 		i, j := strings.Index(doc, begin), strings.Index(doc, end)
 		if i < 0 || j < i {
@@ -126,7 +142,7 @@ func TestUIScreensDoc(t *testing.T) {
 		}
 	}
 	if updateDocs() {
-		if err := os.WriteFile(screensDoc, []byte(doc), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
