@@ -142,6 +142,15 @@ func loosely(screen, text string) bool {
 // is the block under the first line of column letters.
 func boardCell(t *testing.T, screen, vertex string) string {
 	t.Helper()
+	cell := boardCellOf(screen, vertex)
+	if cell == "" {
+		t.Fatalf("no point %s on the board of the screen:\n%s", vertex, screen)
+	}
+	return cell
+}
+
+// boardCellOf is boardCell, or "" when the screen has no such point.
+func boardCellOf(screen, vertex string) string {
 	lines := strings.Split(screen, "\n")
 	col, row := vertex[:1], vertex[1:]
 	for i, l := range lines {
@@ -160,7 +169,7 @@ func boardCell(t *testing.T, screen, vertex string) string {
 			}
 		}
 		if x < 0 {
-			t.Fatalf("no column %s on the board:\n%s", col, screen)
+			return ""
 		}
 		for _, rl := range lines[i+1:] {
 			r := []rune(rl)
@@ -171,9 +180,8 @@ func boardCell(t *testing.T, screen, vertex string) string {
 				return string(r[x-1 : x+2])
 			}
 		}
-		t.Fatalf("no row %s on the board:\n%s", row, screen)
+		return ""
 	}
-	t.Fatalf("no board on the screen:\n%s", screen)
 	return ""
 }
 
@@ -327,6 +335,50 @@ func (p *pane) waitCell(vertex, want string) {
 	})
 }
 
+// watchHidden watches a pane from now until the returned function is
+// called: at no capture may the board show anything at vertex, where the
+// other player holds something hidden. The stop function fails the test if
+// it ever did, and says how many captures were checked.
+func (p *pane) watchHidden(vertex, what string) (stop func()) {
+	p.t.Helper()
+	done := make(chan struct{})
+	result := make(chan string, 1)
+	go func() {
+		seen, bad, last := 0, "", false
+		for {
+			select {
+			case <-done:
+				// One more look, so that every watch looks at least once.
+				last = true
+			case <-time.After(30 * time.Millisecond):
+			}
+			if last && seen > 0 {
+				result <- bad
+				return
+			}
+			out, err := p.srv.run("capture-pane", "-p", "-t", p.name+":")
+			if err != nil || !strings.Contains(out, " A ") || !strings.Contains(out, " B ") {
+				if last {
+					result <- fmt.Sprintf("%s: no board to check at %s:\n%s", p.name, vertex, out)
+					return
+				}
+				continue
+			}
+			if cell := boardCellOf(out, vertex); cell != "" && strings.Trim(cell, " ") != "·" && strings.Trim(cell, " ") != "+" && bad == "" {
+				bad = fmt.Sprintf("%s showed %q at %s, where %s is hidden:\n%s", p.name, cell, vertex, what, out)
+			}
+			seen++
+		}
+	}()
+	return func() {
+		p.t.Helper()
+		close(done)
+		if bad := <-result; bad != "" {
+			p.t.Error(bad)
+		}
+	}
+}
+
 // hiddenFrom checks that a screen shows nothing at a vertex where the
 // other player holds something hidden: an empty point, no bracket.
 func hiddenFrom(t *testing.T, p *pane, vertex, what string) {
@@ -348,8 +400,11 @@ func TestPlayTmuxHMG(t *testing.T) {
 	}
 	black.play("A1")
 	black.keys("C-d")
+	stopWhite := white.watchHidden("A1", "Black's card")
 	white.play("E5")
 	white.keys("C-d")
+	white.waitText("Choose") // E5 is chosen before Black's screen is watched
+	stopBlack := black.watchHidden("E5", "White's card")
 	black.waitText("Turn 1 · your turn: ^V reveals, or play")
 	white.waitText("You are committed to your 1 hidden move.")
 	black.waitCell("A1", "[●]")
@@ -362,6 +417,7 @@ func TestPlayTmuxHMG(t *testing.T) {
 
 	black.keys("C-v")
 	black.waitText("Reveal which hidden move?")
+	stopWhite()
 	black.keys("1")
 	white.waitText("Black reveals hidden move 1 at A1.")
 	white.waitCell("A1", "(●)")
@@ -372,6 +428,7 @@ func TestPlayTmuxHMG(t *testing.T) {
 	hiddenFrom(t, black, "E5", "White's card")
 	black.play("pass")
 	agreeCount(t, black, white)
+	stopBlack() // the count is agreed: the unused cards are opened now
 	for _, p := range []*pane{black, white} {
 		p.waitText("Result: Black wins")
 	}
@@ -387,6 +444,7 @@ func TestPlayTmuxFGo(t *testing.T) {
 	t.Parallel()
 	black, white := twoPlayers(t, "--variant", "fgo", "--size", "5")
 	black.waitText("Your choice?")
+	stopWhite := white.watchHidden("C3", "Black's choice")
 	black.play("C3")
 	black.waitText("Your choice: C3 (not sent)")
 	black.waitCell("C3", "[●]")
@@ -397,8 +455,11 @@ func TestPlayTmuxFGo(t *testing.T) {
 	black.waitText("You chose C3 · waiting for White")
 	white.waitText("Black has chosen")
 	hiddenFrom(t, white, "C3", "Black's choice")
+	stopBlack := black.watchHidden("D3", "White's choice")
 	white.play("D3")
 	hiddenFrom(t, black, "D3", "White's choice")
+	stopWhite()
+	stopBlack()
 	white.keys("C-d")
 	for _, p := range []*pane{black, white} {
 		p.waitText("Black C3, White D3.")
@@ -460,6 +521,7 @@ func TestPlayTmuxGomoku(t *testing.T) {
 	b.keys("o")
 	x, o := a, b
 	o.waitText("Turn 1 · your turn")
+	stopX := x.watchHidden("A1", "O's hidden piece")
 	o.play("A1")
 	o.waitText("you committed to A1. Announce:")
 	o.keys("r")
@@ -476,6 +538,7 @@ func TestPlayTmuxGomoku(t *testing.T) {
 	hiddenFrom(t, o, "G1", "X's committed point")
 	o.play("A1")
 	o.waitText("Selected: A1")
+	stopX()
 	o.keys("C-d")
 	x.waitText("O reveals A1.")
 	x.waitText("X's piece at G1 stands revealed.")
