@@ -96,8 +96,58 @@ func (r *Random) Choose(v protocol.View) protocol.Action {
 		return r.chooseHMG(v, vv)
 	case protocol.GomokuView:
 		return r.gomoku(vv.Game)
+	case protocol.PhantomNetView:
+		return r.choosePhantom(v, vv)
 	}
 	return nil
+}
+
+// choosePhantom plays Phantom Go from the player's own view: a random
+// sensible try (PhantomView.SensibleTries) that is not an own eye as far
+// as the player knows, a pass when there is none or when the game has had
+// MaxMoves announcements (four per point by default), so that every game
+// ends. It marks nothing dead, agrees to any marking and, if play resumes
+// in the open, plays random legal moves as in Go.
+func (r *Random) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protocol.Action {
+	switch {
+	case vv.Scoring:
+		if vv.HasProposal && vv.Proposer != v.Role {
+			return protocol.AgreeScore{}
+		}
+		return protocol.MarkDead{}
+	case vv.Stage == protocol.PhantomStageOpen:
+		ref := vv.Referee
+		if ref.ToMove() != v.Color {
+			return nil
+		}
+		return protocol.Play{Point: r.randomMove(ref.Board(), v.Color, func(p engine.Point) bool {
+			_, out, err := ref.Try(v.Color, p)
+			return err == nil && out.Legal
+		})}
+	case !vv.MyTry:
+		return nil
+	}
+	own := vv.Own
+	b, err := engine.NewBoard(own.Size())
+	if err != nil {
+		return nil
+	}
+	for _, p := range own.OwnStones() {
+		b.Set(p, v.Color)
+	}
+	if len(own.Log()) >= r.maxMoves(4*b.Points()) {
+		return protocol.Play{Point: engine.Pass}
+	}
+	var tries []engine.Point
+	for _, p := range own.SensibleTries() {
+		if !ownEye(b, p, v.Color) {
+			tries = append(tries, p)
+		}
+	}
+	if len(tries) == 0 {
+		return protocol.Play{Point: engine.Pass}
+	}
+	return protocol.Play{Point: tries[r.Rand.IntN(len(tries))]}
 }
 
 // chooseHMG plays Hidden Move Go: random card points, then on each action

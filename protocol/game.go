@@ -333,13 +333,15 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if err := g.save(true); err != nil {
-		return nil, err
-	}
+	// The attachments are kept before the record that holds the message:
+	// after a crash, a recorded message must go again with them.
 	if bb, ok := body.(bulkBody); ok {
 		if err := g.keepBulk(m.Seq, bb.attachments()); err != nil {
 			return nil, err
 		}
+	}
+	if err := g.save(true); err != nil {
+		return nil, err
 	}
 	if g.stream != nil && !g.awaitHello {
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
@@ -631,6 +633,12 @@ func (g *Game) receive(m *Message, raw []byte) {
 			g.accuse(v, nil)
 			return
 		}
+		// The player's state moved on with the attachments, which are
+		// not kept: its secrets are saved before the record that holds
+		// the message.
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+		}
 	}
 	if err := g.save(false); err != nil {
 		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
@@ -746,6 +754,12 @@ func (g *Game) afterChange() {
 		}
 		if !ok {
 			break
+		}
+		// What the player changed to make the message must survive a
+		// crash before the message does (Phantom Go's referee state).
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
+			return
 		}
 		events, err := g.send(kind, body)
 		if err != nil {

@@ -115,6 +115,7 @@ func TestT11KillAndResume(t *testing.T) {
 		{"--variant", "hmg", "--size", "9", "--cards", "3"},
 		{"--variant", "fgo", "--size", "7"},
 		{"--variant", "gomoku", "--size", "9"},
+		{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
 	} {
 		t.Run(variant[1], func(t *testing.T) { killAndResume(t, variant) })
 	}
@@ -151,6 +152,13 @@ func killAndResume(t *testing.T, variant []string) {
 	// Restart B on the same home and port: it resumes the game.
 	b2 := startKakure(t, "bot", "--home", homeB, "--listen", listenB, "--seed", "3")
 	b2.waitLine(t, regexp.MustCompile(`^resuming game`), 20*time.Second)
+	defer func() {
+		if t.Failed() {
+			b2.mu.Lock()
+			t.Logf("B after the restart:\n%s", strings.Join(b2.lines, "\n"))
+			b2.mu.Unlock()
+		}
+	}()
 	resA := a.waitLine(t, regexp.MustCompile(`^game (\S+): (\S+) record=`), 60*time.Second)
 	resB := b2.waitLine(t, regexp.MustCompile(`^game (\S+): (\S+) record=`), 60*time.Second)
 	if resA[1] != resB[1] || resA[2] != resB[2] {

@@ -1,0 +1,258 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// ErrRecord reports a record the audit cannot read as a game: tries after
+// the end of play, a try cut short before the last, a try begun before
+// the setup was done. A signed record like that is a bug of the session
+// layer, not a party's deviation.
+var ErrRecord = errors.New("referee: inconsistent record")
+
+// ErrT9 reports that the secure computation, honestly replayed, told a
+// player something else than the plaintext referee: a bug of the
+// circuit, never a party's fault.
+var ErrT9 = errors.New("referee: the secure referee differs from the plaintext referee (T-9)")
+
+// Record is what a signed game record keeps of the secure computation:
+// the seed commitments, the digests of every message, in order, and the
+// event bits in the clear.
+type Record struct {
+	Config Config
+	// SeedCommitments[P] is party P's commitment to its seed.
+	SeedCommitments [2]commit.Commitment
+	// BaseSent counts the setup messages sent (0, 1 or 2); Base[0] is the
+	// digest of the evaluator's BaseStart, Base[1] of the garbler's
+	// answer.
+	BaseSent int
+	Base     [2]Digest
+	// Tries are the tries in order; only the last may be incomplete.
+	Tries []TryRecord
+}
+
+// Reveal is what a party reveals at the end of the game for the audit.
+type Reveal struct {
+	// Seed opens the party's seed commitment.
+	Seed commit.Opening
+	// Tries are its player's tries in order, each a point or engine.Pass:
+	// every try whose input the party sent (the request of the evaluator,
+	// the garbling of the garbler).
+	Tries []engine.Point
+}
+
+// Fault is the audit's finding that a party deviated from the protocol
+// (T-8): the first message that differs from what its seed, its revealed
+// tries and the messages before it determine.
+type Fault struct {
+	// Party is the party at fault.
+	Party circuit.Party
+	// Try is the try of the message, -1 for the seed and the setup.
+	Try int
+	// Rule is the rule broken: "T-8".
+	Rule string
+	// Message names the message: "seed", "base OT", "OT request",
+	// "garbled tables", "garbler's input labels", "OT reply",
+	// "output labels", "event bits" or "tries".
+	Message string
+	// Detail says what differed.
+	Detail string
+}
+
+// Error writes the fault in one line.
+func (f *Fault) Error() string {
+	at := "before the first try"
+	if f.Try >= 0 {
+		at = fmt.Sprintf("try %d", f.Try)
+	}
+	return fmt.Sprintf("%s: the %v cheated, %s, %s: %s", f.Rule, f.Party, at, f.Message, f.Detail)
+}
+
+// Replay is an audited game: the plaintext referee after the last
+// complete try, and what each try gave.
+type Replay struct {
+	// Referee is the plaintext referee after the last complete try: the
+	// whole board, for scoring (PG-9).
+	Referee engine.PhantomReferee
+	// Outcomes are the referee's outcomes of the complete tries, in order.
+	Outcomes []engine.TryOutcome
+	// Announcements[t][P] is what party P's player was told of try t.
+	Announcements [][2]engine.PhantomAnnouncement
+	// Public is the public state after the last complete try.
+	Public Public
+}
+
+// Audit checks a finished (or interrupted) game (T-8): it verifies the
+// revealed seeds against their commitments, replays both parties honestly
+// from those seeds and the revealed tries, and compares, message by
+// message in protocol order, the digest of what each party should have
+// sent with the digest in the record. The first difference is a *Fault
+// naming the party that sent it: before it, both parties' messages were
+// the honest ones, so that party's message was determined by its own seed,
+// its own tries and what it had received. Along the way it replays the
+// plaintext referee (engine.PhantomReferee) and checks that both players
+// were told exactly what the referee says (T-9).
+//
+// It returns the replay and nil when both parties were honest, a *Fault
+// when one was not, or an error wrapping ErrRecord or ErrT9.
+func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
+	cfg := rec.Config
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var seeds [2]prg.Seed
+	for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+		s, err := cfg.CheckSeed(p, rec.SeedCommitments[p], rev[p].Seed)
+		if err != nil {
+			return nil, &Fault{Party: p, Try: -1, Rule: "T-8", Message: "seed", Detail: err.Error()}
+		}
+		seeds[p] = s
+	}
+	g, err := NewGarbler(cfg, seeds[circuit.Garbler])
+	if err != nil {
+		return nil, err
+	}
+	e, err := NewEvaluator(cfg, seeds[circuit.Evaluator])
+	if err != nil {
+		return nil, err
+	}
+	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules})
+	if err != nil {
+		return nil, err
+	}
+	fault := func(p circuit.Party, try int, msg, format string, args ...any) error {
+		return &Fault{Party: p, Try: try, Rule: "T-8", Message: msg, Detail: fmt.Sprintf(format, args...)}
+	}
+
+	// Setup.
+	if rec.BaseSent < 0 || rec.BaseSent > 2 || (rec.BaseSent < 2 && len(rec.Tries) > 0) {
+		return nil, fmt.Errorf("%w: %d setup messages and %d tries", ErrRecord, rec.BaseSent, len(rec.Tries))
+	}
+	if rec.BaseSent >= 1 {
+		m1, err := e.BaseStart()
+		if err != nil {
+			return nil, err
+		}
+		if Sum(m1) != rec.Base[0] {
+			return nil, fault(circuit.Evaluator, -1, "base OT", "its base OT message is not the one its seed gives")
+		}
+		if rec.BaseSent == 2 {
+			m2, err := g.BaseRespond(m1)
+			if err != nil {
+				return nil, err
+			}
+			if Sum(m2) != rec.Base[1] {
+				return nil, fault(circuit.Garbler, -1, "base OT", "its base OT answer is not the one its seed gives")
+			}
+			if err := e.BaseFinish(m2); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	// Tries.
+	rp := &Replay{Public: NewPublic()}
+	var next [2]int // next revealed try of each party
+	tryOf := func(p circuit.Party, t int) (engine.Point, error) {
+		if next[p] >= len(rev[p].Tries) {
+			return 0, fault(p, t, "tries", "revealed %d tries, the record has more", len(rev[p].Tries))
+		}
+		pt := rev[p].Tries[next[p]]
+		if pt != engine.Pass && (pt < 0 || int(pt) >= cfg.Size*cfg.Size) {
+			return 0, fault(p, t, "tries", "revealed try %d is not a point of the board", pt)
+		}
+		next[p]++
+		return pt, nil
+	}
+	for t, tr := range rec.Tries {
+		if tr.Sent < 1 || tr.Sent > 3 || (tr.Sent < 3 && t != len(rec.Tries)-1) {
+			return nil, fmt.Errorf("%w: try %d has %d of its 3 messages", ErrRecord, t, tr.Sent)
+		}
+		if rp.Public.Ended() {
+			return nil, fmt.Errorf("%w: try %d after two passes", ErrRecord, t)
+		}
+		mover := rp.Public.ToMove
+		moverParty := cfg.PartyOf(mover)
+		var tryE, tryG engine.Point = engine.NoPoint, engine.NoPoint
+		var try engine.Point
+		if moverParty == circuit.Evaluator {
+			if tryE, err = tryOf(circuit.Evaluator, t); err != nil {
+				return nil, err
+			}
+			try = tryE
+		}
+		req, err := e.Request(tryE)
+		if err != nil {
+			return nil, err
+		}
+		if Sum(req) != tr.Request {
+			return nil, fault(circuit.Evaluator, t, "OT request", "not what its seed, its share and its try give")
+		}
+		if tr.Sent < 2 {
+			break
+		}
+		if moverParty == circuit.Garbler {
+			if tryG, err = tryOf(circuit.Garbler, t); err != nil {
+				return nil, err
+			}
+			try = tryG
+		}
+		gb, err := g.Garble(req, tryG)
+		if err != nil {
+			return nil, err
+		}
+		d := gb.Digests()
+		for i, what := range []string{"garbled tables", "garbler's input labels", "OT reply"} {
+			if d[i] != [3]Digest{tr.Tables, tr.Labels, tr.Reply}[i] {
+				return nil, fault(circuit.Garbler, t, what, "not what its seed, its share and its try give")
+			}
+		}
+		if tr.Sent < 3 {
+			break
+		}
+		o, annE, err := e.Evaluate(gb)
+		if err != nil {
+			return nil, fmt.Errorf("%w: try %d: the honest evaluator fails: %v", ErrT9, t, err)
+		}
+		if Sum(o.Labels) != tr.Outputs {
+			return nil, fault(circuit.Evaluator, t, "output labels", "not the labels of the outputs of the garbled referee")
+		}
+		if o.Pass != tr.Pass || o.Legal != tr.Legal {
+			return nil, fault(circuit.Evaluator, t, "event bits", "pass=%v legal=%v, the referee says pass=%v legal=%v", tr.Pass, tr.Legal, o.Pass, o.Legal)
+		}
+		annG, err := g.Finish(o)
+		if err != nil {
+			return nil, fmt.Errorf("%w: try %d: the honest garbler fails: %v", ErrT9, t, err)
+		}
+		nextRef, out, err := ref.Try(mover, try)
+		if err != nil {
+			return nil, fmt.Errorf("%w: try %d: the plaintext referee refuses %s: %v", ErrT9, t, try.Vertex(cfg.Size), err)
+		}
+		var ann [2]engine.PhantomAnnouncement
+		ann[circuit.Garbler], ann[circuit.Evaluator] = annG, annE
+		for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+			want := engine.PhantomAnnounce(cfg.Rules, cfg.Size, out, cfg.ColorOf(p))
+			if !reflect.DeepEqual(ann[p], want) {
+				return nil, fmt.Errorf("%w: try %d: the %v's player was told %q, the referee says %q", ErrT9, t, p, ann[p].KeyValues(), want.KeyValues())
+			}
+		}
+		ref = nextRef
+		rp.Outcomes = append(rp.Outcomes, out)
+		rp.Announcements = append(rp.Announcements, ann)
+		rp.Public = g.Public()
+	}
+	for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+		if next[p] != len(rev[p].Tries) {
+			return nil, fault(p, len(rec.Tries), "tries", "revealed %d tries, it played %d", len(rev[p].Tries), next[p])
+		}
+	}
+	rp.Referee = ref
+	return rp, nil
+}

@@ -1,0 +1,129 @@
+package referee
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+)
+
+// TestANDCountPerTry logs the AND gates of one try (the garbled tables are
+// 32 bytes per AND gate) and holds them to the targets for 9×9
+// and 13×13.
+func TestANDCountPerTry(t *testing.T) {
+	limit := map[int]int{9: 11500, 13: 25500}
+	for _, size := range []int{5, 9, 13, 19} {
+		for _, rules := range allRules {
+			n, err := ANDGates(Config{Size: size, Rules: rules, GarblerColor: engine.Black, Game: []byte("x")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%2dx%-2d %-10s %6d AND gates, %7d bytes of tables", size, size, rules, n, n*gc.TableSize)
+			if l := limit[size]; l > 0 && n > l {
+				t.Errorf("%dx%d %s: %d AND gates, the target is %d", size, size, rules, n, l)
+			}
+		}
+	}
+}
+
+// BenchmarkTry plays random tries of whole games between a garbler and an
+// evaluator in one process (both on the same machine, no network) and
+// reports per try: the AND gates, the bytes on the wire with and without
+// the OT part (the evaluator's request and the garbler's reply), and the
+// latency from the request to the garbler's announcement, p50 and p95.
+// The cost of the base OTs (once per game) is left out.
+//
+//	go test -bench Try -benchtime 200x ./protocol/mpc/referee
+func BenchmarkTry(b *testing.B) {
+	for _, size := range []int{9, 13, 19} {
+		b.Run(fmt.Sprintf("%dx%d", size, size), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(uint64(size), 1))
+			var gm *testGame
+			var lat []time.Duration
+			var wire, otBytes int
+			last := engine.NoPoint
+			games := 0
+			b.ResetTimer()
+			for range b.N {
+				// Only the try itself is timed.
+				b.StopTimer()
+				if gm == nil || gm.ref.PlayEnded() {
+					gm = newTestGame(b, size, engine.RulesCommon, engine.Black, testSeed("bench g", games), testSeed("bench e", games))
+					games++
+					last = engine.NoPoint
+				}
+				p := randomTry(rng, gm.ref, last)
+				before := len(gm.received[0]) + len(gm.received[1])
+				mover := gm.ref.ToMove()
+				b.StartTimer()
+				start := time.Now()
+				if _, err := gm.play(p); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				b.StopTimer()
+				if len(gm.received[0])+len(gm.received[1]) != before+6 {
+					b.Fatal("not 6 messages")
+				}
+				r0, r1 := gm.received[0], gm.received[1]
+				req, reply := r0[len(r0)-3], r1[len(r1)-1]
+				wire += totalBytes(r0[len(r0)-3:]) + totalBytes(r1[len(r1)-3:])
+				otBytes += len(req) + len(reply)
+				next, _, err := gm.ref.Try(mover, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				gm.ref = next
+				if p != engine.Pass {
+					last = p
+				}
+			}
+			slices.Sort(lat)
+			n, _ := ANDGates(gm.cfg)
+			b.ReportMetric(float64(n), "AND/try")
+			b.ReportMetric(float64(wire)/float64(b.N)/1024, "KiB/try")
+			b.ReportMetric(float64(wire-otBytes)/float64(b.N)/1024, "KiB-without-OT/try")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
+
+// BenchmarkGarbleEvaluate garbles and evaluates the referee circuit of one
+// try and reports AND gates per second of each.
+func BenchmarkGarbleEvaluate(b *testing.B) {
+	for _, size := range []int{9, 19} {
+		cfg := Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("bench")}
+		rc, err := circuitsFor(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := rc.circuit[circuit.Garbler]
+		seed := testSeed("bench", size)
+		delta, _ := gc.NewDelta(seed.Stream(labelDelta))
+		b.Run(fmt.Sprintf("garble-%dx%d", size, size), func(b *testing.B) {
+			for i := range b.N {
+				if _, _, err := gc.Garble(c, delta, seed.Stream(labelLabels, uint64(i)), uint64(i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(rc.and)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MAND/s")
+		})
+		g, keys, _ := gc.Garble(c, delta, seed.Stream(labelLabels, 0), 0)
+		in0, _ := keys.Encode(0, make([]bool, len(c.Inputs[0])))
+		in1, _ := keys.Encode(1, make([]bool, len(c.Inputs[1])))
+		b.Run(fmt.Sprintf("evaluate-%dx%d", size, size), func(b *testing.B) {
+			for range b.N {
+				if _, err := gc.Evaluate(c, g, [2][]gc.Label{in0, in1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(rc.and)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MAND/s")
+		})
+	}
+}

@@ -1,0 +1,225 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Errors of the package, wrapped with context.
+var (
+	// ErrConfig reports a game configuration the referee cannot run.
+	ErrConfig = errors.New("referee: bad configuration")
+	// ErrState reports a call out of order: a try before the base OTs, a
+	// second request before the garbling came, a try after play ended.
+	ErrState = errors.New("referee: call out of order")
+	// ErrMessage reports a message that cannot be decoded: wrong format,
+	// wrong size for the circuit, wrong try number. The machine is left as
+	// it was.
+	ErrMessage = errors.New("referee: malformed message")
+	// ErrDeviation reports a well-formed message that no honest party
+	// sends: an output label that is neither of its two labels, event bits
+	// that contradict the labels, garbled outputs that decode to no honest
+	// announcement. The machine is then failed: the game should go to the
+	// end-of-game audit ([Audit]), which names the party at fault.
+	ErrDeviation = errors.New("referee: the other party deviated from the protocol")
+)
+
+// Labels under which a party's seed is derived (PN-D2). They are part of
+// the protocol: changing one changes every message.
+const (
+	labelDelta  = "kakure/phantom/gc/delta"
+	labelLabels = "kakure/phantom/gc/labels" // index: the try
+	labelMask   = "kakure/phantom/mask"      // index: the try
+	labelOT     = "kakure/phantom/ot"
+	otSession   = "kakure/phantom/ot-session"
+	// SeedDomain is the commitment domain of a party's seed
+	// ([commit.New]), with the party (0 garbler, 1 evaluator) as the
+	// player and 0 as the index.
+	SeedDomain = "kakure/phantom/seed"
+)
+
+// Config is what both parties agree on before the first try.
+type Config struct {
+	// Size is the side of the board, Rules the announcement rule set.
+	Size  int
+	Rules engine.PhantomRules
+	// GarblerColor is the colour of the garbler's player; the evaluator's
+	// player has the other colour.
+	GarblerColor engine.Color
+	// Game is the game ID: it binds the OT hashes and the seed
+	// commitments to this game. At most commit.MaxGameLen bytes.
+	Game []byte
+}
+
+// Validate returns nil if the referee can run c, or an error wrapping
+// ErrConfig.
+func (c Config) Validate() error {
+	if c.Size < engine.MinSize || c.Size > engine.MaxSize {
+		return fmt.Errorf("%w: board size %d", ErrConfig, c.Size)
+	}
+	switch c.Rules {
+	case engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel:
+	default:
+		return fmt.Errorf("%w: rule set %q", ErrConfig, c.Rules)
+	}
+	if c.GarblerColor != engine.Black && c.GarblerColor != engine.White {
+		return fmt.Errorf("%w: the garbler plays %v", ErrConfig, c.GarblerColor)
+	}
+	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
+		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
+	}
+	return nil
+}
+
+// ColorOf returns the colour of party's player.
+func (c Config) ColorOf(party circuit.Party) engine.Color {
+	if party == circuit.Garbler {
+		return c.GarblerColor
+	}
+	return c.GarblerColor.Opponent()
+}
+
+// PartyOf returns the party whose player has colour col.
+func (c Config) PartyOf(col engine.Color) circuit.Party {
+	if col == c.GarblerColor {
+		return circuit.Garbler
+	}
+	return circuit.Evaluator
+}
+
+// session returns the OT session string of the game.
+func (c Config) session() []byte {
+	return append([]byte(otSession+"\x00"), c.Game...)
+}
+
+// CommitSeed commits party to seed for the game of c (T-8): send the
+// commitment at the start of the game, the opening at the end.
+func (c Config) CommitSeed(party circuit.Party, seed prg.Seed) (commit.Commitment, commit.Opening, error) {
+	return commit.New(SeedDomain, c.Game, uint8(party), 0, seed[:])
+}
+
+// CheckSeed returns the seed that o opens for party if o opens the
+// commitment cm, and otherwise an error wrapping commit.ErrMismatch (or
+// commit.ErrInvalid, or ErrMessage for a value that is not a seed).
+func (c Config) CheckSeed(party circuit.Party, cm commit.Commitment, o commit.Opening) (prg.Seed, error) {
+	if err := commit.Verify(cm, SeedDomain, c.Game, uint8(party), 0, o); err != nil {
+		return prg.Seed{}, err
+	}
+	var s prg.Seed
+	if len(o.Value) != len(s) {
+		return prg.Seed{}, fmt.Errorf("%w: a seed of %d bytes", ErrMessage, len(o.Value))
+	}
+	copy(s[:], o.Value)
+	return s, nil
+}
+
+// Public is the public state of a game that both parties (and anyone
+// reading the record) keep alike: the number of tries, whose turn it is
+// and the passes (CIR-D1: they stay outside the circuit).
+type Public struct {
+	// Try is the number of the next try, counted from 0 over the whole
+	// game, illegal tries included: the garbling instance and the OT batch
+	// number of that try.
+	Try uint64
+	// ToMove is the colour of the player whose try is next.
+	ToMove engine.Color
+	// Passes counts the consecutive passes that ended the last turns, as
+	// [engine.PhantomReferee.Passes] does: an illegal try leaves it alone.
+	Passes int
+}
+
+// NewPublic returns the public state at the start of a game: Black to move.
+func NewPublic() Public { return Public{ToMove: engine.Black} }
+
+// Ended reports whether two consecutive passes ended play (PG-9).
+func (p Public) Ended() bool { return p.Passes >= 2 }
+
+// After returns the public state after a try with the given event bits:
+// a pass or a move ends the turn, an illegal try does not (PG-2).
+func (p Public) After(pass, legal bool) Public {
+	p.Try++
+	switch {
+	case pass:
+		p.Passes++
+		p.ToMove = p.ToMove.Opponent()
+	case legal:
+		p.Passes = 0
+		p.ToMove = p.ToMove.Opponent()
+	}
+	return p
+}
+
+// refereeCircuits are the two circuits of a game (one per mover party) and
+// their layouts.
+type refereeCircuits struct {
+	layout  [2]*circuit.RefereeLayout
+	circuit [2]*circuit.Circuit
+	and     int
+}
+
+type circuitKey struct {
+	size  int
+	rules engine.PhantomRules
+}
+
+// circuitCache keeps the built circuits of the process: they are read-only
+// once built, and a 19×19 one takes tens of milliseconds to build.
+var circuitCache struct {
+	sync.Mutex
+	m map[circuitKey]*circuitEntry
+}
+
+type circuitEntry struct {
+	once sync.Once
+	c    *refereeCircuits
+	err  error
+}
+
+// circuitsFor returns the circuits of a game of c, built once per process.
+func circuitsFor(c Config) (*refereeCircuits, error) {
+	k := circuitKey{c.Size, c.Rules}
+	circuitCache.Lock()
+	if circuitCache.m == nil {
+		circuitCache.m = map[circuitKey]*circuitEntry{}
+	}
+	e := circuitCache.m[k]
+	if e == nil {
+		e = &circuitEntry{}
+		circuitCache.m[k] = e
+	}
+	circuitCache.Unlock()
+	e.once.Do(func() {
+		rc := &refereeCircuits{}
+		for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+			l, circ, err := circuit.RefereeCircuit(k.size, k.rules, p)
+			if err != nil {
+				e.err = fmt.Errorf("%w: %v", ErrConfig, err)
+				return
+			}
+			rc.layout[p], rc.circuit[p] = l, circ
+		}
+		rc.and = gc.CountAND(rc.circuit[circuit.Garbler])
+		e.c = rc
+	})
+	return e.c, e.err
+}
+
+// ANDGates returns the number of AND gates of one try of a game of c, the
+// garbled tables being gc.TableSize bytes per AND gate.
+func ANDGates(c Config) (int, error) {
+	if err := c.Validate(); err != nil {
+		return 0, err
+	}
+	rc, err := circuitsFor(c)
+	if err != nil {
+		return 0, err
+	}
+	return rc.and, nil
+}

@@ -1,0 +1,229 @@
+package referee
+
+import (
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Evaluator is the evaluator's side of a game: it obtains the labels of
+// its inputs by OT, evaluates the garbled referee, decodes every output,
+// keeps what is for its player and its next share, and forwards to the
+// garbler the labels of the outputs the garbler may read. Its only random
+// choices are those of the OT machine, derived from its seed under
+// labelOT (PN-D2). It is not safe for concurrent use.
+type Evaluator struct {
+	cfg      Config
+	seed     prg.Seed
+	rc       *refereeCircuits
+	pub      Public
+	receiver *ot.Receiver
+	share    circuit.RefereeState
+	started  bool
+	phase    phase
+	failed   error
+	// baseMsg is the garbler's base OT message, kept to restore.
+	baseMsg []byte
+	tries   []engine.Point
+	movers  []circuit.Party
+	cur     *evaluatorTry
+}
+
+// evaluatorTry is the try under way.
+type evaluatorTry struct {
+	try   engine.Point // the evaluator's player's try, or engine.NoPoint
+	mover circuit.Party
+}
+
+// NewEvaluator returns the evaluator of a game of cfg with the given
+// seed, which must be secret, fresh (crypto/rand) and committed to
+// ([Config.CommitSeed]).
+func NewEvaluator(cfg Config, seed prg.Seed) (*Evaluator, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.Game = append([]byte(nil), cfg.Game...)
+	rc, err := circuitsFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluator{
+		cfg:      cfg,
+		seed:     seed,
+		rc:       rc,
+		pub:      NewPublic(),
+		receiver: ot.NewReceiver(seed.Derive(labelOT), cfg.session()),
+		share:    circuit.EmptyRefereeState(cfg.Size),
+	}, nil
+}
+
+// Config returns the game's configuration.
+func (e *Evaluator) Config() Config { return e.cfg }
+
+// Public returns the public state after the last complete try.
+func (e *Evaluator) Public() Public { return e.pub }
+
+// Tries returns the tries of the evaluator's player so far.
+func (e *Evaluator) Tries() []engine.Point { return append([]engine.Point(nil), e.tries...) }
+
+// Share returns the evaluator's share of the referee state after the last
+// complete try.
+func (e *Evaluator) Share() circuit.RefereeState { return e.share.Clone() }
+
+// Err returns the error that failed the machine (wrapping ErrDeviation),
+// or nil.
+func (e *Evaluator) Err() error { return e.failed }
+
+// Waiting reports whether a try is under way: the request was sent and
+// the garbling has not come.
+func (e *Evaluator) Waiting() bool { return e.phase == phaseWaiting }
+
+// Ready reports whether the evaluator can send the request of the next
+// try (with its player's try when it is that player's turn).
+func (e *Evaluator) Ready() bool { return e.phase == phaseReady && !e.pub.Ended() }
+
+// MyTurn reports whether the next try is the evaluator's player's: its
+// request then waits for that player's choice. Otherwise a session sends
+// the request as soon as the previous try is over.
+func (e *Evaluator) MyTurn() bool { return e.cfg.PartyOf(e.pub.ToMove) == circuit.Evaluator }
+
+func (e *Evaluator) check(want phase) error {
+	switch {
+	case e.phase == phaseFailed:
+		return e.failed
+	case e.phase != want || (want == phaseBase && e.started):
+		return fmt.Errorf("%w: evaluator in phase %d, call for phase %d", ErrState, e.phase, want)
+	case want == phaseReady && e.pub.Ended():
+		return fmt.Errorf("%w: play has ended", ErrState)
+	}
+	return nil
+}
+
+// BaseStart returns the first message of the game, the start of the base
+// OTs.
+func (e *Evaluator) BaseStart() ([]byte, error) {
+	if err := e.check(phaseBase); err != nil {
+		return nil, err
+	}
+	msg, err := e.receiver.BaseStart()
+	if err != nil {
+		return nil, err
+	}
+	e.started = true
+	return msg, nil
+}
+
+// BaseFinish takes the garbler's answer ([Garbler.BaseRespond]); the
+// evaluator is then ready for the first try.
+func (e *Evaluator) BaseFinish(msg []byte) error {
+	if !e.started || e.phase != phaseBase {
+		return fmt.Errorf("%w: base OTs not started or already done", ErrState)
+	}
+	if err := e.receiver.BaseFinish(msg); err != nil {
+		return fmt.Errorf("%w: base OT: %v", ErrMessage, err)
+	}
+	e.baseMsg = append([]byte(nil), msg...)
+	e.phase = phaseReady
+	return nil
+}
+
+// Request returns the OT request of the next try: the evaluator's share,
+// and try (a point or engine.Pass) when the evaluator's player is to move
+// (try is not read otherwise). An error leaves the machine as it was.
+func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
+	if err := e.check(phaseReady); err != nil {
+		return nil, err
+	}
+	mover := e.cfg.PartyOf(e.pub.ToMove)
+	if mover != circuit.Evaluator {
+		try = engine.NoPoint
+	}
+	in, err := e.rc.layout[mover].Inputs(circuit.Evaluator, e.pub.ToMove, e.share, try, nil)
+	if err != nil {
+		return nil, fmt.Errorf("referee: the evaluator's try: %w", err)
+	}
+	req, err := e.receiver.Request(in)
+	if err != nil {
+		return nil, err
+	}
+	e.cur = &evaluatorTry{try: try, mover: mover}
+	if mover == circuit.Evaluator {
+		e.tries = append(e.tries, try)
+	}
+	e.movers = append(e.movers, mover)
+	e.phase = phaseWaiting
+	return req, nil
+}
+
+// Evaluate takes the garbler's garbling of the try under way, evaluates
+// it and returns the message for the garbler and what the evaluator's
+// player is told. A malformed garbling (ErrMessage) leaves the machine as
+// it was; one that decodes to no honest announcement (ErrDeviation) fails
+// it.
+func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, error) {
+	if err := e.check(phaseWaiting); err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, err
+	}
+	cur := e.cur
+	l, c := e.rc.layout[cur.mover], e.rc.circuit[cur.mover]
+	bad := func(what string, err error) (Outputs, engine.PhantomAnnouncement, error) {
+		return Outputs{}, engine.PhantomAnnouncement{}, fmt.Errorf("%w: %s of try %d: %v", ErrMessage, what, e.pub.Try, err)
+	}
+	garbled, err := gc.ParseGarbled(g.Tables)
+	if err != nil {
+		return bad("garbled tables", err)
+	}
+	switch {
+	case garbled.Instance != e.pub.Try:
+		return bad("garbled tables", fmt.Errorf("instance %d", garbled.Instance))
+	case len(garbled.Tables) != e.rc.and*gc.TableSize || len(garbled.Decoding) != len(c.Outputs):
+		return bad("garbled tables", fmt.Errorf("%d bytes and %d outputs", len(garbled.Tables), len(garbled.Decoding)))
+	}
+	theirs, err := gc.ParseLabels(g.Labels, len(c.Inputs[circuit.Garbler]))
+	if err != nil {
+		return bad("garbler's input labels", err)
+	}
+	mine, err := e.receiver.Receive(g.Reply)
+	if err != nil {
+		return bad("OT reply", err)
+	}
+	// The OT machine has moved on: from here an error fails the machine.
+	out, err := gc.Evaluate(c, garbled, [2][]gc.Label{theirs, mine})
+	if err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: %v", e.pub.Try, err)
+	}
+	bits, err := gc.Decode(out, garbled.Decoding)
+	if err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: %v", e.pub.Try, err)
+	}
+	mover := e.pub.ToMove
+	a, err := l.Announcement(circuit.Evaluator, mover, cur.try, bits, nil)
+	if err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: the garbled referee gives %v", e.pub.Try, err)
+	}
+	next, err := l.NextShare(circuit.Evaluator, mover, bits, nil)
+	if err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: %v", e.pub.Try, err)
+	}
+	vis := l.VisibleOutputs(circuit.Garbler)
+	fwd := make([]gc.Label, len(vis))
+	for i, at := range vis {
+		fwd[i] = out[at]
+	}
+	o := Outputs{Pass: bits[l.Pass], Legal: bits[l.Legal], Labels: gc.MarshalLabels(fwd)}
+	e.share = next
+	e.pub = e.pub.After(o.Pass, o.Legal)
+	e.cur = nil
+	e.phase = phaseReady
+	return o, a, nil
+}
+
+func (e *Evaluator) fail(format string, args ...any) error {
+	e.failed = fmt.Errorf("%w: the garbler: %s", ErrDeviation, fmt.Sprintf(format, args...))
+	e.phase = phaseFailed
+	return e.failed
+}

@@ -1,0 +1,293 @@
+package referee
+
+import (
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// phase is where a machine is in the protocol.
+type phase uint8
+
+const (
+	phaseBase    phase = iota // setup: base OTs not done
+	phaseReady                // between tries
+	phaseWaiting              // a try is under way: the garbler waits for the outputs, the evaluator for the garbling
+	phaseFailed               // the other party deviated: go to the audit
+)
+
+// Garbler is the garbler's side of a game: it garbles the referee circuit
+// of every try, sends the labels of its own inputs and transfers the
+// evaluator's by OT. It is not safe for concurrent use.
+//
+// Every random choice comes from its seed (PN-D2): Δ from labelDelta, the
+// zero labels of try t from (labelLabels, t), the mask bits of try t (its
+// next share and the masks of its player's outputs) from (labelMask, t),
+// and the OT machine from labelOT.
+type Garbler struct {
+	cfg    Config
+	seed   prg.Seed
+	rc     *refereeCircuits
+	pub    Public
+	sender *ot.Sender
+	delta  gc.Label
+	share  circuit.RefereeState
+	phase  phase
+	failed error
+	// baseMsg is the evaluator's base OT message, kept to restore.
+	baseMsg []byte
+	// tries are the tries of the garbler's player, in order; movers the
+	// mover party of every try begun.
+	tries  []engine.Point
+	movers []circuit.Party
+	cur    *garblerTry
+	pre    *prepared
+	// maskFor draws the mask bits of a try; tests replace it to couple
+	// two games (privacy test).
+	maskFor func(try uint64, n int) []bool
+}
+
+// garblerTry is the garbler's secret side of the try under way.
+type garblerTry struct {
+	keys  *gc.Keys
+	mask  []bool
+	try   engine.Point // the garbler's player's try, or engine.NoPoint
+	mover circuit.Party
+}
+
+// prepared is a garbling made before the try (Prepare).
+type prepared struct {
+	try   uint64
+	mover circuit.Party
+	g     *gc.Garbled
+	keys  *gc.Keys
+	bytes []byte
+}
+
+// NewGarbler returns the garbler of a game of cfg with the given seed,
+// which must be secret, fresh (crypto/rand) and committed to
+// ([Config.CommitSeed]).
+func NewGarbler(cfg Config, seed prg.Seed) (*Garbler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.Game = append([]byte(nil), cfg.Game...)
+	rc, err := circuitsFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	delta, err := gc.NewDelta(seed.Stream(labelDelta))
+	if err != nil {
+		return nil, err
+	}
+	g := &Garbler{
+		cfg:    cfg,
+		seed:   seed,
+		rc:     rc,
+		pub:    NewPublic(),
+		sender: ot.NewSender(seed.Derive(labelOT), cfg.session()),
+		delta:  delta,
+		share:  circuit.EmptyRefereeState(cfg.Size),
+	}
+	g.maskFor = func(try uint64, n int) []bool { return seed.Stream(labelMask, try).Bools(n) }
+	return g, nil
+}
+
+// Config returns the game's configuration.
+func (g *Garbler) Config() Config { return g.cfg }
+
+// Public returns the public state after the last complete try.
+func (g *Garbler) Public() Public { return g.pub }
+
+// Tries returns the tries of the garbler's player so far (revealed at the
+// end of the game for the audit).
+func (g *Garbler) Tries() []engine.Point { return append([]engine.Point(nil), g.tries...) }
+
+// Share returns the garbler's share of the referee state after the last
+// complete try.
+func (g *Garbler) Share() circuit.RefereeState { return g.share.Clone() }
+
+// Err returns the error that failed the machine (wrapping ErrDeviation),
+// or nil.
+func (g *Garbler) Err() error { return g.failed }
+
+// Waiting reports whether a try is under way: the garbling was sent and
+// the outputs have not come.
+func (g *Garbler) Waiting() bool { return g.phase == phaseWaiting }
+
+// Ready reports whether the garbler can garble the next try: the base
+// OTs are done, no try is under way, play has not ended and the machine
+// has not failed.
+func (g *Garbler) Ready() bool { return g.phase == phaseReady && !g.pub.Ended() }
+
+func (g *Garbler) check(want phase) error {
+	switch {
+	case g.phase == phaseFailed:
+		return g.failed
+	case g.phase != want:
+		return fmt.Errorf("%w: garbler in phase %d, call for phase %d", ErrState, g.phase, want)
+	case want == phaseReady && g.pub.Ended():
+		return fmt.Errorf("%w: play has ended", ErrState)
+	}
+	return nil
+}
+
+// BaseRespond takes the evaluator's first message ([Evaluator.BaseStart])
+// and returns the garbler's answer, which completes the setup.
+func (g *Garbler) BaseRespond(msg []byte) ([]byte, error) {
+	if err := g.check(phaseBase); err != nil {
+		return nil, err
+	}
+	reply, err := g.sender.BaseRespond(msg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: base OT: %v", ErrMessage, err)
+	}
+	g.baseMsg = append([]byte(nil), msg...)
+	g.phase = phaseReady
+	return reply, nil
+}
+
+// Prepare garbles the next try ahead of time (the tables do not depend on
+// anybody's inputs), for a session to call while a player thinks. Garble
+// then only encodes the inputs and answers the OT request.
+func (g *Garbler) Prepare() error {
+	if err := g.check(phaseReady); err != nil {
+		return err
+	}
+	mover := g.cfg.PartyOf(g.pub.ToMove)
+	if g.pre != nil && g.pre.try == g.pub.Try && g.pre.mover == mover {
+		return nil
+	}
+	p, err := g.garble(g.pub.Try, mover)
+	if err != nil {
+		return err
+	}
+	g.pre = p
+	return nil
+}
+
+func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
+	gb, keys, err := gc.Garble(g.rc.circuit[mover], g.delta, g.seed.Stream(labelLabels, try), try)
+	if err != nil {
+		return nil, err
+	}
+	b, err := gb.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return &prepared{try: try, mover: mover, g: gb, keys: keys, bytes: b}, nil
+}
+
+// Garble answers the evaluator's OT request of the next try and returns
+// the garbling for the evaluator. try is the garbler's player's try (a
+// point or engine.Pass) when that player is to move, and is not read
+// otherwise. An error leaves the machine as it was.
+func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
+	if err := g.check(phaseReady); err != nil {
+		return Garbling{}, err
+	}
+	mover := g.cfg.PartyOf(g.pub.ToMove)
+	l := g.rc.layout[mover]
+	if mover != circuit.Garbler {
+		try = engine.NoPoint
+	}
+	if err := checkRequestSize(request, l.NumInputs[circuit.Evaluator]); err != nil {
+		return Garbling{}, err
+	}
+	mask := g.maskFor(g.pub.Try, l.MaskBits())
+	in, err := l.Inputs(circuit.Garbler, g.pub.ToMove, g.share, try, mask)
+	if err != nil {
+		return Garbling{}, fmt.Errorf("referee: the garbler's try: %w", err)
+	}
+	p := g.pre
+	if p == nil || p.try != g.pub.Try || p.mover != mover {
+		if p, err = g.garble(g.pub.Try, mover); err != nil {
+			return Garbling{}, err
+		}
+	}
+	own, err := p.keys.Encode(int(circuit.Garbler), in)
+	if err != nil {
+		return Garbling{}, err
+	}
+	zero := make([]ot.Block, len(p.keys.Inputs[circuit.Evaluator]))
+	for i, pair := range p.keys.Inputs[circuit.Evaluator] {
+		zero[i] = pair[0]
+	}
+	reply, err := g.sender.SendCorrelated(request, zero, g.delta)
+	if err != nil {
+		return Garbling{}, fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
+	}
+	g.pre = nil
+	g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
+	if mover == circuit.Garbler {
+		g.tries = append(g.tries, try)
+	}
+	g.movers = append(g.movers, mover)
+	g.phase = phaseWaiting
+	return Garbling{Tables: p.bytes, Labels: gc.MarshalLabels(own), Reply: reply}, nil
+}
+
+// Finish takes the evaluator's outputs of the try under way and returns
+// what the garbler's player is told. A malformed message (ErrMessage)
+// leaves the machine as it was; outputs that no honest evaluator sends
+// (ErrDeviation) fail it.
+func (g *Garbler) Finish(o Outputs) (engine.PhantomAnnouncement, error) {
+	if err := g.check(phaseWaiting); err != nil {
+		return engine.PhantomAnnouncement{}, err
+	}
+	cur := g.cur
+	l := g.rc.layout[cur.mover]
+	vis := l.VisibleOutputs(circuit.Garbler)
+	labels, err := gc.ParseLabels(o.Labels, len(vis))
+	if err != nil {
+		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: output labels of try %d: %v", ErrMessage, g.pub.Try, err)
+	}
+	outputs := make([]bool, len(l.Recipient))
+	for i, at := range vis {
+		switch labels[i] {
+		case cur.keys.Outputs[at][0]:
+		case cur.keys.Outputs[at][1]:
+			outputs[at] = true
+		default:
+			return engine.PhantomAnnouncement{}, g.fail("try %d: output label %d (output %d) is neither of its two labels", g.pub.Try, i, at)
+		}
+	}
+	if outputs[l.Pass] != o.Pass || outputs[l.Legal] != o.Legal {
+		return engine.PhantomAnnouncement{}, g.fail("try %d: event bits pass=%v legal=%v, the labels say pass=%v legal=%v",
+			g.pub.Try, o.Pass, o.Legal, outputs[l.Pass], outputs[l.Legal])
+	}
+	mover := g.pub.ToMove
+	a, err := l.Announcement(circuit.Garbler, mover, cur.try, outputs, cur.mask)
+	if err != nil {
+		return engine.PhantomAnnouncement{}, g.fail("try %d: %v", g.pub.Try, err)
+	}
+	next, err := l.NextShare(circuit.Garbler, mover, nil, cur.mask)
+	if err != nil {
+		return engine.PhantomAnnouncement{}, g.fail("try %d: %v", g.pub.Try, err)
+	}
+	g.share = next
+	g.pub = g.pub.After(o.Pass, o.Legal)
+	g.cur = nil
+	g.phase = phaseReady
+	return a, nil
+}
+
+func (g *Garbler) fail(format string, args ...any) error {
+	g.failed = fmt.Errorf("%w: the evaluator: %s", ErrDeviation, fmt.Sprintf(format, args...))
+	g.phase = phaseFailed
+	return g.failed
+}
+
+// checkRequestSize checks that an OT request is for m OTs, before the
+// garbler spends time garbling: 'O' 1 3 batch:u32 m:u32 then 128 columns
+// of ⌈m/8⌉ bytes (MPC-D11). The OT machine checks the rest.
+func checkRequestSize(request []byte, m int) error {
+	if len(request) != 11+ot.Kappa*((m+7)/8) {
+		return fmt.Errorf("%w: OT request of %d bytes, want %d OTs", ErrMessage, len(request), m)
+	}
+	return nil
+}

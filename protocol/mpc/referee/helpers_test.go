@@ -1,0 +1,307 @@
+package referee
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+var allRules = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
+
+// testGame runs a game between a garbler and an evaluator in one process,
+// over byte messages only, next to the plaintext referee. It records what
+// a signed game record would keep (rec) and every byte each party
+// received (received[P]).
+type testGame struct {
+	t        testing.TB
+	cfg      Config
+	g        *Garbler
+	e        *Evaluator
+	seeds    [2]prg.Seed
+	openings [2]commit.Opening
+	rec      Record
+	ref      engine.PhantomReferee
+	received [2][][]byte
+	// views[P] is what P's player was told, try by try.
+	views [2][]engine.PhantomAnnouncement
+	// tamper, when set, may change a message before it is sent: it gets
+	// the try, the message name and the bytes, and returns the bytes to
+	// send (the record keeps what was sent).
+	tamper func(try uint64, what string, b []byte) []byte
+	// tamperBits may change the event bits the evaluator sends.
+	tamperBits func(try uint64, o *Outputs)
+}
+
+func testSeed(name string, n int) prg.Seed {
+	return prg.Seed{}.Derive("test seed "+name, uint64(n))
+}
+
+func newTestGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed) *testGame {
+	t.Helper()
+	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules))}
+	gm := &testGame{t: t, cfg: cfg, seeds: [2]prg.Seed{seedG, seedE}}
+	var err error
+	if gm.g, err = NewGarbler(cfg, seedG); err != nil {
+		t.Fatal(err)
+	}
+	if gm.e, err = NewEvaluator(cfg, seedE); err != nil {
+		t.Fatal(err)
+	}
+	gm.rec.Config = cfg
+	for p, s := range gm.seeds {
+		c, o, err := cfg.CommitSeed(circuit.Party(p), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gm.rec.SeedCommitments[p], gm.openings[p] = c, o
+	}
+	if gm.ref, err = engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}); err != nil {
+		t.Fatal(err)
+	}
+	m1, err := gm.e.BaseStart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm.rec.BaseSent, gm.rec.Base[0] = 1, Sum(m1)
+	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], m1)
+	m2, err := gm.g.BaseRespond(m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm.rec.BaseSent, gm.rec.Base[1] = 2, Sum(m2)
+	gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], m2)
+	if err := gm.e.BaseFinish(m2); err != nil {
+		t.Fatal(err)
+	}
+	return gm
+}
+
+func (gm *testGame) send(try uint64, what string, b []byte) []byte {
+	if gm.tamper != nil {
+		return gm.tamper(try, what, append([]byte(nil), b...))
+	}
+	return b
+}
+
+// play runs one try of the player to move at p through the secure
+// referee and returns what each party's player was told. It returns the
+// first error of a machine (a deviation caught at once).
+func (gm *testGame) play(p engine.Point) ([2]engine.PhantomAnnouncement, error) {
+	var ann [2]engine.PhantomAnnouncement
+	pub := gm.e.Public()
+	try := pub.Try
+	req, err := gm.e.Request(p)
+	if err != nil {
+		return ann, err
+	}
+	req = gm.send(try, "request", req)
+	gm.rec.Tries = append(gm.rec.Tries, RecordRequest(req))
+	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
+	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], req)
+	gb, err := gm.g.Garble(req, p)
+	if err != nil {
+		return ann, err
+	}
+	gb.Tables = gm.send(try, "tables", gb.Tables)
+	gb.Labels = gm.send(try, "labels", gb.Labels)
+	gb.Reply = gm.send(try, "reply", gb.Reply)
+	*last = last.WithGarbling(gb)
+	gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], gb.Tables, gb.Labels, gb.Reply)
+	o, annE, err := gm.e.Evaluate(gb)
+	if err != nil {
+		return ann, err
+	}
+	o.Labels = gm.send(try, "outputs", o.Labels)
+	if gm.tamperBits != nil {
+		gm.tamperBits(try, &o)
+	}
+	*last = last.WithOutputs(o)
+	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], o.Labels, bitsMsg(o))
+	annG, err := gm.g.Finish(o)
+	if err != nil {
+		return ann, err
+	}
+	ann[circuit.Garbler], ann[circuit.Evaluator] = annG, annE
+	for p := range 2 {
+		gm.views[p] = append(gm.views[p], ann[p])
+	}
+	return ann, nil
+}
+
+func bitsMsg(o Outputs) []byte { return []byte{b2byte(o.Pass), b2byte(o.Legal)} }
+
+func b2byte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// step plays p for the player to move through the secure referee and the
+// plaintext one and returns the engine's outcome and the differences
+// ("" when they agree bit for bit: both announcements, the board, the ko
+// and the label invariants of the shared state, the public state).
+func (gm *testGame) step(p engine.Point) (engine.TryOutcome, string) {
+	gm.t.Helper()
+	mover := gm.ref.ToMove()
+	ann, err := gm.play(p)
+	if err != nil {
+		gm.t.Fatalf("try %s by %v: %v", p.Vertex(gm.cfg.Size), mover, err)
+	}
+	next, out, err := gm.ref.Try(mover, p)
+	if err != nil {
+		gm.t.Fatalf("engine try %s by %v: %v", p.Vertex(gm.cfg.Size), mover, err)
+	}
+	gm.ref = next
+	var d string
+	for _, party := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+		want := engine.PhantomAnnounce(gm.cfg.Rules, gm.cfg.Size, out, gm.cfg.ColorOf(party))
+		if !reflect.DeepEqual(ann[party], want) {
+			d += fmt.Sprintf("to the %v: %q, want %q; ", party, ann[party].KeyValues(), want.KeyValues())
+		}
+	}
+	st, err := gm.g.Share().Xor(gm.e.Share())
+	if err != nil {
+		gm.t.Fatal(err)
+	}
+	if b, err := st.Board(); err != nil || b != next.Board() {
+		d += fmt.Sprintf("board %v, want\n%v; ", err, next.Board().String())
+	}
+	if ko, err := st.KoPoint(); err != nil || ko != next.Ko() {
+		d += fmt.Sprintf("ko %v (%v), want %v; ", ko, err, next.Ko())
+	}
+	if err := st.Validate(); err != nil {
+		d += err.Error() + "; "
+	}
+	for _, pub := range []Public{gm.g.Public(), gm.e.Public()} {
+		if pub.ToMove != next.ToMove() || pub.Passes != next.Passes() {
+			d += fmt.Sprintf("public %+v, the referee has %v to move and %d passes; ", pub, next.ToMove(), next.Passes())
+		}
+	}
+	if d != "" {
+		d = fmt.Sprintf("try %d, %s by %v (the %v's player): %s", len(gm.rec.Tries)-1, p.Vertex(gm.cfg.Size), mover, gm.cfg.PartyOf(mover), d)
+	}
+	return out, d
+}
+
+// reveals returns what both parties reveal at the end.
+func (gm *testGame) reveals() [2]Reveal {
+	return [2]Reveal{
+		{Seed: gm.openings[0], Tries: gm.g.Tries()},
+		{Seed: gm.openings[1], Tries: gm.e.Tries()},
+	}
+}
+
+// randomTry picks a try for the player to move: mostly empty points, half
+// of them near the last try, some captures found with the engine, some
+// occupied points, the ko point half the time there is one, a few
+// passes (as in the circuit package's tests).
+func randomTry(rng *rand.Rand, ref engine.PhantomReferee, last engine.Point) engine.Point {
+	b := ref.Board()
+	size, n := b.Size(), b.Points()
+	if ko := ref.Ko(); ko != engine.NoPoint && rng.IntN(2) == 0 {
+		return ko
+	}
+	switch r := rng.IntN(100); {
+	case r < 2:
+		return engine.Pass
+	case r < 20:
+		return engine.Point(rng.IntN(n))
+	case r < 35:
+		var takes []engine.Point
+		for p := range n {
+			if b.At(engine.Point(p)) != engine.Empty {
+				continue
+			}
+			if _, out, err := ref.Try(ref.ToMove(), engine.Point(p)); err == nil && out.Legal && len(out.Captured) > 0 {
+				takes = append(takes, engine.Point(p))
+			}
+		}
+		if len(takes) > 0 {
+			return takes[rng.IntN(len(takes))]
+		}
+	}
+	near := last >= 0 && rng.IntN(2) == 0
+	lx, ly := 0, 0
+	if last >= 0 {
+		lx, ly = last.XY(size)
+	}
+	var free []engine.Point
+	for p := range n {
+		x, y := engine.Point(p).XY(size)
+		if b.At(engine.Point(p)) == engine.Empty && (!near || abs(x-lx)+abs(y-ly) <= 2) {
+			free = append(free, engine.Point(p))
+		}
+	}
+	if len(free) == 0 {
+		return engine.Pass
+	}
+	return free[rng.IntN(len(free))]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// playRandom plays n random tries (fewer if play ends) and fails the test
+// at the first difference with the plaintext referee.
+func (gm *testGame) playRandom(rng *rand.Rand, n int, cover map[string]int) int {
+	gm.t.Helper()
+	last := engine.NoPoint
+	played := 0
+	for range n {
+		if gm.ref.PlayEnded() {
+			break
+		}
+		p := randomTry(rng, gm.ref, last)
+		mover := gm.cfg.PartyOf(gm.ref.ToMove())
+		out, d := gm.step(p)
+		if d != "" {
+			gm.t.Fatal(d)
+		}
+		if p != engine.Pass {
+			last = p
+		}
+		played++
+		if cover != nil {
+			addCoverage(cover, out, gm.ref, mover)
+		}
+	}
+	return played
+}
+
+func addCoverage(c map[string]int, out engine.TryOutcome, next engine.PhantomReferee, mover circuit.Party) {
+	c["mover "+mover.String()]++
+	switch {
+	case out.Pass:
+		c["pass"]++
+	case !out.Legal:
+		c["illegal "+out.Reason.String()]++
+	default:
+		c["moved"]++
+	}
+	if len(out.Captured) == 1 {
+		c["captured one"]++
+	}
+	if len(out.Captured) > 1 {
+		c["captured several"]++
+	}
+	if out.AtariOpponent {
+		c["atari opponent"]++
+	}
+	if out.AtariSelf {
+		c["atari self"]++
+	}
+	if out.Legal && !out.Pass && next.Ko() != engine.NoPoint {
+		c["sets ko"]++
+	}
+}

@@ -1,0 +1,109 @@
+package referee
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// Digest is the SHA-256 of a message: what a signed game record keeps of
+// the large messages, and what the audit compares.
+type Digest [sha256.Size]byte
+
+// Sum returns the digest of b.
+func Sum(b []byte) Digest { return sha256.Sum256(b) }
+
+// String returns the digest in hex.
+func (d Digest) String() string { return hex.EncodeToString(d[:]) }
+
+// Garbling is the garbler's message of one try: three byte strings, each
+// in the format of its package, which a session may send as three
+// attachments.
+type Garbling struct {
+	// Tables is the garbled circuit with its decoding bits
+	// (gc.Garbled.MarshalBinary), instance the try number.
+	Tables []byte
+	// Labels are the labels of the garbler's input bits
+	// (gc.MarshalLabels): its share, its try if its player moves, its
+	// fresh mask bits.
+	Labels []byte
+	// Reply is the OT extension reply to the evaluator's request
+	// (ot.Sender.SendCorrelated), batch number the try number.
+	Reply []byte
+}
+
+// Size returns the number of bytes of g.
+func (g Garbling) Size() int { return len(g.Tables) + len(g.Labels) + len(g.Reply) }
+
+// Digests returns the digests of the three parts, in the order Tables,
+// Labels, Reply.
+func (g Garbling) Digests() [3]Digest {
+	return [3]Digest{Sum(g.Tables), Sum(g.Labels), Sum(g.Reply)}
+}
+
+// Outputs is the evaluator's last message of one try.
+type Outputs struct {
+	// Pass and Legal are the event bits of the try, told to both players
+	// in every rule set, in the clear so that anyone can follow whose turn
+	// it is. The garbler checks them against the labels.
+	Pass, Legal bool
+	// Labels are the output labels of the outputs the garbler may read,
+	// circuit.RefereeLayout.VisibleOutputs(Garbler), in that order
+	// (gc.MarshalLabels). The evaluator cannot make the label of the other
+	// value, so the garbler reads true outputs (MPC-D5).
+	Labels []byte
+}
+
+// TryRecord is what a game record keeps of one try: the digests of the
+// messages and the event bits in the clear. Sent counts the messages of
+// the try that were sent, in protocol order: 0 none, 1 the request,
+// 2 the garbling too, 3 all (the try is complete). Digests of messages
+// not sent are ignored.
+type TryRecord struct {
+	Sent    int
+	Request Digest
+	Tables  Digest
+	Labels  Digest
+	Reply   Digest
+	Outputs Digest
+	Pass    bool
+	Legal   bool
+}
+
+// RecordRequest returns the record of a try whose request was sent.
+func RecordRequest(request []byte) TryRecord {
+	return TryRecord{Sent: 1, Request: Sum(request)}
+}
+
+// WithGarbling returns r with the garbling of the try.
+func (r TryRecord) WithGarbling(g Garbling) TryRecord {
+	r.Sent = 2
+	d := g.Digests()
+	r.Tables, r.Labels, r.Reply = d[0], d[1], d[2]
+	return r
+}
+
+// WithOutputs returns r with the outputs of the try.
+func (r TryRecord) WithOutputs(o Outputs) TryRecord {
+	r.Sent = 3
+	r.Outputs, r.Pass, r.Legal = Sum(o.Labels), o.Pass, o.Legal
+	return r
+}
+
+// MarshalText writes the digest in lowercase hex.
+func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads a digest written by MarshalText; any other form
+// (upper case, wrong length) is an error, so that a signed body has one
+// encoding.
+func (d *Digest) UnmarshalText(b []byte) error {
+	if len(b) != 2*len(d) {
+		return fmt.Errorf("%w: digest of %d hex digits", ErrMessage, len(b))
+	}
+	var out Digest
+	if _, err := hex.Decode(out[:], b); err != nil || out.String() != string(b) {
+		return fmt.Errorf("%w: digest %q is not lowercase hex", ErrMessage, b)
+	}
+	*d = out
+	return nil
+}

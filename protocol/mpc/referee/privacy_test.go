@@ -1,0 +1,187 @@
+package referee
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+)
+
+// privacyTries are two games of 9×9 that differ only in where the
+// garbler's player (Black) puts its stones; the evaluator's player
+// (White) plays the same tries in both and is told the same things:
+// moves, an illegal try on an own stone (the reason is the same in both
+// games), passes. No stone touches another.
+var privacyTries = [2][]engine.Point{
+	{pt(1, 1), pt(4, 4), pt(1, 4), pt(4, 7), pt(1, 1), pt(1, 7), pt(4, 1), engine.Pass, engine.Pass},
+	{pt(7, 1), pt(4, 4), pt(7, 4), pt(4, 7), pt(7, 1), pt(7, 7), pt(4, 1), engine.Pass, engine.Pass},
+}
+
+func pt(x, y int) engine.Point { return engine.PointAt(x, y, 9) }
+
+// tryInputs is what went into the circuit in one try.
+type tryInputs struct {
+	in      [2][]bool
+	outputs []bool
+}
+
+// TestPrivacyEvaluatorLearnsNothingOfHiddenStones records every byte the
+// evaluator receives in two games that differ only in the garbler's
+// player's unseen stones and compares the two transcripts (T-7).
+//
+// The garbler's mask bits are uniform and fresh for every try. For every
+// mask of game A there is exactly one mask of game B (mask ⊕ d, d fixed
+// by the two games) under which everything the evaluator decodes is the
+// same in both games: its next share (the state XOR the garbler's mask)
+// and the outputs masked for the garbler's player. The test plays game B
+// with that mask and the same seeds otherwise, and checks that:
+//
+//   - the evaluator's player is told the same things and its share is the
+//     same after every try;
+//   - every byte the evaluator receives is the same in both games (base
+//     OT, garbled tables and decoding bits, OT replies), except the labels
+//     of the garbler's own inputs where its input bits differ (its try,
+//     its share, its masks), and there the two labels differ by exactly
+//     the garbler's secret Δ: the evaluator holds one random label per
+//     wire and never the other, so it cannot tell which value it stands
+//     for (the garbling hides it);
+//   - the garbler receives the same bytes too (the evaluator's requests
+//     and the output labels it forwards).
+//
+// Since mask ↦ mask ⊕ d is a bijection on uniform masks, the evaluator's
+// view has the same distribution in both games; the only difference left
+// is in labels whose meaning only Δ gives away.
+func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
+	for _, rules := range allRules {
+		t.Run(string(rules), func(t *testing.T) {
+			seedG, seedE := testSeed("privacy g", 0), testSeed("privacy e", 0)
+			var games [2]*testGame
+			var inputs [2][]tryInputs
+			for k := range games {
+				gm := newTestGame(t, 9, rules, engine.Black, seedG, seedE)
+				games[k] = gm
+				var garblerTry engine.Point
+				plain := gm.g.maskFor
+				gm.g.maskFor = func(try uint64, n int) []bool {
+					mover := gm.cfg.PartyOf(gm.g.pub.ToMove)
+					l, c := gm.g.rc.layout[mover], gm.g.rc.circuit[mover]
+					mask := plain(try, n)
+					ti := evalTry(t, l, c, gm, mover, garblerTry, mask)
+					if k == 1 {
+						// Couple: choose the mask that makes every masked
+						// output what the evaluator decoded in game A.
+						a := inputs[0][try]
+						for i, m := range l.OutputMask {
+							if m >= 0 && a.outputs[i] != ti.outputs[i] {
+								mask[m] = !mask[m]
+							}
+						}
+						ti = evalTry(t, l, c, gm, mover, garblerTry, mask)
+					}
+					inputs[k] = append(inputs[k], ti)
+					return mask
+				}
+				for _, p := range privacyTries[k] {
+					garblerTry = p
+					if _, err := gm.play(p); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !gm.g.Public().Ended() {
+					t.Fatal("the game did not end")
+				}
+			}
+			a, b := games[0], games[1]
+			if reflect.DeepEqual(a.g.Tries(), b.g.Tries()) {
+				t.Fatal("the garbler's tries are the same in both games")
+			}
+			if !reflect.DeepEqual(a.views[circuit.Evaluator], b.views[circuit.Evaluator]) {
+				t.Fatalf("the evaluator's player is told different things:\n%v\n%v", a.views[1], b.views[1])
+			}
+			if reflect.DeepEqual(a.views[circuit.Garbler], b.views[circuit.Garbler]) {
+				t.Fatal("the games are the same for the garbler's player too")
+			}
+			if !reflect.DeepEqual(a.e.Share(), b.e.Share()) {
+				t.Fatal("the evaluator's final shares differ")
+			}
+			if !reflect.DeepEqual(a.received[circuit.Garbler], b.received[circuit.Garbler]) {
+				t.Fatal("the garbler received different bytes")
+			}
+			ra, rb := a.received[circuit.Evaluator], b.received[circuit.Evaluator]
+			if len(ra) != len(rb) {
+				t.Fatalf("%d and %d messages", len(ra), len(rb))
+			}
+			delta := a.g.delta
+			differing := 0
+			for i := range ra {
+				if bytes.Equal(ra[i], rb[i]) {
+					continue
+				}
+				// Messages come as base, then per try tables, labels, reply.
+				try := (i - 1) / 3
+				if i == 0 || (i-1)%3 != 1 {
+					t.Fatalf("message %d (try %d, part %d) differs", i, try, (i-1)%3)
+				}
+				in := [2][]bool{inputs[0][try].in[circuit.Garbler], inputs[1][try].in[circuit.Garbler]}
+				la, err := gc.ParseLabels(ra[i], len(in[0]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lb, err := gc.ParseLabels(rb[i], len(in[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for w := range la {
+					switch {
+					case in[0][w] == in[1][w] && la[w] != lb[w]:
+						t.Fatalf("try %d: the label of the garbler's input %d differs, its bit does not", try, w)
+					case in[0][w] != in[1][w] && la[w].Xor(lb[w]) != delta:
+						t.Fatalf("try %d: the labels of the garbler's input %d differ by more than Δ", try, w)
+					case in[0][w] != in[1][w]:
+						differing++
+					}
+				}
+			}
+			if differing == 0 {
+				t.Fatal("no label differs: the games were not different")
+			}
+			t.Logf("%d messages, %d bytes received by the evaluator; identical but for %d labels of the garbler's inputs, each off by Δ",
+				len(ra), totalBytes(ra), differing)
+		})
+	}
+}
+
+// evalTry computes in the clear what the circuit of the try under way of
+// gm gives with the garbler's mask.
+func evalTry(t *testing.T, l *circuit.RefereeLayout, c *circuit.Circuit, gm *testGame, mover circuit.Party, garblerTry engine.Point, mask []bool) tryInputs {
+	t.Helper()
+	col := gm.g.pub.ToMove
+	in0, err := l.Inputs(circuit.Garbler, col, gm.g.share, garblerTry, mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evTry := engine.NoPoint
+	if mover == circuit.Evaluator && len(gm.e.tries) > 0 {
+		evTry = gm.e.tries[len(gm.e.tries)-1]
+	}
+	in1, err := l.Inputs(circuit.Evaluator, col, gm.e.share, evTry, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Eval(in0, in1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tryInputs{in: [2][]bool{in0, in1}, outputs: out}
+}
+
+func totalBytes(ms [][]byte) int {
+	n := 0
+	for _, m := range ms {
+		n += len(m)
+	}
+	return n
+}

@@ -1,0 +1,233 @@
+package referee
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Resuming a machine after a restart (PN-D9). The machines are
+// deterministic, so a party rebuilds its machine from its seed and the
+// signed record: the OT machines are moved on batch by batch with
+// stand-in messages of the right sizes (the streams they read depend on
+// the sizes only), the garbler's share is its mask of the last try, and
+// a message of the try under way that the record holds is made again,
+// byte for byte, and checked against its digest. What the record cannot
+// give is kept by the session: the other party's setup message, the
+// party's own tries, the evaluator's share, the garbler's pending request.
+
+// fastForwardSender moves the OT sender over batch t of m OTs.
+func fastForwardSender(s *ot.Sender, t uint64, m int) error {
+	req := make([]byte, 11+ot.Kappa*((m+7)/8))
+	req[0], req[1], req[2] = 'O', 1, 3
+	binary.BigEndian.PutUint32(req[3:], uint32(t))
+	binary.BigEndian.PutUint32(req[7:], uint32(m))
+	_, err := s.Send(req, make([][2]ot.Block, m))
+	return err
+}
+
+// fastForwardReceiver moves the OT receiver over batch t of m OTs.
+func fastForwardReceiver(r *ot.Receiver, t uint64, m int) error {
+	if _, err := r.Request(make([]bool, m)); err != nil {
+		return err
+	}
+	reply := make([]byte, 11+32*m)
+	reply[0], reply[1], reply[2] = 'O', 1, 4
+	binary.BigEndian.PutUint32(reply[3:], uint32(t))
+	binary.BigEndian.PutUint32(reply[7:], uint32(m))
+	_, err := r.Receive(reply)
+	return err
+}
+
+// replayPublic walks the complete tries of rec and returns the public
+// state after them, the mover party of each, and how many tries each
+// party's player made.
+func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, error) {
+	pub := NewPublic()
+	var movers []circuit.Party
+	var made [2]int
+	for t, tr := range rec.Tries {
+		if tr.Sent != 3 {
+			if t != len(rec.Tries)-1 {
+				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its 3 messages", ErrRecord, t, tr.Sent)
+			}
+			break
+		}
+		if pub.Ended() {
+			return pub, nil, made, fmt.Errorf("%w: try %d after two passes", ErrRecord, t)
+		}
+		p := cfg.PartyOf(pub.ToMove)
+		movers = append(movers, p)
+		made[p]++
+		pub = pub.After(tr.Pass, tr.Legal)
+	}
+	return pub, movers, made, nil
+}
+
+// ResumeGarbler rebuilds the garbler of a game in the state its record
+// leaves it in: baseStart is the evaluator's first message (nil if the
+// record has none yet), rec the record so far, tries its player's tries
+// as revealed at the end (at least those the record holds). A try whose
+// garbling the record holds is garbled again and checked against the
+// record; one whose request only the record holds leaves the garbler
+// ready to garble it (the session keeps the request).
+func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point) (*Garbler, error) {
+	g, err := NewGarbler(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	if rec.BaseSent < 1 {
+		return g, nil
+	}
+	if rec.BaseSent == 2 {
+		if Sum(baseStart) != rec.Base[0] {
+			return nil, fmt.Errorf("%w: the evaluator's base OT message kept is not the one recorded", ErrRecord)
+		}
+		m2, err := g.BaseRespond(baseStart)
+		if err != nil {
+			return nil, err
+		}
+		if Sum(m2) != rec.Base[1] {
+			return nil, fmt.Errorf("%w: the base OT answer made again differs from the record", ErrRecord)
+		}
+	}
+	pub, movers, made, err := replayPublic(cfg, rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(tries) < made[circuit.Garbler] {
+		return nil, fmt.Errorf("%w: %d tries kept, the record has %d", ErrRecord, len(tries), made[circuit.Garbler])
+	}
+	for t, p := range movers {
+		if err := fastForwardSender(g.sender, uint64(t), g.rc.layout[p].NumInputs[circuit.Evaluator]); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(movers); n > 0 {
+		last := movers[n-1]
+		l := g.rc.layout[last]
+		col := cfg.ColorOf(last)
+		mask := g.maskFor(uint64(n-1), l.MaskBits())
+		if g.share, err = l.NextShare(circuit.Garbler, col, nil, mask); err != nil {
+			return nil, err
+		}
+	}
+	g.pub, g.movers = pub, movers
+	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
+	if len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
+		// The garbling of the try under way was sent: make it again.
+		tr := rec.Tries[len(movers)]
+		mover := cfg.PartyOf(pub.ToMove)
+		try := engine.NoPoint
+		if mover == circuit.Garbler {
+			if len(tries) <= len(g.tries) {
+				return nil, fmt.Errorf("%w: the garbler's try under way is not kept", ErrRecord)
+			}
+			try = tries[len(g.tries)]
+		}
+		l := g.rc.layout[mover]
+		mask := g.maskFor(pub.Try, l.MaskBits())
+		in, err := l.Inputs(circuit.Garbler, pub.ToMove, g.share, try, mask)
+		if err != nil {
+			return nil, err
+		}
+		p, err := g.garble(pub.Try, mover)
+		if err != nil {
+			return nil, err
+		}
+		own, err := p.keys.Encode(int(circuit.Garbler), in)
+		if err != nil {
+			return nil, err
+		}
+		if Sum(p.bytes) != tr.Tables || Sum(gc.MarshalLabels(own)) != tr.Labels {
+			return nil, fmt.Errorf("%w: the garbling of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+		if err := fastForwardSender(g.sender, pub.Try, l.NumInputs[circuit.Evaluator]); err != nil {
+			return nil, err
+		}
+		g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
+		if mover == circuit.Garbler {
+			g.tries = append(g.tries, try)
+		}
+		g.movers = append(g.movers, mover)
+		g.phase = phaseWaiting
+		return g, nil
+	}
+	g.phase = phaseReady
+	return g, nil
+}
+
+// ResumeEvaluator rebuilds the evaluator of a game in the state its
+// record leaves it in: baseRespond is the garbler's base OT answer (nil
+// if the record has none yet), rec the record so far, tries its player's
+// tries, share its share after the last complete try of rec. A try whose
+// request the record holds (and not the garbling) is requested again and
+// checked against the record.
+func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState) (*Evaluator, error) {
+	e, err := NewEvaluator(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	if rec.BaseSent < 1 {
+		return e, nil
+	}
+	m1, err := e.BaseStart()
+	if err != nil {
+		return nil, err
+	}
+	if Sum(m1) != rec.Base[0] {
+		return nil, fmt.Errorf("%w: the base OT message made again differs from the record", ErrRecord)
+	}
+	if rec.BaseSent < 2 {
+		return e, nil
+	}
+	if Sum(baseRespond) != rec.Base[1] {
+		return nil, fmt.Errorf("%w: the garbler's base OT answer kept is not the one recorded", ErrRecord)
+	}
+	if err := e.BaseFinish(baseRespond); err != nil {
+		return nil, err
+	}
+	pub, movers, made, err := replayPublic(cfg, rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(tries) < made[circuit.Evaluator] {
+		return nil, fmt.Errorf("%w: %d tries kept, the record has %d", ErrRecord, len(tries), made[circuit.Evaluator])
+	}
+	if share.Size != cfg.Size {
+		return nil, fmt.Errorf("%w: a share of side %d", ErrRecord, share.Size)
+	}
+	for t, p := range movers {
+		if err := fastForwardReceiver(e.receiver, uint64(t), e.rc.layout[p].NumInputs[circuit.Evaluator]); err != nil {
+			return nil, err
+		}
+	}
+	e.pub, e.movers, e.share = pub, movers, share.Clone()
+	e.tries = append([]engine.Point(nil), tries[:made[circuit.Evaluator]]...)
+	if len(rec.Tries) > len(movers) {
+		tr := rec.Tries[len(movers)]
+		if tr.Sent >= 2 {
+			return nil, fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
+		}
+		try := engine.NoPoint
+		if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
+			if len(tries) <= len(e.tries) {
+				return nil, fmt.Errorf("%w: the evaluator's try under way is not kept", ErrRecord)
+			}
+			try = tries[len(e.tries)]
+		}
+		req, err := e.Request(try)
+		if err != nil {
+			return nil, err
+		}
+		if Sum(req) != tr.Request {
+			return nil, fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+	}
+	return e, nil
+}

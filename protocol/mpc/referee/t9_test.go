@@ -1,0 +1,81 @@
+package referee
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// t9Budget is the number of random tries per board size of
+// TestT9SecureRefereeMatchesEngine, 10,000 in all.
+var t9Budget = map[int]int{5: 6000, 9: 2800, 13: 800, 19: 400}
+
+// TestT9SecureRefereeMatchesEngine plays random games through the whole
+// secure computation (garbling, OT extension, evaluation, the labels
+// forwarded back) and holds it to the plaintext referee bit for bit
+// (trust.md T-9): after every try, both players' announcements, the board,
+// the ko and the label invariants of the shared state, and the public
+// state. Sizes 5, 9, 13, 19, the three rule sets, the garbler's player
+// Black and White; in every game both parties move, so every try kind
+// comes with the mover as the garbler and as the evaluator. 10,000 tries;
+// with -short or under the race detector fewer (see t9Scale).
+func TestT9SecureRefereeMatchesEngine(t *testing.T) {
+	scale := t9Scale()
+	total := 0
+	start := time.Now()
+	for _, size := range []int{5, 9, 13, 19} {
+		budget := (t9Budget[size] + scale - 1) / scale
+		cover := map[string]int{}
+		played := 0
+		for i := 0; played < budget; i++ {
+			rules := allRules[i%3]
+			garbler := engine.Black
+			if i/3%2 == 1 {
+				garbler = engine.White
+			}
+			rng := rand.New(rand.NewPCG(uint64(size), uint64(i)))
+			gm := newTestGame(t, size, rules, garbler, testSeed("g", size*1000+i), testSeed("e", size*1000+i))
+			n := min(budget-played, 2*size*size+20)
+			if n < budget-played && budget-played-n < 10 {
+				n = budget - played
+			}
+			played += gm.playRandom(rng, n, cover)
+			// The audit of an honest game finds nothing; it replays the
+			// whole computation, so only the first game of each rule set
+			// and colour on 5×5 and 9×9 is audited here.
+			if i < 6 && size <= 9 && !raceEnabled {
+				if _, err := Audit(gm.rec, gm.reveals()); err != nil {
+					t.Fatalf("%dx%d %s: honest game fails the audit: %v", size, size, rules, err)
+				}
+			}
+		}
+		total += played
+		t.Logf("%dx%d: %d tries %v", size, size, played, cover)
+		if scale == 1 {
+			for _, k := range []string{"mover garbler", "mover evaluator", "pass", "moved", "illegal occupied-own",
+				"illegal occupied-opponent", "captured one", "atari opponent", "atari self"} {
+				if cover[k] == 0 {
+					t.Errorf("%dx%d: no try of kind %q", size, size, k)
+				}
+			}
+		}
+	}
+	t.Logf("T-9: %d random tries through the secure referee match the plaintext referee (%v)", total, time.Since(start).Round(time.Millisecond))
+	if scale == 1 && total < 10000 {
+		t.Errorf("only %d tries", total)
+	}
+}
+
+// t9Scale divides the budget: by 10 with -short, by 100 under the race
+// detector, which makes garbling about ten times slower.
+func t9Scale() int {
+	switch {
+	case raceEnabled:
+		return 100
+	case testing.Short():
+		return 10
+	}
+	return 1
+}

@@ -1,0 +1,584 @@
+package protocol
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+	"github.com/kakure/kakure/protocol/mpc/referee"
+)
+
+// phantomPlayer is the local side of Phantom Go: its party of the secure
+// referee (the garbler for the inviter, the evaluator for the invitee),
+// its seed, its player's view and announcements. Its lock guards all of
+// it: the caller's View reads it from another goroutine.
+type phantomPlayer struct {
+	game GameID
+	opts engine.Options
+	me   Role
+
+	mu      sync.Mutex
+	opening *commit.Opening // the seed and the salt of its commitment
+	g       *referee.Garbler
+	e       *referee.Evaluator
+	// base is the other party's setup message, kept to rebuild the
+	// machine after a restart.
+	base []byte
+	// request is the evaluator's request of the try under way, received
+	// and not yet answered (garbler).
+	request []byte
+	// outputs are the evaluator's outputs of try outputsTry, computed and
+	// not yet sent.
+	outputs    *referee.Outputs
+	outputsTry uint64
+	// shares are the evaluator's last shares, by the number of tries
+	// after which they hold (the current one and the one before, for a
+	// restart that must go back one step).
+	shares map[uint64][]byte
+	// view is the player's own view, log its announcements with the try
+	// of each.
+	view engine.PhantomView
+	log  []phantomLogged
+	// caught is set when the other program deviated (ErrDeviation, an
+	// announcement that contradicts the view): this program accuses at
+	// its next turn.
+	caught string
+	// restored holds secrets read back after a restart; the machine is
+	// rebuilt from them and the record at the next call.
+	restored *phantomSecrets
+}
+
+// phantomLogged is one announcement of the player's log.
+type phantomLogged struct {
+	Try          uint64 `json:"try"`
+	Announcement string `json:"announcement"`
+}
+
+// phantomSecrets is the saved form of a phantomPlayer (mode 0600).
+type phantomSecrets struct {
+	Seed       *commit.Opening   `json:"seed,omitempty"`
+	Base       []byte            `json:"base,omitempty"`
+	Tries      []string          `json:"tries,omitempty"`
+	Shares     map[uint64][]byte `json:"shares,omitempty"`
+	Request    []byte            `json:"request,omitempty"`
+	Outputs    *PhantomOutputs   `json:"outputs,omitempty"`
+	OutputsTry uint64            `json:"outputs_try,omitempty"`
+	Log        []phantomLogged   `json:"log,omitempty"`
+	Caught     string            `json:"caught,omitempty"`
+}
+
+// PhantomOutputs is the saved form of outputs not yet sent.
+type PhantomOutputs struct {
+	Pass   bool   `json:"pass"`
+	Legal  bool   `json:"legal"`
+	Labels []byte `json:"labels"`
+}
+
+func (p *phantomPlayer) rules(m *Machine) *phantomRules {
+	h, _ := m.variant.(*phantomRules)
+	return h
+}
+
+func (p *phantomPlayer) seed() prg.Seed {
+	var s prg.Seed
+	copy(s[:], p.opening.Value)
+	return s
+}
+
+// tries returns the player's tries so far.
+func (p *phantomPlayer) tries() []engine.Point {
+	switch {
+	case p.g != nil:
+		return p.g.Tries()
+	case p.e != nil:
+		return p.e.Tries()
+	}
+	return nil
+}
+
+// ensure makes the player ready to act on m: it starts its view once the
+// colours are known and rebuilds its machine after a restart.
+func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
+	if p.view.Size() == 0 && m.Colors[p.me] != engine.Empty {
+		v, err := engine.NewPhantomView(p.opts, m.Colors[p.me])
+		if err != nil {
+			return err
+		}
+		p.view = v
+	}
+	// Pending messages are kept until the record holds what they led to,
+	// for a restart in between.
+	if _, sent := h.current(); p.request != nil && sent != 1 {
+		p.request = nil
+	}
+	if p.outputs != nil && h.pub.Try > p.outputsTry {
+		p.outputs = nil
+	}
+	if p.restored == nil {
+		return nil
+	}
+	s := p.restored
+	p.restored = nil
+	return p.rebuild(m, h, s)
+}
+
+// rebuild restores the machine from saved secrets in the state the
+// record leaves it in (PN-D9): what the secrets hold beyond the record (a
+// message made and not recorded, a message received and not recorded)
+// is dropped, to be made or received again.
+func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) error {
+	p.caught = s.Caught
+	if s.Seed == nil {
+		return nil
+	}
+	p.opening, p.base = s.Seed, s.Base
+	size := p.opts.Size
+	tries := make([]engine.Point, len(s.Tries))
+	for i, v := range s.Tries {
+		pt, err := engine.ParseVertex(size, v)
+		if err != nil {
+			return fmt.Errorf("protocol: phantom secrets: try %q", v)
+		}
+		tries[i] = pt
+	}
+	cfg := h.config()
+	rec := h.rec
+	complete := uint64(len(rec.Tries))
+	cur, sent := h.current()
+	if sent > 0 {
+		complete--
+	}
+	told := complete // tries whose announcement the player has
+	var err error
+	if p.me == phantomGarbler {
+		if p.g, err = referee.ResumeGarbler(cfg, p.seed(), s.Base, rec, tries); err != nil {
+			return err
+		}
+		if sent == 1 {
+			if referee.Sum(s.Request) != cur.Request {
+				return errors.New("protocol: phantom secrets: the request under way is lost")
+			}
+			p.request = s.Request
+		}
+	} else {
+		shares := s.Shares
+		if sent == 2 {
+			// The garbling is recorded: the evaluation was done and its
+			// outputs kept before (the secrets are saved first).
+			if s.Outputs == nil || s.OutputsTry != complete {
+				return errors.New("protocol: phantom secrets: the outputs under way are lost")
+			}
+			o := referee.Outputs{Pass: s.Outputs.Pass, Legal: s.Outputs.Legal, Labels: s.Outputs.Labels}
+			rec.Tries = append([]referee.TryRecord(nil), rec.Tries...)
+			rec.Tries[len(rec.Tries)-1] = cur.WithOutputs(o)
+			p.outputs, p.outputsTry = &o, complete
+			told++
+		}
+		share := shares[told]
+		if share == nil && told == 0 {
+			share = referee.EncodeShare(circuit.EmptyRefereeState(size))
+		}
+		st, err := referee.DecodeShare(size, share)
+		if err != nil {
+			return fmt.Errorf("protocol: phantom secrets: share after %d tries: %w", told, err)
+		}
+		if p.e, err = referee.ResumeEvaluator(cfg, p.seed(), s.Base, rec, tries, st); err != nil {
+			return err
+		}
+		p.shares = map[uint64][]byte{told: share}
+	}
+	if err := p.ensure(m, h); err != nil {
+		return err
+	}
+	for _, l := range s.Log {
+		if l.Try >= told {
+			break
+		}
+		a, err := engine.ParsePhantomAnnouncement(p.opts.Rules, size, m.Colors[p.me], l.Announcement)
+		if err != nil {
+			return fmt.Errorf("protocol: phantom secrets: %w", err)
+		}
+		if p.view, err = p.view.Apply(a); err != nil {
+			return fmt.Errorf("protocol: phantom secrets: %w", err)
+		}
+		p.log = append(p.log, l)
+	}
+	return nil
+}
+
+// myTry reports whether the local player may choose a try now.
+func (p *phantomPlayer) myTry(h *phantomRules) bool {
+	from, kinds, _ := h.expected()
+	if from != p.me || p.caught != "" || len(kinds) == 0 {
+		return false
+	}
+	switch kinds[0] {
+	case KindPhantomTry:
+		return p.e != nil && p.e.Ready()
+	case KindPhantomTryGarbling:
+		return p.g != nil && p.g.Ready() && p.request != nil
+	}
+	return false
+}
+
+func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
+	h := p.rules(m)
+	if h == nil {
+		return "", nil, fmt.Errorf("%w: no Phantom Go game", ErrNotNow)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return "", nil, err
+	}
+	size := m.Options.Size
+	if c, ok := a.(phantomCheat); ok {
+		return "", nil, c.cheat(p, h)
+	}
+	switch a := a.(type) {
+	case Play:
+		if a.Point != engine.Pass && (a.Point < 0 || int(a.Point) >= size*size) {
+			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
+		}
+		switch h.stage() {
+		case PhantomStageScoring, PhantomStageOpen:
+			c := m.Colors[me]
+			ref := h.ref
+			if h.score.active {
+				if a.Point == engine.Pass {
+					return "", nil, fmt.Errorf("%w: play resumes with a stone (GO-4)", ErrNotNow)
+				}
+				var err error
+				if ref, err = ref.Resume(c); err != nil {
+					return "", nil, err
+				}
+			}
+			if _, out, err := ref.Try(c, a.Point); err != nil {
+				return "", nil, err
+			} else if !out.Legal {
+				return "", nil, fmt.Errorf("%w: %s is illegal: %s", engine.ErrWrongPhase, a.Point.Vertex(size), out.Reason)
+			}
+			return KindMove, MoveBody{Point: a.Point.Vertex(size)}, nil
+		case PhantomStagePlay:
+		default:
+			return "", nil, fmt.Errorf("%w: no try now (%s)", ErrNotNow, h.stage())
+		}
+		if !p.myTry(h) {
+			return "", nil, fmt.Errorf("%w: not this player's try", ErrNotNow)
+		}
+		if p.me == phantomEvaluator {
+			return p.request1(h, KindPhantomTry, a.Point)
+		}
+		return p.garble(h, KindPhantomTryGarbling, a.Point)
+	case MarkDead:
+		if h.stage() != PhantomStageScoring {
+			return "", nil, fmt.Errorf("%w: no scoring now", ErrNotNow)
+		}
+		return KindMark, markBody(h.ref.Board(), a.Dead), nil
+	case AgreeScore:
+		if h.stage() != PhantomStageScoring || !h.score.hasProposal {
+			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
+		}
+		b := h.ref.Board()
+		return KindAgree, markBody(b, h.score.proposal.Dead(b)), nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
+}
+
+// request1 makes the evaluator's request of the next try.
+func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (Kind, any, error) {
+	req, err := p.e.Request(try)
+	if err != nil {
+		return "", nil, err
+	}
+	return kind, PhantomRequestBody{Try: h.pub.Try, Request: referee.Sum(req), bulk: [][]byte{req}}, nil
+}
+
+// garble makes the garbler's garbling of the next try.
+func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Kind, any, error) {
+	gb, err := p.g.Garble(p.request, try)
+	if err != nil {
+		return "", nil, err
+	}
+	d := gb.Digests()
+	return kind, PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}, nil
+}
+
+// reveal returns the player's reveal: its seed's opening and its tries.
+func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
+	if p.opening == nil {
+		return "", nil, false, errors.New("protocol: the phantom seed is lost")
+	}
+	size := p.opts.Size
+	vs := []string{}
+	for _, t := range p.tries() {
+		vs = append(vs, t.Vertex(size))
+	}
+	b := PhantomRevealBody{Seed: *p.opening, Tries: vs}
+	if kind == KindPhantomAccuse {
+		b.Accuse = p.caught
+	}
+	return kind, b, true, nil
+}
+
+// newSeed draws the player's seed and commits to it.
+func (p *phantomPlayer) newSeed(cfg referee.Config) (commit.Commitment, error) {
+	var s prg.Seed
+	if _, err := rand.Read(s[:]); err != nil {
+		return commit.Commitment{}, err
+	}
+	c, o, err := cfg.CommitSeed(partyOf(p.me), s)
+	if err != nil {
+		return commit.Commitment{}, err
+	}
+	p.opening = &o
+	return c, nil
+}
+
+func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
+	h := p.rules(m)
+	if h == nil {
+		return "", nil, false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return "", nil, false, err
+	}
+	from, kinds, _ := h.expected()
+	if from != me || len(kinds) == 0 {
+		return "", nil, false, nil
+	}
+	if p.caught != "" && slices.Contains(kinds, KindPhantomAccuse) {
+		return p.reveal(KindPhantomAccuse)
+	}
+	cfg := h.config()
+	switch kinds[0] {
+	case KindPhantomCommit:
+		c, err := p.newSeed(cfg)
+		if err != nil {
+			return "", nil, false, err
+		}
+		if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
+			return "", nil, false, err
+		}
+		return KindPhantomCommit, PhantomCommitBody{Commitment: c}, true, nil
+	case KindPhantomSetup:
+		c, err := p.newSeed(cfg)
+		if err != nil {
+			return "", nil, false, err
+		}
+		if p.e, err = referee.NewEvaluator(cfg, p.seed()); err != nil {
+			return "", nil, false, err
+		}
+		m1, err := p.e.BaseStart()
+		if err != nil {
+			return "", nil, false, err
+		}
+		p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
+		return KindPhantomSetup, PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}, true, nil
+	case KindPhantomBase:
+		m2, err := p.g.BaseRespond(p.base)
+		if err != nil {
+			p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
+			return p.reveal(KindPhantomAccuse)
+		}
+		return KindPhantomBase, PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}, true, nil
+	case KindPhantomRequest:
+		k, b, err := p.request1(h, KindPhantomRequest, engine.NoPoint)
+		return k, b, err == nil, err
+	case KindPhantomGarbling:
+		if p.request == nil {
+			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
+		}
+		k, b, err := p.garble(h, KindPhantomGarbling, engine.NoPoint)
+		return k, b, err == nil, err
+	case KindPhantomOutputs:
+		if p.outputs == nil || p.outputsTry != h.pub.Try {
+			return "", nil, false, nil
+		}
+		o := p.outputs
+		return KindPhantomOutputs, PhantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
+			Labels: referee.Sum(o.Labels), bulk: [][]byte{o.Labels}}, true, nil
+	case KindPhantomReveal:
+		return p.reveal(KindPhantomReveal)
+	}
+	return "", nil, false, nil
+}
+
+// phantomCheat is an action of a cheating program in tests
+// (export_phantom_test.go): it changes the player's secrets.
+type phantomCheat interface {
+	cheat(p *phantomPlayer, h *phantomRules) error
+}
+
+// phantomAttachments is how many attachments each kind carries.
+var phantomAttachments = map[Kind]int{KindPhantomSetup: 1, KindPhantomBase: 1, KindPhantomTry: 1, KindPhantomRequest: 1,
+	KindPhantomTryGarbling: 3, KindPhantomGarbling: 3, KindPhantomOutputs: 1}
+
+// receiveBulk takes a message of the other program with its attachments
+// (already applied to the machine): it checks the attachments against the
+// digests the message signs, and feeds them to the player's machine. A
+// mismatch breaks T-10; content that no honest program sends is caught
+// and accused at this program's next turn (the audit decides).
+func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	want := phantomAttachments[msg.Kind]
+	if len(bulk) != want {
+		return violation(msg.From, msg.Seq, "T-10", "%s message with %d attachments, want %d", msg.Kind, len(bulk), want)
+	}
+	if want == 0 {
+		return nil
+	}
+	var digests []referee.Digest
+	switch msg.Kind {
+	case KindPhantomSetup:
+		var b PhantomSetupBody
+		decodeBody(msg.Body, &b)
+		digests = []referee.Digest{b.Base}
+	case KindPhantomBase:
+		var b PhantomBaseBody
+		decodeBody(msg.Body, &b)
+		digests = []referee.Digest{b.Base}
+	case KindPhantomTry, KindPhantomRequest:
+		var b PhantomRequestBody
+		decodeBody(msg.Body, &b)
+		digests = []referee.Digest{b.Request}
+	case KindPhantomTryGarbling, KindPhantomGarbling:
+		var b PhantomGarblingBody
+		decodeBody(msg.Body, &b)
+		digests = []referee.Digest{b.Tables, b.Labels, b.Reply}
+	case KindPhantomOutputs:
+		var b PhantomOutputsBody
+		decodeBody(msg.Body, &b)
+		digests = []referee.Digest{b.Labels}
+	}
+	for i, d := range digests {
+		if referee.Sum(bulk[i]) != d {
+			return violation(msg.From, msg.Seq, "T-10", "attachment %d of the %s message does not match its digest", i, msg.Kind)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return err
+	}
+	if p.caught != "" {
+		return nil
+	}
+	catch := func(err error) error {
+		p.caught = err.Error()
+		return nil
+	}
+	switch msg.Kind {
+	case KindPhantomSetup:
+		p.base = bulk[0]
+	case KindPhantomBase:
+		p.base = bulk[0]
+		if err := p.e.BaseFinish(bulk[0]); err != nil {
+			return catch(fmt.Errorf("the garbler's base OT answer: %w", err))
+		}
+	case KindPhantomTry, KindPhantomRequest:
+		p.request = bulk[0]
+		if msg.Kind == KindPhantomRequest {
+			// The garbler's player is to try: garble ahead while it thinks.
+			p.g.Prepare()
+		}
+	case KindPhantomTryGarbling, KindPhantomGarbling:
+		try := h.pub.Try
+		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
+		if err != nil {
+			return catch(err)
+		}
+		if err := p.tell(try, a); err != nil {
+			return catch(err)
+		}
+		p.outputs, p.outputsTry = &o, try
+		p.shares = map[uint64][]byte{try: p.shares[try], try + 1: referee.EncodeShare(p.e.Share())}
+	case KindPhantomOutputs:
+		var b PhantomOutputsBody
+		decodeBody(msg.Body, &b)
+		a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
+		if err != nil {
+			return catch(err)
+		}
+		if err := p.tell(b.Try, a); err != nil {
+			return catch(err)
+		}
+	}
+	return nil
+}
+
+// tell gives the player an announcement.
+func (p *phantomPlayer) tell(try uint64, a engine.PhantomAnnouncement) error {
+	v, err := p.view.Apply(a)
+	if err != nil {
+		return fmt.Errorf("the announcement %q of try %d contradicts the player's view: %w", a.KeyValues(), try, err)
+	}
+	p.view = v
+	p.log = append(p.log, phantomLogged{Try: try, Announcement: a.KeyValues()})
+	return nil
+}
+
+func (p *phantomPlayer) secrets() (json.RawMessage, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.restored != nil {
+		return json.Marshal(p.restored)
+	}
+	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught}
+	for _, t := range p.tries() {
+		s.Tries = append(s.Tries, t.Vertex(p.opts.Size))
+	}
+	if p.outputs != nil {
+		s.Outputs = &PhantomOutputs{Pass: p.outputs.Pass, Legal: p.outputs.Legal, Labels: p.outputs.Labels}
+		s.OutputsTry = p.outputsTry
+	}
+	return json.Marshal(s)
+}
+
+func (p *phantomPlayer) restore(raw json.RawMessage) error {
+	var s phantomSecrets
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("protocol: phantom secrets: %w", err)
+	}
+	if s.Seed != nil && len(s.Seed.Value) != prg.SeedSize {
+		return errors.New("protocol: phantom secrets: the seed is not 32 bytes")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.restored = &s
+	return nil
+}
+
+// privateView adds the player's own view to the public one.
+func (p *phantomPlayer) privateView(m *Machine, me Role, v any) any {
+	pv, ok := v.(PhantomNetView)
+	h := p.rules(m)
+	if !ok || h == nil {
+		return v
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return v
+	}
+	pv.Own = p.view
+	for _, a := range p.view.Log() {
+		pv.Announcements = append(pv.Announcements, a.String())
+	}
+	pv.MyTry = pv.Stage == PhantomStagePlay && p.myTry(h)
+	pv.Caught = p.caught
+	return pv
+}

@@ -1,0 +1,519 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/referee"
+)
+
+// Kinds of Phantom Go messages (docs/phantom-net.md). The inviter is the
+// garbler of the secure referee, the invitee the evaluator, whatever their
+// colours.
+const (
+	// KindPhantomCommit: the garbler's commitment to its seed (T-8).
+	KindPhantomCommit Kind = "phantom-commit"
+	// KindPhantomSetup: the evaluator's commitment to its seed and the
+	// start of the base OTs (one attachment).
+	KindPhantomSetup Kind = "phantom-setup"
+	// KindPhantomBase: the garbler's answer to the base OTs (one
+	// attachment).
+	KindPhantomBase Kind = "phantom-base"
+	// KindPhantomTry: a try of the evaluator's player, as the OT request
+	// of the evaluator's inputs (one attachment).
+	KindPhantomTry Kind = "phantom-try"
+	// KindPhantomRequest: the evaluator's OT request of a try of the
+	// garbler's player, sent by the program (one attachment).
+	KindPhantomRequest Kind = "phantom-request"
+	// KindPhantomTryGarbling: a try of the garbler's player, as the
+	// garbling of the try (three attachments: tables, labels, OT reply).
+	KindPhantomTryGarbling Kind = "phantom-try-garbling"
+	// KindPhantomGarbling: the garbling of a try of the evaluator's
+	// player, sent by the program (three attachments).
+	KindPhantomGarbling Kind = "phantom-garbling"
+	// KindPhantomOutputs: the evaluator's outputs of a try: the event
+	// bits in the clear and the garbler's output labels (one attachment).
+	KindPhantomOutputs Kind = "phantom-outputs"
+	// KindPhantomReveal: a party's seed and tries, at the end of play
+	// (PG-9) or in answer to an accusation. The program sends it.
+	KindPhantomReveal Kind = "phantom-reveal"
+	// KindPhantomAccuse: a reveal sent in place of a try message by a
+	// program that caught the other deviating (PN-D6); the audit then
+	// names the cheater, or the accuser if nobody cheated.
+	KindPhantomAccuse Kind = "phantom-accuse"
+)
+
+// PhantomStage is where a game of Phantom Go stands inside PhasePlay.
+type PhantomStage string
+
+// The stages of a Phantom Go game.
+const (
+	PhantomStageSetup   PhantomStage = "setup"   // seed commitments and base OTs
+	PhantomStagePlay    PhantomStage = "play"    // tries through the secure referee
+	PhantomStageReveal  PhantomStage = "reveal"  // seeds and tries revealed for the audit
+	PhantomStageScoring PhantomStage = "scoring" // dead stones agreed on the revealed board (GO-4)
+	PhantomStageOpen    PhantomStage = "open"    // play resumed in the open (PN-D7)
+	PhantomStageDone    PhantomStage = "done"
+)
+
+// PhantomCommitBody is the body of KindPhantomCommit.
+type PhantomCommitBody struct {
+	Commitment commit.Commitment `json:"commitment"`
+}
+
+// PhantomSetupBody is the body of KindPhantomSetup.
+type PhantomSetupBody struct {
+	Commitment commit.Commitment `json:"commitment"`
+	Base       referee.Digest    `json:"base"`
+	bulk       [][]byte
+}
+
+// PhantomBaseBody is the body of KindPhantomBase.
+type PhantomBaseBody struct {
+	Base referee.Digest `json:"base"`
+	bulk [][]byte
+}
+
+// PhantomRequestBody is the body of KindPhantomTry and
+// KindPhantomRequest: the try number and the digest of the OT request.
+type PhantomRequestBody struct {
+	Try     uint64         `json:"try"`
+	Request referee.Digest `json:"request"`
+	bulk    [][]byte
+}
+
+// PhantomGarblingBody is the body of KindPhantomTryGarbling and
+// KindPhantomGarbling.
+type PhantomGarblingBody struct {
+	Try    uint64         `json:"try"`
+	Tables referee.Digest `json:"tables"`
+	Labels referee.Digest `json:"labels"`
+	Reply  referee.Digest `json:"reply"`
+	bulk   [][]byte
+}
+
+// PhantomOutputsBody is the body of KindPhantomOutputs.
+type PhantomOutputsBody struct {
+	Try    uint64         `json:"try"`
+	Pass   bool           `json:"pass"`
+	Legal  bool           `json:"legal"`
+	Labels referee.Digest `json:"labels"`
+	bulk   [][]byte
+}
+
+// PhantomRevealBody is the body of KindPhantomReveal and
+// KindPhantomAccuse: the opening of the seed commitment and the player's
+// tries in order (GTP vertices, "pass"); Accuse says what the accuser
+// caught.
+type PhantomRevealBody struct {
+	Seed   commit.Opening `json:"seed"`
+	Tries  []string       `json:"tries"`
+	Accuse string         `json:"accuse,omitempty"`
+}
+
+func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
+func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
+func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
+func (b PhantomGarblingBody) attachments() [][]byte { return b.bulk }
+func (b PhantomOutputsBody) attachments() [][]byte  { return b.bulk }
+
+// EventPhantomTry: a try went through the secure referee. Event is what
+// both players are told (moved, illegal, pass); each player's own
+// announcement is in its view (PhantomNetView.Announcements).
+type EventPhantomTry struct {
+	Try   uint64
+	Mover engine.Color
+	Event engine.PhantomEvent
+}
+
+// EventPhantomStep: a message of the secure referee went through (Sent
+// of the try's three messages): whose turn it is to send may have
+// changed.
+type EventPhantomStep struct {
+	Try  uint64
+	Sent int
+}
+
+// EventPhantomRevealed: the audit passed; the whole board is known to
+// both players.
+type EventPhantomRevealed struct{ Board engine.Board }
+
+func (EventPhantomTry) event()      {}
+func (EventPhantomStep) event()     {}
+func (EventPhantomRevealed) event() {}
+
+// PhantomNetView is what a player of Phantom Go over the network sees:
+// the public state of the game, and (filled in by its own program) its
+// own view of the board and the announcements it was told.
+type PhantomNetView struct {
+	Stage PhantomStage
+	Rules engine.PhantomRules
+	// ToMove is the colour whose try is next, Passes the consecutive
+	// passes, Tries the number of tries so far.
+	ToMove engine.Color
+	Passes int
+	Tries  uint64
+	// Referee is the whole game once the audit passed (stages scoring,
+	// open, done): the board, the player to move.
+	Revealed bool
+	Referee  engine.PhantomReferee
+	// The dead-stone agreement (GO-4).
+	Scoring     bool
+	HasProposal bool
+	Proposer    Role
+	Proposal    []engine.Point
+
+	// Own is the local player's view: its stones, the opponent stones it
+	// knows, its log of announcements.
+	Own engine.PhantomView
+	// Announcements are the local player's announcements in the rule
+	// set's words, oldest first.
+	Announcements []string
+	// MyTry is true when the local player may choose a try now (Play).
+	MyTry bool
+	// Caught is what this program caught the other program doing, when it
+	// did: the audit will name who cheated.
+	Caught string
+}
+
+func init() {
+	newVariantRules[engine.VariantPhantom] = func(m *Machine) (variantRules, error) {
+		ref, err := engine.NewPhantomReferee(m.Options)
+		if err != nil {
+			return nil, err
+		}
+		return &phantomRules{m: m, pub: referee.NewPublic(), ref: ref}, nil
+	}
+	newVariantPlayer[engine.VariantPhantom] = func(game GameID, o engine.Options, me Role) variantPlayer {
+		return &phantomPlayer{game: game, opts: o, me: me}
+	}
+	for _, k := range []Kind{KindPhantomCommit, KindPhantomSetup, KindPhantomBase, KindPhantomRequest,
+		KindPhantomGarbling, KindPhantomOutputs, KindPhantomReveal} {
+		automaticKinds[k] = true
+	}
+}
+
+// The garbler and the evaluator: the inviter garbles (PN-D1).
+const (
+	phantomGarbler   = Inviter
+	phantomEvaluator = Invitee
+)
+
+func partyOf(r Role) circuit.Party {
+	if r == phantomGarbler {
+		return circuit.Garbler
+	}
+	return circuit.Evaluator
+}
+
+func roleOf(p circuit.Party) Role {
+	if p == circuit.Garbler {
+		return phantomGarbler
+	}
+	return phantomEvaluator
+}
+
+// phantomRules is Phantom Go over the network as everyone can check it:
+// the public state of the secure referee (whose turn, passes), the
+// digests of every message, the reveals and the audit, then GO-4 scoring
+// on the revealed board. It holds no secret.
+type phantomRules struct {
+	m       *Machine
+	commits [2]bool
+	rec     referee.Record
+	pub     referee.Public
+	reveals [2]*referee.Reveal
+	accuser *Role
+	accused string
+	// After the audit: the whole game, scoring, play in the open.
+	audited   bool
+	ref       engine.PhantomReferee
+	open      bool
+	score     scoring
+	violation *Violation
+}
+
+// config returns the referee configuration of the game.
+func (h *phantomRules) config() referee.Config {
+	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
+		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:]}
+}
+
+// stage returns where the game stands.
+func (h *phantomRules) stage() PhantomStage {
+	switch {
+	case h.violation != nil || h.score.agreed:
+		return PhantomStageDone
+	case h.audited && h.open:
+		return PhantomStageOpen
+	case h.audited:
+		return PhantomStageScoring
+	case h.accuser != nil || h.reveals[0] != nil || h.reveals[1] != nil || h.pub.Ended():
+		return PhantomStageReveal
+	case h.rec.BaseSent < 2:
+		return PhantomStageSetup
+	}
+	return PhantomStagePlay
+}
+
+// current returns the try under way and how many of its messages were
+// sent (0 when the last try is complete).
+func (h *phantomRules) current() (referee.TryRecord, int) {
+	if n := len(h.rec.Tries); n > 0 && h.rec.Tries[n-1].Sent < 3 {
+		return h.rec.Tries[n-1], h.rec.Tries[n-1].Sent
+	}
+	return referee.TryRecord{}, 0
+}
+
+// moverRole returns the role whose player is to try.
+func (h *phantomRules) moverRole() Role { return h.m.RoleOf(h.pub.ToMove) }
+
+func (h *phantomRules) expected() (Role, []Kind, bool) {
+	switch h.stage() {
+	case PhantomStageDone:
+		return Inviter, nil, true
+	case PhantomStageSetup:
+		switch {
+		case !h.commits[phantomGarbler]:
+			return phantomGarbler, []Kind{KindPhantomCommit}, false
+		case !h.commits[phantomEvaluator]:
+			return phantomEvaluator, []Kind{KindPhantomSetup}, false
+		}
+		return phantomGarbler, []Kind{KindPhantomBase, KindPhantomAccuse}, false
+	case PhantomStagePlay:
+		mover := h.moverRole()
+		switch _, sent := h.current(); sent {
+		case 0:
+			if mover == phantomEvaluator {
+				return phantomEvaluator, []Kind{KindPhantomTry, KindPhantomAccuse}, false
+			}
+			return phantomEvaluator, []Kind{KindPhantomRequest, KindPhantomAccuse}, false
+		case 1:
+			if mover == phantomGarbler {
+				return phantomGarbler, []Kind{KindPhantomTryGarbling, KindPhantomAccuse}, false
+			}
+			return phantomGarbler, []Kind{KindPhantomGarbling, KindPhantomAccuse}, false
+		}
+		return phantomEvaluator, []Kind{KindPhantomOutputs, KindPhantomAccuse}, false
+	case PhantomStageReveal:
+		if h.reveals[phantomGarbler] == nil {
+			return phantomGarbler, []Kind{KindPhantomReveal}, false
+		}
+		return phantomEvaluator, []Kind{KindPhantomReveal}, false
+	case PhantomStageOpen:
+		return h.m.RoleOf(h.ref.ToMove()), []Kind{KindMove}, false
+	}
+	// Scoring: only the player to move may resume play, with a move.
+	toMove := h.m.RoleOf(h.ref.ToMove())
+	r, kinds := h.score.expected(toMove)
+	if r != toMove {
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k Kind) bool { return k == KindMove })
+	}
+	return r, kinds, false
+}
+
+func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	switch kind {
+	case KindPhantomCommit:
+		var b PhantomCommitBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		h.rec.Config = h.config()
+		h.rec.SeedCommitments[partyOf(from)], h.commits[from] = b.Commitment, true
+		return nil, nil
+	case KindPhantomSetup:
+		var b PhantomSetupBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		h.rec.SeedCommitments[partyOf(from)], h.commits[from] = b.Commitment, true
+		h.rec.BaseSent, h.rec.Base[0] = 1, b.Base
+		return []Event{EventPhase{Phase: Phase(PhantomStageSetup)}}, nil
+	case KindPhantomBase:
+		var b PhantomBaseBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		h.rec.BaseSent, h.rec.Base[1] = 2, b.Base
+		return []Event{EventPhase{Phase: Phase(PhantomStagePlay)}}, nil
+	case KindPhantomTry, KindPhantomRequest:
+		var b PhantomRequestBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		if b.Try != h.pub.Try {
+			return nil, violation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.pub.Try)
+		}
+		h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Sent: 1, Request: b.Request})
+		return []Event{EventPhantomStep{Try: b.Try, Sent: 1}}, nil
+	case KindPhantomTryGarbling, KindPhantomGarbling:
+		var b PhantomGarblingBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		if b.Try != h.pub.Try {
+			return nil, violation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.pub.Try)
+		}
+		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr.Sent, tr.Tables, tr.Labels, tr.Reply = 2, b.Tables, b.Labels, b.Reply
+		return []Event{EventPhantomStep{Try: b.Try, Sent: 2}}, nil
+	case KindPhantomOutputs:
+		var b PhantomOutputsBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		if b.Try != h.pub.Try {
+			return nil, violation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.pub.Try)
+		}
+		if b.Pass && !b.Legal {
+			return nil, violation(from, seq, "PG-1", "a pass that is illegal")
+		}
+		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr.Sent, tr.Pass, tr.Legal, tr.Outputs = 3, b.Pass, b.Legal, b.Labels
+		ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: engine.PhantomMoved}
+		switch {
+		case b.Pass:
+			ev.Event = engine.PhantomPassed
+		case !b.Legal:
+			ev.Event = engine.PhantomIllegal
+		}
+		h.pub = h.pub.After(b.Pass, b.Legal)
+		events := []Event{ev}
+		if h.pub.Ended() {
+			events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
+		}
+		return events, nil
+	case KindPhantomReveal, KindPhantomAccuse:
+		return h.applyReveal(from, seq, kind, body)
+	case KindMove:
+		return h.applyMove(from, seq, body)
+	}
+	b := h.ref.Board()
+	return h.score.apply(b, from, seq, kind, body)
+}
+
+// applyReveal takes a party's reveal; once both are in, the audit runs
+// (T-8).
+func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	var b PhantomRevealBody
+	if err := decodeBody(body, &b); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	if (kind == KindPhantomAccuse) != (b.Accuse != "") {
+		return nil, violation(from, seq, "T-10", "an accusation says what it caught, a reveal does not")
+	}
+	size := h.m.Options.Size
+	tries := make([]engine.Point, len(b.Tries))
+	for i, v := range b.Tries {
+		p, err := engine.ParseVertex(size, v)
+		if err != nil || p.Vertex(size) != v {
+			return nil, violation(from, seq, "T-10", "try %d is %q, not a vertex", i, v)
+		}
+		tries[i] = p
+	}
+	reveals := h.reveals
+	reveals[from] = &referee.Reveal{Seed: b.Seed, Tries: tries}
+	accuser, accused := h.accuser, h.accused
+	var events []Event
+	if kind == KindPhantomAccuse {
+		r := from
+		accuser, accused = &r, b.Accuse
+		events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
+	}
+	if reveals[0] == nil || reveals[1] == nil {
+		h.reveals, h.accuser, h.accused = reveals, accuser, accused
+		return events, nil
+	}
+	rp, err := referee.Audit(h.rec, [2]referee.Reveal{*reveals[0], *reveals[1]})
+	var f *referee.Fault
+	switch {
+	case errors.As(err, &f):
+		h.violation = &Violation{Accused: roleOf(f.Party), Rule: f.Rule, Seq: -1, Detail: "audit: " + f.Error(), Err: f}
+	case err != nil:
+		return nil, violation(from, seq, "T-10", "the audit fails: %v", err)
+	case accuser != nil:
+		h.violation = &Violation{Accused: *accuser, Rule: "T-12", Seq: -1,
+			Detail: fmt.Sprintf("false accusation (%s): the audit finds every message of the other program honest", accused)}
+	}
+	h.reveals, h.accuser, h.accused = reveals, accuser, accused
+	if h.violation != nil {
+		return append(events, EventViolation{Violation: h.violation}), nil
+	}
+	h.audited, h.ref = true, rp.Referee
+	h.score.start()
+	return append(events, EventPhantomRevealed{Board: h.ref.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
+}
+
+// applyMove plays a move in the open after the dead stones were disputed
+// (PN-D7): the board is known to both, so the plaintext referee judges
+// it, and a try it refuses breaks PG-2.
+func (h *phantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var mb MoveBody
+	if err := decodeBody(body, &mb); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	size := h.m.Options.Size
+	p, err := engine.ParseVertex(size, mb.Point)
+	if err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	c := h.m.Colors[from]
+	ref := h.ref
+	resumed := h.score.active
+	if resumed {
+		if p == engine.Pass {
+			return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+		}
+		if ref, err = ref.Resume(c); err != nil {
+			return nil, violation(from, seq, "GO-4", "%v", err)
+		}
+	}
+	next, out, err := ref.Try(c, p)
+	if err != nil {
+		return nil, violation(from, seq, "T-3", "move %s: %v", mb.Point, err)
+	}
+	if !out.Legal {
+		return nil, violation(from, seq, "PG-2", "illegal move %s in the open: %s", mb.Point, out.Reason)
+	}
+	h.ref, h.open = next, true
+	var events []Event
+	if resumed {
+		h.score = scoring{}
+		events = append(events, EventResumed{By: from})
+	}
+	events = append(events, EventMoved{Color: c, Point: p, Captured: out.Captured})
+	if h.ref.PlayEnded() {
+		h.score.start()
+		h.open = false
+		events = append(events, EventPhase{Phase: Phase(PhantomStageScoring)})
+	}
+	return events, nil
+}
+
+func (h *phantomRules) result() engine.Result {
+	if h.violation != nil {
+		return forfeit(h.m.Colors[h.violation.Accused.Other()])
+	}
+	return h.ref.Score(h.score.proposal).Result()
+}
+
+// auditViolation returns the violation the audit found (T-8), or the
+// false accusation it disproved (T-12), or nil.
+func (h *phantomRules) auditViolation() *Violation { return h.violation }
+
+func (h *phantomRules) view(Role) any {
+	v := PhantomNetView{Stage: h.stage(), Rules: h.m.Options.Rules, ToMove: h.pub.ToMove, Passes: h.pub.Passes,
+		Tries: h.pub.Try, Revealed: h.audited}
+	if h.audited {
+		b := h.ref.Board()
+		v.Referee, v.ToMove, v.Passes = h.ref, h.ref.ToMove(), h.ref.Passes()
+		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.score.active, h.score.hasProposal, h.score.proposer, h.score.proposal.Dead(b)
+	}
+	return v
+}
