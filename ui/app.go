@@ -311,6 +311,7 @@ func (a *App) openGame(conn GameConn) {
 	if a.cfg.SaveDir != "" {
 		screen.SetSaveDir(a.cfg.SaveDir)
 	}
+	screen.SetQueue(a.update)
 	a.game, a.conn, a.gameDone = screen, conn, done
 	a.pages.AddAndSwitchToPage("game", screen, true)
 	a.tv.SetFocus(screen)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 
@@ -51,14 +52,26 @@ type GameScreen struct {
 	// saveDir is where the record is written unless the player says
 	// otherwise.
 	saveDir string
+	// queue runs a function on the application's goroutine (nil in
+	// tests: at once).
+	queue func(func())
 }
 
 // review is the replay after the game: the positions, the one shown, and
 // whether the full view is shown.
 type review struct {
 	frames []Frame
-	at     int
-	full   bool
+	// at is the position shown (-1 until the positions are built: the
+	// end).
+	at   int
+	full bool
+	// variant is the variant screen that built the frames; it draws them.
+	variant variantScreen
+	// built is the length of the record the frames come from; building
+	// is true while they are being built, again when the record grew
+	// meanwhile.
+	built           int
+	building, again bool
 }
 
 // NewGameScreen returns the screen of the game conn. act sends an action
@@ -179,7 +192,7 @@ func (s *GameScreen) SetSaveDir(dir string) { s.saveDir = dir }
 func (s *GameScreen) Prefill() {
 	t := s.conn.Transcript()
 	m := protocol.NewMachine(t.Game)
-	vs := screenFor(s.model.View.Options.Variant)
+	vs := s.variant // it keeps its count of the events (gomoku, Phantom Go)
 	model := NewGameModel(s.model.View, s.model.Opponent)
 	for i := range t.Messages {
 		events, err := m.Apply(&t.Messages[i])
@@ -389,7 +402,10 @@ func (s *GameScreen) render() {
 	if r := s.review; r != nil {
 		s.board.SetModel(s.reviewBoard())
 		info = append(info, "Result: "+DescribeOutcome(*v.Outcome, m.Me(), v.Options.Variant))
-		if len(r.frames) > 0 {
+		if r.building && len(r.frames) == 0 {
+			info = append(info, "Replay: reading the record…")
+		}
+		if len(r.frames) > 0 && r.at >= 0 {
 			which := "your own view"
 			if r.full {
 				which = "the full view"
@@ -561,34 +577,72 @@ func helpDialog(text string, closeIt func()) *dialog {
 }
 
 // startReview turns the screen into the replay of the finished game, at
-// its end in the full view (the full reveal); later events of the game
-// (the result's confirmation, cards opened) rebuild the positions.
+// its end in the full view (the full reveal). The positions are rebuilt
+// from the record whenever it grew (the result's confirmation, cards
+// opened at the end); with a queue (SetQueue) they are built off the
+// application's goroutine, as replaying a Phantom Go audit takes a while.
 func (s *GameScreen) startReview() {
-	frames := buildFrames(s.conn.Transcript(), s.model.View)
 	if s.review == nil {
-		s.review = &review{full: true, at: len(frames) - 1}
+		s.review = &review{full: true, at: -1}
 		s.chatting = false
-		if s.dialog != nil {
-			s.dialog = nil
-		}
+		s.dialog, s.choiceOpen = nil, false
 	}
-	r := s.review
-	atEnd := r.at >= len(r.frames)-1
-	r.frames = frames
-	if atEnd || r.at >= len(frames) {
-		r.at = len(frames) - 1
-	}
-	r.at = max(r.at, 0)
+	s.refreshFrames()
 }
+
+// refreshFrames rebuilds the replay's positions if the record grew.
+func (s *GameScreen) refreshFrames() {
+	r := s.review
+	if r.building {
+		r.again = true
+		return
+	}
+	t, final := s.conn.Transcript(), s.model.View
+	if r.variant != nil && !slices.ContainsFunc(t.Messages[min(r.built, len(t.Messages)):], func(m protocol.Message) bool {
+		return m.Kind != protocol.KindResult && m.Kind != protocol.KindChat
+	}) {
+		r.built = len(t.Messages) // the results' confirmations and chat add no position
+		return
+	}
+	var frames []Frame
+	var vs variantScreen
+	done := func() {
+		atEnd := r.at < 0 || r.at >= len(r.frames)-1
+		r.frames, r.variant, r.built, r.building = frames, vs, len(t.Messages), false
+		if atEnd || r.at >= len(frames) {
+			r.at = len(frames) - 1
+		}
+		r.at = max(r.at, 0)
+		if r.again {
+			r.again = false
+			s.refreshFrames()
+		}
+		s.render()
+	}
+	if s.queue == nil {
+		frames, vs = buildFrames(t, final)
+		done()
+		return
+	}
+	r.building = true
+	go func() {
+		frames, vs = buildFrames(t, final)
+		s.queue(done)
+	}()
+}
+
+// SetQueue sets the function that runs a function on the application's
+// goroutine (QueueUpdateDraw); without one, the replay is built at once.
+func (s *GameScreen) SetQueue(queue func(func())) { s.queue = queue }
 
 // reviewBoard returns the board of the position the replay shows.
 func (s *GameScreen) reviewBoard() BoardModel {
 	r := s.review
-	if len(r.frames) == 0 {
+	if len(r.frames) == 0 || r.at < 0 || r.variant == nil {
 		return s.variant.board(s.model)
 	}
 	f := r.frames[r.at]
-	return s.variant.replayBoard(f, s.model.View, r.full).With(MarkHighlight, f.Effect...)
+	return r.variant.replayBoard(f, s.model.View, r.full).With(MarkHighlight, f.Effect...)
 }
 
 func (s *GameScreen) stepReview(d int) {

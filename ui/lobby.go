@@ -392,7 +392,8 @@ func (l *Lobby) render() {
 	cur = l.saved.GetCurrentItem()
 	l.saved.Clear()
 	for _, g := range m.Unfinished {
-		l.saved.AddItem(tview.Escape(fmt.Sprintf("%s vs %s", DescribeOptions(g.Options), ShortPeer(g.Opponent))), "", 0, nil)
+		o := g.Options
+		l.saved.AddItem(tview.Escape(fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, ShortPeer(g.Opponent))), "", 0, nil)
 	}
 	if cur < len(m.Unfinished) {
 		l.saved.SetCurrentItem(cur)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,14 +53,19 @@ func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 	g := &recordGame{tr: tr, role: r}
 	m := protocol.NewMachine(tr.Game)
 	// The player's own secrets, as its program would add them: its card
-	// points (Hidden Move Go), known in the record once opened or played.
+	// points (Hidden Move Go) and its pieces (gomoku), known in the record
+	// once opened or played. (Phantom Go's come from the reveals; its
+	// replay, with the audit, is not done twice.)
 	final := protocol.NewMachine(tr.Game)
-	for i := range tr.Messages {
-		if _, err := final.Apply(&tr.Messages[i]); err != nil {
-			t.Fatal(err)
+	if !strings.HasPrefix(name, "phantom") {
+		for i := range tr.Messages {
+			if _, err := final.Apply(&tr.Messages[i]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	var gomoku *gomokuPrivate
+	var phantom *phantomPrivate
 	for i := range tr.Messages {
 		events, err := m.Apply(&tr.Messages[i])
 		if err != nil {
@@ -76,9 +82,85 @@ func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 			gv.Game = gomoku.view
 			v.Variant = gv
 		}
+		if pv, ok := v.Variant.(protocol.PhantomNetView); ok && v.Color != engine.Empty {
+			if phantom == nil {
+				phantom = newPhantomPrivate(t, tr, m.Options, m.Colors, r)
+			}
+			for _, e := range events {
+				phantom.step(t, e)
+			}
+			pv.Own, pv.Announcements = phantom.view, slices.Clone(phantom.told)
+			pv.MyTry = pv.Stage == protocol.PhantomStagePlay && pv.ToMove == v.Color && v.MyTurn
+			v.Variant = pv
+		}
 		g.steps = append(g.steps, recordStep{events: events, view: v, count: i + 1})
 	}
 	return g
+}
+
+// phantomPrivate is a Phantom Go player's own view of a recorded game,
+// built as its program builds it: each try's announcement to the player,
+// which the test computes by replaying both players' tries (revealed at the
+// end of the record) through a referee.
+type phantomPrivate struct {
+	me    engine.Color
+	roles [2]engine.Color
+	tries [2][]engine.Point
+	next  [2]int
+	ref   engine.PhantomReferee
+	view  engine.PhantomView
+	told  []string
+}
+
+func newPhantomPrivate(t *testing.T, tr *protocol.Transcript, o engine.Options, colors [2]engine.Color, r protocol.Role) *phantomPrivate {
+	t.Helper()
+	p := &phantomPrivate{me: colors[r], roles: colors}
+	for _, msg := range tr.Messages {
+		if msg.Kind != protocol.KindPhantomReveal {
+			continue
+		}
+		var b protocol.PhantomRevealBody
+		if err := json.Unmarshal(msg.Body, &b); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range b.Tries {
+			p.tries[msg.From] = append(p.tries[msg.From], vtx(t, o.Size, v))
+		}
+	}
+	var err error
+	if p.ref, err = engine.NewPhantomReferee(o); err != nil {
+		t.Fatal(err)
+	}
+	if p.view, err = engine.NewPhantomView(o, p.me); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// step takes one event of the game: a try gives the player its
+// announcement.
+func (p *phantomPrivate) step(t *testing.T, e protocol.Event) {
+	t.Helper()
+	if _, ok := e.(protocol.EventPhantomTry); !ok {
+		return
+	}
+	c := p.ref.ToMove()
+	r := 0
+	if p.roles[1] == c {
+		r = 1
+	}
+	try := p.tries[r][p.next[r]]
+	p.next[r]++
+	ref, out, err := p.ref.Try(c, try)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ref = ref
+	a := engine.PhantomAnnounce(p.ref.Rules(), p.ref.Options().Size, out, p.me)
+	if p.view, err = p.view.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	p.told = append(p.told, a.String())
 }
 
 // gomokuPrivate is a gomoku player's own view of a recorded game, built as

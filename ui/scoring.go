@@ -92,7 +92,7 @@ func (s scoringView) do(m *GameModel, c command) (a protocol.Action, handled boo
 
 // panel returns the scoring lines of the side panel.
 func (s scoringView) panel(m *GameModel) []string {
-	if !s.active {
+	if !s.active || m.Over() {
 		return nil
 	}
 	lines := []string{"Scoring (GO-4): mark dead chains"}

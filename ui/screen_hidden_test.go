@@ -398,3 +398,95 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 		t.Errorf("with nothing to reveal the screen sent %v, want an empty response", got)
 	}
 }
+
+// TestPG7PhantomScreen plays the recorded Phantom Go game (hamburg rules)
+// on both sides: until the audit reveals the board, the board shows only
+// the player's own stones (those perhaps captured dim, MarkUncertain) and
+// the opponent stones it learnt; the log holds the announcements in the
+// rule set's words; after the audit the whole board shows.
+func TestPG7PhantomScreen(t *testing.T) {
+	uncertain := 0
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		s, g := newRecordScreen(t, "phantom", r)
+		checked := 0
+		for g.next(s) {
+			pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+			if !ok || pv.Own.Size() == 0 || pv.Revealed {
+				continue
+			}
+			me := s.Model().Me()
+			bm := s.Board().Model()
+			for p := engine.Point(0); bm.OnBoard(p); p++ {
+				pm, k := bm.At(p), pv.Own.At(p)
+				switch {
+				case pm.Stone == me.Opponent() && k != engine.PhantomOpponent:
+					t.Fatalf("role %d, message %d: an opponent stone shows at %s, not learnt", r, g.at, p.Vertex(5))
+				case pm.Stone == me && k != engine.PhantomOwn && k != engine.PhantomOwnUncertain:
+					t.Fatalf("role %d, message %d: an own stone shows at %s, not in the view", r, g.at, p.Vertex(5))
+				case k == engine.PhantomOwnUncertain && !pm.Has(MarkUncertain):
+					t.Fatalf("role %d, message %d: the stone at %s perhaps captured is not shown so", r, g.at, p.Vertex(5))
+				case k == engine.PhantomOwnUncertain:
+					uncertain++
+				}
+			}
+			checked++
+		}
+		if checked == 0 {
+			t.Fatalf("role %d: nothing checked", r)
+		}
+		log := strings.Join(s.Model().Log, "\n")
+		for _, want := range []string{"has moved", "tries: Illegal move", "passes", "The audit passed: the whole board is revealed."} {
+			if !strings.Contains(log, want) {
+				t.Errorf("role %d: the log lacks %q", r, want)
+			}
+		}
+		pv := s.Model().View.Variant.(protocol.PhantomNetView)
+		b, bm := pv.Referee.Board(), s.Board().Model()
+		for p := engine.Point(0); bm.OnBoard(p); p++ {
+			if bm.At(p).Stone != b.At(p) {
+				t.Fatalf("role %d: after the audit %s shows %v, the board has %v", r, p.Vertex(5), bm.At(p).Stone, b.At(p))
+			}
+		}
+	}
+	if uncertain == 0 {
+		t.Error("the hamburg record never showed a stone perhaps captured")
+	}
+}
+
+// TestPG2PhantomTriesAndNotes checks the keys of Phantom Go: a try on a
+// point is sent, a try on the player's own stone is refused, and a private
+// note (m) stays on the board through the game's events and is never sent.
+func TestPG2PhantomTriesAndNotes(t *testing.T) {
+	s, g := newRecordScreen(t, "phantom", protocol.Inviter)
+	g.until(t, s, func() bool {
+		pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+		return ok && pv.MyTry && len(pv.Own.OwnStones()) > 0 && len(pv.Own.SensibleTries()) > 0
+	})
+	pv := s.Model().View.Variant.(protocol.PhantomNetView)
+	own := pv.Own.OwnStones()[0]
+	press(s, own.Vertex(5)+"\n")
+	if len(g.actions) != 0 || !strings.Contains(s.Model().Message, "your stone is at "+own.Vertex(5)) {
+		t.Errorf("a try on the own stone %s: actions %v, message %q", own.Vertex(5), g.actions, s.Model().Message)
+	}
+	try := pv.Own.SensibleTries()[0]
+	press(s, try.Vertex(5)+"\n")
+	if got := actionsText(5, g.actions); got != "play "+try.Vertex(5) {
+		t.Errorf("a try at %s sent %q", try.Vertex(5), got)
+	}
+	// A note on a point where the player has nothing.
+	g.actions = nil
+	var note engine.Point
+	for p := engine.Point(0); int(p) < 25; p++ {
+		if pv.Own.At(p) == engine.PhantomUnknown {
+			note = p
+			break
+		}
+	}
+	s.Board().SetCursor(note)
+	press(s, "m")
+	for i := 0; i < 10 && g.next(s); i++ {
+	}
+	if !s.Board().Model().At(note).Has(MarkNote) || len(g.actions) != 0 {
+		t.Errorf("the note at %s did not stay, or something was sent: %v", note.Vertex(5), g.actions)
+	}
+}

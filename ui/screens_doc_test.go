@@ -93,6 +93,23 @@ func screenSections(t *testing.T) map[string]string {
 	}
 	sections["gomoku-end"] = drawScreen(t, s, w, h)
 
+	// Phantom Go, hamburg rules: own stones perhaps captured, opponent
+	// stones learnt, a private note.
+	s, g = newRecordScreen(t, "phantom", protocol.Inviter)
+	g.until(t, s, func() bool {
+		pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+		return ok && pv.MyTry && len(pv.Own.UncertainStones()) > 0 && len(pv.Own.OpponentStones()) > 0
+	})
+	pv := s.Model().View.Variant.(protocol.PhantomNetView)
+	for p := engine.Point(0); int(p) < 25; p++ {
+		if pv.Own.At(p) == engine.PhantomUnknown {
+			s.Board().SetCursor(p)
+			press(s, "m")
+			break
+		}
+	}
+	sections["phantom"] = drawScreen(t, s, w, h)
+
 	// The help screen.
 	gf := &fakeGame{view: goView(t, 9)}
 	s = gf.screen(t)

@@ -60,6 +60,12 @@ type answer struct {
 	Action protocol.Action
 }
 
+// messageReader is a variantScreen that reads the record's messages
+// during the replay (Phantom Go: the tries revealed at the end).
+type messageReader interface {
+	message(msg *protocol.Message, size int)
+}
+
 // cardChoice is a hidden-move card the player may reveal.
 type cardChoice struct {
 	Card  int
@@ -131,14 +137,18 @@ type Frame struct {
 // buildFrames replays a transcript and returns the positions of the game
 // as role saw them move by move, beginning with the empty board after the
 // coin toss. final is the player's last view (for its colour and what
-// only it knows). The replay has its own variant screen: a variant may
-// keep state between events.
-func buildFrames(t *protocol.Transcript, final protocol.View) []Frame {
+// only it knows). The replay has its own variant screen, returned to draw
+// the frames: a variant may keep state between events.
+func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantScreen) {
 	vs := screenFor(final.Options.Variant)
+	reader, _ := vs.(messageReader)
 	m := protocol.NewMachine(t.Game)
 	model := NewGameModel(final, "")
 	var frames []Frame
 	for i := range t.Messages {
+		if reader != nil {
+			reader.message(&t.Messages[i], final.Options.Size)
+		}
 		events, err := m.Apply(&t.Messages[i])
 		if err != nil {
 			break
@@ -162,5 +172,5 @@ func buildFrames(t *protocol.Transcript, final protocol.View) []Frame {
 				Effect: note.effect, Last: model.Last, Index: note.index})
 		}
 	}
-	return frames
+	return frames, vs
 }

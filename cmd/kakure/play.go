@@ -30,10 +30,11 @@ func init() {
 }
 
 // firstGameVariant is the variant `kakure play` starts against the bot
-// when no --variant is given (the one-command start, UI-D14). Switch it to
-// engine.VariantPhantom once Phantom Go plays over the network: the first
-// game then runs the secure referee too.
-const firstGameVariant = engine.VariantGo
+// when no --variant is given (the one-command start, UI-D14): Phantom Go,
+// common rules (the variant's default), so that a newcomer's first game
+// already runs the secure referee. It is the one constant to change for
+// another first game.
+const firstGameVariant = engine.VariantPhantom
 
 // firstGameSize is the board of the first game.
 const firstGameSize = 9

@@ -128,7 +128,7 @@ func (p *pane) waitFor(what string, timeout time.Duration, cond func(screen stri
 // compared loosely: the panel wraps).
 func (p *pane) waitText(text string) string {
 	p.t.Helper()
-	return p.waitFor(fmt.Sprintf("%q", text), 15*time.Second, func(s string) bool { return loosely(s, text) })
+	return p.waitFor(fmt.Sprintf("%q", text), 30*time.Second, func(s string) bool { return loosely(s, text) })
 }
 
 // loosely reports whether screen shows text, whatever the spaces and line
@@ -270,43 +270,53 @@ func TestPlayTmuxGo(t *testing.T) {
 	}
 }
 
-// TestPlayTmuxBot starts `kakure play` with no arguments: a game of Go
-// 9×9 against the bot on a second host in the same process. A move, the
-// game left (^Q) and resumed from the lobby (^G), another move, a
-// resignation, then q to the lobby and ^Q out; nothing but the UI was
-// written to the terminal.
+// TestPlayTmuxBot starts `kakure play` with no arguments: a game of
+// Phantom Go 9×9 (common rules) against the bot on a second host in the
+// same process, through the secure referee. A try, the game left (^Q) and
+// resumed from the lobby (^G), another try, a resignation, then q to the
+// lobby and ^Q out; nothing but the UI was written to the terminal.
 func TestPlayTmuxBot(t *testing.T) {
 	t.Parallel()
 	srv := newTmux(t)
 	home := filepath.Join(srv.dir, "home")
 	p := srv.start("bot", 80, 24, "--home", home)
 	screen := p.waitFor("a colour", 20*time.Second, colorRe.MatchString)
-	if !loosely(screen, "Go 9×9, komi 7.5") {
-		t.Errorf("the first game is not Go 9×9:\n%s", screen)
+	if !loosely(screen, "Phantom Go 9×9, komi 7.5, common rules") {
+		t.Errorf("the first game is not Phantom Go 9×9 under the common rules:\n%s", screen)
 	}
 	me := colorRe.FindStringSubmatch(screen)[1]
 	bot := map[string]string{"Black": "White", "White": "Black"}[me]
-	move := 1
-	if me == "White" {
-		move = 2
-	}
-	for i, v := range []string{"E5", "C7"} {
-		p.waitText(fmt.Sprintf("Move %d · your turn", move))
-		if i == 1 {
-			p.keys("C-q")
-			p.waitText("Leave this game?")
-			p.keys("y")
-			p.waitText("Unfinished games (^G)")
-			p.waitText("Go 9×9, komi 7.5 vs")
-			p.keys("C-g", "Enter")
-			p.waitText(me + " E5.") // the log of the game so far
-			p.waitText(fmt.Sprintf("Move %d · your turn", move))
+	triesRe := regexp.MustCompile(`(\d+) tries`)
+	tries := func(s string) int {
+		m := triesRe.FindStringSubmatch(s)
+		if m == nil {
+			return -1
 		}
-		p.play(v)
-		p.waitText(me + " " + v + ".")
-		move += 2
+		var n int
+		fmt.Sscan(m[1], &n)
+		return n
 	}
-	p.waitText(fmt.Sprintf("Move %d · your turn", move))
+	// try plays a point and waits for the referee's answer and the bot's
+	// try: the count of tries goes up by two at least, or by one after
+	// an illegal try.
+	try := func(v string) {
+		t.Helper()
+		s := p.waitText("Your try:")
+		before := tries(s)
+		p.play(v)
+		p.waitFor("the answer to "+v, 30*time.Second, func(s string) bool {
+			return loosely(s, "Your try:") && tries(s) > before
+		})
+	}
+	try("E5")
+	p.keys("C-q")
+	p.waitText("Leave this game?")
+	p.keys("y")
+	p.waitText("Unfinished games (^G)")
+	p.waitText("Phantom Go 9×9 · 12D3Ko")
+	p.keys("C-g", "Enter")
+	p.waitText("(E5)") // the log of the game so far: the try at E5
+	try("C7")
 	p.keys("C-r")
 	p.waitText("Resign this game?")
 	p.keys("y")
@@ -551,5 +561,47 @@ func TestPlayTmuxGomoku(t *testing.T) {
 	for _, p := range []*pane{x, o} {
 		p.waitText("The audit of every hidden piece passed (GM-8).")
 		p.waitText("Result: a draw (0)")
+	}
+}
+
+// TestPlayTmuxPhantom plays Phantom Go 5×5 under the common rules through
+// the secure referee to the result: a stone each, an illegal try onto the
+// other's stone (announced, tried again), two passes, the audit, the
+// count. Neither screen shows the other's stones before the audit reveals
+// the board.
+func TestPlayTmuxPhantom(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "phantom", "--size", "5", "--rules", "common")
+	black.waitText("Your try:")
+	stopWhite := white.watchHidden("C3", "Black's stone")
+	black.play("C3")
+	white.waitText("Black has moved")
+	stopBlack := black.watchHidden("D3", "White's stone")
+	white.waitText("Your try:")
+	white.play("D3")
+	black.waitText("White has moved")
+	black.waitText("Your try:")
+	stopBlack()
+	black.play("D3")
+	black.waitText("Black tries: Illegal move")
+	white.waitText("Black tries: Illegal move")
+	black.waitText("Your try:")
+	black.play("C2")
+	white.waitText("Your try:")
+	white.play("pass")
+	black.waitText("White passes")
+	black.waitText("Your try:")
+	stopWhite()
+	black.play("pass")
+	for _, p := range []*pane{black, white} {
+		p.waitFor("the audit", 60*time.Second, func(s string) bool {
+			return loosely(s, "The audit passed: the whole board is revealed.")
+		})
+	}
+	black.waitCell("D3", " ○ ")
+	white.waitCell("C3", " ● ")
+	agreeCount(t, black, white)
+	for _, p := range []*pane{black, white} {
+		p.waitText("Result: White wins by 6.5 points (W+6.5)")
 	}
 }
