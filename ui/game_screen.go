@@ -3,8 +3,8 @@ package ui
 import (
 	"fmt"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
