@@ -180,6 +180,9 @@ func (g *Game) Close() {
 		}
 	}
 	<-g.done
+	// A closed game is no longer served: Resume and the other peer's
+	// resume load it again from disk.
+	g.svc.forget(g)
 }
 
 type closeAction struct{}

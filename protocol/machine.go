@@ -257,6 +257,18 @@ func (m *Machine) Expected() (Role, []Kind) {
 	return Inviter, nil
 }
 
+// PublicView returns what the messages applied so far let role r see of
+// the variant: its view value (GoView, HMGView ...) without anything only
+// a peer's own secrets hold, or nil before the invitation. A user
+// interface replays a transcript through a Machine and reads it after each
+// message to show the game move by move.
+func (m *Machine) PublicView(r Role) any {
+	if m.variant == nil {
+		return nil
+	}
+	return m.variant.view(r)
+}
+
 // anytime reports the kinds either role may send whatever the turn.
 func anytime(k Kind) bool { return k == KindResign || k == KindChat || k == KindViolation }
 

@@ -110,7 +110,7 @@ func (b *Board) boardKeys() KeyTable {
 		{Key: "l", Name: "right", Action: move(1, 0)},
 		{Key: "Enter", Name: "play", Help: "play at the cursor, or at the typed point", Action: b.enter},
 		{Key: "Space", Name: "play", Action: b.enter},
-		{Key: "d4", Name: "type", Help: "type a point (letter, then row), then Enter to play there"},
+		{Key: "d4", Name: "type", Help: "type a point (letter, then row), Enter plays there"},
 		{Key: "Backspace", Name: "erase", Help: "erase the last typed character", Action: b.erase},
 		{Key: "Esc", Name: "cancel", Help: "forget the typed point and the error", Action: b.cancel},
 		{Key: "m", Name: "note", Help: "put or take away a private note at the cursor", Action: b.toggleNote},

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // version is the program's version, reported by `kakure version` and GTP.
@@ -52,13 +53,15 @@ func main() {
 
 // run executes the command line and returns the process exit status.
 func run(env *environment, args []string) int {
+	// No command, or flags only, is `kakure play`.
 	name := "play"
 	if len(args) > 0 {
-		name, args = args[0], args[1:]
-	}
-	switch name {
-	case "-h", "-help", "--help":
-		name = "help"
+		switch a := args[0]; {
+		case a == "-h" || a == "-help" || a == "--help":
+			name, args = "help", args[1:]
+		case !strings.HasPrefix(a, "-"):
+			name, args = a, args[1:]
+		}
 	}
 	cmd, ok := commands[name]
 	if !ok {

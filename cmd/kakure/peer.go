@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -63,26 +64,5 @@ func (p *peerHandle) close() {
 // saveFinishedRecord copies a game's record to path and writes its SGF
 // export beside it (path without .record.json, plus .sgf).
 func saveFinishedRecord(g *protocol.Game, path string) (sgfPath string, err error) {
-	tr := g.Transcript()
-	if err := tr.Save(path); err != nil {
-		return "", err
-	}
-	data, err := protocol.ExportSGF(tr)
-	if err != nil {
-		return "", err
-	}
-	sgfPath = trimRecordExt(path) + ".sgf"
-	if err := os.WriteFile(sgfPath, data, 0o644); err != nil {
-		return "", fmt.Errorf("write SGF: %w", err)
-	}
-	return sgfPath, nil
-}
-
-func trimRecordExt(path string) string {
-	for _, ext := range []string{".record.json", ".json"} {
-		if len(path) > len(ext) && path[len(path)-len(ext):] == ext {
-			return path[:len(path)-len(ext)]
-		}
-	}
-	return path
+	return ui.SaveRecord(g.Transcript(), path)
 }

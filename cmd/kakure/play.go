@@ -1,97 +1,399 @@
 package main
 
 import (
-	"bufio"
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/gtp"
+	"github.com/kakure/kakure/node"
+	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/ui"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
 )
 
 func init() {
 	register(command{
 		name:    "play",
-		summary: "play a game against the built-in bot (the default command)",
+		summary: "play in the terminal: a game against the built-in bot, or --lobby for games with people (the default command)",
 		run:     runPlay,
 	})
 }
 
-// runPlay is the line-mode game against the engine's move generator. It is
-// what `kakure` starts with no arguments until the terminal UI lands.
+// firstGameVariant is the variant `kakure play` starts against the bot
+// when no --variant is given (the one-command start, UI-D14): Phantom Go,
+// common rules (the variant's default), so that a newcomer's first game
+// already runs the secure referee. It is the one constant to change for
+// another first game.
+const firstGameVariant = engine.VariantPhantom
+
+// firstGameSize is the board of the first game.
+const firstGameSize = 9
+
+// newBotPlayer returns the built-in bot's player for a game with options
+// o; the bots of the bot package replace the random one as they come.
+var newBotPlayer = func(o engine.Options, seed uint64) bot.Player { return bot.NewRandom(seed) }
+
+// inviteAnswerTime is how long the player has to answer an invitation:
+// less than the inviter's idle timeout (45 s), after which it gives up.
+const inviteAnswerTime = 40 * time.Second
+
+// loopbackListen is where the peers of a game against the bot listen.
+var loopbackListen = []string{"/ip4/127.0.0.1/tcp/0"}
+
+// runPlay runs the console application: with no flags, a game against the
+// built-in bot on loopback; with --lobby, the lobby for games with people.
 func runPlay(env *environment, args []string) error {
-	fs := newFlagSet(env, "play", "[--size N] [--komi K] [--color black|white]")
+	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--no-mdns] [--variant V --size N ...]")
+	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
+	var listen listenFlag
+	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: loopback for a game against the bot; with --lobby all interfaces, TCP and QUIC, random ports)")
+	lobby := fs.Bool("lobby", false, "open the lobby, to invite people and be invited, instead of starting a game against the bot")
+	noMDNS := fs.Bool("no-mdns", false, "do not look for peers on the local network (mDNS)")
+	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the built-in bot's choices")
 	var vf variantFlags
-	vf.register(fs, "go")
-	colorName := fs.String("color", "black", "your colour: black or white")
+	vf.register(fs, string(firstGameVariant))
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
 	}
 	o, err := vf.options(fs)
 	if err != nil {
 		return err
 	}
-	if o.Variant != engine.VariantGo {
-		return usageError("the line-mode game plays plain Go only for now (use 'kakure gtp --variant %s' for the others)", o.Variant)
+	if o.Variant == firstGameVariant && !isSet(fs, "size") {
+		o.Size = firstGameSize
 	}
-	human, err := engine.ParseColor(*colorName)
-	if err != nil {
-		return usageError("%v", err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := node.Config{Home: *home, ListenAddrs: loopbackListen}
+	if *lobby {
+		cfg.ListenAddrs, cfg.EnableMDNS = node.DefaultListenAddrs(), !*noMDNS
 	}
-	srv, err := gtp.NewServer(o)
+	if len(listen) > 0 {
+		cfg.ListenAddrs = listen
+	}
+	pn := &playNetwork{ctx: ctx, seed: *seed, invitations: make(chan *ui.Invitation, 8),
+		accepted: make(chan ui.GameConn, 8)}
+	me, err := startPeerConfig(ctx, cfg, pn.onInvite)
 	if err != nil {
 		return err
 	}
-	ask := func(cmd string, args ...string) (string, error) { return srv.Execute(cmd, args) }
-	in := bufio.NewScanner(env.stdin)
-	fmt.Fprintf(env.stdout, "kakure: plain Go %dx%d, komi %v. You play %s.\n", o.Size, o.Size, o.Komi, human)
-	fmt.Fprintln(env.stdout, "Type a point such as d4, 'pass', 'resign' or 'quit'.")
-	toMove, passes := engine.Black, 0
-	for passes < 2 {
-		board, _ := ask("showboard")
-		fmt.Fprintln(env.stdout, strings.TrimPrefix(board, "\n"))
-		if toMove != human {
-			mv, err := ask("genmove", toMove.String())
-			if err != nil {
-				return fmt.Errorf("engine move: %w", err)
-			}
-			fmt.Fprintf(env.stdout, "%s plays %s\n", toMove, mv)
-			if mv == "pass" {
-				passes++
-			} else {
-				passes = 0
-			}
-			toMove = toMove.Opponent()
-			continue
-		}
-		fmt.Fprintf(env.stdout, "%s to play> ", toMove)
-		if !in.Scan() {
-			fmt.Fprintln(env.stdout, "\nGame abandoned.")
-			return nil
-		}
-		line := strings.ToLower(strings.TrimSpace(in.Text()))
-		switch line {
-		case "":
-			continue
-		case "quit", "exit":
-			fmt.Fprintln(env.stdout, "Game abandoned.")
-			return nil
-		case "resign":
-			fmt.Fprintf(env.stdout, "Result: %s\n", engine.Result{Winner: human.Opponent(), By: engine.ByResignation})
-			return nil
-		}
-		if _, err := ask("play", toMove.String(), line); err != nil {
-			fmt.Fprintf(env.stdout, "%s: %v\n", line, err)
-			continue
-		}
-		if line == "pass" {
-			passes++
-		} else {
-			passes = 0
-		}
-		toMove = toMove.Opponent()
+	pn.me = me
+	defer pn.close()
+	if cfg.EnableMDNS {
+		pn.lan = make(chan ui.LANPeer, 8)
+		go pn.forwardLAN()
 	}
-	score, _ := ask("final_score")
-	fmt.Fprintf(env.stdout, "Both passed. Result by area, all stones counted alive: %s\n", score)
-	return nil
+	go pn.forwardAccepted()
+
+	// Nothing but the UI may write to the terminal while it runs: the
+	// standard log and slog go to the home's log file (libp2p's logs are
+	// there already), and so does anything written to stderr.
+	logPath := filepath.Join(me.node.Home(), node.LogFileName)
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("log file: %w", err)
+	}
+	defer logFile.Close()
+	slog.SetDefault(slog.New(slog.NewTextHandler(logFile, nil)))
+	restoreStderr := redirectStderr(logFile)
+
+	// The lobby's form starts with the options given on the command line;
+	// the others stay empty there, meaning the variant's default.
+	defaults := engine.Options{Variant: o.Variant, Rules: o.Rules, Suicide: o.Suicide, Perpendicular: o.Perpendicular}
+	if isSet(fs, "size") || o.Variant == firstGameVariant {
+		defaults.Size = o.Size
+	}
+	if isSet(fs, "komi") {
+		defaults.Komi, defaults.KomiSet = o.Komi, true
+	}
+	if isSet(fs, "cards") {
+		defaults.Cards, defaults.CardsSet = o.Cards, true
+	}
+	appCfg := ui.AppConfig{Network: pn, Defaults: defaults}
+	if !*lobby {
+		appCfg.FirstGame = &o
+	}
+	app := ui.NewApp(appCfg)
+	err = app.Run()
+	restoreStderr()
+	if *lobby {
+		fmt.Fprintf(env.stdout, "Your peer ID: %s\n", pn.ID())
+		for _, a := range pn.Addrs() {
+			fmt.Fprintf(env.stdout, "  %s\n", a)
+		}
+	}
+	return err
 }
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// playNetwork is the peer-to-peer side of `kakure play` (ui.Network): this
+// peer's node and game service, and the built-in bot on a second host on
+// loopback, started the first time it is asked for.
+type playNetwork struct {
+	ctx  context.Context
+	me   *peerHandle
+	seed uint64
+
+	invitations chan *ui.Invitation
+	accepted    chan ui.GameConn
+	lan         chan ui.LANPeer
+
+	botMu  sync.Mutex
+	bot    *peerHandle
+	botErr error
+	games  int
+	// botPlaying holds the games the bot plays, so that a resumed one is
+	// not played twice.
+	botPlaying map[protocol.GameID]bool
+}
+
+// ID implements ui.Network.
+func (n *playNetwork) ID() string { return n.me.node.ID().String() }
+
+// Addrs implements ui.Network.
+func (n *playNetwork) Addrs() []string {
+	var as []string
+	for _, a := range n.me.node.Addrs() {
+		as = append(as, a.String())
+	}
+	return as
+}
+
+// Invitations implements ui.Network.
+func (n *playNetwork) Invitations() <-chan *ui.Invitation { return n.invitations }
+
+// Accepted implements ui.Network.
+func (n *playNetwork) Accepted() <-chan ui.GameConn { return n.accepted }
+
+// LANPeers implements ui.Network.
+func (n *playNetwork) LANPeers() <-chan ui.LANPeer { return n.lan }
+
+// WriteAddrs implements ui.Network: home/addresses.txt.
+func (n *playNetwork) WriteAddrs() (string, error) {
+	path := filepath.Join(n.me.node.Home(), "addresses.txt")
+	text := fmt.Sprintf("peer ID: %s\naddresses:\n", n.ID())
+	for _, a := range n.Addrs() {
+		text += "  " + a + "\n"
+	}
+	return path, os.WriteFile(path, []byte(text), 0o644)
+}
+
+// Invite implements ui.Network.
+func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (ui.GameConn, error) {
+	var pid peer.ID
+	var err error
+	if strings.HasPrefix(to, "/") {
+		if pid, err = n.me.node.Connect(ctx, to); err != nil {
+			return nil, err
+		}
+	} else {
+		if pid, err = peer.Decode(to); err != nil {
+			return nil, fmt.Errorf("%q is neither a multiaddr nor a peer ID", to)
+		}
+		if len(n.me.node.Host().Peerstore().Addrs(pid)) == 0 {
+			return nil, fmt.Errorf("no address known for %s: give its full address (…/p2p/ID)", ui.ShortPeer(to))
+		}
+	}
+	g, err := n.me.service.Invite(ctx, pid, o)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// PlayBot implements ui.Network: this peer invites the bot's host.
+func (n *playNetwork) PlayBot(ctx context.Context, o engine.Options) (ui.GameConn, error) {
+	b, err := n.botPeer()
+	if err != nil {
+		return nil, err
+	}
+	n.me.node.Host().Peerstore().AddAddrs(b.node.ID(), b.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	g, err := n.me.service.Invite(ctx, b.node.ID(), o)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// botPeer starts the bot's host once: home/bot, loopback, the same log
+// file; it accepts every invitation and plays with newBotPlayer.
+func (n *playNetwork) botPeer() (*peerHandle, error) {
+	n.botMu.Lock()
+	defer n.botMu.Unlock()
+	if n.bot != nil || n.botErr != nil {
+		return n.bot, n.botErr
+	}
+	home := n.me.node.Home()
+	b, err := startPeerConfig(n.ctx, node.Config{Home: filepath.Join(home, "bot"), ListenAddrs: loopbackListen,
+		LogFile: filepath.Join(home, node.LogFileName)}, nil)
+	if err != nil {
+		n.botErr = fmt.Errorf("starting the bot: %w", err)
+		return nil, n.botErr
+	}
+	n.bot = b
+	go func() {
+		for {
+			select {
+			case <-n.ctx.Done():
+				return
+			case g := <-b.service.Accepted():
+				n.botPlay(g)
+			}
+		}
+	}()
+	return b, nil
+}
+
+// botPlay has the bot play g, unless it plays it already.
+func (n *playNetwork) botPlay(g *protocol.Game) {
+	n.botMu.Lock()
+	defer n.botMu.Unlock()
+	if n.botPlaying == nil {
+		n.botPlaying = map[protocol.GameID]bool{}
+	}
+	if n.botPlaying[g.ID()] {
+		return
+	}
+	n.botPlaying[g.ID()] = true
+	n.games++
+	go bot.Run(n.ctx, g, newBotPlayer(g.View().Options, n.seed+uint64(n.games)))
+}
+
+// Unfinished implements ui.Network: the games saved in home/games that
+// are not over.
+func (n *playNetwork) Unfinished() []ui.SavedGame {
+	ids, _ := n.me.service.Unfinished()
+	var games []ui.SavedGame
+	for _, id := range ids {
+		tr, err := protocol.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json"))
+		if err != nil {
+			continue
+		}
+		m := protocol.NewMachine(tr.Game)
+		for i := range tr.Messages {
+			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+				break
+			}
+		}
+		opp := tr.Peers[0]
+		if opp == n.me.node.ID() {
+			opp = tr.Peers[1]
+		}
+		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), Options: m.Options, Messages: len(tr.Messages)})
+	}
+	return games
+}
+
+// Resume implements ui.Network. A game against the built-in bot is
+// resumed on the bot's side too.
+func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameConn, error) {
+	if b, err := n.botPeer(); err == nil && n.botHas(b, id) {
+		n.me.node.Host().Peerstore().AddAddrs(b.node.ID(), b.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+		b.node.Host().Peerstore().AddAddrs(n.me.node.ID(), n.me.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+		if g, _ := b.service.Resume(ctx, id); g != nil {
+			n.botPlay(g)
+		}
+	}
+	g, err := n.me.service.Resume(ctx, id)
+	if g == nil {
+		return nil, err
+	}
+	return g, err
+}
+
+// botHas reports whether the bot has game id saved.
+func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
+	_, err := os.Stat(filepath.Join(b.node.Home(), "games", id.String()+".record.json"))
+	return err == nil
+}
+
+// onInvite hands an invitation to the UI and waits for its answer.
+func (n *playNetwork) onInvite(from peer.ID, o engine.Options) error {
+	answer := make(chan error, 1)
+	in := &ui.Invitation{From: from.String(), Options: o, Deadline: time.Now().Add(inviteAnswerTime),
+		Answer: func(decline error) {
+			select {
+			case answer <- decline:
+			default:
+			}
+		}}
+	select {
+	case n.invitations <- in:
+	default:
+		return errors.New("too many invitations at once")
+	}
+	select {
+	case err := <-answer:
+		return err
+	case <-time.After(inviteAnswerTime + 2*time.Second):
+		return errors.New("no answer in time")
+	case <-n.ctx.Done():
+		return errors.New("the player quit")
+	}
+}
+
+// forwardAccepted hands the games of accepted invitations to the UI.
+func (n *playNetwork) forwardAccepted() {
+	for {
+		select {
+		case <-n.ctx.Done():
+			return
+		case g := <-n.me.service.Accepted():
+			select {
+			case n.accepted <- g:
+			case <-n.ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// forwardLAN hands the peers mDNS finds to the UI.
+func (n *playNetwork) forwardLAN() {
+	for info := range n.me.node.LANPeers() {
+		p := ui.LANPeer{ID: info.ID.String()}
+		for _, a := range info.Addrs {
+			p.Addrs = append(p.Addrs, a.String())
+		}
+		select {
+		case n.lan <- p:
+		case <-n.ctx.Done():
+			return
+		}
+	}
+}
+
+// close stops the bot and this peer.
+func (n *playNetwork) close() {
+	n.botMu.Lock()
+	b := n.bot
+	n.botMu.Unlock()
+	if b != nil {
+		b.close()
+	}
+	n.me.close()
+}
+
+var _ ui.GameConn = (*protocol.Game)(nil)

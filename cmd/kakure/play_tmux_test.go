@@ -1,0 +1,607 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The end-to-end tests of `kakure play` run the program in tmux panes:
+// the test binary stands in for kakure (KAKURE_BE_BINARY), keys go in with
+// send-keys and the screens come back with capture-pane. Each test has its
+// own tmux server (a socket in its temporary directory).
+
+// tmuxServer is a tmux server of one test; dir holds its socket and the
+// homes of the processes it runs.
+type tmuxServer struct {
+	t    *testing.T
+	sock string
+	dir  string
+}
+
+// newTmux starts nothing yet: the server starts with its first session.
+// Without tmux the test is skipped, except in CI, which installs it.
+func newTmux(t *testing.T) *tmuxServer {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed (CI installs it)")
+		}
+		t.Skip("tmux is not installed")
+	}
+	// Socket paths are short on some systems: keep it under /tmp.
+	dir, err := os.MkdirTemp("", "kt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &tmuxServer{t: t, sock: filepath.Join(dir, "s"), dir: dir}
+	t.Cleanup(func() {
+		exec.Command("tmux", "-S", s.sock, "kill-server").Run()
+		// The processes may write their last saves while they exit.
+		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return s
+}
+
+func (s *tmuxServer) run(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-S", s.sock}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// pane is one kakure process in a tmux session.
+type pane struct {
+	t      *testing.T
+	srv    *tmuxServer
+	name   string
+	home   string
+	screen string // the last capture
+}
+
+// start runs `kakure ARGS` in a new session of w×h cells. When the
+// program exits, the pane prints "kakure exited N" and stays.
+func (s *tmuxServer) start(name string, w, h int, args ...string) *pane {
+	s.t.Helper()
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + a + "'"
+	}
+	cmd := fmt.Sprintf("env KAKURE_BE_BINARY=1 TERM=xterm-256color '%s' -test.run='^$' -- %s; echo kakure exited $?; sleep 600",
+		os.Args[0], strings.Join(quoted, " "))
+	if out, err := s.run("new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd); err != nil {
+		s.t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	return &pane{t: s.t, srv: s, name: name}
+}
+
+// capture returns what the pane shows now.
+func (p *pane) capture() string {
+	out, err := p.srv.run("capture-pane", "-p", "-t", p.name+":")
+	if err != nil {
+		p.t.Fatalf("capture-pane %s: %v: %s", p.name, err, out)
+	}
+	p.screen = out
+	return out
+}
+
+// keys sends tmux key names ("Enter", "C-d", "Tab") or, with a leading
+// "=", literal text.
+func (p *pane) keys(keys ...string) {
+	p.t.Helper()
+	for _, k := range keys {
+		args := []string{"send-keys", "-t", p.name + ":"}
+		if strings.HasPrefix(k, "=") {
+			args = append(args, "-l", k[1:])
+		} else {
+			args = append(args, k)
+		}
+		if out, err := p.srv.run(args...); err != nil {
+			p.t.Fatalf("send-keys %q: %v: %s", k, err, out)
+		}
+	}
+}
+
+// waitFor polls the pane until cond holds of its screen, and returns the
+// screen; after timeout the test fails showing the screen.
+func (p *pane) waitFor(what string, timeout time.Duration, cond func(screen string) bool) string {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := p.capture()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: no %s within %s; the screen:\n%s", p.name, what, timeout, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitText waits until the pane shows text (spaces and line breaks
+// compared loosely: the panel wraps).
+func (p *pane) waitText(text string) string {
+	p.t.Helper()
+	return p.waitFor(fmt.Sprintf("%q", text), 30*time.Second, func(s string) bool { return loosely(s, text) })
+}
+
+// loosely reports whether screen shows text, whatever the spaces and line
+// breaks between its words.
+func loosely(screen, text string) bool {
+	return strings.Contains(strings.Join(strings.Fields(screen), " "), strings.Join(strings.Fields(text), " "))
+}
+
+// boardCell returns what the board of a screen shows at a vertex: the
+// point's glyph with the cells either side ("[●]", " · ", "(○)"). The board
+// is the block under the first line of column letters.
+func boardCell(t *testing.T, screen, vertex string) string {
+	t.Helper()
+	cell := boardCellOf(screen, vertex)
+	if cell == "" {
+		t.Fatalf("no point %s on the board of the screen:\n%s", vertex, screen)
+	}
+	return cell
+}
+
+// boardCellOf is boardCell, or "" when the screen has no such point.
+func boardCellOf(screen, vertex string) string {
+	lines := strings.Split(screen, "\n")
+	col, row := vertex[:1], vertex[1:]
+	for i, l := range lines {
+		rs := []rune(l)
+		ax := strings.Index(l, " A ")
+		if ax < 0 || !strings.Contains(l, " B ") || strings.TrimSpace(l[:ax]) != "" {
+			continue
+		}
+		// Column x of each letter, in runes (the line is ASCII up to the
+		// letters).
+		x := -1
+		for j, r := range rs {
+			if string(r) == col && (j == 0 || rs[j-1] == ' ') && (j+1 >= len(rs) || rs[j+1] == ' ') {
+				x = j
+				break
+			}
+		}
+		if x < 0 {
+			return ""
+		}
+		for _, rl := range lines[i+1:] {
+			r := []rune(rl)
+			if len(r) <= x+1 || x < 2 {
+				continue
+			}
+			if strings.TrimSpace(string(r[:ax])) == row {
+				return string(r[x-1 : x+2])
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// addrRe finds this peer's loopback address in the lobby.
+var addrRe = regexp.MustCompile(`/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+`)
+
+// colorRe finds the player's colour in a game screen's title.
+var colorRe = regexp.MustCompile(`you: (Black|White)`)
+
+// twoPlayers starts two lobbies on loopback without mDNS, A with the game
+// options args; A invites B by the address B's lobby shows, B accepts.
+// It returns the panes of Black and White once both games started.
+func twoPlayers(t *testing.T, args ...string) (black, white *pane) {
+	t.Helper()
+	srv := newTmux(t)
+	dir := srv.dir
+	common := []string{"play", "--lobby", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"}
+	b := srv.start("b", 200, 30, append(common, "--home", filepath.Join(dir, "b"))...)
+	a := srv.start("a", 100, 30, append(append(common, "--home", filepath.Join(dir, "a")), args...)...)
+	addr := addrRe.FindString(b.waitFor("an address", 20*time.Second, func(s string) bool { return addrRe.MatchString(s) }))
+	a.waitText("kakure — lobby")
+	a.keys("="+addr, "Enter")
+	b.waitText("invites you to a game:")
+	b.keys("y")
+	var colors [2]string
+	for i, p := range []*pane{a, b} {
+		colors[i] = colorRe.FindStringSubmatch(p.waitFor("a colour", 20*time.Second, colorRe.MatchString))[1]
+	}
+	if colors[0] == colors[1] {
+		t.Fatalf("both players are %s", colors[0])
+	}
+	if colors[0] == "Black" {
+		return a, b
+	}
+	return b, a
+}
+
+// play types a point (or "pass") and Enter.
+func (p *pane) play(v string) {
+	p.t.Helper()
+	if v == "pass" {
+		p.keys("p", "Enter")
+		return
+	}
+	p.keys("="+strings.ToLower(v), "Enter")
+}
+
+// agreeCount ends the count: the player whose turn it is proposes no dead
+// stones, the other accepts.
+func agreeCount(t *testing.T, black, white *pane) {
+	t.Helper()
+	const may = "^D proposes the marking"
+	var proposer, other *pane
+	black.waitFor("the count", 15*time.Second, func(s string) bool {
+		if loosely(s, may) {
+			proposer, other = black, white
+			return true
+		}
+		if loosely(white.capture(), may) {
+			proposer, other = white, black
+			return true
+		}
+		return false
+	})
+	proposer.keys("C-d")
+	other.waitText("^A accepts it")
+	other.keys("C-a")
+}
+
+// TestPlayTmuxGo plays plain Go 5×5 between two `kakure play` processes
+// by keystrokes to the result: two stones, two passes, the count.
+func TestPlayTmuxGo(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "go", "--size", "5")
+	black.play("C3")
+	white.waitText("Black C3.")
+	white.play("D3")
+	black.waitText("White D3.")
+	black.waitCell("D3", "(○)")
+	black.play("pass")
+	white.waitText("Black passes.")
+	white.play("pass")
+	agreeCount(t, black, white)
+	for _, p := range []*pane{black, white} {
+		p.waitText("Result: White wins by 7.5 points (W+7.5)")
+	}
+}
+
+// TestPlayTmuxBot starts `kakure play` with no arguments: a game of
+// Phantom Go 9×9 (common rules) against the bot on a second host in the
+// same process, through the secure referee. A try, the game left (^Q) and
+// resumed from the lobby (^G), another try, a resignation, then q to the
+// lobby and ^Q out; nothing but the UI was written to the terminal.
+func TestPlayTmuxBot(t *testing.T) {
+	t.Parallel()
+	srv := newTmux(t)
+	home := filepath.Join(srv.dir, "home")
+	p := srv.start("bot", 80, 24, "--home", home)
+	screen := p.waitFor("a colour", 20*time.Second, colorRe.MatchString)
+	if !loosely(screen, "Phantom Go 9×9, komi 7.5, common rules") {
+		t.Errorf("the first game is not Phantom Go 9×9 under the common rules:\n%s", screen)
+	}
+	me := colorRe.FindStringSubmatch(screen)[1]
+	bot := map[string]string{"Black": "White", "White": "Black"}[me]
+	triesRe := regexp.MustCompile(`(\d+) tries`)
+	tries := func(s string) int {
+		m := triesRe.FindStringSubmatch(s)
+		if m == nil {
+			return -1
+		}
+		var n int
+		fmt.Sscan(m[1], &n)
+		return n
+	}
+	// try plays a point and waits for the referee's answer and the bot's
+	// try: the count of tries goes up by two at least, or by one after
+	// an illegal try.
+	try := func(v string) {
+		t.Helper()
+		s := p.waitText("Your try:")
+		before := tries(s)
+		p.play(v)
+		p.waitFor("the answer to "+v, 30*time.Second, func(s string) bool {
+			return loosely(s, "Your try:") && tries(s) > before
+		})
+	}
+	try("E5")
+	p.keys("C-q")
+	p.waitText("Leave this game?")
+	p.keys("y")
+	p.waitText("Unfinished games (^G)")
+	p.waitText("Phantom Go 9×9 · 12D3Ko")
+	p.keys("C-g", "Enter")
+	p.waitText("(E5)") // the log of the game so far: the try at E5
+	try("C7")
+	p.keys("C-r")
+	p.waitText("Resign this game?")
+	p.keys("y")
+	p.waitText("Result: " + bot + " wins by resignation")
+	p.keys("Home")
+	p.waitText("Replay 0/")
+	p.keys("q")
+	p.waitText("kakure — lobby")
+	p.keys("C-q")
+	screen = p.waitText("kakure exited 0")
+	for _, stray := range []string{"level=", "WARN", "ERROR", "panic", "goroutine"} {
+		if strings.Contains(screen, stray) {
+			t.Errorf("the terminal shows %q:\n%s", stray, screen)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "kakure.log")); err != nil {
+		t.Errorf("no log file: %v", err)
+	}
+}
+
+// waitCell waits until the pane's board shows want at vertex.
+func (p *pane) waitCell(vertex, want string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%q at %s", want, vertex), 15*time.Second, func(s string) bool {
+		return loosely(s, "A B") && boardCell(p.t, s, vertex) == want
+	})
+}
+
+// watchHidden watches a pane from now until the returned function is
+// called: at no capture may the board show anything at vertex, where the
+// other player holds something hidden. The stop function fails the test if
+// it ever did, and says how many captures were checked.
+func (p *pane) watchHidden(vertex, what string) (stop func()) {
+	p.t.Helper()
+	done := make(chan struct{})
+	result := make(chan string, 1)
+	go func() {
+		seen, bad, last := 0, "", false
+		for {
+			select {
+			case <-done:
+				// One more look, so that every watch looks at least once.
+				last = true
+			case <-time.After(30 * time.Millisecond):
+			}
+			if last && seen > 0 {
+				result <- bad
+				return
+			}
+			out, err := p.srv.run("capture-pane", "-p", "-t", p.name+":")
+			if err != nil || !strings.Contains(out, " A ") || !strings.Contains(out, " B ") {
+				if last {
+					result <- fmt.Sprintf("%s: no board to check at %s:\n%s", p.name, vertex, out)
+					return
+				}
+				continue
+			}
+			if cell := boardCellOf(out, vertex); cell != "" && strings.Trim(cell, " ") != "·" && strings.Trim(cell, " ") != "+" && bad == "" {
+				bad = fmt.Sprintf("%s showed %q at %s, where %s is hidden:\n%s", p.name, cell, vertex, what, out)
+			}
+			seen++
+		}
+	}()
+	return func() {
+		p.t.Helper()
+		close(done)
+		if bad := <-result; bad != "" {
+			p.t.Error(bad)
+		}
+	}
+}
+
+// hiddenFrom checks that a screen shows nothing at a vertex where the
+// other player holds something hidden: an empty point, no bracket.
+func hiddenFrom(t *testing.T, p *pane, vertex, what string) {
+	t.Helper()
+	if got := boardCell(t, p.capture(), vertex); strings.TrimSpace(got) != "·" && strings.TrimSpace(got) != "+" {
+		t.Errorf("%s's screen shows %q at %s, where %s is hidden:\n%s", p.name, got, vertex, what, p.screen)
+	}
+}
+
+// TestPlayTmuxHMG plays Hidden Move Go 5×5 with one hidden move each to
+// the result: the cards chosen by keys, a reveal, passes, the count, the
+// unused card opened at the end. Neither screen shows the other's card
+// before the rules reveal it.
+func TestPlayTmuxHMG(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "hmg", "--size", "5", "--cards", "1")
+	for _, p := range []*pane{black, white} {
+		p.waitText("Choose your 1 hidden move")
+	}
+	black.play("A1")
+	black.keys("C-d")
+	stopWhite := white.watchHidden("A1", "Black's card")
+	white.play("E5")
+	white.keys("C-d")
+	white.waitText("Choose") // E5 is chosen before Black's screen is watched
+	stopBlack := black.watchHidden("E5", "White's card")
+	black.waitText("Turn 1 · your turn: ^V reveals, or play")
+	white.waitText("You are committed to your 1 hidden move.")
+	black.waitCell("A1", "[●]")
+	white.waitCell("E5", "[○]")
+	hiddenFrom(t, white, "A1", "Black's card")
+	hiddenFrom(t, black, "E5", "White's card")
+	if !loosely(black.screen, "White's: 1 hidden") || !loosely(white.screen, "Black's: 1 hidden") {
+		t.Errorf("the panels do not count the opponent's hidden moves:\n%s\n%s", black.screen, white.screen)
+	}
+
+	black.keys("C-v")
+	black.waitText("Reveal which hidden move?")
+	stopWhite()
+	black.keys("1")
+	white.waitText("Black reveals hidden move 1 at A1.")
+	white.waitCell("A1", "(●)")
+	black.play("C3")
+	white.waitText("Black C3.")
+	white.play("pass")
+	black.waitText("White passes.")
+	hiddenFrom(t, black, "E5", "White's card")
+	black.play("pass")
+	agreeCount(t, black, white)
+	stopBlack() // the count is agreed: the unused cards are opened now
+	for _, p := range []*pane{black, white} {
+		p.waitText("Result: Black wins")
+	}
+	// The full reveal: White's unused card is opened to Black.
+	black.waitText("White's hidden moves were: E5.")
+	black.waitCell("E5", "[○]")
+}
+
+// TestPlayTmuxFGo plays F-Go 5×5 to the result: a choice taken back, a
+// choice confirmed while the other thinks, both choices shown together,
+// both pass, the count. The other's choice never shows before the turn.
+func TestPlayTmuxFGo(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "fgo", "--size", "5")
+	black.waitText("Your choice?")
+	stopWhite := white.watchHidden("C3", "Black's choice")
+	black.play("C3")
+	black.waitText("Your choice: C3 (not sent)")
+	black.waitCell("C3", "[●]")
+	black.keys("C-u")
+	black.waitText("Your choice?")
+	black.play("C3")
+	black.play("C3")
+	black.waitText("You chose C3 · waiting for White")
+	white.waitText("Black has chosen")
+	hiddenFrom(t, white, "C3", "Black's choice")
+	stopBlack := black.watchHidden("D3", "White's choice")
+	white.play("D3")
+	hiddenFrom(t, black, "D3", "White's choice")
+	stopWhite()
+	stopBlack()
+	white.keys("C-d")
+	for _, p := range []*pane{black, white} {
+		p.waitText("Black C3, White D3.")
+		p.waitCell("C3", "(●)")
+		p.waitCell("D3", "(○)")
+	}
+	white.play("pass")
+	white.keys("C-d")
+	black.play("pass")
+	black.keys("C-d")
+	black.waitText("Black pass, White pass: both pass, play ends.")
+	agreeCount(t, black, white)
+	for _, p := range []*pane{black, white} {
+		p.waitText("Result: a draw (0)")
+	}
+}
+
+// TestPlayTmuxBridge plays Bridge Go 5×5 to a bridge: Black builds the C
+// column while White plays on the E column; the last stone wins.
+func TestPlayTmuxBridge(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "bridge", "--size", "5")
+	for i := 1; i <= 5; i++ {
+		black.play(fmt.Sprintf("C%d", i))
+		if i == 5 {
+			break
+		}
+		white.waitText(fmt.Sprintf("Black C%d.", i))
+		white.play(fmt.Sprintf("E%d", i))
+		black.waitText(fmt.Sprintf("White E%d.", i))
+	}
+	for _, p := range []*pane{black, white} {
+		p.waitText("Black C5: a bridge, Black wins.")
+		p.waitText("Result: Black wins (B+)")
+		p.waitText("Black made a bridge: C1 C2 C3 C4 C5")
+	}
+}
+
+// TestPlayTmuxGomoku plays Hidden Move Double Gomoku 7×7 to the result:
+// the opening piece, the side, a hidden piece, a line announced and
+// answered by revealing that piece, two passes (a draw, GM-7) and the
+// audit. The hidden piece shows on the other screen only once revealed.
+func TestPlayTmuxGomoku(t *testing.T) {
+	t.Parallel()
+	srv := newTmux(t)
+	common := []string{"play", "--lobby", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"}
+	b := srv.start("b", 200, 30, append(common, "--home", filepath.Join(srv.dir, "b"))...)
+	a := srv.start("a", 100, 30, append(common, "--home", filepath.Join(srv.dir, "a"), "--variant", "gomoku", "--size", "7")...)
+	addr := addrRe.FindString(b.waitFor("an address", 20*time.Second, func(s string) bool { return addrRe.MatchString(s) }))
+	a.waitText("kakure — lobby")
+	a.keys("="+addr, "Enter")
+	b.waitText("invites you to a game:")
+	b.keys("y")
+
+	// The inviter (a) places the X opening piece; b chooses O.
+	a.waitText("Place the X opening piece")
+	a.play("D4")
+	b.waitText("The X opening piece is at D4. Your side?")
+	b.keys("o")
+	x, o := a, b
+	o.waitText("Turn 1 · your turn")
+	stopX := x.watchHidden("A1", "O's hidden piece")
+	o.play("A1")
+	o.waitText("you committed to A1. Announce:")
+	o.keys("r")
+	x.waitText("O's piece is placed.")
+	hiddenFrom(t, x, "A1", "O's hidden piece")
+	o.waitCell("A1", "[O]")
+
+	// X commits to G1 and announces row 1: O reveals A1.
+	x.waitText("Turn 2 · your turn")
+	x.play("G1")
+	x.waitText("you committed to G1. Announce:")
+	x.keys("r")
+	o.waitText("Your hidden pieces there: A1")
+	hiddenFrom(t, o, "G1", "X's committed point")
+	o.play("A1")
+	o.waitText("Selected: A1")
+	stopX()
+	o.keys("C-d")
+	x.waitText("O reveals A1.")
+	x.waitText("X's piece at G1 stands revealed.")
+	x.waitCell("A1", " O ")
+
+	o.waitText("Turn 3 · your turn")
+	o.play("pass")
+	x.waitText("Turn 4 · your turn")
+	x.play("pass")
+	for _, p := range []*pane{x, o} {
+		p.waitText("The audit of every hidden piece passed (GM-8).")
+		p.waitText("Result: a draw (0)")
+	}
+}
+
+// TestPlayTmuxPhantom plays Phantom Go 5×5 under the common rules through
+// the secure referee to the result: a stone each, an illegal try onto the
+// other's stone (announced, tried again), two passes, the audit, the
+// count. Neither screen shows the other's stones before the audit reveals
+// the board.
+func TestPlayTmuxPhantom(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "phantom", "--size", "5", "--rules", "common")
+	black.waitText("Your try:")
+	stopWhite := white.watchHidden("C3", "Black's stone")
+	black.play("C3")
+	white.waitText("Black has moved")
+	stopBlack := black.watchHidden("D3", "White's stone")
+	white.waitText("Your try:")
+	white.play("D3")
+	black.waitText("White has moved")
+	black.waitText("Your try:")
+	stopBlack()
+	black.play("D3")
+	black.waitText("Black tries: Illegal move")
+	white.waitText("Black tries: Illegal move")
+	black.waitText("Your try:")
+	black.play("C2")
+	white.waitText("Your try:")
+	white.play("pass")
+	black.waitText("White passes")
+	black.waitText("Your try:")
+	stopWhite()
+	black.play("pass")
+	for _, p := range []*pane{black, white} {
+		p.waitFor("the audit", 60*time.Second, func(s string) bool {
+			return loosely(s, "The audit passed: the whole board is revealed.")
+		})
+	}
+	black.waitCell("D3", " ○ ")
+	white.waitCell("C3", " ● ")
+	agreeCount(t, black, white)
+	for _, p := range []*pane{black, white} {
+		p.waitText("Result: White wins by 6.5 points (W+6.5)")
+	}
+}

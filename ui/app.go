@@ -1,0 +1,355 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/rivo/tview"
+)
+
+// Network is the peer-to-peer side the application plays through.
+// cmd/kakure implements it with a libp2p node, a protocol service and the
+// built-in bot on a second host.
+type Network interface {
+	// ID is this peer's ID; Addrs the addresses other peers can reach it
+	// at, each ending in /p2p/ID.
+	ID() string
+	Addrs() []string
+	// Invite invites a peer, named by a multiaddr ending in /p2p/ID or by
+	// the ID of a peer found on the LAN, to a game with options o. It
+	// returns once the peer accepted.
+	Invite(ctx context.Context, peer string, o engine.Options) (GameConn, error)
+	// PlayBot starts a game against the built-in bot.
+	PlayBot(ctx context.Context, o engine.Options) (GameConn, error)
+	// Invitations delivers the invitations of other peers; each must be
+	// answered before its deadline.
+	Invitations() <-chan *Invitation
+	// Accepted delivers the games of the invitations the player accepted.
+	Accepted() <-chan GameConn
+	// LANPeers delivers the peers found on the local network (a nil
+	// channel without mDNS).
+	LANPeers() <-chan LANPeer
+	// WriteAddrs writes this peer's ID and addresses to a file and
+	// returns its path.
+	WriteAddrs() (string, error)
+	// Unfinished lists the saved games that are not over.
+	Unfinished() []SavedGame
+	// Resume reconnects to the opponent of a saved game. It returns the
+	// game even when the opponent cannot be reached yet (with the
+	// error): the game then goes on once the opponent is back.
+	Resume(ctx context.Context, id protocol.GameID) (GameConn, error)
+}
+
+// SavedGame is a saved game that is not over.
+type SavedGame struct {
+	ID       protocol.GameID
+	Opponent string
+	Options  engine.Options
+	// Messages is how many messages the record holds.
+	Messages int
+}
+
+// AppConfig sets up the application.
+type AppConfig struct {
+	Network Network
+	// Defaults fill the lobby's new-game form.
+	Defaults engine.Options
+	// FirstGame, when set, starts a game against the bot at once.
+	FirstGame *engine.Options
+	// SaveDir is where records are written unless the player says
+	// otherwise ("" for the working directory).
+	SaveDir string
+	// Screen is the screen to draw on; nil means the terminal.
+	Screen tcell.Screen
+}
+
+// App is kakure's console application: the lobby, and the screen of the
+// game being played. Events of the network and of the game reach the
+// widgets through QueueUpdateDraw only.
+type App struct {
+	cfg   AppConfig
+	tv    *tview.Application
+	pages *tview.Pages
+	lobby *Lobby
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// Owned by the application's goroutine.
+	game         *GameScreen
+	conn         GameConn
+	gameDone     chan struct{}
+	inviteCancel context.CancelFunc
+
+	stopOnce sync.Once
+}
+
+// NewApp returns the application; Run starts it.
+func NewApp(cfg AppConfig) *App {
+	a := &App{cfg: cfg, tv: tview.NewApplication(), pages: tview.NewPages()}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	if cfg.Screen != nil {
+		a.tv.SetScreen(cfg.Screen)
+	}
+	net := cfg.Network
+	a.lobby = NewLobby(net.ID(), net.Addrs(), cfg.Defaults)
+	a.lobby.OnInvite = a.invite
+	a.lobby.OnBot = a.playBot
+	a.lobby.OnCancel = func() {
+		if a.inviteCancel != nil {
+			a.inviteCancel()
+		}
+	}
+	a.lobby.OnWriteAddrs = net.WriteAddrs
+	a.lobby.OnResume = a.resume
+	a.lobby.OnQuit = a.Stop
+	a.pages.AddPage("lobby", a.lobby, true, true)
+	a.tv.SetRoot(a.pages, true).EnableMouse(true).SetFocus(a.lobby)
+	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+		if ev.Key() != tcell.KeyCtrlC {
+			return ev
+		}
+		if a.game != nil && !a.game.Model().Over() {
+			a.game.askLeave()
+		} else if a.game != nil {
+			a.leaveGame()
+		} else {
+			a.Stop()
+		}
+		return nil
+	})
+	return a
+}
+
+// Lobby returns the lobby screen.
+func (a *App) Lobby() *Lobby { return a.lobby }
+
+// Game returns the screen of the open game, or nil.
+func (a *App) Game() *GameScreen { return a.game }
+
+// QueueUpdateDraw runs f on the application's goroutine and draws.
+func (a *App) QueueUpdateDraw(f func()) { a.tv.QueueUpdateDraw(f) }
+
+// Run runs the application until the player quits.
+func (a *App) Run() error {
+	go a.watchNetwork()
+	a.refreshUnfinished()
+	if a.cfg.FirstGame != nil {
+		a.playBot(*a.cfg.FirstGame)
+	}
+	err := a.tv.Run()
+	a.cancel()
+	return err
+}
+
+// Stop stops the application.
+func (a *App) Stop() {
+	a.stopOnce.Do(func() {
+		a.cancel()
+		a.tv.Stop()
+	})
+}
+
+// update runs f on the application's goroutine unless the application
+// has stopped.
+func (a *App) update(f func()) {
+	if a.ctx.Err() != nil {
+		return
+	}
+	a.tv.QueueUpdateDraw(f)
+}
+
+// watchNetwork feeds the lobby with the network's news.
+func (a *App) watchNetwork() {
+	net := a.cfg.Network
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-a.ctx.Done():
+			return
+		case in, ok := <-net.Invitations():
+			if !ok {
+				return
+			}
+			a.update(func() { a.invited(in) })
+		case conn := <-net.Accepted():
+			a.update(func() { a.openGame(conn) })
+		case p := <-net.LANPeers():
+			a.update(func() {
+				a.lobby.Model().AddLANPeer(p)
+				a.lobby.Render()
+			})
+		case now := <-tick.C:
+			a.update(func() {
+				if len(a.lobby.Model().Pending) > 0 {
+					a.lobby.Expire(now)
+					a.lobby.Render()
+				}
+			})
+		}
+	}
+}
+
+// invited handles an invitation: declined at once while a game is being
+// played, else shown in the lobby.
+func (a *App) invited(in *Invitation) {
+	if a.game != nil && !a.game.Model().Over() {
+		in.Answer(errors.New("the player is in another game"))
+		return
+	}
+	a.lobby.Invited(in)
+	if a.game != nil {
+		a.game.Model().Log = append(a.game.Model().Log,
+			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", ShortPeer(in.From), DescribeOptions(in.Options)))
+		a.game.render()
+	}
+}
+
+// invite invites a peer; the game opens when it accepts.
+func (a *App) invite(peer string, o engine.Options) {
+	ctx, cancel := context.WithTimeout(a.ctx, 2*time.Minute)
+	a.inviteCancel = cancel
+	m := a.lobby.Model()
+	m.Busy, m.Status = true, fmt.Sprintf("Inviting %s to %s… (^X stops waiting)", ShortPeer(peer), DescribeOptions(o))
+	a.lobby.Render()
+	go func() {
+		defer cancel()
+		conn, err := a.cfg.Network.Invite(ctx, peer, o)
+		a.update(func() {
+			m.Busy = false
+			if err != nil {
+				m.Status = "The invitation failed: " + friendlyError(err)
+				a.lobby.Render()
+				return
+			}
+			m.Status = ""
+			a.openGame(conn)
+		})
+	}()
+}
+
+// playBot starts a game against the built-in bot.
+func (a *App) playBot(o engine.Options) {
+	m := a.lobby.Model()
+	m.Status = "Starting " + DescribeOptions(o) + " against the bot…"
+	a.lobby.Render()
+	go func() {
+		conn, err := a.cfg.Network.PlayBot(a.ctx, o)
+		a.update(func() {
+			if err != nil {
+				m.Status = "The game against the bot did not start: " + friendlyError(err)
+				a.lobby.Render()
+				return
+			}
+			m.Status = ""
+			a.openGame(conn)
+		})
+	}()
+}
+
+// refreshUnfinished reads the saved games that are not over into the
+// lobby.
+func (a *App) refreshUnfinished() {
+	go func() {
+		games := a.cfg.Network.Unfinished()
+		a.update(func() {
+			a.lobby.Model().Unfinished = games
+			a.lobby.Render()
+		})
+	}()
+}
+
+// resume resumes a saved game.
+func (a *App) resume(id protocol.GameID) {
+	m := a.lobby.Model()
+	m.Status = "Resuming the game…"
+	a.lobby.Render()
+	go func() {
+		ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+		defer cancel()
+		conn, err := a.cfg.Network.Resume(ctx, id)
+		a.update(func() {
+			if conn == nil {
+				m.Status = "The game did not resume: " + friendlyError(err)
+				a.lobby.Render()
+				return
+			}
+			m.Status = ""
+			a.openGame(conn)
+			a.game.Prefill()
+			if err != nil {
+				a.game.Model().Log = append(a.game.Model().Log, "The opponent is not reachable yet; the game goes on when it is back.")
+				a.game.render()
+			}
+		})
+	}()
+}
+
+// openGame shows the screen of a game and starts feeding it.
+func (a *App) openGame(conn GameConn) {
+	if a.game != nil {
+		a.leaveGame()
+	}
+	actions := make(chan protocol.Action, 64)
+	done := make(chan struct{})
+	var screen *GameScreen
+	screen = NewGameScreen(conn, func(act protocol.Action) {
+		select {
+		case <-done:
+		case actions <- act:
+		default:
+			screen.Model().Message = "too many actions at once: wait a moment"
+		}
+	}, a.leaveGame)
+	if a.cfg.SaveDir != "" {
+		screen.SetSaveDir(a.cfg.SaveDir)
+	}
+	screen.SetQueue(a.update)
+	a.game, a.conn, a.gameDone = screen, conn, done
+	a.pages.AddAndSwitchToPage("game", screen, true)
+	a.tv.SetFocus(screen)
+	// One goroutine does the actions in order (Do blocks until sent);
+	// another reads the events.
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case act := <-actions:
+				err := conn.Do(act)
+				v := conn.View()
+				a.update(func() { screen.ActionDone(act, err, v) })
+			}
+		}
+	}()
+	go func() {
+		for e := range conn.Events() {
+			v := conn.View()
+			a.update(func() { screen.Apply(e, v) })
+		}
+	}()
+}
+
+// leaveGame closes the game screen and goes back to the lobby. A game
+// not over stays saved and can be resumed.
+func (a *App) leaveGame() {
+	if a.game == nil {
+		return
+	}
+	conn := a.conn
+	close(a.gameDone)
+	a.game, a.conn, a.gameDone = nil, nil, nil
+	a.pages.RemovePage("game")
+	a.pages.SwitchToPage("lobby")
+	a.tv.SetFocus(a.lobby)
+	a.lobby.Render()
+	go conn.Close()
+	a.refreshUnfinished()
+}

@@ -1,0 +1,407 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// GameConn is a running game as the game screen uses it: the screen reads
+// its events and views and asks it to act. *protocol.Game implements it;
+// tests give a fake.
+type GameConn interface {
+	ID() protocol.GameID
+	Peer() peer.ID
+	View() protocol.View
+	Do(a protocol.Action) error
+	Events() <-chan protocol.Event
+	Transcript() *protocol.Transcript
+	// Close stops the game; one not over stays saved to be resumed.
+	Close()
+}
+
+// GameModel is the state of one game screen, kept out of the widgets: the
+// latest view of the game, the log of what happened, and what the player
+// prepared but has not sent (LocalState). Game events (Apply) and the
+// player's commands change it; the screen only draws it. It is used from
+// the application's goroutine only.
+type GameModel struct {
+	// View is the latest view of the game.
+	View protocol.View
+	// Opponent is the opponent's peer ID.
+	Opponent string
+	// Log holds what happened, oldest first, in the variant's words.
+	Log []string
+	// Local is what the player prepared and has not sent.
+	Local LocalState
+	// Last is the last stone placed as the events told it (NoPoint for
+	// none), for variants whose view does not keep it.
+	Last engine.Point
+	// Effect lists points the last event changed (captured stones,
+	// stones that came back), highlighted until the next move.
+	Effect []engine.Point
+	// Message is an error or notice for the player, shown until the next
+	// key.
+	Message string
+	// Adjourned is true while the connection to the opponent is down.
+	Adjourned bool
+}
+
+// LocalState is what the player prepared on the board and has not sent:
+// a marking of dead stones, an F-Go choice, Hidden Move Go cards. It is
+// forgotten once sent, and when the game moves on without it.
+type LocalState struct {
+	// Marking is true while the player edits a marking of dead stones;
+	// Dead holds it (every stone of each chain).
+	Marking bool
+	Dead    []engine.Point
+	// Resuming is true once the player chose to resume play during the
+	// scoring: the next point is played rather than marked.
+	Resuming bool
+	// HasChoice is true once the player chose Choice (F-Go, a point or
+	// Pass); Confirmed once the player confirmed it: it goes as soon as
+	// the protocol lets it.
+	HasChoice bool
+	Choice    engine.Point
+	Confirmed bool
+	// Cards are the hidden-move points chosen so far (Hidden Move Go).
+	Cards []engine.Point
+	// Reveal are the hidden pieces chosen to reveal in answer to an
+	// announced line (gomoku).
+	Reveal []engine.Point
+	// Sending is true while an action the model asked for is on its way.
+	Sending bool
+}
+
+// NewGameModel returns the model of a game against opponent, with its
+// first view.
+func NewGameModel(v protocol.View, opponent string) *GameModel {
+	return &GameModel{View: v, Opponent: opponent, Last: engine.NoPoint}
+}
+
+// Me returns the local player's colour (Empty before the coin toss).
+func (m *GameModel) Me() engine.Color { return m.View.Color }
+
+// Size returns the board side.
+func (m *GameModel) Size() int { return m.View.Options.Size }
+
+// Over reports whether the game is decided.
+func (m *GameModel) Over() bool { return m.View.Outcome != nil }
+
+// May reports whether the local player may send a message of kind k now.
+func (m *GameModel) May(k protocol.Kind) bool {
+	return m.View.MyTurn && slices.Contains(m.View.Kinds, k)
+}
+
+// Vertex writes p for the game's board ("pass" for Pass).
+func (m *GameModel) Vertex(p engine.Point) string { return p.Vertex(m.Size()) }
+
+// Vertices writes points separated by spaces.
+func (m *GameModel) Vertices(ps []engine.Point) string {
+	vs := make([]string, len(ps))
+	for i, p := range ps {
+		vs[i] = m.Vertex(p)
+	}
+	return strings.Join(vs, " ")
+}
+
+// Name returns the name of the player of colour c: "Black" or "White".
+func Name(c engine.Color) string {
+	switch c {
+	case engine.Black:
+		return "Black"
+	case engine.White:
+		return "White"
+	}
+	return "nobody"
+}
+
+// ColorName returns the name of the player of colour c in variant v: X
+// and O in gomoku (X is engine.GomokuX, Black), else Black and White.
+func ColorName(v engine.Variant, c engine.Color) string {
+	if v == engine.VariantGomoku {
+		switch c {
+		case engine.GomokuX:
+			return "X"
+		case engine.GomokuO:
+			return "O"
+		}
+	}
+	return Name(c)
+}
+
+// Name returns the name of the player of colour c in the model's game.
+func (m *GameModel) Name(c engine.Color) string { return ColorName(m.View.Options.Variant, c) }
+
+// Glyph returns how the board draws a piece of colour c in the model's
+// game.
+func (m *GameModel) Glyph(c engine.Color) string {
+	if m.View.Options.Variant == engine.VariantGomoku {
+		return m.Name(c)
+	}
+	return stoneGlyph(c)
+}
+
+// RoleColor returns the colour of role r (Empty before the coin toss).
+func (m *GameModel) RoleColor(r protocol.Role) engine.Color {
+	if r == m.View.Role {
+		return m.View.Color
+	}
+	return m.View.Color.Opponent()
+}
+
+// RoleName returns the name of role r's colour, or "you" and "the
+// opponent" before the coin toss.
+func (m *GameModel) RoleName(r protocol.Role) string {
+	if c := m.RoleColor(r); c != engine.Empty {
+		return m.Name(c)
+	}
+	if r == m.View.Role {
+		return "you"
+	}
+	return "the opponent"
+}
+
+// ShortPeer shortens a peer ID for the screen: its first 6 and last 4
+// characters.
+func ShortPeer(id string) string {
+	if len(id) <= 12 {
+		return id
+	}
+	return id[:6] + "…" + id[len(id)-4:]
+}
+
+// eventNote is what a variant says of an event: the log lines, whether it
+// starts a new position of the replay (frame), and the last stone and
+// points to highlight it leaves.
+type eventNote struct {
+	lines   []string
+	frame   bool
+	hasLast bool
+	last    engine.Point
+	effect  []engine.Point
+	// index goes into the replay's Frame.
+	index int
+}
+
+// Apply takes an event of the game and the view that follows it.
+func (m *GameModel) Apply(vs variantScreen, e protocol.Event, v protocol.View) {
+	m.View = v
+	note, ok := m.describeCommon(e)
+	if !ok && vs != nil {
+		note = vs.describe(m, e)
+	}
+	m.Log = append(m.Log, note.lines...)
+	if _, ok := e.(protocol.EventAdjourned); !ok {
+		m.Adjourned = v.Adjourned
+	}
+	if note.frame {
+		m.Effect = note.effect
+		if note.hasLast {
+			m.Last = note.last
+		}
+	}
+	m.forgetStale(e)
+}
+
+// forgetStale forgets local preparations the event made pointless.
+func (m *GameModel) forgetStale(e protocol.Event) {
+	switch e.(type) {
+	case protocol.EventScoring, protocol.EventResumed:
+		m.Local.Marking, m.Local.Dead, m.Local.Resuming = false, nil, false
+	case protocol.EventPhase:
+		m.Local.Marking, m.Local.Dead, m.Local.Resuming = false, nil, false
+	case protocol.EventFGoTurn:
+		m.Local = LocalState{}
+	case protocol.EventEnded:
+		m.Local = LocalState{}
+	}
+}
+
+// ActionDone takes the answer to an action the screen sent and the view
+// that follows it.
+func (m *GameModel) ActionDone(a protocol.Action, err error, v protocol.View) {
+	m.View = v
+	m.Local.Sending = false
+	if err != nil {
+		m.Message = friendlyError(err)
+		return
+	}
+	if _, chat := a.(protocol.Chat); !chat {
+		m.Local = LocalState{}
+	}
+}
+
+// friendlyError writes an error of the protocol or the engine for the
+// player: without the package prefixes.
+func friendlyError(err error) string {
+	s := err.Error()
+	for _, prefix := range []string{"protocol: ", "engine: "} {
+		s = strings.ReplaceAll(s, prefix, "")
+	}
+	return s
+}
+
+// describeCommon describes the events every variant shares.
+func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
+	switch e := e.(type) {
+	case protocol.EventInvited:
+		return eventNote{lines: []string{"Invitation: " + DescribeOptions(e.Options)}}, true
+	case protocol.EventDeclined:
+		return eventNote{lines: []string{"The invitation was declined: " + e.Reason}}, true
+	case protocol.EventPhase:
+		switch e.Phase {
+		case protocol.PhaseToss:
+			if m.View.Options.Variant == engine.VariantGomoku {
+				return eventNote{}, true // the invited player chooses the side (GM-2)
+			}
+			return eventNote{lines: []string{"Tossing a coin for the colours…"}}, true
+		case protocol.PhasePlay:
+			m.Adjourned = false
+			return eventNote{}, true
+		}
+		m.Adjourned = false
+		return eventNote{}, true
+	case protocol.EventColors:
+		c := e.Colors[m.View.Role]
+		if m.View.Options.Variant == engine.VariantGomoku {
+			return eventNote{lines: []string{fmt.Sprintf("You play %s.", m.Name(c))}}, true
+		}
+		return eventNote{lines: []string{fmt.Sprintf("You play %s %s.", Name(c), stoneGlyph(c))}, frame: true}, true
+	case protocol.EventResigned:
+		return eventNote{lines: []string{m.RoleName(e.Role) + " resigns."}}, true
+	case protocol.EventChat:
+		return eventNote{}, true // the chat panel shows it
+	case protocol.EventEnded:
+		return eventNote{lines: []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color, m.View.Options.Variant)}}, true
+	case protocol.EventViolation:
+		return eventNote{lines: []string{fmt.Sprintf("The opponent broke rule %s: %s", e.Violation.Rule, e.Violation.Detail)}}, true
+	case protocol.EventAdjourned:
+		m.Adjourned = true
+		return eventNote{lines: []string{"The connection is lost; the game is saved and goes on when the opponent is back."}}, true
+	case protocol.EventAnnouncement:
+		return eventNote{lines: []string{e.Text}}, true
+	case protocol.EventResumed:
+		return eventNote{lines: []string{m.RoleName(e.By) + " resumes play."}}, true
+	case protocol.EventScoring:
+		return eventNote{lines: []string{m.describeMarking(e)}}, true
+	}
+	return eventNote{}, false
+}
+
+// describeMarking describes a proposed marking of dead stones.
+func (m *GameModel) describeMarking(e protocol.EventScoring) string {
+	who := m.RoleName(e.Proposer)
+	if len(e.Dead) == 0 {
+		return who + " proposes: no dead stones."
+	}
+	return fmt.Sprintf("%s proposes dead: %s.", who, m.Vertices(e.Dead))
+}
+
+// stoneGlyph returns the stone drawn for colour c.
+func stoneGlyph(c engine.Color) string {
+	switch c {
+	case engine.Black:
+		return string(UnicodeGlyphs.Black)
+	case engine.White:
+		return string(UnicodeGlyphs.White)
+	}
+	return ""
+}
+
+// DescribeOptions writes a game's options for people: "Hidden Move Go
+// 9×9, komi 7.5, 3 hidden moves".
+func DescribeOptions(o engine.Options) string {
+	parts := []string{fmt.Sprintf("%s %d×%d", VariantName(o.Variant), o.Size, o.Size)}
+	switch o.Variant {
+	case engine.VariantGo, engine.VariantPhantom, engine.VariantHMG, engine.VariantFGo:
+		parts = append(parts, fmt.Sprintf("komi %v", o.Komi))
+	}
+	switch o.Variant {
+	case engine.VariantPhantom:
+		parts = append(parts, string(o.Rules)+" rules")
+	case engine.VariantHMG:
+		parts = append(parts, hiddenMoves(o.Cards))
+	case engine.VariantFGo:
+		parts = append(parts, "suicide "+string(o.Suicide))
+	case engine.VariantBridge:
+		if o.Perpendicular {
+			parts = append(parts, "perpendicular")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// VariantName returns a variant's name for people.
+func VariantName(v engine.Variant) string {
+	switch v {
+	case engine.VariantGo:
+		return "Go"
+	case engine.VariantPhantom:
+		return "Phantom Go"
+	case engine.VariantHMG:
+		return "Hidden Move Go"
+	case engine.VariantGomoku:
+		return "Hidden Move Double Gomoku"
+	case engine.VariantFGo:
+		return "F-Go"
+	case engine.VariantBridge:
+		return "Bridge Go"
+	}
+	return string(v)
+}
+
+// DescribeOutcome writes how a game of variant v ended, for the player of
+// colour me: "White wins by 3.5 points (W+3.5) — you win".
+func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) string {
+	r := o.Result
+	Name := func(c engine.Color) string { return ColorName(v, c) }
+	var s string
+	switch {
+	case r.By == "declined":
+		return "the invitation was declined"
+	case r.Winner == engine.Empty:
+		s = "a draw"
+	case r.By == engine.ByScore:
+		s = fmt.Sprintf("%s wins by %v points", Name(r.Winner), r.Margin)
+	case r.By == engine.ByResignation:
+		s = fmt.Sprintf("%s wins by resignation", Name(r.Winner))
+	case r.By == engine.ByForfeit:
+		s = fmt.Sprintf("%s wins by forfeit", Name(r.Winner))
+		if o.Violation != nil {
+			s += fmt.Sprintf(" (%s broke %s: %s)", Name(r.Winner.Opponent()), o.Violation.Rule, o.Violation.Detail)
+		}
+	default:
+		s = fmt.Sprintf("%s wins", Name(r.Winner))
+	}
+	s += " (" + r.String() + ")"
+	switch {
+	case me == engine.Empty || r.Winner == engine.Empty:
+	case r.Winner == me:
+		s += " — you win"
+	default:
+		s += " — you lose"
+	}
+	return s
+}
+
+// moveError writes why the engine refused a stone at p.
+func moveError(err error, p engine.Point, size int) error {
+	v := p.Vertex(size)
+	switch {
+	case errors.Is(err, engine.ErrOccupied):
+		return fmt.Errorf("%s is occupied", v)
+	case errors.Is(err, engine.ErrSuicide):
+		return fmt.Errorf("%s would be suicide", v)
+	case errors.Is(err, engine.ErrSuperko), errors.Is(err, engine.ErrKo):
+		return fmt.Errorf("%s would repeat an earlier position (ko)", v)
+	case errors.Is(err, engine.ErrNotYourTurn):
+		return errors.New("it is not your turn")
+	}
+	return errors.New(friendlyError(err))
+}

@@ -1,0 +1,687 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/mattn/go-runewidth"
+	"github.com/rivo/tview"
+)
+
+// panelMinWidth is the narrowest side panel the game screen keeps beside
+// the board.
+const panelMinWidth = 36
+
+// GameScreen is the screen of one game: the board widget, a side panel
+// (the players, whose turn, the variant's own lines, the log, the chat)
+// and a line of key hints. It draws a [GameModel] and keeps no game state
+// of its own. The application gives it the game's events (Apply) and the
+// answers to its actions (ActionDone); it keeps the focus for itself and
+// routes each key: to an open dialog, to the chat line, to its own key
+// table, or to the board (UI-D8).
+type GameScreen struct {
+	*tview.Flex
+	conn    GameConn
+	model   *GameModel
+	variant variantScreen
+	act     func(protocol.Action)
+	leave   func()
+
+	title, info, log, chat, hints *tview.TextView
+	input                         *tview.InputField
+	board                         *Board
+	body, side                    *tview.Flex
+	// infoLines are the lines of the info panel, sized in Draw.
+	infoLines []string
+
+	playKeys, reviewKeys KeyTable
+	dialog               *dialog
+	// choiceKey is the variant's question asked now (chooser), choiceOpen
+	// whether the dialog shows it, choiceHidden whether the player hid it
+	// (^D shows it again).
+	choiceKey                string
+	choiceOpen, choiceHidden bool
+	chatting                 bool
+	review                   *review
+	// saveDir is where the record is written unless the player says
+	// otherwise.
+	saveDir string
+	// queue runs a function on the application's goroutine (nil in
+	// tests: at once).
+	queue func(func())
+}
+
+// review is the replay after the game: the positions, the one shown, and
+// whether the full view is shown.
+type review struct {
+	frames []Frame
+	// at is the position shown (-1 until the positions are built: the
+	// end).
+	at   int
+	full bool
+	// variant is the variant screen that built the frames; it draws them.
+	variant variantScreen
+	// built is the length of the record the frames come from; building
+	// is true while they are being built, again when the record grew
+	// meanwhile.
+	built           int
+	building, again bool
+}
+
+// NewGameScreen returns the screen of the game conn. act sends an action
+// of the player (its answer comes back through ActionDone); leave is
+// called when the player leaves the screen.
+func NewGameScreen(conn GameConn, act func(protocol.Action), leave func()) *GameScreen {
+	v := conn.View()
+	s := &GameScreen{
+		Flex:    tview.NewFlex().SetDirection(tview.FlexRow),
+		conn:    conn,
+		model:   NewGameModel(v, conn.Peer().String()),
+		variant: screenFor(v.Options.Variant),
+		act:     act,
+		leave:   leave,
+		board:   NewBoard(),
+		input:   tview.NewInputField(),
+	}
+	s.saveDir, _ = os.Getwd()
+	text := func() *tview.TextView {
+		t := tview.NewTextView().SetDynamicColors(true).SetWrap(true).SetWordWrap(true)
+		t.SetBackgroundColor(tcell.ColorDefault)
+		return t
+	}
+	s.title, s.info, s.log, s.chat, s.hints = text(), text(), text(), text(), text()
+	s.input.SetLabel("> ").SetPlaceholder("Tab to chat").SetFieldBackgroundColor(tcell.ColorDefault).
+		SetBackgroundColor(tcell.ColorDefault)
+	s.input.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
+	s.board.SetPlayFunc(func(p engine.Point) { s.command(command{kind: cmdPoint, point: p}) })
+	if v.Options.Variant == engine.VariantGomoku {
+		s.board.SetGlyphs(GomokuGlyphs)
+	}
+	s.board.SetHelpFunc(s.showHelp)
+
+	s.side = tview.NewFlex().SetDirection(tview.FlexRow).
+		AddItem(s.info, 1, 0, false).
+		AddItem(header("log"), 1, 0, false).
+		AddItem(s.log, 0, 3, false).
+		AddItem(header("chat"), 1, 0, false).
+		AddItem(s.chat, 0, 2, false).
+		AddItem(s.input, 1, 0, false)
+	s.body = tview.NewFlex().AddItem(s.board, 0, 1, false).AddItem(s.side, 0, 1, false)
+	s.Flex.AddItem(s.title, 1, 0, false).AddItem(s.body, 0, 1, false).AddItem(s.hints, 1, 0, false)
+	s.playKeys = s.makePlayKeys()
+	s.reviewKeys = s.makeReviewKeys()
+	if v.Outcome != nil {
+		s.startReview()
+	}
+	s.render()
+	return s
+}
+
+// header returns a line that names a part of the side panel.
+func header(name string) *tview.TextView {
+	t := tview.NewTextView().SetText("── " + name + " " + strings.Repeat("─", 60))
+	t.SetTextStyle(tcell.StyleDefault.Dim(true)).SetBackgroundColor(tcell.ColorDefault)
+	return t
+}
+
+// GomokuGlyphs draw gomoku's pieces as X and O.
+var GomokuGlyphs = Glyphs{
+	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
+	Empty: UnicodeGlyphs.Empty, Star: UnicodeGlyphs.Star, Unavailable: UnicodeGlyphs.Unavailable, Note: UnicodeGlyphs.Note,
+}
+
+// makePlayKeys is the screen's key table during the game: every key is a
+// control key or Tab, so none is a letter or digit of a typed point.
+func (s *GameScreen) makePlayKeys() KeyTable {
+	cmd := func(k commandKind) func() { return func() { s.command(command{kind: k}) } }
+	return KeyTable{
+		{Key: "Ctrl-D", Name: "confirm", Help: "send what you prepared (cards, F-Go choice, dead stones)", Action: cmd(cmdConfirm)},
+		{Key: "Ctrl-U", Name: "take back", Help: "take back what you prepared and did not send", Action: cmd(cmdTakeBack)},
+		{Key: "Ctrl-A", Name: "accept", Help: "accept the opponent's dead stones (or F-Go offer)", Action: cmd(cmdAccept)},
+		{Key: "Ctrl-P", Name: "resume", Help: "during the count: resume play with your next stone", Action: cmd(cmdResume)},
+		{Key: "Ctrl-V", Name: "reveal", Help: "Hidden Move Go: reveal one of your hidden moves", Action: s.showReveal},
+		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
+		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
+		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
+	}
+}
+
+// makeReviewKeys is the screen's key table once the game is over: the
+// board only shows the replay, so letters are free.
+func (s *GameScreen) makeReviewKeys() KeyTable {
+	step := func(d int) func() { return func() { s.stepReview(d) } }
+	return KeyTable{
+		{Key: "Left", Name: "back", Help: "one move back", Action: step(-1)},
+		{Key: "h", Name: "back", Action: step(-1)},
+		{Key: "Right", Name: "forward", Help: "one move forward", Action: step(1)},
+		{Key: "l", Name: "forward", Action: step(1)},
+		{Key: "Home", Name: "start", Help: "the start of the game", Action: step(-1 << 20)},
+		{Key: "End", Name: "end", Help: "the end of the game", Action: step(1 << 20)},
+		{Key: "v", Name: "view", Help: "switch between your own view and the full view", Action: s.toggleView},
+		{Key: "w", Name: "write", Help: "write the record and its SGF where you choose", Action: s.askSave},
+		{Key: "Tab", Name: "chat", Help: "write to the opponent", Action: s.startChat},
+		{Key: "?", Name: "help", Help: "show the keys", Action: s.showHelp},
+		{Key: "q", Name: "leave", Help: "leave the game screen", Action: s.doLeave},
+		{Key: "Ctrl-Q", Name: "leave", Action: s.doLeave},
+	}
+}
+
+// Keys returns the key tables of the screen: the board's, the game's and
+// the review's, for the help screen.
+func (s *GameScreen) Keys() (board, play, review KeyTable) {
+	return s.board.Keys(), s.playKeys, s.reviewKeys
+}
+
+// Model returns the screen's model.
+func (s *GameScreen) Model() *GameModel { return s.model }
+
+// Board returns the board widget.
+func (s *GameScreen) Board() *Board { return s.board }
+
+// SetSaveDir sets the directory the record is written to by default.
+func (s *GameScreen) SetSaveDir(dir string) { s.saveDir = dir }
+
+// Prefill writes what happened before into the log: for a resumed game,
+// whose earlier events were not delivered, the transcript is replayed.
+func (s *GameScreen) Prefill() {
+	t := s.conn.Transcript()
+	m := protocol.NewMachine(t.Game)
+	vs := s.variant // it keeps its count of the events (gomoku, Phantom Go)
+	model := NewGameModel(s.model.View, s.model.Opponent)
+	for i := range t.Messages {
+		events, err := m.Apply(&t.Messages[i])
+		if err != nil {
+			break
+		}
+		for _, e := range events {
+			model.Apply(vs, e, s.model.View)
+		}
+	}
+	s.model.Log = append(model.Log, s.model.Log...)
+	s.model.Last = model.Last
+	s.render()
+}
+
+// Apply takes an event of the game and the view that follows it.
+func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
+	s.model.Apply(s.variant, e, v)
+	s.afterChange()
+}
+
+// ActionDone takes the answer to an action and the view that follows it.
+func (s *GameScreen) ActionDone(a protocol.Action, err error, v protocol.View) {
+	s.model.ActionDone(a, err, v)
+	s.afterChange()
+}
+
+// afterChange sends what the model says is due, starts the review when
+// the game is over, and draws the model again.
+func (s *GameScreen) afterChange() {
+	if a := s.variant.due(s.model); a != nil {
+		s.act(a)
+	}
+	if s.model.Over() {
+		s.startReview()
+	}
+	s.render()
+}
+
+// command hands a command of the player to the variant and sends the
+// action it returns. ^D shows the variant's question again if the player
+// hid it.
+func (s *GameScreen) command(c command) {
+	if s.model.Over() {
+		return
+	}
+	if c.kind == cmdConfirm && s.choiceHidden && s.choiceKey != "" {
+		s.choiceHidden = false
+		return
+	}
+	a, err := s.variant.do(s.model, c)
+	if err != nil {
+		s.model.Message = err.Error()
+		return
+	}
+	if a != nil {
+		s.act(a)
+	}
+}
+
+// Focus keeps the focus on the screen itself: it routes keys.
+func (s *GameScreen) Focus(delegate func(p tview.Primitive)) { s.Flex.Box.Focus(delegate) }
+
+// HasFocus reports whether the screen has the focus.
+func (s *GameScreen) HasFocus() bool { return s.Flex.Box.HasFocus() }
+
+// InputHandler routes the keys (UI-D8).
+func (s *GameScreen) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return s.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		s.HandleKey(ev)
+	})
+}
+
+// HandleKey handles one key.
+func (s *GameScreen) HandleKey(ev *tcell.EventKey) {
+	s.model.Message = ""
+	switch {
+	case s.dialog != nil:
+		s.dialog.handle(ev)
+	case s.chatting:
+		s.chatKey(ev)
+	case s.review != nil:
+		if kb, ok := s.reviewKeys.Lookup(ev); ok {
+			kb.Action()
+		}
+	default:
+		if kb, ok := s.playKeys.Lookup(ev); ok {
+			kb.Action()
+		} else {
+			s.board.InputHandler()(ev, func(tview.Primitive) {})
+		}
+	}
+	s.render()
+}
+
+// MouseHandler gives mouse events on the board to the board during play.
+func (s *GameScreen) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+	return s.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
+		if !s.InRect(event.Position()) {
+			return false, nil
+		}
+		if s.dialog == nil && !s.chatting && s.review == nil && s.board.InRect(event.Position()) {
+			consumed, _ := s.board.MouseHandler()(action, event, func(tview.Primitive) {})
+			s.render()
+			return consumed, nil
+		}
+		return true, nil
+	})
+}
+
+// Draw sizes the board for the screen (spacious when it fits beside a
+// panel of panelMinWidth columns), draws, then draws the open dialog.
+func (s *GameScreen) Draw(screen tcell.Screen) {
+	_, _, w, _ := s.GetRect()
+	n := s.model.Size()
+	compact, spacious := boardWidth(n, 2), boardWidth(n, 4)
+	bw := min(max(w-panelMinWidth, compact), spacious)
+	s.body.ResizeItem(s.board, bw, 0)
+	// The info panel takes the lines it needs, wrapped, leaving at least
+	// six lines to the log, the chat and the chat line.
+	pw := max(w-bw, 1)
+	_, _, _, h := s.GetRect()
+	need := 0
+	for _, l := range s.infoLines {
+		need += max(len(tview.WordWrap(l, pw)), 1)
+	}
+	s.side.ResizeItem(s.info, min(need, max(h-2-8, 1)), 0)
+	s.Flex.Draw(screen)
+	if s.dialog != nil {
+		s.dialog.SetRect(s.GetRect())
+		s.dialog.Draw(screen)
+	}
+}
+
+// offerChoice opens the variant's question (chooser) in a dialog when it
+// has one and no other dialog is open, and closes it when the question is
+// gone.
+func (s *GameScreen) offerChoice() {
+	c, ok := s.variant.(chooser)
+	if !ok {
+		return
+	}
+	var question []string
+	var answers []answer
+	if s.review == nil && !s.model.Over() {
+		question, answers = c.choices(s.model)
+	}
+	key := strings.Join(question, "\n")
+	if len(answers) == 0 {
+		if s.choiceOpen {
+			s.dialog, s.choiceOpen = nil, false
+		}
+		s.choiceKey = ""
+		return
+	}
+	if key != s.choiceKey {
+		if s.choiceOpen {
+			s.dialog, s.choiceOpen = nil, false
+		}
+		s.choiceKey, s.choiceHidden = key, false
+	}
+	if s.dialog != nil || s.choiceHidden || s.model.Local.Sending {
+		return
+	}
+	lines := append(append([]string(nil), question...), "")
+	for _, a := range answers {
+		lines = append(lines, fmt.Sprintf("  %c  %s", a.Key, a.Text))
+	}
+	lines = append(lines, "", "Esc hides this, ^D shows it again")
+	d := newDialog("Your move", lines...)
+	d.handle = func(ev *tcell.EventKey) {
+		if ev.Key() == tcell.KeyEsc {
+			s.dialog, s.choiceOpen, s.choiceHidden = nil, false, true
+			return
+		}
+		for _, a := range answers {
+			if ev.Key() == tcell.KeyRune && ev.Rune() == a.Key {
+				s.dialog, s.choiceOpen = nil, false
+				s.model.Local.Sending = true
+				s.act(a.Action)
+				return
+			}
+		}
+	}
+	s.dialog, s.choiceOpen = d, true
+}
+
+// render writes the model into the widgets.
+func (s *GameScreen) render() {
+	s.offerChoice()
+	m := s.model
+	v := m.View
+	title := DescribeOptions(v.Options)
+	if c := m.Me(); c != engine.Empty {
+		title += " · you: " + m.Name(c)
+		if g := m.Glyph(c); g != m.Name(c) {
+			title += " " + g
+		}
+	}
+	title += " · vs " + ShortPeer(m.Opponent)
+	if m.Adjourned {
+		title += " · [::b]connection lost[::-]"
+	}
+	s.title.SetText(" " + tview.Escape(title))
+
+	var info []string
+	if r := s.review; r != nil {
+		s.board.SetModel(s.reviewBoard())
+		info = append(info, "Result: "+DescribeOutcome(*v.Outcome, m.Me(), v.Options.Variant))
+		if r.building && len(r.frames) == 0 {
+			info = append(info, "Replay: reading the record…")
+		}
+		if len(r.frames) > 0 && r.at >= 0 {
+			which := "your own view"
+			if r.full {
+				which = "the full view"
+			}
+			f := r.frames[r.at]
+			info = append(info, fmt.Sprintf("Replay %d/%d (%s): %s", r.at, len(r.frames)-1, which, f.Caption))
+		}
+	} else {
+		s.board.SetModel(s.variant.board(m))
+	}
+	if (v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer) && v.Options.Variant != engine.VariantGomoku {
+		info = append(info, "Tossing a coin for the colours…")
+	}
+	info = append(info, s.variant.panel(m)...)
+	s.info.SetText(tview.Escape(strings.Join(info, "\n")))
+	s.infoLines = info
+
+	s.log.SetText(tview.Escape(strings.Join(m.Log, "\n"))).ScrollToEnd()
+	var chat []string
+	for _, l := range v.Chat {
+		who := m.RoleName(l.From)
+		if l.From == v.Role {
+			who = "you"
+		}
+		chat = append(chat, who+": "+l.Text)
+	}
+	s.chat.SetText(tview.Escape(strings.Join(chat, "\n"))).ScrollToEnd()
+
+	switch {
+	case m.Message != "":
+		s.hints.SetText("[red::b]" + tview.Escape(m.Message))
+	case s.chatting:
+		s.hints.SetText(" Enter sends · Esc or Tab back to the board")
+	case s.review != nil:
+		s.hints.SetText(" ←→ moves · Home End · v own/full view · w write record · q leave · ? help")
+	default:
+		s.hints.SetText(" Enter play · p Enter pass · ^R resign · Tab chat · ^Q leave · ? help")
+	}
+}
+
+// startChat gives the keys to the chat line.
+func (s *GameScreen) startChat() {
+	s.chatting = true
+	s.input.Focus(func(tview.Primitive) {})
+}
+
+// chatKey handles a key while chatting.
+func (s *GameScreen) chatKey(ev *tcell.EventKey) {
+	switch ev.Key() {
+	case tcell.KeyEsc, tcell.KeyTab:
+		s.chatting = false
+		s.input.Blur()
+	case tcell.KeyEnter:
+		text := strings.TrimSpace(s.input.GetText())
+		if text == "" {
+			return
+		}
+		if len(text) > protocol.MaxChatLength {
+			s.model.Message = fmt.Sprintf("a chat line holds at most %d bytes", protocol.MaxChatLength)
+			return
+		}
+		s.input.SetText("")
+		s.act(protocol.Chat{Text: text})
+	default:
+		s.input.InputHandler()(ev, func(tview.Primitive) {})
+	}
+}
+
+// ask opens a yes-or-no dialog: y runs yes, n or Esc closes it.
+func (s *GameScreen) ask(title string, lines []string, yes func()) {
+	d := newDialog(title, lines...)
+	d.handle = func(ev *tcell.EventKey) {
+		switch {
+		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y'):
+			s.dialog = nil
+			yes()
+		case ev.Key() == tcell.KeyEsc || ev.Key() == tcell.KeyRune && (ev.Rune() == 'n' || ev.Rune() == 'N'):
+			s.dialog = nil
+		}
+	}
+	s.dialog = d
+}
+
+func (s *GameScreen) askResign() {
+	if s.model.View.Phase != protocol.PhasePlay {
+		s.model.Message = "there is no game in play to resign"
+		return
+	}
+	s.ask("Resign", []string{"Resign this game? You lose it.", "", "y resigns · n or Esc keeps playing"},
+		func() { s.act(protocol.Resign{}) })
+}
+
+func (s *GameScreen) askLeave() {
+	s.ask("Leave", []string{"Leave this game? It stays saved: the lobby",
+		"resumes it when you and the opponent are back.", "", "y leaves · n or Esc stays"}, s.doLeave)
+}
+
+func (s *GameScreen) doLeave() {
+	if s.leave != nil {
+		s.leave()
+	}
+}
+
+// showReveal opens the list of the hidden moves the player may reveal.
+func (s *GameScreen) showReveal() {
+	r, ok := s.variant.(revealer)
+	if !ok {
+		s.model.Message = "this variant has no hidden moves to reveal"
+		return
+	}
+	cards := r.revealable(s.model)
+	if len(cards) == 0 {
+		s.model.Message = "no hidden move can be revealed now"
+		return
+	}
+	lines := []string{"Reveal which hidden move?"}
+	for _, c := range cards {
+		lines = append(lines, fmt.Sprintf("  %d  %s", c.Card+1, s.model.Vertex(c.Point)))
+	}
+	lines = append(lines, "", "its number (Enter: the first) · Esc cancels")
+	d := newDialog("Reveal", lines...)
+	d.handle = func(ev *tcell.EventKey) {
+		card := -1
+		switch {
+		case ev.Key() == tcell.KeyEsc:
+			s.dialog = nil
+			return
+		case ev.Key() == tcell.KeyEnter:
+			card = cards[0].Card
+		case ev.Key() == tcell.KeyRune && ev.Rune() >= '1' && ev.Rune() <= '9':
+			card = int(ev.Rune() - '1')
+		default:
+			return
+		}
+		s.dialog = nil
+		s.command(command{kind: cmdReveal, card: card})
+	}
+	s.dialog = d
+}
+
+// showHelp opens the help: the key tables that handle the keys.
+func (s *GameScreen) showHelp() {
+	text := "Board\n" + s.board.Keys().Help() + "\nGame\n" + s.playKeys.Help() +
+		"\nAfter the game\n" + s.reviewKeys.Help()
+	s.dialog = helpDialog(text, func() { s.dialog = nil })
+}
+
+// helpDialog returns a dialog that shows text, scrolls with the arrow
+// keys and closes with Esc, q or ?.
+func helpDialog(text string, closeIt func()) *dialog {
+	tv := tview.NewTextView().SetText(text).SetWrap(false)
+	tv.SetBackgroundColor(tcell.ColorDefault)
+	d := newDialog("Keys — Esc closes, ↑↓ scroll")
+	d.body = tv
+	lines := strings.Split(text, "\n")
+	for _, l := range lines {
+		d.width = max(d.width, runewidth.StringWidth(l)+4)
+	}
+	d.height = len(lines) + 2
+	d.handle = func(ev *tcell.EventKey) {
+		switch {
+		case ev.Key() == tcell.KeyEsc, ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == '?'):
+			closeIt()
+		default:
+			tv.InputHandler()(ev, func(tview.Primitive) {})
+		}
+	}
+	return d
+}
+
+// startReview turns the screen into the replay of the finished game, at
+// its end in the full view (the full reveal). The positions are rebuilt
+// from the record whenever it grew (the result's confirmation, cards
+// opened at the end); with a queue (SetQueue) they are built off the
+// application's goroutine, as replaying a Phantom Go audit takes a while.
+func (s *GameScreen) startReview() {
+	if s.review == nil {
+		s.review = &review{full: true, at: -1}
+		s.chatting = false
+		s.dialog, s.choiceOpen = nil, false
+	}
+	s.refreshFrames()
+}
+
+// refreshFrames rebuilds the replay's positions if the record grew.
+func (s *GameScreen) refreshFrames() {
+	r := s.review
+	if r.building {
+		r.again = true
+		return
+	}
+	t, final := s.conn.Transcript(), s.model.View
+	if r.variant != nil && !slices.ContainsFunc(t.Messages[min(r.built, len(t.Messages)):], func(m protocol.Message) bool {
+		return m.Kind != protocol.KindResult && m.Kind != protocol.KindChat
+	}) {
+		r.built = len(t.Messages) // the results' confirmations and chat add no position
+		return
+	}
+	var frames []Frame
+	var vs variantScreen
+	done := func() {
+		atEnd := r.at < 0 || r.at >= len(r.frames)-1
+		r.frames, r.variant, r.built, r.building = frames, vs, len(t.Messages), false
+		if atEnd || r.at >= len(frames) {
+			r.at = len(frames) - 1
+		}
+		r.at = max(r.at, 0)
+		if r.again {
+			r.again = false
+			s.refreshFrames()
+		}
+		s.render()
+	}
+	if s.queue == nil {
+		frames, vs = buildFrames(t, final)
+		done()
+		return
+	}
+	r.building = true
+	go func() {
+		frames, vs = buildFrames(t, final)
+		s.queue(done)
+	}()
+}
+
+// SetQueue sets the function that runs a function on the application's
+// goroutine (QueueUpdateDraw); without one, the replay is built at once.
+func (s *GameScreen) SetQueue(queue func(func())) { s.queue = queue }
+
+// reviewBoard returns the board of the position the replay shows.
+func (s *GameScreen) reviewBoard() BoardModel {
+	r := s.review
+	if len(r.frames) == 0 || r.at < 0 || r.variant == nil {
+		return s.variant.board(s.model)
+	}
+	f := r.frames[r.at]
+	return r.variant.replayBoard(f, s.model.View, r.full).With(MarkHighlight, f.Effect...)
+}
+
+func (s *GameScreen) stepReview(d int) {
+	r := s.review
+	r.at = min(max(r.at+d, 0), max(len(r.frames)-1, 0))
+}
+
+func (s *GameScreen) toggleView() { s.review.full = !s.review.full }
+
+// askSave asks where to write the record and writes it with its SGF.
+func (s *GameScreen) askSave() {
+	v := s.model.View
+	id := s.conn.ID().String()
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	def := filepath.Join(s.saveDir, fmt.Sprintf("kakure-%s-%s.record.json", v.Options.Variant, id))
+	field := tview.NewInputField().SetText(def).SetFieldBackgroundColor(tcell.ColorDefault)
+	field.SetBackgroundColor(tcell.ColorDefault)
+	field.Focus(func(tview.Primitive) {})
+	d := newDialog("Write the record", "The record (and its SGF beside it) goes to:")
+	d.body, d.bodyHeight, d.width = field, 1, 76
+	d.footer = []string{"", "Enter writes · Esc cancels"}
+	d.handle = func(ev *tcell.EventKey) {
+		switch ev.Key() {
+		case tcell.KeyEsc:
+			s.dialog = nil
+		case tcell.KeyEnter:
+			s.dialog = nil
+			path := strings.TrimSpace(field.GetText())
+			sgfPath, err := SaveRecord(s.conn.Transcript(), path)
+			if err != nil {
+				s.model.Message = "not written: " + friendlyError(err)
+				return
+			}
+			s.model.Log = append(s.model.Log, fmt.Sprintf("Wrote %s and %s.", path, sgfPath))
+		default:
+			field.InputHandler()(ev, func(tview.Primitive) {})
+		}
+	}
+	s.dialog = d
+}

@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestGameScreenReplaysRecords plays every recorded game through the game
+// screen of each role, drawing it at 80×24 after some 40 of its messages: the log
+// tells each move, the result shows at the end, and the screen turns into
+// the replay, at the last position in the full view.
+func TestGameScreenReplaysRecords(t *testing.T) {
+	for _, name := range []string{"go", "hmg", "fgo", "bridge", "gomoku", "phantom"} {
+		for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+			if name == "phantom" && r == protocol.Invitee {
+				continue // its replay (the audit) is slow; TestPG7PhantomScreen plays both sides
+			}
+			t.Run(name+"/"+[]string{"inviter", "invitee"}[r], func(t *testing.T) {
+				t.Parallel()
+				s, g := newRecordScreen(t, name, r)
+				moves, start := 0, 1
+				var responded []engine.Point
+				for g.next(s) {
+					for _, e := range g.steps[g.at-1].events {
+						switch e := e.(type) {
+						case protocol.EventMoved, protocol.EventBridgeMoved, protocol.EventFGoTurn, protocol.EventRevealed, protocol.EventCardsOpened,
+							protocol.EventPhantomTry, protocol.EventPhantomRevealed:
+							moves++
+						case protocol.EventGomoku:
+							// The opening is the first position; each turn
+							// ends with a pass, a declaration or a failure.
+							start = 0
+							switch ev := e.Event; ev.Kind {
+							case engine.GomokuEventOpening, engine.GomokuEventPass, engine.GomokuEventNoLegalPoint, engine.GomokuEventDeclare:
+								moves++
+							case engine.GomokuEventResponse:
+								responded = nil
+								for _, o := range ev.Openings {
+									responded = append(responded, o.Point)
+								}
+							case engine.GomokuEventReveal:
+								if slices.Contains(responded, ev.Point) {
+									moves++
+								}
+							}
+						}
+					}
+					if g.at%max(len(g.steps)/40, 1) == 0 {
+						drawScreen(t, s, 80, 24)
+					}
+				}
+				m := s.Model()
+				if !m.Over() || s.review == nil {
+					t.Fatal("the game is over but the screen is not the replay")
+				}
+				if got := len(s.review.frames); got != moves+start {
+					t.Errorf("replay has %d positions, want %d moves and %d for the start", got, moves, start)
+				}
+				if s.review.at != len(s.review.frames)-1 || !s.review.full {
+					t.Errorf("replay starts at %d (full %v), want the last position in the full view", s.review.at, s.review.full)
+				}
+				text := drawScreen(t, s, 80, 24)
+				want := "Result: " + DescribeOutcome(*m.View.Outcome, m.Me(), m.View.Options.Variant)
+				if !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")) {
+					t.Errorf("screen does not show %q:\n%s", want, text)
+				}
+				if !strings.Contains(strings.Join(m.Log, "\n"), "You play "+m.Name(m.Me())) {
+					t.Errorf("log does not tell the colour:\n%s", strings.Join(m.Log, "\n"))
+				}
+			})
+		}
+	}
+}
+
+// TestGameScreenReplayKeys steps through the replay of the plain-Go record:
+// Home shows the empty board, Right the first stone, End the last position.
+func TestGameScreenReplayKeys(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for g.next(s) {
+	}
+	final := s.Board().Model()
+	pressKey(s, tcell.KeyHome)
+	if got := s.Board().Model(); countStones(got) != 0 {
+		t.Errorf("Home shows %d stones, want the empty board", countStones(got))
+	}
+	press(s, "l")
+	first := s.Board().Model()
+	if countStones(first) != 1 || !first.OnBoard(first.LastMove) {
+		t.Errorf("one move forward shows %d stones, last move %v; want the first stone", countStones(first), first.LastMove)
+	}
+	pressKey(s, tcell.KeyEnd)
+	if got := s.Board().Model(); countStones(got) != countStones(final) {
+		t.Errorf("End shows %d stones, want %d", countStones(got), countStones(final))
+	}
+	press(s, "v")
+	if s.review.full {
+		t.Error("v did not switch to the own view")
+	}
+}
+
+// TestGameScreenWritesRecord writes the record and its SGF after the game.
+func TestGameScreenWritesRecord(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Invitee)
+	for g.next(s) {
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.record.json")
+	press(s, "w")
+	if s.dialog == nil {
+		t.Fatal("w opened no dialog")
+	}
+	pressKey(s, tcell.KeyCtrlU) // clear the default path
+	press(s, path+"\n")
+	rec, err := protocol.LoadTranscript(path)
+	if err != nil {
+		t.Fatalf("record not written: %v (message %q)", err, s.Model().Message)
+	}
+	if len(rec.Messages) != len(g.tr.Messages) {
+		t.Errorf("record holds %d messages, want %d", len(rec.Messages), len(g.tr.Messages))
+	}
+	sgf, err := os.ReadFile(filepath.Join(dir, "mine.sgf"))
+	if err != nil || !strings.Contains(string(sgf), "RE[") {
+		t.Errorf("SGF not written: %v %q", err, sgf)
+	}
+}
+
+// countStones counts the stones a board model shows.
+func countStones(m BoardModel) int {
+	n := 0
+	for p := engine.Point(0); m.OnBoard(p); p++ {
+		if m.Points[p].Stone != engine.Empty {
+			n++
+		}
+	}
+	return n
+}

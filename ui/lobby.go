@@ -1,0 +1,584 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/rivo/tview"
+)
+
+// Invitation is an invitation to a game from another peer, waiting for the
+// player's answer.
+type Invitation struct {
+	// From is the inviting peer's ID.
+	From string
+	// Options are the game it proposes.
+	Options engine.Options
+	// Deadline is when it is declined if the player has not answered.
+	Deadline time.Time
+	// Answer accepts the invitation (nil) or declines it with a reason.
+	// It is called once.
+	Answer func(decline error)
+}
+
+// LANPeer is a kakure peer found on the local network.
+type LANPeer struct {
+	ID    string
+	Addrs []string
+}
+
+// LobbyModel is what the lobby shows: this peer, the peers on the LAN,
+// the invitations waiting for an answer and a status line.
+type LobbyModel struct {
+	ID      string
+	Addrs   []string
+	LAN     []LANPeer
+	Pending []*Invitation
+	Status  string
+	// Busy is true while an invitation of this peer waits for its answer.
+	Busy bool
+	// Unfinished are the saved games that are not over.
+	Unfinished []SavedGame
+}
+
+// AddLANPeer adds or refreshes a peer found on the LAN.
+func (m *LobbyModel) AddLANPeer(p LANPeer) {
+	for i := range m.LAN {
+		if m.LAN[i].ID == p.ID {
+			m.LAN[i] = p
+			return
+		}
+	}
+	m.LAN = append(m.LAN, p)
+}
+
+// Lobby is the screen where games start: this peer's ID and addresses
+// (selectable text, and a key that writes them to a file), the peers found
+// on the LAN, the invitations received, and the new-game form (the
+// opponent and the variant with its options). Its owner is called back
+// with the player's choices.
+type Lobby struct {
+	*tview.Flex
+	model LobbyModel
+
+	me, invites, status, hints  *tview.TextView
+	lan, saved                  *tview.List
+	form                        *tview.Form
+	opponent, size, komi, cards *tview.InputField
+	variant, rules, suicide     *tview.DropDown
+	perpendicular               *tview.Checkbox
+
+	keys   KeyTable
+	dialog *dialog
+	// meWidth is the width the lines of this peer were cut for.
+	meWidth int
+	// shownInvitation is the invitation the open dialog asks about.
+	shownInvitation *Invitation
+
+	// OnInvite is called with the opponent field and the form's options.
+	OnInvite func(peer string, o engine.Options)
+	// OnBot is called to play the built-in bot with the form's options.
+	OnBot func(o engine.Options)
+	// OnCancel is called to stop waiting for the answer to an invitation.
+	OnCancel func()
+	// OnWriteAddrs writes this peer's addresses to a file and returns its
+	// path.
+	OnWriteAddrs func() (string, error)
+	// OnQuit is called to quit the program.
+	OnQuit func()
+	// OnResume is called to resume a saved game.
+	OnResume func(id protocol.GameID)
+}
+
+// The options the form offers.
+var (
+	formVariants = []engine.Variant{engine.VariantGo, engine.VariantPhantom, engine.VariantHMG,
+		engine.VariantGomoku, engine.VariantFGo, engine.VariantBridge}
+	formRules   = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
+	formSuicide = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
+)
+
+// NewLobby returns the lobby of the peer id reachable at addrs; the form
+// starts with the options defaults.
+func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
+	l := &Lobby{Flex: tview.NewFlex().SetDirection(tview.FlexRow), model: LobbyModel{ID: id, Addrs: addrs}}
+	text := func() *tview.TextView {
+		t := tview.NewTextView().SetDynamicColors(true).SetWrap(true).SetWordWrap(false)
+		t.SetBackgroundColor(tcell.ColorDefault)
+		return t
+	}
+	l.me, l.invites, l.status, l.hints = text(), text(), text(), text()
+	l.invites.SetBorder(true).SetTitle(" Invitations ").SetTitleAlign(tview.AlignLeft)
+	l.lan = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
+	l.lan.SetBorder(true).SetTitle(" Peers on the LAN (^P) ").SetTitleAlign(tview.AlignLeft)
+	l.lan.SetBackgroundColor(tcell.ColorDefault)
+	l.saved = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
+	l.saved.SetBorder(true).SetTitle(" Unfinished games (^G) ").SetTitleAlign(tview.AlignLeft)
+	l.saved.SetBackgroundColor(tcell.ColorDefault)
+	l.saved.SetSelectedFunc(func(i int, _, _ string, _ rune) {
+		if i < len(l.model.Unfinished) && l.OnResume != nil {
+			l.OnResume(l.model.Unfinished[i].ID)
+		}
+	})
+
+	l.form = tview.NewForm().SetItemPadding(0).SetFieldBackgroundColor(tcell.ColorDefault)
+	l.form.SetBorder(true).SetTitle(" New game ").SetTitleAlign(tview.AlignLeft)
+	l.form.SetBackgroundColor(tcell.ColorDefault)
+	field := func(label, placeholder string, width int) *tview.InputField {
+		f := tview.NewInputField().SetLabel(label).SetFieldWidth(width).SetPlaceholder(placeholder)
+		f.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
+		return f
+	}
+	l.opponent = field("Opponent ", "multiaddr or peer ID", 0)
+	l.opponent.SetDoneFunc(func(k tcell.Key) {
+		if k == tcell.KeyEnter && strings.TrimSpace(l.opponent.GetText()) != "" {
+			l.invite()
+		}
+	})
+	l.size = field("Size ", "default", 8)
+	l.komi = field("Komi ", "default", 8)
+	l.cards = field("Hidden moves (hmg) ", "default", 8)
+	variants := make([]string, len(formVariants))
+	for i, v := range formVariants {
+		variants[i] = string(v) + " — " + VariantName(v)
+	}
+	l.variant = tview.NewDropDown().SetLabel("Variant ").SetOptions(variants, nil)
+	rules := make([]string, len(formRules))
+	for i, r := range formRules {
+		rules[i] = string(r)
+	}
+	// Each option names the variant it is for; the form's options use
+	// only the chosen variant's (disabling the others would move tview's
+	// focus under the player's fingers).
+	l.rules = tview.NewDropDown().SetLabel("Rules (phantom) ").SetOptions(rules, nil)
+	l.suicide = tview.NewDropDown().SetLabel("Suicide (fgo) ").SetOptions([]string{"nz", "forbid"}, nil)
+	l.perpendicular = tview.NewCheckbox().SetLabel("Perpendicular (bridge) ")
+	l.form.AddFormItem(l.opponent).AddFormItem(l.variant).AddFormItem(l.size).AddFormItem(l.komi).
+		AddFormItem(l.rules).AddFormItem(l.cards).AddFormItem(l.suicide).AddFormItem(l.perpendicular).
+		AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
+	l.SetDefaults(defaults)
+	l.lan.SetSelectedFunc(func(i int, _, _ string, _ rune) {
+		if i < len(l.model.LAN) {
+			l.opponent.SetText(l.model.LAN[i].ID)
+		}
+	})
+
+	side := tview.NewFlex().SetDirection(tview.FlexRow).
+		AddItem(l.lan, 0, 1, false).AddItem(l.invites, 0, 1, false).AddItem(l.saved, 0, 1, false)
+	middle := tview.NewFlex().AddItem(l.form, 0, 3, true).AddItem(side, 0, 2, false)
+	title := text().SetText(" [::b]kakure[::-] — lobby")
+	l.Flex.AddItem(title, 1, 0, false).AddItem(l.me, 4, 0, false).AddItem(middle, 0, 1, true).
+		AddItem(l.status, 1, 0, false).AddItem(l.hints, 1, 0, false)
+	l.keys = l.makeKeys()
+	l.render()
+	return l
+}
+
+// makeKeys is the lobby's key table; the form's own keys (Tab, Enter,
+// arrows) work besides it.
+func (l *Lobby) makeKeys() KeyTable {
+	return KeyTable{
+		{Key: "Tab", Name: "next", Help: "next field of the form (Shift-Tab: back)"},
+		{Key: "Enter", Name: "invite", Help: "in the Opponent field: invite the peer with the form's options"},
+		{Key: "Ctrl-B", Name: "bot", Help: "play the built-in bot with the form's options", Action: l.playBot},
+		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter puts it in the form)", Action: l.focusLAN},
+		{Key: "Ctrl-G", Name: "resume", Help: "choose an unfinished game (Enter resumes it)", Action: l.focusLAN},
+		{Key: "Ctrl-W", Name: "write", Help: "write your peer ID and addresses to a file, to send them", Action: l.writeAddrs},
+		{Key: "Ctrl-X", Name: "cancel", Help: "stop waiting for the answer to your invitation", Action: l.cancel},
+		{Key: "?", Name: "help", Help: "show the keys", Action: l.showHelp},
+		{Key: "Ctrl-Q", Name: "quit", Help: "quit kakure", Action: l.quit},
+	}
+}
+
+// Keys returns the lobby's key table.
+func (l *Lobby) Keys() KeyTable { return l.keys }
+
+// Model returns what the lobby shows.
+func (l *Lobby) Model() *LobbyModel { return &l.model }
+
+// SetDefaults fills the form with o (zero fields stay empty: the
+// variant's default).
+func (l *Lobby) SetDefaults(o engine.Options) {
+	for i, v := range formVariants {
+		if v == o.Variant {
+			l.variant.SetCurrentOption(i)
+		}
+	}
+	if _, cur := l.variant.GetCurrentOption(); cur == "" {
+		l.variant.SetCurrentOption(0)
+	}
+	if o.Size != 0 {
+		l.size.SetText(strconv.Itoa(o.Size))
+	}
+	if o.KomiSet || o.Komi != 0 {
+		l.komi.SetText(strconv.FormatFloat(o.Komi, 'f', -1, 64))
+	}
+	if o.CardsSet || o.Cards != 0 {
+		l.cards.SetText(strconv.Itoa(o.Cards))
+	}
+	l.rules.SetCurrentOption(0)
+	for i, r := range formRules {
+		if r == o.Rules {
+			l.rules.SetCurrentOption(i)
+		}
+	}
+	l.suicide.SetCurrentOption(0)
+	for i, s := range formSuicide {
+		if s == o.Suicide {
+			l.suicide.SetCurrentOption(i)
+		}
+	}
+	l.perpendicular.SetChecked(o.Perpendicular)
+}
+
+func (l *Lobby) chosenVariant() engine.Variant {
+	i, _ := l.variant.GetCurrentOption()
+	if i < 0 || i >= len(formVariants) {
+		return engine.VariantGo
+	}
+	return formVariants[i]
+}
+
+// Options returns the options the form describes, checked.
+func (l *Lobby) Options() (engine.Options, error) {
+	o := engine.Options{Variant: l.chosenVariant()}
+	num := func(f *tview.InputField, what string) (float64, bool, error) {
+		s := strings.TrimSpace(f.GetText())
+		if s == "" {
+			return 0, false, nil
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return 0, false, fmt.Errorf("%s: %q is not a number", what, s)
+		}
+		return x, true, nil
+	}
+	size, _, err := num(l.size, "size")
+	if err != nil {
+		return o, err
+	}
+	o.Size = int(size)
+	if o.Variant != engine.VariantBridge && o.Variant != engine.VariantGomoku {
+		if o.Komi, o.KomiSet, err = num(l.komi, "komi"); err != nil {
+			return o, err
+		}
+	}
+	switch o.Variant {
+	case engine.VariantPhantom:
+		i, _ := l.rules.GetCurrentOption()
+		o.Rules = formRules[max(i, 0)]
+	case engine.VariantHMG:
+		cards, set, err := num(l.cards, "hidden moves")
+		if err != nil {
+			return o, err
+		}
+		o.Cards, o.CardsSet = int(cards), set
+	case engine.VariantFGo:
+		i, _ := l.suicide.GetCurrentOption()
+		o.Suicide = formSuicide[max(i, 0)]
+	case engine.VariantBridge:
+		o.Perpendicular = l.perpendicular.IsChecked()
+	}
+	o, err = o.Normalize()
+	if err != nil {
+		return o, errors.New(strings.TrimPrefix(friendlyError(err), "bad options: "))
+	}
+	return o, nil
+}
+
+func (l *Lobby) invite() {
+	peer := strings.TrimSpace(l.opponent.GetText())
+	if peer == "" {
+		l.model.Status = "type the opponent's address (or choose a peer on the LAN, ^P) first"
+		l.render()
+		return
+	}
+	if l.model.Busy {
+		l.model.Status = "already waiting for an answer (^X stops waiting)"
+		l.render()
+		return
+	}
+	o, err := l.Options()
+	if err != nil {
+		l.model.Status = err.Error()
+		l.render()
+		return
+	}
+	if l.OnInvite != nil {
+		l.OnInvite(peer, o)
+	}
+}
+
+func (l *Lobby) playBot() {
+	o, err := l.Options()
+	if err != nil {
+		l.model.Status = err.Error()
+		l.render()
+		return
+	}
+	if l.OnBot != nil {
+		l.OnBot(o)
+	}
+}
+
+func (l *Lobby) cancel() {
+	if l.model.Busy && l.OnCancel != nil {
+		l.OnCancel()
+	}
+}
+
+func (l *Lobby) quit() {
+	if l.OnQuit != nil {
+		l.OnQuit()
+	}
+}
+
+// focusLAN stands in the key table for the keys that move the focus to a
+// list (peers, resume), which HandleKey carries out itself: it needs the
+// function that moves the focus.
+func (l *Lobby) focusLAN() {}
+
+func (l *Lobby) writeAddrs() {
+	if l.OnWriteAddrs == nil {
+		return
+	}
+	path, err := l.OnWriteAddrs()
+	if err != nil {
+		l.model.Status = "not written: " + err.Error()
+	} else {
+		l.model.Status = "Your ID and addresses are in " + path
+	}
+}
+
+func (l *Lobby) showHelp() {
+	l.dialog = helpDialog("Lobby\n"+l.keys.Help(), func() { l.dialog = nil })
+}
+
+// Render writes the model into the widgets; call it after changing the
+// model.
+func (l *Lobby) Render() { l.render() }
+
+func (l *Lobby) render() {
+	m := &l.model
+	l.me.SetText(strings.Join(l.meLines(l.meWidth), "\n"))
+
+	cur := l.lan.GetCurrentItem()
+	l.lan.Clear()
+	for _, p := range m.LAN {
+		addr := ""
+		if len(p.Addrs) > 0 {
+			addr = " " + p.Addrs[0]
+		}
+		l.lan.AddItem(tview.Escape(ShortPeer(p.ID)+addr), "", 0, nil)
+	}
+	if cur < len(m.LAN) {
+		l.lan.SetCurrentItem(cur)
+	}
+	var inv []string
+	for _, in := range m.Pending {
+		left := time.Until(in.Deadline).Round(time.Second)
+		inv = append(inv, fmt.Sprintf("%s: %s (%s left)", ShortPeer(in.From), DescribeOptions(in.Options), left))
+	}
+	if len(inv) == 0 {
+		inv = []string{"none"}
+	}
+	l.invites.SetText(tview.Escape(strings.Join(inv, "\n")))
+	cur = l.saved.GetCurrentItem()
+	l.saved.Clear()
+	for _, g := range m.Unfinished {
+		o := g.Options
+		l.saved.AddItem(tview.Escape(fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, ShortPeer(g.Opponent))), "", 0, nil)
+	}
+	if cur < len(m.Unfinished) {
+		l.saved.SetCurrentItem(cur)
+	}
+	l.status.SetText(" " + tview.Escape(m.Status))
+	l.hints.SetText(" Tab field · ^B bot · ^P LAN · ^G resume · ^W save address · ? help · ^Q quit")
+	l.showInvitation()
+}
+
+// showInvitation opens the dialog of the first invitation waiting.
+func (l *Lobby) showInvitation() {
+	if l.dialog != nil || len(l.model.Pending) == 0 {
+		if l.dialog != nil && l.shownInvitation != nil && !l.pending(l.shownInvitation) {
+			l.dialog, l.shownInvitation = nil, nil
+		}
+		return
+	}
+	in := l.model.Pending[0]
+	left := time.Until(in.Deadline).Round(time.Second)
+	d := newDialog("Invitation",
+		ShortPeer(in.From)+" invites you to a game:",
+		DescribeOptions(in.Options),
+		"",
+		fmt.Sprintf("y accepts · n declines (%s left)", left))
+	d.handle = func(ev *tcell.EventKey) {
+		if ev.Key() != tcell.KeyRune {
+			return
+		}
+		var decline error
+		switch ev.Rune() {
+		case 'y', 'Y':
+		case 'n', 'N':
+			decline = errors.New("the player declined")
+		default:
+			return
+		}
+		l.answer(in, decline)
+	}
+	l.dialog, l.shownInvitation = d, in
+}
+
+// pending reports whether in waits for an answer.
+func (l *Lobby) pending(in *Invitation) bool {
+	for _, p := range l.model.Pending {
+		if p == in {
+			return true
+		}
+	}
+	return false
+}
+
+// Invited shows an invitation received.
+func (l *Lobby) Invited(in *Invitation) {
+	l.model.Pending = append(l.model.Pending, in)
+	l.render()
+}
+
+// Expire declines the invitations whose time ran out and forgets them.
+func (l *Lobby) Expire(now time.Time) {
+	for _, in := range append([]*Invitation(nil), l.model.Pending...) {
+		if now.After(in.Deadline) {
+			l.answer(in, errors.New("no answer in time"))
+		}
+	}
+}
+
+// answer answers an invitation and forgets it.
+func (l *Lobby) answer(in *Invitation, decline error) {
+	if !l.pending(in) {
+		return
+	}
+	for i, p := range l.model.Pending {
+		if p == in {
+			l.model.Pending = append(l.model.Pending[:i], l.model.Pending[i+1:]...)
+			break
+		}
+	}
+	if l.shownInvitation == in {
+		l.dialog, l.shownInvitation = nil, nil
+	}
+	if decline == nil {
+		l.model.Status = "Accepted the invitation of " + ShortPeer(in.From) + ": starting…"
+	} else {
+		l.model.Status = "Declined the invitation of " + ShortPeer(in.From) + " (" + decline.Error() + ")"
+	}
+	in.Answer(decline)
+	l.render()
+}
+
+// InputHandler handles the lobby's keys, then gives the others to the
+// focused field of the form (or the LAN list).
+func (l *Lobby) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	return l.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+		l.HandleKey(ev, setFocus)
+	})
+}
+
+// HandleKey handles one key; setFocus moves the focus between the form
+// and the LAN list.
+func (l *Lobby) HandleKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) {
+	defer l.render()
+	if l.dialog != nil {
+		l.dialog.handle(ev)
+		return
+	}
+	for _, list := range []*tview.List{l.lan, l.saved} {
+		if !list.HasFocus() {
+			continue
+		}
+		switch ev.Key() {
+		case tcell.KeyEnter:
+			list.InputHandler()(ev, setFocus)
+			setFocus(l.form)
+			return
+		case tcell.KeyEsc, tcell.KeyTab:
+			setFocus(l.form)
+			return
+		}
+	}
+	if kb, ok := l.keys.Lookup(ev); ok && !(ev.Key() == tcell.KeyRune && l.typing()) {
+		switch kb.Name {
+		case "peers":
+			if len(l.model.LAN) == 0 {
+				l.model.Status = "no peer found on the LAN (yet)"
+				return
+			}
+			setFocus(l.lan)
+			return
+		case "resume":
+			if len(l.model.Unfinished) == 0 {
+				l.model.Status = "no unfinished game"
+				return
+			}
+			setFocus(l.saved)
+			return
+		}
+		kb.Action()
+		return
+	}
+	l.Flex.InputHandler()(ev, setFocus)
+}
+
+// typing reports whether a text field of the form has the focus (where
+// '?' is a character, not the help key).
+func (l *Lobby) typing() bool {
+	for _, f := range []*tview.InputField{l.opponent, l.size, l.komi, l.cards} {
+		if f.HasFocus() && f.GetText() != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// meLines returns the lines that show this peer at width w: the ID, then
+// each address cut into lines of the width.
+func (l *Lobby) meLines(w int) []string {
+	m := &l.model
+	lines := []string{fmt.Sprintf(" You: [::b]%s[::-]", tview.Escape(m.ID))}
+	if len(m.Addrs) == 0 {
+		lines = append(lines, " (no address to give)")
+	}
+	const indent = "  "
+	w = max(w-len(indent), 20)
+	for _, a := range m.Addrs {
+		for len(a) > w {
+			lines = append(lines, indent+tview.Escape(a[:w]))
+			a = a[w:]
+		}
+		lines = append(lines, indent+tview.Escape(a))
+	}
+	return lines
+}
+
+// Draw draws the lobby, then the open dialog. This peer's addresses take
+// the lines they need, wrapped, up to six.
+func (l *Lobby) Draw(screen tcell.Screen) {
+	_, _, w, _ := l.GetRect()
+	if w != l.meWidth {
+		l.meWidth = w
+		l.me.SetText(strings.Join(l.meLines(w), "\n"))
+	}
+	l.ResizeItem(l.me, min(len(l.meLines(w)), 7), 0)
+	l.Flex.Draw(screen)
+	if l.dialog != nil {
+		l.dialog.SetRect(l.GetRect())
+		l.dialog.Draw(screen)
+	}
+}

@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/rivo/tview"
+)
+
+// focusedLobby returns a lobby with the focus given as tview's application
+// gives it, and the function that moves the focus.
+func focusedLobby(t *testing.T, defaults engine.Options) (*Lobby, func(tview.Primitive)) {
+	t.Helper()
+	l := NewLobby("12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx", []string{
+		"/ip4/192.0.2.7/tcp/4001/p2p/12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		"/ip4/127.0.0.1/tcp/4001/p2p/12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	}, defaults)
+	var focused tview.Primitive
+	var setFocus func(p tview.Primitive)
+	setFocus = func(p tview.Primitive) {
+		if focused != nil {
+			focused.Blur()
+		}
+		focused = p
+		p.Focus(setFocus)
+	}
+	setFocus(l)
+	return l, setFocus
+}
+
+// lobbyKeys sends keys to the lobby as press does.
+func lobbyKeys(l *Lobby, setFocus func(tview.Primitive), keys string) {
+	for _, r := range keys {
+		l.HandleKey(keyEvent(r), setFocus)
+	}
+}
+
+// TestUILobbyInvite types an address and presses Enter: the lobby asks to
+// invite that peer with the form's options. Tab moves to the variant,
+// whose first letters choose it.
+func TestUILobbyInvite(t *testing.T) {
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
+	var invited string
+	var opts engine.Options
+	l.OnInvite = func(p string, o engine.Options) { invited, opts = p, o }
+	lobbyKeys(l, setFocus, "\t")
+	lobbyKeys(l, setFocus, "hm\n")
+	if o, err := l.Options(); err != nil || o.Variant != engine.VariantHMG || o.Cards != 3 || o.Size != 9 {
+		t.Fatalf("after choosing hmg: %+v, %v", o, err)
+	}
+	// Back to the Opponent field (Shift-Tab), type the address, Enter.
+	l.HandleKey(tcell.NewEventKey(tcell.KeyBacktab, 0, tcell.ModNone), setFocus)
+	addr := "/ip4/127.0.0.1/tcp/4002/p2p/12D3KooWOther"
+	lobbyKeys(l, setFocus, addr+"\n")
+	if invited != addr || opts.Variant != engine.VariantHMG || opts.Size != 9 {
+		t.Errorf("invited %q with %+v", invited, opts)
+	}
+}
+
+// TestUILobbyOptions checks the options the form gives: the fields of
+// other variants are not used, empty fields are the defaults, errors name
+// the field.
+func TestUILobbyOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		defaults engine.Options
+		size     string
+		komi     string
+		want     string
+	}{
+		{"go defaults", engine.Options{Variant: engine.VariantGo}, "", "", "go 9 7.5  0 "},
+		{"fgo komi 0", engine.Options{Variant: engine.VariantFGo}, "13", "", "fgo 13 0  0 nz"},
+		{"phantom hamburg", engine.Options{Variant: engine.VariantPhantom, Rules: engine.RulesHamburg}, "", "6.5", "phantom 9 6.5 hamburg 0 "},
+		{"hmg", engine.Options{Variant: engine.VariantHMG, Cards: 5}, "9", "", "hmg 9 7.5  5 "},
+		{"bad size", engine.Options{Variant: engine.VariantGo}, "25", "", "error: board size 25"},
+		{"bad komi", engine.Options{Variant: engine.VariantGo}, "", "x", "error: komi: \"x\" is not a number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, _ := focusedLobby(t, tc.defaults)
+			l.size.SetText(tc.size)
+			l.komi.SetText(tc.komi)
+			o, err := l.Options()
+			got := ""
+			if err != nil {
+				got = "error: " + err.Error()
+			} else {
+				got = strings.Join([]string{string(o.Variant), itoa(o.Size), formatPoints(o.Komi), string(o.Rules), itoa(o.Cards), string(o.Suicide)}, " ")
+			}
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return formatPoints(float64(n)) }
+
+// TestUILobbyInvitation checks an incoming invitation: a dialog asks, y
+// accepts, n declines, and one left unanswered is declined at its
+// deadline.
+func TestUILobbyInvitation(t *testing.T) {
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+	answers := map[string]error{}
+	invite := func(from string, deadline time.Time) {
+		l.Invited(&Invitation{From: from, Options: options(t, engine.VariantBridge, 7), Deadline: deadline,
+			Answer: func(err error) { answers[from] = err }})
+	}
+	soon := time.Now().Add(30 * time.Second)
+	invite("12D3KooWFirstInviterxxxxxxxxxxxxxxxxxxxxxxxxAAAA", soon)
+	invite("12D3KooWSecondInviterxxxxxxxxxxxxxxxxxxxxxxxBBBB", soon)
+	invite("12D3KooWThirdInviterxxxxxxxxxxxxxxxxxxxxxxxxCCCC", time.Now().Add(-time.Second))
+	text := drawScreen(t, l, 80, 24)
+	if !strings.Contains(text, "12D3Ko…AAAA invites you to a game:") || !strings.Contains(text, "Bridge Go 7×7") {
+		t.Errorf("no dialog for the first invitation:\n%s", text)
+	}
+	lobbyKeys(l, setFocus, "y")
+	if err, ok := answers["12D3KooWFirstInviterxxxxxxxxxxxxxxxxxxxxxxxxAAAA"]; !ok || err != nil {
+		t.Errorf("y answered %v (answered %v)", err, ok)
+	}
+	if text := drawScreen(t, l, 80, 24); !strings.Contains(text, "12D3Ko…BBBB invites you") {
+		t.Errorf("the second invitation is not asked next:\n%s", text)
+	}
+	lobbyKeys(l, setFocus, "n")
+	if err := answers["12D3KooWSecondInviterxxxxxxxxxxxxxxxxxxxxxxxBBBB"]; err == nil {
+		t.Error("n accepted the invitation")
+	}
+	l.Expire(time.Now())
+	if err := answers["12D3KooWThirdInviterxxxxxxxxxxxxxxxxxxxxxxxxCCCC"]; err == nil {
+		t.Error("an invitation past its deadline was not declined")
+	}
+	if len(l.Model().Pending) != 0 || l.dialog != nil {
+		t.Errorf("invitations left: %d, dialog open: %v", len(l.Model().Pending), l.dialog != nil)
+	}
+}
+
+// TestUILobbyShowsPeer checks that the lobby shows this peer's ID and
+// every address in full, wrapped on a narrow terminal, and writes them to
+// a file with ^W.
+func TestUILobbyShowsPeer(t *testing.T) {
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+	l.OnWriteAddrs = func() (string, error) { return "/home/x/addresses.txt", nil }
+	text := drawScreen(t, l, 200, 30)
+	for _, a := range l.Model().Addrs {
+		if !strings.Contains(text, a) {
+			t.Errorf("address %s not shown:\n%s", a, text)
+		}
+	}
+	narrow := strings.ReplaceAll(strings.ReplaceAll(drawScreen(t, l, 80, 24), "\n", ""), " ", "")
+	for _, a := range l.Model().Addrs {
+		if !strings.Contains(narrow, a) {
+			t.Errorf("address %s not shown whole at 80 columns", a)
+		}
+	}
+	lobbyKeys(l, setFocus, "\x17")
+	if !strings.Contains(l.Model().Status, "/home/x/addresses.txt") {
+		t.Errorf("^W: status %q", l.Model().Status)
+	}
+	l.OnWriteAddrs = func() (string, error) { return "", errors.New("disk full") }
+	lobbyKeys(l, setFocus, "\x17")
+	if !strings.Contains(l.Model().Status, "disk full") {
+		t.Errorf("^W failing: status %q", l.Model().Status)
+	}
+	if err := l.Keys().Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestUILobbyResume chooses an unfinished game with ^G and Enter.
+func TestUILobbyResume(t *testing.T) {
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+	lobbyKeys(l, setFocus, "\x07")
+	if !strings.Contains(l.Model().Status, "no unfinished game") {
+		t.Errorf("^G without games: status %q", l.Model().Status)
+	}
+	ids := []protocol.GameID{{1}, {2}}
+	for _, id := range ids {
+		l.Model().Unfinished = append(l.Model().Unfinished, SavedGame{ID: id, Opponent: "12D3KooWx", Options: options(t, engine.VariantGo, 9)})
+	}
+	l.Render()
+	var resumed []protocol.GameID
+	l.OnResume = func(id protocol.GameID) { resumed = append(resumed, id) }
+	lobbyKeys(l, setFocus, "\x07")
+	l.HandleKey(tcell.NewEventKey(tcell.KeyDown, 0, tcell.ModNone), setFocus)
+	lobbyKeys(l, setFocus, "\n")
+	if len(resumed) != 1 || resumed[0] != ids[1] {
+		t.Errorf("resumed %v, want the second game", resumed)
+	}
+	if !l.opponent.HasFocus() {
+		t.Error("the focus did not come back to the form")
+	}
+}

@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+func init() {
+	variantScreens[engine.VariantPhantom] = func() variantScreen { return &phantomScreen{} }
+}
+
+// phantomScreen is Phantom Go (UI-D19): the board shows the player's own
+// stones, the opponent stones it learnt, under hamburg its stones that may
+// have been captured (dim ◌), and its private notes (the m key); the log
+// holds its announcements in the rule set's words. Tries go with Enter;
+// an illegal try is announced and the player tries again. Once play ends
+// both programs reveal their tries, the audit replays them, and the whole
+// board is shown: the count and the replay's full view use it.
+type phantomScreen struct {
+	// tries counts the tries the events told (the replay's Frame.Index).
+	tries int
+	// revealed are each role's tries, from the reveals in the record (for
+	// the replay's full view); have tells which arrived.
+	revealed [2][]engine.Point
+	have     [2]bool
+}
+
+func phantomViewOf(v any) (protocol.PhantomNetView, bool) {
+	pv, ok := v.(protocol.PhantomNetView)
+	return pv, ok
+}
+
+func (phantomScreen) scoring(v protocol.PhantomNetView) scoringView {
+	return scoringView{active: v.Revealed && v.Scoring, hasProposal: v.HasProposal, proposer: v.Proposer,
+		proposal: v.Proposal, board: v.Referee.Board(), count: v.Referee.Score, resumeKind: protocol.KindMove}
+}
+
+func (s *phantomScreen) board(m *GameModel) BoardModel {
+	v, ok := phantomViewOf(m.View.Variant)
+	switch {
+	case !ok:
+		return NewBoardModel(m.Size(), m.Me())
+	case v.Revealed:
+		// The audit passed: the whole board is known to both.
+		bm := ModelFromBoard(v.Referee.Board(), m.Me(), engine.NoPoint)
+		return s.scoring(v).overlay(m, bm)
+	case v.Own.Size() == 0:
+		return NewBoardModel(m.Size(), m.Me())
+	}
+	return ModelFromPhantomView(v.Own)
+}
+
+func (s *phantomScreen) panel(m *GameModel) []string {
+	v, ok := phantomViewOf(m.View.Variant)
+	if !ok {
+		return nil
+	}
+	me := m.Me()
+	var lines []string
+	if me != engine.Empty && v.Own.Size() > 0 {
+		own := stones(len(v.Own.OwnStones()))
+		if n := len(v.Own.UncertainStones()); n > 0 {
+			own += fmt.Sprintf(", %d perhaps captured", n)
+		}
+		lines = append(lines,
+			fmt.Sprintf("%s %-5s you          %s", stoneGlyph(me), Name(me), own),
+			fmt.Sprintf("%s %-5s %-12s %s known", stoneGlyph(me.Opponent()), Name(me.Opponent()),
+				ShortPeer(m.Opponent), stones(len(v.Own.OpponentStones()))))
+	}
+	lines = append(lines, fmt.Sprintf("Rules: %s · %d tries", v.Rules, v.Tries))
+	switch v.Stage {
+	case protocol.PhantomStageSetup:
+		lines = append(lines, "Setting up the secure referee…")
+	case protocol.PhantomStagePlay:
+		switch {
+		case m.Over():
+		case v.MyTry:
+			lines = append(lines, "Your try: Enter on a point, p Enter passes (m notes where you think a stone is)")
+		case v.ToMove == me:
+			lines = append(lines, "Your try goes through the referee…")
+		default:
+			lines = append(lines, Name(v.ToMove)+" is trying")
+		}
+	case protocol.PhantomStageReveal:
+		lines = append(lines, "Play has ended: both programs reveal their tries for the audit (PG-9)")
+	case protocol.PhantomStageOpen:
+		lines = append(lines, "Play goes on in the open (the board is known to both)")
+		if !m.Over() {
+			lines = append(lines, turnLine(m, v.ToMove))
+		}
+	}
+	if n := len(v.Announcements); n > 0 && !v.Revealed {
+		lines = append(lines, "Last: "+v.Announcements[n-1])
+	}
+	if v.Caught != "" {
+		lines = append(lines, "The other program deviated: "+v.Caught+" (the audit will name who cheated)")
+	}
+	return append(lines, s.scoring(v).panel(m)...)
+}
+
+func (s *phantomScreen) do(m *GameModel, c command) (protocol.Action, error) {
+	v, ok := phantomViewOf(m.View.Variant)
+	if !ok {
+		return nil, errNothing
+	}
+	if a, handled, err := s.scoring(v).do(m, c); handled || err != nil {
+		return a, err
+	}
+	if c.kind != cmdPoint {
+		return nil, errNothing
+	}
+	switch v.Stage {
+	case protocol.PhantomStagePlay:
+		if !v.MyTry {
+			return nil, notYourTurn(m)
+		}
+		if c.point != engine.Pass && v.Own.Size() > 0 {
+			switch v.Own.At(c.point) {
+			case engine.PhantomOwn:
+				return nil, fmt.Errorf("your stone is at %s", m.Vertex(c.point))
+			case engine.PhantomOpponent:
+				return nil, fmt.Errorf("you know of a %s stone at %s", strings.ToLower(Name(m.Me().Opponent())), m.Vertex(c.point))
+			}
+		}
+		return protocol.Play{Point: c.point}, nil
+	case protocol.PhantomStageScoring, protocol.PhantomStageOpen:
+		if !m.May(protocol.KindMove) {
+			return nil, notYourTurn(m)
+		}
+		return protocol.Play{Point: c.point}, nil
+	}
+	return nil, errors.New("no try now: the referee is being set up or the tries are being audited")
+}
+
+func (*phantomScreen) due(*GameModel) protocol.Action { return nil }
+
+func (s *phantomScreen) describe(m *GameModel, e protocol.Event) eventNote {
+	switch e := e.(type) {
+	case protocol.EventPhantomTry:
+		s.tries++
+		v, _ := phantomViewOf(m.View.Variant)
+		line := fmt.Sprintf("%s: %s", Name(e.Mover), e.Event)
+		if s.tries <= len(v.Announcements) {
+			line = v.Announcements[s.tries-1]
+			if e.Event == engine.PhantomIllegal {
+				// The rule set's words do not name who tried.
+				line = Name(e.Mover) + " tries: " + line
+			}
+		}
+		return eventNote{lines: []string{line}, frame: true, index: s.tries}
+	case protocol.EventPhantomRevealed:
+		return eventNote{lines: []string{"The audit passed: the whole board is revealed."}, frame: true, index: s.tries}
+	case protocol.EventMoved:
+		return describeMove(m, e)
+	case protocol.EventPhase:
+		if e.Phase == protocol.Phase(protocol.PhantomStageReveal) {
+			return eventNote{lines: []string{"Play has ended: the tries are revealed for the audit."}}
+		}
+	}
+	return eventNote{}
+}
+
+// message collects the tries each player revealed (the replay's full
+// view).
+func (s *phantomScreen) message(msg *protocol.Message, size int) {
+	if msg.Kind != protocol.KindPhantomReveal && msg.Kind != protocol.KindPhantomAccuse {
+		return
+	}
+	var b protocol.PhantomRevealBody
+	if err := json.Unmarshal(msg.Body, &b); err != nil || int(msg.From) > 1 {
+		return
+	}
+	var tries []engine.Point
+	for _, v := range b.Tries {
+		p, err := engine.ParseVertex(size, v)
+		if err != nil {
+			return
+		}
+		tries = append(tries, p)
+	}
+	s.revealed[msg.From], s.have[msg.From] = tries, true
+}
+
+func (s *phantomScreen) replayBoard(f Frame, final protocol.View, full bool) BoardModel {
+	v, ok := phantomViewOf(final.Variant)
+	if !ok {
+		return NewBoardModel(final.Options.Size, final.Color)
+	}
+	if full && s.have[0] && s.have[1] {
+		if b, ok := s.fullBoard(final, f.Index); ok {
+			return ModelFromBoard(b, final.Color, engine.NoPoint)
+		}
+	}
+	// The player's own view after the frame's tries: its announcements so
+	// far, applied in order.
+	own, err := engine.NewPhantomView(final.Options, final.Color)
+	if err != nil {
+		return NewBoardModel(final.Options.Size, final.Color)
+	}
+	for i, a := range v.Own.Log() {
+		if i >= f.Index {
+			break
+		}
+		if own, err = own.Apply(a); err != nil {
+			break
+		}
+	}
+	return ModelFromPhantomView(own)
+}
+
+// fullBoard replays the first n tries of both players, in the order the
+// referee took them, and returns the board.
+func (s *phantomScreen) fullBoard(final protocol.View, n int) (engine.Board, bool) {
+	ref, err := engine.NewPhantomReferee(final.Options)
+	if err != nil {
+		return engine.Board{}, false
+	}
+	var next [2]int
+	me := final.Role
+	roleOf := func(c engine.Color) protocol.Role {
+		if c == final.Color {
+			return me
+		}
+		return me.Other()
+	}
+	for range n {
+		r := roleOf(ref.ToMove())
+		if next[r] >= len(s.revealed[r]) {
+			return engine.Board{}, false
+		}
+		p := s.revealed[r][next[r]]
+		next[r]++
+		if ref, _, err = ref.Try(ref.ToMove(), p); err != nil {
+			return engine.Board{}, false
+		}
+	}
+	return ref.Board(), true
+}
+
+// stones writes a number of stones: "1 stone", "3 stones".
+func stones(n int) string {
+	if n == 1 {
+		return "1 stone"
+	}
+	return fmt.Sprintf("%d stones", n)
+}
