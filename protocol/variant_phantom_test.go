@@ -20,8 +20,8 @@ import (
 // after the audit (PG-9, T-8), and Verify accepts both records. One game
 // saves everything to disk as kakure does (a try then costs a few
 // fsyncs); the others keep their records in memory. The bots pass after
-// three announcements per point on 5×5 and one on 9×9, so that the games
-// stay short.
+// three announcements per point on 5×5 (one under the race detector) and
+// one on 9×9, so that the games stay short.
 func TestPG9PhantomGameOverLoopback(t *testing.T) {
 	for _, tc := range []struct {
 		size  int
@@ -49,7 +49,7 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 			bots := [2]*bot.Random{bot.NewRandom(7), bot.NewRandom(8)}
 			for _, b := range bots {
 				b.MaxMoves = tc.size * tc.size
-				if tc.size == 5 {
+				if tc.size == 5 && !phantomRace {
 					b.MaxMoves *= 3
 				}
 			}
@@ -279,7 +279,11 @@ func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
 // reasons (XT, XR), replayable to the board the game was counted on.
 func TestPG9PhantomRecordSGF(t *testing.T) {
 	p := newPair(t, func(i int, c *protocol.Config) { c.Dir = "" })
-	a, _ := playBots(t, p, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, 3)
+	bots := [2]*bot.Random{bot.NewRandom(3), bot.NewRandom(4)}
+	for _, b := range bots {
+		b.MaxMoves = 50
+	}
+	a, _ := playPlayers(t, p, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, bots[0], bots[1])
 	data, err := protocol.ExportSGF(a.Transcript())
 	if err != nil {
 		t.Fatal(err)
