@@ -292,8 +292,16 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
 
+// errPhantomLost is the error of a player whose secure computation is
+// lost: the record is past its seed commitment but its secrets hold no
+// seed (a damaged secrets file). It can only stop, not go on or crash.
+var errPhantomLost = errors.New("protocol: the state of the phantom secure computation is lost (no seed in the secrets)")
+
 // request1 makes the evaluator's request of the next try.
 func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (Kind, any, error) {
+	if p.e == nil {
+		return "", nil, errPhantomLost
+	}
 	req, err := p.e.Request(try)
 	if err != nil {
 		return "", nil, err
@@ -303,6 +311,9 @@ func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (
 
 // garble makes the garbler's garbling of the next try.
 func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Kind, any, error) {
+	if p.g == nil {
+		return "", nil, errPhantomLost
+	}
 	gb, err := p.g.Garble(p.request, try)
 	if err != nil {
 		return "", nil, err
@@ -386,6 +397,9 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
 		return KindPhantomSetup, PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}, true, nil
 	case KindPhantomBase:
+		if p.g == nil {
+			return "", nil, false, errPhantomLost
+		}
 		m2, err := p.g.BaseRespond(p.base)
 		if err != nil {
 			p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
@@ -474,8 +488,8 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	if err := p.ensure(m, h); err != nil {
 		return err
 	}
-	if p.caught != "" {
-		return nil
+	if p.caught != "" || p.e == nil && p.g == nil {
+		return nil // caught already, or the state is lost (auto says so)
 	}
 	catch := func(err error) error {
 		p.caught = err.Error()
