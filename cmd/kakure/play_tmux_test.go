@@ -411,10 +411,9 @@ func TestPlayTmuxHMG(t *testing.T) {
 	black.play("A1")
 	black.keys("C-d")
 	stopWhite := white.watchHidden("A1", "Black's card")
+	stopBlack := black.watchHidden("E5", "White's card")
 	white.play("E5")
 	white.keys("C-d")
-	white.waitText("Choose") // E5 is chosen before Black's screen is watched
-	stopBlack := black.watchHidden("E5", "White's card")
 	black.waitText("Turn 1 · your turn: ^V reveals, or play")
 	white.waitText("You are committed to your 1 hidden move.")
 	black.waitCell("A1", "[●]")
