@@ -108,3 +108,17 @@ func isOwnEye(b engine.Board, p engine.Point, c engine.Color) bool {
 
 // scoreText writes a score as final_score does: "B+3.5", "W+0.5" or "0".
 func scoreText(s engine.Score) string { return s.Result().String() }
+
+// undoLast is GTP's undo for handlers whose state is a value: it takes no
+// arguments and restores the newest state of stack into cur.
+func undoLast[T any](args []string, cur *T, stack *[]T) (string, error) {
+	if err := wantArgs(args, 0); err != nil {
+		return "", err
+	}
+	if len(*stack) == 0 {
+		return "", errors.New("cannot undo")
+	}
+	*cur = (*stack)[len(*stack)-1]
+	*stack = (*stack)[:len(*stack)-1]
+	return "", nil
+}

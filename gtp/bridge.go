@@ -91,15 +91,7 @@ func (h *bridgeHandler) genmove(args []string) (string, error) {
 }
 
 func (h *bridgeHandler) undoMove(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	if len(h.undo) == 0 {
-		return "", errors.New("cannot undo")
-	}
-	h.game = h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	return "", nil
+	return undoLast(args, &h.game, &h.undo)
 }
 
 func (h *bridgeHandler) isLegal(args []string) (string, error) {

@@ -216,15 +216,7 @@ func (h *fgoHandler) unavailable(args []string) (string, error) {
 }
 
 func (h *fgoHandler) undoCommand(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	if len(h.undo) == 0 {
-		return "", errors.New("cannot undo")
-	}
-	h.state = h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	return "", nil
+	return undoLast(args, &h.state, &h.undo)
 }
 
 func (h *fgoHandler) isLegal(args []string) (string, error) {

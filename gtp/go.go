@@ -1,7 +1,6 @@
 package gtp
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/kakure/kakure/bot"
@@ -86,15 +85,7 @@ func (h *goHandler) chooseMove(c engine.Color) engine.Point {
 }
 
 func (h *goHandler) undoMove(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	if len(h.undo) == 0 {
-		return "", errors.New("cannot undo")
-	}
-	h.game = h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	return "", nil
+	return undoLast(args, &h.game, &h.undo)
 }
 
 func (h *goHandler) isLegal(args []string) (string, error) {

@@ -160,15 +160,7 @@ func (h *gomokuHandler) gomokuChooseMove(g engine.GomokuGame, c engine.Color) en
 }
 
 func (h *gomokuHandler) undoMove(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	if len(h.undo) == 0 {
-		return "", errors.New("cannot undo")
-	}
-	h.game = h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	return "", nil
+	return undoLast(args, &h.game, &h.undo)
 }
 
 func (h *gomokuHandler) isLegal(args []string) (string, error) {

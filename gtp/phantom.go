@@ -254,15 +254,7 @@ func phantomChooseMove(s phantomState, c engine.Color) engine.Point {
 }
 
 func (h *phantomHandler) undoTry(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	if len(h.undo) == 0 {
-		return "", errors.New("cannot undo")
-	}
-	h.state = h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	return "", nil
+	return undoLast(args, &h.state, &h.undo)
 }
 
 func (h *phantomHandler) isLegal(args []string) (string, error) {
