@@ -230,7 +230,7 @@ func playThrough(t *testing.T, peers [2]*peerHandle, o engine.Options) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	out, g, err := playMatchGame(ctx, peers, o, 7, 2*time.Minute)
+	out, g, err := playMatchGame(ctx, peers, o, randomPlayers(7), 2*time.Minute)
 	if err != nil {
 		t.Fatalf("%s %dx%d: %v", o.Variant, o.Size, o.Size, err)
 	}

@@ -17,13 +17,17 @@ func init() {
 }
 
 func runMatch(env *environment, args []string) error {
-	fs := newFlagSet(env, "match", "--variant V [variant options] --games N --out DIR")
+	fs := newFlagSet(env, "match", "--variant V [variant options] [--black PLAYER --white PLAYER] --games N --out DIR")
 	var vf variantFlags
 	vf.register(fs, "go")
 	games := fs.Int("games", 1, "number of games")
 	out := fs.String("out", "", "directory for the records and SGF files (required)")
 	seed := fs.Uint64("seed", 1, "seed of the bots' choices")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up on a game after this long")
+	black := fs.String("black", "bot", "the player of Black: "+playerUsage)
+	white := fs.String("white", "bot", "the player of White (same syntax as --black)")
+	x := fs.String("x", "", "gomoku: the player of X (Black); same as --black")
+	o := fs.String("o", "", "gomoku: the player of O (White); same as --white")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -36,9 +40,31 @@ func runMatch(env *environment, args []string) error {
 	if *games < 1 {
 		return usageError("--games must be at least 1")
 	}
-	o, err := vf.options(fs)
+	for _, alias := range []struct {
+		name, other string
+		value       *string
+		target      *string
+	}{{"x", "black", x, black}, {"o", "white", o, white}} {
+		if *alias.value == "" {
+			continue
+		}
+		if isSet(fs, alias.other) {
+			return usageError("--%s and --%s name the same side; give one", alias.name, alias.other)
+		}
+		*alias.target = *alias.value
+	}
+	opts, err := vf.options(fs)
 	if err != nil {
 		return err
+	}
+	var sides [2]*matchPlayer // by colour: Black, White
+	for i, spec := range []string{*black, *white} {
+		p, err := parseMatchPlayer(spec)
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		sides[i] = p
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -59,10 +85,22 @@ func runMatch(env *environment, args []string) error {
 		return fmt.Errorf("connect the peers: %w", err)
 	}
 	fmt.Fprintln(env.stdout, connectionLine(ctx, peers[0].node, peers[1].node.ID()))
-	wins := map[string]int{}
+	colorName := func(c engine.Color) string {
+		if opts.Variant == engine.VariantGomoku {
+			return engine.GomokuPieceName(c)
+		}
+		return c.String()
+	}
+	label := func(c engine.Color) string { return fmt.Sprintf("%s (%s)", colorName(c), sides[c-engine.Black].spec) }
+	wins := map[engine.Color]int{}
 	for i := 1; i <= *games; i++ {
 		start := time.Now()
-		res, host, err := playMatchGame(ctx, peers, o, *seed+uint64(i)*2, *timeout)
+		gameSeed := *seed + uint64(i)*2
+		players := byColor{
+			engine.Black: sides[0].timed(sides[0].forGame(gameSeed)),
+			engine.White: sides[1].timed(sides[1].forGame(gameSeed + 1)),
+		}
+		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout)
 		if err != nil {
 			return fmt.Errorf("game %d: %w", i, err)
 		}
@@ -70,21 +108,16 @@ func runMatch(env *environment, args []string) error {
 		if _, err := saveFinishedRecord(host, path); err != nil {
 			return fmt.Errorf("game %d: %w", i, err)
 		}
-		winner := "draw"
-		switch res.Result.Winner {
-		case engine.Black, engine.White:
-			role := host.Role()
-			if host.View().Color != res.Result.Winner {
-				role = role.Other()
-			}
-			winner = names[role]
-		}
-		wins[winner]++
+		wins[res.Result.Winner]++
 		tr := host.Transcript()
-		fmt.Fprintf(env.stdout, "game %d: %s %dx%d %s: %s (%s) black=%s messages=%d %.2fs\n", i, o.Variant, o.Size, o.Size,
-			filepath.Base(path), res.Result, res.Result.By, names[colorRole(host, engine.Black)], len(tr.Messages), time.Since(start).Seconds())
+		fmt.Fprintf(env.stdout, "game %d: %s %dx%d %s: %s (%s) %s=%s %s=%s peer-a=%s messages=%d %.2fs\n", i, opts.Variant, opts.Size, opts.Size,
+			filepath.Base(path), res.Result, res.Result.By, colorName(engine.Black), sides[0].spec, colorName(engine.White), sides[1].spec,
+			colorName(host.View().Color), len(tr.Messages), time.Since(start).Seconds())
 	}
-	fmt.Fprintf(env.stdout, "wins: a=%d b=%d draws=%d\n", wins["a"], wins["b"], wins["draw"])
+	for c := engine.Black; c <= engine.White; c++ {
+		fmt.Fprintf(env.stdout, "time per decision: %s: %s\n", label(c), sides[c-engine.Black].summary())
+	}
+	fmt.Fprintf(env.stdout, "wins: %s=%d %s=%d draws=%d\n", label(engine.Black), wins[engine.Black], label(engine.White), wins[engine.White], *games-wins[engine.Black]-wins[engine.White])
 	return nil
 }
 
@@ -96,16 +129,17 @@ func colorRole(g *protocol.Game, c engine.Color) protocol.Role {
 	return g.Role().Other()
 }
 
-// playMatchGame plays one game: peer 0 invites peer 1, both play with
-// bots. It returns the outcome and the inviter's game.
-func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, seed uint64, timeout time.Duration) (*protocol.Outcome, *protocol.Game, error) {
+// playMatchGame plays one game: peer 0 invites peer 1, each plays its
+// colour with that colour's player. It returns the outcome and the
+// inviter's game.
+func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration) (*protocol.Outcome, *protocol.Game, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	guest := make(chan error, 1)
 	go func() {
 		select {
 		case g := <-peers[1].service.Accepted():
-			_, err := bot.Run(ctx, g, bot.NewRandom(seed+1))
+			_, err := bot.Run(ctx, g, players)
 			guest <- err
 		case <-ctx.Done():
 			guest <- ctx.Err()
@@ -115,7 +149,7 @@ func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, 
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := bot.Run(ctx, g, bot.NewRandom(seed))
+	out, err := bot.Run(ctx, g, players)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,4 +171,9 @@ func describeOutcome(o *protocol.Outcome) string {
 		return fmt.Sprintf("%s after %v", o.Result, o.Violation)
 	}
 	return o.Result.String()
+}
+
+// randomPlayers is a pair of uniformly random players, one per colour.
+func randomPlayers(seed uint64) byColor {
+	return byColor{engine.Black: bot.NewRandom(seed), engine.White: bot.NewRandom(seed + 1)}
 }

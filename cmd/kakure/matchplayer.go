@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/gtp"
+	"github.com/kakure/kakure/protocol"
+)
+
+// playerUsage is the syntax of a PLAYER in `kakure match`.
+const playerUsage = "bot[:LEVEL] (the built-in bot; LEVEL as --level takes it), random (a uniformly random legal player) or gtp:COMMAND (a GTP engine, e.g. \"gtp:/usr/games/gnugo --mode gtp --level 1\")"
+
+// matchPlayer is one side of a match, as --black or --white names it: it
+// makes a fresh player for each game and keeps the side's numbers.
+type matchPlayer struct {
+	spec   string
+	kind   string // "bot", "random" or "gtp"
+	level  bot.Level
+	engine *gtp.Client
+
+	mu        sync.Mutex
+	decisions []time.Duration
+	engines   []*gtp.EnginePlayer
+}
+
+// parseMatchPlayer reads a PLAYER; a gtp player's engine starts here and
+// answers protocol_version before the match begins.
+func parseMatchPlayer(spec string) (*matchPlayer, error) {
+	kind, arg, hasArg := strings.Cut(spec, ":")
+	p := &matchPlayer{spec: spec, kind: strings.ToLower(strings.TrimSpace(kind)), level: bot.DefaultLevel}
+	switch p.kind {
+	case "random":
+		if hasArg {
+			return nil, usageError("player %q: random takes no argument", spec)
+		}
+	case "bot":
+		if hasArg {
+			l, err := bot.ParseLevel(arg)
+			if err != nil {
+				return nil, usageError("player %q: %v", spec, err)
+			}
+			p.level = l
+		}
+	case "gtp":
+		if strings.TrimSpace(arg) == "" {
+			return nil, usageError("player %q: gtp: needs the engine's command, e.g. gtp:/usr/games/gnugo --mode gtp", spec)
+		}
+		c, err := gtp.StartClient(arg)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", spec, err)
+		}
+		if _, err := c.Send("protocol_version"); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("player %q: the engine does not answer GTP: %w", spec, err)
+		}
+		p.engine = c
+	default:
+		return nil, usageError("player %q: want %s", spec, playerUsage)
+	}
+	return p, nil
+}
+
+// close stops a gtp player's engine.
+func (p *matchPlayer) close() {
+	if p.engine != nil {
+		p.engine.Close()
+	}
+}
+
+// forGame returns the player of one game. A gtp player leaves every
+// decision but its moves to the built-in bot at level 1 (GTP-D2).
+func (p *matchPlayer) forGame(seed uint64) bot.Player {
+	switch p.kind {
+	case "random":
+		return bot.NewRandom(seed)
+	case "gtp":
+		e := gtp.NewEnginePlayer(p.engine, bot.New(bot.Levels[1], seed))
+		p.mu.Lock()
+		p.engines = append(p.engines, e)
+		p.mu.Unlock()
+		return e
+	}
+	return bot.New(p.level, seed)
+}
+
+// timed records the time of each decision that is an action.
+func (p *matchPlayer) timed(inner bot.Player) bot.Player {
+	return choiceFunc(func(v protocol.View) protocol.Action {
+		start := time.Now()
+		a := inner.Choose(v)
+		if a != nil {
+			p.mu.Lock()
+			p.decisions = append(p.decisions, time.Since(start))
+			p.mu.Unlock()
+		}
+		return a
+	})
+}
+
+// summary is the side's time per decision (p50, p95, max) and, for a gtp
+// player, how often the engine was asked and failed.
+func (p *matchPlayer) summary() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := fmt.Sprintf("decisions=%d", len(p.decisions))
+	if len(p.decisions) > 0 {
+		d := slices.Clone(p.decisions)
+		slices.Sort(d)
+		pct := func(q float64) time.Duration { return d[int(q*float64(len(d)-1)+0.5)] }
+		s += fmt.Sprintf(" p50=%v p95=%v max=%v", round(pct(0.5)), round(pct(0.95)), round(d[len(d)-1]))
+	}
+	if p.kind == "gtp" {
+		var moves, fallbacks int
+		reasons := map[string]int{}
+		var lastErr error
+		for _, e := range p.engines {
+			moves += e.Moves
+			for r, n := range e.Fallbacks {
+				reasons[r] += n
+				fallbacks += n
+			}
+			if e.Err != nil {
+				lastErr = e.Err
+			}
+		}
+		s += fmt.Sprintf(" engine-moves=%d fallback-moves=%d", moves, fallbacks)
+		if fallbacks > 0 {
+			var parts []string
+			for _, r := range slices.Sorted(maps.Keys(reasons)) {
+				parts = append(parts, fmt.Sprintf("%s %d", r, reasons[r]))
+			}
+			s += " (" + strings.Join(parts, ", ") + ")"
+		}
+		if lastErr != nil {
+			s += fmt.Sprintf(" last-engine-error=%q", lastErr.Error())
+		}
+	}
+	return s
+}
+
+// round shortens a duration for output.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// choiceFunc is a bot.Player made of a function.
+type choiceFunc func(protocol.View) protocol.Action
+
+// Choose implements bot.Player.
+func (f choiceFunc) Choose(v protocol.View) protocol.Action { return f(v) }
+
+// byColor plays each colour with its own player: a match fixes the
+// players' colours, while the game's coin toss gives each peer its colour.
+type byColor map[engine.Color]bot.Player
+
+// Choose implements bot.Player.
+func (b byColor) Choose(v protocol.View) protocol.Action {
+	if p, ok := b[v.Color]; ok {
+		return p.Choose(v)
+	}
+	return nil
+}

@@ -1,0 +1,196 @@
+package gtp
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrEngine reports an engine that did not answer as GTP says: it exited,
+// wrote something that is not an answer, or took too long.
+var ErrEngine = errors.New("gtp engine")
+
+// CommandError is a failure answer ("? message") of an engine.
+type CommandError struct {
+	Command string
+	Message string
+}
+
+// Error implements error.
+func (e *CommandError) Error() string {
+	return fmt.Sprintf("gtp engine: %s: %s", e.Command, e.Message)
+}
+
+// Client speaks GTP to an engine running as a child process: it writes
+// one command at a time on the engine's standard input and reads the
+// answer from its standard output. The engine's standard error is kept
+// (its last 4 KiB) for error messages. A Client is safe for use by one
+// goroutine at a time.
+type Client struct {
+	// Timeout bounds each command's answer (default 2 minutes); an engine
+	// that takes longer is killed.
+	Timeout time.Duration
+
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	stderr *tailBuffer
+	mu     sync.Mutex
+	closed bool
+}
+
+// StartClient starts the engine that command names: a program and its
+// arguments separated by spaces, e.g. "/usr/games/gnugo --mode gtp
+// --level 1" (no shell quoting: an argument cannot contain a space).
+func StartClient(command string) (*Client, error) {
+	argv := strings.Fields(command)
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("%w: empty command", ErrEngine)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrEngine, argv[0], err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrEngine, argv[0], err)
+	}
+	tail := &tailBuffer{max: 4096}
+	cmd.Stderr = tail
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w: start %s: %v", ErrEngine, argv[0], err)
+	}
+	c := &Client{Timeout: 2 * time.Minute, cmd: cmd, stdin: stdin, lines: make(chan string, 64), stderr: tail}
+	go func() {
+		defer close(c.lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+	}()
+	return c, nil
+}
+
+// Send runs one command and returns its answer without the leading "= "
+// (a multi-line answer keeps its lines). A failure answer is a
+// *CommandError; an engine that exits or stalls gives an error wrapping
+// ErrEngine.
+func (c *Client) Send(command string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return "", fmt.Errorf("%w: closed", ErrEngine)
+	}
+	if _, err := io.WriteString(c.stdin, command+"\n"); err != nil {
+		return "", fmt.Errorf("%w: %s: write: %v%s", ErrEngine, command, err, c.stderrNote())
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var answer []string
+	for {
+		select {
+		case line, ok := <-c.lines:
+			if !ok {
+				return "", fmt.Errorf("%w: %s: the engine exited%s", ErrEngine, command, c.stderrNote())
+			}
+			line = strings.TrimRight(line, "\r")
+			if len(answer) == 0 {
+				if strings.TrimSpace(line) == "" {
+					continue // blank lines between answers
+				}
+				if line[0] != '=' && line[0] != '?' {
+					return "", fmt.Errorf("%w: %s: not an answer: %q", ErrEngine, command, line)
+				}
+			} else if line == "" {
+				return finishAnswer(command, answer)
+			}
+			answer = append(answer, line)
+		case <-timer.C:
+			_ = c.cmd.Process.Kill()
+			return "", fmt.Errorf("%w: %s: no answer within %v", ErrEngine, command, timeout)
+		}
+	}
+}
+
+// finishAnswer splits an answer into success text or a CommandError.
+func finishAnswer(command string, lines []string) (string, error) {
+	first := lines[0]
+	ok := first[0] == '='
+	// Drop the status character and an optional id.
+	first = strings.TrimLeft(first[1:], "0123456789")
+	lines[0] = strings.TrimSpace(first)
+	text := strings.Join(lines, "\n")
+	if !ok {
+		return "", &CommandError{Command: command, Message: text}
+	}
+	return text, nil
+}
+
+// stderrNote is the engine's last standard error output, for errors.
+func (c *Client) stderrNote() string {
+	s := strings.TrimSpace(c.stderr.String())
+	if s == "" {
+		return ""
+	}
+	return " (stderr: " + s + ")"
+}
+
+// Close asks the engine to quit and waits for it, killing it after 5 s.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	_, _ = io.WriteString(c.stdin, "quit\n")
+	_ = c.stdin.Close()
+	c.mu.Unlock()
+	// Read the output to its end before Wait, which closes the pipe.
+	deadline := time.After(5 * time.Second)
+	for drained := false; !drained; {
+		select {
+		case _, ok := <-c.lines:
+			drained = !ok
+		case <-deadline:
+			_ = c.cmd.Process.Kill()
+			deadline = nil
+		}
+	}
+	return c.cmd.Wait()
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf bytes.Buffer
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(p)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}
