@@ -166,10 +166,11 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 		reason = "no pass here" // gomoku: the fallback's point
 	case q != engine.Pass && k.occupied(q):
 		reason = "occupied"
-	case q == p.lastMove && k.key() == p.lastKey:
+	case q != engine.Pass && q == p.lastMove && k.key() == p.lastKey:
 		// The same move in the same position: it failed (an illegal
-		// move, a Phantom Go try on a hidden stone whose announcement
-		// the view cannot place), so it must not be asked again.
+		// move the view cannot explain), so it must not be asked
+		// again. A pass never fails, and the position a pass leaves
+		// may well be the same at the next turn.
 		reason = "failed before"
 	default:
 		p.lastKey, p.lastMove = k.key(), q

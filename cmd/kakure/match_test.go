@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,120 @@ func TestVerifyRejectsTamperedRecord(t *testing.T) {
 	if code == 0 || !strings.Contains(out, "bad signature") {
 		t.Fatalf("verify of a tampered record exited %d:\n%s", code, out)
 	}
+}
+
+// matchSummary reads the end of `kakure match` output: the wins line and
+// the time-per-decision lines, by colour label.
+var (
+	winsRe     = regexp.MustCompile(`(?m)^wins: (\w+) \((.+?)\)=(\d+) (\w+) \((.+?)\)=(\d+) draws=(\d+)$`)
+	decisionRe = regexp.MustCompile(`(?m)^time per decision: (\w+) \((.+?)\): decisions=(\d+)(.*)$`)
+)
+
+// TestMatchPlayers: --black and --white choose each colour's player
+// whatever the coin toss gives the peers; the output names them and adds
+// the wins up.
+func TestMatchPlayers(t *testing.T) {
+	dir := t.TempDir()
+	code, out := runCommand(t, "match", "--variant", "go", "--size", "5", "--games", "2", "--out", dir, "--black", "bot:1", "--white", "random")
+	if code != 0 {
+		t.Fatalf("match exited %d:\n%s", code, out)
+	}
+	m := winsRe.FindStringSubmatch(out)
+	if m == nil || m[1] != "black" || m[2] != "bot:1" || m[4] != "white" || m[5] != "random" {
+		t.Fatalf("no wins line naming black (bot:1) and white (random):\n%s", out)
+	}
+	if total := atoi(t, m[3]) + atoi(t, m[6]) + atoi(t, m[7]); total != 2 {
+		t.Errorf("wins add up to %d, want 2:\n%s", total, out)
+	}
+	if n := strings.Count(out, "black=bot:1 white=random"); n != 2 {
+		t.Errorf("%d game lines name the players, want 2:\n%s", n, out)
+	}
+	if d := decisionRe.FindAllStringSubmatch(out, -1); len(d) != 2 || atoi(t, d[0][3]) == 0 || !strings.Contains(d[0][4], "p95=") {
+		t.Errorf("no time per decision for both players:\n%s", out)
+	}
+}
+
+// TestMatchGomokuSides: gomoku names its sides X and O.
+func TestMatchGomokuSides(t *testing.T) {
+	code, out := runCommand(t, "match", "--variant", "gomoku", "--size", "7", "--games", "1", "--out", t.TempDir(), "--x", "random", "--o", "bot:1")
+	if code != 0 {
+		t.Fatalf("match exited %d:\n%s", code, out)
+	}
+	if m := winsRe.FindStringSubmatch(out); m == nil || m[1] != "x" || m[2] != "random" || m[4] != "o" || m[5] != "bot:1" {
+		t.Fatalf("no wins line naming x (random) and o (bot:1):\n%s", out)
+	}
+}
+
+// TestMatchBadPlayers: a PLAYER that cannot be read or started is a clear
+// error before any game starts, and nothing is written.
+func TestMatchBadPlayers(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--black", "human"}, 2, `player "human": want bot[:LEVEL]`},
+		{[]string{"--black", "bot:9"}, 2, "level 9"},
+		{[]string{"--white", "random:3"}, 2, "random takes no argument"},
+		{[]string{"--white", "gtp:"}, 2, "needs the engine's command"},
+		{[]string{"--x", "bot", "--black", "random"}, 2, "--x and --black name the same side"},
+		{[]string{"--white", "gtp:/nonexistent/gnugo --mode gtp"}, 1, "start /nonexistent/gnugo"},
+		{[]string{"--white", "gtp:cat"}, 1, "does not answer GTP"},
+	} {
+		dir := filepath.Join(t.TempDir(), "out")
+		code, out := runCommand(t, append([]string{"match", "--variant", "go", "--size", "5", "--out", dir}, tc.args...)...)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("%q: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.want, out)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%q: the output directory was made", tc.args)
+		}
+	}
+}
+
+// TestMatchGTPEngine plays Phantom Go 5×5 with a GTP engine as Black: this
+// test binary standing in for `kakure gtp` (a plain Go engine given the
+// stones Black knows), and, where GNU Go is installed, GNU Go. The engine
+// makes the moves; the records verify.
+func TestMatchGTPEngine(t *testing.T) {
+	engines := map[string]string{
+		"kakure gtp": os.Args[0] + " -- gtp --variant go --size 5 --level 1",
+	}
+	const gnugo = "/usr/games/gnugo"
+	if _, err := os.Stat(gnugo); err == nil {
+		engines["GNU Go"] = gnugo + " --mode gtp --level 1"
+	} else {
+		t.Logf("GNU Go is not installed (apt-get install gnugo): only the kakure engine plays")
+	}
+	t.Setenv("KAKURE_BE_BINARY", "1")
+	for name, command := range engines {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, out := runCommand(t, "match", "--variant", "phantom", "--size", "5", "--games", "1", "--out", dir,
+				"--black", "gtp:"+command, "--white", "random")
+			if code != 0 {
+				t.Fatalf("match exited %d:\n%s", code, out)
+			}
+			d := decisionRe.FindStringSubmatch(out)
+			em := regexp.MustCompile(`engine-moves=(\d+)`).FindStringSubmatch(out)
+			if d == nil || d[1] != "black" || em == nil || atoi(t, em[1]) < 3 {
+				t.Fatalf("the engine made fewer than 3 moves:\n%s", out)
+			}
+			if strings.Contains(out, "last-engine-error") {
+				t.Errorf("the engine failed:\n%s", out)
+			}
+			if code, vout := runCommand(t, "verify", filepath.Join(dir, "game-001.record.json")); code != 0 {
+				t.Errorf("verify exited %d:\n%s", code, vout)
+			}
+		})
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

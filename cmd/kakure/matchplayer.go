@@ -164,11 +164,26 @@ func (f choiceFunc) Choose(v protocol.View) protocol.Action { return f(v) }
 
 // byColor plays each colour with its own player: a match fixes the
 // players' colours, while the game's coin toss gives each peer its colour.
+// In gomoku the sides are chosen in the game (GM-2, the pie rule); until
+// then the inviter's decision (the opening X) is the X player's and the
+// invitee's (which side to take) the O player's. Since the players keep
+// their pieces whichever peer ends up with them, that choice changes
+// only which peer plays X (MATCH-D1, docs/bots.md).
 type byColor map[engine.Color]bot.Player
 
 // Choose implements bot.Player.
 func (b byColor) Choose(v protocol.View) protocol.Action {
-	if p, ok := b[v.Color]; ok {
+	c := v.Color
+	if gv, ok := v.Variant.(protocol.GomokuView); ok {
+		c = gv.Game.Me()
+		if c == engine.Empty {
+			c = engine.GomokuO
+			if gv.Game.Seat() == engine.GomokuInviter {
+				c = engine.GomokuX
+			}
+		}
+	}
+	if p, ok := b[c]; ok {
 		return p.Choose(v)
 	}
 	return nil

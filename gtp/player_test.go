@@ -1,0 +1,178 @@
+package gtp_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/gtp"
+	"github.com/kakure/kakure/protocol"
+)
+
+// fixedPlayer is a fallback that always gives the same action.
+type fixedPlayer struct {
+	action protocol.Action
+	asked  int
+}
+
+func (f *fixedPlayer) Choose(protocol.View) protocol.Action { f.asked++; return f.action }
+
+// phantomBlackView plays a Phantom Go 5×5 game (common rules) with a
+// referee and returns Black's view when Black has just failed a try at A1,
+// a suicide: Black owns C3, C4 and D2; White has A2 and B1, which the
+// suicide told Black, and E5, which Black never saw.
+func phantomBlackView(t *testing.T) protocol.View {
+	t.Helper()
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 0.5}
+	ref, err := engine.NewPhantomReferee(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	black, err := engine.NewPhantomView(o, engine.Black)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"C3", "A2", "C4", "B1", "D2", "E5", "A1"} {
+		p, err := engine.ParseVertex(5, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out engine.TryOutcome
+		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil {
+			t.Fatalf("try %s: %v", v, err)
+		}
+		if black, err = black.Apply(engine.PhantomAnnounce(o.Rules, 5, out, engine.Black)); err != nil {
+			t.Fatalf("Black's view after %s: %v", v, err)
+		}
+	}
+	if ref.ToMove() != engine.Black {
+		t.Fatalf("%v to move, want Black after its failed try", ref.ToMove())
+	}
+	return protocol.View{Color: engine.Black, Options: o, MyTurn: true,
+		Variant: protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Own: black, MyTry: true}}
+}
+
+// engineWithLog starts the answering test engine and returns the file
+// where it logs the commands it receives.
+func engineWithLog(t *testing.T, answer string) (*gtp.Client, func() []string) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "commands")
+	t.Setenv("KAKURE_TEST_ENGINE_LOG", log)
+	c := startTestEngine(t, "answer:"+answer)
+	return c, func() []string {
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSpace(string(data)), "\n")
+	}
+}
+
+// TestGTPD1EngineSeesOnlyKnownStones: before genmove the engine is given
+// the side's own stones, the opponent's stones its announcements told,
+// and a stone where its try failed in this turn (GTP-D3), never the
+// opponent's hidden stones (PG-2: a player sees only its own stones).
+func TestGTPD1EngineSeesOnlyKnownStones(t *testing.T) {
+	c, commands := engineWithLog(t, "E1")
+	fallback := &fixedPlayer{action: protocol.Play{Point: 3}}
+	p := gtp.NewEnginePlayer(c, fallback)
+	a := p.Choose(phantomBlackView(t))
+	if got, ok := a.(protocol.Play); !ok || got.Point.Vertex(5) != "E1" {
+		t.Fatalf("action %#v, want the engine's E1", a)
+	}
+	if p.Moves != 1 || len(p.Fallbacks) != 0 {
+		t.Errorf("moves %d, fallbacks %v; want 1 and none", p.Moves, p.Fallbacks)
+	}
+	got := commands()
+	for _, want := range []string{"boardsize 5", "clear_board", "komi 0.5", "play black C3", "play black C4", "play black D2",
+		"play white A2", "play white B1", "play white A1", "genmove black"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("the engine was not sent %q: %q", want, got)
+		}
+	}
+	for _, cmd := range got {
+		if strings.Contains(cmd, "E5") {
+			t.Errorf("the engine was told of White's hidden stone: %q", cmd)
+		}
+	}
+}
+
+// TestGTPD2Fallbacks: non-moves are the fallback's; so is a move when the
+// engine answers an occupied point, garbage, or the move that just
+// failed; a resignation is passed on.
+func TestGTPD2Fallbacks(t *testing.T) {
+	view := phantomBlackView(t)
+	fallbackMove := protocol.Play{Point: 3}
+
+	t.Run("not a move", func(t *testing.T) {
+		c, commands := engineWithLog(t, "A1")
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: protocol.MarkDead{}})
+		if a := p.Choose(view); !isMarkDead(a) {
+			t.Errorf("action %#v, want the fallback's MarkDead", a)
+		}
+		c.Send("name") // so that the log has a line
+		if got := commands(); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "genmove") }) {
+			t.Errorf("the engine was asked for a move: %q", got)
+		}
+	})
+	for _, tc := range []struct{ answer, reason string }{
+		{"C3", "occupied"},      // Black's own stone
+		{"B1", "occupied"},      // a White stone the suicide told
+		{"A1", "occupied"},      // the try that failed (GTP-D3)
+		{"Z99", "engine error"}, // not a vertex
+	} {
+		t.Run(tc.answer, func(t *testing.T) {
+			c, _ := engineWithLog(t, tc.answer)
+			p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+			if a := p.Choose(view); a != fallbackMove {
+				t.Errorf("action %#v, want the fallback's %v", a, fallbackMove)
+			}
+			if p.Fallbacks[tc.reason] != 1 || p.Moves != 0 {
+				t.Errorf("fallbacks %v moves %d, want one %q", p.Fallbacks, p.Moves, tc.reason)
+			}
+		})
+	}
+	t.Run("failed before", func(t *testing.T) {
+		c, _ := engineWithLog(t, "B5")
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+		if a, ok := p.Choose(view).(protocol.Play); !ok || a.Point.Vertex(5) != "B5" {
+			t.Fatalf("first action %#v, want B5", a)
+		}
+		// The same view again: A1 did not change it, so it failed.
+		if a := p.Choose(view); a != fallbackMove {
+			t.Errorf("second action %#v, want the fallback's", a)
+		}
+		if p.Fallbacks["failed before"] != 1 {
+			t.Errorf("fallbacks %v", p.Fallbacks)
+		}
+	})
+	t.Run("pass twice", func(t *testing.T) {
+		c, _ := engineWithLog(t, "pass")
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+		for i := 0; i < 2; i++ {
+			if a := p.Choose(view); a != (protocol.Play{Point: engine.Pass}) {
+				t.Errorf("action %d: %#v, want the engine's pass", i, a)
+			}
+		}
+	})
+	t.Run("resign", func(t *testing.T) {
+		c, _ := engineWithLog(t, "resign")
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+		if a := p.Choose(view); a != (protocol.Resign{}) {
+			t.Errorf("action %#v, want Resign", a)
+		}
+	})
+	t.Run("engine gone", func(t *testing.T) {
+		c, _ := engineWithLog(t, "A1")
+		c.Close()
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+		if a := p.Choose(view); a != fallbackMove || p.Err == nil {
+			t.Errorf("action %#v, err %v; want the fallback's move and the error", a, p.Err)
+		}
+	})
+}
+
+func isMarkDead(a protocol.Action) bool { _, ok := a.(protocol.MarkDead); return ok }
