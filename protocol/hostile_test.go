@@ -1123,7 +1123,8 @@ func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
 
 // TestT10AttachmentInAGameWithout: a peer sends an attachment (a bulk
 // frame, as the Phantom Go computation does) in a game of plain Go. The
-// victim takes it as a violation (T-10) at once instead of holding it.
+// victim takes it as a violation (T-10) at once, from the frame's header,
+// instead of reading and holding it.
 func TestT10AttachmentInAGameWithout(t *testing.T) {
 	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
 	evil := newRawPeer(t, a.vhost)
@@ -1136,8 +1137,10 @@ func TestT10AttachmentInAGameWithout(t *testing.T) {
 	if len(ids) != 1 {
 		t.Fatalf("%d records", len(ids))
 	}
+	// The victim refuses the attachment from its header (LIM-D8), before
+	// its body is read: the write may meet the reset.
 	if err := protocol.WriteFrame(st, append([]byte{'B'}, bytes.Repeat([]byte{0xa5}, 200<<10)...)); err != nil {
-		t.Fatal(err)
+		t.Logf("writing the attachment: %v", err)
 	}
 	g := a.victim.Game(ids[0])
 	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)
