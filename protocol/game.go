@@ -591,6 +591,9 @@ func (g *Game) streamFailed(err error, raw []byte) {
 	case errors.Is(err, ErrMalformed):
 		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, [][]byte{raw})
 	default:
+		if errors.Is(err, ErrBulkBudget) {
+			g.svc.cfg.Logger.Warn("attachments over the budget; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)
+		}
 		g.dropStream()
 		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
 			g.setAdjourned(true)

@@ -74,6 +74,13 @@ type arena struct {
 // Accepted).
 func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 	t.Helper()
+	return newArenaWith(t, serve, cfg, nil)
+}
+
+// newArenaWith is newArena with hcfg (if not nil) changing the honest
+// peer's configuration.
+func newArenaWith(t *testing.T, serve bool, cfg, hcfg func(c *protocol.Config)) *arena {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	a := &arena{ctx: ctx, stopped: make(chan struct{})}
 	a.vhost, a.hhost = newHost(t), newHost(t)
@@ -89,6 +96,9 @@ func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 	}
 	hc := protocol.Config{Host: a.hhost, Dir: t.TempDir(), Logger: testLogger(t, 0)}
 	hostileTimeouts(&hc)
+	if hcfg != nil {
+		hcfg(&hc)
+	}
 	if a.honest, err = protocol.NewService(hc); err != nil {
 		t.Fatal(err)
 	}
@@ -126,9 +136,15 @@ func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 // both records valid and agreeing.
 func (a *arena) honestGame(t *testing.T, seed uint64) {
 	t.Helper()
+	a.honestGameOf(t, seed, engine.Options{Variant: engine.VariantGo, Size: 5})
+}
+
+// honestGameOf is honestGame with options o.
+func (a *arena) honestGameOf(t *testing.T, seed uint64, o engine.Options) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
 	defer cancel()
-	g, err := a.honest.Invite(ctx, a.vhost.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
+	g, err := a.honest.Invite(ctx, a.vhost.ID(), o)
 	if err != nil {
 		t.Errorf("honest game: Invite: %v", err)
 		return

@@ -192,7 +192,11 @@ func (b *bulkBudget) acquire(p peer.ID, n int64, timeout time.Duration, stop <-c
 			}
 			return nil
 		}
-		changed, total, mine := b.changed, b.total, b.perPeer[p]
+		changed := b.changed
+		full := fmt.Sprintf("the node's budget is full (%d of %d bytes held)", b.total, b.limit)
+		if b.perPeer[p]+n > b.peerLimit {
+			full = fmt.Sprintf("this peer's budget is full (%d of %d bytes held)", b.perPeer[p], b.peerLimit)
+		}
 		b.mu.Unlock()
 		if timer == nil {
 			timer = time.NewTimer(timeout)
@@ -200,8 +204,7 @@ func (b *bulkBudget) acquire(p peer.ID, n int64, timeout time.Duration, stop <-c
 		select {
 		case <-changed:
 		case <-timer.C:
-			return fmt.Errorf("%w: %d bytes waited %v (held: %d of %d in all, %d of %d for this peer)",
-				ErrBulkBudget, n, timeout, total, b.limit, mine, b.peerLimit)
+			return fmt.Errorf("%w: an attachment of %d bytes did not fit within %v: %s", ErrBulkBudget, n, timeout, full)
 		case <-stop:
 			timer.Stop()
 			return fmt.Errorf("%w: the game stopped", ErrBulkBudget)
@@ -278,5 +281,5 @@ func (g *Game) checkBulk() {
 	if len(g.inBulk) == 0 || g.stream == nil || time.Since(g.inBulkAt) < g.svc.cfg.IdleTimeout {
 		return
 	}
-	g.streamFailed(fmt.Errorf("%w: %d bytes of attachments waited %v for their message", ErrBulkBudget, g.inBulkBytes, g.svc.cfg.IdleTimeout), nil)
+	g.streamFailed(fmt.Errorf("%w: %d bytes of attachments held without their message for %v", ErrBulkBudget, g.inBulkBytes, g.svc.cfg.IdleTimeout), nil)
 }
