@@ -719,8 +719,11 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(v, [][]byte{raw})
 		return
 	}
-	bulk := g.inBulk
-	g.clearBulk()
+	// The attachments count against the budget until the player is
+	// done with them.
+	bulk, charge := g.inBulk, g.inBulkCharge
+	g.inBulk, g.inBulkBytes, g.inBulkCharge = nil, 0, 0
+	defer g.refundBulk(charge)
 	g.pruneBulk(m.Ack)
 	if br, ok := g.player.(bulkReceiver); ok {
 		err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
