@@ -128,8 +128,15 @@ func panicInAGame(t *testing.T, where string) {
 		t.Errorf("the faulty game's bot: %v", r.err)
 	}
 	// Its lock was let go: View answers, and says adjourned.
-	if v := faulty.View(); !v.Adjourned || v.Outcome != nil {
-		t.Errorf("view of the faulty game: adjourned %v, outcome %+v", v.Adjourned, v.Outcome)
+	views := make(chan protocol.View, 1)
+	go func() { views <- faulty.View() }()
+	select {
+	case v := <-views:
+		if !v.Adjourned || v.Outcome != nil {
+			t.Errorf("view of the faulty game: adjourned %v, outcome %+v", v.Adjourned, v.Outcome)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("View of the faulty game blocks: the panic left its lock held")
 	}
 	if err := faulty.Do(protocol.Resign{}); !errors.Is(err, protocol.ErrPanic) {
 		t.Errorf("Do on the faulty game: %v, want its error", err)
