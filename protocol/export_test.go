@@ -58,3 +58,19 @@ func DecodeFrameMessage(raw []byte) *Message {
 	}
 	return f.Msg
 }
+
+// SetPanicHook installs a hook called at the points of a game's code where
+// tests inject a panic (LIM-D9): "apply" (a message of the other peer
+// applied to the machine, with the game's lock held), "auto" (the
+// player's automatic step), "pump" (the event pump's goroutine), "reader"
+// (the stream reader's goroutine), "view" (View, in the caller's
+// goroutine).
+func SetPanicHook(c *Config, f func(g *Game, where string)) { c.panicHook = f }
+
+// BulkHeld returns the bytes of attachments the service holds now and the
+// most it held at once (LIM-D10).
+func (s *Service) BulkHeld() (now, peak int64) {
+	s.bulk.mu.Lock()
+	defer s.bulk.mu.Unlock()
+	return s.bulk.total, s.bulk.peak
+}

@@ -31,12 +31,13 @@ type Game struct {
 	peer peer.ID
 
 	// mu guards the state below for readers outside the loop (View).
-	mu      sync.Mutex
-	tr      *Transcript
-	m       *Machine
-	player  variantPlayer
-	toss    *commit.Opening
-	closed  bool
+	mu     sync.Mutex
+	tr     *Transcript
+	m      *Machine
+	player variantPlayer
+	toss   *commit.Opening
+	closed bool
+	// endErr is the error that stopped the loop (a panic, LIM-D9).
 	endErr  error
 	adjourn bool
 
@@ -45,6 +46,15 @@ type Game struct {
 	attach   chan attachReq
 	done     chan struct{}
 	onAnswer func(error)
+	// crashed carries the panic of a helper goroutine to the loop.
+	crashed chan error
+
+	// bulkMu guards the attachment bytes this game holds of the service's
+	// budget (LIM-D10): readers charge them, the loop refunds them, and
+	// the end of the loop gives back what is left.
+	bulkMu     sync.Mutex
+	bulkHeld   int64
+	bulkClosed bool
 
 	// Owned by the loop goroutine.
 	stream    network.Stream
@@ -56,6 +66,10 @@ type Game struct {
 	// belong to the next message of the other peer.
 	inBulk      [][]byte
 	inBulkBytes int
+	// inBulkCharge is what inBulk holds of the budget; inBulkAt is when
+	// its last frame came.
+	inBulkCharge int64
+	inBulkAt     time.Time
 	// awaitHello is true on a stream this peer opened until the other
 	// peer's hello arrives; messages made meanwhile wait for resend.
 	awaitHello bool
@@ -98,6 +112,8 @@ type incomingFrame struct {
 	f   frame
 	raw []byte
 	err error
+	// charge is what the frame holds of the attachment budget.
+	charge int64
 }
 
 // ID returns the game's ID.
@@ -156,14 +172,23 @@ func (g *Game) Do(a Action) error {
 	select {
 	case g.actions <- req:
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
+		return g.stopped()
 	}
 	select {
 	case err := <-req.reply:
 		return err
 	case <-g.done:
-		return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
+		return g.stopped()
 	}
+}
+
+// stopped is the error of an action on a game whose loop has stopped:
+// the error that stopped it (LIM-D9), or the game is over.
+func (g *Game) stopped() error {
+	if err := g.Err(); err != nil {
+		return err
+	}
+	return fmt.Errorf("protocol: game %s: %w", g.id, engine.ErrGameOver)
 }
 
 // Close stops the game's loop and closes its stream. A game that is not
@@ -315,15 +340,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.mu.Lock()
-	events, err := g.m.Apply(&m)
-	if err != nil && cheat {
-		events, err = nil, nil // a cheating program (tests) sends it anyway
-	}
-	if err == nil {
-		g.tr.appendChecked(m)
-	}
-	g.mu.Unlock()
+	events, err := g.apply(&m, "", cheat)
 	if err != nil {
 		var v *Violation
 		if errors.As(err, &v) {
@@ -380,8 +397,24 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	defer close(g.done)
 	// The event pump runs only while a loop does: a game abandoned before
 	// its loop starts (a declined invitation) leaves no goroutine behind.
-	go g.events.pump()
+	if g.svc.cfg.panicHook != nil {
+		g.events.hook = func() { g.hook("pump") }
+	}
+	go func() {
+		defer g.recoverTo("event pump")
+		g.events.pump()
+	}()
 	defer g.events.close()
+	// Whatever the game still holds of the attachment budget goes back
+	// when the loop stops, however it stops.
+	defer g.closeBulk()
+	// A panic in the loop (a variant's rules or player, the loop itself)
+	// stops this game only (LIM-D9).
+	defer func() {
+		if r := recover(); r != nil {
+			g.fail(g.panicError("game loop", r))
+		}
+	}()
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
 		r := bufio.NewReader(st)
@@ -406,15 +439,19 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			return
 		}
 		select {
+		case err := <-g.crashed:
+			g.fail(err)
+			return
 		case in := <-g.incoming:
 			if in.gen != g.streamGen {
+				g.refundBulk(in.charge)
 				continue
 			}
 			if in.err != nil {
 				g.streamFailed(in.err, in.raw)
 				continue
 			}
-			g.handleFrame(in.f, in.raw)
+			g.handleFrame(in.f, in.raw, in.charge)
 		case req := <-g.actions:
 			if _, ok := req.a.(closeAction); ok {
 				g.dropStream()
@@ -442,6 +479,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 		case <-check.C:
 			g.checkGrace()
+			g.checkBulk()
 			g.maybeRedial()
 		case st := <-g.redialed:
 			g.dialing = false
@@ -487,15 +525,43 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 	g.sentOnStream = map[uint64]bool{}
 	g.awaitHello = false
 	g.streamGen++
+	// Attachments belong to the next message on their own stream: the
+	// other peer sends them again with the message on the new one.
+	g.clearBulk()
 	gen := g.streamGen
 	idle := g.svc.cfg.IdleTimeout
+	_, takesBulk := g.player.(bulkReceiver)
 	go func() {
+		defer g.recoverTo("stream reader")
 		for {
 			st.SetReadDeadline(time.Now().Add(idle))
-			f, raw, err := readFrameJSON(r)
+			var charge int64
+			f, raw, err := readFrameJSONWith(r, func(n uint64, bulk bool) error {
+				if !bulk {
+					return nil
+				}
+				if !takesBulk {
+					// Refused before its body is read (LIM-D8).
+					return errBulkRefused
+				}
+				// The bytes are counted before they are allocated; over
+				// the budget, this stream waits (LIM-D10).
+				if err := g.chargeBulk(int64(n)); err != nil {
+					return err
+				}
+				charge = int64(n)
+				st.SetReadDeadline(time.Now().Add(idle))
+				return nil
+			})
+			if err != nil && charge > 0 {
+				g.refundBulk(charge)
+				charge = 0
+			}
+			g.hook("reader")
 			select {
-			case g.incoming <- incomingFrame{gen: gen, f: f, raw: raw, err: err}:
+			case g.incoming <- incomingFrame{gen: gen, f: f, raw: raw, err: err, charge: charge}:
 			case <-g.done:
+				g.refundBulk(charge)
 				return
 			}
 			if err != nil {
@@ -511,17 +577,23 @@ func (g *Game) dropStream() {
 		g.stream = nil
 		g.streamGen++
 	}
+	g.clearBulk()
 }
 
 // streamFailed handles a read error: an oversized or malformed frame is a
 // violation; a broken or silent connection adjourns the game (T-11).
 func (g *Game) streamFailed(err error, raw []byte) {
 	switch {
+	case errors.Is(err, errBulkRefused):
+		g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
 	case errors.Is(err, ErrFrameTooLarge):
 		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, nil)
 	case errors.Is(err, ErrMalformed):
 		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, [][]byte{raw})
 	default:
+		if errors.Is(err, ErrBulkBudget) {
+			g.svc.cfg.Logger.Warn("attachments over the budget; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)
+		}
 		g.dropStream()
 		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
 			g.setAdjourned(true)
@@ -535,7 +607,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 }
 
 // handleFrame processes one frame from the other peer.
-func (g *Game) handleFrame(f frame, raw []byte) {
+func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 	switch {
 	case f.Bulk != nil:
 		if _, ok := g.player.(bulkReceiver); !ok {
@@ -547,6 +619,8 @@ func (g *Game) handleFrame(f frame, raw []byte) {
 		}
 		g.inBulk = append(g.inBulk, f.Bulk)
 		g.inBulkBytes += len(f.Bulk)
+		g.inBulkCharge += charge
+		g.inBulkAt = time.Now()
 		if g.inBulkBytes > maxPendingBulk {
 			g.accuse(violation(g.role.Other(), 0, "T-10", "%d bytes of attachments without a message", g.inBulkBytes), nil)
 		}
@@ -589,6 +663,34 @@ func (g *Game) resend(h *hello) {
 	}
 }
 
+// locked runs f with the game's lock held, and lets go of it even if f
+// panics (LIM-D9: a panic in a variant must not leave View blocked).
+func (g *Game) locked(f func() error) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return f()
+}
+
+// apply applies m to the machine and appends it to the transcript if the
+// machine takes it (or cheat: a cheating program in tests sends it
+// anyway). where names the test hook called before (none if "").
+func (g *Game) apply(m *Message, where string, cheat bool) (events []Event, err error) {
+	err = g.locked(func() error {
+		if where != "" {
+			g.hook(where)
+		}
+		events, err = g.m.Apply(m)
+		if err != nil && cheat {
+			events, err = nil, nil
+		}
+		if err == nil {
+			g.tr.appendChecked(*m)
+		}
+		return err
+	})
+	return events, err
+}
+
 // receive checks and applies a message of the other peer.
 func (g *Game) receive(m *Message, raw []byte) {
 	other := g.role.Other()
@@ -596,9 +698,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(violation(other, m.Seq, "T-3", "message claims to come from this peer's own role"), [][]byte{raw})
 		return
 	}
-	g.mu.Lock()
-	err := g.tr.Check(m)
-	g.mu.Unlock()
+	err := g.locked(func() error { return g.tr.Check(m) })
 	if err != nil {
 		rule := "T-3"
 		if errors.Is(err, ErrMalformed) {
@@ -610,12 +710,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(&Violation{Accused: other, Rule: rule, Seq: int64(m.Seq), Detail: err.Error(), Err: err}, [][]byte{raw})
 		return
 	}
-	g.mu.Lock()
-	events, err := g.m.Apply(m)
-	if err == nil {
-		g.tr.appendChecked(*m)
-	}
-	g.mu.Unlock()
+	events, err := g.apply(m, "apply", false)
 	if err != nil {
 		var v *Violation
 		if !errors.As(err, &v) {
@@ -624,13 +719,14 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(v, [][]byte{raw})
 		return
 	}
-	bulk := g.inBulk
-	g.inBulk, g.inBulkBytes = nil, 0
+	// The attachments count against the budget until the player is
+	// done with them.
+	bulk, charge := g.inBulk, g.inBulkCharge
+	g.inBulk, g.inBulkBytes, g.inBulkCharge = nil, 0, 0
+	defer g.refundBulk(charge)
 	g.pruneBulk(m.Ack)
 	if br, ok := g.player.(bulkReceiver); ok {
-		g.mu.Lock()
-		err := br.receiveBulk(g.m, g.role, m, bulk)
-		g.mu.Unlock()
+		err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
 		if err != nil {
 			var v *Violation
 			if !errors.As(err, &v) {
@@ -829,13 +925,15 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
 	}
 	if g.m.Phase == PhasePlay {
+		g.hook("auto")
 		return g.player.auto(g.m, g.role)
 	}
 	return "", nil, false, nil
 }
 
 // loadGame reads a saved game to resume it.
-func (s *Service) loadGame(id GameID) (*Game, error) {
+func (s *Service) loadGame(id GameID) (g *Game, err error) {
+	defer recoverError(&err, "loading game "+id.String())
 	if s.cfg.Dir == "" {
 		return nil, errors.New("protocol: no games directory")
 	}
@@ -855,7 +953,7 @@ func (s *Service) loadGame(id GameID) (*Game, error) {
 	if tr.Peers[sf.Role] != s.cfg.Host.ID() {
 		return nil, fmt.Errorf("protocol: game %s was played by another identity", id)
 	}
-	g := s.newGame(id, sf.Role, NewTranscript(id, tr.Peers[0], tr.Peers[1]))
+	g = s.newGame(id, sf.Role, NewTranscript(id, tr.Peers[0], tr.Peers[1]))
 	for i := range tr.Messages {
 		msg := tr.Messages[i]
 		if _, err := g.m.Apply(&msg); err != nil {
@@ -933,12 +1031,7 @@ func (s *Service) Unfinished() ([]GameID, error) {
 			bad = append(bad, fmt.Errorf("%w: %v", ErrCorruptRecord, err))
 			continue
 		}
-		m := NewMachine(tr.Game)
-		for i := range tr.Messages {
-			if _, err = m.Apply(&tr.Messages[i]); err != nil {
-				break
-			}
-		}
+		m, err := replay(tr)
 		if err != nil {
 			s.cfg.Logger.Warn("record does not replay", "path", path, "err", err)
 			bad = append(bad, fmt.Errorf("%w: %s: does not replay: %v", ErrCorruptRecord, path, err))
@@ -1072,6 +1165,7 @@ func (g *Game) maybeRedial() {
 	g.nextDial = time.Now().Add(g.dialWait)
 	g.dialing = true
 	go func() {
+		defer g.recoverTo("redial")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		st, err := g.svc.openStream(ctx, g.peer)

@@ -74,6 +74,13 @@ type arena struct {
 // Accepted).
 func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 	t.Helper()
+	return newArenaWith(t, serve, cfg, nil)
+}
+
+// newArenaWith is newArena with hcfg (if not nil) changing the honest
+// peer's configuration.
+func newArenaWith(t *testing.T, serve bool, cfg, hcfg func(c *protocol.Config)) *arena {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	a := &arena{ctx: ctx, stopped: make(chan struct{})}
 	a.vhost, a.hhost = newHost(t), newHost(t)
@@ -89,6 +96,9 @@ func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 	}
 	hc := protocol.Config{Host: a.hhost, Dir: t.TempDir(), Logger: testLogger(t, 0)}
 	hostileTimeouts(&hc)
+	if hcfg != nil {
+		hcfg(&hc)
+	}
 	if a.honest, err = protocol.NewService(hc); err != nil {
 		t.Fatal(err)
 	}
@@ -126,9 +136,15 @@ func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 // both records valid and agreeing.
 func (a *arena) honestGame(t *testing.T, seed uint64) {
 	t.Helper()
+	a.honestGameOf(t, seed, engine.Options{Variant: engine.VariantGo, Size: 5})
+}
+
+// honestGameOf is honestGame with options o.
+func (a *arena) honestGameOf(t *testing.T, seed uint64, o engine.Options) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
 	defer cancel()
-	g, err := a.honest.Invite(ctx, a.vhost.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
+	g, err := a.honest.Invite(ctx, a.vhost.ID(), o)
 	if err != nil {
 		t.Errorf("honest game: Invite: %v", err)
 		return
@@ -1123,7 +1139,8 @@ func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
 
 // TestT10AttachmentInAGameWithout: a peer sends an attachment (a bulk
 // frame, as the Phantom Go computation does) in a game of plain Go. The
-// victim takes it as a violation (T-10) at once instead of holding it.
+// victim takes it as a violation (T-10) at once, from the frame's header,
+// instead of reading and holding it.
 func TestT10AttachmentInAGameWithout(t *testing.T) {
 	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
 	evil := newRawPeer(t, a.vhost)
@@ -1136,8 +1153,10 @@ func TestT10AttachmentInAGameWithout(t *testing.T) {
 	if len(ids) != 1 {
 		t.Fatalf("%d records", len(ids))
 	}
+	// The victim refuses the attachment from its header (LIM-D8), before
+	// its body is read: the write may meet the reset.
 	if err := protocol.WriteFrame(st, append([]byte{'B'}, bytes.Repeat([]byte{0xa5}, 200<<10)...)); err != nil {
-		t.Fatal(err)
+		t.Logf("writing the attachment: %v", err)
 	}
 	g := a.victim.Game(ids[0])
 	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)

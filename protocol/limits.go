@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -132,4 +133,153 @@ func (s *Service) releaseAccepted() {
 	s.mu.Lock()
 	s.limits.reserved--
 	s.mu.Unlock()
+}
+
+// The budget of attachments (LIM-D10). A game of Phantom Go may hold up to
+// maxPendingBulk bytes of attachments before the message that names them
+// (a T-10 violation beyond); the budget bounds what all games together,
+// and the games with one peer, hold at once, so that a peer with many
+// games cannot make the node hold maxPendingBulk for each.
+const (
+	// DefaultBulkBudget and DefaultBulkBudgetPerPeer are the defaults of
+	// Config.BulkBudget and Config.BulkBudgetPerPeer.
+	DefaultBulkBudget        = 256 << 20
+	DefaultBulkBudgetPerPeer = 2 * maxPendingBulk
+)
+
+// ErrBulkBudget reports attachments that did not fit in the node's budget
+// within the idle timeout: the stream is dropped and the game adjourned,
+// not lost (LIM-D10).
+var ErrBulkBudget = errors.New("protocol: attachments over this node's budget")
+
+// errBulkRefused reports an attachment in a game whose variant takes none
+// (LIM-D8), refused before its body is read.
+var errBulkRefused = errors.New("protocol: attachment in a game that takes none")
+
+// bulkBudget counts the bytes of attachments held by all games and by the
+// games of each peer; readers wait for room (back-pressure).
+type bulkBudget struct {
+	limit, peerLimit int64
+
+	mu      sync.Mutex
+	total   int64
+	perPeer map[peer.ID]int64
+	peak    int64
+	// changed is closed (and replaced) whenever bytes are given back.
+	changed chan struct{}
+}
+
+func newBulkBudget(limit, peerLimit int64) *bulkBudget {
+	return &bulkBudget{limit: limit, peerLimit: peerLimit, perPeer: map[peer.ID]int64{}, changed: make(chan struct{})}
+}
+
+// acquire takes n bytes for a game with p, waiting up to timeout for
+// room, or until stop is closed.
+func (b *bulkBudget) acquire(p peer.ID, n int64, timeout time.Duration, stop <-chan struct{}) error {
+	if n > b.limit || n > b.peerLimit {
+		return fmt.Errorf("%w: one attachment of %d bytes (budget %d, %d per peer)", ErrBulkBudget, n, b.limit, b.peerLimit)
+	}
+	var timer *time.Timer
+	for {
+		b.mu.Lock()
+		if b.total+n <= b.limit && b.perPeer[p]+n <= b.peerLimit {
+			b.total += n
+			b.perPeer[p] += n
+			b.peak = max(b.peak, b.total)
+			b.mu.Unlock()
+			if timer != nil {
+				timer.Stop()
+			}
+			return nil
+		}
+		changed := b.changed
+		full := fmt.Sprintf("the node's budget is full (%d of %d bytes held)", b.total, b.limit)
+		if b.perPeer[p]+n > b.peerLimit {
+			full = fmt.Sprintf("this peer's budget is full (%d of %d bytes held)", b.perPeer[p], b.peerLimit)
+		}
+		b.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(timeout)
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return fmt.Errorf("%w: an attachment of %d bytes did not fit within %v: %s", ErrBulkBudget, n, timeout, full)
+		case <-stop:
+			timer.Stop()
+			return fmt.Errorf("%w: the game stopped", ErrBulkBudget)
+		}
+	}
+}
+
+// release gives back n bytes taken for a game with p.
+func (b *bulkBudget) release(p peer.ID, n int64) {
+	if n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total -= n
+	if b.perPeer[p] -= n; b.perPeer[p] <= 0 {
+		delete(b.perPeer, p)
+	}
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// chargeBulk takes n bytes of the budget for an attachment of this game,
+// waiting up to the idle timeout for room.
+func (g *Game) chargeBulk(n int64) error {
+	if err := g.svc.bulk.acquire(g.peer, n, g.svc.cfg.IdleTimeout, g.done); err != nil {
+		return err
+	}
+	g.bulkMu.Lock()
+	defer g.bulkMu.Unlock()
+	if g.bulkClosed {
+		g.svc.bulk.release(g.peer, n)
+		return fmt.Errorf("%w: the game stopped", ErrBulkBudget)
+	}
+	g.bulkHeld += n
+	return nil
+}
+
+// refundBulk gives back n bytes charged by chargeBulk (nothing once the
+// loop has stopped: closeBulk gave back everything).
+func (g *Game) refundBulk(n int64) {
+	if n <= 0 {
+		return
+	}
+	g.bulkMu.Lock()
+	defer g.bulkMu.Unlock()
+	if g.bulkClosed {
+		return
+	}
+	g.bulkHeld -= n
+	g.svc.bulk.release(g.peer, n)
+}
+
+// closeBulk gives back all the game holds, when its loop stops.
+func (g *Game) closeBulk() {
+	g.bulkMu.Lock()
+	defer g.bulkMu.Unlock()
+	g.bulkClosed = true
+	g.svc.bulk.release(g.peer, g.bulkHeld)
+	g.bulkHeld = 0
+}
+
+// clearBulk drops the attachments waiting for their message.
+func (g *Game) clearBulk() {
+	g.refundBulk(g.inBulkCharge)
+	g.inBulk, g.inBulkBytes, g.inBulkCharge = nil, 0, 0
+}
+
+// checkBulk adjourns a game whose attachments wait for their message
+// longer than the idle timeout: an honest program sends the message right
+// after them, so a peer cannot park attachments in the budget by sending
+// keep-alives (LIM-D10).
+func (g *Game) checkBulk() {
+	if len(g.inBulk) == 0 || g.stream == nil || time.Since(g.inBulkAt) < g.svc.cfg.IdleTimeout {
+		return
+	}
+	g.streamFailed(fmt.Errorf("%w: %d bytes of attachments held without their message for %v", ErrBulkBudget, g.inBulkBytes, g.svc.cfg.IdleTimeout), nil)
 }

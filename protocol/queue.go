@@ -13,6 +13,8 @@ type eventQueue struct {
 	closed bool
 	wake   chan struct{}
 	out    chan Event
+	// hook, for tests only, is called before each event is delivered.
+	hook func()
 }
 
 // newEventQueue returns a queue; its pump is started by the game's loop
@@ -49,6 +51,9 @@ func (q *eventQueue) pump() {
 		q.items = nil
 		q.mu.Unlock()
 		for _, e := range items {
+			if q.hook != nil {
+				q.hook()
+			}
 			q.out <- e
 		}
 		if len(items) == 0 {

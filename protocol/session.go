@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,17 @@ type Config struct {
 	// DefaultMaxGamesPerPeer, DefaultMaxGames; see limits.go).
 	MaxGamesPerPeer int
 	MaxGames        int
+	// BulkBudget and BulkBudgetPerPeer cap the bytes of attachments
+	// (Phantom Go's bulk frames) the service holds at once for all games
+	// and for the games with one peer (defaults DefaultBulkBudget,
+	// DefaultBulkBudgetPerPeer). Beyond, the stream that would exceed
+	// them is not read until there is room; after IdleTimeout its game
+	// is adjourned (LIM-D10).
+	BulkBudget        int64
+	BulkBudgetPerPeer int64
+	// panicHook, for tests only, is called at points of a game's code
+	// where a panic is injected (see export_test).
+	panicHook func(g *Game, where string)
 	// tamper, for tests only, changes outgoing messages (see export_test).
 	tamper func(m *Message, key crypto.PrivKey) [][]byte
 	// rewrite, for tests only, changes this peer's own messages before
@@ -76,6 +88,12 @@ func (c *Config) defaults() {
 	if c.MaxGames == 0 {
 		c.MaxGames = DefaultMaxGames
 	}
+	if c.BulkBudget == 0 {
+		c.BulkBudget = DefaultBulkBudget
+	}
+	if c.BulkBudgetPerPeer == 0 {
+		c.BulkBudgetPerPeer = DefaultBulkBudgetPerPeer
+	}
 }
 
 // Service runs kakure games on a host: it answers invitations and resumes,
@@ -88,6 +106,7 @@ type Service struct {
 	games   map[GameID]*Game
 	invites chan *Game
 	limits  limitState
+	bulk    *bulkBudget
 }
 
 // NewService registers the game protocol on cfg.Host.
@@ -105,7 +124,8 @@ func NewService(cfg Config) (*Service, error) {
 			return nil, fmt.Errorf("protocol: games directory: %w", err)
 		}
 	}
-	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, acceptedQueue)}
+	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, acceptedQueue),
+		bulk: newBulkBudget(cfg.BulkBudget, cfg.BulkBudgetPerPeer)}
 	cfg.Host.SetStreamHandler(GameProtocol, s.handleStream)
 	return s, nil
 }
@@ -182,8 +202,8 @@ func (s *Service) openStream(ctx context.Context, p peer.ID) (network.Stream, er
 
 // Invite opens a game with p: it sends the invitation and returns once the
 // invitee has accepted, or an error if it declined.
-func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (*Game, error) {
-	o, err := o.Normalize()
+func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *Game, err error) {
+	o, err = o.Normalize()
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +218,15 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (*Gam
 	if err != nil {
 		return nil, err
 	}
-	g := s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
+	// A panic in the variant's code as the game starts is an error of
+	// this invitation, not the end of the program (LIM-D9).
+	defer func() {
+		if r := recover(); r != nil {
+			st.Reset()
+			g, err = nil, fmt.Errorf("protocol: invitation of game %s: %w: %v\n%s", id, ErrPanic, r, cleanStack(debug.Stack()))
+		}
+	}()
+	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
 	g.player = newVariantPlayer[o.Variant](id, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o)}
 	if err := g.writeHello(st); err != nil {
@@ -250,6 +278,7 @@ func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 		attach:   make(chan attachReq, 1),
 		redialed: make(chan network.Stream),
 		done:     make(chan struct{}),
+		crashed:  make(chan error, 1),
 	}
 }
 
@@ -273,7 +302,7 @@ func (s *Service) handleStream(st network.Stream) {
 	// The hello and the invitation must arrive within the handshake
 	// timeout, however slowly their bytes trickle in.
 	st.SetReadDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
-	f, _, err := readFrameJSON(r)
+	f, _, err := readFrameJSONWith(r, noBulk)
 	if err != nil || f.Hello == nil {
 		s.cfg.Logger.Warn("game stream without hello", "peer", remote, "err", err)
 		st.Reset()
@@ -305,7 +334,7 @@ func (s *Service) handleStream(st network.Stream) {
 // acceptInvitation reads the invitation that follows a fresh hello and
 // answers it.
 func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, remote peer.ID, id GameID) {
-	f, _, err := readFrameJSON(r)
+	f, _, err := readFrameJSONWith(r, noBulk)
 	if err != nil || f.Msg == nil || f.Msg.Kind != KindInvite {
 		s.cfg.Logger.Warn("expected an invitation", "peer", remote, "err", err)
 		st.Reset()
@@ -387,9 +416,26 @@ type accept struct{}
 
 func (accept) action() {}
 
+// noBulk refuses an attachment before its body is read: none belongs in
+// the handshake of a stream, and a peer must not make this node allocate
+// MaxBulkSize for a few bytes.
+func noBulk(_ uint64, bulk bool) error {
+	if bulk {
+		return fmt.Errorf("%w: attachment before the game", ErrMalformed)
+	}
+	return nil
+}
+
 // readFrameJSON reads and decodes one frame.
 func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
-	raw, bulk, err := readGameFrame(r)
+	return readFrameJSONWith(r, nil)
+}
+
+// readFrameJSONWith is readFrameJSON with admit (if not nil) called with
+// the frame's length and kind before its body is allocated and read; an
+// error it returns is returned.
+func readFrameJSONWith(r *bufio.Reader, admit func(n uint64, bulk bool) error) (frame, []byte, error) {
+	raw, bulk, err := readGameFrameWith(r, admit)
 	if err != nil {
 		return frame{}, raw, err
 	}

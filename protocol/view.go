@@ -21,11 +21,22 @@ type View struct {
 }
 
 // View returns the local player's view of the game now.
-func (g *Game) View() View {
+func (g *Game) View() (v View) {
+	// A panic in a variant's view stops the game (LIM-D9), not the
+	// caller: the view comes without its variant part.
+	defer func() {
+		if r := recover(); r != nil {
+			err := g.panicError("view", r)
+			g.svc.cfg.Logger.Error("panic in a game's view", "game", g.id, "err", err)
+			g.crash(err)
+			v.Variant, v.MyTurn, v.Adjourned = nil, false, true
+		}
+	}()
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.hook("view")
 	from, kinds := g.m.Expected()
-	v := View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
+	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
 		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn}
 	if g.m.variant != nil {

@@ -77,6 +77,13 @@ const bulkMarker = 'B'
 // most MaxBulkSize data bytes. The cap is chosen from the frame's first
 // byte before the body is read.
 func readGameFrame(r *bufio.Reader) (raw []byte, bulk bool, err error) {
+	return readGameFrameWith(r, nil)
+}
+
+// readGameFrameWith is readGameFrame with admit (if not nil) called once
+// the frame's length and kind are known, before its body is allocated; an
+// error it returns is returned and the body is not read.
+func readGameFrameWith(r *bufio.Reader, admit func(n uint64, bulk bool) error) (raw []byte, bulk bool, err error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -97,6 +104,11 @@ func readGameFrame(r *bufio.Reader) (raw []byte, bulk bool, err error) {
 	}
 	if n > limit {
 		return nil, false, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
+	}
+	if admit != nil {
+		if err := admit(n, bulk); err != nil {
+			return nil, bulk, err
+		}
 	}
 	raw = make([]byte, n)
 	if _, err := io.ReadFull(r, raw); err != nil {
