@@ -166,14 +166,21 @@ func (a *App) cancelCode() {
 }
 
 // gameOpened withdraws the code hosted (a game started: its guest, or
-// another peer, is playing) and starts measuring the connection to the
+// another peer, is playing), stops a join under way, and starts measuring the connection to the
 // opponent for the game screen until the game is left.
 func (a *App) gameOpened(screen *GameScreen, conn GameConn, done <-chan struct{}) {
 	m := a.lobby.Model()
-	if m.Code.Hosting {
+	switch {
+	case m.Code.Hosting:
 		if a.codes.stop() {
 			m.Status = "The code " + m.Code.Code + " was withdrawn: the game started."
 		}
+		m.Code = CodeModel{}
+		a.lobby.Render()
+	case m.Code.Joining:
+		// Another game started (an invitation accepted meanwhile): the
+		// join stops, or it would open a second game.
+		a.codes.stop()
 		m.Code = CodeModel{}
 		a.lobby.Render()
 	}

@@ -244,7 +244,7 @@ func TestUILobbyJoinCode(t *testing.T) {
 	waitScreen(t, app, s, "Join with a code")
 
 	clear := func() {
-		for range 40 {
+		for range 20 {
 			s.InjectKey(tcell.KeyBackspace2, 0, tcell.ModNone)
 		}
 	}
