@@ -243,11 +243,7 @@ func TestUILobbyJoinCode(t *testing.T) {
 	s.InjectKey(tcell.KeyCtrlE, 0, tcell.ModCtrl)
 	waitScreen(t, app, s, "Join with a code")
 
-	clear := func() {
-		for range 20 {
-			s.InjectKey(tcell.KeyBackspace2, 0, tcell.ModNone)
-		}
-	}
+	clear := func() { s.InjectKey(tcell.KeyCtrlU, 0, tcell.ModCtrl) } // tview: delete the line
 	typeText(s, "ACORN acorn-acorn")
 	s.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
 	waitScreen(t, app, s, "no one hosts the code acorn-acorn-acorn")
