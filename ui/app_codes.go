@@ -123,7 +123,7 @@ func (a *App) joinCode(code string, o engine.Options) {
 				return
 			}
 			c.Peer = host
-			c.Progress = "Connected. Inviting the host to " + DescribeOptions(o) + ": it answers on its screen…"
+			c.Progress = "Connected; invitation sent: the host answers on its screen…"
 			a.lobby.Render()
 		})
 		a.watchConnection(ctx, host, func(cs ConnState) { a.lobby.SetConn(host, cs) })

@@ -45,7 +45,7 @@ func screenSections(t *testing.T) map[string]string {
 	lobbyKeys(l, setFocus, "MAPLE otter qua")
 	host := "12D3KooWHostOfTheCodexxxxxxxxxxxxxxxxxxxxxxxxxxxxH1"
 	l.Model().Code.Connecting, l.Model().Code.Peer = true, host
-	l.Model().Code.Progress = "Connected. Inviting the host to Go 9×9, komi 7.5: it answers on its screen…"
+	l.Model().Code.Progress = "Connected; invitation sent: the host answers on its screen…"
 	l.SetConn(host, ConnState{Kind: "hole-punched", RTT: 23400 * time.Microsecond})
 	sections["lobby-join"] = drawScreen(t, l, w, h)
 
