@@ -86,6 +86,8 @@ type App struct {
 	conn         GameConn
 	gameDone     chan struct{}
 	inviteCancel context.CancelFunc
+	// The invite code hosted or being joined (app_codes.go).
+	codes codeState
 
 	stopOnce sync.Once
 }
@@ -109,6 +111,9 @@ func NewApp(cfg AppConfig) *App {
 	a.lobby.OnWriteAddrs = net.WriteAddrs
 	a.lobby.OnResume = a.resume
 	a.lobby.OnQuit = a.Stop
+	a.lobby.OnHostCode = a.hostCode
+	a.lobby.OnJoinCode = a.joinCode
+	a.lobby.OnCancelCode = a.cancelCode
 	a.pages.AddPage("lobby", a.lobby, true, true)
 	a.tv.SetRoot(a.pages, true).EnableMouse(true).SetFocus(a.lobby)
 	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
@@ -205,6 +210,7 @@ func (a *App) invited(in *Invitation) {
 		return
 	}
 	a.lobby.Invited(in)
+	a.watchInviter(in)
 	if a.game != nil {
 		a.game.Model().Log = append(a.game.Model().Log,
 			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", ShortPeer(in.From), DescribeOptions(in.Options)))
@@ -315,6 +321,7 @@ func (a *App) openGame(conn GameConn) {
 	a.game, a.conn, a.gameDone = screen, conn, done
 	a.pages.AddAndSwitchToPage("game", screen, true)
 	a.tv.SetFocus(screen)
+	a.gameOpened(screen, conn, done)
 	// One goroutine does the actions in order (Do blocks until sent);
 	// another reads the events.
 	go func() {

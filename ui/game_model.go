@@ -50,6 +50,9 @@ type GameModel struct {
 	Message string
 	// Adjourned is true while the connection to the opponent is down.
 	Adjourned bool
+	// Conn is the connection to the opponent last measured; nil when not
+	// shown (a game against the built-in bot).
+	Conn *ConnState
 }
 
 // LocalState is what the player prepared on the board and has not sent:
@@ -241,7 +244,7 @@ func (m *GameModel) ActionDone(a protocol.Action, err error, v protocol.View) {
 // player: without the package prefixes.
 func friendlyError(err error) string {
 	s := err.Error()
-	for _, prefix := range []string{"protocol: ", "engine: "} {
+	for _, prefix := range []string{"protocol: ", "engine: ", "node: ", "rendezvous: "} {
 		s = strings.ReplaceAll(s, prefix, "")
 	}
 	return s

@@ -208,6 +208,12 @@ func (s *GameScreen) Prefill() {
 	s.render()
 }
 
+// SetConnection shows the state of the connection to the opponent.
+func (s *GameScreen) SetConnection(c ConnState) {
+	s.model.Conn = &c
+	s.render()
+}
+
 // Apply takes an event of the game and the view that follows it.
 func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
 	s.model.Apply(s.variant, e, v)
@@ -420,6 +426,9 @@ func (s *GameScreen) render() {
 		info = append(info, "Tossing a coin for the colours…")
 	}
 	info = append(info, s.variant.panel(m)...)
+	if m.Conn != nil {
+		info = append(info, "Opponent's peer ID: "+m.Opponent, "Connection: "+m.Conn.String())
+	}
 	s.info.SetText(tview.Escape(strings.Join(info, "\n")))
 	s.infoLines = info
 

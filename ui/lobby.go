@@ -45,6 +45,11 @@ type LobbyModel struct {
 	Busy bool
 	// Unfinished are the saved games that are not over.
 	Unfinished []SavedGame
+	// Code is the state of the invite-code dialogs.
+	Code CodeModel
+	// Conns are the connections to other peers last measured, by peer
+	// ID: the inviters and the host met by code.
+	Conns map[string]ConnState
 }
 
 // AddLANPeer adds or refreshes a peer found on the LAN.
@@ -94,6 +99,19 @@ type Lobby struct {
 	OnQuit func()
 	// OnResume is called to resume a saved game.
 	OnResume func(id protocol.GameID)
+	// OnHostCode is called to host a game with an invite code.
+	OnHostCode func()
+	// OnJoinCode is called with a code typed in the join dialog, in its
+	// canonical form, and the form's options.
+	OnJoinCode func(code string, o engine.Options)
+	// OnCancelCode is called to withdraw the code hosted, to stop
+	// joining, or to close the join dialog.
+	OnCancelCode func()
+
+	// codeField is the join dialog's field: it keeps what was typed
+	// across errors. codeDialog is the open code dialog.
+	codeField  *tview.InputField
+	codeDialog *dialog
 }
 
 // The options the form offers.
@@ -174,7 +192,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	middle := tview.NewFlex().AddItem(l.form, 0, 3, true).AddItem(side, 0, 2, false)
 	title := text().SetText(" [::b]kakure[::-] — lobby")
 	l.Flex.AddItem(title, 1, 0, false).AddItem(l.me, 4, 0, false).AddItem(middle, 0, 1, true).
-		AddItem(l.status, 1, 0, false).AddItem(l.hints, 1, 0, false)
+		AddItem(l.status, 1, 0, false).AddItem(l.hints, 2, 0, false)
 	l.keys = l.makeKeys()
 	l.render()
 	return l
@@ -186,6 +204,8 @@ func (l *Lobby) makeKeys() KeyTable {
 	return KeyTable{
 		{Key: "Tab", Name: "next", Help: "next field of the form (Shift-Tab: back)"},
 		{Key: "Enter", Name: "invite", Help: "in the Opponent field: invite the peer with the form's options"},
+		{Key: "Ctrl-O", Name: "host", Help: "host a game with an invite code, to read to a friend on the internet", Action: l.hostCode},
+		{Key: "Ctrl-E", Name: "join", Help: "join with the code a friend reads to you (with the form's options)", Action: l.openJoin},
 		{Key: "Ctrl-B", Name: "bot", Help: "play the built-in bot with the form's options", Action: l.playBot},
 		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter puts it in the form)", Action: l.focusLAN},
 		{Key: "Ctrl-G", Name: "resume", Help: "choose an unfinished game (Enter resumes it)", Action: l.focusLAN},
@@ -399,25 +419,28 @@ func (l *Lobby) render() {
 		l.saved.SetCurrentItem(cur)
 	}
 	l.status.SetText(" " + tview.Escape(m.Status))
-	l.hints.SetText(" Tab field · ^B bot · ^P LAN · ^G resume · ^W save address · ? help · ^Q quit")
+	l.hints.SetText(" ^O host with an invite code · ^E join with a code · ^B play the bot\n" +
+		" Tab field · ^P LAN · ^G resume · ^W save address · ? help · ^Q quit")
 	l.showInvitation()
+	l.showCodeDialog()
 }
 
-// showInvitation opens the dialog of the first invitation waiting.
+// showInvitation opens the dialog of the first invitation waiting (over
+// a code dialog: the host of a code answers its guest's invitation), or
+// refreshes the one shown.
 func (l *Lobby) showInvitation() {
-	if l.dialog != nil || len(l.model.Pending) == 0 {
-		if l.dialog != nil && l.shownInvitation != nil && !l.pending(l.shownInvitation) {
-			l.dialog, l.shownInvitation = nil, nil
+	if l.shownInvitation != nil {
+		if l.pending(l.shownInvitation) {
+			l.dialog.lines = l.invitationLines(l.shownInvitation)
+			return
 		}
+		l.dialog, l.shownInvitation = nil, nil
+	}
+	if len(l.model.Pending) == 0 || l.dialog != nil && l.dialog != l.codeDialog {
 		return
 	}
 	in := l.model.Pending[0]
-	left := time.Until(in.Deadline).Round(time.Second)
-	d := newDialog("Invitation",
-		ShortPeer(in.From)+" invites you to a game:",
-		DescribeOptions(in.Options),
-		"",
-		fmt.Sprintf("y accepts · n declines (%s left)", left))
+	d := newDialog("Invitation", l.invitationLines(in)...)
 	d.handle = func(ev *tcell.EventKey) {
 		if ev.Key() != tcell.KeyRune {
 			return
@@ -433,6 +456,19 @@ func (l *Lobby) showInvitation() {
 		l.answer(in, decline)
 	}
 	l.dialog, l.shownInvitation = d, in
+}
+
+// invitationLines are the lines of the dialog of invitation in: who (the
+// whole peer ID, which the players may compare), the connection to it
+// once measured, the game and the keys.
+func (l *Lobby) invitationLines(in *Invitation) []string {
+	left := time.Until(in.Deadline).Round(time.Second)
+	lines := []string{ShortPeer(in.From) + " invites you to a game:", DescribeOptions(in.Options), "",
+		"Peer ID: " + in.From}
+	if c, ok := l.model.Conns[in.From]; ok {
+		lines = append(lines, "Connection: "+c.String())
+	}
+	return append(lines, "", fmt.Sprintf("y accepts · n declines (%s left)", left))
 }
 
 // pending reports whether in waits for an answer.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -31,6 +32,22 @@ func screenSections(t *testing.T) map[string]string {
 	l.Model().Unfinished = []SavedGame{{Opponent: "12D3KooWFriendxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQb", Options: options(t, engine.VariantHMG, 13)}}
 	l.Render()
 	sections["lobby"] = drawScreen(t, l, w, h)
+
+	// Invite codes: hosting one, and joining one (connected, the
+	// invitation sent).
+	l, _ = focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
+	l.Model().Code = CodeModel{Hosting: true, Code: "maple-otter-quail",
+		Progress: "Waiting for your friend: their invitation shows here, with their peer ID."}
+	l.Render()
+	sections["lobby-host"] = drawScreen(t, l, w, h)
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
+	l.HandleKey(keyEvent('\x05'), setFocus)
+	lobbyKeys(l, setFocus, "MAPLE otter qua")
+	host := "12D3KooWHostOfTheCodexxxxxxxxxxxxxxxxxxxxxxxxxxxxH1"
+	l.Model().Code.Connecting, l.Model().Code.Peer = true, host
+	l.Model().Code.Progress = "Connected; invitation sent: the host answers on its screen…"
+	l.SetConn(host, ConnState{Kind: "hole-punched", RTT: 23400 * time.Microsecond})
+	sections["lobby-join"] = drawScreen(t, l, w, h)
 
 	// Plain Go: the opponent proposed its marking of dead stones.
 	s, g := newRecordScreen(t, "go", protocol.Inviter)
@@ -109,6 +126,12 @@ func screenSections(t *testing.T) map[string]string {
 		}
 	}
 	sections["phantom"] = drawScreen(t, s, w, h)
+
+	// A game with a peer met by code: the connection in the panel.
+	s, g = newRecordScreen(t, "go", protocol.Inviter)
+	g.until(t, s, func() bool { return s.Model().View.Phase == protocol.PhasePlay && len(s.Model().Log) > 3 })
+	s.SetConnection(ConnState{Kind: "relayed", RTT: 48200 * time.Microsecond})
+	sections["connection"] = drawScreen(t, s, w, h)
 
 	// The help screen.
 	gf := &fakeGame{view: goView(t, 9)}

@@ -62,6 +62,9 @@ func runPlay(env *environment, args []string) error {
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the built-in bot's choices")
 	var vf variantFlags
 	vf.register(fs, string(firstGameVariant))
+	// Invite codes (the lobby's ^O and ^E): relays as kakure bot takes them.
+	var relays listenFlag
+	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID) for invite codes, repeatable (default: the relays of config.json in the home directory)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -84,6 +87,9 @@ func runPlay(env *environment, args []string) error {
 	}
 	if len(listen) > 0 {
 		cfg.ListenAddrs = listen
+	}
+	if len(relays) > 0 {
+		cfg.Relays = relays
 	}
 	pn := &playNetwork{ctx: ctx, seed: *seed, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// InviteCodes is implemented by a Network that can play over the
+// internet with invite codes (node.HostInvite and node.JoinInvite): the
+// lobby offers hosting and joining with a code only then.
+type InviteCodes interface {
+	// HostCode registers a fresh invite code on the relays and returns
+	// it, with the function that withdraws it. Guests who type it reach
+	// this peer and invite it; their invitations arrive as any other.
+	HostCode(ctx context.Context) (code string, withdraw func(), err error)
+	// JoinCode finds the peer hosting code on the relays, connects to it
+	// and returns its peer ID. Invite then invites it by that ID.
+	JoinCode(ctx context.Context, code string) (peerID string, err error)
+}
+
+// Connections is implemented by a Network that can tell the state of its
+// connection to a peer.
+type Connections interface {
+	// Connection measures a round trip to peer (it may block until ctx
+	// ends) and describes the connection that carries the game with it.
+	// ok is false for a peer whose connection is not worth showing (the
+	// built-in bot, in the same program).
+	Connection(ctx context.Context, peer string) (c ConnState, ok bool)
+}
+
+// connRefresh is how often the application measures the connection to
+// the opponent of the game shown (and to a peer met by code in the
+// lobby).
+const connRefresh = 3 * time.Second
+
+// ConnState is the state of the connection to a peer as the UI shows it.
+type ConnState struct {
+	// Kind is "direct", "hole-punched", "relayed" or "none" (not
+	// connected).
+	Kind string
+	// RTT is the round-trip time last measured on the connection; zero
+	// when not measured.
+	RTT time.Duration
+}
+
+// String returns e.g. "relayed, round trip 23.4 ms", or "not connected".
+func (c ConnState) String() string {
+	if c.Kind == "" || c.Kind == "none" {
+		return "not connected"
+	}
+	if c.RTT <= 0 {
+		return c.Kind
+	}
+	return fmt.Sprintf("%s, round trip %s", c.Kind, formatRTT(c.RTT))
+}
+
+// formatRTT writes a round-trip time in milliseconds, to a tenth below a
+// second.
+func formatRTT(d time.Duration) string {
+	ms := float64(d) / float64(time.Millisecond)
+	switch {
+	case ms < 10:
+		return fmt.Sprintf("%.2f ms", ms)
+	case ms < 1000:
+		return fmt.Sprintf("%.1f ms", ms)
+	default:
+		return fmt.Sprintf("%.2f s", ms/1000)
+	}
+}
+
+// watchConnection measures the connection to peer now and every
+// connRefresh until ctx ends, off the application's goroutine, and hands
+// each state to set on the application's goroutine. It does nothing when
+// the network cannot tell connections.
+func (a *App) watchConnection(ctx context.Context, peer string, set func(ConnState)) {
+	conns, ok := a.cfg.Network.(Connections)
+	if !ok {
+		return
+	}
+	go func() {
+		t := time.NewTicker(connRefresh)
+		defer t.Stop()
+		for {
+			c, ok := conns.Connection(ctx, peer)
+			if !ok || ctx.Err() != nil {
+				return
+			}
+			a.update(func() {
+				if ctx.Err() == nil {
+					set(c)
+				}
+			})
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
