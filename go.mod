@@ -7,6 +7,7 @@ require (
 	github.com/cloudflare/circl v1.6.5
 	github.com/gdamore/tcell/v2 v2.8.1
 	github.com/libp2p/go-libp2p v0.51.0
+	github.com/marcopolo/simnet v0.0.7
 	github.com/mattn/go-runewidth v0.0.16
 	github.com/multiformats/go-multiaddr v0.16.1
 	github.com/multiformats/go-multistream v0.6.1

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"os"
 	"slices"
@@ -22,15 +21,16 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
+	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
 	"github.com/rs/zerolog"
 )
 
 // Faults injected in user space (the kernel here has no netem, NET-D10):
 // Shopify's toxiproxy, run in the test process as a library, between the
-// peers over TCP (latency, bandwidth, cut connections), and a UDP proxy
-// that delays and drops datagrams, for QUIC. Both listen on loopback and
-// forward to loopback.
+// peers over TCP on loopback (latency, bandwidth, cut connections), and
+// marcopolo/simnet for QUIC with latency and loss
+// (faults_simnet_test.go).
 
 // toxicProxy is a toxiproxy proxy in the test process, in front of one
 // peer's TCP address.
@@ -127,95 +127,6 @@ func (c *countBytes) Pipe(stub *toxics.ToxicStub) {
 		}
 	}
 }
-
-// udpFaultProxy forwards UDP datagrams to target, delaying each by oneWay
-// and dropping a share loss of them, in both directions.
-type udpFaultProxy struct {
-	pc     *net.UDPConn
-	target *net.UDPAddr
-	oneWay time.Duration
-	loss   float64
-
-	mu       sync.Mutex
-	rng      *rand.Rand
-	sessions map[string]*net.UDPConn
-
-	passed, dropped atomic.Int64
-}
-
-func startUDPFaultProxy(t *testing.T, target *net.UDPAddr, oneWay time.Duration, loss float64, seed uint64) *udpFaultProxy {
-	t.Helper()
-	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &udpFaultProxy{pc: pc, target: target, oneWay: oneWay, loss: loss, rng: rand.New(rand.NewPCG(seed, 1)), sessions: map[string]*net.UDPConn{}}
-	t.Cleanup(func() {
-		pc.Close()
-		p.mu.Lock()
-		for _, s := range p.sessions {
-			s.Close()
-		}
-		p.mu.Unlock()
-	})
-	go func() {
-		buf := make([]byte, 65536)
-		for {
-			n, from, err := pc.ReadFromUDP(buf)
-			if err != nil {
-				return
-			}
-			up, err := p.session(from)
-			if err != nil {
-				continue
-			}
-			p.deliver(buf[:n], func(b []byte) { up.Write(b) })
-		}
-	}()
-	return p
-}
-
-// session returns the upstream socket of a client, starting it on its
-// first datagram.
-func (p *udpFaultProxy) session(client *net.UDPAddr) (*net.UDPConn, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if up, ok := p.sessions[client.String()]; ok {
-		return up, nil
-	}
-	up, err := net.DialUDP("udp", nil, p.target)
-	if err != nil {
-		return nil, err
-	}
-	p.sessions[client.String()] = up
-	go func() {
-		buf := make([]byte, 65536)
-		for {
-			n, err := up.Read(buf)
-			if err != nil {
-				return
-			}
-			p.deliver(buf[:n], func(b []byte) { p.pc.WriteToUDP(b, client) })
-		}
-	}()
-	return up, nil
-}
-
-// deliver sends a copy of b with send after oneWay, unless it is dropped.
-func (p *udpFaultProxy) deliver(b []byte, send func([]byte)) {
-	p.mu.Lock()
-	drop := p.rng.Float64() < p.loss
-	p.mu.Unlock()
-	if drop {
-		p.dropped.Add(1)
-		return
-	}
-	p.passed.Add(1)
-	c := append([]byte(nil), b...)
-	time.AfterFunc(p.oneWay, func() { send(c) })
-}
-
-func (p *udpFaultProxy) port() int { return p.pc.LocalAddr().(*net.UDPAddr).Port }
 
 // faultPeers starts two peers on loopback, listen being the listen
 // multiaddr of both (TCP or QUIC).
@@ -487,36 +398,28 @@ func TestBandwidthLimit(t *testing.T) {
 	}
 }
 
-// TestQUICLoss plays Go 9×9, F-Go and Phantom Go over QUIC with 2% of the
-// datagrams lost each way and 20 ms of round trip added (NET-D10).
+// TestQUICLoss plays Go 9×9, F-Go and Phantom Go over QUIC on simnet
+// with 10 ms each way (20 ms of round trip) and 2% of the datagrams lost
+// each way (NET-D10).
 func TestQUICLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays whole games over a lossy link")
 	}
 	t.Parallel()
-	peers := faultPeers(t, "/ip4/127.0.0.1/udp/0/quic-v1")
-	target, err := net.ResolveUDPAddr("udp", addrPort(t, peers[1], ma.P_UDP))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := startUDPFaultProxy(t, target, 10*time.Millisecond, 0.02, 1)
-	addr := fmt.Sprintf("/ip4/127.0.0.1/udp/%d/quic-v1/p2p/%s", proxy.port(), peers[1].node.ID())
-	var connectErr error
-	for range 3 { // a handshake packet may be lost more often than QUIC retries in time
-		if _, connectErr = peers[0].node.Connect(t.Context(), addr); connectErr == nil {
-			break
-		}
-	}
-	if connectErr != nil {
-		t.Fatal(connectErr)
+	fp, link := simnetPair(t, 10*time.Millisecond, 0.02)
+	pingCtx, stopPing := context.WithCancel(t.Context())
+	r := <-ping.Ping(pingCtx, fp.hosts[0], fp.hosts[1].ID())
+	stopPing()
+	if r.Error != nil || r.RTT < 20*time.Millisecond {
+		t.Fatalf("round trip on simnet %v, %v: simnet is not in the path", r.RTT, r.Error)
 	}
 	for i, o := range faultGames() {
-		playFault(t, pairOf(peers), o, 11+uint64(i)*10, "QUIC, 2% loss, 20 ms rtt")
+		playFault(t, fp, o, 11+uint64(i)*10, fmt.Sprintf("QUIC on simnet, 2%% loss, rtt %s", ms(r.RTT)))
 	}
-	if proxy.dropped.Load() == 0 {
-		t.Errorf("the proxy dropped nothing of %d datagrams", proxy.passed.Load())
+	if link.dropped.Load() == 0 {
+		t.Errorf("nothing dropped of %d datagrams", link.sent.Load())
 	}
-	t.Logf("datagrams: %d passed, %d dropped", proxy.passed.Load(), proxy.dropped.Load())
+	t.Logf("datagrams: %d sent, %d dropped", link.sent.Load(), link.dropped.Load())
 }
 
 // TestConnectionCutResumes cuts the connection in the middle of a game of
