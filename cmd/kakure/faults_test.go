@@ -405,26 +405,37 @@ func TestBandwidthLimit(t *testing.T) {
 
 // TestQUICLoss plays Go 9×9, F-Go and Phantom Go over QUIC on simnet
 // with 10 ms each way (20 ms of round trip) and 2% of the datagrams lost
-// each way (NET-D10).
+// each way (NET-D10); with KAKURE_FAULTS_FULL=1, Phantom Go 9×9 also with
+// 50 ms each way (100 ms of round trip) and the same loss.
 func TestQUICLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays whole games over a lossy link")
 	}
 	t.Parallel()
-	fp, link := simnetPair(t, 10*time.Millisecond, 0.02)
-	pingCtx, stopPing := context.WithCancel(t.Context())
-	r := <-ping.Ping(pingCtx, fp.hosts[0], fp.hosts[1].ID())
-	stopPing()
-	if r.Error != nil || r.RTT < 20*time.Millisecond {
-		t.Fatalf("round trip on simnet %v, %v: simnet is not in the path", r.RTT, r.Error)
+	type quicLink struct {
+		oneWay time.Duration
+		games  []engine.Options
 	}
-	for i, o := range faultGames() {
-		playFault(t, fp, o, 11+uint64(i)*10, fmt.Sprintf("QUIC on simnet, 2%% loss, rtt %s", ms(r.RTT)))
+	links := []quicLink{{10 * time.Millisecond, faultGames()}}
+	if fullFaults() {
+		links = append(links, quicLink{50 * time.Millisecond, faultGames()[2:]})
 	}
-	if link.dropped.Load() == 0 {
-		t.Errorf("nothing dropped of %d datagrams", link.sent.Load())
+	for _, l := range links {
+		fp, link := simnetPair(t, l.oneWay, 0.02)
+		pingCtx, stopPing := context.WithCancel(t.Context())
+		r := <-ping.Ping(pingCtx, fp.hosts[0], fp.hosts[1].ID())
+		stopPing()
+		if r.Error != nil || r.RTT < 2*l.oneWay {
+			t.Fatalf("round trip on simnet %v, %v: simnet is not in the path", r.RTT, r.Error)
+		}
+		for i, o := range l.games {
+			playFault(t, fp, o, 11+uint64(i)*10, fmt.Sprintf("QUIC on simnet, 2%% loss, rtt %s", ms(r.RTT)))
+		}
+		if link.dropped.Load() == 0 {
+			t.Errorf("nothing dropped of %d datagrams", link.sent.Load())
+		}
+		t.Logf("datagrams: %d sent, %d dropped", link.sent.Load(), link.dropped.Load())
 	}
-	t.Logf("datagrams: %d sent, %d dropped", link.sent.Load(), link.dropped.Load())
 }
 
 // TestConnectionCutResumes cuts the connection in the middle of a game of
