@@ -240,19 +240,15 @@ type faultGame struct {
 }
 
 // randomBot is the random bot of the fault tests. In Phantom Go it passes
-// after one announcement per point on 9×9 and three on 5×5, as in
-// protocol's PG-9 tests, so that the games stay short; under the race
-// detector without KAKURE_FAULTS_FULL, after 8 (a dozen tries a game).
+// after one announcement per point on 9×9, as in protocol's PG-9 tests,
+// and after 8 on the default run's 5×5 (about ten tries a game), so that
+// the games stay short.
 func randomBot(o engine.Options, seed uint64) *bot.Random {
 	b := bot.NewRandom(seed)
 	if o.Variant == engine.VariantPhantom {
-		switch {
-		case o.Size != 5:
+		b.MaxMoves = 8
+		if o.Size >= 9 {
 			b.MaxMoves = o.Size * o.Size
-		case raceEnabled && !fullFaults():
-			b.MaxMoves = 8
-		default:
-			b.MaxMoves = 3 * o.Size * o.Size
 		}
 	}
 	return b
@@ -491,6 +487,9 @@ func TestConnectionCutResumes(t *testing.T) {
 			for len(g.Transcript().Messages) < cutAfter {
 				if g.Outcome() != nil {
 					t.Fatalf("the game ended after %d messages, before the cut", len(g.Transcript().Messages))
+				}
+				if time.Since(fg.started) > 2*time.Minute {
+					t.Fatalf("only %d messages after two minutes, before the cut", len(g.Transcript().Messages))
 				}
 				time.Sleep(5 * time.Millisecond)
 			}
