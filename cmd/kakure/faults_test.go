@@ -157,8 +157,7 @@ func fullFaults() bool { return os.Getenv("KAKURE_FAULTS_FULL") != "" }
 
 // faultGames are the games played under each fault: plain Go 9×9, F-Go
 // and Phantom Go (common rules) 5×5 by default, 9×9 with
-// KAKURE_FAULTS_FULL=1. Under the race detector without it, Phantom Go is
-// played on 5×5 with shorter bots.
+// KAKURE_FAULTS_FULL=1.
 func faultGames() []engine.Options {
 	size := 5
 	if fullFaults() {
