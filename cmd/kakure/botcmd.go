@@ -23,12 +23,13 @@ func init() {
 }
 
 func runBot(env *environment, args []string) error {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	invite := fs.String("invite", "", "invite the peer at this multiaddr (with /p2p/ID) to one game, play it and exit")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION, or random (a uniformly random legal player)")
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
 	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
@@ -37,6 +38,14 @@ func runBot(env *environment, args []string) error {
 	vf.register(fs, "go")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	level := bot.DefaultLevel
+	if *levelFlag != "random" {
+		l, err := bot.ParseLevel(*levelFlag)
+		if err != nil {
+			return usageError("--level: %v", err)
+		}
+		level = l
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
@@ -84,7 +93,10 @@ func runBot(env *environment, args []string) error {
 		if fm == nil {
 			fm = &firstMoveTimer{}
 		}
-		fm.Player = bot.NewRandom(seed)
+		fm.Player = bot.New(level, seed)
+		if *levelFlag == "random" {
+			fm.Player = bot.NewRandom(seed)
+		}
 		out, err := bot.Run(ctx, g, fm)
 		results <- connectionLine(ctx, p.node, g.Peer())
 		if err != nil {

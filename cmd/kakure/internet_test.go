@@ -130,7 +130,7 @@ func (l *netnsLab) symmetricNAT(nat string) {
 // startKakureIn starts the test binary as kakure in namespace ns.
 func startKakureIn(t *testing.T, ns string, args ...string) *process {
 	t.Helper()
-	cmd := exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, args...)...)
+	cmd := exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...)
 	cmd.Env = append(os.Environ(), "KAKURE_BE_BINARY=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

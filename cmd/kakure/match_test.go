@@ -36,7 +36,7 @@ func TestMatchPublicVariants(t *testing.T) {
 	for _, v := range variants {
 		t.Run(strings.Join(v, " "), func(t *testing.T) {
 			dir := t.TempDir()
-			code, out := runCommand(t, append([]string{"match", "--games", "1", "--out", dir}, v...)...)
+			code, out := runCommand(t, append([]string{"match", "--games", "1", "--out", dir, "--black", "bot:1", "--white", "bot:1"}, v...)...)
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}
@@ -69,7 +69,7 @@ func TestMatchPublicVariants(t *testing.T) {
 // TestVerifyRejectsTamperedRecord: editing a signed record is caught.
 func TestVerifyRejectsTamperedRecord(t *testing.T) {
 	dir := t.TempDir()
-	if code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", "go", "--size", "5"); code != 0 {
+	if code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", "go", "--size", "5", "--black", "random", "--white", "random"); code != 0 {
 		t.Fatalf("match: %s", out)
 	}
 	record := filepath.Join(dir, "game-001.record.json")

@@ -39,9 +39,8 @@ const firstGameVariant = engine.VariantPhantom
 // firstGameSize is the board of the first game.
 const firstGameSize = 9
 
-// newBotPlayer returns the built-in bot's player for a game with options
-// o; the bots of the bot package replace the random one as they come.
-var newBotPlayer = func(o engine.Options, seed uint64) bot.Player { return bot.NewRandom(seed) }
+// newBotPlayer returns the built-in bot's player at level l.
+func newBotPlayer(l bot.Level, seed uint64) bot.Player { return bot.New(l, seed) }
 
 // inviteAnswerTime is how long the player has to answer an invitation:
 // less than the inviter's idle timeout (45 s), after which it gives up.
@@ -53,13 +52,14 @@ var loopbackListen = []string{"/ip4/127.0.0.1/tcp/0"}
 // runPlay runs the console application: with no flags, a game against the
 // built-in bot on loopback; with --lobby, the lobby for games with people.
 func runPlay(env *environment, args []string) error {
-	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--no-mdns] [--variant V --size N ...]")
+	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--no-mdns] [--level L] [--variant V --size N ...]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: loopback for a game against the bot; with --lobby all interfaces, TCP and QUIC, random ports)")
 	lobby := fs.Bool("lobby", false, "open the lobby, to invite people and be invited, instead of starting a game against the bot")
 	noMDNS := fs.Bool("no-mdns", false, "do not look for peers on the local network (mDNS)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the built-in bot's choices")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
 	var vf variantFlags
 	vf.register(fs, string(firstGameVariant))
 	// Invite codes (the lobby's ^O and ^E): relays as kakure bot takes them.
@@ -78,6 +78,10 @@ func runPlay(env *environment, args []string) error {
 	if o.Variant == firstGameVariant && !isSet(fs, "size") {
 		o.Size = firstGameSize
 	}
+	level, err := bot.ParseLevel(*levelFlag)
+	if err != nil {
+		return usageError("--level: %v", err)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -91,7 +95,7 @@ func runPlay(env *environment, args []string) error {
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}
-	pn := &playNetwork{ctx: ctx, seed: *seed, invitations: make(chan *ui.Invitation, 8),
+	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}
 	me, err := startPeerConfig(ctx, cfg, pn.onInvite)
 	if err != nil {
@@ -159,6 +163,8 @@ type playNetwork struct {
 	ctx  context.Context
 	me   *peerHandle
 	seed uint64
+	// level is the built-in bot's level.
+	level bot.Level
 
 	invitations chan *ui.Invitation
 	accepted    chan ui.GameConn
@@ -284,7 +290,7 @@ func (n *playNetwork) botPlay(g *protocol.Game) {
 	}
 	n.botPlaying[g.ID()] = true
 	n.games++
-	go bot.Run(n.ctx, g, newBotPlayer(g.View().Options, n.seed+uint64(n.games)))
+	go bot.Run(n.ctx, g, newBotPlayer(n.level, n.seed+uint64(n.games)))
 }
 
 // Unfinished implements ui.Network: the games saved in home/games that

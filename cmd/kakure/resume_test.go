@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,10 +28,20 @@ type process struct {
 	done  chan struct{}
 }
 
+// quickBot gives a `kakure bot` command line without --level the random
+// player, so that tests of networks and files do not wait on the bots'
+// thinking (slow under the race detector).
+func quickBot(args []string) []string {
+	if len(args) == 0 || args[0] != "bot" || slices.Contains(args, "--level") {
+		return args
+	}
+	return append([]string{"bot", "--level", "random"}, args[1:]...)
+}
+
 // startKakure starts the test binary as kakure with args.
 func startKakure(t *testing.T, args ...string) *process {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, quickBot(args)...)...)
 	cmd.Env = append(os.Environ(), "KAKURE_BE_BINARY=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
