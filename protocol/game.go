@@ -467,6 +467,10 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				continue
 			}
 			g.helloGen = g.streamGen
+			// Both hellos are through: the game is connected again. A
+			// stream whose hello has not come (a redial, useStream) does
+			// not yet count as a connection.
+			g.setAdjourned(false)
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -520,7 +524,6 @@ func (g *Game) shutdown() {
 }
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
-	g.setAdjourned(false)
 	g.stream = st
 	g.sentOnStream = map[uint64]bool{}
 	g.awaitHello = false
@@ -638,6 +641,7 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		g.helloGen = g.streamGen
 		g.awaitHello = false
 		g.dialWait = 0
+		g.setAdjourned(false)
 		g.resend(f.Hello)
 		return
 	case f.Msg != nil:

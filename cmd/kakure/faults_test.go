@@ -500,9 +500,6 @@ func TestConnectionCutResumes(t *testing.T) {
 			cutAt := len(g.Transcript().Messages)
 			cut := time.Now()
 			// The cut is noticed when the inviter's connection closes.
-			// View.Adjourned
-			// is not waited for: it can be false while the link is down
-			// (after a redial whose stream failed at once).
 			for h.Network().Connectedness(id) == network.Connected {
 				if time.Since(cut) > time.Minute {
 					t.Fatalf("the connection is still up a minute after the cut (%d messages then, %d now)", cutAt, len(g.Transcript().Messages))
@@ -518,6 +515,11 @@ func TestConnectionCutResumes(t *testing.T) {
 				time.Sleep(1500 * time.Millisecond)
 			}
 			adjourned := g.View().Adjourned
+			if fullFaults() && !adjourned {
+				// A redial whose stream fails before the hellos must not
+				// count as connected (protocol: set at the hellos).
+				t.Errorf("View.Adjourned is false 1.5 s into the outage")
+			}
 			if err := tp.p.Start(); err != nil {
 				t.Fatalf("toxiproxy: starting again on %s: %v", tp.p.Listen, err)
 			}
