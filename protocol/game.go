@@ -368,7 +368,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		if err != nil {
 			g.svc.cfg.Logger.Info("send failed; the message goes again on resume", "game", g.id, "err", err)
-			g.dropStream()
+			g.streamLost(err)
 		}
 	}
 	return events, nil
@@ -463,7 +463,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			g.dropStream()
 			g.useStream(a.st, a.r)
 			if err := g.writeHello(a.st); err != nil {
-				g.dropStream()
+				g.streamLost(err)
 				continue
 			}
 			g.helloGen = g.streamGen
@@ -497,7 +497,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			g.useStream(st, bufio.NewReader(st))
 			g.awaitHello = true
 			if err := g.writeHello(st); err != nil {
-				g.dropStream()
+				g.streamLost(err)
 			}
 		}
 	}
@@ -583,6 +583,29 @@ func (g *Game) dropStream() {
 	g.clearBulk()
 }
 
+// streamLost drops a stream that failed on a write: the game is
+// adjourned as when a read fails (the reader's error, of a stream
+// generation now gone, is not seen), unless it is over.
+func (g *Game) streamLost(err error) {
+	g.dropStream()
+	g.adjournAfter(err)
+}
+
+// adjournAfter marks the game adjourned after the loss of its stream and
+// tells the caller once, unless the game is over.
+func (g *Game) adjournAfter(err error) {
+	if g.m.Phase == PhaseDone || g.m.Phase == PhaseConfirm {
+		return
+	}
+	g.mu.Lock()
+	was := g.adjourn
+	g.adjourn = true
+	g.mu.Unlock()
+	if !was {
+		g.events.push(EventAdjourned{Reason: err.Error()})
+	}
+}
+
 // streamFailed handles a read error: an oversized or malformed frame is a
 // violation; a broken or silent connection adjourns the game (T-11).
 func (g *Game) streamFailed(err error, raw []byte) {
@@ -598,10 +621,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 			g.svc.cfg.Logger.Warn("attachments over the budget; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)
 		}
 		g.dropStream()
-		if g.m.Phase != PhaseDone && g.m.Phase != PhaseConfirm {
-			g.setAdjourned(true)
-			g.events.push(EventAdjourned{Reason: err.Error()})
-		}
+		g.adjournAfter(err)
 		if g.onAnswer != nil && g.m.Phase == PhaseAnswer {
 			g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))
 			g.onAnswer = nil
@@ -660,7 +680,7 @@ func (g *Game) resend(h *hello) {
 				err = g.writeMessage(g.stream, m)
 			}
 			if err != nil {
-				g.dropStream()
+				g.streamLost(err)
 				return
 			}
 		}
