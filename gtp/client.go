@@ -67,7 +67,15 @@ func StartClient(command string) (*Client, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: start %s: %v", ErrEngine, argv[0], err)
 	}
-	c := &Client{Timeout: 2 * time.Minute, cmd: cmd, stdin: stdin, lines: make(chan string, 64), stderr: tail}
+	c := newPipeClient(stdin, stdout)
+	c.cmd, c.stderr = cmd, tail
+	return c, nil
+}
+
+// newPipeClient is a client of an engine that reads commands from stdin
+// and answers on stdout (StartClient's pipes, or a test's).
+func newPipeClient(stdin io.WriteCloser, stdout io.Reader) *Client {
+	c := &Client{Timeout: 2 * time.Minute, stdin: stdin, lines: make(chan string, 64), stderr: &tailBuffer{max: 4096}}
 	go func() {
 		defer close(c.lines)
 		sc := bufio.NewScanner(stdout)
@@ -76,7 +84,14 @@ func StartClient(command string) (*Client, error) {
 			c.lines <- sc.Text()
 		}
 	}()
-	return c, nil
+	return c
+}
+
+// kill stops the engine's process, if there is one.
+func (c *Client) kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		_ = c.cmd.Process.Kill()
+	}
 }
 
 // Send runs one command and returns its answer without the leading "= "
@@ -118,7 +133,7 @@ func (c *Client) Send(command string) (string, error) {
 			}
 			answer = append(answer, line)
 		case <-timer.C:
-			_ = c.cmd.Process.Kill()
+			c.kill()
 			return "", fmt.Errorf("%w: %s: no answer within %v", ErrEngine, command, timeout)
 		}
 	}
@@ -165,9 +180,12 @@ func (c *Client) Close() error {
 		case _, ok := <-c.lines:
 			drained = !ok
 		case <-deadline:
-			_ = c.cmd.Process.Kill()
+			c.kill()
 			deadline = nil
 		}
+	}
+	if c.cmd == nil {
+		return nil
 	}
 	return c.cmd.Wait()
 }
