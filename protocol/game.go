@@ -972,6 +972,11 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	if err := g.player.restore(sf.Variant); err != nil {
 		return nil, err
 	}
+	if r, ok := g.player.(resumer); ok {
+		if err := r.resumed(g.m); err != nil {
+			return nil, fmt.Errorf("protocol: resuming game %s: %w", id, err)
+		}
+	}
 	g.toss = sf.Toss
 	// Remember where the other peer was, to dial it again.
 	for _, a := range sf.Addrs {
@@ -980,6 +985,13 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 		}
 	}
 	return g, nil
+}
+
+// resumer is a player that rebuilds its state from its restored secrets
+// and the record once both are loaded, before the game takes any new
+// message.
+type resumer interface {
+	resumed(m *Machine) error
 }
 
 // Resume loads a saved game and reconnects to the other peer.
