@@ -996,14 +996,13 @@ type resumer interface {
 
 // Resume loads a saved game and reconnects to the other peer.
 func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
-	if g := s.Game(id); g != nil {
-		return g, nil
-	}
-	g, err := s.loadGame(id)
+	g, loaded, err := s.loadRegistered(id)
 	if err != nil {
 		return nil, err
 	}
-	s.register(g)
+	if !loaded {
+		return g, nil
+	}
 	st, err := s.openStream(ctx, g.peer)
 	if err != nil {
 		go g.run(nil)
