@@ -27,9 +27,15 @@ var killVariants = [][]string{
 	{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
 }
 
-// killDelay bounds the random wait before each kill: the games last one
-// to a few seconds.
-const killDelay = 600 * time.Millisecond
+// killDelay bounds the random wait before each kill of a game of the
+// variant: the games last one to a few seconds, Phantom Go 5×5 about five
+// (its reveal, audit and scoring come last).
+func killDelay(variant string) time.Duration {
+	if variant == "phantom" {
+		return 1500 * time.Millisecond
+	}
+	return 600 * time.Millisecond
+}
 
 var (
 	resultLine   = regexp.MustCompile(`^game ([0-9a-f]+): (.*) record=`)
@@ -199,7 +205,7 @@ func killGame(t *testing.T, rng *rand.Rand, i int, variant []string, torn bool, 
 	kills := 1 + rng.IntN(4)
 	for k := 0; k < kills; k++ {
 		victim := []*killPeer{a, b}[(i+k)%2]
-		time.Sleep(time.Duration(rng.Int64N(int64(killDelay))))
+		time.Sleep(time.Duration(rng.Int64N(int64(killDelay(variant[1])))))
 		if over() {
 			break
 		}
