@@ -380,15 +380,50 @@ func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 	case <-g.done:
 		// The loop has stopped: never park the stream in the buffer of
 		// attach, where nothing would read or close it.
-		st.Reset()
+		g.serveFinished(st, h)
 		return
 	default:
 	}
 	select {
 	case g.attach <- attachReq{st: st, r: r, h: h}:
 	case <-g.done:
-		st.Reset()
+		g.serveFinished(st, h)
 	}
+}
+
+// serveFinished answers a resume of a game whose loop has stopped. If the
+// game is over here, the other peer may still lack this peer's last
+// messages (it was killed before they reached it, T-11): they go once
+// more, then the stream closes. Otherwise the stream is reset.
+func (g *Game) serveFinished(st network.Stream, h *hello) {
+	if h == nil || !g.finished() {
+		st.Reset()
+		return
+	}
+	g.mu.Lock()
+	var mine []Message
+	for _, m := range g.tr.Messages {
+		if m.From == g.role && m.Seq >= h.Have[g.role] {
+			mine = append(mine, m)
+		}
+	}
+	g.mu.Unlock()
+	if err := g.writeHello(st); err != nil {
+		st.Reset()
+		return
+	}
+	for i := range mine {
+		err := g.writeBulk(st, mine[i].Seq)
+		if err == nil {
+			err = g.writeMessage(st, &mine[i])
+		}
+		if err != nil {
+			st.Reset()
+			return
+		}
+	}
+	st.CloseWrite()
+	time.AfterFunc(2*time.Second, func() { st.Close() })
 }
 
 // run is the game's loop. st is the stream it starts with (nil to wait for
