@@ -205,7 +205,11 @@ func killGame(t *testing.T, rng *rand.Rand, i int, variant []string, torn bool, 
 	kills := 1 + rng.IntN(4)
 	for k := 0; k < kills; k++ {
 		victim := []*killPeer{a, b}[(i+k)%2]
-		time.Sleep(time.Duration(rng.Int64N(int64(killDelay(variant[1])))))
+		delay := killDelay(variant[1])
+		if torn && k == 0 {
+			delay = 100 * time.Millisecond // before the game can end
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(delay))))
 		if over() {
 			break
 		}
