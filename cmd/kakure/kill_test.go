@@ -32,9 +32,9 @@ var killVariants = [][]string{
 // (its reveal, audit and scoring come last).
 func killDelay(variant string) time.Duration {
 	if variant == "phantom" {
-		return 1500 * time.Millisecond
+		return 1000 * time.Millisecond
 	}
-	return 600 * time.Millisecond
+	return 300 * time.Millisecond
 }
 
 var (
