@@ -380,15 +380,50 @@ func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 	case <-g.done:
 		// The loop has stopped: never park the stream in the buffer of
 		// attach, where nothing would read or close it.
-		st.Reset()
+		g.serveFinished(st, h)
 		return
 	default:
 	}
 	select {
 	case g.attach <- attachReq{st: st, r: r, h: h}:
 	case <-g.done:
-		st.Reset()
+		g.serveFinished(st, h)
 	}
+}
+
+// serveFinished answers a resume of a game whose loop has stopped. If the
+// game is over here, the other peer may still lack this peer's last
+// messages (it was killed before they reached it, T-11): they go once
+// more, then the stream closes. Otherwise the stream is reset.
+func (g *Game) serveFinished(st network.Stream, h *hello) {
+	if h == nil || !g.finished() {
+		st.Reset()
+		return
+	}
+	g.mu.Lock()
+	var mine []Message
+	for _, m := range g.tr.Messages {
+		if m.From == g.role && m.Seq >= h.Have[g.role] {
+			mine = append(mine, m)
+		}
+	}
+	g.mu.Unlock()
+	if err := g.writeHello(st); err != nil {
+		st.Reset()
+		return
+	}
+	for i := range mine {
+		err := g.writeBulk(st, mine[i].Seq)
+		if err == nil {
+			err = g.writeMessage(st, &mine[i])
+		}
+		if err != nil {
+			st.Reset()
+			return
+		}
+	}
+	st.CloseWrite()
+	time.AfterFunc(2*time.Second, func() { st.Close() })
 }
 
 // run is the game's loop. st is the stream it starts with (nil to wait for
@@ -996,6 +1031,11 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	if err := g.player.restore(sf.Variant); err != nil {
 		return nil, err
 	}
+	if r, ok := g.player.(resumer); ok {
+		if err := r.resumed(g.m); err != nil {
+			return nil, fmt.Errorf("protocol: resuming game %s: %w", id, err)
+		}
+	}
 	g.toss = sf.Toss
 	// Remember where the other peer was, to dial it again.
 	for _, a := range sf.Addrs {
@@ -1006,16 +1046,22 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	return g, nil
 }
 
+// resumer is a player that rebuilds its state from its restored secrets
+// and the record once both are loaded, before the game takes any new
+// message.
+type resumer interface {
+	resumed(m *Machine) error
+}
+
 // Resume loads a saved game and reconnects to the other peer.
 func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
-	if g := s.Game(id); g != nil {
-		return g, nil
-	}
-	g, err := s.loadGame(id)
+	g, loaded, err := s.loadRegistered(id)
 	if err != nil {
 		return nil, err
 	}
-	s.register(g)
+	if !loaded {
+		return g, nil
+	}
 	st, err := s.openStream(ctx, g.peer)
 	if err != nil {
 		go g.run(nil)

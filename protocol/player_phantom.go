@@ -576,6 +576,21 @@ func (p *phantomPlayer) restore(raw json.RawMessage) error {
 	return nil
 }
 
+// resumed rebuilds the machine from the restored secrets against the
+// record as loaded, before any message of the other program is applied
+// (PN-D9): a message taken first, such as the outputs of a try whose
+// garbling the record holds, must find the machine of the record, not
+// one rebuilt from a record that already holds that message.
+func (p *phantomPlayer) resumed(m *Machine) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ensure(m, h)
+}
+
 // privateView adds the player's own view to the public one.
 func (p *phantomPlayer) privateView(m *Machine, me Role, v any) any {
 	pv, ok := v.(PhantomNetView)

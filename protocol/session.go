@@ -103,6 +103,7 @@ type Service struct {
 	key crypto.PrivKey
 
 	mu      sync.Mutex
+	loadMu  sync.Mutex // one load of a saved game at a time (loadRegistered)
 	games   map[GameID]*Game
 	invites chan *Game
 	limits  limitState
@@ -262,6 +263,23 @@ func (s *Service) register(g *Game) {
 	s.mu.Unlock()
 }
 
+// loadRegistered returns the game id, loading and registering it if no
+// game of that id runs yet (loaded). Loads are one at a time: a resume
+// of this peer and one of the other peer arriving together must not load
+// the game twice, or two copies of it would play the same record.
+func (s *Service) loadRegistered(id GameID) (g *Game, loaded bool, err error) {
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	if g := s.Game(id); g != nil {
+		return g, false, nil
+	}
+	if g, err = s.loadGame(id); err != nil {
+		return nil, false, err
+	}
+	s.register(g)
+	return g, true, nil
+}
+
 // Game returns a game this service is running.
 func (s *Service) Game(id GameID) *Game {
 	s.mu.Lock()
@@ -318,9 +336,10 @@ func (s *Service) handleStream(st network.Stream) {
 		return
 	}
 	if f.Hello.Have != [2]uint64{} {
-		if g, err := s.loadGame(f.Hello.Game); err == nil && g.peer == remote {
-			s.register(g)
-			go g.run(nil)
+		if g, loaded, err := s.loadRegistered(f.Hello.Game); err == nil && g.peer == remote {
+			if loaded {
+				go g.run(nil)
+			}
 			g.attachStream(st, r, f.Hello)
 			return
 		}
