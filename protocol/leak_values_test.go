@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +17,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/commit"
@@ -505,6 +508,138 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 			t.Logf("%d snapshots, %d checks of a hidden value in a log or a message; %d views with %d checks", r.snapshots, r.checked, views, viewChecks)
 			if r.checked == 0 {
 				t.Error("no hidden value checked in the logs and records")
+			}
+		})
+	}
+}
+
+// TestT5ViolationsLeakNoHiddenValue has a cheating program (the inviter)
+// break a rule in the middle of a game of each variant with hidden
+// values; the honest peer accuses it at once and the game ends by
+// forfeit, so that both peers keep values that are never opened. The
+// accusation's detail (sent to the cheater and kept in both records),
+// the log lines about it and every other message and log must hold none
+// of them.
+func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
+	otherPoint := func(v string) string {
+		if v == "A1" {
+			return "B2"
+		}
+		return "A1"
+	}
+	tamper := func(kind protocol.Kind, n int, f func(body []byte) []byte) func(c *protocol.Config) {
+		return func(c *protocol.Config) {
+			protocol.SetTamper(c, cheatOn(kind, n, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+				m.Body = f(m.Body)
+				m.Sign(key)
+				return [][]byte{protocol.FrameOf(m)}
+			}))
+		}
+	}
+	tests := []struct {
+		name string
+		o    engine.Options
+		rule string
+		// setup makes the inviter's program cheat.
+		setup func(c *protocol.Config)
+	}{
+		{"HMG reveal at another point", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 4, CardsSet: true}, "T-5",
+			tamper(protocol.KindHMGReveal, 1, func(body []byte) []byte {
+				var o protocol.HMGCardOpening
+				json.Unmarshal(body, &o)
+				o.Point = otherPoint(o.Point)
+				return protocol.EncodeBody(o)
+			})},
+		{"HMG move off the board", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 3, CardsSet: true}, "",
+			tamper(protocol.KindMove, 2, func([]byte) []byte { return protocol.EncodeBody(protocol.MoveBody{Point: "Z9"}) })},
+		{"F-Go opens another choice", engine.Options{Variant: engine.VariantFGo, Size: 5}, "T-5",
+			tamper(protocol.KindFGoOpen, 2, func(body []byte) []byte {
+				var b protocol.OpenBody
+				json.Unmarshal(body, &b)
+				b.Opening.Value = []byte(otherPoint(string(b.Opening.Value)))
+				return protocol.EncodeBody(b)
+			})},
+		{"gomoku false win claim", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "GM-6",
+			tamper(protocol.KindGomokuDeclare, 4, func(body []byte) []byte {
+				var b protocol.GomokuDeclareBody
+				json.Unmarshal(body, &b)
+				b.Claim = true
+				b.Lines = []protocol.GomokuFiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
+				return protocol.EncodeBody(b)
+			})},
+		{"gomoku malformed announcement", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "",
+			tamper(protocol.KindGomokuAnnounce, 3, func([]byte) []byte { return []byte(`{"line":"row","index":99}`) })},
+		{"Phantom Go attachment off its digest", engine.Options{Variant: engine.VariantPhantom, Size: 5}, "T-10",
+			phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 0) },
+				protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var logs [2]*lockedBuffer
+			p := newPair(t, func(i int, c *protocol.Config) {
+				logs[i] = &lockedBuffer{}
+				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
+				if i == 0 {
+					tt.setup(c)
+				}
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			done := make(chan *protocol.Game, 1)
+			go func() {
+				select {
+				case g := <-p.services[1].Accepted():
+					bot.Run(ctx, g, quickBot(3, 30))
+					done <- g
+				case <-ctx.Done():
+					done <- nil
+				}
+			}()
+			g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), tt.o)
+			if err != nil {
+				t.Fatalf("Invite: %v", err)
+			}
+			go bot.Run(ctx, g, quickBot(4, 30))
+			h := <-done
+			if h == nil {
+				t.Fatal("the honest peer never got the game")
+			}
+			if err := h.Wait(ctx); err != nil {
+				t.Fatalf("the honest game did not end: %v", err)
+			}
+			out := h.Outcome()
+			if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || tt.rule != "" && out.Violation.Rule != tt.rule {
+				t.Fatalf("outcome %+v, want a violation (%s) of the inviter", out, tt.rule)
+			}
+			s := takeSnapshot(p.dirs, logs)
+			checked, leaks := findValueLeaks(s)
+			for _, l := range leaks {
+				t.Error(l)
+			}
+			// The detail as the honest peer's user sees it, too.
+			_, vals, err := hiddenValues(s.secrets[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msgs []protocol.Message
+			var tr struct{ Messages []protocol.Message }
+			if json.Unmarshal(s.records[1], &tr) == nil {
+				msgs = tr.Messages
+			}
+			unopened := 0
+			for _, v := range vals {
+				if v.opensAt(msgs) < len(msgs) {
+					continue
+				}
+				unopened++
+				if v.mentions(out.Violation.Detail) || v.mentions(out.Violation.Error()) {
+					t.Errorf("the violation %q names %s, hidden by its accuser", out.Violation, v.text)
+				}
+			}
+			t.Logf("violation %q; %d checks; the honest peer keeps %d values unopened", out.Violation, checked, unopened)
+			if unopened == 0 {
+				t.Error("the honest peer has no unopened value: the check checked nothing")
 			}
 		})
 	}
