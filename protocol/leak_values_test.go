@@ -430,6 +430,28 @@ func (w *viewWatch) check(v protocol.View) {
 				leaks = append(leaks, "Phantom Go view holds the referee's board before the audit")
 			}
 		}
+		// What the player knows of the board must follow from its own
+		// announcements alone: the view made again from them knows the
+		// same at every point.
+		if vv.Own.Size() == 0 || v.Color == engine.Empty {
+			break
+		}
+		again, err := engine.NewPhantomView(v.Options, v.Color)
+		for _, a := range vv.Own.Log() {
+			if err == nil {
+				again, err = again.Apply(a)
+			}
+		}
+		if err != nil {
+			leaks = append(leaks, fmt.Sprintf("Phantom Go view: its announcements do not replay: %v", err))
+			break
+		}
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			checked++
+			if again.At(p) != vv.Own.At(p) {
+				leaks = append(leaks, fmt.Sprintf("Phantom Go view knows %v at %s, its announcements say %v", vv.Own.At(p), p.Vertex(size), again.At(p)))
+			}
+		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -454,7 +476,9 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 		{"HMG 5x5 3 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 3, CardsSet: true}, 41},
 		{"F-Go 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 43},
 		{"gomoku 7x7", engine.Options{Variant: engine.VariantGomoku, Size: 7}, 45},
-		{"Phantom Go 5x5", engine.Options{Variant: engine.VariantPhantom, Size: 5}, 47},
+		{"Phantom Go 5x5 common", engine.Options{Variant: engine.VariantPhantom, Size: 5}, 47},
+		{"Phantom Go 5x5 hamburg", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}, 49},
+		{"Phantom Go 5x5 kriegspiel", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, 51},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
