@@ -430,6 +430,32 @@ func (w *viewWatch) check(v protocol.View) {
 				leaks = append(leaks, "Phantom Go view holds the referee's board before the audit")
 			}
 		}
+		// Each announcement tells no more than PG-D1 gives its player:
+		// never the point of the opponent's try, the reason of the
+		// opponent's illegal try under hamburg only, which points a move
+		// captured under common (and to their owner under kriegspiel),
+		// the atari facts except under kriegspiel.
+		rules := vv.Own.Rules()
+		for i, a := range vv.Own.Log() {
+			checked++
+			theirs := a.Mover != v.Color
+			var extra []string
+			if theirs && a.Point != engine.NoPoint {
+				extra = append(extra, "the point "+a.Point.Vertex(size))
+			}
+			if theirs && a.Reason != engine.TryNoReason && rules != engine.RulesHamburg {
+				extra = append(extra, "the reason "+a.Reason.String())
+			}
+			if len(a.Captured) > 0 && (rules == engine.RulesHamburg || rules == engine.RulesKriegspiel && !theirs) {
+				extra = append(extra, "the captured points")
+			}
+			if (a.AtariOpponent || a.AtariSelf) && rules == engine.RulesKriegspiel {
+				extra = append(extra, "an atari")
+			}
+			if len(extra) > 0 {
+				leaks = append(leaks, fmt.Sprintf("Phantom Go announcement %d under %s tells the %s %s", i, rules, v.Color, strings.Join(extra, ", ")))
+			}
+		}
 		// What the player knows of the board must follow from its own
 		// announcements alone: the view made again from them knows the
 		// same at every point.
