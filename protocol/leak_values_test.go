@@ -694,3 +694,174 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		})
 	}
 }
+
+// refusalProbe is a player that, at each of its turns, first asks its
+// game for actions its rules refuse from what the player itself knows (a
+// stone on an occupied point, a card already revealed, a gomoku piece on
+// one of its own or a revealed point), and keeps the errors, with the
+// point each action named; then its player chooses.
+type refusalProbe struct {
+	p    bot.Player
+	game chan *protocol.Game // holds the game once known
+
+	mu     sync.Mutex
+	g      *protocol.Game
+	errors []refusal
+	// accepted counts probes the game took: they changed the game, so
+	// the probe lets the next event call it again.
+	accepted int
+}
+
+type refusal struct {
+	point string // the point the refused action named, "" if none
+	err   error
+}
+
+func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
+	r.mu.Lock()
+	if r.g == nil {
+		select {
+		case r.g = <-r.game:
+		default:
+		}
+	}
+	g := r.g
+	r.mu.Unlock()
+	if g == nil || v.Phase != protocol.PhasePlay || !v.MyTurn {
+		return r.p.Choose(v)
+	}
+	size := v.Options.Size
+	type probe struct {
+		a     protocol.Action
+		point string
+	}
+	var probes []probe
+	switch vv := v.Variant.(type) {
+	case protocol.HMGView:
+		if vv.Stage != protocol.HMGStagePlay {
+			break
+		}
+		b := vv.Game.Board()
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			if b.At(p) != engine.Empty {
+				probes = append(probes, probe{protocol.Play{Point: p}, p.Vertex(size)})
+			}
+		}
+		for i, c := range vv.MyCards {
+			if c.Revealed || b.At(c.Point) == v.Color {
+				probes = append(probes, probe{protocol.Reveal{Card: i}, c.Point.Vertex(size)})
+			}
+		}
+		probes = append(probes, probe{protocol.Reveal{Card: len(vv.MyCards)}, ""})
+	case protocol.FGoView:
+		b := vv.Game.Board()
+		if vv.Committed || vv.Scoring {
+			break
+		}
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			if b.At(p) != engine.Empty {
+				probes = append(probes, probe{protocol.Play{Point: p}, p.Vertex(size)})
+			}
+		}
+	case protocol.GomokuView:
+		if vv.Game.Size() == 0 || vv.Phase != engine.GomokuPhaseCommit {
+			break
+		}
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			if vv.Game.Own(p) != engine.GomokuNoPiece || vv.Game.OpponentPiece(p) {
+				probes = append(probes, probe{protocol.GomokuPlace{Point: p}, p.Vertex(size)})
+			}
+		}
+	}
+	for _, pr := range probes {
+		err := g.Do(pr.a)
+		r.mu.Lock()
+		if err == nil {
+			r.accepted++
+			r.mu.Unlock()
+			return nil
+		}
+		r.errors = append(r.errors, refusal{pr.point, err})
+		r.mu.Unlock()
+	}
+	return r.p.Choose(v)
+}
+
+// TestT5RefusedActionsTellNoHiddenValue plays games where each player,
+// at each turn, first tries actions its rules refuse: the errors its
+// user reads name the point the action named and nothing the opponent
+// keeps hidden (the errors come from what this program knows, the public
+// board and its own values, never the opponent's).
+func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
+	tests := []struct {
+		name string
+		o    engine.Options
+		seed uint64
+	}{
+		{"HMG 5x5 4 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 4, CardsSet: true}, 61},
+		{"F-Go 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 63},
+		{"gomoku 7x7", engine.Options{Variant: engine.VariantGomoku, Size: 7}, 65},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := newPair(t)
+			probes := [2]*refusalProbe{
+				{p: quickBot(tt.seed, 20), game: make(chan *protocol.Game, 1)},
+				{p: quickBot(tt.seed+1, 20), game: make(chan *protocol.Game, 1)},
+			}
+			// The games are known once the invitation is made; until
+			// then the probes only choose.
+			go func() {
+				for i := 0; i < 200; i++ {
+					ids := [2][]string{}
+					for j := range 2 {
+						paths, _ := filepath.Glob(filepath.Join(p.dirs[j], "*.record.json"))
+						ids[j] = paths
+					}
+					if len(ids[0]) == 1 && len(ids[1]) == 1 {
+						for j := range 2 {
+							base := strings.TrimSuffix(filepath.Base(ids[j][0]), ".record.json")
+							id, err := protocol.ParseGameID(base)
+							if err == nil {
+								probes[j].game <- p.services[j].Game(id)
+							}
+						}
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}()
+			playPlayers(t, p, tt.o, probes[0], probes[1])
+			total, named := 0, 0
+			for i, pr := range probes {
+				// The other peer's values, and which of them were opened
+				// by the end; a value opened later was hidden when the
+				// error was made, so every one counts.
+				secrets := takeSnapshot(p.dirs, [2]*lockedBuffer{{}, {}}).secrets[1-i]
+				_, vals, err := hiddenValues(secrets)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range pr.errors {
+					total++
+					if r.point != "" {
+						named++
+					}
+					for _, v := range vals {
+						if v.text != r.point && v.mentions(r.err.Error()) {
+							t.Errorf("peer %d: the refusal %q names %s, a hidden value of the other peer", i, r.err, v.text)
+						}
+					}
+				}
+				if i == 0 && len(pr.errors) > 0 {
+					t.Logf("for example: %v", pr.errors[0].err)
+				}
+			}
+			t.Logf("%d refusals checked (%d of an action at a point)", total, named)
+			if total == 0 {
+				t.Error("no action was refused: nothing checked")
+			}
+		})
+	}
+}
