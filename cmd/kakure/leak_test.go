@@ -285,3 +285,48 @@ func TestT5OutputLeakCheckCatchesALeak(t *testing.T) {
 		t.Errorf("after the opening: leaks %q, want none", leaks)
 	}
 }
+
+// TestT5NoLeakInMatchOutput runs `kakure match` between bots on variants
+// with hidden values and checks its output and both peers' log files
+// against every value left unopened in the records (a game that ends
+// before its values are opened keeps them hidden for good).
+func TestT5NoLeakInMatchOutput(t *testing.T) {
+	for _, variant := range [][]string{
+		{"--variant", "hmg", "--size", "5", "--cards", "3"},
+		{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
+	} {
+		t.Run(variant[1], func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", "random", "--white", "bot:1"}, variant...)...)
+			if code != 0 {
+				t.Fatalf("match exited %d:\n%s", code, out)
+			}
+			homes := [2]string{filepath.Join(dir, "peers", "a"), filepath.Join(dir, "peers", "b")}
+			checked, leaks := outputLeaks(homes, func() map[string]string { return map[string]string{"the output of kakure match": out} })
+			for _, l := range leaks {
+				t.Error(l)
+			}
+			// A game that ends by count opens every value; the output
+			// names no point at all, so it is checked against every
+			// value of the secrets files, opened or not.
+			n := 0
+			for _, home := range homes {
+				paths, _ := filepath.Glob(filepath.Join(home, "games", "*.secrets.json"))
+				for _, p := range paths {
+					data, _ := os.ReadFile(p)
+					for _, v := range secretValues(data) {
+						n++
+						if v.in(out) {
+							t.Errorf("the output of kakure match holds %s, a value of the %s", v.text, v.owner)
+						}
+					}
+				}
+			}
+			t.Logf("%d values in the secrets files, each checked against the output; %d checks of an unopened one against the output and the logs", n, checked)
+			if n == 0 {
+				t.Error("no value in the secrets files: nothing checked")
+			}
+		})
+	}
+}
