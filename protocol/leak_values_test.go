@@ -865,3 +865,51 @@ func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
 		})
 	}
 }
+
+// TestT5DeclineTellsNoHiddenValue: a peer in the middle of a game with
+// hidden values declines a second invitation (one game per peer at
+// most); the reason it sends, which the inviter's user reads, holds none
+// of the values of the running game.
+func TestT5DeclineTellsNoHiddenValue(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) { c.MaxGamesPerPeer = 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	o := engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 5, CardsSet: true}
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			bot.Run(ctx, g, slowPlayer{p: quickBot(71, 12), delay: 20 * time.Millisecond})
+		case <-ctx.Done():
+		}
+	}()
+	g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	go bot.Run(ctx, g, slowPlayer{p: quickBot(72, 12), delay: 20 * time.Millisecond})
+	// The invitee's cards are chosen once its secrets hold them.
+	var vals []hiddenValue
+	for len(vals) < o.Cards+1 {
+		s := takeSnapshot(p.dirs, [2]*lockedBuffer{{}, {}})
+		if s.secrets[1] != nil {
+			_, vals, _ = hiddenValues(s.secrets[1])
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the invitee never chose its cards")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, err = p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err == nil {
+		t.Fatal("the second invitation was accepted")
+	}
+	for _, v := range vals {
+		if v.mentions(err.Error()) {
+			t.Errorf("the decline %q names %s, a value of the decliner's running game", err, v.text)
+		}
+	}
+	t.Logf("decline %q checked against %d values", err, len(vals))
+	if err := g.Wait(ctx); err != nil {
+		t.Fatalf("the first game did not end: %v", err)
+	}
+}
