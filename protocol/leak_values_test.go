@@ -421,6 +421,14 @@ func (w *viewWatch) check(v protocol.View) {
 			if vv.Game.OpponentPiece(p) {
 				leaks = append(leaks, fmt.Sprintf("gomoku view shows the opponent's hidden piece at %s", h.text))
 			}
+			// The history of the game names the point of an opponent's
+			// turn only once it is opened.
+			for k, n := range vv.Game.History() {
+				checked++
+				if n.Mover != vv.Game.Me() && n.Turn.Point == p {
+					leaks = append(leaks, fmt.Sprintf("gomoku history names %s at turn %d, the opponent's hidden piece", h.text, k+1))
+				}
+			}
 		}
 	case protocol.PhantomNetView:
 		checked++
