@@ -208,7 +208,12 @@ func TestT5NoLeakInProcessOutput(t *testing.T) {
 					done = done || result.MatchString(l)
 				}
 				a.mu.Unlock()
-				if snapshots == 3 {
+				secrets := 0
+				for _, home := range homes {
+					paths, _ := filepath.Glob(filepath.Join(home, "games", "*.secrets.json"))
+					secrets += len(paths)
+				}
+				if idOutput[0] == "" && secrets == 2 && !done {
 					// Mid-game: `kakure id` on each home.
 					for i, home := range homes {
 						code, out := runCommand(t, "id", "--home", home, "--listen", "/ip4/127.0.0.1/tcp/0")
