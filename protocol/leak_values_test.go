@@ -613,13 +613,23 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 			})},
 		{"HMG move off the board", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 3, CardsSet: true}, "",
 			tamper(protocol.KindMove, 2, func([]byte) []byte { return protocol.EncodeBody(protocol.MoveBody{Point: "Z9"}) })},
+		// The cheater opens first, so that the honest peer's choice of
+		// the turn stays closed.
 		{"F-Go opens another choice", engine.Options{Variant: engine.VariantFGo, Size: 5}, "T-5",
-			tamper(protocol.KindFGoOpen, 2, func(body []byte) []byte {
-				var b protocol.OpenBody
-				json.Unmarshal(body, &b)
-				b.Opening.Value = []byte(otherPoint(string(b.Opening.Value)))
-				return protocol.EncodeBody(b)
-			})},
+			func(c *protocol.Config) {
+				protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+					b, ok := body.(protocol.OpenBody)
+					if !ok || kind != protocol.KindFGoOpen {
+						return kind, body, false
+					}
+					msgs := g.Transcript().Messages
+					if last := msgs[len(msgs)-1]; last.From == g.Role() || last.Kind != protocol.KindFGoCommit {
+						return kind, body, false
+					}
+					b.Opening.Value = []byte(otherPoint(string(b.Opening.Value)))
+					return kind, b, true
+				})
+			}},
 		{"gomoku false win claim", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "GM-6",
 			tamper(protocol.KindGomokuDeclare, 4, func(body []byte) []byte {
 				var b protocol.GomokuDeclareBody
