@@ -684,6 +684,9 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 				t.Fatalf("outcome %+v, want a violation (%s) of the inviter", out, tt.rule)
 			}
 			s := takeSnapshot(p.dirs, logs)
+			if !strings.Contains(s.logs[1], "peer violated the rules") {
+				t.Errorf("the honest peer's log does not tell of the violation, so its check is empty:\n%s", s.logs[1])
+			}
 			checked, leaks := findValueLeaks(s)
 			for _, l := range leaks {
 				t.Error(l)
