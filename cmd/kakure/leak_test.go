@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/protocol"
+)
+
+// secretValue is a value a peer committed to: a GTP vertex (a card, a
+// choice, a piece, a Phantom Go try) or the hex of binary bytes (a
+// coin-toss contribution, the Phantom Go seed), with the salt (hex) of
+// its opening; a Phantom Go try has none.
+type secretValue struct {
+	owner  protocol.Role
+	text   string
+	vertex bool
+	salt   string
+}
+
+var leakVertex = regexp.MustCompile(`^[A-HJ-T]([1-9]|1[0-9])$`)
+
+// secretValues reads the values of a secrets file.
+func secretValues(data []byte) []secretValue {
+	var f struct {
+		Role    protocol.Role `json:"role"`
+		Variant struct {
+			Tries []string `json:"tries"`
+		} `json:"variant"`
+	}
+	var all any
+	if json.Unmarshal(data, &f) != nil || json.Unmarshal(data, &all) != nil {
+		return nil
+	}
+	var vals []secretValue
+	add := func(raw []byte, salt string) {
+		switch {
+		case leakVertex.Match(raw):
+			vals = append(vals, secretValue{owner: f.Role, text: string(raw), vertex: true, salt: salt})
+		case len(raw) >= 16:
+			vals = append(vals, secretValue{owner: f.Role, text: hex.EncodeToString(raw), salt: salt})
+		}
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case string:
+			var o commit.Opening
+			if o.UnmarshalText([]byte(v)) == nil {
+				add(o.Value, hex.EncodeToString(o.Salt[:]))
+			}
+		}
+	}
+	walk(all)
+	for _, try := range f.Variant.Tries {
+		add([]byte(try), "")
+	}
+	return vals
+}
+
+// opened reports whether a record holds the message of v's owner that
+// opens it.
+func (v secretValue) opened(msgs []protocol.Message) bool {
+	for _, m := range msgs {
+		if m.From != v.owner {
+			continue
+		}
+		if v.salt != "" && bytes.Contains(m.Body, []byte(v.salt)) {
+			return true
+		}
+		if v.salt == "" && (m.Kind == protocol.KindPhantomReveal || m.Kind == protocol.KindPhantomAccuse) {
+			return true
+		}
+	}
+	return false
+}
+
+// in reports whether text holds v: a vertex as a word of its own (not
+// inside a peer ID or a hex string), a binary value in hex.
+func (v secretValue) in(text string) bool {
+	if !v.vertex {
+		return strings.Contains(text, v.text)
+	}
+	word := func(b byte) bool { return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+	for i := 0; ; {
+		j := strings.Index(text[i:], v.text)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(v.text)
+		if (j == 0 || !word(text[j-1])) && (end == len(text) || !word(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// outputLeaks checks, at one moment, the processes' output and the log
+// files of both homes against the values both peers have committed to
+// and not opened yet (the secrets are read first and the records last,
+// so that a value opened meanwhile counts as opened). It returns how
+// many (value, text) pairs it checked and what it found.
+func outputLeaks(homes [2]string, texts func() map[string]string) (checked int, leaks []string) {
+	var secrets [][]byte
+	for _, home := range homes {
+		paths, _ := filepath.Glob(filepath.Join(home, "games", "*.secrets.json"))
+		for _, p := range paths {
+			if data, err := os.ReadFile(p); err == nil {
+				secrets = append(secrets, data)
+			}
+		}
+	}
+	all := texts()
+	for _, home := range homes {
+		logs, _ := filepath.Glob(filepath.Join(home, "*.log"))
+		for _, p := range logs {
+			data, _ := os.ReadFile(p)
+			all[p] = string(data)
+		}
+	}
+	var msgs []protocol.Message
+	for _, home := range homes {
+		paths, _ := filepath.Glob(filepath.Join(home, "games", "*.record.json"))
+		for _, p := range paths {
+			data, _ := os.ReadFile(p)
+			var tr struct{ Messages []protocol.Message }
+			json.Unmarshal(data, &tr)
+			msgs = append(msgs, tr.Messages...)
+		}
+	}
+	for _, s := range secrets {
+		for _, v := range secretValues(s) {
+			if v.opened(msgs) {
+				continue
+			}
+			for name, text := range all {
+				checked++
+				if v.in(text) {
+					leaks = append(leaks, fmt.Sprintf("%s holds %s, which the %s has not opened", name, v.text, v.owner))
+				}
+			}
+		}
+	}
+	return checked, leaks
+}
+
+// TestT5NoLeakInProcessOutput runs two `kakure bot` processes in a game of
+// each variant with hidden values and, all along the game, checks their
+// output (stdout and stderr), their log files (kakure.log, games.log)
+// and the output of `kakure id` run on each home: none holds a value
+// either peer committed to and has not opened yet.
+func TestT5NoLeakInProcessOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	for _, variant := range [][]string{
+		{"--variant", "hmg", "--size", "5", "--cards", "3"},
+		{"--variant", "fgo", "--size", "5"},
+		{"--variant", "gomoku", "--size", "7"},
+		{"--variant", "phantom", "--size", "5"},
+	} {
+		t.Run(variant[1], func(t *testing.T) {
+			t.Parallel()
+			homes := [2]string{t.TempDir(), t.TempDir()}
+			listenB := fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", freePort(t))
+			b := startKakure(t, "bot", "--home", homes[1], "--listen", listenB, "--seed", "2")
+			id := b.waitLine(t, regexp.MustCompile(`^peer ID: (\S+)`), 20*time.Second)[1]
+			a := startKakure(t, append([]string{"bot", "--home", homes[0], "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1",
+				"--invite", listenB + "/p2p/" + id}, variant...)...)
+			var idOutput [2]string
+			texts := func() map[string]string {
+				m := map[string]string{}
+				for i, p := range []*process{a, b} {
+					p.mu.Lock()
+					m[fmt.Sprintf("the output of peer %d", i)] = strings.Join(p.lines, "\n")
+					p.mu.Unlock()
+					if idOutput[i] != "" {
+						m[fmt.Sprintf("kakure id on the home of peer %d", i)] = idOutput[i]
+					}
+				}
+				return m
+			}
+			result := regexp.MustCompile(`^game \S+: \S+ record=`)
+			snapshots, checked := 0, 0
+			deadline := time.Now().Add(60 * time.Second)
+			for {
+				a.mu.Lock()
+				done := false
+				for _, l := range a.lines {
+					done = done || result.MatchString(l)
+				}
+				a.mu.Unlock()
+				secrets := 0
+				for _, home := range homes {
+					paths, _ := filepath.Glob(filepath.Join(home, "games", "*.secrets.json"))
+					secrets += len(paths)
+				}
+				if idOutput[0] == "" && secrets == 2 && !done {
+					// Mid-game: `kakure id` on each home.
+					for i, home := range homes {
+						code, out := runCommand(t, "id", "--home", home, "--listen", "/ip4/127.0.0.1/tcp/0")
+						if code != 0 {
+							t.Fatalf("kakure id exited %d:\n%s", code, out)
+						}
+						idOutput[i] = out
+					}
+				}
+				n, leaks := outputLeaks(homes, texts)
+				snapshots++
+				checked += n
+				for _, l := range leaks {
+					t.Error(l)
+				}
+				if done || len(leaks) > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the game did not end within 60 s")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			t.Logf("%d snapshots, %d checks of an unopened value against an output or a log", snapshots, checked)
+			if checked == 0 {
+				t.Error("no unopened value was ever checked")
+			}
+			if idOutput[0] == "" {
+				t.Error("the game ended before kakure id ran: nothing checked mid-game")
+			}
+		})
+	}
+}
+
+// TestT5OutputLeakCheckCatchesALeak shows that outputLeaks finds a hidden
+// value written in a log file or in a process's output, and not once it
+// is opened.
+func TestT5OutputLeakCheckCatchesALeak(t *testing.T) {
+	home := t.TempDir()
+	games := filepath.Join(home, "games")
+	if err := os.MkdirAll(games, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, o, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 0, 0, []byte("D4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := o.MarshalText()
+	write := func(path, s string) {
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(games, "x.secrets.json"), fmt.Sprintf(`{"role":0,"variant":{"openings":[%q]}}`, text))
+	homes := [2]string{home, t.TempDir()}
+	none := func() map[string]string { return map[string]string{"out": "peer ID: 12D3KooWD4abc"} }
+	if n, leaks := outputLeaks(homes, none); n == 0 || len(leaks) != 0 {
+		t.Fatalf("clean: %d checks, leaks %q", n, leaks)
+	}
+	write(filepath.Join(home, "games.log"), `level=WARN msg="automatic step" err="card at D4"`)
+	if _, leaks := outputLeaks(homes, none); len(leaks) != 1 {
+		t.Errorf("a log line with the card: leaks %q, want one", leaks)
+	}
+	os.Remove(filepath.Join(home, "games.log"))
+	out := func() map[string]string {
+		return map[string]string{"out": "game x: bot: reveal black card index 0 at D4: own stone there"}
+	}
+	if _, leaks := outputLeaks(homes, out); len(leaks) != 1 {
+		t.Errorf("output with the card: leaks %q, want one", leaks)
+	}
+	rec := fmt.Sprintf(`{"messages":[{"from":0,"kind":"reveal","body":{"card":0,"point":"D4","salt":"%x"}}]}`, o.Salt[:])
+	write(filepath.Join(games, "x.record.json"), rec)
+	if _, leaks := outputLeaks(homes, out); len(leaks) != 0 {
+		t.Errorf("after the opening: leaks %q, want none", leaks)
+	}
+}
+
+// TestT5NoLeakInMatchOutput runs `kakure match` between bots on variants
+// with hidden values and checks its output and both peers' log files
+// against every value left unopened in the records (a game that ends
+// before its values are opened keeps them hidden for good).
+func TestT5NoLeakInMatchOutput(t *testing.T) {
+	for _, variant := range [][]string{
+		{"--variant", "hmg", "--size", "5", "--cards", "3"},
+		{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
+	} {
+		t.Run(variant[1], func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", "random", "--white", "bot:1"}, variant...)...)
+			if code != 0 {
+				t.Fatalf("match exited %d:\n%s", code, out)
+			}
+			homes := [2]string{filepath.Join(dir, "peers", "a"), filepath.Join(dir, "peers", "b")}
+			checked, leaks := outputLeaks(homes, func() map[string]string { return map[string]string{"the output of kakure match": out} })
+			for _, l := range leaks {
+				t.Error(l)
+			}
+			// A game that ends by count opens every value; the output
+			// names no point at all, so it is checked against every
+			// value of the secrets files, opened or not.
+			n := 0
+			for _, home := range homes {
+				paths, _ := filepath.Glob(filepath.Join(home, "games", "*.secrets.json"))
+				for _, p := range paths {
+					data, _ := os.ReadFile(p)
+					for _, v := range secretValues(data) {
+						n++
+						if v.in(out) {
+							t.Errorf("the output of kakure match holds %s, a value of the %s", v.text, v.owner)
+						}
+					}
+				}
+			}
+			t.Logf("%d values in the secrets files, each checked against the output; %d checks of an unopened one against the output and the logs", n, checked)
+			if n == 0 {
+				t.Error("no value in the secrets files: nothing checked")
+			}
+		})
+	}
+}

@@ -1,0 +1,939 @@
+package protocol_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// hiddenValue is one value a peer keeps to itself until it opens it: the
+// point of a Hidden Move Go card, an F-Go choice, a gomoku piece, a
+// Phantom Go try, or the bytes of a coin-toss contribution or of the
+// Phantom Go seed.
+type hiddenValue struct {
+	owner protocol.Role
+	// text is the value as it would be written: a GTP vertex, or the hex
+	// of a binary value.
+	text   string
+	vertex bool
+	raw    []byte
+	// salt (hex) names the opening that opens the value; a Phantom Go try
+	// has none: the owner's reveal at the end opens every try.
+	salt string
+}
+
+// vertexText matches a GTP vertex of a board up to 19×19.
+var vertexText = regexp.MustCompile(`^[A-HJ-T]([1-9]|1[0-9])$`)
+
+// hiddenValues reads a peer's secrets file: its role and every value it
+// committed to.
+func hiddenValues(data []byte) (protocol.Role, []hiddenValue, error) {
+	var f struct {
+		Role    protocol.Role `json:"role"`
+		Variant struct {
+			Tries []string `json:"tries"`
+		} `json:"variant"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return 0, nil, fmt.Errorf("secrets file: %v", err)
+	}
+	var all any
+	if err := json.Unmarshal(data, &all); err != nil {
+		return 0, nil, fmt.Errorf("secrets file: %v", err)
+	}
+	var vals []hiddenValue
+	add := func(raw []byte, salt string) {
+		v := hiddenValue{owner: f.Role, raw: raw, salt: salt}
+		switch {
+		case vertexText.Match(raw):
+			v.text, v.vertex = string(raw), true
+		case len(raw) >= 16:
+			v.text = hex.EncodeToString(raw)
+		default:
+			return // "pass" and the like: not hidden in any useful sense
+		}
+		vals = append(vals, v)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case string:
+			var o commit.Opening
+			if o.UnmarshalText([]byte(v)) == nil {
+				add(o.Value, hex.EncodeToString(o.Salt[:]))
+			}
+		}
+	}
+	walk(all)
+	for _, try := range f.Variant.Tries {
+		add([]byte(try), "")
+	}
+	return f.Role, vals, nil
+}
+
+// leakSnapshot is what both peers hold at one moment: their secrets,
+// their logs and their records, indexed by peer. The records are read
+// last, so that a value opened before a log line was written counts as
+// opened.
+type leakSnapshot struct {
+	secrets [2][]byte
+	logs    [2]string
+	records [2][]byte
+}
+
+// takeSnapshot reads both peers' files and logs, in the order
+// leakSnapshot needs.
+func takeSnapshot(dirs [2]string, logs [2]*lockedBuffer) leakSnapshot {
+	var s leakSnapshot
+	read := func(dir, pattern string) []byte {
+		paths, _ := filepath.Glob(filepath.Join(dir, pattern))
+		if len(paths) != 1 {
+			return nil
+		}
+		data, _ := os.ReadFile(paths[0])
+		return data
+	}
+	for i, dir := range dirs {
+		s.secrets[i] = read(dir, "*.secrets.json")
+	}
+	for i, l := range logs {
+		s.logs[i] = l.String()
+	}
+	for i, dir := range dirs {
+		s.records[i] = read(dir, "*.record.json")
+	}
+	return s
+}
+
+// containsToken reports whether text holds v as a word: a vertex inside a
+// peer ID or a hex string does not count, "C3" between spaces, quotes or
+// commas does.
+func containsToken(text, v string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], v)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isWordByte(text[j-1])
+		after := j+len(v) == len(text) || !isWordByte(text[j+len(v)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)))
+}
+
+// mentions reports whether text holds the value: a vertex as a word, a
+// binary value in hex or base64.
+func (v hiddenValue) mentions(text string) bool {
+	if v.vertex {
+		return containsToken(text, v.text)
+	}
+	return strings.Contains(text, v.text) || strings.Contains(text, base64.StdEncoding.EncodeToString(v.raw)) ||
+		strings.Contains(text, base64.RawURLEncoding.EncodeToString(v.raw))
+}
+
+// freeTextKeys are the body fields that hold free text: violation
+// details, decline reasons, chat, a Phantom Go accusation.
+var freeTextKeys = map[string]bool{"detail": true, "reason": true, "text": true, "accuse": true}
+
+// opensAt returns the index in msgs of the message that opens v (its
+// owner's opening message holding its salt; for a Phantom Go try, its
+// owner's reveal), or len(msgs) when v is not opened in msgs.
+func (v hiddenValue) opensAt(msgs []protocol.Message) int {
+	for i, m := range msgs {
+		if m.From != v.owner || !openingKinds[m.Kind] {
+			continue
+		}
+		if v.salt != "" && bytes.Contains(m.Body, []byte(v.salt)) {
+			return i
+		}
+		if v.salt == "" && (m.Kind == protocol.KindPhantomReveal || m.Kind == protocol.KindPhantomAccuse) {
+			return i
+		}
+	}
+	return len(msgs)
+}
+
+// findValueLeaks looks for the hidden values of both peers where they
+// must not be before they are opened: in either peer's log (one's own log
+// included, at every level), and in either record outside the opening
+// messages: as a field of a message, in the free text of a violation,
+// a decline or a chat line, or, for a binary value, anywhere. It returns
+// how many (value, place) pairs it checked and what it found.
+func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
+	var msgs [2][]protocol.Message
+	for i, rec := range s.records {
+		if rec == nil {
+			continue
+		}
+		var tr struct{ Messages []protocol.Message }
+		if err := json.Unmarshal(rec, &tr); err != nil {
+			leaks = append(leaks, fmt.Sprintf("record of peer %d: %v", i, err))
+			continue
+		}
+		msgs[i] = tr.Messages
+	}
+	for _, sec := range s.secrets {
+		if sec == nil {
+			continue
+		}
+		owner, vals, err := hiddenValues(sec)
+		if err != nil {
+			leaks = append(leaks, err.Error())
+			continue
+		}
+		for _, v := range vals {
+			openedSomewhere := false
+			for i := range msgs {
+				openedSomewhere = openedSomewhere || v.opensAt(msgs[i]) < len(msgs[i])
+			}
+			if !openedSomewhere {
+				for j, l := range s.logs {
+					checked++
+					if v.mentions(l) {
+						leaks = append(leaks, fmt.Sprintf("the log of peer %d holds %s, hidden by the %s", j, v.text, owner))
+					}
+				}
+			}
+			for i := range msgs {
+				end := v.opensAt(msgs[i])
+				for k, m := range msgs[i][:end] {
+					if openingKinds[m.Kind] {
+						continue // the salt check covers openings
+					}
+					checked++
+					if where := bodyMentions(m.Body, v); where != "" {
+						leaks = append(leaks, fmt.Sprintf("record of peer %d, message %d (%s from the %s): %s holds %s, hidden by the %s until message %d",
+							i, k, m.Kind, m.From, where, v.text, owner, end))
+					}
+				}
+			}
+		}
+	}
+	return checked, leaks
+}
+
+// bodyMentions returns the field of a message body that carries v before
+// it is opened, or "". A vertex may be a public point of the message (a
+// move, a marking, an offer) that happens to equal a hidden one, so it
+// counts only in free text or in a field of its own; a binary value
+// counts anywhere.
+func bodyMentions(body json.RawMessage, v hiddenValue) string {
+	if !v.vertex {
+		if v.mentions(string(body)) {
+			return "the body"
+		}
+		return ""
+	}
+	var b any
+	if json.Unmarshal(body, &b) != nil {
+		return ""
+	}
+	found := ""
+	var walk func(key string, x any)
+	walk = func(key string, x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, y := range x {
+				walk(k, y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(key, y)
+			}
+		case string:
+			switch {
+			case freeTextKeys[key] && v.mentions(x):
+				found = key
+			case !publicPointKeys[key] && x == v.text:
+				found = key
+			}
+		}
+	}
+	walk("", b)
+	return found
+}
+
+// publicPointKeys are the body fields that carry a point everyone sees
+// (a move, a marking, an offer, the opening piece, a claimed line).
+var publicPointKeys = map[string]bool{"point": true, "points": true, "dead": true, "if_you_play": true, "i_play": true, "start": true}
+
+// TestT5LeakCheckCatchesInjectedLeaks shows that findValueLeaks can fail:
+// a hidden value written into a log, a violation detail, a decline
+// reason, a field of its own or (binary) anywhere is found, and the same
+// value is fine in a public point field or once opened.
+func TestT5LeakCheckCatchesInjectedLeaks(t *testing.T) {
+	_, opening, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 1, 0, []byte("C3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := bytes.Repeat([]byte{0xa7}, 32)
+	_, seedOpening, _ := commit.New("kakure/test/seed", make([]byte, 16), 1, 0, seed)
+	ot, _ := opening.MarshalText()
+	st, _ := seedOpening.MarshalText()
+	secrets := []byte(fmt.Sprintf(`{"role":1,"variant":{"openings":[%q],"seed":%q}}`, ot, st))
+	msg := func(from protocol.Role, kind protocol.Kind, body string) protocol.Message {
+		return protocol.Message{From: from, Kind: kind, Body: json.RawMessage(body)}
+	}
+	record := func(ms ...protocol.Message) []byte {
+		b, err := json.Marshal(struct{ Messages []protocol.Message }{ms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	reveal := msg(protocol.Invitee, protocol.KindHMGReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":"%x"}`, opening.Salt[:]))
+	tests := []struct {
+		name  string
+		s     leakSnapshot
+		leaks int
+	}{
+		{"clean", leakSnapshot{logs: [2]string{"level=INFO msg=ok peer=12D3KooWC3x", ""},
+			records: [2][]byte{record(msg(protocol.Inviter, protocol.KindMove, `{"point":"C3"}`))}}, 0},
+		{"log of the other peer", leakSnapshot{logs: [2]string{`level=DEBUG msg=x p="C3"`, ""}}, 1},
+		{"own log", leakSnapshot{logs: [2]string{"", "level=ERROR msg=x err=\"at C3, ...\""}}, 1},
+		{"violation detail", leakSnapshot{records: [2][]byte{record(msg(protocol.Invitee, protocol.KindViolation, `{"accused":0,"rule":"T-10","detail":"clashes with my stone at C3"}`))}}, 1},
+		{"decline reason", leakSnapshot{records: [2][]byte{nil, record(msg(protocol.Invitee, protocol.KindDecline, `{"reason":"C3"}`))}}, 1},
+		{"field of its own", leakSnapshot{records: [2][]byte{record(msg(protocol.Invitee, protocol.KindChat, `{"hint":"C3"}`))}}, 1},
+		{"binary value in hex", leakSnapshot{records: [2][]byte{record(msg(protocol.Invitee, protocol.KindChat, fmt.Sprintf(`{"text":"%x"}`, seed)))}}, 1},
+		{"binary value in base64", leakSnapshot{logs: [2]string{"x=" + base64.StdEncoding.EncodeToString(seed)}}, 1},
+		{"after the opening", leakSnapshot{records: [2][]byte{record(reveal, msg(protocol.Invitee, protocol.KindChat, `{"text":"C3 was mine"}`))}}, 0},
+		{"opened: logs may say it", leakSnapshot{logs: [2]string{"revealed C3"}, records: [2][]byte{record(reveal)}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.s.secrets[1] = secrets
+			checked, leaks := findValueLeaks(tt.s)
+			if len(leaks) != tt.leaks {
+				t.Errorf("found %d leaks, want %d: %q", len(leaks), tt.leaks, leaks)
+			}
+			if checked == 0 {
+				t.Error("checked nothing")
+			}
+		})
+	}
+}
+
+// viewWatch is a player that checks each view it is given, before its
+// player chooses from it, against the other peer's secrets: the view
+// must not hold the other peer's unopened values.
+type viewWatch struct {
+	p     bot.Player
+	other string // the other peer's directory
+	self  string // this peer's directory, for its record
+
+	mu      sync.Mutex
+	views   int
+	checked int
+	leaks   []string
+}
+
+func (w *viewWatch) Choose(v protocol.View) protocol.Action {
+	w.check(v)
+	return w.p.Choose(v)
+}
+
+func (w *viewWatch) check(v protocol.View) {
+	read := func(dir, pattern string) []byte {
+		paths, _ := filepath.Glob(filepath.Join(dir, pattern))
+		if len(paths) != 1 {
+			return nil
+		}
+		data, _ := os.ReadFile(paths[0])
+		return data
+	}
+	secrets := read(w.other, "*.secrets.json")
+	record := read(w.self, "*.record.json") // after the view: sound
+	var vals []hiddenValue
+	if secrets != nil {
+		_, vals, _ = hiddenValues(secrets)
+	}
+	var msgs []protocol.Message
+	if record != nil {
+		var tr struct{ Messages []protocol.Message }
+		json.Unmarshal(record, &tr)
+		msgs = tr.Messages
+	}
+	var leaks []string
+	checked := 0
+	size := v.Options.Size
+	switch vv := v.Variant.(type) {
+	case protocol.HMGView:
+		ended := vv.Stage == protocol.HMGStageOpen || vv.Stage == protocol.HMGStageDone
+		opp := v.Color.Opponent()
+		cards := vv.OpponentCards
+		if v.Color != engine.Empty {
+			cards = append(slices.Clone(cards), vv.Game.Cards(opp)...)
+		}
+		for i, c := range cards {
+			checked++
+			if c.Point != engine.NoPoint && !c.Revealed && !ended {
+				leaks = append(leaks, fmt.Sprintf("HMG view shows the opponent's unrevealed card %d at %s", i, c.Point.Vertex(size)))
+			}
+		}
+	case protocol.GomokuView:
+		if vv.Game.Size() == 0 {
+			break
+		}
+		for _, h := range vals {
+			if !h.vertex || h.opensAt(msgs) < len(msgs) {
+				continue
+			}
+			p, err := engine.ParseVertex(size, h.text)
+			if err != nil {
+				continue
+			}
+			checked++
+			if vv.Game.OpponentPiece(p) {
+				leaks = append(leaks, fmt.Sprintf("gomoku view shows the opponent's hidden piece at %s", h.text))
+			}
+			// The history of the game names the point of an opponent's
+			// turn only once it is opened.
+			for k, n := range vv.Game.History() {
+				checked++
+				if n.Mover != vv.Game.Me() && n.Turn.Point == p {
+					leaks = append(leaks, fmt.Sprintf("gomoku history names %s at turn %d, the opponent's hidden piece", h.text, k+1))
+				}
+			}
+		}
+	case protocol.PhantomNetView:
+		checked++
+		if !vv.Revealed {
+			b := vv.Referee.Board()
+			if b.Size() > 0 && (b.Count(engine.Black) > 0 || b.Count(engine.White) > 0) {
+				leaks = append(leaks, "Phantom Go view holds the referee's board before the audit")
+			}
+		}
+		// Each announcement tells no more than PG-D1 gives its player:
+		// never the point of the opponent's try, the reason of the
+		// opponent's illegal try under hamburg only, which points a move
+		// captured under common (and to their owner under kriegspiel),
+		// the atari facts except under kriegspiel.
+		rules := vv.Own.Rules()
+		for i, a := range vv.Own.Log() {
+			checked++
+			theirs := a.Mover != v.Color
+			var extra []string
+			if theirs && a.Point != engine.NoPoint {
+				extra = append(extra, "the point "+a.Point.Vertex(size))
+			}
+			if theirs && a.Reason != engine.TryNoReason && rules != engine.RulesHamburg {
+				extra = append(extra, "the reason "+a.Reason.String())
+			}
+			if len(a.Captured) > 0 && (rules == engine.RulesHamburg || rules == engine.RulesKriegspiel && !theirs) {
+				extra = append(extra, "the captured points")
+			}
+			if (a.AtariOpponent || a.AtariSelf) && rules == engine.RulesKriegspiel {
+				extra = append(extra, "an atari")
+			}
+			if len(extra) > 0 {
+				leaks = append(leaks, fmt.Sprintf("Phantom Go announcement %d under %s tells the %s %s", i, rules, v.Color, strings.Join(extra, ", ")))
+			}
+		}
+		// What the player knows of the board must follow from its own
+		// announcements alone: the view made again from them knows the
+		// same at every point.
+		if vv.Own.Size() == 0 || v.Color == engine.Empty {
+			break
+		}
+		again, err := engine.NewPhantomView(v.Options, v.Color)
+		for _, a := range vv.Own.Log() {
+			if err == nil {
+				again, err = again.Apply(a)
+			}
+		}
+		if err != nil {
+			leaks = append(leaks, fmt.Sprintf("Phantom Go view: its announcements do not replay: %v", err))
+			break
+		}
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			checked++
+			if again.At(p) != vv.Own.At(p) {
+				leaks = append(leaks, fmt.Sprintf("Phantom Go view knows %v at %s, its announcements say %v", vv.Own.At(p), p.Vertex(size), again.At(p)))
+			}
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.views++
+	w.checked += checked
+	w.leaks = append(w.leaks, leaks...)
+}
+
+// TestT5NoLeakOfHiddenValues plays games of every variant with hidden
+// values between bots and, all along each game, checks that what a peer
+// committed to and has not opened (card points, F-Go choices, gomoku
+// pieces, Phantom Go tries and seed, coin-toss contributions) appears in
+// no log of either peer (debug level), in no record outside its opening
+// (fields, violation details, decline reasons, chat), and in no view
+// given to the other side's player.
+func TestT5NoLeakOfHiddenValues(t *testing.T) {
+	tests := []struct {
+		name string
+		o    engine.Options
+		seed uint64
+	}{
+		{"HMG 5x5 3 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 3, CardsSet: true}, 41},
+		{"F-Go 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 43},
+		{"gomoku 7x7", engine.Options{Variant: engine.VariantGomoku, Size: 7}, 45},
+		{"Phantom Go 5x5 common", engine.Options{Variant: engine.VariantPhantom, Size: 5}, 47},
+		{"Phantom Go 5x5 hamburg", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}, 49},
+		{"Phantom Go 5x5 kriegspiel", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, 51},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if phantomRace && tt.o.Variant == engine.VariantPhantom && tt.o.Rules != "" {
+				t.Skip("one Phantom Go game under -race, which slows the secure computation some fifty times")
+			}
+			t.Parallel()
+			var logs [2]*lockedBuffer
+			p := newPair(t, func(i int, c *protocol.Config) {
+				logs[i] = &lockedBuffer{}
+				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
+			})
+			stop := make(chan struct{})
+			type result struct {
+				snapshots, checked int
+				leaks              []string
+			}
+			polled := make(chan result)
+			go func() {
+				var r result
+				for {
+					checked, leaks := findValueLeaks(takeSnapshot(p.dirs, logs))
+					r.snapshots++
+					r.checked += checked
+					if len(r.leaks) < 10 {
+						r.leaks = append(r.leaks, leaks...)
+					}
+					select {
+					case <-stop:
+						polled <- r
+						return
+					case <-time.After(5 * time.Millisecond):
+					}
+				}
+			}()
+			watch := [2]*viewWatch{
+				{p: quickBot(tt.seed, 12), other: p.dirs[1], self: p.dirs[0]},
+				{p: quickBot(tt.seed+1, 12), other: p.dirs[0], self: p.dirs[1]},
+			}
+			playPlayers(t, p, tt.o, watch[0], watch[1])
+			close(stop)
+			r := <-polled
+			for _, l := range r.leaks {
+				t.Error(l)
+			}
+			views, viewChecks := 0, 0
+			for _, w := range watch {
+				for _, l := range w.leaks {
+					t.Error(l)
+				}
+				views += w.views
+				viewChecks += w.checked
+			}
+			t.Logf("%d snapshots, %d checks of a hidden value in a log or a message; %d views with %d checks", r.snapshots, r.checked, views, viewChecks)
+			if r.checked == 0 {
+				t.Error("no hidden value checked in the logs and records")
+			}
+		})
+	}
+}
+
+// TestT5ViolationsLeakNoHiddenValue has a cheating program (the inviter)
+// break a rule in the middle of a game of each variant with hidden
+// values; the honest peer accuses it at once and the game ends by
+// forfeit, so that both peers keep values that are never opened. The
+// accusation's detail (sent to the cheater and kept in both records),
+// the log lines about it and every other message and log must hold none
+// of them.
+func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
+	otherPoint := func(v string) string {
+		if v == "A1" {
+			return "B2"
+		}
+		return "A1"
+	}
+	tamper := func(kind protocol.Kind, n int, f func(body []byte) []byte) func(c *protocol.Config) {
+		return func(c *protocol.Config) {
+			protocol.SetTamper(c, cheatOn(kind, n, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+				m.Body = f(m.Body)
+				m.Sign(key)
+				return [][]byte{protocol.FrameOf(m)}
+			}))
+		}
+	}
+	tests := []struct {
+		name string
+		o    engine.Options
+		rule string
+		// setup makes the inviter's program cheat.
+		setup func(c *protocol.Config)
+	}{
+		{"HMG reveal at another point", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 4, CardsSet: true}, "T-5",
+			tamper(protocol.KindHMGReveal, 1, func(body []byte) []byte {
+				var o protocol.HMGCardOpening
+				json.Unmarshal(body, &o)
+				o.Point = otherPoint(o.Point)
+				return protocol.EncodeBody(o)
+			})},
+		{"HMG move off the board", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 3, CardsSet: true}, "",
+			tamper(protocol.KindMove, 2, func([]byte) []byte { return protocol.EncodeBody(protocol.MoveBody{Point: "Z9"}) })},
+		// The cheater opens first, so that the honest peer's choice of
+		// the turn stays closed.
+		{"F-Go opens another choice", engine.Options{Variant: engine.VariantFGo, Size: 5}, "T-5",
+			func(c *protocol.Config) {
+				protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+					b, ok := body.(protocol.OpenBody)
+					if !ok || kind != protocol.KindFGoOpen {
+						return kind, body, false
+					}
+					msgs := g.Transcript().Messages
+					if last := msgs[len(msgs)-1]; last.From == g.Role() || last.Kind != protocol.KindFGoCommit {
+						return kind, body, false
+					}
+					b.Opening.Value = []byte(otherPoint(string(b.Opening.Value)))
+					return kind, b, true
+				})
+			}},
+		{"gomoku false win claim", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "GM-6",
+			tamper(protocol.KindGomokuDeclare, 4, func(body []byte) []byte {
+				var b protocol.GomokuDeclareBody
+				json.Unmarshal(body, &b)
+				b.Claim = true
+				b.Lines = []protocol.GomokuFiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
+				return protocol.EncodeBody(b)
+			})},
+		{"gomoku malformed announcement", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "",
+			tamper(protocol.KindGomokuAnnounce, 3, func([]byte) []byte { return []byte(`{"line":"row","index":99}`) })},
+		{"Phantom Go attachment off its digest", engine.Options{Variant: engine.VariantPhantom, Size: 5}, "T-10",
+			phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 0) },
+				protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var logs [2]*lockedBuffer
+			p := newPair(t, func(i int, c *protocol.Config) {
+				logs[i] = &lockedBuffer{}
+				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
+				if i == 0 {
+					tt.setup(c)
+				}
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			done := make(chan *protocol.Game, 1)
+			go func() {
+				select {
+				case g := <-p.services[1].Accepted():
+					bot.Run(ctx, g, quickBot(3, 30))
+					done <- g
+				case <-ctx.Done():
+					done <- nil
+				}
+			}()
+			g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), tt.o)
+			if err != nil {
+				t.Fatalf("Invite: %v", err)
+			}
+			go bot.Run(ctx, g, quickBot(4, 30))
+			h := <-done
+			if h == nil {
+				t.Fatal("the honest peer never got the game")
+			}
+			if err := h.Wait(ctx); err != nil {
+				t.Fatalf("the honest game did not end: %v", err)
+			}
+			out := h.Outcome()
+			if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || tt.rule != "" && out.Violation.Rule != tt.rule {
+				t.Fatalf("outcome %+v, want a violation (%s) of the inviter", out, tt.rule)
+			}
+			s := takeSnapshot(p.dirs, logs)
+			if !strings.Contains(s.logs[1], "peer violated the rules") {
+				t.Errorf("the honest peer's log does not tell of the violation, so its check is empty:\n%s", s.logs[1])
+			}
+			checked, leaks := findValueLeaks(s)
+			for _, l := range leaks {
+				t.Error(l)
+			}
+			// The detail as the honest peer's user sees it, too.
+			_, vals, err := hiddenValues(s.secrets[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msgs []protocol.Message
+			var tr struct{ Messages []protocol.Message }
+			if json.Unmarshal(s.records[1], &tr) == nil {
+				msgs = tr.Messages
+			}
+			unopened := 0
+			for _, v := range vals {
+				if v.opensAt(msgs) < len(msgs) {
+					continue
+				}
+				unopened++
+				if v.mentions(out.Violation.Detail) || v.mentions(out.Violation.Error()) {
+					t.Errorf("the violation %q names %s, hidden by its accuser", out.Violation, v.text)
+				}
+			}
+			t.Logf("violation %q; %d checks; the honest peer keeps %d values unopened", out.Violation, checked, unopened)
+			if unopened == 0 {
+				t.Error("the honest peer has no unopened value: the check checked nothing")
+			}
+		})
+	}
+}
+
+// refusalProbe is a player that, at each of its turns, first asks its
+// game for actions its rules refuse from what the player itself knows (a
+// stone on an occupied point, a card already revealed, a gomoku piece on
+// one of its own or a revealed point), and keeps the errors, with the
+// point each action named; then its player chooses.
+type refusalProbe struct {
+	p    bot.Player
+	game chan *protocol.Game // holds the game once known
+
+	mu     sync.Mutex
+	g      *protocol.Game
+	errors []refusal
+	// accepted counts probes the game took: they changed the game, so
+	// the probe lets the next event call it again.
+	accepted int
+}
+
+type refusal struct {
+	point string // the point the refused action named, "" if none
+	err   error
+}
+
+func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
+	r.mu.Lock()
+	if r.g == nil {
+		select {
+		case r.g = <-r.game:
+		default:
+		}
+	}
+	g := r.g
+	r.mu.Unlock()
+	if g == nil || v.Phase != protocol.PhasePlay || !v.MyTurn {
+		return r.p.Choose(v)
+	}
+	size := v.Options.Size
+	type probe struct {
+		a     protocol.Action
+		point string
+	}
+	var probes []probe
+	switch vv := v.Variant.(type) {
+	case protocol.HMGView:
+		if vv.Stage != protocol.HMGStagePlay {
+			break
+		}
+		b := vv.Game.Board()
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			if b.At(p) != engine.Empty {
+				probes = append(probes, probe{protocol.Play{Point: p}, p.Vertex(size)})
+			}
+		}
+		for i, c := range vv.MyCards {
+			if c.Revealed || b.At(c.Point) == v.Color {
+				probes = append(probes, probe{protocol.Reveal{Card: i}, c.Point.Vertex(size)})
+			}
+		}
+		probes = append(probes, probe{protocol.Reveal{Card: len(vv.MyCards)}, ""})
+	case protocol.FGoView:
+		b := vv.Game.Board()
+		if vv.Committed || vv.Scoring {
+			break
+		}
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			if b.At(p) != engine.Empty {
+				probes = append(probes, probe{protocol.Play{Point: p}, p.Vertex(size)})
+			}
+		}
+	case protocol.GomokuView:
+		if vv.Game.Size() == 0 || vv.Phase != engine.GomokuPhaseCommit {
+			break
+		}
+		for p := engine.Point(0); int(p) < size*size; p++ {
+			if vv.Game.Own(p) != engine.GomokuNoPiece || vv.Game.OpponentPiece(p) {
+				probes = append(probes, probe{protocol.GomokuPlace{Point: p}, p.Vertex(size)})
+			}
+		}
+	}
+	for _, pr := range probes {
+		err := g.Do(pr.a)
+		r.mu.Lock()
+		if err == nil {
+			r.accepted++
+			r.mu.Unlock()
+			return nil
+		}
+		r.errors = append(r.errors, refusal{pr.point, err})
+		r.mu.Unlock()
+	}
+	return r.p.Choose(v)
+}
+
+// TestT5RefusedActionsTellNoHiddenValue plays games where each player,
+// at each turn, first tries actions its rules refuse: the errors its
+// user reads name the point the action named and nothing the opponent
+// keeps hidden (the errors come from what this program knows, the public
+// board and its own values, never the opponent's).
+func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
+	tests := []struct {
+		name string
+		o    engine.Options
+		seed uint64
+	}{
+		{"HMG 5x5 4 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 4, CardsSet: true}, 61},
+		{"F-Go 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 63},
+		{"gomoku 7x7", engine.Options{Variant: engine.VariantGomoku, Size: 7}, 65},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := newPair(t)
+			probes := [2]*refusalProbe{
+				{p: quickBot(tt.seed, 20), game: make(chan *protocol.Game, 1)},
+				{p: quickBot(tt.seed+1, 20), game: make(chan *protocol.Game, 1)},
+			}
+			// The games are known once the invitation is made; until
+			// then the probes only choose.
+			go func() {
+				for i := 0; i < 200; i++ {
+					ids := [2][]string{}
+					for j := range 2 {
+						paths, _ := filepath.Glob(filepath.Join(p.dirs[j], "*.record.json"))
+						ids[j] = paths
+					}
+					if len(ids[0]) == 1 && len(ids[1]) == 1 {
+						for j := range 2 {
+							base := strings.TrimSuffix(filepath.Base(ids[j][0]), ".record.json")
+							id, err := protocol.ParseGameID(base)
+							if err == nil {
+								probes[j].game <- p.services[j].Game(id)
+							}
+						}
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}()
+			playPlayers(t, p, tt.o, probes[0], probes[1])
+			total, named := 0, 0
+			for i, pr := range probes {
+				// The other peer's values, and which of them were opened
+				// by the end; a value opened later was hidden when the
+				// error was made, so every one counts.
+				secrets := takeSnapshot(p.dirs, [2]*lockedBuffer{{}, {}}).secrets[1-i]
+				_, vals, err := hiddenValues(secrets)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range pr.errors {
+					total++
+					if r.point != "" {
+						named++
+					}
+					for _, v := range vals {
+						if v.text != r.point && v.mentions(r.err.Error()) {
+							t.Errorf("peer %d: the refusal %q names %s, a hidden value of the other peer", i, r.err, v.text)
+						}
+					}
+				}
+				if i == 0 && len(pr.errors) > 0 {
+					t.Logf("for example: %v", pr.errors[0].err)
+				}
+			}
+			t.Logf("%d refusals checked (%d of an action at a point)", total, named)
+			if total == 0 {
+				t.Error("no action was refused: nothing checked")
+			}
+		})
+	}
+}
+
+// TestT5DeclineTellsNoHiddenValue: a peer in the middle of a game with
+// hidden values declines a second invitation (one game per peer at
+// most); the reason it sends, which the inviter's user reads, holds none
+// of the values of the running game.
+func TestT5DeclineTellsNoHiddenValue(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) { c.MaxGamesPerPeer = 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	o := engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 5, CardsSet: true}
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			bot.Run(ctx, g, slowPlayer{p: quickBot(71, 12), delay: 20 * time.Millisecond})
+		case <-ctx.Done():
+		}
+	}()
+	g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	go bot.Run(ctx, g, slowPlayer{p: quickBot(72, 12), delay: 20 * time.Millisecond})
+	// The invitee's cards are chosen once its secrets hold them.
+	var vals []hiddenValue
+	for len(vals) < o.Cards+1 {
+		s := takeSnapshot(p.dirs, [2]*lockedBuffer{{}, {}})
+		if s.secrets[1] != nil {
+			_, vals, _ = hiddenValues(s.secrets[1])
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the invitee never chose its cards")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, err = p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err == nil {
+		t.Fatal("the second invitation was accepted")
+	}
+	for _, v := range vals {
+		if v.mentions(err.Error()) {
+			t.Errorf("the decline %q names %s, a value of the decliner's running game", err, v.text)
+		}
+	}
+	t.Logf("decline %q checked against %d values", err, len(vals))
+	if err := g.Wait(ctx); err != nil {
+		t.Fatalf("the first game did not end: %v", err)
+	}
+}
