@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/leakcheck"
 )
 
 // lockedBuffer collects a service's log.
@@ -35,14 +35,13 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// openingKinds are the kinds of message that open a commitment: a salt may
-// appear in a record only inside one of them, sent by the salt's owner.
-var openingKinds = map[protocol.Kind]bool{
-	protocol.KindTossReveal: true, protocol.KindHMGReveal: true,
-	protocol.KindHMGOpenCards: true, protocol.KindFGoOpen: true,
-	protocol.KindGomokuReveal: true, protocol.KindGomokuResponse: true,
-	protocol.KindGomokuDeclare: true, protocol.KindGomokuOpenAll: true,
-	protocol.KindPhantomReveal: true, protocol.KindPhantomAccuse: true,
+// debugLogs is a configuration for newPair that gives each peer a log
+// at debug level, kept in logs.
+func debugLogs(logs *[2]*lockedBuffer) func(i int, c *protocol.Config) {
+	return func(i int, c *protocol.Config) {
+		logs[i] = &lockedBuffer{}
+		c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 }
 
 // secretSalts returns the salts of every opening a peer's secrets file
@@ -50,35 +49,15 @@ var openingKinds = map[protocol.Kind]bool{
 // role that owns them.
 func secretSalts(t *testing.T, data []byte) (protocol.Role, []string) {
 	t.Helper()
-	var f struct {
-		Role protocol.Role `json:"role"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatalf("secrets file: %v", err)
+	role, openings, err := leakcheck.Openings(data)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var salts []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		case string:
-			var o commit.Opening
-			if o.UnmarshalText([]byte(v)) == nil {
-				salts = append(salts, hex.EncodeToString(o.Salt[:]))
-			}
-		}
+	for _, o := range openings {
+		salts = append(salts, hex.EncodeToString(o.Salt[:]))
 	}
-	var all any
-	json.Unmarshal(data, &all)
-	walk(all)
-	return f.Role, salts
+	return role, salts
 }
 
 // checkNoLeak looks at both peers' files and logs at one moment: a salt
@@ -128,7 +107,7 @@ func checkNoLeak(t *testing.T, dirs [2]string, logs [2]*lockedBuffer) (checked i
 					}
 					opened := false
 					for _, m := range tr.Messages {
-						if m.From == owner && openingKinds[m.Kind] && bytes.Contains(m.Body, []byte(salt)) {
+						if m.From == owner && leakcheck.OpeningKinds[m.Kind] && bytes.Contains(m.Body, []byte(salt)) {
 							opened = true
 						}
 					}
@@ -163,10 +142,7 @@ func TestT5NoLeakOfHiddenChoices(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var logs [2]*lockedBuffer
-			p := newPair(t, func(i int, c *protocol.Config) {
-				logs[i] = &lockedBuffer{}
-				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
-			})
+			p := newPair(t, debugLogs(&logs))
 			stop := make(chan struct{})
 			polled := make(chan int)
 			go func() {

@@ -4,19 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
@@ -24,80 +20,8 @@ import (
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/leakcheck"
 )
-
-// hiddenValue is one value a peer keeps to itself until it opens it: the
-// point of a Hidden Move Go card, an F-Go choice, a gomoku piece, a
-// Phantom Go try, or the bytes of a coin-toss contribution or of the
-// Phantom Go seed.
-type hiddenValue struct {
-	owner protocol.Role
-	// text is the value as it would be written: a GTP vertex, or the hex
-	// of a binary value.
-	text   string
-	vertex bool
-	raw    []byte
-	// salt (hex) names the opening that opens the value; a Phantom Go try
-	// has none: the owner's reveal at the end opens every try.
-	salt string
-}
-
-// vertexText matches a GTP vertex of a board up to 19×19.
-var vertexText = regexp.MustCompile(`^[A-HJ-T]([1-9]|1[0-9])$`)
-
-// hiddenValues reads a peer's secrets file: its role and every value it
-// committed to.
-func hiddenValues(data []byte) (protocol.Role, []hiddenValue, error) {
-	var f struct {
-		Role    protocol.Role `json:"role"`
-		Variant struct {
-			Tries []string `json:"tries"`
-		} `json:"variant"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return 0, nil, fmt.Errorf("secrets file: %v", err)
-	}
-	var all any
-	if err := json.Unmarshal(data, &all); err != nil {
-		return 0, nil, fmt.Errorf("secrets file: %v", err)
-	}
-	var vals []hiddenValue
-	add := func(raw []byte, salt string) {
-		v := hiddenValue{owner: f.Role, raw: raw, salt: salt}
-		switch {
-		case vertexText.Match(raw):
-			v.text, v.vertex = string(raw), true
-		case len(raw) >= 16:
-			v.text = hex.EncodeToString(raw)
-		default:
-			return // "pass" and the like: not hidden in any useful sense
-		}
-		vals = append(vals, v)
-	}
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		case string:
-			var o commit.Opening
-			if o.UnmarshalText([]byte(v)) == nil {
-				add(o.Value, hex.EncodeToString(o.Salt[:]))
-			}
-		}
-	}
-	walk(all)
-	for _, try := range f.Variant.Tries {
-		add([]byte(try), "")
-	}
-	return f.Role, vals, nil
-}
 
 // leakSnapshot is what both peers hold at one moment: their secrets,
 // their logs and their records, indexed by peer. The records are read
@@ -109,84 +33,36 @@ type leakSnapshot struct {
 	records [2][]byte
 }
 
+// readSole reads the one file of dir that matches pattern, or returns
+// nil when there is none yet (or more than one).
+func readSole(dir, pattern string) []byte {
+	paths, _ := filepath.Glob(filepath.Join(dir, pattern))
+	if len(paths) != 1 {
+		return nil
+	}
+	data, _ := os.ReadFile(paths[0])
+	return data
+}
+
 // takeSnapshot reads both peers' files and logs, in the order
 // leakSnapshot needs.
 func takeSnapshot(dirs [2]string, logs [2]*lockedBuffer) leakSnapshot {
 	var s leakSnapshot
-	read := func(dir, pattern string) []byte {
-		paths, _ := filepath.Glob(filepath.Join(dir, pattern))
-		if len(paths) != 1 {
-			return nil
-		}
-		data, _ := os.ReadFile(paths[0])
-		return data
-	}
 	for i, dir := range dirs {
-		s.secrets[i] = read(dir, "*.secrets.json")
+		s.secrets[i] = readSole(dir, "*.secrets.json")
 	}
 	for i, l := range logs {
 		s.logs[i] = l.String()
 	}
 	for i, dir := range dirs {
-		s.records[i] = read(dir, "*.record.json")
+		s.records[i] = readSole(dir, "*.record.json")
 	}
 	return s
-}
-
-// containsToken reports whether text holds v as a word: a vertex inside a
-// peer ID or a hex string does not count, "C3" between spaces, quotes or
-// commas does.
-func containsToken(text, v string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], v)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before := j == 0 || !isWordByte(text[j-1])
-		after := j+len(v) == len(text) || !isWordByte(text[j+len(v)])
-		if before && after {
-			return true
-		}
-		i = j + 1
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)))
-}
-
-// mentions reports whether text holds the value: a vertex as a word, a
-// binary value in hex or base64.
-func (v hiddenValue) mentions(text string) bool {
-	if v.vertex {
-		return containsToken(text, v.text)
-	}
-	return strings.Contains(text, v.text) || strings.Contains(text, base64.StdEncoding.EncodeToString(v.raw)) ||
-		strings.Contains(text, base64.RawURLEncoding.EncodeToString(v.raw))
 }
 
 // freeTextKeys are the body fields that hold free text: violation
 // details, decline reasons, chat, a Phantom Go accusation.
 var freeTextKeys = map[string]bool{"detail": true, "reason": true, "text": true, "accuse": true}
-
-// opensAt returns the index in msgs of the message that opens v (its
-// owner's opening message holding its salt; for a Phantom Go try, its
-// owner's reveal), or len(msgs) when v is not opened in msgs.
-func (v hiddenValue) opensAt(msgs []protocol.Message) int {
-	for i, m := range msgs {
-		if m.From != v.owner || !openingKinds[m.Kind] {
-			continue
-		}
-		if v.salt != "" && bytes.Contains(m.Body, []byte(v.salt)) {
-			return i
-		}
-		if v.salt == "" && (m.Kind == protocol.KindPhantomReveal || m.Kind == protocol.KindPhantomAccuse) {
-			return i
-		}
-	}
-	return len(msgs)
-}
 
 // findValueLeaks looks for the hidden values of both peers where they
 // must not be before they are opened: in either peer's log (one's own log
@@ -211,7 +87,7 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 		if sec == nil {
 			continue
 		}
-		owner, vals, err := hiddenValues(sec)
+		owner, vals, err := leakcheck.Values(sec)
 		if err != nil {
 			leaks = append(leaks, err.Error())
 			continue
@@ -219,26 +95,26 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 		for _, v := range vals {
 			openedSomewhere := false
 			for i := range msgs {
-				openedSomewhere = openedSomewhere || v.opensAt(msgs[i]) < len(msgs[i])
+				openedSomewhere = openedSomewhere || v.OpensAt(msgs[i]) < len(msgs[i])
 			}
 			if !openedSomewhere {
 				for j, l := range s.logs {
 					checked++
-					if v.mentions(l) {
-						leaks = append(leaks, fmt.Sprintf("the log of peer %d holds %s, hidden by the %s", j, v.text, owner))
+					if v.In(l) {
+						leaks = append(leaks, fmt.Sprintf("the log of peer %d holds %s, hidden by the %s", j, v.Text, owner))
 					}
 				}
 			}
 			for i := range msgs {
-				end := v.opensAt(msgs[i])
+				end := v.OpensAt(msgs[i])
 				for k, m := range msgs[i][:end] {
-					if openingKinds[m.Kind] {
+					if leakcheck.OpeningKinds[m.Kind] {
 						continue // the salt check covers openings
 					}
 					checked++
 					if where := bodyMentions(m.Body, v); where != "" {
 						leaks = append(leaks, fmt.Sprintf("record of peer %d, message %d (%s from the %s): %s holds %s, hidden by the %s until message %d",
-							i, k, m.Kind, m.From, where, v.text, owner, end))
+							i, k, m.Kind, m.From, where, v.Text, owner, end))
 					}
 				}
 			}
@@ -252,9 +128,9 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 // move, a marking, an offer) that happens to equal a hidden one, so it
 // counts only in free text or in a field of its own; a binary value
 // counts anywhere.
-func bodyMentions(body json.RawMessage, v hiddenValue) string {
-	if !v.vertex {
-		if v.mentions(string(body)) {
+func bodyMentions(body json.RawMessage, v leakcheck.Value) string {
+	if !v.Vertex {
+		if v.In(string(body)) {
 			return "the body"
 		}
 		return ""
@@ -277,9 +153,9 @@ func bodyMentions(body json.RawMessage, v hiddenValue) string {
 			}
 		case string:
 			switch {
-			case freeTextKeys[key] && v.mentions(x):
+			case freeTextKeys[key] && v.In(x):
 				found = key
-			case !publicPointKeys[key] && x == v.text:
+			case !publicPointKeys[key] && x == v.Text:
 				found = key
 			}
 		}
@@ -368,19 +244,11 @@ func (w *viewWatch) Choose(v protocol.View) protocol.Action {
 }
 
 func (w *viewWatch) check(v protocol.View) {
-	read := func(dir, pattern string) []byte {
-		paths, _ := filepath.Glob(filepath.Join(dir, pattern))
-		if len(paths) != 1 {
-			return nil
-		}
-		data, _ := os.ReadFile(paths[0])
-		return data
-	}
-	secrets := read(w.other, "*.secrets.json")
-	record := read(w.self, "*.record.json") // after the view: sound
-	var vals []hiddenValue
+	secrets := readSole(w.other, "*.secrets.json")
+	record := readSole(w.self, "*.record.json") // after the view: sound
+	var vals []leakcheck.Value
 	if secrets != nil {
-		_, vals, _ = hiddenValues(secrets)
+		_, vals, _ = leakcheck.Values(secrets)
 	}
 	var msgs []protocol.Message
 	if record != nil {
@@ -410,23 +278,23 @@ func (w *viewWatch) check(v protocol.View) {
 			break
 		}
 		for _, h := range vals {
-			if !h.vertex || h.opensAt(msgs) < len(msgs) {
+			if !h.Vertex || h.OpensAt(msgs) < len(msgs) {
 				continue
 			}
-			p, err := engine.ParseVertex(size, h.text)
+			p, err := engine.ParseVertex(size, h.Text)
 			if err != nil {
 				continue
 			}
 			checked++
 			if vv.Game.OpponentPiece(p) {
-				leaks = append(leaks, fmt.Sprintf("gomoku view shows the opponent's hidden piece at %s", h.text))
+				leaks = append(leaks, fmt.Sprintf("gomoku view shows the opponent's hidden piece at %s", h.Text))
 			}
 			// The history of the game names the point of an opponent's
 			// turn only once it is opened.
 			for k, n := range vv.Game.History() {
 				checked++
 				if n.Mover != vv.Game.Me() && n.Turn.Point == p {
-					leaks = append(leaks, fmt.Sprintf("gomoku history names %s at turn %d, the opponent's hidden piece", h.text, k+1))
+					leaks = append(leaks, fmt.Sprintf("gomoku history names %s at turn %d, the opponent's hidden piece", h.Text, k+1))
 				}
 			}
 		}
@@ -521,10 +389,7 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 			}
 			t.Parallel()
 			var logs [2]*lockedBuffer
-			p := newPair(t, func(i int, c *protocol.Config) {
-				logs[i] = &lockedBuffer{}
-				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
-			})
+			p := newPair(t, debugLogs(&logs))
 			stop := make(chan struct{})
 			type result struct {
 				snapshots, checked int
@@ -648,42 +513,14 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var logs [2]*lockedBuffer
-			p := newPair(t, func(i int, c *protocol.Config) {
-				logs[i] = &lockedBuffer{}
-				c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
-				if i == 0 {
-					tt.setup(c)
-				}
-			})
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			done := make(chan *protocol.Game, 1)
-			go func() {
-				select {
-				case g := <-p.services[1].Accepted():
-					bot.Run(ctx, g, quickBot(3, 30))
-					done <- g
-				case <-ctx.Done():
-					done <- nil
-				}
-			}()
-			g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), tt.o)
-			if err != nil {
-				t.Fatalf("Invite: %v", err)
-			}
-			go bot.Run(ctx, g, quickBot(4, 30))
-			h := <-done
-			if h == nil {
-				t.Fatal("the honest peer never got the game")
-			}
-			if err := h.Wait(ctx); err != nil {
-				t.Fatalf("the honest game did not end: %v", err)
-			}
+			var dirs [2]string
+			h := playCheatingGameWith(t, tt.o, tt.setup, quickBot(4, 30), quickBot(3, 30), debugLogs(&logs),
+				func(i int, c *protocol.Config) { dirs[i] = c.Dir })
 			out := h.Outcome()
 			if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || tt.rule != "" && out.Violation.Rule != tt.rule {
 				t.Fatalf("outcome %+v, want a violation (%s) of the inviter", out, tt.rule)
 			}
-			s := takeSnapshot(p.dirs, logs)
+			s := takeSnapshot(dirs, logs)
 			if !strings.Contains(s.logs[1], "peer violated the rules") {
 				t.Errorf("the honest peer's log does not tell of the violation, so its check is empty:\n%s", s.logs[1])
 			}
@@ -692,7 +529,7 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 				t.Error(l)
 			}
 			// The detail as the honest peer's user sees it, too.
-			_, vals, err := hiddenValues(s.secrets[1])
+			_, vals, err := leakcheck.Values(s.secrets[1])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -703,12 +540,12 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 			}
 			unopened := 0
 			for _, v := range vals {
-				if v.opensAt(msgs) < len(msgs) {
+				if v.OpensAt(msgs) < len(msgs) {
 					continue
 				}
 				unopened++
-				if v.mentions(out.Violation.Detail) || v.mentions(out.Violation.Error()) {
-					t.Errorf("the violation %q names %s, hidden by its accuser", out.Violation, v.text)
+				if v.In(out.Violation.Detail) || v.In(out.Violation.Error()) {
+					t.Errorf("the violation %q names %s, hidden by its accuser", out.Violation, v.Text)
 				}
 			}
 			t.Logf("violation %q; %d checks; the honest peer keeps %d values unopened", out.Violation, checked, unopened)
@@ -863,7 +700,7 @@ func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
 				// by the end; a value opened later was hidden when the
 				// error was made, so every one counts.
 				secrets := takeSnapshot(p.dirs, [2]*lockedBuffer{{}, {}}).secrets[1-i]
-				_, vals, err := hiddenValues(secrets)
+				_, vals, err := leakcheck.Values(secrets)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -873,8 +710,8 @@ func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
 						named++
 					}
 					for _, v := range vals {
-						if v.text != r.point && v.mentions(r.err.Error()) {
-							t.Errorf("peer %d: the refusal %q names %s, a hidden value of the other peer", i, r.err, v.text)
+						if v.Text != r.point && v.In(r.err.Error()) {
+							t.Errorf("peer %d: the refusal %q names %s, a hidden value of the other peer", i, r.err, v.Text)
 						}
 					}
 				}
@@ -912,11 +749,11 @@ func TestT5DeclineTellsNoHiddenValue(t *testing.T) {
 	}
 	go bot.Run(ctx, g, slowPlayer{p: quickBot(72, 12), delay: 20 * time.Millisecond})
 	// The invitee's cards are chosen once its secrets hold them.
-	var vals []hiddenValue
+	var vals []leakcheck.Value
 	for len(vals) < o.Cards+1 {
 		s := takeSnapshot(p.dirs, [2]*lockedBuffer{{}, {}})
 		if s.secrets[1] != nil {
-			_, vals, _ = hiddenValues(s.secrets[1])
+			_, vals, _ = leakcheck.Values(s.secrets[1])
 		}
 		if ctx.Err() != nil {
 			t.Fatal("the invitee never chose its cards")
@@ -928,8 +765,8 @@ func TestT5DeclineTellsNoHiddenValue(t *testing.T) {
 		t.Fatal("the second invitation was accepted")
 	}
 	for _, v := range vals {
-		if v.mentions(err.Error()) {
-			t.Errorf("the decline %q names %s, a value of the decliner's running game", err, v.text)
+		if v.In(err.Error()) {
+			t.Errorf("the decline %q names %s, a value of the decliner's running game", err, v.Text)
 		}
 	}
 	t.Logf("decline %q checked against %d values", err, len(vals))

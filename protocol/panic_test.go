@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -40,9 +39,7 @@ func panicInAGame(t *testing.T, where string) {
 	var target atomic.Pointer[protocol.GameID]
 	var calls, panics atomic.Int32
 	var logs [2]*lockedBuffer
-	p := newPair(t, func(i int, c *protocol.Config) {
-		logs[i] = &lockedBuffer{}
-		c.Logger = slog.New(slog.NewTextHandler(logs[i], &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p := newPair(t, debugLogs(&logs), func(i int, c *protocol.Config) {
 		if i != 0 {
 			return
 		}

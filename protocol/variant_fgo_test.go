@@ -109,11 +109,20 @@ func (s slowPlayer) Choose(v protocol.View) protocol.Action {
 // setup configures it, and returns the honest invitee's game once over.
 func playCheatingGame(t *testing.T, o engine.Options, setup func(c *protocol.Config), honest bot.Player) *protocol.Game {
 	t.Helper()
-	p := newPair(t, func(i int, c *protocol.Config) {
+	return playCheatingGameWith(t, o, setup, bot.NewRandom(1), honest)
+}
+
+// playCheatingGameWith is playCheatingGame with the cheater's player
+// given, and further configurations of both peers (as newPair takes
+// them).
+func playCheatingGameWith(t *testing.T, o engine.Options, setup func(c *protocol.Config), cheater, honest bot.Player, cfgs ...func(i int, c *protocol.Config)) *protocol.Game {
+	t.Helper()
+	cfgs = append(cfgs, func(i int, c *protocol.Config) {
 		if i == 0 {
 			setup(c)
 		}
 	})
+	p := newPair(t, cfgs...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	done := make(chan *protocol.Game, 1)
@@ -130,7 +139,7 @@ func playCheatingGame(t *testing.T, o engine.Options, setup func(c *protocol.Con
 	if err != nil {
 		t.Fatalf("Invite: %v", err)
 	}
-	go bot.Run(ctx, g, bot.NewRandom(1))
+	go bot.Run(ctx, g, cheater)
 	h := <-done
 	if h == nil {
 		t.Fatal("the honest peer never got the game")

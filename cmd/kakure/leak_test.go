@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,104 +12,8 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/leakcheck"
 )
-
-// secretValue is a value a peer committed to: a GTP vertex (a card, a
-// choice, a piece, a Phantom Go try) or the hex of binary bytes (a
-// coin-toss contribution, the Phantom Go seed), with the salt (hex) of
-// its opening; a Phantom Go try has none.
-type secretValue struct {
-	owner  protocol.Role
-	text   string
-	vertex bool
-	salt   string
-}
-
-var leakVertex = regexp.MustCompile(`^[A-HJ-T]([1-9]|1[0-9])$`)
-
-// secretValues reads the values of a secrets file.
-func secretValues(data []byte) []secretValue {
-	var f struct {
-		Role    protocol.Role `json:"role"`
-		Variant struct {
-			Tries []string `json:"tries"`
-		} `json:"variant"`
-	}
-	var all any
-	if json.Unmarshal(data, &f) != nil || json.Unmarshal(data, &all) != nil {
-		return nil
-	}
-	var vals []secretValue
-	add := func(raw []byte, salt string) {
-		switch {
-		case leakVertex.Match(raw):
-			vals = append(vals, secretValue{owner: f.Role, text: string(raw), vertex: true, salt: salt})
-		case len(raw) >= 16:
-			vals = append(vals, secretValue{owner: f.Role, text: hex.EncodeToString(raw), salt: salt})
-		}
-	}
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		case string:
-			var o commit.Opening
-			if o.UnmarshalText([]byte(v)) == nil {
-				add(o.Value, hex.EncodeToString(o.Salt[:]))
-			}
-		}
-	}
-	walk(all)
-	for _, try := range f.Variant.Tries {
-		add([]byte(try), "")
-	}
-	return vals
-}
-
-// opened reports whether a record holds the message of v's owner that
-// opens it.
-func (v secretValue) opened(msgs []protocol.Message) bool {
-	for _, m := range msgs {
-		if m.From != v.owner {
-			continue
-		}
-		if v.salt != "" && bytes.Contains(m.Body, []byte(v.salt)) {
-			return true
-		}
-		if v.salt == "" && (m.Kind == protocol.KindPhantomReveal || m.Kind == protocol.KindPhantomAccuse) {
-			return true
-		}
-	}
-	return false
-}
-
-// in reports whether text holds v: a vertex as a word of its own (not
-// inside a peer ID or a hex string), a binary value in hex.
-func (v secretValue) in(text string) bool {
-	if !v.vertex {
-		return strings.Contains(text, v.text)
-	}
-	word := func(b byte) bool { return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
-	for i := 0; ; {
-		j := strings.Index(text[i:], v.text)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(v.text)
-		if (j == 0 || !word(text[j-1])) && (end == len(text) || !word(text[end])) {
-			return true
-		}
-		i = j + 1
-	}
-}
 
 // outputLeaks checks, at one moment, the processes' output and the log
 // files of both homes against the values both peers have committed to
@@ -147,14 +49,15 @@ func outputLeaks(homes [2]string, texts func() map[string]string) (checked int, 
 		}
 	}
 	for _, s := range secrets {
-		for _, v := range secretValues(s) {
-			if v.opened(msgs) {
+		_, vals, _ := leakcheck.Values(s)
+		for _, v := range vals {
+			if v.OpensAt(msgs) < len(msgs) {
 				continue
 			}
 			for name, text := range all {
 				checked++
-				if v.in(text) {
-					leaks = append(leaks, fmt.Sprintf("%s holds %s, which the %s has not opened", name, v.text, v.owner))
+				if v.In(text) {
+					leaks = append(leaks, fmt.Sprintf("%s holds %s, which the %s has not opened", name, v.Text, v.Owner))
 				}
 			}
 		}
@@ -320,10 +223,11 @@ func TestT5NoLeakInMatchOutput(t *testing.T) {
 				paths, _ := filepath.Glob(filepath.Join(home, "games", "*.secrets.json"))
 				for _, p := range paths {
 					data, _ := os.ReadFile(p)
-					for _, v := range secretValues(data) {
+					_, vals, _ := leakcheck.Values(data)
+					for _, v := range vals {
 						n++
-						if v.in(out) {
-							t.Errorf("the output of kakure match holds %s, a value of the %s", v.text, v.owner)
+						if v.In(out) {
+							t.Errorf("the output of kakure match holds %s, a value of the %s", v.Text, v.Owner)
 						}
 					}
 				}
