@@ -10,9 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
 )
@@ -119,55 +117,4 @@ func checkNoLeak(t *testing.T, dirs [2]string, logs [2]*lockedBuffer) (checked i
 		}
 	}
 	return checked, ok
-}
-
-// TestT5NoLeakOfHiddenChoices plays games with hidden choices (Hidden
-// Move Go cards, F-Go commitments, gomoku pieces, the seed of the Phantom
-// Go secure computation) between bots and, all along the game,
-// checks both peers' records and logs (debug level) against both peers'
-// secrets files: what a peer keeps to itself reaches a record only in the
-// message that opens it, and never a log.
-func TestT5NoLeakOfHiddenChoices(t *testing.T) {
-	tests := []struct {
-		name string
-		o    engine.Options
-		seed uint64
-	}{
-		{"HMG-1 5x5 2 cards", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true}, 21},
-		{"FG-1 5x5", engine.Options{Variant: engine.VariantFGo, Size: 5}, 25},
-		{"GM-3 7x7", engine.Options{Variant: engine.VariantGomoku, Size: 7}, 27},
-		{"PG-1 5x5", engine.Options{Variant: engine.VariantPhantom, Size: 5}, 29},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var logs [2]*lockedBuffer
-			p := newPair(t, debugLogs(&logs))
-			stop := make(chan struct{})
-			polled := make(chan int)
-			go func() {
-				snapshots, clean := 0, true
-				for {
-					if clean {
-						_, clean = checkNoLeak(t, p.dirs, logs)
-						snapshots++
-					}
-					select {
-					case <-stop:
-						polled <- snapshots
-						return
-					case <-time.After(5 * time.Millisecond):
-					}
-				}
-			}()
-			playPlayers(t, p, tt.o, quickBot(tt.seed, 12), quickBot(tt.seed+1, 12))
-			close(stop)
-			n := <-polled
-			salts, _ := checkNoLeak(t, p.dirs, logs)
-			t.Logf("%d snapshots of both peers' files and logs; %d salts in the secrets at the end", n, salts)
-			if salts == 0 {
-				t.Error("no salt found in the secrets files: the check checked nothing")
-			}
-		})
-	}
 }

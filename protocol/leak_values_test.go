@@ -369,6 +369,8 @@ func (w *viewWatch) check(v protocol.View) {
 // no log of either peer (debug level), in no record outside its opening
 // (fields, violation details, decline reasons, chat), and in no view
 // given to the other side's player.
+// The salts of the openings are checked too (checkNoLeak): they reach a
+// record only in their owner's opening message, and never a log.
 func TestT5NoLeakOfHiddenValues(t *testing.T) {
 	tests := []struct {
 		name string
@@ -398,7 +400,11 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 			polled := make(chan result)
 			go func() {
 				var r result
+				saltsClean := true
 				for {
+					if saltsClean {
+						_, saltsClean = checkNoLeak(t, p.dirs, logs)
+					}
 					checked, leaks := findValueLeaks(takeSnapshot(p.dirs, logs))
 					r.snapshots++
 					r.checked += checked
@@ -431,9 +437,14 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 				views += w.views
 				viewChecks += w.checked
 			}
-			t.Logf("%d snapshots, %d checks of a hidden value in a log or a message; %d views with %d checks", r.snapshots, r.checked, views, viewChecks)
+			salts, _ := checkNoLeak(t, p.dirs, logs)
+			t.Logf("%d snapshots, %d checks of a hidden value in a log or a message; %d views with %d checks; %d salts in the secrets at the end",
+				r.snapshots, r.checked, views, viewChecks, salts)
 			if r.checked == 0 {
 				t.Error("no hidden value checked in the logs and records")
+			}
+			if salts == 0 {
+				t.Error("no salt found in the secrets files: the salt check checked nothing")
 			}
 		})
 	}
