@@ -547,10 +547,12 @@ func (g *Game) finished() bool {
 
 // shutdown ends a finished game: the stream is closed politely.
 func (g *Game) shutdown() {
-	if g.stream != nil {
-		// Let the last frames reach the other side before closing.
-		g.stream.CloseWrite()
-		time.AfterFunc(2*time.Second, func() { g.stream.Close() })
+	if st := g.stream; st != nil {
+		// Let the last frames reach the other side before closing. The
+		// timer holds the stream only, not the game: a closed game is
+		// let go at once.
+		st.CloseWrite()
+		time.AfterFunc(2*time.Second, func() { st.Close() })
 	}
 	if g.onAnswer != nil {
 		g.onAnswer(g.answerError())
