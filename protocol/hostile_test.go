@@ -81,7 +81,9 @@ func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 // peer's configuration.
 func newArenaWith(t *testing.T, serve bool, cfg, hcfg func(c *protocol.Config)) *arena {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// A minute per unit of KAKURE_HOSTILE_SCALE: the larger runs repeat
+	// the attacks that many times.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(hostileScale(t))*time.Minute)
 	a := &arena{ctx: ctx, stopped: make(chan struct{})}
 	a.vhost, a.hhost = newHost(t), newHost(t)
 	a.vdir = t.TempDir()
@@ -762,7 +764,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 			id, _ := protocol.NewGameID()
 			st, err := evil.open(a.ctx, victim)
 			if err != nil {
-				t.Fatalf("%s: %v", tt.name, err)
+				t.Fatalf("round %d, %s: %v", round, tt.name, err)
 			}
 			st.Write(tt.bytes(id))
 			kind, _, err := readAnswer(st, 5*time.Second)
