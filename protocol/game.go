@@ -1008,7 +1008,7 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
 	}
 	var sf secretsFile
-	if err := json.Unmarshal(data, &sf); err != nil {
+	if err := unmarshalStrict(data, &sf); err != nil {
 		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
 	}
 	if tr.Peers[sf.Role] != s.cfg.Host.ID() {

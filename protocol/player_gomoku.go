@@ -370,7 +370,7 @@ func (p *gomokuPlayer) secrets() (json.RawMessage, error) {
 
 func (p *gomokuPlayer) restore(raw json.RawMessage) error {
 	var s gomokuSecrets
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := unmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: gomoku secrets: %w", err)
 	}
 	p.mu.Lock()

@@ -564,7 +564,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 
 func (p *phantomPlayer) restore(raw json.RawMessage) error {
 	var s phantomSecrets
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := unmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: phantom secrets: %w", err)
 	}
 	if s.Seed != nil && len(s.Seed.Value) != prg.SeedSize {

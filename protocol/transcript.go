@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -209,8 +210,13 @@ func (t *Transcript) MarshalJSON() ([]byte, error) { return t.encode() }
 // that a torn, corrupted or forged file is reported, never used.
 func ParseTranscript(data []byte) (*Transcript, error) {
 	var f recordFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := unmarshalStrict(data, &f); err != nil {
 		return nil, fmt.Errorf("protocol: record: %w", err)
+	}
+	// A record always holds its invitation: no "messages" at all is
+	// damage too.
+	if f.Messages == nil {
+		return nil, fmt.Errorf("protocol: record: no messages")
 	}
 	if f.Format != RecordFormat {
 		return nil, fmt.Errorf("protocol: record: format %q, want %q", f.Format, RecordFormat)
@@ -236,6 +242,22 @@ func ParseTranscript(data []byte) (*Transcript, error) {
 		}
 	}
 	return t, nil
+}
+
+// unmarshalStrict decodes a file this program wrote (a record, a secrets
+// file) into v like json.Unmarshal, but refuses keys v does not have: a
+// damaged key ("messages" with a byte changed) would otherwise read as a
+// file without that key, its value silently lost (T-3, T-11).
+func unmarshalStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the end")
+	}
+	return nil
 }
 
 // LoadTranscript reads and checks a record file.

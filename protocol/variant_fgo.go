@@ -476,7 +476,7 @@ func (p *fgoPlayer) secrets() (json.RawMessage, error) {
 
 func (p *fgoPlayer) restore(raw json.RawMessage) error {
 	var s fgoSecrets
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := unmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: F-Go secrets: %w", err)
 	}
 	p.mu.Lock()

@@ -539,7 +539,7 @@ func (p *hmgPlayer) secrets() (json.RawMessage, error) {
 
 func (p *hmgPlayer) restore(raw json.RawMessage) error {
 	var s hmgSecrets
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := unmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: hidden-move secrets: %w", err)
 	}
 	if len(s.Commitments) != len(s.Openings) {
