@@ -2,7 +2,7 @@
 // hidden-information variants Phantom Go, Hidden Move Go, Hidden Move Double
 // Gomoku, F-Go and Bridge Go.
 //
-// The package is the rules contract of ../shared/spec/rules.md written as
+// The package is the rules contract of docs/spec/rules.md written as
 // code. It is pure and deterministic: positions are values, there is no I/O
 // and there are no goroutines, and the same inputs always give the same
 // outputs. Every other part of kakure (the network protocol, the secure
