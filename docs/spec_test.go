@@ -26,7 +26,6 @@ var plannedIDs = map[string]string{
 	"T-13": "issue 15",
 	"T-14": "issue 15",
 	"T-15": "issue 15",
-	"T-16": "issue 15",
 }
 
 // ruleIDPattern matches the ids of rules.md and trust.md.

@@ -79,6 +79,7 @@ const MDNSService = "_kakure._udp"
 type Node struct {
 	host host.Host
 	home string
+	lock *HomeLock // held from New to Close (T-16)
 	mdns mdns.Service
 	inet *internet
 
@@ -90,8 +91,9 @@ type Node struct {
 	closeErr  error
 }
 
-// New starts a node: it loads or creates the identity in cfg.Home (see
-// LoadOrCreateIdentity), sends libp2p's logs to cfg.LogFile and listens on
+// New starts a node: it locks cfg.Home for this program (LockHome, T-16:
+// a second program on the same home gets a *HomeInUseError naming the
+// first), loads or creates the identity there (see LoadOrCreateIdentity), sends libp2p's logs to cfg.LogFile and listens on
 // cfg.ListenAddrs with the TCP and QUIC transports, Noise and TLS for
 // authenticated encryption (T-2), yamux and libp2p's resource manager with
 // its default limits scaled to the machine. ctx is only checked before
@@ -107,6 +109,16 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 			return nil, err
 		}
 	}
+	lock, err := LockHome(home)
+	if err != nil {
+		return nil, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			lock.Release()
+		}
+	}()
 	key, err := LoadOrCreateIdentity(home)
 	if err != nil {
 		return nil, err
@@ -170,7 +182,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if cfg.NATPortMap && !allLoopback {
 		opts = append(opts, libp2p.NATPortMap())
 	}
-	n := &Node{home: home, lanPeers: make(chan peer.AddrInfo, 32), inet: newInternet(relays)}
+	n := &Node{home: home, lock: lock, lanPeers: make(chan peer.AddrInfo, 32), inet: newInternet(relays)}
 	inetOpts, err := internetOptions(n, cfg, relays)
 	if err != nil {
 		mgr.Close()
@@ -183,6 +195,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("node: starting libp2p host: %w", err)
 	}
 	n.host = h
+	started = true // from here n.Close releases the lock
 	if err := n.startInternet(cfg); err != nil {
 		n.Close()
 		return nil, err
@@ -194,6 +207,14 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 			n.Close()
 			return nil, fmt.Errorf("node: starting mDNS: %w", err)
 		}
+	}
+	addrs := make([]string, 0, len(h.Addrs()))
+	for _, a := range n.Addrs() {
+		addrs = append(addrs, a.String())
+	}
+	if err := lock.setNode(h.ID().String(), addrs); err != nil {
+		n.Close()
+		return nil, err
 	}
 	return n, nil
 }
@@ -328,6 +349,7 @@ func (n *Node) Close() error {
 		n.lanClosed = true
 		close(n.lanPeers)
 		n.lanMu.Unlock()
+		n.lock.Release()
 	})
 	return n.closeErr
 }

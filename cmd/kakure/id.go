@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,7 +25,8 @@ func (l *listenFlag) Set(s string) error {
 }
 
 // runID starts the node just long enough to learn its addresses, prints
-// them and stops it.
+// them and stops it; while another program holds the home, it prints that
+// program's ID and addresses from the home's lock file.
 func runID(env *environment, args []string) error {
 	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...]")
 	home := fs.String("home", "", "directory of the identity key and the log (default $XDG_CONFIG_HOME/kakure or ~/.config/kakure)")
@@ -41,6 +43,17 @@ func runID(env *environment, args []string) error {
 		cfg.ListenAddrs = listen
 	}
 	n, err := node.New(context.Background(), cfg)
+	var inUse *node.HomeInUseError
+	if errors.As(err, &inUse) && inUse.Holder.PeerID != "" {
+		// The home's program is running (T-16): print what it is, not a
+		// second node under the same key.
+		fmt.Fprintf(env.stdout, "peer ID: %s\naddresses:\n", inUse.Holder.PeerID)
+		for _, a := range inUse.Holder.Addrs {
+			fmt.Fprintf(env.stdout, "  %s\n", a)
+		}
+		fmt.Fprintf(env.stderr, "note: the addresses are those of the running program (pid %d) that holds this home\n", inUse.Holder.PID)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
