@@ -142,6 +142,21 @@ var phantomReasonWords = [...]string{
 	TryKo:               "ko",
 }
 
+// reasonWords are the words of an illegal try's reason as To reads them:
+// PG-7's "your own" and "an opponent's" speak to the mover, so the other
+// player reads the stone's colour instead (PG-D7).
+func (a PhantomAnnouncement) reasonWords() string {
+	if a.To != a.Mover {
+		switch a.Reason {
+		case TryOccupiedOwn:
+			return "already a " + phantomColorName(a.Mover) + " stone"
+		case TryOccupiedOpponent:
+			return "already a " + phantomColorName(a.Mover.Opponent()) + " stone"
+		}
+	}
+	return phantomReasonWords[a.Reason]
+}
+
 func phantomColorName(c Color) string {
 	switch c {
 	case Black:
@@ -174,7 +189,7 @@ func (a PhantomAnnouncement) String() string {
 			s += " (" + a.Point.Vertex(a.Size) + ")"
 		}
 		if a.Reason != TryNoReason && int(a.Reason) < len(phantomReasonWords) {
-			s += ": " + phantomReasonWords[a.Reason]
+			s += ": " + a.reasonWords()
 		}
 		return s
 	case PhantomMoved:

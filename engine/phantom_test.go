@@ -528,11 +528,11 @@ func TestPG7HamburgAnnouncements(t *testing.T) {
 			kvOpponent: "event=moved mover=black capture-count=0 atari-opponent=0 atari-self=1",
 		},
 		"occupied-opponent": {
-			toMover: "Illegal move (C3): already an opponent's stone", toOpponent: "Illegal move: already an opponent's stone",
+			toMover: "Illegal move (C3): already an opponent's stone", toOpponent: "Illegal move: already a White stone",
 			kvMover: "event=illegal mover=black point=C3 reason=occupied-opponent", kvOpponent: "event=illegal mover=black reason=occupied-opponent",
 		},
 		"occupied-own": {
-			toMover: "Illegal move (C3): already your own stone", toOpponent: "Illegal move: already your own stone",
+			toMover: "Illegal move (C3): already your own stone", toOpponent: "Illegal move: already a Black stone",
 			kvMover: "event=illegal mover=black point=C3 reason=occupied-own", kvOpponent: "event=illegal mover=black reason=occupied-own",
 		},
 		"suicide": {
