@@ -698,8 +698,13 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		g.helloGen = g.streamGen
 		g.awaitHello = false
 		g.dialWait = 0
-		g.setAdjourned(false)
+		wasAdjourned := g.setAdjourned(false)
 		g.resend(f.Hello)
+		if wasAdjourned {
+			// Tell the caller the connection is back now, not at the
+			// next move (the UI's "connection lost" goes away).
+			g.events.push(EventPhase{Phase: g.m.Phase})
+		}
 		return
 	case f.Msg != nil:
 		g.receive(f.Msg, raw)
@@ -1211,11 +1216,13 @@ func (g *Game) writeBulk(st network.Stream, seq uint64) error {
 	return nil
 }
 
-// setAdjourned records whether the connection to the other peer is down.
-func (g *Game) setAdjourned(v bool) {
+// setAdjourned records whether the connection to the other peer is down,
+// and returns what it was.
+func (g *Game) setAdjourned(v bool) (was bool) {
 	g.mu.Lock()
-	g.adjourn = v
+	was, g.adjourn = g.adjourn, v
 	g.mu.Unlock()
+	return was
 }
 
 // maybeRedial reconnects an adjourned game while both programs run: the

@@ -57,3 +57,85 @@ func TestT11ReconnectWhileRunning(t *testing.T) {
 		}
 	}
 }
+
+// TestT11ReconnectTellsBothSides: when the connection of an idle game comes
+// back, each side's events say so at once (an EventPhase after its
+// EventAdjourned), not only at the next move: a screen stops saying
+// "connection lost" as soon as the peer is back.
+func TestT11ReconnectTellsBothSides(t *testing.T) {
+	p := newPair(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantGo, Size: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var guest *protocol.Game
+	select {
+	case guest = <-p.services[1].Accepted():
+	case <-ctx.Done():
+		t.Fatal("the invitation was not accepted")
+	}
+	// Nobody moves: the game waits in play for the first move.
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for !ok() {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s: %v", what, ctx.Err())
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	waitFor("both in play", func() bool {
+		return host.View().Phase == protocol.PhasePlay && guest.View().Phase == protocol.PhasePlay
+	})
+	type seen struct{ adjourned, back bool }
+	watch := func(g *protocol.Game) <-chan seen {
+		out := make(chan seen, 1)
+		go func() {
+			var s seen
+			for {
+				select {
+				case e := <-g.Events():
+					switch e.(type) {
+					case protocol.EventAdjourned:
+						s.adjourned = true
+					case protocol.EventPhase:
+						if s.adjourned {
+							s.back = true
+							out <- s
+							return
+						}
+					}
+				case <-ctx.Done():
+					out <- s
+					return
+				}
+			}
+		}()
+		return out
+	}
+	// Drain what came before the cut.
+	for _, g := range []*protocol.Game{host, guest} {
+	drain:
+		for {
+			select {
+			case <-g.Events():
+			default:
+				break drain
+			}
+		}
+	}
+	hostSeen, guestSeen := watch(host), watch(guest)
+	if err := p.hosts[0].Network().ClosePeer(p.hosts[1].ID()); err != nil {
+		t.Fatal(err)
+	}
+	for name, ch := range map[string]<-chan seen{"inviter": hostSeen, "invitee": guestSeen} {
+		s := <-ch
+		if !s.adjourned || !s.back {
+			t.Errorf("%s: adjourned event %v, event when the connection came back %v", name, s.adjourned, s.back)
+		}
+	}
+	waitFor("both views connected", func() bool { return !host.View().Adjourned && !guest.View().Adjourned })
+}

@@ -398,11 +398,12 @@ func (s *GameScreen) render() {
 			title += " " + g
 		}
 	}
-	title += " · vs " + ShortPeer(m.Opponent)
+	title = " " + tview.Escape(title+" · vs "+ShortPeer(m.Opponent))
 	if m.Adjourned {
+		// The tags go around the escaped text, never through tview.Escape.
 		title += " · [::b]connection lost[::-]"
 	}
-	s.title.SetText(" " + tview.Escape(title))
+	s.title.SetText(title)
 
 	var info []string
 	if r := s.review; r != nil {

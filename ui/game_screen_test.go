@@ -141,3 +141,28 @@ func countStones(m BoardModel) int {
 	}
 	return n
 }
+
+// TestGameScreenConnectionLostHeader: the header says "connection lost" in
+// bold while the game is adjourned (not its markup tags as text), and stops
+// saying it as soon as the connection is back (issue 20, bug 3).
+func TestGameScreenConnectionLostHeader(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for range 6 {
+		g.next(s)
+	}
+	header := func() string {
+		text := drawScreen(t, s, 100, 24)
+		return strings.SplitN(text, "\n", 2)[0]
+	}
+	v := s.Model().View
+	v.Adjourned = true
+	s.Apply(protocol.EventAdjourned{Reason: "stream reset"}, v)
+	if h := header(); !strings.Contains(h, "connection lost") || strings.Contains(h, "[::") {
+		t.Errorf("adjourned header = %q, want \"connection lost\" without markup", h)
+	}
+	v.Adjourned = false
+	s.Apply(protocol.EventPhase{Phase: v.Phase}, v)
+	if h := header(); strings.Contains(h, "connection lost") {
+		t.Errorf("header after the connection came back = %q, still says it is lost", h)
+	}
+}
