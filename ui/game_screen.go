@@ -314,7 +314,9 @@ func (s *GameScreen) MouseHandler() func(action tview.MouseAction, event *tcell.
 func (s *GameScreen) Draw(screen tcell.Screen) {
 	_, _, w, _ := s.GetRect()
 	n := s.model.Size()
-	compact, spacious := boardWidth(n, 2), boardWidth(n, 4)
+	// One blank column after the board keeps its right-hand row numbers
+	// (10–19) apart from the panel.
+	compact, spacious := boardWidth(n, 2)+1, boardWidth(n, 4)+1
 	bw := min(max(w-panelMinWidth, compact), spacious)
 	s.body.ResizeItem(s.board, bw, 0)
 	// The info panel takes the lines it needs, wrapped, leaving at least

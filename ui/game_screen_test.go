@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,5 +165,32 @@ func TestGameScreenConnectionLostHeader(t *testing.T) {
 	s.Apply(protocol.EventPhase{Phase: v.Phase}, v)
 	if h := header(); strings.Contains(h, "connection lost") {
 		t.Errorf("header after the connection came back = %q, still says it is lost", h)
+	}
+}
+
+// TestGameScreenRowLabelsClearOfPanel: on a 19×19 board at 80×24 and wider,
+// the right-hand row numbers keep a blank column before the side panel
+// (issue 20, bug 6: "19○ White" ran together).
+func TestGameScreenRowLabelsClearOfPanel(t *testing.T) {
+	for _, size := range []struct{ n, w, h int }{{19, 80, 24}, {19, 100, 30}, {13, 80, 24}, {9, 80, 24}, {9, 120, 40}} {
+		g := &fakeGame{view: goView(t, size.n)}
+		s := g.screen(t)
+		text := drawScreen(t, s, size.w, size.h)
+		found := 0
+		for _, line := range strings.Split(text, "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 2 || fields[0] != fmt.Sprint(size.n) {
+				continue // only the top row of the board: it starts with n
+			}
+			found++
+			right := strings.Index(line[3:], fmt.Sprint(size.n)) + 3
+			rest := []rune(line[right+len(fmt.Sprint(size.n)):])
+			if len(rest) > 0 && rest[0] != ' ' {
+				t.Errorf("%d×%d at %dx%d: the row number runs into the panel: %q", size.n, size.n, size.w, size.h, line)
+			}
+		}
+		if found == 0 {
+			t.Errorf("%d×%d at %dx%d: no board row %d on screen:\n%s", size.n, size.n, size.w, size.h, size.n, text)
+		}
 	}
 }
