@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,19 +25,21 @@ type Glyphs struct {
 	// Unavailable is a point no one may play (F-Go); Note the player's
 	// private note on an empty point.
 	Unavailable, Note rune
+	// Both is a point where both players have a piece (gomoku).
+	Both rune
 }
 
 // UnicodeGlyphs draw stones as ● (Black) and ○ (White).
 var UnicodeGlyphs = Glyphs{
 	Black: '●', White: '○', BlackUncertain: '◌', WhiteUncertain: '◌',
-	Empty: '·', Star: '+', Unavailable: '×', Note: '*',
+	Empty: '·', Star: '+', Unavailable: '×', Note: '*', Both: '&',
 }
 
 // ASCIIGlyphs draw stones as X (Black) and O (White), for terminals that
 // cannot show the Unicode ones.
 var ASCIIGlyphs = Glyphs{
 	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
-	Empty: '.', Star: '+', Unavailable: '#', Note: '*',
+	Empty: '.', Star: '+', Unavailable: '#', Note: '*', Both: '&',
 }
 
 // stone returns the glyph of a stone of colour c.
@@ -376,6 +379,8 @@ func pointGlyph(m BoardModel, p engine.Point, g Glyphs, star bool) (rune, tcell.
 	st := tcell.StyleDefault
 	var r rune
 	switch {
+	case pm.Has(MarkBoth):
+		r = cmp.Or(g.Both, '&')
 	case pm.Stone != engine.Empty:
 		r = g.stone(pm.Stone, pm.Has(MarkUncertain))
 		if pm.Has(MarkUncertain) {

@@ -134,6 +134,7 @@ func header(name string) *tview.TextView {
 var GomokuGlyphs = Glyphs{
 	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
 	Empty: UnicodeGlyphs.Empty, Star: UnicodeGlyphs.Star, Unavailable: UnicodeGlyphs.Unavailable, Note: UnicodeGlyphs.Note,
+	Both: '&',
 }
 
 // makePlayKeys is the screen's key table during the game: every key is a

@@ -194,3 +194,33 @@ func TestGameScreenRowLabelsClearOfPanel(t *testing.T) {
 		}
 	}
 }
+
+// TestGM4BothPiecesOnOnePointShown: gomoku's full view shows a point where
+// both players have a hidden piece (GM-4) as '&', not as one player's piece,
+// so that each player's lines read whole (issue 20, bug 5).
+func TestGM4BothPiecesOnOnePointShown(t *testing.T) {
+	e5 := vtx(t, 9, "E5")
+	rec := engine.GomokuRecord{Size: 9, Opening: vtx(t, 9, "A1"), InviteeChoice: engine.GomokuO, Turns: []engine.GomokuTurn{
+		{Point: e5, Line: engine.GomokuLineOf(9, e5, engine.GomokuRow)},
+		{Point: e5, Line: engine.GomokuLineOf(9, e5, engine.GomokuColumn)},
+	}}
+	if _, err := engine.ReplayGomoku(rec); err != nil {
+		t.Fatalf("the record is not a game: %v", err)
+	}
+	full := gomokuRecordBoard(rec, 2, engine.GomokuX, true)
+	if pm := full.At(e5); !pm.Has(MarkBoth) {
+		t.Errorf("full view at E5 = %+v, want both players' pieces marked", pm)
+	}
+	b := NewBoard().SetGlyphs(GomokuGlyphs).SetModel(full)
+	text := drawScreen(t, b, 40, 14)
+	if !strings.Contains(text, "&") {
+		t.Errorf("the full view does not draw E5 as both pieces:\n%s", text)
+	}
+	own := gomokuRecordBoard(rec, 2, engine.GomokuX, false)
+	if pm := own.At(e5); pm.Has(MarkBoth) || pm.Stone != engine.GomokuX {
+		t.Errorf("X's own view at E5 = %+v, want only its own hidden piece", pm)
+	}
+	if pm := full.At(vtx(t, 9, "A1")); pm.Has(MarkBoth) || pm.Stone != engine.GomokuX {
+		t.Errorf("full view at A1 = %+v, want X's opening alone", pm)
+	}
+}

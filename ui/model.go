@@ -31,6 +31,10 @@ const (
 	// MarkLast: a further last move, drawn like [BoardModel.LastMove]
 	// (F-Go resolves both players' choices at once).
 	MarkLast
+	// MarkBoth: both players have a piece here (gomoku's hidden pieces
+	// may share a point, GM-4); drawn with [Glyphs].Both, not as the
+	// stone of one of them.
+	MarkBoth
 )
 
 // PointMark is what the board shows at one point: a stone (engine.Empty

@@ -84,8 +84,8 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 
 // gomokuRecordBoard returns the position after the first turns of a
 // record: as player me knew it, or in full. Hidden pieces are in
-// brackets; a point where both players have a piece shows the later one,
-// highlighted.
+// brackets; a point where both players have a piece shows '&' (MarkBoth),
+// highlighted, so that each player's lines read whole.
 func gomokuRecordBoard(rec engine.GomokuRecord, turns int, me engine.Color, full bool) BoardModel {
 	size := rec.Size
 	if size == 0 {
@@ -105,7 +105,7 @@ func gomokuRecordBoard(rec engine.GomokuRecord, turns int, me engine.Color, full
 				continue
 			}
 			if bm.Points[p].Stone != engine.Empty {
-				bm.Points[p].Marks |= MarkHighlight
+				bm.Points[p].Marks |= MarkHighlight | MarkBoth
 			}
 			bm.Points[p].Stone = c
 			if piece == engine.GomokuHiddenPiece {
