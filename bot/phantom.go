@@ -117,7 +117,9 @@ func phantomFactsOf(v engine.PhantomView) phantomFacts {
 		case engine.PhantomOwnUncertain:
 			f.uncertain = append(f.uncertain, p)
 			f.free = append(f.free, p)
-		case engine.PhantomUnknown:
+		case engine.PhantomUnknown, engine.PhantomOpponentUncertain:
+			// A learnt stone that a count-only capture may have taken is
+			// as open as an unknown point.
 			if !emptyForSure[p] {
 				f.free = append(f.free, p)
 			}

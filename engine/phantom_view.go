@@ -21,9 +21,15 @@ const (
 	PhantomOwnUncertain
 	// PhantomOpponent: certainly an opponent stone.
 	PhantomOpponent
+	// PhantomOpponentUncertain: an opponent stone the player learnt of,
+	// which one of its own captures told by their count only (hamburg,
+	// kriegspiel's capturer) may have taken: an opponent stone or empty.
+	// PG-7 asks to show this uncertainty rather than hide it.
+	PhantomOpponentUncertain
 )
 
-// String returns "unknown", "own", "own-uncertain" or "opponent".
+// String returns "unknown", "own", "own-uncertain", "opponent" or
+// "opponent-uncertain".
 func (k PhantomKnowledge) String() string {
 	switch k {
 	case PhantomUnknown:
@@ -34,6 +40,8 @@ func (k PhantomKnowledge) String() string {
 		return "own-uncertain"
 	case PhantomOpponent:
 		return "opponent"
+	case PhantomOpponentUncertain:
+		return "opponent-uncertain"
 	}
 	return fmt.Sprintf("PhantomKnowledge(%d)", uint8(k))
 }
@@ -139,6 +147,13 @@ func (v PhantomView) UncertainStones() []Point { return v.points(PhantomOwnUncer
 // OpponentStones returns the opponent stones the player knows for certain.
 func (v PhantomView) OpponentStones() []Point { return v.points(PhantomOpponent) }
 
+// UncertainOpponentStones returns the opponent stones the player learnt of
+// that its own count-only captures may have taken (hamburg and
+// kriegspiel; nil under common).
+func (v PhantomView) UncertainOpponentStones() []Point {
+	return v.points(PhantomOpponentUncertain)
+}
+
 // Log returns the announcements received, oldest first.
 func (v PhantomView) Log() []PhantomAnnouncement {
 	if v.log == nil {
@@ -155,7 +170,8 @@ func (v PhantomView) Log() []PhantomAnnouncement {
 
 // SensibleTries returns, in increasing order, the points where a try by the
 // player could be legal as far as the player knows: not an own stone, not a
-// known opponent stone, and not already tried without success in this turn.
+// known opponent stone (an opponent stone that may have been captured is
+// listed), and not already tried without success in this turn.
 // A pass, always legal, is not listed. It is nil when it is not the player's
 // turn.
 func (v PhantomView) SensibleTries() []Point {
@@ -164,7 +180,7 @@ func (v PhantomView) SensibleTries() []Point {
 	}
 	var ps []Point
 	for i := 0; i < v.Size()*v.Size(); i++ {
-		if k := v.know[i]; (k == PhantomUnknown || k == PhantomOwnUncertain) && !v.failed[i] {
+		if k := v.know[i]; (k == PhantomUnknown || k == PhantomOwnUncertain || k == PhantomOpponentUncertain) && !v.failed[i] {
 			ps = append(ps, Point(i))
 		}
 	}
@@ -263,7 +279,7 @@ func (v *PhantomView) applyOwnIllegal(a PhantomAnnouncement) error {
 		v.know[p] = PhantomUnknown
 		ns, n := v.neighbors(p)
 		for _, q := range ns[:n] {
-			if v.know[q] == PhantomUnknown {
+			if k := v.know[q]; k == PhantomUnknown || k == PhantomOpponentUncertain {
 				v.know[q] = PhantomOpponent
 			}
 		}
@@ -311,7 +327,7 @@ func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
 			if v.know[q] == PhantomOwn {
 				return v.contradiction("%v captured its own stone %s", v.me, q.Vertex(size))
 			}
-			if v.know[q] == PhantomOpponent {
+			if k := v.know[q]; k == PhantomOpponent || k == PhantomOpponentUncertain {
 				v.know[q] = PhantomUnknown
 			}
 		}
@@ -319,7 +335,8 @@ func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
 	}
 	// Only the count is known: any known opponent stone that the captured
 	// chains could have reached, through points that are not certainly the
-	// player's, may be gone.
+	// player's, may be gone. It stays on the player's board as uncertain
+	// (PG-7: show the uncertainty, do not hide it).
 	var seen [MaxPoints]bool
 	var stack [MaxPoints]Point
 	top := 0
@@ -336,7 +353,7 @@ func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
 		top--
 		q := stack[top]
 		if v.know[q] == PhantomOpponent {
-			v.know[q] = PhantomUnknown
+			v.know[q] = PhantomOpponentUncertain
 		}
 		ms, m := v.neighbors(q)
 		for _, r := range ms[:m] {

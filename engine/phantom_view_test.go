@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -133,6 +134,39 @@ func TestPGD3CaptureInference(t *testing.T) {
 		tb.knows(White, PhantomUnknown, "A1")
 		tb.knows(Black, PhantomUnknown, "A1")
 	})
+	t.Run("PG-7 hamburg: learnt stones a count-only capture may have taken stay, uncertain", func(t *testing.T) {
+		tb := newPhantomTable(t, RulesHamburg)
+		tb.try("E5", "A1")
+		if out := tb.try("A1"); out.Reason != TryOccupiedOpponent {
+			t.Fatalf("reason %v", out.Reason)
+		}
+		tb.try("A2", "C3")
+		if out := tb.try("C3"); out.Reason != TryOccupiedOpponent {
+			t.Fatalf("reason %v", out.Reason)
+		}
+		tb.knows(Black, PhantomOpponent, "A1", "C3")
+		if out := tb.try("B1"); len(out.Captured) != 1 {
+			t.Fatalf("B1 captured %v, want one stone", out.Captured)
+		}
+		// Black is told "captures 1 stone": either A1 or C3 may be gone,
+		// as far as Black can tell; neither is forgotten.
+		tb.knows(Black, PhantomOpponentUncertain, "A1", "C3")
+		if got := len(tb.views[Black].OpponentStones()) + len(tb.views[Black].UncertainOpponentStones()); got != 2 {
+			t.Errorf("Black's board holds %d learnt stones after the capture, want the 2 it learnt", got)
+		}
+		tb.try("D1") // White
+		sensible := tb.views[Black].SensibleTries()
+		for _, p := range vxs(t, 5, "A1", "C3") {
+			if !slices.Contains(sensible, p) {
+				t.Errorf("SensibleTries %v lacks %s, which may be empty now", sensible, p.Vertex(5))
+			}
+		}
+		if out := tb.try("C3"); out.Reason != TryOccupiedOpponent {
+			t.Fatalf("reason %v", out.Reason)
+		}
+		tb.knows(Black, PhantomOpponent, "C3") // certain again
+		tb.knows(Black, PhantomOpponentUncertain, "A1")
+	})
 	t.Run("PG-D3 kriegspiel: the owner learns which, the capturer how many", func(t *testing.T) {
 		tb := newPhantomTable(t, RulesKriegspiel)
 		tb.try("D5", "D4", "E4", "A1", "C4", "A2")
@@ -144,7 +178,12 @@ func TestPGD3CaptureInference(t *testing.T) {
 		if !reflect.DeepEqual(out.Captured, vxs(t, 5, "D4")) {
 			t.Fatalf("captured %v", out.Captured)
 		}
-		tb.knows(Black, PhantomUnknown, "D4")
+		// Black knows only that one stone was taken: D4 may be gone, and
+		// stays on Black's board as uncertain (PG-7).
+		tb.knows(Black, PhantomOpponentUncertain, "D4")
+		if !slices.Contains(tb.views[Black].UncertainOpponentStones(), vx(t, 5, "D4")) {
+			t.Errorf("UncertainOpponentStones() = %v, want D4", tb.views[Black].UncertainOpponentStones())
+		}
 		tb.knows(White, PhantomOpponent, "C4", "E4", "D5", "D3")
 		tb.knows(White, PhantomOwn, "A1", "A2")
 	})

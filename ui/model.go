@@ -163,6 +163,8 @@ func ModelFromPhantomView(v engine.PhantomView) BoardModel {
 			m.Points[p] = PointMark{Stone: me, Marks: MarkUncertain}
 		case engine.PhantomOpponent:
 			m.Points[p] = PointMark{Stone: me.Opponent(), Marks: MarkLearnt}
+		case engine.PhantomOpponentUncertain:
+			m.Points[p] = PointMark{Stone: me.Opponent(), Marks: MarkLearnt | MarkUncertain}
 		}
 	}
 	return m

@@ -419,8 +419,12 @@ func TestPG7PhantomScreen(t *testing.T) {
 			for p := engine.Point(0); bm.OnBoard(p); p++ {
 				pm, k := bm.At(p), pv.Own.At(p)
 				switch {
-				case pm.Stone == me.Opponent() && k != engine.PhantomOpponent:
+				case pm.Stone == me.Opponent() && k != engine.PhantomOpponent && k != engine.PhantomOpponentUncertain:
 					t.Fatalf("role %d, message %d: an opponent stone shows at %s, not learnt", r, g.at, p.Vertex(5))
+				case k == engine.PhantomOpponentUncertain && (pm.Stone != me.Opponent() || !pm.Has(MarkUncertain)):
+					t.Fatalf("role %d, message %d: the learnt stone at %s perhaps captured is not shown so (PG-7)", r, g.at, p.Vertex(5))
+				case k == engine.PhantomOpponentUncertain:
+					uncertain++
 				case pm.Stone == me && k != engine.PhantomOwn && k != engine.PhantomOwnUncertain:
 					t.Fatalf("role %d, message %d: an own stone shows at %s, not in the view", r, g.at, p.Vertex(5))
 				case k == engine.PhantomOwnUncertain && !pm.Has(MarkUncertain):

@@ -69,10 +69,10 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		}
 		lines = append(lines,
 			fmt.Sprintf("%s %-5s you          %s", stoneGlyph(me), Name(me), own),
-			fmt.Sprintf("%s %-5s %-12s %s known", stoneGlyph(me.Opponent()), Name(me.Opponent()),
-				ShortPeer(m.Opponent), stones(len(v.Own.OpponentStones()))))
+			fmt.Sprintf("%s %-5s %-12s %s", stoneGlyph(me.Opponent()), Name(me.Opponent()),
+				ShortPeer(m.Opponent), knownOpponent(v.Own)))
 	}
-	lines = append(lines, fmt.Sprintf("Rules: %s · %d tries", v.Rules, v.Tries))
+	lines = append(lines, fmt.Sprintf("Rules: %s · %s", v.Rules, plural(int(v.Tries), "try", "tries")))
 	switch v.Stage {
 	case protocol.PhantomStageSetup:
 		lines = append(lines, "Setting up the secure referee…")
@@ -243,9 +243,23 @@ func (s *phantomScreen) fullBoard(final protocol.View, n int) (engine.Board, boo
 }
 
 // stones writes a number of stones: "1 stone", "3 stones".
-func stones(n int) string {
+func stones(n int) string { return plural(n, "stone", "stones") }
+
+// plural writes a count with the word in the number it takes.
+func plural(n int, one, many string) string {
 	if n == 1 {
-		return "1 stone"
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d stones", n)
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// knownOpponent writes what the player knows of the opponent's stones:
+// those certain and, under hamburg and kriegspiel, those its own
+// count-only captures may have taken (PG-7).
+func knownOpponent(v engine.PhantomView) string {
+	s := stones(len(v.OpponentStones())) + " known"
+	if n := len(v.UncertainOpponentStones()); n > 0 {
+		s += fmt.Sprintf(", %d perhaps captured", n)
+	}
+	return s
 }
