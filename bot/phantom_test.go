@@ -175,6 +175,65 @@ func TestPGD2PhantomBotUsesFailedTries(t *testing.T) {
 	}
 }
 
+// TestPG5PhantomBotSnapbackFacts: in the snapback (engine's
+// TestPG5PG6PG7PG8Snapback), Black's capture at B1 joins B2-C2, which was
+// in atari, and is announced "puts White into atari and himself" (PG-5's
+// capture clause, PG-D2). White's bot reads both facts from its view, and
+// its guesses must then hold a black chain with one liberty (BOT-PG-D1):
+// the true board passes, the board without B2 (Black's chain with two
+// liberties) is drawn again.
+func TestPG5PhantomBotSnapbackFacts(t *testing.T) {
+	const size = 9
+	for _, rules := range []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg} {
+		o := engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}
+		r, _ := engine.NewPhantomReferee(o)
+		views := [3]engine.PhantomView{}
+		for _, c := range []engine.Color{engine.Black, engine.White} {
+			views[c], _ = engine.NewPhantomView(o, c)
+		}
+		var last engine.TryOutcome
+		for i, v := range []string{"B2", "B3", "C2", "C3", "E2", "D3", "E1", "D2", "J9", "A2", "H9", "A1", "J8", "C1", "D1", "G7", "B1"} {
+			p, _ := engine.ParseVertex(size, v)
+			next, out, err := r.Try(r.ToMove(), p)
+			if err != nil || !out.Legal {
+				t.Fatalf("%s: try %d %s: %+v %v", rules, i, v, out, err)
+			}
+			for _, to := range []engine.Color{engine.Black, engine.White} {
+				if views[to], err = views[to].Apply(engine.PhantomAnnounce(rules, size, out, to)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, last = next, out
+		}
+		if len(last.Captured) != 1 || !last.AtariOpponent || !last.AtariSelf {
+			t.Fatalf("%s: B1 gave %+v, want a capture, White and himself into atari", rules, last)
+		}
+		f := phantomFactsOf(views[engine.White])
+		if !f.meInAtari || !f.oppInAtari {
+			t.Fatalf("%s: White's facts: me in atari %v, Black in atari %v; want both", rules, f.meInAtari, f.oppInAtari)
+		}
+		b := NewPhantomBot(testLevel, 7.5, 1)
+		setGuess := func(g engine.Board) {
+			b.det.reset(size)
+			for p := engine.Point(0); int(p) < g.Points(); p++ {
+				b.det.cells[p] = g.At(p)
+			}
+		}
+		truth := r.Board()
+		setGuess(truth)
+		if !b.consistent(&f) {
+			t.Errorf("%s: the true board is not consistent with White's facts\n%v", rules, truth)
+		}
+		b2, _ := engine.ParseVertex(size, "B2")
+		wrong := truth
+		wrong.Set(b2, engine.Empty)
+		setGuess(wrong)
+		if b.consistent(&f) {
+			t.Errorf("%s: a guess without a black chain in atari passes \"and himself\"\n%v", rules, wrong)
+		}
+	}
+}
+
 // TestPhantomBotHiddenInformation: two games that differ only in where
 // White played, with the same announcements to Black, give Black the same
 // view, and the bot the same try for the same seed. (The bot's input is

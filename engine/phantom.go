@@ -225,7 +225,9 @@ func (r PhantomReferee) Try(c Color, p Point) (PhantomReferee, TryOutcome, error
 			}
 		}
 	}
-	out.AtariSelf = selfLibs == 1 && !joinedInAtari
+	// "and himself": the new stone's chain has one liberty, and either the
+	// move captured or no joined chain was in atari before (PG-5, PG-D2).
+	out.AtariSelf = selfLibs == 1 && (len(out.Captured) > 0 || !joinedInAtari)
 
 	// PG-4: the next player may not retake at once when exactly one stone
 	// was captured by a single stone that is left with one liberty.

@@ -343,7 +343,12 @@ func TestPG5AtariFacts(t *testing.T) {
 		{"PG-5 opponent from three liberties to two", []string{".....", ".....", ".....", ".....", ".O..."}, "C1", false, false, 0},
 		{"PG-5 self-atari alone is announced (Decision)", []string{".....", ".....", ".....", ".....", ".O..."}, "A1", false, true, 0},
 		{"PG-5 both facts", []string{".....", ".....", ".....", ".....", "O.O.."}, "B1", true, true, 0},
-		{"PG-5 joining a chain already in atari", []string{".....", ".....", ".....", ".OO..", "OX..."}, "C1", false, false, 0},
+		{"PG-5 no capture, joining a chain already in atari: not himself", []string{".....", ".....", ".....", ".OO..", "OX..."}, "C1", false, false, 0},
+		{"PG-5 capture that joins a chain in atari: and himself", []string{".....", ".....", "OOOO.", "OXXO.", "O.OX."}, "B1", false, true, 1},
+		{"PG-5 capture that joins a chain in atari, both facts (the snapback)", []string{".....", ".....", ".OOO.", "OXXO.", "O.OX."}, "B1", true, true, 1},
+		{"PG-5 capture that joins a chain in atari and leaves two liberties", []string{".....", ".....", "OOOO.", "OXXO.", "..OX."}, "B1", false, false, 1},
+		{"PG-5 capture of two stones by a single stone left in atari", []string{".....", "O....", ".O...", "OX...", "OX..."}, "A3", false, true, 2},
+		{"PG-5 self-atari next to two opponent chains, neither put into atari", []string{".....", ".....", ".....", "..O..", ".O..."}, "C1", false, true, 0},
 		{"PG-5 joining a chain with two liberties", []string{".....", ".....", ".....", ".OO..", ".X.O."}, "C1", false, true, 0},
 		{"PG-5 joining two chains, one already in atari", []string{".....", ".....", ".....", "OOO..", "X.X.."}, "B1", false, false, 0},
 		{"PG-5 joining two chains, neither in atari", []string{".....", "..O..", "..XO.", "OX.O.", ".OO.."}, "C2", false, true, 0},
@@ -622,35 +627,35 @@ var snapbackRows = []string{
 }
 
 // TestPG5PG6PG7PG8Snapback plays the Sensei's Library snapback, "B puts W
-// into atari; W has moved; B captures and puts W into atari; W captures
-// three", and checks what each player is told under each rule set.
+// into atari; W has moved; B captures and puts W and himself into atari; W
+// captures three", and checks what each player is told under each rule set.
 //
 // Black's capture at B1 joins the chain B2-C2, which was already in atari,
-// so by PG-5 "and himself" is not said (PG-D2: a capturing move that joins
-// a chain can never newly put the mover into atari).
+// and leaves B1-B2-C2 with the single liberty C1. By PG-5 the move captured,
+// so "and himself" is said (PG-D2), as in the seed's own example.
 func TestPG5PG6PG7PG8Snapback(t *testing.T) {
 	type told struct{ black, white string }
 	steps := []struct {
-		vertex   string
-		captured []string
-		opp      bool
-		common   told
-		hamburg  told
-		kriegs   told
+		vertex    string
+		captured  []string
+		opp, self bool
+		common    told
+		hamburg   told
+		kriegs    told
 	}{
-		{"D1", nil, true,
+		{"D1", nil, true, false,
 			told{"Black has moved (D1); Black puts White into atari", "Black has moved; Black puts White into atari"},
 			told{"Black has moved (D1); Black puts White into atari", "Black has moved; Black puts White into atari"},
 			told{"Black has moved (D1)", "Black has moved"}},
-		{"G7", nil, false,
+		{"G7", nil, false, false,
 			told{"White has moved", "White has moved (G7)"},
 			told{"White has moved", "White has moved (G7)"},
 			told{"White has moved", "White has moved (G7)"}},
-		{"B1", []string{"C1"}, true,
-			told{"Black has moved (B1); Black has captured C1; Black puts White into atari", "Black has moved; Black has captured C1; Black puts White into atari"},
-			told{"Black has moved (B1); Black captures 1 stone; Black puts White into atari", "Black has moved; Black captures 1 stone; Black puts White into atari"},
+		{"B1", []string{"C1"}, true, true,
+			told{"Black has moved (B1); Black has captured C1; Black puts White into atari and himself", "Black has moved; Black has captured C1; Black puts White into atari and himself"},
+			told{"Black has moved (B1); Black captures 1 stone; Black puts White into atari and himself", "Black has moved; Black captures 1 stone; Black puts White into atari and himself"},
 			told{"Black has moved (B1); Black captures 1 stone", "Black has moved; Black has captured C1"}},
-		{"C1", []string{"B1", "B2", "C2"}, false,
+		{"C1", []string{"B1", "B2", "C2"}, false, false,
 			told{"White has moved; White has captured B1,B2,C2", "White has moved (C1); White has captured B1,B2,C2"},
 			told{"White has moved; White captures 3 stones", "White has moved (C1); White captures 3 stones"},
 			told{"White has moved; White has captured B1,B2,C2", "White has moved (C1); White captures 3 stones"}},
@@ -662,7 +667,7 @@ func TestPG5PG6PG7PG8Snapback(t *testing.T) {
 				var out TryOutcome
 				mover := r.ToMove()
 				r, out = tryOK(t, r, mover, s.vertex)
-				if !out.Legal || !reflect.DeepEqual(out.Captured, vxs(t, 9, s.captured...)) || out.AtariOpponent != s.opp || out.AtariSelf {
+				if !out.Legal || !reflect.DeepEqual(out.Captured, vxs(t, 9, s.captured...)) || out.AtariOpponent != s.opp || out.AtariSelf != s.self {
 					t.Fatalf("step %d %s: %+v", i, s.vertex, out)
 				}
 				want := map[PhantomRules]told{RulesCommon: s.common, RulesHamburg: s.hamburg, RulesKriegspiel: s.kriegs}[rules]
@@ -841,14 +846,15 @@ func phantomReferenceTry(b Board, ko Point, c Color, p Point) phantomReference {
 		}
 	}
 	// "the chain that contains the new stone has exactly one liberty after
-	// the move and none of the mover's chains that it joined was in atari"
+	// the move, and either the move captured at least one stone or none of
+	// the mover's chains that it joined was in atari before the move"
 	joinedInAtari := false
 	for _, q := range stones {
 		if q != p && before[q] == 1 {
 			joinedInAtari = true
 		}
 	}
-	res.out.AtariSelf = len(libs) == 1 && !joinedInAtari
+	res.out.AtariSelf = len(libs) == 1 && (len(captured) > 0 || !joinedInAtari)
 	res.ko = NoPoint
 	if len(captured) == 1 && len(stones) == 1 && len(libs) == 1 {
 		res.ko = captured[0]
@@ -1037,6 +1043,7 @@ func TestPGD3RandomGames(t *testing.T) {
 	}
 	var count struct {
 		captures, kos, selfAlone, uncertain, opponentKnown, hamburgResolved int
+		captureJoinsAtari                                                   int
 	}
 	for g := 0; g < games; g++ {
 		data := []byte{byte(g), byte(g / 5), byte(g >> 8), byte(g * 31), byte(g * 17)}
@@ -1050,12 +1057,21 @@ func TestPGD3RandomGames(t *testing.T) {
 			if !out.Legal && after != before {
 				t.Fatalf("game %d: an illegal try changed the referee", g)
 			}
-			// PG-D2: a capture that newly puts the mover into atari is made
-			// by a single stone.
+			// PG-D2: a capture that leaves a chain of several stones in
+			// atari ("and himself") joined only chains that were in atari
+			// before; one that joined a chain with two liberties keeps two.
 			if out.Legal && len(out.Captured) > 0 && out.AtariSelf {
 				b := after.Board()
-				if stones, _ := b.Chain(out.Point); len(stones) != 1 {
-					t.Fatalf("game %d: a capturing chain of %d stones newly in atari", g, len(stones))
+				if stones, _ := b.Chain(out.Point); len(stones) > 1 {
+					count.captureJoinsAtari++
+					prev := before.Board()
+					ns, n := prev.Neighbors(out.Point)
+					for _, q := range ns[:n] {
+						if _, libs := prev.Chain(q); prev.At(q) == out.Mover && len(libs) != 1 {
+							t.Fatalf("game %d: a capture joined %s with %d liberties and left the chain in atari\n%v",
+								g, q.Vertex(prev.Size()), len(libs), prev)
+						}
+					}
 				}
 			}
 			count.captures += len(out.Captured)
@@ -1084,7 +1100,8 @@ func TestPGD3RandomGames(t *testing.T) {
 		})
 	}
 	t.Logf("%+v", count)
-	if count.captures == 0 || count.kos == 0 || count.selfAlone == 0 || count.uncertain == 0 || count.opponentKnown == 0 || count.hamburgResolved == 0 {
+	if count.captures == 0 || count.kos == 0 || count.selfAlone == 0 || count.uncertain == 0 || count.opponentKnown == 0 || count.hamburgResolved == 0 ||
+		count.captureJoinsAtari == 0 {
 		t.Errorf("the random games missed a case: %+v", count)
 	}
 }

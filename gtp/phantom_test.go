@@ -76,6 +76,48 @@ func TestGTPPhantomPG2PG4Tries(t *testing.T) {
 	runScriptTests(t, tests)
 }
 
+// phantomSnapback sets up the snapback of engine's
+// TestPG5PG6PG7PG8Snapback on 9×9 (Black to move; three black stones on
+// the top right only pass the turn):
+//
+//	3 . O O O .
+//	2 O X X O X
+//	1 O . O . X
+//	  A B C D E
+var phantomSnapback = []string{
+	"play b B2", "play w B3", "play b C2", "play w C3", "play b E2", "play w D3", "play b E1", "play w D2",
+	"play b J9", "play w A2", "play b H9", "play w A1", "play b J8", "play w C1",
+}
+
+// TestGTPPhantomPG5Snapback: Black's capture at B1 joins B2-C2, which was
+// in atari, and leaves it in atari: by PG-5 (capture clause, PG-D2) the
+// try's answer and both announcements say atari-self=1.
+func TestGTPPhantomPG5Snapback(t *testing.T) {
+	script := append(append([]string{}, phantomSnapback...),
+		"kakure-try b D1", "kakure-try w G7", "kakure-try b B1", "kakure-announce b", "kakure-announce w", "kakure-try w C1")
+	head := make([]string, len(phantomSnapback))
+	for i := range head {
+		head[i] = "="
+	}
+	tests := []scriptTest{
+		{"PG-5 snapback, common", phantomOpts(engine.RulesCommon, 9), script, append(head[:len(head):len(head)],
+			"=legal captured=- atari-opponent=1 atari-self=0",
+			"=legal captured=- atari-opponent=0 atari-self=0",
+			"=legal captured=C1 atari-opponent=1 atari-self=1",
+			"=event=moved mover=black point=B1 capture-count=1 captured=C1 atari-opponent=1 atari-self=1",
+			"=event=moved mover=black capture-count=1 captured=C1 atari-opponent=1 atari-self=1",
+			"=legal captured=B1,B2,C2 atari-opponent=0 atari-self=0")},
+		{"PG-5 snapback, hamburg", phantomOpts(engine.RulesHamburg, 9), script, append(head[:len(head):len(head)],
+			"=legal captured=- atari-opponent=1 atari-self=0",
+			"=legal captured=- atari-opponent=0 atari-self=0",
+			"=legal captured=C1 atari-opponent=1 atari-self=1",
+			"=event=moved mover=black point=B1 capture-count=1 atari-opponent=1 atari-self=1",
+			"=event=moved mover=black capture-count=1 atari-opponent=1 atari-self=1",
+			"=legal captured=B1,B2,C2 atari-opponent=0 atari-self=0")},
+	}
+	runScriptTests(t, tests)
+}
+
 // TestGTPPhantomPG6PG7PG8Announce checks kakure-announce for the same tries
 // under each rule set (PG-D1's table): a capture of A1 by B1, then White's
 // suicide at A1.

@@ -158,6 +158,9 @@ type refereeFlaws struct {
 	ungatedUpdate bool
 	// noDedupe takes a chain that touches the try on two sides twice.
 	noDedupe bool
+	// selfAtariWithoutCaptureClause computes "and himself" by the PG-5 of
+	// old: never when the move joined a chain in atari, even if it captured.
+	selfAtariWithoutCaptureClause bool
 }
 
 // RefereeCircuit builds the circuit of one Phantom Go try on a board of
@@ -464,15 +467,21 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 		update = emptyAt
 	}
 
-	// PG-5.
-	var putsInAtari, joinedInAtari, ownNeighbour []Wire
+	// PG-5. "and himself": the mover's chain has one liberty after the
+	// move, and the move captured or no joined chain was in atari before.
+	var putsInAtari, joinedInAtari, capturesChain, ownNeighbour []Wire
 	for d := range 4 {
 		putsInAtari = append(putsInAtari, b.AND(nbOpp[d], oneLib[d]))
 		joinedInAtari = append(joinedInAtari, wasInAtari[d])
+		capturesChain = append(capturesChain, captured[d])
 		ownNeighbour = append(ownNeighbour, nbOwn[d])
 	}
 	atariOpponent := b.AND(moved, b.OrAll(putsInAtari))
-	atariSelf := b.AND(moved, b.AND(oneLibAfter, b.NOT(b.OrAll(joinedInAtari))))
+	joinedAtariNoCapture := b.AND(b.OrAll(joinedInAtari), b.NOT(b.OrAll(capturesChain)))
+	if flaws.selfAtariWithoutCaptureClause {
+		joinedAtariNoCapture = b.OrAll(joinedInAtari)
+	}
+	atariSelf := b.AND(moved, b.AND(oneLibAfter, b.NOT(joinedAtariNoCapture)))
 
 	// The next state. PG-4: a single stone that captured exactly one stone
 	// and has exactly one liberty makes the captured point the ko point;

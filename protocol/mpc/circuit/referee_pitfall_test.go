@@ -251,7 +251,12 @@ func TestPG5AtariFactsCircuit(t *testing.T) {
 		{"PG-5 opponent from one liberty to none is a capture, not atari", []string{".....", ".....", ".....", "X....", "O...."}, "B1", false, false, 1},
 		{"PG-5 self-atari alone is announced (Decision)", []string{".....", ".....", ".....", ".....", ".O..."}, "A1", false, true, 0},
 		{"PG-5 both facts", []string{".....", ".....", ".....", ".....", "O.O.."}, "B1", true, true, 0},
-		{"PG-5 joining a chain already in atari", []string{".....", ".....", ".....", ".OO..", "OX..."}, "C1", false, false, 0},
+		{"PG-5 no capture, joining a chain already in atari: not himself", []string{".....", ".....", ".....", ".OO..", "OX..."}, "C1", false, false, 0},
+		{"PG-5 capture that joins a chain in atari: and himself", []string{".....", ".....", "OOOO.", "OXXO.", "O.OX."}, "B1", false, true, 1},
+		{"PG-5 capture that joins a chain in atari, both facts (the snapback)", []string{".....", ".....", ".OOO.", "OXXO.", "O.OX."}, "B1", true, true, 1},
+		{"PG-5 capture that joins a chain in atari and leaves two liberties", []string{".....", ".....", "OOOO.", "OXXO.", "..OX."}, "B1", false, false, 1},
+		{"PG-5 capture of two stones by a single stone left in atari", []string{".....", "O....", ".O...", "OX...", "OX..."}, "A3", false, true, 2},
+		{"PG-5 self-atari next to two opponent chains, neither put into atari", []string{".....", ".....", ".....", "..O..", ".O..."}, "C1", false, true, 0},
 		{"PG-5 joining a chain with two liberties", []string{".....", ".....", ".....", ".OO..", ".X.O."}, "C1", false, true, 0},
 		{"PG-5 joining two chains, one already in atari", []string{".....", ".....", ".....", "OOO..", "X.X.."}, "B1", false, false, 0},
 		{"PG-5 joining two chains, neither in atari", []string{".....", "..O..", "..XO.", "OX.O.", ".OO.."}, "C2", false, true, 0},
@@ -275,4 +280,35 @@ func TestPG5AtariFactsCircuit(t *testing.T) {
 		}
 		runPitfalls(t, []pitfallCase{pc})
 	}
+}
+
+// TestPG5CaptureJoiningAtariCircuit: a capture that joins one of the
+// mover's chains that was in atari and leaves the new chain with one
+// liberty is "and himself" (PG-5, the seed's snapback). The circuit built
+// with the PG-5 of old, where such a join is never "and himself", fails.
+func TestPG5CaptureJoiningAtariCircuit(t *testing.T) {
+	selfAndCaptured := func(opp bool) func(t *testing.T, out engine.TryOutcome) {
+		return func(t *testing.T, out engine.TryOutcome) {
+			if !out.Legal || !out.AtariSelf || out.AtariOpponent != opp || len(out.Captured) != 1 {
+				t.Fatalf("%+v, want a capture of one stone, atari-opponent %v, atari-self", out, opp)
+			}
+		}
+	}
+	flaw := refereeFlaws{selfAtariWithoutCaptureClause: true}
+	runPitfalls(t, []pitfallCase{
+		{
+			name:  "PG-5 capture that joins a chain in atari: and himself",
+			rows:  []string{".....", ".....", "OOOO.", "OXXO.", "O.OX."},
+			tries: []string{"B1"},
+			flaw:  flaw,
+			last:  selfAndCaptured(false),
+		},
+		{
+			name:  "PG-5 the snapback: White and himself into atari",
+			rows:  []string{".....", ".....", ".OOO.", "OXXO.", "O.OX."},
+			tries: []string{"B1"},
+			flaw:  flaw,
+			last:  selfAndCaptured(true),
+		},
+	})
 }

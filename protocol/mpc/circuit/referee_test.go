@@ -97,6 +97,12 @@ func (c refereeCoverage) add(out engine.TryOutcome, next engine.PhantomReferee) 
 	}
 	if out.AtariSelf {
 		c["atari self"]++
+		// PG-5: a capture can leave a chain of several stones in atari
+		// only when every chain it joined was in atari before.
+		b := next.Board()
+		if stones, _ := b.Chain(out.Point); len(out.Captured) > 0 && len(stones) > 1 {
+			c["atari self, capture joining atari"]++
+		}
 	}
 	if out.Legal && !out.Pass && next.Ko() != engine.NoPoint {
 		c["sets ko"]++
@@ -145,6 +151,12 @@ func TestPG1to8RefereeCircuitMatchesEngine(t *testing.T) {
 			// detector's budget (the ko scenarios of the pitfall tests
 			// still run).
 			kinds = append(kinds, "illegal ko", "sets ko")
+		}
+		if scale == 1 {
+			// PG-5's capture clause comes up a few times per rule set in
+			// the full run only (TestPG5CaptureJoiningAtariCircuit always
+			// runs it).
+			kinds = append(kinds, "atari self, capture joining atari")
 		}
 		for _, k := range kinds {
 			if cover[k] == 0 {

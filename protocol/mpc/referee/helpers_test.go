@@ -300,6 +300,12 @@ func addCoverage(c map[string]int, out engine.TryOutcome, next engine.PhantomRef
 	}
 	if out.AtariSelf {
 		c["atari self"]++
+		// PG-5: a capture can leave a chain of several stones in atari
+		// only when every chain it joined was in atari before.
+		b := next.Board()
+		if stones, _ := b.Chain(out.Point); len(out.Captured) > 0 && len(stones) > 1 {
+			c["atari self, capture joining atari"]++
+		}
 	}
 	if out.Legal && !out.Pass && next.Ko() != engine.NoPoint {
 		c["sets ko"]++
