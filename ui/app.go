@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -65,6 +66,9 @@ type AppConfig struct {
 	// SaveDir is where records are written unless the player says
 	// otherwise ("" for the working directory).
 	SaveDir string
+	// NotesDir keeps each game's private notes (the m key), so that they
+	// survive leaving and resuming the game; "" keeps them in memory only.
+	NotesDir string
 	// Screen is the screen to draw on; nil means the terminal.
 	Screen tcell.Screen
 }
@@ -316,6 +320,9 @@ func (a *App) openGame(conn GameConn) {
 	}, a.leaveGame)
 	if a.cfg.SaveDir != "" {
 		screen.SetSaveDir(a.cfg.SaveDir)
+	}
+	if a.cfg.NotesDir != "" {
+		screen.SetNotesPath(filepath.Join(a.cfg.NotesDir, conn.ID().String()+".notes.json"))
 	}
 	screen.SetQueue(a.update)
 	a.game, a.conn, a.gameDone = screen, conn, done

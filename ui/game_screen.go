@@ -686,6 +686,12 @@ func (s *GameScreen) askSave() {
 		case tcell.KeyEnter:
 			s.dialog = nil
 			path := strings.TrimSpace(field.GetText())
+			if dir := filepath.Dir(path); path != "" {
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					s.model.Message = "not written: " + friendlyError(err)
+					return
+				}
+			}
 			sgfPath, err := SaveRecord(s.conn.Transcript(), path)
 			if err != nil {
 				s.model.Message = "not written: " + friendlyError(err)

@@ -224,3 +224,45 @@ func TestGM4BothPiecesOnOnePointShown(t *testing.T) {
 		t.Errorf("full view at A1 = %+v, want X's opening alone", pm)
 	}
 }
+
+// TestGameScreenNotesSurviveResume: private notes (m) are saved as they are
+// set, and a new screen of the same game (after leaving and resuming) shows
+// them again (issue 20, bug 7).
+func TestGameScreenNotesSurviveResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes", "game.notes.json")
+	g := &fakeGame{view: goView(t, 9)}
+	s := g.screen(t)
+	s.SetNotesPath(path)
+	for _, v := range []string{"C3", "G7"} {
+		s.board.SetCursor(vtx(t, 9, v))
+		s.board.toggleNote()
+	}
+	s.board.SetCursor(vtx(t, 9, "E5"))
+	s.board.toggleNote()
+	s.board.toggleNote() // and taken away again
+
+	again := (&fakeGame{view: goView(t, 9, "D4")}).screen(t)
+	again.SetNotesPath(path)
+	m := again.Board().Model()
+	var notes []engine.Point
+	for p := engine.Point(0); m.OnBoard(p); p++ {
+		if m.At(p).Has(MarkNote) {
+			notes = append(notes, p)
+		}
+	}
+	if got := engine.FormatVertices(9, notes); got != "C3,G7" {
+		t.Errorf("notes after resuming: %s, want C3,G7", got)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("notes file: %v, mode %v; want mode 0600 (private)", err, info.Mode().Perm())
+	}
+	// A damaged file is said, and the screen still works.
+	if err := os.WriteFile(path, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	third := (&fakeGame{view: goView(t, 9)}).screen(t)
+	third.SetNotesPath(path)
+	if !strings.Contains(third.Model().Message, "notes") {
+		t.Errorf("a damaged notes file gave no message: %q", third.Model().Message)
+	}
+}

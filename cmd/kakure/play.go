@@ -133,7 +133,11 @@ func runPlay(env *environment, args []string) error {
 	if isSet(fs, "cards") {
 		defaults.Cards, defaults.CardsSet = o.Cards, true
 	}
-	appCfg := ui.AppConfig{Network: pn, Defaults: defaults}
+	// Records the player writes (w) go to HOME/exports unless the player
+	// types another path; private notes are kept in HOME/notes.
+	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,
+		SaveDir:  filepath.Join(me.node.Home(), "exports"),
+		NotesDir: filepath.Join(me.node.Home(), "notes")}
 	if !*lobby {
 		appCfg.FirstGame = &o
 	}
