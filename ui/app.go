@@ -54,6 +54,34 @@ type SavedGame struct {
 	Options  engine.Options
 	// Messages is how many messages the record holds.
 	Messages int
+	// Bot is true for a game against the built-in bot.
+	Bot bool
+	// Updated is when the record was last written.
+	Updated time.Time
+}
+
+// Describe writes the game as the lobby lists it: the game, the opponent,
+// how far it went and when it was last played, so that two games of the
+// same kind read apart.
+func (g SavedGame) Describe() string { return g.Title() + " · " + g.Progress() }
+
+// Title writes the game and the opponent.
+func (g SavedGame) Title() string {
+	o := g.Options
+	who := ShortPeer(g.Opponent)
+	if g.Bot {
+		who = "the bot"
+	}
+	return fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, who)
+}
+
+// Progress writes how far the game went and when it was last played.
+func (g SavedGame) Progress() string {
+	s := plural(g.Messages, "message", "messages")
+	if !g.Updated.IsZero() {
+		s += " · " + g.Updated.Local().Format("Jan 2 15:04")
+	}
+	return s
 }
 
 // AppConfig sets up the application.
@@ -150,7 +178,7 @@ func (a *App) Run() error {
 	go a.watchNetwork()
 	a.refreshUnfinished()
 	if a.cfg.FirstGame != nil {
-		a.playBot(*a.cfg.FirstGame)
+		a.startFirstGame(*a.cfg.FirstGame)
 	}
 	err := a.tv.Run()
 	a.cancel()
@@ -262,6 +290,26 @@ func (a *App) playBot(o engine.Options) {
 			a.openGame(conn)
 		})
 	}()
+}
+
+// startFirstGame starts the game against the bot that `kakure play` opens
+// with, unless an unfinished game against the bot waits (after a crash or
+// a quit): then the player is asked whether to resume the latest one or to
+// start the new game.
+func (a *App) startFirstGame(o engine.Options) {
+	var latest *SavedGame
+	for _, g := range a.cfg.Network.Unfinished() {
+		if g.Bot && (latest == nil || g.Updated.After(latest.Updated)) {
+			latest = &g
+		}
+	}
+	if latest == nil {
+		a.playBot(o)
+		return
+	}
+	g := *latest
+	a.lobby.OfferResume(g, func() { a.resume(g.ID) }, func() { a.playBot(o) })
+	a.lobby.Render()
 }
 
 // refreshUnfinished reads the saved games that are not over into the

@@ -136,7 +136,8 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	l.lan = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
 	l.lan.SetBorder(true).SetTitle(" Peers on the LAN (^P) ").SetTitleAlign(tview.AlignLeft)
 	l.lan.SetBackgroundColor(tcell.ColorDefault)
-	l.saved = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
+	l.saved = tview.NewList().SetHighlightFullLine(true)
+	l.saved.SetSecondaryTextStyle(tcell.StyleDefault.Dim(true))
 	l.saved.SetBorder(true).SetTitle(" Unfinished games (^G) ").SetTitleAlign(tview.AlignLeft)
 	l.saved.SetBackgroundColor(tcell.ColorDefault)
 	l.saved.SetSelectedFunc(func(i int, _, _ string, _ rune) {
@@ -412,8 +413,7 @@ func (l *Lobby) render() {
 	cur = l.saved.GetCurrentItem()
 	l.saved.Clear()
 	for _, g := range m.Unfinished {
-		o := g.Options
-		l.saved.AddItem(tview.Escape(fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, ShortPeer(g.Opponent))), "", 0, nil)
+		l.saved.AddItem(tview.Escape(g.Title()), " "+tview.Escape(g.Progress()), 0, nil)
 	}
 	if cur < len(m.Unfinished) {
 		l.saved.SetCurrentItem(cur)
@@ -456,6 +456,24 @@ func (l *Lobby) showInvitation() {
 		l.answer(in, decline)
 	}
 	l.dialog, l.shownInvitation = d, in
+}
+
+// OfferResume asks the player whether to resume the unfinished game g
+// (Enter or r) or to start a new one (n) instead.
+func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
+	d := newDialog("Unfinished game", "You have an unfinished game:", g.Describe(), "",
+		"Enter or r resumes it · n starts a new game", "(it stays in the list, ^G, either way)")
+	d.handle = func(ev *tcell.EventKey) {
+		switch {
+		case ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyRune && (ev.Rune() == 'r' || ev.Rune() == 'R'):
+			l.dialog = nil
+			resume()
+		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'n' || ev.Rune() == 'N'):
+			l.dialog = nil
+			fresh()
+		}
+	}
+	l.dialog = d
 }
 
 // invitationLines are the lines of the dialog of invitation in: who (the

@@ -194,3 +194,20 @@ func TestUILobbyResume(t *testing.T) {
 		t.Error("the focus did not come back to the form")
 	}
 }
+
+// TestSavedGamesReadApart: two unfinished games of the same kind against
+// the same opponent are listed with how far each went and when it was
+// last played, so that the lobby's lines differ (issue 20, bug 8).
+func TestSavedGamesReadApart(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 9}
+	a := SavedGame{Options: o, Bot: true, Messages: 12, Updated: time.Date(2026, 11, 26, 1, 20, 0, 0, time.Local)}
+	b := SavedGame{Options: o, Bot: true, Messages: 40, Updated: time.Date(2026, 11, 26, 2, 5, 0, 0, time.Local)}
+	if a.Describe() == b.Describe() {
+		t.Fatalf("two different games read the same: %q", a.Describe())
+	}
+	for _, want := range []string{"Phantom Go 9×9", "the bot", "12 messages", "Nov 26 01:20"} {
+		if !strings.Contains(a.Describe(), want) {
+			t.Errorf("%q does not say %q", a.Describe(), want)
+		}
+	}
+}

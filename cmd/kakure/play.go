@@ -302,11 +302,19 @@ func (n *playNetwork) botPlay(g *protocol.Game) {
 func (n *playNetwork) Unfinished() []ui.SavedGame {
 	ids, _ := n.me.service.Unfinished()
 	var games []ui.SavedGame
+	home := n.me.node.Home()
 	for _, id := range ids {
-		tr, err := protocol.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json"))
+		path := filepath.Join(home, "games", id.String()+".record.json")
+		tr, err := protocol.LoadTranscript(path)
 		if err != nil {
 			continue
 		}
+		var updated time.Time
+		if info, err := os.Stat(path); err == nil {
+			updated = info.ModTime()
+		}
+		// The built-in bot keeps its games in home/bot (botPeer).
+		_, botErr := os.Stat(filepath.Join(home, "bot", "games", id.String()+".record.json"))
 		m := protocol.NewMachine(tr.Game)
 		for i := range tr.Messages {
 			if _, err := m.Apply(&tr.Messages[i]); err != nil {
@@ -317,7 +325,8 @@ func (n *playNetwork) Unfinished() []ui.SavedGame {
 		if opp == n.me.node.ID() {
 			opp = tr.Peers[1]
 		}
-		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), Options: m.Options, Messages: len(tr.Messages)})
+		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), Options: m.Options, Messages: len(tr.Messages),
+			Bot: botErr == nil, Updated: updated})
 	}
 	return games
 }

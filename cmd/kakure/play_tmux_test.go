@@ -286,7 +286,7 @@ func TestPlayTmuxBot(t *testing.T) {
 	}
 	me := colorRe.FindStringSubmatch(screen)[1]
 	bot := map[string]string{"Black": "White", "White": "Black"}[me]
-	triesRe := regexp.MustCompile(`(\d+) tries`)
+	triesRe := regexp.MustCompile(`(\d+) tr(?:y|ies)\b`)
 	tries := func(s string) int {
 		m := triesRe.FindStringSubmatch(s)
 		if m == nil {
@@ -313,7 +313,7 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.waitText("Leave this game?")
 	p.keys("y")
 	p.waitText("Unfinished games (^G)")
-	p.waitText("Phantom Go 9×9 · 12D3Ko")
+	p.waitText("Phantom Go 9×9 · the bot")
 	p.keys("C-g", "Enter")
 	p.waitText("(E5)") // the log of the game so far: the try at E5
 	try("C7")
