@@ -52,6 +52,10 @@ type GameScreen struct {
 	// saveDir is where the record is written unless the player says
 	// otherwise.
 	saveDir string
+	// logHeader names the log; logTop is the first line shown when the
+	// player scrolled the log back (-1: the log follows the game).
+	logHeader *tview.TextView
+	logTop    int
 	// queue runs a function on the application's goroutine (nil in
 	// tests: at once).
 	queue func(func())
@@ -96,6 +100,7 @@ func NewGameScreen(conn GameConn, act func(protocol.Action), leave func()) *Game
 		return t
 	}
 	s.title, s.info, s.log, s.chat, s.hints = text(), text(), text(), text(), text()
+	s.logHeader, s.logTop = header("log"), -1
 	s.input.SetLabel("> ").SetPlaceholder("Tab to chat").SetFieldBackgroundColor(tcell.ColorDefault).
 		SetBackgroundColor(tcell.ColorDefault)
 	s.input.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
@@ -107,7 +112,7 @@ func NewGameScreen(conn GameConn, act func(protocol.Action), leave func()) *Game
 
 	s.side = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(s.info, 1, 0, false).
-		AddItem(header("log"), 1, 0, false).
+		AddItem(s.logHeader, 1, 0, false).
 		AddItem(s.log, 0, 3, false).
 		AddItem(header("chat"), 1, 0, false).
 		AddItem(s.chat, 0, 2, false).
@@ -150,6 +155,8 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
+		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
+		{Key: "PgDn", Name: "log forward", Help: "scroll forward; at the end the log follows play", Action: func() { s.scrollLog(-1) }},
 	}
 }
 
@@ -170,7 +177,45 @@ func (s *GameScreen) makeReviewKeys() KeyTable {
 		{Key: "?", Name: "help", Help: "show the keys", Action: s.showHelp},
 		{Key: "q", Name: "leave", Help: "leave the game screen", Action: s.doLeave},
 		{Key: "Ctrl-Q", Name: "leave", Action: s.doLeave},
+		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
+		{Key: "PgDn", Name: "log forward", Help: "scroll the log forward a page", Action: func() { s.scrollLog(-1) }},
 	}
+}
+
+// scrollLog scrolls the log back (pages > 0) or forward by pages of its
+// height; back at the end, the log follows the game again.
+func (s *GameScreen) scrollLog(pages int) {
+	_, _, _, h := s.log.GetInnerRect()
+	page := max(h-1, 1)
+	total := s.log.GetWrappedLineCount()
+	top := max(total-h, 0)
+	if s.logTop >= 0 {
+		top = s.logTop
+	}
+	top -= pages * page
+	if top >= total-h {
+		s.logTop = -1
+	} else {
+		s.logTop = max(top, 0)
+	}
+	s.placeLog()
+}
+
+// placeLog shows the end of the log, or the part the player scrolled back
+// to (which stays in place as the game goes on), and says in the log's
+// header when the log does not follow the game.
+func (s *GameScreen) placeLog() {
+	if s.logTop < 0 {
+		s.log.ScrollToEnd()
+		s.logHeader.SetText("── log " + strings.Repeat("─", 60))
+		return
+	}
+	// Only counted once the player scrolled: counting wrapped lines
+	// before the first draw would fix the wrapping at width 0.
+	_, _, _, h := s.log.GetInnerRect()
+	back := s.log.GetWrappedLineCount() - h - s.logTop
+	s.log.ScrollTo(s.logTop, 0)
+	s.logHeader.SetText(fmt.Sprintf("── log: %d lines back · PgDn forward ", max(back, 0)) + strings.Repeat("─", 60))
 }
 
 // Keys returns the key tables of the screen: the board's, the game's and
@@ -436,7 +481,8 @@ func (s *GameScreen) render() {
 	s.info.SetText(tview.Escape(strings.Join(info, "\n")))
 	s.infoLines = info
 
-	s.log.SetText(tview.Escape(strings.Join(m.Log, "\n"))).ScrollToEnd()
+	s.log.SetText(tview.Escape(strings.Join(m.Log, "\n")))
+	s.placeLog()
 	var chat []string
 	for _, l := range v.Chat {
 		who := m.RoleName(l.From)

@@ -266,3 +266,44 @@ func TestGameScreenNotesSurviveResume(t *testing.T) {
 		t.Errorf("a damaged notes file gave no message: %q", third.Model().Message)
 	}
 }
+
+// TestGameScreenLogScrolls: PgUp scrolls the log back, so that an
+// announcement that scrolled off can be read again; the log then stays
+// where the player put it while the game goes on, and PgDn back to the end
+// makes it follow the game again (issue 20, bug 9).
+func TestGameScreenLogScrolls(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for range 30 {
+		g.next(s)
+	}
+	drawScreen(t, s, 80, 24)
+	log := s.Model().Log
+	if len(log) < 20 {
+		t.Fatalf("only %d log lines: not enough to scroll", len(log))
+	}
+	first, last := log[0], log[len(log)-1]
+	text := drawScreen(t, s, 80, 24)
+	if strings.Contains(text, first) || !strings.Contains(text, last) {
+		t.Fatalf("the log should show its end, not its start:\n%s", text)
+	}
+	for range 20 {
+		pressKey(s, tcell.KeyPgUp)
+	}
+	text = drawScreen(t, s, 80, 24)
+	if !strings.Contains(text, first) || !strings.Contains(text, "lines back") {
+		t.Fatalf("after PgUp the log does not show its first line %q:\n%s", first, text)
+	}
+	// The game goes on: the log stays where the player put it.
+	g.next(s)
+	if text = drawScreen(t, s, 80, 24); !strings.Contains(text, first) {
+		t.Errorf("a new event scrolled the log away from where the player put it:\n%s", text)
+	}
+	for range 20 {
+		pressKey(s, tcell.KeyPgDn)
+	}
+	g.next(s)
+	text = drawScreen(t, s, 80, 24)
+	if last := s.Model().Log[len(s.Model().Log)-1]; !strings.Contains(text, last) || strings.Contains(text, "lines back") {
+		t.Errorf("after PgDn to the end the log does not follow the game (%q):\n%s", last, text)
+	}
+}
