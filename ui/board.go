@@ -59,8 +59,9 @@ func (g Glyphs) stone(c engine.Color, uncertain bool) rune {
 // points and errors: red reads on dark and on light backgrounds.
 const highlightColor = tcell.ColorRed
 
-// maxTyped is the longest typed point: "pass", "t19".
-const maxTyped = 4
+// maxTyped is the longest typed text kept: one more than the longest point
+// ("pass", "t19"), so that "passx" reads as no point rather than a pass.
+const maxTyped = 5
 
 // Board is the Go board widget: it draws a [BoardModel] and turns keys and
 // mouse clicks into plays at points. It holds no game: its owner gives it

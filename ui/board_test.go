@@ -364,6 +364,9 @@ func TestUID1BadPoint(t *testing.T) {
 		{19, "u1\n", `no point "u1" (A1–T19)`},
 		{19, "d0\n", `no point "d0" (A1–T19)`},
 		{19, "4", "type the letter first: d4"},
+		// Issue 20, bug 10: a typed word longer than "pass" is no pass.
+		{9, "passx\n", `no point "passx" (A1–J9)`},
+		{9, "d44444\n", `no point "d4444" (A1–J9)`},
 	} {
 		b := ui.NewBoard().SetModel(ui.NewBoardModel(tc.n, engine.Black))
 		rec := recordPlays(b)

@@ -584,23 +584,27 @@ func (s *GameScreen) showReveal() {
 	for _, c := range cards {
 		lines = append(lines, fmt.Sprintf("  %d  %s", c.Card+1, s.model.Vertex(c.Point)))
 	}
-	lines = append(lines, "", "its number (Enter: the first) · Esc cancels")
+	// A reveal cannot be taken back: a number chooses, Enter confirms, and
+	// a bare Enter reveals nothing (issue 20, bug 10).
+	lines = append(lines, "", "its number, then Enter · Esc cancels")
 	d := newDialog("Reveal", lines...)
+	chosen := -1
 	d.handle = func(ev *tcell.EventKey) {
-		card := -1
 		switch {
 		case ev.Key() == tcell.KeyEsc:
 			s.dialog = nil
-			return
-		case ev.Key() == tcell.KeyEnter:
-			card = cards[0].Card
+		case ev.Key() == tcell.KeyEnter && chosen >= 0:
+			s.dialog = nil
+			s.command(command{kind: cmdReveal, card: chosen})
 		case ev.Key() == tcell.KeyRune && ev.Rune() >= '1' && ev.Rune() <= '9':
-			card = int(ev.Rune() - '1')
-		default:
-			return
+			card := int(ev.Rune() - '1')
+			for _, c := range cards {
+				if c.Card == card {
+					chosen = card
+					d.lines[len(d.lines)-1] = fmt.Sprintf("reveal %d at %s: Enter confirms · another number · Esc cancels", card+1, s.model.Vertex(c.Point))
+				}
+			}
 		}
-		s.dialog = nil
-		s.command(command{kind: cmdReveal, card: card})
 	}
 	s.dialog = d
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -73,7 +74,7 @@ func run(env *environment, args []string) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(env.stderr, "kakure %s: %v\n", name, err)
+		fmt.Fprintf(env.stderr, "kakure %s: %s\n", name, userMessage(err))
 		if errors.Is(err, errUsage) {
 			fmt.Fprintf(env.stderr, "Run 'kakure %s -h' for help.\n", name)
 			return 2
@@ -81,6 +82,25 @@ func run(env *environment, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// packagePrefix matches the package names that errors carry inside
+// kakure ("engine: ", "protocol: "), at the start of a message or of a
+// wrapped part.
+var packagePrefix = regexp.MustCompile(`(^|: )(engine|protocol|node|rendezvous|commit|gtp|bot|ui|sgf|referee|gc|ot|circuit|prg|usage): `)
+
+// userMessage writes an error for the person at the terminal: without the
+// package names that say where in kakure it came from, which mean nothing
+// there ("usage: engine: bad options: …" reads "bad options: …").
+func userMessage(err error) string {
+	s := err.Error()
+	for {
+		t := packagePrefix.ReplaceAllString(s, "$1")
+		if t == s {
+			return s
+		}
+		s = t
+	}
 }
 
 func printHelp(w io.Writer) {

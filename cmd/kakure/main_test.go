@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -21,4 +25,29 @@ func TestMain(m *testing.M) {
 		os.Exit(run(env, args))
 	}
 	os.Exit(m.Run())
+}
+
+// TestUserMessagesHaveNoPackageNames: errors reach the terminal without the
+// package names kakure's errors carry inside ("usage: engine: bad options"
+// read that way before; issue 20, bug 10).
+func TestUserMessagesHaveNoPackageNames(t *testing.T) {
+	for _, args := range [][]string{
+		{"play", "--size", "4", "--home", t.TempDir()},
+		{"match", "--variant", "phantom", "--size", "40", "--out", t.TempDir()},
+		{"verify", filepath.Join(t.TempDir(), "missing.record.json")},
+	} {
+		status, out := runCommand(t, args...)
+		if status == 0 {
+			t.Errorf("%v succeeded:\n%s", args, out)
+		}
+		first := strings.SplitN(out, "\n", 2)[0]
+		for _, pkg := range []string{"usage: ", "engine: ", "protocol: ", "node: "} {
+			if strings.Contains(first, pkg) {
+				t.Errorf("%v says %q: the package name %q means nothing to a player", args, first, pkg)
+			}
+		}
+	}
+	if got := userMessage(fmt.Errorf("%w: %w", errUsage, errors.New("engine: bad options: size 4"))); got != "bad options: size 4" {
+		t.Errorf("userMessage = %q", got)
+	}
 }

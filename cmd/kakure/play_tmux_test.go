@@ -427,7 +427,14 @@ func TestPlayTmuxHMG(t *testing.T) {
 	black.keys("C-v")
 	black.waitText("Reveal which hidden move?")
 	stopWhite()
+	// A bare Enter reveals nothing: the reveal cannot be taken back.
+	black.keys("Enter")
 	black.keys("1")
+	black.waitText("reveal 1 at A1: Enter confirms")
+	if loosely(white.capture(), "Black reveals hidden move") {
+		t.Fatalf("a bare Enter revealed a hidden move:\n%s", white.screen)
+	}
+	black.keys("Enter")
 	white.waitText("Black reveals hidden move 1 at A1.")
 	white.waitCell("A1", "(●)")
 	black.play("C3")
