@@ -73,7 +73,17 @@ func TestHMG2RevealKey(t *testing.T) {
 			t.Errorf("the list lacks %q:\n%s", want, text)
 		}
 	}
+	// A bare Enter reveals nothing (a reveal cannot be taken back); a
+	// number chooses, Enter confirms.
+	press(s, "\n")
+	if len(g.actions) != 0 || s.dialog == nil {
+		t.Fatalf("a bare Enter sent %q (dialog open: %v)", actionsText(5, g.actions), s.dialog != nil)
+	}
 	press(s, fmt.Sprint(cards[len(cards)-1].Card+1))
+	if len(g.actions) != 0 {
+		t.Fatalf("a number alone sent %q", actionsText(5, g.actions))
+	}
+	press(s, "\n")
 	if got, want := actionsText(5, g.actions), fmt.Sprintf("reveal %d", cards[len(cards)-1].Card); got != want {
 		t.Errorf("sent %q, want %q", got, want)
 	}
