@@ -50,6 +50,10 @@ type GameModel struct {
 	Message string
 	// Adjourned is true while the connection to the opponent is down.
 	Adjourned bool
+	// proposal is the last marking of dead stones proposed in the count,
+	// until play resumes: the game ending by score then means the other
+	// player accepted it.
+	proposal *protocol.EventScoring
 	// Conn is the connection to the opponent last measured; nil when not
 	// shown (a game against the built-in bot).
 	Conn *ConnState
@@ -281,7 +285,11 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventChat:
 		return eventNote{}, true // the chat panel shows it
 	case protocol.EventEnded:
-		return eventNote{lines: []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color, m.View.Options.Variant)}}, true
+		lines := []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color, m.View.Options.Variant)}
+		if p := m.proposal; p != nil && e.Outcome.Result.By == engine.ByScore && e.Outcome.Violation == nil {
+			lines = append([]string{m.RoleName(p.Proposer.Other()) + " accepts the marking."}, lines...)
+		}
+		return eventNote{lines: lines}, true
 	case protocol.EventViolation:
 		return eventNote{lines: []string{fmt.Sprintf("The opponent broke rule %s: %s", e.Violation.Rule, e.Violation.Detail)}}, true
 	case protocol.EventAdjourned:
@@ -290,8 +298,10 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventAnnouncement:
 		return eventNote{lines: []string{e.Text}}, true
 	case protocol.EventResumed:
+		m.proposal = nil
 		return eventNote{lines: []string{m.RoleName(e.By) + " resumes play."}}, true
 	case protocol.EventScoring:
+		m.proposal = &e
 		return eventNote{lines: []string{m.describeMarking(e)}}, true
 	}
 	return eventNote{}, false

@@ -307,3 +307,22 @@ func TestGameScreenLogScrolls(t *testing.T) {
 		t.Errorf("after PgDn to the end the log does not follow the game (%q):\n%s", last, text)
 	}
 }
+
+// TestGameScreenLogsAcceptedMarking: when the count ends by one player
+// accepting the other's marking of dead stones, the log says who accepted
+// (issue 20, bug 10).
+func TestGameScreenLogsAcceptedMarking(t *testing.T) {
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		s, g := newRecordScreen(t, "go", r)
+		for g.next(s) {
+		}
+		log := strings.Join(s.Model().Log, "\n")
+		if !strings.Contains(log, "proposes") {
+			t.Fatalf("the recorded game has no marking:\n%s", log)
+		}
+		i, j := strings.LastIndex(log, "accepts the marking."), strings.LastIndex(log, "Result:")
+		if i < 0 || j < i {
+			t.Errorf("role %d: the log does not say the marking was accepted before the result:\n%s", r, log)
+		}
+	}
+}

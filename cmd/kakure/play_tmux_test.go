@@ -267,6 +267,7 @@ func TestPlayTmuxGo(t *testing.T) {
 	agreeCount(t, black, white)
 	for _, p := range []*pane{black, white} {
 		p.waitText("Result: White wins by 7.5 points (W+7.5)")
+		p.waitText("accepts the marking.")
 	}
 }
 
