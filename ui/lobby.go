@@ -630,6 +630,10 @@ func (l *Lobby) Draw(screen tcell.Screen) {
 		l.me.SetText(strings.Join(l.meLines(w), "\n"))
 	}
 	l.ResizeItem(l.me, min(len(l.meLines(w)), 7), 0)
+	// A long status (an error with its cause) wraps onto up to four
+	// lines rather than being cut at the screen's edge.
+	l.status.SetWrap(true).SetWordWrap(true)
+	l.ResizeItem(l.status, min(max(len(tview.WordWrap(" "+l.model.Status, max(w, 1))), 1), 4), 0)
 	l.Flex.Draw(screen)
 	if l.dialog != nil {
 		l.dialog.SetRect(l.GetRect())

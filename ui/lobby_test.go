@@ -211,3 +211,18 @@ func TestSavedGamesReadApart(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyLongStatusWraps: a long error in the lobby's status line is shown
+// whole, wrapped, not cut at the edge of the screen (issue 20, bug 10).
+func TestLobbyLongStatusWraps(t *testing.T) {
+	l, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
+	end := "give its full address, such as /ip4/192.0.2.7/tcp/4001/p2p/12D3KooW…"
+	l.Model().Status = "The invitation failed: no address known for 12D3KooWAbCdEfGhIjKlMnOpQrStUvWxYz: " + end
+	l.Render()
+	text := drawScreen(t, l, 80, 30)
+	// Compared without spaces and line breaks: a long address breaks
+	// anywhere.
+	if !strings.Contains(strings.Join(strings.Fields(text), ""), strings.Join(strings.Fields(end), "")) {
+		t.Errorf("the status is cut:\n%s", text)
+	}
+}
