@@ -474,7 +474,7 @@ func (s *GameScreen) render() {
 	if (v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer) && v.Options.Variant != engine.VariantGomoku {
 		info = append(info, "Tossing a coin for the colours…")
 	}
-	info = append(info, s.variant.panel(m)...)
+	info = append(info, s.panel()...)
 	if m.Conn != nil {
 		info = append(info, "Opponent's peer ID: "+m.Opponent, "Connection: "+m.Conn.String())
 	}
@@ -706,6 +706,23 @@ func (s *GameScreen) reviewBoard() BoardModel {
 	}
 	f := r.frames[r.at]
 	return r.variant.replayBoard(f, s.model.View, r.full).With(MarkHighlight, f.Effect...)
+}
+
+// panel returns the variant's lines of the side panel: of the game as it
+// stands, or in the replay of the position shown (captures, turn), as far
+// as the public view of that position tells them; the end's lines where
+// the position's view tells nothing.
+func (s *GameScreen) panel() []string {
+	r := s.review
+	if r == nil || len(r.frames) == 0 || r.at < 0 || r.variant == nil || r.at == len(r.frames)-1 {
+		return s.variant.panel(s.model)
+	}
+	at := *s.model
+	at.View.Variant = r.frames[r.at].Public
+	if lines := r.variant.panel(&at); len(lines) > 0 {
+		return lines
+	}
+	return s.variant.panel(s.model)
 }
 
 func (s *GameScreen) stepReview(d int) {

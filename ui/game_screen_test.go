@@ -326,3 +326,31 @@ func TestGameScreenLogsAcceptedMarking(t *testing.T) {
 		}
 	}
 }
+
+// TestGameScreenReplayPanelFollowsPosition: in the replay, the side panel
+// tells the position shown (its captures), not the end of the game (issue
+// 20, bug 10).
+func TestGameScreenReplayPanelFollowsPosition(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for g.next(s) {
+	}
+	if s.review == nil || len(s.review.frames) < 3 {
+		t.Fatal("no replay")
+	}
+	end := strings.Join(s.panel(), "\n")
+	if !strings.Contains(end, "captures") || strings.Count(end, "captures 0") == 2 {
+		t.Fatalf("the recorded game should end with captures: %q", end)
+	}
+	s.stepReview(-1 << 20)
+	s.stepReview(1) // after the first move: nothing captured yet
+	if start := strings.Join(s.panel(), "\n"); strings.Count(start, "captures 0") != 2 {
+		t.Errorf("the panel at the first move says %q; want no captures for either player", start)
+	}
+	drawScreen(t, s, 100, 30)
+	pressKey(s, tcell.KeyHome)
+	pressKey(s, tcell.KeyRight)
+	text := drawScreen(t, s, 100, 30)
+	if strings.Count(text, "captures 0") != 2 {
+		t.Errorf("the screen at the first move does not show the position's captures:\n%s", text)
+	}
+}
