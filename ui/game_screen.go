@@ -155,6 +155,7 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
+		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
 		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
 		{Key: "PgDn", Name: "log forward", Help: "scroll forward; at the end the log follows play", Action: func() { s.scrollLog(-1) }},
 	}
@@ -175,6 +176,7 @@ func (s *GameScreen) makeReviewKeys() KeyTable {
 		{Key: "w", Name: "write", Help: "write the record and its SGF where you choose", Action: s.askSave},
 		{Key: "Tab", Name: "chat", Help: "write to the opponent", Action: s.startChat},
 		{Key: "?", Name: "help", Help: "show the keys", Action: s.showHelp},
+		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
 		{Key: "q", Name: "leave", Help: "leave the game screen", Action: s.doLeave},
 		{Key: "Ctrl-Q", Name: "leave", Action: s.doLeave},
 		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
@@ -616,12 +618,29 @@ func (s *GameScreen) showHelp() {
 	s.dialog = helpDialog(text, func() { s.dialog = nil })
 }
 
+// showRules opens the rules of this game.
+func (s *GameScreen) showRules() {
+	s.dialog = rulesDialog(s.model.View.Options, func() { s.dialog = nil })
+}
+
 // helpDialog returns a dialog that shows text, scrolls with the arrow
 // keys and closes with Esc, q or ?.
 func helpDialog(text string, closeIt func()) *dialog {
+	return textDialog("Keys — Esc closes, ↑↓ scroll", text, closeIt)
+}
+
+// rulesDialog returns a dialog that shows the rules of the game with
+// options o (RulesText), scrolls and closes as helpDialog.
+func rulesDialog(o engine.Options, closeIt func()) *dialog {
+	return textDialog("Rules — Esc closes, ↑↓ PgUp PgDn scroll", RulesText(o), closeIt)
+}
+
+// textDialog returns a dialog that shows text under title, scrolls with
+// the arrow keys and closes with Esc, q or ?.
+func textDialog(title, text string, closeIt func()) *dialog {
 	tv := tview.NewTextView().SetText(text).SetWrap(false)
 	tv.SetBackgroundColor(tcell.ColorDefault)
-	d := newDialog("Keys — Esc closes, ↑↓ scroll")
+	d := newDialog(title)
 	d.body = tv
 	lines := strings.Split(text, "\n")
 	for _, l := range lines {

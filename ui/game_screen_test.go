@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/rivo/tview"
 )
 
 // TestGameScreenReplaysRecords plays every recorded game through the game
@@ -352,5 +353,59 @@ func TestGameScreenReplayPanelFollowsPosition(t *testing.T) {
 	text := drawScreen(t, s, 100, 30)
 	if strings.Count(text, "captures 0") != 2 {
 		t.Errorf("the screen at the first move does not show the position's captures:\n%s", text)
+	}
+}
+
+// TestRulesInTheApp: the rules page of a game shows the variant's rules of
+// docs/spec/rules.md and the base they build on, marks the Phantom Go
+// announcement rule set in force, and opens with Ctrl-T in a game and in
+// the lobby (issue 20, rules in the app).
+func TestRulesInTheApp(t *testing.T) {
+	cases := []struct {
+		o            engine.Options
+		want, absent []string
+	}{
+		{engine.Options{Variant: engine.VariantPhantom, Size: 9, Komi: 7.5, Rules: engine.RulesHamburg},
+			[]string{"PG-5 Atari facts", "GO-1 Chains", "▶ in force in this game:\n- PG-7", "This game: Phantom Go 9×9"}, []string{"HMG-1", "**", "▶ in force in this game:\n- PG-6"}},
+		{engine.Options{Variant: engine.VariantGomoku, Size: 9},
+			[]string{"GM-3 A turn", "GM-8"}, []string{"GO-1", "PG-1"}},
+		{engine.Options{Variant: engine.VariantHMG, Size: 9, Cards: 3},
+			[]string{"HMG-5", "GO-5 Scoring"}, []string{"PG-1", "BG-1"}},
+		{engine.Options{Variant: engine.VariantBridge, Size: 9},
+			[]string{"BG-1", "GO-2"}, []string{"FG-1"}},
+		{engine.Options{Variant: engine.VariantFGo, Size: 9},
+			[]string{"FG-1", "GO-3"}, []string{"BG-1"}},
+		{engine.Options{Variant: engine.VariantGo, Size: 9, Komi: 7.5},
+			[]string{"GO-6 Resignation"}, []string{"PG-1"}},
+	}
+	for _, c := range cases {
+		text := RulesText(c.o)
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: the rules lack %q", c.o.Variant, w)
+			}
+		}
+		for _, a := range c.absent {
+			if strings.Contains(text, a) {
+				t.Errorf("%s: the rules hold %q", c.o.Variant, a)
+			}
+		}
+	}
+	s, g := newRecordScreen(t, "phantom", protocol.Inviter)
+	for range 10 {
+		g.next(s)
+	}
+	pressKey(s, tcell.KeyCtrlT)
+	if text := drawScreen(t, s, 100, 30); !strings.Contains(text, "Rules — Esc closes") || !strings.Contains(text, "This game: Phantom Go") {
+		t.Errorf("Ctrl-T in a game shows no rules:\n%s", text)
+	}
+	pressKey(s, tcell.KeyEsc)
+	if s.dialog != nil {
+		t.Error("Esc does not close the rules")
+	}
+	l, _ := focusedLobby(t, engine.Options{Variant: engine.VariantHMG, Size: 9})
+	l.HandleKey(tcell.NewEventKey(tcell.KeyCtrlT, 0, tcell.ModCtrl), func(tview.Primitive) {})
+	if text := drawScreen(t, l, 100, 30); !strings.Contains(text, "HMG-1") {
+		t.Errorf("Ctrl-T in the lobby shows no rules of Hidden Move Go:\n%s", text)
 	}
 }

@@ -213,6 +213,7 @@ func (l *Lobby) makeKeys() KeyTable {
 		{Key: "Ctrl-W", Name: "write", Help: "write your peer ID and addresses to a file, to send them", Action: l.writeAddrs},
 		{Key: "Ctrl-X", Name: "cancel", Help: "stop waiting for the answer to your invitation", Action: l.cancel},
 		{Key: "?", Name: "help", Help: "show the keys", Action: l.showHelp},
+		{Key: "Ctrl-T", Name: "rules", Help: "the rules of the variant chosen in the form", Action: l.showRules},
 		{Key: "Ctrl-Q", Name: "quit", Help: "quit kakure", Action: l.quit},
 	}
 }
@@ -334,6 +335,18 @@ func (l *Lobby) invite() {
 	if l.OnInvite != nil {
 		l.OnInvite(peer, o)
 	}
+}
+
+// showRules opens the rules of the game the form describes.
+func (l *Lobby) showRules() {
+	o, err := l.Options()
+	if err != nil {
+		o = engine.Options{Variant: l.chosenVariant()}
+	}
+	if n, err := o.Normalize(); err == nil {
+		o = n
+	}
+	l.dialog = rulesDialog(o, func() { l.dialog = nil })
 }
 
 func (l *Lobby) playBot() {
