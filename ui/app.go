@@ -99,6 +99,9 @@ type AppConfig struct {
 	NotesDir string
 	// Screen is the screen to draw on; nil means the terminal.
 	Screen tcell.Screen
+	// Quiet turns off the bell and the window title that tell the player
+	// of the opponent's move, an invitation and a game's end (UI-D24).
+	Quiet bool
 }
 
 // App is kakure's console application: the lobby, and the screen of the
@@ -122,6 +125,12 @@ type App struct {
 	codes codeState
 
 	stopOnce sync.Once
+	// screen is the screen drawn on (notify.go); set before each draw.
+	// turnEnded is when the player's turn last ended; now, when set,
+	// stands in for time.Now in tests.
+	screen    tcell.Screen
+	turnEnded time.Time
+	now       func() time.Time
 }
 
 // NewApp returns the application; Run starts it.
@@ -131,6 +140,7 @@ func NewApp(cfg AppConfig) *App {
 	if cfg.Screen != nil {
 		a.tv.SetScreen(cfg.Screen)
 	}
+	a.tv.SetBeforeDrawFunc(a.keepScreen)
 	net := cfg.Network
 	a.lobby = NewLobby(net.ID(), net.Addrs(), cfg.Defaults)
 	a.lobby.OnInvite = a.invite
@@ -243,6 +253,7 @@ func (a *App) invited(in *Invitation) {
 	}
 	a.lobby.Invited(in)
 	a.watchInviter(in)
+	a.notify("invitation from "+ShortPeer(in.From), true)
 	if a.game != nil {
 		a.game.Model().Log = append(a.game.Model().Log,
 			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", ShortPeer(in.From), DescribeOptions(in.Options)))
@@ -394,7 +405,11 @@ func (a *App) openGame(conn GameConn) {
 	go func() {
 		for e := range conn.Events() {
 			v := conn.View()
-			a.update(func() { screen.Apply(e, v) })
+			a.update(func() {
+				was := screen.Model().View.MyTurn && !screen.Model().Over()
+				screen.Apply(e, v)
+				a.noticeGame(screen, was, e)
+			})
 		}
 	}()
 }

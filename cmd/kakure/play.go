@@ -58,6 +58,7 @@ func runPlay(env *environment, args []string) error {
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: loopback for a game against the bot; with --lobby all interfaces, TCP and QUIC, random ports)")
 	lobby := fs.Bool("lobby", false, "open the lobby, to invite people and be invited, instead of starting a game against the bot")
 	noMDNS := fs.Bool("no-mdns", false, "do not look for peers on the local network (mDNS)")
+	quiet := fs.Bool("quiet", false, "no terminal bell and no window title for the opponent's move, invitations and results")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the built-in bot's choices")
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
 	var vf variantFlags
@@ -137,7 +138,7 @@ func runPlay(env *environment, args []string) error {
 	// types another path; private notes are kept in HOME/notes.
 	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,
 		SaveDir:  filepath.Join(me.node.Home(), "exports"),
-		NotesDir: filepath.Join(me.node.Home(), "notes")}
+		NotesDir: filepath.Join(me.node.Home(), "notes"), Quiet: *quiet}
 	if !*lobby {
 		appCfg.FirstGame = &o
 	}
