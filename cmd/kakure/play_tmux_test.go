@@ -444,8 +444,13 @@ func TestPlayTmuxHMG(t *testing.T) {
 	black.waitText("White passes.")
 	hiddenFrom(t, black, "E5", "White's card")
 	black.play("pass")
+	// The card stays hidden through the count, but it is opened as soon as
+	// the marking is accepted, before agreeCount returns: stop watching
+	// while it is still hidden.
+	black.waitText("White passes.")
+	hiddenFrom(t, black, "E5", "White's card")
+	stopBlack()
 	agreeCount(t, black, white)
-	stopBlack() // the count is agreed: the unused cards are opened now
 	for _, p := range []*pane{black, white} {
 		p.waitText("Result: Black wins")
 	}
