@@ -135,6 +135,7 @@ type App struct {
 
 // NewApp returns the application; Run starts it.
 func NewApp(cfg AppConfig) *App {
+	useTerminalColours()
 	a := &App{cfg: cfg, tv: tview.NewApplication(), pages: tview.NewPages()}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	if cfg.Screen != nil {

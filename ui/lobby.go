@@ -81,6 +81,8 @@ type Lobby struct {
 
 	keys   KeyTable
 	dialog *dialog
+	// labels are the form's labels without the focus mark.
+	labels map[tview.FormItem]string
 	// meWidth is the width the lines of this peer were cut for.
 	meWidth int
 	// shownInvitation is the invitation the open dialog asks about.
@@ -136,10 +138,12 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	l.lan = tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true)
 	l.lan.SetBorder(true).SetTitle(" Peers on the LAN (^P) ").SetTitleAlign(tview.AlignLeft)
 	l.lan.SetBackgroundColor(tcell.ColorDefault)
+	l.lan.SetSelectedStyle(chosenStyle)
 	l.saved = tview.NewList().SetHighlightFullLine(true)
 	l.saved.SetSecondaryTextStyle(tcell.StyleDefault.Dim(true))
 	l.saved.SetBorder(true).SetTitle(" Unfinished games (^G) ").SetTitleAlign(tview.AlignLeft)
 	l.saved.SetBackgroundColor(tcell.ColorDefault)
+	l.saved.SetSelectedStyle(chosenStyle)
 	l.saved.SetSelectedFunc(func(i int, _, _ string, _ rune) {
 		if i < len(l.model.Unfinished) && l.OnResume != nil {
 			l.OnResume(l.model.Unfinished[i].ID)
@@ -149,6 +153,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	l.form = tview.NewForm().SetItemPadding(0).SetFieldBackgroundColor(tcell.ColorDefault)
 	l.form.SetBorder(true).SetTitle(" New game ").SetTitleAlign(tview.AlignLeft)
 	l.form.SetBackgroundColor(tcell.ColorDefault)
+	l.form.SetButtonStyle(tcell.StyleDefault).SetButtonActivatedStyle(chosenStyle)
 	field := func(label, placeholder string, width int) *tview.InputField {
 		f := tview.NewInputField().SetLabel(label).SetFieldWidth(width).SetPlaceholder(placeholder)
 		f.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
@@ -168,6 +173,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 		variants[i] = string(v) + " — " + VariantName(v)
 	}
 	l.variant = tview.NewDropDown().SetLabel("Variant ").SetOptions(variants, nil)
+	l.variant.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
 	rules := make([]string, len(formRules))
 	for i, r := range formRules {
 		rules[i] = string(r)
@@ -176,8 +182,11 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	// only the chosen variant's (disabling the others would move tview's
 	// focus under the player's fingers).
 	l.rules = tview.NewDropDown().SetLabel("Rules (phantom) ").SetOptions(rules, nil)
+	l.rules.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
 	l.suicide = tview.NewDropDown().SetLabel("Suicide (fgo) ").SetOptions([]string{"nz", "forbid"}, nil)
+	l.suicide.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
 	l.perpendicular = tview.NewCheckbox().SetLabel("Perpendicular (bridge) ")
+	l.perpendicular.SetActivatedStyle(chosenStyle)
 	l.form.AddFormItem(l.opponent).AddFormItem(l.variant).AddFormItem(l.size).AddFormItem(l.komi).
 		AddFormItem(l.rules).AddFormItem(l.cards).AddFormItem(l.suicide).AddFormItem(l.perpendicular).
 		AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
@@ -634,6 +643,34 @@ func (l *Lobby) meLines(w int) []string {
 	return lines
 }
 
+// markFocusedField puts focusMark before the label of the form's focused
+// field and spaces before the others, so that every label keeps its width.
+func (l *Lobby) markFocusedField() {
+	if l.labels == nil {
+		l.labels = map[tview.FormItem]string{}
+	}
+	for i := range l.form.GetFormItemCount() {
+		item := l.form.GetFormItem(i)
+		base, ok := l.labels[item]
+		if !ok {
+			base = item.GetLabel()
+			l.labels[item] = base
+		}
+		label := "  " + base
+		if item.HasFocus() {
+			label = focusMark + base
+		}
+		switch it := item.(type) {
+		case *tview.InputField:
+			it.SetLabel(label)
+		case *tview.DropDown:
+			it.SetLabel(label)
+		case *tview.Checkbox:
+			it.SetLabel(label)
+		}
+	}
+}
+
 // Draw draws the lobby, then the open dialog. This peer's addresses take
 // the lines they need, wrapped, up to six.
 func (l *Lobby) Draw(screen tcell.Screen) {
@@ -643,6 +680,7 @@ func (l *Lobby) Draw(screen tcell.Screen) {
 		l.me.SetText(strings.Join(l.meLines(w), "\n"))
 	}
 	l.ResizeItem(l.me, min(len(l.meLines(w)), 7), 0)
+	l.markFocusedField()
 	// A long status (an error with its cause) wraps onto up to four
 	// lines rather than being cut at the screen's edge.
 	l.status.SetWrap(true).SetWordWrap(true)

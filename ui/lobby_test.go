@@ -226,3 +226,31 @@ func TestLobbyLongStatusWraps(t *testing.T) {
 		t.Errorf("the status is cut:\n%s", text)
 	}
 }
+
+// TestUID25LobbyReadsOnAnyTerminal: the lobby draws with the terminal's
+// own colours (no white, yellow or blue of tview's theme, which do not read
+// on a light terminal), and the focused field is marked without colour
+// (issue 20: colours on light terminals, the focused field visible).
+func TestUID25LobbyReadsOnAnyTerminal(t *testing.T) {
+	saved := tview.Styles
+	defer func() { tview.Styles = saved }()
+	useTerminalColours()
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo, Size: 9})
+	text := drawScreen(t, l, 100, 30)
+	if !strings.Contains(text, focusMark+"Opponent") || strings.Contains(text, focusMark+"Variant") {
+		t.Errorf("the focused field (Opponent) is not marked alone:\n%s", text)
+	}
+	lobbyKeys(l, setFocus, "\t")
+	text = drawScreen(t, l, 100, 30)
+	if !strings.Contains(text, focusMark+"Variant") || strings.Contains(text, focusMark+"Opponent") {
+		t.Errorf("after Tab the mark did not move to Variant:\n%s", text)
+	}
+	v, _ := simScreens.Load(t)
+	cells, w, h := v.(tcell.SimulationScreen).GetContents()
+	for i := range w * h {
+		fg, bg, _ := cells[i].Style.Decompose()
+		if fg != tcell.ColorDefault || bg != tcell.ColorDefault {
+			t.Fatalf("cell (%d, %d) %q is drawn in %v on %v, not the terminal's colours", i%w, i/w, string(cells[i].Runes), fg, bg)
+		}
+	}
+}
