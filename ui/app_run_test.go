@@ -153,7 +153,9 @@ func TestUIAppFirstGame(t *testing.T) {
 	waitScreen(t, app, s, "Result:")
 
 	// Before the game the screen waited; now it replays: a key of the
-	// replay, then q back to the lobby.
+	// replay (once the replay is built: a key before goes nowhere), then
+	// q back to the lobby.
+	waitScreen(t, app, s, "(the full view)")
 	s.InjectKey(tcell.KeyHome, 0, tcell.ModNone)
 	waitScreen(t, app, s, "Replay 0/")
 	s.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
