@@ -24,17 +24,18 @@ const (
 // of every try, sends the labels of its own inputs and transfers the
 // evaluator's by OT. It is not safe for concurrent use.
 //
-// Every random choice comes from its seed (PN-D2): Δ from labelDelta, the
-// zero labels of try t from (labelLabels, t), the mask bits of try t (its
-// next share and the masks of its player's outputs) from (labelMask, t),
-// and the OT machine from labelOT.
+// Every random choice comes from its seed (PN-D2): the Δ of try t from
+// (labelDelta, t) — a fresh Δ for every try (T-8(a), MPC-D4), so that
+// whatever a cheating evaluator learns of one try's Δ opens nothing in
+// another —, the zero labels of try t from (labelLabels, t), the mask
+// bits of try t (its next share and the masks of its player's outputs)
+// from (labelMask, t), and the OT machine from labelOT.
 type Garbler struct {
 	cfg    Config
 	seed   prg.Seed
 	rc     *refereeCircuits
 	pub    Public
 	sender *ot.Sender
-	delta  gc.Label
 	share  circuit.RefereeState
 	phase  phase
 	failed error
@@ -80,17 +81,12 @@ func NewGarbler(cfg Config, seed prg.Seed) (*Garbler, error) {
 	if err != nil {
 		return nil, err
 	}
-	delta, err := gc.NewDelta(seed.Stream(labelDelta))
-	if err != nil {
-		return nil, err
-	}
 	g := &Garbler{
 		cfg:    cfg,
 		seed:   seed,
 		rc:     rc,
 		pub:    NewPublic(),
 		sender: ot.NewSender(seed.Derive(labelOT), cfg.session()),
-		delta:  delta,
 		share:  circuit.EmptyRefereeState(cfg.Size),
 	}
 	g.maskFor = func(try uint64, n int) []bool { return seed.Stream(labelMask, try).Bools(n) }
@@ -171,7 +167,11 @@ func (g *Garbler) Prepare() error {
 }
 
 func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
-	gb, keys, err := gc.Garble(g.rc.circuit[mover], g.delta, g.seed.Stream(labelLabels, try), try)
+	delta, err := tryDelta(g.seed, try)
+	if err != nil {
+		return nil, err
+	}
+	gb, keys, err := gc.Garble(g.rc.circuit[mover], delta, g.seed.Stream(labelLabels, try), try)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 	for i, pair := range p.keys.Inputs[circuit.Evaluator] {
 		zero[i] = pair[0]
 	}
-	reply, err := g.sender.SendCorrelated(request, zero, g.delta)
+	reply, err := g.sender.SendCorrelated(request, zero, p.keys.Delta)
 	if err != nil {
 		return Garbling{}, fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
 	}
@@ -290,4 +290,10 @@ func checkRequestSize(request []byte, m int) error {
 		return fmt.Errorf("%w: OT request of %d bytes, want %d OTs", ErrMessage, len(request), m)
 	}
 	return nil
+}
+
+// tryDelta returns the free-XOR offset Δ of try number try of the garbler
+// of seed: a fresh one for every try (T-8(a), MPC-D4).
+func tryDelta(seed prg.Seed, try uint64) (gc.Label, error) {
+	return gc.NewDelta(seed.Stream(labelDelta, try))
 }
