@@ -505,6 +505,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 	case KindPhantomTry, KindPhantomRequest:
 		p.request = bulk[0]
+		// The OT extension's consistency check, at once (T-8(a)).
+		if err := p.g.CheckRequest(bulk[0]); err != nil {
+			return catch(err)
+		}
 		if msg.Kind == KindPhantomRequest {
 			// The garbler's player is to try: garble ahead while it thinks.
 			p.g.Prepare()
