@@ -2,6 +2,7 @@ package gc_test
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
@@ -101,8 +103,20 @@ func bitsBytes(bits []bool) []byte {
 // TestKATGarbling (T-8(c)): a random circuit of a fixed seed, garbled
 // with a fixed Δ, fixed input labels and two instances, gives fixed
 // tables, decoding bits and output labels; evaluated on fixed inputs, it
-// gives fixed output labels.
+// gives fixed output labels. Both hash paths (AES-NI assembly where the
+// processor has it, crypto/aes) must give the vectors.
 func TestKATGarbling(t *testing.T) {
+	defer aeshash.SetAssembly(true)
+	for _, asm := range []bool{true, false} {
+		if aeshash.SetAssembly(asm) != asm {
+			t.Log("no assembly path on this machine")
+			continue
+		}
+		t.Run(fmt.Sprintf("assembly=%v", asm), func(t *testing.T) { katGarbling(t) })
+	}
+}
+
+func katGarbling(t *testing.T) {
 	got := map[string][]byte{}
 	c := randomCircuit(seedOf(61).Stream("kat/circuit"), 24, 24, 3000, [3]int{4, 4, 1}, 40)
 	delta, err := gc.NewDelta(seedOf(62).Stream("kat/delta"))
@@ -142,4 +156,41 @@ func seedOf(b byte) prg.Seed {
 	var s prg.Seed
 	s[0] = b
 	return s
+}
+
+// TestGarblingPathsIdentical: the assembly and crypto/aes paths of the
+// gate hash give identical tables, decoding bits and evaluations on
+// random circuits (issue 16: the pure-Go path is kept and must agree).
+func TestGarblingPathsIdentical(t *testing.T) {
+	defer aeshash.SetAssembly(true)
+	if !aeshash.SetAssembly(true) {
+		t.Skip("no assembly path on this machine")
+	}
+	for k := range 5 {
+		c := randomCircuit(seedOf(80).Stream("paths", uint64(k)), 16, 16, 2000, [3]int{3, 4, 1}, 30)
+		delta, _ := gc.NewDelta(seedOf(81).Stream("delta", uint64(k)))
+		var tables [2][]byte
+		var outs [2][]byte
+		for i, asm := range []bool{true, false} {
+			aeshash.SetAssembly(asm)
+			g, keys, err := gc.Garble(c, delta, seedOf(82).Stream("labels", uint64(k)), uint64(k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables[i] = append(g.Tables, bitsBytes(g.Decoding)...)
+			in := seedOf(83).Stream("in", uint64(k))
+			var labels [2][]gc.Label
+			for p := range 2 {
+				labels[p], _ = keys.Encode(p, in.Bools(len(c.Inputs[p])))
+			}
+			out, err := gc.Evaluate(c, g, labels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = gc.MarshalLabels(out)
+		}
+		if !bytes.Equal(tables[0], tables[1]) || !bytes.Equal(outs[0], outs[1]) {
+			t.Fatalf("circuit %d: the assembly and crypto/aes paths differ", k)
+		}
+	}
 }
