@@ -17,3 +17,8 @@ func tccr4AESNI(rk *[roundKeyBytes]byte, x, t, out *[8]uint64)
 //
 //go:noescape
 func tccr2AESNI(rk *[roundKeyBytes]byte, x, t, out *[4]uint64)
+
+// tccr8AESNI is tccr4AESNI on eight blocks.
+//
+//go:noescape
+func tccr8AESNI(rk *[roundKeyBytes]byte, x, t, out *[16]uint64)

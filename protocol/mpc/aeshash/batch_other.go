@@ -13,3 +13,7 @@ func tccr4AESNI(*[roundKeyBytes]byte, *[8]uint64, *[8]uint64, *[8]uint64) {
 func tccr2AESNI(*[roundKeyBytes]byte, *[4]uint64, *[4]uint64, *[4]uint64) {
 	panic("aeshash: no assembly")
 }
+
+func tccr8AESNI(*[roundKeyBytes]byte, *[16]uint64, *[16]uint64, *[16]uint64) {
+	panic("aeshash: no assembly")
+}

@@ -45,6 +45,19 @@ func TestBatchPathsAgree(t *testing.T) {
 					t.Fatalf("assembly %v: Hash4[%d] differs from Hash", asm, i)
 				}
 			}
+			var x8, t8, o8 [16]uint64
+			copy(x8[:8], xw[:])
+			copy(t8[:8], tww[:])
+			for i := range 8 {
+				x8[8+i], t8[8+i] = xw[7-i]^1, tww[i]
+			}
+			b.Hash8(&x8, &t8, &o8)
+			for i := range 8 {
+				xb, tb := blockOf(x8[2*i], x8[2*i+1]), blockOf(t8[2*i], t8[2*i+1])
+				if lo, hi := words(h.Hash(xb, tb)); o8[2*i] != lo || o8[2*i+1] != hi {
+					t.Fatalf("assembly %v: Hash8[%d] differs from Hash", asm, i)
+				}
+			}
 			x2 := [4]uint64{xw[0], xw[1], xw[6], xw[7]}
 			t2 := [4]uint64{tww[2], tww[3], tww[4], tww[5]}
 			var o2 [4]uint64
@@ -60,6 +73,13 @@ func TestBatchPathsAgree(t *testing.T) {
 
 func words(b Block) (uint64, uint64) {
 	return binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
+}
+
+func blockOf(lo, hi uint64) Block {
+	var b Block
+	binary.LittleEndian.PutUint64(b[:8], lo)
+	binary.LittleEndian.PutUint64(b[8:], hi)
+	return b
 }
 
 // TestSbox checks the computed S-box on the values of FIPS-197.
