@@ -54,32 +54,32 @@ type gateHash struct {
 	buf *[8 * aeshash.Size]byte
 }
 
-func newGateHash() gateHash {
+func newGateHash() *gateHash {
 	k := aeshash.FixedKey()
 	c, err := aes.NewCipher(k[:])
 	if err != nil {
 		panic("gc: " + err.Error())
 	}
-	return gateHash{asm: aeshash.Assembly(), b: aeshash.NewBatch(), w: new([84]uint64),
+	return &gateHash{asm: aeshash.Assembly(), b: aeshash.NewBatch(), w: new([84]uint64),
 		pi: c, buf: new([8 * aeshash.Size]byte)}
 }
 
-func (h gateHash) put(i int, x blk) {
+func (h *gateHash) put(i int, x blk) {
 	binary.LittleEndian.PutUint64(h.buf[16*i:], x.lo)
 	binary.LittleEndian.PutUint64(h.buf[16*i+8:], x.hi)
 }
 
-func (h gateHash) get(i int) blk {
+func (h *gateHash) get(i int) blk {
 	return blk{binary.LittleEndian.Uint64(h.buf[16*i:]), binary.LittleEndian.Uint64(h.buf[16*i+8:])}
 }
 
-func (h gateHash) enc(i int) {
+func (h *gateHash) enc(i int) {
 	b := h.buf[16*i : 16*i+16]
 	h.pi.Encrypt(b, b)
 }
 
 // hash4 returns H(x0, ta), H(x1, ta), H(x2, tb), H(x3, tb).
-func (h gateHash) hash4(x0, x1, x2, x3, ta, tb blk) (blk, blk, blk, blk) {
+func (h *gateHash) hash4(x0, x1, x2, x3, ta, tb blk) (blk, blk, blk, blk) {
 	if h.asm {
 		x, t, o := (*[8]uint64)(h.w[0:8]), (*[8]uint64)(h.w[8:16]), (*[8]uint64)(h.w[16:24])
 		x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = x0.lo, x0.hi, x1.lo, x1.hi, x2.lo, x2.hi, x3.lo, x3.hi
@@ -108,7 +108,7 @@ func (h gateHash) hash4(x0, x1, x2, x3, ta, tb blk) (blk, blk, blk, blk) {
 }
 
 // hash8 returns H(x[k], t[k/2]) for k = 0..7 (assembly path only).
-func (h gateHash) hash8(x [8]blk, t [4]blk) [8]blk {
+func (h *gateHash) hash8(x [8]blk, t [4]blk) [8]blk {
 	xs, ts, o := (*[16]uint64)(h.w[36:52]), (*[16]uint64)(h.w[52:68]), (*[16]uint64)(h.w[68:84])
 	for k := range 8 {
 		xs[2*k], xs[2*k+1] = x[k].lo, x[k].hi
@@ -123,7 +123,7 @@ func (h gateHash) hash8(x [8]blk, t [4]blk) [8]blk {
 }
 
 // hash4t returns H(x[k], t[k]) for k = 0..3 (assembly path only).
-func (h gateHash) hash4t(x, t [4]blk) [4]blk {
+func (h *gateHash) hash4t(x, t [4]blk) [4]blk {
 	xs, ts, o := (*[8]uint64)(h.w[0:8]), (*[8]uint64)(h.w[8:16]), (*[8]uint64)(h.w[16:24])
 	for k := range 4 {
 		xs[2*k], xs[2*k+1] = x[k].lo, x[k].hi
@@ -134,7 +134,7 @@ func (h gateHash) hash4t(x, t [4]blk) [4]blk {
 }
 
 // hash2 returns H(x0, ta), H(x1, tb).
-func (h gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
+func (h *gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
 	if h.asm {
 		x, t, o := (*[4]uint64)(h.w[24:28]), (*[4]uint64)(h.w[28:32]), (*[4]uint64)(h.w[32:36])
 		x[0], x[1], x[2], x[3] = x0.lo, x0.hi, x1.lo, x1.hi
@@ -200,7 +200,7 @@ func reads(g circuit.Gate, x circuit.Wire) bool {
 }
 
 // garbleOne garbles AND gate g, the j-th.
-func garbleOne(h gateHash, g circuit.Gate, w []blk, delta blk, instance, j uint64, tables []byte) {
+func garbleOne(h *gateHash, g circuit.Gate, w []blk, delta blk, instance, j uint64, tables []byte) {
 	a0, b0 := w[g.A], w[g.B]
 	ha0, ha1, hb0, hb1 := h.hash4(a0, a0.xor(delta), b0, b0.xor(delta), blk{2 * j, instance}, blk{2*j + 1, instance})
 	w[g.Out] = garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1, tables[j*TableSize:(j+1)*TableSize])
@@ -208,7 +208,7 @@ func garbleOne(h gateHash, g circuit.Gate, w []blk, delta blk, instance, j uint6
 
 // garbleTwo garbles the independent AND gates g (the j-th) and g2 (the
 // j2-th) with one 8-block hash.
-func garbleTwo(h gateHash, g, g2 circuit.Gate, w []blk, delta blk, instance, j, j2 uint64, tables []byte) {
+func garbleTwo(h *gateHash, g, g2 circuit.Gate, w []blk, delta blk, instance, j, j2 uint64, tables []byte) {
 	a0, b0, c0, d0 := w[g.A], w[g.B], w[g2.A], w[g2.B]
 	hs := h.hash8(
 		[8]blk{a0, a0.xor(delta), b0, b0.xor(delta), c0, c0.xor(delta), d0, d0.xor(delta)},
@@ -277,7 +277,7 @@ func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte
 }
 
 // evaluateOne evaluates AND gate g, the j-th.
-func evaluateOne(h gateHash, g circuit.Gate, w []blk, instance, j uint64, tables []byte) {
+func evaluateOne(h *gateHash, g circuit.Gate, w []blk, instance, j uint64, tables []byte) {
 	wa, wb := w[g.A], w[g.B]
 	ha, hb := h.hash2(wa, wb, blk{2 * j, instance}, blk{2*j + 1, instance})
 	w[g.Out] = evaluateAND(wa, wb, ha, hb, tables[j*TableSize:(j+1)*TableSize])
