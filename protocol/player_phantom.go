@@ -505,6 +505,11 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 	case KindPhantomTry, KindPhantomRequest:
 		p.request = bulk[0]
+		// The OT extension's consistency check, at once (T-8(a)); a
+		// malformed request is left to Garble, as before.
+		if err := p.g.CheckRequest(bulk[0]); errors.Is(err, referee.ErrDeviation) {
+			return catch(err)
+		}
 		if msg.Kind == KindPhantomRequest {
 			// The garbler's player is to try: garble ahead while it thinks.
 			p.g.Prepare()

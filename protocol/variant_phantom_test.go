@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 )
 
 // TestPG9PhantomGameOverLoopback plays whole games of Phantom Go between
@@ -202,6 +204,26 @@ func TestT8PhantomEvaluatorForwardsAWrongLabel(t *testing.T) {
 		return protocol.PhantomTamper(body, 0, flipByte(6+16+3))
 	}, protocol.KindPhantomOutputs), nil)
 	checkPhantomCaught(t, h, "T-8", "output labels")
+}
+
+// TestT8PhantomEvaluatorProbesTheOT is the IKNP probing attack (T-8(a)):
+// an evaluator's program gives one row of its fourth OT request a choice
+// vector of weight 8 (bit 0 of 8 columns flipped), to test bits of the
+// garbler's OT secret. The garbler's program refuses the request at once
+// by the consistency check of the OT extension and accuses; the audit
+// names the evaluator, and Verify proves it from the record.
+func TestT8PhantomEvaluatorProbesTheOT(t *testing.T) {
+	h := playPhantomCheat(t, engine.RulesCommon, 1, phantomRewrite(4, func(body any) any {
+		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
+			m := int(binary.BigEndian.Uint32(b[7:11]))
+			nb := (m + ot.KOSPad + 7) / 8
+			for _, col := range []int{3, 17, 30, 44, 61, 80, 99, 127} {
+				b[11+col*nb] ^= 1
+			}
+			return b
+		})
+	}, protocol.KindPhantomTry, protocol.KindPhantomRequest), nil)
+	checkPhantomCaught(t, h, "T-8", "OT request")
 }
 
 // cheatingBot is a random bot whose program does cheat once, at its

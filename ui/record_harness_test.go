@@ -19,10 +19,11 @@ import (
 // (kakure match --size 5 --games 1): go (seed 3), hmg (--cards 3, seed 2:
 // three reveals, one of them an undo, and unused cards opened at the end),
 // fgo (seed 3: offers, a collision), bridge (seed 3: Black wins with a
-// bridge). phantom is 5×5 under hamburg; its end-of-game audit replays
-// the garbled referee circuit, so a change of the circuit (PG-5's capture
-// clause) makes it replay the game's tries (read from its phantom-reveal
-// messages) with scripted players on protocol.RecordTestKey hosts.
+// bridge). phantom is 5×5 under hamburg (kakure match --variant phantom
+// --size 5 --rules hamburg --games 1 --seed 7 --black random --white
+// random); its end-of-game audit replays the garbled referee and its OT,
+// so a change of either (the circuit, the OT messages) means writing it
+// again with that command.
 
 // recordStep is one message of a record as a role's screen meets it: the
 // events it caused and the view that follows.

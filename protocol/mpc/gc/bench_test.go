@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -40,10 +41,28 @@ func andCircuit(n, window int) *circuit.Circuit {
 
 const benchGates = 1 << 16
 
+// BenchmarkGarbleAND garbles AND gates on one core with each hash path:
+// "asm" is the AES-NI assembly (where the processor has it), "purego"
+// crypto/aes one block at a time.
 func BenchmarkGarbleAND(b *testing.B) {
+	defer aeshash.SetAssembly(true)
 	for _, window := range []int{1024, 0} {
-		b.Run(windowName(window), func(b *testing.B) { benchmarkGarble(b, andCircuit(benchGates, window)) })
+		for _, asm := range []bool{true, false} {
+			b.Run(windowName(window)+"/"+pathName(asm), func(b *testing.B) {
+				if aeshash.SetAssembly(asm) != asm {
+					b.Skip("no assembly path")
+				}
+				benchmarkGarble(b, andCircuit(benchGates, window))
+			})
+		}
 	}
+}
+
+func pathName(asm bool) string {
+	if asm {
+		return "asm"
+	}
+	return "purego"
 }
 
 func windowName(window int) string {
@@ -68,9 +87,19 @@ func benchmarkGarble(b *testing.B, c *circuit.Circuit) {
 	b.ReportMetric(gc.TableSize, "B/AND")
 }
 
+// BenchmarkEvaluateAND evaluates AND gates on one core with each hash
+// path.
 func BenchmarkEvaluateAND(b *testing.B) {
+	defer aeshash.SetAssembly(true)
 	for _, window := range []int{1024, 0} {
-		b.Run(windowName(window), func(b *testing.B) { benchmarkEvaluate(b, andCircuit(benchGates, window)) })
+		for _, asm := range []bool{true, false} {
+			b.Run(windowName(window)+"/"+pathName(asm), func(b *testing.B) {
+				if aeshash.SetAssembly(asm) != asm {
+					b.Skip("no assembly path")
+				}
+				benchmarkEvaluate(b, andCircuit(benchGates, window))
+			})
+		}
 	}
 }
 

@@ -12,17 +12,17 @@ import (
 // panics.
 
 func FuzzParseRequest(f *testing.F) {
-	f.Add(append(batchMsgHeader(kindRequest, 0, 1), make([]byte, Kappa)...), uint32(0))
-	f.Add(append(batchMsgHeader(kindRequest, 2, 9), make([]byte, 2*Kappa)...), uint32(2))
+	f.Add(append(batchMsgHeader(kindRequest, 0, 1), make([]byte, RequestSize(1)-batchHeader)...), uint32(0))
+	f.Add(append(batchMsgHeader(kindRequest, 2, 9), make([]byte, RequestSize(9)-batchHeader)...), uint32(2))
 	f.Fuzz(func(t *testing.T, msg []byte, batch uint32) {
-		m, cols, err := parseRequest(msg, batch)
+		m, cols, xt, err := parseRequest(msg, batch)
 		if err != nil {
 			if !errors.Is(err, ErrMessage) {
 				t.Fatalf("error %v does not wrap ErrMessage", err)
 			}
 			return
 		}
-		if m <= 0 || m > MaxBatch || len(cols) != Kappa*((m+7)/8) {
+		if m <= 0 || m > MaxBatch || len(cols) != Kappa*columnBytes(m) || len(xt) != checkSize {
 			t.Fatalf("accepted %d OTs with %d bytes of columns", m, len(cols))
 		}
 	})

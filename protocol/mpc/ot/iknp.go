@@ -1,34 +1,81 @@
 package ot
 
 import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
-// IKNP with κ = 128, for a batch of m OTs, columns of m bits:
+// IKNP with κ = 128 and the consistency check of KOS15, for a batch of m
+// OTs extended to m' = m + KOSPad rows, columns of m' bits:
 //
-//	receiver (choices r): t_i = G(k_i^0), u_i = t_i ⊕ G(k_i^1) ⊕ r   → u_0 … u_127
-//	sender (secret s):    q_i = G(k_i^{s_i}) ⊕ s_i·u_i = t_i ⊕ s_i·r
+//	receiver (choices r, padded with KOSPad random bits):
+//	    t_i = G(k_i^0, b), u_i = t_i ⊕ G(k_i^1, b) ⊕ r          → u_0 … u_127
+//	sender (secret s):
+//	    q_i = G(k_i^{s_i}, b) ⊕ s_i·u_i = t_i ⊕ s_i·r
 //
-// Read by rows, q_j = t_j ⊕ r_j·s. The sender replies
-// y_j^0 = H(q_j, τ_j) ⊕ m_j^0 and y_j^1 = H(q_j ⊕ s, τ_j) ⊕ m_j^1, and the
-// receiver recovers m_j^{r_j} = y_j^{r_j} ⊕ H(t_j, τ_j). G(k) is the prg
-// stream of seed k, read on from batch to batch; τ_j is the OT's index
-// counted from the first batch.
+// Read by rows, q_j = t_j ⊕ r_j·s. The check (Keller, Orsini and Scholl,
+// "Actively secure OT extension with optimal overhead", Crypto 2015, §3):
+// χ_0 … χ_{m'-1} ∈ GF(2^128) are drawn from a hash of the session, the
+// batch header and the columns u (Fiat–Shamir, as emp-ot's malicious
+// IKNP does), the receiver sends x = Σ r_j·χ_j and t = Σ t_j·χ_j with
+// the columns, and the sender refuses the batch unless Σ q_j·χ_j =
+// t ⊕ x·s. A receiver whose row j has a choice vector that is not all
+// r_j or all ¬r_j (the probing attack: each of its 2^w candidate labels
+// tests w bits of s) passes only by guessing those w bits of s, with
+// probability 2^-w, and learns nothing when refused; the KOSPad random
+// rows keep x from telling anything of the real choices.
+//
+// The sender replies y_j^0 = H(q_j, τ_j) ⊕ m_j^0 and y_j^1 = H(q_j ⊕ s,
+// τ_j) ⊕ m_j^1 for the m real rows, and the receiver recovers
+// m_j^{r_j} = y_j^{r_j} ⊕ H(t_j, τ_j). G(k, b) is AES-256 in counter
+// mode keyed with the 32-byte base OT key k, from the counter block
+// b‖0 (b the batch number as 8 big-endian bytes, a batch reads at most
+// 2^17 blocks), so that a batch can be checked, skipped or replayed
+// without the ones before it; τ_j is the tweak (otTweakHi, b·2^32 + j),
+// unique per OT of the session.
 
 // Labels of the streams derived from a party's seed.
 const (
 	labelBaseScalars = "ot/base/scalars"
 	labelSecret      = "ot/iknp/secret"
-	labelColumn      = "ot/iknp/column"
+	labelPad         = "ot/kos/pad" // index: the batch
+	chiTag           = "kakure/mpc/ot/kos/chi/v1\x00"
 )
+
+// KOSPad is the number of random rows the receiver adds to every batch
+// for the consistency check: κ + 64, so that x hides the real choices
+// with statistical security 2^-64.
+const KOSPad = Kappa + 64
+
+// checkSize is the size of the receiver's check values x and t.
+const checkSize = 2 * aeshash.Size
 
 // otTweakHi is the high half of every OT tweak; garbling uses the
 // instance number there, which should stay below it.
 const otTweakHi = ^uint64(0)
+
+// otTweak returns the tweak of OT j of batch b.
+func otTweak(batch uint32, j int) Block {
+	return aeshash.Tweak(otTweakHi, uint64(batch)<<32|uint64(j))
+}
+
+// RequestSize returns the size in bytes of the request of a batch of m
+// OTs: the header, κ columns of m + KOSPad bits and the check values.
+func RequestSize(m int) int { return batchHeader + Kappa*columnBytes(m) + checkSize }
+
+// ReplySize returns the size in bytes of the reply to a batch of m OTs.
+func ReplySize(m int) int { return batchHeader + 32*m }
+
+// columnBytes is the number of bytes of a column of a batch of m OTs.
+func columnBytes(m int) int { return (m + KOSPad + 7) / 8 }
 
 // Sender is the sender of the OT extension (the garbler): it holds the
 // message pairs. It is not safe for concurrent use.
@@ -36,10 +83,16 @@ type Sender struct {
 	seed    prg.Seed
 	session []byte
 	secret  Block // s: its choice bits in the base OTs
-	columns []*prg.Stream
+	keys    []cipher.Block
 	batch   uint32
-	index   uint64 // OTs transferred so far
 	hash    *aeshash.Hasher
+	// refused is the error of a request that failed the consistency
+	// check: the sender then refuses every later call.
+	refused error
+	// checked is the last request of the next batch that passed Check,
+	// with its rows, so that Send does not compute them again.
+	checked     []byte
+	checkedRows []Block
 }
 
 // NewSender returns the extension sender for the session (the game ID and
@@ -52,7 +105,7 @@ func NewSender(seed prg.Seed, session []byte) *Sender {
 // BaseRespond runs the base OTs as their receiver, with the bits of its
 // secret s as choices, and returns the message for the receiver.
 func (s *Sender) BaseRespond(msg []byte) ([]byte, error) {
-	if s.columns != nil {
+	if s.keys != nil {
 		return nil, fmt.Errorf("%w: base OTs already done", ErrState)
 	}
 	secret := s.seed.Stream(labelSecret).Block()
@@ -69,53 +122,123 @@ func (s *Sender) BaseRespond(msg []byte) ([]byte, error) {
 		return nil, err
 	}
 	s.secret = secret
-	s.columns = make([]*prg.Stream, Kappa)
+	s.keys = make([]cipher.Block, Kappa)
 	for i, k := range keys {
-		s.columns[i] = prg.Seed(k).Stream(labelColumn)
+		s.keys[i] = columnCipher(k)
 	}
 	return reply, nil
 }
 
-// Send takes the receiver's request for a batch and returns the reply that
-// transfers pairs[j][c_j] for the receiver's choice c_j; there must be one
-// pair per requested OT.
-func (s *Sender) Send(request []byte, pairs [][2]Block) ([]byte, error) {
-	if s.columns == nil {
-		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
+// Batch returns the number of the next batch.
+func (s *Sender) Batch() uint32 { return s.batch }
+
+// check parses a request of the next batch and runs the consistency
+// check; it returns the count and the m real rows q_j.
+func (s *Sender) check(request []byte) (int, []Block, error) {
+	if s.refused != nil {
+		return 0, nil, s.refused
 	}
-	m, cols, err := parseRequest(request, s.batch)
+	if s.keys == nil {
+		return 0, nil, fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	m, cols, xt, err := parseRequest(request, s.batch)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
-	if len(pairs) != m {
-		return nil, fmt.Errorf("%w: %d pairs for a request of %d OTs", ErrInput, len(pairs), m)
+	if s.checked != nil && bytes.Equal(s.checked, request) {
+		return m, s.checkedRows, nil
 	}
-	nb := (m + 7) / 8
-	q := newColumns(m)
+	rows, err := s.rowsOf(request, m, cols, xt)
+	if err != nil {
+		return 0, nil, err
+	}
+	s.checked, s.checkedRows = append(s.checked[:0], request...), rows
+	return m, rows, nil
+}
+
+// rowsOf computes the rows q_j of a parsed request of batch s.batch and
+// checks them; the error of a failed check wraps ErrConsistency.
+func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error) {
+	nb := columnBytes(m)
+	q := newColumns(m + KOSPad)
 	for i := range Kappa {
 		qi := q.column(i)
-		s.columns[i].Read(qi[:nb])
+		readColumn(s.keys[i], s.batch, qi[:nb])
 		if s.secret[i/8]>>(i%8)&1 == 1 {
 			for k := range nb {
 				qi[k] ^= cols[i*nb+k]
 			}
 		}
 	}
-	rows := q.rows(m)
+	rows := q.rows(m + KOSPad)
+	chi := challenge(s.session, request[:batchHeader+Kappa*nb], m+KOSPad)
+	var acc wide
+	for j, r := range rows {
+		acc.mulAdd(chi[j], r)
+	}
+	x, t := Block(xt[:16]), Block(xt[16:])
+	var xs wide
+	xs.mulAdd(x, s.secret)
+	if acc.reduce() != t.Xor(xs.reduce()) {
+		return nil, fmt.Errorf("%w: batch %d", ErrConsistency, s.batch)
+	}
+	return rows[:m], nil
+}
+
+// Check runs the consistency check on the request of the next batch
+// without answering it: nil if it passes, an error wrapping
+// ErrConsistency if the receiver is caught (the sender then refuses
+// every later call), ErrMessage if the request is malformed.
+func (s *Sender) Check(request []byte) error {
+	_, _, err := s.check(request)
+	if errors.Is(err, ErrConsistency) {
+		s.refused = err
+	}
+	return err
+}
+
+// Send takes the receiver's request for a batch and returns the reply that
+// transfers pairs[j][c_j] for the receiver's choice c_j; there must be one
+// pair per requested OT. A request that fails the consistency check is
+// refused with an error wrapping ErrConsistency, and so is every later
+// call: the receiver deviated.
+func (s *Sender) Send(request []byte, pairs [][2]Block) ([]byte, error) {
+	m, rows, err := s.check(request)
+	if err != nil {
+		if errors.Is(err, ErrConsistency) {
+			s.refused = err
+		}
+		return nil, err
+	}
+	if len(pairs) != m {
+		return nil, fmt.Errorf("%w: %d pairs for a request of %d OTs", ErrInput, len(pairs), m)
+	}
 	reply := replyHeader(s.batch, m)
 	var buf [32]byte
 	for j := range m {
-		tweak := aeshash.Tweak(otTweakHi, s.index+uint64(j))
-		h0 := s.hash.Hash(rows[j], tweak)
-		h1 := s.hash.Hash(rows[j].Xor(s.secret), tweak)
+		tweak := otTweak(s.batch, j)
+		h0, h1 := s.hash.Hash2(rows[j], tweak, rows[j].Xor(s.secret), tweak)
 		y0, y1 := h0.Xor(pairs[j][0]), h1.Xor(pairs[j][1])
 		copy(buf[:16], y0[:])
 		copy(buf[16:], y1[:])
 		reply = append(reply, buf[:]...)
 	}
 	s.batch++
-	s.index += uint64(m)
+	s.checked, s.checkedRows = s.checked[:0], nil
 	return reply, nil
+}
+
+// Skip moves the sender over the next batch without a request, as if it
+// had answered one: a machine rebuilt from its seed and a record uses it
+// for the batches the record holds. Batches are independent, so nothing
+// is computed.
+func (s *Sender) Skip() error {
+	if s.keys == nil {
+		return fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	s.batch++
+	s.checked, s.checkedRows = s.checked[:0], nil
+	return nil
 }
 
 // SendCorrelated is Send with the pairs (zero[j], zero[j] ⊕ delta): the
@@ -129,15 +252,89 @@ func (s *Sender) SendCorrelated(request []byte, zero []Block, delta Block) ([]by
 	return s.Send(request, pairs)
 }
 
+// VerifyRefusal judges a sender's claim that a receiver's request failed
+// the consistency check, from what a record holds: the session, the
+// receiver's base OT message baseStart, the sender's answer baseReply
+// and the request, all signed by the party that sent them, and the
+// sender's seed, which the sender reveals to prove the claim. It returns
+// nil when the claim is proven: the seed gives exactly baseReply, and
+// the request fails the check. Otherwise it returns an error saying why
+// not; a request that an honest receiver made always passes the check
+// whatever the sender's seed, so an honest receiver is never convicted.
+// Revealing the seed opens the sender's OT secret s (every earlier OT of
+// the session, hence the Δ of every earlier try), not its other secrets.
+func VerifyRefusal(session []byte, senderSeed prg.Seed, baseStart, baseReply, request []byte) error {
+	s := NewSender(senderSeed, session)
+	reply, err := s.BaseRespond(baseStart)
+	if err != nil {
+		return fmt.Errorf("ot: refusal not proven: the receiver's base OT message: %w", err)
+	}
+	if !bytes.Equal(reply, baseReply) {
+		return errors.New("ot: refusal not proven: the revealed seed does not give the sender's base OT answer")
+	}
+	if len(request) < batchHeader {
+		return fmt.Errorf("ot: refusal not proven: %w: a request of %d bytes", ErrMessage, len(request))
+	}
+	s.batch = binary.BigEndian.Uint32(request[3:])
+	m, cols, xt, err := parseRequest(request, s.batch)
+	if err != nil {
+		return fmt.Errorf("ot: refusal not proven: %w", err)
+	}
+	if _, err := s.rowsOf(request, m, cols, xt); !errors.Is(err, ErrConsistency) {
+		return fmt.Errorf("ot: refusal not proven: batch %d passes the consistency check", s.batch)
+	}
+	return nil
+}
+
+// columnCipher returns the AES-256 cipher of G for base OT key k.
+func columnCipher(k Key) cipher.Block {
+	c, err := aes.NewCipher(k[:])
+	if err != nil {
+		panic("ot: " + err.Error()) // 32-byte keys are always valid
+	}
+	return c
+}
+
+// readColumn fills dst with the first len(dst) bytes of G(k, batch), c
+// the cipher of k.
+func readColumn(c cipher.Block, batch uint32, dst []byte) {
+	var iv [aes.BlockSize]byte
+	binary.BigEndian.PutUint64(iv[:8], uint64(batch))
+	clear(dst)
+	cipher.NewCTR(c, iv[:]).XORKeyStream(dst, dst)
+}
+
+// challenge returns the KOS challenges χ_0 … χ_{n-1} of a batch: a prg
+// stream keyed with SHA-256 of a tag, the session and the request up to
+// its check values (header and columns).
+func challenge(session, request []byte, n int) []Block {
+	h := sha256.New()
+	var l [8]byte
+	h.Write([]byte(chiTag))
+	binary.BigEndian.PutUint64(l[:], uint64(len(session)))
+	h.Write(l[:])
+	h.Write(session)
+	h.Write(request)
+	var seed prg.Seed
+	h.Sum(seed[:0])
+	st := prg.New(seed)
+	buf := make([]byte, 16*n)
+	st.Read(buf)
+	out := make([]Block, n)
+	for j := range out {
+		out[j] = Block(buf[16*j : 16*j+16])
+	}
+	return out
+}
+
 // Receiver is the receiver of the OT extension (the evaluator): it holds
 // the choice bits. It is not safe for concurrent use.
 type Receiver struct {
 	seed    prg.Seed
 	session []byte
 	base    *BaseSender
-	columns [][2]*prg.Stream
+	keys    [][2]cipher.Block
 	batch   uint32
-	index   uint64
 	hash    *aeshash.Hasher
 	// pending is the batch requested and not yet received.
 	pending *pendingBatch
@@ -175,23 +372,30 @@ func (r *Receiver) BaseStart() ([]byte, error) {
 // BaseFinish takes the sender's base OT message; the receiver is then
 // ready for requests.
 func (r *Receiver) BaseFinish(msg []byte) error {
-	if r.base == nil || r.columns != nil {
+	if r.base == nil || r.keys != nil {
 		return fmt.Errorf("%w: base OTs not started or already finished", ErrState)
 	}
 	keys, err := r.base.Finish(msg)
 	if err != nil {
 		return err
 	}
-	r.columns = make([][2]*prg.Stream, Kappa)
+	r.keys = make([][2]cipher.Block, Kappa)
 	for i, k := range keys {
-		r.columns[i] = [2]*prg.Stream{prg.Seed(k[0]).Stream(labelColumn), prg.Seed(k[1]).Stream(labelColumn)}
+		r.keys[i] = [2]cipher.Block{columnCipher(k[0]), columnCipher(k[1])}
 	}
 	return nil
 }
 
 // Request returns the request of a batch of OTs with the given choice bits.
 func (r *Receiver) Request(choices []bool) ([]byte, error) {
-	if r.columns == nil {
+	return r.request(choices, nil)
+}
+
+// request makes the request; cheat, when set (tests of the package), may
+// change the columns before the check values are computed, and returns
+// the error term to add to t (the cheater's guess).
+func (r *Receiver) request(choices []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, error) {
+	if r.keys == nil {
 		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
 	}
 	if r.pending != nil {
@@ -201,27 +405,60 @@ func (r *Receiver) Request(choices []bool) ([]byte, error) {
 	if m == 0 || m > MaxBatch {
 		return nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
 	}
-	nb := (m + 7) / 8
+	n := m + KOSPad
+	nb := columnBytes(m)
+	all := append(append(make([]bool, 0, n), choices...), r.seed.Stream(labelPad, uint64(r.batch)).Bools(KOSPad)...)
 	packed := make([]byte, nb)
-	for j, c := range choices {
+	for j, c := range all {
 		if c {
 			packed[j/8] |= 1 << (j % 8)
 		}
 	}
-	t := newColumns(m)
-	msg := requestHeader(r.batch, m)
+	t := newColumns(n)
+	msg := make([]byte, 0, RequestSize(m))
+	msg = append(msg, batchMsgHeader(kindRequest, r.batch, m)...)
 	u := make([]byte, nb)
 	for i := range Kappa {
 		ti := t.column(i)
-		r.columns[i][0].Read(ti[:nb])
-		r.columns[i][1].Read(u)
+		readColumn(r.keys[i][0], r.batch, ti[:nb])
+		readColumn(r.keys[i][1], r.batch, u)
 		for k := range nb {
 			u[k] ^= ti[k] ^ packed[k]
 		}
 		msg = append(msg, u...)
 	}
-	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: t.rows(m)}
+	var guess func(chi []Block) Block
+	if cheat != nil {
+		guess = cheat(msg[batchHeader:], nb)
+	}
+	rows := t.rows(n)
+	chi := challenge(r.session, msg, n)
+	var x Block
+	var acc wide
+	for j, c := range all {
+		if c {
+			x = x.Xor(chi[j])
+		}
+		acc.mulAdd(chi[j], rows[j])
+	}
+	tc := acc.reduce()
+	if guess != nil {
+		tc = tc.Xor(guess(chi))
+	}
+	msg = append(msg, x[:]...)
+	msg = append(msg, tc[:]...)
+	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows[:m]}
 	return msg, nil
+}
+
+// Skip moves the receiver over the next batch without a request, as if
+// it had requested and received one (see Sender.Skip).
+func (r *Receiver) Skip() error {
+	if r.keys == nil || r.pending != nil {
+		return fmt.Errorf("%w: base OTs not done or a batch pending", ErrState)
+	}
+	r.batch++
+	return nil
 }
 
 // Receive takes the sender's reply to the pending request and returns the
@@ -238,7 +475,7 @@ func (r *Receiver) Receive(reply []byte) ([]Block, error) {
 	body := reply[batchHeader:]
 	out := make([]Block, m)
 	for j, c := range p.choices {
-		h := r.hash.Hash(p.rows[j], aeshash.Tweak(otTweakHi, r.index+uint64(j)))
+		h := r.hash.Hash(p.rows[j], otTweak(r.batch, j))
 		off := 32 * j
 		if c {
 			off += 16
@@ -247,7 +484,6 @@ func (r *Receiver) Receive(reply []byte) ([]Block, error) {
 	}
 	r.pending = nil
 	r.batch++
-	r.index += uint64(m)
 	return out, nil
 }
 
@@ -262,14 +498,9 @@ func batchMsgHeader(kind byte, batch uint32, m int) []byte {
 	return h
 }
 
-func requestHeader(batch uint32, m int) []byte {
-	h := batchMsgHeader(kindRequest, batch, m)
-	return append(make([]byte, 0, batchHeader+Kappa*((m+7)/8)), h...)
-}
-
 func replyHeader(batch uint32, m int) []byte {
 	h := batchMsgHeader(kindReply, batch, m)
-	return append(make([]byte, 0, batchHeader+32*m), h...)
+	return append(make([]byte, 0, ReplySize(m)), h...)
 }
 
 // parseBatchHeader checks the header of a batch message and returns its
@@ -288,17 +519,18 @@ func parseBatchHeader(msg []byte, kind byte, batch uint32) (int, error) {
 	return int(m), nil
 }
 
-// parseRequest checks a request and returns its count and its columns,
-// (m+7)/8 bytes each.
-func parseRequest(msg []byte, batch uint32) (int, []byte, error) {
+// parseRequest checks a request and returns its count, its columns
+// (columnBytes(m) bytes each) and its check values x ‖ t.
+func parseRequest(msg []byte, batch uint32) (int, []byte, []byte, error) {
 	m, err := parseBatchHeader(msg, kindRequest, batch)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
-	if len(msg) != batchHeader+Kappa*((m+7)/8) {
-		return 0, nil, fmt.Errorf("%w: request of %d bytes for %d OTs", ErrMessage, len(msg), m)
+	if len(msg) != RequestSize(m) {
+		return 0, nil, nil, fmt.Errorf("%w: request of %d bytes for %d OTs", ErrMessage, len(msg), m)
 	}
-	return m, msg[batchHeader:], nil
+	end := batchHeader + Kappa*columnBytes(m)
+	return m, msg[batchHeader:end], msg[end:], nil
 }
 
 func checkReply(msg []byte, batch uint32, want int) error {
@@ -306,7 +538,7 @@ func checkReply(msg []byte, batch uint32, want int) error {
 	if err != nil {
 		return err
 	}
-	if m != want || len(msg) != batchHeader+32*m {
+	if m != want || len(msg) != ReplySize(m) {
 		return fmt.Errorf("%w: reply of %d bytes for %d OTs, expected %d", ErrMessage, len(msg), m, want)
 	}
 	return nil

@@ -16,16 +16,23 @@
 //   - OT extension: IKNP (Ishai, Kilian, Nissim and Petrank, Crypto 2003)
 //     turns the 128 base OTs into any number of 1-out-of-2 OTs of 16-byte
 //     messages, at 16 bytes from the receiver and 32 bytes from the sender
-//     per OT and a few AES calls. The hash is the TCCR fixed-key AES hash
-//     of package aeshash with the OT's global index as tweak.
+//     per OT and a few AES calls, with the consistency check of KOS15
+//     (Keller, Orsini and Scholl, Crypto 2015), its challenge derived
+//     Fiat–Shamir from the request. The hash is the TCCR fixed-key AES
+//     hash of package aeshash with the batch and the OT's index in it as
+//     tweak.
 //
-// The extension is semi-honest: there is no KOS consistency check, so a
-// receiver that sends inconsistent columns can learn bits of the sender's
-// secret, and a sender can send wrong messages. Neither escapes the audit
-// of trust.md T-8: every random choice is read from a [prg.Seed], the
-// state machines are deterministic, so once both seeds (and the
-// receiver's choice bits) are revealed, the auditor replays both
-// machines from the recorded messages and compares every byte.
+// The check makes the extension secure against a cheating receiver
+// (trust.md T-8(a)): a request with inconsistent columns, which would let
+// the receiver test bits of the sender's secret, is refused at once
+// ([ErrConsistency]) unless the receiver guessed every bit it probes, and
+// [VerifyRefusal] proves the refusal to a third party. A cheating sender
+// can still send wrong messages; that is caught by the checks of the
+// garbled computation above it and by the audit of T-8: every random
+// choice is read from a [prg.Seed], the state machines are deterministic,
+// so once both seeds (and the receiver's choice bits) are revealed, the
+// auditor replays both machines from the recorded messages and compares
+// every byte.
 //
 // The API is message based and free of networking. Roles are named for
 // the extension: the [Sender] holds message pairs (the garbler), the
@@ -76,12 +83,17 @@ var (
 	ErrState = errors.New("ot: call out of order")
 	// ErrInput reports arguments of the wrong size.
 	ErrInput = errors.New("ot: bad argument")
+	// ErrConsistency reports a well-formed extension request that fails
+	// the KOS15 consistency check: the receiver deviated (the probing
+	// attack of trust.md T-8(a)), and the sender refuses it and every
+	// later call. An honest receiver's request always passes.
+	ErrConsistency = errors.New("ot: the receiver's request fails the consistency check")
 )
 
 // Message tags: every message starts with 'O', the version and its kind.
 const (
 	msgMagic   = 'O'
-	msgVersion = 1
+	msgVersion = 2 // 2: OT extension with the KOS15 check
 
 	kindBaseSender   = 1 // base OT sender's point
 	kindBaseReceiver = 2 // base OT receiver's points

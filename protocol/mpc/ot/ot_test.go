@@ -298,8 +298,8 @@ func TestExtensionRejects(t *testing.T) {
 		"empty":       nil,
 		"truncated":   req[:len(req)-1],
 		"long":        append(append([]byte(nil), req...), 0),
-		"wrong kind":  append([]byte{'O', 1, 4}, req[3:]...),
-		"wrong batch": append(append([]byte{'O', 1, 3}, 0, 0, 0, 1), req[7:]...),
+		"wrong kind":  append([]byte{'O', req[1], 4}, req[3:]...),
+		"wrong batch": append(append([]byte{'O', req[1], 3}, 0, 0, 0, 1), req[7:]...),
 		"zero count":  append(append([]byte(nil), req[:7]...), append([]byte{0, 0, 0, 0}, req[11:]...)...),
 		"huge count":  append(append([]byte(nil), req[:7]...), append([]byte{0xff, 0, 0, 0}, req[11:]...)...),
 	}
@@ -317,8 +317,8 @@ func TestExtensionRejects(t *testing.T) {
 	}
 	for name, m := range map[string][]byte{
 		"truncated":   reply[:len(reply)-1],
-		"wrong kind":  append([]byte{'O', 1, 3}, reply[3:]...),
-		"wrong batch": append(append([]byte{'O', 1, 4}, 0, 0, 0, 9), reply[7:]...),
+		"wrong kind":  append([]byte{'O', reply[1], 3}, reply[3:]...),
+		"wrong batch": append(append([]byte{'O', reply[1], 4}, 0, 0, 0, 9), reply[7:]...),
 	} {
 		if _, err := r.Receive(m); !errors.Is(err, ot.ErrMessage) {
 			t.Errorf("Receive(%s): %v, want ErrMessage", name, err)

@@ -105,15 +105,16 @@ func BenchmarkGarbleEvaluate(b *testing.B) {
 		}
 		c := rc.circuit[circuit.Garbler]
 		seed := testSeed("bench", size)
-		delta, _ := gc.NewDelta(seed.Stream(labelDelta))
 		b.Run(fmt.Sprintf("garble-%dx%d", size, size), func(b *testing.B) {
 			for i := range b.N {
+				delta, _ := tryDelta(seed, uint64(i))
 				if _, _, err := gc.Garble(c, delta, seed.Stream(labelLabels, uint64(i)), uint64(i)); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(rc.and)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MAND/s")
 		})
+		delta, _ := tryDelta(seed, 0)
 		g, keys, _ := gc.Garble(c, delta, seed.Stream(labelLabels, 0), 0)
 		in0, _ := keys.Encode(0, make([]bool, len(c.Inputs[0])))
 		in1, _ := keys.Encode(1, make([]bool, len(c.Inputs[1])))

@@ -34,7 +34,7 @@ var (
 // Labels under which a party's seed is derived (PN-D2). They are part of
 // the protocol: changing one changes every message.
 const (
-	labelDelta  = "kakure/phantom/gc/delta"
+	labelDelta  = "kakure/phantom/gc/delta"  // index: the try
 	labelLabels = "kakure/phantom/gc/labels" // index: the try
 	labelMask   = "kakure/phantom/mask"      // index: the try
 	labelOT     = "kakure/phantom/ot"

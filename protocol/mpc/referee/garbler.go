@@ -1,6 +1,8 @@
 package referee
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
@@ -24,17 +26,18 @@ const (
 // of every try, sends the labels of its own inputs and transfers the
 // evaluator's by OT. It is not safe for concurrent use.
 //
-// Every random choice comes from its seed (PN-D2): Δ from labelDelta, the
-// zero labels of try t from (labelLabels, t), the mask bits of try t (its
-// next share and the masks of its player's outputs) from (labelMask, t),
-// and the OT machine from labelOT.
+// Every random choice comes from its seed (PN-D2): the Δ of try t from
+// (labelDelta, t) — a fresh Δ for every try (T-8(a), MPC-D4), so that
+// whatever a cheating evaluator learns of one try's Δ opens nothing in
+// another —, the zero labels of try t from (labelLabels, t), the mask
+// bits of try t (its next share and the masks of its player's outputs)
+// from (labelMask, t), and the OT machine from labelOT.
 type Garbler struct {
 	cfg    Config
 	seed   prg.Seed
 	rc     *refereeCircuits
 	pub    Public
 	sender *ot.Sender
-	delta  gc.Label
 	share  circuit.RefereeState
 	phase  phase
 	failed error
@@ -80,17 +83,12 @@ func NewGarbler(cfg Config, seed prg.Seed) (*Garbler, error) {
 	if err != nil {
 		return nil, err
 	}
-	delta, err := gc.NewDelta(seed.Stream(labelDelta))
-	if err != nil {
-		return nil, err
-	}
 	g := &Garbler{
 		cfg:    cfg,
 		seed:   seed,
 		rc:     rc,
 		pub:    NewPublic(),
 		sender: ot.NewSender(seed.Derive(labelOT), cfg.session()),
-		delta:  delta,
 		share:  circuit.EmptyRefereeState(cfg.Size),
 	}
 	g.maskFor = func(try uint64, n int) []bool { return seed.Stream(labelMask, try).Bools(n) }
@@ -151,6 +149,56 @@ func (g *Garbler) BaseRespond(msg []byte) ([]byte, error) {
 	return reply, nil
 }
 
+// CheckRequest checks the evaluator's OT request of the next try as soon
+// as it comes, before the garbler's player chooses its try: its size,
+// and the consistency check of the OT extension (T-8(a)). A malformed
+// request (ErrMessage) leaves the machine as it was; one that fails the
+// check (ErrDeviation, blaming the evaluator) fails it, and
+// [VerifyOTRefusal] with [Garbler.OTSeed] proves it to anyone holding
+// the record. Garble checks again.
+func (g *Garbler) CheckRequest(request []byte) error {
+	if err := g.check(phaseReady); err != nil {
+		return err
+	}
+	l := g.rc.layout[g.cfg.PartyOf(g.pub.ToMove)]
+	if err := checkRequestSize(request, l.NumInputs[circuit.Evaluator]); err != nil {
+		return err
+	}
+	err := g.sender.Check(request)
+	if errors.Is(err, ot.ErrConsistency) {
+		return g.fail("try %d: its OT request fails the consistency check (%v)", g.pub.Try, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
+	}
+	return nil
+}
+
+// OTSeed returns the seed of the garbler's OT machine, derived from its
+// seed: what the garbler reveals to prove that a request failed the
+// consistency check ([VerifyOTRefusal]). It opens the garbler's OT
+// secret, hence the Δ of every try so far, and nothing else of its seed;
+// it is for a game that ends on that refusal.
+func (g *Garbler) OTSeed() prg.Seed { return g.seed.Derive(labelOT) }
+
+// VerifyOTRefusal judges the garbler's claim that the evaluator's OT
+// request of try try failed the consistency check of the OT extension
+// (T-8(a)), from the messages a record signs — the evaluator's setup
+// message baseStart, the garbler's answer baseReply, the request — and
+// the garbler's revealed otSeed ([Garbler.OTSeed]). It returns nil when
+// the claim is proven, which convicts the evaluator; otherwise an error
+// saying why not. A request an honest evaluator made never fails the
+// check, whatever seed the garbler reveals.
+func VerifyOTRefusal(cfg Config, try uint64, otSeed prg.Seed, baseStart, baseReply, request []byte) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if len(request) < 7 || binary.BigEndian.Uint32(request[3:7]) != uint32(try) {
+		return fmt.Errorf("referee: refusal not proven: the request is not that of try %d", try)
+	}
+	return ot.VerifyRefusal(cfg.session(), otSeed, baseStart, baseReply, request)
+}
+
 // Prepare garbles the next try ahead of time (the tables do not depend on
 // anybody's inputs), for a session to call while a player thinks. Garble
 // then only encodes the inputs and answers the OT request.
@@ -171,7 +219,11 @@ func (g *Garbler) Prepare() error {
 }
 
 func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
-	gb, keys, err := gc.Garble(g.rc.circuit[mover], g.delta, g.seed.Stream(labelLabels, try), try)
+	delta, err := tryDelta(g.seed, try)
+	if err != nil {
+		return nil, err
+	}
+	gb, keys, err := gc.Garble(g.rc.circuit[mover], delta, g.seed.Stream(labelLabels, try), try)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +269,10 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 	for i, pair := range p.keys.Inputs[circuit.Evaluator] {
 		zero[i] = pair[0]
 	}
-	reply, err := g.sender.SendCorrelated(request, zero, g.delta)
+	reply, err := g.sender.SendCorrelated(request, zero, p.keys.Delta)
+	if errors.Is(err, ot.ErrConsistency) {
+		return Garbling{}, g.fail("try %d: its OT request fails the consistency check (%v)", g.pub.Try, err)
+	}
 	if err != nil {
 		return Garbling{}, fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
 	}
@@ -283,11 +338,18 @@ func (g *Garbler) fail(format string, args ...any) error {
 }
 
 // checkRequestSize checks that an OT request is for m OTs, before the
-// garbler spends time garbling: 'O' 1 3 batch:u32 m:u32 then 128 columns
-// of ⌈m/8⌉ bytes (MPC-D11). The OT machine checks the rest.
+// garbler spends time garbling: 'O' 2 3 batch:u32 m:u32, 128 columns of
+// ⌈(m+ot.KOSPad)/8⌉ bytes and 32 bytes of check values (MPC-D11). The OT
+// machine checks the rest.
 func checkRequestSize(request []byte, m int) error {
-	if len(request) != 11+ot.Kappa*((m+7)/8) {
+	if len(request) != ot.RequestSize(m) {
 		return fmt.Errorf("%w: OT request of %d bytes, want %d OTs", ErrMessage, len(request), m)
 	}
 	return nil
+}
+
+// tryDelta returns the free-XOR offset Δ of try number try of the garbler
+// of seed: a fresh one for every try (T-8(a), MPC-D4).
+func tryDelta(seed prg.Seed, try uint64) (gc.Label, error) {
+	return gc.NewDelta(seed.Stream(labelDelta, try))
 }

@@ -104,6 +104,9 @@ func (gm *testGame) play(p engine.Point) ([2]engine.PhantomAnnouncement, error) 
 	gm.rec.Tries = append(gm.rec.Tries, RecordRequest(req))
 	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
 	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], req)
+	if err := gm.g.CheckRequest(req); err != nil {
+		return ann, err
+	}
 	gb, err := gm.g.Garble(req, p)
 	if err != nil {
 		return ann, err

@@ -1,48 +1,22 @@
 package referee
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
-	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
 // Resuming a machine after a restart (PN-D9). The machines are
 // deterministic, so a party rebuilds its machine from its seed and the
-// signed record: the OT machines are moved on batch by batch with
-// stand-in messages of the right sizes (the streams they read depend on
-// the sizes only), the garbler's share is its mask of the last try, and
+// signed record: the OT machines skip the batches of the record (every
+// batch reads streams of its own, ot.Sender.Skip), the garbler's share is its mask of the last try, and
 // a message of the try under way that the record holds is made again,
 // byte for byte, and checked against its digest. What the record cannot
 // give is kept by the session: the other party's setup message, the
 // party's own tries, the evaluator's share, the garbler's pending request.
-
-// fastForwardSender moves the OT sender over batch t of m OTs.
-func fastForwardSender(s *ot.Sender, t uint64, m int) error {
-	req := make([]byte, 11+ot.Kappa*((m+7)/8))
-	req[0], req[1], req[2] = 'O', 1, 3
-	binary.BigEndian.PutUint32(req[3:], uint32(t))
-	binary.BigEndian.PutUint32(req[7:], uint32(m))
-	_, err := s.Send(req, make([][2]ot.Block, m))
-	return err
-}
-
-// fastForwardReceiver moves the OT receiver over batch t of m OTs.
-func fastForwardReceiver(r *ot.Receiver, t uint64, m int) error {
-	if _, err := r.Request(make([]bool, m)); err != nil {
-		return err
-	}
-	reply := make([]byte, 11+32*m)
-	reply[0], reply[1], reply[2] = 'O', 1, 4
-	binary.BigEndian.PutUint32(reply[3:], uint32(t))
-	binary.BigEndian.PutUint32(reply[7:], uint32(m))
-	_, err := r.Receive(reply)
-	return err
-}
 
 // replayPublic walks the complete tries of rec and returns the public
 // state after them, the mover party of each, and how many tries each
@@ -103,8 +77,8 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 	if len(tries) < made[circuit.Garbler] {
 		return nil, fmt.Errorf("%w: %d tries kept, the record has %d", ErrRecord, len(tries), made[circuit.Garbler])
 	}
-	for t, p := range movers {
-		if err := fastForwardSender(g.sender, uint64(t), g.rc.layout[p].NumInputs[circuit.Evaluator]); err != nil {
+	for range movers {
+		if err := g.sender.Skip(); err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +121,7 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 		if Sum(p.bytes) != tr.Tables || Sum(gc.MarshalLabels(own)) != tr.Labels {
 			return nil, fmt.Errorf("%w: the garbling of try %d made again differs from the record", ErrRecord, pub.Try)
 		}
-		if err := fastForwardSender(g.sender, pub.Try, l.NumInputs[circuit.Evaluator]); err != nil {
+		if err := g.sender.Skip(); err != nil {
 			return nil, err
 		}
 		g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
@@ -202,8 +176,8 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 	if share.Size != cfg.Size {
 		return nil, fmt.Errorf("%w: a share of side %d", ErrRecord, share.Size)
 	}
-	for t, p := range movers {
-		if err := fastForwardReceiver(e.receiver, uint64(t), e.rc.layout[p].NumInputs[circuit.Evaluator]); err != nil {
+	for range movers {
+		if err := e.receiver.Skip(); err != nil {
 			return nil, err
 		}
 	}
