@@ -27,12 +27,16 @@ type Glyphs struct {
 	Unavailable, Note rune
 	// Both is a point where both players have a piece (gomoku).
 	Both rune
+	// BlackTerritory and WhiteTerritory are empty points the count gives
+	// to each colour.
+	BlackTerritory, WhiteTerritory rune
 }
 
 // UnicodeGlyphs draw stones as ● (Black) and ○ (White).
 var UnicodeGlyphs = Glyphs{
 	Black: '●', White: '○', BlackUncertain: '◌', WhiteUncertain: '◌',
 	Empty: '·', Star: '+', Unavailable: '×', Note: '*', Both: '&',
+	BlackTerritory: '▪', WhiteTerritory: '▫',
 }
 
 // ASCIIGlyphs draw stones as X (Black) and O (White), for terminals that
@@ -40,6 +44,7 @@ var UnicodeGlyphs = Glyphs{
 var ASCIIGlyphs = Glyphs{
 	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
 	Empty: '.', Star: '+', Unavailable: '#', Note: '*', Both: '&',
+	BlackTerritory: 'b', WhiteTerritory: 'w',
 }
 
 // stone returns the glyph of a stone of colour c.
@@ -365,7 +370,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 // told so (RUNEWIDTH_EASTASIAN), which would break the columns.
 func glyphsFor(screen tcell.Screen) Glyphs {
 	g := UnicodeGlyphs
-	for _, r := range []rune{g.Black, g.White, g.BlackUncertain, g.Empty, g.Unavailable} {
+	for _, r := range []rune{g.Black, g.White, g.BlackUncertain, g.Empty, g.Unavailable, g.BlackTerritory, g.WhiteTerritory} {
 		if !screen.CanDisplay(r, false) || runewidth.RuneWidth(r) != 1 {
 			return ASCIIGlyphs
 		}
@@ -392,6 +397,10 @@ func pointGlyph(m BoardModel, p engine.Point, g Glyphs, star bool) (rune, tcell.
 		}
 	case pm.Has(MarkUnavailable):
 		r = g.Unavailable
+	case pm.Has(MarkTerritoryBlack):
+		r, st = cmp.Or(g.BlackTerritory, 'b'), st.Dim(true)
+	case pm.Has(MarkTerritoryWhite):
+		r, st = cmp.Or(g.WhiteTerritory, 'w'), st.Dim(true)
 	case pm.Has(MarkPending) && m.Me != engine.Empty:
 		r, st = g.stone(m.Me, false), st.Dim(true)
 	case pm.Has(MarkNote):

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -174,9 +175,34 @@ func TestGO4ScoringScreen(t *testing.T) {
 	}
 	sc := gv.Game.Score(dead)
 	text := strings.Join(strings.Fields(drawScreen(t, s, 100, 30)), " ")
-	want := "Count: Black " + formatPoints(sc.Black) + ", White " + formatPoints(sc.White) + " → " + sc.Result().String()
-	if !strings.Contains(text, want) {
-		t.Errorf("screen lacks %q:\n%s", want, text)
+	for _, want := range []string{
+		fmt.Sprintf("Black %s: %d stones, %d territory", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory),
+		fmt.Sprintf("White %s: %d stones, %d territory, komi 7.5", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory),
+		"Count → " + sc.Result().String(),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("screen lacks %q:\n%s", want, text)
+		}
+	}
+	// The territory the marking gives: the dead chain's points are
+	// Black's, and drawn so; Black's stones are stones, not territory.
+	bm := s.Board().Model()
+	territory := 0
+	for p := engine.Point(0); bm.OnBoard(p); p++ {
+		pm := bm.At(p)
+		switch {
+		case sc.Owner[p] == engine.Black && b.At(p) == engine.Empty && !pm.Has(MarkTerritoryBlack):
+			t.Errorf("%s is Black's territory and not marked so", p.Vertex(9))
+		case pm.Has(MarkTerritoryBlack) && sc.Owner[p] != engine.Black:
+			t.Errorf("%s is marked Black's territory; the count gives it to %v", p.Vertex(9), sc.Owner[p])
+		case pm.Has(MarkTerritoryBlack) && b.At(p) == engine.Black:
+			t.Errorf("%s, a living black stone, is marked territory", p.Vertex(9))
+		case pm.Has(MarkTerritoryBlack):
+			territory++
+		}
+	}
+	if territory != sc.BlackTerritory {
+		t.Errorf("%d points marked Black's territory, the count has %d", territory, sc.BlackTerritory)
 	}
 	press(s, "\x04")
 	if got := g.played(9); got != "mark G5,G6,G7" {

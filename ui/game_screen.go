@@ -470,6 +470,9 @@ func (s *GameScreen) render() {
 			f := r.frames[r.at]
 			info = append(info, fmt.Sprintf("Replay %d/%d (%s): %s", r.at, len(r.frames)-1, which, f.Caption))
 		}
+		if _, sc, ok := s.finalCount(); ok {
+			info = append(info, countLines(sc)...)
+		}
 	} else {
 		s.board.SetModel(s.variant.board(m))
 	}
@@ -724,7 +727,24 @@ func (s *GameScreen) reviewBoard() BoardModel {
 		return s.variant.board(s.model)
 	}
 	f := r.frames[r.at]
-	return r.variant.replayBoard(f, s.model.View, r.full).With(MarkHighlight, f.Effect...)
+	bm := r.variant.replayBoard(f, s.model.View, r.full).With(MarkHighlight, f.Effect...)
+	if dead, sc, ok := s.finalCount(); ok && r.at == len(r.frames)-1 && r.full {
+		// The end of a game decided by the count: the agreed dead stones
+		// and the territory they give (GO-5).
+		bm = territory(bm.With(MarkHighlight, dead...), sc)
+	}
+	return bm
+}
+
+// finalCount returns the agreed marking and its count when the game ended
+// by the count.
+func (s *GameScreen) finalCount() ([]engine.Point, engine.Score, bool) {
+	v := s.model.View
+	c, ok := s.variant.(counter)
+	if !ok || v.Outcome == nil || v.Outcome.Result.By != engine.ByScore || v.Outcome.Violation != nil {
+		return nil, engine.Score{}, false
+	}
+	return c.finalCount(v)
 }
 
 // panel returns the variant's lines of the side panel: of the game as it

@@ -409,3 +409,37 @@ func TestRulesInTheApp(t *testing.T) {
 		t.Errorf("Ctrl-T in the lobby shows no rules of Hidden Move Go:\n%s", text)
 	}
 }
+
+// TestGO5FinalViewShowsTheCount: a game decided by the count ends on its
+// replay's last position with the agreed dead stones, the territory they
+// give marked on the board and the count's breakdown in the panel (issue
+// 20, counting).
+func TestGO5FinalViewShowsTheCount(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for g.next(s) {
+	}
+	dead, sc, ok := s.finalCount()
+	if !ok {
+		t.Fatal("the recorded game ended by the count, but no count is found")
+	}
+	text := strings.Join(strings.Fields(drawScreen(t, s, 100, 30)), " ")
+	for _, want := range countLines(sc) {
+		if !strings.Contains(text, strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("the final view lacks %q:\n%s", want, text)
+		}
+	}
+	bm := s.reviewBoard()
+	marked := 0
+	for p := engine.Point(0); bm.OnBoard(p); p++ {
+		if bm.At(p).Has(MarkTerritoryWhite) {
+			marked++
+		}
+	}
+	if marked != sc.WhiteTerritory {
+		t.Errorf("%d points marked White's territory in the final view, the count (dead %v) has %d", marked, dead, sc.WhiteTerritory)
+	}
+	s.stepReview(-1 << 20)
+	if bm := s.reviewBoard(); bm.At(vtx(t, 5, "A1")).Marks&(MarkTerritoryWhite|MarkTerritoryBlack) != 0 {
+		t.Error("the empty board at the start is marked as territory")
+	}
+}

@@ -35,6 +35,11 @@ const (
 	// may share a point, GM-4); drawn with [Glyphs].Both, not as the
 	// stone of one of them.
 	MarkBoth
+	// MarkTerritoryBlack and MarkTerritoryWhite: an empty point (or a
+	// dead stone's) that the count gives to Black or White (GO-5), drawn
+	// on an empty point with [Glyphs].BlackTerritory or WhiteTerritory.
+	MarkTerritoryBlack
+	MarkTerritoryWhite
 )
 
 // PointMark is what the board shows at one point: a stone (engine.Empty

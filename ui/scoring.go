@@ -36,12 +36,88 @@ func (s scoringView) dead(m *GameModel) []engine.Point {
 	return nil
 }
 
-// overlay highlights the stones the shown marking holds dead.
+// overlay highlights the stones the shown marking holds dead and marks
+// the territory the count gives each colour with that marking.
 func (s scoringView) overlay(m *GameModel, bm BoardModel) BoardModel {
 	if !s.active {
 		return bm
 	}
-	return bm.With(MarkHighlight, s.dead(m)...)
+	dead := s.dead(m)
+	return territory(bm.With(MarkHighlight, dead...), s.count(engine.MarkingOf(s.board, dead)))
+}
+
+// territory marks on bm the points sc counts for each colour that hold no
+// living stone: empty points and dead stones' points.
+func territory(bm BoardModel, sc engine.Score) BoardModel {
+	for p := engine.Point(0); bm.OnBoard(p); p++ {
+		if bm.Points[p].Stone != engine.Empty && !bm.Points[p].Has(MarkHighlight) {
+			continue
+		}
+		switch sc.Owner[p] {
+		case engine.Black:
+			bm.Points[p].Marks |= MarkTerritoryBlack
+		case engine.White:
+			bm.Points[p].Marks |= MarkTerritoryWhite
+		}
+	}
+	return bm
+}
+
+// final returns the marking on the table and the count it gives, once
+// the count is under way with a marking (the agreed one at the end).
+func (s scoringView) final() ([]engine.Point, engine.Score, bool) {
+	if !s.active || !s.hasProposal {
+		return nil, engine.Score{}, false
+	}
+	return s.proposal, s.count(engine.MarkingOf(s.board, s.proposal)), true
+}
+
+// counter is a variant screen whose games end by a count: finalCount
+// returns the marking and the count of the view v, as final.
+type counter interface {
+	finalCount(v protocol.View) ([]engine.Point, engine.Score, bool)
+}
+
+func (s goScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, bool) {
+	if gv, ok := goViewOf(v.Variant); ok {
+		return s.scoring(gv).final()
+	}
+	return nil, engine.Score{}, false
+}
+
+func (s hmgScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, bool) {
+	if hv, ok := hmgViewOf(v.Variant); ok {
+		return s.scoring(hv).final()
+	}
+	return nil, engine.Score{}, false
+}
+
+func (s fgoScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, bool) {
+	if fv, ok := fgoViewOf(v.Variant); ok {
+		return s.scoring(fv).final()
+	}
+	return nil, engine.Score{}, false
+}
+
+func (s *phantomScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, bool) {
+	if pv, ok := phantomViewOf(v.Variant); ok {
+		return s.scoring(pv).final()
+	}
+	return nil, engine.Score{}, false
+}
+
+// countLines write a count with what it is made of: stones, territory and
+// komi (GO-5), then the result it gives.
+func countLines(sc engine.Score) []string {
+	white := fmt.Sprintf("White %s: %d stones, %d territory", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory)
+	if sc.Komi != 0 {
+		white += ", komi " + formatPoints(sc.Komi)
+	}
+	return []string{
+		fmt.Sprintf("Black %s: %d stones, %d territory", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory),
+		white,
+		"Count → " + sc.Result().String(),
+	}
 }
 
 // do carries out a command during the scoring; handled is false for a
@@ -107,9 +183,7 @@ func (s scoringView) panel(m *GameModel) []string {
 	default:
 		lines = append(lines, "No marking yet")
 	}
-	sc := s.count(engine.MarkingOf(s.board, dead))
-	lines = append(lines, fmt.Sprintf("Count: Black %s, White %s → %s",
-		formatPoints(sc.Black), formatPoints(sc.White), sc.Result()))
+	lines = append(lines, countLines(s.count(engine.MarkingOf(s.board, dead)))...)
 	switch {
 	case m.Local.Resuming:
 	case s.hasProposal && s.proposer != m.View.Role && m.May(protocol.KindAgree):

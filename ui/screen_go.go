@@ -79,7 +79,13 @@ func (s goScreen) replayBoard(f Frame, final protocol.View, _ bool) BoardModel {
 	if !ok {
 		return NewBoardModel(final.Options.Size, final.Color)
 	}
-	return ModelFromGoView(v, final.Color)
+	bm := ModelFromGoView(v, final.Color)
+	if v.Scoring || v.HasProposal {
+		// The count: the marking on the table (the agreed one at the
+		// end) and the territory it gives.
+		bm = territory(bm.With(MarkHighlight, v.Proposal...), v.Game.Score(engine.MarkingOf(v.Game.Board(), v.Proposal)))
+	}
+	return bm
 }
 
 // describeMove describes a stone played or a pass.
