@@ -35,7 +35,7 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 			if (tc.size > 5 || tc.rules != engine.RulesCommon) && phantomRace {
 				// The race detector slows the secure computation some
 				// fifty times; the other games run without it.
-				t.Skip("only 5×5 common under -race (run all with: go test -run PG9Phantom ./protocol/)")
+				t.Skip("only 5×5 common under -race: the others run in the pass without -race of the README's test command")
 			}
 			if tc.size > 5 && testing.Short() {
 				t.Skip("9×9 games with -short")
