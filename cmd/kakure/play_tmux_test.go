@@ -60,7 +60,6 @@ type pane struct {
 	t      *testing.T
 	srv    *tmuxServer
 	name   string
-	home   string
 	screen string // the last capture
 }
 
