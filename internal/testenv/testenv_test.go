@@ -115,7 +115,8 @@ func TestCIRunsTheREADMETestCommand(t *testing.T) {
 // is on.
 var raceNames = map[string]bool{"raceEnabled": true, "phantomRace": true, "Race": true}
 
-// raceReducedTests returns the tests of the Go package in dir that do
+// raceReducedTests returns the tests (and fuzz targets, whose corpus
+// every test run replays) of the Go package in dir that do
 // less under the race detector: those whose body, or a function of the
 // package they call (at any depth), names raceNames.
 func raceReducedTests(t *testing.T, dir string) []string {
@@ -170,7 +171,7 @@ func raceReducedTests(t *testing.T, dir string) []string {
 	}
 	var tests []string
 	for fn := range reduced {
-		if strings.HasPrefix(fn, "Test") {
+		if strings.HasPrefix(fn, "Test") || strings.HasPrefix(fn, "Fuzz") {
 			tests = append(tests, fn)
 		}
 	}
