@@ -200,8 +200,8 @@ func TestT5OutputLeakCheckCatchesALeak(t *testing.T) {
 // with hidden values and checks its output and both peers' log files
 // against every value left unopened in the records (a game that ends
 // before its values are opened keeps them hidden for good). Two games
-// of each; under -race one of Phantom Go, whose secure computation the
-// race detector slows down most (the pass without -race plays both).
+// of each; under -race no Phantom Go, whose secure computation the race
+// detector slows down most (the pass without -race plays them).
 func TestT5NoLeakInMatchOutput(t *testing.T) {
 	for _, variant := range [][]string{
 		{"--variant", "hmg", "--size", "5", "--cards", "3"},
@@ -210,11 +210,10 @@ func TestT5NoLeakInMatchOutput(t *testing.T) {
 		t.Run(variant[1], func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			games := "2"
 			if raceEnabled && variant[1] == "phantom" {
-				games = "1"
+				t.Skip("Phantom Go under -race: the pass without -race of the README's test command plays it")
 			}
-			code, out := runCommand(t, append([]string{"match", "--games", games, "--out", dir, "--black", "random", "--white", "bot:1"}, variant...)...)
+			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", "random", "--white", "bot:1"}, variant...)...)
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}
