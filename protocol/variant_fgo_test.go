@@ -163,7 +163,7 @@ func playCheatingGameWith(t *testing.T, o engine.Options, setup func(c *protocol
 		}
 	})
 	p := newPair(t, cfgs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	done := make(chan *protocol.Game, 1)
 	go func() {

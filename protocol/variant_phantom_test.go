@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -88,7 +89,7 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 			setup(c)
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	players := [2]bot.Player{shortBot(11), shortBot(12)}
 	if cheaterBot != nil {
