@@ -33,6 +33,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/kakure/kakure/internal/testenv"
 )
 
 // gnugoBinary is where Debian's gnugo package installs the program (it is
@@ -514,9 +516,11 @@ func gnugoPlay(p *gnugoProcess, s *gnugoScript) error {
 }
 
 // gnugoGames is how many random games the differential test plays per
-// board size.
+// board size: 1000, 100 with -short or under the race detector (the
+// engine is pure and single-threaded; the pass without -race of the
+// README's test command plays the 1000).
 func gnugoGames() int {
-	if testing.Short() {
+	if testing.Short() || testenv.Race {
 		return 100
 	}
 	return 1000

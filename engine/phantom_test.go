@@ -380,9 +380,8 @@ func TestPG5AtariFacts(t *testing.T) {
 
 // announceCase is what both players are told of one try under a rule set.
 type announceCase struct {
-	toMover, toOpponent     string // String()
-	kvMover, kvOpponent     string // KeyValues()
-	moverValue, opponentVal PhantomAnnouncement
+	toMover, toOpponent string // String()
+	kvMover, kvOpponent string // KeyValues()
 }
 
 // checkAnnouncements announces o under rules to both players and compares

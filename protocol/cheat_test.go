@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
@@ -81,10 +80,11 @@ func TestCheatMoveOutOfTurn(t *testing.T) {
 		extra.Sign(key)
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&extra)}
 	})
-	// The honest player thinks a while, so the extra move reaches it while
-	// it is still its own turn.
+	// The honest player waits for its game to end after the cheater's
+	// second move, so the extra move reaches it while it is still its own
+	// turn.
 	h := playCheatingGame(t, goOpts, func(c *protocol.Config) { protocol.SetTamper(c, hook) },
-		slowPlayer{p: bot.NewRandom(2), delay: 100 * time.Millisecond})
+		&waitsForCheat{p: bot.NewRandom(2), after: 2})
 	checkCaught(t, h, "T-3", "out of turn")
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -39,7 +40,7 @@ func newHost(t testing.TB) host.Host {
 // connect makes a know b's addresses and dials it.
 func connect(t testing.TB, a, b host.Host) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Second))
 	defer cancel()
 	if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID(), Addrs: b.Addrs()}); err != nil {
 		t.Fatal(err)
@@ -59,7 +60,7 @@ func newPair(t *testing.T, cfgs ...func(i int, c *protocol.Config)) *pair {
 	for i := range 2 {
 		p.hosts[i] = newHost(t)
 		p.dirs[i] = t.TempDir()
-		cfg := protocol.Config{Host: p.hosts[i], Dir: p.dirs[i], IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second, Logger: testLogger(t, i)}
+		cfg := protocol.Config{Host: p.hosts[i], Dir: p.dirs[i], IdleTimeout: testenv.Duration(10 * time.Second), AutoGrace: testenv.Duration(5 * time.Second), Logger: testLogger(t, i)}
 		for _, f := range cfgs {
 			f(i, &cfg)
 		}

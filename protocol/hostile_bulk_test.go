@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -135,7 +136,7 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 			if fitted == 0 || !strings.Contains(log.String(), tt.wantStoppedOver) {
 				t.Errorf("no stream was held back at the budget (%q)", tt.wantStoppedOver)
 			}
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := testenv.Deadline(10 * time.Second)
 			for now != 0 && time.Now().Before(deadline) {
 				time.Sleep(50 * time.Millisecond)
 				now, _ = a.victim.BulkHeld()

@@ -26,6 +26,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -81,9 +82,9 @@ func newArena(t *testing.T, serve bool, cfg func(c *protocol.Config)) *arena {
 // peer's configuration.
 func newArenaWith(t *testing.T, serve bool, cfg, hcfg func(c *protocol.Config)) *arena {
 	t.Helper()
-	// A minute per unit of KAKURE_HOSTILE_SCALE: the larger runs repeat
-	// the attacks that many times.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(hostileScale(t))*time.Minute)
+	// A minute per unit of KAKURE_HOSTILE_SCALE (the larger runs repeat
+	// the attacks that many times), stretched by testenv.Duration.
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Duration(hostileScale(t))*time.Minute))
 	a := &arena{ctx: ctx, stopped: make(chan struct{})}
 	a.vhost, a.hhost = newHost(t), newHost(t)
 	a.vdir = t.TempDir()
@@ -219,7 +220,7 @@ const goroutineSlack = 12
 func waitGoroutines(t *testing.T, baseline, extra int) {
 	t.Helper()
 	limit := baseline + extra + goroutineSlack
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testenv.Deadline(10 * time.Second)
 	n := runtime.NumGoroutine()
 	for n > limit && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
@@ -329,9 +330,10 @@ func readAnswer(st network.Stream, timeout time.Duration) (protocol.Kind, string
 	return m.Kind, db.Reason, nil
 }
 
-// readMessage reads frames from r until a message.
+// readMessage reads frames from r until a message, for at most timeout
+// (stretched by testenv.Duration).
 func readMessage(r *bufio.Reader, st network.Stream, timeout time.Duration) (*protocol.Message, error) {
-	st.SetReadDeadline(time.Now().Add(timeout))
+	st.SetReadDeadline(testenv.Deadline(timeout))
 	for {
 		raw, err := protocol.ReadFrame(r, protocol.MaxFrameSize)
 		if err != nil {
@@ -420,7 +422,7 @@ func TestT10FloodOfInvitations(t *testing.T) {
 	}
 	// The silent games end by forfeit (T-11) after AutoGrace, while the
 	// flooder still holds their streams open.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testenv.Deadline(10 * time.Second)
 	for a.victim.RunningGames() > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -471,7 +473,7 @@ func TestT10AcceptedNobodyReads(t *testing.T) {
 			g.Close()
 			for range g.Events() {
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(testenv.Duration(5 * time.Second)):
 			t.Fatal("fewer than 16 games in Accepted")
 		}
 	}
@@ -508,7 +510,7 @@ func TestT10HundredsOfStreams(t *testing.T) {
 			}
 			opened.Add(1)
 			wrote := time.Now()
-			st.SetReadDeadline(time.Now().Add(10 * time.Second))
+			st.SetReadDeadline(testenv.Deadline(10 * time.Second))
 			if _, err := st.Read(make([]byte, 1)); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 				reset.Add(1)
 			}
@@ -579,11 +581,11 @@ func TestT10Trickle(t *testing.T) {
 		n, err := trickle(st, hello, 100*time.Millisecond)
 		if err == nil {
 			// Writes may land in buffers: the reset shows on a read.
-			st.SetReadDeadline(time.Now().Add(5 * time.Second))
+			st.SetReadDeadline(testenv.Deadline(5 * time.Second))
 			_, err = st.Read(make([]byte, 1))
 		}
 		t.Logf("handshake trickle: %d of %d bytes in %v, then %v", n, len(hello), time.Since(start), err)
-		if err == nil || time.Since(start) > 5*time.Second {
+		if err == nil || time.Since(start) > testenv.Duration(5*time.Second) {
 			t.Errorf("a hello trickled for %v was not cut (err %v)", time.Since(start), err)
 		}
 	}()
@@ -646,7 +648,7 @@ func TestT11SilentPeer(t *testing.T) {
 	go keepAlive(st)
 	a.honestGame(t, 8)
 	var silent *protocol.Game
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := testenv.Deadline(5 * time.Second)
 	for silent == nil && time.Now().Before(deadline) {
 		for _, id := range recordIDs(t, a) {
 			if g := a.victim.Game(id); g != nil && g.Peer() == evil.h.ID() && g.Role() == protocol.Invitee {

@@ -387,7 +387,7 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if phantomRace && tt.o.Variant == engine.VariantPhantom && tt.o.Rules != "" {
-				t.Skip("one Phantom Go game under -race, which slows the secure computation some fifty times")
+				t.Skip("one Phantom Go game under -race, which slows the secure computation some fifty times: the others run in the pass without -race of the README's test command")
 			}
 			t.Parallel()
 			var logs [2]*lockedBuffer

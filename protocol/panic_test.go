@@ -13,6 +13,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -54,7 +55,7 @@ func panicInAGame(t *testing.T, where string) {
 		})
 	})
 	baseline := goroutines()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 
 	// The other peer plays every game it is offered.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -15,7 +16,7 @@ import (
 // again by itself, and the game finishes with both records agreeing.
 func TestT11ReconnectWhileRunning(t *testing.T) {
 	p := newPair(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	guest := make(chan *protocol.Game, 1)
 	go func() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -21,7 +22,7 @@ func playBots(t *testing.T, p *pair, o engine.Options, seed uint64) (*protocol.G
 // players on real hosts and returns both games.
 func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.Player) (*protocol.Game, *protocol.Game) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	type res struct {
 		out *protocol.Outcome

@@ -2,7 +2,6 @@ package protocol_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
@@ -65,6 +64,6 @@ func TestBG1CheatBridgeMoveOutOfTurn(t *testing.T) {
 	})
 	h := playCheatingGame(t, engine.Options{Variant: engine.VariantBridge, Size: 9},
 		func(c *protocol.Config) { protocol.SetTamper(c, hook) },
-		slowPlayer{p: bot.NewRandom(2), delay: 100 * time.Millisecond})
+		&waitsForCheat{p: bot.NewRandom(2), after: 2})
 	checkCaught(t, h, "BG-1", "out of turn")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -105,6 +107,44 @@ func (s slowPlayer) Choose(v protocol.View) protocol.Action {
 	return s.p.Choose(v)
 }
 
+// waitsForCheat is an honest player that, once the cheater (the inviter)
+// has sent `after` moves, does not answer until its game is over: the
+// cheater's message out of turn, sent right behind its move, is then
+// read while it is still the honest player's turn, every time (a sync
+// point, not a race won by thinking long). playCheatingGameWith binds it
+// to its game.
+type waitsForCheat struct {
+	p     bot.Player
+	after int
+	game  atomic.Pointer[protocol.Game]
+}
+
+// bind gives w its game.
+func (w *waitsForCheat) bind(g *protocol.Game) { w.game.Store(g) }
+
+func (w *waitsForCheat) Choose(v protocol.View) protocol.Action {
+	if g := w.game.Load(); g != nil && movesFrom(g.Transcript(), protocol.Inviter) >= w.after {
+		// Bounded, so that a cheat not caught fails the test (on the
+		// violation found) instead of hanging it.
+		deadline := testenv.Deadline(10 * time.Second)
+		for g.Outcome() == nil && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return w.p.Choose(v)
+}
+
+// movesFrom counts the move messages of role r in tr.
+func movesFrom(tr *protocol.Transcript, r protocol.Role) int {
+	n := 0
+	for _, m := range tr.Messages {
+		if m.From == r && m.Kind == protocol.KindMove {
+			n++
+		}
+	}
+	return n
+}
+
 // playCheatingGame plays random bots where the inviter (peer 0) cheats as
 // setup configures it, and returns the honest invitee's game once over.
 func playCheatingGame(t *testing.T, o engine.Options, setup func(c *protocol.Config), honest bot.Player) *protocol.Game {
@@ -123,12 +163,15 @@ func playCheatingGameWith(t *testing.T, o engine.Options, setup func(c *protocol
 		}
 	})
 	p := newPair(t, cfgs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	done := make(chan *protocol.Game, 1)
 	go func() {
 		select {
 		case g := <-p.services[1].Accepted():
+			if b, ok := honest.(interface{ bind(*protocol.Game) }); ok {
+				b.bind(g)
+			}
 			bot.Run(ctx, g, honest)
 			done <- g
 		case <-ctx.Done():

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -117,7 +118,7 @@ func playGomokuCheater(t *testing.T, wire func(cheater *protocol.Service) func(*
 		}
 	})
 	svc = p.services[0]
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	games := make(chan *protocol.Game, 1)
 	go func() {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -83,7 +84,7 @@ type hmgRun struct {
 func hmgPlay(t *testing.T, o engine.Options, players [2]bot.Player, inviter *atomic.Pointer[protocol.Game], cfgs ...func(int, *protocol.Config)) *hmgRun {
 	t.Helper()
 	p := newPair(t, cfgs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	t.Cleanup(cancel)
 	run := &hmgRun{errs: [2]chan error{make(chan error, 1), make(chan error, 1)}, ctx: ctx}
 	guest := make(chan *protocol.Game, 1)

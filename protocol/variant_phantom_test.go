@@ -12,6 +12,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/ot"
 )
@@ -37,7 +38,7 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 			if (tc.size > 5 || tc.rules != engine.RulesCommon) && phantomRace {
 				// The race detector slows the secure computation some
 				// fifty times; the other games run without it.
-				t.Skip("only 5×5 common under -race (run all with: go test -run PG9Phantom ./protocol/)")
+				t.Skip("only 5×5 common under -race: the others run in the pass without -race of the README's test command")
 			}
 			if tc.size > 5 && testing.Short() {
 				t.Skip("9×9 games with -short")
@@ -90,7 +91,7 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 			setup(c)
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	players := [2]bot.Player{shortBot(11), shortBot(12)}
 	if cheaterBot != nil {

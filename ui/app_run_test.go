@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -93,7 +94,7 @@ func (n *fakeNetwork) Resume(ctx context.Context, id protocol.GameID) (GameConn,
 // reads the screen on the application's goroutine, which draws it.
 func waitScreen(t *testing.T, app *App, s tcell.SimulationScreen, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testenv.Deadline(10 * time.Second)
 	for {
 		var cells []tcell.SimCell
 		var w, h int

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/ui"
 	"github.com/rivo/tview"
 )
@@ -34,8 +35,8 @@ func TestUID4InApplication(t *testing.T) {
 		select {
 		case p := <-plays:
 			return p.Vertex(9)
-		case <-time.After(10 * time.Second):
-			t.Fatal("no play within 10s")
+		case <-time.After(testenv.Duration(10 * time.Second)):
+			t.Fatalf("no play within %s", testenv.Duration(10*time.Second))
 		}
 		return ""
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node/rendezvous"
 	"github.com/kakure/kakure/protocol"
 )
@@ -167,7 +168,7 @@ func TestUILobbyHostCode(t *testing.T) {
 		if code != "maple-otter-quail" {
 			t.Errorf("withdrew %q", code)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.Duration(10 * time.Second)):
 		t.Fatal("Esc did not withdraw the code")
 	}
 	waitScreen(t, app, s, "The code maple-otter-quail was withdrawn.")
@@ -206,7 +207,7 @@ func TestUILobbyHostCode(t *testing.T) {
 	s.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
 	select {
 	case <-net.withdrawn:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.Duration(10 * time.Second)):
 		t.Fatal("the game started and the code was not withdrawn")
 	}
 	waitScreen(t, app, s, "Connection: hole-punched, round trip 23.4 ms")
@@ -274,7 +275,7 @@ func TestUILobbyJoinCode(t *testing.T) {
 		if to != host {
 			t.Errorf("invited %q, want the host %q", to, host)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.Duration(10 * time.Second)):
 		t.Fatal("the host was not invited")
 	}
 	text := waitScreen(t, app, s, "Connection: relayed, round trip 48.0 ms")
@@ -294,7 +295,7 @@ func loosely(screen, text string) bool {
 // waitGone waits until the simulated screen of app no longer shows text.
 func waitGone(t *testing.T, app *App, s tcell.SimulationScreen, text string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testenv.Deadline(10 * time.Second)
 	for {
 		screen := waitScreen(t, app, s, "kakure")
 		if !strings.Contains(screen, text) {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -60,18 +61,19 @@ func (l *netnsLab) in(ns string, args ...string) {
 }
 
 // newNetnsLab builds the namespaces, or skips the test where this system
-// does not allow them.
+// does not allow them, except in CI (CI set), which runs as root with
+// iproute2 and iptables installed (.ci/run), where it fails the test.
 func newNetnsLab(t *testing.T) *netnsLab {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts real processes in network namespaces")
 	}
 	if os.Geteuid() != 0 {
-		t.Skip("network namespaces need root (CI runs as root)")
+		testenv.Missing(t, "network namespaces need root")
 	}
 	for _, tool := range []string{"ip", "iptables"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install iproute2 iptables; .ci/run does)", tool)
+			testenv.Missing(t, "%s is not installed (apt-get install iproute2 iptables)", tool)
 		}
 	}
 	var suffix [4]byte
@@ -79,7 +81,7 @@ func newNetnsLab(t *testing.T) *netnsLab {
 	id := hex.EncodeToString(suffix[:])
 	l := &netnsLab{t: t, pub: "kkpub" + id, nat1: "kknat1" + id, nat2: "kknat2" + id, a: "kka" + id, b: "kkb" + id}
 	if out, err := exec.Command("ip", "netns", "add", l.pub).CombinedOutput(); err != nil {
-		t.Skipf("network namespaces are not permitted here: ip netns add: %v: %s", err, out)
+		testenv.Missing(t, "network namespaces are not permitted here: ip netns add: %v: %s", err, out)
 	}
 	t.Cleanup(func() {
 		for _, ns := range []string{l.pub, l.nat1, l.nat2, l.a, l.b} {

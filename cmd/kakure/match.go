@@ -121,14 +121,6 @@ func runMatch(env *environment, args []string) error {
 	return nil
 }
 
-// colorRole returns the role index that plays c in g.
-func colorRole(g *protocol.Game, c engine.Color) protocol.Role {
-	if g.View().Color == c {
-		return g.Role()
-	}
-	return g.Role().Other()
-}
-
 // playMatchGame plays one game: peer 0 invites peer 1, each plays its
 // colour with that colour's player. It returns the outcome and the
 // inviter's game.
@@ -171,9 +163,4 @@ func describeOutcome(o *protocol.Outcome) string {
 		return fmt.Sprintf("%s after %v", o.Result, o.Violation)
 	}
 	return o.Result.String()
-}
-
-// randomPlayers is a pair of uniformly random players, one per colour.
-func randomPlayers(seed uint64) byColor {
-	return byColor{engine.Black: bot.NewRandom(seed), engine.White: bot.NewRandom(seed + 1)}
 }

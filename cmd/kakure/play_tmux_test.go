@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kakure/kakure/internal/testenv"
 )
 
 // The end-to-end tests of `kakure play` run the program in tmux panes:
@@ -29,10 +31,7 @@ type tmuxServer struct {
 func newTmux(t *testing.T) *tmuxServer {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is not installed (CI installs it)")
-		}
-		t.Skip("tmux is not installed")
+		testenv.Missing(t, "tmux is not installed")
 	}
 	// Socket paths are short on some systems: keep it under /tmp.
 	dir, err := os.MkdirTemp("", "kt")
@@ -60,7 +59,6 @@ type pane struct {
 	t      *testing.T
 	srv    *tmuxServer
 	name   string
-	home   string
 	screen string // the last capture
 }
 
@@ -108,9 +106,11 @@ func (p *pane) keys(keys ...string) {
 }
 
 // waitFor polls the pane until cond holds of its screen, and returns the
-// screen; after timeout the test fails showing the screen.
+// screen; after timeout (stretched by testenv.Duration) the test fails
+// showing the screen.
 func (p *pane) waitFor(what string, timeout time.Duration, cond func(screen string) bool) string {
 	p.t.Helper()
+	timeout = testenv.Duration(timeout)
 	deadline := time.Now().Add(timeout)
 	for {
 		s := p.capture()

@@ -75,7 +75,7 @@ func decodeEverything(t *GameTree) {
 			for _, v := range p.Values {
 				v.Text()
 				v.SimpleText()
-				v.Compose()
+				_, _, _ = v.Compose()
 				v.Number()
 				v.Real()
 				v.Color()

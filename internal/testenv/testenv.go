@@ -1,0 +1,107 @@
+// Package testenv holds what the tests of every package share about the
+// machine they run on: how far to stretch their deadlines (a factor from
+// the environment, the race detector and the load of the machine), and
+// what a test does when a program it needs is missing (it skips, except
+// in CI, where it fails). Only tests import it.
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ScaleVariable is the environment variable that multiplies every
+// deadline of the tests (a positive number; 1 when unset).
+const ScaleVariable = "KAKURE_TEST_SCALE"
+
+// raceFactor stretches the deadlines under the race detector, which makes
+// the code some 2 to 20 times slower (the secure computation most).
+const raceFactor = 3
+
+// maxLoadFactor bounds the factor taken from the load of the machine, so
+// that a test that hangs still fails within a bounded time.
+const maxLoadFactor = 6
+
+// Scale returns the factor by which the tests stretch their deadlines:
+// KAKURE_TEST_SCALE (default 1), times 3 under the race detector, times
+// the load of the machine per core (the one-minute load average of
+// /proc/loadavg, read at each call) when it is above 1, up to 6. A
+// malformed KAKURE_TEST_SCALE panics, so that a typing error is not
+// taken for the default.
+func Scale() float64 {
+	f := 1.0
+	if s := os.Getenv(ScaleVariable); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v <= 0 {
+			panic(fmt.Sprintf("testenv: %s=%q: want a positive number", ScaleVariable, s))
+		}
+		f = v
+	}
+	if Race {
+		f *= raceFactor
+	}
+	return f * loadFactor()
+}
+
+// loadFactor is the one-minute load average per core, between 1 and
+// maxLoadFactor (1 where /proc/loadavg cannot be read).
+func loadFactor() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 1
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return 1
+	}
+	load, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil {
+		return 1
+	}
+	return min(max(load/float64(runtime.NumCPU()), 1), maxLoadFactor)
+}
+
+// Duration returns d stretched by Scale: the deadline a test gives
+// something that takes at most d on an idle machine without the race
+// detector.
+func Duration(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * Scale())
+}
+
+// Deadline returns the moment Duration(d) from now.
+func Deadline(d time.Duration) time.Time {
+	return time.Now().Add(Duration(d))
+}
+
+// Context returns a context that ends Duration(d) from now or when the
+// test ends, whichever comes first.
+func Context(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), Duration(d))
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// InCI reports whether the tests run in CI (the variable CI is set, as
+// .ci/run and the usual CI services do).
+func InCI() bool {
+	return os.Getenv("CI") != ""
+}
+
+// Missing is what a test calls when something it needs is not there (a
+// program, a permission): it skips the test with the reason, except in
+// CI, which installs everything the tests need and must run them all,
+// where it fails the test with the reason.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	reason := fmt.Sprintf(format, args...)
+	if InCI() {
+		t.Fatalf("%s (CI must run this test: .ci/run installs what it needs)", reason)
+	}
+	t.Skip(reason)
+}
