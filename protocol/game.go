@@ -742,6 +742,7 @@ func (g *Game) apply(m *Message, where string, cheat bool) (events []Event, err 
 		}
 		events, err = g.m.Apply(m)
 		if err != nil && cheat {
+			g.m.keep(m)
 			events, err = nil, nil
 		}
 		if err == nil {
@@ -841,8 +842,12 @@ func (g *Game) answerError() error {
 }
 
 // accuse reports a violation of the other peer: a signed violation message
-// with the evidence goes into the transcript and to the peer, and the game
-// ends with the other peer losing (T-12).
+// with the evidence goes into the transcript and to the peer. The machine
+// judges it as the other peer and `kakure verify` will (T-13, T-14): a
+// proven violation ends the game with the other peer losing (T-12), an
+// unproven report with no winner, or with nothing changed once the result
+// is fixed or during an end audit, where this peer still sends what it
+// owes (T-15).
 func (g *Game) accuse(v *Violation, evidence [][]byte) {
 	g.svc.cfg.Logger.Warn("peer violated the rules", "game", g.id, "violation", v.Error())
 	var ev [][]byte
@@ -855,10 +860,18 @@ func (g *Game) accuse(v *Violation, evidence [][]byte) {
 	g.events.push(EventViolation{Violation: v})
 	events, err := g.send(KindViolation, body)
 	if err != nil {
+		// Refused by this peer's own machine (a second report that would
+		// end nothing): the connection goes instead.
 		g.svc.cfg.Logger.Error("recording a violation", "game", g.id, "err", err)
+		g.dropStream()
+		return
 	}
 	g.emit(events)
-	g.dropStream()
+	if g.m.Phase == PhaseDone {
+		g.dropStream()
+		return
+	}
+	g.afterChange()
 }
 
 // act carries out a local action.
