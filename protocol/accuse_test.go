@@ -545,3 +545,38 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 		}
 	}
 }
+
+// TestT15PhantomAccusationOpensNothingFirst: a program that accuses the
+// other of deviating (phantom-accuse) opens none of its secrets with the
+// accusation; the accused reveals first and the accuser after it, and the
+// audit decides (here: nobody deviated, so the accuser loses, T-14). Run
+// with the garbler and with the evaluator as the accuser.
+func TestT15PhantomAccusationOpensNothingFirst(t *testing.T) {
+	for _, accuser := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		t.Run(accuser.String(), func(t *testing.T) {
+			h := playPhantomCheat(t, engine.RulesHamburg, int(accuser), nil,
+				&cheatingBot{Player: shortBot(uint64(11 + accuser)), cheat: protocol.PhantomFalseAccusation{}})
+			checkPhantomCaught(t, h, "T-14", "false accusation")
+			tr, err := protocol.LoadTranscript(h.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var order []protocol.Role
+			accused := false
+			for _, m := range tr.Messages {
+				switch m.Kind {
+				case protocol.KindPhantomAccuse:
+					accused = true
+					if m.From != accuser || strings.Contains(string(m.Body), "seed") || strings.Contains(string(m.Body), "tries") {
+						t.Errorf("the accusation %s from the %s carries secrets or comes from the wrong side", m.Body, m.From)
+					}
+				case protocol.KindPhantomReveal:
+					order = append(order, m.From)
+				}
+			}
+			if !accused || len(order) != 2 || order[0] != accuser.Other() || order[1] != accuser {
+				t.Errorf("accusation %v, reveals by %v; want the accused (%s) to reveal first, then the accuser", accused, order, accuser.Other())
+			}
+		})
+	}
+}

@@ -860,9 +860,14 @@ func (g *Game) accuse(v *Violation, evidence [][]byte) {
 	g.events.push(EventViolation{Violation: v})
 	events, err := g.send(KindViolation, body)
 	if err != nil {
-		// Refused by this peer's own machine (a second report that would
-		// end nothing): the connection goes instead.
 		g.svc.cfg.Logger.Error("recording a violation", "game", g.id, "err", err)
+		if errors.Is(err, engine.ErrWrongPhase) {
+			// Refused by this peer's own machine: a second report that
+			// would end nothing (REC-D5). The offending frame is dropped
+			// and the connection kept, so that the grace period runs
+			// out on a peer that withholds what it owes (T-11).
+			return
+		}
 		g.dropStream()
 		return
 	}
