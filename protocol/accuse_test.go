@@ -580,3 +580,129 @@ func TestT15PhantomAccusationOpensNothingFirst(t *testing.T) {
 		})
 	}
 }
+
+// chattyPlayer chats twice at its second turn of play before it moves, so
+// that two of its messages follow each other without one of the other
+// peer's in between.
+type chattyPlayer struct {
+	bot.Player
+	mu    sync.Mutex
+	turns int
+	chats int
+}
+
+func (p *chattyPlayer) Choose(v protocol.View) protocol.Action {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if v.Phase == protocol.PhasePlay {
+		if p.turns == 1 && p.chats < 2 {
+			p.chats++
+			return protocol.Chat{Text: "hello"}
+		}
+		p.turns++
+	}
+	return p.Player.Choose(v)
+}
+
+// TestT13LiveGapEvidence: the cheater reports with the honest peer's
+// newest message as evidence, and on the wire lowers its report's
+// acknowledgement so that the evidence is a later message than the next
+// one the report acknowledges (a gap). A gap proves nothing: the game is
+// disputed, and the honest record says why.
+func TestT13LiveGapEvidence(t *testing.T) {
+	var mu sync.Mutex
+	var cheaterGame *protocol.Game
+	rewrite := func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if kind != protocol.KindMove || cheaterGame != nil {
+			return kind, body, false
+		}
+		chats := 0
+		for _, m := range g.Transcript().Messages {
+			if m.From != g.Role() && m.Kind == protocol.KindChat {
+				chats++
+			}
+		}
+		if chats < 2 {
+			return kind, body, false
+		}
+		cheaterGame = g
+		return protocol.KindViolation, protocol.ViolationBody{Accused: g.Role().Other(), Rule: "T-3",
+			Detail: "a gap made up by a cheating program", Evidence: lastOfOther(g)}, false
+	}
+	tamper := func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		if m.Kind != protocol.KindViolation {
+			return nil
+		}
+		mu.Lock()
+		g := cheaterGame
+		mu.Unlock()
+		// Acknowledge two messages fewer: the evidence is then two ahead.
+		c := *m
+		c.Ack -= 2
+		c.AckHash = g.Transcript().Find(g.Role().Other(), uint64(c.Ack)).Hash()
+		resign(t, &c, key)
+		return [][]byte{protocol.FrameOf(&c)}
+	}
+	setup := func(c *protocol.Config) {
+		protocol.SetRewrite(c, rewrite)
+		protocol.SetTamper(c, tamper)
+	}
+	rg := playReportGame(t, goOpts, protocol.Inviter, setup, [2]bot.Player{bot.NewRandom(1), &chattyPlayer{Player: bot.NewRandom(2)}})
+	out := rg.honest.Outcome()
+	if out == nil || !out.Disputed() || out.Report == nil || out.Report.Verdict != protocol.VerdictUnproven {
+		t.Fatalf("honest outcome %+v, want disputed", out)
+	}
+	tr, err := protocol.LoadTranscript(rg.honest.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := protocol.Verify(tr)
+	says, ok := rep.Describe(tr.Peers)
+	if ok || !rep.Finished || !rep.Outcome.Disputed() || !strings.Contains(says, "gap") {
+		t.Errorf("kakure verify on the honest record: %q, want a disputed game, the evidence a gap", says)
+	}
+	// The cheater's own record holds the report it signed first (with
+	// the full acknowledgement): there the evidence is a copy, which
+	// proves nothing either.
+	tr, err = protocol.LoadTranscript(rg.cheater.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep = protocol.Verify(tr)
+	says, _ = rep.Describe(tr.Peers)
+	if rep.Outcome == nil || !rep.Outcome.Disputed() || (rep.Proven && rep.Violation.Accused == rg.honest.Role()) {
+		t.Errorf("kakure verify on the cheater's record: %q, want a disputed game", says)
+	}
+}
+
+// TestT3LiveBrokenChainAndBadAck: the cheater sends a move whose prev
+// does not chain to its previous message, or whose acknowledgement names
+// a version of the honest peer's message that does not exist. The honest
+// peer's transcript check refuses each at once (T-3). A broken chain is
+// the cheater's own signed word: proven, the cheater loses. A bad
+// acknowledgement proves nothing against its signer (REC-D2): disputed.
+func TestT3LiveBrokenChainAndBadAck(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(m *protocol.Message)
+		want   honestVerdict
+		text   string
+	}{
+		{"broken chain", func(m *protocol.Message) { m.Prev[0] ^= 1 }, honestWins, "does not chain"},
+		{"bad ack hash", func(m *protocol.Message) { m.AckHash[0] ^= 1 }, disputed, "version of the reporter's message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hook := cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+				tt.change(m)
+				resign(t, m, key)
+				return [][]byte{protocol.FrameOf(m)}
+			})
+			rg := playReportGame(t, goOpts, protocol.Inviter, func(c *protocol.Config) { protocol.SetTamper(c, hook) },
+				[2]bot.Player{bot.NewRandom(1), bot.NewRandom(2)})
+			checkReportGame(t, rg, tt.want, tt.text)
+		})
+	}
+}
