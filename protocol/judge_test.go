@@ -399,3 +399,34 @@ func TestT3RecordChainAndAckChecks(t *testing.T) {
 		t.Errorf("the unchanged record: %v", err)
 	}
 }
+
+// TestT14CutOffRecordsOfEveryVariant: the test record of every variant,
+// cut before one or both result statements, is not a finished game.
+func TestT14CutOffRecordsOfEveryVariant(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "records", "*.record.json"))
+	if err != nil || len(paths) < 6 {
+		t.Fatalf("test records %v: %v", paths, err)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			full, err := protocol.LoadTranscript(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, ok := protocol.Verify(full).Describe(full.Peers); !ok {
+				t.Fatalf("the whole record: %q", text)
+			}
+			n := len(full.Messages)
+			for _, drop := range []int{1, 2} {
+				if full.Messages[n-drop].Kind != protocol.KindResult {
+					t.Fatalf("message %d is %s, not a result statement", n-drop, full.Messages[n-drop].Kind)
+				}
+				tr := cut(t, full, n-drop)
+				rep := protocol.Verify(tr)
+				if text, ok := rep.Describe(tr.Peers); ok || rep.Finished || !strings.Contains(text, "not a finished game") {
+					t.Errorf("without its last %d message(s): ok %v %q", drop, ok, text)
+				}
+			}
+		})
+	}
+}
