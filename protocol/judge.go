@@ -63,6 +63,12 @@ type Judgement struct {
 	// Why says, for a report that proves nothing, why its evidence does
 	// not.
 	Why string
+	// Standing tells, for a report that proves nothing, that it ends
+	// nothing: in the game as the reporter saw it, the result was already
+	// fixed by the rules (the confirm phase) or an end audit was under way
+	// (T-15). It is read off the reporter's game, not the receiver's,
+	// so that both peers' machines agree.
+	Standing bool
 }
 
 // ruleFalseAccusation is the rule a proven false accusation breaks.
@@ -126,6 +132,20 @@ func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Messa
 		}
 		return m, nil
 	}
+	j = judgeWith(j, game, peers, view, accusedChain, probe, body, report)
+	if j.Verdict == VerdictUnproven {
+		if m, err := probe(); err == nil {
+			ea, ok := m.variant.(endAuditor)
+			j.Standing = m.Phase == PhaseConfirm || (m.Phase == PhasePlay && ok && ea.endAudit())
+		}
+	}
+	return j
+}
+
+// judgeWith judges the report's evidence (see judgeReport).
+func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accusedChain []*Message,
+	probe func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
+	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {
 		return judgeWithheld(j, probe)
 	}

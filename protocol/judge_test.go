@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -429,4 +430,31 @@ func TestT14CutOffRecordsOfEveryVariant(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestT13CertificateHook: a report of rule T-8 is handed to
+// CertificateJudge, the hook for the certificates of T-8(b): what it
+// proves convicts the accused; without a hook, or when it proves nothing,
+// the report is judged on the accused's signed messages like any other.
+func TestT13CertificateHook(t *testing.T) {
+	full := goRecord(t)
+	saved := protocol.CertificateJudge
+	t.Cleanup(func() { protocol.CertificateJudge = saved })
+	cert := []byte("a certificate")
+	protocol.CertificateJudge = func(game protocol.GameID, peers [2]peer.ID, accused protocol.Role, history []protocol.Message, evidence [][]byte) *protocol.Violation {
+		if len(evidence) == 1 && string(evidence[0]) == string(cert) && game == full.Game && peers == full.Peers {
+			return &protocol.Violation{Accused: accused, Rule: "T-8", Seq: -1, Detail: "certificate of a deviating garbler"}
+		}
+		return nil
+	}
+	tr := cut(t, full, 13)
+	reportOn(t, tr, protocol.RuleCertificate, cert)
+	checkVerdict(t, tr, verdict{protocol.VerdictProven, protocol.Inviter, "T-8", "certificate", engine.Empty})
+	tr = cut(t, full, 13)
+	reportOn(t, tr, protocol.RuleCertificate, []byte("no certificate"))
+	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "DISPUTED", engine.Empty})
+	protocol.CertificateJudge = nil
+	tr = cut(t, full, 13)
+	reportOn(t, tr, protocol.RuleCertificate, cert)
+	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "DISPUTED", engine.Empty})
 }

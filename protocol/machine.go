@@ -574,11 +574,7 @@ func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 		return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
 	}
 	j := judgeReport(m.Game, m.peers, m.history, msg, &b)
-	standing := j.Verdict == VerdictUnproven && m.Phase == PhaseConfirm
-	if ea, ok := m.variant.(endAuditor); ok && j.Verdict == VerdictUnproven && m.Phase == PhasePlay && ea.endAudit() {
-		standing = true
-	}
-	if standing {
+	if j.Verdict == VerdictUnproven && j.Standing {
 		n := 0
 		for _, r := range m.Reports {
 			if r.Reporter == msg.From {
