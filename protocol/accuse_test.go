@@ -510,9 +510,12 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 					}
 				}
 				grace := func(i int, c *protocol.Config) {
-					c.AutoGrace = time.Second
-					if protocol.Role(i) == tc.cheater {
-						c.AutoGrace = time.Minute
+					// The honest peer waits briefly for an opening that
+					// is withheld, and long enough for one that comes
+					// (under -race an audit takes seconds).
+					c.AutoGrace = time.Minute
+					if withhold && protocol.Role(i) != tc.cheater {
+						c.AutoGrace = time.Second
 					}
 				}
 				rg := playReportGame(t, tc.o, tc.cheater, setup, tc.bots(), grace)

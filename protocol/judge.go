@@ -102,7 +102,12 @@ var CertificateJudge func(game GameID, peers [2]peer.ID, accused Role, history [
 // does not chain to the accused's previous one or whose acknowledgement
 // goes back, a message the rules refuse. A next message that breaks no
 // rule proves the report false.
-func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Message, body *ViolationBody) Judgement {
+//
+// current, when not nil, is the machine that took exactly history: when
+// the reporter's game is the whole history (no message crossed the
+// report), it is read instead of replaying the game, which in Phantom Go
+// would run the audit again. It is never changed.
+func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -132,9 +137,14 @@ func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Messa
 		}
 		return m, nil
 	}
-	j = judgeWith(j, game, peers, view, accusedChain, probe, body, report)
+	// state is the reporter's game to read, not to change.
+	state := probe
+	if current != nil && len(view) == len(history) {
+		state = func() (*Machine, error) { return current, nil }
+	}
+	j = judgeWith(j, game, peers, view, accusedChain, probe, state, body, report)
 	if j.Verdict == VerdictUnproven {
-		if m, err := probe(); err == nil {
+		if m, err := state(); err == nil {
 			ea, ok := m.variant.(endAuditor)
 			j.Standing = m.Phase == PhaseConfirm || (m.Phase == PhasePlay && ok && ea.endAudit())
 		}
@@ -144,10 +154,10 @@ func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Messa
 
 // judgeWith judges the report's evidence (see judgeReport).
 func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accusedChain []*Message,
-	probe func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
+	probe, state func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
 	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {
-		return judgeWithheld(j, probe)
+		return judgeWithheld(j, state)
 	}
 	if body.Rule == RuleCertificate && CertificateJudge != nil {
 		if v := CertificateJudge(game, peers, accused, view, body.Evidence); v != nil {
@@ -190,8 +200,8 @@ func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accus
 // protocol makes automatic. The record cannot show an absence: the report
 // stands as reported if the accused owed such a message at the time of
 // the report, and is false otherwise.
-func judgeWithheld(j Judgement, probe func() (*Machine, error)) Judgement {
-	m, err := probe()
+func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
+	m, err := state()
 	if err != nil {
 		j.Why = err.Error()
 		return j

@@ -573,7 +573,7 @@ func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 	if b.Accused != msg.From.Other() {
 		return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
 	}
-	j := judgeReport(m.Game, m.peers, m.history, msg, &b)
+	j := judgeReport(m.Game, m.peers, m.history, msg, &b, m)
 	if j.Verdict == VerdictUnproven && j.Standing {
 		n := 0
 		for _, r := range m.Reports {
