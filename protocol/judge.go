@@ -160,7 +160,8 @@ func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accus
 		return judgeWithheld(j, state)
 	}
 	if body.Rule == RuleCertificate && CertificateJudge != nil {
-		if v := CertificateJudge(game, peers, accused, view, body.Evidence); v != nil {
+		// Only the accused can be convicted by its certificate.
+		if v := CertificateJudge(game, peers, accused, view, body.Evidence); v != nil && v.Accused == accused {
 			j.Verdict, j.Violation = VerdictProven, v
 			return j
 		}
