@@ -458,3 +458,38 @@ func TestT13CertificateHook(t *testing.T) {
 	reportOn(t, tr, protocol.RuleCertificate, cert)
 	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "DISPUTED", engine.Empty})
 }
+
+// TestT3InvitationNamesTheRecordsPeers: the judge checks evidence against
+// the peers the invitation names, so an invitation that names another
+// peer than the record's is the inviter's proven T-3 (REC-D8).
+func TestT3InvitationNamesTheRecordsPeers(t *testing.T) {
+	full := goRecord(t)
+	other, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stranger, err := peer.IDFromPrivateKey(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		invitee string
+		want    bool
+	}{{"the record's invitee", full.Peers[1].String(), false}, {"another peer", stranger.String(), true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body protocol.InviteBody
+			if err := json.Unmarshal(full.Messages[0].Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			body.Invitee = tc.invitee
+			tr := protocol.NewTranscript(full.Game, full.Peers[0], full.Peers[1])
+			add(t, tr, protocol.Inviter, protocol.KindInvite, body)
+			rep := protocol.Verify(tr)
+			found := rep.Violation != nil && rep.Violation.Accused == protocol.Inviter && rep.Violation.Rule == "T-3" && rep.Proven
+			if found != tc.want {
+				t.Errorf("Verify: %v (proven %v), want a T-3 of the inviter: %v", rep.Violation, rep.Proven, tc.want)
+			}
+		})
+	}
+}
