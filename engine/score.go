@@ -146,6 +146,9 @@ const (
 	ByWin ResultReason = "win"
 	// ByDraw is a draw that is not a count: Bridge Go passes, gomoku GM-7.
 	ByDraw ResultReason = "draw"
+	// ByDispute is a game ended by a report that proved nothing (T-14):
+	// it has no winner, and it is not a draw. SGF writes it "Void".
+	ByDispute ResultReason = "disputed"
 )
 
 // Result is the outcome of a game. Winner Empty means a draw.
@@ -156,8 +159,12 @@ type Result struct {
 }
 
 // String writes the result as SGF's RE property does: "B+3.5", "W+R",
-// "B+F" (forfeit), "B+" for a win without a count, "0" for a draw.
+// "B+F" (forfeit), "B+" for a win without a count, "0" for a draw,
+// "Void" for a disputed game (no result).
 func (r Result) String() string {
+	if r.By == ByDispute {
+		return "Void"
+	}
 	if r.Winner == Empty {
 		return "0"
 	}
@@ -180,6 +187,9 @@ func (r Result) String() string {
 func ParseResult(s string) (Result, error) {
 	if s == "0" || s == "Draw" || s == "D" {
 		return Result{By: ByDraw}, nil
+	}
+	if s == "Void" {
+		return Result{By: ByDispute}, nil
 	}
 	if len(s) < 2 || s[1] != '+' || (s[0] != 'B' && s[0] != 'W') {
 		return Result{}, fmt.Errorf("engine: bad result %q", s)

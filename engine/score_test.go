@@ -45,6 +45,8 @@ func TestParseResultAliases(t *testing.T) {
 		{"Draw", Result{By: ByDraw}, "0"},
 		{"D", Result{By: ByDraw}, "0"},
 		{"B+7.0", Result{Winner: Black, Margin: 7, By: ByScore}, "B+7"},
+		// T-14: a game ended by an unproven report has no result.
+		{"Void", Result{By: ByDispute}, "Void"},
 	}
 	for _, tt := range tests {
 		got, err := ParseResult(tt.in)
@@ -59,7 +61,7 @@ func TestParseResultAliases(t *testing.T) {
 }
 
 func TestParseResultErrors(t *testing.T) {
-	for _, in := range []string{"", "B", "W", "X+3", "b+3", "B-3", "B+abc", "B+3.5.1", "B+r", "?", "Void", "+3"} {
+	for _, in := range []string{"", "B", "W", "X+3", "b+3", "B-3", "B+abc", "B+3.5.1", "B+r", "?", "+3"} {
 		if got, err := ParseResult(in); err == nil {
 			t.Errorf("ParseResult(%q) = %+v, want an error", in, got)
 		}

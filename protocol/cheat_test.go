@@ -69,6 +69,33 @@ func checkCaught(t *testing.T, h *protocol.Game, rule, detail string) {
 	}
 }
 
+// checkDisputed asserts that the honest peer (invitee) reported the
+// cheating inviter for the rule with evidence that proves nothing (T-13),
+// and that the game ended with no winner for anyone (T-14), live and in
+// Verify on the honest record.
+func checkDisputed(t *testing.T, h *protocol.Game, rule, detail string) {
+	t.Helper()
+	out := h.Outcome()
+	if out == nil || !out.Disputed() || out.Result.Winner != engine.Empty || out.Proven {
+		t.Fatalf("honest peer's outcome %+v, want disputed with no winner", out)
+	}
+	if v := out.Violation; v == nil || v.Accused != protocol.Inviter || v.Rule != rule || !strings.Contains(v.Detail, detail) {
+		t.Errorf("reported violation %v, want %s by the inviter mentioning %q", v, rule, detail)
+	}
+	if out.Report == nil || out.Report.Reporter != protocol.Invitee || out.Report.Verdict != protocol.VerdictUnproven {
+		t.Errorf("judgement %+v, want the invitee's report unproven", out.Report)
+	}
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatalf("honest record: %v", err)
+	}
+	rep := protocol.Verify(tr)
+	text, ok := rep.Describe(tr.Peers)
+	if ok || !rep.Finished || rep.Outcome == nil || !rep.Outcome.Disputed() || !strings.Contains(text, "DISPUTED") {
+		t.Errorf("Verify on the honest record: ok %v, %q; want a finished disputed game", ok, text)
+	}
+}
+
 var goOpts = engine.Options{Variant: engine.VariantGo, Size: 5}
 
 func TestCheatMoveOutOfTurn(t *testing.T) {
@@ -92,7 +119,9 @@ func TestCheatReplayOldMessage(t *testing.T) {
 	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(m)}
 	}))
-	checkCaught(t, h, "T-3", "replayed")
+	// A copy proves nothing against its signer: anyone holding the
+	// message can send it again (T-13).
+	checkDisputed(t, h, "T-3", "replayed")
 }
 
 func TestCheatSignsWithAnotherKey(t *testing.T) {
@@ -104,7 +133,8 @@ func TestCheatSignsWithAnotherKey(t *testing.T) {
 		m.Sign(other)
 		return [][]byte{protocol.FrameOf(m)}
 	}))
-	checkCaught(t, h, "T-3", "bad signature")
+	// A bad signature is nobody's signed word (T-13).
+	checkDisputed(t, h, "T-3", "bad signature")
 }
 
 func TestCheatTwoMessagesSameSequence(t *testing.T) {
@@ -128,7 +158,8 @@ func TestCheatMessageAboveSizeCap(t *testing.T) {
 	if out == nil || out.Violation == nil || !errors.Is(out.Violation.Err, protocol.ErrFrameTooLarge) && !strings.Contains(out.Violation.Detail, "size cap") {
 		t.Fatalf("outcome %+v, want a size-cap violation", out)
 	}
-	checkCaught(t, h, "T-10", "size cap")
+	// An oversized frame carries no signed evidence (T-13).
+	checkDisputed(t, h, "T-10", "size cap")
 }
 
 func TestCheatIllegalMove(t *testing.T) {

@@ -56,6 +56,11 @@ type EventAnnouncement struct{ Text string }
 // losing (T-12).
 type EventViolation struct{ Violation *Violation }
 
+// EventReport: a violation report was judged (T-13). A report that ends
+// the game is followed by EventEnded; one that ends nothing (it proved
+// nothing once the result was fixed, or during an end audit) is all.
+type EventReport struct{ Judgement Judgement }
+
 // EventAdjourned: the other peer stopped answering; the game is saved and
 // can be resumed (T-11).
 type EventAdjourned struct{ Reason string }
@@ -73,3 +78,4 @@ func (EventEnded) event()        {}
 func (EventAnnouncement) event() {}
 func (EventViolation) event()    {}
 func (EventAdjourned) event()    {}
+func (EventReport) event()       {}

@@ -747,6 +747,7 @@ func (g *Game) apply(m *Message, where string, cheat bool) (events []Event, err 
 		}
 		events, err = g.m.Apply(m)
 		if err != nil && cheat {
+			g.m.keep(m)
 			events, err = nil, nil
 		}
 		if err == nil {
@@ -846,8 +847,12 @@ func (g *Game) answerError() error {
 }
 
 // accuse reports a violation of the other peer: a signed violation message
-// with the evidence goes into the transcript and to the peer, and the game
-// ends with the other peer losing (T-12).
+// with the evidence goes into the transcript and to the peer. The machine
+// judges it as the other peer and `kakure verify` will (T-13, T-14): a
+// proven violation ends the game with the other peer losing (T-12), an
+// unproven report with no winner, or with nothing changed once the result
+// is fixed or during an end audit, where this peer still sends what it
+// owes (T-15).
 func (g *Game) accuse(v *Violation, evidence [][]byte) {
 	g.svc.cfg.Logger.Warn("peer violated the rules", "game", g.id, "violation", v.Error())
 	var ev [][]byte
@@ -861,9 +866,22 @@ func (g *Game) accuse(v *Violation, evidence [][]byte) {
 	events, err := g.send(KindViolation, body)
 	if err != nil {
 		g.svc.cfg.Logger.Error("recording a violation", "game", g.id, "err", err)
+		if errors.Is(err, engine.ErrWrongPhase) {
+			// Refused by this peer's own machine: a second report that
+			// would end nothing (REC-D5). The offending frame is dropped
+			// and the connection kept, so that the grace period runs
+			// out on a peer that withholds what it owes (T-11).
+			return
+		}
+		g.dropStream()
+		return
 	}
 	g.emit(events)
-	g.dropStream()
+	if g.m.Phase == PhaseDone {
+		g.dropStream()
+		return
+	}
+	g.afterChange()
 }
 
 // act carries out a local action.

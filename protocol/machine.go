@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Version is the game protocol version carried in invitations.
@@ -141,12 +143,29 @@ func violation(from Role, seq uint64, rule string, format string, args ...any) *
 	return &Violation{Accused: from, Rule: rule, Seq: int64(seq), Detail: fmt.Sprintf(format, args...)}
 }
 
-// Outcome is how a game ended.
+// Outcome is how a game ended (T-14): by the rules (a count, a win on the
+// board, an audit at the end), by resignation, by a proven violation (the
+// violator loses), by forfeit for withholding a message the protocol
+// makes automatic (T-11, named as reported), or disputed: a report that
+// proved nothing, with no winner (Result.By is engine.ByDispute).
 type Outcome struct {
 	Result engine.Result
-	// Violation is set when the game ended because a peer broke a rule.
+	// Violation is set when the game ended because of a rule broken or
+	// reported: the loser's (proven, or withheld as reported), the false
+	// accuser's, or for a disputed game the unproven report's.
 	Violation *Violation
+	// Proven tells whether the record proves Violation by signed
+	// messages (a report's evidence, an audit). A T-11 forfeit and a
+	// disputed game are not proven.
+	Proven bool
+	// Report is the judgement of the report that ended the game, nil when
+	// the rules, a resignation or an audit ended it.
+	Report *Judgement
 }
+
+// Disputed reports whether the game ended with a report that proved
+// nothing: no winner (T-14).
+func (o *Outcome) Disputed() bool { return o.Result.By == engine.ByDispute }
 
 // variantRules is the part of the state machine that belongs to one
 // variant. It sees only what is in messages, so that both peers and
@@ -180,6 +199,13 @@ type pieRule interface{ colorsByPie() }
 // auditViolation returns the violation found, which the outcome names.
 type auditor interface{ auditViolation() *Violation }
 
+// endAuditor is a variantRules whose end opens the players' remaining
+// secrets for an audit (the Phantom Go reveal, HMG-7, GM-8):
+// endAudit reports whether that stage is under way. A report that proves
+// nothing then ends nothing: the reporter still owes its openings, and
+// the audit decides (T-15).
+type endAuditor interface{ endAudit() bool }
+
 // newVariantRules is filled by the variant files.
 var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
 
@@ -206,6 +232,16 @@ type Machine struct {
 	// were concurrent with it and are kept without effect.
 	endRole Role
 	endSeq  uint64
+	// peers are the two identities the invitation names; the judge checks
+	// evidence signatures against them.
+	peers [2]peer.ID
+	// history holds every message the machine took, in order: the judge
+	// rebuilds from it the game as a reporter saw it.
+	history []Message
+	// Reports holds the judgements of the reports that ended nothing: a
+	// report that proved nothing once the result was fixed by the rules
+	// or during an end audit (T-15).
+	Reports []Judgement
 }
 
 // ChatLine is one chat message.
@@ -269,32 +305,36 @@ func (m *Machine) PublicView(r Role) any {
 	return m.variant.view(r)
 }
 
+// Apply checks one message and applies it (see apply); the machine keeps
+// every message it takes, for the judge of later reports.
+func (m *Machine) Apply(msg *Message) ([]Event, error) {
+	events, err := m.apply(msg)
+	if err == nil {
+		m.history = append(m.history, *msg)
+	}
+	return events, err
+}
+
+// keep records a message the machine refused that a cheating test program
+// sent anyway, so that its machine's history matches its record.
+func (m *Machine) keep(msg *Message) { m.history = append(m.history, *msg) }
+
 // anytime reports the kinds either role may send whatever the turn.
 func anytime(k Kind) bool { return k == KindResign || k == KindChat || k == KindViolation }
 
 // tossDomain separates the colour toss commitments.
 const tossDomain = "kakure/toss/colours"
 
-// Apply checks one message (already checked by the transcript: signature,
+// apply checks one message (already checked by the transcript: signature,
 // sequence, chain) against the game and applies it. A returned
 // *Violation names the rule the sender broke; the machine is then left as
 // it was.
-func (m *Machine) Apply(msg *Message) ([]Event, error) {
+func (m *Machine) apply(msg *Message) ([]Event, error) {
 	if m.Phase == PhaseDone {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%s message after the game ended", msg.Kind)
+		return nil, violation(msg.From, msg.Seq, "T-14", "%s message after the game ended", msg.Kind)
 	}
 	if msg.Kind == KindViolation {
-		var b ViolationBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if b.Accused != msg.From.Other() {
-			return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
-		}
-		v := &Violation{Accused: b.Accused, Rule: b.Rule, Seq: -1, Detail: b.Detail}
-		m.end(Outcome{Result: forfeit(m.colorOrRole(b.Accused.Other())), Violation: v})
-		m.Phase = PhaseDone
-		return []Event{EventEnded{Outcome: *m.Outcome}}, nil
+		return m.applyReport(msg)
 	}
 	from, kinds := m.Expected()
 	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat &&
@@ -333,11 +373,21 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 		if err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
 		}
+		// The judge checks evidence against these identities; an
+		// invitation without valid ones (no invitee accepts it) leaves no
+		// evidence provable.
+		var peers [2]peer.ID
+		for i, s := range [2]string{b.Inviter, b.Invitee} {
+			if id, err := peer.Decode(s); err == nil {
+				peers[i] = id
+			}
+		}
 		factory, ok := newVariantRules[o.Variant]
 		if !ok {
 			return nil, violation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
 		}
 		m.Options = o
+		m.peers = peers
 		m.Phase = PhaseAnswer
 		v, err := factory(m)
 		if err != nil {
@@ -452,6 +502,7 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 		o := Outcome{Result: m.variant.result()}
 		if a, ok := m.variant.(auditor); ok {
 			o.Violation = a.auditViolation()
+			o.Proven = o.Violation != nil
 		}
 		m.end(o)
 		m.Phase = PhaseConfirm
@@ -501,3 +552,55 @@ func tossResult(game GameID, inviter, invitee []byte) [32]byte {
 	h.Sum(r[:0])
 	return r
 }
+
+// MaxStandingReports caps the reports of one role that end nothing (see
+// Machine.Reports): each is kept in both records, so without a cap a
+// peer could grow the other's record without end during an audit.
+const MaxStandingReports = 1
+
+// applyReport judges a violation report (T-13) and applies the outcome
+// (T-14): a proven violation ends the game with the accused losing, a
+// proven false accusation with the reporter losing, a T-11 report of a
+// message the accused owed with the accused losing by forfeit. A report
+// that proves nothing ends the game with no winner, unless the result is
+// already fixed (the confirm phase) or an end audit is under way (T-15):
+// then it changes nothing, and the reporter still owes what it owed.
+func (m *Machine) applyReport(msg *Message) ([]Event, error) {
+	var b ViolationBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if b.Accused != msg.From.Other() {
+		return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
+	}
+	j := judgeReport(m.Game, m.peers, m.history, msg, &b, m)
+	if j.Verdict == VerdictUnproven && j.Standing {
+		n := 0
+		for _, r := range m.Reports {
+			if r.Reporter == msg.From {
+				n++
+			}
+		}
+		if n >= MaxStandingReports {
+			return nil, violation(msg.From, msg.Seq, "T-10", "a report while an earlier report of its own stands unproven (cap %d)", MaxStandingReports)
+		}
+		m.Reports = append(m.Reports, j)
+		return []Event{EventReport{Judgement: j}}, nil
+	}
+	o := Outcome{Report: &j, Violation: j.Violation}
+	switch j.Verdict {
+	case VerdictProven, VerdictFalse:
+		o.Proven = true
+		o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
+	case VerdictWithheld:
+		o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
+	default:
+		o.Result = engine.Result{By: engine.ByDispute}
+	}
+	m.end(o)
+	m.Phase = PhaseDone
+	return []Event{EventReport{Judgement: j}, EventEnded{Outcome: *m.Outcome}}, nil
+}
+
+// History returns the messages the machine took, in order.
+func (m *Machine) History() []Message { return slices.Clone(m.history) }

@@ -323,8 +323,13 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}, nil
 }
 
-// reveal returns the player's reveal: its seed's opening and its tries.
+// reveal returns the player's reveal: its seed's opening and its tries;
+// or, for an accusation, only what it caught (T-15: the accused reveals
+// first).
 func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
+	if kind == KindPhantomAccuse {
+		return kind, PhantomAccuseBody{Accuse: p.caught}, true, nil
+	}
 	if p.opening == nil {
 		return "", nil, false, errors.New("protocol: the phantom seed is lost")
 	}
@@ -333,11 +338,7 @@ func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
 	for _, t := range p.tries() {
 		vs = append(vs, t.Vertex(size))
 	}
-	b := PhantomRevealBody{Seed: *p.opening, Tries: vs}
-	if kind == KindPhantomAccuse {
-		b.Accuse = p.caught
-	}
-	return kind, b, true, nil
+	return kind, PhantomRevealBody{Seed: *p.opening, Tries: vs}, true, nil
 }
 
 // newSeed draws the player's seed and commits to it.

@@ -102,15 +102,13 @@ func (g *bridgeRules) result() engine.Result {
 
 // ruleOfBridgeError names the rule an illegal Bridge Go move broke: a
 // repeated position breaks BG-4; a stone on an occupied point or off the
-// board breaks the shared base GO-1 (BG-N2).
+// board breaks BG-1, which places stones on the empty points of the board
+// (BG-N2).
 func ruleOfBridgeError(err error) string {
-	switch {
-	case errors.Is(err, engine.ErrSuperko):
+	if errors.Is(err, engine.ErrSuperko) {
 		return "BG-4"
-	case errors.Is(err, engine.ErrGameOver):
-		return "BG-1"
 	}
-	return "GO-1"
+	return "BG-1"
 }
 
 // bridgePlayer is the local side of Bridge Go: no secrets, moves only.

@@ -89,7 +89,7 @@ func TestBG4BridgeIllegalMoves(t *testing.T) {
 		rule  string
 	}{
 		{name: "BG-4 a self-capture that repeats the position", moves: []string{"E5", "A2", "E4", "B1"}, move: "A1", rule: "BG-4"},
-		{name: "BG-4 GO-1 an occupied point", moves: []string{"C3"}, move: "C3", rule: "GO-1"},
+		{name: "BG-1 an occupied point", moves: []string{"C3"}, move: "C3", rule: "BG-1"},
 		{name: "BG-4 T-10 not a vertex", move: "K77", rule: "T-10"},
 	}
 	for _, tt := range tests {

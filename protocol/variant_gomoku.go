@@ -292,6 +292,13 @@ func (g *gomokuRules) result() engine.Result {
 // or nil.
 func (g *gomokuRules) auditViolation() *Violation { return g.violation }
 
+// endAudit reports whether the players are opening their remaining
+// commitments for the audit of GM-8 (T-15: a report then ends nothing).
+func (g *gomokuRules) endAudit() bool {
+	_, kinds, done := g.expected()
+	return !done && len(kinds) == 1 && kinds[0] == KindGomokuOpenAll
+}
+
 func (g *gomokuRules) view(Role) any {
 	return GomokuView{Phase: g.phase, Closing: g.phase == engine.GomokuPhaseOver && g.record == nil,
 		Record: g.record, Audit: g.audit}

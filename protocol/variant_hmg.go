@@ -172,6 +172,10 @@ func (h *hmgRules) stage() HMGStage {
 	return HMGStagePlay
 }
 
+// endAudit reports whether the unused cards are being opened for the
+// audit of HMG-7 (T-15: a report then ends nothing).
+func (h *hmgRules) endAudit() bool { return h.stage() == HMGStageOpen }
+
 // owesOpening returns the role that must open its unused cards next:
 // Black's, then White's; a player with no unused card opens nothing.
 func (h *hmgRules) owesOpening() (Role, bool) {

@@ -42,9 +42,10 @@ const (
 	// KindPhantomReveal: a party's seed and tries, at the end of play
 	// (PG-9) or in answer to an accusation. The program sends it.
 	KindPhantomReveal Kind = "phantom-reveal"
-	// KindPhantomAccuse: a reveal sent in place of a try message by a
-	// program that caught the other deviating (PN-D6); the audit then
-	// names the cheater, or the accuser if nobody cheated.
+	// KindPhantomAccuse: an accusation sent in place of a try message by
+	// a program that caught the other deviating (PN-D6). It opens
+	// nothing: the accused reveals first, then the accuser (T-15), and
+	// the audit names the cheater, or the accuser if nobody cheated.
 	KindPhantomAccuse Kind = "phantom-accuse"
 )
 
@@ -106,14 +107,17 @@ type PhantomOutputsBody struct {
 	bulk   [][]byte
 }
 
-// PhantomRevealBody is the body of KindPhantomReveal and
-// KindPhantomAccuse: the opening of the seed commitment and the player's
-// tries in order (GTP vertices, "pass"); Accuse says what the accuser
-// caught.
+// PhantomRevealBody is the body of KindPhantomReveal: the opening of the
+// seed commitment and the player's tries in order (GTP vertices, "pass").
 type PhantomRevealBody struct {
-	Seed   commit.Opening `json:"seed"`
-	Tries  []string       `json:"tries"`
-	Accuse string         `json:"accuse,omitempty"`
+	Seed  commit.Opening `json:"seed"`
+	Tries []string       `json:"tries"`
+}
+
+// PhantomAccuseBody is the body of KindPhantomAccuse: what the accuser
+// caught. It holds none of the accuser's secrets (T-15).
+type PhantomAccuseBody struct {
+	Accuse string `json:"accuse"`
 }
 
 func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
@@ -302,10 +306,16 @@ func (h *phantomRules) expected() (Role, []Kind, bool) {
 		}
 		return phantomEvaluator, []Kind{KindPhantomOutputs, KindPhantomAccuse}, false
 	case PhantomStageReveal:
-		if h.reveals[phantomGarbler] == nil {
-			return phantomGarbler, []Kind{KindPhantomReveal}, false
+		// The garbler reveals first at the end of play; after an
+		// accusation the accused does, then the accuser (T-15).
+		first := phantomGarbler
+		if h.accuser != nil {
+			first = h.accuser.Other()
 		}
-		return phantomEvaluator, []Kind{KindPhantomReveal}, false
+		if h.reveals[first] == nil {
+			return first, []Kind{KindPhantomReveal}, false
+		}
+		return first.Other(), []Kind{KindPhantomReveal}, false
 	case PhantomStageOpen:
 		return h.m.RoleOf(h.ref.ToMove()), []Kind{KindMove}, false
 	}
@@ -399,15 +409,24 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 	return h.score.apply(b, from, seq, kind, body)
 }
 
-// applyReveal takes a party's reveal; once both are in, the audit runs
-// (T-8).
+// applyReveal takes a party's reveal or accusation; once both reveals are
+// in, the audit runs (T-8).
 func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	if kind == KindPhantomAccuse {
+		var b PhantomAccuseBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		if b.Accuse == "" {
+			return nil, violation(from, seq, "T-10", "an accusation says what it caught")
+		}
+		r := from
+		h.accuser, h.accused = &r, b.Accuse
+		return []Event{EventPhase{Phase: Phase(PhantomStageReveal)}}, nil
+	}
 	var b PhantomRevealBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	if (kind == KindPhantomAccuse) != (b.Accuse != "") {
-		return nil, violation(from, seq, "T-10", "an accusation says what it caught, a reveal does not")
 	}
 	size := h.m.Options.Size
 	tries := make([]engine.Point, len(b.Tries))
@@ -422,13 +441,8 @@ func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	reveals[from] = &referee.Reveal{Seed: b.Seed, Tries: tries}
 	accuser, accused := h.accuser, h.accused
 	var events []Event
-	if kind == KindPhantomAccuse {
-		r := from
-		accuser, accused = &r, b.Accuse
-		events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
-	}
 	if reveals[0] == nil || reveals[1] == nil {
-		h.reveals, h.accuser, h.accused = reveals, accuser, accused
+		h.reveals = reveals
 		return events, nil
 	}
 	rp, err := referee.Audit(h.rec, [2]referee.Reveal{*reveals[0], *reveals[1]})
@@ -439,7 +453,7 @@ func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	case err != nil:
 		return nil, violation(from, seq, "T-10", "the audit fails: %v", err)
 	case accuser != nil:
-		h.violation = &Violation{Accused: *accuser, Rule: "T-12", Seq: -1,
+		h.violation = &Violation{Accused: *accuser, Rule: ruleFalseAccusation, Seq: -1,
 			Detail: fmt.Sprintf("false accusation (%s): the audit finds every message of the other program honest", accused)}
 	}
 	h.reveals, h.accuser, h.accused = reveals, accuser, accused
@@ -505,8 +519,12 @@ func (h *phantomRules) result() engine.Result {
 }
 
 // auditViolation returns the violation the audit found (T-8), or the
-// false accusation it disproved (T-12), or nil.
+// false accusation it disproved (T-14), or nil.
 func (h *phantomRules) auditViolation() *Violation { return h.violation }
+
+// endAudit reports whether the seeds are being revealed for the audit
+// (T-15: a report then ends nothing).
+func (h *phantomRules) endAudit() bool { return h.stage() == PhantomStageReveal }
 
 func (h *phantomRules) view(Role) any {
 	v := PhantomNetView{Stage: h.stage(), Rules: h.m.Options.Rules, ToMove: h.pub.ToMove, Passes: h.pub.Passes,

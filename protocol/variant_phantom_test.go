@@ -271,7 +271,7 @@ func TestT8PhantomSeedDoesNotOpenItsCommitment(t *testing.T) {
 // loses for a false accusation.
 func TestT12PhantomFalseAccusation(t *testing.T) {
 	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: shortBot(11), cheat: protocol.PhantomFalseAccusation{}})
-	checkPhantomCaught(t, h, "T-12", "false accusation")
+	checkPhantomCaught(t, h, "T-14", "false accusation")
 }
 
 // TestT10PhantomAttachmentDoesNotMatchItsDigest: a program sends garbled

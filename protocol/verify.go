@@ -1,10 +1,11 @@
 package protocol
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Report is what Verify found in a record.
@@ -12,106 +13,133 @@ type Report struct {
 	// Outcome is the game's outcome as the record establishes it (nil if
 	// the record stops before the end).
 	Outcome *Outcome
+	// Finished tells whether the game is over in the record: both players
+	// stated the result, or a report or a decline ended it. A record
+	// whose result statements are missing is not finished (T-14).
+	Finished bool
 	// Messages is how many messages were checked.
 	Messages int
-	// Violation is the first rule broken, if any. Proven tells whether the
-	// record holds signed proof of it (for example two signed messages
-	// with one sequence number); an unproven one is a peer's report of
-	// something that cannot be shown after the fact (a bad signature, an
-	// oversized frame).
+	// Violation is the rule broken or reported that decided the game, if
+	// any (see Outcome), or one the replay found in a message of the
+	// record. Proven tells whether the record holds signed proof of it; an
+	// unproven one is a peer's report of something that cannot be shown
+	// after the fact (a bad signature, an oversized frame, a withheld
+	// message).
 	Violation *Violation
 	Proven    bool
 	// Reporter is the role that reported the violation, when it was
 	// reported in the record rather than found by the replay itself.
 	Reporter *Role
+	// Judgement is the judge's decision on the report that ended the
+	// game, if one did.
+	Judgement *Judgement
+	// Standing are the reports that ended nothing (they proved nothing
+	// once the result was fixed, or during an end audit, T-15).
+	Standing []Judgement
+	// Ignored counts the messages after the end of the game: nothing is
+	// accepted after both results (T-14).
+	Ignored int
 }
 
 // Verify checks a transcript end to end: every message is replayed
 // through the game machine (the transcript was already checked for
 // signatures, sequence numbers and the hash chains when it was parsed),
-// and every violation report is checked against its evidence.
+// and every violation report is judged by the same judge the receiving
+// peer ran (T-13, T-14).
 func Verify(t *Transcript) *Report {
 	rep := &Report{}
 	m := NewMachine(t.Game)
-	check := NewTranscript(t.Game, t.Peers[0], t.Peers[1])
 	for i := range t.Messages {
-		msg := t.Messages[i]
-		if msg.Kind == KindViolation {
-			rep.Violation, rep.Proven = judgeReport(check, m, &msg)
-			r := msg.From
-			rep.Reporter = &r
+		if m.Phase == PhaseDone {
+			rep.Ignored = len(t.Messages) - i
+			break
 		}
-		events, err := m.Apply(&msg)
-		_ = events
-		if err != nil {
+		msg := t.Messages[i]
+		if _, err := m.Apply(&msg); err != nil {
+			// A message the record holds and the rules refuse: its
+			// signature makes it proof against its sender.
 			var v *Violation
 			if !errors.As(err, &v) {
 				v = &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: err.Error()}
 			}
-			if rep.Violation == nil {
-				rep.Violation, rep.Proven = v, true
-			}
+			rep.Violation, rep.Proven = v, true
 			break
 		}
-		check.Append(msg)
+		if i == 0 && m.peers != t.Peers {
+			rep.Violation = violation(Inviter, 0, "T-3", "the invitation names other peers than the record")
+			rep.Proven = true
+			break
+		}
 		rep.Messages++
 	}
+	rep.Standing = m.Reports
+	rep.Finished = m.Phase == PhaseDone
 	if m.Outcome != nil {
 		o := *m.Outcome
 		rep.Outcome = &o
 		if rep.Violation == nil && o.Violation != nil {
-			// A violation found by the machine itself (an audit at the
-			// end, GM-8): the signed messages prove it.
-			rep.Violation, rep.Proven = o.Violation, true
+			rep.Violation, rep.Proven = o.Violation, o.Proven
+			if o.Report != nil {
+				r := o.Report.Reporter
+				rep.Reporter, rep.Judgement = &r, o.Report
+			}
 		}
 	}
 	return rep
 }
 
-// judgeReport checks the evidence of a violation report against the state
-// before it. A report whose evidence is a valid message of the accused is
-// a false accusation: then the reporter is the one at fault.
-func judgeReport(tr *Transcript, m *Machine, msg *Message) (*Violation, bool) {
-	var body ViolationBody
-	if err := decodeBody(msg.Body, &body); err != nil {
-		return &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: "unreadable violation report"}, true
+// Describe writes the report as `kakure verify` prints it, one statement
+// a line, and tells whether the record is a finished game with no
+// violation, report or forfeit that decided it ("ok").
+func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
+	var b strings.Builder
+	who := func(role Role) string { return fmt.Sprintf("the %s (peer %s)", role, peers[role]) }
+	for _, j := range r.Standing {
+		fmt.Fprintf(&b, "unproven report by the %s of %s against %s: %s; it proves nothing (%s) and changes nothing\n",
+			j.Reporter, j.Reported.Rule, who(j.Reported.Accused), j.Reported.Detail, j.Why)
 	}
-	reported := &Violation{Accused: body.Accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}
-	for _, raw := range body.Evidence {
-		f, _, err := readFrameJSON(bufio.NewReader(bytes.NewReader(frameBytes(raw))))
-		if err != nil || f.Msg == nil {
-			continue
+	result := func() {
+		if r.Outcome != nil {
+			fmt.Fprintf(&b, "result: %s\n", r.Outcome.Result)
 		}
-		ev := f.Msg
-		if ev.From != body.Accused || ev.VerifySignature(tr.Peers[body.Accused]) != nil {
-			continue // not attributable to the accused
-		}
-		if err := tr.Check(ev); err != nil {
-			return &Violation{Accused: body.Accused, Rule: reported.Rule, Seq: int64(ev.Seq), Detail: err.Error(), Err: err}, true
-		}
-		// A message that fits the chain: replay it on a copy of the
-		// machine state, rebuilt from the transcript.
-		probe := NewMachine(tr.Game)
-		for i := range tr.Messages {
-			probe.Apply(&tr.Messages[i])
-		}
-		if _, err := probe.Apply(ev); err != nil {
-			var v *Violation
-			if errors.As(err, &v) {
-				return v, true
-			}
-			return &Violation{Accused: body.Accused, Rule: "T-10", Seq: int64(ev.Seq), Detail: err.Error()}, true
-		}
-		return &Violation{Accused: msg.From, Rule: "T-12", Seq: int64(msg.Seq),
-			Detail: fmt.Sprintf("false accusation: the evidence (%s message %d) breaks no rule", ev.Kind, ev.Seq)}, true
 	}
-	return reported, false
-}
-
-// frameBytes wraps evidence (a frame body as received) with its length
-// prefix so that readFrameJSON can read it.
-func frameBytes(body []byte) []byte {
-	var b bytes.Buffer
-	writeFrame(&b, body)
-	return b.Bytes()
+	v := r.Violation
+	switch {
+	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictUnproven:
+		j := r.Judgement
+		fmt.Fprintf(&b, "DISPUTED: the %s reported %s by %s: %s; the record does not prove it (%s); no winner\n",
+			j.Reporter, j.Reported.Rule, who(j.Reported.Accused), j.Reported.Detail, j.Why)
+		result()
+		return b.String(), false
+	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld:
+		fmt.Fprintf(&b, "FORFEIT: %s loses for withholding what the protocol makes automatic (T-11): %s; named as reported by the %s, since an absence cannot be proven\n",
+			who(v.Accused), v.Detail, r.Judgement.Reporter)
+		result()
+		return b.String(), false
+	case v != nil:
+		proof := "proven by signed messages in the record"
+		switch {
+		case !r.Proven && r.Reporter != nil:
+			proof = fmt.Sprintf("reported by the %s; the record cannot prove it", *r.Reporter)
+		case r.Reporter != nil:
+			proof += fmt.Sprintf("; reported by the %s", *r.Reporter)
+		}
+		fmt.Fprintf(&b, "VIOLATION of %s by %s: %s (%s)\n", v.Rule, who(v.Accused), v.Detail, proof)
+		if r.Finished {
+			result()
+		}
+		return b.String(), false
+	case !r.Finished:
+		b.WriteString("the record ends before both players stated the result: not a finished game")
+		if r.Outcome != nil {
+			fmt.Fprintf(&b, " (the rules give %s)", r.Outcome.Result)
+		}
+		b.WriteString("\n")
+		return b.String(), false
+	}
+	if r.Ignored > 0 {
+		fmt.Fprintf(&b, "%d message(s) after both results are not part of the game (T-14)\n", r.Ignored)
+	}
+	fmt.Fprintf(&b, "ok: result %s (%s)\n", r.Outcome.Result, r.Outcome.Result.By)
+	return b.String(), true
 }

@@ -87,8 +87,10 @@ func TestT2InvitationOfAnotherVersion(t *testing.T) {
 }
 
 // TestT10GarbageFrame: a frame that is not a message ends the game with a
-// T-10 violation by the sender, and the honest peer's state is unchanged
-// by it (its record holds no message from the garbage).
+// T-10 report against the sender, and the honest peer's state is
+// unchanged by it (its record holds no message from the garbage). The
+// frame is signed by nobody, so it proves nothing: the game is disputed,
+// with no winner (T-13, T-14).
 func TestT10GarbageFrame(t *testing.T) {
 	var before int
 	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
@@ -106,5 +108,5 @@ func TestT10GarbageFrame(t *testing.T) {
 	if before != 1 {
 		t.Errorf("honest record holds %d moves of the cheater, want exactly the 1 before the garbage", before)
 	}
-	checkCaught(t, h, "T-10", "malformed")
+	checkDisputed(t, h, "T-10", "malformed")
 }

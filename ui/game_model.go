@@ -378,6 +378,11 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 	switch {
 	case r.By == "declined":
 		return "the invitation was declined"
+	case r.By == engine.ByDispute:
+		s = "disputed, no winner"
+		if o.Violation != nil {
+			s += fmt.Sprintf(" (an unproven report of %s: %s)", o.Violation.Rule, o.Violation.Detail)
+		}
 	case r.Winner == engine.Empty:
 		s = "a draw"
 	case r.By == engine.ByScore:

@@ -33,22 +33,11 @@ func runVerify(env *environment, args []string) error {
 		opts = describeRecord(tr)
 	}
 	fmt.Fprintf(env.stdout, "game %s: %s, %d messages checked (signatures, hash chains, replay)\n", tr.Game, opts, rep.Messages)
-	if v := rep.Violation; v != nil {
-		who := fmt.Sprintf("the %s (peer %s)", v.Accused, tr.Peers[v.Accused])
-		proof := "proven by signed messages in the record"
-		if !rep.Proven {
-			proof = fmt.Sprintf("reported by the %s; the record cannot prove it", *rep.Reporter)
-		}
-		fmt.Fprintf(env.stdout, "VIOLATION of %s by %s: %s (%s)\n", v.Rule, who, v.Detail, proof)
-		if rep.Outcome != nil {
-			fmt.Fprintf(env.stdout, "result: %s\n", rep.Outcome.Result)
-		}
-		return errVerifyFailed{fmt.Sprintf("violation of %s by the %s", v.Rule, v.Accused)}
+	text, ok := rep.Describe(tr.Peers)
+	fmt.Fprint(env.stdout, text)
+	if !ok {
+		return errVerifyFailed{"the record is not an honest finished game"}
 	}
-	if rep.Outcome == nil || rep.Outcome.Result.By == "" {
-		return errVerifyFailed{"the record ends before the game's result"}
-	}
-	fmt.Fprintf(env.stdout, "ok: result %s (%s)\n", rep.Outcome.Result, rep.Outcome.Result.By)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,23 @@ func TestT3VerifyRejectsDamagedRecords(t *testing.T) {
 	changed := bytes.Clone(good)
 	i := bytes.LastIndex(changed, []byte(`"kind":"move"`)) + len(`"kind":"m`)
 	changed[i] = 'a' // "mave"
+	// The record without its last message (the invitee's result
+	// statement): every message sound, the game not finished (T-14).
+	var rec map[string]json.RawMessage
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(good, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(rec["messages"], &msgs); err != nil {
+		t.Fatal(err)
+	}
+	if rec["messages"], err = json.Marshal(msgs[:len(msgs)-1]); err != nil {
+		t.Fatal(err)
+	}
+	cutOff, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		data   []byte
@@ -26,6 +44,7 @@ func TestT3VerifyRejectsDamagedRecords(t *testing.T) {
 		want   string
 	}{
 		{"T-3 sound record", good, 0, "ok: result"},
+		{"T-14 result statement cut off", cutOff, 1, "not a finished game"},
 		{"T-3 torn record", good[:len(good)/2], 1, "record rejected"},
 		{"T-3 torn at the last message", good[:len(good)-10], 1, "record rejected"},
 		{"T-3 byte changed", changed, 1, "bad signature"},
