@@ -397,13 +397,29 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 	default:
 		s = fmt.Sprintf("%s wins", Name(r.Winner))
 	}
-	s += " (" + r.String() + ")"
+	s += " (" + resultString(r, v) + ")"
 	switch {
 	case me == engine.Empty || r.Winner == engine.Empty:
 	case r.Winner == me:
 		s += " — you win"
 	default:
 		s += " — you lose"
+	}
+	return s
+}
+
+// resultString writes a result in its short form (W+7.5, B+R) with the
+// variant's names of the sides: gomoku's X and O, not B and W.
+func resultString(r engine.Result, v engine.Variant) string {
+	s := r.String()
+	if v != engine.VariantGomoku {
+		return s
+	}
+	switch {
+	case strings.HasPrefix(s, "B+"):
+		return ColorName(v, engine.Black) + "+" + s[2:]
+	case strings.HasPrefix(s, "W+"):
+		return ColorName(v, engine.White) + "+" + s[2:]
 	}
 	return s
 }

@@ -254,3 +254,20 @@ func TestUID25LobbyReadsOnAnyTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestGomokuResultNamesXAndO: gomoku's results name its sides X and O, not
+// Go's B and W (issue 20, bug 10).
+func TestGomokuResultNamesXAndO(t *testing.T) {
+	for _, c := range []struct {
+		winner engine.Color
+		want   string
+	}{{engine.GomokuX, "X wins (X+)"}, {engine.GomokuO, "O wins (O+)"}} {
+		got := DescribeOutcome(protocol.Outcome{Result: engine.Result{Winner: c.winner, By: engine.ByWin}}, engine.Empty, engine.VariantGomoku)
+		if !strings.Contains(got, c.want) || strings.Contains(got, "B+") || strings.Contains(got, "W+") {
+			t.Errorf("DescribeOutcome = %q, want %q", got, c.want)
+		}
+	}
+	if got := DescribeOutcome(protocol.Outcome{Result: engine.Result{Winner: engine.White, By: engine.ByResignation}}, engine.Empty, engine.VariantGo); !strings.Contains(got, "W+R") {
+		t.Errorf("plain Go: %q, want W+R", got)
+	}
+}
