@@ -194,6 +194,10 @@ type eventNote struct {
 	effect  []engine.Point
 	// index goes into the replay's Frame.
 	index int
+	// try marks a position that is no move of the game: an illegal try
+	// of Phantom Go, after which the same player tries again. The replay
+	// steps over such positions move by move.
+	try bool
 }
 
 // Apply takes an event of the game and the view that follows it.

@@ -164,12 +164,16 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 // makeReviewKeys is the screen's key table once the game is over: the
 // board only shows the replay, so letters are free.
 func (s *GameScreen) makeReviewKeys() KeyTable {
-	step := func(d int) func() { return func() { s.stepReview(d) } }
+	step := func(d int) func() { return func() { s.stepMoves(d) } }
+	stepAll := func(d int) func() { return func() { s.stepReview(d) } }
 	return KeyTable{
 		{Key: "Left", Name: "back", Help: "one move back", Action: step(-1)},
 		{Key: "h", Name: "back", Action: step(-1)},
 		{Key: "Right", Name: "forward", Help: "one move forward", Action: step(1)},
 		{Key: "l", Name: "forward", Action: step(1)},
+		{Key: ",", Name: "try back", Help: "one position back, illegal tries too (Phantom Go)", Action: stepAll(-1)},
+		{Key: ".", Name: "try forward", Help: "one position forward, illegal tries too", Action: stepAll(1)},
+		{Key: "g", Name: "moves", Help: "the list of moves: jump to any", Action: s.showMoves},
 		{Key: "Home", Name: "start", Help: "the start of the game", Action: step(-1 << 20)},
 		{Key: "End", Name: "end", Help: "the end of the game", Action: step(1 << 20)},
 		{Key: "v", Name: "view", Help: "switch between your own view and the full view", Action: s.toggleView},
@@ -468,7 +472,18 @@ func (s *GameScreen) render() {
 				which = "the full view"
 			}
 			f := r.frames[r.at]
-			info = append(info, fmt.Sprintf("Replay %d/%d (%s): %s", r.at, len(r.frames)-1, which, f.Caption))
+			at, _ := s.moveList()
+			move := 0
+			for i, fi := range at {
+				if fi <= r.at {
+					move = i
+				}
+			}
+			try := ""
+			if f.Try {
+				try = ", an illegal try"
+			}
+			info = append(info, fmt.Sprintf("Replay %d/%d (%s%s): %s", move, len(at)-1, which, try, f.Caption))
 		}
 		if _, sc, ok := s.finalCount(); ok {
 			info = append(info, countLines(sc)...)
@@ -762,6 +777,83 @@ func (s *GameScreen) panel() []string {
 		return lines
 	}
 	return s.variant.panel(s.model)
+}
+
+// stepMoves steps the replay by d moves: over the positions that are no
+// move (Phantom Go's illegal tries), to the next or previous move.
+func (s *GameScreen) stepMoves(d int) {
+	r := s.review
+	if d < -1 || d > 1 {
+		s.stepReview(d)
+		return
+	}
+	at := r.at
+	for {
+		next := at + d
+		if next < 0 || next >= len(r.frames) {
+			break
+		}
+		at = next
+		if !r.frames[at].Try {
+			break
+		}
+	}
+	r.at = at
+}
+
+// moveList returns the replay's moves: the index of each position that is
+// a move, and its line for the list (number and caption).
+func (s *GameScreen) moveList() (at []int, lines []string) {
+	r := s.review
+	n := 0
+	for i, f := range r.frames {
+		if f.Try {
+			continue
+		}
+		at = append(at, i)
+		if i == 0 {
+			lines = append(lines, "   start")
+			continue
+		}
+		n++
+		lines = append(lines, fmt.Sprintf("%3d  %s", n, f.Caption))
+	}
+	return at, lines
+}
+
+// showMoves opens the list of the game's moves: ↑↓ choose, Enter jumps to
+// the move, Esc closes.
+func (s *GameScreen) showMoves() {
+	r := s.review
+	if r == nil || len(r.frames) == 0 {
+		s.model.Message = "the replay is still being read"
+		return
+	}
+	at, lines := s.moveList()
+	list := tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true).SetSelectedStyle(chosenStyle)
+	list.SetBackgroundColor(tcell.ColorDefault)
+	current := 0
+	for i, line := range lines {
+		list.AddItem(tview.Escape(line), "", 0, nil)
+		if at[i] <= r.at {
+			current = i
+		}
+	}
+	list.SetCurrentItem(current)
+	d := newDialog("Moves — ↑↓ choose, Enter jumps, Esc closes")
+	d.body, d.width, d.height = list, 60, min(len(lines), 20)+2
+	d.handle = func(ev *tcell.EventKey) {
+		switch ev.Key() {
+		case tcell.KeyEsc:
+			s.dialog = nil
+		case tcell.KeyEnter:
+			r.at = at[list.GetCurrentItem()]
+			s.dialog = nil
+		default:
+			list.InputHandler()(ev, func(tview.Primitive) {})
+		}
+	}
+	s.dialog = d
 }
 
 func (s *GameScreen) stepReview(d int) {

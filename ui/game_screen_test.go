@@ -443,3 +443,70 @@ func TestGO5FinalViewShowsTheCount(t *testing.T) {
 		t.Error("the empty board at the start is marked as territory")
 	}
 }
+
+// TestReviewByMove: the replay of a Phantom Go game steps move by move
+// (over the illegal tries, which , and . still show one by one), and the
+// move list jumps to any move (issue 20, review by move).
+func TestReviewByMove(t *testing.T) {
+	s, g := newRecordScreen(t, "phantom", protocol.Inviter)
+	for g.next(s) {
+	}
+	r := s.review
+	if r == nil || len(r.frames) == 0 {
+		t.Fatal("no replay")
+	}
+	tries := 0
+	for _, f := range r.frames {
+		if f.Try {
+			tries++
+		}
+	}
+	if tries == 0 {
+		t.Fatal("the recorded game has no illegal try: nothing to step over")
+	}
+	drawScreen(t, s, 100, 30)
+	pressKey(s, tcell.KeyHome)
+	steps := 0
+	for r.at < len(r.frames)-1 {
+		before := r.at
+		pressKey(s, tcell.KeyRight)
+		if r.at == before {
+			t.Fatalf("Right did not move from %d", before)
+		}
+		if r.frames[r.at].Try {
+			t.Fatalf("Right stopped on an illegal try (position %d)", r.at)
+		}
+		steps++
+	}
+	at, lines := s.moveList()
+	if steps != len(at)-1 || steps != len(r.frames)-1-tries {
+		t.Errorf("%d steps by move; the list has %d moves, the replay %d positions of which %d tries", steps, len(at)-1, len(r.frames), tries)
+	}
+	// , and . visit every position.
+	pressKey(s, tcell.KeyHome)
+	for range len(r.frames) - 1 {
+		press(s, ".")
+	}
+	if r.at != len(r.frames)-1 {
+		t.Errorf(". %d times ends at %d, want %d", len(r.frames)-1, r.at, len(r.frames)-1)
+	}
+	// The list: g, down three times, Enter jumps to the third move.
+	pressKey(s, tcell.KeyHome)
+	press(s, "g")
+	if s.dialog == nil {
+		t.Fatal("g opened no move list")
+	}
+	if text := drawScreen(t, s, 100, 30); !strings.Contains(text, strings.TrimSpace(lines[1])) {
+		t.Errorf("the list does not show the first move %q:\n%s", lines[1], text)
+	}
+	for range 3 {
+		pressKey(s, tcell.KeyDown)
+	}
+	pressKey(s, tcell.KeyEnter)
+	if s.dialog != nil || r.at != at[3] {
+		t.Errorf("Enter on the third move: at %d (dialog open %v), want %d", r.at, s.dialog != nil, at[3])
+	}
+	if text := drawScreen(t, s, 100, 30); !strings.Contains(text, fmt.Sprintf("Replay 3/%d", len(at)-1)) {
+		t.Errorf("the panel does not say move 3:\n%s", text)
+	}
+}

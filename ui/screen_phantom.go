@@ -152,7 +152,7 @@ func (s *phantomScreen) describe(m *GameModel, e protocol.Event) eventNote {
 				line = Name(e.Mover) + " tries: " + line
 			}
 		}
-		return eventNote{lines: []string{line}, frame: true, index: s.tries}
+		return eventNote{lines: []string{line}, frame: true, index: s.tries, try: e.Event == engine.PhantomIllegal}
 	case protocol.EventPhantomRevealed:
 		return eventNote{lines: []string{"The audit passed: the whole board is revealed."}, frame: true, index: s.tries}
 	case protocol.EventMoved:

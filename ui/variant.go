@@ -132,6 +132,9 @@ type Frame struct {
 	// Index is what the variant's describe said of the position (the
 	// number of turns played, for gomoku).
 	Index int
+	// Try is true for a position that is no move of the game (a Phantom
+	// Go illegal try); stepping by moves goes over it.
+	Try bool
 }
 
 // buildFrames replays a transcript and returns the positions of the game
@@ -169,7 +172,7 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 				caption = note.lines[0]
 			}
 			frames = append(frames, Frame{Public: m.PublicView(final.Role), Caption: caption,
-				Effect: note.effect, Last: model.Last, Index: note.index})
+				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try})
 		}
 	}
 	return frames, vs
