@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
 	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	noise "github.com/libp2p/go-libp2p/p2p/security/noise"
@@ -290,18 +291,28 @@ func ParsePeerAddr(addr string) (peer.AddrInfo, error) {
 // LANPeers returns the channel on which the node reports kakure peers
 // found on the local network by mDNS (only with Config.EnableMDNS). A
 // peer may be reported more than once; reports are dropped when nobody
-// reads. The channel is closed by Close.
+// reads. The channel is closed by Close. The addresses of a peer found
+// are in the peerstore by the time it is reported, so that dialling it
+// by its bare peer ID works (Host().Connect, protocol.Service.Invite).
 func (n *Node) LANPeers() <-chan peer.AddrInfo { return n.lanPeers }
+
+// lanAddrTTL is how long the addresses of a peer found by mDNS stay in
+// the peerstore: mDNS announces them again well before (go-libp2p's
+// service answers every query, and browses continuously).
+var lanAddrTTL = peerstore.AddressTTL
 
 // lanNotifee receives mDNS discoveries.
 type lanNotifee struct{ n *Node }
 
-// HandlePeerFound implements mdns.Notifee.
+// HandlePeerFound implements mdns.Notifee: it stores the peer's
+// addresses in the peerstore, then reports the peer on LANPeers.
 func (l lanNotifee) HandlePeerFound(info peer.AddrInfo) {
 	n := l.n
-	if info.ID == n.host.ID() {
+	if info.ID == n.host.ID() || len(info.Addrs) == 0 {
 		return
 	}
+	n.host.Peerstore().AddAddrs(info.ID, info.Addrs, lanAddrTTL)
+	connLog.Info("found on the LAN", "peer", info.ID, "addrs", info.Addrs)
 	n.lanMu.Lock()
 	defer n.lanMu.Unlock()
 	if n.lanClosed {

@@ -23,7 +23,7 @@ func init() {
 }
 
 func runBot(env *environment, args []string) error {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
@@ -32,6 +32,7 @@ func runBot(env *environment, args []string) error {
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION, or random (a uniformly random legal player)")
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
+	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")
 	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
 	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
 	var vf variantFlags
@@ -66,7 +67,7 @@ func runBot(env *environment, args []string) error {
 	if len(addrs) == 0 {
 		addrs = nodeDefaultListen()
 	}
-	cfg := node.Config{Home: *home, ListenAddrs: addrs}
+	cfg := node.Config{Home: *home, ListenAddrs: addrs, EnableMDNS: *mdns}
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}

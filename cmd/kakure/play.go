@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +21,8 @@ import (
 	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 )
 
 func init() {
@@ -386,7 +390,12 @@ func (n *playNetwork) forwardAccepted() {
 func (n *playNetwork) forwardLAN() {
 	for info := range n.me.node.LANPeers() {
 		p := ui.LANPeer{ID: info.ID.String()}
-		for _, a := range info.Addrs {
+		// The lobby shows the first address: a LAN one, not loopback.
+		addrs := slices.Clone(info.Addrs)
+		slices.SortStableFunc(addrs, func(a, b ma.Multiaddr) int {
+			return cmp.Compare(boolRank(manet.IsIPLoopback(a)), boolRank(manet.IsIPLoopback(b)))
+		})
+		for _, a := range addrs {
 			p.Addrs = append(p.Addrs, a.String())
 		}
 		select {
@@ -409,3 +418,11 @@ func (n *playNetwork) close() {
 }
 
 var _ ui.GameConn = (*protocol.Game)(nil)
+
+// boolRank orders false before true.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
