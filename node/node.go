@@ -15,6 +15,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peerstore"
 	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	noise "github.com/libp2p/go-libp2p/p2p/security/noise"
 	libp2ptls "github.com/libp2p/go-libp2p/p2p/security/tls"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
@@ -261,10 +262,24 @@ func (n *Node) Connect(ctx context.Context, addr string) (peer.ID, error) {
 	if info.ID == n.host.ID() {
 		return "", fmt.Errorf("%w %q: it is this node's own address", ErrBadAddress, addr)
 	}
+	// A dial asked for again is tried again: the failures of earlier
+	// attempts put the peer's addresses on libp2p's dial backoff, which
+	// would refuse it for seconds to minutes.
+	n.clearDialBackoff(info.ID)
+	connLog.Info("dialling", "peer", info.ID, "addrs", info.Addrs)
 	if err := n.host.Connect(ctx, info); err != nil {
+		connLog.Info("dial failed", "peer", info.ID, "err", err)
 		return "", fmt.Errorf("node: connecting to %s: %w", info.ID, err)
 	}
 	return info.ID, nil
+}
+
+// clearDialBackoff forgets the failed dials to p, so that the next dial
+// tries every address at once.
+func (n *Node) clearDialBackoff(p peer.ID) {
+	if sw, ok := n.host.Network().(*swarm.Swarm); ok {
+		sw.Backoff().Clear(p)
+	}
 }
 
 // ParsePeerAddr parses a multiaddr ending in /p2p/<peer ID>, such as

@@ -35,6 +35,7 @@ func runBot(env *environment, args []string) error {
 	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")
 	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
 	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
+	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails")
 	var vf variantFlags
 	vf.register(fs, "go")
 	if err := parseFlags(fs, args); err != nil {
@@ -133,14 +134,27 @@ func runBot(env *environment, args []string) error {
 		var pid peer.ID
 		typed := time.Now()
 		if *join != "" {
-			info, err := p.node.JoinInvite(ctx, *join)
+			err := retryConnect(ctx, env.stdout, "joining "+*join, *connectFor, func(ctx context.Context) error {
+				info, err := p.node.JoinInvite(ctx, *join)
+				pid = info.ID
+				return err
+			})
 			if err != nil {
 				return err
 			}
-			pid = info.ID
 			fmt.Fprintf(env.stdout, "joined %s in %.3fs: %s\n", pid, time.Since(typed).Seconds(), p.node.ConnectionInfo(pid).Kind)
-		} else if pid, err = p.node.Connect(ctx, *invite); err != nil {
-			return err
+		} else {
+			what := "reaching the peer"
+			if info, err := node.ParsePeerAddr(*invite); err == nil {
+				what = "reaching " + info.ID.String()
+			}
+			err := retryConnect(ctx, env.stdout, what, *connectFor, func(ctx context.Context) (err error) {
+				pid, err = p.node.Connect(ctx, *invite)
+				return err
+			})
+			if err != nil {
+				return err
+			}
 		}
 		g, err := p.service.Invite(ctx, pid, o)
 		if err != nil {
