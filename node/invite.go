@@ -191,6 +191,7 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 		n.awaitDirect(dctx, info.ID, direct)
 	}
 	n.closeIdleRelayed(info.ID)
+	n.inet.rememberCode(info.ID, code)
 	return info, nil
 }
 

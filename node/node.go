@@ -90,7 +90,13 @@ type Node struct {
 
 	closeOnce sync.Once
 	closeErr  error
+	// closed ends when Close starts: background redials stop.
+	closed      context.Context
+	closeCancel context.CancelFunc
 }
+
+// closingCtx is a context that ends when the node closes.
+func (n *Node) closingCtx() context.Context { return n.closed }
 
 // New starts a node: it loads or creates the identity in cfg.Home (see
 // LoadOrCreateIdentity), sends libp2p's logs to cfg.LogFile and listens on
@@ -173,6 +179,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		opts = append(opts, libp2p.NATPortMap())
 	}
 	n := &Node{home: home, lanPeers: make(chan peer.AddrInfo, 32), inet: newInternet(relays)}
+	n.closed, n.closeCancel = context.WithCancel(context.Background())
 	inetOpts, err := internetOptions(n, cfg, relays)
 	if err != nil {
 		mgr.Close()
@@ -343,6 +350,7 @@ func (l lanNotifee) HandlePeerFound(info peer.AddrInfo) {
 // LANPeers. Calling it again returns the first call's result.
 func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
+		n.closeCancel()
 		n.closeInternet()
 		if n.mdns != nil {
 			n.closeErr = n.mdns.Close()

@@ -95,6 +95,8 @@ func runBot(env *environment, args []string) error {
 		if fm == nil {
 			fm = &firstMoveTimer{}
 		}
+		holdPeer(p.node, g)
+		go watchConnection(ctx, p.node, g, results)
 		fm.Player = bot.New(level, seed)
 		if *levelFlag == "random" {
 			fm.Player = bot.NewRandom(seed)
@@ -202,6 +204,41 @@ func connectionLine(ctx context.Context, n *node.Node, p peer.ID) string {
 	defer cancel()
 	n.Ping(pctx, p)
 	return fmt.Sprintf("connection to %s: %s", p, n.ConnectionInfo(p))
+}
+
+// watchConnection reports on results when g is adjourned (its
+// connection lost) and when it resumes, with how long it was down and
+// the connection it is on again, until g's loop stops.
+func watchConnection(ctx context.Context, n *node.Node, g *protocol.Game, results chan<- string) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	var since time.Time
+	state := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-g.Done():
+			return
+		case <-tick.C:
+		}
+		v := g.View()
+		switch {
+		case v.Phase == protocol.PhaseDone:
+			return
+		case v.Adjourned && since.IsZero():
+			since = time.Now()
+			results <- fmt.Sprintf("adjourned: game %s: the connection to %s is lost; reconnecting", g.ID(), g.Peer())
+		case v.Adjourned:
+			if r := n.ConnectionInfo(g.Peer()).Reconnecting; r != "" && r != state {
+				state = r
+				results <- fmt.Sprintf("reconnecting: game %s: %s", g.ID(), r)
+			}
+		case !v.Adjourned && !since.IsZero():
+			results <- fmt.Sprintf("resumed: game %s after %.1fs adjourned: %s", g.ID(), time.Since(since).Seconds(), n.ConnectionInfo(g.Peer()).Kind)
+			since = time.Time{}
+		}
+	}
 }
 
 // firstMoveTimer is a player that notes when it is first asked to move

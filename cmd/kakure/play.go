@@ -234,7 +234,18 @@ func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (
 	if err != nil {
 		return nil, err
 	}
+	holdPeer(n.me.node, g)
 	return g, nil
+}
+
+// holdPeer keeps the node reconnecting to g's peer while g's loop runs
+// (node.Keep).
+func holdPeer(nd *node.Node, g *protocol.Game) {
+	nd.Keep(g.Peer())
+	go func() {
+		<-g.Done()
+		nd.Release(g.Peer())
+	}()
 }
 
 // PlayBot implements ui.Network: this peer invites the bot's host.
@@ -336,6 +347,12 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 	if g == nil {
 		return nil, err
 	}
+	n.botMu.Lock()
+	b := n.bot
+	n.botMu.Unlock()
+	if b == nil || g.Peer() != b.node.ID() {
+		holdPeer(n.me.node, g)
+	}
 	return g, err
 }
 
@@ -377,6 +394,7 @@ func (n *playNetwork) forwardAccepted() {
 		case <-n.ctx.Done():
 			return
 		case g := <-n.me.service.Accepted():
+			holdPeer(n.me.node, g)
 			select {
 			case n.accepted <- g:
 			case <-n.ctx.Done():
