@@ -164,7 +164,7 @@ func (n *Node) reconnectLoop(p peer.ID) {
 			return
 		}
 		connLog.Info("redial failed", "peer", p, "try", try, "err", err, "next in", pause)
-		in.setState(p, fmt.Sprintf("reconnecting: %s try failed, next in %s", ordinal(try), pause))
+		in.setState(p, fmt.Sprintf("reconnecting: the %s try failed, next in %s", ordinal(try), pause))
 		select {
 		case <-time.After(pause):
 		case <-n.closingCtx().Done():
@@ -275,7 +275,7 @@ func (n *Node) redialByCode(ctx context.Context, p peer.ID, try int, failed erro
 	if code == "" || len(n.inet.relays) == 0 {
 		return ConnNone, failed
 	}
-	n.inet.setState(p, fmt.Sprintf("reconnecting: looking up the invite code on the relays (%s try)", ordinal(try)))
+	n.inet.setState(p, fmt.Sprintf("reconnecting by a new lookup of the invite code on the relays (%s try)", ordinal(try)))
 	relays, err := n.connectRelays(ctx)
 	if err != nil {
 		return ConnNone, errors.Join(failed, err)

@@ -232,7 +232,7 @@ func watchConnection(ctx context.Context, n *node.Node, g *protocol.Game, result
 		case v.Adjourned:
 			if r := n.ConnectionInfo(g.Peer()).Reconnecting; r != "" && r != state {
 				state = r
-				results <- fmt.Sprintf("reconnecting: game %s: %s", g.ID(), r)
+				results <- fmt.Sprintf("connection: game %s: %s", g.ID(), r)
 			}
 		case !v.Adjourned && !since.IsZero():
 			results <- fmt.Sprintf("resumed: game %s after %.1fs adjourned: %s", g.ID(), time.Since(since).Seconds(), n.ConnectionInfo(g.Peer()).Kind)
