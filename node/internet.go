@@ -122,14 +122,17 @@ type internet struct {
 	invites map[*Invite]bool         // open invites, closed with the node
 	kept    map[peer.ID]*keptPeer    // peers held by Keep
 	codes   map[peer.ID]string       // invite codes by which peers were joined
-	closing bool
+	// punchAgain holds the peers whose second hole punch is scheduled.
+	punchAgain map[peer.ID]bool
+	closing    bool
 
 	relayService *relayService // with Config.Relay
 }
 
 func newInternet(relays []peer.AddrInfo) *internet {
 	return &internet{relays: relays, punched: map[string]bool{}, failed: map[peer.ID]time.Time{}, rtts: map[string]time.Duration{},
-		changed: make(chan struct{}), invites: map[*Invite]bool{}, kept: map[peer.ID]*keptPeer{}, codes: map[peer.ID]string{}}
+		changed: make(chan struct{}), invites: map[*Invite]bool{}, kept: map[peer.ID]*keptPeer{}, codes: map[peer.ID]string{},
+		punchAgain: map[peer.ID]bool{}}
 }
 
 // notifyLocked wakes those waiting for a change of connections.
@@ -256,6 +259,10 @@ func (t holePunchTracer) Trace(evt *holepunch.Event) {
 		success = e.Success
 		if !success {
 			in.markFailed(evt.Remote)
+			connLog.Info("hole punch failed", "peer", evt.Remote, "err", e.Error)
+			t.n.schedulePunchAgain(evt.Remote)
+		} else {
+			connLog.Info("hole punch succeeded", "peer", evt.Remote)
 		}
 	case *holepunch.ProtocolErrorEvt:
 		in.markFailed(evt.Remote)

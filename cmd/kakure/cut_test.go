@@ -19,7 +19,6 @@ import (
 var (
 	reGameStarted = regexp.MustCompile(`^game (\S+) started with (\S+)`)
 	reLANQUICAddr = regexp.MustCompile(`^\s+(/ip4/10\.0\.9\.3/udp/\d+/quic-v1/p2p/\S+)`)
-	reAdjourned   = regexp.MustCompile(`^adjourned: game (\S+)`)
 	reResumed     = regexp.MustCompile(`^resumed: game (\S+) after ([0-9.]+)s adjourned: (\S+)`)
 )
 

@@ -24,25 +24,11 @@ const (
 	maxRetryPause   = 15 * time.Second
 )
 
-// errPermanent marks an error that trying again cannot mend.
-type errPermanent struct{ error }
-
-func (e errPermanent) Unwrap() error { return e.error }
-
-// permanent wraps err so that retryConnect gives up at once.
-func permanent(err error) error {
-	if err == nil {
-		return nil
-	}
-	return errPermanent{err}
-}
-
 // isPermanent reports whether err cannot be mended by trying again: a bad
 // address or code, no relay, a code nobody hosts, another protocol
-// version, or an error marked permanent.
+// version, or the end of ctx.
 func isPermanent(err error) bool {
-	var p errPermanent
-	return errors.As(err, &p) || errors.Is(err, node.ErrBadAddress) || errors.Is(err, node.ErrNoRelays) ||
+	return errors.Is(err, node.ErrBadAddress) || errors.Is(err, node.ErrNoRelays) ||
 		errors.Is(err, rendezvous.ErrBadCode) || errors.Is(err, rendezvous.ErrNotFound) ||
 		errors.Is(err, protocol.ErrOtherVersion) || errors.Is(err, context.Canceled)
 }
