@@ -23,7 +23,7 @@ func init() {
 }
 
 func runBot(env *environment, args []string) error {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...] [--connect-for D]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
