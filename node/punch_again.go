@@ -33,11 +33,14 @@ import (
 // on the guest's side and fails one on the host's.
 //
 // So when hole punching with a held peer failed and this node holds the
-// inbound relayed connection (the side that starts DCUtR), it tries once
-// more after punchAgainDelay, when the NATs have forgotten the first
-// attempt: it runs the DCUtR exchange itself and sends its own punch as
-// soon as the SYNC is written, without waiting half a round trip, so that
-// its NAT maps the port before the peer's packets arrive. A game already
+// inbound relayed connection (the side that starts DCUtR), it tries again
+// punchAgainDelay after the last failure, when the NATs have forgotten
+// it: it runs the DCUtR exchange itself and sends its own punch as soon as
+// the SYNC is written, without waiting half a round trip, so that its NAT
+// maps the port before the peer's packets arrive (a permissive NAT on
+// this side); if that fails too, once more, punching two round trips
+// after the SYNC, when the peer's dial has left (a permissive NAT on the
+// peer's side, where go-libp2p's attempts lost the race). A game already
 // under way on the relayed connection moves to the direct one: the node
 // closes the relayed connection once the direct one is up, and the game's
 // inviter opens its stream again on the direct connection (T-11).
@@ -67,34 +70,60 @@ func (n *Node) schedulePunchAgain(p peer.ID) {
 			delete(in.punchAgain, p)
 			in.mu.Unlock()
 		}()
-		// The delay runs from the last failed attempt: go-libp2p makes
-		// three, each renewing the NATs' entries.
-		for {
-			in.mu.Lock()
-			wait := time.Until(in.failed[p].Add(punchAgainDelay))
-			in.mu.Unlock()
-			if wait <= 0 {
-				break
+		for i, when := range []punchTiming{punchFirst, punchLast} {
+			// The delay runs from the last failed attempt: go-libp2p
+			// makes three, each renewing the NATs' entries.
+			for {
+				in.mu.Lock()
+				wait := time.Until(in.failed[p].Add(punchAgainDelay))
+				in.mu.Unlock()
+				if wait <= 0 {
+					break
+				}
+				select {
+				case <-time.After(wait):
+				case <-n.closingCtx().Done():
+					return
+				}
 			}
-			select {
-			case <-time.After(wait):
-			case <-n.closingCtx().Done():
+			if !in.held(p) || n.bestKind(p) != ConnRelayed || !n.holdsInboundRelayed(p) {
 				return
 			}
+			connLog.Info("hole punching again", "peer", p, "attempt", i+2, "timing", when)
+			ctx, cancel := context.WithTimeout(n.closingCtx(), 30*time.Second)
+			err := n.punchAgain(ctx, p, when)
+			cancel()
+			if err == nil {
+				connLog.Info("hole punch succeeded", "peer", p, "attempt", i+2, "timing", when)
+				n.moveOffRelay(p)
+				return
+			}
+			connLog.Info("hole punch failed", "peer", p, "attempt", i+2, "timing", when, "err", err)
+			in.markFailed(p)
 		}
-		if !in.held(p) || n.bestKind(p) != ConnRelayed || !n.holdsInboundRelayed(p) {
-			return
-		}
-		connLog.Info("hole punching again", "peer", p, "after", punchAgainDelay)
-		ctx, cancel := context.WithTimeout(n.closingCtx(), 30*time.Second)
-		defer cancel()
-		if err := n.punchAgain(ctx, p); err != nil {
-			connLog.Info("second hole punch failed", "peer", p, "err", err)
-			return
-		}
-		connLog.Info("second hole punch succeeded", "peer", p)
-		n.moveOffRelay(p)
 	}()
+}
+
+// punchTiming says when this side's punch leaves, relative to the peer's.
+type punchTiming int
+
+const (
+	// punchFirst punches as soon as the SYNC is written: this side's
+	// packets leave before the peer's dial arrives (a permissive NAT on
+	// this side).
+	punchFirst punchTiming = iota
+	// punchLast punches two round trips after the SYNC: the peer's dial
+	// has left its NAT first (a permissive NAT on the peer's side), and
+	// this side's packets answer it.
+	punchLast
+)
+
+// String returns "this side first" or "the peer first".
+func (w punchTiming) String() string {
+	if w == punchFirst {
+		return "this side first"
+	}
+	return "the peer first"
 }
 
 // holdsInboundRelayed reports whether p reached this node through a
@@ -110,7 +139,7 @@ func (n *Node) holdsInboundRelayed(p peer.ID) bool {
 
 // punchAgain runs DCUtR's initiator side with p over the relayed
 // connection and punches at once after the SYNC.
-func (n *Node) punchAgain(ctx context.Context, p peer.ID) error {
+func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) error {
 	own := n.punchAddrs()
 	if len(own) == 0 {
 		return errors.New("no public address of this node known")
@@ -128,6 +157,7 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID) error {
 	for i, a := range own {
 		ownBytes[i] = a.Bytes()
 	}
+	start := time.Now()
 	if err := w.WriteMsg(&pb.HolePunch{Type: pb.HolePunch_CONNECT.Enum(), ObsAddrs: ownBytes}); err != nil {
 		st.Reset()
 		return fmt.Errorf("sending CONNECT: %w", err)
@@ -137,6 +167,7 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID) error {
 		st.Reset()
 		return fmt.Errorf("reading CONNECT: %w", err)
 	}
+	rtt := time.Since(start)
 	if msg.GetType() != pb.HolePunch_CONNECT {
 		st.Reset()
 		return fmt.Errorf("expected CONNECT, got %s", msg.GetType())
@@ -155,8 +186,17 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID) error {
 		st.Reset()
 		return fmt.Errorf("sending SYNC: %w", err)
 	}
-	// At once: this side's packets leave its NAT before the peer's dial
-	// (sent when the SYNC reaches it) arrives there.
+	// punchFirst: at once, so that this side's packets leave its NAT
+	// before the peer's dial (sent when the SYNC reaches it) arrives
+	// there. punchLast: two round trips later, when the peer's dial has
+	// left its NAT.
+	if when == punchLast {
+		select {
+		case <-time.After(2*rtt + 20*time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	dctx, cancel := context.WithTimeout(ctx, holePunchDialTimeout)
 	defer cancel()
 	dctx = network.WithForceDirectDial(network.WithSimultaneousConnect(dctx, false, "hole-punching"), "hole-punching")
