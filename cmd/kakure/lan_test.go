@@ -38,7 +38,7 @@ func requireNetns(t *testing.T, tools ...string) {
 	}
 	for _, tool := range append([]string{"ip"}, tools...) {
 		if _, err := exec.LookPath(tool); err != nil {
-			skip("%s is not installed (apt-get install iproute2 iptables conntrack tmux; CI does)", tool)
+			skip("%s is not installed (apt-get install iproute2 iptables tmux; CI does)", tool)
 		}
 	}
 	var suffix [4]byte
