@@ -88,10 +88,17 @@ type ConnInfo struct {
 	// Remote is the peer's address on the connection; nil when not
 	// connected.
 	Remote ma.Multiaddr
+	// Reconnecting says what the node does to reconnect to the peer
+	// (held by Keep) after its connection was lost, e.g. "reconnecting
+	// directly and via relay (3rd try)"; empty when it does nothing.
+	Reconnecting string
 }
 
 // String returns e.g. "hole-punched, rtt 23ms".
 func (c ConnInfo) String() string {
+	if c.Kind == ConnNone && c.Reconnecting != "" {
+		return "none, " + c.Reconnecting
+	}
 	if c.Kind == ConnNone || c.RTT == 0 {
 		return c.Kind.String()
 	}
@@ -113,14 +120,19 @@ type internet struct {
 	rtts    map[string]time.Duration // last RTT measured per connection ID
 	changed chan struct{}            // closed and replaced at every change
 	invites map[*Invite]bool         // open invites, closed with the node
-	closing bool
+	kept    map[peer.ID]*keptPeer    // peers held by Keep
+	codes   map[peer.ID]string       // invite codes by which peers were joined
+	// punchAgain holds the peers whose second hole punch is scheduled.
+	punchAgain map[peer.ID]bool
+	closing    bool
 
 	relayService *relayService // with Config.Relay
 }
 
 func newInternet(relays []peer.AddrInfo) *internet {
 	return &internet{relays: relays, punched: map[string]bool{}, failed: map[peer.ID]time.Time{}, rtts: map[string]time.Duration{},
-		changed: make(chan struct{}), invites: map[*Invite]bool{}}
+		changed: make(chan struct{}), invites: map[*Invite]bool{}, kept: map[peer.ID]*keptPeer{}, codes: map[peer.ID]string{},
+		punchAgain: map[peer.ID]bool{}}
 }
 
 // notifyLocked wakes those waiting for a change of connections.
@@ -177,9 +189,24 @@ func (n *Node) startInternet(cfg Config) error {
 	n.inet.mu.Lock()
 	n.inet.h = n.host
 	n.inet.mu.Unlock()
+	logConns := cfg.Relay == nil // a relay's connections are its stats' business
 	n.host.Network().Notify(&network.NotifyBundle{
-		ConnectedF:    func(network.Network, network.Conn) { n.inet.notify() },
-		DisconnectedF: n.forgetConn,
+		ConnectedF: func(_ network.Network, c network.Conn) {
+			if logConns {
+				via := "direct"
+				if isRelayedConn(c) {
+					via = "relay"
+				}
+				connLog.Info("connected", "peer", c.RemotePeer(), "via", via, "remote", c.RemoteMultiaddr(), "direction", c.Stat().Direction)
+			}
+			n.inet.notify()
+		},
+		DisconnectedF: func(net network.Network, c network.Conn) {
+			if logConns {
+				connLog.Info("connection closed", "peer", c.RemotePeer(), "remote", c.RemoteMultiaddr())
+			}
+			n.forgetConn(net, c)
+		},
 	})
 	if cfg.Relay != nil {
 		rs, err := startRelayService(n.host, *cfg.Relay)
@@ -209,6 +236,9 @@ func (n *Node) forgetConn(net network.Network, c network.Conn) {
 	}
 	in.notifyLocked()
 	in.mu.Unlock()
+	if gone {
+		n.peerLost(c.RemotePeer())
+	}
 }
 
 // holePunchTracer learns from go-libp2p's DCUtR service which direct
@@ -229,6 +259,10 @@ func (t holePunchTracer) Trace(evt *holepunch.Event) {
 		success = e.Success
 		if !success {
 			in.markFailed(evt.Remote)
+			connLog.Info("hole punch failed", "peer", evt.Remote, "err", e.Error)
+			t.n.schedulePunchAgain(evt.Remote)
+		} else {
+			connLog.Info("hole punch succeeded", "peer", evt.Remote)
 		}
 	case *holepunch.ProtocolErrorEvt:
 		in.markFailed(evt.Remote)
@@ -313,7 +347,7 @@ func isLibp2pProtocol(id protocol.ID) bool {
 func (n *Node) ConnectionInfo(p peer.ID) ConnInfo {
 	c := n.gameConn(p)
 	if c == nil {
-		return ConnInfo{}
+		return ConnInfo{Reconnecting: n.inet.reconnecting(p)}
 	}
 	info := ConnInfo{Kind: ConnDirect, Remote: c.RemoteMultiaddr()}
 	in := n.inet

@@ -181,13 +181,17 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 		defer cancel()
 		direct <- n.dialDirect(lctx, info)
 	}()
+	n.clearDialBackoff(info.ID) // a join asked for again is tried again
+	connLog.Info("dialling", "peer", info.ID, "code", code, "addrs", info.Addrs)
 	if err := n.host.Connect(ctx, info); err != nil {
+		connLog.Info("dial failed", "peer", info.ID, "err", err)
 		return peer.AddrInfo{}, fmt.Errorf("node: connecting to %s, host of %s: %w", info.ID, code, err)
 	}
 	if n.bestKind(info.ID) == ConnRelayed {
 		n.awaitDirect(dctx, info.ID, direct)
 	}
 	n.closeIdleRelayed(info.ID)
+	n.inet.rememberCode(info.ID, code)
 	return info, nil
 }
 

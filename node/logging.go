@@ -113,10 +113,22 @@ func newLibp2pLogHandler(w io.Writer) *libp2pLogHandler {
 	return &libp2pLogHandler{inner: inner, level: libp2pLogLevel("")}
 }
 
+// connLogSystem names kakure's log of connection events (found on the
+// LAN, dialled, connected via, lost, redialled): logged at info level
+// even when GOLOG_LOG_LEVEL is unset, so that kakure.log tells what
+// happened to a connection at the default level.
+const connLogSystem = "kakure-conn"
+
+// connLog logs connection events to the log file (see connLogSystem).
+var connLog = gologshim.Logger(connLogSystem)
+
 // libp2pLogLevel is the level for a subsystem: GOLOG_LOG_LEVEL's if set,
-// warn otherwise.
+// otherwise info for connLogSystem and warn for the others.
 func libp2pLogLevel(system string) slog.Level {
 	if os.Getenv("GOLOG_LOG_LEVEL") == "" {
+		if system == connLogSystem {
+			return slog.LevelInfo
+		}
 		return slog.LevelWarn
 	}
 	return gologshim.ConfigFromEnv().LevelForSystem(system)

@@ -12,8 +12,10 @@ import (
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
 	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	noise "github.com/libp2p/go-libp2p/p2p/security/noise"
 	libp2ptls "github.com/libp2p/go-libp2p/p2p/security/tls"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
@@ -89,11 +91,18 @@ type Node struct {
 
 	closeOnce sync.Once
 	closeErr  error
+	// closed ends when Close starts: background redials stop.
+	closed      context.Context
+	closeCancel context.CancelFunc
 }
+
+// closingCtx is a context that ends when the node closes.
+func (n *Node) closingCtx() context.Context { return n.closed }
 
 // New starts a node: it locks cfg.Home for this program (LockHome, T-16:
 // a second program on the same home gets a *HomeInUseError naming the
-// first), loads or creates the identity there (see LoadOrCreateIdentity), sends libp2p's logs to cfg.LogFile and listens on
+// first), loads or creates the identity there (see LoadOrCreateIdentity),
+// sends libp2p's logs to cfg.LogFile and listens on
 // cfg.ListenAddrs with the TCP and QUIC transports, Noise and TLS for
 // authenticated encryption (T-2), yamux and libp2p's resource manager with
 // its default limits scaled to the machine. ctx is only checked before
@@ -183,6 +192,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		opts = append(opts, libp2p.NATPortMap())
 	}
 	n := &Node{home: home, lock: lock, lanPeers: make(chan peer.AddrInfo, 32), inet: newInternet(relays)}
+	n.closed, n.closeCancel = context.WithCancel(context.Background())
 	inetOpts, err := internetOptions(n, cfg, relays)
 	if err != nil {
 		mgr.Close()
@@ -281,10 +291,24 @@ func (n *Node) Connect(ctx context.Context, addr string) (peer.ID, error) {
 	if info.ID == n.host.ID() {
 		return "", fmt.Errorf("%w %q: it is this node's own address", ErrBadAddress, addr)
 	}
+	// A dial asked for again is tried again: the failures of earlier
+	// attempts put the peer's addresses on libp2p's dial backoff, which
+	// would refuse it for seconds to minutes.
+	n.clearDialBackoff(info.ID)
+	connLog.Info("dialling", "peer", info.ID, "addrs", info.Addrs)
 	if err := n.host.Connect(ctx, info); err != nil {
+		connLog.Info("dial failed", "peer", info.ID, "err", err)
 		return "", fmt.Errorf("node: connecting to %s: %w", info.ID, err)
 	}
 	return info.ID, nil
+}
+
+// clearDialBackoff forgets the failed dials to p, so that the next dial
+// tries every address at once.
+func (n *Node) clearDialBackoff(p peer.ID) {
+	if sw, ok := n.host.Network().(*swarm.Swarm); ok {
+		sw.Backoff().Clear(p)
+	}
 }
 
 // ParsePeerAddr parses a multiaddr ending in /p2p/<peer ID>, such as
@@ -311,18 +335,28 @@ func ParsePeerAddr(addr string) (peer.AddrInfo, error) {
 // LANPeers returns the channel on which the node reports kakure peers
 // found on the local network by mDNS (only with Config.EnableMDNS). A
 // peer may be reported more than once; reports are dropped when nobody
-// reads. The channel is closed by Close.
+// reads. The channel is closed by Close. The addresses of a peer found
+// are in the peerstore by the time it is reported, so that dialling it
+// by its bare peer ID works (Host().Connect, protocol.Service.Invite).
 func (n *Node) LANPeers() <-chan peer.AddrInfo { return n.lanPeers }
+
+// lanAddrTTL is how long the addresses of a peer found by mDNS stay in
+// the peerstore: mDNS announces them again well before (go-libp2p's
+// service answers every query, and browses continuously).
+var lanAddrTTL = peerstore.AddressTTL
 
 // lanNotifee receives mDNS discoveries.
 type lanNotifee struct{ n *Node }
 
-// HandlePeerFound implements mdns.Notifee.
+// HandlePeerFound implements mdns.Notifee: it stores the peer's
+// addresses in the peerstore, then reports the peer on LANPeers.
 func (l lanNotifee) HandlePeerFound(info peer.AddrInfo) {
 	n := l.n
-	if info.ID == n.host.ID() {
+	if info.ID == n.host.ID() || len(info.Addrs) == 0 {
 		return
 	}
+	n.host.Peerstore().AddAddrs(info.ID, info.Addrs, lanAddrTTL)
+	connLog.Info("found on the LAN", "peer", info.ID, "addrs", info.Addrs)
 	n.lanMu.Lock()
 	defer n.lanMu.Unlock()
 	if n.lanClosed {
@@ -338,6 +372,7 @@ func (l lanNotifee) HandlePeerFound(info peer.AddrInfo) {
 // LANPeers. Calling it again returns the first call's result.
 func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
+		n.closeCancel()
 		n.closeInternet()
 		if n.mdns != nil {
 			n.closeErr = n.mdns.Close()

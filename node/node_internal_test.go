@@ -72,3 +72,34 @@ func TestLANNotifee(t *testing.T) {
 	}
 	notifee.HandlePeerFound(peer.AddrInfo{ID: other.ID()})
 }
+
+// TestLANPeerDialledByID: a peer found by mDNS is reached by its bare peer
+// ID, as the lobby's ^P, Enter invites it: the notifee stores the
+// addresses mDNS brought in the peerstore before reporting the peer.
+// Real hosts on loopback; mDNS itself is not started (see TestLANNotifee).
+func TestLANPeerDialledByID(t *testing.T) {
+	n, err := New(t.Context(), Config{Home: t.TempDir(), ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	other, err := New(t.Context(), Config{Home: t.TempDir(), ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if known := n.Host().Peerstore().Addrs(other.ID()); len(known) != 0 {
+		t.Fatalf("addresses known before the peer was found: %v; the test proves nothing", known)
+	}
+	lanNotifee{n}.HandlePeerFound(peer.AddrInfo{ID: other.ID(), Addrs: other.Host().Addrs()})
+	got := <-n.LANPeers()
+	if got.ID != other.ID() {
+		t.Fatalf("LANPeers gave %s, want %s", got.ID, other.ID())
+	}
+	if known := n.Host().Peerstore().Addrs(other.ID()); len(known) != len(other.Host().Addrs()) {
+		t.Errorf("peerstore holds %v, want the %d addresses found", known, len(other.Host().Addrs()))
+	}
+	if err := n.Host().Connect(t.Context(), peer.AddrInfo{ID: other.ID()}); err != nil {
+		t.Fatalf("dialling the peer found on the LAN by its ID: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kakure/kakure/commit"
@@ -88,6 +89,10 @@ type Game struct {
 	dialing  bool
 	nextDial time.Time
 	dialWait time.Duration
+	// connected is set when a new connection to the peer comes up (the
+	// node redialled it, or the peer did): the next redial goes at once
+	// instead of waiting out its pause.
+	connected atomic.Bool
 
 	// helloGen is the stream generation whose hello was answered: one
 	// hello per stream is answered by resending what the other side
@@ -502,6 +507,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				continue
 			}
 			g.helloGen = g.streamGen
+			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer, "remote", a.st.Conn().RemoteMultiaddr())
 			// Both hellos are through: the game is connected again. A
 			// stream whose hello has not come (a redial, useStream) does
 			// not yet count as a connection.
@@ -639,6 +645,7 @@ func (g *Game) adjournAfter(err error) {
 	g.adjourn = true
 	g.mu.Unlock()
 	if !was {
+		g.svc.cfg.Logger.Info("connection lost; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)
 		g.events.push(EventAdjourned{Reason: err.Error()})
 	}
 }
@@ -699,6 +706,9 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		g.awaitHello = false
 		g.dialWait = 0
 		wasAdjourned := g.setAdjourned(false)
+		if wasAdjourned {
+			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer)
+		}
 		g.resend(f.Hello)
 		if wasAdjourned {
 			// Tell the caller the connection is back now, not at the
@@ -1248,6 +1258,9 @@ func (g *Game) setAdjourned(v bool) (was bool) {
 // invitee waits, so that the two never race with two streams. A program
 // that restarts dials by itself (Service.Resume).
 func (g *Game) maybeRedial() {
+	if g.connected.Swap(false) && g.stream == nil {
+		g.nextDial, g.dialWait = time.Time{}, 0
+	}
 	if g.stream != nil || g.dialing || g.role != Inviter || time.Now().Before(g.nextDial) {
 		return
 	}
@@ -1267,7 +1280,10 @@ func (g *Game) maybeRedial() {
 		defer cancel()
 		st, err := g.svc.openStream(ctx, g.peer)
 		if err != nil {
+			g.svc.cfg.Logger.Info("redial failed", "game", g.id, "peer", g.peer, "err", err, "next in", g.dialWait)
 			st = nil
+		} else {
+			g.svc.cfg.Logger.Info("redialled", "game", g.id, "peer", g.peer, "remote", st.Conn().RemoteMultiaddr())
 		}
 		select {
 		case g.redialed <- st:

@@ -108,6 +108,8 @@ type Service struct {
 	invites chan *Game
 	limits  limitState
 	bulk    *bulkBudget
+	// notifiee hears of new connections (peerConnected).
+	notifiee *network.NotifyBundle
 }
 
 // NewService registers the game protocol on cfg.Host.
@@ -128,13 +130,29 @@ func NewService(cfg Config) (*Service, error) {
 	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, acceptedQueue),
 		bulk: newBulkBudget(cfg.BulkBudget, cfg.BulkBudgetPerPeer)}
 	cfg.Host.SetStreamHandler(GameProtocol, s.handleStream)
+	s.notifiee = &network.NotifyBundle{ConnectedF: s.peerConnected}
+	cfg.Host.Network().Notify(s.notifiee)
 	return s, nil
+}
+
+// peerConnected wakes the adjourned games with the peer of a new
+// connection, so that the inviter's redial goes at once (T-11).
+func (s *Service) peerConnected(_ network.Network, c network.Conn) {
+	p := c.RemotePeer()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, g := range s.games {
+		if g.peer == p {
+			g.connected.Store(true)
+		}
+	}
 }
 
 // Close stops accepting streams and closes every running game (games
 // that are not over stay on disk and can be resumed).
 func (s *Service) Close() {
 	s.cfg.Host.RemoveStreamHandler(GameProtocol)
+	s.cfg.Host.Network().StopNotify(s.notifiee)
 	s.mu.Lock()
 	games := make([]*Game, 0, len(s.games))
 	for _, g := range s.games {

@@ -42,11 +42,18 @@ type ConnState struct {
 	// RTT is the round-trip time last measured on the connection; zero
 	// when not measured.
 	RTT time.Duration
+	// Reconnecting, when not connected, says how the program is trying
+	// to reconnect, e.g. "reconnecting directly and via relay (3rd try)".
+	Reconnecting string
 }
 
-// String returns e.g. "relayed, round trip 23.4 ms", or "not connected".
+// String returns e.g. "relayed, round trip 23.4 ms", "not connected", or
+// "not connected: reconnecting via relay (3rd try)".
 func (c ConnState) String() string {
 	if c.Kind == "" || c.Kind == "none" {
+		if c.Reconnecting != "" {
+			return "not connected: " + c.Reconnecting
+		}
 		return "not connected"
 	}
 	if c.RTT <= 0 {

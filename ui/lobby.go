@@ -191,9 +191,13 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 		AddFormItem(l.rules).AddFormItem(l.cards).AddFormItem(l.suicide).AddFormItem(l.perpendicular).
 		AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
 	l.SetDefaults(defaults)
+	// Enter on a peer found on the LAN invites it with the form's
+	// options: its addresses came with it (mDNS), so its peer ID is
+	// enough.
 	l.lan.SetSelectedFunc(func(i int, _, _ string, _ rune) {
 		if i < len(l.model.LAN) {
 			l.opponent.SetText(l.model.LAN[i].ID)
+			l.invite()
 		}
 	})
 
@@ -217,7 +221,7 @@ func (l *Lobby) makeKeys() KeyTable {
 		{Key: "Ctrl-O", Name: "host", Help: "host a game with an invite code, to read to a friend on the internet", Action: l.hostCode},
 		{Key: "Ctrl-E", Name: "join", Help: "join with the code a friend reads to you (with the form's options)", Action: l.openJoin},
 		{Key: "Ctrl-B", Name: "bot", Help: "play the built-in bot with the form's options", Action: l.playBot},
-		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter puts it in the form)", Action: l.focusLAN},
+		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter invites it with the form's options)", Action: l.focusLAN},
 		{Key: "Ctrl-G", Name: "resume", Help: "choose an unfinished game (Enter resumes it)", Action: l.focusLAN},
 		{Key: "Ctrl-W", Name: "write", Help: "write your peer ID and addresses to a file, to send them", Action: l.writeAddrs},
 		{Key: "Ctrl-X", Name: "cancel", Help: "stop waiting for the answer to your invitation", Action: l.cancel},

@@ -316,6 +316,7 @@ func TestUIConnState(t *testing.T) {
 	}{
 		{ConnState{}, "not connected"},
 		{ConnState{Kind: "none", RTT: time.Second}, "not connected"},
+		{ConnState{Kind: "none", Reconnecting: "reconnecting via relay (3rd try)"}, "not connected: reconnecting via relay (3rd try)"},
 		{ConnState{Kind: "direct"}, "direct"},
 		{ConnState{Kind: "direct", RTT: 312 * time.Microsecond}, "direct, round trip 0.31 ms"},
 		{ConnState{Kind: "hole-punched", RTT: 23456 * time.Microsecond}, "hole-punched, round trip 23.5 ms"},

@@ -271,3 +271,28 @@ func TestGomokuResultNamesXAndO(t *testing.T) {
 		t.Errorf("plain Go: %q, want W+R", got)
 	}
 }
+
+// TestUILobbyInviteLANPeer: ^P then Enter on a peer found on the LAN
+// invites it at once with the form's options, by its peer ID (its
+// addresses came with it).
+func TestUILobbyInviteLANPeer(t *testing.T) {
+	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantPhantom, Size: 5})
+	var invited string
+	var opts engine.Options
+	calls := 0
+	l.OnInvite = func(p string, o engine.Options) { invited, opts, calls = p, o, calls+1 }
+	lobbyKeys(l, setFocus, "\x10")
+	if !strings.Contains(l.Model().Status, "no peer found on the LAN") {
+		t.Errorf("^P with no peer: status %q", l.Model().Status)
+	}
+	id := "12D3KooWNeighbourxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa"
+	l.Model().AddLANPeer(LANPeer{ID: "12D3KooWFirstxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa", Addrs: []string{"/ip4/192.0.2.8/tcp/4001"}})
+	l.Model().AddLANPeer(LANPeer{ID: id, Addrs: []string{"/ip4/192.0.2.9/tcp/4001"}})
+	l.Render()
+	lobbyKeys(l, setFocus, "\x10")
+	l.HandleKey(tcell.NewEventKey(tcell.KeyDown, 0, tcell.ModNone), setFocus)
+	l.HandleKey(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone), setFocus)
+	if calls != 1 || invited != id || opts.Variant != engine.VariantPhantom || opts.Size != 5 {
+		t.Errorf("after ^P, Down, Enter: %d invitations, to %q with %+v; want one to %s, Phantom Go 5×5", calls, invited, opts, id)
+	}
+}

@@ -23,7 +23,7 @@ func init() {
 }
 
 func runBot(env *environment, args []string) error {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...] [--connect-for D]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
@@ -32,8 +32,10 @@ func runBot(env *environment, args []string) error {
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION, or random (a uniformly random legal player)")
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
+	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")
 	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
 	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
+	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails")
 	var vf variantFlags
 	vf.register(fs, "go")
 	if err := parseFlags(fs, args); err != nil {
@@ -66,7 +68,7 @@ func runBot(env *environment, args []string) error {
 	if len(addrs) == 0 {
 		addrs = nodeDefaultListen()
 	}
-	cfg := node.Config{Home: *home, ListenAddrs: addrs}
+	cfg := node.Config{Home: *home, ListenAddrs: addrs, EnableMDNS: *mdns}
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}
@@ -93,6 +95,8 @@ func runBot(env *environment, args []string) error {
 		if fm == nil {
 			fm = &firstMoveTimer{}
 		}
+		holdPeer(p.node, g)
+		go watchConnection(ctx, p.node, g, results)
 		fm.Player = bot.New(level, seed)
 		if *levelFlag == "random" {
 			fm.Player = bot.NewRandom(seed)
@@ -132,14 +136,27 @@ func runBot(env *environment, args []string) error {
 		var pid peer.ID
 		typed := time.Now()
 		if *join != "" {
-			info, err := p.node.JoinInvite(ctx, *join)
+			err := retryConnect(ctx, env.stdout, "joining "+*join, *connectFor, func(ctx context.Context) error {
+				info, err := p.node.JoinInvite(ctx, *join)
+				pid = info.ID
+				return err
+			})
 			if err != nil {
 				return err
 			}
-			pid = info.ID
 			fmt.Fprintf(env.stdout, "joined %s in %.3fs: %s\n", pid, time.Since(typed).Seconds(), p.node.ConnectionInfo(pid).Kind)
-		} else if pid, err = p.node.Connect(ctx, *invite); err != nil {
-			return err
+		} else {
+			what := "reaching the peer"
+			if info, err := node.ParsePeerAddr(*invite); err == nil {
+				what = "reaching " + info.ID.String()
+			}
+			err := retryConnect(ctx, env.stdout, what, *connectFor, func(ctx context.Context) (err error) {
+				pid, err = p.node.Connect(ctx, *invite)
+				return err
+			})
+			if err != nil {
+				return err
+			}
 		}
 		g, err := p.service.Invite(ctx, pid, o)
 		if err != nil {
@@ -187,6 +204,41 @@ func connectionLine(ctx context.Context, n *node.Node, p peer.ID) string {
 	defer cancel()
 	n.Ping(pctx, p)
 	return fmt.Sprintf("connection to %s: %s", p, n.ConnectionInfo(p))
+}
+
+// watchConnection reports on results when g is adjourned (its
+// connection lost) and when it resumes, with how long it was down and
+// the connection it is on again, until g's loop stops.
+func watchConnection(ctx context.Context, n *node.Node, g *protocol.Game, results chan<- string) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	var since time.Time
+	state := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-g.Done():
+			return
+		case <-tick.C:
+		}
+		v := g.View()
+		switch {
+		case v.Phase == protocol.PhaseDone:
+			return
+		case v.Adjourned && since.IsZero():
+			since = time.Now()
+			results <- fmt.Sprintf("adjourned: game %s: the connection to %s is lost; reconnecting", g.ID(), g.Peer())
+		case v.Adjourned:
+			if r := n.ConnectionInfo(g.Peer()).Reconnecting; r != "" && r != state {
+				state = r
+				results <- fmt.Sprintf("connection: game %s: %s", g.ID(), r)
+			}
+		case !v.Adjourned && !since.IsZero():
+			results <- fmt.Sprintf("resumed: game %s after %.1fs adjourned: %s", g.ID(), time.Since(since).Seconds(), n.ConnectionInfo(g.Peer()).Kind)
+			since = time.Time{}
+		}
+	}
 }
 
 // firstMoveTimer is a player that notes when it is first asked to move

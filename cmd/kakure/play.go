@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +21,8 @@ import (
 	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 )
 
 func init() {
@@ -235,7 +239,18 @@ func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (
 	if err != nil {
 		return nil, err
 	}
+	holdPeer(n.me.node, g)
 	return g, nil
+}
+
+// holdPeer keeps the node reconnecting to g's peer while g's loop runs
+// (node.Keep).
+func holdPeer(nd *node.Node, g *protocol.Game) {
+	nd.Keep(g.Peer())
+	go func() {
+		<-g.Done()
+		nd.Release(g.Peer())
+	}()
 }
 
 // PlayBot implements ui.Network: this peer invites the bot's host.
@@ -346,6 +361,12 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 	if g == nil {
 		return nil, err
 	}
+	n.botMu.Lock()
+	b := n.bot
+	n.botMu.Unlock()
+	if b == nil || g.Peer() != b.node.ID() {
+		holdPeer(n.me.node, g)
+	}
 	return g, err
 }
 
@@ -387,6 +408,7 @@ func (n *playNetwork) forwardAccepted() {
 		case <-n.ctx.Done():
 			return
 		case g := <-n.me.service.Accepted():
+			holdPeer(n.me.node, g)
 			select {
 			case n.accepted <- g:
 			case <-n.ctx.Done():
@@ -400,7 +422,12 @@ func (n *playNetwork) forwardAccepted() {
 func (n *playNetwork) forwardLAN() {
 	for info := range n.me.node.LANPeers() {
 		p := ui.LANPeer{ID: info.ID.String()}
-		for _, a := range info.Addrs {
+		// The lobby shows the first address: a LAN one, not loopback.
+		addrs := slices.Clone(info.Addrs)
+		slices.SortStableFunc(addrs, func(a, b ma.Multiaddr) int {
+			return cmp.Compare(boolRank(manet.IsIPLoopback(a)), boolRank(manet.IsIPLoopback(b)))
+		})
+		for _, a := range addrs {
 			p.Addrs = append(p.Addrs, a.String())
 		}
 		select {
@@ -423,3 +450,11 @@ func (n *playNetwork) close() {
 }
 
 var _ ui.GameConn = (*protocol.Game)(nil)
+
+// boolRank orders false before true.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -68,5 +68,5 @@ func (n *playNetwork) Connection(ctx context.Context, p string) (ui.ConnState, b
 	n.me.node.Ping(pctx, pid)
 	cancel()
 	info := n.me.node.ConnectionInfo(pid)
-	return ui.ConnState{Kind: info.Kind.String(), RTT: info.RTT}, true
+	return ui.ConnState{Kind: info.Kind.String(), RTT: info.RTT, Reconnecting: info.Reconnecting}, true
 }

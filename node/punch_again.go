@@ -1,0 +1,300 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
+	pb "github.com/libp2p/go-libp2p/p2p/protocol/holepunch/pb"
+	"github.com/libp2p/go-libp2p/p2p/protocol/identify"
+	idpb "github.com/libp2p/go-libp2p/p2p/protocol/identify/pb"
+	"github.com/libp2p/go-msgio/pbio"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+	"github.com/multiformats/go-multistream"
+)
+
+// A second hole punch, later and the other way round (NET-D15 in
+// docs/internet.md).
+//
+// A home NAT that accepts unsolicited packets addressed to itself (no DROP
+// on its input) lets the first packet of the other peer's punch in and
+// keeps a conntrack entry for it; when its own player's punch then leaves
+// for that peer, the NAT finds the mapping taken and sends it from another
+// port, and the punch fails. go-libp2p's DCUtR tries three times within a
+// few seconds, while that entry lives (30 s, renewed by each packet), so
+// all three fail alike. In its timing the guest (the DCUtR receiver)
+// dials at once when the SYNC reaches it and the host waits half a round
+// trip: the guest's packets tend to go first, which suits a permissive NAT
+// on the guest's side and fails one on the host's.
+//
+// So when hole punching with a held peer failed and this node holds the
+// inbound relayed connection (the side that starts DCUtR), it tries again
+// punchAgainDelay after the last failure, when the NATs have forgotten
+// it: it runs the DCUtR exchange itself and sends its own punch as soon as
+// the SYNC is written, without waiting half a round trip, so that its NAT
+// maps the port before the peer's packets arrive (a permissive NAT on
+// this side); if that fails too, once more, punching two round trips
+// after the SYNC, when the peer's dial has left (a permissive NAT on the
+// peer's side, where go-libp2p's attempts lost the race). A game already
+// under way on the relayed connection moves to the direct one: the node
+// closes the relayed connection once the direct one is up, and the game's
+// inviter opens its stream again on the direct connection (T-11).
+
+// punchAgainDelay is how long after the last failed hole punch the
+// second one starts: longer than the 30 s a NAT keeps an unanswered UDP
+// mapping.
+var punchAgainDelay = 35 * time.Second
+
+// punchMsgMax bounds a DCUtR message, as go-libp2p does.
+const punchMsgMax = 4 * 1024
+
+// schedulePunchAgain starts, once per peer and failure, the second hole
+// punch with p.
+func (n *Node) schedulePunchAgain(p peer.ID) {
+	in := n.inet
+	in.mu.Lock()
+	if in.punchAgain[p] || in.closing {
+		in.mu.Unlock()
+		return
+	}
+	in.punchAgain[p] = true
+	in.mu.Unlock()
+	go func() {
+		defer func() {
+			in.mu.Lock()
+			delete(in.punchAgain, p)
+			in.mu.Unlock()
+		}()
+		for i, when := range []punchTiming{punchFirst, punchLast} {
+			// The delay runs from the last failed attempt: go-libp2p
+			// makes three, each renewing the NATs' entries.
+			for {
+				in.mu.Lock()
+				wait := time.Until(in.failed[p].Add(punchAgainDelay))
+				in.mu.Unlock()
+				if wait <= 0 {
+					break
+				}
+				select {
+				case <-time.After(wait):
+				case <-n.closingCtx().Done():
+					return
+				}
+			}
+			if !in.held(p) || n.bestKind(p) != ConnRelayed || !n.holdsInboundRelayed(p) {
+				return
+			}
+			connLog.Info("hole punching again", "peer", p, "attempt", i+2, "timing", when)
+			ctx, cancel := context.WithTimeout(n.closingCtx(), 30*time.Second)
+			err := n.punchAgain(ctx, p, when)
+			cancel()
+			if err == nil {
+				connLog.Info("hole punch succeeded", "peer", p, "attempt", i+2, "timing", when)
+				n.moveOffRelay(p)
+				return
+			}
+			connLog.Info("hole punch failed", "peer", p, "attempt", i+2, "timing", when, "err", err)
+			in.markFailed(p)
+		}
+	}()
+}
+
+// punchTiming says when this side's punch leaves, relative to the peer's.
+type punchTiming int
+
+const (
+	// punchFirst punches as soon as the SYNC is written: this side's
+	// packets leave before the peer's dial arrives (a permissive NAT on
+	// this side).
+	punchFirst punchTiming = iota
+	// punchLast punches two round trips after the SYNC: the peer's dial
+	// has left its NAT first (a permissive NAT on the peer's side), and
+	// this side's packets answer it.
+	punchLast
+)
+
+// String returns "this side first" or "the peer first".
+func (w punchTiming) String() string {
+	if w == punchFirst {
+		return "this side first"
+	}
+	return "the peer first"
+}
+
+// holdsInboundRelayed reports whether p reached this node through a
+// relay: the side that starts DCUtR.
+func (n *Node) holdsInboundRelayed(p peer.ID) bool {
+	for _, c := range n.host.Network().ConnsToPeer(p) {
+		if isRelayedConn(c) && !c.IsClosed() && c.Stat().Direction == network.DirInbound {
+			return true
+		}
+	}
+	return false
+}
+
+// punchAgain runs DCUtR's initiator side with p over the relayed
+// connection and punches at once after the SYNC.
+func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) error {
+	own := n.punchAddrs()
+	if len(own) == 0 {
+		return errors.New("no public address of this node known")
+	}
+	sctx := network.WithNoDial(network.WithAllowLimitedConn(ctx, "hole-punch"), "hole-punch")
+	st, err := n.host.NewStream(sctx, p, holepunch.Protocol)
+	if err != nil {
+		return fmt.Errorf("opening the DCUtR stream: %w", err)
+	}
+	defer st.Close()
+	st.SetDeadline(time.Now().Add(holepunch.StreamTimeout))
+	w := pbio.NewDelimitedWriter(st)
+	r := pbio.NewDelimitedReader(st, punchMsgMax)
+	ownBytes := make([][]byte, len(own))
+	for i, a := range own {
+		ownBytes[i] = a.Bytes()
+	}
+	start := time.Now()
+	if err := w.WriteMsg(&pb.HolePunch{Type: pb.HolePunch_CONNECT.Enum(), ObsAddrs: ownBytes}); err != nil {
+		st.Reset()
+		return fmt.Errorf("sending CONNECT: %w", err)
+	}
+	var msg pb.HolePunch
+	if err := r.ReadMsg(&msg); err != nil {
+		st.Reset()
+		return fmt.Errorf("reading CONNECT: %w", err)
+	}
+	rtt := time.Since(start)
+	if msg.GetType() != pb.HolePunch_CONNECT {
+		st.Reset()
+		return fmt.Errorf("expected CONNECT, got %s", msg.GetType())
+	}
+	var theirs []ma.Multiaddr
+	for _, b := range msg.ObsAddrs {
+		if a, err := ma.NewMultiaddrBytes(b); err == nil && !isCircuitAddr(a) {
+			theirs = append(theirs, a)
+		}
+	}
+	if len(theirs) == 0 {
+		st.Reset()
+		return errors.New("the peer sent no public address")
+	}
+	if err := w.WriteMsg(&pb.HolePunch{Type: pb.HolePunch_SYNC.Enum()}); err != nil {
+		st.Reset()
+		return fmt.Errorf("sending SYNC: %w", err)
+	}
+	// punchFirst: at once, so that this side's packets leave its NAT
+	// before the peer's dial (sent when the SYNC reaches it) arrives
+	// there. punchLast: two round trips later, when the peer's dial has
+	// left its NAT.
+	if when == punchLast {
+		select {
+		case <-time.After(2*rtt + 20*time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	dctx, cancel := context.WithTimeout(ctx, holePunchDialTimeout)
+	defer cancel()
+	dctx = network.WithForceDirectDial(network.WithSimultaneousConnect(dctx, false, "hole-punching"), "hole-punching")
+	if err := n.host.Connect(dctx, peer.AddrInfo{ID: p, Addrs: theirs}); err != nil {
+		return fmt.Errorf("punching: %w", err)
+	}
+	in := n.inet
+	in.mu.Lock()
+	for _, c := range n.host.Network().ConnsToPeer(p) {
+		if !isRelayedConn(c) && !c.IsClosed() {
+			in.punched[c.ID()] = true
+		}
+	}
+	in.notifyLocked()
+	in.mu.Unlock()
+	return nil
+}
+
+// punchAddrs returns this node's public addresses for hole punching: its
+// announced ones and, behind a NAT, those its peers observed (AutoNAT v2
+// tells them whether reachable or not; a NATed address is unreachable
+// until punched), as go-libp2p's DCUtR uses.
+func (n *Node) punchAddrs() []ma.Multiaddr {
+	all := n.host.Addrs()
+	if ch, ok := n.host.(interface {
+		ConfirmedAddrs() (reachable, unreachable, unknown []ma.Multiaddr)
+	}); ok {
+		r, u, k := ch.ConfirmedAddrs()
+		all = append(append(append(all, r...), u...), k...)
+	}
+	all = append(all, n.observedByRelays()...)
+	var own []ma.Multiaddr
+	for _, a := range ma.Unique(all) {
+		if !isCircuitAddr(a) && manet.IsPublicAddr(a) {
+			own = append(own, a)
+		}
+	}
+	return own
+}
+
+// observedByRelays asks each relay, on each connection to it, which
+// address it sees this node at (libp2p's identify protocol: the
+// observedAddr of the relay's answer). Behind a port-preserving NAT the
+// one seen on a QUIC connection is where a QUIC punch reaches this node.
+func (n *Node) observedByRelays() []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for _, r := range n.inet.relays {
+		for _, c := range n.host.Network().ConnsToPeer(r.ID) {
+			if isRelayedConn(c) || c.IsClosed() {
+				continue
+			}
+			if a := askObserved(c); a != nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// askObserved runs identify on c and returns the address the other side
+// observes, nil on failure.
+func askObserved(c network.Conn) ma.Multiaddr {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := c.NewStream(ctx)
+	if err != nil {
+		return nil
+	}
+	defer st.Reset()
+	st.SetDeadline(time.Now().Add(5 * time.Second))
+	if st.SetProtocol(identify.ID) != nil || multistream.SelectProtoOrFail(identify.ID, st) != nil {
+		return nil
+	}
+	var msg idpb.Identify
+	if pbio.NewDelimitedReader(st, identifyMsgMax).ReadMsg(&msg) != nil {
+		return nil
+	}
+	a, err := ma.NewMultiaddrBytes(msg.GetObservedAddr())
+	if err != nil {
+		return nil
+	}
+	return a
+}
+
+// identifyMsgMax bounds an identify message, as go-libp2p does.
+const identifyMsgMax = 8 * 1024
+
+// moveOffRelay closes the relayed connections to p once a direct one is
+// up, so that a game on one of them opens its stream again on the direct
+// connection.
+func (n *Node) moveOffRelay(p peer.ID) {
+	if k := n.bestKind(p); k != ConnDirect && k != ConnHolePunched {
+		return
+	}
+	for _, c := range n.host.Network().ConnsToPeer(p) {
+		if isRelayedConn(c) {
+			connLog.Info("closing the relayed connection: a direct one is up", "peer", p)
+			c.Close()
+		}
+	}
+}
