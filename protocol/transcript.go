@@ -222,6 +222,11 @@ func parseRecord(data []byte) (*Transcript, recordState, error) {
 
 // parseRecordDocument reads a record that is one JSON document.
 func parseRecordDocument(data []byte) (*Transcript, error) {
+	// A key twice anywhere (in a message as well as in a body) would let
+	// two readers read two records from one file.
+	if err := noDuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("protocol: record: %w", err)
+	}
 	var f recordFile
 	if err := unmarshalStrict(data, &f); err != nil {
 		return nil, fmt.Errorf("protocol: record: %w", err)
@@ -259,14 +264,10 @@ func newTranscriptOfFile(f recordFile) (*Transcript, error) {
 	return NewTranscript(f.Game, peers[0], peers[1]), nil
 }
 
-// appendRead checks and appends message i of a record being read.
+// appendRead checks and appends message i of a record being read. The
+// body is checked as it stands in the file: the exact bytes that were
+// signed, in their one canonical form (no white space, no key twice).
 func (t *Transcript) appendRead(i int, m Message) error {
-	// Save indents the record; the signed body is the compact form.
-	var body bytes.Buffer
-	if err := json.Compact(&body, m.Body); err != nil {
-		return fmt.Errorf("protocol: record: message %d: %w", i, err)
-	}
-	m.Body = body.Bytes()
 	if err := t.Append(m); err != nil {
 		return fmt.Errorf("protocol: record: message %d (%s %d %s): %w", i, m.From, m.Seq, m.Kind, err)
 	}
@@ -293,6 +294,9 @@ func parseRecordLog(data []byte) (*Transcript, recordState, error) {
 	if !bytes.HasSuffix(head, []byte(open)) {
 		return nil, st, fmt.Errorf("protocol: record: the first line is not a record's head")
 	}
+	if err := noDuplicateKeys(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...)); err != nil {
+		return nil, st, fmt.Errorf("protocol: record: head: %w", err)
+	}
 	var f recordFile
 	if err := unmarshalStrict(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...), &f); err != nil {
 		return nil, st, fmt.Errorf("protocol: record: head: %w", err)
@@ -317,6 +321,9 @@ func parseRecordLog(data []byte) (*Transcript, recordState, error) {
 			return t, st, fmt.Errorf("protocol: record: line %d: does not start with %q", i+2, sep)
 		}
 		var m Message
+		if err := noDuplicateKeys(line[1:]); err != nil {
+			return t, st, fmt.Errorf("protocol: record: message %d: %w", i, err)
+		}
 		if err := unmarshalStrict(line[1:], &m); err != nil {
 			return t, st, fmt.Errorf("protocol: record: message %d: %w", i, err)
 		}

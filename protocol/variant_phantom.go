@@ -460,7 +460,7 @@ func (h *phantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	size := h.m.Options.Size
-	p, err := engine.ParseVertex(size, mb.Point)
+	p, err := parseBodyPoint(size, mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
