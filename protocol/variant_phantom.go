@@ -242,7 +242,7 @@ type phantomRules struct {
 // config returns the referee configuration of the game.
 func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
-		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:]}
+		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi}
 }
 
 // stage returns where the game stands.
