@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync/atomic"
-
-	"golang.org/x/sys/unix"
 )
 
 // The record and the secrets file are append-only logs (docs/record.md,
@@ -147,16 +145,6 @@ func (a *appendFile) close() {
 	if a.f != nil {
 		a.f.Close()
 		a.f = nil
-	}
-}
-
-// fdatasync flushes f's data (and the size that reaches it) to the disk.
-func fdatasync(f *os.File) error {
-	for {
-		err := unix.Fdatasync(int(f.Fd()))
-		if err != unix.EINTR {
-			return err
-		}
 	}
 }
 
