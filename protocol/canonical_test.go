@@ -94,8 +94,7 @@ func TestT10SignedBodiesAreCanonical(t *testing.T) {
 			}
 			// encoding/json compacts a RawMessage it writes: put the body
 			// back as signed.
-			compact := json.RawMessage{}
-			compact, _ = json.Marshal(m.Body)
+			compact, _ := json.Marshal(m.Body)
 			line = []byte(strings.Replace(string(line), string(compact), string(m.Body), 1))
 			if strings.Contains(string(m.Body), "\n") {
 				return // a newline cannot stand in a line of the log form
