@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 )
 
 // Size limits of the fields of a commitment. They bound what a decoder
@@ -231,4 +232,13 @@ func decodeCanonicalHex(text []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%v: %w", err, ErrMalformed)
 	}
 	return b, nil
+}
+
+// writeField writes b to a hash with its length as a big-endian uint32 in
+// front, so that no two sequences of fields hash the same bytes.
+func writeField(h io.Writer, b []byte) {
+	var buf [4]byte
+	binary.BigEndian.PutUint32(buf[:], uint32(len(b)))
+	h.Write(buf[:])
+	h.Write(b)
 }

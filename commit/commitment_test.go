@@ -116,7 +116,7 @@ func TestT5DomainSeparation(t *testing.T) {
 		{"T-5 two domains", compute("kakure/hmg", testGame, "x"), compute("kakure/gomoku", testGame, "x")},
 		{"T-5 domain/game boundary", compute("ab", []byte("c"), "x"), compute("a", []byte("bc"), "x")},
 		{"T-5 game/value boundary", compute("d", []byte("g1"), "v"), compute("d", []byte("g"), "1v")},
-		{"T-5 coin-toss domain", compute(commit.CoinTossDomain, testGame, "x"), compute("kakure/cointoss/v2", testGame, "x")},
+		{"T-5 coin-toss domain", compute("kakure/toss/colours", testGame, "x"), compute("kakure/toss/colours/v2", testGame, "x")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -107,30 +107,3 @@ func FuzzT5Binding(f *testing.F) {
 		}
 	})
 }
-
-// FuzzT4Reveal: whatever a peer sends as its reveal, the toss does not
-// panic, and it accepts only the opening of the peer's commitment.
-func FuzzT4Reveal(f *testing.F) {
-	f.Add(make([]byte, 1+4+32+32))
-	f.Add([]byte{1, 0, 0, 0, 32})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		var o commit.Opening
-		if err := o.UnmarshalBinary(b); err != nil {
-			return
-		}
-		a, err := commit.NewCoinToss(testGame, 0, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		peer, err := commit.NewCoinToss(testGame, 0, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.ReceiveCommitment(peer.Commitment()); err != nil {
-			t.Fatal(err)
-		}
-		if err := a.ReceiveReveal(o); err == nil {
-			t.Fatalf("a fuzzed reveal %x opened a fresh commitment", b)
-		}
-	})
-}

@@ -75,11 +75,23 @@ func loadIdentity(path string) (crypto.PrivKey, error) {
 		return nil, fmt.Errorf("%w: %s has mode %04o; run `chmod 600 %s` and start again (or move the file away to create a new identity)",
 			ErrKeyPermissions, path, perm, path)
 	}
-	// A marshalled Ed25519 key is 68 bytes; the limit only guards against
-	// reading a huge file by mistake.
+	// A marshalled Ed25519 key is 68 bytes, a protected one some 180; the
+	// limit only guards against reading a huge file by mistake.
 	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
 		return nil, fmt.Errorf("node: reading identity key %s: %w", path, err)
+	}
+	if isProtected(b) {
+		if Passphrase == nil {
+			return nil, fmt.Errorf("%w (%s)", ErrNoPassphrase, path)
+		}
+		pass, err := Passphrase(path)
+		if err != nil {
+			return nil, fmt.Errorf("node: the passphrase of identity key %s: %w", path, err)
+		}
+		if b, err = unprotectKey(b, pass); err != nil {
+			return nil, fmt.Errorf("%w (%s)", err, path)
+		}
 	}
 	key, err := crypto.UnmarshalPrivateKey(b)
 	if err != nil {
@@ -132,4 +144,64 @@ func createIdentity(home, path string) error {
 		}
 		return nil
 	}
+}
+
+// ProtectIdentity puts the identity key in home under passphrase
+// (kakure id --protect; the format is in keyfile.go and
+// docs/identity.md): from then on the program asks for the passphrase
+// when it starts. The key itself, hence the peer ID, stays the same. It
+// refuses a key that is protected already. The caller holds the home's
+// lock (LockHome), so that no running program has the file open.
+func ProtectIdentity(home string, passphrase []byte) error {
+	path := filepath.Join(home, IdentityFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("node: reading identity key: %w", err)
+	}
+	if isProtected(b) {
+		return fmt.Errorf("node: identity key %s is protected already", path)
+	}
+	if _, err := loadIdentity(path); err != nil { // permissions, type
+		return err
+	}
+	sealed, err := protectKey(b, passphrase)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(home, ".identity-*.tmp") // mode 0600
+	if err != nil {
+		return fmt.Errorf("node: protecting identity key: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(sealed)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("node: protecting identity key: %w", err)
+	}
+	if d, err := os.Open(home); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// IdentityProtected reports whether the identity key in home is under a
+// passphrase.
+func IdentityProtected(home string) (bool, error) {
+	f, err := os.Open(filepath.Join(home, IdentityFile))
+	if err != nil {
+		return false, fmt.Errorf("node: identity key: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, len(protectedMagic))
+	n, _ := io.ReadFull(f, head)
+	return isProtected(head[:n]), nil
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,8 +49,23 @@ func sameTranscript(a, b *protocol.Transcript) bool {
 	return true
 }
 
+// prefixTranscript reports whether a holds b's game, peers and first
+// signed messages.
+func prefixTranscript(a, b *protocol.Transcript) bool {
+	if a.Game != b.Game || a.Peers != b.Peers || len(a.Messages) > len(b.Messages) {
+		return false
+	}
+	for i := range a.Messages {
+		if a.Messages[i].Hash() != b.Messages[i].Hash() || !bytes.Equal(a.Messages[i].Sig, b.Messages[i].Sig) {
+			return false
+		}
+	}
+	return true
+}
+
 // messageLines returns the byte ranges of the message lines of a record
-// (one message a line, each but the last followed by a comma).
+// (one message a line: in the older form each but the last followed by a
+// comma, in the form of the log each but the first after a comma).
 func messageLines(data []byte) [][2]int {
 	var lines [][2]int
 	start := 0
@@ -58,7 +74,7 @@ func messageLines(data []byte) [][2]int {
 			continue
 		}
 		line := data[start:i]
-		if bytes.HasPrefix(line, []byte(` {"game"`)) && bytes.HasSuffix(line, []byte(",")) {
+		if bytes.HasPrefix(line, []byte(` {"game"`)) || bytes.HasPrefix(line, []byte(`,{"game"`)) {
 			lines = append(lines, [2]int{start, i + 1})
 		}
 		start = i + 1
@@ -132,15 +148,28 @@ func corruptionsPerKind(t *testing.T) int {
 
 // TestT3CorruptRecordsDetected damages each test record a few hundred
 // ways (torn at random points, bytes changed, flipped, deleted, inserted,
-// messages dropped, repeated or swapped): LoadTranscript reports every
-// copy as an error, except copies that still hold exactly the same signed
-// messages (a change in white space or in the case of a JSON key). A
-// damaged record is never read as another game.
+// messages dropped, repeated or swapped), in the form it was written in
+// and in the log form this program writes now: LoadTranscript reports
+// every copy as an error, except copies that still hold exactly the same
+// signed messages (a change in white space or in the case of a JSON key)
+// and copies that read as the first messages of the record only (a torn
+// last line is what a crash leaves, and is dropped; a record whose last
+// message line is dropped is the record of the game one message before:
+// a shorter record is never another game, and Verify calls it
+// unfinished). A damaged record is never read as another game.
 func TestT3CorruptRecordsDetected(t *testing.T) {
 	files := testRecordFiles(t)
-	names := make([]string, 0, len(files))
-	for n := range files {
+	names := make([]string, 0, 2*len(files))
+	for n, data := range files {
 		names = append(names, n)
+		tr, err := protocol.ParseTranscript(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files[n+" (log form)"], err = tr.MarshalJSON(); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n+" (log form)")
 	}
 	sort.Strings(names)
 	dir := t.TempDir()
@@ -152,7 +181,7 @@ func TestT3CorruptRecordsDetected(t *testing.T) {
 		}
 		r := rand.New(rand.NewPCG(uint64(len(data)), 7))
 		for _, c := range corruptions {
-			detected, harmless := 0, 0
+			detected, harmless, cut := 0, 0, 0
 			for range corruptionsPerKind(t) {
 				bad := c.do(r, data)
 				path := filepath.Join(dir, "damaged.record.json")
@@ -168,21 +197,24 @@ func TestT3CorruptRecordsDetected(t *testing.T) {
 					}
 				case sameTranscript(tr, orig):
 					harmless++
+				case prefixTranscript(tr, orig):
+					cut++
 				default:
 					t.Errorf("%s, %s: a damaged record reads as %d other messages:\n%s", name, c.name, len(tr.Messages), bad)
 				}
 			}
-			if detected == 0 {
+			if detected+cut == 0 {
 				t.Errorf("%s, %s: no damage detected", name, c.name)
 			}
-			t.Logf("%s, %s: %d detected, %d harmless", name, c.name, detected, harmless)
+			t.Logf("%s, %s: %d detected, %d harmless, %d read up to the cut", name, c.name, detected, harmless, cut)
 		}
 	}
 }
 
 // TestT3UnfinishedReportsCorruptRecords: Service.Unfinished lists the
-// unfinished games whose records are sound, leaves out finished ones, and
-// reports (never lists) torn and damaged records; Resume refuses them.
+// unfinished games whose records are sound (a torn last line, what a
+// crash leaves, is dropped), leaves out finished ones, and reports (never
+// lists) damaged records; Resume refuses them.
 func TestT3UnfinishedReportsCorruptRecords(t *testing.T) {
 	files := testRecordFiles(t)
 	dir := t.TempDir()
@@ -215,8 +247,17 @@ func TestT3UnfinishedReportsCorruptRecords(t *testing.T) {
 	save(unfinished, nil)
 	full, _ := protocol.ParseTranscript(files["go"])
 	save(full, nil) // finished: not listed
+	// A torn last line is what a crash between an append and its sync
+	// leaves: never sent, it is dropped and the game resumed.
 	torn := prefix("fgo", 20)
 	save(torn, func(d []byte) []byte { return d[:len(d)*2/3] })
+	// A line damaged inside the log, with whole lines after it, is no
+	// crash: the record is corrupt.
+	cutInside := prefix("gomoku", 12)
+	save(cutInside, func(d []byte) []byte {
+		i := len(d) / 2
+		return append(d[:i:i], d[i+20:]...)
+	})
 	flipped := prefix("bridge", 15)
 	save(flipped, func(d []byte) []byte {
 		i := bytes.LastIndex(d, []byte(`"sig":"`)) + 10
@@ -230,13 +271,16 @@ func TestT3UnfinishedReportsCorruptRecords(t *testing.T) {
 	}
 	defer svc.Close()
 	ids, err := svc.Unfinished()
-	if len(ids) != 1 || ids[0] != unfinished.Game {
-		t.Errorf("Unfinished lists %v, want only %s", ids, unfinished.Game)
+	slices.SortFunc(ids, func(a, b protocol.GameID) int { return strings.Compare(a.String(), b.String()) })
+	want := []protocol.GameID{unfinished.Game, torn.Game}
+	slices.SortFunc(want, func(a, b protocol.GameID) int { return strings.Compare(a.String(), b.String()) })
+	if !slices.Equal(ids, want) {
+		t.Errorf("Unfinished lists %v, want %v", ids, want)
 	}
 	if !errors.Is(err, protocol.ErrCorruptRecord) {
 		t.Fatalf("Unfinished error %v, want ErrCorruptRecord", err)
 	}
-	for _, id := range []protocol.GameID{torn.Game, flipped.Game} {
+	for _, id := range []protocol.GameID{cutInside.Game, flipped.Game} {
 		if !strings.Contains(err.Error(), id.String()) {
 			t.Errorf("the error does not name the damaged record of %s: %v", id, err)
 		}

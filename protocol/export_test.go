@@ -74,3 +74,11 @@ func (s *Service) BulkHeld() (now, peak int64) {
 	defer s.bulk.mu.Unlock()
 	return s.bulk.total, s.bulk.peak
 }
+
+// BytesWritten returns how many bytes the storage of this process has
+// written to files so far.
+func BytesWritten() int64 { return bytesWritten.Load() }
+
+// AttachmentBytesWritten returns the part of BytesWritten that went to
+// attachment files.
+func AttachmentBytesWritten() int64 { return attachmentBytesWritten.Load() }

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -61,8 +60,9 @@ type Game struct {
 	stream    network.Stream
 	streamGen int
 	incoming  chan incomingFrame
-	// savedSecrets is what the secrets file holds, to skip identical saves.
-	savedSecrets []byte
+	// record and secrets write the record and the secrets file.
+	record  *recordLog
+	secrets *secretsLog
 	// inBulk holds the bulk frames received since the last message; they
 	// belong to the next message of the other peer.
 	inBulk      [][]byte
@@ -227,7 +227,8 @@ type secretsFile struct {
 	Addrs   []string        `json:"peer_addrs,omitempty"`
 }
 
-// saveSecrets writes this peer's secrets atomically, mode 0600.
+// saveSecrets appends the change of this peer's secrets to its secrets
+// file (mode 0600) and syncs it.
 func (g *Game) saveSecrets() error {
 	path := g.secretsPath()
 	if path == "" {
@@ -245,29 +246,53 @@ func (g *Game) saveSecrets() error {
 	if err != nil {
 		return fmt.Errorf("protocol: encode secrets: %w", err)
 	}
-	if bytes.Equal(data, g.savedSecrets) {
-		return nil
+	if g.secrets == nil {
+		g.secrets = &secretsLog{file: appendFile{path: path}}
 	}
-	if err := writeFileAtomic(path, data, 0o600, true); err != nil {
-		return err
-	}
-	g.savedSecrets = data
-	return nil
+	g.secrets.hook = g.storageHook()
+	return g.secrets.save(data)
 }
 
-// save writes the transcript atomically. Before one of this peer's own
-// messages leaves, the save is durable (synced): a message sent must
-// survive a crash, or the peer could sign a different one with the same
-// number after a restart. A received message needs no sync of its own: if
-// it is lost in a crash, the other peer sends it again on resume, and the
-// next durable save (before any message that acknowledges it) keeps it.
+// save appends the transcript's new messages to the record file. Before
+// one of this peer's own messages leaves, the save is durable (synced): a
+// message sent must survive a crash, or the peer could sign a different
+// one with the same number after a restart. A received message needs no
+// sync of its own: if it is lost in a crash, the other peer sends it
+// again on resume, and the next durable save (before any message that
+// acknowledges it) keeps it. A finished game's record gets its closing
+// line: the file is then the JSON document of docs/record.md.
 func (g *Game) save(durable bool) error {
-	if path := g.RecordPath(); path != "" {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		return g.tr.save(path, durable)
+	path := g.RecordPath()
+	if path == "" {
+		return nil
 	}
-	return nil
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.record == nil {
+		g.record = newRecordLog(path, 0, 0, false)
+	}
+	g.record.hook = g.storageHook()
+	return g.record.append(g.tr, durable, g.m.Phase == PhaseDone)
+}
+
+// storageHook is the test hook called between an append and its sync.
+func (g *Game) storageHook() func(string) {
+	if g.svc.cfg.panicHook == nil {
+		return nil
+	}
+	return g.hook
+}
+
+// closeFiles closes the record and secrets files.
+func (g *Game) closeFiles() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.record != nil {
+		g.record.file.close()
+	}
+	if g.secrets != nil {
+		g.secrets.file.close()
+	}
 }
 
 // writeHello sends the hello frame on st.
@@ -365,6 +390,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	if err := g.save(true); err != nil {
 		return nil, err
 	}
+	g.hook("saved")
 	if g.stream != nil && !g.awaitHello {
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 		err := g.writeBulk(g.stream, m.Seq)
@@ -435,6 +461,7 @@ func (g *Game) serveFinished(st network.Stream, h *hello) {
 // a resume); an optional reader already holds buffered bytes of st.
 func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	defer close(g.done)
+	defer g.closeFiles()
 	// The event pump runs only while a loop does: a game abandoned before
 	// its loop starts (a declined invitation) leaves no goroutine behind.
 	if g.svc.cfg.panicHook != nil {
@@ -1032,17 +1059,27 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 		return nil, errors.New("protocol: no games directory")
 	}
 	base := filepath.Join(s.cfg.Dir, id.String())
-	tr, err := LoadTranscript(base + ".record.json")
+	tr, rs, err := loadRecord(base + ".record.json")
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(base + ".secrets.json")
-	if err != nil {
-		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
-	}
 	var sf secretsFile
-	if err := unmarshalStrict(data, &sf); err != nil {
+	doc, secretsValid, err := loadSecrets(base + ".secrets.json")
+	switch {
+	case errors.Is(err, errNoSecrets):
+		// The first secrets never reached the disk whole, so no message
+		// that needs them was sent: the game goes on as if this peer had
+		// no secrets yet (its role is its place in the record).
+		sf.Role = Invitee
+		if tr.Peers[Inviter] == s.cfg.Host.ID() {
+			sf.Role = Inviter
+		}
+	case err != nil:
 		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
+	default:
+		if err := unmarshalStrict(doc, &sf); err != nil {
+			return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
+		}
 	}
 	if tr.Peers[sf.Role] != s.cfg.Host.ID() {
 		return nil, fmt.Errorf("protocol: game %s was played by another identity", id)
@@ -1063,8 +1100,10 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	if g.player == nil {
 		return nil, fmt.Errorf("protocol: game %s has no invitation", id)
 	}
-	if err := g.player.restore(sf.Variant); err != nil {
-		return nil, err
+	if doc != nil {
+		if err := g.player.restore(sf.Variant); err != nil {
+			return nil, err
+		}
 	}
 	if r, ok := g.player.(resumer); ok {
 		if err := r.resumed(g.m); err != nil {
@@ -1072,6 +1111,15 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 		}
 	}
 	g.toss = sf.Toss
+	// Later lines go where the valid parts end: a torn last line (never
+	// synced, so nothing in it was sent) is cut before the first.
+	g.record = newRecordLog(base+".record.json", rs.valid, len(tr.Messages), rs.closed)
+	g.secrets = &secretsLog{file: appendFile{path: base + ".secrets.json", size: int64(secretsValid)}, raw: doc}
+	if doc != nil {
+		if g.secrets.doc, err = decodeJSONValue(doc); err != nil {
+			return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
+		}
+	}
 	// Remember where the other peer was, to dial it again.
 	for _, a := range sf.Addrs {
 		if addr, err := ma.NewMultiaddr(a); err == nil {
@@ -1131,6 +1179,12 @@ func (s *Service) Unfinished() ([]GameID, error) {
 	var bad []error
 	for _, path := range matches {
 		tr, err := LoadTranscript(path)
+		if errors.Is(err, ErrNoGame) {
+			// The invitation never reached the disk whole, so it was
+			// never sent: there is no game to resume.
+			s.cfg.Logger.Info("record without a game", "path", path)
+			continue
+		}
 		if err != nil {
 			s.cfg.Logger.Warn("unreadable record", "path", path, "err", err)
 			bad = append(bad, fmt.Errorf("%w: %v", ErrCorruptRecord, err))
@@ -1198,6 +1252,7 @@ func (g *Game) keepBulk(seq uint64, att [][]byte) error {
 	if err != nil {
 		return fmt.Errorf("protocol: encode attachments: %w", err)
 	}
+	attachmentBytesWritten.Add(int64(len(data)))
 	return writeFileAtomic(path, data, 0o600, true)
 }
 

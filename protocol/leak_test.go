@@ -3,7 +3,6 @@ package protocol_test
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -99,12 +98,12 @@ func checkNoLeak(t *testing.T, dirs [2]string, logs [2]*lockedBuffer) (checked i
 					}
 					// Only the messages' senders, kinds and bodies matter
 					// here: the signatures are checked elsewhere.
-					var tr struct{ Messages []protocol.Message }
-					if err := json.Unmarshal(rec, &tr); err != nil {
+					msgs, err := leakcheck.Messages(rec)
+					if err != nil {
 						t.Fatalf("record: %v", err)
 					}
 					opened := false
-					for _, m := range tr.Messages {
+					for _, m := range msgs {
 						if m.From == owner && leakcheck.OpeningKinds[m.Kind] && bytes.Contains(m.Body, []byte(salt)) {
 							opened = true
 						}

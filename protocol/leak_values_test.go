@@ -76,12 +76,12 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 		if rec == nil {
 			continue
 		}
-		var tr struct{ Messages []protocol.Message }
-		if err := json.Unmarshal(rec, &tr); err != nil {
+		m, err := leakcheck.Messages(rec)
+		if err != nil {
 			leaks = append(leaks, fmt.Sprintf("record of peer %d: %v", i, err))
 			continue
 		}
-		msgs[i] = tr.Messages
+		msgs[i] = m
 	}
 	for _, sec := range s.secrets {
 		if sec == nil {
@@ -252,9 +252,7 @@ func (w *viewWatch) check(v protocol.View) {
 	}
 	var msgs []protocol.Message
 	if record != nil {
-		var tr struct{ Messages []protocol.Message }
-		json.Unmarshal(record, &tr)
-		msgs = tr.Messages
+		msgs, _ = leakcheck.Messages(record)
 	}
 	var leaks []string
 	checked := 0
@@ -544,11 +542,7 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var msgs []protocol.Message
-			var tr struct{ Messages []protocol.Message }
-			if json.Unmarshal(s.records[1], &tr) == nil {
-				msgs = tr.Messages
-			}
+			msgs, _ := leakcheck.Messages(s.records[1])
 			unopened := 0
 			for _, v := range vals {
 				if v.OpensAt(msgs) < len(msgs) {

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -199,12 +201,122 @@ func decodeBody(raw json.RawMessage, v any) error {
 }
 
 // canonical reports whether raw is exactly the compact form encoding/json
-// writes, so that re-encoding a record never changes what was signed.
+// writes (no white space, its escapes, its numbers) and names no key
+// twice in an object, so that re-encoding a record never changes what
+// was signed and two readers never read different values from the same
+// signed bytes (Go keeps the last of two equal keys, other readers the
+// first).
 func canonical(raw json.RawMessage) bool {
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
 		return false
 	}
 	out, err := json.Marshal(json.RawMessage(b.Bytes()))
-	return err == nil && bytes.Equal(out, raw)
+	return err == nil && bytes.Equal(out, raw) && walkJSON(raw, true) == nil
+}
+
+// noDuplicateKeys returns an error if an object in the JSON value data
+// names a key twice (or data is not JSON).
+func noDuplicateKeys(data []byte) error { return walkJSON(data, false) }
+
+// walkJSON reads the JSON value data token by token and returns an error
+// if an object names a key twice, or, with tokens, if a string or a
+// number is not written as encoding/json writes it (data must then be
+// compact: no white space between tokens).
+func walkJSON(data []byte, tokens bool) error {
+	type level struct {
+		keys      map[string]bool // nil in an array
+		expectKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var stack []*level
+	var last int64
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		// The token's bytes, without the separator before it.
+		start, end := last, dec.InputOffset()
+		last = end
+		for start < end && (data[start] == ',' || data[start] == ':') {
+			start++
+		}
+		if tokens {
+			if err := canonicalToken(tok, data[start:end]); err != nil {
+				return err
+			}
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &level{keys: map[string]bool{}, expectKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &level{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].keys != nil {
+				stack[len(stack)-1].expectKey = true
+			}
+			continue
+		}
+		if top == nil || top.keys == nil {
+			continue
+		}
+		if top.expectKey {
+			k, _ := tok.(string)
+			if top.keys[k] {
+				return fmt.Errorf("the key %q appears twice in an object", k)
+			}
+			top.keys[k] = true
+			top.expectKey = false
+		} else {
+			top.expectKey = true
+		}
+	}
+}
+
+// canonicalToken returns an error unless raw is how encoding/json writes
+// the string or number tok: a string with its escapes (and no others), an
+// integer without leading zeros or sign of zero, another number as
+// encoding/json writes a float64.
+func canonicalToken(tok json.Token, raw []byte) error {
+	var want []byte
+	switch v := tok.(type) {
+	case string:
+		var err error
+		if want, err = json.Marshal(v); err != nil {
+			return err
+		}
+	case json.Number:
+		s := v.String()
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			want = []byte(strconv.FormatInt(i, 10))
+		} else if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			want = []byte(strconv.FormatUint(u, 10))
+		} else {
+			f, err := v.Float64()
+			if err != nil {
+				return err
+			}
+			if want, err = json.Marshal(f); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil
+	}
+	if !bytes.Equal(raw, want) {
+		return fmt.Errorf("%s is not in its canonical form %s", raw, want)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/kakure/kakure/engine"
@@ -48,11 +49,27 @@ func (s *scoring) expected(toMove Role) (Role, []Kind) {
 	return s.proposer.Other(), []Kind{KindAgree, KindMark, KindMove}
 }
 
+// parseBodyPoint reads a point of a message body (or of a committed
+// value) in its one canonical form, as Point.Vertex writes it: an upper
+// case column letter and a row ("D4"), or "pass". "d4", "PASS" or "D04"
+// name the same point but are refused: a body has one form, so that two
+// readers never disagree on what was signed.
+func parseBodyPoint(size int, s string) (engine.Point, error) {
+	p, err := engine.ParseVertex(size, s)
+	if err != nil {
+		return engine.NoPoint, err
+	}
+	if p.Vertex(size) != s {
+		return engine.NoPoint, fmt.Errorf("%w: %q is not in its canonical form %q", engine.ErrBadVertex, s, p.Vertex(size))
+	}
+	return p, nil
+}
+
 // parsePoints reads a list of vertices on a board of side size.
 func parsePoints(size int, vs []string) ([]engine.Point, error) {
 	ps := make([]engine.Point, 0, len(vs))
 	for _, v := range vs {
-		p, err := engine.ParseVertex(size, v)
+		p, err := parseBodyPoint(size, v)
 		if err != nil || p == engine.Pass {
 			return nil, errBadVertex(v)
 		}

@@ -256,6 +256,7 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 	_, err = g.send(KindInvite, body)
 	g.stream = nil
 	if err != nil {
+		g.closeFiles()
 		st.Reset()
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -161,37 +162,23 @@ func (t *Transcript) Clone() *Transcript {
 	return &c
 }
 
-// encode returns the record file's bytes: one message per line, so that a
-// record reads well and diffs well.
+// encode returns the record file's bytes as a finished record: its
+// head, one message per line, and the closing line (see storage.go).
 func (t *Transcript) encode() ([]byte, error) {
-	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,
-		Peers: [2]string{t.Peers[0].String(), t.Peers[1].String()}})
+	head, err := recordHead(t)
 	if err != nil {
-		return nil, fmt.Errorf("protocol: encode record: %w", err)
-	}
-	// head ends with "messages":null} — replace that with the list.
-	const tail = `"messages":null}`
-	if !bytes.HasSuffix(head, []byte(tail)) {
-		return nil, fmt.Errorf("protocol: encode record: unexpected header %s", head)
+		return nil, err
 	}
 	var b bytes.Buffer
-	b.Write(head[:len(head)-len(tail)])
-	b.WriteString("\"messages\":[")
+	b.Write(head)
 	for i := range t.Messages {
-		if t.encoded[i] == nil {
-			enc, err := json.Marshal(&t.Messages[i])
-			if err != nil {
-				return nil, fmt.Errorf("protocol: encode record: message %d: %w", i, err)
-			}
-			t.encoded[i] = enc
+		line, err := t.messageLine(i)
+		if err != nil {
+			return nil, err
 		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n ")
-		b.Write(t.encoded[i])
+		b.Write(line)
 	}
-	b.WriteString("\n]}\n")
+	b.WriteString(recordClose)
 	return b.Bytes(), nil
 }
 
@@ -207,8 +194,39 @@ type recordFile struct {
 func (t *Transcript) MarshalJSON() ([]byte, error) { return t.encode() }
 
 // ParseTranscript reads a record and re-checks every message in order, so
-// that a torn, corrupted or forged file is reported, never used.
+// that a damaged or forged file is reported, never used. It reads both
+// forms of docs/record.md: the finished JSON document and the log of an
+// unfinished game, whose torn last line (a crash while it was written;
+// it was never sent) is left out.
 func ParseTranscript(data []byte) (*Transcript, error) {
+	t, _, err := parseRecord(data)
+	return t, err
+}
+
+// recordState is what reading a record file tells its writer: the
+// length of its valid part and whether it ends with the closing line.
+type recordState struct {
+	valid  int64
+	closed bool
+	torn   int
+}
+
+// parseRecord reads a record, either form.
+func parseRecord(data []byte) (*Transcript, recordState, error) {
+	if json.Valid(data) {
+		t, err := parseRecordDocument(data)
+		return t, recordState{valid: int64(len(data)), closed: true}, err
+	}
+	return parseRecordLog(data)
+}
+
+// parseRecordDocument reads a record that is one JSON document.
+func parseRecordDocument(data []byte) (*Transcript, error) {
+	// A key twice anywhere (in a message as well as in a body) would let
+	// two readers read two records from one file.
+	if err := noDuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("protocol: record: %w", err)
+	}
 	var f recordFile
 	if err := unmarshalStrict(data, &f); err != nil {
 		return nil, fmt.Errorf("protocol: record: %w", err)
@@ -218,6 +236,20 @@ func ParseTranscript(data []byte) (*Transcript, error) {
 	if f.Messages == nil {
 		return nil, fmt.Errorf("protocol: record: no messages")
 	}
+	t, err := newTranscriptOfFile(f)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range f.Messages {
+		if err := t.appendRead(i, m); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+// newTranscriptOfFile starts the transcript a record's head describes.
+func newTranscriptOfFile(f recordFile) (*Transcript, error) {
 	if f.Format != RecordFormat {
 		return nil, fmt.Errorf("protocol: record: format %q, want %q", f.Format, RecordFormat)
 	}
@@ -229,19 +261,77 @@ func ParseTranscript(data []byte) (*Transcript, error) {
 		}
 		peers[i] = id
 	}
-	t := NewTranscript(f.Game, peers[0], peers[1])
-	for i, m := range f.Messages {
-		// Save indents the record; the signed body is the compact form.
-		var body bytes.Buffer
-		if err := json.Compact(&body, m.Body); err != nil {
-			return t, fmt.Errorf("protocol: record: message %d: %w", i, err)
+	return NewTranscript(f.Game, peers[0], peers[1]), nil
+}
+
+// appendRead checks and appends message i of a record being read. The
+// body is checked as it stands in the file: the exact bytes that were
+// signed, in their one canonical form (no white space, no key twice).
+func (t *Transcript) appendRead(i int, m Message) error {
+	if err := t.Append(m); err != nil {
+		return fmt.Errorf("protocol: record: message %d (%s %d %s): %w", i, m.From, m.Seq, m.Kind, err)
+	}
+	return nil
+}
+
+// ErrNoGame reports a record log whose first message never reached the
+// disk whole: the invitation was never sent, there is no game.
+var ErrNoGame = errors.New("protocol: record: the log holds no message (its first was torn)")
+
+// parseRecordLog reads the log of an unfinished game: the head line
+// (the document up to its list of messages), one line per message (the
+// first after a space, the others after a comma) and perhaps the closing
+// line. Bytes after the last newline are a torn tail and left out; any
+// complete line must be whole.
+func parseRecordLog(data []byte) (*Transcript, recordState, error) {
+	lines, valid := splitLog(data)
+	st := recordState{valid: int64(valid), torn: len(data) - valid}
+	if len(lines) == 0 {
+		return nil, st, ErrNoGame
+	}
+	head := lines[0]
+	const open = `"messages":[`
+	if !bytes.HasSuffix(head, []byte(open)) {
+		return nil, st, fmt.Errorf("protocol: record: the first line is not a record's head")
+	}
+	if err := noDuplicateKeys(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...)); err != nil {
+		return nil, st, fmt.Errorf("protocol: record: head: %w", err)
+	}
+	var f recordFile
+	if err := unmarshalStrict(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...), &f); err != nil {
+		return nil, st, fmt.Errorf("protocol: record: head: %w", err)
+	}
+	t, err := newTranscriptOfFile(f)
+	if err != nil {
+		return nil, st, err
+	}
+	if len(lines) == 1 {
+		return nil, st, ErrNoGame
+	}
+	for i, line := range lines[1:] {
+		if string(line) == strings.TrimSuffix(recordClose, "\n") && i == len(lines)-2 && i > 0 {
+			st.closed = true
+			break
 		}
-		m.Body = body.Bytes()
-		if err := t.Append(m); err != nil {
-			return t, fmt.Errorf("protocol: record: message %d (%s %d %s): %w", i, m.From, m.Seq, m.Kind, err)
+		sep := byte(',')
+		if i == 0 {
+			sep = ' '
+		}
+		if len(line) == 0 || line[0] != sep {
+			return t, st, fmt.Errorf("protocol: record: line %d: does not start with %q", i+2, sep)
+		}
+		var m Message
+		if err := noDuplicateKeys(line[1:]); err != nil {
+			return t, st, fmt.Errorf("protocol: record: message %d: %w", i, err)
+		}
+		if err := unmarshalStrict(line[1:], &m); err != nil {
+			return t, st, fmt.Errorf("protocol: record: message %d: %w", i, err)
+		}
+		if err := t.appendRead(i, m); err != nil {
+			return t, st, err
 		}
 	}
-	return t, nil
+	return t, st, nil
 }
 
 // unmarshalStrict decodes a file this program wrote (a record, a secrets
@@ -260,17 +350,25 @@ func unmarshalStrict(data []byte, v any) error {
 	return nil
 }
 
-// LoadTranscript reads and checks a record file.
+// LoadTranscript reads and checks a record file, either form (see
+// ParseTranscript).
 func LoadTranscript(path string) (*Transcript, error) {
+	t, _, err := loadRecord(path)
+	return t, err
+}
+
+// loadRecord reads and checks a record file and tells its writer where
+// its valid part ends.
+func loadRecord(path string) (*Transcript, recordState, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("protocol: %w", err)
+		return nil, recordState{}, fmt.Errorf("protocol: %w", err)
 	}
-	t, err := ParseTranscript(data)
+	t, st, err := parseRecord(data)
 	if err != nil {
-		return t, fmt.Errorf("%s: %w", path, err)
+		return t, st, fmt.Errorf("%s: %w", path, err)
 	}
-	return t, nil
+	return t, st, nil
 }
 
 // writeFileAtomic writes data to path so that a crash leaves either the old
@@ -291,6 +389,7 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode, durable bool) e
 		tmp.Close()
 		return fmt.Errorf("protocol: save %s: %w", path, err)
 	}
+	bytesWritten.Add(int64(len(data)))
 	if err := syncIf(durable, tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("protocol: save %s: %w", path, err)

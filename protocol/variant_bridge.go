@@ -77,7 +77,7 @@ func (g *bridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 	if err := decodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	p, err := engine.ParseVertex(g.m.Options.Size, mb.Point)
+	p, err := parseBodyPoint(g.m.Options.Size, mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}

@@ -344,16 +344,7 @@ func (g *fgoRules) result() engine.Result { return g.game.Score(g.score.proposal
 
 // parseFGoChoice reads a choice in its canonical form: a GTP vertex as
 // Point.Vertex writes it, or "pass".
-func parseFGoChoice(size int, s string) (engine.Point, error) {
-	p, err := engine.ParseVertex(size, s)
-	if err != nil {
-		return engine.NoPoint, err
-	}
-	if p.Vertex(size) != s {
-		return engine.NoPoint, errBadVertex(s)
-	}
-	return p, nil
-}
+func parseFGoChoice(size int, s string) (engine.Point, error) { return parseBodyPoint(size, s) }
 
 // ruleOfFGoChoiceError names the rule a refused choice breaks: a suicide
 // under --suicide forbid breaks FG-5, anything else (occupied, marked

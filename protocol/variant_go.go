@@ -76,7 +76,7 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	b := g.game.Board()
-	p, err := engine.ParseVertex(b.Size(), mb.Point)
+	p, err := parseBodyPoint(b.Size(), mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}

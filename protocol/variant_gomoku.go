@@ -358,7 +358,7 @@ func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	p, err := engine.ParseVertex(g.size, b.Point)
+	p, err := parseBodyPoint(g.size, b.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "opening piece: %v", err)
 	}
@@ -476,7 +476,7 @@ func (g *gomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitmen
 		return engine.NoPoint, &Violation{Accused: r, Rule: "T-5", Seq: int64(seq),
 			Detail: fmt.Sprintf("the opening of move %d does not match its commitment", move), Err: err}
 	}
-	p, err := engine.ParseVertex(g.size, string(o.Value))
+	p, err := parseBodyPoint(g.size, string(o.Value))
 	if err != nil || p == engine.Pass {
 		return engine.NoPoint, violation(r, seq, "GM-3", "the commitment of move %d holds %q, no point of the board", move, o.Value)
 	}
@@ -598,7 +598,7 @@ func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 
 // parseFive reads a window of five.
 func parseFive(size int, b GomokuFiveBody) (engine.GomokuFive, error) {
-	p, err := engine.ParseVertex(size, b.Start)
+	p, err := parseBodyPoint(size, b.Start)
 	if err != nil {
 		return engine.GomokuFive{}, err
 	}

@@ -256,7 +256,7 @@ func (h *hmgRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Eve
 	if err := decodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	p, err := engine.ParseVertex(h.m.Options.Size, mb.Point)
+	p, err := parseBodyPoint(h.m.Options.Size, mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}

@@ -246,7 +246,7 @@ type phantomRules struct {
 // config returns the referee configuration of the game.
 func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
-		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:]}
+		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi}
 }
 
 // stage returns where the game stands.
@@ -474,7 +474,7 @@ func (h *phantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	size := h.m.Options.Size
-	p, err := engine.ParseVertex(size, mb.Point)
+	p, err := parseBodyPoint(size, mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -28,15 +30,21 @@ func (l *listenFlag) Set(s string) error {
 // them and stops it; while another program holds the home, it prints that
 // program's ID and addresses from the home's lock file.
 func runID(env *environment, args []string) error {
-	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...]")
+	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...] [--protect]")
 	home := fs.String("home", "", "directory of the identity key and the log (default $XDG_CONFIG_HOME/kakure or ~/.config/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
+	protect := fs.Bool("protect", false, "put the identity key under a passphrase (asked twice, or KAKURE_PASSPHRASE); every program on this home then asks for it when it starts")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	if *protect {
+		if err := protectIdentity(env, *home); err != nil {
+			return err
+		}
 	}
 	cfg := node.Config{Home: *home, ListenAddrs: node.DefaultListenAddrs()}
 	if len(listen) > 0 {
@@ -74,4 +82,39 @@ func runID(env *environment, args []string) error {
 func idIsRandomPort(addr string) bool {
 	addr += "/"
 	return strings.Contains(addr, "/tcp/0/") || strings.Contains(addr, "/udp/0/")
+}
+
+// protectIdentity puts the home's identity key (created if there is none)
+// under a new passphrase, holding the home's lock meanwhile.
+func protectIdentity(env *environment, home string) error {
+	if home == "" {
+		var err error
+		if home, err = node.DefaultHome(); err != nil {
+			return err
+		}
+	}
+	lock, err := node.LockHome(home)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	if _, err := os.Stat(filepath.Join(home, node.IdentityFile)); errors.Is(err, os.ErrNotExist) {
+		if _, err := node.LoadOrCreateIdentity(home); err != nil {
+			return err
+		}
+	}
+	if protected, err := node.IdentityProtected(home); err != nil {
+		return err
+	} else if protected {
+		return fmt.Errorf("the identity key in %s is protected already", home)
+	}
+	pass, err := newPassphrase()
+	if err != nil {
+		return err
+	}
+	if err := node.ProtectIdentity(home, pass); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stderr, "the identity key in %s is now under a passphrase; kakure asks for it when it starts\n", home)
+	return nil
 }

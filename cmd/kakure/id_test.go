@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -104,5 +105,61 @@ func TestIDIsRandomPort(t *testing.T) {
 		if got := idIsRandomPort(addr); got != want {
 			t.Errorf("idIsRandomPort(%q) = %v, want %v", addr, got, want)
 		}
+	}
+}
+
+// TestT1IDProtect: `kakure id --protect` puts the identity key under the
+// passphrase (from KAKURE_PASSPHRASE here; on a terminal it is typed
+// twice) and keeps the peer ID; later programs ask for it when they
+// start: the right one prints the same ID, a wrong one is a clear error
+// naming the wrong passphrase, none (no terminal, no KAKURE_PASSPHRASE)
+// says how to give it. Without --protect the key stays unprotected.
+func TestT1IDProtect(t *testing.T) {
+	home := t.TempDir()
+	idOf := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		env := &environment{stdout: &stdout, stderr: &stderr}
+		status := run(env, append([]string{"id", "--home", home, "--listen", "/ip4/127.0.0.1/tcp/0"}, args...))
+		first, _, _ := strings.Cut(stdout.String(), "\n")
+		return status, first, stderr.String()
+	}
+	status, before, errOut := idOf()
+	if status != 0 {
+		t.Fatalf("kakure id: %d %s", status, errOut)
+	}
+	if p, err := node.IdentityProtected(home); err != nil || p {
+		t.Fatalf("a new key is protected: %v %v", p, err)
+	}
+	t.Setenv("KAKURE_PASSPHRASE", "correct horse battery")
+	status, after, errOut := idOf("--protect")
+	if status != 0 || after != before {
+		t.Fatalf("kakure id --protect: status %d, %q (was %q), %s", status, after, before, errOut)
+	}
+	if p, err := node.IdentityProtected(home); err != nil || !p {
+		t.Fatalf("after --protect the key is not protected: %v %v", p, err)
+	}
+	if status, again, errOut := idOf(); status != 0 || again != before {
+		t.Fatalf("with the passphrase: status %d, %q, %s", status, again, errOut)
+	}
+	if status, _, errOut := idOf("--protect"); status == 0 || !strings.Contains(errOut, "protected already") {
+		t.Errorf("protecting twice: status %d, %s", status, errOut)
+	}
+	t.Setenv("KAKURE_PASSPHRASE", "wrong")
+	if status, out, errOut := idOf(); status == 0 || strings.Contains(out, "peer ID") || !strings.Contains(errOut, "wrong passphrase") {
+		t.Errorf("a wrong passphrase: status %d, %q, %s", status, out, errOut)
+	}
+	os.Unsetenv("KAKURE_PASSPHRASE")
+	// No terminal to type it on (a test run from a terminal must not
+	// wait for it).
+	notATerminal, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer notATerminal.Close()
+	saved := passphraseTerminal
+	passphraseTerminal = notATerminal
+	defer func() { passphraseTerminal = saved }()
+	if status, _, errOut := idOf(); status == 0 || !strings.Contains(errOut, "KAKURE_PASSPHRASE") {
+		t.Errorf("no passphrase and no terminal: status %d, %s", status, errOut)
 	}
 }

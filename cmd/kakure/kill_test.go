@@ -136,9 +136,9 @@ type killStats struct {
 // moments (seeded), restarting it each time, until the game is over:
 // every game must complete with both records valid and identical, message
 // for message (no move lost or duplicated). In one game the killed
-// peer's record is torn before the restart: the restart must report it
-// and not resume it (LIM-D7); the intact record is then put back and the
-// game goes on. KAKURE_KILL_GAMES sets the number of games (default 6;
+// peer's record is damaged before the restart: the restart must report
+// it and not resume it (LIM-D7); the intact record is then put back with
+// a torn last line (T-3), and the game goes on. KAKURE_KILL_GAMES sets the number of games (default 6;
 // 4 without Phantom Go under -race), KAKURE_KILL_VARIANTS a comma list of
 // variants, KAKURE_KILL_SEED the seed (logged), KAKURE_KILL_KEEP_GOING=1
 // plays on after a failed game.
@@ -227,7 +227,7 @@ func killGame(t *testing.T, rng *rand.Rand, i int, variant []string, torn bool, 
 		victim.kill(t)
 		st.kills++
 		if torn && k == 0 {
-			tearRecord(t, victim, rng.IntN(1000), st)
+			tearRecord(t, victim, rng, st)
 		}
 		p := victim.restart(t, uint64(1000*i+10*k+3))
 		if p.has(resumingLine) {
@@ -242,10 +242,14 @@ func killGame(t *testing.T, rng *rand.Rand, i int, variant []string, torn bool, 
 	st.games++
 }
 
-// tearRecord cuts the victim's record file short, restarts the victim on
-// it, checks that the restart reports the record and does not resume it,
-// and puts the intact record back (killing that process too).
-func tearRecord(t *testing.T, victim *killPeer, permille int, st *killStats) {
+// tearRecord damages the victim's record inside (a byte of a message
+// line before the last changed), restarts the victim on it, checks that
+// the restart reports the record and does not resume it (LIM-D7), and
+// puts the intact record back (killing that process too). It then leaves
+// a torn last line on the record and the secrets file, as a power cut
+// between an append and its sync can: part of a line, then zeros. The
+// next restart must drop them and resume (T-3: nothing in them was sent).
+func tearRecord(t *testing.T, victim *killPeer, r *rand.Rand, st *killStats) {
 	t.Helper()
 	_, path := recordMessages(victim.home)
 	if path == "" {
@@ -255,21 +259,34 @@ func tearRecord(t *testing.T, victim *killPeer, permille int, st *killStats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := len(intact) * permille / 1000
-	if cut >= len(intact)-1 {
-		cut = len(intact) - 2
+	lines := strings.SplitAfter(string(intact), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("%s's record has %d lines", victim.name, len(lines))
 	}
-	if err := os.WriteFile(path, intact[:cut], 0o600); err != nil {
+	// A line of a message (not the head, not the last one): one of its
+	// signature's characters changed.
+	i := 1 + r.IntN(len(lines)-3)
+	sig := strings.LastIndex(lines[i], `"sig":"`) + 10
+	damaged := []byte(strings.Join(lines[:i], "") + lines[i][:sig] + "!" + lines[i][sig+1:] + strings.Join(lines[i+1:], ""))
+	if err := os.WriteFile(path, damaged, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	p := victim.restart(t, 99)
 	p.waitLine(t, notResumed, 20*time.Second)
 	if p.has(resumingLine) {
-		t.Fatalf("the torn record was resumed:\n%s", p.output())
+		t.Fatalf("the damaged record was resumed:\n%s", p.output())
 	}
 	victim.kill(t)
-	if err := os.WriteFile(path, intact, 0o600); err != nil {
+	last := lines[len(lines)-2]
+	torn := append([]byte(strings.Join(lines[:len(lines)-1], "")+last[:len(last)/2]), make([]byte, 1+r.IntN(64))...)
+	if err := os.WriteFile(path, torn, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	secrets := strings.TrimSuffix(path, ".record.json") + ".secrets.json"
+	if data, err := os.ReadFile(secrets); err == nil {
+		if err := os.WriteFile(secrets, append(data, `{"variant":{"`...), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	st.torn++
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,9 +43,8 @@ func outputLeaks(homes [2]string, texts func() map[string]string) (checked int, 
 		paths, _ := filepath.Glob(filepath.Join(home, "games", "*.record.json"))
 		for _, p := range paths {
 			data, _ := os.ReadFile(p)
-			var tr struct{ Messages []protocol.Message }
-			json.Unmarshal(data, &tr)
-			msgs = append(msgs, tr.Messages...)
+			m, _ := leakcheck.Messages(data)
+			msgs = append(msgs, m...)
 		}
 	}
 	for _, s := range secrets {

@@ -7,16 +7,32 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/protocol"
 )
 
 // TestT3VerifyRejectsDamagedRecords: `kakure verify` accepts a sound
-// record and rejects, with a non-zero status and the reason, a record
-// that is torn or has a byte changed; it never prints "ok" for one.
+// record, in both forms of docs/record.md (the finished document and
+// the log), and rejects, with a non-zero status and the reason, a record
+// that is torn or has a byte changed; it never prints "ok" for one. A log
+// torn in its last line reads as the game before that line: unfinished.
 func TestT3VerifyRejectsDamagedRecords(t *testing.T) {
 	good, err := os.ReadFile(filepath.Join("..", "..", "protocol", "testdata", "records", "go.record.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr, err := protocol.ParseTranscript(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	document, err := tr.MarshalJSON() // the form this program writes
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := bytes.TrimSuffix(document, []byte("]}\n"))
+	// Torn in the line of a move in the middle: what is left is the game
+	// before it.
+	torn := log[:bytes.LastIndex(log[:len(log)/2], []byte(`"kind":"move"`))]
 	changed := bytes.Clone(good)
 	i := bytes.LastIndex(changed, []byte(`"kind":"move"`)) + len(`"kind":"m`)
 	changed[i] = 'a' // "mave"
@@ -49,6 +65,10 @@ func TestT3VerifyRejectsDamagedRecords(t *testing.T) {
 		{"T-3 torn at the last message", good[:len(good)-10], 1, "record rejected"},
 		{"T-3 byte changed", changed, 1, "bad signature"},
 		{"T-3 empty file", nil, 1, "record rejected"},
+		{"T-3 finished record as written", document, 0, "ok: result"},
+		{"T-3 log without its closing line", log, 0, "ok: result"},
+		{"T-3 log torn in its last line", torn, 1, "ends before the game's result"},
+		{"T-3 log without its head", log[bytes.IndexByte(log, '\n')+1:], 1, "record rejected"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -65,6 +65,10 @@ type secretsFile struct {
 // opening it holds, wherever in the file (the coin toss, hidden cards,
 // F-Go choices, gomoku pieces, the Phantom Go seed).
 func Openings(secrets []byte) (protocol.Role, []commit.Opening, error) {
+	secrets, err := protocol.ReadSecrets(secrets)
+	if err != nil {
+		return 0, nil, fmt.Errorf("secrets file: %w", err)
+	}
 	var f secretsFile
 	if err := json.Unmarshal(secrets, &f); err != nil {
 		return 0, nil, fmt.Errorf("secrets file: %w", err)
@@ -106,7 +110,8 @@ func Values(secrets []byte) (protocol.Role, []Value, error) {
 		return 0, nil, err
 	}
 	var f secretsFile
-	json.Unmarshal(secrets, &f) // Openings parsed it already
+	doc, _ := protocol.ReadSecrets(secrets) // Openings read it already
+	json.Unmarshal(doc, &f)
 	var vals []Value
 	add := func(raw []byte, salt string) {
 		v := Value{Owner: role, Raw: raw, Salt: salt}
@@ -180,4 +185,34 @@ func ContainsWord(text, w string) bool {
 // isWordByte reports whether b is an ASCII letter or digit.
 func isWordByte(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// Messages returns the messages of a record file, either form of
+// docs/record.md (the finished JSON document, or the log of an unfinished
+// game with perhaps a torn last line), without checking them: only their
+// senders, kinds and bodies matter to the leak checks.
+func Messages(record []byte) ([]protocol.Message, error) {
+	var tr struct{ Messages []protocol.Message }
+	if json.Valid(record) {
+		err := json.Unmarshal(record, &tr)
+		return tr.Messages, err
+	}
+	lines := bytes.Split(record, []byte("\n"))
+	if len(lines) < 2 {
+		return nil, nil
+	}
+	var msgs []protocol.Message
+	// The head line, then one message a line after its separator; the
+	// last piece is empty or a torn line.
+	for _, line := range lines[1 : len(lines)-1] {
+		if len(line) < 2 || line[0] == ']' {
+			continue
+		}
+		var m protocol.Message
+		if err := json.Unmarshal(line[1:], &m); err != nil {
+			return msgs, fmt.Errorf("record line: %w", err)
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
 }

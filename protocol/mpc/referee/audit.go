@@ -123,7 +123,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules})
+	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules, Komi: cfg.Komi, KomiSet: true})
 	if err != nil {
 		return nil, err
 	}

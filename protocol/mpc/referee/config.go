@@ -56,6 +56,10 @@ type Config struct {
 	// Game is the game ID: it binds the OT hashes and the seed
 	// commitments to this game. At most commit.MaxGameLen bytes.
 	Game []byte
+	// Komi is the game's komi, added to White's count when the audit's
+	// referee scores the game (PG-9, GO-5). The secure computation does
+	// not use it.
+	Komi float64
 }
 
 // Validate returns nil if the referee can run c, or an error wrapping

@@ -44,7 +44,7 @@ func testSeed(name string, n int) prg.Seed {
 
 func newTestGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed) *testGame {
 	t.Helper()
-	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules))}
+	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5}
 	gm := &testGame{t: t, cfg: cfg, seeds: [2]prg.Seed{seedG, seedE}}
 	var err error
 	if gm.g, err = NewGarbler(cfg, seedG); err != nil {

@@ -1,0 +1,422 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync/atomic"
+)
+
+// The record and the secrets file are append-only logs (docs/record.md,
+// "Storage"): one line per message or change, synced once before the
+// message that depends on it leaves. A crash can only leave a torn last
+// line (bytes after the last newline); it is dropped on reading, since
+// nothing in it was ever sent.
+
+// bytesWritten counts the bytes this program's storage wrote to files
+// (benchmarks report it against the size of the files left).
+var bytesWritten atomic.Int64
+
+// attachmentBytesWritten counts the part of bytesWritten that went to
+// the attachment files of Phantom Go (removed once the other peer has
+// them).
+var attachmentBytesWritten atomic.Int64
+
+// recordHead is the first line of a record, up to the list of messages.
+func recordHead(t *Transcript) ([]byte, error) {
+	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,
+		Peers: [2]string{t.Peers[0].String(), t.Peers[1].String()}})
+	if err != nil {
+		return nil, fmt.Errorf("protocol: encode record: %w", err)
+	}
+	// head ends with "messages":null} — replace that with the list.
+	const tail = `"messages":null}`
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return nil, fmt.Errorf("protocol: encode record: unexpected header %s", head)
+	}
+	return append(head[:len(head)-len(tail)], `"messages":[`+"\n"...), nil
+}
+
+// recordClose is the last line of a finished record: with it the log is
+// the JSON document of docs/record.md.
+const recordClose = "]}\n"
+
+// messageLine returns the line of message i: " " and the message for the
+// first, "," and the message for the others, and a newline.
+func (t *Transcript) messageLine(i int) ([]byte, error) {
+	if t.encoded[i] == nil {
+		enc, err := json.Marshal(&t.Messages[i])
+		if err != nil {
+			return nil, fmt.Errorf("protocol: encode record: message %d: %w", i, err)
+		}
+		t.encoded[i] = enc
+	}
+	sep := byte(',')
+	if i == 0 {
+		sep = ' '
+	}
+	line := make([]byte, 0, len(t.encoded[i])+2)
+	line = append(line, sep)
+	line = append(line, t.encoded[i]...)
+	return append(line, '\n'), nil
+}
+
+// appendFile is a file written only at its end, synced with fdatasync.
+type appendFile struct {
+	path string
+	f    *os.File
+	// size is the length of the file's valid part: where the next line
+	// goes (a torn tail beyond it is cut before the first write).
+	size int64
+}
+
+// open opens the file for appending, creating it (mode 0600) if needed,
+// and cuts it to its valid size.
+func (a *appendFile) open() error {
+	if a.f != nil {
+		return nil
+	}
+	_, statErr := os.Stat(a.path)
+	f, err := os.OpenFile(a.path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("protocol: open %s: %w", a.path, err)
+	}
+	if err := f.Truncate(a.size); err != nil {
+		f.Close()
+		return fmt.Errorf("protocol: cut the torn tail of %s: %w", a.path, err)
+	}
+	a.f = f
+	if errors.Is(statErr, os.ErrNotExist) {
+		// A new file: its name must survive a crash too.
+		if d, err := os.Open(filepath.Dir(a.path)); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
+	return nil
+}
+
+// write appends data at the file's valid end, and syncs it if durable.
+func (a *appendFile) write(data []byte, durable bool) error {
+	if err := a.open(); err != nil {
+		return err
+	}
+	if _, err := a.f.WriteAt(data, a.size); err != nil {
+		return fmt.Errorf("protocol: append to %s: %w", a.path, err)
+	}
+	a.size += int64(len(data))
+	bytesWritten.Add(int64(len(data)))
+	if durable {
+		return a.sync()
+	}
+	return nil
+}
+
+// sync makes what was written durable.
+func (a *appendFile) sync() error {
+	if a.f == nil {
+		return nil
+	}
+	if err := fdatasync(a.f); err != nil {
+		return fmt.Errorf("protocol: sync %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// cut shortens the file's valid part to size (a finished record reopened
+// for one more message loses its closing line).
+func (a *appendFile) cut(size int64) error {
+	if err := a.open(); err != nil {
+		return err
+	}
+	if err := a.f.Truncate(size); err != nil {
+		return fmt.Errorf("protocol: reopen %s: %w", a.path, err)
+	}
+	a.size = size
+	return nil
+}
+
+// close closes the file.
+func (a *appendFile) close() {
+	if a.f != nil {
+		a.f.Close()
+		a.f = nil
+	}
+}
+
+// recordLog writes a game's transcript to its record file as it grows.
+type recordLog struct {
+	file appendFile
+	// written is how many of the transcript's messages the file holds;
+	// closed whether it ends with the closing line.
+	written int
+	closed  bool
+	// hook, if set, is called between an append and its sync (tests).
+	hook func(where string)
+}
+
+// newRecordLog returns the writer of a record at path that holds the
+// first written messages in its first size bytes (closed: and the
+// closing line).
+func newRecordLog(path string, size int64, written int, closed bool) *recordLog {
+	return &recordLog{file: appendFile{path: path, size: size}, written: written, closed: closed}
+}
+
+// append writes the messages of t the file lacks, and the closing line
+// if finished; it syncs them if durable.
+func (r *recordLog) append(t *Transcript, durable, finished bool) error {
+	var b bytes.Buffer
+	if r.written < len(t.Messages) {
+		if r.closed {
+			if err := r.file.cut(r.file.size - int64(len(recordClose))); err != nil {
+				return err
+			}
+			r.closed = false
+		}
+		if r.written == 0 {
+			head, err := recordHead(t)
+			if err != nil {
+				return err
+			}
+			b.Write(head)
+		}
+		for i := r.written; i < len(t.Messages); i++ {
+			line, err := t.messageLine(i)
+			if err != nil {
+				return err
+			}
+			b.Write(line)
+		}
+	}
+	if finished && !r.closed && len(t.Messages) > 0 {
+		b.WriteString(recordClose)
+	}
+	if b.Len() == 0 {
+		if durable {
+			return r.file.sync()
+		}
+		return nil
+	}
+	if err := r.file.write(b.Bytes(), false); err != nil {
+		return err
+	}
+	r.written = len(t.Messages)
+	r.closed = finished && len(t.Messages) > 0
+	if r.hook != nil {
+		r.hook("record-appended")
+	}
+	if durable {
+		return r.file.sync()
+	}
+	return nil
+}
+
+// secretsLog writes a peer's secrets file: its first line the whole
+// document, each later line a change to it (a merge patch, see
+// secretsPatch).
+type secretsLog struct {
+	file appendFile
+	// doc is the document the file holds, decoded; raw its encoding.
+	doc any
+	raw []byte
+	// hook, if set, is called between an append and its sync (tests).
+	hook func(where string)
+}
+
+// save makes the file hold data (a secrets document): it appends the
+// change from what it holds and syncs it. The same document again
+// writes nothing.
+func (s *secretsLog) save(data []byte) error {
+	if bytes.Equal(data, s.raw) {
+		return nil
+	}
+	doc, err := decodeJSONValue(data)
+	if err != nil {
+		return fmt.Errorf("protocol: secrets: %w", err)
+	}
+	line := data
+	if s.raw != nil {
+		line, err = json.Marshal(secretsPatch(s.doc, doc))
+		if err != nil {
+			return fmt.Errorf("protocol: secrets: %w", err)
+		}
+	}
+	if err := s.file.write(append(line, '\n'), false); err != nil {
+		return err
+	}
+	s.doc, s.raw = doc, data
+	if s.hook != nil {
+		s.hook("secrets-appended")
+	}
+	return s.file.sync()
+}
+
+// splitLog splits data into complete lines (each without its newline)
+// and the torn tail after the last newline.
+func splitLog(data []byte) (lines [][]byte, valid int) {
+	for valid < len(data) {
+		i := bytes.IndexByte(data[valid:], '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, data[valid:valid+i])
+		valid += i + 1
+	}
+	return lines, valid
+}
+
+// parseSecretsLog folds a secrets file into its current document and
+// returns it with the length of the file's valid part (a torn last line
+// is left out).
+func parseSecretsLog(data []byte) (doc []byte, valid int, err error) {
+	lines, valid := splitLog(data)
+	if len(lines) == 0 {
+		// A file of one document without a newline (as this program
+		// wrote before its secrets became a log) is whole, not torn.
+		if json.Valid(data) && len(bytes.TrimSpace(data)) > 0 {
+			return bytes.TrimSpace(data), len(data), nil
+		}
+		return nil, 0, errNoSecrets
+	}
+	var cur any
+	for i, line := range lines {
+		v, err := decodeJSONValue(line)
+		if err != nil {
+			return nil, valid, fmt.Errorf("protocol: secrets file line %d: %w", i+1, err)
+		}
+		if i == 0 {
+			cur = v
+			continue
+		}
+		patch, ok := v.(map[string]any)
+		if !ok {
+			return nil, valid, fmt.Errorf("protocol: secrets file line %d: not an object", i+1)
+		}
+		if cur, err = applySecretsPatch(cur, patch); err != nil {
+			return nil, valid, fmt.Errorf("protocol: secrets file line %d: %w", i+1, err)
+		}
+	}
+	doc, err = json.Marshal(cur)
+	return doc, valid, err
+}
+
+// errNoSecrets reports a secrets file that does not exist or whose first
+// line never reached the disk whole.
+var errNoSecrets = errors.New("protocol: no secrets saved")
+
+// loadSecrets reads a secrets file: its document (nil and errNoSecrets
+// if none was saved whole) and the length of its valid part.
+func loadSecrets(path string) (doc []byte, valid int, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, errNoSecrets
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return parseSecretsLog(data)
+}
+
+// ReadSecrets returns the secrets document a secrets file holds (its
+// lines folded), for tools and tests that read it; a file being written
+// for the first time, without a complete line yet, holds "{}".
+func ReadSecrets(data []byte) ([]byte, error) {
+	doc, _, err := parseSecretsLog(data)
+	if errors.Is(err, errNoSecrets) {
+		return []byte("{}"), nil
+	}
+	return doc, err
+}
+
+// decodeJSONValue decodes one JSON value, keeping numbers as written.
+func decodeJSONValue(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("data after the end")
+	}
+	return v, nil
+}
+
+// appendKey marks an array's extension in a secrets patch: {"+": [..]}
+// adds the elements to the end of the array it patches.
+const appendKey = "+"
+
+// secretsPatch returns the change from old to new objects as a JSON
+// merge patch (RFC 7386: changed keys with their new value, removed
+// keys as null, objects patched key by key) with one addition: an array
+// that grew at its end is patched with {"+": [the new elements]}, so
+// that a log of the growing lists of a game stays linear in its length.
+func secretsPatch(old, new any) any {
+	om, ok1 := old.(map[string]any)
+	nm, ok2 := new.(map[string]any)
+	if !ok1 || !ok2 {
+		if oa, ok := old.([]any); ok {
+			if na, ok := new.([]any); ok && len(na) > len(oa) && reflect.DeepEqual(oa, na[:len(oa)]) {
+				return map[string]any{appendKey: na[len(oa):]}
+			}
+		}
+		return new
+	}
+	patch := map[string]any{}
+	for k, ov := range om {
+		nv, ok := nm[k]
+		switch {
+		case !ok:
+			patch[k] = nil
+		case !reflect.DeepEqual(ov, nv):
+			patch[k] = secretsPatch(ov, nv)
+		}
+	}
+	for k, nv := range nm {
+		if _, ok := om[k]; !ok {
+			patch[k] = nv
+		}
+	}
+	return patch
+}
+
+// applySecretsPatch applies a patch made by secretsPatch to doc.
+func applySecretsPatch(doc any, patch map[string]any) (any, error) {
+	if add, ok := patch[appendKey]; ok && len(patch) == 1 {
+		arr, ok1 := doc.([]any)
+		more, ok2 := add.([]any)
+		if !ok1 || !ok2 {
+			return nil, errors.New("an extension of something that is not a list")
+		}
+		return append(append([]any(nil), arr...), more...), nil
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		m = map[string]any{}
+	} else {
+		c := make(map[string]any, len(m))
+		for k, v := range m {
+			c[k] = v
+		}
+		m = c
+	}
+	for k, pv := range patch {
+		switch pv := pv.(type) {
+		case nil:
+			delete(m, k)
+		case map[string]any:
+			v, err := applySecretsPatch(m[k], pv)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			m[k] = v
+		default:
+			m[k] = pv
+		}
+	}
+	return m, nil
+}
