@@ -1167,7 +1167,36 @@ var ErrCorruptRecord = errors.New("protocol: corrupt record")
 // Records that cannot be read or replayed are left out and reported in the
 // error (wrapping ErrCorruptRecord, one per file), alongside the games
 // that can be resumed.
-func (s *Service) Unfinished() ([]GameID, error) {
+func (s *Service) Unfinished() ([]GameID, error) { return s.saved(false) }
+
+// Finished lists the games in the games directory that are over, to be
+// opened (Open) and replayed. Unreadable records are reported as by
+// Unfinished.
+func (s *Service) Finished() ([]GameID, error) { return s.saved(true) }
+
+// Open loads a finished game of the games directory to be read: its
+// view, its record and its replay. It connects to nobody; Close the game
+// when done. An unfinished game is refused (Resume it).
+func (s *Service) Open(id GameID) (*Game, error) {
+	g, loaded, err := s.loadRegistered(id)
+	if err != nil {
+		return nil, err
+	}
+	if loaded {
+		go g.run(nil)
+	}
+	if g.Outcome() == nil {
+		if loaded {
+			g.Close()
+		}
+		return nil, fmt.Errorf("protocol: game %s is not over: resume it", id)
+	}
+	return g, nil
+}
+
+// saved lists the games of the games directory that are over (done) or
+// not.
+func (s *Service) saved(done bool) ([]GameID, error) {
 	if s.cfg.Dir == "" {
 		return nil, nil
 	}
@@ -1196,7 +1225,7 @@ func (s *Service) Unfinished() ([]GameID, error) {
 			bad = append(bad, fmt.Errorf("%w: %s: does not replay: %v", ErrCorruptRecord, path, err))
 			continue
 		}
-		if m.Phase != PhaseDone {
+		if (m.Phase == PhaseDone) == done {
 			ids = append(ids, tr.Game)
 		}
 	}

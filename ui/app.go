@@ -41,6 +41,10 @@ type Network interface {
 	WriteAddrs() (string, error)
 	// Unfinished lists the saved games that are not over.
 	Unfinished() []SavedGame
+	// Finished lists the saved games that are over, newest first.
+	Finished() []SavedGame
+	// Open opens a finished game to replay it; it connects to nobody.
+	Open(id protocol.GameID) (GameConn, error)
 	// Resume reconnects to the opponent of a saved game. It returns the
 	// game even when the opponent cannot be reached yet (with the
 	// error): the game then goes on once the opponent is back.
@@ -56,6 +60,9 @@ type SavedGame struct {
 	Messages int
 	// Bot is true for a game against the built-in bot.
 	Bot bool
+	// Result is the result of a finished game (W+7.5, X+, Void), "" for
+	// one not over.
+	Result string
 	// Updated is when the record was last written.
 	Updated time.Time
 }
@@ -75,9 +82,13 @@ func (g SavedGame) Title() string {
 	return fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, who)
 }
 
-// Progress writes how far the game went and when it was last played.
+// Progress writes how far the game went (or its result) and when it was
+// last played.
 func (g SavedGame) Progress() string {
 	s := plural(g.Messages, "message", "messages")
+	if g.Result != "" {
+		s = "result " + g.Result
+	}
 	if !g.Updated.IsZero() {
 		s += " · " + g.Updated.Local().Format("Jan 2 15:04")
 	}
@@ -153,6 +164,7 @@ func NewApp(cfg AppConfig) *App {
 	}
 	a.lobby.OnWriteAddrs = net.WriteAddrs
 	a.lobby.OnResume = a.resume
+	a.lobby.OnOpen = a.openFinished
 	a.lobby.OnQuit = a.Stop
 	a.lobby.OnHostCode = a.hostCode
 	a.lobby.OnJoinCode = a.joinCode
@@ -328,10 +340,33 @@ func (a *App) startFirstGame(o engine.Options) {
 // lobby.
 func (a *App) refreshUnfinished() {
 	go func() {
-		games := a.cfg.Network.Unfinished()
+		games, finished := a.cfg.Network.Unfinished(), a.cfg.Network.Finished()
 		a.update(func() {
-			a.lobby.Model().Unfinished = games
+			a.lobby.Model().Unfinished, a.lobby.Model().Finished = games, finished
 			a.lobby.Render()
+		})
+	}()
+}
+
+// openFinished opens the replay of a finished game.
+// Loading a Phantom Go game replays its audit, which takes a moment: it
+// is done off the application's goroutine, as resume does.
+func (a *App) openFinished(id protocol.GameID) {
+	m := a.lobby.Model()
+	m.Status = "Opening the game…"
+	a.lobby.Render()
+	go func() {
+		conn, err := a.cfg.Network.Open(id)
+		a.update(func() {
+			if err != nil {
+				m.Status = "The game did not open: " + friendlyError(err)
+				a.lobby.Render()
+				return
+			}
+			m.Status = ""
+			a.openGame(conn)
+			a.game.Prefill()
+			a.game.render()
 		})
 	}()
 }

@@ -81,11 +81,13 @@ func (n *fakeNetwork) PlayBot(ctx context.Context, o engine.Options) (GameConn, 
 	n.bot <- o
 	return n.game, nil
 }
-func (n *fakeNetwork) Invitations() <-chan *Invitation { return n.invitations }
-func (n *fakeNetwork) Accepted() <-chan GameConn       { return n.accepted }
-func (n *fakeNetwork) LANPeers() <-chan LANPeer        { return nil }
-func (n *fakeNetwork) WriteAddrs() (string, error)     { return "", nil }
-func (n *fakeNetwork) Unfinished() []SavedGame         { return nil }
+func (n *fakeNetwork) Invitations() <-chan *Invitation        { return n.invitations }
+func (n *fakeNetwork) Accepted() <-chan GameConn              { return n.accepted }
+func (n *fakeNetwork) LANPeers() <-chan LANPeer               { return nil }
+func (n *fakeNetwork) WriteAddrs() (string, error)            { return "", nil }
+func (n *fakeNetwork) Unfinished() []SavedGame                { return nil }
+func (n *fakeNetwork) Finished() []SavedGame                  { return nil }
+func (n *fakeNetwork) Open(protocol.GameID) (GameConn, error) { return n.game, nil }
 func (n *fakeNetwork) Resume(ctx context.Context, id protocol.GameID) (GameConn, error) {
 	return n.game, nil
 }

@@ -401,7 +401,7 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 	default:
 		s = fmt.Sprintf("%s wins", Name(r.Winner))
 	}
-	s += " (" + resultString(r, v) + ")"
+	s += " (" + ResultString(r, v) + ")"
 	switch {
 	case me == engine.Empty || r.Winner == engine.Empty:
 	case r.Winner == me:
@@ -412,9 +412,9 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 	return s
 }
 
-// resultString writes a result in its short form (W+7.5, B+R) with the
+// ResultString writes a result in its short form (W+7.5, B+R) with the
 // variant's names of the sides: gomoku's X and O, not B and W.
-func resultString(r engine.Result, v engine.Variant) string {
+func ResultString(r engine.Result, v engine.Variant) string {
 	s := r.String()
 	if v != engine.VariantGomoku {
 		return s

@@ -45,6 +45,8 @@ type LobbyModel struct {
 	Busy bool
 	// Unfinished are the saved games that are not over.
 	Unfinished []SavedGame
+	// Finished are the saved games that are over, listed after them.
+	Finished []SavedGame
 	// Code is the state of the invite-code dialogs.
 	Code CodeModel
 	// Conns are the connections to other peers last measured, by peer
@@ -101,6 +103,8 @@ type Lobby struct {
 	OnQuit func()
 	// OnResume is called to resume a saved game.
 	OnResume func(id protocol.GameID)
+	// OnOpen is called to replay a finished game.
+	OnOpen func(id protocol.GameID)
 	// OnHostCode is called to host a game with an invite code.
 	OnHostCode func()
 	// OnJoinCode is called with a code typed in the join dialog, in its
@@ -141,12 +145,15 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	l.lan.SetSelectedStyle(chosenStyle)
 	l.saved = tview.NewList().SetHighlightFullLine(true)
 	l.saved.SetSecondaryTextStyle(tcell.StyleDefault.Dim(true))
-	l.saved.SetBorder(true).SetTitle(" Unfinished games (^G) ").SetTitleAlign(tview.AlignLeft)
+	l.saved.SetBorder(true).SetTitle(" Games (^G) ").SetTitleAlign(tview.AlignLeft)
 	l.saved.SetBackgroundColor(tcell.ColorDefault)
 	l.saved.SetSelectedStyle(chosenStyle)
 	l.saved.SetSelectedFunc(func(i int, _, _ string, _ rune) {
-		if i < len(l.model.Unfinished) && l.OnResume != nil {
+		switch n := len(l.model.Unfinished); {
+		case i < n && l.OnResume != nil:
 			l.OnResume(l.model.Unfinished[i].ID)
+		case i >= n && i-n < len(l.model.Finished) && l.OnOpen != nil:
+			l.OnOpen(l.model.Finished[i-n].ID)
 		}
 	})
 
@@ -222,7 +229,7 @@ func (l *Lobby) makeKeys() KeyTable {
 		{Key: "Ctrl-E", Name: "join", Help: "join with the code a friend reads to you (with the form's options)", Action: l.openJoin},
 		{Key: "Ctrl-B", Name: "bot", Help: "play the built-in bot with the form's options", Action: l.playBot},
 		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter invites it with the form's options)", Action: l.focusLAN},
-		{Key: "Ctrl-G", Name: "resume", Help: "choose an unfinished game (Enter resumes it)", Action: l.focusLAN},
+		{Key: "Ctrl-G", Name: "resume", Help: "choose a saved game: Enter resumes an unfinished one, replays a finished one", Action: l.focusLAN},
 		{Key: "Ctrl-W", Name: "write", Help: "write your peer ID and addresses to a file, to send them", Action: l.writeAddrs},
 		{Key: "Ctrl-X", Name: "cancel", Help: "stop waiting for the answer to your invitation", Action: l.cancel},
 		{Key: "?", Name: "help", Help: "show the keys", Action: l.showHelp},
@@ -441,7 +448,10 @@ func (l *Lobby) render() {
 	for _, g := range m.Unfinished {
 		l.saved.AddItem(tview.Escape(g.Title()), " "+tview.Escape(g.Progress()), 0, nil)
 	}
-	if cur < len(m.Unfinished) {
+	for _, g := range m.Finished {
+		l.saved.AddItem(tview.Escape(g.Title()), " "+tview.Escape(g.Progress()), 0, nil)
+	}
+	if cur < len(m.Unfinished)+len(m.Finished) {
 		l.saved.SetCurrentItem(cur)
 	}
 	l.status.SetText(" " + tview.Escape(m.Status))
@@ -603,8 +613,8 @@ func (l *Lobby) HandleKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) 
 			setFocus(l.lan)
 			return
 		case "resume":
-			if len(l.model.Unfinished) == 0 {
-				l.model.Status = "no unfinished game"
+			if len(l.model.Unfinished)+len(l.model.Finished) == 0 {
+				l.model.Status = "no saved game"
 				return
 			}
 			setFocus(l.saved)

@@ -170,11 +170,12 @@ func TestUILobbyShowsPeer(t *testing.T) {
 	}
 }
 
-// TestUILobbyResume chooses an unfinished game with ^G and Enter.
+// TestUILobbyResume chooses an unfinished game with ^G and Enter, and a
+// finished one, listed after them, to replay it.
 func TestUILobbyResume(t *testing.T) {
 	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
 	lobbyKeys(l, setFocus, "\x07")
-	if !strings.Contains(l.Model().Status, "no unfinished game") {
+	if !strings.Contains(l.Model().Status, "no saved game") {
 		t.Errorf("^G without games: status %q", l.Model().Status)
 	}
 	ids := []protocol.GameID{{1}, {2}}
@@ -192,6 +193,23 @@ func TestUILobbyResume(t *testing.T) {
 	}
 	if !l.opponent.HasFocus() {
 		t.Error("the focus did not come back to the form")
+	}
+	finished := protocol.GameID{3}
+	l.Model().Finished = []SavedGame{{ID: finished, Opponent: "12D3KooWy", Options: options(t, engine.VariantGo, 9), Result: "W+7.5"}}
+	l.Render()
+	if text := drawScreen(t, l, 100, 30); !strings.Contains(text, "result W+7.5") {
+		t.Errorf("the finished game's result is not listed:\n%s", text)
+	}
+	var opened []protocol.GameID
+	l.OnOpen = func(id protocol.GameID) { opened = append(opened, id) }
+	lobbyKeys(l, setFocus, "\x07")
+	l.HandleKey(tcell.NewEventKey(tcell.KeyHome, 0, tcell.ModNone), setFocus)
+	for range 2 {
+		l.HandleKey(tcell.NewEventKey(tcell.KeyDown, 0, tcell.ModNone), setFocus)
+	}
+	lobbyKeys(l, setFocus, "\n")
+	if len(opened) != 1 || opened[0] != finished || len(resumed) != 1 {
+		t.Errorf("opened %v (resumed %v), want the finished game opened", opened, resumed)
 	}
 }
 

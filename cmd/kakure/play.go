@@ -317,6 +317,25 @@ func (n *playNetwork) botPlay(g *protocol.Game) {
 // are not over.
 func (n *playNetwork) Unfinished() []ui.SavedGame {
 	ids, _ := n.me.service.Unfinished()
+	return n.savedGames(ids)
+}
+
+// Finished implements ui.Network: the games saved in home/games that are
+// over, the newest first.
+func (n *playNetwork) Finished() []ui.SavedGame {
+	ids, _ := n.me.service.Finished()
+	games := n.savedGames(ids)
+	slices.SortStableFunc(games, func(a, b ui.SavedGame) int { return b.Updated.Compare(a.Updated) })
+	return games
+}
+
+// Open implements ui.Network: a finished game, to replay.
+func (n *playNetwork) Open(id protocol.GameID) (ui.GameConn, error) {
+	return n.me.service.Open(id)
+}
+
+// savedGames describes the saved games ids for the lobby.
+func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 	var games []ui.SavedGame
 	home := n.me.node.Home()
 	for _, id := range ids {
@@ -341,8 +360,12 @@ func (n *playNetwork) Unfinished() []ui.SavedGame {
 		if opp == n.me.node.ID() {
 			opp = tr.Peers[1]
 		}
+		var result string
+		if m.Outcome != nil {
+			result = ui.ResultString(m.Outcome.Result, m.Options.Variant)
+		}
 		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), Options: m.Options, Messages: len(tr.Messages),
-			Bot: botErr == nil, Updated: updated})
+			Bot: botErr == nil, Updated: updated, Result: result})
 	}
 	return games
 }

@@ -313,7 +313,7 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.keys("C-q")
 	p.waitText("Leave this game?")
 	p.keys("y")
-	p.waitText("Unfinished games (^G)")
+	p.waitText("Games (^G)")
 	p.waitText("Phantom Go 9×9 · the bot")
 	p.keys("C-g", "Enter")
 	p.waitText("(E5)") // the log of the game so far: the try at E5
@@ -324,6 +324,13 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.waitText("Result: " + bot + " wins by resignation")
 	p.keys("Home")
 	p.waitText("Replay 0/")
+	p.keys("q")
+	p.waitText("kakure — lobby")
+	// The finished game is listed with its result and opens into its
+	// replay (issue 20: finished games in the lobby).
+	p.waitText("result " + bot[:1] + "+R")
+	p.keys("C-g", "Enter")
+	p.waitText("Result: " + bot + " wins by resignation")
 	p.keys("q")
 	p.waitText("kakure — lobby")
 	p.keys("C-q")
