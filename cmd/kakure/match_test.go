@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 )
 
 // runCommand runs a kakure command line in-process and returns its exit
@@ -212,4 +219,56 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestMatchFailsFast (MATCH-D2): when one side's player fails (here it
+// plays off the board), the game stops at once, whichever peer the coin
+// toss gave that side, the invited one included, and the error names the
+// side's colour, its player and its peer; it is not the timeout.
+func TestMatchFailsFast(t *testing.T) {
+	ctx := context.Background()
+	var peers [2]*peerHandle
+	for i := range peers {
+		p, err := startPeer(ctx, filepath.Join(t.TempDir(), peerNames[i]), []string{"/ip4/127.0.0.1/tcp/0"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.close()
+		peers[i] = p
+	}
+	if _, err := peers[0].node.Connect(ctx, peers[1].node.Addrs()[0].String()); err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.Options{Variant: engine.VariantGo, Size: 5, Komi: 0.5}
+	offBoard := choiceFunc(func(protocol.View) protocol.Action { return protocol.Play{Point: engine.Point(1000)} })
+	const timeout = 5 * time.Minute
+	failedOn := map[string]bool{}
+	for game := 0; game < 20 && len(failedOn) < 2; game++ {
+		bad := engine.Black + engine.Color(game%2)
+		players := byColor{bad: offBoard, bad.Opponent(): bot.NewRandom(uint64(game))}
+		label := func(c engine.Color) string {
+			if c == bad {
+				return c.String() + " (off-board)"
+			}
+			return c.String() + " (random)"
+		}
+		start := time.Now()
+		_, _, err := playMatchGame(ctx, peers, opts, players, timeout, label)
+		elapsed := time.Since(start)
+		if err == nil {
+			t.Fatalf("game %d: a player that plays off the board did not fail the game", game)
+		}
+		if errors.Is(err, context.DeadlineExceeded) || elapsed >= timeout {
+			t.Fatalf("game %d: waited for the timeout (%v): %v", game, elapsed, err)
+		}
+		m := regexp.MustCompile(`^(\w+) \(off-board\) on peer ([ab]) failed: `).FindStringSubmatch(err.Error())
+		if m == nil || m[1] != bad.String() {
+			t.Fatalf("game %d: the error does not name the failing side %s (off-board): %v", game, bad, err)
+		}
+		failedOn[m[2]] = true
+		t.Logf("game %d: %v after %v", game, err, elapsed.Round(time.Millisecond))
+	}
+	if !failedOn["b"] {
+		t.Fatalf("the invited peer's player never failed in 20 games (coin tosses): the case is not covered")
+	}
 }

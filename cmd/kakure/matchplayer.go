@@ -171,8 +171,8 @@ func (f choiceFunc) Choose(v protocol.View) protocol.Action { return f(v) }
 // only which peer plays X (MATCH-D1, docs/bots.md).
 type byColor map[engine.Color]bot.Player
 
-// Choose implements bot.Player.
-func (b byColor) Choose(v protocol.View) protocol.Action {
+// colorOf returns the colour whose player makes v's decisions.
+func (b byColor) colorOf(v protocol.View) engine.Color {
 	c := v.Color
 	if gv, ok := v.Variant.(protocol.GomokuView); ok {
 		c = gv.Game.Me()
@@ -183,7 +183,12 @@ func (b byColor) Choose(v protocol.View) protocol.Action {
 			}
 		}
 	}
-	if p, ok := b[c]; ok {
+	return c
+}
+
+// Choose implements bot.Player.
+func (b byColor) Choose(v protocol.View) protocol.Action {
+	if p, ok := b[b.colorOf(v)]; ok {
 		return p.Choose(v)
 	}
 	return nil
