@@ -272,3 +272,26 @@ func TestMatchFailsFast(t *testing.T) {
 		t.Fatalf("the invited peer's player never failed in 20 games (coin tosses): the case is not covered")
 	}
 }
+
+// TestMatchGTPEngineGo plays plain Go 7×7, GNU Go against the bot at level
+// 1: the engine is given the game's moves (GTP-D1), so its ko retakes are
+// not refused, and a move kakure refuses would be the fallback's (GTP-D2):
+// no game aborts. The summary reports the moves asked, refused and the
+// fallbacks.
+func TestMatchGTPEngineGo(t *testing.T) {
+	const gnugo = "/usr/games/gnugo"
+	if _, err := os.Stat(gnugo); err != nil {
+		t.Skip("GNU Go is not installed (apt-get install gnugo)")
+	}
+	dir := t.TempDir()
+	code, out := runCommand(t, "match", "--variant", "go", "--size", "7", "--games", "2", "--out", dir,
+		"--black", "gtp:"+gnugo+" --mode gtp --level 1", "--white", "bot:1")
+	if code != 0 {
+		t.Fatalf("match exited %d:\n%s", code, out)
+	}
+	m := regexp.MustCompile(`engine-asked=(\d+) engine-moves=(\d+) refused=(\d+) fallback-moves=(\d+)`).FindStringSubmatch(out)
+	if m == nil || atoi(t, m[1]) < 4 || atoi(t, m[2])+atoi(t, m[4]) < atoi(t, m[1]) {
+		t.Fatalf("no engine summary, or the engine's moves and the fallbacks do not add up to the moves asked:\n%s", out)
+	}
+	t.Logf("%s", out)
+}

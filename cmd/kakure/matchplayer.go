@@ -105,7 +105,9 @@ func (p *matchPlayer) timed(inner bot.Player) bot.Player {
 }
 
 // summary is the side's time per decision (p50, p95, max) and, for a gtp
-// player, how often the engine was asked and failed.
+// player, how often the engine was asked, how many of its moves were
+// played and refused, and the fallback's moves in its place by reason
+// (GTP-D2).
 func (p *matchPlayer) summary() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -117,11 +119,15 @@ func (p *matchPlayer) summary() string {
 		s += fmt.Sprintf(" p50=%v p95=%v max=%v", round(pct(0.5)), round(pct(0.95)), round(d[len(d)-1]))
 	}
 	if p.kind == "gtp" {
-		var moves, fallbacks int
+		var asked, moves, refused, fallbacks int
 		reasons := map[string]int{}
 		var lastErr error
 		for _, e := range p.engines {
+			asked += e.Asked
 			moves += e.Moves
+			for _, n := range e.Refused {
+				refused += n
+			}
 			for r, n := range e.Fallbacks {
 				reasons[r] += n
 				fallbacks += n
@@ -130,7 +136,7 @@ func (p *matchPlayer) summary() string {
 				lastErr = e.Err
 			}
 		}
-		s += fmt.Sprintf(" engine-moves=%d fallback-moves=%d", moves, fallbacks)
+		s += fmt.Sprintf(" engine-asked=%d engine-moves=%d refused=%d fallback-moves=%d", asked, moves, refused, fallbacks)
 		if fallbacks > 0 {
 			var parts []string
 			for _, r := range slices.Sorted(maps.Keys(reasons)) {
