@@ -325,6 +325,12 @@ func ownerAtEnd(pb *engine.PlayoutBoard, geo *geometry, p engine.Point) engine.C
 // dead when most of its stones are.
 func deadStones(rng *rand.Rand, b engine.Board, toMove engine.Color, n int) []engine.Point {
 	black, white := ownership(rng, b, toMove, n)
+	return deadByOwnership(b, &black, &white)
+}
+
+// deadByOwnership marks the dead chains of b from the share of playouts
+// in which each colour held each point (deadStones).
+func deadByOwnership(b engine.Board, black, white *[engine.MaxPoints]float32) []engine.Point {
 	var dead []engine.Point
 	var seen [engine.MaxPoints]bool
 	for p := engine.Point(0); int(p) < b.Points(); p++ {

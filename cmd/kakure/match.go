@@ -111,9 +111,9 @@ func runMatch(env *environment, args []string) error {
 		}
 		wins[res.Result.Winner]++
 		tr := host.Transcript()
-		fmt.Fprintf(env.stdout, "game %d: %s %dx%d %s: %s (%s) %s=%s %s=%s peer-a=%s messages=%d %.2fs\n", i, opts.Variant, opts.Size, opts.Size,
+		fmt.Fprintf(env.stdout, "game %d: %s %dx%d %s: %s (%s) %s=%s %s=%s peer-a=%s messages=%d passes=%d/%d %.2fs\n", i, opts.Variant, opts.Size, opts.Size,
 			filepath.Base(path), res.Result, res.Result.By, colorName(engine.Black), sides[0].spec, colorName(engine.White), sides[1].spec,
-			colorName(host.View().Color), len(tr.Messages), time.Since(start).Seconds())
+			colorName(host.View().Color), len(tr.Messages), sides[0].gamePasses(), sides[1].gamePasses(), time.Since(start).Seconds())
 	}
 	for c := engine.Black; c <= engine.White; c++ {
 		fmt.Fprintf(env.stdout, "time per decision: %s: %s\n", label(c), sides[c-engine.Black].summary())

@@ -155,7 +155,8 @@ func TestMatchBadPlayers(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--black", "human"}, 2, `player "human": want bot[:LEVEL]`},
+		{[]string{"--black", "person"}, 2, `player "person": want bot[:LEVEL]`},
+		{[]string{"--white", "human:2"}, 2, "human takes no argument"},
 		{[]string{"--black", "bot:9"}, 2, "level 9"},
 		{[]string{"--white", "random:3"}, 2, "random takes no argument"},
 		{[]string{"--white", "gtp:"}, 2, "needs the engine's command"},
@@ -292,6 +293,25 @@ func TestMatchGTPEngineGo(t *testing.T) {
 	m := regexp.MustCompile(`engine-asked=(\d+) engine-moves=(\d+) refused=(\d+) fallback-moves=(\d+)`).FindStringSubmatch(out)
 	if m == nil || atoi(t, m[1]) < 4 || atoi(t, m[2])+atoi(t, m[4]) < atoi(t, m[1]) {
 		t.Fatalf("no engine summary, or the engine's moves and the fallbacks do not add up to the moves asked:\n%s", out)
+	}
+	t.Logf("%s", out)
+}
+
+// TestMatchScriptedHuman (MATCH-D3, BOT-D6): the scripted human ends a
+// game against the bot; each game line counts both sides' passes, and the
+// human passes at least once (the game ends on two passes or a
+// resignation, never by the bound of moves).
+func TestMatchScriptedHuman(t *testing.T) {
+	code, out := runCommand(t, "match", "--variant", "go", "--size", "7", "--games", "1", "--out", t.TempDir(), "--black", "bot:1", "--white", "human")
+	if code != 0 {
+		t.Fatalf("match exited %d:\n%s", code, out)
+	}
+	m := regexp.MustCompile(`(?m)^game 1: .* passes=(\d+)/(\d+) `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no passes on the game line:\n%s", out)
+	}
+	if !strings.Contains(out, "(resign)") && atoi(t, m[2]) < 1 {
+		t.Errorf("the human never passed in a game that ended without a resignation:\n%s", out)
 	}
 	t.Logf("%s", out)
 }
