@@ -31,7 +31,12 @@ type FGoBot struct {
 // only on seed and the games it is shown.
 func NewFGoBot(level Level, seed uint64) *FGoBot {
 	rng := newRand(seed)
-	return &FGoBot{Level: level, rng: rng, search: newUCTSearch(rng)}
+	search := newUCTSearch(rng)
+	// BOT-FG-D1: the ranking search keeps the light playouts and the
+	// plain UCT it was tuned with (the F-Go bot's strength comes from its
+	// matrix game; BOT-D3's policy and RAVE were tuned for plain Go).
+	search.tune = lightTuning
+	return &FGoBot{Level: level, rng: rng, search: search}
 }
 
 // fgoAnalysis is the matrix game of one turn.
