@@ -18,7 +18,7 @@ func settledColumns(t *testing.T) (black, white []engine.Point) {
 	return black, white
 }
 
-// noJudgement is the default level with both of BOT-D6's judgements off.
+// withFlags returns l with BOT-D6's judgements turned off as told.
 func withFlags(l Level, noResign, noEarlyPass bool) Level {
 	l.NoResign, l.NoEarlyPass = noResign, noEarlyPass
 	return l
@@ -86,8 +86,9 @@ func TestBOTD6FGoBotPassesAndResigns(t *testing.T) {
 
 // phantomSettled plays the settled game in Phantom Go (common rules), each
 // colour trying its wall; then Black tries White's wall in vain, which
-// shows it to Black (PG-2). It returns the view of the player to try.
-func phantomSettled(t *testing.T) engine.PhantomView {
+// shows it to Black (PG-2), and, when whiteLearns, passes, and White
+// tries Black's wall in vain. It returns the view of the player to try.
+func phantomSettled(t *testing.T, whiteLearns bool) engine.PhantomView {
 	t.Helper()
 	black, white := settledColumns(t)
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
@@ -106,9 +107,12 @@ func phantomSettled(t *testing.T) engine.PhantomView {
 		moves = append(moves, black[i], white[i])
 	}
 	moves = append(moves, white...)
+	if whiteLearns {
+		moves = append(append(moves, engine.Pass), black...)
+	}
 	for i, p := range moves {
 		var out engine.TryOutcome
-		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != (i < 2*len(black)) {
+		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != (i < 2*len(black) || p == engine.Pass) {
 			t.Fatalf("try %s: %v %+v", p.Vertex(7), err, out)
 		}
 		for c, v := range views {
@@ -125,7 +129,7 @@ func phantomSettled(t *testing.T) engine.PhantomView {
 // samples that the settled game is won and passes; with pass=late it
 // tries on.
 func TestBOTD6PhantomBotPasses(t *testing.T) {
-	v := phantomSettled(t)
+	v := phantomSettled(t, false)
 	if v.Me() != engine.Black {
 		t.Fatal("Black should be to try")
 	}
@@ -135,5 +139,23 @@ func TestBOTD6PhantomBotPasses(t *testing.T) {
 	}
 	if p, _ := NewPhantomBot(withFlags(level, false, true), 7.5, 1).ChooseTryOrResign(v); p == engine.Pass {
 		t.Errorf("with pass=late the bot passes while it has tries")
+	}
+}
+
+// TestBOTD6PhantomBotResigns (BOT-D6, BOT-PG-D7): White, who has found
+// Black's wall with its failed tries, judges from its samples that the
+// settled game is lost by 21.5 points and resigns; with resign=off it
+// tries on.
+func TestBOTD6PhantomBotResigns(t *testing.T) {
+	v := phantomSettled(t, true)
+	if v.Me() != engine.White {
+		t.Fatal("White should be to try")
+	}
+	level := Levels[2]
+	if p, resign := NewPhantomBot(level, 7.5, 1).ChooseTryOrResign(v); !resign {
+		t.Errorf("the loser of a settled game tries %s, want a resignation", p.Vertex(7))
+	}
+	if _, resign := NewPhantomBot(withFlags(level, true, false), 7.5, 1).ChooseTryOrResign(v); resign {
+		t.Errorf("with resign=off the bot resigns")
 	}
 }
