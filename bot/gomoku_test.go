@@ -227,7 +227,7 @@ func gomokuRefereeGame(t *testing.T, size int, opening string, pieces []string) 
 	return g
 }
 
-// TestGM4GomokuBotHiddenInformationEveryEntryPoint (GM-4, BOT-GM-D1): the
+// TestGM4GomokuBotHiddenInformationEveryEntryPoint (GM-4, BOT-GM-D1, BOT-GM-D8): the
 // bot's every decision depends only on its side's view. Two games differ
 // only in where O's hidden pieces stand (on their announced lines for the
 // network views; anywhere for the referee's games of GTP's genmove):
