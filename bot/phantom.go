@@ -248,7 +248,7 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 // samples are settled boards it wins (judgeSamples) or the pass wins at
 // least passWinRate of the search's playouts within passMargin of the
 // best try; it resigns (resign true) when nine in ten samples are settled
-// boards it loses, or its best try wins less than resignWinRate.
+// boards it loses.
 func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point, resign bool) {
 	if v.ToMove() != v.Me() || v.PlayEnded() {
 		return engine.Pass, false
@@ -296,7 +296,10 @@ func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point,
 	}
 	rate := func(c phantomStat) float64 { return c.w / max(c.n, 1) }
 	bc := cands[best]
-	if !b.Level.NoResign && (judge == judgeResign || pastOpening && bc.n >= resignMinVisits && rate(bc) < resignWinRate) {
+	// Only a settled loss in nine samples in ten resigns: a low win rate
+	// of the search alone once resigned a game against the level-1 bot
+	// (the samples guess the unseen stones; BOT-PG-D7).
+	if !b.Level.NoResign && judge == judgeResign {
 		return bc.move, true
 	}
 	if earlyPass && bc.move != engine.Pass {
