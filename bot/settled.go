@@ -113,11 +113,6 @@ const (
 const (
 	passLeadMargin   = 2
 	resignLeadMargin = 5
-	// unsettledLeadMargin is the lead a board that is not settled needs
-	// (the Phantom Go bot's samples after the opponent's pass, whose
-	// unseen stones are guesses: with 2 points its wins against GNU Go
-	// were by 0.5 to 2.5 points).
-	unsettledLeadMargin = 6
 )
 
 // judgeSettled judges board for c with dead stones estimated by playouts
@@ -133,7 +128,7 @@ func judgeSettled(rng *rand.Rand, board engine.Board, c engine.Color, komi float
 
 // judgeBoard is judgeSettled; with settledOnly false it also passes on
 // a board that is not settled when c wins its count as it stands (dead
-// stones estimated) by unsettledLeadMargin — what a player does after the
+// stones estimated) by passLeadMargin — what a player does after the
 // opponent's pass — and asks no share of playouts of the stones.
 func judgeBoard(rng *rand.Rand, board engine.Board, c engine.Color, komi float64, playouts int, settledOnly bool) settledJudgement {
 	black, white := ownership(rng, board, c, playouts)
@@ -144,7 +139,7 @@ func judgeBoard(rng *rand.Rand, board engine.Board, c engine.Color, komi float64
 	}
 	dead := deadByOwnership(board, &black, &white)
 	lead, settled := settledLead(board, dead, c, komi)
-	if !settledOnly && lead >= unsettledLeadMargin {
+	if !settledOnly && lead >= passLeadMargin {
 		return judgePass
 	}
 	switch {
