@@ -314,15 +314,13 @@ func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point,
 
 // judgeSamples judges the position from phantomJudgeSamples
 // determinizations (BOT-PG-D7): pass when at least phantomJudgeShare of
-// them are settled boards that the bot wins by passLeadMargin — or, just
-// after the opponent's pass, boards it wins as they stand, settled or not
-// (the game then ends and is counted) — and resign when as many are
-// settled boards it loses by resignLeadMargin.
+// them are settled boards that the bot wins by passLeadMargin, resign
+// when as many are settled boards it loses by resignLeadMargin.
 func (b *PhantomBot) judgeSamples(f *phantomFacts) settledJudgement {
 	var counts [3]int
 	for i := 0; i < phantomJudgeSamples; i++ {
 		board := b.determinize(f)
-		counts[judgeBoard(b.rng, board, f.me, b.Komi, phantomJudgePlayouts, !f.opponentPassed)]++
+		counts[judgeSettled(b.rng, board, f.me, b.Komi, phantomJudgePlayouts)]++
 	}
 	need := int(math.Ceil(phantomJudgeShare * phantomJudgeSamples))
 	switch {

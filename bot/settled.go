@@ -123,25 +123,14 @@ const (
 // are not asked as much: random playouts invade a large territory that no
 // player would, and the bot answers an invasion at its next turn.
 func judgeSettled(rng *rand.Rand, board engine.Board, c engine.Color, komi float64, playouts int) settledJudgement {
-	return judgeBoard(rng, board, c, komi, playouts, true)
-}
-
-// judgeBoard is judgeSettled; with settledOnly false it also passes on
-// a board that is not settled when c wins its count as it stands (dead
-// stones estimated) by passLeadMargin — what a player does after the
-// opponent's pass — and asks no share of playouts of the stones.
-func judgeBoard(rng *rand.Rand, board engine.Board, c engine.Color, komi float64, playouts int, settledOnly bool) settledJudgement {
 	black, white := ownership(rng, board, c, playouts)
-	for p := engine.Point(0); settledOnly && int(p) < board.Points(); p++ {
+	for p := engine.Point(0); int(p) < board.Points(); p++ {
 		if board.At(p) != engine.Empty && max(black[p], white[p]) < settledOwnership {
 			return judgeNothing
 		}
 	}
 	dead := deadByOwnership(board, &black, &white)
 	lead, settled := settledLead(board, dead, c, komi)
-	if !settledOnly && lead >= passLeadMargin {
-		return judgePass
-	}
 	switch {
 	case !settled:
 		return judgeNothing
