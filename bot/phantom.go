@@ -273,12 +273,16 @@ func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point,
 	// BOT-PG-D3: the pass is a candidate once the opponent has passed or
 	// few tries are left; BOT-PG-D7: past the opening, to judge it.
 	pastOpening := 2*len(f.own)*judgeAfterStones >= geo.points
-	earlyPass := !b.Level.NoEarlyPass && pastOpening
+	// BOT-PG-D7: it judges only once it knows where nearly all the
+	// opponent's stones are: guessed stones scattered over its area look
+	// dead, and it passed into a loss by 28.5 points against GNU Go.
+	knowsEnough := f.place <= phantomJudgeUnknown
+	earlyPass := !b.Level.NoEarlyPass && pastOpening && knowsEnough
 	if f.opponentPassed || earlyPass || len(cands)*4 <= geo.points {
 		cands = append(cands, phantomStat{move: engine.Pass})
 	}
 	judge := judgeNothing
-	if pastOpening && (earlyPass || !b.Level.NoResign) {
+	if pastOpening && knowsEnough && (earlyPass || !b.Level.NoResign) {
 		judge = b.judgeSamples(&f)
 	}
 	if judge == judgePass && earlyPass {
@@ -339,6 +343,9 @@ const (
 	phantomJudgeSamples  = 20
 	phantomJudgePlayouts = 64
 	phantomJudgeShare    = 0.9
+	// phantomJudgeUnknown is how many opponent stones the bot may not
+	// know the place of for it to judge at all.
+	phantomJudgeUnknown = 2
 )
 
 // budget returns the playouts of one decision: the level's, shrunk after
