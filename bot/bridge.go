@@ -52,10 +52,20 @@ const bridgePlayoutCost = 6
 // it passes too, for a draw (BG-1); after three moves per point it passes
 // always, so that a game between bots ends.
 func (b *BridgeBot) ChooseMove(g engine.BridgeGame, c engine.Color) engine.Point {
+	p, _ := b.ChooseMoveOrResign(g, c)
+	return p
+}
+
+// ChooseMoveOrResign is ChooseMove that may also resign (BOT-D6): past the
+// opening (a judgeAfterStones-th of the points played), unless the level
+// says resign=off, when its best move wins less than resignWinRate of the
+// search's playouts. (A Bridge Go game has no count to settle: the bot
+// passes early only for the draw of BOT-BG-D3.)
+func (b *BridgeBot) ChooseMoveOrResign(g engine.BridgeGame, c engine.Color) (move engine.Point, resign bool) {
 	board := g.Board()
 	// BOT-BG-D3: pass after three moves per point, so that a game ends.
 	if g.Over() || g.MoveNumber() >= 3*board.Points() {
-		return engine.Pass
+		return engine.Pass, false
 	}
 	opp := c.Opponent()
 	var legal []engine.Point
@@ -68,12 +78,12 @@ func (b *BridgeBot) ChooseMove(g engine.BridgeGame, c engine.Color) engine.Point
 			continue
 		}
 		if res.Winner == c {
-			return p // BOT-BG-D1: an immediate win.
+			return p, false // BOT-BG-D1: an immediate win.
 		}
 		legal = append(legal, p)
 	}
 	if len(legal) == 0 {
-		return engine.Pass
+		return engine.Pass, false
 	}
 	// BOT-BG-D2: the opponent's immediate wins must be stopped.
 	candidates := legal
@@ -90,15 +100,18 @@ func (b *BridgeBot) ChooseMove(g engine.BridgeGame, c engine.Color) engine.Point
 		}
 	}
 	if len(candidates) == 1 {
-		return candidates[0]
+		return candidates[0], false
 	}
 	stats := b.search(g, c, candidates)
 	best := stats[0]
+	if !b.Level.NoResign && g.MoveNumber()*judgeAfterStones >= board.Points() && best.visits >= resignMinVisits && best.winRate < resignWinRate {
+		return best.move, true
+	}
 	// BOT-BG-D3: after the opponent's pass, a pass is a sure draw.
 	if g.Passes() > 0 && best.winRate < 0.5 {
-		return engine.Pass
+		return engine.Pass, false
 	}
-	return best.move
+	return best.move, false
 }
 
 // bridgeWins returns the points where c's move would win g at once.

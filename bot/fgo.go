@@ -31,7 +31,12 @@ type FGoBot struct {
 // only on seed and the games it is shown.
 func NewFGoBot(level Level, seed uint64) *FGoBot {
 	rng := newRand(seed)
-	return &FGoBot{Level: level, rng: rng, search: newUCTSearch(rng)}
+	search := newUCTSearch(rng)
+	// BOT-FG-D1: the ranking search keeps the light playouts and the
+	// plain UCT it was tuned with (the F-Go bot's strength comes from its
+	// matrix game; BOT-D3's policy and RAVE were tuned for plain Go).
+	search.tune = lightTuning
+	return &FGoBot{Level: level, rng: rng, search: search}
 }
 
 // fgoAnalysis is the matrix game of one turn.
@@ -46,6 +51,9 @@ type fgoAnalysis struct {
 	// Black's expected result under it.
 	mixBlack, mixWhite []float64
 	value              float64
+	// pastOpening tells that the board holds enough stones for the bot to
+	// judge passing and resigning (BOT-D6).
+	pastOpening bool
 }
 
 // fgoKey identifies the turn an analysis belongs to.
@@ -60,13 +68,45 @@ type fgoKey struct {
 const fgoCandidates = 5
 
 // ChooseFGo returns c's choice for this turn of g: a point c may choose
-// (CheckChoice) or engine.Pass, drawn from c's equilibrium mix.
+// (CheckChoice) or engine.Pass, drawn from c's equilibrium mix. It never
+// resigns (ChooseFGoOrResign may).
 func (b *FGoBot) ChooseFGo(g engine.FGoGame, c engine.Color) engine.Point {
+	p, _ := b.ChooseFGoOrResign(g, c)
+	return p
+}
+
+// ChooseFGoOrResign is ChooseFGo that judges whether to pass early or
+// resign (BOT-D6, BOT-FG-D6): past the opening, c passes when the board is
+// settled and c wins it by passLeadMargin (judgeSettled); it resigns
+// (resign true) when the board is settled and c loses it by
+// resignLeadMargin, or when the value of the turn's matrix game to c is
+// below resignWinRate. (A pass among the matrix game's candidates, with
+// the few playouts each pair gets, was drawn far too often.)
+func (b *FGoBot) ChooseFGoOrResign(g engine.FGoGame, c engine.Color) (move engine.Point, resign bool) {
 	a := b.analyze(g)
 	cands, mix := a.black, a.mixBlack
 	if c == engine.White {
 		cands, mix = a.white, a.mixWhite
 	}
+	value := a.value
+	if c == engine.White {
+		value = 1 - a.value
+	}
+	judge := judgeNothing
+	if a.pastOpening && (!b.Level.NoEarlyPass || !b.Level.NoResign) {
+		judge = judgeSettled(b.rng, g.Board(), c, g.Options().Komi, deadPlayouts(g.Options().Size))
+	}
+	if a.pastOpening && !b.Level.NoResign && (value < resignWinRate || judge == judgeResign) {
+		return b.draw(cands, mix), true
+	}
+	if judge == judgePass && !b.Level.NoEarlyPass {
+		return engine.Pass, false
+	}
+	return b.draw(cands, mix), false
+}
+
+// draw draws a candidate from its mix.
+func (b *FGoBot) draw(cands []engine.Point, mix []float64) engine.Point {
 	r := b.rng.Float64()
 	for i, p := range cands {
 		r -= mix[i]
@@ -112,6 +152,8 @@ func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
 	a := &fgoAnalysis{key: key}
 	budget := b.Level.PlayoutsFor(board.Size())
 	komi := g.Options().Komi
+	stones := len(board.Stones(engine.Black)) + len(board.Stones(engine.White))
+	a.pastOpening = stones*judgeAfterStones >= board.Points()
 	// BOT-FG-D1: each side's candidates, ranked by the Go search as if it
 	// were to move alone.
 	for _, c := range []engine.Color{engine.Black, engine.White} {

@@ -184,19 +184,60 @@ func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 	return pic
 }
 
-// gamePicture computes the picture of c in a referee's game g from what c
-// may know only: its own pieces, the revealed points and pieces, and how
-// many hidden pieces the opponent has — not where, nor on which line (a
-// GomokuGame does not keep the lines), so each may be on any point
-// without a known opponent piece.
-func (b *GomokuBot) gamePicture(g engine.GomokuGame, c engine.Color) *gomokuPicture {
+// GomokuKnowledge is what one side of a referee's game may know (GTP's
+// genmove, GTP-GM-D3): its own pieces, the revealed points and the
+// opponent's revealed pieces, and how many hidden pieces the opponent has
+// — not where, nor on which line (a GomokuGame does not keep the lines).
+// The gomoku bot's decisions on a referee's game read only this, so that
+// they cannot depend on the opponent's hidden pieces (BOT-GM-D8).
+type GomokuKnowledge struct {
+	Size int
+	// Me is the side deciding; Opening is true while X's opening piece
+	// is due.
+	Me      engine.Color
+	Opening bool
+	// Own is Me's pieces; Revealed the revealed points (either side's
+	// piece), OpponentRevealed those holding an opponent piece;
+	// OpponentHidden the number of the opponent's hidden pieces.
+	Own              engine.Board
+	Revealed         [engine.MaxPoints]bool
+	OpponentRevealed [engine.MaxPoints]bool
+	OpponentHidden   int
+}
+
+// GomokuKnowledgeOf reads from the referee's game g what c may know.
+func GomokuKnowledgeOf(g engine.GomokuGame, c engine.Color) GomokuKnowledge {
 	size := g.Size()
 	opp := c.Opponent()
-	pic := &gomokuPicture{size: size, me: c, win: gomokuWindowsBySize[size]}
+	k := GomokuKnowledge{Size: size, Me: c, Opening: g.Phase() == engine.GomokuPhaseOpening, Own: g.Pieces(c), OpponentHidden: g.HiddenCount(opp)}
 	for p := engine.Point(0); int(p) < size*size; p++ {
-		pic.mine[p] = g.Piece(c, p) != engine.GomokuNoPiece
-		pic.open[p] = !g.Revealed(p)
-		pic.known[p] = g.Piece(opp, p) == engine.GomokuRevealedPiece
+		k.Revealed[p] = g.Revealed(p)
+		k.OpponentRevealed[p] = g.Piece(opp, p) == engine.GomokuRevealedPiece
+	}
+	return k
+}
+
+// legalPoints returns the points where Me may place (GM-4): neither
+// revealed nor holding its own piece.
+func (k *GomokuKnowledge) legalPoints() []engine.Point {
+	var ps []engine.Point
+	for p := engine.Point(0); int(p) < k.Size*k.Size; p++ {
+		if !k.Revealed[p] && k.Own.At(p) == engine.Empty {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// knowledgePicture computes the picture of k: each hidden opponent piece
+// may be on any point without a known opponent piece.
+func (b *GomokuBot) knowledgePicture(k *GomokuKnowledge) *gomokuPicture {
+	size := k.Size
+	pic := &gomokuPicture{size: size, me: k.Me, win: gomokuWindowsBySize[size]}
+	for p := engine.Point(0); int(p) < size*size; p++ {
+		pic.mine[p] = k.Own.At(p) != engine.Empty
+		pic.open[p] = !k.Revealed[p]
+		pic.known[p] = k.OpponentRevealed[p]
 	}
 	var anywhere []engine.Point
 	for p := engine.Point(0); int(p) < size*size; p++ {
@@ -204,11 +245,11 @@ func (b *GomokuBot) gamePicture(g engine.GomokuGame, c engine.Color) *gomokuPict
 			anywhere = append(anywhere, p)
 		}
 	}
-	cands := make([][]engine.Point, g.HiddenCount(opp))
+	cands := make([][]engine.Point, k.OpponentHidden)
 	for i := range cands {
 		cands[i] = anywhere
 	}
-	b.guess(pic, cands, g.Pieces(c))
+	b.guess(pic, cands, k.Own)
 	return pic
 }
 
@@ -473,19 +514,20 @@ func (b *GomokuBot) ChooseCommit(v engine.GomokuView) engine.Point {
 	return b.best(b.pictureOf(v), legal)
 }
 
-// ChoosePlacement returns c's piece for GTP's genmove in a referee's game
-// g (GM-D2: a whole turn in which nothing is revealed): the X opening
-// piece in the opening, else the best point as ChooseCommit, from what c
-// may know (gamePicture); NoPoint when c has no legal point.
-func (b *GomokuBot) ChoosePlacement(g engine.GomokuGame, c engine.Color) engine.Point {
-	if g.Phase() == engine.GomokuPhaseOpening {
-		return b.openingPoint(g.Size())
+// ChoosePlacement returns the piece of k.Me for GTP's genmove in a
+// referee's game (GM-D2: a whole turn in which nothing is revealed): the X
+// opening piece in the opening, else the best point as ChooseCommit, from
+// what k.Me may know (GomokuKnowledgeOf); NoPoint when it has no legal
+// point.
+func (b *GomokuBot) ChoosePlacement(k GomokuKnowledge) engine.Point {
+	if k.Opening {
+		return b.openingPoint(k.Size)
 	}
-	legal := g.LegalPoints(c)
+	legal := k.legalPoints()
 	if len(legal) == 0 {
 		return engine.NoPoint
 	}
-	return b.best(b.gamePicture(g, c), legal)
+	return b.best(b.knowledgePicture(&k), legal)
 }
 
 // best returns the legal point of highest value, with the level's noise.

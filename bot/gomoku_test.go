@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -198,5 +199,82 @@ func TestGomokuBotHiddenInformation(t *testing.T) {
 	pb := NewGomokuBot(DefaultLevel, 4).ChooseCommit(b)
 	if pa != pb {
 		t.Errorf("same view, commitments %s and %s", pa.Vertex(9), pb.Vertex(9))
+	}
+}
+
+// gomokuRefereeGame plays a referee's game (GM-D2's whole turns, nothing
+// revealed): X's opening, then pieces alternately from O.
+func gomokuRefereeGame(t *testing.T, size int, opening string, pieces []string) engine.GomokuGame {
+	t.Helper()
+	g, err := engine.NewGomokuGame(engine.Options{Variant: engine.VariantGomoku, Size: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := append([]string{opening}, pieces...)
+	for i, s := range moves {
+		p, err := engine.ParseVertex(size, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := engine.GomokuX
+		if i%2 == 1 {
+			c = engine.GomokuO
+		}
+		if g, err = g.Play(c, p); err != nil {
+			t.Fatalf("play %v %s: %v", c, s, err)
+		}
+	}
+	return g
+}
+
+// TestGM4GomokuBotHiddenInformationEveryEntryPoint (GM-4, BOT-GM-D1, BOT-GM-D8): the
+// bot's every decision depends only on its side's view. Two games differ
+// only in where O's hidden pieces stand (on their announced lines for the
+// network views; anywhere for the referee's games of GTP's genmove):
+// every entry point — ChooseCommit, ChooseLine, ChooseResponse,
+// ChooseDeclaration, Act, and ChoosePlacement on a referee's game — gives
+// X the same answer for the same seed.
+func TestGM4GomokuBotHiddenInformationEveryEntryPoint(t *testing.T) {
+	col, row := engine.GomokuColumn, engine.GomokuRow
+	lines := []engine.GomokuLineKind{col, row, col, row, col, row}
+	_, a := gomokuPosition(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7", "J2"}, lines)
+	_, b := gomokuPosition(t, 9, "E5", []string{"B2", "F6", "C8", "A1", "D1", "J2"}, lines)
+	for seed := uint64(1); seed <= 4; seed++ {
+		same := func(name string, f func(*GomokuBot, engine.GomokuView) string) {
+			t.Helper()
+			if ra, rb := f(NewGomokuBot(DefaultLevel, seed), a), f(NewGomokuBot(DefaultLevel, seed), b); ra != rb {
+				t.Errorf("seed %d: %s answers %s and %s on the same view", seed, name, ra, rb)
+			}
+		}
+		same("ChooseCommit", func(g *GomokuBot, v engine.GomokuView) string { return g.ChooseCommit(v).Vertex(9) })
+		same("Act", func(g *GomokuBot, v engine.GomokuView) string {
+			next, ev, err := g.Act(v)
+			return fmt.Sprint(ev, err, next.Committed())
+		})
+		same("ChooseLine after Act", func(g *GomokuBot, v engine.GomokuView) string {
+			next, _, err := g.Act(v)
+			if err != nil {
+				return err.Error()
+			}
+			return fmt.Sprint(g.ChooseLine(next))
+		})
+	}
+
+	// X answers O's announcements: O's hidden pieces differ, X's view not.
+	_, ra := gomokuPosition(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7"}, lines)
+	_, rb := gomokuPosition(t, 9, "E5", []string{"B2", "F6", "C8", "A1", "D1"}, lines)
+	if fmt.Sprint(NewGomokuBot(DefaultLevel, 7).ChooseDeclaration(ra)) != fmt.Sprint(NewGomokuBot(DefaultLevel, 7).ChooseDeclaration(rb)) {
+		t.Errorf("ChooseDeclaration differs on the same view")
+	}
+
+	// The referee's games of GTP's genmove: O's hidden pieces anywhere.
+	ga := gomokuRefereeGame(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7", "J2"})
+	gb := gomokuRefereeGame(t, 9, "E5", []string{"H8", "F6", "A9", "A1", "J9", "J2"})
+	for seed := uint64(1); seed <= 8; seed++ {
+		xa := NewGomokuBot(DefaultLevel, seed).ChoosePlacement(GomokuKnowledgeOf(ga, engine.GomokuX))
+		xb := NewGomokuBot(DefaultLevel, seed).ChoosePlacement(GomokuKnowledgeOf(gb, engine.GomokuX))
+		if xa != xb {
+			t.Errorf("seed %d: ChoosePlacement for X answers %s and %s: it reads O's hidden pieces", seed, xa.Vertex(9), xb.Vertex(9))
+		}
 	}
 }

@@ -23,6 +23,9 @@ type HMGBot struct {
 	Level Level
 	rng   *rand.Rand
 	board *GoBot
+	// hopeless is set by the last board search that judged the game
+	// lost (BOT-D6), for ChooseActionOrResign.
+	hopeless bool
 }
 
 // NewHMGBot returns a Hidden Move Go bot of the given level whose choices
@@ -154,6 +157,15 @@ func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction
 	return engine.HMGAction{Color: c, Point: b.passOrPlay(g, c)}
 }
 
+// ChooseActionOrResign is ChooseAction that may also resign (resign true)
+// when its board search judges the game lost (BOT-D6), the opponent's
+// unused cards counted as points (HMG-7).
+func (b *HMGBot) ChooseActionOrResign(g engine.HMGGame, c engine.Color) (engine.HMGAction, bool) {
+	b.hopeless = false
+	a := b.ChooseAction(g, c)
+	return a, b.hopeless
+}
+
 // ChoosePlay returns c's regular move in g, c being to move, without any
 // reveal: the board search's move, or the pass. It is always legal
 // (CheckPlay). GTP's genmove uses it (GTP-HMG-D3).
@@ -174,7 +186,9 @@ func (b *HMGBot) searchPlay(g engine.HMGGame, c engine.Color) engine.Point {
 		return engine.Pass
 	}
 	opponentPassed := g.Passes() > 0 && g.RevealsThisTurn() == 0
-	return b.board.chooseOnBoard(g.Board(), c, komi, legal, opponentPassed)
+	p, resign := b.board.decide(g.Board(), c, komi, legal, opponentPassed)
+	b.hopeless = resign // the move is still the best one, for GTP
+	return p
 }
 
 // passOrPlay returns Pass when c may pass; after reveals into a repeated

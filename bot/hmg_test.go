@@ -118,9 +118,10 @@ func TestHMG3HMGBotCaptures(t *testing.T) {
 	}
 }
 
-// TestHMGBotHiddenInformation: games that differ only in the opponent's
-// card points — and a peer's game, which does not know them — give the
-// bot the same action for the same seed.
+// TestHMGBotHiddenInformation (HMG-1): games that differ only in the
+// opponent's card points — and a peer's game, which does not know them —
+// give the bot the same action (ChooseAction) and the same regular move
+// (ChoosePlay, GTP's genmove) for the same seed.
 func TestHMGBotHiddenInformation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for k := 0; k < 5; k++ {
@@ -142,14 +143,19 @@ func TestHMGBotHiddenInformation(t *testing.T) {
 			}
 		}
 		var actions []engine.HMGAction
+		var plays []engine.Point
 		for _, g := range games {
 			if g.ToMove() != engine.Black {
 				t.Fatal("the bot must play Black, whose cards are the same in every game")
 			}
 			actions = append(actions, NewHMGBot(Level{Playouts: 200}, 3).ChooseAction(g, engine.Black))
+			plays = append(plays, NewHMGBot(Level{Playouts: 200}, 3).ChoosePlay(g, engine.Black))
 		}
 		if actions[0] != actions[1] || actions[0] != actions[2] {
 			t.Errorf("position %d: actions %v", k, actions)
+		}
+		if plays[0] != plays[1] || plays[0] != plays[2] {
+			t.Errorf("position %d: ChoosePlay %v", k, plays)
 		}
 	}
 }

@@ -18,6 +18,12 @@ import (
 type Level struct {
 	Playouts int
 	Time     time.Duration
+	// NoResign keeps the bot from resigning a hopeless game, and
+	// NoEarlyPass from passing while a move is left that is not its own
+	// eye (BOT-D6): both are for analysis, where the game is to be
+	// played out ("resign=off", "pass=late" in ParseLevel).
+	NoResign    bool
+	NoEarlyPass bool
 }
 
 // Levels are the numbered levels 1 (fastest, weakest) to 5 (strongest,
@@ -43,39 +49,60 @@ var ErrBadLevel = errors.New("bot: bad level")
 // ParseLevel reads a level: a number 1–5, a name (beginner, easy, medium,
 // hard, strong), or a comma-separated list of playouts=N and time=DURATION
 // (Go duration syntax, e.g. "playouts=50000,time=2s"). Time alone thinks
-// until the time is up (with a budget of 10⁹ playouts).
+// until the time is up (with a budget of 10⁹ playouts). Either may be
+// followed by resign=off and pass=late (BOT-D6), e.g. "3,resign=off".
 func ParseLevel(s string) (Level, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
-	if n, err := strconv.Atoi(s); err == nil {
+	parts := strings.Split(s, ",")
+	var l Level
+	named := false
+	first := strings.TrimSpace(parts[0])
+	if n, err := strconv.Atoi(first); err == nil {
 		if n < 1 || n >= len(Levels) {
 			return Level{}, fmt.Errorf("%w: level %d (want 1 to %d)", ErrBadLevel, n, len(Levels)-1)
 		}
-		return Levels[n], nil
+		l, named, parts = Levels[n], true, parts[1:]
+	} else if n, ok := levelNames[first]; ok {
+		l, named, parts = Levels[n], true, parts[1:]
 	}
-	if n, ok := levelNames[s]; ok {
-		return Levels[n], nil
-	}
-	var l Level
-	for _, part := range strings.Split(s, ",") {
+	for _, part := range parts {
 		key, value, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
-			return Level{}, fmt.Errorf("%w: %q (want 1-5, a name, or playouts=N,time=DURATION)", ErrBadLevel, s)
+			return Level{}, fmt.Errorf("%w: %q (want 1-5, a name, or playouts=N,time=DURATION, then resign=off, pass=late)", ErrBadLevel, s)
 		}
 		switch key {
 		case "playouts":
 			n, err := strconv.Atoi(value)
-			if err != nil || n < 1 || n > 1e9 {
-				return Level{}, fmt.Errorf("%w: playouts=%s (want 1 to 10⁹)", ErrBadLevel, value)
+			if err != nil || n < 1 || n > 1e9 || named {
+				return Level{}, fmt.Errorf("%w: playouts=%s (want 1 to 10⁹, without a numbered level)", ErrBadLevel, value)
 			}
 			l.Playouts = n
 		case "time":
 			d, err := time.ParseDuration(value)
-			if err != nil || d <= 0 || d > time.Hour {
-				return Level{}, fmt.Errorf("%w: time=%s (want a duration up to 1h)", ErrBadLevel, value)
+			if err != nil || d <= 0 || d > time.Hour || named {
+				return Level{}, fmt.Errorf("%w: time=%s (want a duration up to 1h, without a numbered level)", ErrBadLevel, value)
 			}
 			l.Time = d
+		case "resign":
+			switch value {
+			case "off":
+				l.NoResign = true
+			case "on":
+				l.NoResign = false
+			default:
+				return Level{}, fmt.Errorf("%w: resign=%s (on or off)", ErrBadLevel, value)
+			}
+		case "pass":
+			switch value {
+			case "late":
+				l.NoEarlyPass = true
+			case "early":
+				l.NoEarlyPass = false
+			default:
+				return Level{}, fmt.Errorf("%w: pass=%s (early or late)", ErrBadLevel, value)
+			}
 		default:
-			return Level{}, fmt.Errorf("%w: unknown key %q (playouts or time)", ErrBadLevel, key)
+			return Level{}, fmt.Errorf("%w: unknown key %q (playouts, time, resign or pass)", ErrBadLevel, key)
 		}
 	}
 	if l.Playouts == 0 {
@@ -89,16 +116,25 @@ func ParseLevel(s string) (Level, error) {
 
 // String writes the level as ParseLevel reads it.
 func (l Level) String() string {
+	flags := ""
+	if l.NoResign {
+		flags += ",resign=off"
+	}
+	if l.NoEarlyPass {
+		flags += ",pass=late"
+	}
+	base := l
+	base.NoResign, base.NoEarlyPass = false, false
 	for i := 1; i < len(Levels); i++ {
-		if Levels[i] == l {
-			return strconv.Itoa(i)
+		if Levels[i] == base {
+			return strconv.Itoa(i) + flags
 		}
 	}
 	s := "playouts=" + strconv.Itoa(l.Playouts)
 	if l.Time > 0 {
 		s += ",time=" + l.Time.String()
 	}
-	return s
+	return s + flags
 }
 
 // PlayoutsFor returns the playout budget for a board of side size, scaled

@@ -29,6 +29,13 @@ func TestParseLevel(t *testing.T) {
 		{in: "time=2h", err: true},
 		{in: "depth=3", err: true},
 		{in: "fast", err: true},
+		// BOT-D6: the judgements can be turned off.
+		{in: "3,resign=off", want: Level{Playouts: 6000, NoResign: true}},
+		{in: "medium,pass=late,resign=off", want: Level{Playouts: 6000, NoResign: true, NoEarlyPass: true}},
+		{in: "playouts=500,pass=late", want: Level{Playouts: 500, NoEarlyPass: true}},
+		{in: "3,resign=maybe", err: true},
+		{in: "3,pass=never", err: true},
+		{in: "3,playouts=5", err: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

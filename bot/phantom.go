@@ -235,10 +235,23 @@ type phantomStat struct {
 // ChooseTry returns the player's next try in v: a point, or engine.Pass.
 // It is never a point the view knows to be occupied or already tried in
 // vain this turn (SensibleTries), and never one of the player's own eyes.
-// When it is not the player's turn, it returns engine.Pass.
+// When it is not the player's turn, it returns engine.Pass. It never
+// resigns (ChooseTryOrResign may).
 func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
+	p, _ := b.ChooseTryOrResign(v)
+	return p
+}
+
+// ChooseTryOrResign is ChooseTry that judges, from its determinized
+// samples, whether to pass early or resign (BOT-D6, BOT-PG-D7): past the
+// opening the pass is a candidate, and the bot passes when nine in ten
+// samples are settled boards it wins (judgeSamples) or the pass wins at
+// least passWinRate of the search's playouts within passMargin of the
+// best try; it resigns (resign true) when nine in ten samples are settled
+// boards it loses.
+func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point, resign bool) {
 	if v.ToMove() != v.Me() || v.PlayEnded() {
-		return engine.Pass
+		return engine.Pass, false
 	}
 	f := phantomFactsOf(v)
 	geo := geometryOf(f.size)
@@ -255,15 +268,28 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 		}
 	}
 	if len(cands) == 0 {
-		return engine.Pass
+		return engine.Pass, false
 	}
 	// BOT-PG-D3: the pass is a candidate once the opponent has passed or
-	// few tries are left.
-	if f.opponentPassed || len(cands)*4 <= geo.points {
+	// few tries are left; BOT-PG-D7: past the opening, to judge it.
+	pastOpening := 2*len(f.own)*judgeAfterStones >= geo.points
+	// BOT-PG-D7: it judges only once it knows where nearly all the
+	// opponent's stones are: guessed stones scattered over its area look
+	// dead, and it passed into a loss by 28.5 points against GNU Go.
+	knowsEnough := f.place <= phantomJudgeUnknown
+	earlyPass := !b.Level.NoEarlyPass && pastOpening && knowsEnough
+	if f.opponentPassed || earlyPass || len(cands)*4 <= geo.points {
 		cands = append(cands, phantomStat{move: engine.Pass})
 	}
+	judge := judgeNothing
+	if pastOpening && knowsEnough && (earlyPass || !b.Level.NoResign) {
+		judge = b.judgeSamples(&f)
+	}
+	if judge == judgePass && earlyPass {
+		return engine.Pass, false
+	}
 	if len(cands) == 1 {
-		return cands[0].move
+		return cands[0].move, judge == judgeResign && !b.Level.NoResign
 	}
 	b.search(&f, cands, b.budget(f))
 	best, bestValue := 0, math.Inf(-1)
@@ -272,8 +298,55 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 			best, bestValue = i, v
 		}
 	}
-	return cands[best].move
+	rate := func(c phantomStat) float64 { return c.w / max(c.n, 1) }
+	bc := cands[best]
+	// Only a settled loss in nine samples in ten resigns: a low win rate
+	// of the search alone once resigned a game against the level-1 bot
+	// (the samples guess the unseen stones; BOT-PG-D7).
+	if !b.Level.NoResign && judge == judgeResign {
+		return bc.move, true
+	}
+	if earlyPass && bc.move != engine.Pass {
+		for _, c := range cands {
+			if c.move == engine.Pass && c.n >= passMinVisits && rate(c) >= passWinRate && rate(c) >= rate(bc)-passMargin {
+				return engine.Pass, false
+			}
+		}
+	}
+	return bc.move, false
 }
+
+// judgeSamples judges the position from phantomJudgeSamples
+// determinizations (BOT-PG-D7): pass when at least phantomJudgeShare of
+// them are settled boards that the bot wins by passLeadMargin, resign
+// when as many are settled boards it loses by resignLeadMargin.
+func (b *PhantomBot) judgeSamples(f *phantomFacts) settledJudgement {
+	var counts [3]int
+	for i := 0; i < phantomJudgeSamples; i++ {
+		board := b.determinize(f)
+		counts[judgeSettled(b.rng, board, f.me, b.Komi, phantomJudgePlayouts)]++
+	}
+	need := int(math.Ceil(phantomJudgeShare * phantomJudgeSamples))
+	switch {
+	case counts[judgePass] >= need:
+		return judgePass
+	case counts[judgeResign] >= need:
+		return judgeResign
+	}
+	return judgeNothing
+}
+
+// The Phantom Go bot's judgement (BOT-PG-D7): the determinizations it
+// judges, the playouts of each one's dead-stone estimate, and the share of
+// them that must agree.
+const (
+	phantomJudgeSamples  = 20
+	phantomJudgePlayouts = 64
+	phantomJudgeShare    = 0.9
+	// phantomJudgeUnknown is how many opponent stones the bot may not
+	// know the place of for it to judge at all.
+	phantomJudgeUnknown = 2
+)
 
 // budget returns the playouts of one decision: the level's, shrunk after
 // failed tries in the turn (BOT-PG-D4).

@@ -73,7 +73,11 @@ func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 			return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
 		})
 	}
-	return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
+	p, resign := gb.ChooseMoveOrResign(vv.Game, v.Color)
+	if resign {
+		return protocol.Resign{}
+	}
+	return protocol.Play{Point: p}
 }
 
 // score is the bot's part of the dead-stone agreement (GO-4, BOT-D4): it
@@ -115,7 +119,11 @@ func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
 		if g.TurnNumber() >= 2*g.Options().Size*g.Options().Size {
 			return protocol.Play{Point: engine.Pass}
 		}
-		return protocol.Play{Point: b.fgoBot.ChooseFGo(g, v.Color)}
+		p, resign := b.fgoBot.ChooseFGoOrResign(g, v.Color)
+		if resign {
+			return protocol.Resign{}
+		}
+		return protocol.Play{Point: p}
 	}
 	if vv.Scoring {
 		board := g.Board()
@@ -143,7 +151,11 @@ func (b *Bots) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Ac
 	if g.Over() || g.ToMove() != v.Color {
 		return nil
 	}
-	return protocol.Play{Point: b.bridgeBot.ChooseMove(g, v.Color)}
+	p, resign := b.bridgeBot.ChooseMoveOrResign(g, v.Color)
+	if resign {
+		return protocol.Resign{}
+	}
+	return protocol.Play{Point: p}
 }
 
 // chooseHMG plays Hidden Move Go: the cards at the start, the actions of
@@ -155,7 +167,10 @@ func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
 	}
 	g := vv.Game
 	act := func() protocol.Action {
-		a := b.hmgBot.ChooseAction(g, v.Color)
+		a, resign := b.hmgBot.ChooseActionOrResign(g, v.Color)
+		if resign {
+			return protocol.Resign{}
+		}
 		if a.Reveal {
 			return protocol.Reveal{Card: a.Card}
 		}
@@ -248,5 +263,9 @@ func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protoc
 	if n := vv.Own.Size(); len(vv.Own.Log()) >= 6*n*n {
 		return protocol.Play{Point: engine.Pass}
 	}
-	return protocol.Play{Point: b.phantomBot.ChooseTry(vv.Own)}
+	p, resign := b.phantomBot.ChooseTryOrResign(vv.Own)
+	if resign {
+		return protocol.Resign{}
+	}
+	return protocol.Play{Point: p}
 }

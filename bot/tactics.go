@@ -86,10 +86,11 @@ const (
 	priorSecondLine = 0.4
 	priorPass       = 0.3
 	priorPlain      = 0.5
+	priorPattern    = 0.65
 )
 
 // prior returns the prior win rate of c's move at the empty point m.
-func (t *tactics) prior(m engine.Point, c engine.Color, opening bool) float64 {
+func (t *tactics) prior(m engine.Point, c engine.Color, opening, patterns bool) float64 {
 	opp := c.Opponent()
 	captures, escapes, ataris := 0, false, false
 	// The new chain's liberties: m's empty neighbours and those of the
@@ -151,6 +152,9 @@ func (t *tactics) prior(m engine.Point, c engine.Color, opening bool) float64 {
 		return priorEscape
 	case ataris:
 		return priorAtari
+	}
+	if patterns && matchesPattern(t.geo.size, func(p engine.Point) engine.Color { return t.cells[p] }, m) {
+		return priorPattern
 	}
 	if opening && t.geo.size >= 7 && t.geo.line[m] == 0 {
 		return priorFirstLine

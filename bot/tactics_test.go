@@ -42,7 +42,7 @@ func TestTacticsPriors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, _ := engine.ParseVertex(5, tt.vertex)
-			if got := tc.prior(p, tt.c, false); got != tt.want {
+			if got := tc.prior(p, tt.c, false, false); got != tt.want {
 				t.Errorf("%v %s: prior %v, want %v", tt.c, tt.vertex, got, tt.want)
 			}
 		})
@@ -55,7 +55,7 @@ func TestTacticsPriors(t *testing.T) {
 		". . . . . . . . .", ". . . . . . . . .", ". . . . . . . . ."), engine.White, engine.NoPoint), geometryOf(9))
 	for v, want := range map[string]float64{"A5": priorFirstLine, "B5": priorSecondLine, "C5": priorPlain} {
 		p, _ := engine.ParseVertex(9, v)
-		if got := open.prior(p, engine.White, true); got != want {
+		if got := open.prior(p, engine.White, true, false); got != want {
 			t.Errorf("opening %s: prior %v, want %v", v, got, want)
 		}
 	}

@@ -25,7 +25,10 @@ type uctSearch struct {
 	path     []uctStep
 	root     engine.PlayoutBoard
 	work     engine.PlayoutBoard
-	tactics  tactics
+	// first is the colour that played first at each point in the current
+	// playout (RAVE).
+	first   [engine.MaxPoints]engine.Color
+	tactics tactics
 }
 
 // uctNode is a position of the tree: the range of its children in
@@ -80,8 +83,9 @@ type moveStat struct {
 // The search's constants (BOT-D3): the weight of a move's prior in
 // virtual playouts, and the exploration constant of UCB1.
 const (
-	priorVisits    = 10
-	uctExploration = 0.3
+	priorVisits        = 10
+	uctExploration     = 0.1
+	uctRAVEEquivalence = 1000
 )
 
 // uctTuning holds the constants of a search.
@@ -89,10 +93,24 @@ type uctTuning struct {
 	exploration, priorVisits float64
 	// plainPriors gives every move the plain prior, tactics aside.
 	plainPriors bool
+	// lightPlayouts plays uniform random playouts instead of the
+	// tactical policy (engine.PlayoutBoard.PolicyPlayout); noRAVE turns
+	// the all-moves-as-first values off; raveEquivalence is the number of
+	// playouts at which a move's own value and its RAVE value weigh the
+	// same.
+	lightPlayouts, noRAVE bool
+	raveEquivalence       float64
+	// noPatterns leaves the 3×3 patterns out of the priors.
+	noPatterns bool
 }
 
-// defaultTuning is the tuning of every bot.
-var defaultTuning = uctTuning{exploration: uctExploration, priorVisits: priorVisits}
+// defaultTuning is the tuning of the Go bot (and the board play of Hidden
+// Move Go); lightTuning is the search before BOT-D3 had a playout policy
+// and RAVE, which the F-Go bot's ranking keeps.
+var (
+	defaultTuning = uctTuning{exploration: uctExploration, priorVisits: priorVisits, raveEquivalence: uctRAVEEquivalence}
+	lightTuning   = uctTuning{exploration: 0.3, priorVisits: priorVisits, lightPlayouts: true, noRAVE: true, noPatterns: true}
+)
 
 func newUCTSearch(rng *rand.Rand) *uctSearch { return &uctSearch{rng: rng, tune: defaultTuning} }
 
@@ -145,8 +163,23 @@ func (s *uctSearch) run(in uctInput) []moveStat {
 			node = ch.node
 		}
 		s.nodes[node].visits++
-		s.work.RandomPlayout(s.rng)
-		s.backup(resultOf(s.work.ScoreArea(in.komi)))
+		if s.tune.lightPlayouts {
+			s.work.RandomPlayout(s.rng)
+		} else {
+			clear(s.first[:geo.points])
+			// The tree's moves count as played first too.
+			for _, st := range s.path {
+				if m := s.children[st.child].move; m != engine.Pass && s.first[m] == engine.Empty {
+					s.first[m] = s.nodes[st.node].toMove
+				}
+			}
+			s.work.PolicyPlayoutFirst(s.rng, &s.first)
+		}
+		r := resultOf(s.work.ScoreArea(in.komi))
+		s.backup(r)
+		if !s.tune.noRAVE && !s.tune.lightPlayouts {
+			s.backupRAVE(r)
+		}
 	}
 	return s.rootStats()
 }
@@ -178,7 +211,34 @@ func (s *uctSearch) backup(blackResult float32) {
 	}
 }
 
-// selectChild returns the index, within its node, of the child to follow.
+// backupRAVE adds the playout's result to the all-moves-as-first values
+// of the path's nodes (BOT-D3): each child of a node on the path whose
+// point the player who moves at that node played first, in the tree or
+// in the playout, counts the playout as if it had been played first.
+// (Counting the points that player held at the end instead, as the Bridge
+// Go search does, drew the Go bot into filling its own territory.)
+func (s *uctSearch) backupRAVE(blackResult float32) {
+	final := &s.first
+	for _, st := range s.path {
+		nd := &s.nodes[st.node]
+		r := blackResult
+		if nd.toMove == engine.White {
+			r = 1 - blackResult
+		}
+		kids := s.children[nd.first : nd.first+nd.count]
+		for j := range kids {
+			if m := kids[j].move; m != engine.Pass && final[m] == nd.toMove {
+				kids[j].an++
+				kids[j].aw += r
+			}
+		}
+	}
+}
+
+// selectChild returns the index, within its node, of the child to follow:
+// the highest of its win rate (its prior's virtual playouts counted)
+// blended with its all-moves-as-first rate, RAVE's β falling as its own
+// playouts grow (raveEquivalence), plus UCB1's exploration term.
 func (s *uctSearch) selectChild(node int32) int32 {
 	nd := &s.nodes[node]
 	kids := s.children[nd.first : nd.first+nd.count]
@@ -188,6 +248,12 @@ func (s *uctSearch) selectChild(node int32) int32 {
 		ch := &kids[j]
 		n := float64(ch.n)
 		q := float64(ch.w+ch.pw) / float64(ch.n+ch.pn) // pn > 0
+		if !s.tune.noRAVE && ch.an > 0 {
+			an := float64(ch.an)
+			qa := float64(ch.aw) / an
+			beta := an / (an + n + n*an/s.tune.raveEquivalence)
+			q = (1-beta)*q + beta*qa
+		}
 		v := q + s.tune.exploration*math.Sqrt(logN/(n+1))
 		if v > bestValue {
 			best, bestValue = int32(j), v
@@ -231,7 +297,7 @@ func (s *uctSearch) expandWith(node int32, moves []engine.Point, geo *geometry, 
 		case m == engine.Pass:
 			prior = priorPass
 		case !s.tune.plainPriors:
-			prior = t.prior(m, c, opening)
+			prior = t.prior(m, c, opening, !s.tune.noPatterns)
 		}
 		s.children = append(s.children, uctChild{move: m, node: -1, pn: float32(pv), pw: float32(prior * pv)})
 	}
@@ -325,6 +391,12 @@ func ownerAtEnd(pb *engine.PlayoutBoard, geo *geometry, p engine.Point) engine.C
 // dead when most of its stones are.
 func deadStones(rng *rand.Rand, b engine.Board, toMove engine.Color, n int) []engine.Point {
 	black, white := ownership(rng, b, toMove, n)
+	return deadByOwnership(b, &black, &white)
+}
+
+// deadByOwnership marks the dead chains of b from the share of playouts
+// in which each colour held each point (deadStones).
+func deadByOwnership(b engine.Board, black, white *[engine.MaxPoints]float32) []engine.Point {
 	var dead []engine.Point
 	var seen [engine.MaxPoints]bool
 	for p := engine.Point(0); int(p) < b.Points(); p++ {

@@ -31,6 +31,9 @@ type PlayoutBoard struct {
 	toMove Color
 	ko     int16 // index of the simple-ko point, 0 (a border index) for none
 	passes int
+	// last is the cell of the last stone played, 0 after a pass or a
+	// reset (the policy of PolicyPlayout answers it).
+	last int16
 	// captures counts the stones each colour has captured.
 	captures [3]int
 
@@ -129,6 +132,7 @@ func (pb *PlayoutBoard) Reset(b Board, toMove Color, ko Point) {
 	pb.stride = size + 1
 	pb.toMove = toMove
 	pb.passes = 0
+	pb.last = 0
 	pb.captures = [3]int{}
 	pb.nEmpty = 0
 	cells := (size+2)*pb.stride + 1
@@ -257,6 +261,7 @@ func (pb *PlayoutBoard) Play(p Point) bool {
 // Pass passes for the player to move.
 func (pb *PlayoutBoard) Pass() {
 	pb.passes++
+	pb.last = 0
 	pb.ko = 0
 	pb.toMove = pb.toMove.Opponent()
 }
@@ -512,6 +517,7 @@ func (pb *PlayoutBoard) place(i int16, c Color) {
 	pb.libs[ch&playoutMask] += emptyAround
 	pb.captures[c] += captured
 	pb.passes = 0
+	pb.last = i
 	pb.toMove = opp
 	pb.ko = 0
 	if captured == 1 && pb.stones[ch&playoutMask] == 1 && pb.libs[ch&playoutMask] == 1 {

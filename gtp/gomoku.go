@@ -152,7 +152,7 @@ func (h *gomokuHandler) gomokuChooseMove(g engine.GomokuGame, c engine.Color) en
 		return engine.Pass
 	}
 	own := g.Pieces(c)
-	p := bot.NewGomokuBot(botLevel(h.level), botSeed(own, g.MoveNumber())).ChoosePlacement(g, c)
+	p := bot.NewGomokuBot(botLevel(h.level), botSeed(own, g.MoveNumber())).ChoosePlacement(bot.GomokuKnowledgeOf(g, c))
 	if p == engine.NoPoint {
 		return engine.Pass
 	}

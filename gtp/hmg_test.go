@@ -107,7 +107,7 @@ func TestGTPHMGD1Turns(t *testing.T) {
 				"play b C2", "play w B2", "kakure-reveal b 1", "play b pass", "play w E5", "kakure-reveal w 1", "genmove w",
 				"is_legal w E5", "all_legal w", "is_legal b E5", "genmove b", "kakure-reveal w 1"},
 			[]string{"=", "=", "=", "=", "=", "=", "=", "=", "=", "=", "=revealed captured=B2 undo=0 restored=-", "?illegal move",
-				"?illegal move", "?illegal reason=not-your-turn", "?not your turn", "=0", "=", "=1", "=D3", "=revealed captured=- undo=0 restored=-"}},
+				"?illegal move", "?illegal reason=not-your-turn", "?not your turn", "=0", "=", "=1", "=G3", "=revealed captured=- undo=0 restored=-"}},
 		{"GTP-HMG-D1 play goes on after two passes", o,
 			append(cards, "play b pass", "play w pass", "play w D5", "list_stones w"),
 			[]string{"=", "=", "=", "=", "=", "=D5"}},

@@ -12,37 +12,57 @@ import (
 )
 
 // EnginePlayer is a [bot.Player] that asks a GTP engine (GNU Go, say) for
-// its moves, on the stones its side knows: before each move it sets up
-// the engine's board afresh (boardsize, clear_board, komi, one play per
-// known stone) and asks genmove (GTP-D1, docs/gtp.md). In Phantom Go the
-// known stones are its own and the opponent stones its announcements
-// revealed; in Hidden Move Go the public board and its own unrevealed
-// card stones; in gomoku its own pieces and the opponent's revealed ones.
+// its moves, on what its side knows (GTP-D1, docs/gtp.md). In the
+// public-board variants (plain Go, Bridge Go, F-Go) it gives the engine
+// the game's moves, one play each, so that the engine knows the ko and
+// superko state, as long as Go's rules replay the game (moveHistory);
+// otherwise, and in the hidden variants, it sets up the engine's board
+// with one play per known stone. In Phantom Go the known stones are its
+// own and the opponent stones its announcements revealed; in Hidden Move
+// Go the public board and its own unrevealed card stones; in gomoku its
+// own pieces and the opponent's revealed ones. It sends only what changed
+// since the engine's last answer when the engine's board is a prefix of
+// the new one, and starts afresh (boardsize, clear_board, komi) otherwise.
 //
 // Every decision that is not a move (cards, reveals, the dead-stone
 // agreement, gomoku's lines and answers) is the fallback player's; so is
-// a move when the engine fails, answers a point that is not empty on the
-// known board, or answers again the move that just failed (GTP-D2).
+// a move when the engine fails or answers a move kakure refuses: a point
+// that is not empty on the known board, a move the variant's rules do not
+// allow (a ko or superko recapture, say), or again the move that just
+// failed (GTP-D2).
 type EnginePlayer struct {
 	client   *Client
 	fallback bot.Player
 
-	// Moves counts the engine's moves played, Fallbacks the moves the
-	// fallback made in its place, by reason ("engine error", "no pass
-	// here", "occupied", "failed before"); Err is the engine's last error.
+	// NoHistory sets the engine's board up from the known stones in
+	// every variant, as if it had no history (for tests and comparisons).
+	NoHistory bool
+
+	// Asked counts the moves asked of the engine (genmove), Moves the
+	// engine's moves played; Refused counts the engine's answers kakure
+	// refused, by reason ("occupied", "illegal", "failed before", "no
+	// pass here"), and Fallbacks the moves the fallback made in the
+	// engine's place, by reason (the refusals, "engine error", and "not
+	// asked" after the bound of two moves per point). Err is the engine's
+	// last error.
+	Asked     int
 	Moves     int
+	Refused   map[string]int
 	Fallbacks map[string]int
 	Err       error
 
-	asked    int
 	lastKey  string
 	lastMove engine.Point
+	history  moveHistory
+	// sent are the commands that made the engine's board, since its last
+	// boardsize (nil: unknown).
+	sent []string
 }
 
 // NewEnginePlayer returns a player that asks the engine behind c, with
 // fallback for everything else.
 func NewEnginePlayer(c *Client, fallback bot.Player) *EnginePlayer {
-	return &EnginePlayer{client: c, fallback: fallback, lastMove: engine.NoPoint, Fallbacks: map[string]int{}}
+	return &EnginePlayer{client: c, fallback: fallback, lastMove: engine.NoPoint, Refused: map[string]int{}, Fallbacks: map[string]int{}}
 }
 
 // knownPosition is what a player knows of the board: the stones of each
@@ -52,6 +72,12 @@ type knownPosition struct {
 	komi   float64
 	me     engine.Color
 	stones [2][]engine.Point // by colour: Black, White
+	// legal checks a move against the variant's rules where the view
+	// can (nil in Phantom Go, where an illegal try is a move too).
+	legal func(engine.Point) error
+	// public tells a public-board variant, whose history the engine may
+	// be given.
+	public bool
 }
 
 func (k *knownPosition) add(c engine.Color, ps ...engine.Point) {
@@ -90,13 +116,28 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 	switch vv := v.Variant.(type) {
 	case protocol.GoView:
 		k.addBoard(vv.Game.Board())
+		k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
+		k.public = true
 	case protocol.FGoView:
 		k.addBoard(vv.Game.Board())
+		k.legal = func(q engine.Point) error { return vv.Game.CheckChoice(v.Color, q) }
+		k.public = true
 	case protocol.BridgeView:
 		k.addBoard(vv.Game.Board())
+		k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
+		k.public = true
 	case protocol.HMGView:
 		board := vv.Game.Board()
 		k.addBoard(board)
+		k.legal = func(q engine.Point) error {
+			if q == engine.Pass {
+				if !vv.Game.CanPass(v.Color) {
+					return fmt.Errorf("a pass would repeat a position (HMG-6)")
+				}
+				return nil
+			}
+			return vv.Game.CheckPlay(v.Color, q)
+		}
 		for _, card := range vv.MyCards {
 			if !card.Revealed && board.OnBoard(card.Point) && board.At(card.Point) == engine.Empty {
 				k.add(v.Color, card.Point)
@@ -126,6 +167,13 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 		own, theirs := vv.Game.OwnPieces(), vv.Game.OpponentPieces()
 		k.add(k.me, own.Stones(k.me)...)
 		k.add(k.me.Opponent(), theirs.Stones(k.me.Opponent())...)
+		legal := vv.Game.LegalPoints()
+		k.legal = func(q engine.Point) error {
+			if q != engine.Pass && !slices.Contains(legal, q) {
+				return fmt.Errorf("not a legal point (GM-4)")
+			}
+			return nil
+		}
 	default:
 		return knownPosition{}, false
 	}
@@ -147,57 +195,99 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 		return a
 	}
 	k, ok := knownPositionOf(v)
-	// A bound on the engine's moves, so that a game ends even if the
-	// engine never passes: two per point, then the fallback's choices.
-	if !ok || p.asked >= 2*k.size*k.size {
+	if !ok {
 		return a
 	}
-	p.asked++
-	q, resign, err := p.genmove(k)
-	reason := ""
+	var plays []string
+	if k.public && !p.NoHistory && p.history.observe(v) {
+		for _, m := range p.history.moves {
+			plays = append(plays, "play "+m.color.String()+" "+m.point.Vertex(k.size))
+		}
+	} else {
+		for i, c := range []engine.Color{engine.Black, engine.White} {
+			for _, q := range k.stones[i] {
+				plays = append(plays, "play "+c.String()+" "+q.Vertex(k.size))
+			}
+		}
+	}
+	chosen := p.choose(k, plays, passAllowed, a)
+	if chosen == nil {
+		return protocol.Resign{}
+	}
+	p.history.pending = *chosen
+	return move(*chosen)
+}
+
+// choose asks the engine for k.me's move on the board that plays make
+// and returns it, or the fallback's move a (a Play or a GomokuPlace) with
+// the reason counted; nil means the engine resigned.
+func (p *EnginePlayer) choose(k knownPosition, plays []string, passAllowed bool, a protocol.Action) *engine.Point {
+	fallbackPoint := engine.Pass
+	switch fa := a.(type) {
+	case protocol.Play:
+		fallbackPoint = fa.Point
+	case protocol.GomokuPlace:
+		fallbackPoint = fa.Point
+	}
+	fallback := func(reason string) *engine.Point {
+		p.Fallbacks[reason]++
+		return &fallbackPoint
+	}
+	// A bound on the engine's moves, so that a game ends even if the
+	// engine never passes: two per point, then the fallback's choices.
+	if p.Asked >= 2*k.size*k.size {
+		return fallback("not asked")
+	}
+	p.Asked++
+	q, resign, err := p.genmove(k, plays)
+	refused := ""
 	switch {
 	case err != nil:
 		p.Err = err
-		reason = "engine error"
+		return fallback("engine error")
 	case resign:
 		p.Moves++
-		return protocol.Resign{}
+		return nil
 	case q == engine.Pass && !passAllowed:
-		reason = "no pass here" // gomoku: the fallback's point
+		refused = "no pass here" // gomoku: the fallback's point
 	case q != engine.Pass && k.occupied(q):
-		reason = "occupied"
+		refused = "occupied"
+	case k.legal != nil && k.legal(q) != nil:
+		refused = "illegal" // a ko or superko recapture, say
 	case q != engine.Pass && q == p.lastMove && k.key() == p.lastKey:
 		// The same move in the same position: it failed (an illegal
 		// move the view cannot explain), so it must not be asked
 		// again. A pass never fails, and the position a pass leaves
 		// may well be the same at the next turn.
-		reason = "failed before"
+		refused = "failed before"
 	default:
 		p.lastKey, p.lastMove = k.key(), q
 		p.Moves++
-		return move(q)
+		return &q
 	}
-	p.Fallbacks[reason]++
-	return a
+	p.Refused[refused]++
+	// The engine played its move on its board: the next position is set
+	// up afresh.
+	p.sent = nil
+	return fallback(refused)
 }
 
-// genmove sets the engine's board to k and asks for a move of k.me. It
-// returns resign true when the engine resigns.
-func (p *EnginePlayer) genmove(k knownPosition) (engine.Point, bool, error) {
-	setup := []string{"boardsize " + strconv.Itoa(k.size), "clear_board", "komi " + strconv.FormatFloat(k.komi, 'f', -1, 64)}
-	for _, cmd := range setup {
-		if _, err := p.client.Send(cmd); err != nil {
-			return engine.NoPoint, false, err
-		}
+// genmove brings the engine's board to k's size and komi and the plays,
+// and asks for a move of k.me. It returns resign true when the engine
+// resigns.
+func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, bool, error) {
+	want := append([]string{"boardsize " + strconv.Itoa(k.size), "clear_board", "komi " + strconv.FormatFloat(k.komi, 'f', -1, 64)}, plays...)
+	from := 0
+	if p.sent != nil && len(p.sent) <= len(want) && slices.Equal(p.sent, want[:len(p.sent)]) {
+		from = len(p.sent)
 	}
-	for i, c := range []engine.Color{engine.Black, engine.White} {
-		for _, q := range k.stones[i] {
+	p.sent = nil
+	for i, cmd := range want[from:] {
+		if _, err := p.client.Send(cmd); err != nil {
 			// A stone the engine refuses (it would not fit its rules) is
 			// left out: the engine still answers for the rest.
-			if _, err := p.client.Send("play " + c.String() + " " + q.Vertex(k.size)); err != nil {
-				if _, refused := err.(*CommandError); !refused {
-					return engine.NoPoint, false, err
-				}
+			if _, refused := err.(*CommandError); !refused || from+i < 3 {
+				return engine.NoPoint, false, err
 			}
 		}
 	}
@@ -213,5 +303,7 @@ func (p *EnginePlayer) genmove(k knownPosition) (engine.Point, bool, error) {
 	if err != nil {
 		return engine.NoPoint, false, fmt.Errorf("%w: genmove answered %q: %v", ErrEngine, answer, err)
 	}
+	// The engine's board now has its move played.
+	p.sent = append(want, "play "+k.me.String()+" "+q.Vertex(k.size))
 	return q, false, nil
 }

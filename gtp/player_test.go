@@ -176,3 +176,92 @@ func TestGTPD2Fallbacks(t *testing.T) {
 }
 
 func isMarkDead(a protocol.Action) bool { _, ok := a.(protocol.MarkDead); return ok }
+
+// gnugoOrSkip starts GNU Go at level 1, or skips the test where it is not
+// installed.
+func gnugoOrSkip(t *testing.T) *gtp.Client {
+	t.Helper()
+	const gnugo = "/usr/games/gnugo"
+	if _, err := os.Stat(gnugo); err != nil {
+		t.Skip("GNU Go is not installed (apt-get install gnugo)")
+	}
+	c, err := gtp.StartClient(gnugo + " --mode gtp --level 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// koFight plays a 5×5 game of Go up to a ko: Black took at D3, White
+// passed, Black played C1, and White has just taken back at C3. Black may
+// not retake at D3 now (GO-3), and it is the only move that is not
+// filling its own area. views are Black's views at each of its turns, and
+// blackMoves the moves Black played after each.
+func koFight(t *testing.T) (views []protocol.View, blackMoves []engine.Point) {
+	t.Helper()
+	o := engine.Options{Variant: engine.VariantGo, Size: 5, Komi: 0.5, KomiSet: true}
+	g, err := engine.NewGoGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := strings.Fields("B2 D1 B1 D2 B3 D4 B4 D5 B5 E3 C2 C3 C4 pass D3 pass C1 C3")
+	for i, vertex := range seq {
+		q, err := engine.ParseVertex(5, vertex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := engine.Black
+		if i%2 == 1 {
+			c = engine.White
+		} else {
+			views = append(views, protocol.View{Color: engine.Black, Options: o, MyTurn: true, Variant: protocol.GoView{Game: g}})
+			blackMoves = append(blackMoves, q)
+		}
+		if g, _, err = g.Play(c, q); err != nil {
+			t.Fatalf("move %d %s: %v", i+1, vertex, err)
+		}
+	}
+	return append(views, protocol.View{Color: engine.Black, Options: o, MyTurn: true, Variant: protocol.GoView{Game: g}}), blackMoves
+}
+
+// TestGTPD1GNUGoKnowsTheKo (GTP-D1, GO-3): in plain Go the engine is given
+// the game's moves, so GNU Go, asked for Black's move just after White
+// took a ko back, knows that the retake is illegal and answers a legal
+// move (C5), whatever Black played before (its moves here are the test's,
+// not the engine's). Set up from the stones alone, as before, GNU Go
+// answers the retake D3: kakure refuses it and the fallback moves instead
+// (GTP-D2), so that the game goes on either way.
+func TestGTPD1GNUGoKnowsTheKo(t *testing.T) {
+	views, _ := koFight(t)
+	d3, _ := engine.ParseVertex(5, "D3")
+	last := views[len(views)-1]
+	game := last.Variant.(protocol.GoView).Game
+	if game.Check(engine.Black, d3) == nil {
+		t.Fatal("the test's position has no ko at D3")
+	}
+
+	withHistory := gtp.NewEnginePlayer(gnugoOrSkip(t), &fixedPlayer{action: protocol.Play{Point: engine.Pass}})
+	for _, v := range views[:len(views)-1] {
+		withHistory.Choose(v)
+	}
+	refusedBefore := withHistory.Refused["illegal"] + withHistory.Refused["occupied"]
+	a, ok := withHistory.Choose(last).(protocol.Play)
+	if !ok || a.Point == engine.Pass || game.Check(engine.Black, a.Point) != nil {
+		t.Fatalf("with the history: %#v, want a legal move of the engine's", a)
+	}
+	if n := withHistory.Refused["illegal"] + withHistory.Refused["occupied"]; n != refusedBefore {
+		t.Errorf("with the history the engine's answer was refused (%v)", withHistory.Refused)
+	}
+	t.Logf("with the history GNU Go answers %s", a.Point.Vertex(5))
+
+	setUp := gtp.NewEnginePlayer(gnugoOrSkip(t), &fixedPlayer{action: protocol.Play{Point: engine.Pass}})
+	setUp.NoHistory = true
+	b, ok := setUp.Choose(last).(protocol.Play)
+	if !ok || game.Check(engine.Black, b.Point) != nil {
+		t.Fatalf("from the stones: %#v is not legal: the game would abort", b)
+	}
+	if setUp.Refused["illegal"] != 1 || setUp.Fallbacks["illegal"] != 1 || b.Point != engine.Pass {
+		t.Errorf("from the stones: refused %v, fallbacks %v, move %v; want GNU Go's D3 refused and the fallback's pass", setUp.Refused, setUp.Fallbacks, b.Point)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,7 +72,7 @@ func runMatch(env *environment, args []string) error {
 	}
 	ctx := context.Background()
 	loopback := []string{"/ip4/127.0.0.1/tcp/0"}
-	names := [2]string{"a", "b"}
+	names := peerNames
 	var peers [2]*peerHandle
 	for i := range peers {
 		p, err := startPeer(ctx, filepath.Join(*out, "peers", names[i]), loopback, nil)
@@ -100,7 +101,7 @@ func runMatch(env *environment, args []string) error {
 			engine.Black: sides[0].timed(sides[0].forGame(gameSeed)),
 			engine.White: sides[1].timed(sides[1].forGame(gameSeed + 1)),
 		}
-		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout)
+		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout, label)
 		if err != nil {
 			return fmt.Errorf("game %d: %w", i, err)
 		}
@@ -110,9 +111,9 @@ func runMatch(env *environment, args []string) error {
 		}
 		wins[res.Result.Winner]++
 		tr := host.Transcript()
-		fmt.Fprintf(env.stdout, "game %d: %s %dx%d %s: %s (%s) %s=%s %s=%s peer-a=%s messages=%d %.2fs\n", i, opts.Variant, opts.Size, opts.Size,
+		fmt.Fprintf(env.stdout, "game %d: %s %dx%d %s: %s (%s) %s=%s %s=%s peer-a=%s messages=%d passes=%d/%d %.2fs\n", i, opts.Variant, opts.Size, opts.Size,
 			filepath.Base(path), res.Result, res.Result.By, colorName(engine.Black), sides[0].spec, colorName(engine.White), sides[1].spec,
-			colorName(host.View().Color), len(tr.Messages), time.Since(start).Seconds())
+			colorName(host.View().Color), len(tr.Messages), sides[0].gamePasses(), sides[1].gamePasses(), time.Since(start).Seconds())
 	}
 	for c := engine.Black; c <= engine.White; c++ {
 		fmt.Fprintf(env.stdout, "time per decision: %s: %s\n", label(c), sides[c-engine.Black].summary())
@@ -123,36 +124,68 @@ func runMatch(env *environment, args []string) error {
 
 // playMatchGame plays one game: peer 0 invites peer 1, each plays its
 // colour with that colour's player. It returns the outcome and the
-// inviter's game.
-func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration) (*protocol.Outcome, *protocol.Game, error) {
+// inviter's game. When either side's player fails, the other side is
+// stopped at once and the error names the side that failed, by label
+// (the colour and its PLAYER), and its peer (MATCH-D2, docs/bots.md).
+func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration, label func(engine.Color) string) (*protocol.Outcome, *protocol.Game, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	guest := make(chan error, 1)
+	type sideResult struct {
+		out *protocol.Outcome
+		g   *protocol.Game
+		err error
+	}
+	var results [2]chan sideResult
+	for i := range results {
+		results[i] = make(chan sideResult, 1)
+	}
+	// play runs one peer's side; a failure of its player stops the other.
+	play := func(i int, g *protocol.Game) {
+		out, err := bot.Run(ctx, g, players)
+		if err != nil && ctx.Err() == nil {
+			err = fmt.Errorf("%s on peer %s failed: %w", label(players.colorOf(g.View())), peerNames[i], err)
+			cancel()
+		}
+		results[i] <- sideResult{out, g, err}
+	}
 	go func() {
 		select {
 		case g := <-peers[1].service.Accepted():
-			_, err := bot.Run(ctx, g, players)
-			guest <- err
+			play(1, g)
 		case <-ctx.Done():
-			guest <- ctx.Err()
+			results[1] <- sideResult{err: ctx.Err()}
 		}
 	}()
 	g, err := peers[0].service.Invite(ctx, peers[1].node.ID(), o)
 	if err != nil {
-		return nil, nil, err
+		cancel()
+		<-results[1]
+		return nil, nil, fmt.Errorf("invite: %w", err)
 	}
-	out, err := bot.Run(ctx, g, players)
-	if err != nil {
-		return nil, nil, err
+	go play(0, g)
+	var got [2]sideResult
+	for i := range results {
+		got[i] = <-results[i]
 	}
-	if err := <-guest; err != nil {
-		return nil, nil, fmt.Errorf("guest: %w", err)
+	// A player's failure first, then the timeout.
+	for _, r := range got {
+		if r.err != nil && !errors.Is(r.err, context.Canceled) && !errors.Is(r.err, context.DeadlineExceeded) {
+			return nil, nil, r.err
+		}
 	}
-	if out == nil {
+	for i, r := range got {
+		if r.err != nil {
+			return nil, nil, fmt.Errorf("peer %s: no result after --timeout %v: %w", peerNames[i], timeout, r.err)
+		}
+	}
+	if got[0].out == nil {
 		return nil, nil, fmt.Errorf("the game ended without a result")
 	}
-	return out, g, nil
+	return got[0].out, got[0].g, nil
 }
+
+// peerNames are the names of a match's two peers: a invites b.
+var peerNames = [2]string{"a", "b"}
 
 // describeOutcome is a short text of an outcome for logs.
 func describeOutcome(o *protocol.Outcome) string {

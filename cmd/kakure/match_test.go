@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 )
 
 // runCommand runs a kakure command line in-process and returns its exit
@@ -148,7 +155,8 @@ func TestMatchBadPlayers(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--black", "human"}, 2, `player "human": want bot[:LEVEL]`},
+		{[]string{"--black", "person"}, 2, `player "person": want bot[:LEVEL]`},
+		{[]string{"--white", "human:2"}, 2, "human takes no argument"},
 		{[]string{"--black", "bot:9"}, 2, "level 9"},
 		{[]string{"--white", "random:3"}, 2, "random takes no argument"},
 		{[]string{"--white", "gtp:"}, 2, "needs the engine's command"},
@@ -216,4 +224,98 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestMatchFailsFast (MATCH-D2): when one side's player fails (here it
+// plays off the board), the game stops at once, whichever peer the coin
+// toss gave that side, the invited one included, and the error names the
+// side's colour, its player and its peer; it is not the timeout.
+func TestMatchFailsFast(t *testing.T) {
+	ctx := context.Background()
+	var peers [2]*peerHandle
+	for i := range peers {
+		p, err := startPeer(ctx, filepath.Join(t.TempDir(), peerNames[i]), []string{"/ip4/127.0.0.1/tcp/0"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.close()
+		peers[i] = p
+	}
+	if _, err := peers[0].node.Connect(ctx, peers[1].node.Addrs()[0].String()); err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.Options{Variant: engine.VariantGo, Size: 5, Komi: 0.5}
+	offBoard := choiceFunc(func(protocol.View) protocol.Action { return protocol.Play{Point: engine.Point(1000)} })
+	const timeout = 5 * time.Minute
+	failedOn := map[string]bool{}
+	for game := 0; game < 20 && len(failedOn) < 2; game++ {
+		bad := engine.Black + engine.Color(game%2)
+		players := byColor{bad: offBoard, bad.Opponent(): bot.NewRandom(uint64(game))}
+		label := func(c engine.Color) string {
+			if c == bad {
+				return c.String() + " (off-board)"
+			}
+			return c.String() + " (random)"
+		}
+		start := time.Now()
+		_, _, err := playMatchGame(ctx, peers, opts, players, timeout, label)
+		elapsed := time.Since(start)
+		if err == nil {
+			t.Fatalf("game %d: a player that plays off the board did not fail the game", game)
+		}
+		if errors.Is(err, context.DeadlineExceeded) || elapsed >= timeout {
+			t.Fatalf("game %d: waited for the timeout (%v): %v", game, elapsed, err)
+		}
+		m := regexp.MustCompile(`^(\w+) \(off-board\) on peer ([ab]) failed: `).FindStringSubmatch(err.Error())
+		if m == nil || m[1] != bad.String() {
+			t.Fatalf("game %d: the error does not name the failing side %s (off-board): %v", game, bad, err)
+		}
+		failedOn[m[2]] = true
+		t.Logf("game %d: %v after %v", game, err, elapsed.Round(time.Millisecond))
+	}
+	if !failedOn["b"] {
+		t.Fatalf("the invited peer's player never failed in 20 games (coin tosses): the case is not covered")
+	}
+}
+
+// TestMatchGTPEngineGo plays plain Go 7×7, GNU Go against the bot at level
+// 1: the engine is given the game's moves (GTP-D1), so its ko retakes are
+// not refused, and a move kakure refuses would be the fallback's (GTP-D2):
+// no game aborts. The summary reports the moves asked, refused and the
+// fallbacks.
+func TestMatchGTPEngineGo(t *testing.T) {
+	const gnugo = "/usr/games/gnugo"
+	if _, err := os.Stat(gnugo); err != nil {
+		t.Skip("GNU Go is not installed (apt-get install gnugo)")
+	}
+	dir := t.TempDir()
+	code, out := runCommand(t, "match", "--variant", "go", "--size", "7", "--games", "2", "--out", dir,
+		"--black", "gtp:"+gnugo+" --mode gtp --level 1", "--white", "bot:1")
+	if code != 0 {
+		t.Fatalf("match exited %d:\n%s", code, out)
+	}
+	m := regexp.MustCompile(`engine-asked=(\d+) engine-moves=(\d+) refused=(\d+) fallback-moves=(\d+)`).FindStringSubmatch(out)
+	if m == nil || atoi(t, m[1]) < 4 || atoi(t, m[2])+atoi(t, m[4]) < atoi(t, m[1]) {
+		t.Fatalf("no engine summary, or the engine's moves and the fallbacks do not add up to the moves asked:\n%s", out)
+	}
+	t.Logf("%s", out)
+}
+
+// TestMatchScriptedHuman (MATCH-D3, BOT-D6): the scripted human ends a
+// game against the bot; each game line counts both sides' passes, and the
+// human passes at least once (the game ends on two passes or a
+// resignation, never by the bound of moves).
+func TestMatchScriptedHuman(t *testing.T) {
+	code, out := runCommand(t, "match", "--variant", "go", "--size", "7", "--games", "1", "--out", t.TempDir(), "--black", "bot:1", "--white", "human")
+	if code != 0 {
+		t.Fatalf("match exited %d:\n%s", code, out)
+	}
+	m := regexp.MustCompile(`(?m)^game 1: .* passes=(\d+)/(\d+) `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no passes on the game line:\n%s", out)
+	}
+	if !strings.Contains(out, "(resign)") && atoi(t, m[2]) < 1 {
+		t.Errorf("the human never passed in a game that ended without a resignation:\n%s", out)
+	}
+	t.Logf("%s", out)
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // playerUsage is the syntax of a PLAYER in `kakure match`.
-const playerUsage = "bot[:LEVEL] (the built-in bot; LEVEL as --level takes it), random (a uniformly random legal player) or gtp:COMMAND (a GTP engine, e.g. \"gtp:/usr/games/gnugo --mode gtp --level 1\")"
+const playerUsage = "bot[:LEVEL] (the built-in bot; LEVEL as --level takes it), random (a uniformly random legal player), human (a scripted human, for measuring how a bot ends its games: MATCH-D3) or gtp:COMMAND (a GTP engine, e.g. \"gtp:/usr/games/gnugo --mode gtp --level 1\")"
 
 // matchPlayer is one side of a match, as --black or --white names it: it
 // makes a fresh player for each game and keeps the side's numbers.
@@ -28,6 +28,8 @@ type matchPlayer struct {
 	mu        sync.Mutex
 	decisions []time.Duration
 	engines   []*gtp.EnginePlayer
+	// passes counts the side's passes in the current game.
+	passes int
 }
 
 // parseMatchPlayer reads a PLAYER; a gtp player's engine starts here and
@@ -36,9 +38,9 @@ func parseMatchPlayer(spec string) (*matchPlayer, error) {
 	kind, arg, hasArg := strings.Cut(spec, ":")
 	p := &matchPlayer{spec: spec, kind: strings.ToLower(strings.TrimSpace(kind)), level: bot.DefaultLevel}
 	switch p.kind {
-	case "random":
+	case "random", "human":
 		if hasArg {
-			return nil, usageError("player %q: random takes no argument", spec)
+			return nil, usageError("player %q: %s takes no argument", spec, p.kind)
 		}
 	case "bot":
 		if hasArg {
@@ -77,9 +79,16 @@ func (p *matchPlayer) close() {
 // forGame returns the player of one game. A gtp player leaves every
 // decision but its moves to the built-in bot at level 1 (GTP-D2).
 func (p *matchPlayer) forGame(seed uint64) bot.Player {
+	p.mu.Lock()
+	p.passes = 0
+	p.mu.Unlock()
 	switch p.kind {
 	case "random":
 		return bot.NewRandom(seed)
+	case "human":
+		l := bot.Levels[1]
+		l.NoResign = true
+		return scriptedHuman{bot.New(l, seed)}
 	case "gtp":
 		e := gtp.NewEnginePlayer(p.engine, bot.New(bot.Levels[1], seed))
 		p.mu.Lock()
@@ -98,6 +107,9 @@ func (p *matchPlayer) timed(inner bot.Player) bot.Player {
 		if a != nil {
 			p.mu.Lock()
 			p.decisions = append(p.decisions, time.Since(start))
+			if pl, ok := a.(protocol.Play); ok && pl.Point == engine.Pass {
+				p.passes++
+			}
 			p.mu.Unlock()
 		}
 		return a
@@ -105,7 +117,9 @@ func (p *matchPlayer) timed(inner bot.Player) bot.Player {
 }
 
 // summary is the side's time per decision (p50, p95, max) and, for a gtp
-// player, how often the engine was asked and failed.
+// player, how often the engine was asked, how many of its moves were
+// played and refused, and the fallback's moves in its place by reason
+// (GTP-D2).
 func (p *matchPlayer) summary() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -117,11 +131,15 @@ func (p *matchPlayer) summary() string {
 		s += fmt.Sprintf(" p50=%v p95=%v max=%v", round(pct(0.5)), round(pct(0.95)), round(d[len(d)-1]))
 	}
 	if p.kind == "gtp" {
-		var moves, fallbacks int
+		var asked, moves, refused, fallbacks int
 		reasons := map[string]int{}
 		var lastErr error
 		for _, e := range p.engines {
+			asked += e.Asked
 			moves += e.Moves
+			for _, n := range e.Refused {
+				refused += n
+			}
 			for r, n := range e.Fallbacks {
 				reasons[r] += n
 				fallbacks += n
@@ -130,7 +148,7 @@ func (p *matchPlayer) summary() string {
 				lastErr = e.Err
 			}
 		}
-		s += fmt.Sprintf(" engine-moves=%d fallback-moves=%d", moves, fallbacks)
+		s += fmt.Sprintf(" engine-asked=%d engine-moves=%d refused=%d fallback-moves=%d", asked, moves, refused, fallbacks)
 		if fallbacks > 0 {
 			var parts []string
 			for _, r := range slices.Sorted(maps.Keys(reasons)) {
@@ -171,8 +189,8 @@ func (f choiceFunc) Choose(v protocol.View) protocol.Action { return f(v) }
 // only which peer plays X (MATCH-D1, docs/bots.md).
 type byColor map[engine.Color]bot.Player
 
-// Choose implements bot.Player.
-func (b byColor) Choose(v protocol.View) protocol.Action {
+// colorOf returns the colour whose player makes v's decisions.
+func (b byColor) colorOf(v protocol.View) engine.Color {
 	c := v.Color
 	if gv, ok := v.Variant.(protocol.GomokuView); ok {
 		c = gv.Game.Me()
@@ -183,8 +201,70 @@ func (b byColor) Choose(v protocol.View) protocol.Action {
 			}
 		}
 	}
-	if p, ok := b[c]; ok {
+	return c
+}
+
+// Choose implements bot.Player.
+func (b byColor) Choose(v protocol.View) protocol.Action {
+	if p, ok := b[b.colorOf(v)]; ok {
 		return p.Choose(v)
 	}
 	return nil
+}
+
+// gamePasses returns the side's passes in the current game.
+func (p *matchPlayer) gamePasses() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.passes
+}
+
+// scriptedHuman is the player "human" of `kakure match` (MATCH-D3): a
+// human who wants the game over, as a measure of how a bot ends its
+// games. It passes as soon as the other side has just passed (it agrees
+// to stop) and when it judges the board settled as the built-in bot at
+// level 1 does (BOT-D6); otherwise it plays that bot's move. It never
+// resigns.
+type scriptedHuman struct{ bot *bot.Bots }
+
+// Choose implements bot.Player.
+func (h scriptedHuman) Choose(v protocol.View) protocol.Action {
+	a := h.bot.Choose(v)
+	if _, isPlay := a.(protocol.Play); isPlay && opponentJustPassed(v) {
+		return protocol.Play{Point: engine.Pass}
+	}
+	return a
+}
+
+// opponentJustPassed reports whether the other side's last move, as v
+// shows it, was a pass.
+func opponentJustPassed(v protocol.View) bool {
+	switch vv := v.Variant.(type) {
+	case protocol.GoView:
+		return !vv.Scoring && vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
+	case protocol.BridgeView:
+		return vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
+	case protocol.HMGView:
+		return vv.Stage == protocol.HMGStagePlay && vv.Game.Passes() > 0
+	case protocol.FGoView:
+		if vv.Scoring {
+			return false
+		}
+		black, white := vv.Game.LastChoices()
+		if v.Color == engine.Black {
+			return white == engine.Pass && vv.Game.TurnNumber() > 0
+		}
+		return black == engine.Pass && vv.Game.TurnNumber() > 0
+	case protocol.PhantomNetView:
+		if vv.Scoring || vv.Stage != protocol.PhantomStagePlay {
+			return false
+		}
+		log := vv.Own.Log()
+		for i := len(log) - 1; i >= 0; i-- {
+			if log[i].Mover != vv.Own.Me() {
+				return log[i].Event == engine.PhantomPassed
+			}
+		}
+	}
+	return false
 }
