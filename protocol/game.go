@@ -256,17 +256,8 @@ func (g *Game) saveSecrets() error {
 // number after a restart. A received message needs no sync of its own: if
 // it is lost in a crash, the other peer sends it again on resume, and the
 // next durable save (before any message that acknowledges it) keeps it.
-// The first save writes the secrets file too, which a restart needs to
-// resume the game even before this peer's first secret (its coin toss):
-// a peer killed between its acceptance and its toss would otherwise find
-// a record it cannot resume (T-11).
 func (g *Game) save(durable bool) error {
 	if path := g.RecordPath(); path != "" {
-		if g.savedSecrets == nil && g.player != nil {
-			if err := g.saveSecrets(); err != nil {
-				return err
-			}
-		}
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		return g.tr.save(path, durable)
