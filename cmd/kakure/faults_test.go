@@ -172,8 +172,9 @@ func faultGames() []engine.Options {
 }
 
 // lightUnderRace leaves Phantom Go out of games under the race detector
-// without KAKURE_FAULTS_FULL: its secure computation is CPU-bound there,
-// and TestLatency100ms and TestConnectionCutResumes still play it.
+// without KAKURE_FAULTS_FULL: its secure computation is CPU-bound there;
+// TestConnectionCutResumes still plays it, and the pass without -race of
+// the README's test command plays the others.
 func lightUnderRace(games []engine.Options) []engine.Options {
 	if !raceEnabled || fullFaults() {
 		return games
@@ -367,14 +368,15 @@ func eachGame(t *testing.T, games []engine.Options, seed uint64, play func(t *te
 	}
 }
 
-// TestLatency100ms plays Go 9×9, F-Go and Phantom Go over TCP through
-// toxiproxy adding 50 ms each way (100 ms of round trip) (NET-D10).
+// TestLatency100ms plays Go 9×9, F-Go and Phantom Go (not under the race
+// detector) over TCP through toxiproxy adding 50 ms each way (100 ms of
+// round trip) (NET-D10).
 func TestLatency100ms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays whole games with 100 ms round trips")
 	}
 	t.Parallel()
-	eachGame(t, faultGames(), 7, func(t *testing.T, o engine.Options, seed uint64) {
+	eachGame(t, lightUnderRace(faultGames()), 7, func(t *testing.T, o engine.Options, seed uint64) {
 		peers, _ := connectThroughToxiproxy(t, func(tp *toxicProxy) { tp.latency(t, 50*time.Millisecond) })
 		rtt, err := peers[0].node.Ping(t.Context(), peers[1].node.ID())
 		if err != nil || rtt < 100*time.Millisecond {
