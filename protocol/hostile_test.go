@@ -145,7 +145,7 @@ func (a *arena) honestGame(t *testing.T, seed uint64) {
 // honestGameOf is honestGame with options o.
 func (a *arena) honestGameOf(t *testing.T, seed uint64, o engine.Options) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(a.ctx, testenv.Duration(30*time.Second))
 	defer cancel()
 	g, err := a.honest.Invite(ctx, a.vhost.ID(), o)
 	if err != nil {
@@ -629,7 +629,7 @@ func TestT11SilentPeer(t *testing.T) {
 		}()
 	})
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(a.ctx, testenv.Duration(30*time.Second))
 	defer cancel()
 	g, err := a.victim.Invite(ctx, evil.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
 	t.Logf("invitation to a silent peer: %v after %v", err, time.Since(start))
@@ -838,7 +838,7 @@ func TestT11DisconnectMidGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+			ctx, cancel := context.WithTimeout(a.ctx, testenv.Duration(30*time.Second))
 			defer cancel()
 			g, err := evil.Invite(ctx, a.vhost.ID(), tt.o)
 			if err != nil {
@@ -1118,7 +1118,7 @@ func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
 		go io.Copy(io.Discard, st)
 		keepAlive(st)
 	})
-	ctx, cancel := context.WithTimeout(a.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(a.ctx, testenv.Duration(20*time.Second))
 	defer cancel()
 	g, err := a.victim.Invite(ctx, evil.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
 	if err != nil {
@@ -1163,7 +1163,7 @@ func TestT10AttachmentInAGameWithout(t *testing.T) {
 		t.Logf("writing the attachment: %v", err)
 	}
 	g := a.victim.Game(ids[0])
-	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(a.ctx, testenv.Duration(5*time.Second))
 	defer cancel()
 	if err := g.Wait(ctx); err != nil {
 		t.Fatalf("the game goes on after an attachment: %v", err)

@@ -65,7 +65,7 @@ func TestT11ReconnectWhileRunning(t *testing.T) {
 // "connection lost" as soon as the peer is back.
 func TestT11ReconnectTellsBothSides(t *testing.T) {
 	p := newPair(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
 	defer cancel()
 	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantGo, Size: 7})
 	if err != nil {
