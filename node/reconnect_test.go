@@ -2,6 +2,7 @@ package node_test
 
 import (
 	"context"
+	"github.com/kakure/kakure/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 
 // waitUntil polls cond every 20 ms until it holds or d passes.
 func waitUntil(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
+	deadline := testenv.Deadline(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			return false
@@ -102,13 +103,14 @@ func TestKeepReconnectsViaRelay(t *testing.T) {
 	if !waitUntil(5*time.Second, func() bool { return guest.ConnectionInfo(host.ID()).Reconnecting == "" }) {
 		t.Errorf("still %q once connected", guest.ConnectionInfo(host.ID()).Reconnecting)
 	}
-	logs, err := os.ReadFile(filepath.Join(guestHome, node.LogFileName))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The redial logs its end after the connection is up: wait for it.
+	var logs []byte
 	for _, want := range []string{"msg=lost", "msg=redialling", "msg=reconnected", "via=relayed"} {
-		if !strings.Contains(string(logs), want) {
-			t.Errorf("kakure.log has no %q:\n%s", want, logs)
+		if !waitUntil(5*time.Second, func() bool {
+			logs, err = os.ReadFile(filepath.Join(guestHome, node.LogFileName))
+			return err == nil && strings.Contains(string(logs), want)
+		}) {
+			t.Errorf("kakure.log has no %q (%v):\n%s", want, err, logs)
 		}
 	}
 }

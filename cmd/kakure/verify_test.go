@@ -67,7 +67,7 @@ func TestT3VerifyRejectsDamagedRecords(t *testing.T) {
 		{"T-3 empty file", nil, 1, "record rejected"},
 		{"T-3 finished record as written", document, 0, "ok: result"},
 		{"T-3 log without its closing line", log, 0, "ok: result"},
-		{"T-3 log torn in its last line", torn, 1, "ends before the game's result"},
+		{"T-3 log torn in its last line", torn, 1, "before both players stated the result: not a finished game"},
 		{"T-3 log without its head", log[bytes.IndexByte(log, '\n')+1:], 1, "record rejected"},
 	}
 	for _, tt := range tests {
