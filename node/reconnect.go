@@ -164,7 +164,7 @@ func (n *Node) reconnectLoop(p peer.ID) {
 			return
 		}
 		connLog.Info("redial failed", "peer", p, "try", try, "err", err, "next in", pause)
-		in.setState(p, fmt.Sprintf("reconnecting: the %s try failed, next in %s", ordinal(try), pause))
+		in.setState(p, fmt.Sprintf("reconnecting: the %s try failed, next in %s", Ordinal(try), pause))
 		select {
 		case <-time.After(pause):
 		case <-n.closingCtx().Done():
@@ -193,7 +193,7 @@ func (n *Node) redial(ctx context.Context, p peer.ID, try int) (ConnKind, error)
 			paths = "via relay"
 		}
 	}
-	in.setState(p, fmt.Sprintf("reconnecting %s (%s try)", paths, ordinal(try)))
+	in.setState(p, fmt.Sprintf("reconnecting %s (%s try)", paths, Ordinal(try)))
 	connLog.Info("redialling", "peer", p, "try", try, "paths", paths, "direct", direct, "relays", len(in.relays))
 
 	start := time.Now()
@@ -275,7 +275,7 @@ func (n *Node) redialByCode(ctx context.Context, p peer.ID, try int, failed erro
 	if code == "" || len(n.inet.relays) == 0 {
 		return ConnNone, failed
 	}
-	n.inet.setState(p, fmt.Sprintf("reconnecting by a new lookup of the invite code on the relays (%s try)", ordinal(try)))
+	n.inet.setState(p, fmt.Sprintf("reconnecting by a new lookup of the invite code on the relays (%s try)", Ordinal(try)))
 	relays, err := n.connectRelays(ctx)
 	if err != nil {
 		return ConnNone, errors.Join(failed, err)
@@ -295,8 +295,10 @@ func (n *Node) redialByCode(ctx context.Context, p peer.ID, try int, failed erro
 	return n.bestKind(p), nil
 }
 
-// ordinal returns "1st", "2nd", "3rd", "4th" ... "11th", "21st".
-func ordinal(n int) string {
+// Ordinal writes n as an English ordinal, as the state of a redial and
+// the programs' retry lines say it: "1st", "2nd", "3rd", "4th" ... "11th",
+// "21st".
+func Ordinal(n int) string {
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {

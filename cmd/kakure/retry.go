@@ -46,7 +46,7 @@ func retryConnect(ctx context.Context, out io.Writer, what string, budget time.D
 		err := attempt(ctx)
 		if err == nil {
 			if try > 1 {
-				fmt.Fprintf(out, "%s: succeeded at the %s try after %.1fs\n", what, ordinal(try), time.Since(start).Seconds())
+				fmt.Fprintf(out, "%s: succeeded at the %s try after %.1fs\n", what, node.Ordinal(try), time.Since(start).Seconds())
 			}
 			return nil
 		}
@@ -57,7 +57,7 @@ func retryConnect(ctx context.Context, out io.Writer, what string, budget time.D
 		if left <= pause {
 			return fmt.Errorf("%s: gave up after %d tries in %.0fs: %s: %w", what, try, time.Since(start).Seconds(), explainNetError(err), err)
 		}
-		fmt.Fprintf(out, "%s: %s (%s); trying again in %s (%s try)\n", what, explainNetError(err), oneLine(err.Error()), pause, ordinal(try+1))
+		fmt.Fprintf(out, "%s: %s (%s); trying again in %s (%s try)\n", what, explainNetError(err), oneLine(err.Error()), pause, node.Ordinal(try+1))
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
@@ -90,19 +90,3 @@ func explainNetError(err error) string {
 
 // oneLine joins the lines of a (libp2p's multi-line) error message.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// ordinal returns "1st", "2nd", "3rd", "4th" ... "11th", "21st".
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/kakure/kakure/node"
 	"io"
 	"net"
 	"path/filepath"
@@ -138,8 +139,8 @@ func itoaPort(p int) string { return strconv.Itoa(p) }
 
 func TestOrdinal(t *testing.T) {
 	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 101: "101st", 111: "111th"} {
-		if got := ordinal(n); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		if got := node.Ordinal(n); got != want {
+			t.Errorf("node.Ordinal(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
