@@ -1,14 +1,7 @@
 package ot_test
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 )
 
@@ -27,62 +20,7 @@ const katFile = "testdata/kat.txt"
 // rewrites the file under KAKURE_WRITE_KAT=1.
 func checkKAT(t *testing.T, got map[string][]byte) {
 	t.Helper()
-	sums := map[string]string{}
-	for name, b := range got {
-		s := sha256.Sum256(b)
-		sums[name] = hex.EncodeToString(s[:])
-	}
-	if os.Getenv("KAKURE_WRITE_KAT") == "1" {
-		names := make([]string, 0, len(sums))
-		for n := range sums {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		var sb strings.Builder
-		sb.WriteString("# SHA-256 of known-answer vectors; KAKURE_WRITE_KAT=1 go test -run TestKAT rewrites it.\n")
-		for _, n := range names {
-			fmt.Fprintf(&sb, "%s %s\n", n, sums[n])
-		}
-		if err := os.MkdirAll(filepath.Dir(katFile), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(katFile, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %d vectors to %s", len(names), katFile)
-		return
-	}
-	f, err := os.Open(katFile)
-	if err != nil {
-		t.Fatalf("known answers: %v", err)
-	}
-	defer f.Close()
-	want := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, sum, ok := strings.Cut(line, " ")
-		if !ok {
-			t.Fatalf("known answers: bad line %q", line)
-		}
-		want[name] = sum
-	}
-	for name, sum := range sums {
-		switch w, ok := want[name]; {
-		case !ok:
-			t.Errorf("known answer %s missing from %s", name, katFile)
-		case w != sum:
-			t.Errorf("known answer %s: digest %s, want %s", name, sum, w)
-		}
-	}
-	for name := range want {
-		if _, ok := sums[name]; !ok {
-			t.Errorf("known answer %s of %s not computed", name, katFile)
-		}
-	}
+	kat.Check(t, katFile, got)
 }
 
 // TestKATExtension (T-8(c)): fixed seeds, choices and pairs give fixed
