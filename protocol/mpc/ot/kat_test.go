@@ -3,6 +3,8 @@ package ot_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/kakure/kakure/protocol/mpc/internal/kat"
 )
 
 // Known-answer vectors (issue 16, T-8(c)): fixed seeds must give fixed
