@@ -382,7 +382,7 @@ func (p *pane) watchHidden(vertex, what string) (stop func()) {
 				}
 				continue
 			}
-			if cell := boardCellOf(out, vertex); cell != "" && strings.Trim(cell, " ") != "·" && strings.Trim(cell, " ") != "+" && bad == "" {
+			if cell := boardCellOf(out, vertex); cell != "" && !showsNoStone(cell) && bad == "" {
 				bad = fmt.Sprintf("%s showed %q at %s, where %s is hidden:\n%s", p.name, cell, vertex, what, out)
 			}
 			seen++
@@ -397,11 +397,21 @@ func (p *pane) watchHidden(vertex, what string) (stop func()) {
 	}
 }
 
+// showsNoStone reports whether a board cell shows no stone: an empty point,
+// a star point, or an empty point the count gives to a colour (UI-D26).
+func showsNoStone(cell string) bool {
+	switch strings.TrimSpace(cell) {
+	case "·", "+", "▪", "▫":
+		return true
+	}
+	return false
+}
+
 // hiddenFrom checks that a screen shows nothing at a vertex where the
 // other player holds something hidden: an empty point, no bracket.
 func hiddenFrom(t *testing.T, p *pane, vertex, what string) {
 	t.Helper()
-	if got := boardCell(t, p.capture(), vertex); strings.TrimSpace(got) != "·" && strings.TrimSpace(got) != "+" {
+	if got := boardCell(t, p.capture(), vertex); !showsNoStone(got) {
 		t.Errorf("%s's screen shows %q at %s, where %s is hidden:\n%s", p.name, got, vertex, what, p.screen)
 	}
 }
