@@ -932,6 +932,9 @@ func (g *Game) act(a Action) error {
 	case accept:
 		kind, body = KindAccept, struct{}{}
 	case Resign:
+		if g.m.resigned != nil {
+			return fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)
+		}
 		kind, body = KindResign, struct{}{}
 	case Chat:
 		kind, body = KindChat, ChatBody{Text: a.Text}

@@ -206,6 +206,20 @@ type auditor interface{ auditViolation() *Violation }
 // the audit decides (T-15).
 type endAuditor interface{ endAudit() bool }
 
+// resignAuditor is a variantRules that still runs its end audit after a
+// resignation (PN-D13: the Phantom Go reveal), so that both players see
+// the whole game and a cheat found there still decides the game.
+// auditAfterResign is called when role by resigns: it returns the events
+// of the audit starting and true, or false when the game ends at once
+// (nothing is hidden any more, or nothing can be audited).
+// suspendResign(true) has the rules judge a message as the game stood
+// before the resignation (a message that crossed it), suspendResign(false)
+// undoes that.
+type resignAuditor interface {
+	auditAfterResign(by Role) ([]Event, bool)
+	suspendResign(on bool)
+}
+
 // newVariantRules is filled by the variant files.
 var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
 
@@ -232,6 +246,9 @@ type Machine struct {
 	// were concurrent with it and are kept without effect.
 	endRole Role
 	endSeq  uint64
+	// resigned is the outcome of a resignation whose end audit is under
+	// way (resignAuditor): it stands unless the audit finds a violation.
+	resigned *Outcome
 	// peers are the two identities the invitation names; the judge checks
 	// evidence signatures against them.
 	peers [2]peer.ID
@@ -329,7 +346,30 @@ const tossDomain = "kakure/toss/colours"
 // sequence, chain) against the game and applies it. A returned
 // *Violation names the rule the sender broke; the machine is then left as
 // it was.
+//
+// While the end audit after a resignation runs, a message of the other
+// role sent before it saw the resignation crossed it: the game judges it
+// as it stood before the resignation, whichever order the two messages
+// reached this peer in, so that both peers' games agree; one the game no
+// longer takes is kept without effect, as in the confirm phase.
 func (m *Machine) apply(msg *Message) ([]Event, error) {
+	if m.resigned == nil || m.Phase != PhasePlay || msg.From == m.endRole || msg.Ack >= int64(m.endSeq) ||
+		msg.Kind == KindChat || msg.Kind == KindViolation {
+		return m.applyMessage(msg)
+	}
+	ra := m.variant.(resignAuditor)
+	ra.suspendResign(true)
+	events, err := m.applyMessage(msg)
+	ra.suspendResign(false)
+	if err != nil {
+		return nil, nil
+	}
+	return events, nil
+}
+
+// applyMessage is apply without the rule for messages that crossed a
+// resignation.
+func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if m.Phase == PhaseDone {
 		return nil, violation(msg.From, msg.Seq, "T-14", "%s message after the game ended", msg.Kind)
 	}
@@ -451,9 +491,20 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		if m.Phase != PhasePlay {
 			return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
 		}
+		if m.resigned != nil {
+			// The game is already resigned (a resignation of the other
+			// that crossed it, or a repeat): the first one stands.
+			return nil, nil
+		}
 		winner := m.colorOrRole(msg.From.Other())
-		m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
 		m.endRole, m.endSeq = msg.From, msg.Seq
+		if ra, ok := m.variant.(resignAuditor); ok {
+			if events, audit := ra.auditAfterResign(msg.From); audit {
+				m.resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
+				return append([]Event{EventResigned{Role: msg.From}}, events...), nil
+			}
+		}
+		m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
 		m.Phase = PhaseConfirm
 		return []Event{EventResigned{Role: msg.From}, EventEnded{Outcome: *m.Outcome}}, nil
 	case KindChat:
@@ -503,6 +554,10 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		if a, ok := m.variant.(auditor); ok {
 			o.Violation = a.auditViolation()
 			o.Proven = o.Violation != nil
+		}
+		if m.resigned != nil && o.Violation == nil {
+			// The audit after the resignation passed: it stands.
+			o = *m.resigned
 		}
 		m.end(o)
 		m.Phase = PhaseConfirm
