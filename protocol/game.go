@@ -930,7 +930,7 @@ func (g *Game) act(a Action) error {
 	var body any
 	switch a := a.(type) {
 	case accept:
-		kind, body = KindAccept, struct{}{}
+		kind, body = KindAccept, AcceptBody{Name: g.svc.cfg.Name}
 	case Resign:
 		if g.m.resigned != nil {
 			return fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)

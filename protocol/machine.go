@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -72,6 +73,32 @@ type InviteBody struct {
 	Inviter string      `json:"inviter"`
 	Invitee string      `json:"invitee"`
 	Options OptionsBody `json:"options"`
+	// InviterName is the inviter's display name (UI-D30): untrusted text
+	// of at most MaxNameLength bytes of UTF-8, shown only beside the
+	// inviter's peer ID.
+	InviterName string `json:"inviter_name,omitempty"`
+}
+
+// AcceptBody accepts an invitation. Name is the invitee's display name,
+// as InviteBody.InviterName.
+type AcceptBody struct {
+	Name string `json:"name,omitempty"`
+}
+
+// MaxNameLength caps a display name, in bytes.
+const MaxNameLength = 64
+
+// checkName checks a display name from the wire: valid UTF-8 of at most
+// MaxNameLength bytes (what a user interface shows of it is its own
+// concern: it strips control characters and markup).
+func checkName(name string) error {
+	if len(name) > MaxNameLength {
+		return fmt.Errorf("display name of %d bytes (cap %d)", len(name), MaxNameLength)
+	}
+	if !utf8.ValidString(name) {
+		return errors.New("display name is not UTF-8")
+	}
+	return nil
 }
 
 // DeclineBody says why an invitation was declined.
@@ -236,6 +263,9 @@ type Machine struct {
 	Outcome *Outcome
 	// Chat holds the chat lines, by role.
 	Chat []ChatLine
+	// Names are the display names the invitation and the acceptance
+	// carry, by role ("" when none was given). Untrusted text.
+	Names [2]string
 
 	variant    variantRules
 	tossCommit [2]*commit.Commitment
@@ -413,6 +443,9 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		if err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
 		}
+		if err := checkName(b.InviterName); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
+		}
 		// The judge checks evidence against these identities; an
 		// invitation without valid ones (no invitee accepts it) leaves no
 		// evidence provable.
@@ -428,6 +461,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		}
 		m.Options = o
 		m.peers = peers
+		m.Names[Inviter] = b.InviterName
 		m.Phase = PhaseAnswer
 		v, err := factory(m)
 		if err != nil {
@@ -436,9 +470,14 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		m.variant = v
 		return []Event{EventInvited{Options: o}}, nil
 	case KindAccept:
-		if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+		var b AcceptBody
+		if err := decodeBody(msg.Body, &b); err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 		}
+		if err := checkName(b.Name); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
+		}
+		m.Names[Invitee] = b.Name
 		m.Phase = PhaseToss
 		return []Event{EventPhase{Phase: PhaseToss}}, nil
 	case KindDecline:

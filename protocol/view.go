@@ -18,6 +18,10 @@ type View struct {
 	Chat    []ChatLine
 	// Adjourned is true while the connection to the other peer is down.
 	Adjourned bool
+	// Names are the players' display names by role, as the invitation
+	// and the acceptance carry them ("" for none). Untrusted text: show
+	// a name only escaped and beside the peer ID (UI-D30).
+	Names [2]string
 }
 
 // View returns the local player's view of the game now.
@@ -38,7 +42,7 @@ func (g *Game) View() (v View) {
 	from, kinds := g.m.Expected()
 	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
-		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn}
+		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
 		if pv, ok := g.player.(privateViewer); ok {

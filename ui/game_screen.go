@@ -452,7 +452,7 @@ func (s *GameScreen) render() {
 			title += " " + g
 		}
 	}
-	title = " " + tview.Escape(title+" · vs "+ShortPeer(m.Opponent))
+	title = " " + tview.Escape(title+" · vs "+m.OpponentLabel())
 	if m.Adjourned {
 		// The tags go around the escaped text, never through tview.Escape.
 		title += " · [::b]connection lost[::-]"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/ui"
 )
 
 // The end-to-end tests of `kakure play` run the program in tmux panes:
@@ -196,15 +197,29 @@ var colorRe = regexp.MustCompile(`you: (Black|White)`)
 // It returns the panes of Black and White once both games started.
 func twoPlayers(t *testing.T, args ...string) (black, white *pane) {
 	t.Helper()
+	return twoPlayersSetUp(t, nil, nil, args...)
+}
+
+// twoPlayersSetUp is twoPlayers where setUp, when not nil, is first
+// called with the directory of the homes (A's is dir/a, B's dir/b), and
+// invited, when not nil, with B's screen showing the invitation.
+func twoPlayersSetUp(t *testing.T, setUp func(dir string), invited func(screen string), args ...string) (black, white *pane) {
+	t.Helper()
 	srv := newTmux(t)
 	dir := srv.dir
+	if setUp != nil {
+		setUp(dir)
+	}
 	common := []string{"play", "--lobby", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"}
 	b := srv.start("b", 200, 30, append(common, "--home", filepath.Join(dir, "b"))...)
 	a := srv.start("a", 100, 30, append(append(common, "--home", filepath.Join(dir, "a")), args...)...)
 	addr := addrRe.FindString(b.waitFor("an address", 20*time.Second, func(s string) bool { return addrRe.MatchString(s) }))
 	a.waitText("kakure — lobby")
 	a.keys("="+addr, "Enter")
-	b.waitText("invites you to a game:")
+	screen := b.waitText("invites you to a game:")
+	if invited != nil {
+		invited(screen)
+	}
 	b.keys("y")
 	var colors [2]string
 	for i, p := range []*pane{a, b} {
@@ -622,5 +637,45 @@ func TestPlayTmuxPhantom(t *testing.T) {
 	agreeCount(t, black, white)
 	for _, p := range []*pane{black, white} {
 		p.waitText("Result: White wins by 6.5 points (W+6.5)")
+	}
+}
+
+// TestPlayTmuxNames: each player chose a display name once (`kakure id
+// --name`); the invitation and the acceptance carry them signed, and each
+// side shows the other's, made safe and always beside the short peer ID
+// (UI-D30): in B's invitation dialog, then in both games' headers. A's
+// name tries tview markup ("[red]"), which shows as plain text.
+func TestPlayTmuxNames(t *testing.T) {
+	t.Parallel()
+	var ids [2]string
+	black, white := twoPlayersSetUp(t, func(dir string) {
+		for i, name := range []string{"Alice [red]Liddell", "Bob"} {
+			var stdout, stderr strings.Builder
+			env := &environment{stdout: &stdout, stderr: &stderr}
+			home := filepath.Join(dir, []string{"a", "b"}[i])
+			if status := run(env, []string{"id", "--home", home, "--name", name, "--listen", "/ip4/127.0.0.1/tcp/0"}); status != 0 {
+				t.Fatalf("kakure id --name: status %d: %s", status, stderr.String())
+			}
+			first, _, _ := strings.Cut(stdout.String(), "\n")
+			ids[i] = strings.TrimPrefix(first, "peer ID: ")
+			if !strings.Contains(stdout.String(), "name: "+name) {
+				t.Errorf("kakure id does not print the name:\n%s", stdout.String())
+			}
+		}
+	}, func(screen string) {
+		if want := "Alice (red)Liddell (" + ui.ShortPeer(ids[0]) + ") invites you to a game:"; !loosely(screen, want) {
+			t.Errorf("the invitation dialog does not show %q:\n%s", want, screen)
+		}
+	}, "--variant", "go", "--size", "5")
+	a, b := black, white
+	if a.name != "a" {
+		a, b = white, black
+	}
+	alice := "Alice (red)Liddell (" + ui.ShortPeer(ids[0]) + ")"
+	bob := "Bob (" + ui.ShortPeer(ids[1]) + ")"
+	a.waitText("vs " + bob)
+	b.waitText("vs " + alice)
+	if strings.Contains(b.capture(), "[red]") {
+		t.Errorf("the name's markup reached the screen raw:\n%s", b.screen)
 	}
 }
