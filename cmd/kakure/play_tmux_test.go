@@ -337,6 +337,24 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.waitText("Resign this game?")
 	p.keys("y")
 	p.waitText("Result: " + bot + " wins by resignation")
+	// The seeds are revealed and audited after the resignation too
+	// (PN-D13): the replay opens at the end in the full view, which shows
+	// the bot's stones, unknown to the player during the game (issue 20,
+	// bug 4: it used to show only the player's own).
+	botGlyph := map[string]string{"Black": string(ui.UnicodeGlyphs.Black), "White": string(ui.UnicodeGlyphs.White)}[bot]
+	p.waitFor("the bot's stones in the full view", 30*time.Second, func(s string) bool {
+		if !loosely(s, "the full view") {
+			return false
+		}
+		for _, col := range "ABCDEFGHJ" {
+			for row := 1; row <= 9; row++ {
+				if strings.Contains(boardCellOf(s, fmt.Sprintf("%c%d", col, row)), botGlyph) {
+					return true
+				}
+			}
+		}
+		return false
+	})
 	p.keys("Home")
 	p.waitText("Replay 0/")
 	p.keys("q")
