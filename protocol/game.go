@@ -938,6 +938,12 @@ func (g *Game) act(a Action) error {
 		kind, body = KindResign, struct{}{}
 	case Chat:
 		kind, body = KindChat, ChatBody{Text: a.Text}
+	case RequestUndo, AnswerUndo:
+		k, b, err := g.undoMessage(a)
+		if err != nil {
+			return err
+		}
+		kind, body = k, b
 	default:
 		if g.m.Phase != PhasePlay {
 			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)

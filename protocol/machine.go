@@ -279,6 +279,8 @@ type Machine struct {
 	// resigned is the outcome of a resignation whose end audit is under
 	// way (resignAuditor): it stands unless the audit finds a violation.
 	resigned *Outcome
+	// undo is the undo request waiting for its answer (UNDO-D1).
+	undo *pendingUndo
 	// peers are the two identities the invitation names; the judge checks
 	// evidence signatures against them.
 	peers [2]peer.ID
@@ -413,6 +415,9 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	}
 	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%s message while confirming the result", msg.Kind)
+	}
+	if isUndoKind(msg.Kind) {
+		return m.applyUndo(msg)
 	}
 	if !anytime(msg.Kind) {
 		if !containsKind(kinds, msg.Kind) {
@@ -587,6 +592,12 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 			v = &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: err.Error(), Err: err}
 		}
 		return nil, v
+	}
+	if m.undo != nil {
+		// The other moved (or began the count) instead of answering: the
+		// request lapses (UNDO-D1).
+		events = append(events, EventUndoDeclined{By: m.undo.by})
+		m.undo = nil
 	}
 	if _, _, done := m.variant.expected(); done && m.Outcome == nil {
 		o := Outcome{Result: m.variant.result()}

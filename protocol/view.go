@@ -22,6 +22,10 @@ type View struct {
 	// and the acceptance carry them ("" for none). Untrusted text: show
 	// a name only escaped and beside the peer ID (UI-D30).
 	Names [2]string
+	// UndoMove is the move an undo request waiting for its answer asks to
+	// take back (0 for none), UndoBy the role that asked (UNDO-D1).
+	UndoMove int
+	UndoBy   Role
 }
 
 // View returns the local player's view of the game now.
@@ -52,6 +56,9 @@ func (g *Game) View() (v View) {
 	if g.m.Outcome != nil {
 		o := *g.m.Outcome
 		v.Outcome = &o
+	}
+	if u := g.m.undo; u != nil {
+		v.UndoMove, v.UndoBy = u.move, u.by
 	}
 	return v
 }

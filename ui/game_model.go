@@ -356,6 +356,12 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: []string{fmt.Sprintf("You play %s %s.", Name(c), stoneGlyph(c))}, frame: true}, true
 	case protocol.EventResigned:
 		return eventNote{lines: []string{m.RoleName(e.Role) + " resigns."}}, true
+	case protocol.EventUndoRequested:
+		return eventNote{lines: []string{fmt.Sprintf("%s asks to take back move %d.", m.RoleName(e.By), e.Move)}}, true
+	case protocol.EventUndone:
+		return eventNote{lines: []string{fmt.Sprintf("Move %d (%s) is taken back.", e.Move, m.RoleName(e.By))}, frame: true}, true
+	case protocol.EventUndoDeclined:
+		return eventNote{lines: []string{fmt.Sprintf("%s's request to take back a move is refused.", m.RoleName(e.By))}}, true
 	case protocol.EventChat:
 		return eventNote{}, true // the chat panel shows it
 	case protocol.EventEnded:

@@ -697,3 +697,32 @@ func TestPlayTmuxNames(t *testing.T) {
 		t.Errorf("the name's markup reached the screen raw:\n%s", b.screen)
 	}
 }
+
+// TestPlayTmuxUndo: in plain Go, Black plays C3 and asks (^K) to take it
+// back; White's screen asks, y lets it: C3 is empty on both screens and
+// Black plays again (UNDO-D1). Then White's own request is refused (n).
+func TestPlayTmuxUndo(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "go", "--size", "5")
+	black.play("C3")
+	white.waitText("Black C3.")
+	black.keys("C-k")
+	white.waitText("asks to take back move 1.")
+	white.waitText("y lets the move be taken back")
+	white.keys("y")
+	for _, p := range []*pane{black, white} {
+		p.waitText("Move 1 (Black) is taken back.")
+		p.waitFor("C3 empty", 10*time.Second, func(s string) bool {
+			return !strings.Contains(boardCellOf(s, "C3"), string(ui.UnicodeGlyphs.Black))
+		})
+	}
+	black.play("D3")
+	white.waitText("Black D3.")
+	white.play("C3")
+	black.waitText("White C3.")
+	white.keys("C-k")
+	black.waitText("asks to take back move 2.")
+	black.keys("n")
+	white.waitText("request to take back a move is refused.")
+	white.waitCell("C3", "(○)")
+}
