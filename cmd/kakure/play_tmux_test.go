@@ -376,6 +376,21 @@ func TestPlayTmuxBot(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "kakure.log")); err != nil {
 		t.Errorf("no log file: %v", err)
 	}
+	// `kakure verify` says ok with the resignation on both records, the
+	// player's and the bot's, audit and all (PN-D13).
+	for _, dir := range []string{filepath.Join(home, "games"), filepath.Join(home, "bot", "games")} {
+		records, _ := filepath.Glob(filepath.Join(dir, "*.record.json"))
+		if len(records) != 1 {
+			t.Fatalf("%s holds %d records, want 1", dir, len(records))
+		}
+		var stdout, stderr strings.Builder
+		if status := run(&environment{stdout: &stdout, stderr: &stderr}, []string{"verify", records[0]}); status != 0 ||
+			!strings.Contains(stdout.String(), "by resignation") && !strings.Contains(stdout.String(), "+R") {
+			t.Errorf("kakure verify %s: status %d:\n%s%s", records[0], status, stdout.String(), stderr.String())
+		} else {
+			t.Logf("kakure verify %s:\n%s", strings.TrimPrefix(dir, home), stdout.String())
+		}
+	}
 }
 
 // waitCell waits until the pane's board shows want at vertex.
