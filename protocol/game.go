@@ -930,11 +930,20 @@ func (g *Game) act(a Action) error {
 	var body any
 	switch a := a.(type) {
 	case accept:
-		kind, body = KindAccept, struct{}{}
+		kind, body = KindAccept, AcceptBody{Name: g.svc.cfg.Name}
 	case Resign:
+		if g.m.resigned != nil {
+			return fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)
+		}
 		kind, body = KindResign, struct{}{}
 	case Chat:
 		kind, body = KindChat, ChatBody{Text: a.Text}
+	case RequestUndo, AnswerUndo:
+		k, b, err := g.undoMessage(a)
+		if err != nil {
+			return err
+		}
+		kind, body = k, b
 	default:
 		if g.m.Phase != PhasePlay {
 			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)

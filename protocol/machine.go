@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -72,6 +73,32 @@ type InviteBody struct {
 	Inviter string      `json:"inviter"`
 	Invitee string      `json:"invitee"`
 	Options OptionsBody `json:"options"`
+	// InviterName is the inviter's display name (UI-D30): untrusted text
+	// of at most MaxNameLength bytes of UTF-8, shown only beside the
+	// inviter's peer ID.
+	InviterName string `json:"inviter_name,omitempty"`
+}
+
+// AcceptBody accepts an invitation. Name is the invitee's display name,
+// as InviteBody.InviterName.
+type AcceptBody struct {
+	Name string `json:"name,omitempty"`
+}
+
+// MaxNameLength caps a display name, in bytes.
+const MaxNameLength = 64
+
+// checkName checks a display name from the wire: valid UTF-8 of at most
+// MaxNameLength bytes (what a user interface shows of it is its own
+// concern: it strips control characters and markup).
+func checkName(name string) error {
+	if len(name) > MaxNameLength {
+		return fmt.Errorf("display name of %d bytes (cap %d)", len(name), MaxNameLength)
+	}
+	if !utf8.ValidString(name) {
+		return errors.New("display name is not UTF-8")
+	}
+	return nil
 }
 
 // DeclineBody says why an invitation was declined.
@@ -206,6 +233,20 @@ type auditor interface{ auditViolation() *Violation }
 // the audit decides (T-15).
 type endAuditor interface{ endAudit() bool }
 
+// resignAuditor is a variantRules that still runs its end audit after a
+// resignation (PN-D13: the Phantom Go reveal), so that both players see
+// the whole game and a cheat found there still decides the game.
+// auditAfterResign is called when role by resigns: it returns the events
+// of the audit starting and true, or false when the game ends at once
+// (nothing is hidden any more, or nothing can be audited).
+// suspendResign(true) has the rules judge a message as the game stood
+// before the resignation (a message that crossed it), suspendResign(false)
+// undoes that.
+type resignAuditor interface {
+	auditAfterResign(by Role) ([]Event, bool)
+	suspendResign(on bool)
+}
+
 // newVariantRules is filled by the variant files.
 var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
 
@@ -222,6 +263,9 @@ type Machine struct {
 	Outcome *Outcome
 	// Chat holds the chat lines, by role.
 	Chat []ChatLine
+	// Names are the display names the invitation and the acceptance
+	// carry, by role ("" when none was given). Untrusted text.
+	Names [2]string
 
 	variant    variantRules
 	tossCommit [2]*commit.Commitment
@@ -232,6 +276,11 @@ type Machine struct {
 	// were concurrent with it and are kept without effect.
 	endRole Role
 	endSeq  uint64
+	// resigned is the outcome of a resignation whose end audit is under
+	// way (resignAuditor): it stands unless the audit finds a violation.
+	resigned *Outcome
+	// undo is the undo request waiting for its answer (UNDO-D1).
+	undo *pendingUndo
 	// peers are the two identities the invitation names; the judge checks
 	// evidence signatures against them.
 	peers [2]peer.ID
@@ -329,7 +378,30 @@ const tossDomain = "kakure/toss/colours"
 // sequence, chain) against the game and applies it. A returned
 // *Violation names the rule the sender broke; the machine is then left as
 // it was.
+//
+// While the end audit after a resignation runs, a message of the other
+// role sent before it saw the resignation crossed it: the game judges it
+// as it stood before the resignation, whichever order the two messages
+// reached this peer in, so that both peers' games agree; one the game no
+// longer takes is kept without effect, as in the confirm phase.
 func (m *Machine) apply(msg *Message) ([]Event, error) {
+	if m.resigned == nil || m.Phase != PhasePlay || msg.From == m.endRole || msg.Ack >= int64(m.endSeq) ||
+		msg.Kind == KindChat || msg.Kind == KindViolation {
+		return m.applyMessage(msg)
+	}
+	ra := m.variant.(resignAuditor)
+	ra.suspendResign(true)
+	events, err := m.applyMessage(msg)
+	ra.suspendResign(false)
+	if err != nil {
+		return nil, nil
+	}
+	return events, nil
+}
+
+// applyMessage is apply without the rule for messages that crossed a
+// resignation.
+func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if m.Phase == PhaseDone {
 		return nil, violation(msg.From, msg.Seq, "T-14", "%s message after the game ended", msg.Kind)
 	}
@@ -343,6 +415,9 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 	}
 	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%s message while confirming the result", msg.Kind)
+	}
+	if isUndoKind(msg.Kind) {
+		return m.applyUndo(msg)
 	}
 	if !anytime(msg.Kind) {
 		if !containsKind(kinds, msg.Kind) {
@@ -373,6 +448,9 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		if err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
 		}
+		if err := checkName(b.InviterName); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
+		}
 		// The judge checks evidence against these identities; an
 		// invitation without valid ones (no invitee accepts it) leaves no
 		// evidence provable.
@@ -388,6 +466,7 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		}
 		m.Options = o
 		m.peers = peers
+		m.Names[Inviter] = b.InviterName
 		m.Phase = PhaseAnswer
 		v, err := factory(m)
 		if err != nil {
@@ -396,9 +475,14 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		m.variant = v
 		return []Event{EventInvited{Options: o}}, nil
 	case KindAccept:
-		if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+		var b AcceptBody
+		if err := decodeBody(msg.Body, &b); err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 		}
+		if err := checkName(b.Name); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
+		}
+		m.Names[Invitee] = b.Name
 		m.Phase = PhaseToss
 		return []Event{EventPhase{Phase: PhaseToss}}, nil
 	case KindDecline:
@@ -451,9 +535,20 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		if m.Phase != PhasePlay {
 			return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
 		}
+		if m.resigned != nil {
+			// The game is already resigned (a resignation of the other
+			// that crossed it, or a repeat): the first one stands.
+			return nil, nil
+		}
 		winner := m.colorOrRole(msg.From.Other())
-		m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
 		m.endRole, m.endSeq = msg.From, msg.Seq
+		if ra, ok := m.variant.(resignAuditor); ok {
+			if events, audit := ra.auditAfterResign(msg.From); audit {
+				m.resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
+				return append([]Event{EventResigned{Role: msg.From}}, events...), nil
+			}
+		}
+		m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
 		m.Phase = PhaseConfirm
 		return []Event{EventResigned{Role: msg.From}, EventEnded{Outcome: *m.Outcome}}, nil
 	case KindChat:
@@ -498,11 +593,21 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		}
 		return nil, v
 	}
+	if m.undo != nil {
+		// The other moved (or began the count) instead of answering: the
+		// request lapses (UNDO-D1).
+		events = append(events, EventUndoDeclined{By: m.undo.by})
+		m.undo = nil
+	}
 	if _, _, done := m.variant.expected(); done && m.Outcome == nil {
 		o := Outcome{Result: m.variant.result()}
 		if a, ok := m.variant.(auditor); ok {
 			o.Violation = a.auditViolation()
 			o.Proven = o.Violation != nil
+		}
+		if m.resigned != nil && o.Violation == nil {
+			// The audit after the resignation passed: it stands.
+			o = *m.resigned
 		}
 		m.end(o)
 		m.Phase = PhaseConfirm

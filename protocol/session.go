@@ -31,9 +31,14 @@ type Config struct {
 	Dir string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
-	// OnInvite decides on an incoming invitation: nil error accepts, an
-	// error declines with its text. Nil accepts everything.
-	OnInvite func(from peer.ID, o engine.Options) error
+	// OnInvite decides on an incoming invitation from the peer from,
+	// whose invitation gives the display name name ("" for none;
+	// untrusted text): nil error accepts, an error declines with its
+	// text. Nil accepts everything.
+	OnInvite func(from peer.ID, name string, o engine.Options) error
+	// Name is this player's display name, sent in its invitations and
+	// acceptances (at most MaxNameLength bytes; "" for none).
+	Name string
 	// IdleTimeout is how long a stream may carry no frame at all before
 	// the game is adjourned (T-11). Keep-alives go every IdleTimeout/3.
 	IdleTimeout time.Duration
@@ -117,6 +122,9 @@ func NewService(cfg Config) (*Service, error) {
 	cfg.defaults()
 	if cfg.Host == nil {
 		return nil, errors.New("protocol: no host")
+	}
+	if err := checkName(cfg.Name); err != nil {
+		return nil, fmt.Errorf("protocol: %w", err)
 	}
 	key := cfg.Host.Peerstore().PrivKey(cfg.Host.ID())
 	if key == nil {
@@ -247,7 +255,8 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 	}()
 	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
 	g.player = newVariantPlayer[o.Variant](id, o, Inviter)
-	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o)}
+	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
+		InviterName: s.cfg.Name}
 	if err := g.writeHello(st); err != nil {
 		st.Reset()
 		return nil, err
@@ -409,7 +418,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, remote pe
 	g.player = newVariantPlayer[g.m.Options.Variant](id, g.m.Options, Invitee)
 	decision := error(nil)
 	if s.cfg.OnInvite != nil {
-		decision = s.cfg.OnInvite(remote, g.m.Options)
+		decision = s.cfg.OnInvite(remote, g.m.Names[Inviter], g.m.Options)
 	}
 	admitted := false
 	if decision == nil {

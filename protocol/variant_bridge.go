@@ -41,6 +41,26 @@ func (EventBridgeMoved) event() {}
 type bridgeRules struct {
 	m    *Machine
 	game engine.BridgeGame
+	// prev holds the game before each move and movers who made it, for
+	// undo (UNDO-D1).
+	prev   []engine.BridgeGame
+	movers []Role
+}
+
+// lastMove implements undoer: nothing is taken back once the game is
+// over.
+func (g *bridgeRules) lastMove() (int, Role, bool) {
+	n := len(g.prev)
+	if n == 0 || g.game.Over() {
+		return n, Inviter, false
+	}
+	return n, g.movers[n-1], true
+}
+
+// undo implements undoer.
+func (g *bridgeRules) undo() {
+	n := len(g.prev)
+	g.game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
 
 // BridgeView is what a player of Bridge Go sees: everything.
@@ -91,6 +111,7 @@ func (g *bridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 	if err != nil {
 		return nil, violation(from, seq, ruleOfBridgeError(err), "illegal move %s: %v", mb.Point, err)
 	}
+	g.prev, g.movers = append(g.prev, g.game), append(g.movers, from)
 	g.game = next
 	return []Event{EventBridgeMoved{Color: c, Point: p, Result: res}}, nil
 }

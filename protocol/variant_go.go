@@ -32,6 +32,25 @@ type goRules struct {
 	m     *Machine
 	game  engine.GoGame
 	score scoring
+	// prev holds the game before each move and movers who made it, for
+	// undo (UNDO-D1).
+	prev   []engine.GoGame
+	movers []Role
+}
+
+// lastMove implements undoer: no move is taken back during the count.
+func (g *goRules) lastMove() (int, Role, bool) {
+	n := len(g.prev)
+	if n == 0 || g.score.active || g.score.agreed {
+		return n, Inviter, false
+	}
+	return n, g.movers[n-1], true
+}
+
+// undo implements undoer.
+func (g *goRules) undo() {
+	n := len(g.prev)
+	g.game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
 
 // GoView is what a player of plain Go sees: everything.
@@ -92,6 +111,7 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 	if err != nil {
 		return nil, violation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)
 	}
+	g.prev, g.movers = append(g.prev, g.game), append(g.movers, from)
 	g.game = next
 	var events []Event
 	if resumed {

@@ -241,6 +241,10 @@ type phantomRules struct {
 	open      bool
 	score     scoring
 	violation *Violation
+	// resigned: a player resigned and the reveal and audit run all the
+	// same (PN-D13); suspended while a message that crossed the
+	// resignation is judged.
+	resigned, suspended bool
 }
 
 // config returns the referee configuration of the game.
@@ -254,11 +258,19 @@ func (h *phantomRules) stage() PhantomStage {
 	switch {
 	case h.violation != nil || h.score.agreed:
 		return PhantomStageDone
+	case h.resigned && !h.suspended && h.audited:
+		return PhantomStageDone
+	case h.resigned && !h.suspended:
+		return PhantomStageReveal
 	case h.audited && h.open:
 		return PhantomStageOpen
 	case h.audited:
 		return PhantomStageScoring
-	case h.accuser != nil || h.reveals[0] != nil || h.reveals[1] != nil || h.pub.Ended():
+	case h.accuser != nil || h.pub.Ended():
+		return PhantomStageReveal
+	case !h.suspended && (h.reveals[0] != nil || h.reveals[1] != nil):
+		// A reveal after a resignation (none is in before one) does not
+		// count for a message that crossed the resignation.
 		return PhantomStageReveal
 	case h.rec.BaseSent < 2:
 		return PhantomStageSetup
@@ -461,6 +473,10 @@ func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 		return append(events, EventViolation{Violation: h.violation}), nil
 	}
 	h.audited, h.replay, h.ref = true, rp, rp.Referee
+	if h.resigned {
+		// The resignation stands: no scoring.
+		return append(events, EventPhantomRevealed{Board: h.ref.Board()}), nil
+	}
 	h.score.start()
 	return append(events, EventPhantomRevealed{Board: h.ref.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
 }
@@ -521,6 +537,23 @@ func (h *phantomRules) result() engine.Result {
 // auditViolation returns the violation the audit found (T-8), or the
 // false accusation it disproved (T-14), or nil.
 func (h *phantomRules) auditViolation() *Violation { return h.violation }
+
+// auditAfterResign starts the reveal and audit after a resignation
+// (PN-D13) when the secure referee ran and no reveal is in yet; a game
+// resigned during its setup, after a reveal, or once the board is known
+// to both ends at once.
+func (h *phantomRules) auditAfterResign(Role) ([]Event, bool) {
+	switch st := h.stage(); {
+	case st == PhantomStagePlay, st == PhantomStageReveal && h.reveals[0] == nil && h.reveals[1] == nil:
+		h.resigned = true
+		return []Event{EventPhase{Phase: Phase(PhantomStageReveal)}}, true
+	}
+	return nil, false
+}
+
+// suspendResign has the rules judge a message as the game stood before
+// the resignation (a message that crossed it).
+func (h *phantomRules) suspendResign(on bool) { h.suspended = on }
 
 // endAudit reports whether the seeds are being revealed for the audit
 // (T-15: a report then ends nothing).

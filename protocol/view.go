@@ -18,6 +18,14 @@ type View struct {
 	Chat    []ChatLine
 	// Adjourned is true while the connection to the other peer is down.
 	Adjourned bool
+	// Names are the players' display names by role, as the invitation
+	// and the acceptance carry them ("" for none). Untrusted text: show
+	// a name only escaped and beside the peer ID (UI-D30).
+	Names [2]string
+	// UndoMove is the move an undo request waiting for its answer asks to
+	// take back (0 for none), UndoBy the role that asked (UNDO-D1).
+	UndoMove int
+	UndoBy   Role
 }
 
 // View returns the local player's view of the game now.
@@ -38,7 +46,7 @@ func (g *Game) View() (v View) {
 	from, kinds := g.m.Expected()
 	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
-		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn}
+		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
 		if pv, ok := g.player.(privateViewer); ok {
@@ -48,6 +56,9 @@ func (g *Game) View() (v View) {
 	if g.m.Outcome != nil {
 		o := *g.m.Outcome
 		v.Outcome = &o
+	}
+	if u := g.m.undo; u != nil {
+		v.UndoMove, v.UndoBy = u.move, u.by
 	}
 	return v
 }

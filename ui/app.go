@@ -55,7 +55,10 @@ type Network interface {
 type SavedGame struct {
 	ID       protocol.GameID
 	Opponent string
-	Options  engine.Options
+	// OpponentName is the opponent's display name in the record ("" for
+	// none; untrusted, shown through PeerLabel).
+	OpponentName string
+	Options      engine.Options
 	// Messages is how many messages the record holds.
 	Messages int
 	// Bot is true for a game against the built-in bot.
@@ -75,7 +78,7 @@ func (g SavedGame) Describe() string { return g.Title() + " · " + g.Progress() 
 // Title writes the game and the opponent.
 func (g SavedGame) Title() string {
 	o := g.Options
-	who := ShortPeer(g.Opponent)
+	who := PeerLabel(g.OpponentName, g.Opponent)
 	if g.Bot {
 		who = "the bot"
 	}
@@ -266,10 +269,10 @@ func (a *App) invited(in *Invitation) {
 	}
 	a.lobby.Invited(in)
 	a.watchInviter(in)
-	a.notify("invitation from "+ShortPeer(in.From), true)
+	a.notify("invitation from "+PeerLabel(in.Name, in.From), true)
 	if a.game != nil {
 		a.game.Model().Log = append(a.game.Model().Log,
-			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", ShortPeer(in.From), DescribeOptions(in.Options)))
+			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", PeerLabel(in.Name, in.From), DescribeOptions(in.Options)))
 		a.game.render()
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -183,6 +185,74 @@ func ShortPeer(id string) string {
 	return id[:6] + "…" + id[len(id)-4:]
 }
 
+// MaxNameRunes is how much of a display name the screens show.
+const MaxNameRunes = 20
+
+// PeerLabel writes a peer as the screens show it (UI-D30): its display
+// name, made safe, then its short peer ID in brackets, or only the short
+// peer ID when it gave no name. A name is untrusted text from the other
+// peer: control and format characters (bidirectional overrides among
+// them) are dropped, tview's markup brackets become parentheses, white
+// space is folded, and it is cut to MaxNameRunes; the peer ID always
+// stands beside it, so a name cannot pass for another peer.
+func PeerLabel(name, id string) string {
+	name = SafeName(name)
+	if name == "" {
+		return ShortPeer(id)
+	}
+	return name + " (" + ShortPeer(id) + ")"
+}
+
+// SafeName returns the part of an untrusted display name the screens
+// show (see PeerLabel).
+func SafeName(name string) string {
+	var b strings.Builder
+	n := 0
+	space := false
+	for _, r := range name {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			continue
+		}
+		if n == MaxNameRunes {
+			b.WriteString("…")
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		switch r {
+		case '[':
+			r = '('
+		case ']':
+			r = ')'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// nameLine is the panel's line naming the opponent when it gave a name
+// (the panels whose columns hold only the short peer ID).
+func (m *GameModel) nameLine() []string {
+	if SafeName(m.View.Names[m.View.Role.Other()]) == "" {
+		return nil
+	}
+	return []string{"vs " + m.OpponentLabel()}
+}
+
+// OpponentLabel writes the opponent as PeerLabel does, with the name the
+// game's invitation or acceptance gave.
+func (m *GameModel) OpponentLabel() string {
+	return PeerLabel(m.View.Names[m.View.Role.Other()], m.Opponent)
+}
+
 // eventNote is what a variant says of an event: the log lines, whether it
 // starts a new position of the replay (frame), and the last stone and
 // points to highlight it leaves.
@@ -286,6 +356,12 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: []string{fmt.Sprintf("You play %s %s.", Name(c), stoneGlyph(c))}, frame: true}, true
 	case protocol.EventResigned:
 		return eventNote{lines: []string{m.RoleName(e.Role) + " resigns."}}, true
+	case protocol.EventUndoRequested:
+		return eventNote{lines: []string{fmt.Sprintf("%s asks to take back move %d.", m.RoleName(e.By), e.Move)}}, true
+	case protocol.EventUndone:
+		return eventNote{lines: []string{fmt.Sprintf("Move %d (%s) is taken back.", e.Move, m.RoleName(e.By))}, frame: true}, true
+	case protocol.EventUndoDeclined:
+		return eventNote{lines: []string{fmt.Sprintf("%s's request to take back a move is refused.", m.RoleName(e.By))}}, true
 	case protocol.EventChat:
 		return eventNote{}, true // the chat panel shows it
 	case protocol.EventEnded:

@@ -42,6 +42,7 @@ type GameScreen struct {
 
 	playKeys, reviewKeys KeyTable
 	dialog               *dialog
+	undoDialog           *dialog // the open answer to an undo request
 	// choiceKey is the variant's question asked now (chooser), choiceOpen
 	// whether the dialog shows it, choiceHidden whether the player hid it
 	// (^D shows it again).
@@ -154,6 +155,7 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Ctrl-V", Name: "reveal", Help: "Hidden Move Go: reveal one of your hidden moves", Action: s.showReveal},
 		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
+		{Key: "Ctrl-K", Name: "undo", Help: "ask to take back your last move (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
 		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
 		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
@@ -269,7 +271,36 @@ func (s *GameScreen) SetConnection(c ConnState) {
 // Apply takes an event of the game and the view that follows it.
 func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
 	s.model.Apply(s.variant, e, v)
+	switch e := e.(type) {
+	case protocol.EventUndoRequested:
+		if e.By != v.Role && !s.model.Over() {
+			s.askUndo(e.Move)
+		}
+	case protocol.EventUndone, protocol.EventUndoDeclined:
+		if s.undoDialog != nil && s.dialog == s.undoDialog {
+			s.dialog = nil
+		}
+		s.undoDialog = nil
+	}
 	s.afterChange()
+}
+
+// askUndo asks the player to answer the opponent's request to take back
+// move n (UNDO-D1): y lets it, n or Esc refuses.
+func (s *GameScreen) askUndo(n int) {
+	d := newDialog("Undo", fmt.Sprintf("%s asks to take back move %d.", s.model.OpponentLabel(), n), "",
+		"y lets the move be taken back · n or Esc refuses")
+	d.handle = func(ev *tcell.EventKey) {
+		switch {
+		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y'):
+			s.dialog, s.undoDialog = nil, nil
+			s.act(protocol.AnswerUndo{Accept: true})
+		case ev.Key() == tcell.KeyEsc || ev.Key() == tcell.KeyRune && (ev.Rune() == 'n' || ev.Rune() == 'N'):
+			s.dialog, s.undoDialog = nil, nil
+			s.act(protocol.AnswerUndo{Accept: false})
+		}
+	}
+	s.dialog, s.undoDialog = d, d
 }
 
 // ActionDone takes the answer to an action and the view that follows it.
@@ -452,7 +483,7 @@ func (s *GameScreen) render() {
 			title += " " + g
 		}
 	}
-	title = " " + tview.Escape(title+" · vs "+ShortPeer(m.Opponent))
+	title = " " + tview.Escape(title+" · vs "+m.OpponentLabel())
 	if m.Adjourned {
 		// The tags go around the escaped text, never through tview.Escape.
 		title += " · [::b]connection lost[::-]"

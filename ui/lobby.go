@@ -18,6 +18,9 @@ import (
 type Invitation struct {
 	// From is the inviting peer's ID.
 	From string
+	// Name is the display name the invitation gives ("" for none;
+	// untrusted, shown through PeerLabel beside From).
+	Name string
 	// Options are the game it proposes.
 	Options engine.Options
 	// Deadline is when it is declined if the player has not answered.
@@ -437,7 +440,7 @@ func (l *Lobby) render() {
 	var inv []string
 	for _, in := range m.Pending {
 		left := time.Until(in.Deadline).Round(time.Second)
-		inv = append(inv, fmt.Sprintf("%s: %s (%s left)", ShortPeer(in.From), DescribeOptions(in.Options), left))
+		inv = append(inv, fmt.Sprintf("%s: %s (%s left)", PeerLabel(in.Name, in.From), DescribeOptions(in.Options), left))
 	}
 	if len(inv) == 0 {
 		inv = []string{"none"}
@@ -517,7 +520,7 @@ func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
 // once measured, the game and the keys.
 func (l *Lobby) invitationLines(in *Invitation) []string {
 	left := time.Until(in.Deadline).Round(time.Second)
-	lines := []string{ShortPeer(in.From) + " invites you to a game:", DescribeOptions(in.Options), "",
+	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), "",
 		"Peer ID: " + in.From}
 	if c, ok := l.model.Conns[in.From]; ok {
 		lines = append(lines, "Connection: "+c.String())
@@ -565,9 +568,9 @@ func (l *Lobby) answer(in *Invitation, decline error) {
 		l.dialog, l.shownInvitation = nil, nil
 	}
 	if decline == nil {
-		l.model.Status = "Accepted the invitation of " + ShortPeer(in.From) + ": starting…"
+		l.model.Status = "Accepted the invitation of " + PeerLabel(in.Name, in.From) + ": starting…"
 	} else {
-		l.model.Status = "Declined the invitation of " + ShortPeer(in.From) + " (" + decline.Error() + ")"
+		l.model.Status = "Declined the invitation of " + PeerLabel(in.Name, in.From) + " (" + decline.Error() + ")"
 	}
 	in.Answer(decline)
 	l.render()

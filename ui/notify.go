@@ -56,7 +56,7 @@ func (a *App) noticeGame(screen *GameScreen, wasMyTurn bool, e protocol.Event) {
 	switch now := m.View.MyTurn && !m.Over(); {
 	case now && !wasMyTurn:
 		waited := a.clock().Sub(a.turnEnded)
-		a.notify("your move · "+VariantName(m.View.Options.Variant)+" vs "+ShortPeer(m.Opponent), waited >= bellAfter)
+		a.notify("your move · "+VariantName(m.View.Options.Variant)+" vs "+m.OpponentLabel(), waited >= bellAfter)
 	case !now && wasMyTurn:
 		a.turnEnded = a.clock()
 		a.quietTitle()

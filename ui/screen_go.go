@@ -105,7 +105,7 @@ func describeMove(m *GameModel, mv protocol.EventMoved) eventNote {
 func playerLines(m *GameModel, capBlack, capWhite int) []string {
 	var lines []string
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		who := ShortPeer(m.Opponent)
+		who := m.OpponentLabel()
 		if c == m.Me() {
 			who = "you"
 		}

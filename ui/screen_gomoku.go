@@ -138,6 +138,7 @@ func (s *gomokuScreen) panel(m *GameModel) []string {
 			}
 		}
 		opp := v.OpponentPieces()
+		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
 			fmt.Sprintf("%s you          %d hidden, %d revealed", m.Name(me), hidden, shown),
 			fmt.Sprintf("%s %-12s %d hidden, %d revealed", m.Name(me.Opponent()), ShortPeer(m.Opponent), v.OpponentHidden(), opp.Count(me.Opponent())))

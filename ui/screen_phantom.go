@@ -67,6 +67,7 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		if n := len(v.Own.UncertainStones()); n > 0 {
 			own += fmt.Sprintf(", %d perhaps captured", n)
 		}
+		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
 			fmt.Sprintf("%s %-5s you          %s", stoneGlyph(me), Name(me), own),
 			fmt.Sprintf("%s %-5s %-12s %s", stoneGlyph(me.Opponent()), Name(me.Opponent()),

@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kakure/kakure/node"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
@@ -30,16 +34,24 @@ func (l *listenFlag) Set(s string) error {
 // them and stops it; while another program holds the home, it prints that
 // program's ID and addresses from the home's lock file.
 func runID(env *environment, args []string) error {
-	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...] [--protect]")
+	fs := newFlagSet(env, "id", "[--home DIR] [--listen MULTIADDR ...] [--protect] [--name NAME]")
 	home := fs.String("home", "", "directory of the identity key and the log (default $XDG_CONFIG_HOME/kakure or ~/.config/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	protect := fs.Bool("protect", false, "put the identity key under a passphrase (asked twice, or KAKURE_PASSPHRASE); every program on this home then asks for it when it starts")
+	name := fs.String("name", "", "choose the display name your opponents see beside your peer ID (kept in the home; --name '' clears it)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	nameSet := false
+	fs.Visit(func(f *flag.Flag) { nameSet = nameSet || f.Name == "name" })
+	if nameSet {
+		if err := writeName(*home, *name); err != nil {
+			return err
+		}
 	}
 	if *protect {
 		if err := protectIdentity(env, *home); err != nil {
@@ -65,7 +77,11 @@ func runID(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stdout, "peer ID: %s\naddresses:\n", n.ID())
+	fmt.Fprintf(env.stdout, "peer ID: %s\n", n.ID())
+	if name, err := readName(n.Home()); err == nil && name != "" {
+		fmt.Fprintf(env.stdout, "name: %s\n", name)
+	}
+	fmt.Fprintf(env.stdout, "addresses:\n")
 	for _, a := range n.Addrs() {
 		fmt.Fprintf(env.stdout, "  %s\n", a)
 	}
@@ -76,6 +92,59 @@ func runID(env *environment, args []string) error {
 		fmt.Fprintln(env.stderr, "note: port 0 is a new random port each run; pass --listen with fixed ports (e.g. /ip4/0.0.0.0/udp/4001/quic-v1) for addresses that stay valid")
 	}
 	return nil
+}
+
+// NameFile is the file of the home that holds the player's display name.
+const NameFile = "name"
+
+// writeName checks a display name and keeps it in the home (UI-D30): at
+// most protocol.MaxNameLength bytes of UTF-8 and no control characters;
+// an empty name removes the file.
+func writeName(home, name string) error {
+	if home == "" {
+		var err error
+		if home, err = node.DefaultHome(); err != nil {
+			return err
+		}
+	}
+	name = strings.TrimSpace(name)
+	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) {
+		return usageError("a name is at most %d bytes of UTF-8", protocol.MaxNameLength)
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return usageError("a name has no control characters")
+	}
+	path := filepath.Join(home, NameFile)
+	if name == "" {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("name: %w", err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("name: %w", err)
+	}
+	if err := os.WriteFile(path, []byte(name+"\n"), 0o600); err != nil {
+		return fmt.Errorf("name: %w", err)
+	}
+	return nil
+}
+
+// readName returns the display name kept in the home ("" for none); a
+// name that is no longer valid (edited by hand) is an error.
+func readName(home string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(home, NameFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("name: %w", err)
+	}
+	name := strings.TrimSpace(string(b))
+	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		return "", fmt.Errorf("name: %s holds no valid name; set it again with kakure id --name", filepath.Join(home, NameFile))
+	}
+	return name, nil
 }
 
 // idIsRandomPort reports whether a listen multiaddr asks for port 0.

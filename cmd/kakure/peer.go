@@ -24,17 +24,22 @@ type peerHandle struct {
 
 // startPeer starts a node in home, listening on listen, with its games in
 // home/games and its own log in home/games.log.
-func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
+func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
 	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
 }
 
 // startPeerConfig is startPeer with a whole node configuration.
-func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, engine.Options) error) (*peerHandle, error) {
+func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
 	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	home := n.Home()
+	name, err := readName(home)
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
 	logFile, err := os.OpenFile(filepath.Join(home, "games.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		n.Close()
@@ -45,6 +50,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		Dir:      filepath.Join(home, "games"),
 		Logger:   slog.New(slog.NewTextHandler(logFile, nil)),
 		OnInvite: onInvite,
+		Name:     name,
 	})
 	if err != nil {
 		logFile.Close()

@@ -356,15 +356,15 @@ func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 				break
 			}
 		}
-		opp := tr.Peers[0]
+		opp, oppName := tr.Peers[0], m.Names[0]
 		if opp == n.me.node.ID() {
-			opp = tr.Peers[1]
+			opp, oppName = tr.Peers[1], m.Names[1]
 		}
 		var result string
 		if m.Outcome != nil {
 			result = ui.ResultString(m.Outcome.Result, m.Options.Variant)
 		}
-		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), Options: m.Options, Messages: len(tr.Messages),
+		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), OpponentName: oppName, Options: m.Options, Messages: len(tr.Messages),
 			Bot: botErr == nil, Updated: updated, Result: result})
 	}
 	return games
@@ -400,9 +400,9 @@ func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
 }
 
 // onInvite hands an invitation to the UI and waits for its answer.
-func (n *playNetwork) onInvite(from peer.ID, o engine.Options) error {
+func (n *playNetwork) onInvite(from peer.ID, name string, o engine.Options) error {
 	answer := make(chan error, 1)
-	in := &ui.Invitation{From: from.String(), Options: o, Deadline: time.Now().Add(inviteAnswerTime),
+	in := &ui.Invitation{From: from.String(), Name: name, Options: o, Deadline: time.Now().Add(inviteAnswerTime),
 		Answer: func(decline error) {
 			select {
 			case answer <- decline:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/ui"
 )
 
 // The end-to-end tests of `kakure play` run the program in tmux panes:
@@ -196,15 +197,29 @@ var colorRe = regexp.MustCompile(`you: (Black|White)`)
 // It returns the panes of Black and White once both games started.
 func twoPlayers(t *testing.T, args ...string) (black, white *pane) {
 	t.Helper()
+	return twoPlayersSetUp(t, nil, nil, args...)
+}
+
+// twoPlayersSetUp is twoPlayers where setUp, when not nil, is first
+// called with the directory of the homes (A's is dir/a, B's dir/b), and
+// invited, when not nil, with B's screen showing the invitation.
+func twoPlayersSetUp(t *testing.T, setUp func(dir string), invited func(screen string), args ...string) (black, white *pane) {
+	t.Helper()
 	srv := newTmux(t)
 	dir := srv.dir
+	if setUp != nil {
+		setUp(dir)
+	}
 	common := []string{"play", "--lobby", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"}
 	b := srv.start("b", 200, 30, append(common, "--home", filepath.Join(dir, "b"))...)
 	a := srv.start("a", 100, 30, append(append(common, "--home", filepath.Join(dir, "a")), args...)...)
 	addr := addrRe.FindString(b.waitFor("an address", 20*time.Second, func(s string) bool { return addrRe.MatchString(s) }))
 	a.waitText("kakure — lobby")
 	a.keys("="+addr, "Enter")
-	b.waitText("invites you to a game:")
+	screen := b.waitText("invites you to a game:")
+	if invited != nil {
+		invited(screen)
+	}
 	b.keys("y")
 	var colors [2]string
 	for i, p := range []*pane{a, b} {
@@ -322,6 +337,24 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.waitText("Resign this game?")
 	p.keys("y")
 	p.waitText("Result: " + bot + " wins by resignation")
+	// The seeds are revealed and audited after the resignation too
+	// (PN-D13): the replay opens at the end in the full view, which shows
+	// the bot's stones, unknown to the player during the game (issue 20,
+	// bug 4: it used to show only the player's own).
+	botGlyph := map[string]string{"Black": string(ui.UnicodeGlyphs.Black), "White": string(ui.UnicodeGlyphs.White)}[bot]
+	p.waitFor("the bot's stones in the full view", 30*time.Second, func(s string) bool {
+		if !loosely(s, "the full view") {
+			return false
+		}
+		for _, col := range "ABCDEFGHJ" {
+			for row := 1; row <= 9; row++ {
+				if strings.Contains(boardCellOf(s, fmt.Sprintf("%c%d", col, row)), botGlyph) {
+					return true
+				}
+			}
+		}
+		return false
+	})
 	p.keys("Home")
 	p.waitText("Replay 0/")
 	p.keys("q")
@@ -342,6 +375,21 @@ func TestPlayTmuxBot(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, "kakure.log")); err != nil {
 		t.Errorf("no log file: %v", err)
+	}
+	// `kakure verify` says ok with the resignation on both records, the
+	// player's and the bot's, audit and all (PN-D13).
+	for _, dir := range []string{filepath.Join(home, "games"), filepath.Join(home, "bot", "games")} {
+		records, _ := filepath.Glob(filepath.Join(dir, "*.record.json"))
+		if len(records) != 1 {
+			t.Fatalf("%s holds %d records, want 1", dir, len(records))
+		}
+		var stdout, stderr strings.Builder
+		if status := run(&environment{stdout: &stdout, stderr: &stderr}, []string{"verify", records[0]}); status != 0 ||
+			!strings.Contains(stdout.String(), "by resignation") && !strings.Contains(stdout.String(), "+R") {
+			t.Errorf("kakure verify %s: status %d:\n%s%s", records[0], status, stdout.String(), stderr.String())
+		} else {
+			t.Logf("kakure verify %s:\n%s", strings.TrimPrefix(dir, home), stdout.String())
+		}
 	}
 }
 
@@ -633,4 +681,73 @@ func TestPlayTmuxPhantom(t *testing.T) {
 	for _, p := range []*pane{black, white} {
 		p.waitText("Result: White wins by 6.5 points (W+6.5)")
 	}
+}
+
+// TestPlayTmuxNames: each player chose a display name once (`kakure id
+// --name`); the invitation and the acceptance carry them signed, and each
+// side shows the other's, made safe and always beside the short peer ID
+// (UI-D30): in B's invitation dialog, then in both games' headers. A's
+// name tries tview markup ("[red]"), which shows as plain text.
+func TestPlayTmuxNames(t *testing.T) {
+	t.Parallel()
+	var ids [2]string
+	black, white := twoPlayersSetUp(t, func(dir string) {
+		for i, name := range []string{"Alice [red]Liddell", "Bob"} {
+			var stdout, stderr strings.Builder
+			env := &environment{stdout: &stdout, stderr: &stderr}
+			home := filepath.Join(dir, []string{"a", "b"}[i])
+			if status := run(env, []string{"id", "--home", home, "--name", name, "--listen", "/ip4/127.0.0.1/tcp/0"}); status != 0 {
+				t.Fatalf("kakure id --name: status %d: %s", status, stderr.String())
+			}
+			first, _, _ := strings.Cut(stdout.String(), "\n")
+			ids[i] = strings.TrimPrefix(first, "peer ID: ")
+			if !strings.Contains(stdout.String(), "name: "+name) {
+				t.Errorf("kakure id does not print the name:\n%s", stdout.String())
+			}
+		}
+	}, func(screen string) {
+		if want := "Alice (red)Liddell (" + ui.ShortPeer(ids[0]) + ") invites you to a game:"; !loosely(screen, want) {
+			t.Errorf("the invitation dialog does not show %q:\n%s", want, screen)
+		}
+	}, "--variant", "go", "--size", "5")
+	a, b := black, white
+	if a.name != "a" {
+		a, b = white, black
+	}
+	alice := "Alice (red)Liddell (" + ui.ShortPeer(ids[0]) + ")"
+	bob := "Bob (" + ui.ShortPeer(ids[1]) + ")"
+	a.waitText("vs " + bob)
+	b.waitText("vs " + alice)
+	if strings.Contains(b.capture(), "[red]") {
+		t.Errorf("the name's markup reached the screen raw:\n%s", b.screen)
+	}
+}
+
+// TestPlayTmuxUndo: in plain Go, Black plays C3 and asks (^K) to take it
+// back; White's screen asks, y lets it: C3 is empty on both screens and
+// Black plays again (UNDO-D1). Then White's own request is refused (n).
+func TestPlayTmuxUndo(t *testing.T) {
+	t.Parallel()
+	black, white := twoPlayers(t, "--variant", "go", "--size", "5")
+	black.play("C3")
+	white.waitText("Black C3.")
+	black.keys("C-k")
+	white.waitText("asks to take back move 1.")
+	white.waitText("y lets the move be taken back")
+	white.keys("y")
+	for _, p := range []*pane{black, white} {
+		p.waitText("Move 1 (Black) is taken back.")
+		p.waitFor("C3 empty", 10*time.Second, func(s string) bool {
+			return !strings.Contains(boardCellOf(s, "C3"), string(ui.UnicodeGlyphs.Black))
+		})
+	}
+	black.play("D3")
+	white.waitText("Black D3.")
+	white.play("C3")
+	black.waitText("White C3.")
+	white.keys("C-k")
+	black.waitText("asks to take back move 2.")
+	black.keys("n")
+	white.waitText("request to take back a move is refused.")
+	white.waitCell("C3", "(○)")
 }
