@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/kakure/kakure/protocol"
 )
 
 // cutProxy forwards TCP connections on loopback to upstream, except the
@@ -102,20 +100,7 @@ func TestBotRetriesCutFirstConnection(t *testing.T) {
 	if ok := guest.waitLine(t, reRetryOK, 30*time.Second); ok[1] != "3" {
 		t.Errorf("succeeded at try %s, want the 3rd", ok[1])
 	}
-	resGuest := guest.waitLine(t, reGameResult, 90*time.Second)
-	resHost := host.waitLine(t, reGameResult, 30*time.Second)
-	if resGuest[1] != resHost[1] || resGuest[2] != resHost[2] {
-		t.Fatalf("the players disagree: guest %q, host %q", resGuest[0], resHost[0])
-	}
-	for _, res := range [][]string{resGuest, resHost} {
-		tr, err := protocol.LoadTranscript(res[3])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep := protocol.Verify(tr); rep.Violation != nil || rep.Outcome == nil || rep.Outcome.Result.String() != res[2] {
-			t.Errorf("record %s does not verify: %+v", res[3], rep)
-		}
-	}
+	finishAndVerify(t, cutGame{guest: guest, host: host})
 	if n := proxy.seen.Load(); n < 3 {
 		t.Errorf("the proxy saw %d connections, want at least 3 (two cut)", n)
 	}
