@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -45,10 +46,27 @@ import (
 // closes the relayed connection once the direct one is up, and the game's
 // inviter opens its stream again on the direct connection (T-11).
 
-// punchAgainDelay is how long after the last failed hole punch the
-// second one starts: longer than the 30 s a NAT keeps an unanswered UDP
-// mapping.
-var punchAgainDelay = 35 * time.Second
+// defaultPunchAgainDelay is how long after the last failed hole punch
+// the second one starts: longer than the 30 s a NAT keeps an unanswered
+// UDP mapping.
+const defaultPunchAgainDelay = 35 * time.Second
+
+// punchAgainDelay is defaultPunchAgainDelay, or KAKURE_PUNCH_AGAIN_DELAY
+// (a Go duration such as 40s) where it is set: for NATs that keep an
+// unanswered UDP mapping longer than 30 s, or a test whose NATs forget
+// sooner.
+var punchAgainDelay = parsePunchAgainDelay(os.Getenv("KAKURE_PUNCH_AGAIN_DELAY"))
+
+// parsePunchAgainDelay reads KAKURE_PUNCH_AGAIN_DELAY's value: an empty,
+// malformed or non-positive one leaves defaultPunchAgainDelay (the
+// program still plays; the second hole punch just keeps its usual time).
+func parsePunchAgainDelay(v string) time.Duration {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return defaultPunchAgainDelay
+	}
+	return d
+}
 
 // punchMsgMax bounds a DCUtR message, as go-libp2p does.
 const punchMsgMax = 4 * 1024
