@@ -144,6 +144,9 @@ func TestCutResumesDirect(t *testing.T) {
 		// without -race, where the race detector does not multiply them.
 		t.Skip("the namespace cut tests run in the pass without -race")
 	}
+	// Each builds its own namespaces: the tests run side by side,
+	// mostly waiting on cuts and on slow bots.
+	t.Parallel()
 	requireNetns(t, "iptables")
 	l := newLANLab(t)
 	dir := t.TempDir()
@@ -205,6 +208,9 @@ func TestCutResumesThroughNATs(t *testing.T) {
 		// without -race, where the race detector does not multiply them.
 		t.Skip("the namespace cut tests run in the pass without -race")
 	}
+	// Each builds its own namespaces: the tests run side by side,
+	// mostly waiting on cuts and on slow bots.
+	t.Parallel()
 	requireNetns(t, "iptables") // fails in CI where it cannot run
 	l := newNetnsLab(t)
 	dir := t.TempDir()

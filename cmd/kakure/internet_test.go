@@ -132,8 +132,16 @@ func (l *netnsLab) symmetricNAT(nat string) {
 // startKakureIn starts the test binary as kakure in namespace ns.
 func startKakureIn(t *testing.T, ns string, args ...string) *process {
 	t.Helper()
+	return startKakureInEnv(t, nil, ns, args...)
+}
+
+// startKakureInEnv starts the test binary as kakure in namespace ns with
+// env (NAME=value) added to the test's environment: unlike t.Setenv, it
+// lets the test run in parallel with others.
+func startKakureInEnv(t *testing.T, env []string, ns string, args ...string) *process {
+	t.Helper()
 	cmd := exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...)
-	cmd.Env = append(os.Environ(), "KAKURE_BE_BINARY=1")
+	cmd.Env = append(append(os.Environ(), "KAKURE_BE_BINARY=1"), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

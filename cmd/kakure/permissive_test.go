@@ -51,6 +51,9 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 		// without -race, where the race detector does not multiply them.
 		t.Skip("the namespace cut tests run in the pass without -race")
 	}
+	// Each builds its own namespaces: the tests run side by side,
+	// mostly waiting on cuts and on slow bots.
+	t.Parallel()
 	for _, tt := range []struct {
 		name       string
 		host, gues bool
@@ -70,7 +73,7 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 			l := newNetnsLab(t)
 			l.shortUDPTimeout(l.nat1)
 			l.shortUDPTimeout(l.nat2)
-			t.Setenv("KAKURE_PUNCH_AGAIN_DELAY", labPunchAgainDelay.String())
+			env := []string{"KAKURE_PUNCH_AGAIN_DELAY=" + labPunchAgainDelay.String()}
 			if tt.host {
 				l.permissiveNAT(l.nat1)
 			}
@@ -81,7 +84,7 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 			if d := os.Getenv("KAKURE_TEST_DIR"); d != "" {
 				dir = filepath.Join(d, strings.Fields(tt.name)[0])
 			}
-			relay := startKakureIn(t, l.pub, "relay", "--home", filepath.Join(dir, "relay"),
+			relay := startKakureInEnv(t, env, l.pub, "relay", "--home", filepath.Join(dir, "relay"),
 				"--listen", "/ip4/"+labRelayIP+"/tcp/4747", "--listen", "/ip4/"+labRelayIP+"/udp/4747/quic-v1", "--stats", "1s")
 			relayAddr := relay.waitLine(t, reRelayAddr, 20*time.Second)[1]
 			g := cutGame{guestHome: filepath.Join(dir, "guest"), hostHome: filepath.Join(dir, "host")}
@@ -89,9 +92,9 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 			if tt.level != "" {
 				listen = append(listen, "--level", tt.level)
 			}
-			g.host = startKakureIn(t, l.a, append([]string{"bot", "--home", g.hostHome, "--seed", "1", "--host-invite"}, listen...)...)
+			g.host = startKakureInEnv(t, env, l.a, append([]string{"bot", "--home", g.hostHome, "--seed", "1", "--host-invite"}, listen...)...)
 			code := g.host.waitLine(t, reCode, 20*time.Second)[1]
-			g.guest = startKakureIn(t, l.b, append([]string{"bot", "--home", g.guestHome, "--seed", "2",
+			g.guest = startKakureInEnv(t, env, l.b, append([]string{"bot", "--home", g.guestHome, "--seed", "2",
 				"--join", code, "--variant", tt.variant, "--size", "9"}, listen...)...)
 			joined := g.guest.waitLine(t, reJoined, 30*time.Second)
 			t.Logf("%s: joined in %ss on a %s connection", tt.name, joined[2], joined[3])
