@@ -23,10 +23,10 @@ func (l *netnsLab) permissiveNAT(nat string) {
 // mapping (Linux's nf_conntrack_udp_timeout, 30 s by default), and
 // labPunchAgainDelay the delay of kakure's second hole punch the test
 // gives its programs (KAKURE_PUNCH_AGAIN_DELAY; 35 s by default): the
-// same order as in a home, 2 s past the timeout, in a third of the time.
+// same order as in a home, 2 s past the timeout, in a fifth of the time.
 const (
-	labUDPTimeout      = 8 * time.Second
-	labPunchAgainDelay = 10 * time.Second
+	labUDPTimeout      = 5 * time.Second
+	labPunchAgainDelay = 7 * time.Second
 )
 
 // shortUDPTimeout makes nat forget an unanswered UDP mapping after
@@ -58,15 +58,18 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 		name       string
 		host, gues bool
 		variant    string
+		size       string
 		level      string
 	}{
-		// Slow bots that play on to the end (resign=off): the game
-		// lasts beyond the second hole punch (labPunchAgainDelay after
-		// go-libp2p's last failed, about 20 s after the join) and, with
-		// the guest's NAT permissive, beyond the third (about 35 s).
-		{"host's NAT permissive", true, false, "go", "time=500ms,resign=off"},
-		{"guest's NAT permissive", false, true, "go", "time=500ms,resign=off"},
-		{"both NATs permissive", true, true, "go", ""},
+		// Slow bots that play on to the end (resign=off, pass=late) on
+		// 13×13: the game lasts beyond the second hole punch
+		// (labPunchAgainDelay after go-libp2p's last failed, about 20 s
+		// after the join) and, with the guest's NAT permissive, beyond
+		// the third (about 30 s). A CI run's 9×9 game with passes ended
+		// 24 s after the join, before the third.
+		{"host's NAT permissive", true, false, "go", "13", "time=300ms,resign=off,pass=late"},
+		{"guest's NAT permissive", false, true, "go", "13", "time=300ms,resign=off,pass=late"},
+		{"both NATs permissive", true, true, "go", "9", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			requireNetns(t, "iptables") // fails in CI where it cannot run
@@ -95,7 +98,7 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 			g.host = startKakureInEnv(t, env, l.a, append([]string{"bot", "--home", g.hostHome, "--seed", "1", "--host-invite"}, listen...)...)
 			code := g.host.waitLine(t, reCode, 20*time.Second)[1]
 			g.guest = startKakureInEnv(t, env, l.b, append([]string{"bot", "--home", g.guestHome, "--seed", "2",
-				"--join", code, "--variant", tt.variant, "--size", "9"}, listen...)...)
+				"--join", code, "--variant", tt.variant, "--size", tt.size}, listen...)...)
 			joined := g.guest.waitLine(t, reJoined, 30*time.Second)
 			t.Logf("%s: joined in %ss on a %s connection", tt.name, joined[2], joined[3])
 			finishAndVerify(t, g)
