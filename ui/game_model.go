@@ -415,6 +415,9 @@ func DescribeOptions(o engine.Options) string {
 	case engine.VariantGo, engine.VariantPhantom, engine.VariantHMG, engine.VariantFGo:
 		parts = append(parts, fmt.Sprintf("komi %v", o.Komi))
 	}
+	if o.Handicap > 0 {
+		parts = append(parts, fmt.Sprintf("handicap %d", o.Handicap))
+	}
 	switch o.Variant {
 	case engine.VariantPhantom:
 		parts = append(parts, string(o.Rules)+" rules")

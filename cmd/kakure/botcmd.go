@@ -38,6 +38,7 @@ func runBot(env *environment, args []string) error {
 	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails")
 	var vf variantFlags
 	vf.register(fs, "go")
+	vf.registerSides(fs, "with --invite or --join: the bot's colour")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ func runMatch(env *environment, args []string) error {
 	fs := newFlagSet(env, "match", "--variant V [variant options] [--black PLAYER --white PLAYER] --games N --out DIR")
 	var vf variantFlags
 	vf.register(fs, "go")
+	vf.registerSides(fs, "the colour of peer a, which invites b (the players stay by colour)")
 	games := fs.Int("games", 1, "number of games")
 	out := fs.String("out", "", "directory for the records and SGF files (required)")
 	seed := fs.Uint64("seed", 1, "seed of the bots' choices")

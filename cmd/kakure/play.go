@@ -67,6 +67,7 @@ func runPlay(env *environment, args []string) error {
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
 	var vf variantFlags
 	vf.register(fs, string(firstGameVariant))
+	vf.registerSides(fs, "your colour, against the bot and in the lobby's form")
 	// Invite codes (the lobby's ^O and ^E): relays as kakure bot takes them.
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID) for invite codes, repeatable (default: the relays of config.json in the home directory)")
