@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -227,4 +229,22 @@ func TestGMD23GomokuCrossingAnswer(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGMD23GomokuWithheldOpeningsAfterResignation (GM-D23, T-11): a
+// cheater resigns and then withholds its openings, so that its hidden
+// pieces are never audited; the honest player's program reports it when
+// the grace period runs out: the cheater loses by forfeit, not by its
+// resignation, and Verify on the honest record names it.
+func TestGMD23GomokuWithheldOpeningsAfterResignation(t *testing.T) {
+	withhold := func(*protocol.Service) func(*protocol.Message, crypto.PrivKey) [][]byte {
+		return func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
+			if m.Kind == protocol.KindGomokuOpenAll {
+				return [][]byte{}
+			}
+			return nil
+		}
+	}
+	h := playGomokuCheater(t, withhold, &gomokuResigner{Player: bot.NewRandom(1), at: 6}, bot.NewRandom(2))
+	checkCaught(t, h, "T-11", "")
 }
