@@ -195,8 +195,18 @@ const MaxNameRunes = 20
 // them) are dropped, tview's markup brackets become parentheses, white
 // space is folded, and it is cut to MaxNameRunes; the peer ID always
 // stands beside it, so a name cannot pass for another peer.
+//
+// A peer the player gave a petname (UI-D33) shows as that name, marked
+// with PetnameMark, instead of its short peer ID: "@Bob", or with the
+// peer's own name, when it differs, beside it: "@Bob (Robert)".
 func PeerLabel(name, id string) string {
 	name = SafeName(name)
+	if pet := Petname(id); pet != "" {
+		if name == "" || name == pet {
+			return PetnameMark + pet
+		}
+		return PetnameMark + pet + " (" + name + ")"
+	}
 	if name == "" {
 		return ShortPeer(id)
 	}
@@ -215,6 +225,10 @@ func SafeName(name string) string {
 			space = b.Len() > 0
 			continue
 		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			continue
+		}
+		if b.Len() == 0 && (string(r) == PetnameMark || r == '＠' || r == '﹫') {
+			// No display name may look like a petname (UI-D33).
 			continue
 		}
 		if n == MaxNameRunes {

@@ -438,7 +438,7 @@ func (l *Lobby) render() {
 		if len(p.Addrs) > 0 {
 			addr = " " + p.Addrs[0]
 		}
-		l.lan.AddItem(tview.Escape(ShortPeer(p.ID)+addr), "", 0, nil)
+		l.lan.AddItem(tview.Escape(PeerShort(p.ID)+addr), "", 0, nil)
 	}
 	if cur < len(m.LAN) {
 		l.lan.SetCurrentItem(cur)

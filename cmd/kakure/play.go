@@ -139,6 +139,7 @@ func runPlay(env *environment, args []string) error {
 	if isSet(fs, "cards") {
 		defaults.Cards, defaults.CardsSet = o.Cards, true
 	}
+	defaults.InviterColor, defaults.Handicap = o.InviterColor, o.Handicap
 	// Records the player writes (w) go to HOME/exports unless the player
 	// types another path; private notes are kept in HOME/notes.
 	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,
@@ -147,6 +148,11 @@ func runPlay(env *environment, args []string) error {
 	if !*lobby {
 		appCfg.FirstGame = &o
 	}
+	book, err := readPetnames(me.node.Home())
+	if err != nil {
+		return err
+	}
+	ui.SetPetnames(book)
 	app := ui.NewApp(appCfg)
 	err = app.Run()
 	restoreStderr()
