@@ -181,13 +181,11 @@ func TestPlayTmuxHamburgKnownStones(t *testing.T) {
 	t.Logf("%d tries of the player's (%d passes), %d checks of the count, at most %d perhaps captured, %d captures by the player seen", moves+passes, passes, checks, mostPerhaps, myCaptures)
 	p.waitFor("the audit", 120*time.Second, func(s string) bool { return loosely(s, "The audit passed") || loosely(s, "Result:") })
 	// The count: propose no dead stones, or accept the bot's proposal.
-	var result string
 	for range 3 {
 		s := p.waitFor("the count", 60*time.Second, func(s string) bool {
 			return loosely(s, "Result:") || loosely(s, "^A accepts") || loosely(s, "^D proposes")
 		})
 		if loosely(s, "Result:") {
-			result = s
 			break
 		}
 		key := "C-d"
@@ -195,9 +193,9 @@ func TestPlayTmuxHamburgKnownStones(t *testing.T) {
 			key = "C-a"
 		}
 		p.keys(key)
-		result = p.waitFor("the answer to "+key, 60*time.Second, func(s2 string) bool { return s2 != s })
+		p.waitFor("the answer to "+key, 60*time.Second, func(s2 string) bool { return s2 != s })
 	}
-	result = p.waitFor("the result", 60*time.Second, func(s string) bool { return loosely(s, "Result:") })
+	result := p.waitFor("the result", 60*time.Second, func(s string) bool { return loosely(s, "Result:") })
 	if !regexp.MustCompile(`Result: (Black|White) wins by [0-9.]+ points`).MatchString(strings.Join(strings.Fields(result), " ")) {
 		t.Errorf("the game did not end by the count:\n%s", result)
 	}
