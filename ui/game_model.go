@@ -355,7 +355,7 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 			if m.View.Options.Variant == engine.VariantGomoku {
 				return eventNote{}, true // the invited player chooses the side (GM-2)
 			}
-			return eventNote{lines: []string{"Tossing a coin for the colours…"}}, true
+			return eventNote{lines: []string{tossLine(m.View.Options)}}, true
 		case protocol.PhasePlay:
 			m.Adjourned = false
 			return eventNote{}, true
@@ -364,6 +364,9 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{}, true
 	case protocol.EventColors:
 		c := e.Colors[m.View.Role]
+		if m.View.Options.InviterColor != engine.Empty {
+			return eventNote{lines: []string{fmt.Sprintf("You play %s %s, as the invitation chose.", Name(c), stoneGlyph(c))}, frame: true}, true
+		}
 		if m.View.Options.Variant == engine.VariantGomoku {
 			return eventNote{lines: []string{fmt.Sprintf("You play %s.", m.Name(c))}}, true
 		}
@@ -419,6 +422,16 @@ func stoneGlyph(c engine.Color) string {
 		return string(UnicodeGlyphs.White)
 	}
 	return ""
+}
+
+// tossLine is what the log says while the colours are settled: a coin
+// toss (nigiri), or the invitation's choice, for which the toss's
+// messages still run (HC-D2).
+func tossLine(o engine.Options) string {
+	if o.InviterColor != engine.Empty {
+		return "The invitation chose the colours…"
+	}
+	return "Tossing a coin for the colours…"
 }
 
 // DescribeOptions writes a game's options for people: "Hidden Move Go

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 )
 
 // TestUID32FormColourAndHandicap (UI-D32, HC-D1, HC-D2): the form's
@@ -70,6 +71,32 @@ func TestUID32InvitationSaysColours(t *testing.T) {
 			Deadline: time.Now().Add(time.Minute), Answer: func(error) {}})
 		if text := drawScreen(t, l, 80, 24); !strings.Contains(text, c.want) {
 			t.Errorf("invitation to %+v: the dialog does not say %q:\n%s", o, c.want, text)
+		}
+	}
+}
+
+// TestUID32LogSaysWhoChoseTheColours (UI-D32, HC-D2): when the invitation
+// chose the colours, the game's log does not speak of a coin toss: it
+// says the invitation chose them; with nigiri it says a coin is tossed.
+func TestUID32LogSaysWhoChoseTheColours(t *testing.T) {
+	for _, c := range []struct {
+		choice     engine.Color
+		toss, play string
+	}{
+		{engine.White, "The invitation chose the colours…", "You play Black ●, as the invitation chose."},
+		{engine.Empty, "Tossing a coin for the colours…", "You play Black ●."},
+	} {
+		o, err := (engine.Options{Variant: engine.VariantGo, InviterColor: c.choice}).Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m GameModel
+		v := protocol.View{Role: protocol.Invitee, Options: o, Phase: protocol.PhaseToss}
+		m.Apply(nil, protocol.EventPhase{Phase: protocol.PhaseToss}, v)
+		v.Phase, v.Color = protocol.PhasePlay, engine.Black
+		m.Apply(nil, protocol.EventColors{Colors: [2]engine.Color{engine.White, engine.Black}}, v)
+		if got := strings.Join(m.Log, "\n"); got != c.toss+"\n"+c.play {
+			t.Errorf("inviter's choice %v: the log says %q, want %q then %q", c.choice, got, c.toss, c.play)
 		}
 	}
 }
