@@ -16,8 +16,10 @@ type GoGame struct {
 	moves    int
 }
 
-// NewGoGame starts a game of plain Go. Options other than the size and the
-// komi are refused by Normalize for this variant.
+// NewGoGame starts a game of plain Go. Options other than the size, the
+// komi, the colour choice and the handicap are refused by Normalize for
+// this variant. With a handicap, Black's stones stand on the board and
+// White is to move.
 func NewGoGame(o Options) (GoGame, error) {
 	if o.Variant == "" {
 		o.Variant = VariantGo
@@ -27,7 +29,20 @@ func NewGoGame(o Options) (GoGame, error) {
 		return GoGame{}, err
 	}
 	b := mustBoard(o.Size)
-	return GoGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}, nil
+	g := GoGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}
+	if o.Handicap > 0 {
+		// HC-D1: Black's stones stand before the first move; White moves
+		// first.
+		stones, err := HandicapPoints(o.Size, o.Handicap)
+		if err != nil {
+			return GoGame{}, err
+		}
+		if g, err = g.WithSetup(stones, nil); err != nil {
+			return GoGame{}, err
+		}
+		g.toMove = White
+	}
+	return g, nil
 }
 
 // Options returns the game's options, defaults filled in.

@@ -65,6 +65,16 @@ type Options struct {
 	Suicide SuicideRule
 	// Perpendicular selects the Bridge Go option of BG-5.
 	Perpendicular bool
+
+	// InviterColor is the colour the player who proposes a game takes
+	// (HC-D2, docs/rules/handicap.md): Empty for nigiri (the coin toss
+	// of T-4), Black or White. Gomoku takes its colours from its pie rule
+	// (GM-2) and refuses a choice.
+	InviterColor Color
+	// Handicap is the number of Black's handicap stones in plain Go, 0 or
+	// 2..MaxHandicap(Size), placed by HandicapPoints before White's first
+	// move (HC-D1). It needs InviterColor (who takes Black).
+	Handicap int
 }
 
 // DefaultSize returns the board side a variant uses when none is given.
@@ -99,6 +109,11 @@ func (o Options) Normalize() (Options, error) {
 		switch o.Variant {
 		case VariantFGo, VariantGomoku, VariantBridge:
 			o.Komi = 0
+		case VariantGo:
+			o.Komi = 7.5
+			if o.Handicap > 0 {
+				o.Komi = 0.5 // HC-D1
+			}
 		default:
 			o.Komi = 7.5
 		}
@@ -142,6 +157,33 @@ func (o Options) Normalize() (Options, error) {
 	}
 	if o.Perpendicular && o.Variant != VariantBridge {
 		return o, fmt.Errorf("%w: --perpendicular applies to bridge only", ErrBadOptions)
+	}
+	return o.normalizeSides()
+}
+
+// normalizeSides checks the colour choice and the handicap (HC-D1, HC-D2).
+// The komi default is already filled in: a handicap game's default komi
+// is 0.5, a komi set on purpose stays.
+func (o Options) normalizeSides() (Options, error) {
+	switch o.InviterColor {
+	case Empty, Black, White:
+	default:
+		return o, fmt.Errorf("%w: colour choice %v (black, white or nigiri)", ErrBadOptions, o.InviterColor)
+	}
+	if o.InviterColor != Empty && o.Variant == VariantGomoku {
+		return o, fmt.Errorf("%w: gomoku's colours come from its pie rule (GM-2), not from a choice", ErrBadOptions)
+	}
+	if o.Handicap == 0 {
+		return o, nil
+	}
+	if o.Variant != VariantGo {
+		return o, fmt.Errorf("%w: --handicap applies to go only", ErrBadOptions)
+	}
+	if _, err := HandicapPoints(o.Size, o.Handicap); err != nil {
+		return o, err
+	}
+	if o.InviterColor == Empty {
+		return o, fmt.Errorf("%w: a handicap needs a colour choice, black or white (who takes the handicap), not nigiri", ErrBadOptions)
 	}
 	return o, nil
 }

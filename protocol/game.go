@@ -945,6 +945,11 @@ func (g *Game) act(a Action) error {
 		}
 		kind, body = k, b
 	default:
+		if g.m.Outcome != nil || g.m.resigned != nil {
+			// Decided, or resigned with only the end audit to run: a
+			// move chosen a moment before is too late, not wrong.
+			return fmt.Errorf("protocol: %T: the game is decided: %w", a, engine.ErrGameOver)
+		}
 		if g.m.Phase != PhasePlay {
 			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)
 		}

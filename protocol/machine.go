@@ -52,19 +52,39 @@ type OptionsBody struct {
 	Cards         int     `json:"cards,omitempty"`
 	Suicide       string  `json:"suicide,omitempty"`
 	Perpendicular bool    `json:"perpendicular,omitempty"`
+	// InviterColor is the inviter's colour, "black" or "white", or absent
+	// for nigiri (HC-D2); Handicap is plain Go's handicap (HC-D1).
+	InviterColor string `json:"inviter_color,omitempty"`
+	Handicap     int    `json:"handicap,omitempty"`
 }
 
 // OptionsToBody writes normalized options in wire form.
 func OptionsToBody(o engine.Options) OptionsBody {
-	return OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
+	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
 		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
+	b.Handicap = o.Handicap
+	if o.InviterColor != engine.Empty {
+		b.InviterColor = o.InviterColor.String()
+	}
+	return b
 }
 
 // Options reads the wire form back and checks it.
 func (b OptionsBody) Options() (engine.Options, error) {
-	return engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
+	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
 		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
-		Perpendicular: b.Perpendicular}.Normalize()
+		Perpendicular: b.Perpendicular}
+	o.Handicap = b.Handicap
+	switch b.InviterColor {
+	case "":
+	case "black":
+		o.InviterColor = engine.Black
+	case "white":
+		o.InviterColor = engine.White
+	default:
+		return o, fmt.Errorf("%w: inviter colour %q (black, white or absent for nigiri)", engine.ErrBadOptions, b.InviterColor)
+	}
+	return o.Normalize()
 }
 
 // InviteBody opens a game: the inviter proposes a variant to the invitee.
@@ -521,11 +541,16 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 			return []Event{EventPhase{Phase: PhasePlay}}, nil
 		}
 		rnd := tossResult(m.Game, m.tossValue[Inviter], m.tossValue[Invitee])
-		if rnd[0]&1 == 0 {
-			m.Colors = [2]engine.Color{engine.Black, engine.White}
-		} else {
-			m.Colors = [2]engine.Color{engine.White, engine.Black}
+		inviter := engine.Black
+		if rnd[0]&1 == 1 {
+			inviter = engine.White
 		}
+		if c := m.Options.InviterColor; c != engine.Empty {
+			// HC-D2: the invitation chose the colours; the toss still
+			// runs (the same messages in every game) but decides nothing.
+			inviter = c
+		}
+		m.Colors = [2]engine.Color{inviter, inviter.Opponent()}
 		m.Phase = PhasePlay
 		return []Event{EventColors{Colors: m.Colors}}, nil
 	case KindResign:

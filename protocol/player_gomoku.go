@@ -304,7 +304,12 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	var body any
 	var e engine.GomokuEvent
 	var err error
-	switch g.phase {
+	phase := g.phase
+	if g.resigned {
+		// GM-D23: after a resignation only the openings remain.
+		phase = engine.GomokuPhaseOver
+	}
+	switch phase {
 	case engine.GomokuPhaseCommit:
 		if v.Phase() != engine.GomokuPhaseCommit || len(v.LegalPoints()) > 0 {
 			return "", nil, false, nil
@@ -337,6 +342,9 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		var os []engine.GomokuOpening
 		for _, k := range g.closed(p.me) {
 			os = append(os, engine.GomokuOpening{Move: k})
+		}
+		if g.resigned && g.curPending(p.me) {
+			os = append(os, engine.GomokuOpening{Move: g.move})
 		}
 		b := GomokuOpeningsBody{}
 		if b.Openings, err = p.openings(os); err == nil {

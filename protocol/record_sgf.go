@@ -58,6 +58,16 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("protocol: export SGF: %w", err)
 	}
+	if n := m.Options.Handicap; n > 0 {
+		// HC-D1: the standard HA and AB, so that other programs place the
+		// stones too.
+		stones, err := engine.HandicapPoints(m.Options.Size, n)
+		if err != nil {
+			return nil, fmt.Errorf("protocol: export SGF: %w", err)
+		}
+		root.Add("HA", sgf.NumberValue(n))
+		root.AddPoints("AB", m.Options.Size, stones...)
+	}
 	if gv, ok := m.variant.(*gomokuRules); ok && gv.record != nil {
 		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)
 	}

@@ -218,6 +218,13 @@ type gomokuRules struct {
 	audit  *engine.GomokuViolation
 	// violation is the audit's violation in protocol terms.
 	violation *Violation
+	// resigned: a player resigned during play and both still open their
+	// commitments for the audit (GM-D23); suspended while a message that
+	// crossed the resignation is judged. curPoint is the point of the
+	// commitment of the turn under way, opened after the resignation
+	// (NoPoint before, or when that turn has none).
+	resigned, suspended bool
+	curPoint            engine.Point
 }
 
 func newGomokuRules(m *Machine) (variantRules, error) {
@@ -230,6 +237,7 @@ func newGomokuRules(m *Machine) (variantRules, error) {
 		r.points[i] = gomokuPoint{piece: [2]int16{-1, -1}, revealedAt: gomokuNever}
 	}
 	r.cur = gomokuTurn{point: engine.NoPoint}
+	r.curPoint = engine.NoPoint
 	return r, nil
 }
 
@@ -257,6 +265,9 @@ func (g *gomokuRules) roleOf(c engine.Color) Role {
 }
 
 func (g *gomokuRules) expected() (Role, []Kind, bool) {
+	if g.resigned && !g.suspended {
+		return g.openingsDue()
+	}
 	switch g.phase {
 	case engine.GomokuPhaseOpening:
 		return Inviter, []Kind{KindGomokuOpening}, false
@@ -273,12 +284,46 @@ func (g *gomokuRules) expected() (Role, []Kind, bool) {
 	case engine.GomokuPhaseDeclare:
 		return g.mover, []Kind{KindGomokuDeclare}, false
 	}
+	return g.openingsDue()
+}
+
+// openingsDue is what is expected once play is over (GM-8) or resigned
+// (GM-D23): each role's openings, the inviter's first.
+func (g *gomokuRules) openingsDue() (Role, []Kind, bool) {
 	for _, r := range []Role{Inviter, Invitee} {
 		if !g.opened[r] {
 			return r, []Kind{KindGomokuOpenAll}, false
 		}
 	}
 	return Inviter, nil, true
+}
+
+// auditAfterResign has both players open their commitments and the game
+// audited after a resignation during play (GM-D23); a resignation before
+// the sides are chosen (nothing hidden yet) or once play is over (the
+// openings under way) ends the game at once.
+func (g *gomokuRules) auditAfterResign(Role) ([]Event, bool) {
+	switch g.phase {
+	case engine.GomokuPhaseOpening, engine.GomokuPhaseChooseSide, engine.GomokuPhaseOver:
+		return nil, false
+	}
+	g.resigned = true
+	return nil, true
+}
+
+// suspendResign has the rules judge a message as the game stood before
+// the resignation (a message that crossed it).
+func (g *gomokuRules) suspendResign(on bool) { g.suspended = on }
+
+// curPending reports whether role r's commitment of the turn under way is
+// still closed: r committed in this turn and its point was not revealed.
+// After a resignation r's openings must open it (GM-D23).
+func (g *gomokuRules) curPending(r Role) bool {
+	switch g.phase {
+	case engine.GomokuPhaseAnnounce, engine.GomokuPhaseRespond, engine.GomokuPhaseReveal, engine.GomokuPhaseDeclare:
+		return g.cur.mover == r && g.cur.point == engine.NoPoint
+	}
+	return false
 }
 
 func (g *gomokuRules) result() engine.Result {
@@ -300,7 +345,7 @@ func (g *gomokuRules) endAudit() bool {
 }
 
 func (g *gomokuRules) view(Role) any {
-	return GomokuView{Phase: g.phase, Closing: g.phase == engine.GomokuPhaseOver && g.record == nil,
+	return GomokuView{Phase: g.phase, Closing: (g.phase == engine.GomokuPhaseOver || g.resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }
 
@@ -720,8 +765,20 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	}
 	g.turns = slices.Clone(g.turns)
 	openings := make([]engine.GomokuOpening, 0, len(b.Openings))
+	curDue := g.resigned && g.curPending(from)
 	for _, o := range b.Openings {
 		k := o.Move
+		if curDue && k == g.move && g.curPoint == engine.NoPoint {
+			// The turn under way at a resignation (GM-D23): its point is
+			// checked at the audit, once every point is known.
+			p, err := g.openPoint(from, seq, k, g.cur.commitment, o.Opening)
+			if err != nil {
+				return nil, err
+			}
+			g.curPoint = p
+			openings = append(openings, engine.GomokuOpening{Move: k, Point: p})
+			continue
+		}
 		if k < 1 || k > len(g.turns) || g.turns[k-1].mover != from || g.turns[k-1].pass || g.turns[k-1].noLegal || g.turns[k-1].point != engine.NoPoint {
 			return nil, violation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
 		}
@@ -735,6 +792,9 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	if left := g.closed(from); len(left) > 0 {
 		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
 	}
+	if curDue && g.curPoint == engine.NoPoint {
+		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.move)
+	}
 	g.opened[from] = true
 	events := []Event{EventGomokuOpened{From: from, Openings: openings}}
 	if !g.opened[from.Other()] {
@@ -742,6 +802,9 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	}
 	rec := g.gomokuRecord()
 	err := engine.AuditGomoku(rec)
+	if err == nil {
+		err = g.auditTurnUnderWay()
+	}
 	var gv engine.GomokuViolation
 	switch {
 	case err == nil:
@@ -759,6 +822,37 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		events = append(events, EventViolation{Violation: g.violation})
 	}
 	return events, nil
+}
+
+// auditTurnUnderWay checks the commitment of the turn a resignation cut
+// short (GM-D23), once every point is known: the point must lie in the
+// line its mover announced (GM-3), and not on a point revealed before
+// this turn nor on a piece of its own (GM-4). The turn is not in the
+// record: it placed nothing for good, and its mover never declared.
+func (g *gomokuRules) auditTurnUnderWay() error {
+	p := g.curPoint
+	if !g.resigned || p == engine.NoPoint {
+		return nil
+	}
+	r, k := g.cur.mover, g.move
+	bad := func(rule, format string, args ...any) error {
+		return engine.GomokuViolation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
+	}
+	v := p.Vertex(g.size)
+	if g.phase != engine.GomokuPhaseAnnounce && !g.cur.line.Contains(g.size, p) {
+		return bad("GM-3", "committed to %s and announced %s (the turn under way at the resignation)", v, g.cur.line.Format(g.size))
+	}
+	if at := int(g.points[p].revealedAt); at < k {
+		return bad("GM-4", "committed to %s, revealed in move %d (the turn under way at the resignation)", v, at)
+	}
+	own := g.colorOf(r) == engine.GomokuX && p == g.opening
+	for j, t := range g.turns {
+		own = own || t.mover == r && t.point == p && (t.outcome == engine.GomokuPlacedHidden || t.outcome == engine.GomokuPlacedRevealed) && j+1 < k
+	}
+	if own {
+		return bad("GM-4", "committed to %s, where it has a piece already (the turn under way at the resignation)", v)
+	}
+	return nil
 }
 
 // gomokuRecord returns the record of the game with every commitment

@@ -282,7 +282,7 @@ func (a *App) invite(peer string, o engine.Options) {
 	ctx, cancel := context.WithTimeout(a.ctx, 2*time.Minute)
 	a.inviteCancel = cancel
 	m := a.lobby.Model()
-	m.Busy, m.Status = true, fmt.Sprintf("Inviting %s to %s… (^X stops waiting)", ShortPeer(peer), DescribeOptions(o))
+	m.Busy, m.Status = true, fmt.Sprintf("Inviting %s to %s… (^X stops waiting)", PeerShort(peer), DescribeOptions(o))
 	a.lobby.Render()
 	go func() {
 		defer cancel()

@@ -195,8 +195,18 @@ const MaxNameRunes = 20
 // them) are dropped, tview's markup brackets become parentheses, white
 // space is folded, and it is cut to MaxNameRunes; the peer ID always
 // stands beside it, so a name cannot pass for another peer.
+//
+// A peer the player gave a petname (UI-D33) shows as that name, marked
+// with PetnameMark, instead of its short peer ID: "@Bob", or with the
+// peer's own name, when it differs, beside it: "@Bob (Robert)".
 func PeerLabel(name, id string) string {
 	name = SafeName(name)
+	if pet := Petname(id); pet != "" {
+		if name == "" || name == pet {
+			return PetnameMark + pet
+		}
+		return PetnameMark + pet + " (" + name + ")"
+	}
 	if name == "" {
 		return ShortPeer(id)
 	}
@@ -215,6 +225,10 @@ func SafeName(name string) string {
 			space = b.Len() > 0
 			continue
 		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			continue
+		}
+		if b.Len() == 0 && (string(r) == PetnameMark || r == '＠' || r == '﹫') {
+			// No display name may look like a petname (UI-D33).
 			continue
 		}
 		if n == MaxNameRunes {
@@ -341,7 +355,7 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 			if m.View.Options.Variant == engine.VariantGomoku {
 				return eventNote{}, true // the invited player chooses the side (GM-2)
 			}
-			return eventNote{lines: []string{"Tossing a coin for the colours…"}}, true
+			return eventNote{lines: []string{tossLine(m.View.Options)}}, true
 		case protocol.PhasePlay:
 			m.Adjourned = false
 			return eventNote{}, true
@@ -350,6 +364,9 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{}, true
 	case protocol.EventColors:
 		c := e.Colors[m.View.Role]
+		if m.View.Options.InviterColor != engine.Empty {
+			return eventNote{lines: []string{fmt.Sprintf("You play %s %s, as the invitation chose.", Name(c), stoneGlyph(c))}, frame: true}, true
+		}
 		if m.View.Options.Variant == engine.VariantGomoku {
 			return eventNote{lines: []string{fmt.Sprintf("You play %s.", m.Name(c))}}, true
 		}
@@ -407,6 +424,16 @@ func stoneGlyph(c engine.Color) string {
 	return ""
 }
 
+// tossLine is what the log says while the colours are settled: a coin
+// toss (nigiri), or the invitation's choice, for which the toss's
+// messages still run (HC-D2).
+func tossLine(o engine.Options) string {
+	if o.InviterColor != engine.Empty {
+		return "The invitation chose the colours…"
+	}
+	return "Tossing a coin for the colours…"
+}
+
 // DescribeOptions writes a game's options for people: "Hidden Move Go
 // 9×9, komi 7.5, 3 hidden moves".
 func DescribeOptions(o engine.Options) string {
@@ -414,6 +441,9 @@ func DescribeOptions(o engine.Options) string {
 	switch o.Variant {
 	case engine.VariantGo, engine.VariantPhantom, engine.VariantHMG, engine.VariantFGo:
 		parts = append(parts, fmt.Sprintf("komi %v", o.Komi))
+	}
+	if o.Handicap > 0 {
+		parts = append(parts, fmt.Sprintf("handicap %d", o.Handicap))
 	}
 	switch o.Variant {
 	case engine.VariantPhantom:

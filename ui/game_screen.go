@@ -523,7 +523,7 @@ func (s *GameScreen) render() {
 		s.board.SetModel(s.variant.board(m))
 	}
 	if (v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer) && v.Options.Variant != engine.VariantGomoku {
-		info = append(info, "Tossing a coin for the colours…")
+		info = append(info, tossLine(v.Options))
 	}
 	info = append(info, s.panel()...)
 	if m.Conn != nil {

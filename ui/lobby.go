@@ -83,6 +83,7 @@ type Lobby struct {
 	opponent, size, komi, cards *tview.InputField
 	variant, rules, suicide     *tview.DropDown
 	perpendicular               *tview.Checkbox
+	sides                       lobbySides
 
 	keys   KeyTable
 	dialog *dialog
@@ -200,6 +201,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	l.form.AddFormItem(l.opponent).AddFormItem(l.variant).AddFormItem(l.size).AddFormItem(l.komi).
 		AddFormItem(l.rules).AddFormItem(l.cards).AddFormItem(l.suicide).AddFormItem(l.perpendicular).
 		AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
+	l.addSideFields()
 	l.SetDefaults(defaults)
 	// Enter on a peer found on the LAN invites it with the form's
 	// options: its addresses came with it (mDNS), so its peer ID is
@@ -280,6 +282,7 @@ func (l *Lobby) SetDefaults(o engine.Options) {
 		}
 	}
 	l.perpendicular.SetChecked(o.Perpendicular)
+	l.setSideDefaults(o)
 }
 
 func (l *Lobby) chosenVariant() engine.Variant {
@@ -329,6 +332,9 @@ func (l *Lobby) Options() (engine.Options, error) {
 		o.Suicide = formSuicide[max(i, 0)]
 	case engine.VariantBridge:
 		o.Perpendicular = l.perpendicular.IsChecked()
+	}
+	if err := l.readSides(&o); err != nil {
+		return o, err
 	}
 	o, err = o.Normalize()
 	if err != nil {
@@ -432,7 +438,7 @@ func (l *Lobby) render() {
 		if len(p.Addrs) > 0 {
 			addr = " " + p.Addrs[0]
 		}
-		l.lan.AddItem(tview.Escape(ShortPeer(p.ID)+addr), "", 0, nil)
+		l.lan.AddItem(tview.Escape(PeerShort(p.ID)+addr), "", 0, nil)
 	}
 	if cur < len(m.LAN) {
 		l.lan.SetCurrentItem(cur)
@@ -520,7 +526,7 @@ func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
 // once measured, the game and the keys.
 func (l *Lobby) invitationLines(in *Invitation) []string {
 	left := time.Until(in.Deadline).Round(time.Second)
-	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), "",
+	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options), "",
 		"Peer ID: " + in.From}
 	if c, ok := l.model.Conns[in.From]; ok {
 		lines = append(lines, "Connection: "+c.String())

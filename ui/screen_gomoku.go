@@ -141,7 +141,7 @@ func (s *gomokuScreen) panel(m *GameModel) []string {
 		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
 			fmt.Sprintf("%s you          %d hidden, %d revealed", m.Name(me), hidden, shown),
-			fmt.Sprintf("%s %-12s %d hidden, %d revealed", m.Name(me.Opponent()), ShortPeer(m.Opponent), v.OpponentHidden(), opp.Count(me.Opponent())))
+			fmt.Sprintf("%s %-12s %d hidden, %d revealed", m.Name(me.Opponent()), PeerShort(m.Opponent), v.OpponentHidden(), opp.Count(me.Opponent())))
 		for _, c := range []engine.Color{me, me.Opponent()} {
 			if v.FiveAnnounced(c) {
 				lines = append(lines, m.Name(c)+" has a line of five")

@@ -71,7 +71,7 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		lines = append(lines,
 			fmt.Sprintf("%s %-5s you          %s", stoneGlyph(me), Name(me), own),
 			fmt.Sprintf("%s %-5s %-12s %s", stoneGlyph(me.Opponent()), Name(me.Opponent()),
-				ShortPeer(m.Opponent), knownOpponent(v.Own)))
+				PeerShort(m.Opponent), knownOpponent(v.Own)))
 	}
 	lines = append(lines, fmt.Sprintf("Rules: %s · %s", v.Rules, plural(int(v.Tries), "try", "tries")))
 	switch v.Stage {

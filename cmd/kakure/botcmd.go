@@ -36,8 +36,10 @@ func runBot(env *environment, args []string) error {
 	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
 	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
 	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails")
+	progress := fs.Duration("progress", defaultProgressEvery, "print a line this often during a game (moves, time, Phantom Go's tries); 0: none")
 	var vf variantFlags
 	vf.register(fs, "go")
+	vf.registerSides(fs, "with --invite or --join: the bot's colour")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -97,6 +99,12 @@ func runBot(env *environment, args []string) error {
 		}
 		holdPeer(p.node, g)
 		go watchConnection(ctx, p.node, g, results)
+		go reportProgress(ctx, g, g.ID().String(), *progress, func(line string) {
+			select {
+			case results <- line:
+			case <-ctx.Done():
+			}
+		})
 		fm.Player = bot.New(level, seed)
 		if *levelFlag == "random" {
 			fm.Player = bot.NewRandom(seed)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/kakure/kakure/bot"
@@ -21,6 +22,7 @@ func runMatch(env *environment, args []string) error {
 	fs := newFlagSet(env, "match", "--variant V [variant options] [--black PLAYER --white PLAYER] --games N --out DIR")
 	var vf variantFlags
 	vf.register(fs, "go")
+	vf.registerSides(fs, "the colour of peer a, which invites b (the players stay by colour)")
 	games := fs.Int("games", 1, "number of games")
 	out := fs.String("out", "", "directory for the records and SGF files (required)")
 	seed := fs.Uint64("seed", 1, "seed of the bots' choices")
@@ -29,6 +31,7 @@ func runMatch(env *environment, args []string) error {
 	white := fs.String("white", "bot", "the player of White (same syntax as --black)")
 	x := fs.String("x", "", "gomoku: the player of X (Black); same as --black")
 	o := fs.String("o", "", "gomoku: the player of O (White); same as --white")
+	progress := fs.Duration("progress", defaultProgressEvery, "print a line this often during a game (moves, time, Phantom Go's tries); 0: none")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -101,7 +104,10 @@ func runMatch(env *environment, args []string) error {
 			engine.Black: sides[0].timed(sides[0].forGame(gameSeed)),
 			engine.White: sides[1].timed(sides[1].forGame(gameSeed + 1)),
 		}
-		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout, label)
+		say := func(line string) { fmt.Fprintln(env.stdout, line) }
+		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout, label, func(ctx context.Context, g *protocol.Game) {
+			reportProgress(ctx, g, strconv.Itoa(i), *progress, say)
+		})
 		if err != nil {
 			return fmt.Errorf("game %d: %w", i, err)
 		}
@@ -127,7 +133,12 @@ func runMatch(env *environment, args []string) error {
 // inviter's game. When either side's player fails, the other side is
 // stopped at once and the error names the side that failed, by label
 // (the colour and its PLAYER), and its peer (MATCH-D2, docs/bots.md).
-func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration, label func(engine.Color) string) (*protocol.Outcome, *protocol.Game, error) {
+//
+// watch, when not nil, runs in a goroutine of its own beside the
+// inviter's game (kakure match's progress lines); it is stopped (its
+// context cancelled) and waited for before playMatchGame returns, so that
+// it never writes after the game's result line.
+func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration, label func(engine.Color) string, watch func(context.Context, *protocol.Game)) (*protocol.Outcome, *protocol.Game, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type sideResult struct {
@@ -161,6 +172,18 @@ func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, 
 		cancel()
 		<-results[1]
 		return nil, nil, fmt.Errorf("invite: %w", err)
+	}
+	if watch != nil {
+		wctx, stop := context.WithCancel(ctx)
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			watch(wctx, g)
+		}()
+		defer func() {
+			stop()
+			<-stopped
+		}()
 	}
 	go play(0, g)
 	var got [2]sideResult

@@ -258,7 +258,7 @@ func TestMatchFailsFast(t *testing.T) {
 			return c.String() + " (random)"
 		}
 		start := time.Now()
-		_, _, err := playMatchGame(ctx, peers, opts, players, timeout, label)
+		_, _, err := playMatchGame(ctx, peers, opts, players, timeout, label, nil)
 		elapsed := time.Since(start)
 		if err == nil {
 			t.Fatalf("game %d: a player that plays off the board did not fail the game", game)

@@ -67,6 +67,7 @@ func runPlay(env *environment, args []string) error {
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
 	var vf variantFlags
 	vf.register(fs, string(firstGameVariant))
+	vf.registerSides(fs, "your colour, against the bot and in the lobby's form")
 	// Invite codes (the lobby's ^O and ^E): relays as kakure bot takes them.
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID) for invite codes, repeatable (default: the relays of config.json in the home directory)")
@@ -138,6 +139,7 @@ func runPlay(env *environment, args []string) error {
 	if isSet(fs, "cards") {
 		defaults.Cards, defaults.CardsSet = o.Cards, true
 	}
+	defaults.InviterColor, defaults.Handicap = o.InviterColor, o.Handicap
 	// Records the player writes (w) go to HOME/exports unless the player
 	// types another path; private notes are kept in HOME/notes.
 	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,
@@ -146,6 +148,11 @@ func runPlay(env *environment, args []string) error {
 	if !*lobby {
 		appCfg.FirstGame = &o
 	}
+	book, err := readPetnames(me.node.Home())
+	if err != nil {
+		return err
+	}
+	ui.SetPetnames(book)
 	app := ui.NewApp(appCfg)
 	err = app.Run()
 	restoreStderr()

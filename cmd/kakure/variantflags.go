@@ -16,6 +16,8 @@ type variantFlags struct {
 	cards         int
 	suicide       string
 	perpendicular bool
+	// sides, when a command registered them, are its colour flags.
+	sides *sideFlags
 }
 
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
@@ -26,6 +28,12 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.IntVar(&v.cards, "cards", 0, "hmg: hidden moves per player, 0-9 (default 3)")
 	fs.StringVar(&v.suicide, "suicide", "", "fgo suicide option: nz or forbid (default nz)")
 	fs.BoolVar(&v.perpendicular, "perpendicular", false, "bridge: the perpendicular liberty option")
+}
+
+// registerSides adds the colour flags (sideFlags) to the variant's.
+func (v *variantFlags) registerSides(fs *flag.FlagSet, whose string) {
+	v.sides = &sideFlags{}
+	v.sides.register(fs, whose)
 }
 
 // options turns the flags into checked engine options. Flags the user set
@@ -39,6 +47,11 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		Cards:         v.cards,
 		Suicide:       engine.SuicideRule(v.suicide),
 		Perpendicular: v.perpendicular,
+	}
+	if v.sides != nil {
+		if err := v.sides.apply(&o); err != nil {
+			return o, usageError("%v", err)
+		}
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {

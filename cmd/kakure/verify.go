@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -48,5 +49,19 @@ func describeRecord(tr *protocol.Transcript) string {
 		return "unreadable invitation"
 	}
 	o := m.Options
-	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi)
+	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o)
+}
+
+// describeSides writes the colour choice and the handicap of a record's
+// options as kakure verify prints them (HC-D1, HC-D2): nothing for a
+// coin toss without handicap.
+func describeSides(o engine.Options) string {
+	s := ""
+	if o.InviterColor != engine.Empty {
+		s += ", the inviter chose " + o.InviterColor.String()
+	}
+	if o.Handicap > 0 {
+		s += fmt.Sprintf(", handicap %d", o.Handicap)
+	}
+	return s
 }

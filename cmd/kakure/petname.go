@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/kakure/kakure/node"
+	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/ui"
+)
+
+func init() {
+	register(command{name: "petname", summary: "name a peer for yourself: the screens show your name for it instead of its short ID", run: runPetname})
+}
+
+// PetnamesFile is the file of the home that holds the petname book
+// (UI-D33): a JSON object from peer IDs to names.
+const PetnamesFile = "petnames.json"
+
+// runPetname lists the petname book, or gives a peer a petname, or (with
+// an empty name) takes it away.
+func runPetname(env *environment, args []string) error {
+	fs := newFlagSet(env, "petname", "[--home DIR] [PEERID [NAME]]")
+	home := fs.String("home", "", "directory of the identity and the petname book (default $XDG_CONFIG_HOME/kakure)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *home == "" {
+		var err error
+		if *home, err = node.DefaultHome(); err != nil {
+			return err
+		}
+	}
+	book, err := readPetnames(*home)
+	if err != nil {
+		return err
+	}
+	switch fs.NArg() {
+	case 0:
+		for _, id := range slices.Sorted(maps.Keys(book)) {
+			fmt.Fprintf(env.stdout, "%s %s\n", id, book[id])
+		}
+		return nil
+	case 1:
+		if name, ok := book[fs.Arg(0)]; ok {
+			fmt.Fprintln(env.stdout, name)
+			return nil
+		}
+		return fmt.Errorf("no petname for %s", fs.Arg(0))
+	case 2:
+	default:
+		return usageError("unexpected argument %q", fs.Arg(2))
+	}
+	id, name := fs.Arg(0), strings.TrimSpace(fs.Arg(1))
+	if _, err := peer.Decode(id); err != nil {
+		return usageError("%q is no peer ID: %v", id, err)
+	}
+	if err := checkPetname(name); err != nil {
+		return usageError("%v", err)
+	}
+	if name == "" {
+		delete(book, id)
+	} else {
+		book[id] = name
+	}
+	return writePetnames(*home, book)
+}
+
+// checkPetname checks a petname as a display name is checked (UI-D30):
+// at most protocol.MaxNameLength bytes of UTF-8, no control characters.
+func checkPetname(name string) error {
+	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) {
+		return fmt.Errorf("a petname is at most %d bytes of UTF-8", protocol.MaxNameLength)
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return errors.New("a petname has no control characters")
+	}
+	return nil
+}
+
+// readPetnames returns the home's petname book (empty when it has none);
+// a book with a bad entry (edited by hand) is an error that names it.
+func readPetnames(home string) (ui.Petnames, error) {
+	path := filepath.Join(home, PetnamesFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ui.Petnames{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("petnames: %w", err)
+	}
+	book := ui.Petnames{}
+	if err := json.Unmarshal(b, &book); err != nil {
+		return nil, fmt.Errorf("petnames: %s: %w", path, err)
+	}
+	for id, name := range book {
+		if _, err := peer.Decode(id); err != nil {
+			return nil, fmt.Errorf("petnames: %s: %q is no peer ID", path, id)
+		}
+		if err := checkPetname(name); err != nil {
+			return nil, fmt.Errorf("petnames: %s: the name of %s: %w", path, id, err)
+		}
+	}
+	return book, nil
+}
+
+// writePetnames replaces the home's petname book, through a temporary
+// file renamed over it, so that a crash leaves the old book or the new.
+func writePetnames(home string, book ui.Petnames) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("petnames: %w", err)
+	}
+	b, err := json.MarshalIndent(book, "", "  ")
+	if err != nil {
+		return fmt.Errorf("petnames: %w", err)
+	}
+	tmp, err := os.CreateTemp(home, PetnamesFile+".*")
+	if err != nil {
+		return fmt.Errorf("petnames: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("petnames: %w", err)
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("petnames: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("petnames: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(home, PetnamesFile)); err != nil {
+		return fmt.Errorf("petnames: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/ui"
+)
+
+// TestUID33PetnameCommand (UI-D33): kakure petname gives a peer a name in
+// the home's book, lists the book, tells one name, takes a name away with
+// an empty one, and refuses what is no peer ID, a name with control
+// characters, and a book edited into nonsense (naming the file).
+func TestUID33PetnameCommand(t *testing.T) {
+	home := t.TempDir()
+	const bob = "12D3KooWDzEsNErrGSh6vy98ujs7aRDgnaFAovkLJhfGtKfTn386"
+	if code, out := runCommand(t, "petname", "--home", home, bob, "  Bob  "); code != 0 {
+		t.Fatalf("petname %s Bob exited %d:\n%s", bob, code, out)
+	}
+	if code, out := runCommand(t, "petname", "--home", home); code != 0 || out != bob+" Bob\n" {
+		t.Errorf("the book lists %q (exit %d), want %q", out, code, bob+" Bob\n")
+	}
+	if code, out := runCommand(t, "petname", "--home", home, bob); code != 0 || out != "Bob\n" {
+		t.Errorf("petname %s says %q (exit %d), want Bob", bob, out, code)
+	}
+	book, err := readPetnames(home)
+	if err != nil || book[bob] != "Bob" {
+		t.Errorf("the book as play reads it: %v, %v", book, err)
+	}
+	for _, args := range [][]string{{"notapeer", "Bob"}, {bob, "Bo\x07b"}, {bob, strings.Repeat("x", 65)}} {
+		if code, out := runCommand(t, append([]string{"petname", "--home", home}, args...)...); code != 2 {
+			t.Errorf("petname %q exited %d, want a usage error:\n%s", args, code, out)
+		}
+	}
+	if code, out := runCommand(t, "petname", "--home", home, bob, ""); code != 0 {
+		t.Fatalf("petname %s '' exited %d:\n%s", bob, code, out)
+	}
+	if code, out := runCommand(t, "petname", "--home", home); code != 0 || out != "" {
+		t.Errorf("after taking the name away the book lists %q", out)
+	}
+	path := filepath.Join(home, PetnamesFile)
+	if err := os.WriteFile(path, []byte(`{"nonsense": "Bob"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readPetnames(home); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("a book with no peer ID reads as %v, want an error naming %s", err, path)
+	}
+}
+
+// TestPlayTmuxPetname (UI-D33): A gave B the petname "Bob" (kakure
+// petname); B calls itself "Robert". A's game shows B as "@Bob (Robert)"
+// instead of its short peer ID; B, with no book, shows A by its ID.
+func TestPlayTmuxPetname(t *testing.T) {
+	t.Parallel()
+	var ids [2]string
+	black, white := twoPlayersSetUp(t, func(dir string) {
+		for i, name := range []string{"", "Robert"} {
+			var stdout, stderr strings.Builder
+			env := &environment{stdout: &stdout, stderr: &stderr}
+			home := filepath.Join(dir, []string{"a", "b"}[i])
+			if status := run(env, []string{"id", "--home", home, "--name", name, "--listen", "/ip4/127.0.0.1/tcp/0"}); status != 0 {
+				t.Fatalf("kakure id: status %d: %s", status, stderr.String())
+			}
+			first, _, _ := strings.Cut(stdout.String(), "\n")
+			ids[i] = strings.TrimPrefix(first, "peer ID: ")
+		}
+		if code, out := runCommand(t, "petname", "--home", filepath.Join(dir, "a"), ids[1], "Bob"); code != 0 {
+			t.Fatalf("kakure petname: %d: %s", code, out)
+		}
+	}, nil, "--variant", "go", "--size", "5")
+	a, b := black, white
+	if a.name != "a" {
+		a, b = white, black
+	}
+	screen := a.waitText("vs @Bob (Robert)")
+	if strings.Contains(screen, ui.ShortPeer(ids[1])) {
+		t.Errorf("A's game shows B's short peer ID beside its petname:\n%s", screen)
+	}
+	b.waitText("vs " + ui.ShortPeer(ids[0]))
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHCD1MatchHandicapVerified (HC-D1, HC-D2, T-3): kakure match with
+// --color white --handicap 2 gives peer a White; the record carries the
+// choice and the handicap in the signed invitation, kakure verify replays
+// it (ok, and says them), and an edit of the handicap in the record is a
+// bad signature. --handicap without a colour, and --color in gomoku, are
+// refused before any game.
+func TestHCD1MatchHandicapVerified(t *testing.T) {
+	dir := t.TempDir()
+	code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", "go", "--size", "7",
+		"--handicap", "2", "--color", "white", "--black", "random", "--white", "random")
+	if code != 0 || !strings.Contains(out, "peer-a=white") {
+		t.Fatalf("match exited %d, want peer a White:\n%s", code, out)
+	}
+	record := filepath.Join(dir, "game-001.record.json")
+	code, vout := runCommand(t, "verify", record)
+	if code != 0 || !strings.Contains(vout, "komi 0.5, the inviter chose white, handicap 2") || !strings.Contains(vout, "ok: result") {
+		t.Fatalf("verify exited %d:\n%s", code, vout)
+	}
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"handicap":2`)) {
+		t.Fatalf("the record's invitation has no handicap:\n%.600s", data)
+	}
+	if err := os.WriteFile(record, bytes.Replace(data, []byte(`"handicap":2`), []byte(`"handicap":3`), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCommand(t, "verify", record); code == 0 || !strings.Contains(out, "bad signature") {
+		t.Errorf("verify of a record whose handicap was edited exited %d:\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"--variant", "go", "--handicap", "2"},
+		{"--variant", "gomoku", "--color", "black"},
+		{"--variant", "go", "--color", "green"},
+		{"--variant", "phantom", "--handicap", "2", "--color", "black"},
+	} {
+		code, out := runCommand(t, append([]string{"match", "--games", "1", "--out", t.TempDir()}, args...)...)
+		if code != 2 || strings.Contains(out, "game 1:") {
+			t.Errorf("match %v exited %d, want a usage error before any game:\n%s", args, code, out)
+		}
+	}
+}
