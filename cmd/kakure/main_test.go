@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/node"
 )
 
 // TestMain lets the test binary stand in for the kakure binary: with
@@ -24,6 +26,10 @@ func TestMain(m *testing.M) {
 		env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 		os.Exit(run(env, args))
 	}
+	// No test touches the public network (NET-D16): the nodes this
+	// process and the processes it starts run stay off the DHT unless a
+	// test says otherwise (the namespace lab's DHT tests).
+	os.Setenv(node.DHTEnv, node.DHTOff)
 	os.Exit(m.Run())
 }
 
