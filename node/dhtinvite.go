@@ -200,6 +200,10 @@ func (n *Node) findCodeOnDHT(ctx context.Context, code string) (peer.AddrInfo, e
 	if err != nil {
 		return peer.AddrInfo{}, err
 	}
+	// Reaching a provider through a relay makes it start hole punching at
+	// once (its DCUtR service does, on the inbound relayed connection),
+	// and the punch fails unless this node's DCUtR service is up already.
+	n.awaitHolePunchReady(ctx, n.dhtPeers(), holePunchReadyWait)
 	answers := make(chan providerAnswer)
 	var wg sync.WaitGroup
 	asked := 0

@@ -132,8 +132,15 @@ func (l *netnsLab) symmetricNAT(nat string) {
 // startKakureIn starts the test binary as kakure in namespace ns.
 func startKakureIn(t *testing.T, ns string, args ...string) *process {
 	t.Helper()
-	cmd := exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...)
-	cmd.Env = append(os.Environ(), "KAKURE_BE_BINARY=1")
+	return startProcess(t, exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...), nil)
+}
+
+// startProcess starts cmd, the test binary as kakure (or as what env
+// makes it), its output collected line by line, and interrupts it at the
+// end of the test.
+func startProcess(t *testing.T, cmd *exec.Cmd, env []string) *process {
+	t.Helper()
+	cmd.Env = append(append(os.Environ(), "KAKURE_BE_BINARY=1"), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,20 @@ import (
 // KAKURE_BE_BINARY=1 it runs the command line given after "--" as kakure
 // would, so that tests can start real kakure processes without building.
 func TestMain(m *testing.M) {
+	if os.Getenv(publicNodeEnv) == "1" {
+		args := os.Args[1:]
+		for i, a := range args {
+			if a == "--" {
+				args = args[i+1:]
+				break
+			}
+		}
+		if err := runPublicNode(args); err != nil {
+			fmt.Fprintln(os.Stderr, "public node:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv("KAKURE_BE_BINARY") == "1" {
 		args := os.Args[1:]
 		for i, a := range args {
