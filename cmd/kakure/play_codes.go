@@ -51,6 +51,10 @@ func (n *playNetwork) codeError(err error) error {
 	return err
 }
 
+// NetStatus implements ui.NetStatuses: the node's DHT peers,
+// reachability and relay reservations.
+func (n *playNetwork) NetStatus() string { return n.me.node.NetStatus().String() }
+
 // Connection implements ui.Connections: a ping, then the connection's
 // kind and round trip. The built-in bot's connection is not shown.
 func (n *playNetwork) Connection(ctx context.Context, p string) (ui.ConnState, bool) {
