@@ -16,6 +16,7 @@ import (
 
 	"github.com/libp2p/go-libp2p"
 	kaddht "github.com/libp2p/go-libp2p-kad-dht"
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
@@ -230,4 +231,50 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 func startKakureInEnv(t *testing.T, ns string, env []string, args ...string) *process {
 	t.Helper()
 	return startProcess(t, exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...), env)
+}
+
+// startLoopbackDHT starts count DHT servers on loopback in this process,
+// each bootstrapped from those before, and returns their addresses.
+func startLoopbackDHT(t *testing.T, count int) []string {
+	t.Helper()
+	var addrs []string
+	var boot []peer.AddrInfo
+	for range count {
+		h, err := libp2p.New(libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableMetrics())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := kaddht.New(h, kaddht.Mode(kaddht.ModeServer), kaddht.BootstrapPeers(boot...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close(); h.Close() })
+		for _, b := range boot {
+			if err := h.Connect(t.Context(), b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		boot = append(boot, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
+		addrs = append(addrs, h.Addrs()[0].String()+"/p2p/"+h.ID().String())
+	}
+	return addrs
+}
+
+// TestIDCommandDHT (NET-D16): on the DHT, kakure id prints its peers,
+// its reachability and its relay reservations.
+func TestIDCommandDHT(t *testing.T) {
+	t.Setenv(node.DHTEnv, "") // TestMain's off would win over the file's on
+	bootstrap := startLoopbackDHT(t, 2)
+	home := t.TempDir()
+	cfg := `{"dht": "on", "bootstrap": ["` + strings.Join(bootstrap, `", "`) + `"]}`
+	if err := os.WriteFile(filepath.Join(home, node.ConfigFileName), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	status, out := runCommand(t, "id", "--home", home, "--listen", "/ip4/127.0.0.1/tcp/0")
+	if status != 0 {
+		t.Fatalf("status %d:\n%s", status, out)
+	}
+	if !regexp.MustCompile(`(?m)^internet: DHT: [12] peers; reachability: (unknown|private|public); relay reservations: 0$`).MatchString(out) {
+		t.Errorf("kakure id on the DHT printed:\n%s", out)
+	}
 }
