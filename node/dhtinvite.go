@@ -272,11 +272,16 @@ func (n *Node) askProvider(ctx context.Context, code string, p peer.AddrInfo) pr
 }
 
 // withCircuitAddrs is the AddrsFactory of a node that is no relay: its
-// addresses and, for every relay holding a reservation HostInvite made, a
-// circuit address through it, so that the addresses the DHT's provider
-// records carry reach a node behind a NAT.
+// addresses and, for every relay found on the DHT holding a reservation
+// HostInvite made, a circuit address through it, so that the addresses
+// the DHT's provider records carry reach a node behind a NAT. With kakure
+// relays configured the addresses are left as they are: the invite
+// records carry the circuits through them (inviteAddrs).
 func (n *Node) withCircuitAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
 	in := n.inet
+	if len(in.relays) > 0 {
+		return addrs
+	}
 	in.mu.Lock()
 	h := in.h
 	now := time.Now()
