@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -80,6 +81,9 @@ func runBot(env *environment, args []string) error {
 	fmt.Fprintf(env.stdout, "peer ID: %s\n", p.node.ID())
 	for _, a := range p.node.Addrs() {
 		fmt.Fprintf(env.stdout, "  %s\n", a)
+	}
+	if p.node.NetStatus().DHT {
+		go printNetStatus(ctx, env.stdout, p.node)
 	}
 	if *hostInvite {
 		inv, err := p.node.HostInvite(ctx)
@@ -265,3 +269,23 @@ func nodeDefaultListen() []string {
 }
 
 var _ = filepath.Join
+
+// printNetStatus prints "internet: " and the node's status (DHT peers,
+// reachability, relay reservations) each time it changes, checked every
+// second, until ctx ends.
+func printNetStatus(ctx context.Context, out io.Writer, n *node.Node) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	last := ""
+	for {
+		if s := n.NetStatus().String(); s != last {
+			last = s
+			fmt.Fprintf(out, "internet: %s\n", s)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

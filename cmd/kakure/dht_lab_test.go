@@ -119,7 +119,8 @@ func dhtHome(t *testing.T, dir string, bootstrap []string) string {
 // punching cannot work and the public relays cannot carry a game: the
 // guest says so and what to do, and exits, within seconds (NET-D19); with
 // a kakure relay configured as well, the game is played relayed through
-// it.
+// it. A program left running behind a NAT gets reservations on the public
+// relays by AutoRelay, which takes its candidates from the DHT (NET-D20).
 func TestInternetPlayPublicDHT(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the namespace DHT test runs in the pass without -race")
@@ -224,6 +225,13 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 		}
 		first := guest.waitLine(t, reFirstMove, 5*time.Second)
 		t.Logf("symmetric NAT, kakure relay, DHT on: code to connected %ss, code to first move %ss", joined[2], first[1])
+	})
+
+	t.Run("AutoRelay: reservations on relays found on the DHT", func(t *testing.T) {
+		started := time.Now()
+		p := start(l.a, "autorelay", "--seed", "7")
+		m := p.waitLine(t, regexp.MustCompile(`^internet: (DHT: [1-9]\d* peers; reachability: private; relay reservations: [1-9].*)`), 120*time.Second)
+		t.Logf("AutoRelay: %s, %.1fs after start", m[1], time.Since(started).Seconds())
 	})
 }
 
