@@ -3,6 +3,7 @@ package node_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ipfs/go-datastore"
+	dssync "github.com/ipfs/go-datastore/sync"
 	"github.com/libp2p/go-libp2p"
 	kaddht "github.com/libp2p/go-libp2p-kad-dht"
 	pb "github.com/libp2p/go-libp2p-kad-dht/pb"
@@ -326,6 +329,73 @@ func TestDHTInviteForgedProviders(t *testing.T) {
 			}
 			if info.ID != host.ID() {
 				t.Errorf("joined %s, want the genuine host %s (mallory is %s)", info.ID, host.ID(), mallory.ID())
+			}
+		})
+	}
+}
+
+// withholdingStore is a provider datastore that keeps nothing: a DHT
+// server with it accepts provider records and withholds them.
+type withholdingStore struct{ datastore.Batching }
+
+func (withholdingStore) Put(context.Context, datastore.Key, []byte) error { return nil }
+
+// TestDHTInviteWithheldProviders (NET-D17): DHT servers that withhold the
+// provider records announced to them. With one honest server left the
+// guest still finds the host; with none, it fails with ErrNotFound,
+// saying that nobody announces the code.
+func TestDHTInviteWithheldProviders(t *testing.T) {
+	for _, honest := range []int{1, 0} {
+		t.Run(fmt.Sprintf("%d honest of 3", honest), func(t *testing.T) {
+			var servers []*dhtServer
+			var announced atomic.Int32 // ADD_PROVIDER messages the withholding servers got
+			countAnnounced := kaddht.OnRequestHook(func(_ context.Context, _ network.Stream, req *pb.Message) {
+				if req.GetType() == pb.Message_ADD_PROVIDER {
+					announced.Add(1)
+				}
+			})
+			for i := range 3 {
+				var opts []kaddht.Option
+				for _, b := range servers {
+					opts = append(opts, kaddht.BootstrapPeers(peer.AddrInfo{ID: b.h.ID(), Addrs: b.h.Addrs()}))
+				}
+				if i >= honest {
+					opts = append(opts, countAnnounced, kaddht.ProviderDatastore(withholdingStore{dssync.MutexWrap(datastore.NewMapDatastore())}))
+				}
+				srv := startDHTServers(t, 1, opts...)[0]
+				for _, b := range servers {
+					if err := srv.h.Connect(t.Context(), peer.AddrInfo{ID: b.h.ID(), Addrs: b.h.Addrs()}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				servers = append(servers, srv)
+			}
+			host := startDHTPeer(t, servers)
+			guest := startDHTPeer(t, servers)
+			ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
+			defer cancel()
+			inv, err := host.HostInvite(ctx)
+			if err != nil {
+				t.Fatalf("HostInvite: %v", err)
+			}
+			defer inv.Close()
+			if honest > 0 {
+				awaitProviders(t, servers[:honest], inv.Code, 1)
+				info, err := guest.JoinInvite(ctx, inv.Code)
+				if err != nil || info.ID != host.ID() {
+					t.Fatalf("JoinInvite with %d honest servers: %v, %v; want the host %s", honest, info.ID, err, host.ID())
+				}
+				return
+			}
+			// The announcement reached every server, which withheld it.
+			for announced.Load() < 3 {
+				if ctx.Err() != nil {
+					t.Fatalf("%d of 3 servers got the announcement", announced.Load())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if _, err := guest.JoinInvite(ctx, inv.Code); !errors.Is(err, rendezvous.ErrNotFound) || !strings.Contains(err.Error(), "nobody announces it") {
+				t.Errorf("JoinInvite with every server withholding: %v, want ErrNotFound", err)
 			}
 		})
 	}
