@@ -400,3 +400,41 @@ func TestDHTInviteWithheldProviders(t *testing.T) {
 		})
 	}
 }
+
+// TestDHTInviteOnRelayToo (NET-D1): a host with a kakure relay and on the
+// DHT registers its code on the relay and announces it on the DHT as
+// well, so that a guest with no relay finds it there.
+func TestDHTInviteOnRelayToo(t *testing.T) {
+	servers := startDHTServers(t, 3)
+	relay, relayAddr := startRelay(t)
+	host, err := node.New(t.Context(), node.Config{Home: t.TempDir(), ListenAddrs: []string{loopbackTCP}, DHT: node.DHTOn,
+		Bootstrap: bootstrapAddrs(servers), Relays: []string{relayAddr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	guest := startDHTPeer(t, servers)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
+	defer cancel()
+	inv, err := host.HostInvite(ctx)
+	if err != nil {
+		t.Fatalf("HostInvite: %v", err)
+	}
+	defer inv.Close()
+	if st, _ := relay.RelayStats(); st.Codes != 1 {
+		t.Errorf("the relay holds %d codes, want 1", st.Codes)
+	}
+	select {
+	case err := <-inv.AnnouncedOnDHT():
+		if err != nil {
+			t.Fatalf("announcing on the DHT: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the code was never announced on the DHT")
+	}
+	awaitProviders(t, servers, inv.Code, 1)
+	info, err := guest.JoinInvite(ctx, inv.Code)
+	if err != nil || info.ID != host.ID() {
+		t.Fatalf("JoinInvite by a guest with no relay: %v, %v; want the host %s", info.ID, err, host.ID())
+	}
+}

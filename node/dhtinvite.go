@@ -154,7 +154,8 @@ func (n *Node) hostInviteDHT(ctx context.Context) (*Invite, error) {
 		return nil, fmt.Errorf("node: announcing the invite code on the DHT: %w", err)
 	}
 	loopCtx, cancel := context.WithCancel(context.Background())
-	inv := &Invite{Code: code, n: n, dhtRelays: reserved, onDHT: true, cancel: cancel, done: make(chan struct{})}
+	inv := &Invite{Code: code, n: n, dhtRelays: reserved, onDHT: true, cancel: cancel, done: make(chan struct{}), announced: make(chan error, 1)}
+	inv.announced <- nil
 	if !n.inet.addInvite(inv) {
 		cancel()
 		n.inet.removeDHTCode(code)
@@ -162,6 +163,43 @@ func (n *Node) hostInviteDHT(ctx context.Context) (*Invite, error) {
 	}
 	go inv.refresh(loopCtx)
 	return inv, nil
+}
+
+// alsoOnDHT announces a code hosted on kakure relays on the DHT as well,
+// when the node is on it, in the background: a guest who configured no
+// relay finds it there, and reaches this node through the kakure relays'
+// circuits its record names (NET-D1). The returned channel receives the
+// outcome (nil off the DHT); a failure does not end the invite: the code
+// is on the relays.
+func (n *Node) alsoOnDHT(ctx context.Context, code string, relays, reserved []peer.AddrInfo) chan error {
+	d := n.inet.getDHT()
+	if d == nil {
+		return nil
+	}
+	done := make(chan error, 1)
+	key, err := rendezvous.DHTKey(code)
+	if err != nil {
+		done <- err
+		return done
+	}
+	if !n.inet.addDHTCode(code, dhtCode{relays: reserved, near: relays}) {
+		done <- errors.New("node: closed")
+		return done
+	}
+	go func() {
+		pctx, cancel := context.WithTimeout(ctx, dhtReadyWait+time.Minute)
+		defer cancel()
+		err := n.awaitDHTReady(pctx)
+		if err == nil {
+			err = d.Provide(pctx, key, true)
+		}
+		if err != nil {
+			inetLog.Info("invite code not announced on the DHT", "code", code, "err", err)
+			err = fmt.Errorf("node: announcing %s on the DHT: %w", code, err)
+		}
+		done <- err
+	}()
+	return done
 }
 
 func (in *internet) addDHTCode(code string, c dhtCode) bool {
@@ -271,18 +309,20 @@ func (n *Node) askProvider(ctx context.Context, code string, p peer.AddrInfo) pr
 	return providerAnswer{provider: p.ID, host: info}
 }
 
-// withCircuitAddrs is the AddrsFactory of a node that is no relay: its
-// addresses and, for every relay found on the DHT holding a reservation
-// HostInvite made, a circuit address through it, so that the addresses
-// the DHT's provider records carry reach a node behind a NAT. With kakure
-// relays configured the addresses are left as they are: the invite
-// records carry the circuits through them (inviteAddrs).
+// withCircuitAddrs is the AddrsFactory of a node that is no relay: on
+// the DHT, its addresses and, for every relay holding a reservation
+// HostInvite made (found on the DHT or a kakure relay), a circuit address
+// through it, so that the addresses the DHT's provider records carry
+// reach a node behind a NAT. Off the DHT the addresses are left as they
+// are: the invite records on the kakure relays carry the circuits
+// (inviteAddrs).
 func (n *Node) withCircuitAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
 	in := n.inet
-	if len(in.relays) > 0 {
+	in.mu.Lock()
+	if in.dht == nil {
+		in.mu.Unlock()
 		return addrs
 	}
-	in.mu.Lock()
 	h := in.h
 	now := time.Now()
 	var relays []peer.ID

@@ -58,6 +58,9 @@ type Invite struct {
 	// relays found there that hold a reservation for it.
 	onDHT     bool
 	dhtRelays []peer.AddrInfo
+	// announced receives the outcome of announcing the code on the DHT;
+	// nil off the DHT.
+	announced chan error
 	cancel    context.CancelFunc
 	done      chan struct{}
 	closeOnce sync.Once
@@ -105,10 +108,18 @@ func (n *Node) HostInvite(ctx context.Context) (*Invite, error) {
 			return nil, errors.New("node: closed")
 		}
 		go inv.refresh(loopCtx)
+		inv.announced = n.alsoOnDHT(loopCtx, code, relays, reserved)
 		return inv, nil
 	}
 	return nil, fmt.Errorf("node: the relays refused %d invite codes in a row as taken", maxCodeDraws)
 }
+
+// AnnouncedOnDHT returns a channel that receives, once, the outcome of
+// announcing the code on the DHT (nil when done): at once for a code
+// hosted on the DHT alone, in the background for a code on kakure relays
+// that is announced on the DHT as well. It returns nil when the node is
+// off the DHT.
+func (inv *Invite) AnnouncedOnDHT() <-chan error { return inv.announced }
 
 // Close withdraws the code from the relays and stops refreshing it. A
 // game the code led to goes on. Calling it again does nothing.

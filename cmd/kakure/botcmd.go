@@ -92,6 +92,15 @@ func runBot(env *environment, args []string) error {
 		}
 		defer inv.Close()
 		fmt.Fprintf(env.stdout, "invite code: %s\n", inv.Code)
+		if ch := inv.AnnouncedOnDHT(); ch != nil {
+			go func() {
+				if err := <-ch; err != nil {
+					fmt.Fprintf(env.stdout, "invite code not on the DHT (guests without the relay cannot find it): %v\n", err)
+					return
+				}
+				fmt.Fprintln(env.stdout, "invite code on the DHT")
+			}()
+		}
 	}
 	results := make(chan string, 16)
 	// play plays g; fm, when not nil, notes the time of the first move.
