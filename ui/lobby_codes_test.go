@@ -186,7 +186,7 @@ func TestUILobbyHostCode(t *testing.T) {
 	mode = "slow"
 	s.InjectKey(tcell.KeyCtrlO, 0, tcell.ModCtrl)
 	<-registering
-	waitScreen(t, app, s, "Registering a code on the relays")
+	waitScreen(t, app, s, "Registering a code (on the relays, or the DHT)")
 	s.InjectKey(tcell.KeyEsc, 0, tcell.ModNone)
 	waitGone(t, app, s, "Registering")
 
