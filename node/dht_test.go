@@ -438,3 +438,28 @@ func TestDHTInviteOnRelayToo(t *testing.T) {
 		t.Fatalf("JoinInvite by a guest with no relay: %v, %v; want the host %s", info.ID, err, host.ID())
 	}
 }
+
+// BenchmarkDHTJoinInvite measures JoinInvite over a DHT of three servers
+// on loopback, from the code typed to the host connected (a fresh guest
+// node each time, started outside the timing, its DHT met).
+func BenchmarkDHTJoinInvite(b *testing.B) {
+	servers := startDHTServers(b, 3)
+	host := startDHTPeer(b, servers)
+	inv, err := host.HostInvite(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer inv.Close()
+	awaitProviders(b, servers, inv.Code, 1)
+	for b.Loop() {
+		b.StopTimer()
+		guest := startDHTPeer(b, servers)
+		b.StartTimer()
+		if _, err := guest.JoinInvite(b.Context(), inv.Code); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		guest.Close()
+		b.StartTimer()
+	}
+}
