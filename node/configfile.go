@@ -34,6 +34,13 @@ type FileConfig struct {
 	Relays []string `json:"relays,omitempty"`
 	// Listen are the multiaddrs to listen on.
 	Listen []string `json:"listen,omitempty"`
+	// Bootstrap are the DHT's bootstrap peers, multiaddrs ending in
+	// /p2p/<ID>; absent means the Amino DHT's, empty none (off the DHT).
+	Bootstrap []string `json:"bootstrap,omitempty"`
+	// DHT is "off" to stay off the DHT, "on" to join it even when
+	// listening on loopback only; absent means on unless every listen
+	// address is a loopback one.
+	DHT string `json:"dht,omitempty"`
 }
 
 // LoadFileConfig reads home/config.json. A missing file is the zero
@@ -66,6 +73,12 @@ func LoadFileConfig(home string) (FileConfig, error) {
 	if _, err := ParseRelayAddrs(fc.Relays); err != nil {
 		return FileConfig{}, fmt.Errorf("node: configuration file %s: %w", path, err)
 	}
+	if _, err := ParsePeerAddrs(fc.Bootstrap); err != nil {
+		return FileConfig{}, fmt.Errorf("node: configuration file %s: bootstrap peer: %w", path, err)
+	}
+	if fc.DHT != DHTDefault && fc.DHT != DHTOn && fc.DHT != DHTOff {
+		return FileConfig{}, fmt.Errorf("node: configuration file %s: \"dht\" is %q: want \"on\" or \"off\"", path, fc.DHT)
+	}
 	for _, s := range fc.Listen {
 		if _, err := ma.NewMultiaddr(s); err != nil {
 			return FileConfig{}, fmt.Errorf("node: configuration file %s: listen address %q: %w", path, s, err)
@@ -77,19 +90,9 @@ func LoadFileConfig(home string) (FileConfig, error) {
 // ParseRelayAddrs parses relay addresses (multiaddrs ending in /p2p/<ID>)
 // and merges the addresses of the same relay. Errors wrap ErrBadAddress.
 func ParseRelayAddrs(addrs []string) ([]peer.AddrInfo, error) {
-	var out []peer.AddrInfo
-	index := map[peer.ID]int{}
-	for _, s := range addrs {
-		info, err := ParsePeerAddr(s)
-		if err != nil {
-			return nil, fmt.Errorf("relay: %w", err)
-		}
-		if i, ok := index[info.ID]; ok {
-			out[i].Addrs = append(out[i].Addrs, info.Addrs...)
-			continue
-		}
-		index[info.ID] = len(out)
-		out = append(out, info)
+	out, err := ParsePeerAddrs(addrs)
+	if err != nil {
+		return nil, fmt.Errorf("relay: %w", err)
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
+	kaddht "github.com/libp2p/go-libp2p-kad-dht"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -127,12 +128,20 @@ type internet struct {
 	closing    bool
 
 	relayService *relayService // with Config.Relay
+
+	dht   *kaddht.IpfsDHT // nil when off the DHT
+	reach reachState
+	// reservations are the relays HostInvite reserved a slot on, with
+	// the reservations' expiry.
+	reservations map[peer.ID]time.Time
+	// dhtCodes are the invite codes this node hosts on the DHT.
+	dhtCodes map[string]dhtCode
 }
 
 func newInternet(relays []peer.AddrInfo) *internet {
 	return &internet{relays: relays, punched: map[string]bool{}, failed: map[peer.ID]time.Time{}, rtts: map[string]time.Duration{},
 		changed: make(chan struct{}), invites: map[*Invite]bool{}, kept: map[peer.ID]*keptPeer{}, codes: map[peer.ID]string{},
-		punchAgain: map[peer.ID]bool{}}
+		punchAgain: map[peer.ID]bool{}, reservations: map[peer.ID]time.Time{}, dhtCodes: map[string]dhtCode{}}
 }
 
 // notifyLocked wakes those waiting for a change of connections.
@@ -177,6 +186,7 @@ func internetOptions(n *Node, cfg Config, relays []peer.AddrInfo) ([]libp2p.Opti
 		}
 		return opts, nil
 	}
+	opts = append(opts, libp2p.AddrsFactory(n.withCircuitAddrs))
 	opts = append(opts, libp2p.EnableHolePunching(holepunch.WithTracer(holePunchTracer{n}), holepunch.DirectDialTimeout(holePunchDialTimeout)))
 	if len(relays) > 0 {
 		opts = append(opts, libp2p.EnableAutoRelayWithStaticRelays(relays))

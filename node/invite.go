@@ -18,7 +18,7 @@ import (
 
 // ErrNoRelays means an invite code was asked for and the node knows no
 // relay.
-var ErrNoRelays = errors.New("node: no relay configured: invite codes need a kakure relay (give --relay, or list relays in " + ConfigFileName + ")")
+var ErrNoRelays = errors.New("node: no relay configured and off the DHT: invite codes need the DHT or a kakure relay (give --relay, or list relays in " + ConfigFileName + ")")
 
 const (
 	// inviteTTL is how long a registered code lives on a relay without
@@ -52,8 +52,15 @@ type Invite struct {
 	// Code is the code to read to the guest, e.g. "maple-otter-quail".
 	Code string
 
-	n         *Node
-	relays    []peer.AddrInfo // the relays holding the code
+	n      *Node
+	relays []peer.AddrInfo // the relays holding the code
+	// onDHT says the code is announced on the DHT; dhtRelays are the
+	// relays found there that hold a reservation for it.
+	onDHT     bool
+	dhtRelays []peer.AddrInfo
+	// announced receives the outcome of announcing the code on the DHT;
+	// nil off the DHT.
+	announced chan error
 	cancel    context.CancelFunc
 	done      chan struct{}
 	closeOnce sync.Once
@@ -67,6 +74,9 @@ type Invite struct {
 // only.
 func (n *Node) HostInvite(ctx context.Context) (*Invite, error) {
 	if len(n.inet.relays) == 0 {
+		if n.inet.getDHT() != nil {
+			return n.hostInviteDHT(ctx)
+		}
 		return nil, ErrNoRelays
 	}
 	relays, err := n.connectRelays(ctx)
@@ -98,10 +108,18 @@ func (n *Node) HostInvite(ctx context.Context) (*Invite, error) {
 			return nil, errors.New("node: closed")
 		}
 		go inv.refresh(loopCtx)
+		inv.announced = n.alsoOnDHT(loopCtx, code, relays, reserved)
 		return inv, nil
 	}
 	return nil, fmt.Errorf("node: the relays refused %d invite codes in a row as taken", maxCodeDraws)
 }
+
+// AnnouncedOnDHT returns a channel that receives, once, the outcome of
+// announcing the code on the DHT (nil when done): at once for a code
+// hosted on the DHT alone, in the background for a code on kakure relays
+// that is announced on the DHT as well. It returns nil when the node is
+// off the DHT.
+func (inv *Invite) AnnouncedOnDHT() <-chan error { return inv.announced }
 
 // Close withdraws the code from the relays and stops refreshing it. A
 // game the code led to goes on. Calling it again does nothing.
@@ -110,6 +128,7 @@ func (inv *Invite) Close() error {
 		inv.cancel()
 		<-inv.done
 		inv.unregister()
+		inv.n.inet.removeDHTCode(inv.Code)
 		inv.n.inet.removeInvite(inv)
 	})
 	return nil
@@ -137,39 +156,58 @@ func (inv *Invite) refresh(ctx context.Context) {
 		case <-t.C:
 		}
 		rctx, cancel := context.WithTimeout(ctx, time.Minute)
-		reserved := inv.n.reserve(rctx, inv.relays)
-		inv.n.registerCode(rctx, inv.Code, inv.relays, reserved)
+		if inv.onDHT {
+			inv.n.reserve(rctx, inv.dhtRelays)
+		} else {
+			reserved := inv.n.reserve(rctx, inv.relays)
+			inv.n.registerCode(rctx, inv.Code, inv.relays, reserved)
+		}
 		cancel()
 	}
 }
 
-// JoinInvite finds the peer hosting code on the node's relays, connects
+// JoinInvite finds the peer hosting code on the node's relays (or on the
+// DHT when it has none, or they do not know the code: NET-D17), connects
 // to it, directly if it can or else through a relay, and when relayed
 // waits a few seconds for hole punching to make the connection direct
 // (see ConnectionInfo). It returns the host's ID and addresses, checked
 // against the host's signature. Errors wrap rendezvous.ErrBadCode for a
-// code that cannot be one, rendezvous.ErrNotFound when no relay knows
-// it, ErrNoRelays without relays.
+// code that cannot be one, rendezvous.ErrNotFound when nobody answers
+// for it, ErrAmbiguousCode when several peers do on the DHT,
+// ErrLimitedRelay when only a limited public relay connects the two, and
+// ErrNoRelays with neither relays nor the DHT.
 func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, error) {
 	code, err := rendezvous.ParseCode(code)
 	if err != nil {
 		return peer.AddrInfo{}, err
 	}
-	if len(n.inet.relays) == 0 {
+	onDHT := n.inet.getDHT() != nil
+	if len(n.inet.relays) == 0 && !onDHT {
 		return peer.AddrInfo{}, ErrNoRelays
 	}
-	relays, err := n.connectRelays(ctx)
-	if err != nil {
-		return peer.AddrInfo{}, err
+	var info peer.AddrInfo
+	var near []peer.AddrInfo // peers reached at public addresses, for awaitHolePunchReady
+	if len(n.inet.relays) > 0 {
+		near, err = n.connectRelays(ctx)
+		if err == nil {
+			info, err = n.lookupCode(ctx, code, near)
+		}
 	}
-	info, err := n.lookupCode(ctx, code, relays)
+	if onDHT && (len(n.inet.relays) == 0 || err != nil) {
+		relayErr := err
+		info, err = n.findCodeOnDHT(ctx, code)
+		if err != nil && relayErr != nil {
+			err = fmt.Errorf("%w (and on the relays: %v)", err, relayErr)
+		}
+		near = n.dhtPeers()
+	}
 	if err != nil {
 		return peer.AddrInfo{}, err
 	}
 	if info.ID == n.host.ID() {
 		return peer.AddrInfo{}, fmt.Errorf("node: %s is this node's own invite code", code)
 	}
-	n.awaitHolePunchReady(ctx, relays, holePunchReadyWait)
+	n.awaitHolePunchReady(ctx, near, holePunchReadyWait)
 	// Dial the host's own addresses apart as well: on a LAN the circuit
 	// through the relay may connect first, and nothing else would then try
 	// the direct path (DCUtR only tries public addresses).
@@ -183,12 +221,18 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 	}()
 	n.clearDialBackoff(info.ID) // a join asked for again is tried again
 	connLog.Info("dialling", "peer", info.ID, "code", code, "addrs", info.Addrs)
-	if err := n.host.Connect(ctx, info); err != nil {
+	// A public relay gives a limited connection, enough to meet and hole
+	// punch; the game needs a direct one then (checked below).
+	if err := n.host.Connect(network.WithAllowLimitedConn(ctx, "kakure-join"), info); err != nil {
 		connLog.Info("dial failed", "peer", info.ID, "err", err)
 		return peer.AddrInfo{}, fmt.Errorf("node: connecting to %s, host of %s: %w", info.ID, code, err)
 	}
 	if n.bestKind(info.ID) == ConnRelayed {
 		n.awaitDirect(dctx, info.ID, direct)
+	}
+	if n.bestKind(info.ID) == ConnRelayed && n.onlyLimited(info.ID) {
+		connLog.Info("only a limited relayed connection", "peer", info.ID, "code", code)
+		return peer.AddrInfo{}, fmt.Errorf("%w (host %s)", ErrLimitedRelay, info.ID)
 	}
 	n.closeIdleRelayed(info.ID)
 	n.inet.rememberCode(info.ID, code)
@@ -269,8 +313,13 @@ func (n *Node) reserve(ctx context.Context, relays []peer.AddrInfo) []peer.AddrI
 	var wg sync.WaitGroup
 	for i, r := range relays {
 		wg.Go(func() {
-			_, err := client.Reserve(ctx, n.host, r)
+			rsvp, err := client.Reserve(ctx, n.host, r)
 			ok[i] = err == nil
+			if err == nil {
+				n.inet.mu.Lock()
+				n.inet.reservations[r.ID] = rsvp.Expiration
+				n.inet.mu.Unlock()
+			}
 		})
 	}
 	wg.Wait()

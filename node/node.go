@@ -22,6 +22,8 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/kakure/kakure/node/rendezvous"
 )
 
 // ErrBadAddress means a peer address given to Connect cannot be dialled
@@ -70,6 +72,15 @@ type Config struct {
 	Relays []string
 	// Relay, when not nil, makes this node a kakure relay (RelayConfig).
 	Relay *RelayConfig
+	// DHT is DHTDefault (on unless every listen address is a loopback
+	// one), DHTOn or DHTOff; DHTDefault defers to the environment
+	// variable KAKURE_DHT (DHTEnv) and then to the configuration file.
+	// A relay never joins the DHT.
+	DHT string
+	// Bootstrap are the DHT's bootstrap peers (multiaddrs ending in
+	// /p2p/<ID>); nil means those of the configuration file, or else the
+	// Amino DHT's (AminoBootstrapPeers); empty means none, off the DHT.
+	Bootstrap []string
 }
 
 // MDNSService is the mDNS service name kakure nodes announce, so that
@@ -84,6 +95,9 @@ type Node struct {
 	lock *HomeLock // held from New to Close (T-16)
 	mdns mdns.Service
 	inet *internet
+	// stopOwnCodes stops answering lookups of the codes hosted on the
+	// DHT; nil when off the DHT.
+	stopOwnCodes func()
 
 	lanMu     sync.Mutex
 	lanPeers  chan peer.AddrInfo
@@ -199,6 +213,14 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	opts = append(opts, inetOpts...)
+	onDHT, bootstrap, err := dhtSettings(cfg, fileCfg, allLoopback)
+	if err != nil {
+		mgr.Close()
+		return nil, err
+	}
+	if onDHT {
+		opts = append(opts, dhtOptions(n, bootstrap, len(relays) > 0)...)
+	}
 	h, err := libp2p.New(opts...)
 	if err != nil {
 		mgr.Close() // libp2p closes it on some failures, not all; twice is fine
@@ -210,6 +232,14 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
+	if err := n.watchReachability(); err != nil {
+		n.Close()
+		return nil, err
+	}
+	if n.inet.getDHT() != nil {
+		n.stopOwnCodes = rendezvous.ServeOwnCodes(h, n.ownCodeRecord)
+	}
+	n.startDHT()
 	if cfg.EnableMDNS {
 		n.mdns = mdns.NewMdnsService(h, MDNSService, lanNotifee{n})
 		if err := n.mdns.Start(); err != nil {
@@ -374,6 +404,10 @@ func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
 		n.closeCancel()
 		n.closeInternet()
+		if n.stopOwnCodes != nil {
+			n.stopOwnCodes()
+		}
+		n.closeDHT()
 		if n.mdns != nil {
 			n.closeErr = n.mdns.Close()
 		}

@@ -202,6 +202,7 @@ func (a *App) QueueUpdateDraw(f func()) { a.tv.QueueUpdateDraw(f) }
 // Run runs the application until the player quits.
 func (a *App) Run() error {
 	go a.watchNetwork()
+	go a.watchNetStatus()
 	a.refreshUnfinished()
 	if a.cfg.FirstGame != nil {
 		a.startFirstGame(*a.cfg.FirstGame)

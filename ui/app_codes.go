@@ -56,7 +56,7 @@ func (a *App) hostCode() {
 	gen := a.codes.gen
 	ctx, cancel := context.WithCancel(a.ctx)
 	a.codes.cancel = cancel
-	m.Code = CodeModel{Hosting: true, Progress: "Registering a code on the relays…"}
+	m.Code = CodeModel{Hosting: true, Progress: "Registering a code (on the relays, or the DHT)…"}
 	a.lobby.Render()
 	go func() {
 		code, withdraw, err := codes.HostCode(ctx)
@@ -98,7 +98,7 @@ func (a *App) joinCode(code string, o engine.Options) {
 	a.codes.cancel = cancel
 	c := &m.Code
 	c.Connecting, c.Peer, c.Error = true, "", ""
-	c.Progress = "Looking for the host of " + code + " on the relays…"
+	c.Progress = "Looking for the host of " + code + " (on the relays, or the DHT)…"
 	a.lobby.Render()
 	// fail shows an error unless the join was stopped meanwhile.
 	fail := func(err error) {

@@ -29,6 +29,16 @@ type Connections interface {
 	Connection(ctx context.Context, peer string) (c ConnState, ok bool)
 }
 
+// NetStatuses is implemented by a Network that can tell where this peer
+// stands on the internet: on the DHT, reachable or not, holding relay
+// reservations (node.NetStatus). The lobby shows it under the peer's ID.
+type NetStatuses interface {
+	// NetStatus returns one line, e.g. "DHT: 14 peers; reachability:
+	// private; relay reservations: 2 (12D3KooWAbc…, …)". It does not
+	// block.
+	NetStatus() string
+}
+
 // connRefresh is how often the application measures the connection to
 // the opponent of the game shown (and to a peer met by code in the
 // lobby).
@@ -105,4 +115,28 @@ func (a *App) watchConnection(ctx context.Context, peer string, set func(ConnSta
 			}
 		}
 	}()
+}
+
+// watchNetStatus hands the network's status to the lobby now and every
+// connRefresh, when it changed, until the application stops. It does
+// nothing when the network cannot tell it.
+func (a *App) watchNetStatus() {
+	ns, ok := a.cfg.Network.(NetStatuses)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(connRefresh)
+	defer t.Stop()
+	last := ""
+	for {
+		if s := ns.NetStatus(); s != last {
+			last = s
+			a.update(func() { a.lobby.SetNetStatus(s) })
+		}
+		select {
+		case <-a.ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -55,6 +55,10 @@ type LobbyModel struct {
 	// Conns are the connections to other peers last measured, by peer
 	// ID: the inviters and the host met by code.
 	Conns map[string]ConnState
+	// Internet is where this peer stands on the internet (DHT peers,
+	// reachability, relay reservations: NetStatuses), shown under its
+	// ID; empty when the network does not tell.
+	Internet string
 }
 
 // AddLANPeer adds or refreshes a peer found on the LAN.
@@ -651,6 +655,9 @@ func (l *Lobby) typing() bool {
 func (l *Lobby) meLines(w int) []string {
 	m := &l.model
 	lines := []string{fmt.Sprintf(" You: [::b]%s[::-]", tview.Escape(m.ID))}
+	if m.Internet != "" {
+		lines = append(lines, " Internet: "+tview.Escape(m.Internet))
+	}
 	if len(m.Addrs) == 0 {
 		lines = append(lines, " (no address to give)")
 	}
@@ -692,6 +699,12 @@ func (l *Lobby) markFocusedField() {
 			it.SetLabel(label)
 		}
 	}
+}
+
+// SetNetStatus shows where this peer stands on the internet.
+func (l *Lobby) SetNetStatus(s string) {
+	l.model.Internet = s
+	l.render()
 }
 
 // Draw draws the lobby, then the open dialog. This peer's addresses take

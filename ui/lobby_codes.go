@@ -238,7 +238,7 @@ func (l *Lobby) joinDialog() *dialog {
 func joinError(code string, err error) string {
 	switch {
 	case errors.Is(err, rendezvous.ErrNotFound):
-		return "no one hosts the code " + code + " on the relays: check it with your friend (a code lasts while its host waits), or ask for a new one."
+		return "no one hosts the code " + code + ": check it with your friend (a code lasts while its host waits), or ask for a new one."
 	case errors.Is(err, rendezvous.ErrBadCode):
 		return badCodeMessage(code, err)
 	}

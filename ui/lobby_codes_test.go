@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,6 +77,15 @@ type codeNetwork struct {
 	conn      ConnState
 	withdrawn chan string
 	invited   chan string
+	// status, when set, is where the network stands on the internet.
+	status func() string
+}
+
+func (n *codeNetwork) NetStatus() string {
+	if n.status == nil {
+		return ""
+	}
+	return n.status()
 }
 
 func (n *codeNetwork) HostCode(ctx context.Context) (string, func(), error) {
@@ -176,7 +186,7 @@ func TestUILobbyHostCode(t *testing.T) {
 	mode = "slow"
 	s.InjectKey(tcell.KeyCtrlO, 0, tcell.ModCtrl)
 	<-registering
-	waitScreen(t, app, s, "Registering a code on the relays")
+	waitScreen(t, app, s, "Registering a code (on the relays, or the DHT)")
 	s.InjectKey(tcell.KeyEsc, 0, tcell.ModNone)
 	waitGone(t, app, s, "Registering")
 
@@ -326,4 +336,22 @@ func TestUIConnState(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
 		}
 	}
+}
+
+// TestUILobbyShowsNetStatus (issue 23): the lobby shows under the peer's
+// ID where it stands on the internet, and follows its changes.
+func TestUILobbyShowsNetStatus(t *testing.T) {
+	var mu sync.Mutex
+	status := "DHT: 0 peers; reachability: unknown; relay reservations: 0"
+	net := &codeNetwork{status: func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return status
+	}}
+	app, s := runCodeApp(t, net)
+	waitScreen(t, app, s, "Internet: DHT: 0 peers; reachability: unknown")
+	mu.Lock()
+	status = "DHT: 12 peers; reachability: private; relay reservations: 2"
+	mu.Unlock()
+	waitScreen(t, app, s, "Internet: DHT: 12 peers; reachability: private; relay")
 }

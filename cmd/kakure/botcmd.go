@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -83,6 +84,9 @@ func runBot(env *environment, args []string) error {
 	for _, a := range p.node.Addrs() {
 		fmt.Fprintf(env.stdout, "  %s\n", a)
 	}
+	if p.node.NetStatus().DHT {
+		go printNetStatus(ctx, env.stdout, p.node)
+	}
 	if *hostInvite {
 		inv, err := p.node.HostInvite(ctx)
 		if err != nil {
@@ -90,6 +94,15 @@ func runBot(env *environment, args []string) error {
 		}
 		defer inv.Close()
 		fmt.Fprintf(env.stdout, "invite code: %s\n", inv.Code)
+		if ch := inv.AnnouncedOnDHT(); ch != nil {
+			go func() {
+				if err := <-ch; err != nil {
+					fmt.Fprintf(env.stdout, "invite code not on the DHT (guests without the relay cannot find it): %v\n", err)
+					return
+				}
+				fmt.Fprintln(env.stdout, "invite code on the DHT")
+			}()
+		}
 	}
 	results := make(chan string, 16)
 	// play plays g; fm, when not nil, notes the time of the first move.
@@ -273,3 +286,23 @@ func nodeDefaultListen() []string {
 }
 
 var _ = filepath.Join
+
+// printNetStatus prints "internet: " and the node's status (DHT peers,
+// reachability, relay reservations) each time it changes, checked every
+// second, until ctx ends.
+func printNetStatus(ctx context.Context, out io.Writer, n *node.Node) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	last := ""
+	for {
+		if s := n.NetStatus().String(); s != last {
+			last = s
+			fmt.Fprintf(out, "internet: %s\n", s)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -85,6 +86,12 @@ func runID(env *environment, args []string) error {
 	for _, a := range n.Addrs() {
 		fmt.Fprintf(env.stdout, "  %s\n", a)
 	}
+	// On the DHT, give the node a few seconds to meet its bootstrap peers
+	// so that the status says something.
+	ctx, cancel := context.WithTimeout(context.Background(), idDHTWait)
+	n.AwaitDHT(ctx)
+	cancel()
+	fmt.Fprintf(env.stdout, "internet: %s\n", n.NetStatus())
 	if err := n.Close(); err != nil {
 		return err
 	}
@@ -93,6 +100,9 @@ func runID(env *environment, args []string) error {
 	}
 	return nil
 }
+
+// idDHTWait bounds how long kakure id waits for the DHT's first peer.
+const idDHTWait = 10 * time.Second
 
 // NameFile is the file of the home that holds the player's display name.
 const NameFile = "name"

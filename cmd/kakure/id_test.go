@@ -38,8 +38,12 @@ func TestIDCommand(t *testing.T) {
 	if want, _ := peer.IDFromPrivateKey(key); id != want {
 		t.Errorf("printed peer ID %s, the key in home is %s", id, want)
 	}
+	// The tests' nodes stay off the DHT (KAKURE_DHT=off, NET-D16).
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "internet: DHT: off; reachability: ") {
+		t.Errorf("last line %q, want the internet status with the DHT off", last)
+	}
 	var tcp, quic int
-	for _, line := range lines[2:] {
+	for _, line := range lines[2 : len(lines)-1] {
 		addr := strings.TrimSpace(line)
 		if _, err := node.ParsePeerAddr(addr); err != nil || !strings.HasSuffix(addr, "/p2p/"+id.String()) {
 			t.Errorf("address line %q is not a shareable address of %s (%v)", line, id, err)

@@ -140,7 +140,14 @@ func startKakureIn(t *testing.T, ns string, args ...string) *process {
 // lets the test run in parallel with others.
 func startKakureInEnv(t *testing.T, env []string, ns string, args ...string) *process {
 	t.Helper()
-	cmd := exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...)
+	return startProcess(t, exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "-test.run=^$", "--"}, quickBot(args)...)...), env)
+}
+
+// startProcess starts cmd, the test binary as kakure (or as what env
+// makes it), its output collected line by line, and interrupts it at the
+// end of the test.
+func startProcess(t *testing.T, cmd *exec.Cmd, env []string) *process {
+	t.Helper()
 	cmd.Env = append(append(os.Environ(), "KAKURE_BE_BINARY=1"), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -7,12 +7,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/node"
 )
 
 // TestMain lets the test binary stand in for the kakure binary: with
 // KAKURE_BE_BINARY=1 it runs the command line given after "--" as kakure
 // would, so that tests can start real kakure processes without building.
 func TestMain(m *testing.M) {
+	if os.Getenv(publicNodeEnv) == "1" {
+		args := os.Args[1:]
+		for i, a := range args {
+			if a == "--" {
+				args = args[i+1:]
+				break
+			}
+		}
+		if err := runPublicNode(args); err != nil {
+			fmt.Fprintln(os.Stderr, "public node:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv("KAKURE_BE_BINARY") == "1" {
 		args := os.Args[1:]
 		for i, a := range args {
@@ -24,6 +40,10 @@ func TestMain(m *testing.M) {
 		env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 		os.Exit(run(env, args))
 	}
+	// No test touches the public network (NET-D16): the nodes this
+	// process and the processes it starts run stay off the DHT unless a
+	// test says otherwise (the namespace lab's DHT tests).
+	os.Setenv(node.DHTEnv, node.DHTOff)
 	os.Exit(m.Run())
 }
 

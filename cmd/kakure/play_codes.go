@@ -45,11 +45,15 @@ func (n *playNetwork) JoinCode(ctx context.Context, code string) (string, error)
 // codeError says what to do when no relay is configured.
 func (n *playNetwork) codeError(err error) error {
 	if errors.Is(err, node.ErrNoRelays) {
-		return fmt.Errorf("no relay configured: invite codes need a kakure relay; start kakure play with --relay MULTIADDR, or list relays in %s (see docs/internet.md)",
+		return fmt.Errorf("no relay configured and the DHT is off: invite codes need the DHT (remove \"dht\": \"off\" from %[1]s) or a kakure relay (start kakure play with --relay MULTIADDR, or list relays in %[1]s; see docs/internet.md)",
 			filepath.Join(n.me.node.Home(), node.ConfigFileName))
 	}
 	return err
 }
+
+// NetStatus implements ui.NetStatuses: the node's DHT peers,
+// reachability and relay reservations.
+func (n *playNetwork) NetStatus() string { return n.me.node.NetStatus().String() }
 
 // Connection implements ui.Connections: a ping, then the connection's
 // kind and round trip. The built-in bot's connection is not shown.

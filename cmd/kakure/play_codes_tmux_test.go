@@ -88,7 +88,7 @@ func TestPlayTmuxInviteCode(t *testing.T) {
 	}
 	c.waitText("kakure — lobby")
 	c.keys("C-o")
-	c.waitText("No code: No relay configured: invite codes need a kakure relay")
+	c.waitText("No code: No relay configured and the DHT is off")
 	c.keys("Escape")
 	c.waitFor("the dialog closed", 10*time.Second, func(s string) bool { return !strings.Contains(s, "No code:") })
 

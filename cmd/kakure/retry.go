@@ -25,10 +25,12 @@ const (
 )
 
 // isPermanent reports whether err cannot be mended by trying again: a bad
-// address or code, no relay, a code nobody hosts, another protocol
-// version, or the end of ctx.
+// address or code, no relay, a code nobody hosts or two peers claim, a
+// host reachable only through a limited public relay (NET-D19), another
+// protocol version, or the end of ctx.
 func isPermanent(err error) bool {
 	return errors.Is(err, node.ErrBadAddress) || errors.Is(err, node.ErrNoRelays) ||
+		errors.Is(err, node.ErrAmbiguousCode) || errors.Is(err, node.ErrLimitedRelay) ||
 		errors.Is(err, rendezvous.ErrBadCode) || errors.Is(err, rendezvous.ErrNotFound) ||
 		errors.Is(err, protocol.ErrOtherVersion) || errors.Is(err, context.Canceled)
 }
