@@ -99,7 +99,7 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 		{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg},
 	} {
 		b.Run(fmt.Sprintf("%s-%d", o.Variant, o.Size), func(b *testing.B) {
-			var written, attached, left int64
+			var written, left int64
 			for i := range b.N {
 				p := newPairB(b)
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -109,7 +109,7 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 					_, err := bot.Run(ctx, g, bot.NewRandom(uint64(2*i+1)))
 					done <- err
 				}()
-				before, beforeAttached := protocol.BytesWritten(), protocol.AttachmentBytesWritten()
+				before := protocol.BytesWritten()
 				g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 				if err != nil {
 					b.Fatal(err)
@@ -124,7 +124,6 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 				p.services[0].Close()
 				p.services[1].Close()
 				written += protocol.BytesWritten() - before
-				attached += protocol.AttachmentBytesWritten() - beforeAttached
 				for _, dir := range p.dirs {
 					entries, _ := os.ReadDir(dir)
 					for _, e := range entries {
@@ -137,7 +136,6 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 			b.ReportMetric(float64(written)/float64(b.N), "bytes-written/game")
 			b.ReportMetric(float64(left)/float64(b.N), "bytes-left/game")
 			b.ReportMetric(float64(written)/float64(max(left, 1)), "written/left")
-			b.ReportMetric(float64(written-attached)/float64(max(left, 1)), "written-but-attachments/left")
 		})
 	}
 }

@@ -78,7 +78,3 @@ func (s *Service) BulkHeld() (now, peak int64) {
 // BytesWritten returns how many bytes the storage of this process has
 // written to files so far.
 func BytesWritten() int64 { return bytesWritten.Load() }
-
-// AttachmentBytesWritten returns the part of BytesWritten that went to
-// attachment files.
-func AttachmentBytesWritten() int64 { return attachmentBytesWritten.Load() }

@@ -380,12 +380,11 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	// The attachments are kept before the record that holds the message:
-	// after a crash, a recorded message must go again with them.
+	// The attachments are kept in memory for the message to go again
+	// on a new stream; after a crash the player makes them again
+	// (PN-D14).
 	if bb, ok := body.(bulkBody); ok {
-		if err := g.keepBulk(m.Seq, bb.attachments()); err != nil {
-			return nil, err
-		}
+		g.keepBulk(m.Seq, bb.attachments())
 	}
 	if err := g.save(true); err != nil {
 		return nil, err
@@ -1263,6 +1262,14 @@ type bulkReceiver interface {
 	receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error
 }
 
+// bulkMaker is implemented by variant players whose own attachments are
+// not stored (PN-D14): remakeBulk makes the attachments of the player's
+// own message msg again, from its seed and secrets, checked against the
+// digests msg signs.
+type bulkMaker interface {
+	remakeBulk(m *Machine, me Role, msg *Message) ([][]byte, error)
+}
+
 // maxPendingBulk caps what a peer may send as bulk frames before a
 // message: a few attachments of the largest size.
 const maxPendingBulk = 4 * MaxBulkSize
@@ -1274,31 +1281,54 @@ func (g *Game) bulkPath(seq uint64) string {
 	return filepath.Join(g.svc.cfg.Dir, fmt.Sprintf("%s.bulk-%d", g.id, seq))
 }
 
-// keepBulk stores the attachments of own message seq until the other peer
-// acknowledges it: durably on disk (the message may go again after a
-// restart) and in memory.
-func (g *Game) keepBulk(seq uint64, att [][]byte) error {
+// keepBulk keeps the attachments of own message seq in memory until the
+// other peer acknowledges it. They are not written to disk: after a
+// restart the player makes them again from its seed and secrets
+// (bulkMaker, PN-D14).
+func (g *Game) keepBulk(seq uint64, att [][]byte) {
 	if g.ownBulk == nil {
 		g.ownBulk = map[uint64][][]byte{}
 	}
 	g.ownBulk[seq] = att
-	path := g.bulkPath(seq)
-	if path == "" {
-		return nil
-	}
-	data, err := json.Marshal(att)
-	if err != nil {
-		return fmt.Errorf("protocol: encode attachments: %w", err)
-	}
-	attachmentBytesWritten.Add(int64(len(data)))
-	return writeFileAtomic(path, data, 0o600, true)
 }
 
-// bulkOf returns the attachments of own message seq, from memory or disk.
+// bulkOf returns the attachments of own message seq: from memory, or
+// made again by the player after a restart, or from the file an earlier
+// version of this program kept them in.
 func (g *Game) bulkOf(seq uint64) [][]byte {
 	if att, ok := g.ownBulk[seq]; ok {
 		return att
 	}
+	var att [][]byte
+	if bm, ok := g.player.(bulkMaker); ok {
+		err := g.locked(func() error {
+			for i := range g.tr.Messages {
+				if m := &g.tr.Messages[i]; m.From == g.role && m.Seq == seq {
+					var err error
+					att, err = bm.remakeBulk(g.m, g.role, m)
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			g.svc.cfg.Logger.Warn("attachments not made again", "game", g.id, "seq", seq, "err", err)
+			att = nil
+		}
+	}
+	if att == nil {
+		att = g.oldBulkFile(seq)
+	}
+	if att != nil {
+		g.keepBulk(seq, att)
+	}
+	return att
+}
+
+// oldBulkFile reads the attachments of own message seq from the file an
+// earlier version of this program wrote them to (GAMEID.bulk-SEQ, write,
+// sync, rename), for a game it left unfinished; pruneBulk removes it.
+func (g *Game) oldBulkFile(seq uint64) [][]byte {
 	path := g.bulkPath(seq)
 	if path == "" {
 		return nil

@@ -21,11 +21,6 @@ import (
 // (benchmarks report it against the size of the files left).
 var bytesWritten atomic.Int64
 
-// attachmentBytesWritten counts the part of bytesWritten that went to
-// the attachment files of Phantom Go (removed once the other peer has
-// them).
-var attachmentBytesWritten atomic.Int64
-
 // recordHead is the first line of a record, up to the list of messages.
 func recordHead(t *Transcript) ([]byte, error) {
 	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,

@@ -31,6 +31,8 @@ type Evaluator struct {
 	tries   []engine.Point
 	movers  []circuit.Party
 	cur     *evaluatorTry
+	// again is what ResumeEvaluator made again (Again).
+	again evaluatorAgain
 }
 
 // evaluatorTry is the try under way.

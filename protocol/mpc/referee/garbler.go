@@ -52,6 +52,8 @@ type Garbler struct {
 	// maskFor draws the mask bits of a try; tests replace it to couple
 	// two games (privacy test).
 	maskFor func(try uint64, n int) []bool
+	// again is what ResumeGarbler made again (Again).
+	again garblerAgain
 }
 
 // garblerTry is the garbler's secret side of the try under way.

@@ -1,0 +1,144 @@
+package protocol_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestT3PhantomAttachmentsMadeAgainAfterACrash (PN-D14, T-3, T-10): a
+// peer of a 5×5 Phantom Go game crashes (an injected panic stops its
+// game's loop) right after saving one of its own messages that carry
+// attachments — the garbler's base OT answer and its garblings, the
+// evaluator's setup, requests and outputs — and before sending it. No
+// attachment was written to disk (no GAMEID.bulk-SEQ file, then or at
+// the end), so the resumed program must make the message's attachments
+// again from its seed and secrets: the other program checks them against
+// the digests the message signs (a missing or different one would be its
+// T-10 report) and the game completes with no violation, the same result
+// on both sides, and records that Verify accepts (audit included, T-8).
+func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
+	cases := []struct {
+		role protocol.Role
+		kind protocol.Kind
+		nth  int32
+	}{
+		{protocol.Inviter, protocol.KindPhantomBase, 1},
+		{protocol.Inviter, protocol.KindPhantomTryGarbling, 2},
+		{protocol.Inviter, protocol.KindPhantomGarbling, 2},
+		{protocol.Invitee, protocol.KindPhantomSetup, 1},
+		{protocol.Invitee, protocol.KindPhantomTry, 2},
+		{protocol.Invitee, protocol.KindPhantomRequest, 2},
+		{protocol.Invitee, protocol.KindPhantomOutputs, 3},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s-%d", c.kind, c.nth), func(t *testing.T) {
+			crashPhantomAndResume(t, c.role, c.kind, c.nth)
+		})
+	}
+}
+
+func crashPhantomAndResume(t *testing.T, crash protocol.Role, kind protocol.Kind, nth int32) {
+	var armed atomic.Bool
+	var seen, panics atomic.Int32
+	var bulkFile atomic.Value
+	p := newPair(t, func(i int, cfg *protocol.Config) {
+		if protocol.Role(i) != crash {
+			return
+		}
+		dir := cfg.Dir
+		protocol.SetPanicHook(cfg, func(g *protocol.Game, at string) {
+			if at != "saved" || !armed.Load() {
+				return
+			}
+			tr := g.Transcript()
+			last := tr.Messages[len(tr.Messages)-1]
+			if last.From != g.Role() || last.Kind != kind || seen.Add(1) != nth {
+				return
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".bulk-") {
+					bulkFile.Store(e.Name())
+				}
+			}
+			panics.Add(1)
+			panic(panicValue)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
+	defer cancel()
+	accepted := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			accepted <- g
+		case <-ctx.Done():
+		}
+	}()
+	armed.Store(true)
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	var games [2]*protocol.Game
+	select {
+	case games[1] = <-accepted:
+	case <-ctx.Done():
+		t.Fatal("the invitation was not accepted")
+	}
+	games[0] = g0
+	other := crash.Other()
+	var theirOut *protocol.Outcome
+	var theirErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		theirOut, theirErr = bot.Run(ctx, games[other], quickBot(uint64(11+other), 12))
+	}()
+	go bot.Run(ctx, games[crash], quickBot(uint64(11+crash), 12))
+	if err := games[crash].Wait(ctx); err != nil {
+		t.Fatalf("the game did not stop: %v", err)
+	}
+	if panics.Load() != 1 {
+		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[crash].Outcome())
+	}
+	if f := bulkFile.Load(); f != nil {
+		t.Errorf("attachments on disk when the message was saved: %s", f)
+	}
+	armed.Store(false)
+	games[crash].Close()
+	resumed, err := p.services[crash].Resume(ctx, games[crash].ID())
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	out, err := bot.Run(ctx, resumed, quickBot(uint64(21+crash), 12))
+	if err != nil || out == nil || out.Violation != nil {
+		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
+	}
+	wg.Wait()
+	if theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
+		t.Fatalf("the peers disagree: %+v, %+v (%v)", out, theirOut, theirErr)
+	}
+	checkRecords(t, resumed, games[other])
+	for _, dir := range p.dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".bulk-") {
+				t.Errorf("attachments left on disk: %s", e.Name())
+			}
+		}
+	}
+}
