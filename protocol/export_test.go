@@ -78,3 +78,7 @@ func (s *Service) BulkHeld() (now, peak int64) {
 // BytesWritten returns how many bytes the storage of this process has
 // written to files so far.
 func BytesWritten() int64 { return bytesWritten.Load() }
+
+// Syncs returns how many fdatasync calls the storage of this process has
+// made so far.
+func Syncs() int64 { return syncsDone.Load() }
