@@ -840,8 +840,17 @@ func (g *Game) receive(m *Message, raw []byte) {
 			return
 		}
 		// The player's state moved on with the attachments, which are
-		// not kept: its secrets are saved before the record that holds
-		// the message.
+		// not kept, and its secrets must never be older than the record
+		// that holds the message. Neither is written now (a sync of the
+		// secrets per received message, PN-D15) but with this peer's
+		// next message, secrets first, both synced; lost in a crash
+		// before it, the message was acknowledged by nothing and is sent
+		// again on resume. A message that ends the game is written now.
+		if g.m.Phase != PhaseDone {
+			g.emit(events)
+			g.afterChange()
+			return
+		}
 		if err := g.saveSecrets(); err != nil {
 			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
 		}

@@ -27,49 +27,68 @@ import (
 // the digests the message signs (a missing or different one would be its
 // T-10 report) and the game completes with no violation, the same result
 // on both sides, and records that Verify accepts (audit included, T-8).
+// The same peers also crash right after taking a message of the other
+// (the garbler its request, the evaluator its garbling: at "auto", the
+// program's next step), which neither file holds yet (PN-D15): the other
+// program sends it again with its attachments.
 func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 	cases := []struct {
 		role protocol.Role
+		at   string // "saved": after saving its own message; "auto": after taking the other's
 		kind protocol.Kind
 		nth  int32
 	}{
-		{protocol.Inviter, protocol.KindPhantomBase, 1},
-		{protocol.Inviter, protocol.KindPhantomTryGarbling, 2},
-		{protocol.Inviter, protocol.KindPhantomGarbling, 2},
-		{protocol.Invitee, protocol.KindPhantomSetup, 1},
-		{protocol.Invitee, protocol.KindPhantomTry, 2},
-		{protocol.Invitee, protocol.KindPhantomRequest, 2},
-		{protocol.Invitee, protocol.KindPhantomOutputs, 3},
+		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2},
+		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1},
+		{protocol.Invitee, "saved", protocol.KindPhantomTry, 2},
+		{protocol.Invitee, "saved", protocol.KindPhantomRequest, 2},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3},
+		{protocol.Inviter, "auto", protocol.KindPhantomRequest, 2},
+		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2},
+		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s-%d", c.kind, c.nth), func(t *testing.T) {
-			crashPhantomAndResume(t, c.role, c.kind, c.nth)
+		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth)
 		})
 	}
 }
 
-func crashPhantomAndResume(t *testing.T, crash protocol.Role, kind protocol.Kind, nth int32) {
+func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32) {
 	var armed atomic.Bool
 	var seen, panics atomic.Int32
 	var bulkFile atomic.Value
+	var notDeferred atomic.Bool
 	p := newPair(t, func(i int, cfg *protocol.Config) {
 		if protocol.Role(i) != crash {
 			return
 		}
 		dir := cfg.Dir
-		protocol.SetPanicHook(cfg, func(g *protocol.Game, at string) {
-			if at != "saved" || !armed.Load() {
+		protocol.SetPanicHook(cfg, func(g *protocol.Game, where string) {
+			if where != at || !armed.Load() {
 				return
 			}
 			tr := g.Transcript()
 			last := tr.Messages[len(tr.Messages)-1]
-			if last.From != g.Role() || last.Kind != kind || seen.Add(1) != nth {
+			from := g.Role()
+			if at == "auto" {
+				from = from.Other()
+			}
+			if last.From != from || last.Kind != kind || seen.Add(1) != nth {
 				return
 			}
 			entries, _ := os.ReadDir(dir)
 			for _, e := range entries {
 				if strings.Contains(e.Name(), ".bulk-") {
 					bulkFile.Store(e.Name())
+				}
+			}
+			if at == "auto" {
+				// The message taken is not in the file yet (PN-D15).
+				if onDisk, err := protocol.LoadTranscript(g.RecordPath()); err != nil || len(onDisk.Messages) >= len(tr.Messages) {
+					notDeferred.Store(true)
 				}
 			}
 			panics.Add(1)
@@ -117,6 +136,9 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, kind protocol.Kind
 	}
 	if f := bulkFile.Load(); f != nil {
 		t.Errorf("attachments on disk when the message was saved: %s", f)
+	}
+	if notDeferred.Load() {
+		t.Errorf("the %s message taken was in the record file before this program's next message", kind)
 	}
 	armed.Store(false)
 	games[crash].Close()
