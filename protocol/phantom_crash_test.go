@@ -30,26 +30,31 @@ import (
 // The same peers also crash right after taking a message of the other
 // (the garbler its request, the evaluator its garbling: at "auto", the
 // program's next step), which neither file holds yet (PN-D15): the other
-// program sends it again with its attachments.
+// program sends it again with its attachments. Under the race detector
+// (ten times slower garbling) the cases marked race run.
 func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 	cases := []struct {
 		role protocol.Role
 		at   string // "saved": after saving its own message; "auto": after taking the other's
 		kind protocol.Kind
 		nth  int32
+		race bool
 	}{
-		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1},
-		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2},
-		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1},
-		{protocol.Invitee, "saved", protocol.KindPhantomTry, 2},
-		{protocol.Invitee, "saved", protocol.KindPhantomRequest, 2},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3},
-		{protocol.Inviter, "auto", protocol.KindPhantomRequest, 2},
-		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2},
-		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2},
+		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1, false},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, true},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomTry, 2, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomRequest, 2, true},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, true},
+		{protocol.Inviter, "auto", protocol.KindPhantomRequest, 2, true},
+		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false},
+		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, true},
 	}
 	for _, c := range cases {
+		if phantomRace && !c.race {
+			continue
+		}
 		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
 			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth)
 		})
