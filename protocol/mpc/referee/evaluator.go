@@ -170,6 +170,8 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, e
 	if err := e.check(phaseWaiting); err != nil {
 		return Outputs{}, engine.PhantomAnnouncement{}, err
 	}
+	// The garbling shows that the garbler had the messages made again.
+	e.again = evaluatorAgain{}
 	cur := e.cur
 	l, c := e.rc.layout[cur.mover], e.rc.circuit[cur.mover]
 	bad := func(what string, err error) (Outputs, engine.PhantomAnnouncement, error) {

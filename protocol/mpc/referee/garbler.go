@@ -279,6 +279,8 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 		return Garbling{}, fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
 	}
 	g.pre = nil
+	// The request shows that the evaluator had the messages made again.
+	g.again = garblerAgain{}
 	g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)

@@ -241,7 +241,8 @@ type garblerAgain struct {
 // unless the record holds it) and the garbling of the try under way (nil
 // unless the record holds it and the request was given). A session sends
 // them again to an evaluator that lacks them, instead of keeping them on
-// disk (PN-D14). A garbler made by NewGarbler has none.
+// disk (PN-D14). A garbler made by NewGarbler has none, and the next
+// Garble forgets them (its request shows the evaluator had them).
 func (g *Garbler) Again() (baseAnswer []byte, garbling *Garbling) {
 	return g.again.baseAnswer, g.again.garbling
 }
@@ -259,7 +260,8 @@ type evaluatorAgain struct {
 // unless the record holds it) and the request of the try under way (nil
 // unless the record holds it and not the garbling). A session sends them
 // again to a garbler that lacks them (PN-D14). An evaluator made by
-// NewEvaluator has none.
+// NewEvaluator has none, and the next Evaluate forgets them (the
+// garbling shows the garbler had them).
 func (e *Evaluator) Again() (baseStart, request []byte) {
 	return e.again.baseStart, e.again.request
 }
