@@ -386,6 +386,15 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	if bb, ok := body.(bulkBody); ok {
 		g.keepBulk(m.Seq, bb.attachments())
 	}
+	// The secrets first: in Phantom Go what the messages taken since the
+	// last save changed in them is not written yet (PN-D15), and the
+	// record must never be ahead of them (a chat line, a resignation, a
+	// report go without the player's own step before them).
+	if _, defers := g.player.(bulkReceiver); defers {
+		if err := g.saveSecrets(); err != nil {
+			return nil, err
+		}
+	}
 	if err := g.save(true); err != nil {
 		return nil, err
 	}

@@ -30,7 +30,11 @@ import (
 // The same peers also crash right after taking a message of the other
 // (the garbler its request, the evaluator its garbling: at "auto", the
 // program's next step), which neither file holds yet (PN-D15): the other
-// program sends it again with its attachments. Under the race detector
+// program sends it again with its attachments. And the garbler's player
+// chats while it has a request taken and not yet written (its try is
+// due), and the garbler crashes after saving the chat line: the secrets
+// were saved before the record that now holds the request, so the
+// garbler resumes with it. Under the race detector
 // (ten times slower garbling) the cases marked race run.
 func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 	cases := []struct {
@@ -50,6 +54,7 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 		{protocol.Inviter, "auto", protocol.KindPhantomRequest, 2, true},
 		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false},
 		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, true},
+		{protocol.Inviter, "saved", protocol.KindChat, 1, true},
 	}
 	for _, c := range cases {
 		if phantomRace && !c.race {
@@ -132,7 +137,11 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 		defer wg.Done()
 		theirOut, theirErr = bot.Run(ctx, games[other], quickBot(uint64(11+other), 12))
 	}()
-	go bot.Run(ctx, games[crash], quickBot(uint64(11+crash), 12))
+	var mine bot.Player = quickBot(uint64(11+crash), 12)
+	if kind == protocol.KindChat {
+		mine = &chatBeforeTry{p: mine, at: 3}
+	}
+	go bot.Run(ctx, games[crash], mine)
 	if err := games[crash].Wait(ctx); err != nil {
 		t.Fatalf("the game did not stop: %v", err)
 	}
@@ -168,4 +177,19 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 			}
 		}
 	}
+}
+
+// chatBeforeTry is a bot that chats once, at its at-th choice (a try of
+// Phantom Go is then due), before it goes on as p.
+type chatBeforeTry struct {
+	p     bot.Player
+	n, at int
+}
+
+func (c *chatBeforeTry) Choose(v protocol.View) protocol.Action {
+	c.n++
+	if c.n == c.at {
+		return protocol.Chat{Text: "thinking"}
+	}
+	return c.p.Choose(v)
 }
