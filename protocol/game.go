@@ -844,6 +844,9 @@ func (g *Game) receive(m *Message, raw []byte) {
 			if !errors.As(err, &v) {
 				v = &Violation{Accused: other, Rule: "T-10", Seq: int64(m.Seq), Detail: err.Error(), Err: err}
 			}
+			// The secrets before the record, which may now take
+			// messages taken earlier and not written yet (PN-D15).
+			g.saveSecrets()
 			g.save(false)
 			g.accuse(v, nil)
 			return
