@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,8 +89,9 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 // on loopback, both programs saving to disk, and reports the bytes their
 // storage wrote per game against the size of the files the game leaves
 // (records and secrets files of both; the target of issue 17 is at most
-// 3×), with and without Phantom Go's attachments (its garbled tables and
-// OT messages, kept on disk until the other peer has them).
+// 3×), and the part of what is left that is secrets files. Phantom Go's
+// attachments (its garbled tables and OT messages) are not written at
+// all (PN-D14).
 //
 //	go test -run XXX -bench StorageBytes -benchtime 3x ./protocol
 func BenchmarkStorageBytesPerGame(b *testing.B) {
@@ -99,7 +101,7 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 		{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg},
 	} {
 		b.Run(fmt.Sprintf("%s-%d", o.Variant, o.Size), func(b *testing.B) {
-			var written, attached, left int64
+			var written, left, secrets int64
 			for i := range b.N {
 				p := newPairB(b)
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -109,7 +111,7 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 					_, err := bot.Run(ctx, g, bot.NewRandom(uint64(2*i+1)))
 					done <- err
 				}()
-				before, beforeAttached := protocol.BytesWritten(), protocol.AttachmentBytesWritten()
+				before := protocol.BytesWritten()
 				g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 				if err != nil {
 					b.Fatal(err)
@@ -124,20 +126,22 @@ func BenchmarkStorageBytesPerGame(b *testing.B) {
 				p.services[0].Close()
 				p.services[1].Close()
 				written += protocol.BytesWritten() - before
-				attached += protocol.AttachmentBytesWritten() - beforeAttached
 				for _, dir := range p.dirs {
 					entries, _ := os.ReadDir(dir)
 					for _, e := range entries {
 						if info, err := e.Info(); err == nil {
 							left += info.Size()
+							if strings.HasSuffix(e.Name(), ".secrets.json") {
+								secrets += info.Size()
+							}
 						}
 					}
 				}
 			}
 			b.ReportMetric(float64(written)/float64(b.N), "bytes-written/game")
 			b.ReportMetric(float64(left)/float64(b.N), "bytes-left/game")
+			b.ReportMetric(float64(secrets)/float64(b.N), "secrets-bytes-left/game")
 			b.ReportMetric(float64(written)/float64(max(left, 1)), "written/left")
-			b.ReportMetric(float64(written-attached)/float64(max(left, 1)), "written-but-attachments/left")
 		})
 	}
 }

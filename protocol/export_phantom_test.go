@@ -44,7 +44,7 @@ type PhantomAlterShare struct{}
 func (PhantomAlterShare) action() {}
 
 func (PhantomAlterShare) cheat(p *phantomPlayer, h *phantomRules) error {
-	if p.e == nil || !p.e.Ready() || p.outputs != nil {
+	if p.e == nil || !p.e.Ready() || p.outputs != nil && p.outputsTry == h.pub.Try {
 		return errors.New("no share to alter now")
 	}
 	s := p.e.Share()

@@ -79,6 +79,6 @@ func (s *Service) BulkHeld() (now, peak int64) {
 // written to files so far.
 func BytesWritten() int64 { return bytesWritten.Load() }
 
-// AttachmentBytesWritten returns the part of BytesWritten that went to
-// attachment files.
-func AttachmentBytesWritten() int64 { return attachmentBytesWritten.Load() }
+// Syncs returns how many fdatasync calls the storage of this process has
+// made so far.
+func Syncs() int64 { return syncsDone.Load() }

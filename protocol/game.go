@@ -380,10 +380,18 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	// The attachments are kept before the record that holds the message:
-	// after a crash, a recorded message must go again with them.
+	// The attachments are kept in memory for the message to go again
+	// on a new stream; after a crash the player makes them again
+	// (PN-D14).
 	if bb, ok := body.(bulkBody); ok {
-		if err := g.keepBulk(m.Seq, bb.attachments()); err != nil {
+		g.keepBulk(m.Seq, bb.attachments())
+	}
+	// The secrets first: in Phantom Go what the messages taken since the
+	// last save changed in them is not written yet (PN-D15), and the
+	// record must never be ahead of them (a chat line, a resignation, a
+	// report go without the player's own step before them).
+	if _, defers := g.player.(bulkReceiver); defers {
+		if err := g.saveSecrets(); err != nil {
 			return nil, err
 		}
 	}
@@ -836,13 +844,25 @@ func (g *Game) receive(m *Message, raw []byte) {
 			if !errors.As(err, &v) {
 				v = &Violation{Accused: other, Rule: "T-10", Seq: int64(m.Seq), Detail: err.Error(), Err: err}
 			}
+			// The secrets before the record, which may now take
+			// messages taken earlier and not written yet (PN-D15).
+			g.saveSecrets()
 			g.save(false)
 			g.accuse(v, nil)
 			return
 		}
 		// The player's state moved on with the attachments, which are
-		// not kept: its secrets are saved before the record that holds
-		// the message.
+		// not kept, and its secrets must never be older than the record
+		// that holds the message. Neither is written now (a sync of the
+		// secrets per received message, PN-D15) but with this peer's
+		// next message, secrets first, both synced; lost in a crash
+		// before it, the message was acknowledged by nothing and is sent
+		// again on resume. A message that ends the game is written now.
+		if g.m.Phase != PhaseDone {
+			g.emit(events)
+			g.afterChange()
+			return
+		}
 		if err := g.saveSecrets(); err != nil {
 			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
 		}
@@ -1268,6 +1288,14 @@ type bulkReceiver interface {
 	receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error
 }
 
+// bulkMaker is implemented by variant players whose own attachments are
+// not stored (PN-D14): remakeBulk makes the attachments of the player's
+// own message msg again, from its seed and secrets, checked against the
+// digests msg signs.
+type bulkMaker interface {
+	remakeBulk(m *Machine, me Role, msg *Message) ([][]byte, error)
+}
+
 // maxPendingBulk caps what a peer may send as bulk frames before a
 // message: a few attachments of the largest size.
 const maxPendingBulk = 4 * MaxBulkSize
@@ -1279,31 +1307,54 @@ func (g *Game) bulkPath(seq uint64) string {
 	return filepath.Join(g.svc.cfg.Dir, fmt.Sprintf("%s.bulk-%d", g.id, seq))
 }
 
-// keepBulk stores the attachments of own message seq until the other peer
-// acknowledges it: durably on disk (the message may go again after a
-// restart) and in memory.
-func (g *Game) keepBulk(seq uint64, att [][]byte) error {
+// keepBulk keeps the attachments of own message seq in memory until the
+// other peer acknowledges it. They are not written to disk: after a
+// restart the player makes them again from its seed and secrets
+// (bulkMaker, PN-D14).
+func (g *Game) keepBulk(seq uint64, att [][]byte) {
 	if g.ownBulk == nil {
 		g.ownBulk = map[uint64][][]byte{}
 	}
 	g.ownBulk[seq] = att
-	path := g.bulkPath(seq)
-	if path == "" {
-		return nil
-	}
-	data, err := json.Marshal(att)
-	if err != nil {
-		return fmt.Errorf("protocol: encode attachments: %w", err)
-	}
-	attachmentBytesWritten.Add(int64(len(data)))
-	return writeFileAtomic(path, data, 0o600, true)
 }
 
-// bulkOf returns the attachments of own message seq, from memory or disk.
+// bulkOf returns the attachments of own message seq: from memory, or
+// made again by the player after a restart, or from the file an earlier
+// version of this program kept them in.
 func (g *Game) bulkOf(seq uint64) [][]byte {
 	if att, ok := g.ownBulk[seq]; ok {
 		return att
 	}
+	var att [][]byte
+	if bm, ok := g.player.(bulkMaker); ok {
+		err := g.locked(func() error {
+			for i := range g.tr.Messages {
+				if m := &g.tr.Messages[i]; m.From == g.role && m.Seq == seq {
+					var err error
+					att, err = bm.remakeBulk(g.m, g.role, m)
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			g.svc.cfg.Logger.Warn("attachments not made again", "game", g.id, "seq", seq, "err", err)
+			att = nil
+		}
+	}
+	if att == nil {
+		att = g.oldBulkFile(seq)
+	}
+	if att != nil {
+		g.keepBulk(seq, att)
+	}
+	return att
+}
+
+// oldBulkFile reads the attachments of own message seq from the file an
+// earlier version of this program wrote them to (GAMEID.bulk-SEQ, write,
+// sync, rename), for a game it left unfinished; pruneBulk removes it.
+func (g *Game) oldBulkFile(seq uint64) [][]byte {
 	path := g.bulkPath(seq)
 	if path == "" {
 		return nil

@@ -17,9 +17,10 @@ import (
 
 // BenchmarkPhantomGame9x9 plays whole 9×9 games of Phantom Go (common
 // rules) between two random bots on loopback, both programs saving their
-// records, secrets and attachments to disk as kakure does, and reports the
-// time and the bytes on the wire (both directions, libp2p's count) per
-// game and per try.
+// records and secrets to disk as kakure does, and reports the time, the
+// bytes on the wire (both directions, libp2p's count) and the fdatasync
+// calls of both programs per game and per try. The directory is the
+// test's temporary one: TMPDIR=/dev/shm/… compares the disk with tmpfs.
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
@@ -48,6 +49,7 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	var tries uint64
 	var elapsed time.Duration
 	before := counter.GetBandwidthTotals().TotalOut
+	syncsBefore := protocol.Syncs()
 	for i := range b.N {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		start := time.Now()
@@ -78,4 +80,5 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	b.ReportMetric(bytes/float64(b.N)/(1<<20), "MiB/game")
 	b.ReportMetric(float64(elapsed.Milliseconds())/float64(tries), "ms/try")
 	b.ReportMetric(bytes/float64(tries)/1024, "KiB/try")
+	b.ReportMetric(float64(protocol.Syncs()-syncsBefore)/float64(tries), "fdatasyncs/try")
 }

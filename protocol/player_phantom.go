@@ -32,10 +32,13 @@ type phantomPlayer struct {
 	// machine after a restart.
 	base []byte
 	// request is the evaluator's request of the try under way, received
-	// and not yet answered (garbler).
+	// (garbler); it is kept until the try's outputs come, which show
+	// that the evaluator has the garbling: until then the garbling may
+	// have to be made again for it after a restart (PN-D14).
 	request []byte
-	// outputs are the evaluator's outputs of try outputsTry, computed and
-	// not yet sent.
+	// outputs are the evaluator's outputs of try outputsTry: computed and
+	// not yet sent while outputsTry is the try under way, and kept after
+	// they are sent, to be sent again after a restart (PN-D14).
 	outputs    *referee.Outputs
 	outputsTry uint64
 	// shares are the evaluator's last shares, by the number of tries
@@ -113,13 +116,11 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 		}
 		p.view = v
 	}
-	// Pending messages are kept until the record holds what they led to,
-	// for a restart in between.
-	if _, sent := h.current(); p.request != nil && sent != 1 {
+	// The request is kept until the try is complete: the garbling it
+	// answers may have to be made again after a restart (PN-D14). The
+	// outputs stay until the next try's replace them.
+	if _, sent := h.current(); p.request != nil && sent == 0 {
 		p.request = nil
-	}
-	if p.outputs != nil && h.pub.Try > p.outputsTry {
-		p.outputs = nil
 	}
 	if p.restored == nil {
 		return nil
@@ -158,15 +159,21 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 	told := complete // tries whose announcement the player has
 	var err error
 	if p.me == phantomGarbler {
-		if p.g, err = referee.ResumeGarbler(cfg, p.seed(), s.Base, rec, tries); err != nil {
-			return err
-		}
-		if sent == 1 {
-			if referee.Sum(s.Request) != cur.Request {
+		var request []byte
+		if sent == 1 || sent == 2 {
+			// With the garbling recorded, the request lets the garbler
+			// make it again whole for an evaluator that lacks it
+			// (PN-D14); secrets of an earlier version dropped it then.
+			if referee.Sum(s.Request) == cur.Request {
+				request = s.Request
+			} else if sent == 1 {
 				return errors.New("protocol: phantom secrets: the request under way is lost")
 			}
-			p.request = s.Request
 		}
+		if p.g, err = referee.ResumeGarbler(cfg, p.seed(), s.Base, rec, tries, request); err != nil {
+			return err
+		}
+		p.request = request
 	} else {
 		shares := s.Shares
 		if sent == 2 {
@@ -180,6 +187,11 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			rec.Tries[len(rec.Tries)-1] = cur.WithOutputs(o)
 			p.outputs, p.outputsTry = &o, complete
 			told++
+		} else if s.Outputs != nil && complete > 0 && s.OutputsTry == complete-1 {
+			// The outputs of the last complete try, sent: kept to be sent
+			// again if the garbler lacks them (PN-D14).
+			p.outputs = &referee.Outputs{Pass: s.Outputs.Pass, Legal: s.Outputs.Legal, Labels: s.Outputs.Labels}
+			p.outputsTry = s.OutputsTry
 		}
 		share := shares[told]
 		if share == nil && told == 0 {
@@ -456,30 +468,7 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	if want == 0 {
 		return nil
 	}
-	var digests []referee.Digest
-	switch msg.Kind {
-	case KindPhantomSetup:
-		var b PhantomSetupBody
-		decodeBody(msg.Body, &b)
-		digests = []referee.Digest{b.Base}
-	case KindPhantomBase:
-		var b PhantomBaseBody
-		decodeBody(msg.Body, &b)
-		digests = []referee.Digest{b.Base}
-	case KindPhantomTry, KindPhantomRequest:
-		var b PhantomRequestBody
-		decodeBody(msg.Body, &b)
-		digests = []referee.Digest{b.Request}
-	case KindPhantomTryGarbling, KindPhantomGarbling:
-		var b PhantomGarblingBody
-		decodeBody(msg.Body, &b)
-		digests = []referee.Digest{b.Tables, b.Labels, b.Reply}
-	case KindPhantomOutputs:
-		var b PhantomOutputsBody
-		decodeBody(msg.Body, &b)
-		digests = []referee.Digest{b.Labels}
-	}
-	for i, d := range digests {
+	for i, d := range phantomDigests(msg) {
 		if referee.Sum(bulk[i]) != d {
 			return violation(msg.From, msg.Seq, "T-10", "attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
@@ -538,6 +527,90 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 	}
 	return nil
+}
+
+// phantomDigests returns the digests of the attachments a message of
+// Phantom Go signs, in the order they travel (none for the kinds without
+// attachments).
+func phantomDigests(msg *Message) []referee.Digest {
+	switch msg.Kind {
+	case KindPhantomSetup:
+		var b PhantomSetupBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Base}
+	case KindPhantomBase:
+		var b PhantomBaseBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Base}
+	case KindPhantomTry, KindPhantomRequest:
+		var b PhantomRequestBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Request}
+	case KindPhantomTryGarbling, KindPhantomGarbling:
+		var b PhantomGarblingBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Tables, b.Labels, b.Reply}
+	case KindPhantomOutputs:
+		var b PhantomOutputsBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Labels}
+	}
+	return nil
+}
+
+// remakeBulk returns the attachments of the player's own message msg,
+// made again from its seed and secrets (PN-D14): after a restart the
+// attachments of a message the other program may lack are not on disk.
+// They are checked against the digests msg signs; an error means they
+// cannot be made again (the state is lost, or msg is no longer the one
+// under way).
+func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte, error) {
+	h := p.rules(m)
+	if h == nil || msg.From != me || phantomAttachments[msg.Kind] == 0 {
+		return nil, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return nil, err
+	}
+	var bulk [][]byte
+	switch msg.Kind {
+	case KindPhantomSetup, KindPhantomTry, KindPhantomRequest:
+		if p.e != nil {
+			base, req := p.e.Again()
+			if msg.Kind == KindPhantomSetup {
+				req = base
+			}
+			if req != nil {
+				bulk = [][]byte{req}
+			}
+		}
+	case KindPhantomBase, KindPhantomTryGarbling, KindPhantomGarbling:
+		if p.g != nil {
+			base, gb := p.g.Again()
+			switch {
+			case msg.Kind == KindPhantomBase && base != nil:
+				bulk = [][]byte{base}
+			case msg.Kind != KindPhantomBase && gb != nil:
+				bulk = [][]byte{gb.Tables, gb.Labels, gb.Reply}
+			}
+		}
+	case KindPhantomOutputs:
+		if p.outputs != nil {
+			bulk = [][]byte{p.outputs.Labels}
+		}
+	}
+	digests := phantomDigests(msg)
+	if len(bulk) != len(digests) {
+		return nil, fmt.Errorf("protocol: the attachments of %s message %d cannot be made again", msg.Kind, msg.Seq)
+	}
+	for i, d := range digests {
+		if referee.Sum(bulk[i]) != d {
+			return nil, fmt.Errorf("protocol: the attachments of %s message %d made again differ from the record", msg.Kind, msg.Seq)
+		}
+	}
+	return bulk, nil
 }
 
 // tell gives the player an announcement.

@@ -21,10 +21,9 @@ import (
 // (benchmarks report it against the size of the files left).
 var bytesWritten atomic.Int64
 
-// attachmentBytesWritten counts the part of bytesWritten that went to
-// the attachment files of Phantom Go (removed once the other peer has
-// them).
-var attachmentBytesWritten atomic.Int64
+// syncsDone counts the fdatasync calls of this program's storage
+// (benchmarks report them per try).
+var syncsDone atomic.Int64
 
 // recordHead is the first line of a record, up to the list of messages.
 func recordHead(t *Transcript) ([]byte, error) {
@@ -121,6 +120,7 @@ func (a *appendFile) sync() error {
 	if a.f == nil {
 		return nil
 	}
+	syncsDone.Add(1)
 	if err := fdatasync(a.f); err != nil {
 		return fmt.Errorf("protocol: sync %s: %w", a.path, err)
 	}

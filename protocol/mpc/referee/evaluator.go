@@ -31,6 +31,8 @@ type Evaluator struct {
 	tries   []engine.Point
 	movers  []circuit.Party
 	cur     *evaluatorTry
+	// again is what ResumeEvaluator made again (Again).
+	again evaluatorAgain
 }
 
 // evaluatorTry is the try under way.
@@ -168,6 +170,8 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, e
 	if err := e.check(phaseWaiting); err != nil {
 		return Outputs{}, engine.PhantomAnnouncement{}, err
 	}
+	// The garbling shows that the garbler had the messages made again.
+	e.again = evaluatorAgain{}
 	cur := e.cur
 	l, c := e.rc.layout[cur.mover], e.rc.circuit[cur.mover]
 	bad := func(what string, err error) (Outputs, engine.PhantomAnnouncement, error) {

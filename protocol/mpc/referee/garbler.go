@@ -52,6 +52,8 @@ type Garbler struct {
 	// maskFor draws the mask bits of a try; tests replace it to couple
 	// two games (privacy test).
 	maskFor func(try uint64, n int) []bool
+	// again is what ResumeGarbler made again (Again).
+	again garblerAgain
 }
 
 // garblerTry is the garbler's secret side of the try under way.
@@ -277,6 +279,8 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 		return Garbling{}, fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
 	}
 	g.pre = nil
+	// The request shows that the evaluator had the messages made again.
+	g.again = garblerAgain{}
 	g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)

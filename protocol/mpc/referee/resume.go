@@ -6,6 +6,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -46,11 +47,14 @@ func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, erro
 // ResumeGarbler rebuilds the garbler of a game in the state its record
 // leaves it in: baseStart is the evaluator's first message (nil if the
 // record has none yet), rec the record so far, tries its player's tries
-// as revealed at the end (at least those the record holds). A try whose
-// garbling the record holds is garbled again and checked against the
-// record; one whose request only the record holds leaves the garbler
-// ready to garble it (the session keeps the request).
-func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point) (*Garbler, error) {
+// as revealed at the end (at least those the record holds), request the
+// evaluator's request of the try under way if the session kept it (nil
+// otherwise). A try whose garbling the record holds is garbled again and
+// checked against the record, and with the request its OT reply is made
+// again too; one whose request only the record holds leaves the garbler
+// ready to garble it (the session keeps the request). What was made
+// again is kept for [Garbler.Again].
+func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request []byte) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -69,6 +73,7 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 		if Sum(m2) != rec.Base[1] {
 			return nil, fmt.Errorf("%w: the base OT answer made again differs from the record", ErrRecord)
 		}
+		g.again.baseAnswer = m2
 	}
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
@@ -118,10 +123,25 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 		if err != nil {
 			return nil, err
 		}
-		if Sum(p.bytes) != tr.Tables || Sum(gc.MarshalLabels(own)) != tr.Labels {
+		labels := gc.MarshalLabels(own)
+		if Sum(p.bytes) != tr.Tables || Sum(labels) != tr.Labels {
 			return nil, fmt.Errorf("%w: the garbling of try %d made again differs from the record", ErrRecord, pub.Try)
 		}
-		if err := g.sender.Skip(); err != nil {
+		if request != nil && Sum(request) == tr.Request {
+			// The OT reply too: the evaluator may lack the garbling.
+			zero := make([]ot.Block, len(p.keys.Inputs[circuit.Evaluator]))
+			for i, pair := range p.keys.Inputs[circuit.Evaluator] {
+				zero[i] = pair[0]
+			}
+			reply, err := g.sender.SendCorrelated(request, zero, p.keys.Delta)
+			if err != nil {
+				return nil, fmt.Errorf("%w: the OT reply of try %d made again: %v", ErrRecord, pub.Try, err)
+			}
+			if Sum(reply) != tr.Reply {
+				return nil, fmt.Errorf("%w: the OT reply of try %d made again differs from the record", ErrRecord, pub.Try)
+			}
+			g.again.garbling = &Garbling{Tables: p.bytes, Labels: labels, Reply: reply}
+		} else if err := g.sender.Skip(); err != nil {
 			return nil, err
 		}
 		g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
@@ -157,6 +177,7 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 	if Sum(m1) != rec.Base[0] {
 		return nil, fmt.Errorf("%w: the base OT message made again differs from the record", ErrRecord)
 	}
+	e.again.baseStart = m1
 	if rec.BaseSent < 2 {
 		return e, nil
 	}
@@ -202,6 +223,45 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 		if Sum(req) != tr.Request {
 			return nil, fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
 		}
+		e.again.request = req
 	}
 	return e, nil
+}
+
+// garblerAgain is what ResumeGarbler made again of the garbler's own
+// messages that the record holds.
+type garblerAgain struct {
+	baseAnswer []byte
+	garbling   *Garbling
+}
+
+// Again returns the garbler's own messages that [ResumeGarbler] made
+// again, byte for byte, from the seed and what the session kept, and
+// checked against the digests of the record: its base OT answer (nil
+// unless the record holds it) and the garbling of the try under way (nil
+// unless the record holds it and the request was given). A session sends
+// them again to an evaluator that lacks them, instead of keeping them on
+// disk (PN-D14). A garbler made by NewGarbler has none, and the next
+// Garble forgets them (its request shows the evaluator had them).
+func (g *Garbler) Again() (baseAnswer []byte, garbling *Garbling) {
+	return g.again.baseAnswer, g.again.garbling
+}
+
+// evaluatorAgain is what ResumeEvaluator made again of the evaluator's
+// own messages that the record holds.
+type evaluatorAgain struct {
+	baseStart []byte
+	request   []byte
+}
+
+// Again returns the evaluator's own messages that [ResumeEvaluator] made
+// again, byte for byte, from the seed and what the session kept, and
+// checked against the digests of the record: its base OT message (nil
+// unless the record holds it) and the request of the try under way (nil
+// unless the record holds it and not the garbling). A session sends them
+// again to a garbler that lacks them (PN-D14). An evaluator made by
+// NewEvaluator has none, and the next Evaluate forgets them (the
+// garbling shows the garbler had them).
+func (e *Evaluator) Again() (baseStart, request []byte) {
+	return e.again.baseStart, e.again.request
 }

@@ -1,0 +1,195 @@
+package protocol_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestT3PhantomAttachmentsMadeAgainAfterACrash (PN-D14, T-3, T-10): a
+// peer of a 5×5 Phantom Go game crashes (an injected panic stops its
+// game's loop) right after saving one of its own messages that carry
+// attachments — the garbler's base OT answer and its garblings, the
+// evaluator's setup, requests and outputs — and before sending it. No
+// attachment was written to disk (no GAMEID.bulk-SEQ file, then or at
+// the end), so the resumed program must make the message's attachments
+// again from its seed and secrets: the other program checks them against
+// the digests the message signs (a missing or different one would be its
+// T-10 report) and the game completes with no violation, the same result
+// on both sides, and records that Verify accepts (audit included, T-8).
+// The same peers also crash right after taking a message of the other
+// (the garbler its request, the evaluator its garbling: at "auto", the
+// program's next step), which neither file holds yet (PN-D15): the other
+// program sends it again with its attachments. And the garbler's player
+// chats while it has a request taken and not yet written (its try is
+// due), and the garbler crashes after saving the chat line: the secrets
+// were saved before the record that now holds the request, so the
+// garbler resumes with it. Under the race detector
+// (ten times slower garbling) the cases marked race run.
+func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
+	cases := []struct {
+		role protocol.Role
+		at   string // "saved": after saving its own message; "auto": after taking the other's
+		kind protocol.Kind
+		nth  int32
+		race bool
+	}{
+		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1, false},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, true},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomTry, 2, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomRequest, 2, true},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, true},
+		{protocol.Inviter, "auto", protocol.KindPhantomRequest, 2, true},
+		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false},
+		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, true},
+		{protocol.Inviter, "saved", protocol.KindChat, 1, true},
+	}
+	for _, c := range cases {
+		if phantomRace && !c.race {
+			continue
+		}
+		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth)
+		})
+	}
+}
+
+func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32) {
+	var armed atomic.Bool
+	var seen, panics atomic.Int32
+	var bulkFile atomic.Value
+	var notDeferred atomic.Bool
+	p := newPair(t, func(i int, cfg *protocol.Config) {
+		if protocol.Role(i) != crash {
+			return
+		}
+		dir := cfg.Dir
+		protocol.SetPanicHook(cfg, func(g *protocol.Game, where string) {
+			if where != at || !armed.Load() {
+				return
+			}
+			tr := g.Transcript()
+			last := tr.Messages[len(tr.Messages)-1]
+			from := g.Role()
+			if at == "auto" {
+				from = from.Other()
+			}
+			if last.From != from || last.Kind != kind || seen.Add(1) != nth {
+				return
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".bulk-") {
+					bulkFile.Store(e.Name())
+				}
+			}
+			if at == "auto" {
+				// The message taken is not in the file yet (PN-D15).
+				if onDisk, err := protocol.LoadTranscript(g.RecordPath()); err != nil || len(onDisk.Messages) >= len(tr.Messages) {
+					notDeferred.Store(true)
+				}
+			}
+			panics.Add(1)
+			panic(panicValue)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
+	defer cancel()
+	accepted := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			accepted <- g
+		case <-ctx.Done():
+		}
+	}()
+	armed.Store(true)
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	var games [2]*protocol.Game
+	select {
+	case games[1] = <-accepted:
+	case <-ctx.Done():
+		t.Fatal("the invitation was not accepted")
+	}
+	games[0] = g0
+	other := crash.Other()
+	var theirOut *protocol.Outcome
+	var theirErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		theirOut, theirErr = bot.Run(ctx, games[other], quickBot(uint64(11+other), 12))
+	}()
+	var mine bot.Player = quickBot(uint64(11+crash), 12)
+	if kind == protocol.KindChat {
+		mine = &chatBeforeTry{p: mine, at: 3}
+	}
+	go bot.Run(ctx, games[crash], mine)
+	if err := games[crash].Wait(ctx); err != nil {
+		t.Fatalf("the game did not stop: %v", err)
+	}
+	if panics.Load() != 1 {
+		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[crash].Outcome())
+	}
+	if f := bulkFile.Load(); f != nil {
+		t.Errorf("attachments on disk when the message was saved: %s", f)
+	}
+	if notDeferred.Load() {
+		t.Errorf("the %s message taken was in the record file before this program's next message", kind)
+	}
+	armed.Store(false)
+	games[crash].Close()
+	resumed, err := p.services[crash].Resume(ctx, games[crash].ID())
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	out, err := bot.Run(ctx, resumed, quickBot(uint64(21+crash), 12))
+	if err != nil || out == nil || out.Violation != nil {
+		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
+	}
+	wg.Wait()
+	if theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
+		t.Fatalf("the peers disagree: %+v, %+v (%v)", out, theirOut, theirErr)
+	}
+	checkRecords(t, resumed, games[other])
+	for _, dir := range p.dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".bulk-") {
+				t.Errorf("attachments left on disk: %s", e.Name())
+			}
+		}
+	}
+}
+
+// chatBeforeTry is a bot that chats once, at its at-th choice (a try of
+// Phantom Go is then due), before it goes on as p.
+type chatBeforeTry struct {
+	p     bot.Player
+	n, at int
+}
+
+func (c *chatBeforeTry) Choose(v protocol.View) protocol.Action {
+	c.n++
+	if c.n == c.at {
+		return protocol.Chat{Text: "thinking"}
+	}
+	return c.p.Choose(v)
+}
