@@ -30,6 +30,12 @@ const roundKeyBytes = 11 * Size
 // fixedRoundKeys is the key schedule of FixedKey, computed once.
 var fixedRoundKeys = expandKey128(FixedKey())
 
+// RoundKeys returns the AES-128 key schedule of FixedKey (11 round keys,
+// round key r in bytes 16r..16r+15, the order AES-NI reads them), for
+// assembly of other packages that runs π itself (the fused gate routines
+// of package gc).
+func RoundKeys() [roundKeyBytes]byte { return fixedRoundKeys }
+
 // useAssembly reports whether Hash4 and Hash2 run the assembly path; it
 // starts as hasAssembly (amd64 with AES-NI).
 var useAssembly = hasAssembly

@@ -1,0 +1,21 @@
+//go:build !amd64 || purego
+
+package gc
+
+// haveGateAssembly: no fused gate routines on this architecture (or with
+// the purego build tag); the gate loops hash through aeshash.
+const haveGateAssembly = false
+
+type evalArg struct {
+	a, b, out *blk
+	t         *[TableSize]byte
+	j         uint64
+}
+
+func garble2AESNI(*[176]byte, *blk, *blk, *blk, *blk, *blk, uint64, uint64, uint64, *blk, *blk, *[TableSize]byte, *[TableSize]byte) {
+	panic("gc: no gate assembly")
+}
+
+func evaluate4AESNI(*[176]byte, *[4]evalArg, uint64) {
+	panic("gc: no gate assembly")
+}
