@@ -2,6 +2,8 @@
 
 package gc
 
+//go:generate go run gen_gates_amd64.go
+
 // haveGateAssembly: the fused gate routines of gates_amd64.s exist; they
 // run where aeshash.Assembly() is on (AES-NI).
 const haveGateAssembly = true
