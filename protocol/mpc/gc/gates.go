@@ -116,10 +116,11 @@ func (h *gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
 
 // garbleGates garbles the gates, writing the zero label of every gate
 // output into w and the tables of the AND gates into tables. With the
-// fused routines, AND gates are garbled two at a time, eight AES calls in
-// flight: an AND gate is held until the next AND gate that does not read
-// its output, and the XOR and INV gates in between that do not read it
-// either run first (a gate that reads it flushes it alone). The j-th AND
+// fused routines, AND gates are garbled four at a time with VAES (sixteen
+// AES blocks in flight), two at a time with AES-NI (eight): AND gates are
+// held until that many are held or a gate reads the output of one of
+// them, which flushes the held ones first; XOR and INV gates that do not
+// read them run in between. The j-th AND
 // gate keeps its tweaks and its place in the tables, so the tables are
 // the same as one gate at a time. The caller has validated the circuit
 // and sized w and tables (the routines index them unchecked).
@@ -141,12 +142,18 @@ func garbleGates(gates []circuit.Gate, w []blk, delta blk, instance uint64, tabl
 		return
 	}
 	rk := &roundKeys
+	width := 2 // garble2AESNI
+	if useVAES {
+		width = 4 // garble4VAES
+	}
+	var held [4]gateArg
+	var heldOut [4]circuit.Wire
+	n := 0
 	j := uint64(0)
-	held, heldJ := -1, uint64(0)
-	for k, g := range gates {
-		if held >= 0 && reads(g, gates[held].Out) {
-			garbleFused(rk, gates[held], gates[held], w, &delta, instance, heldJ, heldJ, tables)
-			held = -1
+	for _, g := range gates {
+		if n > 0 && readsAny(g, heldOut[:n]) {
+			garbleHeld(rk, &held, n, &delta, instance)
+			n = 0
 		}
 		switch g.Op {
 		case circuit.OpXOR:
@@ -154,25 +161,40 @@ func garbleGates(gates []circuit.Gate, w []blk, delta blk, instance uint64, tabl
 		case circuit.OpINV:
 			w[g.Out] = w[g.A].xor(delta)
 		case circuit.OpAND:
-			if held < 0 {
-				held, heldJ = k, j
-			} else {
-				garbleFused(rk, gates[held], g, w, &delta, instance, heldJ, j, tables)
-				held = -1
+			held[n] = gateArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
+			heldOut[n] = g.Out
+			n++
+			if n == width {
+				garbleHeld(rk, &held, n, &delta, instance)
+				n = 0
 			}
 			j++
 		}
 	}
-	if held >= 0 {
-		garbleFused(rk, gates[held], gates[held], w, &delta, instance, heldJ, heldJ, tables)
+	if n > 0 {
+		garbleHeld(rk, &held, n, &delta, instance)
 	}
 }
 
-// garbleFused garbles the independent AND gates g (the j-th) and g2 (the
-// j2-th, possibly g again) with garble2AESNI.
-func garbleFused(rk *[176]byte, g, g2 circuit.Gate, w []blk, delta *blk, instance, j, j2 uint64, tables []byte) {
-	garble2AESNI(rk, delta, &w[g.A], &w[g.B], &w[g2.A], &w[g2.B], j, j2, instance, &w[g.Out], &w[g2.Out],
-		(*[TableSize]byte)(tables[j*TableSize:]), (*[TableSize]byte)(tables[j2*TableSize:]))
+// useVAES selects garble4VAES for garbling where the processor has it
+// (tests turn it off to check garble2AESNI gives the same tables).
+var useVAES = haveVAES
+
+// garbleHeld garbles the first n gates of held (1..4; at most 2 without
+// VAES), repeating the first to fill the places of the routine.
+func garbleHeld(rk *[176]byte, held *[4]gateArg, n int, delta *blk, instance uint64) {
+	if useVAES {
+		for k := n; k < len(held); k++ {
+			held[k] = held[0]
+		}
+		garble4VAES(rk, delta, held, instance)
+		return
+	}
+	g, g2 := &held[0], &held[0]
+	if n == 2 {
+		g2 = &held[1]
+	}
+	garble2AESNI(rk, delta, g.a, g.b, g2.a, g2.b, g.j, g2.j, instance, g.out, g2.out, g.t, g2.t)
 }
 
 // reads reports whether gate g reads wire x.
@@ -231,7 +253,7 @@ func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte
 		return
 	}
 	rk := &roundKeys
-	var held [4]evalArg
+	var held [4]gateArg
 	var heldOut [4]circuit.Wire
 	n := 0
 	j := uint64(0)
@@ -246,7 +268,7 @@ func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte
 		case circuit.OpINV:
 			w[g.Out] = w[g.A]
 		case circuit.OpAND:
-			held[n] = evalArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
+			held[n] = gateArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
 			heldOut[n] = g.Out
 			n++
 			if n == len(held) {
@@ -273,7 +295,7 @@ func readsAny(g circuit.Gate, xs []circuit.Wire) bool {
 
 // evaluateHeld evaluates the first n (1..4) gates of held, repeating the
 // first to fill the four places of evaluate4AESNI.
-func evaluateHeld(rk *[176]byte, held *[4]evalArg, n int, instance uint64) {
+func evaluateHeld(rk *[176]byte, held *[4]gateArg, n int, instance uint64) {
 	for k := n; k < len(held); k++ {
 		held[k] = held[0]
 	}

@@ -4,15 +4,21 @@ package gc
 
 //go:generate go run gen_gates_amd64.go
 
+import "golang.org/x/sys/cpu"
+
 // haveGateAssembly: the fused gate routines of gates_amd64.s exist; they
 // run where aeshash.Assembly() is on (AES-NI).
 const haveGateAssembly = true
 
-// evalArg describes one AND gate for evaluate4AESNI: its input labels,
+// haveVAES: the processor has VAES (AES on 256-bit registers) and AVX2,
+// for garble4VAES.
+var haveVAES = cpu.X86.HasAVX2 && cpu.X86.HasAVX512VAES
+
+// gateArg describes one AND gate for evaluate4AESNI and garble4VAES: its input labels,
 // where its output label goes, its table and its index j among the AND
 // gates (the tweaks are (instance, 2j) and (instance, 2j+1)). The
 // assembly reads the fields at offsets 0, 8, 16, 24 and 32.
-type evalArg struct {
+type gateArg struct {
 	a, b, out *blk
 	t         *[TableSize]byte
 	j         uint64
@@ -33,4 +39,11 @@ func garble2AESNI(rk *[176]byte, delta, a, b, c, d *blk, j, j2, instance uint64,
 // with AES-NI, eight blocks in flight, then half-gates.
 //
 //go:noescape
-func evaluate4AESNI(rk *[176]byte, gs *[4]evalArg, instance uint64)
+func evaluate4AESNI(rk *[176]byte, gs *[4]gateArg, instance uint64)
+
+// garble4VAES garbles the four AND gates of gs (none reading another's
+// output; an entry may repeat) with VAES: the four TCCR hashes of each,
+// sixteen blocks in flight in eight 256-bit registers, then half-gates.
+//
+//go:noescape
+func garble4VAES(rk *[176]byte, delta *blk, gs *[4]gateArg, instance uint64)

@@ -6,7 +6,10 @@ package gc
 // the purego build tag); the gate loops hash through aeshash.
 const haveGateAssembly = false
 
-type evalArg struct {
+// haveVAES: no garble4VAES.
+const haveVAES = false
+
+type gateArg struct {
 	a, b, out *blk
 	t         *[TableSize]byte
 	j         uint64
@@ -16,6 +19,10 @@ func garble2AESNI(*[176]byte, *blk, *blk, *blk, *blk, *blk, uint64, uint64, uint
 	panic("gc: no gate assembly")
 }
 
-func evaluate4AESNI(*[176]byte, *[4]evalArg, uint64) {
+func evaluate4AESNI(*[176]byte, *[4]gateArg, uint64) {
+	panic("gc: no gate assembly")
+}
+
+func garble4VAES(*[176]byte, *blk, *[4]gateArg, uint64) {
 	panic("gc: no gate assembly")
 }

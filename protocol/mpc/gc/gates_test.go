@@ -45,7 +45,8 @@ func TestGateHashIsAESHash(t *testing.T) {
 }
 
 // TestFusedGatesMatchPureGo (issue 16, T-8(c)): the fused assembly
-// routines of the gate loops (garble2AESNI, evaluate4AESNI) give the same
+// routines of the gate loops (garble2AESNI, garble4VAES where the
+// processor has VAES, evaluate4AESNI) give the same
 // output labels and tables as the pure-Go path gate by gate, on random
 // labels of both colours, gates reading one wire twice, a gate paired
 // with itself and batches of one to four gates.
@@ -53,6 +54,7 @@ func TestFusedGatesMatchPureGo(t *testing.T) {
 	if !useFused() {
 		t.Skip("no fused gate routines on this machine")
 	}
+	defer func(on bool) { useVAES = on }(useVAES)
 	const nw = 64
 	r := prg.New(prg.Seed{7})
 	h := newGateHash()
@@ -91,6 +93,25 @@ func TestFusedGatesMatchPureGo(t *testing.T) {
 			t.Fatalf("trial %d: garble2AESNI differs from the pure-Go gates", trial)
 		}
 
+		// garble4VAES on n = 1..4 of the gates, the first repeated.
+		if haveVAES {
+			n := 1 + trial%4
+			want, got = w, w
+			var wantT, gotT [4][TableSize]byte
+			var held [4]gateArg
+			for k := range n {
+				a0, b0 := want[gs[k].A], want[gs[k].B]
+				ha0, ha1, hb0, hb1 := h.hash4(a0, a0.xor(delta), b0, b0.xor(delta), blk{2 * js[k], instance}, blk{2*js[k] + 1, instance})
+				want[gs[k].Out] = garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1, wantT[k][:])
+				held[k] = gateArg{a: &got[gs[k].A], b: &got[gs[k].B], out: &got[gs[k].Out], t: &gotT[k], j: js[k]}
+			}
+			useVAES = true
+			garbleHeld(&roundKeys, &held, n, &delta, instance)
+			if want != got || wantT != gotT {
+				t.Fatalf("trial %d: garble4VAES of %d gates differs from the pure-Go gates", trial, n)
+			}
+		}
+
 		// Evaluation of n = 1..4 gates on random labels and tables with
 		// large indices j.
 		n := 1 + trial%4
@@ -99,13 +120,13 @@ func TestFusedGatesMatchPureGo(t *testing.T) {
 			tables[k] = byte(r.Uint64())
 		}
 		want, got = w, w
-		var held [4]evalArg
+		var held [4]gateArg
 		for k := range n {
 			gt := tables[k*TableSize : (k+1)*TableSize]
 			wa, wb := want[gs[k].A], want[gs[k].B]
 			ha, hb := h.hash2(wa, wb, blk{2 * js[k], instance}, blk{2*js[k] + 1, instance})
 			want[gs[k].Out] = evaluateAND(wa, wb, ha, hb, gt)
-			held[k] = evalArg{a: &got[gs[k].A], b: &got[gs[k].B], out: &got[gs[k].Out], t: (*[TableSize]byte)(gt), j: js[k]}
+			held[k] = gateArg{a: &got[gs[k].A], b: &got[gs[k].B], out: &got[gs[k].Out], t: (*[TableSize]byte)(gt), j: js[k]}
 		}
 		evaluateHeld(&roundKeys, &held, n, instance)
 		if want != got {
