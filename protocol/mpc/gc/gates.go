@@ -293,9 +293,17 @@ func readsAny(g circuit.Gate, xs []circuit.Wire) bool {
 	return false
 }
 
-// evaluateHeld evaluates the first n (1..4) gates of held, repeating the
-// first to fill the four places of evaluate4AESNI.
+// evaluateHeld evaluates the first n (1..4) gates of held, one or two
+// with evaluate2AESNI, three or four with evaluate4AESNI, repeating the
+// first to fill the places of the routine.
 func evaluateHeld(rk *[176]byte, held *[4]gateArg, n int, instance uint64) {
+	if n <= 2 {
+		if n == 1 {
+			held[1] = held[0]
+		}
+		evaluate2AESNI(rk, (*[2]gateArg)(held[:2]), instance)
+		return
+	}
 	for k := n; k < len(held); k++ {
 		held[k] = held[0]
 	}

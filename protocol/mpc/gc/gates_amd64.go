@@ -47,3 +47,9 @@ func evaluate4AESNI(rk *[176]byte, gs *[4]gateArg, instance uint64)
 //
 //go:noescape
 func garble4VAES(rk *[176]byte, delta *blk, gs *[4]gateArg, instance uint64)
+
+// evaluate2AESNI is evaluate4AESNI on two gates (four blocks in flight),
+// for batches that a gate reading their outputs cut short.
+//
+//go:noescape
+func evaluate2AESNI(rk *[176]byte, gs *[2]gateArg, instance uint64)

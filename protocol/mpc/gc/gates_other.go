@@ -26,3 +26,7 @@ func evaluate4AESNI(*[176]byte, *[4]gateArg, uint64) {
 func garble4VAES(*[176]byte, *blk, *[4]gateArg, uint64) {
 	panic("gc: no gate assembly")
 }
+
+func evaluate2AESNI(*[176]byte, *[2]gateArg, uint64) {
+	panic("gc: no gate assembly")
+}

@@ -46,7 +46,7 @@ func TestGateHashIsAESHash(t *testing.T) {
 
 // TestFusedGatesMatchPureGo (issue 16, T-8(c)): the fused assembly
 // routines of the gate loops (garble2AESNI, garble4VAES where the
-// processor has VAES, evaluate4AESNI) give the same
+// processor has VAES, evaluate4AESNI, evaluate2AESNI) give the same
 // output labels and tables as the pure-Go path gate by gate, on random
 // labels of both colours, gates reading one wire twice, a gate paired
 // with itself and batches of one to four gates.
@@ -130,7 +130,7 @@ func TestFusedGatesMatchPureGo(t *testing.T) {
 		}
 		evaluateHeld(&roundKeys, &held, n, instance)
 		if want != got {
-			t.Fatalf("trial %d: evaluate4AESNI of %d gates differs from the pure-Go gates", trial, n)
+			t.Fatalf("trial %d: the evaluation routine of %d gates differs from the pure-Go gates", trial, n)
 		}
 	}
 }

@@ -143,27 +143,39 @@ func halfGates(h int, a string, aoff int, b string, boff int, o string, ooff int
 // gateArg field offsets: a, b, out, t, j.
 const argSize, offA, offB, offOut, offT, offJ = 40, 0, 8, 16, 24, 32
 
-func evaluate4() {
-	out.WriteString(`
-// func evaluate4AESNI(rk *[176]byte, gs *[4]gateArg, instance uint64)
-// Evaluates four independent AND gates: the two TCCR hashes of each
-// (eight blocks of each AES layer in flight, π(x) of six blocks kept in
-// X8..X13 and of two on the stack), then half-gates:
+// evaluate writes evaluate<n>AESNI, n = 2 or 4 gates.
+func evaluate(n int) {
+	blocks := all8[:2*n]
+	frame := 0
+	if n == 4 {
+		frame = 32
+	}
+	fmt.Fprintf(&out, `
+// func evaluate%[1]dAESNI(rk *[176]byte, gs *[%[1]d]gateArg, instance uint64)
+// Evaluates %[1]d independent AND gates: the two TCCR hashes of each
+// (%[2]d blocks of each AES layer in flight, π(x) kept in X8..X13 and,
+// beyond six blocks, on the stack), then half-gates:
 // WG = H(Wa) ⊕ sa·TG, WE = H(Wb) ⊕ sb·(TE ⊕ Wa), out = WG ⊕ WE.
-TEXT ·evaluate4AESNI(SB), NOSPLIT, $32-24
-`)
+TEXT ·evaluate%[1]dAESNI(SB), NOSPLIT, $%[3]d-24
+`, n, 2*n, frame)
 	e("MOVQ rk+0(FP), AX")
 	e("MOVQ gs+8(FP), BX")
-	for i := range 4 {
+	for i := range n {
 		e("MOVQ %d(BX), CX", argSize*i+offA)
 		e("MOVOU (CX), X%d", 2*i)
 		e("MOVQ %d(BX), CX", argSize*i+offB)
 		e("MOVOU (CX), X%d", 2*i+1)
 	}
-	rounds(all8)
-	savePi()
+	rounds(blocks)
+	if n == 4 {
+		savePi()
+	} else {
+		for _, r := range blocks {
+			e("MOVOU X%d, X%d", r, 8+r)
+		}
+	}
 	e("MOVQ instance+16(FP), X15")
-	for i := range 4 {
+	for i := range n {
 		e("MOVQ %d(BX), R8", argSize*i+offJ)
 		e("SHLQ $1, R8")
 		e("MOVQ R8, X14")
@@ -174,9 +186,15 @@ TEXT ·evaluate4AESNI(SB), NOSPLIT, $32-24
 		e("PUNPCKLQDQ X15, X14")
 		e("PXOR X14, X%d", 2*i+1)
 	}
-	rounds(all8)
-	addPi()
-	for i := range 4 {
+	rounds(blocks)
+	if n == 4 {
+		addPi()
+	} else {
+		for _, r := range blocks {
+			e("PXOR X%d, X%d", 8+r, r)
+		}
+	}
+	for i := range n {
 		ha, hb := 2*i, 2*i+1
 		e("MOVQ %d(BX), CX", argSize*i+offA)
 		e("MOVOU (CX), X8")
@@ -321,7 +339,8 @@ func main() {
 // blk layout (lo word first, little-endian), loaded and stored unaligned.
 `)
 	garble2()
-	evaluate4()
+	evaluate(4)
+	evaluate(2)
 	garble4()
 	if err := os.WriteFile("gates_amd64.s", []byte(out.String()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
