@@ -93,7 +93,8 @@ func TestFusedGatesMatchPureGo(t *testing.T) {
 			t.Fatalf("trial %d: garble2AESNI differs from the pure-Go gates", trial)
 		}
 
-		// garble4VAES on n = 1..4 of the gates, the first repeated.
+		// garbleHeld with VAES on n = 1..4 of the gates (garble4VAES for
+		// three or four, the first repeated).
 		if haveVAES {
 			n := 1 + trial%4
 			want, got = w, w
@@ -108,7 +109,7 @@ func TestFusedGatesMatchPureGo(t *testing.T) {
 			useVAES = true
 			garbleHeld(&roundKeys, &held, n, &delta, instance)
 			if want != got || wantT != gotT {
-				t.Fatalf("trial %d: garble4VAES of %d gates differs from the pure-Go gates", trial, n)
+				t.Fatalf("trial %d: the VAES garbling of %d gates differs from the pure-Go gates", trial, n)
 			}
 		}
 
