@@ -6,8 +6,11 @@ import (
 	"encoding/binary"
 )
 
-// Batched hashing for the gate loops: H on two or four blocks in one
-// call, so that the AES rounds of the blocks overlap in the processor.
+// Batched hashing: H on two, four or eight blocks in one call, so that
+// the AES rounds of the blocks overlap in the processor. (The gate loops
+// of package gc, which used it, now run fused routines of their own that
+// also do the half-gates arithmetic, MPC-D13; they share the key schedule
+// through RoundKeys and the switch through SetAssembly.)
 // On amd64 with AES-NI, one assembly routine runs both AES layers of H on
 // all the blocks with the round keys in registers (tccr4AESNI); elsewhere,
 // or with [SetAssembly](false), the same values come from crypto/aes one
@@ -29,6 +32,12 @@ const roundKeyBytes = 11 * Size
 
 // fixedRoundKeys is the key schedule of FixedKey, computed once.
 var fixedRoundKeys = expandKey128(FixedKey())
+
+// RoundKeys returns the AES-128 key schedule of FixedKey (11 round keys,
+// round key r in bytes 16r..16r+15, the order AES-NI reads them), for
+// assembly of other packages that runs π itself (the fused gate routines
+// of package gc).
+func RoundKeys() [roundKeyBytes]byte { return fixedRoundKeys }
 
 // useAssembly reports whether Hash4 and Hash2 run the assembly path; it
 // starts as hasAssembly (amd64 with AES-NI).
@@ -65,8 +74,7 @@ func (b *Batch) Hash4(x, t, out *[8]uint64) {
 	b.hashN(x[:], t[:], out[:])
 }
 
-// Hash8 is Hash4 on eight blocks: two AND gates garbled at once keep
-// eight AES calls in flight.
+// Hash8 is Hash4 on eight blocks, eight AES calls in flight.
 func (b *Batch) Hash8(x, t, out *[16]uint64) {
 	if useAssembly {
 		tccr8AESNI(b.roundKs, x, t, out)

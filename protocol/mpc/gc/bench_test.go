@@ -41,28 +41,23 @@ func andCircuit(n, window int) *circuit.Circuit {
 
 const benchGates = 1 << 16
 
-// BenchmarkGarbleAND garbles AND gates on one core with each hash path:
-// "asm" is the AES-NI assembly (where the processor has it), "purego"
+// BenchmarkGarbleAND garbles AND gates on one core with each gate path
+// (gatePaths): "vaes" garbles four gates per call with VAES, "aesni" two
+// with AES-NI (where the processor has them), "purego" hashes through
 // crypto/aes one block at a time.
 func BenchmarkGarbleAND(b *testing.B) {
 	defer aeshash.SetAssembly(true)
+	defer gc.SetVAES(true)
 	for _, window := range []int{1024, 0} {
-		for _, asm := range []bool{true, false} {
-			b.Run(windowName(window)+"/"+pathName(asm), func(b *testing.B) {
-				if aeshash.SetAssembly(asm) != asm {
-					b.Skip("no assembly path")
+		for _, p := range gatePaths {
+			b.Run(windowName(window)+"/"+p.name, func(b *testing.B) {
+				if !p.set() {
+					b.Skip("no such path on this machine")
 				}
 				benchmarkGarble(b, andCircuit(benchGates, window))
 			})
 		}
 	}
-}
-
-func pathName(asm bool) string {
-	if asm {
-		return "asm"
-	}
-	return "purego"
 }
 
 func windowName(window int) string {
@@ -87,15 +82,16 @@ func benchmarkGarble(b *testing.B, c *circuit.Circuit) {
 	b.ReportMetric(gc.TableSize, "B/AND")
 }
 
-// BenchmarkEvaluateAND evaluates AND gates on one core with each hash
-// path.
+// BenchmarkEvaluateAND evaluates AND gates on one core with each gate
+// path ("vaes" evaluates as "aesni": four gates per AES-NI call).
 func BenchmarkEvaluateAND(b *testing.B) {
 	defer aeshash.SetAssembly(true)
+	defer gc.SetVAES(true)
 	for _, window := range []int{1024, 0} {
-		for _, asm := range []bool{true, false} {
-			b.Run(windowName(window)+"/"+pathName(asm), func(b *testing.B) {
-				if aeshash.SetAssembly(asm) != asm {
-					b.Skip("no assembly path")
+		for _, p := range gatePaths {
+			b.Run(windowName(window)+"/"+p.name, func(b *testing.B) {
+				if !p.set() {
+					b.Skip("no such path on this machine")
 				}
 				benchmarkEvaluate(b, andCircuit(benchGates, window))
 			})

@@ -37,19 +37,12 @@ func (a blk) colourMask() uint64 { return -(a.lo & 1) }
 
 // gateHash computes the TCCR hash of package aeshash,
 // H(x, i) = π(π(x) ⊕ i) ⊕ π(x), on four blocks (garbling) or two
-// (evaluation) at a time, without allocating. Where aeshash has its
-// assembly path (AES-NI on amd64), one call runs both AES layers of all
-// the blocks with their rounds interleaved; otherwise the blocks go
-// through crypto/aes one by one from a scratch buffer (the pure-Go path,
-// kept: both give identical tables, TestGarblingPathsIdentical).
+// (evaluation) at a time through crypto/aes, one block at a time from a
+// scratch buffer, without allocating: the pure-Go path of the gate loops.
+// Where the fused gate routines run (AES-NI on amd64, [useFused]) the
+// gate loops do not use it; both give identical tables
+// (TestGarblingPathsIdentical, TestFusedGatesMatchPureGo).
 type gateHash struct {
-	asm bool
-	b   *aeshash.Batch
-	// w holds the words of a batched call: x, t, out of hash4 (8 words
-	// each), then x, t, out of hash2 (4 each), then x, t, out of hash8
-	// (16 each).
-	w *[84]uint64
-	// pi and buf are the pure-Go path.
 	pi  cipher.Block
 	buf *[8 * aeshash.Size]byte
 }
@@ -60,9 +53,16 @@ func newGateHash() *gateHash {
 	if err != nil {
 		panic("gc: " + err.Error())
 	}
-	return &gateHash{asm: aeshash.Assembly(), b: aeshash.NewBatch(), w: new([84]uint64),
-		pi: c, buf: new([8 * aeshash.Size]byte)}
+	return &gateHash{pi: c, buf: new([8 * aeshash.Size]byte)}
 }
+
+// roundKeys is the AES-128 key schedule of π for the fused gate routines.
+var roundKeys = aeshash.RoundKeys()
+
+// useFused reports whether the gate loops run the fused assembly
+// routines of gates_amd64.s: where aeshash runs its assembly path (so
+// aeshash.SetAssembly(false) selects the pure-Go path here too).
+func useFused() bool { return haveGateAssembly && aeshash.Assembly() }
 
 func (h *gateHash) put(i int, x blk) {
 	binary.LittleEndian.PutUint64(h.buf[16*i:], x.lo)
@@ -80,13 +80,6 @@ func (h *gateHash) enc(i int) {
 
 // hash4 returns H(x0, ta), H(x1, ta), H(x2, tb), H(x3, tb).
 func (h *gateHash) hash4(x0, x1, x2, x3, ta, tb blk) (blk, blk, blk, blk) {
-	if h.asm {
-		x, t, o := (*[8]uint64)(h.w[0:8]), (*[8]uint64)(h.w[8:16]), (*[8]uint64)(h.w[16:24])
-		x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = x0.lo, x0.hi, x1.lo, x1.hi, x2.lo, x2.hi, x3.lo, x3.hi
-		t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] = ta.lo, ta.hi, ta.lo, ta.hi, tb.lo, tb.hi, tb.lo, tb.hi
-		h.b.Hash4(x, t, o)
-		return blk{o[0], o[1]}, blk{o[2], o[3]}, blk{o[4], o[5]}, blk{o[6], o[7]}
-	}
 	h.put(0, x0)
 	h.put(1, x1)
 	h.put(2, x2)
@@ -107,41 +100,8 @@ func (h *gateHash) hash4(x0, x1, x2, x3, ta, tb blk) (blk, blk, blk, blk) {
 	return h.get(4).xor(p0), h.get(5).xor(p1), h.get(6).xor(p2), h.get(7).xor(p3)
 }
 
-// hash8 returns H(x[k], t[k/2]) for k = 0..7 (assembly path only).
-func (h *gateHash) hash8(x [8]blk, t [4]blk) [8]blk {
-	xs, ts, o := (*[16]uint64)(h.w[36:52]), (*[16]uint64)(h.w[52:68]), (*[16]uint64)(h.w[68:84])
-	for k := range 8 {
-		xs[2*k], xs[2*k+1] = x[k].lo, x[k].hi
-		ts[2*k], ts[2*k+1] = t[k/2].lo, t[k/2].hi
-	}
-	h.b.Hash8(xs, ts, o)
-	var out [8]blk
-	for k := range out {
-		out[k] = blk{o[2*k], o[2*k+1]}
-	}
-	return out
-}
-
-// hash4t returns H(x[k], t[k]) for k = 0..3 (assembly path only).
-func (h *gateHash) hash4t(x, t [4]blk) [4]blk {
-	xs, ts, o := (*[8]uint64)(h.w[0:8]), (*[8]uint64)(h.w[8:16]), (*[8]uint64)(h.w[16:24])
-	for k := range 4 {
-		xs[2*k], xs[2*k+1] = x[k].lo, x[k].hi
-		ts[2*k], ts[2*k+1] = t[k].lo, t[k].hi
-	}
-	h.b.Hash4(xs, ts, o)
-	return [4]blk{{o[0], o[1]}, {o[2], o[3]}, {o[4], o[5]}, {o[6], o[7]}}
-}
-
 // hash2 returns H(x0, ta), H(x1, tb).
 func (h *gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
-	if h.asm {
-		x, t, o := (*[4]uint64)(h.w[24:28]), (*[4]uint64)(h.w[28:32]), (*[4]uint64)(h.w[32:36])
-		x[0], x[1], x[2], x[3] = x0.lo, x0.hi, x1.lo, x1.hi
-		t[0], t[1], t[2], t[3] = ta.lo, ta.hi, tb.lo, tb.hi
-		h.b.Hash2(x, t, o)
-		return blk{o[0], o[1]}, blk{o[2], o[3]}
-	}
 	h.put(0, x0)
 	h.put(1, x1)
 	h.enc(0)
@@ -156,20 +116,44 @@ func (h *gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
 
 // garbleGates garbles the gates, writing the zero label of every gate
 // output into w and the tables of the AND gates into tables. With the
-// assembly hash, AND gates are garbled two at a time, eight AES calls in
-// flight: an AND gate is held until the next AND gate that does not read
-// its output, and the XOR and INV gates in between that do not read it
-// either run first (a gate that reads it flushes it alone). The j-th AND
+// fused routines, AND gates are garbled four at a time with VAES (sixteen
+// AES blocks in flight), two at a time with AES-NI (eight): AND gates are
+// held until that many are held or a gate reads the output of one of
+// them, which flushes the held ones first; XOR and INV gates that do not
+// read them run in between. The j-th AND
 // gate keeps its tweaks and its place in the tables, so the tables are
-// the same as one gate at a time.
+// the same as one gate at a time. The caller has validated the circuit
+// and sized w and tables (the routines index them unchecked).
 func garbleGates(gates []circuit.Gate, w []blk, delta blk, instance uint64, tables []byte) {
-	h := newGateHash()
+	if !useFused() {
+		h := newGateHash()
+		j := uint64(0)
+		for _, g := range gates {
+			switch g.Op {
+			case circuit.OpXOR:
+				w[g.Out] = w[g.A].xor(w[g.B])
+			case circuit.OpINV:
+				w[g.Out] = w[g.A].xor(delta)
+			case circuit.OpAND:
+				garbleOne(h, g, w, delta, instance, j, tables)
+				j++
+			}
+		}
+		return
+	}
+	rk := &roundKeys
+	width := 2 // garble2AESNI
+	if useVAES {
+		width = 4 // garble4VAES
+	}
+	var held [4]gateArg
+	var heldOut [4]circuit.Wire
+	n := 0
 	j := uint64(0)
-	held, heldJ := -1, uint64(0)
-	for k, g := range gates {
-		if held >= 0 && reads(g, gates[held].Out) {
-			garbleOne(h, gates[held], w, delta, instance, heldJ, tables)
-			held = -1
+	for _, g := range gates {
+		if n > 0 && readsAny(g, heldOut[:n]) {
+			garbleHeld(rk, &held, n, &delta, instance)
+			n = 0
 		}
 		switch g.Op {
 		case circuit.OpXOR:
@@ -177,21 +161,43 @@ func garbleGates(gates []circuit.Gate, w []blk, delta blk, instance uint64, tabl
 		case circuit.OpINV:
 			w[g.Out] = w[g.A].xor(delta)
 		case circuit.OpAND:
-			switch {
-			case !h.asm:
-				garbleOne(h, g, w, delta, instance, j, tables)
-			case held < 0:
-				held, heldJ = k, j
-			default:
-				garbleTwo(h, gates[held], g, w, delta, instance, heldJ, j, tables)
-				held = -1
+			held[n] = gateArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
+			heldOut[n] = g.Out
+			n++
+			if n == width {
+				garbleHeld(rk, &held, n, &delta, instance)
+				n = 0
 			}
 			j++
 		}
 	}
-	if held >= 0 {
-		garbleOne(h, gates[held], w, delta, instance, heldJ, tables)
+	if n > 0 {
+		garbleHeld(rk, &held, n, &delta, instance)
 	}
+}
+
+// useVAES selects garble4VAES for garbling where the processor has it
+// (tests turn it off to check garble2AESNI gives the same tables).
+var useVAES = haveVAES
+
+// garbleHeld garbles the first n gates of held (1..4; at most 2 without
+// VAES), three or four with garble4VAES, one or two with garble2AESNI
+// (a call of garble4VAES costs about 1.7 times one of garble2AESNI on
+// this processor), repeating the first to fill the places of the
+// routine.
+func garbleHeld(rk *[176]byte, held *[4]gateArg, n int, delta *blk, instance uint64) {
+	if useVAES && n > 2 {
+		for k := n; k < len(held); k++ {
+			held[k] = held[0]
+		}
+		garble4VAES(rk, delta, held, instance)
+		return
+	}
+	g, g2 := &held[0], &held[0]
+	if n == 2 {
+		g2 = &held[1]
+	}
+	garble2AESNI(rk, delta, g.a, g.b, g2.a, g2.b, g.j, g2.j, instance, g.out, g2.out, g.t, g2.t)
 }
 
 // reads reports whether gate g reads wire x.
@@ -199,22 +205,11 @@ func reads(g circuit.Gate, x circuit.Wire) bool {
 	return g.A == x || (g.Op != circuit.OpINV && g.B == x)
 }
 
-// garbleOne garbles AND gate g, the j-th.
+// garbleOne garbles AND gate g, the j-th, on the pure-Go path.
 func garbleOne(h *gateHash, g circuit.Gate, w []blk, delta blk, instance, j uint64, tables []byte) {
 	a0, b0 := w[g.A], w[g.B]
 	ha0, ha1, hb0, hb1 := h.hash4(a0, a0.xor(delta), b0, b0.xor(delta), blk{2 * j, instance}, blk{2*j + 1, instance})
 	w[g.Out] = garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1, tables[j*TableSize:(j+1)*TableSize])
-}
-
-// garbleTwo garbles the independent AND gates g (the j-th) and g2 (the
-// j2-th) with one 8-block hash.
-func garbleTwo(h *gateHash, g, g2 circuit.Gate, w []blk, delta blk, instance, j, j2 uint64, tables []byte) {
-	a0, b0, c0, d0 := w[g.A], w[g.B], w[g2.A], w[g2.B]
-	hs := h.hash8(
-		[8]blk{a0, a0.xor(delta), b0, b0.xor(delta), c0, c0.xor(delta), d0, d0.xor(delta)},
-		[4]blk{{2 * j, instance}, {2*j + 1, instance}, {2 * j2, instance}, {2*j2 + 1, instance}})
-	w[g.Out] = garbleAND(a0, b0, delta, hs[0], hs[1], hs[2], hs[3], tables[j*TableSize:(j+1)*TableSize])
-	w[g2.Out] = garbleAND(c0, d0, delta, hs[4], hs[5], hs[6], hs[7], tables[j2*TableSize:(j2+1)*TableSize])
 }
 
 // garbleAND garbles one AND gate with half-gates from the hashes of its
@@ -237,16 +232,38 @@ func garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1 blk, t []byte) blk {
 	return wg.xor(we)
 }
 
-// evaluateGates evaluates the gates on the labels in w; with the
-// assembly hash, AND gates two at a time as garbleGates does.
+// evaluateGates evaluates the gates on the labels in w. With the fused
+// routines, AND gates four at a time (eight AES calls in flight): AND
+// gates are held until four are held or a gate reads the output of one
+// of them, which flushes the held ones first (fewer than four go through
+// the same routine, the first repeated). The caller has validated the
+// circuit and the size of the tables.
 func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte) {
-	h := newGateHash()
+	if !useFused() {
+		h := newGateHash()
+		j := uint64(0)
+		for _, g := range gates {
+			switch g.Op {
+			case circuit.OpXOR:
+				w[g.Out] = w[g.A].xor(w[g.B])
+			case circuit.OpINV:
+				w[g.Out] = w[g.A]
+			case circuit.OpAND:
+				evaluateOne(h, g, w, instance, j, tables)
+				j++
+			}
+		}
+		return
+	}
+	rk := &roundKeys
+	var held [4]gateArg
+	var heldOut [4]circuit.Wire
+	n := 0
 	j := uint64(0)
-	held, heldJ := -1, uint64(0)
-	for k, g := range gates {
-		if held >= 0 && reads(g, gates[held].Out) {
-			evaluateOne(h, gates[held], w, instance, heldJ, tables)
-			held = -1
+	for _, g := range gates {
+		if n > 0 && readsAny(g, heldOut[:n]) {
+			evaluateHeld(rk, &held, n, instance)
+			n = 0
 		}
 		switch g.Op {
 		case circuit.OpXOR:
@@ -254,29 +271,49 @@ func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte
 		case circuit.OpINV:
 			w[g.Out] = w[g.A]
 		case circuit.OpAND:
-			switch {
-			case !h.asm:
-				evaluateOne(h, g, w, instance, j, tables)
-			case held < 0:
-				held, heldJ = k, j
-			default:
-				g1 := gates[held]
-				wa, wb, wc, wd := w[g1.A], w[g1.B], w[g.A], w[g.B]
-				hs := h.hash4t([4]blk{wa, wb, wc, wd},
-					[4]blk{{2 * heldJ, instance}, {2*heldJ + 1, instance}, {2 * j, instance}, {2*j + 1, instance}})
-				w[g1.Out] = evaluateAND(wa, wb, hs[0], hs[1], tables[heldJ*TableSize:(heldJ+1)*TableSize])
-				w[g.Out] = evaluateAND(wc, wd, hs[2], hs[3], tables[j*TableSize:(j+1)*TableSize])
-				held = -1
+			held[n] = gateArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
+			heldOut[n] = g.Out
+			n++
+			if n == len(held) {
+				evaluate4AESNI(rk, &held, instance)
+				n = 0
 			}
 			j++
 		}
 	}
-	if held >= 0 {
-		evaluateOne(h, gates[held], w, instance, heldJ, tables)
+	if n > 0 {
+		evaluateHeld(rk, &held, n, instance)
 	}
 }
 
-// evaluateOne evaluates AND gate g, the j-th.
+// readsAny reports whether gate g reads one of the wires xs.
+func readsAny(g circuit.Gate, xs []circuit.Wire) bool {
+	for _, x := range xs {
+		if reads(g, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// evaluateHeld evaluates the first n (1..4) gates of held, one or two
+// with evaluate2AESNI, three or four with evaluate4AESNI, repeating the
+// first to fill the places of the routine.
+func evaluateHeld(rk *[176]byte, held *[4]gateArg, n int, instance uint64) {
+	if n <= 2 {
+		if n == 1 {
+			held[1] = held[0]
+		}
+		evaluate2AESNI(rk, (*[2]gateArg)(held[:2]), instance)
+		return
+	}
+	for k := n; k < len(held); k++ {
+		held[k] = held[0]
+	}
+	evaluate4AESNI(rk, held, instance)
+}
+
+// evaluateOne evaluates AND gate g, the j-th, on the pure-Go path.
 func evaluateOne(h *gateHash, g circuit.Gate, w []blk, instance, j uint64, tables []byte) {
 	wa, wb := w[g.A], w[g.B]
 	ha, hb := h.hash2(wa, wb, blk{2 * j, instance}, blk{2*j + 1, instance})

@@ -98,7 +98,8 @@ func NewDelta(r io.Reader) (Label, error) {
 // each). With labels a prg.Stream it is reproducible from the stream's
 // seed.
 func Garble(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64) (*Garbled, *Keys, error) {
-	if _, err := validate(c); err != nil {
+	nAND, err := validate(c)
+	if err != nil {
 		return nil, nil, err
 	}
 	var zero [2][]Label
@@ -110,19 +111,25 @@ func Garble(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64) 
 			}
 		}
 	}
-	return GarbleInputs(c, delta, zero, instance)
+	return garbleInputs(c, nAND, delta, zero, instance)
 }
 
 // GarbleInputs garbles c with offset delta and the given zero labels of the
 // input wires (per party, per input wire), for inputs whose labels come
 // from elsewhere: output labels of a previous circuit, a correlated OT.
 func GarbleInputs(c *circuit.Circuit, delta Label, zero [2][]Label, instance uint64) (*Garbled, *Keys, error) {
-	if !delta.LSB() {
-		return nil, nil, ErrDelta
-	}
 	nAND, err := validate(c)
 	if err != nil {
 		return nil, nil, err
+	}
+	return garbleInputs(c, nAND, delta, zero, instance)
+}
+
+// garbleInputs is GarbleInputs on a circuit validate has accepted, with
+// nAND AND gates.
+func garbleInputs(c *circuit.Circuit, nAND int, delta Label, zero [2][]Label, instance uint64) (*Garbled, *Keys, error) {
+	if !delta.LSB() {
+		return nil, nil, ErrDelta
 	}
 	for p := range 2 {
 		if len(zero[p]) != len(c.Inputs[p]) {
@@ -303,18 +310,18 @@ func validate(c *circuit.Circuit) (int, error) {
 	if c.NumWires < 0 || c.NumWires > maxWires {
 		return 0, fmt.Errorf("%w: %d wires", ErrCircuit, c.NumWires)
 	}
-	set := make([]bool, c.NumWires)
+	set := newWireSet(c.NumWires)
 	for p := range 2 {
 		for _, x := range c.Inputs[p] {
-			if int(x) >= c.NumWires || set[x] {
+			if int(x) >= c.NumWires || set.has(x) {
 				return 0, fmt.Errorf("%w: input wire %d out of range or repeated", ErrCircuit, x)
 			}
-			set[x] = true
+			set.add(x)
 		}
 	}
 	nAND := 0
 	for i, g := range c.Gates {
-		if int(g.A) >= c.NumWires || !set[g.A] {
+		if int(g.A) >= c.NumWires || !set.has(g.A) {
 			return 0, fmt.Errorf("%w: gate %d reads wire %d before it is written", ErrCircuit, i, g.A)
 		}
 		switch g.Op {
@@ -322,25 +329,37 @@ func validate(c *circuit.Circuit) (int, error) {
 			nAND++
 			fallthrough
 		case circuit.OpXOR:
-			if int(g.B) >= c.NumWires || !set[g.B] {
+			if int(g.B) >= c.NumWires || !set.has(g.B) {
 				return 0, fmt.Errorf("%w: gate %d reads wire %d before it is written", ErrCircuit, i, g.B)
 			}
 		case circuit.OpINV:
 		default:
 			return 0, fmt.Errorf("%w: gate %d has op %d", ErrCircuit, i, g.Op)
 		}
-		if int(g.Out) >= c.NumWires || set[g.Out] {
+		if int(g.Out) >= c.NumWires || set.has(g.Out) {
 			return 0, fmt.Errorf("%w: gate %d writes wire %d out of range or twice", ErrCircuit, i, g.Out)
 		}
-		set[g.Out] = true
+		set.add(g.Out)
 	}
 	for _, x := range c.Outputs {
-		if int(x) >= c.NumWires || !set[x] {
+		if int(x) >= c.NumWires || !set.has(x) {
 			return 0, fmt.Errorf("%w: output wire %d out of range or never written", ErrCircuit, x)
 		}
 	}
 	return nAND, nil
 }
+
+// wireSet is a set of wires, one bit each (validate clears and scans
+// an eighth of the memory a []bool would take).
+type wireSet []uint64
+
+func newWireSet(n int) wireSet { return make(wireSet, (n+63)/64) }
+
+// has reports whether x is in the set; x must be below the size given
+// to newWireSet.
+func (s wireSet) has(x circuit.Wire) bool { return s[x/64]>>(x%64)&1 == 1 }
+
+func (s wireSet) add(x circuit.Wire) { s[x/64] |= 1 << (x % 64) }
 
 // maxWires bounds the wires of a circuit (the wire labels of a circuit this
 // large take 1 GiB).

@@ -42,17 +42,29 @@ func bitsBytes(bits []bool) []byte {
 // TestKATGarbling (T-8(c)): a random circuit of a fixed seed, garbled
 // with a fixed Δ, fixed input labels and two instances, gives fixed
 // tables, decoding bits and output labels; evaluated on fixed inputs, it
-// gives fixed output labels. Both hash paths (AES-NI assembly where the
-// processor has it, crypto/aes) must give the vectors.
+// gives fixed output labels. Every gate path the processor has must give
+// the vectors: the VAES garbling routine, the AES-NI routines, crypto/aes.
 func TestKATGarbling(t *testing.T) {
 	defer aeshash.SetAssembly(true)
-	for _, asm := range []bool{true, false} {
-		if aeshash.SetAssembly(asm) != asm {
-			t.Log("no assembly path on this machine")
+	defer gc.SetVAES(true)
+	for _, p := range gatePaths {
+		if !p.set() {
+			t.Logf("no %s path on this machine", p.name)
 			continue
 		}
-		t.Run(fmt.Sprintf("assembly=%v", asm), func(t *testing.T) { katGarbling(t) })
+		t.Run(p.name, func(t *testing.T) { katGarbling(t) })
 	}
+}
+
+// gatePaths are the gate paths of package gc; set selects one and
+// reports whether this machine has it.
+var gatePaths = []struct {
+	name string
+	set  func() bool
+}{
+	{"vaes", func() bool { return aeshash.SetAssembly(true) && gc.SetVAES(true) }},
+	{"aesni", func() bool { gc.SetVAES(false); return aeshash.SetAssembly(true) }},
+	{"purego", func() bool { gc.SetVAES(false); return !aeshash.SetAssembly(false) }},
 }
 
 func katGarbling(t *testing.T) {
@@ -97,21 +109,34 @@ func seedOf(b byte) prg.Seed {
 	return s
 }
 
-// TestGarblingPathsIdentical: the assembly and crypto/aes paths of the
-// gate hash give identical tables, decoding bits and evaluations on
-// random circuits (issue 16: the pure-Go path is kept and must agree).
+// TestGarblingPathsIdentical: the gate paths (VAES, AES-NI, crypto/aes)
+// give identical tables, decoding bits and evaluations on random circuits
+// (issue 16: the pure-Go path is kept and must agree).
 func TestGarblingPathsIdentical(t *testing.T) {
 	defer aeshash.SetAssembly(true)
-	if !aeshash.SetAssembly(true) {
-		t.Skip("no assembly path on this machine")
+	defer gc.SetVAES(true)
+	for _, p := range gatePaths[:2] {
+		if !p.set() {
+			t.Logf("no %s path on this machine", p.name)
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) { pathsIdentical(t, p.set) })
 	}
+}
+
+// pathsIdentical compares the path set selects with crypto/aes.
+func pathsIdentical(t *testing.T, set func() bool) {
 	for k := range 5 {
 		c := randomCircuit(seedOf(80).Stream("paths", uint64(k)), 16, 16, 2000, [3]int{3, 4, 1}, 30)
 		delta, _ := gc.NewDelta(seedOf(81).Stream("delta", uint64(k)))
 		var tables [2][]byte
 		var outs [2][]byte
 		for i, asm := range []bool{true, false} {
-			aeshash.SetAssembly(asm)
+			if asm {
+				set()
+			} else {
+				gatePaths[2].set()
+			}
 			g, keys, err := gc.Garble(c, delta, seedOf(82).Stream("labels", uint64(k)), uint64(k))
 			if err != nil {
 				t.Fatal(err)
