@@ -270,6 +270,12 @@ func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point,
 	if len(cands) == 0 {
 		return engine.Pass, false
 	}
+	// BOT-PG-D8: it passes, whether the opponent has passed or not, when
+	// it wins even with every point it cannot be sure of given to the
+	// opponent.
+	if !b.Level.NoEarlyPass && phantomWorstLead(v, &f, b.Komi) >= passLeadMargin {
+		return engine.Pass, false
+	}
 	// BOT-PG-D3: the pass is a candidate once the opponent has passed or
 	// few tries are left; BOT-PG-D7: past the opening, to judge it.
 	pastOpening := 2*len(f.own)*judgeAfterStones >= geo.points
