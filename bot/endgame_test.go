@@ -162,10 +162,11 @@ func TestBOTD6PhantomBotResigns(t *testing.T) {
 
 // phantomWalled plays, on 7×7 under common rules, Black's stones (White
 // passing) and, last, White's wall F1–F7 alternating with Black's last
-// seven stones, so that White's last action is a move. When blackLearns,
-// Black then tries White's wall in vain, which shows it every White
-// stone. It returns Black's view.
-func phantomWalled(t *testing.T, black []engine.Point, blackLearns bool) engine.PhantomView {
+// seven stones, so that White's last action is a move; whiteInside, if
+// not "", is a White stone played first, Black passing. When
+// blackLearns, Black then tries White's stones in vain, which shows it
+// every one of them. It returns Black's view.
+func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, blackLearns bool) engine.PhantomView {
 	t.Helper()
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
 	ref, err := engine.NewPhantomReferee(o)
@@ -179,7 +180,13 @@ func phantomWalled(t *testing.T, black []engine.Point, blackLearns bool) engine.
 		}
 	}
 	_, white := settledColumns(t)
-	var moves []engine.Point
+	var moves, learn []engine.Point
+	if whiteInside != "" {
+		inside := vertices(t, 7, whiteInside)
+		moves = append(moves, engine.Pass, inside[0])
+		learn = inside
+	}
+	learn = append(learn, white...)
 	k := len(black) - len(white)
 	for _, p := range black[:k] {
 		moves = append(moves, p, engine.Pass)
@@ -189,7 +196,7 @@ func phantomWalled(t *testing.T, black []engine.Point, blackLearns bool) engine.
 	}
 	legal := len(moves)
 	if blackLearns {
-		moves = append(moves, white...)
+		moves = append(moves, learn...)
 	}
 	for i, p := range moves {
 		var out engine.TryOutcome
@@ -239,7 +246,7 @@ func blackStones(t *testing.T, but ...string) []engine.Point {
 // 13.5. pass=late turns the rule off.
 func TestBOTPGD8PhantomBotPassesOnTheWorstCase(t *testing.T) {
 	level := withFlags(Levels[2], true, false)
-	eyes := phantomWalled(t, blackStones(t, "B2", "B6"), false)
+	eyes := phantomWalled(t, blackStones(t, "B2", "B6"), "", false)
 	f := phantomFactsOf(eyes)
 	if f.place != 7 {
 		t.Fatalf("White stones of unknown place: %d, want 7", f.place)
@@ -257,7 +264,7 @@ func TestBOTPGD8PhantomBotPassesOnTheWorstCase(t *testing.T) {
 	var walls []engine.Point
 	walls = append(walls, vertices(t, 7, "A4", "B4", "C4", "D4")...)
 	walls = append(walls, vertices(t, 7, "E1", "E2", "E3", "E4", "E5", "E6", "E7")...)
-	unknown := phantomWalled(t, walls, false)
+	unknown := phantomWalled(t, walls, "", false)
 	f = phantomFactsOf(unknown)
 	if lead := phantomWorstLead(unknown, &f, 7.5); lead >= passLeadMargin {
 		t.Errorf("worst-case lead with 7 White stones unseen: %v, want a loss", lead)
@@ -267,9 +274,17 @@ func TestBOTPGD8PhantomBotPassesOnTheWorstCase(t *testing.T) {
 			t.Errorf("seed %d: Black passes with 7 White stones unseen that may stand in its regions", seed)
 		}
 	}
-	known := phantomWalled(t, walls, true)
+	known := phantomWalled(t, walls, "", true)
 	f = phantomFactsOf(known)
 	if lead := phantomWorstLead(known, &f, 7.5); lead != 13.5 {
 		t.Errorf("worst-case lead with White's stones found: %v, want 13.5", lead)
+	}
+	// A known White stone at C6 in the middle of Black's region B6, C6,
+	// D6, C5, C7: every other point of it is next to Black's chain, so
+	// White can never have an eye there.
+	plus := phantomWalled(t, blackStones(t, "B2", "B6", "C6", "D6", "C5", "C7"), "C6", true)
+	f = phantomFactsOf(plus)
+	if lead := phantomWorstLead(plus, &f, 7.5); lead != 13.5 {
+		t.Errorf("worst-case lead with a known White stone in Black's region: %v, want 13.5", lead)
 	}
 }

@@ -15,8 +15,9 @@ const phantomFewUnknown = 4
 // those of Benson's unconditional life, judged on its certain stones
 // with every other point possibly an opponent stone: a region of
 // non-own points (bounded by certain own stones and the edge) is vital
-// to a bordering own chain when every point of it is next to that chain
-// (no opponent stone there can ever have an eye), or when it holds no
+// to a bordering own chain when every point of it that may be empty (all
+// but the known opponent stones) is next to that chain (no opponent
+// stone there can ever have an eye), or when it holds no
 // known opponent stone and fewer than phantomFewUnknown opponent stones
 // are of unknown place (none can live there). Chains with fewer than two
 // vital regions are dropped, and the regions next to them, until
@@ -72,8 +73,13 @@ func phantomWorstLead(v engine.PhantomView, f *phantomFacts, komi float64) float
 	for i, members := range regions {
 		r := i + 1
 		borders[r] = map[int]bool{}
-		next := map[int]int{} // chain -> members next to it
+		next := map[int]int{} // chain -> open members next to it
+		open := 0             // members that may be empty
 		for _, p := range members {
+			if v.At(p) == engine.PhantomOpponent {
+				continue
+			}
+			open++
 			seen := map[int]bool{}
 			for _, q := range geo.neighbors(p) {
 				if c := chainOf[q]; c != 0 && !seen[c] {
@@ -85,7 +91,7 @@ func phantomWorstLead(v engine.PhantomView, f *phantomFacts, komi float64) float
 		}
 		vital[r] = map[int]bool{}
 		for c, k := range next {
-			if safe[r] || k == len(members) {
+			if safe[r] || k == open {
 				vital[r][c] = true
 			}
 		}
