@@ -159,3 +159,132 @@ func TestBOTD6PhantomBotResigns(t *testing.T) {
 		t.Errorf("with resign=off the bot resigns")
 	}
 }
+
+// phantomWalled plays, on 7×7 under common rules, Black's stones (White
+// passing) and, last, White's wall F1–F7 alternating with Black's last
+// seven stones, so that White's last action is a move; whiteInside, if
+// not "", is a White stone played first, Black passing. When
+// blackLearns, Black then tries White's stones in vain, which shows it
+// every one of them. It returns Black's view.
+func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, blackLearns bool) engine.PhantomView {
+	t.Helper()
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
+	ref, err := engine.NewPhantomReferee(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := map[engine.Color]engine.PhantomView{}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if views[c], err = engine.NewPhantomView(o, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, white := settledColumns(t)
+	var moves, learn []engine.Point
+	if whiteInside != "" {
+		inside := vertices(t, 7, whiteInside)
+		moves = append(moves, engine.Pass, inside[0])
+		learn = inside
+	}
+	learn = append(learn, white...)
+	k := len(black) - len(white)
+	for _, p := range black[:k] {
+		moves = append(moves, p, engine.Pass)
+	}
+	for i, p := range black[k:] {
+		moves = append(moves, p, white[i])
+	}
+	legal := len(moves)
+	if blackLearns {
+		moves = append(moves, learn...)
+	}
+	for i, p := range moves {
+		var out engine.TryOutcome
+		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != (i < legal) {
+			t.Fatalf("try %s: %v %+v", p.Vertex(7), err, out)
+		}
+		for c, v := range views {
+			if views[c], err = v.Apply(engine.PhantomAnnounce(o.Rules, 7, out, c)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if ref.ToMove() != engine.Black {
+		t.Fatal("Black should be to try")
+	}
+	return views[engine.Black]
+}
+
+// blackStones returns the points of columns A–E of 7×7 but the given
+// ones, column E last.
+func blackStones(t *testing.T, but ...string) []engine.Point {
+	t.Helper()
+	skip := map[engine.Point]bool{}
+	for _, p := range vertices(t, 7, but...) {
+		skip[p] = true
+	}
+	var ps []engine.Point
+	for _, col := range "ABCDE" {
+		for row := 1; row <= 7; row++ {
+			if p := vertices(t, 7, string(col)+string(rune('0'+row)))[0]; !skip[p] {
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
+}
+
+// TestBOTPGD8PhantomBotPassesOnTheWorstCase (BOT-PG-D8, PG-9): Black,
+// whose stones fill columns A–E but for two single-point eyes (B2, B6),
+// passes although it has never seen White's 7 stones: with every point
+// it is unsure of given to White it still has 35 points and wins by 13.5
+// (BOT-PG-D7 does not judge with 7 stones unseen, and the pass is no
+// candidate of the search). With large regions (A1–D3, A5–D7 behind
+// E1–E7 and A4–D4) the 7 unseen stones may stand in them, the worst case
+// is a loss, and it tries on; once its tries have found all of White's
+// stones, those regions are safe and the worst case is again a win by
+// 13.5. pass=late turns the rule off.
+func TestBOTPGD8PhantomBotPassesOnTheWorstCase(t *testing.T) {
+	level := withFlags(Levels[2], true, false)
+	eyes := phantomWalled(t, blackStones(t, "B2", "B6"), "", false)
+	f := phantomFactsOf(eyes)
+	if f.place != 7 {
+		t.Fatalf("White stones of unknown place: %d, want 7", f.place)
+	}
+	if lead := phantomWorstLead(eyes, &f, 7.5); lead != 13.5 {
+		t.Errorf("worst-case lead with two eyes: %v, want 13.5", lead)
+	}
+	if p, _ := NewPhantomBot(level, 7.5, 1).ChooseTryOrResign(eyes); p != engine.Pass {
+		t.Errorf("Black, winning in the worst case, tries %s, want a pass", p.Vertex(7))
+	}
+	if p, _ := NewPhantomBot(withFlags(level, true, true), 7.5, 1).ChooseTryOrResign(eyes); p == engine.Pass {
+		t.Errorf("with pass=late the bot passes while it has tries")
+	}
+
+	var walls []engine.Point
+	walls = append(walls, vertices(t, 7, "A4", "B4", "C4", "D4")...)
+	walls = append(walls, vertices(t, 7, "E1", "E2", "E3", "E4", "E5", "E6", "E7")...)
+	unknown := phantomWalled(t, walls, "", false)
+	f = phantomFactsOf(unknown)
+	if lead := phantomWorstLead(unknown, &f, 7.5); lead >= passLeadMargin {
+		t.Errorf("worst-case lead with 7 White stones unseen: %v, want a loss", lead)
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		if p, _ := NewPhantomBot(level, 7.5, seed).ChooseTryOrResign(unknown); p == engine.Pass {
+			t.Errorf("seed %d: Black passes with 7 White stones unseen that may stand in its regions", seed)
+		}
+	}
+	known := phantomWalled(t, walls, "", true)
+	f = phantomFactsOf(known)
+	if lead := phantomWorstLead(known, &f, 7.5); lead != 13.5 {
+		t.Errorf("worst-case lead with White's stones found: %v, want 13.5", lead)
+	}
+	// A known White stone at C6 in the middle of Black's region B6, C6,
+	// D6, C5, C7: every other point of it is next to Black's chain, so
+	// White can never have an eye there.
+	plus := phantomWalled(t, blackStones(t, "B2", "B6", "C6", "D6", "C5", "C7"), "C6", true)
+	f = phantomFactsOf(plus)
+	if lead := phantomWorstLead(plus, &f, 7.5); lead != 13.5 {
+		t.Errorf("worst-case lead with a known White stone in Black's region: %v, want 13.5", lead)
+	}
+}

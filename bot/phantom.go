@@ -8,7 +8,7 @@ import (
 )
 
 // PhantomBot plays Phantom Go from a player's view only (PG-1..PG-9,
-// docs/bots.md BOT-PG-D1..D6): Monte-Carlo with determinization, as the
+// docs/bots.md BOT-PG-D1..D8): Monte-Carlo with determinization, as the
 // published Phantom Go programs do (Cazenave, "A Phantom-Go program",
 // 2005). For every playout it guesses the opponent's stones consistently
 // with what the view knows — the known opponent stones, the number of
@@ -242,8 +242,11 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 	return p
 }
 
-// ChooseTryOrResign is ChooseTry that judges, from its determinized
-// samples, whether to pass early or resign (BOT-D6, BOT-PG-D7): past the
+// ChooseTryOrResign is ChooseTry that judges whether to pass early or
+// resign. It passes at once when it wins the count of its own view with
+// every point it cannot be sure of given to the opponent (BOT-PG-D8,
+// phantomWorstLead). Then it judges from its determinized samples
+// (BOT-D6, BOT-PG-D7): past the
 // opening the pass is a candidate, and the bot passes when nine in ten
 // samples are settled boards it wins (judgeSamples) or the pass wins at
 // least passWinRate of the search's playouts within passMargin of the
@@ -268,6 +271,12 @@ func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point,
 		}
 	}
 	if len(cands) == 0 {
+		return engine.Pass, false
+	}
+	// BOT-PG-D8: it passes, whether the opponent has passed or not, when
+	// it wins even with every point it cannot be sure of given to the
+	// opponent.
+	if !b.Level.NoEarlyPass && phantomWorstLead(v, &f, b.Komi) >= passLeadMargin {
 		return engine.Pass, false
 	}
 	// BOT-PG-D3: the pass is a candidate once the opponent has passed or
