@@ -99,6 +99,9 @@ type Game struct {
 	// lacks; more would let a peer make this one resend the whole game
 	// for every few bytes it sends.
 	helloGen int
+
+	// clk is this peer's measurement of the clocks (CLK-D8).
+	clk gameClockState
 }
 
 type actionReq struct {
@@ -363,6 +366,7 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 // only way this peer's messages come to be.
 func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	cheat := false
+	body = g.stampMove(kind, body)
 	if g.svc.cfg.rewrite != nil {
 		kind, body, cheat = g.svc.cfg.rewrite(g, kind, body)
 	}
@@ -380,6 +384,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
+	g.trackClock(time.Now())
 	// The attachments are kept before the record that holds the message:
 	// after a crash, a recorded message must go again with them.
 	if bb, ok := body.(bulkBody); ok {
@@ -495,6 +500,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 		g.useStream(st, r)
 		g.awaitHello = awaitHello
 	}
+	g.trackClock(time.Now())
 	g.afterChange()
 	keepAlive := time.NewTicker(g.svc.cfg.IdleTimeout / 3)
 	defer keepAlive.Stop()
@@ -550,6 +556,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				}
 			}
 		case <-check.C:
+			g.checkClock()
 			g.checkGrace()
 			g.checkBulk()
 			g.maybeRedial()
@@ -814,6 +821,11 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(&Violation{Accused: other, Rule: rule, Seq: int64(m.Seq), Detail: err.Error(), Err: err}, [][]byte{raw})
 		return
 	}
+	var lastCharge *claimedCharge
+	if g.m.clk != nil {
+		lastCharge = g.m.clk.last
+	}
+	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)
 	if err != nil {
 		var v *Violation
@@ -823,6 +835,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(v, [][]byte{raw})
 		return
 	}
+	received := time.Now()
 	// The attachments count against the budget until the player is
 	// done with them.
 	bulk, charge := g.inBulk, g.inBulkCharge
@@ -851,6 +864,8 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 	}
 	g.emit(events)
+	g.settleMove(lastCharge, mark, received)
+	g.trackClock(received)
 	g.afterChange()
 }
 
@@ -1052,6 +1067,9 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		}
 		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
 	case KindResult:
+		if k, b, refuse := g.answerTimeout(); refuse {
+			return k, b, true, nil
+		}
 		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
 	}
 	if g.m.Phase == PhasePlay {

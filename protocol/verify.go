@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -116,6 +117,15 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			who(v.Accused), v.Detail, r.Judgement.Reporter)
 		result()
 		return b.String(), false
+	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
+		// A loss on time (CLK-D9): the waiting side's claim, which the
+		// flagged side confirms with its result or has not answered.
+		if !r.Finished {
+			fmt.Fprintf(&b, "LOSS ON TIME as reported: %s: %s; it has not confirmed the claim\n", who(v.Accused), v.Detail)
+			result()
+			return b.String(), false
+		}
+		fmt.Fprintf(&b, "loss on time: %s: %s; confirmed by both players' results\n", who(v.Accused), v.Detail)
 	case v != nil:
 		proof := "proven by signed messages in the record"
 		switch {

@@ -1,0 +1,264 @@
+package protocol_test
+
+import (
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// waitClockView polls g's view until ok holds, within a deadline that
+// scales with the machine's load.
+func waitClockView(t *testing.T, g *protocol.Game, what string, ok func(protocol.View) bool) protocol.View {
+	t.Helper()
+	deadline := testenv.Deadline(30 * time.Second)
+	for {
+		v := g.View()
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the %s's game never reached: %s (view %+v, clock %+v, outcome %+v)", g.Role(), what, v, v.Clock, v.Outcome)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// timed returns plain Go on 7×7 with the time control text.
+func timed(t *testing.T, text string) engine.Options {
+	t.Helper()
+	c, err := clock.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.Options{Variant: engine.VariantGo, Size: 7, Time: c}
+}
+
+// cheatClaim makes role cheater's program turn its next chat line into a
+// time-out claim charging chargeMS: a program that claims the other's
+// flag fell whatever its clock says.
+func cheatClaim(cheater int, chargeMS int64) func(i int, c *protocol.Config) {
+	return func(i int, c *protocol.Config) {
+		if i != cheater {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if kind == protocol.KindChat {
+				return protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: chargeMS}, true
+			}
+			return kind, body, false
+		})
+	}
+}
+
+// gameOver waits until g's game is done and returns its outcome.
+func gameOver(t *testing.T, g *protocol.Game) protocol.Outcome {
+	t.Helper()
+	v := waitClockView(t, g, "the end of the game", func(v protocol.View) bool { return v.Phase == protocol.PhaseDone && v.Outcome != nil })
+	return *v.Outcome
+}
+
+// TestT14EarlyTimeoutClaimRefused (T-14, CLK-D9): a cheating program
+// claims the honest player's flag fell one move into a 10-minute game,
+// charging it more than its clock holds. The honest program's own clock
+// says otherwise: it refuses the claim, and the game ends with no winner
+// in both programs and in the record — never a win for the claimer, and
+// the honest side is not the one blamed.
+func TestT14EarlyTimeoutClaimRefused(t *testing.T) {
+	p := newPair(t, cheatClaim(1, (11*time.Minute).Milliseconds()))
+	games := startGame(t, p, timed(t, "10m"))
+	honest, cheater := games[0], games[1]
+	if honest.View().Color != engine.Black {
+		// The cheater moves first, so that the honest clock runs.
+		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
+			t.Fatal(err)
+		}
+		waitClockView(t, honest, "the cheater's move", func(v protocol.View) bool { return v.MyTurn })
+	}
+	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		o := gameOver(t, g)
+		if o.Result.By != engine.ByDispute || o.Result.Winner != engine.Empty {
+			t.Errorf("%s: an early time-out claim gives %v (%s), want no winner", g.Role(), o.Result, o.Result.By)
+		}
+		if o.Violation == nil || o.Violation.Rule != "CLK-D9" || o.Violation.Accused != cheater.Role() {
+			t.Errorf("%s: violation %+v, want CLK-D9 named against the claimer, never the honest side", g.Role(), o.Violation)
+		}
+	}
+	rep := protocol.Verify(honest.Transcript())
+	if rep.Outcome == nil || rep.Outcome.Result.By != engine.ByDispute {
+		t.Errorf("verify: outcome %+v, want disputed", rep.Outcome)
+	}
+	if rep.Violation != nil && rep.Violation.Accused == honest.Role() {
+		t.Errorf("verify blames the honest side: %+v", rep.Violation)
+	}
+}
+
+// TestT14FalseTimeoutClaimLoses (T-14, CLK-D9): a claim whose own charge
+// is within what the record's clocks give the other player is proven
+// false by the claimer's signed message: the claimer loses, in both
+// programs and in `kakure verify`.
+func TestT14FalseTimeoutClaimLoses(t *testing.T) {
+	p := newPair(t, cheatClaim(1, 1000))
+	games := startGame(t, p, timed(t, "10m"))
+	honest, cheater := games[0], games[1]
+	if honest.View().Color != engine.Black {
+		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
+			t.Fatal(err)
+		}
+		waitClockView(t, honest, "the cheater's move", func(v protocol.View) bool { return v.MyTurn })
+	}
+	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		o := gameOver(t, g)
+		if o.Result.Winner != honest.View().Color || !o.Proven || o.Violation == nil || o.Violation.Accused != cheater.Role() {
+			t.Errorf("%s: a false claim gives %v, violation %+v (proven %v); want the claimer to lose, proven", g.Role(), o.Result, o.Violation, o.Proven)
+		}
+	}
+	rep := protocol.Verify(honest.Transcript())
+	if rep.Violation == nil || rep.Violation.Rule != "CLK-D9" || rep.Violation.Accused != cheater.Role() || !rep.Proven {
+		t.Errorf("verify: %+v (proven %v), want CLK-D9 by the claimer, proven", rep.Violation, rep.Proven)
+	}
+}
+
+// TestCLKD9StalledPeerLosesOnTime (CLK-D9, T-11): with 2 s absolute, the
+// player to move never moves. The waiting program claims the loss on
+// time once the clock and the lag allowance ran out; the stalled but
+// honest program confirms it: the game ends on time in both programs,
+// the record is finished and verifies, and it names the flagged side.
+func TestCLKD9StalledPeerLosesOnTime(t *testing.T) {
+	p := newPair(t)
+	games := startGame(t, p, timed(t, "2s"))
+	black, white := byColor(games)
+	start := time.Now()
+	for _, g := range games {
+		o := gameOver(t, g)
+		if o.Result.By != engine.ByTime || o.Result.Winner != engine.White {
+			t.Errorf("%s: result %v (%s), want White on time", g.Role(), o.Result, o.Result.By)
+		}
+		if o.Violation == nil || o.Violation.Accused != black.Role() {
+			t.Errorf("%s: violation %+v, want Black's flag named", g.Role(), o.Violation)
+		}
+	}
+	if d := time.Since(start); d < 2*time.Second {
+		t.Errorf("the game ended on time after %v, before Black's 2 s ran out", d)
+	}
+	rep := protocol.Verify(white.Transcript())
+	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
+		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
+	}
+}
+
+// moveBodies returns the move bodies role r signed in g's record.
+func moveBodies(t *testing.T, g *protocol.Game, r protocol.Role) []protocol.MoveBody {
+	t.Helper()
+	var out []protocol.MoveBody
+	for _, m := range g.Transcript().Messages {
+		if m.From != r || m.Kind != protocol.KindMove {
+			continue
+		}
+		var b protocol.MoveBody
+		if err := json.Unmarshal(m.Body, &b); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestCLKD7UnderClaimedThinkTimeCharged (CLK-D7, CLK-D8): a program that
+// thinks 2.5 s a move but claims 0 ms is charged by the other's
+// measurement less the 1 s allowance (at least 1.5 s a move), written into
+// the other's next move; the honest program's own claims, a loopback
+// round trip short of the other's measurement, are charged as claimed.
+// Both programs hold the same clocks.
+func TestCLKD7UnderClaimedThinkTimeCharged(t *testing.T) {
+	const cheaterRole = 1
+	var cheating atomic.Bool
+	cheating.Store(true)
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i != cheaterRole {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if mb, ok := body.(protocol.MoveBody); ok && cheating.Load() {
+				mb.ThinkMS = 0
+				return kind, mb, false
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timed(t, "10m"))
+	honest, cheater := games[0], games[1]
+	moves := []string{"C3", "E5", "C5", "E3", "D2", "D6"}
+	think := 2500 * time.Millisecond
+	for i, mv := range moves {
+		g := honest
+		if (i%2 == 0) != (honest.View().Color == engine.Black) {
+			g = cheater
+		}
+		waitClockView(t, g, "its turn", func(v protocol.View) bool { return v.MyTurn })
+		if g == cheater {
+			time.Sleep(think) // the cheater's think time, which it will not admit to
+		}
+		if err := g.Do(protocol.Play{Point: vertexOn(t, 7, mv)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := waitClockView(t, games[0], "the last move", func(v protocol.View) bool {
+		return v.Clock != nil && v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == len(moves)
+	})
+	other := waitClockView(t, games[1], "the last move", func(v protocol.View) bool {
+		return v.Clock != nil && v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == len(moves)
+	})
+	if last.Clock.Clocks != other.Clock.Clocks {
+		t.Errorf("the programs hold different clocks: %+v and %+v", last.Clock.Clocks, other.Clock.Clocks)
+	}
+	// Every cheater move but the last (which no honest move settled yet)
+	// is charged at least its think time less the allowance.
+	cheats := moveBodies(t, cheater, cheater.Role())
+	settled := moveBodies(t, honest, honest.Role())
+	charged := time.Duration(0)
+	for _, b := range settled {
+		if b.ChargeMS != 0 && b.ChargeMS < (think-time.Second).Milliseconds() {
+			t.Errorf("the honest program settles a cheater move at %d ms, want at least %v", b.ChargeMS, think-time.Second)
+		}
+		charged += time.Duration(b.ChargeMS) * time.Millisecond
+	}
+	nSettled := len(cheats)
+	if honest.View().Color == engine.Black {
+		nSettled-- // the cheater moved last
+	}
+	if charged < time.Duration(nSettled)*(think-time.Second) {
+		t.Errorf("the cheater's %d settled moves were charged %v in all, want at least %v", nSettled, charged, time.Duration(nSettled)*(think-time.Second))
+	}
+	used := 10*time.Minute - last.Clock.Clocks[cheater.Role()].Main
+	if used < charged {
+		t.Errorf("the cheater's clock shows %v used, less than the %v charged", used, charged)
+	}
+	// The honest claims stood: none of its moves was settled higher.
+	honestUsed := time.Duration(0)
+	for _, b := range settled {
+		honestUsed += time.Duration(b.ThinkMS) * time.Millisecond
+	}
+	for _, b := range cheats {
+		if b.ChargeMS != 0 {
+			t.Errorf("the honest claim was charged higher (%d ms): lag within the allowance must cost nothing", b.ChargeMS)
+		}
+	}
+	if got := 10*time.Minute - last.Clock.Clocks[honest.Role()].Main; got != honestUsed {
+		t.Errorf("the honest clock shows %v used, want its claims' %v", got, honestUsed)
+	}
+}
