@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -262,3 +264,114 @@ func TestCLKD7UnderClaimedThinkTimeCharged(t *testing.T) {
 		t.Errorf("the honest clock shows %v used, want its claims' %v", got, honestUsed)
 	}
 }
+
+// playMoves plays the moves in turn on the pair's games, each mover
+// waiting think first.
+func playMoves(t *testing.T, games [2]*protocol.Game, think time.Duration, moves ...string) {
+	t.Helper()
+	black, white := byColor(games)
+	for i, mv := range moves {
+		g := black
+		if i%2 == 1 {
+			g = white
+		}
+		waitClockView(t, g, "its turn to play "+mv, func(v protocol.View) bool { return v.MyTurn })
+		time.Sleep(think)
+		if err := g.Do(protocol.Play{Point: vertexOn(t, 7, mv)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// clocksAfter waits until g's clocks have charged n moves and returns
+// them.
+func clocksAfter(t *testing.T, g *protocol.Game, n int) [2]clock.State {
+	t.Helper()
+	v := waitClockView(t, g, "the clocks of the moves played", func(v protocol.View) bool {
+		return v.Clock != nil && v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == n
+	})
+	return v.Clock.Clocks
+}
+
+// TestCLKD8ResumeRestoresClocks (CLK-D8): a program closed in the middle
+// of a Fischer game and resumed from its record has both clocks as the
+// signed moves left them, the same as the other program's; play goes on
+// and both still agree.
+func TestCLKD8ResumeRestoresClocks(t *testing.T) {
+	p := newPair(t)
+	games := startGame(t, p, timed(t, "10m+5s"))
+	playMoves(t, games, 150*time.Millisecond, "C3", "E5", "C5")
+	before := clocksAfter(t, games[0], 3)
+	if other := clocksAfter(t, games[1], 3); other != before {
+		t.Fatalf("the programs hold different clocks: %+v and %+v", before, other)
+	}
+	start := clock.MustParse("10m+5s").Start()
+	if before[0] == start || before[1] == start {
+		t.Fatalf("the clocks did not move: %+v", before)
+	}
+	id := games[0].ID()
+	games[0].Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
+	defer cancel()
+	resumed, err := p.services[0].Resume(ctx, id)
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	v := resumed.View()
+	if v.Clock == nil || v.Clock.Clocks != before || v.Options.Time != clock.MustParse("10m+5s") {
+		t.Fatalf("the resumed clocks %+v, want %+v", v.Clock, before)
+	}
+	games[0] = resumed
+	black, white := byColor(games)
+	for i, mv := range []string{"E3", "D2"} {
+		g := white
+		if i == 1 {
+			g = black
+		}
+		waitClockView(t, g, "its turn to play "+mv, func(v protocol.View) bool { return v.MyTurn && !v.Adjourned })
+		if err := g.Do(protocol.Play{Point: vertexOn(t, 7, mv)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := clocksAfter(t, games[0], 5)
+	if other := clocksAfter(t, games[1], 5); other != after {
+		t.Errorf("after the resumption the programs hold different clocks: %+v and %+v", after, other)
+	}
+}
+
+// TestCLKD9UnansweredTimeoutClaimStandsAsReported (CLK-D9, T-11): the
+// flagged program is up but never answers the time-out claim (a program
+// that drops its own result statements). After the grace period the
+// claimer reports the missing answer: the loss on time stands, and
+// `kakure verify` says it rests on a report.
+func TestCLKD9UnansweredTimeoutClaimStandsAsReported(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) {
+		c.AutoGrace = testenv.Duration(2 * time.Second)
+		protocol.SetTamper(c, func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
+			if (m.Kind == protocol.KindResult || m.Kind == protocol.KindTimeoutRefuse) && flaggedRole.Load() == int32(m.From) {
+				return [][]byte{} // sent to no one
+			}
+			return nil
+		})
+	})
+	games := startGame(t, p, timed(t, "1s"))
+	black, white := byColor(games)
+	flaggedRole.Store(int32(black.Role()))
+	o := gameOver(t, white)
+	if o.Result.By != engine.ByTime || o.Result.Winner != engine.White {
+		t.Errorf("the claimer's game: %v (%s), want White on time", o.Result, o.Result.By)
+	}
+	rep := protocol.Verify(white.Transcript())
+	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	if ok || rep.Outcome == nil || rep.Outcome.Result.By != engine.ByTime || !strings.Contains(text, "reported") {
+		t.Errorf("verify of the claimer's record: ok %v, outcome %+v:\n%s", ok, rep.Outcome, text)
+	}
+	if rep.Violation == nil || rep.Violation.Accused != black.Role() {
+		t.Errorf("verify names %+v, want the flagged Black", rep.Violation)
+	}
+	t.Logf("kakure verify says:\n%s", text)
+}
+
+// flaggedRole is the role whose result statements the tamper hook of
+// TestCLKD9UnansweredTimeoutClaimStandsAsReported drops.
+var flaggedRole atomic.Int32

@@ -112,6 +112,11 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			j.Reporter, j.Reported.Rule, who(j.Reported.Accused), j.Reported.Detail, j.Why)
 		result()
 		return b.String(), false
+	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
+		fmt.Fprintf(&b, "LOSS ON TIME as reported: %s did not answer the %s's time-out claim (CLK-D9, T-11): %s; an absence cannot be proven\n",
+			who(v.Accused), r.Judgement.Reporter, v.Detail)
+		result()
+		return b.String(), false
 	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld:
 		fmt.Fprintf(&b, "FORFEIT: %s loses for withholding what the protocol makes automatic (T-11): %s; named as reported by the %s, since an absence cannot be proven\n",
 			who(v.Accused), v.Detail, r.Judgement.Reporter)
