@@ -310,3 +310,37 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestBudget checks the think budget of CLK-D11: a share of the main time
+// and most of the overtime, never more than half the time left less the
+// margin, and a short minimum when nothing is left.
+func TestBudget(t *testing.T) {
+	margin := 500 * time.Millisecond
+	for _, tc := range []struct {
+		control string
+		state   State
+		moves   int
+		want    time.Duration
+	}{
+		{"none", State{}, 40, 0},
+		{"5m", State{Main: 5 * m}, 40, 5*m/40 - margin},
+		{"5m", State{Main: 5 * m}, 3, 30*s - margin},
+		{"5m", State{Main: 2 * s}, 40, 50 * time.Millisecond},
+		{"5m", State{Main: 0}, 40, 50 * time.Millisecond},
+		{"5m+10s", State{Main: 5 * m}, 40, 5*m/40 + 7500*time.Millisecond - margin},
+		{"5m+10s", State{Main: 4 * s}, 40, 2*s - margin},
+		{"5m+3x30s", State{Main: 5 * m, Periods: 3}, 40, 22500*time.Millisecond - margin},
+		{"5m+3x30s", State{Main: 0, Periods: 1}, 40, 15*s - margin},
+		{"5m+3x30s", State{Main: 10 * s, Periods: 1}, 40, 20*s - margin},
+		{"10m+20/5m", State{Main: 10 * m}, 40, 15*s - margin},
+		{"10m+20/5m", State{Overtime: true, Block: 30 * s, Stones: 10}, 40, 2250*time.Millisecond - margin},
+	} {
+		c := MustParse(tc.control)
+		if got := c.Budget(tc.state, tc.moves, margin); got != tc.want {
+			t.Errorf("%s %+v, %d moves: Budget %v, want %v", tc.control, tc.state, tc.moves, got, tc.want)
+		}
+		if tc.want > 0 && c.Kind != None && c.Budget(tc.state, tc.moves, margin) > c.Left(tc.state) && c.Left(tc.state) > 0 {
+			t.Errorf("%s %+v: budget beyond the time left", tc.control, tc.state)
+		}
+	}
+}

@@ -144,3 +144,45 @@ func Settle(claimed, measured, allowance time.Duration) (time.Duration, error) {
 	}
 	return measured - allowance, nil
 }
+
+// Budget returns how long a player may think about its next move so that,
+// spending the same on each of movesLeft more moves, it does not lose on
+// time (CLK-D11): a share of the main time, plus most of a Fischer
+// increment, or most of a byo-yomi period or of a Canadian block's share
+// a stone once the main time is spent. margin is kept back from every
+// budget for the network and the program's own work. Without a time
+// control Budget is 0: no limit.
+func (c Control) Budget(s State, movesLeft int, margin time.Duration) time.Duration {
+	if c.Kind == None {
+		return 0
+	}
+	movesLeft = max(movesLeft, 10)
+	share := s.Main / time.Duration(movesLeft)
+	var b time.Duration
+	switch c.Kind {
+	case Absolute:
+		b = share
+	case Fischer:
+		b = share + c.Increment*3/4
+	case Japanese:
+		// A period is not lost by a move made within it.
+		b = max(share, c.Period*3/4)
+		if s.Main > 0 && s.Main < b {
+			b = s.Main + c.Period*3/4
+		}
+	case Canadian:
+		stones := c.Stones
+		block := c.Period
+		if s.Overtime {
+			stones, block = s.Stones, s.Block
+		}
+		perStone := block * 3 / 4 / time.Duration(stones)
+		if s.Overtime {
+			b = perStone
+		} else {
+			b = max(share, perStone)
+		}
+	}
+	b = min(b-margin, c.Left(s)/2-margin)
+	return max(b, 50*time.Millisecond)
+}
