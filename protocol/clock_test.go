@@ -161,6 +161,31 @@ func TestCLKD9StalledPeerLosesOnTime(t *testing.T) {
 	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
 		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
 	}
+	sgf, err := protocol.ExportSGF(white.Transcript())
+	if err != nil || !strings.Contains(string(sgf), "RE[W+T]") || !strings.Contains(string(sgf), "TM[2]") {
+		t.Errorf("SGF export (SGF-D11): %v\n%s", err, sgf)
+	}
+}
+
+// TestSGFD11ClockProperties (SGF-D11): the SGF export of a game with
+// byo-yomi has the main time (TM) and the overtime (OT) in its root, and
+// each move the time its player has left (BL, WL) as the clocks have it,
+// with the periods left (OB, OW) once in byo-yomi.
+func TestSGFD11ClockProperties(t *testing.T) {
+	p := newPair(t)
+	games := startGame(t, p, timed(t, "0+3x30s"))
+	playMoves(t, games, 0, "C3", "E5", "C5")
+	clocksAfter(t, games[0], 3)
+	sgf, err := protocol.ExportSGF(games[0].Transcript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(sgf)
+	for _, want := range []string{"TM[0]", "OT[3x30 byo-yomi]", "BL[30.0]OB[3]", "WL[30.0]OW[3]"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the SGF lacks %s:\n%s", want, text)
+		}
+	}
 }
 
 // moveBodies returns the move bodies role r signed in g's record.
