@@ -469,6 +469,8 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 		s = fmt.Sprintf("%s wins by %v points", Name(r.Winner), r.Margin)
 	case r.By == engine.ByResignation:
 		s = fmt.Sprintf("%s wins by resignation", Name(r.Winner))
+	case r.By == engine.ByTime:
+		s = fmt.Sprintf("%s wins on time", Name(r.Winner))
 	case r.By == engine.ByForfeit:
 		s = fmt.Sprintf("%s wins by forfeit", Name(r.Winner))
 		if o.Violation != nil {
