@@ -57,3 +57,16 @@ func TestCLKD12ClockLines(t *testing.T) {
 		t.Errorf("a game without a clock shows %q", lines)
 	}
 }
+
+// TestCLKD12InvitationShowsTheClock (CLK-D12): the options as the
+// invitation dialog and the games list write them name the clock.
+func TestCLKD12InvitationShowsTheClock(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantGo, Size: 9, Komi: 7.5, Time: clock.MustParse("5m+3x30s")}
+	if got, want := DescribeOptions(o), "Go 9×9, komi 7.5, clock 5m + 3 × 30s byo-yomi"; got != want {
+		t.Errorf("DescribeOptions = %q, want %q", got, want)
+	}
+	o.Time = clock.Control{}
+	if got := DescribeOptions(o); strings.Contains(got, "clock") {
+		t.Errorf("DescribeOptions without a clock = %q", got)
+	}
+}

@@ -427,6 +427,9 @@ func DescribeOptions(o engine.Options) string {
 			parts = append(parts, "perpendicular")
 		}
 	}
+	if !o.Time.IsNone() {
+		parts = append(parts, "clock "+o.Time.Describe())
+	}
 	return strings.Join(parts, ", ")
 }
 
