@@ -70,3 +70,19 @@ func TestCLKD12InvitationShowsTheClock(t *testing.T) {
 		t.Errorf("DescribeOptions without a clock = %q", got)
 	}
 }
+
+// TestCLKD12LobbyFormTakesTheCommandLineClock (CLK-D12): the lobby's
+// games of plain Go and Bridge Go take the clock kakure play --time gave;
+// the variants without clocks do not.
+func TestCLKD12LobbyFormTakesTheCommandLineClock(t *testing.T) {
+	c := clock.MustParse("10m+5s")
+	l := NewLobby("12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx", nil, engine.Options{Variant: engine.VariantGo, Time: c})
+	o, err := l.Options()
+	if err != nil || o.Time != c || o.Lag != engine.DefaultLag {
+		t.Errorf("plain Go from the form: %+v, %v; want the clock %v", o, err, c)
+	}
+	l.SetDefaults(engine.Options{Variant: engine.VariantPhantom, Time: c})
+	if o, err := l.Options(); err != nil || !o.Time.IsNone() {
+		t.Errorf("Phantom Go from the form: %+v, %v; want no clock", o, err)
+	}
+}
