@@ -122,6 +122,12 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			who(v.Accused), v.Detail, r.Judgement.Reporter)
 		result()
 		return b.String(), false
+	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByDispute:
+		// A time-out claim the flagged side refused (CLK-D9): neither
+		// measurement can be proven.
+		fmt.Fprintf(&b, "DISPUTED: %s %s (%s); the record cannot prove either side's measurement; no winner\n", who(v.Accused), v.Detail, v.Rule)
+		result()
+		return b.String(), false
 	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
 		// A loss on time (CLK-D9): the waiting side's claim, which the
 		// flagged side confirms with its result or has not answered.
