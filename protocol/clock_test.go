@@ -391,3 +391,31 @@ func TestCLKD9UnansweredTimeoutClaimStandsAsReported(t *testing.T) {
 	}
 	t.Logf("kakure verify says:\n%s", text)
 }
+
+// TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported (CLK-D9, T-11): the
+// flagged program stays connected but never answers the time-out claim
+// (it chats instead of stating the result). After the grace period the
+// claimer reports the missing answer: the loss on time stands, as
+// reported, in both programs and in `kakure verify`.
+func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) {
+		c.AutoGrace = testenv.Duration(2 * time.Second)
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if v := g.View(); (kind == protocol.KindResult || kind == protocol.KindTimeoutRefuse) && v.Color == engine.Black {
+				return protocol.KindChat, protocol.ChatBody{Text: "…"}, false
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timed(t, "2s"))
+	black, white := byColor(games)
+	o := gameOver(t, white)
+	if o.Result.By != engine.ByTime || o.Result.Winner != engine.White || o.Violation == nil || o.Violation.Accused != black.Role() || o.Violation.Rule != "T-11" {
+		t.Errorf("the claimer's game: %v (%s), violation %+v; want White on time, Black's silence named (T-11)", o.Result, o.Result.By, o.Violation)
+	}
+	rep := protocol.Verify(white.Transcript())
+	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	if ok || !rep.Finished || !strings.Contains(text, "LOSS ON TIME as reported") || !strings.Contains(text, "result: W+T") {
+		t.Errorf("verify (ok %v, finished %v):\n%s", ok, rep.Finished, text)
+	}
+}
