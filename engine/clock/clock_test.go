@@ -344,3 +344,32 @@ func TestBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetNeverFlags (CLK-D11): a player that thinks its whole budget
+// and loses 50 ms more on every move (signing, saving, sending) never
+// runs out of time under each control, over a game far longer than it
+// expected (a 9×9 game of 120 moves a side, the expected moves left
+// counted down from 27 as a bot does). Of absolute time only the 5 min
+// of issue 18 is asked: the budget spends the time as if at most 10 more
+// moves were to come, so a much shorter absolute time (1 min) runs out in
+// a game of 120 moves a side.
+func TestBudgetNeverFlags(t *testing.T) {
+	margin, overhead := 500*time.Millisecond, 50*time.Millisecond
+	for _, text := range []string{"5m", "5m+5s", "1m+2s", "10s+1s", "5m+3x30s", "0+3x10s", "1m+1x5s", "10m+25/5m", "0+10/1m", "1m+1/5s"} {
+		c := MustParse(text)
+		st := c.Start()
+		for move := range 120 {
+			movesLeft := max(27-move/2, 1)
+			think := c.Budget(st, movesLeft, margin) + overhead
+			next, err := c.Charge(st, think)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if next.Flagged {
+				t.Errorf("%s: the flag fell at move %d (think %v from %+v)", text, move+1, think, st)
+				break
+			}
+			st = next
+		}
+	}
+}
