@@ -55,6 +55,11 @@ type gameClocks struct {
 	// claim is the time-out claim that ended the game, while the flagged
 	// side has not answered it.
 	claim *timeoutClaim
+	// adjournBy is the role whose request to adjourn waits for the other's
+	// answer; adjourned is true once both agreed, until the next move
+	// (CLK-D13).
+	adjournBy *Role
+	adjourned bool
 }
 
 // claimedCharge is a move charged to its mover's clock as claimed.
@@ -87,6 +92,12 @@ type ClockView struct {
 	// does (before play, during the count, after the end).
 	Running Role
 	Stopped bool
+	// Adjourned is true while the game is adjourned by agreement (the
+	// clocks stopped, CLK-D13); AdjournAsked while a request to adjourn
+	// waits, AdjournBy the role that asked.
+	Adjourned    bool
+	AdjournAsked bool
+	AdjournBy    Role
 	// Since is when the running clock started in this peer's reckoning
 	// (zero in a replay): its player has Left less the time since then.
 	Since time.Time
@@ -99,7 +110,11 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 		return ClockView{}, false
 	}
 	r, running := m.clockRunning()
-	return ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running}, true
+	v = ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running, Adjourned: m.clk.adjourned}
+	if b := m.clk.adjournBy; b != nil {
+		v.AdjournAsked, v.AdjournBy = true, *b
+	}
+	return v, true
 }
 
 // startClocks sets the clocks of a game whose invitation has a time
@@ -115,8 +130,19 @@ func (m *Machine) startClocks() {
 
 // clockRunning returns the role whose clock runs: the player to move
 // while play goes on (CLK-D10). No clock runs during the count, which the
-// program drives, nor once the game is decided.
+// program drives, nor once the game is decided, nor while the game is
+// adjourned by agreement (CLK-D13).
 func (m *Machine) clockRunning() (Role, bool) {
+	r, ok := m.clockTurn()
+	if !ok || m.clk.adjourned {
+		return Inviter, false
+	}
+	return r, true
+}
+
+// clockTurn is clockRunning without the adjournment: the role whose
+// next move is timed.
+func (m *Machine) clockTurn() (Role, bool) {
 	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
 		return Inviter, false
 	}
@@ -145,7 +171,7 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, nil, nil // the rules refuse it
 	}
-	running, ok := m.clockRunning()
+	running, ok := m.clockTurn()
 	if !ok || running != msg.From {
 		if b.ThinkMS != 0 || b.ChargeMS != 0 {
 			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a move with clock times (think %d ms, charge %d ms) while no clock of its runs", b.ThinkMS, b.ChargeMS)
@@ -189,6 +215,9 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 		}, nil
 	}
 	return func() []Event {
+		// A move ends an adjournment, and lets a request to adjourn
+		// lapse (CLK-D13).
+		c.adjourned, c.adjournBy = false, nil
 		c.state[other] = otherState
 		c.state[msg.From] = next
 		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think}

@@ -32,20 +32,35 @@ func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
 	return max(0, left-now.Sub(v.Since))
 }
 
-// clockKey names a running clock: whose, and after how many moves.
+// clockKey names a running clock: whose, after how many moves, and
+// whether the game is adjourned by agreement.
 type clockKey struct {
-	running bool
-	role    Role
-	moves   int
+	running   bool
+	role      Role
+	moves     int
+	adjourned bool
 }
 
-// clockKeyOf returns the running clock of m.
+// clockKeyOf returns the running clock of m: the timed turn, adjourned
+// or not (CLK-D13: the mover's next move is measured from the
+// adjournment's agreement or the game's resumption).
 func clockKeyOf(m *Machine) clockKey {
-	r, ok := m.clockRunning()
+	r, ok := m.clockTurn()
 	if !ok {
 		return clockKey{}
 	}
-	return clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves}
+	return clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+}
+
+// clockResumed restarts this peer's measurement when the connection
+// comes back to a game adjourned by agreement (CLK-D13).
+func (g *Game) clockResumed() {
+	if g.m.clk == nil || !g.m.clk.adjourned {
+		return
+	}
+	g.mu.Lock()
+	g.clk.mark = time.Now()
+	g.mu.Unlock()
 }
 
 // trackClock starts this peer's measurement when another clock starts
@@ -70,7 +85,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if !ok || kind != KindMove || g.m.clk == nil {
 		return body
 	}
-	if r, running := g.m.clockRunning(); !running || r != g.role {
+	if r, turn := g.m.clockTurn(); !turn || r != g.role {
 		return body
 	}
 	mb.ThinkMS = time.Since(g.clk.mark).Milliseconds()

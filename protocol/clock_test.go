@@ -419,3 +419,86 @@ func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
 		t.Errorf("verify (ok %v, finished %v):\n%s", ok, rep.Finished, text)
 	}
 }
+
+// TestCLKD13AdjournByAgreementStopsTheClocks (CLK-D13): White asks to
+// adjourn while Black's 3 s run, Black agrees: both clocks stop, and no
+// time-out is claimed however long the game waits. Black's program is
+// closed and resumed later; its move after the resumption is charged
+// from the resumption, well within its clock, and both programs hold the
+// same clocks. An acceptance nobody asked for is refused locally.
+func TestCLKD13AdjournByAgreementStopsTheClocks(t *testing.T) {
+	p := newPair(t)
+	games := startGame(t, p, timed(t, "3s"))
+	black, white := byColor(games)
+	if err := black.Do(protocol.AcceptAdjourn{}); err == nil {
+		t.Error("Black accepts an adjournment nobody asked for: no error")
+	}
+	if err := white.Do(protocol.RequestAdjourn{}); err != nil {
+		t.Fatalf("White asks to adjourn: %v", err)
+	}
+	waitClockView(t, black, "White's request", func(v protocol.View) bool { return v.Clock != nil && v.Clock.AdjournAsked })
+	if err := black.Do(protocol.AcceptAdjourn{}); err != nil {
+		t.Fatalf("Black agrees: %v", err)
+	}
+	for _, g := range games {
+		waitClockView(t, g, "the adjournment", func(v protocol.View) bool { return v.Clock != nil && v.Clock.Adjourned && v.Clock.Stopped })
+	}
+	id, blackSvc := black.ID(), p.services[black.Role()]
+	black.Close()
+	// Longer than Black's 3 s and the lag allowance: a running clock
+	// would have been claimed by now.
+	time.Sleep(5 * time.Second)
+	if o := white.View().Outcome; o != nil {
+		t.Fatalf("the adjourned game ended: %+v", o)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
+	defer cancel()
+	resumed, err := blackSvc.Resume(ctx, id)
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	waitClockView(t, resumed, "the connection", func(v protocol.View) bool { return v.MyTurn && !v.Adjourned })
+	if err := resumed.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
+		t.Fatalf("Black's move after the resumption: %v", err)
+	}
+	games[black.Role()] = resumed
+	after := clocksAfter(t, white, 1)
+	if other := clocksAfter(t, resumed, 1); other != after {
+		t.Errorf("the programs hold different clocks: %+v and %+v", after, other)
+	}
+	if b := after[resumed.Role()]; b.Flagged || b.Main < time.Second {
+		t.Errorf("Black's clock after its move: %+v; the adjournment was charged", b)
+	}
+	if v := white.View(); v.Outcome != nil || v.Clock.Adjourned {
+		t.Errorf("after Black's move: outcome %+v, adjourned %v; want play going on", v.Outcome, v.Clock.Adjourned)
+	}
+}
+
+// TestT14TimeoutClaimDuringAdjournmentLoses (T-14, CLK-D13): a program
+// that claims the other's flag fell while the game is adjourned by
+// agreement is proven wrong by the record (no clock runs): it loses.
+func TestT14TimeoutClaimDuringAdjournmentLoses(t *testing.T) {
+	p := newPair(t, cheatClaim(1, (time.Hour).Milliseconds()))
+	games := startGame(t, p, timed(t, "10m"))
+	honest, cheater := games[0], games[1]
+	asker, agreer := cheater, honest
+	if err := asker.Do(protocol.RequestAdjourn{}); err != nil {
+		t.Fatal(err)
+	}
+	waitClockView(t, agreer, "the request", func(v protocol.View) bool { return v.Clock != nil && v.Clock.AdjournAsked })
+	if err := agreer.Do(protocol.AcceptAdjourn{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		waitClockView(t, g, "the adjournment", func(v protocol.View) bool { return v.Clock != nil && v.Clock.Adjourned })
+	}
+	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		o := gameOver(t, g)
+		if o.Result.Winner != honest.View().Color || !o.Proven || o.Violation == nil || o.Violation.Accused != cheater.Role() {
+			t.Errorf("%s: a claim during the adjournment gives %v, violation %+v (proven %v); want the claimer to lose", g.Role(), o.Result, o.Violation, o.Proven)
+		}
+	}
+}

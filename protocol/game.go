@@ -545,6 +545,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			// stream whose hello has not come (a redial, useStream) does
 			// not yet count as a connection.
 			g.setAdjourned(false)
+			g.clockResumed()
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -953,6 +954,12 @@ func (g *Game) act(a Action) error {
 		kind, body = KindResign, struct{}{}
 	case Chat:
 		kind, body = KindChat, ChatBody{Text: a.Text}
+	case RequestAdjourn, AcceptAdjourn:
+		k, b, err := g.adjournMessage(a)
+		if err != nil {
+			return err
+		}
+		kind, body = k, b
 	case RequestUndo, AnswerUndo:
 		k, b, err := g.undoMessage(a)
 		if err != nil {

@@ -439,6 +439,11 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		return m.applyTimeout(msg)
 	case KindTimeoutRefuse:
 		return m.applyTimeoutRefuse(msg)
+	case KindAdjournRequest, KindAdjournAccept:
+		if m.Phase == PhaseConfirm && msg.From != m.endRole && msg.Ack < int64(m.endSeq) {
+			return nil, nil // it crossed the end of the game
+		}
+		return m.applyAdjourn(msg)
 	}
 	from, kinds := m.Expected()
 	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat &&

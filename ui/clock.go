@@ -91,6 +91,12 @@ func ClockLines(m *GameModel, now time.Time) []string {
 		return nil
 	}
 	lines := []string{"Clock: " + c.Control.Describe()}
+	switch {
+	case c.Adjourned:
+		lines[0] += " · adjourned, the clocks stopped"
+	case c.AdjournAsked:
+		lines[0] += " · " + m.RoleName(c.AdjournBy) + " asks to adjourn"
+	}
 	for _, col := range []engine.Color{engine.Black, engine.White} {
 		r := m.colorRole(col)
 		left, over, warn := playerClock(*c, r, now)
