@@ -64,8 +64,11 @@ type gameClocks struct {
 
 // claimedCharge is a move charged to its mover's clock as claimed.
 type claimedCharge struct {
-	role    Role
-	seq     uint64
+	role Role
+	seq  uint64
+	// free marks the move that ended an adjournment: not charged, not
+	// settled (CLK-D13).
+	free    bool
 	before  clock.State
 	claimed time.Duration
 }
@@ -186,9 +189,12 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	}
 	other := msg.From.Other()
 	otherState := c.state[other]
+	if c.adjourned && think != 0 {
+		return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the move that ends an adjournment, which is not charged", think)
+	}
 	if charge != 0 {
 		l := c.last
-		if l == nil || l.role != other || charge <= l.claimed {
+		if l == nil || l.role != other || charge <= l.claimed || l.free {
 			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's last move at %v, which is no move of the other's claimed at less", charge)
 		}
 		s, err := c.control.Charge(l.before, charge)
@@ -220,7 +226,7 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 		c.adjourned, c.adjournBy = false, nil
 		c.state[other] = otherState
 		c.state[msg.From] = next
-		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think}
+		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: c.adjourned}
 		return []Event{EventClock{Clocks: c.state}}
 	}, nil, nil
 }

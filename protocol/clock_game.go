@@ -89,6 +89,9 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		return body
 	}
 	mb.ThinkMS = time.Since(g.clk.mark).Milliseconds()
+	if g.m.clk.adjourned {
+		mb.ThinkMS = 0 // the move that ends an adjournment is not charged (CLK-D13)
+	}
 	mb.ChargeMS = g.clk.settleMS
 	return mb
 }
@@ -104,6 +107,9 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 		return
 	}
 	l := c.last
+	if l.free {
+		return // the move that ended an adjournment (CLK-D13)
+	}
 	measured := now.Sub(mark)
 	charge, err := clock.Settle(l.claimed, measured, c.lag)
 	if err != nil {

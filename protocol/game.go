@@ -740,6 +740,7 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		g.helloGen = g.streamGen
 		g.awaitHello = false
 		g.dialWait = 0
+		g.clockResumed()
 		wasAdjourned := g.setAdjourned(false)
 		if wasAdjourned {
 			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer)
