@@ -60,6 +60,10 @@ type gameClocks struct {
 	// (CLK-D13).
 	adjournBy *Role
 	adjourned bool
+	// acceptRole and acceptSeq name the acceptance that adjourned the
+	// game: a time-out claim sent before its claimer saw it crossed it.
+	acceptRole Role
+	acceptSeq  uint64
 }
 
 // claimedCharge is a move charged to its mover's clock as claimed.
@@ -251,6 +255,17 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	}
 	flagged := msg.From.Other()
 	charge, okMS := ms(b.ChargeMS)
+	if c := m.clk; c.adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
+		// The claim crossed the flagged side's acceptance of an
+		// adjournment: it is judged as the game stood before, as the
+		// claimer's program did (CLK-D13).
+		c.adjourned = false
+		defer func() {
+			if m.clk.claim == nil && m.Outcome == nil {
+				m.clk.adjourned = true
+			}
+		}()
+	}
 	// The claim is about the flagged side's move under way, or about its
 	// last move when that reached the claimer's machine first (a move
 	// that crossed the claim, or one the claimer's measurement settles

@@ -69,6 +69,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 			return nil, violation(msg.From, msg.Seq, "T-3", "accepts an adjournment the other did not ask for")
 		}
 		c.adjournBy, c.adjourned = nil, true
+		c.acceptRole, c.acceptSeq = msg.From, msg.Seq
 		return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
 	}
 }

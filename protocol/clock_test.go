@@ -421,7 +421,7 @@ func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
 }
 
 // TestCLKD13AdjournByAgreementStopsTheClocks (CLK-D13): White asks to
-// adjourn while Black's 6 s run, Black agrees: both clocks stop, and no
+// adjourn while Black's 6 s (scaled with the load) run, Black agrees: both clocks stop, and no
 // time-out is claimed however long the game waits. Black's program is
 // closed and resumed later; its move after the resumption is charged
 // from the resumption, well within its clock, and both programs hold the
@@ -431,7 +431,10 @@ func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
 // charged.)
 func TestCLKD13AdjournByAgreementStopsTheClocks(t *testing.T) {
 	p := newPair(t)
-	games := startGame(t, p, timed(t, "6s"))
+	// The clock is long enough for the adjournment to be agreed under
+	// the machine's load; the wait after it longer than the clock.
+	main := testenv.Duration(6 * time.Second).Round(time.Second)
+	games := startGame(t, p, timed(t, clock.Control{Kind: clock.Absolute, Main: main}.String()))
 	black, white := byColor(games)
 	if err := black.Do(protocol.AcceptAdjourn{}); err == nil {
 		t.Error("Black accepts an adjournment nobody asked for: no error")
@@ -450,7 +453,7 @@ func TestCLKD13AdjournByAgreementStopsTheClocks(t *testing.T) {
 	black.Close()
 	// Longer than Black's 6 s and the lag allowance: a running clock
 	// would have been claimed by now.
-	time.Sleep(8 * time.Second)
+	time.Sleep(main + 2*time.Second)
 	if o := white.View().Outcome; o != nil {
 		t.Fatalf("the adjourned game ended: %+v", o)
 	}
@@ -469,7 +472,7 @@ func TestCLKD13AdjournByAgreementStopsTheClocks(t *testing.T) {
 	if other := clocksAfter(t, resumed, 1); other != after {
 		t.Errorf("the programs hold different clocks: %+v and %+v", after, other)
 	}
-	if b := after[resumed.Role()]; b.Flagged || b.Main != 6*time.Second {
+	if b := after[resumed.Role()]; b.Flagged || b.Main != main {
 		t.Errorf("Black's clock after its move: %+v; the move that ends the adjournment must not be charged", b)
 	}
 	if v := white.View(); v.Outcome != nil || v.Clock.Adjourned {
