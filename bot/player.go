@@ -2,6 +2,7 @@ package bot
 
 import (
 	"slices"
+	"time"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -56,6 +57,32 @@ func (b *Bots) Choose(v protocol.View) protocol.Action {
 	return b.random.Choose(v)
 }
 
+// clockMargin is what a bot keeps back from each move's think budget
+// for signing, saving and sending the move (CLK-D11).
+const clockMargin = 500 * time.Millisecond
+
+// moveLevel returns the level of the bot's next move under the game's
+// clock (CLK-D11): the level's own time limit, or less when the clock
+// allows less, counted from when the bot's clock started. The bot
+// expects to play a third of the empty points still.
+func (b *Bots) moveLevel(v protocol.View, board engine.Board) Level {
+	l := b.Level
+	c := v.Clock
+	if c == nil || c.Stopped || c.Running != v.Role {
+		return l
+	}
+	empty := board.Points() - board.Count(engine.Black) - board.Count(engine.White)
+	budget := c.Control.Budget(c.Clocks[v.Role], empty/3, clockMargin)
+	if !c.Since.IsZero() {
+		budget -= time.Since(c.Since)
+	}
+	budget = max(budget, 20*time.Millisecond)
+	if l.Time <= 0 || budget < l.Time {
+		l.Time = budget
+	}
+	return l
+}
+
 func (b *Bots) goPlayer() *GoBot {
 	if b.goBot == nil {
 		b.goBot = NewGoBot(b.Level, b.seed)
@@ -73,6 +100,7 @@ func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 			return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
 		})
 	}
+	gb.Level = b.moveLevel(v, vv.Game.Board())
 	p, resign := gb.ChooseMoveOrResign(vv.Game, v.Color)
 	if resign {
 		return protocol.Resign{}
@@ -151,6 +179,7 @@ func (b *Bots) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Ac
 	if g.Over() || g.ToMove() != v.Color {
 		return nil
 	}
+	b.bridgeBot.Level = b.moveLevel(v, g.Board())
 	p, resign := b.bridgeBot.ChooseMoveOrResign(g, v.Color)
 	if resign {
 		return protocol.Resign{}

@@ -3,6 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/kakure/kakure/engine/clock"
 )
 
 // Variant names a game kakure plays. The names are those of the command
@@ -75,7 +78,23 @@ type Options struct {
 	// 2..MaxHandicap(Size), placed by HandicapPoints before White's first
 	// move (HC-D1). It needs InviterColor (who takes Black).
 	Handicap int
+	// Time is the time control both players' clocks follow (CLK-D1); the
+	// zero value is none. Lag is the lag allowance a move (CLK-D7): 0
+	// means DefaultLag once a time control is set.
+	Time clock.Control
+	Lag  time.Duration
 }
+
+// DefaultLag is the lag allowance a move of a game with a time control
+// (CLK-D7).
+const DefaultLag = time.Second
+
+// MaxLag caps the lag allowance (CLK-D8).
+const MaxLag = 10 * time.Second
+
+// timedVariants are the variants a time control is offered for so far
+// (CLK-D10).
+var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true}
 
 // DefaultSize returns the board side a variant uses when none is given.
 func DefaultSize(v Variant) int {
@@ -158,7 +177,35 @@ func (o Options) Normalize() (Options, error) {
 	if o.Perpendicular && o.Variant != VariantBridge {
 		return o, fmt.Errorf("%w: --perpendicular applies to bridge only", ErrBadOptions)
 	}
-	return o.normalizeSides()
+	o, err := o.normalizeSides()
+	if err != nil {
+		return o, err
+	}
+	return o.normalizeClock()
+}
+
+// normalizeClock checks the time control and fills in the lag allowance
+// (CLK-D1, CLK-D7).
+func (o Options) normalizeClock() (Options, error) {
+	if err := o.Time.Validate(); err != nil {
+		return o, fmt.Errorf("%w: time control: %v", ErrBadOptions, err)
+	}
+	if o.Time.IsNone() {
+		if o.Lag != 0 {
+			return o, fmt.Errorf("%w: a lag allowance without a time control", ErrBadOptions)
+		}
+		return o, nil
+	}
+	if !timedVariants[o.Variant] {
+		return o, fmt.Errorf("%w: a time control is not offered for %s yet (go and bridge only)", ErrBadOptions, o.Variant)
+	}
+	if o.Lag == 0 {
+		o.Lag = DefaultLag
+	}
+	if o.Lag < 0 || o.Lag > MaxLag || o.Lag%time.Millisecond != 0 {
+		return o, fmt.Errorf("%w: lag allowance %v (allowed 1ms to %v, whole milliseconds)", ErrBadOptions, o.Lag, MaxLag)
+	}
+	return o, nil
 }
 
 // normalizeSides checks the colour choice and the handicap (HC-D1, HC-D2).

@@ -141,6 +141,8 @@ const (
 	ByScore       ResultReason = "score"
 	ByResignation ResultReason = "resign"
 	ByForfeit     ResultReason = "forfeit"
+	// ByTime is a loss on time: the loser's clock ran out (CLK-D9).
+	ByTime ResultReason = "time"
 	// ByWin is a win on the board that is not a count: a gomoku double
 	// five, a Bridge Go bridge.
 	ByWin ResultReason = "win"
@@ -159,7 +161,7 @@ type Result struct {
 }
 
 // String writes the result as SGF's RE property does: "B+3.5", "W+R",
-// "B+F" (forfeit), "B+" for a win without a count, "0" for a draw,
+// "B+F" (forfeit), "B+T" (on time), "B+" for a win without a count, "0" for a draw,
 // "Void" for a disputed game (no result).
 func (r Result) String() string {
 	if r.By == ByDispute {
@@ -177,6 +179,8 @@ func (r Result) String() string {
 		return prefix + "R"
 	case ByForfeit:
 		return prefix + "F"
+	case ByTime:
+		return prefix + "T"
 	case ByScore:
 		return prefix + strconv.FormatFloat(r.Margin, 'f', -1, 64)
 	}
@@ -203,6 +207,8 @@ func ParseResult(s string) (Result, error) {
 		r.By = ByResignation
 	case "F", "Forfeit":
 		r.By = ByForfeit
+	case "T", "Time":
+		r.By = ByTime
 	case "":
 		r.By = ByWin
 	default:

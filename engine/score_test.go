@@ -16,6 +16,7 @@ func TestResultStringParseRoundTrip(t *testing.T) {
 		{"white by resignation", Result{Winner: White, By: ByResignation}, "W+R"},
 		{"black by forfeit", Result{Winner: Black, By: ByForfeit}, "B+F"},
 		{"white by forfeit", Result{Winner: White, By: ByForfeit}, "W+F"},
+		{"white on time", Result{Winner: White, By: ByTime}, "W+T"},
 		{"win without a count", Result{Winner: Black, By: ByWin}, "B+"},
 		{"white win without a count", Result{Winner: White, By: ByWin}, "W+"},
 		{"draw", Result{By: ByDraw}, "0"},

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -57,6 +59,8 @@ type EnginePlayer struct {
 	// sent are the commands that made the engine's board, since its last
 	// boardsize (nil: unknown).
 	sent []string
+	// clock are the clock commands for the next genmove (GTP-D4).
+	clock []string
 }
 
 // NewEnginePlayer returns a player that asks the engine behind c, with
@@ -210,6 +214,7 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 			}
 		}
 	}
+	p.clock = p.clockCommands(v)
 	chosen := p.choose(k, plays, passAllowed, a)
 	if chosen == nil {
 		return protocol.Resign{}
@@ -291,6 +296,14 @@ func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, b
 			}
 		}
 	}
+	for _, cmd := range p.clock {
+		// An engine without clock commands plays without them.
+		if _, err := p.client.Send(cmd); err != nil {
+			if _, refused := err.(*CommandError); !refused {
+				return engine.NoPoint, false, err
+			}
+		}
+	}
 	answer, err := p.client.Send("genmove " + k.me.String())
 	if err != nil {
 		return engine.NoPoint, false, err
@@ -306,4 +319,52 @@ func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, b
 	// The engine's board now has its move played.
 	p.sent = append(want, "play "+k.me.String()+" "+q.Vertex(k.size))
 	return q, false, nil
+}
+
+// clockCommands returns the clock commands an engine gets before its
+// genmove in a game with a time control (GTP-D4): the time settings
+// (kgs-time_settings, which names byo-yomi; time_settings for absolute
+// and Canadian time, which every GTP engine knows), then time_left with
+// the seconds the engine's player has now, the running clock counted.
+func (p *EnginePlayer) clockCommands(v protocol.View) []string {
+	c := v.Clock
+	if c == nil || (v.Color != engine.Black && v.Color != engine.White) {
+		return nil
+	}
+	ctl := c.Control
+	secs := func(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+	var settings string
+	switch ctl.Kind {
+	case clock.Absolute:
+		settings = "time_settings " + secs(ctl.Main) + " 0 0"
+	case clock.Canadian:
+		settings = "time_settings " + secs(ctl.Main) + " " + secs(ctl.Period) + " " + strconv.Itoa(ctl.Stones)
+	case clock.Japanese:
+		settings = "kgs-time_settings byoyomi " + secs(ctl.Main) + " " + secs(ctl.Period) + " " + strconv.Itoa(ctl.Periods)
+	case clock.Fischer:
+		// GTP has no increment: the engine is told the main time as
+		// absolute time, the increment given back with each time_left.
+		settings = "time_settings " + secs(ctl.Main) + " 0 0"
+	default:
+		return nil
+	}
+	// The settings go before every time_left: a clear_board may have
+	// reset them in some engines.
+	cmds := []string{settings}
+	st := c.Clocks[v.Role]
+	elapsed := time.Duration(0)
+	if !c.Stopped && c.Running == v.Role && !c.Since.IsZero() {
+		elapsed = time.Since(c.Since)
+	}
+	left, stones := st.Main-elapsed, 0
+	switch {
+	case ctl.Kind == clock.Japanese && st.Main-elapsed <= 0:
+		left, stones = ctl.Period, st.Periods
+	case ctl.Kind == clock.Canadian && st.Overtime:
+		left, stones = st.Block-elapsed, st.Stones
+	case ctl.Kind == clock.Canadian && left <= 0:
+		left, stones = ctl.Period, ctl.Stones
+	}
+	cmds = append(cmds, "time_left "+v.Color.String()+" "+secs(max(left, 0))+" "+strconv.Itoa(stones))
+	return cmds
 }

@@ -79,6 +79,10 @@ type Server struct {
 	opts    engine.Options
 	handler Handler
 	shared  map[string]Command
+	// level is the level SetLevel set (zero: genmoveLevel); clock what
+	// the controller said of the clocks (GTP-D4).
+	level bot.Level
+	clock gtpClock
 }
 
 // NewServer returns a server for a game with the given options.
@@ -90,15 +94,18 @@ func NewServer(o engine.Options) (*Server, error) {
 	o, _ = o.Normalize()
 	s := &Server{opts: o, handler: h}
 	s.shared = map[string]Command{
-		"protocol_version": func([]string) (string, error) { return "2", nil },
-		"name":             func([]string) (string, error) { return Name, nil },
-		"version":          func([]string) (string, error) { return Version, nil },
-		"known_command":    s.knownCommand,
-		"list_commands":    s.listCommands,
-		"quit":             func([]string) (string, error) { return "", ErrQuit },
-		"boardsize":        s.boardsize,
-		"clear_board":      func([]string) (string, error) { return "", s.handler.Reset(s.opts) },
-		"komi":             s.komi,
+		"protocol_version":  func([]string) (string, error) { return "2", nil },
+		"name":              func([]string) (string, error) { return Name, nil },
+		"version":           func([]string) (string, error) { return Version, nil },
+		"known_command":     s.knownCommand,
+		"list_commands":     s.listCommands,
+		"quit":              func([]string) (string, error) { return "", ErrQuit },
+		"boardsize":         s.boardsize,
+		"clear_board":       func([]string) (string, error) { return "", s.handler.Reset(s.opts) },
+		"komi":              s.komi,
+		"time_settings":     s.timeSettings,
+		"kgs-time_settings": s.kgsTimeSettings,
+		"time_left":         s.timeLeft,
 	}
 	return s, nil
 }
@@ -190,6 +197,7 @@ type LevelSetter interface{ SetLevel(l bot.Level) }
 // SetLevel sets the level of the bots that genmove asks. A server starts
 // at genmoveLevel.
 func (s *Server) SetLevel(l bot.Level) {
+	s.level = l
 	if ls, ok := s.handler.(LevelSetter); ok {
 		ls.SetLevel(l)
 	}
@@ -257,6 +265,15 @@ func (s *Server) Execute(name string, args []string) (string, error) {
 	cmd, ok := s.lookup(name)
 	if !ok {
 		return "", errors.New("unknown command")
+	}
+	if ls, isSetter := s.handler.(LevelSetter); isSetter && name == "genmove" && len(args) == 1 {
+		if c, err := engine.ParseColor(args[0]); err == nil {
+			if l, timed := s.timedLevel(c); timed {
+				// The clock's limit for this move only (GTP-D4).
+				ls.SetLevel(l)
+				defer ls.SetLevel(s.level)
+			}
+		}
 	}
 	return cmd(args)
 }

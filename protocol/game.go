@@ -99,6 +99,9 @@ type Game struct {
 	// lacks; more would let a peer make this one resend the whole game
 	// for every few bytes it sends.
 	helloGen int
+
+	// clk is this peer's measurement of the clocks (CLK-D8).
+	clk gameClockState
 }
 
 type actionReq struct {
@@ -363,6 +366,7 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 // only way this peer's messages come to be.
 func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	cheat := false
+	body = g.stampMove(kind, body)
 	if g.svc.cfg.rewrite != nil {
 		kind, body, cheat = g.svc.cfg.rewrite(g, kind, body)
 	}
@@ -380,6 +384,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
+	g.trackClock(time.Now())
 	// The attachments are kept in memory for the message to go again
 	// on a new stream; after a crash the player makes them again
 	// (PN-D14).
@@ -503,6 +508,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 		g.useStream(st, r)
 		g.awaitHello = awaitHello
 	}
+	g.trackClock(time.Now())
 	g.afterChange()
 	keepAlive := time.NewTicker(g.svc.cfg.IdleTimeout / 3)
 	defer keepAlive.Stop()
@@ -547,6 +553,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			// stream whose hello has not come (a redial, useStream) does
 			// not yet count as a connection.
 			g.setAdjourned(false)
+			g.clockResumed()
 			g.resend(a.h)
 			g.events.push(EventPhase{Phase: g.m.Phase})
 		case <-keepAlive.C:
@@ -558,6 +565,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				}
 			}
 		case <-check.C:
+			g.checkClock()
 			g.checkGrace()
 			g.checkBulk()
 			g.maybeRedial()
@@ -740,6 +748,7 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		g.helloGen = g.streamGen
 		g.awaitHello = false
 		g.dialWait = 0
+		g.clockResumed()
 		wasAdjourned := g.setAdjourned(false)
 		if wasAdjourned {
 			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer)
@@ -822,6 +831,11 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(&Violation{Accused: other, Rule: rule, Seq: int64(m.Seq), Detail: err.Error(), Err: err}, [][]byte{raw})
 		return
 	}
+	var lastCharge *claimedCharge
+	if g.m.clk != nil {
+		lastCharge = g.m.clk.last
+	}
+	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)
 	if err != nil {
 		var v *Violation
@@ -831,6 +845,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.accuse(v, [][]byte{raw})
 		return
 	}
+	received := time.Now()
 	// The attachments count against the budget until the player is
 	// done with them.
 	bulk, charge := g.inBulk, g.inBulkCharge
@@ -871,6 +886,8 @@ func (g *Game) receive(m *Message, raw []byte) {
 		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 	}
 	g.emit(events)
+	g.settleMove(lastCharge, mark, received)
+	g.trackClock(received)
 	g.afterChange()
 }
 
@@ -958,6 +975,12 @@ func (g *Game) act(a Action) error {
 		kind, body = KindResign, struct{}{}
 	case Chat:
 		kind, body = KindChat, ChatBody{Text: a.Text}
+	case RequestAdjourn, AcceptAdjourn:
+		k, b, err := g.adjournMessage(a)
+		if err != nil {
+			return err
+		}
+		kind, body = k, b
 	case RequestUndo, AnswerUndo:
 		k, b, err := g.undoMessage(a)
 		if err != nil {
@@ -1077,6 +1100,9 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		}
 		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
 	case KindResult:
+		if k, b, refuse := g.answerTimeout(); refuse {
+			return k, b, true, nil
+		}
 		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
 	}
 	if g.m.Phase == PhasePlay {

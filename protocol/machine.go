@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -56,6 +58,11 @@ type OptionsBody struct {
 	// for nigiri (HC-D2); Handicap is plain Go's handicap (HC-D1).
 	InviterColor string `json:"inviter_color,omitempty"`
 	Handicap     int    `json:"handicap,omitempty"`
+	// Time is the time control in the canonical --time syntax (CLK-D2),
+	// absent for none; LagMS the lag allowance a move in milliseconds
+	// (CLK-D7), present exactly when Time is.
+	Time  string `json:"time,omitempty"`
+	LagMS int64  `json:"lag_ms,omitempty"`
 }
 
 // OptionsToBody writes normalized options in wire form.
@@ -65,6 +72,9 @@ func OptionsToBody(o engine.Options) OptionsBody {
 	b.Handicap = o.Handicap
 	if o.InviterColor != engine.Empty {
 		b.InviterColor = o.InviterColor.String()
+	}
+	if !o.Time.IsNone() {
+		b.Time, b.LagMS = o.Time.String(), o.Lag.Milliseconds()
 	}
 	return b
 }
@@ -83,6 +93,18 @@ func (b OptionsBody) Options() (engine.Options, error) {
 		o.InviterColor = engine.White
 	default:
 		return o, fmt.Errorf("%w: inviter colour %q (black, white or absent for nigiri)", engine.ErrBadOptions, b.InviterColor)
+	}
+	if b.Time != "" || b.LagMS != 0 {
+		// One signed invitation has one meaning: the control in its
+		// canonical form, with its lag allowance (CLK-D8).
+		c, err := clock.Parse(b.Time)
+		if err != nil {
+			return o, fmt.Errorf("%w: %v", engine.ErrBadOptions, err)
+		}
+		if c.IsNone() || c.String() != b.Time || b.LagMS <= 0 {
+			return o, fmt.Errorf("%w: time control %q with lag %d ms is not in canonical form", engine.ErrBadOptions, b.Time, b.LagMS)
+		}
+		o.Time, o.Lag = c, time.Duration(b.LagMS)*time.Millisecond
 	}
 	return o.Normalize()
 }
@@ -307,6 +329,8 @@ type Machine struct {
 	// history holds every message the machine took, in order: the judge
 	// rebuilds from it the game as a reporter saw it.
 	history []Message
+	// clk holds the clocks of a game with a time control (CLK-D8).
+	clk *gameClocks
 	// Reports holds the judgements of the reports that ended nothing: a
 	// report that proved nothing once the result was fixed by the rules
 	// or during an end audit (T-15).
@@ -428,6 +452,17 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if msg.Kind == KindViolation {
 		return m.applyReport(msg)
 	}
+	switch msg.Kind {
+	case KindTimeout:
+		return m.applyTimeout(msg)
+	case KindTimeoutRefuse:
+		return m.applyTimeoutRefuse(msg)
+	case KindAdjournRequest, KindAdjournAccept:
+		if m.Phase == PhaseConfirm && msg.From != m.endRole && msg.Ack < int64(m.endSeq) {
+			return nil, nil // it crossed the end of the game
+		}
+		return m.applyAdjourn(msg)
+	}
 	from, kinds := m.Expected()
 	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat &&
 		msg.From != m.endRole && msg.Ack < int64(m.endSeq) {
@@ -485,6 +520,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 			return nil, violation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
 		}
 		m.Options = o
+		m.startClocks()
 		m.peers = peers
 		m.Names[Inviter] = b.InviterName
 		m.Phase = PhaseAnswer
@@ -610,6 +646,20 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		}
 		return nil, nil
 	}
+	var tick func() []Event
+	if msg.Kind == KindMove {
+		t, lost, err := m.clockMove(msg)
+		if err != nil {
+			return nil, err
+		}
+		if lost != nil {
+			m.end(*lost)
+			m.Phase = PhaseConfirm
+			m.endRole, m.endSeq = msg.From, msg.Seq
+			return []Event{EventViolation{Violation: lost.Violation}, EventEnded{Outcome: *m.Outcome}}, nil
+		}
+		tick = t
+	}
 	events, err := m.variant.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
 	if err != nil {
 		var v *Violation
@@ -617,6 +667,9 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 			v = &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: err.Error(), Err: err}
 		}
 		return nil, v
+	}
+	if tick != nil {
+		events = append(events, tick()...)
 	}
 	if m.undo != nil {
 		// The other moved (or began the count) instead of answering: the
@@ -724,6 +777,11 @@ func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 		o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
 	case VerdictWithheld:
 		o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
+		if c := m.clk; c != nil && c.claim != nil && c.claim.by == j.Violation.Accused.Other() && m.Outcome != nil {
+			// The flagged side did not answer the time-out claim: the
+			// loss on time stands, as reported (CLK-D9, T-11).
+			o.Result = m.Outcome.Result
+		}
 	default:
 		o.Result = engine.Result{By: engine.ByDispute}
 	}

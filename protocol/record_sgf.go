@@ -2,10 +2,54 @@ package protocol
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/engine/sgf"
 )
+
+// overtimeText writes a control's overtime as the OT property of other
+// programs does ("3x30 byo-yomi", "25/300 Canadian", "5 Fischer").
+func overtimeText(c clock.Control) string {
+	secs := func(d time.Duration) int { return int(d / time.Second) }
+	switch c.Kind {
+	case clock.Fischer:
+		return fmt.Sprintf("%d Fischer", secs(c.Increment))
+	case clock.Japanese:
+		return fmt.Sprintf("%dx%d byo-yomi", c.Periods, secs(c.Period))
+	case clock.Canadian:
+		return fmt.Sprintf("%d/%d Canadian", c.Stones, secs(c.Period))
+	}
+	return ""
+}
+
+// addTimeLeft writes a player's clock after its move (SGF-D11): BL or
+// WL, the seconds left in the main time or, in overtime, in the current
+// byo-yomi period or Canadian block, with OB or OW, the periods or the
+// stones left.
+func addTimeLeft(n *sgf.Node, c clock.Control, mover engine.Color, s clock.State) {
+	if s.Flagged {
+		return // the flag fell on a move not made: the last one was in time
+	}
+	left, overtime := s.Main, -1
+	switch {
+	case c.Kind == clock.Japanese && s.Main == 0:
+		left, overtime = c.Period, s.Periods
+	case c.Kind == clock.Canadian && s.Overtime:
+		left, overtime = s.Block, s.Stones
+	}
+	tl, ot := "BL", "OB"
+	if mover == engine.White {
+		tl, ot = "WL", "OW"
+	}
+	n.Set(tl, sgf.Value(strconv.FormatFloat(left.Seconds(), 'f', 1, 64)))
+	n.Remove(ot)
+	if overtime >= 0 {
+		n.Set(ot, sgf.NumberValue(overtime))
+	}
+}
 
 // sgfEventWriters turn the events of a variant into SGF nodes: each writer
 // returns the node for an event it knows, or false. Variant files add
@@ -18,6 +62,10 @@ var sgfEventWriters []func(e Event, size int) (sgf.Node, bool)
 func ExportSGF(t *Transcript) ([]byte, error) {
 	m := NewMachine(t.Game)
 	var nodes []sgf.Node
+	// lastMove holds each colour's last move node: a clock event writes
+	// the time left on both, so that a settlement (CLK-D8) corrects the
+	// other's.
+	lastMove := map[engine.Color]int{}
 	for i := range t.Messages {
 		events, err := m.Apply(&t.Messages[i])
 		if err != nil {
@@ -28,6 +76,15 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 				var n sgf.Node
 				n.AddMove(m.Options.Size, sgf.Move{Color: mv.Color, Point: mv.Point})
 				nodes = append(nodes, n)
+				if mv.Color == engine.Black || mv.Color == engine.White {
+					lastMove[mv.Color] = len(nodes) - 1
+				}
+				continue
+			}
+			if ec, ok := e.(EventClock); ok {
+				for c, at := range lastMove {
+					addTimeLeft(&nodes[at], m.Options.Time, c, ec.Clocks[m.RoleOf(c)])
+				}
 				continue
 			}
 			for _, w := range sgfEventWriters {
@@ -67,6 +124,13 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 		}
 		root.Add("HA", sgf.NumberValue(n))
 		root.AddPoints("AB", m.Options.Size, stones...)
+	}
+	if c := m.Options.Time; !c.IsNone() {
+		// SGF-D11: the main time in seconds, the overtime in words.
+		root.Add("TM", sgf.NumberValue(int(c.Main/time.Second)))
+		if ot := overtimeText(c); ot != "" {
+			root.AddText("OT", ot)
+		}
 	}
 	if gv, ok := m.variant.(*gomokuRules); ok && gv.record != nil {
 		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)

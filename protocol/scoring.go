@@ -16,9 +16,16 @@ const (
 	KindAgree Kind = "agree"
 )
 
-// MoveBody is one move: a GTP vertex or "pass".
+// MoveBody is one move: a GTP vertex or "pass". In a game with a time
+// control (CLK-D8) ThinkMS is the mover's own measurement of its think
+// time in milliseconds, and ChargeMS, when not 0, the think time the
+// mover's measurement settles the other's last move at (more than that
+// move claimed, CLK-D7). Both are absent without a clock, so records of
+// games without one read as before.
 type MoveBody struct {
-	Point string `json:"point"`
+	Point    string `json:"point"`
+	ThinkMS  int64  `json:"think_ms,omitempty"`
+	ChargeMS int64  `json:"charge_ms,omitempty"`
 }
 
 // MarkBody lists dead stones as GTP vertices.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -111,11 +112,31 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			j.Reporter, j.Reported.Rule, who(j.Reported.Accused), j.Reported.Detail, j.Why)
 		result()
 		return b.String(), false
+	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
+		fmt.Fprintf(&b, "LOSS ON TIME as reported: %s did not answer the %s's time-out claim (CLK-D9, T-11): %s; an absence cannot be proven\n",
+			who(v.Accused), r.Judgement.Reporter, v.Detail)
+		result()
+		return b.String(), false
 	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld:
 		fmt.Fprintf(&b, "FORFEIT: %s loses for withholding what the protocol makes automatic (T-11): %s; named as reported by the %s, since an absence cannot be proven\n",
 			who(v.Accused), v.Detail, r.Judgement.Reporter)
 		result()
 		return b.String(), false
+	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByDispute:
+		// A time-out claim the flagged side refused (CLK-D9): neither
+		// measurement can be proven.
+		fmt.Fprintf(&b, "DISPUTED: %s %s (%s); the record cannot prove either side's measurement; no winner\n", who(v.Accused), v.Detail, v.Rule)
+		result()
+		return b.String(), false
+	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
+		// A loss on time (CLK-D9): the waiting side's claim, which the
+		// flagged side confirms with its result or has not answered.
+		if !r.Finished {
+			fmt.Fprintf(&b, "LOSS ON TIME as reported: %s: %s; it has not confirmed the claim\n", who(v.Accused), v.Detail)
+			result()
+			return b.String(), false
+		}
+		fmt.Fprintf(&b, "loss on time: %s: %s; confirmed by both players' results\n", who(v.Accused), v.Detail)
 	case v != nil:
 		proof := "proven by signed messages in the record"
 		switch {

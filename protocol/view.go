@@ -26,6 +26,8 @@ type View struct {
 	// take back (0 for none), UndoBy the role that asked (UNDO-D1).
 	UndoMove int
 	UndoBy   Role
+	// Clock is the game's clocks, nil without a time control (CLK-D8).
+	Clock *ClockView
 }
 
 // View returns the local player's view of the game now.
@@ -59,6 +61,10 @@ func (g *Game) View() (v View) {
 	}
 	if u := g.m.undo; u != nil {
 		v.UndoMove, v.UndoBy = u.move, u.by
+	}
+	if c, ok := g.m.Clock(); ok {
+		c.Since = g.clk.mark
+		v.Clock = &c
 	}
 	return v
 }

@@ -452,6 +452,25 @@ func (a *App) openGame(conn GameConn) {
 			})
 		}
 	}()
+	if conn.View().Clock != nil {
+		// The clocks tick on the screen (CLK-D12).
+		go func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case now := <-tick.C:
+					a.update(func() {
+						if screen.Tick(now) {
+							a.notify("your clock: 10 seconds", true)
+						}
+					})
+				}
+			}
+		}()
+	}
 }
 
 // leaveGame closes the game screen and goes back to the lobby. A game

@@ -457,6 +457,9 @@ func DescribeOptions(o engine.Options) string {
 			parts = append(parts, "perpendicular")
 		}
 	}
+	if !o.Time.IsNone() {
+		parts = append(parts, "clock "+o.Time.Describe())
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -499,6 +502,8 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 		s = fmt.Sprintf("%s wins by %v points", Name(r.Winner), r.Margin)
 	case r.By == engine.ByResignation:
 		s = fmt.Sprintf("%s wins by resignation", Name(r.Winner))
+	case r.By == engine.ByTime:
+		s = fmt.Sprintf("%s wins on time", Name(r.Winner))
 	case r.By == engine.ByForfeit:
 		s = fmt.Sprintf("%s wins by forfeit", Name(r.Winner))
 		if o.Violation != nil {

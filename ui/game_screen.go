@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
@@ -27,11 +28,13 @@ const panelMinWidth = 36
 // table, or to the board (UI-D8).
 type GameScreen struct {
 	*tview.Flex
-	conn    GameConn
-	model   *GameModel
-	variant variantScreen
-	act     func(protocol.Action)
-	leave   func()
+	// clockWarned is set while the local clock is in its last 10 s.
+	clockWarned bool
+	conn        GameConn
+	model       *GameModel
+	variant     variantScreen
+	act         func(protocol.Action)
+	leave       func()
 
 	title, info, log, chat, hints *tview.TextView
 	input                         *tview.InputField
@@ -234,6 +237,16 @@ func (s *GameScreen) Keys() (board, play, review KeyTable) {
 
 // Model returns the screen's model.
 func (s *GameScreen) Model() *GameModel { return s.model }
+
+// Tick redraws the clocks at now and reports whether the bell should ring:
+// the local player's clock entered its last 10 s (CLK-D12).
+func (s *GameScreen) Tick(now time.Time) (bell bool) {
+	warn := clockWarnsMe(s.model, now)
+	bell = warn && !s.clockWarned
+	s.clockWarned = warn
+	s.render()
+	return bell
+}
 
 // Board returns the board widget.
 func (s *GameScreen) Board() *Board { return s.board }
@@ -526,6 +539,7 @@ func (s *GameScreen) render() {
 		info = append(info, tossLine(v.Options))
 	}
 	info = append(info, s.panel()...)
+	info = append(info, ClockLines(m, time.Now())...)
 	if m.Conn != nil {
 		info = append(info, "Opponent's peer ID: "+m.Opponent, "Connection: "+m.Conn.String())
 	}

@@ -129,7 +129,7 @@ func runPlay(env *environment, args []string) error {
 
 	// The lobby's form starts with the options given on the command line;
 	// the others stay empty there, meaning the variant's default.
-	defaults := engine.Options{Variant: o.Variant, Rules: o.Rules, Suicide: o.Suicide, Perpendicular: o.Perpendicular}
+	defaults := engine.Options{Variant: o.Variant, Rules: o.Rules, Suicide: o.Suicide, Perpendicular: o.Perpendicular, Time: o.Time, Lag: o.Lag}
 	if isSet(fs, "size") || o.Variant == firstGameVariant {
 		defaults.Size = o.Size
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"flag"
+	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
 )
 
 // variantFlags are the flags that choose a variant and its options, shared
@@ -17,7 +19,9 @@ type variantFlags struct {
 	suicide       string
 	perpendicular bool
 	// sides, when a command registered them, are its colour flags.
-	sides *sideFlags
+	sides       *sideFlags
+	timeControl string
+	lag         time.Duration
 }
 
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
@@ -28,6 +32,8 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.IntVar(&v.cards, "cards", 0, "hmg: hidden moves per player, 0-9 (default 3)")
 	fs.StringVar(&v.suicide, "suicide", "", "fgo suicide option: nz or forbid (default nz)")
 	fs.BoolVar(&v.perpendicular, "perpendicular", false, "bridge: the perpendicular liberty option")
+	fs.StringVar(&v.timeControl, "time", "none", "time control (go and bridge; docs/clocks.md): none, 5m (absolute), 10m+5s (Fischer), 5m+3x30s (byo-yomi) or 10m+25/5m (Canadian)")
+	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 }
 
 // registerSides adds the colour flags (sideFlags) to the variant's.
@@ -39,7 +45,13 @@ func (v *variantFlags) registerSides(fs *flag.FlagSet, whose string) {
 // options turns the flags into checked engine options. Flags the user set
 // explicitly (fs.Visit) tell a komi or card count of 0 from the default.
 func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
+	tc, err := clock.Parse(v.timeControl)
+	if err != nil {
+		return engine.Options{}, usageError("--time: %v", err)
+	}
 	o := engine.Options{
+		Time:          tc,
+		Lag:           v.lag,
 		Variant:       engine.Variant(v.variant),
 		Size:          v.size,
 		Komi:          v.komi,
@@ -61,7 +73,7 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 			o.CardsSet = true
 		}
 	})
-	o, err := o.Normalize()
+	o, err = o.Normalize()
 	if err != nil {
 		return o, usageError("%v", err)
 	}

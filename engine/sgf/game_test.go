@@ -196,7 +196,7 @@ func TestGoRecordFromTree(t *testing.T) {
 		{Name: "not a square board", Input: "(;SZ[9:13])", Err: ErrValue},
 		{Name: "board too large for kakure", Input: "(;SZ[25])", Err: ErrValue},
 		{Name: "bad komi", Input: "(;KM[lots])", Err: ErrValue},
-		{Name: "bad result", Input: "(;RE[B+Time])", Err: ErrValue},
+		{Name: "bad result", Input: "(;RE[B+Late])", Err: ErrValue},
 		{Name: "point off the board", Input: "(;SZ[9];B[jj])", Err: ErrValue},
 		{Name: "two values for a move", Input: "(;SZ[9];B[aa][bb])", Err: ErrValue},
 		{Name: "bad setup point", Input: "(;SZ[9]AB[tt])", Err: ErrValue},

@@ -1,0 +1,334 @@
+package protocol
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
+)
+
+// Kinds of the game clock (docs/clocks.md, CLK-D9).
+const (
+	// KindTimeout is the waiting side's claim that the other's flag fell.
+	KindTimeout Kind = "timeout"
+	// KindTimeoutRefuse is the flagged side's refusal of a time-out
+	// claim: by its own clock the flag had not fallen.
+	KindTimeoutRefuse Kind = "timeout-refuse"
+)
+
+// TimeoutBody claims a loss on time: ChargeMS is the think time the
+// claimer charges the other's move under way, in milliseconds (its
+// measurement minus the lag allowance, CLK-D7); it must be more than the
+// other had left.
+type TimeoutBody struct {
+	ChargeMS int64 `json:"charge_ms"`
+}
+
+// TimeoutRefuseBody refuses a time-out claim: ThinkMS is the refuser's
+// own measurement of its think time when the claim came.
+type TimeoutRefuseBody struct {
+	ThinkMS int64 `json:"think_ms"`
+}
+
+// EventClock: the clocks changed (a move charged or settled).
+type EventClock struct {
+	Clocks [2]clock.State
+}
+
+// EventTimeoutClaimed: the waiting side By claimed that the other's flag
+// fell; the game is over on time unless the flagged side refuses.
+type EventTimeoutClaimed struct{ By Role }
+
+func (EventClock) event()          {}
+func (EventTimeoutClaimed) event() {}
+
+// gameClocks are both players' clocks as the record has them (CLK-D8).
+type gameClocks struct {
+	control clock.Control
+	lag     time.Duration
+	state   [2]clock.State
+	// last is the last move charged as its mover claimed it: the other's
+	// next move may settle it higher (CLK-D8).
+	last *claimedCharge
+	// claim is the time-out claim that ended the game, while the flagged
+	// side has not answered it.
+	claim *timeoutClaim
+	// adjournBy is the role whose request to adjourn waits for the other's
+	// answer; adjourned is true once both agreed, until the next move
+	// (CLK-D13).
+	adjournBy *Role
+	adjourned bool
+	// acceptRole and acceptSeq name the acceptance that adjourned the
+	// game: a time-out claim sent before its claimer saw it crossed it.
+	acceptRole Role
+	acceptSeq  uint64
+}
+
+// claimedCharge is a move charged to its mover's clock as claimed.
+type claimedCharge struct {
+	role Role
+	seq  uint64
+	// free marks the move that ended an adjournment: not charged, not
+	// settled (CLK-D13).
+	free    bool
+	before  clock.State
+	claimed time.Duration
+}
+
+// timeoutClaim is a time-out claim waiting for the flagged side's answer:
+// left is what the flagged side had for the move the claim is about.
+type timeoutClaim struct {
+	by   Role
+	seq  uint64
+	left time.Duration
+	// aboutLast is true when the claim is about the flagged side's last
+	// move, not the move under way.
+	aboutLast bool
+}
+
+// ClockView is what a user interface or a bot reads of the clocks.
+type ClockView struct {
+	// Control is the time control; Lag the lag allowance a move.
+	Control clock.Control
+	Lag     time.Duration
+	// Clocks are the clocks by role, as of the last move charged.
+	Clocks [2]clock.State
+	// Running is the role whose clock runs; Stopped is true when none
+	// does (before play, during the count, after the end).
+	Running Role
+	Stopped bool
+	// Adjourned is true while the game is adjourned by agreement (the
+	// clocks stopped, CLK-D13); AdjournAsked while a request to adjourn
+	// waits, AdjournBy the role that asked.
+	Adjourned    bool
+	AdjournAsked bool
+	AdjournBy    Role
+	// Since is when the running clock started in this peer's reckoning
+	// (zero in a replay): its player has Left less the time since then.
+	Since time.Time
+}
+
+// Clock returns the game's clocks; ok is false for a game without a time
+// control.
+func (m *Machine) Clock() (v ClockView, ok bool) {
+	if m.clk == nil {
+		return ClockView{}, false
+	}
+	r, running := m.clockRunning()
+	v = ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running, Adjourned: m.clk.adjourned}
+	if b := m.clk.adjournBy; b != nil {
+		v.AdjournAsked, v.AdjournBy = true, *b
+	}
+	return v, true
+}
+
+// startClocks sets the clocks of a game whose invitation has a time
+// control.
+func (m *Machine) startClocks() {
+	if m.Options.Time.IsNone() {
+		m.clk = nil
+		return
+	}
+	s := m.Options.Time.Start()
+	m.clk = &gameClocks{control: m.Options.Time, lag: m.Options.Lag, state: [2]clock.State{s, s}}
+}
+
+// clockRunning returns the role whose clock runs: the player to move
+// while play goes on (CLK-D10). No clock runs during the count, which the
+// program drives, nor once the game is decided, nor while the game is
+// adjourned by agreement (CLK-D13).
+func (m *Machine) clockRunning() (Role, bool) {
+	r, ok := m.clockTurn()
+	if !ok || m.clk.adjourned {
+		return Inviter, false
+	}
+	return r, true
+}
+
+// clockTurn is clockRunning without the adjournment: the role whose
+// next move is timed.
+func (m *Machine) clockTurn() (Role, bool) {
+	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
+		return Inviter, false
+	}
+	r, kinds, done := m.variant.expected()
+	if done || !slices.Equal(kinds, []Kind{KindMove}) {
+		return Inviter, false
+	}
+	return r, true
+}
+
+// ms turns a wire count of milliseconds into a duration, refusing what
+// could not be one.
+func ms(n int64) (time.Duration, bool) {
+	if n < 0 || n > int64(1000*clock.MaxMain/time.Millisecond) {
+		return 0, false
+	}
+	return time.Duration(n) * time.Millisecond, true
+}
+
+// clockMove is the clock's part of a move (CLK-D8): it checks the think
+// time the move claims and the settlement of the other's last move it
+// carries, and returns the change to make once the rules take the move,
+// or an outcome when the mover's own claim makes its flag fall.
+func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome, err error) {
+	var b MoveBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, nil, nil // the rules refuse it
+	}
+	running, ok := m.clockTurn()
+	if !ok || running != msg.From {
+		if b.ThinkMS != 0 || b.ChargeMS != 0 {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a move with clock times (think %d ms, charge %d ms) while no clock of its runs", b.ThinkMS, b.ChargeMS)
+		}
+		return nil, nil, nil
+	}
+	c := m.clk
+	think, ok1 := ms(b.ThinkMS)
+	charge, ok2 := ms(b.ChargeMS)
+	if !ok1 || !ok2 {
+		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
+	}
+	other := msg.From.Other()
+	otherState := c.state[other]
+	if c.adjourned && think != 0 {
+		return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the move that ends an adjournment, which is not charged", think)
+	}
+	if charge != 0 {
+		l := c.last
+		if l == nil || l.role != other || charge <= l.claimed || l.free {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's last move at %v, which is no move of the other's claimed at less", charge)
+		}
+		s, err := c.control.Charge(l.before, charge)
+		if err != nil {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if s.Flagged {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's last move at %v, past its clock: that is a time-out claim, not a move", charge)
+		}
+		otherState = s
+	}
+	before := c.state[msg.From]
+	next, err := c.control.Charge(before, think)
+	if err != nil {
+		return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if next.Flagged {
+		// The mover's own signed think time is past its clock: it lost on
+		// time by its own word (CLK-D9).
+		return nil, &Outcome{
+			Result:    engine.Result{Winner: m.colorOrRole(other), By: engine.ByTime},
+			Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, c.control.Left(before)),
+			Proven:    true,
+		}, nil
+	}
+	return func() []Event {
+		// A move ends an adjournment, and lets a request to adjourn
+		// lapse (CLK-D13).
+		c.adjourned, c.adjournBy = false, nil
+		c.state[other] = otherState
+		c.state[msg.From] = next
+		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: c.adjourned}
+		return []Event{EventClock{Clocks: c.state}}
+	}, nil, nil
+}
+
+// applyTimeout judges a time-out claim (CLK-D9). The claim must come from
+// the waiting side while the other's clock runs and charge the other more
+// than it had left; the record proves a claim that does not false (the
+// claimer loses). Otherwise the game ends on time; the flagged side
+// confirms the result or refuses the claim.
+func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
+	var b TimeoutBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if m.clk == nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "a time-out claim in a game without a time control")
+	}
+	if m.Phase == PhaseConfirm {
+		// The game ended while the claim was under way: it changes
+		// nothing.
+		return nil, nil
+	}
+	flagged := msg.From.Other()
+	charge, okMS := ms(b.ChargeMS)
+	if c := m.clk; c.adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
+		// The claim crossed the flagged side's acceptance of an
+		// adjournment: it is judged as the game stood before, as the
+		// claimer's program did (CLK-D13).
+		c.adjourned = false
+		defer func() {
+			if m.clk.claim == nil && m.Outcome == nil {
+				m.clk.adjourned = true
+			}
+		}()
+	}
+	// The claim is about the flagged side's move under way, or about its
+	// last move when that reached the claimer's machine first (a move
+	// that crossed the claim, or one the claimer's measurement settles
+	// past the clock): the claimer has not moved since.
+	running, ok := m.clockRunning()
+	var left time.Duration
+	var about string
+	aboutLast := false
+	switch {
+	case ok && running == flagged:
+		left, about = m.clk.control.Left(m.clk.state[flagged]), "the move under way"
+	case ok && running == msg.From && m.clk.last != nil && m.clk.last.role == flagged:
+		left, about = m.clk.control.Left(m.clk.last.before), fmt.Sprintf("its message %d", m.clk.last.seq)
+		aboutLast = true
+	default:
+		ok = false
+	}
+	if !ok || !okMS || charge <= left {
+		// The record shows the claim false: the claimer's own signed
+		// message against the clocks both hold (T-14).
+		v := violation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell (charge %d ms) when the record gives it %v for %s", flagged, b.ChargeMS, left, about)
+		if !ok {
+			v = violation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell when no clock of its runs", flagged)
+		}
+		o := Outcome{Result: forfeit(m.colorOrRole(flagged)), Violation: v, Proven: true}
+		m.end(o)
+		m.Phase = PhaseConfirm
+		m.endRole, m.endSeq = msg.From, msg.Seq
+		return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
+	}
+	m.clk.state[flagged] = clock.State{Flagged: true, Moves: m.clk.state[flagged].Moves}
+	m.clk.claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast}
+	m.end(Outcome{
+		Result:    engine.Result{Winner: m.colorOrRole(msg.From), By: engine.ByTime},
+		Violation: violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had", msg.From, charge, about, left),
+	})
+	m.Outcome.Violation.Seq = -1
+	m.Phase = PhaseConfirm
+	m.endRole, m.endSeq = msg.From, msg.Seq
+	return []Event{EventTimeoutClaimed{By: msg.From}, EventClock{Clocks: m.clk.state}, EventEnded{Outcome: *m.Outcome}}, nil
+}
+
+// applyTimeoutRefuse judges the flagged side's refusal of a time-out
+// claim (CLK-D9): neither side can prove its measurement, so the game
+// ends with no winner (T-14), never a win for the claimer.
+func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
+	var b TimeoutRefuseBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if m.clk == nil || m.clk.claim == nil || m.clk.claim.by != msg.From.Other() || m.Phase != PhaseConfirm || m.confirmed[msg.From] {
+		return nil, violation(msg.From, msg.Seq, "T-3", "refuses a time-out claim there is none of to refuse")
+	}
+	think, ok := ms(b.ThinkMS)
+	if !ok {
+		return nil, violation(msg.From, msg.Seq, "T-10", "think time %d ms out of range", b.ThinkMS)
+	}
+	claim := m.clk.claim
+	m.clk.claim = nil
+	// The unproven claim is named, against its claimer: the flagged side
+	// is not blamed for refusing it.
+	v := violation(claim.by, claim.seq, "CLK-D9", "claims the %s's flag fell; the %s refused, having measured %v of think time", msg.From, msg.From, think)
+	m.end(Outcome{Result: engine.Result{By: engine.ByDispute}, Violation: v})
+	m.Phase = PhaseDone
+	return []Event{EventEnded{Outcome: *m.Outcome}}, nil
+}

@@ -1,0 +1,93 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// Kinds of an adjournment by agreement (CLK-D13).
+const (
+	// KindAdjournRequest asks the other player to stop both clocks.
+	KindAdjournRequest Kind = "adjourn-request"
+	// KindAdjournAccept agrees: both clocks stop until the game resumes.
+	KindAdjournAccept Kind = "adjourn-accept"
+)
+
+// RequestAdjourn asks the opponent to adjourn the game: both clocks stop
+// once it agrees (CLK-D13).
+type RequestAdjourn struct{}
+
+// AcceptAdjourn agrees to the opponent's request to adjourn.
+type AcceptAdjourn struct{}
+
+func (RequestAdjourn) action() {}
+func (AcceptAdjourn) action()  {}
+
+// EventAdjournRequested: By asks to adjourn the game.
+type EventAdjournRequested struct{ By Role }
+
+// EventAdjournAgreed: both players agreed to adjourn; the clocks stop.
+type EventAdjournAgreed struct{}
+
+func (EventAdjournRequested) event() {}
+func (EventAdjournAgreed) event()    {}
+
+// ErrNoClock is the local refusal of a clock action in a game without a
+// time control.
+var ErrNoClock = errors.New("protocol: the game has no clock")
+
+// applyAdjourn judges a request to adjourn or its acceptance (CLK-D13):
+// either player may ask while a clock runs; the other's acceptance stops
+// both clocks until the next move, whose think time the mover measures
+// from the moment the game resumed.
+func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
+	if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	c := m.clk
+	if c == nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%s in a game without a clock", msg.Kind)
+	}
+	if _, turn := m.clockTurn(); !turn || c.adjourned {
+		if msg.Kind == KindAdjournRequest && c.adjourned {
+			return nil, nil // already adjourned: a request that crossed the acceptance
+		}
+		return nil, violation(msg.From, msg.Seq, "T-3", "%s when no clock runs", msg.Kind)
+	}
+	switch msg.Kind {
+	case KindAdjournRequest:
+		if c.adjournBy != nil {
+			return nil, nil // one request stands: a repeat, or the other's crossing it
+		}
+		by := msg.From
+		c.adjournBy = &by
+		return []Event{EventAdjournRequested{By: msg.From}}, nil
+	default:
+		if c.adjournBy == nil || *c.adjournBy != msg.From.Other() {
+			return nil, violation(msg.From, msg.Seq, "T-3", "accepts an adjournment the other did not ask for")
+		}
+		c.adjournBy, c.adjourned = nil, true
+		c.acceptRole, c.acceptSeq = msg.From, msg.Seq
+		return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
+	}
+}
+
+// adjournMessage returns the message of a local adjournment action.
+func (g *Game) adjournMessage(a Action) (Kind, any, error) {
+	c := g.m.clk
+	if c == nil {
+		return "", nil, ErrNoClock
+	}
+	if _, turn := g.m.clockTurn(); !turn || c.adjourned {
+		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
+	}
+	if _, ok := a.(AcceptAdjourn); ok {
+		if c.adjournBy == nil || *c.adjournBy == g.role {
+			return "", nil, fmt.Errorf("protocol: the opponent did not ask to adjourn: %w", engine.ErrWrongPhase)
+		}
+		return KindAdjournAccept, struct{}{}, nil
+	}
+	return KindAdjournRequest, struct{}{}, nil
+}

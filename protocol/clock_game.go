@@ -1,0 +1,181 @@
+package protocol
+
+import (
+	"time"
+
+	"github.com/kakure/kakure/engine/clock"
+)
+
+// gameClockState is what one peer measures of the clocks (CLK-D8); the
+// loop goroutine owns it.
+type gameClockState struct {
+	// mark is when the running clock started in this peer's reckoning:
+	// when its own move went out (the other's clock) or the other's move
+	// came in (its own).
+	mark time.Time
+	// seen is the running clock mark belongs to.
+	seen clockKey
+	// settleMS is what this peer's next move settles the other's last
+	// move at (0: as claimed).
+	settleMS int64
+	// claimed is set once this peer has claimed the other's flag.
+	claimed bool
+}
+
+// Remaining returns the time the player of role r has left now, by this
+// view's clocks: the running player's time counts down from Since.
+func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
+	left := v.Control.Left(v.Clocks[r])
+	if v.Stopped || v.Running != r || v.Since.IsZero() || v.Clocks[r].Flagged {
+		return left
+	}
+	return max(0, left-now.Sub(v.Since))
+}
+
+// clockKey names a running clock: whose, after how many moves, and
+// whether the game is adjourned by agreement.
+type clockKey struct {
+	running   bool
+	role      Role
+	moves     int
+	adjourned bool
+}
+
+// clockKeyOf returns the running clock of m: the timed turn, adjourned
+// or not (CLK-D13: the mover's next move is measured from the
+// adjournment's agreement or the game's resumption).
+func clockKeyOf(m *Machine) clockKey {
+	r, ok := m.clockTurn()
+	if !ok {
+		return clockKey{}
+	}
+	return clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+}
+
+// clockResumed restarts this peer's measurement when the connection
+// comes back to a game adjourned by agreement (CLK-D13).
+func (g *Game) clockResumed() {
+	if g.m.clk == nil || !g.m.clk.adjourned {
+		return
+	}
+	g.mu.Lock()
+	g.clk.mark = time.Now()
+	g.mu.Unlock()
+}
+
+// trackClock starts this peer's measurement when another clock starts
+// running; when none runs it keeps the last mark (the flagged side
+// measures its think time from it when a claim comes).
+func (g *Game) trackClock(now time.Time) {
+	if g.m.clk == nil {
+		return
+	}
+	k := clockKeyOf(g.m)
+	if k.running && k != g.clk.seen {
+		g.mu.Lock()
+		g.clk.mark, g.clk.seen = now, k
+		g.mu.Unlock()
+	}
+}
+
+// stampMove writes this peer's think time and its settlement of the
+// other's last move into a move of its own (CLK-D8).
+func (g *Game) stampMove(kind Kind, body any) any {
+	mb, ok := body.(MoveBody)
+	if !ok || kind != KindMove || g.m.clk == nil {
+		return body
+	}
+	if r, turn := g.m.clockTurn(); !turn || r != g.role {
+		return body
+	}
+	mb.ThinkMS = time.Since(g.clk.mark).Milliseconds()
+	if g.m.clk.adjourned {
+		mb.ThinkMS = 0 // the move that ends an adjournment is not charged (CLK-D13)
+	}
+	mb.ChargeMS = g.clk.settleMS
+	return mb
+}
+
+// settleMove settles the other's move just applied against this peer's
+// measurement from mark (CLK-D7): within the lag allowance the claim
+// stands; beyond it the next own move charges the measurement minus the
+// allowance, or, when that is past the other's clock, this peer claims
+// the loss on time.
+func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
+	c := g.m.clk
+	if c == nil || c.last == nil || c.last == last || c.last.role != g.role.Other() {
+		return
+	}
+	l := c.last
+	if l.free {
+		return // the move that ended an adjournment (CLK-D13)
+	}
+	measured := now.Sub(mark)
+	charge, err := clock.Settle(l.claimed, measured, c.lag)
+	if err != nil {
+		// An honest program never claims more than the other measured;
+		// the claim is charged, its signer's word against itself.
+		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", l.claimed, "measured", measured)
+		return
+	}
+	chargeMS := (charge + time.Millisecond - 1).Milliseconds()
+	if chargeMS <= l.claimed.Milliseconds() {
+		return
+	}
+	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
+		"claimed", l.claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
+	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+		g.claimTimeout(chargeMS)
+		return
+	}
+	g.clk.settleMS = chargeMS
+}
+
+// checkClock claims the other's loss on time once its clock ran out in
+// this peer's reckoning, the lag allowance given (CLK-D9).
+func (g *Game) checkClock() {
+	c := g.m.clk
+	if c == nil || g.clk.claimed {
+		return
+	}
+	r, running := g.m.clockRunning()
+	if !running || r == g.role {
+		return
+	}
+	charge := time.Since(g.clk.mark) - c.lag
+	if !c.control.Expired(c.state[r], charge) {
+		return
+	}
+	g.claimTimeout((charge + time.Millisecond - 1).Milliseconds())
+}
+
+// claimTimeout sends the time-out claim.
+func (g *Game) claimTimeout(chargeMS int64) {
+	g.clk.claimed = true
+	events, err := g.send(KindTimeout, TimeoutBody{ChargeMS: chargeMS})
+	if err != nil {
+		g.svc.cfg.Logger.Error("time-out claim", "game", g.id, "err", err)
+		return
+	}
+	g.emit(events)
+	g.afterChange()
+}
+
+// answerTimeout returns the refusal this peer owes a time-out claim its
+// own clock does not bear out, or false when it confirms the loss
+// (CLK-D9): its think time is its move's claim when the claim was about
+// that move, else its measurement of the move under way.
+func (g *Game) answerTimeout() (Kind, any, bool) {
+	c := g.m.clk
+	if c == nil || c.claim == nil || c.claim.by == g.role {
+		return "", nil, false
+	}
+	think := time.Since(g.clk.mark)
+	if c.claim.aboutLast && c.last != nil && c.last.role == g.role {
+		think = c.last.claimed
+	}
+	if think > c.claim.left {
+		return "", nil, false
+	}
+	return KindTimeoutRefuse, TimeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
+}
