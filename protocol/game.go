@@ -662,7 +662,16 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 
 func (g *Game) dropStream() {
 	if g.stream != nil {
-		g.stream.Reset()
+		if g.m.Phase == PhaseDone {
+			// The game's last message (a result, a report) must reach
+			// the other program: a reset lets it throw away what it has
+			// not read yet, and the other program, left without the
+			// message that ended the game, would wait adjourned for
+			// ever. Closing sends it after everything written.
+			g.stream.Close()
+		} else {
+			g.stream.Reset()
+		}
 		g.stream = nil
 		g.streamGen++
 	}

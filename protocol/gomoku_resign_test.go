@@ -3,6 +3,7 @@ package protocol_test
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
@@ -235,7 +236,13 @@ func TestGMD23GomokuCrossingAnswer(t *testing.T) {
 // cheater resigns and then withholds its openings, so that its hidden
 // pieces are never audited; the honest player's program reports it when
 // the grace period runs out: the cheater loses by forfeit, not by its
-// resignation, and Verify on the honest record names it.
+// resignation, and Verify on the honest record names it. The cheater's
+// own grace period is long: with the same one, its program, which
+// believes it sent its openings, could report first that the honest one
+// withheld its own (due after the cheater's); that report reaches the
+// honest program after a gap in the cheater's messages and proves
+// nothing (T-13), and the honest game stays adjourned, neither lost nor
+// won (a CI run waited on it until go test's timeout).
 func TestGMD23GomokuWithheldOpeningsAfterResignation(t *testing.T) {
 	withhold := func(*protocol.Service) func(*protocol.Message, crypto.PrivKey) [][]byte {
 		return func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
@@ -245,6 +252,11 @@ func TestGMD23GomokuWithheldOpeningsAfterResignation(t *testing.T) {
 			return nil
 		}
 	}
-	h := playGomokuCheater(t, withhold, &gomokuResigner{Player: bot.NewRandom(1), at: 6}, bot.NewRandom(2))
+	cheaterWaits := func(i int, c *protocol.Config) {
+		if i == 0 {
+			c.AutoGrace = time.Hour
+		}
+	}
+	h := playGomokuCheaterWith(t, withhold, cheaterWaits, &gomokuResigner{Player: bot.NewRandom(1), at: 6}, bot.NewRandom(2))
 	checkCaught(t, h, "T-11", "")
 }

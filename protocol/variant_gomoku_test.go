@@ -107,8 +107,19 @@ func (p noPass) Choose(v protocol.View) protocol.Action {
 // returns the honest invitee's game once it is over.
 func playGomokuCheater(t *testing.T, wire func(cheater *protocol.Service) func(*protocol.Message, crypto.PrivKey) [][]byte, cheater, honest bot.Player) *protocol.Game {
 	t.Helper()
+	return playGomokuCheaterWith(t, wire, nil, cheater, honest)
+}
+
+// playGomokuCheaterWith is playGomokuCheater with configure, when not
+// nil, applied to the cheater's configuration (i 0) and the honest one's
+// (i 1).
+func playGomokuCheaterWith(t *testing.T, wire func(cheater *protocol.Service) func(*protocol.Message, crypto.PrivKey) [][]byte, configure func(i int, c *protocol.Config), cheater, honest bot.Player) *protocol.Game {
+	t.Helper()
 	var svc *protocol.Service
 	p := newPair(t, func(i int, c *protocol.Config) {
+		if configure != nil {
+			configure(i, c)
+		}
 		if i == 0 {
 			// Only the honest peer's record is read.
 			noFiles(i, c)
