@@ -161,6 +161,7 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Ctrl-K", Name: "undo", Help: "ask to take back your last move (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
 		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
+		{Key: "Ctrl-E", Name: "estimate", Help: "estimate the score as the board stands (plain Go, F-Go)", Action: s.showEstimate},
 		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
 		{Key: "PgDn", Name: "log forward", Help: "scroll forward; at the end the log follows play", Action: func() { s.scrollLog(-1) }},
 	}
@@ -682,6 +683,28 @@ func (s *GameScreen) showHelp() {
 }
 
 // showRules opens the rules of this game.
+// showEstimate shows the score estimate of a public board on request
+// (UI-D34), or says why there is none.
+func (s *GameScreen) showEstimate() {
+	e, ok := s.variant.(estimator)
+	if !ok {
+		s.model.Message = "No estimate here: in a hidden variant it would need the stones you cannot see."
+		return
+	}
+	sc, ok := e.estimate(s.model.View)
+	if !ok {
+		s.model.Message = "No estimate: the board is not known yet."
+		return
+	}
+	lines := append([]string{
+		"The board as it stands: every stone counts as alive,",
+		"an empty point for the colour whose stones are nearer.",
+		"Dead stones are not guessed; the count at the end decides.",
+		"",
+	}, estimateLines(sc)...)
+	s.dialog = textDialog("Score estimate — Esc closes", strings.Join(lines, "\n"), func() { s.dialog = nil })
+}
+
 func (s *GameScreen) showRules() {
 	s.dialog = rulesDialog(s.model.View.Options, func() { s.dialog = nil })
 }

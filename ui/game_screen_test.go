@@ -510,3 +510,33 @@ func TestReviewByMove(t *testing.T) {
 		t.Errorf("the panel does not say move 3:\n%s", text)
 	}
 }
+
+// TestUID34ScoreEstimateOnRequest: Ctrl-E in a game of plain Go shows the
+// score estimate of the board as it stands (UI-D34), with the same
+// breakdown as the count; in Phantom Go, whose board is hidden, it says
+// why there is none.
+func TestUID34ScoreEstimateOnRequest(t *testing.T) {
+	s, g := newRecordScreen(t, "go", protocol.Inviter)
+	for range 12 {
+		g.next(s)
+	}
+	pressKey(s, tcell.KeyCtrlE)
+	text := drawScreen(t, s, 100, 30)
+	for _, want := range []string{"Score estimate", "stones,", "area", "Estimate → "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Ctrl-E in plain Go: the screen lacks %q:\n%s", want, text)
+		}
+	}
+	pressKey(s, tcell.KeyEsc)
+	if s.dialog != nil {
+		t.Error("Esc does not close the estimate")
+	}
+	p, pg := newRecordScreen(t, "phantom", protocol.Inviter)
+	for range 10 {
+		pg.next(p)
+	}
+	pressKey(p, tcell.KeyCtrlE)
+	if p.dialog != nil || !strings.Contains(p.model.Message, "No estimate") {
+		t.Errorf("Ctrl-E in Phantom Go: dialog %v, message %q; want no estimate, said so", p.dialog != nil, p.model.Message)
+	}
+}

@@ -106,6 +106,42 @@ func (s *phantomScreen) finalCount(v protocol.View) ([]engine.Point, engine.Scor
 	return nil, engine.Score{}, false
 }
 
+// estimator is a variant screen whose board is public: estimate returns
+// the score estimate of view v's board (UI-D34).
+type estimator interface {
+	estimate(v protocol.View) (engine.Score, bool)
+}
+
+func (s goScreen) estimate(v protocol.View) (engine.Score, bool) {
+	gv, ok := goViewOf(v.Variant)
+	if !ok {
+		return engine.Score{}, false
+	}
+	return engine.EstimateScore(gv.Game.Board(), v.Options.Komi), true
+}
+
+func (s fgoScreen) estimate(v protocol.View) (engine.Score, bool) {
+	fv, ok := fgoViewOf(v.Variant)
+	if !ok {
+		return engine.Score{}, false
+	}
+	return engine.EstimateScore(fv.Game.Board(), v.Options.Komi), true
+}
+
+// estimateLines write an estimate as countLines writes a count, with
+// "area" for the empty points it gives each colour.
+func estimateLines(sc engine.Score) []string {
+	white := fmt.Sprintf("White %s: %d stones, %d area", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory)
+	if sc.Komi != 0 {
+		white += ", komi " + formatPoints(sc.Komi)
+	}
+	return []string{
+		fmt.Sprintf("Black %s: %d stones, %d area", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory),
+		white,
+		"Estimate → " + sc.Result().String(),
+	}
+}
+
 // countLines write a count with what it is made of: stones, territory and
 // komi (GO-5), then the result it gives.
 func countLines(sc engine.Score) []string {
