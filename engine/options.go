@@ -96,6 +96,10 @@ const MaxLag = 10 * time.Second
 // (CLK-D10).
 var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true}
 
+// HasClocks reports whether a time control is offered for variant v
+// (CLK-D10).
+func HasClocks(v Variant) bool { return timedVariants[v] }
+
 // DefaultSize returns the board side a variant uses when none is given.
 func DefaultSize(v Variant) int {
 	if v == VariantHMG {
