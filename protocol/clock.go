@@ -261,11 +261,12 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	}
 	return func() []Event {
 		// A move ends an adjournment, and lets a request to adjourn
-		// lapse (CLK-D13).
+		// lapse (CLK-D13); the move that ends one is not settled.
+		free := c.adjourned
 		c.adjourned, c.adjournBy = false, nil
 		c.state[other] = otherState
 		c.state[msg.From] = next
-		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: c.adjourned}
+		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: free}
 		return []Event{EventClock{Clocks: c.state}}
 	}, nil, nil
 }
