@@ -376,7 +376,13 @@ func TestCLKD9UnansweredTimeoutClaimStandsAsReported(t *testing.T) {
 	p := newPair(t)
 	games := startGame(t, p, timed(t, "2s"))
 	black, white := byColor(games)
-	black.Close()
+	// The flagged program stops: its service, not only the game, which
+	// the service would take back when the other redials.
+	for i, g := range games {
+		if g == black {
+			p.services[i].Close()
+		}
+	}
 	v := waitClockView(t, white, "the time-out claim", func(v protocol.View) bool { return v.Outcome != nil })
 	if o := v.Outcome; o.Result.By != engine.ByTime || o.Result.Winner != engine.White {
 		t.Errorf("the claimer's game: %v (%s), want White on time", o.Result, o.Result.By)
