@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -149,5 +151,64 @@ func TestCLKD10HMGTimedTurns(t *testing.T) {
 	}
 	if u := used(white.Role()); u < 2*think {
 		t.Errorf("White's clock shows %v used, want at least its cards and its reveal: %v", u, 2*think)
+	}
+}
+
+// TestT10HMGClockTimesOnAReveal (CLK-D10, T-10): a cheating program
+// writes a think time into a reveal that does not end its turn, to have
+// it charged apart from its move. The honest program refuses it as a
+// violation of T-10 by the cheater, wins, and the record proves it; the
+// honest side is not the one blamed.
+func TestT10HMGClockTimesOnAReveal(t *testing.T) {
+	const cheater = 1
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i != cheater {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if rb, ok := body.(protocol.HMGRevealBody); ok {
+				rb.ThinkMS = 5
+				return kind, rb, true
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timedHMG("10m"))
+	black, white := byColor(games)
+	if err := black.Do(protocol.SetCards{Points: []engine.Point{vertex(t, "D4"), vertex(t, "F6")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := white.Do(protocol.SetCards{Points: []engine.Point{vertex(t, "E5"), vertex(t, "C3")}}); err != nil {
+		t.Fatal(err)
+	}
+	waitView(t, black, "its first turn", func(v protocol.View) bool {
+		return v.MyTurn && v.Variant.(protocol.HMGView).Stage == protocol.HMGStagePlay
+	})
+	if games[cheater] == white {
+		if err := black.Do(protocol.Play{Point: vertex(t, "G7")}); err != nil {
+			t.Fatal(err)
+		}
+		waitView(t, white, "its turn", func(v protocol.View) bool { return v.MyTurn })
+	}
+	_ = games[cheater].Do(protocol.Reveal{Card: 1}) // within the turn: the cheater's own machine refuses it
+	honest := games[1-cheater]
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Second))
+	defer cancel()
+	if err := honest.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := honest.Outcome()
+	if out == nil || out.Violation == nil || out.Violation.Rule != "T-10" || out.Violation.Accused != protocol.Role(cheater) {
+		t.Fatalf("honest outcome %+v, want T-10 by the cheater", out)
+	}
+	if !strings.Contains(out.Violation.Detail, "ends no timed turn") {
+		t.Errorf("the violation says %q, want the clock times on a reveal named", out.Violation.Detail)
+	}
+	if out.Result.Winner != honest.View().Color {
+		t.Errorf("result %v, want a win for the honest %v", out.Result, honest.View().Color)
+	}
+	rep := protocol.Verify(honest.Transcript())
+	if rep.Violation == nil || rep.Violation.Accused != protocol.Role(cheater) || !rep.Proven {
+		t.Errorf("verify: %+v (proven %v), want the cheater's violation proven", rep.Violation, rep.Proven)
 	}
 }
