@@ -216,6 +216,10 @@ func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
 		if g.ToMove() != v.Color {
 			return nil
 		}
+		// The board search keeps within the clock, as in plain Go
+		// (CLK-D11); a turn's reveals come out of the same budget.
+		lvl := b.moveLevel(v, g.Board())
+		b.hmgBot.Level, b.hmgBot.board.Level = lvl, lvl
 		return act()
 	case protocol.HMGStageScoring:
 		board := g.Board()

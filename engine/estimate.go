@@ -1,7 +1,7 @@
 package engine
 
 // EstimateScore estimates the count of a game in progress on board b
-// (UI-D34 in docs/ui.md): every stone counts for its colour as it stands
+// (UI-D35 in docs/ui.md): every stone counts for its colour as it stands
 // (no stone is guessed dead), and every empty point for the colour whose
 // nearest stone, in steps along the lines, is strictly nearer than the
 // other colour's; a point as near to both, or on an empty board, counts

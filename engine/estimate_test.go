@@ -26,10 +26,10 @@ func boardFromRows(t *testing.T, rows ...string) Board {
 	return b
 }
 
-// TestUID34EstimateScore: the estimate on request (UI-D34) counts every
+// TestUID35EstimateScore: the estimate on request (UI-D35) counts every
 // stone as it stands and gives an empty point to the strictly nearer
 // colour; points as near to both count for nobody; komi goes to White.
-func TestUID34EstimateScore(t *testing.T) {
+func TestUID35EstimateScore(t *testing.T) {
 	for _, tt := range []struct {
 		name                 string
 		rows                 []string

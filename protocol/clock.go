@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -153,12 +154,46 @@ func (m *Machine) clockTurn() (Role, bool) {
 	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
 		return Inviter, false
 	}
+	if tv, ok := m.variant.(timedVariant); ok {
+		return tv.timedTurn()
+	}
 	r, kinds, done := m.variant.expected()
 	if done || !slices.Equal(kinds, []Kind{KindMove}) {
 		return Inviter, false
 	}
 	return r, true
 }
+
+// timedVariant is a variant whose timed turns are not only single moves
+// (CLK-D10): in Hidden Move Go the card choice is a timed turn and a turn
+// may hold reveals before its move.
+type timedVariant interface {
+	// timedTurn returns the role whose turn the clock times, if any.
+	timedTurn() (Role, bool)
+	// endsTimedTurn reports whether the message of kind and body, sent
+	// by the player whose turn is timed, ends that turn: it then carries
+	// the clock times (CLK-D8), and no other message may.
+	endsTimedTurn(kind Kind, body json.RawMessage) bool
+}
+
+// endsTimedTurn reports whether msg, sent in the timed turn of its
+// sender, ends it; in a variant of single moves, a move does.
+func (m *Machine) endsTimedTurn(kind Kind, body json.RawMessage) bool {
+	if tv, ok := m.variant.(timedVariant); ok {
+		return tv.endsTimedTurn(kind, body)
+	}
+	return kind == KindMove
+}
+
+// clockStamp is the clock's part of a message that ends a timed turn
+// (CLK-D8), read from any body kind that carries it.
+type clockStamp struct {
+	ThinkMS  int64 `json:"think_ms"`
+	ChargeMS int64 `json:"charge_ms"`
+}
+
+// timedKinds are the kinds of message that may carry clock times.
+var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true}
 
 // ms turns a wire count of milliseconds into a duration, refusing what
 // could not be one.
@@ -174,14 +209,14 @@ func ms(n int64) (time.Duration, bool) {
 // carries, and returns the change to make once the rules take the move,
 // or an outcome when the mover's own claim makes its flag fall.
 func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome, err error) {
-	var b MoveBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b clockStamp
+	if err := json.Unmarshal(msg.Body, &b); err != nil {
 		return nil, nil, nil // the rules refuse it
 	}
 	running, ok := m.clockTurn()
-	if !ok || running != msg.From {
+	if !ok || running != msg.From || !m.endsTimedTurn(msg.Kind, msg.Body) {
 		if b.ThinkMS != 0 || b.ChargeMS != 0 {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a move with clock times (think %d ms, charge %d ms) while no clock of its runs", b.ThinkMS, b.ChargeMS)
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no timed turn of its", msg.Kind, b.ThinkMS, b.ChargeMS)
 		}
 		return nil, nil, nil
 	}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/kakure/kakure/engine/clock"
@@ -79,21 +80,37 @@ func (g *Game) trackClock(now time.Time) {
 }
 
 // stampMove writes this peer's think time and its settlement of the
-// other's last move into a move of its own (CLK-D8).
+// other's last move into a message of its own that ends its timed turn
+// (CLK-D8): a move, or in Hidden Move Go the card commitments or a
+// reveal that ends the turn (CLK-D10).
 func (g *Game) stampMove(kind Kind, body any) any {
-	mb, ok := body.(MoveBody)
-	if !ok || kind != KindMove || g.m.clk == nil {
+	if !timedKinds[kind] || g.m.clk == nil {
 		return body
 	}
 	if r, turn := g.m.clockTurn(); !turn || r != g.role {
 		return body
 	}
-	mb.ThinkMS = time.Since(g.clk.mark).Milliseconds()
-	if g.m.clk.adjourned {
-		mb.ThinkMS = 0 // the move that ends an adjournment is not charged (CLK-D13)
+	raw, err := json.Marshal(body)
+	if err != nil || !g.m.endsTimedTurn(kind, raw) {
+		return body
 	}
-	mb.ChargeMS = g.clk.settleMS
-	return mb
+	think := time.Since(g.clk.mark).Milliseconds()
+	if g.m.clk.adjourned {
+		think = 0 // the move that ends an adjournment is not charged (CLK-D13)
+	}
+	charge := g.clk.settleMS
+	switch b := body.(type) {
+	case MoveBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	case HMGCardsBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	case HMGRevealBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	}
+	return body
 }
 
 // settleMove settles the other's move just applied against this peer's
@@ -107,6 +124,9 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 		return
 	}
 	l := c.last
+	// A settlement is of the other's last move only: one of an earlier
+	// move is not carried over to the next own move.
+	g.clk.settleMS = 0
 	if l.free {
 		return // the move that ended an adjournment (CLK-D13)
 	}

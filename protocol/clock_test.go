@@ -376,7 +376,13 @@ func TestCLKD9UnansweredTimeoutClaimStandsAsReported(t *testing.T) {
 	p := newPair(t)
 	games := startGame(t, p, timed(t, "2s"))
 	black, white := byColor(games)
-	black.Close()
+	// The flagged program stops: its service, not only the game, which
+	// the service would take back when the other redials.
+	for i, g := range games {
+		if g == black {
+			p.services[i].Close()
+		}
+	}
 	v := waitClockView(t, white, "the time-out claim", func(v protocol.View) bool { return v.Outcome != nil })
 	if o := v.Outcome; o.Result.By != engine.ByTime || o.Result.Winner != engine.White {
 		t.Errorf("the claimer's game: %v (%s), want White on time", o.Result, o.Result.By)
@@ -506,5 +512,68 @@ func TestT14TimeoutClaimDuringAdjournmentLoses(t *testing.T) {
 		if o.Result.Winner != honest.View().Color || !o.Proven || o.Violation == nil || o.Violation.Accused != cheater.Role() {
 			t.Errorf("%s: a claim during the adjournment gives %v, violation %+v (proven %v); want the claimer to lose", g.Role(), o.Result, o.Violation, o.Proven)
 		}
+	}
+}
+
+// TestCLKD8SettlementNotCarriedOver (CLK-D7, CLK-D8): a program
+// under-claims one move (2.5 s thought, 0 ms claimed) and claims its
+// later moves honestly. The other program settles that one move in its
+// next move, and only there: its later moves carry no settlement, so the
+// honest claims after it are charged as claimed, not at the old figure.
+func TestCLKD8SettlementNotCarriedOver(t *testing.T) {
+	const cheaterRole = 1
+	var cheating atomic.Bool
+	cheating.Store(true)
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i != cheaterRole {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if mb, ok := body.(protocol.MoveBody); ok && cheating.Swap(false) {
+				mb.ThinkMS = 0
+				return kind, mb, false
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timed(t, "10m"))
+	honest, cheater := games[0], games[1]
+	moves := []string{"C3", "E5", "C5", "E3", "D2", "D6", "B4", "F4"}
+	for i, mv := range moves {
+		g := honest
+		if (i%2 == 0) != (honest.View().Color == engine.Black) {
+			g = cheater
+		}
+		waitClockView(t, g, "its turn", func(v protocol.View) bool { return v.MyTurn })
+		if g == cheater && cheating.Load() {
+			time.Sleep(2500 * time.Millisecond)
+		}
+		if err := g.Do(protocol.Play{Point: vertexOn(t, 7, mv)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, g := range games {
+		waitClockView(t, g, "the last move", func(v protocol.View) bool {
+			return v.Clock != nil && v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == len(moves)
+		})
+	}
+	var settlements []int64
+	for _, b := range moveBodies(t, honest, honest.Role()) {
+		if b.ChargeMS != 0 {
+			settlements = append(settlements, b.ChargeMS)
+		}
+	}
+	if len(settlements) != 1 || settlements[0] < 1500 {
+		t.Fatalf("the honest program's settlements: %v ms, want one of at least 1500 ms", settlements)
+	}
+	claimed := time.Duration(0)
+	for i, b := range moveBodies(t, cheater, cheater.Role()) {
+		if i > 0 {
+			claimed += time.Duration(b.ThinkMS) * time.Millisecond
+		}
+	}
+	used := 10*time.Minute - honest.View().Clock.Clocks[cheater.Role()].Main
+	if want := claimed + time.Duration(settlements[0])*time.Millisecond; used != want {
+		t.Errorf("the cheater's clock shows %v used, want its one settled move and its later claims: %v", used, want)
 	}
 }

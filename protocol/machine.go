@@ -647,7 +647,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		return nil, nil
 	}
 	var tick func() []Event
-	if msg.Kind == KindMove {
+	if timedKinds[msg.Kind] {
 		t, lost, err := m.clockMove(msg)
 		if err != nil {
 			return nil, err

@@ -90,6 +90,11 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 			for _, w := range sgfEventWriters {
 				if n, ok := w(e, m.Options.Size); ok {
 					nodes = append(nodes, n)
+					if r, ok := e.(EventRevealed); ok {
+						// A reveal may end its player's turn (HMG-5): the
+						// clock's time left goes on it (SGF-D11).
+						lastMove[r.Color] = len(nodes) - 1
+					}
 					break
 				}
 			}

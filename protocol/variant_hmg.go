@@ -48,6 +48,20 @@ func (Reveal) action()   {}
 // card order.
 type HMGCardsBody struct {
 	Commitments []commit.Commitment `json:"commitments"`
+	// ThinkMS and ChargeMS are the clock's part, in a game with a time
+	// control (CLK-D8, CLK-D10): the card choice is its player's timed
+	// turn.
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
+}
+
+// HMGRevealBody is the body of KindHMGReveal: the card's opening and, on
+// a reveal that ends its player's turn (HMG-5) in a game with a time
+// control, the clock's part (CLK-D8, CLK-D10).
+type HMGRevealBody struct {
+	HMGCardOpening
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
 // HMGCardOpening opens one card: its index, its point as a GTP vertex
@@ -170,6 +184,48 @@ func (h *hmgRules) stage() HMGStage {
 		return HMGStageScoring
 	}
 	return HMGStagePlay
+}
+
+// timedTurn returns the role whose turn the clock times (CLK-D10): the
+// player sending its card commitments (Black's, then White's), and the
+// player to move in play, its reveals included; no clock runs during the
+// count or the opening of the unused cards.
+func (h *hmgRules) timedTurn() (Role, bool) {
+	switch h.stage() {
+	case HMGStageCards:
+		r, _, _ := h.expected()
+		return r, true
+	case HMGStagePlay:
+		return h.m.RoleOf(h.game.ToMove()), true
+	}
+	return Inviter, false
+}
+
+// endsTimedTurn reports whether a message ends its player's timed turn
+// (CLK-D10): the card commitments, a move, or a reveal onto the
+// opponent's last stone, which undoes it and ends the turn (HMG-5).
+func (h *hmgRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
+	switch kind {
+	case KindHMGCards:
+		return h.stage() == HMGStageCards
+	case KindMove:
+		return h.stage() == HMGStagePlay
+	case KindHMGReveal:
+		if h.stage() != HMGStagePlay {
+			return false
+		}
+		var o HMGCardOpening
+		if err := json.Unmarshal(body, &o); err != nil {
+			return false
+		}
+		p, err := engine.ParseVertex(h.m.Options.Size, o.Point)
+		if err != nil || p == engine.Pass {
+			return false
+		}
+		last := h.game.LastStone(h.game.ToMove().Opponent())
+		return last != engine.NoPoint && last == p
+	}
+	return false
 }
 
 // endAudit reports whether the unused cards are being opened for the
@@ -310,10 +366,11 @@ func (h *hmgRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine
 }
 
 func (h *hmgRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var o HMGCardOpening
-	if err := decodeBody(body, &o); err != nil {
+	var rb HMGRevealBody
+	if err := decodeBody(body, &rb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
+	o := rb.HMGCardOpening
 	c := h.m.Colors[from]
 	if o.Card >= 0 && o.Card < h.m.Options.Cards && h.game.Cards(c)[o.Card].Revealed {
 		return nil, violation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
@@ -462,7 +519,7 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), engine.ErrNoSuchCard)
 		}
 		o := p.openings[a.Card]
-		return KindHMGReveal, HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}, nil
+		return KindHMGReveal, HMGRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
 	case MarkDead:
 		return KindMark, markBody(h.game.Board(), a.Dead), nil
 	case AgreeScore:

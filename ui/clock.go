@@ -96,6 +96,9 @@ func ClockLines(m *GameModel, now time.Time) []string {
 		lines[0] += " · adjourned, the clocks stopped"
 	case c.AdjournAsked:
 		lines[0] += " · " + m.RoleName(c.AdjournBy) + " asks to adjourn"
+		if c.AdjournBy != m.View.Role {
+			lines[0] += " (^O agrees)"
+		}
 	}
 	for _, col := range []engine.Color{engine.Black, engine.White} {
 		r := m.colorRole(col)

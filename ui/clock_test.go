@@ -72,7 +72,7 @@ func TestCLKD12InvitationShowsTheClock(t *testing.T) {
 }
 
 // TestCLKD12LobbyFormTakesTheCommandLineClock (CLK-D12): the lobby's
-// games of plain Go and Bridge Go take the clock kakure play --time gave;
+// games with clocks (plain Go, Bridge Go, Hidden Move Go) take the clock kakure play --time gave;
 // the variants without clocks do not.
 func TestCLKD12LobbyFormTakesTheCommandLineClock(t *testing.T) {
 	c := clock.MustParse("10m+5s")

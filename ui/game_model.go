@@ -379,6 +379,13 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: []string{fmt.Sprintf("Move %d (%s) is taken back.", e.Move, m.RoleName(e.By))}, frame: true}, true
 	case protocol.EventUndoDeclined:
 		return eventNote{lines: []string{fmt.Sprintf("%s's request to take back a move is refused.", m.RoleName(e.By))}}, true
+	case protocol.EventAdjournRequested:
+		if e.By == m.View.Role {
+			return eventNote{lines: []string{"You ask to adjourn; both clocks stop if the opponent agrees."}}, true
+		}
+		return eventNote{lines: []string{m.RoleName(e.By) + " asks to adjourn: ^O agrees and both clocks stop."}}, true
+	case protocol.EventAdjournAgreed:
+		return eventNote{lines: []string{"The game is adjourned by agreement: both clocks stopped until the next move. You may leave (^Q) and come back."}}, true
 	case protocol.EventChat:
 		return eventNote{}, true // the chat panel shows it
 	case protocol.EventEnded:

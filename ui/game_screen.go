@@ -159,6 +159,7 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
 		{Key: "Ctrl-K", Name: "undo", Help: "ask to take back your last move (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
+		{Key: "Ctrl-O", Name: "adjourn", Help: "ask to adjourn, or agree when asked (clocks stop)", Action: s.adjourn},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
 		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
 		{Key: "Ctrl-E", Name: "estimate", Help: "estimate the score as the board stands (plain Go, F-Go)", Action: s.showEstimate},
@@ -297,6 +298,28 @@ func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
 		s.undoDialog = nil
 	}
 	s.afterChange()
+}
+
+// adjourn asks the opponent to adjourn the game or, when the opponent
+// asked, agrees (CLK-D13, UI-D34): both clocks then stop until the next
+// move.
+func (s *GameScreen) adjourn() {
+	c, me := s.model.View.Clock, s.model.View.Role
+	switch {
+	case c == nil:
+		s.model.Message = "this game has no clock: leave it (^Q) and it waits for you both"
+	case c.Adjourned:
+		s.model.Message = "the game is adjourned already: the clocks stopped until the next move"
+	case c.AdjournAsked && c.AdjournBy == me:
+		s.model.Message = "you asked to adjourn: waiting for the opponent to agree"
+	case c.AdjournAsked:
+		s.act(protocol.AcceptAdjourn{})
+		return
+	default:
+		s.act(protocol.RequestAdjourn{})
+		return
+	}
+	s.render()
 }
 
 // askUndo asks the player to answer the opponent's request to take back
@@ -684,7 +707,7 @@ func (s *GameScreen) showHelp() {
 
 // showRules opens the rules of this game.
 // showEstimate shows the score estimate of a public board on request
-// (UI-D34), or says why there is none.
+// (UI-D35), or says why there is none.
 func (s *GameScreen) showEstimate() {
 	e, ok := s.variant.(estimator)
 	if !ok {

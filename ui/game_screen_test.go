@@ -511,11 +511,11 @@ func TestReviewByMove(t *testing.T) {
 	}
 }
 
-// TestUID34ScoreEstimateOnRequest: Ctrl-E in a game of plain Go shows the
-// score estimate of the board as it stands (UI-D34), with the same
+// TestUID35ScoreEstimateOnRequest: Ctrl-E in a game of plain Go shows the
+// score estimate of the board as it stands (UI-D35), with the same
 // breakdown as the count; in Phantom Go, whose board is hidden, it says
 // why there is none.
-func TestUID34ScoreEstimateOnRequest(t *testing.T) {
+func TestUID35ScoreEstimateOnRequest(t *testing.T) {
 	s, g := newRecordScreen(t, "go", protocol.Inviter)
 	for range 12 {
 		g.next(s)

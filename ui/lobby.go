@@ -9,7 +9,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
 )
@@ -81,10 +80,9 @@ func (m *LobbyModel) AddLANPeer(p LANPeer) {
 type Lobby struct {
 	*tview.Flex
 	model LobbyModel
-	// clock is the time control of the command line (kakure play --time),
-	// which the form's games of plain Go and Bridge Go take (CLK-D12).
-	clock clock.Control
-	lag   time.Duration
+	// lag is the lag allowance of the command line (kakure play --lag),
+	// which the form's games with a clock take (CLK-D7).
+	lag time.Duration
 
 	me, invites, status, hints  *tview.TextView
 	lan, saved                  *tview.List
@@ -261,7 +259,7 @@ func (l *Lobby) Model() *LobbyModel { return &l.model }
 // SetDefaults fills the form with o (zero fields stay empty: the
 // variant's default).
 func (l *Lobby) SetDefaults(o engine.Options) {
-	l.clock, l.lag = o.Time, o.Lag
+	l.lag = o.Lag
 	for i, v := range formVariants {
 		if v == o.Variant {
 			l.variant.SetCurrentOption(i)
@@ -345,9 +343,6 @@ func (l *Lobby) Options() (engine.Options, error) {
 	}
 	if err := l.readSides(&o); err != nil {
 		return o, err
-	}
-	if o.Variant == engine.VariantGo || o.Variant == engine.VariantBridge {
-		o.Time, o.Lag = l.clock, l.lag
 	}
 	o, err = o.Normalize()
 	if err != nil {

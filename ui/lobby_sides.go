@@ -9,13 +9,17 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
 )
 
 // lobbySides are the new-game form's fields of the colours (UI-D32): the
-// colour the player takes (nigiri by default) and plain Go's handicap.
+// colour the player takes (nigiri by default) and plain Go's handicap;
+// and its clock (UI-D34): the time control in the --time syntax (CLK-D2)
+// for the variants that have clocks.
 type lobbySides struct {
 	color    *tview.DropDown
 	handicap *tview.InputField
+	clock    *tview.InputField
 }
 
 // formColors are the colour field's choices, in its order: nigiri first
@@ -36,7 +40,9 @@ func (l *Lobby) addSideFields() {
 	l.sides.color.SetCurrentOption(0)
 	l.sides.handicap = tview.NewInputField().SetLabel("Handicap (go) ").SetFieldWidth(8).SetPlaceholder("none")
 	l.sides.handicap.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
-	l.form.AddFormItem(l.sides.color).AddFormItem(l.sides.handicap)
+	l.sides.clock = tview.NewInputField().SetLabel("Clock (go, bridge, hmg) ").SetFieldWidth(12).SetPlaceholder("none")
+	l.sides.clock.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
+	l.form.AddFormItem(l.sides.color).AddFormItem(l.sides.handicap).AddFormItem(l.sides.clock)
 }
 
 // setSideDefaults fills the colour and handicap fields from o.
@@ -49,12 +55,27 @@ func (l *Lobby) setSideDefaults(o engine.Options) {
 	if o.Handicap != 0 {
 		l.sides.handicap.SetText(strconv.Itoa(o.Handicap))
 	}
+	if !o.Time.IsNone() {
+		l.sides.clock.SetText(o.Time.String())
+	}
 }
 
-// readSides sets o's colour choice and handicap from the form. The
+// readSides sets o's colour choice, handicap and clock from the form. The
 // handicap is read for plain Go only (HC-D1), the colour for every
-// variant but gomoku, whose pie rule chooses (GM-2).
+// variant but gomoku, whose pie rule chooses (GM-2), the clock for the
+// variants that have clocks (CLK-D10, UI-D34), with the lag allowance of
+// the command line.
 func (l *Lobby) readSides(o *engine.Options) error {
+	if engine.HasClocks(o.Variant) {
+		c, err := clock.Parse(l.sides.clock.GetText())
+		if err != nil {
+			return err // it names the clock and shows the five forms (CLK-D2)
+		}
+		o.Time = c
+		if !c.IsNone() {
+			o.Lag = l.lag
+		}
+	}
 	if o.Variant != engine.VariantGomoku {
 		i, _ := l.sides.color.GetCurrentOption()
 		o.InviterColor = formColors[max(i, 0)].color

@@ -107,7 +107,7 @@ func (s *phantomScreen) finalCount(v protocol.View) ([]engine.Point, engine.Scor
 }
 
 // estimator is a variant screen whose board is public: estimate returns
-// the score estimate of view v's board (UI-D34).
+// the score estimate of view v's board (UI-D35).
 type estimator interface {
 	estimate(v protocol.View) (engine.Score, bool)
 }

@@ -345,6 +345,24 @@ func TestMatchTimeControl(t *testing.T) {
 	if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") {
 		t.Errorf("verify exited %d:\n%s", code, vout)
 	}
+	// Hidden Move Go has clocks too (CLK-D10): its moves carry their
+	// think times, the bots' board search keeps within the clock (the
+	// bots choose their cards at once: 0 ms, left out).
+	hmgDir := t.TempDir()
+	code, out = runCommand(t, "match", "--games", "1", "--out", hmgDir, "--variant", "hmg", "--size", "7", "--time", "30s", "--black", "bot", "--white", "bot")
+	if code != 0 || strings.Contains(out, "(time)") {
+		t.Fatalf("hmg match exited %d (a loss on time?):\n%s", code, out)
+	}
+	hmgRecord := filepath.Join(hmgDir, "game-001.record.json")
+	if data, err = os.ReadFile(hmgRecord); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"time":"30s"`)) || !regexp.MustCompile(`"kind":"move","body":\{"point":"[A-Z0-9a-z]+","think_ms":`).Match(data) {
+		t.Errorf("the hmg record lacks the time control or the moves' think times:\n%.800s", data)
+	}
+	if code, vout := runCommand(t, "verify", hmgRecord); code != 0 || !strings.Contains(vout, "ok: result") {
+		t.Errorf("verify of the hmg game exited %d:\n%s", code, vout)
+	}
 	code, out = runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--time", "5x")
 	if code != 2 || !strings.Contains(out, "--time") || !strings.Contains(out, "5m+3x30s") {
 		t.Errorf("a bad --time: exit %d:\n%s", code, out)
