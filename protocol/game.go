@@ -660,6 +660,10 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 	}()
 }
 
+// endLinger is how long a finished game's stream stays half open after
+// its last message, for the other program to read it, before it is reset.
+const endLinger = 5 * time.Second
+
 func (g *Game) dropStream() {
 	if g.stream != nil {
 		if g.m.Phase == PhaseDone {
@@ -667,8 +671,12 @@ func (g *Game) dropStream() {
 			// the other program: a reset lets it throw away what it has
 			// not read yet, and the other program, left without the
 			// message that ended the game, would wait adjourned for
-			// ever. Closing sends it after everything written.
-			g.stream.Close()
+			// ever. Closing the write side sends it after everything
+			// written; the reset follows endLinger later, so that a
+			// peer that goes on writing (T-10) is still cut off.
+			st := g.stream
+			st.CloseWrite()
+			time.AfterFunc(endLinger, func() { st.Reset() })
 		} else {
 			g.stream.Reset()
 		}
