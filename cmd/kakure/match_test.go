@@ -342,8 +342,8 @@ func TestMatchTimeControl(t *testing.T) {
 	if !bytes.Contains(data, []byte(`"time":"30s","lag_ms":1000`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
 		t.Errorf("the record lacks the time control or the think times:\n%.600s", data)
 	}
-	if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") {
-		t.Errorf("verify exited %d:\n%s", code, vout)
+	if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") || !strings.Contains(vout, ", clock ") {
+		t.Errorf("verify exited %d, or does not name the clock:\n%s", code, vout)
 	}
 	// Hidden Move Go has clocks too (CLK-D10): its moves carry their
 	// think times, the bots' board search keeps within the clock (the

@@ -49,7 +49,16 @@ func describeRecord(tr *protocol.Transcript) string {
 		return "unreadable invitation"
 	}
 	o := m.Options
-	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o)
+	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o) + describeClock(o)
+}
+
+// describeClock writes a record's time control as kakure verify prints it
+// (CLK-D2, CLK-D7): nothing for a game without a clock.
+func describeClock(o engine.Options) string {
+	if o.Time.IsNone() {
+		return ""
+	}
+	return fmt.Sprintf(", clock %s (lag allowance %v a move)", o.Time, o.Lag)
 }
 
 // describeSides writes the colour choice and the handicap of a record's
