@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,9 +43,7 @@ func runID(env *environment, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	nameSet := false
-	fs.Visit(func(f *flag.Flag) { nameSet = nameSet || f.Name == "name" })
-	if nameSet {
+	if isSet(fs, "name") {
 		if err := writeName(*home, *name); err != nil {
 			return err
 		}
