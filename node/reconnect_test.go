@@ -2,13 +2,13 @@ package node_test
 
 import (
 	"context"
-	"github.com/kakure/kakure/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 	"github.com/libp2p/go-libp2p/core/network"
 )

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -284,8 +283,6 @@ func (f *firstMoveTimer) Choose(v protocol.View) protocol.Action {
 func nodeDefaultListen() []string {
 	return []string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1", "/ip6/::/tcp/0", "/ip6/::/udp/0/quic-v1"}
 }
-
-var _ = filepath.Join
 
 // printNetStatus prints "internet: " and the node's status (DHT peers,
 // reachability, relay reservations) each time it changes, checked every

@@ -114,6 +114,14 @@ func finishAndVerify(t *testing.T, g cutGame) {
 	t.Helper()
 	resGuest := g.guest.waitLine(t, reGameResult, 180*time.Second)
 	resHost := g.host.waitLine(t, reGameResult, 60*time.Second)
+	resultsAgree(t, resGuest, resHost)
+}
+
+// resultsAgree checks that the guest's and the host's result lines
+// (reGameResult) agree and that both records verify with that result
+// (T-13).
+func resultsAgree(t *testing.T, resGuest, resHost []string) {
+	t.Helper()
 	if resGuest[1] != resHost[1] || resGuest[2] != resHost[2] {
 		t.Fatalf("the players disagree: guest %q, host %q", resGuest[0], resHost[0])
 	}

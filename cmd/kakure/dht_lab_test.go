@@ -213,18 +213,7 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 		}
 		resGuest := guest.waitLine(t, reGameResult, 120*time.Second)
 		resHost := host.waitLine(t, reGameResult, 30*time.Second)
-		if resGuest[1] != resHost[1] || resGuest[2] != resHost[2] {
-			t.Fatalf("the players disagree: guest %q, host %q", resGuest[0], resHost[0])
-		}
-		for _, res := range [][]string{resGuest, resHost} {
-			tr, err := protocol.LoadTranscript(res[3])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep := protocol.Verify(tr); rep.Violation != nil || rep.Outcome == nil || rep.Outcome.Result.String() != res[2] {
-				t.Errorf("record %s does not verify: %+v", res[3], rep)
-			}
-		}
+		resultsAgree(t, resGuest, resHost)
 		if b := relayBytes(t, relay); b < 10_000 {
 			t.Errorf("the kakure relay forwarded %d bytes for a relayed game, expected the whole game", b)
 		}

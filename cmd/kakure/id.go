@@ -3,18 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/kakure/kakure/node"
-	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
@@ -47,9 +43,7 @@ func runID(env *environment, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	nameSet := false
-	fs.Visit(func(f *flag.Flag) { nameSet = nameSet || f.Name == "name" })
-	if nameSet {
+	if isSet(fs, "name") {
 		if err := writeName(*home, *name); err != nil {
 			return err
 		}
@@ -118,11 +112,8 @@ func writeName(home, name string) error {
 		}
 	}
 	name = strings.TrimSpace(name)
-	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) {
-		return usageError("a name is at most %d bytes of UTF-8", protocol.MaxNameLength)
-	}
-	if strings.ContainsFunc(name, unicode.IsControl) {
-		return usageError("a name has no control characters")
+	if p := nameProblem("name", name); p != "" {
+		return usageError("%s", p)
 	}
 	path := filepath.Join(home, NameFile)
 	if name == "" {
@@ -151,7 +142,7 @@ func readName(home string) (string, error) {
 		return "", fmt.Errorf("name: %w", err)
 	}
 	name := strings.TrimSpace(string(b))
-	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+	if nameProblem("name", name) != "" {
 		return "", fmt.Errorf("name: %s holds no valid name; set it again with kakure id --name", filepath.Join(home, NameFile))
 	}
 	return name, nil

@@ -79,13 +79,24 @@ func runPetname(env *environment, args []string) error {
 // checkPetname checks a petname as a display name is checked (UI-D30):
 // at most protocol.MaxNameLength bytes of UTF-8, no control characters.
 func checkPetname(name string) error {
-	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) {
-		return fmt.Errorf("a petname is at most %d bytes of UTF-8", protocol.MaxNameLength)
-	}
-	if strings.ContainsFunc(name, unicode.IsControl) {
-		return errors.New("a petname has no control characters")
+	if p := nameProblem("petname", name); p != "" {
+		return errors.New(p)
 	}
 	return nil
+}
+
+// nameProblem says what is wrong with a display name or a petname (what
+// names which) kept in the home (UI-D30), or "" if nothing is: it is at
+// most protocol.MaxNameLength bytes of UTF-8 and has no control
+// characters.
+func nameProblem(what, name string) string {
+	if len(name) > protocol.MaxNameLength || !utf8.ValidString(name) {
+		return fmt.Sprintf("a %s is at most %d bytes of UTF-8", what, protocol.MaxNameLength)
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return fmt.Sprintf("a %s has no control characters", what)
+	}
+	return ""
 }
 
 // readPetnames returns the home's petname book (empty when it has none);

@@ -1,10 +1,8 @@
 package rendezvous
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"fmt"
-	"time"
 
 	"github.com/ipfs/go-cid"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -42,40 +40,19 @@ func DHTKey(code string) (cid.Cid, error) {
 // serving.
 func ServeOwnCodes(h host.Host, record func(code string) (SignedRecord, bool)) func() {
 	h.SetStreamHandler(ProtocolID, func(st network.Stream) {
-		if err := st.Scope().SetService(serviceName); err != nil {
-			st.Reset()
-			return
-		}
-		if err := st.Scope().ReserveMemory(2*maxMessageSize, network.ReservationPriorityAlways); err != nil {
-			st.Reset()
-			return
-		}
-		defer st.Scope().ReleaseMemory(2 * maxMessageSize)
-		st.SetDeadline(time.Now().Add(streamTimeout))
-		var req request
-		if err := readMessage(bufio.NewReader(st), &req); err != nil {
-			writeMessage(st, response{Status: statusBadRequest, Message: "unreadable request"})
-			st.Reset()
-			return
-		}
-		resp := response{Status: statusRefused, Message: "this peer is no relay: it answers lookups of its own codes only"}
-		if req.Op == opLookup {
-			code, err := ParseCode(req.Code)
-			switch {
-			case err != nil:
-				resp = response{Status: statusBadRequest, Message: err.Error()}
-			default:
-				resp = response{Status: statusNotFound}
-				if sr, ok := record(code); ok {
-					resp = response{Status: statusOK, Record: &sr}
-				}
+		serveStream(st, func(req request) response {
+			if req.Op != opLookup {
+				return response{Status: statusRefused, Message: "this peer is no relay: it answers lookups of its own codes only"}
 			}
-		}
-		if err := writeMessage(st, resp); err != nil {
-			st.Reset()
-			return
-		}
-		st.Close()
+			code, err := ParseCode(req.Code)
+			if err != nil {
+				return response{Status: statusBadRequest, Message: err.Error()}
+			}
+			if sr, ok := record(code); ok {
+				return response{Status: statusOK, Record: &sr}
+			}
+			return response{Status: statusNotFound}
+		})
 	})
 	return func() { h.RemoveStreamHandler(ProtocolID) }
 }

@@ -81,6 +81,21 @@ func (s *Server) Len() int {
 }
 
 func (s *Server) handleStream(st network.Stream) {
+	serveStream(st, func(req request) response {
+		ip := ""
+		if a, err := manet.ToIP(st.Conn().RemoteMultiaddr()); err == nil {
+			ip = a.String()
+		}
+		return s.serve(st.Conn().RemotePeer(), ip, req)
+	})
+}
+
+// serveStream answers one request on st with answer(request): it puts the
+// stream under the rendezvous service's resource scope, reads the
+// request under streamTimeout, writes the response and closes the stream
+// (a bad request gets statusBadRequest and a reset). The relay's Server
+// and ServeOwnCodes share it.
+func serveStream(st network.Stream, answer func(request) response) {
 	if err := st.Scope().SetService(serviceName); err != nil {
 		st.Reset()
 		return
@@ -97,12 +112,7 @@ func (s *Server) handleStream(st network.Stream) {
 		st.Reset()
 		return
 	}
-	ip := ""
-	if a, err := manet.ToIP(st.Conn().RemoteMultiaddr()); err == nil {
-		ip = a.String()
-	}
-	resp := s.serve(st.Conn().RemotePeer(), ip, req)
-	if err := writeMessage(st, resp); err != nil {
+	if err := writeMessage(st, answer(req)); err != nil {
 		st.Reset()
 		return
 	}
