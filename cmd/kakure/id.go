@@ -82,6 +82,9 @@ func runID(env *environment, args []string) error {
 	}
 	// On the DHT, give the node a few seconds to meet its bootstrap peers
 	// so that the status says something.
+	if n.NetStatus().DHT {
+		fmt.Fprintf(env.stderr, "internet: looking for DHT peers (up to %v; \"dht\": \"off\" in config.json stays off the DHT)…\n", idDHTWait)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), idDHTWait)
 	n.AwaitDHT(ctx)
 	cancel()
