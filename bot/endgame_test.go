@@ -91,17 +91,6 @@ func TestBOTD6FGoBotPassesAndResigns(t *testing.T) {
 func phantomSettled(t *testing.T, whiteLearns bool) engine.PhantomView {
 	t.Helper()
 	black, white := settledColumns(t)
-	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
-	ref, err := engine.NewPhantomReferee(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	views := map[engine.Color]engine.PhantomView{}
-	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if views[c], err = engine.NewPhantomView(o, c); err != nil {
-			t.Fatal(err)
-		}
-	}
 	var moves []engine.Point
 	for i := range black {
 		moves = append(moves, black[i], white[i])
@@ -110,18 +99,8 @@ func phantomSettled(t *testing.T, whiteLearns bool) engine.PhantomView {
 	if whiteLearns {
 		moves = append(append(moves, engine.Pass), black...)
 	}
-	for i, p := range moves {
-		var out engine.TryOutcome
-		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != (i < 2*len(black) || p == engine.Pass) {
-			t.Fatalf("try %s: %v %+v", p.Vertex(7), err, out)
-		}
-		for c, v := range views {
-			if views[c], err = v.Apply(engine.PhantomAnnounce(o.Rules, 7, out, c)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return views[ref.ToMove()]
+	toMove, views := tryPhantom7(t, moves, func(i int, p engine.Point) bool { return i < 2*len(black) || p == engine.Pass })
+	return views[toMove]
 }
 
 // TestBOTD6PhantomBotPasses (BOT-D6, BOT-PG-D7): Black, who knows its own
@@ -160,13 +139,11 @@ func TestBOTD6PhantomBotResigns(t *testing.T) {
 	}
 }
 
-// phantomWalled plays, on 7×7 under common rules, Black's stones (White
-// passing) and, last, White's wall F1–F7 alternating with Black's last
-// seven stones, so that White's last action is a move; whiteInside, if
-// not "", is a White stone played first, Black passing. When
-// blackLearns, Black then tries White's stones in vain, which shows it
-// every one of them. It returns Black's view.
-func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, blackLearns bool) engine.PhantomView {
+// tryPhantom7 tries moves in turn in a Phantom Go game on 7×7 under
+// common rules, komi 7.5, failing t unless try i of point p is legal
+// exactly when legal(i, p) says so. It returns the colour to try next and
+// each colour's view.
+func tryPhantom7(t *testing.T, moves []engine.Point, legal func(i int, p engine.Point) bool) (engine.Color, map[engine.Color]engine.PhantomView) {
 	t.Helper()
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
 	ref, err := engine.NewPhantomReferee(o)
@@ -179,6 +156,28 @@ func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, black
 			t.Fatal(err)
 		}
 	}
+	for i, p := range moves {
+		var out engine.TryOutcome
+		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != legal(i, p) {
+			t.Fatalf("try %s: %v %+v", p.Vertex(7), err, out)
+		}
+		for c, v := range views {
+			if views[c], err = v.Apply(engine.PhantomAnnounce(o.Rules, 7, out, c)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return ref.ToMove(), views
+}
+
+// phantomWalled plays, on 7×7 under common rules, Black's stones (White
+// passing) and, last, White's wall F1–F7 alternating with Black's last
+// seven stones, so that White's last action is a move; whiteInside, if
+// not "", is a White stone played first, Black passing. When
+// blackLearns, Black then tries White's stones in vain, which shows it
+// every one of them. It returns Black's view.
+func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, blackLearns bool) engine.PhantomView {
+	t.Helper()
 	_, white := settledColumns(t)
 	var moves, learn []engine.Point
 	if whiteInside != "" {
@@ -198,18 +197,8 @@ func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, black
 	if blackLearns {
 		moves = append(moves, learn...)
 	}
-	for i, p := range moves {
-		var out engine.TryOutcome
-		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != (i < legal) {
-			t.Fatalf("try %s: %v %+v", p.Vertex(7), err, out)
-		}
-		for c, v := range views {
-			if views[c], err = v.Apply(engine.PhantomAnnounce(o.Rules, 7, out, c)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if ref.ToMove() != engine.Black {
+	toMove, views := tryPhantom7(t, moves, func(i int, _ engine.Point) bool { return i < legal })
+	if toMove != engine.Black {
 		t.Fatal("Black should be to try")
 	}
 	return views[engine.Black]

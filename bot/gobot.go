@@ -29,15 +29,21 @@ func NewGoBot(level Level, seed uint64) *GoBot {
 // legal for c (GTP lets a controller ask for either colour, so c need not
 // be the player to move).
 func (b *GoBot) ChooseMove(g engine.GoGame, c engine.Color) engine.Point {
-	board := g.Board()
-	var legal []engine.Point
+	board, legal, opponentPassed := goPosition(g, c)
+	return b.chooseOnBoard(board, c, g.Options().Komi, legal, opponentPassed)
+}
+
+// goPosition returns g's board, the points where c may play in g (the
+// full rules, superko included) and whether the opponent has just passed
+// with c to move.
+func goPosition(g engine.GoGame, c engine.Color) (board engine.Board, legal []engine.Point, opponentPassed bool) {
+	board = g.Board()
 	for p := engine.Point(0); int(p) < board.Points(); p++ {
 		if board.At(p) == engine.Empty && g.Check(c, p) == nil {
 			legal = append(legal, p)
 		}
 	}
-	opponentPassed := g.LastMove() == engine.Pass && g.ToMove() == c
-	return b.chooseOnBoard(board, c, g.Options().Komi, legal, opponentPassed)
+	return board, legal, g.LastMove() == engine.Pass && g.ToMove() == c
 }
 
 // MarkDead returns the stones of g's board the bot takes as dead at the
@@ -60,14 +66,7 @@ func (b *GoBot) chooseOnBoard(board engine.Board, c engine.Color, komi float64, 
 // ChooseMoveOrResign is ChooseMove that may also resign a hopeless game
 // (BOT-D6): resign true means the bot resigns rather than play.
 func (b *GoBot) ChooseMoveOrResign(g engine.GoGame, c engine.Color) (engine.Point, bool) {
-	board := g.Board()
-	var legal []engine.Point
-	for p := engine.Point(0); int(p) < board.Points(); p++ {
-		if board.At(p) == engine.Empty && g.Check(c, p) == nil {
-			legal = append(legal, p)
-		}
-	}
-	opponentPassed := g.LastMove() == engine.Pass && g.ToMove() == c
+	board, legal, opponentPassed := goPosition(g, c)
 	return b.decide(board, c, g.Options().Komi, legal, opponentPassed)
 }
 

@@ -26,6 +26,15 @@ type Level struct {
 	NoEarlyPass bool
 }
 
+// WithinTime returns l with its time limit no more than budget: budget
+// when l has none or a longer one (a clock's budget, CLK-D11, GTP-D4).
+func (l Level) WithinTime(budget time.Duration) Level {
+	if l.Time <= 0 || budget < l.Time {
+		l.Time = budget
+	}
+	return l
+}
+
 // Levels are the numbered levels 1 (fastest, weakest) to 5 (strongest,
 // slowest); Levels[0] is unused. DefaultLevel is Levels[3].
 var Levels = [...]Level{

@@ -76,11 +76,7 @@ func (b *Bots) moveLevel(v protocol.View, board engine.Board) Level {
 	if !c.Since.IsZero() {
 		budget -= time.Since(c.Since)
 	}
-	budget = max(budget, 20*time.Millisecond)
-	if l.Time <= 0 || budget < l.Time {
-		l.Time = budget
-	}
-	return l
+	return l.WithinTime(max(budget, 20*time.Millisecond))
 }
 
 func (b *Bots) goPlayer() *GoBot {

@@ -149,10 +149,5 @@ func (s *Server) timedLevel(c engine.Color) (bot.Level, bool) {
 	if l := s.clock.left[c]; l != nil {
 		st = *l
 	}
-	budget := max(ctl.Budget(st, clockMovesLeft, clockMargin), 20*time.Millisecond)
-	l := botLevel(s.level)
-	if l.Time <= 0 || budget < l.Time {
-		l.Time = budget
-	}
-	return l, true
+	return botLevel(s.level).WithinTime(ctl.Budget(st, clockMovesLeft, clockMargin)), true
 }

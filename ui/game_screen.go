@@ -705,7 +705,6 @@ func (s *GameScreen) showHelp() {
 	s.dialog = helpDialog(text, func() { s.dialog = nil })
 }
 
-// showRules opens the rules of this game.
 // showEstimate shows the score estimate of a public board on request
 // (UI-D35), or says why there is none.
 func (s *GameScreen) showEstimate() {
@@ -728,6 +727,7 @@ func (s *GameScreen) showEstimate() {
 	s.dialog = textDialog("Score estimate — Esc closes", strings.Join(lines, "\n"), func() { s.dialog = nil })
 }
 
+// showRules opens the rules of this game.
 func (s *GameScreen) showRules() {
 	s.dialog = rulesDialog(s.model.View.Options, func() { s.dialog = nil })
 }

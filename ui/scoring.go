@@ -131,28 +131,26 @@ func (s fgoScreen) estimate(v protocol.View) (engine.Score, bool) {
 // estimateLines write an estimate as countLines writes a count, with
 // "area" for the empty points it gives each colour.
 func estimateLines(sc engine.Score) []string {
-	white := fmt.Sprintf("White %s: %d stones, %d area", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory)
-	if sc.Komi != 0 {
-		white += ", komi " + formatPoints(sc.Komi)
-	}
-	return []string{
-		fmt.Sprintf("Black %s: %d stones, %d area", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory),
-		white,
-		"Estimate → " + sc.Result().String(),
-	}
+	return scoreLines(sc, "area", "Estimate")
 }
 
 // countLines write a count with what it is made of: stones, territory and
 // komi (GO-5), then the result it gives.
 func countLines(sc engine.Score) []string {
-	white := fmt.Sprintf("White %s: %d stones, %d territory", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory)
+	return scoreLines(sc, "territory", "Count")
+}
+
+// scoreLines write score sc as each colour's points, stones, empty points
+// (named by empties) and White's komi, then the result under label.
+func scoreLines(sc engine.Score, empties, label string) []string {
+	white := fmt.Sprintf("White %s: %d stones, %d %s", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory, empties)
 	if sc.Komi != 0 {
 		white += ", komi " + formatPoints(sc.Komi)
 	}
 	return []string{
-		fmt.Sprintf("Black %s: %d stones, %d territory", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory),
+		fmt.Sprintf("Black %s: %d stones, %d %s", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory, empties),
 		white,
-		"Count → " + sc.Result().String(),
+		label + " → " + sc.Result().String(),
 	}
 }
 
