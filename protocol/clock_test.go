@@ -59,6 +59,24 @@ func cheatClaim(cheater int, chargeMS int64) func(i int, c *protocol.Config) {
 	}
 }
 
+// claimWhileHonestRuns has the cheater (set up with cheatClaim) claim
+// the honest player's flag fell while the honest clock runs: the cheater
+// moves first when it is Black, then sends the chat line cheatClaim turns
+// into the claim.
+func claimWhileHonestRuns(t *testing.T, honest, cheater *protocol.Game) {
+	t.Helper()
+	if honest.View().Color != engine.Black {
+		// The cheater moves first, so that the honest clock runs.
+		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
+			t.Fatal(err)
+		}
+		waitClockView(t, honest, "the cheater's move", func(v protocol.View) bool { return v.MyTurn })
+	}
+	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // gameOver waits until g's game is done and returns its outcome.
 func gameOver(t *testing.T, g *protocol.Game) protocol.Outcome {
 	t.Helper()
@@ -76,16 +94,7 @@ func TestT14EarlyTimeoutClaimRefused(t *testing.T) {
 	p := newPair(t, cheatClaim(1, (11*time.Minute).Milliseconds()))
 	games := startGame(t, p, timed(t, "10m"))
 	honest, cheater := games[0], games[1]
-	if honest.View().Color != engine.Black {
-		// The cheater moves first, so that the honest clock runs.
-		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
-			t.Fatal(err)
-		}
-		waitClockView(t, honest, "the cheater's move", func(v protocol.View) bool { return v.MyTurn })
-	}
-	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
-		t.Fatal(err)
-	}
+	claimWhileHonestRuns(t, honest, cheater)
 	for _, g := range games {
 		o := gameOver(t, g)
 		if o.Result.By != engine.ByDispute || o.Result.Winner != engine.Empty {
@@ -116,15 +125,7 @@ func TestT14FalseTimeoutClaimLoses(t *testing.T) {
 	p := newPair(t, cheatClaim(1, 1000))
 	games := startGame(t, p, timed(t, "10m"))
 	honest, cheater := games[0], games[1]
-	if honest.View().Color != engine.Black {
-		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
-			t.Fatal(err)
-		}
-		waitClockView(t, honest, "the cheater's move", func(v protocol.View) bool { return v.MyTurn })
-	}
-	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
-		t.Fatal(err)
-	}
+	claimWhileHonestRuns(t, honest, cheater)
 	for _, g := range games {
 		o := gameOver(t, g)
 		if o.Result.Winner != honest.View().Color || !o.Proven || o.Violation == nil || o.Violation.Accused != cheater.Role() {

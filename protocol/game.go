@@ -869,6 +869,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	g.inBulk, g.inBulkBytes, g.inBulkCharge = nil, 0, 0
 	defer g.refundBulk(charge)
 	g.pruneBulk(m.Ack)
+	saveNow := true
 	if br, ok := g.player.(bulkReceiver); ok {
 		err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
 		if err != nil {
@@ -890,18 +891,20 @@ func (g *Game) receive(m *Message, raw []byte) {
 		// next message, secrets first, both synced; lost in a crash
 		// before it, the message was acknowledged by nothing and is sent
 		// again on resume. A message that ends the game is written now.
-		if g.m.Phase != PhaseDone {
-			g.emit(events)
-			g.afterChange()
-			return
-		}
-		if err := g.saveSecrets(); err != nil {
-			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+		saveNow = g.m.Phase == PhaseDone
+		if saveNow {
+			if err := g.saveSecrets(); err != nil {
+				g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+			}
 		}
 	}
-	if err := g.save(false); err != nil {
-		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
+	if saveNow {
+		if err := g.save(false); err != nil {
+			g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
+		}
 	}
+	// The clock's part comes after the save on either path: a variant
+	// whose saves wait for the next own message keeps its clocks too.
 	g.emit(events)
 	g.settleMove(lastCharge, mark, received)
 	g.trackClock(received)
