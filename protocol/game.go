@@ -879,8 +879,12 @@ func (g *Game) receive(m *Message, raw []byte) {
 			}
 			// The secrets before the record, which may now take
 			// messages taken earlier and not written yet (PN-D15).
-			g.saveSecrets()
-			g.save(false)
+			if err := g.saveSecrets(); err != nil {
+				g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+			}
+			if err := g.save(false); err != nil {
+				g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
+			}
 			g.accuse(v, nil)
 			return
 		}
