@@ -169,6 +169,16 @@ func (g *Garbler) CheckRequest(request []byte) error {
 	return g.requestError(g.sender.Check(request))
 }
 
+// sendInputs answers the evaluator's OT request with the labels of its
+// inputs under keys: the OT reply of the garbling.
+func (g *Garbler) sendInputs(request []byte, keys *gc.Keys) ([]byte, error) {
+	zero := make([]ot.Block, len(keys.Inputs[circuit.Evaluator]))
+	for i, pair := range keys.Inputs[circuit.Evaluator] {
+		zero[i] = pair[0]
+	}
+	return g.sender.SendCorrelated(request, zero, keys.Delta)
+}
+
 // requestError is the error of the OT machine's err on the evaluator's
 // request of the try under way: a failed consistency check fails the
 // garbler, blaming the evaluator (ErrDeviation); any other error is a
@@ -274,11 +284,7 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 	if err != nil {
 		return Garbling{}, err
 	}
-	zero := make([]ot.Block, len(p.keys.Inputs[circuit.Evaluator]))
-	for i, pair := range p.keys.Inputs[circuit.Evaluator] {
-		zero[i] = pair[0]
-	}
-	reply, err := g.sender.SendCorrelated(request, zero, p.keys.Delta)
+	reply, err := g.sendInputs(request, p.keys)
 	if err := g.requestError(err); err != nil {
 		return Garbling{}, err
 	}
