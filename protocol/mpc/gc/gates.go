@@ -56,6 +56,17 @@ func newGateHash() *gateHash {
 	return &gateHash{pi: c, buf: new([8 * aeshash.Size]byte)}
 }
 
+// gateArg describes one AND gate for the fused routines evaluate4AESNI,
+// evaluate2AESNI and garble4VAES: its input labels, where its output
+// label goes, its table and its index j among the AND gates (the tweaks
+// are (instance, 2j) and (instance, 2j+1)). The assembly reads the
+// fields at offsets 0, 8, 16, 24 and 32.
+type gateArg struct {
+	a, b, out *blk
+	t         *[TableSize]byte
+	j         uint64
+}
+
 // roundKeys is the AES-128 key schedule of π for the fused gate routines.
 var roundKeys = aeshash.RoundKeys()
 

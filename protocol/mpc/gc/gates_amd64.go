@@ -14,16 +14,6 @@ const haveGateAssembly = true
 // for garble4VAES.
 var haveVAES = cpu.X86.HasAVX2 && cpu.X86.HasAVX512VAES
 
-// gateArg describes one AND gate for evaluate4AESNI and garble4VAES: its input labels,
-// where its output label goes, its table and its index j among the AND
-// gates (the tweaks are (instance, 2j) and (instance, 2j+1)). The
-// assembly reads the fields at offsets 0, 8, 16, 24 and 32.
-type gateArg struct {
-	a, b, out *blk
-	t         *[TableSize]byte
-	j         uint64
-}
-
 // garble2AESNI garbles the AND gates with input zero labels a, b (the
 // j-th) and c, d (the j2-th): the four TCCR hashes of each with AES-NI,
 // both AES layers of the eight blocks interleaved, then half-gates,

@@ -9,12 +9,6 @@ const haveGateAssembly = false
 // haveVAES: no garble4VAES.
 const haveVAES = false
 
-type gateArg struct {
-	a, b, out *blk
-	t         *[TableSize]byte
-	j         uint64
-}
-
 func garble2AESNI(*[176]byte, *blk, *blk, *blk, *blk, *blk, uint64, uint64, uint64, *blk, *blk, *[TableSize]byte, *[TableSize]byte) {
 	panic("gc: no gate assembly")
 }

@@ -42,24 +42,28 @@ func colour(src, dst int) {
 	e("PSRAL $31, X%d", dst)
 }
 
-// savePi keeps π(x) of X0..X5 in X8..X13 and of X6, X7 on the stack.
-func savePi() {
-	for i := range 6 {
-		e("MOVOU X%d, X%d", i, 8+i)
+// savePi keeps π(x) of the registers regs (of X0..X7, in order): of
+// X0..X5 in X8..X13, of X6 and X7 on the stack at 0(SP) and 16(SP).
+func savePi(regs []int) {
+	for _, r := range regs {
+		if r < 6 {
+			e("MOVOU X%d, X%d", r, 8+r)
+		} else {
+			e("MOVOU X%d, %d(SP)", r, 16*(r-6))
+		}
 	}
-	e("MOVOU X6, 0(SP)")
-	e("MOVOU X7, 16(SP)")
 }
 
-// addPi XORs the kept π(x) into X0..X7.
-func addPi() {
-	for i := range 6 {
-		e("PXOR X%d, X%d", 8+i, i)
+// addPi XORs the π(x) that savePi(regs) kept into regs.
+func addPi(regs []int) {
+	for _, r := range regs {
+		if r < 6 {
+			e("PXOR X%d, X%d", 8+r, r)
+		} else {
+			e("MOVOU %d(SP), X14", 16*(r-6))
+			e("PXOR X14, X%d", r)
+		}
 	}
-	e("MOVOU 0(SP), X14")
-	e("PXOR X14, X6")
-	e("MOVOU 16(SP), X14")
-	e("PXOR X14, X7")
 }
 
 var all8 = []int{0, 1, 2, 3, 4, 5, 6, 7}
@@ -82,7 +86,7 @@ TEXT ·garble2AESNI(SB), NOSPLIT, $32-104
 		e("PXOR X14, X%d", 2*i+1)
 	}
 	rounds(all8)
-	savePi()
+	savePi(all8)
 	// Tweaks (instance, 2j), (instance, 2j+1), (instance, 2j2),
 	// (instance, 2j2+1), each on both labels of one input wire.
 	e("MOVQ instance+64(FP), X15")
@@ -104,7 +108,7 @@ TEXT ·garble2AESNI(SB), NOSPLIT, $32-104
 		e("PXOR X14, X%d", tw.reg+1)
 	}
 	rounds(all8)
-	addPi()
+	addPi(all8)
 	halfGates(0, "a", 16, "b", 24, "out", 72, "t", 88)
 	halfGates(4, "c", 32, "d", 40, "out2", 80, "t2", 96)
 	e("RET")
@@ -167,13 +171,7 @@ TEXT ·evaluate%[1]dAESNI(SB), NOSPLIT, $%[3]d-24
 		e("MOVOU (CX), X%d", 2*i+1)
 	}
 	rounds(blocks)
-	if n == 4 {
-		savePi()
-	} else {
-		for _, r := range blocks {
-			e("MOVOU X%d, X%d", r, 8+r)
-		}
-	}
+	savePi(blocks)
 	e("MOVQ instance+16(FP), X15")
 	for i := range n {
 		e("MOVQ %d(BX), R8", argSize*i+offJ)
@@ -187,13 +185,7 @@ TEXT ·evaluate%[1]dAESNI(SB), NOSPLIT, $%[3]d-24
 		e("PXOR X14, X%d", 2*i+1)
 	}
 	rounds(blocks)
-	if n == 4 {
-		addPi()
-	} else {
-		for _, r := range blocks {
-			e("PXOR X%d, X%d", 8+r, r)
-		}
-	}
+	addPi(blocks)
 	for i := range n {
 		ha, hb := 2*i, 2*i+1
 		e("MOVQ %d(BX), CX", argSize*i+offA)

@@ -22,13 +22,6 @@ import (
 
 const katFile = "testdata/kat.txt"
 
-// checkKAT compares got (name → bytes) with the digests of katFile, or
-// rewrites the file under KAKURE_WRITE_KAT=1.
-func checkKAT(t *testing.T, got map[string][]byte) {
-	t.Helper()
-	kat.Check(t, katFile, got)
-}
-
 func bitsBytes(bits []bool) []byte {
 	b := make([]byte, len(bits))
 	for i, x := range bits {
@@ -100,7 +93,7 @@ func katGarbling(t *testing.T) {
 		}
 		got[name+"/evaluated-labels"] = gc.MarshalLabels(out)
 	}
-	checkKAT(t, got)
+	kat.Check(t, katFile, got)
 }
 
 func seedOf(b byte) prg.Seed {

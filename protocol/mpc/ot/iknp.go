@@ -133,7 +133,8 @@ func (s *Sender) BaseRespond(msg []byte) ([]byte, error) {
 func (s *Sender) Batch() uint32 { return s.batch }
 
 // check parses a request of the next batch and runs the consistency
-// check; it returns the count and the m real rows q_j.
+// check; it returns the count and the m real rows q_j. A request that
+// fails the check makes the sender refuse every later call.
 func (s *Sender) check(request []byte) (int, []Block, error) {
 	if s.refused != nil {
 		return 0, nil, s.refused
@@ -150,6 +151,9 @@ func (s *Sender) check(request []byte) (int, []Block, error) {
 	}
 	rows, err := s.rowsOf(request, m, cols, xt)
 	if err != nil {
+		if errors.Is(err, ErrConsistency) {
+			s.refused = err
+		}
 		return 0, nil, err
 	}
 	s.checked, s.checkedRows = append(s.checked[:0], request...), rows
@@ -191,9 +195,6 @@ func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error)
 // every later call), ErrMessage if the request is malformed.
 func (s *Sender) Check(request []byte) error {
 	_, _, err := s.check(request)
-	if errors.Is(err, ErrConsistency) {
-		s.refused = err
-	}
 	return err
 }
 
@@ -205,9 +206,6 @@ func (s *Sender) Check(request []byte) error {
 func (s *Sender) Send(request []byte, pairs [][2]Block) ([]byte, error) {
 	m, rows, err := s.check(request)
 	if err != nil {
-		if errors.Is(err, ErrConsistency) {
-			s.refused = err
-		}
 		return nil, err
 	}
 	if len(pairs) != m {

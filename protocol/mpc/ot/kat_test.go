@@ -18,13 +18,6 @@ import (
 
 const katFile = "testdata/kat.txt"
 
-// checkKAT compares got (name → bytes) with the digests of katFile, or
-// rewrites the file under KAKURE_WRITE_KAT=1.
-func checkKAT(t *testing.T, got map[string][]byte) {
-	t.Helper()
-	kat.Check(t, katFile, got)
-}
-
 // TestKATExtension (T-8(c)): fixed seeds, choices and pairs give fixed
 // base OT messages, requests, replies and received messages over three
 // batches of different sizes.
@@ -45,5 +38,5 @@ func TestKATExtension(t *testing.T) {
 		}
 		got[name+"/received"] = out
 	}
-	checkKAT(t, got)
+	kat.Check(t, katFile, got)
 }

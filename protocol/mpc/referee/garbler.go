@@ -166,7 +166,24 @@ func (g *Garbler) CheckRequest(request []byte) error {
 	if err := checkRequestSize(request, l.NumInputs[circuit.Evaluator]); err != nil {
 		return err
 	}
-	err := g.sender.Check(request)
+	return g.requestError(g.sender.Check(request))
+}
+
+// sendInputs answers the evaluator's OT request with the labels of its
+// inputs under keys: the OT reply of the garbling.
+func (g *Garbler) sendInputs(request []byte, keys *gc.Keys) ([]byte, error) {
+	zero := make([]ot.Block, len(keys.Inputs[circuit.Evaluator]))
+	for i, pair := range keys.Inputs[circuit.Evaluator] {
+		zero[i] = pair[0]
+	}
+	return g.sender.SendCorrelated(request, zero, keys.Delta)
+}
+
+// requestError is the error of the OT machine's err on the evaluator's
+// request of the try under way: a failed consistency check fails the
+// garbler, blaming the evaluator (ErrDeviation); any other error is a
+// malformed message (ErrMessage). It returns nil for nil.
+func (g *Garbler) requestError(err error) error {
 	if errors.Is(err, ot.ErrConsistency) {
 		return g.fail("try %d: its OT request fails the consistency check (%v)", g.pub.Try, err)
 	}
@@ -267,16 +284,9 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 	if err != nil {
 		return Garbling{}, err
 	}
-	zero := make([]ot.Block, len(p.keys.Inputs[circuit.Evaluator]))
-	for i, pair := range p.keys.Inputs[circuit.Evaluator] {
-		zero[i] = pair[0]
-	}
-	reply, err := g.sender.SendCorrelated(request, zero, p.keys.Delta)
-	if errors.Is(err, ot.ErrConsistency) {
-		return Garbling{}, g.fail("try %d: its OT request fails the consistency check (%v)", g.pub.Try, err)
-	}
-	if err != nil {
-		return Garbling{}, fmt.Errorf("%w: OT request of try %d: %v", ErrMessage, g.pub.Try, err)
+	reply, err := g.sendInputs(request, p.keys)
+	if err := g.requestError(err); err != nil {
+		return Garbling{}, err
 	}
 	g.pre = nil
 	// The request shows that the evaluator had the messages made again.

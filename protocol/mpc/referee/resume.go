@@ -6,7 +6,6 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
-	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -129,11 +128,7 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 		}
 		if request != nil && Sum(request) == tr.Request {
 			// The OT reply too: the evaluator may lack the garbling.
-			zero := make([]ot.Block, len(p.keys.Inputs[circuit.Evaluator]))
-			for i, pair := range p.keys.Inputs[circuit.Evaluator] {
-				zero[i] = pair[0]
-			}
-			reply, err := g.sender.SendCorrelated(request, zero, p.keys.Delta)
+			reply, err := g.sendInputs(request, p.keys)
 			if err != nil {
 				return nil, fmt.Errorf("%w: the OT reply of try %d made again: %v", ErrRecord, pub.Try, err)
 			}
