@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/node/rendezvous"
 )
@@ -43,7 +44,7 @@ func TestHostJoinInvite(t *testing.T) {
 	relay, relayAddr := startRelay(t)
 	host := startPeerWithRelays(t, relayAddr)
 	guest := startPeerWithRelays(t, relayAddr)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 
 	inv, err := host.HostInvite(ctx)
@@ -90,7 +91,7 @@ func TestHostJoinInvite(t *testing.T) {
 }
 
 func TestInviteErrors(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 	lonely := startPeerWithRelays(t)
 	if _, err := lonely.HostInvite(ctx); !errors.Is(err, node.ErrNoRelays) {
@@ -124,7 +125,7 @@ func TestRelayedConnection(t *testing.T) {
 	relay, relayAddr := startRelay(t)
 	host := startPeerWithRelays(t, relayAddr)
 	guest := startPeerWithRelays(t, relayAddr)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 	inv, err := host.HostInvite(ctx) // reserves a slot on the relay
 	if err != nil {
@@ -274,7 +275,7 @@ func TestJoinInviteDialsDirectWhenRelayed(t *testing.T) {
 	relay, relayAddr := startRelay(t)
 	host := startPeerWithRelays(t, relayAddr)
 	guest := startPeerWithRelays(t, relayAddr)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 	inv, err := host.HostInvite(ctx)
 	if err != nil {

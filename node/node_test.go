@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 )
 
@@ -40,7 +41,7 @@ func startNode(t testing.TB, listen ...string) *node.Node {
 // upper case, reading at most 1 KiB.
 func serveEcho(n *node.Node) {
 	n.Host().SetStreamHandler(echoProtocol, func(s network.Stream) {
-		s.SetDeadline(time.Now().Add(10 * time.Second))
+		s.SetDeadline(time.Now().Add(testenv.Duration(10 * time.Second)))
 		b, err := io.ReadAll(io.LimitReader(s, 1024))
 		if err != nil {
 			s.Reset()
@@ -70,7 +71,7 @@ func addrWith(t testing.TB, n *node.Node, part string) string {
 // checks the answer; it returns the state of the connection used.
 func exchange(t testing.TB, a, b *node.Node, addr string) network.ConnectionState {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 	id, err := a.Connect(ctx, addr)
 	if err != nil {
@@ -84,7 +85,7 @@ func exchange(t testing.TB, a, b *node.Node, addr string) network.ConnectionStat
 		t.Fatalf("NewStream: %v", err)
 	}
 	defer s.Close()
-	s.SetDeadline(time.Now().Add(10 * time.Second))
+	s.SetDeadline(time.Now().Add(testenv.Duration(10 * time.Second)))
 	if _, err := s.Write([]byte("hello, kakure")); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func contains[T comparable](list []T, x T) bool {
 func TestT2OtherProtocolVersion(t *testing.T) {
 	a, b := startNode(t, loopbackTCP), startNode(t, loopbackTCP)
 	serveEcho(b)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 	if _, err := a.Connect(ctx, addrWith(t, b, "/tcp/")); err != nil {
 		t.Fatal(err)

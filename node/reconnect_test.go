@@ -31,7 +31,7 @@ func waitUntil(d time.Duration, cond func() bool) bool {
 func TestKeepReconnectsDirect(t *testing.T) {
 	a := startNode(t, loopbackTCP)
 	b := startNode(t, loopbackTCP)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(20*time.Second))
 	defer cancel()
 	if _, err := a.Connect(ctx, addrWith(t, b, "/tcp/")); err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestKeepReconnectsViaRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer guest.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(30*time.Second))
 	defer cancel()
 	inv, err := host.HostInvite(ctx) // reserves a slot on the relay
 	if err != nil {
@@ -88,7 +88,7 @@ func TestKeepReconnectsViaRelay(t *testing.T) {
 	guest.Host().Peerstore().ClearAddrs(host.ID())
 	guest.Host().Network().ClosePeer(host.ID())
 	var states []string
-	if !waitUntil(20*time.Second, func() bool {
+	if !waitUntil(testenv.Duration(20*time.Second), func() bool {
 		if r := guest.ConnectionInfo(host.ID()).Reconnecting; r != "" && (len(states) == 0 || states[len(states)-1] != r) {
 			states = append(states, r)
 		}

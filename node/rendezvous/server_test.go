@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node/rendezvous"
 )
 
@@ -224,7 +225,7 @@ func TestServerBadStreams(t *testing.T) {
 			return "", err
 		}
 		defer st.Close()
-		st.SetDeadline(time.Now().Add(5 * time.Second))
+		st.SetDeadline(time.Now().Add(testenv.Duration(5 * time.Second)))
 		if _, err := st.Write(raw); err != nil {
 			return "", err
 		}
@@ -267,7 +268,7 @@ func TestServerBadStreams(t *testing.T) {
 func TestLookupNoServer(t *testing.T) {
 	a, b := newHost(t), newHost(t)
 	connect(t, a, b)
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(5*time.Second))
 	defer cancel()
 	if _, _, err := rendezvous.Lookup(ctx, a, b.ID(), "acorn-acorn-acorn"); err == nil {
 		t.Error("Lookup on a peer without the rendezvous server: no error")
