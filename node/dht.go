@@ -235,19 +235,41 @@ func (n *Node) NetStatus() NetStatus {
 }
 
 // AwaitDHT waits until the node's DHT routing table holds a peer, or ctx
-// ends; it returns at once when the node is off the DHT. It reports
-// whether the table holds a peer.
+// ends, or every bootstrap peer has failed to answer a dial (offline, or
+// the bootstrap list is stale): then waiting longer cannot help. It
+// returns at once when the node is off the DHT, and reports whether the
+// table holds a peer.
 func (n *Node) AwaitDHT(ctx context.Context) bool {
 	d := n.inet.getDHT()
 	if d == nil {
 		return false
 	}
+	n.inet.mu.Lock()
+	bootstrap, h := n.inet.bootstrap, n.inet.h
+	n.inet.mu.Unlock()
+	dialCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	failed := make(chan struct{}, len(bootstrap))
+	if h != nil {
+		for _, info := range bootstrap {
+			go func() {
+				if h.Connect(dialCtx, info) != nil {
+					failed <- struct{}{}
+				}
+			}()
+		}
+	}
+	unanswered := len(bootstrap)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for d.RoutingTable().Size() == 0 {
 		select {
 		case <-ctx.Done():
 			return false
+		case <-failed:
+			if unanswered--; unanswered == 0 {
+				return d.RoutingTable().Size() > 0
+			}
 		case <-tick.C:
 		}
 	}
@@ -337,6 +359,7 @@ func dhtOptions(n *Node, bootstrap []peer.AddrInfo, kakureRelays bool) []libp2p.
 		}
 		n.inet.mu.Lock()
 		n.inet.dht = d
+		n.inet.bootstrap = bootstrap
 		n.inet.mu.Unlock()
 		return d, nil
 	})}

@@ -90,6 +90,32 @@ func startDHTNode(t testing.TB, servers []*dhtServer) *node.Node {
 	return n
 }
 
+// TestAwaitDHTGivesUpWhenNoBootstrapPeerAnswers (NET-D16): a node whose
+// bootstrap peers all refuse the dial (offline, or a stale list) stops
+// waiting for the DHT at once instead of until its deadline, which is
+// what `kakure id` shows on a machine without internet.
+func TestAwaitDHTGivesUpWhenNoBootstrapPeerAnswers(t *testing.T) {
+	dead := startNode(t, loopbackTCP)
+	addr := addrWith(t, dead, "/tcp/") + "/p2p/" + dead.ID().String()
+	if err := dead.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := node.New(t.Context(), node.Config{Home: t.TempDir(), ListenAddrs: []string{loopbackTCP}, DHT: node.DHTOn,
+		Bootstrap: []string{addr}, Relays: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
+	defer cancel()
+	if n.AwaitDHT(ctx) {
+		t.Fatalf("AwaitDHT reported a DHT peer with a dead bootstrap peer: %s", n.NetStatus())
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("AwaitDHT waited until its deadline although its only bootstrap peer refused the dial")
+	}
+}
+
 // TestDHTJoinAsClient: a node given bootstrap peers joins their DHT (its
 // routing table fills with the servers) and says so in NetStatus, as a
 // client: the servers do not take it into their routing tables.

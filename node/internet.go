@@ -130,6 +130,8 @@ type internet struct {
 	relayService *relayService // with Config.Relay
 
 	dht   *kaddht.IpfsDHT // nil when off the DHT
+	// bootstrap are the DHT's bootstrap peers (nil when off the DHT).
+	bootstrap []peer.AddrInfo
 	reach reachState
 	// reservations are the relays HostInvite reserved a slot on, with
 	// the reservations' expiry.
