@@ -129,10 +129,10 @@ type internet struct {
 
 	relayService *relayService // with Config.Relay
 
-	dht   *kaddht.IpfsDHT // nil when off the DHT
+	dht *kaddht.IpfsDHT // nil when off the DHT
 	// bootstrap are the DHT's bootstrap peers (nil when off the DHT).
 	bootstrap []peer.AddrInfo
-	reach reachState
+	reach     reachState
 	// reservations are the relays HostInvite reserved a slot on, with
 	// the reservations' expiry.
 	reservations map[peer.ID]time.Time
