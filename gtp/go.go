@@ -7,6 +7,10 @@ import (
 	"github.com/kakure/kakure/engine"
 )
 
+func init() {
+	variantHandlers[engine.VariantGo] = func() Handler { return &goHandler{} }
+}
+
 // goHandler is plain Go, with GNU Go's extra commands.
 type goHandler struct {
 	game engine.GoGame
