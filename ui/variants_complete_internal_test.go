@@ -10,7 +10,7 @@ import (
 )
 
 // TestEveryVariantHasAScreen checks that every variant of engine.Variants
-// has a game screen (variantScreens), its rules text (UI-D6: the rules of
+// has a game screen (variantScreens), its rules text (UI-D23: the rules of
 // docs/spec/rules.md in the game) and a lobby form that reads every one of
 // its options; a variant that lacks one is named.
 func TestEveryVariantHasAScreen(t *testing.T) {
