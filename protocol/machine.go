@@ -251,7 +251,7 @@ type variantRules interface {
 	result() engine.Result
 	// view returns what role r may see of the variant's state: a value of
 	// the variant's view type (GoView, ...).
-	view(r Role) any
+	view(r Role) VariantView
 }
 
 // turnRuler is a variantRules whose own rules fix the turn order (Bridge
@@ -391,7 +391,7 @@ func (m *Machine) Expected() (Role, []Kind) {
 // a peer's own secrets hold, or nil before the invitation. A user
 // interface replays a transcript through a Machine and reads it after each
 // message to show the game move by move.
-func (m *Machine) PublicView(r Role) any {
+func (m *Machine) PublicView(r Role) VariantView {
 	if m.variant == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,6 +53,35 @@ func TestEveryVariantUndoAsDescribed(t *testing.T) {
 		if _, ok := rules.(undoer); ok != d.Undo {
 			t.Errorf("variant %s: rules take moves back: %t, descriptor says %t", d.Variant, ok, d.Undo)
 		}
+	}
+}
+
+// TestEveryVariantHasItsOwnView checks that each variant's rules show a
+// sealed VariantView of a type of its own, so that a type switch over the
+// views tells the variants apart.
+func TestEveryVariantHasItsOwnView(t *testing.T) {
+	owner := map[string]engine.Variant{}
+	for _, v := range engine.Variants {
+		m := NewMachine(GameID{})
+		o, err := engine.Options{Variant: v}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Options = o
+		rules, err := newVariantRules[v](m)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		view := rules.view(Inviter)
+		if view == nil {
+			t.Errorf("variant %s has no view", v)
+			continue
+		}
+		typ := fmt.Sprintf("%T", view)
+		if other, ok := owner[typ]; ok {
+			t.Errorf("variants %s and %s share the view type %s", other, v, typ)
+		}
+		owner[typ] = v
 	}
 }
 
