@@ -177,7 +177,7 @@ func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action
 		p := r.randomMove(g.Board(), v.Color, func(p engine.Point) bool { return g.CheckPlay(v.Color, p) == nil })
 		if p == engine.Pass && !g.CanPass(v.Color) {
 			// After reveals a pass may repeat a position (HMG-6): play.
-			if ps := g.LegalPlays(v.Color); len(ps) > 0 {
+			if ps := g.LegalPoints(v.Color); len(ps) > 0 {
 				p = ps[0]
 			}
 		}
@@ -248,7 +248,7 @@ func (r *Random) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.
 	if g.MoveNumber() >= r.maxMoves(3*b.Points()) {
 		return protocol.Play{Point: engine.Pass}
 	}
-	moves := g.LegalMoves(v.Color)
+	moves := g.LegalPoints(v.Color)
 	if len(moves) == 0 {
 		return protocol.Play{Point: engine.Pass}
 	}
