@@ -3,12 +3,12 @@ package protocol_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -57,20 +57,8 @@ func TestGoldenRecords(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "\nsgf:\n%s\n", data)
 			golden := filepath.Join("testdata", "golden", name+".txt")
-			if *updateGolden {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (write it with -update)", err)
-			}
-			if got := b.String(); got != string(want) {
-				t.Errorf("the replay of %s differs from %s (-update writes it anew after a deliberate change):\n%s", path, golden, firstDiff(got, string(want)))
+			if err := testenv.CheckGolden(golden, b.String(), *updateGolden); err != nil {
+				t.Error(err)
 			}
 		})
 	}
@@ -79,22 +67,4 @@ func TestGoldenRecords(t *testing.T) {
 			t.Errorf("variant %s has no record in testdata/records", v)
 		}
 	}
-}
-
-// firstDiff shows the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got  %q\n want %q", i+1, gl, wl)
-		}
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -38,20 +39,8 @@ func TestGoldenReplays(t *testing.T) {
 			fmt.Fprintf(&b, "\nlog:\n%s\n", strings.Join(s.Model().Log, "\n"))
 			fmt.Fprintf(&b, "\nscreen:\n%s\n", drawScreen(t, s, 80, 24))
 			golden := filepath.Join("testdata", "golden", name+".replay.txt")
-			if updating() {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (write it with -update)", err)
-			}
-			if got := b.String(); got != string(want) {
-				t.Errorf("the replay of %s differs from %s (-update writes it anew after a deliberate change):\n%s", name, golden, firstLineDiff(got, string(want)))
+			if err := testenv.CheckGolden(golden, b.String(), updating()); err != nil {
+				t.Error(err)
 			}
 		})
 	}
@@ -62,22 +51,4 @@ func TestGoldenReplays(t *testing.T) {
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
-}
-
-// firstLineDiff shows the first line where got and want differ.
-func firstLineDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got  %q\n want %q", i+1, gl, wl)
-		}
-	}
-	return ""
 }
