@@ -60,11 +60,10 @@ func (s bridgeState) komi() float64 { return s.game.Options().Komi }
 // withKomi: Bridge Go has no komi (BG-1).
 func (s bridgeState) withKomi(float64) bridgeState { return s }
 
-// commands read h.state when they run, not when they are listed.
-func (bridgeState) commands(h *bridgeHandler) map[string]Command {
+func (bridgeState) commands(h handlerOf[bridgeState]) map[string]Command {
 	return map[string]Command{
-		"final_score":   func(args []string) (string, error) { return h.state.finalScore(args) },
-		"kakure-winner": func(args []string) (string, error) { return h.state.winner(args) },
+		"final_score":   func(args []string) (string, error) { return h.current().finalScore(args) },
+		"kakure-winner": func(args []string) (string, error) { return h.current().winner(args) },
 	}
 }
 

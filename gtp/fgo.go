@@ -73,14 +73,13 @@ func (s fgoState) komi() float64 { return s.game.Options().Komi }
 // withKomi: the handler keeps F-Go's komi.
 func (s fgoState) withKomi(float64) fgoState { return s }
 
-// commands read h.state when they run, not when they are listed.
-func (fgoState) commands(h *fgoHandler) map[string]Command {
+func (fgoState) commands(h handlerOf[fgoState]) map[string]Command {
 	return map[string]Command{
 		"final_score": func(args []string) (string, error) {
 			if err := wantArgs(args, 0); err != nil {
 				return "", err
 			}
-			return scoreText(engine.AreaScore(h.state.game.Board(), engine.Marking{}, h.komi)), nil
+			return scoreText(engine.AreaScore(h.current().game.Board(), engine.Marking{}, h.scoringKomi())), nil
 		},
 		"kakure-turn": func(args []string) (string, error) { return fgoTurn(h, args) },
 		// kakure-unavailable: the points marked unavailable (FG-2, FG-4).
@@ -88,7 +87,7 @@ func (fgoState) commands(h *fgoHandler) map[string]Command {
 			if err := wantArgs(args, 0); err != nil {
 				return "", err
 			}
-			return "points=" + engine.FormatVertices(h.size(), h.state.game.Unavailable()), nil
+			return "points=" + engine.FormatVertices(h.size(), h.current().game.Unavailable()), nil
 		},
 	}
 }
@@ -150,7 +149,7 @@ func fgoLegalPoints(g engine.FGoGame, c engine.Color) []engine.Point {
 
 // turn is kakure-turn VERTEX_BLACK VERTEX_WHITE: one whole turn, after the
 // turn of a waiting choice if there is one (GTP-FG-D3).
-func fgoTurn(h *fgoHandler, args []string) (string, error) {
+func fgoTurn(h handlerOf[fgoState], args []string) (string, error) {
 	if err := wantArgs(args, 2); err != nil {
 		return "", err
 	}
@@ -162,7 +161,7 @@ func fgoTurn(h *fgoHandler, args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := h.state.turnOf(engine.Black).turnOf(engine.White)
+	s := h.current().turnOf(engine.Black).turnOf(engine.White)
 	for _, ch := range []struct {
 		c engine.Color
 		p engine.Point

@@ -52,8 +52,8 @@ func (s goState) komi() float64 { return s.game.Options().Komi }
 
 func (s goState) withKomi(k float64) goState { return goState{s.game.WithKomi(k)} }
 
-func (s goState) commands(h *goHandler) map[string]Command {
+func (goState) commands(h handlerOf[goState]) map[string]Command {
 	return map[string]Command{
-		"final_score": func([]string) (string, error) { return scoreText(h.state.game.Score(engine.Marking{})), nil },
+		"final_score": func([]string) (string, error) { return scoreText(h.current().game.Score(engine.Marking{})), nil },
 	}
 }

@@ -72,8 +72,7 @@ func (s gomokuState) komi() float64 { return 0 }
 // withKomi: gomoku has no komi.
 func (s gomokuState) withKomi(float64) gomokuState { return s }
 
-// commands read h.state when they run, not when they are listed.
-func (gomokuState) commands(h *gomokuHandler) map[string]Command {
+func (gomokuState) commands(h handlerOf[gomokuState]) map[string]Command {
 	return map[string]Command{
 		// kakure-winner: "x", "o" or "none" (a draw, or a game still
 		// going).
@@ -81,7 +80,7 @@ func (gomokuState) commands(h *gomokuHandler) map[string]Command {
 			if err := wantArgs(args, 0); err != nil {
 				return "", err
 			}
-			return h.state.game.WinnerName(), nil
+			return h.current().game.WinnerName(), nil
 		},
 	}
 }

@@ -42,12 +42,28 @@ type gtpState[S any] interface {
 	// where the state keeps its komi (the others read the handler's).
 	komi() float64
 	withKomi(k float64) S
+	// commands are the variant's own commands (final_score, the kakure
+	// extensions), over its handler h; they read h.current() when they
+	// run, not when they are listed.
+	commands(h handlerOf[S]) map[string]Command
 }
 
-// commander is a gtpState with commands of its own (final_score, the
-// kakure extensions), which work over the handler h.
-type commander[S gtpState[S]] interface {
-	commands(h *handler[S]) map[string]Command
+// handlerOf is what a variant's own commands use of their handler.
+type handlerOf[S any] interface {
+	// current is the game now.
+	current() S
+	// commit makes next the game and keeps the old one for undo;
+	// replace makes next the game without an undo step.
+	commit(next S)
+	replace(next S)
+	// size is the board's side.
+	size() int
+	// scoringKomi is the komi of GTP's komi command, or the options'.
+	scoringKomi() float64
+	// soleColor and colorVertex read a colour, or a colour and a
+	// vertex, as the shared commands do.
+	soleColor(args []string) (engine.Color, error)
+	colorVertex(args []string) (engine.Color, engine.Point, error)
 }
 
 // handler is the GTP handler of every variant: the commands every variant
@@ -83,11 +99,16 @@ func (h *handler[S]) SetLevel(l bot.Level) { h.level = l }
 
 func (h *handler[S]) size() int { return h.state.size() }
 
-// commit makes next the current state and keeps the old one for undo.
+func (h *handler[S]) current() S { return h.state }
+
 func (h *handler[S]) commit(next S) {
 	h.undo = append(h.undo, h.state)
 	h.state = next
 }
+
+func (h *handler[S]) replace(next S) { h.state = next }
+
+func (h *handler[S]) scoringKomi() float64 { return h.komi }
 
 // Commands implements Handler.
 func (h *handler[S]) Commands() map[string]Command {
@@ -103,10 +124,8 @@ func (h *handler[S]) Commands() map[string]Command {
 	if _, ok := h.state.captures(engine.Black); ok {
 		cmds["captures"] = h.colorCommand(func(c engine.Color) string { n, _ := h.state.captures(c); return strconv.Itoa(n) })
 	}
-	if own, ok := any(h.state).(commander[S]); ok {
-		for name, cmd := range own.commands(h) {
-			cmds[name] = cmd
-		}
+	for name, cmd := range h.state.commands(h) {
+		cmds[name] = cmd
 	}
 	return cmds
 }

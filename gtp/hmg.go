@@ -73,8 +73,7 @@ func (s hmgState) komi() float64 { return s.game.Options().Komi }
 
 func (s hmgState) withKomi(k float64) hmgState { return hmgState{s.game.WithKomi(k)} }
 
-// commands read h.state when they run, not when they are listed.
-func (hmgState) commands(h *hmgHandler) map[string]Command {
+func (hmgState) commands(h handlerOf[hmgState]) map[string]Command {
 	return map[string]Command{
 		// final_score counts the board by area and adds the passing
 		// stones of the cards not revealed (HMG-7, HMG-D9).
@@ -82,7 +81,7 @@ func (hmgState) commands(h *hmgHandler) map[string]Command {
 			if err := wantArgs(args, 0); err != nil {
 				return "", err
 			}
-			return scoreText(h.state.game.Score(engine.Marking{})), nil
+			return scoreText(h.current().game.Score(engine.Marking{})), nil
 		},
 		"kakure-cards":  func(args []string) (string, error) { return hmgCards(h, args) },
 		"kakure-reveal": func(args []string) (string, error) { return hmgReveal(h, args) },
@@ -111,7 +110,7 @@ func hmgTurnOf(g engine.HMGGame, c engine.Color) (engine.HMGGame, error) {
 
 // cards is kakure-cards COLOR V1 V2 …: the points of COLOR's cards, in
 // order, before the first action of the game (HMG-1, HMG-D1).
-func hmgCards(h *hmgHandler, args []string) (string, error) {
+func hmgCards(h handlerOf[hmgState], args []string) (string, error) {
 	if len(args) < 1 {
 		return "", errSyntax
 	}
@@ -127,20 +126,20 @@ func hmgCards(h *hmgHandler, args []string) (string, error) {
 		}
 		points = append(points, p)
 	}
-	next, err := h.state.game.SetCards(c, points)
+	next, err := h.current().game.SetCards(c, points)
 	switch {
 	case errors.Is(err, engine.ErrWrongPhase):
 		return "", errors.New("cards are set before the first move")
 	case err != nil:
-		return "", fmt.Errorf("%d cards given, the game has %d per player", len(points), h.state.game.Options().Cards)
+		return "", fmt.Errorf("%d cards given, the game has %d per player", len(points), h.current().game.Options().Cards)
 	}
-	h.state.game = next
+	h.replace(hmgState{next})
 	return "", nil
 }
 
 // reveal is kakure-reveal COLOR INDEX, the card counted from 1 in the order
 // kakure-cards gave.
-func hmgReveal(h *hmgHandler, args []string) (string, error) {
+func hmgReveal(h handlerOf[hmgState], args []string) (string, error) {
 	if err := wantArgs(args, 2); err != nil {
 		return "", err
 	}
@@ -152,7 +151,7 @@ func hmgReveal(h *hmgHandler, args []string) (string, error) {
 	if err != nil {
 		return "", errSyntax
 	}
-	cards := h.state.game.Cards(c)
+	cards := h.current().game.Cards(c)
 	if n < 1 || n > len(cards) {
 		return "", hmgIllegal("no-such-card")
 	}
@@ -163,7 +162,7 @@ func hmgReveal(h *hmgHandler, args []string) (string, error) {
 	case card.Point == engine.NoPoint:
 		return "", hmgIllegal("unknown-card")
 	}
-	g, err := hmgTurnOf(h.state.game, c)
+	g, err := hmgTurnOf(h.current().game, c)
 	if err != nil {
 		return "", hmgIllegal("not-your-turn")
 	}

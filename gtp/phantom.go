@@ -86,14 +86,13 @@ func (s phantomState) komi() float64 { return s.ref.Options().Komi }
 // withKomi: the handler keeps Phantom Go's komi.
 func (s phantomState) withKomi(float64) phantomState { return s }
 
-// commands read h.state when they run, not when they are listed.
-func (phantomState) commands(h *phantomHandler) map[string]Command {
+func (phantomState) commands(h handlerOf[phantomState]) map[string]Command {
 	return map[string]Command{
 		"final_score": func(args []string) (string, error) {
 			if err := wantArgs(args, 0); err != nil {
 				return "", err
 			}
-			return scoreText(engine.AreaScore(h.state.ref.Board(), engine.Marking{}, h.komi)), nil
+			return scoreText(engine.AreaScore(h.current().ref.Board(), engine.Marking{}, h.scoringKomi())), nil
 		},
 		"kakure-try":      func(args []string) (string, error) { return phantomTry(h, args) },
 		"kakure-announce": func(args []string) (string, error) { return phantomAnnouncement(h, args) },
@@ -141,12 +140,12 @@ func (s phantomState) turnOf(c engine.Color) phantomState {
 
 // try is kakure-try: the try is made and reported whether it is legal or
 // not; an illegal one leaves c to move (PG-2).
-func phantomTry(h *phantomHandler, args []string) (string, error) {
+func phantomTry(h handlerOf[phantomState], args []string) (string, error) {
 	c, p, err := h.colorVertex(args)
 	if err != nil {
 		return "", err
 	}
-	next, out, err := h.state.turnOf(c).try(c, p)
+	next, out, err := h.current().turnOf(c).try(c, p)
 	if err != nil {
 		return "", err
 	}
@@ -161,15 +160,15 @@ func phantomTry(h *phantomHandler, args []string) (string, error) {
 
 // phantomAnnouncement is kakure-announce COLOR: what COLOR is told of the
 // last try.
-func phantomAnnouncement(h *phantomHandler, args []string) (string, error) {
+func phantomAnnouncement(h handlerOf[phantomState], args []string) (string, error) {
 	c, err := h.soleColor(args)
 	if err != nil {
 		return "", err
 	}
-	if !h.state.hasLast {
+	if !h.current().hasLast {
 		return "", errors.New("no try yet")
 	}
-	a := engine.PhantomAnnounce(h.state.ref.Rules(), h.size(), h.state.last, c)
+	a := engine.PhantomAnnounce(h.current().ref.Rules(), h.size(), h.current().last, c)
 	return a.KeyValues(), nil
 }
 
