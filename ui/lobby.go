@@ -133,10 +133,9 @@ type Lobby struct {
 
 // The options the form offers.
 var (
-	formVariants = []engine.Variant{engine.VariantGo, engine.VariantPhantom, engine.VariantHMG,
-		engine.VariantGomoku, engine.VariantFGo, engine.VariantBridge}
-	formRules   = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
-	formSuicide = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
+	formVariants = engine.Variants // every variant, in the descriptors' order
+	formRules    = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
+	formSuicide  = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
 )
 
 // NewLobby returns the lobby of the peer id reachable at addrs; the form
