@@ -90,7 +90,7 @@ func benchmarkHMGTurn(b *testing.B, size int) {
 	g := hmgGame(b, size, bot.ChooseCards(size, 3), NewHMGBot(DefaultLevel, 2).ChooseCards(size, 3))
 	rng := rand.New(rand.NewPCG(2, 2))
 	for i := 0; i < 20; i++ {
-		plays := g.LegalPlays(g.ToMove())
+		plays := g.LegalPoints(g.ToMove())
 		g, _, _ = g.Play(g.ToMove(), plays[rng.IntN(len(plays))])
 	}
 	cpu := startCPU(b)

@@ -77,29 +77,27 @@ type Random struct {
 // NewRandom returns a random player with the given seed.
 func NewRandom(seed uint64) *Random { return &Random{Rand: rand.New(rand.NewPCG(seed, 0x6b616b75))} }
 
-// Choose implements Player.
+// Choose implements Player. It plays nothing (nil) for a view of no
+// variant yet.
 func (r *Random) Choose(v protocol.View) protocol.Action {
-	switch vv := v.Variant.(type) {
-	case protocol.GoView:
-		if vv.Scoring {
-			if vv.HasProposal && vv.Proposer != v.Role {
-				return protocol.AgreeScore{}
-			}
-			return protocol.MarkDead{}
+	if vb, ok := botFor(v); ok {
+		if a, ok := vb.random(r, v); ok {
+			return a
 		}
-		return protocol.Play{Point: r.randomMove(vv.Game.Board(), v.Color, func(p engine.Point) bool { return vv.Game.Check(v.Color, p) == nil })}
-	case protocol.BridgeView:
-		return r.chooseBridge(v, vv)
-	case protocol.FGoView:
-		return r.chooseFGo(v, vv)
-	case protocol.HMGView:
-		return r.chooseHMG(v, vv)
-	case protocol.GomokuView:
-		return r.gomoku(vv.Game)
-	case protocol.PhantomNetView:
-		return r.choosePhantom(v, vv)
 	}
 	return nil
+}
+
+// chooseGo plays plain Go: random legal moves; during the count it marks
+// nothing dead and agrees to the opponent's marking.
+func (r *Random) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
+	if vv.Scoring {
+		if vv.HasProposal && vv.Proposer != v.Role {
+			return protocol.AgreeScore{}
+		}
+		return protocol.MarkDead{}
+	}
+	return protocol.Play{Point: r.randomMove(vv.Game.Board(), v.Color, func(p engine.Point) bool { return vv.Game.Check(v.Color, p) == nil })}
 }
 
 // choosePhantom plays Phantom Go from the player's own view: a random
@@ -179,7 +177,7 @@ func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action
 		p := r.randomMove(g.Board(), v.Color, func(p engine.Point) bool { return g.CheckPlay(v.Color, p) == nil })
 		if p == engine.Pass && !g.CanPass(v.Color) {
 			// After reveals a pass may repeat a position (HMG-6): play.
-			if ps := g.LegalPlays(v.Color); len(ps) > 0 {
+			if ps := g.LegalPoints(v.Color); len(ps) > 0 {
 				p = ps[0]
 			}
 		}
@@ -250,7 +248,7 @@ func (r *Random) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.
 	if g.MoveNumber() >= r.maxMoves(3*b.Points()) {
 		return protocol.Play{Point: engine.Pass}
 	}
-	moves := g.LegalMoves(v.Color)
+	moves := g.LegalPoints(v.Color)
 	if len(moves) == 0 {
 		return protocol.Play{Point: engine.Pass}
 	}

@@ -15,7 +15,7 @@ func randomBridgeGame(t testing.TB, size, n int, rng *rand.Rand) engine.BridgeGa
 		t.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
-		moves := g.LegalMoves(g.ToMove())
+		moves := g.LegalPoints(g.ToMove())
 		if len(moves) == 0 {
 			break
 		}
@@ -105,7 +105,7 @@ func TestBridgeBotBeatsRandom(t *testing.T) {
 			var p engine.Point
 			if c == botColor {
 				p = b.ChooseMove(g, c)
-			} else if moves := g.LegalMoves(c); len(moves) > 0 {
+			} else if moves := g.LegalPoints(c); len(moves) > 0 {
 				p = moves[rng.IntN(len(moves))]
 			} else {
 				p = engine.Pass

@@ -181,7 +181,7 @@ func (b *HMGBot) ChoosePlay(g engine.HMGGame, c engine.Color) engine.Point {
 // opponent.
 func (b *HMGBot) searchPlay(g engine.HMGGame, c engine.Color) engine.Point {
 	komi := g.Options().Komi + float64(g.UnusedCards(engine.Black)) - float64(g.UnusedCards(engine.White))
-	legal := g.LegalPlays(c)
+	legal := g.LegalPoints(c)
 	if len(legal) == 0 {
 		return engine.Pass
 	}
@@ -195,7 +195,7 @@ func (b *HMGBot) searchPlay(g engine.HMGGame, c engine.Color) engine.Point {
 // position the turn must end with a stone (HMG-6), a random legal one.
 func (b *HMGBot) passOrPlay(g engine.HMGGame, c engine.Color) engine.Point {
 	if !g.CanPass(c) {
-		if legal := g.LegalPlays(c); len(legal) > 0 {
+		if legal := g.LegalPoints(c); len(legal) > 0 {
 			return legal[b.rng.IntN(len(legal))]
 		}
 	}

@@ -133,7 +133,7 @@ func TestHMGBotHiddenInformation(t *testing.T) {
 		// The same random regular moves in all three games.
 		for i := 0; i < 2*k; i++ {
 			c := games[0].ToMove()
-			plays := games[0].LegalPlays(c)
+			plays := games[0].LegalPoints(c)
 			p := plays[rng.IntN(len(plays))]
 			for j := range games {
 				var err error

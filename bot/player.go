@@ -11,8 +11,8 @@ import (
 // Bots is a [Player] that plays every variant with the built-in bots of
 // one level: it reads the variant's view in the protocol's View and asks
 // the variant's bot. It creates each variant's bot on first use, seeded
-// from its own seed. A variant whose network view it does not know would
-// be played by the [Random] player.
+// from its own seed. A view of no variant yet it leaves to the [Random]
+// player; a variant with no bot is a panic that names it.
 type Bots struct {
 	Level Level
 	seed  uint64
@@ -40,19 +40,10 @@ func New(level Level, seed uint64) *Bots {
 
 // Choose implements Player.
 func (b *Bots) Choose(v protocol.View) protocol.Action {
-	switch vv := v.Variant.(type) {
-	case protocol.GoView:
-		return b.chooseGo(v, vv)
-	case protocol.FGoView:
-		return b.chooseFGo(v, vv)
-	case protocol.BridgeView:
-		return b.chooseBridge(v, vv)
-	case protocol.HMGView:
-		return b.chooseHMG(v, vv)
-	case protocol.GomokuView:
-		return b.chooseGomoku(vv)
-	case protocol.PhantomNetView:
-		return b.choosePhantom(v, vv)
+	if vb, ok := botFor(v); ok {
+		if a, ok := vb.level(b, v); ok {
+			return a
+		}
 	}
 	return b.random.Choose(v)
 }

@@ -229,9 +229,9 @@ func (g BridgeGame) play(c Color, p Point) (BridgeGame, BridgeMoveResult, error)
 	return g, res, nil
 }
 
-// LegalMoves returns every point c may play now, in increasing order (pass
+// LegalPoints returns every point c may play now, in increasing order (pass
 // is always legal while the game goes on and is not listed).
-func (g BridgeGame) LegalMoves(c Color) []Point {
+func (g BridgeGame) LegalPoints(c Color) []Point {
 	var ps []Point
 	for i := 0; i < g.board.Points(); i++ {
 		p := Point(i)

@@ -386,8 +386,8 @@ func TestBG4(t *testing.T) {
 					if g.Check(s.c, bridgePoint(t, 5, s.v)) == nil {
 						t.Errorf("%s %s: Check allows what Play refuses", s.c, s.v)
 					}
-					if slices.Contains(g.LegalMoves(s.c), bridgePoint(t, 5, s.v)) {
-						t.Errorf("%s %s: LegalMoves lists a refused move", s.c, s.v)
+					if slices.Contains(g.LegalPoints(s.c), bridgePoint(t, 5, s.v)) {
+						t.Errorf("%s %s: LegalPoints lists a refused move", s.c, s.v)
 					}
 					continue
 				}

@@ -35,7 +35,7 @@ type fuzzGoStep struct {
 //     board, and the capture counts add up;
 //   - replaying the legal moves from a new game reproduces every position
 //     and capture;
-//   - LegalMoves lists exactly the empty points Check accepts.
+//   - LegalPoints lists exactly the empty points Check accepts.
 func FuzzGoGameInvariants(f *testing.F) {
 	// Hand-made seeds: a ko fight and a suicide attempt on 5×5, passes.
 	f.Add(uint8(0), []byte{7, 11, 13, 17, 25, 25, 12, 12, 0, 1, 5, 6})
@@ -176,21 +176,21 @@ func fuzzGoCheckMove(t *testing.T, size int, steps []fuzzGoStep, before, next en
 	}
 }
 
-// fuzzGoCheckLegalMoves checks that LegalMoves and Check agree for both
+// fuzzGoCheckLegalMoves checks that LegalPoints and Check agree for both
 // players on every point.
 func fuzzGoCheckLegalMoves(t *testing.T, size int, steps []fuzzGoStep, g engine.GoGame) {
 	t.Helper()
 	board := g.Board()
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		legal := make(map[engine.Point]bool)
-		for _, p := range g.LegalMoves(c) {
+		for _, p := range g.LegalPoints(c) {
 			legal[p] = true
 		}
 		for i := 0; i < size*size; i++ {
 			p := engine.Point(i)
 			err := g.Check(c, p)
 			if (err == nil) != legal[p] {
-				t.Fatalf("%s: LegalMoves(%v) and Check(%s) = %v disagree", fuzzGoMoves(size, steps), c, p.Vertex(size), err)
+				t.Fatalf("%s: LegalPoints(%v) and Check(%s) = %v disagree", fuzzGoMoves(size, steps), c, p.Vertex(size), err)
 			}
 			if board.At(p) != engine.Empty && err == nil {
 				t.Fatalf("%s: %v may play on the stone at %s", fuzzGoMoves(size, steps), c, p.Vertex(size))

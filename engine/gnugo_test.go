@@ -381,7 +381,7 @@ func gnugoRandomGame(size int, seed uint64, set gnugoGameSettings) *gnugoScript 
 		s.addState(g)
 		if set.allLegal > 0 && g.MoveNumber()%set.allLegal == 0 {
 			to := g.ToMove()
-			s.add("all_legal "+gtpColor(to), gnugoVertices, FormatVertices(size, g.LegalMoves(to)))
+			s.add("all_legal "+gtpColor(to), gnugoVertices, FormatVertices(size, g.LegalPoints(to)))
 		}
 	}
 	s.cmds = append(s.cmds,

@@ -123,9 +123,9 @@ func (g GoGame) play(c Color, p Point) (GoGame, []Point, error) {
 	return g, res.Captured, nil
 }
 
-// LegalMoves returns every point c may play now, in increasing order (pass
+// LegalPoints returns every point c may play now, in increasing order (pass
 // is always legal and not listed).
-func (g GoGame) LegalMoves(c Color) []Point {
+func (g GoGame) LegalPoints(c Color) []Point {
 	var ps []Point
 	for i := 0; i < g.board.Points(); i++ {
 		p := Point(i)

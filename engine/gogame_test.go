@@ -59,7 +59,7 @@ func goSpecPlayAll(t *testing.T, g GoGame, moves ...string) GoGame {
 
 // goSpecRefused checks that an illegal move returns the receiver unchanged
 // and the given reason, from both Play and Check, and is not listed by
-// LegalMoves.
+// LegalPoints.
 func goSpecRefused(t *testing.T, g GoGame, c Color, p Point, reason error) {
 	t.Helper()
 	before := g
@@ -77,9 +77,9 @@ func goSpecRefused(t *testing.T, g GoGame, c Color, p Point, reason error) {
 	if err := g.Check(c, p); !errors.Is(err, reason) {
 		t.Errorf("Check(%v, %s) = %v, want %v", c, p.Vertex(size), err, reason)
 	}
-	for _, q := range g.LegalMoves(c) {
+	for _, q := range g.LegalPoints(c) {
 		if q == p {
-			t.Errorf("LegalMoves(%v) lists the illegal move %s", c, p.Vertex(size))
+			t.Errorf("LegalPoints(%v) lists the illegal move %s", c, p.Vertex(size))
 		}
 	}
 }

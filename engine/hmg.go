@@ -534,10 +534,10 @@ func (g HMGGame) CheckPlay(c Color, p Point) error {
 	return err
 }
 
-// LegalPlays returns every point c may play now as its regular move, in
+// LegalPoints returns every point c may play now as its regular move, in
 // increasing order; nil when it is not c's turn. Pass is not listed (see
 // [HMGGame.CanPass]).
-func (g HMGGame) LegalPlays(c Color) []Point {
+func (g HMGGame) LegalPoints(c Color) []Point {
 	if c != g.toMove || c == Empty {
 		return nil
 	}
@@ -579,14 +579,14 @@ func (g HMGGame) RevealableCards(c Color) []int {
 
 // LegalActions returns every action c may take now, as far as this game
 // knows c's cards: the reveals of [HMGGame.RevealableCards], then the plays
-// of [HMGGame.LegalPlays], then the pass if [HMGGame.CanPass]. It is empty
+// of [HMGGame.LegalPoints], then the pass if [HMGGame.CanPass]. It is empty
 // when it is not c's turn; on c's turn it is never empty (HMG-D5).
 func (g HMGGame) LegalActions(c Color) []HMGAction {
 	var as []HMGAction
 	for _, i := range g.RevealableCards(c) {
 		as = append(as, HMGAction{Color: c, Reveal: true, Card: i, Point: g.hands[c].cards[i].Point})
 	}
-	for _, p := range g.LegalPlays(c) {
+	for _, p := range g.LegalPoints(c) {
 		as = append(as, HMGAction{Color: c, Point: p})
 	}
 	if g.CanPass(c) {

@@ -490,7 +490,7 @@ func TestHMG5(t *testing.T) {
 			}
 			// The fresh turn is a full turn, and Black's undo leaves no
 			// last stone to undo in turn.
-			if len(next.LegalPlays(White)) == 0 || next.LastStone(Black) != NoPoint || next.LastStone(White) != NoPoint {
+			if len(next.LegalPoints(White)) == 0 || next.LastStone(Black) != NoPoint || next.LastStone(White) != NoPoint {
 				t.Errorf("no fresh turn for White")
 			}
 		})
@@ -543,8 +543,8 @@ func TestHMG6(t *testing.T) {
 		if _, _, err := hmgStep(t, g, "b play D4"); !errors.Is(err, ErrSuperko) {
 			t.Errorf("error %v, want %v", err, ErrSuperko)
 		}
-		if slices.Contains(g.LegalPlays(Black), hmgVertex(t, 5, "D4")) {
-			t.Errorf("LegalPlays lists the repeating play")
+		if slices.Contains(g.LegalPoints(Black), hmgVertex(t, 5, "D4")) {
+			t.Errorf("LegalPoints lists the repeating play")
 		}
 	})
 
@@ -589,8 +589,8 @@ func TestHMG6(t *testing.T) {
 				t.Errorf("RevealableCards disagrees with Reveal")
 			}
 			if err == nil {
-				if next.CanPass(Black) || !slices.Equal(next.LegalPlays(Black), []Point{free}) {
-					t.Errorf("after the reveal: CanPass %v, plays %s; want only E5", next.CanPass(Black), FormatVertices(5, next.LegalPlays(Black)))
+				if next.CanPass(Black) || !slices.Equal(next.LegalPoints(Black), []Point{free}) {
+					t.Errorf("after the reveal: CanPass %v, plays %s; want only E5", next.CanPass(Black), FormatVertices(5, next.LegalPoints(Black)))
 				}
 			}
 		})
@@ -810,7 +810,7 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 		}
 		// Cross-check the lists against Play and Reveal on every point
 		// and card.
-		plays := g.LegalPlays(c)
+		plays := g.LegalPoints(c)
 		for i := 0; i < size*size; i++ {
 			p := Point(i)
 			if err := g.CheckPlay(c, p); (err == nil) != slices.Contains(plays, p) {
@@ -1008,7 +1008,7 @@ func BenchmarkHMGLegalActions(b *testing.B) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 150 {
-		plays := g.LegalPlays(g.ToMove())
+		plays := g.LegalPoints(g.ToMove())
 		if g, _, err = g.Play(g.ToMove(), plays[rng.IntN(len(plays))]); err != nil {
 			b.Fatal(err)
 		}

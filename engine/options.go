@@ -22,8 +22,9 @@ const (
 	VariantBridge  Variant = "bridge"
 )
 
-// Variants lists every variant, in the order help texts show them.
-var Variants = []Variant{VariantGo, VariantPhantom, VariantHMG, VariantGomoku, VariantFGo, VariantBridge}
+// Variants lists every variant, in the order help texts show them: the
+// order of [Descriptors], which it is made from.
+var Variants = variantsOf(Descriptors)
 
 // PhantomRules names an announcement rule set of Phantom Go (PG-6..PG-8).
 type PhantomRules string
@@ -92,105 +93,62 @@ const DefaultLag = time.Second
 // MaxLag caps the lag allowance (CLK-D8).
 const MaxLag = 10 * time.Second
 
-// timedVariants are the variants a time control is offered for so far
-// (CLK-D10).
-var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true, VariantHMG: true}
-
 // HasClocks reports whether a time control is offered for variant v
-// (CLK-D10).
-func HasClocks(v Variant) bool { return timedVariants[v] }
+// (CLK-D10); false for a variant kakure does not have.
+func HasClocks(v Variant) bool {
+	d, err := LookupDescriptor(v)
+	return err == nil && d.Timed
+}
 
 // DefaultSize returns the board side a variant uses when none is given.
-func DefaultSize(v Variant) int {
-	if v == VariantHMG {
-		return 19
-	}
-	return 9
-}
+// It panics, naming v, for a variant kakure does not have.
+func DefaultSize(v Variant) int { return v.Descriptor().DefaultSize }
 
 // Normalize returns the options with every default filled in, or an error
 // that says what is wrong with them.
 func (o Options) Normalize() (Options, error) {
-	switch o.Variant {
-	case VariantGo, VariantPhantom, VariantHMG, VariantGomoku, VariantFGo, VariantBridge:
-	case "":
-		return o, fmt.Errorf("%w: no variant given (one of go, phantom, hmg, gomoku, fgo, bridge)", ErrBadOptions)
-	default:
-		return o, fmt.Errorf("%w: unknown variant %q (one of go, phantom, hmg, gomoku, fgo, bridge)", ErrBadOptions, o.Variant)
+	if o.Variant == "" {
+		return o, fmt.Errorf("%w: no variant given (one of %s)", ErrBadOptions, variantList())
+	}
+	d, err := LookupDescriptor(o.Variant)
+	if err != nil {
+		return o, err
 	}
 	if o.Size == 0 {
-		o.Size = DefaultSize(o.Variant)
+		o.Size = d.DefaultSize
 	}
-	minSize := MinSize
-	if o.Variant == VariantGomoku {
-		minSize = 7
-	}
-	if o.Size < minSize || o.Size > MaxSize {
-		return o, fmt.Errorf("%w: board size %d for %s (allowed %d to %d)", ErrBadOptions, o.Size, o.Variant, minSize, MaxSize)
+	if o.Size < d.MinSize || o.Size > MaxSize {
+		return o, fmt.Errorf("%w: board size %d for %s (allowed %d to %d)", ErrBadOptions, o.Size, o.Variant, d.MinSize, MaxSize)
 	}
 	if !o.KomiSet && o.Komi == 0 {
-		switch o.Variant {
-		case VariantFGo, VariantGomoku, VariantBridge:
-			o.Komi = 0
-		case VariantGo:
-			o.Komi = 7.5
-			if o.Handicap > 0 {
-				o.Komi = 0.5 // HC-D1
-			}
-		default:
-			o.Komi = 7.5
+		o.Komi = d.DefaultKomi
+		if d.Handicap && o.Handicap > 0 {
+			o.Komi = HandicapKomi // HC-D1
 		}
 	}
 	o.KomiSet = true
 	if o.Komi < -500 || o.Komi > 500 || o.Komi != o.Komi {
 		return o, fmt.Errorf("%w: komi %v out of range", ErrBadOptions, o.Komi)
 	}
-	if o.Variant == VariantPhantom {
-		switch o.Rules {
-		case "":
-			o.Rules = RulesCommon
-		case RulesCommon, RulesHamburg, RulesKriegspiel:
-		default:
-			return o, fmt.Errorf("%w: unknown Phantom rule set %q (common, hamburg or kriegspiel)", ErrBadOptions, o.Rules)
+	for _, opt := range allOptions {
+		if opt.Variant == o.Variant {
+			if err := opt.normalize(&o); err != nil {
+				return o, err
+			}
+		} else if opt.isSet(o) {
+			return o, fmt.Errorf("%w: --%s applies to %s only", ErrBadOptions, opt.Key, opt.Variant)
 		}
-	} else if o.Rules != "" {
-		return o, fmt.Errorf("%w: --rules applies to phantom only", ErrBadOptions)
 	}
-	if o.Variant == VariantHMG {
-		if !o.CardsSet && o.Cards == 0 {
-			o.Cards = 3
-		}
-		o.CardsSet = true
-		if o.Cards < 0 || o.Cards > 9 {
-			return o, fmt.Errorf("%w: %d hidden cards (allowed 0 to 9)", ErrBadOptions, o.Cards)
-		}
-	} else if o.Cards != 0 {
-		return o, fmt.Errorf("%w: --cards applies to hmg only", ErrBadOptions)
-	}
-	if o.Variant == VariantFGo {
-		switch o.Suicide {
-		case "":
-			o.Suicide = SuicideNZ
-		case SuicideNZ, SuicideForbid:
-		default:
-			return o, fmt.Errorf("%w: unknown suicide option %q (nz or forbid)", ErrBadOptions, o.Suicide)
-		}
-	} else if o.Suicide != "" {
-		return o, fmt.Errorf("%w: --suicide applies to fgo only", ErrBadOptions)
-	}
-	if o.Perpendicular && o.Variant != VariantBridge {
-		return o, fmt.Errorf("%w: --perpendicular applies to bridge only", ErrBadOptions)
-	}
-	o, err := o.normalizeSides()
+	o, err = o.normalizeSides(d)
 	if err != nil {
 		return o, err
 	}
-	return o.normalizeClock()
+	return o.normalizeClock(d)
 }
 
 // normalizeClock checks the time control and fills in the lag allowance
 // (CLK-D1, CLK-D7).
-func (o Options) normalizeClock() (Options, error) {
+func (o Options) normalizeClock(d *Descriptor) (Options, error) {
 	if err := o.Time.Validate(); err != nil {
 		return o, fmt.Errorf("%w: time control: %v", ErrBadOptions, err)
 	}
@@ -200,8 +158,8 @@ func (o Options) normalizeClock() (Options, error) {
 		}
 		return o, nil
 	}
-	if !timedVariants[o.Variant] {
-		return o, fmt.Errorf("%w: a time control is not offered for %s yet (go, bridge and hmg only)", ErrBadOptions, o.Variant)
+	if !d.Timed {
+		return o, fmt.Errorf("%w: a time control is not offered for %s yet (%s only)", ErrBadOptions, o.Variant, variantsWhere(func(d *Descriptor) bool { return d.Timed }))
 	}
 	if o.Lag == 0 {
 		o.Lag = DefaultLag
@@ -215,20 +173,20 @@ func (o Options) normalizeClock() (Options, error) {
 // normalizeSides checks the colour choice and the handicap (HC-D1, HC-D2).
 // The komi default is already filled in: a handicap game's default komi
 // is 0.5, a komi set on purpose stays.
-func (o Options) normalizeSides() (Options, error) {
+func (o Options) normalizeSides(d *Descriptor) (Options, error) {
 	switch o.InviterColor {
 	case Empty, Black, White:
 	default:
 		return o, fmt.Errorf("%w: colour choice %v (black, white or nigiri)", ErrBadOptions, o.InviterColor)
 	}
-	if o.InviterColor != Empty && o.Variant == VariantGomoku {
+	if o.InviterColor != Empty && d.Colors == ColorsByPie {
 		return o, fmt.Errorf("%w: gomoku's colours come from its pie rule (GM-2), not from a choice", ErrBadOptions)
 	}
 	if o.Handicap == 0 {
 		return o, nil
 	}
-	if o.Variant != VariantGo {
-		return o, fmt.Errorf("%w: --handicap applies to go only", ErrBadOptions)
+	if !d.Handicap {
+		return o, fmt.Errorf("%w: --handicap applies to %s only", ErrBadOptions, variantsWhere(func(d *Descriptor) bool { return d.Handicap }))
 	}
 	if _, err := HandicapPoints(o.Size, o.Handicap); err != nil {
 		return o, err

@@ -41,22 +41,6 @@ func vertexArg(size int, s string) (engine.Point, error) {
 	return p, nil
 }
 
-// colorVertexArgs reads the "COLOR VERTEX" pair of play and is_legal.
-func colorVertexArgs(size int, args []string) (engine.Color, engine.Point, error) {
-	if len(args) != 2 {
-		return engine.Empty, engine.NoPoint, errSyntax
-	}
-	c, err := colorArg(args[0])
-	if err != nil {
-		return engine.Empty, engine.NoPoint, err
-	}
-	p, err := vertexArg(size, args[1])
-	if err != nil {
-		return engine.Empty, engine.NoPoint, err
-	}
-	return c, p, nil
-}
-
 // vertexList formats points as GTP list_stones does: space separated.
 func vertexList(size int, ps []engine.Point) string {
 	parts := make([]string, len(ps))

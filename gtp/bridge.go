@@ -2,7 +2,6 @@ package gtp
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
@@ -13,127 +12,68 @@ func init() {
 }
 
 // bridgeHandler is Bridge Go (docs/gtp.md, "Bridge Go"). Bridge Go hides
-// nothing, so the handler is plain Go's with the engine's Bridge rules.
-type bridgeHandler struct {
-	game engine.BridgeGame
-	// undo holds the games before each play and genmove, newest last
-	// (GTP-BG-D3).
-	undo []engine.BridgeGame
-	// level is genmove's bot level (zero: the server's default).
-	level bot.Level
-}
+// nothing, so the handler is plain Go's with the engine's Bridge rules;
+// undo takes back each play and genmove (GTP-BG-D3).
+type bridgeHandler = handler[bridgeState]
 
-func (h *bridgeHandler) SetLevel(l bot.Level) { h.level = l }
+// bridgeState is Bridge Go's game.
+type bridgeState struct{ game engine.BridgeGame }
 
 // errGameOver is the answer of genmove once the game has a result.
 var errGameOver = errors.New("game over")
 
-func (h *bridgeHandler) Reset(o engine.Options) error {
+func (bridgeState) reset(o engine.Options) (bridgeState, error) {
 	g, err := engine.NewBridgeGame(o)
-	if err != nil {
-		return err
-	}
-	h.game, h.undo = g, nil
-	return nil
+	return bridgeState{g}, err
 }
 
-func (h *bridgeHandler) size() int { return h.game.Options().Size }
+func (s bridgeState) size() int { return s.game.Options().Size }
 
-func (h *bridgeHandler) Commands() map[string]Command {
+func (bridgeState) parseColor(arg string) (engine.Color, error) { return goColors(arg) }
+
+func (s bridgeState) play(c engine.Color, p engine.Point) (bridgeState, error) {
+	next, _, err := s.game.Play(c, p)
+	return bridgeState{next}, err
+}
+
+func (s bridgeState) genmove(c engine.Color, level bot.Level, _ float64) (engine.Point, bridgeState, error) {
+	if s.game.Over() {
+		return engine.NoPoint, s, errGameOver
+	}
+	p := bot.NewBridgeBot(botLevel(level), botSeed(s.game.Board(), s.game.MoveNumber())).ChooseMove(s.game, c)
+	next, err := s.play(c, p)
+	return p, next, err
+}
+
+func (s bridgeState) legal(c engine.Color, p engine.Point) bool { return s.game.Check(c, p) == nil }
+
+func (s bridgeState) legalPoints(c engine.Color) []engine.Point { return s.game.LegalPoints(c) }
+
+func (s bridgeState) stones(c engine.Color) []engine.Point { b := s.game.Board(); return b.Stones(c) }
+
+func (s bridgeState) captures(c engine.Color) (int, bool) { return s.game.Captures(c), true }
+
+func (s bridgeState) showboard() string { return showBoard(s.game.Board()) }
+
+func (s bridgeState) komi() float64 { return s.game.Options().Komi }
+
+// withKomi: Bridge Go has no komi (BG-1).
+func (s bridgeState) withKomi(float64) bridgeState { return s }
+
+func (bridgeState) commands(h handlerOf[bridgeState]) map[string]Command {
 	return map[string]Command{
-		"play":          h.play,
-		"genmove":       h.genmove,
-		"undo":          h.undoMove,
-		"is_legal":      h.isLegal,
-		"all_legal":     h.allLegal,
-		"list_stones":   h.listStones,
-		"captures":      h.captures,
-		"showboard":     func([]string) (string, error) { return showBoard(h.game.Board()), nil },
-		"final_score":   h.finalScore,
-		"kakure-winner": h.winner,
+		"final_score":   func(args []string) (string, error) { return h.current().finalScore(args) },
+		"kakure-winner": func(args []string) (string, error) { return h.current().winner(args) },
 	}
-}
-
-// commit makes next the current game and keeps the old one for undo.
-func (h *bridgeHandler) commit(next engine.BridgeGame) {
-	h.undo = append(h.undo, h.game)
-	h.game = next
-}
-
-func (h *bridgeHandler) play(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	next, _, err := h.game.Play(c, p)
-	if err != nil {
-		return "", errIllegal
-	}
-	h.commit(next)
-	return "", nil
-}
-
-func (h *bridgeHandler) genmove(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	if h.game.Over() {
-		return "", errGameOver
-	}
-	p := bot.NewBridgeBot(botLevel(h.level), botSeed(h.game.Board(), h.game.MoveNumber())).ChooseMove(h.game, c)
-	next, _, err := h.game.Play(c, p)
-	if err != nil {
-		return "", err
-	}
-	h.commit(next)
-	return p.Vertex(h.size()), nil
-}
-
-func (h *bridgeHandler) undoMove(args []string) (string, error) {
-	return undoLast(args, &h.game, &h.undo)
-}
-
-func (h *bridgeHandler) isLegal(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	return boolToken(h.game.Check(c, p) == nil), nil
-}
-
-func (h *bridgeHandler) allLegal(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return vertexList(h.size(), h.game.LegalMoves(c)), nil
-}
-
-func (h *bridgeHandler) listStones(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	b := h.game.Board()
-	return vertexList(h.size(), b.Stones(c)), nil
-}
-
-func (h *bridgeHandler) captures(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return strconv.Itoa(h.game.Captures(c)), nil
 }
 
 // finalScore answers the result of a finished game: "B+" or "W+" for a
 // bridge, "0" for a draw (GTP-BG-D4). Bridge Go has no count.
-func (h *bridgeHandler) finalScore(args []string) (string, error) {
+func (s bridgeState) finalScore(args []string) (string, error) {
 	if err := wantArgs(args, 0); err != nil {
 		return "", err
 	}
-	r, over := h.game.Result()
+	r, over := s.game.Result()
 	if !over {
 		return "", errors.New("cannot score")
 	}
@@ -142,11 +82,11 @@ func (h *bridgeHandler) finalScore(args []string) (string, error) {
 
 // winner is kakure-winner: "black" or "white" once a bridge has won,
 // "none" while the game goes on and after a draw.
-func (h *bridgeHandler) winner(args []string) (string, error) {
+func (s bridgeState) winner(args []string) (string, error) {
 	if err := wantArgs(args, 0); err != nil {
 		return "", err
 	}
-	if w := h.game.Winner(); w == engine.Black || w == engine.White {
+	if w := s.game.Winner(); w == engine.Black || w == engine.White {
 		return w.String(), nil
 	}
 	return "none", nil

@@ -108,7 +108,7 @@ func TestGTPBridgeGenmoveLegal(t *testing.T) {
 		if i%2 == 1 {
 			c = engine.White
 		}
-		if p == engine.Pass && len(g.LegalMoves(c)) > 0 {
+		if p == engine.Pass && len(g.LegalPoints(c)) > 0 {
 			t.Errorf("genmove %d passed with legal points left", i)
 		}
 		if g, _, err = g.Play(c, p); err != nil {

@@ -2,7 +2,6 @@ package gtp
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
@@ -13,20 +12,10 @@ func init() {
 }
 
 // fgoHandler is F-Go, simultaneous Go, seen by the referee: both choices of
-// every turn (docs/gtp.md, "F-Go").
-type fgoHandler struct {
-	state fgoState
-	// undo holds the states before each play, genmove and kakure-turn,
-	// newest last (GTP-FG-D4).
-	undo []fgoState
-	// komi is kept here because the game's options are fixed; it only
-	// matters for final_score.
-	komi float64
-	// level is genmove's bot level (zero: the server's default).
-	level bot.Level
-}
-
-func (h *fgoHandler) SetLevel(l bot.Level) { h.level = l }
+// every turn (docs/gtp.md, "F-Go"). Undo takes back each play, genmove and
+// kakure-turn (GTP-FG-D4). The komi is the handler's, because the game's
+// options are fixed; it only matters for final_score.
+type fgoHandler = handler[fgoState]
 
 // fgoState is everything undo restores.
 type fgoState struct {
@@ -42,32 +31,64 @@ func newFGoState(g engine.FGoGame) fgoState {
 	return fgoState{game: g, choice: [3]engine.Point{engine.NoPoint, engine.NoPoint, engine.NoPoint}}
 }
 
-func (h *fgoHandler) Reset(o engine.Options) error {
+func (fgoState) reset(o engine.Options) (fgoState, error) {
 	g, err := engine.NewFGoGame(o)
 	if err != nil {
-		return err
+		return fgoState{}, err
 	}
-	h.state, h.undo, h.komi = newFGoState(g), nil, g.Options().Komi
-	return nil
+	return newFGoState(g), nil
 }
 
-func (h *fgoHandler) SetKomi(k float64) { h.komi = k }
+func (s fgoState) size() int { return s.game.Options().Size }
 
-func (h *fgoHandler) size() int { return h.state.game.Options().Size }
+func (fgoState) parseColor(arg string) (engine.Color, error) { return goColors(arg) }
 
-func (h *fgoHandler) Commands() map[string]Command {
+// play is c's choice p (GTP-FG-D1).
+func (s fgoState) play(c engine.Color, p engine.Point) (fgoState, error) { return s.choose(c, p) }
+
+func (s fgoState) genmove(c engine.Color, level bot.Level, _ float64) (engine.Point, fgoState, error) {
+	s = s.turnOf(c)
+	b := s.game.Board()
+	p := bot.NewFGoBot(botLevel(level), botSeed(b, 2*s.game.TurnNumber()+int(c))).ChooseFGo(s.game, c)
+	next, err := s.choose(c, p)
+	return p, next, err
+}
+
+func (s fgoState) legal(c engine.Color, p engine.Point) bool {
+	return s.turnOf(c).game.CheckChoice(c, p) == nil
+}
+
+func (s fgoState) legalPoints(c engine.Color) []engine.Point {
+	return fgoLegalPoints(s.turnOf(c).game, c)
+}
+
+func (s fgoState) stones(c engine.Color) []engine.Point { b := s.game.Board(); return b.Stones(c) }
+
+func (s fgoState) captures(c engine.Color) (int, bool) { return s.game.Captures(c), true }
+
+func (s fgoState) showboard() string { return showBoard(s.game.Board()) }
+
+func (s fgoState) komi() float64 { return s.game.Options().Komi }
+
+// withKomi: the handler keeps F-Go's komi.
+func (s fgoState) withKomi(float64) fgoState { return s }
+
+func (fgoState) commands(h handlerOf[fgoState]) map[string]Command {
 	return map[string]Command{
-		"play":               h.play,
-		"genmove":            h.genmove,
-		"undo":               h.undoCommand,
-		"is_legal":           h.isLegal,
-		"all_legal":          h.allLegal,
-		"list_stones":        h.listStones,
-		"captures":           h.captures,
-		"showboard":          func([]string) (string, error) { return showBoard(h.state.game.Board()), nil },
-		"final_score":        h.finalScore,
-		"kakure-turn":        h.turn,
-		"kakure-unavailable": h.unavailable,
+		"final_score": func(args []string) (string, error) {
+			if err := wantArgs(args, 0); err != nil {
+				return "", err
+			}
+			return scoreText(engine.AreaScore(h.current().game.Board(), engine.Marking{}, h.scoringKomi())), nil
+		},
+		"kakure-turn": func(args []string) (string, error) { return fgoTurn(h, args) },
+		// kakure-unavailable: the points marked unavailable (FG-2, FG-4).
+		"kakure-unavailable": func(args []string) (string, error) {
+			if err := wantArgs(args, 0); err != nil {
+				return "", err
+			}
+			return "points=" + engine.FormatVertices(h.size(), h.current().game.Unavailable()), nil
+		},
 	}
 }
 
@@ -113,41 +134,6 @@ func (s fgoState) choose(c engine.Color, p engine.Point) (fgoState, error) {
 	return next, err
 }
 
-// commit makes next the current state and keeps the old one for undo.
-func (h *fgoHandler) commit(next fgoState) {
-	h.undo = append(h.undo, h.state)
-	h.state = next
-}
-
-func (h *fgoHandler) play(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	next, err := h.state.choose(c, p)
-	if err != nil {
-		return "", errIllegal
-	}
-	h.commit(next)
-	return "", nil
-}
-
-func (h *fgoHandler) genmove(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	s := h.state.turnOf(c)
-	b := s.game.Board()
-	p := bot.NewFGoBot(botLevel(h.level), botSeed(b, 2*s.game.TurnNumber()+int(c))).ChooseFGo(s.game, c)
-	next, err := s.choose(c, p)
-	if err != nil {
-		return "", err
-	}
-	h.commit(next)
-	return p.Vertex(h.size()), nil
-}
-
 // fgoLegalPoints returns the points c may choose in g, in increasing order
 // (a pass is always a choice and is not listed).
 func fgoLegalPoints(g engine.FGoGame, c engine.Color) []engine.Point {
@@ -163,7 +149,7 @@ func fgoLegalPoints(g engine.FGoGame, c engine.Color) []engine.Point {
 
 // turn is kakure-turn VERTEX_BLACK VERTEX_WHITE: one whole turn, after the
 // turn of a waiting choice if there is one (GTP-FG-D3).
-func (h *fgoHandler) turn(args []string) (string, error) {
+func fgoTurn(h handlerOf[fgoState], args []string) (string, error) {
 	if err := wantArgs(args, 2); err != nil {
 		return "", err
 	}
@@ -175,7 +161,7 @@ func (h *fgoHandler) turn(args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := h.state.turnOf(engine.Black).turnOf(engine.White)
+	s := h.current().turnOf(engine.Black).turnOf(engine.White)
 	for _, ch := range []struct {
 		c engine.Color
 		p engine.Point
@@ -204,57 +190,4 @@ func fgoReason(err error) string {
 		return "suicide"
 	}
 	return "other"
-}
-
-// unavailable is kakure-unavailable: the points marked unavailable
-// (FG-2, FG-4).
-func (h *fgoHandler) unavailable(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	return "points=" + engine.FormatVertices(h.size(), h.state.game.Unavailable()), nil
-}
-
-func (h *fgoHandler) undoCommand(args []string) (string, error) {
-	return undoLast(args, &h.state, &h.undo)
-}
-
-func (h *fgoHandler) isLegal(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	return boolToken(h.state.turnOf(c).game.CheckChoice(c, p) == nil), nil
-}
-
-func (h *fgoHandler) allLegal(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return vertexList(h.size(), fgoLegalPoints(h.state.turnOf(c).game, c)), nil
-}
-
-func (h *fgoHandler) listStones(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	b := h.state.game.Board()
-	return vertexList(h.size(), b.Stones(c)), nil
-}
-
-func (h *fgoHandler) captures(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return strconv.Itoa(h.state.game.Captures(c)), nil
-}
-
-func (h *fgoHandler) finalScore(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	return scoreText(engine.AreaScore(h.state.game.Board(), engine.Marking{}, h.komi)), nil
 }

@@ -1,131 +1,59 @@
 package gtp
 
 import (
-	"strconv"
-
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 )
 
+func init() {
+	variantHandlers[engine.VariantGo] = func() Handler { return &goHandler{} }
+}
+
 // goHandler is plain Go, with GNU Go's extra commands.
-type goHandler struct {
-	game engine.GoGame
-	// undo holds the earlier games, newest last.
-	undo []engine.GoGame
-	// level is genmove's bot level (zero: the server's default).
-	level bot.Level
-}
+type goHandler = handler[goState]
 
-func (h *goHandler) Reset(o engine.Options) error {
+// goState is plain Go's game; it keeps its komi.
+type goState struct{ game engine.GoGame }
+
+func (goState) reset(o engine.Options) (goState, error) {
 	g, err := engine.NewGoGame(o)
-	if err != nil {
-		return err
-	}
-	h.game, h.undo = g, nil
-	return nil
+	return goState{g}, err
 }
 
-func (h *goHandler) SetKomi(k float64) { h.game = h.game.WithKomi(k) }
+func (s goState) size() int { b := s.game.Board(); return b.Size() }
 
-func (h *goHandler) SetLevel(l bot.Level) { h.level = l }
+func (goState) parseColor(arg string) (engine.Color, error) { return goColors(arg) }
 
-func (h *goHandler) size() int { b := h.game.Board(); return b.Size() }
-
-func (h *goHandler) Commands() map[string]Command {
-	return map[string]Command{
-		"play":        h.play,
-		"genmove":     h.genmove,
-		"undo":        h.undoMove,
-		"is_legal":    h.isLegal,
-		"all_legal":   h.allLegal,
-		"list_stones": h.listStones,
-		"captures":    h.captures,
-		"showboard":   func([]string) (string, error) { return showBoard(h.game.Board()), nil },
-		"final_score": func([]string) (string, error) { return scoreText(h.game.Score(engine.Marking{})), nil },
-	}
+func (s goState) play(c engine.Color, p engine.Point) (goState, error) {
+	next, _, err := s.game.Play(c, p)
+	return goState{next}, err
 }
 
-func (h *goHandler) play(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	next, _, err := h.game.Play(c, p)
-	if err != nil {
-		return "", errIllegal
-	}
-	h.undo = append(h.undo, h.game)
-	h.game = next
-	return "", nil
-}
-
-func (h *goHandler) genmove(args []string) (string, error) {
-	if err := wantArgs(args, 1); err != nil {
-		return "", err
-	}
-	c, err := colorArg(args[0])
-	if err != nil {
-		return "", err
-	}
-	p := h.chooseMove(c)
-	next, _, err := h.game.Play(c, p)
-	if err != nil {
-		return "", err
-	}
-	h.undo = append(h.undo, h.game)
-	h.game = next
-	return p.Vertex(h.size()), nil
-}
-
-// chooseMove asks the Go bot for c's move (docs/bots.md); its seed depends
+// genmove asks the Go bot for c's move (docs/bots.md); its seed depends
 // only on the position and the move number.
-func (h *goHandler) chooseMove(c engine.Color) engine.Point {
-	b := h.game.Board()
-	return bot.NewGoBot(botLevel(h.level), botSeed(b, h.game.MoveNumber())).ChooseMove(h.game, c)
+func (s goState) genmove(c engine.Color, level bot.Level, _ float64) (engine.Point, goState, error) {
+	b := s.game.Board()
+	p := bot.NewGoBot(botLevel(level), botSeed(b, s.game.MoveNumber())).ChooseMove(s.game, c)
+	next, err := s.play(c, p)
+	return p, next, err
 }
 
-func (h *goHandler) undoMove(args []string) (string, error) {
-	return undoLast(args, &h.game, &h.undo)
-}
+func (s goState) legal(c engine.Color, p engine.Point) bool { return s.game.Check(c, p) == nil }
 
-func (h *goHandler) isLegal(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	return boolToken(h.game.Check(c, p) == nil), nil
-}
+func (s goState) legalPoints(c engine.Color) []engine.Point { return s.game.LegalPoints(c) }
 
-func (h *goHandler) allLegal(args []string) (string, error) {
-	if err := wantArgs(args, 1); err != nil {
-		return "", err
-	}
-	c, err := colorArg(args[0])
-	if err != nil {
-		return "", err
-	}
-	return vertexList(h.size(), h.game.LegalMoves(c)), nil
-}
+func (s goState) stones(c engine.Color) []engine.Point { b := s.game.Board(); return b.Stones(c) }
 
-func (h *goHandler) listStones(args []string) (string, error) {
-	if err := wantArgs(args, 1); err != nil {
-		return "", err
-	}
-	c, err := colorArg(args[0])
-	if err != nil {
-		return "", err
-	}
-	b := h.game.Board()
-	return vertexList(h.size(), b.Stones(c)), nil
-}
+func (s goState) captures(c engine.Color) (int, bool) { return s.game.Captures(c), true }
 
-func (h *goHandler) captures(args []string) (string, error) {
-	if err := wantArgs(args, 1); err != nil {
-		return "", err
+func (s goState) showboard() string { return showBoard(s.game.Board()) }
+
+func (s goState) komi() float64 { return s.game.Options().Komi }
+
+func (s goState) withKomi(k float64) goState { return goState{s.game.WithKomi(k)} }
+
+func (goState) commands(h handlerOf[goState]) map[string]Command {
+	return map[string]Command{
+		"final_score": func([]string) (string, error) { return scoreText(h.current().game.Score(engine.Marking{})), nil },
 	}
-	c, err := colorArg(args[0])
-	if err != nil {
-		return "", err
-	}
-	return strconv.Itoa(h.game.Captures(c)), nil
 }

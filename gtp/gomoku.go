@@ -15,43 +15,73 @@ func init() {
 // gomokuHandler is Hidden Move Double Gomoku seen by a referee who knows
 // every piece (docs/gtp.md, "Hidden Move Double Gomoku"). A move of play
 // and genmove is a whole turn in which the opponent reveals nothing
-// (GM-D2), so every piece after the opening stands hidden.
-type gomokuHandler struct {
-	game engine.GomokuGame
-	// undo holds the games before each play and genmove, newest last
-	// (GTP-GM-D4).
-	undo []engine.GomokuGame
-	// level is genmove's bot level (zero: the server's default).
-	level bot.Level
-}
+// (GM-D2), so every piece after the opening stands hidden; undo takes
+// back each play and genmove (GTP-GM-D4).
+type gomokuHandler = handler[gomokuState]
 
-func (h *gomokuHandler) SetLevel(l bot.Level) { h.level = l }
+// gomokuState is the gomoku game.
+type gomokuState struct{ game engine.GomokuGame }
 
 // errGomokuOpeningIsX is genmove's answer for O before the opening piece,
 // which is X's (GM-2).
 var errGomokuOpeningIsX = errors.New("the opening piece is an x")
 
-func (h *gomokuHandler) Reset(o engine.Options) error {
+func (gomokuState) reset(o engine.Options) (gomokuState, error) {
 	g, err := engine.NewGomokuGame(o)
-	if err != nil {
-		return err
-	}
-	h.game, h.undo = g, nil
-	return nil
+	return gomokuState{g}, err
 }
 
-func (h *gomokuHandler) size() int { return h.game.Size() }
+func (s gomokuState) size() int { return s.game.Size() }
 
-func (h *gomokuHandler) Commands() map[string]Command {
+func (gomokuState) parseColor(arg string) (engine.Color, error) { return gomokuPieceArg(arg) }
+
+func (s gomokuState) play(c engine.Color, p engine.Point) (gomokuState, error) {
+	next, err := s.game.Play(c, p)
+	return gomokuState{next}, err
+}
+
+func (s gomokuState) genmove(c engine.Color, level bot.Level, _ float64) (engine.Point, gomokuState, error) {
+	switch {
+	case s.game.Over():
+		return engine.NoPoint, s, errGameOver
+	case s.game.Phase() == engine.GomokuPhaseOpening && c != engine.GomokuX:
+		return engine.NoPoint, s, errGomokuOpeningIsX
+	}
+	p := gomokuChooseMove(s.game, c, level)
+	next, err := s.play(c, p)
+	return p, next, err
+}
+
+func (s gomokuState) legal(c engine.Color, p engine.Point) bool {
+	_, err := s.game.Play(c, p)
+	return err == nil
+}
+
+func (s gomokuState) legalPoints(c engine.Color) []engine.Point { return gomokuLegalPoints(s.game, c) }
+
+// stones lists c's pieces, hidden and revealed.
+func (s gomokuState) stones(c engine.Color) []engine.Point { b := s.game.Pieces(c); return b.Stones(c) }
+
+// captures: gomoku captures nothing and has no captures command.
+func (gomokuState) captures(engine.Color) (int, bool) { return 0, false }
+
+func (s gomokuState) showboard() string { return "\n" + strings.TrimRight(s.game.String(), "\n") }
+
+func (s gomokuState) komi() float64 { return 0 }
+
+// withKomi: gomoku has no komi.
+func (s gomokuState) withKomi(float64) gomokuState { return s }
+
+func (gomokuState) commands(h handlerOf[gomokuState]) map[string]Command {
 	return map[string]Command{
-		"play":          h.play,
-		"genmove":       h.genmove,
-		"undo":          h.undoMove,
-		"is_legal":      h.isLegal,
-		"all_legal":     h.allLegal,
-		"list_stones":   h.listStones,
-		"showboard":     func([]string) (string, error) { return "\n" + strings.TrimRight(h.game.String(), "\n"), nil },
-		"kakure-winner": h.winner,
+		// kakure-winner: "x", "o" or "none" (a draw, or a game still
+		// going).
+		"kakure-winner": func(args []string) (string, error) {
+			if err := wantArgs(args, 0); err != nil {
+				return "", err
+			}
+			return h.current().game.WinnerName(), nil
+		},
 	}
 }
 
@@ -63,69 +93,6 @@ func gomokuPieceArg(s string) (engine.Color, error) {
 		return engine.Empty, errors.New("invalid color")
 	}
 	return c, nil
-}
-
-// gomokuSolePieceArg reads the only argument of a command, a colour.
-func gomokuSolePieceArg(args []string) (engine.Color, error) {
-	if err := wantArgs(args, 1); err != nil {
-		return engine.Empty, err
-	}
-	return gomokuPieceArg(args[0])
-}
-
-// gomokuPieceVertexArgs reads the "COLOR VERTEX" pair of play and is_legal.
-func (h *gomokuHandler) gomokuPieceVertexArgs(args []string) (engine.Color, engine.Point, error) {
-	if err := wantArgs(args, 2); err != nil {
-		return engine.Empty, engine.NoPoint, err
-	}
-	c, err := gomokuPieceArg(args[0])
-	if err != nil {
-		return engine.Empty, engine.NoPoint, err
-	}
-	p, err := vertexArg(h.size(), args[1])
-	if err != nil {
-		return engine.Empty, engine.NoPoint, err
-	}
-	return c, p, nil
-}
-
-// commit makes next the current game and keeps the old one for undo.
-func (h *gomokuHandler) commit(next engine.GomokuGame) {
-	h.undo = append(h.undo, h.game)
-	h.game = next
-}
-
-func (h *gomokuHandler) play(args []string) (string, error) {
-	c, p, err := h.gomokuPieceVertexArgs(args)
-	if err != nil {
-		return "", err
-	}
-	next, err := h.game.Play(c, p)
-	if err != nil {
-		return "", errIllegal
-	}
-	h.commit(next)
-	return "", nil
-}
-
-func (h *gomokuHandler) genmove(args []string) (string, error) {
-	c, err := gomokuSolePieceArg(args)
-	if err != nil {
-		return "", err
-	}
-	switch {
-	case h.game.Over():
-		return "", errGameOver
-	case h.game.Phase() == engine.GomokuPhaseOpening && c != engine.GomokuX:
-		return "", errGomokuOpeningIsX
-	}
-	p := h.gomokuChooseMove(h.game, c)
-	next, err := h.game.Play(c, p)
-	if err != nil {
-		return "", err
-	}
-	h.commit(next)
-	return p.Vertex(h.size()), nil
 }
 
 // gomokuLegalPoints returns the points where play would accept a piece of
@@ -147,54 +114,14 @@ func gomokuLegalPoints(g engine.GomokuGame, c engine.Color) []engine.Point {
 // no legal point (GTP-GM-D3). The bot decides from what c may know (its
 // own pieces, the revealed ones, the opponent's number of hidden pieces),
 // and its seed depends only on c's pieces and the move number.
-func (h *gomokuHandler) gomokuChooseMove(g engine.GomokuGame, c engine.Color) engine.Point {
+func gomokuChooseMove(g engine.GomokuGame, c engine.Color, level bot.Level) engine.Point {
 	if len(gomokuLegalPoints(g, c)) == 0 {
 		return engine.Pass
 	}
 	own := g.Pieces(c)
-	p := bot.NewGomokuBot(botLevel(h.level), botSeed(own, g.MoveNumber())).ChoosePlacement(bot.GomokuKnowledgeOf(g, c))
+	p := bot.NewGomokuBot(botLevel(level), botSeed(own, g.MoveNumber())).ChoosePlacement(bot.GomokuKnowledgeOf(g, c))
 	if p == engine.NoPoint {
 		return engine.Pass
 	}
 	return p
-}
-
-func (h *gomokuHandler) undoMove(args []string) (string, error) {
-	return undoLast(args, &h.game, &h.undo)
-}
-
-func (h *gomokuHandler) isLegal(args []string) (string, error) {
-	c, p, err := h.gomokuPieceVertexArgs(args)
-	if err != nil {
-		return "", err
-	}
-	_, err = h.game.Play(c, p)
-	return boolToken(err == nil), nil
-}
-
-func (h *gomokuHandler) allLegal(args []string) (string, error) {
-	c, err := gomokuSolePieceArg(args)
-	if err != nil {
-		return "", err
-	}
-	return vertexList(h.size(), gomokuLegalPoints(h.game, c)), nil
-}
-
-// listStones lists c's pieces, hidden and revealed.
-func (h *gomokuHandler) listStones(args []string) (string, error) {
-	c, err := gomokuSolePieceArg(args)
-	if err != nil {
-		return "", err
-	}
-	b := h.game.Pieces(c)
-	return vertexList(h.size(), b.Stones(c)), nil
-}
-
-// winner is kakure-winner: "x", "o" or "none" (a draw, or a game still
-// going).
-func (h *gomokuHandler) winner(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	return h.game.WinnerName(), nil
 }

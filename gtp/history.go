@@ -1,6 +1,8 @@
 package gtp
 
 import (
+	"fmt"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -60,8 +62,12 @@ func (h *moveHistory) observe(v protocol.View) bool {
 		board = vv.Game.Board()
 		black, white := vv.Game.LastChoices()
 		h.broken = !h.observeTurn(vv.Game.TurnNumber(), black, white)
-	default:
+	case nil, protocol.HMGView, protocol.GomokuView, protocol.PhantomNetView:
+		// No game view yet, or hidden moves: the history cannot hold
+		// the game.
 		h.broken = true
+	default:
+		panic(fmt.Sprintf("gtp: the move history cannot read the view of variant %q", v.Options.Variant))
 	}
 	h.pending = engine.NoPoint
 	if !h.broken && h.replay.Board() != board {

@@ -15,44 +15,76 @@ func init() {
 }
 
 // hmgHandler is Hidden Move Go with both players' cards known (docs/gtp.md,
-// "Hidden Move Go").
-type hmgHandler struct {
-	game engine.HMGGame
-	// undo holds the games before each play, genmove and kakure-reveal,
-	// newest last (GTP-HMG-D4).
-	undo []engine.HMGGame
-	// level is genmove's bot level (zero: the server's default).
-	level bot.Level
-}
+// "Hidden Move Go"); undo takes back each play, genmove and kakure-reveal
+// (GTP-HMG-D4).
+type hmgHandler = handler[hmgState]
 
-func (h *hmgHandler) SetLevel(l bot.Level) { h.level = l }
+// hmgState is the Hidden Move Go game; it keeps its komi.
+type hmgState struct{ game engine.HMGGame }
 
-func (h *hmgHandler) Reset(o engine.Options) error {
+func (hmgState) reset(o engine.Options) (hmgState, error) {
 	g, err := engine.NewHMGGame(o)
-	if err != nil {
-		return err
-	}
-	h.game, h.undo = g, nil
-	return nil
+	return hmgState{g}, err
 }
 
-func (h *hmgHandler) SetKomi(k float64) { h.game = h.game.WithKomi(k) }
+func (s hmgState) size() int { return s.game.Options().Size }
 
-func (h *hmgHandler) size() int { return h.game.Options().Size }
+func (hmgState) parseColor(arg string) (engine.Color, error) { return goColors(arg) }
 
-func (h *hmgHandler) Commands() map[string]Command {
+func (s hmgState) play(c engine.Color, p engine.Point) (hmgState, error) {
+	g, err := hmgTurnOf(s.game, c)
+	if err != nil {
+		return s, err
+	}
+	next, _, err := g.Play(c, p)
+	return hmgState{next}, err
+}
+
+func (s hmgState) genmove(c engine.Color, level bot.Level, _ float64) (engine.Point, hmgState, error) {
+	g, err := hmgTurnOf(s.game, c)
+	if err != nil {
+		return engine.NoPoint, s, err
+	}
+	p := bot.NewHMGBot(botLevel(level), botSeed(g.Board(), g.Turns())).ChoosePlay(g, c)
+	next, _, err := g.Play(c, p)
+	return p, hmgState{next}, err
+}
+
+func (s hmgState) legal(c engine.Color, p engine.Point) bool {
+	g, err := hmgTurnOf(s.game, c)
+	return err == nil && g.CheckPlay(c, p) == nil
+}
+
+func (s hmgState) legalPoints(c engine.Color) []engine.Point {
+	g, err := hmgTurnOf(s.game, c)
+	if err != nil {
+		return nil
+	}
+	return g.LegalPoints(c)
+}
+
+func (s hmgState) stones(c engine.Color) []engine.Point { b := s.game.Board(); return b.Stones(c) }
+
+func (s hmgState) captures(c engine.Color) (int, bool) { return s.game.Captures(c), true }
+
+func (s hmgState) showboard() string { return showBoard(s.game.Board()) }
+
+func (s hmgState) komi() float64 { return s.game.Options().Komi }
+
+func (s hmgState) withKomi(k float64) hmgState { return hmgState{s.game.WithKomi(k)} }
+
+func (hmgState) commands(h handlerOf[hmgState]) map[string]Command {
 	return map[string]Command{
-		"play":          h.play,
-		"genmove":       h.genmove,
-		"undo":          h.undoAction,
-		"is_legal":      h.isLegal,
-		"all_legal":     h.allLegal,
-		"list_stones":   h.listStones,
-		"captures":      h.captures,
-		"showboard":     func([]string) (string, error) { return showBoard(h.game.Board()), nil },
-		"final_score":   h.finalScore,
-		"kakure-cards":  h.cards,
-		"kakure-reveal": h.reveal,
+		// final_score counts the board by area and adds the passing
+		// stones of the cards not revealed (HMG-7, HMG-D9).
+		"final_score": func(args []string) (string, error) {
+			if err := wantArgs(args, 0); err != nil {
+				return "", err
+			}
+			return scoreText(h.current().game.Score(engine.Marking{})), nil
+		},
+		"kakure-cards":  func(args []string) (string, error) { return hmgCards(h, args) },
+		"kakure-reveal": func(args []string) (string, error) { return hmgReveal(h, args) },
 	}
 }
 
@@ -76,101 +108,9 @@ func hmgTurnOf(g engine.HMGGame, c engine.Color) (engine.HMGGame, error) {
 	return next, nil
 }
 
-// commit makes next the current game and keeps the old one for undo.
-func (h *hmgHandler) commit(next engine.HMGGame) {
-	h.undo = append(h.undo, h.game)
-	h.game = next
-}
-
-func (h *hmgHandler) play(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	g, err := hmgTurnOf(h.game, c)
-	if err != nil {
-		return "", errIllegal
-	}
-	next, _, err := g.Play(c, p)
-	if err != nil {
-		return "", errIllegal
-	}
-	h.commit(next)
-	return "", nil
-}
-
-func (h *hmgHandler) genmove(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	g, err := hmgTurnOf(h.game, c)
-	if err != nil {
-		return "", err
-	}
-	p := bot.NewHMGBot(botLevel(h.level), botSeed(g.Board(), g.Turns())).ChoosePlay(g, c)
-	next, _, err := g.Play(c, p)
-	if err != nil {
-		return "", err
-	}
-	h.commit(next)
-	return p.Vertex(h.size()), nil
-}
-
-func (h *hmgHandler) undoAction(args []string) (string, error) {
-	return undoLast(args, &h.game, &h.undo)
-}
-
-func (h *hmgHandler) isLegal(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	g, err := hmgTurnOf(h.game, c)
-	return boolToken(err == nil && g.CheckPlay(c, p) == nil), nil
-}
-
-func (h *hmgHandler) allLegal(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	g, err := hmgTurnOf(h.game, c)
-	if err != nil {
-		return "", nil
-	}
-	return vertexList(h.size(), g.LegalPlays(c)), nil
-}
-
-func (h *hmgHandler) listStones(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	b := h.game.Board()
-	return vertexList(h.size(), b.Stones(c)), nil
-}
-
-func (h *hmgHandler) captures(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return strconv.Itoa(h.game.Captures(c)), nil
-}
-
-// finalScore counts the board by area and adds the passing stones of the
-// cards not revealed (HMG-7, HMG-D9).
-func (h *hmgHandler) finalScore(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	return scoreText(h.game.Score(engine.Marking{})), nil
-}
-
 // cards is kakure-cards COLOR V1 V2 …: the points of COLOR's cards, in
 // order, before the first action of the game (HMG-1, HMG-D1).
-func (h *hmgHandler) cards(args []string) (string, error) {
+func hmgCards(h handlerOf[hmgState], args []string) (string, error) {
 	if len(args) < 1 {
 		return "", errSyntax
 	}
@@ -186,20 +126,20 @@ func (h *hmgHandler) cards(args []string) (string, error) {
 		}
 		points = append(points, p)
 	}
-	next, err := h.game.SetCards(c, points)
+	next, err := h.current().game.SetCards(c, points)
 	switch {
 	case errors.Is(err, engine.ErrWrongPhase):
 		return "", errors.New("cards are set before the first move")
 	case err != nil:
-		return "", fmt.Errorf("%d cards given, the game has %d per player", len(points), h.game.Options().Cards)
+		return "", fmt.Errorf("%d cards given, the game has %d per player", len(points), h.current().game.Options().Cards)
 	}
-	h.game = next
+	h.replace(hmgState{next})
 	return "", nil
 }
 
 // reveal is kakure-reveal COLOR INDEX, the card counted from 1 in the order
 // kakure-cards gave.
-func (h *hmgHandler) reveal(args []string) (string, error) {
+func hmgReveal(h handlerOf[hmgState], args []string) (string, error) {
 	if err := wantArgs(args, 2); err != nil {
 		return "", err
 	}
@@ -211,7 +151,7 @@ func (h *hmgHandler) reveal(args []string) (string, error) {
 	if err != nil {
 		return "", errSyntax
 	}
-	cards := h.game.Cards(c)
+	cards := h.current().game.Cards(c)
 	if n < 1 || n > len(cards) {
 		return "", hmgIllegal("no-such-card")
 	}
@@ -222,7 +162,7 @@ func (h *hmgHandler) reveal(args []string) (string, error) {
 	case card.Point == engine.NoPoint:
 		return "", hmgIllegal("unknown-card")
 	}
-	g, err := hmgTurnOf(h.game, c)
+	g, err := hmgTurnOf(h.current().game, c)
 	if err != nil {
 		return "", hmgIllegal("not-your-turn")
 	}
@@ -230,7 +170,7 @@ func (h *hmgHandler) reveal(args []string) (string, error) {
 	if err != nil {
 		return "", hmgIllegal(hmgRevealReason(err))
 	}
-	h.commit(next)
+	h.commit(hmgState{next})
 	return "revealed captured=" + hmgVertices(h.size(), res.Captured) +
 		" undo=" + boolToken(res.Undo) +
 		" restored=" + hmgVertices(h.size(), res.Restored), nil

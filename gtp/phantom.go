@@ -2,7 +2,6 @@ package gtp
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
@@ -13,27 +12,18 @@ func init() {
 }
 
 // phantomHandler is Phantom Go seen by the referee: the whole board, every
-// try and what each player is told of it (docs/gtp.md, "Phantom Go").
-type phantomHandler struct {
-	state phantomState
-	// undo holds the states before each command that made a try, newest
-	// last (GTP-PG-D4).
-	undo []phantomState
-	// komi is kept here because the referee's options are fixed; it
-	// matters for final_score and genmove's bot.
-	komi float64
-	// level is genmove's bot level (zero: the server's default).
-	level bot.Level
-}
-
-func (h *phantomHandler) SetLevel(l bot.Level) { h.level = l }
+// try and what each player is told of it (docs/gtp.md, "Phantom Go"). Undo
+// takes back each command that made a try (GTP-PG-D4). The komi is the
+// handler's, because the referee's options are fixed; it matters for
+// final_score and genmove's bot.
+type phantomHandler = handler[phantomState]
 
 // phantomState is everything undo restores. It is a value: the outcome's
 // Captured slice is never written after the try that made it.
 type phantomState struct {
 	ref engine.PhantomReferee
-	// captures counts the stones each colour has captured.
-	captures [3]int
+	// captured counts the stones each colour has captured.
+	captured [3]int
 	// tries counts the tries that ended a turn (moves and passes); genmove
 	// seeds its generator with it.
 	tries int
@@ -48,38 +38,64 @@ type phantomState struct {
 	viewsLost bool
 }
 
-func (h *phantomHandler) Reset(o engine.Options) error {
+func (phantomState) reset(o engine.Options) (phantomState, error) {
 	r, err := engine.NewPhantomReferee(o)
 	if err != nil {
-		return err
+		return phantomState{}, err
 	}
 	s := phantomState{ref: r}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if s.views[c], err = engine.NewPhantomView(r.Options(), c); err != nil {
-			return err
+			return phantomState{}, err
 		}
 	}
-	h.state, h.undo, h.komi = s, nil, r.Options().Komi
-	return nil
+	return s, nil
 }
 
-func (h *phantomHandler) SetKomi(k float64) { h.komi = k }
+func (s phantomState) size() int { return s.ref.Options().Size }
 
-func (h *phantomHandler) size() int { return h.state.ref.Options().Size }
+func (phantomState) parseColor(arg string) (engine.Color, error) { return goColors(arg) }
 
-func (h *phantomHandler) Commands() map[string]Command {
+// play is c's try at p; an illegal try is an illegal move (use
+// kakure-try to make it anyway).
+func (s phantomState) play(c engine.Color, p engine.Point) (phantomState, error) {
+	next, out, err := s.turnOf(c).try(c, p)
+	if err == nil && !out.Legal {
+		err = errIllegal
+	}
+	return next, err
+}
+
+func (s phantomState) legal(c engine.Color, p engine.Point) bool {
+	_, out, err := s.turnOf(c).try(c, p)
+	return err == nil && out.Legal
+}
+
+func (s phantomState) legalPoints(c engine.Color) []engine.Point {
+	return phantomLegalPoints(s.turnOf(c), c)
+}
+
+func (s phantomState) stones(c engine.Color) []engine.Point { b := s.ref.Board(); return b.Stones(c) }
+
+func (s phantomState) captures(c engine.Color) (int, bool) { return s.captured[c], true }
+
+func (s phantomState) showboard() string { return showBoard(s.ref.Board()) }
+
+func (s phantomState) komi() float64 { return s.ref.Options().Komi }
+
+// withKomi: the handler keeps Phantom Go's komi.
+func (s phantomState) withKomi(float64) phantomState { return s }
+
+func (phantomState) commands(h handlerOf[phantomState]) map[string]Command {
 	return map[string]Command{
-		"play":            h.play,
-		"genmove":         h.genmove,
-		"undo":            h.undoTry,
-		"is_legal":        h.isLegal,
-		"all_legal":       h.allLegal,
-		"list_stones":     h.listStones,
-		"captures":        h.captures,
-		"showboard":       func([]string) (string, error) { return showBoard(h.state.ref.Board()), nil },
-		"final_score":     h.finalScore,
-		"kakure-try":      h.try,
-		"kakure-announce": h.announce,
+		"final_score": func(args []string) (string, error) {
+			if err := wantArgs(args, 0); err != nil {
+				return "", err
+			}
+			return scoreText(engine.AreaScore(h.current().ref.Board(), engine.Marking{}, h.scoringKomi())), nil
+		},
+		"kakure-try":      func(args []string) (string, error) { return phantomTry(h, args) },
+		"kakure-announce": func(args []string) (string, error) { return phantomAnnouncement(h, args) },
 	}
 }
 
@@ -104,7 +120,7 @@ func (s phantomState) try(c engine.Color, p engine.Point) (phantomState, engine.
 	}
 	if out.Legal {
 		s.tries++
-		s.captures[c] += len(out.Captured)
+		s.captured[c] += len(out.Captured)
 	}
 	return s, out, nil
 }
@@ -122,33 +138,14 @@ func (s phantomState) turnOf(c engine.Color) phantomState {
 	return s
 }
 
-// commit makes next the current state and keeps the old one for undo.
-func (h *phantomHandler) commit(next phantomState) {
-	h.undo = append(h.undo, h.state)
-	h.state = next
-}
-
-func (h *phantomHandler) play(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	next, out, err := h.state.turnOf(c).try(c, p)
-	if err != nil || !out.Legal {
-		return "", errIllegal
-	}
-	h.commit(next)
-	return "", nil
-}
-
 // try is kakure-try: the try is made and reported whether it is legal or
 // not; an illegal one leaves c to move (PG-2).
-func (h *phantomHandler) try(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
+func phantomTry(h handlerOf[phantomState], args []string) (string, error) {
+	c, p, err := h.colorVertex(args)
 	if err != nil {
 		return "", err
 	}
-	next, out, err := h.state.turnOf(c).try(c, p)
+	next, out, err := h.current().turnOf(c).try(c, p)
 	if err != nil {
 		return "", err
 	}
@@ -161,36 +158,30 @@ func (h *phantomHandler) try(args []string) (string, error) {
 		" atari-self=" + boolToken(out.AtariSelf), nil
 }
 
-func (h *phantomHandler) announce(args []string) (string, error) {
-	c, err := soleColorArg(args)
+// phantomAnnouncement is kakure-announce COLOR: what COLOR is told of the
+// last try.
+func phantomAnnouncement(h handlerOf[phantomState], args []string) (string, error) {
+	c, err := h.soleColor(args)
 	if err != nil {
 		return "", err
 	}
-	if !h.state.hasLast {
+	if !h.current().hasLast {
 		return "", errors.New("no try yet")
 	}
-	a := engine.PhantomAnnounce(h.state.ref.Rules(), h.size(), h.state.last, c)
+	a := engine.PhantomAnnounce(h.current().ref.Rules(), h.size(), h.current().last, c)
 	return a.KeyValues(), nil
 }
 
-func (h *phantomHandler) genmove(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	s := h.state.turnOf(c)
+func (s phantomState) genmove(c engine.Color, level bot.Level, komi float64) (engine.Point, phantomState, error) {
+	s = s.turnOf(c)
 	if s.viewsLost || s.views[c].ToMove() != c {
 		p := phantomChooseMove(s, c)
 		next, _, err := s.try(c, p)
-		if err != nil {
-			return "", err
-		}
-		h.commit(next)
-		return p.Vertex(h.size()), nil
+		return p, next, err
 	}
 	// GTP-PG-D6: the bot tries from c's view until a try is legal; each
 	// failed try is announced and seen by its view before the next.
-	b := bot.NewPhantomBot(botLevel(h.level), h.komi, phantomViewSeed(s.views[c]))
+	b := bot.NewPhantomBot(botLevel(level), komi, phantomViewSeed(s.views[c]))
 	for n := 0; ; n++ {
 		p := b.ChooseTry(s.views[c])
 		if n > s.ref.Options().Size*s.ref.Options().Size || s.viewsLost {
@@ -198,12 +189,11 @@ func (h *phantomHandler) genmove(args []string) (string, error) {
 		}
 		next, out, err := s.try(c, p)
 		if err != nil {
-			return "", err
+			return p, s, err
 		}
 		s = next
 		if out.Legal {
-			h.commit(s)
-			return p.Vertex(h.size()), nil
+			return p, s, nil
 		}
 	}
 }
@@ -251,57 +241,4 @@ func phantomChooseMove(s phantomState, c engine.Color) engine.Point {
 		return engine.Pass
 	}
 	return candidates[moveRNG(b, s.tries).IntN(len(candidates))]
-}
-
-func (h *phantomHandler) undoTry(args []string) (string, error) {
-	return undoLast(args, &h.state, &h.undo)
-}
-
-func (h *phantomHandler) isLegal(args []string) (string, error) {
-	c, p, err := colorVertexArgs(h.size(), args)
-	if err != nil {
-		return "", err
-	}
-	_, out, err := h.state.turnOf(c).try(c, p)
-	return boolToken(err == nil && out.Legal), nil
-}
-
-func (h *phantomHandler) allLegal(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return vertexList(h.size(), phantomLegalPoints(h.state.turnOf(c), c)), nil
-}
-
-func (h *phantomHandler) listStones(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	b := h.state.ref.Board()
-	return vertexList(h.size(), b.Stones(c)), nil
-}
-
-func (h *phantomHandler) captures(args []string) (string, error) {
-	c, err := soleColorArg(args)
-	if err != nil {
-		return "", err
-	}
-	return strconv.Itoa(h.state.captures[c]), nil
-}
-
-func (h *phantomHandler) finalScore(args []string) (string, error) {
-	if err := wantArgs(args, 0); err != nil {
-		return "", err
-	}
-	return scoreText(engine.AreaScore(h.state.ref.Board(), engine.Marking{}, h.komi)), nil
-}
-
-// soleColorArg reads the only argument of a command, a colour.
-func soleColorArg(args []string) (engine.Color, error) {
-	if err := wantArgs(args, 1); err != nil {
-		return engine.Empty, err
-	}
-	return colorArg(args[0])
 }

@@ -178,8 +178,10 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 			}
 			return nil
 		}
+	case nil:
+		return knownPosition{}, false // no game view yet
 	default:
-		return knownPosition{}, false
+		panic(fmt.Sprintf("gtp: the engine player cannot read the view of variant %q", v.Options.Variant))
 	}
 	return k, true
 }

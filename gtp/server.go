@@ -53,25 +53,19 @@ func NewHandler(o engine.Options) (Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	var h Handler
-	switch o.Variant {
-	case engine.VariantGo:
-		h = &goHandler{}
-	default:
-		factory, ok := variantHandlers[o.Variant]
-		if !ok {
-			return nil, fmt.Errorf("gtp: variant %s has no GTP handler yet", o.Variant)
-		}
-		h = factory()
+	factory, ok := variantHandlers[o.Variant]
+	if !ok {
+		return nil, fmt.Errorf("gtp: variant %s has no GTP handler yet", o.Variant)
 	}
+	h := factory()
 	if err := h.Reset(o); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-// variantHandlers holds the constructors of the variant handlers other than
-// plain Go; each variant's file registers itself.
+// variantHandlers holds the constructors of the variants' handlers; each
+// variant's file registers itself.
 var variantHandlers = map[engine.Variant]func() Handler{}
 
 // Server speaks GTP for one handler.

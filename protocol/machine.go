@@ -251,7 +251,7 @@ type variantRules interface {
 	result() engine.Result
 	// view returns what role r may see of the variant's state: a value of
 	// the variant's view type (GoView, ...).
-	view(r Role) any
+	view(r Role) VariantView
 }
 
 // turnRuler is a variantRules whose own rules fix the turn order (Bridge
@@ -391,7 +391,7 @@ func (m *Machine) Expected() (Role, []Kind) {
 // a peer's own secrets hold, or nil before the invitation. A user
 // interface replays a transcript through a Machine and reads it after each
 // message to show the game move by move.
-func (m *Machine) PublicView(r Role) any {
+func (m *Machine) PublicView(r Role) VariantView {
 	if m.variant == nil {
 		return nil
 	}
@@ -492,160 +492,30 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	}
 	switch msg.Kind {
 	case KindInvite:
-		var b InviteBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if b.Version != Version {
-			return nil, violation(msg.From, msg.Seq, "T-2", "protocol version %q, this program speaks %q", b.Version, Version)
-		}
-		o, err := b.Options.Options()
-		if err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
-		}
-		if err := checkName(b.InviterName); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
-		}
-		// The judge checks evidence against these identities; an
-		// invitation without valid ones (no invitee accepts it) leaves no
-		// evidence provable.
-		var peers [2]peer.ID
-		for i, s := range [2]string{b.Inviter, b.Invitee} {
-			if id, err := peer.Decode(s); err == nil {
-				peers[i] = id
-			}
-		}
-		factory, ok := newVariantRules[o.Variant]
-		if !ok {
-			return nil, violation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
-		}
-		m.Options = o
-		m.startClocks()
-		m.peers = peers
-		m.Names[Inviter] = b.InviterName
-		m.Phase = PhaseAnswer
-		v, err := factory(m)
-		if err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		m.variant = v
-		return []Event{EventInvited{Options: o}}, nil
+		return m.applyInvite(msg)
 	case KindAccept:
-		var b AcceptBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if err := checkName(b.Name); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
-		}
-		m.Names[Invitee] = b.Name
-		m.Phase = PhaseToss
-		return []Event{EventPhase{Phase: PhaseToss}}, nil
+		return m.applyAccept(msg)
 	case KindDecline:
-		var b DeclineBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		m.Phase = PhaseDone
-		m.Outcome = &Outcome{Result: engine.Result{By: "declined"}}
-		return []Event{EventDeclined{Reason: b.Reason}}, nil
+		return m.applyDecline(msg)
 	case KindTossCommit:
-		var b CommitBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		c := b.Commitment
-		m.tossCommit[msg.From] = &c
-		return nil, nil
+		return m.applyTossCommit(msg)
 	case KindTossReveal:
-		var b OpenBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if err := commit.Verify(*m.tossCommit[msg.From], tossDomain, m.Game[:], uint8(msg.From), 0, b.Opening); err != nil {
-			return nil, &Violation{Accused: msg.From, Rule: "T-4", Seq: int64(msg.Seq), Detail: "coin toss reveal does not open its commitment", Err: err}
-		}
-		if len(b.Opening.Value) != 32 {
-			return nil, violation(msg.From, msg.Seq, "T-4", "coin toss contribution of %d bytes, want 32", len(b.Opening.Value))
-		}
-		m.tossValue[msg.From] = b.Opening.Value
-		if m.tossValue[Inviter] == nil || m.tossValue[Invitee] == nil {
-			return nil, nil
-		}
-		if _, ok := m.variant.(pieRule); ok {
-			m.Phase = PhasePlay
-			return []Event{EventPhase{Phase: PhasePlay}}, nil
-		}
-		rnd := tossResult(m.Game, m.tossValue[Inviter], m.tossValue[Invitee])
-		inviter := engine.Black
-		if rnd[0]&1 == 1 {
-			inviter = engine.White
-		}
-		if c := m.Options.InviterColor; c != engine.Empty {
-			// HC-D2: the invitation chose the colours; the toss still
-			// runs (the same messages in every game) but decides nothing.
-			inviter = c
-		}
-		m.Colors = [2]engine.Color{inviter, inviter.Opponent()}
-		m.Phase = PhasePlay
-		return []Event{EventColors{Colors: m.Colors}}, nil
+		return m.applyTossReveal(msg)
 	case KindResign:
-		if err := decodeBody(msg.Body, &struct{}{}); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if m.Phase != PhasePlay {
-			return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
-		}
-		if m.resigned != nil {
-			// The game is already resigned (a resignation of the other
-			// that crossed it, or a repeat): the first one stands.
-			return nil, nil
-		}
-		winner := m.colorOrRole(msg.From.Other())
-		m.endRole, m.endSeq = msg.From, msg.Seq
-		if ra, ok := m.variant.(resignAuditor); ok {
-			if events, audit := ra.auditAfterResign(msg.From); audit {
-				m.resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
-				return append([]Event{EventResigned{Role: msg.From}}, events...), nil
-			}
-		}
-		m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
-		m.Phase = PhaseConfirm
-		return []Event{EventResigned{Role: msg.From}, EventEnded{Outcome: *m.Outcome}}, nil
+		return m.applyResign(msg)
 	case KindChat:
-		var b ChatBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if len(b.Text) > MaxChatLength {
-			return nil, violation(msg.From, msg.Seq, "T-10", "chat line of %d bytes (cap %d)", len(b.Text), MaxChatLength)
-		}
-		lines := 0
-		for _, c := range m.Chat {
-			if c.From == msg.From {
-				lines++
-			}
-		}
-		if lines >= MaxChatLines {
-			return nil, violation(msg.From, msg.Seq, "T-10", "more than %d chat lines", MaxChatLines)
-		}
-		m.Chat = append(m.Chat, ChatLine{From: msg.From, Text: b.Text})
-		return []Event{EventChat{From: msg.From, Text: b.Text}}, nil
+		return m.applyChat(msg)
 	case KindResult:
-		var b ResultBody
-		if err := decodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if want := m.Outcome.Result.String(); b.Result != want {
-			return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the game gives %s", b.Result, want)
-		}
-		m.confirmed[msg.From] = true
-		if m.confirmed[Inviter] && m.confirmed[Invitee] {
-			m.Phase = PhaseDone
-			return []Event{EventPhase{Phase: PhaseDone}}, nil
-		}
-		return nil, nil
+		return m.applyResult(msg)
 	}
+	return m.applyMove(msg)
+}
+
+// applyMove takes a message of the variant's own (a move, a try, a
+// reveal, a marking): the clock's check of its time, the variant's rules,
+// the lapse of an undo request it answers by moving, and the end of the
+// game when the variant's rules say the game is decided.
+func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	var tick func() []Event
 	if timedKinds[msg.Kind] {
 		t, lost, err := m.clockMove(msg)
@@ -692,6 +562,188 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		events = append(events, EventEnded{Outcome: *m.Outcome})
 	}
 	return events, nil
+}
+
+// applyInvite takes the invitation: the options, the peers, the inviter's
+// name, and the variant's rules (T-2, T-3).
+func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
+	var b InviteBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if b.Version != Version {
+		return nil, violation(msg.From, msg.Seq, "T-2", "protocol version %q, this program speaks %q", b.Version, Version)
+	}
+	o, err := b.Options.Options()
+	if err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
+	}
+	if err := checkName(b.InviterName); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
+	}
+	// The judge checks evidence against these identities; an
+	// invitation without valid ones (no invitee accepts it) leaves no
+	// evidence provable.
+	var peers [2]peer.ID
+	for i, s := range [2]string{b.Inviter, b.Invitee} {
+		if id, err := peer.Decode(s); err == nil {
+			peers[i] = id
+		}
+	}
+	factory, ok := newVariantRules[o.Variant]
+	if !ok {
+		return nil, violation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
+	}
+	m.Options = o
+	m.startClocks()
+	m.peers = peers
+	m.Names[Inviter] = b.InviterName
+	m.Phase = PhaseAnswer
+	v, err := factory(m)
+	if err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	m.variant = v
+	return []Event{EventInvited{Options: o}}, nil
+}
+
+// applyAccept takes the acceptance and starts the coin toss (T-4).
+func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
+	var b AcceptBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if err := checkName(b.Name); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
+	}
+	m.Names[Invitee] = b.Name
+	m.Phase = PhaseToss
+	return []Event{EventPhase{Phase: PhaseToss}}, nil
+}
+
+// applyDecline ends the game as declined.
+func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
+	var b DeclineBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	m.Phase = PhaseDone
+	m.Outcome = &Outcome{Result: engine.Result{By: "declined"}}
+	return []Event{EventDeclined{Reason: b.Reason}}, nil
+}
+
+// applyTossCommit keeps a coin toss commitment (T-4).
+func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
+	var b CommitBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	c := b.Commitment
+	m.tossCommit[msg.From] = &c
+	return nil, nil
+}
+
+// applyTossReveal opens a coin toss commitment and, with both open, gives
+// the colours (T-4, HC-D2) or, with a pie rule, starts play.
+func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
+	var b OpenBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if err := commit.Verify(*m.tossCommit[msg.From], tossDomain, m.Game[:], uint8(msg.From), 0, b.Opening); err != nil {
+		return nil, &Violation{Accused: msg.From, Rule: "T-4", Seq: int64(msg.Seq), Detail: "coin toss reveal does not open its commitment", Err: err}
+	}
+	if len(b.Opening.Value) != 32 {
+		return nil, violation(msg.From, msg.Seq, "T-4", "coin toss contribution of %d bytes, want 32", len(b.Opening.Value))
+	}
+	m.tossValue[msg.From] = b.Opening.Value
+	if m.tossValue[Inviter] == nil || m.tossValue[Invitee] == nil {
+		return nil, nil
+	}
+	if _, ok := m.variant.(pieRule); ok {
+		m.Phase = PhasePlay
+		return []Event{EventPhase{Phase: PhasePlay}}, nil
+	}
+	rnd := tossResult(m.Game, m.tossValue[Inviter], m.tossValue[Invitee])
+	inviter := engine.Black
+	if rnd[0]&1 == 1 {
+		inviter = engine.White
+	}
+	if c := m.Options.InviterColor; c != engine.Empty {
+		// HC-D2: the invitation chose the colours; the toss still
+		// runs (the same messages in every game) but decides nothing.
+		inviter = c
+	}
+	m.Colors = [2]engine.Color{inviter, inviter.Opponent()}
+	m.Phase = PhasePlay
+	return []Event{EventColors{Colors: m.Colors}}, nil
+}
+
+// applyResign takes a resignation (GO-6), or starts the audit that must
+// pass before it stands.
+func (m *Machine) applyResign(msg *Message) ([]Event, error) {
+	if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if m.Phase != PhasePlay {
+		return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
+	}
+	if m.resigned != nil {
+		// The game is already resigned (a resignation of the other
+		// that crossed it, or a repeat): the first one stands.
+		return nil, nil
+	}
+	winner := m.colorOrRole(msg.From.Other())
+	m.endRole, m.endSeq = msg.From, msg.Seq
+	if ra, ok := m.variant.(resignAuditor); ok {
+		if events, audit := ra.auditAfterResign(msg.From); audit {
+			m.resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
+			return append([]Event{EventResigned{Role: msg.From}}, events...), nil
+		}
+	}
+	m.end(Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}})
+	m.Phase = PhaseConfirm
+	return []Event{EventResigned{Role: msg.From}, EventEnded{Outcome: *m.Outcome}}, nil
+}
+
+// applyChat takes a chat line, within the caps of T-10.
+func (m *Machine) applyChat(msg *Message) ([]Event, error) {
+	var b ChatBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if len(b.Text) > MaxChatLength {
+		return nil, violation(msg.From, msg.Seq, "T-10", "chat line of %d bytes (cap %d)", len(b.Text), MaxChatLength)
+	}
+	lines := 0
+	for _, c := range m.Chat {
+		if c.From == msg.From {
+			lines++
+		}
+	}
+	if lines >= MaxChatLines {
+		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d chat lines", MaxChatLines)
+	}
+	m.Chat = append(m.Chat, ChatLine{From: msg.From, Text: b.Text})
+	return []Event{EventChat{From: msg.From, Text: b.Text}}, nil
+}
+
+// applyResult takes a player's confirmation of the result (T-12); both end
+// the game.
+func (m *Machine) applyResult(msg *Message) ([]Event, error) {
+	var b ResultBody
+	if err := decodeBody(msg.Body, &b); err != nil {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if want := m.Outcome.Result.String(); b.Result != want {
+		return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the game gives %s", b.Result, want)
+	}
+	m.confirmed[msg.From] = true
+	if m.confirmed[Inviter] && m.confirmed[Invitee] {
+		m.Phase = PhaseDone
+		return []Event{EventPhase{Phase: PhaseDone}}, nil
+	}
+	return nil, nil
 }
 
 // end records the outcome.

@@ -392,7 +392,7 @@ func (p *gomokuPlayer) restore(raw json.RawMessage) error {
 }
 
 // privateView puts this player's own view into the public one.
-func (p *gomokuPlayer) privateView(m *Machine, me Role, public any) any {
+func (p *gomokuPlayer) privateView(m *Machine, me Role, public VariantView) VariantView {
 	gv, ok := public.(GomokuView)
 	if !ok {
 		return public

@@ -671,7 +671,7 @@ func (p *phantomPlayer) resumed(m *Machine) error {
 }
 
 // privateView adds the player's own view to the public one.
-func (p *phantomPlayer) privateView(m *Machine, me Role, v any) any {
+func (p *phantomPlayer) privateView(m *Machine, me Role, v VariantView) VariantView {
 	pv, ok := v.(PhantomNetView)
 	h := p.rules(m)
 	if !ok || h == nil {

@@ -76,11 +76,12 @@ func hostWithRecordKey(t *testing.T, r protocol.Role) host.Host {
 
 // TestWriteFuzzRecords writes testdata/records from games between bots
 // on hosts with the fixed fuzz keys. It only runs with
-// KAKURE_WRITE_RECORDS=1 (after a change of the record format or of a
-// variant's messages).
+// KAKURE_WRITE_RECORDS=1 or -update (after a change of the record format
+// or of a variant's messages); TestGoldenRecords then writes
+// testdata/golden from them.
 func TestWriteFuzzRecords(t *testing.T) {
-	if os.Getenv("KAKURE_WRITE_RECORDS") != "1" {
-		t.Skip("set KAKURE_WRITE_RECORDS=1 to write testdata/records")
+	if os.Getenv("KAKURE_WRITE_RECORDS") != "1" && !*updateGolden {
+		t.Skip("set KAKURE_WRITE_RECORDS=1 or -update to write testdata/records")
 	}
 	if err := os.MkdirAll(filepath.Join("testdata", "records"), 0o755); err != nil {
 		t.Fatal(err)

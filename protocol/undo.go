@@ -131,7 +131,7 @@ func (m *Machine) lastSeq(r Role) int64 {
 func (g *Game) undoMessage(a Action) (Kind, any, error) {
 	u, ok := g.m.variant.(undoer)
 	if !ok {
-		if g.m.variant == nil || g.m.Options.Variant == engine.VariantGo || g.m.Options.Variant == engine.VariantBridge {
+		if d, err := engine.LookupDescriptor(g.m.Options.Variant); g.m.variant == nil || err != nil || d.Undo {
 			return "", nil, fmt.Errorf("protocol: no undo now: %w", ErrNotNow)
 		}
 		return "", nil, ErrNoUndo

@@ -74,7 +74,7 @@ type BridgeView struct {
 	WinningChain []engine.Point
 }
 
-func (g *bridgeRules) view(Role) any {
+func (g *bridgeRules) view(Role) VariantView {
 	return BridgeView{Game: g.game, Winner: g.game.Winner(), WinningChain: g.game.WinningChain()}
 }
 

@@ -171,7 +171,7 @@ func (g *fgoRules) firstRole() Role {
 	return g.m.RoleOf(engine.White)
 }
 
-func (g *fgoRules) view(r Role) any {
+func (g *fgoRules) view(r Role) VariantView {
 	b := g.game.Board()
 	from, _, done := g.expected()
 	v := FGoView{Game: g.game, Unavailable: g.game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
@@ -477,7 +477,7 @@ func (p *fgoPlayer) restore(raw json.RawMessage) error {
 }
 
 // privateView adds the local player's own choice of this turn.
-func (p *fgoPlayer) privateView(m *Machine, me Role, public any) any {
+func (p *fgoPlayer) privateView(m *Machine, me Role, public VariantView) VariantView {
 	v, ok := public.(FGoView)
 	if !ok {
 		return public

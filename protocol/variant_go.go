@@ -64,7 +64,7 @@ type GoView struct {
 	Proposal    []engine.Point
 }
 
-func (g *goRules) view(Role) any {
+func (g *goRules) view(Role) VariantView {
 	b := g.game.Board()
 	return GoView{Game: g.game, Scoring: g.score.active, HasProposal: g.score.hasProposal,
 		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}

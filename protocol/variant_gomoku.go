@@ -344,7 +344,7 @@ func (g *gomokuRules) endAudit() bool {
 	return !done && len(kinds) == 1 && kinds[0] == KindGomokuOpenAll
 }
 
-func (g *gomokuRules) view(Role) any {
+func (g *gomokuRules) view(Role) VariantView {
 	return GomokuView{Phase: g.phase, Closing: (g.phase == engine.GomokuPhaseOver || g.resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }

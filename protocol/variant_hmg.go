@@ -432,7 +432,7 @@ func (h *hmgRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 
 func (h *hmgRules) result() engine.Result { return h.game.Score(h.score.proposal).Result() }
 
-func (h *hmgRules) view(r Role) any {
+func (h *hmgRules) view(r Role) VariantView {
 	b := h.game.Board()
 	return HMGView{Stage: h.stage(), Game: h.game, OpponentCards: h.game.Cards(h.m.Colors[r].Opponent()),
 		Committed: h.committed, HasProposal: h.score.hasProposal, Proposer: h.score.proposer,
@@ -623,7 +623,7 @@ func (p *hmgPlayer) restore(raw json.RawMessage) error {
 }
 
 // privateView adds this player's card points to its view.
-func (p *hmgPlayer) privateView(m *Machine, me Role, v any) any {
+func (p *hmgPlayer) privateView(m *Machine, me Role, v VariantView) VariantView {
 	hv, ok := v.(HMGView)
 	if !ok {
 		return v

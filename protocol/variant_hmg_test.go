@@ -406,7 +406,7 @@ func (p *hmgCheater) Choose(v protocol.View) protocol.Action {
 		}
 		b := g.Board()
 		var ps []engine.Point
-		for _, q := range g.LegalPlays(c) {
+		for _, q := range g.LegalPoints(c) {
 			ns, n := b.Neighbors(q)
 			eye := true
 			for _, r := range ns[:n] {
@@ -420,7 +420,7 @@ func (p *hmgCheater) Choose(v protocol.View) protocol.Action {
 			return protocol.Play{Point: ps[p.rnd.IntN(len(ps))]}
 		}
 		if !g.CanPass(c) {
-			return protocol.Play{Point: g.LegalPlays(c)[0]}
+			return protocol.Play{Point: g.LegalPoints(c)[0]}
 		}
 		return protocol.Play{Point: engine.Pass}
 	}

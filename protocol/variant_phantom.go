@@ -559,7 +559,7 @@ func (h *phantomRules) suspendResign(on bool) { h.suspended = on }
 // (T-15: a report then ends nothing).
 func (h *phantomRules) endAudit() bool { return h.stage() == PhantomStageReveal }
 
-func (h *phantomRules) view(Role) any {
+func (h *phantomRules) view(Role) VariantView {
 	v := PhantomNetView{Stage: h.stage(), Rules: h.m.Options.Rules, ToMove: h.pub.ToMove, Passes: h.pub.Passes,
 		Tries: h.pub.Try, Revealed: h.audited}
 	if h.audited {

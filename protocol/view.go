@@ -12,8 +12,9 @@ type View struct {
 	// the messages it may send.
 	MyTurn bool
 	Kinds  []Kind
-	// Variant is the variant's own view: GoView for plain Go, and so on.
-	Variant any
+	// Variant is the variant's own view: GoView for plain Go, and so on;
+	// nil before the game has one.
+	Variant VariantView
 	Outcome *Outcome
 	Chat    []ChatLine
 	// Adjourned is true while the connection to the other peer is down.
@@ -74,5 +75,18 @@ func (g *Game) View() (v View) {
 // called with the game's lock held, possibly from another goroutine than
 // the game's loop.
 type privateViewer interface {
-	privateView(m *Machine, me Role, public any) any
+	privateView(m *Machine, me Role, public VariantView) VariantView
 }
+
+// VariantView is a variant's own part of a [View]: [GoView], [PhantomNetView],
+// [HMGView], [GomokuView], [FGoView] or [BridgeView]. It is sealed, as
+// [Action] and [Event] are: only this package's view types implement it,
+// so a type switch over them sees every variant's view there is.
+type VariantView interface{ variantView() }
+
+func (GoView) variantView()         {}
+func (PhantomNetView) variantView() {}
+func (HMGView) variantView()        {}
+func (GomokuView) variantView()     {}
+func (FGoView) variantView()        {}
+func (BridgeView) variantView()     {}

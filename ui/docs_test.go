@@ -10,7 +10,7 @@ import (
 	"github.com/kakure/kakure/ui"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated parts of docs/ui.md")
+var update = flag.Bool("update", false, "rewrite the generated parts of docs/ui.md and testdata/golden")
 
 // docsPath is the file whose generated parts TestUIDocs keeps up to date.
 const docsPath = "../docs/ui.md"

@@ -133,15 +133,11 @@ func Name(c engine.Color) string {
 // ColorName returns the name of the player of colour c in variant v: X
 // and O in gomoku (X is engine.GomokuX, Black), else Black and White.
 func ColorName(v engine.Variant, c engine.Color) string {
-	if v == engine.VariantGomoku {
-		switch c {
-		case engine.GomokuX:
-			return "X"
-		case engine.GomokuO:
-			return "O"
-		}
+	d, err := engine.LookupDescriptor(v)
+	if err != nil {
+		return Name(c) + " (" + err.Error() + ")"
 	}
-	return Name(c)
+	return d.ColorName(c)
 }
 
 // Name returns the name of the player of colour c in the model's game.
@@ -150,7 +146,7 @@ func (m *GameModel) Name(c engine.Color) string { return ColorName(m.View.Option
 // Glyph returns how the board draws a piece of colour c in the model's
 // game.
 func (m *GameModel) Glyph(c engine.Color) string {
-	if m.View.Options.Variant == engine.VariantGomoku {
+	if !m.View.Options.Variant.Descriptor().Stones {
 		return m.Name(c)
 	}
 	return stoneGlyph(c)
@@ -352,7 +348,7 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventPhase:
 		switch e.Phase {
 		case protocol.PhaseToss:
-			if m.View.Options.Variant == engine.VariantGomoku {
+			if m.View.Options.Variant.Descriptor().Colors == engine.ColorsByPie {
 				return eventNote{}, true // the invited player chooses the side (GM-2)
 			}
 			return eventNote{lines: []string{tossLine(m.View.Options)}}, true
@@ -367,7 +363,7 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		if m.View.Options.InviterColor != engine.Empty {
 			return eventNote{lines: []string{fmt.Sprintf("You play %s %s, as the invitation chose.", Name(c), stoneGlyph(c))}, frame: true}, true
 		}
-		if m.View.Options.Variant == engine.VariantGomoku {
+		if !m.View.Options.Variant.Descriptor().Stones {
 			return eventNote{lines: []string{fmt.Sprintf("You play %s.", m.Name(c))}}, true
 		}
 		return eventNote{lines: []string{fmt.Sprintf("You play %s %s.", Name(c), stoneGlyph(c))}, frame: true}, true
@@ -445,23 +441,19 @@ func tossLine(o engine.Options) string {
 // 9×9, komi 7.5, 3 hidden moves".
 func DescribeOptions(o engine.Options) string {
 	parts := []string{fmt.Sprintf("%s %d×%d", VariantName(o.Variant), o.Size, o.Size)}
-	switch o.Variant {
-	case engine.VariantGo, engine.VariantPhantom, engine.VariantHMG, engine.VariantFGo:
+	d, err := engine.LookupDescriptor(o.Variant)
+	if err != nil {
+		return parts[0]
+	}
+	if d.Komi {
 		parts = append(parts, fmt.Sprintf("komi %v", o.Komi))
 	}
 	if o.Handicap > 0 {
 		parts = append(parts, fmt.Sprintf("handicap %d", o.Handicap))
 	}
-	switch o.Variant {
-	case engine.VariantPhantom:
-		parts = append(parts, string(o.Rules)+" rules")
-	case engine.VariantHMG:
-		parts = append(parts, hiddenMoves(o.Cards))
-	case engine.VariantFGo:
-		parts = append(parts, "suicide "+string(o.Suicide))
-	case engine.VariantBridge:
-		if o.Perpendicular {
-			parts = append(parts, "perpendicular")
+	for _, opt := range d.Options {
+		if s := opt.Describe(o); s != "" {
+			parts = append(parts, s)
 		}
 	}
 	if !o.Time.IsNone() {
@@ -470,23 +462,15 @@ func DescribeOptions(o engine.Options) string {
 	return strings.Join(parts, ", ")
 }
 
-// VariantName returns a variant's name for people.
+// VariantName returns a variant's name for people (its descriptor's
+// title); a variant kakure does not have is named as such, not passed off
+// as one.
 func VariantName(v engine.Variant) string {
-	switch v {
-	case engine.VariantGo:
-		return "Go"
-	case engine.VariantPhantom:
-		return "Phantom Go"
-	case engine.VariantHMG:
-		return "Hidden Move Go"
-	case engine.VariantGomoku:
-		return "Hidden Move Double Gomoku"
-	case engine.VariantFGo:
-		return "F-Go"
-	case engine.VariantBridge:
-		return "Bridge Go"
+	d, err := engine.LookupDescriptor(v)
+	if err != nil {
+		return fmt.Sprintf("unknown variant %q", string(v))
 	}
-	return string(v)
+	return d.Title
 }
 
 // DescribeOutcome writes how a game of variant v ended, for the player of
@@ -534,14 +518,15 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 // variant's names of the sides: gomoku's X and O, not B and W.
 func ResultString(r engine.Result, v engine.Variant) string {
 	s := r.String()
-	if v != engine.VariantGomoku {
-		return s
+	d, err := engine.LookupDescriptor(v)
+	if err != nil {
+		return s + " (" + err.Error() + ")"
 	}
 	switch {
 	case strings.HasPrefix(s, "B+"):
-		return ColorName(v, engine.Black) + "+" + s[2:]
+		return d.ResultLetters[0] + "+" + s[2:]
 	case strings.HasPrefix(s, "W+"):
-		return ColorName(v, engine.White) + "+" + s[2:]
+		return d.ResultLetters[1] + "+" + s[2:]
 	}
 	return s
 }

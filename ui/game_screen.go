@@ -109,7 +109,7 @@ func NewGameScreen(conn GameConn, act func(protocol.Action), leave func()) *Game
 		SetBackgroundColor(tcell.ColorDefault)
 	s.input.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
 	s.board.SetPlayFunc(func(p engine.Point) { s.command(command{kind: cmdPoint, point: p}) })
-	if v.Options.Variant == engine.VariantGomoku {
+	if !v.Options.Variant.Descriptor().Stones {
 		s.board.SetGlyphs(GomokuGlyphs)
 	}
 	s.board.SetHelpFunc(s.showHelp)
@@ -559,7 +559,7 @@ func (s *GameScreen) render() {
 	} else {
 		s.board.SetModel(s.variant.board(m))
 	}
-	if (v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer) && v.Options.Variant != engine.VariantGomoku {
+	if (v.Phase == protocol.PhaseToss || v.Phase == protocol.PhaseAnswer) && v.Options.Variant.Descriptor().Colors == engine.ColorsByChoice {
 		info = append(info, tossLine(v.Options))
 	}
 	info = append(info, s.panel()...)

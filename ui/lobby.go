@@ -133,10 +133,9 @@ type Lobby struct {
 
 // The options the form offers.
 var (
-	formVariants = []engine.Variant{engine.VariantGo, engine.VariantPhantom, engine.VariantHMG,
-		engine.VariantGomoku, engine.VariantFGo, engine.VariantBridge}
-	formRules   = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
-	formSuicide = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
+	formVariants = engine.Variants // every variant, in the descriptors' order
+	formRules    = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
+	formSuicide  = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
 )
 
 // NewLobby returns the lobby of the peer id reachable at addrs; the form
@@ -301,6 +300,30 @@ func (l *Lobby) chosenVariant() engine.Variant {
 	return formVariants[i]
 }
 
+// readOption sets the variant's option opt in o from its field of the
+// form; an option the form has no field for is an error that names it.
+func (l *Lobby) readOption(opt engine.VariantOption, o *engine.Options, num func(*tview.InputField, string) (float64, bool, error)) error {
+	switch opt.Key {
+	case "rules":
+		i, _ := l.rules.GetCurrentOption()
+		o.Rules = formRules[max(i, 0)]
+	case "cards":
+		cards, set, err := num(l.cards, "hidden moves")
+		if err != nil {
+			return err
+		}
+		o.Cards, o.CardsSet = int(cards), set
+	case "suicide":
+		i, _ := l.suicide.GetCurrentOption()
+		o.Suicide = formSuicide[max(i, 0)]
+	case "perpendicular":
+		o.Perpendicular = l.perpendicular.IsChecked()
+	default:
+		return fmt.Errorf("the form has no field for option %q of %s", opt.Key, opt.Variant)
+	}
+	return nil
+}
+
 // Options returns the options the form describes, checked.
 func (l *Lobby) Options() (engine.Options, error) {
 	o := engine.Options{Variant: l.chosenVariant()}
@@ -320,26 +343,19 @@ func (l *Lobby) Options() (engine.Options, error) {
 		return o, err
 	}
 	o.Size = int(size)
-	if o.Variant != engine.VariantBridge && o.Variant != engine.VariantGomoku {
+	d, err := engine.LookupDescriptor(o.Variant)
+	if err != nil {
+		return o, err
+	}
+	if d.Komi {
 		if o.Komi, o.KomiSet, err = num(l.komi, "komi"); err != nil {
 			return o, err
 		}
 	}
-	switch o.Variant {
-	case engine.VariantPhantom:
-		i, _ := l.rules.GetCurrentOption()
-		o.Rules = formRules[max(i, 0)]
-	case engine.VariantHMG:
-		cards, set, err := num(l.cards, "hidden moves")
-		if err != nil {
+	for _, opt := range d.Options {
+		if err := l.readOption(opt, &o, num); err != nil {
 			return o, err
 		}
-		o.Cards, o.CardsSet = int(cards), set
-	case engine.VariantFGo:
-		i, _ := l.suicide.GetCurrentOption()
-		o.Suicide = formSuicide[max(i, 0)]
-	case engine.VariantBridge:
-		o.Perpendicular = l.perpendicular.IsChecked()
 	}
 	if err := l.readSides(&o); err != nil {
 		return o, err

@@ -76,11 +76,15 @@ func (l *Lobby) readSides(o *engine.Options) error {
 			o.Lag = l.lag
 		}
 	}
-	if o.Variant != engine.VariantGomoku {
+	d, err := engine.LookupDescriptor(o.Variant)
+	if err != nil {
+		return err
+	}
+	if d.Colors == engine.ColorsByChoice {
 		i, _ := l.sides.color.GetCurrentOption()
 		o.InviterColor = formColors[max(i, 0)].color
 	}
-	if o.Variant != engine.VariantGo {
+	if !d.Handicap {
 		return nil
 	}
 	s := strings.TrimSpace(l.sides.handicap.GetText())
@@ -106,7 +110,7 @@ func describeSides(o engine.Options) string {
 	case engine.White:
 		s = "You play Black (their choice)"
 	}
-	if o.Variant == engine.VariantGomoku {
+	if d, err := engine.LookupDescriptor(o.Variant); err == nil && d.Colors == engine.ColorsByPie {
 		s = "Colours by the pie rule"
 	}
 	if o.Handicap > 0 {

@@ -8,18 +8,6 @@ import (
 	"github.com/kakure/kakure/engine"
 )
 
-// rulesSections names the sections of docs/spec/rules.md that make up each
-// variant's rules, in the order shown: the variant's own, then the shared
-// base of Go it builds on.
-var rulesSections = map[engine.Variant][]string{
-	engine.VariantGo:      {"GO"},
-	engine.VariantPhantom: {"PG", "GO"},
-	engine.VariantHMG:     {"HMG", "GO"},
-	engine.VariantGomoku:  {"GM"},
-	engine.VariantFGo:     {"FG", "GO"},
-	engine.VariantBridge:  {"BG", "GO"},
-}
-
 // markdownMarks are the marks of the rules' Markdown that a terminal shows
 // as noise: bold and code spans.
 var markdownMarks = strings.NewReplacer("**", "", "`", "")
@@ -47,9 +35,14 @@ func RulesText(o engine.Options) string {
 	var sb strings.Builder
 	sb.WriteString("This game: " + DescribeOptions(o) + "\n")
 	sb.WriteString("Points are written as in GTP: column letters A–T without I, rows from 1 at the bottom.\n")
-	for _, id := range rulesSections[o.Variant] {
+	d, err := engine.LookupDescriptor(o.Variant)
+	if err != nil {
+		sb.WriteString("\n" + err.Error() + "\n")
+		return sb.String()
+	}
+	for _, id := range d.RuleSections {
 		text := rulesSection(id)
-		if o.Variant == engine.VariantPhantom && id == "PG" && o.Rules != "" {
+		if id == "PG" && o.Rules != "" {
 			text = markRuleSet(text, string(o.Rules))
 		}
 		sb.WriteString("\n" + text + "\n")

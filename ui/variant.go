@@ -125,7 +125,7 @@ func (n noScreen) replayBoard(_ Frame, final protocol.View, _ bool) BoardModel {
 // Frame is one position of the replay: the variant's public view after
 // an event, and the log line of the event.
 type Frame struct {
-	Public  any
+	Public  protocol.VariantView
 	Caption string
 	Effect  []engine.Point
 	Last    engine.Point

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kakure/kakure/bot"
@@ -90,10 +91,10 @@ func runMatch(env *environment, args []string) error {
 	}
 	fmt.Fprintln(env.stdout, connectionLine(ctx, peers[0].node, peers[1].node.ID()))
 	colorName := func(c engine.Color) string {
-		if opts.Variant == engine.VariantGomoku {
-			return engine.GomokuPieceName(c)
+		if c != engine.Black && c != engine.White {
+			return c.String()
 		}
-		return c.String()
+		return strings.ToLower(opts.Variant.Descriptor().ColorName(c))
 	}
 	label := func(c engine.Color) string { return fmt.Sprintf("%s (%s)", colorName(c), sides[c-engine.Black].spec) }
 	wins := map[engine.Color]int{}

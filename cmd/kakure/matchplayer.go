@@ -265,6 +265,10 @@ func opponentJustPassed(v protocol.View) bool {
 				return log[i].Event == engine.PhantomPassed
 			}
 		}
+	case nil, protocol.GomokuView:
+		// No game view yet; a gomoku turn is no Play.
+	default:
+		panic(fmt.Sprintf("kakure: cannot tell the last move of variant %q", v.Options.Variant))
 	}
 	return false
 }

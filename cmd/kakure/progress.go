@@ -38,8 +38,11 @@ func gameProgress(v protocol.View) string {
 			}
 		}
 		return fmt.Sprintf("move %d, %d tries", moves, vv.Tries)
+	case nil:
+		return "" // before play
+	default:
+		panic(fmt.Sprintf("kakure: no progress line for variant %q", v.Options.Variant))
 	}
-	return ""
 }
 
 // reportProgress sends a line to say how game g stands, every every, until

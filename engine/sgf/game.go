@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/kakure/kakure/engine"
@@ -45,12 +44,9 @@ func (info GameInfo) Root() (Node, error) {
 	if err != nil {
 		return Node{}, fmt.Errorf("%w: %w", ErrValue, err)
 	}
+	d := o.Variant.Descriptor() // o is normalized
 	var n Node
-	game := Value("1")
-	if o.Variant == engine.VariantGomoku {
-		game = "4"
-	}
-	n.Add("GM", game)
+	n.Add("GM", NumberValue(d.SGFGame))
 	n.Add("FF", "4")
 	n.Add("CA", "UTF-8")
 	if info.Version == "" {
@@ -60,9 +56,8 @@ func (info GameInfo) Root() (Node, error) {
 	}
 	n.Add("SZ", NumberValue(o.Size))
 	n.Add("KM", RealValue(o.Komi))
-	switch o.Variant {
-	case engine.VariantGo, engine.VariantPhantom, engine.VariantHMG, engine.VariantFGo:
-		n.Add("RU", "Chinese")
+	if d.SGFRules != "" {
+		n.Add("RU", TextValue(d.SGFRules))
 	}
 	if info.Black != "" {
 		n.Add("PB", TextValue(info.Black))
@@ -78,7 +73,7 @@ func (info GameInfo) Root() (Node, error) {
 	}
 	if o.Variant != engine.VariantGo {
 		n.Add(PropVariant, TextValue(string(o.Variant)))
-		if opts := variantOptions(o); opts != "" {
+		if opts := variantOptions(d, o); opts != "" {
 			n.Add(PropVariantOptions, TextValue(opts))
 		}
 	}
@@ -87,22 +82,20 @@ func (info GameInfo) Root() (Node, error) {
 
 // variantOptions writes the VO value of normalized options: the options of
 // the variant, as key=value pairs separated by ";".
-func variantOptions(o engine.Options) string {
-	switch o.Variant {
-	case engine.VariantPhantom:
-		return "rules=" + string(o.Rules)
-	case engine.VariantHMG:
-		return "cards=" + strconv.Itoa(o.Cards)
-	case engine.VariantFGo:
-		return "suicide=" + string(o.Suicide)
-	case engine.VariantBridge:
-		return "perpendicular=" + strconv.FormatBool(o.Perpendicular)
+func variantOptions(d *engine.Descriptor, o engine.Options) string {
+	pairs := make([]string, len(d.Options))
+	for i, opt := range d.Options {
+		pairs[i] = opt.Key + "=" + opt.Format(o)
 	}
-	return ""
+	return strings.Join(pairs, ";")
 }
 
 // parseVariantOptions reads a VO value into o.
 func parseVariantOptions(o *engine.Options, s string) error {
+	d, err := engine.LookupDescriptor(o.Variant)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrValue, err)
+	}
 	for _, pair := range strings.Split(s, ";") {
 		pair = strings.TrimSpace(pair)
 		if pair == "" {
@@ -112,25 +105,12 @@ func parseVariantOptions(o *engine.Options, s string) error {
 		if !ok {
 			return fmt.Errorf("%w: VO option %q is not key=value", ErrValue, pair)
 		}
-		switch {
-		case key == "rules" && o.Variant == engine.VariantPhantom:
-			o.Rules = engine.PhantomRules(val)
-		case key == "cards" && o.Variant == engine.VariantHMG:
-			n, err := strconv.Atoi(val)
-			if err != nil {
-				return fmt.Errorf("%w: VO cards=%q is not a number", ErrValue, val)
-			}
-			o.Cards, o.CardsSet = n, true
-		case key == "suicide" && o.Variant == engine.VariantFGo:
-			o.Suicide = engine.SuicideRule(val)
-		case key == "perpendicular" && o.Variant == engine.VariantBridge:
-			b, err := strconv.ParseBool(val)
-			if err != nil {
-				return fmt.Errorf("%w: VO perpendicular=%q is not true or false", ErrValue, val)
-			}
-			o.Perpendicular = b
-		default:
+		i := slices.IndexFunc(d.Options, func(opt engine.VariantOption) bool { return opt.Key == key })
+		if i < 0 {
 			return fmt.Errorf("%w: VO option %q does not apply to %s", ErrValue, key, o.Variant)
+		}
+		if err := d.Options[i].Parse(o, val); err != nil {
+			return fmt.Errorf("%w: VO %v", ErrValue, err)
 		}
 	}
 	return nil
@@ -156,10 +136,7 @@ func ReadGameInfo(root *Node) (GameInfo, error) {
 	}
 	if v, ok := root.Get("GM"); ok {
 		gm, err := v.Number()
-		want := 1
-		if o.Variant == engine.VariantGomoku {
-			want = 4
-		}
+		want := o.Variant.Descriptor().SGFGame // checked against Variants above
 		if err != nil || gm != want {
 			return info, fmt.Errorf("%w: GM[%s] for %s (want GM[%d])", ErrValue, v, o.Variant, want)
 		}

@@ -237,3 +237,24 @@ func TestRaceReducedTestsRunWithoutRace(t *testing.T) {
 	}
 	t.Logf("%d tests do less under -race", found)
 }
+
+// TestCheckGolden checks the golden-file helper of the golden records
+// (VAR-D4): it writes with update, accepts the same text, and names the
+// first line that differs otherwise.
+func TestCheckGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "golden", "g.txt")
+	if err := CheckGolden(path, "a\nb\n", false); err == nil {
+		t.Error("a missing golden file passed")
+	}
+	if err := CheckGolden(path, "a\nb\n", true); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	if err := CheckGolden(path, "a\nb\n", false); err != nil {
+		t.Errorf("the same text: %v", err)
+	}
+	for _, got := range []string{"a\nc\n", "a\n", "a\nb\nc\n"} {
+		if err := CheckGolden(path, got, false); err == nil || !strings.Contains(err.Error(), "line") {
+			t.Errorf("%q against %q: %v", got, "a\nb\n", err)
+		}
+	}
+}

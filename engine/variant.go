@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ColorAssignment says how the two players of a variant get their colours.
+type ColorAssignment int
+
+// The ways colours are assigned.
+const (
+	// ColorsByChoice: the inviter chooses Black or White, or leaves it to
+	// the coin toss of T-4 (nigiri) (HC-D2).
+	ColorsByChoice ColorAssignment = iota + 1
+	// ColorsByPie: the pie rule of gomoku decides (GM-2); a choice is
+	// refused.
+	ColorsByPie
+)
+
+// VariantOption is one setting of a variant besides size, komi, colours
+// and clock: the Phantom rule set, the Hidden Move Go cards, the F-Go
+// suicide option, the Bridge Go perpendicular option. Its Key is the name
+// of the command-line flag (--Key), of the SGF VO pair (Key=value) and of
+// the lobby's form field.
+type VariantOption struct {
+	// Key names the option.
+	Key string
+	// Variant is the variant the option belongs to.
+	Variant Variant
+	// isSet reports whether o sets the option at all (a non-zero value).
+	isSet func(o Options) bool
+	// normalize fills the option's default into o and checks its value.
+	normalize func(o *Options) error
+	// Format writes the option's value of normalized options as SGF's
+	// VO writes it.
+	Format func(o Options) string
+	// Parse reads a value written by Format into o; its error says what
+	// is wrong with the value. Normalize checks the value further.
+	Parse func(o *Options, value string) error
+	// Describe writes the option of normalized options for people
+	// ("hamburg rules", "3 hidden moves"), or "" when there is nothing
+	// to say (Bridge Go without the perpendicular option).
+	Describe func(o Options) string
+}
+
+// Descriptor says what a variant is, for every layer that needs to know
+// it without switching on the variant: the UI's titles and forms, the SGF
+// records, GTP, the bots and the command line read it. Each variant has
+// exactly one, in [Descriptors].
+type Descriptor struct {
+	// Variant is the variant's name (command line, records, GTP).
+	Variant Variant
+	// Title is the variant's name for people: "Hidden Move Go".
+	Title string
+	// ColorNames are the names of the sides for people, Black's then
+	// White's: "Black" and "White", or gomoku's "X" and "O".
+	ColorNames [2]string
+	// ResultLetters are the sides' letters of a short result (W+7.5):
+	// "B" and "W", or gomoku's "X" and "O".
+	ResultLetters [2]string
+	// Stones tells a variant played with Go stones from one drawn with
+	// other pieces (gomoku's X and O).
+	Stones bool
+	// MinSize and DefaultSize are the smallest board side allowed and
+	// the side used when none is given; MaxSize is the largest for all.
+	MinSize, DefaultSize int
+	// Komi tells a variant whose score counts a komi a player may set;
+	// DefaultKomi is the komi when none is given (GO-5).
+	Komi        bool
+	DefaultKomi float64
+	// Handicap tells a variant that offers handicap stones (HC-D1); a
+	// handicap game's default komi is HandicapKomi.
+	Handicap bool
+	// Colors says how the players get their colours.
+	Colors ColorAssignment
+	// Timed tells a variant a time control is offered for (CLK-D10).
+	Timed bool
+	// Undo tells a variant whose moves a player may ask to take back
+	// (UNDO-D1, docs/rules/undo.md).
+	Undo bool
+	// SGFGame is the record's GM value: 1 for the Go family, 4 for
+	// gomoku. SGFRules is its RU value, "" for none.
+	SGFGame  int
+	SGFRules string
+	// RuleSections name the sections of docs/spec/rules.md that make up
+	// the variant's rules, in the order shown: the variant's own, then
+	// the shared base it builds on.
+	RuleSections []string
+	// Options are the variant's own settings.
+	Options []VariantOption
+}
+
+// HandicapKomi is the default komi of a handicap game (HC-D1).
+const HandicapKomi = 0.5
+
+// ColorName returns the name of the side of colour c for people ("Black",
+// "O"), and "nobody" for a colour that is no side.
+func (d *Descriptor) ColorName(c Color) string {
+	switch c {
+	case Black:
+		return d.ColorNames[0]
+	case White:
+		return d.ColorNames[1]
+	}
+	return "nobody"
+}
+
+// options of every variant, in the order Normalize checks them.
+var (
+	optionRules = VariantOption{
+		Key: "rules", Variant: VariantPhantom,
+		isSet: func(o Options) bool { return o.Rules != "" },
+		normalize: func(o *Options) error {
+			switch o.Rules {
+			case "":
+				o.Rules = RulesCommon
+			case RulesCommon, RulesHamburg, RulesKriegspiel:
+			default:
+				return fmt.Errorf("%w: unknown Phantom rule set %q (common, hamburg or kriegspiel)", ErrBadOptions, o.Rules)
+			}
+			return nil
+		},
+		Format:   func(o Options) string { return string(o.Rules) },
+		Parse:    func(o *Options, s string) error { o.Rules = PhantomRules(s); return nil },
+		Describe: func(o Options) string { return string(o.Rules) + " rules" },
+	}
+	optionCards = VariantOption{
+		Key: "cards", Variant: VariantHMG,
+		isSet: func(o Options) bool { return o.Cards != 0 },
+		normalize: func(o *Options) error {
+			if !o.CardsSet && o.Cards == 0 {
+				o.Cards = 3
+			}
+			o.CardsSet = true
+			if o.Cards < 0 || o.Cards > 9 {
+				return fmt.Errorf("%w: %d hidden cards (allowed 0 to 9)", ErrBadOptions, o.Cards)
+			}
+			return nil
+		},
+		Format: func(o Options) string { return strconv.Itoa(o.Cards) },
+		Parse: func(o *Options, s string) error {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return fmt.Errorf("cards=%q is not a number", s)
+			}
+			o.Cards, o.CardsSet = n, true
+			return nil
+		},
+		Describe: func(o Options) string {
+			if o.Cards == 1 {
+				return "1 hidden move"
+			}
+			return fmt.Sprintf("%d hidden moves", o.Cards)
+		},
+	}
+	optionSuicide = VariantOption{
+		Key: "suicide", Variant: VariantFGo,
+		isSet: func(o Options) bool { return o.Suicide != "" },
+		normalize: func(o *Options) error {
+			switch o.Suicide {
+			case "":
+				o.Suicide = SuicideNZ
+			case SuicideNZ, SuicideForbid:
+			default:
+				return fmt.Errorf("%w: unknown suicide option %q (nz or forbid)", ErrBadOptions, o.Suicide)
+			}
+			return nil
+		},
+		Format:   func(o Options) string { return string(o.Suicide) },
+		Parse:    func(o *Options, s string) error { o.Suicide = SuicideRule(s); return nil },
+		Describe: func(o Options) string { return "suicide " + string(o.Suicide) },
+	}
+	optionPerpendicular = VariantOption{
+		Key: "perpendicular", Variant: VariantBridge,
+		isSet:     func(o Options) bool { return o.Perpendicular },
+		normalize: func(*Options) error { return nil },
+		Format:    func(o Options) string { return strconv.FormatBool(o.Perpendicular) },
+		Parse: func(o *Options, s string) error {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				return fmt.Errorf("perpendicular=%q is not true or false", s)
+			}
+			o.Perpendicular = b
+			return nil
+		},
+		Describe: func(o Options) string {
+			if o.Perpendicular {
+				return "perpendicular"
+			}
+			return ""
+		},
+	}
+	allOptions = []VariantOption{optionRules, optionCards, optionSuicide, optionPerpendicular}
+)
+
+// goBlackWhite are the Go family's names of the sides.
+var (
+	goColorNames    = [2]string{"Black", "White"}
+	goResultLetters = [2]string{"B", "W"}
+)
+
+// Descriptors holds the descriptor of every variant, in the order help
+// texts show them. Adding a variant starts here; the completeness tests of
+// each layer then say what else it needs.
+var Descriptors = []*Descriptor{
+	{
+		Variant: VariantGo, Title: "Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
+		MinSize: MinSize, DefaultSize: 9, Komi: true, DefaultKomi: 7.5, Handicap: true,
+		Colors: ColorsByChoice, Timed: true, Undo: true, SGFGame: 1, SGFRules: "Chinese",
+		RuleSections: []string{"GO"},
+	},
+	{
+		Variant: VariantPhantom, Title: "Phantom Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
+		MinSize: MinSize, DefaultSize: 9, Komi: true, DefaultKomi: 7.5,
+		Colors: ColorsByChoice, SGFGame: 1, SGFRules: "Chinese",
+		RuleSections: []string{"PG", "GO"}, Options: []VariantOption{optionRules},
+	},
+	{
+		Variant: VariantHMG, Title: "Hidden Move Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
+		MinSize: MinSize, DefaultSize: 19, Komi: true, DefaultKomi: 7.5,
+		Colors: ColorsByChoice, Timed: true, SGFGame: 1, SGFRules: "Chinese",
+		RuleSections: []string{"HMG", "GO"}, Options: []VariantOption{optionCards},
+	},
+	{
+		Variant: VariantGomoku, Title: "Hidden Move Double Gomoku", ColorNames: [2]string{"X", "O"}, ResultLetters: [2]string{"X", "O"},
+		MinSize: 7, DefaultSize: 9,
+		Colors: ColorsByPie, SGFGame: 4,
+		RuleSections: []string{"GM"},
+	},
+	{
+		Variant: VariantFGo, Title: "F-Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
+		MinSize: MinSize, DefaultSize: 9, Komi: true, DefaultKomi: 0,
+		Colors: ColorsByChoice, SGFGame: 1, SGFRules: "Chinese",
+		RuleSections: []string{"FG", "GO"}, Options: []VariantOption{optionSuicide},
+	},
+	{
+		Variant: VariantBridge, Title: "Bridge Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
+		MinSize: MinSize, DefaultSize: 9, DefaultKomi: 0,
+		Colors: ColorsByChoice, Timed: true, Undo: true, SGFGame: 1,
+		RuleSections: []string{"BG", "GO"}, Options: []VariantOption{optionPerpendicular},
+	},
+}
+
+// ErrUnknownVariant reports a variant kakure does not have.
+var ErrUnknownVariant = fmt.Errorf("%w: unknown variant", ErrBadOptions)
+
+// LookupDescriptor returns the descriptor of variant v, or an error that
+// names v when kakure has no such variant.
+func LookupDescriptor(v Variant) (*Descriptor, error) {
+	for _, d := range Descriptors {
+		if d.Variant == v {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q (one of %s)", ErrUnknownVariant, v, variantList())
+}
+
+// Descriptor returns the descriptor of v. It panics, naming v, when
+// kakure has no such variant: callers hold normalized options or a
+// variant of [Variants].
+func (v Variant) Descriptor() *Descriptor {
+	d, err := LookupDescriptor(v)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// variantsOf lists the variants of ds.
+func variantsOf(ds []*Descriptor) []Variant {
+	vs := make([]Variant, len(ds))
+	for i, d := range ds {
+		vs[i] = d.Variant
+	}
+	return vs
+}
+
+// variantList writes the variants' names for an error: "go, phantom, …".
+func variantList() string {
+	names := make([]string, len(Variants))
+	for i, v := range Variants {
+		names[i] = string(v)
+	}
+	return strings.Join(names, ", ")
+}
+
+// variantsWhere writes the names of the variants d of which has(d) holds,
+// as an error lists them: "go, bridge and hmg".
+func variantsWhere(has func(d *Descriptor) bool) string {
+	var names []string
+	for _, d := range Descriptors {
+		if has(d) {
+			names = append(names, string(d.Variant))
+		}
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

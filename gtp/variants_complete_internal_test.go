@@ -1,0 +1,84 @@
+package gtp
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// TestEveryVariantHasAHandler checks that every variant of
+// engine.Variants has a GTP handler (docs/gtp.md) that starts a game of
+// the variant's default options and has commands of its own; a variant
+// without one is named.
+func TestEveryVariantHasAHandler(t *testing.T) {
+	for _, v := range engine.Variants {
+		if variantHandlers[v] == nil {
+			t.Errorf("variant %s has no GTP handler (variantHandlers)", v)
+			continue
+		}
+		h, err := NewHandler(engine.Options{Variant: v})
+		if err != nil {
+			t.Errorf("variant %s: NewHandler: %v", v, err)
+			continue
+		}
+		if len(h.Commands()) == 0 {
+			t.Errorf("variant %s: the GTP handler has no commands", v)
+		}
+	}
+	for v := range variantHandlers {
+		if _, err := engine.LookupDescriptor(v); err != nil {
+			t.Errorf("GTP handler registered for %v", err)
+		}
+	}
+	if _, err := NewHandler(engine.Options{Variant: "chess"}); !errors.Is(err, engine.ErrBadOptions) || !strings.Contains(err.Error(), `"chess"`) {
+		t.Errorf("NewHandler(chess) = %v, want an error naming chess", err)
+	}
+}
+
+// TestEveryHandlerSharesTheCommands checks the commands every variant's
+// handler shares (docs/gtp.md, "Commands"), and that they read the game as
+// it is when they run: a genmove shows in list_stones, an undo takes it
+// back, through one listing of the commands.
+func TestEveryHandlerSharesTheCommands(t *testing.T) {
+	for _, v := range engine.Variants {
+		h, err := NewHandler(engine.Options{Variant: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds := h.Commands()
+		for _, name := range []string{"play", "genmove", "undo", "is_legal", "all_legal", "list_stones", "showboard"} {
+			if cmds[name] == nil {
+				t.Errorf("variant %s: the GTP handler has no %s", v, name)
+			}
+		}
+		if cmds["genmove"] == nil || cmds["list_stones"] == nil || cmds["undo"] == nil {
+			continue
+		}
+		run := func(name string, args ...string) string {
+			out, err := cmds[name](args)
+			if err != nil {
+				t.Fatalf("variant %s: %s %v: %v", v, name, args, err)
+			}
+			return out
+		}
+		vertex := run("genmove", "b")
+		stones := run("list_stones", "b")
+		if v == engine.VariantFGo {
+			// The choice waits for White's (GTP-FG-D1): play the turn.
+			run("play", "w", "pass")
+			stones = run("list_stones", "b")
+		}
+		if vertex != "PASS" && !strings.Contains(stones, vertex) {
+			t.Errorf("variant %s: genmove b gave %s, list_stones b then gave %q", v, vertex, stones)
+		}
+		run("undo")
+		if v == engine.VariantFGo {
+			run("undo")
+		}
+		if got := run("list_stones", "b"); got != "" {
+			t.Errorf("variant %s: list_stones b after undo = %q", v, got)
+		}
+	}
+}

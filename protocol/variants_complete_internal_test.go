@@ -1,0 +1,124 @@
+package protocol
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/sgf"
+)
+
+// TestEveryVariantHasRulesAndPlayer checks that every variant of
+// engine.Variants has, in this package, the game machine's rules and the
+// local player (T-10: the machine replays every message of every
+// variant). A variant that lacks one is named with what it lacks.
+func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
+	for _, v := range engine.Variants {
+		if newVariantRules[v] == nil {
+			t.Errorf("variant %s has no game rules (newVariantRules)", v)
+		}
+		if newVariantPlayer[v] == nil {
+			t.Errorf("variant %s has no player (newVariantPlayer)", v)
+		}
+	}
+	for v := range newVariantRules {
+		if _, err := engine.LookupDescriptor(v); err != nil {
+			t.Errorf("rules registered for %v", err)
+		}
+	}
+	for v := range newVariantPlayer {
+		if _, err := engine.LookupDescriptor(v); err != nil {
+			t.Errorf("player registered for %v", err)
+		}
+	}
+}
+
+// TestEveryVariantUndoAsDescribed checks the descriptor's Undo against the
+// rules: a variant whose descriptor offers take-backs has rules that can
+// take a move back (UNDO-D1), and no other.
+func TestEveryVariantUndoAsDescribed(t *testing.T) {
+	for _, d := range engine.Descriptors {
+		m := NewMachine(GameID{})
+		o, err := engine.Options{Variant: d.Variant}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Options = o
+		rules, err := newVariantRules[d.Variant](m)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Variant, err)
+		}
+		if _, ok := rules.(undoer); ok != d.Undo {
+			t.Errorf("variant %s: rules take moves back: %t, descriptor says %t", d.Variant, ok, d.Undo)
+		}
+	}
+}
+
+// TestEveryVariantHasItsOwnView checks that each variant's rules show a
+// sealed VariantView of a type of its own, so that a type switch over the
+// views tells the variants apart.
+func TestEveryVariantHasItsOwnView(t *testing.T) {
+	owner := map[string]engine.Variant{}
+	for _, v := range engine.Variants {
+		m := NewMachine(GameID{})
+		o, err := engine.Options{Variant: v}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Options = o
+		rules, err := newVariantRules[v](m)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		view := rules.view(Inviter)
+		if view == nil {
+			t.Errorf("variant %s has no view", v)
+			continue
+		}
+		typ := fmt.Sprintf("%T", view)
+		if other, ok := owner[typ]; ok {
+			t.Errorf("variants %s and %s share the view type %s", other, v, typ)
+		}
+		owner[typ] = v
+	}
+}
+
+// TestEveryVariantHasARecordAndSGFExport checks that every variant has a
+// real game record in testdata/records (records_gen_test.go makes them)
+// that Verify replays to the end without a violation (T-13), and that
+// ExportSGF writes it with the variant's GM and VA and at least one move.
+func TestEveryVariantHasARecordAndSGFExport(t *testing.T) {
+	for _, v := range engine.Variants {
+		path := filepath.Join("testdata", "records", string(v)+".record.json")
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("variant %s has no record %s (make it with records_gen_test.go): %v", v, path, err)
+			continue
+		}
+		tr, err := LoadTranscript(path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		rep := Verify(tr)
+		if !rep.Finished || rep.Violation != nil {
+			t.Errorf("%s: Verify: finished %t, violation %v", path, rep.Finished, rep.Violation)
+		}
+		data, err := ExportSGF(tr)
+		if err != nil {
+			t.Errorf("variant %s has no SGF export: %v", v, err)
+			continue
+		}
+		col, err := sgf.Parse(data)
+		if err != nil || len(col) != 1 {
+			t.Fatalf("%s: the SGF does not parse as one game: %v", v, err)
+		}
+		info, err := sgf.ReadGameInfo(col[0].Root())
+		if err != nil || info.Options.Variant != v {
+			t.Errorf("%s: the SGF's root reads as %q (%v)", v, info.Options.Variant, err)
+		}
+		if n := len(col[0].MainLine()); n < 2 {
+			t.Errorf("variant %s: the SGF export has %d nodes, no moves", v, n)
+		}
+	}
+}
