@@ -357,10 +357,21 @@ const (
 	phantomJudgeUnknown = 2
 )
 
-// budget returns the playouts of one decision: the level's, shrunk after
-// failed tries in the turn (BOT-PG-D4).
+// phantomPlayoutScale is, in thirds, how many of the level's playouts
+// the Phantom Go bot spends from the default level up (BOT-PG-D9): its
+// playouts on the determinized boards cost about a quarter of the Go
+// bot's, and at the plain level it lost 6 of 50 games as White against
+// GNU Go level 1 where 10/3 of them lost 1 (same seeds).
+const phantomPlayoutScale = 10
+
+// budget returns the playouts of one decision: the level's (times
+// phantomPlayoutScale/3 from the default level up, BOT-PG-D9), shrunk
+// after failed tries in the turn (BOT-PG-D4).
 func (b *PhantomBot) budget(f phantomFacts) int {
 	n := b.Level.PlayoutsFor(f.size)
+	if b.Level.Playouts >= Levels[3].Playouts {
+		n = n * phantomPlayoutScale / 3 // BOT-PG-D9
+	}
 	if f.turnFailures > 0 {
 		n = max(n/(1+f.turnFailures), n/4)
 	}

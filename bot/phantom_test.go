@@ -323,3 +323,23 @@ func FuzzPhantomDeterminization(f *testing.F) {
 		}
 	})
 }
+
+// TestBOTPGD9PhantomBudget: from the default level up the Phantom Go bot
+// spends 10/3 of the level's playouts; the beginner levels keep theirs,
+// and failed tries still shrink the budget (BOT-PG-D4).
+func TestBOTPGD9PhantomBudget(t *testing.T) {
+	for _, tt := range []struct {
+		level, failures, want int
+	}{
+		{1, 0, Levels[1].Playouts},
+		{2, 0, Levels[2].Playouts},
+		{3, 0, Levels[3].Playouts * 10 / 3},
+		{4, 0, Levels[4].Playouts * 10 / 3},
+		{3, 1, Levels[3].Playouts * 10 / 3 / 2},
+	} {
+		b := NewPhantomBot(Levels[tt.level], 7.5, 1)
+		if got := b.budget(phantomFacts{size: 9, turnFailures: tt.failures}); got != tt.want {
+			t.Errorf("level %d, %d failed tries: budget %d, want %d", tt.level, tt.failures, got, tt.want)
+		}
+	}
+}
