@@ -18,6 +18,38 @@ import (
 // interface or a bot) reads Events, looks at View and calls Do; the game
 // does the rest: signing, sending, checking, saving, the automatic steps
 // of the protocol.
+//
+// One goroutine, the game's loop (run, game_loop.go), does the work;
+// callers and helper goroutines reach it through channels. Three locking
+// rules guard the fields:
+//
+//   - mu: tr, m, player, toss, closed, endErr, adjourn, and clk's mark
+//     and seen. Goroutines other than the loop (View, Outcome,
+//     Transcript, Err, finished, serveFinished, Close) read them only
+//     with mu held; the loop writes them with mu held (apply and locked,
+//     setAdjourned, adjournAfter, fail, the clock's marks) and reads them
+//     without it. closed is read and written with mu held only (Close).
+//     toss and player are set before the loop starts (newGame's callers,
+//     loadGame) or by the loop itself (automatic sets toss).
+//   - bulkMu: bulkHeld and bulkClosed, the game's share of the service's
+//     attachment budget (LIM-D10): any goroutine (the stream readers
+//     charge it, the loop refunds it, the loop's end closes it) touches
+//     them with bulkMu held (chargeBulk, refundBulk, closeBulk in
+//     limits.go).
+//   - Owned by the loop: stream, streamGen, incoming, record, secrets,
+//     inBulk, inBulkBytes, inBulkCharge, inBulkAt, awaitHello,
+//     sentOnStream, ownBulk, autoSince, dialing, nextDial, dialWait,
+//     helloGen, onAnswer and the rest of clk. Only the loop's goroutine
+//     touches them, with no lock (the stream readers it starts only send
+//     on incoming, set before them); before the loop starts (newGame,
+//     loadGame, Resume, the invitation) and after it stopped
+//     (serveFinished) nothing else runs on them.
+//
+// The rest is set by newGame and never changed (svc, id, role, peer, and
+// the channels events, actions, attach, done, crashed, redialed, each
+// safe for concurrent use), or is atomic (connected, set by the
+// service's connection notifier). The comment at the top of each game_*
+// file says which rule its methods follow.
 type Game struct {
 	svc  *Service
 	id   GameID

@@ -2,6 +2,11 @@ package protocol
 
 // Bulk frames: the attachments of a message, kept, made again and sent
 // before it. Moved from game.go unchanged (issue 19).
+//
+// Locking (see Game): ownBulk is owned by the loop; these methods run in
+// the loop, or in serveFinished after the loop has stopped. bulkOf reads
+// the transcript and machine with mu held (locked) to make attachments
+// again.
 
 import (
 	"encoding/json"

@@ -3,6 +3,11 @@ package protocol
 // The game's loop: the goroutine that owns the stream, takes frames and
 // actions, checks and applies the other peer's messages, and accuses a
 // peer that breaks the rules. Moved from game.go unchanged (issue 19).
+//
+// Locking (see Game): everything here runs in the loop, except finished,
+// which holds mu since serveFinished calls it too. The loop changes the
+// machine and transcript only with mu held (locked, apply), and reads
+// them without it.
 
 import (
 	"bufio"

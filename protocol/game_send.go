@@ -3,6 +3,10 @@ package protocol
 // This peer's own messages: local actions, the automatic steps of the
 // protocol, and making, signing, saving and sending each message. Moved
 // from game.go unchanged (issue 19).
+//
+// Locking (see Game): everything here runs in the loop. The machine and
+// transcript change only inside apply, with mu held; toss and autoSince
+// are the loop's own.
 
 import (
 	"errors"

@@ -2,6 +2,12 @@ package protocol
 
 // Storage of a game: its record and secrets files, and loading saved
 // games to resume or open them. Moved from game.go unchanged (issue 19).
+//
+// Locking (see Game): saveSecrets, save and closeFiles run in the loop
+// (save and closeFiles hold mu, as they read the transcript and machine
+// that View reads). loadGame, Resume, Open, Unfinished, Finished and saved
+// run on the caller's goroutine before the loaded game's loop starts.
+// RecordPath and secretsPath read fields that never change.
 
 import (
 	"context"

@@ -3,6 +3,17 @@ package protocol
 // The game's stream: hellos and writing frames on it, taking a new one on
 // resume, losing it (adjourning), and redialling. Moved from game.go
 // unchanged (issue 19).
+//
+// Locking (see Game): the stream and the redial's fields are owned by the
+// loop, and these methods run in it, except: attachStream runs on the
+// service's stream handler and only hands the stream over a channel;
+// serveFinished runs there once the loop has stopped and reads the
+// transcript with mu held; writeHello and writeMessage also run before
+// the loop starts (Resume, writeMessageDirect for a decline) or after it
+// stopped (serveFinished). adjournAfter and setAdjourned write adjourn
+// with mu held. useStream starts the stream's reader goroutine and
+// maybeRedial the dialling goroutine: they touch only the bulk budget
+// (bulkMu), the channels and fields that never change.
 
 import (
 	"bufio"
