@@ -63,15 +63,8 @@ type Config struct {
 	// is adjourned (LIM-D10).
 	BulkBudget        int64
 	BulkBudgetPerPeer int64
-	// panicHook, for tests only, is called at points of a game's code
-	// where a panic is injected (see export_test).
-	panicHook func(g *Game, where string)
-	// tamper, for tests only, changes outgoing messages (see export_test).
-	tamper func(m *Message, key crypto.PrivKey) [][]byte
-	// rewrite, for tests only, changes this peer's own messages before
-	// they are signed and recorded (see export_test); when it says cheat,
-	// the message goes out even if this peer's own machine refuses it.
-	rewrite func(g *Game, kind Kind, body any) (Kind, any, bool)
+	// testHooks, for tests only, are nil in every Config but a test's.
+	testHooks
 }
 
 func (c *Config) defaults() {

@@ -1,0 +1,244 @@
+package protocol
+
+// This peer's own messages: local actions, the automatic steps of the
+// protocol, and making, signing, saving and sending each message. Moved
+// from game.go unchanged (issue 19).
+//
+// Locking (see Game): everything here runs in the loop. The machine and
+// transcript change only inside apply, with mu held; toss and autoSince
+// are the loop's own.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+)
+
+// build makes, signs and returns the next message of this peer.
+func (g *Game) build(kind Kind, body any) (Message, error) {
+	raw, err := encodeBody(body)
+	if err != nil {
+		return Message{}, err
+	}
+	seq, prev := g.tr.Next(g.role)
+	ack, ackHash := g.tr.AckFor(g.role)
+	m := Message{Game: g.id, From: g.role, Seq: seq, Prev: prev, Ack: ack, AckHash: ackHash, Kind: kind, Body: raw}
+	if err := m.Sign(g.svc.key); err != nil {
+		return Message{}, err
+	}
+	return m, nil
+}
+
+// send makes the next message, checks it against the machine, appends
+// and saves it, then writes it to the stream if there is one. It is the
+// only way this peer's messages come to be.
+func (g *Game) send(kind Kind, body any) ([]Event, error) {
+	cheat := false
+	body = g.stampMove(kind, body)
+	if g.svc.cfg.rewrite != nil {
+		kind, body, cheat = g.svc.cfg.rewrite(g, kind, body)
+	}
+	m, err := g.build(kind, body)
+	if err != nil {
+		return nil, err
+	}
+	events, err := g.apply(&m, "", cheat)
+	if err != nil {
+		var v *Violation
+		if errors.As(err, &v) {
+			// Our own message breaks the rules: the action is refused and
+			// nothing is sent.
+			return nil, fmt.Errorf("protocol: %s refused: %s: %w", kind, v.Detail, engine.ErrWrongPhase)
+		}
+		return nil, err
+	}
+	g.trackClock(time.Now())
+	// The attachments are kept in memory for the message to go again
+	// on a new stream; after a crash the player makes them again
+	// (PN-D14).
+	if bb, ok := body.(bulkBody); ok {
+		g.keepBulk(m.Seq, bb.attachments())
+	}
+	// The secrets first: in Phantom Go what the messages taken since the
+	// last save changed in them is not written yet (PN-D15), and the
+	// record must never be ahead of them (a chat line, a resignation, a
+	// report go without the player's own step before them).
+	if _, defers := g.player.(bulkReceiver); defers {
+		if err := g.saveSecrets(); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.save(true); err != nil {
+		return nil, err
+	}
+	g.hook("saved")
+	if g.stream != nil && !g.awaitHello {
+		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+		err := g.writeBulk(g.stream, m.Seq)
+		if err == nil {
+			err = g.writeMessage(g.stream, &m)
+		}
+		if err != nil {
+			g.svc.cfg.Logger.Info("send failed; the message goes again on resume", "game", g.id, "err", err)
+			g.streamLost(err)
+		}
+	}
+	return events, nil
+}
+
+// act carries out a local action.
+func (g *Game) act(a Action) error {
+	if g.m.Phase == PhaseDone {
+		return fmt.Errorf("protocol: the game is over: %w", engine.ErrGameOver)
+	}
+	var kind Kind
+	var body any
+	switch a := a.(type) {
+	case accept:
+		kind, body = KindAccept, AcceptBody{Name: g.svc.cfg.Name}
+	case Resign:
+		if g.m.resigned != nil {
+			return fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)
+		}
+		kind, body = KindResign, struct{}{}
+	case Chat:
+		kind, body = KindChat, ChatBody{Text: a.Text}
+	case RequestAdjourn, AcceptAdjourn:
+		k, b, err := g.adjournMessage(a)
+		if err != nil {
+			return err
+		}
+		kind, body = k, b
+	case RequestUndo, AnswerUndo:
+		k, b, err := g.undoMessage(a)
+		if err != nil {
+			return err
+		}
+		kind, body = k, b
+	default:
+		if g.m.Outcome != nil || g.m.resigned != nil {
+			// Decided, or resigned with only the end audit to run: a
+			// move chosen a moment before is too late, not wrong.
+			return fmt.Errorf("protocol: %T: the game is decided: %w", a, engine.ErrGameOver)
+		}
+		if g.m.Phase != PhasePlay {
+			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)
+		}
+		k, b, err := g.player.message(g.m, g.role, a)
+		if err != nil {
+			return err
+		}
+		if err := g.saveSecrets(); err != nil {
+			return err
+		}
+		if k == "" {
+			// The action only changed this peer's secrets (HMG cards
+			// chosen before their turn); what is due goes automatically.
+			g.afterChange()
+			return nil
+		}
+		kind, body = k, b
+	}
+	events, err := g.send(kind, body)
+	if err != nil {
+		return err
+	}
+	g.emit(events)
+	g.afterChange()
+	return nil
+}
+
+// automaticKinds are the messages programs send by themselves; the other
+// program has AutoGrace to send them (T-11).
+var automaticKinds = map[Kind]bool{KindTossCommit: true, KindTossReveal: true, KindResult: true}
+
+// afterChange sends whatever this peer must send by itself now, and
+// starts the grace clock when the other program owes an automatic message.
+func (g *Game) afterChange() {
+	for i := 0; i < 64; i++ {
+		kind, body, ok, err := g.automatic()
+		if err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
+			return
+		}
+		if !ok {
+			break
+		}
+		// What the player changed to make the message must survive a
+		// crash before the message does (Phantom Go's referee state).
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
+			return
+		}
+		events, err := g.send(kind, body)
+		if err != nil {
+			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "kind", kind, "err", err)
+			return
+		}
+		g.emit(events)
+	}
+	from, kinds := g.m.Expected()
+	owes := false
+	if from != g.role && g.m.Phase != PhaseDone {
+		for _, k := range kinds {
+			owes = owes || automaticKinds[k]
+		}
+	}
+	if owes {
+		if g.autoSince.IsZero() {
+			g.autoSince = time.Now()
+		}
+	} else {
+		g.autoSince = time.Time{}
+	}
+}
+
+// checkGrace forfeits a peer that holds back an automatic message (T-11),
+// as long as the connection is up (a lost connection adjourns instead).
+func (g *Game) checkGrace() {
+	if g.autoSince.IsZero() || g.stream == nil || time.Since(g.autoSince) < g.svc.cfg.AutoGrace {
+		return
+	}
+	_, kinds := g.m.Expected()
+	g.autoSince = time.Time{}
+	g.accuse(violation(g.role.Other(), 0, "T-11", "did not send %v within %s", kinds, g.svc.cfg.AutoGrace), nil)
+}
+
+// automatic returns the message this peer must send by itself now.
+func (g *Game) automatic() (Kind, any, bool, error) {
+	from, kinds := g.m.Expected()
+	if from != g.role || len(kinds) == 0 {
+		return "", nil, false, nil
+	}
+	switch kinds[0] {
+	case KindTossCommit:
+		value := make([]byte, 32)
+		c, o, err := commit.New(tossDomain, g.id[:], uint8(g.role), 0, randomBytes(value))
+		if err != nil {
+			return "", nil, false, err
+		}
+		g.toss = &o
+		if err := g.saveSecrets(); err != nil {
+			return "", nil, false, err
+		}
+		return KindTossCommit, CommitBody{Commitment: c}, true, nil
+	case KindTossReveal:
+		if g.toss == nil {
+			return "", nil, false, errors.New("protocol: coin toss opening lost")
+		}
+		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
+	case KindResult:
+		if k, b, refuse := g.answerTimeout(); refuse {
+			return k, b, true, nil
+		}
+		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
+	}
+	if g.m.Phase == PhasePlay {
+		g.hook("auto")
+		return g.player.auto(g.m, g.role)
+	}
+	return "", nil, false, nil
+}

@@ -1,0 +1,319 @@
+package protocol
+
+// The game's stream: hellos and writing frames on it, taking a new one on
+// resume, losing it (adjourning), and redialling. Moved from game.go
+// unchanged (issue 19).
+//
+// Locking (see Game): the stream and the redial's fields are owned by the
+// loop, and these methods run in it, except: attachStream runs on the
+// service's stream handler and only hands the stream over a channel;
+// serveFinished runs there once the loop has stopped and reads the
+// transcript with mu held; writeHello and writeMessage also run before
+// the loop starts (Resume, writeMessageDirect for a decline) or after it
+// stopped (serveFinished). adjournAfter and setAdjourned write adjourn
+// with mu held. useStream starts the stream's reader goroutine and
+// maybeRedial the dialling goroutine: they touch only the bulk budget
+// (bulkMu), the channels and fields that never change.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+)
+
+// writeHello sends the hello frame on st.
+func (g *Game) writeHello(st network.Stream) error {
+	raw, err := encodeFrame(frame{Hello: &hello{Game: g.id, Have: [2]uint64{g.tr.Count(Inviter), g.tr.Count(Invitee)}}})
+	if err != nil {
+		return err
+	}
+	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+	return writeFrame(st, raw)
+}
+
+// writeMessageDirect builds a message, appends it and writes it to st
+// without the machine (for a decline before any game exists).
+func (g *Game) writeMessageDirect(st network.Stream, kind Kind, body any) error {
+	m, err := g.build(kind, body)
+	if err != nil {
+		return err
+	}
+	if err := g.tr.Append(m); err != nil {
+		return err
+	}
+	return g.writeMessage(st, &m)
+}
+
+func (g *Game) writeMessage(st network.Stream, m *Message) error {
+	frames := [][]byte(nil)
+	if g.svc.cfg.tamper != nil {
+		c := *m
+		frames = g.svc.cfg.tamper(&c, g.svc.key)
+	}
+	if frames == nil {
+		raw, err := encodeFrame(frame{Msg: m})
+		if err != nil {
+			return err
+		}
+		frames = [][]byte{raw}
+	}
+	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+	for _, raw := range frames {
+		if err := writeFrameUnchecked(st, raw); err != nil {
+			return err
+		}
+	}
+	if st == g.stream && m.From == g.role && g.sentOnStream != nil {
+		g.sentOnStream[m.Seq] = true
+	}
+	return nil
+}
+
+// attachStream hands a resumed stream to the loop.
+func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
+	select {
+	case <-g.done:
+		// The loop has stopped: never park the stream in the buffer of
+		// attach, where nothing would read or close it.
+		g.serveFinished(st, h)
+		return
+	default:
+	}
+	select {
+	case g.attach <- attachReq{st: st, r: r, h: h}:
+	case <-g.done:
+		g.serveFinished(st, h)
+	}
+}
+
+// serveFinished answers a resume of a game whose loop has stopped. If the
+// game is over here, the other peer may still lack this peer's last
+// messages (it was killed before they reached it, T-11): they go once
+// more, then the stream closes. Otherwise the stream is reset.
+func (g *Game) serveFinished(st network.Stream, h *hello) {
+	if h == nil || !g.finished() {
+		st.Reset()
+		return
+	}
+	g.mu.Lock()
+	var mine []Message
+	for _, m := range g.tr.Messages {
+		if m.From == g.role && m.Seq >= h.Have[g.role] {
+			mine = append(mine, m)
+		}
+	}
+	g.mu.Unlock()
+	if err := g.writeHello(st); err != nil {
+		st.Reset()
+		return
+	}
+	for i := range mine {
+		err := g.writeBulk(st, mine[i].Seq)
+		if err == nil {
+			err = g.writeMessage(st, &mine[i])
+		}
+		if err != nil {
+			st.Reset()
+			return
+		}
+	}
+	st.CloseWrite()
+	time.AfterFunc(2*time.Second, func() { st.Close() })
+}
+
+func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
+	g.stream = st
+	g.sentOnStream = map[uint64]bool{}
+	g.awaitHello = false
+	g.streamGen++
+	// Attachments belong to the next message on their own stream: the
+	// other peer sends them again with the message on the new one.
+	g.clearBulk()
+	gen := g.streamGen
+	idle := g.svc.cfg.IdleTimeout
+	_, takesBulk := g.player.(bulkReceiver)
+	go func() {
+		defer g.recoverTo("stream reader")
+		for {
+			st.SetReadDeadline(time.Now().Add(idle))
+			var charge int64
+			f, raw, err := readFrameJSONWith(r, func(n uint64, bulk bool) error {
+				if !bulk {
+					return nil
+				}
+				if !takesBulk {
+					// Refused before its body is read (LIM-D8).
+					return errBulkRefused
+				}
+				// The bytes are counted before they are allocated; over
+				// the budget, this stream waits (LIM-D10).
+				if err := g.chargeBulk(int64(n)); err != nil {
+					return err
+				}
+				charge = int64(n)
+				st.SetReadDeadline(time.Now().Add(idle))
+				return nil
+			})
+			if err != nil && charge > 0 {
+				g.refundBulk(charge)
+				charge = 0
+			}
+			g.hook("reader")
+			select {
+			case g.incoming <- incomingFrame{gen: gen, f: f, raw: raw, err: err, charge: charge}:
+			case <-g.done:
+				g.refundBulk(charge)
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
+// endLinger is how long a finished game's stream stays half open after
+// its last message, for the other program to read it, before it is reset.
+const endLinger = 5 * time.Second
+
+func (g *Game) dropStream() {
+	if g.stream != nil {
+		if g.m.Phase == PhaseDone {
+			// The game's last message (a result, a report) must reach
+			// the other program: a reset lets it throw away what it has
+			// not read yet, and the other program, left without the
+			// message that ended the game, would wait adjourned for
+			// ever. Closing the write side sends it after everything
+			// written; the reset follows endLinger later, so that a
+			// peer that goes on writing (T-10) is still cut off.
+			st := g.stream
+			st.CloseWrite()
+			time.AfterFunc(endLinger, func() { st.Reset() })
+		} else {
+			g.stream.Reset()
+		}
+		g.stream = nil
+		g.streamGen++
+	}
+	g.clearBulk()
+}
+
+// streamLost drops a stream that failed on a write: the game is
+// adjourned as when a read fails (the reader's error, of a stream
+// generation now gone, is not seen), unless it is over.
+func (g *Game) streamLost(err error) {
+	g.dropStream()
+	g.adjournAfter(err)
+}
+
+// adjournAfter marks the game adjourned after the loss of its stream and
+// tells the caller once, unless the game is over.
+func (g *Game) adjournAfter(err error) {
+	if g.m.Phase == PhaseDone || g.m.Phase == PhaseConfirm {
+		return
+	}
+	g.mu.Lock()
+	was := g.adjourn
+	g.adjourn = true
+	g.mu.Unlock()
+	if !was {
+		g.svc.cfg.Logger.Info("connection lost; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)
+		g.events.push(EventAdjourned{Reason: err.Error()})
+	}
+}
+
+// streamFailed handles a read error: an oversized or malformed frame is a
+// violation; a broken or silent connection adjourns the game (T-11).
+func (g *Game) streamFailed(err error, raw []byte) {
+	switch {
+	case errors.Is(err, errBulkRefused):
+		g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
+	case errors.Is(err, ErrFrameTooLarge):
+		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, nil)
+	case errors.Is(err, ErrMalformed):
+		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, [][]byte{raw})
+	default:
+		if errors.Is(err, ErrBulkBudget) {
+			g.svc.cfg.Logger.Warn("attachments over the budget; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)
+		}
+		g.dropStream()
+		g.adjournAfter(err)
+		if g.onAnswer != nil && g.m.Phase == PhaseAnswer {
+			g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))
+			g.onAnswer = nil
+		}
+	}
+}
+
+// resend sends the messages of this peer that the other side lacks.
+func (g *Game) resend(h *hello) {
+	have := h.Have[g.role]
+	for i := range g.tr.Messages {
+		m := &g.tr.Messages[i]
+		if m.From == g.role && m.Seq >= have && g.stream != nil && !g.sentOnStream[m.Seq] {
+			err := g.writeBulk(g.stream, m.Seq)
+			if err == nil {
+				err = g.writeMessage(g.stream, m)
+			}
+			if err != nil {
+				g.streamLost(err)
+				return
+			}
+		}
+	}
+}
+
+// setAdjourned records whether the connection to the other peer is down,
+// and returns what it was.
+func (g *Game) setAdjourned(v bool) (was bool) {
+	g.mu.Lock()
+	was, g.adjourn = g.adjourn, v
+	g.mu.Unlock()
+	return was
+}
+
+// maybeRedial reconnects an adjourned game while both programs run: the
+// inviter dials the invitee again, with growing pauses (1 s to 30 s); the
+// invitee waits, so that the two never race with two streams. A program
+// that restarts dials by itself (Service.Resume).
+func (g *Game) maybeRedial() {
+	if g.connected.Swap(false) && g.stream == nil {
+		g.nextDial, g.dialWait = time.Time{}, 0
+	}
+	if g.stream != nil || g.dialing || g.role != Inviter || time.Now().Before(g.nextDial) {
+		return
+	}
+	if g.m.Phase == PhaseInvite || g.m.Phase == PhaseAnswer || g.m.Phase == PhaseDone {
+		return
+	}
+	if g.dialWait == 0 {
+		g.dialWait = time.Second
+	} else if g.dialWait *= 2; g.dialWait > 30*time.Second {
+		g.dialWait = 30 * time.Second
+	}
+	g.nextDial = time.Now().Add(g.dialWait)
+	g.dialing = true
+	go func() {
+		defer g.recoverTo("redial")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := g.svc.openStream(ctx, g.peer)
+		if err != nil {
+			g.svc.cfg.Logger.Info("redial failed", "game", g.id, "peer", g.peer, "err", err, "next in", g.dialWait)
+			st = nil
+		} else {
+			g.svc.cfg.Logger.Info("redialled", "game", g.id, "peer", g.peer, "remote", st.Conn().RemoteMultiaddr())
+		}
+		select {
+		case g.redialed <- st:
+		case <-g.done:
+			if st != nil {
+				st.Reset()
+			}
+		}
+	}()
+}

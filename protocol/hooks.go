@@ -1,0 +1,20 @@
+package protocol
+
+import "github.com/libp2p/go-libp2p/core/crypto"
+
+// testHooks are the points where tests change or break a game's own code.
+// Only export_test.go sets them; in every other Config they are nil and
+// the game runs as if they did not exist. Config embeds them, so that it
+// carries one field for them while the game's code reads them as before
+// (g.svc.cfg.tamper).
+type testHooks struct {
+	// panicHook, for tests only, is called at points of a game's code
+	// where a panic is injected (see export_test).
+	panicHook func(g *Game, where string)
+	// tamper, for tests only, changes outgoing messages (see export_test).
+	tamper func(m *Message, key crypto.PrivKey) [][]byte
+	// rewrite, for tests only, changes this peer's own messages before
+	// they are signed and recorded (see export_test); when it says cheat,
+	// the message goes out even if this peer's own machine refuses it.
+	rewrite func(g *Game, kind Kind, body any) (Kind, any, bool)
+}

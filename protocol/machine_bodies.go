@@ -1,0 +1,156 @@
+package protocol
+
+// The bodies of the messages every variant shares, and their limits.
+// Moved from machine.go unchanged (issue 19).
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
+)
+
+// OptionsBody is the wire form of engine.Options.
+type OptionsBody struct {
+	Variant       string  `json:"variant"`
+	Size          int     `json:"size"`
+	Komi          float64 `json:"komi"`
+	Rules         string  `json:"rules,omitempty"`
+	Cards         int     `json:"cards,omitempty"`
+	Suicide       string  `json:"suicide,omitempty"`
+	Perpendicular bool    `json:"perpendicular,omitempty"`
+	// InviterColor is the inviter's colour, "black" or "white", or absent
+	// for nigiri (HC-D2); Handicap is plain Go's handicap (HC-D1).
+	InviterColor string `json:"inviter_color,omitempty"`
+	Handicap     int    `json:"handicap,omitempty"`
+	// Time is the time control in the canonical --time syntax (CLK-D2),
+	// absent for none; LagMS the lag allowance a move in milliseconds
+	// (CLK-D7), present exactly when Time is.
+	Time  string `json:"time,omitempty"`
+	LagMS int64  `json:"lag_ms,omitempty"`
+}
+
+// OptionsToBody writes normalized options in wire form.
+func OptionsToBody(o engine.Options) OptionsBody {
+	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
+		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
+	b.Handicap = o.Handicap
+	if o.InviterColor != engine.Empty {
+		b.InviterColor = o.InviterColor.String()
+	}
+	if !o.Time.IsNone() {
+		b.Time, b.LagMS = o.Time.String(), o.Lag.Milliseconds()
+	}
+	return b
+}
+
+// Options reads the wire form back and checks it.
+func (b OptionsBody) Options() (engine.Options, error) {
+	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
+		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
+		Perpendicular: b.Perpendicular}
+	o.Handicap = b.Handicap
+	switch b.InviterColor {
+	case "":
+	case "black":
+		o.InviterColor = engine.Black
+	case "white":
+		o.InviterColor = engine.White
+	default:
+		return o, fmt.Errorf("%w: inviter colour %q (black, white or absent for nigiri)", engine.ErrBadOptions, b.InviterColor)
+	}
+	if b.Time != "" || b.LagMS != 0 {
+		// One signed invitation has one meaning: the control in its
+		// canonical form, with its lag allowance (CLK-D8).
+		c, err := clock.Parse(b.Time)
+		if err != nil {
+			return o, fmt.Errorf("%w: %v", engine.ErrBadOptions, err)
+		}
+		if c.IsNone() || c.String() != b.Time || b.LagMS <= 0 {
+			return o, fmt.Errorf("%w: time control %q with lag %d ms is not in canonical form", engine.ErrBadOptions, b.Time, b.LagMS)
+		}
+		o.Time, o.Lag = c, time.Duration(b.LagMS)*time.Millisecond
+	}
+	return o.Normalize()
+}
+
+// InviteBody opens a game: the inviter proposes a variant to the invitee.
+type InviteBody struct {
+	Version string      `json:"version"`
+	Inviter string      `json:"inviter"`
+	Invitee string      `json:"invitee"`
+	Options OptionsBody `json:"options"`
+	// InviterName is the inviter's display name (UI-D30): untrusted text
+	// of at most MaxNameLength bytes of UTF-8, shown only beside the
+	// inviter's peer ID.
+	InviterName string `json:"inviter_name,omitempty"`
+}
+
+// AcceptBody accepts an invitation. Name is the invitee's display name,
+// as InviteBody.InviterName.
+type AcceptBody struct {
+	Name string `json:"name,omitempty"`
+}
+
+// MaxNameLength caps a display name, in bytes.
+const MaxNameLength = 64
+
+// checkName checks a display name from the wire: valid UTF-8 of at most
+// MaxNameLength bytes (what a user interface shows of it is its own
+// concern: it strips control characters and markup).
+func checkName(name string) error {
+	if len(name) > MaxNameLength {
+		return fmt.Errorf("display name of %d bytes (cap %d)", len(name), MaxNameLength)
+	}
+	if !utf8.ValidString(name) {
+		return errors.New("display name is not UTF-8")
+	}
+	return nil
+}
+
+// DeclineBody says why an invitation was declined.
+type DeclineBody struct {
+	Reason string `json:"reason"`
+}
+
+// CommitBody carries one commitment.
+type CommitBody struct {
+	Commitment commit.Commitment `json:"commitment"`
+}
+
+// OpenBody opens one commitment.
+type OpenBody struct {
+	Opening commit.Opening `json:"opening"`
+}
+
+// ChatBody is a chat line.
+type ChatBody struct {
+	Text string `json:"text"`
+}
+
+// MaxChatLength caps a chat line, in bytes.
+const MaxChatLength = 2000
+
+// MaxChatLines caps the chat lines of one player in one game: chat is the
+// one message a peer may send at any time, and each line is kept in the
+// record, so without a cap a peer could grow the other's record (and the
+// work of saving it) without end.
+const MaxChatLines = 200
+
+// ResultBody states the result the sender computed; both peers must agree.
+type ResultBody struct {
+	Result string `json:"result"`
+}
+
+// ViolationBody is a peer's signed report that the other peer broke a rule.
+// Evidence holds the offending frames as received (base64 in JSON).
+type ViolationBody struct {
+	Accused  Role     `json:"accused"`
+	Rule     string   `json:"rule"`
+	Detail   string   `json:"detail"`
+	Evidence [][]byte `json:"evidence,omitempty"`
+}
