@@ -68,7 +68,7 @@ const clockMargin = 500 * time.Millisecond
 func (b *Bots) moveLevel(v protocol.View, board engine.Board) Level {
 	l := b.Level
 	c := v.Clock
-	if c == nil || c.Stopped || c.Running != v.Role {
+	if c == nil || c.Stopped || !c.Runs[v.Role] {
 		return l
 	}
 	empty := board.Points() - board.Count(engine.Black) - board.Count(engine.White)
@@ -143,6 +143,7 @@ func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
 		if g.TurnNumber() >= 2*g.Options().Size*g.Options().Size {
 			return protocol.Play{Point: engine.Pass}
 		}
+		b.fgoBot.Level = b.moveLevel(v, g.Board()) // CLK-D11, CLK-D14
 		p, resign := b.fgoBot.ChooseFGoOrResign(g, v.Color)
 		if resign {
 			return protocol.Resign{}

@@ -353,7 +353,7 @@ func (p *EnginePlayer) clockCommands(v protocol.View) []string {
 	cmds := []string{settings}
 	st := c.Clocks[v.Role]
 	elapsed := time.Duration(0)
-	if !c.Stopped && c.Running == v.Role && !c.Since.IsZero() {
+	if !c.Stopped && c.Runs[v.Role] && !c.Since.IsZero() {
 		elapsed = time.Since(c.Since)
 	}
 	left, stones := st.Main-elapsed, 0

@@ -21,13 +21,21 @@ type gameClockState struct {
 	settleMS int64
 	// claimed is set once this peer has claimed the other's flag.
 	claimed bool
+	// lastSent is when this peer last sent a message of the game's
+	// course (no chat, adjournment or undo); origin is lastSent when the
+	// running clocks started: in F-Go this peer measures the other's
+	// commitment from it, and claimDue is the charge of a time-out claim
+	// its settlement of that commitment calls for (CLK-D14).
+	lastSent time.Time
+	origin   time.Time
+	claimDue int64
 }
 
 // Remaining returns the time the player of role r has left now, by this
 // view's clocks: the running player's time counts down from Since.
 func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
 	left := v.Control.Left(v.Clocks[r])
-	if v.Stopped || v.Running != r || v.Since.IsZero() || v.Clocks[r].Flagged {
+	if v.Stopped || !v.Runs[r] || v.Since.IsZero() || v.Clocks[r].Flagged {
 		return left
 	}
 	return max(0, left-now.Sub(v.Since))
@@ -46,6 +54,13 @@ type clockKey struct {
 // or not (CLK-D13: the mover's next move is measured from the
 // adjournment's agreement or the game's resumption).
 func clockKeyOf(m *Machine) clockKey {
+	if sv, ok := m.variant.(simultaneousClocks); ok && m.clk != nil {
+		// Both clocks start with the turn (CLK-D14).
+		if runs := m.clockTurns(); runs[0] || runs[1] {
+			return clockKey{running: true, moves: sv.clockTurnID(), adjourned: m.clk.adjourned}
+		}
+		return clockKey{}
+	}
 	r, ok := m.clockTurn()
 	if !ok {
 		return clockKey{}
@@ -73,8 +88,17 @@ func (g *Game) trackClock(now time.Time) {
 	}
 	k := clockKeyOf(g.m)
 	if k.running && k != g.clk.seen {
+		origin := g.clk.lastSent
+		if origin.IsZero() {
+			origin = now // resumed: the clocks run from the load (CLK-D8)
+		}
 		g.mu.Lock()
-		g.clk.mark, g.clk.seen = now, k
+		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
+		if _, ok := g.m.variant.(simultaneousClocks); ok {
+			// A settlement is of the other's commitment of its turn
+			// (CLK-D14).
+			g.clk.settleMS, g.clk.claimDue = 0, 0
+		}
 		g.mu.Unlock()
 	}
 }
@@ -86,6 +110,9 @@ func (g *Game) trackClock(now time.Time) {
 func (g *Game) stampMove(kind Kind, body any) any {
 	if !timedKinds[kind] || g.m.clk == nil {
 		return body
+	}
+	if _, ok := g.m.variant.(simultaneousClocks); ok {
+		return g.stampChoice(kind, body)
 	}
 	if r, turn := g.m.clockTurn(); !turn || r != g.role {
 		return body
@@ -158,11 +185,16 @@ func (g *Game) checkClock() {
 	if c == nil || g.clk.claimed {
 		return
 	}
-	r, running := g.m.clockRunning()
-	if !running || r == g.role {
+	runs := g.m.clockRuns()
+	r := g.role.Other()
+	if !runs[r] || runs[g.role] {
 		return
 	}
-	charge := time.Since(g.clk.mark) - c.lag
+	from := g.clk.mark
+	if _, ok := g.m.variant.(simultaneousClocks); ok {
+		from = g.clk.origin // CLK-D14
+	}
+	charge := time.Since(from) - c.lag
 	if !c.control.Expired(c.state[r], charge) {
 		return
 	}
@@ -193,6 +225,9 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 	think := time.Since(g.clk.mark)
 	if c.claim.aboutLast && c.last != nil && c.last.role == g.role {
 		think = c.last.claimed
+	}
+	if l := c.turn[g.role]; c.claim.aboutLast && l != nil {
+		think = l.claimed // F-Go: its commitment of the turn (CLK-D14)
 	}
 	if think > c.claim.left {
 		return "", nil, false

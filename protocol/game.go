@@ -384,6 +384,9 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
+	if !anytimeClockFree(kind) {
+		g.clk.lastSent = time.Now()
+	}
 	g.trackClock(time.Now())
 	// The attachments are kept in memory for the message to go again
 	// on a new stream; after a crash the player makes them again
@@ -910,7 +913,11 @@ func (g *Game) receive(m *Message, raw []byte) {
 	// The clock's part comes after the save on either path: a variant
 	// whose saves wait for the next own message keeps its clocks too.
 	g.emit(events)
-	g.settleMove(lastCharge, mark, received)
+	if _, ok := g.m.variant.(simultaneousClocks); ok && g.m.clk != nil {
+		g.settleChoice(m, received)
+	} else {
+		g.settleMove(lastCharge, mark, received)
+	}
 	g.trackClock(received)
 	g.afterChange()
 }
@@ -1051,6 +1058,9 @@ var automaticKinds = map[Kind]bool{KindTossCommit: true, KindTossReveal: true, K
 // afterChange sends whatever this peer must send by itself now, and
 // starts the grace clock when the other program owes an automatic message.
 func (g *Game) afterChange() {
+	if g.claimDueChoice() {
+		return // claimTimeout ran afterChange
+	}
 	for i := 0; i < 64; i++ {
 		kind, body, ok, err := g.automatic()
 		if err != nil {

@@ -17,8 +17,10 @@ func TestCLKD12ClockLines(t *testing.T) {
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	view := func(control string, clocks [2]clock.State, running protocol.Role) *GameModel {
 		c := clock.MustParse(control)
+		var runs [2]bool
+		runs[running] = true
 		return &GameModel{View: protocol.View{Role: protocol.Inviter, Color: engine.Black,
-			Clock: &protocol.ClockView{Control: c, Lag: time.Second, Clocks: clocks, Running: running, Since: start}}}
+			Clock: &protocol.ClockView{Control: c, Lag: time.Second, Clocks: clocks, Running: running, Runs: runs, Since: start}}}
 	}
 	for _, tc := range []struct {
 		name    string
