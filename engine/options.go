@@ -94,7 +94,7 @@ const MaxLag = 10 * time.Second
 
 // timedVariants are the variants a time control is offered for so far
 // (CLK-D10).
-var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true, VariantHMG: true, VariantFGo: true}
+var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true, VariantHMG: true, VariantFGo: true, VariantGomoku: true}
 
 // HasClocks reports whether a time control is offered for variant v
 // (CLK-D10).
@@ -201,7 +201,7 @@ func (o Options) normalizeClock() (Options, error) {
 		return o, nil
 	}
 	if !timedVariants[o.Variant] {
-		return o, fmt.Errorf("%w: a time control is not offered for %s yet (go, bridge, hmg and fgo only)", ErrBadOptions, o.Variant)
+		return o, fmt.Errorf("%w: a time control is not offered for %s yet (every variant but phantom has one)", ErrBadOptions, o.Variant)
 	}
 	if o.Lag == 0 {
 		o.Lag = DefaultLag

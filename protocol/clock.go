@@ -260,7 +260,9 @@ type clockStamp struct {
 }
 
 // timedKinds are the kinds of message that may carry clock times.
-var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true, KindFGoCommit: true, KindFGoOpen: true}
+var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true, KindFGoCommit: true, KindFGoOpen: true,
+	KindGomokuOpening: true, KindGomokuSide: true, KindGomokuPass: true, KindGomokuNoLegalPoint: true, KindGomokuAnnounce: true,
+	KindGomokuResponse: true, KindGomokuOpenAll: true}
 
 // ms turns a wire count of milliseconds into a duration, refusing what
 // could not be one.

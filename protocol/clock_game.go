@@ -137,7 +137,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		b.ThinkMS, b.ChargeMS = think, charge
 		return b
 	}
-	return body
+	return stampGomoku(kind, body, think, charge)
 }
 
 // settleMove settles the other's move just applied against this peer's

@@ -59,16 +59,15 @@ func TestUID34FormClock(t *testing.T) {
 		t.Errorf("clock none: %v, %v", o.Time, err)
 	}
 
-	// Bridge Go and Hidden Move Go read it; the variants without clocks
-	// do not.
-	for _, v := range []engine.Variant{engine.VariantBridge, engine.VariantHMG, engine.VariantFGo} {
+	// The variants with clocks read it; Phantom Go, without, does not.
+	for _, v := range []engine.Variant{engine.VariantBridge, engine.VariantHMG, engine.VariantFGo, engine.VariantGomoku} {
 		l.sides.clock.SetText("10m+5s")
 		l.SetDefaults(engine.Options{Variant: v})
 		if o, err := l.Options(); err != nil || o.Time.Kind != clock.Fischer {
 			t.Errorf("%s with 10m+5s: %v, %v", v, o.Time, err)
 		}
 	}
-	for _, v := range []engine.Variant{engine.VariantPhantom, engine.VariantGomoku} {
+	for _, v := range []engine.Variant{engine.VariantPhantom} {
 		l.sides.clock.SetText("bad")
 		l.SetDefaults(engine.Options{Variant: v})
 		if o, err := l.Options(); err != nil || !o.Time.IsNone() {
@@ -81,7 +80,7 @@ func TestUID34FormClock(t *testing.T) {
 	if got := l2.sides.clock.GetText(); got != "1m30s" {
 		t.Errorf("the field after --time 90s holds %q, want 1m30s", got)
 	}
-	if !strings.Contains(drawScreen(t, l2, 80, 24), "Clock (go, bridge, hmg, fgo)") {
+	if !strings.Contains(drawScreen(t, l2, 80, 24), "Clock (not phantom)") {
 		t.Error("the form does not show the clock field")
 	}
 }
