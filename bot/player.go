@@ -76,6 +76,7 @@ func (b *Bots) moveLevel(v protocol.View, board engine.Board) Level {
 	if !c.Since.IsZero() {
 		budget -= time.Since(c.Since)
 	}
+	budget -= c.Used[v.Role] // Phantom Go: the move's illegal tries (CLK-D16)
 	return l.WithinTime(max(budget, 20*time.Millisecond))
 }
 
@@ -293,6 +294,10 @@ func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protoc
 	if n := vv.Own.Size(); len(vv.Own.Log()) >= 6*n*n {
 		return protocol.Play{Point: engine.Pass}
 	}
+	// CLK-D11, CLK-D16: the budget of a try, as if the board were empty
+	// (the bot does not know where the other's stones are).
+	empty, _ := engine.NewBoard(vv.Own.Size())
+	b.phantomBot.Level = b.moveLevel(v, empty)
 	p, resign := b.phantomBot.ChooseTryOrResign(vv.Own)
 	if resign {
 		return protocol.Resign{}

@@ -92,9 +92,9 @@ const DefaultLag = time.Second
 // MaxLag caps the lag allowance (CLK-D8).
 const MaxLag = 10 * time.Second
 
-// timedVariants are the variants a time control is offered for so far
-// (CLK-D10).
-var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true, VariantHMG: true, VariantFGo: true, VariantGomoku: true}
+// timedVariants are the variants a time control is offered for: all six
+// (CLK-D10, CLK-D14..D16).
+var timedVariants = map[Variant]bool{VariantGo: true, VariantBridge: true, VariantHMG: true, VariantFGo: true, VariantGomoku: true, VariantPhantom: true}
 
 // HasClocks reports whether a time control is offered for variant v
 // (CLK-D10).
@@ -201,7 +201,7 @@ func (o Options) normalizeClock() (Options, error) {
 		return o, nil
 	}
 	if !timedVariants[o.Variant] {
-		return o, fmt.Errorf("%w: a time control is not offered for %s yet (every variant but phantom has one)", ErrBadOptions, o.Variant)
+		return o, fmt.Errorf("%w: a time control is not offered for %s (docs/clocks.md)", ErrBadOptions, o.Variant)
 	}
 	if o.Lag == 0 {
 		o.Lag = DefaultLag

@@ -356,6 +356,7 @@ func (p *EnginePlayer) clockCommands(v protocol.View) []string {
 	if !c.Stopped && c.Runs[v.Role] && !c.Since.IsZero() {
 		elapsed = time.Since(c.Since)
 	}
+	elapsed += c.Used[v.Role] // Phantom Go: the move's illegal tries (CLK-D16)
 	left, stones := st.Main-elapsed, 0
 	switch {
 	case ctl.Kind == clock.Japanese && st.Main-elapsed <= 0:

@@ -69,6 +69,9 @@ type gameClocks struct {
 	// choice of the turn under way as charged when it came: the other's
 	// opening may settle it higher (CLK-D14).
 	turn [2]*claimedCharge
+	// tries is, in Phantom Go, the move whose tries were illegal so far
+	// (CLK-D16).
+	tries *pendingMove
 }
 
 // claimedCharge is a move charged to its mover's clock as claimed.
@@ -80,7 +83,10 @@ type claimedCharge struct {
 	free bool
 	// turnID is, in a variant of simultaneous clocks, the turn the
 	// choice was made in (CLK-D14).
-	turnID  int
+	turnID int
+	// prior is, in Phantom Go, what the move's earlier tries used: the
+	// claim is charged on top of it (CLK-D16).
+	prior   time.Duration
 	before  clock.State
 	claimed time.Duration
 }
@@ -110,6 +116,10 @@ type ClockView struct {
 	Running Role
 	Stopped bool
 	Runs    [2]bool
+	// Used is, by role, what the illegal tries of its move under way used
+	// of the clock (Phantom Go, CLK-D16): its time left is Clocks less
+	// Used.
+	Used [2]time.Duration
 	// Adjourned is true while the game is adjourned by agreement (the
 	// clocks stopped, CLK-D13); AdjournAsked while a request to adjourn
 	// waits, AdjournBy the role that asked.
@@ -129,7 +139,7 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 	}
 	r, running := m.clockRunning()
 	v = ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running, Adjourned: m.clk.adjourned,
-		Runs: m.clockRuns()}
+		Runs: m.clockRuns(), Used: m.clk.usedOf()}
 	if b := m.clk.adjournBy; b != nil {
 		v.AdjournAsked, v.AdjournBy = true, *b
 	}
@@ -261,6 +271,7 @@ type clockStamp struct {
 
 // timedKinds are the kinds of message that may carry clock times.
 var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true, KindFGoCommit: true, KindFGoOpen: true,
+	KindPhantomTry: true, KindPhantomRequest: true, KindPhantomTryGarbling: true, KindPhantomGarbling: true, KindPhantomOutputs: true,
 	KindGomokuOpening: true, KindGomokuSide: true, KindGomokuPass: true, KindGomokuNoLegalPoint: true, KindGomokuAnnounce: true,
 	KindGomokuResponse: true, KindGomokuOpenAll: true}
 
@@ -282,8 +293,17 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	if err := json.Unmarshal(msg.Body, &b); err != nil {
 		return nil, nil, nil // the rules refuse it
 	}
+	if m.clk == nil {
+		if b.ThinkMS != 0 || b.ChargeMS != 0 {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) in a game without a time control", msg.Kind, b.ThinkMS, b.ChargeMS)
+		}
+		return nil, nil, nil
+	}
 	if sv, ok := m.variant.(simultaneousClocks); ok {
 		return m.clockChoice(msg, b, sv)
+	}
+	if tc, ok := m.variant.(tryClocks); ok && msg.Kind != KindMove {
+		return m.clockTry(msg, b, tc)
 	}
 	running, ok := m.clockTurn()
 	if !ok || running != msg.From || !m.endsTimedTurn(msg.Kind, msg.Body) {
@@ -389,12 +409,18 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	case simultaneous:
 		left, about, aboutLast, ok = m.clk.simultaneousClaim(m.clockRuns(), sv, msg.From)
 	case ok && running == flagged:
-		left, about = m.clk.control.Left(m.clk.state[flagged]), "the move under way"
+		left, about = m.clk.leftFor(flagged), "the move under way"
 	case ok && running == msg.From && m.clk.last != nil && m.clk.last.role == flagged:
 		left, about = m.clk.control.Left(m.clk.last.before), fmt.Sprintf("its message %d", m.clk.last.seq)
 		aboutLast = true
 	default:
 		ok = false
+		if tc, isTry := m.variant.(tryClocks); isTry && !m.clk.adjourned {
+			if _, running := m.clockRunning(); !running {
+				left, about, ok = m.clk.tryClaim(tc, msg.From)
+				aboutLast = ok
+			}
+		}
 	}
 	if !ok || !okMS || charge <= left {
 		// The record shows the claim false: the claimer's own signed

@@ -14,9 +14,14 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
+// testLag is the lag allowance of the timed games of the F-Go, gomoku and
+// Phantom Go clock tests: shorter than the default 1 s, so that a stall
+// or an under-claim shows sooner.
+const testLag = 500 * time.Millisecond
+
 // timedFGo returns F-Go on 7×7 with the time control text.
 func timedFGo(text string) engine.Options {
-	return engine.Options{Variant: engine.VariantFGo, Size: 7, Time: clock.MustParse(text)}
+	return engine.Options{Variant: engine.VariantFGo, Size: 7, Time: clock.MustParse(text), Lag: testLag}
 }
 
 // fgoOf returns the F-Go part of a view.
@@ -89,6 +94,7 @@ func thinkOf(t *testing.T, b map[string]json.RawMessage, field string) int64 {
 // runs on alone, shown running in both programs; each commitment carries
 // its player's think time, and both programs hold the same clocks.
 func TestCLKD14FGoBothClocksRun(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timedFGo("10m"))
 	for _, g := range games {
@@ -97,7 +103,7 @@ func TestCLKD14FGoBothClocksRun(t *testing.T) {
 		}
 	}
 	first, second := fgoFirst(games)
-	const short, long = 300 * time.Millisecond, 1200 * time.Millisecond
+	const short, long = 300 * time.Millisecond, 900 * time.Millisecond
 	turn := fgoOf(first.View()).Game.TurnNumber()
 	time.Sleep(short)
 	if err := second.Do(protocol.Play{Point: vertexOn(t, 7, "C3")}); err != nil {
@@ -148,14 +154,15 @@ func TestCLKD14FGoBothClocksRun(t *testing.T) {
 	}
 }
 
-// TestCLKD14FGoStalledPeerLosesOnTime (CLK-D14, CLK-D9): with 2 s
+// TestCLKD14FGoStalledPeerLosesOnTime (CLK-D14, CLK-D9): with 1 s
 // absolute, one player commits at once and the other never does. Its
 // clock runs out; the committed player's program claims the loss on time,
 // the stalled but honest program confirms it, and the record verifies as
 // a loss on time naming the staller.
 func TestCLKD14FGoStalledPeerLosesOnTime(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, timedFGo("2s"))
+	games := startGame(t, p, timedFGo("1s"))
 	start := time.Now()
 	staller, mover := games[0], games[1]
 	if err := mover.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
@@ -170,8 +177,8 @@ func TestCLKD14FGoStalledPeerLosesOnTime(t *testing.T) {
 			t.Errorf("%s: violation %+v, want the staller's flag named", g.Role(), o.Violation)
 		}
 	}
-	if d := time.Since(start); d < 2*time.Second {
-		t.Errorf("the game ended on time after %v, before the staller's 2 s ran out", d)
+	if d := time.Since(start); d < time.Second {
+		t.Errorf("the game ended on time after %v, before the staller's 1 s ran out", d)
 	}
 	rep := protocol.Verify(mover.Transcript())
 	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
@@ -181,7 +188,7 @@ func TestCLKD14FGoStalledPeerLosesOnTime(t *testing.T) {
 }
 
 // TestCLKD14FGoUnderClaimedThinkTimeCharged (CLK-D14, CLK-D7): a
-// cheating program thinks 2.5 s over each commitment and claims 1 ms. The
+// cheating program thinks 1.2 s over each commitment and claims 1 ms. The
 // honest program's opening settles each at its measurement less the lag
 // allowance, both programs charge that, and the honest claims stand.
 func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
@@ -200,7 +207,7 @@ func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
 	})
 	games := startGame(t, p, timedFGo("10m"))
 	honest, cheater := games[0], games[1]
-	const think = 2500 * time.Millisecond
+	const think = 1200 * time.Millisecond
 	for turn, choices := range [][2]string{{"C3", "E5"}, {"C5", "E3"}} {
 		first, _ := fgoFirst(games)
 		ft, st := 100*time.Millisecond, think
@@ -217,8 +224,8 @@ func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
 	charged := int64(0)
 	for _, b := range clockParts(t, honest, honest.Role(), protocol.KindFGoOpen) {
 		c := thinkOf(t, b, "charge_ms")
-		if c < (think - time.Second).Milliseconds() {
-			t.Errorf("the honest opening settles the cheater's commitment at %d ms, want at least %v", c, think-time.Second)
+		if c < (think - testLag).Milliseconds() {
+			t.Errorf("the honest opening settles the cheater's commitment at %d ms, want at least %v", c, think-testLag)
 		}
 		charged += c
 	}
@@ -250,6 +257,7 @@ func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
 // with no winner in both programs and in the record, the claim named
 // against the claimer.
 func TestT14FGoEarlyTimeoutClaimRefused(t *testing.T) {
+	t.Parallel()
 	p := newPair(t, cheatClaim(1, (11*time.Minute).Milliseconds()))
 	games := startGame(t, p, timedFGo("10m"))
 	honest, cheater := games[0], games[1]
@@ -280,6 +288,7 @@ func TestT14FGoEarlyTimeoutClaimRefused(t *testing.T) {
 // the signed commitments and openings left them; the next turn is
 // charged on both sides alike.
 func TestCLKD14FGoResumeKeepsClocks(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timedFGo("10m+5s"))
 	fgoTurn(t, games, "C3", "E5", 150*time.Millisecond, 250*time.Millisecond)

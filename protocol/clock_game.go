@@ -21,6 +21,10 @@ type gameClockState struct {
 	settleMS int64
 	// claimed is set once this peer has claimed the other's flag.
 	claimed bool
+	// actAt is when the local player's action that the message under
+	// way carries was taken: its think time ends there, not when its
+	// program has made the message (CLK-D16).
+	actAt time.Time
 	// lastSent is when this peer last sent a message of the game's
 	// course (no chat, adjournment or undo); origin is lastSent when the
 	// running clocks started: in F-Go this peer measures the other's
@@ -34,7 +38,7 @@ type gameClockState struct {
 // Remaining returns the time the player of role r has left now, by this
 // view's clocks: the running player's time counts down from Since.
 func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
-	left := v.Control.Left(v.Clocks[r])
+	left := max(0, v.Control.Left(v.Clocks[r])-v.Used[r])
 	if v.Stopped || !v.Runs[r] || v.Since.IsZero() || v.Clocks[r].Flagged {
 		return left
 	}
@@ -48,6 +52,7 @@ type clockKey struct {
 	role      Role
 	moves     int
 	adjourned bool
+	try       uint64
 }
 
 // clockKeyOf returns the running clock of m: the timed turn, adjourned
@@ -65,7 +70,15 @@ func clockKeyOf(m *Machine) clockKey {
 	if !ok {
 		return clockKey{}
 	}
-	return clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+	k := clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+	if tc, ok := m.variant.(tryClocks); ok {
+		if _, moving := tc.tryMover(); moving {
+			// Each try of a move is timed from the last one's outcome
+			// (CLK-D16).
+			k.try = tc.tryID()
+		}
+	}
+	return k
 }
 
 // clockResumed restarts this peer's measurement when the connection
@@ -114,6 +127,10 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if _, ok := g.m.variant.(simultaneousClocks); ok {
 		return g.stampChoice(kind, body)
 	}
+	tc, tries := g.m.variant.(tryClocks)
+	if tries && tc.settlesTry(g.role, kind) {
+		return g.stampTry(kind, body, tc)
+	}
 	if r, turn := g.m.clockTurn(); !turn || r != g.role {
 		return body
 	}
@@ -121,12 +138,29 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if err != nil || !g.m.endsTimedTurn(kind, raw) {
 		return body
 	}
-	think := time.Since(g.clk.mark).Milliseconds()
+	now := time.Now()
+	if !g.clk.actAt.IsZero() {
+		now = g.clk.actAt // the player's choice, before its program made the message
+	}
+	think := now.Sub(g.clk.mark).Milliseconds()
 	if g.m.clk.adjourned {
 		think = 0 // the move that ends an adjournment is not charged (CLK-D13)
 	}
 	charge := g.clk.settleMS
+	if tries && kind != KindMove {
+		charge = 0 // a try is settled by the other's next message of the try (CLK-D16)
+	}
 	switch b := body.(type) {
+	case PhantomRequestBody:
+		if kind == KindPhantomTry {
+			b.ThinkMS = think
+		}
+		return b
+	case PhantomGarblingBody:
+		if kind == KindPhantomTryGarbling {
+			b.ThinkMS = think
+		}
+		return b
 	case MoveBody:
 		b.ThinkMS, b.ChargeMS = think, charge
 		return b
@@ -171,7 +205,7 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 	}
 	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
 		"claimed", l.claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
-	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+	if c.control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
 		g.claimTimeout(chargeMS)
 		return
 	}
@@ -195,7 +229,7 @@ func (g *Game) checkClock() {
 		from = g.clk.origin // CLK-D14
 	}
 	charge := time.Since(from) - c.lag
-	if !c.control.Expired(c.state[r], charge) {
+	if !c.expiredFor(r, charge) {
 		return
 	}
 	g.claimTimeout((charge + time.Millisecond - 1).Milliseconds())

@@ -16,7 +16,7 @@ import (
 // timedGomoku returns Hidden Move Double Gomoku on 7×7 with the time
 // control text.
 func timedGomoku(text string) engine.Options {
-	return engine.Options{Variant: engine.VariantGomoku, Size: 7, Time: clock.MustParse(text)}
+	return engine.Options{Variant: engine.VariantGomoku, Size: 7, Time: clock.MustParse(text), Lag: testLag}
 }
 
 // gomokuOf returns the gomoku part of a view.
@@ -77,6 +77,7 @@ func gomokuDo(t *testing.T, g *protocol.Game, phase engine.GomokuPhase, think ti
 // ending it) and the opponent's answer carry their player's think time;
 // the commitment carries none; both programs hold the same clocks.
 func TestCLKD15GomokuTimedTurns(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	inviter, invitee := startGomoku(t, p, "10m")
 	const think = 250 * time.Millisecond
@@ -129,13 +130,14 @@ func TestCLKD15GomokuTimedTurns(t *testing.T) {
 	}
 }
 
-// TestCLKD15GomokuStalledPeerLosesOnTime (CLK-D15, CLK-D9): with 2 s
+// TestCLKD15GomokuStalledPeerLosesOnTime (CLK-D15, CLK-D9): with 1 s
 // absolute the inviter never places the opening piece; the invitee's
 // program claims the loss on time, the inviter's confirms it, and the
 // record verifies as a loss on time.
 func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
-	inviter, invitee := startGomoku(t, p, "2s")
+	inviter, invitee := startGomoku(t, p, "1s")
 	start := time.Now()
 	for _, g := range []*protocol.Game{inviter, invitee} {
 		o := gameOver(t, g)
@@ -143,8 +145,8 @@ func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
 			t.Errorf("%s: result %v (%s), violation %+v; want the inviter's loss on time", g.Role(), o.Result, o.Result.By, o.Violation)
 		}
 	}
-	if d := time.Since(start); d < 2*time.Second {
-		t.Errorf("the game ended on time after %v, before the 2 s ran out", d)
+	if d := time.Since(start); d < time.Second {
+		t.Errorf("the game ended on time after %v, before the 1 s ran out", d)
 	}
 	rep := protocol.Verify(invitee.Transcript())
 	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
@@ -154,7 +156,7 @@ func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
 }
 
 // TestCLKD15GomokuUnderClaimCharged (CLK-D15, CLK-D7): a cheating
-// inviter thinks 2.5 s over its opening piece and claims 1 ms; the honest
+// inviter thinks 1.2 s over its opening piece and claims 1 ms; the honest
 // side choice settles it at the measurement less the allowance, and both
 // programs charge that.
 func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
@@ -171,7 +173,7 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 		})
 	})
 	inviter, invitee := startGomoku(t, p, "10m")
-	const think = 2500 * time.Millisecond
+	const think = 1200 * time.Millisecond
 	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
 	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, 0, protocol.GomokuChooseSide{Side: engine.GomokuX})
 	var views [2]protocol.View
@@ -184,11 +186,11 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 		t.Errorf("the programs hold different clocks: %+v and %+v", views[0].Clock.Clocks, views[1].Clock.Clocks)
 	}
 	side := clockParts(t, invitee, invitee.Role(), protocol.KindGomokuSide)
-	if len(side) != 1 || thinkOf(t, side[0], "charge_ms") < (think-time.Second).Milliseconds() {
-		t.Fatalf("the side choice settles the opening at %d ms, want at least %v", thinkOf(t, side[0], "charge_ms"), think-time.Second)
+	if len(side) != 1 || thinkOf(t, side[0], "charge_ms") < (think-testLag).Milliseconds() {
+		t.Fatalf("the side choice settles the opening at %d ms, want at least %v", thinkOf(t, side[0], "charge_ms"), think-testLag)
 	}
-	if used := 10*time.Minute - views[0].Clock.Clocks[inviter.Role()].Main; used < think-time.Second {
-		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-time.Second)
+	if used := 10*time.Minute - views[0].Clock.Clocks[inviter.Role()].Main; used < think-testLag {
+		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-testLag)
 	}
 }
 
@@ -197,6 +199,7 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 // invitee claims its flag fell. The honest program refuses; no winner,
 // the claim named against the claimer.
 func TestT14GomokuEarlyTimeoutClaimRefused(t *testing.T) {
+	t.Parallel()
 	p := newPair(t, cheatClaim(1, (11*time.Minute).Milliseconds()))
 	inviter, invitee := startGomoku(t, p, "10m")
 	if err := invitee.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
@@ -214,6 +217,7 @@ func TestT14GomokuEarlyTimeoutClaimRefused(t *testing.T) {
 // between random bots ends as the rules say (not on time), and both
 // records verify, the clocks re-derived from the signed numbers.
 func TestCLKD15GomokuBotGameVerifies(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	a, b := playPlayers(t, p, timedGomoku("5m"), quickBot(21, 30), quickBot(22, 30))
 	if o := a.Outcome(); o.Result.By == engine.ByTime || o.Violation != nil {

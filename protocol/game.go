@@ -71,6 +71,8 @@ type Game struct {
 	// its last frame came.
 	inBulkCharge int64
 	inBulkAt     time.Time
+	// inBulkFirst is when the first of inBulk came (CLK-D16).
+	inBulkFirst time.Time
 	// awaitHello is true on a stream this peer opened until the other
 	// peer's hello arrives; messages made meanwhile wait for resend.
 	awaitHello bool
@@ -747,6 +749,9 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 			g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
 			return
 		}
+		if len(g.inBulk) == 0 {
+			g.inBulkFirst = time.Now()
+		}
 		g.inBulk = append(g.inBulk, f.Bulk)
 		g.inBulkBytes += len(f.Bulk)
 		g.inBulkCharge += charge
@@ -866,6 +871,12 @@ func (g *Game) receive(m *Message, raw []byte) {
 		return
 	}
 	received := time.Now()
+	if len(g.inBulk) > 0 && !g.inBulkFirst.IsZero() {
+		// A message with attachments came when its first attachment
+		// did: their transfer is the protocol's time (CLK-D16).
+		received = g.inBulkFirst
+	}
+	g.inBulkFirst = time.Time{}
 	// The attachments count against the budget until the player is
 	// done with them.
 	bulk, charge := g.inBulk, g.inBulkCharge
@@ -1027,6 +1038,8 @@ func (g *Game) act(a Action) error {
 		if g.m.Phase != PhasePlay {
 			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)
 		}
+		g.clk.actAt = time.Now()
+		defer func() { g.clk.actAt = time.Time{} }()
 		k, b, err := g.player.message(g.m, g.role, a)
 		if err != nil {
 			return err
@@ -1037,12 +1050,14 @@ func (g *Game) act(a Action) error {
 		if k == "" {
 			// The action only changed this peer's secrets (HMG cards
 			// chosen before their turn); what is due goes automatically.
+			g.clk.actAt = time.Time{}
 			g.afterChange()
 			return nil
 		}
 		kind, body = k, b
 	}
 	events, err := g.send(kind, body)
+	g.clk.actAt = time.Time{} // the automatic messages that follow are the program's
 	if err != nil {
 		return err
 	}

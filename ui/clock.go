@@ -39,6 +39,7 @@ func playerClock(c protocol.ClockView, r protocol.Role, now time.Time) (left tim
 	if running {
 		elapsed = now.Sub(c.Since)
 	}
+	elapsed += c.Used[r] // Phantom Go: the move's illegal tries (CLK-D16)
 	if st.Flagged {
 		return 0, "flag fell", false
 	}

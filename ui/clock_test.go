@@ -84,7 +84,7 @@ func TestCLKD12LobbyFormTakesTheCommandLineClock(t *testing.T) {
 		t.Errorf("plain Go from the form: %+v, %v; want the clock %v", o, err, c)
 	}
 	l.SetDefaults(engine.Options{Variant: engine.VariantPhantom, Time: c})
-	if o, err := l.Options(); err != nil || !o.Time.IsNone() {
-		t.Errorf("Phantom Go from the form: %+v, %v; want no clock", o, err)
+	if o, err := l.Options(); err != nil || o.Time != c {
+		t.Errorf("Phantom Go from the form: %+v, %v; want the clock %v (CLK-D16)", o, err, c)
 	}
 }
