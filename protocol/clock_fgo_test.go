@@ -19,6 +19,12 @@ import (
 // or an under-claim shows sooner.
 const testLag = 500 * time.Millisecond
 
+// withLag returns o with the lag allowance d.
+func withLag(o engine.Options, d time.Duration) engine.Options {
+	o.Lag = d
+	return o
+}
+
 // timedFGo returns F-Go on 7×7 with the time control text.
 func timedFGo(text string) engine.Options {
 	return engine.Options{Variant: engine.VariantFGo, Size: 7, Time: clock.MustParse(text), Lag: testLag}
@@ -162,7 +168,7 @@ func TestCLKD14FGoBothClocksRun(t *testing.T) {
 func TestCLKD14FGoStalledPeerLosesOnTime(t *testing.T) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, timedFGo("1s"))
+	games := startGame(t, p, withLag(timedFGo("1s"), 100*time.Millisecond))
 	start := time.Now()
 	staller, mover := games[0], games[1]
 	if err := mover.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
@@ -315,5 +321,94 @@ func TestCLKD14FGoResumeKeepsClocks(t *testing.T) {
 	after := fgoClocks(t, games[0], 4)
 	if other := fgoClocks(t, games[1], 4); other != after {
 		t.Errorf("after the resumption the programs hold different clocks: %+v and %+v", after, other)
+	}
+}
+
+// TestCLKD14FGoAdjournStopsBothClocks (CLK-D13, CLK-D14): in F-Go an
+// adjournment by agreement stops both running clocks; the commitment that
+// ends it is not charged (it carries no think time), and the other's
+// clock runs from that commitment, not from before the adjournment.
+func TestCLKD14FGoAdjournStopsBothClocks(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	games := startGame(t, p, timedFGo("10m"))
+	black, white := byColor(games)
+	if err := black.Do(protocol.RequestAdjourn{}); err != nil {
+		t.Fatal(err)
+	}
+	waitClockView(t, white, "Black's request", func(v protocol.View) bool { return v.Clock != nil && v.Clock.AdjournAsked })
+	if err := white.Do(protocol.AcceptAdjourn{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		waitClockView(t, g, "the adjournment", func(v protocol.View) bool {
+			return v.Clock != nil && v.Clock.Adjourned && v.Clock.Stopped && v.Clock.Runs == [2]bool{}
+		})
+	}
+	const pause, think = 1500 * time.Millisecond, 200 * time.Millisecond
+	time.Sleep(pause)
+	if err := white.Do(protocol.Play{Point: vertexOn(t, 7, "C3")}); err != nil {
+		t.Fatal(err)
+	}
+	waitClockView(t, black, "White's commitment", func(v protocol.View) bool { return fgoOf(v).OpponentCommitted && !v.Clock.Adjourned })
+	time.Sleep(think)
+	if err := black.Do(protocol.Play{Point: vertexOn(t, 7, "E5")}); err != nil {
+		t.Fatal(err)
+	}
+	clocks := fgoClocks(t, games[0], 2)
+	if other := fgoClocks(t, games[1], 2); other != clocks {
+		t.Errorf("the programs hold different clocks: %+v and %+v", clocks, other)
+	}
+	if w := clocks[white.Role()]; w.Main != 10*time.Minute {
+		t.Errorf("White's clock %+v: the commitment that ends the adjournment must not be charged", w)
+	}
+	if used := 10*time.Minute - clocks[black.Role()].Main; used < think || used >= pause {
+		t.Errorf("Black used %v, want its %v from White's commitment, not the %v of the adjournment", used, think, pause)
+	}
+	if parts := clockParts(t, white, white.Role(), protocol.KindFGoCommit); len(parts) != 1 || parts[0]["think_ms"] != nil {
+		t.Errorf("White's commitment after the adjournment: %v, want one without a think time", parts)
+	}
+}
+
+// TestCLKD8FGoFalseSettlementCaught (CLK-D8, CLK-D14, T-13): a cheating
+// program's opening settles the honest commitment at 1 ms, below what the
+// honest program claimed, to make the record say something else than
+// both measured. The honest program refuses it as a violation of CLK-D8
+// by the cheater and wins; the record proves it, and the honest side is
+// never the one blamed.
+func TestCLKD8FGoFalseSettlementCaught(t *testing.T) {
+	t.Parallel()
+	const cheaterRole = 1
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i != cheaterRole {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if b, ok := body.(protocol.OpenBody); ok && kind == protocol.KindFGoOpen {
+				return kind, protocol.FGoOpenBody{Opening: b.Opening, ChargeMS: 1}, true
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timedFGo("10m"))
+	honest, cheater := games[0], games[1]
+	time.Sleep(100 * time.Millisecond)
+	for _, g := range games {
+		if err := g.Do(protocol.Play{Point: vertexOn(t, 7, map[*protocol.Game]string{honest: "C3", cheater: "E5"}[g])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
+	defer cancel()
+	if err := honest.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	o := honest.Outcome()
+	if o == nil || o.Violation == nil || o.Violation.Rule != "CLK-D8" || o.Violation.Accused != cheater.Role() || o.Result.Winner != honest.View().Color {
+		t.Fatalf("outcome %+v, want the cheater's CLK-D8 violation and the honest win", o)
+	}
+	rep := protocol.Verify(honest.Transcript())
+	if rep.Violation == nil || rep.Violation.Accused != cheater.Role() {
+		t.Errorf("verify: %+v, want the cheater named", rep.Violation)
 	}
 }

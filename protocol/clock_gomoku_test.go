@@ -22,10 +22,11 @@ func timedGomoku(text string) engine.Options {
 // gomokuOf returns the gomoku part of a view.
 func gomokuOf(v protocol.View) protocol.GomokuView { return v.Variant.(protocol.GomokuView) }
 
-// startGomoku starts a timed gomoku game: the inviter's game first.
-func startGomoku(t *testing.T, p *pair, text string) (inviter, invitee *protocol.Game) {
+// startGomoku starts a timed gomoku game with the lag allowance lag: the
+// inviter's game first.
+func startGomoku(t *testing.T, p *pair, text string, lag time.Duration) (inviter, invitee *protocol.Game) {
 	t.Helper()
-	games := startGame2(t, p, timedGomoku(text))
+	games := startGame2(t, p, withLag(timedGomoku(text), lag))
 	return games[0], games[1]
 }
 
@@ -79,7 +80,7 @@ func gomokuDo(t *testing.T, g *protocol.Game, phase engine.GomokuPhase, think ti
 func TestCLKD15GomokuTimedTurns(t *testing.T) {
 	t.Parallel()
 	p := newPair(t)
-	inviter, invitee := startGomoku(t, p, "10m")
+	inviter, invitee := startGomoku(t, p, "10m", testLag)
 	const think = 250 * time.Millisecond
 	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
 	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, think, protocol.GomokuChooseSide{Side: engine.GomokuX})
@@ -137,7 +138,7 @@ func TestCLKD15GomokuTimedTurns(t *testing.T) {
 func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
 	t.Parallel()
 	p := newPair(t)
-	inviter, invitee := startGomoku(t, p, "1s")
+	inviter, invitee := startGomoku(t, p, "1s", 100*time.Millisecond)
 	start := time.Now()
 	for _, g := range []*protocol.Game{inviter, invitee} {
 		o := gameOver(t, g)
@@ -156,7 +157,7 @@ func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
 }
 
 // TestCLKD15GomokuUnderClaimCharged (CLK-D15, CLK-D7): a cheating
-// inviter thinks 1.2 s over its opening piece and claims 1 ms; the honest
+// inviter thinks 0.7 s over its opening piece and claims 1 ms; the honest
 // side choice settles it at the measurement less the allowance, and both
 // programs charge that.
 func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
@@ -172,8 +173,9 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 			return kind, body, false
 		})
 	})
-	inviter, invitee := startGomoku(t, p, "10m")
-	const think = 1200 * time.Millisecond
+	const lag = 200 * time.Millisecond
+	inviter, invitee := startGomoku(t, p, "10m", lag)
+	const think = 700 * time.Millisecond
 	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
 	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, 0, protocol.GomokuChooseSide{Side: engine.GomokuX})
 	var views [2]protocol.View
@@ -186,11 +188,11 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 		t.Errorf("the programs hold different clocks: %+v and %+v", views[0].Clock.Clocks, views[1].Clock.Clocks)
 	}
 	side := clockParts(t, invitee, invitee.Role(), protocol.KindGomokuSide)
-	if len(side) != 1 || thinkOf(t, side[0], "charge_ms") < (think-testLag).Milliseconds() {
-		t.Fatalf("the side choice settles the opening at %d ms, want at least %v", thinkOf(t, side[0], "charge_ms"), think-testLag)
+	if len(side) != 1 || thinkOf(t, side[0], "charge_ms") < (think-lag).Milliseconds() {
+		t.Fatalf("the side choice settles the opening at %d ms, want at least %v", thinkOf(t, side[0], "charge_ms"), think-lag)
 	}
-	if used := 10*time.Minute - views[0].Clock.Clocks[inviter.Role()].Main; used < think-testLag {
-		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-testLag)
+	if used := 10*time.Minute - views[0].Clock.Clocks[inviter.Role()].Main; used < think-lag {
+		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-lag)
 	}
 }
 
@@ -201,7 +203,7 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 func TestT14GomokuEarlyTimeoutClaimRefused(t *testing.T) {
 	t.Parallel()
 	p := newPair(t, cheatClaim(1, (11*time.Minute).Milliseconds()))
-	inviter, invitee := startGomoku(t, p, "10m")
+	inviter, invitee := startGomoku(t, p, "10m", testLag)
 	if err := invitee.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
 		t.Fatal(err)
 	}
@@ -226,5 +228,34 @@ func TestCLKD15GomokuBotGameVerifies(t *testing.T) {
 	checkRecords(t, a, b)
 	if v := a.View(); v.Clock == nil || v.Clock.Clocks[0].Moves == 0 || v.Clock.Clocks[1].Moves == 0 {
 		t.Errorf("the clocks charged nothing: %+v", v.Clock)
+	}
+}
+
+// TestCLKD15GomokuResumeKeepsClocks (CLK-D15, CLK-D8): a program closed
+// in the middle of a turn (after the commitment, before the
+// announcement) and resumed from its record has the clocks the record
+// left; the turn goes on and both programs charge it alike.
+func TestCLKD15GomokuResumeKeepsClocks(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	games := startGame2(t, p, timedGomoku("10m+5s"))
+	gomokuDo(t, games[0], engine.GomokuPhaseOpening, 100*time.Millisecond, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, games[1], engine.GomokuPhaseChooseSide, 100*time.Millisecond, protocol.GomokuChooseSide{Side: engine.GomokuX})
+	gomokuDo(t, games[0], engine.GomokuPhaseCommit, 100*time.Millisecond, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
+	for _, g := range games {
+		waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
+			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 2 && gomokuOf(v).Phase == engine.GomokuPhaseAnnounce
+		})
+	}
+	resumeFirst(t, p, &games)
+	gomokuDo(t, games[0], engine.GomokuPhaseAnnounce, 100*time.Millisecond, protocol.GomokuAnnounce{})
+	var clocks [2][2]clock.State
+	for i, g := range games {
+		clocks[i] = waitClockView(t, g, "the turn charged", func(v protocol.View) bool {
+			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 3
+		}).Clock.Clocks
+	}
+	if clocks[0] != clocks[1] {
+		t.Errorf("after the resumption the programs hold different clocks: %+v and %+v", clocks[0], clocks[1])
 	}
 }

@@ -1,12 +1,14 @@
 package protocol_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -92,7 +94,7 @@ func TestCLKD16PhantomTriesAreTheMoversTime(t *testing.T) {
 func TestCLKD16PhantomStalledPeerLosesOnTime(t *testing.T) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, timedPhantom("1s"))
+	games := startGame(t, p, withLag(timedPhantom("1s"), 100*time.Millisecond))
 	black, white := byColor(games)
 	for _, g := range games {
 		o := gameOver(t, g)
@@ -108,7 +110,7 @@ func TestCLKD16PhantomStalledPeerLosesOnTime(t *testing.T) {
 }
 
 // TestCLKD16PhantomUnderClaimedTryCharged (CLK-D16, CLK-D7): a cheating
-// program thinks 1.2 s over a try and claims 1 ms. The honest program's
+// program thinks 0.7 s over a try and claims 1 ms. The honest program's
 // next message of the try settles it at its measurement less the lag
 // allowance; both programs charge that.
 func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
@@ -133,9 +135,10 @@ func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
 			return kind, body, false
 		})
 	})
-	games := startGame(t, p, timedPhantom("10m"))
+	const lag = 200 * time.Millisecond
+	games := startGame(t, p, withLag(timedPhantom("10m"), lag))
 	honest, cheater := games[0], games[1]
-	const think = 1200 * time.Millisecond
+	const think = 700 * time.Millisecond
 	moves := []string{"C3", "B2"}
 	if cheater.View().Color == engine.White {
 		phantomTry(t, honest, 0, moves[0])
@@ -159,11 +162,11 @@ func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
 			charged += thinkOf(t, b, "charge_ms")
 		}
 	}
-	if charged < (think - testLag).Milliseconds() {
-		t.Errorf("the honest program settled the cheater's try at %d ms, want at least %v", charged, think-testLag)
+	if charged < (think - lag).Milliseconds() {
+		t.Errorf("the honest program settled the cheater's try at %d ms, want at least %v", charged, think-lag)
 	}
-	if used := 10*time.Minute - views[0].Clock.Clocks[cheater.Role()].Main; used < think-testLag {
-		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-testLag)
+	if used := 10*time.Minute - views[0].Clock.Clocks[cheater.Role()].Main; used < think-lag {
+		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-lag)
 	}
 	for _, g := range games {
 		if rep := protocol.Verify(g.Transcript()); rep.Violation != nil {
@@ -192,5 +195,99 @@ func TestT14PhantomEarlyTimeoutClaimRefused(t *testing.T) {
 		if o.Result.By != engine.ByDispute || o.Violation == nil || o.Violation.Accused != cheater.Role() {
 			t.Errorf("%s: %v (%s), violation %+v; want no winner, the claimer named", g.Role(), o.Result, o.Result.By, o.Violation)
 		}
+	}
+}
+
+// TestT10PhantomClockTimesOnARequest (CLK-D16, T-10): the evaluator's
+// request for a try of the garbler's player is its program's, not a
+// try: a cheating evaluator writes a think time into it to have it
+// charged. The honest garbler refuses it as a violation of T-10 by the
+// cheater and wins; the record proves it.
+func TestT10PhantomClockTimesOnARequest(t *testing.T) {
+	t.Parallel()
+	const cheater = 1 // the invitee, the evaluator (PN-D1)
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i != cheater {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if b, ok := body.(protocol.PhantomRequestBody); ok && kind == protocol.KindPhantomRequest {
+				b.ThinkMS = 5
+				return kind, b, true
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timedPhantom("10m"))
+	honest := games[1-cheater]
+	if games[cheater].View().Color == engine.Black {
+		// The evaluator's player tries first; the request comes with the
+		// garbler's try after it.
+		phantomTry(t, games[cheater], 0, "C3")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
+	defer cancel()
+	if err := honest.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	o := honest.Outcome()
+	if o == nil || o.Violation == nil || o.Violation.Rule != "T-10" || o.Violation.Accused != games[cheater].Role() || o.Result.Winner != honest.View().Color {
+		t.Fatalf("outcome %+v, want the cheater's T-10 violation and the honest win", o)
+	}
+	if rep := protocol.Verify(honest.Transcript()); rep.Violation == nil || rep.Violation.Accused != games[cheater].Role() {
+		t.Errorf("verify: %+v, want the cheater named", rep.Violation)
+	}
+}
+
+// resumeFirst closes the first program's game and resumes it from its
+// record; the resumed game has the clocks it had.
+func resumeFirst(t *testing.T, p *pair, games *[2]*protocol.Game) {
+	t.Helper()
+	before := games[0].View().Clock
+	id := games[0].ID()
+	games[0].Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
+	defer cancel()
+	resumed, err := p.services[0].Resume(ctx, id)
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	if v := resumed.View(); v.Clock == nil || v.Clock.Clocks != before.Clocks || v.Clock.Used != before.Used {
+		t.Fatalf("the resumed clocks %+v, want %+v", v.Clock, before)
+	}
+	games[0] = resumed
+	for _, g := range games {
+		waitClockView(t, g, "the connection back", func(v protocol.View) bool { return !v.Adjourned })
+	}
+}
+
+// TestCLKD16PhantomResumeKeepsClocks (CLK-D16, CLK-D8): a program closed
+// after an illegal try, in the middle of a move, and resumed from its
+// record has the clocks and the tries' time as the record left them; the
+// move goes on and both programs charge it alike.
+func TestCLKD16PhantomResumeKeepsClocks(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	games := startGame(t, p, timedPhantom("10m+5s"))
+	black, white := byColor(games)
+	phantomTry(t, black, 100*time.Millisecond, "C3")
+	phantomTry(t, white, 100*time.Millisecond, "C3") // illegal
+	for _, g := range games {
+		waitClockView(t, g, "White's illegal try", func(v protocol.View) bool { return v.Clock.Used[white.Role()] > 0 })
+	}
+	resumeFirst(t, p, &games)
+	_, white = byColor(games)
+	phantomTry(t, white, 100*time.Millisecond, "B2")
+	var clocks [2][2]clock.State
+	for i, g := range games {
+		clocks[i] = waitClockView(t, g, "White's move charged", func(v protocol.View) bool {
+			return v.Clock.Clocks[white.Role()].Moves == 1 && v.Clock.Used[white.Role()] == 0
+		}).Clock.Clocks
+	}
+	if clocks[0] != clocks[1] {
+		t.Errorf("after the resumption the programs hold different clocks: %+v and %+v", clocks[0], clocks[1])
+	}
+	if used := 10*time.Minute + 5*time.Second - clocks[0][white.Role()].Main; used < 200*time.Millisecond {
+		t.Errorf("White's move was charged %v, want both its tries (at least 200 ms)", used)
 	}
 }
