@@ -22,6 +22,14 @@ func TestCLKD12ClockLines(t *testing.T) {
 		return &GameModel{View: protocol.View{Role: protocol.Inviter, Color: engine.Black,
 			Clock: &protocol.ClockView{Control: c, Lag: time.Second, Clocks: clocks, Running: running, Runs: runs, Since: start}}}
 	}
+	both := func(m *GameModel) *GameModel {
+		m.View.Clock.Runs = [2]bool{true, true}
+		return m
+	}
+	used := func(m *GameModel, d time.Duration) *GameModel {
+		m.View.Clock.Used[m.View.Clock.Running] = d
+		return m
+	}
 	for _, tc := range []struct {
 		name    string
 		m       *GameModel
@@ -43,6 +51,10 @@ func TestCLKD12ClockLines(t *testing.T) {
 			[]string{"Black 1:00 3 stones ◀", "White 1:00 + 5/2m"}, false},
 		{"flag fell", view("5m", [2]clock.State{{Flagged: true}, {Main: time.Minute}}, protocol.Inviter), 0,
 			[]string{"Black 0:00 flag fell"}, false},
+		{"F-Go, both running (CLK-D14)", both(view("5m", [2]clock.State{{Main: 5 * time.Minute}, {Main: 4 * time.Minute}}, protocol.Inviter)), 28 * time.Second,
+			[]string{"Black 4:32 ◀", "White 3:32 ◀"}, false},
+		{"Phantom Go, after an illegal try (CLK-D16)", used(view("5m", [2]clock.State{{Main: 5 * time.Minute}, {Main: 4 * time.Minute}}, protocol.Inviter), 20*time.Second), 8 * time.Second,
+			[]string{"Black 4:32 ◀", "White 4:00"}, false},
 	} {
 		now := start.Add(tc.at)
 		got := strings.Join(ClockLines(tc.m, now), "\n")
