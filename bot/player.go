@@ -59,7 +59,7 @@ const clockMargin = 500 * time.Millisecond
 func (b *Bots) moveLevel(v protocol.View, board engine.Board) Level {
 	l := b.Level
 	c := v.Clock
-	if c == nil || c.Stopped || c.Running != v.Role {
+	if c == nil || c.Stopped || !c.Runs[v.Role] {
 		return l
 	}
 	empty := board.Points() - board.Count(engine.Black) - board.Count(engine.White)
@@ -67,6 +67,7 @@ func (b *Bots) moveLevel(v protocol.View, board engine.Board) Level {
 	if !c.Since.IsZero() {
 		budget -= time.Since(c.Since)
 	}
+	budget -= c.Used[v.Role] // Phantom Go: the move's illegal tries (CLK-D16)
 	return l.WithinTime(max(budget, 20*time.Millisecond))
 }
 
@@ -134,6 +135,7 @@ func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
 		if g.TurnNumber() >= 2*g.Options().Size*g.Options().Size {
 			return protocol.Play{Point: engine.Pass}
 		}
+		b.fgoBot.Level = b.moveLevel(v, g.Board()) // CLK-D11, CLK-D14
 		p, resign := b.fgoBot.ChooseFGoOrResign(g, v.Color)
 		if resign {
 			return protocol.Resign{}
@@ -283,6 +285,10 @@ func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protoc
 	if n := vv.Own.Size(); len(vv.Own.Log()) >= 6*n*n {
 		return protocol.Play{Point: engine.Pass}
 	}
+	// CLK-D11, CLK-D16: the budget of a try, as if the board were empty
+	// (the bot does not know where the other's stones are).
+	empty, _ := engine.NewBoard(vv.Own.Size())
+	b.phantomBot.Level = b.moveLevel(v, empty)
 	p, resign := b.phantomBot.ChooseTryOrResign(vv.Own)
 	if resign {
 		return protocol.Resign{}

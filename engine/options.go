@@ -159,7 +159,7 @@ func (o Options) normalizeClock(d *Descriptor) (Options, error) {
 		return o, nil
 	}
 	if !d.Timed {
-		return o, fmt.Errorf("%w: a time control is not offered for %s yet (%s only)", ErrBadOptions, o.Variant, variantsWhere(func(d *Descriptor) bool { return d.Timed }))
+		return o, fmt.Errorf("%w: a time control is not offered for %s (docs/clocks.md)", ErrBadOptions, o.Variant)
 	}
 	if o.Lag == 0 {
 		o.Lag = DefaultLag

@@ -214,7 +214,7 @@ var Descriptors = []*Descriptor{
 	{
 		Variant: VariantPhantom, Title: "Phantom Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
 		MinSize: MinSize, DefaultSize: 9, Komi: true, DefaultKomi: 7.5,
-		Colors: ColorsByChoice, SGFGame: 1, SGFRules: "Chinese",
+		Colors: ColorsByChoice, Timed: true, SGFGame: 1, SGFRules: "Chinese",
 		RuleSections: []string{"PG", "GO"}, Options: []VariantOption{optionRules},
 	},
 	{
@@ -226,13 +226,13 @@ var Descriptors = []*Descriptor{
 	{
 		Variant: VariantGomoku, Title: "Hidden Move Double Gomoku", ColorNames: [2]string{"X", "O"}, ResultLetters: [2]string{"X", "O"},
 		MinSize: 7, DefaultSize: 9,
-		Colors: ColorsByPie, SGFGame: 4,
+		Colors: ColorsByPie, Timed: true, SGFGame: 4,
 		RuleSections: []string{"GM"},
 	},
 	{
 		Variant: VariantFGo, Title: "F-Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
 		MinSize: MinSize, DefaultSize: 9, Komi: true, DefaultKomi: 0,
-		Colors: ColorsByChoice, SGFGame: 1, SGFRules: "Chinese",
+		Colors: ColorsByChoice, Timed: true, SGFGame: 1, SGFRules: "Chinese",
 		RuleSections: []string{"FG", "GO"}, Options: []VariantOption{optionSuicide},
 	},
 	{

@@ -355,9 +355,10 @@ func (p *EnginePlayer) clockCommands(v protocol.View) []string {
 	cmds := []string{settings}
 	st := c.Clocks[v.Role]
 	elapsed := time.Duration(0)
-	if !c.Stopped && c.Running == v.Role && !c.Since.IsZero() {
+	if !c.Stopped && c.Runs[v.Role] && !c.Since.IsZero() {
 		elapsed = time.Since(c.Since)
 	}
+	elapsed += c.Used[v.Role] // Phantom Go: the move's illegal tries (CLK-D16)
 	left, stones := st.Main-elapsed, 0
 	switch {
 	case ctl.Kind == clock.Japanese && st.Main-elapsed <= 0:

@@ -65,6 +65,13 @@ type gameClocks struct {
 	// game: a time-out claim sent before its claimer saw it crossed it.
 	acceptRole Role
 	acceptSeq  uint64
+	// turn holds, in a variant of simultaneous clocks (F-Go), each role's
+	// choice of the turn under way as charged when it came: the other's
+	// opening may settle it higher (CLK-D14).
+	turn [2]*claimedCharge
+	// tries is, in Phantom Go, the move whose tries were illegal so far
+	// (CLK-D16).
+	tries *pendingMove
 }
 
 // claimedCharge is a move charged to its mover's clock as claimed.
@@ -73,7 +80,13 @@ type claimedCharge struct {
 	seq  uint64
 	// free marks the move that ended an adjournment: not charged, not
 	// settled (CLK-D13).
-	free    bool
+	free bool
+	// turnID is, in a variant of simultaneous clocks, the turn the
+	// choice was made in (CLK-D14).
+	turnID int
+	// prior is, in Phantom Go, what the move's earlier tries used: the
+	// claim is charged on top of it (CLK-D16).
+	prior   time.Duration
 	before  clock.State
 	claimed time.Duration
 }
@@ -96,10 +109,17 @@ type ClockView struct {
 	Lag     time.Duration
 	// Clocks are the clocks by role, as of the last move charged.
 	Clocks [2]clock.State
-	// Running is the role whose clock runs; Stopped is true when none
-	// does (before play, during the count, after the end).
+	// Running is the role whose clock runs (the first of the two when
+	// both do); Stopped is true when none does (before play, during the
+	// count, after the end). Runs tells by role whether its clock runs:
+	// in F-Go both may at once (CLK-D14).
 	Running Role
 	Stopped bool
+	Runs    [2]bool
+	// Used is, by role, what the illegal tries of its move under way used
+	// of the clock (Phantom Go, CLK-D16): its time left is Clocks less
+	// Used.
+	Used [2]time.Duration
 	// Adjourned is true while the game is adjourned by agreement (the
 	// clocks stopped, CLK-D13); AdjournAsked while a request to adjourn
 	// waits, AdjournBy the role that asked.
@@ -118,7 +138,8 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 		return ClockView{}, false
 	}
 	r, running := m.clockRunning()
-	v = ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running, Adjourned: m.clk.adjourned}
+	v = ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running, Adjourned: m.clk.adjourned,
+		Runs: m.clockRuns(), Used: m.clk.usedOf()}
 	if b := m.clk.adjournBy; b != nil {
 		v.AdjournAsked, v.AdjournBy = true, *b
 	}
@@ -139,7 +160,8 @@ func (m *Machine) startClocks() {
 // clockRunning returns the role whose clock runs: the player to move
 // while play goes on (CLK-D10). No clock runs during the count, which the
 // program drives, nor once the game is decided, nor while the game is
-// adjourned by agreement (CLK-D13).
+// adjourned by agreement (CLK-D13). When both clocks run (F-Go,
+// CLK-D14) it returns the inviter's.
 func (m *Machine) clockRunning() (Role, bool) {
 	r, ok := m.clockTurn()
 	if !ok || m.clk.adjourned {
@@ -148,10 +170,45 @@ func (m *Machine) clockRunning() (Role, bool) {
 	return r, true
 }
 
+// clockRuns tells by role whether its clock runs (clockRunning, with
+// both clocks of a simultaneous turn).
+func (m *Machine) clockRuns() [2]bool {
+	if _, ok := m.clockTurn(); !ok || m.clk.adjourned {
+		return [2]bool{}
+	}
+	return m.clockTurns()
+}
+
+// clockTurns is clockRuns without the adjournment: by role, whether its
+// next message that ends a timed turn is timed.
+func (m *Machine) clockTurns() [2]bool {
+	var runs [2]bool
+	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
+		return runs
+	}
+	if sv, ok := m.variant.(simultaneousClocks); ok {
+		return sv.clockRoles()
+	}
+	if r, ok := m.clockTurn(); ok {
+		runs[r] = true
+	}
+	return runs
+}
+
 // clockTurn is clockRunning without the adjournment: the role whose
 // next move is timed.
 func (m *Machine) clockTurn() (Role, bool) {
 	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
+		return Inviter, false
+	}
+	if sv, ok := m.variant.(simultaneousClocks); ok {
+		runs := sv.clockRoles()
+		switch {
+		case runs[Inviter]:
+			return Inviter, true
+		case runs[Invitee]:
+			return Invitee, true
+		}
 		return Inviter, false
 	}
 	if tv, ok := m.variant.(timedVariant); ok {
@@ -176,6 +233,26 @@ type timedVariant interface {
 	endsTimedTurn(kind Kind, body json.RawMessage) bool
 }
 
+// simultaneousClocks is a variant whose two clocks run at once (F-Go,
+// CLK-D14): each player's clock runs from the turn's start until its own
+// choice is committed, and the openings that follow settle the other's
+// think time.
+type simultaneousClocks interface {
+	// clockRoles tells by role whether its clock runs (adjournment
+	// aside).
+	clockRoles() [2]bool
+	// clockTurnID names the turn under way.
+	clockTurnID() int
+	// choiceKind is the kind of message that commits a player's choice
+	// and stops its clock; settleKind the kind that may settle the
+	// other's choice of the turn (CLK-D14).
+	choiceKind() Kind
+	settleKind() Kind
+	// settled reports whether role r sent its settling message this
+	// turn already.
+	settled(r Role) bool
+}
+
 // endsTimedTurn reports whether msg, sent in the timed turn of its
 // sender, ends it; in a variant of single moves, a move does.
 func (m *Machine) endsTimedTurn(kind Kind, body json.RawMessage) bool {
@@ -193,7 +270,10 @@ type clockStamp struct {
 }
 
 // timedKinds are the kinds of message that may carry clock times.
-var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true}
+var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true, KindFGoCommit: true, KindFGoOpen: true,
+	KindPhantomTry: true, KindPhantomRequest: true, KindPhantomTryGarbling: true, KindPhantomGarbling: true, KindPhantomOutputs: true,
+	KindGomokuOpening: true, KindGomokuSide: true, KindGomokuPass: true, KindGomokuNoLegalPoint: true, KindGomokuAnnounce: true,
+	KindGomokuResponse: true, KindGomokuOpenAll: true}
 
 // ms turns a wire count of milliseconds into a duration, refusing what
 // could not be one.
@@ -212,6 +292,18 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	var b clockStamp
 	if err := json.Unmarshal(msg.Body, &b); err != nil {
 		return nil, nil, nil // the rules refuse it
+	}
+	if m.clk == nil {
+		if b.ThinkMS != 0 || b.ChargeMS != 0 {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) in a game without a time control", msg.Kind, b.ThinkMS, b.ChargeMS)
+		}
+		return nil, nil, nil
+	}
+	if sv, ok := m.variant.(simultaneousClocks); ok {
+		return m.clockChoice(msg, b, sv)
+	}
+	if tc, ok := m.variant.(tryClocks); ok && msg.Kind != KindMove {
+		return m.clockTry(msg, b, tc)
 	}
 	running, ok := m.clockTurn()
 	if !ok || running != msg.From || !m.endsTimedTurn(msg.Kind, msg.Body) {
@@ -312,14 +404,23 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	var left time.Duration
 	var about string
 	aboutLast := false
+	sv, simultaneous := m.variant.(simultaneousClocks)
 	switch {
+	case simultaneous:
+		left, about, aboutLast, ok = m.clk.simultaneousClaim(m.clockRuns(), sv, msg.From)
 	case ok && running == flagged:
-		left, about = m.clk.control.Left(m.clk.state[flagged]), "the move under way"
+		left, about = m.clk.leftFor(flagged), "the move under way"
 	case ok && running == msg.From && m.clk.last != nil && m.clk.last.role == flagged:
 		left, about = m.clk.control.Left(m.clk.last.before), fmt.Sprintf("its message %d", m.clk.last.seq)
 		aboutLast = true
 	default:
 		ok = false
+		if tc, isTry := m.variant.(tryClocks); isTry && !m.clk.adjourned {
+			if _, running := m.clockRunning(); !running {
+				left, about, ok = m.clk.tryClaim(tc, msg.From)
+				aboutLast = ok
+			}
+		}
 	}
 	if !ok || !okMS || charge <= left {
 		// The record shows the claim false: the claimer's own signed
@@ -369,4 +470,83 @@ func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 	m.end(Outcome{Result: engine.Result{By: engine.ByDispute}, Violation: v})
 	m.Phase = PhaseDone
 	return []Event{EventEnded{Outcome: *m.Outcome}}, nil
+}
+
+// simultaneousClaim is what a time-out claim by claimer is about in a
+// variant of simultaneous clocks (CLK-D14): the other's turn under way,
+// when its clock runs and the claimer's stopped, or the other's choice of
+// this turn, once both chose and before the claimer's settling message
+// (a choice that crossed the claim, or one the claimer's measurement
+// settles past the clock). ok is false when there is nothing to claim.
+func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, claimer Role) (left time.Duration, about string, aboutLast, ok bool) {
+	flagged := claimer.Other()
+	if runs[flagged] && !runs[claimer] {
+		return c.control.Left(c.state[flagged]), "the turn under way", false, true
+	}
+	l := c.turn[flagged]
+	if !runs[flagged] && !runs[claimer] && !c.adjourned && l != nil && !l.free && l.turnID == sv.clockTurnID() && !sv.settled(claimer) {
+		return c.control.Left(l.before), fmt.Sprintf("its message %d", l.seq), true, true
+	}
+	return 0, "", false, false
+}
+
+// clockChoice is clockMove in a variant of simultaneous clocks
+// (CLK-D14): the message that commits a player's choice while its clock
+// runs carries its think time (no settlement); the message that settles
+// the other's choice of the turn carries the settlement (no think time);
+// no other message carries either.
+func (m *Machine) clockChoice(msg *Message, b clockStamp, sv simultaneousClocks) (commit func() []Event, lost *Outcome, err error) {
+	c := m.clk
+	runs := m.clockTurns()
+	think, ok1 := ms(b.ThinkMS)
+	charge, ok2 := ms(b.ChargeMS)
+	if !ok1 || !ok2 {
+		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
+	}
+	other := msg.From.Other()
+	switch {
+	case msg.Kind == sv.choiceKind() && runs[msg.From] && charge == 0:
+		if c.adjourned && think != 0 {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the choice that ends an adjournment, which is not charged", think)
+		}
+		before := c.state[msg.From]
+		next, err := c.control.Charge(before, think)
+		if err != nil {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if next.Flagged {
+			return nil, &Outcome{
+				Result:    engine.Result{Winner: m.colorOrRole(other), By: engine.ByTime},
+				Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, c.control.Left(before)),
+				Proven:    true,
+			}, nil
+		}
+		turnID := sv.clockTurnID()
+		return func() []Event {
+			free := c.adjourned
+			c.adjourned, c.adjournBy = false, nil
+			c.state[msg.From] = next
+			c.turn[msg.From] = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: free, turnID: turnID}
+			return []Event{EventClock{Clocks: c.state}}
+		}, nil, nil
+	case msg.Kind == sv.settleKind() && think == 0 && charge != 0:
+		l := c.turn[other]
+		if l == nil || l.free || l.turnID != sv.clockTurnID() || charge <= l.claimed || runs[other] {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's choice at %v, which is no choice of the other's this turn claimed at less", charge)
+		}
+		s, err := c.control.Charge(l.before, charge)
+		if err != nil {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if s.Flagged {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's choice at %v, past its clock: that is a time-out claim, not a settlement", charge)
+		}
+		return func() []Event {
+			c.state[other] = s
+			return []Event{EventClock{Clocks: c.state}}
+		}, nil, nil
+	case think != 0 || charge != 0:
+		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no timed turn of its", msg.Kind, b.ThinkMS, b.ChargeMS)
+	}
+	return nil, nil, nil
 }

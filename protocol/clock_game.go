@@ -21,13 +21,25 @@ type gameClockState struct {
 	settleMS int64
 	// claimed is set once this peer has claimed the other's flag.
 	claimed bool
+	// actAt is when the local player's action that the message under
+	// way carries was taken: its think time ends there, not when its
+	// program has made the message (CLK-D16).
+	actAt time.Time
+	// lastSent is when this peer last sent a message of the game's
+	// course (no chat, adjournment or undo); origin is lastSent when the
+	// running clocks started: in F-Go this peer measures the other's
+	// commitment from it, and claimDue is the charge of a time-out claim
+	// its settlement of that commitment calls for (CLK-D14).
+	lastSent time.Time
+	origin   time.Time
+	claimDue int64
 }
 
 // Remaining returns the time the player of role r has left now, by this
 // view's clocks: the running player's time counts down from Since.
 func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
-	left := v.Control.Left(v.Clocks[r])
-	if v.Stopped || v.Running != r || v.Since.IsZero() || v.Clocks[r].Flagged {
+	left := max(0, v.Control.Left(v.Clocks[r])-v.Used[r])
+	if v.Stopped || !v.Runs[r] || v.Since.IsZero() || v.Clocks[r].Flagged {
 		return left
 	}
 	return max(0, left-now.Sub(v.Since))
@@ -40,17 +52,33 @@ type clockKey struct {
 	role      Role
 	moves     int
 	adjourned bool
+	try       uint64
 }
 
 // clockKeyOf returns the running clock of m: the timed turn, adjourned
 // or not (CLK-D13: the mover's next move is measured from the
 // adjournment's agreement or the game's resumption).
 func clockKeyOf(m *Machine) clockKey {
+	if sv, ok := m.variant.(simultaneousClocks); ok && m.clk != nil {
+		// Both clocks start with the turn (CLK-D14).
+		if runs := m.clockTurns(); runs[0] || runs[1] {
+			return clockKey{running: true, moves: sv.clockTurnID(), adjourned: m.clk.adjourned}
+		}
+		return clockKey{}
+	}
 	r, ok := m.clockTurn()
 	if !ok {
 		return clockKey{}
 	}
-	return clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+	k := clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+	if tc, ok := m.variant.(tryClocks); ok {
+		if _, moving := tc.tryMover(); moving {
+			// Each try of a move is timed from the last one's outcome
+			// (CLK-D16).
+			k.try = tc.tryID()
+		}
+	}
+	return k
 }
 
 // clockResumed restarts this peer's measurement when the connection
@@ -73,8 +101,17 @@ func (g *Game) trackClock(now time.Time) {
 	}
 	k := clockKeyOf(g.m)
 	if k.running && k != g.clk.seen {
+		origin := g.clk.lastSent
+		if origin.IsZero() {
+			origin = now // resumed: the clocks run from the load (CLK-D8)
+		}
 		g.mu.Lock()
-		g.clk.mark, g.clk.seen = now, k
+		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
+		if _, ok := g.m.variant.(simultaneousClocks); ok {
+			// A settlement is of the other's commitment of its turn
+			// (CLK-D14).
+			g.clk.settleMS, g.clk.claimDue = 0, 0
+		}
 		g.mu.Unlock()
 	}
 }
@@ -87,6 +124,13 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if !timedKinds[kind] || g.m.clk == nil {
 		return body
 	}
+	if _, ok := g.m.variant.(simultaneousClocks); ok {
+		return g.stampChoice(kind, body)
+	}
+	tc, tries := g.m.variant.(tryClocks)
+	if tries && tc.settlesTry(g.role, kind) {
+		return g.stampTry(kind, body, tc)
+	}
 	if r, turn := g.m.clockTurn(); !turn || r != g.role {
 		return body
 	}
@@ -94,12 +138,29 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if err != nil || !g.m.endsTimedTurn(kind, raw) {
 		return body
 	}
-	think := time.Since(g.clk.mark).Milliseconds()
+	now := time.Now()
+	if !g.clk.actAt.IsZero() {
+		now = g.clk.actAt // the player's choice, before its program made the message
+	}
+	think := now.Sub(g.clk.mark).Milliseconds()
 	if g.m.clk.adjourned {
 		think = 0 // the move that ends an adjournment is not charged (CLK-D13)
 	}
 	charge := g.clk.settleMS
+	if tries && kind != KindMove {
+		charge = 0 // a try is settled by the other's next message of the try (CLK-D16)
+	}
 	switch b := body.(type) {
+	case PhantomRequestBody:
+		if kind == KindPhantomTry {
+			b.ThinkMS = think
+		}
+		return b
+	case PhantomGarblingBody:
+		if kind == KindPhantomTryGarbling {
+			b.ThinkMS = think
+		}
+		return b
 	case MoveBody:
 		b.ThinkMS, b.ChargeMS = think, charge
 		return b
@@ -110,7 +171,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		b.ThinkMS, b.ChargeMS = think, charge
 		return b
 	}
-	return body
+	return stampGomoku(kind, body, think, charge)
 }
 
 // settleMove settles the other's move just applied against this peer's
@@ -144,7 +205,7 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 	}
 	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
 		"claimed", l.claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
-	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+	if c.control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
 		g.claimTimeout(chargeMS)
 		return
 	}
@@ -158,12 +219,17 @@ func (g *Game) checkClock() {
 	if c == nil || g.clk.claimed {
 		return
 	}
-	r, running := g.m.clockRunning()
-	if !running || r == g.role {
+	runs := g.m.clockRuns()
+	r := g.role.Other()
+	if !runs[r] || runs[g.role] {
 		return
 	}
-	charge := time.Since(g.clk.mark) - c.lag
-	if !c.control.Expired(c.state[r], charge) {
+	from := g.clk.mark
+	if _, ok := g.m.variant.(simultaneousClocks); ok {
+		from = g.clk.origin // CLK-D14
+	}
+	charge := time.Since(from) - c.lag
+	if !c.expiredFor(r, charge) {
 		return
 	}
 	g.claimTimeout((charge + time.Millisecond - 1).Milliseconds())
@@ -193,6 +259,9 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 	think := time.Since(g.clk.mark)
 	if c.claim.aboutLast && c.last != nil && c.last.role == g.role {
 		think = c.last.claimed
+	}
+	if l := c.turn[g.role]; c.claim.aboutLast && l != nil {
+		think = l.claimed // F-Go: its commitment of the turn (CLK-D14)
 	}
 	if think > c.claim.left {
 		return "", nil, false

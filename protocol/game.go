@@ -37,7 +37,7 @@ import (
 //     them with bulkMu held (chargeBulk, refundBulk, closeBulk in
 //     limits.go).
 //   - Owned by the loop: stream, streamGen, incoming, record, secrets,
-//     inBulk, inBulkBytes, inBulkCharge, inBulkAt, awaitHello,
+//     inBulk, inBulkBytes, inBulkCharge, inBulkAt, inBulkFirst, awaitHello,
 //     sentOnStream, ownBulk, autoSince, dialing, nextDial, dialWait,
 //     helloGen, onAnswer and the rest of clk. Only the loop's goroutine
 //     touches them, with no lock (the stream readers it starts only send
@@ -97,6 +97,8 @@ type Game struct {
 	// its last frame came.
 	inBulkCharge int64
 	inBulkAt     time.Time
+	// inBulkFirst is when the first of inBulk came (CLK-D16).
+	inBulkFirst time.Time
 	// awaitHello is true on a stream this peer opened until the other
 	// peer's hello arrives; messages made meanwhile wait for resend.
 	awaitHello bool

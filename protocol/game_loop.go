@@ -169,6 +169,9 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 			g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
 			return
 		}
+		if len(g.inBulk) == 0 {
+			g.inBulkFirst = time.Now()
+		}
 		g.inBulk = append(g.inBulk, f.Bulk)
 		g.inBulkBytes += len(f.Bulk)
 		g.inBulkCharge += charge
@@ -270,6 +273,12 @@ func (g *Game) receive(m *Message, raw []byte) {
 		return
 	}
 	received := time.Now()
+	if len(g.inBulk) > 0 && !g.inBulkFirst.IsZero() {
+		// A message with attachments came when its first attachment
+		// did: their transfer is the protocol's time (CLK-D16).
+		received = g.inBulkFirst
+	}
+	g.inBulkFirst = time.Time{}
 	// The attachments count against the budget until the player is
 	// done with them.
 	bulk, charge := g.inBulk, g.inBulkCharge
@@ -317,7 +326,11 @@ func (g *Game) receive(m *Message, raw []byte) {
 	// The clock's part comes after the save on either path: a variant
 	// whose saves wait for the next own message keeps its clocks too.
 	g.emit(events)
-	g.settleMove(lastCharge, mark, received)
+	if _, ok := g.m.variant.(simultaneousClocks); ok && g.m.clk != nil {
+		g.settleChoice(m, received)
+	} else {
+		g.settleMove(lastCharge, mark, received)
+	}
 	g.trackClock(received)
 	g.afterChange()
 }

@@ -55,6 +55,9 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
+	if !anytimeClockFree(kind) {
+		g.clk.lastSent = time.Now()
+	}
 	g.trackClock(time.Now())
 	// The attachments are kept in memory for the message to go again
 	// on a new stream; after a crash the player makes them again
@@ -127,6 +130,8 @@ func (g *Game) act(a Action) error {
 		if g.m.Phase != PhasePlay {
 			return fmt.Errorf("protocol: %T during %s: %w", a, g.m.Phase, engine.ErrWrongPhase)
 		}
+		g.clk.actAt = time.Now()
+		defer func() { g.clk.actAt = time.Time{} }()
 		k, b, err := g.player.message(g.m, g.role, a)
 		if err != nil {
 			return err
@@ -137,12 +142,14 @@ func (g *Game) act(a Action) error {
 		if k == "" {
 			// The action only changed this peer's secrets (HMG cards
 			// chosen before their turn); what is due goes automatically.
+			g.clk.actAt = time.Time{}
 			g.afterChange()
 			return nil
 		}
 		kind, body = k, b
 	}
 	events, err := g.send(kind, body)
+	g.clk.actAt = time.Time{} // the automatic messages that follow are the program's
 	if err != nil {
 		return err
 	}
@@ -158,6 +165,9 @@ var automaticKinds = map[Kind]bool{KindTossCommit: true, KindTossReveal: true, K
 // afterChange sends whatever this peer must send by itself now, and
 // starts the grace clock when the other program owes an automatic message.
 func (g *Game) afterChange() {
+	if g.claimDueChoice() {
+		return // claimTimeout ran afterChange
+	}
 	for i := 0; i < 64; i++ {
 		kind, body, ok, err := g.automatic()
 		if err != nil {

@@ -325,7 +325,10 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if isUndoKind(msg.Kind) {
 		return m.applyUndo(msg)
 	}
-	if !anytime(msg.Kind) {
+	if ec, ok := m.variant.(earlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.choosesEarly(msg.From, msg.Kind) {
+		// A simultaneous turn under a clock: the other player's choice
+		// may come first (CLK-D14).
+	} else if !anytime(msg.Kind) {
 		if !containsKind(kinds, msg.Kind) {
 			return nil, violation(msg.From, msg.Seq, "T-3", "unexpected %s message in phase %s (expected %v from the %s)", msg.Kind, m.Phase, kinds, from)
 		}

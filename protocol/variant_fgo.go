@@ -176,7 +176,7 @@ func (g *fgoRules) view(r Role) VariantView {
 	from, _, done := g.expected()
 	v := FGoView{Game: g.game, Unavailable: g.game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
-		Waiting: !done && from != r, Scoring: g.score.active, HasProposal: g.score.hasProposal,
+		Waiting: !done && from != r && !g.choosesEarly(r, KindFGoCommit), Scoring: g.score.active, HasProposal: g.score.hasProposal,
 		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}
 	if g.turn.offer != nil {
 		o := *g.turn.offer
@@ -211,7 +211,7 @@ func (g *fgoRules) expected() (Role, []Kind, bool) {
 	switch {
 	case t.offer != nil:
 		return second, []Kind{KindFGoAccept, KindFGoDecline, KindFGoCommit}, false
-	case t.commits[first] == nil && t.commits[second] == nil && !t.offered:
+	case t.commits[first] == nil && t.commits[second] == nil && !t.offered && !g.timedFGo():
 		return first, []Kind{KindFGoCommit, KindFGoOffer}, false
 	case t.commits[first] == nil:
 		return first, []Kind{KindFGoCommit}, false
@@ -228,7 +228,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindMark, KindAgree:
 		return g.score.apply(g.game.Board(), from, seq, kind, body)
 	case KindFGoCommit:
-		var b CommitBody
+		var b FGoCommitBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -287,7 +287,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 // commitment of this turn (T-5) and be a choice the sender may make
 // (FG-1, FG-5). The second opening plays the turn.
 func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b OpenBody
+	var b FGoOpenBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -390,7 +390,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	c := m.Colors[me]
 	switch a := a.(type) {
 	case Play:
-		if err := may(KindFGoCommit); err != nil {
+		if err := may(KindFGoCommit); err != nil && !g.choosesEarly(me, KindFGoCommit) {
 			return "", nil, err
 		}
 		if err := g.game.CheckChoice(c, a.Point); err != nil {

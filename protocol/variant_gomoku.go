@@ -54,11 +54,18 @@ const GomokuPieceDomain = "kakure/gomoku/piece"
 // GomokuPointBody carries a point as a GTP vertex: the opening piece.
 type GomokuPointBody struct {
 	Point string `json:"point"`
+	// ThinkMS and ChargeMS are the clock's part, in a game with a time
+	// control (CLK-D8, CLK-D15).
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
 // GomokuSideBody carries the invitee's choice, "x" or "o".
 type GomokuSideBody struct {
 	Side string `json:"side"`
+	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
 // GomokuLineBody carries an announced line: "row" or "column", and its
@@ -66,6 +73,9 @@ type GomokuSideBody struct {
 type GomokuLineBody struct {
 	Line  string `json:"line"`
 	Index int    `json:"index"`
+	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
 // GomokuPieceOpening opens the commitment of turn Move.
@@ -78,6 +88,9 @@ type GomokuPieceOpening struct {
 // the openings at the end.
 type GomokuOpeningsBody struct {
 	Openings []GomokuPieceOpening `json:"openings"`
+	// ThinkMS and ChargeMS are the clock's part of an answer (CLK-D15).
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
 // GomokuFiveBody names a window of five: its first point and direction
@@ -472,7 +485,7 @@ func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) (
 }
 
 func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if err := decodeBody(body, &struct{}{}); err != nil {
+	if err := decodeBody(body, &GomokuPassBody{}); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if kind == KindGomokuNoLegalPoint {

@@ -85,6 +85,9 @@ type PhantomBaseBody struct {
 type PhantomRequestBody struct {
 	Try     uint64         `json:"try"`
 	Request referee.Digest `json:"request"`
+	// ThinkMS is the try's think time, on a try of the evaluator's
+	// player in a game with a time control (CLK-D16).
+	ThinkMS int64 `json:"think_ms,omitempty"`
 	bulk    [][]byte
 }
 
@@ -95,7 +98,12 @@ type PhantomGarblingBody struct {
 	Tables referee.Digest `json:"tables"`
 	Labels referee.Digest `json:"labels"`
 	Reply  referee.Digest `json:"reply"`
-	bulk   [][]byte
+	// ThinkMS is the try's think time on a try of the garbler's player,
+	// ChargeMS the settlement of the evaluator's try on the garbling of
+	// one, in a game with a time control (CLK-D16).
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
+	bulk     [][]byte
 }
 
 // PhantomOutputsBody is the body of KindPhantomOutputs.
@@ -104,7 +112,10 @@ type PhantomOutputsBody struct {
 	Pass   bool           `json:"pass"`
 	Legal  bool           `json:"legal"`
 	Labels referee.Digest `json:"labels"`
-	bulk   [][]byte
+	// ChargeMS settles a try of the garbler's player, in a game with a
+	// time control (CLK-D16).
+	ChargeMS int64 `json:"charge_ms,omitempty"`
+	bulk     [][]byte
 }
 
 // PhantomRevealBody is the body of KindPhantomReveal: the opening of the

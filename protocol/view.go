@@ -50,6 +50,10 @@ func (g *Game) View() (v View) {
 	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
 		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
+	if ec, ok := g.m.variant.(earlyChooser); ok && g.m.Phase == PhasePlay && from != g.role && ec.choosesEarly(g.role, KindFGoCommit) {
+		// Both clocks run: this player may commit now (CLK-D14).
+		v.MyTurn, v.Kinds = true, []Kind{KindFGoCommit}
+	}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
 		if pv, ok := g.player.(privateViewer); ok {

@@ -35,10 +35,11 @@ func playerClock(c protocol.ClockView, r protocol.Role, now time.Time) (left tim
 	st := c.Clocks[r]
 	ctl := c.Control
 	elapsed := time.Duration(0)
-	running := !c.Stopped && c.Running == r && !c.Since.IsZero()
+	running := !c.Stopped && c.Runs[r] && !c.Since.IsZero()
 	if running {
 		elapsed = now.Sub(c.Since)
 	}
+	elapsed += c.Used[r] // Phantom Go: the move's illegal tries (CLK-D16)
 	if st.Flagged {
 		return 0, "flag fell", false
 	}
@@ -107,7 +108,7 @@ func ClockLines(m *GameModel, now time.Time) []string {
 		if over != "" {
 			line += " " + over
 		}
-		if !c.Stopped && c.Running == r {
+		if !c.Stopped && c.Runs[r] {
 			line += " ◀"
 		}
 		if warn {

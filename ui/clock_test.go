@@ -17,8 +17,18 @@ func TestCLKD12ClockLines(t *testing.T) {
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	view := func(control string, clocks [2]clock.State, running protocol.Role) *GameModel {
 		c := clock.MustParse(control)
+		var runs [2]bool
+		runs[running] = true
 		return &GameModel{View: protocol.View{Role: protocol.Inviter, Color: engine.Black,
-			Clock: &protocol.ClockView{Control: c, Lag: time.Second, Clocks: clocks, Running: running, Since: start}}}
+			Clock: &protocol.ClockView{Control: c, Lag: time.Second, Clocks: clocks, Running: running, Runs: runs, Since: start}}}
+	}
+	both := func(m *GameModel) *GameModel {
+		m.View.Clock.Runs = [2]bool{true, true}
+		return m
+	}
+	used := func(m *GameModel, d time.Duration) *GameModel {
+		m.View.Clock.Used[m.View.Clock.Running] = d
+		return m
 	}
 	for _, tc := range []struct {
 		name    string
@@ -41,6 +51,10 @@ func TestCLKD12ClockLines(t *testing.T) {
 			[]string{"Black 1:00 3 stones ◀", "White 1:00 + 5/2m"}, false},
 		{"flag fell", view("5m", [2]clock.State{{Flagged: true}, {Main: time.Minute}}, protocol.Inviter), 0,
 			[]string{"Black 0:00 flag fell"}, false},
+		{"F-Go, both running (CLK-D14)", both(view("5m", [2]clock.State{{Main: 5 * time.Minute}, {Main: 4 * time.Minute}}, protocol.Inviter)), 28 * time.Second,
+			[]string{"Black 4:32 ◀", "White 3:32 ◀"}, false},
+		{"Phantom Go, after an illegal try (CLK-D16)", used(view("5m", [2]clock.State{{Main: 5 * time.Minute}, {Main: 4 * time.Minute}}, protocol.Inviter), 20*time.Second), 8 * time.Second,
+			[]string{"Black 4:32 ◀", "White 4:00"}, false},
 	} {
 		now := start.Add(tc.at)
 		got := strings.Join(ClockLines(tc.m, now), "\n")
@@ -82,7 +96,7 @@ func TestCLKD12LobbyFormTakesTheCommandLineClock(t *testing.T) {
 		t.Errorf("plain Go from the form: %+v, %v; want the clock %v", o, err, c)
 	}
 	l.SetDefaults(engine.Options{Variant: engine.VariantPhantom, Time: c})
-	if o, err := l.Options(); err != nil || !o.Time.IsNone() {
-		t.Errorf("Phantom Go from the form: %+v, %v; want no clock", o, err)
+	if o, err := l.Options(); err != nil || o.Time != c {
+		t.Errorf("Phantom Go from the form: %+v, %v; want the clock %v (CLK-D16)", o, err, c)
 	}
 }

@@ -40,7 +40,7 @@ func (l *Lobby) addSideFields() {
 	l.sides.color.SetCurrentOption(0)
 	l.sides.handicap = tview.NewInputField().SetLabel("Handicap (go) ").SetFieldWidth(8).SetPlaceholder("none")
 	l.sides.handicap.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
-	l.sides.clock = tview.NewInputField().SetLabel("Clock (go, bridge, hmg) ").SetFieldWidth(12).SetPlaceholder("none")
+	l.sides.clock = tview.NewInputField().SetLabel("Clock ").SetFieldWidth(12).SetPlaceholder("none")
 	l.sides.clock.SetPlaceholderStyle(tcell.StyleDefault.Dim(true))
 	l.form.AddFormItem(l.sides.color).AddFormItem(l.sides.handicap).AddFormItem(l.sides.clock)
 }

@@ -363,12 +363,29 @@ func TestMatchTimeControl(t *testing.T) {
 	if code, vout := runCommand(t, "verify", hmgRecord); code != 0 || !strings.Contains(vout, "ok: result") {
 		t.Errorf("verify of the hmg game exited %d:\n%s", code, vout)
 	}
+	// F-Go (CLK-D14) and gomoku (CLK-D15) have clocks too: their
+	// records carry think times and verify, and no bot loses on time.
+	// Phantom Go too (CLK-D16).
+	for variant, size := range map[string]string{"fgo": "7", "gomoku": "7", "phantom": "5"} {
+		dir := t.TempDir()
+		code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", variant, "--size", size, "--time", "30s")
+		if code != 0 || strings.Contains(out, "(time)") {
+			t.Fatalf("%s match exited %d (a loss on time?):\n%s", variant, code, out)
+		}
+		record := filepath.Join(dir, "game-001.record.json")
+		data, err := os.ReadFile(record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(`"time":"30s"`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
+			t.Errorf("the %s record lacks the time control or the think times:\n%.800s", variant, data)
+		}
+		if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") {
+			t.Errorf("verify of the %s game exited %d:\n%s", variant, code, vout)
+		}
+	}
 	code, out = runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--time", "5x")
 	if code != 2 || !strings.Contains(out, "--time") || !strings.Contains(out, "5m+3x30s") {
 		t.Errorf("a bad --time: exit %d:\n%s", code, out)
-	}
-	code, out = runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--variant", "phantom", "--time", "5m")
-	if code != 2 || !strings.Contains(out, "not offered for phantom") {
-		t.Errorf("--time with Phantom Go: exit %d:\n%s", code, out)
 	}
 }

@@ -32,7 +32,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.IntVar(&v.cards, "cards", 0, "hmg: hidden moves per player, 0-9 (default 3)")
 	fs.StringVar(&v.suicide, "suicide", "", "fgo suicide option: nz or forbid (default nz)")
 	fs.BoolVar(&v.perpendicular, "perpendicular", false, "bridge: the perpendicular liberty option")
-	fs.StringVar(&v.timeControl, "time", "none", "time control (go, bridge and hmg; docs/clocks.md): none, 5m (absolute), 10m+5s (Fischer), 5m+3x30s (byo-yomi) or 10m+25/5m (Canadian)")
+	fs.StringVar(&v.timeControl, "time", "none", "time control (docs/clocks.md): none, 5m (absolute), 10m+5s (Fischer), 5m+3x30s (byo-yomi) or 10m+25/5m (Canadian)")
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 }
 

@@ -1,0 +1,145 @@
+package protocol
+
+import (
+	"time"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine/clock"
+)
+
+// F-Go under a clock (docs/clocks.md, CLK-D14): both clocks run during a
+// turn, each until its player's commitment goes; the openings settle the
+// other's think time.
+
+// FGoCommitBody is the body of KindFGoCommit: a CommitBody that, in a game
+// with a time control, carries the committer's think time for the turn
+// (CLK-D14). Without a clock, or for a choice that is not timed, it is
+// exactly a CommitBody.
+type FGoCommitBody struct {
+	Commitment commit.Commitment `json:"commitment"`
+	ThinkMS    int64             `json:"think_ms,omitempty"`
+}
+
+// FGoOpenBody is the body of KindFGoOpen: an OpenBody that, in a game with
+// a time control, may carry the opener's settlement of the other's
+// commitment of the turn (CLK-D14, CLK-D7). Without it, it is exactly an
+// OpenBody.
+type FGoOpenBody struct {
+	Opening  commit.Opening `json:"opening"`
+	ChargeMS int64          `json:"charge_ms,omitempty"`
+}
+
+// earlyChooser is a variant in which a player other than the one
+// Expected names may send a message of kind now: under a clock, F-Go's
+// second player commits without waiting for the first (CLK-D14).
+type earlyChooser interface {
+	choosesEarly(r Role, kind Kind) bool
+}
+
+// timedFGo reports whether the game runs under a clock (CLK-D14).
+func (g *fgoRules) timedFGo() bool { return g.m.clk != nil }
+
+// choosesEarly reports whether role r may commit although the first
+// player has not (CLK-D14): under a clock, the second player of a turn
+// that has no commitment yet. Both clocks run, so neither waits for the
+// other to choose.
+func (g *fgoRules) choosesEarly(r Role, kind Kind) bool {
+	if !g.timedFGo() || kind != KindFGoCommit || g.score.active || g.score.agreed || g.m.Outcome != nil || g.m.resigned != nil {
+		return false
+	}
+	t := &g.turn
+	return r == g.firstRole().Other() && t.commits[r] == nil && t.commits[r.Other()] == nil && t.offer == nil
+}
+
+// clockRoles tells by role whether its clock runs: in play, until its
+// commitment of the turn is in (CLK-D14). No clock runs while the dead
+// stones are marked (CLK-D10).
+func (g *fgoRules) clockRoles() [2]bool {
+	var runs [2]bool
+	if g.score.active || g.score.agreed {
+		return runs
+	}
+	for r := range runs {
+		runs[r] = g.turn.commits[r] == nil
+	}
+	return runs
+}
+
+// clockTurnID names the turn under way.
+func (g *fgoRules) clockTurnID() int { return g.game.TurnNumber() }
+
+func (g *fgoRules) choiceKind() Kind    { return KindFGoCommit }
+func (g *fgoRules) settleKind() Kind    { return KindFGoOpen }
+func (g *fgoRules) settled(r Role) bool { return g.turn.opened[r] }
+
+// stampChoice writes this peer's clock times into an F-Go message
+// (CLK-D14): its think time from the turn's start into a commitment made
+// while its clock runs, and its settlement of the other's commitment into
+// its opening.
+func (g *Game) stampChoice(kind Kind, body any) any {
+	switch b := body.(type) {
+	case CommitBody:
+		if kind != KindFGoCommit || !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
+			return body // not timed, or free (CLK-D13)
+		}
+		return FGoCommitBody{Commitment: b.Commitment, ThinkMS: time.Since(g.clk.mark).Milliseconds()}
+	case OpenBody:
+		if kind != KindFGoOpen || g.clk.settleMS == 0 {
+			return body
+		}
+		return FGoOpenBody{Opening: b.Opening, ChargeMS: g.clk.settleMS}
+	}
+	return body
+}
+
+// settleChoice settles the other's commitment just applied against this
+// peer's measurement from its own message that started the turn
+// (CLK-D14, CLK-D7): beyond the lag allowance this peer's opening charges
+// the measurement less the allowance, or, when that is past the other's
+// clock, this peer claims the loss on time once its own choice is in.
+func (g *Game) settleChoice(m *Message, received time.Time) {
+	c := g.m.clk
+	l := c.turn[g.role.Other()]
+	if m.Kind != KindFGoCommit || l == nil || l.seq != m.Seq || l.role != m.From || l.free {
+		return
+	}
+	measured := received.Sub(g.clk.origin)
+	charge, err := clock.Settle(l.claimed, measured, c.lag)
+	if err != nil {
+		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", l.claimed, "measured", measured)
+		return
+	}
+	chargeMS := (charge + time.Millisecond - 1).Milliseconds()
+	if chargeMS <= l.claimed.Milliseconds() {
+		return
+	}
+	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
+		"claimed", l.claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
+	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+		g.clk.claimDue = chargeMS
+		return
+	}
+	g.clk.settleMS = chargeMS
+}
+
+// claimDueChoice sends the time-out claim that this peer's settlement of
+// the other's commitment calls for (settleChoice), once its own
+// commitment is in (a claim while its own clock runs would be false,
+// CLK-D14). It reports whether it sent one.
+func (g *Game) claimDueChoice() bool {
+	if g.m.clk == nil || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
+		return false
+	}
+	if _, ok := g.m.variant.(simultaneousClocks); !ok || g.m.Phase != PhasePlay || g.m.Outcome != nil {
+		return false
+	}
+	g.claimTimeout(g.clk.claimDue)
+	return true
+}
+
+// anytimeClockFree reports whether a message of kind is outside the
+// game's course for the clocks: chat, adjournment and undo do not start
+// a turn, so the other's think time is not measured from them (CLK-D14).
+func anytimeClockFree(kind Kind) bool {
+	return kind == KindChat || kind == KindAdjournRequest || kind == KindAdjournAccept || isUndoKind(kind)
+}

@@ -1,0 +1,89 @@
+package protocol
+
+import (
+	"encoding/json"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// Hidden Move Double Gomoku under a clock (docs/clocks.md, CLK-D15): the
+// opening piece, the side choice, each turn's commitment and announcement
+// and the opponent's answer are their player's time; the reveal, the
+// declaration and the openings at the end are the program's.
+
+// GomokuPassBody is the body of KindGomokuPass and of
+// KindGomokuNoLegalPoint: empty, but for the clock's part of a pass in a
+// game with a time control (CLK-D15).
+type GomokuPassBody struct {
+	ThinkMS  int64 `json:"think_ms,omitempty"`
+	ChargeMS int64 `json:"charge_ms,omitempty"`
+}
+
+// timedTurn returns the role whose turn the clock times (CLK-D15): the
+// inviter placing the opening piece, the invitee choosing its side, the
+// mover from the start of its turn to its announcement (its commitment
+// within), the opponent answering the announcement. No clock runs while
+// the programs reveal, declare or open, nor after a resignation.
+func (g *gomokuRules) timedTurn() (Role, bool) {
+	if g.resigned && !g.suspended {
+		return Inviter, false
+	}
+	switch g.phase {
+	case engine.GomokuPhaseOpening:
+		return Inviter, true
+	case engine.GomokuPhaseChooseSide:
+		return Invitee, true
+	case engine.GomokuPhaseCommit, engine.GomokuPhaseAnnounce:
+		return g.mover, true
+	case engine.GomokuPhaseRespond:
+		return g.mover.Other(), true
+	}
+	return Inviter, false
+}
+
+// endsTimedTurn reports whether a message ends its player's timed turn
+// (CLK-D15): the opening piece, the side choice, a pass, an announcement
+// (the commitment before it does not: the announcement claims the whole
+// turn) and an answer to one.
+func (g *gomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
+	if g.resigned && !g.suspended {
+		return false
+	}
+	switch kind {
+	case KindGomokuOpening:
+		return g.phase == engine.GomokuPhaseOpening
+	case KindGomokuSide:
+		return g.phase == engine.GomokuPhaseChooseSide
+	case KindGomokuPass:
+		return g.phase == engine.GomokuPhaseCommit
+	case KindGomokuAnnounce:
+		return g.phase == engine.GomokuPhaseAnnounce
+	case KindGomokuResponse:
+		return g.phase == engine.GomokuPhaseRespond
+	}
+	return false
+}
+
+// stampGomoku writes the clock's part into a gomoku message that ends
+// its sender's timed turn (CLK-D15).
+func stampGomoku(kind Kind, body any, think, charge int64) any {
+	switch b := body.(type) {
+	case GomokuPointBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	case GomokuSideBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	case GomokuLineBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	case GomokuOpeningsBody:
+		b.ThinkMS, b.ChargeMS = think, charge
+		return b
+	case struct{}:
+		if kind == KindGomokuPass {
+			return GomokuPassBody{ThinkMS: think, ChargeMS: charge}
+		}
+	}
+	return body
+}

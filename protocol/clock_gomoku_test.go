@@ -1,0 +1,261 @@
+package protocol_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// timedGomoku returns Hidden Move Double Gomoku on 7×7 with the time
+// control text.
+func timedGomoku(text string) engine.Options {
+	return engine.Options{Variant: engine.VariantGomoku, Size: 7, Time: clock.MustParse(text), Lag: testLag}
+}
+
+// gomokuOf returns the gomoku part of a view.
+func gomokuOf(v protocol.View) protocol.GomokuView { return v.Variant.(protocol.GomokuView) }
+
+// startGomoku starts a timed gomoku game with the lag allowance lag: the
+// inviter's game first.
+func startGomoku(t *testing.T, p *pair, text string, lag time.Duration) (inviter, invitee *protocol.Game) {
+	t.Helper()
+	games := startGame2(t, p, withLag(timedGomoku(text), lag))
+	return games[0], games[1]
+}
+
+// startGame2 starts a game and waits for play, without waiting for the
+// colours (gomoku's pie rule sets them during play, GM-2).
+func startGame2(t *testing.T, p *pair, o engine.Options) [2]*protocol.Game {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
+	defer cancel()
+	accepted := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			accepted <- g
+		case <-ctx.Done():
+			accepted <- nil
+		}
+	}()
+	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guest := <-accepted
+	if guest == nil {
+		t.Fatal("no game accepted")
+	}
+	games := [2]*protocol.Game{host, guest}
+	for _, g := range games {
+		waitView(t, g, "play", func(v protocol.View) bool { return v.Phase == protocol.PhasePlay })
+	}
+	return games
+}
+
+// gomokuDo waits until g may act in the given gomoku phase, thinks, then
+// acts.
+func gomokuDo(t *testing.T, g *protocol.Game, phase engine.GomokuPhase, think time.Duration, a protocol.Action) {
+	t.Helper()
+	waitClockView(t, g, "its step", func(v protocol.View) bool {
+		return v.MyTurn && gomokuOf(v).Phase == phase
+	})
+	time.Sleep(think)
+	if err := g.Do(a); err != nil {
+		t.Fatalf("%s: %T: %v", g.Role(), a, err)
+	}
+}
+
+// TestCLKD15GomokuTimedTurns (CLK-D15, GM-2, GM-3): in gomoku the opening
+// piece, the side choice, a turn (its commitment within, its announcement
+// ending it) and the opponent's answer carry their player's think time;
+// the commitment carries none; both programs hold the same clocks.
+func TestCLKD15GomokuTimedTurns(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	inviter, invitee := startGomoku(t, p, "10m", testLag)
+	const think = 250 * time.Millisecond
+	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, think, protocol.GomokuChooseSide{Side: engine.GomokuX})
+	// O (the inviter) makes the first move (GM-2).
+	gomokuDo(t, inviter, engine.GomokuPhaseCommit, think, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
+	gomokuDo(t, inviter, engine.GomokuPhaseAnnounce, think, protocol.GomokuAnnounce{Column: true})
+	gomokuDo(t, invitee, engine.GomokuPhaseRespond, think, protocol.GomokuRespond{})
+	const charges = 4 // opening, side, the turn, the answer
+	var views [2]protocol.View
+	for i, g := range []*protocol.Game{inviter, invitee} {
+		views[i] = waitClockView(t, g, "the answer charged", func(v protocol.View) bool {
+			return v.Clock != nil && v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == charges
+		})
+	}
+	if views[0].Clock.Clocks != views[1].Clock.Clocks {
+		t.Errorf("the programs hold different clocks: %+v and %+v", views[0].Clock.Clocks, views[1].Clock.Clocks)
+	}
+	for _, c := range []struct {
+		what string
+		g    *protocol.Game
+		kind protocol.Kind
+		want int64 // least think time, -1 for none
+	}{
+		{"the opening piece", inviter, protocol.KindGomokuOpening, think.Milliseconds()},
+		{"the side choice", invitee, protocol.KindGomokuSide, think.Milliseconds()},
+		{"the commitment", inviter, protocol.KindGomokuCommit, -1},
+		{"the announcement", inviter, protocol.KindGomokuAnnounce, 2 * think.Milliseconds()},
+		{"the answer", invitee, protocol.KindGomokuResponse, think.Milliseconds()},
+	} {
+		parts := clockParts(t, c.g, c.g.Role(), c.kind)
+		if len(parts) != 1 {
+			t.Fatalf("%s: %d messages, want 1", c.what, len(parts))
+		}
+		_, has := parts[0]["think_ms"]
+		switch {
+		case c.want < 0 && has:
+			t.Errorf("%s carries a think time", c.what)
+		case c.want >= 0 && thinkOf(t, parts[0], "think_ms") < c.want:
+			t.Errorf("%s: think time %d ms, want at least %d", c.what, thinkOf(t, parts[0], "think_ms"), c.want)
+		}
+	}
+	used := func(g *protocol.Game) time.Duration { return 10*time.Minute - views[0].Clock.Clocks[g.Role()].Main }
+	if u := used(inviter); u < 3*think {
+		t.Errorf("the inviter used %v, want at least its opening and its turn's %v", u, 3*think)
+	}
+	if u := used(invitee); u < 2*think {
+		t.Errorf("the invitee used %v, want at least its side choice and its answer's %v", u, 2*think)
+	}
+}
+
+// TestCLKD15GomokuStalledPeerLosesOnTime (CLK-D15, CLK-D9): with 1 s
+// absolute the inviter never places the opening piece; the invitee's
+// program claims the loss on time, the inviter's confirms it, and the
+// record verifies as a loss on time.
+func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	inviter, invitee := startGomoku(t, p, "1s", 100*time.Millisecond)
+	start := time.Now()
+	for _, g := range []*protocol.Game{inviter, invitee} {
+		o := gameOver(t, g)
+		if o.Result.By != engine.ByTime || o.Violation == nil || o.Violation.Accused != inviter.Role() {
+			t.Errorf("%s: result %v (%s), violation %+v; want the inviter's loss on time", g.Role(), o.Result, o.Result.By, o.Violation)
+		}
+	}
+	if d := time.Since(start); d < time.Second {
+		t.Errorf("the game ended on time after %v, before the 1 s ran out", d)
+	}
+	rep := protocol.Verify(invitee.Transcript())
+	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
+		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
+	}
+}
+
+// TestCLKD15GomokuUnderClaimCharged (CLK-D15, CLK-D7): a cheating
+// inviter thinks 0.7 s over its opening piece and claims 1 ms; the honest
+// side choice settles it at the measurement less the allowance, and both
+// programs charge that.
+func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
+	p := newPair(t, func(i int, c *protocol.Config) {
+		if i != 0 {
+			return
+		}
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if b, ok := body.(protocol.GomokuPointBody); ok && kind == protocol.KindGomokuOpening {
+				b.ThinkMS = 1
+				return kind, b, false
+			}
+			return kind, body, false
+		})
+	})
+	const lag = 200 * time.Millisecond
+	inviter, invitee := startGomoku(t, p, "10m", lag)
+	const think = 700 * time.Millisecond
+	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, 0, protocol.GomokuChooseSide{Side: engine.GomokuX})
+	var views [2]protocol.View
+	for i, g := range []*protocol.Game{inviter, invitee} {
+		views[i] = waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
+			return v.Clock != nil && v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 2
+		})
+	}
+	if views[0].Clock.Clocks != views[1].Clock.Clocks {
+		t.Errorf("the programs hold different clocks: %+v and %+v", views[0].Clock.Clocks, views[1].Clock.Clocks)
+	}
+	side := clockParts(t, invitee, invitee.Role(), protocol.KindGomokuSide)
+	if len(side) != 1 || thinkOf(t, side[0], "charge_ms") < (think-lag).Milliseconds() {
+		t.Fatalf("the side choice settles the opening at %d ms, want at least %v", thinkOf(t, side[0], "charge_ms"), think-lag)
+	}
+	if used := 10*time.Minute - views[0].Clock.Clocks[inviter.Role()].Main; used < think-lag {
+		t.Errorf("the cheater's clock shows %v used, want at least %v", used, think-lag)
+	}
+}
+
+// TestT14GomokuEarlyTimeoutClaimRefused (T-14, CLK-D15, CLK-D9): while
+// the honest inviter's clock runs for the opening piece, the cheating
+// invitee claims its flag fell. The honest program refuses; no winner,
+// the claim named against the claimer.
+func TestT14GomokuEarlyTimeoutClaimRefused(t *testing.T) {
+	t.Parallel()
+	p := newPair(t, cheatClaim(1, (11*time.Minute).Milliseconds()))
+	inviter, invitee := startGomoku(t, p, "10m", testLag)
+	if err := invitee.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*protocol.Game{inviter, invitee} {
+		o := gameOver(t, g)
+		if o.Result.By != engine.ByDispute || o.Violation == nil || o.Violation.Accused != invitee.Role() {
+			t.Errorf("%s: %v (%s), violation %+v; want no winner, the claimer named", g.Role(), o.Result, o.Result.By, o.Violation)
+		}
+	}
+}
+
+// TestCLKD15GomokuBotGameVerifies (CLK-D15, GM-8): a whole timed game
+// between random bots ends as the rules say (not on time), and both
+// records verify, the clocks re-derived from the signed numbers.
+func TestCLKD15GomokuBotGameVerifies(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	a, b := playPlayers(t, p, timedGomoku("5m"), quickBot(21, 30), quickBot(22, 30))
+	if o := a.Outcome(); o.Result.By == engine.ByTime || o.Violation != nil {
+		t.Fatalf("outcome %+v, want one by the rules", o)
+	}
+	checkRecords(t, a, b)
+	if v := a.View(); v.Clock == nil || v.Clock.Clocks[0].Moves == 0 || v.Clock.Clocks[1].Moves == 0 {
+		t.Errorf("the clocks charged nothing: %+v", v.Clock)
+	}
+}
+
+// TestCLKD15GomokuResumeKeepsClocks (CLK-D15, CLK-D8): a program closed
+// in the middle of a turn (after the commitment, before the
+// announcement) and resumed from its record has the clocks the record
+// left; the turn goes on and both programs charge it alike.
+func TestCLKD15GomokuResumeKeepsClocks(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	games := startGame2(t, p, timedGomoku("10m+5s"))
+	gomokuDo(t, games[0], engine.GomokuPhaseOpening, 100*time.Millisecond, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, games[1], engine.GomokuPhaseChooseSide, 100*time.Millisecond, protocol.GomokuChooseSide{Side: engine.GomokuX})
+	gomokuDo(t, games[0], engine.GomokuPhaseCommit, 100*time.Millisecond, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
+	for _, g := range games {
+		waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
+			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 2 && gomokuOf(v).Phase == engine.GomokuPhaseAnnounce
+		})
+	}
+	resumeFirst(t, p, &games)
+	gomokuDo(t, games[0], engine.GomokuPhaseAnnounce, 100*time.Millisecond, protocol.GomokuAnnounce{})
+	var clocks [2][2]clock.State
+	for i, g := range games {
+		clocks[i] = waitClockView(t, g, "the turn charged", func(v protocol.View) bool {
+			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 3
+		}).Clock.Clocks
+	}
+	if clocks[0] != clocks[1] {
+		t.Errorf("after the resumption the programs hold different clocks: %+v and %+v", clocks[0], clocks[1])
+	}
+}

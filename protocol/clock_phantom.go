@@ -1,0 +1,242 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
+)
+
+// Phantom Go under a clock (docs/clocks.md, CLK-D16): each try is its
+// player's time, from the moment its program knows the outcome of the
+// try before to the moment the player submits the try; the secure
+// computation between is the protocol's. The tries of one move add up
+// and are charged as one move when the move ends (a legal try or a pass).
+
+// pendingMove is the move under way of the player whose tries were
+// illegal so far: its clock before the move and the think time its tries
+// used.
+type pendingMove struct {
+	role   Role
+	before clock.State
+	used   time.Duration
+}
+
+// tryClocks is a variant whose timed turns are tries that may be
+// illegal (Phantom Go, CLK-D16).
+type tryClocks interface {
+	timedVariant
+	// tryMover returns the role whose move is under way, while tries are
+	// being made.
+	tryMover() (Role, bool)
+	// tryID names the try under way.
+	tryID() uint64
+	// settlesTry reports whether a message of kind from r is the one
+	// that settles the other's try under way: the next message of the
+	// try that the mover's opponent sends.
+	settlesTry(r Role, kind Kind) bool
+}
+
+// tryMover returns the role whose move is under way in play.
+func (h *phantomRules) tryMover() (Role, bool) {
+	if h.stage() != PhantomStagePlay {
+		return Inviter, false
+	}
+	return h.moverRole(), true
+}
+
+func (h *phantomRules) tryID() uint64 { return h.pub.Try }
+
+// timedTurn returns the role whose try the clock times (CLK-D16): the
+// mover, until its try goes (for the garbler's player, the evaluator's
+// request within); no clock runs while the secure referee computes, nor
+// during the setup, the reveals and the count. Play in the open after
+// the audit (PN-D7) is timed as plain Go is.
+func (h *phantomRules) timedTurn() (Role, bool) {
+	switch h.stage() {
+	case PhantomStagePlay:
+		if h.resigned && !h.suspended {
+			return Inviter, false
+		}
+		mover := h.moverRole()
+		_, sent := h.current()
+		if sent == 0 || sent == 1 && mover == phantomGarbler {
+			return mover, true
+		}
+	case PhantomStageOpen:
+		return h.m.RoleOf(h.ref.ToMove()), true
+	}
+	return Inviter, false
+}
+
+// endsTimedTurn reports whether a message ends its player's try (or in
+// the open, its move).
+func (h *phantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
+	switch h.stage() {
+	case PhantomStagePlay:
+		_, sent := h.current()
+		mover := h.moverRole()
+		return kind == KindPhantomTry && sent == 0 && mover == phantomEvaluator ||
+			kind == KindPhantomTryGarbling && sent == 1 && mover == phantomGarbler
+	case PhantomStageOpen:
+		return kind == KindMove
+	}
+	return false
+}
+
+// settlesTry reports whether a message is the settling one of the try
+// under way: the garbling of the evaluator's player's try, the outputs of
+// the garbler's player's.
+func (h *phantomRules) settlesTry(r Role, kind Kind) bool {
+	if h.stage() != PhantomStagePlay {
+		return false
+	}
+	_, sent := h.current()
+	mover := h.moverRole()
+	return r != mover && (kind == KindPhantomGarbling && sent == 1 && mover == phantomEvaluator ||
+		kind == KindPhantomOutputs && sent == 2 && mover == phantomGarbler)
+}
+
+// stampTry writes the settlement of the other's try into this peer's
+// settling message (CLK-D16).
+func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
+	if !tc.settlesTry(g.role, kind) || g.clk.settleMS == 0 {
+		return body
+	}
+	charge := g.clk.settleMS
+	g.clk.settleMS = 0
+	switch b := body.(type) {
+	case PhantomGarblingBody:
+		b.ChargeMS = charge
+		return b
+	case PhantomOutputsBody:
+		b.ChargeMS = charge
+		return b
+	}
+	return body
+}
+
+// leftFor returns what role r has left for the move under way: its
+// clock's time, less what the illegal tries of the move used (CLK-D16).
+func (c *gameClocks) leftFor(r Role) time.Duration {
+	if p := c.tries; p != nil && p.role == r {
+		return max(0, c.control.Left(p.before)-p.used)
+	}
+	return c.control.Left(c.state[r])
+}
+
+// expiredFor reports whether role r's flag falls if its move under way
+// takes d more.
+func (c *gameClocks) expiredFor(r Role, d time.Duration) bool {
+	if p := c.tries; p != nil && p.role == r {
+		return c.control.Expired(p.before, p.used+d)
+	}
+	return c.control.Expired(c.state[r], d)
+}
+
+// usedOf returns, by role, the think time the tries of the move under way
+// used (CLK-D16).
+func (c *gameClocks) usedOf() [2]time.Duration {
+	var u [2]time.Duration
+	if p := c.tries; p != nil {
+		u[p.role] = p.used
+	}
+	return u
+}
+
+// clockTry is clockMove in Phantom Go's play (CLK-D16): the message that
+// carries a player's try carries the try's think time, added to what the
+// move's earlier (illegal) tries used; the opponent's next message of
+// the try may settle it (CLK-D7); no other message carries either. When
+// the rules took the try's outputs and the move ended (a legal try or a
+// pass), the move is charged to its player's clock as one move.
+func (m *Machine) clockTry(msg *Message, b clockStamp, tc tryClocks) (commit func() []Event, lost *Outcome, err error) {
+	c := m.clk
+	think, ok1 := ms(b.ThinkMS)
+	charge, ok2 := ms(b.ChargeMS)
+	if !ok1 || !ok2 {
+		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
+	}
+	other := msg.From.Other()
+	running, ok := m.clockTurn()
+	var change func()
+	switch {
+	case ok && running == msg.From && m.endsTimedTurn(msg.Kind, msg.Body) && charge == 0:
+		if c.adjourned && think != 0 {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the try that ends an adjournment, which is not charged", think)
+		}
+		before, prior := c.state[msg.From], time.Duration(0)
+		if p := c.tries; p != nil && p.role == msg.From {
+			before, prior = p.before, p.used
+		}
+		next, err := c.control.Charge(before, prior+think)
+		if err != nil {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if next.Flagged {
+			return nil, &Outcome{
+				Result:    engine.Result{Winner: m.colorOrRole(other), By: engine.ByTime},
+				Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, prior+think, c.control.Left(before)),
+				Proven:    true,
+			}, nil
+		}
+		change = func() {
+			free := c.adjourned
+			c.adjourned, c.adjournBy = false, nil
+			c.tries = &pendingMove{role: msg.From, before: before, used: prior + think}
+			c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, prior: prior, free: free}
+		}
+	case tc.settlesTry(msg.From, msg.Kind) && think == 0:
+		if charge == 0 {
+			break
+		}
+		l, p := c.last, c.tries
+		if l == nil || l.role != other || l.free || charge <= l.claimed || p == nil || p.role != other {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's try at %v, which is no try of the other's claimed at less", charge)
+		}
+		s, err := c.control.Charge(l.before, l.prior+charge)
+		if err != nil {
+			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		}
+		if s.Flagged {
+			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's try at %v, past its clock: that is a time-out claim, not a settlement", charge)
+		}
+		change = func() { p.used = l.prior + charge }
+	case think != 0 || charge != 0:
+		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no try of its and settles none", msg.Kind, b.ThinkMS, b.ChargeMS)
+	}
+	return func() []Event {
+		if change != nil {
+			change()
+		}
+		p := c.tries
+		if p == nil {
+			return nil
+		}
+		if r, ok := tc.tryMover(); ok && r == p.role {
+			return []Event{EventClock{Clocks: c.state}}
+		}
+		// The move ended: its tries are charged as one move.
+		s, err := c.control.Charge(p.before, p.used)
+		if err == nil {
+			c.state[p.role] = s
+		}
+		c.tries = nil
+		return []Event{EventClock{Clocks: c.state}}
+	}, nil, nil
+}
+
+// tryClaim is what a time-out claim by claimer is about in Phantom Go's
+// play while no clock runs (CLK-D16): the other's try under way, when
+// the claimer's measurement settles it past the clock or the claim
+// crossed it, judged against what the move had before the try.
+func (c *gameClocks) tryClaim(tc tryClocks, claimer Role) (left time.Duration, about string, ok bool) {
+	flagged := claimer.Other()
+	l, p := c.last, c.tries
+	if r, moving := tc.tryMover(); !moving || r != flagged || l == nil || l.role != flagged || l.free || p == nil || p.role != flagged {
+		return 0, "", false
+	}
+	return max(0, c.control.Left(l.before)-l.prior), fmt.Sprintf("its try in message %d", l.seq), true
+}
