@@ -26,9 +26,9 @@ func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, erro
 	var movers []circuit.Party
 	var made [2]int
 	for t, tr := range rec.Tries {
-		if tr.Sent != 3 {
+		if tr.Sent != cfg.Messages() {
 			if t != len(rec.Tries)-1 {
-				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its 3 messages", ErrRecord, t, tr.Sent)
+				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its %d messages", ErrRecord, t, tr.Sent, cfg.Messages())
 			}
 			break
 		}
@@ -97,6 +97,10 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
+	if cfg.Checked() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
+		// MPC-D14: a checked try is not resumed after its commitment.
+		return nil, fmt.Errorf("%w: try %d of a checked game was committed to and not finished", ErrRecord, pub.Try)
+	}
 	if len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
 		// The garbling of the try under way was sent: make it again.
 		tr := rec.Tries[len(movers)]
