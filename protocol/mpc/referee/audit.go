@@ -209,7 +209,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 			if err != nil {
 				return nil, err
 			}
-			if Sum(cm) != tr.Commitment {
+			if d := cm.Digests(); d != [2]Digest{tr.Commitment, tr.CommitReply} {
 				return nil, fault(circuit.Garbler, t, "commitment", "not what its seed gives")
 			}
 			if tr.Sent < 3 {

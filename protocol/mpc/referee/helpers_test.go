@@ -119,9 +119,10 @@ func (gm *testGame) play(p engine.Point) ([2]engine.PhantomAnnouncement, error) 
 		if err != nil {
 			return ann, err
 		}
-		cm = gm.send(try, "commitment", cm)
+		cm.Commitments = gm.send(try, "commitment", cm.Commitments)
+		cm.Reply = gm.send(try, "seed reply", cm.Reply)
 		*last = last.WithCommitment(cm)
-		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], cm)
+		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], cm.Commitments, cm.Reply)
 		choice, err := gm.e.Open(cm)
 		if err != nil {
 			return ann, err

@@ -64,10 +64,12 @@ type Outputs struct {
 type TryRecord struct {
 	Sent    int
 	Request Digest
-	// Commitment and Choice are the digests of the two extra messages of
-	// a checked try (zero otherwise).
-	Commitment Digest
-	Choice     Digest
+	// Commitment and CommitReply are the digests of the two parts of the
+	// garbler's commitment, Choice that of the evaluator's choice: the
+	// extra messages of a checked try (zero otherwise).
+	Commitment  Digest
+	CommitReply Digest
+	Choice      Digest
 	Tables     Digest
 	Labels     Digest
 	Reply      Digest
@@ -83,8 +85,9 @@ func RecordRequest(request []byte) TryRecord {
 
 // WithCommitment returns r with the garbler's commitment of a checked
 // try.
-func (r TryRecord) WithCommitment(b []byte) TryRecord {
-	r.Sent, r.Commitment = 2, Sum(b)
+func (r TryRecord) WithCommitment(c Commitment) TryRecord {
+	d := c.Digests()
+	r.Sent, r.Commitment, r.CommitReply = 2, d[0], d[1]
 	return r
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -266,11 +267,25 @@ type commitment struct {
 	try     uint64
 	mover   circuit.Party
 	entries [][3]Digest
-	reply   []byte
 }
 
-func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, reply []byte) []byte {
-	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntry+len(reply))
+// Commitment is the garbler's second message of a checked try: its signed
+// commitments to the λ garblings, and the OT reply (the pads of the
+// evaluator's inputs and the seed transfer), which a session may send as
+// two attachments.
+type Commitment struct {
+	// Commitments is 'P' 1 'C' try:u64 mover:u8 λ:u8 and, per garbling,
+	// H(seed_i), H(tables_i), H(label commitments_i).
+	Commitments []byte
+	// Reply is the OT extension reply to the request.
+	Reply []byte
+}
+
+// Digests returns the digests of the two parts.
+func (c Commitment) Digests() [2]Digest { return [2]Digest{Sum(c.Commitments), Sum(c.Reply)} }
+
+func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling) []byte {
+	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntry)
 	b[0], b[1], b[2] = pvcMagic, pvcVersion, kindCommitment
 	binary.BigEndian.PutUint64(b[3:], try)
 	b[11], b[12] = byte(mover), byte(len(copies))
@@ -279,14 +294,14 @@ func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, 
 			b = append(b, d[:]...)
 		}
 	}
-	return append(b, reply...)
+	return b
 }
 
-// parseCommitment parses a Commitment message of a game of cfg; the OT
-// reply is checked by the OT machine.
+// parseCommitment parses the commitments of a Commitment message of a
+// game of cfg.
 func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 	lam := cfg.lambda()
-	if len(b) < commitHeader+lam*commitEntry || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCommitment {
+	if len(b) != commitHeader+lam*commitEntry || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCommitment {
 		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
 	}
 	c := &commitment{try: binary.BigEndian.Uint64(b[3:]), mover: circuit.Party(b[11])}
@@ -305,7 +320,6 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 		}
 		c.entries = append(c.entries, e)
 	}
-	c.reply = b[off:]
 	return c, nil
 }
 
@@ -422,35 +436,40 @@ func openedLabelsDigest(cfg Config, try uint64, j int, own []gc.Label, other []D
 
 // Certificate proves that the garbler cheated in a checked try (T-8(b)):
 // either a garbling it opened is not the one its seed gives, or the
-// garbling it sent is not the one it committed to. It holds only the
-// garbler's signed messages and the opened seed, nothing of the
-// evaluator's secrets. [VerifyCertificate] judges it.
+// garbling it sent is not the one it committed to. It holds the
+// garbler's signed commitments and either the opened seed or what the
+// garbler sent of garbling ĵ, nothing of the evaluator's secrets.
+// [VerifyCertificate] and [JudgeCertificate] judge it.
 type Certificate struct {
-	// Commitment is the garbler's Commitment message of the try.
+	// Commitment is the commitments part of the garbler's Commitment
+	// message of the try (Commitment.Commitments).
 	Commitment []byte
 	// Opened is the index of the opened garbling that differs from its
 	// seed, and Seed that seed; Opened is -1 when the certificate is
-	// about the garbling sent.
+	// about garbling ĵ as sent.
 	Opened int
 	Seed   prg.Seed
-	// Garbling is, when Opened is -1, the garbling the garbler sent
-	// (which names ĵ in its Reply).
-	Garbling Garbling
+	// Choice is the evaluator's choice message of the try (it names ĵ),
+	// Tables the digest of the tables the garbler sent and Labels the
+	// labels message it sent, when Opened is -1. The tables themselves
+	// are not needed: their digest is what the commitment holds.
+	Choice []byte
+	Tables Digest
+	Labels []byte
 	// What says what differs, for people.
 	What string
 }
 
 // ErrNotProven reports a certificate that does not convict the garbler:
 // whoever made it accuses falsely.
-var ErrNotProven = fmt.Errorf("referee: certificate not proven")
+var ErrNotProven = errors.New("referee: certificate not proven")
 
 // VerifyCertificate judges a certificate of a checked try of a game of
 // cfg against the garbler. It returns nil when the certificate proves
 // that the garbler cheated; otherwise an error wrapping ErrNotProven.
-// The caller checks that the messages are the garbler's, signed in the
-// record, and that the commitment's try and mover are those of the
-// record (CommitmentTry). A garbler that followed the protocol is never
-// convicted, whatever the certificate holds.
+// The caller checks that the messages are those of the record
+// ([JudgeCertificate] does). A garbler that followed the protocol is
+// never convicted, whatever the certificate holds.
 func VerifyCertificate(cfg Config, c Certificate) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -483,28 +502,24 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		}
 		return fmt.Errorf("%w: garbling %d is the one its seed gives", ErrNotProven, c.Opened)
 	}
-	l := rc.layout[cm.mover]
-	corr, err := parseCorrections(c.Garbling.Reply, l.NumInputs[circuit.Evaluator])
+	j, _, err := parseChoice(cfg, cm.try, c.Choice)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
-	if corr.try != cm.try || corr.j >= cfg.lambda() {
-		return fmt.Errorf("%w: the garbling is of try %d, garbling %d", ErrNotProven, corr.try, corr.j)
-	}
-	e := cm.entries[corr.j]
-	if Sum(c.Garbling.Tables) != e[1] {
+	e := cm.entries[j]
+	if c.Tables != e[1] {
 		return nil
 	}
-	own, other, err := parseCheckedLabels(c.Garbling.Labels, l.NumInputs[circuit.Garbler])
+	own, other, err := parseCheckedLabels(c.Labels, rc.layout[cm.mover].NumInputs[circuit.Garbler])
 	if err != nil {
 		// Well-formed messages are the garbler's duty; a malformed one is
 		// refused at once and is not a certificate.
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
-	if openedLabelsDigest(cfg, cm.try, corr.j, own, other) != e[2] {
+	if openedLabelsDigest(cfg, cm.try, j, own, other) != e[2] {
 		return nil
 	}
-	return fmt.Errorf("%w: garbling %d is the one committed to", ErrNotProven, corr.j)
+	return fmt.Errorf("%w: garbling %d is the one committed to", ErrNotProven, j)
 }
 
 // CommitmentTry returns the try number and the mover party a Commitment
@@ -550,17 +565,17 @@ func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarblin
 // game (λ > 1) with the commitments to the λ garblings of the try and
 // the OT reply. It does not need the garbler's player's try, which comes
 // with [Garbler.GarbleChosen]. An error leaves the machine as it was.
-func (g *Garbler) Commit(request []byte) ([]byte, error) {
+func (g *Garbler) Commit(request []byte) (Commitment, error) {
 	if err := g.check(phaseReady); err != nil {
-		return nil, err
+		return Commitment{}, err
 	}
 	if !g.cfg.Checked() {
-		return nil, fmt.Errorf("%w: Commit in a game without checking", ErrState)
+		return Commitment{}, fmt.Errorf("%w: Commit in a game without checking", ErrState)
 	}
 	mover := g.cfg.PartyOf(g.pub.ToMove)
 	m := g.rc.layout[mover].NumInputs[circuit.Evaluator]
 	if err := checkRequestSize(request, m+g.cfg.seedOTs()); err != nil {
-		return nil, err
+		return Commitment{}, err
 	}
 	try := g.pub.Try
 	var copies []*copyGarbling
@@ -570,18 +585,18 @@ func (g *Garbler) Commit(request []byte) ([]byte, error) {
 	} else {
 		var err error
 		if copies, seeds, err = g.prepareCopies(try, mover); err != nil {
-			return nil, err
+			return Commitment{}, err
 		}
 	}
 	pad := g.seed.Stream(labelPVCPad, try)
 	st := &garblerCommitted{try: try, mover: mover, copies: copies, seeds: seeds, pads: make([]gc.Label, m)}
 	pairs := make([][2]ot.Block, 0, m+g.cfg.seedOTs())
 	if _, err := pad.Read(st.padD[:]); err != nil {
-		return nil, err
+		return Commitment{}, err
 	}
 	for k := range st.pads {
 		if _, err := pad.Read(st.pads[k][:]); err != nil {
-			return nil, err
+			return Commitment{}, err
 		}
 		pairs = append(pairs, [2]ot.Block{st.pads[k], st.pads[k].Xor(st.padD)})
 	}
@@ -597,12 +612,12 @@ func (g *Garbler) Commit(request []byte) ([]byte, error) {
 	}
 	reply, err := g.sender.Send(request, pairs)
 	if err := g.requestError(err); err != nil {
-		return nil, err
+		return Commitment{}, err
 	}
 	g.pre = nil
 	g.committed = st
 	g.phase = phaseCommitted
-	return marshalCommitment(try, mover, copies, reply), nil
+	return Commitment{Commitments: marshalCommitment(try, mover, copies), Reply: reply}, nil
 }
 
 // GarbleChosen takes the evaluator's Choice of a checked try and returns
@@ -666,6 +681,7 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 type evaluatorChecked struct {
 	choices    []bool
 	commitment []byte
+	choice     []byte
 	entries    [][3]Digest
 	j          int
 	pads       []gc.Label // z_k ⊕ c_k·D
@@ -694,7 +710,7 @@ func seedChoices(j, depth int) []bool {
 // garbler. A malformed commitment (ErrMessage) leaves the machine as it
 // was; a garbling that differs fails it, and [Evaluator.Certificate]
 // then proves the garbler's cheat.
-func (e *Evaluator) Open(commitmentMsg []byte) ([]byte, error) {
+func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 	if err := e.check(phaseWaiting); err != nil {
 		return nil, err
 	}
@@ -703,20 +719,20 @@ func (e *Evaluator) Open(commitmentMsg []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no commitment expected", ErrState)
 	}
 	try := e.pub.Try
-	cm, err := parseCommitment(e.cfg, commitmentMsg)
+	cm, err := parseCommitment(e.cfg, msg.Commitments)
 	if err != nil {
 		return nil, err
 	}
 	if cm.try != try || cm.mover != cur.mover {
 		return nil, fmt.Errorf("%w: commitment of try %d for %v, expected try %d for %v", ErrMessage, cm.try, cm.mover, try, cur.mover)
 	}
-	got, err := e.receiver.Receive(cm.reply)
+	got, err := e.receiver.Receive(msg.Reply)
 	if err != nil {
 		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
 	}
 	// The OT machine has moved on: from here an error fails the machine.
 	ck := cur.checked
-	ck.commitment = append([]byte(nil), commitmentMsg...)
+	ck.commitment = bytes.Clone(msg.Commitments)
 	ck.entries = cm.entries
 	m := len(ck.choices) - e.cfg.seedOTs()
 	ck.pads = got[:m]
@@ -752,7 +768,8 @@ func (e *Evaluator) Open(commitmentMsg []byte) ([]byte, error) {
 			}
 		}
 	}
-	return marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds)), nil
+	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+	return bytes.Clone(ck.choice), nil
 }
 
 // Certificate returns the certificate that convicts the garbler when the
@@ -787,8 +804,8 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 	}
 	entry := ck.entries[ck.j]
 	certify := func(what string) error {
-		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Garbling: Garbling{
-			Tables: bytes.Clone(g.Tables), Labels: bytes.Clone(g.Labels), Reply: bytes.Clone(g.Reply)}, What: what}
+		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),
+			Tables: Sum(g.Tables), Labels: bytes.Clone(g.Labels), What: what}
 		return e.fail("try %d: the %s of garbling %d differ from its commitment (certificate)", try, what, ck.j)
 	}
 	if Sum(g.Tables) != entry[1] {
@@ -827,8 +844,8 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if tr.Sent < 2 || Sum(c.Commitment) != tr.Commitment {
 		return fmt.Errorf("%w: the commitment is not the one the record holds for try %d", ErrNotProven, t)
 	}
-	if c.Opened < 0 && (tr.Sent < 4 || c.Garbling.Digests() != [3]Digest{tr.Tables, tr.Labels, tr.Reply}) {
-		return fmt.Errorf("%w: the garbling is not the one the record holds for try %d", ErrNotProven, t)
+	if c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || Sum(c.Labels) != tr.Labels) {
+		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})
 	if err != nil {

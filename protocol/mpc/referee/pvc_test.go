@@ -252,20 +252,24 @@ func TestT8CertificateOfSentGarbling(t *testing.T) {
 func TestT8ForgedCertificateRejected(t *testing.T) {
 	gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("forge g", 0), testSeed("forge e", 0), 4)
 	var commitments [][]byte
+	var choices [][]byte
 	gm.tamper = func(_ uint64, msg string, b []byte) []byte {
-		if msg == "commitment" {
+		switch msg {
+		case "commitment":
 			commitments = append(commitments, b)
+		case "choice":
+			choices = append(choices, b)
 		}
 		return b
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	gm.playRandom(rng, 3, nil)
-	// The honest garblings sent, from what the evaluator received (four
-	// messages per try after the base OT answer).
+	// The honest garblings sent, from what the evaluator received (five
+	// attachments per try after the base OT answer).
 	r := gm.received[circuit.Evaluator]
 	var garblings []Garbling
-	for k := len(r) - 3*4; k < len(r); k += 4 {
-		garblings = append(garblings, Garbling{Tables: r[k+1], Labels: r[k+2], Reply: r[k+3]})
+	for k := len(r) - 3*5; k < len(r); k += 5 {
+		garblings = append(garblings, Garbling{Tables: r[k+2], Labels: r[k+3], Reply: r[k+4]})
 	}
 	seeds := ggmLevels(gm.g.seed.Derive(labelPVCRoot, 0), 2)[2]
 	j := gm.e.choose(0)
@@ -274,8 +278,10 @@ func TestT8ForgedCertificateRejected(t *testing.T) {
 		"opened seed, honest garbling": {Commitment: commitments[0], Opened: opened, Seed: seeds[opened]},
 		"seed not committed to":        {Commitment: commitments[0], Opened: opened, Seed: testSeed("x", 1)},
 		"seed of another garbling":     {Commitment: commitments[0], Opened: opened, Seed: seeds[(opened+1)%4]},
-		"garbling sent, honest":        {Commitment: commitments[0], Opened: -1, Garbling: garblings[0]},
-		"garbling changed":             {Commitment: commitments[0], Opened: -1, Garbling: Garbling{Tables: append([]byte{}, garblings[0].Tables[:len(garblings[0].Tables)-1]...), Labels: garblings[0].Labels, Reply: garblings[0].Reply}},
+		"garbling sent, honest":        {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: garblings[0].Labels},
+		"tables digest changed":        {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[1].Tables), Labels: garblings[0].Labels},
+		"labels changed":               {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: garblings[1].Labels},
+		"choice of another try":        {Commitment: commitments[0], Opened: -1, Choice: choices[1], Tables: Sum(garblings[0].Tables), Labels: garblings[0].Labels},
 		"commitment of another try":    {Commitment: commitments[1], Opened: opened, Seed: seeds[opened]},
 		"index out of range":           {Commitment: commitments[0], Opened: 9, Seed: seeds[opened]},
 	}
