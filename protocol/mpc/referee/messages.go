@@ -70,12 +70,12 @@ type TryRecord struct {
 	Commitment  Digest
 	CommitReply Digest
 	Choice      Digest
-	Tables     Digest
-	Labels     Digest
-	Reply      Digest
-	Outputs    Digest
-	Pass       bool
-	Legal      bool
+	Tables      Digest
+	Labels      Digest
+	Reply       Digest
+	Outputs     Digest
+	Pass        bool
+	Legal       bool
 }
 
 // RecordRequest returns the record of a try whose request was sent.
