@@ -83,7 +83,15 @@ type Options struct {
 	// means DefaultLag once a time control is set.
 	Time clock.Control
 	Lag  time.Duration
+	// Lambda is, in Phantom Go, the number of garblings of every try of
+	// the secure referee, all but one opened and checked by the evaluator
+	// (T-8(b), MPC-D14 in docs/mpc.md): 0 for none (older invitations,
+	// which lack it), else 2, 4, 8 or 16. Normalize makes 1 into 0.
+	Lambda int
 }
+
+// MaxLambda is the largest Options.Lambda.
+const MaxLambda = 16
 
 // DefaultLag is the lag allowance a move of a game with a time control
 // (CLK-D7).
@@ -155,6 +163,16 @@ func (o Options) Normalize() (Options, error) {
 		}
 	} else if o.Rules != "" {
 		return o, fmt.Errorf("%w: --rules applies to phantom only", ErrBadOptions)
+	}
+	if o.Variant == VariantPhantom {
+		if o.Lambda == 1 {
+			o.Lambda = 0
+		}
+		if o.Lambda < 0 || o.Lambda > MaxLambda || o.Lambda&(o.Lambda-1) != 0 {
+			return o, fmt.Errorf("%w: λ = %d garblings per try (allowed 1, 2, 4, 8, 16)", ErrBadOptions, o.Lambda)
+		}
+	} else if o.Lambda != 0 {
+		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)
 	}
 	if o.Variant == VariantHMG {
 		if !o.CardsSet && o.Cards == 0 {

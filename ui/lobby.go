@@ -83,6 +83,10 @@ type Lobby struct {
 	// lag is the lag allowance of the command line (kakure play --lag),
 	// which the form's games with a clock take (CLK-D7).
 	lag time.Duration
+	// lambda is Phantom Go's garblings per try of the command line
+	// (kakure play --lambda, default 4; T-8(b)), which the form's Phantom
+	// Go games take.
+	lambda int
 
 	me, invites, status, hints  *tview.TextView
 	lan, saved                  *tview.List
@@ -259,7 +263,7 @@ func (l *Lobby) Model() *LobbyModel { return &l.model }
 // SetDefaults fills the form with o (zero fields stay empty: the
 // variant's default).
 func (l *Lobby) SetDefaults(o engine.Options) {
-	l.lag = o.Lag
+	l.lag, l.lambda = o.Lag, o.Lambda
 	for i, v := range formVariants {
 		if v == o.Variant {
 			l.variant.SetCurrentOption(i)
@@ -329,6 +333,7 @@ func (l *Lobby) Options() (engine.Options, error) {
 	case engine.VariantPhantom:
 		i, _ := l.rules.GetCurrentOption()
 		o.Rules = formRules[max(i, 0)]
+		o.Lambda = l.lambda
 	case engine.VariantHMG:
 		cards, set, err := num(l.cards, "hidden moves")
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -55,7 +56,7 @@ const (
 )
 
 // MaxLambda is the largest number of garblings per try.
-const MaxLambda = 16
+const MaxLambda = engine.MaxLambda
 
 // Message kinds of the checking: 'P', version 1, kind.
 const (
@@ -452,7 +453,8 @@ type Certificate struct {
 	// Choice is the evaluator's choice message of the try (it names ĵ),
 	// Tables the digest of the tables the garbler sent and Labels the
 	// labels message it sent, when Opened is -1. The tables themselves
-	// are not needed: their digest is what the commitment holds.
+	// are not needed: their digest is what the commitment holds; nor are
+	// the labels when the tables differ (Labels is then empty).
 	Choice []byte
 	Tables Digest
 	Labels []byte
@@ -615,9 +617,33 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 		return Commitment{}, err
 	}
 	g.pre = nil
+	// The request shows that the evaluator had the messages made again.
+	g.again = garblerAgain{}
 	g.committed = st
 	g.phase = phaseCommitted
 	return Commitment{Commitments: marshalCommitment(try, mover, copies), Reply: reply}, nil
+}
+
+// Committed reports whether the garbler committed to the try under way
+// of a checked game and waits for the evaluator's choice.
+func (g *Garbler) Committed() bool { return g.phase == phaseCommitted }
+
+// CheckChoice checks the evaluator's Choice of the checked try under way
+// as soon as it comes: a malformed one is ErrMessage, one whose proof is
+// wrong fails the machine (ErrDeviation, blaming the evaluator).
+func (g *Garbler) CheckChoice(choice []byte) error {
+	if err := g.check(phaseCommitted); err != nil {
+		return err
+	}
+	st := g.committed
+	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	if err != nil {
+		return err
+	}
+	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
+		return g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
+	}
+	return nil
 }
 
 // GarbleChosen takes the evaluator's Choice of a checked try and returns
@@ -685,6 +711,7 @@ type evaluatorChecked struct {
 	entries    [][3]Digest
 	j          int
 	pads       []gc.Label // z_k ⊕ c_k·D
+	seeds      []prg.Seed // every seed but seed ĵ, once opened
 }
 
 // choose returns ĵ of try: the garbling the evaluator keeps.
@@ -743,6 +770,7 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 		copy(sums[l][16:], got[m+2*l+1][:])
 	}
 	seeds := ggmPuncture(sums, ck.j, depth)
+	ck.seeds = seeds
 	for i, s := range seeds {
 		if i == ck.j {
 			continue
@@ -770,6 +798,18 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 	}
 	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
 	return bytes.Clone(ck.choice), nil
+}
+
+// Opened returns, for the checked try under way once its commitment is
+// opened, the garbler's commitments, the seeds the evaluator learned (seed
+// ĵ left zero) and ĵ; ok is false otherwise. It is what the evaluator
+// could put in a certificate (tests make forged ones from it).
+func (e *Evaluator) Opened() (commitments []byte, seeds []prg.Seed, j int, ok bool) {
+	if e.cur == nil || e.cur.checked == nil || e.cur.checked.seeds == nil {
+		return nil, nil, 0, false
+	}
+	ck := e.cur.checked
+	return bytes.Clone(ck.commitment), slices.Clone(ck.seeds), ck.j, true
 }
 
 // Certificate returns the certificate that convicts the garbler when the
@@ -803,16 +843,16 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 		return nil, nil, err
 	}
 	entry := ck.entries[ck.j]
-	certify := func(what string) error {
+	certify := func(what string, labels []byte) error {
 		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),
-			Tables: Sum(g.Tables), Labels: bytes.Clone(g.Labels), What: what}
+			Tables: Sum(g.Tables), Labels: bytes.Clone(labels), What: what}
 		return e.fail("try %d: the %s of garbling %d differ from its commitment (certificate)", try, what, ck.j)
 	}
 	if Sum(g.Tables) != entry[1] {
-		return nil, nil, certify("garbled tables and decoding bits")
+		return nil, nil, certify("garbled tables and decoding bits", nil)
 	}
 	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
-		return nil, nil, certify("garbler's input labels")
+		return nil, nil, certify("garbler's input labels", g.Labels)
 	}
 	mine = make([]gc.Label, m)
 	for k, p := range ck.pads {
@@ -844,7 +884,7 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if tr.Sent < 2 || Sum(c.Commitment) != tr.Commitment {
 		return fmt.Errorf("%w: the commitment is not the one the record holds for try %d", ErrNotProven, t)
 	}
-	if c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || Sum(c.Labels) != tr.Labels) {
+	if c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
 		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})
