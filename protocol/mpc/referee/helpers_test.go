@@ -120,7 +120,7 @@ func (gm *testGame) play(p engine.Point) ([2]engine.PhantomAnnouncement, error) 
 			return ann, err
 		}
 		cm.Commitments = gm.send(try, "commitment", cm.Commitments)
-		cm.Reply = gm.send(try, "seed reply", cm.Reply)
+		cm.Reply = gm.send(try, "commitment-reply", cm.Reply)
 		*last = last.WithCommitment(cm)
 		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], cm.Commitments, cm.Reply)
 		choice, err := gm.e.Open(cm)
