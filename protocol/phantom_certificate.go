@@ -73,7 +73,9 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 	if c.Opened >= 0 {
 		f.Seed = hex.EncodeToString(c.Seed[:])
 	} else {
-		frames = append(frames, c.Choice, c.Labels)
+		// Non-nil even when empty (the labels are not needed when the
+		// tables differ): Game.accuse drops nil frames.
+		frames = append(frames, c.Choice, append([]byte{}, c.Labels...))
 	}
 	b, merr := json.Marshal(f)
 	if merr != nil {

@@ -154,8 +154,19 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 	}
 	var ck *evaluatorChecked
 	if e.cfg.Checked() {
+		// Per garbling its m input bits: the real ones in garbling ĵ,
+		// random ones (from its seed) in the others, which it checks
+		// once their seeds are opened (MPC-D18); then the seed transfer.
 		ck = &evaluatorChecked{j: e.choose(e.pub.Try)}
-		in = append(in, seedChoices(ck.j, e.cfg.depth())...)
+		all := make([]bool, 0, e.cfg.evaluatorOTs(len(in)))
+		for i := range e.cfg.lambda() {
+			if i == ck.j {
+				all = append(all, in...)
+			} else {
+				all = append(all, e.seed.Stream(labelPVCRandom, e.pub.Try, uint64(i)).Bools(len(in))...)
+			}
+		}
+		in = append(all, seedChoices(ck.j, e.cfg.depth())...)
 		ck.choices = in
 	}
 	req, err := e.receiver.Request(in)

@@ -62,6 +62,9 @@ type Garbler struct {
 	// to, the second the labels it sends of garbling ĵ.
 	cheatCopy func(try uint64, i int, g *gc.Garbled, k *gc.Keys)
 	cheatSend func(try uint64, j int, own *[]gc.Label, other *[]Digest, cp *copyGarbling)
+	// cheatOT changes the OT pairs of a checked try (garbling i's pair
+	// for evaluator input k at i·m+k) before they are sent.
+	cheatOT func(try uint64, m int, pairs [][2]ot.Block)
 }
 
 // garblerTry is the garbler's secret side of the try under way.
@@ -174,7 +177,7 @@ func (g *Garbler) CheckRequest(request []byte) error {
 		return err
 	}
 	l := g.rc.layout[g.cfg.PartyOf(g.pub.ToMove)]
-	if err := checkRequestSize(request, l.NumInputs[circuit.Evaluator]+g.cfg.seedOTs()); err != nil {
+	if err := checkRequestSize(request, g.cfg.evaluatorOTs(l.NumInputs[circuit.Evaluator])); err != nil {
 		return err
 	}
 	return g.requestError(g.sender.Check(request))

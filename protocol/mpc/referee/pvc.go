@@ -20,16 +20,18 @@ import (
 // Hong–Katz–Kolesnikov–Lu–Wang 2019). With λ = Config.Lambda > 1 a try
 // has five messages instead of three:
 //
-//	E → G  Request      OT request: the evaluator's m input bits, then
-//	                    2·log2 λ choice bits of the seed transfer
+//	E → G  Request      OT request: per garbling i < λ, m input bits
+//	                    (the evaluator's real ones for ĵ, random ones
+//	                    for the others), then 2·log2 λ choice bits of
+//	                    the seed transfer
 //	G → E  Commitment   per garbling i < λ: H(seed_i), H(tables_i),
-//	                    H(label commitments_i); then the OT reply
-//	                    (random correlated pads for the m input OTs, the
-//	                    punctured GGM tree of the λ seeds)
+//	                    H(label commitments_i); then the OT reply (the
+//	                    labels of the evaluator's inputs of every
+//	                    garbling, the punctured GGM tree of the λ seeds)
 //	E → G  Choice       ĵ and a hash of the λ − 1 seeds it learned
 //	G → E  Garbling     garbling ĵ: tables, the garbler's input labels
-//	                    with the hashes of the other labels, and the
-//	                    corrections that turn the pads into ĵ's labels
+//	                    with the hashes of the other labels, and a
+//	                    12-byte header naming the try and ĵ
 //	E → G  Outputs      as with λ = 1
 //
 // The seeds seed_i are the leaves of a GGM tree whose root the garbler
@@ -45,7 +47,7 @@ import (
 const (
 	labelPVCRoot   = "kakure/phantom/pvc/root"   // garbler seed; index: the try
 	labelPVCNode   = "kakure/phantom/pvc/ggm"    // node seed; index: 0 left, 1 right
-	labelPVCPad    = "kakure/phantom/pvc/pad"    // garbler seed; index: the try
+	labelPVCRandom = "kakure/phantom/pvc/random" // evaluator seed; index: the try, the garbling
 	labelPVCChoose = "kakure/phantom/pvc/choose" // evaluator seed; index: the try
 	labelPVCDelta  = "kakure/phantom/pvc/delta"  // seed_i
 	labelPVCLabels = "kakure/phantom/pvc/labels" // seed_i
@@ -68,7 +70,7 @@ const (
 	commitHeader      = 3 + 8 + 1 + 1 // magic, version, kind, try, mover, λ
 	commitEntry       = 3 * sha256.Size
 	choiceSize        = 3 + 8 + 1 + sha256.Size
-	correctionsHeader = 3 + 8 + 1 + 16 // magic, version, kind, try, ĵ, D ⊕ Δ_ĵ
+	correctionsHeader = 3 + 8 + 1 // magic, version, kind, try, ĵ
 )
 
 // lambda returns the number of garblings per try: 1 (no checking, the
@@ -86,6 +88,11 @@ func (c Config) Checked() bool { return c.lambda() > 1 }
 
 // depth returns log2 λ: the levels of the GGM tree, 2 OTs each.
 func (c Config) depth() int { return bits.TrailingZeros(uint(c.lambda())) }
+
+// evaluatorOTs returns the number of OTs of a request of a try whose
+// circuit has m evaluator inputs: m, or in a checked game m per garbling
+// and the seed transfer's.
+func (c Config) evaluatorOTs(m int) int { return c.lambda()*m + c.seedOTs() }
 
 // seedOTs returns the number of OTs of the seed transfer appended to the
 // evaluator's input OTs.
@@ -362,38 +369,26 @@ func parseChoice(cfg Config, try uint64, b []byte) (int, Digest, error) {
 	return j, proof, nil
 }
 
-// corrections is a parsed corrections message (the Reply of a checked
-// try's Garbling).
+// corrections is a parsed Reply of a checked try's Garbling: the try and
+// ĵ, which the garbler's own signed message names (the labels of the
+// evaluator's inputs came with the commitment).
 type corrections struct {
-	try   uint64
-	j     int
-	delta gc.Label // D ⊕ Δ_ĵ
-	zero  []gc.Label
+	try uint64
+	j   int
 }
 
-func marshalCorrections(try uint64, j int, delta gc.Label, zero []gc.Label) []byte {
-	b := make([]byte, 0, correctionsHeader+16*len(zero))
+func marshalCorrections(try uint64, j int) []byte {
+	b := make([]byte, 0, correctionsHeader)
 	b = append(b, pvcMagic, pvcVersion, kindCorrections)
 	b = binary.BigEndian.AppendUint64(b, try)
-	b = append(b, byte(j))
-	b = append(b, delta[:]...)
-	for _, z := range zero {
-		b = append(b, z[:]...)
-	}
-	return b
+	return append(b, byte(j))
 }
 
-func parseCorrections(b []byte, m int) (*corrections, error) {
-	if len(b) != correctionsHeader+16*m || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCorrections {
-		return nil, fmt.Errorf("%w: corrections of %d bytes for %d OTs", ErrMessage, len(b), m)
+func parseCorrections(b []byte) (*corrections, error) {
+	if len(b) != correctionsHeader || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCorrections {
+		return nil, fmt.Errorf("%w: reply of a checked garbling of %d bytes", ErrMessage, len(b))
 	}
-	c := &corrections{try: binary.BigEndian.Uint64(b[3:]), j: int(b[11])}
-	copy(c.delta[:], b[12:28])
-	c.zero = make([]gc.Label, m)
-	for k := range c.zero {
-		copy(c.zero[k][:], b[correctionsHeader+16*k:])
-	}
-	return c, nil
+	return &corrections{try: binary.BigEndian.Uint64(b[3:]), j: int(b[11])}, nil
 }
 
 // checkedLabels is the Labels part of a checked try's Garbling: the
@@ -543,8 +538,6 @@ type garblerCommitted struct {
 	mover  circuit.Party
 	copies []*copyGarbling
 	seeds  []prg.Seed
-	pads   []gc.Label // z_k
-	padD   gc.Label   // D
 }
 
 // prepareCopies garbles the λ garblings of try (Prepare's work when the
@@ -576,7 +569,7 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 	}
 	mover := g.cfg.PartyOf(g.pub.ToMove)
 	m := g.rc.layout[mover].NumInputs[circuit.Evaluator]
-	if err := checkRequestSize(request, m+g.cfg.seedOTs()); err != nil {
+	if err := checkRequestSize(request, g.cfg.evaluatorOTs(m)); err != nil {
 		return Commitment{}, err
 	}
 	try := g.pub.Try
@@ -590,17 +583,12 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 			return Commitment{}, err
 		}
 	}
-	pad := g.seed.Stream(labelPVCPad, try)
-	st := &garblerCommitted{try: try, mover: mover, copies: copies, seeds: seeds, pads: make([]gc.Label, m)}
-	pairs := make([][2]ot.Block, 0, m+g.cfg.seedOTs())
-	if _, err := pad.Read(st.padD[:]); err != nil {
-		return Commitment{}, err
-	}
-	for k := range st.pads {
-		if _, err := pad.Read(st.pads[k][:]); err != nil {
-			return Commitment{}, err
+	st := &garblerCommitted{try: try, mover: mover, copies: copies, seeds: seeds}
+	pairs := make([][2]ot.Block, 0, g.cfg.evaluatorOTs(m))
+	for _, cp := range copies {
+		for _, pair := range cp.keys.Inputs[circuit.Evaluator] {
+			pairs = append(pairs, [2]ot.Block{pair[0], pair[1]})
 		}
-		pairs = append(pairs, [2]ot.Block{st.pads[k], st.pads[k].Xor(st.padD)})
 	}
 	levels := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
 	for _, s := range ggmSums(levels) {
@@ -611,6 +599,9 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 			}
 			pairs = append(pairs, p)
 		}
+	}
+	if g.cheatOT != nil {
+		g.cheatOT(try, m, pairs)
 	}
 	reply, err := g.sender.Send(request, pairs)
 	if err := g.requestError(err); err != nil {
@@ -683,11 +674,7 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	for w, lb := range own {
 		other[w] = cp.pairs[w][1-b2int(lb.LSB())]
 	}
-	zero := make([]gc.Label, len(st.pads))
-	for k, pair := range cp.keys.Inputs[circuit.Evaluator] {
-		zero[k] = pair[0].Xor(st.pads[k])
-	}
-	corr := marshalCorrections(st.try, j, st.padD.Xor(cp.keys.Delta), zero)
+	corr := marshalCorrections(st.try, j)
 	if g.cheatSend != nil {
 		g.cheatSend(st.try, j, &own, &other, cp)
 	}
@@ -710,7 +697,7 @@ type evaluatorChecked struct {
 	choice     []byte
 	entries    [][3]Digest
 	j          int
-	pads       []gc.Label // z_k ⊕ c_k·D
+	labels     []gc.Label // the labels of its inputs of garbling ĵ
 	seeds      []prg.Seed // every seed but seed ĵ, once opened
 }
 
@@ -761,13 +748,14 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 	ck := cur.checked
 	ck.commitment = bytes.Clone(msg.Commitments)
 	ck.entries = cm.entries
-	m := len(ck.choices) - e.cfg.seedOTs()
-	ck.pads = got[:m]
+	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
+	ck.labels = got[ck.j*m : (ck.j+1)*m]
 	depth := e.cfg.depth()
 	sums := make([]prg.Seed, depth)
+	base := e.cfg.lambda() * m
 	for l := range depth {
-		copy(sums[l][:16], got[m+2*l][:])
-		copy(sums[l][16:], got[m+2*l+1][:])
+		copy(sums[l][:16], got[base+2*l][:])
+		copy(sums[l][16:], got[base+2*l+1][:])
 	}
 	seeds := ggmPuncture(sums, ck.j, depth)
 	ck.seeds = seeds
@@ -781,6 +769,7 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 			return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to", try, i)
 		}
 	}
+	var otFault error
 	for i, s := range seeds {
 		if i == ck.j {
 			continue
@@ -795,6 +784,17 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 				return nil, e.fail("try %d: the %s of opened garbling %d differ from its commitment (certificate)", try, what, i)
 			}
 		}
+		// The labels its OTs gave for its random bits of garbling i
+		// (MPC-D18): a wrong one is caught, not proven by itself (the OT
+		// hides what was sent); the audit names the garbler.
+		for k, pair := range cp.keys.Inputs[circuit.Evaluator] {
+			if otFault == nil && got[i*m+k] != pair[b2int(ck.choices[i*m+k])] {
+				otFault = fmt.Errorf("try %d: the OT reply of opened garbling %d gives its input %d a label that is not the one its seed gives", try, i, k)
+			}
+		}
+	}
+	if otFault != nil {
+		return nil, e.fail("%v", otFault)
 	}
 	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
 	return bytes.Clone(ck.choice), nil
@@ -830,8 +830,7 @@ func (e *Evaluator) Certificate() *Certificate {
 func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []gc.Label, err error) {
 	ck := e.cur.checked
 	try := e.pub.Try
-	m := len(ck.pads)
-	corr, err := parseCorrections(g.Reply, m)
+	corr, err := parseCorrections(g.Reply)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -854,13 +853,7 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
 		return nil, nil, certify("garbler's input labels", g.Labels)
 	}
-	mine = make([]gc.Label, m)
-	for k, p := range ck.pads {
-		mine[k] = p.Xor(corr.zero[k])
-		if ck.choices[k] {
-			mine[k] = mine[k].Xor(corr.delta)
-		}
-	}
+	mine = ck.labels
 	return own, mine, nil
 }
 

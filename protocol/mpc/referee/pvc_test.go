@@ -9,6 +9,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -436,5 +437,104 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 		if next.ToMove() != gm.g.Public().ToMove {
 			t.Errorf("sent %d: public state after the try", sent)
 		}
+	}
+}
+
+// TestT8CoverCatchesWrongOTReply runs a garbler that corrupts the OT
+// reply's message for value 1 of one of the evaluator's input wires
+// (selective failure, T-8(b), MPC-D18): in one garbling drawn at random,
+// or in every garbling. The evaluator's OTs of an opened garbling carry
+// random bits, so the corruption is caught during the try when an opened
+// garbling's random bit is 1 there, whatever the evaluator's real input:
+// expected (λ − 1)/λ · 1/2 = 37.5 % for one garbling and 1 − 2^-(λ−1) =
+// 87.5 % for all at λ = 4. It is not provable by itself (the OT hides
+// what was sent): the evaluator blames the garbler and the audit names
+// it. 400 trials each without the race detector, 12 under it.
+func TestT8CoverCatchesWrongOTReply(t *testing.T) {
+	trials, lambda := 400, 4
+	if raceEnabled {
+		trials = 12
+	}
+	for mi, mode := range []struct {
+		name     string
+		every    bool
+		min, max float64
+	}{{"one-garbling", false, 0.30, 0.45}, {"every-garbling", true, 0.82, 0.93}} {
+		t.Run(mode.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, uint64(mi)))
+			armed := false
+			hook := func(_ uint64, m int, pairs [][2]ot.Block) {
+				if !armed {
+					return
+				}
+				k, target := rng.IntN(m), rng.IntN(lambda)
+				for i := range lambda {
+					if mode.every || i == target {
+						pairs[i*m+k][1][rng.IntN(16)] ^= 1 << rng.IntN(8)
+					}
+				}
+			}
+			newGame := func(n int) *testGame {
+				gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("ot cheat g", 10*mi+n), testSeed("ot cheat e", 10*mi+n), lambda)
+				gm.g.cheatOT = hook
+				return gm
+			}
+			gm := newGame(0)
+			caught, audited := 0, false
+			last := engine.NoPoint
+			for n := range trials {
+				if gm.ref.PlayEnded() {
+					gm = newGame(n + 1)
+				}
+				nTries := [2]int{len(gm.g.tries), len(gm.e.tries)}
+				nMovers := [2]int{len(gm.g.movers), len(gm.e.movers)}
+				pub, shares := gm.e.pub, [2]circuit.RefereeState{gm.g.Share(), gm.e.Share()}
+				p := randomTry(rng, gm.ref, last)
+				try := gm.e.pub.Try
+				armed = true
+				_, err := gm.play(p)
+				armed = false
+				switch {
+				case err == nil:
+					next, _, err := gm.ref.Try(gm.ref.ToMove(), p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					gm.ref = next
+					if p != engine.Pass {
+						last = p
+					}
+					continue
+				case gm.e.Err() != nil && strings.Contains(err.Error(), "OT reply of opened garbling"):
+					if !strings.Contains(err.Error(), "the garbler") || gm.g.Err() != nil || gm.e.Certificate() != nil {
+						t.Fatalf("try %d: %v (garbler %v, certificate %v)", try, err, gm.g.Err(), gm.e.Certificate())
+					}
+					caught++
+					if !audited {
+						_, aerr := Audit(gm.rec, gm.reveals())
+						var f *Fault
+						if !errors.As(aerr, &f) || f.Party != circuit.Garbler {
+							t.Fatalf("try %d: the audit says %v, want the garbler", try, aerr)
+						}
+						audited = true
+					}
+				case gm.e.Err() == nil && gm.g.Err() != nil, gm.e.Err() != nil && strings.Contains(err.Error(), "the garbler"):
+					// Garbling ĵ's corrupted message was the evaluator's
+					// real bit: the try fails without proof (the audit
+					// has one).
+				default:
+					t.Fatalf("try %d: %v", try, err)
+				}
+				gm.resetTry(nTries, nMovers, pub, shares)
+			}
+			rate := float64(caught) / float64(trials)
+			t.Logf("T-8(b) wrong OT reply in %s, λ=%d: caught during the try in %d of %d trials (%.1f %%)", mode.name, lambda, caught, trials, 100*rate)
+			if !raceEnabled && (rate < mode.min || rate > mode.max) {
+				t.Errorf("caught in %.1f %% of the trials, want %.0f–%.0f %%", 100*rate, 100*mode.min, 100*mode.max)
+			}
+			if caught == 0 {
+				t.Error("never caught")
+			}
+		})
 	}
 }
