@@ -614,6 +614,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		if err := p.tell(b.Try, a); err != nil {
 			return catch(err)
 		}
+		if h.m.Options.Lambda > 1 && p.g.Ready() {
+			// The λ garblings of the next try, before its request comes.
+			p.g.Prepare()
+		}
 	}
 	return nil
 }

@@ -190,16 +190,28 @@ func writeGameTry(h hashWriter, cfg Config, try uint64, i int) {
 }
 
 // labelHash commits to one label of the garbler's input wire w of
-// garbling i.
+// garbling i: SHA-256(prefix ‖ w:u32 ‖ label), one block, with prefix the
+// SHA-256 of the tag, the game, the try and i (labelPrefix).
 func labelHash(cfg Config, try uint64, i, w int, l gc.Label) Digest {
+	p := labelPrefix(cfg, try, i)
+	return labelHashOf(&p, w, l)
+}
+
+// labelPrefix is the hash that binds the label hashes of garbling i of
+// try to the game.
+func labelPrefix(cfg Config, try uint64, i int) Digest {
 	h := sha256.New()
 	h.Write([]byte(tagPVCLabel))
 	writeGameTry(h, cfg, try, i)
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(w))
-	h.Write(n[:])
-	h.Write(l[:])
 	return Digest(h.Sum(nil))
+}
+
+func labelHashOf(prefix *Digest, w int, l gc.Label) Digest {
+	var buf [sha256.Size + 4 + 16]byte
+	copy(buf[:], prefix[:])
+	binary.BigEndian.PutUint32(buf[sha256.Size:], uint32(w))
+	copy(buf[sha256.Size+4:], l[:])
+	return sha256.Sum256(buf[:])
 }
 
 // labelsDigest is the commitment to the labels of the garbler's inputs of
@@ -222,9 +234,10 @@ func labelsDigest(cfg Config, try uint64, i int, pairs [][2]Digest) Digest {
 func labelPairs(cfg Config, try uint64, i int, keys *gc.Keys) [][2]Digest {
 	in := keys.Inputs[circuit.Garbler]
 	pairs := make([][2]Digest, len(in))
+	prefix := labelPrefix(cfg, try, i)
 	for w, pair := range in {
 		for _, l := range pair {
-			pairs[w][b2int(l.LSB())] = labelHash(cfg, try, i, w, l)
+			pairs[w][b2int(l.LSB())] = labelHashOf(&prefix, w, l)
 		}
 	}
 	return pairs
@@ -422,9 +435,10 @@ func parseCheckedLabels(b []byte, n int) ([]gc.Label, []Digest, error) {
 // labels the garbler sent and the hashes of the others.
 func openedLabelsDigest(cfg Config, try uint64, j int, own []gc.Label, other []Digest) Digest {
 	pairs := make([][2]Digest, len(own))
+	prefix := labelPrefix(cfg, try, j)
 	for w, l := range own {
 		c := b2int(l.LSB())
-		pairs[w][c] = labelHash(cfg, try, j, w, l)
+		pairs[w][c] = labelHashOf(&prefix, w, l)
 		pairs[w][1-c] = other[w]
 	}
 	return labelsDigest(cfg, try, j, pairs)
