@@ -85,7 +85,7 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false},
 		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false},
 		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, true},
+		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false},
 		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false},
 		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false},
 	}
