@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -559,15 +561,43 @@ type garblerCommitted struct {
 func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarbling, []prg.Seed, error) {
 	leaves := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
 	seeds := leaves[len(leaves)-1]
-	copies := make([]*copyGarbling, len(seeds))
-	for i, s := range seeds {
-		c, err := garbleCopy(g.cfg, g.rc, mover, try, i, s, g.cheatCopy)
-		if err != nil {
-			return nil, nil, err
-		}
-		copies[i] = c
+	copies, err := garbleCopies(g.cfg, g.rc, mover, try, seeds, -1, g.cheatCopy)
+	if err != nil {
+		return nil, nil, err
 	}
 	return copies, seeds, nil
+}
+
+// garbleCopies garbles the copies of try from their seeds, all but skip
+// (-1 for none), on up to GOMAXPROCS cores at once (MPC-D19: each copy is
+// a function of its seed alone, so the result does not depend on the
+// order). A test hook cheat makes it one at a time.
+func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, cheat func(uint64, int, *gc.Garbled, *gc.Keys)) ([]*copyGarbling, error) {
+	copies := make([]*copyGarbling, len(seeds))
+	errs := make([]error, len(seeds))
+	workers := min(runtime.GOMAXPROCS(0), len(seeds))
+	if cheat != nil {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, len(seeds))
+	for i := range seeds {
+		if i != skip {
+			next <- i
+		}
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				copies[i], errs[i] = garbleCopy(cfg, rc, mover, try, i, seeds[i], cheat)
+			}
+		}()
+	}
+	wg.Wait()
+	return copies, errors.Join(errs...)
 }
 
 // Commit answers the evaluator's request of the next try of a checked
@@ -784,14 +814,15 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 		}
 	}
 	var otFault error
+	copies, err := garbleCopies(e.cfg, e.rc, cur.mover, try, seeds, ck.j, nil)
+	if err != nil {
+		return nil, e.fail("try %d: %v", try, err)
+	}
 	for i, s := range seeds {
 		if i == ck.j {
 			continue
 		}
-		cp, err := garbleCopy(e.cfg, e.rc, cur.mover, try, i, s, nil)
-		if err != nil {
-			return nil, e.fail("try %d: %v", try, err)
-		}
+		cp := copies[i]
 		for k, what := range []string{"seed", "garbled tables and decoding bits", "input label commitments"} {
 			if cp.commit[k] != cm.entries[i][k] {
 				e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: what}
