@@ -119,3 +119,38 @@ func checkNoReveal(t *testing.T, h *protocol.Game) {
 		}
 	}
 }
+
+// TestT8LambdaInTheInvitation (T-8(b)): λ travels in the signed
+// invitation's options as "lambda", absent for one garbling (older
+// invitations, whose tries are not checked); one meaning has one form, so
+// "lambda": 1 is refused, and so are λ that are not powers of two up to
+// 16, and λ for another variant.
+func TestT8LambdaInTheInvitation(t *testing.T) {
+	o, err := checkedOptions(engine.RulesCommon).Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := protocol.OptionsToBody(o)
+	if b.Lambda != 4 {
+		t.Fatalf("body λ = %d", b.Lambda)
+	}
+	if back, err := b.Options(); err != nil || back.Lambda != 4 {
+		t.Fatalf("round trip: %v, λ = %d", err, back.Lambda)
+	}
+	b.Lambda = 0
+	if back, err := b.Options(); err != nil || back.Lambda != 0 {
+		t.Fatalf("without lambda: %v, λ = %d", err, back.Lambda)
+	}
+	for _, bad := range []int{1, 3, 32, -2} {
+		b.Lambda = bad
+		if _, err := b.Options(); err == nil {
+			t.Errorf("lambda %d accepted", bad)
+		}
+	}
+	if _, err := (engine.Options{Variant: engine.VariantGo, Lambda: 4}).Normalize(); err == nil {
+		t.Error("λ accepted for plain Go")
+	}
+	if n, err := (engine.Options{Variant: engine.VariantPhantom, Lambda: 1}).Normalize(); err != nil || n.Lambda != 0 {
+		t.Errorf("λ = 1 normalizes to %d (%v), want 0", n.Lambda, err)
+	}
+}
