@@ -84,7 +84,15 @@ type Options struct {
 	// means DefaultLag once a time control is set.
 	Time clock.Control
 	Lag  time.Duration
+	// Lambda is, in Phantom Go, the number of garblings of every try of
+	// the secure referee, all but one opened and checked by the evaluator
+	// (T-8(b), MPC-D14 in docs/mpc.md): 0 for none (older invitations,
+	// which lack it), else 2, 4, 8 or 16. Normalize makes 1 into 0.
+	Lambda int
 }
+
+// MaxLambda is the largest Options.Lambda.
+const MaxLambda = 16
 
 // DefaultLag is the lag allowance a move of a game with a time control
 // (CLK-D7).
@@ -138,6 +146,16 @@ func (o Options) Normalize() (Options, error) {
 		} else if opt.isSet(o) {
 			return o, fmt.Errorf("%w: --%s applies to %s only", ErrBadOptions, opt.Key, opt.Variant)
 		}
+	}
+	if o.Variant == VariantPhantom {
+		if o.Lambda == 1 {
+			o.Lambda = 0
+		}
+		if o.Lambda < 0 || o.Lambda > MaxLambda || o.Lambda&(o.Lambda-1) != 0 {
+			return o, fmt.Errorf("%w: λ = %d garblings per try (allowed 1, 2, 4, 8, 16)", ErrBadOptions, o.Lambda)
+		}
+	} else if o.Lambda != 0 {
+		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)
 	}
 	o, err = o.normalizeSides(d)
 	if err != nil {

@@ -31,8 +31,40 @@ func PhantomTamper(body any, i int, f func([]byte) []byte) any {
 		b.bulk = change(b.bulk)
 		b.Request = referee.Sum(b.bulk[0])
 		return b
+	case PhantomCommitmentBody:
+		b.bulk = change(b.bulk)
+		b.Commitments, b.Reply = referee.Sum(b.bulk[0]), referee.Sum(b.bulk[1])
+		return b
 	}
 	return body
+}
+
+// PhantomForgedCertificate returns the report of a lying evaluator's
+// program against the garbler, at the checked try under way whose
+// commitment it opened: a certificate of an opened garbling with its
+// true seed (which re-garbles to what was committed) when trueSeed, else
+// with that seed changed.
+func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
+	p, ok := g.player.(*phantomPlayer)
+	if !ok {
+		return ViolationBody{}, errors.New("not a game of Phantom Go")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil {
+		return ViolationBody{}, errors.New("not an evaluator of Phantom Go")
+	}
+	commitments, seeds, j, ok := p.e.Opened()
+	if !ok {
+		return ViolationBody{}, errors.New("no opened commitment")
+	}
+	i := (j + 1) % len(seeds)
+	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "garbled tables and decoding bits"}
+	if !trueSeed {
+		c.Seed[0] ^= 1
+	}
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
 // PhantomAlterShare is an action of a cheating evaluator's program: it

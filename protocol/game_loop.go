@@ -301,7 +301,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 			if err := g.save(false); err != nil {
 				g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 			}
-			g.accuse(v, nil)
+			g.accuse(v, evidenceOf(v))
 			return
 		}
 		// The player's state moved on with the attachments, which are

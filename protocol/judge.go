@@ -81,10 +81,11 @@ const RuleCertificate = "T-8"
 
 // CertificateJudge checks the evidence of a T-8(b) report: a certificate
 // that convicts the garbler on its own signatures without the
-// evaluator's secrets. It returns the violation the certificate proves,
-// or nil when it proves nothing. Nil until the secure referee provides
-// certificates (package protocol/mpc): until then such a report is
-// judged like any other, on the accused's signed messages.
+// evaluator's secrets. It returns the violation the certificate proves
+// (the accused's), the reporter's false accusation when the evidence is
+// a certificate that proves nothing, or nil when the evidence is no
+// certificate: such a report is judged like any other, on the accused's
+// signed messages. Phantom Go sets it (phantom_certificate.go).
 var CertificateJudge func(game GameID, peers [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation
 
 // judgeReport is the one judge of violation reports (T-13, T-14): the
@@ -161,8 +162,15 @@ func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accus
 	}
 	if body.Rule == RuleCertificate && CertificateJudge != nil {
 		// Only the accused can be convicted by its certificate.
-		if v := CertificateJudge(game, peers, accused, view, body.Evidence); v != nil && v.Accused == accused {
+		switch v := CertificateJudge(game, peers, accused, view, body.Evidence); {
+		case v != nil && v.Accused == accused:
 			j.Verdict, j.Violation = VerdictProven, v
+			return j
+		case v != nil && v.Accused == reporter:
+			// A certificate that proves nothing was made up: an honest
+			// evaluator's always proves its cheat (T-8(b), T-14).
+			v.Seq = int64(report.Seq)
+			j.Verdict, j.Violation = VerdictFalse, v
 			return j
 		}
 	}

@@ -32,13 +32,16 @@ type OptionsBody struct {
 	// (CLK-D7), present exactly when Time is.
 	Time  string `json:"time,omitempty"`
 	LagMS int64  `json:"lag_ms,omitempty"`
+	// Lambda is Phantom Go's garblings per try (T-8(b)), absent for one
+	// (older invitations: tries not checked).
+	Lambda int `json:"lambda,omitempty"`
 }
 
 // OptionsToBody writes normalized options in wire form.
 func OptionsToBody(o engine.Options) OptionsBody {
 	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
 		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
-	b.Handicap = o.Handicap
+	b.Handicap, b.Lambda = o.Handicap, o.Lambda
 	if o.InviterColor != engine.Empty {
 		b.InviterColor = o.InviterColor.String()
 	}
@@ -53,7 +56,11 @@ func (b OptionsBody) Options() (engine.Options, error) {
 	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
 		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
 		Perpendicular: b.Perpendicular}
-	o.Handicap = b.Handicap
+	o.Handicap, o.Lambda = b.Handicap, b.Lambda
+	if b.Lambda == 1 {
+		// One signed invitation has one meaning: one garbling is absent.
+		return o, fmt.Errorf("%w: λ = 1 is written by leaving it out", engine.ErrBadOptions)
+	}
 	switch b.InviterColor {
 	case "":
 	case "black":

@@ -3,6 +3,9 @@ package protocol_test
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,8 +25,67 @@ import (
 // calls of both programs per game and per try. The directory is the
 // test's temporary one: TMPDIR=/dev/shm/… compares the disk with tmpfs.
 //
+// With λ = 1 and λ = 4 (the tries checked, T-8(b)), and the latency of
+// each try, p50 and p95: from the mover's Play to the moment its own view
+// counts the try (its announcement is in).
+//
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
+	for _, lambda := range []int{1, 4} {
+		b.Run(fmt.Sprintf("lambda-%d", lambda), func(b *testing.B) { benchPhantomGame(b, lambda) })
+	}
+}
+
+// runTimed is bot.Run that adds to lat the latency of each of the
+// player's tries.
+func runTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.Mutex, lat *[]time.Duration) {
+	var started time.Time
+	pending := uint64(0)
+	tries := func() uint64 {
+		pv, _ := g.View().Variant.(protocol.PhantomNetView)
+		return pv.Tries
+	}
+	act := func() {
+		if !started.IsZero() && tries() > pending {
+			mu.Lock()
+			*lat = append(*lat, time.Since(started))
+			mu.Unlock()
+			started = time.Time{}
+		}
+		for range 1000 {
+			v := g.View()
+			if !v.MyTurn || v.Outcome != nil {
+				return
+			}
+			a := p.Choose(v)
+			if a == nil {
+				return
+			}
+			pv, isPhantom := v.Variant.(protocol.PhantomNetView)
+			_, play := a.(protocol.Play)
+			if g.Do(a) != nil {
+				return
+			}
+			if isPhantom && play && pv.Stage == protocol.PhantomStagePlay {
+				started, pending = time.Now(), pv.Tries
+			}
+		}
+	}
+	act()
+	for {
+		select {
+		case _, ok := <-g.Events():
+			if !ok {
+				return
+			}
+			act()
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func benchPhantomGame(b *testing.B, lambda int) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
 	for i := range 2 {
@@ -50,22 +112,22 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	var elapsed time.Duration
 	before := counter.GetBandwidthTotals().TotalOut
 	syncsBefore := protocol.Syncs()
+	var mu sync.Mutex
+	var lat []time.Duration
 	for i := range b.N {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		start := time.Now()
 		done := make(chan *protocol.Game, 1)
 		go func() {
 			g := <-p.services[1].Accepted()
-			bot.Run(ctx, g, bot.NewRandom(uint64(2*i+1)))
+			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), &mu, &lat)
 			done <- g
 		}()
-		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon})
+		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := bot.Run(ctx, g, bot.NewRandom(uint64(2*i))); err != nil {
-			b.Fatal(err)
-		}
+		runTimed(ctx, g, bot.NewRandom(uint64(2*i)), &mu, &lat)
 		<-done
 		cancel()
 		elapsed += time.Since(start)
@@ -81,4 +143,9 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	b.ReportMetric(float64(elapsed.Milliseconds())/float64(tries), "ms/try")
 	b.ReportMetric(bytes/float64(tries)/1024, "KiB/try")
 	b.ReportMetric(float64(protocol.Syncs()-syncsBefore)/float64(tries), "fdatasyncs/try")
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms/try")
+		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms/try")
+	}
 }

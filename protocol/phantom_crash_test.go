@@ -61,12 +61,45 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
-			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth)
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 0)
 		})
 	}
 }
 
-func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32) {
+// TestT3CheckedPhantomCrash is TestT3PhantomAttachmentsMadeAgainAfterACrash
+// in a game whose tries are checked with λ = 4 (T-8(b), MPC-D16): the
+// garbler crashes after saving its commitment or its garbling, or after
+// taking the evaluator's choice; the evaluator after saving its choice or
+// its outputs, or after taking the commitment. The resumed program makes
+// the checked try again from its seed, the kept request, choice or
+// commitment, and the game completes with no violation.
+func TestT3CheckedPhantomCrash(t *testing.T) {
+	cases := []struct {
+		role protocol.Role
+		at   string
+		kind protocol.Kind
+		nth  int32
+		race bool
+	}{
+		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 2, true},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false},
+		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false},
+		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false},
+	}
+	for _, c := range cases {
+		if phantomRace && !c.race {
+			continue
+		}
+		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 4)
+		})
+	}
+}
+
+func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32, lambda int) {
 	var armed atomic.Bool
 	var seen, panics atomic.Int32
 	var bulkFile atomic.Value
@@ -116,7 +149,7 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 		}
 	}()
 	armed.Store(true)
-	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: lambda}
 	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 	if err != nil {
 		t.Fatalf("Invite: %v", err)

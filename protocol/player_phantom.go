@@ -36,6 +36,15 @@ type phantomPlayer struct {
 	// that the evaluator has the garbling: until then the garbling may
 	// have to be made again for it after a restart (PN-D14).
 	request []byte
+	// choice is, in a checked game (T-8(b)), the evaluator's choice of the
+	// try under way: made by the evaluator and not yet sent, or received
+	// by the garbler (kept, as the request, until the try is complete:
+	// the garbling may have to be made again after a restart, MPC-D16).
+	choice []byte
+	// commitment is, in a checked game, the garbler's commitment of the
+	// try under way as the evaluator received it, kept until the try is
+	// complete to open it again after a restart (MPC-D16).
+	commitment *referee.Commitment
 	// outputs are the evaluator's outputs of try outputsTry: computed and
 	// not yet sent while outputsTry is the try under way, and kept after
 	// they are sent, to be sent again after a restart (PN-D14).
@@ -75,6 +84,15 @@ type phantomSecrets struct {
 	OutputsTry uint64            `json:"outputs_try,omitempty"`
 	Log        []phantomLogged   `json:"log,omitempty"`
 	Caught     string            `json:"caught,omitempty"`
+	// Choice and Commitment: the checked try under way (MPC-D16).
+	Choice     []byte             `json:"choice,omitempty"`
+	Commitment *PhantomCommitment `json:"commitment,omitempty"`
+}
+
+// PhantomCommitment is the saved form of a checked try's commitment.
+type PhantomCommitment struct {
+	Commitments []byte `json:"commitments"`
+	Reply       []byte `json:"reply"`
 }
 
 // PhantomOutputs is the saved form of outputs not yet sent.
@@ -119,8 +137,11 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 	// The request is kept until the try is complete: the garbling it
 	// answers may have to be made again after a restart (PN-D14). The
 	// outputs stay until the next try's replace them.
-	if _, sent := h.current(); p.request != nil && sent == 0 {
-		p.request = nil
+	if _, sent := h.current(); sent == 0 {
+		p.request, p.commitment = nil, nil
+		if p.me == phantomGarbler {
+			p.choice = nil
+		}
 	}
 	if p.restored == nil {
 		return nil
@@ -159,8 +180,11 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 	told := complete // tries whose announcement the player has
 	var err error
 	if p.me == phantomGarbler {
-		var request []byte
-		if sent == 1 || sent == 2 {
+		var request, choice []byte
+		if sent >= 3 && referee.Sum(s.Choice) == cur.Choice {
+			choice = s.Choice
+		}
+		if sent >= 1 && sent < cfg.Messages() {
 			// With the garbling recorded, the request lets the garbler
 			// make it again whole for an evaluator that lacks it
 			// (PN-D14); secrets of an earlier version dropped it then.
@@ -170,13 +194,13 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 				return errors.New("protocol: phantom secrets: the request under way is lost")
 			}
 		}
-		if p.g, err = referee.ResumeGarbler(cfg, p.seed(), s.Base, rec, tries, request); err != nil {
+		if p.g, err = referee.ResumeCheckedGarbler(cfg, p.seed(), s.Base, rec, tries, request, choice); err != nil {
 			return err
 		}
-		p.request = request
+		p.request, p.choice = request, choice
 	} else {
 		shares := s.Shares
-		if sent == 2 {
+		if sent == cfg.Messages()-1 {
 			// The garbling is recorded: the evaluation was done and its
 			// outputs kept before (the secrets are saved first).
 			if s.Outputs == nil || s.OutputsTry != complete {
@@ -201,8 +225,17 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		if err != nil {
 			return fmt.Errorf("protocol: phantom secrets: share after %d tries: %w", told, err)
 		}
-		if p.e, err = referee.ResumeEvaluator(cfg, p.seed(), s.Base, rec, tries, st); err != nil {
+		var cm referee.Commitment
+		if s.Commitment != nil && sent >= 2 && sent < cfg.Messages()-1 {
+			cm = referee.Commitment{Commitments: s.Commitment.Commitments, Reply: s.Commitment.Reply}
+			p.commitment = &cm
+		}
+		if p.e, err = referee.ResumeCheckedEvaluator(cfg, p.seed(), s.Base, rec, tries, st, cm); err != nil {
 			return err
+		}
+		if sent == 2 && cfg.Checked() {
+			// The commitment is recorded, the choice not: send it.
+			p.choice = p.e.AgainChoice()
 		}
 		p.shares = map[uint64][]byte{told: share}
 	}
@@ -235,6 +268,9 @@ func (p *phantomPlayer) myTry(h *phantomRules) bool {
 	case KindPhantomTry:
 		return p.e != nil && p.e.Ready()
 	case KindPhantomTryGarbling:
+		if h.m.Options.Lambda > 1 {
+			return p.g != nil && p.g.Committed() && p.choice != nil
+		}
 		return p.g != nil && p.g.Ready() && p.request != nil
 	}
 	return false
@@ -326,7 +362,13 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 	if p.g == nil {
 		return "", nil, errPhantomLost
 	}
-	gb, err := p.g.Garble(p.request, try)
+	var gb referee.Garbling
+	var err error
+	if h.m.Options.Lambda > 1 {
+		gb, err = p.g.GarbleChosen(p.choice, try)
+	} else {
+		gb, err = p.g.Garble(p.request, try)
+	}
 	if err != nil {
 		return "", nil, err
 	}
@@ -426,8 +468,33 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if p.request == nil {
 			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
 		}
+		if h.m.Options.Lambda > 1 && p.choice == nil {
+			return "", nil, false, nil
+		}
 		k, b, err := p.garble(h, KindPhantomGarbling, engine.NoPoint)
 		return k, b, err == nil, err
+	case KindPhantomCommitment:
+		if p.g == nil || p.request == nil {
+			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
+		}
+		c, err := p.g.Commit(p.request)
+		if errors.Is(err, referee.ErrDeviation) {
+			p.caught = err.Error()
+			return p.reveal(KindPhantomAccuse)
+		}
+		if err != nil {
+			return "", nil, false, err
+		}
+		d := c.Digests()
+		return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
+			bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
+	case KindPhantomChoice:
+		if p.choice == nil {
+			return "", nil, false, nil
+		}
+		c := p.choice
+		p.choice = nil
+		return KindPhantomChoice, PhantomChoiceBody{Try: h.pub.Try, Choice: referee.Sum(c), bulk: [][]byte{c}}, true, nil
 	case KindPhantomOutputs:
 		if p.outputs == nil || p.outputsTry != h.pub.Try {
 			return "", nil, false, nil
@@ -449,7 +516,7 @@ type phantomCheat interface {
 
 // phantomAttachments is how many attachments each kind carries.
 var phantomAttachments = map[Kind]int{KindPhantomSetup: 1, KindPhantomBase: 1, KindPhantomTry: 1, KindPhantomRequest: 1,
-	KindPhantomTryGarbling: 3, KindPhantomGarbling: 3, KindPhantomOutputs: 1}
+	KindPhantomTryGarbling: 3, KindPhantomGarbling: 3, KindPhantomOutputs: 1, KindPhantomCommitment: 2, KindPhantomChoice: 1}
 
 // receiveBulk takes a message of the other program with its attachments
 // (already applied to the machine): it checks the attachments against the
@@ -500,14 +567,36 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		if err := p.g.CheckRequest(bulk[0]); errors.Is(err, referee.ErrDeviation) {
 			return catch(err)
 		}
-		if msg.Kind == KindPhantomRequest {
-			// The garbler's player is to try: garble ahead while it thinks.
+		if msg.Kind == KindPhantomRequest || h.m.Options.Lambda > 1 {
+			// The garbler's player is to try: garble ahead while it
+			// thinks; a checked try's λ garblings are needed at once.
 			p.g.Prepare()
 		}
+	case KindPhantomCommitment:
+		cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
+		p.commitment = &cm
+		choice, err := p.e.Open(cm)
+		if err != nil {
+			if c := p.e.Certificate(); c != nil && certificateFits(c) {
+				p.caught = err.Error()
+				return certificateViolation(h.pub.Try, c, err)
+			}
+			return catch(err)
+		}
+		p.choice = choice
+	case KindPhantomChoice:
+		if err := p.g.CheckChoice(bulk[0]); err != nil {
+			return catch(err)
+		}
+		p.choice = bulk[0]
 	case KindPhantomTryGarbling, KindPhantomGarbling:
 		try := h.pub.Try
 		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 		if err != nil {
+			if c := p.e.Certificate(); c != nil && certificateFits(c) {
+				p.caught = err.Error()
+				return certificateViolation(try, c, err)
+			}
 			return catch(err)
 		}
 		if err := p.tell(try, a); err != nil {
@@ -524,6 +613,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 		if err := p.tell(b.Try, a); err != nil {
 			return catch(err)
+		}
+		if h.m.Options.Lambda > 1 && p.g.Ready() {
+			// The λ garblings of the next try, before its request comes.
+			p.g.Prepare()
 		}
 	}
 	return nil
@@ -554,6 +647,14 @@ func phantomDigests(msg *Message) []referee.Digest {
 		var b PhantomOutputsBody
 		decodeBody(msg.Body, &b)
 		return []referee.Digest{b.Labels}
+	case KindPhantomCommitment:
+		var b PhantomCommitmentBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Commitments, b.Reply}
+	case KindPhantomChoice:
+		var b PhantomChoiceBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Choice}
 	}
 	return nil
 }
@@ -600,6 +701,16 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 		if p.outputs != nil {
 			bulk = [][]byte{p.outputs.Labels}
 		}
+	case KindPhantomCommitment:
+		if p.g != nil {
+			if c := p.g.AgainCommitment(); c != nil {
+				bulk = [][]byte{c.Commitments, c.Reply}
+			}
+		}
+	case KindPhantomChoice:
+		if p.e != nil && p.e.AgainChoice() != nil {
+			bulk = [][]byte{p.e.AgainChoice()}
+		}
 	}
 	digests := phantomDigests(msg)
 	if len(bulk) != len(digests) {
@@ -630,7 +741,10 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	if p.restored != nil {
 		return json.Marshal(p.restored)
 	}
-	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught}
+	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice}
+	if p.commitment != nil {
+		s.Commitment = &PhantomCommitment{Commitments: p.commitment.Commitments, Reply: p.commitment.Reply}
+	}
 	for _, t := range p.tries() {
 		s.Tries = append(s.Tries, t.Vertex(p.opts.Size))
 	}

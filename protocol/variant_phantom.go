@@ -36,6 +36,15 @@ const (
 	// KindPhantomGarbling: the garbling of a try of the evaluator's
 	// player, sent by the program (three attachments).
 	KindPhantomGarbling Kind = "phantom-garbling"
+	// KindPhantomCommitment: in a game whose tries are checked
+	// (Options.Lambda > 1, T-8(b)), the garbler's commitments to the λ
+	// garblings of the try and the OT reply, sent by the program (two
+	// attachments).
+	KindPhantomCommitment Kind = "phantom-commitment"
+	// KindPhantomChoice: in a checked game, the evaluator's choice of the
+	// garbling it keeps, sent by the program once it has checked the
+	// others (one attachment).
+	KindPhantomChoice Kind = "phantom-choice"
 	// KindPhantomOutputs: the evaluator's outputs of a try: the event
 	// bits in the clear and the garbler's output labels (one attachment).
 	KindPhantomOutputs Kind = "phantom-outputs"
@@ -106,6 +115,21 @@ type PhantomGarblingBody struct {
 	bulk     [][]byte
 }
 
+// PhantomCommitmentBody is the body of KindPhantomCommitment.
+type PhantomCommitmentBody struct {
+	Try         uint64         `json:"try"`
+	Commitments referee.Digest `json:"commitments"`
+	Reply       referee.Digest `json:"reply"`
+	bulk        [][]byte
+}
+
+// PhantomChoiceBody is the body of KindPhantomChoice.
+type PhantomChoiceBody struct {
+	Try    uint64         `json:"try"`
+	Choice referee.Digest `json:"choice"`
+	bulk   [][]byte
+}
+
 // PhantomOutputsBody is the body of KindPhantomOutputs.
 type PhantomOutputsBody struct {
 	Try    uint64         `json:"try"`
@@ -136,6 +160,10 @@ func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
 func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
 func (b PhantomGarblingBody) attachments() [][]byte { return b.bulk }
 func (b PhantomOutputsBody) attachments() [][]byte  { return b.bulk }
+func (b PhantomCommitmentBody) attachments() [][]byte {
+	return b.bulk
+}
+func (b PhantomChoiceBody) attachments() [][]byte { return b.bulk }
 
 // EventPhantomTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own
@@ -147,8 +175,8 @@ type EventPhantomTry struct {
 }
 
 // EventPhantomStep: a message of the secure referee went through (Sent
-// of the try's three messages): whose turn it is to send may have
-// changed.
+// of the try's three messages, five in a checked game): whose turn it is
+// to send may have changed.
 type EventPhantomStep struct {
 	Try  uint64
 	Sent int
@@ -208,7 +236,7 @@ func init() {
 		return &phantomPlayer{game: game, opts: o, me: me}
 	}
 	for _, k := range []Kind{KindPhantomCommit, KindPhantomSetup, KindPhantomBase, KindPhantomRequest,
-		KindPhantomGarbling, KindPhantomOutputs, KindPhantomReveal} {
+		KindPhantomGarbling, KindPhantomOutputs, KindPhantomReveal, KindPhantomCommitment, KindPhantomChoice} {
 		automaticKinds[k] = true
 	}
 }
@@ -261,7 +289,7 @@ type phantomRules struct {
 // config returns the referee configuration of the game.
 func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
-		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi}
+		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda}
 }
 
 // stage returns where the game stands.
@@ -292,7 +320,7 @@ func (h *phantomRules) stage() PhantomStage {
 // current returns the try under way and how many of its messages were
 // sent (0 when the last try is complete).
 func (h *phantomRules) current() (referee.TryRecord, int) {
-	if n := len(h.rec.Tries); n > 0 && h.rec.Tries[n-1].Sent < 3 {
+	if n := len(h.rec.Tries); n > 0 && h.rec.Tries[n-1].Sent < h.config().Messages() {
 		return h.rec.Tries[n-1], h.rec.Tries[n-1].Sent
 	}
 	return referee.TryRecord{}, 0
@@ -315,7 +343,22 @@ func (h *phantomRules) expected() (Role, []Kind, bool) {
 		return phantomGarbler, []Kind{KindPhantomBase, KindPhantomAccuse}, false
 	case PhantomStagePlay:
 		mover := h.moverRole()
-		switch _, sent := h.current(); sent {
+		_, sent := h.current()
+		if h.m.Options.Lambda > 1 {
+			// A checked try (T-8(b)): commitment and choice come between
+			// the request and the garbling.
+			switch sent {
+			case 1:
+				return phantomGarbler, []Kind{KindPhantomCommitment, KindPhantomAccuse}, false
+			case 2:
+				return phantomEvaluator, []Kind{KindPhantomChoice, KindPhantomAccuse}, false
+			case 3:
+				sent = 1
+			case 4:
+				sent = 2
+			}
+		}
+		switch sent {
 		case 0:
 			if mover == phantomEvaluator {
 				return phantomEvaluator, []Kind{KindPhantomTry, KindPhantomAccuse}, false
@@ -395,8 +438,31 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 			return nil, violation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.pub.Try)
 		}
 		tr := &h.rec.Tries[len(h.rec.Tries)-1]
-		tr.Sent, tr.Tables, tr.Labels, tr.Reply = 2, b.Tables, b.Labels, b.Reply
+		sent := tr.Sent + 1
+		tr.Sent, tr.Tables, tr.Labels, tr.Reply = sent, b.Tables, b.Labels, b.Reply
+		return []Event{EventPhantomStep{Try: b.Try, Sent: sent}}, nil
+	case KindPhantomCommitment:
+		var b PhantomCommitmentBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		if b.Try != h.pub.Try {
+			return nil, violation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.pub.Try)
+		}
+		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr.Sent, tr.Commitment, tr.CommitReply = 2, b.Commitments, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 2}}, nil
+	case KindPhantomChoice:
+		var b PhantomChoiceBody
+		if err := decodeBody(body, &b); err != nil {
+			return nil, violation(from, seq, "T-10", "%v", err)
+		}
+		if b.Try != h.pub.Try {
+			return nil, violation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.pub.Try)
+		}
+		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr.Sent, tr.Choice = 3, b.Choice
+		return []Event{EventPhantomStep{Try: b.Try, Sent: 3}}, nil
 	case KindPhantomOutputs:
 		var b PhantomOutputsBody
 		if err := decodeBody(body, &b); err != nil {
@@ -409,7 +475,7 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 			return nil, violation(from, seq, "PG-1", "a pass that is illegal")
 		}
 		tr := &h.rec.Tries[len(h.rec.Tries)-1]
-		tr.Sent, tr.Pass, tr.Legal, tr.Outputs = 3, b.Pass, b.Legal, b.Labels
+		tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
 		ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: engine.PhantomMoved}
 		switch {
 		case b.Pass:

@@ -86,6 +86,12 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 // returns the honest peer's game once it is over.
 func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setup func(c *protocol.Config), cheaterBot bot.Player) *protocol.Game {
 	t.Helper()
+	return playPhantomCheatOpts(t, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: rules}, cheater, setup, cheaterBot)
+}
+
+// playPhantomCheatOpts is playPhantomCheat with the game's options.
+func playPhantomCheatOpts(t *testing.T, o engine.Options, cheater int, setup func(c *protocol.Config), cheaterBot bot.Player) *protocol.Game {
+	t.Helper()
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i == cheater && setup != nil {
 			setup(c)
@@ -107,7 +113,7 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 			games <- nil
 		}
 	}()
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: rules})
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 	if err != nil {
 		t.Fatalf("Invite: %v", err)
 	}

@@ -83,6 +83,10 @@ type Lobby struct {
 	// lag is the lag allowance of the command line (kakure play --lag),
 	// which the form's games with a clock take (CLK-D7).
 	lag time.Duration
+	// lambda is Phantom Go's garblings per try of the command line
+	// (kakure play --lambda, default 4; T-8(b)), which the form's Phantom
+	// Go games take.
+	lambda int
 
 	me, invites, status, hints  *tview.TextView
 	lan, saved                  *tview.List
@@ -258,7 +262,7 @@ func (l *Lobby) Model() *LobbyModel { return &l.model }
 // SetDefaults fills the form with o (zero fields stay empty: the
 // variant's default).
 func (l *Lobby) SetDefaults(o engine.Options) {
-	l.lag = o.Lag
+	l.lag, l.lambda = o.Lag, o.Lambda
 	for i, v := range formVariants {
 		if v == o.Variant {
 			l.variant.SetCurrentOption(i)
@@ -356,6 +360,9 @@ func (l *Lobby) Options() (engine.Options, error) {
 		if err := l.readOption(opt, &o, num); err != nil {
 			return o, err
 		}
+	}
+	if o.Variant == engine.VariantPhantom {
+		o.Lambda = l.lambda // T-8(b): the command line's --lambda
 	}
 	if err := l.readSides(&o); err != nil {
 		return o, err

@@ -8,6 +8,10 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 )
 
+// defaultLambda is --lambda's default: Phantom Go tries checked with four
+// garblings (T-8(b), MPC-D14 in docs/mpc.md).
+const defaultLambda = 4
+
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
 type variantFlags struct {
@@ -22,6 +26,7 @@ type variantFlags struct {
 	sides       *sideFlags
 	timeControl string
 	lag         time.Duration
+	lambda      int
 }
 
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
@@ -34,6 +39,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.BoolVar(&v.perpendicular, "perpendicular", false, "bridge: the perpendicular liberty option")
 	fs.StringVar(&v.timeControl, "time", "none", "time control (docs/clocks.md): none, 5m (absolute), 10m+5s (Fischer), 5m+3x30s (byo-yomi) or 10m+25/5m (Canadian)")
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
+	fs.IntVar(&v.lambda, "lambda", defaultLambda, "phantom: garblings per try of the secure referee, all but one checked by the evaluator (T-8(b)): 1 (none), 2, 4, 8 or 16")
 }
 
 // registerSides adds the colour flags (sideFlags) to the variant's.
@@ -65,12 +71,18 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 			return o, usageError("%v", err)
 		}
 	}
+	if o.Variant == engine.VariantPhantom {
+		o.Lambda = v.lambda
+	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "komi":
 			o.KomiSet = true
 		case "cards":
 			o.CardsSet = true
+		case "lambda":
+			// Refused for another variant by Normalize.
+			o.Lambda = v.lambda
 		}
 	})
 	o, err = o.Normalize()

@@ -172,9 +172,13 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		return pt, nil
 	}
 	for t, tr := range rec.Tries {
-		if tr.Sent < 1 || tr.Sent > 3 || (tr.Sent < 3 && t != len(rec.Tries)-1) {
-			return nil, fmt.Errorf("%w: try %d has %d of its 3 messages", ErrRecord, t, tr.Sent)
+		full := cfg.Messages()
+		if tr.Sent < 1 || tr.Sent > full || (tr.Sent < full && t != len(rec.Tries)-1) {
+			return nil, fmt.Errorf("%w: try %d has %d of its %d messages", ErrRecord, t, tr.Sent, full)
 		}
+		// step is the number of the garbling message in the try, the
+		// outputs follow it.
+		step := 2
 		if rp.Public.Ended() {
 			return nil, fmt.Errorf("%w: try %d after two passes", ErrRecord, t)
 		}
@@ -198,13 +202,41 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		if tr.Sent < 2 {
 			break
 		}
+		var choice []byte
+		if cfg.Checked() {
+			step = 4
+			cm, err := g.Commit(req)
+			if err != nil {
+				return nil, err
+			}
+			if d := cm.Digests(); d != [2]Digest{tr.Commitment, tr.CommitReply} {
+				return nil, fault(circuit.Garbler, t, "commitment", "not what its seed gives")
+			}
+			if tr.Sent < 3 {
+				break
+			}
+			if choice, err = e.Open(cm); err != nil {
+				return nil, fmt.Errorf("%w: try %d: the honest evaluator fails: %v", ErrT9, t, err)
+			}
+			if Sum(choice) != tr.Choice {
+				return nil, fault(circuit.Evaluator, t, "choice", "not what its seed gives")
+			}
+			if tr.Sent < 4 {
+				break
+			}
+		}
 		if moverParty == circuit.Garbler {
 			if tryG, err = tryOf(circuit.Garbler, t); err != nil {
 				return nil, err
 			}
 			try = tryG
 		}
-		gb, err := g.Garble(req, tryG)
+		var gb Garbling
+		if cfg.Checked() {
+			gb, err = g.GarbleChosen(choice, tryG)
+		} else {
+			gb, err = g.Garble(req, tryG)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +246,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 				return nil, fault(circuit.Garbler, t, what, "not what its seed, its share and its try give")
 			}
 		}
-		if tr.Sent < 3 {
+		if tr.Sent <= step {
 			break
 		}
 		o, annE, err := e.Evaluate(gb)

@@ -40,8 +40,10 @@ func TestANDCountPerTry(t *testing.T) {
 //
 //	go test -bench Try -benchtime 200x ./protocol/mpc/referee
 func BenchmarkTry(b *testing.B) {
-	for _, size := range []int{9, 13, 19} {
-		b.Run(fmt.Sprintf("%dx%d", size, size), func(b *testing.B) {
+	type run struct{ size, lambda int }
+	for _, r := range []run{{9, 1}, {9, 4}, {13, 1}, {19, 1}} {
+		size := r.size
+		b.Run(fmt.Sprintf("%dx%d-lambda-%d", size, size, r.lambda), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(size), 1))
 			var gm *testGame
 			var lat []time.Duration
@@ -53,7 +55,7 @@ func BenchmarkTry(b *testing.B) {
 				// Only the try itself is timed.
 				b.StopTimer()
 				if gm == nil || gm.ref.PlayEnded() {
-					gm = newTestGame(b, size, engine.RulesCommon, engine.Black, testSeed("bench g", games), testSeed("bench e", games))
+					gm = newCheckedGame(b, size, engine.RulesCommon, engine.Black, testSeed("bench g", games), testSeed("bench e", games), r.lambda)
 					games++
 					last = engine.NoPoint
 				}
@@ -67,13 +69,23 @@ func BenchmarkTry(b *testing.B) {
 				}
 				lat = append(lat, time.Since(start))
 				b.StopTimer()
-				if len(gm.received[0])+len(gm.received[1]) != before+6 {
-					b.Fatal("not 6 messages")
+				// Received by the garbler: the request, (the choice,) the
+				// output labels, the event bits; by the evaluator: (the
+				// commitments, their OT reply,) tables, labels, OT reply
+				// or corrections.
+				n0, n1 := 3, 3
+				if gm.cfg.Checked() {
+					n0, n1 = 4, 5
+				}
+				if len(gm.received[0])+len(gm.received[1]) != before+n0+n1 {
+					b.Fatalf("not %d messages", n0+n1)
 				}
 				r0, r1 := gm.received[0], gm.received[1]
-				req, reply := r0[len(r0)-3], r1[len(r1)-1]
-				wire += totalBytes(r0[len(r0)-3:]) + totalBytes(r1[len(r1)-3:])
-				otBytes += len(req) + len(reply)
+				wire += totalBytes(r0[len(r0)-n0:]) + totalBytes(r1[len(r1)-n1:])
+				otBytes += len(r0[len(r0)-n0]) + len(r1[len(r1)-1])
+				if gm.cfg.Checked() {
+					otBytes += len(r1[len(r1)-4])
+				}
 				next, _, err := gm.ref.Try(mover, p)
 				if err != nil {
 					b.Fatal(err)

@@ -60,6 +60,11 @@ type Config struct {
 	// referee scores the game (PG-9, GO-5). The secure computation does
 	// not use it.
 	Komi float64
+	// Lambda is the number of garblings of every try, of which the
+	// evaluator opens and checks all but one (T-8(b), MPC-D14): 0 or 1
+	// for none (the three-message try of older games), else a power of
+	// two up to MaxLambda.
+	Lambda int
 }
 
 // Validate returns nil if the referee can run c, or an error wrapping
@@ -75,6 +80,9 @@ func (c Config) Validate() error {
 	}
 	if c.GarblerColor != engine.Black && c.GarblerColor != engine.White {
 		return fmt.Errorf("%w: the garbler plays %v", ErrConfig, c.GarblerColor)
+	}
+	if c.Lambda < 0 || c.Lambda > MaxLambda || c.Lambda&(c.Lambda-1) != 0 {
+		return fmt.Errorf("%w: λ = %d is not a power of two up to %d", ErrConfig, c.Lambda, MaxLambda)
 	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))

@@ -33,12 +33,16 @@ type Evaluator struct {
 	cur     *evaluatorTry
 	// again is what ResumeEvaluator made again (Again).
 	again evaluatorAgain
+	// cert convicts the garbler when a checked garbling differed.
+	cert *Certificate
 }
 
 // evaluatorTry is the try under way.
 type evaluatorTry struct {
 	try   engine.Point // the evaluator's player's try, or engine.NoPoint
 	mover circuit.Party
+	// checked is the state of a checked try (λ > 1), else nil.
+	checked *evaluatorChecked
 }
 
 // NewEvaluator returns the evaluator of a game of cfg with the given
@@ -148,11 +152,28 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("referee: the evaluator's try: %w", err)
 	}
+	var ck *evaluatorChecked
+	if e.cfg.Checked() {
+		// Per garbling its m input bits: the real ones in garbling ĵ,
+		// random ones (from its seed) in the others, which it checks
+		// once their seeds are opened (MPC-D18); then the seed transfer.
+		ck = &evaluatorChecked{j: e.choose(e.pub.Try)}
+		all := make([]bool, 0, e.cfg.evaluatorOTs(len(in)))
+		for i := range e.cfg.lambda() {
+			if i == ck.j {
+				all = append(all, in...)
+			} else {
+				all = append(all, e.seed.Stream(labelPVCRandom, e.pub.Try, uint64(i)).Bools(len(in))...)
+			}
+		}
+		in = append(all, seedChoices(ck.j, e.cfg.depth())...)
+		ck.choices = in
+	}
 	req, err := e.receiver.Request(in)
 	if err != nil {
 		return nil, err
 	}
-	e.cur = &evaluatorTry{try: try, mover: mover}
+	e.cur = &evaluatorTry{try: try, mover: mover, checked: ck}
 	if mover == circuit.Evaluator {
 		e.tries = append(e.tries, try)
 	}
@@ -187,13 +208,24 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, e
 	case len(garbled.Tables) != e.rc.and*gc.TableSize || len(garbled.Decoding) != len(c.Outputs):
 		return bad("garbled tables", fmt.Errorf("%d bytes and %d outputs", len(garbled.Tables), len(garbled.Decoding)))
 	}
-	theirs, err := gc.ParseLabels(g.Labels, len(c.Inputs[circuit.Garbler]))
-	if err != nil {
-		return bad("garbler's input labels", err)
-	}
-	mine, err := e.receiver.Receive(g.Reply)
-	if err != nil {
-		return bad("OT reply", err)
+	var theirs, mine []gc.Label
+	if cur.checked != nil {
+		if cur.checked.commitment == nil {
+			return Outputs{}, engine.PhantomAnnouncement{}, fmt.Errorf("%w: the garbling of a checked try before its commitment", ErrState)
+		}
+		if theirs, mine, err = e.checkChosen(g, c); err != nil {
+			if e.phase == phaseFailed {
+				return Outputs{}, engine.PhantomAnnouncement{}, err
+			}
+			return bad("garbling", err)
+		}
+	} else {
+		if theirs, err = gc.ParseLabels(g.Labels, len(c.Inputs[circuit.Garbler])); err != nil {
+			return bad("garbler's input labels", err)
+		}
+		if mine, err = e.receiver.Receive(g.Reply); err != nil {
+			return bad("OT reply", err)
+		}
 	}
 	// The OT machine has moved on: from here an error fails the machine.
 	out, err := gc.Evaluate(c, garbled, [2][]gc.Label{theirs, mine})

@@ -16,10 +16,11 @@ import (
 type phase uint8
 
 const (
-	phaseBase    phase = iota // setup: base OTs not done
-	phaseReady                // between tries
-	phaseWaiting              // a try is under way: the garbler waits for the outputs, the evaluator for the garbling
-	phaseFailed               // the other party deviated: go to the audit
+	phaseBase      phase = iota // setup: base OTs not done
+	phaseReady                  // between tries
+	phaseWaiting                // a try is under way: the garbler waits for the outputs, the evaluator for the garbling
+	phaseFailed                 // the other party deviated: go to the audit
+	phaseCommitted              // a checked try: the garbler committed and waits for the evaluator's choice
 )
 
 // Garbler is the garbler's side of a game: it garbles the referee circuit
@@ -54,6 +55,16 @@ type Garbler struct {
 	maskFor func(try uint64, n int) []bool
 	// again is what ResumeGarbler made again (Again).
 	again garblerAgain
+	// committed is the checked try between Commit and GarbleChosen.
+	committed *garblerCommitted
+	// cheatCopy and cheatSend are test hooks of a cheating garbler: the
+	// first changes garbling i of a checked try before it is committed
+	// to, the second the labels it sends of garbling ĵ.
+	cheatCopy func(try uint64, i int, g *gc.Garbled, k *gc.Keys)
+	cheatSend func(try uint64, j int, own *[]gc.Label, other *[]Digest, cp *copyGarbling)
+	// cheatOT changes the OT pairs of a checked try (garbling i's pair
+	// for evaluator input k at i·m+k) before they are sent.
+	cheatOT func(try uint64, m int, pairs [][2]ot.Block)
 }
 
 // garblerTry is the garbler's secret side of the try under way.
@@ -71,6 +82,9 @@ type prepared struct {
 	g     *gc.Garbled
 	keys  *gc.Keys
 	bytes []byte
+	// copies and seeds are the λ garblings of a checked try.
+	copies []*copyGarbling
+	seeds  []prg.Seed
 }
 
 // NewGarbler returns the garbler of a game of cfg with the given seed,
@@ -163,7 +177,7 @@ func (g *Garbler) CheckRequest(request []byte) error {
 		return err
 	}
 	l := g.rc.layout[g.cfg.PartyOf(g.pub.ToMove)]
-	if err := checkRequestSize(request, l.NumInputs[circuit.Evaluator]); err != nil {
+	if err := checkRequestSize(request, g.cfg.evaluatorOTs(l.NumInputs[circuit.Evaluator])); err != nil {
 		return err
 	}
 	return g.requestError(g.sender.Check(request))
@@ -229,6 +243,14 @@ func (g *Garbler) Prepare() error {
 	if g.pre != nil && g.pre.try == g.pub.Try && g.pre.mover == mover {
 		return nil
 	}
+	if g.cfg.Checked() {
+		copies, seeds, err := g.prepareCopies(g.pub.Try, mover)
+		if err != nil {
+			return err
+		}
+		g.pre = &prepared{try: g.pub.Try, mover: mover, copies: copies, seeds: seeds}
+		return nil
+	}
 	p, err := g.garble(g.pub.Try, mover)
 	if err != nil {
 		return err
@@ -260,6 +282,9 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 	if err := g.check(phaseReady); err != nil {
 		return Garbling{}, err
+	}
+	if g.cfg.Checked() {
+		return Garbling{}, fmt.Errorf("%w: a checked game garbles with Commit and GarbleChosen", ErrState)
 	}
 	mover := g.cfg.PartyOf(g.pub.ToMove)
 	l := g.rc.layout[mover]

@@ -44,7 +44,13 @@ func testSeed(name string, n int) prg.Seed {
 
 func newTestGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed) *testGame {
 	t.Helper()
-	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5}
+	return newCheckedGame(t, size, rules, garbler, seedG, seedE, 0)
+}
+
+// newCheckedGame is newTestGame with λ garblings per try (T-8(b)).
+func newCheckedGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda int) *testGame {
+	t.Helper()
+	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5, Lambda: lambda}
 	gm := &testGame{t: t, cfg: cfg, seeds: [2]prg.Seed{seedG, seedE}}
 	var err error
 	if gm.g, err = NewGarbler(cfg, seedG); err != nil {
@@ -107,8 +113,27 @@ func (gm *testGame) play(p engine.Point) ([2]engine.PhantomAnnouncement, error) 
 	if err := gm.g.CheckRequest(req); err != nil {
 		return ann, err
 	}
-	gb, err := gm.g.Garble(req, p)
-	if err != nil {
+	var gb Garbling
+	if gm.cfg.Checked() {
+		cm, err := gm.g.Commit(req)
+		if err != nil {
+			return ann, err
+		}
+		cm.Commitments = gm.send(try, "commitment", cm.Commitments)
+		cm.Reply = gm.send(try, "commitment-reply", cm.Reply)
+		*last = last.WithCommitment(cm)
+		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], cm.Commitments, cm.Reply)
+		choice, err := gm.e.Open(cm)
+		if err != nil {
+			return ann, err
+		}
+		choice = gm.send(try, "choice", choice)
+		*last = last.WithChoice(choice)
+		gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], choice)
+		if gb, err = gm.g.GarbleChosen(choice, p); err != nil {
+			return ann, err
+		}
+	} else if gb, err = gm.g.Garble(req, p); err != nil {
 		return ann, err
 	}
 	gb.Tables = gm.send(try, "tables", gb.Tables)

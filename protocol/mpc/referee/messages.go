@@ -57,17 +57,25 @@ type Outputs struct {
 // TryRecord is what a game record keeps of one try: the digests of the
 // messages and the event bits in the clear. Sent counts the messages of
 // the try that were sent, in protocol order: 0 none, 1 the request,
-// 2 the garbling too, 3 all (the try is complete). Digests of messages
-// not sent are ignored.
+// 2 the garbling too, 3 all (the try is complete). In a checked game
+// (Config.Checked) a try has five messages: 1 the request, 2 the
+// commitment, 3 the choice, 4 the garbling, 5 the outputs. Digests of
+// messages not sent are ignored.
 type TryRecord struct {
 	Sent    int
 	Request Digest
-	Tables  Digest
-	Labels  Digest
-	Reply   Digest
-	Outputs Digest
-	Pass    bool
-	Legal   bool
+	// Commitment and CommitReply are the digests of the two parts of the
+	// garbler's commitment, Choice that of the evaluator's choice: the
+	// extra messages of a checked try (zero otherwise).
+	Commitment  Digest
+	CommitReply Digest
+	Choice      Digest
+	Tables      Digest
+	Labels      Digest
+	Reply       Digest
+	Outputs     Digest
+	Pass        bool
+	Legal       bool
 }
 
 // RecordRequest returns the record of a try whose request was sent.
@@ -75,9 +83,36 @@ func RecordRequest(request []byte) TryRecord {
 	return TryRecord{Sent: 1, Request: Sum(request)}
 }
 
+// WithCommitment returns r with the garbler's commitment of a checked
+// try.
+func (r TryRecord) WithCommitment(c Commitment) TryRecord {
+	d := c.Digests()
+	r.Sent, r.Commitment, r.CommitReply = 2, d[0], d[1]
+	return r
+}
+
+// WithChoice returns r with the evaluator's choice of a checked try.
+func (r TryRecord) WithChoice(b []byte) TryRecord {
+	r.Sent, r.Choice = 3, Sum(b)
+	return r
+}
+
+// Messages returns the number of messages of a complete try of a game of
+// cfg: 3, or 5 when its tries are checked.
+func (c Config) Messages() int {
+	if c.Checked() {
+		return 5
+	}
+	return 3
+}
+
 // WithGarbling returns r with the garbling of the try.
 func (r TryRecord) WithGarbling(g Garbling) TryRecord {
-	r.Sent = 2
+	if r.Sent >= 3 {
+		r.Sent = 4
+	} else {
+		r.Sent = 2
+	}
 	d := g.Digests()
 	r.Tables, r.Labels, r.Reply = d[0], d[1], d[2]
 	return r
@@ -85,7 +120,11 @@ func (r TryRecord) WithGarbling(g Garbling) TryRecord {
 
 // WithOutputs returns r with the outputs of the try.
 func (r TryRecord) WithOutputs(o Outputs) TryRecord {
-	r.Sent = 3
+	if r.Sent >= 4 {
+		r.Sent = 5
+	} else {
+		r.Sent = 3
+	}
 	r.Outputs, r.Pass, r.Legal = Sum(o.Labels), o.Pass, o.Legal
 	return r
 }

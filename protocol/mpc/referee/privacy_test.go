@@ -2,6 +2,7 @@ package referee
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -54,14 +55,28 @@ type tryInputs struct {
 // Since mask ↦ mask ⊕ d is a bijection on uniform masks, the evaluator's
 // view has the same distribution in both games; the only difference left
 // is in labels whose meaning only Δ gives away.
+//
+// In a checked game (λ = 4, T-8(b)) the same holds of every byte of the
+// five-message try: the commitments to the λ garblings and the OT reply
+// (the seeds of the opened garblings, which the evaluator garbles again)
+// are the same bytes in both games, and in garbling ĵ's labels message a
+// garbler input whose bit differs shows the label off by Δ_ĵ and the hash
+// of the other label, the two swapped: nothing but Δ_ĵ, which the
+// evaluator never holds, tells them apart.
 func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
-	for _, rules := range allRules {
-		t.Run(string(rules), func(t *testing.T) {
+	type run struct {
+		rules  engine.PhantomRules
+		lambda int
+	}
+	runs := []run{{engine.RulesCommon, 0}, {engine.RulesHamburg, 0}, {engine.RulesKriegspiel, 0}, {engine.RulesHamburg, 4}}
+	for _, r := range runs {
+		rules := r.rules
+		t.Run(fmt.Sprintf("%s-lambda-%d", rules, r.lambda), func(t *testing.T) {
 			seedG, seedE := testSeed("privacy g", 0), testSeed("privacy e", 0)
 			var games [2]*testGame
 			var inputs [2][]tryInputs
 			for k := range games {
-				gm := newTestGame(t, 9, rules, engine.Black, seedG, seedE)
+				gm := newCheckedGame(t, 9, rules, engine.Black, seedG, seedE, r.lambda)
 				games[k] = gm
 				var garblerTry engine.Point
 				plain := gm.g.maskFor
@@ -115,37 +130,65 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 				t.Fatalf("%d and %d messages", len(ra), len(rb))
 			}
 			deltaOf := func(try int) gc.Label {
+				if a.cfg.Checked() {
+					seeds := ggmLevels(a.g.seed.Derive(labelPVCRoot, uint64(try)), a.cfg.depth())[a.cfg.depth()]
+					d, err := gc.NewDelta(seeds[a.e.choose(uint64(try))].Stream(labelPVCDelta))
+					if err != nil {
+						t.Fatal(err)
+					}
+					return d
+				}
 				d, err := tryDelta(a.g.seed, uint64(try))
 				if err != nil {
 					t.Fatal(err)
 				}
 				return d
 			}
+			// Messages come as base, then per try (tables, labels, reply),
+			// or (commitments, OT reply, tables, labels, corrections).
+			perTry, labelsAt := 3, 1
+			if a.cfg.Checked() {
+				perTry, labelsAt = 5, 3
+			}
 			differing := 0
 			for i := range ra {
 				if bytes.Equal(ra[i], rb[i]) {
 					continue
 				}
-				// Messages come as base, then per try tables, labels, reply.
-				try := (i - 1) / 3
-				if i == 0 || (i-1)%3 != 1 {
-					t.Fatalf("message %d (try %d, part %d) differs", i, try, (i-1)%3)
+				try := (i - 1) / perTry
+				if i == 0 || (i-1)%perTry != labelsAt {
+					t.Fatalf("message %d (try %d, part %d) differs", i, try, (i-1)%perTry)
 				}
 				in := [2][]bool{inputs[0][try].in[circuit.Garbler], inputs[1][try].in[circuit.Garbler]}
-				la, err := gc.ParseLabels(ra[i], len(in[0]))
-				if err != nil {
-					t.Fatal(err)
-				}
-				lb, err := gc.ParseLabels(rb[i], len(in[1]))
-				if err != nil {
-					t.Fatal(err)
+				var la, lb []gc.Label
+				var oa, ob []Digest
+				var err error
+				if a.cfg.Checked() {
+					if la, oa, err = parseCheckedLabels(ra[i], len(in[0])); err != nil {
+						t.Fatal(err)
+					}
+					if lb, ob, err = parseCheckedLabels(rb[i], len(in[1])); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					if la, err = gc.ParseLabels(ra[i], len(in[0])); err != nil {
+						t.Fatal(err)
+					}
+					if lb, err = gc.ParseLabels(rb[i], len(in[1])); err != nil {
+						t.Fatal(err)
+					}
 				}
 				for w := range la {
 					switch {
 					case in[0][w] == in[1][w] && la[w] != lb[w]:
 						t.Fatalf("try %d: the label of the garbler's input %d differs, its bit does not", try, w)
+					case in[0][w] == in[1][w] && oa != nil && oa[w] != ob[w]:
+						t.Fatalf("try %d: the other label's hash of the garbler's input %d differs, its bit does not", try, w)
 					case in[0][w] != in[1][w] && la[w].Xor(lb[w]) != deltaOf(try):
 						t.Fatalf("try %d: the labels of the garbler's input %d differ by more than Δ", try, w)
+					case in[0][w] != in[1][w] && oa != nil && (oa[w] != labelHash(a.cfg, uint64(try), a.e.choose(uint64(try)), w, lb[w]) ||
+						ob[w] != labelHash(a.cfg, uint64(try), a.e.choose(uint64(try)), w, la[w])):
+						t.Fatalf("try %d: the other labels' hashes of the garbler's input %d are not swapped", try, w)
 					case in[0][w] != in[1][w]:
 						differing++
 					}

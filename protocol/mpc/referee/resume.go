@@ -26,9 +26,9 @@ func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, erro
 	var movers []circuit.Party
 	var made [2]int
 	for t, tr := range rec.Tries {
-		if tr.Sent != 3 {
+		if tr.Sent != cfg.Messages() {
 			if t != len(rec.Tries)-1 {
-				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its 3 messages", ErrRecord, t, tr.Sent)
+				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its %d messages", ErrRecord, t, tr.Sent, cfg.Messages())
 			}
 			break
 		}
@@ -54,6 +54,17 @@ func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, erro
 // ready to garble it (the session keeps the request). What was made
 // again is kept for [Garbler.Again].
 func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request []byte) (*Garbler, error) {
+	return ResumeCheckedGarbler(cfg, seed, baseStart, rec, tries, request, nil)
+}
+
+// ResumeCheckedGarbler is ResumeGarbler for a game whose tries may be
+// checked (Config.Checked): choice is the evaluator's choice of the try
+// under way if the record holds it (the session keeps it until the
+// garbling is sent). A checked try whose commitment the record holds is
+// committed to again from the request (MPC-D16), its choice checked
+// again, and its garbling made again if the record holds it; what was
+// made again is kept for [Garbler.Again] and [Garbler.AgainCommitment].
+func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -97,6 +108,12 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
+	if cfg.Checked() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
+		if err := g.resumeChecked(rec.Tries[len(movers)], tries, request, choice); err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
 	if len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
 		// The garbling of the try under way was sent: make it again.
 		tr := rec.Tries[len(movers)]
@@ -151,6 +168,52 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 	return g, nil
 }
 
+// resumeChecked makes the checked try under way again, as far as tr
+// holds it (MPC-D16).
+func (g *Garbler) resumeChecked(tr TryRecord, tries []engine.Point, request, choice []byte) error {
+	try := g.pub.Try
+	if request == nil || Sum(request) != tr.Request {
+		return fmt.Errorf("%w: the request of checked try %d is not kept", ErrRecord, try)
+	}
+	g.phase = phaseReady
+	c, err := g.Commit(request)
+	if err != nil {
+		return fmt.Errorf("%w: the commitment of try %d made again: %v", ErrRecord, try, err)
+	}
+	if c.Digests() != [2]Digest{tr.Commitment, tr.CommitReply} {
+		return fmt.Errorf("%w: the commitment of try %d made again differs from the record", ErrRecord, try)
+	}
+	g.again.commitment = &c
+	if tr.Sent < 3 {
+		return nil
+	}
+	if choice == nil || Sum(choice) != tr.Choice {
+		return fmt.Errorf("%w: the choice of checked try %d is not kept", ErrRecord, try)
+	}
+	if err := g.CheckChoice(choice); err != nil {
+		return err
+	}
+	if tr.Sent < 4 {
+		return nil
+	}
+	pt := engine.NoPoint
+	if g.cfg.PartyOf(g.pub.ToMove) == circuit.Garbler {
+		if len(tries) <= len(g.tries) {
+			return fmt.Errorf("%w: the garbler's try under way is not kept", ErrRecord)
+		}
+		pt = tries[len(g.tries)]
+	}
+	gb, err := g.GarbleChosen(choice, pt)
+	if err != nil {
+		return err
+	}
+	if gb.Digests() != [3]Digest{tr.Tables, tr.Labels, tr.Reply} {
+		return fmt.Errorf("%w: the garbling of try %d made again differs from the record", ErrRecord, try)
+	}
+	g.again.garbling = &gb
+	return nil
+}
+
 // ResumeEvaluator rebuilds the evaluator of a game in the state its
 // record leaves it in: baseRespond is the garbler's base OT answer (nil
 // if the record has none yet), rec the record so far, tries its player's
@@ -158,6 +221,15 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 // request the record holds (and not the garbling) is requested again and
 // checked against the record.
 func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState) (*Evaluator, error) {
+	return ResumeCheckedEvaluator(cfg, seed, baseRespond, rec, tries, share, Commitment{})
+}
+
+// ResumeCheckedEvaluator is ResumeEvaluator for a game whose tries may be
+// checked: commitment is the garbler's commitment of the try under way
+// if the record holds it (the session keeps it until the garbling
+// comes); it is opened again, and the choice made again is kept for
+// [Evaluator.AgainChoice] (MPC-D16).
+func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState, commitment Commitment) (*Evaluator, error) {
 	e, err := NewEvaluator(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -201,7 +273,7 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 	e.tries = append([]engine.Point(nil), tries[:made[circuit.Evaluator]]...)
 	if len(rec.Tries) > len(movers) {
 		tr := rec.Tries[len(movers)]
-		if tr.Sent >= 2 {
+		if tr.Sent >= cfg.Messages()-1 {
 			return nil, fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
 		}
 		try := engine.NoPoint
@@ -219,6 +291,19 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 			return nil, fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
 		}
 		e.again.request = req
+		if tr.Sent >= 2 {
+			if commitment.Digests() != [2]Digest{tr.Commitment, tr.CommitReply} {
+				return nil, fmt.Errorf("%w: the commitment of checked try %d is not kept", ErrRecord, pub.Try)
+			}
+			choice, err := e.Open(commitment)
+			if err != nil {
+				return nil, err
+			}
+			if tr.Sent >= 3 && Sum(choice) != tr.Choice {
+				return nil, fmt.Errorf("%w: the choice of try %d made again differs from the record", ErrRecord, pub.Try)
+			}
+			e.again.choice = choice
+		}
 	}
 	return e, nil
 }
@@ -228,7 +313,18 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 type garblerAgain struct {
 	baseAnswer []byte
 	garbling   *Garbling
+	commitment *Commitment
 }
+
+// AgainCommitment returns the commitment of the checked try under way
+// that [ResumeCheckedGarbler] made again (nil if none), as Again does for
+// the garbling.
+func (g *Garbler) AgainCommitment() *Commitment { return g.again.commitment }
+
+// AgainChoice returns the choice of the checked try under way that
+// [ResumeCheckedEvaluator] made again (nil if none): the session sends it
+// if it was not sent, or again to a garbler that lacks it.
+func (e *Evaluator) AgainChoice() []byte { return e.again.choice }
 
 // Again returns the garbler's own messages that [ResumeGarbler] made
 // again, byte for byte, from the seed and what the session kept, and
@@ -247,6 +343,7 @@ func (g *Garbler) Again() (baseAnswer []byte, garbling *Garbling) {
 type evaluatorAgain struct {
 	baseStart []byte
 	request   []byte
+	choice    []byte
 }
 
 // Again returns the evaluator's own messages that [ResumeEvaluator] made

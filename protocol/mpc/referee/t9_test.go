@@ -19,16 +19,18 @@ var t9Budget = map[int]int{5: 6000, 9: 2800, 13: 800, 19: 400}
 // the ko and the label invariants of the shared state, and the public
 // state. Sizes 5, 9, 13, 19, the three rule sets, the garbler's player
 // Black and White; in every game both parties move, so every try kind
-// comes with the mover as the garbler and as the evaluator. 10,000 tries;
-// with -short or under the race detector fewer (see t9Scale).
+// comes with the mover as the garbler and as the evaluator; the tries of
+// every game but one per size are checked with λ = 4 garblings (T-8(b),
+// t9Lambda). 10,000 checked tries and the unchecked game's; with -short
+// or under the race detector fewer (see t9Scale).
 func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 	scale := t9Scale()
-	total := 0
+	total, checked := 0, 0
 	start := time.Now()
 	for _, size := range []int{5, 9, 13, 19} {
 		budget := (t9Budget[size] + scale - 1) / scale
 		cover := map[string]int{}
-		played := 0
+		played, all := 0, 0
 		for i := 0; played < budget; i++ {
 			rules := allRules[i%3]
 			garbler := engine.Black
@@ -36,12 +38,18 @@ func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 				garbler = engine.White
 			}
 			rng := rand.New(rand.NewPCG(uint64(size), uint64(i)))
-			gm := newTestGame(t, size, rules, garbler, testSeed("g", size*1000+i), testSeed("e", size*1000+i))
+			gm := newCheckedGame(t, size, rules, garbler, testSeed("g", size*1000+i), testSeed("e", size*1000+i), t9Lambda(i))
 			n := min(budget-played, 2*size*size+20)
 			if n < budget-played && budget-played-n < 10 {
 				n = budget - played
 			}
-			played += gm.playRandom(rng, n, cover)
+			k := gm.playRandom(rng, n, cover)
+			all += k
+			if gm.cfg.Checked() {
+				// The budget counts checked tries; the unchecked game
+				// comes on top.
+				played += k
+			}
 			// The audit of an honest game finds nothing; it replays the
 			// whole computation, so only the first game of each rule set
 			// and colour on 5×5 and 9×9 is audited here.
@@ -51,8 +59,9 @@ func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 				}
 			}
 		}
-		total += played
-		t.Logf("%dx%d: %d tries %v", size, size, played, cover)
+		total += all
+		checked += played
+		t.Logf("%dx%d: %d tries (%d checked) %v", size, size, all, played, cover)
 		if scale == 1 {
 			kinds := []string{"mover garbler", "mover evaluator", "pass", "moved", "illegal occupied-own",
 				"illegal occupied-opponent", "captured one", "atari opponent", "atari self"}
@@ -67,10 +76,24 @@ func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("T-9: %d random tries through the secure referee match the plaintext referee (%v)", total, time.Since(start).Round(time.Millisecond))
-	if scale == 1 && total < 10000 {
-		t.Errorf("only %d tries", total)
+	t.Logf("T-9: %d random tries (%d checked, λ = 4) through the secure referee match the plaintext referee (%v)", total, checked, time.Since(start).Round(time.Millisecond))
+	if checked == 0 {
+		t.Error("no checked try")
 	}
+	if scale == 1 && checked < 10000 {
+		t.Errorf("only %d checked tries", checked)
+	}
+}
+
+// t9Lambda is the λ of game i of TestT9SecureRefereeMatchesEngine: the
+// tries of every game are checked with λ = 4 (T-8(b)) but the second's,
+// the three-message try of older games, so that each board size has both
+// kinds.
+func t9Lambda(i int) int {
+	if i == 1 {
+		return 0
+	}
+	return 4
 }
 
 // t9Scale divides the budget: by 10 with -short, by 100 under the race

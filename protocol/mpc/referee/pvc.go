@@ -1,0 +1,940 @@
+package referee
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Publicly verifiable covert checking of every try (T-8(b), MPC-D14,
+// Hong–Katz–Kolesnikov–Lu–Wang 2019). With λ = Config.Lambda > 1 a try
+// has five messages instead of three:
+//
+//	E → G  Request      OT request: per garbling i < λ, m input bits
+//	                    (the evaluator's real ones for ĵ, random ones
+//	                    for the others), then 2·log2 λ choice bits of
+//	                    the seed transfer
+//	G → E  Commitment   per garbling i < λ: H(seed_i), H(tables_i),
+//	                    H(label commitments_i); then the OT reply (the
+//	                    labels of the evaluator's inputs of every
+//	                    garbling, the punctured GGM tree of the λ seeds)
+//	E → G  Choice       ĵ and a hash of the λ − 1 seeds it learned
+//	G → E  Garbling     garbling ĵ: tables, the garbler's input labels
+//	                    with the hashes of the other labels, and a
+//	                    12-byte header naming the try and ĵ
+//	E → G  Outputs      as with λ = 1
+//
+// The seeds seed_i are the leaves of a GGM tree whose root the garbler
+// derives from its seed per try; the evaluator learns every leaf but
+// ĵ (drawn from its own seed per try) by one 1-of-2 OT of 32 bytes per
+// level, so it can never hold all λ seeds, and the garbler learns ĵ only
+// from the Choice. The evaluator re-garbles every opened garbling and
+// compares it with the signed commitments before it answers; the first
+// mismatch fails it with a [Certificate] that [VerifyCertificate] checks
+// from the garbler's signed messages and the opened seed alone.
+
+// Labels of the checking (part of the protocol).
+const (
+	labelPVCRoot   = "kakure/phantom/pvc/root"   // garbler seed; index: the try
+	labelPVCNode   = "kakure/phantom/pvc/ggm"    // node seed; index: 0 left, 1 right
+	labelPVCRandom = "kakure/phantom/pvc/random" // evaluator seed; index: the try, the garbling
+	labelPVCChoose = "kakure/phantom/pvc/choose" // evaluator seed; index: the try
+	labelPVCDelta  = "kakure/phantom/pvc/delta"  // seed_i
+	labelPVCLabels = "kakure/phantom/pvc/labels" // seed_i
+	tagPVCSeed     = "kakure/phantom/pvc/seed-hash\x00"
+	tagPVCLabel    = "kakure/phantom/pvc/label-hash\x00"
+	tagPVCLabels   = "kakure/phantom/pvc/labels-hash\x00"
+	tagPVCProof    = "kakure/phantom/pvc/choice-proof\x00"
+)
+
+// MaxLambda is the largest number of garblings per try.
+const MaxLambda = engine.MaxLambda
+
+// Message kinds of the checking: 'P', version 1, kind.
+const (
+	pvcMagic          = 'P'
+	pvcVersion        = 1
+	kindCommitment    = 'C'
+	kindChoice        = 'J'
+	kindCorrections   = 'R'
+	commitHeader      = 3 + 8 + 1 + 1 // magic, version, kind, try, mover, λ
+	commitEntry       = 3 * sha256.Size
+	choiceSize        = 3 + 8 + 1 + sha256.Size
+	correctionsHeader = 3 + 8 + 1 // magic, version, kind, try, ĵ
+)
+
+// lambda returns the number of garblings per try: 1 (no checking, the
+// three-message try) when Lambda is 0 or 1.
+func (c Config) lambda() int {
+	if c.Lambda <= 1 {
+		return 1
+	}
+	return c.Lambda
+}
+
+// Checked reports whether the tries of c are covertly checked (λ > 1):
+// five messages per try instead of three.
+func (c Config) Checked() bool { return c.lambda() > 1 }
+
+// depth returns log2 λ: the levels of the GGM tree, 2 OTs each.
+func (c Config) depth() int { return bits.TrailingZeros(uint(c.lambda())) }
+
+// evaluatorOTs returns the number of OTs of a request of a try whose
+// circuit has m evaluator inputs: m, or in a checked game m per garbling
+// and the seed transfer's.
+func (c Config) evaluatorOTs(m int) int { return c.lambda()*m + c.seedOTs() }
+
+// seedOTs returns the number of OTs of the seed transfer appended to the
+// evaluator's input OTs.
+func (c Config) seedOTs() int {
+	if !c.Checked() {
+		return 0
+	}
+	return 2 * c.depth()
+}
+
+// ggmChild returns child b (0 left, 1 right) of a node of the GGM tree.
+func ggmChild(node prg.Seed, b int) prg.Seed { return node.Derive(labelPVCNode, uint64(b)) }
+
+// ggmLevels returns the nodes of every level of the tree of root:
+// levels[0] = {root}, levels[d] the λ leaves (the seeds of the garblings).
+func ggmLevels(root prg.Seed, depth int) [][]prg.Seed {
+	levels := [][]prg.Seed{{root}}
+	for range depth {
+		prev := levels[len(levels)-1]
+		next := make([]prg.Seed, 0, 2*len(prev))
+		for _, n := range prev {
+			next = append(next, ggmChild(n, 0), ggmChild(n, 1))
+		}
+		levels = append(levels, next)
+	}
+	return levels
+}
+
+// ggmSums returns, per level ℓ = 1..d, the XOR of its nodes of each side
+// (K_ℓ^0 of the left children, K_ℓ^1 of the right ones).
+func ggmSums(levels [][]prg.Seed) [][2]prg.Seed {
+	sums := make([][2]prg.Seed, len(levels)-1)
+	for l := 1; l < len(levels); l++ {
+		for i, n := range levels[l] {
+			xorSeed(&sums[l-1][i&1], n)
+		}
+	}
+	return sums
+}
+
+func xorSeed(dst *prg.Seed, s prg.Seed) {
+	for i := range dst {
+		dst[i] ^= s[i]
+	}
+}
+
+// ggmPuncture rebuilds every leaf but leaf j from the sums received, one
+// per level: got[ℓ-1] is K_ℓ^b for b the complement of bit ℓ of j (from
+// the top). The leaf j is left zero.
+func ggmPuncture(got []prg.Seed, j, depth int) []prg.Seed {
+	known := map[int]prg.Seed{}
+	for l := 1; l <= depth; l++ {
+		path := j >> (depth - l) // the punctured node of level l
+		sib := path ^ 1          // its sibling, from got
+		next := make(map[int]prg.Seed, 1<<l)
+		for idx, n := range known {
+			next[2*idx], next[2*idx+1] = ggmChild(n, 0), ggmChild(n, 1)
+		}
+		s := got[l-1]
+		for idx, n := range next {
+			if idx&1 == sib&1 {
+				xorSeed(&s, n)
+			}
+		}
+		next[sib] = s
+		known = next
+	}
+	leaves := make([]prg.Seed, 1<<depth)
+	for idx, n := range known {
+		leaves[idx] = n
+	}
+	return leaves
+}
+
+// seedHash is the garbler's commitment to the seed of garbling i.
+func seedHash(cfg Config, try uint64, i int, seed prg.Seed) Digest {
+	h := sha256.New()
+	h.Write([]byte(tagPVCSeed))
+	writeGameTry(h, cfg, try, i)
+	h.Write(seed[:])
+	return Digest(h.Sum(nil))
+}
+
+type hashWriter interface{ Write([]byte) (int, error) }
+
+func writeGameTry(h hashWriter, cfg Config, try uint64, i int) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(cfg.Game)))
+	h.Write(n[:])
+	h.Write(cfg.Game)
+	binary.BigEndian.PutUint64(n[:], try)
+	h.Write(n[:])
+	binary.BigEndian.PutUint64(n[:], uint64(i))
+	h.Write(n[:])
+}
+
+// labelHash commits to one label of the garbler's input wire w of
+// garbling i: SHA-256(prefix ‖ w:u32 ‖ label), one block, with prefix the
+// SHA-256 of the tag, the game, the try and i (labelPrefix).
+func labelHash(cfg Config, try uint64, i, w int, l gc.Label) Digest {
+	p := labelPrefix(cfg, try, i)
+	return labelHashOf(&p, w, l)
+}
+
+// labelPrefix is the hash that binds the label hashes of garbling i of
+// try to the game.
+func labelPrefix(cfg Config, try uint64, i int) Digest {
+	h := sha256.New()
+	h.Write([]byte(tagPVCLabel))
+	writeGameTry(h, cfg, try, i)
+	return Digest(h.Sum(nil))
+}
+
+func labelHashOf(prefix *Digest, w int, l gc.Label) Digest {
+	var buf [sha256.Size + 4 + 16]byte
+	copy(buf[:], prefix[:])
+	binary.BigEndian.PutUint32(buf[sha256.Size:], uint32(w))
+	copy(buf[sha256.Size+4:], l[:])
+	return sha256.Sum256(buf[:])
+}
+
+// labelsDigest is the commitment to the labels of the garbler's inputs of
+// garbling i: the hash of the pairs of label hashes, each pair ordered by
+// the colour of the label (the colour of the zero label is drawn from
+// seed_i, so the order opens nothing of the garbler's input).
+func labelsDigest(cfg Config, try uint64, i int, pairs [][2]Digest) Digest {
+	h := sha256.New()
+	h.Write([]byte(tagPVCLabels))
+	writeGameTry(h, cfg, try, i)
+	for _, p := range pairs {
+		h.Write(p[0][:])
+		h.Write(p[1][:])
+	}
+	return Digest(h.Sum(nil))
+}
+
+// labelPairs returns the pairs of label hashes of the garbler's inputs
+// of keys, ordered by colour.
+func labelPairs(cfg Config, try uint64, i int, keys *gc.Keys) [][2]Digest {
+	in := keys.Inputs[circuit.Garbler]
+	pairs := make([][2]Digest, len(in))
+	prefix := labelPrefix(cfg, try, i)
+	for w, pair := range in {
+		for _, l := range pair {
+			pairs[w][b2int(l.LSB())] = labelHashOf(&prefix, w, l)
+		}
+	}
+	return pairs
+}
+
+func b2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// copyGarbling is one of the λ garblings of a try.
+type copyGarbling struct {
+	seed   prg.Seed
+	g      *gc.Garbled
+	keys   *gc.Keys
+	bytes  []byte
+	commit [3]Digest // H(seed), H(tables), H(label commitments)
+	pairs  [][2]Digest
+}
+
+// garbleCopy garbles the circuit of mover as garbling i of try from its
+// seed; cheat (tests only) may change it before it is committed to.
+func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, cheat func(try uint64, i int, g *gc.Garbled, k *gc.Keys)) (*copyGarbling, error) {
+	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
+	if err != nil {
+		return nil, err
+	}
+	gb, keys, err := gc.Garble(rc.circuit[mover], delta, seed.Stream(labelPVCLabels), try)
+	if err != nil {
+		return nil, err
+	}
+	if cheat != nil {
+		cheat(try, i, gb, keys)
+	}
+	b, err := gb.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, pairs: labelPairs(cfg, try, i, keys)}
+	c.commit = [3]Digest{seedHash(cfg, try, i, seed), Sum(b), labelsDigest(cfg, try, i, c.pairs)}
+	return c, nil
+}
+
+// commitment is a parsed Commitment message.
+type commitment struct {
+	try     uint64
+	mover   circuit.Party
+	entries [][3]Digest
+}
+
+// Commitment is the garbler's second message of a checked try: its signed
+// commitments to the λ garblings, and the OT reply (the pads of the
+// evaluator's inputs and the seed transfer), which a session may send as
+// two attachments.
+type Commitment struct {
+	// Commitments is 'P' 1 'C' try:u64 mover:u8 λ:u8 and, per garbling,
+	// H(seed_i), H(tables_i), H(label commitments_i).
+	Commitments []byte
+	// Reply is the OT extension reply to the request.
+	Reply []byte
+}
+
+// Digests returns the digests of the two parts.
+func (c Commitment) Digests() [2]Digest { return [2]Digest{Sum(c.Commitments), Sum(c.Reply)} }
+
+func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling) []byte {
+	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntry)
+	b[0], b[1], b[2] = pvcMagic, pvcVersion, kindCommitment
+	binary.BigEndian.PutUint64(b[3:], try)
+	b[11], b[12] = byte(mover), byte(len(copies))
+	for _, c := range copies {
+		for _, d := range c.commit {
+			b = append(b, d[:]...)
+		}
+	}
+	return b
+}
+
+// parseCommitment parses the commitments of a Commitment message of a
+// game of cfg.
+func parseCommitment(cfg Config, b []byte) (*commitment, error) {
+	lam := cfg.lambda()
+	if len(b) != commitHeader+lam*commitEntry || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCommitment {
+		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
+	}
+	c := &commitment{try: binary.BigEndian.Uint64(b[3:]), mover: circuit.Party(b[11])}
+	if c.mover != circuit.Garbler && c.mover != circuit.Evaluator {
+		return nil, fmt.Errorf("%w: commitment for mover %d", ErrMessage, b[11])
+	}
+	if int(b[12]) != lam {
+		return nil, fmt.Errorf("%w: commitment to %d garblings, the game has λ = %d", ErrMessage, b[12], lam)
+	}
+	off := commitHeader
+	for range lam {
+		var e [3]Digest
+		for k := range e {
+			copy(e[k][:], b[off:])
+			off += sha256.Size
+		}
+		c.entries = append(c.entries, e)
+	}
+	return c, nil
+}
+
+// choiceProof is the hash of the λ − 1 seeds the evaluator learned,
+// which shows the garbler which garbling it keeps.
+func choiceProof(cfg Config, try uint64, j int, seeds []prg.Seed) Digest {
+	h := sha256.New()
+	h.Write([]byte(tagPVCProof))
+	writeGameTry(h, cfg, try, j)
+	for i, s := range seeds {
+		if i != j {
+			h.Write(s[:])
+		}
+	}
+	return Digest(h.Sum(nil))
+}
+
+func marshalChoice(try uint64, j int, proof Digest) []byte {
+	b := make([]byte, 0, choiceSize)
+	b = append(b, pvcMagic, pvcVersion, kindChoice)
+	b = binary.BigEndian.AppendUint64(b, try)
+	b = append(b, byte(j))
+	return append(b, proof[:]...)
+}
+
+func parseChoice(cfg Config, try uint64, b []byte) (int, Digest, error) {
+	var proof Digest
+	if len(b) != choiceSize || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindChoice {
+		return 0, proof, fmt.Errorf("%w: bad choice message", ErrMessage)
+	}
+	if got := binary.BigEndian.Uint64(b[3:]); got != try {
+		return 0, proof, fmt.Errorf("%w: choice of try %d, expected %d", ErrMessage, got, try)
+	}
+	j := int(b[11])
+	if j >= cfg.lambda() {
+		return 0, proof, fmt.Errorf("%w: choice of garbling %d of %d", ErrMessage, j, cfg.lambda())
+	}
+	copy(proof[:], b[12:])
+	return j, proof, nil
+}
+
+// corrections is a parsed Reply of a checked try's Garbling: the try and
+// ĵ, which the garbler's own signed message names (the labels of the
+// evaluator's inputs came with the commitment).
+type corrections struct {
+	try uint64
+	j   int
+}
+
+func marshalCorrections(try uint64, j int) []byte {
+	b := make([]byte, 0, correctionsHeader)
+	b = append(b, pvcMagic, pvcVersion, kindCorrections)
+	b = binary.BigEndian.AppendUint64(b, try)
+	return append(b, byte(j))
+}
+
+func parseCorrections(b []byte) (*corrections, error) {
+	if len(b) != correctionsHeader || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCorrections {
+		return nil, fmt.Errorf("%w: reply of a checked garbling of %d bytes", ErrMessage, len(b))
+	}
+	return &corrections{try: binary.BigEndian.Uint64(b[3:]), j: int(b[11])}, nil
+}
+
+// checkedLabels is the Labels part of a checked try's Garbling: the
+// garbler's input labels of garbling ĵ, then for every one the hash of
+// the label of the other value.
+func marshalCheckedLabels(own []gc.Label, other []Digest) []byte {
+	b := gc.MarshalLabels(own)
+	for _, d := range other {
+		b = append(b, d[:]...)
+	}
+	return b
+}
+
+func parseCheckedLabels(b []byte, n int) ([]gc.Label, []Digest, error) {
+	split := len(b) - n*sha256.Size
+	if split < 0 {
+		return nil, nil, fmt.Errorf("%w: %d bytes of labels", ErrMessage, len(b))
+	}
+	own, err := gc.ParseLabels(b[:split], n)
+	if err != nil {
+		return nil, nil, err
+	}
+	other := make([]Digest, n)
+	for w := range other {
+		copy(other[w][:], b[split+w*sha256.Size:])
+	}
+	return own, other, nil
+}
+
+// openedLabelsDigest rebuilds the label commitment of garbling j from the
+// labels the garbler sent and the hashes of the others.
+func openedLabelsDigest(cfg Config, try uint64, j int, own []gc.Label, other []Digest) Digest {
+	pairs := make([][2]Digest, len(own))
+	prefix := labelPrefix(cfg, try, j)
+	for w, l := range own {
+		c := b2int(l.LSB())
+		pairs[w][c] = labelHashOf(&prefix, w, l)
+		pairs[w][1-c] = other[w]
+	}
+	return labelsDigest(cfg, try, j, pairs)
+}
+
+// Certificate proves that the garbler cheated in a checked try (T-8(b)):
+// either a garbling it opened is not the one its seed gives, or the
+// garbling it sent is not the one it committed to. It holds the
+// garbler's signed commitments and either the opened seed or what the
+// garbler sent of garbling ĵ, nothing of the evaluator's secrets.
+// [VerifyCertificate] and [JudgeCertificate] judge it.
+type Certificate struct {
+	// Commitment is the commitments part of the garbler's Commitment
+	// message of the try (Commitment.Commitments).
+	Commitment []byte
+	// Opened is the index of the opened garbling that differs from its
+	// seed, and Seed that seed; Opened is -1 when the certificate is
+	// about garbling ĵ as sent.
+	Opened int
+	Seed   prg.Seed
+	// Choice is the evaluator's choice message of the try (it names ĵ),
+	// Tables the digest of the tables the garbler sent and Labels the
+	// labels message it sent, when Opened is -1. The tables themselves
+	// are not needed: their digest is what the commitment holds; nor are
+	// the labels when the tables differ (Labels is then empty).
+	Choice []byte
+	Tables Digest
+	Labels []byte
+	// What says what differs, for people.
+	What string
+}
+
+// ErrNotProven reports a certificate that does not convict the garbler:
+// whoever made it accuses falsely.
+var ErrNotProven = errors.New("referee: certificate not proven")
+
+// VerifyCertificate judges a certificate of a checked try of a game of
+// cfg against the garbler. It returns nil when the certificate proves
+// that the garbler cheated; otherwise an error wrapping ErrNotProven.
+// The caller checks that the messages are those of the record
+// ([JudgeCertificate] does). A garbler that followed the protocol is
+// never convicted, whatever the certificate holds.
+func VerifyCertificate(cfg Config, c Certificate) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if !cfg.Checked() {
+		return fmt.Errorf("%w: the game has no checked tries", ErrNotProven)
+	}
+	cm, err := parseCommitment(cfg, c.Commitment)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	rc, err := circuitsFor(cfg)
+	if err != nil {
+		return err
+	}
+	if c.Opened >= 0 {
+		if c.Opened >= cfg.lambda() {
+			return fmt.Errorf("%w: garbling %d of %d", ErrNotProven, c.Opened, cfg.lambda())
+		}
+		e := cm.entries[c.Opened]
+		if seedHash(cfg, cm.try, c.Opened, c.Seed) != e[0] {
+			return fmt.Errorf("%w: the seed is not the one committed to", ErrNotProven)
+		}
+		cp, err := garbleCopy(cfg, rc, cm.mover, cm.try, c.Opened, c.Seed, nil)
+		if err != nil {
+			return err
+		}
+		if cp.commit != e {
+			return nil
+		}
+		return fmt.Errorf("%w: garbling %d is the one its seed gives", ErrNotProven, c.Opened)
+	}
+	j, _, err := parseChoice(cfg, cm.try, c.Choice)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	e := cm.entries[j]
+	if c.Tables != e[1] {
+		return nil
+	}
+	own, other, err := parseCheckedLabels(c.Labels, rc.layout[cm.mover].NumInputs[circuit.Garbler])
+	if err != nil {
+		// Well-formed messages are the garbler's duty; a malformed one is
+		// refused at once and is not a certificate.
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	if openedLabelsDigest(cfg, cm.try, j, own, other) != e[2] {
+		return nil
+	}
+	return fmt.Errorf("%w: garbling %d is the one committed to", ErrNotProven, j)
+}
+
+// CommitmentTry returns the try number and the mover party a Commitment
+// message names, for a judge to compare with the record.
+func CommitmentTry(cfg Config, b []byte) (uint64, circuit.Party, error) {
+	c, err := parseCommitment(cfg, b)
+	if err != nil {
+		return 0, 0, err
+	}
+	return c.try, c.mover, nil
+}
+
+// ----- garbler side -----
+
+// garblerCommitted is the garbler's state of a checked try between its
+// Commitment and the evaluator's Choice.
+type garblerCommitted struct {
+	try    uint64
+	mover  circuit.Party
+	copies []*copyGarbling
+	seeds  []prg.Seed
+}
+
+// prepareCopies garbles the λ garblings of try (Prepare's work when the
+// game is checked).
+func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarbling, []prg.Seed, error) {
+	leaves := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
+	seeds := leaves[len(leaves)-1]
+	copies, err := garbleCopies(g.cfg, g.rc, mover, try, seeds, -1, g.cheatCopy)
+	if err != nil {
+		return nil, nil, err
+	}
+	return copies, seeds, nil
+}
+
+// garbleCopies garbles the copies of try from their seeds, all but skip
+// (-1 for none), on up to GOMAXPROCS cores at once (MPC-D19: each copy is
+// a function of its seed alone, so the result does not depend on the
+// order). A test hook cheat makes it one at a time.
+func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, cheat func(uint64, int, *gc.Garbled, *gc.Keys)) ([]*copyGarbling, error) {
+	copies := make([]*copyGarbling, len(seeds))
+	errs := make([]error, len(seeds))
+	workers := min(runtime.GOMAXPROCS(0), len(seeds))
+	if cheat != nil {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, len(seeds))
+	for i := range seeds {
+		if i != skip {
+			next <- i
+		}
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				copies[i], errs[i] = garbleCopy(cfg, rc, mover, try, i, seeds[i], cheat)
+			}
+		}()
+	}
+	wg.Wait()
+	return copies, errors.Join(errs...)
+}
+
+// Commit answers the evaluator's request of the next try of a checked
+// game (λ > 1) with the commitments to the λ garblings of the try and
+// the OT reply. It does not need the garbler's player's try, which comes
+// with [Garbler.GarbleChosen]. An error leaves the machine as it was.
+func (g *Garbler) Commit(request []byte) (Commitment, error) {
+	if err := g.check(phaseReady); err != nil {
+		return Commitment{}, err
+	}
+	if !g.cfg.Checked() {
+		return Commitment{}, fmt.Errorf("%w: Commit in a game without checking", ErrState)
+	}
+	mover := g.cfg.PartyOf(g.pub.ToMove)
+	m := g.rc.layout[mover].NumInputs[circuit.Evaluator]
+	if err := checkRequestSize(request, g.cfg.evaluatorOTs(m)); err != nil {
+		return Commitment{}, err
+	}
+	try := g.pub.Try
+	var copies []*copyGarbling
+	var seeds []prg.Seed
+	if p := g.pre; p != nil && p.try == try && p.mover == mover && p.copies != nil {
+		copies, seeds = p.copies, p.seeds
+	} else {
+		var err error
+		if copies, seeds, err = g.prepareCopies(try, mover); err != nil {
+			return Commitment{}, err
+		}
+	}
+	st := &garblerCommitted{try: try, mover: mover, copies: copies, seeds: seeds}
+	pairs := make([][2]ot.Block, 0, g.cfg.evaluatorOTs(m))
+	for _, cp := range copies {
+		for _, pair := range cp.keys.Inputs[circuit.Evaluator] {
+			pairs = append(pairs, [2]ot.Block{pair[0], pair[1]})
+		}
+	}
+	levels := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
+	for _, s := range ggmSums(levels) {
+		for half := range 2 {
+			var p [2]ot.Block
+			for b := range 2 {
+				copy(p[b][:], s[b][16*half:16*half+16])
+			}
+			pairs = append(pairs, p)
+		}
+	}
+	if g.cheatOT != nil {
+		g.cheatOT(try, m, pairs)
+	}
+	reply, err := g.sender.Send(request, pairs)
+	if err := g.requestError(err); err != nil {
+		return Commitment{}, err
+	}
+	g.pre = nil
+	// The request shows that the evaluator had the messages made again.
+	g.again = garblerAgain{}
+	g.committed = st
+	g.phase = phaseCommitted
+	return Commitment{Commitments: marshalCommitment(try, mover, copies), Reply: reply}, nil
+}
+
+// Committed reports whether the garbler committed to the try under way
+// of a checked game and waits for the evaluator's choice.
+func (g *Garbler) Committed() bool { return g.phase == phaseCommitted }
+
+// CheckChoice checks the evaluator's Choice of the checked try under way
+// as soon as it comes: a malformed one is ErrMessage, one whose proof is
+// wrong fails the machine (ErrDeviation, blaming the evaluator).
+func (g *Garbler) CheckChoice(choice []byte) error {
+	if err := g.check(phaseCommitted); err != nil {
+		return err
+	}
+	st := g.committed
+	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	if err != nil {
+		return err
+	}
+	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
+		return g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
+	}
+	return nil
+}
+
+// GarbleChosen takes the evaluator's Choice of a checked try and returns
+// garbling ĵ with the labels of the garbler's inputs (try is the
+// garbler's player's try when it is to move, as for [Garbler.Garble]).
+// A malformed choice or a bad try leaves the machine as it was; a choice
+// whose proof is wrong (the evaluator names a garbling whose seed it
+// learned, or other seeds than the ones sent) fails it.
+func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error) {
+	if err := g.check(phaseCommitted); err != nil {
+		return Garbling{}, err
+	}
+	st := g.committed
+	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	if err != nil {
+		return Garbling{}, err
+	}
+	mover := st.mover
+	l := g.rc.layout[mover]
+	if mover != circuit.Garbler {
+		try = engine.NoPoint
+	}
+	mask := g.maskFor(st.try, l.MaskBits())
+	in, err := l.Inputs(circuit.Garbler, g.pub.ToMove, g.share, try, mask)
+	if err != nil {
+		return Garbling{}, fmt.Errorf("referee: the garbler's try: %w", err)
+	}
+	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
+		return Garbling{}, g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
+	}
+	cp := st.copies[j]
+	own, err := cp.keys.Encode(int(circuit.Garbler), in)
+	if err != nil {
+		return Garbling{}, err
+	}
+	other := make([]Digest, len(own))
+	for w, lb := range own {
+		other[w] = cp.pairs[w][1-b2int(lb.LSB())]
+	}
+	corr := marshalCorrections(st.try, j)
+	if g.cheatSend != nil {
+		g.cheatSend(st.try, j, &own, &other, cp)
+	}
+	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover}
+	g.committed = nil
+	if mover == circuit.Garbler {
+		g.tries = append(g.tries, try)
+	}
+	g.movers = append(g.movers, mover)
+	g.phase = phaseWaiting
+	return Garbling{Tables: cp.bytes, Labels: marshalCheckedLabels(own, other), Reply: corr}, nil
+}
+
+// ----- evaluator side -----
+
+// evaluatorChecked is the evaluator's state of a checked try.
+type evaluatorChecked struct {
+	choices    []bool
+	commitment []byte
+	choice     []byte
+	entries    [][3]Digest
+	j          int
+	labels     []gc.Label // the labels of its inputs of garbling ĵ
+	seeds      []prg.Seed // every seed but seed ĵ, once opened
+}
+
+// choose returns ĵ of try: the garbling the evaluator keeps.
+func (e *Evaluator) choose(try uint64) int {
+	return e.seed.Stream(labelPVCChoose, try).Intn(e.cfg.lambda())
+}
+
+// seedChoices returns the OT choice bits of the seed transfer for ĵ = j:
+// per level, twice, the complement of the bit of j (the side off the
+// path, whose sum gives the sibling of the punctured node).
+func seedChoices(j, depth int) []bool {
+	c := make([]bool, 0, 2*depth)
+	for l := 1; l <= depth; l++ {
+		bit := (j>>(depth-l))&1 == 1
+		c = append(c, !bit, !bit)
+	}
+	return c
+}
+
+// Open takes the garbler's Commitment of the checked try under way,
+// obtains the seeds of every garbling but ĵ, garbles them again and
+// compares them with the commitments, and returns the Choice for the
+// garbler. A malformed commitment (ErrMessage) leaves the machine as it
+// was; a garbling that differs fails it, and [Evaluator.Certificate]
+// then proves the garbler's cheat.
+func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
+	if err := e.check(phaseWaiting); err != nil {
+		return nil, err
+	}
+	cur := e.cur
+	if cur.checked == nil || cur.checked.commitment != nil {
+		return nil, fmt.Errorf("%w: no commitment expected", ErrState)
+	}
+	try := e.pub.Try
+	cm, err := parseCommitment(e.cfg, msg.Commitments)
+	if err != nil {
+		return nil, err
+	}
+	if cm.try != try || cm.mover != cur.mover {
+		return nil, fmt.Errorf("%w: commitment of try %d for %v, expected try %d for %v", ErrMessage, cm.try, cm.mover, try, cur.mover)
+	}
+	got, err := e.receiver.Receive(msg.Reply)
+	if err != nil {
+		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
+	}
+	// The OT machine has moved on: from here an error fails the machine.
+	ck := cur.checked
+	ck.commitment = bytes.Clone(msg.Commitments)
+	ck.entries = cm.entries
+	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
+	ck.labels = got[ck.j*m : (ck.j+1)*m]
+	depth := e.cfg.depth()
+	sums := make([]prg.Seed, depth)
+	base := e.cfg.lambda() * m
+	for l := range depth {
+		copy(sums[l][:16], got[base+2*l][:])
+		copy(sums[l][16:], got[base+2*l+1][:])
+	}
+	seeds := ggmPuncture(sums, ck.j, depth)
+	ck.seeds = seeds
+	for i, s := range seeds {
+		if i == ck.j {
+			continue
+		}
+		if seedHash(e.cfg, try, i, s) != cm.entries[i][0] {
+			// Not provable by itself (the OT hides what was sent): the
+			// audit (T-8(c)) names the garbler.
+			return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to", try, i)
+		}
+	}
+	var otFault error
+	copies, err := garbleCopies(e.cfg, e.rc, cur.mover, try, seeds, ck.j, nil)
+	if err != nil {
+		return nil, e.fail("try %d: %v", try, err)
+	}
+	for i, s := range seeds {
+		if i == ck.j {
+			continue
+		}
+		cp := copies[i]
+		for k, what := range []string{"seed", "garbled tables and decoding bits", "input label commitments"} {
+			if cp.commit[k] != cm.entries[i][k] {
+				e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: what}
+				return nil, e.fail("try %d: the %s of opened garbling %d differ from its commitment (certificate)", try, what, i)
+			}
+		}
+		// The labels its OTs gave for its random bits of garbling i
+		// (MPC-D18): a wrong one is caught, not proven by itself (the OT
+		// hides what was sent); the audit names the garbler.
+		for k, pair := range cp.keys.Inputs[circuit.Evaluator] {
+			if otFault == nil && got[i*m+k] != pair[b2int(ck.choices[i*m+k])] {
+				otFault = fmt.Errorf("try %d: the OT reply of opened garbling %d gives its input %d a label that is not the one its seed gives", try, i, k)
+			}
+		}
+	}
+	if otFault != nil {
+		return nil, e.fail("%v", otFault)
+	}
+	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+	return bytes.Clone(ck.choice), nil
+}
+
+// Opened returns, for the checked try under way once its commitment is
+// opened, the garbler's commitments, the seeds the evaluator learned (seed
+// ĵ left zero) and ĵ; ok is false otherwise. It is what the evaluator
+// could put in a certificate (tests make forged ones from it).
+func (e *Evaluator) Opened() (commitments []byte, seeds []prg.Seed, j int, ok bool) {
+	if e.cur == nil || e.cur.checked == nil || e.cur.checked.seeds == nil {
+		return nil, nil, 0, false
+	}
+	ck := e.cur.checked
+	return bytes.Clone(ck.commitment), slices.Clone(ck.seeds), ck.j, true
+}
+
+// Certificate returns the certificate that convicts the garbler when the
+// machine failed on a checked garbling that differs from its
+// commitment, or nil.
+func (e *Evaluator) Certificate() *Certificate {
+	if e.cert == nil {
+		return nil
+	}
+	c := *e.cert
+	return &c
+}
+
+// checkChosen checks garbling ĵ of a checked try against its commitment
+// and returns the evaluator's input labels and the garbler's. A malformed
+// message leaves the machine as it was (ErrMessage); a garbling that
+// differs from its commitment fails it with a certificate.
+func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []gc.Label, err error) {
+	ck := e.cur.checked
+	try := e.pub.Try
+	corr, err := parseCorrections(g.Reply)
+	if err != nil {
+		return nil, nil, err
+	}
+	if corr.try != try || corr.j != ck.j {
+		return nil, nil, fmt.Errorf("%w: corrections of try %d, garbling %d; expected try %d, garbling %d", ErrMessage, corr.try, corr.j, try, ck.j)
+	}
+	own, other, err := parseCheckedLabels(g.Labels, len(c.Inputs[circuit.Garbler]))
+	if err != nil {
+		return nil, nil, err
+	}
+	entry := ck.entries[ck.j]
+	certify := func(what string, labels []byte) error {
+		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),
+			Tables: Sum(g.Tables), Labels: bytes.Clone(labels), What: what}
+		return e.fail("try %d: the %s of garbling %d differ from its commitment (certificate)", try, what, ck.j)
+	}
+	if Sum(g.Tables) != entry[1] {
+		return nil, nil, certify("garbled tables and decoding bits", nil)
+	}
+	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
+		return nil, nil, certify("garbler's input labels", g.Labels)
+	}
+	mine = ck.labels
+	return own, mine, nil
+}
+
+// JudgeCertificate judges a certificate of try t against the record of
+// the game (T-8(b)): the commitment, and for a certificate about the
+// garbling sent that garbling, must be the messages of try t whose
+// digests the record holds (the record's signatures make them the
+// garbler's), and the commitment must name the try and the mover that
+// the record gives try t. It returns nil when the certificate convicts
+// the garbler, else an error wrapping ErrNotProven: whoever presents it
+// accuses falsely.
+func JudgeCertificate(rec Record, t int, c Certificate) error {
+	cfg := rec.Config
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if t < 0 || t >= len(rec.Tries) {
+		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
+	}
+	tr := rec.Tries[t]
+	if tr.Sent < 2 || Sum(c.Commitment) != tr.Commitment {
+		return fmt.Errorf("%w: the commitment is not the one the record holds for try %d", ErrNotProven, t)
+	}
+	if c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
+		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
+	}
+	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	try, mover, err := CommitmentTry(cfg, c.Commitment)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	if try != pub.Try || mover != cfg.PartyOf(pub.ToMove) {
+		return fmt.Errorf("%w: the commitment names try %d for the %v, the record try %d for the %v", ErrNotProven, try, mover, pub.Try, cfg.PartyOf(pub.ToMove))
+	}
+	return VerifyCertificate(cfg, c)
+}

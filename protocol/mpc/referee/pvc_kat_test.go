@@ -1,0 +1,37 @@
+package referee
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/internal/kat"
+)
+
+// TestKATCheckedTry keeps the known answers of checked tries (T-8(b),
+// MPC-D14): from fixed seeds, every message of the first two tries of a
+// 5×5 game with λ = 4 (the first by the garbler's player, the second by
+// the evaluator's): the request, the commitments and the OT reply, the
+// choice, garbling ĵ's tables, labels and corrections, and the outputs.
+// The garbler and the evaluator share the code, so a change both make
+// the same way (a GGM child label, the order of the label hashes, the
+// corrections) leaves the round trips green; the digests in
+// testdata/kat.txt see it. KAKURE_WRITE_KAT=1 rewrites them after a
+// deliberate change.
+func TestKATCheckedTry(t *testing.T) {
+	got := map[string][]byte{}
+	gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), 4)
+	gm.tamper = func(try uint64, what string, b []byte) []byte {
+		got[fmt.Sprintf("checked/try-%d/%s", try, what)] = append([]byte(nil), b...)
+		return b
+	}
+	for _, p := range []engine.Point{12, 6} {
+		if _, d := gm.step(p); d != "" {
+			t.Fatal(d)
+		}
+	}
+	if len(got) != 16 {
+		t.Fatalf("%d messages", len(got))
+	}
+	kat.Check(t, "testdata/kat.txt", got)
+}
