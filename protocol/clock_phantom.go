@@ -49,6 +49,28 @@ func (h *phantomRules) tryMover() (Role, bool) {
 
 func (h *phantomRules) tryID() uint64 { return h.pub.Try }
 
+// clockStep returns how far the try under way has come, counted as in an
+// unchecked try: 0 before the request (or the evaluator's player's try),
+// 1 before the garbling, 2 before the outputs. A checked try (T-8(b),
+// λ > 1) has the garbler's commitment and the evaluator's choice between
+// the request and the garbling: the protocol's messages, counted as step
+// 1, so that the garbler's player's clock runs on until its try goes
+// with the garbling, and the settling messages stay the garbling and the
+// outputs (CLK-D16).
+func (h *phantomRules) clockStep() int {
+	_, sent := h.current()
+	if h.m.Options.Lambda <= 1 {
+		return sent
+	}
+	switch sent {
+	case 0:
+		return 0
+	case 1, 2, 3:
+		return 1
+	}
+	return 2
+}
+
 // timedTurn returns the role whose try the clock times (CLK-D16): the
 // mover, until its try goes (for the garbler's player, the evaluator's
 // request within); no clock runs while the secure referee computes, nor
@@ -61,7 +83,7 @@ func (h *phantomRules) timedTurn() (Role, bool) {
 			return Inviter, false
 		}
 		mover := h.moverRole()
-		_, sent := h.current()
+		sent := h.clockStep()
 		if sent == 0 || sent == 1 && mover == phantomGarbler {
 			return mover, true
 		}
@@ -76,7 +98,7 @@ func (h *phantomRules) timedTurn() (Role, bool) {
 func (h *phantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	switch h.stage() {
 	case PhantomStagePlay:
-		_, sent := h.current()
+		sent := h.clockStep()
 		mover := h.moverRole()
 		return kind == KindPhantomTry && sent == 0 && mover == phantomEvaluator ||
 			kind == KindPhantomTryGarbling && sent == 1 && mover == phantomGarbler
@@ -93,7 +115,7 @@ func (h *phantomRules) settlesTry(r Role, kind Kind) bool {
 	if h.stage() != PhantomStagePlay {
 		return false
 	}
-	_, sent := h.current()
+	sent := h.clockStep()
 	mover := h.moverRole()
 	return r != mover && (kind == KindPhantomGarbling && sent == 1 && mover == phantomEvaluator ||
 		kind == KindPhantomOutputs && sent == 2 && mover == phantomGarbler)

@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,23 @@ import (
 // timedPhantom returns Phantom Go on 5×5 with the time control text.
 func timedPhantom(text string) engine.Options {
 	return engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Time: clock.MustParse(text), Lag: testLag}
+}
+
+// timedPhantomChecked is timedPhantom with λ garblings a try (T-8(b); 0:
+// tries not checked).
+func timedPhantomChecked(text string, lambda int) engine.Options {
+	o := timedPhantom(text)
+	o.Lambda = lambda
+	return o
+}
+
+// forLambdas runs a Phantom Go clock test on unchecked tries and on tries
+// checked with λ = 4 (T-8(b)), whose commitment and choice come between
+// the request and the garbling (CLK-D16).
+func forLambdas(t *testing.T, test func(t *testing.T, lambda int)) {
+	for _, lambda := range []int{0, 4} {
+		t.Run(fmt.Sprintf("lambda=%d", lambda), func(t *testing.T) { test(t, lambda) })
+	}
 }
 
 // phantomOf returns the Phantom Go part of a view.
@@ -52,9 +70,13 @@ func tryClaims(t *testing.T, g *protocol.Game, r protocol.Role) []int64 {
 // stone) costs White's time, and its two tries are charged as one move
 // (one Fischer increment); both programs hold the same clocks.
 func TestCLKD16PhantomTriesAreTheMoversTime(t *testing.T) {
+	forLambdas(t, testCLKD16PhantomTriesAreTheMoversTime)
+}
+
+func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, lambda int) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, timedPhantom("10m+5s"))
+	games := startGame(t, p, timedPhantomChecked("10m+5s", lambda))
 	black, white := byColor(games)
 	const think = 300 * time.Millisecond
 	phantomTry(t, black, think, "C3")
@@ -92,9 +114,13 @@ func TestCLKD16PhantomTriesAreTheMoversTime(t *testing.T) {
 // absolute, Black never tries; White's program claims the loss on time,
 // Black's confirms, and the record verifies as a loss on time.
 func TestCLKD16PhantomStalledPeerLosesOnTime(t *testing.T) {
+	forLambdas(t, testCLKD16PhantomStalledPeerLosesOnTime)
+}
+
+func testCLKD16PhantomStalledPeerLosesOnTime(t *testing.T, lambda int) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, withLag(timedPhantom("1s"), 100*time.Millisecond))
+	games := startGame(t, p, withLag(timedPhantomChecked("1s", lambda), 100*time.Millisecond))
 	black, white := byColor(games)
 	for _, g := range games {
 		o := gameOver(t, g)
@@ -114,6 +140,10 @@ func TestCLKD16PhantomStalledPeerLosesOnTime(t *testing.T) {
 // next message of the try settles it at its measurement less the lag
 // allowance; both programs charge that.
 func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
+	forLambdas(t, testCLKD16PhantomUnderClaimedTryCharged)
+}
+
+func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, lambda int) {
 	const cheaterRole = 1
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i != cheaterRole {
@@ -136,7 +166,7 @@ func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
 		})
 	})
 	const lag = 200 * time.Millisecond
-	games := startGame(t, p, withLag(timedPhantom("10m"), lag))
+	games := startGame(t, p, withLag(timedPhantomChecked("10m", lambda), lag))
 	honest, cheater := games[0], games[1]
 	const think = 700 * time.Millisecond
 	moves := []string{"C3", "B2"}
