@@ -380,6 +380,7 @@ func TestT13LiveEquivocationBothRecords(t *testing.T) {
 // statement. It changes nothing: the cheater still states the result, and
 // the result by the rules stands, in every variant.
 func TestT14LiveReportInConfirmPhase(t *testing.T) {
+	t.Parallel()
 	for _, v := range variantsForReports() {
 		t.Run(v.name, func(t *testing.T) {
 			if testing.Short() && v.name == "phantom" {
@@ -475,6 +476,7 @@ func swallowAfter(kinds ...protocol.Kind) func(*protocol.Message, crypto.PrivKey
 // by forfeit (T-11) — never a forfeit win for the reporter, never an end
 // without the audit.
 func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
+	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	cases := []struct {
 		name    string
 		o       engine.Options

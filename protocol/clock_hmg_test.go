@@ -27,6 +27,7 @@ func timedHMG(text string) engine.Options {
 // program confirms it, and the record verifies as a loss on time naming
 // Black.
 func TestCLKD10HMGStalledCardChoiceLosesOnTime(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timedHMG("2s"))
 	black, white := byColor(games)

@@ -144,6 +144,7 @@ func TestT14FalseTimeoutClaimLoses(t *testing.T) {
 // honest program confirms it: the game ends on time in both programs,
 // the record is finished and verifies, and it names the flagged side.
 func TestCLKD9StalledPeerLosesOnTime(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timed(t, "2s"))
 	black, white := byColor(games)
@@ -216,6 +217,7 @@ func moveBodies(t *testing.T, g *protocol.Game, r protocol.Role) []protocol.Move
 // round trip short of the other's measurement, are charged as claimed.
 // Both programs hold the same clocks.
 func TestCLKD7UnderClaimedThinkTimeCharged(t *testing.T) {
+	t.Parallel()
 	const cheaterRole = 1
 	var cheating atomic.Bool
 	cheating.Store(true)
@@ -374,6 +376,7 @@ func TestCLKD8ResumeRestoresClocks(t *testing.T) {
 // program claims the loss on time all the same, and its record, with the
 // claim that no one confirmed, shows the loss on time as reported.
 func TestCLKD9UnansweredTimeoutClaimStandsAsReported(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timed(t, "2s"))
 	black, white := byColor(games)
@@ -405,6 +408,7 @@ func TestCLKD9UnansweredTimeoutClaimStandsAsReported(t *testing.T) {
 // claimer reports the missing answer: the loss on time stands, as
 // reported, in both programs and in `kakure verify`.
 func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
+	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	p := newPair(t, func(i int, c *protocol.Config) {
 		c.AutoGrace = testenv.Duration(2 * time.Second)
 		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
@@ -437,6 +441,7 @@ func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
 // at once, without its player; its move that ends the adjournment is not
 // charged.)
 func TestCLKD13AdjournByAgreementStopsTheClocks(t *testing.T) {
+	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	p := newPair(t)
 	// The clock is long enough for the adjournment to be agreed under
 	// the machine's load; the wait after it longer than the clock.

@@ -244,6 +244,7 @@ func TestGMD23GomokuCrossingAnswer(t *testing.T) {
 // nothing (T-13), and the honest game stays adjourned, neither lost nor
 // won (a CI run waited on it until go test's timeout).
 func TestGMD23GomokuWithheldOpeningsAfterResignation(t *testing.T) {
+	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	withhold := func(*protocol.Service) func(*protocol.Message, crypto.PrivKey) [][]byte {
 		return func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
 			if m.Kind == protocol.KindGomokuOpenAll {

@@ -121,6 +121,7 @@ func TestHCD1CheatBlackMovesFirst(t *testing.T) {
 // get a new toss: it loses by forfeit, and kakure verify on the honest
 // inviter's record names it, not the honest side.
 func TestHCD2NigiriWithheldOpeningForfeits(t *testing.T) {
+	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i == 1 {
 			protocol.SetTamper(c, cheatOn(protocol.KindTossReveal, 1, func(*protocol.Message, crypto.PrivKey) [][]byte {

@@ -37,6 +37,7 @@ import (
 // garbler resumes with it. Under the race detector
 // (ten times slower garbling) the cases marked race run.
 func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		role protocol.Role
 		at   string // "saved": after saving its own message; "auto": after taking the other's
@@ -74,6 +75,7 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 // the checked try again from its seed, the kept request, choice or
 // commitment, and the game completes with no violation.
 func TestT3CheckedPhantomCrash(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		role protocol.Role
 		at   string

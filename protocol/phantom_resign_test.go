@@ -71,6 +71,7 @@ func checkResignedAndRevealed(t *testing.T, g *protocol.Game, resigner protocol.
 // `kakure verify` on both records says ok with it (GO-6, PN-D13). Each
 // role resigns once.
 func TestPN10PhantomResignationRunsTheAudit(t *testing.T) {
+	t.Parallel()
 	for _, resigner := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		t.Run(resigner.String(), func(t *testing.T) {
 			p := newPair(t)
@@ -177,6 +178,7 @@ func TestT11PhantomWithheldRevealAfterResignation(t *testing.T) {
 // resignation (PN-D13: a message that crossed the resignation is judged
 // as the game stood before it).
 func TestPN10PhantomResignationCrossingAMessage(t *testing.T) {
+	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	for i, at := range []uint64{3, 4, 5, 6, 7, 8} {
 		resigner := protocol.Role(i % 2)
 		t.Run(fmt.Sprintf("%s at try %d", resigner, at), func(t *testing.T) {

@@ -26,6 +26,7 @@ import (
 // three announcements per point on 5×5 (one under the race detector) and
 // one on 9×9, so that the games stay short.
 func TestPG9PhantomGameOverLoopback(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		size  int
 		rules engine.PhantomRules
@@ -307,6 +308,7 @@ func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
 // the audited game: every move and pass, and the illegal tries with their
 // reasons (XT, XR), replayable to the board the game was counted on.
 func TestPG9PhantomRecordSGF(t *testing.T) {
+	t.Parallel()
 	p := newPair(t, func(i int, c *protocol.Config) { c.Dir = "" })
 	bots := [2]*bot.Random{bot.NewRandom(3), bot.NewRandom(4)}
 	for _, b := range bots {
