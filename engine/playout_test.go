@@ -258,6 +258,9 @@ func TestGO1GO2PG4PlayoutMatchesPlace(t *testing.T) {
 				playDifferentialGame(t, size, rng, g%2 == 1, &stats)
 			}
 			t.Logf("%+v", stats)
+			if testing.Short() {
+				return // too few games to be sure of reaching every case; each move was still compared
+			}
 			if stats.multiCaptures == 0 || stats.suicides == 0 || stats.illegalTries == 0 {
 				t.Errorf("the random games did not reach captures of several stones, suicides and illegal tries: %+v", stats)
 			}
