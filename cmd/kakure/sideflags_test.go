@@ -51,3 +51,27 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 		}
 	}
 }
+
+// TestT8VerifyNamesTheChecking (T-8(b)): kakure verify says how a Phantom
+// Go record's tries were checked: --lambda 2 in the invitation, and the
+// default of kakure match (4) when none is given, replay as ok.
+func TestT8VerifyNamesTheChecking(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lambda", "2"}, "tries checked during play (λ = 2 garblings a try)"},
+		{[]string{"--lambda", "1"}, "tries checked at the audit only (λ = 1)"},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"match", "--games", "1", "--out", dir, "--variant", "phantom", "--size", "5",
+			"--black", "random", "--white", "random"}, tt.args...)
+		if code, out := runCommand(t, args...); code != 0 {
+			t.Fatalf("match %v exited %d:\n%s", tt.args, code, out)
+		}
+		code, vout := runCommand(t, "verify", filepath.Join(dir, "game-001.record.json"))
+		if code != 0 || !strings.Contains(vout, tt.want) || !strings.Contains(vout, "ok: result") {
+			t.Errorf("verify of a game with %v exited %d, want %q:\n%s", tt.args, code, tt.want, vout)
+		}
+	}
+}

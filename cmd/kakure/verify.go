@@ -49,7 +49,20 @@ func describeRecord(tr *protocol.Transcript) string {
 		return "unreadable invitation"
 	}
 	o := m.Options
-	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o) + describeClock(o)
+	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o) + describeClock(o) + describeChecking(o)
+}
+
+// describeChecking says how a Phantom Go record's tries were checked
+// during play (T-8(b)): λ garblings a try, all but one opened; nothing
+// for other variants.
+func describeChecking(o engine.Options) string {
+	switch {
+	case o.Variant != engine.VariantPhantom:
+		return ""
+	case o.Lambda > 1:
+		return fmt.Sprintf(", tries checked during play (λ = %d garblings a try)", o.Lambda)
+	}
+	return ", tries checked at the audit only (λ = 1)"
 }
 
 // describeClock writes a record's time control as kakure verify prints it
