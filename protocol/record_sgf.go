@@ -66,6 +66,10 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	// the time left on both, so that a settlement (CLK-D8) corrects the
 	// other's.
 	lastMove := map[engine.Color]int{}
+	// after holds each colour's clock after each of its charged moves, in
+	// order (a settlement replaces the last), for the variants whose
+	// move nodes are written after the replay (SGF-D11).
+	var after clockSnapshots
 	for i := range t.Messages {
 		events, err := m.Apply(&t.Messages[i])
 		if err != nil {
@@ -82,6 +86,7 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 				continue
 			}
 			if ec, ok := e.(EventClock); ok {
+				after.add(m, ec)
 				for c, at := range lastMove {
 					addTimeLeft(&nodes[at], m.Options.Time, c, ec.Clocks[m.RoleOf(c)])
 				}
@@ -143,6 +148,58 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	if pv, ok := m.variant.(*phantomRules); ok && pv.replay != nil {
 		nodes = append(phantomSGF(pv.replay.Outcomes, m.Options.Size), nodes...)
 	}
+	if c := m.Options.Time; !c.IsNone() && len(lastMove) == 0 {
+		// F-Go's turns, Phantom Go's audited moves and gomoku's opened
+		// pieces: the k-th move node of a colour gets its k-th charged
+		// clock (SGF-D11).
+		after.write(nodes, c, m.Options.Size)
+	}
 	tree := sgf.GameTree{Nodes: append([]sgf.Node{root}, nodes...)}
 	return sgf.Format(sgf.Collection{tree})
+}
+
+// clockSnapshots are each colour's clocks after each of its charged
+// moves, in order.
+type clockSnapshots struct {
+	states [2][]clock.State
+}
+
+// add takes a clock event: a colour whose count of moves grew gets a new
+// snapshot; one whose count stayed gets its last corrected (a settlement,
+// CLK-D8).
+func (cs *clockSnapshots) add(m *Machine, ec EventClock) {
+	for i, c := range []engine.Color{engine.Black, engine.White} {
+		s := ec.Clocks[m.RoleOf(c)]
+		list := cs.states[i]
+		switch {
+		case s.Moves > len(list):
+			cs.states[i] = append(list, s)
+		case s.Moves > 0 && s.Moves == len(list):
+			list[len(list)-1] = s
+		}
+	}
+}
+
+// write puts BL/WL (and OB/OW) on the move nodes: each colour's k-th move
+// (a pass too) gets its k-th snapshot, as long as there are snapshots.
+func (cs *clockSnapshots) write(nodes []sgf.Node, c clock.Control, size int) {
+	var next [2]int
+	for n := range nodes {
+		moves, err := nodes[n].Moves(size)
+		if err != nil {
+			continue
+		}
+		for _, mv := range moves {
+			i := 0
+			if mv.Color == engine.White {
+				i = 1
+			} else if mv.Color != engine.Black {
+				continue
+			}
+			if next[i] < len(cs.states[i]) {
+				addTimeLeft(&nodes[n], c, mv.Color, cs.states[i][next[i]])
+				next[i]++
+			}
+		}
+	}
 }

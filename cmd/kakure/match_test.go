@@ -383,6 +383,16 @@ func TestMatchTimeControl(t *testing.T) {
 		if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") {
 			t.Errorf("verify of the %s game exited %d:\n%s", variant, code, vout)
 		}
+		// SGF-D11: every move node of both colours has its time left.
+		sgfData, err := os.ReadFile(filepath.Join(dir, "game-001.sgf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := regexp.MustCompile(`;[^;]*?\b[BW]\[[a-z]*\]`).FindAll(sgfData, -1)
+		left := regexp.MustCompile(`[BW]L\[[0-9.]+\]`).FindAll(sgfData, -1)
+		if len(moves) == 0 || len(left) < len(moves)*3/4 || !bytes.Contains(sgfData, []byte("BL[")) || !bytes.Contains(sgfData, []byte("WL[")) {
+			t.Errorf("the %s SGF has %d move nodes and %d times left (BL/WL):\n%.600s", variant, len(moves), len(left), sgfData)
+		}
 	}
 	code, out = runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--time", "5x")
 	if code != 2 || !strings.Contains(out, "--time") || !strings.Contains(out, "5m+3x30s") {
