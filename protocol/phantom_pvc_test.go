@@ -49,8 +49,9 @@ func TestT8PhantomCheckedGame(t *testing.T) {
 // TestT8PhantomCertificateOfAnOpenedGarbling: a garbler's program commits
 // to garblings that its seeds do not give (the tables' digest of every one
 // changed, so that whichever the evaluator keeps, an opened one differs).
-// The evaluator's program stops before its choice and reports at once with
-// a certificate, revealing nothing of its own; the garbler loses, proven,
+// The evaluator's program checks the opened garblings while its choice
+// travels (MPC-D21) and reports with a certificate before it sends any
+// output label, revealing nothing of its own; the garbler loses, proven,
 // and Verify finds the same on the record (T-8(b), T-13).
 func TestT8PhantomCertificateOfAnOpenedGarbling(t *testing.T) {
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesHamburg), 0, phantomRewrite(3, func(body any) any {

@@ -628,6 +628,33 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	return nil
 }
 
+// checkLate takes the result of the check of the opened garblings of
+// the checked try under way (MPC-D21) when it ended while this program
+// waits for garbling ĵ: a garbling that differs from its commitment is
+// reported at once with its certificate, so that a garbler that learned
+// from the choice that it will be caught cannot escape the proof by
+// withholding garbling ĵ. The loop calls it every second.
+func (p *phantomPlayer) checkLate(m *Machine) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil || p.caught != "" || p.restored != nil {
+		return nil
+	}
+	err := p.e.Poll()
+	if err == nil {
+		return nil
+	}
+	p.caught = err.Error()
+	if c := p.e.Certificate(); c != nil && certificateFits(c) {
+		return certificateViolation(h.pub.Try, c, err)
+	}
+	return nil
+}
+
 // phantomDigests returns the digests of the attachments a message of
 // Phantom Go signs, in the order they travel (none for the kinds without
 // attachments).

@@ -191,6 +191,11 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, e
 	if err := e.check(phaseWaiting); err != nil {
 		return Outputs{}, engine.PhantomAnnouncement{}, err
 	}
+	// The opened garblings of a checked try are checked before garbling
+	// ĵ is evaluated (MPC-D21).
+	if err := e.settle(true); err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, err
+	}
 	// The garbling shows that the garbler had the messages made again.
 	e.again = evaluatorAgain{}
 	cur := e.cur

@@ -3,10 +3,13 @@ package referee
 import (
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/ot"
@@ -122,7 +125,8 @@ func (gm *testGame) resetTry(nTries [2]int, nMovers [2]int, pub Public, shares [
 // TestT8CoverCatchesCheatingGarbler runs a cheating garbler (T-8(b)): in
 // each trial it changes one of the λ = 4 garblings of a try, drawn at
 // random — a table row, one of its input labels, a decoding bit. The
-// evaluator must catch it during the try, before it sends anything back,
+// evaluator must catch it during the try, before it sends any output
+// label back (the choice goes first since MPC-D21),
 // whenever that garbling is opened (expected 3/4), each time with a
 // certificate that JudgeCertificate accepts against the record; when
 // the changed garbling is the one evaluated, nothing proves the cheat
@@ -207,6 +211,96 @@ func TestT8CoverCatchesCheatingGarbler(t *testing.T) {
 				t.Error("never caught")
 			}
 		})
+	}
+}
+
+// TestT8OpenedCheckWithoutGarbling: the check of the opened garblings
+// runs after the choice is sent (MPC-D21), and a garbler that learns
+// from the choice that a changed garbling is opened cannot escape the
+// certificate by withholding garbling ĵ: Poll reports the deviation
+// without it, with a certificate JudgeCertificate accepts against the
+// record, and Evaluate is refused after it. An honest try polls nil.
+func TestT8OpenedCheckWithoutGarbling(t *testing.T) {
+	gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("poll g", 0), testSeed("poll e", 0), 4)
+	if _, err := gm.play(engine.Point(6)); err != nil {
+		t.Fatal(err)
+	}
+	if err := gm.e.Poll(); err != nil {
+		t.Fatalf("Poll after an honest try: %v", err)
+	}
+	try := gm.e.pub.Try
+	j := gm.e.choose(try)
+	gm.g.cheatCopy = func(_ uint64, i int, g *gc.Garbled, _ *gc.Keys) {
+		if i == (j+1)%4 {
+			g.Tables[5] ^= 1
+		}
+	}
+	req, err := gm.e.Request(engine.Point(12)) // the evaluator's player moves
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm.rec.Tries = append(gm.rec.Tries, RecordRequest(req))
+	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
+	cm, err := gm.g.Commit(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*last = last.WithCommitment(cm)
+	choice, err := gm.e.Open(cm)
+	if err != nil {
+		t.Fatalf("Open waits for no garbling of the opened ones: %v", err)
+	}
+	*last = last.WithChoice(choice)
+	deadline := testenv.Deadline(time.Minute)
+	for gm.e.Poll() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the check of the opened garblings never ended")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := gm.e.Err(); !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the garbler") {
+		t.Fatalf("the evaluator's machine: %v", err)
+	}
+	c := gm.e.Certificate()
+	if c == nil || c.Opened != (j+1)%4 {
+		t.Fatalf("certificate %+v", c)
+	}
+	if err := JudgeCertificate(gm.rec, int(try), *c); err != nil {
+		t.Fatalf("the certificate is not accepted: %v", err)
+	}
+	gb, err := gm.g.GarbleChosen(choice, engine.NoPoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gm.e.Evaluate(gb); !errors.Is(err, ErrDeviation) {
+		t.Fatalf("Evaluate after the deviation: %v", err)
+	}
+}
+
+// TestT8CopyEvaluatorLabels: the labels of the evaluator's inputs that
+// the check of MPC-D18 derives from a seed without garbling are those of
+// the garbling made from it.
+func TestT8CopyEvaluatorLabels(t *testing.T) {
+	for _, size := range []int{5, 9} {
+		cfg := Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("labels"), Lambda: 4}
+		rc, err := circuitsFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mover := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+			seed := testSeed("labels", size)
+			cp, err := garbleCopy(cfg, rc, mover, 3, 1, seed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pairs, err := copyEvaluatorLabels(rc, mover, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(pairs, cp.keys.Inputs[circuit.Evaluator]) {
+				t.Fatalf("%dx%d, %v to move: the labels differ from the garbling's", size, size, mover)
+			}
+		}
 	}
 }
 
