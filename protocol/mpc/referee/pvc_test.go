@@ -416,6 +416,47 @@ func TestT8AuditNamesChangedGarbling(t *testing.T) {
 	}
 }
 
+// TestT8AuditCatchesUncheckedOpenedGarbling: the audit does not garble
+// the opened garblings again on the evaluator's side (MPC-D22), yet a
+// garbling changed before the commitment and opened, which an evaluator
+// that does not check (impossible for an honest one) let through, is
+// still named by the audit: the replayed garbler's commitment differs
+// from the record's. The honest game audits clean.
+func TestT8AuditCatchesUncheckedOpenedGarbling(t *testing.T) {
+	for _, what := range []string{"table", "decoding bit", "label"} {
+		gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("unchecked g", 0), testSeed("unchecked e", 0), 4)
+		gm.e.unchecked = true
+		gm.playRandom(rand.New(rand.NewPCG(5, 5)), 3, nil)
+		if _, err := Audit(gm.rec, gm.reveals()); err != nil {
+			t.Fatalf("honest game: %v", err)
+		}
+		try := gm.e.pub.Try
+		opened := (gm.e.choose(try) + 1) % 4
+		gm.g.cheatCopy = func(_ uint64, i int, g *gc.Garbled, k *gc.Keys) {
+			if i != opened {
+				return
+			}
+			switch what {
+			case "table":
+				g.Tables[9] ^= 4
+			case "decoding bit":
+				g.Decoding[0] = !g.Decoding[0]
+			default:
+				k.Inputs[circuit.Garbler][0][0][3] ^= 1
+				k.Inputs[circuit.Garbler][0][1][3] ^= 1
+			}
+		}
+		if _, err := gm.play(randomTry(rand.New(rand.NewPCG(6, 6)), gm.ref, engine.NoPoint)); err != nil {
+			t.Fatalf("%s: the evaluator that does not check caught it: %v", what, err)
+		}
+		_, err := Audit(gm.rec, gm.reveals())
+		var f *Fault
+		if !errors.As(err, &f) || f.Party != circuit.Garbler || f.Message != "commitment" || f.Try != int(try) {
+			t.Fatalf("%s: audit: %v, want the garbler's commitment of try %d", what, err, try)
+		}
+	}
+}
+
 // TestT8ResumeCheckedTry: a checked try is rebuilt from the record at
 // every message (MPC-D16): the garbler commits again from the kept
 // request, checks the kept choice again and makes the garbling again,
