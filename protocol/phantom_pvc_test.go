@@ -66,6 +66,42 @@ func TestT8PhantomCertificateOfAnOpenedGarbling(t *testing.T) {
 	checkNoReveal(t, h)
 }
 
+// stallBot never chooses an action: a player that holds back its try.
+type stallBot struct{}
+
+func (stallBot) Choose(protocol.View) protocol.Action { return nil }
+
+// TestT8PhantomCertificateWithoutTheGarbling: a garbler's program commits
+// to garblings its seeds do not give and, the choice showing it that an
+// opened one will be caught, never sends garbling ĵ (its player, to
+// move at the first try as Black, holds back its try). The evaluator's
+// program checks the opened garblings after its choice (MPC-D21) and
+// reports the certificate without waiting for garbling ĵ: the game loop
+// polls the check; the garbler loses, proven.
+func TestT8PhantomCertificateWithoutTheGarbling(t *testing.T) {
+	o := checkedOptions(engine.RulesCommon)
+	o.InviterColor = engine.Black
+	h := playPhantomCheatOpts(t, o, 0, phantomRewrite(1, func(body any) any {
+		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
+			for i := range 4 {
+				b[13+96*i+32+5] ^= 1
+			}
+			return b
+		})
+	}, protocol.KindPhantomCommitment), stallBot{})
+	checkPhantomCaught(t, h, "T-8", "certificate")
+	checkNoReveal(t, h)
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range tr.Messages {
+		if m.Kind == protocol.KindPhantomTryGarbling || m.Kind == protocol.KindPhantomGarbling {
+			t.Fatalf("a garbling was sent (%s); the garbler held back its first", m.Kind)
+		}
+	}
+}
+
 // TestT8PhantomCertificateOfTheGarblingSent: a garbler's program sends a
 // garbling whose tables differ from the ones it committed to; the
 // evaluator's program reports it with a certificate before it evaluates.
