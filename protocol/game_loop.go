@@ -117,6 +117,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			g.checkClock()
 			g.checkGrace()
 			g.checkBulk()
+			g.checkPlayer()
 			g.maybeRedial()
 		case st := <-g.redialed:
 			g.dialing = false
@@ -134,6 +135,34 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 		}
 	}
+}
+
+// lateChecker is a player whose own checks may end while the loop waits
+// for the other program (Phantom Go's check of the opened garblings,
+// MPC-D21): checkLate returns the violation they found, if any.
+type lateChecker interface {
+	checkLate(m *Machine) error
+}
+
+// checkPlayer reports what the player's late checks found (a certificate
+// of a checked try in Phantom Go) as a received message's would be.
+func (g *Game) checkPlayer() {
+	lc, ok := g.player.(lateChecker)
+	if !ok || g.finished() {
+		return
+	}
+	err := g.locked(func() error { return lc.checkLate(g.m) })
+	var v *Violation
+	if !errors.As(err, &v) {
+		return
+	}
+	if err := g.saveSecrets(); err != nil {
+		g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+	}
+	if err := g.save(false); err != nil {
+		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
+	}
+	g.accuse(v, evidenceOf(v))
 }
 
 // finished reports whether the game is decided and confirmed by both.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,8 +22,9 @@ import (
 // BenchmarkPhantomGame9x9 plays whole 9×9 games of Phantom Go (common
 // rules) between two random bots on loopback, both programs saving their
 // records and secrets to disk as kakure does, and reports the time, the
-// bytes on the wire (both directions, libp2p's count) and the fdatasync
-// calls of both programs per game and per try. The directory is the
+// bytes on the wire (both directions, libp2p's count), the CPU time of
+// the process (both programs, the end audits included) and the
+// fdatasync calls of both programs per game and per try. The directory is the
 // test's temporary one: TMPDIR=/dev/shm/… compares the disk with tmpfs.
 //
 // With λ = 1 and λ = 4 (the tries checked, T-8(b)), and the latency of
@@ -112,6 +114,7 @@ func benchPhantomGame(b *testing.B, lambda int) {
 	var elapsed time.Duration
 	before := counter.GetBandwidthTotals().TotalOut
 	syncsBefore := protocol.Syncs()
+	cpuBefore := processCPU()
 	var mu sync.Mutex
 	var lat []time.Duration
 	for i := range b.N {
@@ -138,6 +141,7 @@ func benchPhantomGame(b *testing.B, lambda int) {
 	}
 	bytes := float64(counter.GetBandwidthTotals().TotalOut - before)
 	b.ReportMetric(elapsed.Seconds()/float64(b.N), "s/game")
+	b.ReportMetric((processCPU()-cpuBefore).Seconds()/float64(b.N), "cpu-s/game")
 	b.ReportMetric(float64(tries)/float64(b.N), "tries/game")
 	b.ReportMetric(bytes/float64(b.N)/(1<<20), "MiB/game")
 	b.ReportMetric(float64(elapsed.Milliseconds())/float64(tries), "ms/try")
@@ -148,4 +152,14 @@ func benchPhantomGame(b *testing.B, lambda int) {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms/try")
 		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms/try")
 	}
+}
+
+// processCPU returns the CPU time (user and system) the process has used
+// so far: both programs of the benchmark's game, audits included.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -49,8 +49,9 @@ func TestT8PhantomCheckedGame(t *testing.T) {
 // TestT8PhantomCertificateOfAnOpenedGarbling: a garbler's program commits
 // to garblings that its seeds do not give (the tables' digest of every one
 // changed, so that whichever the evaluator keeps, an opened one differs).
-// The evaluator's program stops before its choice and reports at once with
-// a certificate, revealing nothing of its own; the garbler loses, proven,
+// The evaluator's program checks the opened garblings while its choice
+// travels (MPC-D21) and reports with a certificate before it sends any
+// output label, revealing nothing of its own; the garbler loses, proven,
 // and Verify finds the same on the record (T-8(b), T-13).
 func TestT8PhantomCertificateOfAnOpenedGarbling(t *testing.T) {
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesHamburg), 0, phantomRewrite(3, func(body any) any {
@@ -63,6 +64,42 @@ func TestT8PhantomCertificateOfAnOpenedGarbling(t *testing.T) {
 	}, protocol.KindPhantomCommitment), nil)
 	checkPhantomCaught(t, h, "T-8", "certificate")
 	checkNoReveal(t, h)
+}
+
+// stallBot never chooses an action: a player that holds back its try.
+type stallBot struct{}
+
+func (stallBot) Choose(protocol.View) protocol.Action { return nil }
+
+// TestT8PhantomCertificateWithoutTheGarbling: a garbler's program commits
+// to garblings its seeds do not give and, the choice showing it that an
+// opened one will be caught, never sends garbling ĵ (its player, to
+// move at the first try as Black, holds back its try). The evaluator's
+// program checks the opened garblings after its choice (MPC-D21) and
+// reports the certificate without waiting for garbling ĵ: the game loop
+// polls the check; the garbler loses, proven.
+func TestT8PhantomCertificateWithoutTheGarbling(t *testing.T) {
+	o := checkedOptions(engine.RulesCommon)
+	o.InviterColor = engine.Black
+	h := playPhantomCheatOpts(t, o, 0, phantomRewrite(1, func(body any) any {
+		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
+			for i := range 4 {
+				b[13+96*i+32+5] ^= 1
+			}
+			return b
+		})
+	}, protocol.KindPhantomCommitment), stallBot{})
+	checkPhantomCaught(t, h, "T-8", "certificate")
+	checkNoReveal(t, h)
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range tr.Messages {
+		if m.Kind == protocol.KindPhantomTryGarbling || m.Kind == protocol.KindPhantomGarbling {
+			t.Fatalf("a garbling was sent (%s); the garbler held back its first", m.Kind)
+		}
+	}
 }
 
 // TestT8PhantomCertificateOfTheGarblingSent: a garbler's program sends a

@@ -41,10 +41,12 @@ type phantomPlayer struct {
 	// by the garbler (kept, as the request, until the try is complete:
 	// the garbling may have to be made again after a restart, MPC-D16).
 	choice []byte
-	// commitment is, in a checked game, the garbler's commitment of the
-	// try under way as the evaluator received it, kept until the try is
-	// complete to open it again after a restart (MPC-D16).
-	commitment *referee.Commitment
+	// opened is, in a checked game, what the evaluator kept of the
+	// garbler's commitment of the try under way once it opened it (the
+	// commitments, its labels of garbling ĵ, the opened seeds; not the
+	// 104 KiB OT reply), kept until the try is complete to open it again
+	// after a restart (MPC-D16, MPC-D20).
+	opened *referee.KeptOpening
 	// outputs are the evaluator's outputs of try outputsTry: computed and
 	// not yet sent while outputsTry is the try under way, and kept after
 	// they are sent, to be sent again after a restart (PN-D14).
@@ -89,10 +91,15 @@ type phantomSecrets struct {
 	Commitment *PhantomCommitment `json:"commitment,omitempty"`
 }
 
-// PhantomCommitment is the saved form of a checked try's commitment.
+// PhantomCommitment is the saved form of what the evaluator kept of a
+// checked try's commitment (referee.KeptOpening, MPC-D20). Reply is the
+// whole OT reply, which an older version kept instead of Labels and
+// Seeds.
 type PhantomCommitment struct {
 	Commitments []byte `json:"commitments"`
-	Reply       []byte `json:"reply"`
+	Labels      []byte `json:"labels,omitempty"`
+	Seeds       []byte `json:"seeds,omitempty"`
+	Reply       []byte `json:"reply,omitempty"`
 }
 
 // PhantomOutputs is the saved form of outputs not yet sent.
@@ -138,7 +145,7 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 	// answers may have to be made again after a restart (PN-D14). The
 	// outputs stay until the next try's replace them.
 	if _, sent := h.current(); sent == 0 {
-		p.request, p.commitment = nil, nil
+		p.request, p.opened = nil, nil
 		if p.me == phantomGarbler {
 			p.choice = nil
 		}
@@ -225,14 +232,14 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		if err != nil {
 			return fmt.Errorf("protocol: phantom secrets: share after %d tries: %w", told, err)
 		}
-		var cm referee.Commitment
-		if s.Commitment != nil && sent >= 2 && sent < cfg.Messages()-1 {
-			cm = referee.Commitment{Commitments: s.Commitment.Commitments, Reply: s.Commitment.Reply}
-			p.commitment = &cm
+		var kept *referee.KeptOpening
+		if c := s.Commitment; c != nil && sent >= 2 && sent < cfg.Messages()-1 {
+			kept = &referee.KeptOpening{Commitments: c.Commitments, Labels: c.Labels, Seeds: c.Seeds, Reply: c.Reply}
 		}
-		if p.e, err = referee.ResumeCheckedEvaluator(cfg, p.seed(), s.Base, rec, tries, st, cm); err != nil {
+		if p.e, err = referee.ResumeCheckedEvaluator(cfg, p.seed(), s.Base, rec, tries, st, kept); err != nil {
 			return err
 		}
+		p.opened = p.e.Kept()
 		if sent == 2 && cfg.Checked() {
 			// The commitment is recorded, the choice not: send it.
 			p.choice = p.e.AgainChoice()
@@ -574,7 +581,6 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 	case KindPhantomCommitment:
 		cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
-		p.commitment = &cm
 		choice, err := p.e.Open(cm)
 		if err != nil {
 			if c := p.e.Certificate(); c != nil && certificateFits(c) {
@@ -583,7 +589,7 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 			}
 			return catch(err)
 		}
-		p.choice = choice
+		p.choice, p.opened = choice, p.e.Kept()
 	case KindPhantomChoice:
 		if err := p.g.CheckChoice(bulk[0]); err != nil {
 			return catch(err)
@@ -618,6 +624,33 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 			// The λ garblings of the next try, before its request comes.
 			p.g.Prepare()
 		}
+	}
+	return nil
+}
+
+// checkLate takes the result of the check of the opened garblings of
+// the checked try under way (MPC-D21) when it ended while this program
+// waits for garbling ĵ: a garbling that differs from its commitment is
+// reported at once with its certificate, so that a garbler that learned
+// from the choice that it will be caught cannot escape the proof by
+// withholding garbling ĵ. The loop calls it every second.
+func (p *phantomPlayer) checkLate(m *Machine) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil || p.caught != "" || p.restored != nil {
+		return nil
+	}
+	err := p.e.Poll()
+	if err == nil {
+		return nil
+	}
+	p.caught = err.Error()
+	if c := p.e.Certificate(); c != nil && certificateFits(c) {
+		return certificateViolation(h.pub.Try, c, err)
 	}
 	return nil
 }
@@ -742,8 +775,8 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 		return json.Marshal(p.restored)
 	}
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice}
-	if p.commitment != nil {
-		s.Commitment = &PhantomCommitment{Commitments: p.commitment.Commitments, Reply: p.commitment.Reply}
+	if k := p.opened; k != nil {
+		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}
 	for _, t := range p.tries() {
 		s.Tries = append(s.Tries, t.Vertex(p.opts.Size))

@@ -459,6 +459,18 @@ func (r *Receiver) Skip() error {
 	return nil
 }
 
+// Forget drops the pending request as if its reply had been received:
+// for a receiver rebuilt after a restart that kept the messages it had
+// received (the referee's checked tries, MPC-D20), not the reply.
+func (r *Receiver) Forget() error {
+	if r.pending == nil {
+		return fmt.Errorf("%w: no request pending", ErrState)
+	}
+	r.pending = nil
+	r.batch++
+	return nil
+}
+
 // Receive takes the sender's reply to the pending request and returns the
 // chosen message of every OT.
 func (r *Receiver) Receive(reply []byte) ([]Block, error) {

@@ -123,6 +123,12 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The replayed evaluator does not garble the opened garblings of a
+	// checked try again (MPC-D22): the replayed garbler made every one of
+	// the λ from its seed, and their commitment is compared with the
+	// record's, which catches a garbler that changed any of them, opened
+	// or not, whether or not its evaluator checked it during play.
+	e.unchecked = true
 	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules, Komi: cfg.Komi, KomiSet: true})
 	if err != nil {
 		return nil, err

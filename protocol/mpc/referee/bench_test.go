@@ -140,3 +140,25 @@ func BenchmarkGarbleEvaluate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAudit audits (T-8(c)) a 9×9 game of 60 random tries played in
+// process, at λ = 1 and λ = 4, and reports the audit's time per try (one
+// program's audit; both programs of a game run one).
+//
+//	go test -run '^$' -bench Audit -benchtime 5x ./protocol/mpc/referee
+func BenchmarkAudit(b *testing.B) {
+	for _, lambda := range []int{1, 4} {
+		b.Run(fmt.Sprintf("9x9-lambda-%d", lambda), func(b *testing.B) {
+			gm := newCheckedGame(b, 9, engine.RulesCommon, engine.Black, testSeed("audit g", 0), testSeed("audit e", 0), lambda)
+			tries := gm.playRandom(rand.New(rand.NewPCG(9, 2)), 60, nil)
+			rev := gm.reveals()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Audit(gm.rec, rev); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*tries), "ms/try")
+		})
+	}
+}

@@ -35,6 +35,12 @@ type Evaluator struct {
 	again evaluatorAgain
 	// cert convicts the garbler when a checked garbling differed.
 	cert *Certificate
+	// unchecked skips the checks of the opened garblings of checked
+	// tries: set by the audit, whose garbler, replayed from its seed,
+	// made those garblings and whose commitment the audit compares with
+	// the record (MPC-D22); tests set it for an evaluator that fails to
+	// check.
+	unchecked bool
 }
 
 // evaluatorTry is the try under way.
@@ -189,6 +195,11 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 // it.
 func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, error) {
 	if err := e.check(phaseWaiting); err != nil {
+		return Outputs{}, engine.PhantomAnnouncement{}, err
+	}
+	// The opened garblings of a checked try are checked before garbling
+	// ĵ is evaluated (MPC-D21).
+	if err := e.settle(true); err != nil {
 		return Outputs{}, engine.PhantomAnnouncement{}, err
 	}
 	// The garbling shows that the garbler had the messages made again.

@@ -3,10 +3,13 @@ package referee
 import (
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/ot"
@@ -122,7 +125,8 @@ func (gm *testGame) resetTry(nTries [2]int, nMovers [2]int, pub Public, shares [
 // TestT8CoverCatchesCheatingGarbler runs a cheating garbler (T-8(b)): in
 // each trial it changes one of the λ = 4 garblings of a try, drawn at
 // random — a table row, one of its input labels, a decoding bit. The
-// evaluator must catch it during the try, before it sends anything back,
+// evaluator must catch it during the try, before it sends any output
+// label back (the choice goes first since MPC-D21),
 // whenever that garbling is opened (expected 3/4), each time with a
 // certificate that JudgeCertificate accepts against the record; when
 // the changed garbling is the one evaluated, nothing proves the cheat
@@ -207,6 +211,96 @@ func TestT8CoverCatchesCheatingGarbler(t *testing.T) {
 				t.Error("never caught")
 			}
 		})
+	}
+}
+
+// TestT8OpenedCheckWithoutGarbling: the check of the opened garblings
+// runs after the choice is sent (MPC-D21), and a garbler that learns
+// from the choice that a changed garbling is opened cannot escape the
+// certificate by withholding garbling ĵ: Poll reports the deviation
+// without it, with a certificate JudgeCertificate accepts against the
+// record, and Evaluate is refused after it. An honest try polls nil.
+func TestT8OpenedCheckWithoutGarbling(t *testing.T) {
+	gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("poll g", 0), testSeed("poll e", 0), 4)
+	if _, err := gm.play(engine.Point(6)); err != nil {
+		t.Fatal(err)
+	}
+	if err := gm.e.Poll(); err != nil {
+		t.Fatalf("Poll after an honest try: %v", err)
+	}
+	try := gm.e.pub.Try
+	j := gm.e.choose(try)
+	gm.g.cheatCopy = func(_ uint64, i int, g *gc.Garbled, _ *gc.Keys) {
+		if i == (j+1)%4 {
+			g.Tables[5] ^= 1
+		}
+	}
+	req, err := gm.e.Request(engine.Point(12)) // the evaluator's player moves
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm.rec.Tries = append(gm.rec.Tries, RecordRequest(req))
+	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
+	cm, err := gm.g.Commit(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*last = last.WithCommitment(cm)
+	choice, err := gm.e.Open(cm)
+	if err != nil {
+		t.Fatalf("Open waits for no garbling of the opened ones: %v", err)
+	}
+	*last = last.WithChoice(choice)
+	deadline := testenv.Deadline(time.Minute)
+	for gm.e.Poll() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the check of the opened garblings never ended")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := gm.e.Err(); !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the garbler") {
+		t.Fatalf("the evaluator's machine: %v", err)
+	}
+	c := gm.e.Certificate()
+	if c == nil || c.Opened != (j+1)%4 {
+		t.Fatalf("certificate %+v", c)
+	}
+	if err := JudgeCertificate(gm.rec, int(try), *c); err != nil {
+		t.Fatalf("the certificate is not accepted: %v", err)
+	}
+	gb, err := gm.g.GarbleChosen(choice, engine.NoPoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gm.e.Evaluate(gb); !errors.Is(err, ErrDeviation) {
+		t.Fatalf("Evaluate after the deviation: %v", err)
+	}
+}
+
+// TestT8CopyEvaluatorLabels: the labels of the evaluator's inputs that
+// the check of MPC-D18 derives from a seed without garbling are those of
+// the garbling made from it.
+func TestT8CopyEvaluatorLabels(t *testing.T) {
+	for _, size := range []int{5, 9} {
+		cfg := Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("labels"), Lambda: 4}
+		rc, err := circuitsFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mover := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
+			seed := testSeed("labels", size)
+			cp, err := garbleCopy(cfg, rc, mover, 3, 1, seed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pairs, err := copyEvaluatorLabels(rc, mover, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(pairs, cp.keys.Inputs[circuit.Evaluator]) {
+				t.Fatalf("%dx%d, %v to move: the labels differ from the garbling's", size, size, mover)
+			}
+		}
 	}
 }
 
@@ -322,6 +416,51 @@ func TestT8AuditNamesChangedGarbling(t *testing.T) {
 	}
 }
 
+// TestT8AuditCatchesUncheckedOpenedGarbling: the audit does not garble
+// the opened garblings again on the evaluator's side (MPC-D22), yet a
+// garbling changed before the commitment and opened, which an evaluator
+// that does not check (impossible for an honest one) let through, is
+// still named by the audit: the replayed garbler's commitment differs
+// from the record's. The honest game audits clean.
+func TestT8AuditCatchesUncheckedOpenedGarbling(t *testing.T) {
+	cheats := []string{"table", "decoding bit", "label"}
+	if raceEnabled {
+		cheats = cheats[:1] // the race detector's pass keeps its time
+	}
+	for _, what := range cheats {
+		gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("unchecked g", 0), testSeed("unchecked e", 0), 4)
+		gm.e.unchecked = true
+		gm.playRandom(rand.New(rand.NewPCG(5, 5)), 3, nil)
+		if _, err := Audit(gm.rec, gm.reveals()); err != nil {
+			t.Fatalf("honest game: %v", err)
+		}
+		try := gm.e.pub.Try
+		opened := (gm.e.choose(try) + 1) % 4
+		gm.g.cheatCopy = func(_ uint64, i int, g *gc.Garbled, k *gc.Keys) {
+			if i != opened {
+				return
+			}
+			switch what {
+			case "table":
+				g.Tables[9] ^= 4
+			case "decoding bit":
+				g.Decoding[0] = !g.Decoding[0]
+			default:
+				k.Inputs[circuit.Garbler][0][0][3] ^= 1
+				k.Inputs[circuit.Garbler][0][1][3] ^= 1
+			}
+		}
+		if _, err := gm.play(randomTry(rand.New(rand.NewPCG(6, 6)), gm.ref, engine.NoPoint)); err != nil {
+			t.Fatalf("%s: the evaluator that does not check caught it: %v", what, err)
+		}
+		_, err := Audit(gm.rec, gm.reveals())
+		var f *Fault
+		if !errors.As(err, &f) || f.Party != circuit.Garbler || f.Message != "commitment" || f.Try != int(try) {
+			t.Fatalf("%s: audit: %v, want the garbler's commitment of try %d", what, err, try)
+		}
+	}
+}
+
 // TestT8ResumeCheckedTry: a checked try is rebuilt from the record at
 // every message (MPC-D16): the garbler commits again from the kept
 // request, checks the kept choice again and makes the garbling again,
@@ -357,10 +496,20 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 			}
 			*last = last.WithCommitment(cm)
 		}
-		if sent >= 3 {
-			if choice, err = gm.e.Open(cm); err != nil {
+		// The evaluator keeps what it opened (MPC-D20); with two
+		// messages recorded its choice is made and not recorded.
+		var kept *KeptOpening
+		var opened []byte
+		if sent >= 2 {
+			if opened, err = gm.e.Open(cm); err != nil {
 				t.Fatal(err)
 			}
+			if kept = gm.e.Kept(); kept == nil || len(kept.Reply) != 0 || len(kept.Labels)+len(kept.Seeds) >= len(cm.Reply) {
+				t.Fatalf("sent %d: kept %+v", sent, kept)
+			}
+		}
+		if sent >= 3 {
+			choice = opened
 			*last = last.WithChoice(choice)
 		}
 		var gb Garbling
@@ -383,18 +532,20 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 			}
 		}
 		if sent < 4 {
-			e2, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, cm)
+			e2, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, kept)
 			if err != nil {
 				t.Fatalf("sent %d: evaluator: %v", sent, err)
 			}
-			if sent >= 2 && string(e2.AgainChoice()) != string(func() []byte {
-				if choice != nil {
-					return choice
-				}
-				c, _ := gm.e.Open(cm)
-				return c
-			}()) {
+			if sent >= 2 && string(e2.AgainChoice()) != string(opened) {
 				t.Fatalf("sent %d: the choice made again differs", sent)
+			}
+			if sent >= 2 {
+				// What an older version kept, the whole OT reply, is
+				// opened as it came, to the same choice.
+				e3, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, &KeptOpening{Commitments: cm.Commitments, Reply: cm.Reply})
+				if err != nil || string(e3.AgainChoice()) != string(opened) {
+					t.Fatalf("sent %d: evaluator from the whole reply: %v", sent, err)
+				}
 			}
 			gm.e = e2
 		}
@@ -437,6 +588,10 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 		if next.ToMove() != gm.g.Public().ToMove {
 			t.Errorf("sent %d: public state after the try", sent)
 		}
+		// The next try goes on the rebuilt OT machines (an evaluator
+		// that reopened from what it kept forgot the batch, MPC-D20).
+		gm.ref = next
+		gm.playRandom(rng, 1, nil)
 	}
 }
 

@@ -221,15 +221,16 @@ func (g *Garbler) resumeChecked(tr TryRecord, tries []engine.Point, request, cho
 // request the record holds (and not the garbling) is requested again and
 // checked against the record.
 func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState) (*Evaluator, error) {
-	return ResumeCheckedEvaluator(cfg, seed, baseRespond, rec, tries, share, Commitment{})
+	return ResumeCheckedEvaluator(cfg, seed, baseRespond, rec, tries, share, nil)
 }
 
 // ResumeCheckedEvaluator is ResumeEvaluator for a game whose tries may be
-// checked: commitment is the garbler's commitment of the try under way
-// if the record holds it (the session keeps it until the garbling
-// comes); it is opened again, and the choice made again is kept for
-// [Evaluator.AgainChoice] (MPC-D16).
-func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState, commitment Commitment) (*Evaluator, error) {
+// checked: kept is what the evaluator kept of the garbler's commitment of
+// the try under way ([Evaluator.Kept]) if the record holds it (the
+// session keeps it until the garbling comes); it is opened again, and
+// the choice made again is kept for [Evaluator.AgainChoice] (MPC-D16,
+// MPC-D20).
+func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState, kept *KeptOpening) (*Evaluator, error) {
 	e, err := NewEvaluator(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -292,10 +293,10 @@ func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec R
 		}
 		e.again.request = req
 		if tr.Sent >= 2 {
-			if commitment.Digests() != [2]Digest{tr.Commitment, tr.CommitReply} {
+			if kept == nil || Sum(kept.Commitments) != tr.Commitment || kept.Reply != nil && Sum(kept.Reply) != tr.CommitReply {
 				return nil, fmt.Errorf("%w: the commitment of checked try %d is not kept", ErrRecord, pub.Try)
 			}
-			choice, err := e.Open(commitment)
+			choice, err := e.reopen(*kept)
 			if err != nil {
 				return nil, err
 			}
