@@ -3,6 +3,7 @@ package bot
 import (
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/kakure/kakure/engine"
 )
@@ -130,7 +131,7 @@ func (b *FGoBot) AcceptOffer(g engine.FGoGame, c engine.Color, o engine.FGoOffer
 		return false
 	}
 	n := max(64, b.Level.PlayoutsFor(g.Options().Size)/(2*fgoCandidates))
-	v := b.evaluate(next.Board(), g.Options().Komi, n)
+	v := b.evaluate(next.Board(), g.Options().Komi, n, time.Time{})
 	if c == engine.White {
 		return 1-v >= 1-a.value+fgoOfferMargin
 	}
@@ -151,13 +152,22 @@ func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
 	}
 	a := &fgoAnalysis{key: key}
 	budget := b.Level.PlayoutsFor(board.Size())
+	// One time limit for the whole analysis (CLK-D11): a sixth of it for
+	// each side's ranking, the rest for the matrix; zero: none.
+	start, end := time.Now(), b.Level.deadline()
+	part := func(share float64) time.Time {
+		if end.IsZero() {
+			return end
+		}
+		return start.Add(time.Duration(share * float64(end.Sub(start))))
+	}
 	komi := g.Options().Komi
 	stones := len(board.Stones(engine.Black)) + len(board.Stones(engine.White))
 	a.pastOpening = stones*judgeAfterStones >= board.Points()
 	// BOT-FG-D1: each side's candidates, ranked by the Go search as if it
 	// were to move alone.
-	for _, c := range []engine.Color{engine.Black, engine.White} {
-		cands := b.rank(g, c, budget/6)
+	for i, c := range []engine.Color{engine.Black, engine.White} {
+		cands := b.rank(g, c, budget/6, part(float64(i+1)/6))
 		if c == engine.Black {
 			a.black = cands
 		} else {
@@ -180,7 +190,7 @@ func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
 				a.payoff[i][j] = float64(resultOf(s.Black - s.White))
 				continue
 			}
-			a.payoff[i][j] = b.evaluate(next.Board(), komi, per)
+			a.payoff[i][j] = b.evaluate(next.Board(), komi, per, end)
 		}
 	}
 	a.mixBlack, a.mixWhite, a.value = solveMatrixGame(a.payoff, 2000)
@@ -192,7 +202,7 @@ func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
 // best first: the points c may choose that are not its own eyes and not
 // plain suicides, ranked by the Go search with c to move. The pass is a
 // candidate in the endgame, or when c has no point left.
-func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int) []engine.Point {
+func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int, deadline time.Time) []engine.Point {
 	board := g.Board()
 	geo := geometryOf(board.Size())
 	var cands []engine.Point
@@ -217,7 +227,7 @@ func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int) []engine.P
 	}
 	stats := b.search.run(uctInput{
 		board: board, toMove: c, ko: engine.NoPoint, komi: g.Options().Komi, candidates: cands,
-		playouts: max(playouts, 2*len(cands)), deadline: b.Level.deadline(),
+		playouts: max(playouts, 2*len(cands)), deadline: deadline,
 	})
 	var ranked []engine.Point
 	for _, st := range stats[:min(fgoCandidates, len(stats))] {
@@ -226,12 +236,20 @@ func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int) []engine.P
 	return ranked
 }
 
+// fgoMinPlayouts is the fewest playouts a payoff of the matrix game gets
+// when the time limit has passed, and how often the limit is looked at.
+const fgoMinPlayouts = 4
+
 // evaluate returns Black's expected result on board by n playouts, Black
 // and White moving first in turn (the next turn is simultaneous).
-func (b *FGoBot) evaluate(board engine.Board, komi float64, n int) float64 {
+func (b *FGoBot) evaluate(board engine.Board, komi float64, n int, deadline time.Time) float64 {
 	var work engine.PlayoutBoard
 	sum := 0.0
 	for i := 0; i < n; i++ {
+		if i >= fgoMinPlayouts && i%fgoMinPlayouts == 0 && pastDeadline(deadline) {
+			n = i // out of time (CLK-D11): the playouts so far
+			break
+		}
 		first := engine.Black
 		if i%2 == 1 {
 			first = engine.White
