@@ -338,18 +338,9 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 		otherState = s
 	}
 	before := c.state[msg.From]
-	next, err := c.control.Charge(before, think)
-	if err != nil {
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-	}
-	if next.Flagged {
-		// The mover's own signed think time is past its clock: it lost on
-		// time by its own word (CLK-D9).
-		return nil, &Outcome{
-			Result:    engine.Result{Winner: m.colorOrRole(other), By: engine.ByTime},
-			Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, c.control.Left(before)),
-			Proven:    true,
-		}, nil
+	next, lost, err := m.chargeOwn(msg, before, think)
+	if err != nil || lost != nil {
+		return nil, lost, err
 	}
 	return func() []Event {
 		// A move ends an adjournment, and lets a request to adjourn
@@ -510,16 +501,9 @@ func (m *Machine) clockChoice(msg *Message, b clockStamp, sv simultaneousClocks)
 			return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the choice that ends an adjournment, which is not charged", think)
 		}
 		before := c.state[msg.From]
-		next, err := c.control.Charge(before, think)
-		if err != nil {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if next.Flagged {
-			return nil, &Outcome{
-				Result:    engine.Result{Winner: m.colorOrRole(other), By: engine.ByTime},
-				Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, c.control.Left(before)),
-				Proven:    true,
-			}, nil
+		next, lost, err := m.chargeOwn(msg, before, think)
+		if err != nil || lost != nil {
+			return nil, lost, err
 		}
 		turnID := sv.clockTurnID()
 		return func() []Event {
@@ -549,4 +533,23 @@ func (m *Machine) clockChoice(msg *Message, b clockStamp, sv simultaneousClocks)
 		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no timed turn of its", msg.Kind, b.ThinkMS, b.ChargeMS)
 	}
 	return nil, nil, nil
+}
+
+// chargeOwn charges the think time a message's sender claims for itself
+// to its clock, which stood at before: the clock after, or the loss on
+// time by its own signed word when the claim is past it (CLK-D9), or a
+// T-10 violation for a claim the control cannot take.
+func (m *Machine) chargeOwn(msg *Message, before clock.State, think time.Duration) (clock.State, *Outcome, error) {
+	next, err := m.clk.control.Charge(before, think)
+	if err != nil {
+		return next, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if next.Flagged {
+		return next, &Outcome{
+			Result:    engine.Result{Winner: m.colorOrRole(msg.From.Other()), By: engine.ByTime},
+			Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.clk.control.Left(before)),
+			Proven:    true,
+		}, nil
+	}
+	return next, nil, nil
 }

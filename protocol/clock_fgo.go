@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/commit"
-	"github.com/kakure/kakure/engine/clock"
 )
 
 // F-Go under a clock (docs/clocks.md, CLK-D14): both clocks run during a
@@ -103,18 +102,10 @@ func (g *Game) settleChoice(m *Message, received time.Time) {
 	if m.Kind != KindFGoCommit || l == nil || l.seq != m.Seq || l.role != m.From || l.free {
 		return
 	}
-	measured := received.Sub(g.clk.origin)
-	charge, err := clock.Settle(l.claimed, measured, c.lag)
-	if err != nil {
-		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", l.claimed, "measured", measured)
+	chargeMS, ok := g.settledCharge(l.claimed, received.Sub(g.clk.origin))
+	if !ok {
 		return
 	}
-	chargeMS := (charge + time.Millisecond - 1).Milliseconds()
-	if chargeMS <= l.claimed.Milliseconds() {
-		return
-	}
-	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
-		"claimed", l.claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
 	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
 		g.clk.claimDue = chargeMS
 		return

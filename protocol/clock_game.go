@@ -191,20 +191,10 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 	if l.free {
 		return // the move that ended an adjournment (CLK-D13)
 	}
-	measured := now.Sub(mark)
-	charge, err := clock.Settle(l.claimed, measured, c.lag)
-	if err != nil {
-		// An honest program never claims more than the other measured;
-		// the claim is charged, its signer's word against itself.
-		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", l.claimed, "measured", measured)
+	chargeMS, ok := g.settledCharge(l.claimed, now.Sub(mark))
+	if !ok {
 		return
 	}
-	chargeMS := (charge + time.Millisecond - 1).Milliseconds()
-	if chargeMS <= l.claimed.Milliseconds() {
-		return
-	}
-	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
-		"claimed", l.claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
 	if c.control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
 		g.claimTimeout(chargeMS)
 		return
@@ -267,4 +257,24 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 		return "", nil, false
 	}
 	return KindTimeoutRefuse, TimeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
+}
+
+// settledCharge settles a think time claimed against this peer's
+// measurement of it (CLK-D7): ok with the charge in whole milliseconds
+// when the claim is short by more than the lag allowance. A claim longer
+// than measured stands, logged: an honest program never makes one, and
+// it is charged as its signer's word against itself.
+func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, ok bool) {
+	charge, err := clock.Settle(claimed, measured, g.m.clk.lag)
+	if err != nil {
+		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", claimed, "measured", measured)
+		return 0, false
+	}
+	chargeMS = (charge + time.Millisecond - 1).Milliseconds()
+	if chargeMS <= claimed.Milliseconds() {
+		return 0, false
+	}
+	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
+		"claimed", claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
+	return chargeMS, true
 }
