@@ -3,7 +3,6 @@ package protocol_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // testLag is the lag allowance of the timed games of the F-Go, gomoku and
@@ -186,11 +184,7 @@ func TestCLKD14FGoStalledPeerLosesOnTime(t *testing.T) {
 	if d := time.Since(start); d < time.Second {
 		t.Errorf("the game ended on time after %v, before the staller's 1 s ran out", d)
 	}
-	rep := protocol.Verify(mover.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
-	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
-		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
-	}
+	checkVerifiedLossOnTime(t, p, mover)
 }
 
 // TestCLKD14FGoUnderClaimedThinkTimeCharged (CLK-D14, CLK-D7): a

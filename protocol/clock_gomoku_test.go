@@ -2,7 +2,6 @@ package protocol_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // timedGomoku returns Hidden Move Double Gomoku on 7×7 with the time
@@ -149,11 +147,7 @@ func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
 	if d := time.Since(start); d < time.Second {
 		t.Errorf("the game ended on time after %v, before the 1 s ran out", d)
 	}
-	rep := protocol.Verify(invitee.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
-	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
-		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
-	}
+	checkVerifiedLossOnTime(t, p, invitee)
 }
 
 // TestCLKD15GomokuUnderClaimCharged (CLK-D15, CLK-D7): a cheating

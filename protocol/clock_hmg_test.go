@@ -11,7 +11,6 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // timedHMG returns Hidden Move Go on 9×9 with two cards a player and the
@@ -44,11 +43,7 @@ func TestCLKD10HMGStalledCardChoiceLosesOnTime(t *testing.T) {
 	if d := time.Since(start); d < 2*time.Second {
 		t.Errorf("the game ended on time after %v, before Black's 2 s ran out", d)
 	}
-	rep := protocol.Verify(white.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
-	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
-		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
-	}
+	checkVerifiedLossOnTime(t, p, white)
 }
 
 // clockParts returns the clock's part of each message of kind from role r

@@ -3,7 +3,6 @@ package protocol_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // timedPhantom returns Phantom Go on 5×5 with the time control text.
@@ -128,11 +126,7 @@ func testCLKD16PhantomStalledPeerLosesOnTime(t *testing.T, lambda int) {
 			t.Errorf("%s: %v (%s), violation %+v; want White on time", g.Role(), o.Result, o.Result.By, o.Violation)
 		}
 	}
-	rep := protocol.Verify(white.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
-	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
-		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
-	}
+	checkVerifiedLossOnTime(t, p, white)
 }
 
 // TestCLKD16PhantomUnderClaimedTryCharged (CLK-D16, CLK-D7): a cheating

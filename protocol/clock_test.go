@@ -161,11 +161,7 @@ func TestCLKD9StalledPeerLosesOnTime(t *testing.T) {
 	if d := time.Since(start); d < 2*time.Second {
 		t.Errorf("the game ended on time after %v, before Black's 2 s ran out", d)
 	}
-	rep := protocol.Verify(white.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
-	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
-		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
-	}
+	checkVerifiedLossOnTime(t, p, white)
 	sgf, err := protocol.ExportSGF(white.Transcript())
 	if err != nil || !strings.Contains(string(sgf), "RE[W+T]") || !strings.Contains(string(sgf), "TM[2]") {
 		t.Errorf("SGF export (SGF-D11): %v\n%s", err, sgf)
@@ -581,5 +577,16 @@ func TestCLKD8SettlementNotCarriedOver(t *testing.T) {
 	used := 10*time.Minute - honest.View().Clock.Clocks[cheater.Role()].Main
 	if want := claimed + time.Duration(settlements[0])*time.Millisecond; used != want {
 		t.Errorf("the cheater's clock shows %v used, want its one settled move and its later claims: %v", used, want)
+	}
+}
+
+// checkVerifiedLossOnTime checks that g's record verifies as a finished
+// game lost on time (CLK-D9), as kakure verify describes it.
+func checkVerifiedLossOnTime(t *testing.T, p *pair, g *protocol.Game) {
+	t.Helper()
+	rep := protocol.Verify(g.Transcript())
+	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
+		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
 	}
 }
