@@ -1,0 +1,335 @@
+package referee
+
+// The evaluator's side of a checked try (T-8(b)): opening the committed garblings, checking them, keeping what a resume needs.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// choose returns ĵ of try: the garbling the evaluator keeps.
+func (e *Evaluator) choose(try uint64) int {
+	return e.seed.Stream(labelPVCChoose, try).Intn(e.cfg.lambda())
+}
+
+// Open takes the garbler's Commitment of the checked try under way,
+// obtains the seeds of every garbling but ĵ, checks them and the labels
+// the OTs of those garblings gave against what the seeds give, starts
+// garbling them again to compare them with the commitments (MPC-D21:
+// the result is taken by [Evaluator.Poll] or, at the latest, by
+// Evaluate before it evaluates garbling ĵ), and returns the Choice for
+// the garbler. A malformed commitment (ErrMessage) leaves the machine as
+// it was; a wrong seed or label fails it; a garbling that differs fails
+// it when the check's result is taken, and [Evaluator.Certificate] then
+// proves the garbler's cheat.
+func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
+	if err := e.check(phaseWaiting); err != nil {
+		return nil, err
+	}
+	cur := e.cur
+	if cur.checked == nil || cur.checked.commitment != nil {
+		return nil, fmt.Errorf("%w: no commitment expected", ErrState)
+	}
+	try := e.pub.Try
+	cm, err := parseCommitment(e.cfg, msg.Commitments)
+	if err != nil {
+		return nil, err
+	}
+	if cm.try != try || cm.mover != cur.mover {
+		return nil, fmt.Errorf("%w: commitment of try %d for %v, expected try %d for %v", ErrMessage, cm.try, cm.mover, try, cur.mover)
+	}
+	got, err := e.receiver.Receive(msg.Reply)
+	if err != nil {
+		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
+	}
+	// The OT machine has moved on: from here an error fails the machine.
+	ck := cur.checked
+	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
+	depth := e.cfg.depth()
+	sums := make([]prg.Seed, depth)
+	base := e.cfg.lambda() * m
+	for l := range depth {
+		copy(sums[l][:16], got[base+2*l][:])
+		copy(sums[l][16:], got[base+2*l+1][:])
+	}
+	return e.openWith(cm, msg.Commitments, got[ck.j*m:(ck.j+1)*m], ggmPuncture(sums, ck.j, depth), got)
+}
+
+// openWith checks the opened garblings of the checked try under way
+// against the commitment cm (raw, as received): the seeds, then the
+// garblings made again from them, then (with got, the outputs of every
+// OT of the request) the labels the OTs of the opened garblings gave
+// (MPC-D18); and returns the choice. labels are the labels of its
+// inputs of garbling ĵ, seeds every seed but ĵ's. An error fails the
+// machine.
+func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seeds []prg.Seed, got []ot.Block) ([]byte, error) {
+	cur, try := e.cur, e.pub.Try
+	ck := cur.checked
+	ck.commitment = bytes.Clone(raw)
+	ck.entries = cm.entries
+	ck.labels = labels
+	ck.seeds = seeds
+	m := len(labels)
+	for i, s := range seeds {
+		if i == ck.j {
+			continue
+		}
+		if seedHash(e.cfg, try, i, s) != cm.entries[i][0] {
+			// Not provable by itself (the OT hides what was sent): the
+			// audit (T-8(c)) names the garbler.
+			return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to", try, i)
+		}
+	}
+	// The labels its OTs gave for its random bits of the opened
+	// garblings (MPC-D18), from their seeds alone (cheap: no garbling):
+	// a wrong one is caught, not proven by itself (the OT hides what
+	// was sent); the audit names the garbler.
+	if e.unchecked {
+		ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+		return bytes.Clone(ck.choice), nil
+	}
+	var otFault error
+	for i, s := range seeds {
+		if i == ck.j || got == nil || otFault != nil {
+			continue
+		}
+		pairs, err := copyEvaluatorLabels(e.rc, cur.mover, s)
+		if err != nil {
+			return nil, e.fail("try %d: %v", try, err)
+		}
+		for k, pair := range pairs {
+			if got[i*m+k] != pair[b2int(ck.choices[i*m+k])] {
+				otFault = fmt.Errorf("try %d: the OT reply of opened garbling %d gives its input %d a label that is not the one its seed gives", try, i, k)
+				break
+			}
+		}
+	}
+	// The opened garblings themselves are made again and compared with
+	// their commitments while the choice travels and the garbler sends
+	// garbling ĵ (MPC-D21); Evaluate waits for the result before it
+	// evaluates, so a mismatch is caught before any output label goes
+	// back, and [Evaluator.Poll] reports it earlier.
+	ck.check = startOpenedCheck(e.cfg, e.rc, cur.mover, try, ck.j, seeds, ck.commitment, cm.entries)
+	if otFault != nil {
+		// A garbling that also differs from its commitment is the
+		// stronger finding: it comes with a certificate.
+		if err := e.settle(true); err != nil {
+			return nil, err
+		}
+		return nil, e.fail("%v", otFault)
+	}
+	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+	return bytes.Clone(ck.choice), nil
+}
+
+// copyEvaluatorLabels returns the labels of the evaluator's inputs of
+// the garbling of mover's circuit made from seed, as garbleCopy makes
+// them (Δ from the seed's delta stream; the zero labels from its labels
+// stream after the garbler's, the order gc.Garble reads them), without
+// garbling.
+func copyEvaluatorLabels(rc *refereeCircuits, mover circuit.Party, seed prg.Seed) ([][2]gc.Label, error) {
+	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
+	if err != nil {
+		return nil, err
+	}
+	c := rc.circuit[mover]
+	st := seed.Stream(labelPVCLabels)
+	skip := make([]byte, 16*len(c.Inputs[circuit.Garbler]))
+	if _, err := io.ReadFull(st, skip); err != nil {
+		return nil, err
+	}
+	pairs := make([][2]gc.Label, len(c.Inputs[circuit.Evaluator]))
+	for k := range pairs {
+		if _, err := io.ReadFull(st, pairs[k][0][:]); err != nil {
+			return nil, err
+		}
+		pairs[k][1] = pairs[k][0].Xor(delta)
+	}
+	return pairs, nil
+}
+
+// startOpenedCheck garbles every garbling of try but j again from its
+// seed and compares it with the commitment's entries, in the background.
+func startOpenedCheck(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, j int, seeds []prg.Seed, commitment []byte, entries [][3]Digest) *openedCheck {
+	oc := &openedCheck{done: make(chan struct{})}
+	go func() {
+		defer close(oc.done)
+		copies, err := garbleCopies(cfg, rc, mover, try, seeds, j, nil)
+		if err != nil {
+			oc.err = fmt.Errorf("try %d: %v", try, err)
+			return
+		}
+		for i, s := range seeds {
+			if i == j {
+				continue
+			}
+			for k, what := range []string{"seed", "garbled tables and decoding bits", "input label commitments"} {
+				if copies[i].commit[k] != entries[i][k] {
+					oc.cert = &Certificate{Commitment: commitment, Opened: i, Seed: s, What: what}
+					oc.err = fmt.Errorf("try %d: the %s of opened garbling %d differ from its commitment (certificate)", try, what, i)
+					return
+				}
+			}
+		}
+	}()
+	return oc
+}
+
+// settle takes the result of the check of the opened garblings of the
+// checked try under way, waiting for it if block is set (else returning
+// nil while it runs): a garbling that differs fails the machine, with a
+// certificate.
+func (e *Evaluator) settle(block bool) error {
+	if e.cur == nil || e.cur.checked == nil || e.cur.checked.check == nil {
+		return nil
+	}
+	oc := e.cur.checked.check
+	if block {
+		<-oc.done
+	} else {
+		select {
+		case <-oc.done:
+		default:
+			return nil
+		}
+	}
+	e.cur.checked.check = nil
+	if oc.err == nil {
+		return nil
+	}
+	e.cert = oc.cert
+	return e.fail("%v", oc.err)
+}
+
+// Poll reports the check of the opened garblings of the checked try
+// under way (MPC-D21) without waiting: nil while it runs, when it
+// passed, or when there is none; the error that fails the machine when
+// an opened garbling differs from its commitment ([Evaluator.Certificate]
+// then proves it). A session calls it while it waits for garbling ĵ, so
+// that a garbler that withholds it is reported all the same; Evaluate
+// waits for the check.
+func (e *Evaluator) Poll() error {
+	if e.phase != phaseWaiting {
+		return nil
+	}
+	return e.settle(false)
+}
+
+// Kept returns what the evaluator keeps of the checked try under way
+// once its commitment is opened (nil before, or in an unchecked game).
+func (e *Evaluator) Kept() *KeptOpening {
+	if e.cur == nil || e.cur.checked == nil || e.cur.checked.choice == nil {
+		return nil
+	}
+	ck := e.cur.checked
+	k := &KeptOpening{Commitments: bytes.Clone(ck.commitment), Labels: gc.MarshalLabels(ck.labels)}
+	for _, s := range ck.seeds {
+		k.Seeds = append(k.Seeds, s[:]...)
+	}
+	return k
+}
+
+// reopen opens again, after a restart, the commitment of the checked
+// try under way from what the evaluator kept (MPC-D20): the OT reply is
+// not needed, its outputs were checked when it came (MPC-D18), and the
+// opened garblings are checked again.
+func (e *Evaluator) reopen(k KeptOpening) ([]byte, error) {
+	if k.Reply != nil {
+		return e.Open(Commitment{Commitments: k.Commitments, Reply: k.Reply})
+	}
+	if err := e.check(phaseWaiting); err != nil {
+		return nil, err
+	}
+	cur, try := e.cur, e.pub.Try
+	if cur.checked == nil || cur.checked.commitment != nil {
+		return nil, fmt.Errorf("%w: no commitment expected", ErrState)
+	}
+	cm, err := parseCommitment(e.cfg, k.Commitments)
+	if err != nil {
+		return nil, err
+	}
+	if cm.try != try || cm.mover != cur.mover {
+		return nil, fmt.Errorf("%w: commitment of try %d for %v, expected try %d for %v", ErrMessage, cm.try, cm.mover, try, cur.mover)
+	}
+	ck := cur.checked
+	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
+	labels, err := gc.ParseLabels(k.Labels, m)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the labels kept: %v", ErrMessage, err)
+	}
+	if len(k.Seeds) != e.cfg.lambda()*prg.SeedSize {
+		return nil, fmt.Errorf("%w: %d bytes of seeds kept", ErrMessage, len(k.Seeds))
+	}
+	seeds := make([]prg.Seed, e.cfg.lambda())
+	for i := range seeds {
+		copy(seeds[i][:], k.Seeds[i*prg.SeedSize:])
+	}
+	if err := e.receiver.Forget(); err != nil {
+		return nil, err
+	}
+	return e.openWith(cm, k.Commitments, labels, seeds, nil)
+}
+
+// Opened returns, for the checked try under way once its commitment is
+// opened, the garbler's commitments, the seeds the evaluator learned (seed
+// ĵ left zero) and ĵ; ok is false otherwise. It is what the evaluator
+// could put in a certificate (tests make forged ones from it).
+func (e *Evaluator) Opened() (commitments []byte, seeds []prg.Seed, j int, ok bool) {
+	if e.cur == nil || e.cur.checked == nil || e.cur.checked.seeds == nil {
+		return nil, nil, 0, false
+	}
+	ck := e.cur.checked
+	return bytes.Clone(ck.commitment), slices.Clone(ck.seeds), ck.j, true
+}
+
+// Certificate returns the certificate that convicts the garbler when the
+// machine failed on a checked garbling that differs from its
+// commitment, or nil.
+func (e *Evaluator) Certificate() *Certificate {
+	if e.cert == nil {
+		return nil
+	}
+	c := *e.cert
+	return &c
+}
+
+// checkChosen checks garbling ĵ of a checked try against its commitment
+// and returns the evaluator's input labels and the garbler's. A malformed
+// message leaves the machine as it was (ErrMessage); a garbling that
+// differs from its commitment fails it with a certificate.
+func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []gc.Label, err error) {
+	ck := e.cur.checked
+	try := e.pub.Try
+	corr, err := parseCorrections(g.Reply)
+	if err != nil {
+		return nil, nil, err
+	}
+	if corr.try != try || corr.j != ck.j {
+		return nil, nil, fmt.Errorf("%w: corrections of try %d, garbling %d; expected try %d, garbling %d", ErrMessage, corr.try, corr.j, try, ck.j)
+	}
+	own, other, err := parseCheckedLabels(g.Labels, len(c.Inputs[circuit.Garbler]))
+	if err != nil {
+		return nil, nil, err
+	}
+	entry := ck.entries[ck.j]
+	certify := func(what string, labels []byte) error {
+		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),
+			Tables: Sum(g.Tables), Labels: bytes.Clone(labels), What: what}
+		return e.fail("try %d: the %s of garbling %d differ from its commitment (certificate)", try, what, ck.j)
+	}
+	if Sum(g.Tables) != entry[1] {
+		return nil, nil, certify("garbled tables and decoding bits", nil)
+	}
+	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
+		return nil, nil, certify("garbler's input labels", g.Labels)
+	}
+	mine = ck.labels
+	return own, mine, nil
+}
