@@ -8,7 +8,7 @@ import (
 )
 
 // progressRe reads a progress line of kakure match (MATCH-D4).
-var progressRe = regexp.MustCompile(`(?m)^progress: game 1: (move|turn) (\d+)(?:, (\d+) tries)?, [0-9.]+[a-zµ]+s$`)
+var progressRe = regexp.MustCompile(`(?m)^progress: game 1: (move|turn) (\d+)(?:, (\d+) tries)?, [0-9][0-9.hmµn]*s$`)
 
 // TestMATCHD4ProgressLines (MATCH-D4): kakure match prints progress lines
 // during a game, before its result line: moves (turns in Hidden Move Go)
