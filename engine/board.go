@@ -23,8 +23,9 @@ func NewBoard(size int) (Board, error) {
 	return Board{size: uint8(size)}, nil
 }
 
-// mustBoard is NewBoard for sizes already checked.
-func mustBoard(size int) Board {
+// MustNewBoard is NewBoard for a size already checked; it panics on a size
+// out of range.
+func MustNewBoard(size int) Board {
 	b, err := NewBoard(size)
 	if err != nil {
 		panic(err)
@@ -243,7 +244,7 @@ func (b Board) String() string {
 	sb.WriteString("   ")
 	for x := 0; x < size; x++ {
 		sb.WriteByte(' ')
-		sb.WriteByte(columnLetters[x])
+		sb.WriteByte(ColumnLetters[x])
 	}
 	sb.WriteByte('\n')
 	for y := size - 1; y >= 0; y-- {
@@ -264,7 +265,7 @@ func (b Board) String() string {
 	sb.WriteString("   ")
 	for x := 0; x < size; x++ {
 		sb.WriteByte(' ')
-		sb.WriteByte(columnLetters[x])
+		sb.WriteByte(ColumnLetters[x])
 	}
 	sb.WriteByte('\n')
 	return sb.String()

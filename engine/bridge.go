@@ -56,7 +56,7 @@ func NewBridgeGame(o Options) (BridgeGame, error) {
 	if err != nil {
 		return BridgeGame{}, err
 	}
-	b := mustBoard(o.Size)
+	b := MustNewBoard(o.Size)
 	return BridgeGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}, nil
 }
 

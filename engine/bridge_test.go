@@ -400,7 +400,7 @@ func TestBG4(t *testing.T) {
 // bridgeTranspose mirrors a board in its diagonal A1–NN: column x, row y
 // goes to column y, row x. North and south become east and west.
 func bridgeTranspose(b Board) Board {
-	t := mustBoard(b.Size())
+	t := MustNewBoard(b.Size())
 	for i := 0; i < b.Points(); i++ {
 		t.Set(bridgeTransposePoint(b.Size(), Point(i)), b.At(Point(i)))
 	}

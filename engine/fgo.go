@@ -100,7 +100,7 @@ func NewFGoGame(o Options) (FGoGame, error) {
 	if err != nil {
 		return FGoGame{}, err
 	}
-	b := mustBoard(o.Size)
+	b := MustNewBoard(o.Size)
 	return FGoGame{
 		opts:      o,
 		board:     b,

@@ -28,7 +28,7 @@ func NewGoGame(o Options) (GoGame, error) {
 	if err != nil {
 		return GoGame{}, err
 	}
-	b := mustBoard(o.Size)
+	b := MustNewBoard(o.Size)
 	g := GoGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}
 	if o.Handicap > 0 {
 		// HC-D1: Black's stones stand before the first move; White moves

@@ -231,7 +231,7 @@ func NewGomokuGame(o Options) (GomokuGame, error) {
 	if err != nil {
 		return GomokuGame{}, err
 	}
-	b := mustBoard(o.Size)
+	b := MustNewBoard(o.Size)
 	return GomokuGame{
 		opts:   o,
 		phase:  GomokuPhaseOpening,
@@ -287,7 +287,7 @@ func (g GomokuGame) WinnerName() string {
 // Pieces returns a board with c's pieces, hidden and revealed, in colour c.
 func (g GomokuGame) Pieces(c Color) Board {
 	if c != GomokuX && c != GomokuO {
-		return mustBoard(g.opts.Size)
+		return MustNewBoard(g.opts.Size)
 	}
 	return g.sides[gomokuSideIndex(c)].pieces
 }
@@ -615,7 +615,7 @@ func (g GomokuGame) String() string {
 	}
 	b = append(b, "   "...)
 	for x := range size {
-		b = append(b, ' ', columnLetters[x])
+		b = append(b, ' ', ColumnLetters[x])
 	}
 	return string(b) + "\n"
 }

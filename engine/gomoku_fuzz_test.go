@@ -170,7 +170,7 @@ func FuzzGomokuFiveLines(f *testing.F) {
 		c := newGomokuChooser(data)
 		size := 7 + c.intn(13)
 		density := 1 + c.intn(9) // in tenths
-		b := mustBoard(size)
+		b := MustNewBoard(size)
 		for p := Point(0); int(p) < size*size; p++ {
 			switch r := c.intn(10); {
 			case r < density:
@@ -232,7 +232,7 @@ func FuzzGomokuFiveLines(f *testing.F) {
 // BenchmarkGomokuDoubleFive measures the win check on a crowded 19x19
 // board.
 func BenchmarkGomokuDoubleFive(b *testing.B) {
-	bd := mustBoard(19)
+	bd := MustNewBoard(19)
 	c := newGomokuChooser([]byte("bench"))
 	for p := Point(0); p < 361; p++ {
 		if c.intn(2) == 0 {

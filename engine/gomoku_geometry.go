@@ -32,7 +32,7 @@ func GomokuPieceName(c Color) string {
 // ParseGomokuPiece reads a piece name, "x" or "o" in any case. The GTP
 // colours ("b", "black", "w", "white") are accepted too and mean X and O.
 func ParseGomokuPiece(s string) (Color, error) {
-	switch lower(s) {
+	switch strings.ToLower(s) {
 	case "x":
 		return GomokuX, nil
 	case "o":
@@ -124,7 +124,7 @@ func (l GomokuLine) Format(size int) string {
 	if l.Kind == GomokuRow {
 		return fmt.Sprintf("row %d", l.Index+1)
 	}
-	return "column " + string(columnLetters[l.Index])
+	return "column " + string(ColumnLetters[l.Index])
 }
 
 // GomokuDirection is the direction in which a window of five runs.

@@ -96,7 +96,7 @@ func soloTheirs(t *testing.T, v GomokuView, tt theirTurn) (GomokuView, error) {
 // row and col name a line by GTP row number and column letter.
 func row(n int) GomokuLine { return GomokuLine{Kind: GomokuRow, Index: n - 1} }
 func col(letter byte) GomokuLine {
-	return GomokuLine{Kind: GomokuColumn, Index: strings.IndexByte(columnLetters, letter)}
+	return GomokuLine{Kind: GomokuColumn, Index: strings.IndexByte(ColumnLetters, letter)}
 }
 
 // wantViolation checks that err is the violation described.
@@ -189,7 +189,7 @@ func TestGM1BoardAndPieces(t *testing.T) {
 			if (err == nil) != tc.valid || c != tc.want {
 				t.Fatalf("ParseGomokuPiece(%q) = %v, %v", tc.in, c, err)
 			}
-			if tc.valid && GomokuPieceName(c) != lower(tc.in[:1]) && len(tc.in) == 1 && (tc.in == "x" || tc.in == "o") {
+			if tc.valid && GomokuPieceName(c) != strings.ToLower(tc.in[:1]) && len(tc.in) == 1 && (tc.in == "x" || tc.in == "o") {
 				t.Fatalf("GomokuPieceName(%v) = %q", c, GomokuPieceName(c))
 			}
 		})

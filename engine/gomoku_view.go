@@ -191,7 +191,7 @@ func NewGomokuView(o Options, seat GomokuSeat) (GomokuView, error) {
 		seat:    seat,
 		phase:   GomokuPhaseOpening,
 		opening: NoPoint,
-		own:     mustBoard(g.Size()),
+		own:     MustNewBoard(g.Size()),
 		cur:     GomokuTurn{Point: NoPoint},
 	}
 	for i := range v.points {
@@ -279,7 +279,7 @@ func (v GomokuView) OpponentPiece(p Point) bool { return v.onBoard(p) && v.point
 // OpponentPieces returns a board with the opponent's revealed pieces in
 // its colour.
 func (v GomokuView) OpponentPieces() Board {
-	b := mustBoard(v.size)
+	b := MustNewBoard(v.size)
 	for p := Point(0); v.onBoard(p); p++ {
 		if v.points[p].theirs >= 0 {
 			b.Set(p, v.me.Opponent())

@@ -133,7 +133,7 @@ func NewHMGGame(o Options) (HMGGame, error) {
 	if err != nil {
 		return HMGGame{}, err
 	}
-	b := mustBoard(o.Size)
+	b := MustNewBoard(o.Size)
 	g := HMGGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b)}
 	for _, c := range []Color{Black, White} {
 		g.hands[c].n = o.Cards

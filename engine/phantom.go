@@ -100,7 +100,7 @@ func NewPhantomReferee(o Options) (PhantomReferee, error) {
 	if err != nil {
 		return PhantomReferee{}, err
 	}
-	return PhantomReferee{opts: o, board: mustBoard(o.Size), toMove: Black, ko: NoPoint}, nil
+	return PhantomReferee{opts: o, board: MustNewBoard(o.Size), toMove: Black, ko: NoPoint}, nil
 }
 
 // NewPhantomRefereeAt starts a referee on the position b with toMove to
