@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // phantomChooser picks a try from a player's view.
@@ -84,32 +86,32 @@ func containsPoint(ps []engine.Point, p engine.Point) bool {
 }
 
 // gomokuActor does what its player must do now.
-type gomokuActor func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error)
+type gomokuActor func(v gomoku.View) (gomoku.View, gomoku.Event, error)
 
 // randomGomoku commits to random legal points, announces a random line,
 // never reveals in answer, and declares what is due.
 func randomGomoku(seed uint64) gomokuActor {
 	rng := rand.New(rand.NewPCG(seed, 9))
-	return func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
+	return func(v gomoku.View) (gomoku.View, gomoku.Event, error) {
 		switch v.Phase() {
-		case engine.GomokuPhaseOpening:
+		case gomoku.PhaseOpening:
 			return v.PlaceOpening(engine.Point(rng.IntN(v.Size() * v.Size())))
-		case engine.GomokuPhaseChooseSide:
+		case gomoku.PhaseChooseSide:
 			return v.ChooseSide(engine.Color(1 + rng.IntN(2)))
-		case engine.GomokuPhaseCommit:
+		case gomoku.PhaseCommit:
 			ps := v.LegalPoints()
 			if len(ps) == 0 {
 				return v.DeclareNoLegalPoint()
 			}
 			return v.Commit(ps[rng.IntN(len(ps))])
-		case engine.GomokuPhaseAnnounce:
-			return v.Announce(engine.GomokuLineKind(1 + rng.IntN(2)))
-		case engine.GomokuPhaseRespond:
+		case gomoku.PhaseAnnounce:
+			return v.Announce(gomoku.LineKind(1 + rng.IntN(2)))
+		case gomoku.PhaseRespond:
 			return v.Respond(nil)
-		case engine.GomokuPhaseReveal:
+		case gomoku.PhaseReveal:
 			return v.Reveal()
 		}
-		d := engine.GomokuDeclaration{Five: v.FiveDue()}
+		d := gomoku.Declaration{Five: v.FiveDue()}
 		if lines, ok := v.WinningLines(); ok {
 			d.Claim, d.Lines = true, lines
 		}
@@ -120,17 +122,17 @@ func randomGomoku(seed uint64) gomokuActor {
 // playGomoku plays a game between the inviter (seat 0) and the invitee
 // (seat 1), each event of one observed by the other, and audits the record
 // at the end. It returns both final views.
-func playGomoku(t testing.TB, o engine.Options, inviter, invitee gomokuActor) (engine.GomokuView, engine.GomokuView) {
+func playGomoku(t testing.TB, o engine.Options, inviter, invitee gomokuActor) (gomoku.View, gomoku.View) {
 	t.Helper()
-	a, err := engine.NewGomokuView(o, engine.GomokuInviter)
+	a, err := gomoku.NewView(o, gomoku.Inviter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.NewGomokuView(o, engine.GomokuInvitee)
+	b, err := gomoku.NewView(o, gomoku.Invitee)
 	if err != nil {
 		t.Fatal(err)
 	}
-	views := [2]*engine.GomokuView{&a, &b}
+	views := [2]*gomoku.View{&a, &b}
 	actors := [2]gomokuActor{inviter, invitee}
 	for step := 0; !a.Over() && !b.Over(); step++ {
 		if step > 20000 {

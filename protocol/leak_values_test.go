@@ -21,6 +21,8 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // leakSnapshot is what both peers hold at one moment: their secrets,
@@ -630,11 +632,11 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 			}
 		}
 	case protocol.GomokuView:
-		if vv.Game.Size() == 0 || vv.Phase != engine.GomokuPhaseCommit {
+		if vv.Game.Size() == 0 || vv.Phase != gomoku.PhaseCommit {
 			break
 		}
 		for p := engine.Point(0); int(p) < size*size; p++ {
-			if vv.Game.Own(p) != engine.GomokuNoPiece || vv.Game.OpponentPiece(p) {
+			if vv.Game.Own(p) != gomoku.NoPiece || vv.Game.OpponentPiece(p) {
 				probes = append(probes, probe{protocol.GomokuPlace{Point: p}, p.Vertex(size)})
 			}
 		}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // Hidden Move Double Gomoku over the network (GM-1..GM-8). This file holds
@@ -119,38 +121,38 @@ type GomokuView struct {
 	// LegalPoints, HiddenInLine, Announced ...). It is set only in the
 	// view of a running game (Game.View), not in a view made from the
 	// public record alone.
-	Game engine.GomokuView
+	Game gomoku.View
 	// Phase is the step of the turn that is due; GomokuPhaseOver once the
 	// game is over on the board.
-	Phase engine.GomokuPhase
+	Phase gomoku.Phase
 	// Closing is true while the players open their remaining
 	// commitments at the end (GM-8).
 	Closing bool
 	// Record is the whole game with every commitment opened, once the
 	// audit has run; Audit is the violation it found, if any.
-	Record *engine.GomokuRecord
-	Audit  *engine.GomokuViolation
+	Record *gomoku.Record
+	Audit  *gomoku.Violation
 }
 
 // EventGomoku is one step of the game as both players see it: From's
-// message told the opponent Event (engine.GomokuEvent: a commitment shows
+// message told the opponent Event (gomoku.Event: a commitment shows
 // no point; answers, revealed points and claims carry the opened points).
 type EventGomoku struct {
 	From  Role
-	Event engine.GomokuEvent
+	Event gomoku.Event
 }
 
 // EventGomokuOpened: at the end, From opened its remaining commitments.
 type EventGomokuOpened struct {
 	From     Role
-	Openings []engine.GomokuOpening
+	Openings []gomoku.Opening
 }
 
 // EventGomokuAudited: both players opened everything and the whole game
 // was audited (GM-8); Violation is nil when the audit passed.
 type EventGomokuAudited struct {
-	Record    engine.GomokuRecord
-	Violation *engine.GomokuViolation
+	Record    gomoku.Record
+	Violation *gomoku.Violation
 }
 
 func (EventGomoku) event()        {}
@@ -167,7 +169,7 @@ func init() {
 // gomokuNever is the reveal time of a point where nothing was revealed.
 const gomokuNever = math.MaxInt16
 
-// gomokuMaxTurns bounds the turn number, as engine.GomokuView does: a
+// gomokuMaxTurns bounds the turn number, as gomoku.View does: a
 // real game has fewer than 10·size² turns.
 const gomokuMaxTurns = 30000
 
@@ -186,17 +188,17 @@ type gomokuTurn struct {
 	pass        bool
 	noLegal     bool
 	commitment  commit.Commitment
-	line        engine.GomokuLine
+	line        gomoku.Line
 	revealed    []engine.Point
 	point       engine.Point // NoPoint while the commitment is closed
-	outcome     engine.GomokuOutcome
-	declaration engine.GomokuDeclaration
+	outcome     gomoku.Outcome
+	declaration gomoku.Declaration
 }
 
 // gomokuLogEntry is one step for the players' own views to replay.
 type gomokuLogEntry struct {
 	from  Role
-	event engine.GomokuEvent
+	event gomoku.Event
 }
 
 // gomokuRules is the public state machine of a gomoku game. It holds no
@@ -205,7 +207,7 @@ type gomokuLogEntry struct {
 type gomokuRules struct {
 	m       *Machine
 	size    int
-	phase   engine.GomokuPhase
+	phase   gomoku.Phase
 	opening engine.Point
 	// choice is the invitee's side.
 	choice engine.Color
@@ -227,8 +229,8 @@ type gomokuRules struct {
 	board engine.Result
 	// opened[r]: role r has sent its openings at the end.
 	opened [2]bool
-	record *engine.GomokuRecord
-	audit  *engine.GomokuViolation
+	record *gomoku.Record
+	audit  *gomoku.Violation
 	// violation is the audit's violation in protocol terms.
 	violation *Violation
 	// resigned: a player resigned during play and both still open their
@@ -241,11 +243,11 @@ type gomokuRules struct {
 }
 
 func newGomokuRules(m *Machine) (variantRules, error) {
-	g, err := engine.NewGomokuGame(m.Options)
+	g, err := gomoku.NewGame(m.Options)
 	if err != nil {
 		return nil, err
 	}
-	r := &gomokuRules{m: m, size: g.Size(), phase: engine.GomokuPhaseOpening, opening: engine.NoPoint}
+	r := &gomokuRules{m: m, size: g.Size(), phase: gomoku.PhaseOpening, opening: engine.NoPoint}
 	for i := range r.points {
 		r.points[i] = gomokuPoint{piece: [2]int16{-1, -1}, revealedAt: gomokuNever}
 	}
@@ -282,19 +284,19 @@ func (g *gomokuRules) expected() (Role, []Kind, bool) {
 		return g.openingsDue()
 	}
 	switch g.phase {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return Inviter, []Kind{KindGomokuOpening}, false
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return Invitee, []Kind{KindGomokuSide}, false
-	case engine.GomokuPhaseCommit:
+	case gomoku.PhaseCommit:
 		return g.mover, []Kind{KindGomokuCommit, KindGomokuPass, KindGomokuNoLegalPoint}, false
-	case engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseAnnounce:
 		return g.mover, []Kind{KindGomokuAnnounce}, false
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseRespond:
 		return g.mover.Other(), []Kind{KindGomokuResponse}, false
-	case engine.GomokuPhaseReveal:
+	case gomoku.PhaseReveal:
 		return g.mover, []Kind{KindGomokuReveal}, false
-	case engine.GomokuPhaseDeclare:
+	case gomoku.PhaseDeclare:
 		return g.mover, []Kind{KindGomokuDeclare}, false
 	}
 	return g.openingsDue()
@@ -317,7 +319,7 @@ func (g *gomokuRules) openingsDue() (Role, []Kind, bool) {
 // openings under way) ends the game at once.
 func (g *gomokuRules) auditAfterResign(Role) ([]Event, bool) {
 	switch g.phase {
-	case engine.GomokuPhaseOpening, engine.GomokuPhaseChooseSide, engine.GomokuPhaseOver:
+	case gomoku.PhaseOpening, gomoku.PhaseChooseSide, gomoku.PhaseOver:
 		return nil, false
 	}
 	g.resigned = true
@@ -333,7 +335,7 @@ func (g *gomokuRules) suspendResign(on bool) { g.suspended = on }
 // After a resignation r's openings must open it (GM-D23).
 func (g *gomokuRules) curPending(r Role) bool {
 	switch g.phase {
-	case engine.GomokuPhaseAnnounce, engine.GomokuPhaseRespond, engine.GomokuPhaseReveal, engine.GomokuPhaseDeclare:
+	case gomoku.PhaseAnnounce, gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
 		return g.cur.mover == r && g.cur.point == engine.NoPoint
 	}
 	return false
@@ -358,7 +360,7 @@ func (g *gomokuRules) endAudit() bool {
 }
 
 func (g *gomokuRules) view(Role) VariantView {
-	return GomokuView{Phase: g.phase, Closing: (g.phase == engine.GomokuPhaseOver || g.resigned) && g.record == nil,
+	return GomokuView{Phase: g.phase, Closing: (g.phase == gomoku.PhaseOver || g.resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }
 
@@ -404,7 +406,7 @@ func (g *gomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 }
 
 // logged appends a step to the log and returns its event.
-func (g *gomokuRules) logged(from Role, e engine.GomokuEvent) []Event {
+func (g *gomokuRules) logged(from Role, e gomoku.Event) []Event {
 	// Appending never writes an element below len, so a copy of g whose
 	// message is refused leaves g's log intact.
 	g.log = append(g.log, gomokuLogEntry{from: from, event: e})
@@ -425,8 +427,8 @@ func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 	}
 	g.opening = p
 	g.points[p].revealedAt = 0
-	g.phase = engine.GomokuPhaseChooseSide
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventOpening, Point: p}), nil
+	g.phase = gomoku.PhaseChooseSide
+	return g.logged(from, gomoku.Event{Kind: gomoku.EventOpening, Point: p}), nil
 }
 
 func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
@@ -437,20 +439,20 @@ func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 	var side engine.Color
 	switch b.Side {
 	case "x":
-		side = engine.GomokuX
+		side = gomoku.X
 	case "o":
-		side = engine.GomokuO
+		side = gomoku.O
 	default:
 		return nil, violation(from, seq, "GM-2", "chose side %q (want x or o)", b.Side)
 	}
 	g.choice = side
-	x := g.roleOf(engine.GomokuX)
+	x := g.roleOf(gomoku.X)
 	g.points[g.opening].piece[x] = 0
 	g.shown[x] = 1
 	// The first turn is O's (GM-2).
 	g.move, g.mover = 0, x
 	g.nextTurn()
-	events := g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventSide, Side: side})
+	events := g.logged(from, gomoku.Event{Kind: gomoku.EventSide, Side: side})
 	return append(events, EventColors{Colors: [2]engine.Color{g.colorOf(Inviter), g.colorOf(Invitee)}}), nil
 }
 
@@ -458,12 +460,12 @@ func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 func (g *gomokuRules) nextTurn() {
 	g.move++
 	g.mover = g.mover.Other()
-	g.phase = engine.GomokuPhaseCommit
+	g.phase = gomoku.PhaseCommit
 	g.cur = gomokuTurn{mover: g.mover, point: engine.NoPoint}
 }
 
 // finish ends the turn in progress with outcome.
-func (g *gomokuRules) finish(outcome engine.GomokuOutcome) {
+func (g *gomokuRules) finish(outcome gomoku.Outcome) {
 	g.cur.outcome = outcome
 	g.turns = append(g.turns, g.cur)
 }
@@ -471,7 +473,7 @@ func (g *gomokuRules) finish(outcome engine.GomokuOutcome) {
 // end ends the game on the board; the openings of GM-8 follow.
 func (g *gomokuRules) end(r engine.Result) {
 	g.board = r
-	g.phase = engine.GomokuPhaseOver
+	g.phase = gomoku.PhaseOver
 }
 
 func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
@@ -480,8 +482,8 @@ func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) (
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	g.cur.commitment = b.Commitment
-	g.phase = engine.GomokuPhaseAnnounce
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventCommit}), nil
+	g.phase = gomoku.PhaseAnnounce
+	return g.logged(from, gomoku.Event{Kind: gomoku.EventCommit}), nil
 }
 
 func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
@@ -491,19 +493,19 @@ func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawM
 	if kind == KindGomokuNoLegalPoint {
 		// Only the mover can know it; the audit checks it (GM-7).
 		g.cur.noLegal = true
-		g.finish(engine.GomokuStuck)
+		g.finish(gomoku.Stuck)
 		g.end(engine.Result{By: engine.ByDraw})
-		return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventNoLegalPoint}), nil
+		return g.logged(from, gomoku.Event{Kind: gomoku.EventNoLegalPoint}), nil
 	}
 	g.cur.pass = true
-	g.finish(engine.GomokuPassed)
+	g.finish(gomoku.Passed)
 	g.passes++
 	if g.passes >= 2 {
 		g.end(engine.Result{By: engine.ByDraw})
 	} else {
 		g.nextTurn()
 	}
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventPass}), nil
+	return g.logged(from, gomoku.Event{Kind: gomoku.EventPass}), nil
 }
 
 func (g *gomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
@@ -511,19 +513,19 @@ func (g *gomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage)
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	l := engine.GomokuLine{Index: b.Index}
+	l := gomoku.Line{Index: b.Index}
 	switch b.Line {
 	case "row":
-		l.Kind = engine.GomokuRow
+		l.Kind = gomoku.Row
 	case "column":
-		l.Kind = engine.GomokuColumn
+		l.Kind = gomoku.Column
 	}
 	if !l.Valid(g.size) {
 		return nil, violation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
 	}
 	g.cur.line = l
-	g.phase = engine.GomokuPhaseRespond
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventAnnounce, Line: l}), nil
+	g.phase = gomoku.PhaseRespond
+	return g.logged(from, gomoku.Event{Kind: gomoku.EventAnnounce, Line: l}), nil
 }
 
 // openPoint checks the opening o of the commitment c of turn move, made by
@@ -552,10 +554,10 @@ func (g *gomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	var t *gomokuTurn
 	switch {
 	case k >= 1 && k <= len(g.turns) && g.turns[k-1].mover == r &&
-		g.turns[k-1].outcome == engine.GomokuPlacedHidden && g.turns[k-1].point == engine.NoPoint:
+		g.turns[k-1].outcome == gomoku.PlacedHidden && g.turns[k-1].point == engine.NoPoint:
 		t = &g.turns[k-1]
-	case k == g.move && g.phase == engine.GomokuPhaseDeclare && g.cur.mover == r &&
-		g.cur.outcome == engine.GomokuPlacedHidden && g.cur.point == engine.NoPoint:
+	case k == g.move && g.phase == gomoku.PhaseDeclare && g.cur.mover == r &&
+		g.cur.outcome == gomoku.PlacedHidden && g.cur.point == engine.NoPoint:
 		t = &g.cur
 	default:
 		return engine.NoPoint, violation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
@@ -601,25 +603,25 @@ func (g *gomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 		return nil
 	}
 	revealed := make([]engine.Point, 0, len(b.Openings))
-	openings := make([]engine.GomokuOpening, 0, len(b.Openings))
+	openings := make([]gomoku.Opening, 0, len(b.Openings))
 	for _, o := range b.Openings {
 		p, err := g.openHidden(from, seq, o, "GM-3", inLine)
 		if err != nil {
 			return nil, err
 		}
 		revealed = append(revealed, p)
-		openings = append(openings, engine.GomokuOpening{Move: o.Move, Point: p})
+		openings = append(openings, gomoku.Opening{Move: o.Move, Point: p})
 	}
 	slices.Sort(revealed)
 	g.cur.revealed = revealed
 	if len(revealed) > 0 {
-		g.phase = engine.GomokuPhaseReveal
+		g.phase = gomoku.PhaseReveal
 	} else {
-		g.cur.outcome = engine.GomokuPlacedHidden
+		g.cur.outcome = gomoku.PlacedHidden
 		g.hidden[g.mover]++
-		g.phase = engine.GomokuPhaseDeclare
+		g.phase = gomoku.PhaseDeclare
 	}
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventResponse, Openings: openings}), nil
+	return g.logged(from, gomoku.Event{Kind: gomoku.EventResponse, Openings: openings}), nil
 }
 
 func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
@@ -639,9 +641,9 @@ func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 		return nil, violation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
 	}
 	g.cur.point = p
-	events := g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventReveal, Point: p})
+	events := g.logged(from, gomoku.Event{Kind: gomoku.EventReveal, Point: p})
 	if slices.Contains(g.cur.revealed, p) {
-		g.finish(engine.GomokuFailed)
+		g.finish(gomoku.Failed)
 		g.passes = 0
 		g.nextTurn()
 		return events, nil
@@ -649,27 +651,27 @@ func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 	g.points[p].piece[from] = int16(g.move)
 	g.points[p].revealedAt = int16(g.move)
 	g.shown[from]++
-	g.cur.outcome = engine.GomokuPlacedRevealed
-	g.phase = engine.GomokuPhaseDeclare
+	g.cur.outcome = gomoku.PlacedRevealed
+	g.phase = gomoku.PhaseDeclare
 	return events, nil
 }
 
 // parseFive reads a window of five.
-func parseFive(size int, b GomokuFiveBody) (engine.GomokuFive, error) {
+func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
 	p, err := parseBodyPoint(size, b.Start)
 	if err != nil {
-		return engine.GomokuFive{}, err
+		return gomoku.Five{}, err
 	}
-	for _, d := range []engine.GomokuDirection{engine.GomokuHorizontal, engine.GomokuVertical, engine.GomokuDiagonal, engine.GomokuAntiDiagonal} {
+	for _, d := range []gomoku.Direction{gomoku.Horizontal, gomoku.Vertical, gomoku.Diagonal, gomoku.AntiDiagonal} {
 		if d.String() == b.Dir {
-			return engine.GomokuFive{Start: p, Dir: d}, nil
+			return gomoku.Five{Start: p, Dir: d}, nil
 		}
 	}
-	return engine.GomokuFive{}, fmt.Errorf("bad direction %q", b.Dir)
+	return gomoku.Five{}, fmt.Errorf("bad direction %q", b.Dir)
 }
 
 // fiveBody writes a window of five.
-func fiveBody(size int, f engine.GomokuFive) GomokuFiveBody {
+func fiveBody(size int, f gomoku.Five) GomokuFiveBody {
 	return GomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
 }
 
@@ -690,7 +692,7 @@ func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	d := engine.GomokuDeclaration{Five: b.Five, Claim: b.Claim}
+	d := gomoku.Declaration{Five: b.Five, Claim: b.Claim}
 	switch {
 	case !b.Claim && (len(b.Lines) > 0 || len(b.Openings) > 0):
 		return nil, violation(from, seq, "T-10", "a declaration without a claim names lines or opens pieces")
@@ -707,7 +709,7 @@ func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 	if n := g.hidden[from] + g.shown[from]; n > g.size*g.size {
 		return nil, violation(from, seq, "GM-4", "has %d pieces on %d points", n, g.size*g.size)
 	}
-	var openings []engine.GomokuOpening
+	var openings []gomoku.Opening
 	if d.Claim {
 		var onLines [engine.MaxPoints]bool
 		for i, f := range d.Lines {
@@ -736,16 +738,16 @@ func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 			if err != nil {
 				return nil, err
 			}
-			openings = append(openings, engine.GomokuOpening{Move: o.Move, Point: p})
+			openings = append(openings, gomoku.Opening{Move: o.Move, Point: p})
 		}
-		if err := engine.CheckDoubleFive(g.known(from), g.colorOf(from), d.Lines); err != nil {
+		if err := gomoku.CheckDoubleFive(g.known(from), g.colorOf(from), d.Lines); err != nil {
 			return nil, violation(from, seq, "GM-6", "false win claim: %v", err)
 		}
 	}
 	switch {
 	case d.Five && g.five[from]:
 		return nil, violation(from, seq, "GM-5", "announced five again (its first five came earlier)")
-	case !d.Five && !g.five[from] && engine.HasFive(g.known(from), g.colorOf(from)):
+	case !d.Five && !g.five[from] && gomoku.HasFive(g.known(from), g.colorOf(from)):
 		return nil, violation(from, seq, "GM-5", "has a line of five of revealed pieces and never announced five")
 	}
 	g.five[from] = g.five[from] || d.Five
@@ -757,7 +759,7 @@ func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 	} else {
 		g.nextTurn()
 	}
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventDeclare, Declaration: d, Openings: openings}), nil
+	return g.logged(from, gomoku.Event{Kind: gomoku.EventDeclare, Declaration: d, Openings: openings}), nil
 }
 
 // closed returns the turns of role r whose commitment is still closed.
@@ -777,7 +779,7 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	g.turns = slices.Clone(g.turns)
-	openings := make([]engine.GomokuOpening, 0, len(b.Openings))
+	openings := make([]gomoku.Opening, 0, len(b.Openings))
 	curDue := g.resigned && g.curPending(from)
 	for _, o := range b.Openings {
 		k := o.Move
@@ -789,7 +791,7 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 				return nil, err
 			}
 			g.curPoint = p
-			openings = append(openings, engine.GomokuOpening{Move: k, Point: p})
+			openings = append(openings, gomoku.Opening{Move: k, Point: p})
 			continue
 		}
 		if k < 1 || k > len(g.turns) || g.turns[k-1].mover != from || g.turns[k-1].pass || g.turns[k-1].noLegal || g.turns[k-1].point != engine.NoPoint {
@@ -800,7 +802,7 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 			return nil, err
 		}
 		g.turns[k-1].point = p
-		openings = append(openings, engine.GomokuOpening{Move: k, Point: p})
+		openings = append(openings, gomoku.Opening{Move: k, Point: p})
 	}
 	if left := g.closed(from); len(left) > 0 {
 		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
@@ -814,11 +816,11 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		return events, nil
 	}
 	rec := g.gomokuRecord()
-	err := engine.AuditGomoku(rec)
+	err := gomoku.Audit(rec)
 	if err == nil {
 		err = g.auditTurnUnderWay()
 	}
-	var gv engine.GomokuViolation
+	var gv gomoku.Violation
 	switch {
 	case err == nil:
 	case errors.As(err, &gv):
@@ -849,18 +851,18 @@ func (g *gomokuRules) auditTurnUnderWay() error {
 	}
 	r, k := g.cur.mover, g.move
 	bad := func(rule, format string, args ...any) error {
-		return engine.GomokuViolation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
+		return gomoku.Violation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
 	}
 	v := p.Vertex(g.size)
-	if g.phase != engine.GomokuPhaseAnnounce && !g.cur.line.Contains(g.size, p) {
+	if g.phase != gomoku.PhaseAnnounce && !g.cur.line.Contains(g.size, p) {
 		return bad("GM-3", "committed to %s and announced %s (the turn under way at the resignation)", v, g.cur.line.Format(g.size))
 	}
 	if at := int(g.points[p].revealedAt); at < k {
 		return bad("GM-4", "committed to %s, revealed in move %d (the turn under way at the resignation)", v, at)
 	}
-	own := g.colorOf(r) == engine.GomokuX && p == g.opening
+	own := g.colorOf(r) == gomoku.X && p == g.opening
 	for j, t := range g.turns {
-		own = own || t.mover == r && t.point == p && (t.outcome == engine.GomokuPlacedHidden || t.outcome == engine.GomokuPlacedRevealed) && j+1 < k
+		own = own || t.mover == r && t.point == p && (t.outcome == gomoku.PlacedHidden || t.outcome == gomoku.PlacedRevealed) && j+1 < k
 	}
 	if own {
 		return bad("GM-4", "committed to %s, where it has a piece already (the turn under way at the resignation)", v)
@@ -870,11 +872,11 @@ func (g *gomokuRules) auditTurnUnderWay() error {
 
 // gomokuRecord returns the record of the game with every commitment
 // opened, for the audit.
-func (g *gomokuRules) gomokuRecord() engine.GomokuRecord {
-	rec := engine.GomokuRecord{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]engine.GomokuTurn, len(g.turns))}
+func (g *gomokuRules) gomokuRecord() gomoku.Record {
+	rec := gomoku.Record{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]gomoku.Turn, len(g.turns))}
 	for i, t := range g.turns {
-		rec.Turns[i] = engine.GomokuTurn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,
-			Revealed: slices.Clone(t.revealed), GomokuDeclaration: t.declaration}
+		rec.Turns[i] = gomoku.Turn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,
+			Revealed: slices.Clone(t.revealed), Declaration: t.declaration}
 	}
 	return rec
 }

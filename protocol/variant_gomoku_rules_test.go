@@ -7,6 +7,8 @@ import (
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // These tests drive the public gomoku machine with hand-made messages, as
@@ -295,7 +297,7 @@ func TestGM2GomokuPie(t *testing.T) {
 		t.Fatalf("colours %v before the side is chosen", s.m.Colors)
 	}
 	events := s.must(ivt, protocol.KindGomokuSide, protocol.GomokuSideBody{Side: "x"})
-	if want := [2]engine.Color{engine.GomokuO, engine.GomokuX}; s.m.Colors != want {
+	if want := [2]engine.Color{gomoku.O, gomoku.X}; s.m.Colors != want {
 		t.Errorf("colours %v after the invitee chose x, want %v", s.m.Colors, want)
 	}
 	var colors bool

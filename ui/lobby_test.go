@@ -10,6 +10,8 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // focusedLobby returns a lobby with the focus given as tview's application
@@ -279,7 +281,7 @@ func TestGomokuResultNamesXAndO(t *testing.T) {
 	for _, c := range []struct {
 		winner engine.Color
 		want   string
-	}{{engine.GomokuX, "X wins (X+)"}, {engine.GomokuO, "O wins (O+)"}} {
+	}{{gomoku.X, "X wins (X+)"}, {gomoku.O, "O wins (O+)"}} {
 		got := DescribeOutcome(protocol.Outcome{Result: engine.Result{Winner: c.winner, By: engine.ByWin}}, engine.Empty, engine.VariantGomoku)
 		if !strings.Contains(got, c.want) || strings.Contains(got, "B+") || strings.Contains(got, "W+") {
 			t.Errorf("DescribeOutcome = %q, want %q", got, c.want)

@@ -13,6 +13,8 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/rivo/tview"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // The records in testdata are games between two random bots on 5×5
@@ -172,17 +174,17 @@ func (p *phantomPrivate) step(t *testing.T, e protocol.Event) {
 // with its committed points (known from the finished game's record).
 type gomokuPrivate struct {
 	role protocol.Role
-	view engine.GomokuView
-	rec  engine.GomokuRecord
+	view gomoku.View
+	rec  gomoku.Record
 }
 
 func newGomokuPrivate(t *testing.T, o engine.Options, r protocol.Role, final *protocol.Machine) *gomokuPrivate {
 	t.Helper()
-	seat := engine.GomokuInviter
+	seat := gomoku.Inviter
 	if r == protocol.Invitee {
-		seat = engine.GomokuInvitee
+		seat = gomoku.Invitee
 	}
-	v, err := engine.NewGomokuView(o, seat)
+	v, err := gomoku.NewView(o, seat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,27 +208,27 @@ func (g *gomokuPrivate) step(t *testing.T, e protocol.Event) {
 		g.view, err = v.Observe(ev)
 	} else {
 		switch ev.Kind {
-		case engine.GomokuEventOpening:
+		case gomoku.EventOpening:
 			g.view, _, err = v.PlaceOpening(ev.Point)
-		case engine.GomokuEventSide:
+		case gomoku.EventSide:
 			g.view, _, err = v.ChooseSide(ev.Side)
-		case engine.GomokuEventCommit:
+		case gomoku.EventCommit:
 			g.view, _, err = v.Commit(g.rec.Turns[v.MoveNumber()-1].Point)
-		case engine.GomokuEventPass:
+		case gomoku.EventPass:
 			g.view, _, err = v.Pass()
-		case engine.GomokuEventNoLegalPoint:
+		case gomoku.EventNoLegalPoint:
 			g.view, _, err = v.DeclareNoLegalPoint()
-		case engine.GomokuEventAnnounce:
+		case gomoku.EventAnnounce:
 			g.view, _, err = v.Announce(ev.Line.Kind)
-		case engine.GomokuEventResponse:
+		case gomoku.EventResponse:
 			var ps []engine.Point
 			for _, o := range ev.Openings {
 				ps = append(ps, o.Point)
 			}
 			g.view, _, err = v.Respond(ps)
-		case engine.GomokuEventReveal:
+		case gomoku.EventReveal:
 			g.view, _, err = v.Reveal()
-		case engine.GomokuEventDeclare:
+		case gomoku.EventDeclare:
 			g.view, _, err = v.Declare(ev.Declaration)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // TestHMG1ChooseCards checks the card choice before move 1: Enter adds a
@@ -333,7 +335,7 @@ func TestGM3NothingHiddenOnScreen(t *testing.T) {
 
 // gomokuPhase returns a condition that holds when the player of s must act
 // in phase ph (and more, when extra holds).
-func gomokuPhase(s *GameScreen, ph engine.GomokuPhase, extra func(engine.GomokuView) bool) func() bool {
+func gomokuPhase(s *GameScreen, ph gomoku.Phase, extra func(gomoku.View) bool) func() bool {
 	return func() bool {
 		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
 		v := gv.Game
@@ -348,14 +350,14 @@ func gomokuPhase(s *GameScreen, ph engine.GomokuPhase, extra func(engine.GomokuV
 // the empty answer sent by itself.
 func TestGM2GM3GomokuKeys(t *testing.T) {
 	s, g := newRecordScreen(t, "gomoku", protocol.Inviter)
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseOpening, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseOpening, nil))
 	press(s, "d4\n")
 	if got := actionsText(7, g.actions); got != "gomokuopening" {
 		t.Errorf("Enter in the opening sent %q", got)
 	}
 
 	s, g = newRecordScreen(t, "gomoku", protocol.Invitee)
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseChooseSide, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseChooseSide, nil))
 	if s.dialog == nil || !strings.Contains(drawScreen(t, s, 80, 24), "x  X: the opening piece is yours") {
 		t.Fatalf("no side dialog:\n%s", drawScreen(t, s, 80, 24))
 	}
@@ -364,12 +366,12 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 		t.Error("Esc did not hide the question")
 	}
 	press(s, "\x04o")
-	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuChooseSide{Side: engine.GomokuO}) {
+	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuChooseSide{Side: gomoku.O}) {
 		t.Errorf("^D o sent %v", got)
 	}
 
 	g.actions = nil
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseCommit, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseCommit, nil))
 	v := s.Model().View.Variant.(protocol.GomokuView).Game
 	legal := v.LegalPoints()[0]
 	press(s, legal.Vertex(7)+"\n")
@@ -378,7 +380,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 	}
 
 	g.actions = nil
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseAnnounce, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseAnnounce, nil))
 	press(s, "c")
 	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuAnnounce{Column: true}) {
 		t.Errorf("c sent %v", got)
@@ -386,7 +388,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 
 	g.actions = nil
 	var cands []engine.Point
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseRespond, func(v engine.GomokuView) bool {
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseRespond, func(v gomoku.View) bool {
 		cands = v.HiddenInLine(v.Announced())
 		return len(cands) > 0
 	}))
@@ -401,7 +403,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 	}
 
 	s, g = newRecordScreen(t, "gomoku", protocol.Inviter)
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseRespond, func(v engine.GomokuView) bool {
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseRespond, func(v gomoku.View) bool {
 		return len(v.HiddenInLine(v.Announced())) == 0
 	}))
 	if got := g.actions; len(got) != 1 || len(got[0].(protocol.GomokuRespond).Reveal) != 0 {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // screensDoc is the page of screens TestUIScreensDoc keeps up to date.
@@ -100,7 +102,7 @@ func screenSections(t *testing.T) map[string]string {
 	g.until(t, s, func() bool {
 		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
 		v := gv.Game
-		return ok && v.Size() > 0 && v.MoveNumber() > 12 && v.MyTurn() && v.Phase() == engine.GomokuPhaseRespond &&
+		return ok && v.Size() > 0 && v.MoveNumber() > 12 && v.MyTurn() && v.Phase() == gomoku.PhaseRespond &&
 			len(v.HiddenInLine(v.Announced())) > 1
 	})
 	gv := s.Model().View.Variant.(protocol.GomokuView)

@@ -12,6 +12,8 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/gtp"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // playerUsage is the syntax of a PLAYER in `kakure match`.
@@ -195,9 +197,9 @@ func (b byColor) colorOf(v protocol.View) engine.Color {
 	if gv, ok := v.Variant.(protocol.GomokuView); ok {
 		c = gv.Game.Me()
 		if c == engine.Empty {
-			c = engine.GomokuO
-			if gv.Game.Seat() == engine.GomokuInviter {
-				c = engine.GomokuX
+			c = gomoku.O
+			if gv.Game.Seat() == gomoku.Inviter {
+				c = gomoku.X
 			}
 		}
 	}
