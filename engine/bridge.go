@@ -32,7 +32,7 @@ type BridgeGame struct {
 	board        Board
 	toMove       Color
 	passes       int
-	history      *positionHistory
+	history      *PositionHistory
 	over         bool
 	winner       Color
 	winningChain []Point // never written after it is set; shared freely
@@ -57,7 +57,7 @@ func NewBridgeGame(o Options) (BridgeGame, error) {
 		return BridgeGame{}, err
 	}
 	b := MustNewBoard(o.Size)
-	return BridgeGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}, nil
+	return BridgeGame{opts: o, board: b, toMove: Black, history: (*PositionHistory)(nil).Push(b), last: NoPoint}, nil
 }
 
 // Options returns the game's options, defaults filled in.
@@ -210,11 +210,11 @@ func (g BridgeGame) play(c Color, p Point) (BridgeGame, BridgeMoveResult, error)
 	// BG-4: positional superko on the position after the whole move. A
 	// move whose stone is removed with nothing else changed repeats the
 	// position before it, and is refused too (BG-D3).
-	if g.history.contains(b) {
+	if g.history.Contains(b) {
 		return g, BridgeMoveResult{}, fmt.Errorf("play %s %s: %w", c, p.Vertex(size), ErrSuperko)
 	}
 	g.board = b
-	g.history = g.history.push(b)
+	g.history = g.history.Push(b)
 	g.captured[c] += len(res.Captured)
 	g.selfCaptured[c] += len(res.SelfCaptured)
 	g.passes = 0

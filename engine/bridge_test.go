@@ -17,7 +17,7 @@ func bridgeTestGame(t testing.TB, perpendicular bool, rows ...string) BridgeGame
 		t.Fatal(err)
 	}
 	g.board = MustParseBoard(rows...)
-	g.history = (*positionHistory)(nil).push(g.board)
+	g.history = (*PositionHistory)(nil).Push(g.board)
 	return g
 }
 
@@ -454,7 +454,7 @@ func TestBG5(t *testing.T) {
 			move := bridgePoint(t, 7, "E4")
 			if tt.transpose {
 				g.board = bridgeTranspose(g.board)
-				g.history = (*positionHistory)(nil).push(g.board)
+				g.history = (*PositionHistory)(nil).Push(g.board)
 				move = bridgeTransposePoint(7, move)
 			}
 			d4 := bridgePoint(t, 7, "D4")

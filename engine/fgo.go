@@ -79,7 +79,7 @@ type FGoGame struct {
 	opts        Options
 	board       Board
 	unavailable [MaxPoints]bool
-	history     *positionHistory
+	history     *PositionHistory
 	captured    [3]int
 	bothPassed  bool
 	turns       int
@@ -104,7 +104,7 @@ func NewFGoGame(o Options) (FGoGame, error) {
 	return FGoGame{
 		opts:      o,
 		board:     b,
-		history:   (*positionHistory)(nil).push(b),
+		history:   (*PositionHistory)(nil).Push(b),
 		lastBlack: NoPoint,
 		lastWhite: NoPoint,
 	}, nil
@@ -216,7 +216,7 @@ func (g FGoGame) Turn(black, white Point) (FGoGame, FGoTurnResult, error) {
 		res.Kind = FGoCollision
 	default:
 		board, removed, removedOf := fgoResolve(g.board, black, white)
-		if g.history.contains(board) {
+		if g.history.Contains(board) {
 			// FG-4 Decision: the turn is void, its stone points are marked.
 			for _, p := range [2]Point{black, white} {
 				if p != Pass {
@@ -229,7 +229,7 @@ func (g FGoGame) Turn(black, white Point) (FGoGame, FGoTurnResult, error) {
 		next.captured[White] += removedOf[Black]
 		next.captured[Black] += removedOf[White]
 		next.board = board
-		next.history = g.history.push(board)
+		next.history = g.history.Push(board)
 		// FG-2: marks are cleared as soon as a turn plays a stone.
 		next.unavailable = [MaxPoints]bool{}
 		res.Kind = FGoPlayed
@@ -354,7 +354,7 @@ func (g FGoGame) CheckOffer(o FGoOffer) error {
 		return nil
 	}
 	black, white := o.Choices()
-	if b, _, _ := fgoResolve(g.board, black, white); g.history.contains(b) {
+	if b, _, _ := fgoResolve(g.board, black, white); g.history.Contains(b) {
 		return fmt.Errorf("%w: %w", ErrFGoBadOffer, ErrSuperko)
 	}
 	return nil

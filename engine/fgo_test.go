@@ -17,7 +17,7 @@ func fgoTestGame(t testing.TB, suicide SuicideRule, rows ...string) FGoGame {
 		t.Fatal(err)
 	}
 	g.board = MustParseBoard(rows...)
-	g.history = (*positionHistory)(nil).push(g.board)
+	g.history = (*PositionHistory)(nil).Push(g.board)
 	return g
 }
 
@@ -277,7 +277,7 @@ func TestFG3(t *testing.T) {
 			// swapped result.
 			sg := fgoTestGame(t, SuicideNZ, tt.rows...)
 			sg.board = bridgeSwapColors(sg.board)
-			sg.history = (*positionHistory)(nil).push(sg.board)
+			sg.history = (*PositionHistory)(nil).Push(sg.board)
 			snext, sres, err := sg.Turn(w, b)
 			if err != nil || !slices.Equal(sres.Removed, res.Removed) || snext.Board() != bridgeSwapColors(next.Board()) {
 				t.Errorf("colour-swapped turn: %v %v\n%s", err, sres, snext.Board())

@@ -38,6 +38,6 @@ func (g GoGame) WithSetup(black, white []Point) (GoGame, error) {
 		}
 	}
 	g.board = b
-	g.history = (*positionHistory)(nil).push(b)
+	g.history = (*PositionHistory)(nil).Push(b)
 	return g, nil
 }

@@ -94,7 +94,7 @@ type hmgLastMove struct {
 	// after the move, so game values may share it.
 	captured []Point
 	// history is the superko history before the move's turn was added.
-	history *positionHistory
+	history *PositionHistory
 }
 
 // HMGGame is a game of Hidden Move Go under Clifford's rules (HMG-1..HMG-8)
@@ -114,7 +114,7 @@ type HMGGame struct {
 	turns       int
 	plainPasses int
 	captured    [3]int
-	history     *positionHistory
+	history     *PositionHistory
 	last        hmgLastMove
 }
 
@@ -134,7 +134,7 @@ func NewHMGGame(o Options) (HMGGame, error) {
 		return HMGGame{}, err
 	}
 	b := MustNewBoard(o.Size)
-	g := HMGGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b)}
+	g := HMGGame{opts: o, board: b, toMove: Black, history: (*PositionHistory)(nil).Push(b)}
 	for _, c := range []Color{Black, White} {
 		g.hands[c].n = o.Cards
 		for i := range g.hands[c].cards {
@@ -372,7 +372,7 @@ func (g HMGGame) Reveal(c Color, index int, p Point) (HMGGame, HMGActionResult, 
 	}
 	// HMG-6 lets a reveal pass through an earlier position, but the turn
 	// must still be able to end on a new one (HMG-D5).
-	if g.history.contains(next) && !g.hasFreshPlay(next, c) {
+	if g.history.Contains(next) && !g.hasFreshPlay(next, c) {
 		return g, HMGActionResult{}, fmt.Errorf("reveal %s card index %d at %s: the position repeats and no move would end the turn on a new one: %w",
 			c, index, v, ErrSuperko)
 	}
@@ -396,12 +396,12 @@ func (g HMGGame) revealUndo(c Color, index int, p Point) (HMGGame, HMGActionResu
 	if res.Suicide {
 		return g, HMGActionResult{}, fmt.Errorf("reveal %s card index %d at %s (undo): %w", c, index, v, ErrSuicide)
 	}
-	history := undone.history.push(undone.before)
-	if history.contains(next) {
+	history := undone.history.Push(undone.before)
+	if history.Contains(next) {
 		return g, HMGActionResult{}, fmt.Errorf("reveal %s card index %d at %s (undo): %w", c, index, v, ErrSuperko)
 	}
 	g.board = next
-	g.history = history.push(next)
+	g.history = history.Push(next)
 	g.hands[c].cards[index] = HMGCard{Point: p, Revealed: true}
 	g.captured[undone.color] -= len(undone.captured)
 	g.captured[c] += len(res.Captured)
@@ -438,28 +438,17 @@ func (g HMGGame) eachFreshPlay(b Board, c Color, yield func(Point) bool) {
 		if res.Suicide {
 			continue
 		}
-		h := base ^ zobrist[p][c-1]
+		h := base ^ StoneKey(p, c)
 		for _, q := range res.Captured {
-			h ^= zobrist[q][opp-1]
+			h ^= StoneKey(q, opp)
 		}
-		if hmgHistoryHas(g.history, next, h) {
+		if g.history.ContainsHashed(next, h) {
 			continue
 		}
 		if !yield(p) {
 			return
 		}
 	}
-}
-
-// hmgHistoryHas is positionHistory.contains for a board whose hash is
-// already known.
-func hmgHistoryHas(h *positionHistory, b Board, hash uint64) bool {
-	for e := h; e != nil; e = e.prev {
-		if e.hash == hash && e.board == b {
-			return true
-		}
-	}
-	return false
 }
 
 // Play makes c's regular move, a point or Pass, and ends c's turn (HMG-2).
@@ -477,10 +466,10 @@ func (g HMGGame) Play(c Color, p Point) (HMGGame, []Point, error) {
 			g.plainPasses++
 			return g.endTurn(hmgLastMove{}), nil, nil
 		}
-		if g.history.contains(g.board) {
+		if g.history.Contains(g.board) {
 			return g, nil, fmt.Errorf("play %s pass after %d reveals: the position repeats an earlier one, play a stone: %w", c, g.reveals, ErrSuperko)
 		}
-		g.history = g.history.push(g.board)
+		g.history = g.history.Push(g.board)
 		g.plainPasses = 0
 		return g.endTurn(hmgLastMove{}), nil, nil
 	}
@@ -495,13 +484,13 @@ func (g HMGGame) Play(c Color, p Point) (HMGGame, []Point, error) {
 	case res.Suicide:
 		return g, nil, fmt.Errorf("play %s %s: %w", c, v, ErrSuicide)
 	}
-	if g.history.contains(next) {
+	if g.history.Contains(next) {
 		return g, nil, fmt.Errorf("play %s %s: %w", c, v, ErrSuperko)
 	}
 	// The undo data keeps its own copy: the caller owns res.Captured.
 	last := hmgLastMove{color: c, point: p, before: g.board, captured: append([]Point(nil), res.Captured...), history: g.history}
 	g.board = next
-	g.history = g.history.push(next)
+	g.history = g.history.Push(next)
 	g.captured[c] += len(res.Captured)
 	g.plainPasses = 0
 	return g.endTurn(last), res.Captured, nil
@@ -552,7 +541,7 @@ func (g HMGGame) LegalPoints(c Color) []Point {
 // CanPass reports whether c may pass now: always on c's turn before any
 // reveal, and after reveals when the position is new (HMG-6).
 func (g HMGGame) CanPass(c Color) bool {
-	return c == g.toMove && c != Empty && (g.reveals == 0 || !g.history.contains(g.board))
+	return c == g.toMove && c != Empty && (g.reveals == 0 || !g.history.Contains(g.board))
 }
 
 // RevealableCards returns the indexes of c's cards that c may reveal now,

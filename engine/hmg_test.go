@@ -67,7 +67,7 @@ func (s hmgSetup) game(t testing.TB) HMGGame {
 		}
 	}
 	g.board = MustParseBoard(rows...)
-	g.history = (*positionHistory)(nil).push(g.board)
+	g.history = (*PositionHistory)(nil).Push(g.board)
 	g.toMove = Black
 	if s.toMove != Empty {
 		g.toMove = s.toMove
@@ -147,7 +147,7 @@ func hmgSameVertices(size int, got []Point, want []string) bool {
 // playing the long game that would lead to it.
 func hmgWithHistory(g HMGGame, boards ...Board) HMGGame {
 	for _, b := range boards {
-		g.history = g.history.push(b)
+		g.history = g.history.Push(b)
 	}
 	return g
 }
@@ -482,10 +482,10 @@ func TestHMG5(t *testing.T) {
 			// The undone move never happened: its position leaves the
 			// superko history; the position before it, the end of the
 			// opponent's turn as it now stands, is in (HMG-D6).
-			if next.history.contains(g.Board()) {
+			if next.history.Contains(g.Board()) {
 				t.Errorf("the undone move's position still counts for superko")
 			}
-			if !next.history.contains(g.last.before) || !next.history.contains(next.Board()) {
+			if !next.history.Contains(g.last.before) || !next.history.Contains(next.Board()) {
 				t.Errorf("the position before the undone move or after the undo is not in the history")
 			}
 			// The fresh turn is a full turn, and Black's undo leaves no
@@ -529,7 +529,7 @@ func TestHMG6(t *testing.T) {
 			// The end of a turn with a reveal or a play counts for later
 			// turns.
 			if err == nil && next.ToMove() != g.ToMove() && (g.RevealsThisTurn() > 0 || !strings.HasSuffix(tt.action, "pass")) &&
-				!next.history.contains(next.Board()) {
+				!next.history.Contains(next.Board()) {
 				t.Errorf("the end of the turn is not in the superko history")
 			}
 		})
