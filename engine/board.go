@@ -117,9 +117,9 @@ func (b *Board) Liberties(p Point) int {
 	return len(libs)
 }
 
-// hasLiberty reports whether the chain at p has at least one liberty,
+// HasLiberty reports whether the chain at p has at least one liberty,
 // stopping at the first one found.
-func (b *Board) hasLiberty(p Point) bool {
+func (b *Board) HasLiberty(p Point) bool {
 	c := b.cells[p]
 	var seen [MaxPoints]bool
 	var stack [MaxPoints]Point
@@ -192,11 +192,11 @@ func (b Board) Place(p Point, c Color) (Board, PlaceResult) {
 	opp := c.Opponent()
 	ns, n := next.Neighbors(p)
 	for _, q := range ns[:n] {
-		if next.cells[q] == opp && !next.hasLiberty(q) {
+		if next.cells[q] == opp && !next.HasLiberty(q) {
 			res.Captured = next.removeChain(q, res.Captured)
 		}
 	}
-	if len(res.Captured) == 0 && !next.hasLiberty(p) {
+	if len(res.Captured) == 0 && !next.HasLiberty(p) {
 		return b, PlaceResult{Suicide: true}
 	}
 	return next, res

@@ -133,7 +133,7 @@ func (g BridgeGame) ExternalLiberties(p Point) []Point {
 	for _, s := range stones {
 		ns, n := g.board.Neighbors(s)
 		for _, q := range ns[:n] {
-			if g.board.cells[q] == Empty && bridgeExternal(&g.board, s, q, sides[q], g.opts.Perpendicular) && !slices.Contains(libs, q) {
+			if g.board.At(q) == Empty && bridgeExternal(&g.board, s, q, sides[q], g.opts.Perpendicular) && !slices.Contains(libs, q) {
 				libs = append(libs, q)
 			}
 		}
@@ -190,7 +190,7 @@ func (g BridgeGame) play(c Color, p Point) (BridgeGame, BridgeMoveResult, error)
 		return g, res, fmt.Errorf("play %s %s: %w", c, p.Vertex(size), ErrOccupied)
 	}
 	b := g.board
-	b.cells[p] = c
+	b.Set(p, c)
 	perp := g.opts.Perpendicular
 	// (1) Remove the opponent's chains without an external liberty, all
 	// judged on the position after placement.
@@ -283,7 +283,7 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 	var visited [MaxPoints]bool
 	var region [MaxPoints]Point
 	for i := 0; i < b.Points(); i++ {
-		if visited[i] || b.cells[i] == c {
+		if visited[i] || b.At(Point(i)) == c {
 			continue
 		}
 		visited[i] = true
@@ -297,7 +297,7 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 			// Each step looks at one neighbour and, on the side where
 			// there is none, notes the side instead.
 			if y > 0 {
-				if r := q - size; !visited[r] && b.cells[r] != c {
+				if r := q - size; !visited[r] && b.At(Point(r)) != c {
 					visited[r] = true
 					region[n] = Point(r)
 					n++
@@ -306,7 +306,7 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 				mask |= bridgeSouth
 			}
 			if x > 0 {
-				if r := q - 1; !visited[r] && b.cells[r] != c {
+				if r := q - 1; !visited[r] && b.At(Point(r)) != c {
 					visited[r] = true
 					region[n] = Point(r)
 					n++
@@ -315,7 +315,7 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 				mask |= bridgeWest
 			}
 			if x < last {
-				if r := q + 1; !visited[r] && b.cells[r] != c {
+				if r := q + 1; !visited[r] && b.At(Point(r)) != c {
 					visited[r] = true
 					region[n] = Point(r)
 					n++
@@ -324,7 +324,7 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 				mask |= bridgeEast
 			}
 			if y < last {
-				if r := q + size; !visited[r] && b.cells[r] != c {
+				if r := q + size; !visited[r] && b.At(Point(r)) != c {
 					visited[r] = true
 					region[n] = Point(r)
 					n++
@@ -365,7 +365,7 @@ func bridgeRemoveDead(b *Board, c Color, perpendicular bool) []Point {
 	var chain [MaxPoints]Point
 	var dead []Point
 	for i := 0; i < b.Points(); i++ {
-		if b.cells[i] != c || seen[i] {
+		if b.At(Point(i)) != c || seen[i] {
 			continue
 		}
 		seen[i] = true
@@ -376,7 +376,7 @@ func bridgeRemoveDead(b *Board, c Color, perpendicular bool) []Point {
 			s := chain[j]
 			ns, k := b.Neighbors(s)
 			for _, q := range ns[:k] {
-				switch b.cells[q] {
+				switch b.At(q) {
 				case c:
 					if !seen[q] {
 						seen[q] = true
@@ -393,7 +393,7 @@ func bridgeRemoveDead(b *Board, c Color, perpendicular bool) []Point {
 		}
 	}
 	for _, s := range dead {
-		b.cells[s] = Empty
+		b.Set(s, Empty)
 	}
 	slices.Sort(dead)
 	return dead

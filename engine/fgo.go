@@ -248,10 +248,10 @@ func fgoResolve(b Board, black, white Point) (Board, []Point, [3]int) {
 	// (1) Place both stones.
 	news := [2]Point{black, white}
 	if black != Pass {
-		b.cells[black] = Black
+		b.Set(black, Black)
 	}
 	if white != Pass {
-		b.cells[white] = White
+		b.Set(white, White)
 	}
 	// (2) Remove every chain without a liberty that holds no new stone.
 	// Every chain of b had a liberty, so only chains next to a new stone
@@ -266,7 +266,7 @@ func fgoResolve(b Board, black, white Point) (Board, []Point, [3]int) {
 		}
 		ns, n := b.Neighbors(p)
 		for _, q := range ns[:n] {
-			if b.cells[q] == Empty || seen[q] {
+			if b.At(q) == Empty || seen[q] {
 				continue
 			}
 			stones, libs := b.Chain(q)
@@ -281,8 +281,8 @@ func fgoResolve(b Board, black, white Point) (Board, []Point, [3]int) {
 		}
 	}
 	for _, s := range dead {
-		removedOf[b.cells[s]]++
-		b.cells[s] = Empty
+		removedOf[b.At(s)]++
+		b.Set(s, Empty)
 	}
 	removed := dead
 	// (3) Remove every chain that still has no liberty: after step 2 only
@@ -291,17 +291,17 @@ func fgoResolve(b Board, black, white Point) (Board, []Point, [3]int) {
 	// last liberty both go (FG-5 nz).
 	var dead3 []Point
 	for _, p := range news {
-		if p == Pass || b.cells[p] == Empty {
+		if p == Pass || b.At(p) == Empty {
 			continue
 		}
-		if !b.hasLiberty(p) {
+		if !b.HasLiberty(p) {
 			stones, _ := b.Chain(p)
 			dead3 = append(dead3, stones...)
 		}
 	}
 	for _, s := range dead3 {
-		removedOf[b.cells[s]]++
-		b.cells[s] = Empty
+		removedOf[b.At(s)]++
+		b.Set(s, Empty)
 	}
 	removed = append(removed, dead3...)
 	slices.Sort(removed)

@@ -658,7 +658,7 @@ func FuzzFGoInvariants(f *testing.F) {
 				t.Fatalf("stones not conserved: %+v\n%s", res, nb)
 			}
 			for q := 0; q < nb.Points(); q++ {
-				if nb.At(Point(q)) != Empty && !nb.hasLiberty(Point(q)) {
+				if nb.At(Point(q)) != Empty && !nb.HasLiberty(Point(q)) {
 					t.Fatalf("chain without liberty at %s\n%s", Point(q).Vertex(size), nb)
 				}
 			}

@@ -766,7 +766,7 @@ func hmgSameResult(a, b HMGActionResult) bool {
 func hmgChainsLive(t *testing.T, b Board) {
 	t.Helper()
 	for i := 0; i < b.Points(); i++ {
-		if b.At(Point(i)) != Empty && !b.hasLiberty(Point(i)) {
+		if b.At(Point(i)) != Empty && !b.HasLiberty(Point(i)) {
 			t.Fatalf("chain at %s has no liberty:\n%v", Point(i).Vertex(b.Size()), b)
 		}
 	}

@@ -119,7 +119,7 @@ func NewPhantomRefereeAt(o Options, b Board, toMove Color) (PhantomReferee, erro
 		return PhantomReferee{}, fmt.Errorf("%w: phantom position with %v to move", ErrBadOptions, toMove)
 	}
 	for i := 0; i < b.Points(); i++ {
-		if p := Point(i); b.At(p) != Empty && !b.hasLiberty(p) {
+		if p := Point(i); b.At(p) != Empty && !b.HasLiberty(p) {
 			return PhantomReferee{}, fmt.Errorf("%w: phantom position has a chain without liberty at %s", ErrBadOptions, p.Vertex(o.Size))
 		}
 	}
@@ -183,7 +183,7 @@ func (r PhantomReferee) Try(c Color, p Point) (PhantomReferee, TryOutcome, error
 		return r, TryOutcome{}, fmt.Errorf("phantom try at %d: %w", p, ErrOffBoard)
 	}
 	opp := c.Opponent()
-	switch r.board.cells[p] {
+	switch r.board.At(p) {
 	case c:
 		out.Reason = TryOccupiedOwn
 		return r, out, nil
@@ -213,13 +213,13 @@ func (r PhantomReferee) Try(c Color, p Point) (PhantomReferee, TryOutcome, error
 	selfLibs := phantomLibertiesUpTo2(&next, p)
 	joinedInAtari := false
 	for _, q := range ns[:n] {
-		switch r.board.cells[q] {
+		switch r.board.At(q) {
 		case c:
 			if phantomLibertiesUpTo2(&r.board, q) == 1 {
 				joinedInAtari = true
 			}
 		case opp:
-			if !out.AtariOpponent && next.cells[q] == opp &&
+			if !out.AtariOpponent && next.At(q) == opp &&
 				phantomLibertiesUpTo2(&next, q) == 1 && phantomLibertiesUpTo2(&r.board, q) >= 2 {
 				out.AtariOpponent = true
 			}
@@ -262,7 +262,7 @@ func (r PhantomReferee) Score(dead Marking) Score { return AreaScore(r.board, de
 // phantomLibertiesUpTo2 counts the liberties of the chain at p, stopping at
 // two: it returns 0, 1 or 2 (2 meaning "two or more"). It allocates nothing.
 func phantomLibertiesUpTo2(b *Board, p Point) int {
-	c := b.cells[p]
+	c := b.At(p)
 	var seen [MaxPoints]bool
 	var stack [MaxPoints]Point
 	stack[0] = p
@@ -274,7 +274,7 @@ func phantomLibertiesUpTo2(b *Board, p Point) int {
 		s := stack[top]
 		ns, n := b.Neighbors(s)
 		for _, q := range ns[:n] {
-			switch b.cells[q] {
+			switch b.At(q) {
 			case Empty:
 				if first == NoPoint {
 					first = q
@@ -299,10 +299,10 @@ func phantomLibertiesUpTo2(b *Board, p Point) int {
 // phantomIsSingleStone reports whether the stone at p has no neighbour of
 // its own colour.
 func phantomIsSingleStone(b *Board, p Point) bool {
-	c := b.cells[p]
+	c := b.At(p)
 	ns, n := b.Neighbors(p)
 	for _, q := range ns[:n] {
-		if b.cells[q] == c {
+		if b.At(q) == c {
 			return false
 		}
 	}
