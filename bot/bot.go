@@ -14,6 +14,8 @@ import (
 	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine/gomoku"
+
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // Player chooses the local player's next action from its view, or returns
@@ -286,7 +288,7 @@ func (r *Random) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action
 			return protocol.DeclineOffer{}
 		}
 	case slices.Contains(v.Kinds, protocol.KindFGoOffer) && r.Rand.IntN(6) == 0:
-		o := engine.FGoOffer{From: v.Color, IfYouPlay: choose(v.Color.Opponent()), IPlay: choose(v.Color)}
+		o := fgo.Offer{From: v.Color, IfYouPlay: choose(v.Color.Opponent()), IPlay: choose(v.Color)}
 		if g.CheckOffer(o) == nil {
 			return protocol.Offer{IfYouPlay: o.IfYouPlay, IPlay: o.IPlay}
 		}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // settledColumns are the walls of a settled 7×7 game: Black holds columns
@@ -60,7 +62,7 @@ func TestBOTD6GoBotPassesAndResigns(t *testing.T) {
 // the turn's matrix game; the flags turn both off.
 func TestBOTD6FGoBotPassesAndResigns(t *testing.T) {
 	black, white := settledColumns(t)
-	g, err := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: 7, Komi: 7.5, KomiSet: true})
+	g, err := fgo.NewGame(engine.Options{Variant: engine.VariantFGo, Size: 7, Komi: 7.5, KomiSet: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package protocol
 import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
+
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // SGF writers of the variants whose events are not plain moves
@@ -35,9 +37,9 @@ func fgoSGFNode(e Event, size int) (sgf.Node, bool) {
 	r := t.Result
 	var n sgf.Node
 	switch r.Kind {
-	case engine.FGoCollision:
+	case fgo.Collision:
 		n.AddPoints(sgf.PropCollision, size, r.Black)
-	case engine.FGoSuperko:
+	case fgo.Superko:
 		n.Add(sgf.PropVoidTurn, sgf.ChoiceValue(size, engine.Black, r.Black), sgf.ChoiceValue(size, engine.White, r.White))
 	default:
 		n.AddMove(size, sgf.Move{Color: engine.Black, Point: r.Black})

@@ -10,6 +10,8 @@ import (
 	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine/gomoku"
+
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // TestHMG1ChooseCards checks the card choice before move 1: Enter adds a
@@ -182,7 +184,7 @@ func ownCardAt(v protocol.HMGView, p engine.Point) bool {
 }
 
 // fgoView returns a view of F-Go for Black.
-func fgoView(t *testing.T, g engine.FGoGame, myTurn bool, committed, oppCommitted bool, choice engine.Point) protocol.View {
+func fgoView(t *testing.T, g fgo.Game, myTurn bool, committed, oppCommitted bool, choice engine.Point) protocol.View {
 	t.Helper()
 	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: g.Options(), Phase: protocol.PhasePlay,
 		MyTurn: myTurn, Kinds: []protocol.Kind{protocol.KindFGoCommit},
@@ -196,7 +198,7 @@ func fgoView(t *testing.T, g engine.FGoGame, myTurn bool, committed, oppCommitte
 // confirms and sends it; a choice confirmed before the protocol lets it go
 // waits and goes as soon as it may, with "waiting for the opponent".
 func TestFG1ChooseConfirmTakeBack(t *testing.T) {
-	game, err := engine.NewFGoGame(options(t, engine.VariantFGo, 5))
+	game, err := fgo.NewGame(options(t, engine.VariantFGo, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +247,7 @@ func TestFG1ChooseConfirmTakeBack(t *testing.T) {
 // show together as last moves, and that a collision's point is marked
 // unavailable and refused.
 func TestFG2BothChoicesAndUnavailable(t *testing.T) {
-	game, err := engine.NewFGoGame(options(t, engine.VariantFGo, 5))
+	game, err := fgo.NewGame(options(t, engine.VariantFGo, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +272,7 @@ func TestFG2BothChoicesAndUnavailable(t *testing.T) {
 	}
 
 	game, res, err = game.Turn(c3, c3)
-	if err != nil || res.Kind != engine.FGoCollision {
+	if err != nil || res.Kind != fgo.Collision {
 		t.Fatalf("collision: %v %v", res.Kind, err)
 	}
 	v = fgoView(t, game, true, false, false, engine.NoPoint)
