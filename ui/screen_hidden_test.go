@@ -12,6 +12,8 @@ import (
 	"github.com/kakure/kakure/engine/gomoku"
 
 	"github.com/kakure/kakure/engine/fgo"
+
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 // TestHMG1ChooseCards checks the card choice before move 1: Enter adds a
@@ -22,7 +24,7 @@ func TestHMG1ChooseCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := engine.NewHMGGame(o)
+	game, err := hmg.NewGame(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +182,7 @@ func TestHMGNothingHiddenOnScreen(t *testing.T) {
 
 // ownCardAt reports whether the player has an unrevealed card at p.
 func ownCardAt(v protocol.HMGView, p engine.Point) bool {
-	return slices.ContainsFunc(v.MyCards, func(c engine.HMGCard) bool { return !c.Revealed && c.Point == p })
+	return slices.ContainsFunc(v.MyCards, func(c hmg.Card) bool { return !c.Revealed && c.Point == p })
 }
 
 // fgoView returns a view of F-Go for Black.
