@@ -8,6 +8,7 @@ import (
 	"github.com/kakure/kakure/engine"
 
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // The benchmarks time one decision of each bot at the default level on a
@@ -74,7 +75,7 @@ func BenchmarkPhantomBotMove9x9(b *testing.B) {
 				b.Fatal(err)
 			}
 			tries++
-			if v, err = v.Apply(engine.PhantomAnnounce(o.Rules, 9, out, me)); err != nil {
+			if v, err = v.Apply(phantom.Announce(o.Rules, 9, out, me)); err != nil {
 				b.Fatal(err)
 			}
 			r = next

@@ -13,9 +13,8 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 
-	"github.com/kakure/kakure/engine/gomoku"
-
 	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // Player chooses the local player's next action from its view, or returns
@@ -105,7 +104,7 @@ func (r *Random) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 }
 
 // choosePhantom plays Phantom Go from the player's own view: a random
-// sensible try (PhantomView.SensibleTries) that is not an own eye as far
+// sensible try (phantom.View.SensibleTries) that is not an own eye as far
 // as the player knows, a pass when there is none or when the game has had
 // MaxMoves announcements (four per point by default), so that every game
 // ends. It marks nothing dead, agrees to any marking and, if play resumes

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/bridge"
 )
 

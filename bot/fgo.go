@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/fgo"
 )
 

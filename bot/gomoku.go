@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/gomoku"
 )
 

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/gomoku"
 )
 

@@ -7,19 +7,20 @@ import (
 	"github.com/kakure/kakure/engine"
 
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // phantomChooser picks a try from a player's view.
-type phantomChooser func(v engine.PhantomView) engine.Point
+type phantomChooser func(v phantom.View) engine.Point
 
 // randomPhantom tries uniformly among the sensible tries that are not
 // certain own eyes, and passes when there are none.
 func randomPhantom(seed uint64) phantomChooser {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	return func(v engine.PhantomView) engine.Point {
+	return func(v phantom.View) engine.Point {
 		geo := geometryOf(v.Size())
 		own := func(p engine.Point) engine.Color {
-			if v.At(p) == engine.PhantomOwn {
+			if v.At(p) == phantom.Own {
 				return v.Me()
 			}
 			return engine.Empty
@@ -41,15 +42,15 @@ func randomPhantom(seed uint64) phantomChooser {
 // referee and both views, checking every try the choosers make against
 // the view (never a try SensibleTries excludes). It returns the referee at
 // the end and the number of tries.
-func playPhantom(t testing.TB, o engine.Options, players [3]phantomChooser, maxTries int) (engine.PhantomReferee, int) {
+func playPhantom(t testing.TB, o engine.Options, players [3]phantomChooser, maxTries int) (phantom.Referee, int) {
 	t.Helper()
-	r, err := engine.NewPhantomReferee(o)
+	r, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var views [3]engine.PhantomView
+	var views [3]phantom.View
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if views[c], err = engine.NewPhantomView(o, c); err != nil {
+		if views[c], err = phantom.NewView(o, c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,7 +66,7 @@ func playPhantom(t testing.TB, o engine.Options, players [3]phantomChooser, maxT
 			t.Fatalf("try %d: %v", tries, err)
 		}
 		for _, to := range []engine.Color{engine.Black, engine.White} {
-			a := engine.PhantomAnnounce(r.Rules(), r.Options().Size, out, to)
+			a := phantom.Announce(r.Rules(), r.Options().Size, out, to)
 			if views[to], err = views[to].Apply(a); err != nil {
 				t.Fatalf("try %d: view of %v: %v", tries, to, err)
 			}

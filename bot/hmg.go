@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/hmg"
 )
 

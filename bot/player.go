@@ -5,9 +5,8 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
-
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/protocol"
 )
 
 // Bots is a [Player] that plays every variant with the built-in bots of

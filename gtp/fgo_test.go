@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/gtp"
-
 	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/gtp"
 )
 
 func fgoOpts(size int, suicide engine.SuicideRule) engine.Options {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/gomoku"
 )
 

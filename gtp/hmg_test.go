@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/hmg"
 )
 

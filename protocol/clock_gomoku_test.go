@@ -7,10 +7,9 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-
-	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // timedGomoku returns Hidden Move Double Gomoku on 7×7 with the time

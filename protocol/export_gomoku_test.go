@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/commit"
-
 	"github.com/kakure/kakure/engine/gomoku"
 )
 

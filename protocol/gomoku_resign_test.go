@@ -10,9 +10,8 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
-
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/protocol"
 )
 
 // gomokuResigner plays like its inner player and resigns at its nth

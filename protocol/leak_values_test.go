@@ -23,6 +23,7 @@ import (
 	"github.com/kakure/kakure/protocol/leakcheck"
 
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // leakSnapshot is what both peers hold at one moment: their secrets,
@@ -319,7 +320,7 @@ func (w *viewWatch) check(v protocol.View) {
 			if theirs && a.Point != engine.NoPoint {
 				extra = append(extra, "the point "+a.Point.Vertex(size))
 			}
-			if theirs && a.Reason != engine.TryNoReason && rules != engine.RulesHamburg {
+			if theirs && a.Reason != phantom.TryNoReason && rules != engine.RulesHamburg {
 				extra = append(extra, "the reason "+a.Reason.String())
 			}
 			if len(a.Captured) > 0 && (rules == engine.RulesHamburg || rules == engine.RulesKriegspiel && !theirs) {
@@ -338,7 +339,7 @@ func (w *viewWatch) check(v protocol.View) {
 		if vv.Own.Size() == 0 || v.Color == engine.Empty {
 			break
 		}
-		again, err := engine.NewPhantomView(v.Options, v.Color)
+		again, err := phantom.NewView(v.Options, v.Color)
 		for _, a := range vv.Own.Log() {
 			if err == nil {
 				again, err = again.Apply(a)

@@ -4,9 +4,8 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/engine/sgf"
-
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/sgf"
 )
 
 // gomokuSGF writes a finished gomoku game from its opened record: the X

@@ -5,6 +5,7 @@ import (
 	"github.com/kakure/kakure/engine/sgf"
 
 	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // SGF writers of the variants whose events are not plain moves
@@ -68,9 +69,9 @@ func hmgSGFNode(e Event, size int) (sgf.Node, bool) {
 // phantomSGF writes the audited tries of a Phantom Go game (PN-D5): one
 // node per move or pass, with the player's illegal tries before it (XT)
 // and their reasons (XR), as the whole game is known once audited.
-func phantomSGF(outcomes []engine.TryOutcome, size int) []sgf.Node {
-	reasons := map[engine.TryReason]string{engine.TryOccupiedOpponent: sgf.ReasonOpponentStone,
-		engine.TryOccupiedOwn: sgf.ReasonOwnStone, engine.TrySuicide: sgf.ReasonSuicide, engine.TryKo: sgf.ReasonKo}
+func phantomSGF(outcomes []phantom.TryOutcome, size int) []sgf.Node {
+	reasons := map[phantom.TryReason]string{phantom.TryOccupiedOpponent: sgf.ReasonOpponentStone,
+		phantom.TryOccupiedOwn: sgf.ReasonOwnStone, phantom.TrySuicide: sgf.ReasonSuicide, phantom.TryKo: sgf.ReasonKo}
 	var nodes []sgf.Node
 	var tries []engine.Point
 	var why []sgf.Value

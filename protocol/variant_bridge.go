@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/bridge"
 )
 

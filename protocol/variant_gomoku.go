@@ -9,7 +9,6 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/gomoku"
 )
 
@@ -122,7 +121,7 @@ type GomokuView struct {
 	// view of a running game (Game.View), not in a view made from the
 	// public record alone.
 	Game gomoku.View
-	// Phase is the step of the turn that is due; GomokuPhaseOver once the
+	// Phase is the step of the turn that is due; gomoku.PhaseOver once the
 	// game is over on the board.
 	Phase gomoku.Phase
 	// Closing is true while the players open their remaining

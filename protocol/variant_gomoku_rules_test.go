@@ -6,9 +6,8 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
-
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/protocol"
 )
 
 // These tests drive the public gomoku machine with hand-made messages, as

@@ -10,10 +10,9 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-
-	"github.com/kakure/kakure/engine/gomoku"
 )
 
 var gomokuOpts = engine.Options{Variant: engine.VariantGomoku, Size: 9}

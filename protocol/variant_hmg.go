@@ -9,7 +9,6 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/hmg"
 )
 

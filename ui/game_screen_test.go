@@ -10,10 +10,9 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
-
-	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // TestGameScreenReplaysRecords plays every recorded game through the game

@@ -8,10 +8,9 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
-
-	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // focusedLobby returns a lobby with the focus given as tview's application

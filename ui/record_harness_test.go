@@ -15,6 +15,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // The records in testdata are games between two random bots on 5×5
@@ -113,8 +114,8 @@ type phantomPrivate struct {
 	roles [2]engine.Color
 	tries [2][]engine.Point
 	next  [2]int
-	ref   engine.PhantomReferee
-	view  engine.PhantomView
+	ref   phantom.Referee
+	view  phantom.View
 	told  []string
 }
 
@@ -134,10 +135,10 @@ func newPhantomPrivate(t *testing.T, tr *protocol.Transcript, o engine.Options, 
 		}
 	}
 	var err error
-	if p.ref, err = engine.NewPhantomReferee(o); err != nil {
+	if p.ref, err = phantom.NewReferee(o); err != nil {
 		t.Fatal(err)
 	}
-	if p.view, err = engine.NewPhantomView(o, p.me); err != nil {
+	if p.view, err = phantom.NewView(o, p.me); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -162,7 +163,7 @@ func (p *phantomPrivate) step(t *testing.T, e protocol.Event) {
 		t.Fatal(err)
 	}
 	p.ref = ref
-	a := engine.PhantomAnnounce(p.ref.Rules(), p.ref.Options().Size, out, p.me)
+	a := phantom.Announce(p.ref.Rules(), p.ref.Options().Size, out, p.me)
 	if p.view, err = p.view.Apply(a); err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,8 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
-
 	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {

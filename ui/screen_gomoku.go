@@ -6,9 +6,8 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
-
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {

@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/engine/fgo"
 
 	"github.com/kakure/kakure/engine/hmg"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // TestHMG1ChooseCards checks the card choice before move 1: Enter adds a
@@ -435,17 +436,17 @@ func TestPG7PhantomScreen(t *testing.T) {
 			for p := engine.Point(0); bm.OnBoard(p); p++ {
 				pm, k := bm.At(p), pv.Own.At(p)
 				switch {
-				case pm.Stone == me.Opponent() && k != engine.PhantomOpponent && k != engine.PhantomOpponentUncertain:
+				case pm.Stone == me.Opponent() && k != phantom.Opponent && k != phantom.OpponentUncertain:
 					t.Fatalf("role %d, message %d: an opponent stone shows at %s, not learnt", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOpponentUncertain && (pm.Stone != me.Opponent() || !pm.Has(MarkUncertain)):
+				case k == phantom.OpponentUncertain && (pm.Stone != me.Opponent() || !pm.Has(MarkUncertain)):
 					t.Fatalf("role %d, message %d: the learnt stone at %s perhaps captured is not shown so (PG-7)", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOpponentUncertain:
+				case k == phantom.OpponentUncertain:
 					uncertain++
-				case pm.Stone == me && k != engine.PhantomOwn && k != engine.PhantomOwnUncertain:
+				case pm.Stone == me && k != phantom.Own && k != phantom.OwnUncertain:
 					t.Fatalf("role %d, message %d: an own stone shows at %s, not in the view", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOwnUncertain && !pm.Has(MarkUncertain):
+				case k == phantom.OwnUncertain && !pm.Has(MarkUncertain):
 					t.Fatalf("role %d, message %d: the stone at %s perhaps captured is not shown so", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOwnUncertain:
+				case k == phantom.OwnUncertain:
 					uncertain++
 				}
 			}
@@ -497,7 +498,7 @@ func TestPG2PhantomTriesAndNotes(t *testing.T) {
 	g.actions = nil
 	var note engine.Point
 	for p := engine.Point(0); int(p) < 25; p++ {
-		if pv.Own.At(p) == engine.PhantomUnknown {
+		if pv.Own.At(p) == phantom.Unknown {
 			note = p
 			break
 		}

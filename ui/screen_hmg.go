@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
-
 	"github.com/kakure/kakure/engine/hmg"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {

@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // screensDoc is the page of screens TestUIScreensDoc keeps up to date.
@@ -121,7 +122,7 @@ func screenSections(t *testing.T) map[string]string {
 	})
 	pv := s.Model().View.Variant.(protocol.PhantomNetView)
 	for p := engine.Point(0); int(p) < 25; p++ {
-		if pv.Own.At(p) == engine.PhantomUnknown {
+		if pv.Own.At(p) == phantom.Unknown {
 			s.Board().SetCursor(p)
 			press(s, "m")
 			break

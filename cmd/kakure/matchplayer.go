@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // playerUsage is the syntax of a PLAYER in `kakure match`.
@@ -264,7 +265,7 @@ func opponentJustPassed(v protocol.View) bool {
 		log := vv.Own.Log()
 		for i := len(log) - 1; i >= 0; i-- {
 			if log[i].Mover != vv.Own.Me() {
-				return log[i].Event == engine.PhantomPassed
+				return log[i].Event == phantom.Passed
 			}
 		}
 	case nil, protocol.GomokuView:

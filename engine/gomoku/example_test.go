@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
-
 	"github.com/kakure/kakure/engine/gomoku"
 )
 
