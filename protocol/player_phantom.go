@@ -622,8 +622,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 			return catch(err)
 		}
 		if h.m.Options.Lambda > 1 && p.g.Ready() {
-			// The λ garblings of the next try, before its request comes.
-			p.g.Prepare()
+			// The λ garblings of the next try, before its request comes,
+			// on their own goroutines: the announcement goes to the
+			// player meanwhile (MPC-D24).
+			p.g.PrepareAhead()
 		}
 	}
 	return nil

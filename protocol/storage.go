@@ -220,8 +220,7 @@ func (r *recordLog) append(t *Transcript, durable, finished bool) error {
 // secretsPatch).
 type secretsLog struct {
 	file appendFile
-	// doc is the document the file holds, decoded; raw its encoding.
-	doc any
+	// raw is the encoding of the document the file holds.
 	raw []byte
 	// hook, if set, is called between an append and its sync (tests).
 	hook func(where string)
@@ -234,21 +233,28 @@ func (s *secretsLog) save(data []byte) error {
 	if bytes.Equal(data, s.raw) {
 		return nil
 	}
-	doc, err := decodeJSONValue(data)
-	if err != nil {
-		return fmt.Errorf("protocol: secrets: %w", err)
-	}
 	line := data
-	if s.raw != nil {
-		line, err = json.Marshal(secretsPatch(s.doc, doc))
+	if s.raw == nil {
+		if !json.Valid(data) {
+			return errors.New("protocol: secrets: not a JSON document")
+		}
+	} else {
+		patch, changed, err := rawSecretsPatch(s.raw, data)
 		if err != nil {
+			return fmt.Errorf("protocol: secrets: %w", err)
+		}
+		if !changed {
+			s.raw = data
+			return nil
+		}
+		if line, err = json.Marshal(patch); err != nil {
 			return fmt.Errorf("protocol: secrets: %w", err)
 		}
 	}
 	if err := s.file.write(append(line, '\n'), false); err != nil {
 		return err
 	}
-	s.doc, s.raw = doc, data
+	s.raw = data
 	if s.hook != nil {
 		s.hook("secrets-appended")
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,4 +80,167 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// TestT3SecretsRawPatchMatchesDecoded checks that the patch computed on
+// the encodings of two secrets documents (rawSecretsPatch) is the one
+// computed on their decoded values (secretsPatch), byte for byte once
+// encoded, and that equal values give no patch: on random documents and
+// mutations (nested objects, growing and changed lists, strings with
+// escaped quotes and backslashes, numbers), on documents re-encoded with
+// their keys in another order and with spaces, and that a malformed new
+// document is an error.
+func TestT3SecretsRawPatchMatchesDecoded(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := r.IntN(7); {
+		case k == 0 || depth > 2 && k > 3:
+			return []string{`a"b`, `c\d`, `\"`, "é<&>", "", "x"}[r.IntN(6)]
+		case k == 1:
+			return json.Number(fmt.Sprint(r.IntN(2000) - 1000))
+		case k == 2:
+			return []any{true, false, nil}[r.IntN(3)]
+		case k == 3 || k == 4:
+			m := map[string]any{}
+			for range r.IntN(4) {
+				m[fmt.Sprintf("k%d\"", r.IntN(5))] = value(depth + 1)
+			}
+			return m
+		default:
+			l := []any{}
+			for range r.IntN(4) {
+				l = append(l, value(depth+1))
+			}
+			return l
+		}
+	}
+	var mutate func(v any) any
+	mutate = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			c := map[string]any{}
+			for k, x := range v {
+				c[k] = x
+			}
+			k := fmt.Sprintf("k%d\"", r.IntN(5))
+			switch r.IntN(3) {
+			case 0:
+				delete(c, k)
+			case 1:
+				c[k] = value(1)
+			default:
+				if x, ok := c[k]; ok {
+					c[k] = mutate(x)
+				}
+			}
+			return c
+		case []any:
+			c := append([]any(nil), v...)
+			switch r.IntN(3) {
+			case 0:
+				return append(c, value(2), value(2))
+			case 1:
+				if len(c) > 0 {
+					c[r.IntN(len(c))] = mutate(c[r.IntN(len(c))])
+				}
+				return c
+			default:
+				if len(c) > 0 {
+					return c[:len(c)-1]
+				}
+				return c
+			}
+		default:
+			if r.IntN(2) == 0 {
+				return v
+			}
+			return value(2)
+		}
+	}
+	// spaced re-encodes v with its keys in reverse order and spaces.
+	var spaced func(v any) string
+	spaced = func(v any) string {
+		switch v := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			slices.Reverse(keys)
+			parts := []string{}
+			for _, k := range keys {
+				kb, _ := json.Marshal(k)
+				parts = append(parts, string(kb)+" : "+spaced(v[k]))
+			}
+			return "{ " + strings.Join(parts, " ,\n") + " }"
+		case []any:
+			parts := []string{}
+			for _, x := range v {
+				parts = append(parts, spaced(x))
+			}
+			return "[ " + strings.Join(parts, " , ") + " ]"
+		default:
+			b, _ := json.Marshal(v)
+			return string(b)
+		}
+	}
+	for step := range 3000 {
+		old := map[string]any{"variant": value(0), "log": []any{value(1)}}
+		new := mutate(mutate(old)).(map[string]any)
+		if r.IntN(3) == 0 {
+			new["log"] = append(append([]any(nil), old["log"].([]any)...), value(1))
+		}
+		ob, _ := json.Marshal(old)
+		nb, _ := json.Marshal(new)
+		if step%4 == 0 {
+			ob = []byte(spaced(old))
+		}
+		ov, _ := decodeJSONValue(ob)
+		nv, _ := decodeJSONValue(nb)
+		got, changed, err := rawSecretsPatch(ob, nb)
+		if err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if changed == reflect.DeepEqual(ov, nv) {
+			t.Fatalf("step %d: changed %v for %s -> %s", step, changed, ob, nb)
+		}
+		if !changed {
+			continue
+		}
+		want, _ := json.Marshal(secretsPatch(ov, nv))
+		gotb, err := json.Marshal(got)
+		if err != nil || string(gotb) != string(want) {
+			t.Fatalf("step %d: patch %s, want %s (%v)\nold %s\nnew %s", step, gotb, want, err, ob, nb)
+		}
+	}
+	for _, bad := range []string{`{"a":1,"b":}`, `{"a":"x}`, `{"a":[1,2}`, `{"a":1`, `{"a":01}`} {
+		if _, _, err := rawSecretsPatch([]byte(`{"a":1,"b":2}`), []byte(bad)); err == nil {
+			t.Errorf("no error for %s", bad)
+		}
+	}
+}
+
+// TestT3SecretsLogRefusesMalformedDocuments checks that a secrets
+// document that is not JSON, or whose changed string holds a control
+// character, is refused and leaves the file as it was.
+func TestT3SecretsLogRefusesMalformedDocuments(t *testing.T) {
+	path := t.TempDir() + "/x.secrets.json"
+	s := &secretsLog{file: appendFile{path: path}}
+	if err := s.save([]byte(`{"a":`)); err == nil {
+		t.Fatal("a torn first document was saved")
+	}
+	if err := s.save([]byte(`{"a":"x","b":[1]}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{`{"a":"x` + "\x01" + `","b":[1]}`, `{"a":"x","b":[1,}`, `{"a":"x","b":[1]`} {
+		if err := s.save([]byte(bad)); err == nil {
+			t.Errorf("%q was saved", bad)
+		}
+	}
+	raw, _, err := loadSecrets(path)
+	if err != nil || string(raw) != `{"a":"x","b":[1]}` {
+		t.Errorf("the file folds to %s (%v)", raw, err)
+	}
 }

@@ -177,9 +177,7 @@ func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error)
 	rows := q.rows(m + KOSPad)
 	chi := challenge(s.session, request[:batchHeader+Kappa*nb], m+KOSPad)
 	var acc wide
-	for j, r := range rows {
-		acc.mulAdd(chi[j], r)
-	}
+	acc.mulAdds(chi, rows)
 	x, t := Block(xt[:16]), Block(xt[16:])
 	var xs wide
 	xs.mulAdd(x, s.secret)
@@ -432,13 +430,13 @@ func (r *Receiver) request(choices []bool, cheat func(cols []byte, nb int) func(
 	rows := t.rows(n)
 	chi := challenge(r.session, msg, n)
 	var x Block
-	var acc wide
 	for j, c := range all {
 		if c {
 			x = x.Xor(chi[j])
 		}
-		acc.mulAdd(chi[j], rows[j])
 	}
+	var acc wide
+	acc.mulAdds(chi, rows)
 	tc := acc.reduce()
 	if guess != nil {
 		tc = tc.Xor(guess(chi))

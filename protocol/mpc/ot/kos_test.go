@@ -180,3 +180,75 @@ func TestT8KOSRefusesProbingReceiver(t *testing.T) {
 	}
 	t.Logf("weight-8 probing rows: %d refused at once, %d passed with the right guess of 8 bits of s (a blind guess: 2^-8)", refused, passed)
 }
+
+// TestT8CLMULMatchesPureGo checks that the sums of GF(2^128) products of
+// the KOS check (T-8(a)) are the same with PCLMULQDQ as in pure Go, on
+// random blocks and lengths 0 to 300, all-ones blocks included; and that
+// a request made on one path passes the check on the other.
+func TestT8CLMULMatchesPureGo(t *testing.T) {
+	if !hasCLMUL {
+		t.Skip("no PCLMULQDQ path on this machine (or the purego build tag)")
+	}
+	defer func(v bool) { useCLMUL = v }(useCLMUL)
+	st := prg.Seed{7}.Stream("clmul")
+	for n := range 301 {
+		a, b := make([]Block, n), make([]Block, n)
+		for j := range a {
+			a[j], b[j] = st.Block(), st.Block()
+			if j%37 == 5 {
+				a[j], b[j] = Block{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, a[j]
+			}
+		}
+		var fast, slow wide
+		fast[1], slow[1] = 3, 3 // sums add to what is there
+		useCLMUL = true
+		fast.mulAdds(a, b)
+		useCLMUL = false
+		slow.mulAdds(a, b)
+		if fast != slow {
+			t.Fatalf("n = %d: PCLMULQDQ gives %x, pure Go %x", n, fast, slow)
+		}
+	}
+	for _, recv := range []bool{true, false} {
+		useCLMUL = recv
+		s, r, _, _ := kosSession(t, 99)
+		req, err := r.Request(st.Bools(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		useCLMUL = !recv
+		if err := s.Check(req); err != nil {
+			t.Fatalf("a request made with PCLMULQDQ %v fails the check made with it %v: %v", recv, !recv, err)
+		}
+	}
+}
+
+// BenchmarkKOSSums times the sum of products of the consistency check
+// of a 9×9 checked try's batch (3,436 + 4 OTs and the KOSPad rows), with
+// PCLMULQDQ and in pure Go.
+func BenchmarkKOSSums(b *testing.B) {
+	st := prg.Seed{8}.Stream("bench")
+	n := 3440 + KOSPad
+	x, y := make([]Block, n), make([]Block, n)
+	for j := range x {
+		x[j], y[j] = st.Block(), st.Block()
+	}
+	defer func(v bool) { useCLMUL = v }(useCLMUL)
+	for _, fast := range []bool{true, false} {
+		name := "purego"
+		if fast {
+			if !hasCLMUL {
+				continue
+			}
+			name = "pclmulqdq"
+		}
+		b.Run(name, func(b *testing.B) {
+			useCLMUL = fast
+			for b.Loop() {
+				var w wide
+				w.mulAdds(x, y)
+				_ = w.reduce()
+			}
+		})
+	}
+}

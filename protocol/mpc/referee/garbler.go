@@ -51,6 +51,9 @@ type Garbler struct {
 	movers []circuit.Party
 	cur    *garblerTry
 	pre    *prepared
+	// ahead is a checked try's garblings being made on their own
+	// goroutines (PrepareAhead), taken by Prepare and Commit.
+	ahead *preparing
 	// maskFor draws the mask bits of a try; tests replace it to couple
 	// two games (privacy test).
 	maskFor func(try uint64, n int) []bool
@@ -86,6 +89,18 @@ type prepared struct {
 	// copies and seeds are the λ garblings of a checked try.
 	copies []*copyGarbling
 	seeds  []prg.Seed
+}
+
+// preparing is the λ garblings of a checked try being made in the
+// background; its results are written before done is closed and read
+// after.
+type preparing struct {
+	try    uint64
+	mover  circuit.Party
+	done   chan struct{}
+	copies []*copyGarbling
+	seeds  []prg.Seed
+	err    error
 }
 
 // NewGarbler returns the garbler of a game of cfg with the given seed,
@@ -241,6 +256,7 @@ func (g *Garbler) Prepare() error {
 		return err
 	}
 	mover := g.cfg.PartyOf(g.pub.ToMove)
+	g.takeAhead(g.pub.Try, mover)
 	if g.pre != nil && g.pre.try == g.pub.Try && g.pre.mover == mover {
 		return nil
 	}
@@ -258,6 +274,52 @@ func (g *Garbler) Prepare() error {
 	}
 	g.pre = p
 	return nil
+}
+
+// PrepareAhead starts the work of Prepare for a checked game on its own
+// goroutines and returns at once (MPC-D24): a session calls it when a try
+// ends, so that the λ garblings of the next try are made while the
+// messages travel and the players think, and its own program goes on
+// meanwhile (its player sees the announcement at once). Prepare and
+// Commit take the result, waiting for it if needed. The garblings are a
+// function of the garbler's seed and the try alone, so the messages are
+// the same whether they were made ahead or not. It does nothing in a
+// game without checking, or when the machine is not between tries.
+func (g *Garbler) PrepareAhead() {
+	if g.check(phaseReady) != nil || !g.cfg.Checked() {
+		return
+	}
+	try, mover := g.pub.Try, g.cfg.PartyOf(g.pub.ToMove)
+	if p := g.pre; p != nil && p.try == try && p.mover == mover {
+		return
+	}
+	if a := g.ahead; a != nil && a.try == try && a.mover == mover {
+		return
+	}
+	a := &preparing{try: try, mover: mover, done: make(chan struct{})}
+	g.ahead = a
+	cfg, rc, seed, cheat := g.cfg, g.rc, g.seed, g.cheatCopy
+	go func() {
+		defer close(a.done)
+		a.copies, a.seeds, a.err = prepareCopiesOf(cfg, rc, seed, try, mover, cheat)
+	}()
+}
+
+// takeAhead waits for the garblings PrepareAhead makes, if any, and keeps
+// them as prepared when they are those of try and mover.
+func (g *Garbler) takeAhead(try uint64, mover circuit.Party) {
+	a := g.ahead
+	if a == nil {
+		return
+	}
+	g.ahead = nil
+	if a.try != try || a.mover != mover {
+		return
+	}
+	<-a.done
+	if a.err == nil {
+		g.pre = &prepared{try: try, mover: mover, copies: a.copies, seeds: a.seeds}
+	}
 }
 
 func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {

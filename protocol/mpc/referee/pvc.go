@@ -362,9 +362,14 @@ type garblerCommitted struct {
 // prepareCopies garbles the λ garblings of try (Prepare's work when the
 // game is checked).
 func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarbling, []prg.Seed, error) {
-	leaves := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
+	return prepareCopiesOf(g.cfg, g.rc, g.seed, try, mover, g.cheatCopy)
+}
+
+// prepareCopiesOf garbles the λ garblings of try of the garbler of seed.
+func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64, mover circuit.Party, cheat func(uint64, int, *gc.Garbled, *gc.Keys)) ([]*copyGarbling, []prg.Seed, error) {
+	leaves := ggmLevels(seed.Derive(labelPVCRoot, try), cfg.depth())
 	seeds := leaves[len(leaves)-1]
-	copies, err := garbleCopies(g.cfg, g.rc, mover, try, seeds, -1, g.cheatCopy)
+	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, cheat)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -420,6 +425,7 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 		return Commitment{}, err
 	}
 	try := g.pub.Try
+	g.takeAhead(try, mover)
 	var copies []*copyGarbling
 	var seeds []prg.Seed
 	if p := g.pre; p != nil && p.try == try && p.mover == mover && p.copies != nil {

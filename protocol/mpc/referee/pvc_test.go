@@ -1,7 +1,9 @@
 package referee
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -692,5 +694,42 @@ func TestT8CoverCatchesWrongOTReply(t *testing.T) {
 				t.Error("never caught")
 			}
 		})
+	}
+}
+
+// TestT8PrepareAheadSameMessages plays the same checked game (T-8(b),
+// λ = 4) twice from the same seeds, once with the garbler's garblings made
+// ahead on their own goroutines (PrepareAhead after every try, MPC-D24),
+// once without, and checks that every message is the same: the garblings
+// made ahead are those of the try that takes them. Run with -race, it
+// also checks that the goroutines share nothing with the machine.
+func TestT8PrepareAheadSameMessages(t *testing.T) {
+	var got [2]map[string][]byte
+	for run := range got {
+		got[run] = map[string][]byte{}
+		gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("ahead g", 1), testSeed("ahead e", 1), 4)
+		gm.tamper = func(try uint64, what string, b []byte) []byte {
+			got[run][fmt.Sprintf("try-%d/%s", try, what)] = append([]byte(nil), b...)
+			return b
+		}
+		for i, p := range []engine.Point{12, 6, 7, 13, 12, 18} {
+			if run == 1 {
+				gm.g.PrepareAhead()
+				if i%2 == 1 {
+					gm.g.PrepareAhead() // twice: the second does nothing
+				}
+			}
+			if _, d := gm.step(p); d != "" {
+				t.Fatal(d)
+			}
+		}
+	}
+	if len(got[0]) < 6*8 || len(got[0]) != len(got[1]) {
+		t.Fatalf("%d and %d messages", len(got[0]), len(got[1]))
+	}
+	for k, b := range got[0] {
+		if !bytes.Equal(b, got[1][k]) {
+			t.Errorf("%s differs when the garblings are made ahead", k)
+		}
 	}
 }
