@@ -40,14 +40,11 @@ func TestT8LambdaFlag(t *testing.T) {
 }
 
 // TestT8GarblingFlag (MPC-D25): --garbling sets Phantom Go's garbling
-// scheme, defaultGarbling by default; half-gates is left out of the
-// invitation, an unknown scheme is refused, and so is --garbling for
-// another variant.
+// scheme, three-halves by default for new games; half-gates is left out
+// of the invitation, an unknown scheme is refused, and so is --garbling
+// for another variant.
 func TestT8GarblingFlag(t *testing.T) {
-	def := defaultGarbling
-	if def == "half-gates" {
-		def = ""
-	}
+	const def = "three-halves"
 	cases := []struct {
 		args []string
 		want string

@@ -14,7 +14,7 @@ const defaultLambda = 4
 
 // defaultGarbling is --garbling's default: the garbling scheme of Phantom
 // Go's secure referee (MPC-D25 in docs/mpc.md).
-const defaultGarbling = engine.GarblingHalfGates
+const defaultGarbling = engine.GarblingThreeHalves
 
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
