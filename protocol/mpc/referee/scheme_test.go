@@ -20,7 +20,8 @@ var t9ThreeHalvesBudget = map[int]int{5: 500, 9: 300, 13: 60}
 // whole secure computation held to the plaintext referee bit for bit,
 // the three rule sets, the garbler Black and White, tries checked with
 // λ = 4 garblings but in the second game of each size (λ = 1); the honest
-// games of 5×5 and 9×9 pass the audit.
+// games of 5×5 and 9×9 pass the audit. With -short or under the race
+// detector fewer tries (t9Scale) and no check of the kinds covered.
 func TestT9ThreeHalvesMatchesEngine(t *testing.T) {
 	scale := t9Scale()
 	total := 0
@@ -45,7 +46,7 @@ func TestT9ThreeHalvesMatchesEngine(t *testing.T) {
 		}
 		total += played
 		t.Logf("%dx%d three-halves: %d tries %v", size, size, played, cover)
-		if cover["mover garbler"] == 0 || cover["mover evaluator"] == 0 || cover["moved"] == 0 {
+		if scale == 1 && (cover["mover garbler"] == 0 || cover["mover evaluator"] == 0 || cover["moved"] == 0) {
 			t.Errorf("%dx%d: tries of some kind missing: %v", size, size, cover)
 		}
 	}
