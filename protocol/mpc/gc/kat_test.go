@@ -120,21 +120,25 @@ func seedOf(b byte) prg.Seed {
 
 // TestGarblingPathsIdentical: the gate paths (VAES, AES-NI, crypto/aes)
 // give identical tables, decoding bits and evaluations on random circuits
-// (issue 16: the pure-Go path is kept and must agree).
+// (issue 16: the pure-Go path is kept and must agree), with each scheme
+// (three-halves: gates hashed two or four at a time with AES-NI, one at a
+// time with crypto/aes).
 func TestGarblingPathsIdentical(t *testing.T) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
-	for _, p := range gatePaths[:2] {
-		if !p.set() {
-			t.Logf("no %s path on this machine", p.name)
-			continue
+	for _, s := range schemes {
+		for _, p := range gatePaths[:2] {
+			if !p.set() {
+				t.Logf("no %s path on this machine", p.name)
+				continue
+			}
+			t.Run(s.String()+"/"+p.name, func(t *testing.T) { pathsIdentical(t, s, p.set) })
 		}
-		t.Run(p.name, func(t *testing.T) { pathsIdentical(t, p.set) })
 	}
 }
 
 // pathsIdentical compares the path set selects with crypto/aes.
-func pathsIdentical(t *testing.T, set func() bool) {
+func pathsIdentical(t *testing.T, s gc.Scheme, set func() bool) {
 	for k := range 5 {
 		c := randomCircuit(seedOf(80).Stream("paths", uint64(k)), 16, 16, 2000, [3]int{3, 4, 1}, 30)
 		delta, _ := gc.NewDelta(seedOf(81).Stream("delta", uint64(k)))
@@ -146,7 +150,7 @@ func pathsIdentical(t *testing.T, set func() bool) {
 			} else {
 				gatePaths[2].set()
 			}
-			g, keys, err := gc.Garble(c, delta, seedOf(82).Stream("labels", uint64(k)), uint64(k))
+			g, keys, err := s.Garble(c, delta, seedOf(82).Stream("labels", uint64(k)), uint64(k))
 			if err != nil {
 				t.Fatal(err)
 			}
