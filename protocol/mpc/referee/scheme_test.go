@@ -12,17 +12,17 @@ import (
 )
 
 // t9ThreeHalvesBudget is the number of random tries per board size of
-// TestT9ThreeHalvesMatchesEngine.
+// TestT9SecureRefereeThreeHalves.
 var t9ThreeHalvesBudget = map[int]int{5: 500, 9: 300, 13: 60}
 
-// TestT9ThreeHalvesMatchesEngine is TestT9SecureRefereeMatchesEngine with
+// TestT9SecureRefereeThreeHalves is TestT9SecureRefereeMatchesEngine with
 // three-halves garbling (trust.md T-9, MPC-D25): random games through the
 // whole secure computation held to the plaintext referee bit for bit,
 // the three rule sets, the garbler Black and White, tries checked with
 // λ = 4 garblings but in the second game of each size (λ = 1); the honest
 // games of 5×5 and 9×9 pass the audit. With -short or under the race
 // detector fewer tries (t9Scale) and no check of the kinds covered.
-func TestT9ThreeHalvesMatchesEngine(t *testing.T) {
+func TestT9SecureRefereeThreeHalves(t *testing.T) {
 	scale := t9Scale()
 	total := 0
 	for _, size := range []int{5, 9, 13} {
@@ -53,13 +53,13 @@ func TestT9ThreeHalvesMatchesEngine(t *testing.T) {
 	t.Logf("T-9 three-halves: %d random tries match the plaintext referee", total)
 }
 
-// TestT8ThreeHalvesOpenedCopyCaught (T-8(b)): a garbler that corrupts a
+// TestT8CoverThreeHalvesOpenedCopyCaught (T-8(b)): a garbler that corrupts a
 // table row of one of the λ = 4 three-halves garblings of a try is
 // caught during the try whenever that garbling is one the evaluator
 // opens, with a certificate JudgeCertificate accepts against the record
 // (its re-garbling reads the scheme from the record's configuration);
 // the honest evaluator is never the one blamed.
-func TestT8ThreeHalvesOpenedCopyCaught(t *testing.T) {
+func TestT8CoverThreeHalvesOpenedCopyCaught(t *testing.T) {
 	trials, lambda := 40, 4
 	if raceEnabled {
 		trials = 6
