@@ -69,6 +69,64 @@ var (
 	thRb = [4]uint8{0b00, 0b01, 0b11, 0b10}
 )
 
+// thSolution is the garbler's solution V⁻¹·y for one (ᾱ, β̄, ρ) without
+// the hashes: per output m of [C⁰_L, C⁰_R, G0, G1, G2], a 6-bit mask of
+// the halves [A_0L, A_0R, B_0L, B_0R, Δ_L, Δ_R] it XORs (the rows R_ij
+// and the truth table's Δ at t), and z, V⁻¹ applied to the stacked
+// compressed r_ij.
+type thSolution struct {
+	lin [5]uint8
+	z   uint8
+}
+
+// rowTimes6 returns the XOR of the halves output m of s selects.
+func (s *thSolution) rowTimes6(m int, h *[6]uint64) uint64 {
+	x := uint64(s.lin[m])
+	return h[0]&mask(x) ^ h[1]&mask(x>>1) ^ h[2]&mask(x>>2) ^ h[3]&mask(x>>3) ^ h[4]&mask(x>>4) ^ h[5]&mask(x>>5)
+}
+
+// thSolutions holds the thSolution of every ᾱ, β̄ and coins ρ, at index
+// ᾱ<<3 | β̄<<2 | ρ, worked out from the matrices above: the compressed
+// r_ij = ρ_0·(1,0) ⊕ ρ_1·(0,1) ⊕ ᾱ·Ra_ij ⊕ β̄·Rb_ij, R_ij = r_0 S1 ⊕
+// r_1 S2 ⊕ Rp_ij, the rows y_ij = R_ij·[A_0 ⊕ iΔ; B_0 ⊕ jΔ] ⊕ [ij = t]·Δ
+// of the four colour pairs stacked, and V⁻¹ (C⁰_L = y00_L, C⁰_R = y00_R,
+// G0 = y00_L ⊕ y00_R ⊕ y10_L ⊕ y10_R, G1 = y00_L ⊕ y00_R ⊕ y01_L ⊕ y01_R,
+// G2 = y10_L ⊕ y11_L).
+var thSolutions = func() (sols [16]thSolution) {
+	for idx := range sols {
+		notAlpha, notBeta, rho := uint8(idx>>3&1), uint8(idx>>2&1), uint8(idx&3)
+		truth := int(notAlpha)<<1 | int(notBeta)
+		var y [8]uint8 // stacked rows: k = 2i+j, left then right
+		var yb [8]uint8
+		for k := range 4 {
+			i, j := uint8(k>>1), uint8(k&1)
+			r := rho ^ notAlpha*thRa[k] ^ notBeta*thRb[k]
+			r0, r1 := r&1, r>>1
+			for row := range 2 {
+				m := r0*thS[0][row] ^ r1*thS[1][row] ^ thRp[k][row]
+				// A_i = A_0 ⊕ iΔ, B_j = B_0 ⊕ jΔ: the Δ halves get the
+				// A columns' bits when i = 1 and the B columns' when j = 1.
+				dL := i*(m&1) ^ j*(m>>2&1)
+				dR := i*(m>>1&1) ^ j*(m>>3&1)
+				y[2*k+row] = m | dL<<4 | dR<<5
+				if k == truth {
+					y[2*k+row] ^= 1 << (4 + row)
+				}
+			}
+			yb[2*k], yb[2*k+1] = r0, r1
+		}
+		vinv := func(v *[8]uint8) [5]uint8 {
+			return [5]uint8{v[0], v[1], v[0] ^ v[1] ^ v[4] ^ v[5], v[0] ^ v[1] ^ v[2] ^ v[3], v[4] ^ v[6]}
+		}
+		sols[idx].lin = vinv(&y)
+		zb := vinv(&yb)
+		for m, b := range zb {
+			sols[idx].z |= b << m
+		}
+	}
+	return sols
+}()
+
 // threeHalvesTweakBit marks the tweaks of three-halves gates.
 const threeHalvesTweakBit = 1 << 63
 
@@ -100,12 +158,12 @@ func threeHalvesGates(n int) int { return 8 * n / (8*ThreeHalvesTableSize + thre
 // tables of nAND gates, z0 in bit 0.
 func controlBits(tables []byte, nAND, j int) uint8 {
 	ctl := tables[nAND*ThreeHalvesTableSize:]
-	z := uint8(0)
-	for m := range threeHalvesControlBits {
-		p := threeHalvesControlBits*j + m
-		z |= (ctl[p/8] >> (p % 8) & 1) << m
+	p := threeHalvesControlBits * j
+	w := uint16(ctl[p/8])
+	if p/8+1 < len(ctl) {
+		w |= uint16(ctl[p/8+1]) << 8
 	}
-	return z
+	return uint8(w>>(p%8)) & (1<<threeHalvesControlBits - 1)
 }
 
 // setControlBits writes the five control bits z of AND gate j into
@@ -155,43 +213,26 @@ func garbleAND3(h *thHash, a, b, delta blk, j, instance uint64, rho uint8, t []b
 	x0 := a0.xor(b0)
 	var hs [6]blk
 	h.hash(&[6]blk{a0, a0.xor(delta), b0, b0.xor(delta), x0, x0.xor(delta)}, &[6]blk{t0, t0, t1, t1, t2, t2}, &hs)
-	hA, hB, hX := hs[0:2], hs[2:4], hs[4:6]
-	// The compressed R of every colour pair.
-	notAlpha, notBeta := uint8(alpha^1), uint8(beta^1)
-	truth := int(notAlpha)<<1 | int(notBeta)
-	var yL, yR [4]uint64
-	var bL, bR [4]uint8
-	for k := range 4 {
-		i, jj := k>>1, k&1
-		r := rho ^ notAlpha*thRa[k] ^ notBeta*thRb[k]
-		r0, r1 := r&1, r>>1
-		row0 := r0*thS[0][0] ^ r1*thS[1][0] ^ thRp[k][0]
-		row1 := r0*thS[0][1] ^ r1*thS[1][1] ^ thRp[k][1]
-		ai, bj := a0, b0
-		if i == 1 {
-			ai = ai.xor(delta)
-		}
-		if jj == 1 {
-			bj = bj.xor(delta)
-		}
-		yL[k] = rowTimes(row0, ai, bj) ^ hA[i].lo ^ hX[i^jj].lo
-		yR[k] = rowTimes(row1, ai, bj) ^ hB[jj].lo ^ hX[i^jj].lo
-		if k == truth {
-			yL[k] ^= delta.lo
-			yR[k] ^= delta.hi
-		}
-		bL[k] = r0 ^ uint8(hashBit(hA[i])^hashBit(hX[i^jj]))
-		bR[k] = r1 ^ uint8(hashBit(hB[jj])^hashBit(hX[i^jj]))
+	// [C⁰; G] = V⁻¹·y: the part of R and the truth table, precomputed
+	// for (ᾱ, β̄, ρ), then the hashes' (M·H stacked, through V⁻¹).
+	sol := &thSolutions[(alpha^1)<<3|(beta^1)<<2|uint64(rho)]
+	halves := [6]uint64{a0.lo, a0.hi, b0.lo, b0.hi, delta.lo, delta.hi}
+	var u [5]uint64
+	for m := range u {
+		u[m] = sol.rowTimes6(m, &halves)
 	}
-	// [C⁰; G] = V⁻¹ y, for the halves and for the bits.
-	g0 := yL[0] ^ yR[0] ^ yL[2] ^ yR[2]
-	g1 := yL[0] ^ yR[0] ^ yL[1] ^ yR[1]
-	g2 := yL[2] ^ yL[3]
+	hA0, hA1, hB0, hB1, hX0, hX1 := hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]
+	c0L := u[0] ^ hA0.lo ^ hX0.lo
+	c0R := u[1] ^ hB0.lo ^ hX0.lo
+	g0 := u[2] ^ hA0.lo ^ hA1.lo
+	g1 := u[3] ^ hB0.lo ^ hB1.lo
+	g2 := u[4] ^ hX0.lo ^ hX1.lo
+	z := sol.z ^ uint8(hashBit(hA0)^hashBit(hX0)|(hashBit(hB0)^hashBit(hX0))<<1|
+		(hashBit(hA0)^hashBit(hA1))<<2|(hashBit(hB0)^hashBit(hB1))<<3|(hashBit(hX0)^hashBit(hX1))<<4)
 	binary.LittleEndian.PutUint64(t[0:], g0)
 	binary.LittleEndian.PutUint64(t[8:], g1)
 	binary.LittleEndian.PutUint64(t[16:], g2)
-	z := bL[0] | bR[0]<<1 | (bL[0]^bR[0]^bL[2]^bR[2])<<2 | (bL[0]^bR[0]^bL[1]^bR[1])<<3 | (bL[2]^bL[3])<<4
-	return blk{yL[0], yR[0]}, z
+	return blk{c0L, c0R}, z
 }
 
 // evaluateGates3 evaluates the gates on the labels in w with the

@@ -34,16 +34,18 @@ func TestThreeHalvesTweaksUnique(t *testing.T) {
 // TestThreeHalvesControlBitPacking: setControlBits and controlBits agree
 // and every gate's five bits sit at 5j..5j+4 of the control bytes.
 func TestThreeHalvesControlBitPacking(t *testing.T) {
-	const nAND = 13
-	tables := make([]byte, ThreeHalves.TablesSize(nAND))
-	for j := range nAND {
-		setControlBits(tables, nAND, j, uint8(j*7+3)&0x1f)
-	}
-	for j := range nAND {
-		if got, want := controlBits(tables, nAND, j), uint8(j*7+3)&0x1f; got != want {
-			t.Fatalf("gate %d: control bits %05b, want %05b", j, got, want)
+	for n := 1; n <= 17; n++ { // the last gate's bits in one byte or two
+		tables := make([]byte, ThreeHalves.TablesSize(n))
+		for j := range n {
+			setControlBits(tables, n, j, uint8(j*7+n)&0x1f)
+		}
+		for j := range n {
+			if got, want := controlBits(tables, n, j), uint8(j*7+n)&0x1f; got != want {
+				t.Fatalf("%d gates, gate %d: control bits %05b, want %05b", n, j, got, want)
+			}
 		}
 	}
+	const nAND = 13
 	one := make([]byte, ThreeHalves.TablesSize(nAND))
 	setControlBits(one, nAND, 3, 0b10000) // z4 of gate 3: bit 19
 	if one[nAND*ThreeHalvesTableSize+2] != 1<<3 {
