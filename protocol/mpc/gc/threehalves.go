@@ -170,9 +170,11 @@ func controlBits(tables []byte, nAND, j int) uint8 {
 // tables, whose control bits start zero.
 func setControlBits(tables []byte, nAND, j int, z uint8) {
 	ctl := tables[nAND*ThreeHalvesTableSize:]
-	for m := range threeHalvesControlBits {
-		p := threeHalvesControlBits*j + m
-		ctl[p/8] |= (z >> m & 1) << (p % 8)
+	p := threeHalvesControlBits * j
+	w := uint16(z&(1<<threeHalvesControlBits-1)) << (p % 8)
+	ctl[p/8] |= byte(w)
+	if w>>8 != 0 {
+		ctl[p/8+1] |= byte(w >> 8)
 	}
 }
 
