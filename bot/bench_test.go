@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // The benchmarks time one decision of each bot at the default level on a
@@ -72,7 +75,7 @@ func BenchmarkPhantomBotMove9x9(b *testing.B) {
 				b.Fatal(err)
 			}
 			tries++
-			if v, err = v.Apply(engine.PhantomAnnounce(o.Rules, 9, out, me)); err != nil {
+			if v, err = v.Apply(phantom.Announce(o.Rules, 9, out, me)); err != nil {
 				b.Fatal(err)
 			}
 			r = next
@@ -116,11 +119,11 @@ func BenchmarkHMGBotTurn19x19(b *testing.B) { benchmarkHMGTurn(b, 19) }
 // BenchmarkGomokuBotTurn9x9 times a mover's decisions in a turn (the point
 // and the line) and the opponent's answer to it.
 func BenchmarkGomokuBotTurn9x9(b *testing.B) {
-	col, row := engine.GomokuColumn, engine.GomokuRow
+	col, row := gomoku.Column, gomoku.Row
 	pieces := []string{"B5", "F5", "C5", "A1", "D5", "J1", "E5", "H8", "C3", "G6", "D4", "B8", "E7", "H2", "F2", "A6", "G3", "C9", "J7", "H5"}
-	var lines []engine.GomokuLineKind
+	var lines []gomoku.LineKind
 	for i := range pieces {
-		lines = append(lines, []engine.GomokuLineKind{col, row}[i%2])
+		lines = append(lines, []gomoku.LineKind{col, row}[i%2])
 	}
 	o, x := gomokuPosition(b, 9, "E9", pieces, lines)
 	bot := NewGomokuBot(DefaultLevel, 1)

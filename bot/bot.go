@@ -12,6 +12,9 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // Player chooses the local player's next action from its view, or returns
@@ -101,7 +104,7 @@ func (r *Random) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 }
 
 // choosePhantom plays Phantom Go from the player's own view: a random
-// sensible try (PhantomView.SensibleTries) that is not an own eye as far
+// sensible try (phantom.View.SensibleTries) that is not an own eye as far
 // as the player knows, a pass when there is none or when the game has had
 // MaxMoves announcements (four per point by default), so that every game
 // ends. It marks nothing dead, agrees to any marking and, if play resumes
@@ -191,20 +194,20 @@ func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action
 // column, and in answer each hidden piece of the line with probability
 // one in three. It leaves to the program what the program does by itself
 // (reveals, "five", claims, no legal point, the openings at the end).
-func (r *Random) gomoku(v engine.GomokuView) protocol.Action {
+func (r *Random) gomoku(v gomoku.View) protocol.Action {
 	if !v.MyTurn() {
 		return nil
 	}
 	switch v.Phase() {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return protocol.GomokuOpening{Point: engine.Point(r.Rand.IntN(v.Size() * v.Size()))}
-	case engine.GomokuPhaseChooseSide:
-		side := engine.GomokuX
+	case gomoku.PhaseChooseSide:
+		side := gomoku.X
 		if r.Rand.IntN(2) == 1 {
-			side = engine.GomokuO
+			side = gomoku.O
 		}
 		return protocol.GomokuChooseSide{Side: side}
-	case engine.GomokuPhaseCommit:
+	case gomoku.PhaseCommit:
 		legal := v.LegalPoints()
 		if len(legal) == 0 {
 			return nil
@@ -213,9 +216,9 @@ func (r *Random) gomoku(v engine.GomokuView) protocol.Action {
 			return protocol.Play{Point: engine.Pass}
 		}
 		return protocol.GomokuPlace{Point: legal[r.Rand.IntN(len(legal))]}
-	case engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseAnnounce:
 		return protocol.GomokuAnnounce{Column: r.Rand.IntN(2) == 1}
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseRespond:
 		var reveal []engine.Point
 		for _, p := range v.HiddenInLine(v.Announced()) {
 			if r.Rand.IntN(3) == 0 {
@@ -284,7 +287,7 @@ func (r *Random) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action
 			return protocol.DeclineOffer{}
 		}
 	case slices.Contains(v.Kinds, protocol.KindFGoOffer) && r.Rand.IntN(6) == 0:
-		o := engine.FGoOffer{From: v.Color, IfYouPlay: choose(v.Color.Opponent()), IPlay: choose(v.Color)}
+		o := fgo.Offer{From: v.Color, IfYouPlay: choose(v.Color.Opponent()), IPlay: choose(v.Color)}
 		if g.CheckOffer(o) == nil {
 			return protocol.Offer{IfYouPlay: o.IfYouPlay, IPlay: o.IPlay}
 		}

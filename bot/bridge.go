@@ -5,11 +5,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/bridge"
 )
 
 // BridgeBot plays Bridge Go (BG-1..BG-5, docs/bots.md BOT-BG-D1..D4) by
 // tree search: UCT with RAVE over random games played with the rules
-// engine itself ([engine.BridgeGame]), after two exact checks — a move
+// engine itself ([bridge.Game]), after two exact checks — a move
 // that wins at once is played, and when the opponent threatens to win at
 // once only moves that stop every such threat are searched. A BridgeBot is
 // not safe for concurrent use.
@@ -51,7 +52,7 @@ const bridgePlayoutCost = 6
 // legal for c. With nothing better than a loss after the opponent's pass
 // it passes too, for a draw (BG-1); after three moves per point it passes
 // always, so that a game between bots ends.
-func (b *BridgeBot) ChooseMove(g engine.BridgeGame, c engine.Color) engine.Point {
+func (b *BridgeBot) ChooseMove(g bridge.Game, c engine.Color) engine.Point {
 	p, _ := b.ChooseMoveOrResign(g, c)
 	return p
 }
@@ -61,7 +62,7 @@ func (b *BridgeBot) ChooseMove(g engine.BridgeGame, c engine.Color) engine.Point
 // says resign=off, when its best move wins less than resignWinRate of the
 // search's playouts. (A Bridge Go game has no count to settle: the bot
 // passes early only for the draw of BOT-BG-D3.)
-func (b *BridgeBot) ChooseMoveOrResign(g engine.BridgeGame, c engine.Color) (move engine.Point, resign bool) {
+func (b *BridgeBot) ChooseMoveOrResign(g bridge.Game, c engine.Color) (move engine.Point, resign bool) {
 	board := g.Board()
 	// BOT-BG-D3: pass after three moves per point, so that a game ends.
 	if g.Over() || g.MoveNumber() >= 3*board.Points() {
@@ -115,7 +116,7 @@ func (b *BridgeBot) ChooseMoveOrResign(g engine.BridgeGame, c engine.Color) (mov
 }
 
 // bridgeWins returns the points where c's move would win g at once.
-func bridgeWins(g engine.BridgeGame, c engine.Color) []engine.Point {
+func bridgeWins(g bridge.Game, c engine.Color) []engine.Point {
 	board := g.Board()
 	var wins []engine.Point
 	for p := engine.Point(0); int(p) < board.Points(); p++ {
@@ -131,7 +132,7 @@ func bridgeWins(g engine.BridgeGame, c engine.Color) []engine.Point {
 
 // search runs UCT with RAVE from g, c to move, over the root moves cands,
 // and returns their statistics, the most visited first (BOT-BG-D4).
-func (b *BridgeBot) search(g engine.BridgeGame, c engine.Color, cands []engine.Point) []moveStat {
+func (b *BridgeBot) search(g bridge.Game, c engine.Color, cands []engine.Point) []moveStat {
 	b.nodes = b.nodes[:0]
 	b.children = b.children[:0]
 	board := g.Board()
@@ -235,7 +236,7 @@ func (b *BridgeBot) search(g engine.BridgeGame, c engine.Color, cands []engine.P
 
 // expand gives the node every empty point of work as a child; the ones
 // superko forbids are found out when first tried.
-func (b *BridgeBot) expand(node int32, work engine.BridgeGame) {
+func (b *BridgeBot) expand(node int32, work bridge.Game) {
 	board := work.Board()
 	var moves []engine.Point
 	for p := engine.Point(0); int(p) < board.Points(); p++ {

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/bridge"
 )
 
 // randomBridgeGame plays n random Bridge Go moves (fewer if the game ends).
-func randomBridgeGame(t testing.TB, size, n int, rng *rand.Rand) engine.BridgeGame {
+func randomBridgeGame(t testing.TB, size, n int, rng *rand.Rand) bridge.Game {
 	t.Helper()
-	g, err := engine.NewBridgeGame(engine.Options{Variant: engine.VariantBridge, Size: size})
+	g, err := bridge.NewGame(engine.Options{Variant: engine.VariantBridge, Size: size})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +51,10 @@ func TestBG1BG4BridgeBotLegal(t *testing.T) {
 
 // bridgeFrom sets up a Bridge Go game on a diagram (the bots are asked
 // for a given colour, whoever is to move).
-func bridgeFrom(t testing.TB, rows ...string) engine.BridgeGame {
+func bridgeFrom(t testing.TB, rows ...string) bridge.Game {
 	t.Helper()
 	b := engine.MustParseBoard(rows...)
-	g, err := engine.NewBridgeGame(engine.Options{Variant: engine.VariantBridge, Size: b.Size()})
+	g, err := bridge.NewGame(engine.Options{Variant: engine.VariantBridge, Size: b.Size()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestBridgeBotBeatsRandom(t *testing.T) {
 	wins := 0
 	const games = 2
 	for i := 0; i < games; i++ {
-		g, _ := engine.NewBridgeGame(engine.Options{Variant: engine.VariantBridge, Size: 7})
+		g, _ := bridge.NewGame(engine.Options{Variant: engine.VariantBridge, Size: 7})
 		b := NewBridgeBot(Level{Playouts: 300}, uint64(i))
 		rng := rand.New(rand.NewPCG(uint64(i), 1))
 		botColor := engine.Color(1 + i%2)

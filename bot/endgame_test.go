@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+
+	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // settledColumns are the walls of a settled 7×7 game: Black holds columns
@@ -60,7 +63,7 @@ func TestBOTD6GoBotPassesAndResigns(t *testing.T) {
 // the turn's matrix game; the flags turn both off.
 func TestBOTD6FGoBotPassesAndResigns(t *testing.T) {
 	black, white := settledColumns(t)
-	g, err := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: 7, Komi: 7.5, KomiSet: true})
+	g, err := fgo.NewGame(engine.Options{Variant: engine.VariantFGo, Size: 7, Komi: 7.5, KomiSet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +91,7 @@ func TestBOTD6FGoBotPassesAndResigns(t *testing.T) {
 // colour trying its wall; then Black tries White's wall in vain, which
 // shows it to Black (PG-2), and, when whiteLearns, passes, and White
 // tries Black's wall in vain. It returns the view of the player to try.
-func phantomSettled(t *testing.T, whiteLearns bool) engine.PhantomView {
+func phantomSettled(t *testing.T, whiteLearns bool) phantom.View {
 	t.Helper()
 	black, white := settledColumns(t)
 	var moves []engine.Point
@@ -143,26 +146,26 @@ func TestBOTD6PhantomBotResigns(t *testing.T) {
 // common rules, komi 7.5, failing t unless try i of point p is legal
 // exactly when legal(i, p) says so. It returns the colour to try next and
 // each colour's view.
-func tryPhantom7(t *testing.T, moves []engine.Point, legal func(i int, p engine.Point) bool) (engine.Color, map[engine.Color]engine.PhantomView) {
+func tryPhantom7(t *testing.T, moves []engine.Point, legal func(i int, p engine.Point) bool) (engine.Color, map[engine.Color]phantom.View) {
 	t.Helper()
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
-	ref, err := engine.NewPhantomReferee(o)
+	ref, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	views := map[engine.Color]engine.PhantomView{}
+	views := map[engine.Color]phantom.View{}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if views[c], err = engine.NewPhantomView(o, c); err != nil {
+		if views[c], err = phantom.NewView(o, c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i, p := range moves {
-		var out engine.TryOutcome
+		var out phantom.TryOutcome
 		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil || out.Legal != legal(i, p) {
 			t.Fatalf("try %s: %v %+v", p.Vertex(7), err, out)
 		}
 		for c, v := range views {
-			if views[c], err = v.Apply(engine.PhantomAnnounce(o.Rules, 7, out, c)); err != nil {
+			if views[c], err = v.Apply(phantom.Announce(o.Rules, 7, out, c)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -176,7 +179,7 @@ func tryPhantom7(t *testing.T, moves []engine.Point, legal func(i int, p engine.
 // not "", is a White stone played first, Black passing. When
 // blackLearns, Black then tries White's stones in vain, which shows it
 // every one of them. It returns Black's view.
-func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, blackLearns bool) engine.PhantomView {
+func phantomWalled(t *testing.T, black []engine.Point, whiteInside string, blackLearns bool) phantom.View {
 	t.Helper()
 	_, white := settledColumns(t)
 	var moves, learn []engine.Point

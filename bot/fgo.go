@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // FGoBot plays F-Go, simultaneous Go (FG-1..FG-7, docs/bots.md
@@ -71,7 +72,7 @@ const fgoCandidates = 5
 // ChooseFGo returns c's choice for this turn of g: a point c may choose
 // (CheckChoice) or engine.Pass, drawn from c's equilibrium mix. It never
 // resigns (ChooseFGoOrResign may).
-func (b *FGoBot) ChooseFGo(g engine.FGoGame, c engine.Color) engine.Point {
+func (b *FGoBot) ChooseFGo(g fgo.Game, c engine.Color) engine.Point {
 	p, _ := b.ChooseFGoOrResign(g, c)
 	return p
 }
@@ -83,7 +84,7 @@ func (b *FGoBot) ChooseFGo(g engine.FGoGame, c engine.Color) engine.Point {
 // resignLeadMargin, or when the value of the turn's matrix game to c is
 // below resignWinRate. (A pass among the matrix game's candidates, with
 // the few playouts each pair gets, was drawn far too often.)
-func (b *FGoBot) ChooseFGoOrResign(g engine.FGoGame, c engine.Color) (move engine.Point, resign bool) {
+func (b *FGoBot) ChooseFGoOrResign(g fgo.Game, c engine.Color) (move engine.Point, resign bool) {
 	a := b.analyze(g)
 	cands, mix := a.black, a.mixBlack
 	if c == engine.White {
@@ -121,7 +122,7 @@ func (b *FGoBot) draw(cands []engine.Point, mix []float64) engine.Point {
 // AcceptOffer reports whether c accepts the offer o made by its opponent
 // (FG-7): when the turn it stands for is worth at least c's value of the
 // turn's matrix game (BOT-FG-D4).
-func (b *FGoBot) AcceptOffer(g engine.FGoGame, c engine.Color, o engine.FGoOffer) bool {
+func (b *FGoBot) AcceptOffer(g fgo.Game, c engine.Color, o fgo.Offer) bool {
 	if o.From != c.Opponent() || g.CheckOffer(o) != nil {
 		return false
 	}
@@ -144,7 +145,7 @@ const fgoOfferMargin = 0.03
 
 // analyze returns the matrix game of g's turn, reusing the last one when
 // it is the same turn.
-func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
+func (b *FGoBot) analyze(g fgo.Game) *fgoAnalysis {
 	board := g.Board()
 	key := fgoKey{turn: g.TurnNumber(), hash: board.Hash(), n: len(g.Unavailable())}
 	if b.last != nil && b.last.key == key {
@@ -185,7 +186,7 @@ func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
 				a.payoff[i][j] = 0.5
 				continue
 			}
-			if res.Kind == engine.FGoPlayed && res.PlayEnded {
+			if res.Kind == fgo.Played && res.PlayEnded {
 				s := next.Score(engine.Marking{})
 				a.payoff[i][j] = float64(resultOf(s.Black - s.White))
 				continue
@@ -202,7 +203,7 @@ func (b *FGoBot) analyze(g engine.FGoGame) *fgoAnalysis {
 // best first: the points c may choose that are not its own eyes and not
 // plain suicides, ranked by the Go search with c to move. The pass is a
 // candidate in the endgame, or when c has no point left.
-func (b *FGoBot) rank(g engine.FGoGame, c engine.Color, playouts int, deadline time.Time) []engine.Point {
+func (b *FGoBot) rank(g fgo.Game, c engine.Color, playouts int, deadline time.Time) []engine.Point {
 	board := g.Board()
 	geo := geometryOf(board.Size())
 	var cands []engine.Point

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // randomFGoGame plays n random turns of F-Go.
-func randomFGoGame(t testing.TB, size, n int, rng *rand.Rand) engine.FGoGame {
+func randomFGoGame(t testing.TB, size, n int, rng *rand.Rand) fgo.Game {
 	t.Helper()
-	g, err := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: size})
+	g, err := fgo.NewGame(engine.Options{Variant: engine.VariantFGo, Size: size})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestFGoMatrixGame(t *testing.T) {
 // TestFG2FGoBotMixesContestedPoints: on an empty board the best points are
 // the same for both players, and the bot mixes over several of them.
 func TestFG2FGoBotMixesContestedPoints(t *testing.T) {
-	g, _ := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: 7})
+	g, _ := fgo.NewGame(engine.Options{Variant: engine.VariantFGo, Size: 7})
 	b := NewFGoBot(Level{Playouts: 2000}, 1)
 	b.ChooseFGo(g, engine.Black)
 	support := 0
@@ -92,19 +93,19 @@ func TestFG2FGoBotMixesContestedPoints(t *testing.T) {
 // a free stone while it passes, accepts the same offer the other way
 // round, and refuses malformed offers.
 func TestFG7FGoBotOffers(t *testing.T) {
-	g, _ := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: 7})
+	g, _ := fgo.NewGame(engine.Options{Variant: engine.VariantFGo, Size: 7})
 	b := NewFGoBot(Level{Playouts: 3000}, 1)
 	center := engine.PointAt(7, 3, 3)
-	if b.AcceptOffer(g, engine.White, engine.FGoOffer{From: engine.Black, IfYouPlay: engine.Pass, IPlay: center}) {
+	if b.AcceptOffer(g, engine.White, fgo.Offer{From: engine.Black, IfYouPlay: engine.Pass, IPlay: center}) {
 		t.Error("White accepts to pass while Black takes the centre")
 	}
-	if !b.AcceptOffer(g, engine.Black, engine.FGoOffer{From: engine.White, IfYouPlay: center, IPlay: engine.Pass}) {
+	if !b.AcceptOffer(g, engine.Black, fgo.Offer{From: engine.White, IfYouPlay: center, IPlay: engine.Pass}) {
 		t.Error("Black declines to take the centre while White passes")
 	}
-	if b.AcceptOffer(g, engine.White, engine.FGoOffer{From: engine.White, IfYouPlay: engine.Pass, IPlay: center}) {
+	if b.AcceptOffer(g, engine.White, fgo.Offer{From: engine.White, IfYouPlay: engine.Pass, IPlay: center}) {
 		t.Error("White accepts its own offer")
 	}
-	if b.AcceptOffer(g, engine.White, engine.FGoOffer{From: engine.Black, IfYouPlay: center, IPlay: center}) {
+	if b.AcceptOffer(g, engine.White, fgo.Offer{From: engine.Black, IfYouPlay: center, IPlay: center}) {
 		t.Error("White accepts a collision")
 	}
 }
@@ -114,7 +115,7 @@ func TestFGoBotBeatsRandom(t *testing.T) {
 	wins := 0
 	const games = 2
 	for i := 0; i < games; i++ {
-		g, _ := engine.NewFGoGame(engine.Options{Variant: engine.VariantFGo, Size: 5})
+		g, _ := fgo.NewGame(engine.Options{Variant: engine.VariantFGo, Size: 5})
 		b := NewFGoBot(Level{Playouts: 300}, uint64(i))
 		r := NewRandom(uint64(i))
 		botColor := engine.Color(1 + i%2)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // GomokuBot plays Hidden Move Double Gomoku (GM-1..GM-8, docs/bots.md
@@ -134,7 +135,7 @@ var gomokuWeight = func() (w [4 * 20 * 5]float64) {
 // placements, Gibbs sampling prefers those whose pieces gather in live
 // windows of five, as a player building lines would place them
 // (BOT-GM-D1).
-func (b *GomokuBot) pictureOf(v engine.GomokuView) *gomokuPicture {
+func (b *GomokuBot) pictureOf(v gomoku.View) *gomokuPicture {
 	key := gomokuKey{move: v.MoveNumber(), notes: len(v.History()), revealed: len(v.JustRevealed()), hidden: v.OpponentHidden()}
 	if b.cached != nil && b.cachedKey == key {
 		return b.cached
@@ -157,17 +158,17 @@ func (b *GomokuBot) chains() int {
 
 // newPicture computes the picture of v: each hidden opponent piece is on
 // the line its turn announced.
-func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
+func (b *GomokuBot) newPicture(v gomoku.View) *gomokuPicture {
 	size := v.Size()
 	pic := &gomokuPicture{size: size, me: v.Me(), win: gomokuWindowsBySize[size]}
 	for p := engine.Point(0); int(p) < size*size; p++ {
-		pic.mine[p] = v.Own(p) != engine.GomokuNoPiece
+		pic.mine[p] = v.Own(p) != gomoku.NoPiece
 		pic.open[p] = !v.Revealed(p)
 		pic.known[p] = v.OpponentPiece(p)
 	}
 	var cands [][]engine.Point
 	for _, n := range v.History() {
-		if n.Mover == v.Me() || n.Outcome != engine.GomokuPlacedHidden || n.Turn.Point != engine.NoPoint {
+		if n.Mover == v.Me() || n.Outcome != gomoku.PlacedHidden || n.Turn.Point != engine.NoPoint {
 			continue
 		}
 		var c []engine.Point
@@ -187,7 +188,7 @@ func (b *GomokuBot) newPicture(v engine.GomokuView) *gomokuPicture {
 // GomokuKnowledge is what one side of a referee's game may know (GTP's
 // genmove, GTP-GM-D3): its own pieces, the revealed points and the
 // opponent's revealed pieces, and how many hidden pieces the opponent has
-// — not where, nor on which line (a GomokuGame does not keep the lines).
+// — not where, nor on which line (a gomoku.Game does not keep the lines).
 // The gomoku bot's decisions on a referee's game read only this, so that
 // they cannot depend on the opponent's hidden pieces (BOT-GM-D8).
 type GomokuKnowledge struct {
@@ -206,13 +207,13 @@ type GomokuKnowledge struct {
 }
 
 // GomokuKnowledgeOf reads from the referee's game g what c may know.
-func GomokuKnowledgeOf(g engine.GomokuGame, c engine.Color) GomokuKnowledge {
+func GomokuKnowledgeOf(g gomoku.Game, c engine.Color) GomokuKnowledge {
 	size := g.Size()
 	opp := c.Opponent()
-	k := GomokuKnowledge{Size: size, Me: c, Opening: g.Phase() == engine.GomokuPhaseOpening, Own: g.Pieces(c), OpponentHidden: g.HiddenCount(opp)}
+	k := GomokuKnowledge{Size: size, Me: c, Opening: g.Phase() == gomoku.PhaseOpening, Own: g.Pieces(c), OpponentHidden: g.HiddenCount(opp)}
 	for p := engine.Point(0); int(p) < size*size; p++ {
 		k.Revealed[p] = g.Revealed(p)
-		k.OpponentRevealed[p] = g.Piece(opp, p) == engine.GomokuRevealedPiece
+		k.OpponentRevealed[p] = g.Piece(opp, p) == gomoku.RevealedPiece
 	}
 	return k
 }
@@ -322,7 +323,7 @@ func (b *GomokuBot) guess(pic *gomokuPicture, cands [][]engine.Point, own engine
 			pic.theirs[p] = 1
 		}
 	}
-	for _, f := range engine.FiveLines(own, pic.me) {
+	for _, f := range gomoku.FiveLines(own, pic.me) {
 		ps, _ := f.Points(size)
 		pic.fives = append(pic.fives, ps)
 	}
@@ -470,7 +471,7 @@ func (b *GomokuBot) noise() float64 {
 // player (GM-2): a point on the second or third line from the edge, away
 // from the corners, so that neither side is much better for the invited
 // player to take (BOT-GM-D3).
-func (b *GomokuBot) ChooseOpening(v engine.GomokuView) engine.Point {
+func (b *GomokuBot) ChooseOpening(v gomoku.View) engine.Point {
 	return b.openingPoint(v.Size())
 }
 
@@ -494,19 +495,19 @@ func (b *GomokuBot) openingPoint(size int) engine.Point {
 // ChooseSide returns the invited player's side (GM-2): X, which owns the
 // opening piece, when that piece is central enough to be worth more than
 // moving first; O otherwise (BOT-GM-D3).
-func (b *GomokuBot) ChooseSide(v engine.GomokuView) engine.Color {
+func (b *GomokuBot) ChooseSide(v gomoku.View) engine.Color {
 	size := v.Size()
 	x, y := v.OpeningPoint().XY(size)
 	if min(x, y, size-1-x, size-1-y) >= (size-1)/3 {
-		return engine.GomokuX
+		return gomoku.X
 	}
-	return engine.GomokuO
+	return gomoku.O
 }
 
 // ChooseCommit returns the point the mover commits to: the best by
 // pointValue, with the level's noise; NoPoint when it has no legal point
 // (it must then declare so, GM-7). It never passes.
-func (b *GomokuBot) ChooseCommit(v engine.GomokuView) engine.Point {
+func (b *GomokuBot) ChooseCommit(v gomoku.View) engine.Point {
 	legal := v.LegalPoints()
 	if len(legal) == 0 {
 		return engine.NoPoint
@@ -548,36 +549,36 @@ func (b *GomokuBot) best(pic *gomokuPicture, legal []engine.Point) engine.Point 
 // opponent pieces on it, which could be revealed to make the move fail or
 // to bring the piece into the open, and fewer of our own hidden pieces
 // near the point on it, which would tell the opponent which way we build.
-func (b *GomokuBot) ChooseLine(v engine.GomokuView) engine.GomokuLineKind {
+func (b *GomokuBot) ChooseLine(v gomoku.View) gomoku.LineKind {
 	p := v.Committed()
 	pic := b.pictureOf(v)
 	size := v.Size()
 	px, py := p.XY(size)
-	cost := func(kind engine.GomokuLineKind) float64 {
+	cost := func(kind gomoku.LineKind) float64 {
 		c := 0.0
-		for _, q := range engine.GomokuLineOf(size, p, kind).Points(size) {
+		for _, q := range gomoku.LineOf(size, p, kind).Points(size) {
 			if q == p {
 				continue
 			}
 			c += pic.hidden[q]
 			qx, qy := q.XY(size)
-			if v.Own(q) == engine.GomokuHiddenPiece && max(abs(qx-px), abs(qy-py)) <= 4 {
+			if v.Own(q) == gomoku.HiddenPiece && max(abs(qx-px), abs(qy-py)) <= 4 {
 				c += 0.7
 			}
 		}
 		return c
 	}
-	row, col := cost(engine.GomokuRow), cost(engine.GomokuColumn)
+	row, col := cost(gomoku.Row), cost(gomoku.Column)
 	switch {
 	case row < col:
-		return engine.GomokuRow
+		return gomoku.Row
 	case col < row:
-		return engine.GomokuColumn
+		return gomoku.Column
 	}
 	if b.rng.IntN(2) == 0 {
-		return engine.GomokuRow
+		return gomoku.Row
 	}
-	return engine.GomokuColumn
+	return gomoku.Column
 }
 
 // gomokuRevealDanger is the danger of a point (BOT-GM-D1) from which the
@@ -592,7 +593,7 @@ const gomokuRevealDanger = 60
 // point for the opponent, spoiling its windows through it, and brings the
 // opponent's new piece into the open — or makes the move fail if it was
 // committed to the same point.
-func (b *GomokuBot) ChooseResponse(v engine.GomokuView) []engine.Point {
+func (b *GomokuBot) ChooseResponse(v gomoku.View) []engine.Point {
 	hidden := v.HiddenInLine(v.Announced())
 	if len(hidden) == 0 {
 		return nil
@@ -610,8 +611,8 @@ func (b *GomokuBot) ChooseResponse(v engine.GomokuView) []engine.Point {
 // ChooseDeclaration returns the declaration after a placement (GM-5,
 // GM-6): "five" exactly when due, and the win claim whenever the bot has
 // two lines of five sharing at most one piece (BOT-GM-D6).
-func (b *GomokuBot) ChooseDeclaration(v engine.GomokuView) engine.GomokuDeclaration {
-	d := engine.GomokuDeclaration{Five: v.FiveDue()}
+func (b *GomokuBot) ChooseDeclaration(v gomoku.View) gomoku.Declaration {
+	d := gomoku.Declaration{Five: v.FiveDue()}
 	if lines, ok := v.WinningLines(); ok {
 		d.Claim, d.Lines = true, lines
 	}
@@ -621,29 +622,29 @@ func (b *GomokuBot) ChooseDeclaration(v engine.GomokuView) engine.GomokuDeclarat
 // Act does what v's player must do now, whatever the phase, and returns
 // the next view and the event to send to the opponent. It is an error to
 // call it when v.MyTurn() is false.
-func (b *GomokuBot) Act(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
+func (b *GomokuBot) Act(v gomoku.View) (gomoku.View, gomoku.Event, error) {
 	if !v.MyTurn() {
-		return v, engine.GomokuEvent{}, fmt.Errorf("bot: gomoku: not this player's turn to act (%s): %w", v.Phase(), engine.ErrNotYourTurn)
+		return v, gomoku.Event{}, fmt.Errorf("bot: gomoku: not this player's turn to act (%s): %w", v.Phase(), engine.ErrNotYourTurn)
 	}
 	switch v.Phase() {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return v.PlaceOpening(b.ChooseOpening(v))
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return v.ChooseSide(b.ChooseSide(v))
-	case engine.GomokuPhaseCommit:
+	case gomoku.PhaseCommit:
 		p := b.ChooseCommit(v)
 		if p == engine.NoPoint {
 			return v.DeclareNoLegalPoint()
 		}
 		return v.Commit(p)
-	case engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseAnnounce:
 		return v.Announce(b.ChooseLine(v))
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseRespond:
 		return v.Respond(b.ChooseResponse(v))
-	case engine.GomokuPhaseReveal:
+	case gomoku.PhaseReveal:
 		return v.Reveal()
-	case engine.GomokuPhaseDeclare:
+	case gomoku.PhaseDeclare:
 		return v.Declare(b.ChooseDeclaration(v))
 	}
-	return v, engine.GomokuEvent{}, fmt.Errorf("bot: gomoku: nothing to do in the %s phase: %w", v.Phase(), engine.ErrWrongPhase)
+	return v, gomoku.Event{}, fmt.Errorf("bot: gomoku: nothing to do in the %s phase: %w", v.Phase(), engine.ErrWrongPhase)
 }

@@ -6,23 +6,24 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // auditGomoku builds the record of a finished game from both views and
 // audits it (GM-8): the bot must never break a rule.
-func auditGomoku(t testing.TB, a, b engine.GomokuView) {
+func auditGomoku(t testing.TB, a, b gomoku.View) {
 	t.Helper()
-	var opened []engine.GomokuOpening
+	var opened []gomoku.Opening
 	for i, n := range b.History() {
-		if n.Mover == b.Me() && n.Outcome == engine.GomokuPlacedHidden {
-			opened = append(opened, engine.GomokuOpening{Move: i + 1, Point: n.Turn.Point})
+		if n.Mover == b.Me() && n.Outcome == gomoku.PlacedHidden {
+			opened = append(opened, gomoku.Opening{Move: i + 1, Point: n.Turn.Point})
 		}
 	}
 	rec, err := a.Record(opened)
 	if err != nil {
 		t.Fatalf("record: %v", err)
 	}
-	if err := engine.AuditGomoku(rec); err != nil {
+	if err := gomoku.Audit(rec); err != nil {
 		t.Fatalf("audit: %v", err)
 	}
 }
@@ -53,7 +54,7 @@ func TestGomokuBotBeatsRandom(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantGomoku, Size: 9}
 	for i := 0; i < games; i++ {
 		bot := gomokuActor(NewGomokuBot(Levels[2], uint64(i)).Act)
-		var views [2]engine.GomokuView
+		var views [2]gomoku.View
 		seat := i % 2
 		if seat == 0 {
 			views[0], views[1] = playGomoku(t, o, bot, randomGomoku(uint64(i)))
@@ -72,12 +73,12 @@ func TestGomokuBotBeatsRandom(t *testing.T) {
 // gomokuPosition sets up two views by playing turns in which nothing is
 // revealed in answer: pieces[i] is the point of turn i+1 (O first) and
 // lines[i] its announced line kind. It returns the views of O and X.
-func gomokuPosition(t testing.TB, size int, opening string, pieces []string, lines []engine.GomokuLineKind) (o, x engine.GomokuView) {
+func gomokuPosition(t testing.TB, size int, opening string, pieces []string, lines []gomoku.LineKind) (o, x gomoku.View) {
 	t.Helper()
 	opts := engine.Options{Variant: engine.VariantGomoku, Size: size}
-	inv, _ := engine.NewGomokuView(opts, engine.GomokuInviter)
-	guest, _ := engine.NewGomokuView(opts, engine.GomokuInvitee)
-	step := func(actor *engine.GomokuView, other *engine.GomokuView, act func(engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error)) {
+	inv, _ := gomoku.NewView(opts, gomoku.Inviter)
+	guest, _ := gomoku.NewView(opts, gomoku.Invitee)
+	step := func(actor *gomoku.View, other *gomoku.View, act func(gomoku.View) (gomoku.View, gomoku.Event, error)) {
 		next, ev, err := act(*actor)
 		if err != nil {
 			t.Fatal(err)
@@ -88,26 +89,26 @@ func gomokuPosition(t testing.TB, size int, opening string, pieces []string, lin
 		}
 	}
 	p0, _ := engine.ParseVertex(size, opening)
-	step(&inv, &guest, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.PlaceOpening(p0) })
-	step(&guest, &inv, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
-		return v.ChooseSide(engine.GomokuO)
+	step(&inv, &guest, func(v gomoku.View) (gomoku.View, gomoku.Event, error) { return v.PlaceOpening(p0) })
+	step(&guest, &inv, func(v gomoku.View) (gomoku.View, gomoku.Event, error) {
+		return v.ChooseSide(gomoku.O)
 	})
-	views := map[engine.Color]*engine.GomokuView{guest.Me(): &guest, inv.Me(): &inv}
+	views := map[engine.Color]*gomoku.View{guest.Me(): &guest, inv.Me(): &inv}
 	for i, s := range pieces {
 		p, _ := engine.ParseVertex(size, s)
-		mover := views[engine.GomokuO]
-		other := views[engine.GomokuX]
+		mover := views[gomoku.O]
+		other := views[gomoku.X]
 		if i%2 == 1 {
 			mover, other = other, mover
 		}
-		step(mover, other, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.Commit(p) })
-		step(mover, other, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.Announce(lines[i]) })
-		step(other, mover, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) { return v.Respond(nil) })
-		step(mover, other, func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
-			return v.Declare(engine.GomokuDeclaration{Five: v.FiveDue()})
+		step(mover, other, func(v gomoku.View) (gomoku.View, gomoku.Event, error) { return v.Commit(p) })
+		step(mover, other, func(v gomoku.View) (gomoku.View, gomoku.Event, error) { return v.Announce(lines[i]) })
+		step(other, mover, func(v gomoku.View) (gomoku.View, gomoku.Event, error) { return v.Respond(nil) })
+		step(mover, other, func(v gomoku.View) (gomoku.View, gomoku.Event, error) {
+			return v.Declare(gomoku.Declaration{Five: v.FiveDue()})
 		})
 	}
-	return *views[engine.GomokuO], *views[engine.GomokuX]
+	return *views[gomoku.O], *views[gomoku.X]
 }
 
 // TestGM3GomokuBotBlocksByReveal: O has built four in a row hidden,
@@ -115,10 +116,10 @@ func gomokuPosition(t testing.TB, size int, opening string, pieces []string, lin
 // fifth point. When O announces column F, X reveals F5, which blocks the
 // five (and makes O's move fail if O committed there).
 func TestGM3GomokuBotBlocksByReveal(t *testing.T) {
-	col, row := engine.GomokuColumn, engine.GomokuRow
+	col, row := gomoku.Column, gomoku.Row
 	// respond has O commit to F5 and announce column F, and returns X's
 	// answer.
-	respond := func(o, x engine.GomokuView) []engine.Point {
+	respond := func(o, x gomoku.View) []engine.Point {
 		f5, _ := engine.ParseVertex(9, "F5")
 		next, _, err := o.Commit(f5)
 		if err != nil {
@@ -128,7 +129,7 @@ func TestGM3GomokuBotBlocksByReveal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if x, err = x.Observe(engine.GomokuEvent{Kind: engine.GomokuEventCommit}); err != nil {
+		if x, err = x.Observe(gomoku.Event{Kind: gomoku.EventCommit}); err != nil {
 			t.Fatal(err)
 		}
 		if x, err = x.Observe(ev); err != nil {
@@ -138,14 +139,14 @@ func TestGM3GomokuBotBlocksByReveal(t *testing.T) {
 	}
 	o, x := gomokuPosition(t, 9, "J9",
 		[]string{"B5", "F5", "C5", "A1", "D5", "J1", "E5", "H8"},
-		[]engine.GomokuLineKind{col, row, col, row, col, row, col, row})
+		[]gomoku.LineKind{col, row, col, row, col, row, col, row})
 	if got := respond(o, x); !slices.Contains(got, engine.PointAt(9, 5, 4)) {
 		t.Errorf("O threatens a five in column F: X reveals %s, want F5 among them", engine.FormatVertices(9, got))
 	}
 	// Where O threatens nothing, X keeps its pieces hidden.
 	o, x = gomokuPosition(t, 9, "J9",
 		[]string{"A9", "F5", "J2", "A1"},
-		[]engine.GomokuLineKind{row, row, col, row})
+		[]gomoku.LineKind{row, row, col, row})
 	if got := respond(o, x); len(got) != 0 {
 		t.Errorf("O threatens nothing: X reveals %s, want nothing", engine.FormatVertices(9, got))
 	}
@@ -154,11 +155,11 @@ func TestGM3GomokuBotBlocksByReveal(t *testing.T) {
 // TestGM5GM6GomokuBotDeclares: "five" exactly when due, and the claim with
 // two lines.
 func TestGM5GM6GomokuBotDeclares(t *testing.T) {
-	row := engine.GomokuRow
+	row := gomoku.Row
 	// X builds row 2 and row 8 while O plays far away; X's ninth piece makes
 	// its second five.
 	pieces := []string{}
-	lines := []engine.GomokuLineKind{}
+	lines := []gomoku.LineKind{}
 	xs := []string{"A2", "B2", "C2", "D2", "E2", "A8", "B8", "C8", "D8", "E8"}
 	os := []string{"G4", "G5", "G6", "G7", "H4", "H5", "H6", "H7", "J4", "J5"}
 	for i := range xs {
@@ -174,7 +175,7 @@ func TestGM5GM6GomokuBotDeclares(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, _, _ = x.Announce(row)
-	x, err = x.Observe(engine.GomokuEvent{Kind: engine.GomokuEventResponse})
+	x, err = x.Observe(gomoku.Event{Kind: gomoku.EventResponse})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +192,8 @@ func TestGM5GM6GomokuBotDeclares(t *testing.T) {
 // hidden pieces stand on their announced lines give X the same view and
 // the bot the same choices for the same seed.
 func TestGomokuBotHiddenInformation(t *testing.T) {
-	col, row := engine.GomokuColumn, engine.GomokuRow
-	lines := []engine.GomokuLineKind{col, row, col, row, col, row}
+	col, row := gomoku.Column, gomoku.Row
+	lines := []gomoku.LineKind{col, row, col, row, col, row}
 	_, a := gomokuPosition(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7", "J2"}, lines)
 	_, b := gomokuPosition(t, 9, "E5", []string{"B2", "F6", "C8", "A1", "D1", "J2"}, lines)
 	pa := NewGomokuBot(DefaultLevel, 4).ChooseCommit(a)
@@ -204,9 +205,9 @@ func TestGomokuBotHiddenInformation(t *testing.T) {
 
 // gomokuRefereeGame plays a referee's game (GM-D2's whole turns, nothing
 // revealed): X's opening, then pieces alternately from O.
-func gomokuRefereeGame(t *testing.T, size int, opening string, pieces []string) engine.GomokuGame {
+func gomokuRefereeGame(t *testing.T, size int, opening string, pieces []string) gomoku.Game {
 	t.Helper()
-	g, err := engine.NewGomokuGame(engine.Options{Variant: engine.VariantGomoku, Size: size})
+	g, err := gomoku.NewGame(engine.Options{Variant: engine.VariantGomoku, Size: size})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,9 +217,9 @@ func gomokuRefereeGame(t *testing.T, size int, opening string, pieces []string) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := engine.GomokuX
+		c := gomoku.X
 		if i%2 == 1 {
-			c = engine.GomokuO
+			c = gomoku.O
 		}
 		if g, err = g.Play(c, p); err != nil {
 			t.Fatalf("play %v %s: %v", c, s, err)
@@ -235,23 +236,23 @@ func gomokuRefereeGame(t *testing.T, size int, opening string, pieces []string) 
 // ChooseDeclaration, Act, and ChoosePlacement on a referee's game — gives
 // X the same answer for the same seed.
 func TestGM4GomokuBotHiddenInformationEveryEntryPoint(t *testing.T) {
-	col, row := engine.GomokuColumn, engine.GomokuRow
-	lines := []engine.GomokuLineKind{col, row, col, row, col, row}
+	col, row := gomoku.Column, gomoku.Row
+	lines := []gomoku.LineKind{col, row, col, row, col, row}
 	_, a := gomokuPosition(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7", "J2"}, lines)
 	_, b := gomokuPosition(t, 9, "E5", []string{"B2", "F6", "C8", "A1", "D1", "J2"}, lines)
 	for seed := uint64(1); seed <= 4; seed++ {
-		same := func(name string, f func(*GomokuBot, engine.GomokuView) string) {
+		same := func(name string, f func(*GomokuBot, gomoku.View) string) {
 			t.Helper()
 			if ra, rb := f(NewGomokuBot(DefaultLevel, seed), a), f(NewGomokuBot(DefaultLevel, seed), b); ra != rb {
 				t.Errorf("seed %d: %s answers %s and %s on the same view", seed, name, ra, rb)
 			}
 		}
-		same("ChooseCommit", func(g *GomokuBot, v engine.GomokuView) string { return g.ChooseCommit(v).Vertex(9) })
-		same("Act", func(g *GomokuBot, v engine.GomokuView) string {
+		same("ChooseCommit", func(g *GomokuBot, v gomoku.View) string { return g.ChooseCommit(v).Vertex(9) })
+		same("Act", func(g *GomokuBot, v gomoku.View) string {
 			next, ev, err := g.Act(v)
 			return fmt.Sprint(ev, err, next.Committed())
 		})
-		same("ChooseLine after Act", func(g *GomokuBot, v engine.GomokuView) string {
+		same("ChooseLine after Act", func(g *GomokuBot, v gomoku.View) string {
 			next, _, err := g.Act(v)
 			if err != nil {
 				return err.Error()
@@ -271,8 +272,8 @@ func TestGM4GomokuBotHiddenInformationEveryEntryPoint(t *testing.T) {
 	ga := gomokuRefereeGame(t, 9, "E5", []string{"B5", "F6", "C4", "A1", "D7", "J2"})
 	gb := gomokuRefereeGame(t, 9, "E5", []string{"H8", "F6", "A9", "A1", "J9", "J2"})
 	for seed := uint64(1); seed <= 8; seed++ {
-		xa := NewGomokuBot(DefaultLevel, seed).ChoosePlacement(GomokuKnowledgeOf(ga, engine.GomokuX))
-		xb := NewGomokuBot(DefaultLevel, seed).ChoosePlacement(GomokuKnowledgeOf(gb, engine.GomokuX))
+		xa := NewGomokuBot(DefaultLevel, seed).ChoosePlacement(GomokuKnowledgeOf(ga, gomoku.X))
+		xb := NewGomokuBot(DefaultLevel, seed).ChoosePlacement(GomokuKnowledgeOf(gb, gomoku.X))
 		if xa != xb {
 			t.Errorf("seed %d: ChoosePlacement for X answers %s and %s: it reads O's hidden pieces", seed, xa.Vertex(9), xb.Vertex(9))
 		}

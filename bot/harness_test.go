@@ -5,19 +5,22 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // phantomChooser picks a try from a player's view.
-type phantomChooser func(v engine.PhantomView) engine.Point
+type phantomChooser func(v phantom.View) engine.Point
 
 // randomPhantom tries uniformly among the sensible tries that are not
 // certain own eyes, and passes when there are none.
 func randomPhantom(seed uint64) phantomChooser {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	return func(v engine.PhantomView) engine.Point {
+	return func(v phantom.View) engine.Point {
 		geo := geometryOf(v.Size())
 		own := func(p engine.Point) engine.Color {
-			if v.At(p) == engine.PhantomOwn {
+			if v.At(p) == phantom.Own {
 				return v.Me()
 			}
 			return engine.Empty
@@ -39,15 +42,15 @@ func randomPhantom(seed uint64) phantomChooser {
 // referee and both views, checking every try the choosers make against
 // the view (never a try SensibleTries excludes). It returns the referee at
 // the end and the number of tries.
-func playPhantom(t testing.TB, o engine.Options, players [3]phantomChooser, maxTries int) (engine.PhantomReferee, int) {
+func playPhantom(t testing.TB, o engine.Options, players [3]phantomChooser, maxTries int) (phantom.Referee, int) {
 	t.Helper()
-	r, err := engine.NewPhantomReferee(o)
+	r, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var views [3]engine.PhantomView
+	var views [3]phantom.View
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if views[c], err = engine.NewPhantomView(o, c); err != nil {
+		if views[c], err = phantom.NewView(o, c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -63,7 +66,7 @@ func playPhantom(t testing.TB, o engine.Options, players [3]phantomChooser, maxT
 			t.Fatalf("try %d: %v", tries, err)
 		}
 		for _, to := range []engine.Color{engine.Black, engine.White} {
-			a := engine.PhantomAnnounce(r.Rules(), r.Options().Size, out, to)
+			a := phantom.Announce(r.Rules(), r.Options().Size, out, to)
 			if views[to], err = views[to].Apply(a); err != nil {
 				t.Fatalf("try %d: view of %v: %v", tries, to, err)
 			}
@@ -84,32 +87,32 @@ func containsPoint(ps []engine.Point, p engine.Point) bool {
 }
 
 // gomokuActor does what its player must do now.
-type gomokuActor func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error)
+type gomokuActor func(v gomoku.View) (gomoku.View, gomoku.Event, error)
 
 // randomGomoku commits to random legal points, announces a random line,
 // never reveals in answer, and declares what is due.
 func randomGomoku(seed uint64) gomokuActor {
 	rng := rand.New(rand.NewPCG(seed, 9))
-	return func(v engine.GomokuView) (engine.GomokuView, engine.GomokuEvent, error) {
+	return func(v gomoku.View) (gomoku.View, gomoku.Event, error) {
 		switch v.Phase() {
-		case engine.GomokuPhaseOpening:
+		case gomoku.PhaseOpening:
 			return v.PlaceOpening(engine.Point(rng.IntN(v.Size() * v.Size())))
-		case engine.GomokuPhaseChooseSide:
+		case gomoku.PhaseChooseSide:
 			return v.ChooseSide(engine.Color(1 + rng.IntN(2)))
-		case engine.GomokuPhaseCommit:
+		case gomoku.PhaseCommit:
 			ps := v.LegalPoints()
 			if len(ps) == 0 {
 				return v.DeclareNoLegalPoint()
 			}
 			return v.Commit(ps[rng.IntN(len(ps))])
-		case engine.GomokuPhaseAnnounce:
-			return v.Announce(engine.GomokuLineKind(1 + rng.IntN(2)))
-		case engine.GomokuPhaseRespond:
+		case gomoku.PhaseAnnounce:
+			return v.Announce(gomoku.LineKind(1 + rng.IntN(2)))
+		case gomoku.PhaseRespond:
 			return v.Respond(nil)
-		case engine.GomokuPhaseReveal:
+		case gomoku.PhaseReveal:
 			return v.Reveal()
 		}
-		d := engine.GomokuDeclaration{Five: v.FiveDue()}
+		d := gomoku.Declaration{Five: v.FiveDue()}
 		if lines, ok := v.WinningLines(); ok {
 			d.Claim, d.Lines = true, lines
 		}
@@ -120,17 +123,17 @@ func randomGomoku(seed uint64) gomokuActor {
 // playGomoku plays a game between the inviter (seat 0) and the invitee
 // (seat 1), each event of one observed by the other, and audits the record
 // at the end. It returns both final views.
-func playGomoku(t testing.TB, o engine.Options, inviter, invitee gomokuActor) (engine.GomokuView, engine.GomokuView) {
+func playGomoku(t testing.TB, o engine.Options, inviter, invitee gomokuActor) (gomoku.View, gomoku.View) {
 	t.Helper()
-	a, err := engine.NewGomokuView(o, engine.GomokuInviter)
+	a, err := gomoku.NewView(o, gomoku.Inviter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.NewGomokuView(o, engine.GomokuInvitee)
+	b, err := gomoku.NewView(o, gomoku.Invitee)
 	if err != nil {
 		t.Fatal(err)
 	}
-	views := [2]*engine.GomokuView{&a, &b}
+	views := [2]*gomoku.View{&a, &b}
 	actors := [2]gomokuActor{inviter, invitee}
 	for step := 0; !a.Over() && !b.Over(); step++ {
 		if step > 20000 {

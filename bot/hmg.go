@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 // HMGBot plays Hidden Move Go (HMG-1..HMG-8, docs/bots.md BOT-HMG-D1..D6).
@@ -97,14 +98,14 @@ func abs(x int) int {
 // ChooseAction returns c's next action in g, c being to move: a reveal
 // (the turn goes on unless it undid a move) or the regular move that ends
 // the turn. It is always one of g.LegalActions(c).
-func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction {
+func (b *HMGBot) ChooseAction(g hmg.Game, c engine.Color) hmg.Action {
 	actions := g.LegalActions(c)
 	if len(actions) == 0 {
-		return engine.HMGAction{Color: c, Point: engine.Pass}
+		return hmg.Action{Color: c, Point: engine.Pass}
 	}
 	board := g.Board()
 	opp := c.Opponent()
-	var reveals []engine.HMGAction
+	var reveals []hmg.Action
 	for _, a := range actions {
 		if a.Reveal {
 			reveals = append(reveals, a)
@@ -141,7 +142,7 @@ func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction
 				return a
 			}
 		}
-		return engine.HMGAction{Color: c, Point: p}
+		return hmg.Action{Color: c, Point: p}
 	}
 	// BOT-HMG-D5: before passing, play the cards that cost nothing: not
 	// into an own eye, not into atari.
@@ -154,13 +155,13 @@ func (b *HMGBot) ChooseAction(g engine.HMGGame, c engine.Color) engine.HMGAction
 			return a
 		}
 	}
-	return engine.HMGAction{Color: c, Point: b.passOrPlay(g, c)}
+	return hmg.Action{Color: c, Point: b.passOrPlay(g, c)}
 }
 
 // ChooseActionOrResign is ChooseAction that may also resign (resign true)
 // when its board search judges the game lost (BOT-D6), the opponent's
 // unused cards counted as points (HMG-7).
-func (b *HMGBot) ChooseActionOrResign(g engine.HMGGame, c engine.Color) (engine.HMGAction, bool) {
+func (b *HMGBot) ChooseActionOrResign(g hmg.Game, c engine.Color) (hmg.Action, bool) {
 	b.hopeless = false
 	a := b.ChooseAction(g, c)
 	return a, b.hopeless
@@ -169,7 +170,7 @@ func (b *HMGBot) ChooseActionOrResign(g engine.HMGGame, c engine.Color) (engine.
 // ChoosePlay returns c's regular move in g, c being to move, without any
 // reveal: the board search's move, or the pass. It is always legal
 // (CheckPlay). GTP's genmove uses it (GTP-HMG-D3).
-func (b *HMGBot) ChoosePlay(g engine.HMGGame, c engine.Color) engine.Point {
+func (b *HMGBot) ChoosePlay(g hmg.Game, c engine.Color) engine.Point {
 	if p := b.searchPlay(g, c); p != engine.Pass {
 		return p
 	}
@@ -179,7 +180,7 @@ func (b *HMGBot) ChoosePlay(g engine.HMGGame, c engine.Color) engine.Point {
 // searchPlay returns the board search's regular move for c, or Pass, with
 // the cards in the count (HMG-7): each unused card is a point for the
 // opponent.
-func (b *HMGBot) searchPlay(g engine.HMGGame, c engine.Color) engine.Point {
+func (b *HMGBot) searchPlay(g hmg.Game, c engine.Color) engine.Point {
 	komi := g.Options().Komi + float64(g.UnusedCards(engine.Black)) - float64(g.UnusedCards(engine.White))
 	legal := g.LegalPoints(c)
 	if len(legal) == 0 {
@@ -193,7 +194,7 @@ func (b *HMGBot) searchPlay(g engine.HMGGame, c engine.Color) engine.Point {
 
 // passOrPlay returns Pass when c may pass; after reveals into a repeated
 // position the turn must end with a stone (HMG-6), a random legal one.
-func (b *HMGBot) passOrPlay(g engine.HMGGame, c engine.Color) engine.Point {
+func (b *HMGBot) passOrPlay(g hmg.Game, c engine.Color) engine.Point {
 	if !g.CanPass(c) {
 		if legal := g.LegalPoints(c); len(legal) > 0 {
 			return legal[b.rng.IntN(len(legal))]

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 // hmgGame starts a referee's game with both players' cards set.
-func hmgGame(t testing.TB, size int, black, white []engine.Point) engine.HMGGame {
+func hmgGame(t testing.TB, size int, black, white []engine.Point) hmg.Game {
 	t.Helper()
-	g, err := engine.NewHMGGame(engine.Options{Variant: engine.VariantHMG, Size: size, Cards: len(black), CardsSet: true})
+	g, err := hmg.NewGame(engine.Options{Variant: engine.VariantHMG, Size: size, Cards: len(black), CardsSet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +128,9 @@ func TestHMGBotHiddenInformation(t *testing.T) {
 	for k := 0; k < 5; k++ {
 		mine := vertices(t, 9, "C3", "G7", "E5")
 		theirs := [][]engine.Point{vertices(t, 9, "D4", "F6", "C7"), vertices(t, 9, "A9", "J1", "E6")}
-		peer, _ := engine.NewHMGGame(engine.Options{Variant: engine.VariantHMG, Size: 9})
+		peer, _ := hmg.NewGame(engine.Options{Variant: engine.VariantHMG, Size: 9})
 		peer, _ = peer.SetCards(engine.Black, mine)
-		games := []engine.HMGGame{hmgGame(t, 9, mine, theirs[0]), hmgGame(t, 9, mine, theirs[1]), peer}
+		games := []hmg.Game{hmgGame(t, 9, mine, theirs[0]), hmgGame(t, 9, mine, theirs[1]), peer}
 		// The same random regular moves in all three games.
 		for i := 0; i < 2*k; i++ {
 			c := games[0].ToMove()
@@ -142,7 +143,7 @@ func TestHMGBotHiddenInformation(t *testing.T) {
 				}
 			}
 		}
-		var actions []engine.HMGAction
+		var actions []hmg.Action
 		var plays []engine.Point
 		for _, g := range games {
 			if g.ToMove() != engine.Black {

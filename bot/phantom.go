@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // PhantomBot plays Phantom Go from a player's view only (PG-1..PG-9,
@@ -67,14 +68,14 @@ type phantomFacts struct {
 }
 
 // phantomFactsOf reads the facts from v, the view of the player to move.
-func phantomFactsOf(v engine.PhantomView) phantomFacts {
+func phantomFactsOf(v phantom.View) phantomFacts {
 	me := v.Me()
 	opp := me.Opponent()
 	f := phantomFacts{size: v.Size(), me: me, ko: engine.NoPoint}
 	log := v.Log()
 	ownOnBoard, oppOnBoard := 0, 0
 	for _, a := range log {
-		if a.Event != engine.PhantomMoved {
+		if a.Event != phantom.Moved {
 			continue
 		}
 		if a.Mover == me {
@@ -89,35 +90,35 @@ func phantomFactsOf(v engine.PhantomView) phantomFacts {
 	// since the opponent's last announcement.
 	var emptyForSure [engine.MaxPoints]bool
 	i := len(log) - 1
-	for ; i >= 0 && log[i].Mover == me && log[i].Event == engine.PhantomIllegal; i-- {
+	for ; i >= 0 && log[i].Mover == me && log[i].Event == phantom.Illegal; i-- {
 		a := log[i]
 		f.turnFailures++
 		switch a.Reason {
-		case engine.TrySuicide:
+		case phantom.TrySuicide:
 			f.suicides = append(f.suicides, a.Point)
 			emptyForSure[a.Point] = true
-		case engine.TryKo:
+		case phantom.TryKo:
 			f.ko = a.Point
 			emptyForSure[a.Point] = true
 		}
 	}
 	if i >= 0 && log[i].Mover == opp {
 		last := log[i]
-		f.opponentPassed = last.Event == engine.PhantomPassed
-		if last.Event == engine.PhantomMoved {
+		f.opponentPassed = last.Event == phantom.Passed
+		if last.Event == phantom.Moved {
 			f.meInAtari, f.oppInAtari = last.AtariOpponent, last.AtariSelf
 		}
 	}
 	for p := engine.Point(0); int(p) < f.size*f.size; p++ {
 		switch v.At(p) {
-		case engine.PhantomOwn:
+		case phantom.Own:
 			f.own = append(f.own, p)
-		case engine.PhantomOpponent:
+		case phantom.Opponent:
 			f.opp = append(f.opp, p)
-		case engine.PhantomOwnUncertain:
+		case phantom.OwnUncertain:
 			f.uncertain = append(f.uncertain, p)
 			f.free = append(f.free, p)
-		case engine.PhantomUnknown, engine.PhantomOpponentUncertain:
+		case phantom.Unknown, phantom.OpponentUncertain:
 			// A learnt stone that a count-only capture may have taken is
 			// as open as an unknown point.
 			if !emptyForSure[p] {
@@ -237,7 +238,7 @@ type phantomStat struct {
 // vain this turn (SensibleTries), and never one of the player's own eyes.
 // When it is not the player's turn, it returns engine.Pass. It never
 // resigns (ChooseTryOrResign may).
-func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
+func (b *PhantomBot) ChooseTry(v phantom.View) engine.Point {
 	p, _ := b.ChooseTryOrResign(v)
 	return p
 }
@@ -252,14 +253,14 @@ func (b *PhantomBot) ChooseTry(v engine.PhantomView) engine.Point {
 // least passWinRate of the search's playouts within passMargin of the
 // best try; it resigns (resign true) when nine in ten samples are settled
 // boards it loses.
-func (b *PhantomBot) ChooseTryOrResign(v engine.PhantomView) (move engine.Point, resign bool) {
+func (b *PhantomBot) ChooseTryOrResign(v phantom.View) (move engine.Point, resign bool) {
 	if v.ToMove() != v.Me() || v.PlayEnded() {
 		return engine.Pass, false
 	}
 	f := phantomFactsOf(v)
 	geo := geometryOf(f.size)
 	ownAt := func(p engine.Point) engine.Color {
-		if v.At(p) == engine.PhantomOwn {
+		if v.At(p) == phantom.Own {
 			return f.me
 		}
 		return engine.Empty

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 var phantomRuleSets = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
@@ -34,10 +35,10 @@ func TestPGD3PhantomBotEyes(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon}
 	b := NewPhantomBot(Level{Playouts: 60}, 7.5, 5)
 	checked := 0
-	eyeChecking := func(v engine.PhantomView) engine.Point {
+	eyeChecking := func(v phantom.View) engine.Point {
 		p := b.ChooseTry(v)
 		own := func(q engine.Point) engine.Color {
-			if v.At(q) == engine.PhantomOwn {
+			if v.At(q) == phantom.Own {
 				return v.Me()
 			}
 			return engine.Empty
@@ -56,15 +57,15 @@ func TestPGD3PhantomBotEyes(t *testing.T) {
 
 // phantomViewsOf plays random tries from the start (the random player on
 // both sides) and returns the referee and the views after n tries.
-func phantomViewsOf(t testing.TB, o engine.Options, seed uint64, n int) (engine.PhantomReferee, [3]engine.PhantomView) {
+func phantomViewsOf(t testing.TB, o engine.Options, seed uint64, n int) (phantom.Referee, [3]phantom.View) {
 	t.Helper()
-	r, err := engine.NewPhantomReferee(o)
+	r, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var views [3]engine.PhantomView
+	var views [3]phantom.View
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		views[c], _ = engine.NewPhantomView(o, c)
+		views[c], _ = phantom.NewView(o, c)
 	}
 	players := [3]phantomChooser{engine.Black: randomPhantom(seed), engine.White: randomPhantom(seed + 1)}
 	for i := 0; i < n && !r.PlayEnded(); i++ {
@@ -74,7 +75,7 @@ func phantomViewsOf(t testing.TB, o engine.Options, seed uint64, n int) (engine.
 			t.Fatal(err)
 		}
 		for _, to := range []engine.Color{engine.Black, engine.White} {
-			if views[to], err = views[to].Apply(engine.PhantomAnnounce(o.Rules, o.Size, out, to)); err != nil {
+			if views[to], err = views[to].Apply(phantom.Announce(o.Rules, o.Size, out, to)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -110,11 +111,11 @@ func TestPGD3PhantomDeterminization(t *testing.T) {
 				g := b.determinize(&f)
 				for p := engine.Point(0); int(p) < g.Points(); p++ {
 					switch v.At(p) {
-					case engine.PhantomOwn:
+					case phantom.Own:
 						if g.At(p) != me {
 							t.Fatalf("%s seed %d: own stone %s missing", rules, seed, p.Vertex(size))
 						}
-					case engine.PhantomOpponent:
+					case phantom.Opponent:
 						if g.At(p) != me.Opponent() {
 							t.Fatalf("%s seed %d: known opponent stone %s missing", rules, seed, p.Vertex(size))
 						}
@@ -142,19 +143,19 @@ func TestPGD3PhantomDeterminization(t *testing.T) {
 // the stone.
 func TestPGD2PhantomBotUsesFailedTries(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 7, Rules: engine.RulesCommon}
-	r, _ := engine.NewPhantomReferee(o)
-	views := [3]engine.PhantomView{}
+	r, _ := phantom.NewReferee(o)
+	views := [3]phantom.View{}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		views[c], _ = engine.NewPhantomView(o, c)
+		views[c], _ = phantom.NewView(o, c)
 	}
-	try := func(c engine.Color, v string) engine.TryOutcome {
+	try := func(c engine.Color, v string) phantom.TryOutcome {
 		p, _ := engine.ParseVertex(7, v)
 		next, out, err := r.Try(c, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, to := range []engine.Color{engine.Black, engine.White} {
-			views[to], _ = views[to].Apply(engine.PhantomAnnounce(o.Rules, 7, out, to))
+			views[to], _ = views[to].Apply(phantom.Announce(o.Rules, 7, out, to))
 		}
 		r = next
 		return out
@@ -186,12 +187,12 @@ func TestPG5PhantomBotSnapbackFacts(t *testing.T) {
 	const size = 9
 	for _, rules := range []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg} {
 		o := engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}
-		r, _ := engine.NewPhantomReferee(o)
-		views := [3]engine.PhantomView{}
+		r, _ := phantom.NewReferee(o)
+		views := [3]phantom.View{}
 		for _, c := range []engine.Color{engine.Black, engine.White} {
-			views[c], _ = engine.NewPhantomView(o, c)
+			views[c], _ = phantom.NewView(o, c)
 		}
-		var last engine.TryOutcome
+		var last phantom.TryOutcome
 		for i, v := range []string{"B2", "B3", "C2", "C3", "E2", "D3", "E1", "D2", "J9", "A2", "H9", "A1", "J8", "C1", "D1", "G7", "B1"} {
 			p, _ := engine.ParseVertex(size, v)
 			next, out, err := r.Try(r.ToMove(), p)
@@ -199,7 +200,7 @@ func TestPG5PhantomBotSnapbackFacts(t *testing.T) {
 				t.Fatalf("%s: try %d %s: %+v %v", rules, i, v, out, err)
 			}
 			for _, to := range []engine.Color{engine.Black, engine.White} {
-				if views[to], err = views[to].Apply(engine.PhantomAnnounce(rules, size, out, to)); err != nil {
+				if views[to], err = views[to].Apply(phantom.Announce(rules, size, out, to)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -241,9 +242,9 @@ func TestPG5PhantomBotSnapbackFacts(t *testing.T) {
 // all it needs.)
 func TestPhantomBotHiddenInformation(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon}
-	play := func(whites []string) engine.PhantomView {
-		r, _ := engine.NewPhantomReferee(o)
-		v, _ := engine.NewPhantomView(o, engine.Black)
+	play := func(whites []string) phantom.View {
+		r, _ := phantom.NewReferee(o)
+		v, _ := phantom.NewView(o, engine.Black)
 		for i, w := range whites {
 			for _, m := range []struct {
 				c engine.Color
@@ -254,7 +255,7 @@ func TestPhantomBotHiddenInformation(t *testing.T) {
 				if err != nil || !out.Legal {
 					t.Fatalf("%s: %v %+v", m.v, err, out)
 				}
-				if v, err = v.Apply(engine.PhantomAnnounce(o.Rules, 9, out, engine.Black)); err != nil {
+				if v, err = v.Apply(phantom.Announce(o.Rules, 9, out, engine.Black)); err != nil {
 					t.Fatal(err)
 				}
 				r = next
@@ -317,7 +318,7 @@ func FuzzPhantomDeterminization(f *testing.F) {
 			if g.At(p) != engine.Empty && g.Liberties(p) == 0 {
 				t.Fatalf("chain at %s without liberty", p.Vertex(5))
 			}
-			if views[me].At(p) == engine.PhantomOwn && g.At(p) != me {
+			if views[me].At(p) == phantom.Own && g.At(p) != me {
 				t.Fatalf("own stone %s missing", p.Vertex(5))
 			}
 		}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // phantomFewUnknown is the number of opponent stones of unknown place
@@ -24,10 +25,10 @@ const phantomFewUnknown = 4
 // nothing changes; the remaining chains and the remaining regions vital
 // to all their bordering chains are its area, the rest of the board the
 // opponent's. lead is positive when f.me wins that count, komi counted.
-func phantomWorstLead(v engine.PhantomView, f *phantomFacts, komi float64) float64 {
+func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 	geo := geometryOf(f.size)
 	n := geo.points
-	own := func(p engine.Point) bool { return v.At(p) == engine.PhantomOwn }
+	own := func(p engine.Point) bool { return v.At(p) == phantom.Own }
 	// Own chains and non-own regions, numbered from 1.
 	var chainOf, regionOf [engine.MaxPoints]int
 	var stack []engine.Point
@@ -62,7 +63,7 @@ func phantomWorstLead(v engine.PhantomView, f *phantomFacts, komi float64) float
 	for i, members := range regions {
 		safe[i+1] = f.place < phantomFewUnknown
 		for _, p := range members {
-			if s := v.At(p); s == engine.PhantomOpponent || s == engine.PhantomOpponentUncertain {
+			if s := v.At(p); s == phantom.Opponent || s == phantom.OpponentUncertain {
 				safe[i+1] = false
 			}
 		}
@@ -76,7 +77,7 @@ func phantomWorstLead(v engine.PhantomView, f *phantomFacts, komi float64) float
 		next := map[int]int{} // chain -> open members next to it
 		open := 0             // members that may be empty
 		for _, p := range members {
-			if v.At(p) == engine.PhantomOpponent {
+			if v.At(p) == phantom.Opponent {
 				continue
 			}
 			open++

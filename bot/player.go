@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -231,19 +232,19 @@ func (b *Bots) chooseGomoku(vv protocol.GomokuView) protocol.Action {
 	}
 	gb := b.gomokuBot
 	switch v.Phase() {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return protocol.GomokuOpening{Point: gb.ChooseOpening(v)}
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return protocol.GomokuChooseSide{Side: gb.ChooseSide(v)}
-	case engine.GomokuPhaseCommit:
+	case gomoku.PhaseCommit:
 		p := gb.ChooseCommit(v)
 		if p == engine.NoPoint {
 			return nil
 		}
 		return protocol.GomokuPlace{Point: p}
-	case engine.GomokuPhaseAnnounce:
-		return protocol.GomokuAnnounce{Column: gb.ChooseLine(v) == engine.GomokuColumn}
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseAnnounce:
+		return protocol.GomokuAnnounce{Column: gb.ChooseLine(v) == gomoku.Column}
+	case gomoku.PhaseRespond:
 		return protocol.GomokuRespond{Reveal: gb.ChooseResponse(v)}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -94,15 +95,15 @@ func TestBotsPlayOverTheNetwork(t *testing.T) {
 // that the view finds sensible, and nothing when it is not its try.
 func TestBotsPhantomView(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true}
-	r, _ := engine.NewPhantomReferee(o)
-	own, _ := engine.NewPhantomView(o, engine.Black)
+	r, _ := phantom.NewReferee(o)
+	own, _ := phantom.NewView(o, engine.Black)
 	for _, v := range []string{"C3", "D3", "C2", "B4"} {
 		p, _ := engine.ParseVertex(5, v)
 		next, out, err := r.Try(r.ToMove(), p)
 		if err != nil || !out.Legal {
 			t.Fatalf("%s: %v %+v", v, err, out)
 		}
-		if own, err = own.Apply(engine.PhantomAnnounce(o.Rules, 5, out, engine.Black)); err != nil {
+		if own, err = own.Apply(phantom.Announce(o.Rules, 5, out, engine.Black)); err != nil {
 			t.Fatal(err)
 		}
 		r = next

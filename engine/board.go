@@ -23,8 +23,9 @@ func NewBoard(size int) (Board, error) {
 	return Board{size: uint8(size)}, nil
 }
 
-// mustBoard is NewBoard for sizes already checked.
-func mustBoard(size int) Board {
+// MustNewBoard is NewBoard for a size already checked; it panics on a size
+// out of range.
+func MustNewBoard(size int) Board {
 	b, err := NewBoard(size)
 	if err != nil {
 		panic(err)
@@ -116,9 +117,9 @@ func (b *Board) Liberties(p Point) int {
 	return len(libs)
 }
 
-// hasLiberty reports whether the chain at p has at least one liberty,
+// HasLiberty reports whether the chain at p has at least one liberty,
 // stopping at the first one found.
-func (b *Board) hasLiberty(p Point) bool {
+func (b *Board) HasLiberty(p Point) bool {
 	c := b.cells[p]
 	var seen [MaxPoints]bool
 	var stack [MaxPoints]Point
@@ -191,11 +192,11 @@ func (b Board) Place(p Point, c Color) (Board, PlaceResult) {
 	opp := c.Opponent()
 	ns, n := next.Neighbors(p)
 	for _, q := range ns[:n] {
-		if next.cells[q] == opp && !next.hasLiberty(q) {
+		if next.cells[q] == opp && !next.HasLiberty(q) {
 			res.Captured = next.removeChain(q, res.Captured)
 		}
 	}
-	if len(res.Captured) == 0 && !next.hasLiberty(p) {
+	if len(res.Captured) == 0 && !next.HasLiberty(p) {
 		return b, PlaceResult{Suicide: true}
 	}
 	return next, res
@@ -243,7 +244,7 @@ func (b Board) String() string {
 	sb.WriteString("   ")
 	for x := 0; x < size; x++ {
 		sb.WriteByte(' ')
-		sb.WriteByte(columnLetters[x])
+		sb.WriteByte(ColumnLetters[x])
 	}
 	sb.WriteByte('\n')
 	for y := size - 1; y >= 0; y-- {
@@ -264,7 +265,7 @@ func (b Board) String() string {
 	sb.WriteString("   ")
 	for x := 0; x < size; x++ {
 		sb.WriteByte(' ')
-		sb.WriteByte(columnLetters[x])
+		sb.WriteByte(ColumnLetters[x])
 	}
 	sb.WriteByte('\n')
 	return sb.String()

@@ -61,7 +61,7 @@ func TestBoardNeighbors(t *testing.T) {
 		{"edge E9", "E9", "E8 D9 F9"},
 		{"centre E5", "E5", "E4 D5 F5 E6"},
 	}
-	b := mustBoard(9)
+	b := MustNewBoard(9)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := vertexList(t, 9, tt.vertex)[0]
@@ -76,11 +76,11 @@ func TestBoardNeighbors(t *testing.T) {
 }
 
 func TestBoardAtSetOffBoard(t *testing.T) {
-	b := mustBoard(5)
+	b := MustNewBoard(5)
 	b.Set(25, Black)
 	b.Set(-1, White)
 	b.Set(Pass, White)
-	if b != mustBoard(5) {
+	if b != MustNewBoard(5) {
 		t.Errorf("Set off the board changed the board:\n%v", b)
 	}
 	if b.At(25) != Empty || b.At(-3) != Empty || b.OnBoard(25) || b.OnBoard(Pass) || !b.OnBoard(24) {
@@ -91,7 +91,7 @@ func TestBoardAtSetOffBoard(t *testing.T) {
 		t.Errorf("Set(12, White) did not place a stone")
 	}
 	b.Set(12, Empty)
-	if b != mustBoard(5) {
+	if b != MustNewBoard(5) {
 		t.Errorf("Set(12, Empty) did not clear the point")
 	}
 }
@@ -190,7 +190,7 @@ func TestBoardCountStonesHash(t *testing.T) {
 	if c.Hash() != b.Hash() {
 		t.Errorf("restoring the stone did not restore the hash")
 	}
-	e5, e9 := mustBoard(5), mustBoard(9)
+	e5, e9 := MustNewBoard(5), MustNewBoard(9)
 	if e5.Hash() == e9.Hash() {
 		t.Errorf("empty boards of different sizes hash equally")
 	}

@@ -251,7 +251,7 @@ func (c gnugoCommand) check(s *gnugoScript, r gnugoReply) error {
 // the SGF record that GNU Go's printsgf writes. SGF points are two
 // letters, column then row, from the top-left corner.
 func gnugoSGFBoard(size int, sgf string) (Board, error) {
-	b := mustBoard(size)
+	b := MustNewBoard(size)
 	color := Empty
 	for i := 0; i < len(sgf); i++ {
 		switch ch := sgf[i]; {

@@ -11,7 +11,7 @@ type GoGame struct {
 	toMove   Color
 	passes   int
 	captured [3]int
-	history  *positionHistory
+	history  *PositionHistory
 	last     Point
 	moves    int
 }
@@ -28,8 +28,8 @@ func NewGoGame(o Options) (GoGame, error) {
 	if err != nil {
 		return GoGame{}, err
 	}
-	b := mustBoard(o.Size)
-	g := GoGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}
+	b := MustNewBoard(o.Size)
+	g := GoGame{opts: o, board: b, toMove: Black, history: (*PositionHistory)(nil).Push(b), last: NoPoint}
 	if o.Handicap > 0 {
 		// HC-D1: Black's stones stand before the first move; White moves
 		// first.
@@ -110,11 +110,11 @@ func (g GoGame) play(c Color, p Point) (GoGame, []Point, error) {
 	case res.Suicide:
 		return g, nil, fmt.Errorf("play %s %s: %w", c, p.Vertex(g.board.Size()), ErrSuicide)
 	}
-	if g.history.contains(next) {
+	if g.history.Contains(next) {
 		return g, nil, fmt.Errorf("play %s %s: %w", c, p.Vertex(g.board.Size()), ErrSuperko)
 	}
 	g.board = next
-	g.history = g.history.push(next)
+	g.history = g.history.Push(next)
 	g.captured[c] += len(res.Captured)
 	g.passes = 0
 	g.toMove = c.Opponent()

@@ -33,11 +33,11 @@ func (g GoGame) WithSetup(black, white []Point) (GoGame, error) {
 	}
 	for i := 0; i < b.Points(); i++ {
 		p := Point(i)
-		if b.At(p) != Empty && !b.hasLiberty(p) {
+		if b.At(p) != Empty && !b.HasLiberty(p) {
 			return g, fmt.Errorf("engine: setup leaves the chain at %s without a liberty: %w", p.Vertex(b.Size()), ErrSuicide)
 		}
 	}
 	g.board = b
-	g.history = (*positionHistory)(nil).push(b)
+	g.history = (*PositionHistory)(nil).Push(b)
 	return g, nil
 }

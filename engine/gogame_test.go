@@ -20,7 +20,7 @@ func goSpecGame(t *testing.T, toMove Color, komi float64, rows ...string) GoGame
 		t.Fatalf("NewGoGame: %v", err)
 	}
 	g.board = b
-	g.history = (*positionHistory)(nil).push(b)
+	g.history = (*PositionHistory)(nil).Push(b)
 	g.toMove = toMove
 	return g
 }

@@ -12,7 +12,7 @@ func TestPOD6PolicyPlayoutMatchesPlace(t *testing.T) {
 	for _, size := range []int{5, 7, 9, 13} {
 		rng := rand.New(rand.NewPCG(uint64(size), 6))
 		for g := 0; g < 10; g++ {
-			pb := NewPlayoutBoard(mustBoard(size), Black, NoPoint)
+			pb := NewPlayoutBoard(MustNewBoard(size), Black, NoPoint)
 			for moves := 0; pb.Passes() < 2 && moves < PlayoutMoveCap*size*size; moves++ {
 				before := pb.Board()
 				c := pb.ToMove()

@@ -151,7 +151,7 @@ type playoutDifferentialStats struct {
 // that eyes get filled and big chains die too.
 func playDifferentialGame(t *testing.T, size int, rng *rand.Rand, policy bool, stats *playoutDifferentialStats) {
 	t.Helper()
-	ref := &playoutReference{board: mustBoard(size), toMove: Black, ko: NoPoint}
+	ref := &playoutReference{board: MustNewBoard(size), toMove: Black, ko: NoPoint}
 	pb := NewPlayoutBoard(ref.board, Black, NoPoint)
 	n := Point(size * size)
 	var legal []Point
@@ -516,7 +516,7 @@ func TestPOD2PlayoutEndsWithOnlyEyes(t *testing.T) {
 	finished := 0
 	for _, size := range []int{5, 9, 19} {
 		rng := rand.New(rand.NewPCG(uint64(size), 7))
-		start := NewPlayoutBoard(mustBoard(size), Black, NoPoint)
+		start := NewPlayoutBoard(MustNewBoard(size), Black, NoPoint)
 		var pb PlayoutBoard
 		for range 10 {
 			pb.CopyFrom(start)
@@ -574,7 +574,7 @@ func TestGO5PlayoutScoreArea(t *testing.T) {
 		finished := 0
 		for _, size := range []int{5, 7, 9, 13, 19} {
 			rng := rand.New(rand.NewPCG(uint64(size), 11))
-			start := NewPlayoutBoard(mustBoard(size), Black, NoPoint)
+			start := NewPlayoutBoard(MustNewBoard(size), Black, NoPoint)
 			var pb PlayoutBoard
 			for g := range 20 {
 				pb.CopyFrom(start)
@@ -606,7 +606,7 @@ func TestGO5PlayoutScoreArea(t *testing.T) {
 // and that the seed matters.
 func TestPlayoutDeterministic(t *testing.T) {
 	for _, size := range []int{9, 19} {
-		start := NewPlayoutBoard(mustBoard(size), Black, NoPoint)
+		start := NewPlayoutBoard(MustNewBoard(size), Black, NoPoint)
 		run := func(seed uint64) (Board, int, int, int) {
 			var pb PlayoutBoard
 			pb.CopyFrom(start)
@@ -640,7 +640,7 @@ func TestPlayoutResetAndBoard(t *testing.T) {
 		"OO.O.XX",
 		".O...X.",
 	)
-	pb := NewPlayoutBoard(mustBoard(9), White, NoPoint)
+	pb := NewPlayoutBoard(MustNewBoard(9), White, NoPoint)
 	pb.Reset(b, Black, PointAt(7, 2, 0))
 	if pb.Board() != b || pb.Size() != 7 || pb.ToMove() != Black || pb.Ko() != PointAt(7, 2, 0) {
 		t.Fatalf("Reset: got\n%vsize %d to move %v ko %v", pb.Board(), pb.Size(), pb.ToMove(), pb.Ko())
@@ -665,7 +665,7 @@ func TestPlayoutResetAndBoard(t *testing.T) {
 // ScoreArea allocate nothing.
 func TestPlayoutNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	start := mustBoard(9)
+	start := MustNewBoard(9)
 	ref := &playoutReference{board: start, toMove: Black, ko: NoPoint}
 	var moves []Point
 	for len(moves) < 60 {
@@ -714,7 +714,7 @@ func FuzzPlayoutBoard(f *testing.F) {
 			return
 		}
 		size := MinSize + int(data[0])%(MaxSize-MinSize+1)
-		ref := &playoutReference{board: mustBoard(size), toMove: Black, ko: NoPoint}
+		ref := &playoutReference{board: MustNewBoard(size), toMove: Black, ko: NoPoint}
 		pb := NewPlayoutBoard(ref.board, Black, NoPoint)
 		for k, x := range data[1:] {
 			p := Point(x)
@@ -742,7 +742,7 @@ func FuzzPlayoutBoard(f *testing.F) {
 var playoutBenchmarkSink float64
 
 func benchmarkPlayout(b *testing.B, size int) {
-	start := NewPlayoutBoard(mustBoard(size), Black, NoPoint)
+	start := NewPlayoutBoard(MustNewBoard(size), Black, NoPoint)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var pb PlayoutBoard
 	playouts, moves := 0, 0

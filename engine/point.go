@@ -31,8 +31,8 @@ const (
 // ErrBadVertex reports a coordinate that does not name a point of the board.
 var ErrBadVertex = errors.New("engine: bad vertex")
 
-// columnLetters are the GTP column names: A to T without I.
-const columnLetters = "ABCDEFGHJKLMNOPQRST"
+// ColumnLetters are the GTP column names: A to T without I.
+const ColumnLetters = "ABCDEFGHJKLMNOPQRST"
 
 // PointAt returns the point at column x and row y (both from 0) of a board
 // of side size.
@@ -50,7 +50,7 @@ func (p Point) Vertex(size int) string {
 		return "?"
 	}
 	x, y := p.XY(size)
-	return string(columnLetters[x]) + strconv.Itoa(y+1)
+	return string(ColumnLetters[x]) + strconv.Itoa(y+1)
 }
 
 // ParseVertex reads a GTP vertex ("d4", "D4", "pass") on a board of side

@@ -26,3 +26,9 @@ func init() {
 		zobristSize[i] = next()
 	}
 }
+
+// StoneKey returns the Zobrist key of a stone of colour c (Black or White)
+// at p: [Board.Hash] is the XOR of the keys of the board's stones and of one
+// key for the board's side, so placing or removing a stone changes the hash
+// by its key.
+func StoneKey(p Point, c Color) uint64 { return zobrist[p][c-1] }

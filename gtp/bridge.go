@@ -5,6 +5,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/bridge"
 )
 
 func init() {
@@ -17,13 +18,13 @@ func init() {
 type bridgeHandler = handler[bridgeState]
 
 // bridgeState is Bridge Go's game.
-type bridgeState struct{ game engine.BridgeGame }
+type bridgeState struct{ game bridge.Game }
 
 // errGameOver is the answer of genmove once the game has a result.
 var errGameOver = errors.New("game over")
 
 func (bridgeState) reset(o engine.Options) (bridgeState, error) {
-	g, err := engine.NewBridgeGame(o)
+	g, err := bridge.NewGame(o)
 	return bridgeState{g}, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/bridge"
 )
 
 func bridgeOpts(size int) engine.Options {
@@ -86,7 +87,7 @@ func TestGTPBridgeGenmoveLegal(t *testing.T) {
 	if again := session(t, o, strings.Join(script, "\n")); strings.Join(again, "|") != strings.Join(got, "|") {
 		t.Errorf("genmove is not reproducible:\n%q\n%q", got, again)
 	}
-	g, err := engine.NewBridgeGame(o)
+	g, err := bridge.NewGame(o)
 	if err != nil {
 		t.Fatal(err)
 	}

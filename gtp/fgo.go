@@ -5,6 +5,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 func init() {
@@ -19,7 +20,7 @@ type fgoHandler = handler[fgoState]
 
 // fgoState is everything undo restores.
 type fgoState struct {
-	game engine.FGoGame
+	game fgo.Game
 	// choice holds, for Black and White, the choice made with play or
 	// genmove for the turn being chosen, or NoPoint. At most one colour
 	// has a choice waiting: when the second chooses, the turn is played
@@ -27,12 +28,12 @@ type fgoState struct {
 	choice [3]engine.Point
 }
 
-func newFGoState(g engine.FGoGame) fgoState {
+func newFGoState(g fgo.Game) fgoState {
 	return fgoState{game: g, choice: [3]engine.Point{engine.NoPoint, engine.NoPoint, engine.NoPoint}}
 }
 
 func (fgoState) reset(o engine.Options) (fgoState, error) {
-	g, err := engine.NewFGoGame(o)
+	g, err := fgo.NewGame(o)
 	if err != nil {
 		return fgoState{}, err
 	}
@@ -94,7 +95,7 @@ func (fgoState) commands(h handlerOf[fgoState]) map[string]Command {
 
 // turn returns the state after the turn of the two choices, which clears
 // the waiting choice.
-func (s fgoState) turn(black, white engine.Point) (fgoState, engine.FGoTurnResult, error) {
+func (s fgoState) turn(black, white engine.Point) (fgoState, fgo.TurnResult, error) {
 	next, res, err := s.game.Turn(black, white)
 	if err != nil {
 		return s, res, err
@@ -136,7 +137,7 @@ func (s fgoState) choose(c engine.Color, p engine.Point) (fgoState, error) {
 
 // fgoLegalPoints returns the points c may choose in g, in increasing order
 // (a pass is always a choice and is not listed).
-func fgoLegalPoints(g engine.FGoGame, c engine.Color) []engine.Point {
+func fgoLegalPoints(g fgo.Game, c engine.Color) []engine.Point {
 	b := g.Board()
 	var ps []engine.Point
 	for i := 0; i < b.Points(); i++ {
@@ -184,7 +185,7 @@ func fgoReason(err error) string {
 	switch {
 	case errors.Is(err, engine.ErrOccupied):
 		return "occupied"
-	case errors.Is(err, engine.ErrFGoUnavailable):
+	case errors.Is(err, fgo.ErrUnavailable):
 		return "unavailable"
 	case errors.Is(err, engine.ErrSuicide):
 		return "suicide"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/gtp"
 )
 
@@ -114,7 +115,7 @@ func TestGTPFGoGenmoveLegal(t *testing.T) {
 	if again := session(t, o, strings.Join(script, "\n")); strings.Join(again, "|") != strings.Join(got, "|") {
 		t.Errorf("genmove is not reproducible:\n%q\n%q", got, again)
 	}
-	g, err := engine.NewFGoGame(o)
+	g, err := fgo.NewGame(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestGTPFGoGenmoveLegal(t *testing.T) {
 				t.Errorf("turn %d: genmove filled its own eye at %s", i/2, p.Vertex(5))
 			}
 		}
-		if res.Kind == engine.FGoPlayed && !res.PlayEnded {
+		if res.Kind == fgo.Played && !res.PlayEnded {
 			played++
 		}
 		g = next

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 func init() {
@@ -20,14 +21,14 @@ func init() {
 type gomokuHandler = handler[gomokuState]
 
 // gomokuState is the gomoku game.
-type gomokuState struct{ game engine.GomokuGame }
+type gomokuState struct{ game gomoku.Game }
 
 // errGomokuOpeningIsX is genmove's answer for O before the opening piece,
 // which is X's (GM-2).
 var errGomokuOpeningIsX = errors.New("the opening piece is an x")
 
 func (gomokuState) reset(o engine.Options) (gomokuState, error) {
-	g, err := engine.NewGomokuGame(o)
+	g, err := gomoku.NewGame(o)
 	return gomokuState{g}, err
 }
 
@@ -44,7 +45,7 @@ func (s gomokuState) genmove(c engine.Color, level bot.Level, _ float64) (engine
 	switch {
 	case s.game.Over():
 		return engine.NoPoint, s, errGameOver
-	case s.game.Phase() == engine.GomokuPhaseOpening && c != engine.GomokuX:
+	case s.game.Phase() == gomoku.PhaseOpening && c != gomoku.X:
 		return engine.NoPoint, s, errGomokuOpeningIsX
 	}
 	p := gomokuChooseMove(s.game, c, level)
@@ -88,7 +89,7 @@ func (gomokuState) commands(h handlerOf[gomokuState]) map[string]Command {
 // gomokuPieceArg reads a colour of the gomoku commands: x or o, or the GTP
 // colours, black meaning x and white o (GTP-GM-D1).
 func gomokuPieceArg(s string) (engine.Color, error) {
-	c, err := engine.ParseGomokuPiece(s)
+	c, err := gomoku.ParsePiece(s)
 	if err != nil {
 		return engine.Empty, errors.New("invalid color")
 	}
@@ -98,12 +99,12 @@ func gomokuPieceArg(s string) (engine.Color, error) {
 // gomokuLegalPoints returns the points where play would accept a piece of
 // c now, in increasing order: every point for X's opening piece, none for
 // O before it, the points of GM-4 afterwards, none once the game is over.
-func gomokuLegalPoints(g engine.GomokuGame, c engine.Color) []engine.Point {
+func gomokuLegalPoints(g gomoku.Game, c engine.Color) []engine.Point {
 	switch g.Phase() {
-	case engine.GomokuPhaseOver:
+	case gomoku.PhaseOver:
 		return nil
-	case engine.GomokuPhaseOpening:
-		if c != engine.GomokuX {
+	case gomoku.PhaseOpening:
+		if c != gomoku.X {
 			return nil
 		}
 	}
@@ -114,7 +115,7 @@ func gomokuLegalPoints(g engine.GomokuGame, c engine.Color) []engine.Point {
 // no legal point (GTP-GM-D3). The bot decides from what c may know (its
 // own pieces, the revealed ones, the opponent's number of hidden pieces),
 // and its seed depends only on c's pieces and the move number.
-func gomokuChooseMove(g engine.GomokuGame, c engine.Color, level bot.Level) engine.Point {
+func gomokuChooseMove(g gomoku.Game, c engine.Color, level bot.Level) engine.Point {
 	if len(gomokuLegalPoints(g, c)) == 0 {
 		return engine.Pass
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 func gomokuOpts(size int) engine.Options {
@@ -99,7 +100,7 @@ func TestGTPGomokuGenmoveLegal(t *testing.T) {
 	if again := session(t, o, strings.Join(script, "\n")); strings.Join(again, "|") != strings.Join(got, "|") {
 		t.Errorf("genmove is not reproducible:\n%q\n%q", got, again)
 	}
-	g, err := engine.NewGomokuGame(o)
+	g, err := gomoku.NewGame(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,12 +118,12 @@ func TestGTPGomokuGenmoveLegal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("genmove %d answered %q: %v", i, a, err)
 		}
-		c := engine.GomokuX
+		c := gomoku.X
 		if i%2 == 1 {
-			c = engine.GomokuO
+			c = gomoku.O
 		}
 		if p == engine.Pass {
-			t.Errorf("genmove %d passed while %s has legal points %v", i, engine.GomokuPieceName(c), g.LegalPoints(c))
+			t.Errorf("genmove %d passed while %s has legal points %v", i, gomoku.PieceName(c), g.LegalPoints(c))
 		}
 		if g, err = g.Play(c, p); err != nil {
 			t.Fatalf("genmove %d answered illegal %q: %v", i, a, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 func init() {
@@ -20,10 +21,10 @@ func init() {
 type hmgHandler = handler[hmgState]
 
 // hmgState is the Hidden Move Go game; it keeps its komi.
-type hmgState struct{ game engine.HMGGame }
+type hmgState struct{ game hmg.Game }
 
 func (hmgState) reset(o engine.Options) (hmgState, error) {
-	g, err := engine.NewHMGGame(o)
+	g, err := hmg.NewGame(o)
 	return hmgState{g}, err
 }
 
@@ -97,7 +98,7 @@ var errHMGNoTurn = errors.New("not your turn")
 // (GTP-HMG-D1): when the other colour is to move, it passes first. That
 // pass is refused only after reveals that left a repeated position
 // (HMG-D5).
-func hmgTurnOf(g engine.HMGGame, c engine.Color) (engine.HMGGame, error) {
+func hmgTurnOf(g hmg.Game, c engine.Color) (hmg.Game, error) {
 	if g.ToMove() == c {
 		return g, nil
 	}
@@ -187,12 +188,12 @@ func hmgRevealReason(err error) string {
 		word string
 	}{
 		{engine.ErrOccupied, "occupied-own"},
-		{engine.ErrRevealNotLastStone, "not-last-stone"},
-		{engine.ErrRevealAfterReveal, "after-reveal"},
+		{hmg.ErrRevealNotLastStone, "not-last-stone"},
+		{hmg.ErrRevealAfterReveal, "after-reveal"},
 		{engine.ErrSuicide, "suicide"},
 		{engine.ErrSuperko, "superko"},
-		{engine.ErrCardRevealed, "revealed"},
-		{engine.ErrNoSuchCard, "no-such-card"},
+		{hmg.ErrCardRevealed, "revealed"},
+		{hmg.ErrNoSuchCard, "no-such-card"},
 	} {
 		if errors.Is(err, r.err) {
 			return r.word

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 // TestGTPHMG3RevealReasons checks the word kakure-reveal gives for each of
@@ -16,12 +17,12 @@ func TestGTPHMG3RevealReasons(t *testing.T) {
 		want string
 	}{
 		{engine.ErrOccupied, "occupied-own"},
-		{engine.ErrRevealNotLastStone, "not-last-stone"},
-		{engine.ErrRevealAfterReveal, "after-reveal"},
+		{hmg.ErrRevealNotLastStone, "not-last-stone"},
+		{hmg.ErrRevealAfterReveal, "after-reveal"},
 		{engine.ErrSuicide, "suicide"},
 		{engine.ErrSuperko, "superko"},
-		{engine.ErrCardRevealed, "revealed"},
-		{engine.ErrNoSuchCard, "no-such-card"},
+		{hmg.ErrCardRevealed, "revealed"},
+		{hmg.ErrNoSuchCard, "no-such-card"},
 		{errors.New("something else"), "other"},
 	} {
 		err := fmt.Errorf("reveal black card index 0 at D4: %w", tt.err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 func hmgOpts(size, cards int) engine.Options {
@@ -157,7 +158,7 @@ func TestGTPHMGGenmoveLegal(t *testing.T) {
 		script = append(script, "genmove b", "genmove w")
 	}
 	got := session(t, o, strings.Join(script, "\n"))
-	g, err := engine.NewHMGGame(o)
+	g, err := hmg.NewGame(o)
 	if err != nil {
 		t.Fatal(err)
 	}

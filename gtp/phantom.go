@@ -5,6 +5,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 func init() {
@@ -21,7 +22,7 @@ type phantomHandler = handler[phantomState]
 // phantomState is everything undo restores. It is a value: the outcome's
 // Captured slice is never written after the try that made it.
 type phantomState struct {
-	ref engine.PhantomReferee
+	ref phantom.Referee
 	// captured counts the stones each colour has captured.
 	captured [3]int
 	// tries counts the tries that ended a turn (moves and passes); genmove
@@ -29,23 +30,23 @@ type phantomState struct {
 	tries int
 	// last is the outcome of the last try, for kakure-announce; hasLast is
 	// false before the first try.
-	last    engine.TryOutcome
+	last    phantom.TryOutcome
 	hasLast bool
 	// views are what each player knows, built from the announcements of
 	// every try, for genmove's bot (GTP-PG-D6); viewsLost is set when a
 	// view cannot follow the game any more (after play resumed, PG-D5).
-	views     [3]engine.PhantomView
+	views     [3]phantom.View
 	viewsLost bool
 }
 
 func (phantomState) reset(o engine.Options) (phantomState, error) {
-	r, err := engine.NewPhantomReferee(o)
+	r, err := phantom.NewReferee(o)
 	if err != nil {
 		return phantomState{}, err
 	}
 	s := phantomState{ref: r}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if s.views[c], err = engine.NewPhantomView(r.Options(), c); err != nil {
+		if s.views[c], err = phantom.NewView(r.Options(), c); err != nil {
 			return phantomState{}, err
 		}
 	}
@@ -101,7 +102,7 @@ func (phantomState) commands(h handlerOf[phantomState]) map[string]Command {
 
 // try returns the state after c's try at p, and its outcome. An error is
 // for what is no try at all (a point off the board).
-func (s phantomState) try(c engine.Color, p engine.Point) (phantomState, engine.TryOutcome, error) {
+func (s phantomState) try(c engine.Color, p engine.Point) (phantomState, phantom.TryOutcome, error) {
 	next, out, err := s.ref.Try(c, p)
 	if err != nil {
 		return s, out, err
@@ -110,7 +111,7 @@ func (s phantomState) try(c engine.Color, p engine.Point) (phantomState, engine.
 	if !s.viewsLost {
 		o := next.Options()
 		for _, to := range []engine.Color{engine.Black, engine.White} {
-			v, err := s.views[to].Apply(engine.PhantomAnnounce(o.Rules, o.Size, out, to))
+			v, err := s.views[to].Apply(phantom.Announce(o.Rules, o.Size, out, to))
 			if err != nil {
 				s.viewsLost = true
 				break
@@ -168,7 +169,7 @@ func phantomAnnouncement(h handlerOf[phantomState], args []string) (string, erro
 	if !h.current().hasLast {
 		return "", errors.New("no try yet")
 	}
-	a := engine.PhantomAnnounce(h.current().ref.Rules(), h.size(), h.current().last, c)
+	a := phantom.Announce(h.current().ref.Rules(), h.size(), h.current().last, c)
 	return a.KeyValues(), nil
 }
 
@@ -201,7 +202,7 @@ func (s phantomState) genmove(c engine.Color, level bot.Level, komi float64) (en
 // phantomViewSeed is the seed of genmove's bot, from c's view only (its
 // own stones and the number of announcements it received), so that not
 // even the bot's chance depends on the opponent's hidden stones.
-func phantomViewSeed(v engine.PhantomView) uint64 {
+func phantomViewSeed(v phantom.View) uint64 {
 	b, _ := engine.NewBoard(v.Size())
 	for _, p := range v.OwnStones() {
 		b.Set(p, v.Me())

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/gtp"
 )
 
@@ -236,7 +237,7 @@ func TestGTPPhantomGenmoveLegal(t *testing.T) {
 	if again := session(t, o, strings.Join(script, "\n")); strings.Join(again, "|") != strings.Join(got, "|") {
 		t.Errorf("genmove is not reproducible:\n%q\n%q", got, again)
 	}
-	r, err := engine.NewPhantomReferee(o)
+	r, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}

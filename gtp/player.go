@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -160,7 +161,7 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 		// stone: the engine sees one there (GTP-D3).
 		if sensible := vv.Own.SensibleTries(); sensible != nil {
 			for q := engine.Point(0); int(q) < k.size*k.size; q++ {
-				if vv.Own.At(q) == engine.PhantomUnknown && !slices.Contains(sensible, q) {
+				if vv.Own.At(q) == phantom.Unknown && !slices.Contains(sensible, q) {
 					k.add(me.Opponent(), q)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/gtp"
 	"github.com/kakure/kakure/protocol"
 )
@@ -27,11 +28,11 @@ func (f *fixedPlayer) Choose(protocol.View) protocol.Action { f.asked++; return 
 func phantomBlackView(t *testing.T) protocol.View {
 	t.Helper()
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 0.5}
-	ref, err := engine.NewPhantomReferee(o)
+	ref, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	black, err := engine.NewPhantomView(o, engine.Black)
+	black, err := phantom.NewView(o, engine.Black)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +41,11 @@ func phantomBlackView(t *testing.T) protocol.View {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out engine.TryOutcome
+		var out phantom.TryOutcome
 		if ref, out, err = ref.Try(ref.ToMove(), p); err != nil {
 			t.Fatalf("try %s: %v", v, err)
 		}
-		if black, err = black.Apply(engine.PhantomAnnounce(o.Rules, 5, out, engine.Black)); err != nil {
+		if black, err = black.Apply(phantom.Announce(o.Rules, 5, out, engine.Black)); err != nil {
 			t.Fatalf("Black's view after %s: %v", v, err)
 		}
 	}

@@ -3,7 +3,7 @@ package protocol
 import (
 	"encoding/json"
 
-	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // Hidden Move Double Gomoku under a clock (docs/clocks.md, CLK-D15): the
@@ -29,13 +29,13 @@ func (g *gomokuRules) timedTurn() (Role, bool) {
 		return Inviter, false
 	}
 	switch g.phase {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return Inviter, true
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return Invitee, true
-	case engine.GomokuPhaseCommit, engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseCommit, gomoku.PhaseAnnounce:
 		return g.mover, true
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseRespond:
 		return g.mover.Other(), true
 	}
 	return Inviter, false
@@ -51,15 +51,15 @@ func (g *gomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	}
 	switch kind {
 	case KindGomokuOpening:
-		return g.phase == engine.GomokuPhaseOpening
+		return g.phase == gomoku.PhaseOpening
 	case KindGomokuSide:
-		return g.phase == engine.GomokuPhaseChooseSide
+		return g.phase == gomoku.PhaseChooseSide
 	case KindGomokuPass:
-		return g.phase == engine.GomokuPhaseCommit
+		return g.phase == gomoku.PhaseCommit
 	case KindGomokuAnnounce:
-		return g.phase == engine.GomokuPhaseAnnounce
+		return g.phase == gomoku.PhaseAnnounce
 	case KindGomokuResponse:
-		return g.phase == engine.GomokuPhaseRespond
+		return g.phase == gomoku.PhaseRespond
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
@@ -60,7 +61,7 @@ func startGame2(t *testing.T, p *pair, o engine.Options) [2]*protocol.Game {
 
 // gomokuDo waits until g may act in the given gomoku phase, thinks, then
 // acts.
-func gomokuDo(t *testing.T, g *protocol.Game, phase engine.GomokuPhase, think time.Duration, a protocol.Action) {
+func gomokuDo(t *testing.T, g *protocol.Game, phase gomoku.Phase, think time.Duration, a protocol.Action) {
 	t.Helper()
 	waitClockView(t, g, "its step", func(v protocol.View) bool {
 		return v.MyTurn && gomokuOf(v).Phase == phase
@@ -80,12 +81,12 @@ func TestCLKD15GomokuTimedTurns(t *testing.T) {
 	p := newPair(t)
 	inviter, invitee := startGomoku(t, p, "10m", testLag)
 	const think = 250 * time.Millisecond
-	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
-	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, think, protocol.GomokuChooseSide{Side: engine.GomokuX})
+	gomokuDo(t, inviter, gomoku.PhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, invitee, gomoku.PhaseChooseSide, think, protocol.GomokuChooseSide{Side: gomoku.X})
 	// O (the inviter) makes the first move (GM-2).
-	gomokuDo(t, inviter, engine.GomokuPhaseCommit, think, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
-	gomokuDo(t, inviter, engine.GomokuPhaseAnnounce, think, protocol.GomokuAnnounce{Column: true})
-	gomokuDo(t, invitee, engine.GomokuPhaseRespond, think, protocol.GomokuRespond{})
+	gomokuDo(t, inviter, gomoku.PhaseCommit, think, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
+	gomokuDo(t, inviter, gomoku.PhaseAnnounce, think, protocol.GomokuAnnounce{Column: true})
+	gomokuDo(t, invitee, gomoku.PhaseRespond, think, protocol.GomokuRespond{})
 	const charges = 4 // opening, side, the turn, the answer
 	var views [2]protocol.View
 	for i, g := range []*protocol.Game{inviter, invitee} {
@@ -170,8 +171,8 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 	const lag = 200 * time.Millisecond
 	inviter, invitee := startGomoku(t, p, "10m", lag)
 	const think = 700 * time.Millisecond
-	gomokuDo(t, inviter, engine.GomokuPhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
-	gomokuDo(t, invitee, engine.GomokuPhaseChooseSide, 0, protocol.GomokuChooseSide{Side: engine.GomokuX})
+	gomokuDo(t, inviter, gomoku.PhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, invitee, gomoku.PhaseChooseSide, 0, protocol.GomokuChooseSide{Side: gomoku.X})
 	var views [2]protocol.View
 	for i, g := range []*protocol.Game{inviter, invitee} {
 		views[i] = waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
@@ -233,16 +234,16 @@ func TestCLKD15GomokuResumeKeepsClocks(t *testing.T) {
 	t.Parallel()
 	p := newPair(t)
 	games := startGame2(t, p, timedGomoku("10m+5s"))
-	gomokuDo(t, games[0], engine.GomokuPhaseOpening, 100*time.Millisecond, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
-	gomokuDo(t, games[1], engine.GomokuPhaseChooseSide, 100*time.Millisecond, protocol.GomokuChooseSide{Side: engine.GomokuX})
-	gomokuDo(t, games[0], engine.GomokuPhaseCommit, 100*time.Millisecond, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
+	gomokuDo(t, games[0], gomoku.PhaseOpening, 100*time.Millisecond, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, games[1], gomoku.PhaseChooseSide, 100*time.Millisecond, protocol.GomokuChooseSide{Side: gomoku.X})
+	gomokuDo(t, games[0], gomoku.PhaseCommit, 100*time.Millisecond, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
 	for _, g := range games {
 		waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
-			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 2 && gomokuOf(v).Phase == engine.GomokuPhaseAnnounce
+			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 2 && gomokuOf(v).Phase == gomoku.PhaseAnnounce
 		})
 	}
 	resumeFirst(t, p, &games)
-	gomokuDo(t, games[0], engine.GomokuPhaseAnnounce, 100*time.Millisecond, protocol.GomokuAnnounce{})
+	gomokuDo(t, games[0], gomoku.PhaseAnnounce, 100*time.Millisecond, protocol.GomokuAnnounce{})
 	var clocks [2][2]clock.State
 	for i, g := range games {
 		clocks[i] = waitClockView(t, g, "the turn charged", func(v protocol.View) bool {

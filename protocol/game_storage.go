@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 	"path/filepath"
 
 	"github.com/kakure/kakure/commit"
@@ -205,7 +206,11 @@ func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
 	if !loaded {
 		return g, nil
 	}
-	st, err := s.openStream(ctx, g.peer)
+	// The dial is bounded (NET-D27): a program that restarts must not hang
+	// on a peer that does not answer; the inviter redials a waiting game.
+	dctx, cancel := context.WithTimeout(ctx, resumeDialTimeout)
+	st, err := s.openStream(dctx, g.peer)
+	cancel()
 	if err != nil {
 		go g.run(nil)
 		return g, fmt.Errorf("protocol: resume game %s: %w", id, err)
@@ -291,3 +296,7 @@ func (s *Service) saved(done bool) ([]GameID, error) {
 	}
 	return ids, errors.Join(bad...)
 }
+
+// resumeDialTimeout bounds the first dial of a resumed game (NET-D21):
+// past it the game waits for the other peer's redial.
+const resumeDialTimeout = 15 * time.Second

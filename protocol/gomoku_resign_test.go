@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -75,7 +76,7 @@ func TestGMD23GomokuResignationRunsTheAudit(t *testing.T) {
 // (GM-3), and the move of the lie.
 func rowLiar(t *testing.T) *atomic.Int64 {
 	var lie atomic.Int64
-	protocol.SetGomokuTamper(t, func(me protocol.Role, v engine.GomokuView, kind protocol.Kind, body any) (protocol.Kind, any) {
+	protocol.SetGomokuTamper(t, func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
 		if me != protocol.Inviter || kind != protocol.KindGomokuAnnounce || lie.Load() != 0 {
 			return kind, body
 		}
@@ -104,7 +105,7 @@ func (r *resignsAtLie) Choose(v protocol.View) protocol.Action {
 	if !ok || lie == 0 {
 		return r.Player.Choose(v)
 	}
-	if r.answerFirst && gv.Game.Phase() == engine.GomokuPhaseRespond && gv.Game.MoveNumber() == lie {
+	if r.answerFirst && gv.Game.Phase() == gomoku.PhaseRespond && gv.Game.MoveNumber() == lie {
 		return protocol.GomokuRespond{}
 	}
 	r.resigned = true

@@ -21,6 +21,9 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
+
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // leakSnapshot is what both peers hold at one moment: their secrets,
@@ -317,7 +320,7 @@ func (w *viewWatch) check(v protocol.View) {
 			if theirs && a.Point != engine.NoPoint {
 				extra = append(extra, "the point "+a.Point.Vertex(size))
 			}
-			if theirs && a.Reason != engine.TryNoReason && rules != engine.RulesHamburg {
+			if theirs && a.Reason != phantom.TryNoReason && rules != engine.RulesHamburg {
 				extra = append(extra, "the reason "+a.Reason.String())
 			}
 			if len(a.Captured) > 0 && (rules == engine.RulesHamburg || rules == engine.RulesKriegspiel && !theirs) {
@@ -336,7 +339,7 @@ func (w *viewWatch) check(v protocol.View) {
 		if vv.Own.Size() == 0 || v.Color == engine.Empty {
 			break
 		}
-		again, err := engine.NewPhantomView(v.Options, v.Color)
+		again, err := phantom.NewView(v.Options, v.Color)
 		for _, a := range vv.Own.Log() {
 			if err == nil {
 				again, err = again.Apply(a)
@@ -630,11 +633,11 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 			}
 		}
 	case protocol.GomokuView:
-		if vv.Game.Size() == 0 || vv.Phase != engine.GomokuPhaseCommit {
+		if vv.Game.Size() == 0 || vv.Phase != gomoku.PhaseCommit {
 			break
 		}
 		for p := engine.Point(0); int(p) < size*size; p++ {
-			if vv.Game.Own(p) != engine.GomokuNoPiece || vv.Game.OpponentPiece(p) {
+			if vv.Game.Own(p) != gomoku.NoPiece || vv.Game.OpponentPiece(p) {
 				probes = append(probes, probe{protocol.GomokuPlace{Point: p}, p.Vertex(size)})
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // Actions of Hidden Move Double Gomoku. Play{Point: engine.Pass} passes
@@ -21,8 +22,8 @@ import (
 // (GM-2).
 type GomokuOpening struct{ Point engine.Point }
 
-// GomokuChooseSide chooses X (engine.GomokuX, which is engine.Black) or O
-// (engine.GomokuO, engine.White) after the opening piece; the invitee does
+// GomokuChooseSide chooses X (gomoku.X, which is engine.Black) or O
+// (gomoku.O, engine.White) after the opening piece; the invitee does
 // it (GM-2). X owns the opening piece; O moves first.
 type GomokuChooseSide struct{ Side engine.Color }
 
@@ -52,7 +53,7 @@ func init() {
 // gomokuTamper, for tests only (export_gomoku_test.go), rewrites the
 // messages the local gomoku player is about to send, before its own
 // machine sees them: a cheating program.
-var gomokuTamper atomic.Pointer[func(me Role, v engine.GomokuView, kind Kind, body any) (Kind, any)]
+var gomokuTamper atomic.Pointer[func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)]
 
 // gomokuPlayer is the local side of a gomoku game. Its secrets are the
 // openings of its commitments; its view is rebuilt from the machine's log
@@ -67,11 +68,11 @@ type gomokuPlayer struct {
 	pieces map[int]commit.Opening
 	// view is this player's engine view after the first synced steps of
 	// the machine's log.
-	view   engine.GomokuView
+	view   gomoku.View
 	synced int
 	// meant holds, by log index, the step this program meant to send when
 	// a tamper hook changed it.
-	meant map[int]engine.GomokuEvent
+	meant map[int]gomoku.Event
 	// broken is set when the view refused a step the machine accepted.
 	broken error
 }
@@ -84,12 +85,12 @@ func newGomokuPlayer(game GameID, o engine.Options, me Role) variantPlayer {
 
 // reset starts the view again from the beginning of the game.
 func (p *gomokuPlayer) reset() {
-	seat := engine.GomokuInviter
+	seat := gomoku.Inviter
 	if p.me == Invitee {
-		seat = engine.GomokuInvitee
+		seat = gomoku.Invitee
 	}
-	v, err := engine.NewGomokuView(p.opts, seat)
-	p.view, p.synced, p.meant, p.broken = v, 0, map[int]engine.GomokuEvent{}, err
+	v, err := gomoku.NewView(p.opts, seat)
+	p.view, p.synced, p.meant, p.broken = v, 0, map[int]gomoku.Event{}, err
 }
 
 // gomokuRulesOf returns the machine's gomoku rules, or nil.
@@ -124,38 +125,38 @@ func (p *gomokuPlayer) sync(m *Machine) {
 
 // step applies one public step to the view: the opponent's through
 // Observe, this player's own through the action that made it.
-func (p *gomokuPlayer) step(from Role, e engine.GomokuEvent) (engine.GomokuView, error) {
+func (p *gomokuPlayer) step(from Role, e gomoku.Event) (gomoku.View, error) {
 	v := p.view
 	if from != p.me {
 		return v.Observe(e)
 	}
-	var next engine.GomokuView
+	var next gomoku.View
 	var err error
 	switch e.Kind {
-	case engine.GomokuEventOpening:
+	case gomoku.EventOpening:
 		next, _, err = v.PlaceOpening(e.Point)
-	case engine.GomokuEventSide:
+	case gomoku.EventSide:
 		next, _, err = v.ChooseSide(e.Side)
-	case engine.GomokuEventCommit:
+	case gomoku.EventCommit:
 		var pt engine.Point
 		if pt, err = p.piece(v.MoveNumber()); err == nil {
 			next, _, err = v.Commit(pt)
 		}
-	case engine.GomokuEventPass:
+	case gomoku.EventPass:
 		next, _, err = v.Pass()
-	case engine.GomokuEventNoLegalPoint:
+	case gomoku.EventNoLegalPoint:
 		next, _, err = v.DeclareNoLegalPoint()
-	case engine.GomokuEventAnnounce:
+	case gomoku.EventAnnounce:
 		next, _, err = v.Announce(e.Line.Kind)
-	case engine.GomokuEventResponse:
+	case gomoku.EventResponse:
 		points := make([]engine.Point, len(e.Openings))
 		for i, o := range e.Openings {
 			points[i] = o.Point
 		}
 		next, _, err = v.Respond(points)
-	case engine.GomokuEventReveal:
+	case gomoku.EventReveal:
 		next, _, err = v.Reveal()
-	case engine.GomokuEventDeclare:
+	case gomoku.EventDeclare:
 		next, _, err = v.Declare(e.Declaration)
 	default:
 		err = fmt.Errorf("unknown step %v", e.Kind)
@@ -173,7 +174,7 @@ func (p *gomokuPlayer) piece(move int) (engine.Point, error) {
 }
 
 // openings returns the openings of this player's pieces named in os.
-func (p *gomokuPlayer) openings(os []engine.GomokuOpening) ([]GomokuPieceOpening, error) {
+func (p *gomokuPlayer) openings(os []gomoku.Opening) ([]GomokuPieceOpening, error) {
 	out := make([]GomokuPieceOpening, 0, len(os))
 	for _, o := range os {
 		op, ok := p.pieces[o.Move]
@@ -196,13 +197,13 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 	size := v.Size()
 	var kind Kind
 	var body any
-	var e engine.GomokuEvent
+	var e gomoku.Event
 	var err error
 	if pl, ok := a.(Play); ok {
 		switch {
 		case pl.Point == engine.Pass:
 			a = gomokuPass{}
-		case v.Phase() == engine.GomokuPhaseOpening:
+		case v.Phase() == gomoku.PhaseOpening:
 			a = GomokuOpening(pl)
 		default:
 			a = GomokuPlace(pl)
@@ -215,7 +216,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 		}
 	case GomokuChooseSide:
 		if _, e, err = v.ChooseSide(a.Side); err == nil {
-			kind, body = KindGomokuSide, GomokuSideBody{Side: engine.GomokuPieceName(a.Side)}
+			kind, body = KindGomokuSide, GomokuSideBody{Side: gomoku.PieceName(a.Side)}
 		}
 	case gomokuPass:
 		if _, e, err = v.Pass(); err == nil {
@@ -233,9 +234,9 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 			}
 		}
 	case GomokuAnnounce:
-		lk := engine.GomokuRow
+		lk := gomoku.Row
 		if a.Column {
-			lk = engine.GomokuColumn
+			lk = gomoku.Column
 		}
 		if _, e, err = v.Announce(lk); err == nil {
 			kind, body = KindGomokuAnnounce, lineBody(e.Line)
@@ -263,9 +264,9 @@ type gomokuPass struct{}
 func (gomokuPass) action() {}
 
 // lineBody writes an announced line.
-func lineBody(l engine.GomokuLine) GomokuLineBody {
+func lineBody(l gomoku.Line) GomokuLineBody {
 	name := "row"
-	if l.Kind == engine.GomokuColumn {
+	if l.Kind == gomoku.Column {
 		name = "column"
 	}
 	return GomokuLineBody{Line: name, Index: l.Index}
@@ -273,7 +274,7 @@ func lineBody(l engine.GomokuLine) GomokuLineBody {
 
 // tamper lets a test's hook change the message; the step this program
 // meant is kept for its own view.
-func (p *gomokuPlayer) tamper(m *Machine, v engine.GomokuView, kind Kind, body any, e engine.GomokuEvent) (Kind, any) {
+func (p *gomokuPlayer) tamper(m *Machine, v gomoku.View, kind Kind, body any, e gomoku.Event) (Kind, any) {
 	h := gomokuTamper.Load()
 	if h == nil {
 		return kind, body
@@ -302,22 +303,22 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	v := p.view
 	var kind Kind
 	var body any
-	var e engine.GomokuEvent
+	var e gomoku.Event
 	var err error
 	phase := g.phase
 	if g.resigned {
 		// GM-D23: after a resignation only the openings remain.
-		phase = engine.GomokuPhaseOver
+		phase = gomoku.PhaseOver
 	}
 	switch phase {
-	case engine.GomokuPhaseCommit:
-		if v.Phase() != engine.GomokuPhaseCommit || len(v.LegalPoints()) > 0 {
+	case gomoku.PhaseCommit:
+		if v.Phase() != gomoku.PhaseCommit || len(v.LegalPoints()) > 0 {
 			return "", nil, false, nil
 		}
 		if _, e, err = v.DeclareNoLegalPoint(); err == nil {
 			kind, body = KindGomokuNoLegalPoint, struct{}{}
 		}
-	case engine.GomokuPhaseReveal:
+	case gomoku.PhaseReveal:
 		o, ok := p.pieces[g.move]
 		if !ok {
 			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.move)
@@ -325,8 +326,8 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if _, e, err = v.Reveal(); err == nil {
 			kind, body = KindGomokuReveal, OpenBody{Opening: o}
 		}
-	case engine.GomokuPhaseDeclare:
-		d := engine.GomokuDeclaration{Five: v.FiveDue()}
+	case gomoku.PhaseDeclare:
+		d := gomoku.Declaration{Five: v.FiveDue()}
 		if lines, ok := v.WinningLines(); ok {
 			d.Claim, d.Lines = true, lines
 		}
@@ -338,13 +339,13 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			}
 			kind, body = KindGomokuDeclare, b
 		}
-	case engine.GomokuPhaseOver:
-		var os []engine.GomokuOpening
+	case gomoku.PhaseOver:
+		var os []gomoku.Opening
 		for _, k := range g.closed(p.me) {
-			os = append(os, engine.GomokuOpening{Move: k})
+			os = append(os, gomoku.Opening{Move: k})
 		}
 		if g.resigned && g.curPending(p.me) {
-			os = append(os, engine.GomokuOpening{Move: g.move})
+			os = append(os, gomoku.Opening{Move: g.move})
 		}
 		b := GomokuOpeningsBody{}
 		if b.Openings, err = p.openings(os); err == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
 // gomokuLocal plays a gomoku game between two local players through one
@@ -76,21 +77,21 @@ func (l *gomokuLocal) apply(r Role, kind Kind, body any) ([]Event, error) {
 }
 
 // choose is the random player of bot.Random, on the local view.
-func (l *gomokuLocal) choose(v engine.GomokuView) Action {
+func (l *gomokuLocal) choose(v gomoku.View) Action {
 	switch v.Phase() {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return GomokuOpening{Point: engine.Point(l.rnd.IntN(v.Size() * v.Size()))}
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return GomokuChooseSide{Side: engine.Color(1 + l.rnd.IntN(2))}
-	case engine.GomokuPhaseCommit:
+	case gomoku.PhaseCommit:
 		legal := v.LegalPoints()
 		if l.rnd.IntN(40) == 0 {
 			return Play{Point: engine.Pass}
 		}
 		return Play{Point: legal[l.rnd.IntN(len(legal))]}
-	case engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseAnnounce:
 		return GomokuAnnounce{Column: l.rnd.IntN(2) == 0}
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseRespond:
 		var reveal []engine.Point
 		for _, p := range v.HiddenInLine(v.Announced()) {
 			if l.rnd.IntN(3) == 0 {
@@ -180,7 +181,7 @@ func TestGM8LocalRandomGames(t *testing.T) {
 	for seed := range uint64(n) {
 		size := []int{7, 9, 9, 11}[seed%4]
 		l := newGomokuLocal(t, size, seed)
-		var opened [2][]engine.GomokuOpening
+		var opened [2][]gomoku.Opening
 		out := l.play()
 		if out.Violation != nil {
 			t.Fatalf("seed %d: honest game has a violation: %v", seed, out.Violation)
@@ -191,7 +192,7 @@ func TestGM8LocalRandomGames(t *testing.T) {
 		}
 		for r := range 2 {
 			for _, k := range closedAtEnd(g, Role(r)) {
-				opened[r] = append(opened[r], engine.GomokuOpening{Move: k, Point: g.record.Turns[k-1].Point})
+				opened[r] = append(opened[r], gomoku.Opening{Move: k, Point: g.record.Turns[k-1].Point})
 			}
 		}
 		for r, p := range l.players {
@@ -206,7 +207,7 @@ func TestGM8LocalRandomGames(t *testing.T) {
 				t.Fatalf("seed %d: %s's view says %v, the machine %v", seed, Role(r), p.view.Result(), out.Result)
 			}
 		}
-		final, err := engine.ReplayGomoku(*g.record)
+		final, err := gomoku.Replay(*g.record)
 		if err != nil || final.Result() != out.Result {
 			t.Fatalf("seed %d: replay gives %v (%v), the machine %v", seed, final.Result(), err, out.Result)
 		}
@@ -229,7 +230,7 @@ func closedAtEnd(g *gomokuRules, r Role) []int {
 		}
 	}
 	for i, t := range g.turns {
-		if t.mover == r && t.outcome == engine.GomokuPlacedHidden && !opened[i+1] {
+		if t.mover == r && t.outcome == gomoku.PlacedHidden && !opened[i+1] {
 			ks = append(ks, i+1)
 		}
 	}

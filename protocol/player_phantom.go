@@ -10,6 +10,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 	"github.com/kakure/kakure/protocol/mpc/referee"
@@ -58,7 +59,7 @@ type phantomPlayer struct {
 	shares map[uint64][]byte
 	// view is the player's own view, log its announcements with the try
 	// of each.
-	view engine.PhantomView
+	view phantom.View
 	log  []phantomLogged
 	// caught is set when the other program deviated (ErrDeviation, an
 	// announcement that contradicts the view): this program accuses at
@@ -135,7 +136,7 @@ func (p *phantomPlayer) tries() []engine.Point {
 // colours are known and rebuilds its machine after a restart.
 func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 	if p.view.Size() == 0 && m.Colors[p.me] != engine.Empty {
-		v, err := engine.NewPhantomView(p.opts, m.Colors[p.me])
+		v, err := phantom.NewView(p.opts, m.Colors[p.me])
 		if err != nil {
 			return err
 		}
@@ -253,7 +254,7 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		if l.Try >= told {
 			break
 		}
-		a, err := engine.ParsePhantomAnnouncement(p.opts.Rules, size, m.Colors[p.me], l.Announcement)
+		a, err := phantom.ParseAnnouncement(p.opts.Rules, size, m.Colors[p.me], l.Announcement)
 		if err != nil {
 			return fmt.Errorf("protocol: phantom secrets: %w", err)
 		}
@@ -758,7 +759,7 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 }
 
 // tell gives the player an announcement.
-func (p *phantomPlayer) tell(try uint64, a engine.PhantomAnnouncement) error {
+func (p *phantomPlayer) tell(try uint64, a phantom.Announcement) error {
 	v, err := p.view.Apply(a)
 	if err != nil {
 		return fmt.Errorf("the announcement %q of try %d contradicts the player's view: %w", a.KeyValues(), try, err)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/engine/sgf"
 )
 
@@ -13,15 +14,15 @@ import (
 // in answer, GX a failed placement, FV "five", WC a win claim). Pieces that
 // stayed hidden appear at their turn: the record is written after every
 // commitment was opened.
-func gomokuSGF(root *sgf.Node, rec engine.GomokuRecord, size int) []sgf.Node {
+func gomokuSGF(root *sgf.Node, rec gomoku.Record, size int) []sgf.Node {
 	if rec.Opening >= 0 {
 		root.AddPoints("AB", size, rec.Opening)
 	}
 	var nodes []sgf.Node
 	for i, t := range rec.Turns {
-		mover := engine.GomokuX
+		mover := gomoku.X
 		if (i+1)%2 == 1 {
-			mover = engine.GomokuO // O moves first (GM-2)
+			mover = gomoku.O // O moves first (GM-2)
 		}
 		var n sgf.Node
 		failed := !t.Pass && !t.NoLegalPoint && slices.Contains(t.Revealed, t.Point)
@@ -34,7 +35,7 @@ func gomokuSGF(root *sgf.Node, rec engine.GomokuRecord, size int) []sgf.Node {
 			n.AddMove(size, sgf.Move{Color: mover, Point: t.Point})
 		}
 		if !t.Pass && !t.NoLegalPoint {
-			n.Add(sgf.PropLineAnnounced, sgf.LineValue(size, sgf.Line{Column: t.Line.Kind == engine.GomokuColumn, Index: t.Line.Index}))
+			n.Add(sgf.PropLineAnnounced, sgf.LineValue(size, sgf.Line{Column: t.Line.Kind == gomoku.Column, Index: t.Line.Index}))
 			n.AddPoints(sgf.PropPiecesRevealed, size, t.Revealed...)
 		}
 		if failed {

@@ -3,6 +3,9 @@ package protocol
 import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
+
+	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // SGF writers of the variants whose events are not plain moves
@@ -35,9 +38,9 @@ func fgoSGFNode(e Event, size int) (sgf.Node, bool) {
 	r := t.Result
 	var n sgf.Node
 	switch r.Kind {
-	case engine.FGoCollision:
+	case fgo.Collision:
 		n.AddPoints(sgf.PropCollision, size, r.Black)
-	case engine.FGoSuperko:
+	case fgo.Superko:
 		n.Add(sgf.PropVoidTurn, sgf.ChoiceValue(size, engine.Black, r.Black), sgf.ChoiceValue(size, engine.White, r.White))
 	default:
 		n.AddMove(size, sgf.Move{Color: engine.Black, Point: r.Black})
@@ -66,9 +69,9 @@ func hmgSGFNode(e Event, size int) (sgf.Node, bool) {
 // phantomSGF writes the audited tries of a Phantom Go game (PN-D5): one
 // node per move or pass, with the player's illegal tries before it (XT)
 // and their reasons (XR), as the whole game is known once audited.
-func phantomSGF(outcomes []engine.TryOutcome, size int) []sgf.Node {
-	reasons := map[engine.TryReason]string{engine.TryOccupiedOpponent: sgf.ReasonOpponentStone,
-		engine.TryOccupiedOwn: sgf.ReasonOwnStone, engine.TrySuicide: sgf.ReasonSuicide, engine.TryKo: sgf.ReasonKo}
+func phantomSGF(outcomes []phantom.TryOutcome, size int) []sgf.Node {
+	reasons := map[phantom.TryReason]string{phantom.TryOccupiedOpponent: sgf.ReasonOpponentStone,
+		phantom.TryOccupiedOwn: sgf.ReasonOwnStone, phantom.TrySuicide: sgf.ReasonSuicide, phantom.TryKo: sgf.ReasonKo}
 	var nodes []sgf.Node
 	var tries []engine.Point
 	var why []sgf.Value

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/bridge"
 )
 
 // Bridge Go over the network (BG-1..BG-5): the board is public, the
@@ -17,7 +18,7 @@ import (
 
 func init() {
 	newVariantRules[engine.VariantBridge] = func(m *Machine) (variantRules, error) {
-		g, err := engine.NewBridgeGame(m.Options)
+		g, err := bridge.NewGame(m.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +33,7 @@ func init() {
 type EventBridgeMoved struct {
 	Color  engine.Color
 	Point  engine.Point
-	Result engine.BridgeMoveResult
+	Result bridge.MoveResult
 }
 
 func (EventBridgeMoved) event() {}
@@ -40,10 +41,10 @@ func (EventBridgeMoved) event() {}
 // bridgeRules is the public state machine of a game of Bridge Go.
 type bridgeRules struct {
 	m    *Machine
-	game engine.BridgeGame
+	game bridge.Game
 	// prev holds the game before each move and movers who made it, for
 	// undo (UNDO-D1).
-	prev   []engine.BridgeGame
+	prev   []bridge.Game
 	movers []Role
 }
 
@@ -65,7 +66,7 @@ func (g *bridgeRules) undo() {
 
 // BridgeView is what a player of Bridge Go sees: everything.
 type BridgeView struct {
-	Game engine.BridgeGame
+	Game bridge.Game
 	// Winner is the player who made a bridge, Empty while the game goes
 	// on and after a draw.
 	Winner engine.Color

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // F-Go over the network (FG-1..FG-7, docs/rules/fgo.md "Network play").
@@ -79,7 +80,7 @@ type EventFGoOpened struct{ By Role }
 // EventFGoOffered: the first player offered a turn (FG-7).
 type EventFGoOffered struct {
 	By    Role
-	Offer engine.FGoOffer
+	Offer fgo.Offer
 }
 
 // EventFGoDeclined: the offer on the table was declined.
@@ -88,7 +89,7 @@ type EventFGoDeclined struct{ By Role }
 // EventFGoTurn: a turn was taken; Result says what it did. Accepted is
 // true when the turn was an accepted offer.
 type EventFGoTurn struct {
-	Result   engine.FGoTurnResult
+	Result   fgo.TurnResult
 	Accepted bool
 }
 
@@ -100,7 +101,7 @@ func (EventFGoTurn) event()      {}
 
 func init() {
 	newVariantRules[engine.VariantFGo] = func(m *Machine) (variantRules, error) {
-		g, err := engine.NewFGoGame(m.Options)
+		g, err := fgo.NewGame(m.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +118,7 @@ type fgoTurn struct {
 	commits [2]*commit.Commitment // by role
 	opened  [2]bool
 	choices [2]engine.Point // by role, once opened
-	offer   *engine.FGoOffer
+	offer   *fgo.Offer
 	offered bool // an offer was made this turn (one a turn)
 	resumed bool // the turn resumed play after both passed (GO-4)
 	resumer Role
@@ -127,16 +128,16 @@ type fgoTurn struct {
 // commitments, never a choice before it is opened.
 type fgoRules struct {
 	m     *Machine
-	game  engine.FGoGame
+	game  fgo.Game
 	turn  fgoTurn
-	last  *engine.FGoTurnResult
+	last  *fgo.TurnResult
 	score scoring
 }
 
 // FGoView is what a player of F-Go sees: the public game and its own
 // choice, never the opponent's unopened one.
 type FGoView struct {
-	Game engine.FGoGame
+	Game fgo.Game
 	// Unavailable lists the points nobody may choose this turn (FG-2, FG-4).
 	Unavailable []engine.Point
 	// First is the role that commits first this turn and may offer (FG-N1).
@@ -150,10 +151,10 @@ type FGoView struct {
 	// Waiting is true while the opponent (or its program) is to act.
 	Waiting bool
 	// Offer is the offer on the table, if any (FG-7).
-	Offer *engine.FGoOffer
+	Offer *fgo.Offer
 	// LastTurn is what the last turn did, with both choices (nil before
 	// the first turn).
-	LastTurn *engine.FGoTurnResult
+	LastTurn *fgo.TurnResult
 	// Scoring is true while dead stones are being marked (GO-4); Proposal
 	// is the marking on the table and Proposer who made it.
 	Scoring     bool
@@ -258,7 +259,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 		if err := errors.Join(err1, err2); err != nil {
 			return nil, violation(from, seq, "FG-7", "offer: %v", err)
 		}
-		o := engine.FGoOffer{From: g.m.Colors[from], IfYouPlay: yours, IPlay: mine}
+		o := fgo.Offer{From: g.m.Colors[from], IfYouPlay: yours, IPlay: mine}
 		if err := g.game.CheckOffer(o); err != nil {
 			return nil, violation(from, seq, "FG-7", "offer: %v", err)
 		}
@@ -328,7 +329,7 @@ func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 
 // played moves to the game after a turn and starts the next turn, or the
 // scoring phase when both passed (FG-6).
-func (g *fgoRules) played(next engine.FGoGame, res engine.FGoTurnResult, accepted bool) []Event {
+func (g *fgoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Event {
 	g.game = next
 	g.last = &res
 	g.turn = fgoTurn{}
@@ -413,7 +414,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := may(KindFGoOffer); err != nil {
 			return "", nil, err
 		}
-		if err := g.game.CheckOffer(engine.FGoOffer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
+		if err := g.game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
 			return "", nil, err
 		}
 		return KindFGoOffer, FGoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil

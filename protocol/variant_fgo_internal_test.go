@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 )
 
 // fbDriver feeds messages straight to a machine in its play phase, as the
@@ -181,7 +182,7 @@ func TestFG1FGoCommitThenReveal(t *testing.T) {
 				turn = &e
 			}
 		}
-		if turn == nil || turn.Result.Kind != engine.FGoPlayed || turn.Result.Black != d.pt("C3") || turn.Result.White != d.pt("D4") {
+		if turn == nil || turn.Result.Kind != fgo.Played || turn.Result.Black != d.pt("C3") || turn.Result.White != d.pt("D4") {
 			t.Fatalf("FG-1 turn events %+v, want C3 and D4 played", events)
 		}
 		// FG-N1: White commits first on turn 1.

@@ -2,20 +2,20 @@ package protocol
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
-	"slices"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 )
 
-// Hidden Move Double Gomoku over the network (GM-1..GM-8). This file holds
-// the public side that both peers and Verify run: the messages, their
-// checks and the audit at the end. player_gomoku.go holds the local side
-// with this peer's secrets. docs/rules/gomoku.md, section "Network play",
-// describes the exchange.
+// Hidden Move Double Gomoku over the network (GM-1..GM-8). This file and
+// its two companions hold the public side that both peers and Verify run:
+// here the messages, the views and events, the public state and the
+// dispatch of a message; variant_gomoku_turn.go the checks of each message
+// of play; variant_gomoku_audit.go the openings and the audit at the end.
+// player_gomoku.go holds the local side with this peer's secrets.
+// docs/rules/gomoku.md, section "Network play", describes the exchange.
 
 // Kinds of the gomoku messages.
 const (
@@ -119,38 +119,38 @@ type GomokuView struct {
 	// LegalPoints, HiddenInLine, Announced ...). It is set only in the
 	// view of a running game (Game.View), not in a view made from the
 	// public record alone.
-	Game engine.GomokuView
-	// Phase is the step of the turn that is due; GomokuPhaseOver once the
+	Game gomoku.View
+	// Phase is the step of the turn that is due; gomoku.PhaseOver once the
 	// game is over on the board.
-	Phase engine.GomokuPhase
+	Phase gomoku.Phase
 	// Closing is true while the players open their remaining
 	// commitments at the end (GM-8).
 	Closing bool
 	// Record is the whole game with every commitment opened, once the
 	// audit has run; Audit is the violation it found, if any.
-	Record *engine.GomokuRecord
-	Audit  *engine.GomokuViolation
+	Record *gomoku.Record
+	Audit  *gomoku.Violation
 }
 
 // EventGomoku is one step of the game as both players see it: From's
-// message told the opponent Event (engine.GomokuEvent: a commitment shows
+// message told the opponent Event (gomoku.Event: a commitment shows
 // no point; answers, revealed points and claims carry the opened points).
 type EventGomoku struct {
 	From  Role
-	Event engine.GomokuEvent
+	Event gomoku.Event
 }
 
 // EventGomokuOpened: at the end, From opened its remaining commitments.
 type EventGomokuOpened struct {
 	From     Role
-	Openings []engine.GomokuOpening
+	Openings []gomoku.Opening
 }
 
 // EventGomokuAudited: both players opened everything and the whole game
 // was audited (GM-8); Violation is nil when the audit passed.
 type EventGomokuAudited struct {
-	Record    engine.GomokuRecord
-	Violation *engine.GomokuViolation
+	Record    gomoku.Record
+	Violation *gomoku.Violation
 }
 
 func (EventGomoku) event()        {}
@@ -167,7 +167,7 @@ func init() {
 // gomokuNever is the reveal time of a point where nothing was revealed.
 const gomokuNever = math.MaxInt16
 
-// gomokuMaxTurns bounds the turn number, as engine.GomokuView does: a
+// gomokuMaxTurns bounds the turn number, as gomoku.View does: a
 // real game has fewer than 10·size² turns.
 const gomokuMaxTurns = 30000
 
@@ -186,17 +186,17 @@ type gomokuTurn struct {
 	pass        bool
 	noLegal     bool
 	commitment  commit.Commitment
-	line        engine.GomokuLine
+	line        gomoku.Line
 	revealed    []engine.Point
 	point       engine.Point // NoPoint while the commitment is closed
-	outcome     engine.GomokuOutcome
-	declaration engine.GomokuDeclaration
+	outcome     gomoku.Outcome
+	declaration gomoku.Declaration
 }
 
 // gomokuLogEntry is one step for the players' own views to replay.
 type gomokuLogEntry struct {
 	from  Role
-	event engine.GomokuEvent
+	event gomoku.Event
 }
 
 // gomokuRules is the public state machine of a gomoku game. It holds no
@@ -205,7 +205,7 @@ type gomokuLogEntry struct {
 type gomokuRules struct {
 	m       *Machine
 	size    int
-	phase   engine.GomokuPhase
+	phase   gomoku.Phase
 	opening engine.Point
 	// choice is the invitee's side.
 	choice engine.Color
@@ -227,8 +227,8 @@ type gomokuRules struct {
 	board engine.Result
 	// opened[r]: role r has sent its openings at the end.
 	opened [2]bool
-	record *engine.GomokuRecord
-	audit  *engine.GomokuViolation
+	record *gomoku.Record
+	audit  *gomoku.Violation
 	// violation is the audit's violation in protocol terms.
 	violation *Violation
 	// resigned: a player resigned during play and both still open their
@@ -241,11 +241,11 @@ type gomokuRules struct {
 }
 
 func newGomokuRules(m *Machine) (variantRules, error) {
-	g, err := engine.NewGomokuGame(m.Options)
+	g, err := gomoku.NewGame(m.Options)
 	if err != nil {
 		return nil, err
 	}
-	r := &gomokuRules{m: m, size: g.Size(), phase: engine.GomokuPhaseOpening, opening: engine.NoPoint}
+	r := &gomokuRules{m: m, size: g.Size(), phase: gomoku.PhaseOpening, opening: engine.NoPoint}
 	for i := range r.points {
 		r.points[i] = gomokuPoint{piece: [2]int16{-1, -1}, revealedAt: gomokuNever}
 	}
@@ -282,61 +282,22 @@ func (g *gomokuRules) expected() (Role, []Kind, bool) {
 		return g.openingsDue()
 	}
 	switch g.phase {
-	case engine.GomokuPhaseOpening:
+	case gomoku.PhaseOpening:
 		return Inviter, []Kind{KindGomokuOpening}, false
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return Invitee, []Kind{KindGomokuSide}, false
-	case engine.GomokuPhaseCommit:
+	case gomoku.PhaseCommit:
 		return g.mover, []Kind{KindGomokuCommit, KindGomokuPass, KindGomokuNoLegalPoint}, false
-	case engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseAnnounce:
 		return g.mover, []Kind{KindGomokuAnnounce}, false
-	case engine.GomokuPhaseRespond:
+	case gomoku.PhaseRespond:
 		return g.mover.Other(), []Kind{KindGomokuResponse}, false
-	case engine.GomokuPhaseReveal:
+	case gomoku.PhaseReveal:
 		return g.mover, []Kind{KindGomokuReveal}, false
-	case engine.GomokuPhaseDeclare:
+	case gomoku.PhaseDeclare:
 		return g.mover, []Kind{KindGomokuDeclare}, false
 	}
 	return g.openingsDue()
-}
-
-// openingsDue is what is expected once play is over (GM-8) or resigned
-// (GM-D23): each role's openings, the inviter's first.
-func (g *gomokuRules) openingsDue() (Role, []Kind, bool) {
-	for _, r := range []Role{Inviter, Invitee} {
-		if !g.opened[r] {
-			return r, []Kind{KindGomokuOpenAll}, false
-		}
-	}
-	return Inviter, nil, true
-}
-
-// auditAfterResign has both players open their commitments and the game
-// audited after a resignation during play (GM-D23); a resignation before
-// the sides are chosen (nothing hidden yet) or once play is over (the
-// openings under way) ends the game at once.
-func (g *gomokuRules) auditAfterResign(Role) ([]Event, bool) {
-	switch g.phase {
-	case engine.GomokuPhaseOpening, engine.GomokuPhaseChooseSide, engine.GomokuPhaseOver:
-		return nil, false
-	}
-	g.resigned = true
-	return nil, true
-}
-
-// suspendResign has the rules judge a message as the game stood before
-// the resignation (a message that crossed it).
-func (g *gomokuRules) suspendResign(on bool) { g.suspended = on }
-
-// curPending reports whether role r's commitment of the turn under way is
-// still closed: r committed in this turn and its point was not revealed.
-// After a resignation r's openings must open it (GM-D23).
-func (g *gomokuRules) curPending(r Role) bool {
-	switch g.phase {
-	case engine.GomokuPhaseAnnounce, engine.GomokuPhaseRespond, engine.GomokuPhaseReveal, engine.GomokuPhaseDeclare:
-		return g.cur.mover == r && g.cur.point == engine.NoPoint
-	}
-	return false
 }
 
 func (g *gomokuRules) result() engine.Result {
@@ -346,19 +307,8 @@ func (g *gomokuRules) result() engine.Result {
 	return g.board
 }
 
-// auditViolation returns the violation the audit at the end found (GM-8),
-// or nil.
-func (g *gomokuRules) auditViolation() *Violation { return g.violation }
-
-// endAudit reports whether the players are opening their remaining
-// commitments for the audit of GM-8 (T-15: a report then ends nothing).
-func (g *gomokuRules) endAudit() bool {
-	_, kinds, done := g.expected()
-	return !done && len(kinds) == 1 && kinds[0] == KindGomokuOpenAll
-}
-
 func (g *gomokuRules) view(Role) VariantView {
-	return GomokuView{Phase: g.phase, Closing: (g.phase == engine.GomokuPhaseOver || g.resigned) && g.record == nil,
+	return GomokuView{Phase: g.phase, Closing: (g.phase == gomoku.PhaseOver || g.resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }
 
@@ -404,477 +354,9 @@ func (g *gomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 }
 
 // logged appends a step to the log and returns its event.
-func (g *gomokuRules) logged(from Role, e engine.GomokuEvent) []Event {
+func (g *gomokuRules) logged(from Role, e gomoku.Event) []Event {
 	// Appending never writes an element below len, so a copy of g whose
 	// message is refused leaves g's log intact.
 	g.log = append(g.log, gomokuLogEntry{from: from, event: e})
 	return []Event{EventGomoku{From: from, Event: e}}
-}
-
-func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuPointBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	p, err := parseBodyPoint(g.size, b.Point)
-	if err != nil {
-		return nil, violation(from, seq, "T-10", "opening piece: %v", err)
-	}
-	if p == engine.Pass {
-		return nil, violation(from, seq, "GM-2", "the opening piece is a pass")
-	}
-	g.opening = p
-	g.points[p].revealedAt = 0
-	g.phase = engine.GomokuPhaseChooseSide
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventOpening, Point: p}), nil
-}
-
-func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuSideBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	var side engine.Color
-	switch b.Side {
-	case "x":
-		side = engine.GomokuX
-	case "o":
-		side = engine.GomokuO
-	default:
-		return nil, violation(from, seq, "GM-2", "chose side %q (want x or o)", b.Side)
-	}
-	g.choice = side
-	x := g.roleOf(engine.GomokuX)
-	g.points[g.opening].piece[x] = 0
-	g.shown[x] = 1
-	// The first turn is O's (GM-2).
-	g.move, g.mover = 0, x
-	g.nextTurn()
-	events := g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventSide, Side: side})
-	return append(events, EventColors{Colors: [2]engine.Color{g.colorOf(Inviter), g.colorOf(Invitee)}}), nil
-}
-
-// nextTurn starts the next turn, of the other role.
-func (g *gomokuRules) nextTurn() {
-	g.move++
-	g.mover = g.mover.Other()
-	g.phase = engine.GomokuPhaseCommit
-	g.cur = gomokuTurn{mover: g.mover, point: engine.NoPoint}
-}
-
-// finish ends the turn in progress with outcome.
-func (g *gomokuRules) finish(outcome engine.GomokuOutcome) {
-	g.cur.outcome = outcome
-	g.turns = append(g.turns, g.cur)
-}
-
-// end ends the game on the board; the openings of GM-8 follow.
-func (g *gomokuRules) end(r engine.Result) {
-	g.board = r
-	g.phase = engine.GomokuPhaseOver
-}
-
-func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b CommitBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	g.cur.commitment = b.Commitment
-	g.phase = engine.GomokuPhaseAnnounce
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventCommit}), nil
-}
-
-func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if err := decodeBody(body, &GomokuPassBody{}); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	if kind == KindGomokuNoLegalPoint {
-		// Only the mover can know it; the audit checks it (GM-7).
-		g.cur.noLegal = true
-		g.finish(engine.GomokuStuck)
-		g.end(engine.Result{By: engine.ByDraw})
-		return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventNoLegalPoint}), nil
-	}
-	g.cur.pass = true
-	g.finish(engine.GomokuPassed)
-	g.passes++
-	if g.passes >= 2 {
-		g.end(engine.Result{By: engine.ByDraw})
-	} else {
-		g.nextTurn()
-	}
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventPass}), nil
-}
-
-func (g *gomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuLineBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	l := engine.GomokuLine{Index: b.Index}
-	switch b.Line {
-	case "row":
-		l.Kind = engine.GomokuRow
-	case "column":
-		l.Kind = engine.GomokuColumn
-	}
-	if !l.Valid(g.size) {
-		return nil, violation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
-	}
-	g.cur.line = l
-	g.phase = engine.GomokuPhaseRespond
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventAnnounce, Line: l}), nil
-}
-
-// openPoint checks the opening o of the commitment c of turn move, made by
-// role r, and returns the point it holds: a mismatch breaks T-5, a value
-// that is no point of the board GM-3.
-func (g *gomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitment, o commit.Opening) (engine.Point, error) {
-	if err := commit.Verify(c, GomokuPieceDomain, g.m.Game[:], uint8(r), uint32(move), o); err != nil {
-		return engine.NoPoint, &Violation{Accused: r, Rule: "T-5", Seq: int64(seq),
-			Detail: fmt.Sprintf("the opening of move %d does not match its commitment", move), Err: err}
-	}
-	p, err := parseBodyPoint(g.size, string(o.Value))
-	if err != nil || p == engine.Pass {
-		return engine.NoPoint, violation(r, seq, "GM-3", "the commitment of move %d holds %q, no point of the board", move, o.Value)
-	}
-	return p, nil
-}
-
-// openHidden checks the opening of a hidden piece of role r, opened in
-// answer to an announcement or in a win claim, and records it. badRef is
-// the rule broken by opening a turn that left no hidden piece of r
-// (GM-3 in an answer, GM-6 in a claim); where reports a point that is not
-// where this opening may be (outside the announced line, off the claimed
-// lines). The caller has copied g.turns.
-func (g *gomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRef string, where func(engine.Point) error) (engine.Point, error) {
-	k := o.Move
-	var t *gomokuTurn
-	switch {
-	case k >= 1 && k <= len(g.turns) && g.turns[k-1].mover == r &&
-		g.turns[k-1].outcome == engine.GomokuPlacedHidden && g.turns[k-1].point == engine.NoPoint:
-		t = &g.turns[k-1]
-	case k == g.move && g.phase == engine.GomokuPhaseDeclare && g.cur.mover == r &&
-		g.cur.outcome == engine.GomokuPlacedHidden && g.cur.point == engine.NoPoint:
-		t = &g.cur
-	default:
-		return engine.NoPoint, violation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
-	}
-	p, err := g.openPoint(r, seq, k, t.commitment, o.Opening)
-	if err != nil {
-		return p, err
-	}
-	if err := where(p); err != nil {
-		return p, err
-	}
-	v := p.Vertex(g.size)
-	switch {
-	case !t.line.Contains(g.size, p):
-		return p, violation(r, seq, "GM-3", "move %d announced %s for a piece at %s", k, t.line.Format(g.size), v)
-	case int(g.points[p].revealedAt) < k:
-		return p, violation(r, seq, "GM-4", "move %d placed a piece on %s, revealed in move %d", k, v, g.points[p].revealedAt)
-	case g.points[p].piece[r] >= 0:
-		j := int(g.points[p].piece[r])
-		return p, violation(r, seq, "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", v, min(j, k), max(j, k))
-	}
-	g.points[p].piece[r] = int16(k)
-	g.points[p].revealedAt = min(g.points[p].revealedAt, int16(g.move))
-	g.hidden[r]--
-	g.shown[r]++
-	t.point = p
-	return p, nil
-}
-
-func (g *gomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuOpeningsBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	if len(b.Openings) > 0 {
-		g.turns = slices.Clone(g.turns)
-	}
-	line := g.cur.line
-	inLine := func(p engine.Point) error {
-		if !line.Contains(g.size, p) {
-			return violation(from, seq, "GM-3", "revealed %s, outside the announced %s", p.Vertex(g.size), line.Format(g.size))
-		}
-		return nil
-	}
-	revealed := make([]engine.Point, 0, len(b.Openings))
-	openings := make([]engine.GomokuOpening, 0, len(b.Openings))
-	for _, o := range b.Openings {
-		p, err := g.openHidden(from, seq, o, "GM-3", inLine)
-		if err != nil {
-			return nil, err
-		}
-		revealed = append(revealed, p)
-		openings = append(openings, engine.GomokuOpening{Move: o.Move, Point: p})
-	}
-	slices.Sort(revealed)
-	g.cur.revealed = revealed
-	if len(revealed) > 0 {
-		g.phase = engine.GomokuPhaseReveal
-	} else {
-		g.cur.outcome = engine.GomokuPlacedHidden
-		g.hidden[g.mover]++
-		g.phase = engine.GomokuPhaseDeclare
-	}
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventResponse, Openings: openings}), nil
-}
-
-func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b OpenBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	p, err := g.openPoint(from, seq, g.move, g.cur.commitment, b.Opening)
-	if err != nil {
-		return nil, err
-	}
-	v := p.Vertex(g.size)
-	if !g.cur.line.Contains(g.size, p) {
-		return nil, violation(from, seq, "GM-3", "committed to %s and announced %s", v, g.cur.line.Format(g.size))
-	}
-	if at := int(g.points[p].revealedAt); at < g.move {
-		return nil, violation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
-	}
-	g.cur.point = p
-	events := g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventReveal, Point: p})
-	if slices.Contains(g.cur.revealed, p) {
-		g.finish(engine.GomokuFailed)
-		g.passes = 0
-		g.nextTurn()
-		return events, nil
-	}
-	g.points[p].piece[from] = int16(g.move)
-	g.points[p].revealedAt = int16(g.move)
-	g.shown[from]++
-	g.cur.outcome = engine.GomokuPlacedRevealed
-	g.phase = engine.GomokuPhaseDeclare
-	return events, nil
-}
-
-// parseFive reads a window of five.
-func parseFive(size int, b GomokuFiveBody) (engine.GomokuFive, error) {
-	p, err := parseBodyPoint(size, b.Start)
-	if err != nil {
-		return engine.GomokuFive{}, err
-	}
-	for _, d := range []engine.GomokuDirection{engine.GomokuHorizontal, engine.GomokuVertical, engine.GomokuDiagonal, engine.GomokuAntiDiagonal} {
-		if d.String() == b.Dir {
-			return engine.GomokuFive{Start: p, Dir: d}, nil
-		}
-	}
-	return engine.GomokuFive{}, fmt.Errorf("bad direction %q", b.Dir)
-}
-
-// fiveBody writes a window of five.
-func fiveBody(size int, f engine.GomokuFive) GomokuFiveBody {
-	return GomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
-}
-
-// known returns a board with role r's known pieces in its colour.
-func (g *gomokuRules) known(r Role) engine.Board {
-	b, _ := engine.NewBoard(g.size)
-	c := g.colorOf(r)
-	for p := engine.Point(0); int(p) < g.size*g.size; p++ {
-		if g.points[p].piece[r] >= 0 {
-			b.Set(p, c)
-		}
-	}
-	return b
-}
-
-func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuDeclareBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	d := engine.GomokuDeclaration{Five: b.Five, Claim: b.Claim}
-	switch {
-	case !b.Claim && (len(b.Lines) > 0 || len(b.Openings) > 0):
-		return nil, violation(from, seq, "T-10", "a declaration without a claim names lines or opens pieces")
-	case b.Claim && len(b.Lines) != 2:
-		return nil, violation(from, seq, "T-10", "a win claim names %d lines (want 2)", len(b.Lines))
-	}
-	for i, lb := range b.Lines {
-		f, err := parseFive(g.size, lb)
-		if err != nil {
-			return nil, violation(from, seq, "T-10", "claimed line %d: %v", i+1, err)
-		}
-		d.Lines[i] = f
-	}
-	if n := g.hidden[from] + g.shown[from]; n > g.size*g.size {
-		return nil, violation(from, seq, "GM-4", "has %d pieces on %d points", n, g.size*g.size)
-	}
-	var openings []engine.GomokuOpening
-	if d.Claim {
-		var onLines [engine.MaxPoints]bool
-		for i, f := range d.Lines {
-			ps, ok := f.Points(g.size)
-			if !ok {
-				return nil, violation(from, seq, "GM-6", "false win claim: line %d (%s) is not a window of five of the board", i+1, f.Format(g.size))
-			}
-			for _, p := range ps {
-				onLines[p] = true
-			}
-		}
-		if n := d.Lines[0].Shared(g.size, d.Lines[1]); n > 1 {
-			return nil, violation(from, seq, "GM-6", "false win claim: %s and %s share %d pieces", d.Lines[0].Format(g.size), d.Lines[1].Format(g.size), n)
-		}
-		if len(b.Openings) > 0 {
-			g.turns = slices.Clone(g.turns)
-		}
-		onClaim := func(p engine.Point) error {
-			if !onLines[p] {
-				return violation(from, seq, "GM-6", "opened %s, not on the claimed lines", p.Vertex(g.size))
-			}
-			return nil
-		}
-		for _, o := range b.Openings {
-			p, err := g.openHidden(from, seq, o, "GM-6", onClaim)
-			if err != nil {
-				return nil, err
-			}
-			openings = append(openings, engine.GomokuOpening{Move: o.Move, Point: p})
-		}
-		if err := engine.CheckDoubleFive(g.known(from), g.colorOf(from), d.Lines); err != nil {
-			return nil, violation(from, seq, "GM-6", "false win claim: %v", err)
-		}
-	}
-	switch {
-	case d.Five && g.five[from]:
-		return nil, violation(from, seq, "GM-5", "announced five again (its first five came earlier)")
-	case !d.Five && !g.five[from] && engine.HasFive(g.known(from), g.colorOf(from)):
-		return nil, violation(from, seq, "GM-5", "has a line of five of revealed pieces and never announced five")
-	}
-	g.five[from] = g.five[from] || d.Five
-	g.cur.declaration = d
-	g.finish(g.cur.outcome)
-	g.passes = 0
-	if d.Claim {
-		g.end(engine.Result{Winner: g.colorOf(from), By: engine.ByWin})
-	} else {
-		g.nextTurn()
-	}
-	return g.logged(from, engine.GomokuEvent{Kind: engine.GomokuEventDeclare, Declaration: d, Openings: openings}), nil
-}
-
-// closed returns the turns of role r whose commitment is still closed.
-func (g *gomokuRules) closed(r Role) []int {
-	var ks []int
-	for i, t := range g.turns {
-		if t.mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
-			ks = append(ks, i+1)
-		}
-	}
-	return ks
-}
-
-func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuOpeningsBody
-	if err := decodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
-	}
-	g.turns = slices.Clone(g.turns)
-	openings := make([]engine.GomokuOpening, 0, len(b.Openings))
-	curDue := g.resigned && g.curPending(from)
-	for _, o := range b.Openings {
-		k := o.Move
-		if curDue && k == g.move && g.curPoint == engine.NoPoint {
-			// The turn under way at a resignation (GM-D23): its point is
-			// checked at the audit, once every point is known.
-			p, err := g.openPoint(from, seq, k, g.cur.commitment, o.Opening)
-			if err != nil {
-				return nil, err
-			}
-			g.curPoint = p
-			openings = append(openings, engine.GomokuOpening{Move: k, Point: p})
-			continue
-		}
-		if k < 1 || k > len(g.turns) || g.turns[k-1].mover != from || g.turns[k-1].pass || g.turns[k-1].noLegal || g.turns[k-1].point != engine.NoPoint {
-			return nil, violation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
-		}
-		p, err := g.openPoint(from, seq, k, g.turns[k-1].commitment, o.Opening)
-		if err != nil {
-			return nil, err
-		}
-		g.turns[k-1].point = p
-		openings = append(openings, engine.GomokuOpening{Move: k, Point: p})
-	}
-	if left := g.closed(from); len(left) > 0 {
-		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
-	}
-	if curDue && g.curPoint == engine.NoPoint {
-		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.move)
-	}
-	g.opened[from] = true
-	events := []Event{EventGomokuOpened{From: from, Openings: openings}}
-	if !g.opened[from.Other()] {
-		return events, nil
-	}
-	rec := g.gomokuRecord()
-	err := engine.AuditGomoku(rec)
-	if err == nil {
-		err = g.auditTurnUnderWay()
-	}
-	var gv engine.GomokuViolation
-	switch {
-	case err == nil:
-	case errors.As(err, &gv):
-		g.audit = &gv
-		g.violation = &Violation{Accused: g.roleOf(gv.Player), Rule: gv.Rule, Seq: -1, Detail: "audit: " + gv.Error(), Err: gv}
-	default:
-		// The machine builds only records that are games; this cannot
-		// happen, but if it did the record would prove nothing.
-		return nil, violation(from, seq, "GM-8", "the game does not audit: %v", err)
-	}
-	g.record = &rec
-	events = append(events, EventGomokuAudited{Record: rec, Violation: g.audit})
-	if g.violation != nil {
-		events = append(events, EventViolation{Violation: g.violation})
-	}
-	return events, nil
-}
-
-// auditTurnUnderWay checks the commitment of the turn a resignation cut
-// short (GM-D23), once every point is known: the point must lie in the
-// line its mover announced (GM-3), and not on a point revealed before
-// this turn nor on a piece of its own (GM-4). The turn is not in the
-// record: it placed nothing for good, and its mover never declared.
-func (g *gomokuRules) auditTurnUnderWay() error {
-	p := g.curPoint
-	if !g.resigned || p == engine.NoPoint {
-		return nil
-	}
-	r, k := g.cur.mover, g.move
-	bad := func(rule, format string, args ...any) error {
-		return engine.GomokuViolation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
-	}
-	v := p.Vertex(g.size)
-	if g.phase != engine.GomokuPhaseAnnounce && !g.cur.line.Contains(g.size, p) {
-		return bad("GM-3", "committed to %s and announced %s (the turn under way at the resignation)", v, g.cur.line.Format(g.size))
-	}
-	if at := int(g.points[p].revealedAt); at < k {
-		return bad("GM-4", "committed to %s, revealed in move %d (the turn under way at the resignation)", v, at)
-	}
-	own := g.colorOf(r) == engine.GomokuX && p == g.opening
-	for j, t := range g.turns {
-		own = own || t.mover == r && t.point == p && (t.outcome == engine.GomokuPlacedHidden || t.outcome == engine.GomokuPlacedRevealed) && j+1 < k
-	}
-	if own {
-		return bad("GM-4", "committed to %s, where it has a piece already (the turn under way at the resignation)", v)
-	}
-	return nil
-}
-
-// gomokuRecord returns the record of the game with every commitment
-// opened, for the audit.
-func (g *gomokuRules) gomokuRecord() engine.GomokuRecord {
-	rec := engine.GomokuRecord{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]engine.GomokuTurn, len(g.turns))}
-	for i, t := range g.turns {
-		rec.Turns[i] = engine.GomokuTurn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,
-			Revealed: slices.Clone(t.revealed), GomokuDeclaration: t.declaration}
-	}
-	return rec
 }

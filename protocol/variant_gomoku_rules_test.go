@@ -6,6 +6,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -295,7 +296,7 @@ func TestGM2GomokuPie(t *testing.T) {
 		t.Fatalf("colours %v before the side is chosen", s.m.Colors)
 	}
 	events := s.must(ivt, protocol.KindGomokuSide, protocol.GomokuSideBody{Side: "x"})
-	if want := [2]engine.Color{engine.GomokuO, engine.GomokuX}; s.m.Colors != want {
+	if want := [2]engine.Color{gomoku.O, gomoku.X}; s.m.Colors != want {
 		t.Errorf("colours %v after the invitee chose x, want %v", s.m.Colors, want)
 	}
 	var colors bool

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
@@ -63,7 +64,7 @@ func checkNoHiddenShown(t *testing.T, gv protocol.GomokuView) int {
 	t.Helper()
 	n := 0
 	for k, note := range gv.Game.History() {
-		if note.Mover == gv.Game.Me() || note.Outcome != engine.GomokuPlacedHidden || note.Turn.Point != engine.NoPoint {
+		if note.Mover == gv.Game.Me() || note.Outcome != gomoku.PlacedHidden || note.Turn.Point != engine.NoPoint {
 			continue
 		}
 		n++
@@ -82,8 +83,8 @@ func checkNoHiddenShown(t *testing.T, gv protocol.GomokuView) int {
 type passBack struct{ *bot.Random }
 
 func (p passBack) Choose(v protocol.View) protocol.Action {
-	if gv, ok := v.Variant.(protocol.GomokuView); ok && gv.Game.Phase() == engine.GomokuPhaseCommit && gv.Game.MyTurn() {
-		if h := gv.Game.History(); len(h) > 0 && h[len(h)-1].Outcome == engine.GomokuPassed && len(gv.Game.LegalPoints()) > 0 {
+	if gv, ok := v.Variant.(protocol.GomokuView); ok && gv.Game.Phase() == gomoku.PhaseCommit && gv.Game.MyTurn() {
+		if h := gv.Game.History(); len(h) > 0 && h[len(h)-1].Outcome == gomoku.Passed && len(gv.Game.LegalPoints()) > 0 {
 			return protocol.Play{Point: engine.Pass}
 		}
 	}
@@ -213,7 +214,7 @@ func TestGM3GomokuAnswerOutsideTheLine(t *testing.T) {
 		line := gv.Announced()
 		for k, n := range gv.History() {
 			p := n.Turn.Point
-			if n.Mover != gv.Me() || n.Outcome != engine.GomokuPlacedHidden || gv.Own(p) != engine.GomokuHiddenPiece || line.Contains(gv.Size(), p) {
+			if n.Mover != gv.Me() || n.Outcome != gomoku.PlacedHidden || gv.Own(p) != gomoku.HiddenPiece || line.Contains(gv.Size(), p) {
 				continue
 			}
 			o, ok := protocol.GomokuOpeningOf(g, k+1)
@@ -248,8 +249,8 @@ func TestGM6GomokuFalseClaim(t *testing.T) {
 }
 
 // lineName is the wire name of a line kind.
-func lineName(k engine.GomokuLineKind) string {
-	if k == engine.GomokuColumn {
+func lineName(k gomoku.LineKind) string {
+	if k == gomoku.Column {
 		return "column"
 	}
 	return "row"
@@ -262,7 +263,7 @@ func lineName(k engine.GomokuLineKind) string {
 // piece. The audit at the end finds the lie (GM-3).
 func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 	lie := 0
-	protocol.SetGomokuTamper(t, func(me protocol.Role, v engine.GomokuView, kind protocol.Kind, body any) (protocol.Kind, any) {
+	protocol.SetGomokuTamper(t, func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
 		if me != protocol.Inviter {
 			return kind, body
 		}
@@ -271,14 +272,14 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 			if lie != 0 {
 				break
 			}
-			lk := engine.GomokuRow
+			lk := gomoku.Row
 			if body.(protocol.GomokuLineBody).Line == "column" {
-				lk = engine.GomokuColumn
+				lk = gomoku.Column
 			}
-			kinds := map[engine.GomokuLineKind]bool{}
+			kinds := map[gomoku.LineKind]bool{}
 			used := map[int]bool{}
 			for _, n := range v.History() {
-				if n.Mover != v.Me() && n.Outcome == engine.GomokuPlacedHidden && n.Turn.Point == engine.NoPoint {
+				if n.Mover != v.Me() && n.Outcome == gomoku.PlacedHidden && n.Turn.Point == engine.NoPoint {
 					kinds[n.Turn.Line.Kind] = true
 					used[n.Turn.Line.Index] = true
 				}
@@ -289,7 +290,7 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 			for k := range kinds {
 				lk = k
 			}
-			own := engine.GomokuLineOf(v.Size(), v.Committed(), lk).Index
+			own := gomoku.LineOf(v.Size(), v.Committed(), lk).Index
 			for i := range v.Size() {
 				if i != own && !used[i] {
 					lie = v.MoveNumber()
@@ -327,7 +328,7 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 // first placement, then only passes; only the audit can tell (GM-5).
 func TestGM8GomokuFalseFiveCaughtByAudit(t *testing.T) {
 	lie := 0
-	protocol.SetGomokuTamper(t, func(me protocol.Role, v engine.GomokuView, kind protocol.Kind, body any) (protocol.Kind, any) {
+	protocol.SetGomokuTamper(t, func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
 		if me != protocol.Inviter {
 			return kind, body
 		}

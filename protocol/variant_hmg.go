@@ -9,6 +9,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 )
 
 // Kinds of Hidden Move Go messages (docs/rules/hmg.md, "Network play").
@@ -99,14 +100,14 @@ type HMGView struct {
 	// and superko history, this player's own card points once chosen,
 	// and the opponent's points of revealed or opened cards only. Its
 	// LegalActions for this player's colour include the reveals.
-	Game engine.HMGGame
+	Game hmg.Game
 	// CardsChosen is true once the local player has chosen its cards
 	// (SetCards); MyCards then holds their points and which were used.
 	CardsChosen bool
-	MyCards     []engine.HMGCard
+	MyCards     []hmg.Card
 	// OpponentCards has one entry per opponent card: Revealed tells which
 	// were used; Point is engine.NoPoint unless revealed or opened.
-	OpponentCards []engine.HMGCard
+	OpponentCards []hmg.Card
 	// Committed tells, by role, whose commitments have been received.
 	Committed [2]bool
 	// The dead-stone agreement (GO-4): Proposal is the marking on the
@@ -144,7 +145,7 @@ func (EventCardsOpened) event()    {}
 
 func init() {
 	newVariantRules[engine.VariantHMG] = func(m *Machine) (variantRules, error) {
-		g, err := engine.NewHMGGame(m.Options)
+		g, err := hmg.NewGame(m.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func init() {
 // the unused cards, the count with passing stones.
 type hmgRules struct {
 	m    *Machine
-	game engine.HMGGame
+	game hmg.Game
 	// commits holds each role's card commitments; committed tells which
 	// were received, opened whose unused cards were opened.
 	commits   [2][]commit.Commitment
@@ -516,7 +517,7 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if a.Card < 0 || a.Card >= len(p.openings) {
-			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), engine.ErrNoSuchCard)
+			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), hmg.ErrNoSuchCard)
 		}
 		o := p.openings[a.Card]
 		return KindHMGReveal, HMGRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
@@ -632,7 +633,7 @@ func (p *hmgPlayer) privateView(m *Machine, me Role, v VariantView) VariantView 
 	points := append([]engine.Point(nil), p.points...)
 	p.mu.Unlock()
 	if m.Options.Cards == 0 {
-		hv.CardsChosen, hv.MyCards = true, []engine.HMGCard{}
+		hv.CardsChosen, hv.MyCards = true, []hmg.Card{}
 		return hv
 	}
 	if len(points) != m.Options.Cards {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/referee"
@@ -172,7 +173,7 @@ func (b PhantomChoiceBody) attachments() [][]byte { return b.bulk }
 type EventPhantomTry struct {
 	Try   uint64
 	Mover engine.Color
-	Event engine.PhantomEvent
+	Event phantom.Event
 }
 
 // EventPhantomStep: a message of the secure referee went through (Sent
@@ -205,7 +206,7 @@ type PhantomNetView struct {
 	// Referee is the whole game once the audit passed (stages scoring,
 	// open, done): the board, the player to move.
 	Revealed bool
-	Referee  engine.PhantomReferee
+	Referee  phantom.Referee
 	// The dead-stone agreement (GO-4).
 	Scoring     bool
 	HasProposal bool
@@ -214,7 +215,7 @@ type PhantomNetView struct {
 
 	// Own is the local player's view: its stones, the opponent stones it
 	// knows, its log of announcements.
-	Own engine.PhantomView
+	Own phantom.View
 	// Announcements are the local player's announcements in the rule
 	// set's words, oldest first.
 	Announcements []string
@@ -227,7 +228,7 @@ type PhantomNetView struct {
 
 func init() {
 	newVariantRules[engine.VariantPhantom] = func(m *Machine) (variantRules, error) {
-		ref, err := engine.NewPhantomReferee(m.Options)
+		ref, err := phantom.NewReferee(m.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +278,7 @@ type phantomRules struct {
 	// After the audit: the whole game, scoring, play in the open.
 	audited   bool
 	replay    *referee.Replay
-	ref       engine.PhantomReferee
+	ref       phantom.Referee
 	open      bool
 	score     scoring
 	violation *Violation
@@ -493,12 +494,12 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		}
 		tr := &h.rec.Tries[len(h.rec.Tries)-1]
 		tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
-		ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: engine.PhantomMoved}
+		ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: phantom.Moved}
 		switch {
 		case b.Pass:
-			ev.Event = engine.PhantomPassed
+			ev.Event = phantom.Passed
 		case !b.Legal:
-			ev.Event = engine.PhantomIllegal
+			ev.Event = phantom.Illegal
 		}
 		h.pub = h.pub.After(b.Pass, b.Legal)
 		events := []Event{ev}

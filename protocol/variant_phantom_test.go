@@ -11,6 +11,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/engine/sgf"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
@@ -324,7 +325,7 @@ func TestPG9PhantomRecordSGF(t *testing.T) {
 		t.Fatalf("%v\n%s", err, data)
 	}
 	v := a.View().Variant.(protocol.PhantomNetView)
-	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel})
+	ref, err := phantom.NewReferee(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel})
 	if err != nil {
 		t.Fatal(err)
 	}

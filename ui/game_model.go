@@ -131,7 +131,7 @@ func Name(c engine.Color) string {
 }
 
 // ColorName returns the name of the player of colour c in variant v: X
-// and O in gomoku (X is engine.GomokuX, Black), else Black and White.
+// and O in gomoku (X is gomoku.X, Black), else Black and White.
 func ColorName(v engine.Variant, c engine.Color) string {
 	d, err := engine.LookupDescriptor(v)
 	if err != nil {

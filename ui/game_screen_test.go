@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
 )
@@ -40,14 +41,14 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 							// ends with a pass, a declaration or a failure.
 							start = 0
 							switch ev := e.Event; ev.Kind {
-							case engine.GomokuEventOpening, engine.GomokuEventPass, engine.GomokuEventNoLegalPoint, engine.GomokuEventDeclare:
+							case gomoku.EventOpening, gomoku.EventPass, gomoku.EventNoLegalPoint, gomoku.EventDeclare:
 								moves++
-							case engine.GomokuEventResponse:
+							case gomoku.EventResponse:
 								responded = nil
 								for _, o := range ev.Openings {
 									responded = append(responded, o.Point)
 								}
-							case engine.GomokuEventReveal:
+							case gomoku.EventReveal:
 								if slices.Contains(responded, ev.Point) {
 									moves++
 								}
@@ -201,14 +202,14 @@ func TestGameScreenRowLabelsClearOfPanel(t *testing.T) {
 // so that each player's lines read whole (issue 20, bug 5).
 func TestGM4BothPiecesOnOnePointShown(t *testing.T) {
 	e5 := vtx(t, 9, "E5")
-	rec := engine.GomokuRecord{Size: 9, Opening: vtx(t, 9, "A1"), InviteeChoice: engine.GomokuO, Turns: []engine.GomokuTurn{
-		{Point: e5, Line: engine.GomokuLineOf(9, e5, engine.GomokuRow)},
-		{Point: e5, Line: engine.GomokuLineOf(9, e5, engine.GomokuColumn)},
+	rec := gomoku.Record{Size: 9, Opening: vtx(t, 9, "A1"), InviteeChoice: gomoku.O, Turns: []gomoku.Turn{
+		{Point: e5, Line: gomoku.LineOf(9, e5, gomoku.Row)},
+		{Point: e5, Line: gomoku.LineOf(9, e5, gomoku.Column)},
 	}}
-	if _, err := engine.ReplayGomoku(rec); err != nil {
+	if _, err := gomoku.Replay(rec); err != nil {
 		t.Fatalf("the record is not a game: %v", err)
 	}
-	full := gomokuRecordBoard(rec, 2, engine.GomokuX, true)
+	full := gomokuRecordBoard(rec, 2, gomoku.X, true)
 	if pm := full.At(e5); !pm.Has(MarkBoth) {
 		t.Errorf("full view at E5 = %+v, want both players' pieces marked", pm)
 	}
@@ -217,11 +218,11 @@ func TestGM4BothPiecesOnOnePointShown(t *testing.T) {
 	if !strings.Contains(text, "&") {
 		t.Errorf("the full view does not draw E5 as both pieces:\n%s", text)
 	}
-	own := gomokuRecordBoard(rec, 2, engine.GomokuX, false)
-	if pm := own.At(e5); pm.Has(MarkBoth) || pm.Stone != engine.GomokuX {
+	own := gomokuRecordBoard(rec, 2, gomoku.X, false)
+	if pm := own.At(e5); pm.Has(MarkBoth) || pm.Stone != gomoku.X {
 		t.Errorf("X's own view at E5 = %+v, want only its own hidden piece", pm)
 	}
-	if pm := full.At(vtx(t, 9, "A1")); pm.Has(MarkBoth) || pm.Stone != engine.GomokuX {
+	if pm := full.At(vtx(t, 9, "A1")); pm.Has(MarkBoth) || pm.Stone != gomoku.X {
 		t.Errorf("full view at A1 = %+v, want X's opening alone", pm)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
 )
@@ -279,7 +280,7 @@ func TestGomokuResultNamesXAndO(t *testing.T) {
 	for _, c := range []struct {
 		winner engine.Color
 		want   string
-	}{{engine.GomokuX, "X wins (X+)"}, {engine.GomokuO, "O wins (O+)"}} {
+	}{{gomoku.X, "X wins (X+)"}, {gomoku.O, "O wins (O+)"}} {
 		got := DescribeOutcome(protocol.Outcome{Result: engine.Result{Winner: c.winner, By: engine.ByWin}}, engine.Empty, engine.VariantGomoku)
 		if !strings.Contains(got, c.want) || strings.Contains(got, "B+") || strings.Contains(got, "W+") {
 			t.Errorf("DescribeOutcome = %q, want %q", got, c.want)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -157,18 +158,18 @@ func ModelFromGoView(v protocol.GoView, me engine.Color) BoardModel {
 // ModelFromPhantomView returns the model of what a Phantom Go player
 // knows: its own stones, the ones that may have been captured
 // (MarkUncertain), and the opponent stones it learnt (MarkLearnt).
-func ModelFromPhantomView(v engine.PhantomView) BoardModel {
+func ModelFromPhantomView(v phantom.View) BoardModel {
 	me := v.Me()
 	m := NewBoardModel(v.Size(), me)
 	for p := engine.Point(0); int(p) < v.Size()*v.Size(); p++ {
 		switch v.At(p) {
-		case engine.PhantomOwn:
+		case phantom.Own:
 			m.Points[p] = PointMark{Stone: me}
-		case engine.PhantomOwnUncertain:
+		case phantom.OwnUncertain:
 			m.Points[p] = PointMark{Stone: me, Marks: MarkUncertain}
-		case engine.PhantomOpponent:
+		case phantom.Opponent:
 			m.Points[p] = PointMark{Stone: me.Opponent(), Marks: MarkLearnt}
-		case engine.PhantomOpponentUncertain:
+		case phantom.OpponentUncertain:
 			m.Points[p] = PointMark{Stone: me.Opponent(), Marks: MarkLearnt | MarkUncertain}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/ui"
 )
@@ -104,22 +105,22 @@ func TestUID6ModelFromGoView(t *testing.T) {
 
 func TestUIModelFromPhantomView(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}
-	ref, err := engine.NewPhantomReferee(o)
+	ref, err := phantom.NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	white, err := engine.NewPhantomView(o, engine.White)
+	white, err := phantom.NewView(o, engine.White)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// As in engine's PG-D3 hamburg test: Black's capture at B1 takes A1 or
 	// E5, and White does not know which.
 	for _, v := range []string{"A2", "A1", "D2", "E5", "B1"} {
-		var out engine.TryOutcome
+		var out phantom.TryOutcome
 		if ref, out, err = ref.Try(ref.ToMove(), vertex(t, 5, v)); err != nil {
 			t.Fatal(err)
 		}
-		if white, err = white.Apply(engine.PhantomAnnounce(ref.Rules(), 5, out, engine.White)); err != nil {
+		if white, err = white.Apply(phantom.Announce(ref.Rules(), 5, out, engine.White)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,11 +135,11 @@ func TestUIModelFromPhantomView(t *testing.T) {
 		pm := m.At(p)
 		var want ui.PointMark
 		switch white.At(p) {
-		case engine.PhantomOwn:
+		case phantom.Own:
 			want = ui.PointMark{Stone: engine.White}
-		case engine.PhantomOwnUncertain:
+		case phantom.OwnUncertain:
 			want = ui.PointMark{Stone: engine.White, Marks: ui.MarkUncertain}
-		case engine.PhantomOpponent:
+		case phantom.Opponent:
 			want = ui.PointMark{Stone: engine.Black, Marks: ui.MarkLearnt}
 		}
 		if pm != want {

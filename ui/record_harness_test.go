@@ -13,6 +13,9 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/rivo/tview"
+
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // The records in testdata are games between two random bots on 5×5
@@ -111,8 +114,8 @@ type phantomPrivate struct {
 	roles [2]engine.Color
 	tries [2][]engine.Point
 	next  [2]int
-	ref   engine.PhantomReferee
-	view  engine.PhantomView
+	ref   phantom.Referee
+	view  phantom.View
 	told  []string
 }
 
@@ -132,10 +135,10 @@ func newPhantomPrivate(t *testing.T, tr *protocol.Transcript, o engine.Options, 
 		}
 	}
 	var err error
-	if p.ref, err = engine.NewPhantomReferee(o); err != nil {
+	if p.ref, err = phantom.NewReferee(o); err != nil {
 		t.Fatal(err)
 	}
-	if p.view, err = engine.NewPhantomView(o, p.me); err != nil {
+	if p.view, err = phantom.NewView(o, p.me); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -160,7 +163,7 @@ func (p *phantomPrivate) step(t *testing.T, e protocol.Event) {
 		t.Fatal(err)
 	}
 	p.ref = ref
-	a := engine.PhantomAnnounce(p.ref.Rules(), p.ref.Options().Size, out, p.me)
+	a := phantom.Announce(p.ref.Rules(), p.ref.Options().Size, out, p.me)
 	if p.view, err = p.view.Apply(a); err != nil {
 		t.Fatal(err)
 	}
@@ -172,17 +175,17 @@ func (p *phantomPrivate) step(t *testing.T, e protocol.Event) {
 // with its committed points (known from the finished game's record).
 type gomokuPrivate struct {
 	role protocol.Role
-	view engine.GomokuView
-	rec  engine.GomokuRecord
+	view gomoku.View
+	rec  gomoku.Record
 }
 
 func newGomokuPrivate(t *testing.T, o engine.Options, r protocol.Role, final *protocol.Machine) *gomokuPrivate {
 	t.Helper()
-	seat := engine.GomokuInviter
+	seat := gomoku.Inviter
 	if r == protocol.Invitee {
-		seat = engine.GomokuInvitee
+		seat = gomoku.Invitee
 	}
-	v, err := engine.NewGomokuView(o, seat)
+	v, err := gomoku.NewView(o, seat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,27 +209,27 @@ func (g *gomokuPrivate) step(t *testing.T, e protocol.Event) {
 		g.view, err = v.Observe(ev)
 	} else {
 		switch ev.Kind {
-		case engine.GomokuEventOpening:
+		case gomoku.EventOpening:
 			g.view, _, err = v.PlaceOpening(ev.Point)
-		case engine.GomokuEventSide:
+		case gomoku.EventSide:
 			g.view, _, err = v.ChooseSide(ev.Side)
-		case engine.GomokuEventCommit:
+		case gomoku.EventCommit:
 			g.view, _, err = v.Commit(g.rec.Turns[v.MoveNumber()-1].Point)
-		case engine.GomokuEventPass:
+		case gomoku.EventPass:
 			g.view, _, err = v.Pass()
-		case engine.GomokuEventNoLegalPoint:
+		case gomoku.EventNoLegalPoint:
 			g.view, _, err = v.DeclareNoLegalPoint()
-		case engine.GomokuEventAnnounce:
+		case gomoku.EventAnnounce:
 			g.view, _, err = v.Announce(ev.Line.Kind)
-		case engine.GomokuEventResponse:
+		case gomoku.EventResponse:
 			var ps []engine.Point
 			for _, o := range ev.Openings {
 				ps = append(ps, o.Point)
 			}
 			g.view, _, err = v.Respond(ps)
-		case engine.GomokuEventReveal:
+		case gomoku.EventReveal:
 			g.view, _, err = v.Reveal()
-		case engine.GomokuEventDeclare:
+		case gomoku.EventDeclare:
 			g.view, _, err = v.Declare(ev.Declaration)
 		}
 	}

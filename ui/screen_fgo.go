@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -32,7 +33,7 @@ func (fgoScreen) scoring(v protocol.FGoView) scoringView {
 }
 
 // lastChoices marks both choices of a turn as last moves.
-func lastChoices(bm BoardModel, t *engine.FGoTurnResult) BoardModel {
+func lastChoices(bm BoardModel, t *fgo.TurnResult) BoardModel {
 	if t == nil {
 		return bm
 	}
@@ -107,11 +108,11 @@ func (fgoScreen) choiceLine(m *GameModel, v protocol.FGoView) string {
 }
 
 // turnKindWords says what a turn did.
-func turnKindWords(k engine.FGoTurnKind) string {
+func turnKindWords(k fgo.TurnKind) string {
 	switch k {
-	case engine.FGoCollision:
+	case fgo.Collision:
 		return "the same point, no stone"
-	case engine.FGoSuperko:
+	case fgo.Superko:
 		return "void (superko)"
 	}
 	return "played"
@@ -144,7 +145,7 @@ func (s fgoScreen) do(m *GameModel, c command) (protocol.Action, error) {
 			return s.confirm(m)
 		}
 		if err := v.Game.CheckChoice(m.Me(), c.point); err != nil {
-			if errors.Is(err, engine.ErrFGoUnavailable) {
+			if errors.Is(err, fgo.ErrUnavailable) {
 				return nil, fmt.Errorf("%s is unavailable this turn", m.Vertex(c.point))
 			}
 			return nil, moveError(err, c.point, m.Size())
@@ -223,9 +224,9 @@ func describeFGoTurn(m *GameModel, e protocol.EventFGoTurn) eventNote {
 	switch {
 	case r.PlayEnded:
 		line += ": both pass, play ends"
-	case r.Kind == engine.FGoCollision:
+	case r.Kind == fgo.Collision:
 		line += fmt.Sprintf(": the same point, no stone; %s unavailable", m.Vertices(r.Unavailable))
-	case r.Kind == engine.FGoSuperko:
+	case r.Kind == fgo.Superko:
 		line += fmt.Sprintf(": it would repeat a position, void; %s unavailable", m.Vertices(r.Unavailable))
 	case len(r.Removed) > 0:
 		line += ", removes " + m.Vertices(r.Removed)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -36,8 +37,8 @@ func gomokuViewOf(v any) (protocol.GomokuView, bool) {
 }
 
 // lineName writes an announced line: "row 3", "column C".
-func lineName(size int, l engine.GomokuLine) string {
-	if l.Kind == engine.GomokuColumn {
+func lineName(size int, l gomoku.Line) string {
+	if l.Kind == gomoku.Column {
 		return "column " + engine.PointAt(size, l.Index, 0).Vertex(size)[:1]
 	}
 	return fmt.Sprintf("row %d", l.Index+1)
@@ -58,14 +59,14 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 	}
 	me := v.Me()
 	if p := v.OpeningPoint(); bm.OnBoard(p) && me == engine.Empty {
-		bm.Points[p].Stone = engine.GomokuX
+		bm.Points[p].Stone = gomoku.X
 	}
 	own, opp := v.OwnPieces(), v.OpponentPieces()
 	for p := engine.Point(0); bm.OnBoard(p); p++ {
 		switch {
 		case me != engine.Empty && own.At(p) == me:
 			bm.Points[p].Stone = me
-			if v.Own(p) == engine.GomokuHiddenPiece {
+			if v.Own(p) == gomoku.HiddenPiece {
 				bm.Points[p].Marks |= MarkPending
 			}
 		case me != engine.Empty && opp.At(p) == me.Opponent():
@@ -76,7 +77,7 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 		bm = bm.With(MarkPending, p)
 	}
 	bm = bm.With(MarkHighlight, v.JustRevealed()...)
-	if v.Phase() == engine.GomokuPhaseRespond && v.MyTurn() {
+	if v.Phase() == gomoku.PhaseRespond && v.MyTurn() {
 		bm = bm.With(MarkHighlight, m.Local.Reveal...)
 	}
 	return bm
@@ -86,7 +87,7 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 // record: as player me knew it, or in full. Hidden pieces are in
 // brackets; a point where both players have a piece shows '&' (MarkBoth),
 // highlighted, so that each player's lines read whole.
-func gomokuRecordBoard(rec engine.GomokuRecord, turns int, me engine.Color, full bool) BoardModel {
+func gomokuRecordBoard(rec gomoku.Record, turns int, me engine.Color, full bool) BoardModel {
 	size := rec.Size
 	if size == 0 {
 		size = 9
@@ -94,21 +95,21 @@ func gomokuRecordBoard(rec engine.GomokuRecord, turns int, me engine.Color, full
 	bm := NewBoardModel(size, me)
 	cut := rec
 	cut.Turns = rec.Turns[:min(max(turns, 0), len(rec.Turns))]
-	g, err := engine.ReplayGomoku(cut)
+	g, err := gomoku.Replay(cut)
 	if err != nil {
 		return bm
 	}
 	for p := engine.Point(0); bm.OnBoard(p); p++ {
-		for _, c := range []engine.Color{engine.GomokuX, engine.GomokuO} {
+		for _, c := range []engine.Color{gomoku.X, gomoku.O} {
 			piece := g.Piece(c, p)
-			if piece == engine.GomokuNoPiece || !full && c != me && piece != engine.GomokuRevealedPiece {
+			if piece == gomoku.NoPiece || !full && c != me && piece != gomoku.RevealedPiece {
 				continue
 			}
 			if bm.Points[p].Stone != engine.Empty {
 				bm.Points[p].Marks |= MarkHighlight | MarkBoth
 			}
 			bm.Points[p].Stone = c
-			if piece == engine.GomokuHiddenPiece {
+			if piece == gomoku.HiddenPiece {
 				bm.Points[p].Marks |= MarkPending
 			}
 		}
@@ -131,9 +132,9 @@ func (s *gomokuScreen) panel(m *GameModel) []string {
 		hidden, shown := 0, 0
 		for p := engine.Point(0); int(p) < v.Size()*v.Size(); p++ {
 			switch v.Own(p) {
-			case engine.GomokuHiddenPiece:
+			case gomoku.HiddenPiece:
 				hidden++
-			case engine.GomokuRevealedPiece:
+			case gomoku.RevealedPiece:
 				shown++
 			}
 		}
@@ -159,19 +160,19 @@ func (s *gomokuScreen) panel(m *GameModel) []string {
 	}
 	opp := m.Name(me.Opponent())
 	switch ph := v.Phase(); {
-	case ph == engine.GomokuPhaseOpening && v.MyTurn():
+	case ph == gomoku.PhaseOpening && v.MyTurn():
 		lines = append(lines, "Place the X opening piece: Enter on a point")
-	case ph == engine.GomokuPhaseOpening:
+	case ph == gomoku.PhaseOpening:
 		lines = append(lines, "The inviter places the X opening piece")
-	case ph == engine.GomokuPhaseChooseSide && v.MyTurn():
+	case ph == gomoku.PhaseChooseSide && v.MyTurn():
 		lines = append(lines, "Choose your side: X owns the opening piece, O moves first")
-	case ph == engine.GomokuPhaseChooseSide:
+	case ph == gomoku.PhaseChooseSide:
 		lines = append(lines, "The invited player chooses X or O")
-	case ph == engine.GomokuPhaseCommit && v.MyTurn():
+	case ph == gomoku.PhaseCommit && v.MyTurn():
 		lines = append(lines, fmt.Sprintf("Turn %d · your turn: choose a point (Enter), p Enter passes", v.MoveNumber()))
-	case ph == engine.GomokuPhaseAnnounce && v.MyTurn():
+	case ph == gomoku.PhaseAnnounce && v.MyTurn():
 		lines = append(lines, fmt.Sprintf("Turn %d · announce the row or the column of %s (^D)", v.MoveNumber(), m.Vertex(v.Committed())))
-	case ph == engine.GomokuPhaseRespond && v.MyTurn():
+	case ph == gomoku.PhaseRespond && v.MyTurn():
 		line := lineName(v.Size(), v.Announced())
 		cands := v.HiddenInLine(v.Announced())
 		lines = append(lines, fmt.Sprintf("Turn %d · %s announced %s", v.MoveNumber(), opp, line))
@@ -202,12 +203,12 @@ func (s *gomokuScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		return nil, notYourTurn(m)
 	}
 	switch ph := v.Phase(); {
-	case ph == engine.GomokuPhaseOpening && c.kind == cmdPoint:
+	case ph == gomoku.PhaseOpening && c.kind == cmdPoint:
 		if c.point == engine.Pass {
 			return nil, errors.New("place the opening piece on a point")
 		}
 		return protocol.GomokuOpening{Point: c.point}, nil
-	case ph == engine.GomokuPhaseCommit && c.kind == cmdPoint:
+	case ph == gomoku.PhaseCommit && c.kind == cmdPoint:
 		if c.point == engine.Pass {
 			return protocol.Play{Point: engine.Pass}, nil
 		}
@@ -215,7 +216,7 @@ func (s *gomokuScreen) do(m *GameModel, c command) (protocol.Action, error) {
 			return nil, fmt.Errorf("%s holds a revealed piece or your own (GM-4)", m.Vertex(c.point))
 		}
 		return protocol.GomokuPlace{Point: c.point}, nil
-	case ph == engine.GomokuPhaseRespond && c.kind == cmdPoint:
+	case ph == gomoku.PhaseRespond && c.kind == cmdPoint:
 		if !slices.Contains(v.HiddenInLine(v.Announced()), c.point) {
 			return nil, fmt.Errorf("only your hidden pieces in %s may be revealed", lineName(v.Size(), v.Announced()))
 		}
@@ -225,10 +226,10 @@ func (s *gomokuScreen) do(m *GameModel, c command) (protocol.Action, error) {
 			m.Local.Reveal = append(slices.Clone(m.Local.Reveal), c.point)
 		}
 		return nil, nil
-	case ph == engine.GomokuPhaseRespond && c.kind == cmdConfirm:
+	case ph == gomoku.PhaseRespond && c.kind == cmdConfirm:
 		m.Local.Sending = true
 		return protocol.GomokuRespond{Reveal: slices.Clone(m.Local.Reveal)}, nil
-	case ph == engine.GomokuPhaseRespond && c.kind == cmdTakeBack:
+	case ph == gomoku.PhaseRespond && c.kind == cmdTakeBack:
 		m.Local.Reveal = nil
 		return nil, nil
 	}
@@ -242,18 +243,18 @@ func (s *gomokuScreen) choices(m *GameModel) ([]string, []answer) {
 	}
 	v := gv.Game
 	switch v.Phase() {
-	case engine.GomokuPhaseChooseSide:
+	case gomoku.PhaseChooseSide:
 		return []string{fmt.Sprintf("The X opening piece is at %s. Your side?", m.Vertex(v.OpeningPoint()))},
 			[]answer{
-				{Key: 'x', Text: "X: the opening piece is yours, O moves first", Action: protocol.GomokuChooseSide{Side: engine.GomokuX}},
-				{Key: 'o', Text: "O: you move first", Action: protocol.GomokuChooseSide{Side: engine.GomokuO}},
+				{Key: 'x', Text: "X: the opening piece is yours, O moves first", Action: protocol.GomokuChooseSide{Side: gomoku.X}},
+				{Key: 'o', Text: "O: you move first", Action: protocol.GomokuChooseSide{Side: gomoku.O}},
 			}
-	case engine.GomokuPhaseAnnounce:
+	case gomoku.PhaseAnnounce:
 		p, size := v.Committed(), v.Size()
 		return []string{fmt.Sprintf("Turn %d: you committed to %s. Announce:", v.MoveNumber(), m.Vertex(p))},
 			[]answer{
-				{Key: 'r', Text: lineName(size, engine.GomokuLineOf(size, p, engine.GomokuRow)), Action: protocol.GomokuAnnounce{}},
-				{Key: 'c', Text: lineName(size, engine.GomokuLineOf(size, p, engine.GomokuColumn)), Action: protocol.GomokuAnnounce{Column: true}},
+				{Key: 'r', Text: lineName(size, gomoku.LineOf(size, p, gomoku.Row)), Action: protocol.GomokuAnnounce{}},
+				{Key: 'c', Text: lineName(size, gomoku.LineOf(size, p, gomoku.Column)), Action: protocol.GomokuAnnounce{Column: true}},
 			}
 	}
 	return nil, nil
@@ -267,7 +268,7 @@ func (s *gomokuScreen) due(m *GameModel) protocol.Action {
 		return nil
 	}
 	v := gv.Game
-	if v.MyTurn() && v.Phase() == engine.GomokuPhaseRespond && len(v.HiddenInLine(v.Announced())) == 0 {
+	if v.MyTurn() && v.Phase() == gomoku.PhaseRespond && len(v.HiddenInLine(v.Announced())) == 0 {
 		m.Local.Sending = true
 		return protocol.GomokuRespond{}
 	}
@@ -308,21 +309,21 @@ func (s *gomokuScreen) describeStep(m *GameModel, e protocol.EventGomoku) eventN
 		return eventNote{lines: []string{line}, frame: true, index: s.turns}
 	}
 	switch ev.Kind {
-	case engine.GomokuEventOpening:
+	case gomoku.EventOpening:
 		return eventNote{lines: []string{"The X opening piece is at " + m.Vertex(ev.Point) + "."}, frame: true,
 			hasLast: true, last: ev.Point}
-	case engine.GomokuEventSide:
+	case gomoku.EventSide:
 		return eventNote{lines: []string{fmt.Sprintf("%s chooses to be %s.", roleWord(m, e.From), ColorName(engine.VariantGomoku, ev.Side))}}
-	case engine.GomokuEventCommit:
+	case gomoku.EventCommit:
 		s.responded = nil
 		return eventNote{lines: []string{who + " commits to a point."}}
-	case engine.GomokuEventPass:
+	case gomoku.EventPass:
 		return end(who + " passes.")
-	case engine.GomokuEventNoLegalPoint:
+	case gomoku.EventNoLegalPoint:
 		return end(who + " has no legal point left: a draw (GM-7).")
-	case engine.GomokuEventAnnounce:
+	case gomoku.EventAnnounce:
 		return eventNote{lines: []string{fmt.Sprintf("%s announces %s.", who, lineName(m.Size(), ev.Line))}}
-	case engine.GomokuEventResponse:
+	case gomoku.EventResponse:
 		s.responded = nil
 		for _, o := range ev.Openings {
 			s.responded = append(s.responded, o.Point)
@@ -332,13 +333,13 @@ func (s *gomokuScreen) describeStep(m *GameModel, e protocol.EventGomoku) eventN
 		}
 		return eventNote{lines: []string{fmt.Sprintf("%s reveals %s.", who, m.Vertices(s.responded))},
 			effect: s.responded}
-	case engine.GomokuEventReveal:
+	case gomoku.EventReveal:
 		if slices.Contains(s.responded, ev.Point) {
 			return end(fmt.Sprintf("%s's point was %s, where a piece was just revealed: the move fails (GM-3).", who, m.Vertex(ev.Point)))
 		}
 		return eventNote{lines: []string{fmt.Sprintf("%s's piece at %s stands revealed.", who, m.Vertex(ev.Point))},
 			hasLast: true, last: ev.Point}
-	case engine.GomokuEventDeclare:
+	case gomoku.EventDeclare:
 		d := ev.Declaration
 		line := who + "'s piece is placed."
 		switch {

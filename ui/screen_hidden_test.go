@@ -8,6 +8,13 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
+
+	"github.com/kakure/kakure/engine/fgo"
+
+	"github.com/kakure/kakure/engine/hmg"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // TestHMG1ChooseCards checks the card choice before move 1: Enter adds a
@@ -18,7 +25,7 @@ func TestHMG1ChooseCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := engine.NewHMGGame(o)
+	game, err := hmg.NewGame(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,11 +183,11 @@ func TestHMGNothingHiddenOnScreen(t *testing.T) {
 
 // ownCardAt reports whether the player has an unrevealed card at p.
 func ownCardAt(v protocol.HMGView, p engine.Point) bool {
-	return slices.ContainsFunc(v.MyCards, func(c engine.HMGCard) bool { return !c.Revealed && c.Point == p })
+	return slices.ContainsFunc(v.MyCards, func(c hmg.Card) bool { return !c.Revealed && c.Point == p })
 }
 
 // fgoView returns a view of F-Go for Black.
-func fgoView(t *testing.T, g engine.FGoGame, myTurn bool, committed, oppCommitted bool, choice engine.Point) protocol.View {
+func fgoView(t *testing.T, g fgo.Game, myTurn bool, committed, oppCommitted bool, choice engine.Point) protocol.View {
 	t.Helper()
 	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: g.Options(), Phase: protocol.PhasePlay,
 		MyTurn: myTurn, Kinds: []protocol.Kind{protocol.KindFGoCommit},
@@ -194,7 +201,7 @@ func fgoView(t *testing.T, g engine.FGoGame, myTurn bool, committed, oppCommitte
 // confirms and sends it; a choice confirmed before the protocol lets it go
 // waits and goes as soon as it may, with "waiting for the opponent".
 func TestFG1ChooseConfirmTakeBack(t *testing.T) {
-	game, err := engine.NewFGoGame(options(t, engine.VariantFGo, 5))
+	game, err := fgo.NewGame(options(t, engine.VariantFGo, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +250,7 @@ func TestFG1ChooseConfirmTakeBack(t *testing.T) {
 // show together as last moves, and that a collision's point is marked
 // unavailable and refused.
 func TestFG2BothChoicesAndUnavailable(t *testing.T) {
-	game, err := engine.NewFGoGame(options(t, engine.VariantFGo, 5))
+	game, err := fgo.NewGame(options(t, engine.VariantFGo, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +275,7 @@ func TestFG2BothChoicesAndUnavailable(t *testing.T) {
 	}
 
 	game, res, err = game.Turn(c3, c3)
-	if err != nil || res.Kind != engine.FGoCollision {
+	if err != nil || res.Kind != fgo.Collision {
 		t.Fatalf("collision: %v %v", res.Kind, err)
 	}
 	v = fgoView(t, game, true, false, false, engine.NoPoint)
@@ -333,7 +340,7 @@ func TestGM3NothingHiddenOnScreen(t *testing.T) {
 
 // gomokuPhase returns a condition that holds when the player of s must act
 // in phase ph (and more, when extra holds).
-func gomokuPhase(s *GameScreen, ph engine.GomokuPhase, extra func(engine.GomokuView) bool) func() bool {
+func gomokuPhase(s *GameScreen, ph gomoku.Phase, extra func(gomoku.View) bool) func() bool {
 	return func() bool {
 		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
 		v := gv.Game
@@ -348,14 +355,14 @@ func gomokuPhase(s *GameScreen, ph engine.GomokuPhase, extra func(engine.GomokuV
 // the empty answer sent by itself.
 func TestGM2GM3GomokuKeys(t *testing.T) {
 	s, g := newRecordScreen(t, "gomoku", protocol.Inviter)
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseOpening, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseOpening, nil))
 	press(s, "d4\n")
 	if got := actionsText(7, g.actions); got != "gomokuopening" {
 		t.Errorf("Enter in the opening sent %q", got)
 	}
 
 	s, g = newRecordScreen(t, "gomoku", protocol.Invitee)
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseChooseSide, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseChooseSide, nil))
 	if s.dialog == nil || !strings.Contains(drawScreen(t, s, 80, 24), "x  X: the opening piece is yours") {
 		t.Fatalf("no side dialog:\n%s", drawScreen(t, s, 80, 24))
 	}
@@ -364,12 +371,12 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 		t.Error("Esc did not hide the question")
 	}
 	press(s, "\x04o")
-	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuChooseSide{Side: engine.GomokuO}) {
+	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuChooseSide{Side: gomoku.O}) {
 		t.Errorf("^D o sent %v", got)
 	}
 
 	g.actions = nil
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseCommit, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseCommit, nil))
 	v := s.Model().View.Variant.(protocol.GomokuView).Game
 	legal := v.LegalPoints()[0]
 	press(s, legal.Vertex(7)+"\n")
@@ -378,7 +385,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 	}
 
 	g.actions = nil
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseAnnounce, nil))
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseAnnounce, nil))
 	press(s, "c")
 	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuAnnounce{Column: true}) {
 		t.Errorf("c sent %v", got)
@@ -386,7 +393,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 
 	g.actions = nil
 	var cands []engine.Point
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseRespond, func(v engine.GomokuView) bool {
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseRespond, func(v gomoku.View) bool {
 		cands = v.HiddenInLine(v.Announced())
 		return len(cands) > 0
 	}))
@@ -401,7 +408,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 	}
 
 	s, g = newRecordScreen(t, "gomoku", protocol.Inviter)
-	g.until(t, s, gomokuPhase(s, engine.GomokuPhaseRespond, func(v engine.GomokuView) bool {
+	g.until(t, s, gomokuPhase(s, gomoku.PhaseRespond, func(v gomoku.View) bool {
 		return len(v.HiddenInLine(v.Announced())) == 0
 	}))
 	if got := g.actions; len(got) != 1 || len(got[0].(protocol.GomokuRespond).Reveal) != 0 {
@@ -429,17 +436,17 @@ func TestPG7PhantomScreen(t *testing.T) {
 			for p := engine.Point(0); bm.OnBoard(p); p++ {
 				pm, k := bm.At(p), pv.Own.At(p)
 				switch {
-				case pm.Stone == me.Opponent() && k != engine.PhantomOpponent && k != engine.PhantomOpponentUncertain:
+				case pm.Stone == me.Opponent() && k != phantom.Opponent && k != phantom.OpponentUncertain:
 					t.Fatalf("role %d, message %d: an opponent stone shows at %s, not learnt", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOpponentUncertain && (pm.Stone != me.Opponent() || !pm.Has(MarkUncertain)):
+				case k == phantom.OpponentUncertain && (pm.Stone != me.Opponent() || !pm.Has(MarkUncertain)):
 					t.Fatalf("role %d, message %d: the learnt stone at %s perhaps captured is not shown so (PG-7)", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOpponentUncertain:
+				case k == phantom.OpponentUncertain:
 					uncertain++
-				case pm.Stone == me && k != engine.PhantomOwn && k != engine.PhantomOwnUncertain:
+				case pm.Stone == me && k != phantom.Own && k != phantom.OwnUncertain:
 					t.Fatalf("role %d, message %d: an own stone shows at %s, not in the view", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOwnUncertain && !pm.Has(MarkUncertain):
+				case k == phantom.OwnUncertain && !pm.Has(MarkUncertain):
 					t.Fatalf("role %d, message %d: the stone at %s perhaps captured is not shown so", r, g.at, p.Vertex(5))
-				case k == engine.PhantomOwnUncertain:
+				case k == phantom.OwnUncertain:
 					uncertain++
 				}
 			}
@@ -491,7 +498,7 @@ func TestPG2PhantomTriesAndNotes(t *testing.T) {
 	g.actions = nil
 	var note engine.Point
 	for p := engine.Point(0); int(p) < 25; p++ {
-		if pv.Own.At(p) == engine.PhantomUnknown {
+		if pv.Own.At(p) == phantom.Unknown {
 			note = p
 			break
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/hmg"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -36,7 +37,7 @@ func (hmgScreen) scoring(v protocol.HMGView) scoringView {
 // once known, as the opponent's stone in brackets. A card on a point
 // where a stone stands is left to the cards panel: brackets around that
 // stone would read as the stone's own.
-func hiddenCards(bm BoardModel, mine, theirs []engine.HMGCard) BoardModel {
+func hiddenCards(bm BoardModel, mine, theirs []hmg.Card) BoardModel {
 	for _, c := range mine {
 		if !c.Revealed && bm.At(c.Point).Stone == engine.Empty {
 			bm = bm.With(MarkPending, c.Point)
@@ -104,7 +105,7 @@ func (s hmgScreen) panel(m *GameModel) []string {
 }
 
 // cardList writes the player's cards: "1 D4 · 2 E5 played".
-func cardList(m *GameModel, cards []engine.HMGCard) string {
+func cardList(m *GameModel, cards []hmg.Card) string {
 	if len(cards) == 0 {
 		return "none"
 	}
@@ -120,7 +121,7 @@ func cardList(m *GameModel, cards []engine.HMGCard) string {
 
 // opponentCardList writes what the player knows of the opponent's cards:
 // how many are hidden, and the points of the revealed or opened ones.
-func opponentCardList(m *GameModel, cards []engine.HMGCard) string {
+func opponentCardList(m *GameModel, cards []hmg.Card) string {
 	var known []string
 	hidden := 0
 	for i, c := range cards {
@@ -278,17 +279,17 @@ func (hmgScreen) replayBoard(f Frame, final protocol.View, full bool) BoardModel
 	bm := ModelFromBoard(pv.Game.Board(), me, f.Last)
 	// The cards still hidden at that moment, with the points the player
 	// knows now: its own always, the opponent's once opened at the end.
-	hiddenThen := func(now, then []engine.HMGCard) []engine.HMGCard {
-		var cs []engine.HMGCard
+	hiddenThen := func(now, then []hmg.Card) []hmg.Card {
+		var cs []hmg.Card
 		for i, c := range now {
 			if i < len(then) && !then[i].Revealed && c.Point != engine.NoPoint {
-				cs = append(cs, engine.HMGCard{Point: c.Point})
+				cs = append(cs, hmg.Card{Point: c.Point})
 			}
 		}
 		return cs
 	}
 	mine := hiddenThen(fv.MyCards, pv.Game.Cards(me))
-	var theirs []engine.HMGCard
+	var theirs []hmg.Card
 	if full {
 		theirs = hiddenThen(fv.OpponentCards, pv.Game.Cards(me.Opponent()))
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -122,9 +123,9 @@ func (s *phantomScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		}
 		if c.point != engine.Pass && v.Own.Size() > 0 {
 			switch v.Own.At(c.point) {
-			case engine.PhantomOwn:
+			case phantom.Own:
 				return nil, fmt.Errorf("your stone is at %s", m.Vertex(c.point))
-			case engine.PhantomOpponent:
+			case phantom.Opponent:
 				return nil, fmt.Errorf("you know of a %s stone at %s", strings.ToLower(Name(m.Me().Opponent())), m.Vertex(c.point))
 			}
 		}
@@ -148,12 +149,12 @@ func (s *phantomScreen) describe(m *GameModel, e protocol.Event) eventNote {
 		line := fmt.Sprintf("%s: %s", Name(e.Mover), e.Event)
 		if s.tries <= len(v.Announcements) {
 			line = v.Announcements[s.tries-1]
-			if e.Event == engine.PhantomIllegal {
+			if e.Event == phantom.Illegal {
 				// The rule set's words do not name who tried.
 				line = Name(e.Mover) + " tries: " + line
 			}
 		}
-		return eventNote{lines: []string{line}, frame: true, index: s.tries, try: e.Event == engine.PhantomIllegal}
+		return eventNote{lines: []string{line}, frame: true, index: s.tries, try: e.Event == phantom.Illegal}
 	case protocol.EventPhantomRevealed:
 		return eventNote{lines: []string{"The audit passed: the whole board is revealed."}, frame: true, index: s.tries}
 	case protocol.EventMoved:
@@ -199,7 +200,7 @@ func (s *phantomScreen) replayBoard(f Frame, final protocol.View, full bool) Boa
 	}
 	// The player's own view after the frame's tries: its announcements so
 	// far, applied in order.
-	own, err := engine.NewPhantomView(final.Options, final.Color)
+	own, err := phantom.NewView(final.Options, final.Color)
 	if err != nil {
 		return NewBoardModel(final.Options.Size, final.Color)
 	}
@@ -217,7 +218,7 @@ func (s *phantomScreen) replayBoard(f Frame, final protocol.View, full bool) Boa
 // fullBoard replays the first n tries of both players, in the order the
 // referee took them, and returns the board.
 func (s *phantomScreen) fullBoard(final protocol.View, n int) (engine.Board, bool) {
-	ref, err := engine.NewPhantomReferee(final.Options)
+	ref, err := phantom.NewReferee(final.Options)
 	if err != nil {
 		return engine.Board{}, false
 	}
@@ -257,7 +258,7 @@ func plural(n int, one, many string) string {
 // knownOpponent writes what the player knows of the opponent's stones:
 // those certain and, under hamburg and kriegspiel, those its own
 // count-only captures may have taken (PG-7).
-func knownOpponent(v engine.PhantomView) string {
+func knownOpponent(v phantom.View) string {
 	s := stones(len(v.OpponentStones())) + " known"
 	if n := len(v.UncertainOpponentStones()); n > 0 {
 		s += fmt.Sprintf(", %d perhaps captured", n)

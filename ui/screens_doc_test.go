@@ -9,6 +9,9 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // screensDoc is the page of screens TestUIScreensDoc keeps up to date.
@@ -100,7 +103,7 @@ func screenSections(t *testing.T) map[string]string {
 	g.until(t, s, func() bool {
 		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
 		v := gv.Game
-		return ok && v.Size() > 0 && v.MoveNumber() > 12 && v.MyTurn() && v.Phase() == engine.GomokuPhaseRespond &&
+		return ok && v.Size() > 0 && v.MoveNumber() > 12 && v.MyTurn() && v.Phase() == gomoku.PhaseRespond &&
 			len(v.HiddenInLine(v.Announced())) > 1
 	})
 	gv := s.Model().View.Variant.(protocol.GomokuView)
@@ -119,7 +122,7 @@ func screenSections(t *testing.T) map[string]string {
 	})
 	pv := s.Model().View.Variant.(protocol.PhantomNetView)
 	for p := engine.Point(0); int(p) < 25; p++ {
-		if pv.Own.At(p) == engine.PhantomUnknown {
+		if pv.Own.At(p) == phantom.Unknown {
 			s.Board().SetCursor(p)
 			press(s, "m")
 			break

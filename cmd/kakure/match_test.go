@@ -326,76 +326,70 @@ func TestMatchScriptedHuman(t *testing.T) {
 // keep within their clocks (no loss on time), and the record verifies.
 // A malformed --time is refused with the syntax.
 func TestMatchTimeControl(t *testing.T) {
-	dir := t.TempDir()
-	code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", "go", "--size", "7", "--time", "30s", "--black", "bot", "--white", "bot")
-	if code != 0 {
-		t.Fatalf("match exited %d:\n%s", code, out)
+	// Every variant under a 30 s clock, each game in its own parallel
+	// subtest. Go and F-Go play at the default level, whose search the
+	// clock bounds under the race detector (CLK-D11; the F-Go bot once lost
+	// on time here, its matrix game ignoring the budget); the others at
+	// level 2, their clocks being about the records, not the search.
+	for _, c := range []struct {
+		variant, size, player string
+		check                 func(t *testing.T, data []byte)
+	}{
+		{"go", "7", "bot", func(t *testing.T, data []byte) {
+			if !bytes.Contains(data, []byte(`"time":"30s","lag_ms":1000`)) {
+				t.Errorf("the record lacks the time control and lag allowance:\n%.600s", data)
+			}
+		}},
+		// Hidden Move Go has clocks too (CLK-D10): its moves carry their
+		// think times (the bots choose their cards at once: 0 ms, left out).
+		{"hmg", "7", "bot:2", func(t *testing.T, data []byte) {
+			if !regexp.MustCompile(`"kind":"move","body":\{"point":"[A-Z0-9a-z]+","think_ms":`).Match(data) {
+				t.Errorf("the hmg record lacks the moves' think times:\n%.800s", data)
+			}
+		}},
+		// F-Go (CLK-D14), gomoku (CLK-D15) and Phantom Go (CLK-D16).
+		{"fgo", "7", "bot", nil},
+		{"gomoku", "7", "bot", nil},
+		{"phantom", "5", "bot:2", nil},
+	} {
+		t.Run(c.variant, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", c.variant, "--size", c.size,
+				"--time", "30s", "--black", c.player, "--white", c.player, "--progress", "0")
+			if code != 0 || strings.Contains(out, "(time)") {
+				t.Fatalf("%s match exited %d (a loss on time?):\n%s", c.variant, code, out)
+			}
+			record := filepath.Join(dir, "game-001.record.json")
+			data, err := os.ReadFile(record)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(data, []byte(`"time":"30s"`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
+				t.Errorf("the %s record lacks the time control or the think times:\n%.800s", c.variant, data)
+			}
+			if c.check != nil {
+				c.check(t, data)
+			}
+			if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") || !strings.Contains(vout, ", clock ") {
+				t.Errorf("verify of the %s game exited %d, or does not name the clock:\n%s", c.variant, code, vout)
+			}
+			// SGF-D11: every move node of both colours has its time left.
+			sgfData, err := os.ReadFile(filepath.Join(dir, "game-001.sgf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves := regexp.MustCompile(`;[^;]*?\b[BW]\[[a-z]*\]`).FindAll(sgfData, -1)
+			left := regexp.MustCompile(`[BW]L\[[0-9.]+\]`).FindAll(sgfData, -1)
+			if c.variant != "hmg" && (len(moves) == 0 || len(left) < len(moves)*3/4 || !bytes.Contains(sgfData, []byte("BL[")) || !bytes.Contains(sgfData, []byte("WL["))) {
+				t.Errorf("the %s SGF has %d move nodes and %d times left (BL/WL):\n%.600s", c.variant, len(moves), len(left), sgfData)
+			}
+		})
 	}
-	if strings.Contains(out, "(time)") {
-		t.Errorf("a bot lost on time:\n%s", out)
-	}
-	record := filepath.Join(dir, "game-001.record.json")
-	data, err := os.ReadFile(record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(data, []byte(`"time":"30s","lag_ms":1000`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
-		t.Errorf("the record lacks the time control or the think times:\n%.600s", data)
-	}
-	if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") || !strings.Contains(vout, ", clock ") {
-		t.Errorf("verify exited %d, or does not name the clock:\n%s", code, vout)
-	}
-	// Hidden Move Go has clocks too (CLK-D10): its moves carry their
-	// think times, the bots' board search keeps within the clock (the
-	// bots choose their cards at once: 0 ms, left out).
-	hmgDir := t.TempDir()
-	code, out = runCommand(t, "match", "--games", "1", "--out", hmgDir, "--variant", "hmg", "--size", "7", "--time", "30s", "--black", "bot", "--white", "bot")
-	if code != 0 || strings.Contains(out, "(time)") {
-		t.Fatalf("hmg match exited %d (a loss on time?):\n%s", code, out)
-	}
-	hmgRecord := filepath.Join(hmgDir, "game-001.record.json")
-	if data, err = os.ReadFile(hmgRecord); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(data, []byte(`"time":"30s"`)) || !regexp.MustCompile(`"kind":"move","body":\{"point":"[A-Z0-9a-z]+","think_ms":`).Match(data) {
-		t.Errorf("the hmg record lacks the time control or the moves' think times:\n%.800s", data)
-	}
-	if code, vout := runCommand(t, "verify", hmgRecord); code != 0 || !strings.Contains(vout, "ok: result") {
-		t.Errorf("verify of the hmg game exited %d:\n%s", code, vout)
-	}
-	// F-Go (CLK-D14) and gomoku (CLK-D15) have clocks too: their
-	// records carry think times and verify, and no bot loses on time.
-	// Phantom Go too (CLK-D16).
-	for variant, size := range map[string]string{"fgo": "7", "gomoku": "7", "phantom": "5"} {
-		dir := t.TempDir()
-		code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", variant, "--size", size, "--time", "30s")
-		if code != 0 || strings.Contains(out, "(time)") {
-			t.Fatalf("%s match exited %d (a loss on time?):\n%s", variant, code, out)
+	t.Run("bad time", func(t *testing.T) {
+		code, out := runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--time", "5x")
+		if code != 2 || !strings.Contains(out, "--time") || !strings.Contains(out, "5m+3x30s") {
+			t.Errorf("a bad --time: exit %d:\n%s", code, out)
 		}
-		record := filepath.Join(dir, "game-001.record.json")
-		data, err := os.ReadFile(record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Contains(data, []byte(`"time":"30s"`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
-			t.Errorf("the %s record lacks the time control or the think times:\n%.800s", variant, data)
-		}
-		if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") {
-			t.Errorf("verify of the %s game exited %d:\n%s", variant, code, vout)
-		}
-		// SGF-D11: every move node of both colours has its time left.
-		sgfData, err := os.ReadFile(filepath.Join(dir, "game-001.sgf"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		moves := regexp.MustCompile(`;[^;]*?\b[BW]\[[a-z]*\]`).FindAll(sgfData, -1)
-		left := regexp.MustCompile(`[BW]L\[[0-9.]+\]`).FindAll(sgfData, -1)
-		if len(moves) == 0 || len(left) < len(moves)*3/4 || !bytes.Contains(sgfData, []byte("BL[")) || !bytes.Contains(sgfData, []byte("WL[")) {
-			t.Errorf("the %s SGF has %d move nodes and %d times left (BL/WL):\n%.600s", variant, len(moves), len(left), sgfData)
-		}
-	}
-	code, out = runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--time", "5x")
-	if code != 2 || !strings.Contains(out, "--time") || !strings.Contains(out, "5m+3x30s") {
-		t.Errorf("a bad --time: exit %d:\n%s", code, out)
-	}
+	})
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/gtp"
 	"github.com/kakure/kakure/protocol"
+
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // playerUsage is the syntax of a PLAYER in `kakure match`.
@@ -195,9 +198,9 @@ func (b byColor) colorOf(v protocol.View) engine.Color {
 	if gv, ok := v.Variant.(protocol.GomokuView); ok {
 		c = gv.Game.Me()
 		if c == engine.Empty {
-			c = engine.GomokuO
-			if gv.Game.Seat() == engine.GomokuInviter {
-				c = engine.GomokuX
+			c = gomoku.O
+			if gv.Game.Seat() == gomoku.Inviter {
+				c = gomoku.X
 			}
 		}
 	}
@@ -262,7 +265,7 @@ func opponentJustPassed(v protocol.View) bool {
 		log := vv.Own.Log()
 		for i := len(log) - 1; i >= 0; i-- {
 			if log[i].Mover != vv.Own.Me() {
-				return log[i].Event == engine.PhantomPassed
+				return log[i].Event == phantom.Passed
 			}
 		}
 	case nil, protocol.GomokuView:

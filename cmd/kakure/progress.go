@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -33,7 +33,7 @@ func gameProgress(v protocol.View) string {
 	case protocol.PhantomNetView:
 		moves := 0
 		for _, a := range vv.Own.Log() {
-			if a.Event == engine.PhantomMoved || a.Event == engine.PhantomPassed {
+			if a.Event == phantom.Moved || a.Event == phantom.Passed {
 				moves++
 			}
 		}

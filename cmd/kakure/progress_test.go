@@ -8,7 +8,7 @@ import (
 )
 
 // progressRe reads a progress line of kakure match (MATCH-D4).
-var progressRe = regexp.MustCompile(`(?m)^progress: game 1: (move|turn) (\d+)(?:, (\d+) tries)?, [0-9.]+[a-zµ]+s$`)
+var progressRe = regexp.MustCompile(`(?m)^progress: game 1: (move|turn) (\d+)(?:, (\d+) tries)?, [0-9][0-9.hmµn]*s$`)
 
 // TestMATCHD4ProgressLines (MATCH-D4): kakure match prints progress lines
 // during a game, before its result line: moves (turns in Hidden Move Go)
@@ -20,8 +20,8 @@ func TestMATCHD4ProgressLines(t *testing.T) {
 		word  string
 		tries bool
 	}{
-		{[]string{"--variant", "phantom", "--size", "5", "--black", "random", "--white", "random"}, "move", true},
-		{[]string{"--variant", "go", "--size", "7", "--black", "bot:1", "--white", "bot:1"}, "move", false},
+		{[]string{"--variant", "phantom", "--size", "5", "--black", "bot:1", "--white", "bot:1", "--lambda", "1"}, "move", true},
+		{[]string{"--variant", "go", "--size", "5", "--black", "bot:1", "--white", "bot:1"}, "move", false},
 		{[]string{"--variant", "hmg", "--size", "7", "--cards", "2", "--black", "bot:1", "--white", "bot:1"}, "turn", false},
 	} {
 		t.Run(c.args[1], func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestMATCHD4ProgressLines(t *testing.T) {
 			}
 		})
 	}
-	code, out := runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--progress", "0", "--variant", "phantom", "--size", "5", "--black", "random", "--white", "random")
+	code, out := runCommand(t, "match", "--games", "1", "--out", t.TempDir(), "--progress", "0", "--variant", "phantom", "--size", "5", "--black", "bot:1", "--white", "bot:1", "--lambda", "1")
 	if code != 0 || strings.Contains(out, "progress:") {
 		t.Errorf("--progress 0: exit %d, output:\n%s", code, out)
 	}

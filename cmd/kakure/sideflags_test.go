@@ -67,7 +67,7 @@ func TestT8VerifyNamesTheChecking(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		args := append([]string{"match", "--games", "1", "--out", dir, "--variant", "phantom", "--size", "5",
-			"--black", "random", "--white", "random"}, tt.args...)
+			"--black", "bot:1", "--white", "bot:1"}, tt.args...)
 		if code, out := runCommand(t, args...); code != 0 {
 			t.Fatalf("match %v exited %d:\n%s", tt.args, code, out)
 		}

@@ -7,7 +7,7 @@
 // ([RefereeLayout]) and its XOR-shared state ([RefereeState]).
 //
 // Everything here is plaintext: [Circuit.Eval] computes a circuit in the
-// clear, which is what the tests hold against engine.PhantomReferee bit for
+// clear, which is what the tests hold against phantom.Referee bit for
 // bit and what an end-of-game audit can replay. Garbling, oblivious
 // transfer and the messages live elsewhere.
 package circuit

@@ -99,7 +99,7 @@ func statePositions(base, n, labelBits int) StatePositions {
 // reader):
 //
 //	Pass, Legal      both                 event: pass / illegal (!Legal) / moved
-//	Reason[0..2]     mover; both (hamburg) the engine.TryReason value, 0 if legal or pass
+//	Reason[0..2]     mover; both (hamburg) the phantom.TryReason value, 0 if legal or pass
 //	CaptureCount     both                 number of stones captured, 0 unless moved
 //	AtariOpponent,   both (common,        PG-5 facts, false unless moved;
 //	AtariSelf        hamburg)             -1 under kriegspiel (no such output)
@@ -165,8 +165,8 @@ type refereeFlaws struct {
 
 // RefereeCircuit builds the circuit of one Phantom Go try on a board of
 // side size under rules, with the try made by the player of party mover,
-// and its layout. It matches [engine.PhantomReferee.Try] and
-// [engine.PhantomAnnounce] bit for bit (trust.md T-9): see RefereeLayout
+// and its layout. It matches [phantom.Referee.Try] and
+// [phantom.Announce] bit for bit (trust.md T-9): see RefereeLayout
 // for the inputs, the outputs and who reads what.
 //
 // The circuit keeps a group label per point instead of searching chains: a
@@ -461,7 +461,7 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 	isSuicide := b.AND(emptyAt, b.NOT(anyLibAfter)) // a capture always leaves a liberty, so never with ko
 	moved := b.AND(b.AND(emptyAt, b.NOT(isKo)), anyLibAfter)
 	legal := b.XOR(pass, moved)
-	reason := [3]Wire{b.XOR(occOwn, isSuicide), b.XOR(occOpp, isSuicide), isKo} // engine.TryReason 1..4
+	reason := [3]Wire{b.XOR(occOwn, isSuicide), b.XOR(occOpp, isSuicide), isKo} // phantom.TryReason 1..4
 	update := moved
 	if flaws.ungatedUpdate {
 		update = emptyAt

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 var allRules = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
@@ -44,7 +45,7 @@ func refereeFor(t testing.TB, size int, rules engine.PhantomRules, mover Party, 
 // refereeGame runs a game through the engine referee and through the
 // circuit side by side. The circuit's state lives only as two shares.
 type refereeGame struct {
-	ref    engine.PhantomReferee
+	ref    phantom.Referee
 	shares [2]RefereeState
 	flaws  refereeFlaws
 	rng    *rand.Rand
@@ -52,7 +53,7 @@ type refereeGame struct {
 	last engine.Point
 }
 
-func newRefereeGame(t testing.TB, ref engine.PhantomReferee, rng *rand.Rand) *refereeGame {
+func newRefereeGame(t testing.TB, ref phantom.Referee, rng *rand.Rand) *refereeGame {
 	t.Helper()
 	st, err := NewRefereeState(ref.Board(), ref.Ko())
 	if err != nil {
@@ -101,7 +102,7 @@ type circuitTry struct {
 	// next is the state after the try, the two next shares XORed.
 	next RefereeState
 	// announce[P] is what the player of party P is told.
-	announce [2]engine.PhantomAnnouncement
+	announce [2]phantom.Announcement
 }
 
 // runCircuitTry evaluates one try of the player to move at p with the
@@ -156,7 +157,7 @@ func (g *refereeGame) runCircuitTry(t testing.TB, mover Party, p engine.Point) c
 
 // compare returns the differences between the circuit's try and the
 // engine's (next referee and outcome), or "" when they agree bit for bit.
-func (g *refereeGame) compare(mover Party, r circuitTry, next engine.PhantomReferee, out engine.TryOutcome) string {
+func (g *refereeGame) compare(mover Party, r circuitTry, next phantom.Referee, out phantom.TryOutcome) string {
 	size, rules := next.Options().Size, next.Rules()
 	var diffs string
 	b, err := r.next.Board()
@@ -181,7 +182,7 @@ func (g *refereeGame) compare(mover Party, r circuitTry, next engine.PhantomRefe
 		if Party(party) != mover {
 			to = to.Opponent()
 		}
-		want := engine.PhantomAnnounce(rules, size, out, to)
+		want := phantom.Announce(rules, size, out, to)
 		if !reflect.DeepEqual(r.announce[party], want) {
 			diffs += fmt.Sprintf("to %v (%v): %q, want %q; ", to, Party(party), r.announce[party].KeyValues(), want.KeyValues())
 		}
@@ -193,7 +194,7 @@ func (g *refereeGame) compare(mover Party, r circuitTry, next engine.PhantomRefe
 // on. It returns the engine's outcome and the differences between the two
 // ("" when they agree bit for bit); after an illegal try the whole state,
 // labels included, must be what it was.
-func (g *refereeGame) step(t testing.TB, mover Party, p engine.Point) (engine.TryOutcome, string) {
+func (g *refereeGame) step(t testing.TB, mover Party, p engine.Point) (phantom.TryOutcome, string) {
 	t.Helper()
 	size := g.ref.Options().Size
 	before, err := g.shares[0].Xor(g.shares[1])
@@ -224,7 +225,7 @@ func (g *refereeGame) step(t testing.TB, mover Party, p engine.Point) (engine.Tr
 }
 
 // try is step that fails the test on any difference.
-func (g *refereeGame) try(t testing.TB, mover Party, p engine.Point) engine.TryOutcome {
+func (g *refereeGame) try(t testing.TB, mover Party, p engine.Point) phantom.TryOutcome {
 	t.Helper()
 	out, d := g.step(t, mover, p)
 	if d != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // ErrBadOutput reports referee circuit outputs that no honest run gives:
@@ -150,21 +151,21 @@ func (l *RefereeLayout) NextShare(party Party, mover engine.Color, outputs, mask
 // mover at try (the mover's own try, known to the mover's program; not
 // read for the opponent), built from the circuit outputs party has
 // (positions outside VisibleOutputs(party) are not read) and, for the
-// garbler, its mask bits. The result equals engine.PhantomAnnounce for that
+// garbler, its mask bits. The result equals phantom.Announce for that
 // player; outputs that no honest run gives are an error wrapping
-// ErrBadOutput or engine.ErrBadAnnouncement.
-func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine.Point, outputs, mask []bool) (engine.PhantomAnnouncement, error) {
+// ErrBadOutput or phantom.ErrBadAnnouncement.
+func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine.Point, outputs, mask []bool) (phantom.Announcement, error) {
 	if _, _, err := moverSide(mover); err != nil {
-		return engine.PhantomAnnouncement{}, err
+		return phantom.Announcement{}, err
 	}
 	if party != Garbler && party != Evaluator {
-		return engine.PhantomAnnouncement{}, fmt.Errorf("circuit: announcement for %v", party)
+		return phantom.Announcement{}, fmt.Errorf("circuit: announcement for %v", party)
 	}
 	if len(outputs) != len(l.Recipient) {
-		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: %d output bits, the circuit has %d", ErrBadOutput, len(outputs), len(l.Recipient))
+		return phantom.Announcement{}, fmt.Errorf("%w: %d output bits, the circuit has %d", ErrBadOutput, len(outputs), len(l.Recipient))
 	}
 	if party == Garbler && len(mask) != len(l.MaskIn) {
-		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+		return phantom.Announcement{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
 	}
 	read := func(i int) bool {
 		v := outputs[i]
@@ -183,19 +184,19 @@ func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine
 	}
 	to := l.playerOf(party, mover)
 	mine := to == mover
-	a := engine.PhantomAnnouncement{Rules: l.Rules, Size: l.Size, Mover: mover, To: to, Point: engine.NoPoint}
+	a := phantom.Announcement{Rules: l.Rules, Size: l.Size, Mover: mover, To: to, Point: engine.NoPoint}
 	pass, legal := read(l.Pass), read(l.Legal)
 	if mine && pass != (try == engine.Pass) {
-		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: the try was %s and the circuit says pass=%v", ErrBadOutput, try.Vertex(l.Size), pass)
+		return phantom.Announcement{}, fmt.Errorf("%w: the try was %s and the circuit says pass=%v", ErrBadOutput, try.Vertex(l.Size), pass)
 	}
 	switch {
 	case pass:
 		if !legal {
-			return engine.PhantomAnnouncement{}, fmt.Errorf("%w: an illegal pass", ErrBadOutput)
+			return phantom.Announcement{}, fmt.Errorf("%w: an illegal pass", ErrBadOutput)
 		}
-		a.Event = engine.PhantomPassed
+		a.Event = phantom.Passed
 	case !legal:
-		a.Event = engine.PhantomIllegal
+		a.Event = phantom.Illegal
 		if mine {
 			a.Point = try
 		}
@@ -206,13 +207,13 @@ func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine
 					r |= 1 << uint(i)
 				}
 			}
-			if r == int(engine.TryNoReason) || r > int(engine.TryKo) {
-				return engine.PhantomAnnouncement{}, fmt.Errorf("%w: reason %d for an illegal try", ErrBadOutput, r)
+			if r == int(phantom.TryNoReason) || r > int(phantom.TryKo) {
+				return phantom.Announcement{}, fmt.Errorf("%w: reason %d for an illegal try", ErrBadOutput, r)
 			}
-			a.Reason = engine.TryReason(r)
+			a.Reason = phantom.TryReason(r)
 		}
 	default:
-		a.Event = engine.PhantomMoved
+		a.Event = phantom.Moved
 		if mine {
 			a.Point = try
 		}
@@ -233,7 +234,7 @@ func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine
 		}
 	}
 	if err := a.Validate(); err != nil {
-		return engine.PhantomAnnouncement{}, err
+		return phantom.Announcement{}, err
 	}
 	return a, nil
 }

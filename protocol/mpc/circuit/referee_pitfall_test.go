@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
 // The pitfalls of the design notes (phantom-2pc.md), each a scenario that
@@ -42,7 +43,7 @@ type pitfallCase struct {
 	// before checks the whole state before the last try (nil: nothing).
 	before func(t *testing.T, st RefereeState)
 	// last is what the engine must say of the last try.
-	last func(t *testing.T, out engine.TryOutcome)
+	last func(t *testing.T, out phantom.TryOutcome)
 }
 
 func (pc pitfallCase) run(t *testing.T, rules engine.PhantomRules, mover Party, flaws refereeFlaws) (diff string) {
@@ -50,7 +51,7 @@ func (pc pitfallCase) run(t *testing.T, rules engine.PhantomRules, mover Party, 
 	ref := newPhantom(t, 5, rules)
 	if pc.rows != nil {
 		var err error
-		ref, err = engine.NewPhantomRefereeAt(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: rules}, engine.MustParseBoard(pc.rows...), engine.Black)
+		ref, err = phantom.NewRefereeAt(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: rules}, engine.MustParseBoard(pc.rows...), engine.Black)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func TestPG3StaleLabels(t *testing.T) {
 				t.Fatalf("labels C1 %d, C2 %d, C3 %d; the scenario needs all %d", st.Label[c1], st.Label[c2], st.Label[c3], c3)
 			}
 		},
-		last: func(t *testing.T, out engine.TryOutcome) {
+		last: func(t *testing.T, out phantom.TryOutcome) {
 			if !out.Legal || len(out.Captured) != 1 {
 				t.Fatalf("C2: %+v, want a capture of C3", out)
 			}
@@ -150,7 +151,7 @@ func TestPG3ChainSeenTwice(t *testing.T) {
 			rows:  []string{".....", ".....", "X....", "O....", "OOX.."},
 			tries: []string{"B2"},
 			flaw:  refereeFlaws{noDedupe: true},
-			last: func(t *testing.T, out engine.TryOutcome) {
+			last: func(t *testing.T, out phantom.TryOutcome) {
 				if !out.Legal || len(out.Captured) != 3 {
 					t.Fatalf("B2: %+v, want a capture of 3 stones", out)
 				}
@@ -160,7 +161,7 @@ func TestPG3ChainSeenTwice(t *testing.T) {
 			name:  "PG-5 atari of a chain touching the try west and south",
 			rows:  []string{".....", ".....", "X....", "O....", "OO..."},
 			tries: []string{"B2"},
-			last: func(t *testing.T, out engine.TryOutcome) {
+			last: func(t *testing.T, out phantom.TryOutcome) {
 				if !out.Legal || !out.AtariOpponent || len(out.Captured) != 0 {
 					t.Fatalf("B2: %+v, want atari", out)
 				}
@@ -170,7 +171,7 @@ func TestPG3ChainSeenTwice(t *testing.T) {
 			name:  "PG-3 capture of a chain touching the try on three sides",
 			rows:  []string{".....", ".XXX.", "XOOOX", "XO.OX", ".XXX."},
 			tries: []string{"C2"},
-			last: func(t *testing.T, out engine.TryOutcome) {
+			last: func(t *testing.T, out phantom.TryOutcome) {
 				if !out.Legal || len(out.Captured) != 5 {
 					t.Fatalf("C2: %+v, want a capture of 5 stones", out)
 				}
@@ -187,7 +188,7 @@ func TestPG2SuicideAfterCaptures(t *testing.T) {
 			rows:  koRows,
 			tries: []string{"C3"},
 			flaw:  refereeFlaws{suicideBeforeCaptures: true},
-			last: func(t *testing.T, out engine.TryOutcome) {
+			last: func(t *testing.T, out phantom.TryOutcome) {
 				if !out.Legal || len(out.Captured) != 1 {
 					t.Fatalf("C3: %+v, want a capture", out)
 				}
@@ -197,8 +198,8 @@ func TestPG2SuicideAfterCaptures(t *testing.T) {
 			name:  "PG-2 a suicide without capture",
 			rows:  []string{".....", ".....", ".....", ".O...", "O.O.."},
 			tries: []string{"B1"},
-			last: func(t *testing.T, out engine.TryOutcome) {
-				if out.Legal || out.Reason != engine.TrySuicide {
+			last: func(t *testing.T, out phantom.TryOutcome) {
+				if out.Legal || out.Reason != phantom.TrySuicide {
 					t.Fatalf("B1: %+v, want suicide", out)
 				}
 			},
@@ -221,8 +222,8 @@ func TestPG2IllegalTryKeepsState(t *testing.T) {
 			rows:  koRows,
 			tries: []string{"C3", "B3"},
 			flaw:  refereeFlaws{ungatedUpdate: true},
-			last: func(t *testing.T, out engine.TryOutcome) {
-				if out.Legal || out.Reason != engine.TryKo {
+			last: func(t *testing.T, out phantom.TryOutcome) {
+				if out.Legal || out.Reason != phantom.TryKo {
 					t.Fatalf("B3: %+v, want ko", out)
 				}
 			},
@@ -272,7 +273,7 @@ func TestPG5AtariFactsCircuit(t *testing.T) {
 			name:  tt.name,
 			rows:  tt.rows,
 			tries: []string{tt.vertex},
-			last: func(t *testing.T, out engine.TryOutcome) {
+			last: func(t *testing.T, out phantom.TryOutcome) {
 				if !out.Legal || out.AtariOpponent != tt.opp || out.AtariSelf != tt.self || len(out.Captured) != tt.captured {
 					t.Fatalf("%s: %+v, want atari-opponent %v atari-self %v captured %d", tt.vertex, out, tt.opp, tt.self, tt.captured)
 				}
@@ -287,8 +288,8 @@ func TestPG5AtariFactsCircuit(t *testing.T) {
 // liberty is "and himself" (PG-5, the seed's snapback). The circuit built
 // with the PG-5 of old, where such a join is never "and himself", fails.
 func TestPG5CaptureJoiningAtariCircuit(t *testing.T) {
-	selfAndCaptured := func(opp bool) func(t *testing.T, out engine.TryOutcome) {
-		return func(t *testing.T, out engine.TryOutcome) {
+	selfAndCaptured := func(opp bool) func(t *testing.T, out phantom.TryOutcome) {
+		return func(t *testing.T, out phantom.TryOutcome) {
 			if !out.Legal || !out.AtariSelf || out.AtariOpponent != opp || len(out.Captured) != 1 {
 				t.Fatalf("%+v, want a capture of one stone, atari-opponent %v, atari-self", out, opp)
 			}

@@ -24,7 +24,7 @@ var ErrBadState = errors.New("circuit: bad referee state")
 //     The label of an empty point is stale and means nothing;
 //   - Ko[p]: the simple-ko point of PG-4 (at most one, always empty).
 //
-// The whose-turn and pass count of [engine.PhantomReferee] are public in a
+// The whose-turn and pass count of [phantom.Referee] are public in a
 // game (every try is announced to both players) and are kept by each
 // program, not here. A RefereeState owns its slices; methods return new
 // values and never change the receiver.

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 )
 
-func newPhantom(t testing.TB, size int, rules engine.PhantomRules) engine.PhantomReferee {
+func newPhantom(t testing.TB, size int, rules engine.PhantomRules) phantom.Referee {
 	t.Helper()
-	r, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules})
+	r, err := phantom.NewReferee(engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func abs(x int) int {
 // that a run that never met a case fails instead of passing unseen.
 type refereeCoverage map[string]int
 
-func (c refereeCoverage) add(out engine.TryOutcome, next engine.PhantomReferee) {
+func (c refereeCoverage) add(out phantom.TryOutcome, next phantom.Referee) {
 	switch {
 	case out.Pass:
 		c["pass"]++

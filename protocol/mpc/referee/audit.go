@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
@@ -80,11 +81,11 @@ func (f *Fault) Error() string {
 type Replay struct {
 	// Referee is the plaintext referee after the last complete try: the
 	// whole board, for scoring (PG-9).
-	Referee engine.PhantomReferee
+	Referee phantom.Referee
 	// Outcomes are the referee's outcomes of the complete tries, in order.
-	Outcomes []engine.TryOutcome
+	Outcomes []phantom.TryOutcome
 	// Announcements[t][P] is what party P's player was told of try t.
-	Announcements [][2]engine.PhantomAnnouncement
+	Announcements [][2]phantom.Announcement
 	// Public is the public state after the last complete try.
 	Public Public
 }
@@ -97,7 +98,7 @@ type Replay struct {
 // naming the party that sent it: before it, both parties' messages were
 // the honest ones, so that party's message was determined by its own seed,
 // its own tries and what it had received. Along the way it replays the
-// plaintext referee (engine.PhantomReferee) and checks that both players
+// plaintext referee (phantom.Referee) and checks that both players
 // were told exactly what the referee says (T-9).
 //
 // It returns the replay and nil when both parties were honest, a *Fault
@@ -129,7 +130,7 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 	// record's, which catches a garbler that changed any of them, opened
 	// or not, whether or not its evaluator checked it during play.
 	e.unchecked = true
-	ref, err := engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules, Komi: cfg.Komi, KomiSet: true})
+	ref, err := phantom.NewReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules, Komi: cfg.Komi, KomiSet: true})
 	if err != nil {
 		return nil, err
 	}
@@ -273,10 +274,10 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: try %d: the plaintext referee refuses %s: %v", ErrT9, t, try.Vertex(cfg.Size), err)
 		}
-		var ann [2]engine.PhantomAnnouncement
+		var ann [2]phantom.Announcement
 		ann[circuit.Garbler], ann[circuit.Evaluator] = annG, annE
 		for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
-			want := engine.PhantomAnnounce(cfg.Rules, cfg.Size, out, cfg.ColorOf(p))
+			want := phantom.Announce(cfg.Rules, cfg.Size, out, cfg.ColorOf(p))
 			if !reflect.DeepEqual(ann[p], want) {
 				return nil, fmt.Errorf("%w: try %d: the %v's player was told %q, the referee says %q", ErrT9, t, p, ann[p].KeyValues(), want.KeyValues())
 			}

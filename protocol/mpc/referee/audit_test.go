@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 )
 
@@ -76,7 +77,7 @@ func TestT8AuditHonestGames(t *testing.T) {
 		if rp.Referee != gm.ref {
 			t.Fatalf("%s: the audit ends on\n%vwant\n%v", rules, rp.Referee.Board().String(), gm.ref.Board().String())
 		}
-		if len(rp.Announcements) != len(gm.rec.Tries) || !slices.EqualFunc(rp.Announcements, gm.views[0], func(a [2]engine.PhantomAnnouncement, b engine.PhantomAnnouncement) bool {
+		if len(rp.Announcements) != len(gm.rec.Tries) || !slices.EqualFunc(rp.Announcements, gm.views[0], func(a [2]phantom.Announcement, b phantom.Announcement) bool {
 			return a[0].KeyValues() == b.KeyValues()
 		}) {
 			t.Fatalf("%s: the audit's announcements differ from the garbler's", rules)

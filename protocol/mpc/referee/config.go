@@ -149,7 +149,7 @@ type Public struct {
 	// ToMove is the colour of the player whose try is next.
 	ToMove engine.Color
 	// Passes counts the consecutive passes that ended the last turns, as
-	// [engine.PhantomReferee.Passes] does: an illegal try leaves it alone.
+	// [phantom.Referee.Passes] does: an illegal try leaves it alone.
 	Passes int
 }
 

@@ -26,8 +26,8 @@
 //	                                  and the public event bits (pass, legal)
 //
 // After the third message both programs know their player's
-// announcement ([engine.PhantomAnnouncement], exactly what
-// [engine.PhantomAnnounce] gives) and hold fresh shares of the next state.
+// announcement ([phantom.Announcement], exactly what
+// [phantom.Announce] gives) and hold fresh shares of the next state.
 // When G's player moves, E sends its request as soon as the previous try
 // is over, so that a try costs one round trip once G's player has chosen.
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/ot"
@@ -193,21 +194,21 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 // player is told. A malformed garbling (ErrMessage) leaves the machine as
 // it was; one that decodes to no honest announcement (ErrDeviation) fails
 // it.
-func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, error) {
+func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) {
 	if err := e.check(phaseWaiting); err != nil {
-		return Outputs{}, engine.PhantomAnnouncement{}, err
+		return Outputs{}, phantom.Announcement{}, err
 	}
 	// The opened garblings of a checked try are checked before garbling
 	// ĵ is evaluated (MPC-D21).
 	if err := e.settle(true); err != nil {
-		return Outputs{}, engine.PhantomAnnouncement{}, err
+		return Outputs{}, phantom.Announcement{}, err
 	}
 	// The garbling shows that the garbler had the messages made again.
 	e.again = evaluatorAgain{}
 	cur := e.cur
 	l, c := e.rc.layout[cur.mover], e.rc.circuit[cur.mover]
-	bad := func(what string, err error) (Outputs, engine.PhantomAnnouncement, error) {
-		return Outputs{}, engine.PhantomAnnouncement{}, fmt.Errorf("%w: %s of try %d: %v", ErrMessage, what, e.pub.Try, err)
+	bad := func(what string, err error) (Outputs, phantom.Announcement, error) {
+		return Outputs{}, phantom.Announcement{}, fmt.Errorf("%w: %s of try %d: %v", ErrMessage, what, e.pub.Try, err)
 	}
 	garbled, err := gc.ParseGarbled(g.Tables)
 	if err != nil {
@@ -224,11 +225,11 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, e
 	var theirs, mine []gc.Label
 	if cur.checked != nil {
 		if cur.checked.commitment == nil {
-			return Outputs{}, engine.PhantomAnnouncement{}, fmt.Errorf("%w: the garbling of a checked try before its commitment", ErrState)
+			return Outputs{}, phantom.Announcement{}, fmt.Errorf("%w: the garbling of a checked try before its commitment", ErrState)
 		}
 		if theirs, mine, err = e.checkChosen(g, c); err != nil {
 			if e.phase == phaseFailed {
-				return Outputs{}, engine.PhantomAnnouncement{}, err
+				return Outputs{}, phantom.Announcement{}, err
 			}
 			return bad("garbling", err)
 		}
@@ -243,20 +244,20 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, engine.PhantomAnnouncement, e
 	// The OT machine has moved on: from here an error fails the machine.
 	out, err := gc.Evaluate(c, garbled, [2][]gc.Label{theirs, mine})
 	if err != nil {
-		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: %v", e.pub.Try, err)
+		return Outputs{}, phantom.Announcement{}, e.fail("try %d: %v", e.pub.Try, err)
 	}
 	bits, err := gc.Decode(out, garbled.Decoding)
 	if err != nil {
-		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: %v", e.pub.Try, err)
+		return Outputs{}, phantom.Announcement{}, e.fail("try %d: %v", e.pub.Try, err)
 	}
 	mover := e.pub.ToMove
 	a, err := l.Announcement(circuit.Evaluator, mover, cur.try, bits, nil)
 	if err != nil {
-		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: the garbled referee gives %v", e.pub.Try, err)
+		return Outputs{}, phantom.Announcement{}, e.fail("try %d: the garbled referee gives %v", e.pub.Try, err)
 	}
 	next, err := l.NextShare(circuit.Evaluator, mover, bits, nil)
 	if err != nil {
-		return Outputs{}, engine.PhantomAnnouncement{}, e.fail("try %d: %v", e.pub.Try, err)
+		return Outputs{}, phantom.Announcement{}, e.fail("try %d: %v", e.pub.Try, err)
 	}
 	vis := l.VisibleOutputs(circuit.Garbler)
 	fwd := make([]gc.Label, len(vis))

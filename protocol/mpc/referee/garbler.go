@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/ot"
@@ -329,16 +330,16 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 // what the garbler's player is told. A malformed message (ErrMessage)
 // leaves the machine as it was; outputs that no honest evaluator sends
 // (ErrDeviation) fail it.
-func (g *Garbler) Finish(o Outputs) (engine.PhantomAnnouncement, error) {
+func (g *Garbler) Finish(o Outputs) (phantom.Announcement, error) {
 	if err := g.check(phaseWaiting); err != nil {
-		return engine.PhantomAnnouncement{}, err
+		return phantom.Announcement{}, err
 	}
 	cur := g.cur
 	l := g.rc.layout[cur.mover]
 	vis := l.VisibleOutputs(circuit.Garbler)
 	labels, err := gc.ParseLabels(o.Labels, len(vis))
 	if err != nil {
-		return engine.PhantomAnnouncement{}, fmt.Errorf("%w: output labels of try %d: %v", ErrMessage, g.pub.Try, err)
+		return phantom.Announcement{}, fmt.Errorf("%w: output labels of try %d: %v", ErrMessage, g.pub.Try, err)
 	}
 	outputs := make([]bool, len(l.Recipient))
 	for i, at := range vis {
@@ -347,21 +348,21 @@ func (g *Garbler) Finish(o Outputs) (engine.PhantomAnnouncement, error) {
 		case cur.keys.Outputs[at][1]:
 			outputs[at] = true
 		default:
-			return engine.PhantomAnnouncement{}, g.fail("try %d: output label %d (output %d) is neither of its two labels", g.pub.Try, i, at)
+			return phantom.Announcement{}, g.fail("try %d: output label %d (output %d) is neither of its two labels", g.pub.Try, i, at)
 		}
 	}
 	if outputs[l.Pass] != o.Pass || outputs[l.Legal] != o.Legal {
-		return engine.PhantomAnnouncement{}, g.fail("try %d: event bits pass=%v legal=%v, the labels say pass=%v legal=%v",
+		return phantom.Announcement{}, g.fail("try %d: event bits pass=%v legal=%v, the labels say pass=%v legal=%v",
 			g.pub.Try, o.Pass, o.Legal, outputs[l.Pass], outputs[l.Legal])
 	}
 	mover := g.pub.ToMove
 	a, err := l.Announcement(circuit.Garbler, mover, cur.try, outputs, cur.mask)
 	if err != nil {
-		return engine.PhantomAnnouncement{}, g.fail("try %d: %v", g.pub.Try, err)
+		return phantom.Announcement{}, g.fail("try %d: %v", g.pub.Try, err)
 	}
 	next, err := l.NextShare(circuit.Garbler, mover, nil, cur.mask)
 	if err != nil {
-		return engine.PhantomAnnouncement{}, g.fail("try %d: %v", g.pub.Try, err)
+		return phantom.Announcement{}, g.fail("try %d: %v", g.pub.Try, err)
 	}
 	g.share = next
 	g.pub = g.pub.After(o.Pass, o.Legal)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -27,10 +28,10 @@ type testGame struct {
 	seeds    [2]prg.Seed
 	openings [2]commit.Opening
 	rec      Record
-	ref      engine.PhantomReferee
+	ref      phantom.Referee
 	received [2][][]byte
 	// views[P] is what P's player was told, try by try.
-	views [2][]engine.PhantomAnnouncement
+	views [2][]phantom.Announcement
 	// tamper, when set, may change a message before it is sent: it gets
 	// the try, the message name and the bytes, and returns the bytes to
 	// send (the record keeps what was sent).
@@ -74,7 +75,7 @@ func newSchemeGame(t testing.TB, size int, rules engine.PhantomRules, garbler en
 		}
 		gm.rec.SeedCommitments[p], gm.openings[p] = c, o
 	}
-	if gm.ref, err = engine.NewPhantomReferee(engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}); err != nil {
+	if gm.ref, err = phantom.NewReferee(engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}); err != nil {
 		t.Fatal(err)
 	}
 	m1, err := gm.e.BaseStart()
@@ -105,8 +106,8 @@ func (gm *testGame) send(try uint64, what string, b []byte) []byte {
 // play runs one try of the player to move at p through the secure
 // referee and returns what each party's player was told. It returns the
 // first error of a machine (a deviation caught at once).
-func (gm *testGame) play(p engine.Point) ([2]engine.PhantomAnnouncement, error) {
-	var ann [2]engine.PhantomAnnouncement
+func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
+	var ann [2]phantom.Announcement
 	pub := gm.e.Public()
 	try := pub.Try
 	req, err := gm.e.Request(p)
@@ -182,7 +183,7 @@ func b2byte(b bool) byte {
 // plaintext one and returns the engine's outcome and the differences
 // ("" when they agree bit for bit: both announcements, the board, the ko
 // and the label invariants of the shared state, the public state).
-func (gm *testGame) step(p engine.Point) (engine.TryOutcome, string) {
+func (gm *testGame) step(p engine.Point) (phantom.TryOutcome, string) {
 	gm.t.Helper()
 	mover := gm.ref.ToMove()
 	ann, err := gm.play(p)
@@ -196,7 +197,7 @@ func (gm *testGame) step(p engine.Point) (engine.TryOutcome, string) {
 	gm.ref = next
 	var d string
 	for _, party := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
-		want := engine.PhantomAnnounce(gm.cfg.Rules, gm.cfg.Size, out, gm.cfg.ColorOf(party))
+		want := phantom.Announce(gm.cfg.Rules, gm.cfg.Size, out, gm.cfg.ColorOf(party))
 		if !reflect.DeepEqual(ann[party], want) {
 			d += fmt.Sprintf("to the %v: %q, want %q; ", party, ann[party].KeyValues(), want.KeyValues())
 		}
@@ -237,7 +238,7 @@ func (gm *testGame) reveals() [2]Reveal {
 // of them near the last try, some captures found with the engine, some
 // occupied points, the ko point half the time there is one, a few
 // passes (as in the circuit package's tests).
-func randomTry(rng *rand.Rand, ref engine.PhantomReferee, last engine.Point) engine.Point {
+func randomTry(rng *rand.Rand, ref phantom.Referee, last engine.Point) engine.Point {
 	b := ref.Board()
 	size, n := b.Size(), b.Points()
 	if ko := ref.Ko(); ko != engine.NoPoint && rng.IntN(2) == 0 {
@@ -314,7 +315,7 @@ func (gm *testGame) playRandom(rng *rand.Rand, n int, cover map[string]int) int 
 	return played
 }
 
-func addCoverage(c map[string]int, out engine.TryOutcome, next engine.PhantomReferee, mover circuit.Party) {
+func addCoverage(c map[string]int, out phantom.TryOutcome, next phantom.Referee, mover circuit.Party) {
 	c["mover "+mover.String()]++
 	switch {
 	case out.Pass:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
@@ -580,8 +581,8 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for party, a := range [2]engine.PhantomAnnouncement{annG, annE} {
-			if want := engine.PhantomAnnounce(gm.cfg.Rules, 5, out, gm.cfg.ColorOf(circuit.Party(party))); a.KeyValues() != want.KeyValues() {
+		for party, a := range [2]phantom.Announcement{annG, annE} {
+			if want := phantom.Announce(gm.cfg.Rules, 5, out, gm.cfg.ColorOf(circuit.Party(party))); a.KeyValues() != want.KeyValues() {
 				t.Errorf("sent %d: the %v's player is told %q, want %q", sent, circuit.Party(party), a.KeyValues(), want.KeyValues())
 			}
 		}

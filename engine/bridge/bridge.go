@@ -1,86 +1,88 @@
-package engine
+package bridge
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// BridgeMoveResult is what a Bridge Go move did (BG-3).
-type BridgeMoveResult struct {
+// MoveResult is what a Bridge Go move did (BG-3).
+type MoveResult struct {
 	// Captured lists the opponent stones removed in step 1, in increasing
 	// order.
-	Captured []Point
+	Captured []engine.Point
 	// SelfCaptured lists the mover's own stones removed in step 3, in
 	// increasing order (self-capture is legal). It is empty when the move
 	// won: a bridge wins before step 3.
-	SelfCaptured []Point
+	SelfCaptured []engine.Point
 	// Winner is the mover when the move made a bridge (step 2), else Empty.
-	Winner Color
+	Winner engine.Color
 	// WinningChain lists, in increasing order, the stones of the chain that
 	// touches two opposite sides, for a winning move.
-	WinningChain []Point
+	WinningChain []engine.Point
 	// Draw is true when this pass was the second in a row (BG-1).
 	Draw bool
 }
 
-// BridgeGame is a game of Bridge Go (BG-1..BG-5): a position, the player to
+// Game is a game of Bridge Go (BG-1..BG-5): a position, the player to
 // move, the passes, the positions of earlier turns for positional superko
 // and the outcome once there is one. It is a value; Play returns the next
 // game.
-type BridgeGame struct {
-	opts         Options
-	board        Board
-	toMove       Color
+type Game struct {
+	opts         engine.Options
+	board        engine.Board
+	toMove       engine.Color
 	passes       int
-	history      *positionHistory
+	history      *engine.PositionHistory
 	over         bool
-	winner       Color
-	winningChain []Point // never written after it is set; shared freely
+	winner       engine.Color
+	winningChain []engine.Point // never written after it is set; shared freely
 	captured     [3]int
 	selfCaptured [3]int
-	last         Point
+	last         engine.Point
 	moves        int
 }
 
-// NewBridgeGame starts a game of Bridge Go, Black to move on an empty
+// NewGame starts a game of Bridge Go, Black to move on an empty
 // board. The variant may be left empty; other variants are refused.
 // Default 9×9; Options.Perpendicular selects BG-5.
-func NewBridgeGame(o Options) (BridgeGame, error) {
+func NewGame(o engine.Options) (Game, error) {
 	if o.Variant == "" {
-		o.Variant = VariantBridge
+		o.Variant = engine.VariantBridge
 	}
-	if o.Variant != VariantBridge {
-		return BridgeGame{}, fmt.Errorf("%w: Bridge Go game with variant %q", ErrBadOptions, o.Variant)
+	if o.Variant != engine.VariantBridge {
+		return Game{}, fmt.Errorf("%w: Bridge Go game with variant %q", engine.ErrBadOptions, o.Variant)
 	}
 	o, err := o.Normalize()
 	if err != nil {
-		return BridgeGame{}, err
+		return Game{}, err
 	}
-	b := mustBoard(o.Size)
-	return BridgeGame{opts: o, board: b, toMove: Black, history: (*positionHistory)(nil).push(b), last: NoPoint}, nil
+	b := engine.MustNewBoard(o.Size)
+	return Game{opts: o, board: b, toMove: engine.Black, history: (*engine.PositionHistory)(nil).Push(b), last: engine.NoPoint}, nil
 }
 
 // Options returns the game's options, defaults filled in.
-func (g BridgeGame) Options() Options { return g.opts }
+func (g Game) Options() engine.Options { return g.opts }
 
 // Board returns the position.
-func (g BridgeGame) Board() Board { return g.board }
+func (g Game) Board() engine.Board { return g.board }
 
 // ToMove returns the player whose turn it is.
-func (g BridgeGame) ToMove() Color { return g.toMove }
+func (g Game) ToMove() engine.Color { return g.toMove }
 
 // Passes returns the number of consecutive passes that ended the last turns.
-func (g BridgeGame) Passes() int { return g.passes }
+func (g Game) Passes() int { return g.passes }
 
 // LastMove returns the last move played (a point or Pass), or NoPoint.
-func (g BridgeGame) LastMove() Point { return g.last }
+func (g Game) LastMove() engine.Point { return g.last }
 
 // MoveNumber returns how many moves (passes included) have been played.
-func (g BridgeGame) MoveNumber() int { return g.moves }
+func (g Game) MoveNumber() int { return g.moves }
 
 // Captures returns how many opponent stones c has captured (BG-3 step 1).
-func (g BridgeGame) Captures(c Color) int {
-	if c != Black && c != White {
+func (g Game) Captures(c engine.Color) int {
+	if c != engine.Black && c != engine.White {
 		return 0
 	}
 	return g.captured[c]
@@ -88,52 +90,52 @@ func (g BridgeGame) Captures(c Color) int {
 
 // SelfCaptures returns how many of its own stones c has removed by
 // self-capture (BG-3 step 3).
-func (g BridgeGame) SelfCaptures(c Color) int {
-	if c != Black && c != White {
+func (g Game) SelfCaptures(c engine.Color) int {
+	if c != engine.Black && c != engine.White {
 		return 0
 	}
 	return g.selfCaptured[c]
 }
 
 // Over reports whether the game has ended, by a bridge or by two passes.
-func (g BridgeGame) Over() bool { return g.over }
+func (g Game) Over() bool { return g.over }
 
 // Winner returns the player who made a bridge, or Empty while the game
 // goes on and after a draw.
-func (g BridgeGame) Winner() Color { return g.winner }
+func (g Game) Winner() engine.Color { return g.winner }
 
 // WinningChain returns the stones of the winning bridge in increasing
 // order, or nil when nobody has won.
-func (g BridgeGame) WinningChain() []Point { return slices.Clone(g.winningChain) }
+func (g Game) WinningChain() []engine.Point { return slices.Clone(g.winningChain) }
 
 // Result returns the outcome and true once the game is over: a win ByWin
 // for the player who made a bridge, a draw ByDraw after two passes.
 // Resignation is the protocol's business.
-func (g BridgeGame) Result() (Result, bool) {
+func (g Game) Result() (engine.Result, bool) {
 	if !g.over {
-		return Result{}, false
+		return engine.Result{}, false
 	}
-	if g.winner == Empty {
-		return Result{By: ByDraw}, true
+	if g.winner == engine.Empty {
+		return engine.Result{By: engine.ByDraw}, true
 	}
-	return Result{Winner: g.winner, By: ByWin}, true
+	return engine.Result{Winner: g.winner, By: engine.ByWin}, true
 }
 
 // ExternalLiberties returns, in increasing order, the external liberties
 // (BG-2, with BG-5 when the game has the perpendicular option) of the chain
 // at p, or nil for an empty point.
-func (g BridgeGame) ExternalLiberties(p Point) []Point {
-	if !g.board.OnBoard(p) || g.board.At(p) == Empty {
+func (g Game) ExternalLiberties(p engine.Point) []engine.Point {
+	if !g.board.OnBoard(p) || g.board.At(p) == engine.Empty {
 		return nil
 	}
 	c := g.board.At(p)
-	sides := bridgeRegionSides(&g.board, c)
+	sides := regionSides(&g.board, c)
 	stones, _ := g.board.Chain(p)
-	var libs []Point
+	var libs []engine.Point
 	for _, s := range stones {
 		ns, n := g.board.Neighbors(s)
 		for _, q := range ns[:n] {
-			if g.board.cells[q] == Empty && bridgeExternal(&g.board, s, q, sides[q], g.opts.Perpendicular) && !slices.Contains(libs, q) {
+			if g.board.At(q) == engine.Empty && external(&g.board, s, q, sides[q], g.opts.Perpendicular) && !slices.Contains(libs, q) {
 				libs = append(libs, q)
 			}
 		}
@@ -143,37 +145,37 @@ func (g BridgeGame) ExternalLiberties(p Point) []Point {
 }
 
 // Check returns nil if c may play p now, ignoring whose turn it is (GTP
-// lets a controller play either colour, as for [GoGame.Check]), or the
+// lets a controller play either colour, as for [engine.GoGame.Check]), or the
 // reason it may not.
-func (g BridgeGame) Check(c Color, p Point) error {
+func (g Game) Check(c engine.Color, p engine.Point) error {
 	_, _, err := g.play(c, p)
 	return err
 }
 
 // Play plays p (or Pass) for c and returns the next game and what the move
 // did. The turn passes to c's opponent; whose turn it is is not enforced,
-// as for [GoGame.Play]. An illegal move returns the receiver unchanged and
+// as for [engine.GoGame.Play]. An illegal move returns the receiver unchanged and
 // an error that wraps ErrOccupied, ErrSuperko, ErrOffBoard or ErrGameOver.
-func (g BridgeGame) Play(c Color, p Point) (BridgeGame, BridgeMoveResult, error) {
+func (g Game) Play(c engine.Color, p engine.Point) (Game, MoveResult, error) {
 	next, res, err := g.play(c, p)
 	if err != nil {
-		return g, BridgeMoveResult{}, err
+		return g, MoveResult{}, err
 	}
 	return next, res, nil
 }
 
-func (g BridgeGame) play(c Color, p Point) (BridgeGame, BridgeMoveResult, error) {
-	var res BridgeMoveResult
-	if c != Black && c != White {
+func (g Game) play(c engine.Color, p engine.Point) (Game, MoveResult, error) {
+	var res MoveResult
+	if c != engine.Black && c != engine.White {
 		return g, res, fmt.Errorf("engine: play: %v is not a player", c)
 	}
 	if g.over {
-		return g, res, fmt.Errorf("play %s: %w", c, ErrGameOver)
+		return g, res, fmt.Errorf("play %s: %w", c, engine.ErrGameOver)
 	}
-	if p == Pass {
+	if p == engine.Pass {
 		g.passes++
 		g.toMove = c.Opponent()
-		g.last = Pass
+		g.last = engine.Pass
 		g.moves++
 		if g.passes >= 2 {
 			// BG-1: two consecutive passes end the game as a draw.
@@ -184,44 +186,44 @@ func (g BridgeGame) play(c Color, p Point) (BridgeGame, BridgeMoveResult, error)
 	}
 	size := g.board.Size()
 	if !g.board.OnBoard(p) {
-		return g, res, fmt.Errorf("%w: %d", ErrOffBoard, p)
+		return g, res, fmt.Errorf("%w: %d", engine.ErrOffBoard, p)
 	}
-	if g.board.At(p) != Empty {
-		return g, res, fmt.Errorf("play %s %s: %w", c, p.Vertex(size), ErrOccupied)
+	if g.board.At(p) != engine.Empty {
+		return g, res, fmt.Errorf("play %s %s: %w", c, p.Vertex(size), engine.ErrOccupied)
 	}
 	b := g.board
-	b.cells[p] = c
+	b.Set(p, c)
 	perp := g.opts.Perpendicular
 	// (1) Remove the opponent's chains without an external liberty, all
 	// judged on the position after placement.
-	res.Captured = bridgeRemoveDead(&b, c.Opponent(), perp)
+	res.Captured = removeDead(&b, c.Opponent(), perp)
 	// (2) A bridge wins. Only the chain of the new stone can be one: any
 	// other chain of c was there after c's previous move, when it would
 	// have won, and step 1 removes no stone of c.
 	stones, _ := b.Chain(p)
-	if bridgeSpans(&b, stones) {
+	if spans(&b, stones) {
 		slices.Sort(stones)
 		res.Winner = c
 		res.WinningChain = stones
 	} else {
 		// (3) Remove the mover's own chains without an external liberty.
-		res.SelfCaptured = bridgeRemoveDead(&b, c, perp)
+		res.SelfCaptured = removeDead(&b, c, perp)
 	}
 	// BG-4: positional superko on the position after the whole move. A
 	// move whose stone is removed with nothing else changed repeats the
 	// position before it, and is refused too (BG-D3).
-	if g.history.contains(b) {
-		return g, BridgeMoveResult{}, fmt.Errorf("play %s %s: %w", c, p.Vertex(size), ErrSuperko)
+	if g.history.Contains(b) {
+		return g, MoveResult{}, fmt.Errorf("play %s %s: %w", c, p.Vertex(size), engine.ErrSuperko)
 	}
 	g.board = b
-	g.history = g.history.push(b)
+	g.history = g.history.Push(b)
 	g.captured[c] += len(res.Captured)
 	g.selfCaptured[c] += len(res.SelfCaptured)
 	g.passes = 0
 	g.toMove = c.Opponent()
 	g.last = p
 	g.moves++
-	if res.Winner != Empty {
+	if res.Winner != engine.Empty {
 		g.over = true
 		g.winner = c
 		g.winningChain = slices.Clone(res.WinningChain)
@@ -231,11 +233,11 @@ func (g BridgeGame) play(c Color, p Point) (BridgeGame, BridgeMoveResult, error)
 
 // LegalPoints returns every point c may play now, in increasing order (pass
 // is always legal while the game goes on and is not listed).
-func (g BridgeGame) LegalPoints(c Color) []Point {
-	var ps []Point
+func (g Game) LegalPoints(c engine.Color) []engine.Point {
+	var ps []engine.Point
 	for i := 0; i < g.board.Points(); i++ {
-		p := Point(i)
-		if g.board.At(p) == Empty && g.Check(c, p) == nil {
+		p := engine.Point(i)
+		if g.board.At(p) == engine.Empty && g.Check(c, p) == nil {
 			ps = append(ps, p)
 		}
 	}
@@ -245,49 +247,49 @@ func (g BridgeGame) LegalPoints(c Color) []Point {
 // The sides of the board, as bits of a mask. North is the side of row N,
 // south that of row 1, west that of column A.
 const (
-	bridgeNorth uint8 = 1 << iota
-	bridgeSouth
-	bridgeEast
-	bridgeWest
+	north uint8 = 1 << iota
+	south
+	east
+	west
 )
 
-// bridgeSidesOf returns the sides of the board that p lies on.
-func bridgeSidesOf(size int, p Point) uint8 {
+// sidesOf returns the sides of the board that p lies on.
+func sidesOf(size int, p engine.Point) uint8 {
 	x, y := p.XY(size)
 	var m uint8
 	if y == size-1 {
-		m |= bridgeNorth
+		m |= north
 	}
 	if y == 0 {
-		m |= bridgeSouth
+		m |= south
 	}
 	if x == size-1 {
-		m |= bridgeEast
+		m |= east
 	}
 	if x == 0 {
-		m |= bridgeWest
+		m |= west
 	}
 	return m
 }
 
-// bridgeRegionSides returns, for every point that does not hold a stone of
+// regionSides returns, for every point that does not hold a stone of
 // colour c, the sides of the board reached by orthogonal paths from it that
 // never step on a stone of c (BG-2), as a mask; 0 for c's stones. The
 // non-c points fall into regions connected through non-c points, and a
 // point reaches exactly the sides its region touches, so one flood fill
 // per region answers for all its points: the whole board costs one pass,
 // where a search per liberty would cost one pass per liberty.
-func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
+func regionSides(b *engine.Board, c engine.Color) (sides [engine.MaxPoints]uint8) {
 	size := b.Size()
 	last := size - 1
-	var visited [MaxPoints]bool
-	var region [MaxPoints]Point
+	var visited [engine.MaxPoints]bool
+	var region [engine.MaxPoints]engine.Point
 	for i := 0; i < b.Points(); i++ {
-		if visited[i] || b.cells[i] == c {
+		if visited[i] || b.At(engine.Point(i)) == c {
 			continue
 		}
 		visited[i] = true
-		region[0] = Point(i)
+		region[0] = engine.Point(i)
 		n := 1
 		var mask uint8
 		for j := 0; j < n; j++ {
@@ -297,40 +299,40 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 			// Each step looks at one neighbour and, on the side where
 			// there is none, notes the side instead.
 			if y > 0 {
-				if r := q - size; !visited[r] && b.cells[r] != c {
+				if r := q - size; !visited[r] && b.At(engine.Point(r)) != c {
 					visited[r] = true
-					region[n] = Point(r)
+					region[n] = engine.Point(r)
 					n++
 				}
 			} else {
-				mask |= bridgeSouth
+				mask |= south
 			}
 			if x > 0 {
-				if r := q - 1; !visited[r] && b.cells[r] != c {
+				if r := q - 1; !visited[r] && b.At(engine.Point(r)) != c {
 					visited[r] = true
-					region[n] = Point(r)
+					region[n] = engine.Point(r)
 					n++
 				}
 			} else {
-				mask |= bridgeWest
+				mask |= west
 			}
 			if x < last {
-				if r := q + 1; !visited[r] && b.cells[r] != c {
+				if r := q + 1; !visited[r] && b.At(engine.Point(r)) != c {
 					visited[r] = true
-					region[n] = Point(r)
+					region[n] = engine.Point(r)
 					n++
 				}
 			} else {
-				mask |= bridgeEast
+				mask |= east
 			}
 			if y < last {
-				if r := q + size; !visited[r] && b.cells[r] != c {
+				if r := q + size; !visited[r] && b.At(engine.Point(r)) != c {
 					visited[r] = true
-					region[n] = Point(r)
+					region[n] = engine.Point(r)
 					n++
 				}
 			} else {
-				mask |= bridgeNorth
+				mask |= north
 			}
 		}
 		for _, q := range region[:n] {
@@ -340,13 +342,13 @@ func bridgeRegionSides(b *Board, c Color) (sides [MaxPoints]uint8) {
 	return sides
 }
 
-// bridgeExternal reports whether the empty point lib, a liberty of the
+// external reports whether the empty point lib, a liberty of the
 // stone s whose region reaches the sides in mask, is external for s
 // (BG-2). With the perpendicular option (BG-5), a liberty east or west of
 // s must reach north and south, one north or south of s east and west.
-func bridgeExternal(b *Board, s, lib Point, mask uint8, perpendicular bool) bool {
-	northSouth := mask&(bridgeNorth|bridgeSouth) == bridgeNorth|bridgeSouth
-	eastWest := mask&(bridgeEast|bridgeWest) == bridgeEast|bridgeWest
+func external(b *engine.Board, s, lib engine.Point, mask uint8, perpendicular bool) bool {
+	northSouth := mask&(north|south) == north|south
+	eastWest := mask&(east|west) == east|west
 	if !perpendicular {
 		return northSouth || eastWest
 	}
@@ -356,35 +358,35 @@ func bridgeExternal(b *Board, s, lib Point, mask uint8, perpendicular bool) bool
 	return eastWest
 }
 
-// bridgeRemoveDead removes every chain of colour c that has no external
+// removeDead removes every chain of colour c that has no external
 // liberty (BG-3), all judged on the position as it is on entry, and
 // returns their stones in increasing order.
-func bridgeRemoveDead(b *Board, c Color, perpendicular bool) []Point {
-	sides := bridgeRegionSides(b, c)
-	var seen [MaxPoints]bool
-	var chain [MaxPoints]Point
-	var dead []Point
+func removeDead(b *engine.Board, c engine.Color, perpendicular bool) []engine.Point {
+	sides := regionSides(b, c)
+	var seen [engine.MaxPoints]bool
+	var chain [engine.MaxPoints]engine.Point
+	var dead []engine.Point
 	for i := 0; i < b.Points(); i++ {
-		if b.cells[i] != c || seen[i] {
+		if b.At(engine.Point(i)) != c || seen[i] {
 			continue
 		}
 		seen[i] = true
-		chain[0] = Point(i)
+		chain[0] = engine.Point(i)
 		n := 1
 		alive := false
 		for j := 0; j < n; j++ {
 			s := chain[j]
 			ns, k := b.Neighbors(s)
 			for _, q := range ns[:k] {
-				switch b.cells[q] {
+				switch b.At(q) {
 				case c:
 					if !seen[q] {
 						seen[q] = true
 						chain[n] = q
 						n++
 					}
-				case Empty:
-					alive = alive || bridgeExternal(b, s, q, sides[q], perpendicular)
+				case engine.Empty:
+					alive = alive || external(b, s, q, sides[q], perpendicular)
 				}
 			}
 		}
@@ -393,20 +395,20 @@ func bridgeRemoveDead(b *Board, c Color, perpendicular bool) []Point {
 		}
 	}
 	for _, s := range dead {
-		b.cells[s] = Empty
+		b.Set(s, engine.Empty)
 	}
 	slices.Sort(dead)
 	return dead
 }
 
-// bridgeSpans reports whether the stones touch two opposite sides of the
+// spans reports whether the stones touch two opposite sides of the
 // board: north and south, or east and west (BG-3 step 2).
-func bridgeSpans(b *Board, stones []Point) bool {
+func spans(b *engine.Board, stones []engine.Point) bool {
 	size := b.Size()
 	var mask uint8
 	for _, s := range stones {
-		mask |= bridgeSidesOf(size, s)
+		mask |= sidesOf(size, s)
 	}
-	return mask&(bridgeNorth|bridgeSouth) == bridgeNorth|bridgeSouth ||
-		mask&(bridgeEast|bridgeWest) == bridgeEast|bridgeWest
+	return mask&(north|south) == north|south ||
+		mask&(east|west) == east|west
 }

@@ -1,4 +1,4 @@
-package engine
+package phantom
 
 import (
 	"errors"
@@ -6,31 +6,33 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// PhantomEvent is the kind of a Phantom Go announcement. The zero value is
+// Event is the kind of a Phantom Go announcement. The zero value is
 // no event and is never announced.
-type PhantomEvent uint8
+type Event uint8
 
 // The announced events.
 const (
-	// PhantomMoved: a stone was played (PG-3).
-	PhantomMoved PhantomEvent = iota + 1
-	// PhantomIllegal: an illegal try; the same player tries again (PG-2).
-	PhantomIllegal
-	// PhantomPassed: the player passed (PG-1).
-	PhantomPassed
+	// Moved: a stone was played (PG-3).
+	Moved Event = iota + 1
+	// Illegal: an illegal try; the same player tries again (PG-2).
+	Illegal
+	// Passed: the player passed (PG-1).
+	Passed
 )
 
 // String returns the word of the key=value form: "moved", "illegal" or
 // "pass".
-func (e PhantomEvent) String() string {
+func (e Event) String() string {
 	switch e {
-	case PhantomMoved:
+	case Moved:
 		return "moved"
-	case PhantomIllegal:
+	case Illegal:
 		return "illegal"
-	case PhantomPassed:
+	case Passed:
 		return "pass"
 	}
 	return fmt.Sprintf("PhantomEvent(%d)", uint8(e))
@@ -40,20 +42,20 @@ func (e PhantomEvent) String() string {
 // that says what its rule set does not let its recipient know.
 var ErrBadAnnouncement = errors.New("engine: bad phantom announcement")
 
-// PhantomAnnouncement is exactly what one player, To, learns about one try
+// Announcement is exactly what one player, To, learns about one try
 // by Mover under a rule set (PG-6..PG-8, PG-D1). Fields To is not told hold
 // their zero or "unknown" values: Point is NoPoint, Reason is TryNoReason,
 // Captured is nil, the atari facts are false.
-type PhantomAnnouncement struct {
-	Rules PhantomRules
+type Announcement struct {
+	Rules engine.PhantomRules
 	// Size is the board side, needed to write points.
 	Size  int
-	Mover Color
-	To    Color
-	Event PhantomEvent
+	Mover engine.Color
+	To    engine.Color
+	Event Event
 	// Point is the point tried, known only to the mover (PG-2, PG-D1);
 	// NoPoint for the opponent and for a pass.
-	Point Point
+	Point engine.Point
 	// Reason of an illegal try: told to the mover in every rule set and to
 	// the opponent under hamburg only (PG-D1).
 	Reason TryReason
@@ -61,16 +63,16 @@ type PhantomAnnouncement struct {
 	// tells it to both players (a list tells its length).
 	Captures int
 	// Captured lists the captured points in increasing order when To learns
-	// which they were ([PhantomAnnouncement.CapturedPointsKnown]); nil
+	// which they were ([Announcement.CapturedPointsKnown]); nil
 	// otherwise.
-	Captured []Point
+	Captured []engine.Point
 	// AtariOpponent and AtariSelf are the PG-5 facts, told under common and
-	// hamburg ([PhantomAnnouncement.TellsAtari]); false otherwise.
+	// hamburg ([Announcement.TellsAtari]); false otherwise.
 	AtariOpponent bool
 	AtariSelf     bool
 }
 
-// PhantomAnnounce returns what player to learns of the outcome o of a try
+// Announce returns what player to learns of the outcome o of a try
 // under rules on a board of side size:
 //
 //   - common (PG-6): both players get the event, the exact list of captured
@@ -84,22 +86,22 @@ type PhantomAnnouncement struct {
 //
 // In every rule set the mover knows its own point and the reason of its
 // illegal tries, and the opponent never learns the point (PG-2, PG-D1).
-func PhantomAnnounce(rules PhantomRules, size int, o TryOutcome, to Color) PhantomAnnouncement {
-	a := PhantomAnnouncement{Rules: rules, Size: size, Mover: o.Mover, To: to, Point: NoPoint}
+func Announce(rules engine.PhantomRules, size int, o TryOutcome, to engine.Color) Announcement {
+	a := Announcement{Rules: rules, Size: size, Mover: o.Mover, To: to, Point: engine.NoPoint}
 	mine := to == o.Mover
 	switch {
 	case o.Pass:
-		a.Event = PhantomPassed
+		a.Event = Passed
 	case !o.Legal:
-		a.Event = PhantomIllegal
+		a.Event = Illegal
 		if mine {
 			a.Point = o.Point
 		}
-		if mine || rules == RulesHamburg {
+		if mine || rules == engine.RulesHamburg {
 			a.Reason = o.Reason
 		}
 	default:
-		a.Event = PhantomMoved
+		a.Event = Moved
 		if mine {
 			a.Point = o.Point
 		}
@@ -117,11 +119,11 @@ func PhantomAnnounce(rules PhantomRules, size int, o TryOutcome, to Color) Phant
 // CapturedPointsKnown reports whether the rule set tells To which stones a
 // move captured: always under common, never under hamburg, and under
 // kriegspiel to the owner of the captured stones only.
-func (a PhantomAnnouncement) CapturedPointsKnown() bool {
+func (a Announcement) CapturedPointsKnown() bool {
 	switch a.Rules {
-	case RulesCommon:
+	case engine.RulesCommon:
 		return true
-	case RulesKriegspiel:
+	case engine.RulesKriegspiel:
 		return a.To != a.Mover
 	}
 	return false
@@ -129,12 +131,12 @@ func (a PhantomAnnouncement) CapturedPointsKnown() bool {
 
 // TellsAtari reports whether the announcement carries the PG-5 atari facts:
 // for a move, under common and hamburg.
-func (a PhantomAnnouncement) TellsAtari() bool {
-	return a.Event == PhantomMoved && (a.Rules == RulesCommon || a.Rules == RulesHamburg)
+func (a Announcement) TellsAtari() bool {
+	return a.Event == Moved && (a.Rules == engine.RulesCommon || a.Rules == engine.RulesHamburg)
 }
 
-// phantomReasonWords are the hamburg words of PG-7 for each reason.
-var phantomReasonWords = [...]string{
+// reasonWords are the hamburg words of PG-7 for each reason.
+var reasonWords = [...]string{
 	TryNoReason:         "",
 	TryOccupiedOwn:      "already your own stone",
 	TryOccupiedOpponent: "already an opponent's stone",
@@ -145,23 +147,23 @@ var phantomReasonWords = [...]string{
 // reasonWords are the words of an illegal try's reason as To reads them:
 // PG-7's "your own" and "an opponent's" speak to the mover, so the other
 // player reads the stone's colour instead (PG-D7).
-func (a PhantomAnnouncement) reasonWords() string {
+func (a Announcement) reasonWords() string {
 	if a.To != a.Mover {
 		switch a.Reason {
 		case TryOccupiedOwn:
-			return "already a " + phantomColorName(a.Mover) + " stone"
+			return "already a " + colorName(a.Mover) + " stone"
 		case TryOccupiedOpponent:
-			return "already a " + phantomColorName(a.Mover.Opponent()) + " stone"
+			return "already a " + colorName(a.Mover.Opponent()) + " stone"
 		}
 	}
-	return phantomReasonWords[a.Reason]
+	return reasonWords[a.Reason]
 }
 
-func phantomColorName(c Color) string {
+func colorName(c engine.Color) string {
 	switch c {
-	case Black:
+	case engine.Black:
 		return "Black"
-	case White:
+	case engine.White:
 		return "White"
 	}
 	return c.String()
@@ -178,29 +180,29 @@ func phantomColorName(c Color) string {
 //	Illegal move (D4): already an opponent's stone
 //	Illegal move: ko
 //	White passes
-func (a PhantomAnnouncement) String() string {
-	mover := phantomColorName(a.Mover)
+func (a Announcement) String() string {
+	mover := colorName(a.Mover)
 	switch a.Event {
-	case PhantomPassed:
+	case Passed:
 		return mover + " passes"
-	case PhantomIllegal:
+	case Illegal:
 		s := "Illegal move"
-		if a.Point != NoPoint {
+		if a.Point != engine.NoPoint {
 			s += " (" + a.Point.Vertex(a.Size) + ")"
 		}
-		if a.Reason != TryNoReason && int(a.Reason) < len(phantomReasonWords) {
+		if a.Reason != TryNoReason && int(a.Reason) < len(reasonWords) {
 			s += ": " + a.reasonWords()
 		}
 		return s
-	case PhantomMoved:
+	case Moved:
 		var sb strings.Builder
 		sb.WriteString(mover + " has moved")
-		if a.Point != NoPoint {
+		if a.Point != engine.NoPoint {
 			sb.WriteString(" (" + a.Point.Vertex(a.Size) + ")")
 		}
 		if a.Captures > 0 {
 			if a.Captured != nil {
-				sb.WriteString("; " + mover + " has captured " + FormatVertices(a.Size, a.Captured))
+				sb.WriteString("; " + mover + " has captured " + engine.FormatVertices(a.Size, a.Captured))
 			} else if a.Captures == 1 {
 				sb.WriteString("; " + mover + " captures 1 stone")
 			} else {
@@ -209,9 +211,9 @@ func (a PhantomAnnouncement) String() string {
 		}
 		switch {
 		case a.AtariOpponent && a.AtariSelf:
-			sb.WriteString("; " + mover + " puts " + phantomColorName(a.Mover.Opponent()) + " into atari and himself")
+			sb.WriteString("; " + mover + " puts " + colorName(a.Mover.Opponent()) + " into atari and himself")
 		case a.AtariOpponent:
-			sb.WriteString("; " + mover + " puts " + phantomColorName(a.Mover.Opponent()) + " into atari")
+			sb.WriteString("; " + mover + " puts " + colorName(a.Mover.Opponent()) + " into atari")
 		case a.AtariSelf:
 			sb.WriteString("; " + mover + " puts himself into atari")
 		}
@@ -235,45 +237,45 @@ func (a PhantomAnnouncement) String() string {
 //	atari-self=0|1            a move under common or hamburg
 //
 // For example "event=moved mover=black capture-count=1 captured=C3
-// atari-opponent=1 atari-self=0". [ParsePhantomAnnouncement] reads it back.
-func (a PhantomAnnouncement) KeyValues() string {
+// atari-opponent=1 atari-self=0". [ParseAnnouncement] reads it back.
+func (a Announcement) KeyValues() string {
 	var sb strings.Builder
 	sb.WriteString("event=" + a.Event.String())
 	sb.WriteString(" mover=" + a.Mover.String())
-	if a.Point != NoPoint {
+	if a.Point != engine.NoPoint {
 		sb.WriteString(" point=" + a.Point.Vertex(a.Size))
 	}
 	if a.Reason != TryNoReason {
 		sb.WriteString(" reason=" + a.Reason.String())
 	}
-	if a.Event == PhantomMoved {
+	if a.Event == Moved {
 		sb.WriteString(" capture-count=" + strconv.Itoa(a.Captures))
 		if a.CapturedPointsKnown() {
-			sb.WriteString(" captured=" + FormatVertices(a.Size, a.Captured))
+			sb.WriteString(" captured=" + engine.FormatVertices(a.Size, a.Captured))
 		}
 		if a.TellsAtari() {
-			sb.WriteString(" atari-opponent=" + phantomBit(a.AtariOpponent))
-			sb.WriteString(" atari-self=" + phantomBit(a.AtariSelf))
+			sb.WriteString(" atari-opponent=" + bit(a.AtariOpponent))
+			sb.WriteString(" atari-self=" + bit(a.AtariSelf))
 		}
 	}
 	return sb.String()
 }
 
-func phantomBit(b bool) string {
+func bit(b bool) string {
 	if b {
 		return "1"
 	}
 	return "0"
 }
 
-// ParsePhantomAnnouncement reads the key=value form written by
-// [PhantomAnnouncement.KeyValues], for player to under rules on a board of
+// ParseAnnouncement reads the key=value form written by
+// [Announcement.KeyValues], for player to under rules on a board of
 // side size. Unknown, repeated or missing fields, and fields the rule set
 // does not let to know, are errors wrapping ErrBadAnnouncement.
-func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) (PhantomAnnouncement, error) {
-	a := PhantomAnnouncement{Rules: rules, Size: size, To: to, Point: NoPoint}
-	bad := func(format string, args ...any) (PhantomAnnouncement, error) {
-		return PhantomAnnouncement{}, fmt.Errorf("%w: %q: %s", ErrBadAnnouncement, s, fmt.Sprintf(format, args...))
+func ParseAnnouncement(rules engine.PhantomRules, size int, to engine.Color, s string) (Announcement, error) {
+	a := Announcement{Rules: rules, Size: size, To: to, Point: engine.NoPoint}
+	bad := func(format string, args ...any) (Announcement, error) {
+		return Announcement{}, fmt.Errorf("%w: %q: %s", ErrBadAnnouncement, s, fmt.Sprintf(format, args...))
 	}
 	seen := map[string]bool{}
 	var hasCount, hasList, hasAtariOpp, hasAtariSelf bool
@@ -291,11 +293,11 @@ func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) 
 		case "event":
 			switch value {
 			case "moved":
-				a.Event = PhantomMoved
+				a.Event = Moved
 			case "illegal":
-				a.Event = PhantomIllegal
+				a.Event = Illegal
 			case "pass":
-				a.Event = PhantomPassed
+				a.Event = Passed
 			default:
 				return bad("unknown event %q", value)
 			}
@@ -303,9 +305,9 @@ func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) 
 			if value != "black" && value != "white" {
 				return bad("mover %q", value)
 			}
-			a.Mover, _ = ParseColor(value)
+			a.Mover, _ = engine.ParseColor(value)
 		case "point":
-			if a.Point, err = ParseVertex(size, value); err != nil || a.Point == Pass {
+			if a.Point, err = engine.ParseVertex(size, value); err != nil || a.Point == engine.Pass {
 				return bad("point %q", value)
 			}
 		case "reason":
@@ -324,8 +326,8 @@ func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) 
 				break
 			}
 			for _, v := range strings.Split(value, ",") {
-				p, err := ParseVertex(size, v)
-				if err != nil || p == Pass {
+				p, err := engine.ParseVertex(size, v)
+				if err != nil || p == engine.Pass {
 					return bad("captured point %q", v)
 				}
 				a.Captured = append(a.Captured, p)
@@ -343,10 +345,10 @@ func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) 
 			return bad("unknown field %q", key)
 		}
 	}
-	if a.Event == 0 || a.Mover == Empty {
+	if a.Event == 0 || a.Mover == engine.Empty {
 		return bad("event and mover are required")
 	}
-	moved := a.Event == PhantomMoved
+	moved := a.Event == Moved
 	if hasCount != moved || hasList != (moved && a.CapturedPointsKnown()) {
 		return bad("capture fields do not fit a %s announcement under %s", a.Event, rules)
 	}
@@ -354,7 +356,7 @@ func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) 
 		return bad("atari fields do not fit a %s announcement under %s", a.Event, rules)
 	}
 	if err := a.Validate(); err != nil {
-		return PhantomAnnouncement{}, err
+		return Announcement{}, err
 	}
 	return a, nil
 }
@@ -362,40 +364,40 @@ func ParsePhantomAnnouncement(rules PhantomRules, size int, to Color, s string) 
 // Validate returns nil if the announcement is well formed and says no more
 // than its rule set lets To know (PG-6..PG-8, PG-D1), or an error wrapping
 // ErrBadAnnouncement that says what is wrong. It checks the form, not the
-// truth: whether it fits what To already knows is [PhantomView.Apply]'s
+// truth: whether it fits what To already knows is [View.Apply]'s
 // business.
-func (a PhantomAnnouncement) Validate() error {
+func (a Announcement) Validate() error {
 	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrBadAnnouncement, what) }
 	switch a.Rules {
-	case RulesCommon, RulesHamburg, RulesKriegspiel:
+	case engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel:
 	default:
 		return bad(fmt.Sprintf("unknown rule set %q", a.Rules))
 	}
-	if a.Size < MinSize || a.Size > MaxSize {
+	if a.Size < engine.MinSize || a.Size > engine.MaxSize {
 		return bad(fmt.Sprintf("board size %d", a.Size))
 	}
-	if (a.Mover != Black && a.Mover != White) || (a.To != Black && a.To != White) {
+	if (a.Mover != engine.Black && a.Mover != engine.White) || (a.To != engine.Black && a.To != engine.White) {
 		return bad("mover and recipient must be black or white")
 	}
 	mine := a.To == a.Mover
 	onBoard := a.Point >= 0 && int(a.Point) < a.Size*a.Size
-	if a.Event != PhantomMoved && (a.Captures != 0 || a.Captured != nil || a.AtariOpponent || a.AtariSelf) {
+	if a.Event != Moved && (a.Captures != 0 || a.Captured != nil || a.AtariOpponent || a.AtariSelf) {
 		return bad("captures or atari facts on an event that is not a move")
 	}
 	switch a.Event {
-	case PhantomPassed:
-		if a.Point != NoPoint || a.Reason != TryNoReason {
+	case Passed:
+		if a.Point != engine.NoPoint || a.Reason != TryNoReason {
 			return bad("a pass has no point and no reason")
 		}
-	case PhantomIllegal:
-		if mine != onBoard || (!mine && a.Point != NoPoint) {
+	case Illegal:
+		if mine != onBoard || (!mine && a.Point != engine.NoPoint) {
 			return bad("the tried point is told to the mover and only to the mover")
 		}
-		if tellsReason := mine || a.Rules == RulesHamburg; tellsReason != (a.Reason != TryNoReason) || a.Reason > TryKo {
+		if tellsReason := mine || a.Rules == engine.RulesHamburg; tellsReason != (a.Reason != TryNoReason) || a.Reason > TryKo {
 			return bad("the reason of an illegal try is told to the mover, and to the opponent under hamburg only")
 		}
-	case PhantomMoved:
-		if mine != onBoard || (!mine && a.Point != NoPoint) {
+	case Moved:
+		if mine != onBoard || (!mine && a.Point != engine.NoPoint) {
 			return bad("the point of a move is known to the mover and only to the mover")
 		}
 		if a.Reason != TryNoReason {
@@ -414,7 +416,7 @@ func (a PhantomAnnouncement) Validate() error {
 				}
 			}
 		} else if a.Captured != nil {
-			return bad(fmt.Sprintf("under %s the %s is not told which stones were captured", a.Rules, phantomRecipientRole(a)))
+			return bad(fmt.Sprintf("under %s the %s is not told which stones were captured", a.Rules, recipientRole(a)))
 		}
 		if !a.TellsAtari() && (a.AtariOpponent || a.AtariSelf) {
 			return bad("atari facts are not announced under kriegspiel")
@@ -425,7 +427,7 @@ func (a PhantomAnnouncement) Validate() error {
 	return nil
 }
 
-func phantomRecipientRole(a PhantomAnnouncement) string {
+func recipientRole(a Announcement) string {
 	if a.To == a.Mover {
 		return "capturer"
 	}

@@ -1,20 +1,22 @@
-package engine
+package gomoku
 
 import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/kakure/kakure/engine"
 )
 
 // This file holds the test harness of Hidden Move Double Gomoku: a duel of
 // two GomokuViews, one per player, exchanging events as the protocol would,
-// with a full-information GomokuGame played in step, and a check that the
+// with a full-information Game played in step, and a check that the
 // three agree after every turn.
 
 // gv parses a GTP vertex for a test.
-func gv(t testing.TB, size int, s string) Point {
+func gv(t testing.TB, size int, s string) engine.Point {
 	t.Helper()
-	p, err := ParseVertex(size, s)
+	p, err := engine.ParseVertex(size, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,39 +24,39 @@ func gv(t testing.TB, size int, s string) Point {
 }
 
 // gvs parses vertices for a test.
-func gvs(t testing.TB, size int, ss ...string) []Point {
+func gvs(t testing.TB, size int, ss ...string) []engine.Point {
 	t.Helper()
-	ps := make([]Point, len(ss))
+	ps := make([]engine.Point, len(ss))
 	for i, s := range ss {
 		ps[i] = gv(t, size, s)
 	}
 	return ps
 }
 
-type gomokuDuel struct {
+type duel struct {
 	t    testing.TB
 	size int
 	// views[0] is the inviter's, views[1] the invitee's.
-	views [2]GomokuView
-	game  GomokuGame
+	views [2]View
+	game  Game
 	// keepStuck leaves a player with no legal point to declare it itself.
 	keepStuck bool
 }
 
-// newGomokuDuel starts a game: the inviter places the opening piece, the
+// newDuel starts a game: the inviter places the opening piece, the
 // invitee chooses its side.
-func newGomokuDuel(t testing.TB, size int, opening Point, choice Color) *gomokuDuel {
+func newDuel(t testing.TB, size int, opening engine.Point, choice engine.Color) *duel {
 	t.Helper()
-	d := &gomokuDuel{t: t, size: size}
-	o := Options{Variant: VariantGomoku, Size: size}
+	d := &duel{t: t, size: size}
+	o := engine.Options{Variant: engine.VariantGomoku, Size: size}
 	var err error
-	if d.views[0], err = NewGomokuView(o, GomokuInviter); err != nil {
+	if d.views[0], err = NewView(o, Inviter); err != nil {
 		t.Fatal(err)
 	}
-	if d.views[1], err = NewGomokuView(o, GomokuInvitee); err != nil {
+	if d.views[1], err = NewView(o, Invitee); err != nil {
 		t.Fatal(err)
 	}
-	if d.game, err = NewGomokuGame(o); err != nil {
+	if d.game, err = NewGame(o); err != nil {
 		t.Fatal(err)
 	}
 	next, e, err := d.views[0].PlaceOpening(opening)
@@ -69,7 +71,7 @@ func newGomokuDuel(t testing.TB, size int, opening Point, choice Color) *gomokuD
 }
 
 // seat returns the index of the view of the player with colour c.
-func (d *gomokuDuel) seat(c Color) int {
+func (d *duel) seat(c engine.Color) int {
 	if d.views[0].Me() == c {
 		return 0
 	}
@@ -77,11 +79,11 @@ func (d *gomokuDuel) seat(c Color) int {
 }
 
 // of returns the view of the player with colour c.
-func (d *gomokuDuel) of(c Color) *GomokuView { return &d.views[d.seat(c)] }
+func (d *duel) of(c engine.Color) *View { return &d.views[d.seat(c)] }
 
 // deliver stores the result of the action of views[i] and has the other
 // view observe its event.
-func (d *gomokuDuel) deliver(i int, next GomokuView, e GomokuEvent, err error) {
+func (d *duel) deliver(i int, next View, e Event, err error) {
 	d.t.Helper()
 	if err != nil {
 		d.t.Fatalf("%s's action: %v", d.views[i].Seat(), err)
@@ -95,7 +97,7 @@ func (d *gomokuDuel) deliver(i int, next GomokuView, e GomokuEvent, err error) {
 }
 
 // act is deliver for the player with colour c.
-func (d *gomokuDuel) act(c Color, next GomokuView, e GomokuEvent, err error) {
+func (d *duel) act(c engine.Color, next View, e Event, err error) {
 	d.t.Helper()
 	d.deliver(d.seat(c), next, e, err)
 }
@@ -104,12 +106,12 @@ func (d *gomokuDuel) act(c Color, next GomokuView, e GomokuEvent, err error) {
 // line of the given kind, the opponent reveals reveals, the mover reveals
 // when it must and declares what is due (claiming any win). The same turn
 // goes to the full-information game; the outcomes must agree.
-func (d *gomokuDuel) turn(p Point, kind GomokuLineKind, reveals []Point) GomokuOutcome {
+func (d *duel) turn(p engine.Point, kind LineKind, reveals []engine.Point) Outcome {
 	d.t.Helper()
 	mover := d.game.ToMove()
 	d.begin(p, kind, reveals)
-	var dec GomokuDeclaration
-	if d.of(mover).Phase() == GomokuPhaseDeclare {
+	var dec Declaration
+	if d.of(mover).Phase() == PhaseDeclare {
 		dec.Five = d.of(mover).FiveDue()
 		dec.Lines, dec.Claim = d.of(mover).WinningLines()
 	}
@@ -118,12 +120,12 @@ func (d *gomokuDuel) turn(p Point, kind GomokuLineKind, reveals []Point) GomokuO
 
 // begin plays a turn up to the declaration: commit, announce, respond and
 // reveal.
-func (d *gomokuDuel) begin(p Point, kind GomokuLineKind, reveals []Point) {
+func (d *duel) begin(p engine.Point, kind LineKind, reveals []engine.Point) {
 	d.t.Helper()
 	mover := d.game.ToMove()
 	opp := mover.Opponent()
 	if got := d.of(mover).Mover(); got != mover {
-		d.t.Fatalf("views say %s moves, game says %s", GomokuPieceName(got), GomokuPieceName(mover))
+		d.t.Fatalf("views say %s moves, game says %s", PieceName(got), PieceName(mover))
 	}
 	next, e, err := d.of(mover).Commit(p)
 	d.act(mover, next, e, err)
@@ -131,7 +133,7 @@ func (d *gomokuDuel) begin(p Point, kind GomokuLineKind, reveals []Point) {
 	d.act(mover, next, e, err)
 	next, e, err = d.of(opp).Respond(reveals)
 	d.act(opp, next, e, err)
-	if d.of(mover).Phase() == GomokuPhaseReveal {
+	if d.of(mover).Phase() == PhaseReveal {
 		next, e, err = d.of(mover).Reveal()
 		d.act(mover, next, e, err)
 	}
@@ -139,14 +141,14 @@ func (d *gomokuDuel) begin(p Point, kind GomokuLineKind, reveals []Point) {
 
 // finish makes the declaration dec if a piece was placed, plays the turn
 // in the full-information game and checks.
-func (d *gomokuDuel) finish(p Point, kind GomokuLineKind, reveals []Point, dec GomokuDeclaration) GomokuOutcome {
+func (d *duel) finish(p engine.Point, kind LineKind, reveals []engine.Point, dec Declaration) Outcome {
 	d.t.Helper()
 	mover := d.game.ToMove()
-	if d.of(mover).Phase() == GomokuPhaseDeclare {
+	if d.of(mover).Phase() == PhaseDeclare {
 		next, e, err := d.of(mover).Declare(dec)
 		d.act(mover, next, e, err)
 	}
-	g, outcome, err := d.game.Turn(GomokuTurn{Point: p, Line: GomokuLineOf(d.size, p, kind), Revealed: slices.Clone(reveals), GomokuDeclaration: dec})
+	g, outcome, err := d.game.Turn(Turn{Point: p, Line: LineOf(d.size, p, kind), Revealed: slices.Clone(reveals), Declaration: dec})
 	if err != nil {
 		d.t.Fatalf("game turn %d: %v", d.game.MoveNumber(), err)
 	}
@@ -156,12 +158,12 @@ func (d *gomokuDuel) finish(p Point, kind GomokuLineKind, reveals []Point, dec G
 }
 
 // pass has the player to move pass.
-func (d *gomokuDuel) pass() {
+func (d *duel) pass() {
 	d.t.Helper()
 	mover := d.game.ToMove()
 	next, e, err := d.of(mover).Pass()
 	d.act(mover, next, e, err)
-	g, outcome, err := d.game.Turn(GomokuTurn{Pass: true})
+	g, outcome, err := d.game.Turn(Turn{Pass: true})
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func (d *gomokuDuel) pass() {
 }
 
 // afterTurn declares no legal point when the game says so, and checks.
-func (d *gomokuDuel) afterTurn(mover Color, outcome GomokuOutcome) {
+func (d *duel) afterTurn(mover engine.Color, outcome Outcome) {
 	d.t.Helper()
 	if n := d.of(mover).History(); len(n) == 0 || n[len(n)-1].Outcome != outcome {
 		d.t.Fatalf("mover's view has not noted the turn's outcome %s", outcome)
@@ -184,7 +186,7 @@ func (d *gomokuDuel) afterTurn(mover Color, outcome GomokuOutcome) {
 }
 
 // check compares both views with the full-information game.
-func (d *gomokuDuel) check() {
+func (d *duel) check() {
 	d.t.Helper()
 	g := d.game
 	for i := range d.views {
@@ -195,35 +197,35 @@ func (d *gomokuDuel) check() {
 			continue
 		}
 		if v.Over() != g.Over() {
-			d.t.Fatalf("%s view over=%t, game over=%t", GomokuPieceName(me), v.Over(), g.Over())
+			d.t.Fatalf("%s view over=%t, game over=%t", PieceName(me), v.Over(), g.Over())
 		}
 		if v.Over() {
 			if v.Result() != g.Result() {
-				d.t.Fatalf("%s view result %v, game %v", GomokuPieceName(me), v.Result(), g.Result())
+				d.t.Fatalf("%s view result %v, game %v", PieceName(me), v.Result(), g.Result())
 			}
 		} else {
-			if v.Phase() != GomokuPhaseCommit || v.Mover() != g.ToMove() || v.MoveNumber() != g.MoveNumber() {
-				d.t.Fatalf("%s view in %s, mover %s, move %d; game: mover %s, move %d", GomokuPieceName(me), v.Phase(), GomokuPieceName(v.Mover()), v.MoveNumber(), GomokuPieceName(g.ToMove()), g.MoveNumber())
+			if v.Phase() != PhaseCommit || v.Mover() != g.ToMove() || v.MoveNumber() != g.MoveNumber() {
+				d.t.Fatalf("%s view in %s, mover %s, move %d; game: mover %s, move %d", PieceName(me), v.Phase(), PieceName(v.Mover()), v.MoveNumber(), PieceName(g.ToMove()), g.MoveNumber())
 			}
 			if !slices.Equal(v.LegalPoints(), g.LegalPoints(me)) {
-				d.t.Fatalf("%s view legal points %s, game %s", GomokuPieceName(me), FormatVertices(d.size, v.LegalPoints()), FormatVertices(d.size, g.LegalPoints(me)))
+				d.t.Fatalf("%s view legal points %s, game %s", PieceName(me), engine.FormatVertices(d.size, v.LegalPoints()), engine.FormatVertices(d.size, g.LegalPoints(me)))
 			}
 		}
 		if v.OpponentHidden() != g.HiddenCount(opp) {
-			d.t.Fatalf("%s view counts %d hidden opponent pieces, game %d", GomokuPieceName(me), v.OpponentHidden(), g.HiddenCount(opp))
+			d.t.Fatalf("%s view counts %d hidden opponent pieces, game %d", PieceName(me), v.OpponentHidden(), g.HiddenCount(opp))
 		}
 		if v.FiveAnnounced(opp) != g.FiveMade(opp) || v.FiveAnnounced(me) != g.FiveMade(me) {
-			d.t.Fatalf("%s view fives differ from the game", GomokuPieceName(me))
+			d.t.Fatalf("%s view fives differ from the game", PieceName(me))
 		}
-		for p := Point(0); int(p) < d.size*d.size; p++ {
+		for p := engine.Point(0); int(p) < d.size*d.size; p++ {
 			if v.Own(p) != g.Piece(me, p) {
-				d.t.Fatalf("%s view has own %v at %s, game %v", GomokuPieceName(me), v.Own(p), p.Vertex(d.size), g.Piece(me, p))
+				d.t.Fatalf("%s view has own %v at %s, game %v", PieceName(me), v.Own(p), p.Vertex(d.size), g.Piece(me, p))
 			}
-			if v.OpponentPiece(p) != (g.Piece(opp, p) == GomokuRevealedPiece) {
-				d.t.Fatalf("%s view opponent piece at %s: %t, game %v", GomokuPieceName(me), p.Vertex(d.size), v.OpponentPiece(p), g.Piece(opp, p))
+			if v.OpponentPiece(p) != (g.Piece(opp, p) == RevealedPiece) {
+				d.t.Fatalf("%s view opponent piece at %s: %t, game %v", PieceName(me), p.Vertex(d.size), v.OpponentPiece(p), g.Piece(opp, p))
 			}
 			if v.Revealed(p) != g.Revealed(p) {
-				d.t.Fatalf("%s view revealed %s: %t, game %t", GomokuPieceName(me), p.Vertex(d.size), v.Revealed(p), g.Revealed(p))
+				d.t.Fatalf("%s view revealed %s: %t, game %t", PieceName(me), p.Vertex(d.size), v.Revealed(p), g.Revealed(p))
 			}
 		}
 	}
@@ -232,45 +234,45 @@ func (d *gomokuDuel) check() {
 // record returns the record of the game, built by the view of the player
 // with colour c with the other player's hidden commitments opened, and
 // checks that both players build the same record.
-func (d *gomokuDuel) record(c Color) GomokuRecord {
+func (d *duel) record(c engine.Color) Record {
 	d.t.Helper()
-	var recs [2]GomokuRecord
+	var recs [2]Record
 	for i, v := range d.views {
 		other := d.views[1-i]
-		var opened []GomokuOpening
+		var opened []Opening
 		for k, n := range other.History() {
-			if n.Mover == other.Me() && (n.Outcome == GomokuPlacedHidden || n.Outcome == GomokuPlacedRevealed || n.Outcome == GomokuFailed) {
-				opened = append(opened, GomokuOpening{Move: k + 1, Point: n.Turn.Point})
+			if n.Mover == other.Me() && (n.Outcome == PlacedHidden || n.Outcome == PlacedRevealed || n.Outcome == Failed) {
+				opened = append(opened, Opening{Move: k + 1, Point: n.Turn.Point})
 			}
 		}
 		rec, err := v.Record(opened)
 		if err != nil {
-			d.t.Fatalf("%s record: %v", GomokuPieceName(v.Me()), err)
+			d.t.Fatalf("%s record: %v", PieceName(v.Me()), err)
 		}
 		recs[i] = rec
 	}
-	if !gomokuRecordsEqual(recs[0], recs[1]) {
+	if !recordsEqual(recs[0], recs[1]) {
 		d.t.Fatalf("the players' records differ:\n%+v\n%+v", recs[0], recs[1])
 	}
 	return recs[d.seat(c)]
 }
 
-func gomokuRecordsEqual(a, b GomokuRecord) bool {
+func recordsEqual(a, b Record) bool {
 	if a.Size != b.Size || a.Opening != b.Opening || a.InviteeChoice != b.InviteeChoice || len(a.Turns) != len(b.Turns) {
 		return false
 	}
 	for i := range a.Turns {
 		x, y := a.Turns[i], b.Turns[i]
 		if x.Pass != y.Pass || x.NoLegalPoint != y.NoLegalPoint || x.Point != y.Point || x.Line != y.Line ||
-			x.GomokuDeclaration != y.GomokuDeclaration || !slices.Equal(x.Revealed, y.Revealed) {
+			x.Declaration != y.Declaration || !slices.Equal(x.Revealed, y.Revealed) {
 			return false
 		}
 	}
 	return true
 }
 
-// cloneGomokuRecord copies a record deeply, for tests that tamper with it.
-func cloneGomokuRecord(r GomokuRecord) GomokuRecord {
+// cloneRecord copies a record deeply, for tests that tamper with it.
+func cloneRecord(r Record) Record {
 	r.Turns = slices.Clone(r.Turns)
 	for i := range r.Turns {
 		r.Turns[i].Revealed = slices.Clone(r.Turns[i].Revealed)
@@ -278,9 +280,9 @@ func cloneGomokuRecord(r GomokuRecord) GomokuRecord {
 	return r
 }
 
-// asGomokuViolation returns the violation err holds, and whether it does.
-func asGomokuViolation(err error) (GomokuViolation, bool) {
-	var v GomokuViolation
+// asViolation returns the violation err holds, and whether it does.
+func asViolation(err error) (Violation, bool) {
+	var v Violation
 	ok := errors.As(err, &v)
 	return v, ok
 }

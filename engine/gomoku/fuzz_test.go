@@ -1,26 +1,28 @@
-package engine
+package gomoku
 
 import (
 	"testing"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// gomokuChooser turns fuzz input into choices: two bytes per choice while
+// chooser turns fuzz input into choices: two bytes per choice while
 // they last, then a splitmix64 stream seeded from the input, so that short
 // inputs still give whole games.
-type gomokuChooser struct {
+type chooser struct {
 	data  []byte
 	state uint64
 }
 
-func newGomokuChooser(data []byte) *gomokuChooser {
-	c := &gomokuChooser{data: data, state: 0x676f6d6f6b75}
+func newChooser(data []byte) *chooser {
+	c := &chooser{data: data, state: 0x676f6d6f6b75}
 	for _, b := range data {
 		c.state = c.state*31 + uint64(b)
 	}
 	return c
 }
 
-func (c *gomokuChooser) intn(n int) int {
+func (c *chooser) intn(n int) int {
 	if n <= 1 {
 		return 0
 	}
@@ -38,16 +40,16 @@ func (c *gomokuChooser) intn(n int) int {
 	return int(x % uint64(n))
 }
 
-// playRandomGomoku plays a whole random game through a duel; every turn is
+// playRandom plays a whole random game through a duel; every turn is
 // checked by the duel (views and game agree).
-func playRandomGomoku(t testing.TB, c *gomokuChooser) *gomokuDuel {
+func playRandom(t testing.TB, c *chooser) *duel {
 	sizes := []int{7, 7, 7, 8, 9, 9, 11, 19}
 	size := sizes[c.intn(len(sizes))]
-	choice := GomokuX
+	choice := X
 	if c.intn(2) == 1 {
-		choice = GomokuO
+		choice = O
 	}
-	d := newGomokuDuel(t, size, Point(c.intn(size*size)), choice)
+	d := newDuel(t, size, engine.Point(c.intn(size*size)), choice)
 	for turns := 0; !d.game.Over(); turns++ {
 		if turns > 4*size*size*2+10 {
 			t.Fatalf("game of %d turns on %dx%d: the turn bound does not hold", turns, size, size)
@@ -61,13 +63,13 @@ func playRandomGomoku(t testing.TB, c *gomokuChooser) *gomokuDuel {
 		}
 		// Prefer points next to the mover's own pieces, so that fives
 		// and double fives happen.
-		var near []Point
+		var near []engine.Point
 		own := m.OwnPieces()
 		for _, p := range legal {
 			x, y := p.XY(size)
 			for dy := -1; dy <= 1; dy++ {
 				for dx := -1; dx <= 1; dx++ {
-					if nx, ny := x+dx, y+dy; nx >= 0 && nx < size && ny >= 0 && ny < size && own.At(PointAt(size, nx, ny)) == mover {
+					if nx, ny := x+dx, y+dy; nx >= 0 && nx < size && ny >= 0 && ny < size && own.At(engine.PointAt(size, nx, ny)) == mover {
 						near = append(near, p)
 						dx, dy = 2, 2
 					}
@@ -78,13 +80,13 @@ func playRandomGomoku(t testing.TB, c *gomokuChooser) *gomokuDuel {
 		if len(near) > 0 && c.intn(3) > 0 {
 			p = near[c.intn(len(near))]
 		}
-		kind := GomokuRow
+		kind := Row
 		if c.intn(2) == 1 {
-			kind = GomokuColumn
+			kind = Column
 		}
 		all := c.intn(4) == 0
-		var reveals []Point
-		for _, q := range r.HiddenInLine(GomokuLineOf(size, p, kind)) {
+		var reveals []engine.Point
+		for _, q := range r.HiddenInLine(LineOf(size, p, kind)) {
 			if all || c.intn(3) == 0 {
 				reveals = append(reveals, q)
 			}
@@ -94,12 +96,12 @@ func playRandomGomoku(t testing.TB, c *gomokuChooser) *gomokuDuel {
 	return d
 }
 
-// checkFinishedGomoku checks the end of a game: the record both players
+// checkFinished checks the end of a game: the record both players
 // build audits clean and replays to the same result, and a lie put into it
 // is found, at the right turn, against the right player.
-func checkFinishedGomoku(t testing.TB, d *gomokuDuel, c *gomokuChooser) {
-	rec := d.record(GomokuX)
-	g, err := ReplayGomoku(rec)
+func checkFinished(t testing.TB, d *duel, c *chooser) {
+	rec := d.record(X)
+	g, err := Replay(rec)
 	if err != nil {
 		t.Fatalf("honest game fails the audit: %v", err)
 	}
@@ -116,17 +118,17 @@ func checkFinishedGomoku(t testing.TB, d *gomokuDuel, c *gomokuChooser) {
 		return
 	}
 	k := moves[c.intn(len(moves))]
-	mover := GomokuO
+	mover := O
 	if k%2 == 0 {
-		mover = GomokuX
+		mover = X
 	}
-	bad := cloneGomokuRecord(rec)
+	bad := cloneRecord(rec)
 	tr := &bad.Turns[k-1]
 	rule := "GM-3"
 	switch c.intn(2) {
 	case 0: // a line that does not hold the committed point
 		x, y := tr.Point.XY(d.size)
-		if tr.Line.Kind == GomokuRow {
+		if tr.Line.Kind == Row {
 			tr.Line.Index = (y + 1) % d.size
 		} else {
 			tr.Line.Index = (x + 1) % d.size
@@ -135,9 +137,9 @@ func checkFinishedGomoku(t testing.TB, d *gomokuDuel, c *gomokuChooser) {
 		tr.Five = !tr.Five
 		rule = "GM-5"
 	}
-	v, ok := asGomokuViolation(AuditGomoku(bad))
+	v, ok := asViolation(Audit(bad))
 	if !ok || v.Rule != rule || v.Move != k || v.Player != mover {
-		t.Fatalf("lie (%s) at move %d by %s: audit says %v", rule, k, GomokuPieceName(mover), AuditGomoku(bad))
+		t.Fatalf("lie (%s) at move %d by %s: audit says %v", rule, k, PieceName(mover), Audit(bad))
 	}
 }
 
@@ -152,9 +154,9 @@ func FuzzGomokuGame(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := newGomokuChooser(data)
-		d := playRandomGomoku(t, c)
-		checkFinishedGomoku(t, d, c)
+		c := newChooser(data)
+		d := playRandom(t, c)
+		checkFinished(t, d, c)
 	})
 }
 
@@ -167,19 +169,19 @@ func FuzzGomokuFiveLines(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := newGomokuChooser(data)
+		c := newChooser(data)
 		size := 7 + c.intn(13)
 		density := 1 + c.intn(9) // in tenths
-		b := mustBoard(size)
-		for p := Point(0); int(p) < size*size; p++ {
+		b := engine.MustNewBoard(size)
+		for p := engine.Point(0); int(p) < size*size; p++ {
 			switch r := c.intn(10); {
 			case r < density:
-				b.Set(p, Black)
+				b.Set(p, engine.Black)
 			case r == 9:
-				b.Set(p, White)
+				b.Set(p, engine.White)
 			}
 		}
-		fives := FiveLines(b, Black)
+		fives := FiveLines(b, engine.Black)
 		// Plain count: every start and every direction, by coordinates.
 		want := 0
 		steps := [][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}}
@@ -189,7 +191,7 @@ func FuzzGomokuFiveLines(f *testing.F) {
 					ok := true
 					for i := range 5 {
 						nx, ny := x+i*s[0], y+i*s[1]
-						if nx < 0 || nx >= size || ny >= size || b.At(PointAt(size, nx, ny)) != Black {
+						if nx < 0 || nx >= size || ny >= size || b.At(engine.PointAt(size, nx, ny)) != engine.Black {
 							ok = false
 							break
 						}
@@ -203,12 +205,12 @@ func FuzzGomokuFiveLines(f *testing.F) {
 		if len(fives) != want {
 			t.Fatalf("FiveLines found %d windows, want %d\n%s", len(fives), want, b)
 		}
-		if HasFive(b, Black) != (want > 0) {
-			t.Fatalf("HasFive = %t with %d windows\n%s", HasFive(b, Black), want, b)
+		if HasFive(b, engine.Black) != (want > 0) {
+			t.Fatalf("HasFive = %t with %d windows\n%s", HasFive(b, engine.Black), want, b)
 		}
 		pair := false
 		for i := range fives {
-			if err := CheckDoubleFive(b, Black, [2]GomokuFive{fives[i], fives[i]}); err == nil {
+			if err := CheckDoubleFive(b, engine.Black, [2]Five{fives[i], fives[i]}); err == nil {
 				t.Fatalf("a window paired with itself passes CheckDoubleFive")
 			}
 			for j := i + 1; j < len(fives); j++ {
@@ -217,12 +219,12 @@ func FuzzGomokuFiveLines(f *testing.F) {
 				}
 			}
 		}
-		lines, ok := DoubleFive(b, Black)
+		lines, ok := DoubleFive(b, engine.Black)
 		if ok != pair {
 			t.Fatalf("DoubleFive = %t, a pair sharing at most one point exists = %t\n%s", ok, pair, b)
 		}
 		if ok {
-			if err := CheckDoubleFive(b, Black, lines); err != nil {
+			if err := CheckDoubleFive(b, engine.Black, lines); err != nil {
 				t.Fatalf("DoubleFive's lines fail CheckDoubleFive: %v\n%s", err, b)
 			}
 		}
@@ -232,15 +234,15 @@ func FuzzGomokuFiveLines(f *testing.F) {
 // BenchmarkGomokuDoubleFive measures the win check on a crowded 19x19
 // board.
 func BenchmarkGomokuDoubleFive(b *testing.B) {
-	bd := mustBoard(19)
-	c := newGomokuChooser([]byte("bench"))
-	for p := Point(0); p < 361; p++ {
+	bd := engine.MustNewBoard(19)
+	c := newChooser([]byte("bench"))
+	for p := engine.Point(0); p < 361; p++ {
 		if c.intn(2) == 0 {
-			bd.Set(p, Black)
+			bd.Set(p, engine.Black)
 		}
 	}
 	for b.Loop() {
-		DoubleFive(bd, Black)
+		DoubleFive(bd, engine.Black)
 	}
 }
 
@@ -248,6 +250,6 @@ func BenchmarkGomokuDoubleFive(b *testing.B) {
 // and the full-information game, with the harness's checks.
 func BenchmarkGomokuRandomGame(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
-		playRandomGomoku(b, newGomokuChooser([]byte{byte(i), byte(i >> 8)}))
+		playRandom(b, newChooser([]byte{byte(i), byte(i >> 8)}))
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package bridge
 
 import (
 	"errors"
@@ -6,31 +6,33 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// bridgeTestGame returns a Bridge Go game on the position of the diagram,
+// testGame returns a Bridge Go game on the position of the diagram,
 // Black to move, with that position as the only earlier one.
-func bridgeTestGame(t testing.TB, perpendicular bool, rows ...string) BridgeGame {
+func testGame(t testing.TB, perpendicular bool, rows ...string) Game {
 	t.Helper()
-	g, err := NewBridgeGame(Options{Size: len(rows), Perpendicular: perpendicular})
+	g, err := NewGame(engine.Options{Size: len(rows), Perpendicular: perpendicular})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.board = MustParseBoard(rows...)
-	g.history = (*positionHistory)(nil).push(g.board)
+	g.board = engine.MustParseBoard(rows...)
+	g.history = (*engine.PositionHistory)(nil).Push(g.board)
 	return g
 }
 
-// bridgePoints reads a comma-separated vertex list ("-" or "" for none)
+// points reads a comma-separated vertex list ("-" or "" for none)
 // and returns the points in increasing order.
-func bridgePoints(t testing.TB, size int, list string) []Point {
+func points(t testing.TB, size int, list string) []engine.Point {
 	t.Helper()
 	if list == "" || list == "-" {
 		return nil
 	}
-	var ps []Point
+	var ps []engine.Point
 	for _, v := range strings.Split(list, ",") {
-		p, err := ParseVertex(size, strings.TrimSpace(v))
+		p, err := engine.ParseVertex(size, strings.TrimSpace(v))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,17 +42,17 @@ func bridgePoints(t testing.TB, size int, list string) []Point {
 	return ps
 }
 
-func bridgePoint(t testing.TB, size int, v string) Point {
+func point(t testing.TB, size int, v string) engine.Point {
 	t.Helper()
-	p, err := ParseVertex(size, v)
+	p, err := engine.ParseVertex(size, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-type bridgeStep struct {
-	c   Color
+type step struct {
+	c   engine.Color
 	v   string
 	err error
 }
@@ -58,59 +60,59 @@ type bridgeStep struct {
 func TestBG1(t *testing.T) {
 	tests := []struct {
 		name       string
-		steps      []bridgeStep
-		wantToMove Color
+		steps      []step
+		wantToMove engine.Color
 		wantPasses int
 		wantOver   bool
 		wantResult string // Result().String() when over
 	}{
-		{name: "BG-1 Black moves first on an empty board", wantToMove: Black},
+		{name: "BG-1 Black moves first on an empty board", wantToMove: engine.Black},
 		{
 			name:       "BG-1 players alternate",
-			steps:      []bridgeStep{{c: Black, v: "E5"}, {c: White, v: "D4"}},
-			wantToMove: Black,
+			steps:      []step{{c: engine.Black, v: "E5"}, {c: engine.White, v: "D4"}},
+			wantToMove: engine.Black,
 		},
 		{
 			name:       "BG-1 a pass is allowed",
-			steps:      []bridgeStep{{c: Black, v: "pass"}},
-			wantToMove: White, wantPasses: 1,
+			steps:      []step{{c: engine.Black, v: "pass"}},
+			wantToMove: engine.White, wantPasses: 1,
 		},
 		{
 			name:       "BG-1 a move between passes keeps the game going",
-			steps:      []bridgeStep{{c: Black, v: "pass"}, {c: White, v: "E5"}, {c: Black, v: "pass"}},
-			wantToMove: White, wantPasses: 1,
+			steps:      []step{{c: engine.Black, v: "pass"}, {c: engine.White, v: "E5"}, {c: engine.Black, v: "pass"}},
+			wantToMove: engine.White, wantPasses: 1,
 		},
 		{
 			name:       "BG-1 two consecutive passes end the game as a draw",
-			steps:      []bridgeStep{{c: Black, v: "E5"}, {c: White, v: "pass"}, {c: Black, v: "pass"}},
-			wantToMove: White, wantPasses: 2, wantOver: true, wantResult: "0",
+			steps:      []step{{c: engine.Black, v: "E5"}, {c: engine.White, v: "pass"}, {c: engine.Black, v: "pass"}},
+			wantToMove: engine.White, wantPasses: 2, wantOver: true, wantResult: "0",
 		},
 		{
 			name: "BG-1 no move after the end",
-			steps: []bridgeStep{
-				{c: Black, v: "pass"}, {c: White, v: "pass"},
-				{c: Black, v: "E5", err: ErrGameOver}, {c: Black, v: "pass", err: ErrGameOver},
+			steps: []step{
+				{c: engine.Black, v: "pass"}, {c: engine.White, v: "pass"},
+				{c: engine.Black, v: "E5", err: engine.ErrGameOver}, {c: engine.Black, v: "pass", err: engine.ErrGameOver},
 			},
-			wantToMove: Black, wantPasses: 2, wantOver: true, wantResult: "0",
+			wantToMove: engine.Black, wantPasses: 2, wantOver: true, wantResult: "0",
 		},
 		{
 			name:       "BG-1 an occupied point is illegal",
-			steps:      []bridgeStep{{c: Black, v: "E5"}, {c: White, v: "E5", err: ErrOccupied}},
-			wantToMove: White,
+			steps:      []step{{c: engine.Black, v: "E5"}, {c: engine.White, v: "E5", err: engine.ErrOccupied}},
+			wantToMove: engine.White,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := NewBridgeGame(Options{})
+			g, err := NewGame(engine.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b := g.Board(); b.Size() != 9 || g.Options().Variant != VariantBridge {
+			if b := g.Board(); b.Size() != 9 || g.Options().Variant != engine.VariantBridge {
 				t.Fatalf("default game: options %+v, want 9x9 bridge", g.Options())
 			}
 			for _, s := range tt.steps {
 				before := g
-				next, res, err := g.Play(s.c, bridgePoint(t, 9, s.v))
+				next, res, err := g.Play(s.c, point(t, 9, s.v))
 				if !errors.Is(err, s.err) || (s.err != nil && err == nil) {
 					t.Fatalf("%s %s: err %v, want %v", s.c, s.v, err, s.err)
 				}
@@ -132,7 +134,7 @@ func TestBG1(t *testing.T) {
 			if over != tt.wantOver || (over && r.String() != tt.wantResult) {
 				t.Errorf("result %v %v, want %q %v", r, over, tt.wantResult, tt.wantOver)
 			}
-			if over && g.Winner() != Empty {
+			if over && g.Winner() != engine.Empty {
 				t.Errorf("winner %v after a draw", g.Winner())
 			}
 		})
@@ -140,14 +142,14 @@ func TestBG1(t *testing.T) {
 }
 
 func TestBG1OffBoardAndNotAPlayer(t *testing.T) {
-	g, _ := NewBridgeGame(Options{Size: 5})
-	if _, _, err := g.Play(Black, 25); !errors.Is(err, ErrOffBoard) {
+	g, _ := NewGame(engine.Options{Size: 5})
+	if _, _, err := g.Play(engine.Black, 25); !errors.Is(err, engine.ErrOffBoard) {
 		t.Errorf("BG-1 off-board point: err %v, want ErrOffBoard", err)
 	}
-	if _, _, err := g.Play(Empty, 3); err == nil {
+	if _, _, err := g.Play(engine.Empty, 3); err == nil {
 		t.Errorf("BG-1 a move for Empty was accepted")
 	}
-	if _, err := NewBridgeGame(Options{Variant: VariantGo}); !errors.Is(err, ErrBadOptions) {
+	if _, err := NewGame(engine.Options{Variant: engine.VariantGo}); !errors.Is(err, engine.ErrBadOptions) {
 		t.Errorf("BG-1 bridge game with variant go: err %v, want ErrBadOptions", err)
 	}
 }
@@ -202,66 +204,66 @@ func TestBG2(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := bridgeTestGame(t, false, tt.rows...)
+			g := testGame(t, false, tt.rows...)
 			size := len(tt.rows)
-			got := g.ExternalLiberties(bridgePoint(t, size, tt.chain))
-			want := bridgePoints(t, size, tt.want)
+			got := g.ExternalLiberties(point(t, size, tt.chain))
+			want := points(t, size, tt.want)
 			if !slices.Equal(got, want) {
-				t.Errorf("external liberties of %s: %s, want %s\n%s", tt.chain, FormatVertices(size, got), FormatVertices(size, want), g.Board())
+				t.Errorf("external liberties of %s: %s, want %s\n%s", tt.chain, engine.FormatVertices(size, got), engine.FormatVertices(size, want), g.Board())
 			}
 		})
 	}
 }
 
-// bridgeMoveCase is a move on a position and what it must do.
-type bridgeMoveCase struct {
+// moveCase is a move on a position and what it must do.
+type moveCase struct {
 	name          string
 	perpendicular bool
 	rows          []string
-	c             Color
+	c             engine.Color
 	move          string
 	captured      string
 	selfCaptured  string
-	winner        Color
+	winner        engine.Color
 	winningChain  string
 	after         []string // the position after, or nil for "unchanged but for the captures"
 }
 
-func (tt bridgeMoveCase) run(t *testing.T) (BridgeGame, BridgeMoveResult) {
+func (tt moveCase) run(t *testing.T) (Game, MoveResult) {
 	t.Helper()
-	g := bridgeTestGame(t, tt.perpendicular, tt.rows...)
+	g := testGame(t, tt.perpendicular, tt.rows...)
 	size := len(tt.rows)
 	before := g.Board()
-	next, res, err := g.Play(tt.c, bridgePoint(t, size, tt.move))
+	next, res, err := g.Play(tt.c, point(t, size, tt.move))
 	if err != nil {
 		t.Fatalf("%s %s: %v", tt.c, tt.move, err)
 	}
 	if g.Board() != before {
 		t.Fatalf("Play changed the receiver")
 	}
-	check := func(what string, got []Point, want string) {
+	check := func(what string, got []engine.Point, want string) {
 		t.Helper()
-		if w := bridgePoints(t, size, want); !slices.Equal(got, w) {
-			t.Errorf("%s: %s, want %s", what, FormatVertices(size, got), FormatVertices(size, w))
+		if w := points(t, size, want); !slices.Equal(got, w) {
+			t.Errorf("%s: %s, want %s", what, engine.FormatVertices(size, got), engine.FormatVertices(size, w))
 		}
 	}
 	check("captured", res.Captured, tt.captured)
 	check("self-captured", res.SelfCaptured, tt.selfCaptured)
 	check("winning chain", res.WinningChain, tt.winningChain)
 	check("game winning chain", next.WinningChain(), tt.winningChain)
-	if res.Winner != tt.winner || next.Winner() != tt.winner || next.Over() != (tt.winner != Empty) {
+	if res.Winner != tt.winner || next.Winner() != tt.winner || next.Over() != (tt.winner != engine.Empty) {
 		t.Errorf("winner %v (game %v, over %v), want %v", res.Winner, next.Winner(), next.Over(), tt.winner)
 	}
 	want := before
-	want.Set(bridgePoint(t, size, tt.move), tt.c)
+	want.Set(point(t, size, tt.move), tt.c)
 	for _, p := range res.Captured {
-		want.Set(p, Empty)
+		want.Set(p, engine.Empty)
 	}
 	for _, p := range res.SelfCaptured {
-		want.Set(p, Empty)
+		want.Set(p, engine.Empty)
 	}
 	if tt.after != nil {
-		want = MustParseBoard(tt.after...)
+		want = engine.MustParseBoard(tt.after...)
 	}
 	if next.Board() != want {
 		t.Errorf("position after:\n%swant:\n%s", next.Board(), want)
@@ -270,58 +272,58 @@ func (tt bridgeMoveCase) run(t *testing.T) (BridgeGame, BridgeMoveResult) {
 }
 
 func TestBG3(t *testing.T) {
-	tests := []bridgeMoveCase{
+	tests := []moveCase{
 		{
 			name: "BG-3 a chain without liberty is captured",
 			rows: []string{".....", "..X..", ".XO..", "..X..", "....."},
-			c:    Black, move: "D3", captured: "C3",
+			c:    engine.Black, move: "D3", captured: "C3",
 			after: []string{".....", "..X..", ".X.X.", "..X..", "....."},
 		},
 		{
 			name: "BG-3 an eye does not count",
 			rows: []string{".....", ".....", "XX...", "OOX..", ".O..."},
-			c:    Black, move: "C1", captured: "B1,A2,B2",
+			c:    engine.Black, move: "C1", captured: "B1,A2,B2",
 			after: []string{".....", ".....", "XX...", "..X..", "..X.."},
 		},
 		{
 			name: "BG-3 a double capture of two chains sharing an eye",
 			rows: []string{"..XO.", "....O", "....X", ".....", "....."},
-			c:    Black, move: "D4", captured: "D5,E4",
+			c:    engine.Black, move: "D4", captured: "D5,E4",
 			after: []string{"..X..", "...X.", "....X", ".....", "....."},
 		},
 		{
 			name: "BG-3 a total self-capture is legal",
 			rows: []string{"....O", "...O.", "..OX.", ".O...", "....."},
-			c:    White, move: "A1", selfCaptured: "A1,B2,C3,D4,E5",
+			c:    engine.White, move: "A1", selfCaptured: "A1,B2,C3,D4,E5",
 			after: []string{".....", ".....", "...X.", ".....", "....."},
 		},
 		{
 			name: "BG-3 a bridge wins",
 			rows: []string{".....", "..X..", "..X..", "..X..", "..X.."},
-			c:    Black, move: "C5", winner: Black, winningChain: "C1,C2,C3,C4,C5",
+			c:    engine.Black, move: "C5", winner: engine.Black, winningChain: "C1,C2,C3,C4,C5",
 		},
 		{
 			name: "BG-3 Decision: a bridge wins even if step 3 would remove it",
 			rows: []string{".....", ".O..O", "O.OOO", "....O", "....O"},
-			c:    White, move: "E5", winner: White, winningChain: "E1,E2,C3,D3,E3,E4,E5",
+			c:    engine.White, move: "E5", winner: engine.White, winningChain: "E1,E2,C3,D3,E3,E4,E5",
 		},
 		{
 			name: "BG-3 the mover's other chains without external liberty are removed",
 			// B4 closes the pockets A4 and B5 around the corner stone A5.
 			rows: []string{"X.X..", ".....", "X....", ".....", "....."},
-			c:    Black, move: "B4", selfCaptured: "A5",
+			c:    engine.Black, move: "B4", selfCaptured: "A5",
 			after: []string{"..X..", ".X...", "X....", ".....", "....."},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			next, _ := tt.run(t)
-			if tt.winner != Empty {
+			if tt.winner != engine.Empty {
 				r, over := next.Result()
-				if !over || r.Winner != tt.winner || r.By != ByWin {
+				if !over || r.Winner != tt.winner || r.By != engine.ByWin {
 					t.Errorf("result %v over %v, want a win for %v", r, over, tt.winner)
 				}
-				if _, _, err := next.Play(tt.c.Opponent(), Pass); !errors.Is(err, ErrGameOver) {
+				if _, _, err := next.Play(tt.c.Opponent(), engine.Pass); !errors.Is(err, engine.ErrGameOver) {
 					t.Errorf("a move after the win: err %v, want ErrGameOver", err)
 				}
 			}
@@ -333,13 +335,13 @@ func TestBG3(t *testing.T) {
 // Decision case really has no external liberty, so that the case tests
 // what it says.
 func TestBG3BridgeWithoutExternalLiberty(t *testing.T) {
-	g := bridgeTestGame(t, false, ".....", ".O..O", "O.OOO", "....O", "....O")
-	next, _, err := g.Play(White, bridgePoint(t, 5, "E5"))
+	g := testGame(t, false, ".....", ".O..O", "O.OOO", "....O", "....O")
+	next, _, err := g.Play(engine.White, point(t, 5, "E5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if libs := next.ExternalLiberties(bridgePoint(t, 5, "E5")); len(libs) != 0 {
-		t.Errorf("BG-3 the bridge has external liberties %s; the case does not test the Decision", FormatVertices(5, libs))
+	if libs := next.ExternalLiberties(point(t, 5, "E5")); len(libs) != 0 {
+		t.Errorf("BG-3 the bridge has external liberties %s; the case does not test the Decision", engine.FormatVertices(5, libs))
 	}
 }
 
@@ -347,35 +349,35 @@ func TestBG4(t *testing.T) {
 	tests := []struct {
 		name  string
 		rows  []string
-		steps []bridgeStep
+		steps []step
 	}{
 		{
 			name:  "BG-4 a stone removed alone by self-capture repeats the position",
 			rows:  []string{".....", ".....", ".....", "O....", ".O..."},
-			steps: []bridgeStep{{c: Black, v: "A1", err: ErrSuperko}},
+			steps: []step{{c: engine.Black, v: "A1", err: engine.ErrSuperko}},
 		},
 		{
 			name: "BG-4 a self-capture may not recreate the position of two moves ago",
 			rows: []string{".....", ".....", "O....", ".O...", "..O.."},
-			steps: []bridgeStep{
-				{c: Black, v: "B1"}, {c: White, v: "pass"},
-				{c: Black, v: "A2", err: ErrSuperko},
-				{c: Black, v: "E5"},
+			steps: []step{
+				{c: engine.Black, v: "B1"}, {c: engine.White, v: "pass"},
+				{c: engine.Black, v: "A2", err: engine.ErrSuperko},
+				{c: engine.Black, v: "E5"},
 			},
 		},
 		{
 			name: "BG-4 the same self-capture is legal when the position is new",
 			rows: []string{".....", ".....", "O....", ".O...", ".XO.."},
-			steps: []bridgeStep{
-				{c: Black, v: "A2"},
+			steps: []step{
+				{c: engine.Black, v: "A2"},
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := bridgeTestGame(t, false, tt.rows...)
+			g := testGame(t, false, tt.rows...)
 			for _, s := range tt.steps {
-				next, _, err := g.Play(s.c, bridgePoint(t, 5, s.v))
+				next, _, err := g.Play(s.c, point(t, 5, s.v))
 				if !errors.Is(err, s.err) || (s.err != nil && err == nil) {
 					t.Fatalf("%s %s: err %v, want %v", s.c, s.v, err, s.err)
 				}
@@ -383,10 +385,10 @@ func TestBG4(t *testing.T) {
 					if next.Board() != g.Board() || next.MoveNumber() != g.MoveNumber() {
 						t.Fatalf("%s %s: a refused move changed the game", s.c, s.v)
 					}
-					if g.Check(s.c, bridgePoint(t, 5, s.v)) == nil {
+					if g.Check(s.c, point(t, 5, s.v)) == nil {
 						t.Errorf("%s %s: Check allows what Play refuses", s.c, s.v)
 					}
-					if slices.Contains(g.LegalPoints(s.c), bridgePoint(t, 5, s.v)) {
+					if slices.Contains(g.LegalPoints(s.c), point(t, 5, s.v)) {
 						t.Errorf("%s %s: LegalPoints lists a refused move", s.c, s.v)
 					}
 					continue
@@ -397,28 +399,28 @@ func TestBG4(t *testing.T) {
 	}
 }
 
-// bridgeTranspose mirrors a board in its diagonal A1–NN: column x, row y
+// transpose mirrors a board in its diagonal A1–NN: column x, row y
 // goes to column y, row x. North and south become east and west.
-func bridgeTranspose(b Board) Board {
-	t := mustBoard(b.Size())
+func transpose(b engine.Board) engine.Board {
+	t := engine.MustNewBoard(b.Size())
 	for i := 0; i < b.Points(); i++ {
-		t.Set(bridgeTransposePoint(b.Size(), Point(i)), b.At(Point(i)))
+		t.Set(transposePoint(b.Size(), engine.Point(i)), b.At(engine.Point(i)))
 	}
 	return t
 }
 
-func bridgeTransposePoint(size int, p Point) Point {
+func transposePoint(size int, p engine.Point) engine.Point {
 	if p < 0 {
 		return p
 	}
 	x, y := p.XY(size)
-	return PointAt(size, y, x)
+	return engine.PointAt(size, y, x)
 }
 
-func bridgeTransposePoints(size int, ps []Point) []Point {
-	var out []Point
+func transposePoints(size int, ps []engine.Point) []engine.Point {
+	var out []engine.Point
 	for _, p := range ps {
-		out = append(out, bridgeTransposePoint(size, p))
+		out = append(out, transposePoint(size, p))
 	}
 	slices.Sort(out)
 	return out
@@ -450,43 +452,43 @@ func TestBG5(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := bridgeTestGame(t, tt.perpendicular, walls...)
-			move := bridgePoint(t, 7, "E4")
+			g := testGame(t, tt.perpendicular, walls...)
+			move := point(t, 7, "E4")
 			if tt.transpose {
-				g.board = bridgeTranspose(g.board)
-				g.history = (*positionHistory)(nil).push(g.board)
-				move = bridgeTransposePoint(7, move)
+				g.board = transpose(g.board)
+				g.history = (*engine.PositionHistory)(nil).Push(g.board)
+				move = transposePoint(7, move)
 			}
-			d4 := bridgePoint(t, 7, "D4")
-			if got, want := g.ExternalLiberties(d4), bridgePoints(t, 7, tt.external); !slices.Equal(got, want) {
-				t.Errorf("external liberties of D4: %s, want %s\n%s", FormatVertices(7, got), FormatVertices(7, want), g.Board())
+			d4 := point(t, 7, "D4")
+			if got, want := g.ExternalLiberties(d4), points(t, 7, tt.external); !slices.Equal(got, want) {
+				t.Errorf("external liberties of D4: %s, want %s\n%s", engine.FormatVertices(7, got), engine.FormatVertices(7, want), g.Board())
 			}
-			next, res, err := g.Play(White, move)
+			next, res, err := g.Play(engine.White, move)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := bridgePoints(t, 7, tt.captured); !slices.Equal(res.Captured, want) {
-				t.Errorf("captured %s, want %s\n%s", FormatVertices(7, res.Captured), FormatVertices(7, want), next.Board())
+			if want := points(t, 7, tt.captured); !slices.Equal(res.Captured, want) {
+				t.Errorf("captured %s, want %s\n%s", engine.FormatVertices(7, res.Captured), engine.FormatVertices(7, want), next.Board())
 			}
-			if len(res.SelfCaptured) != 0 || res.Winner != Empty {
+			if len(res.SelfCaptured) != 0 || res.Winner != engine.Empty {
 				t.Errorf("unexpected self-capture %v or winner %v", res.SelfCaptured, res.Winner)
 			}
 		})
 	}
 }
 
-// bridgeReferenceSides computes what bridgeRegionSides does the way BG-2
+// referenceSides computes what regionSides does the way BG-2
 // reads: one flood fill from each side over the points without a stone of
 // c, marking the points from which that side can be reached.
-func bridgeReferenceSides(b *Board, c Color) [MaxPoints]uint8 {
-	var sides [MaxPoints]uint8
+func referenceSides(b *engine.Board, c engine.Color) [engine.MaxPoints]uint8 {
+	var sides [engine.MaxPoints]uint8
 	size := b.Size()
-	for _, side := range []uint8{bridgeNorth, bridgeSouth, bridgeEast, bridgeWest} {
-		var stack []Point
+	for _, side := range []uint8{north, south, east, west} {
+		var stack []engine.Point
 		for i := 0; i < b.Points(); i++ {
-			if b.At(Point(i)) != c && bridgeSidesOf(size, Point(i))&side != 0 {
+			if b.At(engine.Point(i)) != c && sidesOf(size, engine.Point(i))&side != 0 {
 				sides[i] |= side
-				stack = append(stack, Point(i))
+				stack = append(stack, engine.Point(i))
 			}
 		}
 		for len(stack) > 0 {
@@ -504,38 +506,38 @@ func bridgeReferenceSides(b *Board, c Color) [MaxPoints]uint8 {
 	return sides
 }
 
-// bridgeChainsAlive reports whether every chain on b has an external
+// chainsAlive reports whether every chain on b has an external
 // liberty by the reference computation, and whether some chain touches two
 // opposite sides.
-func bridgeChainsAlive(b *Board, perpendicular bool) (allAlive, anyBridge bool) {
+func chainsAlive(b *engine.Board, perpendicular bool) (allAlive, anyBridge bool) {
 	allAlive = true
-	var seen [MaxPoints]bool
-	ref := [3][MaxPoints]uint8{Black: bridgeReferenceSides(b, Black), White: bridgeReferenceSides(b, White)}
+	var seen [engine.MaxPoints]bool
+	ref := [3][engine.MaxPoints]uint8{engine.Black: referenceSides(b, engine.Black), engine.White: referenceSides(b, engine.White)}
 	for i := 0; i < b.Points(); i++ {
-		c := b.At(Point(i))
-		if c == Empty || seen[i] {
+		c := b.At(engine.Point(i))
+		if c == engine.Empty || seen[i] {
 			continue
 		}
-		stones, _ := b.Chain(Point(i))
+		stones, _ := b.Chain(engine.Point(i))
 		alive := false
 		for _, s := range stones {
 			seen[s] = true
 			ns, n := b.Neighbors(s)
 			for _, q := range ns[:n] {
-				if b.At(q) == Empty && bridgeExternal(b, s, q, ref[c][q], perpendicular) {
+				if b.At(q) == engine.Empty && external(b, s, q, ref[c][q], perpendicular) {
 					alive = true
 				}
 			}
 		}
 		allAlive = allAlive && alive
-		anyBridge = anyBridge || bridgeSpans(b, stones)
+		anyBridge = anyBridge || spans(b, stones)
 	}
 	return allAlive, anyBridge
 }
 
-func bridgeSwapColors(b Board) Board {
+func swapColors(b engine.Board) engine.Board {
 	for i := 0; i < b.Points(); i++ {
-		b.Set(Point(i), b.At(Point(i)).Opponent())
+		b.Set(engine.Point(i), b.At(engine.Point(i)).Opponent())
 	}
 	return b
 }
@@ -558,24 +560,24 @@ func FuzzBridgeInvariants(f *testing.F) {
 		}
 		size := 5 + int(data[0])%5
 		perp := data[1]%2 == 1
-		g, err := NewBridgeGame(Options{Size: size, Perpendicular: perp})
+		g, err := NewGame(engine.Options{Size: size, Perpendicular: perp})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tg, sg := g, g // transposed, colours swapped
-		seen := map[Board]bool{g.Board(): true}
+		seen := map[engine.Board]bool{g.Board(): true}
 		for i := 2; i+1 < len(data) && !g.Over(); i += 2 {
-			c := Black
+			c := engine.Black
 			if data[i]%2 == 1 {
-				c = White
+				c = engine.White
 			}
-			p := Point(int(data[i+1]) % (size*size + 1))
+			p := engine.Point(int(data[i+1]) % (size*size + 1))
 			if int(p) == size*size {
-				p = Pass
+				p = engine.Pass
 			}
 			before := g.Board()
 			next, res, err := g.Play(c, p)
-			tnext, tres, terr := tg.Play(c, bridgeTransposePoint(size, p))
+			tnext, tres, terr := tg.Play(c, transposePoint(size, p))
 			snext, sres, serr := sg.Play(c.Opponent(), p)
 			if (err == nil) != (terr == nil) || (err == nil) != (serr == nil) {
 				t.Fatalf("%v %s: err %v, transposed %v, swapped %v", c, p.Vertex(size), err, terr, serr)
@@ -584,44 +586,44 @@ func FuzzBridgeInvariants(f *testing.F) {
 				t.Fatal("Play changed the receiver")
 			}
 			if err != nil {
-				if !errors.Is(err, ErrOccupied) && !errors.Is(err, ErrSuperko) {
+				if !errors.Is(err, engine.ErrOccupied) && !errors.Is(err, engine.ErrSuperko) {
 					t.Fatalf("%v %s: unexpected error %v", c, p.Vertex(size), err)
 				}
 				continue
 			}
 			g, tg, sg = next, tnext, snext
 			b := g.Board()
-			if tb := tg.Board(); bridgeTranspose(b) != tb {
+			if tb := tg.Board(); transpose(b) != tb {
 				t.Fatalf("transposed game differs:\n%s%s", b, tb)
 			}
-			if sb := sg.Board(); bridgeSwapColors(b) != sb {
+			if sb := sg.Board(); swapColors(b) != sb {
 				t.Fatalf("colour-swapped game differs:\n%s%s", b, sb)
 			}
-			if !slices.Equal(bridgeTransposePoints(size, res.Captured), tres.Captured) ||
+			if !slices.Equal(transposePoints(size, res.Captured), tres.Captured) ||
 				!slices.Equal(res.Captured, sres.Captured) || !slices.Equal(res.SelfCaptured, sres.SelfCaptured) ||
-				(res.Winner == Empty) != (tres.Winner == Empty) || res.Winner.Opponent() != sres.Winner {
+				(res.Winner == engine.Empty) != (tres.Winner == engine.Empty) || res.Winner.Opponent() != sres.Winner {
 				t.Fatalf("results differ: %+v transposed %+v swapped %+v", res, tres, sres)
 			}
-			for _, col := range []Color{Black, White} {
-				if got, want := bridgeRegionSides(&b, col), bridgeReferenceSides(&b, col); got != want {
+			for _, col := range []engine.Color{engine.Black, engine.White} {
+				if got, want := regionSides(&b, col), referenceSides(&b, col); got != want {
 					for q := 0; q < b.Points(); q++ {
-						if b.At(Point(q)) != col && got[q] != want[q] {
-							t.Fatalf("%v region sides at %s: %04b, reference %04b\n%s", col, Point(q).Vertex(size), got[q], want[q], b)
+						if b.At(engine.Point(q)) != col && got[q] != want[q] {
+							t.Fatalf("%v region sides at %s: %04b, reference %04b\n%s", col, engine.Point(q).Vertex(size), got[q], want[q], b)
 						}
 					}
 				}
 			}
-			if p == Pass {
+			if p == engine.Pass {
 				if b != before {
 					t.Fatal("a pass changed the board")
 				}
 				continue
 			}
-			if n := b.Count(Black) + b.Count(White); n != before.Count(Black)+before.Count(White)+1-len(res.Captured)-len(res.SelfCaptured) {
+			if n := b.Count(engine.Black) + b.Count(engine.White); n != before.Count(engine.Black)+before.Count(engine.White)+1-len(res.Captured)-len(res.SelfCaptured) {
 				t.Fatalf("stones not conserved: %d after %+v\n%s", n, res, b)
 			}
-			if res.Winner != Empty {
-				if res.Winner != c || !bridgeSpans(&b, res.WinningChain) || !slices.Contains(res.WinningChain, p) {
+			if res.Winner != engine.Empty {
+				if res.Winner != c || !spans(&b, res.WinningChain) || !slices.Contains(res.WinningChain, p) {
 					t.Fatalf("bad win %+v for %v at %s\n%s", res, c, p.Vertex(size), b)
 				}
 				stones, _ := b.Chain(p)
@@ -631,7 +633,7 @@ func FuzzBridgeInvariants(f *testing.F) {
 				}
 				continue
 			}
-			if alive, bridge := bridgeChainsAlive(&b, perp); !alive || bridge {
+			if alive, bridge := chainsAlive(&b, perp); !alive || bridge {
 				t.Fatalf("after %v %s: all chains alive %v, a bridge %v\n%s", c, p.Vertex(size), alive, bridge, b)
 			}
 			if seen[b] {
@@ -642,17 +644,17 @@ func FuzzBridgeInvariants(f *testing.F) {
 	})
 }
 
-// bridgeMidGame plays random legal moves on an empty board until moves
+// midGame plays random legal moves on an empty board until moves
 // stones have been played, starting again when a game ends.
-func bridgeMidGame(tb testing.TB, r *rand.Rand, size, moves int) BridgeGame {
+func midGame(tb testing.TB, r *rand.Rand, size, moves int) Game {
 	tb.Helper()
 	for {
-		g, err := NewBridgeGame(Options{Size: size})
+		g, err := NewGame(engine.Options{Size: size})
 		if err != nil {
 			tb.Fatal(err)
 		}
 		for g.MoveNumber() < moves && !g.Over() {
-			g = bridgeRandomMove(g, r)
+			g = randomMove(g, r)
 		}
 		if !g.Over() {
 			return g
@@ -660,20 +662,20 @@ func bridgeMidGame(tb testing.TB, r *rand.Rand, size, moves int) BridgeGame {
 	}
 }
 
-// bridgeRandomMove plays a random legal move of the player to move (a
+// randomMove plays a random legal move of the player to move (a
 // pass only when random tries find none).
-func bridgeRandomMove(g BridgeGame, r *rand.Rand) BridgeGame {
+func randomMove(g Game, r *rand.Rand) Game {
 	n := g.board.Points()
 	for try := 0; try < 4*n; try++ {
-		p := Point(r.IntN(n))
-		if g.board.At(p) != Empty {
+		p := engine.Point(r.IntN(n))
+		if g.board.At(p) != engine.Empty {
 			continue
 		}
 		if next, _, err := g.Play(g.ToMove(), p); err == nil {
 			return next
 		}
 	}
-	next, _, _ := g.Play(g.ToMove(), Pass)
+	next, _, _ := g.Play(g.ToMove(), engine.Pass)
 	return next
 }
 
@@ -682,14 +684,14 @@ func bridgeRandomMove(g BridgeGame, r *rand.Rand) BridgeGame {
 // it when the game ends or has run 100 moves further.
 func BenchmarkBridgePlay19(b *testing.B) {
 	r := rand.New(rand.NewPCG(19, 19))
-	start := bridgeMidGame(b, r, 19, 150)
+	start := midGame(b, r, 19, 150)
 	g := start
 	b.ResetTimer()
 	for b.Loop() {
 		if g.Over() || g.MoveNumber() >= start.MoveNumber()+100 {
 			g = start
 		}
-		g = bridgeRandomMove(g, r)
+		g = randomMove(g, r)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }

@@ -1,4 +1,4 @@
-package engine
+package hmg
 
 import (
 	"errors"
@@ -8,121 +8,123 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// hmgEmpty5 is an empty 5×5 diagram.
-var hmgEmpty5 = []string{".....", ".....", ".....", ".....", "....."}
+// empty5 is an empty 5×5 diagram.
+var empty5 = []string{".....", ".....", ".....", ".....", "....."}
 
-// hmgVertex reads a GTP vertex on a board of side size, failing the test
+// vertex reads a GTP vertex on a board of side size, failing the test
 // on a bad one.
-func hmgVertex(t testing.TB, size int, s string) Point {
+func vertex(t testing.TB, size int, s string) engine.Point {
 	t.Helper()
-	p, err := ParseVertex(size, s)
+	p, err := engine.ParseVertex(size, s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-// hmgVertices reads a list of vertices.
-func hmgVertices(t testing.TB, size int, ss []string) []Point {
+// vertices reads a list of vertices.
+func vertices(t testing.TB, size int, ss []string) []engine.Point {
 	t.Helper()
-	ps := make([]Point, 0, len(ss))
+	ps := make([]engine.Point, 0, len(ss))
 	for _, s := range ss {
-		ps = append(ps, hmgVertex(t, size, s))
+		ps = append(ps, vertex(t, size, s))
 	}
 	return ps
 }
 
-// hmgSetup is a test game: a diagram (nil: empty 5×5) with the player to
+// gameSetup is a test game: a diagram (nil: empty 5×5) with the player to
 // move and each player's card points, known to the game. Both card lists
 // have the game's number of cards.
-type hmgSetup struct {
+type gameSetup struct {
 	rows         []string
-	toMove       Color
+	toMove       engine.Color
 	black, white []string
 }
 
 // game builds the setup's game. The diagram position is the start of the
 // game: the only position in the superko history, with no last stone.
-func (s hmgSetup) game(t testing.TB) HMGGame {
+func (s gameSetup) game(t testing.TB) Game {
 	t.Helper()
 	rows := s.rows
 	if rows == nil {
-		rows = hmgEmpty5
+		rows = empty5
 	}
 	if len(s.black) != len(s.white) {
 		t.Fatalf("setup: %d black cards, %d white", len(s.black), len(s.white))
 	}
-	g, err := NewHMGGame(Options{Size: len(rows), Cards: len(s.black), CardsSet: true})
+	g, err := NewGame(engine.Options{Size: len(rows), Cards: len(s.black), CardsSet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for c, cards := range [][]string{Black: s.black, White: s.white} {
-		if c == int(Empty) {
+	for c, cards := range [][]string{engine.Black: s.black, engine.White: s.white} {
+		if c == int(engine.Empty) {
 			continue
 		}
-		if g, err = g.SetCards(Color(c), hmgVertices(t, len(rows), cards)); err != nil {
+		if g, err = g.SetCards(engine.Color(c), vertices(t, len(rows), cards)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	g.board = MustParseBoard(rows...)
-	g.history = (*positionHistory)(nil).push(g.board)
-	g.toMove = Black
-	if s.toMove != Empty {
+	g.board = engine.MustParseBoard(rows...)
+	g.history = (*engine.PositionHistory)(nil).Push(g.board)
+	g.toMove = engine.Black
+	if s.toMove != engine.Empty {
 		g.toMove = s.toMove
 	}
 	return g
 }
 
-// hmgStep performs one scripted action: "b play C3", "w pass",
+// playStep performs one scripted action: "b play C3", "w pass",
 // "b reveal 0 C3" or "b reveal 0" (the card's known point).
-func hmgStep(t testing.TB, g HMGGame, step string) (HMGGame, HMGActionResult, error) {
+func playStep(t testing.TB, g Game, step string) (Game, ActionResult, error) {
 	t.Helper()
 	f := strings.Fields(step)
 	if len(f) < 2 {
 		t.Fatalf("bad step %q", step)
 	}
-	c, err := ParseColor(f[0])
+	c, err := engine.ParseColor(f[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	size := g.board.Size()
 	switch {
 	case f[1] == "pass" && len(f) == 2:
-		return g.Apply(HMGAction{Color: c, Point: Pass})
+		return g.Apply(Action{Color: c, Point: engine.Pass})
 	case f[1] == "play" && len(f) == 3:
-		return g.Apply(HMGAction{Color: c, Point: hmgVertex(t, size, f[2])})
+		return g.Apply(Action{Color: c, Point: vertex(t, size, f[2])})
 	case f[1] == "reveal" && (len(f) == 3 || len(f) == 4):
 		i, err := strconv.Atoi(f[2])
 		if err != nil {
 			t.Fatalf("bad step %q", step)
 		}
-		p := NoPoint
+		p := engine.NoPoint
 		if len(f) == 4 {
-			p = hmgVertex(t, size, f[3])
+			p = vertex(t, size, f[3])
 		} else if i >= 0 && i < g.hands[c].n {
 			p = g.hands[c].cards[i].Point
 		}
-		return g.Apply(HMGAction{Color: c, Reveal: true, Card: i, Point: p})
+		return g.Apply(Action{Color: c, Reveal: true, Card: i, Point: p})
 	}
 	t.Fatalf("bad step %q", step)
-	return g, HMGActionResult{}, nil
+	return g, ActionResult{}, nil
 }
 
-// hmgRun performs every step of script, failing the test on an error.
+// run performs every step of script, failing the test on an error.
 // It writes over the slices of each result, which the caller owns: a game
 // that kept them would go wrong later in the test.
-func hmgRun(t testing.TB, g HMGGame, script ...string) HMGGame {
+func run(t testing.TB, g Game, script ...string) Game {
 	t.Helper()
 	for _, step := range script {
-		next, res, err := hmgStep(t, g, step)
+		next, res, err := playStep(t, g, step)
 		if err != nil {
 			t.Fatalf("step %q: %v", step, err)
 		}
-		for _, ps := range [][]Point{res.Captured, res.Restored} {
+		for _, ps := range [][]engine.Point{res.Captured, res.Restored} {
 			for i := range ps {
-				ps[i] = NoPoint
+				ps[i] = engine.NoPoint
 			}
 		}
 		g = next
@@ -130,8 +132,8 @@ func hmgRun(t testing.TB, g HMGGame, script ...string) HMGGame {
 	return g
 }
 
-// hmgSameVertices compares points with a list of vertices, in any order.
-func hmgSameVertices(size int, got []Point, want []string) bool {
+// sameVertices compares points with a list of vertices, in any order.
+func sameVertices(size int, got []engine.Point, want []string) bool {
 	gs := make([]string, 0, len(got))
 	for _, p := range got {
 		gs = append(gs, p.Vertex(size))
@@ -142,12 +144,12 @@ func hmgSameVertices(size int, got []Point, want []string) bool {
 	return slices.Equal(gs, ws)
 }
 
-// hmgWithHistory adds positions to the superko history of g, as if they
+// withHistory adds positions to the superko history of g, as if they
 // had ended earlier turns. It lets a test reach a superko case without
 // playing the long game that would lead to it.
-func hmgWithHistory(g HMGGame, boards ...Board) HMGGame {
+func withHistory(g Game, boards ...engine.Board) Game {
 	for _, b := range boards {
-		g.history = g.history.push(b)
+		g.history = g.history.Push(b)
 	}
 	return g
 }
@@ -156,35 +158,35 @@ func TestHMG1(t *testing.T) {
 	// Options: the number of cards.
 	for _, tt := range []struct {
 		name    string
-		opts    Options
+		opts    engine.Options
 		want    int
 		wantErr error
 	}{
-		{"HMG-1 default three cards", Options{}, 3, nil},
-		{"HMG-1 zero cards chosen", Options{Cards: 0, CardsSet: true}, 0, nil},
-		{"HMG-1 nine cards", Options{Cards: 9}, 9, nil},
-		{"HMG-1 ten cards refused", Options{Cards: 10}, 0, ErrBadOptions},
-		{"HMG-1 negative refused", Options{Cards: -1, CardsSet: true}, 0, ErrBadOptions},
-		{"HMG-1 another variant refused", Options{Variant: VariantGo}, 0, ErrBadOptions},
+		{"HMG-1 default three cards", engine.Options{}, 3, nil},
+		{"HMG-1 zero cards chosen", engine.Options{Cards: 0, CardsSet: true}, 0, nil},
+		{"HMG-1 nine cards", engine.Options{Cards: 9}, 9, nil},
+		{"HMG-1 ten cards refused", engine.Options{Cards: 10}, 0, engine.ErrBadOptions},
+		{"HMG-1 negative refused", engine.Options{Cards: -1, CardsSet: true}, 0, engine.ErrBadOptions},
+		{"HMG-1 another variant refused", engine.Options{Variant: engine.VariantGo}, 0, engine.ErrBadOptions},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := NewHMGGame(tt.opts)
+			g, err := NewGame(tt.opts)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("NewHMGGame: error %v, want %v", err, tt.wantErr)
 			}
 			if err != nil {
 				return
 			}
-			if b := g.Board(); g.Options().Variant != VariantHMG || b.Size() != 19 {
+			if b := g.Board(); g.Options().Variant != engine.VariantHMG || b.Size() != 19 {
 				t.Errorf("options %+v, want hmg on 19×19", g.Options())
 			}
-			for _, c := range []Color{Black, White} {
+			for _, c := range []engine.Color{engine.Black, engine.White} {
 				cards := g.Cards(c)
 				if len(cards) != tt.want {
 					t.Fatalf("%s has %d cards, want %d", c, len(cards), tt.want)
 				}
 				for i, card := range cards {
-					if card != (HMGCard{Point: NoPoint}) {
+					if card != (Card{Point: engine.NoPoint}) {
 						t.Errorf("%s card %d = %+v, want unknown and hidden", c, i, card)
 					}
 				}
@@ -196,31 +198,31 @@ func TestHMG1(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		before   []string
-		color    Color
+		color    engine.Color
 		points   []string
 		offBoard bool // add a point off the board
 		wantErr  error
 	}{
-		{"HMG-1 three points", nil, Black, []string{"A1", "C3", "E5"}, false, nil},
-		{"HMG-1 the same point on several cards", nil, White, []string{"C3", "C3", "C3"}, false, nil},
-		{"HMG-1 too few points", nil, Black, []string{"A1", "C3"}, false, ErrBadOptions},
-		{"HMG-1 too many points", nil, Black, []string{"A1", "C3", "D4", "E5"}, false, ErrBadOptions},
-		{"HMG-1 a point off the board", nil, Black, []string{"A1", "C3"}, true, ErrOffBoard},
-		{"HMG-1 not after the first move", []string{"b pass"}, White, []string{"A1", "C3", "E5"}, false, ErrWrongPhase},
-		{"HMG-1 not after the first reveal", []string{"b reveal 0 A2"}, White, []string{"A1", "C3", "E5"}, false, ErrWrongPhase},
+		{"HMG-1 three points", nil, engine.Black, []string{"A1", "C3", "E5"}, false, nil},
+		{"HMG-1 the same point on several cards", nil, engine.White, []string{"C3", "C3", "C3"}, false, nil},
+		{"HMG-1 too few points", nil, engine.Black, []string{"A1", "C3"}, false, engine.ErrBadOptions},
+		{"HMG-1 too many points", nil, engine.Black, []string{"A1", "C3", "D4", "E5"}, false, engine.ErrBadOptions},
+		{"HMG-1 a point off the board", nil, engine.Black, []string{"A1", "C3"}, true, engine.ErrOffBoard},
+		{"HMG-1 not after the first move", []string{"b pass"}, engine.White, []string{"A1", "C3", "E5"}, false, engine.ErrWrongPhase},
+		{"HMG-1 not after the first reveal", []string{"b reveal 0 A2"}, engine.White, []string{"A1", "C3", "E5"}, false, engine.ErrWrongPhase},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := NewHMGGame(Options{Size: 5})
+			g, err := NewGame(engine.Options{Size: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(tt.before) > 0 {
-				if g, err = g.SetCards(Black, hmgVertices(t, 5, []string{"A2", "B2", "C2"})); err != nil {
+				if g, err = g.SetCards(engine.Black, vertices(t, 5, []string{"A2", "B2", "C2"})); err != nil {
 					t.Fatal(err)
 				}
-				g = hmgRun(t, g, tt.before...)
+				g = run(t, g, tt.before...)
 			}
-			points := hmgVertices(t, 5, tt.points)
+			points := vertices(t, 5, tt.points)
 			if tt.offBoard {
 				points = append(points, 25)
 			}
@@ -236,7 +238,7 @@ func TestHMG1(t *testing.T) {
 			}
 			cards := next.Cards(tt.color)
 			for i, p := range points {
-				if cards[i] != (HMGCard{Point: p}) {
+				if cards[i] != (Card{Point: p}) {
 					t.Errorf("card %d = %+v, want %s hidden", i, cards[i], p.Vertex(5))
 				}
 			}
@@ -251,29 +253,29 @@ func TestHMG1(t *testing.T) {
 }
 
 func TestHMG2(t *testing.T) {
-	setup := hmgSetup{black: []string{"C3", "D4", "B2"}, white: []string{"E1", "D4", "A5"}}
+	setup := gameSetup{black: []string{"C3", "D4", "B2"}, white: []string{"E1", "D4", "A5"}}
 	for _, tt := range []struct {
 		name       string
 		script     []string
 		action     string
 		wantErr    error
-		wantToMove Color
+		wantToMove engine.Color
 		wantTurns  int
 		reveals    int
 	}{
-		{"HMG-2 a reveal does not end the turn", nil, "b reveal 0", nil, Black, 0, 1},
-		{"HMG-2 several reveals", []string{"b reveal 0"}, "b reveal 1", nil, Black, 0, 2},
-		{"HMG-2 reveals then a play end the turn", []string{"b reveal 0", "b reveal 1"}, "b play E5", nil, White, 1, 0},
-		{"HMG-2 reveals then a pass end the turn", []string{"b reveal 0"}, "b pass", nil, White, 1, 0},
-		{"HMG-2 a play with no reveal", nil, "b play A1", nil, White, 1, 0},
-		{"HMG-2 a reveal onto the last stone ends the turn", []string{"b play A1", "w play C3"}, "b reveal 0", nil, White, 3, 0},
-		{"HMG-2 white may not reveal in black's turn", nil, "w reveal 0", ErrNotYourTurn, Black, 0, 0},
-		{"HMG-2 white may not play in black's turn", []string{"b reveal 0"}, "w play A1", ErrNotYourTurn, Black, 0, 1},
-		{"HMG-2 black may not pass in white's turn", []string{"b play A1"}, "b pass", ErrNotYourTurn, White, 1, 0},
+		{"HMG-2 a reveal does not end the turn", nil, "b reveal 0", nil, engine.Black, 0, 1},
+		{"HMG-2 several reveals", []string{"b reveal 0"}, "b reveal 1", nil, engine.Black, 0, 2},
+		{"HMG-2 reveals then a play end the turn", []string{"b reveal 0", "b reveal 1"}, "b play E5", nil, engine.White, 1, 0},
+		{"HMG-2 reveals then a pass end the turn", []string{"b reveal 0"}, "b pass", nil, engine.White, 1, 0},
+		{"HMG-2 a play with no reveal", nil, "b play A1", nil, engine.White, 1, 0},
+		{"HMG-2 a reveal onto the last stone ends the turn", []string{"b play A1", "w play C3"}, "b reveal 0", nil, engine.White, 3, 0},
+		{"HMG-2 white may not reveal in black's turn", nil, "w reveal 0", engine.ErrNotYourTurn, engine.Black, 0, 0},
+		{"HMG-2 white may not play in black's turn", []string{"b reveal 0"}, "w play A1", engine.ErrNotYourTurn, engine.Black, 0, 1},
+		{"HMG-2 black may not pass in white's turn", []string{"b play A1"}, "b pass", engine.ErrNotYourTurn, engine.White, 1, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, setup.game(t), tt.script...)
-			next, _, err := hmgStep(t, g, tt.action)
+			g := run(t, setup.game(t), tt.script...)
+			next, _, err := playStep(t, g, tt.action)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("%s: error %v, want %v", tt.action, err, tt.wantErr)
 			}
@@ -286,17 +288,17 @@ func TestHMG2(t *testing.T) {
 }
 
 func TestHMG3(t *testing.T) {
-	cards := hmgSetup{black: []string{"C3", "E5", "C3"}, white: []string{"C3", "A5", "E1"}}
+	cards := gameSetup{black: []string{"C3", "E5", "C3"}, white: []string{"C3", "A5", "E1"}}
 	for _, tt := range []struct {
 		name         string
-		setup        hmgSetup
+		setup        gameSetup
 		script       []string
 		action       string
 		wantErr      error
 		wantCaptured []string
 	}{
 		{"HMG-3 a reveal onto an empty point", cards, nil, "b reveal 0", nil, nil},
-		{"HMG-3 (1) an opponent stone that was never a last stone", hmgSetup{
+		{"HMG-3 (1) an opponent stone that was never a last stone", gameSetup{
 			rows: []string{".....", ".....", "..O..", ".....", "....."}, black: []string{"C3"}, white: []string{"A1"}},
 			nil, "b reveal 0", ErrRevealNotLastStone, nil},
 		{"HMG-3 (1) an opponent stone that is no longer the last stone", cards,
@@ -307,19 +309,19 @@ func TestHMG3(t *testing.T) {
 			[]string{"b play A1", "w play C3"}, "b reveal 0", nil, nil},
 		{"HMG-3 (2) the last stone after an earlier reveal, refused", cards,
 			[]string{"b play A1", "w play C3", "b reveal 1"}, "b reveal 0", ErrRevealAfterReveal, nil},
-		{"HMG-3 (3) own played stone", cards, []string{"b play C3", "w pass"}, "b reveal 0", ErrOccupied, nil},
-		{"HMG-3 (3) own revealed stone, the same point on two cards", cards, []string{"b reveal 0"}, "b reveal 2", ErrOccupied, nil},
-		{"HMG-3 (4) suicide", hmgSetup{
+		{"HMG-3 (3) own played stone", cards, []string{"b play C3", "w pass"}, "b reveal 0", engine.ErrOccupied, nil},
+		{"HMG-3 (3) own revealed stone, the same point on two cards", cards, []string{"b reveal 0"}, "b reveal 2", engine.ErrOccupied, nil},
+		{"HMG-3 (4) suicide", gameSetup{
 			rows: []string{".....", "..O..", ".O.O.", "..O..", "....."}, black: []string{"C3"}, white: []string{"A1"}},
-			nil, "b reveal 0", ErrSuicide, nil},
-		{"HMG-3 (4) suicide after undoing the last stone", hmgSetup{
-			rows: []string{".....", ".....", "O....", "XO...", ".XO.."}, toMove: White, black: []string{"A1"}, white: []string{"E5"}},
-			[]string{"w play A1"}, "b reveal 0", ErrSuicide, nil},
-		{"HMG-3 a reveal that captures", hmgSetup{
+			nil, "b reveal 0", engine.ErrSuicide, nil},
+		{"HMG-3 (4) suicide after undoing the last stone", gameSetup{
+			rows: []string{".....", ".....", "O....", "XO...", ".XO.."}, toMove: engine.White, black: []string{"A1"}, white: []string{"E5"}},
+			[]string{"w play A1"}, "b reveal 0", engine.ErrSuicide, nil},
+		{"HMG-3 a reveal that captures", gameSetup{
 			rows: []string{".....", "..X..", ".XOX.", ".XOX.", "....."}, black: []string{"C1"}, white: []string{"A1"}},
 			nil, "b reveal 0", nil, []string{"C3", "C2"}},
-		{"HMG-3 a reveal that captures is no suicide", hmgSetup{
-			rows: []string{".....", ".....", "O....", "XO...", ".XO.."}, toMove: White, black: []string{"E5"}, white: []string{"A1"}},
+		{"HMG-3 a reveal that captures is no suicide", gameSetup{
+			rows: []string{".....", ".....", "O....", "XO...", ".XO.."}, toMove: engine.White, black: []string{"E5"}, white: []string{"A1"}},
 			nil, "w reveal 0", nil, []string{"A2", "B1"}},
 		{"HMG-3 a card is revealed once", cards, []string{"b reveal 1", "b play A1", "w play E4"}, "b reveal 1", ErrCardRevealed, nil},
 		{"HMG-3 the point must be the card's", cards, nil, "b reveal 1 D4", ErrCardMismatch, nil},
@@ -327,19 +329,19 @@ func TestHMG3(t *testing.T) {
 		{"HMG-3 no negative card", cards, nil, "b reveal -1 C3", ErrNoSuchCard, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, tt.setup.game(t), tt.script...)
-			next, res, err := hmgStep(t, g, tt.action)
+			g := run(t, tt.setup.game(t), tt.script...)
+			next, res, err := playStep(t, g, tt.action)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("%s: error %v, want %v", tt.action, err, tt.wantErr)
 			}
 			if err != nil {
-				if next.Board() != g.Board() || !slices.Equal(next.Cards(Black), g.Cards(Black)) || next.RevealsThisTurn() != g.RevealsThisTurn() {
+				if next.Board() != g.Board() || !slices.Equal(next.Cards(engine.Black), g.Cards(engine.Black)) || next.RevealsThisTurn() != g.RevealsThisTurn() {
 					t.Errorf("an illegal reveal changed the game")
 				}
 				return
 			}
-			if !hmgSameVertices(5, res.Captured, tt.wantCaptured) {
-				t.Errorf("captured %s, want %v", FormatVertices(5, res.Captured), tt.wantCaptured)
+			if !sameVertices(5, res.Captured, tt.wantCaptured) {
+				t.Errorf("captured %s, want %v", engine.FormatVertices(5, res.Captured), tt.wantCaptured)
 			}
 		})
 	}
@@ -348,14 +350,14 @@ func TestHMG3(t *testing.T) {
 // TestHMG3PeerView checks reveals in a game that does not know the
 // opponent's points, as a network peer holds it.
 func TestHMG3PeerView(t *testing.T) {
-	g, err := NewHMGGame(Options{Size: 5, Cards: 2})
+	g, err := NewGame(engine.Options{Size: 5, Cards: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err = g.SetCards(Black, hmgVertices(t, 5, []string{"C3", "D4"})); err != nil {
+	if g, err = g.SetCards(engine.Black, vertices(t, 5, []string{"C3", "D4"})); err != nil {
 		t.Fatal(err)
 	}
-	g = hmgRun(t, g, "b play A1", "w pass", "b play E1")
+	g = run(t, g, "b play A1", "w pass", "b play E1")
 	for _, tt := range []struct {
 		name        string
 		index       int
@@ -369,24 +371,24 @@ func TestHMG3PeerView(t *testing.T) {
 		{"HMG-3 no such card", 2, "E5", ErrNoSuchCard, ErrNoSuchCard},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := hmgVertex(t, 5, tt.point)
-			if err := g.CheckCardPoint(White, tt.index, p); !errors.Is(err, tt.wantCardErr) {
+			p := vertex(t, 5, tt.point)
+			if err := g.CheckCardPoint(engine.White, tt.index, p); !errors.Is(err, tt.wantCardErr) {
 				t.Errorf("CheckCardPoint: error %v, want %v", err, tt.wantCardErr)
 			}
-			next, _, err := g.Reveal(White, tt.index, p)
+			next, _, err := g.Reveal(engine.White, tt.index, p)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("Reveal: error %v, want %v", err, tt.wantErr)
 			}
 			if err != nil {
 				return
 			}
-			if card := next.Cards(White)[tt.index]; card != (HMGCard{Point: p, Revealed: true}) {
+			if card := next.Cards(engine.White)[tt.index]; card != (Card{Point: p, Revealed: true}) {
 				t.Errorf("card after reveal %+v", card)
 			}
-			if err := next.CheckCardPoint(White, tt.index, p); !errors.Is(err, ErrCardRevealed) {
+			if err := next.CheckCardPoint(engine.White, tt.index, p); !errors.Is(err, ErrCardRevealed) {
 				t.Errorf("revealed card checks %v, want %v", err, ErrCardRevealed)
 			}
-			if got := g.RevealableCards(White); got != nil {
+			if got := g.RevealableCards(engine.White); got != nil {
 				t.Errorf("unknown cards listed as revealable: %v", got)
 			}
 		})
@@ -394,11 +396,11 @@ func TestHMG3PeerView(t *testing.T) {
 }
 
 func TestHMG4(t *testing.T) {
-	setup := hmgSetup{black: []string{"C3", "D4"}, white: []string{"C3", "A2"}}
-	captureSetup := hmgSetup{rows: []string{".....", ".....", ".....", ".....", ".O..."}, black: []string{"C3", "D4"}, white: []string{"C3", "A2"}}
+	setup := gameSetup{black: []string{"C3", "D4"}, white: []string{"C3", "A2"}}
+	captureSetup := gameSetup{rows: []string{".....", ".....", ".....", ".....", ".O..."}, black: []string{"C3", "D4"}, white: []string{"C3", "A2"}}
 	for _, tt := range []struct {
 		name         string
-		setup        hmgSetup
+		setup        gameSetup
 		script       []string
 		black, white string // LastStone(Black), LastStone(White); "" for none
 	}{
@@ -412,14 +414,14 @@ func TestHMG4(t *testing.T) {
 		{"HMG-4 a captured last stone is gone", captureSetup, []string{"b play A1", "w reveal 1"}, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, tt.setup.game(t), tt.script...)
+			g := run(t, tt.setup.game(t), tt.script...)
 			for _, c := range []struct {
-				color Color
+				color engine.Color
 				want  string
-			}{{Black, tt.black}, {White, tt.white}} {
-				want := NoPoint
+			}{{engine.Black, tt.black}, {engine.White, tt.white}} {
+				want := engine.NoPoint
 				if c.want != "" {
-					want = hmgVertex(t, 5, c.want)
+					want = vertex(t, 5, c.want)
 				}
 				if got := g.LastStone(c.color); got != want {
 					t.Errorf("LastStone(%s) = %s, want %s", c.color, got.Vertex(5), want.Vertex(5))
@@ -432,65 +434,65 @@ func TestHMG4(t *testing.T) {
 func TestHMG5(t *testing.T) {
 	for _, tt := range []struct {
 		name                         string
-		setup                        hmgSetup
+		setup                        gameSetup
 		script                       []string
 		action                       string
 		wantCaptured, wantRestored   []string
 		wantBoard                    []string
 		wantBlackCapt, wantWhiteCapt int
 	}{
-		{"HMG-5 the move's captures come back, the opponent's reveals stay", hmgSetup{
+		{"HMG-5 the move's captures come back, the opponent's reveals stay", gameSetup{
 			rows:   []string{"...OX", ".....", ".....", ".....", "XO..."},
-			toMove: White, black: []string{"A2"}, white: []string{"E4"}},
+			toMove: engine.White, black: []string{"A2"}, white: []string{"E4"}},
 			[]string{"w reveal 0", "w play A2"}, "b reveal 0", nil, []string{"A1"},
 			[]string{"...O.", "....O", ".....", "X....", "XO..."}, 0, 1},
-		{"HMG-5 the revealed stone captures on the restored board", hmgSetup{
+		{"HMG-5 the revealed stone captures on the restored board", gameSetup{
 			rows:   []string{".....", ".....", ".....", "X.O..", "O.XO."},
-			toMove: White, black: []string{"B1"}, white: []string{"E5"}},
+			toMove: engine.White, black: []string{"B1"}, white: []string{"E5"}},
 			[]string{"w play B1"}, "b reveal 0", []string{"A1"}, []string{"C1"},
 			[]string{".....", ".....", ".....", "X.O..", ".XXO."}, 1, 0},
-		{"HMG-5 a move that captured nothing, after a reveal", hmgSetup{
+		{"HMG-5 a move that captured nothing, after a reveal", gameSetup{
 			black: []string{"C3"}, white: []string{"A1"}},
 			[]string{"b play A5", "w reveal 0", "w play C3"}, "b reveal 0", nil, nil,
 			[]string{"X....", ".....", "..X..", ".....", "O...."}, 0, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, tt.setup.game(t), tt.script...)
-			next, res, err := hmgStep(t, g, tt.action)
+			g := run(t, tt.setup.game(t), tt.script...)
+			next, res, err := playStep(t, g, tt.action)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !res.Undo || !res.TurnEnded {
 				t.Errorf("result %+v, want an undo that ends the turn", res)
 			}
-			if !hmgSameVertices(5, res.Captured, tt.wantCaptured) || !hmgSameVertices(5, res.Restored, tt.wantRestored) {
+			if !sameVertices(5, res.Captured, tt.wantCaptured) || !sameVertices(5, res.Restored, tt.wantRestored) {
 				t.Errorf("captured %s restored %s, want %v and %v",
-					FormatVertices(5, res.Captured), FormatVertices(5, res.Restored), tt.wantCaptured, tt.wantRestored)
+					engine.FormatVertices(5, res.Captured), engine.FormatVertices(5, res.Restored), tt.wantCaptured, tt.wantRestored)
 			}
-			if want := MustParseBoard(tt.wantBoard...); next.Board() != want {
+			if want := engine.MustParseBoard(tt.wantBoard...); next.Board() != want {
 				t.Errorf("board\n%v\nwant\n%v", next.Board(), want)
 			}
-			if next.Captures(Black) != tt.wantBlackCapt || next.Captures(White) != tt.wantWhiteCapt {
-				t.Errorf("captures black %d white %d, want %d and %d", next.Captures(Black), next.Captures(White), tt.wantBlackCapt, tt.wantWhiteCapt)
+			if next.Captures(engine.Black) != tt.wantBlackCapt || next.Captures(engine.White) != tt.wantWhiteCapt {
+				t.Errorf("captures black %d white %d, want %d and %d", next.Captures(engine.Black), next.Captures(engine.White), tt.wantBlackCapt, tt.wantWhiteCapt)
 			}
-			if next.ToMove() != White || next.RevealsThisTurn() != 0 || next.Turns() != g.Turns()+1 {
+			if next.ToMove() != engine.White || next.RevealsThisTurn() != 0 || next.Turns() != g.Turns()+1 {
 				t.Errorf("to move %s with %d reveals, want a fresh white turn", next.ToMove(), next.RevealsThisTurn())
 			}
-			if !slices.Equal(next.Cards(White), g.Cards(White)) {
-				t.Errorf("the opponent's cards changed: %v, were %v", next.Cards(White), g.Cards(White))
+			if !slices.Equal(next.Cards(engine.White), g.Cards(engine.White)) {
+				t.Errorf("the opponent's cards changed: %v, were %v", next.Cards(engine.White), g.Cards(engine.White))
 			}
 			// The undone move never happened: its position leaves the
 			// superko history; the position before it, the end of the
 			// opponent's turn as it now stands, is in (HMG-D6).
-			if next.history.contains(g.Board()) {
+			if next.history.Contains(g.Board()) {
 				t.Errorf("the undone move's position still counts for superko")
 			}
-			if !next.history.contains(g.last.before) || !next.history.contains(next.Board()) {
+			if !next.history.Contains(g.last.before) || !next.history.Contains(next.Board()) {
 				t.Errorf("the position before the undone move or after the undo is not in the history")
 			}
 			// The fresh turn is a full turn, and Black's undo leaves no
 			// last stone to undo in turn.
-			if len(next.LegalPoints(White)) == 0 || next.LastStone(Black) != NoPoint || next.LastStone(White) != NoPoint {
+			if len(next.LegalPoints(engine.White)) == 0 || next.LastStone(engine.Black) != engine.NoPoint || next.LastStone(engine.White) != engine.NoPoint {
 				t.Errorf("no fresh turn for White")
 			}
 		})
@@ -499,62 +501,62 @@ func TestHMG5(t *testing.T) {
 
 func TestHMG6(t *testing.T) {
 	ko := []string{".....", ".....", ".XO..", "XO.O.", ".XO.."}
-	koSetup := hmgSetup{rows: ko, black: []string{"E5"}, white: []string{"B2"}}
+	koSetup := gameSetup{rows: ko, black: []string{"E5"}, white: []string{"B2"}}
 	for _, tt := range []struct {
 		name    string
-		setup   hmgSetup
+		setup   gameSetup
 		script  []string
 		action  string
 		wantErr error
 	}{
-		{"HMG-6 a ko recapture by play is superko", koSetup, []string{"b play C2"}, "w play B2", ErrSuperko},
+		{"HMG-6 a ko recapture by play is superko", koSetup, []string{"b play C2"}, "w play B2", engine.ErrSuperko},
 		{"HMG-6 a reveal may pass through an earlier position", koSetup, []string{"b play C2"}, "w reveal 0", nil},
 		{"HMG-6 then a play ends the turn on a new position", koSetup, []string{"b play C2", "w reveal 0"}, "w play E5", nil},
-		{"HMG-6 then a pass would end it on an earlier one", koSetup, []string{"b play C2", "w reveal 0"}, "w pass", ErrSuperko},
+		{"HMG-6 then a pass would end it on an earlier one", koSetup, []string{"b play C2", "w reveal 0"}, "w pass", engine.ErrSuperko},
 		{"HMG-6 a pass with no reveal is always legal", koSetup, []string{"b play C2"}, "w pass", nil},
 		{"HMG-6 a pass after a reveal on a new position", koSetup, []string{"b play C2", "w play A5", "b reveal 0"}, "b pass", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, tt.setup.game(t), tt.script...)
-			next, _, err := hmgStep(t, g, tt.action)
+			g := run(t, tt.setup.game(t), tt.script...)
+			next, _, err := playStep(t, g, tt.action)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("%s: error %v, want %v", tt.action, err, tt.wantErr)
 			}
 			if err != nil && next.Board() != g.Board() {
 				t.Errorf("a refused action changed the board")
 			}
-			if tt.action == "w pass" && g.CanPass(White) != (err == nil) {
-				t.Errorf("CanPass = %v, but the pass gave %v", g.CanPass(White), err)
+			if tt.action == "w pass" && g.CanPass(engine.White) != (err == nil) {
+				t.Errorf("CanPass = %v, but the pass gave %v", g.CanPass(engine.White), err)
 			}
 			// The end of a turn with a reveal or a play counts for later
 			// turns.
 			if err == nil && next.ToMove() != g.ToMove() && (g.RevealsThisTurn() > 0 || !strings.HasSuffix(tt.action, "pass")) &&
-				!next.history.contains(next.Board()) {
+				!next.history.Contains(next.Board()) {
 				t.Errorf("the end of the turn is not in the superko history")
 			}
 		})
 	}
 
 	t.Run("HMG-6 a play after reveals that repeats a position", func(t *testing.T) {
-		g := hmgSetup{black: []string{"C3"}, white: []string{"A1"}}.game(t)
-		g = hmgRun(t, g, "b reveal 0")
-		repeat, _ := g.Board().Place(hmgVertex(t, 5, "D4"), Black)
-		g = hmgWithHistory(g, repeat)
-		if _, _, err := hmgStep(t, g, "b play D4"); !errors.Is(err, ErrSuperko) {
-			t.Errorf("error %v, want %v", err, ErrSuperko)
+		g := gameSetup{black: []string{"C3"}, white: []string{"A1"}}.game(t)
+		g = run(t, g, "b reveal 0")
+		repeat, _ := g.Board().Place(vertex(t, 5, "D4"), engine.Black)
+		g = withHistory(g, repeat)
+		if _, _, err := playStep(t, g, "b play D4"); !errors.Is(err, engine.ErrSuperko) {
+			t.Errorf("error %v, want %v", err, engine.ErrSuperko)
 		}
-		if slices.Contains(g.LegalPoints(Black), hmgVertex(t, 5, "D4")) {
+		if slices.Contains(g.LegalPoints(engine.Black), vertex(t, 5, "D4")) {
 			t.Errorf("LegalPoints lists the repeating play")
 		}
 	})
 
 	t.Run("HMG-6 an undo whose end position repeats", func(t *testing.T) {
-		setup := hmgSetup{rows: []string{".....", ".....", ".....", "X.O..", "O.XO."}, toMove: White, black: []string{"B1"}, white: []string{"E5"}}
+		setup := gameSetup{rows: []string{".....", ".....", ".....", "X.O..", "O.XO."}, toMove: engine.White, black: []string{"B1"}, white: []string{"E5"}}
 		g := setup.game(t)
-		undoEnd := MustParseBoard(".....", ".....", ".....", "X.O..", ".XXO.")
-		g = hmgRun(t, hmgWithHistory(g, undoEnd), "w play B1")
-		if _, _, err := hmgStep(t, g, "b reveal 0"); !errors.Is(err, ErrSuperko) {
-			t.Errorf("error %v, want %v", err, ErrSuperko)
+		undoEnd := engine.MustParseBoard(".....", ".....", ".....", "X.O..", ".XXO.")
+		g = run(t, withHistory(g, undoEnd), "w play B1")
+		if _, _, err := playStep(t, g, "b reveal 0"); !errors.Is(err, engine.ErrSuperko) {
+			t.Errorf("error %v, want %v", err, engine.ErrSuperko)
 		}
 	})
 
@@ -564,33 +566,33 @@ func TestHMG6(t *testing.T) {
 		leaveOut bool // leave one play's position out of the history
 		wantErr  error
 	}{
-		{"HMG-6 a reveal that leaves no new end of turn is refused", false, ErrSuperko},
+		{"HMG-6 a reveal that leaves no new end of turn is refused", false, engine.ErrSuperko},
 		{"HMG-6 a reveal that leaves one new end of turn is allowed", true, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgSetup{black: []string{"C3"}, white: []string{"A1"}}.game(t)
-			afterReveal, _ := g.Board().Place(hmgVertex(t, 5, "C3"), Black)
-			blocked := []Board{afterReveal}
-			free := hmgVertex(t, 5, "E5")
+			g := gameSetup{black: []string{"C3"}, white: []string{"A1"}}.game(t)
+			afterReveal, _ := g.Board().Place(vertex(t, 5, "C3"), engine.Black)
+			blocked := []engine.Board{afterReveal}
+			free := vertex(t, 5, "E5")
 			for i := 0; i < 25; i++ {
-				p := Point(i)
-				if afterReveal.At(p) != Empty || (tt.leaveOut && p == free) {
+				p := engine.Point(i)
+				if afterReveal.At(p) != engine.Empty || (tt.leaveOut && p == free) {
 					continue
 				}
-				b, _ := afterReveal.Place(p, Black)
+				b, _ := afterReveal.Place(p, engine.Black)
 				blocked = append(blocked, b)
 			}
-			g = hmgWithHistory(g, blocked...)
-			next, _, err := hmgStep(t, g, "b reveal 0")
+			g = withHistory(g, blocked...)
+			next, _, err := playStep(t, g, "b reveal 0")
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("error %v, want %v", err, tt.wantErr)
 			}
-			if slices.Contains(g.RevealableCards(Black), 0) != (err == nil) {
+			if slices.Contains(g.RevealableCards(engine.Black), 0) != (err == nil) {
 				t.Errorf("RevealableCards disagrees with Reveal")
 			}
 			if err == nil {
-				if next.CanPass(Black) || !slices.Equal(next.LegalPoints(Black), []Point{free}) {
-					t.Errorf("after the reveal: CanPass %v, plays %s; want only E5", next.CanPass(Black), FormatVertices(5, next.LegalPoints(Black)))
+				if next.CanPass(engine.Black) || !slices.Equal(next.LegalPoints(engine.Black), []engine.Point{free}) {
+					t.Errorf("after the reveal: CanPass %v, plays %s; want only E5", next.CanPass(engine.Black), engine.FormatVertices(5, next.LegalPoints(engine.Black)))
 				}
 			}
 		})
@@ -598,7 +600,7 @@ func TestHMG6(t *testing.T) {
 }
 
 func TestHMG7(t *testing.T) {
-	setup := hmgSetup{black: []string{"C3", "D4"}, white: []string{"B2", "E5"}}
+	setup := gameSetup{black: []string{"C3", "D4"}, white: []string{"B2", "E5"}}
 	for _, tt := range []struct {
 		name   string
 		script []string
@@ -613,7 +615,7 @@ func TestHMG7(t *testing.T) {
 		{"HMG-7 and may end again", []string{"b pass", "w pass", "b play A1", "w pass", "b pass"}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, setup.game(t), tt.script...)
+			g := run(t, setup.game(t), tt.script...)
 			if g.PlayEnded() != tt.want {
 				t.Errorf("PlayEnded = %v after %d plain passes, want %v", g.PlayEnded(), g.Passes(), tt.want)
 			}
@@ -636,12 +638,12 @@ func TestHMG7(t *testing.T) {
 			[]string{"b reveal 0", "b reveal 1", "b pass", "w pass", "b pass"}, 12 + 3, 10.5 + 1, "B+3.5"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgSetup{rows: board, black: tt.black, white: []string{"E5", "E5", "E5"}}.game(t).WithKomi(0.5)
-			g = hmgRun(t, g, tt.script...)
+			g := gameSetup{rows: board, black: tt.black, white: []string{"E5", "E5", "E5"}}.game(t).WithKomi(0.5)
+			g = run(t, g, tt.script...)
 			if !g.PlayEnded() {
 				t.Fatalf("play has not ended")
 			}
-			s := g.Score(MarkingOf(g.Board(), hmgVertices(t, 5, []string{"A5"})))
+			s := g.Score(engine.MarkingOf(g.Board(), vertices(t, 5, []string{"A5"})))
 			if s.Black != tt.wantBlack || s.White != tt.wantWhite || s.Result().String() != tt.wantResult {
 				t.Errorf("score black %v white %v (%v), want %v %v (%s)", s.Black, s.White, s.Result(), tt.wantBlack, tt.wantWhite, tt.wantResult)
 			}
@@ -649,37 +651,37 @@ func TestHMG7(t *testing.T) {
 	}
 
 	t.Run("HMG-7 a card that undid a move is used", func(t *testing.T) {
-		g := hmgSetup{black: []string{"C3", "C3", "D4"}, white: []string{"E5", "E5", "E5"}}.game(t)
-		g = hmgRun(t, g, "b play A1", "w play C3", "b reveal 0", "w pass", "b pass")
-		area := AreaScore(g.Board(), Marking{}, g.Options().Komi)
-		if s := g.Score(Marking{}); !g.PlayEnded() || s.White-area.White != 2 || s.Black-area.Black != 3 {
+		g := gameSetup{black: []string{"C3", "C3", "D4"}, white: []string{"E5", "E5", "E5"}}.game(t)
+		g = run(t, g, "b play A1", "w play C3", "b reveal 0", "w pass", "b pass")
+		area := engine.AreaScore(g.Board(), engine.Marking{}, g.Options().Komi)
+		if s := g.Score(engine.Marking{}); !g.PlayEnded() || s.White-area.White != 2 || s.Black-area.Black != 3 {
 			t.Errorf("ended %v; passing stones black %v white %v, want 3 and 2", g.PlayEnded(), s.Black-area.Black, s.White-area.White)
 		}
 	})
 
 	// The audit at the end: a peer learns the opponent's unused cards.
 	t.Run("HMG-7 opening the unused cards", func(t *testing.T) {
-		g, err := NewHMGGame(Options{Size: 5, Cards: 2})
+		g, err := NewGame(engine.Options{Size: 5, Cards: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		g = hmgRun(t, g, "b pass")
-		if g, _, err = g.Reveal(White, 1, hmgVertex(t, 5, "C3")); err != nil {
+		g = run(t, g, "b pass")
+		if g, _, err = g.Reveal(engine.White, 1, vertex(t, 5, "C3")); err != nil {
 			t.Fatal(err)
 		}
-		g = hmgRun(t, g, "w pass", "b pass", "w pass")
-		if _, err := g.OpenCards(White, hmgVertices(t, 5, []string{"A1", "D4"})); !errors.Is(err, ErrCardMismatch) {
+		g = run(t, g, "w pass", "b pass", "w pass")
+		if _, err := g.OpenCards(engine.White, vertices(t, 5, []string{"A1", "D4"})); !errors.Is(err, ErrCardMismatch) {
 			t.Errorf("opening a revealed card at another point: error %v, want %v", err, ErrCardMismatch)
 		}
-		if _, err := g.OpenCards(White, hmgVertices(t, 5, []string{"A1"})); !errors.Is(err, ErrBadOptions) {
-			t.Errorf("opening too few cards: error %v, want %v", err, ErrBadOptions)
+		if _, err := g.OpenCards(engine.White, vertices(t, 5, []string{"A1"})); !errors.Is(err, engine.ErrBadOptions) {
+			t.Errorf("opening too few cards: error %v, want %v", err, engine.ErrBadOptions)
 		}
-		opened, err := g.OpenCards(White, hmgVertices(t, 5, []string{"A1", "C3"}))
+		opened, err := g.OpenCards(engine.White, vertices(t, 5, []string{"A1", "C3"}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !opened.CardsKnown(White) || opened.CardsKnown(Black) || opened.UnusedCards(White) != 1 {
-			t.Errorf("after opening: known %v/%v, unused %d", opened.CardsKnown(White), opened.CardsKnown(Black), opened.UnusedCards(White))
+		if !opened.CardsKnown(engine.White) || opened.CardsKnown(engine.Black) || opened.UnusedCards(engine.White) != 1 {
+			t.Errorf("after opening: known %v/%v, unused %d", opened.CardsKnown(engine.White), opened.CardsKnown(engine.Black), opened.UnusedCards(engine.White))
 		}
 	})
 }
@@ -687,57 +689,57 @@ func TestHMG7(t *testing.T) {
 func TestHMG8(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		setup   hmgSetup
+		setup   gameSetup
 		script  []string
 		action  string
 		wantErr error
-		check   func(t *testing.T, g HMGGame)
+		check   func(t *testing.T, g Game)
 	}{
-		{"HMG-8 a hidden stone takes no liberty", hmgSetup{
-			rows: []string{".....", ".....", ".....", ".XOX.", "..X.."}, toMove: White, black: []string{"C3"}, white: []string{"A1"}},
-			nil, "w pass", nil, func(t *testing.T, g HMGGame) {
+		{"HMG-8 a hidden stone takes no liberty", gameSetup{
+			rows: []string{".....", ".....", ".....", ".XOX.", "..X.."}, toMove: engine.White, black: []string{"C3"}, white: []string{"A1"}},
+			nil, "w pass", nil, func(t *testing.T, g Game) {
 				// C2 lives with C3 as its only liberty, though Black holds a card there.
-				if g.board.At(hmgVertex(t, 5, "C2")) != White {
+				if g.board.At(vertex(t, 5, "C2")) != engine.White {
 					t.Errorf("C2 captured by a hidden stone")
 				}
-				_, res, err := hmgStep(t, g, "b reveal 0")
-				if err != nil || !hmgSameVertices(5, res.Captured, []string{"C2"}) {
-					t.Errorf("reveal: %v, captured %s; want C2", err, FormatVertices(5, res.Captured))
+				_, res, err := playStep(t, g, "b reveal 0")
+				if err != nil || !sameVertices(5, res.Captured, []string{"C2"}) {
+					t.Errorf("reveal: %v, captured %s; want C2", err, engine.FormatVertices(5, res.Captured))
 				}
 			}},
-		{"HMG-8 a hidden stone is never captured", hmgSetup{
+		{"HMG-8 a hidden stone is never captured", gameSetup{
 			rows: []string{".....", "..O..", ".O.O.", ".....", "....."}, black: []string{"C3"}, white: []string{"A1"}},
-			[]string{"b play E1"}, "w play C2", nil, func(t *testing.T, g HMGGame) {
+			[]string{"b play E1"}, "w play C2", nil, func(t *testing.T, g Game) {
 				// The point is surrounded; the card is still there and still
 				// hidden, and revealing it is suicide, not a capture.
-				if c := g.Cards(Black)[0]; c.Revealed || g.UnusedCards(Black) != 1 {
+				if c := g.Cards(engine.Black)[0]; c.Revealed || g.UnusedCards(engine.Black) != 1 {
 					t.Errorf("card %+v", c)
 				}
-				if _, _, err := hmgStep(t, g, "b reveal 0"); !errors.Is(err, ErrSuicide) {
-					t.Errorf("reveal: error %v, want %v", err, ErrSuicide)
+				if _, _, err := playStep(t, g, "b reveal 0"); !errors.Is(err, engine.ErrSuicide) {
+					t.Errorf("reveal: error %v, want %v", err, engine.ErrSuicide)
 				}
 			}},
-		{"HMG-8 the first to reveal gets the point", hmgSetup{
+		{"HMG-8 the first to reveal gets the point", gameSetup{
 			rows: []string{".....", ".....", ".O.O.", "..O..", "....."}, black: []string{"C3"}, white: []string{"C3"}},
 			[]string{"b reveal 0", "b play E1"}, "w reveal 0", ErrRevealNotLastStone, nil},
-		{"HMG-8 the other may reveal after that stone is captured", hmgSetup{
+		{"HMG-8 the other may reveal after that stone is captured", gameSetup{
 			rows: []string{".....", ".....", ".O.O.", "..O..", "....."}, black: []string{"C3"}, white: []string{"C3"}},
-			[]string{"b reveal 0", "b play E1", "w play C4", "b play E2"}, "w reveal 0", nil, func(t *testing.T, g HMGGame) {
-				if g.board.At(hmgVertex(t, 5, "C3")) != White {
+			[]string{"b reveal 0", "b play E1", "w play C4", "b play E2"}, "w reveal 0", nil, func(t *testing.T, g Game) {
+				if g.board.At(vertex(t, 5, "C3")) != engine.White {
 					t.Errorf("C3 is not White's")
 				}
 			}},
-		{"HMG-8 a card on the opponent's last stone undoes it", hmgSetup{
+		{"HMG-8 a card on the opponent's last stone undoes it", gameSetup{
 			black: []string{"C3"}, white: []string{"A1"}},
-			[]string{"b play A5", "w play C3"}, "b reveal 0", nil, func(t *testing.T, g HMGGame) {
-				if g.board.At(hmgVertex(t, 5, "C3")) != Black {
+			[]string{"b play A5", "w play C3"}, "b reveal 0", nil, func(t *testing.T, g Game) {
+				if g.board.At(vertex(t, 5, "C3")) != engine.Black {
 					t.Errorf("C3 is not Black's")
 				}
 			}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := hmgRun(t, tt.setup.game(t), tt.script...)
-			next, _, err := hmgStep(t, g, tt.action)
+			g := run(t, tt.setup.game(t), tt.script...)
+			next, _, err := playStep(t, g, tt.action)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("%s: error %v, want %v", tt.action, err, tt.wantErr)
 			}
@@ -748,42 +750,42 @@ func TestHMG8(t *testing.T) {
 	}
 }
 
-// hmgLogEntry is one action of a random game with what it did.
-type hmgLogEntry struct {
-	action HMGAction
-	result HMGActionResult // with copies of the slices
-	board  Board
-	toMove Color
+// logEntry is one action of a random game with what it did.
+type logEntry struct {
+	action Action
+	result ActionResult // with copies of the slices
+	board  engine.Board
+	toMove engine.Color
 }
 
-// hmgSameResult compares two action results.
-func hmgSameResult(a, b HMGActionResult) bool {
+// sameResult compares two action results.
+func sameResult(a, b ActionResult) bool {
 	return a.Undo == b.Undo && a.TurnEnded == b.TurnEnded &&
 		slices.Equal(a.Captured, b.Captured) && slices.Equal(a.Restored, b.Restored)
 }
 
-// hmgChainsLive checks that every chain on b has a liberty.
-func hmgChainsLive(t *testing.T, b Board) {
+// chainsLive checks that every chain on b has a liberty.
+func chainsLive(t *testing.T, b engine.Board) {
 	t.Helper()
 	for i := 0; i < b.Points(); i++ {
-		if b.At(Point(i)) != Empty && !b.hasLiberty(Point(i)) {
-			t.Fatalf("chain at %s has no liberty:\n%v", Point(i).Vertex(b.Size()), b)
+		if b.At(engine.Point(i)) != engine.Empty && !b.HasLiberty(engine.Point(i)) {
+			t.Fatalf("chain at %s has no liberty:\n%v", engine.Point(i).Vertex(b.Size()), b)
 		}
 	}
 }
 
-// hmgRandomGame plays a random game from seed and checks the invariants
+// randomGame plays a random game from seed and checks the invariants
 // after every action. It returns the log and the final game.
-func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, HMGGame, [2][]Point) {
+func randomGame(t *testing.T, seed uint64, size, ncards int) ([]logEntry, Game, [2][]engine.Point) {
 	rng := rand.New(rand.NewPCG(seed, 0x6b616b757265))
-	g, err := NewHMGGame(Options{Size: size, Cards: ncards, CardsSet: true})
+	g, err := NewGame(engine.Options{Size: size, Cards: ncards, CardsSet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cards [2][]Point
-	for i, c := range []Color{Black, White} {
+	var cards [2][]engine.Point
+	for i, c := range []engine.Color{engine.Black, engine.White} {
 		for range ncards {
-			cards[i] = append(cards[i], Point(rng.IntN(size*size)))
+			cards[i] = append(cards[i], engine.Point(rng.IntN(size*size)))
 		}
 		if g, err = g.SetCards(c, cards[i]); err != nil {
 			t.Fatal(err)
@@ -794,11 +796,11 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 	var placed, revealed, lost, restored, undone, captures [3]int
 	// An independent superko record: end positions of turns with a reveal
 	// or a play, and the board just before the last play.
-	ends := []Board{g.Board()}
-	var beforeLastPlay Board
-	var lastPlayCaptured []Point
+	ends := []engine.Board{g.Board()}
+	var beforeLastPlay engine.Board
+	var lastPlayCaptured []engine.Point
 	turnRevealed := false
-	var log []hmgLogEntry
+	var log []logEntry
 	for step := 0; step < 250 && !g.PlayEnded(); step++ {
 		c := g.ToMove()
 		acts := g.LegalActions(c)
@@ -812,12 +814,12 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 		// and card.
 		plays := g.LegalPoints(c)
 		for i := 0; i < size*size; i++ {
-			p := Point(i)
+			p := engine.Point(i)
 			if err := g.CheckPlay(c, p); (err == nil) != slices.Contains(plays, p) {
 				t.Fatalf("step %d: %s play %s: CheckPlay %v, listed %v", step, c, p.Vertex(size), err, slices.Contains(plays, p))
 			}
 		}
-		if err := g.CheckPlay(c, Pass); (err == nil) != g.CanPass(c) {
+		if err := g.CheckPlay(c, engine.Pass); (err == nil) != g.CanPass(c) {
 			t.Fatalf("step %d: pass: CheckPlay %v, CanPass %v", step, err, g.CanPass(c))
 		}
 		listed := g.RevealableCards(c)
@@ -831,7 +833,7 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 		// Choose: an undo when one is possible, mostly; passes rarely
 		// while the game is young.
 		a := acts[rng.IntN(len(acts))]
-		var undos, reveals []HMGAction
+		var undos, reveals []Action
 		for _, x := range acts {
 			if x.Reveal && x.Point == g.LastStone(c.Opponent()) {
 				undos = append(undos, x)
@@ -844,7 +846,7 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 			a = undos[0]
 		case len(reveals) > 0 && r < 3:
 			a = reveals[rng.IntN(len(reveals))]
-		case a.Point == Pass && !a.Reveal && step < 150 && len(acts) > 1 && r < 8:
+		case a.Point == engine.Pass && !a.Reveal && step < 150 && len(acts) > 1 && r < 8:
 			a = acts[rng.IntN(len(acts)-1)]
 		}
 		prev, prevBoard := g, g.Board()
@@ -864,7 +866,7 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 			revealed[c]++
 		case a.Reveal:
 			revealed[c]++
-		case a.Point != Pass:
+		case a.Point != engine.Pass:
 			placed[c]++
 			beforeLastPlay = prevBoard
 			lastPlayCaptured = slices.Clone(res.Captured)
@@ -874,22 +876,22 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 		}
 		lost[opp] += len(res.Captured)
 		captures[c] += len(res.Captured)
-		kept := HMGActionResult{Captured: slices.Clone(res.Captured), Undo: res.Undo, Restored: slices.Clone(res.Restored), TurnEnded: res.TurnEnded}
+		kept := ActionResult{Captured: slices.Clone(res.Captured), Undo: res.Undo, Restored: slices.Clone(res.Restored), TurnEnded: res.TurnEnded}
 		// Write over the results: the game must own its own copies, or the
 		// replays below would see another game.
 		for i := range res.Captured {
-			res.Captured[i] = Pass
+			res.Captured[i] = engine.Pass
 		}
 		for i := range res.Restored {
-			res.Restored[i] = Pass
+			res.Restored[i] = engine.Pass
 		}
 		g = next
-		log = append(log, hmgLogEntry{action: a, result: kept, board: g.Board(), toMove: g.ToMove()})
+		log = append(log, logEntry{action: a, result: kept, board: g.Board(), toMove: g.ToMove()})
 
 		// Invariants.
 		b := g.Board()
-		hmgChainsLive(t, b)
-		for _, col := range []Color{Black, White} {
+		chainsLive(t, b)
+		for _, col := range []engine.Color{engine.Black, engine.White} {
 			want := placed[col] + revealed[col] - lost[col] + restored[col] - undone[col]
 			if b.Count(col) != want {
 				t.Fatalf("step %d: %d %s stones, ledger says %d (placed %d revealed %d lost %d restored %d undone %d)",
@@ -907,7 +909,7 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 				ends = ends[:len(ends)-1]
 				ends = append(ends, beforeLastPlay)
 			}
-			if res.Undo || turnRevealed || a.Point != Pass {
+			if res.Undo || turnRevealed || a.Point != engine.Pass {
 				if slices.Contains(ends, b) {
 					t.Fatalf("step %d: the turn ends on an earlier position:\n%v", step, b)
 				}
@@ -919,12 +921,12 @@ func hmgRandomGame(t *testing.T, seed uint64, size, ncards int) ([]hmgLogEntry, 
 	return log, g, cards
 }
 
-// hmgReplay replays log in a game that knows the cards of the colours in
+// replay replays log in a game that knows the cards of the colours in
 // known only, and checks that every position comes back.
-func hmgReplay(t *testing.T, log []hmgLogEntry, final HMGGame, cards [2][]Point, known ...Color) {
+func replay(t *testing.T, log []logEntry, final Game, cards [2][]engine.Point, known ...engine.Color) {
 	t.Helper()
 	size := final.board.Size()
-	g, err := NewHMGGame(final.Options())
+	g, err := NewGame(final.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -938,18 +940,18 @@ func hmgReplay(t *testing.T, log []hmgLogEntry, final HMGGame, cards [2][]Point,
 		if err != nil {
 			t.Fatalf("replay %v, action %d %s: %v", known, i, e.action.Format(size), err)
 		}
-		if next.Board() != e.board || next.ToMove() != e.toMove || !hmgSameResult(res, e.result) {
+		if next.Board() != e.board || next.ToMove() != e.toMove || !sameResult(res, e.result) {
 			t.Fatalf("replay %v, action %d %s: another position or result", known, i, e.action.Format(size))
 		}
 		g = next
 	}
-	for _, c := range []Color{Black, White} {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.UnusedCards(c) != final.UnusedCards(c) || g.Captures(c) != final.Captures(c) {
 			t.Errorf("replay %v: %s has %d unused cards and %d captures, want %d and %d",
 				known, c, g.UnusedCards(c), g.Captures(c), final.UnusedCards(c), final.Captures(c))
 		}
 	}
-	if g.Score(Marking{}) != final.Score(Marking{}) {
+	if g.Score(engine.Marking{}) != final.Score(engine.Marking{}) {
 		t.Errorf("replay %v: another score", known)
 	}
 }
@@ -966,16 +968,16 @@ func FuzzHMGRandomGame(f *testing.F) {
 	}
 	f.Add(uint64(100), uint8(0), uint8(0))
 	f.Fuzz(func(t *testing.T, seed uint64, sizeByte, cardsByte uint8) {
-		size := MinSize + int(sizeByte%3)
-		ncards := int(cardsByte % (MaxHMGCards + 1))
-		log, final, cards := hmgRandomGame(t, seed, size, ncards)
-		hmgReplay(t, log, final, cards, Black, White)
-		hmgReplay(t, log, final, cards, Black)
-		hmgReplay(t, log, final, cards, White)
-		s := final.Score(Marking{})
-		area := AreaScore(final.Board(), Marking{}, final.Options().Komi)
-		if s.Black != area.Black+float64(final.UnusedCards(White)) || s.White != area.White+float64(final.UnusedCards(Black)) {
-			t.Errorf("score %v/%v, area %v/%v, unused %d/%d", s.Black, s.White, area.Black, area.White, final.UnusedCards(Black), final.UnusedCards(White))
+		size := engine.MinSize + int(sizeByte%3)
+		ncards := int(cardsByte % (MaxCards + 1))
+		log, final, cards := randomGame(t, seed, size, ncards)
+		replay(t, log, final, cards, engine.Black, engine.White)
+		replay(t, log, final, cards, engine.Black)
+		replay(t, log, final, cards, engine.White)
+		s := final.Score(engine.Marking{})
+		area := engine.AreaScore(final.Board(), engine.Marking{}, final.Options().Komi)
+		if s.Black != area.Black+float64(final.UnusedCards(engine.White)) || s.White != area.White+float64(final.UnusedCards(engine.Black)) {
+			t.Errorf("score %v/%v, area %v/%v, unused %d/%d", s.Black, s.White, area.Black, area.White, final.UnusedCards(engine.Black), final.UnusedCards(engine.White))
 		}
 	})
 }
@@ -985,7 +987,7 @@ func FuzzHMGRandomGame(f *testing.F) {
 func TestHMGRandomGamesHaveUndos(t *testing.T) {
 	counts := map[string]int{}
 	for seed := range uint64(8) {
-		log, _, _ := hmgRandomGame(t, seed, MinSize+int(seed%3), (3+int(seed))%10)
+		log, _, _ := randomGame(t, seed, engine.MinSize+int(seed%3), (3+int(seed))%10)
 		for _, e := range log {
 			switch {
 			case e.result.Undo:
@@ -1002,7 +1004,7 @@ func TestHMGRandomGamesHaveUndos(t *testing.T) {
 }
 
 func BenchmarkHMGLegalActions(b *testing.B) {
-	g, err := NewHMGGame(Options{})
+	g, err := NewGame(engine.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,165 +1,167 @@
-package engine
+package phantom
 
 import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// PhantomKnowledge is what a player knows for certain about one point.
-type PhantomKnowledge uint8
+// Knowledge is what a player knows for certain about one point.
+type Knowledge uint8
 
 // What a player can know about a point.
 const (
-	// PhantomUnknown: nothing certain; empty or an opponent stone.
-	PhantomUnknown PhantomKnowledge = iota
-	// PhantomOwn: certainly one of the player's stones.
-	PhantomOwn
-	// PhantomOwnUncertain: one of the player's stones that may have been
+	// Unknown: nothing certain; empty or an opponent stone.
+	Unknown Knowledge = iota
+	// Own: certainly one of the player's stones.
+	Own
+	// OwnUncertain: one of the player's stones that may have been
 	// captured (hamburg, PG-7): an own stone, or empty, or an opponent stone
 	// played after the capture.
-	PhantomOwnUncertain
-	// PhantomOpponent: certainly an opponent stone.
-	PhantomOpponent
-	// PhantomOpponentUncertain: an opponent stone the player learnt of,
+	OwnUncertain
+	// Opponent: certainly an opponent stone.
+	Opponent
+	// OpponentUncertain: an opponent stone the player learnt of,
 	// which one of its own captures told by their count only (hamburg,
 	// kriegspiel's capturer) may have taken: an opponent stone or empty.
 	// PG-7 asks to show this uncertainty rather than hide it.
-	PhantomOpponentUncertain
+	OpponentUncertain
 )
 
 // String returns "unknown", "own", "own-uncertain", "opponent" or
 // "opponent-uncertain".
-func (k PhantomKnowledge) String() string {
+func (k Knowledge) String() string {
 	switch k {
-	case PhantomUnknown:
+	case Unknown:
 		return "unknown"
-	case PhantomOwn:
+	case Own:
 		return "own"
-	case PhantomOwnUncertain:
+	case OwnUncertain:
 		return "own-uncertain"
-	case PhantomOpponent:
+	case Opponent:
 		return "opponent"
-	case PhantomOpponentUncertain:
+	case OpponentUncertain:
 		return "opponent-uncertain"
 	}
 	return fmt.Sprintf("PhantomKnowledge(%d)", uint8(k))
 }
 
-// ErrPhantomContradiction reports an announcement that cannot be true given
+// ErrContradiction reports an announcement that cannot be true given
 // what the player already knows: a referee bug or a cheating peer.
-var ErrPhantomContradiction = errors.New("engine: phantom announcement contradicts the player's knowledge")
+var ErrContradiction = errors.New("engine: phantom announcement contradicts the player's knowledge")
 
-// PhantomView is what one player of Phantom Go knows: its own stones, the
+// View is what one player of Phantom Go knows: its own stones, the
 // opponent stones it can be sure of, the announcements it received, whose
 // turn it is. It is a value built only from that player's announcements, so
 // a program can hold it during play (trust.md T-7). Apply returns the next
 // view.
 //
-// Every fact it claims is sound: an own stone (PhantomOwn) and a known
-// opponent stone (PhantomOpponent) are on the referee's board. Under common
+// Every fact it claims is sound: an own stone (Own) and a known
+// opponent stone (Opponent) are on the referee's board. Under common
 // and kriegspiel the own stones are exactly the player's stones on the
-// referee's board; under hamburg the player's stones are the PhantomOwn
-// points plus some of the PhantomOwnUncertain ones. What is inferred is
+// referee's board; under hamburg the player's stones are the Own
+// points plus some of the OwnUncertain ones. What is inferred is
 // listed in docs/rules/phantom.md (PG-D3).
-type PhantomView struct {
-	rules  PhantomRules
+type View struct {
+	rules  engine.PhantomRules
 	size   uint8
-	me     Color
-	toMove Color
+	me     engine.Color
+	toMove engine.Color
 	passes int
-	know   [MaxPoints]PhantomKnowledge
+	know   [engine.MaxPoints]Knowledge
 	// failed marks the points already tried without success in the
 	// current turn of the player; the same try would fail again.
-	failed [MaxPoints]bool
+	failed [engine.MaxPoints]bool
 	// suspect marks the stones that the opponent's last move, a hamburg
 	// capture told by its count only, turned from certain to uncertain. A
 	// ko reason in the turn that follows says which one was taken.
-	suspect [MaxPoints]bool
-	log     *phantomLogEntry
+	suspect [engine.MaxPoints]bool
+	log     *logEntry
 }
 
-// phantomLogEntry is a persistent list of received announcements, newest
+// logEntry is a persistent list of received announcements, newest
 // first, so that views sharing a history stay independent.
-type phantomLogEntry struct {
-	a    PhantomAnnouncement
-	prev *phantomLogEntry
+type logEntry struct {
+	a    Announcement
+	prev *logEntry
 	n    int
 }
 
-// NewPhantomView returns the view of player me at the start of a game with
+// NewView returns the view of player me at the start of a game with
 // options o: an empty board, Black to move.
-func NewPhantomView(o Options, me Color) (PhantomView, error) {
-	o, err := normalizePhantomOptions(o)
+func NewView(o engine.Options, me engine.Color) (View, error) {
+	o, err := normalizeOptions(o)
 	if err != nil {
-		return PhantomView{}, err
+		return View{}, err
 	}
-	if me != Black && me != White {
-		return PhantomView{}, fmt.Errorf("%w: phantom view for %v", ErrBadOptions, me)
+	if me != engine.Black && me != engine.White {
+		return View{}, fmt.Errorf("%w: phantom view for %v", engine.ErrBadOptions, me)
 	}
-	return PhantomView{rules: o.Rules, size: uint8(o.Size), me: me, toMove: Black}, nil
+	return View{rules: o.Rules, size: uint8(o.Size), me: me, toMove: engine.Black}, nil
 }
 
 // Me returns the player whose view this is.
-func (v PhantomView) Me() Color { return v.me }
+func (v View) Me() engine.Color { return v.me }
 
 // Rules returns the announcement rule set.
-func (v PhantomView) Rules() PhantomRules { return v.rules }
+func (v View) Rules() engine.PhantomRules { return v.rules }
 
 // Size returns the board side.
-func (v PhantomView) Size() int { return int(v.size) }
+func (v View) Size() int { return int(v.size) }
 
 // ToMove returns the player whose turn it is.
-func (v PhantomView) ToMove() Color { return v.toMove }
+func (v View) ToMove() engine.Color { return v.toMove }
 
 // Passes returns the number of consecutive passes that ended the last turns.
-func (v PhantomView) Passes() int { return v.passes }
+func (v View) Passes() int { return v.passes }
 
 // PlayEnded reports whether two consecutive passes ended play (PG-9).
-func (v PhantomView) PlayEnded() bool { return v.passes >= 2 }
+func (v View) PlayEnded() bool { return v.passes >= 2 }
 
-// At returns what the player knows about p (PhantomUnknown off the board).
-func (v PhantomView) At(p Point) PhantomKnowledge {
+// At returns what the player knows about p (Unknown off the board).
+func (v View) At(p engine.Point) Knowledge {
 	if p < 0 || int(p) >= v.Size()*v.Size() {
-		return PhantomUnknown
+		return Unknown
 	}
 	return v.know[p]
 }
 
 // points returns the points known as k, in increasing order.
-func (v PhantomView) points(k PhantomKnowledge) []Point {
-	var ps []Point
+func (v View) points(k Knowledge) []engine.Point {
+	var ps []engine.Point
 	for i := 0; i < v.Size()*v.Size(); i++ {
 		if v.know[i] == k {
-			ps = append(ps, Point(i))
+			ps = append(ps, engine.Point(i))
 		}
 	}
 	return ps
 }
 
 // OwnStones returns the player's stones that are certainly on the board.
-func (v PhantomView) OwnStones() []Point { return v.points(PhantomOwn) }
+func (v View) OwnStones() []engine.Point { return v.points(Own) }
 
 // UncertainStones returns the player's stones that may have been captured
 // (hamburg only; nil under common and kriegspiel).
-func (v PhantomView) UncertainStones() []Point { return v.points(PhantomOwnUncertain) }
+func (v View) UncertainStones() []engine.Point { return v.points(OwnUncertain) }
 
 // OpponentStones returns the opponent stones the player knows for certain.
-func (v PhantomView) OpponentStones() []Point { return v.points(PhantomOpponent) }
+func (v View) OpponentStones() []engine.Point { return v.points(Opponent) }
 
 // UncertainOpponentStones returns the opponent stones the player learnt of
 // that its own count-only captures may have taken (hamburg and
 // kriegspiel; nil under common).
-func (v PhantomView) UncertainOpponentStones() []Point {
-	return v.points(PhantomOpponentUncertain)
+func (v View) UncertainOpponentStones() []engine.Point {
+	return v.points(OpponentUncertain)
 }
 
 // Log returns the announcements received, oldest first.
-func (v PhantomView) Log() []PhantomAnnouncement {
+func (v View) Log() []Announcement {
 	if v.log == nil {
 		return nil
 	}
-	out := make([]PhantomAnnouncement, v.log.n)
+	out := make([]Announcement, v.log.n)
 	for e := v.log; e != nil; e = e.prev {
 		a := e.a
 		a.Captured = slices.Clone(a.Captured)
@@ -174,14 +176,14 @@ func (v PhantomView) Log() []PhantomAnnouncement {
 // listed), and not already tried without success in this turn.
 // A pass, always legal, is not listed. It is nil when it is not the player's
 // turn.
-func (v PhantomView) SensibleTries() []Point {
+func (v View) SensibleTries() []engine.Point {
 	if v.toMove != v.me || v.PlayEnded() {
 		return nil
 	}
-	var ps []Point
+	var ps []engine.Point
 	for i := 0; i < v.Size()*v.Size(); i++ {
-		if k := v.know[i]; (k == PhantomUnknown || k == PhantomOwnUncertain || k == PhantomOpponentUncertain) && !v.failed[i] {
-			ps = append(ps, Point(i))
+		if k := v.know[i]; (k == Unknown || k == OwnUncertain || k == OpponentUncertain) && !v.failed[i] {
+			ps = append(ps, engine.Point(i))
 		}
 	}
 	return ps
@@ -191,8 +193,8 @@ func (v PhantomView) SensibleTries() []Point {
 // result of its own try or the news of the opponent's. An announcement for
 // another player, another rule set or board, out of turn, malformed
 // (ErrBadAnnouncement) or contradicting what the player knows
-// (ErrPhantomContradiction) is an error, and the receiver is returned.
-func (v PhantomView) Apply(a PhantomAnnouncement) (PhantomView, error) {
+// (ErrContradiction) is an error, and the receiver is returned.
+func (v View) Apply(a Announcement) (View, error) {
 	if err := a.Validate(); err != nil {
 		return v, err
 	}
@@ -202,18 +204,18 @@ func (v PhantomView) Apply(a PhantomAnnouncement) (PhantomView, error) {
 	case a.Rules != v.rules || a.Size != v.Size():
 		return v, fmt.Errorf("%w: announcement for %s on %d×%d in a %s game on %d×%d", ErrBadAnnouncement, a.Rules, a.Size, a.Size, v.rules, v.size, v.size)
 	case v.PlayEnded():
-		return v, fmt.Errorf("phantom view: %w", ErrGameOver)
+		return v, fmt.Errorf("phantom view: %w", engine.ErrGameOver)
 	case a.Mover != v.toMove:
-		return v, fmt.Errorf("phantom view: announcement of a try by %v while %v is to move: %w", a.Mover, v.toMove, ErrNotYourTurn)
+		return v, fmt.Errorf("phantom view: announcement of a try by %v while %v is to move: %w", a.Mover, v.toMove, engine.ErrNotYourTurn)
 	}
 	next := v
 	var err error
 	switch {
-	case a.Event == PhantomPassed:
+	case a.Event == Passed:
 		next.endTurn(true)
-	case a.Event == PhantomIllegal && a.Mover == v.me:
+	case a.Event == Illegal && a.Mover == v.me:
 		err = next.applyOwnIllegal(a)
-	case a.Event == PhantomIllegal:
+	case a.Event == Illegal:
 		// The opponent's illegal tries say nothing certain about a point:
 		// the point is never told (PG-D3).
 	case a.Mover == v.me:
@@ -232,103 +234,103 @@ func (v PhantomView) Apply(a PhantomAnnouncement) (PhantomView, error) {
 	if v.log != nil {
 		n = v.log.n + 1
 	}
-	next.log = &phantomLogEntry{a: stored, prev: v.log, n: n}
+	next.log = &logEntry{a: stored, prev: v.log, n: n}
 	return next, nil
 }
 
 // endTurn passes the turn and forgets the failed tries.
-func (v *PhantomView) endTurn(pass bool) {
+func (v *View) endTurn(pass bool) {
 	if pass {
 		v.passes++
 	} else {
 		v.passes = 0
 	}
 	v.toMove = v.toMove.Opponent()
-	v.failed = [MaxPoints]bool{}
+	v.failed = [engine.MaxPoints]bool{}
 	if v.toMove != v.me {
-		v.suspect = [MaxPoints]bool{}
+		v.suspect = [engine.MaxPoints]bool{}
 	}
 }
 
-func (v *PhantomView) contradiction(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrPhantomContradiction, fmt.Sprintf(format, args...))
+func (v *View) contradiction(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrContradiction, fmt.Sprintf(format, args...))
 }
 
 // applyOwnIllegal learns from the reason of the player's own illegal try at
 // a.Point (PG-D1, PG-D3).
-func (v *PhantomView) applyOwnIllegal(a PhantomAnnouncement) error {
+func (v *View) applyOwnIllegal(a Announcement) error {
 	p, size := a.Point, v.Size()
 	v.failed[p] = true
 	switch a.Reason {
 	case TryOccupiedOwn:
-		if v.know[p] != PhantomOwn && v.know[p] != PhantomOwnUncertain {
+		if v.know[p] != Own && v.know[p] != OwnUncertain {
 			return v.contradiction("%s is no stone of %v", p.Vertex(size), v.me)
 		}
-		v.know[p] = PhantomOwn
+		v.know[p] = Own
 	case TryOccupiedOpponent:
-		if v.know[p] == PhantomOwn {
+		if v.know[p] == Own {
 			return v.contradiction("%s holds a stone of %v", p.Vertex(size), v.me)
 		}
-		v.know[p] = PhantomOpponent
+		v.know[p] = Opponent
 	case TrySuicide:
 		// p is empty and every neighbour is occupied: a neighbour that is
 		// no stone of the player is an opponent stone.
-		if v.know[p] == PhantomOwn || v.know[p] == PhantomOpponent {
+		if v.know[p] == Own || v.know[p] == Opponent {
 			return v.contradiction("suicide on the occupied point %s", p.Vertex(size))
 		}
-		v.know[p] = PhantomUnknown
+		v.know[p] = Unknown
 		ns, n := v.neighbors(p)
 		for _, q := range ns[:n] {
-			if k := v.know[q]; k == PhantomUnknown || k == PhantomOpponentUncertain {
-				v.know[q] = PhantomOpponent
+			if k := v.know[q]; k == Unknown || k == OpponentUncertain {
+				v.know[q] = Opponent
 			}
 		}
 	case TryKo:
 		// The opponent's last move captured exactly one of the player's
 		// stones, at p, with a single stone: p is empty and all its
 		// neighbours are opponent stones.
-		if v.know[p] == PhantomOwn || v.know[p] == PhantomOpponent {
+		if v.know[p] == Own || v.know[p] == Opponent {
 			return v.contradiction("ko on the occupied point %s", p.Vertex(size))
 		}
 		ns, n := v.neighbors(p)
 		for _, q := range ns[:n] {
-			if v.know[q] == PhantomOwn {
+			if v.know[q] == Own {
 				return v.contradiction("ko at %s next to the stone %s of %v", p.Vertex(size), q.Vertex(size), v.me)
 			}
 		}
-		v.know[p] = PhantomUnknown
+		v.know[p] = Unknown
 		for _, q := range ns[:n] {
-			v.know[q] = PhantomOpponent
+			v.know[q] = Opponent
 		}
 		// The stone at p was the only one that move took: the others it
 		// made uncertain are certain again.
 		for i := range v.suspect {
-			if v.suspect[i] && Point(i) != p && v.know[i] == PhantomOwnUncertain {
-				v.know[i] = PhantomOwn
+			if v.suspect[i] && engine.Point(i) != p && v.know[i] == OwnUncertain {
+				v.know[i] = Own
 			}
 		}
-		v.suspect = [MaxPoints]bool{}
+		v.suspect = [engine.MaxPoints]bool{}
 	}
 	return nil
 }
 
 // applyOwnMove records the player's stone at a.Point and what it captured.
-func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
+func (v *View) applyOwnMove(a Announcement) error {
 	p, size := a.Point, v.Size()
-	if k := v.know[p]; k == PhantomOwn || k == PhantomOpponent {
+	if k := v.know[p]; k == Own || k == Opponent {
 		return v.contradiction("a move on %s, known as %v", p.Vertex(size), k)
 	}
-	v.know[p] = PhantomOwn
+	v.know[p] = Own
 	if a.Captures == 0 {
 		return nil
 	}
 	if a.Captured != nil {
 		for _, q := range a.Captured {
-			if v.know[q] == PhantomOwn {
+			if v.know[q] == Own {
 				return v.contradiction("%v captured its own stone %s", v.me, q.Vertex(size))
 			}
-			if k := v.know[q]; k == PhantomOpponent || k == PhantomOpponentUncertain {
-				v.know[q] = PhantomUnknown
+			if k := v.know[q]; k == Opponent || k == OpponentUncertain {
+				v.know[q] = Unknown
 			}
 		}
 		return nil
@@ -337,13 +339,13 @@ func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
 	// chains could have reached, through points that are not certainly the
 	// player's, may be gone. It stays on the player's board as uncertain
 	// (PG-7: show the uncertainty, do not hide it).
-	var seen [MaxPoints]bool
-	var stack [MaxPoints]Point
+	var seen [engine.MaxPoints]bool
+	var stack [engine.MaxPoints]engine.Point
 	top := 0
 	seen[p] = true
 	ns, n := v.neighbors(p)
 	for _, q := range ns[:n] {
-		if v.know[q] != PhantomOwn && !seen[q] {
+		if v.know[q] != Own && !seen[q] {
 			seen[q] = true
 			stack[top] = q
 			top++
@@ -352,12 +354,12 @@ func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
 	for top > 0 {
 		top--
 		q := stack[top]
-		if v.know[q] == PhantomOpponent {
-			v.know[q] = PhantomOpponentUncertain
+		if v.know[q] == Opponent {
+			v.know[q] = OpponentUncertain
 		}
 		ms, m := v.neighbors(q)
 		for _, r := range ms[:m] {
-			if v.know[r] != PhantomOwn && !seen[r] {
+			if v.know[r] != Own && !seen[r] {
 				seen[r] = true
 				stack[top] = r
 				top++
@@ -369,16 +371,16 @@ func (v *PhantomView) applyOwnMove(a PhantomAnnouncement) error {
 
 // applyOpponentMove removes the player's captured stones and learns the
 // opponent stones that surrounded them.
-func (v *PhantomView) applyOpponentMove(a PhantomAnnouncement) error {
-	v.suspect = [MaxPoints]bool{}
+func (v *View) applyOpponentMove(a Announcement) error {
+	v.suspect = [engine.MaxPoints]bool{}
 	if a.Captures == 0 {
 		return nil
 	}
 	size := v.Size()
 	if a.Captured != nil {
-		var gone [MaxPoints]bool
+		var gone [engine.MaxPoints]bool
 		for _, q := range a.Captured {
-			if k := v.know[q]; k != PhantomOwn && k != PhantomOwnUncertain {
+			if k := v.know[q]; k != Own && k != OwnUncertain {
 				return v.contradiction("captured %s is no stone of %v", q.Vertex(size), v.me)
 			}
 			gone[q] = true
@@ -389,15 +391,15 @@ func (v *PhantomView) applyOpponentMove(a PhantomAnnouncement) error {
 	// chain only if its smallest possible chain — x with the certain stones
 	// connected to it through certain stones — has at most n stones.
 	captured := a.Captures
-	var comp [MaxPoints]int16 // 1 + index of x's certain component
+	var comp [engine.MaxPoints]int16 // 1 + index of x's certain component
 	var compSize []int
 	for i := 0; i < size*size; i++ {
-		if v.know[i] != PhantomOwn || comp[i] != 0 {
+		if v.know[i] != Own || comp[i] != 0 {
 			continue
 		}
 		id := int16(len(compSize) + 1)
 		count := 0
-		stack := []Point{Point(i)}
+		stack := []engine.Point{engine.Point(i)}
 		comp[i] = id
 		for len(stack) > 0 {
 			q := stack[len(stack)-1]
@@ -405,7 +407,7 @@ func (v *PhantomView) applyOpponentMove(a PhantomAnnouncement) error {
 			count++
 			ms, m := v.neighbors(q)
 			for _, r := range ms[:m] {
-				if v.know[r] == PhantomOwn && comp[r] == 0 {
+				if v.know[r] == Own && comp[r] == 0 {
 					comp[r] = id
 					stack = append(stack, r)
 				}
@@ -413,14 +415,14 @@ func (v *PhantomView) applyOpponentMove(a PhantomAnnouncement) error {
 		}
 		compSize = append(compSize, count)
 	}
-	var candidates []Point
+	var candidates []engine.Point
 	for i := 0; i < size*size; i++ {
-		x := Point(i)
+		x := engine.Point(i)
 		smallest := 0
 		switch v.know[x] {
-		case PhantomOwn:
+		case Own:
 			smallest = compSize[comp[x]-1]
-		case PhantomOwnUncertain:
+		case OwnUncertain:
 			smallest = 1
 			var counted [4]int16
 			ms, m := v.neighbors(x)
@@ -442,17 +444,17 @@ func (v *PhantomView) applyOpponentMove(a PhantomAnnouncement) error {
 		return v.contradiction("%d stones of %v captured, but at most %d could be", captured, v.me, len(candidates))
 	case len(candidates) == captured:
 		// Every candidate was captured, so they were all there.
-		var gone [MaxPoints]bool
+		var gone [engine.MaxPoints]bool
 		for _, x := range candidates {
 			gone[x] = true
 		}
 		return v.removeCaptured(candidates, &gone)
 	}
 	for _, x := range candidates {
-		if v.know[x] == PhantomOwn {
+		if v.know[x] == Own {
 			v.suspect[x] = true
 		}
-		v.know[x] = PhantomOwnUncertain
+		v.know[x] = OwnUncertain
 	}
 	return nil
 }
@@ -460,9 +462,9 @@ func (v *PhantomView) applyOpponentMove(a PhantomAnnouncement) error {
 // removeCaptured empties the captured stones and marks their other
 // neighbours as opponent stones: a captured chain had no liberty, and a
 // stone of the player next to it would have been in it.
-func (v *PhantomView) removeCaptured(captured []Point, gone *[MaxPoints]bool) error {
+func (v *View) removeCaptured(captured []engine.Point, gone *[engine.MaxPoints]bool) error {
 	for _, q := range captured {
-		v.know[q] = PhantomUnknown
+		v.know[q] = Unknown
 	}
 	for _, q := range captured {
 		ns, n := v.neighbors(q)
@@ -470,21 +472,21 @@ func (v *PhantomView) removeCaptured(captured []Point, gone *[MaxPoints]bool) er
 			if gone[r] {
 				continue
 			}
-			if v.know[r] == PhantomOwn {
+			if v.know[r] == Own {
 				return v.contradiction("captured %s touches %s, a stone of %v that was not captured", q.Vertex(v.Size()), r.Vertex(v.Size()), v.me)
 			}
-			v.know[r] = PhantomOpponent
+			v.know[r] = Opponent
 		}
 	}
 	return nil
 }
 
 // neighbors returns the orthogonal neighbours of p, as Board.Neighbors.
-func (v *PhantomView) neighbors(p Point) (ns [4]Point, n int) {
+func (v *View) neighbors(p engine.Point) (ns [4]engine.Point, n int) {
 	size := int(v.size)
 	x, y := int(p)%size, int(p)/size
 	if y > 0 {
-		ns[n] = p - Point(size)
+		ns[n] = p - engine.Point(size)
 		n++
 	}
 	if x > 0 {
@@ -496,7 +498,7 @@ func (v *PhantomView) neighbors(p Point) (ns [4]Point, n int) {
 		n++
 	}
 	if y < size-1 {
-		ns[n] = p + Point(size)
+		ns[n] = p + engine.Point(size)
 		n++
 	}
 	return ns, n

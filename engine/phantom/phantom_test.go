@@ -1,18 +1,20 @@
-package engine
+package phantom
 
 import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// phantomAt returns a referee on the diagram (rows from the top) with
+// refereeAt returns a referee on the diagram (rows from the top) with
 // toMove to play.
-func phantomAt(t testing.TB, rules PhantomRules, toMove Color, rows ...string) PhantomReferee {
+func refereeAt(t testing.TB, rules engine.PhantomRules, toMove engine.Color, rows ...string) Referee {
 	t.Helper()
-	b := MustParseBoard(rows...)
-	r, err := NewPhantomRefereeAt(Options{Variant: VariantPhantom, Size: b.Size(), Rules: rules}, b, toMove)
+	b := engine.MustParseBoard(rows...)
+	r, err := NewRefereeAt(engine.Options{Variant: engine.VariantPhantom, Size: b.Size(), Rules: rules}, b, toMove)
 	if err != nil {
 		t.Fatalf("NewPhantomRefereeAt: %v", err)
 	}
@@ -20,9 +22,9 @@ func phantomAt(t testing.TB, rules PhantomRules, toMove Color, rows ...string) P
 }
 
 // vx parses a vertex or fails the test.
-func vx(t testing.TB, size int, s string) Point {
+func vx(t testing.TB, size int, s string) engine.Point {
 	t.Helper()
-	p, err := ParseVertex(size, s)
+	p, err := engine.ParseVertex(size, s)
 	if err != nil {
 		t.Fatalf("ParseVertex(%q): %v", s, err)
 	}
@@ -30,9 +32,9 @@ func vx(t testing.TB, size int, s string) Point {
 }
 
 // vxs parses a list of vertices ("-" or "" for none).
-func vxs(t testing.TB, size int, list ...string) []Point {
+func vxs(t testing.TB, size int, list ...string) []engine.Point {
 	t.Helper()
-	var ps []Point
+	var ps []engine.Point
 	for _, s := range list {
 		ps = append(ps, vx(t, size, s))
 	}
@@ -41,7 +43,7 @@ func vxs(t testing.TB, size int, list ...string) []Point {
 
 // tryOK plays a try that must not be an error and returns the next referee
 // and the outcome.
-func tryOK(t testing.TB, r PhantomReferee, c Color, vertex string) (PhantomReferee, TryOutcome) {
+func tryOK(t testing.TB, r Referee, c engine.Color, vertex string) (Referee, TryOutcome) {
 	t.Helper()
 	next, out, err := r.Try(c, vx(t, r.board.Size(), vertex))
 	if err != nil {
@@ -52,7 +54,7 @@ func tryOK(t testing.TB, r PhantomReferee, c Color, vertex string) (PhantomRefer
 
 // playLegal plays a list of tries that must all be legal moves or passes,
 // alternating from the player to move.
-func playLegal(t testing.TB, r PhantomReferee, vertices ...string) PhantomReferee {
+func playLegal(t testing.TB, r Referee, vertices ...string) Referee {
 	t.Helper()
 	for _, v := range vertices {
 		var out TryOutcome
@@ -77,24 +79,24 @@ func TestPG1Pass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := playLegal(t, phantomAt(t, RulesCommon, Black, tt.rows...), tt.moves...)
+			r := playLegal(t, refereeAt(t, engine.RulesCommon, engine.Black, tt.rows...), tt.moves...)
 			mover := r.ToMove()
-			next, out, err := r.Try(mover, Pass)
+			next, out, err := r.Try(mover, engine.Pass)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := TryOutcome{Mover: mover, Point: Pass, Legal: true, Pass: true}
+			want := TryOutcome{Mover: mover, Point: engine.Pass, Legal: true, Pass: true}
 			if !reflect.DeepEqual(out, want) {
 				t.Errorf("outcome %+v, want %+v", out, want)
 			}
-			if next.ToMove() != mover.Opponent() || next.Passes() != r.Passes()+1 || next.Board() != r.Board() || next.Ko() != NoPoint {
+			if next.ToMove() != mover.Opponent() || next.Passes() != r.Passes()+1 || next.Board() != r.Board() || next.Ko() != engine.NoPoint {
 				t.Errorf("after pass: to move %v passes %d ko %v board changed %v", next.ToMove(), next.Passes(), next.Ko(), next.Board() != r.Board())
 			}
 		})
 	}
 	// In the last position the pass had something to clear.
-	r := playLegal(t, phantomAt(t, RulesCommon, Black, ".....", ".XO..", "XO.O.", ".XO..", "....."), "C3")
-	if r.Ko() == NoPoint {
+	r := playLegal(t, refereeAt(t, engine.RulesCommon, engine.Black, ".....", ".XO..", "XO.O.", ".XO..", "....."), "C3")
+	if r.Ko() == engine.NoPoint {
 		t.Fatal("PG-1 pass clears the ko: the position has no ko to clear")
 	}
 }
@@ -118,7 +120,7 @@ func TestPG2IllegalTries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := playLegal(t, phantomAt(t, RulesCommon, Black, tt.rows...), tt.moves...)
+			r := playLegal(t, refereeAt(t, engine.RulesCommon, engine.Black, tt.rows...), tt.moves...)
 			p := vx(t, 5, tt.vertex)
 			c := r.ToMove()
 			next, out, err := r.Try(c, p)
@@ -146,12 +148,12 @@ func TestPG2IllegalTries(t *testing.T) {
 }
 
 func TestPG2NoLimitOnTries(t *testing.T) {
-	r := phantomAt(t, RulesCommon, Black, "XXXXX", "XOOOX", "XO.OX", "XOOOX", "XXXX.")
+	r := refereeAt(t, engine.RulesCommon, engine.Black, "XXXXX", "XOOOX", "XO.OX", "XOOOX", "XXXX.")
 	start := r
 	for i := 0; i < 100; i++ {
 		for _, v := range []string{"A1", "B2", "C4", "E5"} {
 			var out TryOutcome
-			r, out = tryOK(t, r, Black, v)
+			r, out = tryOK(t, r, engine.Black, v)
 			if out.Legal {
 				t.Fatalf("PG-2 try %s: legal, want illegal", v)
 			}
@@ -161,28 +163,28 @@ func TestPG2NoLimitOnTries(t *testing.T) {
 		t.Fatal("PG-2 400 illegal tries changed the referee")
 	}
 	// C3 captures the white chain: still Black's turn, and it is legal.
-	r, out := tryOK(t, r, Black, "C3")
-	if !out.Legal || len(out.Captured) != 8 || r.ToMove() != White {
+	r, out := tryOK(t, r, engine.Black, "C3")
+	if !out.Legal || len(out.Captured) != 8 || r.ToMove() != engine.White {
 		t.Fatalf("PG-2 after illegal tries, C3: %+v, to move %v", out, r.ToMove())
 	}
 }
 
 func TestPG2Errors(t *testing.T) {
-	r := phantomAt(t, RulesCommon, Black, ".....", ".....", ".....", ".....", ".....")
+	r := refereeAt(t, engine.RulesCommon, engine.Black, ".....", ".....", ".....", ".....", ".....")
 	ended := playLegal(t, r, "pass", "pass")
 	tests := []struct {
 		name string
-		r    PhantomReferee
-		c    Color
-		p    Point
+		r    Referee
+		c    engine.Color
+		p    engine.Point
 		want error
 	}{
-		{"PG-2 out of turn", r, White, 0, ErrNotYourTurn},
-		{"PG-2 empty colour", r, Empty, 0, ErrNotYourTurn},
-		{"PG-2 off the board", r, Black, 25, ErrOffBoard},
-		{"PG-2 negative point", r, Black, NoPoint, ErrOffBoard},
-		{"PG-9 try after the end", ended, Black, 0, ErrGameOver},
-		{"PG-9 pass after the end", ended, Black, Pass, ErrGameOver},
+		{"PG-2 out of turn", r, engine.White, 0, engine.ErrNotYourTurn},
+		{"PG-2 empty colour", r, engine.Empty, 0, engine.ErrNotYourTurn},
+		{"PG-2 off the board", r, engine.Black, 25, engine.ErrOffBoard},
+		{"PG-2 negative point", r, engine.Black, engine.NoPoint, engine.ErrOffBoard},
+		{"PG-9 try after the end", ended, engine.Black, 0, engine.ErrGameOver},
+		{"PG-9 pass after the end", ended, engine.Black, engine.Pass, engine.ErrGameOver},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,18 +235,18 @@ func TestPG3Captures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := phantomAt(t, RulesCommon, Black, tt.rows...)
-			next, out := tryOK(t, r, Black, tt.vertex)
+			r := refereeAt(t, engine.RulesCommon, engine.Black, tt.rows...)
+			next, out := tryOK(t, r, engine.Black, tt.vertex)
 			if !out.Legal || out.Pass || out.Reason != TryNoReason {
 				t.Fatalf("outcome %+v, want a legal move", out)
 			}
 			if want := vxs(t, 5, tt.captured...); !reflect.DeepEqual(out.Captured, want) {
-				t.Errorf("captured %s, want %s", FormatVertices(5, out.Captured), FormatVertices(5, want))
+				t.Errorf("captured %s, want %s", engine.FormatVertices(5, out.Captured), engine.FormatVertices(5, want))
 			}
-			if want := MustParseBoard(tt.after...); next.Board() != want {
+			if want := engine.MustParseBoard(tt.after...); next.Board() != want {
 				t.Errorf("board after:\n%vwant:\n%v", next.Board(), want)
 			}
-			if next.ToMove() != White || next.Passes() != 0 {
+			if next.ToMove() != engine.White || next.Passes() != 0 {
 				t.Errorf("to move %v passes %d, want white 0", next.ToMove(), next.Passes())
 			}
 		})
@@ -308,7 +310,7 @@ func TestPG4Ko(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := phantomAt(t, RulesCommon, Black, tt.rows...)
+			r := refereeAt(t, engine.RulesCommon, engine.Black, tt.rows...)
 			for i, s := range tt.steps {
 				before := r
 				var out TryOutcome
@@ -320,7 +322,7 @@ func TestPG4Ko(t *testing.T) {
 					t.Fatalf("step %d: illegal try changed the referee", i)
 				}
 			}
-			want := NoPoint
+			want := engine.NoPoint
 			if tt.wantKo != "" {
 				want = vx(t, 5, tt.wantKo)
 			}
@@ -361,8 +363,8 @@ func TestPG5AtariFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := phantomAt(t, RulesCommon, Black, tt.rows...)
-			_, out := tryOK(t, r, Black, tt.vertex)
+			r := refereeAt(t, engine.RulesCommon, engine.Black, tt.rows...)
+			_, out := tryOK(t, r, engine.Black, tt.vertex)
 			if !out.Legal {
 				t.Fatalf("illegal: %v", out.Reason)
 			}
@@ -370,7 +372,7 @@ func TestPG5AtariFacts(t *testing.T) {
 				t.Errorf("atari-opponent %v atari-self %v captured %d, want %v %v %d",
 					out.AtariOpponent, out.AtariSelf, len(out.Captured), tt.opp, tt.self, tt.wantCaptured)
 			}
-			ref := phantomReferenceTry(r.Board(), r.Ko(), Black, vx(t, 5, tt.vertex))
+			ref := referenceTry(r.Board(), r.Ko(), engine.Black, vx(t, 5, tt.vertex))
 			if ref.out.AtariOpponent != out.AtariOpponent || ref.out.AtariSelf != out.AtariSelf {
 				t.Errorf("reference referee says %v %v", ref.out.AtariOpponent, ref.out.AtariSelf)
 			}
@@ -387,13 +389,13 @@ type announceCase struct {
 // checkAnnouncements announces o under rules to both players and compares
 // the words and the key=value form, and checks that the key=value form
 // reads back to the same announcement and that it validates.
-func checkAnnouncements(t *testing.T, rules PhantomRules, size int, o TryOutcome, want announceCase) {
+func checkAnnouncements(t *testing.T, rules engine.PhantomRules, size int, o TryOutcome, want announceCase) {
 	t.Helper()
 	for _, side := range []struct {
-		to       Color
+		to       engine.Color
 		text, kv string
 	}{{o.Mover, want.toMover, want.kvMover}, {o.Mover.Opponent(), want.toOpponent, want.kvOpponent}} {
-		a := PhantomAnnounce(rules, size, o, side.to)
+		a := Announce(rules, size, o, side.to)
 		if err := a.Validate(); err != nil {
 			t.Errorf("%s to %v: %v", rules, side.to, err)
 		}
@@ -403,7 +405,7 @@ func checkAnnouncements(t *testing.T, rules PhantomRules, size int, o TryOutcome
 		if got := a.KeyValues(); got != side.kv {
 			t.Errorf("%s to %v: KeyValues\n got %q\nwant %q", rules, side.to, got, side.kv)
 		}
-		back, err := ParsePhantomAnnouncement(rules, size, side.to, a.KeyValues())
+		back, err := ParseAnnouncement(rules, size, side.to, a.KeyValues())
 		if err != nil {
 			t.Errorf("%s to %v: reading %q back: %v", rules, side.to, a.KeyValues(), err)
 		} else if !reflect.DeepEqual(back, a) {
@@ -438,11 +440,11 @@ func sceneOutcome(t *testing.T, name string) TryOutcome {
 		if s.name != name {
 			continue
 		}
-		r := phantomAt(t, RulesCommon, Black, s.rows...)
+		r := refereeAt(t, engine.RulesCommon, engine.Black, s.rows...)
 		if name == "ko" {
 			// Black takes the ko, White tries to retake at once.
 			r = playLegal(t, r, "C3")
-			_, out := tryOK(t, r, White, "B3")
+			_, out := tryOK(t, r, engine.White, "B3")
 			return out
 		}
 		r = playLegal(t, r, s.before...)
@@ -501,7 +503,7 @@ func TestPG6CommonAnnouncements(t *testing.T) {
 	}
 	for _, s := range announcementScenes {
 		t.Run("PG-6 "+s.name, func(t *testing.T) {
-			checkAnnouncements(t, RulesCommon, 5, sceneOutcome(t, s.name), tests[s.name])
+			checkAnnouncements(t, engine.RulesCommon, 5, sceneOutcome(t, s.name), tests[s.name])
 		})
 	}
 }
@@ -554,7 +556,7 @@ func TestPG7HamburgAnnouncements(t *testing.T) {
 	}
 	for _, s := range announcementScenes {
 		t.Run("PG-7 "+s.name, func(t *testing.T) {
-			checkAnnouncements(t, RulesHamburg, 5, sceneOutcome(t, s.name), tests[s.name])
+			checkAnnouncements(t, engine.RulesHamburg, 5, sceneOutcome(t, s.name), tests[s.name])
 		})
 	}
 }
@@ -606,7 +608,7 @@ func TestPG8KriegspielAnnouncements(t *testing.T) {
 	}
 	for _, s := range announcementScenes {
 		t.Run("PG-8 "+s.name, func(t *testing.T) {
-			checkAnnouncements(t, RulesKriegspiel, 5, sceneOutcome(t, s.name), tests[s.name])
+			checkAnnouncements(t, engine.RulesKriegspiel, 5, sceneOutcome(t, s.name), tests[s.name])
 		})
 	}
 }
@@ -659,9 +661,9 @@ func TestPG5PG6PG7PG8Snapback(t *testing.T) {
 			told{"White has moved; White captures 3 stones", "White has moved (C1); White captures 3 stones"},
 			told{"White has moved; White has captured B1,B2,C2", "White has moved (C1); White captures 3 stones"}},
 	}
-	for _, rules := range []PhantomRules{RulesCommon, RulesHamburg, RulesKriegspiel} {
+	for _, rules := range []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel} {
 		t.Run(string(rules), func(t *testing.T) {
-			r := phantomAt(t, rules, Black, snapbackRows...)
+			r := refereeAt(t, rules, engine.Black, snapbackRows...)
 			for i, s := range steps {
 				var out TryOutcome
 				mover := r.ToMove()
@@ -669,15 +671,15 @@ func TestPG5PG6PG7PG8Snapback(t *testing.T) {
 				if !out.Legal || !reflect.DeepEqual(out.Captured, vxs(t, 9, s.captured...)) || out.AtariOpponent != s.opp || out.AtariSelf != s.self {
 					t.Fatalf("step %d %s: %+v", i, s.vertex, out)
 				}
-				want := map[PhantomRules]told{RulesCommon: s.common, RulesHamburg: s.hamburg, RulesKriegspiel: s.kriegs}[rules]
-				if got := PhantomAnnounce(rules, 9, out, Black).String(); got != want.black {
+				want := map[engine.PhantomRules]told{engine.RulesCommon: s.common, engine.RulesHamburg: s.hamburg, engine.RulesKriegspiel: s.kriegs}[rules]
+				if got := Announce(rules, 9, out, engine.Black).String(); got != want.black {
 					t.Errorf("step %d %s to black:\n got %q\nwant %q", i, s.vertex, got, want.black)
 				}
-				if got := PhantomAnnounce(rules, 9, out, White).String(); got != want.white {
+				if got := Announce(rules, 9, out, engine.White).String(); got != want.white {
 					t.Errorf("step %d %s to white:\n got %q\nwant %q", i, s.vertex, got, want.white)
 				}
 			}
-			if r.Ko() != NoPoint {
+			if r.Ko() != engine.NoPoint {
 				t.Errorf("a snapback of three stones is no ko, got ko at %s", r.Ko().Vertex(9))
 			}
 		})
@@ -699,7 +701,7 @@ func TestPG9End(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := phantomAt(t, RulesCommon, Black, empty...)
+			r := refereeAt(t, engine.RulesCommon, engine.Black, empty...)
 			for _, v := range tt.tries {
 				r, _ = tryOK(t, r, r.ToMove(), v)
 			}
@@ -711,7 +713,7 @@ func TestPG9End(t *testing.T) {
 }
 
 func TestPG9Score(t *testing.T) {
-	r := phantomAt(t, RulesCommon, Black,
+	r := refereeAt(t, engine.RulesCommon, engine.Black,
 		"..X.O",
 		"..X.O",
 		"XXXOO",
@@ -721,7 +723,7 @@ func TestPG9Score(t *testing.T) {
 	if !r.PlayEnded() {
 		t.Fatal("play has not ended")
 	}
-	s := r.Score(Marking{})
+	s := r.Score(engine.Marking{})
 	// Black: 7 stones + 8 territory; White: 6 stones + 2 territory + 7.5.
 	if s.Black != 15 || s.White != 15.5 {
 		t.Errorf("PG-9 score %v–%v, want 15–15.5", s.Black, s.White)
@@ -729,48 +731,48 @@ func TestPG9Score(t *testing.T) {
 	if got := s.Result().String(); got != "W+0.5" {
 		t.Errorf("PG-9 result %s, want W+0.5", got)
 	}
-	dead := MarkingOf(r.Board(), vxs(t, 5, "E5"))
+	dead := engine.MarkingOf(r.Board(), vxs(t, 5, "E5"))
 	if got := r.Score(dead).Result().String(); got != "B+17.5" {
 		t.Errorf("PG-9 result with the white chain dead %s, want B+17.5", got)
 	}
 	// GO-4: play may resume.
-	if _, err := r.Resume(White); err != nil {
+	if _, err := r.Resume(engine.White); err != nil {
 		t.Fatal(err)
 	}
-	resumed, _ := r.Resume(White)
-	if resumed.PlayEnded() || resumed.ToMove() != White {
+	resumed, _ := r.Resume(engine.White)
+	if resumed.PlayEnded() || resumed.ToMove() != engine.White {
 		t.Errorf("PG-D5 resume: ended %v to move %v", resumed.PlayEnded(), resumed.ToMove())
 	}
-	if _, err := resumed.Resume(Black); !errors.Is(err, ErrWrongPhase) {
+	if _, err := resumed.Resume(engine.Black); !errors.Is(err, engine.ErrWrongPhase) {
 		t.Errorf("PG-D5 resume while playing: %v, want ErrWrongPhase", err)
 	}
 }
 
 func TestPG9Options(t *testing.T) {
-	r, err := NewPhantomReferee(Options{})
+	r, err := NewReferee(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := r.Options(); o.Variant != VariantPhantom || o.Size != 9 || o.Komi != 7.5 || o.Rules != RulesCommon {
+	if o := r.Options(); o.Variant != engine.VariantPhantom || o.Size != 9 || o.Komi != 7.5 || o.Rules != engine.RulesCommon {
 		t.Errorf("PG-9 defaults %+v, want phantom 9×9 komi 7.5 common", o)
 	}
-	if b0 := r.Board(); r.ToMove() != Black || r.Ko() != NoPoint || r.Passes() != 0 || b0.Count(Black)+b0.Count(White) != 0 {
+	if b0 := r.Board(); r.ToMove() != engine.Black || r.Ko() != engine.NoPoint || r.Passes() != 0 || b0.Count(engine.Black)+b0.Count(engine.White) != 0 {
 		t.Errorf("a new referee is not an empty board with Black to move")
 	}
-	for _, o := range []Options{
-		{Variant: VariantGo},
-		{Variant: VariantPhantom, Size: 4},
-		{Variant: VariantPhantom, Rules: "chinese"},
+	for _, o := range []engine.Options{
+		{Variant: engine.VariantGo},
+		{Variant: engine.VariantPhantom, Size: 4},
+		{Variant: engine.VariantPhantom, Rules: "chinese"},
 	} {
-		if _, err := NewPhantomReferee(o); !errors.Is(err, ErrBadOptions) {
+		if _, err := NewReferee(o); !errors.Is(err, engine.ErrBadOptions) {
 			t.Errorf("NewPhantomReferee(%+v): %v, want ErrBadOptions", o, err)
 		}
 	}
-	b := MustParseBoard(".....", ".....", ".....", "X....", "OX...")
-	if _, err := NewPhantomRefereeAt(Options{Size: 5}, b, Black); !errors.Is(err, ErrBadOptions) {
+	b := engine.MustParseBoard(".....", ".....", ".....", "X....", "OX...")
+	if _, err := NewRefereeAt(engine.Options{Size: 5}, b, engine.Black); !errors.Is(err, engine.ErrBadOptions) {
 		t.Errorf("a position with a dead chain: %v, want ErrBadOptions", err)
 	}
-	if _, err := NewPhantomRefereeAt(Options{Size: 7}, MustParseBoard(".....", ".....", ".....", ".....", "....."), Black); !errors.Is(err, ErrBadOptions) {
+	if _, err := NewRefereeAt(engine.Options{Size: 7}, engine.MustParseBoard(".....", ".....", ".....", ".....", "....."), engine.Black); !errors.Is(err, engine.ErrBadOptions) {
 		t.Errorf("a position of the wrong size: %v, want ErrBadOptions", err)
 	}
 }
@@ -790,18 +792,18 @@ func TestPG2TryReasonWords(t *testing.T) {
 	}
 }
 
-// phantomReference is the outcome of the reference referee below.
-type phantomReference struct {
-	next Board
+// reference is the outcome of the reference referee below.
+type reference struct {
+	next engine.Board
 	out  TryOutcome
-	ko   Point
+	ko   engine.Point
 }
 
-// phantomReferenceTry is PG-2..PG-5 written as directly as possible from
+// referenceTry is PG-2..PG-5 written as directly as possible from
 // the text of the rules, with Board.Chain and no shortcuts: the fuzz tests
 // hold the referee to it on every try.
-func phantomReferenceTry(b Board, ko Point, c Color, p Point) phantomReference {
-	res := phantomReference{next: b, out: TryOutcome{Mover: c, Point: p}, ko: ko}
+func referenceTry(b engine.Board, ko engine.Point, c engine.Color, p engine.Point) reference {
+	res := reference{next: b, out: TryOutcome{Mover: c, Point: p}, ko: ko}
 	opp := c.Opponent()
 	switch b.At(p) {
 	case c:
@@ -813,15 +815,15 @@ func phantomReferenceTry(b Board, ko Point, c Color, p Point) phantomReference {
 	}
 	next := b
 	next.Set(p, c)
-	placed := phantomChainLiberties(next)
-	var captured []Point
+	placed := chainLiberties(next)
+	var captured []engine.Point
 	for i := 0; i < next.Points(); i++ {
-		if q := Point(i); next.At(q) == opp && placed[q] == 0 {
+		if q := engine.Point(i); next.At(q) == opp && placed[q] == 0 {
 			captured = append(captured, q)
 		}
 	}
 	for _, q := range captured {
-		next.Set(q, Empty)
+		next.Set(q, engine.Empty)
 	}
 	stones, libs := next.Chain(p)
 	switch {
@@ -838,9 +840,9 @@ func phantomReferenceTry(b Board, ko Point, c Color, p Point) phantomReference {
 	}
 	// "at least one opponent chain has exactly one liberty after the move
 	// and had two or more before it"
-	before, after := phantomChainLiberties(b), phantomChainLiberties(next)
+	before, after := chainLiberties(b), chainLiberties(next)
 	for i := 0; i < next.Points(); i++ {
-		if q := Point(i); next.At(q) == opp && after[q] == 1 && before[q] >= 2 {
+		if q := engine.Point(i); next.At(q) == opp && after[q] == 1 && before[q] >= 2 {
 			res.out.AtariOpponent = true
 		}
 	}
@@ -854,7 +856,7 @@ func phantomReferenceTry(b Board, ko Point, c Color, p Point) phantomReference {
 		}
 	}
 	res.out.AtariSelf = len(libs) == 1 && (len(captured) > 0 || !joinedInAtari)
-	res.ko = NoPoint
+	res.ko = engine.NoPoint
 	if len(captured) == 1 && len(stones) == 1 && len(libs) == 1 {
 		res.ko = captured[0]
 	}
@@ -862,12 +864,12 @@ func phantomReferenceTry(b Board, ko Point, c Color, p Point) phantomReference {
 	return res
 }
 
-// phantomChainLiberties returns, for every stone of b, the number of
+// chainLiberties returns, for every stone of b, the number of
 // liberties of its chain, from Board.Chain.
-func phantomChainLiberties(b Board) (libs [MaxPoints]int) {
-	var done [MaxPoints]bool
+func chainLiberties(b engine.Board) (libs [engine.MaxPoints]int) {
+	var done [engine.MaxPoints]bool
 	for i := 0; i < b.Points(); i++ {
-		if p := Point(i); b.At(p) != Empty && !done[p] {
+		if p := engine.Point(i); b.At(p) != engine.Empty && !done[p] {
 			stones, l := b.Chain(p)
 			for _, q := range stones {
 				done[q] = true
@@ -878,17 +880,17 @@ func phantomChainLiberties(b Board) (libs [MaxPoints]int) {
 	return libs
 }
 
-// phantomRandomGame plays a random game from the bytes of data (as a fuzz
+// randomGame plays a random game from the bytes of data (as a fuzz
 // input) and calls visit after every try. Tries are drawn mostly among the
 // mover's sensible tries of a view that is fed its announcements, sometimes
 // among all points, and sometimes a pass.
-func phantomRandomGame(t testing.TB, data []byte, visit func(before, after PhantomReferee, out TryOutcome, views *[3]PhantomView)) {
+func randomGame(t testing.TB, data []byte, visit func(before, after Referee, out TryOutcome, views *[3]View)) {
 	t.Helper()
-	size := MinSize
-	rules := RulesCommon
+	size := engine.MinSize
+	rules := engine.RulesCommon
 	if len(data) >= 2 {
-		size = MinSize + int(data[0])%5
-		rules = []PhantomRules{RulesCommon, RulesHamburg, RulesKriegspiel}[int(data[1])%3]
+		size = engine.MinSize + int(data[0])%5
+		rules = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}[int(data[1])%3]
 		data = data[2:]
 	}
 	var seed uint64
@@ -897,26 +899,26 @@ func phantomRandomGame(t testing.TB, data []byte, visit func(before, after Phant
 		seed = seed*0x9e3779b97f4a7c15 + uint64(i)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(len(data))))
-	o := Options{Variant: VariantPhantom, Size: size, Rules: rules}
-	r, err := NewPhantomReferee(o)
+	o := engine.Options{Variant: engine.VariantPhantom, Size: size, Rules: rules}
+	r, err := NewReferee(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	views := [3]PhantomView{}
-	for _, c := range []Color{Black, White} {
-		if views[c], err = NewPhantomView(o, c); err != nil {
+	views := [3]View{}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if views[c], err = NewView(o, c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for try := 0; try < 40*size && !r.PlayEnded(); try++ {
 		c := r.ToMove()
-		p := Pass
+		p := engine.Pass
 		switch k := rng.IntN(100); {
 		case k < 2:
-		case r.Ko() != NoPoint && k < 50:
+		case r.Ko() != engine.NoPoint && k < 50:
 			p = r.Ko() // the ko recapture, rare in random play otherwise
 		case k < 12:
-			p = Point(rng.IntN(size * size))
+			p = engine.Point(rng.IntN(size * size))
 		default:
 			if tries := views[c].SensibleTries(); len(tries) > 0 {
 				p = tries[rng.IntN(len(tries))]
@@ -926,20 +928,20 @@ func phantomRandomGame(t testing.TB, data []byte, visit func(before, after Phant
 		if err != nil {
 			t.Fatalf("try %d %v %s: %v", try, c, p.Vertex(size), err)
 		}
-		for _, to := range []Color{Black, White} {
-			a := PhantomAnnounce(rules, size, out, to)
+		for _, to := range []engine.Color{engine.Black, engine.White} {
+			a := Announce(rules, size, out, to)
 			if views[to], err = views[to].Apply(a); err != nil {
 				t.Fatalf("try %d: view of %v applying %q: %v\n%v", try, to, a.KeyValues(), err, r.Board())
 			}
 		}
 		visit(r, next, out, &views)
-		phantomCheckViews(t, next, views[Black], views[White])
+		checkViews(t, next, views[engine.Black], views[engine.White])
 		r = next
 	}
 }
 
-// phantomCheckViews checks every fact the views claim against the referee.
-func phantomCheckViews(t testing.TB, r PhantomReferee, views ...PhantomView) {
+// checkViews checks every fact the views claim against the referee.
+func checkViews(t testing.TB, r Referee, views ...View) {
 	t.Helper()
 	b := r.Board()
 	for _, v := range views {
@@ -948,23 +950,23 @@ func phantomCheckViews(t testing.TB, r PhantomReferee, views ...PhantomView) {
 			t.Fatalf("view of %v: to move %v passes %d, referee %v %d", me, v.ToMove(), v.Passes(), r.ToMove(), r.Passes())
 		}
 		for i := 0; i < b.Points(); i++ {
-			p := Point(i)
+			p := engine.Point(i)
 			k := v.At(p)
 			switch {
-			case k == PhantomOwn && b.At(p) != me:
+			case k == Own && b.At(p) != me:
 				t.Fatalf("view of %v claims an own stone at %s\n%v", me, p.Vertex(b.Size()), b)
-			case k == PhantomOpponent && b.At(p) != me.Opponent():
+			case k == Opponent && b.At(p) != me.Opponent():
 				t.Fatalf("view of %v claims an opponent stone at %s\n%v", me, p.Vertex(b.Size()), b)
-			case b.At(p) == me && k != PhantomOwn && k != PhantomOwnUncertain:
+			case b.At(p) == me && k != Own && k != OwnUncertain:
 				t.Fatalf("view of %v misses its stone at %s (%v)\n%v", me, p.Vertex(b.Size()), k, b)
-			case k == PhantomOwnUncertain && v.Rules() != RulesHamburg:
+			case k == OwnUncertain && v.Rules() != engine.RulesHamburg:
 				t.Fatalf("view of %v has an uncertain stone under %s", me, v.Rules())
 			}
 		}
 	}
 }
 
-func phantomSeedCorpus(f *testing.F) {
+func seedCorpus(f *testing.F) {
 	for i := 0; i < 15; i++ {
 		f.Add([]byte{byte(i), byte(i), byte(i * 7), byte(i * 13), 1, 2, 3})
 	}
@@ -975,22 +977,22 @@ func phantomSeedCorpus(f *testing.F) {
 // board are those placed minus those captured, an illegal try changes
 // nothing, and replaying the tries reproduces every position (T-8, T-9).
 func FuzzPhantomReferee(f *testing.F) {
-	phantomSeedCorpus(f)
+	seedCorpus(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		type played struct {
-			c Color
-			p Point
+			c engine.Color
+			p engine.Point
 		}
 		var log []played
-		var states []PhantomReferee
+		var states []Referee
 		var outcomes []TryOutcome
 		var placed, lost [3]int
-		var start PhantomReferee
-		phantomRandomGame(t, data, func(before, after PhantomReferee, out TryOutcome, _ *[3]PhantomView) {
+		var start Referee
+		randomGame(t, data, func(before, after Referee, out TryOutcome, _ *[3]View) {
 			if len(states) == 0 {
 				start = before
 			}
-			ref := phantomReferenceTry(before.Board(), before.Ko(), out.Mover, out.Point)
+			ref := referenceTry(before.Board(), before.Ko(), out.Mover, out.Point)
 			if !out.Pass {
 				if !reflect.DeepEqual(out, ref.out) {
 					t.Fatalf("outcome %+v, reference %+v\n%v", out, ref.out, before.Board())
@@ -1010,7 +1012,7 @@ func FuzzPhantomReferee(f *testing.F) {
 				}
 			}
 			b := after.Board()
-			for _, c := range []Color{Black, White} {
+			for _, c := range []engine.Color{engine.Black, engine.White} {
 				if b.Count(c) != placed[c]-lost[c] {
 					t.Fatalf("%v has %d stones, placed %d lost %d", c, b.Count(c), placed[c], lost[c])
 				}
@@ -1033,7 +1035,7 @@ func FuzzPhantomReferee(f *testing.F) {
 
 // TestPGD3RandomGames plays more random games than the seed corpus in the
 // normal test run: every outcome is held to the reference referee, every
-// view fact to the referee's board (phantomCheckViews), and the games must
+// view fact to the referee's board (checkViews), and the games must
 // reach the cases the checks are about.
 func TestPGD3RandomGames(t *testing.T) {
 	games := 30
@@ -1046,9 +1048,9 @@ func TestPGD3RandomGames(t *testing.T) {
 	}
 	for g := 0; g < games; g++ {
 		data := []byte{byte(g), byte(g / 5), byte(g >> 8), byte(g * 31), byte(g * 17)}
-		phantomRandomGame(t, data, func(before, after PhantomReferee, out TryOutcome, views *[3]PhantomView) {
+		randomGame(t, data, func(before, after Referee, out TryOutcome, views *[3]View) {
 			if !out.Pass {
-				ref := phantomReferenceTry(before.Board(), before.Ko(), out.Mover, out.Point)
+				ref := referenceTry(before.Board(), before.Ko(), out.Mover, out.Point)
 				if !reflect.DeepEqual(out, ref.out) {
 					t.Fatalf("game %d: outcome %+v, reference %+v\n%v", g, out, ref.out, before.Board())
 				}
@@ -1080,19 +1082,19 @@ func TestPGD3RandomGames(t *testing.T) {
 			if out.AtariSelf && !out.AtariOpponent {
 				count.selfAlone++
 			}
-			for _, c := range []Color{Black, White} {
+			for _, c := range []engine.Color{engine.Black, engine.White} {
 				v := views[c]
 				uncertain := 0
 				for i := 0; i < v.Size()*v.Size(); i++ {
-					switch v.At(Point(i)) {
-					case PhantomOwnUncertain:
+					switch v.At(engine.Point(i)) {
+					case OwnUncertain:
 						uncertain++
-					case PhantomOpponent:
+					case Opponent:
 						count.opponentKnown++
 					}
 				}
 				count.uncertain += uncertain
-				if v.Rules() == RulesHamburg && out.Mover != c && len(out.Captured) > 0 && uncertain == 0 {
+				if v.Rules() == engine.RulesHamburg && out.Mover != c && len(out.Captured) > 0 && uncertain == 0 {
 					count.hamburgResolved++
 				}
 			}
@@ -1111,7 +1113,7 @@ func TestPGD3RandomGames(t *testing.T) {
 func BenchmarkPhantomTry(b *testing.B) {
 	for _, size := range []int{9, 19} {
 		b.Run(map[int]string{9: "9x9", 19: "19x19"}[size], func(b *testing.B) {
-			start, err := NewPhantomReferee(Options{Size: size})
+			start, err := NewReferee(engine.Options{Size: size})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -1120,9 +1122,9 @@ func BenchmarkPhantomTry(b *testing.B) {
 			moves := 0
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				p := Point(rng.IntN(size * size))
+				p := engine.Point(rng.IntN(size * size))
 				if rng.IntN(64) == 0 {
-					p = Pass
+					p = engine.Pass
 				}
 				next, out, err := r.Try(r.ToMove(), p)
 				if err != nil {

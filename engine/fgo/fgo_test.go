@@ -1,4 +1,4 @@
-package engine
+package fgo
 
 import (
 	"errors"
@@ -6,61 +6,63 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/engine"
 )
 
-// fgoTestGame returns an F-Go game on the position of the diagram, with
+// testGame returns an F-Go game on the position of the diagram, with
 // that position as the only earlier one.
-func fgoTestGame(t testing.TB, suicide SuicideRule, rows ...string) FGoGame {
+func testGame(t testing.TB, suicide engine.SuicideRule, rows ...string) Game {
 	t.Helper()
-	g, err := NewFGoGame(Options{Size: len(rows), Suicide: suicide})
+	g, err := NewGame(engine.Options{Size: len(rows), Suicide: suicide})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.board = MustParseBoard(rows...)
-	g.history = (*positionHistory)(nil).push(g.board)
+	g.board = engine.MustParseBoard(rows...)
+	g.history = (*engine.PositionHistory)(nil).Push(g.board)
 	return g
 }
 
-func fgoPoint(t testing.TB, size int, v string) Point {
+func point(t testing.TB, size int, v string) engine.Point {
 	t.Helper()
-	p, err := ParseVertex(size, v)
+	p, err := engine.ParseVertex(size, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-// fgoPoints reads a comma-separated vertex list ("-" or "" for none) and
+// points reads a comma-separated vertex list ("-" or "" for none) and
 // returns the points in increasing order.
-func fgoPoints(t testing.TB, size int, list string) []Point {
+func points(t testing.TB, size int, list string) []engine.Point {
 	t.Helper()
 	if list == "" || list == "-" {
 		return nil
 	}
-	var ps []Point
+	var ps []engine.Point
 	for _, v := range strings.Split(list, ",") {
-		ps = append(ps, fgoPoint(t, size, strings.TrimSpace(v)))
+		ps = append(ps, point(t, size, strings.TrimSpace(v)))
 	}
 	slices.Sort(ps)
 	return ps
 }
 
-// fgoTurnStep is one turn and what it must do. For a refused turn only err
+// turnStep is one turn and what it must do. For a refused turn only err
 // is checked, and the game must not change.
-type fgoTurnStep struct {
+type turnStep struct {
 	black, white string
 	err          error
-	kind         FGoTurnKind
+	kind         TurnKind
 	removed      string
 	unavailable  string
 }
 
 // play runs the steps from g and returns the game after them.
-func fgoPlaySteps(t *testing.T, g FGoGame, steps []fgoTurnStep) FGoGame {
+func playSteps(t *testing.T, g Game, steps []turnStep) Game {
 	t.Helper()
 	size := g.board.Size()
 	for i, s := range steps {
-		b, w := fgoPoint(t, size, s.black), fgoPoint(t, size, s.white)
+		b, w := point(t, size, s.black), point(t, size, s.white)
 		before := g
 		next, res, err := g.Turn(b, w)
 		if !errors.Is(err, s.err) || (s.err != nil && err == nil) {
@@ -78,15 +80,15 @@ func fgoPlaySteps(t *testing.T, g FGoGame, steps []fgoTurnStep) FGoGame {
 		if res.Kind != s.kind {
 			t.Fatalf("turn %d (%s, %s): %v, want %v\n%s", i+1, s.black, s.white, res.Kind, s.kind, next.Board())
 		}
-		if want := fgoPoints(t, size, s.removed); !slices.Equal(res.Removed, want) {
-			t.Errorf("turn %d: removed %s, want %s", i+1, FormatVertices(size, res.Removed), FormatVertices(size, want))
+		if want := points(t, size, s.removed); !slices.Equal(res.Removed, want) {
+			t.Errorf("turn %d: removed %s, want %s", i+1, engine.FormatVertices(size, res.Removed), engine.FormatVertices(size, want))
 		}
-		want := fgoPoints(t, size, s.unavailable)
+		want := points(t, size, s.unavailable)
 		if !slices.Equal(res.Unavailable, want) || !slices.Equal(next.Unavailable(), want) {
 			t.Errorf("turn %d: unavailable %s (game %s), want %s", i+1,
-				FormatVertices(size, res.Unavailable), FormatVertices(size, next.Unavailable()), FormatVertices(size, want))
+				engine.FormatVertices(size, res.Unavailable), engine.FormatVertices(size, next.Unavailable()), engine.FormatVertices(size, want))
 		}
-		if res.Kind != FGoPlayed && next.board != g.board {
+		if res.Kind != Played && next.board != g.board {
 			t.Errorf("turn %d: a %v turn changed the board", i+1, res.Kind)
 		}
 		if next.TurnNumber() != g.TurnNumber()+1 {
@@ -99,26 +101,26 @@ func fgoPlaySteps(t *testing.T, g FGoGame, steps []fgoTurnStep) FGoGame {
 
 func TestFG1(t *testing.T) {
 	rows := []string{".....", ".....", "..X..", ".....", "....."}
-	g := fgoTestGame(t, SuicideNZ, rows...)
+	g := testGame(t, engine.SuicideNZ, rows...)
 	// A collision on D4 marks it unavailable.
-	g, _, err := g.Turn(fgoPoint(t, 5, "D4"), fgoPoint(t, 5, "D4"))
+	g, _, err := g.Turn(point(t, 5, "D4"), point(t, 5, "D4"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
-		c    Color
-		p    Point
+		c    engine.Color
+		p    engine.Point
 		err  error
 	}{
-		{name: "FG-1 an empty point", c: Black, p: fgoPoint(t, 5, "B2")},
-		{name: "FG-1 a pass", c: White, p: Pass},
-		{name: "FG-1 an occupied point", c: White, p: fgoPoint(t, 5, "C3"), err: ErrOccupied},
-		{name: "FG-1 an occupied point, own stone", c: Black, p: fgoPoint(t, 5, "C3"), err: ErrOccupied},
-		{name: "FG-1 a point marked unavailable", c: Black, p: fgoPoint(t, 5, "D4"), err: ErrFGoUnavailable},
-		{name: "FG-1 a point marked unavailable, for White too", c: White, p: fgoPoint(t, 5, "D4"), err: ErrFGoUnavailable},
-		{name: "FG-1 a point off the board", c: Black, p: 25, err: ErrOffBoard},
-		{name: "FG-1 NoPoint is no choice", c: Black, p: NoPoint, err: ErrOffBoard},
+		{name: "FG-1 an empty point", c: engine.Black, p: point(t, 5, "B2")},
+		{name: "FG-1 a pass", c: engine.White, p: engine.Pass},
+		{name: "FG-1 an occupied point", c: engine.White, p: point(t, 5, "C3"), err: engine.ErrOccupied},
+		{name: "FG-1 an occupied point, own stone", c: engine.Black, p: point(t, 5, "C3"), err: engine.ErrOccupied},
+		{name: "FG-1 a point marked unavailable", c: engine.Black, p: point(t, 5, "D4"), err: ErrUnavailable},
+		{name: "FG-1 a point marked unavailable, for White too", c: engine.White, p: point(t, 5, "D4"), err: ErrUnavailable},
+		{name: "FG-1 a point off the board", c: engine.Black, p: 25, err: engine.ErrOffBoard},
+		{name: "FG-1 NoPoint is no choice", c: engine.Black, p: engine.NoPoint, err: engine.ErrOffBoard},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,8 +129,8 @@ func TestFG1(t *testing.T) {
 				t.Fatalf("CheckChoice(%v, %d): %v, want %v", tt.c, tt.p, err, tt.err)
 			}
 			// Turn refuses the same choices, for either player.
-			b, w := tt.p, fgoPoint(t, 5, "A5")
-			if tt.c == White {
+			b, w := tt.p, point(t, 5, "A5")
+			if tt.c == engine.White {
 				b, w = w, b
 			}
 			next, _, err := g.Turn(b, w)
@@ -140,10 +142,10 @@ func TestFG1(t *testing.T) {
 			}
 		})
 	}
-	if err := g.CheckChoice(Empty, fgoPoint(t, 5, "B2")); err == nil {
+	if err := g.CheckChoice(engine.Empty, point(t, 5, "B2")); err == nil {
 		t.Errorf("FG-1 a choice for Empty was accepted")
 	}
-	if _, err := NewFGoGame(Options{Variant: VariantBridge}); !errors.Is(err, ErrBadOptions) {
+	if _, err := NewGame(engine.Options{Variant: engine.VariantBridge}); !errors.Is(err, engine.ErrBadOptions) {
 		t.Errorf("FG-1 F-Go game with variant bridge: err %v, want ErrBadOptions", err)
 	}
 }
@@ -151,52 +153,52 @@ func TestFG1(t *testing.T) {
 func TestFG2(t *testing.T) {
 	tests := []struct {
 		name  string
-		steps []fgoTurnStep
+		steps []turnStep
 	}{
 		{
 			name: "FG-2 a collision plays nothing and marks the point",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "C3", kind: FGoCollision, unavailable: "C3"},
+			steps: []turnStep{
+				{black: "C3", white: "C3", kind: Collision, unavailable: "C3"},
 			},
 		},
 		{
 			name: "FG-2 a marked point may not be chosen by either player",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "C3", kind: FGoCollision, unavailable: "C3"},
-				{black: "C3", white: "D4", err: ErrFGoUnavailable},
-				{black: "D4", white: "C3", err: ErrFGoUnavailable},
+			steps: []turnStep{
+				{black: "C3", white: "C3", kind: Collision, unavailable: "C3"},
+				{black: "C3", white: "D4", err: ErrUnavailable},
+				{black: "D4", white: "C3", err: ErrUnavailable},
 			},
 		},
 		{
 			name: "FG-2 marks add up while no stone is played",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "C3", kind: FGoCollision, unavailable: "C3"},
-				{black: "B2", white: "B2", kind: FGoCollision, unavailable: "B2,C3"},
+			steps: []turnStep{
+				{black: "C3", white: "C3", kind: Collision, unavailable: "C3"},
+				{black: "B2", white: "B2", kind: Collision, unavailable: "B2,C3"},
 			},
 		},
 		{
 			name: "FG-2 marks are cleared by a turn that plays one stone",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "C3", kind: FGoCollision, unavailable: "C3"},
-				{black: "pass", white: "D4", kind: FGoPlayed, unavailable: "-"},
-				{black: "C3", white: "B2", kind: FGoPlayed},
+			steps: []turnStep{
+				{black: "C3", white: "C3", kind: Collision, unavailable: "C3"},
+				{black: "pass", white: "D4", kind: Played, unavailable: "-"},
+				{black: "C3", white: "B2", kind: Played},
 			},
 		},
 		{
 			name: "FG-2 marks are cleared by a turn that plays two stones",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "C3", kind: FGoCollision, unavailable: "C3"},
-				{black: "B2", white: "D4", kind: FGoPlayed, unavailable: "-"},
+			steps: []turnStep{
+				{black: "C3", white: "C3", kind: Collision, unavailable: "C3"},
+				{black: "B2", white: "D4", kind: Played, unavailable: "-"},
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := NewFGoGame(Options{Size: 5})
+			g, err := NewGame(engine.Options{Size: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
-			fgoPlaySteps(t, g, tt.steps)
+			playSteps(t, g, tt.steps)
 		})
 	}
 }
@@ -254,54 +256,54 @@ func TestFG3(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := fgoTestGame(t, SuicideNZ, tt.rows...)
+			g := testGame(t, engine.SuicideNZ, tt.rows...)
 			size := len(tt.rows)
-			b, w := fgoPoint(t, size, tt.black), fgoPoint(t, size, tt.white)
+			b, w := point(t, size, tt.black), point(t, size, tt.white)
 			next, res, err := g.Turn(b, w)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Kind != FGoPlayed {
+			if res.Kind != Played {
 				t.Fatalf("kind %v, want played", res.Kind)
 			}
-			if want := fgoPoints(t, size, tt.removed); !slices.Equal(res.Removed, want) {
-				t.Errorf("removed %s, want %s", FormatVertices(size, res.Removed), FormatVertices(size, want))
+			if want := points(t, size, tt.removed); !slices.Equal(res.Removed, want) {
+				t.Errorf("removed %s, want %s", engine.FormatVertices(size, res.Removed), engine.FormatVertices(size, want))
 			}
-			if want := MustParseBoard(tt.after...); next.Board() != want {
+			if want := engine.MustParseBoard(tt.after...); next.Board() != want {
 				t.Errorf("position after:\n%swant:\n%s", next.Board(), want)
 			}
-			if got := res.Format(size); got != "played removed="+FormatVertices(size, fgoPoints(t, size, tt.removed)) {
+			if got := res.Format(size); got != "played removed="+engine.FormatVertices(size, points(t, size, tt.removed)) {
 				t.Errorf("Format: %q", got)
 			}
 			// Simultaneity: the same turn with the colours swapped gives the
 			// swapped result.
-			sg := fgoTestGame(t, SuicideNZ, tt.rows...)
-			sg.board = bridgeSwapColors(sg.board)
-			sg.history = (*positionHistory)(nil).push(sg.board)
+			sg := testGame(t, engine.SuicideNZ, tt.rows...)
+			sg.board = swapColors(sg.board)
+			sg.history = (*engine.PositionHistory)(nil).Push(sg.board)
 			snext, sres, err := sg.Turn(w, b)
-			if err != nil || !slices.Equal(sres.Removed, res.Removed) || snext.Board() != bridgeSwapColors(next.Board()) {
+			if err != nil || !slices.Equal(sres.Removed, res.Removed) || snext.Board() != swapColors(next.Board()) {
 				t.Errorf("colour-swapped turn: %v %v\n%s", err, sres, snext.Board())
 			}
 			// Captures count the stones of the other colour removed.
 			var removedOf [3]int
 			for _, p := range res.Removed {
-				if g.board.At(p) != Empty {
+				if g.board.At(p) != engine.Empty {
 					removedOf[g.board.At(p)]++
 				} else if p == b {
-					removedOf[Black]++
+					removedOf[engine.Black]++
 				} else {
-					removedOf[White]++
+					removedOf[engine.White]++
 				}
 			}
-			if next.Captures(Black) != removedOf[White] || next.Captures(White) != removedOf[Black] {
-				t.Errorf("captures %d/%d, want %d/%d", next.Captures(Black), next.Captures(White), removedOf[White], removedOf[Black])
+			if next.Captures(engine.Black) != removedOf[engine.White] || next.Captures(engine.White) != removedOf[engine.Black] {
+				t.Errorf("captures %d/%d, want %d/%d", next.Captures(engine.Black), next.Captures(engine.White), removedOf[engine.White], removedOf[engine.Black])
 			}
 		})
 	}
 }
 
-// fgoKo is a ko (White B3 in atari at C3) with a black suicide point at E1.
-var fgoKo = []string{
+// koRows is a ko (White B3 in atari at C3) with a black suicide point at E1.
+var koRows = []string{
 	".....",
 	".XO..",
 	"XO.O.",
@@ -312,44 +314,44 @@ var fgoKo = []string{
 func TestFG4(t *testing.T) {
 	tests := []struct {
 		name  string
-		steps []fgoTurnStep
+		steps []turnStep
 	}{
 		{
 			name: "FG-4 Decision: retaking the ko at once is void and marks the point",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "pass", kind: FGoPlayed, removed: "B3"},
-				{black: "pass", white: "B3", kind: FGoSuperko, unavailable: "B3"},
-				{black: "pass", white: "B3", err: ErrFGoUnavailable},
-				{black: "A5", white: "E5", kind: FGoPlayed, unavailable: "-"},
-				{black: "pass", white: "B3", kind: FGoPlayed, removed: "C3"},
+			steps: []turnStep{
+				{black: "C3", white: "pass", kind: Played, removed: "B3"},
+				{black: "pass", white: "B3", kind: Superko, unavailable: "B3"},
+				{black: "pass", white: "B3", err: ErrUnavailable},
+				{black: "A5", white: "E5", kind: Played, unavailable: "-"},
+				{black: "pass", white: "B3", kind: Played, removed: "C3"},
 			},
 		},
 		{
 			name: "FG-4 Decision: each stone point of a void turn is marked",
-			steps: []fgoTurnStep{
-				{black: "C3", white: "pass", kind: FGoPlayed, removed: "B3"},
-				{black: "E1", white: "B3", kind: FGoSuperko, unavailable: "B3,E1"},
+			steps: []turnStep{
+				{black: "C3", white: "pass", kind: Played, removed: "B3"},
+				{black: "E1", white: "B3", kind: Superko, unavailable: "B3,E1"},
 			},
 		},
 		{
 			name: "FG-4 a stone removed alone while the other passes repeats the position",
-			steps: []fgoTurnStep{
-				{black: "E1", white: "pass", kind: FGoSuperko, unavailable: "E1"},
-				{black: "pass", white: "A5", kind: FGoPlayed, unavailable: "-"},
-				{black: "E1", white: "A4", kind: FGoPlayed, removed: "E1"},
+			steps: []turnStep{
+				{black: "E1", white: "pass", kind: Superko, unavailable: "E1"},
+				{black: "pass", white: "A5", kind: Played, unavailable: "-"},
+				{black: "E1", white: "A4", kind: Played, removed: "E1"},
 			},
 		},
 		{
 			name: "FG-4 marks of a void turn add to those of a collision",
-			steps: []fgoTurnStep{
-				{black: "A5", white: "A5", kind: FGoCollision, unavailable: "A5"},
-				{black: "E1", white: "pass", kind: FGoSuperko, unavailable: "A5,E1"},
+			steps: []turnStep{
+				{black: "A5", white: "A5", kind: Collision, unavailable: "A5"},
+				{black: "E1", white: "pass", kind: Superko, unavailable: "A5,E1"},
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fgoPlaySteps(t, fgoTestGame(t, SuicideNZ, fgoKo...), tt.steps)
+			playSteps(t, testGame(t, engine.SuicideNZ, koRows...), tt.steps)
 		})
 	}
 }
@@ -357,53 +359,53 @@ func TestFG4(t *testing.T) {
 func TestFG5(t *testing.T) {
 	tests := []struct {
 		name         string
-		suicide      SuicideRule
+		suicide      engine.SuicideRule
 		rows         []string
 		black, white string
 		err          error
-		kind         FGoTurnKind
+		kind         TurnKind
 		removed      string
 	}{
 		{
 			name: "FG-5 nz: a suicide point may be chosen and the stone is removed",
-			rows: fgoKo, black: "E1", white: "A5", kind: FGoPlayed, removed: "E1",
+			rows: koRows, black: "E1", white: "A5", kind: Played, removed: "E1",
 		},
 		{
 			name: "FG-5 forbid: a point where the stone alone is suicide is refused",
-			rows: fgoKo, suicide: SuicideForbid, black: "E1", white: "A5", err: ErrSuicide,
+			rows: koRows, suicide: engine.SuicideForbid, black: "E1", white: "A5", err: engine.ErrSuicide,
 		},
 		{
 			name: "FG-5 forbid: the point is refused even when the other passes",
-			rows: fgoKo, suicide: SuicideForbid, black: "E1", white: "pass", err: ErrSuicide,
+			rows: koRows, suicide: engine.SuicideForbid, black: "E1", white: "pass", err: engine.ErrSuicide,
 		},
 		{
 			name: "FG-5 forbid: a point that is suicide for Black only is open to White",
-			rows: fgoKo, suicide: SuicideForbid, black: "A5", white: "E1", kind: FGoPlayed,
+			rows: koRows, suicide: engine.SuicideForbid, black: "A5", white: "E1", kind: Played,
 		},
 		{
 			name: "FG-5 forbid: a point that captures is no suicide",
-			rows: fgoKo, suicide: SuicideForbid, black: "C3", white: "A5", kind: FGoPlayed, removed: "B3",
+			rows: koRows, suicide: engine.SuicideForbid, black: "C3", white: "A5", kind: Played, removed: "B3",
 		},
 		{
 			name:    "FG-5 forbid: a stone left without liberty by the other's stone is still removed",
-			suicide: SuicideForbid,
+			suicide: engine.SuicideForbid,
 			rows:    []string{".....", ".....", ".....", ".OXO.", "O..XO"},
-			black:   "B1", white: "C1", kind: FGoPlayed, removed: "B1,D1",
+			black:   "B1", white: "C1", kind: Played, removed: "B1,D1",
 		},
 		{
 			name:    "FG-5 forbid: a chain joined to a suicide point counts as suicide",
-			suicide: SuicideForbid,
+			suicide: engine.SuicideForbid,
 			rows:    []string{".....", ".....", ".....", "OO...", "X.O.."},
-			black:   "B1", white: "E5", err: ErrSuicide,
+			black:   "B1", white: "E5", err: engine.ErrSuicide,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := fgoTestGame(t, tt.suicide, tt.rows...)
+			g := testGame(t, tt.suicide, tt.rows...)
 			size := len(tt.rows)
-			fgoPlaySteps(t, g, []fgoTurnStep{{black: tt.black, white: tt.white, err: tt.err, kind: tt.kind, removed: tt.removed}})
+			playSteps(t, g, []turnStep{{black: tt.black, white: tt.white, err: tt.err, kind: tt.kind, removed: tt.removed}})
 			if tt.err != nil {
-				if err := g.CheckChoice(Black, fgoPoint(t, size, tt.black)); !errors.Is(err, tt.err) {
+				if err := g.CheckChoice(engine.Black, point(t, size, tt.black)); !errors.Is(err, tt.err) {
 					t.Errorf("CheckChoice: %v, want %v", err, tt.err)
 				}
 			}
@@ -412,68 +414,68 @@ func TestFG5(t *testing.T) {
 }
 
 func TestFG6(t *testing.T) {
-	g, err := NewFGoGame(Options{})
+	g, err := NewGame(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := g.Options(); o.Size != 9 || o.Komi != 0 || o.Suicide != SuicideNZ || o.Variant != VariantFGo {
+	if o := g.Options(); o.Size != 9 || o.Komi != 0 || o.Suicide != engine.SuicideNZ || o.Variant != engine.VariantFGo {
 		t.Errorf("FG-6 defaults: %+v, want 9x9, komi 0, nz", o)
 	}
 
 	// Black builds column B and White column D on 5×5, then both pass.
-	g, err = NewFGoGame(Options{Size: 5})
+	g, err = NewGame(engine.Options{Size: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for row := 1; row <= 5; row++ {
-		var res FGoTurnResult
-		g, res, err = g.Turn(fgoPoint(t, 5, "B"+string(rune('0'+row))), fgoPoint(t, 5, "D"+string(rune('0'+row))))
-		if err != nil || res.Kind != FGoPlayed || res.PlayEnded {
+		var res TurnResult
+		g, res, err = g.Turn(point(t, 5, "B"+string(rune('0'+row))), point(t, 5, "D"+string(rune('0'+row))))
+		if err != nil || res.Kind != Played || res.PlayEnded {
 			t.Fatalf("turn %d: %v %+v", row, err, res)
 		}
 	}
-	next, res, err := g.Turn(Pass, fgoPoint(t, 5, "C1"))
+	next, res, err := g.Turn(engine.Pass, point(t, 5, "C1"))
 	if err != nil || next.PlayEnded() || res.PlayEnded {
 		t.Errorf("FG-6 one pass ended play: %v %+v", err, res)
 	}
-	ended, res, err := g.Turn(Pass, Pass)
-	if err != nil || res.Kind != FGoPlayed || !res.PlayEnded || !ended.PlayEnded() || res.Format(5) != "played removed=-" {
+	ended, res, err := g.Turn(engine.Pass, engine.Pass)
+	if err != nil || res.Kind != Played || !res.PlayEnded || !ended.PlayEnded() || res.Format(5) != "played removed=-" {
 		t.Fatalf("FG-6 both passed: %v %+v ended %v", err, res, ended.PlayEnded())
 	}
-	s := ended.Score(Marking{})
+	s := ended.Score(engine.Marking{})
 	if s.Black != 10 || s.White != 10 || s.Result().String() != "0" {
 		t.Errorf("FG-6 area score %v–%v %v, want a 10–10 draw", s.Black, s.White, s.Result())
 	}
-	komi, err := NewFGoGame(Options{Size: 5, Komi: 0.5, KomiSet: true})
+	komi, err := NewGame(engine.Options{Size: 5, Komi: 0.5, KomiSet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	komi.board = ended.board
-	if r := komi.Score(Marking{}).Result(); r.String() != "W+0.5" {
+	if r := komi.Score(engine.Marking{}).Result(); r.String() != "W+0.5" {
 		t.Errorf("FG-6 komi 0.5: %v, want W+0.5", r)
 	}
 	// FG-D: a turn after the end resumes play.
-	resumed, _, err := ended.Turn(fgoPoint(t, 5, "C1"), Pass)
+	resumed, _, err := ended.Turn(point(t, 5, "C1"), engine.Pass)
 	if err != nil || resumed.PlayEnded() {
 		t.Errorf("FG-6 a turn after the end: %v, play ended %v", err, resumed.PlayEnded())
 	}
 }
 
 func TestFG7(t *testing.T) {
-	ko := fgoTestGame(t, SuicideNZ, fgoKo...)
-	afterTake, _, err := ko.Turn(fgoPoint(t, 5, "C3"), Pass)
+	ko := testGame(t, engine.SuicideNZ, koRows...)
+	afterTake, _, err := ko.Turn(point(t, 5, "C3"), engine.Pass)
 	if err != nil {
 		t.Fatal(err)
 	}
-	collided, _, err := ko.Turn(fgoPoint(t, 5, "A5"), fgoPoint(t, 5, "A5"))
+	collided, _, err := ko.Turn(point(t, 5, "A5"), point(t, 5, "A5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	forbid := fgoTestGame(t, SuicideForbid, fgoKo...)
+	forbid := testGame(t, engine.SuicideForbid, koRows...)
 	tests := []struct {
 		name         string
-		g            FGoGame
-		offer        FGoOffer
+		g            Game
+		offer        Offer
 		err          error
 		black, white string // the turn the offer stands for
 		removed      string
@@ -481,62 +483,62 @@ func TestFG7(t *testing.T) {
 		{
 			name:  "FG-7 Black offers: if you play D5 I play C3",
 			g:     ko,
-			offer: FGoOffer{From: Black, IfYouPlay: fgoPoint(t, 5, "D5"), IPlay: fgoPoint(t, 5, "C3")},
+			offer: Offer{From: engine.Black, IfYouPlay: point(t, 5, "D5"), IPlay: point(t, 5, "C3")},
 			black: "C3", white: "D5", removed: "B3",
 		},
 		{
 			name:  "FG-7 White offers: if you play A5 I play E1",
 			g:     ko,
-			offer: FGoOffer{From: White, IfYouPlay: fgoPoint(t, 5, "A5"), IPlay: fgoPoint(t, 5, "E1")},
+			offer: Offer{From: engine.White, IfYouPlay: point(t, 5, "A5"), IPlay: point(t, 5, "E1")},
 			black: "A5", white: "E1",
 		},
 		{
 			name:  "FG-7 an offer may hold a pass",
 			g:     ko,
-			offer: FGoOffer{From: White, IfYouPlay: Pass, IPlay: fgoPoint(t, 5, "C3")},
+			offer: Offer{From: engine.White, IfYouPlay: engine.Pass, IPlay: point(t, 5, "C3")},
 			black: "pass", white: "C3",
 		},
 		{
 			name:  "FG-7 both passing may be agreed",
 			g:     ko,
-			offer: FGoOffer{From: Black, IfYouPlay: Pass, IPlay: Pass},
+			offer: Offer{From: engine.Black, IfYouPlay: engine.Pass, IPlay: engine.Pass},
 			black: "pass", white: "pass",
 		},
 		{
 			name:  "FG-7 an offer must come from a player",
 			g:     ko,
-			offer: FGoOffer{From: Empty, IfYouPlay: fgoPoint(t, 5, "D5"), IPlay: fgoPoint(t, 5, "C3")},
-			err:   ErrFGoBadOffer,
+			offer: Offer{From: engine.Empty, IfYouPlay: point(t, 5, "D5"), IPlay: point(t, 5, "C3")},
+			err:   ErrBadOffer,
 		},
 		{
 			name:  "FG-7 an offer on an occupied point",
 			g:     ko,
-			offer: FGoOffer{From: Black, IfYouPlay: fgoPoint(t, 5, "B3"), IPlay: fgoPoint(t, 5, "C3")},
-			err:   ErrOccupied,
+			offer: Offer{From: engine.Black, IfYouPlay: point(t, 5, "B3"), IPlay: point(t, 5, "C3")},
+			err:   engine.ErrOccupied,
 		},
 		{
 			name:  "FG-7 an offer on an unavailable point",
 			g:     collided,
-			offer: FGoOffer{From: Black, IfYouPlay: fgoPoint(t, 5, "D5"), IPlay: fgoPoint(t, 5, "A5")},
-			err:   ErrFGoUnavailable,
+			offer: Offer{From: engine.Black, IfYouPlay: point(t, 5, "D5"), IPlay: point(t, 5, "A5")},
+			err:   ErrUnavailable,
 		},
 		{
 			name:  "FG-7 an offer of a collision is refused",
 			g:     ko,
-			offer: FGoOffer{From: Black, IfYouPlay: fgoPoint(t, 5, "C3"), IPlay: fgoPoint(t, 5, "C3")},
-			err:   ErrFGoBadOffer,
+			offer: Offer{From: engine.Black, IfYouPlay: point(t, 5, "C3"), IPlay: point(t, 5, "C3")},
+			err:   ErrBadOffer,
 		},
 		{
 			name:  "FG-7 an offer of a void superko turn is refused",
 			g:     afterTake,
-			offer: FGoOffer{From: White, IfYouPlay: Pass, IPlay: fgoPoint(t, 5, "B3")},
-			err:   ErrSuperko,
+			offer: Offer{From: engine.White, IfYouPlay: engine.Pass, IPlay: point(t, 5, "B3")},
+			err:   engine.ErrSuperko,
 		},
 		{
 			name:  "FG-7 an offer of a forbidden suicide is refused",
 			g:     forbid,
-			offer: FGoOffer{From: White, IfYouPlay: fgoPoint(t, 5, "E1"), IPlay: fgoPoint(t, 5, "A5")},
-			err:   ErrSuicide,
+			offer: Offer{From: engine.White, IfYouPlay: point(t, 5, "E1"), IPlay: point(t, 5, "A5")},
+			err:   engine.ErrSuicide,
 		},
 	}
 	for _, tt := range tests {
@@ -544,7 +546,7 @@ func TestFG7(t *testing.T) {
 			err := tt.g.CheckOffer(tt.offer)
 			next, res, aerr := tt.g.AcceptOffer(tt.offer)
 			if tt.err != nil {
-				if !errors.Is(err, tt.err) || !errors.Is(err, ErrFGoBadOffer) || !errors.Is(aerr, tt.err) {
+				if !errors.Is(err, tt.err) || !errors.Is(err, ErrBadOffer) || !errors.Is(aerr, tt.err) {
 					t.Fatalf("CheckOffer %v, AcceptOffer %v; want %v", err, aerr, tt.err)
 				}
 				if next.board != tt.g.board || next.TurnNumber() != tt.g.TurnNumber() {
@@ -556,15 +558,15 @@ func TestFG7(t *testing.T) {
 				t.Fatalf("CheckOffer %v, AcceptOffer %v", err, aerr)
 			}
 			b, w := tt.offer.Choices()
-			if b != fgoPoint(t, 5, tt.black) || w != fgoPoint(t, 5, tt.white) {
+			if b != point(t, 5, tt.black) || w != point(t, 5, tt.white) {
 				t.Errorf("choices %s %s, want %s %s", b.Vertex(5), w.Vertex(5), tt.black, tt.white)
 			}
 			want, wantRes, err := tt.g.Turn(b, w)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if next.board != want.board || res.Kind != FGoPlayed || !slices.Equal(res.Removed, wantRes.Removed) ||
-				!slices.Equal(res.Removed, fgoPoints(t, 5, tt.removed)) {
+			if next.board != want.board || res.Kind != Played || !slices.Equal(res.Removed, wantRes.Removed) ||
+				!slices.Equal(res.Removed, points(t, 5, tt.removed)) {
 				t.Errorf("accepted offer played %+v\n%s", res, next.Board())
 			}
 		})
@@ -587,20 +589,20 @@ func FuzzFGoInvariants(f *testing.F) {
 			return
 		}
 		size := 5 + int(data[0])%5
-		rule := SuicideNZ
+		rule := engine.SuicideNZ
 		if data[1]%2 == 1 {
-			rule = SuicideForbid
+			rule = engine.SuicideForbid
 		}
-		g, err := NewFGoGame(Options{Size: size, Suicide: rule})
+		g, err := NewGame(engine.Options{Size: size, Suicide: rule})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sg := g // the same game with colours swapped
-		seen := map[Board]bool{g.board: true}
-		choice := func(x byte) Point {
-			p := Point(int(x) % (size*size + 1))
+		seen := map[engine.Board]bool{g.board: true}
+		choice := func(x byte) engine.Point {
+			p := engine.Point(int(x) % (size*size + 1))
 			if int(p) == size*size {
-				return Pass
+				return engine.Pass
 			}
 			return p
 		}
@@ -609,7 +611,7 @@ func FuzzFGoInvariants(f *testing.F) {
 			before := g
 			next, res, err := g.Turn(b, w)
 			snext, sres, serr := sg.Turn(w, b)
-			if (err != nil) != (g.CheckChoice(Black, b) != nil || g.CheckChoice(White, w) != nil) {
+			if (err != nil) != (g.CheckChoice(engine.Black, b) != nil || g.CheckChoice(engine.White, w) != nil) {
 				t.Fatalf("turn %s %s: err %v disagrees with CheckChoice", b.Vertex(size), w.Vertex(size), err)
 			}
 			if (err == nil) != (serr == nil) {
@@ -621,24 +623,24 @@ func FuzzFGoInvariants(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if res.Kind != sres.Kind || !slices.Equal(res.Removed, sres.Removed) || snext.board != bridgeSwapColors(next.board) ||
+			if res.Kind != sres.Kind || !slices.Equal(res.Removed, sres.Removed) || snext.board != swapColors(next.board) ||
 				next.unavailable != snext.unavailable {
 				t.Fatalf("colour-swapped turn differs: %+v %+v\n%s%s", res, sres, next.board, snext.board)
 			}
 			g, sg = next, snext
 			switch res.Kind {
-			case FGoCollision, FGoSuperko:
+			case Collision, Superko:
 				if g.board != before.board {
 					t.Fatalf("%v turn changed the board", res.Kind)
 				}
-				for _, p := range []Point{b, w} {
-					if p != Pass && !g.IsUnavailable(p) {
+				for _, p := range []engine.Point{b, w} {
+					if p != engine.Pass && !g.IsUnavailable(p) {
 						t.Fatalf("%v turn left %s available", res.Kind, p.Vertex(size))
 					}
 				}
 				continue
 			}
-			if b == Pass && w == Pass {
+			if b == engine.Pass && w == engine.Pass {
 				if !g.PlayEnded() || g.board != before.board {
 					t.Fatal("two passes did not end play, or changed the board")
 				}
@@ -648,18 +650,18 @@ func FuzzFGoInvariants(f *testing.F) {
 				t.Fatalf("marks left after a played turn: %v", g.Unavailable())
 			}
 			placed := 0
-			for _, p := range []Point{b, w} {
-				if p != Pass {
+			for _, p := range []engine.Point{b, w} {
+				if p != engine.Pass {
 					placed++
 				}
 			}
 			nb := g.board
-			if n := nb.Count(Black) + nb.Count(White); n != before.board.Count(Black)+before.board.Count(White)+placed-len(res.Removed) {
+			if n := nb.Count(engine.Black) + nb.Count(engine.White); n != before.board.Count(engine.Black)+before.board.Count(engine.White)+placed-len(res.Removed) {
 				t.Fatalf("stones not conserved: %+v\n%s", res, nb)
 			}
 			for q := 0; q < nb.Points(); q++ {
-				if nb.At(Point(q)) != Empty && !nb.hasLiberty(Point(q)) {
-					t.Fatalf("chain without liberty at %s\n%s", Point(q).Vertex(size), nb)
+				if nb.At(engine.Point(q)) != engine.Empty && !nb.HasLiberty(engine.Point(q)) {
+					t.Fatalf("chain without liberty at %s\n%s", engine.Point(q).Vertex(size), nb)
 				}
 			}
 			if seen[nb] {
@@ -668,9 +670,9 @@ func FuzzFGoInvariants(f *testing.F) {
 			seen[nb] = true
 			if placed == 1 {
 				// One stone: GO-1, with a suicide removing the chain.
-				p, c := b, Black
-				if b == Pass {
-					p, c = w, White
+				p, c := b, engine.Black
+				if b == engine.Pass {
+					p, c = w, engine.White
 				}
 				want, pr := before.board.Place(p, c)
 				if pr.Suicide {
@@ -678,7 +680,7 @@ func FuzzFGoInvariants(f *testing.F) {
 					want.Set(p, c)
 					stones, _ := want.Chain(p)
 					for _, s := range stones {
-						want.Set(s, Empty)
+						want.Set(s, engine.Empty)
 					}
 				}
 				if want != nb {
@@ -689,19 +691,19 @@ func FuzzFGoInvariants(f *testing.F) {
 	})
 }
 
-// fgoRandomChoice picks a point c may choose, or a pass now and then.
-func fgoRandomChoice(g FGoGame, c Color, r *rand.Rand) Point {
+// randomChoice picks a point c may choose, or a pass now and then.
+func randomChoice(g Game, c engine.Color, r *rand.Rand) engine.Point {
 	n := g.board.Points()
 	if r.IntN(50) == 0 {
-		return Pass
+		return engine.Pass
 	}
 	for try := 0; try < 4*n; try++ {
-		p := Point(r.IntN(n))
-		if g.board.At(p) == Empty && g.CheckChoice(c, p) == nil {
+		p := engine.Point(r.IntN(n))
+		if g.board.At(p) == engine.Empty && g.CheckChoice(c, p) == nil {
 			return p
 		}
 	}
-	return Pass
+	return engine.Pass
 }
 
 // BenchmarkFGoTurn19 measures F-Go turns on 19×19: random choices for both
@@ -710,12 +712,12 @@ func fgoRandomChoice(g FGoGame, c Color, r *rand.Rand) Point {
 // turns.
 func BenchmarkFGoTurn19(b *testing.B) {
 	r := rand.New(rand.NewPCG(19, 19))
-	start, err := NewFGoGame(Options{Size: 19})
+	start, err := NewGame(engine.Options{Size: 19})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for start.TurnNumber() < 75 {
-		start, _, _ = start.Turn(fgoRandomChoice(start, Black, r), fgoRandomChoice(start, White, r))
+		start, _, _ = start.Turn(randomChoice(start, engine.Black, r), randomChoice(start, engine.White, r))
 	}
 	g := start
 	b.ResetTimer()
@@ -723,7 +725,15 @@ func BenchmarkFGoTurn19(b *testing.B) {
 		if g.PlayEnded() || g.TurnNumber() >= start.TurnNumber()+100 {
 			g = start
 		}
-		g, _, _ = g.Turn(fgoRandomChoice(g, Black, r), fgoRandomChoice(g, White, r))
+		g, _, _ = g.Turn(randomChoice(g, engine.Black, r), randomChoice(g, engine.White, r))
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+}
+
+// swapColors returns b with Black and White exchanged.
+func swapColors(b engine.Board) engine.Board {
+	for i := 0; i < b.Points(); i++ {
+		b.Set(engine.Point(i), b.At(engine.Point(i)).Opponent())
+	}
+	return b
 }

@@ -1,0 +1,184 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
+)
+
+// The end of a game of Hidden Move Double Gomoku: the openings of every
+// remaining commitment once play is over or a player resigned (GM-8,
+// GM-D23) and the audit of the whole game on them.
+
+// openingsDue is what is expected once play is over (GM-8) or resigned
+// (GM-D23): each role's openings, the inviter's first.
+func (g *gomokuRules) openingsDue() (Role, []Kind, bool) {
+	for _, r := range []Role{Inviter, Invitee} {
+		if !g.opened[r] {
+			return r, []Kind{KindGomokuOpenAll}, false
+		}
+	}
+	return Inviter, nil, true
+}
+
+// auditAfterResign has both players open their commitments and the game
+// audited after a resignation during play (GM-D23); a resignation before
+// the sides are chosen (nothing hidden yet) or once play is over (the
+// openings under way) ends the game at once.
+func (g *gomokuRules) auditAfterResign(Role) ([]Event, bool) {
+	switch g.phase {
+	case gomoku.PhaseOpening, gomoku.PhaseChooseSide, gomoku.PhaseOver:
+		return nil, false
+	}
+	g.resigned = true
+	return nil, true
+}
+
+// suspendResign has the rules judge a message as the game stood before
+// the resignation (a message that crossed it).
+func (g *gomokuRules) suspendResign(on bool) { g.suspended = on }
+
+// curPending reports whether role r's commitment of the turn under way is
+// still closed: r committed in this turn and its point was not revealed.
+// After a resignation r's openings must open it (GM-D23).
+func (g *gomokuRules) curPending(r Role) bool {
+	switch g.phase {
+	case gomoku.PhaseAnnounce, gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
+		return g.cur.mover == r && g.cur.point == engine.NoPoint
+	}
+	return false
+}
+
+// auditViolation returns the violation the audit at the end found (GM-8),
+// or nil.
+func (g *gomokuRules) auditViolation() *Violation { return g.violation }
+
+// endAudit reports whether the players are opening their remaining
+// commitments for the audit of GM-8 (T-15: a report then ends nothing).
+func (g *gomokuRules) endAudit() bool {
+	_, kinds, done := g.expected()
+	return !done && len(kinds) == 1 && kinds[0] == KindGomokuOpenAll
+}
+
+// closed returns the turns of role r whose commitment is still closed.
+func (g *gomokuRules) closed(r Role) []int {
+	var ks []int
+	for i, t := range g.turns {
+		if t.mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
+			ks = append(ks, i+1)
+		}
+	}
+	return ks
+}
+
+func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuOpeningsBody
+	if err := decodeBody(body, &b); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	g.turns = slices.Clone(g.turns)
+	openings := make([]gomoku.Opening, 0, len(b.Openings))
+	curDue := g.resigned && g.curPending(from)
+	for _, o := range b.Openings {
+		k := o.Move
+		if curDue && k == g.move && g.curPoint == engine.NoPoint {
+			// The turn under way at a resignation (GM-D23): its point is
+			// checked at the audit, once every point is known.
+			p, err := g.openPoint(from, seq, k, g.cur.commitment, o.Opening)
+			if err != nil {
+				return nil, err
+			}
+			g.curPoint = p
+			openings = append(openings, gomoku.Opening{Move: k, Point: p})
+			continue
+		}
+		if k < 1 || k > len(g.turns) || g.turns[k-1].mover != from || g.turns[k-1].pass || g.turns[k-1].noLegal || g.turns[k-1].point != engine.NoPoint {
+			return nil, violation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
+		}
+		p, err := g.openPoint(from, seq, k, g.turns[k-1].commitment, o.Opening)
+		if err != nil {
+			return nil, err
+		}
+		g.turns[k-1].point = p
+		openings = append(openings, gomoku.Opening{Move: k, Point: p})
+	}
+	if left := g.closed(from); len(left) > 0 {
+		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
+	}
+	if curDue && g.curPoint == engine.NoPoint {
+		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.move)
+	}
+	g.opened[from] = true
+	events := []Event{EventGomokuOpened{From: from, Openings: openings}}
+	if !g.opened[from.Other()] {
+		return events, nil
+	}
+	rec := g.gomokuRecord()
+	err := gomoku.Audit(rec)
+	if err == nil {
+		err = g.auditTurnUnderWay()
+	}
+	var gv gomoku.Violation
+	switch {
+	case err == nil:
+	case errors.As(err, &gv):
+		g.audit = &gv
+		g.violation = &Violation{Accused: g.roleOf(gv.Player), Rule: gv.Rule, Seq: -1, Detail: "audit: " + gv.Error(), Err: gv}
+	default:
+		// The machine builds only records that are games; this cannot
+		// happen, but if it did the record would prove nothing.
+		return nil, violation(from, seq, "GM-8", "the game does not audit: %v", err)
+	}
+	g.record = &rec
+	events = append(events, EventGomokuAudited{Record: rec, Violation: g.audit})
+	if g.violation != nil {
+		events = append(events, EventViolation{Violation: g.violation})
+	}
+	return events, nil
+}
+
+// auditTurnUnderWay checks the commitment of the turn a resignation cut
+// short (GM-D23), once every point is known: the point must lie in the
+// line its mover announced (GM-3), and not on a point revealed before
+// this turn nor on a piece of its own (GM-4). The turn is not in the
+// record: it placed nothing for good, and its mover never declared.
+func (g *gomokuRules) auditTurnUnderWay() error {
+	p := g.curPoint
+	if !g.resigned || p == engine.NoPoint {
+		return nil
+	}
+	r, k := g.cur.mover, g.move
+	bad := func(rule, format string, args ...any) error {
+		return gomoku.Violation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
+	}
+	v := p.Vertex(g.size)
+	if g.phase != gomoku.PhaseAnnounce && !g.cur.line.Contains(g.size, p) {
+		return bad("GM-3", "committed to %s and announced %s (the turn under way at the resignation)", v, g.cur.line.Format(g.size))
+	}
+	if at := int(g.points[p].revealedAt); at < k {
+		return bad("GM-4", "committed to %s, revealed in move %d (the turn under way at the resignation)", v, at)
+	}
+	own := g.colorOf(r) == gomoku.X && p == g.opening
+	for j, t := range g.turns {
+		own = own || t.mover == r && t.point == p && (t.outcome == gomoku.PlacedHidden || t.outcome == gomoku.PlacedRevealed) && j+1 < k
+	}
+	if own {
+		return bad("GM-4", "committed to %s, where it has a piece already (the turn under way at the resignation)", v)
+	}
+	return nil
+}
+
+// gomokuRecord returns the record of the game with every commitment
+// opened, for the audit.
+func (g *gomokuRules) gomokuRecord() gomoku.Record {
+	rec := gomoku.Record{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]gomoku.Turn, len(g.turns))}
+	for i, t := range g.turns {
+		rec.Turns[i] = gomoku.Turn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,
+			Revealed: slices.Clone(t.revealed), Declaration: t.declaration}
+	}
+	return rec
+}
