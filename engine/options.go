@@ -90,7 +90,7 @@ type Options struct {
 	// which lack it), else 2, 4, 8 or 16. Normalize makes 1 into 0.
 	Lambda int
 	// Garbling is, in Phantom Go, the garbling scheme of the secure
-	// referee (MPC-D25 in docs/mpc.md): "" for half-gates (older
+	// referee (MPC-D26 in docs/mpc.md): "" for half-gates (older
 	// invitations, which lack it) or GarblingThreeHalves. Normalize makes
 	// GarblingHalfGates into "".
 	Garbling string

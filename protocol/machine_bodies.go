@@ -35,7 +35,7 @@ type OptionsBody struct {
 	// Lambda is Phantom Go's garblings per try (T-8(b)), absent for one
 	// (older invitations: tries not checked).
 	Lambda int `json:"lambda,omitempty"`
-	// Garbling is Phantom Go's garbling scheme (MPC-D25), absent for
+	// Garbling is Phantom Go's garbling scheme (MPC-D26), absent for
 	// half-gates (older invitations).
 	Garbling string `json:"garbling,omitempty"`
 }

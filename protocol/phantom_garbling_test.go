@@ -9,14 +9,14 @@ import (
 )
 
 // threeHalvesOptions are checkedOptions with three-halves garbling
-// (MPC-D25).
+// (MPC-D26).
 func threeHalvesOptions(rules engine.PhantomRules) engine.Options {
 	o := checkedOptions(rules)
 	o.Garbling = engine.GarblingThreeHalves
 	return o
 }
 
-// TestT8GarblingInTheInvitation (MPC-D25): the garbling scheme travels in
+// TestT8GarblingInTheInvitation (MPC-D26): the garbling scheme travels in
 // the signed invitation's options as "garbling", absent for half-gates
 // (older invitations); one meaning has one form, so "half-gates" written
 // out is refused, and so are unknown schemes and a scheme for another
@@ -58,7 +58,7 @@ func TestT8GarblingInTheInvitation(t *testing.T) {
 }
 
 // TestT8PhantomCheckedGameThreeHalves is TestT8PhantomCheckedGame with
-// three-halves garbling (MPC-D25): two honest programs play a whole game
+// three-halves garbling (MPC-D26): two honest programs play a whole game
 // with λ = 4 over libp2p, nobody is accused, the garbled tables of the
 // record's invitation names three-halves, and Verify, which replays the
 // game with the invitation's scheme (an evaluator of a half-gates game
@@ -90,7 +90,7 @@ func TestT8PhantomCheckedGameThreeHalves(t *testing.T) {
 // the garbler's program commits to garblings its seeds do not give; the
 // evaluator's program catches it with a certificate before it sends any
 // output label, and Verify, re-garbling with the record's scheme, finds
-// the same on the record (T-8(b), T-13, MPC-D25).
+// the same on the record (T-8(b), T-13, MPC-D26).
 func TestT8PhantomCertificateThreeHalves(t *testing.T) {
 	h := playPhantomCheatOpts(t, threeHalvesOptions(engine.RulesHamburg), 0, phantomRewrite(3, func(body any) any {
 		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {

@@ -296,7 +296,7 @@ func (h *phantomRules) config() referee.Config {
 }
 
 // garblingScheme returns the garbling scheme an invitation's
-// Options.Garbling names (MPC-D25): half-gates when it names none, as
+// Options.Garbling names (MPC-D26): half-gates when it names none, as
 // older invitations; an invalid scheme, which referee.Config.Validate
 // refuses, for a name Normalize would have refused.
 func garblingScheme(name string) gc.Scheme {

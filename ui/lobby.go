@@ -88,7 +88,7 @@ type Lobby struct {
 	// Go games take.
 	lambda int
 	// garbling is Phantom Go's garbling scheme of the command line
-	// (kakure play --garbling; MPC-D25), which the form's Phantom Go
+	// (kakure play --garbling; MPC-D26), which the form's Phantom Go
 	// games take.
 	garbling string
 
@@ -367,7 +367,7 @@ func (l *Lobby) Options() (engine.Options, error) {
 	}
 	if o.Variant == engine.VariantPhantom {
 		o.Lambda = l.lambda // T-8(b): the command line's --lambda
-		// MPC-D25: the command line's --garbling (half-gates if none).
+		// MPC-D26: the command line's --garbling (half-gates if none).
 		o.Garbling = l.garbling
 	}
 	if err := l.readSides(&o); err != nil {

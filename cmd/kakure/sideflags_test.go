@@ -52,7 +52,7 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 	}
 }
 
-// TestT8VerifyNamesTheChecking (T-8(b), MPC-D25): kakure verify says how
+// TestT8VerifyNamesTheChecking (T-8(b), MPC-D26): kakure verify says how
 // a Phantom Go record's tries were checked and garbled: --lambda 2 in the
 // invitation, --lambda 1, and --garbling of either scheme replay as ok.
 func TestT8VerifyNamesTheChecking(t *testing.T) {

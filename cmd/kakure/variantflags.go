@@ -13,7 +13,7 @@ import (
 const defaultLambda = 4
 
 // defaultGarbling is --garbling's default: the garbling scheme of Phantom
-// Go's secure referee (MPC-D25 in docs/mpc.md).
+// Go's secure referee (MPC-D26 in docs/mpc.md).
 const defaultGarbling = engine.GarblingThreeHalves
 
 // variantFlags are the flags that choose a variant and its options, shared

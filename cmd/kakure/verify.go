@@ -54,7 +54,7 @@ func describeRecord(tr *protocol.Transcript) string {
 
 // describeChecking says how a Phantom Go record's tries were checked
 // during play (T-8(b)): λ garblings a try, all but one opened; and with
-// which garbling scheme (MPC-D25); nothing for other variants.
+// which garbling scheme (MPC-D26); nothing for other variants.
 func describeChecking(o engine.Options) string {
 	scheme := o.Garbling
 	if scheme == "" {

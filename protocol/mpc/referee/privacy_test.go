@@ -64,7 +64,7 @@ type tryInputs struct {
 // of the other label, the two swapped: nothing but Δ_ĵ, which the
 // evaluator never holds, tells them apart.
 //
-// Both garbling schemes (MPC-D25): with three-halves as with half-gates.
+// Both garbling schemes (MPC-D26): with three-halves as with half-gates.
 func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 	type run struct {
 		rules  engine.PhantomRules

@@ -16,7 +16,7 @@ import (
 var t9ThreeHalvesBudget = map[int]int{5: 500, 9: 300, 13: 60}
 
 // TestT9SecureRefereeThreeHalves is TestT9SecureRefereeMatchesEngine with
-// three-halves garbling (trust.md T-9, MPC-D25): random games through the
+// three-halves garbling (trust.md T-9, MPC-D26): random games through the
 // whole secure computation held to the plaintext referee bit for bit,
 // the three rule sets, the garbler Black and White, tries checked with
 // λ = 4 garblings but in the second game of each size (λ = 1); the honest
