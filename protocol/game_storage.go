@@ -14,8 +14,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 	"path/filepath"
+	"time"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/libp2p/go-libp2p/core/peerstore"
