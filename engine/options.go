@@ -89,7 +89,19 @@ type Options struct {
 	// (T-8(b), MPC-D14 in docs/mpc.md): 0 for none (older invitations,
 	// which lack it), else 2, 4, 8 or 16. Normalize makes 1 into 0.
 	Lambda int
+	// Garbling is, in Phantom Go, the garbling scheme of the secure
+	// referee (MPC-D26 in docs/mpc.md): "" for half-gates (older
+	// invitations, which lack it) or GarblingThreeHalves. Normalize makes
+	// GarblingHalfGates into "".
+	Garbling string
 }
+
+// The garbling schemes of Options.Garbling, as the secure referee names
+// them.
+const (
+	GarblingHalfGates   = "half-gates"
+	GarblingThreeHalves = "three-halves"
+)
 
 // MaxLambda is the largest Options.Lambda.
 const MaxLambda = 16
@@ -154,8 +166,17 @@ func (o Options) Normalize() (Options, error) {
 		if o.Lambda < 0 || o.Lambda > MaxLambda || o.Lambda&(o.Lambda-1) != 0 {
 			return o, fmt.Errorf("%w: λ = %d garblings per try (allowed 1, 2, 4, 8, 16)", ErrBadOptions, o.Lambda)
 		}
+		switch o.Garbling {
+		case GarblingHalfGates:
+			o.Garbling = ""
+		case "", GarblingThreeHalves:
+		default:
+			return o, fmt.Errorf("%w: garbling %q (%s or %s)", ErrBadOptions, o.Garbling, GarblingHalfGates, GarblingThreeHalves)
+		}
 	} else if o.Lambda != 0 {
 		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)
+	} else if o.Garbling != "" {
+		return o, fmt.Errorf("%w: --garbling applies to phantom only", ErrBadOptions)
 	}
 	o, err = o.normalizeSides(d)
 	if err != nil {

@@ -35,13 +35,16 @@ type OptionsBody struct {
 	// Lambda is Phantom Go's garblings per try (T-8(b)), absent for one
 	// (older invitations: tries not checked).
 	Lambda int `json:"lambda,omitempty"`
+	// Garbling is Phantom Go's garbling scheme (MPC-D26), absent for
+	// half-gates (older invitations).
+	Garbling string `json:"garbling,omitempty"`
 }
 
 // OptionsToBody writes normalized options in wire form.
 func OptionsToBody(o engine.Options) OptionsBody {
 	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
 		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
-	b.Handicap, b.Lambda = o.Handicap, o.Lambda
+	b.Handicap, b.Lambda, b.Garbling = o.Handicap, o.Lambda, o.Garbling
 	if o.InviterColor != engine.Empty {
 		b.InviterColor = o.InviterColor.String()
 	}
@@ -56,10 +59,14 @@ func (b OptionsBody) Options() (engine.Options, error) {
 	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
 		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
 		Perpendicular: b.Perpendicular}
-	o.Handicap, o.Lambda = b.Handicap, b.Lambda
+	o.Handicap, o.Lambda, o.Garbling = b.Handicap, b.Lambda, b.Garbling
 	if b.Lambda == 1 {
 		// One signed invitation has one meaning: one garbling is absent.
 		return o, fmt.Errorf("%w: λ = 1 is written by leaving it out", engine.ErrBadOptions)
+	}
+	if b.Garbling == engine.GarblingHalfGates {
+		// Likewise: half-gates is written by leaving it out.
+		return o, fmt.Errorf("%w: garbling %s is written by leaving it out", engine.ErrBadOptions, b.Garbling)
 	}
 	switch b.InviterColor {
 	case "":

@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
@@ -290,7 +291,23 @@ type phantomRules struct {
 // config returns the referee configuration of the game.
 func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
-		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda}
+		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
+		Scheme: garblingScheme(h.m.Options.Garbling)}
+}
+
+// garblingScheme returns the garbling scheme an invitation's
+// Options.Garbling names (MPC-D26): half-gates when it names none, as
+// older invitations; an invalid scheme, which referee.Config.Validate
+// refuses, for a name Normalize would have refused.
+func garblingScheme(name string) gc.Scheme {
+	if name == "" {
+		return gc.HalfGates
+	}
+	s, err := gc.ParseScheme(name)
+	if err != nil {
+		return gc.Scheme(255)
+	}
+	return s
 }
 
 // stage returns where the game stands.

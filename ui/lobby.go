@@ -87,6 +87,10 @@ type Lobby struct {
 	// (kakure play --lambda, default 4; T-8(b)), which the form's Phantom
 	// Go games take.
 	lambda int
+	// garbling is Phantom Go's garbling scheme of the command line
+	// (kakure play --garbling; MPC-D26), which the form's Phantom Go
+	// games take.
+	garbling string
 
 	me, invites, status, hints  *tview.TextView
 	lan, saved                  *tview.List
@@ -262,7 +266,7 @@ func (l *Lobby) Model() *LobbyModel { return &l.model }
 // SetDefaults fills the form with o (zero fields stay empty: the
 // variant's default).
 func (l *Lobby) SetDefaults(o engine.Options) {
-	l.lag, l.lambda = o.Lag, o.Lambda
+	l.lag, l.lambda, l.garbling = o.Lag, o.Lambda, o.Garbling
 	for i, v := range formVariants {
 		if v == o.Variant {
 			l.variant.SetCurrentOption(i)
@@ -363,6 +367,8 @@ func (l *Lobby) Options() (engine.Options, error) {
 	}
 	if o.Variant == engine.VariantPhantom {
 		o.Lambda = l.lambda // T-8(b): the command line's --lambda
+		// MPC-D26: the command line's --garbling (half-gates if none).
+		o.Garbling = l.garbling
 	}
 	if err := l.readSides(&o); err != nil {
 		return o, err

@@ -38,3 +38,36 @@ func TestT8LambdaFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestT8GarblingFlag (MPC-D26): --garbling sets Phantom Go's garbling
+// scheme, three-halves by default for new games; half-gates is left out
+// of the invitation, an unknown scheme is refused, and so is --garbling
+// for another variant.
+func TestT8GarblingFlag(t *testing.T) {
+	const def = "three-halves"
+	cases := []struct {
+		args []string
+		want string
+		ok   bool
+	}{
+		{[]string{"--variant", "phantom"}, def, true},
+		{[]string{"--variant", "phantom", "--garbling", "three-halves"}, "three-halves", true},
+		{[]string{"--variant", "phantom", "--garbling", "half-gates"}, "", true},
+		{[]string{"--variant", "phantom", "--garbling", "quarter-gates"}, "", false},
+		{[]string{"--variant", "go"}, "", true},
+		{[]string{"--variant", "go", "--garbling", "three-halves"}, "", false},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var vf variantFlags
+		vf.register(fs, "go")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		o, err := vf.options(fs)
+		if (err == nil) != c.ok || (c.ok && o.Garbling != c.want) {
+			t.Errorf("%v: garbling %q, err %v; want %q, ok %v", c.args, o.Garbling, err, c.want, c.ok)
+		}
+	}
+}

@@ -52,9 +52,9 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 	}
 }
 
-// TestT8VerifyNamesTheChecking (T-8(b)): kakure verify says how a Phantom
-// Go record's tries were checked: --lambda 2 in the invitation, and the
-// default of kakure match (4) when none is given, replay as ok.
+// TestT8VerifyNamesTheChecking (T-8(b), MPC-D26): kakure verify says how
+// a Phantom Go record's tries were checked and garbled: --lambda 2 in the
+// invitation, --lambda 1, and --garbling of either scheme replay as ok.
 func TestT8VerifyNamesTheChecking(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -62,6 +62,8 @@ func TestT8VerifyNamesTheChecking(t *testing.T) {
 	}{
 		{[]string{"--lambda", "2"}, "tries checked during play (λ = 2 garblings a try)"},
 		{[]string{"--lambda", "1"}, "tries checked at the audit only (λ = 1)"},
+		{[]string{"--lambda", "2", "--garbling", "three-halves"}, "(λ = 2 garblings a try), garbled with three-halves"},
+		{[]string{"--lambda", "1", "--garbling", "half-gates"}, "(λ = 1), garbled with half-gates"},
 	} {
 		dir := t.TempDir()
 		args := append([]string{"match", "--games", "1", "--out", dir, "--variant", "phantom", "--size", "5",

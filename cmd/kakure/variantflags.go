@@ -12,6 +12,10 @@ import (
 // garblings (T-8(b), MPC-D14 in docs/mpc.md).
 const defaultLambda = 4
 
+// defaultGarbling is --garbling's default: the garbling scheme of Phantom
+// Go's secure referee (MPC-D26 in docs/mpc.md).
+const defaultGarbling = engine.GarblingThreeHalves
+
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
 type variantFlags struct {
@@ -27,6 +31,7 @@ type variantFlags struct {
 	timeControl string
 	lag         time.Duration
 	lambda      int
+	garbling    string
 }
 
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
@@ -40,6 +45,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.StringVar(&v.timeControl, "time", "none", "time control (docs/clocks.md): none, 5m (absolute), 10m+5s (Fischer), 5m+3x30s (byo-yomi) or 10m+25/5m (Canadian)")
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 	fs.IntVar(&v.lambda, "lambda", defaultLambda, "phantom: garblings per try of the secure referee, all but one checked by the evaluator (T-8(b)): 1 (none), 2, 4, 8 or 16")
+	fs.StringVar(&v.garbling, "garbling", defaultGarbling, "phantom: garbling scheme of the secure referee: three-halves (197 bits per AND gate) or half-gates (256)")
 }
 
 // registerSides adds the colour flags (sideFlags) to the variant's.
@@ -72,7 +78,7 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		}
 	}
 	if o.Variant == engine.VariantPhantom {
-		o.Lambda = v.lambda
+		o.Lambda, o.Garbling = v.lambda, v.garbling
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -83,6 +89,8 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		case "lambda":
 			// Refused for another variant by Normalize.
 			o.Lambda = v.lambda
+		case "garbling":
+			o.Garbling = v.garbling
 		}
 	})
 	o, err = o.Normalize()

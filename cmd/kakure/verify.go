@@ -53,16 +53,20 @@ func describeRecord(tr *protocol.Transcript) string {
 }
 
 // describeChecking says how a Phantom Go record's tries were checked
-// during play (T-8(b)): λ garblings a try, all but one opened; nothing
-// for other variants.
+// during play (T-8(b)): λ garblings a try, all but one opened; and with
+// which garbling scheme (MPC-D26); nothing for other variants.
 func describeChecking(o engine.Options) string {
+	scheme := o.Garbling
+	if scheme == "" {
+		scheme = engine.GarblingHalfGates
+	}
 	switch {
 	case o.Variant != engine.VariantPhantom:
 		return ""
 	case o.Lambda > 1:
-		return fmt.Sprintf(", tries checked during play (λ = %d garblings a try)", o.Lambda)
+		return fmt.Sprintf(", tries checked during play (λ = %d garblings a try), garbled with %s", o.Lambda, scheme)
 	}
-	return ", tries checked at the audit only (λ = 1)"
+	return ", tries checked at the audit only (λ = 1), garbled with " + scheme
 }
 
 // describeClock writes a record's time control as kakure verify prints it

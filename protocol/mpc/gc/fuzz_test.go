@@ -84,6 +84,10 @@ func FuzzParseGarbled(f *testing.F) {
 	g, _, _ := gc.Garble(c, delta, seed.Stream("labels"), 3)
 	b, _ := g.MarshalBinary()
 	f.Add(b)
+	g3, _, _ := gc.ThreeHalves.Garble(c, delta, seed.Stream("labels"), 3)
+	b3, _ := g3.MarshalBinary()
+	f.Add(b3)
+	f.Add([]byte{'G', 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Add([]byte{'G', 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, m []byte) {
 		g, err := gc.ParseGarbled(m)

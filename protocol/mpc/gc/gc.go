@@ -1,8 +1,10 @@
 // Package gc garbles and evaluates boolean circuits (Yao's garbled
 // circuits) for the two-party referee of Phantom Go (trust.md T-7).
 //
-// The scheme is half-gates (Zahur, Rosulek and Evans, Eurocrypt 2015) with
-// free-XOR (Kolesnikov and Schneider) and point-and-permute:
+// Two schemes garble AND gates ([Scheme]): half-gates (Zahur, Rosulek and
+// Evans, Eurocrypt 2015), described here, and three-halves (Rosulek and
+// Roy, CRYPTO 2021; threehalves.go), 197 bits per AND gate instead of 256.
+// Both use free-XOR (Kolesnikov and Schneider) and point-and-permute:
 //
 //   - every wire w has a zero label W0 and a one label W0 ⊕ Δ, where Δ is a
 //     secret 128-bit offset of the garbler with least significant bit 1, so
@@ -37,7 +39,8 @@ import (
 // Label is a wire label.
 type Label = aeshash.Block
 
-// TableSize is the number of bytes of garbled table per AND gate.
+// TableSize is the number of bytes of garbled table per AND gate of
+// HalfGates (see Scheme.TablesSize for both schemes).
 const TableSize = 2 * aeshash.Size
 
 // Errors of the package. They are wrapped with context.
@@ -61,11 +64,17 @@ var (
 
 // Garbled is what the garbler sends to the evaluator for one circuit.
 type Garbled struct {
+	// Scheme is the garbling scheme of the tables.
+	Scheme Scheme
 	// Instance is the tweak domain of this garbling; evaluation must use
 	// the same value.
 	Instance uint64
-	// Tables holds TableSize bytes per AND gate, in gate order: the
-	// generator half-gate ciphertext TG, then the evaluator half TE.
+	// Tables holds Scheme.TablesSize bytes. HalfGates: TableSize bytes
+	// per AND gate, in gate order: the generator half-gate ciphertext TG,
+	// then the evaluator half TE. ThreeHalves: the three half-label
+	// ciphertexts G0, G1, G2 of every AND gate (8 bytes each, little
+	// endian), in gate order, then the five control bits z0..z4 of every
+	// AND gate, packed.
 	Tables []byte
 	// Decoding holds, per output wire, the colour of its zero label: the
 	// evaluator's output bit is the colour of its label XOR this bit.
@@ -98,36 +107,19 @@ func NewDelta(r io.Reader) (Label, error) {
 // each). With labels a prg.Stream it is reproducible from the stream's
 // seed.
 func Garble(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64) (*Garbled, *Keys, error) {
-	nAND, err := validate(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	var zero [2][]Label
-	for p := range 2 {
-		zero[p] = make([]Label, len(c.Inputs[p]))
-		for i := range zero[p] {
-			if _, err := io.ReadFull(labels, zero[p][i][:]); err != nil {
-				return nil, nil, fmt.Errorf("gc: reading input labels: %w", err)
-			}
-		}
-	}
-	return garbleInputs(c, nAND, delta, zero, instance)
+	return HalfGates.Garble(c, delta, labels, instance)
 }
 
 // GarbleInputs garbles c with offset delta and the given zero labels of the
 // input wires (per party, per input wire), for inputs whose labels come
 // from elsewhere: output labels of a previous circuit, a correlated OT.
 func GarbleInputs(c *circuit.Circuit, delta Label, zero [2][]Label, instance uint64) (*Garbled, *Keys, error) {
-	nAND, err := validate(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	return garbleInputs(c, nAND, delta, zero, instance)
+	return HalfGates.GarbleInputs(c, delta, zero, nil, instance)
 }
 
-// garbleInputs is GarbleInputs on a circuit validate has accepted, with
-// nAND AND gates.
-func garbleInputs(c *circuit.Circuit, nAND int, delta Label, zero [2][]Label, instance uint64) (*Garbled, *Keys, error) {
+// garbleInputs is GarbleInputs with scheme s on a circuit validate has
+// accepted, with nAND AND gates; coins gives ThreeHalves its random bits.
+func garbleInputs(s Scheme, c *circuit.Circuit, nAND int, delta Label, zero [2][]Label, coins io.Reader, instance uint64) (*Garbled, *Keys, error) {
 	if !delta.LSB() {
 		return nil, nil, ErrDelta
 	}
@@ -146,8 +138,19 @@ func garbleInputs(c *circuit.Circuit, nAND int, delta Label, zero [2][]Label, in
 			keys.Inputs[p][i] = [2]Label{zero[p][i], zero[p][i].Xor(delta)}
 		}
 	}
-	g := &Garbled{Instance: instance, Tables: make([]byte, nAND*TableSize)}
-	garbleGates(c.Gates, w, toBlk(delta), instance, g.Tables)
+	g := &Garbled{Scheme: s, Instance: instance, Tables: make([]byte, s.TablesSize(nAND))}
+	if s == ThreeHalves {
+		if coins == nil {
+			return nil, nil, fmt.Errorf("gc: three-halves garbling needs random coins")
+		}
+		r := make([]byte, (2*nAND+7)/8)
+		if _, err := io.ReadFull(coins, r); err != nil {
+			return nil, nil, fmt.Errorf("gc: reading three-halves coins: %w", err)
+		}
+		garbleGates3(c.Gates, w, toBlk(delta), instance, r, g.Tables, nAND)
+	} else {
+		garbleGates(c.Gates, w, toBlk(delta), instance, g.Tables)
+	}
 	g.Decoding = make([]bool, len(c.Outputs))
 	keys.Outputs = make([][2]Label, len(c.Outputs))
 	for i, x := range c.Outputs {
@@ -168,8 +171,11 @@ func Evaluate(c *circuit.Circuit, g *Garbled, inputs [2][]Label) ([]Label, error
 	if g == nil {
 		return nil, fmt.Errorf("%w: no garbling", ErrTables)
 	}
-	if len(g.Tables) != nAND*TableSize {
-		return nil, fmt.Errorf("%w: %d bytes of tables for %d AND gates", ErrTables, len(g.Tables), nAND)
+	if !g.Scheme.Valid() {
+		return nil, fmt.Errorf("%w: %v", ErrTables, g.Scheme)
+	}
+	if len(g.Tables) != g.Scheme.TablesSize(nAND) {
+		return nil, fmt.Errorf("%w: %d bytes of %v tables for %d AND gates", ErrTables, len(g.Tables), g.Scheme, nAND)
 	}
 	w := make([]blk, c.NumWires)
 	for p := range 2 {
@@ -181,7 +187,11 @@ func Evaluate(c *circuit.Circuit, g *Garbled, inputs [2][]Label) ([]Label, error
 			w[x] = toBlk(inputs[p][i])
 		}
 	}
-	evaluateGates(c.Gates, w, g.Instance, g.Tables)
+	if g.Scheme == ThreeHalves {
+		evaluateGates3(c.Gates, w, g.Instance, g.Tables, nAND)
+	} else {
+		evaluateGates(c.Gates, w, g.Instance, g.Tables)
+	}
 	out := make([]Label, len(c.Outputs))
 	for i, x := range c.Outputs {
 		out[i] = w[x].label()
@@ -265,16 +275,17 @@ func CheckGarblingInputs(c *circuit.Circuit, delta Label, zero [2][]Label, insta
 }
 
 func compareGarbled(want, got *Garbled) error {
+	if got.Scheme != want.Scheme {
+		return fmt.Errorf("%w: %v, want %v", ErrMismatch, got.Scheme, want.Scheme)
+	}
 	if got.Instance != want.Instance {
 		return fmt.Errorf("%w: instance %d, want %d", ErrMismatch, got.Instance, want.Instance)
 	}
 	if len(got.Tables) != len(want.Tables) {
 		return fmt.Errorf("%w: %d bytes of tables, want %d", ErrMismatch, len(got.Tables), len(want.Tables))
 	}
-	for j := 0; j < len(want.Tables); j += TableSize {
-		if string(want.Tables[j:j+TableSize]) != string(got.Tables[j:j+TableSize]) {
-			return fmt.Errorf("%w: AND gate %d", ErrMismatch, j/TableSize)
-		}
+	if j := firstDifferentGate(want.Scheme, want.Tables, got.Tables); j >= 0 {
+		return fmt.Errorf("%w: AND gate %d", ErrMismatch, j)
 	}
 	if len(got.Decoding) != len(want.Decoding) {
 		return fmt.Errorf("%w: %d decoding bits, want %d", ErrMismatch, len(got.Decoding), len(want.Decoding))
@@ -285,6 +296,26 @@ func compareGarbled(want, got *Garbled) error {
 		}
 	}
 	return nil
+}
+
+// firstDifferentGate returns the index of the first AND gate whose table
+// (ciphertexts or control bits) differs between a and b, tables of scheme
+// s of the same size, or -1.
+func firstDifferentGate(s Scheme, a, b []byte) int {
+	size := TableSize
+	if s == ThreeHalves {
+		size = ThreeHalvesTableSize
+	}
+	nAND, _ := tablesGates(s, len(a))
+	for j := range nAND {
+		if string(a[j*size:(j+1)*size]) != string(b[j*size:(j+1)*size]) {
+			return j
+		}
+		if s == ThreeHalves && controlBits(a, nAND, j) != controlBits(b, nAND, j) {
+			return j
+		}
+	}
+	return -1
 }
 
 // CountAND returns the number of AND gates of c, which fixes the size of

@@ -51,13 +51,13 @@ func randomCircuit(r *prg.Stream, n0, n1, gates int, weights [3]int, outputs int
 
 // runGarbled garbles c, evaluates it on in0 and in1 and decodes the output
 // on both sides.
-func runGarbled(t *testing.T, c *circuit.Circuit, seed prg.Seed, in0, in1 []bool) []bool {
+func runGarbled(t *testing.T, s gc.Scheme, c *circuit.Circuit, seed prg.Seed, in0, in1 []bool) []bool {
 	t.Helper()
 	delta, err := gc.NewDelta(seed.Stream("delta"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, keys, err := gc.Garble(c, delta, seed.Stream("labels"), 7)
+	g, keys, err := s.Garble(c, delta, seed.Stream("labels"), 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,25 +106,27 @@ func TestGarbleMatchesEval(t *testing.T) {
 		{"AND heavy", 3, 3, 500, [3]int{1, 8, 1}},
 	}
 	for ci, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var seed prg.Seed
-			seed[0] = byte(ci)
-			r := seed.Stream("test circuit")
-			for trial := range 20 {
-				c := randomCircuit(r, tc.n0, tc.n1, tc.gates, tc.weights, 40)
-				in0, in1 := r.Bools(tc.n0), r.Bools(tc.n1)
-				want, err := c.Eval(in0, in1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := runGarbled(t, c, seed.Derive("garbler", uint64(trial)), in0, in1)
-				for i := range want {
-					if got[i] != want[i] {
-						t.Fatalf("trial %d output %d: garbled %v, plain %v", trial, i, got[i], want[i])
+		for _, s := range schemes {
+			t.Run(s.String()+"/"+tc.name, func(t *testing.T) {
+				var seed prg.Seed
+				seed[0] = byte(ci)
+				r := seed.Stream("test circuit")
+				for trial := range 20 {
+					c := randomCircuit(r, tc.n0, tc.n1, tc.gates, tc.weights, 40)
+					in0, in1 := r.Bools(tc.n0), r.Bools(tc.n1)
+					want, err := c.Eval(in0, in1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := runGarbled(t, s, c, seed.Derive("garbler", uint64(trial)), in0, in1)
+					for i := range want {
+						if got[i] != want[i] {
+							t.Fatalf("trial %d output %d: garbled %v, plain %v", trial, i, got[i], want[i])
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -162,33 +164,41 @@ func TestGarbleAllInputs(t *testing.T) {
 			}},
 	}
 	for name, c := range circuits {
-		t.Run(name, func(t *testing.T) {
-			for v := range 4 {
-				in0, in1 := []bool{v&1 == 1}, []bool{v&2 == 2}
-				want, _ := c.Eval(in0, in1)
-				for s := range 8 {
-					var seed prg.Seed
-					seed[1] = byte(s)
-					got := runGarbled(t, c, seed, in0, in1)
-					if fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("inputs %v %v seed %d: garbled %v, plain %v", in0, in1, s, got, want)
+		for _, scheme := range schemes {
+			t.Run(scheme.String()+"/"+name, func(t *testing.T) {
+				for v := range 4 {
+					in0, in1 := []bool{v&1 == 1}, []bool{v&2 == 2}
+					want, _ := c.Eval(in0, in1)
+					for s := range 8 {
+						var seed prg.Seed
+						seed[1] = byte(s)
+						got := runGarbled(t, scheme, c, seed, in0, in1)
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Fatalf("inputs %v %v seed %d: garbled %v, plain %v", in0, in1, s, got, want)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
 func TestGarbleDeterministic(t *testing.T) {
+	for _, s := range schemes {
+		t.Run(s.String(), func(t *testing.T) { garbleDeterministic(t, s) })
+	}
+}
+
+func garbleDeterministic(t *testing.T, s gc.Scheme) {
 	var seed prg.Seed
 	r := seed.Stream("circuit")
 	c := randomCircuit(r, 10, 10, 500, [3]int{2, 2, 1}, 20)
 	delta, _ := gc.NewDelta(seed.Stream("delta"))
-	g1, k1, err := gc.Garble(c, delta, seed.Stream("labels", 3), 3)
+	g1, k1, err := s.Garble(c, delta, seed.Stream("labels", 3), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g2, k2, err := gc.Garble(c, delta, seed.Stream("labels", 3), 3)
+	g2, k2, err := s.Garble(c, delta, seed.Stream("labels", 3), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,19 +206,19 @@ func TestGarbleDeterministic(t *testing.T) {
 		fmt.Sprint(k1) != fmt.Sprint(k2) {
 		t.Fatal("same seed gave different garblings")
 	}
-	if err := gc.CheckGarbling(c, delta, seed.Stream("labels", 3), 3, g1); err != nil {
+	if err := s.CheckGarbling(c, delta, seed.Stream("labels", 3), 3, g1); err != nil {
 		t.Fatalf("honest garbling rejected: %v", err)
 	}
 	// Another label stream, another instance, another Δ: other bytes.
-	g3, _, _ := gc.Garble(c, delta, seed.Stream("labels", 4), 3)
-	g4, _, _ := gc.Garble(c, delta, seed.Stream("labels", 3), 4)
+	g3, _, _ := s.Garble(c, delta, seed.Stream("labels", 4), 3)
+	g4, _, _ := s.Garble(c, delta, seed.Stream("labels", 3), 4)
 	delta2, _ := gc.NewDelta(seed.Stream("delta", 2))
-	g5, _, _ := gc.Garble(c, delta2, seed.Stream("labels", 3), 3)
+	g5, _, _ := s.Garble(c, delta2, seed.Stream("labels", 3), 3)
 	for name, g := range map[string]*gc.Garbled{"labels": g3, "instance": g4, "delta": g5} {
 		if string(g.Tables) == string(g1.Tables) {
 			t.Errorf("changing the %s did not change the tables", name)
 		}
-		if err := gc.CheckGarbling(c, delta, seed.Stream("labels", 3), 3, g); !errors.Is(err, gc.ErrMismatch) {
+		if err := s.CheckGarbling(c, delta, seed.Stream("labels", 3), 3, g); !errors.Is(err, gc.ErrMismatch) {
 			t.Errorf("changing the %s: CheckGarbling = %v, want ErrMismatch", name, err)
 		}
 	}
@@ -218,11 +228,17 @@ func TestGarbleDeterministic(t *testing.T) {
 // names the gate, and whenever the evaluator's output labels change they
 // are labels the garbler cannot decode.
 func TestTamperedTable(t *testing.T) {
+	for _, s := range schemes {
+		t.Run(s.String(), func(t *testing.T) { tamperedTable(t, s) })
+	}
+}
+
+func tamperedTable(t *testing.T, s gc.Scheme) {
 	var seed prg.Seed
 	r := seed.Stream("tamper")
 	c := randomCircuit(r, 16, 16, 600, [3]int{2, 3, 1}, 64)
 	delta, _ := gc.NewDelta(seed.Stream("delta"))
-	g, keys, err := gc.Garble(c, delta, seed.Stream("labels"), 1)
+	g, keys, err := s.Garble(c, delta, seed.Stream("labels"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,14 +251,15 @@ func TestTamperedTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad := &gc.Garbled{Instance: g.Instance, Tables: append([]byte(nil), g.Tables...), Decoding: g.Decoding}
+		bad := &gc.Garbled{Scheme: s, Instance: g.Instance, Tables: append([]byte(nil), g.Tables...), Decoding: g.Decoding}
 		pos := r.Intn(len(bad.Tables))
-		bad.Tables[pos] ^= byte(1 + r.Intn(255))
-		err = gc.CheckGarbling(c, delta, seed.Stream("labels"), 1, bad)
+		flip := byte(1 + r.Intn(255))
+		bad.Tables[pos] ^= flip
+		err = s.CheckGarbling(c, delta, seed.Stream("labels"), 1, bad)
 		if !errors.Is(err, gc.ErrMismatch) {
 			t.Fatalf("trial %d: tampered byte %d not detected: %v", trial, pos, err)
 		}
-		if want := fmt.Sprintf("AND gate %d", pos/gc.TableSize); !contains(err.Error(), want) {
+		if want := fmt.Sprintf("AND gate %d", tamperedGate(s, gc.CountAND(c), pos, flip)); !contains(err.Error(), want) {
 			t.Fatalf("trial %d: error %q does not name %q", trial, err, want)
 		}
 		out, err := gc.Evaluate(c, bad, [2][]gc.Label{l0, l1})
@@ -256,11 +273,31 @@ func TestTamperedTable(t *testing.T) {
 			}
 		}
 	}
-	// A ciphertext is used only when the colour of its input label is 1,
-	// about half the time; an unused one leaves the outputs unchanged.
+	// A ciphertext is used only when the colour of its input label is 1
+	// (three-halves: G0 and z2 when A's colour is 1, G1 and z3 when B's,
+	// G2 and z4 when they differ), about half the time; an unused one
+	// leaves the outputs unchanged.
 	if changed < 10 {
 		t.Errorf("only %d of 64 tamperings changed the output labels", changed)
 	}
+}
+
+// tamperedGate returns the AND gate whose table holds byte pos of tables
+// of scheme s for nAND gates, where the bits flip are changed: for the
+// control bits of three-halves, the gate of the lowest changed bit.
+func tamperedGate(s gc.Scheme, nAND, pos int, flip byte) int {
+	if s == gc.HalfGates {
+		return pos / gc.TableSize
+	}
+	if pos < nAND*gc.ThreeHalvesTableSize {
+		return pos / gc.ThreeHalvesTableSize
+	}
+	bit := 8 * (pos - nAND*gc.ThreeHalvesTableSize)
+	for flip&1 == 0 {
+		flip >>= 1
+		bit++
+	}
+	return bit / 5
 }
 
 func contains(s, sub string) bool {

@@ -22,6 +22,10 @@ import (
 
 const katFile = "testdata/kat.txt"
 
+// katFiles are the files of the vectors of each scheme (half-gates keeps
+// the file it had before three-halves).
+var katFiles = map[gc.Scheme]string{gc.HalfGates: katFile, gc.ThreeHalves: "testdata/kat-threehalves.txt"}
+
 func bitsBytes(bits []bool) []byte {
 	b := make([]byte, len(bits))
 	for i, x := range bits {
@@ -37,15 +41,20 @@ func bitsBytes(bits []bool) []byte {
 // tables, decoding bits and output labels; evaluated on fixed inputs, it
 // gives fixed output labels. Every gate path the processor has must give
 // the vectors: the VAES garbling routine, the AES-NI routines, crypto/aes.
+// Each scheme has its vectors; three-halves runs on crypto/aes whatever
+// the path, and its vectors also fix its tweaks (1<<63 | 3j + m), its
+// coins and the packing of its control bits.
 func TestKATGarbling(t *testing.T) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
-	for _, p := range gatePaths {
-		if !p.set() {
-			t.Logf("no %s path on this machine", p.name)
-			continue
+	for _, s := range schemes {
+		for _, p := range gatePaths {
+			if !p.set() {
+				t.Logf("no %s path on this machine", p.name)
+				continue
+			}
+			t.Run(s.String()+"/"+p.name, func(t *testing.T) { katGarbling(t, s) })
 		}
-		t.Run(p.name, func(t *testing.T) { katGarbling(t) })
 	}
 }
 
@@ -60,7 +69,7 @@ var gatePaths = []struct {
 	{"purego", func() bool { gc.SetVAES(false); return !aeshash.SetAssembly(false) }},
 }
 
-func katGarbling(t *testing.T) {
+func katGarbling(t *testing.T, s gc.Scheme) {
 	got := map[string][]byte{}
 	c := randomCircuit(seedOf(61).Stream("kat/circuit"), 24, 24, 3000, [3]int{4, 4, 1}, 40)
 	delta, err := gc.NewDelta(seedOf(62).Stream("kat/delta"))
@@ -68,12 +77,19 @@ func katGarbling(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, instance := range []uint64{0, 5} {
-		g, keys, err := gc.Garble(c, delta, seedOf(63).Stream("kat/labels"), instance)
+		g, keys, err := s.Garble(c, delta, seedOf(63).Stream("kat/labels"), instance)
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := fmt.Sprintf("garble/instance-%d", instance)
 		got[name+"/tables"] = g.Tables
+		if s != gc.HalfGates {
+			msg, err := g.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[name+"/message"] = msg
+		}
 		got[name+"/decoding"] = bitsBytes(g.Decoding)
 		var outs []byte
 		for _, pair := range keys.Outputs {
@@ -93,7 +109,7 @@ func katGarbling(t *testing.T) {
 		}
 		got[name+"/evaluated-labels"] = gc.MarshalLabels(out)
 	}
-	kat.Check(t, katFile, got)
+	kat.Check(t, katFiles[s], got)
 }
 
 func seedOf(b byte) prg.Seed {
@@ -104,21 +120,25 @@ func seedOf(b byte) prg.Seed {
 
 // TestGarblingPathsIdentical: the gate paths (VAES, AES-NI, crypto/aes)
 // give identical tables, decoding bits and evaluations on random circuits
-// (issue 16: the pure-Go path is kept and must agree).
+// (issue 16: the pure-Go path is kept and must agree), with each scheme
+// (three-halves: gates hashed two or four at a time with AES-NI, one at a
+// time with crypto/aes).
 func TestGarblingPathsIdentical(t *testing.T) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
-	for _, p := range gatePaths[:2] {
-		if !p.set() {
-			t.Logf("no %s path on this machine", p.name)
-			continue
+	for _, s := range schemes {
+		for _, p := range gatePaths[:2] {
+			if !p.set() {
+				t.Logf("no %s path on this machine", p.name)
+				continue
+			}
+			t.Run(s.String()+"/"+p.name, func(t *testing.T) { pathsIdentical(t, s, p.set) })
 		}
-		t.Run(p.name, func(t *testing.T) { pathsIdentical(t, p.set) })
 	}
 }
 
 // pathsIdentical compares the path set selects with crypto/aes.
-func pathsIdentical(t *testing.T, set func() bool) {
+func pathsIdentical(t *testing.T, s gc.Scheme, set func() bool) {
 	for k := range 5 {
 		c := randomCircuit(seedOf(80).Stream("paths", uint64(k)), 16, 16, 2000, [3]int{3, 4, 1}, 30)
 		delta, _ := gc.NewDelta(seedOf(81).Stream("delta", uint64(k)))
@@ -130,7 +150,7 @@ func pathsIdentical(t *testing.T, set func() bool) {
 			} else {
 				gatePaths[2].set()
 			}
-			g, keys, err := gc.Garble(c, delta, seedOf(82).Stream("labels", uint64(k)), uint64(k))
+			g, keys, err := s.Garble(c, delta, seedOf(82).Stream("labels", uint64(k)), uint64(k))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,8 +13,15 @@ import (
 // TestT9GarbledRefereeMatchesEval garbles the Phantom Go referee circuit
 // and checks that the evaluator decodes exactly what the plaintext circuit
 // computes on the same inputs (random shares and tries; the circuit
-// package checks the plaintext circuit against the engine's referee).
+// package checks the plaintext circuit against the engine's referee),
+// with every garbling scheme.
 func TestT9GarbledRefereeMatchesEval(t *testing.T) {
+	for _, s := range schemes {
+		t.Run(s.String(), func(t *testing.T) { t9GarbledReferee(t, s) })
+	}
+}
+
+func t9GarbledReferee(t *testing.T, s gc.Scheme) {
 	for _, tc := range []struct {
 		size  int
 		rules engine.PhantomRules
@@ -38,7 +45,7 @@ func TestT9GarbledRefereeMatchesEval(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := runGarbled(t, c, seed.Derive("garbler", uint64(k)), in0, in1)
+				got := runGarbled(t, s, c, seed.Derive("garbler", uint64(k)), in0, in1)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("try %d: garbled referee output differs from Eval", k)
 				}
@@ -47,8 +54,15 @@ func TestT9GarbledRefereeMatchesEval(t *testing.T) {
 	}
 }
 
-// BenchmarkReferee garbles and evaluates the referee circuit of one try.
+// BenchmarkReferee garbles and evaluates the referee circuit of one try
+// with each scheme.
 func BenchmarkReferee(b *testing.B) {
+	for _, s := range schemes {
+		b.Run(s.String(), func(b *testing.B) { benchmarkReferee(b, s) })
+	}
+}
+
+func benchmarkReferee(b *testing.B, s gc.Scheme) {
 	for _, size := range []int{9, 19} {
 		_, c, err := circuit.RefereeCircuit(size, engine.RulesHamburg, circuit.Garbler)
 		if err != nil {
@@ -60,11 +74,11 @@ func BenchmarkReferee(b *testing.B) {
 		b.Run(fmt.Sprintf("garble-%dx%d", size, size), func(b *testing.B) {
 			cpu := cpuTime()
 			for i := range b.N {
-				gc.Garble(c, delta, seed.Stream("labels"), uint64(i))
+				s.Garble(c, delta, seed.Stream("labels"), uint64(i))
 			}
 			reportRate(b, nAND, cpu)
 		})
-		g, keys, _ := gc.Garble(c, delta, seed.Stream("labels"), 0)
+		g, keys, _ := s.Garble(c, delta, seed.Stream("labels"), 0)
 		in0, _ := keys.Encode(0, make([]bool, len(c.Inputs[0])))
 		in1, _ := keys.Encode(1, make([]bool, len(c.Inputs[1])))
 		b.Run(fmt.Sprintf("evaluate-%dx%d", size, size), func(b *testing.B) {

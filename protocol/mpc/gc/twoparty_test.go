@@ -25,7 +25,7 @@ type try struct {
 
 // playTries runs tries of c between a garbler and an evaluator over byte
 // messages only, and returns the transcript.
-func playTries(t *testing.T, c *circuit.Circuit, garblerSeed, evaluatorSeed prg.Seed, tries int) ([][]byte, []try) {
+func playTries(t *testing.T, s gc.Scheme, c *circuit.Circuit, garblerSeed, evaluatorSeed prg.Seed, tries int) ([][]byte, []try) {
 	t.Helper()
 	session := []byte("game 42, garbler Black")
 	sender := ot.NewSender(garblerSeed.Derive("ot"), session)
@@ -44,7 +44,7 @@ func playTries(t *testing.T, c *circuit.Circuit, garblerSeed, evaluatorSeed prg.
 	for k := range tries {
 		in0, in1 := inputs.Bools(len(c.Inputs[0])), inputs.Bools(len(c.Inputs[1]))
 		// Garbler.
-		g, keys, err := gc.Garble(c, delta, garblerSeed.Stream("gc/labels", uint64(k)), uint64(k))
+		g, keys, err := s.Garble(c, delta, garblerSeed.Stream("gc/labels", uint64(k)), uint64(k))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func playTries(t *testing.T, c *circuit.Circuit, garblerSeed, evaluatorSeed prg.
 // audit re-derives everything the garbler and the evaluator should have
 // sent from their revealed seeds and inputs (trust.md T-8) and returns the
 // first deviation.
-func audit(c *circuit.Circuit, garblerSeed, evaluatorSeed prg.Seed, base [][]byte, tries []try) error {
+func audit(s gc.Scheme, c *circuit.Circuit, garblerSeed, evaluatorSeed prg.Seed, base [][]byte, tries []try) error {
 	session := []byte("game 42, garbler Black")
 	sender := ot.NewSender(garblerSeed.Derive("ot"), session)
 	receiver := ot.NewReceiver(evaluatorSeed.Derive("ot"), session)
@@ -111,10 +111,10 @@ func audit(c *circuit.Circuit, garblerSeed, evaluatorSeed prg.Seed, base [][]byt
 		if err != nil {
 			return fmt.Errorf("try %d: %w", k, err)
 		}
-		if err := gc.CheckGarbling(c, delta, garblerSeed.Stream("gc/labels", uint64(k)), uint64(k), g); err != nil {
+		if err := s.CheckGarbling(c, delta, garblerSeed.Stream("gc/labels", uint64(k)), uint64(k), g); err != nil {
 			return fmt.Errorf("try %d: garbler: %w", k, err)
 		}
-		_, keys, _ := gc.Garble(c, delta, garblerSeed.Stream("gc/labels", uint64(k)), uint64(k))
+		_, keys, _ := s.Garble(c, delta, garblerSeed.Stream("gc/labels", uint64(k)), uint64(k))
 		own, _ := keys.Encode(0, tr.in0)
 		if !bytes.Equal(gc.MarshalLabels(own), tr.garblerIn) {
 			return fmt.Errorf("try %d: garbler's input labels", k)
@@ -137,17 +137,23 @@ func audit(c *circuit.Circuit, garblerSeed, evaluatorSeed prg.Seed, base [][]byt
 }
 
 func TestTwoPartyWithOTAndAudit(t *testing.T) {
+	for _, s := range schemes {
+		t.Run(s.String(), func(t *testing.T) { twoPartyWithOTAndAudit(t, s) })
+	}
+}
+
+func twoPartyWithOTAndAudit(t *testing.T, s gc.Scheme) {
 	var gs, es prg.Seed
 	gs[0], es[0] = 'g', 'e'
 	c := randomCircuit(prg.Seed{'c'}.Stream("circuit"), 40, 60, 1000, [3]int{3, 2, 1}, 50)
-	base, tries := playTries(t, c, gs, es, 4)
+	base, tries := playTries(t, s, c, gs, es, 4)
 	for k, tr := range tries {
 		want, _ := c.Eval(tr.in0, tr.in1)
 		if fmt.Sprint(want) != fmt.Sprint(tr.outputs) {
 			t.Fatalf("try %d: evaluator decoded %v, want %v", k, tr.outputs, want)
 		}
 	}
-	if err := audit(c, gs, es, base, tries); err != nil {
+	if err := audit(s, c, gs, es, base, tries); err != nil {
 		t.Fatalf("honest game fails the audit: %v", err)
 	}
 	// A garbler that flipped a table byte in try 2: the recorded message
@@ -155,7 +161,7 @@ func TestTwoPartyWithOTAndAudit(t *testing.T) {
 	bad := append([]byte(nil), tries[2].garbled...)
 	bad[len(bad)/2] ^= 0x40
 	tries[2].garbled = bad
-	err := audit(c, gs, es, base, tries)
+	err := audit(s, c, gs, es, base, tries)
 	if !errors.Is(err, gc.ErrMismatch) || !contains(err.Error(), "try 2") {
 		t.Fatalf("cheating garbler in try 2: audit says %v", err)
 	}

@@ -19,11 +19,14 @@ const (
 	MaxLabels   = 1 << 20
 )
 
-// Message tags and the version of the formats.
+// Message tags and the version of the formats. A garbling's version
+// byte names its scheme: version for HalfGates (the format of every
+// record made before ThreeHalves), versionThreeHalves for ThreeHalves.
 const (
-	tagGarbled = 'G'
-	tagLabels  = 'L'
-	version    = 1
+	tagGarbled         = 'G'
+	tagLabels          = 'L'
+	version            = 1
+	versionThreeHalves = 2
 )
 
 // garbledHeader is tag, version, instance (8), AND gates (4), outputs (4).
@@ -31,19 +34,24 @@ const garbledHeader = 2 + 8 + 4 + 4
 
 // MarshalBinary encodes g as
 //
-//	'G' 1 instance:u64 andGates:u32 outputs:u32 tables decoding
+//	'G' v instance:u64 andGates:u32 outputs:u32 tables decoding
 //
-// with big-endian numbers, TableSize bytes of tables per AND gate, and the
+// with big-endian numbers, v = 1 for HalfGates (TableSize bytes of tables
+// per AND gate) and 2 for ThreeHalves (Scheme.TablesSize bytes), and the
 // decoding bits packed eight per byte, least significant bit first, unused
 // bits zero.
 func (g *Garbled) MarshalBinary() ([]byte, error) {
-	if len(g.Tables)%TableSize != 0 || len(g.Tables)/TableSize > MaxANDGates || len(g.Decoding) > MaxOutputs {
-		return nil, fmt.Errorf("%w: %d bytes of tables, %d outputs", ErrMessage, len(g.Tables), len(g.Decoding))
+	nAND, ok := tablesGates(g.Scheme, len(g.Tables))
+	if !ok || nAND > MaxANDGates || len(g.Decoding) > MaxOutputs {
+		return nil, fmt.Errorf("%w: %d bytes of %v tables, %d outputs", ErrMessage, len(g.Tables), g.Scheme, len(g.Decoding))
 	}
 	b := make([]byte, garbledHeader, garbledHeader+len(g.Tables)+(len(g.Decoding)+7)/8)
 	b[0], b[1] = tagGarbled, version
+	if g.Scheme == ThreeHalves {
+		b[1] = versionThreeHalves
+	}
 	binary.BigEndian.PutUint64(b[2:], g.Instance)
-	binary.BigEndian.PutUint32(b[10:], uint32(len(g.Tables)/TableSize))
+	binary.BigEndian.PutUint32(b[10:], uint32(nAND))
 	binary.BigEndian.PutUint32(b[14:], uint32(len(g.Decoding)))
 	b = append(b, g.Tables...)
 	return append(b, packBits(g.Decoding)...), nil
@@ -52,15 +60,19 @@ func (g *Garbled) MarshalBinary() ([]byte, error) {
 // ParseGarbled decodes a message made by Garbled.MarshalBinary. The
 // result does not share memory with b.
 func ParseGarbled(b []byte) (*Garbled, error) {
-	if len(b) < garbledHeader || b[0] != tagGarbled || b[1] != version {
+	if len(b) < garbledHeader || b[0] != tagGarbled || (b[1] != version && b[1] != versionThreeHalves) {
 		return nil, fmt.Errorf("%w: bad garbling header", ErrMessage)
+	}
+	scheme := HalfGates
+	if b[1] == versionThreeHalves {
+		scheme = ThreeHalves
 	}
 	nAND := binary.BigEndian.Uint32(b[10:])
 	nOut := binary.BigEndian.Uint32(b[14:])
 	if nAND > MaxANDGates || nOut > MaxOutputs {
 		return nil, fmt.Errorf("%w: %d AND gates, %d outputs over the limits", ErrMessage, nAND, nOut)
 	}
-	tables := int(nAND) * TableSize
+	tables := scheme.TablesSize(int(nAND))
 	if len(b) != garbledHeader+tables+(int(nOut)+7)/8 {
 		return nil, fmt.Errorf("%w: %d bytes for %d AND gates and %d outputs", ErrMessage, len(b), nAND, nOut)
 	}
@@ -69,7 +81,14 @@ func ParseGarbled(b []byte) (*Garbled, error) {
 	if err != nil {
 		return nil, err
 	}
+	if scheme == ThreeHalves {
+		// The control bits must have one encoding too.
+		if _, err := unpackBits(body[nAND*ThreeHalvesTableSize:tables], int(nAND)*threeHalvesControlBits); err != nil {
+			return nil, err
+		}
+	}
 	return &Garbled{
+		Scheme:   scheme,
 		Instance: binary.BigEndian.Uint64(b[2:]),
 		Tables:   append([]byte(nil), body[:tables]...),
 		Decoding: decoding,
@@ -107,6 +126,19 @@ func ParseLabels(b []byte, want int) ([]Label, error) {
 		copy(out[i][:], b[6+16*i:])
 	}
 	return out, nil
+}
+
+// tablesGates returns the number of AND gates whose tables of scheme s
+// take n bytes, and whether n is such a size.
+func tablesGates(s Scheme, n int) (int, bool) {
+	switch s {
+	case HalfGates:
+		return n / TableSize, n%TableSize == 0
+	case ThreeHalves:
+		k := threeHalvesGates(n)
+		return k, s.TablesSize(k) == n
+	}
+	return 0, false
 }
 
 // packBits packs bits eight per byte, least significant bit first.

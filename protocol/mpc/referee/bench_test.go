@@ -13,8 +13,8 @@ import (
 )
 
 // TestANDCountPerTry logs the AND gates of one try (the garbled tables are
-// 32 bytes per AND gate) and holds them to the targets for 9×9
-// and 13×13.
+// 32 bytes per AND gate with half-gates, 24 + 5/8 with three-halves) and
+// holds them to the targets for 9×9 and 13×13.
 func TestANDCountPerTry(t *testing.T) {
 	limit := map[int]int{9: 11500, 13: 25500}
 	for _, size := range []int{5, 9, 13, 19} {
@@ -23,7 +23,7 @@ func TestANDCountPerTry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%2dx%-2d %-10s %6d AND gates, %7d bytes of tables", size, size, rules, n, n*gc.TableSize)
+			t.Logf("%2dx%-2d %-10s %6d AND gates, %7d bytes of tables (%d with three-halves)", size, size, rules, n, gc.HalfGates.TablesSize(n), gc.ThreeHalves.TablesSize(n))
 			if l := limit[size]; l > 0 && n > l {
 				t.Errorf("%dx%d %s: %d AND gates, the target is %d", size, size, rules, n, l)
 			}
@@ -40,10 +40,17 @@ func TestANDCountPerTry(t *testing.T) {
 //
 //	go test -bench Try -benchtime 200x ./protocol/mpc/referee
 func BenchmarkTry(b *testing.B) {
-	type run struct{ size, lambda int }
-	for _, r := range []run{{9, 1}, {9, 4}, {13, 1}, {19, 1}} {
+	type run struct {
+		size, lambda int
+		scheme       gc.Scheme
+	}
+	for _, r := range []run{{9, 1, gc.HalfGates}, {9, 4, gc.HalfGates}, {9, 1, gc.ThreeHalves}, {9, 4, gc.ThreeHalves}, {13, 1, gc.HalfGates}, {19, 1, gc.HalfGates}} {
 		size := r.size
-		b.Run(fmt.Sprintf("%dx%d-lambda-%d", size, size, r.lambda), func(b *testing.B) {
+		name := fmt.Sprintf("%dx%d-lambda-%d", size, size, r.lambda)
+		if r.scheme != gc.HalfGates {
+			name += "-" + r.scheme.String()
+		}
+		b.Run(name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(size), 1))
 			var gm *testGame
 			var lat []time.Duration
@@ -55,7 +62,7 @@ func BenchmarkTry(b *testing.B) {
 				// Only the try itself is timed.
 				b.StopTimer()
 				if gm == nil || gm.ref.PlayEnded() {
-					gm = newCheckedGame(b, size, engine.RulesCommon, engine.Black, testSeed("bench g", games), testSeed("bench e", games), r.lambda)
+					gm = newSchemeGame(b, size, engine.RulesCommon, engine.Black, testSeed("bench g", games), testSeed("bench e", games), r.lambda, r.scheme)
 					games++
 					last = engine.NoPoint
 				}

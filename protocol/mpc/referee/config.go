@@ -65,6 +65,9 @@ type Config struct {
 	// for none (the three-message try of older games), else a power of
 	// two up to MaxLambda.
 	Lambda int
+	// Scheme is the garbling scheme of every garbling of the game (the
+	// zero value, half-gates, for games whose invitation names none).
+	Scheme gc.Scheme
 }
 
 // Validate returns nil if the referee can run c, or an error wrapping
@@ -83,6 +86,9 @@ func (c Config) Validate() error {
 	}
 	if c.Lambda < 0 || c.Lambda > MaxLambda || c.Lambda&(c.Lambda-1) != 0 {
 		return fmt.Errorf("%w: λ = %d is not a power of two up to %d", ErrConfig, c.Lambda, MaxLambda)
+	}
+	if !c.Scheme.Valid() {
+		return fmt.Errorf("%w: garbling %v", ErrConfig, c.Scheme)
 	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
@@ -224,7 +230,7 @@ func circuitsFor(c Config) (*refereeCircuits, error) {
 }
 
 // ANDGates returns the number of AND gates of one try of a game of c, the
-// garbled tables being gc.TableSize bytes per AND gate.
+// garbled tables being c.Scheme.TablesSize(ANDGates) bytes.
 func ANDGates(c Config) (int, error) {
 	if err := c.Validate(); err != nil {
 		return 0, err

@@ -215,9 +215,11 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 		return bad("garbled tables", err)
 	}
 	switch {
+	case garbled.Scheme != e.cfg.Scheme:
+		return bad("garbled tables", fmt.Errorf("%v garbling in a %v game", garbled.Scheme, e.cfg.Scheme))
 	case garbled.Instance != e.pub.Try:
 		return bad("garbled tables", fmt.Errorf("instance %d", garbled.Instance))
-	case len(garbled.Tables) != e.rc.and*gc.TableSize || len(garbled.Decoding) != len(c.Outputs):
+	case len(garbled.Tables) != e.cfg.Scheme.TablesSize(e.rc.and) || len(garbled.Decoding) != len(c.Outputs):
 		return bad("garbled tables", fmt.Errorf("%d bytes and %d outputs", len(garbled.Tables), len(garbled.Decoding)))
 	}
 	var theirs, mine []gc.Label

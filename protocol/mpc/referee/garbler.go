@@ -327,7 +327,7 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	gb, keys, err := gc.Garble(g.rc.circuit[mover], delta, g.seed.Stream(labelLabels, try), try)
+	gb, keys, err := g.cfg.Scheme.Garble(g.rc.circuit[mover], delta, g.seed.Stream(labelLabels, try), try)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -51,7 +52,13 @@ func newTestGame(t testing.TB, size int, rules engine.PhantomRules, garbler engi
 // newCheckedGame is newTestGame with λ garblings per try (T-8(b)).
 func newCheckedGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda int) *testGame {
 	t.Helper()
-	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5, Lambda: lambda}
+	return newSchemeGame(t, size, rules, garbler, seedG, seedE, lambda, gc.HalfGates)
+}
+
+// newSchemeGame is newCheckedGame with the garbling scheme s.
+func newSchemeGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda int, s gc.Scheme) *testGame {
+	t.Helper()
+	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5, Lambda: lambda, Scheme: s}
 	gm := &testGame{t: t, cfg: cfg, seeds: [2]prg.Seed{seedG, seedE}}
 	var err error
 	if gm.g, err = NewGarbler(cfg, seedG); err != nil {

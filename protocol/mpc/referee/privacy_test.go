@@ -63,20 +63,28 @@ type tryInputs struct {
 // garbler input whose bit differs shows the label off by Δ_ĵ and the hash
 // of the other label, the two swapped: nothing but Δ_ĵ, which the
 // evaluator never holds, tells them apart.
+//
+// Both garbling schemes (MPC-D26): with three-halves as with half-gates.
 func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 	type run struct {
 		rules  engine.PhantomRules
 		lambda int
+		scheme gc.Scheme
 	}
-	runs := []run{{engine.RulesCommon, 0}, {engine.RulesHamburg, 0}, {engine.RulesKriegspiel, 0}, {engine.RulesHamburg, 4}}
+	runs := []run{{engine.RulesCommon, 0, gc.HalfGates}, {engine.RulesHamburg, 0, gc.HalfGates}, {engine.RulesKriegspiel, 0, gc.HalfGates}, {engine.RulesHamburg, 4, gc.HalfGates},
+		{engine.RulesKriegspiel, 0, gc.ThreeHalves}, {engine.RulesHamburg, 4, gc.ThreeHalves}}
 	for _, r := range runs {
 		rules := r.rules
-		t.Run(fmt.Sprintf("%s-lambda-%d", rules, r.lambda), func(t *testing.T) {
+		name := fmt.Sprintf("%s-lambda-%d", rules, r.lambda)
+		if r.scheme != gc.HalfGates {
+			name += "-" + r.scheme.String()
+		}
+		t.Run(name, func(t *testing.T) {
 			seedG, seedE := testSeed("privacy g", 0), testSeed("privacy e", 0)
 			var games [2]*testGame
 			var inputs [2][]tryInputs
 			for k := range games {
-				gm := newCheckedGame(t, 9, rules, engine.Black, seedG, seedE, r.lambda)
+				gm := newSchemeGame(t, 9, rules, engine.Black, seedG, seedE, r.lambda, r.scheme)
 				games[k] = gm
 				var garblerTry engine.Point
 				plain := gm.g.maskFor

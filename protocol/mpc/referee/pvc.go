@@ -203,7 +203,7 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if err != nil {
 		return nil, err
 	}
-	gb, keys, err := gc.Garble(rc.circuit[mover], delta, seed.Stream(labelPVCLabels), try)
+	gb, keys, err := cfg.Scheme.Garble(rc.circuit[mover], delta, seed.Stream(labelPVCLabels), try)
 	if err != nil {
 		return nil, err
 	}

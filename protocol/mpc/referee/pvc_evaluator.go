@@ -132,8 +132,8 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 // copyEvaluatorLabels returns the labels of the evaluator's inputs of
 // the garbling of mover's circuit made from seed, as garbleCopy makes
 // them (Δ from the seed's delta stream; the zero labels from its labels
-// stream after the garbler's, the order gc.Garble reads them), without
-// garbling.
+// stream after the garbler's, the order gc.Garble reads them, before
+// the coins of three-halves), without garbling.
 func copyEvaluatorLabels(rc *refereeCircuits, mover circuit.Party, seed prg.Seed) ([][2]gc.Label, error) {
 	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
 	if err != nil {

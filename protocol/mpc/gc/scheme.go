@@ -1,0 +1,139 @@
+package gc
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+)
+
+// Scheme is the way AND gates are garbled. Both schemes share free-XOR,
+// point-and-permute, the labels, Δ, the decoding bits and the hash of
+// package aeshash; they differ in the tables of AND gates.
+type Scheme uint8
+
+const (
+	// HalfGates is half-gates (Zahur, Rosulek and Evans, Eurocrypt 2015):
+	// two ciphertexts per AND gate, TableSize = 32 bytes. It is the zero
+	// value, so a game or a garbling that names no scheme is half-gates.
+	HalfGates Scheme = 0
+	// ThreeHalves is three-halves garbling ("slicing and dicing", Rosulek
+	// and Roy, "Three Halves Make a Whole? Beating the Half-Gates Lower
+	// Bound for Garbled Circuits", CRYPTO 2021, ePrint 2021/749): three
+	// half-label ciphertexts and five control bits per AND gate,
+	// 1.5κ + 5 = 197 bits, ThreeHalvesTableSize bytes of ciphertexts plus
+	// five bits packed after all of them.
+	ThreeHalves Scheme = 1
+)
+
+// ThreeHalvesTableSize is the number of bytes of half-label ciphertexts
+// per AND gate of ThreeHalves (its five control bits per gate come after
+// the ciphertexts of all gates, see Scheme.TablesSize).
+const ThreeHalvesTableSize = 3 * 8
+
+// threeHalvesControlBits is the number of control bits per AND gate of
+// ThreeHalves.
+const threeHalvesControlBits = 5
+
+// String returns "half-gates" or "three-halves".
+func (s Scheme) String() string {
+	switch s {
+	case HalfGates:
+		return "half-gates"
+	case ThreeHalves:
+		return "three-halves"
+	}
+	return fmt.Sprintf("scheme(%d)", uint8(s))
+}
+
+// Valid reports whether s is a scheme of the package.
+func (s Scheme) Valid() bool { return s == HalfGates || s == ThreeHalves }
+
+// ParseScheme returns the scheme named by String.
+func ParseScheme(name string) (Scheme, error) {
+	for _, s := range []Scheme{HalfGates, ThreeHalves} {
+		if s.String() == name {
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("gc: unknown garbling scheme %q (half-gates or three-halves)", name)
+}
+
+// TablesSize returns the bytes of garbled tables of nAND AND gates:
+// nAND·TableSize for HalfGates; nAND·ThreeHalvesTableSize followed by the
+// control bits, five per gate packed eight per byte (least significant
+// bit first, gate j's bits at 5j..5j+4, unused bits zero), for
+// ThreeHalves.
+func (s Scheme) TablesSize(nAND int) int {
+	if s == ThreeHalves {
+		return nAND*ThreeHalvesTableSize + (nAND*threeHalvesControlBits+7)/8
+	}
+	return nAND * TableSize
+}
+
+// Garble is the package function Garble with scheme s. ThreeHalves reads,
+// after the input labels, two random bits per AND gate from labels (the
+// garbler's choice of the R matrices of the scheme), so that the garbling
+// is still reproducible from the stream's seed.
+func (s Scheme) Garble(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64) (*Garbled, *Keys, error) {
+	if !s.Valid() {
+		return nil, nil, fmt.Errorf("gc: garbling with %v", s)
+	}
+	nAND, err := validate(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	zero, err := readZeroLabels(c, labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	return garbleInputs(s, c, nAND, delta, zero, labels, instance)
+}
+
+// GarbleInputs is the package function GarbleInputs with scheme s; coins
+// gives ThreeHalves its two random bits per AND gate (HalfGates reads
+// nothing from it, and it may be nil).
+func (s Scheme) GarbleInputs(c *circuit.Circuit, delta Label, zero [2][]Label, coins io.Reader, instance uint64) (*Garbled, *Keys, error) {
+	if !s.Valid() {
+		return nil, nil, fmt.Errorf("gc: garbling with %v", s)
+	}
+	nAND, err := validate(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return garbleInputs(s, c, nAND, delta, zero, coins, instance)
+}
+
+// CheckGarbling is the package function CheckGarbling with scheme s.
+func (s Scheme) CheckGarbling(c *circuit.Circuit, delta Label, labels io.Reader, instance uint64, g *Garbled) error {
+	want, _, err := s.Garble(c, delta, labels, instance)
+	if err != nil {
+		return err
+	}
+	return compareGarbled(want, g)
+}
+
+// CheckGarblingInputs is the package function CheckGarblingInputs with
+// scheme s and the coins the garbling was made with.
+func (s Scheme) CheckGarblingInputs(c *circuit.Circuit, delta Label, zero [2][]Label, coins io.Reader, instance uint64, g *Garbled) error {
+	want, _, err := s.GarbleInputs(c, delta, zero, coins, instance)
+	if err != nil {
+		return err
+	}
+	return compareGarbled(want, g)
+}
+
+// readZeroLabels reads one zero label per input wire of c from labels,
+// the garbler's inputs first.
+func readZeroLabels(c *circuit.Circuit, labels io.Reader) ([2][]Label, error) {
+	var zero [2][]Label
+	for p := range 2 {
+		zero[p] = make([]Label, len(c.Inputs[p]))
+		for i := range zero[p] {
+			if _, err := io.ReadFull(labels, zero[p][i][:]); err != nil {
+				return zero, fmt.Errorf("gc: reading input labels: %w", err)
+			}
+		}
+	}
+	return zero, nil
+}
