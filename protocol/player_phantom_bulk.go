@@ -1,0 +1,257 @@
+package protocol
+
+// Phantom Go's bulk frames: the attachments of its messages (the
+// secure computation's requests, garblings and openings), what the player
+// checks of them on arrival and late, their digests in the record, and
+// how they are made again for a peer that lacks them. Moved from
+// player_phantom.go.
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/protocol/mpc/referee"
+)
+
+// phantomCheat is an action of a cheating program in tests
+// (export_phantom_test.go): it changes the player's secrets.
+type phantomCheat interface {
+	cheat(p *phantomPlayer, h *phantomRules) error
+}
+
+// phantomAttachments is how many attachments each kind carries.
+var phantomAttachments = map[Kind]int{KindPhantomSetup: 1, KindPhantomBase: 1, KindPhantomTry: 1, KindPhantomRequest: 1,
+	KindPhantomTryGarbling: 3, KindPhantomGarbling: 3, KindPhantomOutputs: 1, KindPhantomCommitment: 2, KindPhantomChoice: 1}
+
+// receiveBulk takes a message of the other program with its attachments
+// (already applied to the machine): it checks the attachments against the
+// digests the message signs, and feeds them to the player's machine. A
+// mismatch breaks T-10; content that no honest program sends is caught
+// and accused at this program's next turn (the audit decides).
+func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	want := phantomAttachments[msg.Kind]
+	if len(bulk) != want {
+		return violation(msg.From, msg.Seq, "T-10", "%s message with %d attachments, want %d", msg.Kind, len(bulk), want)
+	}
+	if want == 0 {
+		return nil
+	}
+	for i, d := range phantomDigests(msg) {
+		if referee.Sum(bulk[i]) != d {
+			return violation(msg.From, msg.Seq, "T-10", "attachment %d of the %s message does not match its digest", i, msg.Kind)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return err
+	}
+	if p.caught != "" || p.e == nil && p.g == nil {
+		return nil // caught already, or the state is lost (auto says so)
+	}
+	catch := func(err error) error {
+		p.caught = err.Error()
+		return nil
+	}
+	switch msg.Kind {
+	case KindPhantomSetup:
+		p.base = bulk[0]
+	case KindPhantomBase:
+		p.base = bulk[0]
+		if err := p.e.BaseFinish(bulk[0]); err != nil {
+			return catch(fmt.Errorf("the garbler's base OT answer: %w", err))
+		}
+	case KindPhantomTry, KindPhantomRequest:
+		p.request = bulk[0]
+		// The OT extension's consistency check, at once (T-8(a)); a
+		// malformed request is left to Garble, as before.
+		if err := p.g.CheckRequest(bulk[0]); errors.Is(err, referee.ErrDeviation) {
+			return catch(err)
+		}
+		if msg.Kind == KindPhantomRequest || h.m.Options.Lambda > 1 {
+			// The garbler's player is to try: garble ahead while it
+			// thinks; a checked try's λ garblings are needed at once.
+			p.g.Prepare()
+		}
+	case KindPhantomCommitment:
+		cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
+		choice, err := p.e.Open(cm)
+		if err != nil {
+			if c := p.e.Certificate(); c != nil && certificateFits(c) {
+				p.caught = err.Error()
+				return certificateViolation(h.pub.Try, c, err)
+			}
+			return catch(err)
+		}
+		p.choice, p.opened = choice, p.e.Kept()
+	case KindPhantomChoice:
+		if err := p.g.CheckChoice(bulk[0]); err != nil {
+			return catch(err)
+		}
+		p.choice = bulk[0]
+	case KindPhantomTryGarbling, KindPhantomGarbling:
+		try := h.pub.Try
+		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
+		if err != nil {
+			if c := p.e.Certificate(); c != nil && certificateFits(c) {
+				p.caught = err.Error()
+				return certificateViolation(try, c, err)
+			}
+			return catch(err)
+		}
+		if err := p.tell(try, a); err != nil {
+			return catch(err)
+		}
+		p.outputs, p.outputsTry = &o, try
+		p.shares = map[uint64][]byte{try: p.shares[try], try + 1: referee.EncodeShare(p.e.Share())}
+	case KindPhantomOutputs:
+		var b PhantomOutputsBody
+		decodeBody(msg.Body, &b)
+		a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
+		if err != nil {
+			return catch(err)
+		}
+		if err := p.tell(b.Try, a); err != nil {
+			return catch(err)
+		}
+		if h.m.Options.Lambda > 1 && p.g.Ready() {
+			// The λ garblings of the next try, before its request comes,
+			// on their own goroutines: the announcement goes to the
+			// player meanwhile (MPC-D24).
+			p.g.PrepareAhead()
+		}
+	}
+	return nil
+}
+
+// checkLate takes the result of the check of the opened garblings of
+// the checked try under way (MPC-D21) when it ended while this program
+// waits for garbling ĵ: a garbling that differs from its commitment is
+// reported at once with its certificate, so that a garbler that learned
+// from the choice that it will be caught cannot escape the proof by
+// withholding garbling ĵ. The loop calls it every second.
+func (p *phantomPlayer) checkLate(m *Machine) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil || p.caught != "" || p.restored != nil {
+		return nil
+	}
+	err := p.e.Poll()
+	if err == nil {
+		return nil
+	}
+	p.caught = err.Error()
+	if c := p.e.Certificate(); c != nil && certificateFits(c) {
+		return certificateViolation(h.pub.Try, c, err)
+	}
+	return nil
+}
+
+// phantomDigests returns the digests of the attachments a message of
+// Phantom Go signs, in the order they travel (none for the kinds without
+// attachments).
+func phantomDigests(msg *Message) []referee.Digest {
+	switch msg.Kind {
+	case KindPhantomSetup:
+		var b PhantomSetupBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Base}
+	case KindPhantomBase:
+		var b PhantomBaseBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Base}
+	case KindPhantomTry, KindPhantomRequest:
+		var b PhantomRequestBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Request}
+	case KindPhantomTryGarbling, KindPhantomGarbling:
+		var b PhantomGarblingBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Tables, b.Labels, b.Reply}
+	case KindPhantomOutputs:
+		var b PhantomOutputsBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Labels}
+	case KindPhantomCommitment:
+		var b PhantomCommitmentBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Commitments, b.Reply}
+	case KindPhantomChoice:
+		var b PhantomChoiceBody
+		decodeBody(msg.Body, &b)
+		return []referee.Digest{b.Choice}
+	}
+	return nil
+}
+
+// remakeBulk returns the attachments of the player's own message msg,
+// made again from its seed and secrets (PN-D14): after a restart the
+// attachments of a message the other program may lack are not on disk.
+// They are checked against the digests msg signs; an error means they
+// cannot be made again (the state is lost, or msg is no longer the one
+// under way).
+func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte, error) {
+	h := p.rules(m)
+	if h == nil || msg.From != me || phantomAttachments[msg.Kind] == 0 {
+		return nil, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return nil, err
+	}
+	var bulk [][]byte
+	switch msg.Kind {
+	case KindPhantomSetup, KindPhantomTry, KindPhantomRequest:
+		if p.e != nil {
+			base, req := p.e.Again()
+			if msg.Kind == KindPhantomSetup {
+				req = base
+			}
+			if req != nil {
+				bulk = [][]byte{req}
+			}
+		}
+	case KindPhantomBase, KindPhantomTryGarbling, KindPhantomGarbling:
+		if p.g != nil {
+			base, gb := p.g.Again()
+			switch {
+			case msg.Kind == KindPhantomBase && base != nil:
+				bulk = [][]byte{base}
+			case msg.Kind != KindPhantomBase && gb != nil:
+				bulk = [][]byte{gb.Tables, gb.Labels, gb.Reply}
+			}
+		}
+	case KindPhantomOutputs:
+		if p.outputs != nil {
+			bulk = [][]byte{p.outputs.Labels}
+		}
+	case KindPhantomCommitment:
+		if p.g != nil {
+			if c := p.g.AgainCommitment(); c != nil {
+				bulk = [][]byte{c.Commitments, c.Reply}
+			}
+		}
+	case KindPhantomChoice:
+		if p.e != nil && p.e.AgainChoice() != nil {
+			bulk = [][]byte{p.e.AgainChoice()}
+		}
+	}
+	digests := phantomDigests(msg)
+	if len(bulk) != len(digests) {
+		return nil, fmt.Errorf("protocol: the attachments of %s message %d cannot be made again", msg.Kind, msg.Seq)
+	}
+	for i, d := range digests {
+		if referee.Sum(bulk[i]) != d {
+			return nil, fmt.Errorf("protocol: the attachments of %s message %d made again differ from the record", msg.Kind, msg.Seq)
+		}
+	}
+	return bulk, nil
+}

@@ -1,0 +1,173 @@
+package protocol
+
+// Phantom Go's secrets: what the player keeps on disk (its seed, the
+// try in flight), how it saves and restores them, and how it rebuilds its
+// secure computation from them and the record after a restart. Moved from
+// player_phantom.go.
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+	"github.com/kakure/kakure/protocol/mpc/referee"
+)
+
+// rebuild restores the machine from saved secrets in the state the
+// record leaves it in (PN-D9): what the secrets hold beyond the record (a
+// message made and not recorded, a message received and not recorded)
+// is dropped, to be made or received again.
+func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) error {
+	p.caught = s.Caught
+	if s.Seed == nil {
+		return nil
+	}
+	p.opening, p.base = s.Seed, s.Base
+	size := p.opts.Size
+	tries := make([]engine.Point, len(s.Tries))
+	for i, v := range s.Tries {
+		pt, err := engine.ParseVertex(size, v)
+		if err != nil {
+			return fmt.Errorf("protocol: phantom secrets: try %q", v)
+		}
+		tries[i] = pt
+	}
+	cfg := h.config()
+	rec := h.rec
+	complete := uint64(len(rec.Tries))
+	cur, sent := h.current()
+	if sent > 0 {
+		complete--
+	}
+	told := complete // tries whose announcement the player has
+	var err error
+	if p.me == phantomGarbler {
+		var request, choice []byte
+		if sent >= 3 && referee.Sum(s.Choice) == cur.Choice {
+			choice = s.Choice
+		}
+		if sent >= 1 && sent < cfg.Messages() {
+			// With the garbling recorded, the request lets the garbler
+			// make it again whole for an evaluator that lacks it
+			// (PN-D14); secrets of an earlier version dropped it then.
+			if referee.Sum(s.Request) == cur.Request {
+				request = s.Request
+			} else if sent == 1 {
+				return errors.New("protocol: phantom secrets: the request under way is lost")
+			}
+		}
+		if p.g, err = referee.ResumeCheckedGarbler(cfg, p.seed(), s.Base, rec, tries, request, choice); err != nil {
+			return err
+		}
+		p.request, p.choice = request, choice
+	} else {
+		shares := s.Shares
+		if sent == cfg.Messages()-1 {
+			// The garbling is recorded: the evaluation was done and its
+			// outputs kept before (the secrets are saved first).
+			if s.Outputs == nil || s.OutputsTry != complete {
+				return errors.New("protocol: phantom secrets: the outputs under way are lost")
+			}
+			o := referee.Outputs{Pass: s.Outputs.Pass, Legal: s.Outputs.Legal, Labels: s.Outputs.Labels}
+			rec.Tries = append([]referee.TryRecord(nil), rec.Tries...)
+			rec.Tries[len(rec.Tries)-1] = cur.WithOutputs(o)
+			p.outputs, p.outputsTry = &o, complete
+			told++
+		} else if s.Outputs != nil && complete > 0 && s.OutputsTry == complete-1 {
+			// The outputs of the last complete try, sent: kept to be sent
+			// again if the garbler lacks them (PN-D14).
+			p.outputs = &referee.Outputs{Pass: s.Outputs.Pass, Legal: s.Outputs.Legal, Labels: s.Outputs.Labels}
+			p.outputsTry = s.OutputsTry
+		}
+		share := shares[told]
+		if share == nil && told == 0 {
+			share = referee.EncodeShare(circuit.EmptyRefereeState(size))
+		}
+		st, err := referee.DecodeShare(size, share)
+		if err != nil {
+			return fmt.Errorf("protocol: phantom secrets: share after %d tries: %w", told, err)
+		}
+		var kept *referee.KeptOpening
+		if c := s.Commitment; c != nil && sent >= 2 && sent < cfg.Messages()-1 {
+			kept = &referee.KeptOpening{Commitments: c.Commitments, Labels: c.Labels, Seeds: c.Seeds, Reply: c.Reply}
+		}
+		if p.e, err = referee.ResumeCheckedEvaluator(cfg, p.seed(), s.Base, rec, tries, st, kept); err != nil {
+			return err
+		}
+		p.opened = p.e.Kept()
+		if sent == 2 && cfg.Checked() {
+			// The commitment is recorded, the choice not: send it.
+			p.choice = p.e.AgainChoice()
+		}
+		p.shares = map[uint64][]byte{told: share}
+	}
+	if err := p.ensure(m, h); err != nil {
+		return err
+	}
+	for _, l := range s.Log {
+		if l.Try >= told {
+			break
+		}
+		a, err := phantom.ParseAnnouncement(p.opts.Rules, size, m.Colors[p.me], l.Announcement)
+		if err != nil {
+			return fmt.Errorf("protocol: phantom secrets: %w", err)
+		}
+		if p.view, err = p.view.Apply(a); err != nil {
+			return fmt.Errorf("protocol: phantom secrets: %w", err)
+		}
+		p.log = append(p.log, l)
+	}
+	return nil
+}
+
+func (p *phantomPlayer) secrets() (json.RawMessage, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.restored != nil {
+		return json.Marshal(p.restored)
+	}
+	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice}
+	if k := p.opened; k != nil {
+		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
+	}
+	for _, t := range p.tries() {
+		s.Tries = append(s.Tries, t.Vertex(p.opts.Size))
+	}
+	if p.outputs != nil {
+		s.Outputs = &PhantomOutputs{Pass: p.outputs.Pass, Legal: p.outputs.Legal, Labels: p.outputs.Labels}
+		s.OutputsTry = p.outputsTry
+	}
+	return json.Marshal(s)
+}
+
+func (p *phantomPlayer) restore(raw json.RawMessage) error {
+	var s phantomSecrets
+	if err := unmarshalStrict(raw, &s); err != nil {
+		return fmt.Errorf("protocol: phantom secrets: %w", err)
+	}
+	if s.Seed != nil && len(s.Seed.Value) != prg.SeedSize {
+		return errors.New("protocol: phantom secrets: the seed is not 32 bytes")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.restored = &s
+	return nil
+}
+
+// resumed rebuilds the machine from the restored secrets against the
+// record as loaded, before any message of the other program is applied
+// (PN-D9): a message taken first, such as the outputs of a try whose
+// garbling the record holds, must find the machine of the record, not
+// one rebuilt from a record that already holds that message.
+func (p *phantomPlayer) resumed(m *Machine) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ensure(m, h)
+}
