@@ -141,6 +141,16 @@ type RefereeLayout struct {
 	// in the garbler's mask vector of the bit XORed into output i, or -1.
 	Recipient  []Recipient
 	OutputMask []int
+	// MasksInDecoding says where the garbler's mask bits go (MPC-D27):
+	// false, they are circuit inputs (MaskIn) XORed into the outputs they
+	// mask; true, the circuit has no mask inputs (MaskIn is empty), its
+	// outputs are unmasked, and the garbler XORs mask bit OutputMask[i]
+	// into the decoding bit of output i instead, so that the evaluator
+	// decodes the same masked bit ([RefereeLayout.MaskOutputs]).
+	MasksInDecoding bool
+	// Masks is the number of the garbler's mask bits: StateBits, then one
+	// per output for the garbler.
+	Masks int
 }
 
 // refereeFlaws are deliberate bugs, each one of the pitfalls of the design
@@ -161,6 +171,9 @@ type refereeFlaws struct {
 	// selfAtariWithoutCaptureClause computes "and himself" by the PG-5 of
 	// old: never when the move joined a chain in atari, even if it captured.
 	selfAtariWithoutCaptureClause bool
+	// masksInDecoding is no flaw: it builds the form of MPC-D27, whose
+	// mask bits are not inputs (RefereeCircuitMasksInDecoding).
+	masksInDecoding bool
 }
 
 // RefereeCircuit builds the circuit of one Phantom Go try on a board of
@@ -177,6 +190,15 @@ type refereeFlaws struct {
 // kept outside.
 func RefereeCircuit(size int, rules engine.PhantomRules, mover Party) (*RefereeLayout, *Circuit, error) {
 	return buildReferee(size, rules, mover, refereeFlaws{})
+}
+
+// RefereeCircuitMasksInDecoding is RefereeCircuit with the garbler's mask
+// bits moved out of the circuit into the decoding bits (MPC-D27): the
+// circuit has no mask inputs and outputs every bit unmasked; the layout
+// has MasksInDecoding set and OutputMask says which mask bit the garbler
+// XORs into the decoding bit of each output.
+func RefereeCircuitMasksInDecoding(size int, rules engine.PhantomRules, mover Party) (*RefereeLayout, *Circuit, error) {
+	return buildReferee(size, rules, mover, refereeFlaws{masksInDecoding: true})
 }
 
 // The four directions, as column and row offsets.
@@ -241,11 +263,15 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 			}
 		}
 	}
-	maskBase := b.NumInputs(Garbler)
-	stateMask := splitState(b.Inputs(Garbler, l.StateBits), n, nl)
+	l.MasksInDecoding = flaws.masksInDecoding
 	l.StateMask = statePositions(0, n, nl)
-	for i := range l.StateBits {
-		l.MaskIn = append(l.MaskIn, maskBase+i)
+	var stateMask statePlanes
+	if !l.MasksInDecoding {
+		maskBase := b.NumInputs(Garbler)
+		stateMask = splitState(b.Inputs(Garbler, l.StateBits), n, nl)
+		for i := range l.StateBits {
+			l.MaskIn = append(l.MaskIn, maskBase+i)
+		}
 	}
 
 	// The whole state, from the two shares.
@@ -503,11 +529,13 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 	emit := func(w Wire, r Recipient) int {
 		m := -1
 		if r == RecipientGarbler {
-			mw := b.Inputs(Garbler, 1)[0]
-			l.MaskIn = append(l.MaskIn, b.NumInputs(Garbler)-1)
 			m = maskIndex
 			maskIndex++
-			w = b.XOR(w, mw)
+			if !l.MasksInDecoding {
+				mw := b.Inputs(Garbler, 1)[0]
+				l.MaskIn = append(l.MaskIn, b.NumInputs(Garbler)-1)
+				w = b.XOR(w, mw)
+			}
 		}
 		l.Recipient = append(l.Recipient, r)
 		l.OutputMask = append(l.OutputMask, m)
@@ -557,20 +585,29 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 			outState[sm.Label[p][k]] = next.label[p][k]
 		}
 	}
-	maskState := make([]Wire, l.StateBits)
-	for p := range n {
-		maskState[sm.Own[p]] = stateMask.own[p]
-		maskState[sm.Opp[p]] = stateMask.opp[p]
-		maskState[sm.Ko[p]] = stateMask.ko[p]
-		for k := range nl {
-			maskState[sm.Label[p][k]] = stateMask.label[p][k]
+	if l.MasksInDecoding {
+		for i := range outState {
+			l.Recipient = append(l.Recipient, RecipientEvaluator)
+			l.OutputMask = append(l.OutputMask, i)
+			b.Outputs(outState[i])
+		}
+	} else {
+		maskState := make([]Wire, l.StateBits)
+		for p := range n {
+			maskState[sm.Own[p]] = stateMask.own[p]
+			maskState[sm.Opp[p]] = stateMask.opp[p]
+			maskState[sm.Ko[p]] = stateMask.ko[p]
+			for k := range nl {
+				maskState[sm.Label[p][k]] = stateMask.label[p][k]
+			}
+		}
+		for i := range outState {
+			l.Recipient = append(l.Recipient, RecipientEvaluator)
+			l.OutputMask = append(l.OutputMask, i)
+			b.Outputs(b.XOR(outState[i], maskState[i]))
 		}
 	}
-	for i := range outState {
-		l.Recipient = append(l.Recipient, RecipientEvaluator)
-		l.OutputMask = append(l.OutputMask, i)
-		b.Outputs(b.XOR(outState[i], maskState[i]))
-	}
+	l.Masks = maskIndex
 	l.NumInputs = [2]int{b.NumInputs(Garbler), b.NumInputs(Evaluator)}
 	return l, b.Build(), nil
 }

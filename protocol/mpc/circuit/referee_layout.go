@@ -13,8 +13,33 @@ import (
 // that does not fit its count, and the like.
 var ErrBadOutput = errors.New("circuit: bad referee output")
 
-// MaskBits returns the number of the garbler's mask bits, len(MaskIn).
-func (l *RefereeLayout) MaskBits() int { return len(l.MaskIn) }
+// MaskBits returns the number of the garbler's mask bits: len(MaskIn),
+// or with MasksInDecoding the bits it XORs into the decoding bits.
+func (l *RefereeLayout) MaskBits() int { return l.Masks }
+
+// MaskOutputs returns the outputs as the evaluator decodes them from the
+// circuit's outputs and the garbler's mask bits: with MasksInDecoding
+// (MPC-D27) output i XOR mask bit OutputMask[i] where there is one, as
+// the garbler's flipped decoding bits give it; otherwise the outputs as
+// they are (the circuit masked them).
+func (l *RefereeLayout) MaskOutputs(outputs, mask []bool) ([]bool, error) {
+	if len(outputs) != len(l.Recipient) {
+		return nil, fmt.Errorf("%w: %d output bits, the circuit has %d", ErrBadOutput, len(outputs), len(l.Recipient))
+	}
+	out := append([]bool(nil), outputs...)
+	if !l.MasksInDecoding {
+		return out, nil
+	}
+	if len(mask) != l.MaskBits() {
+		return nil, fmt.Errorf("%w: %d mask bits, the layout has %d", ErrInputLength, len(mask), l.MaskBits())
+	}
+	for i, m := range l.OutputMask {
+		if m >= 0 {
+			out[i] = out[i] != mask[m]
+		}
+	}
+	return out, nil
+}
 
 // moverSide returns the colours of Own and Opp for a try by mover.
 func moverSide(mover engine.Color) (own, opp engine.Color, err error) {
@@ -36,6 +61,8 @@ func (l *RefereeLayout) playerOf(party Party, mover engine.Color) engine.Color {
 // mover: party's state share, the try (party == MoverParty only; a point
 // of the board or engine.Pass; ignored otherwise) and the garbler's mask
 // bits (Garbler only: MaskBits fresh random bits; nil for the evaluator).
+// With MasksInDecoding the mask bits are not inputs: the garbler's are
+// checked for their number and not placed.
 func (l *RefereeLayout) Inputs(party Party, mover engine.Color, share RefereeState, try engine.Point, mask []bool) ([]bool, error) {
 	if party != Garbler && party != Evaluator {
 		return nil, fmt.Errorf("circuit: inputs of %v", party)
@@ -79,8 +106,8 @@ func (l *RefereeLayout) Inputs(party Party, mover engine.Color, share RefereeSta
 		}
 	}
 	switch {
-	case party == Garbler && len(mask) != len(l.MaskIn):
-		return nil, fmt.Errorf("%w: the garbler gives %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+	case party == Garbler && len(mask) != l.MaskBits():
+		return nil, fmt.Errorf("%w: the garbler gives %d mask bits, the circuit takes %d", ErrInputLength, len(mask), l.MaskBits())
 	case party == Evaluator && len(mask) != 0:
 		return nil, fmt.Errorf("%w: the evaluator gives no mask bits", ErrInputLength)
 	}
@@ -118,8 +145,8 @@ func (l *RefereeLayout) NextShare(party Party, mover engine.Color, outputs, mask
 	switch party {
 	case Garbler:
 		src, sp = mask, l.StateMask
-		if len(mask) != len(l.MaskIn) {
-			return RefereeState{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+		if len(mask) != l.MaskBits() {
+			return RefereeState{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), l.MaskBits())
 		}
 	case Evaluator:
 		src, sp = outputs, l.ShareOut
@@ -151,7 +178,9 @@ func (l *RefereeLayout) NextShare(party Party, mover engine.Color, outputs, mask
 // mover at try (the mover's own try, known to the mover's program; not
 // read for the opponent), built from the circuit outputs party has
 // (positions outside VisibleOutputs(party) are not read) and, for the
-// garbler, its mask bits. The result equals phantom.Announce for that
+// garbler, its mask bits. The evaluator's outputs are the masked ones it
+// decodes (MaskOutputs); the garbler's are those its labels give: masked
+// by the circuit, or with MasksInDecoding the unmasked ones. The result equals phantom.Announce for that
 // player; outputs that no honest run gives are an error wrapping
 // ErrBadOutput or phantom.ErrBadAnnouncement.
 func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine.Point, outputs, mask []bool) (phantom.Announcement, error) {
@@ -164,8 +193,8 @@ func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine
 	if len(outputs) != len(l.Recipient) {
 		return phantom.Announcement{}, fmt.Errorf("%w: %d output bits, the circuit has %d", ErrBadOutput, len(outputs), len(l.Recipient))
 	}
-	if party == Garbler && len(mask) != len(l.MaskIn) {
-		return phantom.Announcement{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), len(l.MaskIn))
+	if party == Garbler && len(mask) != l.MaskBits() {
+		return phantom.Announcement{}, fmt.Errorf("%w: %d mask bits, the circuit takes %d", ErrInputLength, len(mask), l.MaskBits())
 	}
 	read := func(i int) bool {
 		v := outputs[i]
@@ -174,7 +203,11 @@ func (l *RefereeLayout) Announcement(party Party, mover engine.Color, try engine
 			if party != Garbler {
 				panic("circuit: reading a garbler's output for the evaluator")
 			}
-			v = v != mask[l.OutputMask[i]]
+			if !l.MasksInDecoding {
+				// With MasksInDecoding the garbler reads the unmasked
+				// output from its label (MPC-D27).
+				v = v != mask[l.OutputMask[i]]
+			}
 		case RecipientEvaluator:
 			if party != Evaluator {
 				panic("circuit: reading an evaluator's output for the garbler")

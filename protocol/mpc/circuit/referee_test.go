@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -313,6 +314,87 @@ func TestRefereeMasks(t *testing.T) {
 					if changed := out[j] != base[j]; changed != (l.OutputMask[j] == i) {
 						t.Fatalf("%s mover=%v: flipping mask bit %d changes output %d: %v (its mask is %d)", rules, mover, i, j, changed, l.OutputMask[j])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestRefereeMasksInDecoding holds the form of MPC-D27 to the form with
+// mask inputs (T-9): on the same states, tries and masks, the circuit
+// without mask inputs, with its outputs masked as the garbler's flipped
+// decoding bits mask them (MaskOutputs), gives the evaluator exactly the
+// outputs of the circuit with mask inputs, hence the same announcements
+// and the same next shares; the garbler's announcement, read from the
+// unmasked outputs, is the same too. The form has no mask inputs and as
+// many mask bits.
+func TestRefereeMasksInDecoding(t *testing.T) {
+	for _, size := range []int{5, 9} {
+		for _, rules := range allRules {
+			for _, mover := range []Party{Garbler, Evaluator} {
+				l, c := refereeFor(t, size, rules, mover, refereeFlaws{})
+				ld, cd := refereeFor(t, size, rules, mover, refereeFlaws{masksInDecoding: true})
+				if !ld.MasksInDecoding || len(ld.MaskIn) != 0 || ld.MaskBits() != l.MaskBits() || ld.NumInputs[Garbler] != l.NumInputs[Garbler]-l.MaskBits() {
+					t.Fatalf("%dx%d %s: %d mask inputs, %d mask bits (%d with inputs), %d garbler inputs (%d)",
+						size, size, rules, len(ld.MaskIn), ld.MaskBits(), l.MaskBits(), ld.NumInputs[Garbler], l.NumInputs[Garbler])
+				}
+				if !reflect.DeepEqual(ld.OutputMask, l.OutputMask) || !reflect.DeepEqual(ld.Recipient, l.Recipient) {
+					t.Fatalf("%dx%d %s: the outputs are not laid out alike", size, size, rules)
+				}
+				rng := rand.New(rand.NewPCG(uint64(size), 27))
+				g := newRefereeGame(t, newPhantom(t, size, rules), rng)
+				for k := range 30 {
+					mv := g.ref.ToMove()
+					try := g.randomTry()
+					mask := randomBits(rng, l.MaskBits())
+					var outs [2][]bool
+					for f, lc := range []struct {
+						l *RefereeLayout
+						c *Circuit
+					}{{l, c}, {ld, cd}} {
+						in0, err := lc.l.Inputs(Garbler, mv, g.shares[Garbler], try, mask)
+						if err != nil {
+							t.Fatal(err)
+						}
+						in1, err := lc.l.Inputs(Evaluator, mv, g.shares[Evaluator], try, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						out, err := lc.c.Eval(in0, in1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if f == 1 {
+							plain := out
+							if out, err = ld.MaskOutputs(plain, mask); err != nil {
+								t.Fatal(err)
+							}
+							var annG [2]string
+							for h, ll := range []*RefereeLayout{l, ld} {
+								o := outs[0]
+								if h == 1 {
+									o = plain
+								}
+								a, err := ll.Announcement(Garbler, mv, try, o, mask)
+								if err != nil {
+									annG[h] = "error: " + err.Error()
+								} else {
+									annG[h] = fmt.Sprint(a.KeyValues())
+								}
+							}
+							if annG[0] != annG[1] {
+								t.Fatalf("%dx%d %s try %d: the garbler is told %s, with mask inputs %s", size, size, rules, k, annG[1], annG[0])
+							}
+						}
+						outs[f] = out
+					}
+					if !reflect.DeepEqual(outs[0], outs[1]) {
+						t.Fatalf("%dx%d %s mover=%v try %d: the evaluator decodes other outputs", size, size, rules, mover, k)
+					}
+					if g.ref.PlayEnded() {
+						break
+					}
+					g.try(t, mover, try)
 				}
 			}
 		}

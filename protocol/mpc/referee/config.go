@@ -185,6 +185,8 @@ type refereeCircuits struct {
 type circuitKey struct {
 	size  int
 	rules engine.PhantomRules
+	// masksInDecoding: the form of MPC-D27 (three-halves games).
+	masksInDecoding bool
 }
 
 // circuitCache keeps the built circuits of the process: they are read-only
@@ -200,9 +202,15 @@ type circuitEntry struct {
 	err  error
 }
 
+// masksInDecoding reports whether the garbler's mask bits of a game of c
+// are XORed into the decoding bits instead of being circuit inputs
+// (MPC-D27): in three-halves games, one form per game. Half-gates games
+// keep the masks as inputs, byte for byte as before.
+func (c Config) masksInDecoding() bool { return c.Scheme == gc.ThreeHalves }
+
 // circuitsFor returns the circuits of a game of c, built once per process.
 func circuitsFor(c Config) (*refereeCircuits, error) {
-	k := circuitKey{c.Size, c.Rules}
+	k := circuitKey{c.Size, c.Rules, c.masksInDecoding()}
 	circuitCache.Lock()
 	if circuitCache.m == nil {
 		circuitCache.m = map[circuitKey]*circuitEntry{}
@@ -216,7 +224,11 @@ func circuitsFor(c Config) (*refereeCircuits, error) {
 	e.once.Do(func() {
 		rc := &refereeCircuits{}
 		for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
-			l, circ, err := circuit.RefereeCircuit(k.size, k.rules, p)
+			build := circuit.RefereeCircuit
+			if k.masksInDecoding {
+				build = circuit.RefereeCircuitMasksInDecoding
+			}
+			l, circ, err := build(k.size, k.rules, p)
 			if err != nil {
 				e.err = fmt.Errorf("%w: %v", ErrConfig, err)
 				return

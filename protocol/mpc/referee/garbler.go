@@ -33,7 +33,9 @@ const (
 // whatever a cheating evaluator learns of one try's Δ opens nothing in
 // another —, the zero labels of try t from (labelLabels, t), the mask
 // bits of try t (its next share and the masks of its player's outputs)
-// from (labelMask, t), and the OT machine from labelOT.
+// from (labelMask, t) — in a three-halves game from the stream of the
+// garbling itself, after its labels and coins (MPC-D27) —, and the OT
+// machine from labelOT.
 type Garbler struct {
 	cfg    Config
 	seed   prg.Seed
@@ -54,9 +56,13 @@ type Garbler struct {
 	// ahead is a checked try's garblings being made on their own
 	// goroutines (PrepareAhead), taken by Prepare and Commit.
 	ahead *preparing
-	// maskFor draws the mask bits of a try; tests replace it to couple
-	// two games (privacy test).
+	// maskFor draws the mask bits of a try when they are circuit inputs;
+	// tests replace it to couple two games (privacy test).
 	maskFor func(try uint64, n int) []bool
+	// coupleMask (tests only) changes the mask bits of garbling i of a
+	// try when they are in the decoding bits (MPC-D27), before they are
+	// XORed in: the privacy test's coupling.
+	coupleMask func(try uint64, i int, mask []bool)
 	// again is what ResumeGarbler made again (Again).
 	again garblerAgain
 	// committed is the checked try between Commit and GarbleChosen.
@@ -73,7 +79,9 @@ type Garbler struct {
 
 // garblerTry is the garbler's secret side of the try under way.
 type garblerTry struct {
-	keys  *gc.Keys
+	keys *gc.Keys
+	// mask is the garbler's mask bits of the try: its next share and the
+	// masks of its player's outputs.
 	mask  []bool
 	try   engine.Point // the garbler's player's try, or engine.NoPoint
 	mover circuit.Party
@@ -86,6 +94,9 @@ type prepared struct {
 	g     *gc.Garbled
 	keys  *gc.Keys
 	bytes []byte
+	// mask is the mask bits the garbling read from its stream (MPC-D27),
+	// nil when they are circuit inputs.
+	mask []bool
 	// copies and seeds are the λ garblings of a checked try.
 	copies []*copyGarbling
 	seeds  []prg.Seed
@@ -298,10 +309,10 @@ func (g *Garbler) PrepareAhead() {
 	}
 	a := &preparing{try: try, mover: mover, done: make(chan struct{})}
 	g.ahead = a
-	cfg, rc, seed, cheat := g.cfg, g.rc, g.seed, g.cheatCopy
+	cfg, rc, seed, hooks := g.cfg, g.rc, g.seed, copyHooks{cheat: g.cheatCopy, couple: g.coupleMask}
 	go func() {
 		defer close(a.done)
-		a.copies, a.seeds, a.err = prepareCopiesOf(cfg, rc, seed, try, mover, cheat)
+		a.copies, a.seeds, a.err = prepareCopiesOf(cfg, rc, seed, try, mover, hooks)
 	}()
 }
 
@@ -327,7 +338,11 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	gb, keys, err := g.cfg.Scheme.Garble(g.rc.circuit[mover], delta, g.seed.Stream(labelLabels, try), try)
+	var couple func([]bool)
+	if g.coupleMask != nil {
+		couple = func(m []bool) { g.coupleMask(try, 0, m) }
+	}
+	gb, keys, mask, err := garbleMasked(g.cfg, g.rc, mover, delta, g.seed.Stream(labelLabels, try), try, couple)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +350,44 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{try: try, mover: mover, g: gb, keys: keys, bytes: b}, nil
+	return &prepared{try: try, mover: mover, g: gb, keys: keys, bytes: b, mask: mask}, nil
+}
+
+// garbleMasked garbles the circuit of mover with the scheme of cfg,
+// reading its labels (and three-halves' coins) from st. When the masks
+// are in the decoding bits (MPC-D27), it then reads the garbler's mask
+// bits from st, after all that, lets couple (tests only; may be nil)
+// change them, and XORs mask bit OutputMask[i] into decoding bit i; it
+// returns the mask bits, nil when they are circuit inputs.
+func garbleMasked(cfg Config, rc *refereeCircuits, mover circuit.Party, delta gc.Label, st *prg.Stream, instance uint64, couple func([]bool)) (*gc.Garbled, *gc.Keys, []bool, error) {
+	l := rc.layout[mover]
+	gb, keys, err := cfg.Scheme.Garble(rc.circuit[mover], delta, st, instance)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !l.MasksInDecoding {
+		return gb, keys, nil, nil
+	}
+	mask := st.Bools(l.MaskBits())
+	if couple != nil {
+		couple(mask)
+	}
+	for i, m := range l.OutputMask {
+		if m >= 0 && mask[m] {
+			gb.Decoding[i] = !gb.Decoding[i]
+		}
+	}
+	return gb, keys, mask, nil
+}
+
+// tryMask returns the garbler's mask bits of try with layout l: those the
+// garbling read (fromGarbling) when they are in the decoding bits
+// (MPC-D27), else those of maskFor.
+func (g *Garbler) tryMask(l *circuit.RefereeLayout, try uint64, fromGarbling []bool) []bool {
+	if l.MasksInDecoding {
+		return fromGarbling
+	}
+	return g.maskFor(try, l.MaskBits())
 }
 
 // Garble answers the evaluator's OT request of the next try and returns
@@ -357,16 +409,17 @@ func (g *Garbler) Garble(request []byte, try engine.Point) (Garbling, error) {
 	if err := checkRequestSize(request, l.NumInputs[circuit.Evaluator]); err != nil {
 		return Garbling{}, err
 	}
-	mask := g.maskFor(g.pub.Try, l.MaskBits())
-	in, err := l.Inputs(circuit.Garbler, g.pub.ToMove, g.share, try, mask)
-	if err != nil {
-		return Garbling{}, fmt.Errorf("referee: the garbler's try: %w", err)
-	}
 	p := g.pre
 	if p == nil || p.try != g.pub.Try || p.mover != mover {
+		var err error
 		if p, err = g.garble(g.pub.Try, mover); err != nil {
 			return Garbling{}, err
 		}
+	}
+	mask := g.tryMask(l, g.pub.Try, p.mask)
+	in, err := l.Inputs(circuit.Garbler, g.pub.ToMove, g.share, try, mask)
+	if err != nil {
+		return Garbling{}, fmt.Errorf("referee: the garbler's try: %w", err)
 	}
 	own, err := p.keys.Encode(int(circuit.Garbler), in)
 	if err != nil {

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"testing"
@@ -25,8 +26,11 @@ func pt(x, y int) engine.Point { return engine.PointAt(x, y, 9) }
 
 // tryInputs is what went into the circuit in one try.
 type tryInputs struct {
-	in      [2][]bool
+	in [2][]bool
+	// outputs are the outputs as the evaluator decodes them; mask the
+	// garbler's mask bits.
 	outputs []bool
+	mask    []bool
 }
 
 // TestPrivacyEvaluatorLearnsNothingOfHiddenStones records every byte the
@@ -65,6 +69,17 @@ type tryInputs struct {
 // evaluator never holds, tells them apart.
 //
 // Both garbling schemes (MPC-D26): with three-halves as with half-gates.
+// With three-halves the masks are in the decoding bits (MPC-D27): the
+// masks of game B are again those that make everything the evaluator
+// decodes the same, and are XORed into garbling ĵ's decoding bits; the
+// opened garblings, made from their seeds, are the same bytes in both
+// games. What differs then, besides the labels of the garbler's inputs
+// as above, is the decoding bit of a masked output whose value differs
+// between the games, and the evaluator's label of that output, off by Δ:
+// the colour of the label and the decoding bit flip together, and the
+// evaluator decodes the same bit. checkDecodingMaskPrivacy checks those
+// differences (and the commitment to garbling ĵ's tables, the hash of
+// the tables message the evaluator receives).
 func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 	type run struct {
 		rules  engine.PhantomRules
@@ -87,11 +102,9 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 				gm := newSchemeGame(t, 9, rules, engine.Black, seedG, seedE, r.lambda, r.scheme)
 				games[k] = gm
 				var garblerTry engine.Point
-				plain := gm.g.maskFor
-				gm.g.maskFor = func(try uint64, n int) []bool {
+				couple := func(try uint64, mask []bool) {
 					mover := gm.cfg.PartyOf(gm.g.pub.ToMove)
 					l, c := gm.g.rc.layout[mover], gm.g.rc.circuit[mover]
-					mask := plain(try, n)
 					ti := evalTry(t, l, c, gm, mover, garblerTry, mask)
 					if k == 1 {
 						// Couple: choose the mask that makes every masked
@@ -105,7 +118,22 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 						ti = evalTry(t, l, c, gm, mover, garblerTry, mask)
 					}
 					inputs[k] = append(inputs[k], ti)
-					return mask
+				}
+				if gm.cfg.masksInDecoding() {
+					gm.g.coupleMask = func(try uint64, i int, mask []bool) {
+						// Only garbling ĵ is evaluated; the opened ones
+						// stay the ones their seeds give.
+						if !gm.cfg.Checked() || i == gm.e.choose(try) {
+							couple(try, mask)
+						}
+					}
+				} else {
+					plain := gm.g.maskFor
+					gm.g.maskFor = func(try uint64, n int) []bool {
+						mask := plain(try, n)
+						couple(try, mask)
+						return mask
+					}
 				}
 				for _, p := range privacyTries[k] {
 					garblerTry = p
@@ -130,7 +158,9 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 			if !reflect.DeepEqual(a.e.Share(), b.e.Share()) {
 				t.Fatal("the evaluator's final shares differ")
 			}
-			if !reflect.DeepEqual(a.received[circuit.Garbler], b.received[circuit.Garbler]) {
+			if a.cfg.masksInDecoding() {
+				checkDecodingMaskPrivacy(t, a, b, inputs)
+			} else if !reflect.DeepEqual(a.received[circuit.Garbler], b.received[circuit.Garbler]) {
 				t.Fatal("the garbler received different bytes")
 			}
 			ra, rb := a.received[circuit.Evaluator], b.received[circuit.Evaluator]
@@ -154,9 +184,9 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 			}
 			// Messages come as base, then per try (tables, labels, reply),
 			// or (commitments, OT reply, tables, labels, corrections).
-			perTry, labelsAt := 3, 1
+			perTry, labelsAt, tablesAt := 3, 1, 0
 			if a.cfg.Checked() {
-				perTry, labelsAt = 5, 3
+				perTry, labelsAt, tablesAt = 5, 3, 2
 			}
 			differing := 0
 			for i := range ra {
@@ -164,6 +194,9 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 					continue
 				}
 				try := (i - 1) / perTry
+				if a.cfg.masksInDecoding() && i > 0 && ((i-1)%perTry == tablesAt || a.cfg.Checked() && (i-1)%perTry == 0) {
+					continue // checkDecodingMaskPrivacy
+				}
 				if i == 0 || (i-1)%perTry != labelsAt {
 					t.Fatalf("message %d (try %d, part %d) differs", i, try, (i-1)%perTry)
 				}
@@ -232,7 +265,120 @@ func evalTry(t *testing.T, l *circuit.RefereeLayout, c *circuit.Circuit, gm *tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tryInputs{in: [2][]bool{in0, in1}, outputs: out}
+	if out, err = l.MaskOutputs(out, mask); err != nil {
+		t.Fatal(err)
+	}
+	return tryInputs{in: [2][]bool{in0, in1}, outputs: out, mask: append([]bool(nil), mask...)}
+}
+
+// checkDecodingMaskPrivacy checks, for two coupled games a and b whose
+// masks are in the decoding bits (MPC-D27), the messages that differ
+// because of it: in every garbling the evaluator evaluates, the tables
+// are the same and a decoding bit differs exactly where the two masks
+// differ, at a masked output; in a checked game the commitment differs
+// only in garbling ĵ's tables hash, which is the hash of the tables
+// message received; the output labels the evaluator forwards differ only
+// at outputs for the garbler, by Δ, where the masks differ; the rest of
+// what the garbler receives is the same.
+func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInputs) {
+	t.Helper()
+	perTry, tablesAt := 3, 0
+	gPerTry, outAt := 3, 1
+	if a.cfg.Checked() {
+		perTry, tablesAt = 5, 2
+		gPerTry, outAt = 4, 2
+	}
+	ra, rb := a.received[circuit.Evaluator], b.received[circuit.Evaluator]
+	ga, gb := a.received[circuit.Garbler], b.received[circuit.Garbler]
+	if len(ga) != len(gb) || len(ra) != len(rb) {
+		t.Fatalf("%d and %d messages to the garbler, %d and %d to the evaluator", len(ga), len(gb), len(ra), len(rb))
+	}
+	flipped, forwarded := 0, 0
+	for try := range len(inputs[0]) {
+		mover := a.g.movers[try]
+		l := a.g.rc.layout[mover]
+		ma, mb := inputs[0][try].mask, inputs[1][try].mask
+		j := a.e.choose(uint64(try))
+		var delta gc.Label
+		var err error
+		if a.cfg.Checked() {
+			seeds := ggmLevels(a.g.seed.Derive(labelPVCRoot, uint64(try)), a.cfg.depth())[a.cfg.depth()]
+			delta, err = gc.NewDelta(seeds[j].Stream(labelPVCDelta))
+		} else {
+			delta, err = tryDelta(a.g.seed, uint64(try))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ta, tb := ra[1+try*perTry+tablesAt], rb[1+try*perTry+tablesAt]
+		pa, err := gc.ParseGarbled(ta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pb, err := gc.ParseGarbled(tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(pa.Tables, pb.Tables) || pa.Instance != pb.Instance {
+			t.Fatalf("try %d: the garbled tables differ", try)
+		}
+		for i, m := range l.OutputMask {
+			masked := m >= 0 && ma[m] != mb[m]
+			if (pa.Decoding[i] != pb.Decoding[i]) != masked {
+				t.Fatalf("try %d: decoding bit %d differs: %v, the masks differ there: %v", try, i, pa.Decoding[i] != pb.Decoding[i], masked)
+			}
+			if masked {
+				flipped++
+			}
+		}
+		if a.cfg.Checked() {
+			ca, cb := ra[1+try*perTry], rb[1+try*perTry]
+			at := commitHeader + j*commitEntry + sha256.Size
+			if !bytes.Equal(ca[:at], cb[:at]) || !bytes.Equal(ca[at+sha256.Size:], cb[at+sha256.Size:]) {
+				t.Fatalf("try %d: the commitments differ elsewhere than in garbling %d's tables hash", try, j)
+			}
+			if Digest(ca[at:at+sha256.Size]) != Sum(ta) || Digest(cb[at:at+sha256.Size]) != Sum(tb) {
+				t.Fatalf("try %d: the tables hash of garbling %d is not that of the tables received", try, j)
+			}
+		}
+		for k := range gPerTry {
+			at := 1 + try*gPerTry + k
+			if k == outAt {
+				continue
+			}
+			if !bytes.Equal(ga[at], gb[at]) {
+				t.Fatalf("try %d: the garbler received different bytes in message %d", try, k)
+			}
+		}
+		vis := l.VisibleOutputs(circuit.Garbler)
+		la, err := gc.ParseLabels(ga[1+try*gPerTry+outAt], len(vis))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb, err := gc.ParseLabels(gb[1+try*gPerTry+outAt], len(vis))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, i := range vis {
+			m := l.OutputMask[i]
+			masked := m >= 0 && ma[m] != mb[m]
+			switch {
+			case !masked && la[k] != lb[k]:
+				t.Fatalf("try %d: forwarded label of output %d differs, its mask does not", try, i)
+			case masked && la[k].Xor(lb[k]) != delta:
+				t.Fatalf("try %d: forwarded labels of output %d differ by other than Δ", try, i)
+			case masked:
+				forwarded++
+			}
+		}
+	}
+	if !bytes.Equal(ga[0], gb[0]) {
+		t.Fatal("the garbler received different base OT messages")
+	}
+	if flipped == 0 {
+		t.Fatal("no decoding bit differs: the masks were not coupled")
+	}
+	t.Logf("masks in the decoding bits: %d decoding bits flipped with their masks, %d forwarded labels off by Δ", flipped, forwarded)
 }
 
 func totalBytes(ms [][]byte) int {

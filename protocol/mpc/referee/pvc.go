@@ -192,29 +192,46 @@ type copyGarbling struct {
 	g      *gc.Garbled
 	keys   *gc.Keys
 	bytes  []byte
+	mask   []bool    // the mask bits in its decoding bits (MPC-D27), or nil
 	commit [3]Digest // H(seed), H(tables), H(label commitments)
 	pairs  [][2]Digest
 }
 
+// copyHooks are the test hooks of a cheating or coupled garbler on the
+// garblings of a checked try; the zero value is the honest garbler.
+type copyHooks struct {
+	// cheat may change garbling i before it is committed to.
+	cheat func(try uint64, i int, g *gc.Garbled, k *gc.Keys)
+	// couple may change the mask bits of garbling i (MPC-D27) before they
+	// are XORed into its decoding bits.
+	couple func(try uint64, i int, mask []bool)
+}
+
 // garbleCopy garbles the circuit of mover as garbling i of try from its
-// seed; cheat (tests only) may change it before it is committed to.
-func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, cheat func(try uint64, i int, g *gc.Garbled, k *gc.Keys)) (*copyGarbling, error) {
+// seed: Δ from its delta stream, the labels, three-halves' coins and
+// (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
+// change it before it is committed to.
+func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks) (*copyGarbling, error) {
 	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
 	if err != nil {
 		return nil, err
 	}
-	gb, keys, err := cfg.Scheme.Garble(rc.circuit[mover], delta, seed.Stream(labelPVCLabels), try)
+	var couple func([]bool)
+	if hooks.couple != nil {
+		couple = func(m []bool) { hooks.couple(try, i, m) }
+	}
+	gb, keys, mask, err := garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), try, couple)
 	if err != nil {
 		return nil, err
 	}
-	if cheat != nil {
-		cheat(try, i, gb, keys)
+	if hooks.cheat != nil {
+		hooks.cheat(try, i, gb, keys)
 	}
 	b, err := gb.MarshalBinary()
 	if err != nil {
 		return nil, err
 	}
-	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, pairs: labelPairs(cfg, try, i, keys)}
+	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, mask: mask, pairs: labelPairs(cfg, try, i, keys)}
 	c.commit = [3]Digest{seedHash(cfg, try, i, seed), Sum(b), labelsDigest(cfg, try, i, c.pairs)}
 	return c, nil
 }
@@ -309,7 +326,7 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		if seedHash(cfg, cm.try, c.Opened, c.Seed) != e[0] {
 			return fmt.Errorf("%w: the seed is not the one committed to", ErrNotProven)
 		}
-		cp, err := garbleCopy(cfg, rc, cm.mover, cm.try, c.Opened, c.Seed, nil)
+		cp, err := garbleCopy(cfg, rc, cm.mover, cm.try, c.Opened, c.Seed, copyHooks{})
 		if err != nil {
 			return err
 		}
@@ -362,14 +379,14 @@ type garblerCommitted struct {
 // prepareCopies garbles the λ garblings of try (Prepare's work when the
 // game is checked).
 func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarbling, []prg.Seed, error) {
-	return prepareCopiesOf(g.cfg, g.rc, g.seed, try, mover, g.cheatCopy)
+	return prepareCopiesOf(g.cfg, g.rc, g.seed, try, mover, copyHooks{cheat: g.cheatCopy, couple: g.coupleMask})
 }
 
 // prepareCopiesOf garbles the λ garblings of try of the garbler of seed.
-func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64, mover circuit.Party, cheat func(uint64, int, *gc.Garbled, *gc.Keys)) ([]*copyGarbling, []prg.Seed, error) {
+func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64, mover circuit.Party, hooks copyHooks) ([]*copyGarbling, []prg.Seed, error) {
 	leaves := ggmLevels(seed.Derive(labelPVCRoot, try), cfg.depth())
 	seeds := leaves[len(leaves)-1]
-	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, cheat)
+	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, hooks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -379,12 +396,12 @@ func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64,
 // garbleCopies garbles the copies of try from their seeds, all but skip
 // (-1 for none), on up to GOMAXPROCS cores at once (MPC-D19: each copy is
 // a function of its seed alone, so the result does not depend on the
-// order). A test hook cheat makes it one at a time.
-func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, cheat func(uint64, int, *gc.Garbled, *gc.Keys)) ([]*copyGarbling, error) {
+// order). A test hook makes it one at a time.
+func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks) ([]*copyGarbling, error) {
 	copies := make([]*copyGarbling, len(seeds))
 	errs := make([]error, len(seeds))
 	workers := min(runtime.GOMAXPROCS(0), len(seeds))
-	if cheat != nil {
+	if hooks.cheat != nil || hooks.couple != nil {
 		workers = 1
 	}
 	var wg sync.WaitGroup
@@ -400,7 +417,7 @@ func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				copies[i], errs[i] = garbleCopy(cfg, rc, mover, try, i, seeds[i], cheat)
+				copies[i], errs[i] = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
 			}
 		}()
 	}
@@ -510,7 +527,10 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if mover != circuit.Garbler {
 		try = engine.NoPoint
 	}
-	mask := g.maskFor(st.try, l.MaskBits())
+	cp := st.copies[j]
+	// With the masks in the decoding bits the garbler's next share is the
+	// masks of garbling ĵ (MPC-D27).
+	mask := g.tryMask(l, st.try, cp.mask)
 	in, err := l.Inputs(circuit.Garbler, g.pub.ToMove, g.share, try, mask)
 	if err != nil {
 		return Garbling{}, fmt.Errorf("referee: the garbler's try: %w", err)
@@ -518,7 +538,6 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
 		return Garbling{}, g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
-	cp := st.copies[j]
 	own, err := cp.keys.Encode(int(circuit.Garbler), in)
 	if err != nil {
 		return Garbling{}, err

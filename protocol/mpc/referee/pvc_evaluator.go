@@ -161,7 +161,7 @@ func startOpenedCheck(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 	oc := &openedCheck{done: make(chan struct{})}
 	go func() {
 		defer close(oc.done)
-		copies, err := garbleCopies(cfg, rc, mover, try, seeds, j, nil)
+		copies, err := garbleCopies(cfg, rc, mover, try, seeds, j, copyHooks{})
 		if err != nil {
 			oc.err = fmt.Errorf("try %d: %v", try, err)
 			return

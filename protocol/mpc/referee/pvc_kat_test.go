@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/internal/kat"
 )
 
@@ -18,20 +19,34 @@ import (
 // corrections) leaves the round trips green; the digests in
 // testdata/kat.txt see it. KAKURE_WRITE_KAT=1 rewrites them after a
 // deliberate change.
+//
+// The same with three-halves garbling, checked (λ = 4) and not (λ = 1),
+// whose garbler's masks are in the decoding bits (MPC-D27): the
+// digests of the tables see a change of where the masks are read or
+// which decoding bits they flip, which garbler and evaluator would
+// otherwise share.
 func TestKATCheckedTry(t *testing.T) {
 	got := map[string][]byte{}
-	gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), 4)
-	gm.tamper = func(try uint64, what string, b []byte) []byte {
-		got[fmt.Sprintf("checked/try-%d/%s", try, what)] = append([]byte(nil), b...)
-		return b
-	}
-	for _, p := range []engine.Point{12, 6} {
-		if _, d := gm.step(p); d != "" {
-			t.Fatal(d)
+	for _, r := range []struct {
+		prefix string
+		lambda int
+		scheme gc.Scheme
+		msgs   int
+	}{{"checked", 4, gc.HalfGates, 16}, {"checked-three-halves", 4, gc.ThreeHalves, 16}, {"three-halves", 0, gc.ThreeHalves, 10}} {
+		n := len(got)
+		gm := newSchemeGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), r.lambda, r.scheme)
+		gm.tamper = func(try uint64, what string, b []byte) []byte {
+			got[fmt.Sprintf("%s/try-%d/%s", r.prefix, try, what)] = append([]byte(nil), b...)
+			return b
 		}
-	}
-	if len(got) != 16 {
-		t.Fatalf("%d messages", len(got))
+		for _, p := range []engine.Point{12, 6} {
+			if _, d := gm.step(p); d != "" {
+				t.Fatal(d)
+			}
+		}
+		if len(got)-n != r.msgs {
+			t.Fatalf("%s: %d messages", r.prefix, len(got)-n)
+		}
 	}
 	kat.Check(t, "testdata/kat.txt", got)
 }

@@ -292,7 +292,7 @@ func TestT8CopyEvaluatorLabels(t *testing.T) {
 		}
 		for _, mover := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
 			seed := testSeed("labels", size)
-			cp, err := garbleCopy(cfg, rc, mover, 3, 1, seed, nil)
+			cp, err := garbleCopy(cfg, rc, mover, 3, 1, seed, copyHooks{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -464,137 +464,141 @@ func TestT8AuditCatchesUncheckedOpenedGarbling(t *testing.T) {
 	}
 }
 
-// TestT8ResumeCheckedTry: a checked try is rebuilt from the record at
+// TestT8ResumeCheckedTry: with both schemes (three-halves: the masks in
+// the decoding bits, MPC-D27, the garbler's share from garbling ĵ made
+// again), a checked try is rebuilt from the record at
 // every message (MPC-D16): the garbler commits again from the kept
 // request, checks the kept choice again and makes the garbling again,
 // the evaluator opens the kept commitment again, byte for byte; the try
 // then finishes with the announcements of the plaintext referee.
 func TestT8ResumeCheckedTry(t *testing.T) {
-	for sent := 1; sent <= 4; sent++ {
-		gm := newCheckedGame(t, 5, engine.RulesCommon, engine.White, testSeed("resume g", sent), testSeed("resume e", sent), 4)
-		rng := rand.New(rand.NewPCG(3, uint64(sent)))
-		gm.playRandom(rng, 3, nil)
-		tries := [2][]engine.Point{gm.g.Tries(), gm.e.Tries()}
-		share := gm.e.Share()
-		pub := gm.e.Public()
-		p := engine.Point(7)
-		if gm.cfg.PartyOf(pub.ToMove) == circuit.Garbler {
-			tries[0] = append(tries[0], p)
-		} else {
-			tries[1] = append(tries[1], p)
-		}
-		// Play the try up to `sent` messages.
-		req, err := gm.e.Request(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := gm.rec
-		rec.Tries = append(append([]TryRecord(nil), rec.Tries...), RecordRequest(req))
-		last := &rec.Tries[len(rec.Tries)-1]
-		var cm Commitment
-		var choice []byte
-		if sent >= 2 {
-			if cm, err = gm.g.Commit(req); err != nil {
-				t.Fatal(err)
-			}
-			*last = last.WithCommitment(cm)
-		}
-		// The evaluator keeps what it opened (MPC-D20); with two
-		// messages recorded its choice is made and not recorded.
-		var kept *KeptOpening
-		var opened []byte
-		if sent >= 2 {
-			if opened, err = gm.e.Open(cm); err != nil {
-				t.Fatal(err)
-			}
-			if kept = gm.e.Kept(); kept == nil || len(kept.Reply) != 0 || len(kept.Labels)+len(kept.Seeds) >= len(cm.Reply) {
-				t.Fatalf("sent %d: kept %+v", sent, kept)
-			}
-		}
-		if sent >= 3 {
-			choice = opened
-			*last = last.WithChoice(choice)
-		}
-		var gb Garbling
-		if sent >= 4 {
-			if gb, err = gm.g.GarbleChosen(choice, p); err != nil {
-				t.Fatal(err)
-			}
-			*last = last.WithGarbling(gb)
-		}
-		g2, err := ResumeCheckedGarbler(gm.cfg, gm.seeds[0], gm.received[circuit.Garbler][0], rec, tries[0], req, choice)
-		if err != nil {
-			t.Fatalf("sent %d: garbler: %v", sent, err)
-		}
-		if sent >= 2 && (g2.AgainCommitment() == nil || g2.AgainCommitment().Digests() != cm.Digests()) {
-			t.Fatalf("sent %d: the commitment is not made again", sent)
-		}
-		if sent >= 4 {
-			if _, again := g2.Again(); again == nil || again.Digests() != gb.Digests() {
-				t.Fatalf("sent %d: the garbling is not made again", sent)
-			}
-		}
-		if sent < 4 {
-			e2, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, kept)
-			if err != nil {
-				t.Fatalf("sent %d: evaluator: %v", sent, err)
-			}
-			if sent >= 2 && string(e2.AgainChoice()) != string(opened) {
-				t.Fatalf("sent %d: the choice made again differs", sent)
-			}
-			if sent >= 2 {
-				// What an older version kept, the whole OT reply, is
-				// opened as it came, to the same choice.
-				e3, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, &KeptOpening{Commitments: cm.Commitments, Reply: cm.Reply})
-				if err != nil || string(e3.AgainChoice()) != string(opened) {
-					t.Fatalf("sent %d: evaluator from the whole reply: %v", sent, err)
-				}
-			}
-			gm.e = e2
-		}
-		gm.g = g2
-		// The try finishes with the machines rebuilt.
-		if sent < 2 {
-			if cm, err = gm.g.Commit(req); err != nil {
-				t.Fatalf("sent %d: commit: %v", sent, err)
-			}
-		}
-		if sent < 4 {
-			if sent < 2 {
-				if choice, err = gm.e.Open(cm); err != nil {
-					t.Fatalf("sent %d: open: %v", sent, err)
-				}
+	for _, scheme := range []gc.Scheme{gc.HalfGates, gc.ThreeHalves} {
+		for sent := 1; sent <= 4; sent++ {
+			gm := newSchemeGame(t, 5, engine.RulesCommon, engine.White, testSeed("resume g", sent), testSeed("resume e", sent), 4, scheme)
+			rng := rand.New(rand.NewPCG(3, uint64(sent)))
+			gm.playRandom(rng, 3, nil)
+			tries := [2][]engine.Point{gm.g.Tries(), gm.e.Tries()}
+			share := gm.e.Share()
+			pub := gm.e.Public()
+			p := engine.Point(7)
+			if gm.cfg.PartyOf(pub.ToMove) == circuit.Garbler {
+				tries[0] = append(tries[0], p)
 			} else {
-				choice = gm.e.AgainChoice()
+				tries[1] = append(tries[1], p)
 			}
-			if gb, err = gm.g.GarbleChosen(choice, p); err != nil {
-				t.Fatalf("sent %d: garble: %v", sent, err)
+			// Play the try up to `sent` messages.
+			req, err := gm.e.Request(p)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		o, annE, err := gm.e.Evaluate(gb)
-		if err != nil {
-			t.Fatalf("sent %d: evaluate: %v", sent, err)
-		}
-		annG, err := gm.g.Finish(o)
-		if err != nil {
-			t.Fatalf("sent %d: finish: %v", sent, err)
-		}
-		next, out, err := gm.ref.Try(gm.ref.ToMove(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for party, a := range [2]phantom.Announcement{annG, annE} {
-			if want := phantom.Announce(gm.cfg.Rules, 5, out, gm.cfg.ColorOf(circuit.Party(party))); a.KeyValues() != want.KeyValues() {
-				t.Errorf("sent %d: the %v's player is told %q, want %q", sent, circuit.Party(party), a.KeyValues(), want.KeyValues())
+			rec := gm.rec
+			rec.Tries = append(append([]TryRecord(nil), rec.Tries...), RecordRequest(req))
+			last := &rec.Tries[len(rec.Tries)-1]
+			var cm Commitment
+			var choice []byte
+			if sent >= 2 {
+				if cm, err = gm.g.Commit(req); err != nil {
+					t.Fatal(err)
+				}
+				*last = last.WithCommitment(cm)
 			}
+			// The evaluator keeps what it opened (MPC-D20); with two
+			// messages recorded its choice is made and not recorded.
+			var kept *KeptOpening
+			var opened []byte
+			if sent >= 2 {
+				if opened, err = gm.e.Open(cm); err != nil {
+					t.Fatal(err)
+				}
+				if kept = gm.e.Kept(); kept == nil || len(kept.Reply) != 0 || len(kept.Labels)+len(kept.Seeds) >= len(cm.Reply) {
+					t.Fatalf("sent %d: kept %+v", sent, kept)
+				}
+			}
+			if sent >= 3 {
+				choice = opened
+				*last = last.WithChoice(choice)
+			}
+			var gb Garbling
+			if sent >= 4 {
+				if gb, err = gm.g.GarbleChosen(choice, p); err != nil {
+					t.Fatal(err)
+				}
+				*last = last.WithGarbling(gb)
+			}
+			g2, err := ResumeCheckedGarbler(gm.cfg, gm.seeds[0], gm.received[circuit.Garbler][0], rec, tries[0], req, choice)
+			if err != nil {
+				t.Fatalf("sent %d: garbler: %v", sent, err)
+			}
+			if sent >= 2 && (g2.AgainCommitment() == nil || g2.AgainCommitment().Digests() != cm.Digests()) {
+				t.Fatalf("sent %d: the commitment is not made again", sent)
+			}
+			if sent >= 4 {
+				if _, again := g2.Again(); again == nil || again.Digests() != gb.Digests() {
+					t.Fatalf("sent %d: the garbling is not made again", sent)
+				}
+			}
+			if sent < 4 {
+				e2, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, kept)
+				if err != nil {
+					t.Fatalf("sent %d: evaluator: %v", sent, err)
+				}
+				if sent >= 2 && string(e2.AgainChoice()) != string(opened) {
+					t.Fatalf("sent %d: the choice made again differs", sent)
+				}
+				if sent >= 2 {
+					// What an older version kept, the whole OT reply, is
+					// opened as it came, to the same choice.
+					e3, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], gm.received[circuit.Evaluator][0], rec, tries[1], share, &KeptOpening{Commitments: cm.Commitments, Reply: cm.Reply})
+					if err != nil || string(e3.AgainChoice()) != string(opened) {
+						t.Fatalf("sent %d: evaluator from the whole reply: %v", sent, err)
+					}
+				}
+				gm.e = e2
+			}
+			gm.g = g2
+			// The try finishes with the machines rebuilt.
+			if sent < 2 {
+				if cm, err = gm.g.Commit(req); err != nil {
+					t.Fatalf("sent %d: commit: %v", sent, err)
+				}
+			}
+			if sent < 4 {
+				if sent < 2 {
+					if choice, err = gm.e.Open(cm); err != nil {
+						t.Fatalf("sent %d: open: %v", sent, err)
+					}
+				} else {
+					choice = gm.e.AgainChoice()
+				}
+				if gb, err = gm.g.GarbleChosen(choice, p); err != nil {
+					t.Fatalf("sent %d: garble: %v", sent, err)
+				}
+			}
+			o, annE, err := gm.e.Evaluate(gb)
+			if err != nil {
+				t.Fatalf("sent %d: evaluate: %v", sent, err)
+			}
+			annG, err := gm.g.Finish(o)
+			if err != nil {
+				t.Fatalf("sent %d: finish: %v", sent, err)
+			}
+			next, out, err := gm.ref.Try(gm.ref.ToMove(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for party, a := range [2]phantom.Announcement{annG, annE} {
+				if want := phantom.Announce(gm.cfg.Rules, 5, out, gm.cfg.ColorOf(circuit.Party(party))); a.KeyValues() != want.KeyValues() {
+					t.Errorf("sent %d: the %v's player is told %q, want %q", sent, circuit.Party(party), a.KeyValues(), want.KeyValues())
+				}
+			}
+			if next.ToMove() != gm.g.Public().ToMove {
+				t.Errorf("sent %d: public state after the try", sent)
+			}
+			// The next try goes on the rebuilt OT machines (an evaluator
+			// that reopened from what it kept forgot the batch, MPC-D20).
+			gm.ref = next
+			gm.playRandom(rng, 1, nil)
 		}
-		if next.ToMove() != gm.g.Public().ToMove {
-			t.Errorf("sent %d: public state after the try", sent)
-		}
-		// The next try goes on the rebuilt OT machines (an evaluator
-		// that reopened from what it kept forgot the batch, MPC-D20).
-		gm.ref = next
-		gm.playRandom(rng, 1, nil)
 	}
 }
 

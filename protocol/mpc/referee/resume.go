@@ -101,7 +101,10 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 		last := movers[n-1]
 		l := g.rc.layout[last]
 		col := cfg.ColorOf(last)
-		mask := g.maskFor(uint64(n-1), l.MaskBits())
+		mask, err := g.resumeMask(l, uint64(n-1), last, rec.Tries[n-1])
+		if err != nil {
+			return nil, err
+		}
 		if g.share, err = l.NextShare(circuit.Garbler, col, nil, mask); err != nil {
 			return nil, err
 		}
@@ -126,12 +129,12 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 			try = tries[len(g.tries)]
 		}
 		l := g.rc.layout[mover]
-		mask := g.maskFor(pub.Try, l.MaskBits())
-		in, err := l.Inputs(circuit.Garbler, pub.ToMove, g.share, try, mask)
+		p, err := g.garble(pub.Try, mover)
 		if err != nil {
 			return nil, err
 		}
-		p, err := g.garble(pub.Try, mover)
+		mask := g.tryMask(l, pub.Try, p.mask)
+		in, err := l.Inputs(circuit.Garbler, pub.ToMove, g.share, try, mask)
 		if err != nil {
 			return nil, err
 		}
@@ -166,6 +169,38 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 	}
 	g.phase = phaseReady
 	return g, nil
+}
+
+// resumeMask returns the garbler's mask bits of the complete try number
+// try, whose record is tr and whose mover party is mover: from maskFor
+// when they are circuit inputs; when they are in the decoding bits
+// (MPC-D27), from the garbling the evaluator evaluated, garbled again:
+// the try's own in a game without checking, else garbling ĵ, whose
+// number the garbler's signed header of the garbling message (its digest
+// tr.Reply) gives.
+func (g *Garbler) resumeMask(l *circuit.RefereeLayout, try uint64, mover circuit.Party, tr TryRecord) ([]bool, error) {
+	if !l.MasksInDecoding {
+		return g.maskFor(try, l.MaskBits()), nil
+	}
+	if !g.cfg.Checked() {
+		p, err := g.garble(try, mover)
+		if err != nil {
+			return nil, err
+		}
+		return p.mask, nil
+	}
+	for j := range g.cfg.lambda() {
+		if Sum(marshalCorrections(try, j)) != tr.Reply {
+			continue
+		}
+		seeds := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())[g.cfg.depth()]
+		cp, err := garbleCopy(g.cfg, g.rc, mover, try, j, seeds[j], copyHooks{})
+		if err != nil {
+			return nil, err
+		}
+		return cp.mask, nil
+	}
+	return nil, fmt.Errorf("%w: the garbling of checked try %d names no garbling of the %d", ErrRecord, try, g.cfg.lambda())
 }
 
 // resumeChecked makes the checked try under way again, as far as tr

@@ -59,18 +59,36 @@ func TestT9SecureRefereeThreeHalves(t *testing.T) {
 // opens, with a certificate JudgeCertificate accepts against the record
 // (its re-garbling reads the scheme from the record's configuration);
 // the honest evaluator is never the one blamed.
+//
+// The same with a wrong decoding bit of an opened garbling: one of the
+// bits that carry the garbler's masks of its next share (MPC-D27), as a
+// garbler that XORs in other masks than its seed gives would make it;
+// the corrupted garbling is always an opened one here.
 func TestT8CoverThreeHalvesOpenedCopyCaught(t *testing.T) {
+	for _, kind := range []string{"table row", "decoding bit"} {
+		t.Run(strings.ReplaceAll(kind, " ", "-"), func(t *testing.T) { coverThreeHalvesOpenedCopy(t, kind) })
+	}
+}
+
+func coverThreeHalvesOpenedCopy(t *testing.T, kind string) {
 	trials, lambda := 40, 4
 	if raceEnabled {
 		trials = 6
 	}
 	rng := rand.New(rand.NewPCG(16, 3))
 	gm := newSchemeGame(t, 5, engine.RulesCommon, engine.Black, testSeed("3h cheat g", 0), testSeed("3h cheat e", 0), lambda, gc.ThreeHalves)
+	stateBits := gm.g.rc.layout[circuit.Garbler].StateBits
 	target, armed := -1, false
 	gm.g.cheatCopy = func(_ uint64, i int, g *gc.Garbled, _ *gc.Keys) {
-		if armed && i == target {
-			g.Tables[rng.IntN(len(g.Tables))] ^= 1 << rng.IntN(8)
+		if !armed || i != target {
+			return
 		}
+		if kind == "decoding bit" {
+			k := len(g.Decoding) - 1 - rng.IntN(stateBits)
+			g.Decoding[k] = !g.Decoding[k]
+			return
+		}
+		g.Tables[rng.IntN(len(g.Tables))] ^= 1 << rng.IntN(8)
 	}
 	caught, opened := 0, 0
 	last := engine.NoPoint
@@ -79,6 +97,9 @@ func TestT8CoverThreeHalvesOpenedCopyCaught(t *testing.T) {
 			t.Fatal("play ended; use fewer trials")
 		}
 		target, armed = rng.IntN(lambda), true
+		if kind == "decoding bit" {
+			target = (gm.e.choose(gm.e.pub.Try) + 1 + rng.IntN(lambda-1)) % lambda
+		}
 		nTries := [2]int{len(gm.g.tries), len(gm.e.tries)}
 		nMovers := [2]int{len(gm.g.movers), len(gm.e.movers)}
 		pub, shares := gm.e.pub, [2]circuit.RefereeState{gm.g.Share(), gm.e.Share()}
@@ -102,6 +123,9 @@ func TestT8CoverThreeHalvesOpenedCopyCaught(t *testing.T) {
 			if c.Opened != target {
 				t.Fatalf("try %d: certificate on garbling %d, the corrupted one is %d", try, c.Opened, target)
 			}
+			if kind == "decoding bit" && !strings.Contains(c.What, "decoding bits") {
+				t.Fatalf("try %d: the certificate says %q of a wrong decoding bit", try, c.What)
+			}
 			caught++
 			gm.resetTry(nTries, nMovers, pub, shares)
 			continue
@@ -121,7 +145,7 @@ func TestT8CoverThreeHalvesOpenedCopyCaught(t *testing.T) {
 			last = p
 		}
 	}
-	t.Logf("three-halves, λ=%d: %d of %d corrupted garblings were opened, all caught with a certificate", lambda, caught, opened)
+	t.Logf("three-halves, λ=%d, %s: %d of %d corrupted garblings were opened, all caught with a certificate", lambda, kind, caught, opened)
 	if caught == 0 {
 		t.Error("no corrupted garbling was opened")
 	}
