@@ -62,7 +62,7 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
-			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 0)
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 0, "")
 		})
 	}
 }
@@ -73,35 +73,44 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 // taking the evaluator's choice; the evaluator after saving its choice or
 // its outputs, or after taking the commitment. The resumed program makes
 // the checked try again from its seed, the kept request, choice or
-// commitment, and the game completes with no violation.
+// commitment, and the game completes with no violation. The last cases
+// play three-halves garbling, whose garbler gets its share back from
+// the last try's garbling ĵ made again (MPC-D27).
 func TestT3CheckedPhantomCrash(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		role protocol.Role
-		at   string
-		kind protocol.Kind
-		nth  int32
-		race bool
+		role     protocol.Role
+		at       string
+		kind     protocol.Kind
+		nth      int32
+		race     bool
+		garbling string
 	}{
-		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 2, true},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false},
-		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false},
-		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false},
-		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false},
+		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 2, true, ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false, ""},
+		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, ""},
+		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false, ""},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, ""},
+		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 3, false, engine.GarblingThreeHalves},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves},
 	}
 	for _, c := range cases {
 		if phantomRace && !c.race {
 			continue
 		}
-		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
-			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 4)
+		name := fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth)
+		if c.garbling != "" {
+			name += "-" + c.garbling
+		}
+		t.Run(name, func(t *testing.T) {
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 4, c.garbling)
 		})
 	}
 }
 
-func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32, lambda int) {
+func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32, lambda int, garbling string) {
 	var armed atomic.Bool
 	var seen, panics atomic.Int32
 	var bulkFile atomic.Value
@@ -151,7 +160,7 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 		}
 	}()
 	armed.Store(true)
-	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: lambda}
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: lambda, Garbling: garbling}
 	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 	if err != nil {
 		t.Fatalf("Invite: %v", err)
