@@ -22,6 +22,9 @@
 //	         G → E  Garbling          tables, G's input labels (its share,
 //	                                  its try if G's player moves, fresh
 //	                                  mask bits), OT reply, decoding bits
+//	                                  (in a three-halves game the mask bits
+//	                                  are XORed into the decoding bits
+//	                                  instead of being inputs, MPC-D27)
 //	         E → G  Outputs           the labels of the outputs G may read,
 //	                                  and the public event bits (pass, legal)
 //
