@@ -9,6 +9,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
 )
 
 // playUntil plays up to n random tries of gm and returns the error of the
@@ -58,8 +59,30 @@ func wantFault(t *testing.T, err error, party circuit.Party, try int, message st
 // TestT8AuditHonestGames: an honest game passes the audit, which gives
 // back the plaintext referee of the end and every announcement, and a
 // game cut short in the middle of a try (a deviation caught at once stops
-// it) is audited up to where it stopped.
+// it) is audited up to where it stopped. Honest three-halves games,
+// checked and not, whose garbler's masks are in the decoding bits
+// (MPC-D27), pass too, with both players' announcements.
 func TestT8AuditHonestGames(t *testing.T) {
+	for _, lambda := range []int{0, 4} {
+		gm := newSchemeGame(t, 5, engine.RulesKriegspiel, engine.White, testSeed("3h audit g", lambda), testSeed("3h audit e", lambda), lambda, gc.ThreeHalves)
+		if err := playUntil(t, gm, rand.New(rand.NewPCG(2, uint64(lambda))), 30, nil); err != nil {
+			t.Fatal(err)
+		}
+		rp, err := Audit(gm.rec, gm.reveals())
+		if err != nil {
+			t.Fatalf("three-halves, λ = %d: %v", lambda, err)
+		}
+		if rp.Referee != gm.ref || len(rp.Announcements) != len(gm.rec.Tries) {
+			t.Fatalf("three-halves, λ = %d: the audit ends on another game", lambda)
+		}
+		for k, a := range rp.Announcements {
+			for p := range 2 {
+				if a[p].KeyValues() != gm.views[p][k].KeyValues() {
+					t.Fatalf("three-halves, λ = %d, try %d: the audit tells the %v %q, the game told %q", lambda, k, circuit.Party(p), a[p].KeyValues(), gm.views[p][k].KeyValues())
+				}
+			}
+		}
+	}
 	for i, rules := range allRules {
 		garbler := []engine.Color{engine.Black, engine.White}[i%2]
 		gm := newTestGame(t, 5, rules, garbler, testSeed("g", 1), testSeed("e", 1))
