@@ -86,7 +86,9 @@ func statePositions(base, n, labelBits int) StatePositions {
 //  3. MaskIn: the garbler's mask bits, fresh random bits for every try
 //     (Garbler only). Mask bit i is at MaskIn[i]. The first StateBits are
 //     the garbler's next state share (StateMask locates them in the mask
-//     vector); the rest mask the outputs for the garbler.
+//     vector); the rest mask the outputs for the garbler. A layout with
+//     MasksInDecoding has no mask inputs: the garbler XORs its mask bits
+//     into the decoding bits instead (MPC-D27).
 //
 // Outputs are positions in Circuit.Outputs: the announcement fields, then
 // the evaluator's next state share ShareOut = next state XOR the
