@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,8 +45,24 @@ func TestMain(m *testing.M) {
 	// process and the processes it starts run stay off the DHT unless a
 	// test says otherwise (the namespace lab's DHT tests).
 	os.Setenv(node.DHTEnv, node.DHTOff)
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", kakureParallel); err != nil {
+			panic(err)
+		}
+	}
 	os.Exit(m.Run())
 }
+
+// kakureParallel is how many of this package's parallel tests run at once
+// unless -parallel says otherwise. The longest of them wait rather than
+// compute (the network-namespace tests cut links for 10 and 35 s, a
+// NAT's mapping expires, a relay's reservation comes), so more than
+// GOMAXPROCS of them at once shortens the package's run: without -race
+// it took 269 s of go test's 600 s with two at once on 2 cores.
+const kakureParallel = "4"
 
 // TestUserMessagesHaveNoPackageNames: errors reach the terminal without the
 // package names kakure's errors carry inside ("usage: engine: bad options"
