@@ -304,19 +304,7 @@ func (h *thHash) hash(x, t, out *[6]blk) {
 		tccr6AESNI(h.rk, x, t, out)
 		return
 	}
-	for k := range x {
-		h.put(k, x[k])
-		h.enc(k)
-	}
-	for k := range x {
-		p := h.get(k)
-		out[k] = p
-		h.put(k, p.xor(t[k]))
-		h.enc(k)
-	}
-	for k := range x {
-		out[k] = out[k].xor(h.get(k))
-	}
+	h.hashGo(x[:], t[:], out[:])
 }
 
 // hash3 sets out[k] = H(x[k], t[k]) for k = 0..2.
@@ -325,6 +313,12 @@ func (h *thHash) hash3(x, t, out *[3]blk) {
 		tccr3AESNI(h.rk, x, t, out)
 		return
 	}
+	h.hashGo(x[:], t[:], out[:])
+}
+
+// hashGo is hash and hash3 without AES-NI: out[k] = H(x[k], t[k]) through
+// crypto/aes, the blocks of each round in flight together.
+func (h *thHash) hashGo(x, t, out []blk) {
 	for k := range x {
 		h.put(k, x[k])
 		h.enc(k)
