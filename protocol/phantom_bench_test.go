@@ -27,14 +27,17 @@ import (
 // fdatasync calls of both programs per game and per try. The directory is the
 // test's temporary one: TMPDIR=/dev/shm/… compares the disk with tmpfs.
 //
-// With λ = 1 and λ = 4 (the tries checked, T-8(b)), and the latency of
-// each try, p50 and p95: from the mover's Play to the moment its own view
-// counts the try (its announcement is in).
+// With both garbling schemes (MPC-D26), λ = 1 and λ = 4 (the tries
+// checked, T-8(b)), and the latency of each try, p50 and p95: from the
+// mover's Play to the moment its own view counts the try (its
+// announcement is in).
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
-	for _, lambda := range []int{1, 4} {
-		b.Run(fmt.Sprintf("lambda-%d", lambda), func(b *testing.B) { benchPhantomGame(b, lambda) })
+	for _, garbling := range []string{engine.GarblingHalfGates, engine.GarblingThreeHalves} {
+		for _, lambda := range []int{1, 4} {
+			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling) })
+		}
 	}
 }
 
@@ -87,7 +90,7 @@ func runTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.Mute
 	}
 }
 
-func benchPhantomGame(b *testing.B, lambda int) {
+func benchPhantomGame(b *testing.B, lambda int, garbling string) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
 	for i := range 2 {
@@ -126,7 +129,7 @@ func benchPhantomGame(b *testing.B, lambda int) {
 			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), &mu, &lat)
 			done <- g
 		}()
-		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda})
+		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling})
 		if err != nil {
 			b.Fatal(err)
 		}
