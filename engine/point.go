@@ -3,7 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // MaxSize is the largest board side kakure accepts.
@@ -51,6 +53,25 @@ func (p Point) Vertex(size int) string {
 	}
 	x, y := p.XY(size)
 	return string(ColumnLetters[x]) + strconv.Itoa(y+1)
+}
+
+// ParseVertexList reads a comma-separated list of vertices ("d4, e5";
+// "" or "-" for none) on a board of side size and returns the points in
+// increasing order, nil for none.
+func ParseVertexList(size int, list string) ([]Point, error) {
+	if list == "" || list == "-" {
+		return nil, nil
+	}
+	var ps []Point
+	for _, v := range strings.Split(list, ",") {
+		p, err := ParseVertex(size, strings.TrimSpace(v))
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	slices.Sort(ps)
+	return ps, nil
 }
 
 // ParseVertex reads a GTP vertex ("d4", "D4", "pass") on a board of side

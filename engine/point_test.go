@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -176,5 +177,27 @@ func TestParseColor(t *testing.T) {
 	}
 	if Black.Opponent() != White || White.Opponent() != Black || Empty.Opponent() != Empty {
 		t.Errorf("Opponent: black→%v white→%v empty→%v", Black.Opponent(), White.Opponent(), Empty.Opponent())
+	}
+}
+
+// TestParseVertexList: vertex lists as the variants' tests write them,
+// sorted, with "" and "-" for none, and a bad vertex refused.
+func TestParseVertexList(t *testing.T) {
+	for _, c := range []struct {
+		list string
+		want []Point
+		bad  bool
+	}{
+		{list: "", want: nil},
+		{list: "-", want: nil},
+		{list: "b1", want: []Point{1}},
+		{list: "c1, a1,B2", want: []Point{0, 2, 6}},
+		{list: "a1,i1", bad: true},
+		{list: "a1,", bad: true},
+	} {
+		got, err := ParseVertexList(5, c.list)
+		if (err != nil) != c.bad || !slices.Equal(got, c.want) {
+			t.Errorf("ParseVertexList(5, %q) = %v, %v; want %v (error %v)", c.list, got, err, c.want, c.bad)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/kakure/kakure/engine"
@@ -32,18 +31,14 @@ func point(t testing.TB, size int, v string) engine.Point {
 	return p
 }
 
-// points reads a comma-separated vertex list ("-" or "" for none) and
-// returns the points in increasing order.
+// points reads a vertex list with engine.ParseVertexList, failing t on
+// a bad one.
 func points(t testing.TB, size int, list string) []engine.Point {
 	t.Helper()
-	if list == "" || list == "-" {
-		return nil
+	ps, err := engine.ParseVertexList(size, list)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var ps []engine.Point
-	for _, v := range strings.Split(list, ",") {
-		ps = append(ps, point(t, size, strings.TrimSpace(v)))
-	}
-	slices.Sort(ps)
 	return ps
 }
 
