@@ -173,9 +173,6 @@ type refereeFlaws struct {
 	// selfAtariWithoutCaptureClause computes "and himself" by the PG-5 of
 	// old: never when the move joined a chain in atari, even if it captured.
 	selfAtariWithoutCaptureClause bool
-	// masksInDecoding is no flaw: it builds the form of MPC-D27, whose
-	// mask bits are not inputs (RefereeCircuitMasksInDecoding).
-	masksInDecoding bool
 }
 
 // RefereeCircuit builds the circuit of one Phantom Go try on a board of
@@ -191,7 +188,7 @@ type refereeFlaws struct {
 // ko point stay XOR-shared; the whose-turn and pass count are public and
 // kept outside.
 func RefereeCircuit(size int, rules engine.PhantomRules, mover Party) (*RefereeLayout, *Circuit, error) {
-	return buildReferee(size, rules, mover, refereeFlaws{})
+	return buildReferee(size, rules, mover, false, refereeFlaws{})
 }
 
 // RefereeCircuitMasksInDecoding is RefereeCircuit with the garbler's mask
@@ -200,7 +197,7 @@ func RefereeCircuit(size int, rules engine.PhantomRules, mover Party) (*RefereeL
 // has MasksInDecoding set and OutputMask says which mask bit the garbler
 // XORs into the decoding bit of each output.
 func RefereeCircuitMasksInDecoding(size int, rules engine.PhantomRules, mover Party) (*RefereeLayout, *Circuit, error) {
-	return buildReferee(size, rules, mover, refereeFlaws{masksInDecoding: true})
+	return buildReferee(size, rules, mover, true, refereeFlaws{})
 }
 
 // The four directions, as column and row offsets.
@@ -227,7 +224,7 @@ func splitState(ws []Wire, n, labelBits int) statePlanes {
 	return st
 }
 
-func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refereeFlaws) (*RefereeLayout, *Circuit, error) {
+func buildReferee(size int, rules engine.PhantomRules, mover Party, masksInDecoding bool, flaws refereeFlaws) (*RefereeLayout, *Circuit, error) {
 	if size < engine.MinSize || size > engine.MaxSize {
 		return nil, nil, fmt.Errorf("circuit: Phantom Go board size %d (allowed %d to %d): %w", size, engine.MinSize, engine.MaxSize, engine.ErrBadOptions)
 	}
@@ -265,7 +262,7 @@ func buildReferee(size int, rules engine.PhantomRules, mover Party, flaws refere
 			}
 		}
 	}
-	l.MasksInDecoding = flaws.masksInDecoding
+	l.MasksInDecoding = masksInDecoding
 	l.StateMask = statePositions(0, n, nl)
 	var stateMask statePlanes
 	if !l.MasksInDecoding {

@@ -333,7 +333,10 @@ func TestRefereeMasksInDecoding(t *testing.T) {
 		for _, rules := range allRules {
 			for _, mover := range []Party{Garbler, Evaluator} {
 				l, c := refereeFor(t, size, rules, mover, refereeFlaws{})
-				ld, cd := refereeFor(t, size, rules, mover, refereeFlaws{masksInDecoding: true})
+				ld, cd, err := RefereeCircuitMasksInDecoding(size, rules, mover)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if !ld.MasksInDecoding || len(ld.MaskIn) != 0 || ld.MaskBits() != l.MaskBits() || ld.NumInputs[Garbler] != l.NumInputs[Garbler]-l.MaskBits() {
 					t.Fatalf("%dx%d %s: %d mask inputs, %d mask bits (%d with inputs), %d garbler inputs (%d)",
 						size, size, rules, len(ld.MaskIn), ld.MaskBits(), l.MaskBits(), ld.NumInputs[Garbler], l.NumInputs[Garbler])
