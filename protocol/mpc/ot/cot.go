@@ -1,0 +1,144 @@
+package ot
+
+import (
+	"crypto/cipher"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Random and correlated OTs of the extension, and extensions whose base
+// OTs were made by another extension (MPC-D28 in docs/mpc.md).
+//
+// A random OT batch has no reply: the sender's outputs are two keys per
+// OT, k_j^b = SHA-256(tag ‖ H(q_j ⊕ b·s, τ_j)), and the receiver's output
+// is the key of its choice, SHA-256(tag ‖ H(t_j, τ_j)). A correlated OT
+// batch has no reply either: the sender's outputs are its rows q_j and
+// the receiver's its rows t_j = q_j ⊕ c_j·s, the 16-byte strings of a
+// free-XOR wire whose zero label is q_j when s is the garbling's Δ.
+//
+// An extension built from keys ([NewSenderFromKeys], [NewReceiverFromKeys])
+// takes its 128 base OTs from elsewhere, typically a random OT batch of
+// an extension run the other way: the sender's secret s, its keys and
+// the request then determine every output of the sender, so a third
+// party given them recomputes the sender's side of a batch exactly
+// ([CorrelatedRows]); revealing them opens that extension only.
+
+// randomKeyTag is the domain of the keys of random OTs.
+const randomKeyTag = "kakure/mpc/ot/random-key/v1\x00"
+
+// randomKey is the key of a random OT made of the TCCR hash h.
+func randomKey(h Block) Key {
+	d := sha256.New()
+	d.Write([]byte(randomKeyTag))
+	d.Write(h[:])
+	var k Key
+	d.Sum(k[:0])
+	return k
+}
+
+// NewSenderFromKeys returns the sender of an extension whose base OTs are
+// done: secret is s, and keys[i] the key it holds of base OT i, the one of
+// its choice bit s_i (bit i%8 of byte i/8 of s). session binds the
+// extension's hashes and consistency challenges; it must be unique among
+// the extensions of a game. There must be Kappa keys.
+func NewSenderFromKeys(session []byte, secret Block, keys []Key) (*Sender, error) {
+	if len(keys) != Kappa {
+		return nil, fmt.Errorf("%w: %d base keys, want %d", ErrInput, len(keys), Kappa)
+	}
+	s := NewSender(prg.Seed{}, session)
+	s.secret = secret
+	s.keys = make([]cipher.Block, Kappa)
+	for i, k := range keys {
+		s.keys[i] = columnCipher(k)
+	}
+	return s, nil
+}
+
+// NewReceiverFromKeys returns the receiver of an extension whose base OTs
+// are done: pairs[i] holds both keys of base OT i. The random rows of its
+// consistency check come from seed. There must be Kappa pairs.
+func NewReceiverFromKeys(seed prg.Seed, session []byte, pairs [][2]Key) (*Receiver, error) {
+	if len(pairs) != Kappa {
+		return nil, fmt.Errorf("%w: %d base key pairs, want %d", ErrInput, len(pairs), Kappa)
+	}
+	r := NewReceiver(seed, session)
+	r.keys = make([][2]cipher.Block, Kappa)
+	for i, p := range pairs {
+		r.keys[i] = [2]cipher.Block{columnCipher(p[0]), columnCipher(p[1])}
+	}
+	return r, nil
+}
+
+// CorrelatedRows is what the sender of an extension built from keys
+// computes of its first batch: the rows q_j of request, after the
+// consistency check. A judge that holds the sender's secret and keys
+// recomputes with it exactly what an honest sender used (MPC-D28).
+func CorrelatedRows(session []byte, secret Block, keys []Key, request []byte) ([]Block, error) {
+	s, err := NewSenderFromKeys(session, secret, keys)
+	if err != nil {
+		return nil, err
+	}
+	return s.Correlated(request)
+}
+
+// Correlated takes the receiver's request of the next batch, checks it
+// (an error wrapping ErrConsistency as in Send, after which the sender
+// refuses every call) and returns the sender's rows q_j of its m OTs: the
+// receiver's rows are q_j ⊕ c_j·s. Nothing is sent back.
+func (s *Sender) Correlated(request []byte) ([]Block, error) {
+	_, rows, err := s.check(request)
+	if err != nil {
+		return nil, err
+	}
+	s.batch++
+	s.checked, s.checkedRows = s.checked[:0], nil
+	return rows, nil
+}
+
+// SendRandom takes the receiver's request of the next batch, checks it as
+// Correlated does and returns the two keys of each of its m random OTs;
+// the receiver gets the key of its choice bit from ReceiveRandom. Nothing
+// is sent back.
+func (s *Sender) SendRandom(request []byte) ([][2]Key, error) {
+	b := s.batch
+	rows, err := s.Correlated(request)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][2]Key, len(rows))
+	for j, q := range rows {
+		tweak := otTweak(b, j)
+		h0, h1 := s.hash.Hash2(q, tweak, q.Xor(s.secret), tweak)
+		out[j] = [2]Key{randomKey(h0), randomKey(h1)}
+	}
+	return out, nil
+}
+
+// Correlated completes the pending batch without a reply and returns the
+// receiver's rows t_j = q_j ⊕ c_j·s.
+func (r *Receiver) Correlated() ([]Block, error) {
+	p := r.pending
+	if p == nil {
+		return nil, fmt.Errorf("%w: no request pending", ErrState)
+	}
+	r.pending = nil
+	r.batch++
+	return p.rows, nil
+}
+
+// ReceiveRandom completes the pending batch of random OTs without a reply
+// and returns, per OT, the sender's key of the receiver's choice bit.
+func (r *Receiver) ReceiveRandom() ([]Key, error) {
+	b := r.batch
+	rows, err := r.Correlated()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Key, len(rows))
+	for j, t := range rows {
+		out[j] = randomKey(r.hash.Hash(t, otTweak(b, j)))
+	}
+	return out, nil
+}
