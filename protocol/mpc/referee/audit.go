@@ -35,6 +35,12 @@ type Record struct {
 	// answer.
 	BaseSent int
 	Base     [2]Digest
+	// ReverseSent counts the setup messages of the reverse extension of
+	// a game of the correlated input OTs (MPC-D28, 0 otherwise), sent
+	// after the base OTs: Reverse[0] is the digest of the garbler's
+	// [Garbler.ReverseStart], Reverse[1] of the evaluator's answer.
+	ReverseSent int
+	Reverse     [2]Digest
 	// Tries are the tries in order; only the last may be incomplete.
 	Tries []TryRecord
 }
@@ -59,7 +65,8 @@ type Fault struct {
 	Try int
 	// Rule is the rule broken: "T-8".
 	Rule string
-	// Message names the message: "seed", "base OT", "OT request",
+	// Message names the message: "seed", "base OT", "reverse base OT",
+	// "reverse OT request", "OT request",
 	// "garbled tables", "garbler's input labels", "OT reply",
 	// "output labels", "event bits" or "tries".
 	Message string
@@ -164,6 +171,33 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		}
 	}
 
+	// The reverse extension's setup (MPC-D28).
+	if rec.ReverseSent < 0 || rec.ReverseSent > 2 || rec.ReverseSent > 0 && (!cfg.correlated() || rec.BaseSent < 2) ||
+		cfg.correlated() && rec.ReverseSent < 2 && len(rec.Tries) > 0 {
+		return nil, fmt.Errorf("%w: %d reverse setup messages, %d setup messages and %d tries", ErrRecord, rec.ReverseSent, rec.BaseSent, len(rec.Tries))
+	}
+	if rec.ReverseSent >= 1 {
+		r1, err := g.ReverseStart()
+		if err != nil {
+			return nil, err
+		}
+		if Sum(r1) != rec.Reverse[0] {
+			return nil, fault(circuit.Garbler, -1, "reverse base OT", "its reverse base OT message is not the one its seed gives")
+		}
+		if rec.ReverseSent == 2 {
+			r2, err := e.ReverseRespond(r1)
+			if err != nil {
+				return nil, err
+			}
+			if Sum(r2) != rec.Reverse[1] {
+				return nil, fault(circuit.Evaluator, -1, "reverse base OT", "its reverse base OT answer is not the one its seed gives")
+			}
+			if err := g.ReverseFinish(r2); err != nil {
+				return nil, err
+			}
+		}
+	}
+
 	// Tries.
 	rp := &Replay{Public: NewPublic()}
 	var next [2]int // next revealed try of each party
@@ -179,8 +213,15 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		return pt, nil
 	}
 	for t, tr := range rec.Tries {
-		full := cfg.Messages()
-		if tr.Sent < 1 || tr.Sent > full || (tr.Sent < full && t != len(rec.Tries)-1) {
+		full, least := cfg.Messages(), 1
+		if cfg.correlated() {
+			// The reverse request comes first (MPC-D28).
+			least = 0
+			if !tr.reversed() {
+				return nil, fmt.Errorf("%w: try %d has no reverse request", ErrRecord, t)
+			}
+		}
+		if tr.Sent < least || tr.Sent > full || (tr.Sent < full && t != len(rec.Tries)-1) {
 			return nil, fmt.Errorf("%w: try %d has %d of its %d messages", ErrRecord, t, tr.Sent, full)
 		}
 		// step is the number of the garbling message in the try, the
@@ -188,6 +229,21 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		step := 2
 		if rp.Public.Ended() {
 			return nil, fmt.Errorf("%w: try %d after two passes", ErrRecord, t)
+		}
+		if cfg.correlated() {
+			rev, err := g.ReverseRequest()
+			if err != nil {
+				return nil, err
+			}
+			if Sum(rev) != tr.Reverse {
+				return nil, fault(circuit.Garbler, t, "reverse OT request", "not what its seed gives (its reverse choices are the bits of the try's Δ_i)")
+			}
+			if err := e.TakeReverse(rev); err != nil {
+				return nil, fmt.Errorf("%w: try %d: the honest evaluator fails: %v", ErrT9, t, err)
+			}
+			if tr.Sent < 1 {
+				break
+			}
 		}
 		mover := rp.Public.ToMove
 		moverParty := cfg.PartyOf(mover)

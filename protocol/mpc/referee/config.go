@@ -39,6 +39,14 @@ const (
 	labelMask   = "kakure/phantom/mask"      // index: the try
 	labelOT     = "kakure/phantom/ot"
 	otSession   = "kakure/phantom/ot-session"
+	// The reverse extension of MPC-D28 (garbler receiver, evaluator
+	// sender): each party's machine from its seed under labelReverseOT,
+	// bound to reverseSession; the per-garbling extensions to
+	// cotSession, the evaluator's pad rows from labelCOTPad.
+	labelReverseOT = "kakure/phantom/ot-reverse"
+	reverseSession = "kakure/phantom/ot-reverse-session"
+	cotSession     = "kakure/phantom/ot-garbling-session\x00"
+	labelCOTPad    = "kakure/phantom/ot-garbling-pad" // evaluator seed; index: the try, the garbling
 	// SeedDomain is the commitment domain of a party's seed
 	// ([commit.New]), with the party (0 garbler, 1 evaluator) as the
 	// player and 0 as the index.
@@ -68,6 +76,45 @@ type Config struct {
 	// Scheme is the garbling scheme of every garbling of the game (the
 	// zero value, half-gates, for games whose invitation names none).
 	Scheme gc.Scheme
+	// InputOT is the form of the OTs of the evaluator's inputs in a
+	// checked game: the zero value, InputOTExtension, is MPC-D18 (one
+	// OT of the game's extension per garbling and input wire, the
+	// garbler's reply of two messages each), byte for byte as in games
+	// whose invitation names none; InputOTCorrelated is MPC-D28 (a
+	// correlated OT per garbling whose secret is that garbling's Δ,
+	// checked in every opened garbling with a certificate), only with
+	// λ > 1.
+	InputOT InputOT
+}
+
+// InputOT is the form of the OTs of the evaluator's input labels in a
+// checked game (Config.InputOT).
+type InputOT uint8
+
+const (
+	// InputOTExtension is MPC-D18: the evaluator's input OTs of every
+	// garbling are OTs of the game's one extension, the garbler sending
+	// both masked labels of each; a wrong message is caught in an opened
+	// garbling only when the evaluator's random bit selects it, and
+	// never with a certificate.
+	InputOTExtension InputOT = 0
+	// InputOTCorrelated is MPC-D28: per garbling i a correlated OT whose
+	// secret is Δ_i, built from the keys of a reverse extension whose
+	// choices are the bits of the Δ_i; the garbler sends one correction
+	// per wire, which the evaluator recomputes in every opened garbling
+	// and proves wrong with a [Certificate].
+	InputOTCorrelated InputOT = 1
+)
+
+// String names the form as an invitation does.
+func (f InputOT) String() string {
+	switch f {
+	case InputOTExtension:
+		return "extension"
+	case InputOTCorrelated:
+		return "correlated"
+	}
+	return fmt.Sprintf("input-ot(%d)", uint8(f))
 }
 
 // Validate returns nil if the referee can run c, or an error wrapping
@@ -89,6 +136,15 @@ func (c Config) Validate() error {
 	}
 	if !c.Scheme.Valid() {
 		return fmt.Errorf("%w: garbling %v", ErrConfig, c.Scheme)
+	}
+	switch c.InputOT {
+	case InputOTExtension:
+	case InputOTCorrelated:
+		if c.Lambda <= 1 {
+			return fmt.Errorf("%w: the %v input OTs (MPC-D28) need λ > 1, the game has λ = %d", ErrConfig, c.InputOT, c.Lambda)
+		}
+	default:
+		return fmt.Errorf("%w: %v", ErrConfig, c.InputOT)
 	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
@@ -116,6 +172,16 @@ func (c Config) PartyOf(col engine.Color) circuit.Party {
 func (c Config) session() []byte {
 	return append([]byte(otSession+"\x00"), c.Game...)
 }
+
+// reverseSession returns the session string of the game's reverse
+// extension (MPC-D28), distinct from the forward one.
+func (c Config) reverseSession() []byte {
+	return append([]byte(reverseSession+"\x00"), c.Game...)
+}
+
+// correlated reports whether the evaluator's input OTs are those of
+// MPC-D28.
+func (c Config) correlated() bool { return c.Checked() && c.InputOT == InputOTCorrelated }
 
 // CommitSeed commits party to seed for the game of c (T-8): send the
 // commitment at the start of the game, the opening at the end.

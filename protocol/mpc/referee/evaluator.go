@@ -42,6 +42,14 @@ type Evaluator struct {
 	// the record (MPC-D22); tests set it for an evaluator that fails to
 	// check.
 	unchecked bool
+
+	// The reverse extension of a game of the correlated input OTs
+	// (MPC-D28): the evaluator is its sender; revDone is set once it
+	// answered the garbler's setup message, rev holds the reverse OTs of
+	// the next or current try.
+	revSend *ot.Sender
+	revDone bool
+	rev     *evaluatorReverse
 }
 
 // evaluatorTry is the try under way.
@@ -64,14 +72,18 @@ func NewEvaluator(cfg Config, seed prg.Seed) (*Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Evaluator{
+	e := &Evaluator{
 		cfg:      cfg,
 		seed:     seed,
 		rc:       rc,
 		pub:      NewPublic(),
 		receiver: ot.NewReceiver(seed.Derive(labelOT), cfg.session()),
 		share:    circuit.EmptyRefereeState(cfg.Size),
-	}, nil
+	}
+	if cfg.correlated() {
+		e.revSend = ot.NewSender(seed.Derive(labelReverseOT), cfg.reverseSession())
+	}
+	return e, nil
 }
 
 // Config returns the game's configuration.
@@ -173,20 +185,33 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 				all = append(all, e.seed.Stream(labelPVCRandom, e.pub.Try, uint64(i)).Bools(len(in))...)
 			}
 		}
+		m := len(in)
 		in = append(all, seedChoices(ck.j, e.cfg.depth())...)
 		ck.choices = in
+		if e.cfg.correlated() {
+			req, err := e.cotRequest(ck, m)
+			if err != nil {
+				return nil, err
+			}
+			return e.begin(req, try, mover, ck), nil
+		}
 	}
 	req, err := e.receiver.Request(in)
 	if err != nil {
 		return nil, err
 	}
+	return e.begin(req, try, mover, ck), nil
+}
+
+// begin records the request of the try under way.
+func (e *Evaluator) begin(req []byte, try engine.Point, mover circuit.Party, ck *evaluatorChecked) []byte {
 	e.cur = &evaluatorTry{try: try, mover: mover, checked: ck}
 	if mover == circuit.Evaluator {
 		e.tries = append(e.tries, try)
 	}
 	e.movers = append(e.movers, mover)
 	e.phase = phaseWaiting
-	return req, nil
+	return req
 }
 
 // Evaluate takes the garbler's garbling of the try under way, evaluates

@@ -75,6 +75,23 @@ type Garbler struct {
 	// cheatOT changes the OT pairs of a checked try (garbling i's pair
 	// for evaluator input k at i·m+k) before they are sent.
 	cheatOT func(try uint64, m int, pairs [][2]ot.Block)
+
+	// The reverse extension of a game of the correlated input OTs
+	// (MPC-D28): the garbler is its receiver; revStart is its setup
+	// message, revDone set once the evaluator answered it, rev the
+	// reverse OTs of the next or current try.
+	revRecv  *ot.Receiver
+	revStart []byte
+	revDone  bool
+	rev      *garblerReverse
+	// cheatReverse (tests only) changes the garbler's reverse choices of
+	// a try (garbling i's bits at i·128), cheatIgnoreCheck makes it go on
+	// when its own check then refuses the evaluator's request, and
+	// cheatCorrections changes the corrections of a try (garbling i's of
+	// input w at [i][w]) before they are sent.
+	cheatReverse     func(try uint64, choices []bool)
+	cheatIgnoreCheck bool
+	cheatCorrections func(try uint64, m int, d [][]ot.Block)
 }
 
 // garblerTry is the garbler's secret side of the try under way.
@@ -135,6 +152,9 @@ func NewGarbler(cfg Config, seed prg.Seed) (*Garbler, error) {
 		share:  circuit.EmptyRefereeState(cfg.Size),
 	}
 	g.maskFor = func(try uint64, n int) []bool { return seed.Stream(labelMask, try).Bools(n) }
+	if cfg.correlated() {
+		g.revRecv = ot.NewReceiver(seed.Derive(labelReverseOT), cfg.reverseSession())
+	}
 	return g, nil
 }
 
@@ -204,6 +224,10 @@ func (g *Garbler) CheckRequest(request []byte) error {
 		return err
 	}
 	l := g.rc.layout[g.cfg.PartyOf(g.pub.ToMove)]
+	if g.cfg.correlated() {
+		_, _, err := g.cotRows(request, l.NumInputs[circuit.Evaluator])
+		return err
+	}
 	if err := checkRequestSize(request, g.cfg.evaluatorOTs(l.NumInputs[circuit.Evaluator])); err != nil {
 		return err
 	}

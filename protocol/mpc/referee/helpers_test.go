@@ -59,6 +59,22 @@ func newCheckedGame(t testing.TB, size int, rules engine.PhantomRules, garbler e
 func newSchemeGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda int, s gc.Scheme) *testGame {
 	t.Helper()
 	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5, Lambda: lambda, Scheme: s}
+	return newGameOf(t, cfg, seedG, seedE)
+}
+
+// newCOTGame is newSchemeGame with the correlated input OTs (MPC-D28).
+func newCOTGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda int, s gc.Scheme) *testGame {
+	t.Helper()
+	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5, Lambda: lambda, Scheme: s, InputOT: InputOTCorrelated}
+	return newGameOf(t, cfg, seedG, seedE)
+}
+
+// newGameOf starts a test game of cfg: the seed commitments and the
+// setup (with the reverse extension's in a game of the correlated input
+// OTs).
+func newGameOf(t testing.TB, cfg Config, seedG, seedE prg.Seed) *testGame {
+	t.Helper()
+	size, rules := cfg.Size, cfg.Rules
 	gm := &testGame{t: t, cfg: cfg, seeds: [2]prg.Seed{seedG, seedE}}
 	var err error
 	if gm.g, err = NewGarbler(cfg, seedG); err != nil {
@@ -93,6 +109,24 @@ func newSchemeGame(t testing.TB, size int, rules engine.PhantomRules, garbler en
 	if err := gm.e.BaseFinish(m2); err != nil {
 		t.Fatal(err)
 	}
+	if cfg.correlated() {
+		r1, err := gm.g.ReverseStart()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r1 = gm.send(0, "reverse-start", r1)
+		gm.rec.ReverseSent, gm.rec.Reverse[0] = 1, Sum(r1)
+		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], r1)
+		r2, err := gm.e.ReverseRespond(r1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gm.rec.ReverseSent, gm.rec.Reverse[1] = 2, Sum(r2)
+		gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], r2)
+		if err := gm.g.ReverseFinish(r2); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return gm
 }
 
@@ -110,12 +144,27 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 	var ann [2]phantom.Announcement
 	pub := gm.e.Public()
 	try := pub.Try
+	var tr TryRecord
+	if gm.cfg.correlated() {
+		// The garbler's reverse request first (MPC-D28).
+		rev, err := gm.g.ReverseRequest()
+		if err != nil {
+			return ann, err
+		}
+		rev = gm.send(try, "reverse", rev)
+		tr = RecordReverse(rev)
+		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], rev)
+		if err := gm.e.TakeReverse(rev); err != nil {
+			gm.rec.Tries = append(gm.rec.Tries, tr)
+			return ann, err
+		}
+	}
 	req, err := gm.e.Request(p)
 	if err != nil {
 		return ann, err
 	}
 	req = gm.send(try, "request", req)
-	gm.rec.Tries = append(gm.rec.Tries, RecordRequest(req))
+	gm.rec.Tries = append(gm.rec.Tries, tr.WithRequest(req))
 	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
 	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], req)
 	if err := gm.g.CheckRequest(req); err != nil {

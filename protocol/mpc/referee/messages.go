@@ -61,8 +61,13 @@ type Outputs struct {
 // (Config.Checked) a try has five messages: 1 the request, 2 the
 // commitment, 3 the choice, 4 the garbling, 5 the outputs. Digests of
 // messages not sent are ignored.
+//
+// In a game of the correlated input OTs (MPC-D28) the garbler's reverse
+// request of the try comes before the request: Reverse is its digest,
+// and Sent may be 0 for a last try of which only that was sent.
 type TryRecord struct {
 	Sent    int
+	Reverse Digest
 	Request Digest
 	// Commitment and CommitReply are the digests of the two parts of the
 	// garbler's commitment, Choice that of the evaluator's choice: the
@@ -82,6 +87,21 @@ type TryRecord struct {
 func RecordRequest(request []byte) TryRecord {
 	return TryRecord{Sent: 1, Request: Sum(request)}
 }
+
+// RecordReverse returns the record of a try of a game of the correlated
+// input OTs (MPC-D28) whose reverse request was sent, and nothing else.
+func RecordReverse(reverse []byte) TryRecord {
+	return TryRecord{Reverse: Sum(reverse)}
+}
+
+// WithRequest returns r with the evaluator's request of the try.
+func (r TryRecord) WithRequest(request []byte) TryRecord {
+	r.Sent, r.Request = 1, Sum(request)
+	return r
+}
+
+// reversed reports whether the record holds the try's reverse request.
+func (r TryRecord) reversed() bool { return r.Reverse != Digest{} }
 
 // WithCommitment returns r with the garbler's commitment of a checked
 // try.

@@ -241,6 +241,9 @@ type commitment struct {
 	try     uint64
 	mover   circuit.Party
 	entries [][3]Digest
+	// keyHashes are the H(K_i) of a game of the correlated input OTs
+	// (MPC-D28), else nil.
+	keyHashes []Digest
 }
 
 // Commitment is the garbler's second message of a checked try: its signed
@@ -289,6 +292,12 @@ type Certificate struct {
 	Choice []byte
 	Tables Digest
 	Labels []byte
+	// OT, in a game of the correlated input OTs (MPC-D28), makes the
+	// certificate one about the OT corrections of opened garbling Opened
+	// (seed Seed): they differ from what its seed, the garbler's
+	// committed reverse keys and the evaluator's request give. Nil for
+	// the other kinds.
+	OT *OTEvidence
 	// What says what differs, for people.
 	What string
 }
@@ -317,6 +326,9 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	rc, err := circuitsFor(cfg)
 	if err != nil {
 		return err
+	}
+	if c.OT != nil {
+		return verifyCorrections(cfg, rc, cm, c)
 	}
 	if c.Opened >= 0 {
 		if c.Opened >= cfg.lambda() {
@@ -438,10 +450,14 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 	}
 	mover := g.cfg.PartyOf(g.pub.ToMove)
 	m := g.rc.layout[mover].NumInputs[circuit.Evaluator]
-	if err := checkRequestSize(request, g.cfg.evaluatorOTs(m)); err != nil {
+	try := g.pub.Try
+	if g.cfg.correlated() {
+		if _, _, err := splitCOTRequest(g.cfg, try, m, request); err != nil {
+			return Commitment{}, err
+		}
+	} else if err := checkRequestSize(request, g.cfg.evaluatorOTs(m)); err != nil {
 		return Commitment{}, err
 	}
-	try := g.pub.Try
 	g.takeAhead(try, mover)
 	var copies []*copyGarbling
 	var seeds []prg.Seed
@@ -455,9 +471,11 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 	}
 	st := &garblerCommitted{try: try, mover: mover, copies: copies, seeds: seeds}
 	pairs := make([][2]ot.Block, 0, g.cfg.evaluatorOTs(m))
-	for _, cp := range copies {
-		for _, pair := range cp.keys.Inputs[circuit.Evaluator] {
-			pairs = append(pairs, [2]ot.Block{pair[0], pair[1]})
+	if !g.cfg.correlated() {
+		for _, cp := range copies {
+			for _, pair := range cp.keys.Inputs[circuit.Evaluator] {
+				pairs = append(pairs, [2]ot.Block{pair[0], pair[1]})
+			}
 		}
 	}
 	levels := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
@@ -469,6 +487,17 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 			}
 			pairs = append(pairs, p)
 		}
+	}
+	if g.cfg.correlated() {
+		c, err := g.commitCorrelated(request, mover, m, copies, pairs)
+		if err != nil {
+			return Commitment{}, err
+		}
+		g.pre = nil
+		g.again = garblerAgain{}
+		g.committed = st
+		g.phase = phaseCommitted
+		return c, nil
 	}
 	if g.cheatOT != nil {
 		g.cheatOT(try, m, pairs)
@@ -482,7 +511,7 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 	g.again = garblerAgain{}
 	g.committed = st
 	g.phase = phaseCommitted
-	return Commitment{Commitments: marshalCommitment(try, mover, copies), Reply: reply}, nil
+	return Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}, nil
 }
 
 // Committed reports whether the garbler committed to the try under way
@@ -574,6 +603,8 @@ type evaluatorChecked struct {
 	// check is the check of the opened garblings while it runs or its
 	// result is not taken (MPC-D21).
 	check *openedCheck
+	// cot is the state of the correlated input OTs (MPC-D28), else nil.
+	cot *evaluatorCOT
 }
 
 // openedCheck is the check of the opened garblings of a checked try,
@@ -625,7 +656,10 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if tr.Sent < 2 || Sum(c.Commitment) != tr.Commitment {
 		return fmt.Errorf("%w: the commitment is not the one the record holds for try %d", ErrNotProven, t)
 	}
-	if c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
+	if c.OT != nil && (Sum(c.OT.Request) != tr.Request || Sum(c.OT.Reply) != tr.CommitReply) {
+		return fmt.Errorf("%w: the request or the corrections are not the ones the record holds for try %d", ErrNotProven, t)
+	}
+	if c.OT == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
 		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})

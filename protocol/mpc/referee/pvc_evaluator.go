@@ -45,6 +45,9 @@ func (e *Evaluator) Open(msg Commitment) ([]byte, error) {
 	if cm.try != try || cm.mover != cur.mover {
 		return nil, fmt.Errorf("%w: commitment of try %d for %v, expected try %d for %v", ErrMessage, cm.try, cm.mover, try, cur.mover)
 	}
+	if e.cfg.correlated() {
+		return e.openCorrelated(cm, msg)
+	}
 	got, err := e.receiver.Receive(msg.Reply)
 	if err != nil {
 		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
@@ -94,6 +97,13 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	if e.unchecked {
 		ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
 		return bytes.Clone(ck.choice), nil
+	}
+	if ck.cot != nil {
+		// The corrections of the opened garblings (MPC-D28): cheap, no
+		// garbling; a wrong one is proven by a certificate.
+		if err := e.checkCorrections(cm, seeds); err != nil {
+			return nil, err
+		}
 	}
 	var otFault error
 	for i, s := range seeds {

@@ -121,6 +121,7 @@ func (gm *testGame) resetTry(nTries [2]int, nMovers [2]int, pub Public, shares [
 	gm.g.pub, gm.e.pub, gm.g.share, gm.e.share = pub, pub, shares[0], shares[1]
 	gm.e.phase, gm.e.failed, gm.e.cur, gm.e.cert = phaseReady, nil, nil, nil
 	gm.g.phase, gm.g.failed, gm.g.cur, gm.g.committed = phaseReady, nil, nil, nil
+	gm.g.rev, gm.e.rev = nil, nil
 	gm.g.tries, gm.e.tries = gm.g.tries[:nTries[0]], gm.e.tries[:nTries[1]]
 	gm.g.movers, gm.e.movers = gm.g.movers[:nMovers[0]], gm.e.movers[:nMovers[1]]
 }

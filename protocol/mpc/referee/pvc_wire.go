@@ -12,14 +12,23 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
-func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling) []byte {
-	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntry)
+// marshalCommitment writes the commitments of a checked try: version 1
+// with the three digests of every garbling, or, with keyHashes (a game of
+// the correlated input OTs, MPC-D28), version 2 with H(K_i) after them.
+func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes []Digest) []byte {
+	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntryCOT)
 	b[0], b[1], b[2] = pvcMagic, pvcVersion, kindCommitment
+	if keyHashes != nil {
+		b[1] = pvcVersionCOT
+	}
 	binary.BigEndian.PutUint64(b[3:], try)
 	b[11], b[12] = byte(mover), byte(len(copies))
-	for _, c := range copies {
+	for i, c := range copies {
 		for _, d := range c.commit {
 			b = append(b, d[:]...)
+		}
+		if keyHashes != nil {
+			b = append(b, keyHashes[i][:]...)
 		}
 	}
 	return b
@@ -29,7 +38,11 @@ func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling) 
 // game of cfg.
 func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 	lam := cfg.lambda()
-	if len(b) != commitHeader+lam*commitEntry || b[0] != pvcMagic || b[1] != pvcVersion || b[2] != kindCommitment {
+	version, entry := byte(pvcVersion), commitEntry
+	if cfg.correlated() {
+		version, entry = pvcVersionCOT, commitEntryCOT
+	}
+	if len(b) != commitHeader+lam*entry || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
 		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
 	}
 	c := &commitment{try: binary.BigEndian.Uint64(b[3:]), mover: circuit.Party(b[11])}
@@ -47,6 +60,12 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 			off += sha256.Size
 		}
 		c.entries = append(c.entries, e)
+		if cfg.correlated() {
+			var h Digest
+			copy(h[:], b[off:])
+			off += sha256.Size
+			c.keyHashes = append(c.keyHashes, h)
+		}
 	}
 	return c, nil
 }

@@ -65,6 +65,9 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 // again, and its garbling made again if the record holds it; what was
 // made again is kept for [Garbler.Again] and [Garbler.AgainCommitment].
 func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
+	if err := refuseCorrelatedResume(cfg); err != nil {
+		return nil, err
+	}
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -266,6 +269,9 @@ func ResumeEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, 
 // the choice made again is kept for [Evaluator.AgainChoice] (MPC-D16,
 // MPC-D20).
 func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec Record, tries []engine.Point, share circuit.RefereeState, kept *KeptOpening) (*Evaluator, error) {
+	if err := refuseCorrelatedResume(cfg); err != nil {
+		return nil, err
+	}
 	e, err := NewEvaluator(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -392,4 +398,15 @@ type evaluatorAgain struct {
 // garbling shows the garbler had them).
 func (e *Evaluator) Again() (baseStart, request []byte) {
 	return e.again.baseStart, e.again.request
+}
+
+// refuseCorrelatedResume refuses to resume a game of the correlated input
+// OTs (MPC-D28): the reverse extension's state and the per-garbling
+// requests are not rebuilt from a record yet, so such a game cannot be
+// resumed after a restart (its session should not offer it).
+func refuseCorrelatedResume(cfg Config) error {
+	if cfg.correlated() {
+		return fmt.Errorf("%w: a game of the %v input OTs (MPC-D28) cannot be resumed after a restart", ErrConfig, cfg.InputOT)
+	}
+	return nil
 }

@@ -1,0 +1,400 @@
+package referee
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+)
+
+// Tests of the correlated input OTs of checked tries (MPC-D28).
+
+// TestT8CorrelatedGamesMatchEngine plays random games of the correlated
+// input OTs (MPC-D28) with λ = 2 and 4, both garbling schemes, and holds
+// them to the plaintext referee (T-9); the audit (T-8(c)) of each finds
+// nothing, and no evaluator ever holds a certificate against the honest
+// garbler.
+func TestT8CorrelatedGamesMatchEngine(t *testing.T) {
+	tries := 40
+	if raceEnabled {
+		tries = 6
+	}
+	for i, c := range []struct {
+		lambda, size int
+		scheme       gc.Scheme
+	}{{2, 5, gc.HalfGates}, {4, 9, gc.ThreeHalves}, {4, 5, gc.HalfGates}, {8, 5, gc.ThreeHalves}} {
+		garbler := engine.Black
+		if i%2 == 1 {
+			garbler = engine.White
+		}
+		rng := rand.New(rand.NewPCG(uint64(c.size), uint64(c.lambda)))
+		gm := newCOTGame(t, c.size, allRules[i%3], garbler, testSeed("cot g", i), testSeed("cot e", i), c.lambda, c.scheme)
+		played := gm.playRandom(rng, tries, nil)
+		if cert := gm.e.Certificate(); cert != nil {
+			t.Fatalf("%+v: a certificate against an honest garbler: %+v", c, cert)
+		}
+		if _, err := Audit(gm.rec, gm.reveals()); err != nil {
+			t.Fatalf("%+v: honest game fails the audit: %v", c, err)
+		}
+		t.Logf("%dx%d λ=%d %v: %d tries match", c.size, c.size, c.lambda, c.scheme, played)
+	}
+}
+
+// TestT8CorrelatedConfig: the correlated input OTs need λ > 1; an
+// unknown form is refused; the zero value is MPC-D18's.
+func TestT8CorrelatedConfig(t *testing.T) {
+	for _, c := range []struct {
+		lambda int
+		form   InputOT
+		ok     bool
+	}{{0, InputOTExtension, true}, {4, InputOTExtension, true}, {0, InputOTCorrelated, false}, {1, InputOTCorrelated, false}, {2, InputOTCorrelated, true}, {4, InputOT(2), false}} {
+		cfg := Config{Size: 9, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("g"), Lambda: c.lambda, InputOT: c.form}
+		if err := cfg.Validate(); (err == nil) != c.ok {
+			t.Errorf("λ=%d %v: %v, want ok=%v", c.lambda, c.form, err, c.ok)
+		}
+	}
+}
+
+// TestT8CoverCatchesWrongCorrection runs a garbler that corrupts the
+// correction of one of the evaluator's input wires in one garbling
+// drawn at random (the OT cheat of MPC-D28: selective failure or input
+// substitution through the OT). An opened garbling's corrections are a
+// function of its seed, the garbler's committed reverse keys and the
+// evaluator's signed request, so the corruption is caught during the
+// try whenever that garbling is opened — expected (λ − 1)/λ = 75 % at
+// λ = 4, against 37.5 % with MPC-D18's OTs (TestT8CoverCatchesWrongOTReply)
+// — each time with a certificate JudgeCertificate accepts against the
+// record, and the honest evaluator is never blamed. When the corrupted
+// garbling is ĵ the try fails without proof (a label that is neither of
+// its two values) or passes, and the audit names the garbler
+// (TestT8AuditNamesWrongCorrection). 400 trials without the race
+// detector, 12 under it.
+func TestT8CoverCatchesWrongCorrection(t *testing.T) {
+	trials, lambda := 400, 4
+	if raceEnabled {
+		trials = 12
+	}
+	rng := rand.New(rand.NewPCG(13, 28))
+	armed := false
+	var target, wire int
+	hook := func(_ uint64, m int, d [][]ot.Block) {
+		if armed {
+			target, wire = rng.IntN(lambda), rng.IntN(m)
+			d[target][wire][rng.IntN(16)] ^= 1 << rng.IntN(8)
+		}
+	}
+	newGame := func(n int) *testGame {
+		gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("cot cheat g", n), testSeed("cot cheat e", n), lambda, gc.HalfGates)
+		gm.g.cheatCorrections = hook
+		return gm
+	}
+	gm := newGame(0)
+	caught, failedLater, passed := 0, 0, 0
+	last := engine.NoPoint
+	for n := range trials {
+		if gm.ref.PlayEnded() {
+			gm = newGame(n + 1)
+		}
+		nTries := [2]int{len(gm.g.tries), len(gm.e.tries)}
+		nMovers := [2]int{len(gm.g.movers), len(gm.e.movers)}
+		pub, shares := gm.e.pub, [2]circuit.RefereeState{gm.g.Share(), gm.e.Share()}
+		p := randomTry(rng, gm.ref, last)
+		try := gm.e.pub.Try
+		j := gm.e.choose(try)
+		armed = true
+		_, err := gm.play(p)
+		armed = false
+		switch {
+		case err == nil:
+			// Garbling ĵ's corrupted wire changed nothing visible.
+			if target != j {
+				t.Fatalf("try %d: a wrong correction in opened garbling %d (ĵ=%d) not caught", try, target, j)
+			}
+			passed++
+			next, _, err := gm.ref.Try(gm.ref.ToMove(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gm.ref = next
+			if p != engine.Pass {
+				last = p
+			}
+			continue
+		case gm.e.Err() != nil && gm.e.Certificate() != nil:
+			c := gm.e.Certificate()
+			if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the garbler") || gm.g.Err() != nil {
+				t.Fatalf("try %d: %v (garbler: %v)", try, err, gm.g.Err())
+			}
+			if c.OT == nil || c.Opened != target || target == j {
+				t.Fatalf("try %d: certificate %q on garbling %d, the corrupted one is %d, ĵ=%d", try, c.What, c.Opened, target, j)
+			}
+			if err := JudgeCertificate(gm.rec, int(try), *c); err != nil {
+				t.Fatalf("try %d: the certificate is not accepted: %v", try, err)
+			}
+			caught++
+		case target == j && (gm.e.Err() == nil && gm.g.Err() != nil || gm.e.Err() != nil && strings.Contains(err.Error(), "the garbler")):
+			// Garbling ĵ's: the evaluator's label is neither of its two,
+			// the try fails without proof (the audit has one).
+			failedLater++
+		default:
+			t.Fatalf("try %d (corrupted garbling %d, ĵ=%d): %v (garbler %v, evaluator %v)", try, target, j, err, gm.g.Err(), gm.e.Err())
+		}
+		gm.resetTry(nTries, nMovers, pub, shares)
+	}
+	rate := float64(caught) / float64(trials)
+	t.Logf("T-8(b) wrong OT correction in one garbling, λ=%d: caught during the try with a certificate in %d of %d trials (%.1f %%, expected 75 %%); garbling ĵ corrupted: %d failed without proof, %d passed (the audit names them)", lambda, caught, trials, 100*rate, failedLater, passed)
+	if !raceEnabled && rate < 0.70 {
+		t.Errorf("caught in %.1f %% of the trials, want at least 70 %%", 100*rate)
+	}
+	if caught == 0 {
+		t.Error("never caught")
+	}
+}
+
+// TestT8AuditNamesWrongCorrection: a wrong correction is named by the
+// end audit (T-8(c)) as the garbler's commitment, whether its garbling
+// was ĵ (not caught during the try) or opened (caught with a
+// certificate).
+func TestT8AuditNamesWrongCorrection(t *testing.T) {
+	for _, opened := range []bool{false, true} {
+		gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("cot audit g", 0), testSeed("cot audit e", 0), 4, gc.HalfGates)
+		gm.playRandom(rand.New(rand.NewPCG(3, 3)), 2, nil)
+		try := gm.e.pub.Try
+		target := gm.e.choose(try)
+		if opened {
+			target = (target + 1) % 4
+		}
+		gm.g.cheatCorrections = func(_ uint64, _ int, d [][]ot.Block) { d[target][0][5] ^= 0x10 }
+		_, err := gm.play(engine.Point(7))
+		if opened && gm.e.Certificate() == nil {
+			t.Fatalf("opened garbling: no certificate (%v)", err)
+		}
+		_, aerr := Audit(gm.rec, gm.reveals())
+		var f *Fault
+		if !errors.As(aerr, &f) || f.Party != circuit.Garbler || f.Message != "commitment" || f.Try != int(try) {
+			t.Fatalf("opened=%v (try error %v): audit %v, want the garbler's commitment of try %d", opened, err, aerr, try)
+		}
+	}
+}
+
+// TestT8ForgedOTCertificateRejected: an evaluator that accuses an honest
+// garbler with a made-up certificate about the OT corrections (MPC-D28)
+// is never believed (T-8(b), T-13): the honest corrections with the
+// right keys, keys that are not the committed ones, another try's or a
+// changed request, changed corrections, another garbling's seed, an
+// OT certificate in a game of MPC-D18's OTs.
+func TestT8ForgedOTCertificateRejected(t *testing.T) {
+	gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("cot forge g", 0), testSeed("cot forge e", 0), 4, gc.HalfGates)
+	msgs := map[string][][]byte{}
+	gm.tamper = func(_ uint64, what string, b []byte) []byte {
+		msgs[what] = append(msgs[what], append([]byte(nil), b...))
+		return b
+	}
+	var keys [][]ot.Key // the evaluator's view of K_i of try 0: Δ_i selects them
+	for i := range 2 {
+		if i == 0 {
+			if _, err := gm.g.ReverseRequest(); err != nil {
+				t.Fatal(err)
+			}
+			keys = gm.g.rev.keys
+		}
+		if _, d := gm.step([]engine.Point{12, 6}[i]); d != "" {
+			t.Fatal(d)
+		}
+	}
+	seeds := ggmLevels(gm.g.seed.Derive(labelPVCRoot, 0), 2)[2]
+	j := gm.e.choose(0)
+	i := (j + 1) % 4
+	honest := Certificate{Commitment: msgs["commitment"][0], Opened: i, Seed: seeds[i],
+		OT: &OTEvidence{Keys: keys[i], Request: msgs["request"][0], Reply: msgs["commitment-reply"][0]}}
+	with := func(f func(c *Certificate)) Certificate {
+		c := honest
+		o := *honest.OT
+		o.Keys = append([]ot.Key(nil), o.Keys...)
+		o.Request = append([]byte(nil), o.Request...)
+		o.Reply = append([]byte(nil), o.Reply...)
+		c.OT = &o
+		f(&c)
+		return c
+	}
+	forged := map[string]Certificate{
+		"honest corrections":         honest,
+		"another garbling's keys":    with(func(c *Certificate) { c.OT.Keys = keys[(i+1)%4] }),
+		"one key changed":            with(func(c *Certificate) { c.OT.Keys[7][0] ^= 1 }),
+		"127 keys":                   with(func(c *Certificate) { c.OT.Keys = c.OT.Keys[:127] }),
+		"request of another try":     with(func(c *Certificate) { c.OT.Request = msgs["request"][1] }),
+		"request changed":            with(func(c *Certificate) { c.OT.Request[cotHeader+20] ^= 1 }),
+		"corrections changed":        with(func(c *Certificate) { c.OT.Reply[cotHeader+16*3] ^= 1 }),
+		"corrections of another try": with(func(c *Certificate) { c.OT.Reply = msgs["commitment-reply"][1] }),
+		"seed of another garbling":   with(func(c *Certificate) { c.Seed = seeds[(i+1)%4] }),
+		"commitment of another try":  with(func(c *Certificate) { c.Commitment = msgs["commitment"][1] }),
+		"garbling out of range":      with(func(c *Certificate) { c.Opened = 4 }),
+	}
+	for name, c := range forged {
+		err := JudgeCertificate(gm.rec, 0, c)
+		if !errors.Is(err, ErrNotProven) {
+			t.Errorf("%s: %v, want ErrNotProven", name, err)
+		}
+		t.Logf("%s: %v", name, err)
+	}
+	// With the record's messages the recomputation alone does not
+	// convict an honest garbler.
+	if err := VerifyCertificate(gm.cfg, honest); !errors.Is(err, ErrNotProven) || !strings.Contains(err.Error(), "the ones its seed gives") {
+		t.Errorf("VerifyCertificate on honest corrections: %v", err)
+	}
+	// In a game of MPC-D18's OTs an OT certificate proves nothing.
+	old := gm.cfg
+	old.InputOT = InputOTExtension
+	if err := VerifyCertificate(old, honest); !errors.Is(err, ErrNotProven) {
+		t.Errorf("an OT certificate in a game of MPC-D18's OTs: %v", err)
+	}
+}
+
+// TestT8WrongReverseChoice: a garbler whose reverse choices of one
+// garbling are not the bits of its Δ_i (one bit off) holds keys its Δ_i
+// does not select (MPC-D28). When that garbling is opened, the
+// evaluator sees that their hash is not the one the commitment holds
+// and blames the garbler (no certificate: the reverse OTs hide the
+// choices); when it is ĵ, the garbler's own check refuses every request
+// of the evaluator — no failure depends on the evaluator's bits. Either
+// way the audit names the garbler's reverse request, never the
+// evaluator.
+func TestT8WrongReverseChoice(t *testing.T) {
+	for _, opened := range []bool{true, false} {
+		gm := newCOTGame(t, 5, engine.RulesCommon, engine.White, testSeed("rev g", 0), testSeed("rev e", 0), 4, gc.HalfGates)
+		gm.playRandom(rand.New(rand.NewPCG(4, 4)), 1, nil)
+		try := gm.e.pub.Try
+		target := gm.e.choose(try)
+		if opened {
+			target = (target + 1) % 4
+		}
+		gm.g.cheatReverse = func(_ uint64, choices []bool) { choices[target*ot.Kappa+43] = !choices[target*ot.Kappa+43] }
+		gm.g.cheatIgnoreCheck = opened
+		_, err := gm.play(engine.Point(12))
+		switch {
+		case opened:
+			if gm.e.Err() == nil || !strings.Contains(err.Error(), "the garbler") || !strings.Contains(err.Error(), "reverse") || gm.e.Certificate() != nil {
+				t.Fatalf("opened: %v (evaluator %v, certificate %v)", err, gm.e.Err(), gm.e.Certificate())
+			}
+		default:
+			// The garbler's own check refuses: its machine fails (it
+			// blames the evaluator, falsely; the audit corrects it).
+			if gm.g.Err() == nil || gm.e.Err() != nil {
+				t.Fatalf("ĵ: %v (garbler %v, evaluator %v)", err, gm.g.Err(), gm.e.Err())
+			}
+		}
+		_, aerr := Audit(gm.rec, gm.reveals())
+		var f *Fault
+		if !errors.As(aerr, &f) || f.Party != circuit.Garbler || f.Message != "reverse OT request" || f.Try != int(try) {
+			t.Fatalf("opened=%v: audit %v, want the garbler's reverse OT request of try %d", opened, aerr, try)
+		}
+	}
+}
+
+// TestT8CorrelatedProbingRefused (T-8(a), MPC-D28): a cheating
+// evaluator whose request of one garbling has a column changed after
+// its check values (the probing attack on that garbling's Δ_i) is
+// refused at once by the garbler's KOS check of that garbling, which
+// blames the evaluator; the audit names the evaluator's request.
+func TestT8CorrelatedProbingRefused(t *testing.T) {
+	for i := range 4 {
+		gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("probe g", i), testSeed("probe e", i), 4, gc.HalfGates)
+		m := gm.g.rc.layout[circuit.Garbler].NumInputs[circuit.Evaluator]
+		gm.tamper = func(_ uint64, what string, b []byte) []byte {
+			if what == "request" {
+				b[cotHeader+i*ot.RequestSize(m)+11+3] ^= 0x10
+			}
+			return b
+		}
+		_, err := gm.play(engine.Point(12))
+		if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the evaluator") || !strings.Contains(err.Error(), "consistency") || gm.g.Err() == nil || gm.e.Err() != nil {
+			t.Fatalf("garbling %d: %v (garbler %v, evaluator %v)", i, err, gm.g.Err(), gm.e.Err())
+		}
+		_, aerr := Audit(gm.rec, gm.reveals())
+		var f *Fault
+		if !errors.As(aerr, &f) || f.Party != circuit.Evaluator || f.Message != "OT request" {
+			t.Fatalf("garbling %d: audit %v, want the evaluator's request", i, aerr)
+		}
+	}
+}
+
+// TestT8CorrelatedMalformed: messages of the correlated input OTs of
+// the wrong size, version, kind or try are ErrMessage and leave the
+// machines as they were (MPC-D10/D11): the honest messages then go
+// through.
+func TestT8CorrelatedMalformed(t *testing.T) {
+	gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("mal g", 0), testSeed("mal e", 0), 4, gc.HalfGates)
+	rev, err := gm.g.ReverseRequest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string][]byte{
+		"short":   rev[:len(rev)-1],
+		"long":    append(append([]byte(nil), rev...), 0),
+		"version": append([]byte{'P', 1}, rev[2:]...),
+		"kind":    append([]byte{'P', 2, 'Q'}, rev[3:]...),
+		"try":     append([]byte{'P', 2, 'V', 0, 0, 0, 0, 0, 0, 0, 1}, rev[11:]...),
+		"ot body": append(append([]byte(nil), rev[:11]...), append([]byte{'X'}, rev[12:]...)...),
+	} {
+		if err := gm.e.TakeReverse(bad); !errors.Is(err, ErrMessage) || gm.e.Err() != nil {
+			t.Errorf("reverse request, %s: %v", name, err)
+		}
+	}
+	if err := gm.e.TakeReverse(rev); err != nil {
+		t.Fatal(err)
+	}
+	if err := gm.e.TakeReverse(rev); err != nil {
+		t.Errorf("the same reverse request again: %v", err)
+	}
+	req, err := gm.e.Request(engine.Point(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string][]byte{
+		"short": req[:len(req)-1],
+		"kind":  append([]byte{'P', 2, 'V'}, req[3:]...),
+		"try":   append([]byte{'P', 2, 'Q', 0, 0, 0, 0, 0, 0, 0, 9}, req[11:]...),
+	} {
+		if err := gm.g.CheckRequest(bad); !errors.Is(err, ErrMessage) || gm.g.Err() != nil {
+			t.Errorf("request, %s: %v", name, err)
+		}
+		if _, err := gm.g.Commit(bad); !errors.Is(err, ErrMessage) || gm.g.Err() != nil {
+			t.Errorf("request to Commit, %s: %v", name, err)
+		}
+	}
+	cm, err := gm.g.Commit(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]Commitment{
+		"reply short":       {Commitments: cm.Commitments, Reply: cm.Reply[:len(cm.Reply)-1]},
+		"reply kind":        {Commitments: cm.Commitments, Reply: append([]byte{'P', 2, 'Q'}, cm.Reply[3:]...)},
+		"commitment v1":     {Commitments: append([]byte{'P', 1}, cm.Commitments[2:]...), Reply: cm.Reply},
+		"commitment short":  {Commitments: cm.Commitments[:len(cm.Commitments)-32], Reply: cm.Reply},
+		"seed reply broken": {Commitments: cm.Commitments, Reply: append(append([]byte(nil), cm.Reply[:len(cm.Reply)-ot.ReplySize(4)]...), make([]byte, ot.ReplySize(4))...)},
+	} {
+		if _, err := gm.e.Open(bad); !errors.Is(err, ErrMessage) || gm.e.Err() != nil {
+			t.Errorf("commitment, %s: %v", name, err)
+		}
+	}
+	if _, err := gm.e.Open(cm); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestT8CorrelatedResumeRefused: resuming a game of the correlated
+// input OTs is refused with a clear error (not supported yet).
+func TestT8CorrelatedResumeRefused(t *testing.T) {
+	gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("res g", 0), testSeed("res e", 0), 2, gc.HalfGates)
+	if _, err := ResumeCheckedGarbler(gm.cfg, gm.seeds[0], nil, gm.rec, nil, nil, nil); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "MPC-D28") {
+		t.Errorf("garbler: %v", err)
+	}
+	if _, err := ResumeEvaluator(gm.cfg, gm.seeds[1], nil, gm.rec, nil, gm.e.Share()); !errors.Is(err, ErrConfig) {
+		t.Errorf("evaluator: %v", err)
+	}
+}

@@ -1,0 +1,616 @@
+package referee
+
+// The correlated input OTs of a checked try (MPC-D28): per garbling i a
+// correlated OT whose secret is Δ_i, built from the keys of a reverse
+// extension whose choices are the bits of the Δ_i, so that everything
+// the garbler sends about the evaluator's inputs in garbling i is a
+// function of seed_i, its reverse keys K_i (committed) and the
+// evaluator's signed request, which the evaluator recomputes in every
+// opened garbling and a judge from a certificate.
+//
+// Per game, after the base OTs of the forward extension:
+//
+//	G → E  ReverseStart     the base OTs of the reverse extension (G its
+//	                        receiver, E its sender), Chou–Orlandi
+//	E → G  ReverseRespond   E's answer; G: ReverseFinish
+//
+// Per try τ, before the evaluator's request (G may send it as soon as
+// try τ − 1 is complete: it depends on its seed and τ alone):
+//
+//	G → E  ReverseRequest   a random-OT request of λ·128 OTs of the
+//	                        reverse extension, choices the bits of
+//	                        Δ_0 ‖ … ‖ Δ_{λ−1}; E: TakeReverse (KOS check,
+//	                        the key pairs)
+//
+// then the five messages of MPC-D14 with the request made of λ
+// per-garbling requests and the GGM seed transfer's batch of the
+// forward extension, and the commitment's reply made of the
+// corrections d_{i,w} = A_{i,w} ⊕ q_{i,w} of every garbling and the
+// seed transfer's reply.
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Wire forms of MPC-D28: 'P' 2 kind try:u64 and the body.
+const (
+	pvcVersionCOT  = 2
+	kindReverse    = 'V'
+	kindCOTRequest = 'Q'
+	kindCOTReply   = 'D'
+	cotHeader      = 3 + 8 // magic, version, kind, try
+	commitEntryCOT = 4 * sha256.Size
+	tagCOTKeys     = "kakure/phantom/pvc/reverse-keys\x00"
+)
+
+// cotSessionOf binds the extension of garbling i of try.
+func cotSessionOf(cfg Config, try uint64, i int) []byte {
+	b := []byte(cotSession)
+	b = binary.BigEndian.AppendUint64(b, uint64(len(cfg.Game)))
+	b = append(b, cfg.Game...)
+	b = binary.BigEndian.AppendUint64(b, try)
+	return binary.BigEndian.AppendUint64(b, uint64(i))
+}
+
+// keysHash is the garbler's commitment to its reverse keys K_i of
+// garbling i of try: SHA-256(tag ‖ game ‖ try ‖ i ‖ the 128 keys).
+func keysHash(cfg Config, try uint64, i int, keys []ot.Key) Digest {
+	h := sha256.New()
+	h.Write([]byte(tagCOTKeys))
+	writeGameTry(h, cfg, try, i)
+	for _, k := range keys {
+		h.Write(k[:])
+	}
+	return Digest(h.Sum(nil))
+}
+
+// deltaBits returns the bits of Δ as the reverse extension's choices,
+// bit k of Δ being bit k%8 of byte k/8 (as ot's sender reads its secret).
+func deltaBits(d gc.Label) []bool {
+	out := make([]bool, ot.Kappa)
+	for k := range out {
+		out[k] = d[k/8]>>(k%8)&1 == 1
+	}
+	return out
+}
+
+// copyDelta is Δ_i of the garbling made from seed, as garbleCopy draws it.
+func copyDelta(seed prg.Seed) (gc.Label, error) {
+	return gc.NewDelta(seed.Stream(labelPVCDelta))
+}
+
+func cotMsgHeader(kind byte, try uint64) []byte {
+	b := []byte{pvcMagic, pvcVersionCOT, kind}
+	return binary.BigEndian.AppendUint64(b, try)
+}
+
+func parseCOTHeader(b []byte, kind byte, size int, try uint64, what string) error {
+	if len(b) != size || b[0] != pvcMagic || b[1] != pvcVersionCOT || b[2] != kind {
+		return fmt.Errorf("%w: %s of %d bytes, want %d", ErrMessage, what, len(b), size)
+	}
+	if got := binary.BigEndian.Uint64(b[3:]); got != try {
+		return fmt.Errorf("%w: %s of try %d, expected %d", ErrMessage, what, got, try)
+	}
+	return nil
+}
+
+// reverseSize is the size of a reverse request of a game of cfg.
+func (c Config) reverseSize() int { return cotHeader + ot.RequestSize(c.lambda()*ot.Kappa) }
+
+// cotRequestSize is the size of the evaluator's request of a try with m
+// evaluator inputs.
+func (c Config) cotRequestSize(m int) int {
+	return cotHeader + c.lambda()*ot.RequestSize(m) + ot.RequestSize(c.seedOTs())
+}
+
+// cotReplySize is the size of the commitment's reply part.
+func (c Config) cotReplySize(m int) int {
+	return cotHeader + c.lambda()*m*16 + ot.ReplySize(c.seedOTs())
+}
+
+// splitCOTRequest returns the λ per-garbling requests and the seed
+// transfer's request of an evaluator's request of try.
+func splitCOTRequest(cfg Config, try uint64, m int, b []byte) ([][]byte, []byte, error) {
+	if err := parseCOTHeader(b, kindCOTRequest, cfg.cotRequestSize(m), try, "OT request"); err != nil {
+		return nil, nil, err
+	}
+	n := ot.RequestSize(m)
+	reqs := make([][]byte, cfg.lambda())
+	off := cotHeader
+	for i := range reqs {
+		reqs[i] = b[off : off+n]
+		off += n
+	}
+	return reqs, b[off:], nil
+}
+
+// splitCOTReply returns the corrections of every garbling and the seed
+// transfer's reply of a commitment's reply part of try.
+func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byte, error) {
+	if err := parseCOTHeader(b, kindCOTReply, cfg.cotReplySize(m), try, "OT corrections"); err != nil {
+		return nil, nil, err
+	}
+	d := make([][]ot.Block, cfg.lambda())
+	off := cotHeader
+	for i := range d {
+		d[i] = make([]ot.Block, m)
+		for w := range d[i] {
+			copy(d[i][w][:], b[off:])
+			off += 16
+		}
+	}
+	return d, b[off:], nil
+}
+
+// ----- setup -----
+
+// ReverseStart returns the garbler's first message of the reverse
+// extension of a game of the correlated input OTs (MPC-D28): the start
+// of its base OTs, which the garbler runs as their sender. It depends on
+// the garbler's seed alone (a session may send it with the answer to
+// the evaluator's base OT message), and the same bytes come again if it
+// is called again.
+func (g *Garbler) ReverseStart() ([]byte, error) {
+	if !g.cfg.correlated() {
+		return nil, fmt.Errorf("%w: no reverse extension in a game of the %v input OTs", ErrState, g.cfg.InputOT)
+	}
+	if g.phase == phaseFailed {
+		return nil, g.failed
+	}
+	if g.revStart == nil {
+		msg, err := g.revRecv.BaseStart()
+		if err != nil {
+			return nil, err
+		}
+		g.revStart = msg
+	}
+	return append([]byte(nil), g.revStart...), nil
+}
+
+// ReverseRespond takes the garbler's [Garbler.ReverseStart], after the
+// forward base OTs are done, and returns the evaluator's answer, which
+// completes the evaluator's side of the reverse extension. A malformed
+// message (ErrMessage) leaves the machine as it was.
+func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
+	if !e.cfg.correlated() {
+		return nil, fmt.Errorf("%w: no reverse extension in a game of the %v input OTs", ErrState, e.cfg.InputOT)
+	}
+	if err := e.check(phaseReady); err != nil {
+		return nil, err
+	}
+	if e.revDone {
+		return nil, fmt.Errorf("%w: the reverse base OTs are done", ErrState)
+	}
+	reply, err := e.revSend.BaseRespond(msg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+	}
+	e.revDone = true
+	return reply, nil
+}
+
+// ReverseFinish takes the evaluator's [Evaluator.ReverseRespond]: the
+// garbler can then make reverse requests. A malformed message
+// (ErrMessage) leaves the machine as it was.
+func (g *Garbler) ReverseFinish(msg []byte) error {
+	if !g.cfg.correlated() || g.revStart == nil || g.revDone {
+		return fmt.Errorf("%w: the reverse base OTs are not started or already finished", ErrState)
+	}
+	if g.phase == phaseFailed {
+		return g.failed
+	}
+	if err := g.revRecv.BaseFinish(msg); err != nil {
+		return fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+	}
+	g.revDone = true
+	return nil
+}
+
+// ----- per try: the reverse request -----
+
+// garblerReverse is the garbler's reverse OTs of a try: the Δ_i its
+// choices were made of and its keys K_i.
+type garblerReverse struct {
+	try    uint64
+	msg    []byte
+	deltas []gc.Label
+	keys   [][]ot.Key
+}
+
+// ReverseRequest returns the garbler's reverse request of the next try
+// of a game of the correlated input OTs (MPC-D28): a random-OT request of
+// λ·128 OTs of the reverse extension whose choices are the bits of the
+// try's Δ_0 ‖ … ‖ Δ_{λ−1}. It depends on the garbler's seed and the try
+// alone, so a session sends it as soon as the previous try is complete;
+// the evaluator takes it ([Evaluator.TakeReverse]) before its request.
+// Called again for the same try it returns the same bytes.
+func (g *Garbler) ReverseRequest() ([]byte, error) {
+	if err := g.check(phaseReady); err != nil {
+		return nil, err
+	}
+	if !g.cfg.correlated() || !g.revDone {
+		return nil, fmt.Errorf("%w: no reverse extension ready", ErrState)
+	}
+	try := g.pub.Try
+	if r := g.rev; r != nil && r.try == try {
+		return append([]byte(nil), r.msg...), nil
+	}
+	seeds := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())[g.cfg.depth()]
+	r := &garblerReverse{try: try, deltas: make([]gc.Label, len(seeds)), keys: make([][]ot.Key, len(seeds))}
+	choices := make([]bool, 0, len(seeds)*ot.Kappa)
+	for i, s := range seeds {
+		d, err := copyDelta(s)
+		if err != nil {
+			return nil, err
+		}
+		r.deltas[i] = d
+		choices = append(choices, deltaBits(d)...)
+	}
+	if g.cheatReverse != nil {
+		g.cheatReverse(try, choices)
+	}
+	req, err := g.revRecv.Request(choices)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := g.revRecv.ReceiveRandom()
+	if err != nil {
+		return nil, err
+	}
+	for i := range r.keys {
+		r.keys[i] = keys[i*ot.Kappa : (i+1)*ot.Kappa]
+	}
+	r.msg = append(cotMsgHeader(kindReverse, try), req...)
+	g.rev = r
+	return append([]byte(nil), r.msg...), nil
+}
+
+// evaluatorReverse is the evaluator's side of the reverse OTs of a try:
+// both keys of every one, per garbling.
+type evaluatorReverse struct {
+	try    uint64
+	digest Digest
+	pairs  [][][2]ot.Key
+}
+
+// TakeReverse takes the garbler's reverse request of the next try
+// (MPC-D28), before [Evaluator.Request]: it runs the KOS check of the
+// reverse extension and keeps both keys of every reverse OT. A malformed
+// message (ErrMessage) leaves the machine as it was; one that fails the
+// check fails it (ErrDeviation, blaming the garbler; the audit names
+// it). The same message again is accepted and ignored.
+func (e *Evaluator) TakeReverse(msg []byte) error {
+	if err := e.check(phaseReady); err != nil {
+		return err
+	}
+	if !e.cfg.correlated() || !e.revDone {
+		return fmt.Errorf("%w: no reverse extension ready", ErrState)
+	}
+	try := e.pub.Try
+	if r := e.rev; r != nil && r.try == try {
+		if Sum(msg) == r.digest {
+			return nil
+		}
+		return fmt.Errorf("%w: a second reverse request of try %d", ErrMessage, try)
+	}
+	if err := parseCOTHeader(msg, kindReverse, e.cfg.reverseSize(), try, "reverse OT request"); err != nil {
+		return err
+	}
+	pairs, err := e.revSend.SendRandom(msg[cotHeader:])
+	if errors.Is(err, ot.ErrConsistency) {
+		return e.fail("try %d: its reverse OT request fails the consistency check (%v)", try, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: reverse OT request of try %d: %v", ErrMessage, try, err)
+	}
+	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, e.cfg.lambda())}
+	for i := range r.pairs {
+		r.pairs[i] = pairs[i*ot.Kappa : (i+1)*ot.Kappa]
+	}
+	e.rev = r
+	return nil
+}
+
+// ----- per try: the evaluator's request -----
+
+// evaluatorCOT is the evaluator's state of the correlated OTs of a
+// checked try.
+type evaluatorCOT struct {
+	request []byte   // the whole request message, as sent
+	reqs    [][]byte // per garbling, within request
+	pairs   [][][2]ot.Key
+	rows    []ot.Block // its rows t_{ĵ,w} of garbling ĵ
+	reply   []byte     // the commitment's reply part, once received
+	// corr are the corrections of every garbling, once received.
+	corr [][]ot.Block
+}
+
+// cotRequest makes the request of a checked try of the correlated input
+// OTs from the choices of every garbling (m each) and the seed
+// transfer's.
+func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
+	try := e.pub.Try
+	r := e.rev
+	if r == nil || r.try != try {
+		return nil, fmt.Errorf("%w: the reverse request of try %d has not come", ErrState, try)
+	}
+	st := &evaluatorCOT{pairs: r.pairs, reqs: make([][]byte, e.cfg.lambda())}
+	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
+	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
+	for i := range e.cfg.lambda() {
+		recv, err := ot.NewReceiverFromKeys(e.seed.Derive(labelCOTPad, try, uint64(i)), cotSessionOf(e.cfg, try, i), r.pairs[i])
+		if err != nil {
+			return nil, err
+		}
+		req, err := recv.Request(ck.choices[i*m : (i+1)*m])
+		if err != nil {
+			return nil, err
+		}
+		rows, err := recv.Correlated()
+		if err != nil {
+			return nil, err
+		}
+		if i == ck.j {
+			st.rows = rows
+		}
+		msg = append(msg, req...)
+	}
+	seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
+	if err != nil {
+		return nil, err
+	}
+	msg = append(msg, seedReq...)
+	st.request = msg
+	off := cotHeader
+	for i := range st.reqs {
+		n := ot.RequestSize(m)
+		st.reqs[i] = msg[off : off+n]
+		off += n
+	}
+	ck.cot = st
+	return msg, nil
+}
+
+// ----- per try: the garbler's checks and corrections -----
+
+// cotRows checks the per-garbling requests of the evaluator's request
+// of the try under way and returns the garbler's rows q_i of every
+// garbling, and the seed transfer's request (checked by the forward
+// extension). A malformed request is ErrMessage; one that fails a
+// check fails the garbler (ErrDeviation, blaming the evaluator).
+func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
+	try := g.pub.Try
+	r := g.rev
+	if r == nil || r.try != try {
+		return nil, nil, fmt.Errorf("%w: the reverse request of try %d was not made", ErrState, try)
+	}
+	reqs, seedReq, err := splitCOTRequest(g.cfg, try, m, request)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([][]ot.Block, len(reqs))
+	for i, req := range reqs {
+		q, err := ot.CorrelatedRows(cotSessionOf(g.cfg, try, i), r.deltas[i], r.keys[i], req)
+		if errors.Is(err, ot.ErrConsistency) && g.cheatReverse != nil && g.cheatIgnoreCheck {
+			// A cheating garbler whose reverse choices were not Δ_i's
+			// bits goes on with rows of its own.
+			q, err = make([]ot.Block, m), nil
+		}
+		if err != nil {
+			return nil, nil, g.requestError(fmt.Errorf("garbling %d: %w", i, err))
+		}
+		rows[i] = q
+	}
+	if err := g.sender.Check(seedReq); err != nil {
+		return nil, nil, g.requestError(err)
+	}
+	return rows, seedReq, nil
+}
+
+// commitCorrelated is Commit's work in a game of the correlated input
+// OTs: the corrections of every garbling and the seed transfer's reply.
+func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, copies []*copyGarbling, seedPairs [][2]ot.Block) (Commitment, error) {
+	try := g.pub.Try
+	rows, seedReq, err := g.cotRows(request, m)
+	if err != nil {
+		return Commitment{}, err
+	}
+	corr := make([][]ot.Block, len(copies))
+	for i, cp := range copies {
+		corr[i] = make([]ot.Block, m)
+		for w, pair := range cp.keys.Inputs[circuit.Evaluator] {
+			corr[i][w] = pair[0].Xor(rows[i][w])
+		}
+	}
+	if g.cheatCorrections != nil {
+		g.cheatCorrections(try, m, corr)
+	}
+	seedReply, err := g.sender.Send(seedReq, seedPairs)
+	if err := g.requestError(err); err != nil {
+		return Commitment{}, err
+	}
+	reply := make([]byte, 0, g.cfg.cotReplySize(m))
+	reply = append(reply, cotMsgHeader(kindCOTReply, try)...)
+	for _, d := range corr {
+		for _, b := range d {
+			reply = append(reply, b[:]...)
+		}
+	}
+	reply = append(reply, seedReply...)
+	hashes := make([]Digest, len(copies))
+	for i := range copies {
+		hashes[i] = keysHash(g.cfg, try, i, g.rev.keys[i])
+	}
+	return Commitment{Commitments: marshalCommitment(try, mover, copies, hashes), Reply: reply}, nil
+}
+
+// ----- per try: the evaluator's opening -----
+
+// openCorrelated is Open's work in a game of the correlated input OTs:
+// the seed transfer's outputs, the corrections, and the labels of its
+// inputs of garbling ĵ, t_{ĵ,w} ⊕ d_{ĵ,w}.
+func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, error) {
+	cur, try := e.cur, e.pub.Try
+	ck := cur.checked
+	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
+	corr, seedReply, err := splitCOTReply(e.cfg, try, m, msg.Reply)
+	if err != nil {
+		return nil, err
+	}
+	got, err := e.receiver.Receive(seedReply)
+	if err != nil {
+		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
+	}
+	// The OT machine has moved on: from here an error fails the machine.
+	depth := e.cfg.depth()
+	sums := make([]prg.Seed, depth)
+	for l := range depth {
+		copy(sums[l][:16], got[2*l][:])
+		copy(sums[l][16:], got[2*l+1][:])
+	}
+	ck.cot.reply = append([]byte(nil), msg.Reply...)
+	ck.cot.corr = corr
+	labels := make([]gc.Label, m)
+	for w := range labels {
+		labels[w] = ck.cot.rows[w].Xor(corr[ck.j][w])
+	}
+	return e.openWith(cm, msg.Commitments, labels, ggmPuncture(sums, ck.j, depth), nil)
+}
+
+// checkCorrections checks, in every opened garbling i, that the
+// garbler's reverse keys K_i are those Δ_i selects (their hash is in the
+// commitment) and that its corrections are A_{i,w} ⊕ q_{i,w}, q_i
+// recomputed from Δ_i, K_i and the request (MPC-D28). A wrong
+// correction fails the machine with a certificate; wrong keys fail it
+// without one (the audit names the garbler).
+func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
+	cur, try := e.cur, e.pub.Try
+	ck := cur.checked
+	var keyFault error
+	for i, s := range seeds {
+		if i == ck.j {
+			continue
+		}
+		delta, err := copyDelta(s)
+		if err != nil {
+			return e.fail("try %d: %v", try, err)
+		}
+		bits := deltaBits(delta)
+		keys := make([]ot.Key, ot.Kappa)
+		for k, p := range ck.cot.pairs[i] {
+			keys[k] = p[b2int(bits[k])]
+		}
+		if keysHash(e.cfg, try, i, keys) != cm.keyHashes[i] {
+			if keyFault == nil {
+				keyFault = fmt.Errorf("try %d: its reverse OT keys of opened garbling %d are not those its Δ selects (its reverse choices were not Δ's bits)", try, i)
+			}
+			continue
+		}
+		bad, err := wrongCorrection(e.cfg, e.rc, cur.mover, try, i, s, delta, keys, ck.cot.reqs[i], ck.cot.corr[i])
+		if err != nil {
+			return e.fail("try %d: garbling %d: %v", try, i, err)
+		}
+		if bad >= 0 {
+			e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: "OT corrections",
+				OT: &OTEvidence{Keys: keys, Request: append([]byte(nil), ck.cot.request...), Reply: append([]byte(nil), ck.cot.reply...)}}
+			return e.fail("try %d: the OT correction of its input %d in opened garbling %d is not the one its seed, its keys and the request give (certificate)", try, bad, i)
+		}
+	}
+	if keyFault != nil {
+		return e.fail("%v", keyFault)
+	}
+	return nil
+}
+
+// wrongCorrection recomputes the corrections of garbling i from its
+// seed, Δ, the garbler's keys and the evaluator's request of that
+// garbling, and returns the first wire whose correction in corr
+// differs, or -1.
+func wrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, delta gc.Label, keys []ot.Key, req []byte, corr []ot.Block) (int, error) {
+	q, err := ot.CorrelatedRows(cotSessionOf(cfg, try, i), delta, keys, req)
+	if err != nil {
+		return 0, err
+	}
+	zero, err := copyEvaluatorLabels(rc, mover, seed)
+	if err != nil {
+		return 0, err
+	}
+	if len(q) != len(zero) || len(corr) != len(zero) {
+		return 0, fmt.Errorf("%d rows and %d corrections for %d inputs", len(q), len(corr), len(zero))
+	}
+	for w, pair := range zero {
+		if pair[0].Xor(q[w]) != corr[w] {
+			return w, nil
+		}
+	}
+	return -1, nil
+}
+
+// ----- certificates -----
+
+// OTEvidence is the part of a [Certificate] about the corrections of an
+// opened garbling (MPC-D28): the garbler's reverse keys K_i of the
+// garbling, which its commitment pins by their hash, and the two
+// messages the corrections are judged from, whose digests the record
+// holds — nothing of the evaluator's secrets (its bits in an opened
+// garbling are random, MPC-D18).
+type OTEvidence struct {
+	// Keys are the 128 keys K_i, those the bits of Δ_i select among the
+	// evaluator's reverse key pairs.
+	Keys []ot.Key
+	// Request is the evaluator's request of the try, Reply the reply part
+	// of the garbler's Commitment (the corrections).
+	Request []byte
+	Reply   []byte
+}
+
+// verifyCorrections judges a certificate about the corrections of an
+// opened garbling: nil when they differ from what seed_i, K_i and the
+// request give.
+func verifyCorrections(cfg Config, rc *refereeCircuits, cm *commitment, c Certificate) error {
+	if !cfg.correlated() {
+		return fmt.Errorf("%w: the game has no correlated input OTs", ErrNotProven)
+	}
+	i := c.Opened
+	if i < 0 || i >= cfg.lambda() {
+		return fmt.Errorf("%w: garbling %d of %d", ErrNotProven, i, cfg.lambda())
+	}
+	if seedHash(cfg, cm.try, i, c.Seed) != cm.entries[i][0] {
+		return fmt.Errorf("%w: the seed is not the one committed to", ErrNotProven)
+	}
+	if len(c.OT.Keys) != ot.Kappa || keysHash(cfg, cm.try, i, c.OT.Keys) != cm.keyHashes[i] {
+		return fmt.Errorf("%w: the keys are not the ones committed to", ErrNotProven)
+	}
+	m := rc.layout[cm.mover].NumInputs[circuit.Evaluator]
+	reqs, _, err := splitCOTRequest(cfg, cm.try, m, c.OT.Request)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	corr, _, err := splitCOTReply(cfg, cm.try, m, c.OT.Reply)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	delta, err := copyDelta(c.Seed)
+	if err != nil {
+		return err
+	}
+	bad, err := wrongCorrection(cfg, rc, cm.mover, cm.try, i, c.Seed, delta, c.OT.Keys, reqs[i], corr[i])
+	if err != nil {
+		// The garbler answered a request its own check refuses under the
+		// keys it committed to; not judged here (the audit names the
+		// party at fault).
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	if bad >= 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: the corrections of garbling %d are the ones its seed gives", ErrNotProven, i)
+}
