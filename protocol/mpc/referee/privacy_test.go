@@ -80,26 +80,36 @@ type tryInputs struct {
 // evaluator decodes the same bit. checkDecodingMaskPrivacy checks those
 // differences (and the commitment to garbling ĵ's tables, the hash of
 // the tables message the evaluator receives).
+//
+// With the correlated input OTs (MPC-D28) too: the reverse setup and
+// requests, the H(K_i) in the commitments and the corrections of every
+// garbling are functions of the garbler's seed and the evaluator's
+// requests alone, the same bytes in both games.
 func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 	type run struct {
 		rules  engine.PhantomRules
 		lambda int
 		scheme gc.Scheme
+		form   InputOT
 	}
-	runs := []run{{engine.RulesCommon, 0, gc.HalfGates}, {engine.RulesHamburg, 0, gc.HalfGates}, {engine.RulesKriegspiel, 0, gc.HalfGates}, {engine.RulesHamburg, 4, gc.HalfGates},
-		{engine.RulesKriegspiel, 0, gc.ThreeHalves}, {engine.RulesHamburg, 4, gc.ThreeHalves}}
+	runs := []run{{engine.RulesCommon, 0, gc.HalfGates, 0}, {engine.RulesHamburg, 0, gc.HalfGates, 0}, {engine.RulesKriegspiel, 0, gc.HalfGates, 0}, {engine.RulesHamburg, 4, gc.HalfGates, 0},
+		{engine.RulesKriegspiel, 0, gc.ThreeHalves, 0}, {engine.RulesHamburg, 4, gc.ThreeHalves, 0},
+		{engine.RulesHamburg, 4, gc.HalfGates, InputOTCorrelated}, {engine.RulesKriegspiel, 4, gc.ThreeHalves, InputOTCorrelated}}
 	for _, r := range runs {
 		rules := r.rules
 		name := fmt.Sprintf("%s-lambda-%d", rules, r.lambda)
 		if r.scheme != gc.HalfGates {
 			name += "-" + r.scheme.String()
 		}
+		if r.form != InputOTExtension {
+			name += "-" + r.form.String()
+		}
 		t.Run(name, func(t *testing.T) {
 			seedG, seedE := testSeed("privacy g", 0), testSeed("privacy e", 0)
 			var games [2]*testGame
 			var inputs [2][]tryInputs
 			for k := range games {
-				gm := newSchemeGame(t, 9, rules, engine.Black, seedG, seedE, r.lambda, r.scheme)
+				gm := newGameOf(t, Config{Size: 9, Rules: rules, GarblerColor: engine.Black, Game: []byte(fmt.Sprintf("test game 9x9 %s", rules)), Komi: 7.5, Lambda: r.lambda, Scheme: r.scheme, InputOT: r.form}, seedG, seedE)
 				games[k] = gm
 				var garblerTry engine.Point
 				couple := func(try uint64, mask []bool) {
@@ -182,23 +192,19 @@ func TestPrivacyEvaluatorLearnsNothingOfHiddenStones(t *testing.T) {
 				}
 				return d
 			}
-			// Messages come as base, then per try (tables, labels, reply),
-			// or (commitments, OT reply, tables, labels, corrections).
-			perTry, labelsAt, tablesAt := 3, 1, 0
-			if a.cfg.Checked() {
-				perTry, labelsAt, tablesAt = 5, 3, 2
-			}
+			pl := privacyLayoutOf(a.cfg)
 			differing := 0
 			for i := range ra {
 				if bytes.Equal(ra[i], rb[i]) {
 					continue
 				}
-				try := (i - 1) / perTry
-				if a.cfg.masksInDecoding() && i > 0 && ((i-1)%perTry == tablesAt || a.cfg.Checked() && (i-1)%perTry == 0) {
+				try := (i - pl.pre) / pl.perTry
+				part := (i - pl.pre) % pl.perTry
+				if a.cfg.masksInDecoding() && i >= pl.pre && (part == pl.tablesAt || part == pl.commitAt) {
 					continue // checkDecodingMaskPrivacy
 				}
-				if i == 0 || (i-1)%perTry != labelsAt {
-					t.Fatalf("message %d (try %d, part %d) differs", i, try, (i-1)%perTry)
+				if i < pl.pre || part != pl.labelsAt {
+					t.Fatalf("message %d (try %d, part %d) differs", i, try, part)
 				}
 				in := [2][]bool{inputs[0][try].in[circuit.Garbler], inputs[1][try].in[circuit.Garbler]}
 				var la, lb []gc.Label
@@ -282,12 +288,9 @@ func evalTry(t *testing.T, l *circuit.RefereeLayout, c *circuit.Circuit, gm *tes
 // what the garbler receives is the same.
 func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInputs) {
 	t.Helper()
-	perTry, tablesAt := 3, 0
-	gPerTry, outAt := 3, 1
-	if a.cfg.Checked() {
-		perTry, tablesAt = 5, 2
-		gPerTry, outAt = 4, 2
-	}
+	pl := privacyLayoutOf(a.cfg)
+	perTry, tablesAt, pre := pl.perTry, pl.tablesAt, pl.pre
+	gPerTry, outAt, gPre := pl.gPerTry, pl.outAt, pl.gPre
 	ra, rb := a.received[circuit.Evaluator], b.received[circuit.Evaluator]
 	ga, gb := a.received[circuit.Garbler], b.received[circuit.Garbler]
 	if len(ga) != len(gb) || len(ra) != len(rb) {
@@ -310,7 +313,7 @@ func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInput
 		if err != nil {
 			t.Fatal(err)
 		}
-		ta, tb := ra[1+try*perTry+tablesAt], rb[1+try*perTry+tablesAt]
+		ta, tb := ra[pre+try*perTry+tablesAt], rb[pre+try*perTry+tablesAt]
 		pa, err := gc.ParseGarbled(ta)
 		if err != nil {
 			t.Fatal(err)
@@ -332,8 +335,8 @@ func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInput
 			}
 		}
 		if a.cfg.Checked() {
-			ca, cb := ra[1+try*perTry], rb[1+try*perTry]
-			at := commitHeader + j*commitEntry + sha256.Size
+			ca, cb := ra[pre+try*perTry+pl.commitAt], rb[pre+try*perTry+pl.commitAt]
+			at := commitHeader + j*pl.entry + sha256.Size
 			if !bytes.Equal(ca[:at], cb[:at]) || !bytes.Equal(ca[at+sha256.Size:], cb[at+sha256.Size:]) {
 				t.Fatalf("try %d: the commitments differ elsewhere than in garbling %d's tables hash", try, j)
 			}
@@ -342,7 +345,7 @@ func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInput
 			}
 		}
 		for k := range gPerTry {
-			at := 1 + try*gPerTry + k
+			at := gPre + try*gPerTry + k
 			if k == outAt {
 				continue
 			}
@@ -351,11 +354,11 @@ func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInput
 			}
 		}
 		vis := l.VisibleOutputs(circuit.Garbler)
-		la, err := gc.ParseLabels(ga[1+try*gPerTry+outAt], len(vis))
+		la, err := gc.ParseLabels(ga[gPre+try*gPerTry+outAt], len(vis))
 		if err != nil {
 			t.Fatal(err)
 		}
-		lb, err := gc.ParseLabels(gb[1+try*gPerTry+outAt], len(vis))
+		lb, err := gc.ParseLabels(gb[gPre+try*gPerTry+outAt], len(vis))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -372,13 +375,42 @@ func checkDecodingMaskPrivacy(t *testing.T, a, b *testGame, inputs [2][]tryInput
 			}
 		}
 	}
-	if !bytes.Equal(ga[0], gb[0]) {
-		t.Fatal("the garbler received different base OT messages")
+	for k := range gPre {
+		if !bytes.Equal(ga[k], gb[k]) {
+			t.Fatal("the garbler received different setup messages")
+		}
 	}
 	if flipped == 0 {
 		t.Fatal("no decoding bit differs: the masks were not coupled")
 	}
 	t.Logf("masks in the decoding bits: %d decoding bits flipped with their masks, %d forwarded labels off by Δ", flipped, forwarded)
+}
+
+// privacyLayout is where the messages of a test game of cfg sit in what
+// each party receives: the evaluator's setup messages (pre), then per
+// try perTry messages, the commitments at commitAt (-1: none), the
+// tables at tablesAt, the garbler's labels at labelsAt; the garbler's
+// setup messages (gPre), then per try gPerTry, the forwarded output
+// labels at outAt; entry is the size of a garbling's commitment entry.
+type privacyLayout struct {
+	pre, perTry, commitAt, tablesAt, labelsAt int
+	gPre, gPerTry, outAt                      int
+	entry                                     int
+}
+
+func privacyLayoutOf(cfg Config) privacyLayout {
+	switch {
+	case cfg.correlated():
+		// (reverse request, commitments, corrections and seed reply,
+		// tables, labels, header), after the base OT and the reverse
+		// setup; the garbler: (request, choice, outputs, bits).
+		return privacyLayout{2, 6, 1, 3, 4, 2, 4, 2, commitEntryCOT}
+	case cfg.Checked():
+		// (commitments, OT reply, tables, labels, header).
+		return privacyLayout{1, 5, 0, 2, 3, 1, 4, 2, commitEntry}
+	}
+	// (tables, labels, OT reply); the garbler: (request, outputs, bits).
+	return privacyLayout{1, 3, -1, 0, 1, 1, 3, 1, commitEntry}
 }
 
 func totalBytes(ms [][]byte) int {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/internal/kat"
 )
@@ -25,6 +26,10 @@ import (
 // digests of the tables see a change of where the masks are read or
 // which decoding bits they flip, which garbler and evaluator would
 // otherwise share.
+//
+// And a checked game of the correlated input OTs (MPC-D28): the reverse
+// setup, then per try the reverse request, the per-garbling requests,
+// H(K_i) in the commitments and the corrections in its reply.
 func TestKATCheckedTry(t *testing.T) {
 	got := map[string][]byte{}
 	for _, r := range []struct {
@@ -32,9 +37,18 @@ func TestKATCheckedTry(t *testing.T) {
 		lambda int
 		scheme gc.Scheme
 		msgs   int
-	}{{"checked", 4, gc.HalfGates, 16}, {"checked-three-halves", 4, gc.ThreeHalves, 16}, {"three-halves", 0, gc.ThreeHalves, 10}} {
+		form   InputOT
+	}{{"checked", 4, gc.HalfGates, 16, InputOTExtension}, {"checked-three-halves", 4, gc.ThreeHalves, 16, InputOTExtension}, {"three-halves", 0, gc.ThreeHalves, 10, InputOTExtension},
+		{"checked-correlated", 4, gc.HalfGates, 20, InputOTCorrelated}} {
 		n := len(got)
-		gm := newSchemeGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), r.lambda, r.scheme)
+		var gm *testGame
+		if r.form == InputOTCorrelated {
+			gm = newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), r.lambda, r.scheme)
+			got[r.prefix+"/setup/reverse-start"], _ = gm.g.ReverseStart()
+			got[r.prefix+"/setup/reverse-respond"] = gm.received[circuit.Garbler][len(gm.received[circuit.Garbler])-1]
+		} else {
+			gm = newSchemeGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), r.lambda, r.scheme)
+		}
 		gm.tamper = func(try uint64, what string, b []byte) []byte {
 			got[fmt.Sprintf("%s/try-%d/%s", r.prefix, try, what)] = append([]byte(nil), b...)
 			return b

@@ -1,7 +1,9 @@
 package referee
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -24,7 +26,25 @@ var t9Budget = map[int]int{5: 6000, 9: 2800, 13: 800, 19: 400}
 // t9Lambda). 10,000 checked tries and the unchecked game's; with -short
 // or under the race detector fewer (see t9Scale).
 func TestT9SecureRefereeMatchesEngine(t *testing.T) {
+	t9Run(t, InputOTExtension, t9Scale())
+}
+
+// TestT9SecureRefereeCorrelatedOT is TestT9SecureRefereeMatchesEngine
+// with the correlated input OTs of MPC-D28 in every checked game: a
+// tenth of its budget (1,000 checked tries) by default, all of it
+// (10,000) with KAKURE_T9_FULL=1; fewer with -short or under the race
+// detector.
+func TestT9SecureRefereeCorrelatedOT(t *testing.T) {
 	scale := t9Scale()
+	if os.Getenv("KAKURE_T9_FULL") == "" {
+		scale *= 10
+	}
+	t9Run(t, InputOTCorrelated, scale)
+}
+
+// t9Run is the harness of the T-9 tests: the budget divided by scale,
+// the checked games with the input OTs of form.
+func t9Run(t *testing.T, form InputOT, scale int) {
 	total, checked := 0, 0
 	start := time.Now()
 	for _, size := range []int{5, 9, 13, 19} {
@@ -38,7 +58,11 @@ func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 				garbler = engine.White
 			}
 			rng := rand.New(rand.NewPCG(uint64(size), uint64(i)))
-			gm := newCheckedGame(t, size, rules, garbler, testSeed("g", size*1000+i), testSeed("e", size*1000+i), t9Lambda(i))
+			cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5, Lambda: t9Lambda(i)}
+			if cfg.Checked() {
+				cfg.InputOT = form
+			}
+			gm := newGameOf(t, cfg, testSeed("g", size*1000+i), testSeed("e", size*1000+i))
 			n := min(budget-played, 2*size*size+20)
 			if n < budget-played && budget-played-n < 10 {
 				n = budget - played
@@ -62,7 +86,7 @@ func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 		total += all
 		checked += played
 		t.Logf("%dx%d: %d tries (%d checked) %v", size, size, all, played, cover)
-		if scale == 1 {
+		if budget >= t9Budget[size] {
 			kinds := []string{"mover garbler", "mover evaluator", "pass", "moved", "illegal occupied-own",
 				"illegal occupied-opponent", "captured one", "atari opponent", "atari self"}
 			if size == 5 {
@@ -76,7 +100,7 @@ func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("T-9: %d random tries (%d checked, λ = 4) through the secure referee match the plaintext referee (%v)", total, checked, time.Since(start).Round(time.Millisecond))
+	t.Logf("T-9: %d random tries (%d checked, λ = 4, %v input OTs) through the secure referee match the plaintext referee (%v)", total, checked, form, time.Since(start).Round(time.Millisecond))
 	if checked == 0 {
 		t.Error("no checked try")
 	}
