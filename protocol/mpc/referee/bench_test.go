@@ -34,7 +34,9 @@ func TestANDCountPerTry(t *testing.T) {
 // BenchmarkTry plays random tries of whole games between a garbler and an
 // evaluator in one process (both on the same machine, no network) and
 // reports per try: the AND gates, the bytes on the wire with and without
-// the OT part (the evaluator's request and the garbler's reply), and the
+// the OT part (the evaluator's request and the garbler's reply, and with
+// the correlated input OTs of MPC-D28 the garbler's reverse request and
+// corrections), and the
 // latency from the request to the garbler's announcement, p50 and p95.
 // The cost of the base OTs (once per game) is left out.
 //
@@ -43,12 +45,17 @@ func BenchmarkTry(b *testing.B) {
 	type run struct {
 		size, lambda int
 		scheme       gc.Scheme
+		form         InputOT
 	}
-	for _, r := range []run{{9, 1, gc.HalfGates}, {9, 4, gc.HalfGates}, {9, 1, gc.ThreeHalves}, {9, 4, gc.ThreeHalves}, {13, 1, gc.HalfGates}, {19, 1, gc.HalfGates}} {
+	for _, r := range []run{{9, 1, gc.HalfGates, 0}, {9, 4, gc.HalfGates, 0}, {9, 4, gc.HalfGates, InputOTCorrelated}, {9, 1, gc.ThreeHalves, 0}, {9, 4, gc.ThreeHalves, 0},
+		{9, 4, gc.ThreeHalves, InputOTCorrelated}, {13, 1, gc.HalfGates, 0}, {19, 1, gc.HalfGates, 0}} {
 		size := r.size
 		name := fmt.Sprintf("%dx%d-lambda-%d", size, size, r.lambda)
 		if r.scheme != gc.HalfGates {
 			name += "-" + r.scheme.String()
+		}
+		if r.form != InputOTExtension {
+			name += "-" + r.form.String()
 		}
 		b.Run(name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(size), 1))
@@ -62,7 +69,8 @@ func BenchmarkTry(b *testing.B) {
 				// Only the try itself is timed.
 				b.StopTimer()
 				if gm == nil || gm.ref.PlayEnded() {
-					gm = newSchemeGame(b, size, engine.RulesCommon, engine.Black, testSeed("bench g", games), testSeed("bench e", games), r.lambda, r.scheme)
+					gm = newGameOf(b, Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, engine.RulesCommon)),
+						Komi: 7.5, Lambda: r.lambda, Scheme: r.scheme, InputOT: r.form}, testSeed("bench g", games), testSeed("bench e", games))
 					games++
 					last = engine.NoPoint
 				}
@@ -79,10 +87,15 @@ func BenchmarkTry(b *testing.B) {
 				// Received by the garbler: the request, (the choice,) the
 				// output labels, the event bits; by the evaluator: (the
 				// commitments, their OT reply,) tables, labels, OT reply
-				// or corrections.
+				// or corrections; with the correlated input OTs
+				// (MPC-D28) the reverse request first, timed too (a
+				// session sends it when the try before ends).
 				n0, n1 := 3, 3
 				if gm.cfg.Checked() {
 					n0, n1 = 4, 5
+				}
+				if gm.cfg.correlated() {
+					n1 = 6
 				}
 				if len(gm.received[0])+len(gm.received[1]) != before+n0+n1 {
 					b.Fatalf("not %d messages", n0+n1)
@@ -92,6 +105,9 @@ func BenchmarkTry(b *testing.B) {
 				otBytes += len(r0[len(r0)-n0]) + len(r1[len(r1)-1])
 				if gm.cfg.Checked() {
 					otBytes += len(r1[len(r1)-4])
+				}
+				if gm.cfg.correlated() {
+					otBytes += len(r1[len(r1)-6])
 				}
 				next, _, err := gm.ref.Try(mover, p)
 				if err != nil {

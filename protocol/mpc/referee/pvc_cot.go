@@ -33,6 +33,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
@@ -150,6 +152,35 @@ func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byt
 	return d, b[off:], nil
 }
 
+// forEachGarbling runs f for i < n on up to GOMAXPROCS goroutines and
+// returns the error of the lowest i that failed (the same whatever the
+// order).
+func forEachGarbling(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ----- setup -----
 
 // ReverseStart returns the garbler's first message of the reverse
@@ -223,6 +254,11 @@ type garblerReverse struct {
 	msg    []byte
 	deltas []gc.Label
 	keys   [][]ot.Key
+	// checked is the digest of the last request of the try whose
+	// per-garbling checks passed, rows the rows q_i they gave (so that
+	// Commit does not compute them again after CheckRequest).
+	checked Digest
+	rows    [][]ot.Block
 }
 
 // ReverseRequest returns the garbler's reverse request of the next try
@@ -327,8 +363,8 @@ type evaluatorCOT struct {
 	request []byte   // the whole request message, as sent
 	reqs    [][]byte // per garbling, within request
 	pairs   [][][2]ot.Key
-	rows    []ot.Block // its rows t_{ĵ,w} of garbling ĵ
-	reply   []byte     // the commitment's reply part, once received
+	rows    [][]ot.Block // its rows t_{i,w} of every garbling
+	reply   []byte       // the commitment's reply part, once received
 	// corr are the corrections of every garbling, once received.
 	corr [][]ot.Block
 }
@@ -342,25 +378,27 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	if r == nil || r.try != try {
 		return nil, fmt.Errorf("%w: the reverse request of try %d has not come", ErrState, try)
 	}
-	st := &evaluatorCOT{pairs: r.pairs, reqs: make([][]byte, e.cfg.lambda())}
+	lam := e.cfg.lambda()
+	st := &evaluatorCOT{pairs: r.pairs, reqs: make([][]byte, lam), rows: make([][]ot.Block, lam)}
 	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
 	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
-	for i := range e.cfg.lambda() {
+	// The λ extensions are independent: made on up to GOMAXPROCS cores.
+	reqs := make([][]byte, lam)
+	err := forEachGarbling(lam, func(i int) error {
 		recv, err := ot.NewReceiverFromKeys(e.seed.Derive(labelCOTPad, try, uint64(i)), cotSessionOf(e.cfg, try, i), r.pairs[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		req, err := recv.Request(ck.choices[i*m : (i+1)*m])
-		if err != nil {
-			return nil, err
+		if reqs[i], err = recv.Request(ck.choices[i*m : (i+1)*m]); err != nil {
+			return err
 		}
-		rows, err := recv.Correlated()
-		if err != nil {
-			return nil, err
-		}
-		if i == ck.j {
-			st.rows = rows
-		}
+		st.rows[i], err = recv.Correlated()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, req := range reqs {
 		msg = append(msg, req...)
 	}
 	seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
@@ -396,22 +434,33 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if r.rows != nil && r.checked == Sum(request) {
+		if err := g.sender.Check(seedReq); err != nil {
+			return nil, nil, g.requestError(err)
+		}
+		return r.rows, seedReq, nil
+	}
 	rows := make([][]ot.Block, len(reqs))
-	for i, req := range reqs {
-		q, err := ot.CorrelatedRows(cotSessionOf(g.cfg, try, i), r.deltas[i], r.keys[i], req)
+	err = forEachGarbling(len(reqs), func(i int) error {
+		q, err := ot.CorrelatedRows(cotSessionOf(g.cfg, try, i), r.deltas[i], r.keys[i], reqs[i])
 		if errors.Is(err, ot.ErrConsistency) && g.cheatReverse != nil && g.cheatIgnoreCheck {
 			// A cheating garbler whose reverse choices were not Δ_i's
 			// bits goes on with rows of its own.
 			q, err = make([]ot.Block, m), nil
 		}
 		if err != nil {
-			return nil, nil, g.requestError(fmt.Errorf("garbling %d: %w", i, err))
+			return fmt.Errorf("garbling %d: %w", i, err)
 		}
 		rows[i] = q
+		return nil
+	})
+	if err != nil {
+		return nil, nil, g.requestError(err)
 	}
 	if err := g.sender.Check(seedReq); err != nil {
 		return nil, nil, g.requestError(err)
 	}
+	r.checked, r.rows = Sum(request), rows
 	return rows, seedReq, nil
 }
 
@@ -480,7 +529,7 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 	ck.cot.corr = corr
 	labels := make([]gc.Label, m)
 	for w := range labels {
-		labels[w] = ck.cot.rows[w].Xor(corr[ck.j][w])
+		labels[w] = ck.cot.rows[ck.j][w].Xor(corr[ck.j][w])
 	}
 	return e.openWith(cm, msg.Commitments, labels, ggmPuncture(sums, ck.j, depth), nil)
 }
@@ -514,7 +563,19 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 			}
 			continue
 		}
-		bad, err := wrongCorrection(e.cfg, e.rc, cur.mover, try, i, s, delta, keys, ck.cot.reqs[i], ck.cot.corr[i])
+		// With the keys Δ_i selects, the garbler's rows are the
+		// evaluator's own t_{i,w} ⊕ c_{i,w}·Δ_i: exactly what
+		// ot.CorrelatedRows, which a judge runs, gives of K_i and the
+		// request (the IKNP correlation), without the extension's work.
+		m := len(ck.cot.rows[i])
+		q := make([]ot.Block, m)
+		for w, t := range ck.cot.rows[i] {
+			q[w] = t
+			if ck.choices[i*m+w] {
+				q[w] = t.Xor(delta)
+			}
+		}
+		bad, err := firstWrongCorrection(e.rc, cur.mover, s, q, ck.cot.corr[i])
 		if err != nil {
 			return e.fail("try %d: garbling %d: %v", try, i, err)
 		}
@@ -539,6 +600,12 @@ func wrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, try u
 	if err != nil {
 		return 0, err
 	}
+	return firstWrongCorrection(rc, mover, seed, q, corr)
+}
+
+// firstWrongCorrection returns the first wire w of the garbling made
+// from seed whose correction differs from A_w ⊕ q_w, or -1.
+func firstWrongCorrection(rc *refereeCircuits, mover circuit.Party, seed prg.Seed, q, corr []ot.Block) (int, error) {
 	zero, err := copyEvaluatorLabels(rc, mover, seed)
 	if err != nil {
 		return 0, err
