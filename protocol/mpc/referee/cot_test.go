@@ -300,20 +300,56 @@ func TestT8WrongReverseChoice(t *testing.T) {
 // evaluator whose request of one garbling has a column changed after
 // its check values (the probing attack on that garbling's Δ_i) is
 // refused at once by the garbler's KOS check of that garbling, which
-// blames the evaluator; the audit names the evaluator's request.
+// blames the evaluator; the garbler proves it with its reverse seed and
+// the try's Δ_i (JudgeCorrelatedRefusal), and the audit names the
+// evaluator's request. The same proof never convicts an honest
+// evaluator, nor does a garbler that reveals other Δ or another seed.
 func TestT8CorrelatedProbingRefused(t *testing.T) {
 	for i := range 4 {
 		gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("probe g", i), testSeed("probe e", i), 4, gc.HalfGates)
 		m := gm.g.rc.layout[circuit.Garbler].NumInputs[circuit.Evaluator]
+		armed := i > 0
+		if !armed {
+			// An honest try first: its request is never proven refused.
+			gm.playRandom(rand.New(rand.NewPCG(9, 9)), 1, nil)
+			armed = true
+		}
+		msgs := map[string][]byte{}
 		gm.tamper = func(_ uint64, what string, b []byte) []byte {
-			if what == "request" {
+			if what == "request" && armed {
 				b[cotHeader+i*ot.RequestSize(m)+11+3] ^= 0x10
 			}
+			msgs[what] = append([]byte(nil), b...)
 			return b
 		}
+		if i == 0 {
+			// The honest try's messages, from what each side received.
+			rE, rG := gm.received[circuit.Evaluator], gm.received[circuit.Garbler]
+			honestRev, honestReq := rE[len(rE)-6], rG[len(rG)-4]
+			if err := JudgeCorrelatedRefusal(gm.rec, 0, gm.g.ReverseOTSeed(), gm.g.Deltas(), rE[1], rG[1], honestRev, honestReq); !errors.Is(err, ErrNotProven) || !strings.Contains(err.Error(), "passes the check") {
+				t.Fatalf("an honest request proven refused: %v", err)
+			}
+		}
+		try := int(gm.e.pub.Try)
 		_, err := gm.play(engine.Point(12))
 		if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the evaluator") || !strings.Contains(err.Error(), "consistency") || gm.g.Err() == nil || gm.e.Err() != nil {
 			t.Fatalf("garbling %d: %v (garbler %v, evaluator %v)", i, err, gm.g.Err(), gm.e.Err())
+		}
+		rE, rG := gm.received[circuit.Evaluator], gm.received[circuit.Garbler]
+		seed, deltas := gm.g.ReverseOTSeed(), gm.g.Deltas()
+		if err := JudgeCorrelatedRefusal(gm.rec, try, seed, deltas, rE[1], rG[1], msgs["reverse"], msgs["request"]); err != nil {
+			t.Fatalf("garbling %d: the refusal is not proven: %v", i, err)
+		}
+		lying := append([]gc.Label(nil), deltas...)
+		lying[(i+1)%4][2] ^= 4
+		for name, err := range map[string]error{
+			"other Δ":          JudgeCorrelatedRefusal(gm.rec, try, seed, lying, rE[1], rG[1], msgs["reverse"], msgs["request"]),
+			"another seed":     JudgeCorrelatedRefusal(gm.rec, try, testSeed("x", 0), deltas, rE[1], rG[1], msgs["reverse"], msgs["request"]),
+			"not the record's": JudgeCorrelatedRefusal(gm.rec, try, seed, deltas, rE[1], rG[1], msgs["reverse"], append(msgs["request"][:len(msgs["request"])-1:len(msgs["request"])-1], 0)),
+		} {
+			if !errors.Is(err, ErrNotProven) {
+				t.Errorf("garbling %d, %s: %v, want ErrNotProven", i, name, err)
+			}
 		}
 		_, aerr := Audit(gm.rec, gm.reveals())
 		var f *Fault

@@ -29,6 +29,7 @@ package referee
 // seed transfer's reply.
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -680,4 +681,127 @@ func verifyCorrections(cfg Config, rc *refereeCircuits, cm *commitment, c Certif
 		return nil
 	}
 	return fmt.Errorf("%w: the corrections of garbling %d are the ones its seed gives", ErrNotProven, i)
+}
+
+// ----- a refused per-garbling request -----
+
+// ReverseOTSeed returns the seed of the garbler's machine of the reverse
+// extension (MPC-D28), and Deltas the Δ_i of the garblings of the try
+// under way (nil before its reverse request): what the garbler reveals
+// to prove that the evaluator's request of a garbling failed the
+// consistency check ([VerifyCorrelatedRefusal]). The seed opens the
+// garbler's reverse choices, hence the Δ_i of every garbling of every
+// try so far, and nothing else of its seed; as [Garbler.OTSeed], it is
+// for a game that ends on that refusal.
+func (g *Garbler) ReverseOTSeed() prg.Seed { return g.seed.Derive(labelReverseOT) }
+
+// Deltas returns the Δ_i of the garblings of the try whose reverse
+// request was made last (see [Garbler.ReverseOTSeed]), or nil.
+func (g *Garbler) Deltas() []gc.Label {
+	if g.rev == nil {
+		return nil
+	}
+	return append([]gc.Label(nil), g.rev.deltas...)
+}
+
+// VerifyCorrelatedRefusal judges the garbler's claim that the
+// evaluator's request of try failed the consistency check of one of the
+// per-garbling extensions of a game of the correlated input OTs
+// (MPC-D28), from messages a record signs — the garbler's reverse setup
+// message reverseStart, the evaluator's answer reverseAnswer, the
+// garbler's reverse request of the try and the evaluator's request —
+// and what the garbler reveals: the seed of its reverse machine
+// ([Garbler.ReverseOTSeed]) and the try's Δ_i ([Garbler.Deltas]). The
+// judge rebuilds the garbler's reverse machine from the seed, checks
+// that it gives exactly reverseStart and, with the Δ_i's bits as
+// choices, exactly the reverse request (so its keys K_i are those the
+// Δ_i select among the evaluator's pairs), and runs the garbler's check
+// of every garbling's request. It returns nil when the claim is proven,
+// which convicts the evaluator; otherwise an error wrapping
+// ErrNotProven. An honest evaluator's request passes the check under
+// the keys its Δ_i selects, so it is never convicted. The caller checks
+// that the messages are those of the record.
+func VerifyCorrelatedRefusal(cfg Config, try uint64, reverseSeed prg.Seed, deltas []gc.Label, reverseStart, reverseAnswer, reverse, request []byte) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if !cfg.correlated() {
+		return fmt.Errorf("%w: the game has no correlated input OTs", ErrNotProven)
+	}
+	if len(deltas) != cfg.lambda() {
+		return fmt.Errorf("%w: %d Δ for λ = %d", ErrNotProven, len(deltas), cfg.lambda())
+	}
+	if err := parseCOTHeader(reverse, kindReverse, cfg.reverseSize(), try, "reverse OT request"); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	recv := ot.NewReceiver(reverseSeed, cfg.reverseSession())
+	m1, err := recv.BaseStart()
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(m1, reverseStart) {
+		return fmt.Errorf("%w: the seed does not give the garbler's reverse setup message", ErrNotProven)
+	}
+	if err := recv.BaseFinish(reverseAnswer); err != nil {
+		return fmt.Errorf("%w: the evaluator's reverse setup answer: %v", ErrNotProven, err)
+	}
+	batch := binary.BigEndian.Uint32(reverse[cotHeader+3:])
+	for range batch {
+		if err := recv.Skip(); err != nil {
+			return err
+		}
+	}
+	choices := make([]bool, 0, len(deltas)*ot.Kappa)
+	for _, d := range deltas {
+		choices = append(choices, deltaBits(d)...)
+	}
+	again, err := recv.Request(choices)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(again, reverse[cotHeader:]) {
+		return fmt.Errorf("%w: the reverse request of try %d is not the one the seed and those Δ give", ErrNotProven, try)
+	}
+	keys, err := recv.ReceiveRandom()
+	if err != nil {
+		return err
+	}
+	// The request's size tells the mover's input count: try both layouts.
+	rc, err := circuitsFor(cfg)
+	if err != nil {
+		return err
+	}
+	for _, l := range rc.layout {
+		reqs, _, err := splitCOTRequest(cfg, try, l.NumInputs[circuit.Evaluator], request)
+		if err != nil {
+			continue
+		}
+		for i, req := range reqs {
+			_, err := ot.CorrelatedRows(cotSessionOf(cfg, try, i), deltas[i], keys[i*ot.Kappa:(i+1)*ot.Kappa], req)
+			if errors.Is(err, ot.ErrConsistency) {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: every garbling's request of try %d passes the check", ErrNotProven, try)
+	}
+	return fmt.Errorf("%w: the request is not one of try %d", ErrNotProven, try)
+}
+
+// JudgeCorrelatedRefusal is VerifyCorrelatedRefusal against the record
+// of the game: the reverse setup messages, the reverse request and the
+// request of try t must be those whose digests the record holds.
+func JudgeCorrelatedRefusal(rec Record, t int, reverseSeed prg.Seed, deltas []gc.Label, reverseStart, reverseAnswer, reverse, request []byte) error {
+	if t < 0 || t >= len(rec.Tries) {
+		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
+	}
+	tr := rec.Tries[t]
+	if rec.ReverseSent < 2 || Sum(reverseStart) != rec.Reverse[0] || Sum(reverseAnswer) != rec.Reverse[1] ||
+		!tr.reversed() || Sum(reverse) != tr.Reverse || tr.Sent < 1 || Sum(request) != tr.Request {
+		return fmt.Errorf("%w: the messages are not the ones the record holds for try %d", ErrNotProven, t)
+	}
+	pub, _, _, err := replayPublic(rec.Config, Record{Config: rec.Config, Tries: rec.Tries[:t]})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	return VerifyCorrelatedRefusal(rec.Config, pub.Try, reverseSeed, deltas, reverseStart, reverseAnswer, reverse, request)
 }
