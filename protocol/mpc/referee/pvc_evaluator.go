@@ -98,9 +98,10 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 		ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
 		return bytes.Clone(ck.choice), nil
 	}
-	if ck.cot != nil {
+	if ck.cot != nil && ck.cot.corr != nil {
 		// The corrections of the opened garblings (MPC-D28): cheap, no
-		// garbling; a wrong one is proven by a certificate.
+		// garbling; a wrong one is proven by a certificate. (Reopened
+		// after a restart, they were checked when they came.)
 		if err := e.checkCorrections(cm, seeds); err != nil {
 			return nil, err
 		}

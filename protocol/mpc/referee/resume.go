@@ -68,6 +68,24 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 	if err := refuseCorrelatedResume(cfg); err != nil {
 		return nil, err
 	}
+	return resumeGarbler(cfg, seed, baseStart, nil, rec, tries, request, choice)
+}
+
+// ResumeCorrelatedGarbler is ResumeCheckedGarbler for a game of the
+// correlated input OTs (MPC-D28): reverseAnswer is the evaluator's
+// answer to the reverse setup ([Evaluator.ReverseRespond]) if the record
+// holds it. The reverse setup message and the reverse request of the try
+// under way, when the record holds them, are made again and checked
+// against it ([Garbler.AgainReverse]); the commitment of a try whose
+// request is given is made again as in a checked game.
+func ResumeCorrelatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
+	if !cfg.correlated() {
+		return nil, fmt.Errorf("%w: ResumeCorrelatedGarbler for a game of the %v input OTs", ErrConfig, cfg.InputOT)
+	}
+	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice)
+}
+
+func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -88,6 +106,24 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 		}
 		g.again.baseAnswer = m2
 	}
+	if cfg.correlated() && rec.ReverseSent >= 1 {
+		r1, err := g.ReverseStart()
+		if err != nil {
+			return nil, err
+		}
+		if Sum(r1) != rec.Reverse[0] {
+			return nil, fmt.Errorf("%w: the reverse setup message made again differs from the record", ErrRecord)
+		}
+		g.again.reverseStart = r1
+		if rec.ReverseSent == 2 {
+			if Sum(reverseAnswer) != rec.Reverse[1] {
+				return nil, fmt.Errorf("%w: the evaluator's reverse setup answer kept is not the one recorded", ErrRecord)
+			}
+			if err := g.ReverseFinish(reverseAnswer); err != nil {
+				return nil, err
+			}
+		}
+	}
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
 		return nil, err
@@ -98,6 +134,11 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 	for range movers {
 		if err := g.sender.Skip(); err != nil {
 			return nil, err
+		}
+		if cfg.correlated() {
+			if err := g.revRecv.Skip(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if n := len(movers); n > 0 {
@@ -114,6 +155,17 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
+	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
+		// The reverse request of the try under way, made again.
+		rev, err := g.ReverseRequest()
+		if err != nil {
+			return nil, err
+		}
+		if Sum(rev) != rec.Tries[len(movers)].Reverse {
+			return nil, fmt.Errorf("%w: the reverse request of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+		g.again.reverse = rev
+	}
 	if cfg.Checked() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
 		if err := g.resumeChecked(rec.Tries[len(movers)], tries, request, choice); err != nil {
 			return nil, err
@@ -272,6 +324,27 @@ func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec R
 	if err := refuseCorrelatedResume(cfg); err != nil {
 		return nil, err
 	}
+	return resumeEvaluator(cfg, seed, baseRespond, nil, nil, rec, tries, share, kept)
+}
+
+// ResumeCorrelatedEvaluator is ResumeCheckedEvaluator for a game of the
+// correlated input OTs (MPC-D28): reverseStart is the garbler's reverse
+// setup message if the record holds it, reverse the garbler's reverse
+// request of the try under way if the record holds it and the session
+// kept it (nil otherwise: the garbler sends it again,
+// [Garbler.AgainReverse]; it must be kept once the request was sent).
+// The evaluator's reverse setup answer is made again
+// ([Evaluator.AgainReverse]); a kept opening is opened again without
+// the corrections, which were checked when they came (as the OT reply
+// of MPC-D20).
+func ResumeCorrelatedEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, reverse []byte, rec Record, tries []engine.Point, share circuit.RefereeState, kept *KeptOpening) (*Evaluator, error) {
+	if !cfg.correlated() {
+		return nil, fmt.Errorf("%w: ResumeCorrelatedEvaluator for a game of the %v input OTs", ErrConfig, cfg.InputOT)
+	}
+	return resumeEvaluator(cfg, seed, baseRespond, reverseStart, reverse, rec, tries, share, kept)
+}
+
+func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, reverse []byte, rec Record, tries []engine.Point, share circuit.RefereeState, kept *KeptOpening) (*Evaluator, error) {
 	e, err := NewEvaluator(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -296,6 +369,19 @@ func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec R
 	if err := e.BaseFinish(baseRespond); err != nil {
 		return nil, err
 	}
+	if cfg.correlated() && rec.ReverseSent >= 1 {
+		if Sum(reverseStart) != rec.Reverse[0] {
+			return nil, fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
+		}
+		r2, err := e.ReverseRespond(reverseStart)
+		if err != nil {
+			return nil, err
+		}
+		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
+			return nil, fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
+		}
+		e.again.reverseAnswer = r2
+	}
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
 		return nil, err
@@ -310,6 +396,11 @@ func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec R
 		if err := e.receiver.Skip(); err != nil {
 			return nil, err
 		}
+		if cfg.correlated() {
+			if err := e.revSend.Skip(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	e.pub, e.movers, e.share = pub, movers, share.Clone()
 	e.tries = append([]engine.Point(nil), tries[:made[circuit.Evaluator]]...)
@@ -317,6 +408,19 @@ func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec R
 		tr := rec.Tries[len(movers)]
 		if tr.Sent >= cfg.Messages()-1 {
 			return nil, fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
+		}
+		if cfg.correlated() && tr.reversed() {
+			switch {
+			case reverse != nil && Sum(reverse) == tr.Reverse:
+				if err := e.TakeReverse(reverse); err != nil {
+					return nil, err
+				}
+			case tr.Sent >= 1:
+				return nil, fmt.Errorf("%w: the reverse request of try %d is not kept", ErrRecord, pub.Try)
+			}
+		}
+		if tr.Sent < 1 {
+			return e, nil
 		}
 		try := engine.NoPoint
 		if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
@@ -356,7 +460,22 @@ type garblerAgain struct {
 	baseAnswer []byte
 	garbling   *Garbling
 	commitment *Commitment
+	// reverseStart and reverse are the reverse setup message and the
+	// reverse request of the try under way (MPC-D28).
+	reverseStart, reverse []byte
 }
+
+// AgainReverse returns the reverse setup message and the reverse request
+// of the try under way that [ResumeCorrelatedGarbler] made again (nil
+// for what the record does not hold): the session sends them again to
+// an evaluator that lacks them (MPC-D28).
+func (g *Garbler) AgainReverse() (start, request []byte) {
+	return g.again.reverseStart, g.again.reverse
+}
+
+// AgainReverse returns the evaluator's reverse setup answer that
+// [ResumeCorrelatedEvaluator] made again (nil if none, MPC-D28).
+func (e *Evaluator) AgainReverse() []byte { return e.again.reverseAnswer }
 
 // AgainCommitment returns the commitment of the checked try under way
 // that [ResumeCheckedGarbler] made again (nil if none), as Again does for
@@ -383,9 +502,10 @@ func (g *Garbler) Again() (baseAnswer []byte, garbling *Garbling) {
 // evaluatorAgain is what ResumeEvaluator made again of the evaluator's
 // own messages that the record holds.
 type evaluatorAgain struct {
-	baseStart []byte
-	request   []byte
-	choice    []byte
+	baseStart     []byte
+	request       []byte
+	choice        []byte
+	reverseAnswer []byte
 }
 
 // Again returns the evaluator's own messages that [ResumeEvaluator] made
@@ -400,13 +520,12 @@ func (e *Evaluator) Again() (baseStart, request []byte) {
 	return e.again.baseStart, e.again.request
 }
 
-// refuseCorrelatedResume refuses to resume a game of the correlated input
-// OTs (MPC-D28): the reverse extension's state and the per-garbling
-// requests are not rebuilt from a record yet, so such a game cannot be
-// resumed after a restart (its session should not offer it).
+// refuseCorrelatedResume refuses ResumeChecked* for a game of the
+// correlated input OTs (MPC-D28), which needs the reverse setup
+// messages: ResumeCorrelatedGarbler and ResumeCorrelatedEvaluator.
 func refuseCorrelatedResume(cfg Config) error {
 	if cfg.correlated() {
-		return fmt.Errorf("%w: a game of the %v input OTs (MPC-D28) cannot be resumed after a restart", ErrConfig, cfg.InputOT)
+		return fmt.Errorf("%w: a game of the %v input OTs (MPC-D28) resumes with ResumeCorrelatedGarbler/ResumeCorrelatedEvaluator", ErrConfig, cfg.InputOT)
 	}
 	return nil
 }
