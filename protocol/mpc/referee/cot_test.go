@@ -263,11 +263,12 @@ func TestT8ForgedOTCertificateRejected(t *testing.T) {
 // evaluator sees that their hash is not the one the commitment holds
 // and blames the garbler (no certificate: the reverse OTs hide the
 // choices); when it is ĵ, the garbler's own check refuses every request
-// of the evaluator — no failure depends on the evaluator's bits. Either
-// way the audit names the garbler's reverse request, never the
-// evaluator.
+// of the evaluator, and a garbler that ignores it sends wrong labels
+// (the try fails, or its own machine does). Every time the audit names
+// the garbler's reverse request, never the evaluator.
 func TestT8WrongReverseChoice(t *testing.T) {
-	for _, opened := range []bool{true, false} {
+	for _, c := range []struct{ opened, ignore bool }{{true, true}, {false, false}, {false, true}} {
+		opened := c.opened
 		gm := newCOTGame(t, 5, engine.RulesCommon, engine.White, testSeed("rev g", 0), testSeed("rev e", 0), 4, gc.HalfGates)
 		gm.playRandom(rand.New(rand.NewPCG(4, 4)), 1, nil)
 		try := gm.e.pub.Try
@@ -276,9 +277,15 @@ func TestT8WrongReverseChoice(t *testing.T) {
 			target = (target + 1) % 4
 		}
 		gm.g.cheatReverse = func(_ uint64, choices []bool) { choices[target*ot.Kappa+43] = !choices[target*ot.Kappa+43] }
-		gm.g.cheatIgnoreCheck = opened
+		gm.g.cheatIgnoreCheck = c.ignore
 		_, err := gm.play(engine.Point(12))
 		switch {
+		case !opened && c.ignore:
+			// Garbling ĵ's labels are wrong: the try fails, on the
+			// evaluator's side blaming the garbler, or on the garbler's.
+			if err == nil || gm.e.Err() != nil && !strings.Contains(err.Error(), "the garbler") {
+				t.Fatalf("ĵ, check ignored: %v", err)
+			}
 		case opened:
 			if gm.e.Err() == nil || !strings.Contains(err.Error(), "the garbler") || !strings.Contains(err.Error(), "reverse") || gm.e.Certificate() != nil {
 				t.Fatalf("opened: %v (evaluator %v, certificate %v)", err, gm.e.Err(), gm.e.Certificate())
@@ -293,7 +300,7 @@ func TestT8WrongReverseChoice(t *testing.T) {
 		_, aerr := Audit(gm.rec, gm.reveals())
 		var f *Fault
 		if !errors.As(aerr, &f) || f.Party != circuit.Garbler || f.Message != "reverse OT request" || f.Try != int(try) {
-			t.Fatalf("opened=%v: audit %v, want the garbler's reverse OT request of try %d", opened, aerr, try)
+			t.Fatalf("%+v: audit %v, want the garbler's reverse OT request of try %d", c, aerr, try)
 		}
 	}
 }
