@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kakure/kakure/engine"
@@ -152,6 +153,117 @@ func FuzzMachinesRefuseGarbage(f *testing.F) {
 		}
 		if a.Mover != engine.White || gm.cfg.PartyOf(a.Mover) != circuit.Garbler {
 			t.Fatalf("announcement %v", a.KeyValues())
+		}
+	})
+}
+
+// FuzzCorrelatedMessagesRefuseGarbage is FuzzMachinesRefuseGarbage for
+// the messages of the correlated input OTs (MPC-D28, λ = 4): arbitrary
+// bytes in place of the garbler's reverse request, the evaluator's
+// request, or the commitments or reply part of the garbler's
+// commitment. Nothing panics; a refusal as malformed (ErrMessage) leaves
+// the machine as it was, and the honest message then goes through to
+// the end of the try; anything else is a deviation caught at once
+// (ErrDeviation, blaming the sender), or the honest bytes.
+func FuzzCorrelatedMessagesRefuseGarbage(f *testing.F) {
+	f.Add(uint8(0), []byte("P\x02V"))
+	f.Add(uint8(1), []byte("P\x02Q\x00\x00\x00\x00\x00\x00\x00\x01"))
+	f.Add(uint8(2), []byte("P\x02C"))
+	f.Add(uint8(3), []byte("P\x02D"))
+	f.Add(uint8(0), []byte{})
+	// Well-formed garbage: the messages of a game of other seeds.
+	other := newGameOf(f, Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("test game 5x5 common"), Komi: 7.5, Lambda: 4, InputOT: InputOTCorrelated},
+		testSeed("cot fuzz g", 1), testSeed("cot fuzz e", 1))
+	msgs := map[string][]byte{}
+	other.tamper = func(_ uint64, what string, b []byte) []byte {
+		msgs[what] = b
+		return b
+	}
+	if _, err := other.play(engine.PointAt(2, 2, 5)); err != nil {
+		f.Fatal(err)
+	}
+	for which, what := range []string{"reverse", "request", "commitment", "commitment-reply"} {
+		f.Add(uint8(which), msgs[what])
+	}
+	f.Fuzz(func(t *testing.T, which uint8, junk []byte) {
+		cfg := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("test game 5x5 common"), Komi: 7.5, Lambda: 4, InputOT: InputOTCorrelated}
+		gm := newGameOf(t, cfg, testSeed("cot fuzz g", 0), testSeed("cot fuzz e", 0))
+		// caught reports whether err is a deviation caught at once, blaming
+		// the sender; it fails the test on an error that is neither that
+		// nor a refusal as malformed.
+		caught := func(err error, sender circuit.Party) bool {
+			switch {
+			case err == nil || errors.Is(err, ErrMessage):
+				return false
+			case errors.Is(err, ErrDeviation) && strings.Contains(err.Error(), "the "+sender.String()+":"):
+				return true
+			}
+			t.Fatalf("garbage refused with %v", err)
+			return false
+		}
+		rev, err := gm.g.ReverseRequest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if which%4 == 0 {
+			err := gm.e.TakeReverse(junk)
+			if caught(err, circuit.Garbler) || err == nil && bytes.Equal(junk, rev) {
+				return
+			}
+			if err == nil {
+				t.Fatal("garbage taken as the reverse request")
+			}
+		}
+		if err := gm.e.TakeReverse(rev); err != nil {
+			t.Fatalf("the honest reverse request after garbage: %v", err)
+		}
+		// Try 0: Black, the evaluator's player, moves.
+		req, err := gm.e.Request(engine.PointAt(2, 2, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if which%4 == 1 {
+			_, err := gm.g.Commit(junk)
+			if caught(err, circuit.Evaluator) || err == nil && bytes.Equal(junk, req) {
+				return
+			}
+			if err == nil {
+				t.Fatal("garbage taken as the request")
+			}
+		}
+		cm, err := gm.g.Commit(req)
+		if err != nil {
+			t.Fatalf("the honest request after garbage: %v", err)
+		}
+		if which%4 >= 2 {
+			bad := cm
+			if which%4 == 2 {
+				bad.Commitments = junk
+			} else {
+				bad.Reply = junk
+			}
+			_, err := gm.e.Open(bad)
+			if caught(err, circuit.Garbler) || err == nil && bytes.Equal(bad.Commitments, cm.Commitments) && bytes.Equal(bad.Reply, cm.Reply) {
+				return
+			}
+			if err == nil {
+				t.Fatal("garbage taken as the commitment")
+			}
+		}
+		choice, err := gm.e.Open(cm)
+		if err != nil {
+			t.Fatalf("the honest commitment after garbage: %v", err)
+		}
+		gb, err := gm.g.GarbleChosen(choice, engine.NoPoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, _, err := gm.e.Evaluate(gb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gm.g.Finish(o); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
