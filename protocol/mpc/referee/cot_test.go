@@ -47,8 +47,8 @@ func TestT8CorrelatedGamesMatchEngine(t *testing.T) {
 	}
 }
 
-// TestT8CorrelatedConfig: the correlated input OTs need λ > 1; an
-// unknown form is refused; the zero value is MPC-D18's.
+// TestT8CorrelatedConfig (MPC-D28): the correlated input OTs need
+// λ > 1; an unknown form is refused; the zero value is MPC-D18's.
 func TestT8CorrelatedConfig(t *testing.T) {
 	for _, c := range []struct {
 		lambda int
