@@ -31,6 +31,11 @@ var fuzzRecordGames = []struct {
 	{"hmg", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 2, CardsSet: true}, randomBot(9), randomBot(10)},
 	{"gomoku", engine.Options{Variant: engine.VariantGomoku, Size: 7}, randomBot(11), randomBot(12)},
 	{"phantom", engine.Options{Variant: engine.VariantPhantom, Size: 5}, randomBot(13), randomBot(14)},
+	// A checked game (MPC-D14) with three-halves garbling (MPC-D26),
+	// the defaults of new games, so that a change of the checked try's
+	// messages shows in its golden file.
+	{"phantom-checked", engine.Options{Variant: engine.VariantPhantom, Size: 5, Lambda: 4, Garbling: engine.GarblingThreeHalves},
+		randomBot(15), randomBot(16)},
 }
 
 func randomBot(seed uint64) func() bot.Player {
