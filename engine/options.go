@@ -94,6 +94,12 @@ type Options struct {
 	// invitations, which lack it) or GarblingThreeHalves. Normalize makes
 	// GarblingHalfGates into "".
 	Garbling string
+	// InputOT is, in Phantom Go, the form of the OTs of the evaluator's
+	// input labels in a checked game (MPC-D28 in docs/mpc.md): "" for the
+	// game's one OT extension (MPC-D18; older invitations, which lack
+	// it) or InputOTCorrelated, which needs Lambda > 1. Normalize makes
+	// InputOTExtension into "".
+	InputOT string
 }
 
 // The garbling schemes of Options.Garbling, as the secure referee names
@@ -101,6 +107,12 @@ type Options struct {
 const (
 	GarblingHalfGates   = "half-gates"
 	GarblingThreeHalves = "three-halves"
+)
+
+// The forms of Options.InputOT, as the secure referee names them.
+const (
+	InputOTExtension  = "extension"
+	InputOTCorrelated = "correlated"
 )
 
 // MaxLambda is the largest Options.Lambda.
@@ -173,10 +185,23 @@ func (o Options) Normalize() (Options, error) {
 		default:
 			return o, fmt.Errorf("%w: garbling %q (%s or %s)", ErrBadOptions, o.Garbling, GarblingHalfGates, GarblingThreeHalves)
 		}
+		switch o.InputOT {
+		case InputOTExtension:
+			o.InputOT = ""
+		case "":
+		case InputOTCorrelated:
+			if o.Lambda == 0 {
+				return o, fmt.Errorf("%w: input OTs %s need checked tries (--lambda 2 or more)", ErrBadOptions, o.InputOT)
+			}
+		default:
+			return o, fmt.Errorf("%w: input OTs %q (%s or %s)", ErrBadOptions, o.InputOT, InputOTExtension, InputOTCorrelated)
+		}
 	} else if o.Lambda != 0 {
 		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)
 	} else if o.Garbling != "" {
 		return o, fmt.Errorf("%w: --garbling applies to phantom only", ErrBadOptions)
+	} else if o.InputOT != "" {
+		return o, fmt.Errorf("%w: --input-ot applies to phantom only", ErrBadOptions)
 	}
 	o, err = o.normalizeSides(d)
 	if err != nil {

@@ -38,13 +38,17 @@ type OptionsBody struct {
 	// Garbling is Phantom Go's garbling scheme (MPC-D26), absent for
 	// half-gates (older invitations).
 	Garbling string `json:"garbling,omitempty"`
+	// InputOT is the form of Phantom Go's input OTs in a checked game
+	// (MPC-D28), absent for the game's one OT extension (MPC-D18; older
+	// invitations).
+	InputOT string `json:"input_ot,omitempty"`
 }
 
 // OptionsToBody writes normalized options in wire form.
 func OptionsToBody(o engine.Options) OptionsBody {
 	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
 		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
-	b.Handicap, b.Lambda, b.Garbling = o.Handicap, o.Lambda, o.Garbling
+	b.Handicap, b.Lambda, b.Garbling, b.InputOT = o.Handicap, o.Lambda, o.Garbling, o.InputOT
 	if o.InviterColor != engine.Empty {
 		b.InviterColor = o.InviterColor.String()
 	}
@@ -59,7 +63,7 @@ func (b OptionsBody) Options() (engine.Options, error) {
 	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
 		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
 		Perpendicular: b.Perpendicular}
-	o.Handicap, o.Lambda, o.Garbling = b.Handicap, b.Lambda, b.Garbling
+	o.Handicap, o.Lambda, o.Garbling, o.InputOT = b.Handicap, b.Lambda, b.Garbling, b.InputOT
 	if b.Lambda == 1 {
 		// One signed invitation has one meaning: one garbling is absent.
 		return o, fmt.Errorf("%w: λ = 1 is written by leaving it out", engine.ErrBadOptions)
@@ -67,6 +71,10 @@ func (b OptionsBody) Options() (engine.Options, error) {
 	if b.Garbling == engine.GarblingHalfGates {
 		// Likewise: half-gates is written by leaving it out.
 		return o, fmt.Errorf("%w: garbling %s is written by leaving it out", engine.ErrBadOptions, b.Garbling)
+	}
+	if b.InputOT == engine.InputOTExtension {
+		// Likewise: the game's one OT extension is written by leaving it out.
+		return o, fmt.Errorf("%w: input OTs %s is written by leaving it out", engine.ErrBadOptions, b.InputOT)
 	}
 	switch b.InviterColor {
 	case "":

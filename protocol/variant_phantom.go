@@ -292,7 +292,22 @@ type phantomRules struct {
 func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
 		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
-		Scheme: garblingScheme(h.m.Options.Garbling)}
+		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT)}
+}
+
+// inputOTForm returns the form of the input OTs an invitation's
+// Options.InputOT names (MPC-D28): the game's one OT extension (MPC-D18)
+// when it names none, as older invitations; an invalid form, which
+// referee.Config.Validate refuses, for a name Normalize would have
+// refused.
+func inputOTForm(name string) referee.InputOT {
+	switch name {
+	case "":
+		return referee.InputOTExtension
+	case referee.InputOTCorrelated.String():
+		return referee.InputOTCorrelated
+	}
+	return referee.InputOT(255)
 }
 
 // garblingScheme returns the garbling scheme an invitation's

@@ -91,6 +91,10 @@ type Lobby struct {
 	// (kakure play --garbling; MPC-D26), which the form's Phantom Go
 	// games take.
 	garbling string
+	// inputOT is the form of Phantom Go's input OTs of the command line
+	// (kakure play --input-ot; MPC-D28), which the form's checked Phantom
+	// Go games take.
+	inputOT string
 
 	me, invites, status, hints  *tview.TextView
 	lan, saved                  *tview.List
@@ -266,7 +270,7 @@ func (l *Lobby) Model() *LobbyModel { return &l.model }
 // SetDefaults fills the form with o (zero fields stay empty: the
 // variant's default).
 func (l *Lobby) SetDefaults(o engine.Options) {
-	l.lag, l.lambda, l.garbling = o.Lag, o.Lambda, o.Garbling
+	l.lag, l.lambda, l.garbling, l.inputOT = o.Lag, o.Lambda, o.Garbling, o.InputOT
 	for i, v := range formVariants {
 		if v == o.Variant {
 			l.variant.SetCurrentOption(i)
@@ -369,6 +373,9 @@ func (l *Lobby) Options() (engine.Options, error) {
 		o.Lambda = l.lambda // T-8(b): the command line's --lambda
 		// MPC-D26: the command line's --garbling (half-gates if none).
 		o.Garbling = l.garbling
+		// MPC-D28: the command line's --input-ot (the game's one OT
+		// extension if none).
+		o.InputOT = l.inputOT
 	}
 	if err := l.readSides(&o); err != nil {
 		return o, err

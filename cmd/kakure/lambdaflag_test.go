@@ -71,3 +71,44 @@ func TestT8GarblingFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestT8InputOTFlag (MPC-D28): --input-ot sets the form of Phantom Go's
+// input OTs, defaultInputOT by default in checked games; the game's one
+// OT extension is left out of the invitation; an unchecked game
+// (--lambda 1) takes no default, and an explicit --input-ot correlated
+// there is refused, as are an unknown form and --input-ot for another
+// variant.
+func TestT8InputOTFlag(t *testing.T) {
+	def := defaultInputOT
+	if def == "extension" {
+		def = ""
+	}
+	cases := []struct {
+		args []string
+		want string
+		ok   bool
+	}{
+		{[]string{"--variant", "phantom"}, def, true},
+		{[]string{"--variant", "phantom", "--input-ot", "correlated"}, "correlated", true},
+		{[]string{"--variant", "phantom", "--input-ot", "extension"}, "", true},
+		{[]string{"--variant", "phantom", "--lambda", "1"}, "", true},
+		{[]string{"--variant", "phantom", "--lambda", "1", "--input-ot", "correlated"}, "", false},
+		{[]string{"--variant", "phantom", "--lambda", "1", "--input-ot", "extension"}, "", true},
+		{[]string{"--variant", "phantom", "--input-ot", "silent"}, "", false},
+		{[]string{"--variant", "go"}, "", true},
+		{[]string{"--variant", "go", "--input-ot", "correlated"}, "", false},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var vf variantFlags
+		vf.register(fs, "go")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		o, err := vf.options(fs)
+		if (err == nil) != c.ok || (c.ok && o.InputOT != c.want) {
+			t.Errorf("%v: input_ot %q, err %v; want %q, ok %v", c.args, o.InputOT, err, c.want, c.ok)
+		}
+	}
+}

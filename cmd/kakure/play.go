@@ -140,7 +140,7 @@ func runPlay(env *environment, args []string) error {
 		defaults.Cards, defaults.CardsSet = o.Cards, true
 	}
 	defaults.InviterColor, defaults.Handicap = o.InviterColor, o.Handicap
-	defaults.Lambda, defaults.Garbling = o.Lambda, o.Garbling
+	defaults.Lambda, defaults.Garbling, defaults.InputOT = o.Lambda, o.Garbling, o.InputOT
 	// Records the player writes (w) go to HOME/exports unless the player
 	// types another path; private notes are kept in HOME/notes.
 	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,

@@ -16,6 +16,10 @@ const defaultLambda = 4
 // Go's secure referee (MPC-D26 in docs/mpc.md).
 const defaultGarbling = engine.GarblingThreeHalves
 
+// defaultInputOT is --input-ot's default: the form of the OTs of Phantom
+// Go's evaluator's inputs in a checked game (MPC-D28 in docs/mpc.md).
+const defaultInputOT = engine.InputOTExtension
+
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
 type variantFlags struct {
@@ -32,6 +36,7 @@ type variantFlags struct {
 	lag         time.Duration
 	lambda      int
 	garbling    string
+	inputOT     string
 }
 
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
@@ -46,6 +51,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 	fs.IntVar(&v.lambda, "lambda", defaultLambda, "phantom: garblings per try of the secure referee, all but one checked by the evaluator (T-8(b)): 1 (none), 2, 4, 8 or 16")
 	fs.StringVar(&v.garbling, "garbling", defaultGarbling, "phantom: garbling scheme of the secure referee: three-halves (197 bits per AND gate) or half-gates (256)")
+	fs.StringVar(&v.inputOT, "input-ot", defaultInputOT, "phantom, with --lambda 2 or more: how the evaluator's inputs reach the secure referee: correlated (one correlated OT per garbling, a wrong one provable at once, about a fifth less data) or extension (the older form)")
 }
 
 // registerSides adds the colour flags (sideFlags) to the variant's.
@@ -79,6 +85,11 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 	}
 	if o.Variant == engine.VariantPhantom {
 		o.Lambda, o.Garbling = v.lambda, v.garbling
+		if v.lambda > 1 {
+			// Unchecked games have no input OT form to choose: the
+			// default applies to checked ones only.
+			o.InputOT = v.inputOT
+		}
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -91,6 +102,10 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 			o.Lambda = v.lambda
 		case "garbling":
 			o.Garbling = v.garbling
+		case "input-ot":
+			// Refused by Normalize without --lambda 2 or more or for
+			// another variant.
+			o.InputOT = v.inputOT
 		}
 	})
 	o, err = o.Normalize()

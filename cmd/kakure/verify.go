@@ -54,7 +54,8 @@ func describeRecord(tr *protocol.Transcript) string {
 
 // describeChecking says how a Phantom Go record's tries were checked
 // during play (T-8(b)): λ garblings a try, all but one opened; and with
-// which garbling scheme (MPC-D26); nothing for other variants.
+// which garbling scheme (MPC-D26) and, when correlated, the form of the
+// input OTs (MPC-D28); nothing for other variants.
 func describeChecking(o engine.Options) string {
 	scheme := o.Garbling
 	if scheme == "" {
@@ -64,7 +65,11 @@ func describeChecking(o engine.Options) string {
 	case o.Variant != engine.VariantPhantom:
 		return ""
 	case o.Lambda > 1:
-		return fmt.Sprintf(", tries checked during play (λ = %d garblings a try), garbled with %s", o.Lambda, scheme)
+		s := fmt.Sprintf(", tries checked during play (λ = %d garblings a try), garbled with %s", o.Lambda, scheme)
+		if o.InputOT == engine.InputOTCorrelated {
+			s += ", inputs by correlated OT (MPC-D28)"
+		}
+		return s
 	}
 	return ", tries checked at the audit only (λ = 1), garbled with " + scheme
 }
