@@ -37,8 +37,9 @@ type Record struct {
 	Base     [2]Digest
 	// ReverseSent counts the setup messages of the reverse extension of
 	// a game of the correlated input OTs (MPC-D28, 0 otherwise), sent
-	// after the base OTs: Reverse[0] is the digest of the garbler's
-	// [Garbler.ReverseStart], Reverse[1] of the evaluator's answer.
+	// before, with or after the base OTs: Reverse[0] is the digest of the
+	// garbler's [Garbler.ReverseStart], Reverse[1] of the evaluator's
+	// answer.
 	ReverseSent int
 	Reverse     [2]Digest
 	// Tries are the tries in order; only the last may be incomplete.
@@ -145,56 +146,60 @@ func Audit(rec Record, rev [2]Reveal) (*Replay, error) {
 		return &Fault{Party: p, Try: try, Rule: "T-8", Message: msg, Detail: fmt.Sprintf(format, args...)}
 	}
 
-	// Setup.
+	// Setup. The reverse extension's setup (MPC-D28) may come before,
+	// with or after the base OTs: a session sends the garbler's
+	// ReverseStart with its seed commitment and the evaluator's answer
+	// with its BaseStart, or both after the base OTs. Each setup message
+	// is a function of its sender's seed and of the message it answers
+	// alone, so the replay is the same in either order; it checks them
+	// in the order of the first (R0, B0, R1, B1), each one's input being
+	// checked before it.
 	if rec.BaseSent < 0 || rec.BaseSent > 2 || (rec.BaseSent < 2 && len(rec.Tries) > 0) {
 		return nil, fmt.Errorf("%w: %d setup messages and %d tries", ErrRecord, rec.BaseSent, len(rec.Tries))
 	}
-	if rec.BaseSent >= 1 {
-		m1, err := e.BaseStart()
-		if err != nil {
-			return nil, err
-		}
-		if Sum(m1) != rec.Base[0] {
-			return nil, fault(circuit.Evaluator, -1, "base OT", "its base OT message is not the one its seed gives")
-		}
-		if rec.BaseSent == 2 {
-			m2, err := g.BaseRespond(m1)
-			if err != nil {
-				return nil, err
-			}
-			if Sum(m2) != rec.Base[1] {
-				return nil, fault(circuit.Garbler, -1, "base OT", "its base OT answer is not the one its seed gives")
-			}
-			if err := e.BaseFinish(m2); err != nil {
-				return nil, err
-			}
-		}
-	}
-
-	// The reverse extension's setup (MPC-D28).
-	if rec.ReverseSent < 0 || rec.ReverseSent > 2 || rec.ReverseSent > 0 && (!cfg.correlated() || rec.BaseSent < 2) ||
+	if rec.ReverseSent < 0 || rec.ReverseSent > 2 || rec.ReverseSent > 0 && !cfg.correlated() ||
 		cfg.correlated() && rec.ReverseSent < 2 && len(rec.Tries) > 0 {
 		return nil, fmt.Errorf("%w: %d reverse setup messages, %d setup messages and %d tries", ErrRecord, rec.ReverseSent, rec.BaseSent, len(rec.Tries))
 	}
+	var r1, m1 []byte
 	if rec.ReverseSent >= 1 {
-		r1, err := g.ReverseStart()
-		if err != nil {
+		if r1, err = g.ReverseStart(); err != nil {
 			return nil, err
 		}
 		if Sum(r1) != rec.Reverse[0] {
 			return nil, fault(circuit.Garbler, -1, "reverse base OT", "its reverse base OT message is not the one its seed gives")
 		}
-		if rec.ReverseSent == 2 {
-			r2, err := e.ReverseRespond(r1)
-			if err != nil {
-				return nil, err
-			}
-			if Sum(r2) != rec.Reverse[1] {
-				return nil, fault(circuit.Evaluator, -1, "reverse base OT", "its reverse base OT answer is not the one its seed gives")
-			}
-			if err := g.ReverseFinish(r2); err != nil {
-				return nil, err
-			}
+	}
+	if rec.BaseSent >= 1 {
+		if m1, err = e.BaseStart(); err != nil {
+			return nil, err
+		}
+		if Sum(m1) != rec.Base[0] {
+			return nil, fault(circuit.Evaluator, -1, "base OT", "its base OT message is not the one its seed gives")
+		}
+	}
+	if rec.ReverseSent == 2 {
+		r2, err := e.ReverseRespond(r1)
+		if err != nil {
+			return nil, err
+		}
+		if Sum(r2) != rec.Reverse[1] {
+			return nil, fault(circuit.Evaluator, -1, "reverse base OT", "its reverse base OT answer is not the one its seed gives")
+		}
+		if err := g.ReverseFinish(r2); err != nil {
+			return nil, err
+		}
+	}
+	if rec.BaseSent == 2 {
+		m2, err := g.BaseRespond(m1)
+		if err != nil {
+			return nil, err
+		}
+		if Sum(m2) != rec.Base[1] {
+			return nil, fault(circuit.Garbler, -1, "base OT", "its base OT answer is not the one its seed gives")
+		}
+		if err := e.BaseFinish(m2); err != nil {
+			return nil, err
 		}
 	}
 

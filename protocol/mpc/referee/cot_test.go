@@ -440,7 +440,9 @@ func TestT8CorrelatedMalformed(t *testing.T) {
 // reverse setup again, takes the kept reverse request, requests again
 // and opens the kept commitment again, byte for byte; the try then
 // finishes with the plaintext referee's announcements, and the next try
-// goes on the rebuilt machines. ResumeChecked* refuse such a game.
+// goes on the rebuilt machines. ResumeChecked* refuse such a game. The
+// resumed garbler gives the reverse request ahead (once garbled) or
+// between tries that the original one gives.
 func TestT8ResumeCorrelatedTry(t *testing.T) {
 	for _, scheme := range []gc.Scheme{gc.HalfGates, gc.ThreeHalves} {
 		for sent := 0; sent <= 4; sent++ {
@@ -521,6 +523,23 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 			if sent >= 4 {
 				if _, again := g2.Again(); again == nil || again.Digests() != gb.Digests() {
 					t.Fatalf("sent %d: the garbling is not made again", sent)
+				}
+			}
+			// The reverse request sent ahead (with the garbling) or between
+			// tries is the same from the resumed garbler.
+			switch ahead, err := g2.ReverseRequestAhead(); {
+			case sent >= 4:
+				want, werr := gm.g.ReverseRequestAhead()
+				if err != nil || werr != nil || !bytes.Equal(ahead, want) {
+					t.Fatalf("sent %d: the reverse request ahead of the resumed garbler differs (%v, %v)", sent, err, werr)
+				}
+			case sent >= 2:
+				if !errors.Is(err, ErrState) {
+					t.Fatalf("sent %d: a reverse request ahead before the garbling: %v", sent, err)
+				}
+			default:
+				if err != nil || !bytes.Equal(ahead, rev) {
+					t.Fatalf("sent %d: the reverse request between tries differs (%v)", sent, err)
 				}
 			}
 			if sent < 4 {

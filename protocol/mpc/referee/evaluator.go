@@ -49,7 +49,11 @@ type Evaluator struct {
 	// the next or current try.
 	revSend *ot.Sender
 	revDone bool
-	rev     *evaluatorReverse
+	// revFrom is the digest of the garbler's reverse setup message,
+	// revAnswer the answer to it.
+	revFrom   Digest
+	revAnswer []byte
+	rev       *evaluatorReverse
 }
 
 // evaluatorTry is the try under way.

@@ -79,11 +79,13 @@ type Garbler struct {
 	// The reverse extension of a game of the correlated input OTs
 	// (MPC-D28): the garbler is its receiver; revStart is its setup
 	// message, revDone set once the evaluator answered it, rev the
-	// reverse OTs of the next or current try.
+	// reverse OTs of the next or current try, revAhead those of the try
+	// after the one under way (ReverseRequestAhead).
 	revRecv  *ot.Receiver
 	revStart []byte
 	revDone  bool
 	rev      *garblerReverse
+	revAhead *garblerReverse
 	// cheatReverse (tests only) changes the garbler's reverse choices of
 	// a try (garbling i's bits at i·128), cheatIgnoreCheck makes it go on
 	// when its own check then refuses the evaluator's request, and

@@ -8,14 +8,18 @@ package referee
 // evaluator's signed request, which the evaluator recomputes in every
 // opened garbling and a judge from a certificate.
 //
-// Per game, after the base OTs of the forward extension:
+// Per game, before, with or after the base OTs of the forward extension
+// (each message depends on its sender's seed and the message it answers
+// alone; a session sends ReverseStart with the garbler's seed
+// commitment and ReverseRespond with the evaluator's BaseStart):
 //
 //	G → E  ReverseStart     the base OTs of the reverse extension (G its
 //	                        receiver, E its sender), Chou–Orlandi
 //	E → G  ReverseRespond   E's answer; G: ReverseFinish
 //
 // Per try τ, before the evaluator's request (G may send it as soon as
-// try τ − 1 is complete: it depends on its seed and τ alone):
+// it has garbled try τ − 1, ReverseRequestAhead: it depends on its seed
+// and τ alone):
 //
 //	G → E  ReverseRequest   a random-OT request of λ·128 OTs of the
 //	                        reverse extension, choices the bits of
@@ -187,9 +191,10 @@ func forEachGarbling(n int, f func(i int) error) error {
 // ReverseStart returns the garbler's first message of the reverse
 // extension of a game of the correlated input OTs (MPC-D28): the start
 // of its base OTs, which the garbler runs as their sender. It depends on
-// the garbler's seed alone (a session may send it with the answer to
-// the evaluator's base OT message), and the same bytes come again if it
-// is called again.
+// the garbler's seed alone, so a session may send it first (with the
+// garbler's seed commitment, before the forward base OTs) or with the
+// answer to the evaluator's base OT message; the same bytes come again
+// if it is called again.
 func (g *Garbler) ReverseStart() ([]byte, error) {
 	if !g.cfg.correlated() {
 		return nil, fmt.Errorf("%w: no reverse extension in a game of the %v input OTs", ErrState, g.cfg.InputOT)
@@ -207,31 +212,44 @@ func (g *Garbler) ReverseStart() ([]byte, error) {
 	return append([]byte(nil), g.revStart...), nil
 }
 
-// ReverseRespond takes the garbler's [Garbler.ReverseStart], after the
-// forward base OTs are done, and returns the evaluator's answer, which
-// completes the evaluator's side of the reverse extension. A malformed
-// message (ErrMessage) leaves the machine as it was.
+// ReverseRespond takes the garbler's [Garbler.ReverseStart] and returns
+// the evaluator's answer, which completes the evaluator's side of the
+// reverse extension. It may come at any point of the setup: right after
+// [NewEvaluator] (a session sends the answer with the evaluator's
+// [Evaluator.BaseStart], the garbler then calls [Garbler.ReverseFinish]
+// and [Garbler.BaseRespond]), or after the forward base OTs are done;
+// the answer depends on the evaluator's seed and msg alone, and the
+// same message again (a resumed machine already answered it) gives the
+// same answer. A malformed message (ErrMessage) leaves the machine as it
+// was.
 func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 	if !e.cfg.correlated() {
 		return nil, fmt.Errorf("%w: no reverse extension in a game of the %v input OTs", ErrState, e.cfg.InputOT)
 	}
-	if err := e.check(phaseReady); err != nil {
-		return nil, err
+	switch {
+	case e.phase == phaseFailed:
+		return nil, e.failed
+	case e.phase != phaseBase && e.phase != phaseReady:
+		return nil, fmt.Errorf("%w: evaluator in phase %d: the reverse setup is part of the setup", ErrState, e.phase)
 	}
 	if e.revDone {
+		if e.revAnswer != nil && Sum(msg) == e.revFrom {
+			return append([]byte(nil), e.revAnswer...), nil
+		}
 		return nil, fmt.Errorf("%w: the reverse base OTs are done", ErrState)
 	}
 	reply, err := e.revSend.BaseRespond(msg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
 	}
-	e.revDone = true
-	return reply, nil
+	e.revDone, e.revFrom, e.revAnswer = true, Sum(msg), reply
+	return append([]byte(nil), reply...), nil
 }
 
-// ReverseFinish takes the evaluator's [Evaluator.ReverseRespond]: the
-// garbler can then make reverse requests. A malformed message
-// (ErrMessage) leaves the machine as it was.
+// ReverseFinish takes the evaluator's [Evaluator.ReverseRespond], before
+// or after [Garbler.BaseRespond]: once both are done the garbler can
+// make reverse requests. A malformed message (ErrMessage) leaves the
+// machine as it was.
 func (g *Garbler) ReverseFinish(msg []byte) error {
 	if !g.cfg.correlated() || g.revStart == nil || g.revDone {
 		return fmt.Errorf("%w: the reverse base OTs are not started or already finished", ErrState)
@@ -266,9 +284,11 @@ type garblerReverse struct {
 // of a game of the correlated input OTs (MPC-D28): a random-OT request of
 // λ·128 OTs of the reverse extension whose choices are the bits of the
 // try's Δ_0 ‖ … ‖ Δ_{λ−1}. It depends on the garbler's seed and the try
-// alone, so a session sends it as soon as the previous try is complete;
-// the evaluator takes it ([Evaluator.TakeReverse]) before its request.
-// Called again for the same try it returns the same bytes.
+// alone, so a session sends it as soon as the previous try is complete
+// (or ahead of that, [Garbler.ReverseRequestAhead]); the evaluator takes
+// it ([Evaluator.TakeReverse]) before its request. Called again for the
+// same try it returns the same bytes, and so does a garbler resumed from
+// the same record.
 func (g *Garbler) ReverseRequest() ([]byte, error) {
 	if err := g.check(phaseReady); err != nil {
 		return nil, err
@@ -280,6 +300,59 @@ func (g *Garbler) ReverseRequest() ([]byte, error) {
 	if r := g.rev; r != nil && r.try == try {
 		return append([]byte(nil), r.msg...), nil
 	}
+	if r := g.revAhead; r != nil && r.try == try {
+		g.rev, g.revAhead = r, nil
+		return append([]byte(nil), r.msg...), nil
+	}
+	r, err := g.makeReverse(try)
+	if err != nil {
+		return nil, err
+	}
+	g.rev = r
+	return append([]byte(nil), r.msg...), nil
+}
+
+// ReverseRequestAhead returns the reverse request of the try after the
+// one under way, once the garbler has made the garbling of that try and
+// waits for its outputs (MPC-D28): a session attaches it to the garbling
+// message, so that the evaluator has it as soon as the try is over
+// (it calls [Evaluator.TakeReverse] only after applying the outputs, and
+// only if play goes on; if it ends, the request is never used and the
+// record keeps nothing of it). The bytes are those [Garbler.ReverseRequest]
+// returns in the next try (they depend on the garbler's seed and the try
+// alone), and those a garbler resumed in the same phase returns. Between
+// tries it is ReverseRequest.
+func (g *Garbler) ReverseRequestAhead() ([]byte, error) {
+	if g.phase == phaseFailed {
+		return nil, g.failed
+	}
+	if g.phase == phaseReady {
+		return g.ReverseRequest()
+	}
+	if g.phase != phaseWaiting {
+		return nil, fmt.Errorf("%w: garbler in phase %d: the reverse request ahead comes once the try's garbling is made", ErrState, g.phase)
+	}
+	if !g.cfg.correlated() || !g.revDone {
+		return nil, fmt.Errorf("%w: no reverse extension ready", ErrState)
+	}
+	try := g.pub.Try + 1
+	if r := g.revAhead; r != nil && r.try == try {
+		return append([]byte(nil), r.msg...), nil
+	}
+	if r := g.rev; r == nil || r.try != g.pub.Try {
+		return nil, fmt.Errorf("%w: the reverse request of try %d was not made", ErrState, g.pub.Try)
+	}
+	r, err := g.makeReverse(try)
+	if err != nil {
+		return nil, err
+	}
+	g.revAhead = r
+	return append([]byte(nil), r.msg...), nil
+}
+
+// makeReverse makes the reverse request of try, the next batch of the
+// reverse extension, and the garbler's keys of it.
+func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 	seeds := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())[g.cfg.depth()]
 	r := &garblerReverse{try: try, deltas: make([]gc.Label, len(seeds)), keys: make([][]ot.Key, len(seeds))}
 	choices := make([]bool, 0, len(seeds)*ot.Kappa)
@@ -306,8 +379,7 @@ func (g *Garbler) ReverseRequest() ([]byte, error) {
 		r.keys[i] = keys[i*ot.Kappa : (i+1)*ot.Kappa]
 	}
 	r.msg = append(cotMsgHeader(kindReverse, try), req...)
-	g.rev = r
-	return append([]byte(nil), r.msg...), nil
+	return r, nil
 }
 
 // evaluatorReverse is the evaluator's side of the reverse OTs of a try:

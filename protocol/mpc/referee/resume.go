@@ -90,22 +90,7 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	if err != nil {
 		return nil, err
 	}
-	if rec.BaseSent < 1 {
-		return g, nil
-	}
-	if rec.BaseSent == 2 {
-		if Sum(baseStart) != rec.Base[0] {
-			return nil, fmt.Errorf("%w: the evaluator's base OT message kept is not the one recorded", ErrRecord)
-		}
-		m2, err := g.BaseRespond(baseStart)
-		if err != nil {
-			return nil, err
-		}
-		if Sum(m2) != rec.Base[1] {
-			return nil, fmt.Errorf("%w: the base OT answer made again differs from the record", ErrRecord)
-		}
-		g.again.baseAnswer = m2
-	}
+	// The reverse setup (MPC-D28) may have come before the base OTs.
 	if cfg.correlated() && rec.ReverseSent >= 1 {
 		r1, err := g.ReverseStart()
 		if err != nil {
@@ -124,6 +109,22 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 			}
 		}
 	}
+	if rec.BaseSent < 2 {
+		// The base OTs are not answered: the garbler answers the
+		// evaluator's message when it comes (again).
+		return g, nil
+	}
+	if Sum(baseStart) != rec.Base[0] {
+		return nil, fmt.Errorf("%w: the evaluator's base OT message kept is not the one recorded", ErrRecord)
+	}
+	m2, err := g.BaseRespond(baseStart)
+	if err != nil {
+		return nil, err
+	}
+	if Sum(m2) != rec.Base[1] {
+		return nil, fmt.Errorf("%w: the base OT answer made again differs from the record", ErrRecord)
+	}
+	g.again.baseAnswer = m2
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
 		return nil, err
@@ -349,6 +350,21 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	if err != nil {
 		return nil, err
 	}
+	// The reverse setup (MPC-D28) may have come before the base OTs: its
+	// answer goes with the evaluator's BaseStart.
+	if cfg.correlated() && rec.ReverseSent >= 1 {
+		if Sum(reverseStart) != rec.Reverse[0] {
+			return nil, fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
+		}
+		r2, err := e.ReverseRespond(reverseStart)
+		if err != nil {
+			return nil, err
+		}
+		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
+			return nil, fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
+		}
+		e.again.reverseAnswer = r2
+	}
 	if rec.BaseSent < 1 {
 		return e, nil
 	}
@@ -368,19 +384,6 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	}
 	if err := e.BaseFinish(baseRespond); err != nil {
 		return nil, err
-	}
-	if cfg.correlated() && rec.ReverseSent >= 1 {
-		if Sum(reverseStart) != rec.Reverse[0] {
-			return nil, fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
-		}
-		r2, err := e.ReverseRespond(reverseStart)
-		if err != nil {
-			return nil, err
-		}
-		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
-			return nil, fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
-		}
-		e.again.reverseAnswer = r2
 	}
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
