@@ -22,6 +22,27 @@ func PhantomTamper(body any, i int, f func([]byte) []byte) any {
 	case PhantomGarblingBody:
 		b.bulk = change(b.bulk)
 		b.Tables, b.Labels, b.Reply = referee.Sum(b.bulk[0]), referee.Sum(b.bulk[1]), referee.Sum(b.bulk[2])
+		if len(b.bulk) > 3 {
+			b.Reverse = referee.Sum(b.bulk[3])
+		}
+		return b
+	case PhantomCommitBody:
+		b.bulk = change(b.bulk)
+		b.ReverseBase = referee.Sum(b.bulk[0])
+		return b
+	case PhantomSetupBody:
+		b.bulk = change(b.bulk)
+		b.Base = referee.Sum(b.bulk[0])
+		if len(b.bulk) > 1 {
+			b.ReverseBase = referee.Sum(b.bulk[1])
+		}
+		return b
+	case PhantomBaseBody:
+		b.bulk = change(b.bulk)
+		b.Base = referee.Sum(b.bulk[0])
+		if len(b.bulk) > 1 {
+			b.Reverse = referee.Sum(b.bulk[1])
+		}
 		return b
 	case PhantomOutputsBody:
 		b.bulk = change(b.bulk)

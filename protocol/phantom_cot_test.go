@@ -1,8 +1,10 @@
 package protocol_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/referee"
@@ -68,4 +70,139 @@ func TestT8InputOTInTheInvitation(t *testing.T) {
 	if _, err := b.Options(); err == nil {
 		t.Error("an invitation body with input_ot and no λ accepted")
 	}
+}
+
+// TestT8PhantomCheckedGameCorrelatedOT is TestT8PhantomCheckedGame with
+// the correlated input OTs (MPC-D28): two honest programs play a whole
+// game with λ = 4 over libp2p, the reverse extension's setup riding on
+// the seed commitment and the evaluator's setup and the reverse requests
+// on the base and on every garbling; nobody is accused, the record holds
+// the reverse digests, and Verify (whose audit replays the reverse
+// extension) finds it clean. In the pass without the race detector.
+func TestT8PhantomCheckedGameCorrelatedOT(t *testing.T) {
+	if phantomRace {
+		t.Skip("a whole checked game: in the pass without the race detector")
+	}
+	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 0, nil, nil)
+	if out := h.Outcome(); out == nil || out.Violation != nil {
+		t.Fatalf("outcome %+v, want an honest end", out)
+	}
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReverseDigests(t, tr)
+	if rep := protocol.Verify(tr); rep.Violation != nil {
+		t.Errorf("Verify finds %v in an honest game of the correlated input OTs", rep.Violation)
+	}
+}
+
+// checkReverseDigests checks that a record of a game of the correlated
+// input OTs holds the reverse extension's digests where MPC-D28 puts
+// them: on the commit, the setup, the base and every garbling.
+func checkReverseDigests(t *testing.T, tr *protocol.Transcript) {
+	t.Helper()
+	kinds := map[protocol.Kind]int{}
+	for _, m := range tr.Messages {
+		kinds[m.Kind]++
+		want := ""
+		switch m.Kind {
+		case protocol.KindPhantomCommit, protocol.KindPhantomSetup:
+			want = `"reverse_base":"`
+		case protocol.KindPhantomBase, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling:
+			want = `"reverse":"`
+		}
+		if want != "" && !strings.Contains(string(m.Body), want) {
+			t.Errorf("%s message %d without %s: %s", m.Kind, m.Seq, want, m.Body)
+		}
+	}
+	if kinds[protocol.KindPhantomCommitment] == 0 || kinds[protocol.KindPhantomCommitment] != kinds[protocol.KindPhantomChoice] ||
+		kinds[protocol.KindPhantomOutputs] != kinds[protocol.KindPhantomChoice] {
+		t.Errorf("messages of the record: %v", kinds)
+	}
+	t.Logf("%d checked tries", kinds[protocol.KindPhantomChoice])
+}
+
+// passBot passes at every try of Phantom Go, and scores as bot.Random: a
+// game of it against itself is two tries long.
+type passBot struct{ *bot.Random }
+
+func (b passBot) Choose(v protocol.View) protocol.Action {
+	if vv, ok := v.Variant.(protocol.PhantomNetView); ok && vv.Stage == protocol.PhantomStagePlay {
+		if vv.MyTry {
+			return protocol.Play{Point: engine.Pass}
+		}
+		return nil
+	}
+	return b.Random.Choose(v)
+}
+
+// TestT8PhantomReverseTakenAfterTheOutputs (MPC-D28): the reverse request
+// of try t+1 rides on the garbling of try t, and the evaluator's program
+// takes it only once try t's outputs are sent and the game goes on, never
+// on arrival. A garbler's program sends a reverse request that fails the
+// reverse extension's check (a byte of it flipped, its digest signed):
+//   - with the base (try 0's) or the first garbling (try 1's, in a game
+//     of two passes): the evaluator's program sends the outputs, then
+//     accuses at its next turn; the record holds the bad request's digest,
+//     so the audit names the garbler ("reverse OT request"), on the
+//     honest machine and in Verify. Had it accused on arrival, in place
+//     of the outputs, the record would hold no digest of it and the audit
+//     would blame the evaluator (T-14);
+//   - with the last garbling (try 2's, a try that never comes: the game
+//     ended with two passes): never taken, nobody accused, Verify clean.
+func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
+	o := correlatedOptions(engine.RulesCommon)
+	bad := func(i int) func(body any) any {
+		return func(body any) any { return protocol.PhantomTamper(body, i, flipByte(11+200)) }
+	}
+	play := func(rewrite func(*protocol.Config)) *protocol.Game {
+		return playPhantomBots(t, o, 0, rewrite, [2]bot.Player{passBot{shortBot(11)}, passBot{shortBot(12)}})
+	}
+	for _, tt := range []struct {
+		name    string
+		rewrite func(*protocol.Config)
+	}{
+		{"base", phantomRewrite(1, bad(1), protocol.KindPhantomBase)},
+		{"first garbling", phantomRewrite(1, bad(3), protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := play(tt.rewrite)
+			checkPhantomCaught(t, h, "T-8", "reverse OT request")
+			tr, err := protocol.LoadTranscript(h.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			accused := false
+			for _, m := range tr.Messages {
+				if m.Kind == protocol.KindPhantomAccuse {
+					accused = m.From == protocol.Invitee
+				}
+				if m.Kind == protocol.KindPhantomOutputs && accused {
+					t.Error("outputs after the accusation")
+				}
+			}
+			if !accused {
+				t.Error("the evaluator's program did not accuse")
+			}
+		})
+	}
+	t.Run("last garbling", func(t *testing.T) {
+		h := play(phantomRewrite(2, bad(3), protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling))
+		if out := h.Outcome(); out == nil || out.Violation != nil {
+			t.Fatalf("outcome %+v, want an honest end", out)
+		}
+		tr, err := protocol.LoadTranscript(h.RecordPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range tr.Messages {
+			if m.Kind == protocol.KindPhantomAccuse {
+				t.Errorf("an accusation: %s", m.Body)
+			}
+		}
+		if rep := protocol.Verify(tr); rep.Violation != nil {
+			t.Errorf("Verify finds %v", rep.Violation)
+		}
+	})
 }

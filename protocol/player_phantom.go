@@ -30,6 +30,21 @@ type phantomPlayer struct {
 	// base is the other party's setup message, kept to rebuild the
 	// machine after a restart.
 	base []byte
+	// reverseBase is, in a game of the correlated input OTs (MPC-D28),
+	// the other party's setup message of the reverse extension (the
+	// garbler's start for the evaluator, the evaluator's answer for the
+	// garbler), kept as base is; reverseAnswer the evaluator's own
+	// answer, made when the start came and sent with its setup;
+	// reverseFinished that the garbler took the answer.
+	reverseBase, reverseAnswer []byte
+	reverseFinished            bool
+	// reverse is the evaluator's reverse request of the next try (or of
+	// the try under way), received with the garbler's base or garbling:
+	// taken (Evaluator.TakeReverse) only once the record holds it, that
+	// is once the try before is complete and the game goes on, never on
+	// arrival (MPC-D28: a bad one found earlier would be accused with no
+	// digest of it in the record, and the audit would blame the accuser).
+	reverse []byte
 	// request is the evaluator's request of the try under way, received
 	// (garbler); it is kept until the try's outputs come, which show
 	// that the evaluator has the garbling: until then the garbling may
@@ -175,6 +190,37 @@ func (p *phantomPlayer) myTry(h *phantomRules) bool {
 	return false
 }
 
+// correlated reports whether the game's input OTs are the correlated ones
+// (MPC-D28).
+func (p *phantomPlayer) correlated() bool {
+	return p.opts.InputOT == engine.InputOTCorrelated && p.opts.Lambda > 1
+}
+
+// takeReverse has the evaluator take the reverse request of the try under
+// way, which the record holds (MPC-D28): at its turn to start the try,
+// after the outputs of the try before. A request that fails the check,
+// or is malformed, is caught (the audit names the garbler, "reverse OT
+// request"); taking it again is a no-op.
+func (p *phantomPlayer) takeReverse(h *phantomRules) error {
+	if !p.correlated() || p.e == nil || p.caught != "" {
+		return nil
+	}
+	if tr, sent := h.current(); sent != 0 || tr.Reverse == (referee.Digest{}) {
+		return nil
+	}
+	if p.reverse == nil {
+		return errors.New("protocol: the phantom reverse request under way is lost")
+	}
+	err := p.e.TakeReverse(p.reverse)
+	if errors.Is(err, referee.ErrDeviation) || errors.Is(err, referee.ErrMessage) {
+		// Its digest is in the record: the audit finds it is not what
+		// the garbler's seed gives.
+		p.caught = fmt.Sprintf("the garbler's reverse OT request of try %d: %v", h.pub.Try, err)
+		return nil
+	}
+	return err
+}
+
 func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	h := p.rules(m)
 	if h == nil {
@@ -249,6 +295,12 @@ func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (
 	if p.e == nil {
 		return "", nil, errPhantomLost
 	}
+	if err := p.takeReverse(h); err != nil {
+		return "", nil, err
+	}
+	if p.caught != "" {
+		return "", nil, fmt.Errorf("%w: the other program was caught: %s", ErrNotNow, p.caught)
+	}
 	req, err := p.e.Request(try)
 	if err != nil {
 		return "", nil, err
@@ -272,8 +324,18 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 		return "", nil, err
 	}
 	d := gb.Digests()
-	return kind, PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
-		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}, nil
+	b := PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
+	if p.correlated() {
+		// The next try's reverse request rides on this garbling
+		// (MPC-D28): it depends on the garbler's seed and the try alone.
+		rev, err := p.g.ReverseRequestAhead()
+		if err != nil {
+			return "", nil, err
+		}
+		b.Reverse, b.bulk = referee.Sum(rev), append(b.bulk, rev)
+	}
+	return kind, b, nil
 }
 
 // reveal returns the player's reveal: its seed's opening and its tries;
@@ -292,6 +354,19 @@ func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
 		vs = append(vs, t.Vertex(size))
 	}
 	return kind, PhantomRevealBody{Seed: *p.opening, Tries: vs}, true, nil
+}
+
+// newEvaluator draws the evaluator's seed and makes its machine: at its
+// setup, or in a game of the correlated input OTs (MPC-D28) when the
+// garbler's start of the reverse base OTs comes, which it answers at
+// once (an answer it cannot make is the garbler's fault, T-10).
+func (p *phantomPlayer) newEvaluator(cfg referee.Config) error {
+	if _, err := p.newSeed(cfg); err != nil {
+		return err
+	}
+	var err error
+	p.e, err = referee.NewEvaluator(cfg, p.seed())
+	return err
 }
 
 // newSeed draws the player's seed and commits to it.
@@ -322,6 +397,13 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if from != me || len(kinds) == 0 {
 		return "", nil, false, nil
 	}
+	if me == phantomEvaluator && h.stage() == PhantomStagePlay {
+		// The try's reverse request, now that the record holds it
+		// (MPC-D28): what is wrong in it is accused at once.
+		if err := p.takeReverse(h); err != nil {
+			return "", nil, false, err
+		}
+	}
 	if p.caught != "" && slices.Contains(kinds, KindPhantomAccuse) {
 		return p.reveal(KindPhantomAccuse)
 	}
@@ -335,13 +417,31 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
 			return "", nil, false, err
 		}
-		return KindPhantomCommit, PhantomCommitBody{Commitment: c}, true, nil
-	case KindPhantomSetup:
-		c, err := p.newSeed(cfg)
-		if err != nil {
-			return "", nil, false, err
+		b := PhantomCommitBody{Commitment: c}
+		if p.correlated() {
+			// The reverse extension's base OTs start with the seed
+			// commitment (MPC-D28).
+			rs, err := p.g.ReverseStart()
+			if err != nil {
+				return "", nil, false, err
+			}
+			b.ReverseBase, b.bulk = referee.Sum(rs), [][]byte{rs}
 		}
-		if p.e, err = referee.NewEvaluator(cfg, p.seed()); err != nil {
+		return KindPhantomCommit, b, true, nil
+	case KindPhantomSetup:
+		var c commit.Commitment
+		var err error
+		if p.correlated() {
+			// The machine was made when the garbler's commitment came,
+			// with its reverse base OTs (receiveBulk).
+			if p.e == nil || p.opening == nil || p.reverseAnswer == nil {
+				return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
+			}
+			c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(partyOf(p.me)), 0, *p.opening)
+		} else if c, err = p.newSeed(cfg); err == nil {
+			p.e, err = referee.NewEvaluator(cfg, p.seed())
+		}
+		if err != nil {
 			return "", nil, false, err
 		}
 		m1, err := p.e.BaseStart()
@@ -349,7 +449,11 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			return "", nil, false, err
 		}
 		p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
-		return KindPhantomSetup, PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}, true, nil
+		b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
+		if p.correlated() {
+			b.ReverseBase, b.bulk = referee.Sum(p.reverseAnswer), append(b.bulk, p.reverseAnswer)
+		}
+		return KindPhantomSetup, b, true, nil
 	case KindPhantomBase:
 		if p.g == nil {
 			return "", nil, false, errPhantomLost
@@ -359,7 +463,24 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
 			return p.reveal(KindPhantomAccuse)
 		}
-		return KindPhantomBase, PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}, true, nil
+		b := PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
+		if p.correlated() {
+			// The evaluator's answer to the reverse base OTs, then try
+			// 0's reverse request (MPC-D28).
+			if !p.reverseFinished {
+				if err := p.g.ReverseFinish(p.reverseBase); err != nil {
+					p.caught = fmt.Sprintf("the evaluator's reverse base OT answer: %v", err)
+					return p.reveal(KindPhantomAccuse)
+				}
+				p.reverseFinished = true
+			}
+			rev, err := p.g.ReverseRequest()
+			if err != nil {
+				return "", nil, false, err
+			}
+			b.Reverse, b.bulk = referee.Sum(rev), append(b.bulk, rev)
+		}
+		return KindPhantomBase, b, true, nil
 	case KindPhantomRequest:
 		k, b, err := p.request1(h, KindPhantomRequest, engine.NoPoint)
 		return k, b, err == nil, err

@@ -18,9 +18,27 @@ type phantomCheat interface {
 	cheat(p *phantomPlayer, h *phantomRules) error
 }
 
-// phantomAttachments is how many attachments each kind carries.
+// phantomAttachments is how many attachments each kind carries in a game
+// of the game's one OT extension (MPC-D18).
 var phantomAttachments = map[Kind]int{KindPhantomSetup: 1, KindPhantomBase: 1, KindPhantomTry: 1, KindPhantomRequest: 1,
 	KindPhantomTryGarbling: 3, KindPhantomGarbling: 3, KindPhantomOutputs: 1, KindPhantomCommitment: 2, KindPhantomChoice: 1}
+
+// phantomReverseAttachments are the kinds that carry one more attachment
+// in a game of the correlated input OTs (MPC-D28), the last one: the
+// reverse extension's setup (commit, setup) or a reverse request (base:
+// try 0's; a garbling: the next try's).
+var phantomReverseAttachments = map[Kind]bool{KindPhantomCommit: true, KindPhantomSetup: true, KindPhantomBase: true,
+	KindPhantomTryGarbling: true, KindPhantomGarbling: true}
+
+// phantomAttachmentCount is how many attachments a message of kind
+// carries in a game whose input OTs are correlated or not.
+func phantomAttachmentCount(kind Kind, correlated bool) int {
+	n := phantomAttachments[kind]
+	if correlated && phantomReverseAttachments[kind] {
+		n++
+	}
+	return n
+}
 
 // receiveBulk takes a message of the other program with its attachments
 // (already applied to the machine): it checks the attachments against the
@@ -32,14 +50,14 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	if h == nil {
 		return nil
 	}
-	want := phantomAttachments[msg.Kind]
+	want := phantomAttachmentCount(msg.Kind, h.correlated())
 	if len(bulk) != want {
 		return violation(msg.From, msg.Seq, "T-10", "%s message with %d attachments, want %d", msg.Kind, len(bulk), want)
 	}
 	if want == 0 {
 		return nil
 	}
-	for i, d := range phantomDigests(msg) {
+	for i, d := range phantomDigests(msg, h.correlated()) {
 		if referee.Sum(bulk[i]) != d {
 			return violation(msg.From, msg.Seq, "T-10", "attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
@@ -48,6 +66,21 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	defer p.mu.Unlock()
 	if err := p.ensure(m, h); err != nil {
 		return err
+	}
+	if msg.Kind == KindPhantomCommit && p.correlated() && p.caught == "" && p.e == nil {
+		// The garbler's start of the reverse base OTs (MPC-D28): the
+		// evaluator draws its seed and answers it now, with its setup
+		// to come. A start it cannot answer is the garbler's fault.
+		p.reverseBase = bulk[0]
+		if err := p.newEvaluator(h.config()); err != nil {
+			return err
+		}
+		answer, err := p.e.ReverseRespond(bulk[0])
+		if err != nil {
+			return violation(msg.From, msg.Seq, "T-10", "the garbler's reverse base OT message: %v", err)
+		}
+		p.reverseAnswer = answer
+		return nil
 	}
 	if p.caught != "" || p.e == nil && p.g == nil {
 		return nil // caught already, or the state is lost (auto says so)
@@ -59,8 +92,15 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	switch msg.Kind {
 	case KindPhantomSetup:
 		p.base = bulk[0]
+		if h.correlated() {
+			p.reverseBase = bulk[1]
+		}
 	case KindPhantomBase:
 		p.base = bulk[0]
+		if h.correlated() {
+			// Try 0's reverse request: taken at the evaluator's turn.
+			p.reverse = bulk[1]
+		}
 		if err := p.e.BaseFinish(bulk[0]); err != nil {
 			return catch(fmt.Errorf("the garbler's base OT answer: %w", err))
 		}
@@ -94,6 +134,11 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		p.choice = bulk[0]
 	case KindPhantomTryGarbling, KindPhantomGarbling:
 		try := h.pub.Try
+		if h.correlated() {
+			// The next try's reverse request: kept, never taken now
+			// (takeReverse, after this try's outputs).
+			p.reverse = bulk[3]
+		}
 		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 		if err != nil {
 			if c := p.e.Certificate(); c != nil && certificateFits(c) {
@@ -116,6 +161,14 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 		if err := p.tell(b.Try, a); err != nil {
 			return catch(err)
+		}
+		if p.correlated() && p.g.Ready() {
+			// The reverse request sent ahead with the garbling is now
+			// the try's (MPC-D28): the garbler's checks of the coming
+			// request use its keys.
+			// (An error here is this machine's, not the other's: it
+			// shows again at the commitment.)
+			_, _ = p.g.ReverseRequest()
 		}
 		if h.m.Options.Lambda > 1 && p.g.Ready() {
 			// The λ garblings of the next try, before its request comes,
@@ -157,15 +210,28 @@ func (p *phantomPlayer) checkLate(m *Machine) error {
 // phantomDigests returns the digests of the attachments a message of
 // Phantom Go signs, in the order they travel (none for the kinds without
 // attachments).
-func phantomDigests(msg *Message) []referee.Digest {
+func phantomDigests(msg *Message, correlated bool) []referee.Digest {
 	switch msg.Kind {
+	case KindPhantomCommit:
+		var b PhantomCommitBody
+		decodeBody(msg.Body, &b)
+		if correlated {
+			return []referee.Digest{b.ReverseBase}
+		}
+		return nil
 	case KindPhantomSetup:
 		var b PhantomSetupBody
 		decodeBody(msg.Body, &b)
+		if correlated {
+			return []referee.Digest{b.Base, b.ReverseBase}
+		}
 		return []referee.Digest{b.Base}
 	case KindPhantomBase:
 		var b PhantomBaseBody
 		decodeBody(msg.Body, &b)
+		if correlated {
+			return []referee.Digest{b.Base, b.Reverse}
+		}
 		return []referee.Digest{b.Base}
 	case KindPhantomTry, KindPhantomRequest:
 		var b PhantomRequestBody
@@ -174,6 +240,9 @@ func phantomDigests(msg *Message) []referee.Digest {
 	case KindPhantomTryGarbling, KindPhantomGarbling:
 		var b PhantomGarblingBody
 		decodeBody(msg.Body, &b)
+		if correlated {
+			return []referee.Digest{b.Tables, b.Labels, b.Reply, b.Reverse}
+		}
 		return []referee.Digest{b.Tables, b.Labels, b.Reply}
 	case KindPhantomOutputs:
 		var b PhantomOutputsBody
@@ -199,7 +268,7 @@ func phantomDigests(msg *Message) []referee.Digest {
 // under way).
 func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte, error) {
 	h := p.rules(m)
-	if h == nil || msg.From != me || phantomAttachments[msg.Kind] == 0 {
+	if h == nil || msg.From != me || phantomAttachmentCount(msg.Kind, h.correlated()) == 0 {
 		return nil, nil
 	}
 	p.mu.Lock()
@@ -208,12 +277,27 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 		return nil, err
 	}
 	var bulk [][]byte
+	// reverse is the last attachment of a game of the correlated input
+	// OTs (MPC-D28), made again: nil when it cannot be.
+	var reverse []byte
 	switch msg.Kind {
+	case KindPhantomCommit:
+		if p.g != nil {
+			if start, _ := p.g.AgainReverse(); start != nil {
+				bulk = [][]byte{start}
+			} else if start, err := p.g.ReverseStart(); err == nil {
+				bulk = [][]byte{start}
+			}
+		}
 	case KindPhantomSetup, KindPhantomTry, KindPhantomRequest:
 		if p.e != nil {
 			base, req := p.e.Again()
 			if msg.Kind == KindPhantomSetup {
 				req = base
+				reverse = p.reverseAnswer
+				if reverse == nil {
+					reverse = p.e.AgainReverse()
+				}
 			}
 			if req != nil {
 				bulk = [][]byte{req}
@@ -225,8 +309,16 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 			switch {
 			case msg.Kind == KindPhantomBase && base != nil:
 				bulk = [][]byte{base}
+				if _, rev := p.g.AgainReverse(); rev != nil {
+					reverse = rev
+				} else if rev, err := p.g.ReverseRequest(); err == nil {
+					reverse = rev
+				}
 			case msg.Kind != KindPhantomBase && gb != nil:
 				bulk = [][]byte{gb.Tables, gb.Labels, gb.Reply}
+				if rev, err := p.g.ReverseRequestAhead(); err == nil {
+					reverse = rev
+				}
 			}
 		}
 	case KindPhantomOutputs:
@@ -244,7 +336,14 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 			bulk = [][]byte{p.e.AgainChoice()}
 		}
 	}
-	digests := phantomDigests(msg)
+	if h.correlated() && phantomReverseAttachments[msg.Kind] && msg.Kind != KindPhantomCommit && bulk != nil {
+		if reverse == nil {
+			bulk = nil
+		} else {
+			bulk = append(bulk, reverse)
+		}
+	}
+	digests := phantomDigests(msg, h.correlated())
 	if len(bulk) != len(digests) {
 		return nil, fmt.Errorf("protocol: the attachments of %s message %d cannot be made again", msg.Kind, msg.Seq)
 	}

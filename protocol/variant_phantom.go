@@ -18,13 +18,18 @@ import (
 // garbler of the secure referee, the invitee the evaluator, whatever their
 // colours.
 const (
-	// KindPhantomCommit: the garbler's commitment to its seed (T-8).
+	// KindPhantomCommit: the garbler's commitment to its seed (T-8); in
+	// a game of the correlated input OTs (MPC-D28) also the start of the
+	// reverse extension's base OTs (one attachment, none otherwise).
 	KindPhantomCommit Kind = "phantom-commit"
 	// KindPhantomSetup: the evaluator's commitment to its seed and the
-	// start of the base OTs (one attachment).
+	// start of the base OTs (one attachment); in a game of the
+	// correlated input OTs also its answer to the reverse base OTs (a
+	// second attachment).
 	KindPhantomSetup Kind = "phantom-setup"
 	// KindPhantomBase: the garbler's answer to the base OTs (one
-	// attachment).
+	// attachment); in a game of the correlated input OTs also the
+	// reverse request of try 0 (a second attachment).
 	KindPhantomBase Kind = "phantom-base"
 	// KindPhantomTry: a try of the evaluator's player, as the OT request
 	// of the evaluator's inputs (one attachment).
@@ -33,7 +38,9 @@ const (
 	// garbler's player, sent by the program (one attachment).
 	KindPhantomRequest Kind = "phantom-request"
 	// KindPhantomTryGarbling: a try of the garbler's player, as the
-	// garbling of the try (three attachments: tables, labels, OT reply).
+	// garbling of the try (three attachments: tables, labels, OT reply;
+	// in a game of the correlated input OTs a fourth, the reverse
+	// request of the next try).
 	KindPhantomTryGarbling Kind = "phantom-try-garbling"
 	// KindPhantomGarbling: the garbling of a try of the evaluator's
 	// player, sent by the program (three attachments).
@@ -73,22 +80,32 @@ const (
 	PhantomStageDone    PhantomStage = "done"
 )
 
-// PhantomCommitBody is the body of KindPhantomCommit.
+// PhantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
+// a game of the correlated input OTs (MPC-D28), the digest of the
+// garbler's start of the reverse extension's base OTs, absent otherwise.
 type PhantomCommitBody struct {
-	Commitment commit.Commitment `json:"commitment"`
+	Commitment  commit.Commitment `json:"commitment"`
+	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
+	bulk        [][]byte
 }
 
-// PhantomSetupBody is the body of KindPhantomSetup.
+// PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
+// a game of the correlated input OTs (MPC-D28), the digest of the
+// evaluator's answer to the reverse base OTs, absent otherwise.
 type PhantomSetupBody struct {
-	Commitment commit.Commitment `json:"commitment"`
-	Base       referee.Digest    `json:"base"`
-	bulk       [][]byte
+	Commitment  commit.Commitment `json:"commitment"`
+	Base        referee.Digest    `json:"base"`
+	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
+	bulk        [][]byte
 }
 
-// PhantomBaseBody is the body of KindPhantomBase.
+// PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
+// of the correlated input OTs (MPC-D28), the digest of the garbler's
+// reverse request of try 0, absent otherwise.
 type PhantomBaseBody struct {
-	Base referee.Digest `json:"base"`
-	bulk [][]byte
+	Base    referee.Digest `json:"base"`
+	Reverse referee.Digest `json:"reverse,omitzero"`
+	bulk    [][]byte
 }
 
 // PhantomRequestBody is the body of KindPhantomTry and
@@ -109,6 +126,12 @@ type PhantomGarblingBody struct {
 	Tables referee.Digest `json:"tables"`
 	Labels referee.Digest `json:"labels"`
 	Reply  referee.Digest `json:"reply"`
+	// Reverse is, in a game of the correlated input OTs (MPC-D28), the
+	// digest of the garbler's reverse request of the next try, absent
+	// otherwise. The evaluator takes it once this try's outputs are in
+	// the record and the game goes on (it is the next try's, and the
+	// record holds it from then).
+	Reverse referee.Digest `json:"reverse,omitzero"`
 	// ThinkMS is the try's think time on a try of the garbler's player,
 	// ChargeMS the settlement of the evaluator's try on the garbling of
 	// one, in a game with a time control (CLK-D16).
@@ -157,6 +180,7 @@ type PhantomAccuseBody struct {
 	Accuse string `json:"accuse"`
 }
 
+func (b PhantomCommitBody) attachments() [][]byte   { return b.bulk }
 func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
 func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
 func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
@@ -282,6 +306,11 @@ type phantomRules struct {
 	open      bool
 	score     scoring
 	violation *Violation
+	// nextReverse is, in a game of the correlated input OTs (MPC-D28),
+	// the digest of the reverse request of the next try that the
+	// garbling of the try under way carried: the next try's record takes
+	// it once this try's outputs are applied and the game goes on.
+	nextReverse referee.Digest
 	// resigned: a player resigned and the reveal and audit run all the
 	// same (PN-D13); suspended while a message that crossed the
 	// resignation is judged.
@@ -293,6 +322,26 @@ func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
 		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
 		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT)}
+}
+
+// correlated reports whether the game's input OTs are the correlated
+// ones (MPC-D28); Normalize allows them only with λ > 1.
+func (h *phantomRules) correlated() bool {
+	return h.m.Options.InputOT == engine.InputOTCorrelated && h.m.Options.Lambda > 1
+}
+
+// reverseDigest checks a reverse digest of a body against the game's
+// form of the input OTs: present exactly in a game of the correlated
+// input OTs (MPC-D28), else T-10.
+func (h *phantomRules) reverseDigest(from Role, seq uint64, kind Kind, d referee.Digest) error {
+	zero := d == (referee.Digest{})
+	switch {
+	case h.correlated() && zero:
+		return violation(from, seq, "T-10", "%s message without its reverse OT digest (input OTs correlated, MPC-D28)", kind)
+	case !h.correlated() && !zero:
+		return violation(from, seq, "T-10", "%s message with a reverse OT digest in a game without correlated input OTs", kind)
+	}
+	return nil
 }
 
 // inputOTForm returns the form of the input OTs an invitation's
@@ -434,23 +483,42 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
+		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
+			return nil, err
+		}
 		h.rec.Config = h.config()
 		h.rec.SeedCommitments[partyOf(from)], h.commits[from] = b.Commitment, true
+		if h.correlated() {
+			h.rec.ReverseSent, h.rec.Reverse[0] = 1, b.ReverseBase
+		}
 		return nil, nil
 	case KindPhantomSetup:
 		var b PhantomSetupBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
+		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
+			return nil, err
+		}
 		h.rec.SeedCommitments[partyOf(from)], h.commits[from] = b.Commitment, true
 		h.rec.BaseSent, h.rec.Base[0] = 1, b.Base
+		if h.correlated() {
+			h.rec.ReverseSent, h.rec.Reverse[1] = 2, b.ReverseBase
+		}
 		return []Event{EventPhase{Phase: Phase(PhantomStageSetup)}}, nil
 	case KindPhantomBase:
 		var b PhantomBaseBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
+		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
+			return nil, err
+		}
 		h.rec.BaseSent, h.rec.Base[1] = 2, b.Base
+		if h.correlated() {
+			// Try 0's record starts with its reverse request (MPC-D28).
+			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: b.Reverse})
+		}
 		return []Event{EventPhase{Phase: Phase(PhantomStagePlay)}}, nil
 	case KindPhantomTry, KindPhantomRequest:
 		var b PhantomRequestBody
@@ -460,7 +528,17 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		if b.Try != h.pub.Try {
 			return nil, violation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.pub.Try)
 		}
-		h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Sent: 1, Request: b.Request})
+		if h.correlated() {
+			// The try's record holds its reverse request already: the
+			// base's, or the last garbling's taken with the outputs.
+			n := len(h.rec.Tries)
+			if n == 0 || h.rec.Tries[n-1].Sent != 0 {
+				return nil, violation(from, seq, "T-10", "request of try %d before its reverse request", b.Try)
+			}
+			h.rec.Tries[n-1].Sent, h.rec.Tries[n-1].Request = 1, b.Request
+		} else {
+			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Sent: 1, Request: b.Request})
+		}
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 1}}, nil
 	case KindPhantomTryGarbling, KindPhantomGarbling:
 		var b PhantomGarblingBody
@@ -470,6 +548,10 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		if b.Try != h.pub.Try {
 			return nil, violation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.pub.Try)
 		}
+		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
+			return nil, err
+		}
+		h.nextReverse = b.Reverse
 		tr := &h.rec.Tries[len(h.rec.Tries)-1]
 		sent := tr.Sent + 1
 		tr.Sent, tr.Tables, tr.Labels, tr.Reply = sent, b.Tables, b.Labels, b.Reply
@@ -520,7 +602,13 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		events := []Event{ev}
 		if h.pub.Ended() {
 			events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
+		} else if h.correlated() {
+			// The next try's record starts with the reverse request the
+			// garbling carried (MPC-D28): from now on the evaluator may
+			// take it, and what it finds wrong in it the audit checks.
+			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: h.nextReverse})
 		}
+		h.nextReverse = referee.Digest{}
 		return events, nil
 	case KindPhantomReveal, KindPhantomAccuse:
 		return h.applyReveal(from, seq, kind, body)

@@ -94,6 +94,16 @@ func playPhantomCheat(t *testing.T, rules engine.PhantomRules, cheater int, setu
 // playPhantomCheatOpts is playPhantomCheat with the game's options.
 func playPhantomCheatOpts(t *testing.T, o engine.Options, cheater int, setup func(c *protocol.Config), cheaterBot bot.Player) *protocol.Game {
 	t.Helper()
+	players := [2]bot.Player{shortBot(11), shortBot(12)}
+	if cheaterBot != nil {
+		players[cheater] = cheaterBot
+	}
+	return playPhantomBots(t, o, cheater, setup, players)
+}
+
+// playPhantomBots is playPhantomCheatOpts with both players given.
+func playPhantomBots(t *testing.T, o engine.Options, cheater int, setup func(c *protocol.Config), players [2]bot.Player) *protocol.Game {
+	t.Helper()
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i == cheater && setup != nil {
 			setup(c)
@@ -101,10 +111,6 @@ func playPhantomCheatOpts(t *testing.T, o engine.Options, cheater int, setup fun
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
-	players := [2]bot.Player{shortBot(11), shortBot(12)}
-	if cheaterBot != nil {
-		players[cheater] = cheaterBot
-	}
 	games := make(chan *protocol.Game, 1)
 	go func() {
 		select {
