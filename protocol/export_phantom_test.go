@@ -141,6 +141,15 @@ func PhantomCorruptAttachment(body any, i int) any {
 	case PhantomRequestBody:
 		b.bulk = corrupt(b.bulk)
 		return b
+	case PhantomCommitBody:
+		b.bulk = corrupt(b.bulk)
+		return b
+	case PhantomSetupBody:
+		b.bulk = corrupt(b.bulk)
+		return b
+	case PhantomBaseBody:
+		b.bulk = corrupt(b.bulk)
+		return b
 	}
 	return body
 }

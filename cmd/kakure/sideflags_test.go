@@ -52,9 +52,10 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 	}
 }
 
-// TestT8VerifyNamesTheChecking (T-8(b), MPC-D26): kakure verify says how
-// a Phantom Go record's tries were checked and garbled: --lambda 2 in the
-// invitation, --lambda 1, and --garbling of either scheme replay as ok.
+// TestT8VerifyNamesTheChecking (T-8(b), MPC-D26, MPC-D28): kakure verify
+// says how a Phantom Go record's tries were checked and garbled: --lambda
+// 2 in the invitation, --lambda 1, --garbling of either scheme and
+// --input-ot correlated replay as ok.
 func TestT8VerifyNamesTheChecking(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -64,6 +65,7 @@ func TestT8VerifyNamesTheChecking(t *testing.T) {
 		{[]string{"--lambda", "1"}, "tries checked at the audit only (λ = 1)"},
 		{[]string{"--lambda", "2", "--garbling", "three-halves"}, "(λ = 2 garblings a try), garbled with three-halves"},
 		{[]string{"--lambda", "1", "--garbling", "half-gates"}, "(λ = 1), garbled with half-gates"},
+		{[]string{"--lambda", "2", "--input-ot", "correlated"}, "(λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT (MPC-D28)"},
 	} {
 		dir := t.TempDir()
 		args := append([]string{"match", "--games", "1", "--out", dir, "--variant", "phantom", "--size", "5",
