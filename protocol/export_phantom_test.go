@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
@@ -84,6 +85,46 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 	if !trueSeed {
 		c.Seed[0] ^= 1
 	}
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+}
+
+// PhantomAttachment returns attachment i of a Phantom Go message body
+// (nil if it has none).
+func PhantomAttachment(body any, i int) []byte {
+	if b, ok := body.(bulkBody); ok && i < len(b.attachments()) {
+		return b.attachments()[i]
+	}
+	return nil
+}
+
+// PhantomForgedOTCertificate returns the report of a lying evaluator's
+// program against the garbler (MPC-D28), at the checked try under way
+// whose commitment it opened: a certificate of the OT corrections of an
+// opened garbling with its true seed, the try's true request and reply
+// (as sent), and reverse keys that are not the garbling's (the
+// evaluator's program keeps no keys of its own to forge with).
+func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, error) {
+	p, ok := g.player.(*phantomPlayer)
+	if !ok {
+		return ViolationBody{}, errors.New("not a game of Phantom Go")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil {
+		return ViolationBody{}, errors.New("not an evaluator of Phantom Go")
+	}
+	commitments, seeds, j, ok := p.e.Opened()
+	if !ok {
+		return ViolationBody{}, errors.New("no opened commitment")
+	}
+	i := (j + 1) % len(seeds)
+	keys := make([]ot.Key, ot.Kappa)
+	for k := range keys {
+		keys[k][0] = byte(k)
+	}
+	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
+		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
 	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }

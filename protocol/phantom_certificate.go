@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -26,7 +27,11 @@ const phantomCertificateTag = "kakure/phantom/certificate/1"
 
 // phantomCertificateFrame is the first evidence frame of a certificate;
 // the next are the garbler's commitments and, for a certificate about the
-// garbling sent, the evaluator's choice and the garbler's labels message.
+// garbling sent, the evaluator's choice and the garbler's labels message;
+// for one about the OT corrections of an opened garbling (OT, MPC-D28),
+// the evaluator's request, the reply part of the garbler's commitment
+// (the corrections) and the garbling's 128 reverse keys K_i, 32 bytes
+// each, end to end.
 type phantomCertificateFrame struct {
 	Certificate string         `json:"certificate"`
 	Try         uint64         `json:"try"`
@@ -34,6 +39,7 @@ type phantomCertificateFrame struct {
 	Seed        string         `json:"seed,omitempty"`
 	Tables      referee.Digest `json:"tables"`
 	What        string         `json:"what"`
+	OT          bool           `json:"ot,omitempty"`
 }
 
 func init() { CertificateJudge = judgePhantomCertificate }
@@ -60,9 +66,22 @@ func evidenceOf(v *Violation) [][]byte {
 // evaluator's program then accuses (PhantomAccuse) and the audit decides.
 const maxCertificateEvidence = MaxFrameSize / 2
 
-// certificateFits reports whether a certificate fits a report.
+// certificateFits reports whether a certificate fits a report. One that
+// does not is accused instead (PhantomAccuse): the audit then names the
+// garbler (MPC-D17), for the OT corrections of MPC-D28 too (a request
+// and a reply of a checked try of 13×13 or larger, or of 9×9 with
+// λ ≥ 8, are too large).
 func certificateFits(c *referee.Certificate) bool {
-	return len(c.Commitment)+len(c.Choice)+len(c.Labels) <= maxCertificateEvidence
+	return certificateSize(c) <= maxCertificateEvidence
+}
+
+// certificateSize is the raw size of a certificate's evidence.
+func certificateSize(c *referee.Certificate) int {
+	n := len(c.Commitment) + len(c.Choice) + len(c.Labels)
+	if c.OT != nil {
+		n += len(c.OT.Request) + len(c.OT.Reply) + len(c.OT.Keys)*len(ot.Key{})
+	}
+	return n
 }
 
 // certificateViolation is the report of a certificate the evaluator holds
@@ -72,6 +91,14 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 	frames := [][]byte{nil, c.Commitment}
 	if c.Opened >= 0 {
 		f.Seed = hex.EncodeToString(c.Seed[:])
+		if c.OT != nil {
+			f.OT = true
+			keys := make([]byte, 0, len(c.OT.Keys)*len(ot.Key{}))
+			for _, k := range c.OT.Keys {
+				keys = append(keys, k[:]...)
+			}
+			frames = append(frames, c.OT.Request, c.OT.Reply, keys)
+		}
 	} else {
 		// Non-nil even when empty (the labels are not needed when the
 		// tables differ): Game.accuse drops nil frames.
@@ -118,13 +145,23 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	c := referee.Certificate{Commitment: evidence[1], Opened: f.Opened, Tables: f.Tables, What: f.What}
 	switch {
-	case f.Opened >= 0 && len(evidence) == 2:
+	case f.Opened >= 0 && (!f.OT && len(evidence) == 2 || f.OT && len(evidence) == 5):
 		s, err := hex.DecodeString(f.Seed)
 		if err != nil || len(s) != len(c.Seed) {
 			return falseReport("the opened seed is not 32 bytes in hex")
 		}
 		copy(c.Seed[:], s)
-	case f.Opened < 0 && len(evidence) == 4:
+		if f.OT {
+			keys := evidence[4]
+			if len(keys) != ot.Kappa*len(ot.Key{}) {
+				return falseReport("%d bytes of reverse keys, want %d", len(keys), ot.Kappa*len(ot.Key{}))
+			}
+			c.OT = &referee.OTEvidence{Request: evidence[2], Reply: evidence[3], Keys: make([]ot.Key, ot.Kappa)}
+			for i := range c.OT.Keys {
+				copy(c.OT.Keys[i][:], keys[i*len(ot.Key{}):])
+			}
+		}
+	case f.Opened < 0 && !f.OT && len(evidence) == 4:
 		c.Choice, c.Labels = evidence[2], evidence[3]
 	default:
 		return falseReport("%d evidence frames for garbling %d", len(evidence), f.Opened)
@@ -140,6 +177,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 }
 
 func certificateWhat(c referee.Certificate) string {
+	if c.OT != nil {
+		return fmt.Sprintf("the OT corrections of opened garbling %d differ from what its seed, the garbler's committed reverse keys and the evaluator's request give", c.Opened)
+	}
 	if c.Opened >= 0 {
 		return fmt.Sprintf("the %s of opened garbling %d differ from the garbler's commitment", c.What, c.Opened)
 	}

@@ -1,7 +1,9 @@
 package protocol_test
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kakure/kakure/bot"
@@ -246,6 +248,158 @@ func TestT10PhantomReverseAttachments(t *testing.T) {
 			}
 			if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Accused != cheater || rep.Violation.Rule != "T-10" {
 				t.Fatalf("Verify: %+v, want the honest peer's report of the %s", rep.Violation, cheater)
+			}
+		})
+	}
+}
+
+// flipCorrections flips a byte of one OT correction of every one of the λ
+// garblings in the reply part of a checked try's commitment (MPC-D28: a
+// header of 11 bytes, then per garbling its m corrections of 16 bytes).
+// The offsets use m = 206, a 5×5 board's largest m (the evaluator's
+// tries); with 200 (the garbler's) they still land in every garbling.
+func flipCorrections(lambda int) func([]byte) []byte {
+	return func(b []byte) []byte {
+		for i := range lambda {
+			b[11+16*206*i+5] ^= 1
+		}
+		return b
+	}
+}
+
+// TestT8PhantomCertificateOfOTCorrections (MPC-D28, T-8(b)): a garbler's
+// program sends OT corrections that are not the ones its seed, its
+// reverse keys and the evaluator's request give, in every garbling (so
+// that whichever the evaluator keeps, an opened one is wrong). The
+// evaluator's program finds it in an opened garbling and reports it at
+// once with a certificate of five frames (the seed of the garbling, the
+// commitments, its request, the reply, the garbling's reverse keys)
+// before it sends any output label, revealing nothing of its own; the
+// garbler loses, proven, and Verify (kakure verify's judge) finds the
+// same on the record. With both garbling schemes.
+func TestT8PhantomCertificateOfOTCorrections(t *testing.T) {
+	for _, scheme := range []string{engine.GarblingHalfGates, engine.GarblingThreeHalves} {
+		t.Run(scheme, func(t *testing.T) {
+			o := correlatedOptions(engine.RulesHamburg)
+			o.Garbling = scheme
+			h := playPhantomCheatOpts(t, o, 0, phantomRewrite(3, func(body any) any {
+				return protocol.PhantomTamper(body, 1, flipCorrections(o.Lambda))
+			}, protocol.KindPhantomCommitment), nil)
+			checkPhantomCaught(t, h, "T-8", "OT corrections")
+			checkNoReveal(t, h)
+			tr, err := protocol.LoadTranscript(h.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := tr.Messages[len(tr.Messages)-1]
+			for _, m := range tr.Messages {
+				if m.Kind == protocol.KindViolation && m.From == protocol.Invitee {
+					last = m
+				}
+			}
+			if last.Kind != protocol.KindViolation || !strings.Contains(string(last.Body), "certificate") {
+				t.Errorf("the evaluator's report is %s %s, want a certificate", last.Kind, last.Body)
+			}
+		})
+	}
+}
+
+// TestT14PhantomForgedOTCertificate (MPC-D28): a lying evaluator's
+// program reports an honest garbler with a made-up certificate of OT
+// corrections: the true seed of an opened garbling, the try's true
+// request and reply (those the record's digests name), and reverse keys
+// that are not the garbling's. The judge refuses it (their hash is not
+// the one the garbler committed to) and the liar loses for a false
+// accusation (T-14), on the garbler's machine and in Verify: the honest
+// garbler is never the one blamed.
+func TestT14PhantomForgedOTCertificate(t *testing.T) {
+	var mu sync.Mutex
+	var request, reply []byte
+	watchGarbler := func(c *protocol.Config) {
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if kind == protocol.KindPhantomCommitment {
+				mu.Lock()
+				reply = protocol.PhantomAttachment(body, 1)
+				mu.Unlock()
+			}
+			return kind, body, false
+		})
+	}
+	seen := 0
+	liar := func(c *protocol.Config) {
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			switch kind {
+			case protocol.KindPhantomTry, protocol.KindPhantomRequest:
+				mu.Lock()
+				request = protocol.PhantomAttachment(body, 0)
+				mu.Unlock()
+			case protocol.KindPhantomChoice:
+				if seen++; seen == 3 {
+					mu.Lock()
+					defer mu.Unlock()
+					v, err := protocol.PhantomForgedOTCertificate(g, request, reply)
+					if err != nil {
+						t.Errorf("forging: %v", err)
+						return kind, body, false
+					}
+					return protocol.KindViolation, v, true
+				}
+			}
+			return kind, body, false
+		})
+	}
+	h := playPhantomHooks(t, correlatedOptions(engine.RulesCommon), 1, [2]func(*protocol.Config){watchGarbler, liar},
+		[2]bot.Player{shortBot(11), shortBot(12)})
+	checkPhantomCaught(t, h, "T-14", "false accusation (T-8 certificate)")
+}
+
+// TestT8PhantomCheckedGameOTCertificateSizeLimit (MPC-D28, MPC-D17): a certificate
+// of OT corrections carries the try's whole request and reply, which
+// grow with the board and λ. On 9×9 with λ = 4 (the defaults of new
+// games) it fits a report: the garbler is convicted by it. With λ = 8 it
+// does not (about 238 KiB against 128): the evaluator's program accuses
+// instead, both reveal, and the audit names the garbler from the record
+// ("commitment": the corrections are its reply part), proven in Verify
+// too. In the pass without the race detector (9×9 garblings).
+func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
+	if phantomRace {
+		t.Skip("9×9 checked tries: in the pass without the race detector")
+	}
+	for _, tt := range []struct {
+		lambda int
+		what   string
+		report bool
+	}{
+		{4, "OT corrections", true},
+		{8, "commitment", false},
+	} {
+		t.Run(fmt.Sprintf("lambda %d", tt.lambda), func(t *testing.T) {
+			o := correlatedOptions(engine.RulesCommon)
+			o.Size, o.Lambda = 9, tt.lambda
+			h := playPhantomCheatOpts(t, o, 0, phantomRewrite(1, func(body any) any {
+				return protocol.PhantomTamper(body, 1, func(b []byte) []byte {
+					// m is 810 or 818 on 9×9: at 818·i the flip is in
+					// garbling i either way.
+					for i := range tt.lambda {
+						b[11+16*818*i+5] ^= 1
+					}
+					return b
+				})
+			}, protocol.KindPhantomCommitment), nil)
+			checkPhantomCaught(t, h, "T-8", tt.what)
+			tr, err := protocol.LoadTranscript(h.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			accused := false
+			for _, m := range tr.Messages {
+				accused = accused || m.Kind == protocol.KindPhantomAccuse && m.From == protocol.Invitee
+			}
+			if accused == tt.report {
+				t.Errorf("the evaluator accused: %v, want a certificate report: %v", accused, tt.report)
+			}
+			if tt.report {
+				checkNoReveal(t, h)
 			}
 		})
 	}

@@ -104,9 +104,19 @@ func playPhantomCheatOpts(t *testing.T, o engine.Options, cheater int, setup fun
 // playPhantomBots is playPhantomCheatOpts with both players given.
 func playPhantomBots(t *testing.T, o engine.Options, cheater int, setup func(c *protocol.Config), players [2]bot.Player) *protocol.Game {
 	t.Helper()
+	var setups [2]func(c *protocol.Config)
+	setups[cheater] = setup
+	return playPhantomHooks(t, o, cheater, setups, players)
+}
+
+// playPhantomHooks is playPhantomBots with a setup for each peer (a test
+// may watch the honest peer's messages); it returns the game of the peer
+// that is not the cheater.
+func playPhantomHooks(t *testing.T, o engine.Options, cheater int, setups [2]func(c *protocol.Config), players [2]bot.Player) *protocol.Game {
+	t.Helper()
 	p := newPair(t, func(i int, c *protocol.Config) {
-		if i == cheater && setup != nil {
-			setup(c)
+		if setups[i] != nil {
+			setups[i](c)
 		}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
