@@ -62,7 +62,7 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
-			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 0, "")
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, engine.Options{})
 		})
 	}
 }
@@ -75,9 +75,16 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 // the checked try again from its seed, the kept request, choice or
 // commitment, and the game completes with no violation. The last cases
 // play three-halves garbling, whose garbler gets its share back from
-// the last try's garbling ĵ made again (MPC-D27).
+// the last try's garbling ĵ made again (MPC-D27), and the correlated
+// input OTs (MPC-D28: the reverse setup on commit and setup, the reverse
+// requests on base and garblings, made again by the garbler from its
+// seed; the evaluator's setup answer made again from the garbler's start
+// it kept, and the reverse request it received and has not taken or not
+// used up kept in its secrets; the evaluator also crashes right after
+// taking the garbler's commit, with its seed drawn and its answer made).
 func TestT3CheckedPhantomCrash(t *testing.T) {
 	t.Parallel()
+	const cot = engine.InputOTCorrelated
 	cases := []struct {
 		role     protocol.Role
 		at       string
@@ -85,16 +92,28 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		nth      int32
 		race     bool
 		garbling string
+		inputOT  string
 	}{
-		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 2, true, ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false, ""},
-		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, ""},
-		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false, ""},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, ""},
-		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 3, false, engine.GarblingThreeHalves},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves},
+		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 2, true, "", ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, "", ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false, "", ""},
+		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, "", ""},
+		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false, "", ""},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, "", ""},
+		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, "", ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 3, false, engine.GarblingThreeHalves, ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, ""},
+		{protocol.Inviter, "saved", protocol.KindPhantomCommit, 1, true, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", protocol.KindPhantomCommit, 1, true, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, cot},
 	}
 	for _, c := range cases {
 		if phantomRace && !c.race {
@@ -104,13 +123,20 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		if c.garbling != "" {
 			name += "-" + c.garbling
 		}
+		if c.inputOT != "" {
+			name += "-" + c.inputOT
+		}
 		t.Run(name, func(t *testing.T) {
-			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, 4, c.garbling)
+			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, engine.Options{Lambda: 4, Garbling: c.garbling, InputOT: c.inputOT})
 		})
 	}
 }
 
-func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32, lambda int, garbling string) {
+// crashPhantomAndResume plays a 5×5 Hamburg game of Phantom Go with the
+// secure referee's options of opts (Lambda, Garbling, InputOT) in which
+// crash's program crashes once, at the nth message of kind (at "saved"
+// or "auto"), and resumes.
+func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind protocol.Kind, nth int32, opts engine.Options) {
 	var armed atomic.Bool
 	var seen, panics atomic.Int32
 	var bulkFile atomic.Value
@@ -160,7 +186,8 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 		}
 	}()
 	armed.Store(true)
-	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: lambda, Garbling: garbling}
+	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: opts.Lambda, Garbling: opts.Garbling,
+		InputOT: opts.InputOT}
 	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 	if err != nil {
 		t.Fatalf("Invite: %v", err)

@@ -103,6 +103,14 @@ type phantomSecrets struct {
 	// Choice and Commitment: the checked try under way (MPC-D16).
 	Choice     []byte             `json:"choice,omitempty"`
 	Commitment *PhantomCommitment `json:"commitment,omitempty"`
+	// ReverseBase is, in a game of the correlated input OTs (MPC-D28),
+	// the other party's setup message of the reverse extension, as Base
+	// (the garbler's start for the evaluator, the evaluator's answer for
+	// the garbler); Reverse the evaluator's last reverse request
+	// received, which the record does not hold and which is not sent
+	// again once acknowledged.
+	ReverseBase []byte `json:"reverse_base,omitempty"`
+	Reverse     []byte `json:"reverse,omitempty"`
 }
 
 // PhantomCommitment is the saved form of what the evaluator kept of a

@@ -67,13 +67,16 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	if err := p.ensure(m, h); err != nil {
 		return err
 	}
-	if msg.Kind == KindPhantomCommit && p.correlated() && p.caught == "" && p.e == nil {
+	if msg.Kind == KindPhantomCommit && p.correlated() && p.caught == "" && p.reverseAnswer == nil {
 		// The garbler's start of the reverse base OTs (MPC-D28): the
-		// evaluator draws its seed and answers it now, with its setup
-		// to come. A start it cannot answer is the garbler's fault.
+		// evaluator draws its seed (unless a restart kept one, with no
+		// message of it sent) and answers it now, with its setup to
+		// come. A start it cannot answer is the garbler's fault.
 		p.reverseBase = bulk[0]
-		if err := p.newEvaluator(h.config()); err != nil {
-			return err
+		if p.e == nil || p.opening == nil {
+			if err := p.newEvaluator(h.config()); err != nil {
+				return err
+			}
 		}
 		answer, err := p.e.ReverseRespond(bulk[0])
 		if err != nil {

@@ -39,9 +39,11 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 	rec := h.rec
 	complete := uint64(len(rec.Tries))
 	cur, sent := h.current()
-	if sent > 0 {
+	if sent > 0 || cur.Reverse != (referee.Digest{}) {
+		// Incomplete: under way, or (MPC-D28) only its reverse request.
 		complete--
 	}
+	p.reverseBase, p.reverse = s.ReverseBase, s.Reverse
 	told := complete // tries whose announcement the player has
 	var err error
 	if p.me == phantomGarbler {
@@ -59,7 +61,19 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 				return errors.New("protocol: phantom secrets: the request under way is lost")
 			}
 		}
-		if p.g, err = referee.ResumeCheckedGarbler(cfg, p.seed(), s.Base, rec, tries, request, choice); err != nil {
+		if h.correlated() {
+			var answer []byte
+			if rec.ReverseSent == 2 {
+				answer = s.ReverseBase
+			}
+			p.g, err = referee.ResumeCorrelatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice)
+			// The resumed machine took the evaluator's answer if the
+			// record holds it.
+			p.reverseFinished = rec.ReverseSent == 2
+		} else {
+			p.g, err = referee.ResumeCheckedGarbler(cfg, p.seed(), s.Base, rec, tries, request, choice)
+		}
+		if err != nil {
 			return err
 		}
 		p.request, p.choice = request, choice
@@ -94,7 +108,22 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		if c := s.Commitment; c != nil && sent >= 2 && sent < cfg.Messages()-1 {
 			kept = &referee.KeptOpening{Commitments: c.Commitments, Labels: c.Labels, Seeds: c.Seeds, Reply: c.Reply}
 		}
-		if p.e, err = referee.ResumeCheckedEvaluator(cfg, p.seed(), s.Base, rec, tries, st, kept); err != nil {
+		if h.correlated() {
+			var start, reverse []byte
+			if rec.ReverseSent >= 1 {
+				start = s.ReverseBase
+			}
+			if last := len(rec.Tries) - 1; last >= 0 && s.Reverse != nil && referee.Sum(s.Reverse) == rec.Tries[last].Reverse {
+				reverse = s.Reverse
+			}
+			p.e, err = referee.ResumeCorrelatedEvaluator(cfg, p.seed(), s.Base, start, reverse, rec, tries, st, kept)
+			if err == nil {
+				p.reverseAnswer = p.e.AgainReverse()
+			}
+		} else {
+			p.e, err = referee.ResumeCheckedEvaluator(cfg, p.seed(), s.Base, rec, tries, st, kept)
+		}
+		if err != nil {
 			return err
 		}
 		p.opened = p.e.Kept()
@@ -129,7 +158,8 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	if p.restored != nil {
 		return json.Marshal(p.restored)
 	}
-	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice}
+	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
+		ReverseBase: p.reverseBase, Reverse: p.reverse}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}
