@@ -36,6 +36,10 @@ var fuzzRecordGames = []struct {
 	// messages shows in its golden file.
 	{"phantom-checked", engine.Options{Variant: engine.VariantPhantom, Size: 5, Lambda: 4, Garbling: engine.GarblingThreeHalves},
 		randomBot(15), randomBot(16)},
+	// The same with the correlated input OTs (MPC-D28): the reverse
+	// extension's digests on commit, setup, base and every garbling.
+	{"phantom-cot", engine.Options{Variant: engine.VariantPhantom, Size: 5, Lambda: 4, Garbling: engine.GarblingThreeHalves,
+		InputOT: engine.InputOTCorrelated}, randomBot(17), randomBot(18)},
 }
 
 func randomBot(seed uint64) func() bot.Player {
