@@ -19,18 +19,31 @@ func timedPhantom(text string) engine.Options {
 
 // timedPhantomChecked is timedPhantom with λ garblings a try (T-8(b); 0:
 // tries not checked).
-func timedPhantomChecked(text string, lambda int) engine.Options {
+func timedPhantomChecked(text string, form phantomForm) engine.Options {
 	o := timedPhantom(text)
-	o.Lambda = lambda
+	o.Lambda, o.InputOT = form.lambda, form.inputOT
 	return o
 }
 
-// forLambdas runs a Phantom Go clock test on unchecked tries and on tries
+// phantomForm is how a clock test's tries go through the secure referee:
+// λ and the input OTs.
+type phantomForm struct {
+	lambda  int
+	inputOT string
+}
+
+// forLambdas runs a Phantom Go clock test on unchecked tries, on tries
 // checked with λ = 4 (T-8(b)), whose commitment and choice come between
-// the request and the garbling (CLK-D16).
-func forLambdas(t *testing.T, test func(t *testing.T, lambda int)) {
-	for _, lambda := range []int{0, 4} {
-		t.Run(fmt.Sprintf("lambda=%d", lambda), func(t *testing.T) { test(t, lambda) })
+// the request and the garbling (CLK-D16), and on those with the
+// correlated input OTs (MPC-D28), whose reverse requests ride on the
+// base and the garblings: no message is added, and no clock changes.
+func forLambdas(t *testing.T, test func(t *testing.T, form phantomForm)) {
+	for _, form := range []phantomForm{{0, ""}, {4, ""}, {4, engine.InputOTCorrelated}} {
+		name := fmt.Sprintf("lambda=%d", form.lambda)
+		if form.inputOT != "" {
+			name += "-" + form.inputOT
+		}
+		t.Run(name, func(t *testing.T) { test(t, form) })
 	}
 }
 
@@ -71,10 +84,10 @@ func TestCLKD16PhantomTriesAreTheMoversTime(t *testing.T) {
 	forLambdas(t, testCLKD16PhantomTriesAreTheMoversTime)
 }
 
-func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, lambda int) {
+func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, form phantomForm) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, timedPhantomChecked("10m+5s", lambda))
+	games := startGame(t, p, timedPhantomChecked("10m+5s", form))
 	black, white := byColor(games)
 	const think = 300 * time.Millisecond
 	phantomTry(t, black, think, "C3")
@@ -115,10 +128,10 @@ func TestCLKD16PhantomStalledPeerLosesOnTime(t *testing.T) {
 	forLambdas(t, testCLKD16PhantomStalledPeerLosesOnTime)
 }
 
-func testCLKD16PhantomStalledPeerLosesOnTime(t *testing.T, lambda int) {
+func testCLKD16PhantomStalledPeerLosesOnTime(t *testing.T, form phantomForm) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, withLag(timedPhantomChecked("1s", lambda), 100*time.Millisecond))
+	games := startGame(t, p, withLag(timedPhantomChecked("1s", form), 100*time.Millisecond))
 	black, white := byColor(games)
 	for _, g := range games {
 		o := gameOver(t, g)
@@ -137,7 +150,7 @@ func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
 	forLambdas(t, testCLKD16PhantomUnderClaimedTryCharged)
 }
 
-func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, lambda int) {
+func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, form phantomForm) {
 	const cheaterRole = 1
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i != cheaterRole {
@@ -160,7 +173,7 @@ func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, lambda int) {
 		})
 	})
 	const lag = 200 * time.Millisecond
-	games := startGame(t, p, withLag(timedPhantomChecked("10m", lambda), lag))
+	games := startGame(t, p, withLag(timedPhantomChecked("10m", form), lag))
 	honest, cheater := games[0], games[1]
 	const think = 700 * time.Millisecond
 	moves := []string{"C3", "B2"}

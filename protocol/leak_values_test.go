@@ -384,6 +384,10 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 		{"Phantom Go 5x5 common", engine.Options{Variant: engine.VariantPhantom, Size: 5}, 47},
 		{"Phantom Go 5x5 hamburg", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg}, 49},
 		{"Phantom Go 5x5 kriegspiel", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, 51},
+		// Checked tries with the correlated input OTs (MPC-D28): the
+		// reverse extension's messages and the secrets' reverse request.
+		{"Phantom Go 5x5 hamburg correlated", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg,
+			Lambda: 4, Garbling: engine.GarblingThreeHalves, InputOT: engine.InputOTCorrelated}, 53},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
