@@ -18,7 +18,7 @@ const defaultGarbling = engine.GarblingThreeHalves
 
 // defaultInputOT is --input-ot's default: the form of the OTs of Phantom
 // Go's evaluator's inputs in a checked game (MPC-D28 in docs/mpc.md).
-const defaultInputOT = engine.InputOTExtension
+const defaultInputOT = engine.InputOTCorrelated
 
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
@@ -51,7 +51,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 	fs.IntVar(&v.lambda, "lambda", defaultLambda, "phantom: garblings per try of the secure referee, all but one checked by the evaluator (T-8(b)): 1 (none), 2, 4, 8 or 16")
 	fs.StringVar(&v.garbling, "garbling", defaultGarbling, "phantom: garbling scheme of the secure referee: three-halves (197 bits per AND gate) or half-gates (256)")
-	fs.StringVar(&v.inputOT, "input-ot", defaultInputOT, "phantom, with --lambda 2 or more: how the evaluator's inputs reach the secure referee: correlated (one correlated OT per garbling, a wrong one provable at once, about a fifth less data) or extension (the older form)")
+	fs.StringVar(&v.inputOT, "input-ot", defaultInputOT, "phantom, with --lambda 2 or more: how the evaluator's inputs reach the secure referee: correlated (one correlated OT per garbling, a wrong one provable at once, 5–7 % less data a try) or extension (the older form)")
 }
 
 // registerSides adds the colour flags (sideFlags) to the variant's.
