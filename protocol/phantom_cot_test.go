@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
@@ -402,5 +404,40 @@ func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 				checkNoReveal(t, h)
 			}
 		})
+	}
+}
+
+// TestT8PhantomEvaluatorProbesTheCorrelatedOT is the IKNP probing attack
+// (T-8(a)) on a game of the correlated input OTs (MPC-D28): an
+// evaluator's program gives one row of the request of garbling 0 inside
+// its fourth request a choice that differs between columns, to learn bits
+// of that garbling's Δ_0. The garbler's program refuses it at once (the
+// per-garbling KOS check) and accuses; the audit names the evaluator and
+// Verify proves it.
+func TestT8PhantomEvaluatorProbesTheCorrelatedOT(t *testing.T) {
+	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 1, phantomRewrite(4, func(body any) any {
+		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
+			// The request's header (11 bytes), then garbling 0's request:
+			// its batch header (11 bytes, m at 7..11), then its columns.
+			sub := b[11:]
+			m := int(binary.BigEndian.Uint32(sub[7:11]))
+			nb := (m + ot.KOSPad + 7) / 8
+			for _, col := range []int{3, 17, 30, 44, 61, 80, 99, 127} {
+				sub[11+col*nb] ^= 1
+			}
+			return b
+		})
+	}, protocol.KindPhantomTry, protocol.KindPhantomRequest), nil)
+	checkPhantomCaught(t, h, "T-8", "OT request")
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	accused := false
+	for _, m := range tr.Messages {
+		accused = accused || m.Kind == protocol.KindPhantomAccuse && m.From == protocol.Inviter
+	}
+	if !accused {
+		t.Error("the garbler's program did not accuse at once")
 	}
 }
