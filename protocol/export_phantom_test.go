@@ -89,6 +89,20 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
+// PhantomDropReverse returns a Phantom Go message body without its
+// reverse OT digest (MPC-D28), its attachments kept.
+func PhantomDropReverse(body any) any {
+	switch b := body.(type) {
+	case PhantomSetupBody:
+		b.ReverseBase = referee.Digest{}
+		return b
+	case PhantomGarblingBody:
+		b.Reverse = referee.Digest{}
+		return b
+	}
+	return body
+}
+
 // PhantomAttachment returns attachment i of a Phantom Go message body
 // (nil if it has none).
 func PhantomAttachment(body any, i int) []byte {

@@ -3,6 +3,7 @@ package protocol_test
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -439,5 +440,49 @@ func TestT8PhantomEvaluatorProbesTheCorrelatedOT(t *testing.T) {
 	}
 	if !accused {
 		t.Error("the garbler's program did not accuse at once")
+	}
+}
+
+// TestT10PhantomReverseDigestMissing (MPC-D28): in a game of the
+// correlated input OTs every message that carries a reverse attachment
+// signs its digest; a program that sends one without it (its own machine
+// refusing it) breaks T-10, found by the other's machine when it comes
+// and by Verify in the record.
+func TestT10PhantomReverseDigestMissing(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		cheater int
+		kinds   []protocol.Kind
+	}{
+		{"setup", 1, []protocol.Kind{protocol.KindPhantomSetup}},
+		{"garbling", 0, []protocol.Kind{protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			seen := 0
+			h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), tt.cheater, func(c *protocol.Config) {
+				protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+					if !slices.Contains(tt.kinds, kind) {
+						return kind, body, false
+					}
+					if seen++; seen != 2 && kind != protocol.KindPhantomSetup {
+						return kind, body, false
+					}
+					return kind, protocol.PhantomDropReverse(body), true
+				})
+			}, nil)
+			cheater := h.Role().Other()
+			out := h.Outcome()
+			if out == nil || out.Violation == nil || out.Violation.Accused != cheater || out.Violation.Rule != "T-10" ||
+				!strings.Contains(out.Violation.Detail, "reverse OT digest") {
+				t.Fatalf("outcome %+v, want a T-10 violation of the %s about the reverse OT digest", out, cheater)
+			}
+			tr, err := protocol.LoadTranscript(h.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Accused != cheater || rep.Violation.Rule != "T-10" || !rep.Proven {
+				t.Fatalf("Verify: %+v (proven %v), want T-10 by the %s, proven from the signed message", rep.Violation, rep.Proven, cheater)
+			}
+		})
 	}
 }
