@@ -280,3 +280,90 @@ func TestKATCorrelatedOT(t *testing.T) {
 	}
 	kat.Check(t, "testdata/kat-cot.txt", got)
 }
+
+// TestRequestPaddedChoicesVerifiable (MPC-D28, T-8(b)): a request made
+// with pad bits the caller gives passes the sender's check and gives
+// the keys of its choices; its check value x is the public
+// recomputation from its choices and pad ([ot.CheckValue]), so
+// VerifyChoices accepts exactly those bits and refuses the request
+// against any other choice or pad bit (ErrChoices). A receiver whose
+// columns carry other choices than the ones it claims, with x forged
+// for the claimed ones, fails the sender's consistency check at once.
+// Malformed bits or requests are told apart from a mismatch.
+func TestRequestPaddedChoicesVerifiable(t *testing.T) {
+	const sess = "game 1, garbler A"
+	data := seedOf(41).Stream("data")
+	for trial := range 8 {
+		s, r, _ := session(t, seedOf(byte(50+trial)), seedOf(byte(60+trial)))
+		choices, pad := data.Bools(ot.Kappa), data.Bools(ot.KOSPad)
+		bits := append(append([]bool(nil), choices...), pad...)
+		if _, err := r.RequestPadded(choices, pad[:ot.KOSPad-1]); !errors.Is(err, ot.ErrInput) {
+			t.Fatalf("a short pad: %v", err)
+		}
+		req, err := r.RequestPadded(choices, pad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, m, err := ot.RequestHeader(req); err != nil || b != 0 || m != ot.Kappa {
+			t.Fatalf("header: batch %d, %d OTs, %v", b, m, err)
+		}
+		if err := ot.VerifyChoices([]byte(sess), req, bits); err != nil {
+			t.Fatalf("the honest choices: %v", err)
+		}
+		x, err := ot.CheckValue([]byte(sess), req, bits)
+		if err != nil || ot.Block(req[len(req)-32:len(req)-16]) != x {
+			t.Fatalf("CheckValue is not the request's x (%v)", err)
+		}
+		for _, k := range []int{0, 77, ot.Kappa - 1, ot.Kappa, ot.Kappa + ot.KOSPad - 1} {
+			other := append([]bool(nil), bits...)
+			other[k] = !other[k]
+			if err := ot.VerifyChoices([]byte(sess), req, other); !errors.Is(err, ot.ErrChoices) {
+				t.Fatalf("bit %d flipped: %v, want ErrChoices", k, err)
+			}
+		}
+		if err := ot.VerifyChoices([]byte("another session"), req, bits); !errors.Is(err, ot.ErrChoices) {
+			t.Fatalf("another session: %v", err)
+		}
+		if err := ot.VerifyChoices([]byte(sess), req, bits[1:]); !errors.Is(err, ot.ErrInput) {
+			t.Fatalf("bits of the wrong length: %v", err)
+		}
+		if err := ot.VerifyChoices([]byte(sess), req[:len(req)-1], bits); !errors.Is(err, ot.ErrMessage) {
+			t.Fatalf("a cut request: %v", err)
+		}
+		pairs, err := s.SendRandom(req)
+		if err != nil {
+			t.Fatalf("the sender refuses a padded request: %v", err)
+		}
+		keys, err := r.ReceiveRandom()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, c := range choices {
+			if keys[j] != pairs[j][b2i(c)] {
+				t.Fatalf("OT %d: not the key of the choice", j)
+			}
+		}
+		// The cheater: columns of other choices (one bit off), x of the
+		// claimed ones.
+		wrong := append([]bool(nil), choices...)
+		wrong[trial*13] = !wrong[trial*13]
+		forged, err := r.RequestPadded(wrong, pad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ot.VerifyChoices([]byte(sess), forged, bits); !errors.Is(err, ot.ErrChoices) {
+			t.Fatalf("the honest x of other choices against the claimed ones: %v", err)
+		}
+		claimed, err := ot.CheckValue([]byte(sess), forged, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(forged[len(forged)-32:], claimed[:])
+		if err := ot.VerifyChoices([]byte(sess), forged, bits); err != nil {
+			t.Fatalf("the forged x: %v", err)
+		}
+		if err := s.Check(forged); !errors.Is(err, ot.ErrConsistency) {
+			t.Fatalf("columns of other choices with x of the claimed ones pass the check: %v", err)
+		}
+	}
+}

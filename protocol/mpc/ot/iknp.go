@@ -282,6 +282,69 @@ func VerifyRefusal(session []byte, senderSeed prg.Seed, baseStart, baseReply, re
 	return nil
 }
 
+// ErrChoices reports a request whose check value x is not the one the
+// choice bits it is judged against give ([VerifyChoices]).
+var ErrChoices = errors.New("ot: the request's check value is not the one of those choices")
+
+// RequestHeader returns the batch number and the count m of a request,
+// checking its kind and its size (RequestSize(m)); it does not run the
+// consistency check.
+func RequestHeader(request []byte) (uint32, int, error) {
+	if len(request) < batchHeader {
+		return 0, 0, fmt.Errorf("%w: a request of %d bytes", ErrMessage, len(request))
+	}
+	batch := binary.BigEndian.Uint32(request[3:])
+	m, _, _, err := parseRequest(request, batch)
+	return batch, m, err
+}
+
+// CheckValue returns the check value x = Σ_j b_j·χ_j that a receiver
+// whose choices, pad included, are bits (m + KOSPad of them, the m real
+// choices first) sends with request, χ the request's challenges, drawn
+// from the session and its columns. A public recomputation: with the
+// choices, anyone checks the x a request carries ([VerifyChoices]).
+func CheckValue(session, request []byte, bits []bool) (Block, error) {
+	_, m, err := RequestHeader(request)
+	if err != nil {
+		return Block{}, err
+	}
+	n := m + KOSPad
+	if len(bits) != n {
+		return Block{}, fmt.Errorf("%w: %d choice bits for a request of %d rows", ErrInput, len(bits), n)
+	}
+	chi := challenge(session, request[:batchHeader+Kappa*columnBytes(m)], n)
+	var x Block
+	for j, c := range bits {
+		if c {
+			x = x.Xor(chi[j])
+		}
+	}
+	return x, nil
+}
+
+// VerifyChoices returns nil when the check value x that request carries
+// is the one the choice bits bits give ([CheckValue]), an error wrapping
+// ErrChoices when it is not, ErrMessage or ErrInput when the request or
+// the bits are malformed. A request that passes its sender's consistency
+// check carries the x of the choices its columns hold, except with
+// probability 2^-128 (the KOS check: a wrong x passes only for one value
+// of the sender's secret); since χ is drawn from the columns, which
+// carry those choices, the x of any other choice bits differs from it
+// except with probability 2^-128. So a request that passed the check
+// and whose x is not that of bits was made with other choices.
+func VerifyChoices(session, request []byte, bits []bool) error {
+	x, err := CheckValue(session, request, bits)
+	if err != nil {
+		return err
+	}
+	_, m, _ := RequestHeader(request)
+	at := batchHeader + Kappa*columnBytes(m)
+	if Block(request[at:at+16]) != x {
+		return fmt.Errorf("%w: batch %d", ErrChoices, binary.BigEndian.Uint32(request[3:]))
+	}
+	return nil
+}
+
 // columnCipher returns the AES-256 cipher of G for base OT key k.
 func columnCipher(k Key) cipher.Block {
 	c, err := aes.NewCipher(k[:])
@@ -384,13 +447,27 @@ func (r *Receiver) BaseFinish(msg []byte) error {
 
 // Request returns the request of a batch of OTs with the given choice bits.
 func (r *Receiver) Request(choices []bool) ([]byte, error) {
-	return r.request(choices, nil)
+	return r.request(choices, nil, nil)
 }
 
-// request makes the request; cheat, when set (tests of the package), may
-// change the columns before the check values are computed, and returns
-// the error term to add to t (the cheater's guess).
-func (r *Receiver) request(choices []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, error) {
+// RequestPadded is Request with the KOSPad pad bits of the consistency
+// check given by the caller instead of drawn from the receiver's seed:
+// a receiver that must later prove its choices — pad included — opens
+// the seed they come from, and anyone then recomputes the request's
+// check value x ([CheckValue], [VerifyChoices]). The pad bits must be
+// random and secret until then: x with known pad bits tells the choices.
+func (r *Receiver) RequestPadded(choices, pad []bool) ([]byte, error) {
+	if len(pad) != KOSPad {
+		return nil, fmt.Errorf("%w: %d pad bits, want %d", ErrInput, len(pad), KOSPad)
+	}
+	return r.request(choices, pad, nil)
+}
+
+// request makes the request; pad, when not nil, is the pad bits; cheat,
+// when set (tests of the package), may change the columns before the
+// check values are computed, and returns the error term to add to t
+// (the cheater's guess).
+func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, error) {
 	if r.keys == nil {
 		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
 	}
@@ -403,7 +480,10 @@ func (r *Receiver) request(choices []bool, cheat func(cols []byte, nb int) func(
 	}
 	n := m + KOSPad
 	nb := columnBytes(m)
-	all := append(append(make([]bool, 0, n), choices...), r.seed.Stream(labelPad, uint64(r.batch)).Bools(KOSPad)...)
+	if pad == nil {
+		pad = r.seed.Stream(labelPad, uint64(r.batch)).Bools(KOSPad)
+	}
+	all := append(append(make([]bool, 0, n), choices...), pad...)
 	packed := make([]byte, nb)
 	for j, c := range all {
 		if c {

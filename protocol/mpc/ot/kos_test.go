@@ -134,7 +134,7 @@ func TestT8KOSRefusesProbingReceiver(t *testing.T) {
 				guess[k] = e[k] & g[k]
 			}
 		}
-		req, err := r.request(data.Bools(m), func(cols []byte, nb int) func(chi []Block) Block {
+		req, err := r.request(data.Bools(m), nil, func(cols []byte, nb int) func(chi []Block) Block {
 			for i := range Kappa {
 				if e[i/8]>>(i%8)&1 == 1 {
 					cols[i*nb+j/8] ^= 1 << (j % 8)

@@ -47,6 +47,10 @@ const (
 	reverseSession = "kakure/phantom/ot-reverse-session"
 	cotSession     = "kakure/phantom/ot-garbling-session\x00"
 	labelCOTPad    = "kakure/phantom/ot-garbling-pad" // evaluator seed; index: the try, the garbling
+	// labelReversePad draws the pad bits of the consistency check of
+	// sub-batch i of the garbler's reverse request from seed_i, so that
+	// opening seed_i opens the sub-batch's choices (MPC-D28).
+	labelReversePad = "kakure/phantom/pvc/reverse-pad" // seed_i
 	// SeedDomain is the commitment domain of a party's seed
 	// ([commit.New]), with the party (0 garbler, 1 evaluator) as the
 	// player and 0 as the index.

@@ -3,6 +3,7 @@ package referee
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
 // Tests of the correlated input OTs of checked tries (MPC-D28).
@@ -189,7 +191,10 @@ func TestT8AuditNamesWrongCorrection(t *testing.T) {
 // is never believed (T-8(b), T-13): the honest corrections with the
 // right keys, keys that are not the committed ones, another try's or a
 // changed request, changed corrections, another garbling's seed, an
-// OT certificate in a game of MPC-D18's OTs.
+// OT certificate in a game of MPC-D18's OTs. Nor with a certificate
+// about its reverse choices: the honest reverse request in every opened
+// garbling, another try's, a changed or cut one (not the record's),
+// another garbling's seed, garbling ĵ, both kinds at once.
 func TestT8ForgedOTCertificateRejected(t *testing.T) {
 	gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("cot forge g", 0), testSeed("cot forge e", 0), 4, gc.HalfGates)
 	msgs := map[string][][]byte{}
@@ -237,6 +242,31 @@ func TestT8ForgedOTCertificateRejected(t *testing.T) {
 		"commitment of another try":  with(func(c *Certificate) { c.Commitment = msgs["commitment"][1] }),
 		"garbling out of range":      with(func(c *Certificate) { c.Opened = 4 }),
 	}
+	// Certificates about the garbler's reverse choices (MPC-D28): the
+	// honest reverse request of the try, for every opened garbling and
+	// with every seed it could name, convicts nobody.
+	rev := func(f func(c *Certificate)) Certificate {
+		c := Certificate{Commitment: msgs["commitment"][0], Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: append([]byte(nil), msgs["reverse"][0]...)}
+		f(&c)
+		return c
+	}
+	for k := range 4 {
+		if k == j {
+			continue
+		}
+		forged[fmt.Sprintf("reverse choices of garbling %d, honest", k)] = rev(func(c *Certificate) { c.Opened, c.Seed = k, seeds[k] })
+	}
+	for name, c := range map[string]Certificate{
+		"reverse request of another try":        rev(func(c *Certificate) { c.Reverse = msgs["reverse"][1] }),
+		"reverse request with x changed":        rev(func(c *Certificate) { c.Reverse[cotHeader+(i+1)*ot.RequestSize(ot.Kappa)-20] ^= 1 }),
+		"reverse request cut":                   rev(func(c *Certificate) { c.Reverse = c.Reverse[:len(c.Reverse)-1] }),
+		"reverse, seed of another garbling":     rev(func(c *Certificate) { c.Seed = seeds[(i+1)%4] }),
+		"reverse, garbling ĵ's seed named as ĵ": rev(func(c *Certificate) { c.Opened, c.Seed = j, seeds[j] }),
+		"reverse, garbling out of range":        rev(func(c *Certificate) { c.Opened = 4 }),
+		"reverse and OT at once":                rev(func(c *Certificate) { c.OT = honest.OT }),
+	} {
+		forged[name] = c
+	}
 	for name, c := range forged {
 		err := JudgeCertificate(gm.rec, 0, c)
 		if !errors.Is(err, ErrNotProven) {
@@ -255,19 +285,31 @@ func TestT8ForgedOTCertificateRejected(t *testing.T) {
 	if err := VerifyCertificate(old, honest); !errors.Is(err, ErrNotProven) {
 		t.Errorf("an OT certificate in a game of MPC-D18's OTs: %v", err)
 	}
+	if err := VerifyCertificate(gm.cfg, rev(func(*Certificate) {})); !errors.Is(err, ErrNotProven) || !strings.Contains(err.Error(), "are the bits of its Δ") {
+		t.Errorf("VerifyCertificate on honest reverse choices: %v", err)
+	}
+	if err := VerifyCertificate(old, rev(func(*Certificate) {})); !errors.Is(err, ErrNotProven) {
+		t.Errorf("a reverse certificate in a game of MPC-D18's OTs: %v", err)
+	}
 }
 
 // TestT8WrongReverseChoice: a garbler whose reverse choices of one
 // garbling are not the bits of its Δ_i (one bit off) holds keys its Δ_i
-// does not select (MPC-D28). When that garbling is opened, the
-// evaluator sees that their hash is not the one the commitment holds
-// and blames the garbler (no certificate: the reverse OTs hide the
-// choices); when it is ĵ, the garbler's own check refuses every request
-// of the evaluator, and a garbler that ignores it sends wrong labels
-// (the try fails, or its own machine does). Every time the audit names
-// the garbler's reverse request, never the evaluator.
+// does not select (MPC-D28). When that garbling is opened, the check
+// value x of its reverse sub-batch is not the one of Δ_i's bits and
+// seed_i's pad bits: the evaluator fails the try before any output
+// label with a certificate that JudgeCertificate accepts, if the garbler
+// ignores its own check to go on. When it is ĵ,
+// the garbler that ignores its own check sends wrong labels (the try
+// fails, or its own machine does). A garbler that follows its own check
+// refuses the evaluator's request whatever the garbling, and cannot
+// prove that refusal. A garbler that sends x for Δ_i's bits with columns of
+// other choices fails the evaluator's KOS check of that sub-batch at
+// once (TakeReverse, before any garbling). Every time the audit names
+// the garbler's reverse request, never the evaluator. (The rate:
+// TestT8CoverCatchesWrongReverseChoice.)
 func TestT8WrongReverseChoice(t *testing.T) {
-	for _, c := range []struct{ opened, ignore bool }{{true, true}, {false, false}, {false, true}} {
+	for _, c := range []struct{ opened, ignore, forgeX bool }{{true, true, false}, {true, false, false}, {false, false, false}, {false, true, false}, {true, false, true}, {false, false, true}} {
 		opened := c.opened
 		gm := newCOTGame(t, 5, engine.RulesCommon, engine.White, testSeed("rev g", 0), testSeed("rev e", 0), 4, gc.HalfGates)
 		gm.playRandom(rand.New(rand.NewPCG(4, 4)), 1, nil)
@@ -278,23 +320,39 @@ func TestT8WrongReverseChoice(t *testing.T) {
 		}
 		gm.g.cheatReverse = func(_ uint64, choices []bool) { choices[target*ot.Kappa+43] = !choices[target*ot.Kappa+43] }
 		gm.g.cheatIgnoreCheck = c.ignore
+		gm.g.cheatForgeX = c.forgeX
 		_, err := gm.play(engine.Point(12))
 		switch {
-		case !opened && c.ignore:
+		case c.forgeX:
+			// The evaluator's KOS check of the sub-batch refuses it at
+			// once, whatever the garbling: no request is made.
+			if gm.e.Err() == nil || !strings.Contains(err.Error(), "the garbler") || !strings.Contains(err.Error(), "consistency") || gm.rec.Tries[try].Sent != 0 {
+				t.Fatalf("%+v: %v (evaluator %v, %d messages of the try)", c, err, gm.e.Err(), gm.rec.Tries[try].Sent)
+			}
+		case !c.ignore:
+			// The garbler's own check refuses the evaluator's request of
+			// the garbling whatever it is: its machine fails (it blames
+			// the evaluator, falsely, and cannot prove it; the audit
+			// corrects it).
+			if gm.g.Err() == nil || gm.e.Err() != nil {
+				t.Fatalf("%+v: %v (garbler %v, evaluator %v)", c, err, gm.g.Err(), gm.e.Err())
+			}
+		case opened:
+			cert := gm.e.Certificate()
+			if gm.e.Err() == nil || gm.g.Err() != nil || !strings.Contains(err.Error(), "the garbler") || cert == nil || cert.Reverse == nil || cert.Opened != target {
+				t.Fatalf("%+v: %v (evaluator %v, certificate %+v)", c, err, gm.e.Err(), cert)
+			}
+			if gm.rec.Tries[try].Sent != 2 {
+				t.Fatalf("%+v: caught after %d messages of the try, want before the choice", c, gm.rec.Tries[try].Sent)
+			}
+			if err := JudgeCertificate(gm.rec, int(try), *cert); err != nil {
+				t.Fatalf("%+v: the certificate is not accepted: %v", c, err)
+			}
+		default:
 			// Garbling ĵ's labels are wrong: the try fails, on the
 			// evaluator's side blaming the garbler, or on the garbler's.
 			if err == nil || gm.e.Err() != nil && !strings.Contains(err.Error(), "the garbler") {
 				t.Fatalf("ĵ, check ignored: %v", err)
-			}
-		case opened:
-			if gm.e.Err() == nil || !strings.Contains(err.Error(), "the garbler") || !strings.Contains(err.Error(), "reverse") || gm.e.Certificate() != nil {
-				t.Fatalf("opened: %v (evaluator %v, certificate %v)", err, gm.e.Err(), gm.e.Certificate())
-			}
-		default:
-			// The garbler's own check refuses: its machine fails (it
-			// blames the evaluator, falsely; the audit corrects it).
-			if gm.g.Err() == nil || gm.e.Err() != nil {
-				t.Fatalf("ĵ: %v (garbler %v, evaluator %v)", err, gm.g.Err(), gm.e.Err())
 			}
 		}
 		_, aerr := Audit(gm.rec, gm.reveals())
@@ -302,6 +360,101 @@ func TestT8WrongReverseChoice(t *testing.T) {
 		if !errors.As(aerr, &f) || f.Party != circuit.Garbler || f.Message != "reverse OT request" || f.Try != int(try) {
 			t.Fatalf("%+v: audit %v, want the garbler's reverse OT request of try %d", c, aerr, try)
 		}
+	}
+}
+
+// TestT8CoverCatchesWrongReverseChoice measures T-8(b) for a garbler
+// whose reverse choices of one garbling drawn at random are not the bits
+// of its Δ_i (one bit flipped, MPC-D28) and that ignores its own check
+// of the evaluator's request to go on (a garbler that follows it only
+// refuses that request, without proof: TestT8WrongReverseChoice):
+// caught during the try whenever that garbling is opened — expected
+// (λ − 1)/λ = 75 % at λ = 4 — each time with a certificate about its
+// reverse choices that JudgeCertificate accepts, before the choice is
+// sent; when it is ĵ the try fails or passes (the audit names its
+// reverse request: TestT8WrongReverseChoice). The honest evaluator is
+// never blamed. 400 trials without the race detector, 12 under it.
+func TestT8CoverCatchesWrongReverseChoice(t *testing.T) {
+	trials, lambda := 400, 4
+	if raceEnabled {
+		trials = 12
+	}
+	rng := rand.New(rand.NewPCG(28, 8))
+	armed := false
+	target := 0
+	hook := func(_ uint64, choices []bool) {
+		if armed {
+			target = rng.IntN(lambda)
+			k := target*ot.Kappa + rng.IntN(ot.Kappa)
+			choices[k] = !choices[k]
+		}
+	}
+	newGame := func(n int) *testGame {
+		gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("rev cheat g", n), testSeed("rev cheat e", n), lambda, gc.HalfGates)
+		gm.g.cheatReverse, gm.g.cheatIgnoreCheck = hook, true
+		return gm
+	}
+	gm := newGame(0)
+	caught, failed, passed := 0, 0, 0
+	last := engine.NoPoint
+	for n := range trials {
+		if gm.ref.PlayEnded() {
+			gm = newGame(n + 1)
+		}
+		nTries := [2]int{len(gm.g.tries), len(gm.e.tries)}
+		nMovers := [2]int{len(gm.g.movers), len(gm.e.movers)}
+		pub, shares := gm.e.pub, [2]circuit.RefereeState{gm.g.Share(), gm.e.Share()}
+		p := randomTry(rng, gm.ref, last)
+		try := gm.e.pub.Try
+		j := gm.e.choose(try)
+		armed = true
+		_, err := gm.play(p)
+		armed = false
+		sent := gm.rec.Tries[try].Sent
+		switch {
+		case err == nil:
+			// Garbling ĵ with the check ignored, and no wire's label wrong
+			// for the evaluator's bits.
+			if target != j {
+				t.Fatalf("try %d: wrong reverse choices in opened garbling %d (ĵ=%d) not caught", try, target, j)
+			}
+			passed++
+			next, _, err := gm.ref.Try(gm.ref.ToMove(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gm.ref = next
+			if p != engine.Pass {
+				last = p
+			}
+			continue
+		case gm.e.Certificate() != nil:
+			c := gm.e.Certificate()
+			if gm.e.Err() == nil || !strings.Contains(err.Error(), "the garbler") || gm.g.Err() != nil {
+				t.Fatalf("try %d: %v (garbler: %v)", try, err, gm.g.Err())
+			}
+			if c.Reverse == nil || c.Opened != target || target == j || sent != 2 {
+				t.Fatalf("try %d: certificate %q on garbling %d after %d messages, the wrong choices in %d, ĵ=%d", try, c.What, c.Opened, sent, target, j)
+			}
+			if err := JudgeCertificate(gm.rec, int(try), *c); err != nil {
+				t.Fatalf("try %d: the certificate is not accepted: %v", try, err)
+			}
+			caught++
+		case target == j && (gm.e.Err() == nil && gm.g.Err() != nil || gm.e.Err() != nil && strings.Contains(err.Error(), "the garbler")):
+			// Wrong labels of ĵ: the try fails without proof.
+			failed++
+		default:
+			t.Fatalf("try %d (wrong choices in garbling %d, ĵ=%d): %v (garbler %v, evaluator %v)", try, target, j, err, gm.g.Err(), gm.e.Err())
+		}
+		gm.resetTry(nTries, nMovers, pub, shares)
+	}
+	rate := float64(caught) / float64(trials)
+	t.Logf("T-8(b) wrong reverse choices in one garbling, λ=%d: caught during the try with a certificate in %d of %d trials (%.1f %%, expected 75 %%); garbling ĵ: the try failed %d, passed %d (the audit names them)", lambda, caught, trials, 100*rate, failed, passed)
+	if !raceEnabled && rate < 0.70 {
+		t.Errorf("caught in %.1f %% of the trials, want at least 70 %%", 100*rate)
+	}
+	if caught == 0 {
+		t.Error("never caught")
 	}
 }
 
@@ -335,7 +488,7 @@ func TestT8CorrelatedProbingRefused(t *testing.T) {
 			// The honest try's messages, from what each side received.
 			rE, rG := gm.received[circuit.Evaluator], gm.received[circuit.Garbler]
 			honestRev, honestReq := rE[len(rE)-6], rG[len(rG)-4]
-			if err := JudgeCorrelatedRefusal(gm.rec, 0, gm.g.ReverseOTSeed(), gm.g.Deltas(), rE[1], rG[1], honestRev, honestReq); !errors.Is(err, ErrNotProven) || !strings.Contains(err.Error(), "passes the check") {
+			if err := JudgeCorrelatedRefusal(gm.rec, 0, gm.g.ReverseOTSeed(), gm.g.GarblingSeeds(), rE[1], rG[1], honestRev, honestReq); !errors.Is(err, ErrNotProven) || !strings.Contains(err.Error(), "passes the check") {
 				t.Fatalf("an honest request proven refused: %v", err)
 			}
 		}
@@ -345,16 +498,16 @@ func TestT8CorrelatedProbingRefused(t *testing.T) {
 			t.Fatalf("garbling %d: %v (garbler %v, evaluator %v)", i, err, gm.g.Err(), gm.e.Err())
 		}
 		rE, rG := gm.received[circuit.Evaluator], gm.received[circuit.Garbler]
-		seed, deltas := gm.g.ReverseOTSeed(), gm.g.Deltas()
-		if err := JudgeCorrelatedRefusal(gm.rec, try, seed, deltas, rE[1], rG[1], msgs["reverse"], msgs["request"]); err != nil {
+		seed, seeds := gm.g.ReverseOTSeed(), gm.g.GarblingSeeds()
+		if err := JudgeCorrelatedRefusal(gm.rec, try, seed, seeds, rE[1], rG[1], msgs["reverse"], msgs["request"]); err != nil {
 			t.Fatalf("garbling %d: the refusal is not proven: %v", i, err)
 		}
-		lying := append([]gc.Label(nil), deltas...)
-		lying[(i+1)%4][2] ^= 4
+		lying := append([]prg.Seed(nil), seeds...)
+		lying[(i+1)%4] = testSeed("another garbling", i)
 		for name, err := range map[string]error{
-			"other Δ":          JudgeCorrelatedRefusal(gm.rec, try, seed, lying, rE[1], rG[1], msgs["reverse"], msgs["request"]),
-			"another seed":     JudgeCorrelatedRefusal(gm.rec, try, testSeed("x", 0), deltas, rE[1], rG[1], msgs["reverse"], msgs["request"]),
-			"not the record's": JudgeCorrelatedRefusal(gm.rec, try, seed, deltas, rE[1], rG[1], msgs["reverse"], append(msgs["request"][:len(msgs["request"])-1:len(msgs["request"])-1], 0)),
+			"other seeds (other Δ)": JudgeCorrelatedRefusal(gm.rec, try, seed, lying, rE[1], rG[1], msgs["reverse"], msgs["request"]),
+			"another reverse seed":  JudgeCorrelatedRefusal(gm.rec, try, testSeed("x", 0), seeds, rE[1], rG[1], msgs["reverse"], msgs["request"]),
+			"not the record's":      JudgeCorrelatedRefusal(gm.rec, try, seed, seeds, rE[1], rG[1], msgs["reverse"], append(msgs["request"][:len(msgs["request"])-1:len(msgs["request"])-1], 0)),
 		} {
 			if !errors.Is(err, ErrNotProven) {
 				t.Errorf("garbling %d, %s: %v, want ErrNotProven", i, name, err)
@@ -385,6 +538,13 @@ func TestT8CorrelatedMalformed(t *testing.T) {
 		"kind":    append([]byte{'P', 2, 'Q'}, rev[3:]...),
 		"try":     append([]byte{'P', 2, 'V', 0, 0, 0, 0, 0, 0, 0, 1}, rev[11:]...),
 		"ot body": append(append([]byte(nil), rev[:11]...), append([]byte{'X'}, rev[12:]...)...),
+		// The last sub-batch's header (its batch number): refused before
+		// the machine takes the first three.
+		"last sub-batch": func() []byte {
+			b := append([]byte(nil), rev...)
+			b[cotHeader+3*ot.RequestSize(ot.Kappa)+6] ^= 1
+			return b
+		}(),
 	} {
 		if err := gm.e.TakeReverse(bad); !errors.Is(err, ErrMessage) || gm.e.Err() != nil {
 			t.Errorf("reverse request, %s: %v", name, err)

@@ -298,6 +298,13 @@ type Certificate struct {
 	// committed reverse keys and the evaluator's request give. Nil for
 	// the other kinds.
 	OT *OTEvidence
+	// Reverse, in a game of the correlated input OTs (MPC-D28), makes
+	// the certificate one about the garbler's reverse choices of opened
+	// garbling Opened (seed Seed): it is the garbler's reverse request of
+	// the try (its digest is TryRecord.Reverse), whose sub-batch Opened
+	// carries a check value x that is not the one of Δ_i's bits and the
+	// pad bits seed_i gives. Nil for the other kinds.
+	Reverse []byte
 	// What says what differs, for people.
 	What string
 }
@@ -327,8 +334,14 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	if err != nil {
 		return err
 	}
+	if c.OT != nil && c.Reverse != nil {
+		return fmt.Errorf("%w: a certificate of two kinds", ErrNotProven)
+	}
 	if c.OT != nil {
 		return verifyCorrections(cfg, rc, cm, c)
+	}
+	if c.Reverse != nil {
+		return verifyReverseChoices(cfg, cm, c)
 	}
 	if c.Opened >= 0 {
 		if c.Opened >= cfg.lambda() {
@@ -659,7 +672,10 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if c.OT != nil && (Sum(c.OT.Request) != tr.Request || Sum(c.OT.Reply) != tr.CommitReply) {
 		return fmt.Errorf("%w: the request or the corrections are not the ones the record holds for try %d", ErrNotProven, t)
 	}
-	if c.OT == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
+	if c.Reverse != nil && (!tr.reversed() || Sum(c.Reverse) != tr.Reverse) {
+		return fmt.Errorf("%w: the reverse request is not the one the record holds for try %d", ErrNotProven, t)
+	}
+	if c.OT == nil && c.Reverse == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
 		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})

@@ -21,10 +21,12 @@ package referee
 // it has garbled try τ − 1, ReverseRequestAhead: it depends on its seed
 // and τ alone):
 //
-//	G → E  ReverseRequest   a random-OT request of λ·128 OTs of the
-//	                        reverse extension, choices the bits of
-//	                        Δ_0 ‖ … ‖ Δ_{λ−1}; E: TakeReverse (KOS check,
-//	                        the key pairs)
+//	G → E  ReverseRequest   λ random-OT requests of 128 OTs of the
+//	                        reverse extension (batches τ·λ + i), the
+//	                        choices of sub-batch i the bits of Δ_i and
+//	                        its KOS pad bits drawn from seed_i; E:
+//	                        TakeReverse (KOS check of each, the key
+//	                        pairs)
 //
 // then the five messages of MPC-D14 with the request made of λ
 // per-garbling requests and the GGM seed transfer's batch of the
@@ -109,8 +111,46 @@ func parseCOTHeader(b []byte, kind byte, size int, try uint64, what string) erro
 	return nil
 }
 
-// reverseSize is the size of a reverse request of a game of cfg.
-func (c Config) reverseSize() int { return cotHeader + ot.RequestSize(c.lambda()*ot.Kappa) }
+// reverseSize is the size of a reverse request of a game of cfg: λ
+// sub-batches of 128 OTs.
+func (c Config) reverseSize() int { return cotHeader + c.lambda()*ot.RequestSize(ot.Kappa) }
+
+// splitReverse returns the λ sub-batches of a reverse request of try,
+// checking its size and kind and, when first is not nil, that sub-batch
+// i is a request of 128 OTs of batch *first + i (so that the reverse
+// extension's machine takes all of them or none).
+func splitReverse(cfg Config, try uint64, msg []byte, first *uint32) ([][]byte, error) {
+	if err := parseCOTHeader(msg, kindReverse, cfg.reverseSize(), try, "reverse OT request"); err != nil {
+		return nil, err
+	}
+	n := ot.RequestSize(ot.Kappa)
+	subs := make([][]byte, cfg.lambda())
+	for i := range subs {
+		subs[i] = msg[cotHeader+i*n : cotHeader+(i+1)*n]
+		if first == nil {
+			continue
+		}
+		b, m, err := ot.RequestHeader(subs[i])
+		if err != nil {
+			return nil, fmt.Errorf("%w: reverse OT request of try %d, garbling %d: %v", ErrMessage, try, i, err)
+		}
+		if b != *first+uint32(i) || m != ot.Kappa {
+			return nil, fmt.Errorf("%w: reverse OT request of try %d, garbling %d: batch %d of %d OTs, want batch %d of %d", ErrMessage, try, i, b, m, *first+uint32(i), ot.Kappa)
+		}
+	}
+	return subs, nil
+}
+
+// reverseBits returns the choices of sub-batch i of an honest reverse
+// request, pad bits included: the bits of Δ_i, then KOSPad bits from
+// seed_i.
+func reverseBits(seed prg.Seed, delta gc.Label) []bool {
+	return append(deltaBits(delta), reversePad(seed)...)
+}
+
+// reversePad returns the pad bits of the consistency check of the
+// reverse sub-batch of the garbling made from seed.
+func reversePad(seed prg.Seed) []bool { return seed.Stream(labelReversePad).Bools(ot.KOSPad) }
 
 // cotRequestSize is the size of the evaluator's request of a try with m
 // evaluator inputs.
@@ -271,6 +311,7 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 type garblerReverse struct {
 	try    uint64
 	msg    []byte
+	seeds  []prg.Seed
 	deltas []gc.Label
 	keys   [][]ot.Key
 	// checked is the digest of the last request of the try whose
@@ -281,9 +322,10 @@ type garblerReverse struct {
 }
 
 // ReverseRequest returns the garbler's reverse request of the next try
-// of a game of the correlated input OTs (MPC-D28): a random-OT request of
-// λ·128 OTs of the reverse extension whose choices are the bits of the
-// try's Δ_0 ‖ … ‖ Δ_{λ−1}. It depends on the garbler's seed and the try
+// of a game of the correlated input OTs (MPC-D28): λ random-OT requests
+// of 128 OTs of the reverse extension (sub-batch i: the bits of the
+// try's Δ_i as choices, the pad bits of its consistency check drawn from
+// seed_i, so that opening garbling i opens its choices). It depends on the garbler's seed and the try
 // alone, so a session sends it as soon as the previous try is complete
 // (or ahead of that, [Garbler.ReverseRequestAhead]); the evaluator takes
 // it ([Evaluator.TakeReverse]) before its request. Called again for the
@@ -350,11 +392,12 @@ func (g *Garbler) ReverseRequestAhead() ([]byte, error) {
 	return append([]byte(nil), r.msg...), nil
 }
 
-// makeReverse makes the reverse request of try, the next batch of the
-// reverse extension, and the garbler's keys of it.
+// makeReverse makes the reverse request of try, the next λ batches of
+// the reverse extension (τ·λ + i in a game without restarts), and the
+// garbler's keys of it.
 func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 	seeds := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())[g.cfg.depth()]
-	r := &garblerReverse{try: try, deltas: make([]gc.Label, len(seeds)), keys: make([][]ot.Key, len(seeds))}
+	r := &garblerReverse{try: try, deltas: make([]gc.Label, len(seeds)), keys: make([][]ot.Key, len(seeds)), seeds: seeds}
 	choices := make([]bool, 0, len(seeds)*ot.Kappa)
 	for i, s := range seeds {
 		d, err := copyDelta(s)
@@ -364,21 +407,30 @@ func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 		r.deltas[i] = d
 		choices = append(choices, deltaBits(d)...)
 	}
+	honest := append([]bool(nil), choices...)
 	if g.cheatReverse != nil {
 		g.cheatReverse(try, choices)
 	}
-	req, err := g.revRecv.Request(choices)
-	if err != nil {
-		return nil, err
+	r.msg = cotMsgHeader(kindReverse, try)
+	for i, s := range seeds {
+		pad := reversePad(s)
+		req, err := g.revRecv.RequestPadded(choices[i*ot.Kappa:(i+1)*ot.Kappa], pad)
+		if err != nil {
+			return nil, err
+		}
+		if g.cheatForgeX {
+			// The cheater's check value claims the honest choices.
+			x, err := ot.CheckValue(g.cfg.reverseSession(), req, append(honest[i*ot.Kappa:(i+1)*ot.Kappa:(i+1)*ot.Kappa], pad...))
+			if err != nil {
+				return nil, err
+			}
+			copy(req[len(req)-2*len(x):], x[:])
+		}
+		if r.keys[i], err = g.revRecv.ReceiveRandom(); err != nil {
+			return nil, err
+		}
+		r.msg = append(r.msg, req...)
 	}
-	keys, err := g.revRecv.ReceiveRandom()
-	if err != nil {
-		return nil, err
-	}
-	for i := range r.keys {
-		r.keys[i] = keys[i*ot.Kappa : (i+1)*ot.Kappa]
-	}
-	r.msg = append(cotMsgHeader(kindReverse, try), req...)
 	return r, nil
 }
 
@@ -388,11 +440,17 @@ type evaluatorReverse struct {
 	try    uint64
 	digest Digest
 	pairs  [][][2]ot.Key
+	// subs are the λ sub-batches of the garbler's message, kept for a
+	// certificate about its choices.
+	msg  []byte
+	subs [][]byte
 }
 
 // TakeReverse takes the garbler's reverse request of the next try
-// (MPC-D28), before [Evaluator.Request]: it runs the KOS check of the
-// reverse extension and keeps both keys of every reverse OT. A malformed
+// (MPC-D28), before [Evaluator.Request]: it runs the KOS check of each
+// of its λ sub-batches (one per garbling) and keeps both keys of every
+// reverse OT, and the message (a certificate about the garbler's
+// choices of an opened garbling holds it). A malformed
 // message (ErrMessage) leaves the machine as it was; one that fails the
 // check fails it (ErrDeviation, blaming the garbler; the audit names
 // it). The same message again is accepted and ignored.
@@ -410,19 +468,21 @@ func (e *Evaluator) TakeReverse(msg []byte) error {
 		}
 		return fmt.Errorf("%w: a second reverse request of try %d", ErrMessage, try)
 	}
-	if err := parseCOTHeader(msg, kindReverse, e.cfg.reverseSize(), try, "reverse OT request"); err != nil {
+	first := e.revSend.Batch()
+	msg = append([]byte(nil), msg...)
+	subs, err := splitReverse(e.cfg, try, msg, &first)
+	if err != nil {
 		return err
 	}
-	pairs, err := e.revSend.SendRandom(msg[cotHeader:])
-	if errors.Is(err, ot.ErrConsistency) {
-		return e.fail("try %d: its reverse OT request fails the consistency check (%v)", try, err)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: reverse OT request of try %d: %v", ErrMessage, try, err)
-	}
-	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, e.cfg.lambda())}
-	for i := range r.pairs {
-		r.pairs[i] = pairs[i*ot.Kappa : (i+1)*ot.Kappa]
+	// Well formed: from here the reverse machine moves on, and an error
+	// fails this one.
+	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, len(subs)), msg: msg, subs: subs}
+	for i, sub := range subs {
+		pairs, err := e.revSend.SendRandom(sub)
+		if err != nil {
+			return e.fail("try %d: its reverse OT request of garbling %d fails the consistency check (%v)", try, i, err)
+		}
+		r.pairs[i] = pairs
 	}
 	e.rev = r
 	return nil
@@ -608,11 +668,15 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 }
 
 // checkCorrections checks, in every opened garbling i, that the
-// garbler's reverse keys K_i are those Δ_i selects (their hash is in the
-// commitment) and that its corrections are A_{i,w} ⊕ q_{i,w}, q_i
-// recomputed from Δ_i, K_i and the request (MPC-D28). A wrong
-// correction fails the machine with a certificate; wrong keys fail it
-// without one (the audit names the garbler).
+// garbler's reverse choices of garbling i were the bits of Δ_i (the
+// check value x of its reverse sub-batch against Δ_i's bits and seed_i's
+// pad bits), that its reverse keys K_i are those Δ_i selects (their hash
+// is in the commitment) and that its corrections are A_{i,w} ⊕ q_{i,w},
+// q_i recomputed from Δ_i, K_i and the request (MPC-D28). Wrong choices
+// and a wrong correction fail the machine with a certificate; a wrong
+// hash of the keys (with the right choices: a garbler that committed to
+// something else than the keys it holds) fails it without one (the
+// audit names the garbler).
 func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 	cur, try := e.cur, e.pub.Try
 	ck := cur.checked
@@ -624,6 +688,14 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 		delta, err := copyDelta(s)
 		if err != nil {
 			return e.fail("try %d: %v", try, err)
+		}
+		// The garbler's reverse choices of garbling i: the check value x
+		// of its sub-batch, which passed the KOS check, must be the one
+		// of Δ_i's bits and seed_i's pad bits.
+		if err := ot.VerifyChoices(e.cfg.reverseSession(), e.rev.subs[i], reverseBits(s, delta)); err != nil {
+			e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: "reverse OT choices",
+				Reverse: append([]byte(nil), e.rev.msg...)}
+			return e.fail("try %d: its reverse OT choices of opened garbling %d are not the bits of the Δ its seed gives (certificate): %v", try, i, err)
 		}
 		bits := deltaBits(delta)
 		keys := make([]ot.Key, ot.Kappa)
@@ -755,25 +827,66 @@ func verifyCorrections(cfg Config, rc *refereeCircuits, cm *commitment, c Certif
 	return fmt.Errorf("%w: the corrections of garbling %d are the ones its seed gives", ErrNotProven, i)
 }
 
+// verifyReverseChoices judges a certificate about the garbler's reverse
+// choices of an opened garbling: nil when the check value x of the
+// garbling's sub-batch of the reverse request c.Reverse is not the one
+// of the bits of Δ_i and the pad bits seed_i gives. An honest garbler's
+// x is always that one (it made the sub-batch with those choices), so
+// it is never convicted; the sub-batch passed the evaluator's KOS check,
+// which makes x the one of the choices its columns carry (ot's
+// VerifyChoices), so a mismatch means the garbler's reverse choices were
+// not Δ_i's bits.
+func verifyReverseChoices(cfg Config, cm *commitment, c Certificate) error {
+	if !cfg.correlated() {
+		return fmt.Errorf("%w: the game has no correlated input OTs", ErrNotProven)
+	}
+	i := c.Opened
+	if i < 0 || i >= cfg.lambda() {
+		return fmt.Errorf("%w: garbling %d of %d", ErrNotProven, i, cfg.lambda())
+	}
+	if seedHash(cfg, cm.try, i, c.Seed) != cm.entries[i][0] {
+		return fmt.Errorf("%w: the seed is not the one committed to", ErrNotProven)
+	}
+	subs, err := splitReverse(cfg, cm.try, c.Reverse, nil)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	delta, err := copyDelta(c.Seed)
+	if err != nil {
+		return err
+	}
+	err = ot.VerifyChoices(cfg.reverseSession(), subs[i], reverseBits(c.Seed, delta))
+	switch {
+	case errors.Is(err, ot.ErrChoices):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	return fmt.Errorf("%w: the reverse choices of garbling %d are the bits of its Δ", ErrNotProven, i)
+}
+
 // ----- a refused per-garbling request -----
 
 // ReverseOTSeed returns the seed of the garbler's machine of the reverse
-// extension (MPC-D28), and Deltas the Δ_i of the garblings of the try
-// under way (nil before its reverse request): what the garbler reveals
-// to prove that the evaluator's request of a garbling failed the
-// consistency check ([VerifyCorrelatedRefusal]). The seed opens the
-// garbler's reverse choices, hence the Δ_i of every garbling of every
-// try so far, and nothing else of its seed; as [Garbler.OTSeed], it is
-// for a game that ends on that refusal.
+// extension (MPC-D28), and GarblingSeeds the seeds seed_i of the
+// garblings of the try under way (nil before its reverse request): what
+// the garbler reveals to prove that the evaluator's request of a
+// garbling failed the consistency check ([VerifyCorrelatedRefusal]).
+// The reverse seed opens the garbler's reverse choices, hence the Δ_i of
+// every garbling of every try so far, and nothing else of its seed; the
+// seeds open the try's garblings, none of which was sent (the refusal
+// comes before the commitment). As [Garbler.OTSeed], they are for a game
+// that ends on that refusal.
 func (g *Garbler) ReverseOTSeed() prg.Seed { return g.seed.Derive(labelReverseOT) }
 
-// Deltas returns the Δ_i of the garblings of the try whose reverse
-// request was made last (see [Garbler.ReverseOTSeed]), or nil.
-func (g *Garbler) Deltas() []gc.Label {
+// GarblingSeeds returns the seeds seed_i of the garblings of the try
+// under way whose reverse request was made (see [Garbler.ReverseOTSeed]),
+// or nil.
+func (g *Garbler) GarblingSeeds() []prg.Seed {
 	if g.rev == nil {
 		return nil
 	}
-	return append([]gc.Label(nil), g.rev.deltas...)
+	return append([]prg.Seed(nil), g.rev.seeds...)
 }
 
 // VerifyCorrelatedRefusal judges the garbler's claim that the
@@ -783,27 +896,34 @@ func (g *Garbler) Deltas() []gc.Label {
 // message reverseStart, the evaluator's answer reverseAnswer, the
 // garbler's reverse request of the try and the evaluator's request —
 // and what the garbler reveals: the seed of its reverse machine
-// ([Garbler.ReverseOTSeed]) and the try's Δ_i ([Garbler.Deltas]). The
-// judge rebuilds the garbler's reverse machine from the seed, checks
-// that it gives exactly reverseStart and, with the Δ_i's bits as
-// choices, exactly the reverse request (so its keys K_i are those the
-// Δ_i select among the evaluator's pairs), and runs the garbler's check
-// of every garbling's request. It returns nil when the claim is proven,
-// which convicts the evaluator; otherwise an error wrapping
-// ErrNotProven. An honest evaluator's request passes the check under
-// the keys its Δ_i selects, so it is never convicted. The caller checks
-// that the messages are those of the record.
-func VerifyCorrelatedRefusal(cfg Config, try uint64, reverseSeed prg.Seed, deltas []gc.Label, reverseStart, reverseAnswer, reverse, request []byte) error {
+// ([Garbler.ReverseOTSeed]) and the try's seeds seed_i
+// ([Garbler.GarblingSeeds]), which give Δ_i and the pad bits of the
+// reverse sub-batch i. The judge rebuilds the garbler's reverse machine
+// from the seed, checks that it gives exactly reverseStart and, with the
+// Δ_i's bits and those pad bits as choices, exactly the reverse request
+// (so its keys K_i are those the Δ_i select among the evaluator's
+// pairs), and runs the garbler's check of every garbling's request. It
+// returns nil when the claim is proven, which convicts the evaluator;
+// otherwise an error wrapping ErrNotProven. An honest evaluator's
+// request passes the check under the keys its Δ_i selects, so it is
+// never convicted. The caller checks that the messages are those of the
+// record.
+func VerifyCorrelatedRefusal(cfg Config, try uint64, reverseSeed prg.Seed, seeds []prg.Seed, reverseStart, reverseAnswer, reverse, request []byte) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	if !cfg.correlated() {
 		return fmt.Errorf("%w: the game has no correlated input OTs", ErrNotProven)
 	}
-	if len(deltas) != cfg.lambda() {
-		return fmt.Errorf("%w: %d Δ for λ = %d", ErrNotProven, len(deltas), cfg.lambda())
+	if len(seeds) != cfg.lambda() {
+		return fmt.Errorf("%w: %d seeds for λ = %d", ErrNotProven, len(seeds), cfg.lambda())
 	}
-	if err := parseCOTHeader(reverse, kindReverse, cfg.reverseSize(), try, "reverse OT request"); err != nil {
+	subs, err := splitReverse(cfg, try, reverse, nil)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	first, _, err := ot.RequestHeader(subs[0])
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
 	recv := ot.NewReceiver(reverseSeed, cfg.reverseSession())
@@ -817,26 +937,27 @@ func VerifyCorrelatedRefusal(cfg Config, try uint64, reverseSeed prg.Seed, delta
 	if err := recv.BaseFinish(reverseAnswer); err != nil {
 		return fmt.Errorf("%w: the evaluator's reverse setup answer: %v", ErrNotProven, err)
 	}
-	batch := binary.BigEndian.Uint32(reverse[cotHeader+3:])
-	for range batch {
+	for range first {
 		if err := recv.Skip(); err != nil {
 			return err
 		}
 	}
-	choices := make([]bool, 0, len(deltas)*ot.Kappa)
-	for _, d := range deltas {
-		choices = append(choices, deltaBits(d)...)
-	}
-	again, err := recv.Request(choices)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(again, reverse[cotHeader:]) {
-		return fmt.Errorf("%w: the reverse request of try %d is not the one the seed and those Δ give", ErrNotProven, try)
-	}
-	keys, err := recv.ReceiveRandom()
-	if err != nil {
-		return err
+	deltas := make([]gc.Label, len(seeds))
+	keys := make([][]ot.Key, len(seeds))
+	for i, s := range seeds {
+		if deltas[i], err = copyDelta(s); err != nil {
+			return err
+		}
+		again, err := recv.RequestPadded(deltaBits(deltas[i]), reversePad(s))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(again, subs[i]) {
+			return fmt.Errorf("%w: the reverse request of try %d, garbling %d, is not the one the seeds give", ErrNotProven, try, i)
+		}
+		if keys[i], err = recv.ReceiveRandom(); err != nil {
+			return err
+		}
 	}
 	// The request's size tells the mover's input count: try both layouts.
 	rc, err := circuitsFor(cfg)
@@ -849,7 +970,7 @@ func VerifyCorrelatedRefusal(cfg Config, try uint64, reverseSeed prg.Seed, delta
 			continue
 		}
 		for i, req := range reqs {
-			_, err := ot.CorrelatedRows(cotSessionOf(cfg, try, i), deltas[i], keys[i*ot.Kappa:(i+1)*ot.Kappa], req)
+			_, err := ot.CorrelatedRows(cotSessionOf(cfg, try, i), deltas[i], keys[i], req)
 			if errors.Is(err, ot.ErrConsistency) {
 				return nil
 			}
@@ -862,7 +983,7 @@ func VerifyCorrelatedRefusal(cfg Config, try uint64, reverseSeed prg.Seed, delta
 // JudgeCorrelatedRefusal is VerifyCorrelatedRefusal against the record
 // of the game: the reverse setup messages, the reverse request and the
 // request of try t must be those whose digests the record holds.
-func JudgeCorrelatedRefusal(rec Record, t int, reverseSeed prg.Seed, deltas []gc.Label, reverseStart, reverseAnswer, reverse, request []byte) error {
+func JudgeCorrelatedRefusal(rec Record, t int, reverseSeed prg.Seed, seeds []prg.Seed, reverseStart, reverseAnswer, reverse, request []byte) error {
 	if t < 0 || t >= len(rec.Tries) {
 		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
 	}
@@ -875,5 +996,5 @@ func JudgeCorrelatedRefusal(rec Record, t int, reverseSeed prg.Seed, deltas []gc
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
-	return VerifyCorrelatedRefusal(rec.Config, pub.Try, reverseSeed, deltas, reverseStart, reverseAnswer, reverse, request)
+	return VerifyCorrelatedRefusal(rec.Config, pub.Try, reverseSeed, seeds, reverseStart, reverseAnswer, reverse, request)
 }

@@ -137,8 +137,11 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 			return nil, err
 		}
 		if cfg.correlated() {
-			if err := g.revRecv.Skip(); err != nil {
-				return nil, err
+			// λ reverse batches per try (MPC-D28).
+			for range cfg.lambda() {
+				if err := g.revRecv.Skip(); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -400,8 +403,10 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 			return nil, err
 		}
 		if cfg.correlated() {
-			if err := e.revSend.Skip(); err != nil {
-				return nil, err
+			for range cfg.lambda() {
+				if err := e.revSend.Skip(); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
