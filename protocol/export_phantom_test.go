@@ -143,6 +143,32 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, 
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
+// PhantomForgedReverseCertificate returns the report of a lying
+// evaluator's program against the garbler (MPC-D28), at the checked try
+// under way whose commitment it opened: a certificate of the garbler's
+// reverse choices of an opened garbling, with its true seed and the
+// try's true reverse request, which the honest garbler made with the
+// bits of Δ_i.
+func PhantomForgedReverseCertificate(g *Game) (ViolationBody, error) {
+	p, ok := g.player.(*phantomPlayer)
+	if !ok {
+		return ViolationBody{}, errors.New("not a game of Phantom Go")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil || p.reverse == nil {
+		return ViolationBody{}, errors.New("not an evaluator of Phantom Go with the correlated input OTs")
+	}
+	commitments, seeds, j, ok := p.e.Opened()
+	if !ok {
+		return ViolationBody{}, errors.New("no opened commitment")
+	}
+	i := (j + 1) % len(seeds)
+	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+}
+
 // PhantomAlterShare is an action of a cheating evaluator's program: it
 // flips one bit of its share of the referee state between two tries
 // (when its player is to try), so that its next request is made from a

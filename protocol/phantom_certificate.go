@@ -31,7 +31,9 @@ const phantomCertificateTag = "kakure/phantom/certificate/1"
 // for one about the OT corrections of an opened garbling (OT, MPC-D28),
 // the evaluator's request, the reply part of the garbler's commitment
 // (the corrections) and the garbling's 128 reverse keys K_i, 32 bytes
-// each, end to end.
+// each, end to end; for one about the garbler's reverse choices of an
+// opened garbling (Reverse, MPC-D28), the garbler's reverse request of
+// the try.
 type phantomCertificateFrame struct {
 	Certificate string         `json:"certificate"`
 	Try         uint64         `json:"try"`
@@ -40,6 +42,7 @@ type phantomCertificateFrame struct {
 	Tables      referee.Digest `json:"tables"`
 	What        string         `json:"what"`
 	OT          bool           `json:"ot,omitempty"`
+	Reverse     bool           `json:"reverse,omitempty"`
 }
 
 func init() { CertificateJudge = judgePhantomCertificate }
@@ -81,7 +84,7 @@ func certificateSize(c *referee.Certificate) int {
 	if c.OT != nil {
 		n += len(c.OT.Request) + len(c.OT.Reply) + len(c.OT.Keys)*len(ot.Key{})
 	}
-	return n
+	return n + len(c.Reverse)
 }
 
 // certificateViolation is the report of a certificate the evaluator holds
@@ -98,6 +101,10 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 				keys = append(keys, k[:]...)
 			}
 			frames = append(frames, c.OT.Request, c.OT.Reply, keys)
+		}
+		if c.Reverse != nil {
+			f.Reverse = true
+			frames = append(frames, c.Reverse)
 		}
 	} else {
 		// Non-nil even when empty (the labels are not needed when the
@@ -145,7 +152,8 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	c := referee.Certificate{Commitment: evidence[1], Opened: f.Opened, Tables: f.Tables, What: f.What}
 	switch {
-	case f.Opened >= 0 && (!f.OT && len(evidence) == 2 || f.OT && len(evidence) == 5):
+	case f.Opened >= 0 && (!f.OT && !f.Reverse && len(evidence) == 2 || f.OT && !f.Reverse && len(evidence) == 5 ||
+		f.Reverse && !f.OT && len(evidence) == 3):
 		s, err := hex.DecodeString(f.Seed)
 		if err != nil || len(s) != len(c.Seed) {
 			return falseReport("the opened seed is not 32 bytes in hex")
@@ -161,7 +169,10 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 				copy(c.OT.Keys[i][:], keys[i*len(ot.Key{}):])
 			}
 		}
-	case f.Opened < 0 && !f.OT && len(evidence) == 4:
+		if f.Reverse {
+			c.Reverse = evidence[2]
+		}
+	case f.Opened < 0 && !f.OT && !f.Reverse && len(evidence) == 4:
 		c.Choice, c.Labels = evidence[2], evidence[3]
 	default:
 		return falseReport("%d evidence frames for garbling %d", len(evidence), f.Opened)
@@ -177,6 +188,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 }
 
 func certificateWhat(c referee.Certificate) string {
+	if c.Reverse != nil {
+		return fmt.Sprintf("the garbler's reverse OT choices of opened garbling %d are not the bits of its Δ", c.Opened)
+	}
 	if c.OT != nil {
 		return fmt.Sprintf("the OT corrections of opened garbling %d differ from what its seed, the garbler's committed reverse keys and the evaluator's request give", c.Opened)
 	}

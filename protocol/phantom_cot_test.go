@@ -486,3 +486,31 @@ func TestT10PhantomReverseDigestMissing(t *testing.T) {
 		})
 	}
 }
+
+// TestT14PhantomForgedReverseCertificate (MPC-D28): a lying evaluator's
+// program reports an honest garbler with a made-up certificate of its
+// reverse choices: the true seed of an opened garbling and the try's
+// true reverse request (the one the record's digest names). The judge
+// decodes it, finds the garbling's reverse choices are the bits of its
+// Δ, and refuses it: the liar loses for a false accusation (T-14), on
+// the garbler's machine and in Verify.
+func TestT14PhantomForgedReverseCertificate(t *testing.T) {
+	seen := 0
+	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 1, func(c *protocol.Config) {
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if kind != protocol.KindPhantomChoice {
+				return kind, body, false
+			}
+			if seen++; seen != 3 {
+				return kind, body, false
+			}
+			v, err := protocol.PhantomForgedReverseCertificate(g)
+			if err != nil {
+				t.Errorf("forging: %v", err)
+				return kind, body, false
+			}
+			return protocol.KindViolation, v, true
+		})
+	}, nil)
+	checkPhantomCaught(t, h, "T-14", "are the bits of its Δ")
+}
