@@ -82,6 +82,12 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 // it kept, and the reverse request it received and has not taken or not
 // used up kept in its secrets; the evaluator also crashes right after
 // taking the garbler's commit, with its seed drawn and its answer made).
+// The "secrets" cases crash between the write of the secrets and that of
+// the record of the same message (PN-D15): the record is then one try
+// behind the secrets, and the rebuild takes the try before's request and
+// choice (garbler) or reverse request (evaluator), which the secrets keep
+// for it (without them a checked game could not resume there, with or
+// without the correlated input OTs).
 func TestT3CheckedPhantomCrash(t *testing.T) {
 	t.Parallel()
 	const cot = engine.InputOTCorrelated
@@ -114,6 +120,13 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, cot},
 		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
 		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, cot},
+		// Between the secrets' write and the record's (PN-D15): the
+		// record is then one try behind the secrets (the outputs and
+		// the request taken, the garbling taken, not written).
+		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, false, engine.GarblingThreeHalves, ""},
+		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, ""},
+		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, true, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, cot},
 	}
 	for _, c := range cases {
 		if phantomRace && !c.race {

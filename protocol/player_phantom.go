@@ -45,6 +45,12 @@ type phantomPlayer struct {
 	// arrival (MPC-D28: a bad one found earlier would be accused with no
 	// digest of it in the record, and the audit would blame the accuser).
 	reverse []byte
+	// prevRequest and prevChoice (garbler) and prevReverse (evaluator)
+	// are the values of the try before the one under way: the secrets
+	// are written before the record of the same message (PN-D15), so a
+	// crash between the two leaves a record one try behind the secrets,
+	// whose rebuild needs them.
+	prevRequest, prevChoice, prevReverse []byte
 	// request is the evaluator's request of the try under way, received
 	// (garbler); it is kept until the try's outputs come, which show
 	// that the evaluator has the garbling: until then the garbling may
@@ -111,6 +117,12 @@ type phantomSecrets struct {
 	// again once acknowledged.
 	ReverseBase []byte `json:"reverse_base,omitempty"`
 	Reverse     []byte `json:"reverse,omitempty"`
+	// PrevRequest, PrevChoice and PrevReverse are those of the try
+	// before (phantomPlayer.prevRequest): for a record one try behind
+	// the secrets after a crash between their writes.
+	PrevRequest []byte `json:"prev_request,omitempty"`
+	PrevChoice  []byte `json:"prev_choice,omitempty"`
+	PrevReverse []byte `json:"prev_reverse,omitempty"`
 }
 
 // PhantomCommitment is the saved form of what the evaluator kept of a
@@ -167,6 +179,9 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 	// answers may have to be made again after a restart (PN-D14). The
 	// outputs stay until the next try's replace them.
 	if _, sent := h.current(); sent == 0 {
+		if p.me == phantomGarbler && p.request != nil {
+			p.prevRequest, p.prevChoice = p.request, p.choice
+		}
 		p.request, p.opened = nil, nil
 		if p.me == phantomGarbler {
 			p.choice = nil
@@ -213,13 +228,22 @@ func (p *phantomPlayer) takeReverse(h *phantomRules) error {
 	if !p.correlated() || p.e == nil || p.caught != "" {
 		return nil
 	}
-	if tr, sent := h.current(); sent != 0 || tr.Reverse == (referee.Digest{}) {
+	tr, sent := h.current()
+	if sent != 0 || tr.Reverse == (referee.Digest{}) {
 		return nil
 	}
-	if p.reverse == nil {
+	// The attachment whose digest the record holds (its message signed
+	// it, and it was checked against it on arrival).
+	var reverse []byte
+	for _, r := range [][]byte{p.reverse, p.prevReverse} {
+		if r != nil && referee.Sum(r) == tr.Reverse {
+			reverse = r
+		}
+	}
+	if reverse == nil {
 		return errors.New("protocol: the phantom reverse request under way is lost")
 	}
-	err := p.e.TakeReverse(p.reverse)
+	err := p.e.TakeReverse(reverse)
 	if errors.Is(err, referee.ErrDeviation) || errors.Is(err, referee.ErrMessage) {
 		// Its digest is in the record: the audit finds it is not what
 		// the garbler's seed gives.

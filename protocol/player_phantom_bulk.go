@@ -6,6 +6,7 @@ package protocol
 // how they are made again for a peer that lacks them. Moved from
 // player_phantom.go.
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -137,10 +138,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		p.choice = bulk[0]
 	case KindPhantomTryGarbling, KindPhantomGarbling:
 		try := h.pub.Try
-		if h.correlated() {
+		if h.correlated() && !bytes.Equal(p.reverse, bulk[3]) {
 			// The next try's reverse request: kept, never taken now
 			// (takeReverse, after this try's outputs).
-			p.reverse = bulk[3]
+			p.prevReverse, p.reverse = p.reverse, bulk[3]
 		}
 		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 		if err != nil {

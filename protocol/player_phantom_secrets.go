@@ -43,13 +43,18 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		// Incomplete: under way, or (MPC-D28) only its reverse request.
 		complete--
 	}
-	p.reverseBase, p.reverse = s.ReverseBase, s.Reverse
+	p.reverseBase, p.reverse, p.prevReverse = s.ReverseBase, s.Reverse, s.PrevReverse
+	p.prevRequest, p.prevChoice = s.PrevRequest, s.PrevChoice
 	told := complete // tries whose announcement the player has
 	var err error
 	if p.me == phantomGarbler {
 		var request, choice []byte
+		// The secrets may be one try ahead of the record (written
+		// first): the try before's request and choice are kept too.
 		if sent >= 3 && referee.Sum(s.Choice) == cur.Choice {
 			choice = s.Choice
+		} else if sent >= 3 && referee.Sum(s.PrevChoice) == cur.Choice {
+			choice = s.PrevChoice
 		}
 		if sent >= 1 && sent < cfg.Messages() {
 			// With the garbling recorded, the request lets the garbler
@@ -57,6 +62,8 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			// (PN-D14); secrets of an earlier version dropped it then.
 			if referee.Sum(s.Request) == cur.Request {
 				request = s.Request
+			} else if referee.Sum(s.PrevRequest) == cur.Request {
+				request = s.PrevRequest
 			} else if sent == 1 {
 				return errors.New("protocol: phantom secrets: the request under way is lost")
 			}
@@ -113,8 +120,14 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			if rec.ReverseSent >= 1 {
 				start = s.ReverseBase
 			}
-			if last := len(rec.Tries) - 1; last >= 0 && s.Reverse != nil && referee.Sum(s.Reverse) == rec.Tries[last].Reverse {
-				reverse = s.Reverse
+			// The last reverse request received, or the one before when
+			// the record is one try behind the secrets.
+			if last := len(rec.Tries) - 1; last >= 0 {
+				for _, r := range [][]byte{s.Reverse, s.PrevReverse} {
+					if r != nil && referee.Sum(r) == rec.Tries[last].Reverse {
+						reverse = r
+					}
+				}
 			}
 			p.e, err = referee.ResumeCorrelatedEvaluator(cfg, p.seed(), s.Base, start, reverse, rec, tries, st, kept)
 			if err == nil {
@@ -159,7 +172,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 		return json.Marshal(p.restored)
 	}
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
-		ReverseBase: p.reverseBase, Reverse: p.reverse}
+		ReverseBase: p.reverseBase, Reverse: p.reverse, PrevRequest: p.prevRequest, PrevChoice: p.prevChoice, PrevReverse: p.prevReverse}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}
