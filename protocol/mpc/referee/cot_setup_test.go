@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
 // Tests of the order of the setup messages and of the reverse request
@@ -61,9 +64,8 @@ func runSetup(t *testing.T, gm *testGame, steps []string, msgs setupMsgs) {
 // newUnsetCOTGame is newCOTGame before any setup message.
 func newUnsetCOTGame(t *testing.T, n int) *testGame {
 	t.Helper()
-	cfg := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("setup order game"), Komi: 7.5, Lambda: 4, Scheme: gc.HalfGates, InputOT: InputOTCorrelated}
-	gm := newGameOf(t, cfg, testSeed("setup g", n), testSeed("setup e", n))
-	// newGameOf ran the setup: start again with fresh machines.
+	cfg := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("setup order game"), Komi: 7.5, Lambda: 2, Scheme: gc.HalfGates, InputOT: InputOTCorrelated}
+	gm := &testGame{t: t, cfg: cfg, seeds: [2]prg.Seed{testSeed("setup g", n), testSeed("setup e", n)}}
 	var err error
 	if gm.g, err = NewGarbler(cfg, gm.seeds[0]); err != nil {
 		t.Fatal(err)
@@ -71,8 +73,17 @@ func newUnsetCOTGame(t *testing.T, n int) *testGame {
 	if gm.e, err = NewEvaluator(cfg, gm.seeds[1]); err != nil {
 		t.Fatal(err)
 	}
-	gm.rec = Record{Config: cfg, SeedCommitments: gm.rec.SeedCommitments}
-	gm.received = [2][][]byte{}
+	gm.rec.Config = cfg
+	for p, s := range gm.seeds {
+		c, o, err := cfg.CommitSeed(circuit.Party(p), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gm.rec.SeedCommitments[p], gm.openings[p] = c, o
+	}
+	if gm.ref, err = phantom.NewReferee(engine.Options{Variant: engine.VariantPhantom, Size: cfg.Size, Rules: cfg.Rules}); err != nil {
+		t.Fatal(err)
+	}
 	return gm
 }
 
@@ -89,11 +100,20 @@ func newUnsetCOTGame(t *testing.T, n int) *testGame {
 func TestT8CorrelatedSetupOrders(t *testing.T) {
 	ref := setupMsgs{}
 	runSetup(t, newUnsetCOTGame(t, 0), setupOrders["base OTs first"], ref)
-	for name, steps := range setupOrders {
+	// Every state of the setup that some order reaches, once: (messages
+	// of the base OTs, of the reverse setup) sent.
+	seen := map[[2]int]bool{}
+	for _, name := range []string{"base OTs first", "reverse first, answer after B0", "reverse first, answer first"} {
+		steps := setupOrders[name]
 		for cut := 0; cut <= len(steps); cut++ {
 			gm := newUnsetCOTGame(t, 0)
 			msgs := setupMsgs{}
 			runSetup(t, gm, steps[:cut], msgs)
+			if state := [2]int{gm.rec.BaseSent, gm.rec.ReverseSent}; seen[state] {
+				continue
+			} else {
+				seen[state] = true
+			}
 			if _, err := Audit(gm.rec, gm.reveals()); err != nil {
 				t.Fatalf("%s, %d messages: the audit of the setup so far: %v", name, cut, err)
 			}
@@ -127,7 +147,7 @@ func TestT8CorrelatedSetupOrders(t *testing.T) {
 					t.Fatalf("%s, cut after %d: setup message %s differs from the one sent in another order", name, cut, s)
 				}
 			}
-			gm.playRandom(rand.New(rand.NewPCG(5, uint64(cut))), 2, nil)
+			gm.playRandom(rand.New(rand.NewPCG(5, uint64(cut))), 1, nil)
 			if _, err := Audit(gm.rec, gm.reveals()); err != nil {
 				t.Fatalf("%s, %d messages: the audit: %v", name, cut, err)
 			}
@@ -135,6 +155,9 @@ func TestT8CorrelatedSetupOrders(t *testing.T) {
 	}
 	// Refusals: no reverse request before both setups are done, no reverse
 	// answer once a try is under way, none in a game of MPC-D18's OTs.
+	if len(seen) != 9 {
+		t.Errorf("%d states of the setup, want the 9 pairs", len(seen))
+	}
 	gm := newUnsetCOTGame(t, 1)
 	runSetup(t, gm, []string{"R0", "R1"}, setupMsgs{})
 	if _, err := gm.g.ReverseRequest(); !errors.Is(err, ErrState) {

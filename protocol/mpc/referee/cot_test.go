@@ -186,6 +186,40 @@ func TestT8AuditNamesWrongCorrection(t *testing.T) {
 	}
 }
 
+// TestT8WrongKeyHashNoCertificate documents a limit of MPC-D28's
+// certificates (T-8(b)): a garbler that commits, for a garbling, a hash
+// H(K_i) that is not the one of the keys it holds — alone, or to hide a
+// wrong correction in that garbling — is caught whenever that garbling
+// is opened, as the wrong correction alone would be, but without a
+// certificate: a judge can take K_i only from H(K_i) (the keys are
+// random-OT outputs that only the evaluator's reverse secret
+// authenticates). The audit names the garbler's commitment; the honest
+// evaluator is never blamed.
+func TestT8WrongKeyHashNoCertificate(t *testing.T) {
+	for _, withCorrection := range []bool{false, true} {
+		gm := newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("key hash g", 0), testSeed("key hash e", 0), 4, gc.HalfGates)
+		gm.playRandom(rand.New(rand.NewPCG(6, 6)), 1, nil)
+		try := gm.e.pub.Try
+		target := (gm.e.choose(try) + 1) % 4
+		gm.g.cheatKeyHashes = func(_ uint64, h []Digest) { h[target][3] ^= 1 }
+		if withCorrection {
+			gm.g.cheatCorrections = func(_ uint64, _ int, d [][]ot.Block) { d[target][0][5] ^= 0x10 }
+		}
+		_, err := gm.play(engine.Point(7))
+		if gm.e.Err() == nil || gm.g.Err() != nil || !strings.Contains(err.Error(), "the garbler") || !strings.Contains(err.Error(), "keys") || gm.e.Certificate() != nil {
+			t.Fatalf("wrong correction too %v: %v (garbler %v, certificate %+v)", withCorrection, err, gm.g.Err(), gm.e.Certificate())
+		}
+		if sent := gm.rec.Tries[try].Sent; sent != 2 {
+			t.Fatalf("caught after %d messages of the try, want before the choice", sent)
+		}
+		_, aerr := Audit(gm.rec, gm.reveals())
+		var f *Fault
+		if !errors.As(aerr, &f) || f.Party != circuit.Garbler || f.Message != "commitment" || f.Try != int(try) {
+			t.Fatalf("audit %v, want the garbler's commitment of try %d", aerr, try)
+		}
+	}
+}
+
 // TestT8ForgedOTCertificateRejected: an evaluator that accuses an honest
 // garbler with a made-up certificate about the OT corrections (MPC-D28)
 // is never believed (T-8(b), T-13): the honest corrections with the

@@ -93,10 +93,12 @@ type Garbler struct {
 	// input w at [i][w]) before they are sent.
 	cheatReverse     func(try uint64, choices []bool)
 	cheatIgnoreCheck bool
-	// cheatForgeX (tests only) puts in each reverse sub-batch the check
-	// value x of the honest choices, whatever cheatReverse made of them.
-	cheatForgeX      bool
 	cheatCorrections func(try uint64, m int, d [][]ot.Block)
+	// cheatForgeX (tests only) puts in each reverse sub-batch the check
+	// value x of the honest choices, whatever cheatReverse made of them;
+	// cheatKeyHashes changes the hashes H(K_i) of a try's commitment.
+	cheatForgeX    bool
+	cheatKeyHashes func(try uint64, hashes []Digest)
 }
 
 // garblerTry is the garbler's secret side of the try under way.

@@ -631,6 +631,9 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	for i := range copies {
 		hashes[i] = keysHash(g.cfg, try, i, g.rev.keys[i])
 	}
+	if g.cheatKeyHashes != nil {
+		g.cheatKeyHashes(try, hashes)
+	}
 	return Commitment{Commitments: marshalCommitment(try, mover, copies, hashes), Reply: reply}, nil
 }
 
