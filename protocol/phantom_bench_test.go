@@ -30,15 +30,19 @@ import (
 // With both garbling schemes (MPC-D26), λ = 1 and λ = 4 (the tries
 // checked, T-8(b)), and the latency of each try, p50 and p95: from the
 // mover's Play to the moment its own view counts the try (its
-// announcement is in).
+// announcement is in). The three-halves λ = 4 games also run with the
+// correlated input OTs (MPC-D28, lambda-4/correlated).
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
 	for _, garbling := range []string{engine.GarblingHalfGates, engine.GarblingThreeHalves} {
 		for _, lambda := range []int{1, 4} {
-			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling) })
+			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling, "") })
 		}
 	}
+	b.Run("three-halves/lambda-4/correlated", func(b *testing.B) {
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTCorrelated)
+	})
 }
 
 // runTimed is bot.Run that adds to lat the latency of each of the
@@ -90,7 +94,7 @@ func runTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.Mute
 	}
 }
 
-func benchPhantomGame(b *testing.B, lambda int, garbling string) {
+func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
 	for i := range 2 {
@@ -129,7 +133,8 @@ func benchPhantomGame(b *testing.B, lambda int, garbling string) {
 			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), &mu, &lat)
 			done <- g
 		}()
-		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling})
+		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling,
+			InputOT: inputOT})
 		if err != nil {
 			b.Fatal(err)
 		}
