@@ -524,6 +524,10 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		{"Phantom Go attachment off its digest", engine.Options{Variant: engine.VariantPhantom, Size: 5}, "T-10",
 			phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 0) },
 				protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+		// MPC-D28: the next try's reverse request, the fourth attachment.
+		{"Phantom Go reverse attachment off its digest", correlatedOptions(engine.RulesCommon), "T-10",
+			phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 3) },
+				protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
