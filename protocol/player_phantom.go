@@ -112,17 +112,47 @@ type phantomSecrets struct {
 	// ReverseBase is, in a game of the correlated input OTs (MPC-D28),
 	// the other party's setup message of the reverse extension, as Base
 	// (the garbler's start for the evaluator, the evaluator's answer for
-	// the garbler); Reverse the evaluator's last reverse request
-	// received, which the record does not hold and which is not sent
-	// again once acknowledged.
+	// the garbler).
 	ReverseBase []byte `json:"reverse_base,omitempty"`
-	Reverse     []byte `json:"reverse,omitempty"`
-	// PrevRequest, PrevChoice and PrevReverse are those of the try
-	// before (phantomPlayer.prevRequest): for a record one try behind
-	// the secrets after a crash between their writes.
-	PrevRequest []byte `json:"prev_request,omitempty"`
-	PrevChoice  []byte `json:"prev_choice,omitempty"`
-	PrevReverse []byte `json:"prev_reverse,omitempty"`
+	// Requests are the garbler's request of the try under way and of the
+	// try before, Reverses the evaluator's last two reverse requests
+	// received (MPC-D28: the record holds only their digests, and they
+	// are not sent again once acknowledged), each by the first 16 hex
+	// digits of its digest, so that a change of the secrets writes only
+	// the new one (a merge patch, secretsLog). The try before's are for
+	// a record one try behind the secrets after a crash between their
+	// writes (PN-D15); PrevChoice is the try before's choice (garbler).
+	// Request is the garbler's request as older versions kept it, read
+	// only.
+	Requests   map[string][]byte `json:"requests,omitempty"`
+	Reverses   map[string][]byte `json:"reverses,omitempty"`
+	PrevChoice []byte            `json:"prev_choice,omitempty"`
+}
+
+// keyedByDigest returns the non-nil byte strings of bs by the first 16
+// hex digits of their digests (nil if none).
+func keyedByDigest(bs ...[]byte) map[string][]byte {
+	var m map[string][]byte
+	for _, b := range bs {
+		if b == nil {
+			continue
+		}
+		if m == nil {
+			m = map[string][]byte{}
+		}
+		m[referee.Sum(b).String()[:16]] = b
+	}
+	return m
+}
+
+// withDigest returns the one of bs whose digest is d, or nil.
+func withDigest(d referee.Digest, bs ...[]byte) []byte {
+	for _, b := range bs {
+		if b != nil && referee.Sum(b) == d {
+			return b
+		}
+	}
+	return nil
 }
 
 // PhantomCommitment is the saved form of what the evaluator kept of a
@@ -234,12 +264,7 @@ func (p *phantomPlayer) takeReverse(h *phantomRules) error {
 	}
 	// The attachment whose digest the record holds (its message signed
 	// it, and it was checked against it on arrival).
-	var reverse []byte
-	for _, r := range [][]byte{p.reverse, p.prevReverse} {
-		if r != nil && referee.Sum(r) == tr.Reverse {
-			reverse = r
-		}
-	}
+	reverse := withDigest(tr.Reverse, p.reverse, p.prevReverse)
 	if reverse == nil {
 		return errors.New("protocol: the phantom reverse request under way is lost")
 	}

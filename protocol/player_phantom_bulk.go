@@ -140,8 +140,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		try := h.pub.Try
 		if h.correlated() && !bytes.Equal(p.reverse, bulk[3]) {
 			// The next try's reverse request: kept, never taken now
-			// (takeReverse, after this try's outputs).
-			p.prevReverse, p.reverse = p.reverse, bulk[3]
+			// (takeReverse, after this try's outputs); this try's is kept
+			// too (secrets one try ahead of the record, PN-D15).
+			tr, _ := h.current()
+			p.prevReverse, p.reverse = withDigest(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
 		}
 		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 		if err != nil {

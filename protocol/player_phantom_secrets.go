@@ -43,8 +43,16 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		// Incomplete: under way, or (MPC-D28) only its reverse request.
 		complete--
 	}
-	p.reverseBase, p.reverse, p.prevReverse = s.ReverseBase, s.Reverse, s.PrevReverse
-	p.prevRequest, p.prevChoice = s.PrevRequest, s.PrevChoice
+	p.reverseBase, p.prevChoice = s.ReverseBase, s.PrevChoice
+	// The evaluator's reverse requests, looked up by digest.
+	for _, r := range s.Reverses {
+		p.prevReverse, p.reverse = p.reverse, r
+	}
+	// The garbler's requests (Request: as an older version kept it).
+	requests := [][]byte{s.Request}
+	for _, r := range s.Requests {
+		requests = append(requests, r)
+	}
 	told := complete // tries whose announcement the player has
 	var err error
 	if p.me == phantomGarbler {
@@ -60,11 +68,8 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			// With the garbling recorded, the request lets the garbler
 			// make it again whole for an evaluator that lacks it
 			// (PN-D14); secrets of an earlier version dropped it then.
-			if referee.Sum(s.Request) == cur.Request {
-				request = s.Request
-			} else if referee.Sum(s.PrevRequest) == cur.Request {
-				request = s.PrevRequest
-			} else if sent == 1 {
+			request = withDigest(cur.Request, requests...)
+			if request == nil && sent == 1 {
 				return errors.New("protocol: phantom secrets: the request under way is lost")
 			}
 		}
@@ -123,11 +128,7 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			// The last reverse request received, or the one before when
 			// the record is one try behind the secrets.
 			if last := len(rec.Tries) - 1; last >= 0 {
-				for _, r := range [][]byte{s.Reverse, s.PrevReverse} {
-					if r != nil && referee.Sum(r) == rec.Tries[last].Reverse {
-						reverse = r
-					}
-				}
+				reverse = withDigest(rec.Tries[last].Reverse, p.reverse, p.prevReverse)
 			}
 			p.e, err = referee.ResumeCorrelatedEvaluator(cfg, p.seed(), s.Base, start, reverse, rec, tries, st, kept)
 			if err == nil {
@@ -171,8 +172,9 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	if p.restored != nil {
 		return json.Marshal(p.restored)
 	}
-	s := phantomSecrets{Seed: p.opening, Base: p.base, Request: p.request, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
-		ReverseBase: p.reverseBase, Reverse: p.reverse, PrevRequest: p.prevRequest, PrevChoice: p.prevChoice, PrevReverse: p.prevReverse}
+	s := phantomSecrets{Seed: p.opening, Base: p.base, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
+		ReverseBase: p.reverseBase, Requests: keyedByDigest(p.request, p.prevRequest), PrevChoice: p.prevChoice,
+		Reverses: keyedByDigest(p.reverse, p.prevReverse)}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}
