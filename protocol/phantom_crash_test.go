@@ -127,6 +127,10 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, ""},
 		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, true, engine.GarblingThreeHalves, cot},
 		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, cot},
+		// The evaluator's seed, drawn when the commit came, is in its
+		// secrets, the commit and its setup not in its record.
+		{protocol.Invitee, "secrets", protocol.KindPhantomSetup, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "secrets", protocol.KindPhantomBase, 1, false, engine.GarblingThreeHalves, cot},
 	}
 	for _, c := range cases {
 		if phantomRace && !c.race {
