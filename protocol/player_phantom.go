@@ -245,9 +245,7 @@ func (p *phantomPlayer) myTry(h *phantomRules) bool {
 
 // correlated reports whether the game's input OTs are the correlated ones
 // (MPC-D28).
-func (p *phantomPlayer) correlated() bool {
-	return p.opts.InputOT == engine.InputOTCorrelated && p.opts.Lambda > 1
-}
+func (p *phantomPlayer) correlated() bool { return correlatedInputs(p.opts) }
 
 // takeReverse has the evaluator take the reverse request of the try under
 // way, which the record holds (MPC-D28): at its turn to start the try,
@@ -413,17 +411,18 @@ func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
 	return kind, PhantomRevealBody{Seed: *p.opening, Tries: vs}, true, nil
 }
 
-// newEvaluator draws the evaluator's seed and makes its machine: at its
-// setup, or in a game of the correlated input OTs (MPC-D28) when the
-// garbler's start of the reverse base OTs comes, which it answers at
-// once (an answer it cannot make is the garbler's fault, T-10).
-func (p *phantomPlayer) newEvaluator(cfg referee.Config) error {
-	if _, err := p.newSeed(cfg); err != nil {
-		return err
+// newEvaluator draws the evaluator's seed, commits to it and makes its
+// machine: at its setup, or in a game of the correlated input OTs
+// (MPC-D28) when the garbler's start of the reverse base OTs comes, which
+// it answers at once (an answer it cannot make is the garbler's fault,
+// T-10).
+func (p *phantomPlayer) newEvaluator(cfg referee.Config) (commit.Commitment, error) {
+	c, err := p.newSeed(cfg)
+	if err != nil {
+		return c, err
 	}
-	var err error
 	p.e, err = referee.NewEvaluator(cfg, p.seed())
-	return err
+	return c, err
 }
 
 // newSeed draws the player's seed and commits to it.
@@ -495,8 +494,8 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 				return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
 			}
 			c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(partyOf(p.me)), 0, *p.opening)
-		} else if c, err = p.newSeed(cfg); err == nil {
-			p.e, err = referee.NewEvaluator(cfg, p.seed())
+		} else {
+			c, err = p.newEvaluator(cfg)
 		}
 		if err != nil {
 			return "", nil, false, err

@@ -75,7 +75,7 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		// come. A start it cannot answer is the garbler's fault.
 		p.reverseBase = bulk[0]
 		if p.e == nil || p.opening == nil {
-			if err := p.newEvaluator(h.config()); err != nil {
+			if _, err := p.newEvaluator(h.config()); err != nil {
 				return err
 			}
 		}

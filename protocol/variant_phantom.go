@@ -325,9 +325,13 @@ func (h *phantomRules) config() referee.Config {
 }
 
 // correlated reports whether the game's input OTs are the correlated
-// ones (MPC-D28); Normalize allows them only with λ > 1.
-func (h *phantomRules) correlated() bool {
-	return h.m.Options.InputOT == engine.InputOTCorrelated && h.m.Options.Lambda > 1
+// ones (MPC-D28).
+func (h *phantomRules) correlated() bool { return correlatedInputs(h.m.Options) }
+
+// correlatedInputs reports whether a game of options o has the correlated
+// input OTs (MPC-D28); Normalize allows them only with λ > 1.
+func correlatedInputs(o engine.Options) bool {
+	return o.InputOT == engine.InputOTCorrelated && o.Lambda > 1
 }
 
 // reverseDigest checks a reverse digest of a body against the game's
