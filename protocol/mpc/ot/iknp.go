@@ -312,14 +312,19 @@ func CheckValue(session, request []byte, bits []bool) (Block, error) {
 	if len(bits) != n {
 		return Block{}, fmt.Errorf("%w: %d choice bits for a request of %d rows", ErrInput, len(bits), n)
 	}
-	chi := challenge(session, request[:batchHeader+Kappa*columnBytes(m)], n)
+	return choiceSum(challenge(session, request[:batchHeader+Kappa*columnBytes(m)], n), bits), nil
+}
+
+// choiceSum is the check value x = Σ_j b_j·χ_j of the choice bits bits
+// (pad included) under the challenges chi.
+func choiceSum(chi []Block, bits []bool) Block {
 	var x Block
 	for j, c := range bits {
 		if c {
 			x = x.Xor(chi[j])
 		}
 	}
-	return x, nil
+	return x
 }
 
 // VerifyChoices returns nil when the check value x that request carries
@@ -337,8 +342,7 @@ func VerifyChoices(session, request []byte, bits []bool) error {
 	if err != nil {
 		return err
 	}
-	_, m, _ := RequestHeader(request)
-	at := batchHeader + Kappa*columnBytes(m)
+	at := len(request) - checkSize
 	if Block(request[at:at+16]) != x {
 		return fmt.Errorf("%w: batch %d", ErrChoices, binary.BigEndian.Uint32(request[3:]))
 	}
@@ -509,12 +513,7 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 	}
 	rows := t.rows(n)
 	chi := challenge(r.session, msg, n)
-	var x Block
-	for j, c := range all {
-		if c {
-			x = x.Xor(chi[j])
-		}
-	}
+	x := choiceSum(chi, all)
 	var acc wide
 	acc.mulAdds(chi, rows)
 	tc := acc.reduce()
