@@ -207,12 +207,18 @@ type copyHooks struct {
 	couple func(try uint64, i int, mask []bool)
 }
 
+// copyDelta is Δ_i of the garbling made from seed: the one place that
+// draws it (garbleCopy, copyEvaluatorLabels and the checks of MPC-D28).
+func copyDelta(seed prg.Seed) (gc.Label, error) {
+	return gc.NewDelta(seed.Stream(labelPVCDelta))
+}
+
 // garbleCopy garbles the circuit of mover as garbling i of try from its
 // seed: Δ from its delta stream, the labels, three-halves' coins and
 // (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
 // change it before it is committed to.
 func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks) (*copyGarbling, error) {
-	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
+	delta, err := copyDelta(seed)
 	if err != nil {
 		return nil, err
 	}

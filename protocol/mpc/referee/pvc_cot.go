@@ -91,11 +91,6 @@ func deltaBits(d gc.Label) []bool {
 	return out
 }
 
-// copyDelta is Δ_i of the garbling made from seed, as garbleCopy draws it.
-func copyDelta(seed prg.Seed) (gc.Label, error) {
-	return gc.NewDelta(seed.Stream(labelPVCDelta))
-}
-
 func cotMsgHeader(kind byte, try uint64) []byte {
 	b := []byte{pvcMagic, pvcVersionCOT, kind}
 	return binary.BigEndian.AppendUint64(b, try)
