@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"sync"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -430,29 +429,18 @@ func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64,
 // order). A test hook makes it one at a time.
 func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks) ([]*copyGarbling, error) {
 	copies := make([]*copyGarbling, len(seeds))
-	errs := make([]error, len(seeds))
-	workers := min(runtime.GOMAXPROCS(0), len(seeds))
+	workers := runtime.GOMAXPROCS(0)
 	if hooks.cheat != nil || hooks.couple != nil {
 		workers = 1
 	}
-	var wg sync.WaitGroup
-	next := make(chan int, len(seeds))
-	for i := range seeds {
-		if i != skip {
-			next <- i
+	errs := inParallel(len(seeds), workers, func(i int) error {
+		if i == skip {
+			return nil
 		}
-	}
-	close(next)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				copies[i], errs[i] = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
-			}
-		}()
-	}
-	wg.Wait()
+		var err error
+		copies[i], err = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
+		return err
+	})
 	return copies, errors.Join(errs...)
 }
 

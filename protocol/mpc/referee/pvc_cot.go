@@ -196,6 +196,17 @@ func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byt
 // returns the error of the lowest i that failed (the same whatever the
 // order).
 func forEachGarbling(n int, f func(i int) error) error {
+	for _, err := range inParallel(n, runtime.GOMAXPROCS(0), f) {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inParallel runs f for i < n on up to workers goroutines (at least
+// one) and returns the error of every i.
+func inParallel(n, workers int, f func(i int) error) []error {
 	errs := make([]error, n)
 	next := make(chan int, n)
 	for i := range n {
@@ -203,7 +214,7 @@ func forEachGarbling(n int, f func(i int) error) error {
 	}
 	close(next)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
+	for range max(1, min(workers, n)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -213,12 +224,7 @@ func forEachGarbling(n int, f func(i int) error) error {
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return errs
 }
 
 // ----- setup -----
