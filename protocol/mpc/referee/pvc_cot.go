@@ -494,8 +494,7 @@ func (e *Evaluator) TakeReverse(msg []byte) error {
 // evaluatorCOT is the evaluator's state of the correlated OTs of a
 // checked try.
 type evaluatorCOT struct {
-	request []byte   // the whole request message, as sent
-	reqs    [][]byte // per garbling, within request
+	request []byte // the whole request message, as sent
 	pairs   [][][2]ot.Key
 	rows    [][]ot.Block // its rows t_{i,w} of every garbling
 	reply   []byte       // the commitment's reply part, once received
@@ -513,7 +512,7 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: the reverse request of try %d has not come", ErrState, try)
 	}
 	lam := e.cfg.lambda()
-	st := &evaluatorCOT{pairs: r.pairs, reqs: make([][]byte, lam), rows: make([][]ot.Block, lam)}
+	st := &evaluatorCOT{pairs: r.pairs, rows: make([][]ot.Block, lam)}
 	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
 	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
 	// The λ extensions are independent: made on up to GOMAXPROCS cores.
@@ -541,12 +540,6 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	}
 	msg = append(msg, seedReq...)
 	st.request = msg
-	off := cotHeader
-	for i := range st.reqs {
-		n := ot.RequestSize(m)
-		st.reqs[i] = msg[off : off+n]
-		off += n
-	}
 	ck.cot = st
 	return msg, nil
 }
