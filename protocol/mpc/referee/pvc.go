@@ -495,30 +495,28 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 			pairs = append(pairs, p)
 		}
 	}
+	var c Commitment
 	if g.cfg.correlated() {
-		c, err := g.commitCorrelated(request, mover, m, copies, pairs)
-		if err != nil {
+		var err error
+		if c, err = g.commitCorrelated(request, mover, m, copies, pairs); err != nil {
 			return Commitment{}, err
 		}
-		g.pre = nil
-		g.again = garblerAgain{}
-		g.committed = st
-		g.phase = phaseCommitted
-		return c, nil
-	}
-	if g.cheatOT != nil {
-		g.cheatOT(try, m, pairs)
-	}
-	reply, err := g.sender.Send(request, pairs)
-	if err := g.requestError(err); err != nil {
-		return Commitment{}, err
+	} else {
+		if g.cheatOT != nil {
+			g.cheatOT(try, m, pairs)
+		}
+		reply, err := g.sender.Send(request, pairs)
+		if err := g.requestError(err); err != nil {
+			return Commitment{}, err
+		}
+		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}
 	}
 	g.pre = nil
 	// The request shows that the evaluator had the messages made again.
 	g.again = garblerAgain{}
 	g.committed = st
 	g.phase = phaseCommitted
-	return Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}, nil
+	return c, nil
 }
 
 // Committed reports whether the garbler committed to the try under way
