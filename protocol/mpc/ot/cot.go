@@ -29,13 +29,12 @@ import (
 const randomKeyTag = "kakure/mpc/ot/random-key/v1\x00"
 
 // randomKey is the key of a random OT made of the TCCR hash h.
+// It hashes one stack buffer: no allocation per OT.
 func randomKey(h Block) Key {
-	d := sha256.New()
-	d.Write([]byte(randomKeyTag))
-	d.Write(h[:])
-	var k Key
-	d.Sum(k[:0])
-	return k
+	var b [len(randomKeyTag) + len(h)]byte
+	copy(b[:], randomKeyTag)
+	copy(b[len(randomKeyTag):], h[:])
+	return sha256.Sum256(b[:])
 }
 
 // NewSenderFromKeys returns the sender of an extension whose base OTs are

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"sync"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -207,12 +206,18 @@ type copyHooks struct {
 	couple func(try uint64, i int, mask []bool)
 }
 
+// copyDelta is Δ_i of the garbling made from seed: the one place that
+// draws it (garbleCopy, copyEvaluatorLabels and the checks of MPC-D28).
+func copyDelta(seed prg.Seed) (gc.Label, error) {
+	return gc.NewDelta(seed.Stream(labelPVCDelta))
+}
+
 // garbleCopy garbles the circuit of mover as garbling i of try from its
 // seed: Δ from its delta stream, the labels, three-halves' coins and
 // (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
 // change it before it is committed to.
 func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks) (*copyGarbling, error) {
-	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
+	delta, err := copyDelta(seed)
 	if err != nil {
 		return nil, err
 	}
@@ -424,29 +429,18 @@ func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64,
 // order). A test hook makes it one at a time.
 func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks) ([]*copyGarbling, error) {
 	copies := make([]*copyGarbling, len(seeds))
-	errs := make([]error, len(seeds))
-	workers := min(runtime.GOMAXPROCS(0), len(seeds))
+	workers := runtime.GOMAXPROCS(0)
 	if hooks.cheat != nil || hooks.couple != nil {
 		workers = 1
 	}
-	var wg sync.WaitGroup
-	next := make(chan int, len(seeds))
-	for i := range seeds {
-		if i != skip {
-			next <- i
+	errs := inParallel(len(seeds), workers, func(i int) error {
+		if i == skip {
+			return nil
 		}
-	}
-	close(next)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				copies[i], errs[i] = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
-			}
-		}()
-	}
-	wg.Wait()
+		var err error
+		copies[i], err = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
+		return err
+	})
 	return copies, errors.Join(errs...)
 }
 
@@ -501,30 +495,28 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 			pairs = append(pairs, p)
 		}
 	}
+	var c Commitment
 	if g.cfg.correlated() {
-		c, err := g.commitCorrelated(request, mover, m, copies, pairs)
-		if err != nil {
+		var err error
+		if c, err = g.commitCorrelated(request, mover, m, copies, pairs); err != nil {
 			return Commitment{}, err
 		}
-		g.pre = nil
-		g.again = garblerAgain{}
-		g.committed = st
-		g.phase = phaseCommitted
-		return c, nil
-	}
-	if g.cheatOT != nil {
-		g.cheatOT(try, m, pairs)
-	}
-	reply, err := g.sender.Send(request, pairs)
-	if err := g.requestError(err); err != nil {
-		return Commitment{}, err
+	} else {
+		if g.cheatOT != nil {
+			g.cheatOT(try, m, pairs)
+		}
+		reply, err := g.sender.Send(request, pairs)
+		if err := g.requestError(err); err != nil {
+			return Commitment{}, err
+		}
+		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}
 	}
 	g.pre = nil
 	// The request shows that the evaluator had the messages made again.
 	g.again = garblerAgain{}
 	g.committed = st
 	g.phase = phaseCommitted
-	return Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}, nil
+	return c, nil
 }
 
 // Committed reports whether the garbler committed to the try under way

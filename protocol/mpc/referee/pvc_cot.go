@@ -91,11 +91,6 @@ func deltaBits(d gc.Label) []bool {
 	return out
 }
 
-// copyDelta is Δ_i of the garbling made from seed, as garbleCopy draws it.
-func copyDelta(seed prg.Seed) (gc.Label, error) {
-	return gc.NewDelta(seed.Stream(labelPVCDelta))
-}
-
 func cotMsgHeader(kind byte, try uint64) []byte {
 	b := []byte{pvcMagic, pvcVersionCOT, kind}
 	return binary.BigEndian.AppendUint64(b, try)
@@ -201,6 +196,17 @@ func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byt
 // returns the error of the lowest i that failed (the same whatever the
 // order).
 func forEachGarbling(n int, f func(i int) error) error {
+	for _, err := range inParallel(n, runtime.GOMAXPROCS(0), f) {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inParallel runs f for i < n on up to workers goroutines (at least
+// one) and returns the error of every i.
+func inParallel(n, workers int, f func(i int) error) []error {
 	errs := make([]error, n)
 	next := make(chan int, n)
 	for i := range n {
@@ -208,7 +214,7 @@ func forEachGarbling(n int, f func(i int) error) error {
 	}
 	close(next)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
+	for range max(1, min(workers, n)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -218,12 +224,7 @@ func forEachGarbling(n int, f func(i int) error) error {
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return errs
 }
 
 // ----- setup -----
@@ -493,8 +494,7 @@ func (e *Evaluator) TakeReverse(msg []byte) error {
 // evaluatorCOT is the evaluator's state of the correlated OTs of a
 // checked try.
 type evaluatorCOT struct {
-	request []byte   // the whole request message, as sent
-	reqs    [][]byte // per garbling, within request
+	request []byte // the whole request message, as sent
 	pairs   [][][2]ot.Key
 	rows    [][]ot.Block // its rows t_{i,w} of every garbling
 	reply   []byte       // the commitment's reply part, once received
@@ -512,7 +512,7 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: the reverse request of try %d has not come", ErrState, try)
 	}
 	lam := e.cfg.lambda()
-	st := &evaluatorCOT{pairs: r.pairs, reqs: make([][]byte, lam), rows: make([][]ot.Block, lam)}
+	st := &evaluatorCOT{pairs: r.pairs, rows: make([][]ot.Block, lam)}
 	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
 	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
 	// The λ extensions are independent: made on up to GOMAXPROCS cores.
@@ -540,12 +540,6 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	}
 	msg = append(msg, seedReq...)
 	st.request = msg
-	off := cotHeader
-	for i := range st.reqs {
-		n := ot.RequestSize(m)
-		st.reqs[i] = msg[off : off+n]
-		off += n
-	}
 	ck.cot = st
 	return msg, nil
 }

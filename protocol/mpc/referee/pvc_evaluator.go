@@ -146,7 +146,7 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 // stream after the garbler's, the order gc.Garble reads them, before
 // the coins of three-halves), without garbling.
 func copyEvaluatorLabels(rc *refereeCircuits, mover circuit.Party, seed prg.Seed) ([][2]gc.Label, error) {
-	delta, err := gc.NewDelta(seed.Stream(labelPVCDelta))
+	delta, err := copyDelta(seed)
 	if err != nil {
 		return nil, err
 	}
