@@ -404,6 +404,7 @@ func TestT3RecordChainAndAckChecks(t *testing.T) {
 // TestT14CutOffRecordsOfEveryVariant: the test record of every variant,
 // cut before one or both result statements, is not a finished game.
 func TestT14CutOffRecordsOfEveryVariant(t *testing.T) {
+	t.Parallel() // computes and shares nothing: runs beside the tests that wait
 	paths, err := filepath.Glob(filepath.Join("testdata", "records", "*.record.json"))
 	if err != nil || len(paths) < 6 {
 		t.Fatalf("test records %v: %v", paths, err)

@@ -17,6 +17,7 @@ import (
 // the invitation said: its secure referee's configuration carried no
 // komi, and its audit built its referee without one.
 func TestGO5KomiReachesEveryScoredVariant(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	for _, o := range []engine.Options{
 		{Variant: engine.VariantGo, Size: 5},
 		{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg},

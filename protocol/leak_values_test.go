@@ -373,6 +373,7 @@ func (w *viewWatch) check(v protocol.View) {
 // The salts of the openings are checked too (checkNoLeak): they reach a
 // record only in their owner's opening message, and never a log.
 func TestT5NoLeakOfHiddenValues(t *testing.T) {
+	t.Parallel() // computes and shares nothing: runs beside the tests that wait
 	tests := []struct {
 		name string
 		o    engine.Options

@@ -30,6 +30,7 @@ func correlatedOptions(rules engine.PhantomRules) engine.Options {
 // forms, the correlated OTs of a game whose tries are not checked (λ = 1)
 // and the option for another variant. The names are package referee's.
 func TestT8InputOTInTheInvitation(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	if engine.InputOTExtension != referee.InputOTExtension.String() || engine.InputOTCorrelated != referee.InputOTCorrelated.String() {
 		t.Fatal("engine and referee name the input OT forms differently")
 	}
@@ -85,6 +86,7 @@ func TestT8InputOTInTheInvitation(t *testing.T) {
 // the reverse digests, and Verify (whose audit replays the reverse
 // extension) finds it clean. In the pass without the race detector.
 func TestT8PhantomCheckedGameCorrelatedOT(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	if phantomRace {
 		t.Skip("a whole checked game: in the pass without the race detector")
 	}
@@ -157,6 +159,7 @@ func (b passBot) Choose(v protocol.View) protocol.Action {
 //   - with the last garbling (try 2's, a try that never comes: the game
 //     ended with two passes): never taken, nobody accused, Verify clean.
 func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
+	t.Parallel() // computes and shares nothing: runs beside the tests that wait
 	o := correlatedOptions(engine.RulesCommon)
 	bad := func(i int) func(body any) any {
 		return func(body any) any { return protocol.PhantomTamper(body, i, flipByte(11+200)) }
@@ -221,6 +224,7 @@ func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
 // answer (cut short, its digest signed) is the garbler's T-10 too, seen
 // when it comes, before the evaluator sends anything of its own.
 func TestT10PhantomReverseAttachments(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	o := correlatedOptions(engine.RulesCommon)
 	for _, tt := range []struct {
 		name    string
@@ -281,6 +285,7 @@ func flipCorrections(lambda int) func([]byte) []byte {
 // garbler loses, proven, and Verify (kakure verify's judge) finds the
 // same on the record. With both garbling schemes.
 func TestT8PhantomCertificateOfOTCorrections(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	for _, scheme := range []string{engine.GarblingHalfGates, engine.GarblingThreeHalves} {
 		t.Run(scheme, func(t *testing.T) {
 			o := correlatedOptions(engine.RulesHamburg)
@@ -316,6 +321,7 @@ func TestT8PhantomCertificateOfOTCorrections(t *testing.T) {
 // accusation (T-14), on the garbler's machine and in Verify: the honest
 // garbler is never the one blamed.
 func TestT14PhantomForgedOTCertificate(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	var mu sync.Mutex
 	var request, reply []byte
 	watchGarbler := func(c *protocol.Config) {
@@ -365,6 +371,7 @@ func TestT14PhantomForgedOTCertificate(t *testing.T) {
 // ("commitment": the corrections are its reply part), proven in Verify
 // too. In the pass without the race detector (9×9 garblings).
 func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	if phantomRace {
 		t.Skip("9×9 checked tries: in the pass without the race detector")
 	}
@@ -416,6 +423,7 @@ func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 // per-garbling KOS check) and accuses; the audit names the evaluator and
 // Verify proves it.
 func TestT8PhantomEvaluatorProbesTheCorrelatedOT(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 1, phantomRewrite(4, func(body any) any {
 		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
 			// The request's header (11 bytes), then garbling 0's request:
@@ -449,6 +457,7 @@ func TestT8PhantomEvaluatorProbesTheCorrelatedOT(t *testing.T) {
 // refusing it) breaks T-10, found by the other's machine when it comes
 // and by Verify in the record.
 func TestT10PhantomReverseDigestMissing(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	for _, tt := range []struct {
 		name    string
 		cheater int
@@ -495,6 +504,7 @@ func TestT10PhantomReverseDigestMissing(t *testing.T) {
 // Δ, and refuses it: the liar loses for a false accusation (T-14), on
 // the garbler's machine and in Verify.
 func TestT14PhantomForgedReverseCertificate(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	seen := 0
 	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 1, func(c *protocol.Config) {
 		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {

@@ -21,6 +21,7 @@ func checkedOptions(rules engine.PhantomRules) engine.Options {
 // it runs in the pass without it (the certificate and crash tests play
 // checked tries under it).
 func TestT8PhantomCheckedGame(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	if phantomRace {
 		t.Skip("a whole checked game: in the pass without the race detector")
 	}
@@ -54,6 +55,7 @@ func TestT8PhantomCheckedGame(t *testing.T) {
 // output label, revealing nothing of its own; the garbler loses, proven,
 // and Verify finds the same on the record (T-8(b), T-13).
 func TestT8PhantomCertificateOfAnOpenedGarbling(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesHamburg), 0, phantomRewrite(3, func(body any) any {
 		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
 			for i := range 4 {
@@ -79,6 +81,7 @@ func (stallBot) Choose(protocol.View) protocol.Action { return nil }
 // reports the certificate without waiting for garbling ĵ: the game loop
 // polls the check; the garbler loses, proven.
 func TestT8PhantomCertificateWithoutTheGarbling(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	o := checkedOptions(engine.RulesCommon)
 	o.InviterColor = engine.Black
 	h := playPhantomCheatOpts(t, o, 0, phantomRewrite(1, func(body any) any {
@@ -106,6 +109,7 @@ func TestT8PhantomCertificateWithoutTheGarbling(t *testing.T) {
 // garbling whose tables differ from the ones it committed to; the
 // evaluator's program reports it with a certificate before it evaluates.
 func TestT8PhantomCertificateOfTheGarblingSent(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesKriegspiel), 0, phantomRewrite(3, func(body any) any {
 		return protocol.PhantomTamper(body, 0, flipByte(18+32*7+3))
 	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
@@ -120,6 +124,7 @@ func TestT8PhantomCertificateOfTheGarblingSent(t *testing.T) {
 // false accusation (T-14), on the garbler's machine and in Verify: the
 // honest garbler is never the one blamed.
 func TestT14PhantomForgedCertificate(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	for _, trueSeed := range []bool{true, false} {
 		seen := 0
 		h := playPhantomCheatOpts(t, checkedOptions(engine.RulesCommon), 1, func(c *protocol.Config) {
@@ -163,6 +168,7 @@ func checkNoReveal(t *testing.T, h *protocol.Game) {
 // "lambda": 1 is refused, and so are λ that are not powers of two up to
 // 16, and λ for another variant.
 func TestT8LambdaInTheInvitation(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	o, err := checkedOptions(engine.RulesCommon).Normalize()
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ var updateGolden = flag.Bool("update", false, "rewrite testdata/records (TestWri
 // report and the SGF. A change of any of them shows as a diff; after a
 // deliberate change, -update writes the records and the golden files anew.
 func TestGoldenRecords(t *testing.T) {
+	t.Parallel() // reads the records, shares nothing
 	paths, err := filepath.Glob(filepath.Join("testdata", "records", "*.record.json"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no records in testdata/records: %v", err)

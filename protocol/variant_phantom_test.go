@@ -214,6 +214,7 @@ func flipByte(at int) func([]byte) []byte {
 // program notices at once (and accuses) or not, the audit names the
 // garbler, and Verify proves it from the record.
 func TestT8PhantomGarblerFlipsATable(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(4, func(body any) any {
 		return protocol.PhantomTamper(body, 0, flipByte(18+32*40+5))
 	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
@@ -225,6 +226,7 @@ func TestT8PhantomGarblerFlipsATable(t *testing.T) {
 // program refuses it at once (it is neither of the output's two labels)
 // and accuses at its next turn; the audit names the evaluator.
 func TestT8PhantomEvaluatorForwardsAWrongLabel(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesHamburg, 1, phantomRewrite(4, func(body any) any {
 		return protocol.PhantomTamper(body, 0, flipByte(6+16+3))
 	}, protocol.KindPhantomOutputs), nil)
@@ -238,6 +240,7 @@ func TestT8PhantomEvaluatorForwardsAWrongLabel(t *testing.T) {
 // by the consistency check of the OT extension and accuses; the audit
 // names the evaluator, and Verify proves it from the record.
 func TestT8PhantomEvaluatorProbesTheOT(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 1, phantomRewrite(4, func(body any) any {
 		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
 			m := int(binary.BigEndian.Uint32(b[7:11]))
@@ -274,6 +277,7 @@ func (c *cheatingBot) Choose(v protocol.View) protocol.Action {
 // share of the state between two tries; its next OT request is not the one
 // its seed and share give, which the audit shows.
 func TestT8PhantomEvaluatorAltersItsShare(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesKriegspiel, 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
 	checkPhantomCaught(t, h, "T-8", "OT request")
 }
@@ -281,6 +285,7 @@ func TestT8PhantomEvaluatorAltersItsShare(t *testing.T) {
 // TestT8PhantomSeedDoesNotOpenItsCommitment: a program reveals at the end
 // a seed that is not the one it committed to.
 func TestT8PhantomSeedDoesNotOpenItsCommitment(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(1, func(body any) any {
 		b := body.(protocol.PhantomRevealBody)
 		b.Seed.Value = append([]byte(nil), b.Seed.Value...)
@@ -294,6 +299,7 @@ func TestT8PhantomSeedDoesNotOpenItsCommitment(t *testing.T) {
 // when it did not; the audit finds every message honest, and the accuser
 // loses for a false accusation.
 func TestT12PhantomFalseAccusation(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesHamburg, 0, nil, &cheatingBot{Player: shortBot(11), cheat: protocol.PhantomFalseAccusation{}})
 	checkPhantomCaught(t, h, "T-14", "false accusation")
 }
@@ -303,6 +309,7 @@ func TestT12PhantomFalseAccusation(t *testing.T) {
 // refuses them at once (T-10); the bytes are not in the record, so Verify
 // reports the violation as the honest peer's unproven report.
 func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(3, func(body any) any {
 		return protocol.PhantomCorruptAttachment(body, 0)
 	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)

@@ -25,6 +25,7 @@ func TestMATCHD4ProgressLines(t *testing.T) {
 		{[]string{"--variant", "hmg", "--size", "7", "--cards", "2", "--black", "bot:1", "--white", "bot:1"}, "turn", false},
 	} {
 		t.Run(c.args[1], func(t *testing.T) {
+			t.Parallel()
 			code, out := runCommand(t, append([]string{"match", "--games", "1", "--out", t.TempDir(), "--progress", "5ms"}, c.args...)...)
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)

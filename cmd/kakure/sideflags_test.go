@@ -53,29 +53,34 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 }
 
 // TestT8VerifyNamesTheChecking (T-8(b), MPC-D26, MPC-D28): kakure verify
-// says how a Phantom Go record's tries were checked and garbled: --lambda
-// 2 in the invitation, --lambda 1, --garbling of either scheme and
-// --input-ot correlated replay as ok.
+// says how a Phantom Go record's tries were checked, garbled and how the
+// evaluator's inputs were sent, for each value of --lambda (1 or more),
+// --garbling and --input-ot in the invitation, and replays it as ok.
+// Three games cover both values of each (the defaults are three-halves
+// and correlated), played at once.
 func TestT8VerifyNamesTheChecking(t *testing.T) {
 	for _, tt := range []struct {
-		args []string
-		want string
+		args   []string
+		want   string
+		refuse string // must not be said
 	}{
-		{[]string{"--lambda", "2"}, "tries checked during play (λ = 2 garblings a try)"},
-		{[]string{"--lambda", "1"}, "tries checked at the audit only (λ = 1)"},
-		{[]string{"--lambda", "2", "--garbling", "three-halves"}, "(λ = 2 garblings a try), garbled with three-halves"},
-		{[]string{"--lambda", "1", "--garbling", "half-gates"}, "(λ = 1), garbled with half-gates"},
-		{[]string{"--lambda", "2", "--input-ot", "correlated"}, "(λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT (MPC-D28)"},
+		{[]string{"--lambda", "2"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT (MPC-D28)", ""},
+		{[]string{"--lambda", "2", "--garbling", "half-gates", "--input-ot", "extension"}, ", tries checked during play (λ = 2 garblings a try), garbled with half-gates", "correlated"},
+		{[]string{"--lambda", "1", "--garbling", "half-gates"}, ", tries checked at the audit only (λ = 1), garbled with half-gates", "correlated"},
 	} {
-		dir := t.TempDir()
-		args := append([]string{"match", "--games", "1", "--out", dir, "--variant", "phantom", "--size", "5",
-			"--black", "bot:1", "--white", "bot:1"}, tt.args...)
-		if code, out := runCommand(t, args...); code != 0 {
-			t.Fatalf("match %v exited %d:\n%s", tt.args, code, out)
-		}
-		code, vout := runCommand(t, "verify", filepath.Join(dir, "game-001.record.json"))
-		if code != 0 || !strings.Contains(vout, tt.want) || !strings.Contains(vout, "ok: result") {
-			t.Errorf("verify of a game with %v exited %d, want %q:\n%s", tt.args, code, tt.want, vout)
-		}
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := append([]string{"match", "--games", "1", "--out", dir, "--variant", "phantom", "--size", "5",
+				"--black", "bot:1", "--white", "bot:1", "--progress", "0"}, tt.args...)
+			if code, out := runCommand(t, args...); code != 0 {
+				t.Fatalf("match %v exited %d:\n%s", tt.args, code, out)
+			}
+			code, vout := runCommand(t, "verify", filepath.Join(dir, "game-001.record.json"))
+			if code != 0 || !strings.Contains(vout, tt.want) || !strings.Contains(vout, "ok: result") ||
+				(tt.refuse != "" && strings.Contains(vout, tt.refuse)) {
+				t.Errorf("verify of a game with %v exited %d, want %q (and not %q):\n%s", tt.args, code, tt.want, tt.refuse, vout)
+			}
+		})
 	}
 }
