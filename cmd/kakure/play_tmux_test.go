@@ -106,6 +106,10 @@ func (p *pane) keys(keys ...string) {
 	}
 }
 
+// redrawSettle is how long waitFor lets a redraw finish before taking the
+// screen it returns.
+const redrawSettle = 100 * time.Millisecond
+
 // waitFor polls the pane until cond holds of its screen, and returns the
 // screen; after timeout (stretched by testenv.Duration) the test fails
 // showing the screen.
@@ -116,7 +120,16 @@ func (p *pane) waitFor(what string, timeout time.Duration, cond func(screen stri
 	for {
 		s := p.capture()
 		if cond(s) {
-			return s
+			// A capture can catch the pane in the middle of a redraw:
+			// tmux has applied the first part of the program's output
+			// and not the rest (an invitation's first lines drawn, its
+			// peer ID not yet: CI run 24). The screen returned, which
+			// callers read further, is taken again once the redraw is
+			// through, and must still meet cond.
+			time.Sleep(redrawSettle)
+			if s = p.capture(); cond(s) {
+				return s
+			}
 		}
 		if time.Now().After(deadline) {
 			p.t.Fatalf("%s: no %s within %s; the screen:\n%s", p.name, what, timeout, s)
