@@ -30,7 +30,6 @@ func correlatedOptions(rules engine.PhantomRules) engine.Options {
 // forms, the correlated OTs of a game whose tries are not checked (λ = 1)
 // and the option for another variant. The names are package referee's.
 func TestT8InputOTInTheInvitation(t *testing.T) {
-	t.Parallel() // a game of its own, nothing shared
 	if engine.InputOTExtension != referee.InputOTExtension.String() || engine.InputOTCorrelated != referee.InputOTCorrelated.String() {
 		t.Fatal("engine and referee name the input OT forms differently")
 	}
@@ -86,10 +85,10 @@ func TestT8InputOTInTheInvitation(t *testing.T) {
 // the reverse digests, and Verify (whose audit replays the reverse
 // extension) finds it clean. In the pass without the race detector.
 func TestT8PhantomCheckedGameCorrelatedOT(t *testing.T) {
-	t.Parallel() // a game of its own, nothing shared
 	if phantomRace {
 		t.Skip("a whole checked game: in the pass without the race detector")
 	}
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 0, nil, nil)
 	if out := h.Outcome(); out == nil || out.Violation != nil {
 		t.Fatalf("outcome %+v, want an honest end", out)
@@ -371,10 +370,10 @@ func TestT14PhantomForgedOTCertificate(t *testing.T) {
 // ("commitment": the corrections are its reply part), proven in Verify
 // too. In the pass without the race detector (9×9 garblings).
 func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
-	t.Parallel() // a game of its own, nothing shared
 	if phantomRace {
 		t.Skip("9×9 checked tries: in the pass without the race detector")
 	}
+	t.Parallel() // a game of its own, nothing shared
 	for _, tt := range []struct {
 		lambda int
 		what   string

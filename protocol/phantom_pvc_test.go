@@ -21,10 +21,10 @@ func checkedOptions(rules engine.PhantomRules) engine.Options {
 // it runs in the pass without it (the certificate and crash tests play
 // checked tries under it).
 func TestT8PhantomCheckedGame(t *testing.T) {
-	t.Parallel() // a game of its own, nothing shared
 	if phantomRace {
 		t.Skip("a whole checked game: in the pass without the race detector")
 	}
+	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesCommon), 0, nil, nil)
 	if out := h.Outcome(); out == nil || out.Violation != nil {
 		t.Fatalf("outcome %+v, want an honest end", out)
@@ -168,7 +168,6 @@ func checkNoReveal(t *testing.T, h *protocol.Game) {
 // "lambda": 1 is refused, and so are λ that are not powers of two up to
 // 16, and λ for another variant.
 func TestT8LambdaInTheInvitation(t *testing.T) {
-	t.Parallel() // a game of its own, nothing shared
 	o, err := checkedOptions(engine.RulesCommon).Normalize()
 	if err != nil {
 		t.Fatal(err)

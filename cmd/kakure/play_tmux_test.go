@@ -123,7 +123,7 @@ func (p *pane) waitFor(what string, timeout time.Duration, cond func(screen stri
 			// A capture can catch the pane in the middle of a redraw:
 			// tmux has applied the first part of the program's output
 			// and not the rest (an invitation's first lines drawn, its
-			// peer ID not yet: CI run 24). The screen returned, which
+			// peer ID not yet). The screen returned, which
 			// callers read further, is taken again once the redraw is
 			// through, and must still meet cond.
 			time.Sleep(redrawSettle)
