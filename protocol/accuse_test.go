@@ -13,6 +13,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -38,7 +39,7 @@ func playReportGame(t *testing.T, o engine.Options, cheater protocol.Role, setup
 		}
 	})
 	p := newPair(t, cfgs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	defer cancel()
 	invitee := make(chan *protocol.Game, 1)
 	go func() {
@@ -85,6 +86,10 @@ const (
 	// rulesDecide: the outcome is whatever the rules or the audit give,
 	// never a win for the cheater by a report.
 	rulesDecide
+	// rulesOrAbandoned: the rules decide, or the cheater's program, unable
+	// to make again the message it replaced, stops answering and the honest
+	// player wins by its abandonment (REC-D13).
+	rulesOrAbandoned
 )
 
 // checkReportGame checks the honest peer's live outcome against want,
@@ -111,6 +116,17 @@ func checkReportGame(t *testing.T, rg reportGame, want honestVerdict, text strin
 	case rulesDecide:
 		if out.Report != nil || out.Disputed() {
 			t.Errorf("honest outcome %v decided by a report %+v, want the rules or the audit to decide", out.Result, out.Report)
+		}
+	case rulesOrAbandoned:
+		if out.Abandoned {
+			if out.Result.Winner != me || out.Violation == nil || out.Violation.Accused != rg.cheater.Role() {
+				t.Errorf("honest outcome %v (%v), want the cheater's abandonment", out.Result, out.Violation)
+			}
+			want = honestWins
+		} else if out.Report != nil || out.Disputed() {
+			t.Errorf("honest outcome %v decided by a report %+v, want the rules or the audit to decide", out.Result, out.Report)
+		} else {
+			want = rulesDecide
 		}
 	}
 	if out.Violation != nil && out.Violation.Accused == h.Role() && (out.Proven || out.Result.Winner != engine.Empty) {
@@ -216,13 +232,14 @@ func variantsForReports() []struct {
 	}
 }
 
-// TestT13LiveReportsThatProveNothing: in every variant, a cheating
-// program replaces one of its messages during play with a report whose
-// evidence proves nothing against the honest peer: a copy of the honest
-// peer's newest message (duplicate), a message of the honest peer forged
-// with another key, or no evidence at all. The honest peer judges it at
-// once: the game is disputed, with no winner, and kakure verify says the
-// same on both records.
+// TestT13LiveReportsThatProveNothing (T-14, REC-D11): in every variant, a
+// cheating program replaces one of its messages during play with a
+// report whose evidence proves nothing against the honest peer: a copy of
+// the honest peer's newest message (duplicate), a message of the honest
+// peer forged with another key, or no evidence at all. The honest peer
+// judges it at once: it changes nothing, play goes on to the end by the
+// rules, and kakure verify lists the report as proving nothing on both
+// records. (Before REC-D11 such a report voided the game: a loser's exit.)
 func TestT13LiveReportsThatProveNothing(t *testing.T) {
 	otherKey, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
@@ -257,7 +274,7 @@ func TestT13LiveReportsThatProveNothing(t *testing.T) {
 				}
 				// The cheater's 8th message: in play in every variant.
 				rg := playReportGame(t, v.o, protocol.Inviter, reportInstead(8, "T-3", ev.make), v.bots())
-				checkReportGame(t, rg, disputed, ev.text)
+				checkReportGame(t, rg, rulesOrAbandoned, ev.text)
 			})
 		}
 	}
@@ -265,7 +282,7 @@ func TestT13LiveReportsThatProveNothing(t *testing.T) {
 
 // TestT13LiveOtherGameEvidence: the evidence is a real message of the
 // honest peer from another game between the same two peers. It proves
-// nothing: the game is disputed.
+// nothing and changes nothing: the rules decide (REC-D11).
 func TestT13LiveOtherGameEvidence(t *testing.T) {
 	var mu sync.Mutex
 	var fromFirst []protocol.Message // the honest peer's messages of the first game
@@ -296,7 +313,7 @@ func TestT13LiveOtherGameEvidence(t *testing.T) {
 	}
 	mu.Unlock()
 	second := playBothOn(t, ctx, p, goOpts, bot.NewRandom(1), bot.NewRandom(2))
-	checkReportGame(t, reportGame{cheater: second[0], honest: second[1]}, disputed, "another game")
+	checkReportGame(t, reportGame{cheater: second[0], honest: second[1]}, rulesDecide, "another game")
 }
 
 // resigner resigns at its first turn of play.
@@ -532,9 +549,12 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 					t.Fatalf("the honest record holds %d reports of the cheater, want 1 (the test did not run its case)", reports)
 				}
 				if withhold {
-					checkReportGame(t, rg, honestWins, "FORFEIT")
-					if out := rg.honest.Outcome(); out.Violation == nil || out.Violation.Rule != "T-11" || out.Violation.Accused != rg.cheater.Role() {
-						t.Errorf("honest outcome %+v, want the cheater's T-11 forfeit", out)
+					// Challenged, then abandoned after another grace
+					// (REC-D12, REC-D13): a win for the honest player,
+					// as reported.
+					checkReportGame(t, rg, honestWins, "ABANDONED")
+					if out := rg.honest.Outcome(); out.Violation == nil || out.Violation.Rule != "T-11" || out.Violation.Accused != rg.cheater.Role() || !out.Abandoned || out.Proven {
+						t.Errorf("honest outcome %+v, want the cheater's abandonment, as reported", out)
 					}
 					return
 				}
@@ -612,8 +632,11 @@ func (p *chattyPlayer) Choose(v protocol.View) protocol.Action {
 // TestT13LiveGapEvidence: the cheater reports with the honest peer's
 // newest message as evidence, and on the wire lowers its report's
 // acknowledgement so that the evidence is a later message than the next
-// one the report acknowledges (a gap). A gap proves nothing: the game is
-// disputed, and the honest record says why.
+// one the report acknowledges (a gap). A gap proves nothing: the report
+// changes nothing (REC-D11), and the honest record says why. The report
+// on the wire is not the one the cheater signed into its own record:
+// its next message chains to the other, which the honest peer proves
+// (T-3), and the cheater loses.
 func TestT13LiveGapEvidence(t *testing.T) {
 	var mu sync.Mutex
 	var cheaterGame *protocol.Game
@@ -656,8 +679,8 @@ func TestT13LiveGapEvidence(t *testing.T) {
 	}
 	rg := playReportGame(t, goOpts, protocol.Inviter, setup, [2]bot.Player{bot.NewRandom(1), &chattyPlayer{Player: bot.NewRandom(2)}})
 	out := rg.honest.Outcome()
-	if out == nil || !out.Disputed() || out.Report == nil || out.Report.Verdict != protocol.VerdictUnproven {
-		t.Fatalf("honest outcome %+v, want disputed", out)
+	if out == nil || out.Report == nil || out.Report.Verdict != protocol.VerdictProven || out.Violation.Rule != "T-3" || out.Violation.Accused != rg.cheater.Role() {
+		t.Fatalf("honest outcome %+v, want the cheater's broken chain proven", out)
 	}
 	tr, err := protocol.LoadTranscript(rg.honest.RecordPath())
 	if err != nil {
@@ -665,29 +688,31 @@ func TestT13LiveGapEvidence(t *testing.T) {
 	}
 	rep := protocol.Verify(tr)
 	says, ok := rep.Describe(tr.Peers)
-	if ok || !rep.Finished || !rep.Outcome.Disputed() || !strings.Contains(says, "gap") {
-		t.Errorf("kakure verify on the honest record: %q, want a disputed game, the evidence a gap", says)
+	if ok || !rep.Finished || len(rep.Standing) != 1 || !strings.Contains(says, "gap") || !strings.Contains(says, "does not chain") {
+		t.Errorf("kakure verify on the honest record: %q, want the gap report standing and the broken chain proven", says)
 	}
 	// The cheater's own record holds the report it signed first (with
-	// the full acknowledgement): there the evidence is a copy, which
-	// proves nothing either.
+	// the full acknowledgement); the honest report's acknowledgement names
+	// the other version, which its program drops: nothing there blames
+	// the honest player.
 	tr, err = protocol.LoadTranscript(rg.cheater.RecordPath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep = protocol.Verify(tr)
 	says, _ = rep.Describe(tr.Peers)
-	if rep.Outcome == nil || !rep.Outcome.Disputed() || (rep.Proven && rep.Violation.Accused == rg.honest.Role()) {
-		t.Errorf("kakure verify on the cheater's record: %q, want a disputed game", says)
+	if rep.Violation != nil && rep.Violation.Accused == rg.honest.Role() {
+		t.Errorf("kakure verify on the cheater's record blames the honest player: %q", says)
 	}
 }
-
 // TestT3LiveBrokenChainAndBadAck: the cheater sends a move whose prev
 // does not chain to its previous message, or whose acknowledgement names
 // a version of the honest peer's message that does not exist. The honest
 // peer's transcript check refuses each at once (T-3). A broken chain is
 // the cheater's own signed word: proven, the cheater loses. A bad
-// acknowledgement proves nothing against its signer (REC-D2): disputed.
+// acknowledgement proves nothing against its signer (REC-D2): dropped
+// (T-10), the stream started again, on which the cheater's program sends
+// its move as it signed it: the rules decide.
 func TestT3LiveBrokenChainAndBadAck(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -696,7 +721,7 @@ func TestT3LiveBrokenChainAndBadAck(t *testing.T) {
 		text   string
 	}{
 		{"broken chain", func(m *protocol.Message) { m.Prev[0] ^= 1 }, honestWins, "does not chain"},
-		{"bad ack hash", func(m *protocol.Message) { m.AckHash[0] ^= 1 }, disputed, "version of the reporter's message"},
+		{"bad ack hash", func(m *protocol.Message) { m.AckHash[0] ^= 1 }, rulesDecide, "ok: result"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,11 +39,20 @@ type EventClock struct {
 }
 
 // EventTimeoutClaimed: the waiting side By claimed that the other's flag
-// fell; the game is over on time unless the flagged side refuses.
+// fell; the game is over on time once the flagged side confirms, and
+// goes on if it refuses (CLK-D17).
 type EventTimeoutClaimed struct{ By Role }
+
+// EventTimeoutRefused: the flagged side By refused a time-out claim,
+// having measured Think of think time: play goes on (CLK-D17).
+type EventTimeoutRefused struct {
+	By    Role
+	Think time.Duration
+}
 
 func (EventClock) event()          {}
 func (EventTimeoutClaimed) event() {}
+func (EventTimeoutRefused) event() {}
 
 // gameClocks are both players' clocks as the record has them (CLK-D8).
 type gameClocks struct {
@@ -53,9 +62,12 @@ type gameClocks struct {
 	// last is the last move charged as its mover claimed it: the other's
 	// next move may settle it higher (CLK-D8).
 	last *claimedCharge
-	// claim is the time-out claim that ended the game, while the flagged
-	// side has not answered it.
-	claim *timeoutClaim
+	// claim is the time-out claim that waits for the flagged side's
+	// answer (CLK-D17); claims counts each role's claims, refused the
+	// claims refused.
+	claim   *timeoutClaim
+	claims  [2]int
+	refused []refusal
 	// adjournBy is the role whose request to adjourn waits for the other's
 	// answer; adjourned is true once both agreed, until the next move
 	// (CLK-D13).
@@ -65,6 +77,12 @@ type gameClocks struct {
 	// game: a time-out claim sent before its claimer saw it crossed it.
 	acceptRole Role
 	acceptSeq  uint64
+	// lapsed, lapsedRole and lapsedSeq name the requester's move that let
+	// a request to adjourn lapse: an acceptance sent before its sender saw
+	// that move crossed it and changes nothing (CLK-D13).
+	lapsed     bool
+	lapsedRole Role
+	lapsedSeq  uint64
 	// turn holds, in a variant of simultaneous clocks (F-Go), each role's
 	// choice of the turn under way as charged when it came: the other's
 	// opening may settle it higher (CLK-D14).
@@ -100,6 +118,17 @@ type timeoutClaim struct {
 	// aboutLast is true when the claim is about the flagged side's last
 	// move, not the move under way.
 	aboutLast bool
+	// charge is what the claimer charged, about what it charged it for.
+	charge time.Duration
+	about  string
+}
+
+// refusal is a time-out claim the flagged side refused (CLK-D17).
+type refusal struct {
+	claim timeoutClaim
+	by    Role
+	seq   uint64
+	think time.Duration
 }
 
 // ClockView is what a user interface or a bot reads of the clocks.
@@ -129,6 +158,11 @@ type ClockView struct {
 	// Since is when the running clock started in this peer's reckoning
 	// (zero in a replay): its player has Left less the time since then.
 	Since time.Time
+	// Claimed is true while a time-out claim by ClaimBy waits for the
+	// other's answer (CLK-D17); Refused counts the claims refused so far.
+	Claimed bool
+	ClaimBy Role
+	Refused int
 }
 
 // Clock returns the game's clocks; ok is false for a game without a time
@@ -143,6 +177,10 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 	if b := m.clk.adjournBy; b != nil {
 		v.AdjournAsked, v.AdjournBy = true, *b
 	}
+	if c := m.pendingClaim(); c != nil {
+		v.Claimed, v.ClaimBy = true, c.by
+	}
+	v.Refused = len(m.clk.refused)
 	return v, true
 }
 
@@ -401,7 +439,10 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		left, about, aboutLast, ok = m.clk.simultaneousClaim(m.clockRuns(), sv, msg.From)
 	case ok && running == flagged:
 		left, about = m.clk.leftFor(flagged), "the move under way"
-	case ok && running == msg.From && m.clk.last != nil && m.clk.last.role == flagged:
+	case (ok && running == msg.From || !ok && !m.clk.adjourned && !isTryVariant(m)) && m.clk.last != nil && m.clk.last.role == flagged && !m.clk.last.free:
+		// The flagged side's last move, when the claimer has not moved
+		// since: it crossed the claim, or it reached the claimer past
+		// the clock; it may have ended play (CLK-D9, CLK-D17).
 		left, about = m.clk.control.Left(m.clk.last.before), fmt.Sprintf("its message %d", m.clk.last.seq)
 		aboutLast = true
 	default:
@@ -426,41 +467,126 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		m.endRole, m.endSeq = msg.From, msg.Seq
 		return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
 	}
-	m.clk.state[flagged] = clock.State{Flagged: true, Moves: m.clk.state[flagged].Moves}
-	m.clk.claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast}
-	m.end(Outcome{
-		Result:    engine.Result{Winner: m.colorOrRole(msg.From), By: engine.ByTime},
-		Violation: violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had", msg.From, charge, about, left),
-	})
-	m.Outcome.Violation.Seq = -1
-	m.Phase = PhaseConfirm
-	m.endRole, m.endSeq = msg.From, msg.Seq
-	return []Event{EventTimeoutClaimed{By: msg.From}, EventClock{Clocks: m.clk.state}, EventEnded{Outcome: *m.Outcome}}, nil
+	if m.clk.claim != nil {
+		// The other's claim waits for its answer: two claims crossed
+		// (F-Go's two clocks); the first one taken stands.
+		return nil, nil
+	}
+	if m.clk.claims[msg.From] >= MaxTimeoutClaims {
+		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
+	}
+	m.clk.claims[msg.From]++
+	m.clk.claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast, charge: charge, about: about}
+	return []Event{EventTimeoutClaimed{By: msg.From}}, nil
 }
 
-// applyTimeoutRefuse judges the flagged side's refusal of a time-out
-// claim (CLK-D9): neither side can prove its measurement, so the game
-// ends with no winner (T-14), never a win for the claimer.
+// MaxTimeoutClaims caps the time-out claims of one role in a game: a
+// refused claim lets play go on (CLK-D17), so without a cap a program
+// could make the other answer claims without end.
+const MaxTimeoutClaims = 8
+
+// isTryVariant reports whether m's variant times tries (Phantom Go,
+// CLK-D16), whose claims about a try are judged by tryClaim.
+func isTryVariant(m *Machine) bool {
+	_, ok := m.variant.(tryClocks)
+	return ok
+}
+
+// pendingClaim returns the time-out claim that waits for the flagged
+// side's answer, or nil (CLK-D17).
+func (m *Machine) pendingClaim() *timeoutClaim {
+	if m.clk == nil || m.Outcome != nil {
+		return nil
+	}
+	return m.clk.claim
+}
+
+// claimResult is the result a pending time-out claim gives when the
+// flagged side confirms it: a win on time for the claimer.
+func (m *Machine) claimResult(c *timeoutClaim) engine.Result {
+	return engine.Result{Winner: m.colorOrRole(c.by), By: engine.ByTime}
+}
+
+// applyUnderClaim takes a message while a time-out claim waits for the
+// flagged side's answer (CLK-D17). A message of the flagged side sent
+// before it saw the claim crossed it and is taken as if it came first
+// (the claim is then about the move it ended, whose clock the claim
+// charged), so that both programs' machines agree whichever came first.
+// Otherwise the flagged side answers: its result confirms the loss on
+// time, a refusal lets play go on. Neither side moves meanwhile. done is
+// false for the messages taken as usual (chat, resignation, reports).
+func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event, err error, done bool) {
+	flagged := c.by.Other()
+	if msg.From == flagged && msg.Ack < int64(c.seq) {
+		m.clk.claim = nil
+		last := m.clk.last
+		events, err = m.applyMessage(msg)
+		if err != nil {
+			m.clk.claim = c
+			return nil, err, true
+		}
+		if m.Outcome != nil {
+			// The crossing message decided the game (a loss on time by
+			// its own word, a resignation, the rules): it came first, and
+			// the claim changes nothing.
+			return events, nil, true
+		}
+		if l := m.clk.last; l != last && l != nil && l.role == flagged {
+			c.aboutLast = true
+		}
+		m.clk.claim = c
+		return events, nil, true
+	}
+	if anytime(msg.Kind) {
+		return nil, nil, false
+	}
+	if msg.From == flagged && msg.Kind == KindResult {
+		var b ResultBody
+		if err := decodeBody(msg.Body, &b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err), true
+		}
+		want := m.claimResult(c)
+		if b.Result != want.String() {
+			return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the time-out claim gives %s", b.Result, want), true
+		}
+		m.clk.state[flagged] = clock.State{Flagged: true, Moves: m.clk.state[flagged].Moves}
+		v := violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had; it confirmed", c.by, c.charge, c.about, c.left)
+		v.Seq = -1
+		m.end(Outcome{Result: want, Violation: v})
+		m.Phase = PhaseConfirm
+		m.endRole, m.endSeq = msg.From, msg.Seq
+		m.confirmed[flagged] = true
+		return []Event{EventClock{Clocks: m.clk.state}, EventEnded{Outcome: *m.Outcome}}, nil, true
+	}
+	if msg.Kind == KindTimeoutRefuse && msg.From == flagged {
+		return nil, nil, false
+	}
+	if msg.From == flagged {
+		return nil, violation(msg.From, msg.Seq, "CLK-D9", "answers the %s's time-out claim with a %s message, not its result or a refusal", c.by, msg.Kind), true
+	}
+	return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true
+}
+
+// applyTimeoutRefuse takes the flagged side's refusal of a time-out claim
+// (CLK-D9, CLK-D17): by its own clock the flag had not fallen. Neither
+// measurement can be proven, so the claim changes nothing: play goes on
+// from where it stood. The refusal names the refuser's think time.
 func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 	var b TimeoutRefuseBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	if m.clk == nil || m.clk.claim == nil || m.clk.claim.by != msg.From.Other() || m.Phase != PhaseConfirm || m.confirmed[msg.From] {
+	c := m.pendingClaim()
+	if c == nil || c.by != msg.From.Other() || msg.Ack < int64(c.seq) {
 		return nil, violation(msg.From, msg.Seq, "T-3", "refuses a time-out claim there is none of to refuse")
 	}
 	think, ok := ms(b.ThinkMS)
 	if !ok {
 		return nil, violation(msg.From, msg.Seq, "T-10", "think time %d ms out of range", b.ThinkMS)
 	}
-	claim := m.clk.claim
 	m.clk.claim = nil
-	// The unproven claim is named, against its claimer: the flagged side
-	// is not blamed for refusing it.
-	v := violation(claim.by, claim.seq, "CLK-D9", "claims the %s's flag fell; the %s refused, having measured %v of think time", msg.From, msg.From, think)
-	m.end(Outcome{Result: engine.Result{By: engine.ByDispute}, Violation: v})
-	m.Phase = PhaseDone
-	return []Event{EventEnded{Outcome: *m.Outcome}}, nil
+	m.clk.refused = append(m.clk.refused, refusal{claim: *c, by: msg.From, seq: msg.Seq, think: think})
+	return []Event{EventTimeoutRefused{By: msg.From, Think: think}}, nil
 }
 
 // simultaneousClaim is what a time-out claim by claimer is about in a

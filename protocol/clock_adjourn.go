@@ -50,6 +50,12 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 	if c == nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%s in a game without a clock", msg.Kind)
 	}
+	if msg.Kind == KindAdjournAccept && c.adjournBy == nil && c.lapsed && c.lapsedRole == msg.From.Other() && msg.Ack < int64(c.lapsedSeq) {
+		// The request lapsed with the requester's move, which the
+		// acceptance had not seen: the two crossed, and the acceptance
+		// changes nothing (CLK-D13), as on the accepter's machine.
+		return nil, nil
+	}
 	if _, turn := m.clockTurn(); !turn || c.adjourned {
 		if msg.Kind == KindAdjournRequest && c.adjourned {
 			return nil, nil // already adjourned: a request that crossed the acceptance

@@ -19,8 +19,12 @@ type gameClockState struct {
 	// settleMS is what this peer's next move settles the other's last
 	// move at (0: as claimed).
 	settleMS int64
-	// claimed is set once this peer has claimed the other's flag.
-	claimed bool
+	// claimed is set once this peer has claimed the other's flag, until
+	// the other refuses the claim (CLK-D17); claimAfter is when this peer
+	// may claim again after refusals, refusals how many it had.
+	claimed    bool
+	claimAfter time.Time
+	refusals   int
 	// actAt is when the local player's action that the message under
 	// way carries was taken: its think time ends there, not when its
 	// program has made the message (CLK-D16).
@@ -206,7 +210,7 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 // this peer's reckoning, the lag allowance given (CLK-D9).
 func (g *Game) checkClock() {
 	c := g.m.clk
-	if c == nil || g.clk.claimed {
+	if c == nil || g.clk.claimed || time.Now().Before(g.clk.claimAfter) {
 		return
 	}
 	runs := g.m.clockRuns()
@@ -235,6 +239,16 @@ func (g *Game) claimTimeout(chargeMS int64) {
 	}
 	g.emit(events)
 	g.afterChange()
+}
+
+// claimRefused lets this peer claim again, after a pause that doubles
+// with each refusal, once the other refused its claim (CLK-D17): play
+// goes on, and the other's clock with it.
+func (g *Game) claimRefused() {
+	g.clk.claimed = false
+	g.clk.refusals++
+	pause := max(g.m.clk.lag, 2*time.Second) << min(g.clk.refusals, 6)
+	g.clk.claimAfter = time.Now().Add(pause)
 }
 
 // answerTimeout returns the refusal this peer owes a time-out claim its

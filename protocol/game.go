@@ -108,8 +108,20 @@ type Game struct {
 	sentOnStream map[uint64]bool
 	// ownBulk holds the attachments of this peer's messages that the other
 	// peer may not have yet, by sequence number, to send again on resume.
-	ownBulk   map[uint64][][]byte
-	autoSince time.Time
+	ownBulk map[uint64][][]byte
+	// autoSince is when the other program came to owe a message on a
+	// grace (T-11), autoOf how many messages of its this peer had then,
+	// autoCount whether the grace is the count's. challengedAt is when
+	// this peer's open challenge went out; lingerUntil how long a game
+	// this peer abandoned still reads (REC-D12, REC-D13).
+	autoSince    time.Time
+	autoOf       uint64
+	autoCount    bool
+	challengedAt time.Time
+	lingerUntil  time.Time
+	// dropped counts the frames of the current stream dropped as not
+	// valid signed messages of the other peer (T-10).
+	dropped int
 
 	// redialed delivers the streams that maybeRedial opened (nil on
 	// failure); dialing and nextDial pace the attempts.

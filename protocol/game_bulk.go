@@ -23,9 +23,13 @@ import (
 type bulkBody interface{ attachments() [][]byte }
 
 // bulkReceiver is implemented by variant players that take attachments:
-// receiveBulk gets a message of the other peer, just applied, with the
-// bulk frames that came before it. An error is a violation by the sender.
+// checkBulk checks, before the message is applied, that the bulk frames
+// that came before a message of the other peer are the attachments it
+// signs (an error drops both, T-10); receiveBulk then gets the message,
+// just applied, with them. An error of receiveBulk that carries a
+// certificate (evidenceOf) is a violation by the sender.
 type bulkReceiver interface {
+	checkBulk(m *Machine, msg *Message, bulk [][]byte) error
 	receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error
 }
 

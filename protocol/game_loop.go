@@ -64,7 +64,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	check := time.NewTicker(time.Second)
 	defer check.Stop()
 	for {
-		if g.finished() {
+		if g.finished() && !time.Now().Before(g.lingerUntil) {
 			g.shutdown()
 			return
 		}
@@ -194,8 +194,10 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		if _, ok := g.player.(bulkReceiver); !ok {
 			// Only variants that take attachments buffer them: in any
 			// other game a peer could make this one hold 4 attachments
-			// of the largest size for nothing.
-			g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
+			// of the largest size for nothing. (The reader refuses them
+			// before their body; this is a second line.)
+			g.refundBulk(charge)
+			g.dropFrame("an attachment in a game of "+string(g.m.Options.Variant)+", which has none", nil)
 			return
 		}
 		if len(g.inBulk) == 0 {
@@ -206,14 +208,16 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 		g.inBulkCharge += charge
 		g.inBulkAt = time.Now()
 		if g.inBulkBytes > maxPendingBulk {
-			g.accuse(violation(g.role.Other(), 0, "T-10", "%d bytes of attachments without a message", g.inBulkBytes), nil)
+			g.dropFrame(fmt.Sprintf("%d bytes of attachments without a message", g.inBulkBytes), nil)
+			g.clearBulk()
+			g.streamFailed(fmt.Errorf("%w: %d bytes of attachments without a message", ErrBulkBudget, g.inBulkBytes), nil)
 		}
 		return
 	case f.Ping:
 		return
 	case f.Hello != nil:
 		if f.Hello.Game != g.id {
-			g.accuse(violation(g.role.Other(), 0, "T-3", "hello for another game"), [][]byte{raw})
+			g.dropFrame("a hello for another game", nil)
 			return
 		}
 		if g.helloGen == g.streamGen {
@@ -268,24 +272,48 @@ func (g *Game) apply(m *Message, where string, cheat bool) (events []Event, err 
 	return events, err
 }
 
-// receive checks and applies a message of the other peer.
+// receive checks and applies a message of the other peer. What is not a
+// valid signed message of the other peer for this game, or proves
+// nothing against it, is dropped (T-10); a signed message that breaks a
+// rule is reported with itself as the proof (T-13).
 func (g *Game) receive(m *Message, raw []byte) {
 	other := g.role.Other()
 	if m.From != other {
-		g.accuse(violation(other, m.Seq, "T-3", "message claims to come from this peer's own role"), [][]byte{raw})
+		g.reportOrDrop(raw, errors.New("a message in this peer's own role"))
 		return
 	}
 	err := g.locked(func() error { return g.tr.Check(m) })
-	if err != nil {
-		rule := "T-3"
-		if errors.Is(err, ErrMalformed) {
-			rule = "T-10"
-		}
-		if errors.Is(err, ErrDuplicate) {
-			err = fmt.Errorf("%w: %v", ErrReplay, err)
-		}
-		g.accuse(&Violation{Accused: other, Rule: rule, Seq: int64(m.Seq), Detail: err.Error(), Err: err}, [][]byte{raw})
+	if errors.Is(err, ErrDuplicate) {
+		// A message sent again (a resend after a challenge or on a new
+		// stream): this peer has it.
+		g.clearBulk()
 		return
+	}
+	if err != nil {
+		g.clearBulk()
+		if g.reportOrDrop(raw, err) && m.Game == g.id && m.Seq >= g.tr.Count(other) {
+			// A message this peer still lacks came unusable (a bad
+			// signature, a gap, an acknowledgement of a message it never
+			// sent): on a new stream the hellos tell the other program
+			// what to send again (T-3), as after a lost connection.
+			g.streamFailed(fmt.Errorf("%w: %v", ErrResync, err), nil)
+		}
+		return
+	}
+	if br, ok := g.player.(bulkReceiver); ok {
+		if err := g.locked(func() error { return br.checkBulk(g.m, m, g.inBulk) }); err != nil {
+			// Attachments that do not match what the message signs prove
+			// nothing (nobody signed them). The message is dropped with
+			// them, and the stream reset: the other program sends both
+			// again on the next one (a program that keeps sending wrong
+			// ones withholds its message, T-11).
+			g.dropFrame(fmt.Sprintf("%s message %d: %v", m.Kind, m.Seq, err), nil)
+			g.clearBulk()
+			g.streamFailed(fmt.Errorf("%w: %v", ErrBadAttachments, err), nil)
+			return
+		}
+	} else if len(g.inBulk) > 0 {
+		g.clearBulk()
 	}
 	var lastCharge *claimedCharge
 	if g.m.clk != nil {
@@ -293,12 +321,14 @@ func (g *Game) receive(m *Message, raw []byte) {
 	}
 	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)
+	if errors.Is(err, errAfterEnd) {
+		g.clearBulk()
+		g.dropFrame(fmt.Sprintf("%s message %d after the end of the game", m.Kind, m.Seq), nil)
+		return
+	}
 	if err != nil {
-		var v *Violation
-		if !errors.As(err, &v) {
-			v = &Violation{Accused: other, Rule: "T-10", Seq: int64(m.Seq), Detail: err.Error(), Err: err}
-		}
-		g.accuse(v, [][]byte{raw})
+		g.clearBulk()
+		g.reportOrDrop(raw, err)
 		return
 	}
 	received := time.Now()
@@ -317,11 +347,14 @@ func (g *Game) receive(m *Message, raw []byte) {
 	saveNow := true
 	if br, ok := g.player.(bulkReceiver); ok {
 		err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
+		var v *Violation
+		if err != nil && (!errors.As(err, &v) || evidenceOf(v) == nil) {
+			// Not a proof against the other program: this peer's own
+			// trouble with its secrets (the player says so at its turn).
+			g.svc.cfg.Logger.Error("taking the other's attachments", "game", g.id, "kind", m.Kind, "seq", m.Seq, "err", err)
+			err = nil
+		}
 		if err != nil {
-			var v *Violation
-			if !errors.As(err, &v) {
-				v = &Violation{Accused: other, Rule: "T-10", Seq: int64(m.Seq), Detail: err.Error(), Err: err}
-			}
 			// The secrets before the record, which may now take
 			// messages taken earlier and not written yet (PN-D15).
 			if err := g.saveSecrets(); err != nil {
@@ -379,6 +412,16 @@ func (g *Game) emit(events []Event) {
 				g.onAnswer(fmt.Errorf("protocol: invitation declined: %s", e.Reason))
 				g.onAnswer = nil
 			}
+		case EventTimeoutRefused:
+			if e.By != g.role && g.m.clk != nil {
+				g.claimRefused()
+			}
+		case EventChallenged:
+			if e.Reporter != g.role {
+				g.answerChallenge(e.Ack)
+			} else {
+				g.challengedAt = time.Now()
+			}
 		}
 	}
 }
@@ -396,10 +439,9 @@ func (g *Game) answerError() error {
 // accuse reports a violation of the other peer: a signed violation message
 // with the evidence goes into the transcript and to the peer. The machine
 // judges it as the other peer and `kakure verify` will (T-13, T-14): a
-// proven violation ends the game with the other peer losing (T-12), an
-// unproven report with no winner, or with nothing changed once the result
-// is fixed or during an end audit, where this peer still sends what it
-// owes (T-15).
+// proven violation ends the game with the other peer losing (T-12); a
+// report that proves nothing changes nothing (REC-D11). This peer reports
+// only what its evidence proves (reportOrDrop) or a certificate (T-8).
 func (g *Game) accuse(v *Violation, evidence [][]byte) {
 	g.svc.cfg.Logger.Warn("peer violated the rules", "game", g.id, "violation", v.Error())
 	var ev [][]byte
@@ -429,4 +471,78 @@ func (g *Game) accuse(v *Violation, evidence [][]byte) {
 		return
 	}
 	g.afterChange()
+}
+
+// maxDroppedFrames is how many frames of one stream may be dropped (T-10)
+// before the stream is reset; the game resumes on a new one.
+const maxDroppedFrames = 256
+
+// ErrBadAttachments reports attachments that do not match the message
+// that names them; the message is dropped with them (T-10).
+var ErrBadAttachments = errors.New("protocol: attachments that do not match their message")
+
+// EventDropped: input of the other peer was dropped (T-10): not a valid
+// signed message of the game, or one that proves nothing. The game is
+// unchanged.
+type EventDropped struct{ Reason string }
+
+func (EventDropped) event() {}
+
+// dropFrame drops input that is not a valid signed message of the other
+// peer for this game, or proves nothing against it (T-10): it is logged,
+// told to the caller and counted against the stream, and never changes
+// the game.
+func (g *Game) dropFrame(why string, err error) {
+	g.dropped++
+	if g.dropped <= 8 || g.dropped%64 == 0 {
+		g.svc.cfg.Logger.Warn("input of the other peer dropped (T-10)", "game", g.id, "peer", g.peer, "why", why, "err", err, "dropped", g.dropped)
+		reason := why
+		if err != nil {
+			reason += ": " + err.Error()
+		}
+		g.events.push(EventDropped{Reason: reason})
+	}
+	if g.dropped > maxDroppedFrames && g.stream != nil {
+		g.streamFailed(fmt.Errorf("%w: %d frames dropped on one stream", ErrBulkBudget, g.dropped), nil)
+	}
+}
+
+// ErrResync is why a stream is dropped after a message of the other peer
+// that this peer lacks came unusable: the game resumes on a new stream,
+// whose hellos have the other program send it again (T-10).
+var ErrResync = errors.New("protocol: a message came unusable; the stream starts again")
+
+// reportOrDrop reports the other peer for the frame raw when the judge
+// will find it proof (T-13): a message the other peer signed that breaks
+// a rule by itself. Anything else is dropped (T-10): this peer never
+// files a report that proves nothing. cause is why the frame was not
+// taken. It returns true when the frame was dropped.
+func (g *Game) reportOrDrop(raw []byte, cause error) (dropped bool) {
+	accused := g.role.Other()
+	view := g.m.History()
+	var chain []*Message
+	for i := range view {
+		if view[i].From == accused {
+			chain = append(chain, &view[i])
+		}
+	}
+	probe := func() (*Machine, error) {
+		m := NewMachine(g.id)
+		for i := range view {
+			if _, err := m.Apply(&view[i]); err != nil {
+				return nil, fmt.Errorf("this peer's game does not replay (message %d: %v)", i, err)
+			}
+		}
+		return m, nil
+	}
+	v, _, why := judgeEvidence(g.id, g.m.peers[accused], accused, view, chain, probe, raw)
+	if v == nil {
+		if why == "" {
+			why = "a valid message in this peer's game"
+		}
+		g.dropFrame(why, cause)
+		return true
+	}
+	g.accuse(v, [][]byte{raw})
+	return false
 }

@@ -165,7 +165,8 @@ func (g *Game) act(a Action) error {
 var automaticKinds = map[Kind]bool{KindTossCommit: true, KindTossReveal: true, KindResult: true}
 
 // afterChange sends whatever this peer must send by itself now, and
-// starts the grace clock when the other program owes an automatic message.
+// starts the grace clock when the other program owes a message on a
+// grace (T-11, REC-D14).
 func (g *Game) afterChange() {
 	if g.claimDueChoice() {
 		return // claimTimeout ran afterChange
@@ -192,31 +193,90 @@ func (g *Game) afterChange() {
 		}
 		g.emit(events)
 	}
-	from, kinds := g.m.Expected()
-	owes := false
-	if from != g.role && g.m.Phase != PhaseDone {
-		for _, k := range kinds {
-			owes = owes || automaticKinds[k]
-		}
-	}
-	if owes {
-		if g.autoSince.IsZero() {
-			g.autoSince = time.Now()
+	from, _, count, owes := g.m.graceOwed()
+	if owes && from != g.role {
+		// The grace starts again with each message of the other's: it is
+		// the time the other takes for one message.
+		if n := g.tr.Count(g.role.Other()); g.autoSince.IsZero() || n != g.autoOf {
+			g.autoSince, g.autoOf, g.autoCount = time.Now(), n, count
 		}
 	} else {
 		g.autoSince = time.Time{}
 	}
 }
 
-// checkGrace forfeits a peer that holds back an automatic message (T-11),
-// as long as the connection is up (a lost connection adjourns instead).
+// abandonLinger is how long a program that abandoned a game still reads
+// the other's messages: one that crossed the abandonment may answer the
+// challenge, and the game then goes on (REC-D13).
+const abandonLinger = 5 * time.Second
+
+// checkGrace challenges a peer that holds back a message it owes on a
+// grace (T-11, REC-D12), and abandons the game when the challenge goes
+// unanswered for AutoGrace more (REC-D13), as long as the connection is up
+// (a lost connection adjourns instead).
 func (g *Game) checkGrace() {
-	if g.autoSince.IsZero() || g.stream == nil || time.Since(g.autoSince) < g.svc.cfg.AutoGrace {
+	if g.stream == nil || g.m.Phase == PhaseDone {
+		return
+	}
+	if c := g.m.openChallenge(g.role); c != nil {
+		if time.Since(g.challengedAt) >= g.svc.cfg.AutoGrace {
+			g.abandon(c)
+		}
+		return
+	}
+	grace := g.svc.cfg.AutoGrace
+	if g.autoCount {
+		grace = g.svc.cfg.CountGrace
+	}
+	if g.autoSince.IsZero() || time.Since(g.autoSince) < grace {
 		return
 	}
 	_, kinds := g.m.Expected()
 	g.autoSince = time.Time{}
-	g.accuse(violation(g.role.Other(), 0, "T-11", "did not send %v within %s", kinds, g.svc.cfg.AutoGrace), nil)
+	body := ViolationBody{Accused: g.role.Other(), Rule: "T-11", Detail: fmt.Sprintf("did not send %v within %s", kinds, grace)}
+	g.svc.cfg.Logger.Warn("challenging the other program to send what it owes (T-11)", "game", g.id, "owed", kinds, "grace", grace)
+	events, err := g.send(KindViolation, body)
+	if err != nil {
+		g.svc.cfg.Logger.Error("challenge", "game", g.id, "err", err)
+		return
+	}
+	g.emit(events)
+	g.afterChange()
+}
+
+// abandon ends the game on the other's unanswered challenge c (REC-D13).
+func (g *Game) abandon(c *challenge) {
+	g.svc.cfg.Logger.Warn("the other program did not answer the challenge; abandoning the game (T-11)", "game", g.id, "challenge", c.seq)
+	events, err := g.send(KindAbandon, AbandonBody{Challenge: c.seq})
+	if err != nil {
+		g.svc.cfg.Logger.Error("abandonment", "game", g.id, "err", err)
+		return
+	}
+	g.lingerUntil = time.Now().Add(abandonLinger)
+	g.emit(events)
+}
+
+// answerChallenge sends again this peer's messages after ack, which the
+// other program says it lacks (T-11, REC-D12): it drops the copies it
+// holds (T-10). What this peer still owes goes by itself (afterChange).
+func (g *Game) answerChallenge(ack int64) {
+	if g.stream == nil || g.awaitHello {
+		return
+	}
+	for i := range g.tr.Messages {
+		m := &g.tr.Messages[i]
+		if m.From != g.role || int64(m.Seq) <= ack {
+			continue
+		}
+		err := g.writeBulk(g.stream, m.Seq)
+		if err == nil {
+			err = g.writeMessage(g.stream, m)
+		}
+		if err != nil {
+			g.streamLost(err)
+			return
+		}
+	}
 }
 
 // automatic returns the message this peer must send by itself now.
@@ -243,8 +303,14 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		}
 		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
 	case KindResult:
-		if k, b, refuse := g.answerTimeout(); refuse {
-			return k, b, true, nil
+		if c := g.m.pendingClaim(); c != nil {
+			// A time-out claim against this player (CLK-D17): refused
+			// when its own clock says the flag had not fallen, else
+			// confirmed with the result it gives.
+			if k, b, refuse := g.answerTimeout(); refuse {
+				return k, b, true, nil
+			}
+			return KindResult, ResultBody{Result: g.m.claimResult(c).String()}, true, nil
 		}
 		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
 	}

@@ -169,9 +169,11 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 				g.refundBulk(charge)
 				return
 			}
-			if err != nil {
+			if err != nil && !errors.Is(err, ErrMalformed) {
 				return
 			}
+			// A malformed frame was read whole: the stream goes on
+			// (T-10 drops it).
 		}
 	}()
 }
@@ -226,16 +228,26 @@ func (g *Game) adjournAfter(err error) {
 	}
 }
 
-// streamFailed handles a read error: an oversized or malformed frame is a
-// violation; a broken or silent connection adjourns the game (T-11).
+// streamFailed handles a read error: a malformed frame is dropped and the
+// stream goes on (T-10); an oversized frame or a refused attachment,
+// whose body was not read, is dropped with the stream; a broken or
+// silent connection adjourns the game (T-11). None of them changes the
+// game: a new stream resumes it.
 func (g *Game) streamFailed(err error, raw []byte) {
 	switch {
-	case errors.Is(err, errBulkRefused):
-		g.accuse(violation(g.role.Other(), 0, "T-10", "attachment in a game of %s, which has none", g.m.Options.Variant), nil)
-	case errors.Is(err, ErrFrameTooLarge):
-		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, nil)
 	case errors.Is(err, ErrMalformed):
-		g.accuse(&Violation{Accused: g.role.Other(), Rule: "T-10", Seq: -1, Detail: err.Error(), Err: err}, [][]byte{raw})
+		if g.reportOrDrop(raw, err) && g.stream != nil {
+			// It may have stood for a message this peer lacks: the
+			// hellos of a new stream say what to send again.
+			g.streamFailed(fmt.Errorf("%w: %v", ErrResync, err), nil)
+		}
+		return
+	case errors.Is(err, errBulkRefused):
+		g.dropFrame("an attachment in a game of "+string(g.m.Options.Variant)+", which has none", nil)
+	case errors.Is(err, ErrFrameTooLarge):
+		g.dropFrame("a frame over the size cap", err)
+	}
+	switch {
 	default:
 		if errors.Is(err, ErrBulkBudget) {
 			g.svc.cfg.Logger.Warn("attachments over the budget; the game is adjourned", "game", g.id, "peer", g.peer, "err", err)

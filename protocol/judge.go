@@ -16,9 +16,8 @@ type Verdict int
 const (
 	// VerdictUnproven: the evidence proves nothing against the accused
 	// (none at all, a copy of a message already held, a message of
-	// another game, a later message, a bad signature ...). The game ends
-	// with no winner ("disputed"), unless its result is already fixed or
-	// an end audit is under way, which then decides (T-15).
+	// another game, a later message, a bad signature ...). The report
+	// changes nothing: the game goes on (T-14, REC-D11).
 	VerdictUnproven Verdict = iota
 	// VerdictProven: the accused's own signed messages break a rule by
 	// themselves; the accused loses.
@@ -28,9 +27,10 @@ const (
 	// the accused did not owe); the reporter loses.
 	VerdictFalse
 	// VerdictWithheld: a T-11 report that the accused withheld a message
-	// the protocol makes automatic, and the record shows the accused owed
-	// it. Absence cannot be proven: the accused loses by forfeit, named
-	// as reported.
+	// it owed within a grace period, and in the reporter's game the
+	// accused did owe one. Absence cannot be proven: the report is a
+	// challenge, which the accused answers by sending what it owes, and
+	// play goes on (REC-D12).
 	VerdictWithheld
 )
 
@@ -42,7 +42,7 @@ func (v Verdict) String() string {
 	case VerdictFalse:
 		return "false accusation"
 	case VerdictWithheld:
-		return "withheld message (as reported)"
+		return "challenge (a withheld message, as reported)"
 	}
 	return "unproven"
 }
@@ -63,12 +63,9 @@ type Judgement struct {
 	// Why says, for a report that proves nothing, why its evidence does
 	// not.
 	Why string
-	// Standing tells, for a report that proves nothing, that it ends
-	// nothing: in the game as the reporter saw it, the result was already
-	// fixed by the rules (the confirm phase) or an end audit was under way
-	// (T-15). It is read off the reporter's game, not the receiver's,
-	// so that both peers' machines agree.
-	Standing bool
+	// owed is, for a challenge (VerdictWithheld), the kinds the accused
+	// was to send in the reporter's game.
+	owed []Kind
 }
 
 // ruleFalseAccusation is the rule a proven false accusation breaks.
@@ -143,14 +140,7 @@ func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Messa
 	if current != nil && len(view) == len(history) {
 		state = func() (*Machine, error) { return current, nil }
 	}
-	j = judgeWith(j, game, peers, view, accusedChain, probe, state, body, report)
-	if j.Verdict == VerdictUnproven {
-		if m, err := state(); err == nil {
-			ea, ok := m.variant.(endAuditor)
-			j.Standing = m.Phase == PhaseConfirm || (m.Phase == PhasePlay && ok && ea.endAudit())
-		}
-	}
-	return j
+	return judgeWith(j, game, peers, view, accusedChain, probe, state, body, report)
 }
 
 // judgeWith judges the report's evidence (see judgeReport).
@@ -205,33 +195,28 @@ func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accus
 	return j
 }
 
-// judgeWithheld judges a T-11 report: the accused withheld a message the
-// protocol makes automatic. The record cannot show an absence: the report
-// stands as reported if the accused owed such a message at the time of
-// the report, and is false otherwise.
+// judgeWithheld judges a T-11 report: the accused withheld a message it
+// owed within a grace period (REC-D12). The record cannot show an
+// absence: in the reporter's game (its ack says what it had) the accused
+// must have owed a message the protocol makes automatic or a step of the
+// count; the report is then a challenge, and false otherwise.
 func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 	m, err := state()
 	if err != nil {
 		j.Why = err.Error()
 		return j
 	}
-	from, kinds := m.Expected()
-	owed := from == j.Reported.Accused && m.Phase != PhaseDone
-	var what []Kind
-	for _, k := range kinds {
-		if automaticKinds[k] {
-			what = append(what, k)
-		}
-	}
-	if owed && len(what) > 0 {
-		j.Verdict = VerdictWithheld
+	from, kinds, _, owed := m.graceOwed()
+	if owed && from == j.Reported.Accused {
+		j.Verdict, j.owed = VerdictWithheld, kinds
 		j.Violation = &Violation{Accused: j.Reported.Accused, Rule: "T-11", Seq: -1,
-			Detail: fmt.Sprintf("withheld %v (as reported by the %s: %s)", what, j.Reporter, j.Reported.Detail)}
+			Detail: fmt.Sprintf("challenged to send %v (as reported by the %s: %s)", kinds, j.Reporter, j.Reported.Detail)}
 		return j
 	}
+	from, kinds = m.Expected()
 	j.Verdict = VerdictFalse
 	j.Violation = &Violation{Accused: j.Reporter, Rule: ruleFalseAccusation, Seq: -1,
-		Detail: fmt.Sprintf("false accusation of T-11: the %s owed no automatic message (the %s was to send %v)",
+		Detail: fmt.Sprintf("false accusation of T-11: the %s owed nothing the programs send by themselves (the %s was to send %v)",
 			j.Reported.Accused, from, kinds)}
 	return j
 }
@@ -311,6 +296,9 @@ func judgeEvidence(game GameID, accusedID peer.ID, accused Role, view []Message,
 		return nil, nil, err.Error()
 	}
 	if _, err := m.Apply(ev); err != nil {
+		if errors.Is(err, errAfterEnd) {
+			return nil, nil, "a message after the end of the game"
+		}
 		var v *Violation
 		if !errors.As(err, &v) {
 			v = &Violation{Accused: accused, Rule: "T-10", Seq: seq, Detail: err.Error(), Err: err}

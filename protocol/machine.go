@@ -84,6 +84,10 @@ type Outcome struct {
 	// Report is the judgement of the report that ended the game, nil when
 	// the rules, a resignation or an audit ended it.
 	Report *Judgement
+	// Abandoned tells that the game ended by an abandonment (REC-D13):
+	// Violation.Accused stopped answering a challenge of the other, who
+	// wins as reported (not proven).
+	Abandoned bool
 }
 
 // Disputed reports whether the game ended with a report that proved
@@ -185,10 +189,17 @@ type Machine struct {
 	history []Message
 	// clk holds the clocks of a game with a time control (CLK-D8).
 	clk *gameClocks
-	// Reports holds the judgements of the reports that ended nothing: a
-	// report that proved nothing once the result was fixed by the rules
-	// or during an end audit (T-15).
+	// Reports holds the judgements of the reports that ended nothing:
+	// reports that proved nothing (T-14, REC-D11).
 	Reports []Judgement
+	// challenges are each reporter's last challenge (a T-11 report that
+	// stands, REC-D12); abandoned is set while the game is over by an
+	// abandonment (REC-D13).
+	challenges [2]*challenge
+	abandoned  *abandonment
+	// Voided lists the abandonments that changed nothing (the accused's
+	// answer crossed them, REC-D13), by the role that sent them.
+	Voided []Role
 }
 
 // ChatLine is one chat message.
@@ -212,6 +223,10 @@ func (m *Machine) RoleOf(c engine.Color) Role {
 // the kinds it may send. Resign, chat and violation reports may come from
 // either role at any time before the result is confirmed.
 func (m *Machine) Expected() (Role, []Kind) {
+	if c := m.pendingClaim(); c != nil && m.Phase == PhasePlay {
+		// The flagged side answers a time-out claim (CLK-D17).
+		return c.by.Other(), []Kind{KindResult, KindTimeoutRefuse}
+	}
 	switch m.Phase {
 	case PhaseInvite:
 		return Inviter, []Kind{KindInvite}
@@ -258,6 +273,7 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 	events, err := m.apply(msg)
 	if err == nil {
 		m.history = append(m.history, *msg)
+		events = append(events, m.noteAnswer(msg)...)
 	}
 	return events, err
 }
@@ -267,7 +283,9 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 func (m *Machine) keep(msg *Message) { m.history = append(m.history, *msg) }
 
 // anytime reports the kinds either role may send whatever the turn.
-func anytime(k Kind) bool { return k == KindResign || k == KindChat || k == KindViolation }
+func anytime(k Kind) bool {
+	return k == KindResign || k == KindChat || k == KindViolation || k == KindAbandon
+}
 
 // apply checks one message (already checked by the transcript: signature,
 // sequence, chain) against the game and applies it. A returned
@@ -297,11 +315,25 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 // applyMessage is apply without the rule for messages that crossed a
 // resignation.
 func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
+	if m.Phase == PhaseDone && m.abandoned != nil {
+		return m.applyAfterAbandon(msg)
+	}
 	if m.Phase == PhaseDone {
 		return nil, violation(msg.From, msg.Seq, "T-14", "%s message after the game ended", msg.Kind)
 	}
+	if c := m.pendingClaim(); c != nil && msg.Kind != KindTimeout {
+		if events, err, done := m.applyUnderClaim(msg, c); done {
+			return events, err
+		}
+	}
 	if msg.Kind == KindViolation {
 		return m.applyReport(msg)
+	}
+	if msg.Kind == KindAbandon {
+		if m.Phase == PhaseConfirm && msg.From != m.endRole && msg.Ack < int64(m.endSeq) {
+			return nil, nil // it crossed the end of the game
+		}
+		return m.applyAbandon(msg)
 	}
 	switch msg.Kind {
 	case KindTimeout:
@@ -371,10 +403,34 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 // game when the variant's rules say the game is decided.
 func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	var tick func() []Event
+	crossed := false
 	if timedKinds[msg.Kind] {
+		c := m.clk
+		crossed = m.acceptanceCrossed(msg)
+		if crossed {
+			// The requester moved before it saw the acceptance of its
+			// request to adjourn: on its own machine the move let the
+			// request lapse and the acceptance came too late, so here the
+			// acceptance changes nothing either (CLK-D13).
+			c.adjourned = false
+		}
+		standing := c != nil && c.adjournBy != nil
 		t, lost, err := m.clockMove(msg)
 		if err != nil {
+			if crossed {
+				c.adjourned = true
+			}
 			return nil, err
+		}
+		if t != nil && standing {
+			t0 := t
+			t = func() []Event {
+				ev := t0()
+				if c.adjournBy == nil {
+					c.lapsedRole, c.lapsedSeq, c.lapsed = msg.From, msg.Seq, true
+				}
+				return ev
+			}
 		}
 		if lost != nil {
 			m.end(*lost)
@@ -386,6 +442,9 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	}
 	events, err := m.variant.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
 	if err != nil {
+		if crossed {
+			m.clk.adjourned = true
+		}
 		var v *Violation
 		if !errors.As(err, &v) {
 			v = &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: err.Error(), Err: err}
@@ -418,8 +477,38 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	return events, nil
 }
 
-// end records the outcome.
-func (m *Machine) end(o Outcome) { m.Outcome = &o }
+// acceptanceCrossed reports whether msg, a timed message, is one of the
+// requester's that ends its timed turn, sent before it saw the other's
+// acceptance of its request to adjourn (CLK-D13).
+func (m *Machine) acceptanceCrossed(msg *Message) bool {
+	c := m.clk
+	if c == nil || !c.adjourned || !m.acceptanceCrossedRole(msg) {
+		return false
+	}
+	c.adjourned = false
+	defer func() { c.adjourned = true }()
+	if sv, ok := m.variant.(simultaneousClocks); ok {
+		return msg.Kind == sv.choiceKind()
+	}
+	r, ok := m.clockTurn()
+	return ok && r == msg.From && m.endsTimedTurn(msg.Kind, msg.Body)
+}
+
+// acceptanceCrossedRole reports whether msg is the requester's, sent
+// before it saw the acceptance that adjourned the game.
+func (m *Machine) acceptanceCrossedRole(msg *Message) bool {
+	c := m.clk
+	return c.acceptSeq > 0 && msg.From == c.acceptRole.Other() && msg.Ack < int64(c.acceptSeq)
+}
+
+// end records the outcome. A time-out claim that waited for its answer
+// changes nothing once the game is decided otherwise (CLK-D17).
+func (m *Machine) end(o Outcome) {
+	m.Outcome = &o
+	if m.clk != nil {
+		m.clk.claim = nil
+	}
+}
 
 // colorOrRole returns the colour of role r, or for a game decided before
 // the toss, Black for the inviter and White for the invitee.

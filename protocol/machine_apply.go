@@ -213,18 +213,17 @@ func tossResult(game GameID, inviter, invitee []byte) [32]byte {
 	return r
 }
 
-// MaxStandingReports caps the reports of one role that end nothing (see
-// Machine.Reports): each is kept in both records, so without a cap a
-// peer could grow the other's record without end during an audit.
+// MaxStandingReports caps the reports of one role that prove nothing
+// (see Machine.Reports): each is kept in both records and changes
+// nothing, so without a cap a peer could grow the other's record without
+// end. An honest program reports only what its evidence proves.
 const MaxStandingReports = 1
 
 // applyReport judges a violation report (T-13) and applies the outcome
 // (T-14): a proven violation ends the game with the accused losing, a
-// proven false accusation with the reporter losing, a T-11 report of a
-// message the accused owed with the accused losing by forfeit. A report
-// that proves nothing ends the game with no winner, unless the result is
-// already fixed (the confirm phase) or an end audit is under way (T-15):
-// then it changes nothing, and the reporter still owes what it owed.
+// proven false accusation with the reporter losing. A report that proves
+// nothing changes nothing, in every phase: play goes on (REC-D11). A
+// report of a withheld message (T-11) is a challenge (REC-D12).
 func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 	var b ViolationBody
 	if err := decodeBody(msg.Body, &b); err != nil {
@@ -233,36 +232,32 @@ func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 	if b.Accused != msg.From.Other() {
 		return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
 	}
+	if b.Rule == "T-11" {
+		return m.applyChallenge(msg, &b)
+	}
 	j := judgeReport(m.Game, m.peers, m.history, msg, &b, m)
-	if j.Verdict == VerdictUnproven && j.Standing {
-		n := 0
-		for _, r := range m.Reports {
-			if r.Reporter == msg.From {
-				n++
-			}
-		}
-		if n >= MaxStandingReports {
-			return nil, violation(msg.From, msg.Seq, "T-10", "a report while an earlier report of its own stands unproven (cap %d)", MaxStandingReports)
-		}
-		m.Reports = append(m.Reports, j)
-		return []Event{EventReport{Judgement: j}}, nil
+	if j.Verdict == VerdictUnproven {
+		return m.standUnproven(msg, j)
 	}
-	o := Outcome{Report: &j, Violation: j.Violation}
-	switch j.Verdict {
-	case VerdictProven, VerdictFalse:
-		o.Proven = true
-		o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
-	case VerdictWithheld:
-		o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
-		if c := m.clk; c != nil && c.claim != nil && c.claim.by == j.Violation.Accused.Other() && m.Outcome != nil {
-			// The flagged side did not answer the time-out claim: the
-			// loss on time stands, as reported (CLK-D9, T-11).
-			o.Result = m.Outcome.Result
-		}
-	default:
-		o.Result = engine.Result{By: engine.ByDispute}
-	}
+	o := Outcome{Report: &j, Violation: j.Violation, Proven: true}
+	o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
 	m.end(o)
 	m.Phase = PhaseDone
 	return []Event{EventReport{Judgement: j}, EventEnded{Outcome: *m.Outcome}}, nil
+}
+
+// standUnproven keeps a report that proves nothing: it changes nothing
+// (REC-D11), within the cap of MaxStandingReports a role (REC-D5).
+func (m *Machine) standUnproven(msg *Message, j Judgement) ([]Event, error) {
+	n := 0
+	for _, r := range m.Reports {
+		if r.Reporter == msg.From {
+			n++
+		}
+	}
+	if n >= MaxStandingReports {
+		return nil, violation(msg.From, msg.Seq, "T-10", "a report while an earlier report of its own stands unproven (cap %d)", MaxStandingReports)
+	}
+	m.Reports = append(m.Reports, j)
+	return []Event{EventReport{Judgement: j}}, nil
 }

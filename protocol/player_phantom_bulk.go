@@ -41,27 +41,42 @@ func phantomAttachmentCount(kind Kind, correlated bool) int {
 	return n
 }
 
-// receiveBulk takes a message of the other program with its attachments
-// (already applied to the machine): it checks the attachments against the
-// digests the message signs, and feeds them to the player's machine. A
-// mismatch breaks T-10; content that no honest program sends is caught
-// and accused at this program's next turn (the audit decides).
-func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error {
+// checkBulk checks, before a message of the other program is applied,
+// that the attachments that came before it are the ones it signs: as
+// many as its kind carries, each matching its digest (T-10). Attachments
+// before a message of a kind that carries none are dropped here.
+func (p *phantomPlayer) checkBulk(m *Machine, msg *Message, bulk [][]byte) error {
 	h := p.rules(m)
 	if h == nil {
 		return nil
 	}
 	want := phantomAttachmentCount(msg.Kind, h.correlated())
-	if len(bulk) != want {
-		return violation(msg.From, msg.Seq, "T-10", "%s message with %d attachments, want %d", msg.Kind, len(bulk), want)
-	}
 	if want == 0 {
 		return nil
 	}
+	if len(bulk) != want {
+		return fmt.Errorf("%s message with %d attachments, want %d", msg.Kind, len(bulk), want)
+	}
 	for i, d := range phantomDigests(msg, h.correlated()) {
 		if referee.Sum(bulk[i]) != d {
-			return violation(msg.From, msg.Seq, "T-10", "attachment %d of the %s message does not match its digest", i, msg.Kind)
+			return fmt.Errorf("attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
+	}
+	return nil
+}
+
+// receiveBulk takes a message of the other program with its attachments
+// (checked by checkBulk and applied to the machine), and feeds them to
+// the player's machine. Content that no honest program sends is caught
+// and accused at this program's next turn (the audit decides), or at once
+// with a certificate (T-8(b)).
+func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error {
+	h := p.rules(m)
+	if h == nil {
+		return nil
+	}
+	if phantomAttachmentCount(msg.Kind, h.correlated()) == 0 {
+		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -81,7 +96,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 		answer, err := p.e.ReverseRespond(bulk[0])
 		if err != nil {
-			return violation(msg.From, msg.Seq, "T-10", "the garbler's reverse base OT message: %v", err)
+			// Signed by its digest: the audit proves it (accused at this
+			// program's next turn).
+			p.caught = fmt.Sprintf("the garbler's reverse base OT message: %v", err)
+			return nil
 		}
 		p.reverseAnswer = answer
 		return nil

@@ -43,9 +43,13 @@ type Config struct {
 	// the game is adjourned (T-11). Keep-alives go every IdleTimeout/3.
 	IdleTimeout time.Duration
 	// AutoGrace is how long the other program has to send a message it
-	// sends by itself (a coin toss step, an opening, the result) before it
-	// forfeits (T-11).
+	// sends by itself (a coin toss step, an opening, the result) before
+	// this one challenges it, and then to answer the challenge before this
+	// one abandons the game (T-11, REC-D12, REC-D13); default 60 s.
 	AutoGrace time.Duration
+	// CountGrace is AutoGrace for the steps of the count of dead stones,
+	// which a player takes (REC-D14); default 10 × AutoGrace.
+	CountGrace time.Duration
 	// HandshakeTimeout is how long a new incoming stream has to send its
 	// hello and invitation before it is reset (default
 	// DefaultHandshakeTimeout).
@@ -73,6 +77,9 @@ func (c *Config) defaults() {
 	}
 	if c.AutoGrace == 0 {
 		c.AutoGrace = 60 * time.Second
+	}
+	if c.CountGrace == 0 {
+		c.CountGrace = 10 * c.AutoGrace
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

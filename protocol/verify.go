@@ -40,6 +40,11 @@ type Report struct {
 	// Ignored counts the messages after the end of the game: nothing is
 	// accepted after both results (T-14).
 	Ignored int
+	// Voided are the roles whose abandonments changed nothing (REC-D13).
+	Voided []Role
+	// Waiting says what the game waits for at the end of a record that
+	// is not finished: a time-out claim or a challenge unanswered.
+	Waiting []string
 }
 
 // Verify checks a transcript end to end: every message is replayed
@@ -51,12 +56,19 @@ func Verify(t *Transcript) *Report {
 	rep := &Report{}
 	m := NewMachine(t.Game)
 	for i := range t.Messages {
-		if m.Phase == PhaseDone {
-			rep.Ignored = len(t.Messages) - i
+		if m.Phase == PhaseDone && m.abandoned == nil {
+			rep.Ignored += len(t.Messages) - i
 			break
 		}
 		msg := t.Messages[i]
-		if _, err := m.Apply(&msg); err != nil {
+		_, err := m.Apply(&msg)
+		if errors.Is(err, errAfterEnd) {
+			// After an abandonment, a message that did not cross it
+			// (REC-D13): not part of the game.
+			rep.Ignored++
+			continue
+		}
+		if err != nil {
 			// A message the record holds and the rules refuse: its
 			// signature makes it proof against its sender.
 			var v *Violation
@@ -74,6 +86,8 @@ func Verify(t *Transcript) *Report {
 		rep.Messages++
 	}
 	rep.Standing = m.Reports
+	rep.Voided = m.Voided
+	rep.Waiting = m.waiting()
 	rep.Finished = m.Phase == PhaseDone
 	if m.Outcome != nil {
 		o := *m.Outcome
@@ -104,8 +118,21 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			fmt.Fprintf(&b, "result: %s\n", r.Outcome.Result)
 		}
 	}
+	for _, by := range r.Voided {
+		fmt.Fprintf(&b, "abandonment by the %s changes nothing: the %s had answered its challenge in a message the abandonment crossed (REC-D13)\n", by, by.Other())
+	}
 	v := r.Violation
 	switch {
+	case v != nil && r.Outcome != nil && r.Outcome.Abandoned && r.Outcome.Result.By == engine.ByTime:
+		fmt.Fprintf(&b, "LOSS ON TIME as reported: %s did not answer the %s's time-out claim (CLK-D9, T-11): %s; an absence cannot be proven\n",
+			who(v.Accused), v.Accused.Other(), v.Detail)
+		result()
+		return b.String(), false
+	case v != nil && r.Outcome != nil && r.Outcome.Abandoned:
+		fmt.Fprintf(&b, "ABANDONED: %s %s; named as reported by the %s, since an absence cannot be proven (T-11)\n",
+			who(v.Accused), v.Detail, v.Accused.Other())
+		result()
+		return b.String(), false
 	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictUnproven:
 		j := r.Judgement
 		fmt.Fprintf(&b, "DISPUTED: the %s reported %s by %s: %s; the record does not prove it (%s); no winner\n",
@@ -156,6 +183,9 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			fmt.Fprintf(&b, " (the rules give %s)", r.Outcome.Result)
 		}
 		b.WriteString("\n")
+		for _, w := range r.Waiting {
+			fmt.Fprintf(&b, "it waits for %s\n", w)
+		}
 		return b.String(), false
 	}
 	if r.Ignored > 0 {

@@ -86,27 +86,14 @@ func TestT2InvitationOfAnotherVersion(t *testing.T) {
 	}
 }
 
-// TestT10GarbageFrame: a frame that is not a message ends the game with a
-// T-10 report against the sender, and the honest peer's state is
-// unchanged by it (its record holds no message from the garbage). The
-// frame is signed by nobody, so it proves nothing: the game is disputed,
-// with no winner (T-13, T-14).
+// TestT10GarbageFrame: a frame that is not a message, sent in place of
+// the cheater's second move, is dropped (T-10): no report (nobody signed
+// it, T-13), the honest state unchanged by it, and the stream started
+// again, on which the cheater's program sends its move; the game ends by
+// the rules and the honest record verifies with no violation.
 func TestT10GarbageFrame(t *testing.T) {
-	var before int
 	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		return [][]byte{[]byte("{not json at all")}
 	}))
-	tr, err := protocol.LoadTranscript(h.RecordPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range tr.Messages {
-		if m.From == protocol.Inviter && m.Kind == protocol.KindMove {
-			before++
-		}
-	}
-	if before != 1 {
-		t.Errorf("honest record holds %d moves of the cheater, want exactly the 1 before the garbage", before)
-	}
-	checkDisputed(t, h, "T-10", "malformed")
+	checkDropped(t, h)
 }
