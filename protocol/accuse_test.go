@@ -705,6 +705,7 @@ func TestT13LiveGapEvidence(t *testing.T) {
 		t.Errorf("kakure verify on the cheater's record blames the honest player: %q", says)
 	}
 }
+
 // TestT3LiveBrokenChainAndBadAck: the cheater sends a move whose prev
 // does not chain to its previous message, or whose acknowledgement names
 // a version of the honest peer's message that does not exist. The honest
