@@ -86,6 +86,9 @@ const (
 	// rulesDecide: the outcome is whatever the rules or the audit give,
 	// never a win for the cheater by a report.
 	rulesDecide
+	// rulesOrFalse: the rules decide, or the cheater's report is proven
+	// false and the honest player wins.
+	rulesOrFalse
 	// rulesOrAbandoned: the rules decide, or the cheater's program, unable
 	// to make again the message it replaced, stops answering and the honest
 	// player wins by its abandonment (REC-D13).
@@ -116,6 +119,17 @@ func checkReportGame(t *testing.T, rg reportGame, want honestVerdict, text strin
 	case rulesDecide:
 		if out.Report != nil || out.Disputed() {
 			t.Errorf("honest outcome %v decided by a report %+v, want the rules or the audit to decide", out.Result, out.Report)
+		}
+	case rulesOrFalse:
+		if out.Report != nil && out.Report.Verdict == protocol.VerdictFalse {
+			if out.Result.Winner != me {
+				t.Errorf("honest outcome %v (%v), want a win for the honest %v", out.Result, out.Violation, me)
+			}
+			want = honestWins
+		} else if out.Report != nil || out.Disputed() || out.Abandoned {
+			t.Errorf("honest outcome %v decided by a report %+v, want the rules to decide", out.Result, out.Report)
+		} else {
+			want = rulesDecide
 		}
 	case rulesOrAbandoned:
 		if out.Abandoned {

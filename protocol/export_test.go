@@ -17,6 +17,11 @@ func SetTamper(c *Config, f func(m *Message, key crypto.PrivKey) [][]byte) { c.t
 // cheating program whose record stays consistent with what it sent.
 func SetRewrite(c *Config, f func(g *Game, kind Kind, body any) (Kind, any, bool)) { c.rewrite = f }
 
+// SetAck installs a hook that lowers the acknowledgement of this peer's
+// own messages (a stale one, as a cheating program may sign it); the
+// message is recorded with it.
+func SetAck(c *Config, f func(g *Game, kind Kind, ack int64) int64) { c.ack = f }
+
 // FrameOf returns the frame that carries m.
 func FrameOf(m *Message) []byte {
 	raw, err := encodeFrame(frame{Msg: m})

@@ -25,6 +25,14 @@ func (g *Game) build(kind Kind, body any) (Message, error) {
 	}
 	seq, prev := g.tr.Next(g.role)
 	ack, ackHash := g.tr.AckFor(g.role)
+	if g.svc.cfg.ack != nil {
+		if a := g.svc.cfg.ack(g, kind, ack); a != ack && a >= -1 && a < ack {
+			ack, ackHash = a, Hash{}
+			if m := g.tr.find(g.role.Other(), uint64(a)); a >= 0 && m != nil {
+				ackHash = m.Hash()
+			}
+		}
+	}
 	m := Message{Game: g.id, From: g.role, Seq: seq, Prev: prev, Ack: ack, AckHash: ackHash, Kind: kind, Body: raw}
 	if err := m.Sign(g.svc.key); err != nil {
 		return Message{}, err
@@ -258,8 +266,28 @@ func (g *Game) abandon(c *challenge) {
 
 // answerChallenge sends again this peer's messages after ack, which the
 // other program says it lacks (T-11, REC-D12): it drops the copies it
-// holds (T-10). What this peer still owes goes by itself (afterChange).
+// holds (T-10). What this peer still owes goes by itself (afterChange);
+// a step of the count, which is its player's, goes as a marking of no
+// dead stones, so that a challenge made at once (the record cannot show
+// when it was made) cannot end the game as abandoned while the player
+// thinks: the player may counter it (REC-D14).
 func (g *Game) answerChallenge(ack int64) {
+	defer func() {
+		from, _, count, owes := g.m.graceOwed()
+		if !owes || !count || from != g.role || g.m.openChallenge(g.role.Other()) == nil {
+			return
+		}
+		k, b, err := g.player.message(g.m, g.role, MarkDead{})
+		if err == nil {
+			var events []Event
+			if events, err = g.send(k, b); err == nil {
+				g.emit(events)
+			}
+		}
+		if err != nil {
+			g.svc.cfg.Logger.Error("answering a challenge in the count", "game", g.id, "err", err)
+		}
+	}()
 	if g.stream == nil || g.awaitHello {
 		return
 	}

@@ -17,4 +17,8 @@ type testHooks struct {
 	// they are signed and recorded (see export_test); when it says cheat,
 	// the message goes out even if this peer's own machine refuses it.
 	rewrite func(g *Game, kind Kind, body any) (Kind, any, bool)
+	// ack, for tests only, changes the acknowledgement this peer's own
+	// message of kind carries (a stale one, never beyond what it has);
+	// the message is signed and recorded with it.
+	ack func(g *Game, kind Kind, ack int64) int64
 }
