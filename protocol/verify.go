@@ -45,6 +45,14 @@ type Report struct {
 	// Waiting says what the game waits for at the end of a record that
 	// is not finished: a time-out claim or a challenge unanswered.
 	Waiting []string
+	// Late are the messages, after the event that decided the game and
+	// before its end, that the rules refuse (a move or a marking sent
+	// while the result is being confirmed, a result statement that names
+	// another result): each with the rule it breaks. They are not part
+	// of the game: the decided outcome stands and the replay goes on
+	// past them (REC-D7), so that the record names the event that
+	// decided the game, not a message that came after it.
+	Late []Violation
 }
 
 // Verify checks a transcript end to end: every message is replayed
@@ -70,10 +78,15 @@ func Verify(t *Transcript) *Report {
 		}
 		if err != nil {
 			// A message the record holds and the rules refuse: its
-			// signature makes it proof against its sender.
+			// signature makes it proof against its sender, unless the
+			// game was decided before it (REC-D7).
 			var v *Violation
 			if !errors.As(err, &v) {
 				v = &Violation{Accused: msg.From, Rule: "T-10", Seq: int64(msg.Seq), Detail: err.Error()}
+			}
+			if m.Outcome != nil {
+				rep.Late = append(rep.Late, *v)
+				continue
 			}
 			rep.Violation, rep.Proven = v, true
 			break
@@ -105,7 +118,10 @@ func Verify(t *Transcript) *Report {
 
 // Describe writes the report as `kakure verify` prints it, one statement
 // a line, and tells whether the record is a finished game with no
-// violation, report or forfeit that decided it ("ok").
+// violation, report or forfeit that decided it ("ok"). A loss on time is
+// ok once both players stated the result, whichever message showed the
+// flag (CLK-D9): the waiting side's claim, or the flagged side's own move
+// whose think time is past its clock.
 func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 	var b strings.Builder
 	who := func(role Role) string { return fmt.Sprintf("the %s (peer %s)", role, peers[role]) }
@@ -113,6 +129,17 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 		fmt.Fprintf(&b, "unproven report by the %s of %s against %s: %s; it proves nothing (%s) and changes nothing\n",
 			j.Reporter, j.Reported.Rule, who(j.Reported.Accused), j.Reported.Detail, j.Why)
 	}
+	// The messages that are not part of the game come after what
+	// decided it (before the "ok" line of a game that verifies).
+	var later strings.Builder
+	for _, l := range r.Late {
+		fmt.Fprintf(&later, "message %d of the %s is not part of the game: it came after the game was decided, and the rules refuse it (%s: %s)\n",
+			l.Seq, l.Accused, l.Rule, l.Detail)
+	}
+	if r.Ignored > 0 {
+		fmt.Fprintf(&later, "%d message(s) after both results are not part of the game (T-14)\n", r.Ignored)
+	}
+	fail := func() (string, bool) { return b.String() + later.String(), false }
 	result := func() {
 		if r.Outcome != nil {
 			fmt.Fprintf(&b, "result: %s\n", r.Outcome.Result)
@@ -121,47 +148,50 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 	for _, by := range r.Voided {
 		fmt.Fprintf(&b, "abandonment by the %s changes nothing: the %s had answered its challenge in a message the abandonment crossed (REC-D13)\n", by, by.Other())
 	}
+	unfinished := func(giving bool) {
+		b.WriteString("the record ends before both players stated the result: not a finished game")
+		if r.Outcome != nil && giving {
+			fmt.Fprintf(&b, " (the rules give %s)", r.Outcome.Result)
+		}
+		b.WriteString("\n")
+		for _, w := range r.Waiting {
+			fmt.Fprintf(&b, "it waits for %s\n", w)
+		}
+	}
 	v := r.Violation
+	byTime := r.Outcome != nil && r.Outcome.Result.By == engine.ByTime
 	switch {
-	case v != nil && r.Outcome != nil && r.Outcome.Abandoned && r.Outcome.Result.By == engine.ByTime:
+	case v != nil && r.Outcome != nil && r.Outcome.Abandoned && byTime:
 		fmt.Fprintf(&b, "LOSS ON TIME as reported: %s did not answer the %s's time-out claim (CLK-D9, T-11): %s; an absence cannot be proven\n",
 			who(v.Accused), v.Accused.Other(), v.Detail)
 		result()
-		return b.String(), false
+		return fail()
 	case v != nil && r.Outcome != nil && r.Outcome.Abandoned:
 		fmt.Fprintf(&b, "ABANDONED: %s %s; named as reported by the %s, since an absence cannot be proven (T-11)\n",
 			who(v.Accused), v.Detail, v.Accused.Other())
 		result()
-		return b.String(), false
+		return fail()
 	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictUnproven:
 		j := r.Judgement
 		fmt.Fprintf(&b, "DISPUTED: the %s reported %s by %s: %s; the record does not prove it (%s); no winner\n",
 			j.Reporter, j.Reported.Rule, who(j.Reported.Accused), j.Reported.Detail, j.Why)
 		result()
-		return b.String(), false
-	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
-		fmt.Fprintf(&b, "LOSS ON TIME as reported: %s did not answer the %s's time-out claim (CLK-D9, T-11): %s; an absence cannot be proven\n",
-			who(v.Accused), r.Judgement.Reporter, v.Detail)
-		result()
-		return b.String(), false
-	case v != nil && r.Judgement != nil && r.Judgement.Verdict == VerdictWithheld:
-		fmt.Fprintf(&b, "FORFEIT: %s loses for withholding what the protocol makes automatic (T-11): %s; named as reported by the %s, since an absence cannot be proven\n",
-			who(v.Accused), v.Detail, r.Judgement.Reporter)
-		result()
-		return b.String(), false
-	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByDispute:
-		// A time-out claim the flagged side refused (CLK-D9): neither
-		// measurement can be proven.
-		fmt.Fprintf(&b, "DISPUTED: %s %s (%s); the record cannot prove either side's measurement; no winner\n", who(v.Accused), v.Detail, v.Rule)
-		result()
-		return b.String(), false
-	case v != nil && r.Judgement == nil && !r.Proven && r.Outcome != nil && r.Outcome.Result.By == engine.ByTime:
-		// A loss on time (CLK-D9): the waiting side's claim, which the
-		// flagged side confirms with its result or has not answered.
-		if !r.Finished {
+		return fail()
+	case v != nil && r.Judgement == nil && byTime:
+		// A loss on time (CLK-D9), whichever message showed the flag:
+		// the waiting side's claim, which the flagged side confirms
+		// with its result or has not answered, or the flagged side's
+		// own move whose think time is past its clock, proven by its
+		// own signature.
+		switch {
+		case !r.Finished && !r.Proven:
 			fmt.Fprintf(&b, "LOSS ON TIME as reported: %s: %s; it has not confirmed the claim\n", who(v.Accused), v.Detail)
 			result()
-			return b.String(), false
+			return fail()
+		case !r.Finished:
+			fmt.Fprintf(&b, "loss on time: %s: %s (proven by its own signed message %d)\n", who(v.Accused), v.Detail, v.Seq)
+			unfinished(true)
+			return fail()
 		}
 		fmt.Fprintf(&b, "loss on time: %s: %s; confirmed by both players' results\n", who(v.Accused), v.Detail)
 	case v != nil:
@@ -173,24 +203,20 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 			proof += fmt.Sprintf("; reported by the %s", *r.Reporter)
 		}
 		fmt.Fprintf(&b, "VIOLATION of %s by %s: %s (%s)\n", v.Rule, who(v.Accused), v.Detail, proof)
-		if r.Finished {
+		if r.Outcome != nil && r.Outcome.Violation == v {
+			// The violation decided the game: its result stands
+			// whether or not the record holds both statements of it.
 			result()
+			if !r.Finished {
+				unfinished(false)
+			}
 		}
-		return b.String(), false
+		return fail()
 	case !r.Finished:
-		b.WriteString("the record ends before both players stated the result: not a finished game")
-		if r.Outcome != nil {
-			fmt.Fprintf(&b, " (the rules give %s)", r.Outcome.Result)
-		}
-		b.WriteString("\n")
-		for _, w := range r.Waiting {
-			fmt.Fprintf(&b, "it waits for %s\n", w)
-		}
-		return b.String(), false
+		unfinished(true)
+		return fail()
 	}
-	if r.Ignored > 0 {
-		fmt.Fprintf(&b, "%d message(s) after both results are not part of the game (T-14)\n", r.Ignored)
-	}
+	b.WriteString(later.String())
 	fmt.Fprintf(&b, "ok: result %s (%s)\n", r.Outcome.Result, r.Outcome.Result.By)
 	return b.String(), true
 }

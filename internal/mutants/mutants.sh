@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# mutants.sh: checks by hand-made mutation that the tests of a check can
+# fail (issue 30, case 10). Each entry below changes one check of the code
+# (a bound flipped, a check deleted) and names the tests that must then
+# fail; the script applies each change alone to a scratch copy of the
+# module (never to the working tree), runs those tests before and after,
+# and reports the mutant as
+#
+#   killed    the tests pass on the code as it is and fail on the mutant
+#   SURVIVED  the tests still pass on the mutant: they cannot catch it
+#   STALE     the text to change is not in the file exactly once (the
+#             code moved on: update the entry)
+#   BROKEN    the tests fail on the code as it is, or the mutant does not
+#             build (neither says anything about the tests)
+#
+# and exits 1 unless every mutant is killed.
+#
+# Usage: internal/mutants/mutants.sh [NAME...]   (all entries by default)
+#        internal/mutants/mutants.sh -l          (list the entries)
+#
+# Adding an entry: one call of `mutant` in the list below,
+#
+#   mutant NAME FILE replace OLD NEW PACKAGE TESTS
+#   mutant NAME FILE delete-line TEXT - PACKAGE TESTS
+#
+# replace changes the literal text OLD, which must occur exactly once in
+# FILE, to NEW; delete-line deletes the one line that contains TEXT.
+# FILE is relative to the module root, PACKAGE a go test package pattern
+# (./protocol) and TESTS a regular expression of the tests to run (given
+# to go test -run as ^(TESTS)$). This script is self-contained: it uses
+# bash, git, tar, perl and go, and nothing else under internal/.
+set -euo pipefail
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+
+names=() files=() hows=() olds=() news=() pkgs=() runs=()
+mutant() {
+	names+=("$1") files+=("$2") hows+=("$3") olds+=("$4") news+=("$5") pkgs+=("$6") runs+=("$7")
+}
+
+# --- The mutants ---------------------------------------------------------
+
+# CLK-D8: a settlement equal to the other's claim settles nothing.
+mutant settle-equal-claim protocol/clock.go replace \
+	'charge <= l.claimed || l.free' 'charge < l.claimed || l.free' \
+	./protocol 'TestCLKD8SettlementEqualToTheClaimIsRefused'
+# CLK-D9: a time-out claim of exactly what the other had left is false.
+mutant claim-equal-left protocol/clock.go replace \
+	'!okMS || charge <= left {' '!okMS || charge < left {' \
+	./protocol 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
+# CLK-D13: the move that ends an adjournment claims no think time.
+mutant adjourn-think-check protocol/clock.go delete-line \
+	'"CLK-D13", "claims %v of think time for the move that ends an adjournment' - \
+	./protocol 'TestCLKD13ThinkTimeOnTheMoveThatEndsAnAdjournment'
+# CLK-D9: a settlement past the other's clock must be a time-out claim.
+mutant settle-past-clock-check protocol/clock.go delete-line \
+	'"CLK-D9", "settles the other'"'"'s last move at %v, past its clock' - \
+	./protocol 'TestCLKD8SettlementPastTheClockIsRefused'
+# T-3: a message that acknowledges nothing carries the zero hash.
+mutant ack-hash-without-ack protocol/transcript.go delete-line \
+	'return fmt.Errorf("%w: ack hash without ack", ErrBadAck)' - \
+	./protocol 'TestT3AckHashWithoutAck'
+# REC-D7: a message the rules refuse after the game was decided is not
+# part of the game (it was once reported as the violation instead).
+mutant late-message-decides protocol/verify.go replace \
+	'rep.Late = append(rep.Late, *v)' 'rep.Violation, rep.Proven = v, true; break' \
+	./protocol 'TestRECD7VerifyNamesTheDecidingEvent'
+# CLK-D9: a loss on time by the flagged side's own move verifies ok (it
+# was once printed as a violation).
+mutant own-move-time-loss-ok protocol/verify.go replace \
+	'case v != nil && r.Judgement == nil && byTime:' 'case v != nil && r.Judgement == nil && byTime && !r.Proven:' \
+	./protocol 'TestCLKD9HonestLossOnTimeVerifies'
+
+# --- The runner ----------------------------------------------------------
+
+if [[ ${1:-} == -l ]]; then
+	for i in "${!names[@]}"; do
+		printf '%-26s %s (%s) -> go test -run %s %s\n' "${names[i]}" "${files[i]}" "${hows[i]}" "${runs[i]}" "${pkgs[i]}"
+	done
+	exit 0
+fi
+want=("$@")
+selected() {
+	[[ ${#want[@]} -eq 0 ]] && return 0
+	local w
+	for w in "${want[@]}"; do [[ $w == "$1" ]] && return 0; done
+	return 1
+}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/kakure-mutants.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+# The module as it is in the working tree (tracked and new files, not
+# ignored ones), so that uncommitted tests are run too.
+(cd "$root" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -C "$scratch" -xf -
+
+# apply HOW FILE OLD NEW changes FILE (in the scratch copy); it fails,
+# leaving FILE alone, unless the text is there exactly once.
+apply() {
+	HOW=$1 OLD=$3 NEW=$4 perl -0777 -i -pe '
+		BEGIN { $how = $ENV{HOW}; $old = $ENV{OLD}; $new = $ENV{NEW} }
+		my $n = () = /\Q$old\E/g;
+		die "found $n times\n" unless $n == 1;
+		if ($how eq "replace") { s/\Q$old\E/$new/ or die "not replaced\n" }
+		elsif ($how eq "delete-line") { s/^[^\n]*\Q$old\E[^\n]*\n//m or die "not deleted\n" }
+		else { die "unknown change $how\n" }
+	' "$2"
+}
+
+# tests PACKAGE RUN runs the tests in the scratch copy; it prints go test's
+# output and returns its status.
+tests() {
+	(cd "$scratch" && go test -count=1 -vet=off -run "^($2)\$" "$1" 2>&1)
+}
+
+status=0
+for i in "${!names[@]}"; do
+	name=${names[i]} file=$scratch/${files[i]}
+	selected "$name" || continue
+	if ! out=$(tests "${pkgs[i]}" "${runs[i]}"); then
+		echo "BROKEN    $name: the tests fail on the code as it is:"
+		echo "$out" | tail -20
+		status=1
+		continue
+	fi
+	if [[ $out == *"no tests to run"* ]]; then
+		echo "BROKEN    $name: no test matches ${runs[i]}"
+		status=1
+		continue
+	fi
+	cp "$file" "$file.orig"
+	if ! err=$(apply "${hows[i]}" "$file" "${olds[i]}" "${news[i]}" 2>&1); then
+		echo "STALE     $name: ${files[i]}: the text to change ${err%$'\n'}: ${olds[i]}"
+		status=1
+		continue
+	fi
+	out=$(tests "${pkgs[i]}" "${runs[i]}") && rc=0 || rc=$?
+	mv "$file.orig" "$file"
+	killers=$(grep -oE -- '^--- FAIL: [^ ]+' <<<"$out" | sed 's/^--- FAIL: //' | paste -sd ' ' -) || true
+	if [[ $rc -eq 0 ]]; then
+		echo "SURVIVED  $name: ${files[i]} (${hows[i]}) and ${runs[i]} still passes"
+		status=1
+	elif [[ -z $killers ]]; then
+		echo "BROKEN    $name: the mutant does not build or its tests do not run:"
+		echo "$out" | tail -20
+		status=1
+	else
+		echo "killed    $name by $killers"
+	fi
+done
+exit $status
