@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"strings"
 	"errors"
 	"testing"
 	"time"
@@ -103,9 +104,19 @@ func TestCLKD9ClaimOfWhatIsLeftIsNoTimeout(t *testing.T) {
 	if rep.Violation == nil || rep.Violation.Rule != "CLK-D9" {
 		t.Errorf("a claim of exactly the 8 s left: violation %+v, want the claimer's CLK-D9", rep.Violation)
 	}
+	// One millisecond more: the claim stands and waits for the flagged
+	// side's answer (CLK-D17); its confirmation is a loss on time.
 	rep = claim(8001)
-	if o := rep.Outcome; o == nil || o.Result.By != engine.ByTime || o.Result.Winner != engine.White {
-		t.Errorf("a claim of 8001 ms: outcome %+v, want W+T", rep.Outcome)
+	if rep.Violation != nil || rep.Outcome != nil || len(rep.Waiting) != 1 || !strings.Contains(rep.Waiting[0], "time-out claim") {
+		t.Errorf("a claim of 8001 ms: outcome %+v, violation %+v, waiting %v; want the claim waiting for its answer", rep.Outcome, rep.Violation, rep.Waiting)
+	}
+	tr := timedGoRecord(t, "10s")
+	move(t, tr, protocol.Invitee, "D4", 2000, 0)
+	move(t, tr, protocol.Inviter, "C4", 1000, 0)
+	add(t, tr, protocol.Inviter, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8001})
+	add(t, tr, protocol.Invitee, protocol.KindResult, protocol.ResultBody{Result: "W+T"})
+	if o := protocol.Verify(tr).Outcome; o == nil || o.Result.By != engine.ByTime || o.Result.Winner != engine.White {
+		t.Errorf("a claim of 8001 ms, confirmed: outcome %+v, want W+T", o)
 	}
 }
 

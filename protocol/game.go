@@ -120,8 +120,10 @@ type Game struct {
 	challengedAt time.Time
 	lingerUntil  time.Time
 	// dropped counts the frames of the current stream dropped as not
-	// valid signed messages of the other peer (T-10).
-	dropped int
+	// valid signed messages of the other peer (T-10); badInputAt is when
+	// this peer last dropped a stream for such input.
+	dropped    int
+	badInputAt time.Time
 
 	// redialed delivers the streams that maybeRedial opened (nil on
 	// failure); dialing and nextDial pace the attempts.

@@ -127,6 +127,7 @@ func (g *Game) serveFinished(st network.Stream, h *hello) {
 
 func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 	g.stream = st
+	g.dropped = 0
 	g.sentOnStream = map[uint64]bool{}
 	g.awaitHello = false
 	g.streamGen++
@@ -246,6 +247,10 @@ func (g *Game) streamFailed(err error, raw []byte) {
 		g.dropFrame("an attachment in a game of "+string(g.m.Options.Variant)+", which has none", nil)
 	case errors.Is(err, ErrFrameTooLarge):
 		g.dropFrame("a frame over the size cap", err)
+	}
+	if errors.Is(err, ErrResync) || errors.Is(err, ErrBadAttachments) || errors.Is(err, ErrBulkBudget) ||
+		errors.Is(err, errBulkRefused) || errors.Is(err, ErrFrameTooLarge) {
+		g.badInputAt = time.Now()
 	}
 	switch {
 	default:

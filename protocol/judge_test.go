@@ -90,17 +90,23 @@ func checkVerdict(t *testing.T, tr *protocol.Transcript, want verdict) {
 		t.Errorf("kakure verify says %q, want it to mention %q", text, want.text)
 	}
 	o := rep.Outcome
+	if want.verdict == protocol.VerdictUnproven || want.verdict == protocol.VerdictWithheld {
+		// A report that proves nothing changes nothing (REC-D11); a
+		// challenge asks for what is owed and changes nothing else
+		// (REC-D12): the game goes on.
+		if o != nil || rep.Finished {
+			t.Fatalf("outcome %+v (finished %v), want the game to go on", o, rep.Finished)
+		}
+		if want.verdict == protocol.VerdictUnproven && (len(rep.Standing) != 1 || rep.Standing[0].Verdict != protocol.VerdictUnproven) {
+			t.Errorf("standing reports %+v, want the report, unproven", rep.Standing)
+		}
+		return
+	}
 	if o == nil || o.Report == nil || !rep.Finished {
 		t.Fatalf("outcome %+v (finished %v), want one decided by the report", o, rep.Finished)
 	}
 	if o.Report.Verdict != want.verdict {
 		t.Fatalf("verdict %v (%s; %v), want %v", o.Report.Verdict, o.Report.Why, o.Report.Violation, want.verdict)
-	}
-	if want.verdict == protocol.VerdictUnproven {
-		if !o.Disputed() || o.Result.Winner != engine.Empty {
-			t.Errorf("result %v, want a disputed game with no winner", o.Result)
-		}
-		return
 	}
 	v := o.Violation
 	if v == nil || v.Accused != want.loser || (want.rule != "" && v.Rule != want.rule) {
@@ -173,7 +179,7 @@ func TestT13JudgeTable(t *testing.T) {
 		{"equivocation: another message with a used number proves T-3", "T-3",
 			[][]byte{protocol.FrameOf(&changed)}, verdict{protocol.VerdictProven, protocol.Inviter, "T-3", "same sequence number", engine.Empty}},
 		{"a copy of a message the record holds proves nothing", "T-3",
-			[][]byte{protocol.FrameOf(&heldCopy)}, verdict{verdict: protocol.VerdictUnproven, text: "DISPUTED"}},
+			[][]byte{protocol.FrameOf(&heldCopy)}, verdict{verdict: protocol.VerdictUnproven, text: "changes nothing"}},
 		{"a message of another game proves nothing", "T-3",
 			[][]byte{otherGame}, verdict{verdict: protocol.VerdictUnproven, text: "another game"}},
 		// The chain.
@@ -220,7 +226,7 @@ func TestT13JudgeTable(t *testing.T) {
 			verdict{protocol.VerdictProven, protocol.Inviter, "GO-1", "VIOLATION", engine.Empty}},
 		// T-11.
 		{"T-11 while the accused is to move (not automatic) is false", "T-11", nil,
-			verdict{protocol.VerdictFalse, protocol.Invitee, "T-14", "owed no automatic message", engine.Empty}},
+			verdict{protocol.VerdictFalse, protocol.Invitee, "T-14", "owed nothing the programs send by themselves", engine.Empty}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,19 +237,29 @@ func TestT13JudgeTable(t *testing.T) {
 	}
 }
 
-// TestT11JudgeWithheldMessage: a T-11 report stands as reported when the
-// accused owed an automatic message (its coin-toss opening), and is a
-// false accusation when the reporter was the one to send.
+// TestT11JudgeWithheldMessage (REC-D12): a T-11 report is a challenge
+// when the accused owed an automatic message (its coin-toss opening): it
+// changes nothing, and the game waits for the answer; the accused's
+// opening answers it. It is a false accusation when the reporter was the
+// one to send.
 func TestT11JudgeWithheldMessage(t *testing.T) {
 	full := goRecord(t)
 	// After both toss commitments the inviter owes its opening.
 	tr := cut(t, full, 4)
 	reportOn(t, tr, "T-11")
-	checkVerdict(t, tr, verdict{protocol.VerdictWithheld, protocol.Inviter, "T-11", "FORFEIT", engine.White})
+	checkVerdict(t, tr, verdict{protocol.VerdictWithheld, protocol.Inviter, "T-11", "the inviter's answer to the invitee's challenge", engine.White})
+	// The inviter's opening answers it: the game goes on, nobody blamed.
+	if err := tr.Append(next(t, tr, protocol.Inviter, full.Messages[4].Kind, json.RawMessage(full.Messages[4].Body))); err != nil {
+		t.Fatal(err)
+	}
+	rep := protocol.Verify(tr)
+	if text, _ := rep.Describe(tr.Peers); rep.Violation != nil || rep.Outcome != nil || len(rep.Waiting) != 0 {
+		t.Errorf("after the answer: violation %+v, outcome %+v, waiting %v:\n%s", rep.Violation, rep.Outcome, rep.Waiting, text)
+	}
 	// After the inviter's opening the invitee owes its own.
 	tr = cut(t, full, 5)
 	reportOn(t, tr, "T-11")
-	checkVerdict(t, tr, verdict{protocol.VerdictFalse, protocol.Invitee, "T-14", "owed no automatic message", engine.Black})
+	checkVerdict(t, tr, verdict{protocol.VerdictFalse, protocol.Invitee, "T-14", "owed nothing the programs send by themselves", engine.Black})
 }
 
 // TestT13JudgeSameOnBothRecords: the accused's record holds a message it
@@ -457,11 +473,11 @@ func TestT13CertificateHook(t *testing.T) {
 	checkVerdict(t, tr, verdict{protocol.VerdictProven, protocol.Inviter, "T-8", "certificate", engine.Empty})
 	tr = cut(t, full, 13)
 	reportOn(t, tr, protocol.RuleCertificate, []byte("no certificate"))
-	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "DISPUTED", engine.Empty})
+	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "changes nothing", engine.Empty})
 	protocol.CertificateJudge = nil
 	tr = cut(t, full, 13)
 	reportOn(t, tr, protocol.RuleCertificate, cert)
-	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "DISPUTED", engine.Empty})
+	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "changes nothing", engine.Empty})
 }
 
 // TestT3InvitationNamesTheRecordsPeers: the judge checks evidence against
