@@ -71,8 +71,9 @@ type gameClocks struct {
 	// adjournBy is the role whose request to adjourn waits for the other's
 	// answer; adjourned is true once both agreed, until the next move
 	// (CLK-D13).
-	adjournBy *Role
-	adjourned bool
+	adjournBy  *Role
+	requestSeq uint64
+	adjourned  bool
 	// acceptRole and acceptSeq name the acceptance that adjourned the
 	// game: a time-out claim sent before its claimer saw it crossed it.
 	acceptRole Role
@@ -444,7 +445,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		// since: it crossed the claim, or it reached the claimer past
 		// the clock; it may have ended play (CLK-D9, CLK-D17).
 		left, about = m.clk.control.Left(m.clk.last.before), fmt.Sprintf("its message %d", m.clk.last.seq)
-		aboutLast = true
+		aboutLast, ok = true, true
 	default:
 		ok = false
 		if tc, isTry := m.variant.(tryClocks); isTry && !m.clk.adjourned {

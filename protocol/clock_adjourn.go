@@ -64,11 +64,28 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 	}
 	switch msg.Kind {
 	case KindAdjournRequest:
+		if l := c.last; l != nil && l.role == msg.From.Other() && int64(l.seq) > msg.Ack {
+			// It crossed the other's move, which lets a request lapse
+			// when it comes after it (REC-D15).
+			return nil, nil
+		}
+		if c.adjournBy != nil && *c.adjournBy == msg.From.Other() && msg.Ack < int64(c.requestSeq) {
+			// Two requests that crossed: both players asked, so both
+			// agreed (REC-D15).
+			// The invitee's request counts as the acceptance, in either
+			// order.
+			c.acceptRole, c.acceptSeq = Invitee, c.requestSeq
+			if msg.From == Invitee {
+				c.acceptSeq = msg.Seq
+			}
+			c.adjournBy, c.adjourned = nil, true
+			return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
+		}
 		if c.adjournBy != nil {
-			return nil, nil // one request stands: a repeat, or the other's crossing it
+			return nil, nil // one request stands: a repeat
 		}
 		by := msg.From
-		c.adjournBy = &by
+		c.adjournBy, c.requestSeq = &by, msg.Seq
 		return []Event{EventAdjournRequested{By: msg.From}}, nil
 	default:
 		if c.adjournBy == nil || *c.adjournBy != msg.From.Other() {

@@ -179,6 +179,10 @@ type Machine struct {
 	// resigned is the outcome of a resignation whose end audit is under
 	// way (resignAuditor): it stands unless the audit finds a violation.
 	resigned *Outcome
+	// resignToMove is the role that was to send when the first
+	// resignation came: of two resignations that cross, its stands
+	// (REC-D15).
+	resignToMove Role
 	// undo is the undo request waiting for its answer (UNDO-D1).
 	undo *pendingUndo
 	// peers are the two identities the invitation names; the judge checks
@@ -326,6 +330,9 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 			return events, err
 		}
 	}
+	if m.crossesResignation(msg) {
+		return m.applyAcrossResignation(msg)
+	}
 	if msg.Kind == KindViolation {
 		return m.applyReport(msg)
 	}
@@ -472,8 +479,55 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 		}
 		m.end(o)
 		m.Phase = PhaseConfirm
+		if m.resigned == nil {
+			// A message of the other sent before it saw this one crossed
+			// the end (REC-D15).
+			m.endRole, m.endSeq = msg.From, msg.Seq
+		}
 		events = append(events, EventEnded{Outcome: *m.Outcome})
 	}
+	return events, nil
+}
+
+// crossesResignation reports whether msg is the other's message, sent
+// before it saw the resignation that ended the game (REC-D15): a
+// resignation in every variant but those that audit after it (their own
+// rule, resignAuditor).
+func (m *Machine) crossesResignation(msg *Message) bool {
+	return m.Phase == PhaseConfirm && m.Outcome != nil && m.Outcome.Result.By == engine.ByResignation && m.resigned == nil &&
+		!m.confirmed[Inviter] && !m.confirmed[Invitee] &&
+		msg.From != m.endRole && msg.Ack < int64(m.endSeq) && msg.Kind != KindChat && msg.Kind != KindResult
+}
+
+// applyAcrossResignation takes a message that crossed the resignation
+// that ended the game as if it came first, whichever order a record holds
+// the two in (REC-D15): if it decides the game itself (a move that ends
+// it by the rules, a loss on time by its own word, a proven report) that
+// end stands; otherwise it is taken and the resignation stands after it.
+// Of two resignations that cross, the one of the player who was to move
+// stands. A message the game as it stood does not take is kept without
+// effect, as before.
+func (m *Machine) applyAcrossResignation(msg *Message) ([]Event, error) {
+	if msg.Kind == KindResign {
+		if msg.From != m.resignToMove {
+			return nil, nil
+		}
+		m.endRole, m.endSeq = msg.From, msg.Seq
+		m.end(Outcome{Result: engine.Result{Winner: m.colorOrRole(msg.From.Other()), By: engine.ByResignation}})
+		return []Event{EventResigned{Role: msg.From}, EventEnded{Outcome: *m.Outcome}}, nil
+	}
+	phase, outcome, endRole, endSeq := m.Phase, m.Outcome, m.endRole, m.endSeq
+	m.Phase, m.Outcome = PhasePlay, nil
+	events, err := m.applyMessage(msg)
+	if err != nil {
+		m.Phase, m.Outcome, m.endRole, m.endSeq = phase, outcome, endRole, endSeq
+		return nil, nil
+	}
+	if m.Outcome != nil {
+		return events, nil
+	}
+	m.Phase, m.endRole, m.endSeq = phase, endRole, endSeq
+	m.end(*outcome)
 	return events, nil
 }
 

@@ -146,6 +146,7 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 		return nil, nil
 	}
 	winner := m.colorOrRole(msg.From.Other())
+	m.resignToMove, _ = m.Expected()
 	m.endRole, m.endSeq = msg.From, msg.Seq
 	if ra, ok := m.variant.(resignAuditor); ok {
 		if events, audit := ra.auditAfterResign(msg.From); audit {
