@@ -1,8 +1,8 @@
 package protocol_test
 
 import (
-	"strings"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
