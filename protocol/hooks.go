@@ -17,4 +17,8 @@ type testHooks struct {
 	// they are signed and recorded (see export_test); when it says cheat,
 	// the message goes out even if this peer's own machine refuses it.
 	rewrite func(g *Game, kind Kind, body any) (Kind, any, bool)
+	// handshakePools, for tests only, are the sizes of the pools of
+	// handshake slots for every peer and for known peers (LIM-D11); zero
+	// means maxHandshakes and maxKnownHandshakes.
+	handshakePools [2]int
 }

@@ -113,14 +113,14 @@ func (p *handshakePool) remove(h *handshake) {
 // oldest stream still being read of the peer holding the most slots,
 // if that peer holds at least two more than the newcomer, or any more
 // when the newcomer holds none. A peer thus never loses a slot to a
-// peer that would then hold more than it, and a peer that holds none
-// always gets one.
+// peer that would then hold more than it (nor to itself), and a peer
+// that holds none always gets one.
 func (p *handshakePool) victimFor(newcomer peer.ID) *handshake {
 	has := p.perPeer[newcomer]
 	var victim *handshake
 	most := 0
 	for _, h := range p.streams {
-		if !h.reading || h.peer == newcomer {
+		if !h.reading {
 			continue
 		}
 		if n := p.perPeer[h.peer]; n > most {
@@ -147,6 +147,9 @@ func (s *Service) beginHandshake(st network.Stream) (*handshake, error) {
 	if l.handshakes == nil {
 		l.handshakes = map[peer.ID]int{}
 		l.strangers.limit, l.known.limit = maxHandshakes, maxKnownHandshakes
+		if sizes := s.cfg.handshakePools; sizes != [2]int{} {
+			l.strangers.limit, l.known.limit = sizes[0], sizes[1]
+		}
 	}
 	if l.handshakes[p] >= maxHandshakesPerPeer {
 		s.mu.Unlock()

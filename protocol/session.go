@@ -289,7 +289,6 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 func (s *Service) register(g *Game) {
 	s.mu.Lock()
 	s.games[g.id] = g
-	s.addKnownLocked(g.peer)
 	s.mu.Unlock()
 }
 
