@@ -151,9 +151,9 @@ func (s *Service) beginHandshake(st network.Stream) (*handshake, error) {
 			l.strangers.limit, l.known.limit = sizes[0], sizes[1]
 		}
 	}
-	if l.handshakes[p] >= maxHandshakesPerPeer {
+	if n := l.handshakes[p]; n >= maxHandshakesPerPeer {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("%w (%d of this peer)", errHandshakeFull, l.handshakes[p])
+		return nil, fmt.Errorf("%w (%d of this peer)", errHandshakeFull, n)
 	}
 	pool := &l.strangers
 	var victim *handshake
@@ -162,8 +162,9 @@ func (s *Service) beginHandshake(st network.Stream) (*handshake, error) {
 		pool = &l.known
 	case pool.full():
 		if victim = pool.victimFor(p); victim == nil {
+			n := len(pool.streams)
 			s.mu.Unlock()
-			return nil, fmt.Errorf("%w (%d in all)", errHandshakeFull, len(pool.streams))
+			return nil, fmt.Errorf("%w (%d in all)", errHandshakeFull, n)
 		}
 		s.dropHandshake(victim)
 		victim.evicted = true
