@@ -157,10 +157,17 @@ func (f *flood) waitSaturated(t *testing.T, n, hold int64) {
 // both games played to their end, the records agreeing.
 func TestLIMD11FreshIdentityFlood(t *testing.T) {
 	const ids, perPeer = 24, 8
-	a := newArena(t, true, func(c *protocol.Config) {
+	// The flood loads the machine: the games get graces as long as the
+	// defaults, so that a late automatic message is not a forfeit.
+	graces := func(c *protocol.Config) {
+		c.IdleTimeout = testenv.Duration(45 * time.Second)
+		c.AutoGrace = testenv.Duration(60 * time.Second)
+	}
+	a := newArenaWith(t, true, func(c *protocol.Config) {
+		graces(c)
 		c.HandshakeTimeout = protocol.DefaultHandshakeTimeout
 		c.Logger = nil // the flood would fill the test's log
-	})
+	}, graces)
 	// The honest peer's first game, before the flood: it is a stranger
 	// then, and known to the victim after.
 	var quiet time.Duration
