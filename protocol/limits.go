@@ -58,8 +58,9 @@ type limitState struct {
 	handshakes map[peer.ID]int
 	// strangers and known are the pools of handshake slots (LIM-D11).
 	strangers, known handshakePool
-	// knownPeers are the peers this node invited, has a game with (in
-	// memory or in its games directory) or has played (LIM-D11).
+	// knownPeers are the peers this node invited or had a game with
+	// (accepted since the service started, or with a record in its games
+	// directory) (LIM-D11).
 	knownPeers map[peer.ID]struct{}
 	// reserved counts the slots of the Accepted channel promised to games
 	// being accepted, so that the send that delivers them never blocks.
@@ -78,6 +79,8 @@ type handshake struct {
 	// evicted is set when the stream lost its slot to another's
 	// (LIM-D11); its slot is free already.
 	evicted bool
+	// counted is true while the stream holds its slot.
+	counted bool
 }
 
 // handshakePool is a pool of handshake slots (LIM-D11).
@@ -169,7 +172,7 @@ func (s *Service) beginHandshake(st network.Stream) (*handshake, error) {
 		s.dropHandshake(victim)
 		victim.evicted = true
 	}
-	h := &handshake{peer: p, stream: st, reading: true}
+	h := &handshake{peer: p, stream: st, reading: true, counted: true}
 	pool.add(h)
 	l.handshakes[p]++
 	s.mu.Unlock()
@@ -194,14 +197,14 @@ func (s *Service) handshakeRead(h *handshake) bool {
 func (s *Service) endHandshake(h *handshake) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !h.evicted {
+	if h.counted {
 		s.dropHandshake(h)
-		h.evicted = true // counted no more
 	}
 }
 
 // dropHandshake frees h's slot; s.mu is held.
 func (s *Service) dropHandshake(h *handshake) {
+	h.counted = false
 	h.pool.remove(h)
 	if s.limits.handshakes[h.peer]--; s.limits.handshakes[h.peer] <= 0 {
 		delete(s.limits.handshakes, h.peer)
