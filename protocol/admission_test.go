@@ -27,9 +27,9 @@ import (
 // flood is a crowd of fresh identities, each a real libp2p host
 // connected to the victim, that keep idle game streams open on it: each
 // stream gets one byte of a frame (or a whole hello, every other one)
-// and nothing more. A stream the victim resets is opened again at once;
-// one it keeps is dropped and opened again every renew, so that the
-// handshake timeout never frees its slot for long.
+// and nothing more. A stream the victim resets is opened again after
+// pause; one it keeps is dropped and opened again every renew, so that
+// the handshake timeout never frees its slot for long.
 type flood struct {
 	peers []*rawPeer
 	// pause is how long a flooder waits to reopen a stream the victim
