@@ -87,3 +87,8 @@ func BytesWritten() int64 { return bytesWritten.Load() }
 // Syncs returns how many fdatasync calls the storage of this process has
 // made so far.
 func Syncs() int64 { return syncsDone.Load() }
+
+// SetHandshakePools sets the sizes of the pools of handshake slots for
+// every peer and for known peers (LIM-D11), so that a test fills them
+// with a few peers.
+func SetHandshakePools(c *Config, all, known int) { c.handshakePools = [2]int{all, known} }

@@ -21,4 +21,8 @@ type testHooks struct {
 	// message of kind carries (a stale one, never beyond what it has);
 	// the message is signed and recorded with it.
 	ack func(g *Game, kind Kind, ack int64) int64
+	// handshakePools, for tests only, are the sizes of the pools of
+	// handshake slots for every peer and for known peers (LIM-D11); zero
+	// means maxHandshakes and maxKnownHandshakes.
+	handshakePools [2]int
 }

@@ -1,12 +1,18 @@
 package protocol
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -23,11 +29,15 @@ const (
 	// once with one peer and in all (Config.MaxGamesPerPeer, MaxGames).
 	DefaultMaxGamesPerPeer = 64
 	DefaultMaxGames        = 1024
-	// maxHandshakesPerPeer and maxHandshakes cap the incoming streams that
+	// maxHandshakesPerPeer caps the incoming streams of one peer that
 	// have not yet become a game (hello and invitation being read, or the
 	// invitation waiting for Config.OnInvite); more are reset at once.
 	maxHandshakesPerPeer = 8
-	maxHandshakes        = 128
+	// maxHandshakes and maxKnownHandshakes are the two pools of slots for
+	// such streams (LIM-D11): one for every peer, one kept for the peers
+	// this node knows (Service.isKnown), which strangers cannot take.
+	maxHandshakes      = 128
+	maxKnownHandshakes = 32
 	// acceptedQueue is how many accepted games wait for a reader of
 	// Service.Accepted; while it is full, invitations are declined.
 	acceptedQueue = 16
@@ -44,37 +54,254 @@ var (
 // limitState is the Service's bookkeeping of the limits, guarded by
 // Service.mu.
 type limitState struct {
-	handshakes     map[peer.ID]int
-	handshakeTotal int
+	// handshakes counts the handshakes of each peer, in both pools.
+	handshakes map[peer.ID]int
+	// strangers and known are the pools of handshake slots (LIM-D11).
+	strangers, known handshakePool
+	// knownPeers are the peers this node invited or had a game with
+	// (accepted since the service started, or with a record in its games
+	// directory) (LIM-D11).
+	knownPeers map[peer.ID]struct{}
 	// reserved counts the slots of the Accepted channel promised to games
 	// being accepted, so that the send that delivers them never blocks.
 	reserved int
 }
 
-// beginHandshake counts a new incoming stream of p, or refuses it when p or
-// all peers together already have too many streams opening.
-func (s *Service) beginHandshake(p peer.ID) error {
+// handshake is an incoming stream that is not yet a game: its hello and
+// invitation being read (reading), or the invitation being decided on.
+type handshake struct {
+	peer   peer.ID
+	stream network.Stream
+	pool   *handshakePool
+	// reading is true until the stream's hello of a resume, or its
+	// signed invitation, is read: only then may the stream be evicted.
+	reading bool
+	// evicted is set when the stream lost its slot to another's
+	// (LIM-D11); its slot is free already.
+	evicted bool
+	// counted is true while the stream holds its slot.
+	counted bool
+}
+
+// handshakePool is a pool of handshake slots (LIM-D11).
+type handshakePool struct {
+	limit int
+	// streams are the handshakes holding a slot, oldest first.
+	streams []*handshake
+	perPeer map[peer.ID]int
+}
+
+func (p *handshakePool) full() bool { return len(p.streams) >= p.limit }
+
+func (p *handshakePool) add(h *handshake) {
+	if p.perPeer == nil {
+		p.perPeer = map[peer.ID]int{}
+	}
+	h.pool = p
+	p.streams = append(p.streams, h)
+	p.perPeer[h.peer]++
+}
+
+func (p *handshakePool) remove(h *handshake) {
+	if i := slices.Index(p.streams, h); i >= 0 {
+		p.streams = slices.Delete(p.streams, i, i+1)
+	}
+	if p.perPeer[h.peer]--; p.perPeer[h.peer] <= 0 {
+		delete(p.perPeer, h.peer)
+	}
+}
+
+// victimFor returns the stream a new stream of peer newcomer evicts from
+// the full pool, or nil if it evicts none and is refused (LIM-D11): the
+// oldest stream still being read of the peer holding the most slots,
+// if that peer holds at least two more than the newcomer, or any more
+// when the newcomer holds none. A peer thus never loses a slot to a
+// peer that would then hold more than it (nor to itself), and a peer
+// that holds none always gets one.
+func (p *handshakePool) victimFor(newcomer peer.ID) *handshake {
+	has := p.perPeer[newcomer]
+	var victim *handshake
+	most := 0
+	for _, h := range p.streams {
+		if !h.reading {
+			continue
+		}
+		if n := p.perPeer[h.peer]; n > most {
+			victim, most = h, n
+		}
+	}
+	if victim == nil || has > 0 && most <= has+1 {
+		return nil
+	}
+	return victim
+}
+
+// beginHandshake counts a new incoming stream st, or refuses it (LIM-D11).
+// A stream of a peer that already has maxHandshakesPerPeer is refused.
+// A known peer's stream takes a slot of the known pool while there is
+// one, else, like any other, a slot of the pool for every peer; when
+// that pool is full, the stream takes the slot of the stream victimFor
+// names, which is reset, or is refused.
+func (s *Service) beginHandshake(st network.Stream) (*handshake, error) {
+	p := st.Conn().RemotePeer()
+	known := s.isKnown(p)
+	s.mu.Lock()
+	l := &s.limits
+	if l.handshakes == nil {
+		l.handshakes = map[peer.ID]int{}
+		l.strangers.limit, l.known.limit = maxHandshakes, maxKnownHandshakes
+		if sizes := s.cfg.handshakePools; sizes != [2]int{} {
+			l.strangers.limit, l.known.limit = sizes[0], sizes[1]
+		}
+	}
+	if n := l.handshakes[p]; n >= maxHandshakesPerPeer {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w (%d of this peer)", errHandshakeFull, n)
+	}
+	pool := &l.strangers
+	var victim *handshake
+	switch {
+	case known && !l.known.full():
+		pool = &l.known
+	case pool.full():
+		if victim = pool.victimFor(p); victim == nil {
+			n := len(pool.streams)
+			s.mu.Unlock()
+			return nil, fmt.Errorf("%w (%d in all)", errHandshakeFull, n)
+		}
+		s.dropHandshake(victim)
+		victim.evicted = true
+	}
+	h := &handshake{peer: p, stream: st, reading: true, counted: true}
+	pool.add(h)
+	l.handshakes[p]++
+	s.mu.Unlock()
+	if victim != nil {
+		s.cfg.Logger.Debug("game stream evicted by a newer one", "peer", victim.peer, "by", p)
+		victim.stream.Reset()
+	}
+	return h, nil
+}
+
+// handshakeRead marks h as read (a resume's hello, or a signed
+// invitation): it can no longer be evicted. It reports false if h was
+// evicted already (its stream is reset).
+func (s *Service) handshakeRead(h *handshake) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.limits.handshakes == nil {
-		s.limits.handshakes = map[peer.ID]int{}
-	}
-	if s.limits.handshakes[p] >= maxHandshakesPerPeer || s.limits.handshakeTotal >= maxHandshakes {
-		return errHandshakeFull
-	}
-	s.limits.handshakes[p]++
-	s.limits.handshakeTotal++
-	return nil
+	h.reading = false
+	return !h.evicted
 }
 
 // endHandshake uncounts a stream counted by beginHandshake.
-func (s *Service) endHandshake(p peer.ID) {
+func (s *Service) endHandshake(h *handshake) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.limits.handshakeTotal--
-	if s.limits.handshakes[p]--; s.limits.handshakes[p] <= 0 {
-		delete(s.limits.handshakes, p)
+	if h.counted {
+		s.dropHandshake(h)
 	}
+}
+
+// dropHandshake frees h's slot; s.mu is held.
+func (s *Service) dropHandshake(h *handshake) {
+	h.counted = false
+	h.pool.remove(h)
+	if s.limits.handshakes[h.peer]--; s.limits.handshakes[h.peer] <= 0 {
+		delete(s.limits.handshakes, h.peer)
+	}
+}
+
+// wasEvicted reports whether h lost its slot to another stream.
+func (s *Service) wasEvicted(h *handshake) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return h.evicted
+}
+
+// addKnown notes p as a peer this node knows (LIM-D11).
+func (s *Service) addKnown(p peer.ID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.addKnownLocked(p)
+}
+
+// addKnownLocked is addKnown with s.mu held.
+func (s *Service) addKnownLocked(p peer.ID) {
+	if s.limits.knownPeers == nil {
+		s.limits.knownPeers = map[peer.ID]struct{}{}
+	}
+	s.limits.knownPeers[p] = struct{}{}
+}
+
+// isKnown reports whether this node knows p (LIM-D11): it invited p, has
+// a game with p in memory or in its games directory, or Config.Known
+// says so (a petname).
+func (s *Service) isKnown(p peer.ID) bool {
+	s.mu.Lock()
+	_, known := s.limits.knownPeers[p]
+	s.mu.Unlock()
+	return known || s.cfg.Known != nil && s.cfg.Known(p)
+}
+
+// loadKnownPeers notes the other peer of every record in the games
+// directory as known (LIM-D11). It reads the first line of each record
+// (its head names the peers); records it cannot read are left out.
+func (s *Service) loadKnownPeers() {
+	if s.cfg.Dir == "" {
+		return
+	}
+	paths, err := filepath.Glob(filepath.Join(s.cfg.Dir, "*.record.json"))
+	if err != nil {
+		return
+	}
+	me := s.cfg.Host.ID()
+	for _, path := range paths {
+		peers, err := recordPeers(path)
+		if err != nil {
+			s.cfg.Logger.Debug("record without a readable head", "path", path, "err", err)
+			continue
+		}
+		for _, p := range peers {
+			if p != me {
+				s.addKnown(p)
+			}
+		}
+	}
+}
+
+// maxRecordHead bounds the first line of a record read by recordPeers:
+// a head holds the format, the game's ID and two peer IDs.
+const maxRecordHead = 4096
+
+// recordPeers returns the peers named in the head of the record at path,
+// from its first line only.
+func recordPeers(path string) ([2]peer.ID, error) {
+	var peers [2]peer.ID
+	f, err := os.Open(path)
+	if err != nil {
+		return peers, fmt.Errorf("protocol: record head: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, maxRecordHead)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return peers, fmt.Errorf("protocol: record head of %s: %w", path, err)
+	}
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	const open = `"messages":[`
+	if !bytes.HasSuffix(line, []byte(open)) {
+		return peers, fmt.Errorf("protocol: record head of %s: the first line is not a record's head", path)
+	}
+	var head recordFile
+	if err := json.Unmarshal(append(bytes.Clone(line[:len(line)-len(open)]), `"messages":[]}`...), &head); err != nil {
+		return peers, fmt.Errorf("protocol: record head of %s: %w", path, err)
+	}
+	for i, id := range head.Peers {
+		if peers[i], err = peer.Decode(id); err != nil {
+			return peers, fmt.Errorf("protocol: record head of %s: %w", path, err)
+		}
+	}
+	return peers, nil
 }
 
 // admitInvitation registers g, a game offered by an invitation, if the
@@ -118,6 +345,7 @@ func (s *Service) admitInvitation(g *Game) error {
 	}
 	s.limits.reserved++
 	s.games[g.id] = g
+	s.addKnownLocked(g.peer)
 	return nil
 }
 

@@ -36,6 +36,12 @@ type Config struct {
 	// untrusted text): nil error accepts, an error declines with its
 	// text. Nil accepts everything.
 	OnInvite func(from peer.ID, name string, o engine.Options) error
+	// Known reports whether the user knows peer p (has a petname for it,
+	// say): its new streams take the handshake slots kept for known
+	// peers, as those of the peers this service invited or has a game
+	// with (LIM-D11). It is called for every incoming game stream and
+	// must be quick. Nil knows nobody beyond the service's own games.
+	Known func(p peer.ID) bool
 	// Name is this player's display name, sent in its invitations and
 	// acceptances (at most MaxNameLength bytes; "" for none).
 	Name string
@@ -137,6 +143,7 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, key: key, games: map[GameID]*Game{}, invites: make(chan *Game, acceptedQueue),
 		bulk: newBulkBudget(cfg.BulkBudget, cfg.BulkBudgetPerPeer)}
+	s.loadKnownPeers()
 	cfg.Host.SetStreamHandler(GameProtocol, s.handleStream)
 	s.notifiee = &network.NotifyBundle{ConnectedF: s.peerConnected}
 	cfg.Host.Network().Notify(s.notifiee)
@@ -241,6 +248,7 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 	if err != nil {
 		return nil, err
 	}
+	s.addKnown(p) // a peer this node invited (LIM-D11)
 	st, err := s.openStream(ctx, p)
 	if err != nil {
 		return nil, err
@@ -338,19 +346,20 @@ func (s *Service) handleStream(st network.Stream) {
 		}
 	}()
 	remote := st.Conn().RemotePeer()
-	if err := s.beginHandshake(remote); err != nil {
+	h, err := s.beginHandshake(st)
+	if err != nil {
 		s.cfg.Logger.Debug("game stream refused", "peer", remote, "err", err)
 		st.Reset()
 		return
 	}
-	defer s.endHandshake(remote)
+	defer s.endHandshake(h)
 	r := bufio.NewReader(st)
 	// The hello and the invitation must arrive within the handshake
 	// timeout, however slowly their bytes trickle in.
 	st.SetReadDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
 	f, _, err := readFrameJSONWith(r, noBulk)
 	if err != nil || f.Hello == nil {
-		s.cfg.Logger.Warn("game stream without hello", "peer", remote, "err", err)
+		s.logHandshakeFailure(h, "game stream without hello", err)
 		st.Reset()
 		return
 	}
@@ -360,10 +369,16 @@ func (s *Service) handleStream(st network.Stream) {
 			st.Reset()
 			return
 		}
+		if !s.handshakeRead(h) {
+			return
+		}
 		g.attachStream(st, r, f.Hello)
 		return
 	}
 	if f.Hello.Have != [2]uint64{} {
+		if !s.handshakeRead(h) {
+			return
+		}
 		if g, loaded, err := s.loadRegistered(f.Hello.Game); err == nil && g.peer == remote {
 			if loaded {
 				go g.run(nil)
@@ -375,15 +390,27 @@ func (s *Service) handleStream(st network.Stream) {
 		st.Reset()
 		return
 	}
-	s.acceptInvitation(st, r, remote, f.Hello.Game)
+	s.acceptInvitation(st, r, h, f.Hello.Game)
+}
+
+// logHandshakeFailure logs why a stream's handshake failed: at debug
+// level for a stream evicted by another (LIM-D11), which a flood makes
+// common, else as a warning.
+func (s *Service) logHandshakeFailure(h *handshake, msg string, err error) {
+	if s.wasEvicted(h) {
+		s.cfg.Logger.Debug(msg+" (evicted)", "peer", h.peer, "err", err)
+		return
+	}
+	s.cfg.Logger.Warn(msg, "peer", h.peer, "err", err)
 }
 
 // acceptInvitation reads the invitation that follows a fresh hello and
 // answers it.
-func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, remote peer.ID, id GameID) {
+func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handshake, id GameID) {
+	remote := h.peer
 	f, _, err := readFrameJSONWith(r, noBulk)
 	if err != nil || f.Msg == nil || f.Msg.Kind != KindInvite {
-		s.cfg.Logger.Warn("expected an invitation", "peer", remote, "err", err)
+		s.logHandshakeFailure(h, "expected an invitation", err)
 		st.Reset()
 		return
 	}
@@ -397,6 +424,11 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, remote pe
 	if err := decodeBody(f.Msg.Body, &ib); err != nil || ib.Invitee != s.cfg.Host.ID().String() || ib.Inviter != remote.String() {
 		s.cfg.Logger.Warn("invitation names other peers", "peer", remote)
 		st.Reset()
+		return
+	}
+	// A signed invitation to this node: the stream keeps its slot while
+	// it is answered (LIM-D3, LIM-D11).
+	if !s.handshakeRead(h) {
 		return
 	}
 	if _, err := g.m.Apply(f.Msg); err != nil {

@@ -51,6 +51,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		Logger:   slog.New(slog.NewTextHandler(logFile, nil)),
 		OnInvite: onInvite,
 		Name:     name,
+		Known:    newPetnameBook(home).has,
 	})
 	if err != nil {
 		logFile.Close()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -155,4 +156,36 @@ func writePetnames(home string, book ui.Petnames) error {
 		return fmt.Errorf("petnames: %w", err)
 	}
 	return nil
+}
+
+// petnameBook tells the game service which peers the player has a
+// petname for (protocol.Config.Known, LIM-D11: their streams take the
+// handshake slots kept for known peers). It reads the home's book again
+// whenever the file changes (kakure petname replaces it), so that a name
+// given while the program runs counts at once; a book that cannot be
+// read knows nobody.
+type petnameBook struct {
+	home string
+
+	mu   sync.Mutex
+	file os.FileInfo // of the book last read; nil for none
+	book ui.Petnames
+}
+
+func newPetnameBook(home string) *petnameBook { return &petnameBook{home: home} }
+
+// has reports whether the book names p.
+func (b *petnameBook) has(p peer.ID) bool {
+	fi, err := os.Stat(filepath.Join(b.home, PetnamesFile))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case err != nil:
+		b.file, b.book = nil, nil
+	case b.file == nil || !os.SameFile(fi, b.file) || !fi.ModTime().Equal(b.file.ModTime()) || fi.Size() != b.file.Size():
+		b.file = fi
+		b.book, _ = readPetnames(b.home) // none if it cannot be read
+	}
+	_, ok := b.book[p.String()]
+	return ok
 }

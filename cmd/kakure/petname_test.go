@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/ui"
 )
 
@@ -47,6 +49,59 @@ func TestUID33PetnameCommand(t *testing.T) {
 	if _, err := readPetnames(home); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("a book with no peer ID reads as %v, want an error naming %s", err, path)
 	}
+}
+
+// TestLIMD11PetnamedPeersAreKnown (LIM-D11): the game service counts a
+// peer as known when the home's petname book names it, reading the book
+// again when kakure petname changes it while the program runs; a peer
+// whose name is taken away, or a book that is gone or damaged, counts as
+// a stranger again.
+func TestLIMD11PetnamedPeersAreKnown(t *testing.T) {
+	home := t.TempDir()
+	bob, err := peer.Decode("12D3KooWDzEsNErrGSh6vy98ujs7aRDgnaFAovkLJhfGtKfTn386")
+	if err != nil {
+		t.Fatal(err)
+	}
+	carol, err := peer.Decode("12D3KooWRrVST5JpBa31NkoBX8EMxpDZPBAqEFcTzGueSfk7i1RA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := newPetnameBook(home).has
+	check := func(when string, wantBob, wantCarol bool) {
+		t.Helper()
+		if got := known(bob); got != wantBob {
+			t.Errorf("%s: Bob known %v, want %v", when, got, wantBob)
+		}
+		if got := known(carol); got != wantCarol {
+			t.Errorf("%s: Carol known %v, want %v", when, got, wantCarol)
+		}
+	}
+	check("no book", false, false)
+	if code, out := runCommand(t, "petname", "--home", home, bob.String(), "Bob"); code != 0 {
+		t.Fatalf("petname exited %d:\n%s", code, out)
+	}
+	check("Bob named", true, false)
+	if code, out := runCommand(t, "petname", "--home", home, carol.String(), "Carol"); code != 0 {
+		t.Fatalf("petname exited %d:\n%s", code, out)
+	}
+	check("Carol named too", true, true)
+	if code, out := runCommand(t, "petname", "--home", home, bob.String(), ""); code != 0 {
+		t.Fatalf("petname exited %d:\n%s", code, out)
+	}
+	check("Bob's name taken away", false, true)
+	path := filepath.Join(home, PetnamesFile)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	check("the book removed", false, false)
+	if code, out := runCommand(t, "petname", "--home", home, carol.String(), "Carol"); code != 0 {
+		t.Fatalf("petname exited %d:\n%s", code, out)
+	}
+	check("Carol named again", false, true)
+	if err := os.WriteFile(path, []byte(`{"nonsense": "Bob"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check("a damaged book", false, false)
 }
 
 // TestPlayTmuxPetname (UI-D33): A gave B the petname "Bob" (kakure
