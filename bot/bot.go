@@ -40,6 +40,13 @@ func Run(ctx context.Context, g *protocol.Game, p Player) (*protocol.Outcome, er
 				if errors.Is(err, engine.ErrGameOver) {
 					return nil
 				}
+				if errors.Is(err, engine.ErrWrongPhase) {
+					// The game moved on between the view and the action
+					// (a time-out claim of this player's went out, and
+					// waits for its answer, CLK-D17): the next event
+					// tells when to choose again.
+					return nil
+				}
 				return fmt.Errorf("bot: %T: %w", a, err)
 			}
 		}

@@ -89,6 +89,8 @@ const (
 	// rulesOrFalse: the rules decide, or the cheater's report is proven
 	// false and the honest player wins.
 	rulesOrFalse
+	// rulesOrTime: the rules decide, or the cheater loses on time.
+	rulesOrTime
 	// rulesOrAbandoned: the rules decide, or the cheater's program, unable
 	// to make again the message it replaced, stops answering and the honest
 	// player wins by its abandonment (REC-D13).
@@ -131,6 +133,17 @@ func checkReportGame(t *testing.T, rg reportGame, want honestVerdict, text strin
 		} else {
 			want = rulesDecide
 		}
+	case rulesOrTime:
+		if out.Result.By == engine.ByTime {
+			if out.Result.Winner != me {
+				t.Errorf("honest outcome %v (%v), want a win on time for the honest %v", out.Result, out.Violation, me)
+			}
+			want = honestWins
+		} else if out.Report != nil || out.Disputed() || out.Abandoned {
+			t.Errorf("honest outcome %v decided by a report %+v, want the rules or the clock to decide", out.Result, out.Report)
+		} else {
+			want = rulesDecide
+		}
 	case rulesOrAbandoned:
 		if out.Abandoned {
 			if out.Result.Winner != me || out.Violation == nil || out.Violation.Accused != rg.cheater.Role() {
@@ -169,7 +182,7 @@ func checkReportGame(t *testing.T, rg reportGame, want honestVerdict, text strin
 		if !strings.Contains(says, text) {
 			t.Errorf("kakure verify on the %s's record: %q, want it to mention %q", g.Role(), says, text)
 		}
-		if ok != (want == rulesDecide && (out.Violation == nil)) {
+		if wantOK := want == rulesDecide && out.Violation == nil || out.Result.By == engine.ByTime && !out.Abandoned; ok != wantOK {
 			t.Errorf("kakure verify on the %s's record says ok=%v: %q", g.Role(), ok, says)
 		}
 		if v := rep.Violation; v != nil && v.Accused == h.Role() && rep.Proven {

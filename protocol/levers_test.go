@@ -369,3 +369,65 @@ func TestT10GarbageChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// latePasser passes; the pass that ends play (after the other's pass) it
+// makes late, once its clock and the lag allowance have run out, and its
+// program (cheatThink) signs it with a think time within the clock.
+type latePasser struct{ late time.Duration }
+
+func (p latePasser) Choose(v protocol.View) protocol.Action {
+	if v.Phase != protocol.PhasePlay || !v.MyTurn {
+		return nil
+	}
+	if gv, ok := v.Variant.(protocol.GoView); ok {
+		if gv.Scoring {
+			return passer{}.Choose(v)
+		}
+		if gv.Game.Passes() == 1 {
+			time.Sleep(p.late)
+		}
+	}
+	return protocol.Play{Point: engine.Pass}
+}
+
+// TestCLKD17LateLastPassIsLostOnTimeOrPlayGoesOn (CLK-D9, CLK-D17; issue
+// 30 case 2): the honest player passes; the cheater answers with the pass
+// that ends play, arriving past its clock and the lag allowance, signed
+// with a think time just within its clock. The honest program claims the
+// loss on time about that pass. Before CLK-D17 the machine found no clock
+// running (the game was in the count) and ruled the honest claim false:
+// the honest player lost. Now the claim stands about the pass, and the
+// cheater's program refuses it by its own (false) think time: play goes
+// on in the count, and the game ends by the rules; the honest player
+// never loses by its claim, and both records agree.
+func TestCLKD17LateLastPassIsLostOnTimeOrPlayGoesOn(t *testing.T) {
+	t.Parallel() // waits on a clock: wall time, not CPU
+	// The cheater (inviter) plays White, so that its pass is the second.
+	o := engine.Options{Variant: engine.VariantGo, Size: 5, Time: clock.MustParse("0+1x2s"), Lag: 500 * time.Millisecond, InviterColor: engine.White}
+	// Past the clock and the allowance by a little: the honest program's
+	// check of the running clock (once a second) has most likely not
+	// claimed yet, and claims on the pass's arrival instead (about it).
+	late := 2*time.Second + 500*time.Millisecond + 60*time.Millisecond
+	setup := func(c *protocol.Config) {
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if b, ok := body.(protocol.MoveBody); ok && kind == protocol.KindMove && b.Point == "pass" && b.ThinkMS > 1900 {
+				b.ThinkMS = 1900
+				return kind, b, false
+			}
+			return kind, body, false
+		})
+	}
+	rg := playReportGame(t, o, protocol.Inviter, setup, [2]bot.Player{latePasser{late: late}, passer{}})
+	claimed := false
+	for _, m := range rg.honest.Transcript().Messages {
+		claimed = claimed || m.Kind == protocol.KindTimeout && m.From == rg.honest.Role()
+	}
+	out := rg.honest.Outcome()
+	if !claimed {
+		t.Skipf("the honest program made no claim (the late pass came within the allowance on this machine); outcome %v", out.Result)
+	}
+	if out.Violation != nil && out.Violation.Accused == rg.honest.Role() {
+		t.Fatalf("the honest claim is held against it: %v (%v)", out.Result, out.Violation)
+	}
+	checkReportGame(t, rg, rulesOrTime, "")
+}
