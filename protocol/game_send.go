@@ -53,7 +53,6 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.svc.cfg.Logger.Warn("DBGSEND", "kind", kind, "role", g.role)
 	events, err := g.apply(&m, "", cheat)
 	if err != nil {
 		var v *Violation
