@@ -307,9 +307,12 @@ func (g *Game) receive(m *Message, raw []byte) {
 			// them, and the stream reset: the other program sends both
 			// again on the next one (a program that keeps sending wrong
 			// ones withholds its message, T-11).
-			g.dropFrame(fmt.Sprintf("%s message %d: %v", m.Kind, m.Seq, err), nil)
+			// The message itself may break a rule (its signed body lacks
+			// a digest): that is proof, reported as any other.
 			g.clearBulk()
-			g.streamFailed(fmt.Errorf("%w: %v", ErrBadAttachments, err), nil)
+			if g.reportOrDrop(raw, fmt.Errorf("%w: %s message %d: %v", ErrBadAttachments, m.Kind, m.Seq, err)) {
+				g.streamFailed(fmt.Errorf("%w: %v", ErrBadAttachments, err), nil)
+			}
 			return
 		}
 	} else if len(g.inBulk) > 0 {

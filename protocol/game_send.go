@@ -179,6 +179,7 @@ func (g *Game) afterChange() {
 	if g.claimDueChoice() {
 		return // claimTimeout ran afterChange
 	}
+	defer g.startGrace()
 	for i := 0; i < 64; i++ {
 		kind, body, ok, err := g.automatic()
 		if err != nil {
@@ -201,6 +202,11 @@ func (g *Game) afterChange() {
 		}
 		g.emit(events)
 	}
+}
+
+// startGrace starts the grace clock when the other program owes a
+// message on a grace, and stops it when it does not (T-11, REC-D14).
+func (g *Game) startGrace() {
 	from, _, count, owes := g.m.graceOwed()
 	if owes && from != g.role {
 		// The grace starts again with each message of the other's: it is
@@ -242,8 +248,13 @@ func (g *Game) checkGrace() {
 	if g.autoSince.IsZero() || time.Since(g.autoSince) < grace {
 		return
 	}
-	_, kinds := g.m.Expected()
+	from, kinds, _, owes := g.m.graceOwed()
 	g.autoSince = time.Time{}
+	if !owes || from == g.role {
+		// The game moved on since the grace started: nothing to
+		// challenge (a challenge of nothing owed is false, T-14).
+		return
+	}
 	body := ViolationBody{Accused: g.role.Other(), Rule: "T-11", Detail: fmt.Sprintf("did not send %v within %s", kinds, grace)}
 	g.svc.cfg.Logger.Warn("challenging the other program to send what it owes (T-11)", "game", g.id, "owed", kinds, "grace", grace)
 	events, err := g.send(KindViolation, body)

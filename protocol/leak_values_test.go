@@ -527,12 +527,12 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		// cheater sends it again, so the cheater withholds its garbling
 		// and is challenged, then abandoned (T-10, T-11).
 		{"Phantom Go attachment off its digest", engine.Options{Variant: engine.VariantPhantom, Size: 5}, "T-11",
-			phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 0) },
-				protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+			phantomRewrite(2, func(body any) any { return protocol.PhantomCorruptAttachment(body, 0) },
+				protocol.KindPhantomGarbling)},
 		// MPC-D28: the next try's reverse request, the fourth attachment.
 		{"Phantom Go reverse attachment off its digest", correlatedOptions(engine.RulesCommon), "T-11",
-			phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 3) },
-				protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+			phantomRewrite(2, func(body any) any { return protocol.PhantomCorruptAttachment(body, 3) },
+				protocol.KindPhantomGarbling)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,6 +62,14 @@ func (p *phantomPlayer) checkBulk(m *Machine, msg *Message, bulk [][]byte) error
 			return fmt.Errorf("attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
 	}
+	if msg.Kind == KindPhantomCommit && h.correlated() && p.me == phantomEvaluator {
+		// A start of the reverse base OTs the evaluator cannot answer
+		// would leave it unable to send its setup: it is dropped, and
+		// the garbler withholds its commitment (T-10, T-11).
+		if err := referee.CheckReverseStart(h.config(), bulk[0]); err != nil {
+			return fmt.Errorf("the garbler's reverse base OT message: %v", err)
+		}
+	}
 	return nil
 }
 

@@ -304,27 +304,37 @@ func TestT12PhantomFalseAccusation(t *testing.T) {
 	checkPhantomCaught(t, h, "T-14", "false accusation")
 }
 
-// TestT10PhantomAttachmentDoesNotMatchItsDigest: a program sends garbled
-// tables that are not the ones its signed message names. The receiver
-// refuses them at once (T-10); the bytes are not in the record, so Verify
-// reports the violation as the honest peer's unproven report.
+// TestT10PhantomAttachmentDoesNotMatchItsDigest (T-10, T-11): a program
+// sends garbled tables that are not the ones its signed message names.
+// The receiver drops the message with them (nobody signed the bytes, so
+// they prove nothing) and starts the stream again; the cheater sends the
+// same again each time, so it withholds its garbling: it is challenged,
+// and the game abandoned by it, as reported — the honest player wins, in
+// the live game and in Verify.
 func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(3, func(body any) any {
 		return protocol.PhantomCorruptAttachment(body, 0)
-	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
+	}, protocol.KindPhantomGarbling), nil)
+	checkAbandonedBy(t, h, protocol.Inviter)
+}
+
+// checkAbandonedBy checks that the honest game h ended abandoned by the
+// cheater (T-11, REC-D13): a win for the honest player, as reported, in
+// the live game and in Verify on its record.
+func checkAbandonedBy(t *testing.T, h *protocol.Game, cheater protocol.Role) {
+	t.Helper()
 	out := h.Outcome()
-	if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || out.Violation.Rule != "T-10" ||
-		!strings.Contains(out.Violation.Detail, "digest") {
-		t.Fatalf("outcome %+v, want a T-10 violation of the inviter", out)
+	if out == nil || !out.Abandoned || out.Violation == nil || out.Violation.Accused != cheater || out.Violation.Rule != "T-11" || out.Proven {
+		t.Fatalf("outcome %+v, want the %s's abandonment, as reported", out, cheater)
 	}
 	tr, err := protocol.LoadTranscript(h.RecordPath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := protocol.Verify(tr)
-	if rep.Violation == nil || rep.Violation.Accused != protocol.Inviter || rep.Violation.Rule != "T-10" || rep.Proven {
-		t.Fatalf("Verify: %+v (proven %v), want the honest peer's unproven report", rep.Violation, rep.Proven)
+	if rep.Violation == nil || rep.Violation.Accused != cheater || rep.Violation.Rule != "T-11" || rep.Proven || !rep.Finished {
+		t.Fatalf("Verify: %+v (proven %v, finished %v), want the %s's abandonment, as reported", rep.Violation, rep.Proven, rep.Finished, cheater)
 	}
 }
 

@@ -36,6 +36,7 @@ package referee
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -285,6 +286,25 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 	}
 	e.revDone, e.revFrom, e.revAnswer = true, Sum(msg), reply
 	return append([]byte(nil), reply...), nil
+}
+
+// CheckReverseStart tells whether an evaluator can answer msg, a
+// garbler's start of the reverse base OTs (MPC-D28), without changing any
+// machine: a program checks it when the message comes, before it takes
+// the garbler's commitment that signs its digest, and drops one it
+// cannot answer (T-10: it proves nothing, since the record holds only its
+// digest).
+func CheckReverseStart(cfg Config, msg []byte) error {
+	var seed prg.Seed
+	if _, err := rand.Read(seed[:]); err != nil {
+		return err
+	}
+	e, err := NewEvaluator(cfg, seed)
+	if err != nil {
+		return err
+	}
+	_, err = e.ReverseRespond(msg)
+	return err
 }
 
 // ReverseFinish takes the evaluator's [Evaluator.ReverseRespond], before
