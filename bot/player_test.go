@@ -174,7 +174,10 @@ func TestUNDOD4BotLetsTakeBacks(t *testing.T) {
 		b := v.Variant.(protocol.GoView).Game.Board()
 		return b.Count(engine.Black) + b.Count(engine.White)
 	}
-	myTurn := func(v protocol.View) bool { _, ok := v.Variant.(protocol.GoView); return ok && v.MyTurn && v.UndoMove == 0 }
+	myTurn := func(v protocol.View) bool {
+		_, ok := v.Variant.(protocol.GoView)
+		return ok && v.MyTurn && v.UndoMove == 0
+	}
 	wait("the game", myTurn)
 	c3, _ := engine.ParseVertex(7, "C3")
 	if err := g.Do(protocol.Play{Point: c3}); err != nil {
