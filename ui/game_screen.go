@@ -138,7 +138,7 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Ctrl-V", Name: "reveal", Help: "Hidden Move Go: reveal one of your hidden moves", Action: s.showReveal},
 		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
-		{Key: "Ctrl-K", Name: "undo", Help: "ask to take back your last move (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
+		{Key: "Ctrl-K", Name: "undo", Help: "take back your last move, or it and the answer (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
 		{Key: "Ctrl-O", Name: "adjourn", Help: "ask to adjourn, or agree when asked (clocks stop)", Action: s.adjourn},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
 		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
@@ -227,6 +227,7 @@ func (s *GameScreen) Prefill() {
 	}
 	s.model.Log = append(model.Log, s.model.Log...)
 	s.model.Last = model.Last
+	s.model.played = append(model.played, s.model.played...)
 	s.render()
 }
 
@@ -242,7 +243,7 @@ func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
 	switch e := e.(type) {
 	case protocol.EventUndoRequested:
 		if e.By != v.Role && !s.model.Over() {
-			s.askUndo(e.Move)
+			s.askUndo(e.Move, e.Moves)
 		}
 	case protocol.EventUndone, protocol.EventUndoDeclined:
 		if s.undoDialog != nil && s.dialog == s.undoDialog {
@@ -276,10 +277,17 @@ func (s *GameScreen) adjourn() {
 }
 
 // askUndo asks the player to answer the opponent's request to take back
-// move n (UNDO-D1): y lets it, n or Esc refuses.
-func (s *GameScreen) askUndo(n int) {
-	d := newDialog("Undo", fmt.Sprintf("%s asks to take back move %d.", s.model.OpponentLabel(), n), "",
-		"y lets the move be taken back · n or Esc refuses")
+// moves from move n on (UNDO-D1, UNDO-D3), naming their points: y lets
+// it, n or Esc refuses.
+func (s *GameScreen) askUndo(n, count int) {
+	what, let := s.model.movesWords(n, count)+".", "y lets the move be taken back · n or Esc refuses"
+	if count >= 2 {
+		what = s.model.movesWords(n, count) + ":"
+		what = fmt.Sprintf("%s\nits move and your answer.", what)
+		let = "y lets both be taken back · n or Esc refuses"
+	}
+	d := newDialog("Undo", append([]string{s.model.OpponentLabel() + " asks to take back"},
+		append(strings.Split(what, "\n"), "", let)...)...)
 	d.handle = func(ev *tcell.EventKey) {
 		switch {
 		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y'):
@@ -401,6 +409,13 @@ func (s *GameScreen) Draw(screen tcell.Screen) {
 		need += max(len(tview.WordWrap(l, pw)), 1)
 	}
 	s.side.ResizeItem(s.info, min(need, max(h-2-8, 1)), 0)
+	// A message longer than the line wraps, up to three lines, so that
+	// no error is cut at 80 columns.
+	hint := 1
+	if m := s.model.Message; m != "" {
+		hint = min(max(len(tview.WordWrap(m, max(w, 1))), 1), 3)
+	}
+	s.Flex.ResizeItem(s.hints, hint, 0)
 	s.Flex.Draw(screen)
 	if s.dialog != nil {
 		s.dialog.SetRect(s.GetRect())

@@ -162,7 +162,9 @@ func (s *GameScreen) stepMoves(d int) {
 }
 
 // moveList returns the replay's moves: the index of each position that is
-// a move, and its line for the list (number and caption).
+// a move, and its line for the list (number and caption). The numbers are
+// the game's: a take-back has none, and the move after it has the number
+// of the first move it took back.
 func (s *GameScreen) moveList() (at []int, lines []string) {
 	r := s.review
 	n := 0
@@ -171,12 +173,16 @@ func (s *GameScreen) moveList() (at []int, lines []string) {
 			continue
 		}
 		at = append(at, i)
-		if i == 0 {
+		switch {
+		case i == 0:
 			lines = append(lines, "   start")
-			continue
+		case f.Undone > 0:
+			n = max(n-f.Undone, 0)
+			lines = append(lines, "  ↶  "+f.Caption)
+		default:
+			n++
+			lines = append(lines, fmt.Sprintf("%3d  %s", n, f.Caption))
 		}
-		n++
-		lines = append(lines, fmt.Sprintf("%3d  %s", n, f.Caption))
 	}
 	return at, lines
 }

@@ -135,6 +135,9 @@ type Frame struct {
 	// Try is true for a position that is no move of the game (a Phantom
 	// Go illegal try); stepping by moves goes over it.
 	Try bool
+	// Undone is how many moves the position took back (an undo, UNDO-D1,
+	// UNDO-D3): the move list numbers the next move after them.
+	Undone int
 }
 
 // buildFrames replays a transcript and returns the positions of the game
@@ -157,10 +160,7 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 			break
 		}
 		for _, e := range events {
-			note, ok := model.describeCommon(e)
-			if !ok {
-				note = vs.describe(model, e)
-			}
+			note := model.note(vs, e)
 			if !note.frame {
 				continue
 			}
@@ -172,7 +172,7 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 				caption = note.lines[0]
 			}
 			frames = append(frames, Frame{Public: m.PublicView(final.Role), Caption: caption,
-				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try})
+				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try, Undone: note.undone})
 		}
 	}
 	return frames, vs

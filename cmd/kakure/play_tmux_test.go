@@ -745,11 +745,12 @@ func TestPlayTmuxUndo(t *testing.T) {
 	black.play("C3")
 	white.waitText("Black C3.")
 	black.keys("C-k")
-	white.waitText("asks to take back move 1.")
+	white.waitText("asks to take back")
+	white.waitText("move 1 (Black C3).")
 	white.waitText("y lets the move be taken back")
 	white.keys("y")
 	for _, p := range []*pane{black, white} {
-		p.waitText("Move 1 (Black) is taken back.")
+		p.waitText("Move 1 (Black C3) is taken back: Black to play.")
 		p.waitFor("C3 empty", 10*time.Second, func(s string) bool {
 			return !strings.Contains(boardCellOf(s, "C3"), string(ui.UnicodeGlyphs.Black))
 		})
@@ -759,8 +760,75 @@ func TestPlayTmuxUndo(t *testing.T) {
 	white.play("C3")
 	black.waitText("White C3.")
 	white.keys("C-k")
-	black.waitText("asks to take back move 2.")
+	black.waitText("asks to take back")
+	black.waitText("move 2 (White C3).")
 	black.keys("n")
 	white.waitText("request to take back a move is refused.")
 	white.waitCell("C3", "(○)")
+}
+
+// TestPlayTmuxUndoAgainstTheBot (UNDO-D3, UNDO-D4, issue 34 item 1): at
+// 80×24 against the bot, ^K after the bot answered takes back the
+// player's move and the answer; E3, ^K in one burst takes back E3 (or,
+// when the bot's answer was out first, says so, and ^K again takes back
+// both). Each time the board is empty and it is the player's turn.
+func TestPlayTmuxUndoAgainstTheBot(t *testing.T) {
+	t.Parallel()
+	srv := newTmux(t)
+	p := srv.start("bot", 80, 24, "play", "--home", filepath.Join(srv.dir, "home"), "--variant", "go", "--size", "9",
+		"--level", "1", "--color", "black")
+	p.waitText("your turn")
+	empty := func(s string) bool { return !strings.ContainsAny(boardArea(s), "●○") }
+	p.play("E3")
+	p.waitFor("the bot's answer", 30*time.Second, func(s string) bool {
+		return loosely(s, "Move 3 · your turn") && strings.ContainsRune(boardArea(s), '○')
+	})
+	p.keys("C-k")
+	p.waitText("are taken back: Black to play.")
+	p.waitFor("the empty board", 15*time.Second, func(s string) bool { return empty(s) && loosely(s, "Move 1 · your turn") })
+
+	p.keys("=e3", "Enter", "C-k")
+	s := p.waitFor("the answer to ^K", 30*time.Second, func(s string) bool {
+		return loosely(s, "Move 1 (Black E3) is taken back") || loosely(s, "^K asks to take back your move and the answer")
+	})
+	if !loosely(s, "Move 1 (Black E3) is taken back") {
+		t.Logf("the bot answered before the request came:\n%s", s)
+		p.waitText("Move 3 · your turn")
+		p.keys("C-k")
+		p.waitText("are taken back: Black to play.")
+	}
+	p.waitFor("the empty board", 15*time.Second, func(s string) bool { return empty(s) && loosely(s, "Move 1 · your turn") })
+}
+
+// boardArea returns the lines of a screen's board: from the first line of
+// column letters to the second, only the board's columns (the panel to
+// their right is cut off).
+func boardArea(screen string) string {
+	lines := strings.Split(screen, "\n")
+	var out []string
+	in, width := false, 0
+	for _, l := range lines {
+		if i := strings.Index(l, " A "); i >= 0 && strings.Contains(l, " B ") && strings.TrimSpace(l[:i]) == "" {
+			if in {
+				break
+			}
+			// The board ends with its last column letter and the row
+			// numbers after it; the panel starts further right.
+			rs, last, gap := []rune(l), 0, 0
+			for j := len([]rune(l[:i])) + 1; j < len(rs) && gap <= 3; j++ {
+				if rs[j] == ' ' {
+					gap++
+					continue
+				}
+				last, gap = j, 0
+			}
+			in, width = true, last+5
+			continue
+		}
+		if in {
+			r := []rune(l)
+			out = append(out, string(r[:min(len(r), width)]))
+		}
+	}
+	return strings.Join(out, "\n")
 }
