@@ -293,6 +293,8 @@ type eventNote struct {
 	try bool
 	// undone is how many moves the position took back (an undo).
 	undone int
+	// opened goes into the replay's Frame.Opened.
+	opened [3]bool
 }
 
 // upperFirst writes s with its first letter a capital.

@@ -123,7 +123,7 @@ func header(name string) *tview.TextView {
 var GomokuGlyphs = Glyphs{
 	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
 	Empty: UnicodeGlyphs.Empty, Star: UnicodeGlyphs.Star, Unavailable: UnicodeGlyphs.Unavailable, Note: UnicodeGlyphs.Note,
-	Both: '&',
+	Both: '&', Row: UnicodeGlyphs.Row, Column: UnicodeGlyphs.Column,
 }
 
 // makePlayKeys is the screen's key table during the game: every key is a

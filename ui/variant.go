@@ -138,6 +138,23 @@ type Frame struct {
 	// Undone is how many moves the position took back (an undo, UNDO-D1,
 	// UNDO-D3): the move list numbers the next move after them.
 	Undone int
+	// Point is the point of the position's move when the record tells
+	// it only at the end (a Phantom Go try once both players revealed
+	// theirs, a gomoku piece once audited), Mover who played it; NoPoint
+	// when unknown (pointNamer).
+	Point engine.Point
+	Mover engine.Color
+	// Opened tells, by colour, whose hidden pieces the end opened by this
+	// position (gomoku, GM-8): they are hidden no more.
+	Opened [3]bool
+}
+
+// pointNamer is a variantScreen whose moves' points the record tells
+// only at the end (Phantom Go's tries, gomoku's hidden pieces): once the
+// replay's positions are built, namePoints sets their Point and Mover and
+// names the point at the head of their captions, for the move list.
+type pointNamer interface {
+	namePoints(frames []Frame, final protocol.View)
 }
 
 // buildFrames replays a transcript and returns the positions of the game
@@ -172,8 +189,12 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 				caption = note.lines[0]
 			}
 			frames = append(frames, Frame{Public: m.PublicView(final.Role), Caption: caption,
-				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try, Undone: note.undone})
+				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try, Undone: note.undone,
+				Point: engine.NoPoint, Opened: note.opened})
 		}
+	}
+	if n, ok := vs.(pointNamer); ok {
+		n.namePoints(frames, final)
 	}
 	return frames, vs
 }
