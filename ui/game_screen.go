@@ -330,6 +330,14 @@ func (s *GameScreen) command(c command) {
 		s.choiceHidden = false
 		return
 	}
+	if s.askPass(c) {
+		return
+	}
+	s.run(c)
+}
+
+// run carries out a command: the variant's action, sent.
+func (s *GameScreen) run(c command) {
 	a, err := s.variant.do(s.model, c)
 	if err != nil {
 		s.model.Message = err.Error()

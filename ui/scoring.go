@@ -143,12 +143,12 @@ func countLines(sc engine.Score) []string {
 // scoreLines write score sc as each colour's points, stones, empty points
 // (named by empties) and White's komi, then the result under label.
 func scoreLines(sc engine.Score, empties, label string) []string {
-	white := fmt.Sprintf("White %s: %d stones, %d %s", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory, empties)
+	white := fmt.Sprintf("White %s: %s, %d %s", formatPoints(sc.White), stones(sc.WhiteStones), sc.WhiteTerritory, empties)
 	if sc.Komi != 0 {
 		white += ", komi " + formatPoints(sc.Komi)
 	}
 	return []string{
-		fmt.Sprintf("Black %s: %d stones, %d %s", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory, empties),
+		fmt.Sprintf("Black %s: %s, %d %s", formatPoints(sc.Black), stones(sc.BlackStones), sc.BlackTerritory, empties),
 		white,
 		label + " → " + sc.Result().String(),
 	}

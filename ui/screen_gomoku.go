@@ -371,7 +371,11 @@ func (s *gomokuScreen) describeStep(m *GameModel, e protocol.EventGomoku) eventN
 		return eventNote{lines: []string{"The X opening piece is at " + m.Vertex(ev.Point) + "."}, frame: true,
 			hasLast: true, last: ev.Point}
 	case gomoku.EventSide:
-		return eventNote{lines: []string{fmt.Sprintf("%s chooses to be %s.", roleWord(m, e.From), ColorName(engine.VariantGomoku, ev.Side))}}
+		verb := "chooses"
+		if e.From == m.View.Role {
+			verb = "choose"
+		}
+		return eventNote{lines: []string{fmt.Sprintf("%s %s to be %s.", roleWord(m, e.From), verb, ColorName(engine.VariantGomoku, ev.Side))}}
 	case gomoku.EventCommit:
 		s.responded = nil
 		return eventNote{lines: []string{who + " commits to a point."}}

@@ -247,11 +247,14 @@ func twoPlayersSetUp(t *testing.T, setUp func(dir string), invited func(screen s
 	return b, a
 }
 
-// play types a point (or "pass") and Enter.
+// play types a point (or "pass") and Enter. The tests' passes are all
+// in the opening or end play, which asks first (UI-D38): y confirms.
 func (p *pane) play(v string) {
 	p.t.Helper()
 	if v == "pass" {
 		p.keys("p", "Enter")
+		p.waitText("y passes · n or Esc keeps playing")
+		p.keys("y")
 		return
 	}
 	p.keys("="+strings.ToLower(v), "Enter")
@@ -459,10 +462,11 @@ func (p *pane) watchHidden(vertex, what string) (stop func()) {
 }
 
 // showsNoStone reports whether a board cell shows no stone: an empty point,
-// a star point, or an empty point the count gives to a colour (UI-D26).
+// a star point, an empty point the count gives to a colour (UI-D26), or
+// one of gomoku's announced line (UI-D37).
 func showsNoStone(cell string) bool {
 	switch strings.TrimSpace(cell) {
-	case "·", "+", "▪", "▫":
+	case "·", "+", "▪", "▫", "─", "│":
 		return true
 	}
 	return false
