@@ -201,6 +201,13 @@ func (a *App) QueueUpdateDraw(f func()) { a.tv.QueueUpdateDraw(f) }
 
 // Run runs the application until the player quits.
 func (a *App) Run() error {
+	if a.cfg.Screen == nil {
+		// The terminal, with a window title in tmux and screen too
+		// (UI-D39); tview makes tcell's own when this fails.
+		if s, err := terminalScreen(); err == nil {
+			a.tv.SetScreen(s)
+		}
+	}
 	go a.watchNetwork()
 	go a.watchNetStatus()
 	a.refreshUnfinished()

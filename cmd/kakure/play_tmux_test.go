@@ -67,12 +67,18 @@ type pane struct {
 // program exits, the pane prints "kakure exited N" and stays.
 func (s *tmuxServer) start(name string, w, h int, args ...string) *pane {
 	s.t.Helper()
+	return s.startTerm(name, w, h, "xterm-256color", args...)
+}
+
+// startTerm is start with TERM=term.
+func (s *tmuxServer) startTerm(name string, w, h int, term string, args ...string) *pane {
+	s.t.Helper()
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = "'" + a + "'"
 	}
-	cmd := fmt.Sprintf("env KAKURE_BE_BINARY=1 TERM=xterm-256color '%s' -test.run='^$' -- %s; echo kakure exited $?; sleep 600",
-		os.Args[0], strings.Join(quoted, " "))
+	cmd := fmt.Sprintf("env KAKURE_BE_BINARY=1 TERM=%s '%s' -test.run='^$' -- %s; echo kakure exited $?; sleep 600",
+		term, os.Args[0], strings.Join(quoted, " "))
 	if out, err := s.run("new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd); err != nil {
 		s.t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
@@ -835,4 +841,32 @@ func boardArea(screen string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestPlayTmuxWindowTitle (UI-D24, UI-D39, issue 34 item 5): inside
+// tmux (TERM=tmux-256color, whose terminfo entry has no title sequence
+// tcell reads) the window title still says that it is the player's move:
+// tmux's pane_title takes it.
+func TestPlayTmuxWindowTitle(t *testing.T) {
+	t.Parallel()
+	if err := exec.Command("infocmp", "tmux-256color").Run(); err != nil {
+		testenv.Missing(t, "no terminfo entry for tmux-256color")
+	}
+	srv := newTmux(t)
+	p := srv.startTerm("title", 80, 24, "tmux-256color", "play", "--home", filepath.Join(srv.dir, "home"),
+		"--variant", "go", "--size", "9", "--level", "1", "--color", "black")
+	p.waitText("your turn")
+	title := ""
+	deadline := time.Now().Add(testenv.Duration(15 * time.Second))
+	for time.Now().Before(deadline) {
+		out, err := srv.run("display-message", "-p", "-t", p.name+":", "#{pane_title}")
+		if err != nil {
+			t.Fatalf("display-message: %v: %s", err, out)
+		}
+		if title = strings.TrimSpace(out); strings.HasPrefix(title, "kakure · your move") {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("the pane's title is %q, want it to say kakure · your move", title)
 }
