@@ -148,12 +148,29 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 	}
 }
 
+// logRows returns how many screen rows the log takes wrapped at its
+// width. tview's TextView.GetWrappedLineCount would index the text at its
+// maximum width, none, and the next draw would keep that index: the log
+// unwrapped, its lines cut at the panel's edge (UI-D40).
+func (s *GameScreen) logRows() int {
+	_, _, w, _ := s.log.GetInnerRect()
+	rows := 0
+	for _, l := range s.model.Log {
+		if w <= 0 {
+			rows++
+			continue
+		}
+		rows += max(len(tview.WordWrap(tview.Escape(l), w)), 1)
+	}
+	return rows
+}
+
 // scrollLog scrolls the log back (pages > 0) or forward by pages of its
 // height; back at the end, the log follows the game again.
 func (s *GameScreen) scrollLog(pages int) {
 	_, _, _, h := s.log.GetInnerRect()
 	page := max(h-1, 1)
-	total := s.log.GetWrappedLineCount()
+	total := s.logRows()
 	top := max(total-h, 0)
 	if s.logTop >= 0 {
 		top = s.logTop
@@ -176,10 +193,8 @@ func (s *GameScreen) placeLog() {
 		s.logHeader.SetText("── log " + strings.Repeat("─", 60))
 		return
 	}
-	// Only counted once the player scrolled: counting wrapped lines
-	// before the first draw would fix the wrapping at width 0.
 	_, _, _, h := s.log.GetInnerRect()
-	back := s.log.GetWrappedLineCount() - h - s.logTop
+	back := s.logRows() - h - s.logTop
 	s.log.ScrollTo(s.logTop, 0)
 	s.logHeader.SetText(fmt.Sprintf("── log: %d lines back · PgDn forward ", max(back, 0)) + strings.Repeat("─", 60))
 }
