@@ -545,7 +545,7 @@ func (s *GameScreen) render() {
 			info = append(info, fmt.Sprintf("Replay %d/%d (%s%s): %s", move, len(at)-1, which, try, f.Caption))
 		}
 		if _, sc, ok := s.finalCount(); ok {
-			info = append(info, countLines(sc)...)
+			info = append(info, countLines(sc, v.Options.Variant)...)
 		}
 	} else {
 		s.board.SetModel(s.variant.board(m))

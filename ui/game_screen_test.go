@@ -426,7 +426,7 @@ func TestGO5FinalViewShowsTheCount(t *testing.T) {
 		t.Fatal("the recorded game ended by the count, but no count is found")
 	}
 	text := strings.Join(strings.Fields(drawScreen(t, s, 100, 30)), " ")
-	for _, want := range countLines(sc) {
+	for _, want := range countLines(sc, s.Model().View.Options.Variant) {
 		if !strings.Contains(text, strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("the final view lacks %q:\n%s", want, text)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/protocol"
 )
 
 // TestUID38PassAsksFirst (issue 34 item 3): in plain Go a pass in the
@@ -66,9 +67,41 @@ func TestUID38PassAsksFirst(t *testing.T) {
 		}
 	})
 	t.Run("plural", func(t *testing.T) {
-		lines := strings.Join(countLines(engine.Score{Black: 1, BlackStones: 1, White: 9.5, WhiteStones: 2, Komi: 7.5}), "\n")
+		lines := strings.Join(countLines(engine.Score{Black: 1, BlackStones: 1, White: 9.5, WhiteStones: 2, Komi: 7.5}, engine.VariantGo), "\n")
 		if !strings.Contains(lines, "Black 1: 1 stone, 0 territory") || !strings.Contains(lines, "White 9.5: 2 stones") {
 			t.Errorf("count lines:\n%s", lines)
 		}
 	})
+}
+
+// TestUID41HMGCountShowsUnusedHiddenMoves (issue 34 item 7): the count of
+// Hidden Move Go lists the points each player gets for the opponent's
+// unused hidden moves (HMG-7), so that the parts add up to the total: in
+// the recorded game White left two cards unused, worth 2 to Black. The
+// replay's end shows the agreed count too, as plain Go's does (GO-5).
+func TestUID41HMGCountShowsUnusedHiddenMoves(t *testing.T) {
+	s, g := newRecordScreen(t, "hmg", protocol.Inviter)
+	g.until(t, s, func() bool {
+		hv, ok := s.Model().View.Variant.(protocol.HMGView)
+		return ok && hv.Stage == protocol.HMGStageScoring
+	})
+	if text := drawScreen(t, s, 120, 40); !loosely(text, "for White's unused hidden moves") {
+		t.Errorf("the count under way does not list White's unused hidden moves:\n%s", text)
+	}
+	for g.next(s) {
+	}
+	_, sc, ok := s.finalCount()
+	if !ok {
+		t.Fatal("the recorded game did not end by the count")
+	}
+	lines := countLines(sc, engine.VariantHMG)
+	if !strings.Contains(lines[0], ", 2 for White's unused hidden moves") {
+		t.Errorf("Black's count does not list White's two unused hidden moves: %q", lines[0])
+	}
+	if strings.Contains(lines[1], "unused") {
+		t.Errorf("White's count lists unused hidden moves Black had none of: %q", lines[1])
+	}
+	if text := drawScreen(t, s, 120, 40); !loosely(text, lines[0]) {
+		t.Errorf("the replay's end does not show %q:\n%s", lines[0], text)
+	}
 }
