@@ -27,6 +27,17 @@ type GameConn interface {
 	Close()
 }
 
+// ResumedConn is a GameConn resumed from its saved record: its events
+// tell only what came after the Loaded first messages of the record, which
+// the game screen writes into its log itself (GameScreen.Prefill). Without
+// it the screen would write again the messages that arrived while it
+// opened: their events come too (UI-D42).
+type ResumedConn interface {
+	GameConn
+	// Loaded is how many messages the record held when it was loaded.
+	Loaded() int
+}
+
 // GameModel is the state of one game screen, kept out of the widgets: the
 // latest view of the game, the log of what happened, and what the player
 // prepared but has not sent (LocalState). Game events (Apply) and the
@@ -103,7 +114,7 @@ type LocalState struct {
 // NewGameModel returns the model of a game against opponent, with its
 // first view.
 func NewGameModel(v protocol.View, opponent string) *GameModel {
-	return &GameModel{View: v, Opponent: opponent, Last: engine.NoPoint}
+	return &GameModel{View: v, Opponent: opponent, Last: engine.NoPoint, Adjourned: v.Adjourned}
 }
 
 // Me returns the local player's colour (Empty before the coin toss).
@@ -417,6 +428,12 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventDeclined:
 		return eventNote{lines: []string{"The invitation was declined: " + e.Reason}}, true
 	case protocol.EventPhase:
+		if m.Adjourned && !m.View.Adjourned && m.View.Outcome == nil {
+			// The connection is back (the game's resumption is told as
+			// a phase event): say so, as its loss was said (UI-D42).
+			m.Adjourned = false
+			return eventNote{lines: []string{"The opponent is back: the game goes on."}}, true
+		}
 		switch e.Phase {
 		case protocol.PhaseToss:
 			if m.View.Options.Variant.Descriptor().Colors == engine.ColorsByPie {

@@ -225,19 +225,28 @@ func (s *GameScreen) Board() *Board { return s.board }
 func (s *GameScreen) SetSaveDir(dir string) { s.saveDir = dir }
 
 // Prefill writes what happened before into the log: for a resumed game,
-// whose earlier events were not delivered, the transcript is replayed.
+// whose earlier events were not delivered, the transcript is replayed, up
+// to what the record held when it was loaded (ResumedConn): the events of
+// the messages after that come from the game.
 func (s *GameScreen) Prefill() {
 	t := s.conn.Transcript()
+	if r, ok := s.conn.(ResumedConn); ok {
+		t.Messages = t.Messages[:min(max(r.Loaded(), 0), len(t.Messages))]
+	}
 	m := protocol.NewMachine(t.Game)
 	vs := s.variant // it keeps its count of the events (gomoku, Phantom Go)
-	model := NewGameModel(s.model.View, s.model.Opponent)
+	// The replay is of messages taken while connected: the connection's
+	// state now is no part of it.
+	view := s.model.View
+	view.Adjourned = false
+	model := NewGameModel(view, s.model.Opponent)
 	for i := range t.Messages {
 		events, err := m.Apply(&t.Messages[i])
 		if err != nil {
 			break
 		}
 		for _, e := range events {
-			model.Apply(vs, e, s.model.View)
+			model.Apply(vs, e, view)
 		}
 	}
 	s.model.Log = append(model.Log, s.model.Log...)

@@ -388,6 +388,13 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 			n.botPlay(g)
 		}
 	}
+	// How many messages the record holds as Resume loads it: the game's
+	// events tell what comes after, which the screen must not write
+	// twice (ui.ResumedConn, UI-D42).
+	loaded := -1
+	if tr, err := protocol.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json")); err == nil {
+		loaded = len(tr.Messages)
+	}
 	g, err := n.me.service.Resume(ctx, id)
 	if g == nil {
 		return nil, err
@@ -398,8 +405,21 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 	if b == nil || g.Peer() != b.node.ID() {
 		holdPeer(n.me.node, g)
 	}
-	return g, err
+	if loaded < 0 {
+		return g, err
+	}
+	return resumedGame{Game: g, loaded: loaded}, err
 }
+
+// resumedGame is a game resumed from its record (ui.ResumedConn): loaded
+// is how many messages the record held when it was loaded.
+type resumedGame struct {
+	*protocol.Game
+	loaded int
+}
+
+// Loaded implements ui.ResumedConn.
+func (g resumedGame) Loaded() int { return g.loaded }
 
 // botHas reports whether the bot has game id saved.
 func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
@@ -481,6 +501,7 @@ func (n *playNetwork) close() {
 }
 
 var _ ui.GameConn = (*protocol.Game)(nil)
+var _ ui.ResumedConn = resumedGame{}
 
 // boolRank orders false before true.
 func boolRank(b bool) int {
