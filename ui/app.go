@@ -59,8 +59,15 @@ type SavedGame struct {
 	// none; untrusted, shown through PeerLabel).
 	OpponentName string
 	Options      engine.Options
-	// Messages is how many messages the record holds.
+	// Messages is how many messages the record holds; Moves how many
+	// moves were played (MoveCount), which the lobby shows when known
+	// (-1: not counted).
 	Messages int
+	Moves    int
+	// Color is the local player's colour and Winner the winner's (Empty
+	// for a draw, a void game or none yet), so that a result says who
+	// won.
+	Color, Winner engine.Color
 	// Bot is true for a game against the built-in bot.
 	Bot bool
 	// Result is the result of a finished game (W+7.5, X+, Void), "" for
@@ -85,12 +92,24 @@ func (g SavedGame) Title() string {
 	return fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, who)
 }
 
-// Progress writes how far the game went (or its result) and when it was
-// last played.
+// Progress writes how far the game went (or its result, and whether the
+// player won it) and when it was last played (UI-D43).
 func (g SavedGame) Progress() string {
 	s := plural(g.Messages, "message", "messages")
+	if g.Moves >= 0 && (g.Moves > 0 || g.Messages == 0) {
+		s = plural(g.Moves, "move", "moves")
+	}
 	if g.Result != "" {
 		s = "result " + g.Result
+		switch {
+		case g.Color == engine.Empty:
+		case g.Winner == engine.Empty:
+			s += ", no winner"
+		case g.Winner == g.Color:
+			s += ", you won"
+		default:
+			s += ", you lost"
+		}
 	}
 	if !g.Updated.IsZero() {
 		s += " · " + g.Updated.Local().Format("Jan 2 15:04")
@@ -210,6 +229,7 @@ func (a *App) Run() error {
 	}
 	go a.watchNetwork()
 	go a.watchNetStatus()
+	a.lobby.Model().GamesLoading = true
 	a.refreshUnfinished()
 	if a.cfg.FirstGame != nil {
 		a.startFirstGame(*a.cfg.FirstGame)
@@ -352,10 +372,7 @@ func (a *App) startFirstGame(o engine.Options) {
 func (a *App) refreshUnfinished() {
 	go func() {
 		games, finished := a.cfg.Network.Unfinished(), a.cfg.Network.Finished()
-		a.update(func() {
-			a.lobby.Model().Unfinished, a.lobby.Model().Finished = games, finished
-			a.lobby.Render()
-		})
+		a.update(func() { a.lobby.GamesRead(games, finished) })
 	}()
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -197,4 +199,30 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 		n.namePoints(frames, final)
 	}
 	return frames, vs
+}
+
+// MoveCount counts the moves events tell, as the lobby lists a saved game
+// (UI-D43): stones and passes (a Hidden Move Go reveal too), F-Go's
+// turns, Phantom Go's legal tries, gomoku's turns; a take-back subtracts
+// the moves it took back.
+func MoveCount(events []protocol.Event) int {
+	n := 0
+	for _, e := range events {
+		switch e := e.(type) {
+		case protocol.EventMoved, protocol.EventBridgeMoved, protocol.EventFGoTurn, protocol.EventRevealed:
+			n++
+		case protocol.EventPhantomTry:
+			if e.Event != phantom.Illegal {
+				n++
+			}
+		case protocol.EventGomoku:
+			switch e.Event.Kind {
+			case gomoku.EventCommit, gomoku.EventPass, gomoku.EventNoLegalPoint:
+				n++ // each turn begins with one of them
+			}
+		case protocol.EventUndone:
+			n -= max(e.Moves, 1)
+		}
+	}
+	return max(n, 0)
 }

@@ -359,21 +359,25 @@ func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 		// The built-in bot keeps its games in home/bot (botPeer).
 		_, botErr := os.Stat(filepath.Join(home, "bot", "games", id.String()+".record.json"))
 		m := protocol.NewMachine(tr.Game)
+		var events []protocol.Event
 		for i := range tr.Messages {
-			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+			ev, err := m.Apply(&tr.Messages[i])
+			if err != nil {
 				break
 			}
+			events = append(events, ev...)
 		}
-		opp, oppName := tr.Peers[0], m.Names[0]
+		opp, oppName, me := tr.Peers[0], m.Names[0], protocol.Invitee
 		if opp == n.me.node.ID() {
-			opp, oppName = tr.Peers[1], m.Names[1]
+			opp, oppName, me = tr.Peers[1], m.Names[1], protocol.Inviter
 		}
 		var result string
+		var winner engine.Color
 		if m.Outcome != nil {
-			result = ui.ResultString(m.Outcome.Result, m.Options.Variant)
+			result, winner = ui.ResultString(m.Outcome.Result, m.Options.Variant), m.Outcome.Result.Winner
 		}
 		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), OpponentName: oppName, Options: m.Options, Messages: len(tr.Messages),
-			Bot: botErr == nil, Updated: updated, Result: result})
+			Moves: ui.MoveCount(events), Color: m.Colors[me], Winner: winner, Bot: botErr == nil, Updated: updated, Result: result})
 	}
 	return games
 }
