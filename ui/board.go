@@ -37,7 +37,7 @@ type Glyphs struct {
 
 // UnicodeGlyphs draw stones as ● (Black) and ○ (White).
 var UnicodeGlyphs = Glyphs{
-	Black: '●', White: '○', BlackUncertain: '◌', WhiteUncertain: '◌',
+	Black: '●', White: '○', BlackUncertain: '?', WhiteUncertain: '?',
 	Empty: '·', Star: '+', Unavailable: '×', Note: '*', Both: '&',
 	BlackTerritory: '▪', WhiteTerritory: '▫', Row: '─', Column: '│',
 }
@@ -45,7 +45,7 @@ var UnicodeGlyphs = Glyphs{
 // ASCIIGlyphs draw stones as X (Black) and O (White), for terminals that
 // cannot show the Unicode ones.
 var ASCIIGlyphs = Glyphs{
-	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
+	Black: 'X', White: 'O', BlackUncertain: '?', WhiteUncertain: '?',
 	Empty: '.', Star: '+', Unavailable: '#', Note: '*', Both: '&',
 	BlackTerritory: 'b', WhiteTerritory: 'w', Row: '-', Column: '|',
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -139,5 +140,94 @@ func TestGM8GomokuReplayAndOpenings(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the move list does not show %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestUID44PerhapsCapturedReadsApart (issue 34 item 10): under hamburg a
+// stone of the player's that a capture told by its count may have taken
+// is drawn '?', which no stone reads as, and the panel says how many of
+// them the counts of the captures say are gone. The recorded game (5×5,
+// hamburg, the player White) has such a moment: checked against the
+// referee's board, the number taken is exact.
+func TestUID44PerhapsCapturedReadsApart(t *testing.T) {
+	s, g := newRecordScreen(t, "phantom", protocol.Inviter)
+	truthAt := g.phantomTruth(t)
+	seen, partial := 0, 0
+	for g.next(s) {
+		pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+		if !ok || pv.Revealed || pv.Own.Size() == 0 {
+			continue
+		}
+		uncertain := pv.Own.UncertainStones()
+		if len(uncertain) == 0 {
+			continue
+		}
+		seen++
+		text := drawScreen(t, s, 100, 30)
+		bm := s.Board().Model()
+		for _, p := range uncertain {
+			if !bm.At(p).Has(MarkUncertain) {
+				t.Fatalf("%s, perhaps captured, is not marked", p.Vertex(5))
+			}
+		}
+		if strings.ContainsRune(text, '◌') {
+			t.Fatalf("a stone perhaps captured is drawn as a circle:\n%s", text)
+		}
+		// The referee's board after the same tries: how many of the
+		// uncertain points hold no stone of the player's.
+		gone := 0
+		truth := truthAt(len(pv.Own.Log()))
+		for _, p := range uncertain {
+			if truth.At(p) != s.Model().Me() {
+				gone++
+			}
+		}
+		if got := takenUncertain(pv.Own); got != gone {
+			t.Fatalf("after %d tries: %d of %d perhaps captured said taken, the referee's board has %d gone", len(pv.Own.Log()), got, len(uncertain), gone)
+		}
+		if gone > 0 && gone < len(uncertain) {
+			partial++
+			if !loosely(text, fmt.Sprintf("%d perhaps captured (%d of them taken)", len(uncertain), gone)) {
+				t.Fatalf("the panel does not say how many are taken:\n%s", text)
+			}
+		}
+	}
+	if seen == 0 || partial == 0 {
+		t.Fatalf("the recorded game has %d positions with stones perhaps captured, %d with some of them taken", seen, partial)
+	}
+}
+
+// phantomTruth returns the referee's board of the recorded Phantom Go game
+// after its first n tries, from the tries both players revealed at the end.
+func (g *recordGame) phantomTruth(t *testing.T) func(n int) engine.Board {
+	t.Helper()
+	m := protocol.NewMachine(g.tr.Game)
+	var o engine.Options
+	var colors [2]engine.Color
+	for i := range g.tr.Messages {
+		if _, err := m.Apply(&g.tr.Messages[i]); err != nil {
+			break
+		}
+		if m.Colors[0] != engine.Empty {
+			o, colors = m.Options, m.Colors
+			break
+		}
+	}
+	p := newPhantomPrivate(t, g.tr, o, colors, g.role)
+	return func(n int) engine.Board {
+		ref, next := p.ref, [2]int{}
+		for range n {
+			c := ref.ToMove()
+			r := 0
+			if colors[1] == c {
+				r = 1
+			}
+			var err error
+			if ref, _, err = ref.Try(c, p.tries[r][next[r]]); err != nil {
+				t.Fatal(err)
+			}
+			next[r]++
+		}
+		return ref.Board()
 	}
 }

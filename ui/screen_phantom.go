@@ -17,7 +17,7 @@ func init() {
 
 // phantomScreen is Phantom Go (UI-D19): the board shows the player's own
 // stones, the opponent stones it learnt, under hamburg its stones that may
-// have been captured (dim ◌), and its private notes (the m key); the log
+// have been captured (?, dim), and its private notes (the m key); the log
 // holds its announcements in the rule set's words. Tries go with Enter;
 // an illegal try is announced and the player tries again. Once play ends
 // both programs reveal their tries, the audit replays them, and the whole
@@ -67,6 +67,11 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		own := stones(len(v.Own.OwnStones()))
 		if n := len(v.Own.UncertainStones()); n > 0 {
 			own += fmt.Sprintf(", %d perhaps captured", n)
+			if taken := takenUncertain(v.Own); taken > 0 && taken < n {
+				// UI-D44: how many of them are gone, which the counts
+				// of the captures tell.
+				own += fmt.Sprintf(" (%d of them taken)", taken)
+			}
 		}
 		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
@@ -336,6 +341,24 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// takenUncertain returns how many of the player's stones perhaps captured
+// (PG-7) are gone: of the stones it placed, the captures announced took
+// their number, and those left are its certain stones and the rest of the
+// uncertain ones (UI-D44).
+func takenUncertain(v phantom.View) int {
+	placed, captured := 0, 0
+	for _, a := range v.Log() {
+		switch {
+		case a.Event == phantom.Moved && a.Mover == v.Me():
+			placed++
+		case a.Event == phantom.Moved:
+			captured += a.Captures
+		}
+	}
+	left := placed - captured - len(v.OwnStones())
+	return len(v.UncertainStones()) - left
 }
 
 // knownOpponent writes what the player knows of the opponent's stones:

@@ -253,14 +253,18 @@ func twoPlayersSetUp(t *testing.T, setUp func(dir string), invited func(screen s
 	return b, a
 }
 
-// play types a point (or "pass") and Enter. The tests' passes are all
-// in the opening or end play, which asks first (UI-D38): y confirms.
+// play types a point (or "pass") and Enter. A pass in the opening, or
+// one that ends play, asks first (UI-D38): y confirms it.
 func (p *pane) play(v string) {
 	p.t.Helper()
 	if v == "pass" {
 		p.keys("p", "Enter")
-		p.waitText("y passes · n or Esc keeps playing")
-		p.keys("y")
+		// The Enter clears the typed "p" and, when the pass asks, opens
+		// the question in the same draw.
+		s := p.waitFor("the pass sent or asked", 15*time.Second, func(s string) bool { return !loosely(s, "p Enter: pass") })
+		if loosely(s, "y passes · n or Esc keeps playing") {
+			p.keys("y")
+		}
 		return
 	}
 	p.keys("="+strings.ToLower(v), "Enter")
