@@ -215,6 +215,17 @@ func (a *App) Lobby() *Lobby { return a.lobby }
 // Game returns the screen of the open game, or nil.
 func (a *App) Game() *GameScreen { return a.game }
 
+// Refresh draws the lobby and the game screen again, from their models:
+// after a change they read from outside (the petname book, UI-D45).
+func (a *App) Refresh() {
+	a.update(func() {
+		a.lobby.Render()
+		if a.game != nil {
+			a.game.render()
+		}
+	})
+}
+
 // QueueUpdateDraw runs f on the application's goroutine and draws.
 func (a *App) QueueUpdateDraw(f func()) { a.tv.QueueUpdateDraw(f) }
 

@@ -574,7 +574,9 @@ func (s *GameScreen) render() {
 	s.placeLog()
 	var chat []string
 	for _, l := range v.Chat {
-		who := m.RoleName(l.From)
+		// The opponent by name (and short peer ID, so that no name can
+		// pass for "you" or another peer: UI-D30), not by colour.
+		who := m.OpponentLabel()
 		if l.From == v.Role {
 			who = "you"
 		}

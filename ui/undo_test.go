@@ -81,3 +81,22 @@ func TestUNDOD3UndoWordsNameThePoints(t *testing.T) {
 		t.Errorf("a long message is cut at 80 columns:\n%s", text)
 	}
 }
+
+// TestUID45ChatNamesThePlayer (issue 34 item 12): the chat shows the
+// opponent's name beside its short peer ID, not its colour; the player's
+// own lines are "you".
+func TestUID45ChatNamesThePlayer(t *testing.T) {
+	v := goView(t, 9)
+	v.Names[v.Role.Other()] = "Alice"
+	v.Chat = []protocol.ChatLine{{From: v.Role.Other(), Text: "good luck"}, {From: v.Role, Text: "you too"}}
+	g := &fakeGame{view: v}
+	s := g.screen(t)
+	text := drawScreen(t, s, 100, 30)
+	want := "Alice (" + ShortPeer(g.Peer().String()) + "): good luck"
+	if !loosely(text, want) || !loosely(text, "you: you too") {
+		t.Errorf("the chat does not show %q and the player's own line:\n%s", want, text)
+	}
+	if loosely(text, "White: good luck") {
+		t.Errorf("the chat names the opponent by colour:\n%s", text)
+	}
+}

@@ -155,6 +155,10 @@ func runPlay(env *environment, args []string) error {
 	}
 	ui.SetPetnames(book)
 	app := ui.NewApp(appCfg)
+	go watchPetnames(ctx, me.node.Home(), petnamesPoll, func(b ui.Petnames) {
+		ui.SetPetnames(b)
+		app.Refresh()
+	})
 	err = app.Run()
 	restoreStderr()
 	if *lobby {
