@@ -785,9 +785,10 @@ func TestPlayTmuxUndo(t *testing.T) {
 
 // TestPlayTmuxUndoAgainstTheBot (UNDO-D3, UNDO-D4, issue 34 item 1): at
 // 80×24 against the bot, ^K after the bot answered takes back the
-// player's move and the answer; E3, ^K in one burst takes back E3 (or,
-// when the bot's answer was out first, says so, and ^K again takes back
-// both). Each time the board is empty and it is the player's turn.
+// player's move and the answer; C3, ^K in one burst takes back C3, or C3
+// and the answer when the answer came first (when it lapsed under the
+// answer, the log says so and ^K again takes back both). Each time the
+// board is empty and it is the player's turn.
 func TestPlayTmuxUndoAgainstTheBot(t *testing.T) {
 	t.Parallel()
 	srv := newTmux(t)
@@ -803,17 +804,46 @@ func TestPlayTmuxUndoAgainstTheBot(t *testing.T) {
 	p.waitText("are taken back: Black to play.")
 	p.waitFor("the empty board", 15*time.Second, func(s string) bool { return empty(s) && loosely(s, "Move 1 · your turn") })
 
-	p.keys("=e3", "Enter", "C-k")
+	// The burst: C3, then ^K at once. The bot accepts the request of C3
+	// before answering; or its answer came first, and the request (made
+	// after it, the keys being handled in order) takes back both; or the
+	// request lapsed under the answer, and ^K again takes back both.
+	p.keys("=c3", "Enter", "C-k")
+	done := func(s string) bool {
+		return loosely(panelOf(s), "Move 1 (Black C3) is taken back") || regexp.MustCompile(`\(Black C3, White [A-J]\d\) are taken back`).MatchString(strings.Join(strings.Fields(panelOf(s)), " "))
+	}
 	s := p.waitFor("the answer to ^K", 30*time.Second, func(s string) bool {
-		return loosely(s, "Move 1 (Black E3) is taken back") || loosely(s, "^K asks to take back your move and the answer")
+		return done(s) || loosely(panelOf(s), "^K asks to take back your move and the answer")
 	})
-	if !loosely(s, "Move 1 (Black E3) is taken back") {
-		t.Logf("the bot answered before the request came:\n%s", s)
+	if !done(s) {
+		t.Logf("the request lapsed under the bot's answer:\n%s", s)
 		p.waitText("Move 3 · your turn")
 		p.keys("C-k")
-		p.waitText("are taken back: Black to play.")
+		p.waitFor("both taken back", 30*time.Second, done)
 	}
 	p.waitFor("the empty board", 15*time.Second, func(s string) bool { return empty(s) && loosely(s, "Move 1 · your turn") })
+}
+
+// panelOf returns the part of a game screen right of the board: each line
+// from the column where the log's header starts, so that the panel's
+// wrapped lines read on without the board's rows between them.
+func panelOf(screen string) string {
+	lines := strings.Split(screen, "\n")
+	x := -1
+	for _, l := range lines {
+		if i := strings.Index(l, "── log"); i >= 0 {
+			x = len([]rune(l[:i]))
+			break
+		}
+	}
+	if x < 0 {
+		return screen
+	}
+	for i, l := range lines {
+		r := []rune(l)
+		lines[i] = string(r[min(x, len(r)):])
+	}
+	return strings.Join(lines, "\n")
 }
 
 // boardArea returns the lines of a screen's board: from the first line of
