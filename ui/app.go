@@ -100,15 +100,16 @@ func (g SavedGame) Progress() string {
 		s = plural(g.Moves, "move", "moves")
 	}
 	if g.Result != "" {
-		s = "result " + g.Result
+		// "W+R, you lost" fits the list beside the date at 80 columns.
 		switch {
 		case g.Color == engine.Empty:
+			s = "result " + g.Result
 		case g.Winner == engine.Empty:
-			s += ", no winner"
+			s = g.Result + ", no winner"
 		case g.Winner == g.Color:
-			s += ", you won"
+			s = g.Result + ", you won"
 		default:
-			s += ", you lost"
+			s = g.Result + ", you lost"
 		}
 	}
 	if !g.Updated.IsZero() {

@@ -32,7 +32,7 @@ func TestUID43LobbyAt80x24(t *testing.T) {
 	if strings.Contains(text, readingGames) || strings.Contains(text, noSavedGame) {
 		t.Errorf("the status still says the games are missing:\n%s", text)
 	}
-	if !loosely(text, "result B+T, you lost") {
+	if !loosely(text, "B+T, you lost") {
 		t.Errorf("the finished game does not say who won:\n%s", text)
 	}
 	var opened []protocol.GameID
@@ -47,7 +47,7 @@ func TestUID43LobbyAt80x24(t *testing.T) {
 	}
 	won := finished
 	won.Color = engine.Black
-	if p := won.Progress(); !strings.HasPrefix(p, "result B+T, you won") {
+	if p := won.Progress(); !strings.HasPrefix(p, "B+T, you won") {
 		t.Errorf("a won game: %q", p)
 	}
 }

@@ -387,7 +387,7 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.waitText("kakure — lobby")
 	// The finished game is listed with its result and opens into its
 	// replay (issue 20: finished games in the lobby).
-	p.waitText("result " + bot[:1] + "+R, you lost")
+	p.waitText(bot[:1] + "+R, you lost")
 	// At 80×24 the form's buttons are on the screen (UI-D43).
 	p.waitText("Play the bot")
 	p.keys("C-g", "Enter")
