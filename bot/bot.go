@@ -24,17 +24,32 @@ type Player interface {
 }
 
 // Run plays g with p until the game is over or ctx ends. It returns the
-// game's outcome.
+// game's outcome. It lets the opponent take back moves (UNDO-D4): an
+// undo request is accepted at once, before the bot's turn is looked at,
+// and one that came while p was choosing is answered instead of sending
+// the move chosen (the request would lapse under it).
 func Run(ctx context.Context, g *protocol.Game, p Player) (*protocol.Outcome, error) {
 	act := func() error {
 		for i := 0; i < 1000; i++ {
 			v := g.View()
-			if !v.MyTurn || v.Outcome != nil {
+			if v.Outcome != nil {
+				return nil
+			}
+			if undoAsked(v) {
+				if err := acceptUndo(g); err != nil {
+					return err
+				}
+				continue
+			}
+			if !v.MyTurn {
 				return nil
 			}
 			a := p.Choose(v)
 			if a == nil {
 				return nil
+			}
+			if undoAsked(g.View()) {
+				continue // answered at the top; the view has changed
 			}
 			if err := g.Do(a); err != nil {
 				if errors.Is(err, engine.ErrGameOver) {
@@ -69,6 +84,23 @@ func Run(ctx context.Context, g *protocol.Game, p Player) (*protocol.Outcome, er
 			return g.Outcome(), ctx.Err()
 		}
 	}
+}
+
+// undoAsked reports whether the opponent's undo request waits for the
+// local player's answer.
+func undoAsked(v protocol.View) bool { return v.UndoMove != 0 && v.UndoBy != v.Role }
+
+// acceptUndo accepts the opponent's undo request (UNDO-D4). A request
+// gone meanwhile (it lapsed, or the game ended) is no error.
+func acceptUndo(g *protocol.Game) error {
+	err := g.Do(protocol.AnswerUndo{Accept: true})
+	if err != nil && !errors.Is(err, protocol.ErrNotNow) && !errors.Is(err, engine.ErrGameOver) {
+		return fmt.Errorf("bot: accepting an undo request: %w", err)
+	}
+	if err != nil && !undoAsked(g.View()) {
+		return nil
+	}
+	return err
 }
 
 // Random is a player that picks uniformly among legal moves that do not

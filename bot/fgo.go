@@ -85,6 +85,29 @@ func (b *FGoBot) ChooseFGo(g fgo.Game, c engine.Color) engine.Point {
 // below resignWinRate. (A pass among the matrix game's candidates, with
 // the few playouts each pair gets, was drawn far too often.)
 func (b *FGoBot) ChooseFGoOrResign(g fgo.Game, c engine.Color) (move engine.Point, resign bool) {
+	// BOT-FG-D7: after the opponent's pass, the bot passes when it wins
+	// the board as it stands, as the Go bot does (BOT-D5), and when the
+	// choice it draws would only fill its own territory: then its moves
+	// change nothing, and a pass ends play if the opponent passes again.
+	var area *engine.Score
+	if black, white := g.LastChoices(); (c == engine.Black && white == engine.Pass) || (c == engine.White && black == engine.Pass) {
+		board := g.Board()
+		dead := deadStones(b.rng, board, c, deadPlayouts(board.Size()))
+		sc := g.Score(engine.MarkingOf(board, dead))
+		if sc.Result().Winner == c {
+			return engine.Pass, false
+		}
+		area = &sc
+	}
+	move, resign = b.chooseFGo(g, c)
+	if board := g.Board(); !resign && area != nil && move != engine.Pass && board.At(move) == engine.Empty && area.Owner[move] == c {
+		return engine.Pass, false
+	}
+	return move, resign
+}
+
+// chooseFGo is ChooseFGoOrResign before BOT-FG-D7.
+func (b *FGoBot) chooseFGo(g fgo.Game, c engine.Color) (move engine.Point, resign bool) {
 	a := b.analyze(g)
 	cands, mix := a.black, a.mixBlack
 	if c == engine.White {

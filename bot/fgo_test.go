@@ -141,3 +141,63 @@ func TestFGoBotBeatsRandom(t *testing.T) {
 		t.Errorf("the bot won %d of %d games against the random player", wins, games)
 	}
 }
+
+// TestBOTFGD7PassesWhenItsMovesChangeNothing (issue 34 item 4): White
+// passed last turn. Black, which loses the board as it stands by 0.5
+// and whose only choices lie in its own territory (White's two eyes are
+// suicide for it), passes instead of filling its territory turn after
+// turn (with resignation off: a lost game may also be resigned). After
+// Black's pass, White, which wins as it stands, passes too.
+func TestBOTFGD7PassesWhenItsMovesChangeNothing(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantFGo, Size: 5, Komi: 5.5, KomiSet: true}
+	g, err := fgo.NewGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := func(s string) engine.Point {
+		p, err := engine.ParseVertex(5, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	turn := func(black, white string) {
+		t.Helper()
+		if g, _, err = g.Turn(v(black), v(white)); err != nil {
+			t.Fatalf("%s %s: %v", black, white, err)
+		}
+	}
+	for _, row := range []string{"1", "2", "3", "4", "5"} {
+		turn("C"+row, "D"+row)
+	}
+	turn("pass", "E1")
+	turn("pass", "E3")
+	turn("A1", "E5")
+	turn("B1", "pass")
+	if sc := g.Score(engine.Marking{}); sc.Result().Winner != engine.White || sc.White-sc.Black != 0.5 {
+		t.Fatalf("the position: %v, want White to win by 0.5 as it stands", sc.Result())
+	}
+	for seed := range uint64(10) {
+		b := NewFGoBot(Level{Playouts: 200, NoResign: true}, seed)
+		if p, _ := b.ChooseFGoOrResign(g, engine.Black); p != engine.Pass {
+			t.Errorf("seed %d: Black chose %s after White's pass, with only its own territory to fill", seed, p.Vertex(5))
+		}
+	}
+	// Another board: White's wall on column C, Black's on B; Black
+	// passed while White filled E5.
+	if g, err = fgo.NewGame(o); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{"1", "2", "3", "4", "5"} {
+		turn("B"+row, "C"+row)
+	}
+	turn("pass", "E5")
+	for seed := range uint64(10) {
+		// Even when the level does not pass early (BOT-D6), as the Go
+		// bot after the opponent's pass (BOT-D5).
+		b := NewFGoBot(Level{Playouts: 200, NoEarlyPass: true}, seed)
+		if p, _ := b.ChooseFGoOrResign(g, engine.White); p != engine.Pass {
+			t.Errorf("seed %d: White, ahead, chose %s after Black's pass", seed, p.Vertex(5))
+		}
+	}
+}

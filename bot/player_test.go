@@ -127,3 +127,84 @@ func TestBotsPhantomView(t *testing.T) {
 		t.Errorf("action %#v while it is not the player's try", a)
 	}
 }
+
+// TestUNDOD4BotLetsTakeBacks: a person plays plain Go against the bot
+// (bot.Run) over the protocol. Once the bot answered, the person's undo
+// request takes back the move and the answer (UNDO-D3), which the bot
+// accepts; a request sent in the same breath as the move is accepted as
+// well, before or instead of the bot's answer (or, when it lapsed under
+// the answer already sent, asked again for both). Each time the board is
+// empty again and it is the person's turn.
+func TestUNDOD4BotLetsTakeBacks(t *testing.T) {
+	ha, sa := newService(t)
+	hb, sb := newService(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := ha.Connect(ctx, peer.AddrInfo{ID: hb.ID(), Addrs: hb.Addrs()}); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		select {
+		case g := <-sb.Accepted():
+			if _, err := bot.Run(ctx, g, bot.New(bot.Level{Playouts: 30}, 1)); err != nil && ctx.Err() == nil {
+				t.Errorf("bot: %v", err)
+			}
+		case <-ctx.Done():
+		}
+	}()
+	g, err := sa.Invite(ctx, hb.ID(), engine.Options{Variant: engine.VariantGo, Size: 7, InviterColor: engine.Black})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := func(what string, cond func(protocol.View) bool) protocol.View {
+		t.Helper()
+		for {
+			v := g.View()
+			if cond(v) {
+				return v
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("no %s: view %+v", what, v)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	stones := func(v protocol.View) int {
+		b := v.Variant.(protocol.GoView).Game.Board()
+		return b.Count(engine.Black) + b.Count(engine.White)
+	}
+	myTurn := func(v protocol.View) bool {
+		_, ok := v.Variant.(protocol.GoView)
+		return ok && v.MyTurn && v.UndoMove == 0
+	}
+	wait("the game", myTurn)
+	c3, _ := engine.ParseVertex(7, "C3")
+	if err := g.Do(protocol.Play{Point: c3}); err != nil {
+		t.Fatal(err)
+	}
+	wait("the bot's answer", func(v protocol.View) bool { return myTurn(v) && stones(v) == 2 })
+	if err := g.Do(protocol.RequestUndo{}); err != nil {
+		t.Fatalf("asking to take back C3 and the answer: %v", err)
+	}
+	wait("both moves taken back", func(v protocol.View) bool { return myTurn(v) && stones(v) == 0 })
+
+	// The move and the request in one breath.
+	if err := g.Do(protocol.Play{Point: c3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Do(protocol.RequestUndo{}); err != nil {
+		t.Fatalf("asking at once to take back C3: %v", err)
+	}
+	v := wait("the answer to the request", func(v protocol.View) bool { return myTurn(v) && v.UndoMove == 0 })
+	if stones(v) != 0 {
+		t.Logf("the request lapsed under the bot's answer (%d stones): asking for both", stones(v))
+		if err := g.Do(protocol.RequestUndo{}); err != nil {
+			t.Fatalf("asking again: %v", err)
+		}
+		v = wait("both moves taken back", func(v protocol.View) bool { return myTurn(v) && stones(v) == 0 })
+	}
+	if stones(v) != 0 || !v.MyTurn {
+		t.Errorf("after the take-back: %d stones, my turn %v", stones(v), v.MyTurn)
+	}
+}

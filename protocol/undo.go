@@ -15,13 +15,22 @@ const (
 )
 
 // UndoBody names the move an undo request, acceptance or refusal is
-// about: its number, counting from 1 (passes count).
+// about: its number, counting from 1 (passes count), and how many moves
+// from it on are taken back: absent (0) for that move alone (UNDO-D1), 2
+// for the requester's move and the opponent's answer to it (UNDO-D3).
+// No other count is valid, so that one request has one encoding.
 type UndoBody struct {
-	Move int `json:"move"`
+	Move  int `json:"move"`
+	Moves int `json:"moves,omitempty"`
 }
 
+// count returns how many moves the body takes back.
+func (b UndoBody) count() int { return max(b.Moves, 1) }
+
 // RequestUndo asks the opponent to let the local player take back its
-// last move (plain Go and Bridge Go).
+// last move (plain Go and Bridge Go): before the opponent moved, that
+// move alone (UNDO-D1); once the opponent answered it, that move and the
+// answer (UNDO-D3), as a game against a bot needs.
 type RequestUndo struct{}
 
 // AnswerUndo answers the opponent's undo request: Accept takes the move
@@ -31,17 +40,21 @@ type AnswerUndo struct{ Accept bool }
 func (RequestUndo) action() {}
 func (AnswerUndo) action()  {}
 
-// EventUndoRequested: By asks to take back its move number Move.
+// EventUndoRequested: By asks to take back its move number Move and, when
+// Moves is 2, the opponent's answer to it, move Move+1 (UNDO-D3).
 type EventUndoRequested struct {
-	By   Role
-	Move int
+	By    Role
+	Move  int
+	Moves int
 }
 
 // EventUndone: move number Move, By's, was taken back with the
-// opponent's signed acceptance.
+// opponent's signed acceptance, and with it the opponent's move Move+1
+// when Moves is 2 (UNDO-D3).
 type EventUndone struct {
-	By   Role
-	Move int
+	By    Role
+	Move  int
+	Moves int
 }
 
 // EventUndoDeclined: the opponent of By refused its request, or moved
@@ -58,6 +71,8 @@ type undoer interface {
 	// played the last one; ok is false when no move may be taken back
 	// now (no move yet, the count under way, the game over).
 	lastMove() (n int, by Role, ok bool)
+	// moverOf returns the role that played move number i (1 ≤ i ≤ n).
+	moverOf(i int) Role
 	// undo takes back the last move.
 	undo()
 }
@@ -66,10 +81,12 @@ type undoer interface {
 // information, where taking a move back would reveal it.
 var ErrNoUndo = fmt.Errorf("protocol: no undo in this variant: taking a move back would reveal what is hidden: %w", ErrNotNow)
 
-// pendingUndo is an undo request waiting for its answer.
+// pendingUndo is an undo request waiting for its answer: by asks to
+// take back moves from move on (1 or 2 of them).
 type pendingUndo struct {
-	by   Role
-	move int
+	by    Role
+	move  int
+	moves int
 }
 
 // isUndoKind reports the kinds of the undo request.
@@ -77,15 +94,18 @@ func isUndoKind(k Kind) bool {
 	return k == KindUndoRequest || k == KindUndoAccept || k == KindUndoDecline
 }
 
-// applyUndo judges an undo request or answer (UNDO-D1). A request of a
-// move that is not the sender's last, sent before it saw the other's
-// newer move (its ack is below the other's last message), crossed that
-// move and is kept without effect; so is an answer to a request a move
-// already cancelled.
+// applyUndo judges an undo request or answer (UNDO-D1, UNDO-D3). A
+// request of a move that is not the sender's last, sent before it saw the
+// other's newer move (its ack is below the other's last message), crossed
+// that move and is kept without effect; so is an answer to a request a
+// move already cancelled.
 func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 	var b UndoBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+	}
+	if b.Moves != 0 && b.Moves != 2 {
+		return nil, violation(msg.From, msg.Seq, "T-10", "%s of %d moves: only 2, or none for one", msg.Kind, b.Moves)
 	}
 	u, ok := m.variant.(undoer)
 	if m.Phase != PhasePlay || !ok || m.resigned != nil {
@@ -94,26 +114,50 @@ func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 	crossed := msg.Ack < m.lastSeq(msg.From.Other())
 	switch msg.Kind {
 	case KindUndoRequest:
-		n, by, can := u.lastMove()
-		if m.undo != nil || !can || by != msg.From || b.Move != n {
+		n, _, can := u.lastMove()
+		if m.undo != nil || !can || !undoable(u, n, msg.From, b) {
 			if crossed {
 				return nil, nil
 			}
-			return nil, violation(msg.From, msg.Seq, "T-3", "undo request of move %d, which is not its last move (%d moves played)", b.Move, n)
+			return nil, violation(msg.From, msg.Seq, "T-3", "undo request of %s, which is not its last move (nor that and the answer to it; %d moves played)",
+				movesNamed(b), n)
 		}
-		m.undo = &pendingUndo{by: msg.From, move: n}
-		return []Event{EventUndoRequested{By: msg.From, Move: n}}, nil
+		m.undo = &pendingUndo{by: msg.From, move: b.Move, moves: b.count()}
+		return []Event{EventUndoRequested{By: msg.From, Move: b.Move, Moves: b.count()}}, nil
 	}
-	if m.undo == nil || m.undo.by != msg.From.Other() || m.undo.move != b.Move {
-		return nil, violation(msg.From, msg.Seq, "T-3", "%s of move %d, which no request of the other asks", msg.Kind, b.Move)
+	if m.undo == nil || m.undo.by != msg.From.Other() || m.undo.move != b.Move || m.undo.moves != b.count() {
+		return nil, violation(msg.From, msg.Seq, "T-3", "%s of %s, which no request of the other asks", msg.Kind, movesNamed(b))
 	}
 	p := m.undo
 	m.undo = nil
 	if msg.Kind == KindUndoDecline {
 		return []Event{EventUndoDeclined{By: p.by}}, nil
 	}
-	u.undo()
-	return []Event{EventUndone{By: p.by, Move: p.move}}, nil
+	for range p.moves {
+		u.undo()
+	}
+	return []Event{EventUndone{By: p.by, Move: p.move, Moves: p.moves}}, nil
+}
+
+// undoable reports whether player by may ask to take back what b names
+// when n moves were played: its last move n (UNDO-D1), or its move n-1
+// and the other's answer n (UNDO-D3).
+func undoable(u undoer, n int, by Role, b UndoBody) bool {
+	switch b.count() {
+	case 1:
+		return n >= 1 && b.Move == n && u.moverOf(n) == by
+	case 2:
+		return n >= 2 && b.Move == n-1 && u.moverOf(n-1) == by && u.moverOf(n) == by.Other()
+	}
+	return false
+}
+
+// movesNamed writes the moves b names: "move 7", "moves 7 and 8".
+func movesNamed(b UndoBody) string {
+	if b.count() == 2 {
+		return fmt.Sprintf("moves %d and %d", b.Move, b.Move+1)
+	}
+	return fmt.Sprintf("move %d", b.Move)
 }
 
 // lastSeq returns the sequence number of role r's last message the
@@ -141,19 +185,30 @@ func (g *Game) undoMessage(a Action) (Kind, any, error) {
 	}
 	switch a := a.(type) {
 	case RequestUndo:
-		n, by, can := u.lastMove()
-		if g.m.undo != nil || !can || by != g.role {
-			return "", nil, fmt.Errorf("protocol: only the player who moved last may ask to take it back, before the opponent moves: %w", ErrNotNow)
+		n, _, can := u.lastMove()
+		switch {
+		case g.m.undo != nil:
+			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)
+		case !can || n == 0:
+			return "", nil, fmt.Errorf("protocol: no move to take back now: %w", ErrNotNow)
+		case undoable(u, n, g.role, UndoBody{Move: n}):
+			return KindUndoRequest, UndoBody{Move: n}, nil
+		case undoable(u, n, g.role, UndoBody{Move: n - 1, Moves: 2}):
+			return KindUndoRequest, UndoBody{Move: n - 1, Moves: 2}, nil
 		}
-		return KindUndoRequest, UndoBody{Move: n}, nil
+		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
 	case AnswerUndo:
 		if g.m.undo == nil || g.m.undo.by == g.role {
 			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
 		}
-		if a.Accept {
-			return KindUndoAccept, UndoBody{Move: g.m.undo.move}, nil
+		b := UndoBody{Move: g.m.undo.move}
+		if g.m.undo.moves == 2 {
+			b.Moves = 2
 		}
-		return KindUndoDecline, UndoBody{Move: g.m.undo.move}, nil
+		if a.Accept {
+			return KindUndoAccept, b, nil
+		}
+		return KindUndoDecline, b, nil
 	}
 	return "", nil, fmt.Errorf("protocol: %T: %w", a, ErrNotNow)
 }

@@ -78,3 +78,135 @@ func mustVertex(t *testing.T, size int, v string) engine.Point {
 	}
 	return p
 }
+
+// TestUNDOD3TakesBackTheMoveAndItsAnswer (UNDO-D3): after White answered
+// Black's E5 with F6, Black asks to take back both (move 3 and the
+// answer, {"move":3,"moves":2}); White's acceptance takes both back in
+// either program, Black to move again. A request of two moves whose first
+// is not the sender's, one sent before the answer came (crossed, without
+// effect), and one of another count are judged as UNDO-D1 judges
+// requests; the body of one move reads as before (older records).
+func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
+	o, err := engine.Options{Variant: engine.VariantGo, Size: 7}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := func(from Role, seq uint64, ack int64, kind Kind, body any) Message {
+		raw, err := encodeBody(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Message{Game: GameID{1}, From: from, Seq: seq, Ack: ack, Kind: kind, Body: raw}
+	}
+	start := []Message{
+		msg(Inviter, 0, -1, KindMove, MoveBody{Point: "C3"}),
+		msg(Invitee, 0, 0, KindMove, MoveBody{Point: "D4"}),
+		msg(Inviter, 1, 0, KindMove, MoveBody{Point: "E5"}),
+		msg(Invitee, 1, 1, KindMove, MoveBody{Point: "F6"}),
+	}
+	run := func(more ...Message) (*Machine, []Event, error) {
+		m := NewMachine(GameID{1})
+		m.Options, m.Colors = o, [2]engine.Color{engine.Black, engine.White}
+		v, err := newVariantRules[o.Variant](m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.variant, m.Phase = v, PhasePlay
+		var events []Event
+		for _, x := range append(append([]Message{}, start...), more...) {
+			ev, err := m.Apply(&x)
+			if err != nil {
+				return m, events, err
+			}
+			events = append(events, ev...)
+		}
+		return m, events, nil
+	}
+	request := msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 3, Moves: 2})
+	if raw := string(request.Body); raw != `{"move":3,"moves":2}` {
+		t.Errorf("two-move body %s", raw)
+	}
+	if raw := string(msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 3}).Body); raw != `{"move":3}` {
+		t.Errorf("one-move body %s, want the older form", raw)
+	}
+	m, events, err := run(request, msg(Invitee, 2, 2, KindUndoAccept, UndoBody{Move: 3, Moves: 2}))
+	if err != nil {
+		t.Fatalf("two-move undo: %v", err)
+	}
+	g := m.variant.(*goRules).game
+	b := g.Board()
+	if b.At(mustVertex(t, 7, "E5")) != engine.Empty || b.At(mustVertex(t, 7, "F6")) != engine.Empty ||
+		b.At(mustVertex(t, 7, "D4")) != engine.White || g.ToMove() != engine.Black || m.undo != nil {
+		t.Errorf("after the undo: E5 %v, F6 %v, D4 %v, %v to move, request %+v",
+			b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "D4")), g.ToMove(), m.undo)
+	}
+	want := []Event{EventUndoRequested{By: Inviter, Move: 3, Moves: 2}, EventUndone{By: Inviter, Move: 3, Moves: 2}}
+	if got := events[len(events)-2:]; got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("events %+v, want %+v", got, want)
+	}
+	// Black plays again: the game goes on from move 3.
+	if _, _, err := run(request, msg(Invitee, 2, 2, KindUndoAccept, UndoBody{Move: 3, Moves: 2}),
+		msg(Inviter, 3, 2, KindMove, MoveBody{Point: "E5"})); err != nil {
+		t.Errorf("Black's move after the undo: %v", err)
+	}
+	// A refusal leaves both moves; so does Black moving instead.
+	for name, more := range map[string][]Message{
+		"refused": {request, msg(Invitee, 2, 2, KindUndoDecline, UndoBody{Move: 3, Moves: 2})},
+		"lapsed":  {request, msg(Inviter, 3, 1, KindMove, MoveBody{Point: "G7"})},
+	} {
+		m, _, err := run(more...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b := m.variant.(*goRules).game.Board()
+		if b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || m.undo != nil {
+			t.Errorf("%s: E5 %v, F6 %v, request %+v", name, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), m.undo)
+		}
+	}
+	// An acceptance of one move answers no request of two.
+	if _, _, err := run(request, msg(Invitee, 2, 2, KindUndoAccept, UndoBody{Move: 3})); !isViolation(err, "T-3", Invitee) {
+		t.Errorf("one-move acceptance of a two-move request: %v, want T-3 by the invitee", err)
+	}
+	// White may not take back Black's E5 with its own F6.
+	if _, _, err := run(msg(Invitee, 2, 1, KindUndoRequest, UndoBody{Move: 3, Moves: 2})); !isViolation(err, "T-3", Invitee) {
+		t.Errorf("White asks to take back E5 and F6: %v, want T-3 by the invitee", err)
+	}
+	// Two moves from the wrong move.
+	if _, _, err := run(msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 2, Moves: 2})); !isViolation(err, "T-3", Inviter) {
+		t.Errorf("Black asks to take back moves 2 and 3: %v, want T-3 by the inviter", err)
+	}
+	// Counts other than two (or none) are malformed: one request, one body.
+	for _, n := range []int{1, 3, -1} {
+		if _, _, err := run(msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 3, Moves: n})); !isViolation(err, "T-10", Inviter) {
+			t.Errorf("a request of %d moves: %v, want T-10 by the inviter", n, err)
+		}
+	}
+	// The one-move request of E5, sent after F6 came, is still a violation
+	// (UNDO-D1, as older records judged it).
+	if _, _, err := run(msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 3})); !isViolation(err, "T-3", Inviter) {
+		t.Errorf("a one-move request of E5 after F6: %v, want T-3 by the inviter", err)
+	}
+	// White asks to take back F6 while Black asks to take back E5 and F6:
+	// the requests cross. Each program takes its own first and keeps the
+	// other's without effect (it crossed a request); no one is blamed,
+	// and Black's next move lapses what waits, so both games agree again.
+	mine := msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 3, Moves: 2})
+	theirs := msg(Invitee, 2, 1, KindUndoRequest, UndoBody{Move: 4})
+	next := msg(Inviter, 3, 1, KindMove, MoveBody{Point: "G7"})
+	for name, order := range map[string][]Message{"Black's": {mine, theirs, next}, "White's": {theirs, mine, next}} {
+		m, _, err := run(order...)
+		if err != nil {
+			t.Fatalf("%s order: %v", name, err)
+		}
+		b := m.variant.(*goRules).game.Board()
+		if m.undo != nil || b.At(mustVertex(t, 7, "F6")) != engine.White || b.At(mustVertex(t, 7, "G7")) != engine.Black {
+			t.Errorf("%s order: request %+v, F6 %v, G7 %v", name, m.undo, b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "G7")))
+		}
+	}
+}
+
+// isViolation reports whether err is a violation of rule by the accused.
+func isViolation(err error, rule string, accused Role) bool {
+	var v *Violation
+	return errors.As(err, &v) && v.Rule == rule && v.Accused == accused
+}

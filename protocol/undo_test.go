@@ -60,11 +60,12 @@ func boardOf(v protocol.View) engine.Board {
 	return engine.Board{}
 }
 
-// TestUNDOD1UndoInPlainGoAndBridgeGo (UNDO-D1): the player who moved last
-// asks to take the move back; a refusal leaves it, the opponent's signed
-// acceptance takes it back in both programs (the board, the player to
-// move); only the last mover may ask, and only before the opponent
-// moved; both records verify.
+// TestUNDOD1UndoInPlainGoAndBridgeGo (UNDO-D1, UNDO-D3): the player who
+// moved last asks to take the move back; a refusal leaves it, the
+// opponent's signed acceptance takes it back in both programs (the board,
+// the player to move); the opponent may not ask to take back the other's
+// move; once the opponent answered, the request takes back the move and
+// the answer; both records verify.
 func TestUNDOD1UndoInPlainGoAndBridgeGo(t *testing.T) {
 	for _, variant := range []engine.Variant{engine.VariantGo, engine.VariantBridge} {
 		t.Run(string(variant), func(t *testing.T) {
@@ -95,8 +96,22 @@ func TestUNDOD1UndoInPlainGoAndBridgeGo(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitView(t, black, "White's move", func(v protocol.View) bool { return v.MyTurn })
-			if err := black.Do(protocol.RequestUndo{}); err == nil {
-				t.Error("Black asks to take back C3 after White moved: no error")
+			// Once White answered, Black's request takes back C3 and the
+			// answer (UNDO-D3); White refuses it.
+			if err := black.Do(protocol.RequestUndo{}); err != nil {
+				t.Fatalf("Black asks to take back C3 and D4: %v", err)
+			}
+			waitView(t, white, "Black's request of two moves", func(v protocol.View) bool {
+				return v.UndoMove == 1 && v.UndoMoves == 2 && v.UndoBy == black.Role()
+			})
+			if err := white.Do(protocol.AnswerUndo{Accept: false}); err != nil {
+				t.Fatalf("White refuses: %v", err)
+			}
+			for _, g := range games {
+				v := waitView(t, g, "the refusal", func(v protocol.View) bool { return v.UndoMove == 0 })
+				if b := boardOf(v); b.At(c3) != engine.Black || b.At(d4) != engine.White {
+					t.Errorf("%s after the refusal: C3 %v, D4 %v", g.Role(), b.At(c3), b.At(d4))
+				}
 			}
 			if err := white.Do(protocol.RequestUndo{}); err != nil {
 				t.Fatalf("White asks to take back D4: %v", err)
@@ -115,10 +130,33 @@ func TestUNDOD1UndoInPlainGoAndBridgeGo(t *testing.T) {
 				}
 			}
 			// White plays again elsewhere: the game goes on from there.
-			if err := white.Do(protocol.Play{Point: vertexOn(t, 7, "E5")}); err != nil {
+			e5 := vertexOn(t, 7, "E5")
+			if err := white.Do(protocol.Play{Point: e5}); err != nil {
 				t.Fatalf("White plays after the undo: %v", err)
 			}
-			waitView(t, black, "White's new move", func(v protocol.View) bool { b := boardOf(v); return b.At(vertexOn(t, 7, "E5")) == engine.White })
+			waitView(t, black, "White's new move", func(v protocol.View) bool { b := boardOf(v); return b.At(e5) == engine.White })
+			// Black takes back C3 and White's answer E5 (UNDO-D3): the
+			// board is empty and Black moves again.
+			if err := black.Do(protocol.RequestUndo{}); err != nil {
+				t.Fatalf("Black asks to take back C3 and E5: %v", err)
+			}
+			waitView(t, white, "Black's second request", func(v protocol.View) bool { return v.UndoMove == 1 && v.UndoMoves == 2 })
+			if err := white.Do(protocol.AnswerUndo{Accept: true}); err != nil {
+				t.Fatalf("White accepts: %v", err)
+			}
+			for _, g := range games {
+				v := waitView(t, g, "the undo of two moves", func(v protocol.View) bool { b := boardOf(v); return b.At(c3) == engine.Empty })
+				if b := boardOf(v); b.At(e5) != engine.Empty || v.UndoMove != 0 {
+					t.Errorf("%s after the undo of two moves: E5 %v, request %d", g.Role(), b.At(e5), v.UndoMove)
+				}
+				if mine := v.Color == engine.Black; v.MyTurn != mine {
+					t.Errorf("%s (%v) after the undo of two moves: my turn %v, want Black to move", g.Role(), v.Color, v.MyTurn)
+				}
+			}
+			if err := black.Do(protocol.Play{Point: d4}); err != nil {
+				t.Fatalf("Black plays after the undo of two moves: %v", err)
+			}
+			waitView(t, white, "Black's new move", func(v protocol.View) bool { return v.MyTurn })
 			if err := black.Do(protocol.Resign{}); err != nil {
 				t.Fatal(err)
 			}

@@ -58,6 +58,9 @@ func (g *bridgeRules) lastMove() (int, Role, bool) {
 	return n, g.movers[n-1], true
 }
 
+// moverOf implements undoer.
+func (g *bridgeRules) moverOf(i int) Role { return g.movers[i-1] }
+
 // undo implements undoer.
 func (g *bridgeRules) undo() {
 	n := len(g.prev)

@@ -47,6 +47,9 @@ func (g *goRules) lastMove() (int, Role, bool) {
 	return n, g.movers[n-1], true
 }
 
+// moverOf implements undoer.
+func (g *goRules) moverOf(i int) Role { return g.movers[i-1] }
+
 // undo implements undoer.
 func (g *goRules) undo() {
 	n := len(g.prev)

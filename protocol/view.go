@@ -24,9 +24,12 @@ type View struct {
 	// a name only escaped and beside the peer ID (UI-D30).
 	Names [2]string
 	// UndoMove is the move an undo request waiting for its answer asks to
-	// take back (0 for none), UndoBy the role that asked (UNDO-D1).
-	UndoMove int
-	UndoBy   Role
+	// take back (0 for none), UndoBy the role that asked (UNDO-D1), and
+	// UndoMoves how many moves from UndoMove on (1, or 2 with the
+	// opponent's answer: UNDO-D3).
+	UndoMove  int
+	UndoBy    Role
+	UndoMoves int
 	// Clock is the game's clocks, nil without a time control (CLK-D8).
 	Clock *ClockView
 }
@@ -65,7 +68,7 @@ func (g *Game) View() (v View) {
 		v.Outcome = &o
 	}
 	if u := g.m.undo; u != nil {
-		v.UndoMove, v.UndoBy = u.move, u.by
+		v.UndoMove, v.UndoBy, v.UndoMoves = u.move, u.by, u.moves
 	}
 	if c, ok := g.m.Clock(); ok {
 		c.Since = g.clk.mark

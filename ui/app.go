@@ -59,8 +59,15 @@ type SavedGame struct {
 	// none; untrusted, shown through PeerLabel).
 	OpponentName string
 	Options      engine.Options
-	// Messages is how many messages the record holds.
+	// Messages is how many messages the record holds; Moves how many
+	// moves were played (MoveCount), which the lobby shows when known
+	// (-1: not counted).
 	Messages int
+	Moves    int
+	// Color is the local player's colour and Winner the winner's (Empty
+	// for a draw, a void game or none yet), so that a result says who
+	// won.
+	Color, Winner engine.Color
 	// Bot is true for a game against the built-in bot.
 	Bot bool
 	// Result is the result of a finished game (W+7.5, X+, Void), "" for
@@ -85,12 +92,25 @@ func (g SavedGame) Title() string {
 	return fmt.Sprintf("%s %d×%d · %s", VariantName(o.Variant), o.Size, o.Size, who)
 }
 
-// Progress writes how far the game went (or its result) and when it was
-// last played.
+// Progress writes how far the game went (or its result, and whether the
+// player won it) and when it was last played (UI-D43).
 func (g SavedGame) Progress() string {
 	s := plural(g.Messages, "message", "messages")
+	if g.Moves >= 0 && (g.Moves > 0 || g.Messages == 0) {
+		s = plural(g.Moves, "move", "moves")
+	}
 	if g.Result != "" {
-		s = "result " + g.Result
+		// "W+R, you lost" fits the list beside the date at 80 columns.
+		switch {
+		case g.Color == engine.Empty:
+			s = "result " + g.Result
+		case g.Winner == engine.Empty:
+			s = g.Result + ", no winner"
+		case g.Winner == g.Color:
+			s = g.Result + ", you won"
+		default:
+			s = g.Result + ", you lost"
+		}
 	}
 	if !g.Updated.IsZero() {
 		s += " · " + g.Updated.Local().Format("Jan 2 15:04")
@@ -196,13 +216,32 @@ func (a *App) Lobby() *Lobby { return a.lobby }
 // Game returns the screen of the open game, or nil.
 func (a *App) Game() *GameScreen { return a.game }
 
+// Refresh draws the lobby and the game screen again, from their models:
+// after a change they read from outside (the petname book, UI-D45).
+func (a *App) Refresh() {
+	a.update(func() {
+		a.lobby.Render()
+		if a.game != nil {
+			a.game.render()
+		}
+	})
+}
+
 // QueueUpdateDraw runs f on the application's goroutine and draws.
 func (a *App) QueueUpdateDraw(f func()) { a.tv.QueueUpdateDraw(f) }
 
 // Run runs the application until the player quits.
 func (a *App) Run() error {
+	if a.cfg.Screen == nil {
+		// The terminal, with a window title in tmux and screen too
+		// (UI-D39); tview makes tcell's own when this fails.
+		if s, err := terminalScreen(); err == nil {
+			a.tv.SetScreen(s)
+		}
+	}
 	go a.watchNetwork()
 	go a.watchNetStatus()
+	a.lobby.Model().GamesLoading = true
 	a.refreshUnfinished()
 	if a.cfg.FirstGame != nil {
 		a.startFirstGame(*a.cfg.FirstGame)
@@ -345,10 +384,7 @@ func (a *App) startFirstGame(o engine.Options) {
 func (a *App) refreshUnfinished() {
 	go func() {
 		games, finished := a.cfg.Network.Unfinished(), a.cfg.Network.Finished()
-		a.update(func() {
-			a.lobby.Model().Unfinished, a.lobby.Model().Finished = games, finished
-			a.lobby.Render()
-		})
+		a.update(func() { a.lobby.GamesRead(games, finished) })
 	}()
 }
 

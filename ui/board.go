@@ -30,21 +30,24 @@ type Glyphs struct {
 	// BlackTerritory and WhiteTerritory are empty points the count gives
 	// to each colour.
 	BlackTerritory, WhiteTerritory rune
+	// Row and Column are the empty points of an announced row or column
+	// (gomoku).
+	Row, Column rune
 }
 
 // UnicodeGlyphs draw stones as ● (Black) and ○ (White).
 var UnicodeGlyphs = Glyphs{
-	Black: '●', White: '○', BlackUncertain: '◌', WhiteUncertain: '◌',
+	Black: '●', White: '○', BlackUncertain: '?', WhiteUncertain: '?',
 	Empty: '·', Star: '+', Unavailable: '×', Note: '*', Both: '&',
-	BlackTerritory: '▪', WhiteTerritory: '▫',
+	BlackTerritory: '▪', WhiteTerritory: '▫', Row: '─', Column: '│',
 }
 
 // ASCIIGlyphs draw stones as X (Black) and O (White), for terminals that
 // cannot show the Unicode ones.
 var ASCIIGlyphs = Glyphs{
-	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
+	Black: 'X', White: 'O', BlackUncertain: '?', WhiteUncertain: '?',
 	Empty: '.', Star: '+', Unavailable: '#', Note: '*', Both: '&',
-	BlackTerritory: 'b', WhiteTerritory: 'w',
+	BlackTerritory: 'b', WhiteTerritory: 'w', Row: '-', Column: '|',
 }
 
 // stone returns the glyph of a stone of colour c.
@@ -370,7 +373,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 // told so (RUNEWIDTH_EASTASIAN), which would break the columns.
 func glyphsFor(screen tcell.Screen) Glyphs {
 	g := UnicodeGlyphs
-	for _, r := range []rune{g.Black, g.White, g.BlackUncertain, g.Empty, g.Unavailable, g.BlackTerritory, g.WhiteTerritory} {
+	for _, r := range []rune{g.Black, g.White, g.BlackUncertain, g.Empty, g.Unavailable, g.BlackTerritory, g.WhiteTerritory, g.Row, g.Column} {
 		if !screen.CanDisplay(r, false) || runewidth.RuneWidth(r) != 1 {
 			return ASCIIGlyphs
 		}
@@ -401,6 +404,10 @@ func pointGlyph(m BoardModel, p engine.Point, g Glyphs, star bool) (rune, tcell.
 		r, st = cmp.Or(g.BlackTerritory, 'b'), st.Dim(true)
 	case pm.Has(MarkTerritoryWhite):
 		r, st = cmp.Or(g.WhiteTerritory, 'w'), st.Dim(true)
+	case pm.Has(MarkRowAnnounced):
+		r = cmp.Or(g.Row, '-')
+	case pm.Has(MarkColumnAnnounced):
+		r = cmp.Or(g.Column, '|')
 	case pm.Has(MarkPending) && m.Me != engine.Empty:
 		r, st = g.stone(m.Me, false), st.Dim(true)
 	case pm.Has(MarkNote):

@@ -50,7 +50,7 @@ func TestUID2ASCIIGlyphs(t *testing.T) {
 	m := ui.ModelFromBoard(engine.MustParseBoard(boardRows...), engine.Black, engine.NoPoint)
 	m = m.With(ui.MarkUncertain, vertex(t, 9, "C4"))
 	s := drawNatural(t, ui.NewBoard().SetModel(m).SetGlyphs(ui.ASCIIGlyphs))
-	for v, want := range map[string]rune{"C8": 'X', "C4": 'x', "D7": 'O', "A1": '.', "G3": '+'} {
+	for v, want := range map[string]rune{"C8": 'X', "C4": '?', "D7": 'O', "A1": '.', "G3": '+'} {
 		x, y := compactCell(t, 9, v)
 		if r, _ := cellAt(s, x, y); r != want {
 			t.Errorf("%s: %q, want %q", v, r, want)
@@ -186,7 +186,7 @@ func TestUID2Marks(t *testing.T) {
 		attr       tcell.AttrMask
 		foreground tcell.Color
 	}{
-		{"A1", '◌', tcell.AttrDim, tcell.ColorDefault},
+		{"A1", '?', tcell.AttrDim, tcell.ColorDefault},
 		{"B1", '○', tcell.AttrUnderline, tcell.ColorDefault},
 		{"C1", '×', 0, tcell.ColorDefault},
 		{"D1", '●', tcell.AttrDim, tcell.ColorDefault},

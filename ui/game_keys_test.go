@@ -84,6 +84,11 @@ func TestUID8GameKeys(t *testing.T) {
 	s := g.screen(t)
 	press(s, "d4\n")
 	press(s, "p\n")
+	// A pass in the opening asks first (UI-D38).
+	if s.dialog == nil {
+		t.Fatal("a pass in the opening asked nothing")
+	}
+	press(s, "y")
 	if got, want := g.played(9), "play D4; play pass"; got != want {
 		t.Errorf("played %q, want %q", got, want)
 	}

@@ -27,6 +27,17 @@ type GameConn interface {
 	Close()
 }
 
+// ResumedConn is a GameConn resumed from its saved record: its events
+// tell only what came after the Loaded first messages of the record, which
+// the game screen writes into its log itself (GameScreen.Prefill). Without
+// it the screen would write again the messages that arrived while it
+// opened: their events come too (UI-D42).
+type ResumedConn interface {
+	GameConn
+	// Loaded is how many messages the record held when it was loaded.
+	Loaded() int
+}
+
 // GameModel is the state of one game screen, kept out of the widgets: the
 // latest view of the game, the log of what happened, and what the player
 // prepared but has not sent (LocalState). Game events (Apply) and the
@@ -59,6 +70,19 @@ type GameModel struct {
 	// Conn is the connection to the opponent last measured; nil when not
 	// shown (a game against the built-in bot).
 	Conn *ConnState
+	// played are the moves of the game as the events told them, oldest
+	// first, for the words of an undo (plain Go, Bridge Go): an undo
+	// takes them back. movedLast is the colour whose move the last event
+	// was (Empty after any other event): a request lapsing right after
+	// it lapsed under that move.
+	played    []playedMove
+	movedLast engine.Color
+}
+
+// playedMove is one move of the game as the events told it.
+type playedMove struct {
+	color engine.Color
+	point engine.Point
 }
 
 // LocalState is what the player prepared on the board and has not sent:
@@ -90,7 +114,7 @@ type LocalState struct {
 // NewGameModel returns the model of a game against opponent, with its
 // first view.
 func NewGameModel(v protocol.View, opponent string) *GameModel {
-	return &GameModel{View: v, Opponent: opponent, Last: engine.NoPoint}
+	return &GameModel{View: v, Opponent: opponent, Last: engine.NoPoint, Adjourned: v.Adjourned}
 }
 
 // Me returns the local player's colour (Empty before the coin toss).
@@ -278,15 +302,25 @@ type eventNote struct {
 	// of Phantom Go, after which the same player tries again. The replay
 	// steps over such positions move by move.
 	try bool
+	// undone is how many moves the position took back (an undo).
+	undone int
+	// opened goes into the replay's Frame.Opened.
+	opened [3]bool
+}
+
+// upperFirst writes s with its first letter a capital.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // Apply takes an event of the game and the view that follows it.
 func (m *GameModel) Apply(vs variantScreen, e protocol.Event, v protocol.View) {
 	m.View = v
-	note, ok := m.describeCommon(e)
-	if !ok && vs != nil {
-		note = vs.describe(m, e)
-	}
+	note := m.note(vs, e)
 	m.Log = append(m.Log, note.lines...)
 	if _, ok := e.(protocol.EventAdjourned); !ok {
 		m.Adjourned = v.Adjourned
@@ -298,6 +332,54 @@ func (m *GameModel) Apply(vs variantScreen, e protocol.Event, v protocol.View) {
 		}
 	}
 	m.forgetStale(e)
+}
+
+// note returns what event e says (the events every variant shares, then
+// vs's), and keeps the moves played for the words of an undo.
+func (m *GameModel) note(vs variantScreen, e protocol.Event) eventNote {
+	note, ok := m.describeCommon(e)
+	if !ok && vs != nil {
+		note = vs.describe(m, e)
+	}
+	if len(note.lines) > 0 || note.frame {
+		m.movedLast = engine.Empty // the clock's ticks leave it
+	}
+	switch e := e.(type) {
+	case protocol.EventMoved:
+		m.played = append(m.played, playedMove{color: e.Color, point: e.Point})
+		m.movedLast = e.Color
+	case protocol.EventBridgeMoved:
+		m.played = append(m.played, playedMove{color: e.Color, point: e.Point})
+		m.movedLast = e.Color
+	case protocol.EventUndone:
+		m.played = m.played[:max(len(m.played)-max(e.Moves, 1), 0)]
+	}
+	return note
+}
+
+// movesWords writes moves of the game from number move on (count of
+// them) with the points the events told: "move 15 (E3)", "moves 15 and 16
+// (Black E3, White F6)".
+func (m *GameModel) movesWords(move, count int) string {
+	at := func(i int) (playedMove, bool) {
+		if i < 1 || i > len(m.played) {
+			return playedMove{}, false
+		}
+		return m.played[i-1], true
+	}
+	if count < 2 {
+		if mv, ok := at(move); ok {
+			return fmt.Sprintf("move %d (%s %s)", move, m.Name(mv.color), m.Vertex(mv.point))
+		}
+		return fmt.Sprintf("move %d", move)
+	}
+	first, ok1 := at(move)
+	second, ok2 := at(move + 1)
+	if ok1 && ok2 {
+		return fmt.Sprintf("moves %d and %d (%s %s, %s %s)", move, move+1,
+			m.Name(first.color), m.Vertex(first.point), m.Name(second.color), m.Vertex(second.point))
+	}
+	return fmt.Sprintf("moves %d and %d", move, move+1)
 }
 
 // forgetStale forgets local preparations the event made pointless.
@@ -346,6 +428,12 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventDeclined:
 		return eventNote{lines: []string{"The invitation was declined: " + e.Reason}}, true
 	case protocol.EventPhase:
+		if m.Adjourned && !m.View.Adjourned && m.View.Outcome == nil {
+			// The connection is back (the game's resumption is told as
+			// a phase event): say so, as its loss was said (UI-D42).
+			m.Adjourned = false
+			return eventNote{lines: []string{"The opponent is back: the game goes on."}}, true
+		}
 		switch e.Phase {
 		case protocol.PhaseToss:
 			if m.View.Options.Variant.Descriptor().Colors == engine.ColorsByPie {
@@ -370,10 +458,31 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 	case protocol.EventResigned:
 		return eventNote{lines: []string{m.RoleName(e.Role) + " resigns."}}, true
 	case protocol.EventUndoRequested:
-		return eventNote{lines: []string{fmt.Sprintf("%s asks to take back move %d.", m.RoleName(e.By), e.Move)}}, true
+		what := m.movesWords(e.Move, e.Moves)
+		if e.Moves >= 2 {
+			// The move and the opponent's answer (UNDO-D3).
+			what += ", the move and the answer"
+		}
+		return eventNote{lines: []string{fmt.Sprintf("%s asks to take back %s.", m.RoleName(e.By), what)}}, true
 	case protocol.EventUndone:
-		return eventNote{lines: []string{fmt.Sprintf("Move %d (%s) is taken back.", e.Move, m.RoleName(e.By))}, frame: true}, true
+		what := m.movesWords(e.Move, e.Moves)
+		line := fmt.Sprintf("%s is taken back", upperFirst(what))
+		if e.Moves >= 2 {
+			line = fmt.Sprintf("%s are taken back", upperFirst(what))
+		}
+		return eventNote{lines: []string{fmt.Sprintf("%s: %s to play.", line, m.RoleName(e.By))}, frame: true, undone: max(e.Moves, 1)}, true
 	case protocol.EventUndoDeclined:
+		switch {
+		case m.movedLast == m.RoleColor(e.By) && e.By == m.View.Role:
+			return eventNote{lines: []string{"Your request to take back a move lapsed: you moved."}}, true
+		case m.movedLast == m.RoleColor(e.By):
+			return eventNote{lines: []string{fmt.Sprintf("%s's request to take back a move lapsed: %s moved.", m.RoleName(e.By), m.RoleName(e.By))}}, true
+		case m.movedLast != engine.Empty && e.By == m.View.Role:
+			return eventNote{lines: []string{fmt.Sprintf("%s moved before answering: your request lapsed. ^K asks to take back your move and the answer.",
+				m.RoleName(e.By.Other()))}}, true
+		case m.movedLast != engine.Empty:
+			return eventNote{lines: []string{fmt.Sprintf("%s's request to take back a move lapsed: you moved.", m.RoleName(e.By))}}, true
+		}
 		return eventNote{lines: []string{fmt.Sprintf("%s's request to take back a move is refused.", m.RoleName(e.By))}}, true
 	case protocol.EventAdjournRequested:
 		if e.By == m.View.Role {

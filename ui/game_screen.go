@@ -123,7 +123,7 @@ func header(name string) *tview.TextView {
 var GomokuGlyphs = Glyphs{
 	Black: 'X', White: 'O', BlackUncertain: 'x', WhiteUncertain: 'o',
 	Empty: UnicodeGlyphs.Empty, Star: UnicodeGlyphs.Star, Unavailable: UnicodeGlyphs.Unavailable, Note: UnicodeGlyphs.Note,
-	Both: '&',
+	Both: '&', Row: UnicodeGlyphs.Row, Column: UnicodeGlyphs.Column,
 }
 
 // makePlayKeys is the screen's key table during the game: every key is a
@@ -138,7 +138,7 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 		{Key: "Ctrl-V", Name: "reveal", Help: "Hidden Move Go: reveal one of your hidden moves", Action: s.showReveal},
 		{Key: "Tab", Name: "chat", Help: "write to the opponent (Enter sends, Esc returns)", Action: s.startChat},
 		{Key: "Ctrl-R", Name: "resign", Help: "resign the game (asks first)", Action: s.askResign},
-		{Key: "Ctrl-K", Name: "undo", Help: "ask to take back your last move (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
+		{Key: "Ctrl-K", Name: "undo", Help: "take back your last move, or it and the answer (plain Go, Bridge Go)", Action: func() { s.act(protocol.RequestUndo{}) }},
 		{Key: "Ctrl-O", Name: "adjourn", Help: "ask to adjourn, or agree when asked (clocks stop)", Action: s.adjourn},
 		{Key: "Ctrl-Q", Name: "leave", Help: "leave the game; it stays saved (asks first)", Action: s.askLeave},
 		{Key: "Ctrl-T", Name: "rules", Help: "the rules of this game", Action: s.showRules},
@@ -148,12 +148,29 @@ func (s *GameScreen) makePlayKeys() KeyTable {
 	}
 }
 
+// logRows returns how many screen rows the log takes wrapped at its
+// width. tview's TextView.GetWrappedLineCount would index the text at its
+// maximum width, none, and the next draw would keep that index: the log
+// unwrapped, its lines cut at the panel's edge (UI-D40).
+func (s *GameScreen) logRows() int {
+	_, _, w, _ := s.log.GetInnerRect()
+	rows := 0
+	for _, l := range s.model.Log {
+		if w <= 0 {
+			rows++
+			continue
+		}
+		rows += max(len(tview.WordWrap(tview.Escape(l), w)), 1)
+	}
+	return rows
+}
+
 // scrollLog scrolls the log back (pages > 0) or forward by pages of its
 // height; back at the end, the log follows the game again.
 func (s *GameScreen) scrollLog(pages int) {
 	_, _, _, h := s.log.GetInnerRect()
 	page := max(h-1, 1)
-	total := s.log.GetWrappedLineCount()
+	total := s.logRows()
 	top := max(total-h, 0)
 	if s.logTop >= 0 {
 		top = s.logTop
@@ -176,10 +193,8 @@ func (s *GameScreen) placeLog() {
 		s.logHeader.SetText("── log " + strings.Repeat("─", 60))
 		return
 	}
-	// Only counted once the player scrolled: counting wrapped lines
-	// before the first draw would fix the wrapping at width 0.
 	_, _, _, h := s.log.GetInnerRect()
-	back := s.log.GetWrappedLineCount() - h - s.logTop
+	back := s.logRows() - h - s.logTop
 	s.log.ScrollTo(s.logTop, 0)
 	s.logHeader.SetText(fmt.Sprintf("── log: %d lines back · PgDn forward ", max(back, 0)) + strings.Repeat("─", 60))
 }
@@ -210,23 +225,33 @@ func (s *GameScreen) Board() *Board { return s.board }
 func (s *GameScreen) SetSaveDir(dir string) { s.saveDir = dir }
 
 // Prefill writes what happened before into the log: for a resumed game,
-// whose earlier events were not delivered, the transcript is replayed.
+// whose earlier events were not delivered, the transcript is replayed, up
+// to what the record held when it was loaded (ResumedConn): the events of
+// the messages after that come from the game.
 func (s *GameScreen) Prefill() {
 	t := s.conn.Transcript()
+	if r, ok := s.conn.(ResumedConn); ok {
+		t.Messages = t.Messages[:min(max(r.Loaded(), 0), len(t.Messages))]
+	}
 	m := protocol.NewMachine(t.Game)
 	vs := s.variant // it keeps its count of the events (gomoku, Phantom Go)
-	model := NewGameModel(s.model.View, s.model.Opponent)
+	// The replay is of messages taken while connected: the connection's
+	// state now is no part of it.
+	view := s.model.View
+	view.Adjourned = false
+	model := NewGameModel(view, s.model.Opponent)
 	for i := range t.Messages {
 		events, err := m.Apply(&t.Messages[i])
 		if err != nil {
 			break
 		}
 		for _, e := range events {
-			model.Apply(vs, e, s.model.View)
+			model.Apply(vs, e, view)
 		}
 	}
 	s.model.Log = append(model.Log, s.model.Log...)
 	s.model.Last = model.Last
+	s.model.played = append(model.played, s.model.played...)
 	s.render()
 }
 
@@ -242,7 +267,7 @@ func (s *GameScreen) Apply(e protocol.Event, v protocol.View) {
 	switch e := e.(type) {
 	case protocol.EventUndoRequested:
 		if e.By != v.Role && !s.model.Over() {
-			s.askUndo(e.Move)
+			s.askUndo(e.Move, e.Moves)
 		}
 	case protocol.EventUndone, protocol.EventUndoDeclined:
 		if s.undoDialog != nil && s.dialog == s.undoDialog {
@@ -276,10 +301,17 @@ func (s *GameScreen) adjourn() {
 }
 
 // askUndo asks the player to answer the opponent's request to take back
-// move n (UNDO-D1): y lets it, n or Esc refuses.
-func (s *GameScreen) askUndo(n int) {
-	d := newDialog("Undo", fmt.Sprintf("%s asks to take back move %d.", s.model.OpponentLabel(), n), "",
-		"y lets the move be taken back · n or Esc refuses")
+// moves from move n on (UNDO-D1, UNDO-D3), naming their points: y lets
+// it, n or Esc refuses.
+func (s *GameScreen) askUndo(n, count int) {
+	what, let := s.model.movesWords(n, count)+".", "y lets the move be taken back · n or Esc refuses"
+	if count >= 2 {
+		what = s.model.movesWords(n, count) + ":"
+		what = fmt.Sprintf("%s\nits move and your answer.", what)
+		let = "y lets both be taken back · n or Esc refuses"
+	}
+	d := newDialog("Undo", append([]string{s.model.OpponentLabel() + " asks to take back"},
+		append(strings.Split(what, "\n"), "", let)...)...)
 	d.handle = func(ev *tcell.EventKey) {
 		switch {
 		case ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y'):
@@ -322,6 +354,14 @@ func (s *GameScreen) command(c command) {
 		s.choiceHidden = false
 		return
 	}
+	if s.askPass(c) {
+		return
+	}
+	s.run(c)
+}
+
+// run carries out a command: the variant's action, sent.
+func (s *GameScreen) run(c command) {
 	a, err := s.variant.do(s.model, c)
 	if err != nil {
 		s.model.Message = err.Error()
@@ -401,6 +441,13 @@ func (s *GameScreen) Draw(screen tcell.Screen) {
 		need += max(len(tview.WordWrap(l, pw)), 1)
 	}
 	s.side.ResizeItem(s.info, min(need, max(h-2-8, 1)), 0)
+	// A message longer than the line wraps, up to three lines, so that
+	// no error is cut at 80 columns.
+	hint := 1
+	if m := s.model.Message; m != "" {
+		hint = min(max(len(tview.WordWrap(m, max(w, 1))), 1), 3)
+	}
+	s.Flex.ResizeItem(s.hints, hint, 0)
 	s.Flex.Draw(screen)
 	if s.dialog != nil {
 		s.dialog.SetRect(s.GetRect())
@@ -507,7 +554,7 @@ func (s *GameScreen) render() {
 			info = append(info, fmt.Sprintf("Replay %d/%d (%s%s): %s", move, len(at)-1, which, try, f.Caption))
 		}
 		if _, sc, ok := s.finalCount(); ok {
-			info = append(info, countLines(sc)...)
+			info = append(info, countLines(sc, v.Options.Variant)...)
 		}
 	} else {
 		s.board.SetModel(s.variant.board(m))
@@ -527,7 +574,9 @@ func (s *GameScreen) render() {
 	s.placeLog()
 	var chat []string
 	for _, l := range v.Chat {
-		who := m.RoleName(l.From)
+		// The opponent by name (and short peer ID, so that no name can
+		// pass for "you" or another peer: UI-D30), not by colour.
+		who := m.OpponentLabel()
 		if l.From == v.Role {
 			who = "you"
 		}

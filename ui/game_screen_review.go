@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/mattn/go-runewidth"
 	"github.com/rivo/tview"
 )
 
@@ -161,53 +162,80 @@ func (s *GameScreen) stepMoves(d int) {
 	r.at = at
 }
 
+// listEntry is one line of the replay's list: the position it jumps to,
+// its words, and whether it is a move (not an illegal try).
+type listEntry struct {
+	at   int
+	line string
+	move bool
+}
+
+// listEntries returns the replay's list: the start, each move with its
+// number and caption, each illegal try (Phantom Go) unnumbered under the
+// move it preceded, marked ✗. The numbers are the game's: a take-back has
+// none (↶), and the move after it has the number of the first move it
+// took back.
+func (s *GameScreen) listEntries() []listEntry {
+	r := s.review
+	var entries []listEntry
+	n := 0
+	for i, f := range r.frames {
+		switch {
+		case f.Try:
+			entries = append(entries, listEntry{at: i, line: "  ✗  " + f.Caption})
+		case i == 0:
+			entries = append(entries, listEntry{at: i, line: "   start", move: true})
+		case f.Undone > 0:
+			n = max(n-f.Undone, 0)
+			entries = append(entries, listEntry{at: i, line: "  ↶  " + f.Caption, move: true})
+		default:
+			n++
+			entries = append(entries, listEntry{at: i, line: fmt.Sprintf("%3d  %s", n, f.Caption), move: true})
+		}
+	}
+	return entries
+}
+
 // moveList returns the replay's moves: the index of each position that is
 // a move, and its line for the list (number and caption).
 func (s *GameScreen) moveList() (at []int, lines []string) {
-	r := s.review
-	n := 0
-	for i, f := range r.frames {
-		if f.Try {
-			continue
+	for _, e := range s.listEntries() {
+		if e.move {
+			at, lines = append(at, e.at), append(lines, e.line)
 		}
-		at = append(at, i)
-		if i == 0 {
-			lines = append(lines, "   start")
-			continue
-		}
-		n++
-		lines = append(lines, fmt.Sprintf("%3d  %s", n, f.Caption))
 	}
 	return at, lines
 }
 
-// showMoves opens the list of the game's moves: ↑↓ choose, Enter jumps to
-// the move, Esc closes.
+// showMoves opens the list of the game's moves, and of the illegal tries
+// between them: ↑↓ choose, Enter jumps to the position, Esc closes.
 func (s *GameScreen) showMoves() {
 	r := s.review
 	if r == nil || len(r.frames) == 0 {
 		s.model.Message = "the replay is still being read"
 		return
 	}
-	at, lines := s.moveList()
+	entries := s.listEntries()
 	list := tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true).SetSelectedStyle(chosenStyle)
 	list.SetBackgroundColor(tcell.ColorDefault)
-	current := 0
-	for i, line := range lines {
-		list.AddItem(tview.Escape(line), "", 0, nil)
-		if at[i] <= r.at {
+	current, width := 0, 60
+	for i, e := range entries {
+		list.AddItem(tview.Escape(e.line), "", 0, nil)
+		if e.at <= r.at {
 			current = i
 		}
+		width = max(width, runewidth.StringWidth(e.line)+6)
 	}
 	list.SetCurrentItem(current)
 	d := newDialog("Moves — ↑↓ choose, Enter jumps, Esc closes")
-	d.body, d.width, d.height = list, 60, min(len(lines), 20)+2
+	// As wide as the longest line, within the screen (Draw clips).
+	d.body, d.width, d.height = list, width, min(len(entries), 20)+2
 	d.handle = func(ev *tcell.EventKey) {
 		switch ev.Key() {
 		case tcell.KeyEsc:
 			s.dialog = nil
 		case tcell.KeyEnter:
-			r.at = at[list.GetCurrentItem()]
+			r.at = entries[list.GetCurrentItem()].at
 			s.dialog = nil
 		default:
 			list.InputHandler()(ev, func(tview.Primitive) {})

@@ -53,6 +53,8 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 									moves++
 								}
 							}
+						case protocol.EventGomokuOpened:
+							moves++ // a position: nothing of that player is hidden any more
 						}
 					}
 					if g.at%max(len(g.steps)/40, 1) == 0 {
@@ -209,7 +211,7 @@ func TestGM4BothPiecesOnOnePointShown(t *testing.T) {
 	if _, err := gomoku.Replay(rec); err != nil {
 		t.Fatalf("the record is not a game: %v", err)
 	}
-	full := gomokuRecordBoard(rec, 2, gomoku.X, true)
+	full := gomokuRecordBoard(rec, 2, gomoku.X, true, [3]bool{})
 	if pm := full.At(e5); !pm.Has(MarkBoth) {
 		t.Errorf("full view at E5 = %+v, want both players' pieces marked", pm)
 	}
@@ -218,7 +220,7 @@ func TestGM4BothPiecesOnOnePointShown(t *testing.T) {
 	if !strings.Contains(text, "&") {
 		t.Errorf("the full view does not draw E5 as both pieces:\n%s", text)
 	}
-	own := gomokuRecordBoard(rec, 2, gomoku.X, false)
+	own := gomokuRecordBoard(rec, 2, gomoku.X, false, [3]bool{})
 	if pm := own.At(e5); pm.Has(MarkBoth) || pm.Stone != gomoku.X {
 		t.Errorf("X's own view at E5 = %+v, want only its own hidden piece", pm)
 	}
@@ -424,7 +426,7 @@ func TestGO5FinalViewShowsTheCount(t *testing.T) {
 		t.Fatal("the recorded game ended by the count, but no count is found")
 	}
 	text := strings.Join(strings.Fields(drawScreen(t, s, 100, 30)), " ")
-	for _, want := range countLines(sc) {
+	for _, want := range countLines(sc, s.Model().View.Options.Variant) {
 		if !strings.Contains(text, strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("the final view lacks %q:\n%s", want, text)
 		}

@@ -50,6 +50,10 @@ type LobbyModel struct {
 	Unfinished []SavedGame
 	// Finished are the saved games that are over, listed after them.
 	Finished []SavedGame
+	// GamesLoading is true while the saved games are first read (the
+	// application reads them off its goroutine: Phantom Go's records take
+	// a while): ^G says so rather than "no saved game" (UI-D43).
+	GamesLoading bool
 	// Code is the state of the invite-code dialogs.
 	Code CodeModel
 	// Conns are the connections to other peers last measured, by peer
@@ -179,7 +183,10 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 		}
 	})
 
+	// No padding above and below the fields: at 80×24 the buttons row
+	// (Invite, Play the bot) would be cut off (UI-D43).
 	l.form = tview.NewForm().SetItemPadding(0).SetFieldBackgroundColor(tcell.ColorDefault)
+	l.form.SetBorderPadding(0, 0, 1, 1)
 	l.form.SetBorder(true).SetTitle(" New game ").SetTitleAlign(tview.AlignLeft)
 	l.form.SetBackgroundColor(tcell.ColorDefault)
 	l.form.SetButtonStyle(tcell.StyleDefault).SetButtonActivatedStyle(chosenStyle)
@@ -667,7 +674,10 @@ func (l *Lobby) HandleKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) 
 			return
 		case "resume":
 			if len(l.model.Unfinished)+len(l.model.Finished) == 0 {
-				l.model.Status = "no saved game"
+				l.model.Status = noSavedGame
+				if l.model.GamesLoading {
+					l.model.Status = readingGames
+				}
 				return
 			}
 			setFocus(l.saved)
@@ -677,6 +687,23 @@ func (l *Lobby) HandleKey(ev *tcell.EventKey, setFocus func(p tview.Primitive)) 
 		return
 	}
 	l.Flex.InputHandler()(ev, setFocus)
+}
+
+// What ^G says when the list of games is empty: none, or not read yet.
+const (
+	noSavedGame  = "no saved game"
+	readingGames = "the saved games are still being read: ^G again in a moment"
+)
+
+// GamesRead takes the saved games once read: the lists, and the end of
+// ^G's message that they were not there yet.
+func (l *Lobby) GamesRead(unfinished, finished []SavedGame) {
+	m := &l.model
+	m.Unfinished, m.Finished, m.GamesLoading = unfinished, finished, false
+	if m.Status == readingGames || m.Status == noSavedGame {
+		m.Status = ""
+	}
+	l.render()
 }
 
 // typing reports whether a text field of the form has the focus (where

@@ -41,6 +41,11 @@ const (
 	// on an empty point with [Glyphs].BlackTerritory or WhiteTerritory.
 	MarkTerritoryBlack
 	MarkTerritoryWhite
+	// MarkRowAnnounced and MarkColumnAnnounced: a point of the row or
+	// the column announced this turn (gomoku, GM-3), drawn on an empty
+	// point with [Glyphs].Row or Column.
+	MarkRowAnnounced
+	MarkColumnAnnounced
 )
 
 // PointMark is what the board shows at one point: a stone (engine.Empty

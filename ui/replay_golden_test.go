@@ -34,7 +34,12 @@ func TestGoldenReplays(t *testing.T) {
 			}
 			var b strings.Builder
 			for i, f := range s.review.frames {
-				fmt.Fprintf(&b, "%d %q last=%s try=%t\n", i, f.Caption, f.Last.Vertex(s.Model().Size()), f.Try)
+				fmt.Fprintf(&b, "%d %q last=%s try=%t", i, f.Caption, f.Last.Vertex(s.Model().Size()), f.Try)
+				if f.Point != engine.NoPoint {
+					// Told by the record at the end (pointNamer).
+					fmt.Fprintf(&b, " point=%s by %s", f.Point.Vertex(s.Model().Size()), s.Model().Name(f.Mover))
+				}
+				b.WriteString("\n")
 			}
 			fmt.Fprintf(&b, "\nlog:\n%s\n", strings.Join(s.Model().Log, "\n"))
 			fmt.Fprintf(&b, "\nscreen:\n%s\n", drawScreen(t, s, 80, 24))

@@ -87,7 +87,11 @@ func (s goScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, boo
 
 func (s hmgScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, bool) {
 	if hv, ok := hmgViewOf(v.Variant); ok {
-		return s.scoring(hv).final()
+		sv := s.scoring(hv)
+		// The agreed marking stays after the count, while the unused
+		// hidden moves are opened and once the game is done.
+		sv.active = sv.active || hv.Stage == protocol.HMGStageOpen || hv.Stage == protocol.HMGStageDone
+		return sv.final()
 	}
 	return nil, engine.Score{}, false
 }
@@ -131,25 +135,38 @@ func (s fgoScreen) estimate(v protocol.View) (engine.Score, bool) {
 // estimateLines write an estimate as countLines writes a count, with
 // "area" for the empty points it gives each colour.
 func estimateLines(sc engine.Score) []string {
-	return scoreLines(sc, "area", "Estimate")
+	return scoreLines(sc, "area", "Estimate", "")
 }
 
-// countLines write a count with what it is made of: stones, territory and
-// komi (GO-5), then the result it gives.
-func countLines(sc engine.Score) []string {
-	return scoreLines(sc, "territory", "Count")
+// countLines write a count of variant v with what it is made of: stones,
+// territory, komi (GO-5) and Hidden Move Go's points for the opponent's
+// unused hidden moves (HMG-7), then the result it gives.
+func countLines(sc engine.Score, v engine.Variant) []string {
+	return scoreLines(sc, "territory", "Count", v)
 }
 
 // scoreLines write score sc as each colour's points, stones, empty points
-// (named by empties) and White's komi, then the result under label.
-func scoreLines(sc engine.Score, empties, label string) []string {
-	white := fmt.Sprintf("White %s: %d stones, %d %s", formatPoints(sc.White), sc.WhiteStones, sc.WhiteTerritory, empties)
-	if sc.Komi != 0 {
-		white += ", komi " + formatPoints(sc.Komi)
+// (named by empties), White's komi and the points that are none of those
+// (UI-D41: Hidden Move Go's unused hidden moves), then the result under
+// label.
+func scoreLines(sc engine.Score, empties, label string, v engine.Variant) []string {
+	line := func(c engine.Color, points float64, n, area int, komi float64) string {
+		s := fmt.Sprintf("%s %s: %s, %d %s", Name(c), formatPoints(points), stones(n), area, empties)
+		if komi != 0 {
+			s += ", komi " + formatPoints(komi)
+		}
+		if rest := points - float64(n+area) - komi; rest != 0 {
+			if v == engine.VariantHMG {
+				s += fmt.Sprintf(", %s for %s's unused hidden moves", formatPoints(rest), Name(c.Opponent()))
+			} else {
+				s += ", " + formatPoints(rest) + " more"
+			}
+		}
+		return s
 	}
 	return []string{
-		fmt.Sprintf("Black %s: %d stones, %d %s", formatPoints(sc.Black), sc.BlackStones, sc.BlackTerritory, empties),
-		white,
+		line(engine.Black, sc.Black, sc.BlackStones, sc.BlackTerritory, 0),
+		line(engine.White, sc.White, sc.WhiteStones, sc.WhiteTerritory, sc.Komi),
 		label + " → " + sc.Result().String(),
 	}
 }
@@ -217,7 +234,7 @@ func (s scoringView) panel(m *GameModel) []string {
 	default:
 		lines = append(lines, "No marking yet")
 	}
-	lines = append(lines, countLines(s.count(engine.MarkingOf(s.board, dead)))...)
+	lines = append(lines, countLines(s.count(engine.MarkingOf(s.board, dead)), m.View.Options.Variant)...)
 	switch {
 	case m.Local.Resuming:
 	case s.hasProposal && s.proposer != m.View.Role && m.May(protocol.KindAgree):

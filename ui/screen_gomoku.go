@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -29,6 +30,10 @@ type gomokuScreen struct {
 	// them (for the replay's positions and a failed move).
 	turns     int
 	responded []engine.Point
+	// opened tells, by colour, who opened its hidden pieces at the end
+	// (GM-8), and openedAt where they were.
+	opened   [3]bool
+	openedAt [3][]engine.Point
 }
 
 func gomokuViewOf(v any) (protocol.GomokuView, bool) {
@@ -50,7 +55,7 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 		return NewBoardModel(m.Size(), m.Me())
 	}
 	if gv.Record != nil {
-		return gomokuRecordBoard(*gv.Record, len(gv.Record.Turns), m.Me(), true)
+		return gomokuRecordBoard(*gv.Record, len(gv.Record.Turns), m.Me(), true, s.opened)
 	}
 	v := gv.Game
 	bm := NewBoardModel(m.Size(), m.Me())
@@ -62,19 +67,37 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 		bm.Points[p].Stone = gomoku.X
 	}
 	own, opp := v.OwnPieces(), v.OpponentPieces()
+	var opened [engine.MaxPoints]bool
+	if me != engine.Empty {
+		for _, p := range s.openedAt[me.Opponent()] {
+			if bm.OnBoard(p) {
+				opened[p] = true
+			}
+		}
+	}
 	for p := engine.Point(0); bm.OnBoard(p); p++ {
+		mine := me != engine.Empty && own.At(p) == me
+		theirs := me != engine.Empty && (opp.At(p) == me.Opponent() || opened[p])
 		switch {
-		case me != engine.Empty && own.At(p) == me:
+		case mine && theirs:
+			// Both have a piece here (GM-4), which the opening showed.
+			bm.Points[p] = PointMark{Stone: me, Marks: MarkBoth | MarkHighlight}
+		case mine:
 			bm.Points[p].Stone = me
-			if v.Own(p) == gomoku.HiddenPiece {
+			if v.Own(p) == gomoku.HiddenPiece && !s.opened[me] {
 				bm.Points[p].Marks |= MarkPending
 			}
-		case me != engine.Empty && opp.At(p) == me.Opponent():
+		case theirs:
 			bm.Points[p].Stone = me.Opponent()
 		}
 	}
 	if p := v.Committed(); v.MyTurn() && v.Mover() == me && bm.OnBoard(p) && bm.Points[p].Stone == engine.Empty {
 		bm = bm.With(MarkPending, p)
+	}
+	switch v.Phase() {
+	case gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
+		// The line announced this turn (GM-3), for both players.
+		bm = announcedLine(bm, v.Announced())
 	}
 	bm = bm.With(MarkHighlight, v.JustRevealed()...)
 	if v.Phase() == gomoku.PhaseRespond && v.MyTurn() {
@@ -83,11 +106,32 @@ func (s *gomokuScreen) board(m *GameModel) BoardModel {
 	return bm
 }
 
+// announcedLine marks the points of line l on bm.
+func announcedLine(bm BoardModel, l gomoku.Line) BoardModel {
+	mark := MarkRowAnnounced
+	if l.Kind == gomoku.Column {
+		mark = MarkColumnAnnounced
+	}
+	for i := range bm.Size {
+		x, y := i, l.Index
+		if l.Kind == gomoku.Column {
+			x, y = l.Index, i
+		}
+		if x < 0 || y < 0 || x >= bm.Size || y >= bm.Size {
+			return bm
+		}
+		bm = bm.With(mark, engine.PointAt(bm.Size, x, y))
+	}
+	return bm
+}
+
 // gomokuRecordBoard returns the position after the first turns of a
 // record: as player me knew it, or in full. Hidden pieces are in
-// brackets; a point where both players have a piece shows '&' (MarkBoth),
-// highlighted, so that each player's lines read whole.
-func gomokuRecordBoard(rec gomoku.Record, turns int, me engine.Color, full bool) BoardModel {
+// brackets, unless opened says their player opened them at the end (the
+// player's own view then shows the other's too); a point where both
+// players have a piece shows '&' (MarkBoth), highlighted, so that each
+// player's lines read whole.
+func gomokuRecordBoard(rec gomoku.Record, turns int, me engine.Color, full bool, opened [3]bool) BoardModel {
 	size := rec.Size
 	if size == 0 {
 		size = 9
@@ -102,14 +146,14 @@ func gomokuRecordBoard(rec gomoku.Record, turns int, me engine.Color, full bool)
 	for p := engine.Point(0); bm.OnBoard(p); p++ {
 		for _, c := range []engine.Color{gomoku.X, gomoku.O} {
 			piece := g.Piece(c, p)
-			if piece == gomoku.NoPiece || !full && c != me && piece != gomoku.RevealedPiece {
+			if piece == gomoku.NoPiece || !full && c != me && piece != gomoku.RevealedPiece && !opened[c] {
 				continue
 			}
 			if bm.Points[p].Stone != engine.Empty {
 				bm.Points[p].Marks |= MarkHighlight | MarkBoth
 			}
 			bm.Points[p].Stone = c
-			if piece == gomoku.HiddenPiece {
+			if piece == gomoku.HiddenPiece && !opened[c] {
 				bm.Points[p].Marks |= MarkPending
 			}
 		}
@@ -139,10 +183,18 @@ func (s *gomokuScreen) panel(m *GameModel) []string {
 			}
 		}
 		opp := v.OpponentPieces()
+		mine := fmt.Sprintf("%d hidden, %d revealed", hidden, shown)
+		if s.opened[me] {
+			mine = fmt.Sprintf("%s, all open", plural(hidden+shown, "piece", "pieces"))
+		}
+		theirs := fmt.Sprintf("%d hidden, %d revealed", v.OpponentHidden(), opp.Count(me.Opponent()))
+		if s.opened[me.Opponent()] {
+			theirs = fmt.Sprintf("%s, all open", plural(v.OpponentHidden()+opp.Count(me.Opponent()), "piece", "pieces"))
+		}
 		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
-			fmt.Sprintf("%s you          %d hidden, %d revealed", m.Name(me), hidden, shown),
-			fmt.Sprintf("%s %-12s %d hidden, %d revealed", m.Name(me.Opponent()), PeerShort(m.Opponent), v.OpponentHidden(), opp.Count(me.Opponent())))
+			fmt.Sprintf("%s you          %s", m.Name(me), mine),
+			fmt.Sprintf("%s %-12s %s", m.Name(me.Opponent()), PeerShort(m.Opponent), theirs))
 		for _, c := range []engine.Color{me, me.Opponent()} {
 			if v.FiveAnnounced(c) {
 				lines = append(lines, m.Name(c)+" has a line of five")
@@ -284,10 +336,16 @@ func (s *gomokuScreen) describe(m *GameModel, e protocol.Event) eventNote {
 		for i, o := range e.Openings {
 			ps[i] = o.Point
 		}
-		if len(ps) == 0 {
-			return eventNote{lines: []string{m.RoleName(e.From) + " had no hidden piece left."}}
+		if c := m.RoleColor(e.From); c == gomoku.X || c == gomoku.O {
+			s.opened[c], s.openedAt[c] = true, ps
 		}
-		return eventNote{lines: []string{fmt.Sprintf("%s opens its hidden pieces: %s.", m.RoleName(e.From), m.Vertices(ps))}}
+		// A position of the replay: nothing of that player is hidden
+		// from here on.
+		if len(ps) == 0 {
+			return eventNote{lines: []string{m.RoleName(e.From) + " had no hidden piece left."}, frame: true, index: s.turns, opened: s.opened}
+		}
+		return eventNote{lines: []string{fmt.Sprintf("%s opens its hidden pieces: %s.", m.RoleName(e.From), m.Vertices(ps))},
+			frame: true, index: s.turns, opened: s.opened}
 	case protocol.EventGomokuAudited:
 		if e.Violation != nil {
 			return eventNote{lines: []string{fmt.Sprintf("The audit (GM-8): %s broke %s at turn %d: %s.",
@@ -313,7 +371,11 @@ func (s *gomokuScreen) describeStep(m *GameModel, e protocol.EventGomoku) eventN
 		return eventNote{lines: []string{"The X opening piece is at " + m.Vertex(ev.Point) + "."}, frame: true,
 			hasLast: true, last: ev.Point}
 	case gomoku.EventSide:
-		return eventNote{lines: []string{fmt.Sprintf("%s chooses to be %s.", roleWord(m, e.From), ColorName(engine.VariantGomoku, ev.Side))}}
+		verb := "chooses"
+		if e.From == m.View.Role {
+			verb = "choose"
+		}
+		return eventNote{lines: []string{fmt.Sprintf("%s %s to be %s.", roleWord(m, e.From), verb, ColorName(engine.VariantGomoku, ev.Side))}}
 	case gomoku.EventCommit:
 		s.responded = nil
 		return eventNote{lines: []string{who + " commits to a point."}}
@@ -367,5 +429,56 @@ func (s *gomokuScreen) replayBoard(f Frame, final protocol.View, full bool) Boar
 		// No record without the audit (a resignation): the last view.
 		return (&gomokuScreen{}).board(&GameModel{View: final})
 	}
-	return gomokuRecordBoard(*gv.Record, f.Index, final.Color, full)
+	bm := gomokuRecordBoard(*gv.Record, f.Index, final.Color, full, f.Opened)
+	// The turn's point: in the full view whoever played it, in the
+	// player's own view its own turns. A piece placed is the last move;
+	// a move that failed (GM-3), on the other's revealed piece, is
+	// highlighted.
+	if p := f.Point; bm.OnBoard(p) && (full || f.Mover == final.Color) {
+		if bm.Points[p].Stone == f.Mover && !bm.Points[p].Has(MarkBoth) {
+			bm.LastMove = p
+		} else {
+			bm = bm.With(MarkHighlight, p)
+		}
+	}
+	return bm
+}
+
+// namePoints names the point of each turn from the audited record
+// (pointNamer): every turn's committed point is opened at the end.
+func (s *gomokuScreen) namePoints(frames []Frame, final protocol.View) {
+	gv, ok := gomokuViewOf(final.Variant)
+	if !ok || gv.Record == nil {
+		return
+	}
+	rec := *gv.Record
+	size := rec.Size
+	if size == 0 {
+		size = final.Options.Size
+	}
+	last := 0
+	for i := range frames {
+		f := &frames[i]
+		if f.Index <= last || f.Index > len(rec.Turns) {
+			continue // the opening, the openings at the end
+		}
+		last = f.Index
+		cut := rec
+		cut.Turns = rec.Turns[:f.Index-1]
+		g, err := gomoku.Replay(cut)
+		if err != nil {
+			return
+		}
+		t := rec.Turns[f.Index-1]
+		f.Mover, f.Point = g.ToMove(), t.Point
+		switch {
+		case t.Pass:
+			f.Point = engine.Pass
+		case t.NoLegalPoint:
+			f.Point = engine.NoPoint
+		}
+		if vx := f.Point.Vertex(size); f.Point >= 0 && int(f.Point) < size*size && !strings.Contains(f.Caption, vx) {
+			f.Caption = vx + " · " + f.Caption
+		}
+	}
 }

@@ -17,7 +17,7 @@ func init() {
 
 // phantomScreen is Phantom Go (UI-D19): the board shows the player's own
 // stones, the opponent stones it learnt, under hamburg its stones that may
-// have been captured (dim ◌), and its private notes (the m key); the log
+// have been captured (?, dim), and its private notes (the m key); the log
 // holds its announcements in the rule set's words. Tries go with Enter;
 // an illegal try is announced and the player tries again. Once play ends
 // both programs reveal their tries, the audit replays them, and the whole
@@ -67,6 +67,11 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		own := stones(len(v.Own.OwnStones()))
 		if n := len(v.Own.UncertainStones()); n > 0 {
 			own += fmt.Sprintf(", %d perhaps captured", n)
+			if taken := takenUncertain(v.Own); taken > 0 && taken < n {
+				// UI-D44: how many of them are gone, which the counts
+				// of the captures tell.
+				own += fmt.Sprintf(" (%d of them taken)", taken)
+			}
 		}
 		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
@@ -193,9 +198,29 @@ func (s *phantomScreen) replayBoard(f Frame, final protocol.View, full bool) Boa
 	if !ok {
 		return NewBoardModel(final.Options.Size, final.Color)
 	}
+	if pv, ok := phantomViewOf(f.Public); ok && pv.Revealed {
+		// After the audit (the count, play in the open) the board is
+		// public.
+		if b := pv.Referee.Board(); b.Size() > 0 {
+			return ModelFromBoard(b, final.Color, f.Last)
+		}
+	}
+	// The try's point: in the full view whoever tried, in the player's
+	// own view its own tries only (the other's were unknown then). A
+	// stone played is the last move, an illegal try is highlighted.
+	mark := func(bm BoardModel) BoardModel {
+		if !bm.OnBoard(f.Point) || !full && f.Mover != final.Color {
+			return bm
+		}
+		if f.Try {
+			return bm.With(MarkHighlight, f.Point)
+		}
+		bm.LastMove = f.Point
+		return bm
+	}
 	if full && s.have[0] && s.have[1] {
 		if b, ok := s.fullBoard(final, f.Index); ok {
-			return ModelFromBoard(b, final.Color, engine.NoPoint)
+			return mark(ModelFromBoard(b, final.Color, engine.NoPoint))
 		}
 	}
 	// The player's own view after the frame's tries: its announcements so
@@ -212,7 +237,70 @@ func (s *phantomScreen) replayBoard(f Frame, final protocol.View, full bool) Boa
 			break
 		}
 	}
-	return ModelFromPhantomView(own)
+	return mark(ModelFromPhantomView(own))
+}
+
+// namePoints names the point of each try (pointNamer): the player's own
+// from its log, the other's once both players revealed their tries (the
+// full reveal at the end, PG-9).
+func (s *phantomScreen) namePoints(frames []Frame, final protocol.View) {
+	v, ok := phantomViewOf(final.Variant)
+	if !ok {
+		return
+	}
+	type try struct {
+		mover engine.Color
+		point engine.Point
+	}
+	var tries []try
+	for _, a := range v.Own.Log() {
+		p := a.Point
+		if a.Mover != final.Color {
+			p = engine.NoPoint
+		}
+		if a.Event == phantom.Passed {
+			p = engine.Pass
+		}
+		tries = append(tries, try{mover: a.Mover, point: p})
+	}
+	if s.have[0] && s.have[1] {
+		ref, err := phantom.NewReferee(final.Options)
+		var next [2]int
+		for i := 0; err == nil && !ref.PlayEnded(); i++ {
+			c := ref.ToMove()
+			r := final.Role
+			if c != final.Color {
+				r = r.Other()
+			}
+			if next[r] >= len(s.revealed[r]) {
+				break
+			}
+			p := s.revealed[r][next[r]]
+			next[r]++
+			if ref, _, err = ref.Try(c, p); err != nil {
+				break
+			}
+			if i < len(tries) {
+				tries[i].point = p
+			} else {
+				tries = append(tries, try{mover: c, point: p})
+			}
+		}
+	}
+	last := 0
+	for i := range frames {
+		f := &frames[i]
+		if f.Index <= last || f.Index > len(tries) {
+			continue // not a try: the audit, the count, play in the open
+		}
+		last = f.Index
+		t := tries[f.Index-1]
+		f.Mover, f.Point = t.mover, t.point
+		// The player's own announcements name its point already.
+		if vx := t.point.Vertex(final.Options.Size); t.point != engine.NoPoint && t.point != engine.Pass && !strings.Contains(f.Caption, "("+vx+")") {
+			f.Caption = vx + " · " + f.Caption
+		}
+	}
 }
 
 // fullBoard replays the first n tries of both players, in the order the
@@ -253,6 +341,24 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// takenUncertain returns how many of the player's stones perhaps captured
+// (PG-7) are gone: of the stones it placed, the captures announced took
+// their number, and those left are its certain stones and the rest of the
+// uncertain ones (UI-D44).
+func takenUncertain(v phantom.View) int {
+	placed, captured := 0, 0
+	for _, a := range v.Log() {
+		switch {
+		case a.Event == phantom.Moved && a.Mover == v.Me():
+			placed++
+		case a.Event == phantom.Moved:
+			captured += a.Captures
+		}
+	}
+	left := placed - captured - len(v.OwnStones())
+	return len(v.UncertainStones()) - left
 }
 
 // knownOpponent writes what the player knows of the opponent's stones:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -135,6 +137,26 @@ type Frame struct {
 	// Try is true for a position that is no move of the game (a Phantom
 	// Go illegal try); stepping by moves goes over it.
 	Try bool
+	// Undone is how many moves the position took back (an undo, UNDO-D1,
+	// UNDO-D3): the move list numbers the next move after them.
+	Undone int
+	// Point is the point of the position's move when the record tells
+	// it only at the end (a Phantom Go try once both players revealed
+	// theirs, a gomoku piece once audited), Mover who played it; NoPoint
+	// when unknown (pointNamer).
+	Point engine.Point
+	Mover engine.Color
+	// Opened tells, by colour, whose hidden pieces the end opened by this
+	// position (gomoku, GM-8): they are hidden no more.
+	Opened [3]bool
+}
+
+// pointNamer is a variantScreen whose moves' points the record tells
+// only at the end (Phantom Go's tries, gomoku's hidden pieces): once the
+// replay's positions are built, namePoints sets their Point and Mover and
+// names the point at the head of their captions, for the move list.
+type pointNamer interface {
+	namePoints(frames []Frame, final protocol.View)
 }
 
 // buildFrames replays a transcript and returns the positions of the game
@@ -157,10 +179,7 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 			break
 		}
 		for _, e := range events {
-			note, ok := model.describeCommon(e)
-			if !ok {
-				note = vs.describe(model, e)
-			}
+			note := model.note(vs, e)
 			if !note.frame {
 				continue
 			}
@@ -172,8 +191,38 @@ func buildFrames(t *protocol.Transcript, final protocol.View) ([]Frame, variantS
 				caption = note.lines[0]
 			}
 			frames = append(frames, Frame{Public: m.PublicView(final.Role), Caption: caption,
-				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try})
+				Effect: note.effect, Last: model.Last, Index: note.index, Try: note.try, Undone: note.undone,
+				Point: engine.NoPoint, Opened: note.opened})
 		}
 	}
+	if n, ok := vs.(pointNamer); ok {
+		n.namePoints(frames, final)
+	}
 	return frames, vs
+}
+
+// MoveCount counts the moves events tell, as the lobby lists a saved game
+// (UI-D43): stones and passes (a Hidden Move Go reveal too), F-Go's
+// turns, Phantom Go's legal tries, gomoku's turns; a take-back subtracts
+// the moves it took back.
+func MoveCount(events []protocol.Event) int {
+	n := 0
+	for _, e := range events {
+		switch e := e.(type) {
+		case protocol.EventMoved, protocol.EventBridgeMoved, protocol.EventFGoTurn, protocol.EventRevealed:
+			n++
+		case protocol.EventPhantomTry:
+			if e.Event != phantom.Illegal {
+				n++
+			}
+		case protocol.EventGomoku:
+			switch e.Event.Kind {
+			case gomoku.EventCommit, gomoku.EventPass, gomoku.EventNoLegalPoint:
+				n++ // each turn begins with one of them
+			}
+		case protocol.EventUndone:
+			n -= max(e.Moves, 1)
+		}
+	}
+	return max(n, 0)
 }

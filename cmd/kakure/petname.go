@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -74,7 +76,55 @@ func runPetname(env *environment, args []string) error {
 	} else {
 		book[id] = name
 	}
-	return writePetnames(*home, book)
+	if err := writePetnames(*home, book); err != nil {
+		return err
+	}
+	// Say what changed (issue 34: it printed nothing); a running
+	// `kakure play` of this home shows it within seconds (watchPetnames).
+	if name == "" {
+		fmt.Fprintf(env.stdout, "%s has no petname now\n", id)
+	} else {
+		fmt.Fprintf(env.stdout, "%s is %s%s on your screens now\n", id, ui.PetnameMark, ui.SafeName(name))
+	}
+	return nil
+}
+
+// petnamesPoll is how often a running `kakure play` looks whether the
+// petname book changed.
+const petnamesPoll = 2 * time.Second
+
+// watchPetnames re-reads the home's petname book whenever the file
+// changes (its time or size), every poll, and hands the new book to
+// changed, until ctx ends: a petname given with `kakure petname` while
+// `kakure play` runs shows without a restart (UI-D45). A book that does
+// not read is skipped (the last good one stays).
+func watchPetnames(ctx context.Context, home string, poll time.Duration, changed func(ui.Petnames)) {
+	path := filepath.Join(home, PetnamesFile)
+	stamp := func() (time.Time, int64) {
+		info, err := os.Stat(path)
+		if err != nil {
+			return time.Time{}, -1
+		}
+		return info.ModTime(), info.Size()
+	}
+	lastTime, lastSize := stamp()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		t, size := stamp()
+		if t.Equal(lastTime) && size == lastSize {
+			continue
+		}
+		lastTime, lastSize = t, size
+		if book, err := readPetnames(home); err == nil {
+			changed(book)
+		}
+	}
 }
 
 // checkPetname checks a petname as a display name is checked (UI-D30):

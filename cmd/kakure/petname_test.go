@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/ui"
 )
 
@@ -18,8 +21,8 @@ import (
 func TestUID33PetnameCommand(t *testing.T) {
 	home := t.TempDir()
 	const bob = "12D3KooWDzEsNErrGSh6vy98ujs7aRDgnaFAovkLJhfGtKfTn386"
-	if code, out := runCommand(t, "petname", "--home", home, bob, "  Bob  "); code != 0 {
-		t.Fatalf("petname %s Bob exited %d:\n%s", bob, code, out)
+	if code, out := runCommand(t, "petname", "--home", home, bob, "  Bob  "); code != 0 || out != bob+" is @Bob on your screens now\n" {
+		t.Fatalf("petname %s Bob exited %d, saying %q (issue 34: it said nothing)", bob, code, out)
 	}
 	if code, out := runCommand(t, "petname", "--home", home); code != 0 || out != bob+" Bob\n" {
 		t.Errorf("the book lists %q (exit %d), want %q", out, code, bob+" Bob\n")
@@ -36,8 +39,8 @@ func TestUID33PetnameCommand(t *testing.T) {
 			t.Errorf("petname %q exited %d, want a usage error:\n%s", args, code, out)
 		}
 	}
-	if code, out := runCommand(t, "petname", "--home", home, bob, ""); code != 0 {
-		t.Fatalf("petname %s '' exited %d:\n%s", bob, code, out)
+	if code, out := runCommand(t, "petname", "--home", home, bob, ""); code != 0 || out != bob+" has no petname now\n" {
+		t.Fatalf("petname %s '' exited %d, saying %q", bob, code, out)
 	}
 	if code, out := runCommand(t, "petname", "--home", home); code != 0 || out != "" {
 		t.Errorf("after taking the name away the book lists %q", out)
@@ -134,4 +137,33 @@ func TestPlayTmuxPetname(t *testing.T) {
 		t.Errorf("A's game shows B's short peer ID beside its petname:\n%s", screen)
 	}
 	b.waitText("vs " + ui.ShortPeer(ids[0]))
+}
+
+// TestUID45PlaySeesNewPetnames (issue 34 item 12): a petname given while
+// `kakure play` runs reaches its screens: the watcher hands the new book
+// over once the file changed, and not again while it stays the same.
+func TestUID45PlaySeesNewPetnames(t *testing.T) {
+	home := t.TempDir()
+	const bob = "12D3KooWDzEsNErrGSh6vy98ujs7aRDgnaFAovkLJhfGtKfTn386"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	books := make(chan ui.Petnames, 8)
+	go watchPetnames(ctx, home, 10*time.Millisecond, func(b ui.Petnames) { books <- b })
+	time.Sleep(50 * time.Millisecond)
+	if code, out := runCommand(t, "petname", "--home", home, bob, "Bob"); code != 0 {
+		t.Fatalf("petname: exit %d: %s", code, out)
+	}
+	select {
+	case b := <-books:
+		if b[bob] != "Bob" {
+			t.Errorf("the watcher handed over %v", b)
+		}
+	case <-time.After(testenv.Duration(5 * time.Second)):
+		t.Fatal("the new petname never reached play")
+	}
+	select {
+	case b := <-books:
+		t.Errorf("the watcher handed over an unchanged book again: %v", b)
+	case <-time.After(100 * time.Millisecond):
+	}
 }

@@ -155,6 +155,10 @@ func runPlay(env *environment, args []string) error {
 	}
 	ui.SetPetnames(book)
 	app := ui.NewApp(appCfg)
+	go watchPetnames(ctx, me.node.Home(), petnamesPoll, func(b ui.Petnames) {
+		ui.SetPetnames(b)
+		app.Refresh()
+	})
 	err = app.Run()
 	restoreStderr()
 	if *lobby {
@@ -359,21 +363,25 @@ func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 		// The built-in bot keeps its games in home/bot (botPeer).
 		_, botErr := os.Stat(filepath.Join(home, "bot", "games", id.String()+".record.json"))
 		m := protocol.NewMachine(tr.Game)
+		var events []protocol.Event
 		for i := range tr.Messages {
-			if _, err := m.Apply(&tr.Messages[i]); err != nil {
+			ev, err := m.Apply(&tr.Messages[i])
+			if err != nil {
 				break
 			}
+			events = append(events, ev...)
 		}
-		opp, oppName := tr.Peers[0], m.Names[0]
+		opp, oppName, me := tr.Peers[0], m.Names[0], protocol.Invitee
 		if opp == n.me.node.ID() {
-			opp, oppName = tr.Peers[1], m.Names[1]
+			opp, oppName, me = tr.Peers[1], m.Names[1], protocol.Inviter
 		}
 		var result string
+		var winner engine.Color
 		if m.Outcome != nil {
-			result = ui.ResultString(m.Outcome.Result, m.Options.Variant)
+			result, winner = ui.ResultString(m.Outcome.Result, m.Options.Variant), m.Outcome.Result.Winner
 		}
 		games = append(games, ui.SavedGame{ID: id, Opponent: opp.String(), OpponentName: oppName, Options: m.Options, Messages: len(tr.Messages),
-			Bot: botErr == nil, Updated: updated, Result: result})
+			Moves: ui.MoveCount(events), Color: m.Colors[me], Winner: winner, Bot: botErr == nil, Updated: updated, Result: result})
 	}
 	return games
 }
@@ -388,6 +396,13 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 			n.botPlay(g)
 		}
 	}
+	// How many messages the record holds as Resume loads it: the game's
+	// events tell what comes after, which the screen must not write
+	// twice (ui.ResumedConn, UI-D42).
+	loaded := -1
+	if tr, err := protocol.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json")); err == nil {
+		loaded = len(tr.Messages)
+	}
 	g, err := n.me.service.Resume(ctx, id)
 	if g == nil {
 		return nil, err
@@ -398,8 +413,21 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 	if b == nil || g.Peer() != b.node.ID() {
 		holdPeer(n.me.node, g)
 	}
-	return g, err
+	if loaded < 0 {
+		return g, err
+	}
+	return resumedGame{Game: g, loaded: loaded}, err
 }
+
+// resumedGame is a game resumed from its record (ui.ResumedConn): loaded
+// is how many messages the record held when it was loaded.
+type resumedGame struct {
+	*protocol.Game
+	loaded int
+}
+
+// Loaded implements ui.ResumedConn.
+func (g resumedGame) Loaded() int { return g.loaded }
 
 // botHas reports whether the bot has game id saved.
 func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
@@ -481,6 +509,7 @@ func (n *playNetwork) close() {
 }
 
 var _ ui.GameConn = (*protocol.Game)(nil)
+var _ ui.ResumedConn = resumedGame{}
 
 // boolRank orders false before true.
 func boolRank(b bool) int {

@@ -72,4 +72,9 @@ func TestPlayTmuxOffersUnfinishedBotGame(t *testing.T) {
 	if cell := boardCellOf(resumed, point); !strings.ContainsAny(cell, "●○") {
 		t.Errorf("the resumed game does not show the stone at %s (%q):\n%s", point, cell, resumed)
 	}
+	// The log tells the move once (UI-D42).
+	resumed = second.waitText(point + ".")
+	if n := strings.Count(resumed, point+"."); n != 1 {
+		t.Errorf("the resumed log tells %s %d times:\n%s", point, n, resumed)
+	}
 }

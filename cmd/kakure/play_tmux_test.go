@@ -67,12 +67,18 @@ type pane struct {
 // program exits, the pane prints "kakure exited N" and stays.
 func (s *tmuxServer) start(name string, w, h int, args ...string) *pane {
 	s.t.Helper()
+	return s.startTerm(name, w, h, "xterm-256color", args...)
+}
+
+// startTerm is start with TERM=term.
+func (s *tmuxServer) startTerm(name string, w, h int, term string, args ...string) *pane {
+	s.t.Helper()
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = "'" + a + "'"
 	}
-	cmd := fmt.Sprintf("env KAKURE_BE_BINARY=1 TERM=xterm-256color '%s' -test.run='^$' -- %s; echo kakure exited $?; sleep 600",
-		os.Args[0], strings.Join(quoted, " "))
+	cmd := fmt.Sprintf("env KAKURE_BE_BINARY=1 TERM=%s '%s' -test.run='^$' -- %s; echo kakure exited $?; sleep 600",
+		term, os.Args[0], strings.Join(quoted, " "))
 	if out, err := s.run("new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd); err != nil {
 		s.t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
@@ -247,11 +253,18 @@ func twoPlayersSetUp(t *testing.T, setUp func(dir string), invited func(screen s
 	return b, a
 }
 
-// play types a point (or "pass") and Enter.
+// play types a point (or "pass") and Enter. A pass in the opening, or
+// one that ends play, asks first (UI-D38): y confirms it.
 func (p *pane) play(v string) {
 	p.t.Helper()
 	if v == "pass" {
 		p.keys("p", "Enter")
+		// The Enter clears the typed "p" and, when the pass asks, opens
+		// the question in the same draw.
+		s := p.waitFor("the pass sent or asked", 15*time.Second, func(s string) bool { return !loosely(s, "p Enter: pass") })
+		if loosely(s, "y passes · n or Esc keeps playing") {
+			p.keys("y")
+		}
 		return
 	}
 	p.keys("="+strings.ToLower(v), "Enter")
@@ -374,7 +387,9 @@ func TestPlayTmuxBot(t *testing.T) {
 	p.waitText("kakure — lobby")
 	// The finished game is listed with its result and opens into its
 	// replay (issue 20: finished games in the lobby).
-	p.waitText("result " + bot[:1] + "+R")
+	p.waitText(bot[:1] + "+R, you lost")
+	// At 80×24 the form's buttons are on the screen (UI-D43).
+	p.waitText("Play the bot")
 	p.keys("C-g", "Enter")
 	p.waitText("Result: " + bot + " wins by resignation")
 	p.keys("q")
@@ -459,10 +474,11 @@ func (p *pane) watchHidden(vertex, what string) (stop func()) {
 }
 
 // showsNoStone reports whether a board cell shows no stone: an empty point,
-// a star point, or an empty point the count gives to a colour (UI-D26).
+// a star point, an empty point the count gives to a colour (UI-D26), or
+// one of gomoku's announced line (UI-D37).
 func showsNoStone(cell string) bool {
 	switch strings.TrimSpace(cell) {
-	case "·", "+", "▪", "▫":
+	case "·", "+", "▪", "▫", "─", "│":
 		return true
 	}
 	return false
@@ -745,11 +761,12 @@ func TestPlayTmuxUndo(t *testing.T) {
 	black.play("C3")
 	white.waitText("Black C3.")
 	black.keys("C-k")
-	white.waitText("asks to take back move 1.")
+	white.waitText("asks to take back")
+	white.waitText("move 1 (Black C3).")
 	white.waitText("y lets the move be taken back")
 	white.keys("y")
 	for _, p := range []*pane{black, white} {
-		p.waitText("Move 1 (Black) is taken back.")
+		p.waitText("Move 1 (Black C3) is taken back: Black to play.")
 		p.waitFor("C3 empty", 10*time.Second, func(s string) bool {
 			return !strings.Contains(boardCellOf(s, "C3"), string(ui.UnicodeGlyphs.Black))
 		})
@@ -759,8 +776,133 @@ func TestPlayTmuxUndo(t *testing.T) {
 	white.play("C3")
 	black.waitText("White C3.")
 	white.keys("C-k")
-	black.waitText("asks to take back move 2.")
+	black.waitText("asks to take back")
+	black.waitText("move 2 (White C3).")
 	black.keys("n")
 	white.waitText("request to take back a move is refused.")
 	white.waitCell("C3", "(○)")
+}
+
+// TestPlayTmuxUndoAgainstTheBot (UNDO-D3, UNDO-D4, issue 34 item 1): at
+// 80×24 against the bot, ^K after the bot answered takes back the
+// player's move and the answer; C3, ^K in one burst takes back C3, or C3
+// and the answer when the answer came first (when it lapsed under the
+// answer, the log says so and ^K again takes back both). Each time the
+// board is empty and it is the player's turn.
+func TestPlayTmuxUndoAgainstTheBot(t *testing.T) {
+	t.Parallel()
+	srv := newTmux(t)
+	p := srv.start("bot", 80, 24, "play", "--home", filepath.Join(srv.dir, "home"), "--variant", "go", "--size", "9",
+		"--level", "1", "--color", "black")
+	p.waitText("your turn")
+	empty := func(s string) bool { return !strings.ContainsAny(boardArea(s), "●○") }
+	p.play("E3")
+	p.waitFor("the bot's answer", 30*time.Second, func(s string) bool {
+		return loosely(s, "Move 3 · your turn") && strings.ContainsRune(boardArea(s), '○')
+	})
+	p.keys("C-k")
+	p.waitText("are taken back: Black to play.")
+	p.waitFor("the empty board", 15*time.Second, func(s string) bool { return empty(s) && loosely(s, "Move 1 · your turn") })
+
+	// The burst: C3, then ^K at once. The bot accepts the request of C3
+	// before answering; or its answer came first, and the request (made
+	// after it, the keys being handled in order) takes back both; or the
+	// request lapsed under the answer, and ^K again takes back both.
+	p.keys("=c3", "Enter", "C-k")
+	done := func(s string) bool {
+		return loosely(panelOf(s), "Move 1 (Black C3) is taken back") || regexp.MustCompile(`\(Black C3, White [A-J]\d\) are taken back`).MatchString(strings.Join(strings.Fields(panelOf(s)), " "))
+	}
+	s := p.waitFor("the answer to ^K", 30*time.Second, func(s string) bool {
+		return done(s) || loosely(panelOf(s), "^K asks to take back your move and the answer")
+	})
+	if !done(s) {
+		t.Logf("the request lapsed under the bot's answer:\n%s", s)
+		p.waitText("Move 3 · your turn")
+		p.keys("C-k")
+		p.waitFor("both taken back", 30*time.Second, done)
+	}
+	p.waitFor("the empty board", 15*time.Second, func(s string) bool { return empty(s) && loosely(s, "Move 1 · your turn") })
+}
+
+// panelOf returns the part of a game screen right of the board: each line
+// from the column where the log's header starts, so that the panel's
+// wrapped lines read on without the board's rows between them.
+func panelOf(screen string) string {
+	lines := strings.Split(screen, "\n")
+	x := -1
+	for _, l := range lines {
+		if i := strings.Index(l, "── log"); i >= 0 {
+			x = len([]rune(l[:i]))
+			break
+		}
+	}
+	if x < 0 {
+		return screen
+	}
+	for i, l := range lines {
+		r := []rune(l)
+		lines[i] = string(r[min(x, len(r)):])
+	}
+	return strings.Join(lines, "\n")
+}
+
+// boardArea returns the lines of a screen's board: from the first line of
+// column letters to the second, only the board's columns (the panel to
+// their right is cut off).
+func boardArea(screen string) string {
+	lines := strings.Split(screen, "\n")
+	var out []string
+	in, width := false, 0
+	for _, l := range lines {
+		if i := strings.Index(l, " A "); i >= 0 && strings.Contains(l, " B ") && strings.TrimSpace(l[:i]) == "" {
+			if in {
+				break
+			}
+			// The board ends with its last column letter and the row
+			// numbers after it; the panel starts further right.
+			rs, last, gap := []rune(l), 0, 0
+			for j := len([]rune(l[:i])) + 1; j < len(rs) && gap <= 3; j++ {
+				if rs[j] == ' ' {
+					gap++
+					continue
+				}
+				last, gap = j, 0
+			}
+			in, width = true, last+5
+			continue
+		}
+		if in {
+			r := []rune(l)
+			out = append(out, string(r[:min(len(r), width)]))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestPlayTmuxWindowTitle (UI-D24, UI-D39, issue 34 item 5): inside
+// tmux (TERM=tmux-256color, whose terminfo entry has no title sequence
+// tcell reads) the window title still says that it is the player's move:
+// tmux's pane_title takes it.
+func TestPlayTmuxWindowTitle(t *testing.T) {
+	t.Parallel()
+	if err := exec.Command("infocmp", "tmux-256color").Run(); err != nil {
+		testenv.Missing(t, "no terminfo entry for tmux-256color")
+	}
+	srv := newTmux(t)
+	p := srv.startTerm("title", 80, 24, "tmux-256color", "play", "--home", filepath.Join(srv.dir, "home"),
+		"--variant", "go", "--size", "9", "--level", "1", "--color", "black")
+	p.waitText("your turn")
+	title := ""
+	deadline := time.Now().Add(testenv.Duration(15 * time.Second))
+	for time.Now().Before(deadline) {
+		out, err := srv.run("display-message", "-p", "-t", p.name+":", "#{pane_title}")
+		if err != nil {
+			t.Fatalf("display-message: %v: %s", err, out)
+		}
+		if title = strings.TrimSpace(out); strings.HasPrefix(title, "kakure · your move") {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("the pane's title is %q, want it to say kakure · your move", title)
 }
