@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -501,6 +502,34 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: lines}, true
 	case protocol.EventViolation:
 		return eventNote{lines: []string{fmt.Sprintf("The opponent broke rule %s: %s", e.Violation.Rule, e.Violation.Detail)}}, true
+	case protocol.EventTimeoutClaimed:
+		if e.By == m.View.Role {
+			return eventNote{lines: []string{"Your program claims the opponent's flag fell; it waits for the opponent's answer."}}, true
+		}
+		return eventNote{lines: []string{"The opponent claims your flag fell; your program answers by your clock."}}, true
+	case protocol.EventTimeoutRefused:
+		if e.By == m.View.Role {
+			return eventNote{lines: []string{fmt.Sprintf("Your program refused the time-out claim (your clock: %s of think time); play goes on.", e.Think.Round(100*time.Millisecond))}}, true
+		}
+		return eventNote{lines: []string{fmt.Sprintf("The opponent refused your time-out claim (its clock: %s); play goes on, nobody wins by it.", e.Think.Round(100*time.Millisecond))}}, true
+	case protocol.EventChallenged:
+		switch {
+		case e.Answered:
+			return eventNote{}, true // the record already answered it: nothing to tell
+		case e.Reporter == m.View.Role:
+			return eventNote{lines: []string{"The opponent's program has not sent what it owes: it is asked again, and the game is abandoned by it if it still does not."}}, true
+		}
+		return eventNote{lines: []string{"The opponent says your program owes a message: it sends it again."}}, true
+	case protocol.EventAbandonVoid:
+		return eventNote{lines: []string{"An abandonment crossed the answer to its challenge: it changes nothing, play goes on."}}, true
+	case protocol.EventDropped:
+		return eventNote{lines: []string{"Input of the opponent's that is no valid message of the game was dropped: " + friendlyError(errors.New(e.Reason))}}, true
+	case protocol.EventReport:
+		if e.Judgement.Verdict == protocol.VerdictUnproven {
+			return eventNote{lines: []string{fmt.Sprintf("%s reports %s against %s, which proves nothing (%s): it changes nothing.",
+				m.RoleName(e.Judgement.Reporter), e.Judgement.Reported.Rule, m.RoleName(e.Judgement.Reported.Accused), e.Judgement.Why)}}, true
+		}
+		return eventNote{}, true // EventEnded tells the outcome
 	case protocol.EventAdjourned:
 		m.Adjourned = true
 		return eventNote{lines: []string{"The connection is lost; the game is saved and goes on when the opponent is back."}}, true

@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestUID47LeversAreTold (UI-D47; issue 30): the log tells the player what
+// issue 30's rules did, in words: a time-out claim and its refusal (play
+// goes on), a challenge and an abandonment that changed nothing, input
+// dropped as no valid message, and a report that proves nothing.
+func TestUID47LeversAreTold(t *testing.T) {
+	m := &GameModel{View: protocol.View{Role: protocol.Invitee, Color: engine.White,
+		Options: engine.Options{Variant: engine.VariantGo, Size: 9}}}
+	unproven := protocol.Judgement{Verdict: protocol.VerdictUnproven, Reporter: protocol.Inviter,
+		Reported: &protocol.Violation{Accused: protocol.Invitee, Rule: "T-3"}, Why: "the report has no evidence"}
+	tests := []struct {
+		e    protocol.Event
+		want string
+	}{
+		{protocol.EventTimeoutClaimed{By: protocol.Inviter}, "claims your flag fell"},
+		{protocol.EventTimeoutClaimed{By: protocol.Invitee}, "waits for the opponent's answer"},
+		{protocol.EventTimeoutRefused{By: protocol.Inviter, Think: 1900 * time.Millisecond}, "refused your time-out claim (its clock: 1.9s)"},
+		{protocol.EventTimeoutRefused{By: protocol.Invitee, Think: 2 * time.Second}, "play goes on"},
+		{protocol.EventChallenged{Reporter: protocol.Inviter}, "sends it again"},
+		{protocol.EventChallenged{Reporter: protocol.Invitee}, "abandoned by it if it still does not"},
+		{protocol.EventAbandonVoid{By: protocol.Inviter}, "changes nothing"},
+		{protocol.EventDropped{Reason: "protocol: a message of another game"}, "dropped: a message of another game"},
+		{protocol.EventReport{Judgement: unproven}, "proves nothing (the report has no evidence): it changes nothing"},
+	}
+	for _, tt := range tests {
+		n := len(m.Log)
+		m.Apply(nil, tt.e, m.View)
+		if len(m.Log) != n+1 || !strings.Contains(m.Log[n], tt.want) {
+			t.Errorf("%T: log %q, want a line with %q", tt.e, m.Log[n:], tt.want)
+		}
+	}
+	n := len(m.Log)
+	m.Apply(nil, protocol.EventChallenged{Reporter: protocol.Inviter, Answered: true}, m.View)
+	if len(m.Log) != n {
+		t.Errorf("a challenge the record already answered is told: %q", m.Log[n:])
+	}
+}
