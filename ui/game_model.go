@@ -631,6 +631,10 @@ func DescribeOutcome(o protocol.Outcome, me engine.Color, v engine.Variant) stri
 		s = fmt.Sprintf("%s wins by %v points", Name(r.Winner), r.Margin)
 	case r.By == engine.ByResignation:
 		s = fmt.Sprintf("%s wins by resignation", Name(r.Winner))
+	case o.Abandoned && r.By == engine.ByTime:
+		s = fmt.Sprintf("%s wins on time: %s never answered the claim, as reported", Name(r.Winner), Name(r.Winner.Opponent()))
+	case o.Abandoned:
+		s = fmt.Sprintf("%s wins: %s abandoned the game (stopped answering with the connection up), as reported", Name(r.Winner), Name(r.Winner.Opponent()))
 	case r.By == engine.ByTime:
 		s = fmt.Sprintf("%s wins on time", Name(r.Winner))
 	case r.By == engine.ByForfeit:

@@ -45,3 +45,17 @@ func TestUID47LeversAreTold(t *testing.T) {
 		t.Errorf("a challenge the record already answered is told: %q", m.Log[n:])
 	}
 }
+
+// TestUID47AbandonmentTold (UI-D47, REC-D13): an abandonment's outcome
+// says what happened and that it is as reported.
+func TestUID47AbandonmentTold(t *testing.T) {
+	o := protocol.Outcome{Result: engine.Result{Winner: engine.White, By: engine.ByForfeit}, Abandoned: true,
+		Violation: &protocol.Violation{Accused: protocol.Inviter, Rule: "T-11"}}
+	if s := DescribeOutcome(o, engine.White, engine.VariantGo); !strings.Contains(s, "Black abandoned the game") || !strings.Contains(s, "as reported") || !strings.Contains(s, "you win") {
+		t.Errorf("abandonment told as %q", s)
+	}
+	o.Result.By = engine.ByTime
+	if s := DescribeOutcome(o, engine.Black, engine.VariantGo); !strings.Contains(s, "never answered the claim") || !strings.Contains(s, "you lose") {
+		t.Errorf("a claim never answered told as %q", s)
+	}
+}
