@@ -71,6 +71,55 @@ mutant own-move-time-loss-ok protocol/verify.go replace \
 	'case v != nil && r.Judgement == nil && byTime:' 'case v != nil && r.Judgement == nil && byTime && !r.Proven:' \
 	./protocol 'TestCLKD9HonestLossOnTimeVerifies'
 
+# Issue 30's rules (REC-D11..D15, CLK-D17).
+# REC-D11: a report that proves nothing changes nothing.
+mutant unproven-ends-game protocol/machine_apply.go replace \
+	'if j.Verdict == VerdictUnproven {
+		return m.standUnproven(msg, j)' 'if j.Verdict == VerdictUnproven && false {
+		return m.standUnproven(msg, j)' \
+	./protocol 'TestT13JudgeTable'
+# REC-D12: a challenge the record already answered is answered.
+mutant challenge-answered-at-once protocol/challenge.go delete-line \
+	'c.answered, c.answeredSeq = true, h.Seq' - \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# REC-D12: one challenge for each message of the accused's.
+mutant challenge-spam protocol/challenge.go replace \
+	'prev != nil && msg.Ack <= prev.ack' 'prev != nil && msg.Ack < prev.ack' \
+	./protocol 'TestRECD13AbandonmentJudged'
+# REC-D13: an abandonment after an answer it acknowledged is false.
+mutant abandon-after-ack protocol/challenge.go replace \
+	'if int64(c.answeredSeq) <= msg.Ack {' 'if int64(c.answeredSeq) < msg.Ack {' \
+	./protocol 'TestRECD13AbandonmentJudged'
+# REC-D13: an answer that crossed the abandonment voids it.
+mutant abandon-crossing protocol/machine.go replace \
+	'if m.Phase == PhaseDone && m.abandoned != nil {' 'if m.Phase == PhaseDone && m.abandoned != nil && false {' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# REC-D15: a message that crossed a resignation is taken as if first.
+mutant resign-crossing protocol/machine.go replace \
+	'if m.crossesResignation(msg) {' 'if false && m.crossesResignation(msg) {' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# REC-D15: of two crossing resignations the one of the player to move.
+mutant resign-resign protocol/machine.go replace \
+	'if msg.From != m.resignToMove {' 'if msg.From == m.resignToMove {' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# REC-D15: a request to adjourn that crossed the other's move lapses.
+mutant request-crossing-move protocol/clock_adjourn.go replace \
+	'l.role == msg.From.Other() && int64(l.seq) > msg.Ack' 'false && l.role == msg.From.Other() && int64(l.seq) > msg.Ack' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# CLK-D13, REC-D15: an acceptance that crossed the requester's move.
+mutant accept-crossing-move protocol/machine.go replace \
+	'crossed = m.acceptanceCrossed(msg)' 'crossed = false && m.acceptanceCrossed(msg)' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# CLK-D17: a claim about the last move that ended play.
+mutant claim-about-pass-ending-play protocol/clock.go replace \
+	'aboutLast, ok = true, true' 'aboutLast = true' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# CLK-D17: neither side moves while a claim waits.
+mutant move-under-claim protocol/clock.go replace \
+	'return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true' \
+	'return nil, nil, false' \
+	./protocol 'TestCLKD17NeitherMovesWhileAClaimWaits'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then
