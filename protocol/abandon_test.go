@@ -50,7 +50,8 @@ func TestRECD13AbandonmentJudged(t *testing.T) {
 		rep := protocol.Verify(tr)
 		says, ok := rep.Describe(tr.Peers)
 		if o := rep.Outcome; ok || o == nil || !o.Abandoned || o.Result.Winner != engine.White || o.Result.By != engine.ByForfeit ||
-			rep.Proven || !rep.Finished || !strings.Contains(says, "ABANDONED: the inviter") {
+			rep.Proven || !rep.Finished || !strings.Contains(says, "ABANDONED: the inviter") ||
+			!strings.Contains(says, "challenge by the invitee (its message 2): the inviter owed [toss-reveal]; not answered") {
 			t.Errorf("an abandonment of an open challenge: %+v (proven %v):\n%s", rep.Outcome, rep.Proven, says)
 		}
 	})
@@ -79,7 +80,8 @@ func TestRECD13AbandonmentJudged(t *testing.T) {
 		}
 		rep := protocol.Verify(tr)
 		says, _ := rep.Describe(tr.Peers)
-		if rep.Outcome != nil || rep.Violation != nil || len(rep.Voided) != 1 || !strings.Contains(says, "changes nothing") {
+		if rep.Outcome != nil || rep.Violation != nil || len(rep.Voided) != 1 || !strings.Contains(says, "changes nothing") ||
+			!strings.Contains(says, "answered by its message 2") {
 			t.Errorf("an abandonment crossing the answer: %+v, %+v:\n%s", rep.Outcome, rep.Violation, says)
 		}
 	})

@@ -168,6 +168,7 @@ func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error
 		}
 	}
 	m.challenges[reporter] = c
+	m.challengeLog = append(m.challengeLog, c)
 	return []Event{EventReport{Judgement: j}, EventChallenged{Reporter: reporter, Kinds: c.kinds, Answered: c.answered, Ack: c.ack}}, nil
 }
 
@@ -265,6 +266,22 @@ func (m *Machine) applyAfterAbandon(msg *Message) ([]Event, error) {
 	}
 	restore()
 	return events, nil
+}
+
+// challengesSaid writes each challenge of the record and what became of
+// it, for `kakure verify` (REC-D12).
+func (m *Machine) challengesSaid() []string {
+	var out []string
+	for _, c := range m.challengeLog {
+		s := fmt.Sprintf("challenge by the %s (its message %d): the %s owed %v", c.reporter, c.seq, c.reporter.Other(), c.kinds)
+		if c.answered {
+			s += fmt.Sprintf("; answered by its message %d", c.answeredSeq)
+		} else {
+			s += "; not answered"
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // waiting says what the game waits for that a program owes by the rules

@@ -45,6 +45,9 @@ type Report struct {
 	// Waiting says what the game waits for at the end of a record that
 	// is not finished: a time-out claim or a challenge unanswered.
 	Waiting []string
+	// Challenges says, for each challenge of the record (a T-11 report
+	// that stood, REC-D12), what was owed and whether it was answered.
+	Challenges []string
 	// Late are the messages, after the event that decided the game and
 	// before its end, that the rules refuse (a move or a marking sent
 	// while the result is being confirmed, a result statement that names
@@ -101,6 +104,7 @@ func Verify(t *Transcript) *Report {
 	rep.Standing = m.Reports
 	rep.Voided = m.Voided
 	rep.Waiting = m.waiting()
+	rep.Challenges = m.challengesSaid()
 	rep.Finished = m.Phase == PhaseDone
 	if m.Outcome != nil {
 		o := *m.Outcome
@@ -144,6 +148,9 @@ func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
 		if r.Outcome != nil {
 			fmt.Fprintf(&b, "result: %s\n", r.Outcome.Result)
 		}
+	}
+	for _, c := range r.Challenges {
+		fmt.Fprintf(&b, "%s\n", c)
 	}
 	for _, by := range r.Voided {
 		fmt.Fprintf(&b, "abandonment by the %s changes nothing: the %s had answered its challenge in a message the abandonment crossed (REC-D13)\n", by, by.Other())
