@@ -13,6 +13,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -38,7 +39,7 @@ func playReportGame(t *testing.T, o engine.Options, cheater protocol.Role, setup
 		}
 	})
 	p := newPair(t, cfgs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	defer cancel()
 	invitee := make(chan *protocol.Game, 1)
 	go func() {
@@ -285,7 +286,7 @@ func TestT13LiveOtherGameEvidence(t *testing.T) {
 	})
 	// First game: the cheater resigns at once, so that its report hook
 	// (its second move) fires in the second game.
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	defer cancel()
 	first := playBothOn(t, ctx, p, goOpts, resigner{}, bot.NewRandom(2))
 	mu.Lock()
@@ -402,7 +403,7 @@ func TestT14LiveReportInConfirmPhase(t *testing.T) {
 // record after both results is not part of the game.
 func TestT14LiveRecordCutOffOrAppended(t *testing.T) {
 	p := newPair(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	defer cancel()
 	games := playBothOn(t, ctx, p, goOpts, bot.NewRandom(1), bot.NewRandom(2))
 	want := games[1].Outcome().Result
