@@ -77,7 +77,7 @@ func TestT8CorrelatedConfig(t *testing.T) {
 // record, and the honest evaluator is never blamed. When the corrupted
 // garbling is ĵ the try fails without proof (a label that is neither of
 // its two values) or passes, and the audit names the garbler
-// (TestT8AuditNamesWrongCorrection). 400 trials in the full tier, 40
+// (TestT8AuditNamesWrongCorrection). 400 trials in the full tier, 100
 // by default, 12 under the race detector (catchTrials).
 func TestT8CoverCatchesWrongCorrection(t *testing.T) {
 	trials, slack := catchTrials()
@@ -406,7 +406,7 @@ func TestT8WrongReverseChoice(t *testing.T) {
 // reverse choices that JudgeCertificate accepts, before the choice is
 // sent; when it is ĵ the try fails or passes (the audit names its
 // reverse request: TestT8WrongReverseChoice). The honest evaluator is
-// never blamed. 400 trials in the full tier, 40 by default, 12 under
+// never blamed. 400 trials in the full tier, 100 by default, 12 under
 // the race detector (catchTrials).
 func TestT8CoverCatchesWrongReverseChoice(t *testing.T) {
 	trials, slack := catchTrials()

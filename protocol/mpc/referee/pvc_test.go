@@ -22,11 +22,12 @@ import (
 
 // catchTrials is how many trials a catch-rate test of T-8(b) runs, and
 // the slack its rate bounds get: 400 trials in the full tier
-// (KAKURE_TEST_FULL=1), whose bounds are set for them; 40 by default,
-// with bounds 0.15 wider (two standard deviations more of a rate near
-// one half at 40 trials: a cheat caught half as often as it should still
-// fails); 12 under the race detector, which holds no rate (an infinite
-// slack) and only wants the cheat caught at all.
+// (KAKURE_TEST_FULL=1), whose bounds are set for them; 100 by default,
+// with bounds 0.08 wider (at least three standard deviations from the
+// expected rate at 100 trials, yet a cheat checked half as often as it
+// should be still fails: internal/mutants/run, T8-opened-half and
+// T8-ot-half); 12 under the race detector, which holds no rate (an
+// infinite slack) and only wants the cheat caught at all.
 func catchTrials() (trials int, slack float64) {
 	switch {
 	case testenv.Full():
@@ -34,7 +35,7 @@ func catchTrials() (trials int, slack float64) {
 	case raceEnabled:
 		return 12, math.Inf(1)
 	}
-	return 40, 0.15
+	return 100, 0.08
 }
 
 // TestT8CheckedGamesMatchEngine plays random games with λ = 2, 4 and 8
@@ -153,7 +154,7 @@ func (gm *testGame) resetTry(nTries [2]int, nMovers [2]int, pub Public, shares [
 // certificate that JudgeCertificate accepts against the record; when
 // the changed garbling is the one evaluated, nothing proves the cheat
 // during the try (the audit does). 400 trials per cheat, at least 70 %
-// caught, in the full tier; 40 and 55 % by default; under the race
+// caught, in the full tier; 100 and 62 % by default; under the race
 // detector 12 trials and no rate (catchTrials).
 func TestT8CoverCatchesCheatingGarbler(t *testing.T) {
 	trials, slack := catchTrials()
@@ -637,7 +638,7 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 // expected (λ − 1)/λ · 1/2 = 37.5 % for one garbling and 1 − 2^-(λ−1) =
 // 87.5 % for all at λ = 4. It is not provable by itself (the OT hides
 // what was sent): the evaluator blames the garbler and the audit names
-// it. 400 trials each in the full tier, 40 by default (with wider
+// it. 400 trials each in the full tier, 100 by default (with wider
 // bounds), 12 under the race detector (no bounds): catchTrials.
 func TestT8CoverCatchesWrongOTReply(t *testing.T) {
 	trials, slack := catchTrials()
