@@ -331,9 +331,6 @@ func TestMatchScriptedHuman(t *testing.T) {
 // keep within their clocks (no loss on time), and the record verifies.
 // A malformed --time is refused with the syntax.
 func TestMatchTimeControl(t *testing.T) {
-	// Its own processes and homes, nothing shared: it runs beside the
-	// tests that wait (kakureParallel), not before them.
-	t.Parallel()
 	// Every variant under a 30 s clock, each game in its own parallel
 	// subtest. Go and F-Go play at the default level, whose search the
 	// clock bounds under the race detector (CLK-D11; the F-Go bot once lost

@@ -15,9 +15,6 @@ var progressRe = regexp.MustCompile(`(?m)^progress: game 1: (move|turn) (\d+)(?:
 // that never go down, and in Phantom Go the tries, never fewer than the
 // moves; --progress 0 prints none.
 func TestMATCHD4ProgressLines(t *testing.T) {
-	// Its own processes and homes, nothing shared: it runs beside the
-	// tests that wait (kakureParallel), not before them.
-	t.Parallel()
 	for _, c := range []struct {
 		args  []string
 		word  string

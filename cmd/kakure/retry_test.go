@@ -84,9 +84,6 @@ func TestBotRetriesCutFirstConnection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
-	// Its own processes and homes, nothing shared: it runs beside the
-	// tests that wait (kakureParallel), not before them.
-	t.Parallel()
 	dir := t.TempDir()
 	host := startKakure(t, "bot", "--home", filepath.Join(dir, "host"), "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1")
 	hostID := host.waitLine(t, reBotPeerID, 20*time.Second)[1]

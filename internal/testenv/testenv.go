@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -62,7 +63,29 @@ func Size(fast, full int) int {
 func SkipUnlessFull(t testing.TB, what string) {
 	t.Helper()
 	if !Full() {
-		t.Skipf("%s: in the full tier only (%s=1 go test -run '^%s$' ...)", what, FullVariable, t.Name())
+		t.Skipf("%s: in the full tier only (%s=1 go test -run '^%s$' %s)", what, FullVariable, t.Name(), packagePath())
+	}
+}
+
+// packagePath returns the directory of the package under test (where go
+// test runs its binary) relative to the module's root, as "./dir", or
+// "./..." if the root is not found.
+func packagePath() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "./..."
+	}
+	for root := wd; ; root = filepath.Dir(root) {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			rel, err := filepath.Rel(root, wd)
+			if err != nil {
+				return "./..."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		if filepath.Dir(root) == root {
+			return "./..."
+		}
 	}
 }
 

@@ -374,3 +374,29 @@ func TestCheckGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipUnlessFullSaysHow: outside the full tier SkipUnlessFull skips
+// with what is left out and the command that runs it (run in a child
+// process, whose skip is the point); in the full tier it lets the test
+// run.
+func TestSkipUnlessFullSaysHow(t *testing.T) {
+	if os.Getenv("KAKURE_TESTENV_CHILD") == "skip" {
+		SkipUnlessFull(t, "the frobnication at full size")
+		t.Log("ran in full")
+		return
+	}
+	for _, full := range []string{"0", "1"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSkipUnlessFullSaysHow$", "-test.v")
+		cmd.Env = append(os.Environ(), "KAKURE_TESTENV_CHILD=skip", FullVariable+"="+full)
+		out, err := cmd.CombinedOutput()
+		want := "KAKURE_TEST_FULL=1 go test -run '^TestSkipUnlessFullSaysHow$' ./internal/testenv"
+		switch {
+		case err != nil:
+			t.Errorf("%s=%s: %v\n%s", FullVariable, full, err, out)
+		case full == "0" && (!strings.Contains(string(out), "SKIP") || !strings.Contains(string(out), "frobnication") || !strings.Contains(string(out), want)):
+			t.Errorf("outside the full tier: want a skip naming %q:\n%s", want, out)
+		case full == "1" && !strings.Contains(string(out), "ran in full"):
+			t.Errorf("in the full tier: want the test to run:\n%s", out)
+		}
+	}
+}
