@@ -63,7 +63,7 @@ func Size(fast, full int) int {
 func SkipUnlessFull(t testing.TB, what string) {
 	t.Helper()
 	if !Full() {
-		t.Skipf("%s: in the full tier only (%s=1 go test -run '^%s$' %s)", what, FullVariable, t.Name(), packagePath())
+		t.Skipf("%s: in the full tier only (%s=1 go test -run \"^%s$\" %s)", what, FullVariable, t.Name(), packagePath())
 	}
 }
 

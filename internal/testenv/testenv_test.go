@@ -389,7 +389,7 @@ func TestSkipUnlessFullSaysHow(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSkipUnlessFullSaysHow$", "-test.v")
 		cmd.Env = append(os.Environ(), "KAKURE_TESTENV_CHILD=skip", FullVariable+"="+full)
 		out, err := cmd.CombinedOutput()
-		want := "KAKURE_TEST_FULL=1 go test -run '^TestSkipUnlessFullSaysHow$' ./internal/testenv"
+		want := `KAKURE_TEST_FULL=1 go test -run "^TestSkipUnlessFullSaysHow$" ./internal/testenv`
 		switch {
 		case err != nil:
 			t.Errorf("%s=%s: %v\n%s", FullVariable, full, err, out)
