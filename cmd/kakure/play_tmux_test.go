@@ -42,6 +42,14 @@ func newTmux(t *testing.T) *tmuxServer {
 		t.Fatal(err)
 	}
 	s := &tmuxServer{t: t, sock: filepath.Join(dir, "s"), dir: dir}
+	// Cleanups run last first: the directory (and the server's socket in
+	// it) goes after the server has been killed through that socket.
+	t.Cleanup(func() {
+		// The processes may write their last saves while they exit.
+		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	// The server and the programs in its panes end with the test, and
 	// also when go test times out (testenv.Reap): each pane's process
 	// group is killed too, should one outlive the server's SIGHUP.
@@ -52,12 +60,6 @@ func newTmux(t *testing.T) *tmuxServer {
 			if pid, err := strconv.Atoi(f); err == nil && pid > 1 {
 				syscall.Kill(-pid, syscall.SIGKILL)
 			}
-		}
-	})
-	t.Cleanup(func() {
-		// The processes may write their last saves while they exit.
-		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
-			time.Sleep(100 * time.Millisecond)
 		}
 	})
 	return s
