@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -55,7 +56,7 @@ func TestBotsPlayOverTheNetwork(t *testing.T) {
 		t.Run(string(o.Variant), func(t *testing.T) {
 			ha, sa := newService(t)
 			hb, sb := newService(t)
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(60*time.Second))
 			defer cancel()
 			if err := ha.Connect(ctx, peer.AddrInfo{ID: hb.ID(), Addrs: hb.Addrs()}); err != nil {
 				t.Fatal(err)

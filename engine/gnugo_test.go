@@ -516,14 +516,9 @@ func gnugoPlay(p *gnugoProcess, s *gnugoScript) error {
 }
 
 // gnugoGames is how many random games the differential test plays per
-// board size: 1000, 100 with -short or under the race detector (the
-// engine is pure and single-threaded; the pass without -race of the
-// README's test command plays the 1000).
+// board size: 100, and 1000 in the full tier (KAKURE_TEST_FULL=1).
 func gnugoGames() int {
-	if testing.Short() || testenv.Race {
-		return 100
-	}
-	return 1000
+	return testenv.Size(100, 1000)
 }
 
 // gnugoWorkers is how many GNU Go processes play games at once.

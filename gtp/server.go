@@ -19,12 +19,13 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/version"
 )
 
 // Name and Version are what the name and version commands answer.
 var (
 	Name    = "kakure"
-	Version = "0.1.0"
+	Version = version.Program
 )
 
 // ErrQuit is returned by a command to end the session after its answer.

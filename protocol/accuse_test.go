@@ -329,7 +329,7 @@ func TestT13LiveOtherGameEvidence(t *testing.T) {
 	})
 	// First game: the cheater resigns at once, so that its report hook
 	// (its second move) fires in the second game.
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	defer cancel()
 	first := playBothOn(t, ctx, p, goOpts, resigner{}, bot.NewRandom(2))
 	mu.Lock()
@@ -446,7 +446,7 @@ func TestT14LiveReportInConfirmPhase(t *testing.T) {
 // record after both results is not part of the game.
 func TestT14LiveRecordCutOffOrAppended(t *testing.T) {
 	p := newPair(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	defer cancel()
 	games := playBothOn(t, ctx, p, goOpts, bot.NewRandom(1), bot.NewRandom(2))
 	want := games[1].Outcome().Result

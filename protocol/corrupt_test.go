@@ -129,9 +129,9 @@ var corruptions = []struct {
 }
 
 // corruptionsPerKind is how many damaged copies of each record each kind
-// of damage makes: 6 (1 under the race detector, which finds nothing in
-// this single-threaded reading; the pass without -race of the README's
-// test command makes the 6), or KAKURE_CORRUPTIONS for a longer run.
+// of damage makes: 6 in the full tier (KAKURE_TEST_FULL=1), 2 by default,
+// 1 under the race detector (which finds nothing in this single-threaded
+// reading), or KAKURE_CORRUPTIONS for a longer run.
 func corruptionsPerKind(t *testing.T) int {
 	if s := os.Getenv("KAKURE_CORRUPTIONS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -140,10 +140,10 @@ func corruptionsPerKind(t *testing.T) int {
 		}
 		return n
 	}
-	if testenv.Race {
+	if testenv.Race && !testenv.Full() {
 		return 1
 	}
-	return 6
+	return testenv.Size(2, 6)
 }
 
 // TestT3CorruptRecordsDetected damages each test record a few hundred

@@ -19,6 +19,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
 
@@ -393,7 +394,7 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if phantomRace && tt.o.Variant == engine.VariantPhantom && tt.o.Rules != "" {
-				t.Skip("one Phantom Go game under -race, which slows the secure computation some fifty times: the others run in the pass without -race of the README's test command")
+				t.Skip("one Phantom Go game under -race, which slows the secure computation some fifty times: the others run without -race (go test ./...)")
 			}
 			t.Parallel()
 			var logs [2]*lockedBuffer
@@ -758,7 +759,7 @@ func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
 // of the values of the running game.
 func TestT5DeclineTellsNoHiddenValue(t *testing.T) {
 	p := newPair(t, func(i int, c *protocol.Config) { c.MaxGamesPerPeer = 1 })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
 	defer cancel()
 	o := engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 5, CardsSet: true}
 	go func() {

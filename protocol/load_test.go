@@ -14,6 +14,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -108,7 +109,7 @@ func TestLoadConcurrentGames(t *testing.T) {
 		c.IdleTimeout, c.AutoGrace = 30*time.Second, 30*time.Second
 	})
 	host, guest := p.services[0], p.services[1]
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Minute))
 	defer cancel()
 
 	// The hosting node plays every game it accepts with a bot.

@@ -133,7 +133,7 @@ func panicInAGame(t *testing.T, where string) {
 		if !v.Adjourned || v.Outcome != nil {
 			t.Errorf("view of the faulty game: adjourned %v, outcome %+v", v.Adjourned, v.Outcome)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.Duration(5 * time.Second)):
 		t.Fatal("View of the faulty game blocks: the panic left its lock held")
 	}
 	if err := faulty.Do(protocol.Resign{}); !errors.Is(err, protocol.ErrPanic) {

@@ -83,10 +83,10 @@ func TestT8InputOTInTheInvitation(t *testing.T) {
 // the seed commitment and the evaluator's setup and the reverse requests
 // on the base and on every garbling; nobody is accused, the record holds
 // the reverse digests, and Verify (whose audit replays the reverse
-// extension) finds it clean. In the pass without the race detector.
+// extension) finds it clean. Without the race detector.
 func TestT8PhantomCheckedGameCorrelatedOT(t *testing.T) {
 	if phantomRace {
-		t.Skip("a whole checked game: in the pass without the race detector")
+		t.Skip("a whole checked game: without the race detector (go test ./...)")
 	}
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 0, nil, nil)
@@ -363,10 +363,10 @@ func TestT14PhantomForgedOTCertificate(t *testing.T) {
 // does not (about 238 KiB against 128): the evaluator's program accuses
 // instead, both reveal, and the audit names the garbler from the record
 // ("commitment": the corrections are its reply part), proven in Verify
-// too. In the pass without the race detector (9×9 garblings).
+// too. Without the race detector (9×9 garblings).
 func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 	if phantomRace {
-		t.Skip("9×9 checked tries: in the pass without the race detector")
+		t.Skip("9×9 checked tries: without the race detector (go test ./...)")
 	}
 	t.Parallel() // a game of its own, nothing shared
 	for _, tt := range []struct {

@@ -62,11 +62,11 @@ func TestT8GarblingInTheInvitation(t *testing.T) {
 // with λ = 4 over libp2p, nobody is accused, the garbled tables of the
 // record's invitation names three-halves, and Verify, which replays the
 // game with the invitation's scheme (an evaluator of a half-gates game
-// refuses three-halves tables), finds it clean. In the pass without the
-// race detector.
+// refuses three-halves tables), finds it clean. Without the race
+// detector.
 func TestT8PhantomCheckedGameThreeHalves(t *testing.T) {
 	if phantomRace {
-		t.Skip("a whole checked game: in the pass without the race detector")
+		t.Skip("a whole checked game: without the race detector (go test ./...)")
 	}
 	h := playPhantomCheatOpts(t, threeHalvesOptions(engine.RulesKriegspiel), 0, nil, nil)
 	if out := h.Outcome(); out == nil || out.Violation != nil {

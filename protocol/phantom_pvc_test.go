@@ -18,11 +18,11 @@ func checkedOptions(rules engine.PhantomRules) engine.Options {
 // rules, nobody is accused, the record holds the commitments and choices,
 // and Verify finds it clean (the audit replays the checked tries). A
 // whole game with its audit, ten times slower under the race detector:
-// it runs in the pass without it (the certificate and crash tests play
+// it runs without it (the certificate and crash tests play
 // checked tries under it).
 func TestT8PhantomCheckedGame(t *testing.T) {
 	if phantomRace {
-		t.Skip("a whole checked game: in the pass without the race detector")
+		t.Skip("a whole checked game: without the race detector (go test ./...)")
 	}
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesCommon), 0, nil, nil)

@@ -178,13 +178,14 @@ func TestT11PhantomWithheldRevealAfterResignation(t *testing.T) {
 // different orders. Both peers still agree: the audit runs on the same
 // game, both see the same whole board, both records verify with the
 // resignation (PN-D13: a message that crossed the resignation is judged
-// as the game stood before it). Six games, each side resigning at three
-// tries; two under the race detector.
+// as the game stood before it). Six games in the full tier
+// (KAKURE_TEST_FULL=1), each side resigning at three tries; two by
+// default and under the race detector.
 func TestPN10PhantomResignationCrossingAMessage(t *testing.T) {
 	t.Parallel()
 	for i, at := range []uint64{3, 4, 5, 6, 7, 8} {
-		if phantomRace && i >= 2 {
-			break // each side resigns once; the pass without -race plays all six
+		if i >= testenv.Size(2, 6) {
+			break // each side resigns once; the full tier plays all six
 		}
 		resigner := protocol.Role(i % 2)
 		t.Run(fmt.Sprintf("%s at try %d", resigner, at), func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/engine/sgf"
+	"github.com/kakure/kakure/internal/version"
 )
 
 // overtimeText writes a control's overtime as the OT property of other
@@ -108,7 +109,7 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	if m.Options.Variant == "" {
 		return nil, fmt.Errorf("protocol: export SGF: the record has no invitation")
 	}
-	info := sgf.GameInfo{Options: m.Options, Version: Version}
+	info := sgf.GameInfo{Options: m.Options, Version: version.Program}
 	for r, c := range m.Colors {
 		name := t.Peers[r].String()
 		switch c {

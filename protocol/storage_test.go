@@ -37,8 +37,8 @@ type crashAfter struct {
 // game is resumed from the files and completes; both peers' records are
 // valid, hold the same messages (nothing sent was lost, nothing signed
 // twice: T-3) and end as the JSON document of docs/record.md. In plain
-// Go, F-Go and Hidden Move Go; under the race detector in Hidden Move Go
-// only (the pass without -race of the README's test command plays all).
+// Go, F-Go and Hidden Move Go in the full tier (KAKURE_TEST_FULL=1); by
+// default and under the race detector in Hidden Move Go only.
 func TestT3CrashAtEveryWritePoint(t *testing.T) {
 	t.Parallel() // computes and shares nothing: runs beside the tests that wait
 	// The first change of the secrets (in plain Go the coin toss's
@@ -47,7 +47,7 @@ func TestT3CrashAtEveryWritePoint(t *testing.T) {
 	cases := []crashAfter{{"secrets-appended", "secrets", 1}, {"secrets-appended", "secrets", 2},
 		{"record-appended", "record", 4}, {"record-appended", "record", 7}, {"saved", "", 4}}
 	for _, variant := range []engine.Variant{engine.VariantGo, engine.VariantFGo, engine.VariantHMG} {
-		if testenv.Race && variant != engine.VariantHMG {
+		if !testenv.Full() && variant != engine.VariantHMG {
 			continue
 		}
 		for _, c := range cases {
@@ -94,7 +94,7 @@ func crashAndResume(t *testing.T, variant engine.Variant, c crashAfter, tear boo
 			panic(panicValue)
 		})
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(60*time.Second))
 	defer cancel()
 	o := engine.Options{Variant: variant, Size: 5}
 	if variant == engine.VariantHMG {

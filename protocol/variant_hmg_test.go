@@ -228,7 +228,7 @@ func TestHMG7GamesOverLoopback(t *testing.T) {
 // waitView polls g's view until ok holds.
 func waitView(t *testing.T, g *protocol.Game, what string, ok func(protocol.View) bool) protocol.View {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := testenv.Deadline(10 * time.Second)
 	for {
 		v := g.View()
 		if ok(v) {
@@ -243,7 +243,7 @@ func waitView(t *testing.T, g *protocol.Game, what string, ok func(protocol.View
 
 func TestHMG1CardsAndHMG5UndoOverLoopback(t *testing.T) {
 	p := newPair(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
 	defer cancel()
 	accepted := make(chan *protocol.Game, 1)
 	go func() {

@@ -25,7 +25,8 @@ import (
 // saves everything to disk as kakure does (a try then costs a few
 // fsyncs); the others keep their records in memory. The bots pass after
 // three announcements per point on 5×5 (one under the race detector) and
-// one on 9×9, so that the games stay short.
+// one on 9×9, so that the games stay short. The 9×9 games run in the
+// full tier only (KAKURE_TEST_FULL=1).
 func TestPG9PhantomGameOverLoopback(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -40,10 +41,10 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 			if (tc.size > 5 || tc.rules != engine.RulesCommon) && phantomRace {
 				// The race detector slows the secure computation some
 				// fifty times; the other games run without it.
-				t.Skip("only 5×5 common under -race: the others run in the pass without -race of the README's test command")
+				t.Skip("only 5×5 common under -race: the others run without -race (go test ./...)")
 			}
-			if tc.size > 5 && testing.Short() {
-				t.Skip("9×9 games with -short")
+			if tc.size > 5 {
+				testenv.SkipUnlessFull(t, "a 9×9 game of Phantom Go")
 			}
 			p := newPair(t, func(i int, c *protocol.Config) {
 				if !tc.disk {

@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -23,7 +24,7 @@ func TestT2OtherProtocolVersion(t *testing.T) {
 	b.SetStreamHandler("/kakure/game/2.0.0", func(s network.Stream) { s.Reset() })
 	connect(t, a, b)
 	// Wait for identify to tell a which protocols b speaks.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := testenv.Deadline(5 * time.Second)
 	for time.Now().Before(deadline) {
 		ps, _ := a.Peerstore().GetProtocols(b.ID())
 		if len(ps) > 0 {
@@ -36,7 +37,7 @@ func TestT2OtherProtocolVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Second))
 	defer cancel()
 	_, err = svc.Invite(ctx, b.ID(), engine.Options{Variant: engine.VariantGo})
 	if !errors.Is(err, protocol.ErrOtherVersion) || !strings.Contains(err.Error(), "/kakure/game/2.0.0") {
@@ -48,7 +49,7 @@ func TestT2OtherProtocolVersion(t *testing.T) {
 // protocol version is declined at once with the reason, not left hanging.
 func TestT2InvitationOfAnotherVersion(t *testing.T) {
 	p := newPair(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Second))
 	defer cancel()
 	st, err := p.hosts[0].NewStream(ctx, p.hosts[1].ID(), protocol.GameProtocol)
 	if err != nil {
@@ -67,7 +68,7 @@ func TestT2InvitationOfAnotherVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st.SetReadDeadline(time.Now().Add(5 * time.Second))
+	st.SetReadDeadline(testenv.Deadline(5 * time.Second))
 	r := bufio.NewReader(st)
 	var decline *protocol.Message
 	for decline == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -77,7 +78,7 @@ func cutAndResume(t *testing.T, g cutGame, link *cutLink, cutFor, resumeWithin t
 	started := g.guest.waitLine(t, reGameStarted, 60*time.Second)
 	id := started[1]
 	// Under way: a few more messages in the guest's record.
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := testenv.Deadline(30 * time.Second)
 	before := recordSize(g.guestHome, id)
 	for recordSize(g.guestHome, id) < before+4000 {
 		if time.Now().After(deadline) {
@@ -137,20 +138,20 @@ func resultsAgree(t *testing.T, resGuest, resHost []string) {
 }
 
 // cutBotLevel makes the bots slow enough (MCTS for 150 ms a move) that a
-// Go 9×9 game lasts well beyond the cuts.
+// game (cutSize) lasts well beyond the cuts.
 const cutBotLevel = "time=150ms"
 
 // TestCutResumesDirect: two hosts on a LAN, the guest invites the host
 // at its LAN QUIC address (a direct connection); mid-game the guest's
-// link is cut (iptables DROP both ways) for 10 s and restored, then for
-// 35 s (QUIC gives the connection up after 30 s idle: the guest must
-// redial). The game must resume by itself each time and both records
+// link is cut (iptables DROP both ways) for 10 s and restored, then, in
+// the full tier, for 35 s (QUIC gives the connection up after 30 s idle:
+// the guest must redial). The game must resume by itself each time and both records
 // verify (T-11, T-13).
 func TestCutResumesDirect(t *testing.T) {
 	if raceEnabled {
-		// Minutes of real-time cuts: they run in the README's pass
-		// without -race, where the race detector does not multiply them.
-		t.Skip("the namespace cut tests run in the pass without -race")
+		// Real-time cuts: they run without -race (go test ./... and the
+		// full tier), where the race detector does not multiply them.
+		t.Skip("the namespace cut tests run without -race")
 	}
 	// Each builds its own namespaces: the tests run side by side,
 	// mostly waiting on cuts and on slow bots.
@@ -163,15 +164,15 @@ func TestCutResumesDirect(t *testing.T) {
 	g.host = startKakureIn(t, l.b, append([]string{"bot", "--home", g.hostHome, "--seed", "1"}, listen...)...)
 	addr := g.host.waitLine(t, reLANQUICAddr, 20*time.Second)[1]
 	g.guest = startKakureIn(t, l.a, append([]string{"bot", "--home", g.guestHome, "--seed", "2", "--invite", addr,
-		"--variant", "go", "--size", "9"}, listen...)...)
+		"--variant", "go", "--size", cutSize()}, listen...)...)
 	cuts(t, g, hostCut(&l.netnsLab, l.a), "direct")
 	finishAndVerify(t, g)
 }
 
 // cuts cuts the link twice in one game: for 10 s (the connections
-// survive: QUIC's idle timeout is 30 s), then, unless KAKURE_CUT_LONG is
-// 0, for KAKURE_CUT_LONG (35 s by default), long enough for every
-// connection to die, so that the players must redial (NET-D14). It logs
+// survive: QUIC's idle timeout is 30 s), then for longCut (35 s in the
+// full tier), long enough for every connection to die, so that the
+// players must redial (NET-D14). It logs
 // the time from each restore to the game's next progress, and the
 // guest's reconnection lines.
 func cuts(t *testing.T, g cutGame, link *cutLink, kind string) {
@@ -196,10 +197,15 @@ func cuts(t *testing.T, g cutGame, link *cutLink, kind string) {
 	}
 }
 
-// longCut is the second cut's length: KAKURE_CUT_LONG, 35 s by default.
+// longCut is the second cut's length: KAKURE_CUT_LONG if set (0: none),
+// else 35 s in the full tier (KAKURE_TEST_FULL=1) and none by default,
+// where the 10 s cut alone runs.
 func longCut() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("KAKURE_CUT_LONG")); err == nil || os.Getenv("KAKURE_CUT_LONG") == "0" {
 		return d
+	}
+	if !testenv.Full() {
+		return 0
 	}
 	return 35 * time.Second
 }
@@ -212,9 +218,9 @@ func longCut() time.Duration {
 // verify (T-11, T-13).
 func TestCutResumesThroughNATs(t *testing.T) {
 	if raceEnabled {
-		// Minutes of real-time cuts: they run in the README's pass
-		// without -race, where the race detector does not multiply them.
-		t.Skip("the namespace cut tests run in the pass without -race")
+		// Real-time cuts: they run without -race (go test ./... and the
+		// full tier), where the race detector does not multiply them.
+		t.Skip("the namespace cut tests run without -race")
 	}
 	// Each builds its own namespaces: the tests run side by side,
 	// mostly waiting on cuts and on slow bots.
@@ -242,7 +248,7 @@ func TestCutResumesThroughNATs(t *testing.T) {
 			g.host = startKakureIn(t, l.a, append([]string{"bot", "--home", g.hostHome, "--seed", "1", "--host-invite"}, listen...)...)
 			code := g.host.waitLine(t, reCode, 20*time.Second)[1]
 			g.guest = startKakureIn(t, l.b, append([]string{"bot", "--home", g.guestHome, "--seed", "2",
-				"--join", code, "--variant", cutVariant(), "--size", "9"}, listen...)...)
+				"--join", code, "--variant", cutVariant(), "--size", cutSize()}, listen...)...)
 			if joined := g.guest.waitLine(t, reJoined, 30*time.Second); joined[3] != tt.want {
 				t.Fatalf("joined on a %s connection, want %s", joined[3], tt.want)
 			}
@@ -250,6 +256,13 @@ func TestCutResumesThroughNATs(t *testing.T) {
 			finishAndVerify(t, g)
 		})
 	}
+}
+
+// cutSize is the board of the cut games: 7×7 by default, where the 10 s
+// cut alone runs (fewer moves of the slow bots to compute), 9×9 in the
+// full tier, whose game must outlast the 35 s cut as well.
+func cutSize() string {
+	return fmt.Sprint(testenv.Size(7, 9))
 }
 
 func cutVariant() string {

@@ -17,6 +17,7 @@ import (
 	kaddht "github.com/libp2p/go-libp2p-kad-dht"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
 )
@@ -113,17 +114,19 @@ func dhtHome(t *testing.T, dir string, bootstrap []string) string {
 // public nodes as bootstrap peers. The host gets a code on the DHT; the
 // guest, typing it, finds the host there and reaches it through a public
 // relay; behind two port-preserving NATs hole punching makes the
-// connection direct and a whole Phantom Go game is played on it, both
-// records verifying (T-13). With a symmetric NAT on the guest's side hole
+// connection direct and a whole Phantom Go game is played on it (5×5;
+// 9×9 in the full tier, KAKURE_TEST_FULL=1), both records verifying
+// (T-13). With a symmetric NAT on the guest's side hole
 // punching cannot work and the public relays cannot carry a game: the
 // guest says so and what to do, and exits, within seconds (NET-D19); with
 // a kakure relay configured on the host's side (the guest configured
 // none: it finds the code on the DHT too), the game is played relayed
 // through it. A program left running behind a NAT gets reservations on the public
-// relays by AutoRelay, which takes its candidates from the DHT (NET-D20).
+// relays by AutoRelay, which takes its candidates from the DHT (NET-D20;
+// in the full tier).
 func TestInternetPlayPublicDHT(t *testing.T) {
 	if raceEnabled {
-		t.Skip("the namespace DHT test runs in the pass without -race")
+		t.Skip("the namespace DHT test runs without -race (go test ./... and the full tier)")
 	}
 	t.Parallel() // its own namespaces, as the cut tests
 	l := newNetnsLab(t)
@@ -145,7 +148,7 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 		host := start(l.a, "host0", "--seed", "1", "--host-invite")
 		code := host.waitLine(t, reCode, 60*time.Second)[1]
 		guest := start(l.b, "guest0", "--seed", "2", "--join", strings.ToUpper(strings.ReplaceAll(code, "-", " ")),
-			"--variant", "phantom", "--size", "9")
+			"--variant", "phantom", "--size", fmt.Sprint(testenv.Size(5, 9)))
 		joined := guest.waitLine(t, reJoined, 60*time.Second)
 		if joined[3] != "hole-punched" {
 			t.Fatalf("joined on a %s connection, want hole-punched", joined[3])
@@ -184,7 +187,7 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 		msg := guest.waitLine(t, regexp.MustCompile(`only through a public relay.*(kakure relay)`), 60*time.Second)
 		select {
 		case <-guest.done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testenv.Duration(10 * time.Second)):
 			t.Fatal("the guest still runs after saying it cannot play")
 		}
 		if code := guest.cmd.ProcessState.ExitCode(); code != 1 {
@@ -222,6 +225,7 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 	})
 
 	t.Run("AutoRelay: reservations on relays found on the DHT", func(t *testing.T) {
+		testenv.SkipUnlessFull(t, "waits up to two minutes for AutoRelay's reservations")
 		started := time.Now()
 		p := start(l.a, "autorelay", "--seed", "7")
 		m := p.waitLine(t, regexp.MustCompile(`^internet: (DHT: [1-9]\d* peers; reachability: private; relay reservations: [1-9].*)`), 120*time.Second)

@@ -173,8 +173,8 @@ func faultGames() []engine.Options {
 
 // lightUnderRace leaves Phantom Go out of games under the race detector
 // without KAKURE_FAULTS_FULL: its secure computation is CPU-bound there;
-// TestConnectionCutResumes still plays it, and the pass without -race of
-// the README's test command plays the others.
+// TestConnectionCutResumes still plays it, and go test ./... without -race
+// plays the others.
 func lightUnderRace(games []engine.Options) []engine.Options {
 	if !raceEnabled || fullFaults() {
 		return games
@@ -338,7 +338,7 @@ func describeOptions(o engine.Options) string {
 // playFault plays one whole game of o between the peers of fp.
 func playFault(t *testing.T, fp faultPair, o engine.Options, seed uint64, link string) faultRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(10*time.Minute))
 	defer cancel()
 	return startFaultGame(t, ctx, fp, o, seed).wait(t, link)
 }
@@ -471,7 +471,7 @@ func TestConnectionCutResumes(t *testing.T) {
 		t.Run(string(o.Variant), func(t *testing.T) {
 			t.Parallel()
 			peers, tp := connectThroughToxiproxy(t, func(*toxicProxy) {})
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+			ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(10*time.Minute))
 			defer cancel()
 			fg := startFaultGame(t, ctx, pairOf(peers), o, 13+uint64(i)*10)
 			g := fg.games[0]

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 )
 
@@ -24,7 +25,7 @@ func TestT1FilesArePrivate(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix file modes")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
 	defer cancel()
 	var homes [2]string
 	var peers [2]*peerHandle

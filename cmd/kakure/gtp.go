@@ -32,7 +32,6 @@ func runGTP(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	gtp.Version = version
 	srv, err := gtp.NewServer(o)
 	if err != nil {
 		return err

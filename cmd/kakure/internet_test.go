@@ -83,7 +83,7 @@ func newNetnsLab(t *testing.T) *netnsLab {
 	if out, err := exec.Command("ip", "netns", "add", l.pub).CombinedOutput(); err != nil {
 		testenv.Missing(t, "network namespaces are not permitted here: ip netns add: %v: %s", err, out)
 	}
-	t.Cleanup(func() {
+	testenv.Reap(t, func() {
 		for _, ns := range []string{l.pub, l.nat1, l.nat2, l.a, l.b} {
 			exec.Command("ip", "netns", "del", ns).Run()
 		}
@@ -145,7 +145,8 @@ func startKakureInEnv(t *testing.T, env []string, ns string, args ...string) *pr
 
 // startProcess starts cmd, the test binary as kakure (or as what env
 // makes it), its output collected line by line, and interrupts it at the
-// end of the test.
+// end of the test; its process group is killed then, and also when go
+// test times out (testenv.StartGroup).
 func startProcess(t *testing.T, cmd *exec.Cmd, env []string) *process {
 	t.Helper()
 	cmd.Env = append(append(os.Environ(), "KAKURE_BE_BINARY=1"), env...)
@@ -154,7 +155,7 @@ func startProcess(t *testing.T, cmd *exec.Cmd, env []string) *process {
 		t.Fatal(err)
 	}
 	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
+	if err := testenv.StartGroup(t, cmd); err != nil {
 		t.Fatal(err)
 	}
 	p := &process{cmd: cmd, done: make(chan struct{})}
@@ -174,7 +175,7 @@ func startProcess(t *testing.T, cmd *exec.Cmd, env []string) *process {
 		select {
 		case <-p.done:
 		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
+			testenv.KillGroup(cmd)
 			<-p.done
 		}
 	})
@@ -232,6 +233,9 @@ func relayBytes(t *testing.T, relay *process) int {
 // symmetric NAT on one side it stays relayed. Either way a whole game is
 // played and both records verify.
 func TestInternetPlay(t *testing.T) {
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
 	l := newNetnsLab(t)
 	dir := t.TempDir()
 	if d := os.Getenv("KAKURE_TEST_DIR"); d != "" {

@@ -138,20 +138,23 @@ type killStats struct {
 // for message (no move lost or duplicated). In one game the killed
 // peer's record is damaged before the restart: the restart must report
 // it and not resume it (LIM-D7); the intact record is then put back with
-// a torn last line (T-3), and the game goes on. KAKURE_KILL_GAMES sets the number of games (default 6;
-// 4 without Phantom Go under -race), KAKURE_KILL_VARIANTS a comma list of
+// a torn last line (T-3), and the game goes on. KAKURE_KILL_GAMES sets the number of games (3, 6 in the
+// full tier, KAKURE_TEST_FULL=1; no Phantom Go under -race), KAKURE_KILL_VARIANTS a comma list of
 // variants, KAKURE_KILL_SEED the seed (logged), KAKURE_KILL_KEEP_GOING=1
 // plays on after a failed game.
 func TestT11KillCampaign(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
-	games := 6
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
+	games := testenv.Size(3, 6)
 	variants := killVariants
 	if raceEnabled && os.Getenv("KAKURE_KILL_GAMES") == "" && os.Getenv("KAKURE_KILL_VARIANTS") == "" {
 		// The race detector makes a Phantom Go game take half a minute
-		// or more: the pass without -race plays the whole campaign.
-		games, variants = 4, killVariants[:len(killVariants)-1]
+		// or more: the full tier plays the whole campaign.
+		variants = killVariants[:len(killVariants)-1]
 	}
 	if s := os.Getenv("KAKURE_KILL_GAMES"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/ui"
 )
@@ -68,7 +69,7 @@ func newLANLab(t *testing.T) *lanLab {
 	rand.Read(suffix[:])
 	id := hex.EncodeToString(suffix[:])
 	l := &lanLab{netnsLab: netnsLab{t: t, a: "kklana" + id, b: "kklanb" + id}, br: "kklanbr" + id}
-	t.Cleanup(func() {
+	testenv.Reap(t, func() {
 		for _, ns := range []string{l.br, l.a, l.b} {
 			exec.Command("ip", "netns", "del", ns).Run()
 		}

@@ -69,12 +69,15 @@ func outputLeaks(homes [2]string, texts func() map[string]string) (checked int, 
 // output (stdout and stderr), their log files (kakure.log, games.log)
 // and the output of `kakure id` run on each home: none holds a value
 // either peer committed to and has not opened yet. Phantom Go not under
-// -race, which slows its secure computation down most (the pass without
-// -race plays it; TestPlayTmuxPhantom plays it in processes under -race).
+// -race, which slows its secure computation down most (go test ./...
+// plays it; TestPlayTmuxPhantom plays it in processes under -race).
 func TestT5NoLeakInProcessOutput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
 	for _, variant := range [][]string{
 		{"--variant", "hmg", "--size", "5", "--cards", "3"},
 		{"--variant", "fgo", "--size", "5"},
@@ -83,7 +86,7 @@ func TestT5NoLeakInProcessOutput(t *testing.T) {
 	} {
 		t.Run(variant[1], func(t *testing.T) {
 			if raceEnabled && variant[1] == "phantom" {
-				t.Skip("Phantom Go under -race: the pass without -race of the README's test command plays it")
+				t.Skip("Phantom Go under -race: go test ./... without -race plays it")
 			}
 			t.Parallel()
 			homes := [2]string{t.TempDir(), t.TempDir()}
@@ -204,8 +207,11 @@ func TestT5OutputLeakCheckCatchesALeak(t *testing.T) {
 // against every value left unopened in the records (a game that ends
 // before its values are opened keeps them hidden for good). Two games
 // of each; under -race no Phantom Go, whose secure computation the race
-// detector slows down most (the pass without -race plays them).
+// detector slows down most (go test ./... plays them).
 func TestT5NoLeakInMatchOutput(t *testing.T) {
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
 	for _, variant := range [][]string{
 		{"--variant", "hmg", "--size", "5", "--cards", "3"},
 		{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
@@ -214,7 +220,7 @@ func TestT5NoLeakInMatchOutput(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			if raceEnabled && variant[1] == "phantom" {
-				t.Skip("Phantom Go under -race: the pass without -race of the README's test command plays it")
+				t.Skip("Phantom Go under -race: go test ./... without -race plays it")
 			}
 			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", "random", "--white", "bot:1"}, variant...)...)
 			if code != 0 {

@@ -15,10 +15,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-)
 
-// version is the program's version, reported by `kakure version` and GTP.
-const version = "0.1.0"
+	"github.com/kakure/kakure/internal/version"
+)
 
 // command is one subcommand of the binary.
 type command struct {
@@ -115,7 +114,40 @@ func printHelp(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'kakure COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'kakure help COMMAND' (or 'kakure COMMAND -h') for a command's flags.")
+}
+
+// runHelp prints the general help, or with a command's name that
+// command's flags: the command runs with -h, its help going to stdout.
+func runHelp(env *environment, args []string) error {
+	if len(args) == 0 {
+		printHelp(env.stdout)
+		return nil
+	}
+	if len(args) > 1 {
+		return usageError("help takes one command, not %q", strings.Join(args, " "))
+	}
+	name := args[0]
+	cmd, ok := commands[name]
+	if !ok {
+		return usageError("unknown command %q (run 'kakure help' for the list)", name)
+	}
+	switch name {
+	case "help":
+		printHelp(env.stdout)
+		return nil
+	case "version":
+		fmt.Fprintf(env.stdout, "Usage: kakure version\n\n%s.\n", commands[name].summary)
+		return nil
+	}
+	err := cmd.run(&environment{stdin: env.stdin, stdout: env.stdout, stderr: env.stdout}, []string{"-h"})
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err == nil {
+		return fmt.Errorf("help %s: the command ran instead of printing its flags", name)
+	}
+	return fmt.Errorf("help %s: %w", name, err)
 }
 
 // newFlagSet returns a flag set that writes its help to env.stderr and
@@ -142,12 +174,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 func init() {
-	register(command{name: "help", summary: "show this help", run: func(env *environment, _ []string) error {
-		printHelp(env.stdout)
-		return nil
-	}})
+	register(command{name: "help", summary: "show this help, or with a COMMAND its flags", run: runHelp})
 	register(command{name: "version", summary: "print the version", run: func(env *environment, _ []string) error {
-		fmt.Fprintf(env.stdout, "kakure %s\n", version)
+		fmt.Fprintf(env.stdout, "kakure %s\n", version.Program)
 		return nil
 	}})
 }

@@ -32,6 +32,9 @@ func runCommand(t *testing.T, args ...string) (int, string) {
 // between two bot peers on loopback through `kakure match`, and checks each
 // record with `kakure verify` and its SGF export.
 func TestMatchPublicVariants(t *testing.T) {
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
 	variants := [][]string{
 		{"--variant", "go", "--size", "7"},
 		{"--variant", "hmg", "--size", "7", "--cards", "2"},
@@ -181,7 +184,7 @@ func TestMatchBadPlayers(t *testing.T) {
 // test binary standing in for `kakure gtp` (a plain Go engine given the
 // stones Black knows), and, where GNU Go is installed, GNU Go. The engine
 // makes the moves; the records verify. Not under -race, which slows the
-// secure computation down most: the pass without -race plays it.
+// secure computation down most: go test ./... without -race plays it.
 func TestMatchGTPEngine(t *testing.T) {
 	engines := map[string]string{
 		"kakure gtp": os.Args[0] + " -- gtp --variant go --size 5 --level 1",
@@ -196,7 +199,7 @@ func TestMatchGTPEngine(t *testing.T) {
 	for name, command := range engines {
 		t.Run(name, func(t *testing.T) {
 			if raceEnabled {
-				t.Skip("a Phantom Go match under -race: the pass without -race of the README's test command plays it")
+				t.Skip("a Phantom Go match under -race: go test ./... without -race plays it")
 			}
 			dir := t.TempDir()
 			code, out := runCommand(t, "match", "--variant", "phantom", "--size", "5", "--games", "1", "--out", dir,
@@ -357,11 +360,11 @@ func TestMatchTimeControl(t *testing.T) {
 		t.Run(c.variant, func(t *testing.T) {
 			t.Parallel()
 			player := c.player
-			if testenv.Race && player == "bot" {
-				// The default bot's plain Go and F-Go games take some 50
-				// and 30 s of CPU under the race detector (5 and 3
-				// without): the weakest bot there, the default one in
-				// the pass without -race of the README's test command.
+			if !testenv.Full() && player == "bot" {
+				// The default bot's plain Go and F-Go games take some 5
+				// and 3 s of CPU (50 and 30 under the race detector): the
+				// weakest bot by default, the default one in the full
+				// tier (KAKURE_TEST_FULL=1).
 				player = "bot:1"
 			}
 			dir := t.TempDir()

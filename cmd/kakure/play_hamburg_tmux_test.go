@@ -69,12 +69,14 @@ func panelText(screen string) string {
 // on the board as uncertain (PG-7; issue 20, bug 1: the panel dropped to
 // "1 stone known").
 //
-// It runs in the pass without -race: the race detector makes the secure
-// computation of each of the game's hundred-odd tries tens of times
-// slower.
+// A whole game by keystrokes takes a minute: it runs in the full tier
+// (KAKURE_TEST_FULL=1), without -race (the race detector makes the
+// secure computation of each of the game's hundred-odd tries tens of
+// times slower). TestPlayTmuxPhantom plays Phantom Go in tmux by default.
 func TestPlayTmuxHamburgKnownStones(t *testing.T) {
+	testenv.SkipUnlessFull(t, "a whole Phantom Go game in tmux")
 	if raceEnabled {
-		t.Skip("a whole Phantom Go game under the race detector: in the pass without -race")
+		t.Skip("a whole Phantom Go game under the race detector: in the full tier, without -race")
 	}
 	t.Parallel()
 	const size = 7

@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,11 +42,24 @@ func newTmux(t *testing.T) *tmuxServer {
 		t.Fatal(err)
 	}
 	s := &tmuxServer{t: t, sock: filepath.Join(dir, "s"), dir: dir}
+	// Cleanups run last first: the directory (and the server's socket in
+	// it) goes after the server has been killed through that socket.
 	t.Cleanup(func() {
-		exec.Command("tmux", "-S", s.sock, "kill-server").Run()
 		// The processes may write their last saves while they exit.
 		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
 			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	// The server and the programs in its panes end with the test, and
+	// also when go test times out (testenv.Reap): each pane's process
+	// group is killed too, should one outlive the server's SIGHUP.
+	testenv.Reap(t, func() {
+		panes, _ := exec.Command("tmux", "-S", s.sock, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+		exec.Command("tmux", "-S", s.sock, "kill-server").Run()
+		for _, f := range strings.Fields(string(panes)) {
+			if pid, err := strconv.Atoi(f); err == nil && pid > 1 {
+				syscall.Kill(-pid, syscall.SIGKILL)
+			}
 		}
 	})
 	return s

@@ -37,7 +37,9 @@ func quickBot(args []string) []string {
 	return append([]string{"bot", "--level", "random"}, args[1:]...)
 }
 
-// startKakure starts the test binary as kakure with args.
+// startKakure starts the test binary as kakure with args, in a process
+// group that ends with the test, also when go test times out
+// (testenv.StartGroup).
 func startKakure(t *testing.T, args ...string) *process {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, quickBot(args)...)...)
@@ -47,7 +49,7 @@ func startKakure(t *testing.T, args ...string) *process {
 		t.Fatal(err)
 	}
 	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
+	if err := testenv.StartGroup(t, cmd); err != nil {
 		t.Fatal(err)
 	}
 	p := &process{cmd: cmd, done: make(chan struct{})}
@@ -63,7 +65,7 @@ func startKakure(t *testing.T, args ...string) *process {
 		close(p.done)
 	}()
 	t.Cleanup(func() {
-		cmd.Process.Kill()
+		testenv.KillGroup(cmd)
 		<-p.done
 	})
 	return p
@@ -160,12 +162,18 @@ func recordMessages(home string) (int, string) {
 // TestT11KillAndResume kills a peer process with SIGKILL in the middle of a
 // game, restarts it on the same home, and checks that the game resumes
 // and finishes with both records identical in moves and valid end to end.
-// Under -race the Phantom Go game is left out (the race detector slows
-// its secure computation down most; the pass without -race plays it).
+// By default gomoku and Phantom Go only: TestT11KillCampaign kills and
+// resumes games of plain Go, F-Go and Hidden Move Go; the full tier
+// (KAKURE_TEST_FULL=1) plays all five here. Under -race the Phantom Go
+// game is left out (the race detector slows its secure computation down
+// most).
 func TestT11KillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
 	for _, variant := range [][]string{
 		{"--variant", "go", "--size", "9"},
 		{"--variant", "hmg", "--size", "9", "--cards", "3"},
@@ -174,8 +182,11 @@ func TestT11KillAndResume(t *testing.T) {
 		{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
 	} {
 		t.Run(variant[1], func(t *testing.T) {
+			if variant[1] != "gomoku" && variant[1] != "phantom" {
+				testenv.SkipUnlessFull(t, "TestT11KillCampaign kills and resumes this variant by default")
+			}
 			if raceEnabled && variant[1] == "phantom" {
-				t.Skip("Phantom Go under -race: the pass without -race of the README's test command plays it")
+				t.Skip("Phantom Go under -race: go test ./... and the full tier play it")
 			}
 			killAndResume(t, variant)
 		})

@@ -59,6 +59,9 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 // Three games cover both values of each (the defaults are three-halves
 // and correlated), played at once.
 func TestT8VerifyNamesTheChecking(t *testing.T) {
+	// Its own processes and homes, nothing shared: it runs beside the
+	// tests that wait (kakureParallel), not before them.
+	t.Parallel()
 	for _, tt := range []struct {
 		args   []string
 		want   string

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,60 +67,132 @@ func TestMissingFailsInCI(t *testing.T) {
 	}
 }
 
-// testCommand returns the line of text that starts with "go test -race",
-// less a trailing shell comment, and how many such lines there are.
-func testCommand(t *testing.T, path string) (string, int) {
+// TestFull: KAKURE_TEST_FULL=1 selects the full sizes, unset or 0 the
+// fast tier's, and a value that is not a boolean is refused rather than
+// taken for the fast tier.
+func TestFull(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		full  bool
+	}{{"", false}, {"0", false}, {"1", true}, {"true", true}} {
+		t.Setenv(FullVariable, c.value)
+		if Full() != c.full || Size(3, 30) != map[bool]int{false: 3, true: 30}[c.full] {
+			t.Errorf("%s=%q: Full() = %v, Size(3, 30) = %d", FullVariable, c.value, Full(), Size(3, 30))
+		}
+	}
+	for _, bad := range []string{"yes", "2", "full"} {
+		t.Setenv(FullVariable, bad)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s=%q taken", FullVariable, bad)
+				}
+			}()
+			Full()
+		}()
+	}
+}
+
+// tier is a row of the README's table of test tiers.
+type tier struct {
+	name, command string
+	slowest       time.Duration // its slowest package's time, from the table
+}
+
+// readmeTiers reads the table of tiers of README.md's "Running the
+// tests": the rows whose second cell is a go test command in backquotes,
+// with the slowest package's time (the last cell, "… s").
+func readmeTiers(t *testing.T) []tier {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cmd string
-	n := 0
+	row := regexp.MustCompile("^\\| *([^|]+?) *\\| *`([^`]*go test [^`]*)` *\\|.*\\| *([0-9]+) s *\\|$")
+	var tiers []tier
+	for _, line := range strings.Split(string(data), "\n") {
+		if m := row.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			secs, _ := strconv.Atoi(m[3])
+			tiers = append(tiers, tier{m[1], m[2], time.Duration(secs) * time.Second})
+		}
+	}
+	return tiers
+}
+
+// ciTestCommands returns the go test commands .ci/run runs, each less its
+// -timeout flag, and the timeout.
+func ciTestCommands(t *testing.T) map[string]time.Duration {
+	t.Helper()
+	data, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := regexp.MustCompile(` -timeout ([0-9a-z]+)`)
+	cmds := map[string]time.Duration{}
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "go test -race") {
-			continue
-		}
 		if i := strings.Index(line, " #"); i >= 0 {
 			line = strings.TrimSpace(line[:i])
 		}
-		cmd = line
-		n++
+		if !strings.Contains(line, "go test ") || strings.HasPrefix(line, "echo") || strings.HasPrefix(line, "#") {
+			continue
+		}
+		m := timeout.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf(".ci/run runs %q without an explicit -timeout", line)
+			continue
+		}
+		d, err := time.ParseDuration(m[1])
+		if err != nil {
+			t.Errorf(".ci/run: %q: %v", line, err)
+		}
+		cmds[timeout.ReplaceAllString(line, "")] = d
 	}
-	return cmd, n
+	return cmds
 }
 
-// TestCIRunsTheREADMETestCommand: CI (.ci/run) runs exactly the test
-// command README.md gives a newcomer, once, and it has its race pass and
-// its pass without the race detector of what -race leaves out.
-func TestCIRunsTheREADMETestCommand(t *testing.T) {
-	readme, n := testCommand(t, "../../README.md")
-	if n != 1 {
-		t.Fatalf("README.md gives %d test commands, want 1", n)
+// TestCIRunsTheREADMETiers: the README's test command is plain `go test
+// ./...`; CI (.ci/run) runs it, the race pass and the full tier exactly
+// as the README's table of tiers gives them, each with an explicit
+// -timeout at least three times the slowest package's time the table
+// gives (issue 32); the full tier sets KAKURE_TEST_FULL=1 over every
+// package, so that every test runs at its full size in CI.
+func TestCIRunsTheREADMETiers(t *testing.T) {
+	tiers := readmeTiers(t)
+	if len(tiers) != 3 {
+		t.Fatalf("README.md's table of tiers has %d rows, want 3 (default, race, full): %+v", len(tiers), tiers)
 	}
-	ci, n := testCommand(t, "../../.ci/run")
-	if n != 1 {
-		t.Fatalf(".ci/run runs %d test commands, want 1", n)
+	want := []string{"go test ./...", "go test -race ./...", FullVariable + "=1 go test ./..."}
+	ci := ciTestCommands(t)
+	if len(ci) != len(want) {
+		t.Errorf(".ci/run runs %d go test commands, want %d: %v", len(ci), len(want), ci)
 	}
-	if ci != readme {
-		t.Errorf(".ci/run runs\n\t%s\nREADME.md gives\n\t%s", ci, readme)
-	}
-	race, plain, ok := strings.Cut(readme, " && ")
-	if !ok || race != "go test -race ./..." || !strings.HasPrefix(plain, "go test -run ") || strings.Contains(plain, "-race") {
-		t.Errorf("the test command %q is not a race pass then a pass without -race", readme)
+	for i, tr := range tiers {
+		if tr.command != want[i] {
+			t.Errorf("tier %q: %q, want %q", tr.name, tr.command, want[i])
+		}
+		timeout, ok := ci[tr.command]
+		switch {
+		case !ok:
+			t.Errorf(".ci/run does not run the %s tier's %q", tr.name, tr.command)
+		case tr.slowest <= 0:
+			t.Errorf("tier %q: no time for its slowest package", tr.name)
+		case timeout < 3*tr.slowest:
+			t.Errorf(".ci/run runs %q with -timeout %v: less than three times its slowest package's %v", tr.command, timeout, tr.slowest)
+		}
 	}
 }
 
-// raceNames are the names by which a test learns that the race detector
-// is on.
-var raceNames = map[string]bool{"raceEnabled": true, "phantomRace": true, "Race": true}
+// sizeNames are the names by which a test learns the tier or whether the
+// race detector is on, and so may run smaller.
+var sizeNames = map[string]bool{"raceEnabled": true, "phantomRace": true, "testenv.Race": true,
+	"testenv.Full": true, "testenv.Size": true, "testenv.SkipUnlessFull": true}
 
-// raceReducedTests returns the tests (and fuzz targets, whose corpus
-// every test run replays) of the Go package in dir that do
-// less under the race detector: those whose body, or a function of the
-// package they call (at any depth), names raceNames.
-func raceReducedTests(t *testing.T, dir string) []string {
+// sizedTests returns the tests (and fuzz targets, whose corpus every
+// test run replays) of the Go package in dir whose size depends on the
+// tier or the race detector: those whose body, or a function of the
+// package they call (at any depth), names sizeNames.
+func sizedTests(t *testing.T, dir string) []string {
 	t.Helper()
 	fset := token.NewFileSet()
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
@@ -138,39 +211,55 @@ func raceReducedTests(t *testing.T, dir string) []string {
 				continue
 			}
 			uses := map[string]bool{}
+			// What it names of sizeNames, and the functions it calls or
+			// passes on (by name: a method by its own), not the other
+			// identifiers, lest a variable or field cuts be taken for
+			// the function cuts.
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.Ident:
-					uses[n.Name] = true
+					if sizeNames[n.Name] {
+						uses[n.Name] = true
+					}
 				case *ast.SelectorExpr:
 					if x, ok := n.X.(*ast.Ident); ok && x.Name == "testenv" {
-						uses[n.Sel.Name] = true
+						uses["testenv."+n.Sel.Name] = true
 					}
-					// A method call counts by its name.
-					uses[n.Sel.Name] = true
+				case *ast.CallExpr:
+					switch fun := n.Fun.(type) {
+					case *ast.Ident:
+						uses[fun.Name] = true
+					case *ast.SelectorExpr:
+						uses[fun.Sel.Name] = true
+					}
+					for _, arg := range n.Args {
+						if id, ok := arg.(*ast.Ident); ok {
+							uses[id.Name] = true
+						}
+					}
 				}
 				return true
 			})
 			calls[fd.Name.Name] = uses
 		}
 	}
-	reduced := map[string]bool{}
+	sized := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
 		for fn, uses := range calls {
-			if reduced[fn] {
+			if sized[fn] {
 				continue
 			}
 			for name := range uses {
-				if raceNames[name] || (reduced[name] && name != fn) {
-					reduced[fn], changed = true, true
+				if sizeNames[name] || (sized[name] && name != fn) {
+					sized[fn], changed = true, true
 					break
 				}
 			}
 		}
 	}
 	var tests []string
-	for fn := range reduced {
+	for fn := range sized {
 		if strings.HasPrefix(fn, "Test") || strings.HasPrefix(fn, "Fuzz") {
 			tests = append(tests, fn)
 		}
@@ -178,40 +267,62 @@ func raceReducedTests(t *testing.T, dir string) []string {
 	return tests
 }
 
-// TestRaceReducedTestsRunWithoutRace: every test that does less under the
-// race detector is selected by the README's pass without -race, in a
-// package that pass runs, so that CI runs its full size.
-func TestRaceReducedTestsRunWithoutRace(t *testing.T) {
-	readme, _ := testCommand(t, "../../README.md")
-	_, plain, _ := strings.Cut(readme, " && ")
-	fields := strings.Fields(plain)
-	if len(fields) < 5 || fields[2] != "-run" {
-		t.Fatalf("the pass without -race %q: want go test -run 'PATTERN' PACKAGES", plain)
-	}
-	run, err := regexp.Compile(strings.Trim(fields[3], "'"))
+// sizesTable returns the README's table of sizes: the lines of its
+// "Running the tests" section from the header row that starts with
+// "| Test" to the end of the table.
+func sizesTable(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := fields[4:]
-	covered := func(dir string) bool {
-		for _, p := range pkgs {
-			p = filepath.Clean(p)
-			if rest, ok := strings.CutSuffix(p, "/..."); ok {
-				if dir == rest || strings.HasPrefix(dir, rest+"/") {
-					return true
-				}
-			} else if dir == p {
-				return true
-			}
+	var rows []string
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "| Test "):
+			in = true
+		case in && !strings.HasPrefix(line, "|"):
+			return strings.Join(rows, "\n")
 		}
-		return false
+		if in {
+			rows = append(rows, line)
+		}
 	}
+	return strings.Join(rows, "\n")
+}
+
+// TestSizedTestsInTheTable: every test that runs smaller by default or
+// under the race detector than in the full tier is in the README's table
+// of sizes (test → default size → full size → time), and every test the
+// table names exists, so that the table a newcomer reads is the one the
+// code runs.
+func TestSizedTestsInTheTable(t *testing.T) {
+	table := sizesTable(t)
+	if table == "" {
+		t.Fatal(`README.md has no table of sizes (a header row starting "| Test ")`)
+	}
+	testName := regexp.MustCompile(`\b(?:Test|Fuzz)[A-Z0-9][A-Za-z0-9_]*`)
+	named := map[string]bool{}
+	for _, n := range testName.FindAllString(table, -1) {
+		named[n] = true
+	}
+	all := map[string]bool{}
 	found := 0
-	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if !d.IsDir() {
+			if strings.HasSuffix(path, "_test.go") {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`).FindAllStringSubmatch(string(data), -1) {
+					all[m[1]] = true
+				}
+			}
 			return nil
 		}
 		if name := d.Name(); path != "../.." && (strings.HasPrefix(name, ".") || name == "testdata") {
@@ -219,12 +330,12 @@ func TestRaceReducedTestsRunWithoutRace(t *testing.T) {
 		}
 		dir, _ := filepath.Rel("../..", path)
 		if dir == "internal/testenv" {
-			return nil // its own tests check Race itself
+			return nil // its own tests check Race and Full themselves
 		}
-		for _, test := range raceReducedTests(t, path) {
+		for _, test := range sizedTests(t, path) {
 			found++
-			if !run.MatchString(test) || !covered(dir) {
-				t.Errorf("%s in %s does less under -race and the README's pass without -race does not run it", test, dir)
+			if !named[test] {
+				t.Errorf("%s in %s runs smaller by default or under -race, and README.md's table of sizes does not name it", test, dir)
 			}
 		}
 		return nil
@@ -233,9 +344,14 @@ func TestRaceReducedTestsRunWithoutRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	if found == 0 {
-		t.Fatal("no test does less under -race: the check found nothing to check")
+		t.Fatal("no test runs smaller outside the full tier: the check found nothing to check")
 	}
-	t.Logf("%d tests do less under -race", found)
+	for n := range named {
+		if !all[n] {
+			t.Errorf("README.md's table of sizes names %s, which is no test", n)
+		}
+	}
+	t.Logf("%d tests run smaller outside the full tier", found)
 }
 
 // TestCheckGolden checks the golden-file helper of the golden records
@@ -255,6 +371,32 @@ func TestCheckGolden(t *testing.T) {
 	for _, got := range []string{"a\nc\n", "a\n", "a\nb\nc\n"} {
 		if err := CheckGolden(path, got, false); err == nil || !strings.Contains(err.Error(), "line") {
 			t.Errorf("%q against %q: %v", got, "a\nb\n", err)
+		}
+	}
+}
+
+// TestSkipUnlessFullSaysHow: outside the full tier SkipUnlessFull skips
+// with what is left out and the command that runs it (run in a child
+// process, whose skip is the point); in the full tier it lets the test
+// run.
+func TestSkipUnlessFullSaysHow(t *testing.T) {
+	if os.Getenv("KAKURE_TESTENV_CHILD") == "skip" {
+		SkipUnlessFull(t, "the frobnication at full size")
+		t.Log("ran in full")
+		return
+	}
+	for _, full := range []string{"0", "1"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSkipUnlessFullSaysHow$", "-test.v")
+		cmd.Env = append(os.Environ(), "KAKURE_TESTENV_CHILD=skip", FullVariable+"="+full)
+		out, err := cmd.CombinedOutput()
+		want := `KAKURE_TEST_FULL=1 go test -run "^TestSkipUnlessFullSaysHow$" ./internal/testenv`
+		switch {
+		case err != nil:
+			t.Errorf("%s=%s: %v\n%s", FullVariable, full, err, out)
+		case full == "0" && (!strings.Contains(string(out), "SKIP") || !strings.Contains(string(out), "frobnication") || !strings.Contains(string(out), want)):
+			t.Errorf("outside the full tier: want a skip naming %q:\n%s", want, out)
+		case full == "1" && !strings.Contains(string(out), "ran in full"):
+			t.Errorf("in the full tier: want the test to run:\n%s", out)
 		}
 	}
 }

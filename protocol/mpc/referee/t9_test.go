@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 )
 
 // t9Budget is the number of random tries per board size of
@@ -23,17 +24,17 @@ var t9Budget = map[int]int{5: 6000, 9: 2800, 13: 800, 19: 400}
 // Black and White; in every game both parties move, so every try kind
 // comes with the mover as the garbler and as the evaluator; the tries of
 // every game but one per size are checked with λ = 4 garblings (T-8(b),
-// t9Lambda). 10,000 checked tries and the unchecked game's; with -short
-// or under the race detector fewer (see t9Scale).
+// t9Lambda). 10,000 checked tries and the unchecked game's in the full
+// tier; by default and under the race detector fewer (see t9Scale).
 func TestT9SecureRefereeMatchesEngine(t *testing.T) {
 	t9Run(t, InputOTExtension, t9Scale())
 }
 
 // TestT9SecureRefereeCorrelatedOT is TestT9SecureRefereeMatchesEngine
 // with the correlated input OTs of MPC-D28 in every checked game: a
-// tenth of its budget (1,000 checked tries) by default, all of it
-// (10,000) with KAKURE_T9_FULL=1; fewer with -short or under the race
-// detector.
+// tenth of its budget (1,000 checked tries) in the full tier, all of it
+// (10,000) with KAKURE_T9_FULL=1 as well; fewer by default and under the
+// race detector (t9Scale).
 func TestT9SecureRefereeCorrelatedOT(t *testing.T) {
 	scale := t9Scale()
 	if os.Getenv("KAKURE_T9_FULL") == "" {
@@ -120,14 +121,15 @@ func t9Lambda(i int) int {
 	return 4
 }
 
-// t9Scale divides the budget: by 10 with -short, by 100 under the race
+// t9Scale divides the budget: not at all in the full tier
+// (KAKURE_TEST_FULL=1), by 20 by default, by 100 under the race
 // detector, which makes garbling about ten times slower.
 func t9Scale() int {
 	switch {
+	case testenv.Full():
+		return 1
 	case raceEnabled:
 		return 100
-	case testing.Short():
-		return 10
 	}
-	return 1
+	return 20
 }
