@@ -3,7 +3,6 @@ package protocol_test
 import (
 	"crypto/rand"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -154,9 +153,6 @@ func swallowKinds(kinds ...protocol.Kind) func(*protocol.Message, crypto.PrivKey
 	}
 }
 
-// fullTier reports whether the tests run at full size (KAKURE_TEST_FULL).
-func fullTier() bool { return os.Getenv("KAKURE_TEST_FULL") != "" }
-
 // silenceCase is a phase of a variant in which one program falls silent:
 // from its nth message of kind on, nothing it sends reaches the other
 // (its own record holds it all), while the connection stays up.
@@ -243,8 +239,8 @@ func TestT11EveryPhaseEndsWhenAPeerFallsSilent(t *testing.T) {
 	for _, tc := range cases {
 		name := fmt.Sprintf("%s/%s/%s#%d", tc.o.Variant, tc.cheater, tc.kind, tc.n)
 		t.Run(name, func(t *testing.T) {
-			if tc.full && !fullTier() {
-				t.Skip("a phase the default tier leaves to KAKURE_TEST_FULL=1")
+			if tc.full {
+				testenv.SkipUnlessFull(t, "a phase the default tier leaves out")
 			}
 			t.Parallel()
 			grace := func(i int, c *protocol.Config) {
