@@ -71,6 +71,21 @@ mutant own-move-time-loss-ok protocol/verify.go replace \
 	'case v != nil && r.Judgement == nil && byTime:' 'case v != nil && r.Judgement == nil && byTime && !r.Proven:' \
 	./protocol 'TestCLKD9HonestLossOnTimeVerifies'
 
+# MPC-D8: the OT sender's cache of the checked request is matched on the
+# request's bytes, not its size (issue 31, item 5).
+mutant ot-check-cache-bytes protocol/mpc/ot/iknp.go replace \
+	'if s.checked != nil && bytes.Equal(s.checked, request) {' 'if s.checked != nil && len(s.checked) == len(request) {' \
+	./protocol/mpc/ot 'TestT8CheckCacheMatchesTheRequest'
+# MPC-D14: a certificate of the garbling sent carries the labels the
+# record holds; one byte off would convict an honest garbler.
+mutant judge-labels-binding protocol/mpc/referee/pvc.go replace \
+	' || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels)' ')' \
+	./protocol/mpc/referee 'TestT8ForgedCertificateRejected'
+# MPC-D14: a certificate is judged for the mover the record gives.
+mutant judge-mover-check protocol/mpc/referee/pvc.go replace \
+	'if try != pub.Try || mover != cfg.PartyOf(pub.ToMove) {' 'if try != pub.Try {' \
+	./protocol/mpc/referee 'TestT8JudgeRefusesCommitmentOfAnotherMover'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then
