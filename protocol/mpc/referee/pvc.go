@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -194,6 +195,8 @@ type copyGarbling struct {
 	mask   []bool    // the mask bits in its decoding bits (MPC-D27), or nil
 	commit [3]Digest // H(seed), H(tables), H(label commitments)
 	pairs  [][2]Digest
+	// blinds are the zero labels of the 2σ blind OTs (MPC-D29), or nil.
+	blinds []gc.Label
 }
 
 // copyHooks are the test hooks of a cheating or coupled garbler on the
@@ -225,7 +228,13 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if hooks.couple != nil {
 		couple = func(m []bool) { hooks.couple(try, i, m) }
 	}
-	gb, keys, mask, err := garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), try, couple)
+	var masks *prg.Stream
+	if cfg.authenticated() {
+		// The mask bits from a stream of their own (MPC-D29), so that the
+		// garbler's next share does not depend on the mover.
+		masks = seed.Stream(labelAuthMask)
+	}
+	gb, keys, mask, err := garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), masks, try, couple)
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +246,9 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 		return nil, err
 	}
 	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, mask: mask, pairs: labelPairs(cfg, try, i, keys)}
+	if cfg.authenticated() {
+		c.blinds = blindLabels(seed)
+	}
 	c.commit = [3]Digest{seedHash(cfg, try, i, seed), Sum(b), labelsDigest(cfg, try, i, c.pairs)}
 	return c, nil
 }
@@ -310,6 +322,12 @@ type Certificate struct {
 	// carries a check value x that is not the one of Δ_i's bits and the
 	// pad bits seed_i gives. Nil for the other kinds.
 	Reverse []byte
+	// MAC, with Reverse, makes the certificate one about the garbler's
+	// MAC choices of opened garbling Opened in a game of the
+	// authenticated state (MPC-D29): the check value of its MAC
+	// sub-batch in Reverse is not the one of the colours and mask bits
+	// seed_i gives (and the pad bits).
+	MAC bool
 	// What says what differs, for people.
 	What string
 }
@@ -346,6 +364,9 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		return verifyCorrections(cfg, rc, cm, c)
 	}
 	if c.Reverse != nil {
+		if c.MAC {
+			return verifyMACChoices(cfg, cm, c)
+		}
 		return verifyReverseChoices(cfg, cm, c)
 	}
 	if c.Opened >= 0 {
@@ -373,7 +394,11 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	if c.Tables != e[1] {
 		return nil
 	}
-	own, other, err := parseCheckedLabels(c.Labels, rc.layout[cm.mover].NumInputs[circuit.Garbler])
+	labels, _, err := splitAuthLabels(cfg, c.Labels)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	own, other, err := parseCheckedLabels(labels, rc.layout[cm.mover].NumInputs[circuit.Garbler])
 	if err != nil {
 		// Well-formed messages are the garbler's duty; a malformed one is
 		// refused at once and is not a certificate.
@@ -404,6 +429,11 @@ type garblerCommitted struct {
 	mover  circuit.Party
 	copies []*copyGarbling
 	seeds  []prg.Seed
+	// rows are the rows of the parity check of the authenticated state
+	// (MPC-D29), and request, commitment the messages they are drawn
+	// from (kept, with the reply, for a certificate).
+	rows                       [][]bool
+	request, commitment, reply []byte
 }
 
 // prepareCopies garbles the λ garblings of try (Prepare's work when the
@@ -511,6 +541,10 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 		}
 		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}
 	}
+	if g.cfg.authenticated() {
+		st.rows = authRowsOf(g.cfg, try, request, c.Commitments)
+		st.request, st.commitment, st.reply = bytes.Clone(request), bytes.Clone(c.Commitments), bytes.Clone(c.Reply)
+	}
 	g.pre = nil
 	// The request shows that the evaluator had the messages made again.
 	g.again = garblerAgain{}
@@ -531,14 +565,37 @@ func (g *Garbler) CheckChoice(choice []byte) error {
 		return err
 	}
 	st := g.committed
-	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	j, proof, z, err := parseChoiceOf(g.cfg, st.try, choice)
 	if err != nil {
 		return err
 	}
 	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
 		return g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
-	return nil
+	return g.checkShare(st, j, z, choice)
+}
+
+// checkShare checks the sums z of the evaluator's choice of garbling j
+// of the checked try under way (MPC-D29): wrong ones fail the machine,
+// blaming the evaluator, with a certificate. Nothing without the
+// authenticated state.
+func (g *Garbler) checkShare(st *garblerCommitted, j int, z []gc.Label, choice []byte) error {
+	if !g.cfg.authenticated() {
+		return nil
+	}
+	l := g.rc.layout[st.mover]
+	k := checkParity(l, g.pub.ToMove, st.rows, st.copies[j], g.authPrev, z)
+	if k < 0 {
+		return nil
+	}
+	c := &EvaluatorShareCertificate{Try: st.try, Seed: st.seeds[j], Keys: append([]ot.Key(nil), g.rev.keys[j]...),
+		Commitment: st.commitment, Request: st.request, Reply: st.reply, Choice: bytes.Clone(choice)}
+	if p := g.authPrev; p != nil {
+		c.PrevSeed, c.PrevKeys = p.seed, p.rkeys
+		c.PrevCommitment, c.PrevRequest, c.PrevReply, c.PrevChoice, c.PrevLabels = p.commitment, p.request, p.reply, p.choice, p.labels
+	}
+	g.shareCert = c
+	return g.fail("try %d: its share inputs are not its share: sum %d of its choice is neither of the two its labels give (certificate)", st.try, k)
 }
 
 // GarbleChosen takes the evaluator's Choice of a checked try and returns
@@ -552,7 +609,7 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		return Garbling{}, err
 	}
 	st := g.committed
-	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	j, proof, z, err := parseChoiceOf(g.cfg, st.try, choice)
 	if err != nil {
 		return Garbling{}, err
 	}
@@ -572,6 +629,9 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
 		return Garbling{}, g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
+	if err := g.checkShare(st, j, z, choice); err != nil {
+		return Garbling{}, err
+	}
 	own, err := cp.keys.Encode(int(circuit.Garbler), in)
 	if err != nil {
 		return Garbling{}, err
@@ -584,14 +644,27 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if g.cheatSend != nil {
 		g.cheatSend(st.try, j, &own, &other, cp)
 	}
-	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover}
+	labels := marshalCheckedLabels(own, other)
+	var auth *garblerAuth
+	if g.cfg.authenticated() {
+		// The opening of its MACs (MPC-D29), and what it keeps of the try.
+		if g.rev == nil || g.rev.try != st.try {
+			return Garbling{}, fmt.Errorf("%w: the reverse request of try %d was not made", ErrState, st.try)
+		}
+		op := garblerOpening(g.cfg, st.try, l, g.pub.ToMove, g.rev.macs[j], g.authPrev)
+		labels = append(labels, op[:]...)
+		auth = garblerAuthOf(l, g.pub.ToMove, cp, g.rev.macs[j])
+		auth.seed, auth.rkeys = st.seeds[j], append([]ot.Key(nil), g.rev.keys[j]...)
+		auth.commitment, auth.request, auth.reply, auth.choice, auth.labels = st.commitment, st.request, st.reply, bytes.Clone(choice), labels
+	}
+	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover, auth: auth}
 	g.committed = nil
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)
 	}
 	g.movers = append(g.movers, mover)
 	g.phase = phaseWaiting
-	return Garbling{Tables: cp.bytes, Labels: marshalCheckedLabels(own, other), Reply: corr}, nil
+	return Garbling{Tables: cp.bytes, Labels: labels, Reply: corr}, nil
 }
 
 // ----- evaluator side -----

@@ -107,8 +107,15 @@ func parseCOTHeader(b []byte, kind byte, size int, try uint64, what string) erro
 }
 
 // reverseSize is the size of a reverse request of a game of cfg: λ
-// sub-batches of 128 OTs.
-func (c Config) reverseSize() int { return cotHeader + c.lambda()*ot.RequestSize(ot.Kappa) }
+// sub-batches of 128 OTs, then, with the authenticated state (MPC-D29),
+// λ MAC sub-batches of 2n OTs.
+func (c Config) reverseSize() int {
+	n := cotHeader + c.lambda()*ot.RequestSize(ot.Kappa)
+	if c.authenticated() {
+		n += c.lambda() * ot.RequestSize(2*c.stateBits())
+	}
+	return n
+}
 
 // splitReverse returns the λ sub-batches of a reverse request of try,
 // checking its size and kind and, when first is not nil, that sub-batch
@@ -150,12 +157,12 @@ func reversePad(seed prg.Seed) []bool { return seed.Stream(labelReversePad).Bool
 // cotRequestSize is the size of the evaluator's request of a try with m
 // evaluator inputs.
 func (c Config) cotRequestSize(m int) int {
-	return cotHeader + c.lambda()*ot.RequestSize(m) + ot.RequestSize(c.seedOTs())
+	return cotHeader + c.lambda()*ot.RequestSize(c.garblingOTs(m)) + ot.RequestSize(c.seedOTs())
 }
 
 // cotReplySize is the size of the commitment's reply part.
 func (c Config) cotReplySize(m int) int {
-	return cotHeader + c.lambda()*m*16 + ot.ReplySize(c.seedOTs())
+	return cotHeader + c.lambda()*c.garblingOTs(m)*16 + ot.ReplySize(c.seedOTs())
 }
 
 // splitCOTRequest returns the λ per-garbling requests and the seed
@@ -164,7 +171,7 @@ func splitCOTRequest(cfg Config, try uint64, m int, b []byte) ([][]byte, []byte,
 	if err := parseCOTHeader(b, kindCOTRequest, cfg.cotRequestSize(m), try, "OT request"); err != nil {
 		return nil, nil, err
 	}
-	n := ot.RequestSize(m)
+	n := ot.RequestSize(cfg.garblingOTs(m))
 	reqs := make([][]byte, cfg.lambda())
 	off := cotHeader
 	for i := range reqs {
@@ -183,7 +190,7 @@ func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byt
 	d := make([][]ot.Block, cfg.lambda())
 	off := cotHeader
 	for i := range d {
-		d[i] = make([]ot.Block, m)
+		d[i] = make([]ot.Block, cfg.garblingOTs(m))
 		for w := range d[i] {
 			copy(d[i][w][:], b[off:])
 			off += 16
@@ -248,6 +255,14 @@ func (g *Garbler) ReverseStart() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if g.cfg.authenticated() {
+			// The MAC extension's base OTs go with them (MPC-D29).
+			mac, err := g.macRecv.BaseStart()
+			if err != nil {
+				return nil, err
+			}
+			msg = bundle(msg, mac)
+		}
 		g.revStart = msg
 	}
 	return append([]byte(nil), g.revStart...), nil
@@ -279,11 +294,32 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%w: the reverse base OTs are done", ErrState)
 	}
-	reply, err := e.revSend.BaseRespond(msg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+	var reply []byte
+	if e.cfg.authenticated() {
+		rev, mac, err := unbundle(msg)
+		if err != nil {
+			return nil, err
+		}
+		// Answered on fresh machines, so that a refused part leaves both
+		// as they were.
+		revSend := ot.NewSender(e.seed.Derive(labelReverseOT), e.cfg.reverseSession())
+		macSend := ot.NewSender(e.MACSeed(), e.cfg.macSession())
+		r1, err := revSend.BaseRespond(rev)
+		if err != nil {
+			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+		}
+		r2, err := macSend.BaseRespond(mac)
+		if err != nil {
+			return nil, fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
+		}
+		e.revSend, e.macSend, reply = revSend, macSend, bundle(r1, r2)
+	} else {
+		var err error
+		if reply, err = e.revSend.BaseRespond(msg); err != nil {
+			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+		}
 	}
-	e.revDone, e.revFrom, e.revAnswer = true, Sum(msg), reply
+	e.revDone, e.revFrom, e.revAnswer, e.revStartMsg = true, Sum(msg), reply, append([]byte(nil), msg...)
 	return append([]byte(nil), reply...), nil
 }
 
@@ -298,10 +334,32 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 	if g.phase == phaseFailed {
 		return g.failed
 	}
-	if err := g.revRecv.BaseFinish(msg); err != nil {
+	if !g.cfg.authenticated() {
+		if err := g.revRecv.BaseFinish(msg); err != nil {
+			return fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+		}
+		g.revDone = true
+		return nil
+	}
+	rev, mac, err := unbundle(msg)
+	if err != nil {
+		return err
+	}
+	// On copies, so that a refused part leaves both machines as they were.
+	revRecv, macRecv := ot.NewReceiver(g.seed.Derive(labelReverseOT), g.cfg.reverseSession()), ot.NewReceiver(g.seed.Derive(labelMACOT), g.cfg.macSession())
+	if _, err := revRecv.BaseStart(); err != nil {
+		return err
+	}
+	if _, err := macRecv.BaseStart(); err != nil {
+		return err
+	}
+	if err := revRecv.BaseFinish(rev); err != nil {
 		return fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
 	}
-	g.revDone = true
+	if err := macRecv.BaseFinish(mac); err != nil {
+		return fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
+	}
+	g.revRecv, g.macRecv, g.revDone = revRecv, macRecv, true
 	return nil
 }
 
@@ -315,6 +373,9 @@ type garblerReverse struct {
 	seeds  []prg.Seed
 	deltas []gc.Label
 	keys   [][]ot.Key
+	// macs are the garbler's rows T of every garbling's MAC sub-batch
+	// (MPC-D29: P then A), nil without the authenticated state.
+	macs [][]ot.Block
 	// checked is the digest of the last request of the try whose
 	// per-garbling checks passed, rows the rows q_i they gave (so that
 	// Commit does not compute them again after CheckRequest).
@@ -432,6 +493,26 @@ func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 		}
 		r.msg = append(r.msg, req...)
 	}
+	if g.cfg.authenticated() {
+		// The MAC sub-batches (MPC-D29): per garbling, its P and A as
+		// choices, the pad bits from its seed.
+		n := g.cfg.stateBits()
+		r.macs = make([][]ot.Block, len(seeds))
+		for i, s := range seeds {
+			bits := macBits(s, n)
+			if g.cheatMAC != nil {
+				g.cheatMAC(try, i, bits)
+			}
+			req, err := g.macRecv.RequestPadded(bits, macPad(s))
+			if err != nil {
+				return nil, err
+			}
+			if r.macs[i], err = g.macRecv.Correlated(); err != nil {
+				return nil, err
+			}
+			r.msg = append(r.msg, req...)
+		}
+	}
 	return r, nil
 }
 
@@ -445,6 +526,10 @@ type evaluatorReverse struct {
 	// certificate about its choices.
 	msg  []byte
 	subs [][]byte
+	// macSubs are the λ MAC sub-batches (MPC-D29), macRows the MAC keys q
+	// of the sub-batch of the garbling the evaluator keeps (P then A).
+	macSubs [][]byte
+	macRows []ot.Block
 }
 
 // TakeReverse takes the garbler's reverse request of the next try
@@ -477,13 +562,35 @@ func (e *Evaluator) TakeReverse(msg []byte) error {
 	}
 	// Well formed: from here the reverse machine moves on, and an error
 	// fails this one.
-	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, len(subs)), msg: msg, subs: subs}
+	var macSubs [][]byte
+	if e.cfg.authenticated() {
+		if macSubs, err = splitMAC(e.cfg, try, msg); err != nil {
+			return err
+		}
+		for i, sub := range macSubs {
+			b, m, err := ot.RequestHeader(sub)
+			if err != nil || b != e.macSend.Batch()+uint32(i) || m != 2*e.cfg.stateBits() {
+				return fmt.Errorf("%w: MAC sub-batch %d of try %d is not a request of %d OTs of batch %d", ErrMessage, i, try, 2*e.cfg.stateBits(), e.macSend.Batch()+uint32(i))
+			}
+		}
+	}
+	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, len(subs)), msg: msg, subs: subs, macSubs: macSubs}
 	for i, sub := range subs {
 		pairs, err := e.revSend.SendRandom(sub)
 		if err != nil {
 			return e.fail("try %d: its reverse OT request of garbling %d fails the consistency check (%v)", try, i, err)
 		}
 		r.pairs[i] = pairs
+	}
+	j := e.choose(try)
+	for i, sub := range macSubs {
+		rows, err := e.macSend.Correlated(sub)
+		if err != nil {
+			return e.fail("try %d: its MAC sub-batch of garbling %d fails the consistency check (%v)", try, i, err)
+		}
+		if i == j {
+			r.macRows = rows
+		}
 	}
 	e.rev = r
 	return nil
@@ -514,6 +621,7 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	lam := e.cfg.lambda()
 	st := &evaluatorCOT{pairs: r.pairs, rows: make([][]ot.Block, lam)}
 	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
+	m = e.cfg.garblingOTs(m)
 	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
 	// The λ extensions are independent: made on up to GOMAXPROCS cores.
 	reqs := make([][]byte, lam)
@@ -573,7 +681,7 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 		if errors.Is(err, ot.ErrConsistency) && g.cheatReverse != nil && g.cheatIgnoreCheck {
 			// A cheating garbler whose reverse choices were not Δ_i's
 			// bits goes on with rows of its own.
-			q, err = make([]ot.Block, m), nil
+			q, err = make([]ot.Block, g.cfg.garblingOTs(m)), nil
 		}
 		if err != nil {
 			return fmt.Errorf("garbling %d: %w", i, err)
@@ -601,9 +709,12 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	}
 	corr := make([][]ot.Block, len(copies))
 	for i, cp := range copies {
-		corr[i] = make([]ot.Block, m)
+		corr[i] = make([]ot.Block, g.cfg.garblingOTs(m))
 		for w, pair := range cp.keys.Inputs[circuit.Evaluator] {
 			corr[i][w] = pair[0].Xor(rows[i][w])
+		}
+		for k, z := range cp.blinds {
+			corr[i][m+k] = z.Xor(rows[i][m+k])
 		}
 	}
 	if g.cheatCorrections != nil {
@@ -639,8 +750,7 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, error) {
 	cur, try := e.cur, e.pub.Try
 	ck := cur.checked
-	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
-	corr, seedReply, err := splitCOTReply(e.cfg, try, m, msg.Reply)
+	corr, seedReply, err := splitCOTReply(e.cfg, try, e.rc.layout[cur.mover].NumInputs[circuit.Evaluator], msg.Reply)
 	if err != nil {
 		return nil, err
 	}
@@ -657,7 +767,7 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 	}
 	ck.cot.reply = append([]byte(nil), msg.Reply...)
 	ck.cot.corr = corr
-	labels := make([]gc.Label, m)
+	labels := make([]gc.Label, len(corr[ck.j]))
 	for w := range labels {
 		labels[w] = ck.cot.rows[ck.j][w].Xor(corr[ck.j][w])
 	}
@@ -694,6 +804,16 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 				Reverse: append([]byte(nil), e.rev.msg...)}
 			return e.fail("try %d: its reverse OT choices of opened garbling %d are not the bits of the Δ its seed gives (certificate): %v", try, i, err)
 		}
+		// Its MAC choices of garbling i (MPC-D29): the check value of its
+		// MAC sub-batch must be the one of P_i, A_i and the pad seed_i
+		// gives.
+		if e.cfg.authenticated() {
+			if err := ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(s, e.cfg.stateBits()), macPad(s)...)); err != nil {
+				e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: "MAC choices",
+					Reverse: append([]byte(nil), e.rev.msg...), MAC: true}
+				return e.fail("try %d: its MAC choices of opened garbling %d are not the colours and mask bits its seed gives (certificate): %v", try, i, err)
+			}
+		}
 		bits := deltaBits(delta)
 		keys := make([]ot.Key, ot.Kappa)
 		for k, p := range ck.cot.pairs[i] {
@@ -717,7 +837,7 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 				q[w] = t.Xor(delta)
 			}
 		}
-		bad, err := firstWrongCorrection(e.rc, cur.mover, s, q, ck.cot.corr[i])
+		bad, err := firstWrongCorrection(e.cfg, e.rc, cur.mover, s, q, ck.cot.corr[i])
 		if err != nil {
 			return e.fail("try %d: garbling %d: %v", try, i, err)
 		}
@@ -742,15 +862,25 @@ func wrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, try u
 	if err != nil {
 		return 0, err
 	}
-	return firstWrongCorrection(rc, mover, seed, q, corr)
+	return firstWrongCorrection(cfg, rc, mover, seed, q, corr)
 }
 
 // firstWrongCorrection returns the first wire w of the garbling made
-// from seed whose correction differs from A_w ⊕ q_w, or -1.
-func firstWrongCorrection(rc *refereeCircuits, mover circuit.Party, seed prg.Seed, q, corr []ot.Block) (int, error) {
+// from seed whose correction differs from A_w ⊕ q_w, or -1 (the blind
+// OTs of MPC-D29 after the inputs).
+func firstWrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, seed prg.Seed, q, corr []ot.Block) (int, error) {
 	zero, err := copyEvaluatorLabels(rc, mover, seed)
 	if err != nil {
 		return 0, err
+	}
+	if cfg.authenticated() {
+		delta, err := copyDelta(seed)
+		if err != nil {
+			return 0, err
+		}
+		for _, z := range blindLabels(seed) {
+			zero = append(zero, [2]gc.Label{z, z.Xor(delta)})
+		}
 	}
 	if len(q) != len(zero) || len(corr) != len(zero) {
 		return 0, fmt.Errorf("%d rows and %d corrections for %d inputs", len(q), len(corr), len(zero))

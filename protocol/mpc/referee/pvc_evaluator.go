@@ -95,7 +95,7 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	// a wrong one is caught, not proven by itself (the OT hides what
 	// was sent); the audit names the garbler.
 	if e.unchecked {
-		ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+		e.makeChoice(raw, seeds)
 		return bytes.Clone(ck.choice), nil
 	}
 	if ck.cot != nil && ck.cot.corr != nil {
@@ -136,8 +136,20 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 		}
 		return nil, e.fail("%v", otFault)
 	}
-	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+	e.makeChoice(raw, seeds)
 	return bytes.Clone(ck.choice), nil
+}
+
+// makeChoice makes the choice of the checked try under way: ĵ and its
+// proof, and with the authenticated state the sums of MPC-D29.
+func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) {
+	try, ck := e.pub.Try, e.cur.checked
+	proof := choiceProof(e.cfg, try, ck.j, seeds)
+	if e.cfg.authenticated() {
+		ck.choice = marshalAuthChoice(try, ck.j, proof, e.shareSums(commitments))
+		return
+	}
+	ck.choice = marshalChoice(try, ck.j, proof)
 }
 
 // copyEvaluatorLabels returns the labels of the evaluator's inputs of
@@ -325,7 +337,11 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 	if corr.try != try || corr.j != ck.j {
 		return nil, nil, fmt.Errorf("%w: corrections of try %d, garbling %d; expected try %d, garbling %d", ErrMessage, corr.try, corr.j, try, ck.j)
 	}
-	own, other, err := parseCheckedLabels(g.Labels, len(c.Inputs[circuit.Garbler]))
+	labelsPart, opening, err := splitAuthLabels(e.cfg, g.Labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	own, other, err := parseCheckedLabels(labelsPart, len(c.Inputs[circuit.Garbler]))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,6 +357,12 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
 		return nil, nil, certify("garbler's input labels", g.Labels)
 	}
-	mine = ck.labels
+	if e.cfg.authenticated() {
+		// The garbler's share inputs against its MACs (MPC-D29).
+		if err := e.checkGarblerShare(own, opening, g.Labels); err != nil {
+			return nil, nil, err
+		}
+	}
+	mine = ck.labels[:len(c.Inputs[circuit.Evaluator])]
 	return own, mine, nil
 }
