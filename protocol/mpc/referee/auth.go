@@ -68,13 +68,13 @@ const authRows = 40
 
 // Labels and tags of MPC-D29 (part of the protocol).
 const (
-	labelMACOT       = "kakure/phantom/ot-mac"             // each party's MAC machine
-	macSession       = "kakure/phantom/ot-mac-session"     // the MAC extension
-	labelMACPad      = "kakure/phantom/pvc/mac-pad"        // seed_i: pad bits of MAC sub-batch i
-	labelAuthMask    = "kakure/phantom/pvc/auth-mask"      // seed_i: the garbler's mask bits
-	labelBlindLabels = "kakure/phantom/pvc/blind-labels"   // seed_i: zero labels of the blind OTs
-	labelBlind       = "kakure/phantom/auth/blind"         // evaluator seed; index: the try
-	tagAuthRows      = "kakure/phantom/auth/rows\x00"      // the rows R of a try
+	labelMACOT       = "kakure/phantom/ot-mac"           // each party's MAC machine
+	macSession       = "kakure/phantom/ot-mac-session"   // the MAC extension
+	labelMACPad      = "kakure/phantom/pvc/mac-pad"      // seed_i: pad bits of MAC sub-batch i
+	labelAuthMask    = "kakure/phantom/pvc/auth-mask"    // seed_i: the garbler's mask bits
+	labelBlindLabels = "kakure/phantom/pvc/blind-labels" // seed_i: zero labels of the blind OTs
+	labelBlind       = "kakure/phantom/auth/blind"       // evaluator seed; index: the try
+	tagAuthRows      = "kakure/phantom/auth/rows\x00"    // the rows R of a try
 	tagAuthOpening   = "kakure/phantom/auth/mac-opening\x00"
 	pvcVersionAuth   = 3
 	choiceSizeAuth   = choiceSize + authRows*16
@@ -287,8 +287,8 @@ type garblerAuth struct {
 	macs   []ot.Block
 	// seed and rkeys are garbling ĵ's seed and reverse keys, and the
 	// messages of the try, for a certificate of the next try.
-	seed                                         prg.Seed
-	rkeys                                        []ot.Key
+	seed                                       prg.Seed
+	rkeys                                      []ot.Key
 	commitment, request, reply, choice, labels []byte
 }
 

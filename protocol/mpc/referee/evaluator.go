@@ -56,7 +56,7 @@ type Evaluator struct {
 	// revStartMsg is the garbler's reverse setup message (for a
 	// certificate of MPC-D29).
 	revStartMsg []byte
-	rev       *evaluatorReverse
+	rev         *evaluatorReverse
 
 	// The authenticated state (MPC-D29): the evaluator is the sender of
 	// the MAC extension; auth is what it keeps of the last complete try,
