@@ -397,7 +397,7 @@ func (e *Evaluator) checkGarblerShare(own []gc.Label, opening []byte, labelsMsg 
 		return e.fail("try %d: %v", try, err)
 	}
 	want := macOpening(e.cfg, try, sums)
-	if bytes.Equal(want[:], opening) {
+	if bytes.Equal(opening, want[:]) {
 		return nil
 	}
 	ck := cur.checked

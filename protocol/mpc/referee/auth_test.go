@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -150,5 +151,185 @@ func TestT8AuthGarblerSubstitution(t *testing.T) {
 			t.Fatalf("trial %d: the certificate is not accepted: %v", trial, err)
 		}
 		t.Logf("trial %d: caught at try %d (%s), certificate accepted", trial, at, p.Vertex(5))
+	}
+}
+
+// authMessages records every message of a test game by name, in order.
+func authMessages(gm *testGame) map[string][][]byte {
+	msgs := map[string][][]byte{}
+	gm.tamper = func(_ uint64, what string, b []byte) []byte {
+		msgs[what] = append(msgs[what], append([]byte(nil), b...))
+		return b
+	}
+	return msgs
+}
+
+// TestT8AuthForgedCertificatesRejected: neither party can frame the
+// other with the certificates of MPC-D29. An evaluator that accuses an
+// honest garbler with its true MAC seed, with another seed (the wrong
+// key), with messages that are not the record's or with the try
+// before's, proves nothing; a garbler that accuses an honest evaluator
+// with the true seeds and keys of both garblings ĵ, with another seed or
+// other keys, proves nothing.
+func TestT8AuthForgedCertificatesRejected(t *testing.T) {
+	gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("auth forge g", 0), testSeed("auth forge e", 0), 4)
+	msgs := authMessages(gm)
+	var start, answer []byte
+	start, _ = gm.g.ReverseStart()
+	answer = gm.e.revAnswer
+	type kept struct {
+		seed prg.Seed
+		keys []ot.Key
+	}
+	var garblings []kept
+	for i, p := range []engine.Point{12, 6, 7} {
+		if _, d := gm.step(p); d != "" {
+			t.Fatal(d)
+		}
+		j := gm.e.choose(uint64(i))
+		seeds := ggmLevels(gm.g.seed.Derive(labelPVCRoot, uint64(i)), 2)[2]
+		garblings = append(garblings, kept{seeds[j], gm.g.authPrev.rkeys})
+	}
+	// Against the garbler, try 2 (the garbler's player moves at tries 0
+	// and 2 here; any try serves: the check is of the garbler's share).
+	const at = 2
+	g := GarblerShareCertificate{Try: at, MACSeed: gm.e.MACSeed(), ReverseStart: start, ReverseAnswer: answer,
+		PrevReverse: msgs["reverse"][at-1], Reverse: msgs["reverse"][at], PrevChoice: msgs["choice"][at-1], Choice: msgs["choice"][at], Labels: msgs["labels"][at]}
+	withG := func(f func(c *GarblerShareCertificate)) GarblerShareCertificate {
+		c := g
+		f(&c)
+		return c
+	}
+	for name, c := range map[string]GarblerShareCertificate{
+		"honest garbler, true MAC seed":  g,
+		"another MAC seed (a wrong key)": withG(func(c *GarblerShareCertificate) { c.MACSeed = testSeed("other", 1) }),
+		"the evaluator's reverse seed":   withG(func(c *GarblerShareCertificate) { c.MACSeed = gm.e.seed.Derive(labelReverseOT) }),
+		"labels of another try":          withG(func(c *GarblerShareCertificate) { c.Labels = msgs["labels"][at-1] }),
+		"labels, opening changed":        withG(func(c *GarblerShareCertificate) { c.Labels = oneByteOff(c.Labels, len(c.Labels)-1) }),
+		"reverse request of another try": withG(func(c *GarblerShareCertificate) { c.Reverse = msgs["reverse"][at-1] }),
+		"choices swapped":                withG(func(c *GarblerShareCertificate) { c.Choice, c.PrevChoice = c.PrevChoice, c.Choice }),
+		"try before left out":            withG(func(c *GarblerShareCertificate) { c.PrevReverse, c.PrevChoice = nil, nil }),
+		"wrong try number":               withG(func(c *GarblerShareCertificate) { c.Try = at - 1 }),
+	} {
+		if err := JudgeGarblerShare(gm.rec, at, c); !errors.Is(err, ErrNotProven) {
+			t.Errorf("against the garbler, %s: %v, want ErrNotProven", name, err)
+		}
+	}
+	e := EvaluatorShareCertificate{Try: at, PrevSeed: garblings[at-1].seed, Seed: garblings[at].seed, PrevKeys: garblings[at-1].keys, Keys: garblings[at].keys,
+		PrevCommitment: msgs["commitment"][at-1], Commitment: msgs["commitment"][at], PrevRequest: msgs["request"][at-1], Request: msgs["request"][at],
+		PrevReply: msgs["commitment-reply"][at-1], Reply: msgs["commitment-reply"][at], PrevChoice: msgs["choice"][at-1], Choice: msgs["choice"][at], PrevLabels: msgs["labels"][at-1]}
+	withE := func(f func(c *EvaluatorShareCertificate)) EvaluatorShareCertificate {
+		c := e
+		f(&c)
+		return c
+	}
+	for name, c := range map[string]EvaluatorShareCertificate{
+		"honest evaluator, true seeds and keys": e,
+		"another seed":                          withE(func(c *EvaluatorShareCertificate) { c.Seed = garblings[at-1].seed }),
+		"another previous seed":                 withE(func(c *EvaluatorShareCertificate) { c.PrevSeed = garblings[0].seed }),
+		"other keys":                            withE(func(c *EvaluatorShareCertificate) { c.Keys = garblings[at-1].keys }),
+		"choice with a sum changed":             withE(func(c *EvaluatorShareCertificate) { c.Choice = oneByteOff(c.Choice, len(c.Choice)-3) }),
+		"try before left out":                   withE(func(c *EvaluatorShareCertificate) { c.PrevCommitment = nil }),
+	} {
+		if err := JudgeEvaluatorShare(gm.rec, at, c); !errors.Is(err, ErrNotProven) {
+			t.Errorf("against the evaluator, %s: %v, want ErrNotProven", name, err)
+		}
+	}
+}
+
+// TestT8AuthGarblerCannotFrameEvaluator: a garbler that makes the honest
+// evaluator's sums wrong — by a wrong OT correction of one of its share
+// inputs in garbling ĵ, or by a flipped decoding bit of a state output
+// of garbling ĵ the try before (which also substitutes the evaluator's
+// share) — sees its own check fail and holds a certificate against the
+// evaluator, which the judge refuses: it replays both garblings ĵ and
+// finds the garbler's deviation.
+func TestT8AuthGarblerCannotFrameEvaluator(t *testing.T) {
+	for _, how := range []string{"correction", "decoding bit"} {
+		gm := newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("frame g", len(how)), testSeed("frame e", len(how)), 4)
+		const at = 1
+		j0, j1 := gm.e.choose(0), gm.e.choose(at)
+		switch how {
+		case "correction":
+			// The first share input of the evaluator in garbling ĵ.
+			gm.g.cheatCorrections = func(try uint64, _ int, d [][]ot.Block) {
+				if try == at {
+					d[j1][0][3] ^= 0x40
+				}
+			}
+		case "decoding bit":
+			gm.g.cheatCopy = func(try uint64, i int, g *gc.Garbled, _ *gc.Keys) {
+				if try == 0 && i == j0 {
+					l := gm.g.rc.layout[circuit.Evaluator]
+					for _, o := range canonicalPositions(l.ShareOut, engine.Black) {
+						g.Decoding[o] = !g.Decoding[o]
+					}
+				}
+			}
+		}
+		if _, d := gm.step(12); d != "" && how == "correction" {
+			t.Fatal(d)
+		}
+		_, err := gm.play(7)
+		if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the evaluator") {
+			t.Fatalf("%s: %v, want the cheating garbler's own check to fail", how, err)
+		}
+		c := gm.g.ShareCertificate()
+		if c == nil {
+			t.Fatalf("%s: no certificate to frame with", how)
+		}
+		if err := JudgeEvaluatorShare(gm.rec, at, *c); !errors.Is(err, ErrNotProven) {
+			t.Fatalf("%s: the framing certificate: %v, want ErrNotProven", how, err)
+		} else {
+			t.Logf("%s: %v", how, err)
+		}
+	}
+}
+
+// TestT8AuthGarblerMACChoices: a garbler that hides a substituted share
+// by committing, in the MAC sub-batch of one garbling, to a colour of its
+// share input other than the one its seed gives (so that its MAC opening
+// fits the substituted label) is caught when that garbling is opened,
+// (λ − 1)/λ, with a certificate that VerifyCertificate accepts; when it is
+// ĵ the substitution passes, and the audit names the garbler.
+func TestT8AuthGarblerMACChoices(t *testing.T) {
+	caught, passed := 0, 0
+	for i := range 4 {
+		gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("mac g", 9), testSeed("mac e", 9), 4)
+		// The garbler's player moves at try 0; its flipped bit: the
+		// white stone at p (Opp for Black), position 25 + p of its share
+		// inputs.
+		p := engine.Point(12)
+		gm.g.cheatMAC = func(try uint64, k int, bits []bool) {
+			if try == 0 && k == i {
+				bits[25+int(p)] = !bits[25+int(p)]
+			}
+		}
+		flipShare(&gm.g.share, engine.White, p)
+		_, err := gm.play(p)
+		flipShare(&gm.g.share, engine.White, p)
+		if i == gm.e.choose(0) {
+			passed++
+			if err != nil {
+				t.Fatalf("garbling %d = ĵ: %v", i, err)
+			}
+			if _, err := Audit(gm.rec, gm.reveals()); err == nil {
+				t.Fatalf("garbling %d = ĵ: the audit finds nothing", i)
+			} else {
+				t.Logf("garbling %d = ĵ: passed the try; the audit: %v", i, err)
+			}
+			continue
+		}
+		caught++
+		c := gm.e.Certificate()
+		if !errors.Is(err, ErrDeviation) || c == nil || !c.MAC {
+			t.Fatalf("opened garbling %d: %v, certificate %+v", i, err, c)
+		}
+		if err := JudgeCertificate(gm.rec, 0, *c); err != nil {
+			t.Fatalf("opened garbling %d: the certificate is not accepted: %v", i, err)
+		}
+	}
+	if caught != 3 || passed != 1 {
+		t.Fatalf("%d caught, %d passed", caught, passed)
 	}
 }
