@@ -350,7 +350,8 @@ func (e *Evaluator) EncodeAuth() []byte {
 // decodeAuth reads what EncodeAuth wrote for a game of cfg.
 func decodeAuth(cfg Config, b []byte) (*evaluatorAuth, error) {
 	n := cfg.stateBits()
-	ln, lb := 9+16*n, 9+16*authRows
+	header := len(gc.MarshalLabels(nil))
+	ln, lb := header+16*n, header+16*authRows
 	if len(b) != ln+lb+16*n+(authRows+7)/8 {
 		return nil, fmt.Errorf("%w: an authentication state of %d bytes", ErrMessage, len(b))
 	}

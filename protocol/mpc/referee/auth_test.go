@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -331,5 +332,125 @@ func TestT8AuthGarblerMACChoices(t *testing.T) {
 	}
 	if caught != 3 || passed != 1 {
 		t.Fatalf("%d caught, %d passed", caught, passed)
+	}
+}
+
+// TestT8AuthMalformed: the messages of MPC-D29 of the wrong form — a
+// reverse setup message whose bundle is cut or whose MAC part is broken,
+// a reverse request whose MAC sub-batch names another batch, a choice
+// without its sums or cut short, a garbling whose labels lack the MAC
+// opening — are ErrMessage and leave the machines as they were: the
+// honest messages then go through to the end of the try.
+func TestT8AuthMalformed(t *testing.T) {
+	cfg := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("auth malformed"), Komi: 7.5,
+		Lambda: 4, Scheme: gc.ThreeHalves, InputOT: InputOTCorrelated, AuthState: true}
+	seedG, seedE := testSeed("amal g", 0), testSeed("amal e", 0)
+	g, err := NewGarbler(cfg, seedG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(cfg, seedE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, err := g.ReverseStart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 4 + int(binary.BigEndian.Uint32(r1))
+	macKind := append([]byte(nil), r1...)
+	macKind[n+2] = 0x7f
+	for name, bad := range map[string][]byte{
+		"bundle cut":       r1[:3],
+		"length past end":  append([]byte{0xff, 0xff, 0xff, 0xff}, r1[4:]...),
+		"MAC part's kind":  macKind,
+		"MAC part missing": r1[:n],
+	} {
+		if _, err := e.ReverseRespond(bad); !errors.Is(err, ErrMessage) || e.revDone {
+			t.Errorf("reverse setup, %s: %v (done %v)", name, err, e.revDone)
+		}
+	}
+	r2, err := e.ReverseRespond(r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.ReverseFinish(r2[:len(r2)-1]); !errors.Is(err, ErrMessage) || g.revDone {
+		t.Errorf("reverse setup answer cut: %v", err)
+	}
+	if err := g.ReverseFinish(r2); err != nil {
+		t.Fatal(err)
+	}
+	m1, _ := e.BaseStart()
+	m2, err := g.BaseRespond(m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.BaseFinish(m2); err != nil {
+		t.Fatal(err)
+	}
+	rev, err := g.ReverseRequest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	macAt := cotHeader + 4*ot.RequestSize(ot.Kappa)
+	badBatch := append([]byte(nil), rev...)
+	badBatch[macAt+2*ot.RequestSize(2*cfg.stateBits())+6] ^= 1
+	for name, bad := range map[string][]byte{
+		"MAC sub-batch of another batch": badBatch,
+		"without the MAC sub-batches":    rev[:macAt],
+	} {
+		if err := e.TakeReverse(bad); !errors.Is(err, ErrMessage) || e.Err() != nil || e.rev != nil {
+			t.Errorf("reverse request, %s: %v", name, err)
+		}
+	}
+	if err := e.TakeReverse(rev); err != nil {
+		t.Fatal(err)
+	}
+	req, err := e.Request(engine.Point(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := g.Commit(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	choice, err := e.Open(cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := append([]byte(nil), choice[:choiceSize]...)
+	v1[1] = pvcVersion
+	for name, bad := range map[string][]byte{
+		"without the sums": v1,
+		"cut short":        choice[:len(choice)-1],
+		"one sum more":     append(append([]byte(nil), choice...), make([]byte, 16)...),
+	} {
+		if err := g.CheckChoice(bad); !errors.Is(err, ErrMessage) || g.Err() != nil {
+			t.Errorf("choice, %s: %v", name, err)
+		}
+		if _, err := g.GarbleChosen(bad, engine.NoPoint); !errors.Is(err, ErrMessage) || g.Err() != nil {
+			t.Errorf("choice to GarbleChosen, %s: %v", name, err)
+		}
+	}
+	gb, err := g.GarbleChosen(choice, engine.NoPoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string][]byte{
+		"without the opening": gb.Labels[:len(gb.Labels)-authOpeningSize],
+		"one byte":            gb.Labels[:1],
+	} {
+		g2 := gb
+		g2.Labels = bad
+		if _, _, err := e.Evaluate(g2); !errors.Is(err, ErrMessage) || e.Err() != nil {
+			t.Errorf("garbling, %s: %v", name, err)
+		}
+	}
+	o, _, err := e.Evaluate(gb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Finish(o); err != nil {
+		t.Fatal(err)
 	}
 }
