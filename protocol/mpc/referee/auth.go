@@ -301,10 +301,11 @@ type evaluatorAuth struct {
 	blinds []gc.Label
 	bits   []bool
 	keys   []ot.Block
-	// reverse and choice are the garbler's reverse request and the
-	// evaluator's choice of the try, for a certificate of the next try
-	// (nil after a resume: the session has them by their digests).
-	reverse, choice []byte
+	// commitment, mac and choice are the garbler's commitments, its MAC
+	// sub-batch of garbling ĵ and the evaluator's choice of the try, for
+	// a certificate of the next try (nil after a resume: the session
+	// fills them in).
+	commitment, mac, choice []byte
 }
 
 // garblerAuthOf is what the garbler keeps of a complete try whose
@@ -403,9 +404,9 @@ func (e *Evaluator) checkGarblerShare(own []gc.Label, opening []byte, labelsMsg 
 	}
 	ck := cur.checked
 	e.shareCert = &GarblerShareCertificate{Try: try, MACSeed: e.MACSeed(), ReverseStart: bytes.Clone(e.revStartMsg), ReverseAnswer: bytes.Clone(e.revAnswer),
-		Reverse: bytes.Clone(e.rev.msg), Choice: bytes.Clone(ck.choice), Labels: bytes.Clone(labelsMsg)}
-	if e.auth != nil {
-		e.shareCert.PrevReverse, e.shareCert.PrevChoice = bytes.Clone(e.auth.reverse), bytes.Clone(e.auth.choice)
+		Commitment: bytes.Clone(ck.commitment), MAC: bytes.Clone(e.rev.macSubs[ck.j]), Choice: bytes.Clone(ck.choice), Labels: bytes.Clone(labelsMsg)}
+	if a := e.auth; a != nil {
+		e.shareCert.PrevCommitment, e.shareCert.PrevMAC, e.shareCert.PrevChoice = bytes.Clone(a.commitment), bytes.Clone(a.mac), bytes.Clone(a.choice)
 	}
 	return e.fail("try %d: its share inputs are not its share: their MAC opening is not the one its MACs give (certificate)", try)
 }
@@ -495,21 +496,23 @@ type GarblerShareCertificate struct {
 	// ReverseStart and ReverseAnswer are the reverse setup messages
 	// (the MAC extension's base OTs are in them).
 	ReverseStart, ReverseAnswer []byte
-	// PrevReverse and Reverse are the garbler's reverse requests of the
-	// try before (nil at try 0) and of the try, which carry the MAC
-	// sub-batches; PrevChoice and Choice the evaluator's choices of both
-	// tries (they name the garblings ĵ).
-	PrevReverse, Reverse []byte
-	PrevChoice, Choice   []byte
+	// PrevCommitment and Commitment are the commitments parts of the
+	// garbler's commitments of the try before (nil at try 0) and of the
+	// try, which hold the digests of the MAC sub-batches; PrevMAC and MAC
+	// the MAC sub-batches of garbling ĵ of both tries; PrevChoice and
+	// Choice the evaluator's choices of both tries (they name ĵ).
+	PrevCommitment, Commitment []byte
+	PrevMAC, MAC               []byte
+	PrevChoice, Choice         []byte
 	// Labels is the garbler's labels message of the try: its input
 	// labels of garbling ĵ, the hashes of the others, its MAC opening.
 	Labels []byte
 }
 
 // ShareCertificate returns the certificate that convicts the garbler
-// when the machine failed on its MAC opening (MPC-D29), or nil. The
-// session fills in the messages it holds by their digests
-// (ReverseStart, ReverseAnswer, PrevReverse, Reverse, PrevChoice).
+// when the machine failed on its MAC opening (MPC-D29), or nil. After a
+// resume the session fills in what the machine no longer holds of the
+// try before (PrevCommitment, PrevMAC, PrevChoice) and ReverseStart.
 func (e *Evaluator) ShareCertificate() *GarblerShareCertificate {
 	if e.shareCert == nil {
 		return nil
@@ -542,9 +545,9 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 	switch {
 	case rec.ReverseSent < 2 || Sum(c.ReverseStart) != rec.Reverse[0] || Sum(c.ReverseAnswer) != rec.Reverse[1]:
 		return fmt.Errorf("%w: the reverse setup messages are not the record's", ErrNotProven)
-	case tr.Sent < 4 || Sum(c.Reverse) != tr.Reverse || Sum(c.Choice) != tr.Choice || Sum(c.Labels) != tr.Labels:
+	case tr.Sent < 4 || Sum(c.Commitment) != tr.Commitment || Sum(c.Choice) != tr.Choice || Sum(c.Labels) != tr.Labels:
 		return fmt.Errorf("%w: the messages of try %d are not the record's", ErrNotProven, t)
-	case t > 0 && (Sum(c.PrevReverse) != rec.Tries[t-1].Reverse || Sum(c.PrevChoice) != rec.Tries[t-1].Choice):
+	case t > 0 && (Sum(c.PrevCommitment) != rec.Tries[t-1].Commitment || Sum(c.PrevChoice) != rec.Tries[t-1].Choice):
 		return fmt.Errorf("%w: the messages of try %d are not the record's", ErrNotProven, t-1)
 	}
 	pub, movers, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})
@@ -573,18 +576,24 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 		return fmt.Errorf("%w: the seed does not give the evaluator's MAC setup answer", ErrNotProven)
 	}
 	n := cfg.stateBits()
-	rowsOf := func(try uint64, reverse, choice []byte) ([]ot.Block, error) {
+	rowsOf := func(try uint64, commitment, sub, choice []byte) ([]ot.Block, error) {
 		j, _, _, err := parseChoiceOf(cfg, try, choice)
 		if err != nil {
 			return nil, err
 		}
-		subs, err := splitMAC(cfg, try, reverse)
+		cm, err := parseCommitment(cfg, commitment)
 		if err != nil {
 			return nil, err
 		}
-		b, _, err := ot.RequestHeader(subs[j])
+		if cm.try != try || Sum(sub) != cm.macHashes[j] {
+			return nil, fmt.Errorf("the MAC sub-batch is not the one the commitment of try %d names for garbling %d", try, j)
+		}
+		b, m, err := ot.RequestHeader(sub)
 		if err != nil {
 			return nil, err
+		}
+		if m != 2*n {
+			return nil, fmt.Errorf("a MAC sub-batch of %d OTs", m)
 		}
 		for send.Batch() < b {
 			if err := send.Skip(); err != nil {
@@ -594,11 +603,11 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 		if send.Batch() != b {
 			return nil, fmt.Errorf("MAC sub-batch of batch %d after batch %d", b, send.Batch())
 		}
-		return send.Correlated(subs[j])
+		return send.Correlated(sub)
 	}
 	var prev *evaluatorAuth
 	if t > 0 {
-		q, err := rowsOf(pub.Try-1, c.PrevReverse, c.PrevChoice)
+		q, err := rowsOf(pub.Try-1, c.PrevCommitment, c.PrevMAC, c.PrevChoice)
 		if err != nil {
 			return fmt.Errorf("%w: try %d: %v", ErrNotProven, t-1, err)
 		}
@@ -609,7 +618,7 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 			prev.keys[k] = q[n+x]
 		}
 	}
-	q, err := rowsOf(pub.Try, c.Reverse, c.Choice)
+	q, err := rowsOf(pub.Try, c.Commitment, c.MAC, c.Choice)
 	if err != nil {
 		return fmt.Errorf("%w: try %d: %v", ErrNotProven, t, err)
 	}
@@ -817,7 +826,7 @@ func splitMAC(cfg Config, try uint64, msg []byte) ([][]byte, error) {
 func (e *Evaluator) authAfter(l *circuit.RefereeLayout, col engine.Color, out []gc.Label) *evaluatorAuth {
 	ck := e.cur.checked
 	n := e.cfg.stateBits()
-	a := &evaluatorAuth{labels: make([]gc.Label, n), keys: make([]ot.Block, n), reverse: e.rev.msg, choice: ck.choice}
+	a := &evaluatorAuth{labels: make([]gc.Label, n), keys: make([]ot.Block, n), commitment: ck.commitment, mac: e.rev.macSubs[ck.j], choice: ck.choice}
 	for k, o := range canonicalPositions(l.ShareOut, col) {
 		a.labels[k] = out[o]
 	}

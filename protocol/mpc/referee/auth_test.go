@@ -194,8 +194,16 @@ func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 	// Against the garbler, try 2 (the garbler's player moves at tries 0
 	// and 2 here; any try serves: the check is of the garbler's share).
 	const at = 2
+	macOf := func(try int) []byte {
+		subs, err := splitMAC(gm.cfg, uint64(try), msgs["reverse"][try])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return subs[gm.e.choose(uint64(try))]
+	}
 	g := GarblerShareCertificate{Try: at, MACSeed: gm.e.MACSeed(), ReverseStart: start, ReverseAnswer: answer,
-		PrevReverse: msgs["reverse"][at-1], Reverse: msgs["reverse"][at], PrevChoice: msgs["choice"][at-1], Choice: msgs["choice"][at], Labels: msgs["labels"][at]}
+		PrevCommitment: msgs["commitment"][at-1], Commitment: msgs["commitment"][at], PrevMAC: macOf(at - 1), MAC: macOf(at),
+		PrevChoice: msgs["choice"][at-1], Choice: msgs["choice"][at], Labels: msgs["labels"][at]}
 	withG := func(f func(c *GarblerShareCertificate)) GarblerShareCertificate {
 		c := g
 		f(&c)
@@ -207,10 +215,15 @@ func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 		"the evaluator's reverse seed":   withG(func(c *GarblerShareCertificate) { c.MACSeed = gm.e.seed.Derive(labelReverseOT) }),
 		"labels of another try":          withG(func(c *GarblerShareCertificate) { c.Labels = msgs["labels"][at-1] }),
 		"labels, opening changed":        withG(func(c *GarblerShareCertificate) { c.Labels = oneByteOff(c.Labels, len(c.Labels)-1) }),
-		"reverse request of another try": withG(func(c *GarblerShareCertificate) { c.Reverse = msgs["reverse"][at-1] }),
-		"choices swapped":                withG(func(c *GarblerShareCertificate) { c.Choice, c.PrevChoice = c.PrevChoice, c.Choice }),
-		"try before left out":            withG(func(c *GarblerShareCertificate) { c.PrevReverse, c.PrevChoice = nil, nil }),
-		"wrong try number":               withG(func(c *GarblerShareCertificate) { c.Try = at - 1 }),
+		"MAC sub-batch of another try":   withG(func(c *GarblerShareCertificate) { c.MAC = c.PrevMAC }),
+		"MAC sub-batch of another garbling": withG(func(c *GarblerShareCertificate) {
+			subs, _ := splitMAC(gm.cfg, at, msgs["reverse"][at])
+			c.MAC = subs[(gm.e.choose(at)+1)%4]
+		}),
+		"commitment of another try": withG(func(c *GarblerShareCertificate) { c.Commitment = c.PrevCommitment }),
+		"choices swapped":           withG(func(c *GarblerShareCertificate) { c.Choice, c.PrevChoice = c.PrevChoice, c.Choice }),
+		"try before left out":       withG(func(c *GarblerShareCertificate) { c.PrevCommitment, c.PrevMAC, c.PrevChoice = nil, nil, nil }),
+		"wrong try number":          withG(func(c *GarblerShareCertificate) { c.Try = at - 1 }),
 	} {
 		if err := JudgeGarblerShare(gm.rec, at, c); !errors.Is(err, ErrNotProven) {
 			t.Errorf("against the garbler, %s: %v, want ErrNotProven", name, err)

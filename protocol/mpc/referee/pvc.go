@@ -261,6 +261,9 @@ type commitment struct {
 	// keyHashes are the H(K_i) of a game of the correlated input OTs
 	// (MPC-D28), else nil.
 	keyHashes []Digest
+	// macHashes are the digests of the MAC sub-batches of a game of the
+	// authenticated state (MPC-D29), else nil.
+	macHashes []Digest
 }
 
 // Commitment is the garbler's second message of a checked try: its signed
@@ -539,7 +542,7 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 		if err := g.requestError(err); err != nil {
 			return Commitment{}, err
 		}
-		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}
+		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil, nil), Reply: reply}
 	}
 	if g.cfg.authenticated() {
 		st.rows = authRowsOf(g.cfg, try, request, c.Commitments)

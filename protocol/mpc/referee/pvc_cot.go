@@ -739,7 +739,17 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	if g.cheatKeyHashes != nil {
 		g.cheatKeyHashes(try, hashes)
 	}
-	return Commitment{Commitments: marshalCommitment(try, mover, copies, hashes), Reply: reply}, nil
+	var macHashes []Digest
+	if g.cfg.authenticated() {
+		subs, err := splitMAC(g.cfg, try, g.rev.msg)
+		if err != nil {
+			return Commitment{}, err
+		}
+		for _, sub := range subs {
+			macHashes = append(macHashes, Sum(sub))
+		}
+	}
+	return Commitment{Commitments: marshalCommitment(try, mover, copies, hashes, macHashes), Reply: reply}, nil
 }
 
 // ----- per try: the evaluator's opening -----

@@ -80,6 +80,15 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	ck.labels = labels
 	ck.seeds = seeds
 	m := len(labels)
+	if e.cfg.authenticated() {
+		// The commitment binds the garbler to the MAC sub-batches it
+		// sent (MPC-D29); not provable by itself (the audit names it).
+		for i, h := range cm.macHashes {
+			if Sum(e.rev.macSubs[i]) != h {
+				return nil, e.fail("try %d: its commitment's digest of the MAC sub-batch of garbling %d is not the one of the sub-batch it sent", try, i)
+			}
+		}
+	}
 	for i, s := range seeds {
 		if i == ck.j {
 			continue

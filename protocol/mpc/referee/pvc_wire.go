@@ -15,11 +15,19 @@ import (
 // marshalCommitment writes the commitments of a checked try: version 1
 // with the three digests of every garbling, or, with keyHashes (a game of
 // the correlated input OTs, MPC-D28), version 2 with H(K_i) after them.
-func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes []Digest) []byte {
-	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntryCOT)
+//
+// With macHashes too (the authenticated state, MPC-D29), version 3 with
+// the digest of garbling i's MAC sub-batch after H(K_i): it binds the
+// garbler to the sub-batch, so that a certificate needs that one and not
+// the whole reverse request.
+func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes, macHashes []Digest) []byte {
+	b := make([]byte, commitHeader, commitHeader+len(copies)*(commitEntryCOT+sha256.Size))
 	b[0], b[1], b[2] = pvcMagic, pvcVersion, kindCommitment
 	if keyHashes != nil {
 		b[1] = pvcVersionCOT
+	}
+	if macHashes != nil {
+		b[1] = pvcVersionAuth
 	}
 	binary.BigEndian.PutUint64(b[3:], try)
 	b[11], b[12] = byte(mover), byte(len(copies))
@@ -29,6 +37,9 @@ func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, 
 		}
 		if keyHashes != nil {
 			b = append(b, keyHashes[i][:]...)
+		}
+		if macHashes != nil {
+			b = append(b, macHashes[i][:]...)
 		}
 	}
 	return b
@@ -41,6 +52,9 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 	version, entry := byte(pvcVersion), commitEntry
 	if cfg.correlated() {
 		version, entry = pvcVersionCOT, commitEntryCOT
+	}
+	if cfg.authenticated() {
+		version, entry = pvcVersionAuth, commitEntryCOT+sha256.Size
 	}
 	if len(b) != commitHeader+lam*entry || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
 		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
@@ -65,6 +79,12 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 			copy(h[:], b[off:])
 			off += sha256.Size
 			c.keyHashes = append(c.keyHashes, h)
+		}
+		if cfg.authenticated() {
+			var h Digest
+			copy(h[:], b[off:])
+			off += sha256.Size
+			c.macHashes = append(c.macHashes, h)
 		}
 	}
 	return c, nil
