@@ -95,3 +95,25 @@ func TestT8PhantomAuthEvaluatorAltersItsShare(t *testing.T) {
 		t.Error("the garbler's report carries no certificate")
 	}
 }
+
+// TestT8PhantomSeedTransferCertificate (MPC-D30, issue 31's certificate
+// stripping): a garbler's program sends, in its signed commitment of a
+// try, seed transfer ciphertexts of its own (a byte of both sides of the
+// first level flipped), so that the evaluator opens a seed other than
+// the committed one. The evaluator's program reports it at once with a
+// certificate — its coins of that try's transfer, which open ĵ's path
+// only, not its seed — the garbler loses, proven, and Verify agrees.
+func TestT8PhantomSeedTransferCertificate(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
+	o := authOptions(engine.RulesCommon)
+	h := playPhantomCheatOpts(t, o, 0, phantomRewrite(2, func(body any) any {
+		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
+			// The last 2·32·depth bytes are the ciphertexts, level 1 first.
+			b[len(b)-128+3] ^= 1
+			b[len(b)-96+3] ^= 1
+			return b
+		})
+	}, protocol.KindPhantomCommitment), nil)
+	checkPhantomCaught(t, h, "T-8", "seed transfer")
+	checkNoReveal(t, h)
+}

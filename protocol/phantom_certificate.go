@@ -47,6 +47,13 @@ type phantomCertificateFrame struct {
 	// MAC, with Reverse, is a certificate about the garbler's MAC
 	// choices of the opened garbling (MPC-D29).
 	MAC bool `json:"mac,omitempty"`
+	// SeedOT is a certificate about the seed transfer (MPC-D30): Coins
+	// are the evaluator's coins of the try's transfer, J its ĵ; the next
+	// frames are the commitments, the garbler's reverse setup message
+	// and the evaluator's message that carried its response.
+	SeedOT bool   `json:"seed_ot,omitempty"`
+	Coins  string `json:"coins,omitempty"`
+	J      int    `json:"j,omitempty"`
 }
 
 func init() { CertificateJudge = judgePhantomCertificate }
@@ -85,6 +92,9 @@ func certificateFits(c *referee.Certificate) bool {
 // certificateSize is the raw size of a certificate's evidence.
 func certificateSize(c *referee.Certificate) int {
 	n := len(c.Commitment) + len(c.Choice) + len(c.Labels)
+	if e := c.SeedOT; e != nil {
+		n += len(e.Start) + len(e.Carrier)
+	}
 	if c.OT != nil {
 		n += len(c.OT.Request) + len(c.OT.Reply) + len(c.OT.Keys)*len(ot.Key{})
 	}
@@ -96,7 +106,10 @@ func certificateSize(c *referee.Certificate) int {
 func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
-	if c.Opened >= 0 {
+	if e := c.SeedOT; e != nil {
+		f.SeedOT, f.Coins, f.J = true, hex.EncodeToString(e.Coins[:]), e.J
+		frames = append(frames, e.Start, e.Carrier)
+	} else if c.Opened >= 0 {
 		f.Seed = hex.EncodeToString(c.Seed[:])
 		if c.OT != nil {
 			f.OT = true
@@ -171,7 +184,15 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	c := referee.Certificate{Commitment: evidence[1], Opened: f.Opened, Tables: f.Tables, What: f.What}
 	switch {
-	case f.Opened >= 0 && (!f.OT && !f.Reverse && len(evidence) == 2 || f.OT && !f.Reverse && len(evidence) == 5 ||
+	case f.SeedOT && !f.OT && !f.Reverse && len(evidence) == 4:
+		s, err := hex.DecodeString(f.Coins)
+		if err != nil || len(s) != 32 {
+			return falseReport("the coins are not 32 bytes in hex")
+		}
+		e := &referee.SeedTransferEvidence{J: f.J, Start: evidence[2], Carrier: evidence[3]}
+		copy(e.Coins[:], s)
+		c.SeedOT = e
+	case f.Opened >= 0 && !f.SeedOT && (!f.OT && !f.Reverse && len(evidence) == 2 || f.OT && !f.Reverse && len(evidence) == 5 ||
 		f.Reverse && !f.OT && len(evidence) == 3):
 		s, err := hex.DecodeString(f.Seed)
 		if err != nil || len(s) != len(c.Seed) {
@@ -207,6 +228,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 }
 
 func certificateWhat(c referee.Certificate) string {
+	if c.SeedOT != nil {
+		return fmt.Sprintf("the seed transfer gives opened garbling %d a seed other than the committed one", c.Opened)
+	}
 	if c.Reverse != nil && c.MAC {
 		return fmt.Sprintf("the garbler's MAC choices of opened garbling %d are not the colours and mask bits its seed gives", c.Opened)
 	}

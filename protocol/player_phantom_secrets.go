@@ -78,7 +78,17 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			if rec.ReverseSent == 2 {
 				answer = s.ReverseBase
 			}
-			p.g, err = referee.ResumeCorrelatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice)
+			if cfg.AuthState {
+				// The evaluator's choice of the last complete try carries
+				// its seed transfer response of the next (MPC-D30).
+				var prev []byte
+				if complete > 0 {
+					prev = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice)
+				}
+				p.g, err = referee.ResumeAuthenticatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice, prev)
+			} else {
+				p.g, err = referee.ResumeCorrelatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice)
+			}
 			// The resumed machine took the evaluator's answer if the
 			// record holds it.
 			p.reverseFinished = rec.ReverseSent == 2

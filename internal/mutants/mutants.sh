@@ -117,6 +117,15 @@ mutant auth-judge-corrections protocol/mpc/referee/auth.go replace \
 	'if bad >= 0 {' 'if false {' \
 	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
 
+# MPC-D30: a wrong seed of the seed transfer comes with a certificate,
+# and the evaluator's revealed coins must give its signed response.
+mutant seed-transfer-certificate protocol/mpc/referee/pvc_evaluator.go replace \
+	'if carrier != nil {' 'if carrier == nil {' \
+	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
+mutant seed-transfer-coins protocol/mpc/referee/seedot.go replace \
+	'if !bytes.Equal(msg, carried) {' 'if bytes.Equal(msg, nil) && carried == nil {' \
+	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then

@@ -211,14 +211,15 @@ func macOpening(cfg Config, try uint64, sums []ot.Block) [authOpeningSize]byte {
 // ----- wire forms -----
 
 // marshalAuthChoice is the choice of a try of MPC-D29: 'P' 3 'J' try ĵ
-// proof and the σ sums Z_j.
-func marshalAuthChoice(try uint64, j int, proof Digest, z []gc.Label) []byte {
+// proof, the σ sums Z_j, and the evaluator's seed transfer response of
+// the next try (MPC-D30).
+func marshalAuthChoice(try uint64, j int, proof Digest, z []gc.Label, next []byte) []byte {
 	b := marshalChoice(try, j, proof)
 	b[1] = pvcVersionAuth
 	for _, l := range z {
 		b = append(b, l[:]...)
 	}
-	return b
+	return append(b, next...)
 }
 
 // parseChoiceOf parses the choice of try of a game of cfg: ĵ, the proof
@@ -228,20 +229,28 @@ func parseChoiceOf(cfg Config, try uint64, b []byte) (int, Digest, []gc.Label, e
 		j, proof, err := parseChoice(cfg, try, b)
 		return j, proof, nil, err
 	}
-	if len(b) != choiceSizeAuth || b[1] != pvcVersionAuth {
-		return 0, Digest{}, nil, fmt.Errorf("%w: bad choice message", ErrMessage)
+	j, proof, z, _, err := parseAuthChoice(cfg, try, b)
+	return j, proof, z, err
+}
+
+// parseAuthChoice parses the choice of try of a game of the
+// authenticated state: ĵ, the proof, the sums Z_j and the seed transfer
+// response of the next try.
+func parseAuthChoice(cfg Config, try uint64, b []byte) (int, Digest, []gc.Label, []byte, error) {
+	if len(b) != choiceSizeAuth+cfg.seedResponseSize() || b[1] != pvcVersionAuth {
+		return 0, Digest{}, nil, nil, fmt.Errorf("%w: bad choice message", ErrMessage)
 	}
 	head := bytes.Clone(b[:choiceSize])
 	head[1] = pvcVersion
 	j, proof, err := parseChoice(cfg, try, head)
 	if err != nil {
-		return 0, Digest{}, nil, err
+		return 0, Digest{}, nil, nil, err
 	}
 	z := make([]gc.Label, authRows)
 	for i := range z {
 		copy(z[i][:], b[choiceSize+16*i:])
 	}
-	return j, proof, z, nil
+	return j, proof, z, b[choiceSizeAuth:], nil
 }
 
 // splitAuthLabels splits the Labels part of a checked try's garbling of
@@ -257,20 +266,32 @@ func splitAuthLabels(cfg Config, b []byte) ([]byte, []byte, error) {
 	return b[:len(b)-authOpeningSize], b[len(b)-authOpeningSize:], nil
 }
 
-// bundle writes the messages of the reverse extension's and the MAC
-// extension's setup as one: len(rev):u32 ‖ rev ‖ mac.
-func bundle(rev, mac []byte) []byte {
-	b := binary.BigEndian.AppendUint32(nil, uint32(len(rev)))
-	return append(append(b, rev...), mac...)
+// bundle writes several setup messages as one, each after its length:
+// len:u32 ‖ part, in order (the reverse extension's, the MAC
+// extension's, the seed transfer's of MPC-D30).
+func bundle(parts ...[]byte) []byte {
+	var b []byte
+	for _, p := range parts {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(p)))
+		b = append(b, p...)
+	}
+	return b
 }
 
-// unbundle splits what bundle wrote.
-func unbundle(b []byte) ([]byte, []byte, error) {
-	if len(b) < 4 || int(binary.BigEndian.Uint32(b)) > len(b)-4 {
-		return nil, nil, fmt.Errorf("%w: a setup message of %d bytes", ErrMessage, len(b))
+// unbundle splits what bundle wrote of n parts.
+func unbundle(b []byte, n int) ([][]byte, error) {
+	parts := make([][]byte, n)
+	for i := range parts {
+		if len(b) < 4 || int(binary.BigEndian.Uint32(b)) > len(b)-4 {
+			return nil, fmt.Errorf("%w: a setup message of %d parts cut short", ErrMessage, n)
+		}
+		k := int(binary.BigEndian.Uint32(b))
+		parts[i], b = b[4:4+k], b[4+k:]
 	}
-	n := int(binary.BigEndian.Uint32(b))
-	return b[4 : 4+n], b[4+n:], nil
+	if len(b) != 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the %d parts of a setup message", ErrMessage, len(b), n)
+	}
+	return parts, nil
 }
 
 // ----- the parties' state between tries -----
@@ -562,14 +583,15 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 		return err
 	}
 	// The evaluator's MAC machine, from its seed.
-	_, macStart, err := unbundle(c.ReverseStart)
+	starts, err := unbundle(c.ReverseStart, setupParts)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
-	_, macAnswer, err := unbundle(c.ReverseAnswer)
+	answers, err := unbundle(c.ReverseAnswer, setupParts)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
+	macStart, macAnswer := starts[1], answers[1]
 	send := ot.NewSender(c.MACSeed, cfg.macSession())
 	again, err := send.BaseRespond(macStart)
 	if err != nil || !bytes.Equal(again, macAnswer) {

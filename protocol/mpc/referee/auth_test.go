@@ -467,3 +467,90 @@ func TestT8AuthMalformed(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestT8AuthSeedTransferCertified is issue 31's certificate stripping:
+// a garbler that cheats in one garbling and corrupts the seed transfer
+// of that try, so that the evaluator cannot open the garbling and fails
+// on a seed instead. With the seed transfer of MPC-D30 a wrong seed is
+// proven: the evaluator reveals its coins of the try's transfer (they
+// open ĵ's path only) and JudgeCertificate convicts the garbler, at
+// every level of the tree, whichever side is corrupted (a corrupted side
+// the evaluator does not take changes nothing: the try goes on). An
+// honest garbler is never convicted: other coins, another ĵ, the coins
+// of another try prove nothing.
+func TestT8AuthSeedTransferCertified(t *testing.T) {
+	certified := 0
+	for trial := range 8 {
+		gm := newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("strip g", trial), testSeed("strip e", trial), 4)
+		const at = 1
+		if _, d := gm.step(12); d != "" {
+			t.Fatal(d)
+		}
+		j := gm.e.choose(at)
+		level, side := trial%2+1, trial/2%2 // levels 1..2 of λ = 4, either side
+		taken := b2int(seedPathChoices(j, 2)[level-1])
+		opened := (j + 1) % 4
+		gm.g.cheatCopy = func(try uint64, i int, g *gc.Garbled, _ *gc.Keys) {
+			if try == at && i == opened {
+				g.Tables[7] ^= 1 // the cheat the corrupted transfer should hide
+			}
+		}
+		gm.g.cheatSeedSums = func(try uint64, sums [][2]prg.Seed) {
+			if try == at {
+				sums[level-1][side][3] ^= 0x20
+			}
+		}
+		_, err := gm.play(7)
+		c := gm.e.Certificate()
+		if side != taken {
+			// The side it does not take: the transfer is right, and the
+			// opened garbling's own check catches the cheat.
+			if c == nil || c.SeedOT != nil || c.Opened != opened {
+				t.Fatalf("trial %d: a corrupted side not taken: %v, certificate %+v", trial, err, c)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrDeviation) || c == nil || c.SeedOT == nil {
+			t.Fatalf("trial %d: a corrupted seed transfer: %v, certificate %+v", trial, err, c)
+		}
+		if err := JudgeCertificate(gm.rec, at, *c); err != nil {
+			t.Fatalf("trial %d: the certificate is not accepted: %v", trial, err)
+		}
+		certified++
+	}
+	if certified == 0 {
+		t.Fatal("no trial corrupted the side the evaluator takes")
+	}
+
+	// Forged: an honest garbler's transfer, with the evaluator's true
+	// coins (proves nothing: the seeds are the committed ones) and
+	// altered ones.
+	gm := newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("strip g", 99), testSeed("strip e", 99), 4)
+	msgs := authMessages(gm)
+	for _, p := range []engine.Point{12, 7} {
+		if _, d := gm.step(p); d != "" {
+			t.Fatal(d)
+		}
+	}
+	start, _ := gm.g.ReverseStart()
+	honest := Certificate{Commitment: msgs["commitment"][1], Opened: 0, What: "seed transfer",
+		SeedOT: &SeedTransferEvidence{Coins: seedCoins(gm.e.seed, 1), J: gm.e.choose(1), Start: start, Carrier: msgs["choice"][0]}}
+	with := func(f func(e *SeedTransferEvidence)) Certificate {
+		c := honest
+		e := *honest.SeedOT
+		f(&e)
+		c.SeedOT = &e
+		return c
+	}
+	for name, c := range map[string]Certificate{
+		"honest transfer, true coins": honest,
+		"coins of another try":        with(func(e *SeedTransferEvidence) { e.Coins = seedCoins(gm.e.seed, 0) }),
+		"other coins":                 with(func(e *SeedTransferEvidence) { e.Coins = testSeed("coins", 1) }),
+		"another ĵ":                   with(func(e *SeedTransferEvidence) { e.J = (e.J + 1) % 4 }),
+		"carrier of another try":      with(func(e *SeedTransferEvidence) { e.Carrier = msgs["choice"][1] }),
+	} {
+		if err := JudgeCertificate(gm.rec, 1, c); !errors.Is(err, ErrNotProven) {
+			t.Errorf("%s: %v, want ErrNotProven", name, err)
+		}
+	}
+}

@@ -650,8 +650,16 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 				// with its share.
 				gm = newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("cot resume g", sent), testSeed("cot resume e", sent), 4)
 			}
+			var prevChoice []byte // the last complete try's choice (MPC-D30)
+			gm.tamper = func(_ uint64, what string, b []byte) []byte {
+				if what == "choice" {
+					prevChoice = append([]byte(nil), b...)
+				}
+				return b
+			}
 			rng := rand.New(rand.NewPCG(3, uint64(sent)))
 			gm.playRandom(rng, 3, nil)
+			gm.tamper = nil
 			tries := [2][]engine.Point{gm.g.Tries(), gm.e.Tries()}
 			share := gm.e.Share()
 			auth := gm.e.EncodeAuth()
@@ -715,7 +723,18 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 			if _, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], rE[0], rec, tries[1], share, kept); !errors.Is(err, ErrConfig) {
 				t.Fatalf("ResumeCheckedEvaluator of a game of MPC-D28: %v", err)
 			}
-			g2, err := ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice)
+			var g2 *Garbler
+			if form.auth {
+				if _, err := ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice); !errors.Is(err, ErrConfig) {
+					t.Fatalf("sent %d: ResumeCorrelatedGarbler of a game of MPC-D29: %v", sent, err)
+				}
+				if _, err := ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice, nil); !errors.Is(err, ErrRecord) {
+					t.Fatalf("sent %d: without the choice of the last complete try: %v", sent, err)
+				}
+				g2, err = ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice, prevChoice)
+			} else {
+				g2, err = ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice)
+			}
 			if err != nil {
 				t.Fatalf("%v sent %d: garbler: %v", scheme, sent, err)
 			}

@@ -54,8 +54,9 @@ type Evaluator struct {
 	revFrom   Digest
 	revAnswer []byte
 	// revStartMsg is the garbler's reverse setup message (for a
-	// certificate of MPC-D29).
-	revStartMsg []byte
+	// certificate of MPC-D29), seedStartMsg its seed transfer start
+	// (MPC-D30).
+	revStartMsg, seedStartMsg []byte
 	rev         *evaluatorReverse
 
 	// The authenticated state (MPC-D29): the evaluator is the sender of
@@ -214,7 +215,10 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 				all = append(all, e.seed.Stream(labelPVCRandom, e.pub.Try, uint64(i)).Bools(mo)...)
 			}
 		}
-		in = append(all, seedChoices(ck.j, e.cfg.depth())...)
+		in = all
+		if !e.cfg.authenticated() {
+			in = append(in, seedChoices(ck.j, e.cfg.depth())...)
+		}
 		ck.choices = in
 		if e.cfg.correlated() {
 			req, err := e.cotRequest(ck, m)

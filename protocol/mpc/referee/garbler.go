@@ -109,6 +109,12 @@ type Garbler struct {
 	authPrev  *garblerAuth
 	shareCert *EvaluatorShareCertificate
 	cheatMAC  func(try uint64, i int, bits []bool)
+	// seedResp is the evaluator's seed transfer response of the next or
+	// current try (MPC-D30), from its reverse setup answer or its choice
+	// of the try before; cheatSeedSums (tests only) changes the level
+	// sums of a try before they are encrypted.
+	seedResp      []byte
+	cheatSeedSums func(try uint64, sums [][2]prg.Seed)
 }
 
 // garblerTry is the garbler's secret side of the try under way.

@@ -95,9 +95,10 @@ func (c Config) depth() int { return bits.TrailingZeros(uint(c.lambda())) }
 func (c Config) evaluatorOTs(m int) int { return c.lambda()*m + c.seedOTs() }
 
 // seedOTs returns the number of OTs of the seed transfer appended to the
-// evaluator's input OTs.
+// evaluator's input OTs: none in a game of the authenticated state, whose
+// seed transfer has OTs of its own (MPC-D30).
 func (c Config) seedOTs() int {
-	if !c.Checked() {
+	if !c.Checked() || c.authenticated() {
 		return 0
 	}
 	return 2 * c.depth()
@@ -262,8 +263,10 @@ type commitment struct {
 	// (MPC-D28), else nil.
 	keyHashes []Digest
 	// macHashes are the digests of the MAC sub-batches of a game of the
-	// authenticated state (MPC-D29), else nil.
+	// authenticated state (MPC-D29), else nil; seedCT the seed transfer's
+	// ciphertexts (MPC-D30).
 	macHashes []Digest
+	seedCT    []byte
 }
 
 // Commitment is the garbler's second message of a checked try: its signed
@@ -312,6 +315,11 @@ type Certificate struct {
 	Choice []byte
 	Tables Digest
 	Labels []byte
+	// SeedOT, in a game of the authenticated state (MPC-D30), makes the
+	// certificate one about the seed transfer: the seeds the evaluator's
+	// keys open are not all the ones the commitment names (Opened is the
+	// first that differs). Nil for the other kinds.
+	SeedOT *SeedTransferEvidence
 	// OT, in a game of the correlated input OTs (MPC-D28), makes the
 	// certificate one about the OT corrections of opened garbling Opened
 	// (seed Seed): they differ from what its seed, the garbler's
@@ -360,8 +368,11 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	if err != nil {
 		return err
 	}
-	if c.OT != nil && c.Reverse != nil {
+	if c.OT != nil && c.Reverse != nil || c.SeedOT != nil && (c.OT != nil || c.Reverse != nil) {
 		return fmt.Errorf("%w: a certificate of two kinds", ErrNotProven)
+	}
+	if c.SeedOT != nil {
+		return verifySeedTransfer(cfg, cm, c)
 	}
 	if c.OT != nil {
 		return verifyCorrections(cfg, rc, cm, c)
@@ -568,7 +579,7 @@ func (g *Garbler) CheckChoice(choice []byte) error {
 		return err
 	}
 	st := g.committed
-	j, proof, z, err := parseChoiceOf(g.cfg, st.try, choice)
+	j, proof, z, err := g.parseChoice(st.try, choice)
 	if err != nil {
 		return err
 	}
@@ -576,6 +587,24 @@ func (g *Garbler) CheckChoice(choice []byte) error {
 		return g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
 	return g.checkShare(st, j, z, choice)
+}
+
+// parseChoice parses the evaluator's choice of try: ĵ, the proof, and
+// with the authenticated state the sums (MPC-D29) and a seed transfer
+// response of the next try that the garbler can answer (MPC-D30), else
+// the choice is malformed.
+func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Label, error) {
+	if !g.cfg.authenticated() {
+		return parseChoiceOf(g.cfg, try, choice)
+	}
+	j, proof, z, next, err := parseAuthChoice(g.cfg, try, choice)
+	if err != nil {
+		return 0, Digest{}, nil, err
+	}
+	if err := checkSeedResponse(g.cfg, g.seed, next); err != nil {
+		return 0, Digest{}, nil, err
+	}
+	return j, proof, z, nil
 }
 
 // checkShare checks the sums z of the evaluator's choice of garbling j
@@ -612,7 +641,7 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		return Garbling{}, err
 	}
 	st := g.committed
-	j, proof, z, err := parseChoiceOf(g.cfg, st.try, choice)
+	j, proof, z, err := g.parseChoice(st.try, choice)
 	if err != nil {
 		return Garbling{}, err
 	}
@@ -661,6 +690,12 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		auth.commitment, auth.request, auth.reply, auth.choice, auth.labels = st.commitment, st.request, st.reply, bytes.Clone(choice), labels
 	}
 	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover, auth: auth}
+	if g.cfg.authenticated() {
+		// The evaluator's seed transfer response of the next try
+		// (MPC-D30).
+		_, _, _, next, _ := parseAuthChoice(g.cfg, st.try, choice)
+		g.seedResp = append([]byte(nil), next...)
+	}
 	g.committed = nil
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)
@@ -743,7 +778,18 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if c.Reverse != nil && (!tr.reversed() || Sum(c.Reverse) != tr.Reverse) {
 		return fmt.Errorf("%w: the reverse request is not the one the record holds for try %d", ErrNotProven, t)
 	}
-	if c.OT == nil && c.Reverse == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
+	if e := c.SeedOT; e != nil {
+		// The transfer's first moves: the garbler's setup message, and
+		// the evaluator's message that carried its response (MPC-D30).
+		carrier := rec.Reverse[1]
+		if t > 0 {
+			carrier = rec.Tries[t-1].Choice
+		}
+		if rec.ReverseSent < 2 || Sum(e.Start) != rec.Reverse[0] || Sum(e.Carrier) != carrier {
+			return fmt.Errorf("%w: the seed transfer's messages are not the ones the record holds for try %d", ErrNotProven, t)
+		}
+	}
+	if c.OT == nil && c.Reverse == nil && c.SeedOT == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
 		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})

@@ -157,12 +157,21 @@ func reversePad(seed prg.Seed) []bool { return seed.Stream(labelReversePad).Bool
 // cotRequestSize is the size of the evaluator's request of a try with m
 // evaluator inputs.
 func (c Config) cotRequestSize(m int) int {
-	return cotHeader + c.lambda()*ot.RequestSize(c.garblingOTs(m)) + ot.RequestSize(c.seedOTs())
+	n := cotHeader + c.lambda()*ot.RequestSize(c.garblingOTs(m))
+	if !c.authenticated() {
+		// The seed transfer's batch (MPC-D30 has OTs of its own).
+		n += ot.RequestSize(c.seedOTs())
+	}
+	return n
 }
 
 // cotReplySize is the size of the commitment's reply part.
 func (c Config) cotReplySize(m int) int {
-	return cotHeader + c.lambda()*c.garblingOTs(m)*16 + ot.ReplySize(c.seedOTs())
+	n := cotHeader + c.lambda()*c.garblingOTs(m)*16
+	if !c.authenticated() {
+		n += ot.ReplySize(c.seedOTs())
+	}
+	return n
 }
 
 // splitCOTRequest returns the λ per-garbling requests and the seed
@@ -256,12 +265,17 @@ func (g *Garbler) ReverseStart() ([]byte, error) {
 			return nil, err
 		}
 		if g.cfg.authenticated() {
-			// The MAC extension's base OTs go with them (MPC-D29).
+			// The MAC extension's base OTs go with them (MPC-D29), and
+			// the seed transfer's start (MPC-D30).
 			mac, err := g.macRecv.BaseStart()
 			if err != nil {
 				return nil, err
 			}
-			msg = bundle(msg, mac)
+			start, err := seedStart(g.cfg, g.seed)
+			if err != nil {
+				return nil, err
+			}
+			msg = bundle(msg, mac, start)
 		}
 		g.revStart = msg
 	}
@@ -296,7 +310,7 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 	}
 	var reply []byte
 	if e.cfg.authenticated() {
-		rev, mac, err := unbundle(msg)
+		parts, err := unbundle(msg, setupParts)
 		if err != nil {
 			return nil, err
 		}
@@ -304,15 +318,20 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 		// as they were.
 		revSend := ot.NewSender(e.seed.Derive(labelReverseOT), e.cfg.reverseSession())
 		macSend := ot.NewSender(e.MACSeed(), e.cfg.macSession())
-		r1, err := revSend.BaseRespond(rev)
+		r1, err := revSend.BaseRespond(parts[0])
 		if err != nil {
 			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
 		}
-		r2, err := macSend.BaseRespond(mac)
+		r2, err := macSend.BaseRespond(parts[1])
 		if err != nil {
 			return nil, fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
 		}
-		e.revSend, e.macSend, reply = revSend, macSend, bundle(r1, r2)
+		// Its seed transfer response of try 0 (MPC-D30).
+		r3, _, err := seedResponse(e.cfg, seedCoins(e.seed, 0), 0, e.choose(0), parts[2])
+		if err != nil {
+			return nil, err
+		}
+		e.revSend, e.macSend, e.seedStartMsg, reply = revSend, macSend, append([]byte(nil), parts[2]...), bundle(r1, r2, r3)
 	} else {
 		var err error
 		if reply, err = e.revSend.BaseRespond(msg); err != nil {
@@ -341,8 +360,12 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 		g.revDone = true
 		return nil
 	}
-	rev, mac, err := unbundle(msg)
+	parts, err := unbundle(msg, setupParts)
 	if err != nil {
+		return err
+	}
+	rev, mac := parts[0], parts[1]
+	if err := checkSeedResponse(g.cfg, g.seed, parts[2]); err != nil {
 		return err
 	}
 	// On copies, so that a refused part leaves both machines as they were.
@@ -360,6 +383,8 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 		return fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
 	}
 	g.revRecv, g.macRecv, g.revDone = revRecv, macRecv, true
+	// The evaluator's seed transfer response of try 0 (MPC-D30).
+	g.seedResp = append([]byte(nil), parts[2]...)
 	return nil
 }
 
@@ -642,11 +667,15 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	for _, req := range reqs {
 		msg = append(msg, req...)
 	}
-	seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
-	if err != nil {
-		return nil, err
+	if !e.cfg.authenticated() {
+		// The seed transfer's batch of the forward extension (MPC-D15);
+		// with the authenticated state it has OTs of its own (MPC-D30).
+		seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
+		if err != nil {
+			return nil, err
+		}
+		msg = append(msg, seedReq...)
 	}
-	msg = append(msg, seedReq...)
 	st.request = msg
 	ck.cot = st
 	return msg, nil
@@ -670,8 +699,10 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 		return nil, nil, err
 	}
 	if r.rows != nil && r.checked == Sum(request) {
-		if err := g.sender.Check(seedReq); err != nil {
-			return nil, nil, g.requestError(err)
+		if !g.cfg.authenticated() {
+			if err := g.sender.Check(seedReq); err != nil {
+				return nil, nil, g.requestError(err)
+			}
 		}
 		return r.rows, seedReq, nil
 	}
@@ -692,8 +723,10 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 	if err != nil {
 		return nil, nil, g.requestError(err)
 	}
-	if err := g.sender.Check(seedReq); err != nil {
-		return nil, nil, g.requestError(err)
+	if !g.cfg.authenticated() {
+		if err := g.sender.Check(seedReq); err != nil {
+			return nil, nil, g.requestError(err)
+		}
 	}
 	r.checked, r.rows = Sum(request), rows
 	return rows, seedReq, nil
@@ -720,9 +753,23 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	if g.cheatCorrections != nil {
 		g.cheatCorrections(try, m, corr)
 	}
-	seedReply, err := g.sender.Send(seedReq, seedPairs)
-	if err := g.requestError(err); err != nil {
-		return Commitment{}, err
+	var seedReply, seedCT []byte
+	if g.cfg.authenticated() {
+		// The seed transfer of MPC-D30: the level sums under the keys of
+		// the evaluator's response, with the commitments.
+		levels := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
+		sums := ggmSums(levels)
+		if g.cheatSeedSums != nil {
+			g.cheatSeedSums(try, sums)
+		}
+		if seedCT, err = seedCiphertexts(g.cfg, g.seed, try, g.seedResp, sums); err != nil {
+			return Commitment{}, err
+		}
+	} else {
+		seedReply, err = g.sender.Send(seedReq, seedPairs)
+		if err := g.requestError(err); err != nil {
+			return Commitment{}, err
+		}
 	}
 	reply := make([]byte, 0, g.cfg.cotReplySize(m))
 	reply = append(reply, cotMsgHeader(kindCOTReply, try)...)
@@ -749,7 +796,7 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 			macHashes = append(macHashes, Sum(sub))
 		}
 	}
-	return Commitment{Commitments: marshalCommitment(try, mover, copies, hashes, macHashes), Reply: reply}, nil
+	return Commitment{Commitments: append(marshalCommitment(try, mover, copies, hashes, macHashes), seedCT...), Reply: reply}, nil
 }
 
 // ----- per try: the evaluator's opening -----
@@ -764,16 +811,25 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	got, err := e.receiver.Receive(seedReply)
-	if err != nil {
-		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
-	}
-	// The OT machine has moved on: from here an error fails the machine.
 	depth := e.cfg.depth()
 	sums := make([]prg.Seed, depth)
-	for l := range depth {
-		copy(sums[l][:16], got[2*l][:])
-		copy(sums[l][16:], got[2*l+1][:])
+	if e.cfg.authenticated() {
+		// The seed transfer of MPC-D30: its keys made again from its coins.
+		_, keys, err := seedResponse(e.cfg, seedCoins(e.seed, try), try, ck.j, e.seedStartMsg)
+		if err != nil {
+			return nil, err
+		}
+		sums = seedSums(e.cfg, try, ck.j, keys, cm.seedCT)
+	} else {
+		got, err := e.receiver.Receive(seedReply)
+		if err != nil {
+			return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
+		}
+		// The OT machine has moved on: from here an error fails the machine.
+		for l := range depth {
+			copy(sums[l][:16], got[2*l][:])
+			copy(sums[l][16:], got[2*l+1][:])
+		}
 	}
 	ck.cot.reply = append([]byte(nil), msg.Reply...)
 	ck.cot.corr = corr

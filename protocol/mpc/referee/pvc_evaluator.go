@@ -94,6 +94,23 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 			continue
 		}
 		if seedHash(e.cfg, try, i, s) != cm.entries[i][0] {
+			if e.cfg.authenticated() {
+				// The seed transfer of MPC-D30 is provable: the
+				// evaluator's coins of the try open its keys (and ĵ's
+				// path, nothing else).
+				carrier := e.revAnswer
+				if try > 0 {
+					carrier = nil
+					if e.auth != nil {
+						carrier = e.auth.choice
+					}
+				}
+				if carrier != nil {
+					e.cert = &Certificate{Commitment: bytes.Clone(raw), Opened: i, What: "seed transfer",
+						SeedOT: &SeedTransferEvidence{Coins: seedCoins(e.seed, try), J: ck.j, Start: bytes.Clone(e.revStartMsg), Carrier: bytes.Clone(carrier)}}
+					return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to (certificate)", try, i)
+				}
+			}
 			// Not provable by itself (the OT hides what was sent): the
 			// audit (T-8(c)) names the garbler.
 			return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to", try, i)
@@ -104,7 +121,9 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	// a wrong one is caught, not proven by itself (the OT hides what
 	// was sent); the audit names the garbler.
 	if e.unchecked {
-		e.makeChoice(raw, seeds)
+		if err := e.makeChoice(raw, seeds); err != nil {
+			return nil, e.fail("try %d: %v", try, err)
+		}
 		return bytes.Clone(ck.choice), nil
 	}
 	if ck.cot != nil && ck.cot.corr != nil {
@@ -145,20 +164,28 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 		}
 		return nil, e.fail("%v", otFault)
 	}
-	e.makeChoice(raw, seeds)
+	if err := e.makeChoice(raw, seeds); err != nil {
+		return nil, e.fail("try %d: %v", try, err)
+	}
 	return bytes.Clone(ck.choice), nil
 }
 
 // makeChoice makes the choice of the checked try under way: ĵ and its
 // proof, and with the authenticated state the sums of MPC-D29.
-func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) {
+func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) error {
 	try, ck := e.pub.Try, e.cur.checked
 	proof := choiceProof(e.cfg, try, ck.j, seeds)
 	if e.cfg.authenticated() {
-		ck.choice = marshalAuthChoice(try, ck.j, proof, e.shareSums(commitments))
-		return
+		// With its seed transfer response of the next try (MPC-D30).
+		next, _, err := seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		if err != nil {
+			return err
+		}
+		ck.choice = marshalAuthChoice(try, ck.j, proof, e.shareSums(commitments), next)
+		return nil
 	}
 	ck.choice = marshalChoice(try, ck.j, proof)
+	return nil
 }
 
 // copyEvaluatorLabels returns the labels of the evaluator's inputs of
@@ -303,8 +330,12 @@ func (e *Evaluator) reopen(k KeptOpening) ([]byte, error) {
 	for i := range seeds {
 		copy(seeds[i][:], k.Seeds[i*prg.SeedSize:])
 	}
-	if err := e.receiver.Forget(); err != nil {
-		return nil, err
+	if !e.cfg.authenticated() {
+		// The seed transfer's batch of the forward extension, as if
+		// received (MPC-D30's seed transfer has OTs of its own).
+		if err := e.receiver.Forget(); err != nil {
+			return nil, err
+		}
 	}
 	return e.openWith(cm, k.Commitments, labels, seeds, nil)
 }

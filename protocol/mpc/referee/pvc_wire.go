@@ -53,10 +53,12 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 	if cfg.correlated() {
 		version, entry = pvcVersionCOT, commitEntryCOT
 	}
+	tail := 0
 	if cfg.authenticated() {
-		version, entry = pvcVersionAuth, commitEntryCOT+sha256.Size
+		// The seed transfer's ciphertexts after the entries (MPC-D30).
+		version, entry, tail = pvcVersionAuth, commitEntryCOT+sha256.Size, cfg.seedCipherSize()
 	}
-	if len(b) != commitHeader+lam*entry || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
+	if len(b) != commitHeader+lam*entry+tail || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
 		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
 	}
 	c := &commitment{try: binary.BigEndian.Uint64(b[3:]), mover: circuit.Party(b[11])}
@@ -86,6 +88,9 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 			off += sha256.Size
 			c.macHashes = append(c.macHashes, h)
 		}
+	}
+	if tail > 0 {
+		c.seedCT = b[off:]
 	}
 	return c, nil
 }

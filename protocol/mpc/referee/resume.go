@@ -68,7 +68,7 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 	if err := refuseCorrelatedResume(cfg); err != nil {
 		return nil, err
 	}
-	return resumeGarbler(cfg, seed, baseStart, nil, rec, tries, request, choice)
+	return resumeGarbler(cfg, seed, baseStart, nil, rec, tries, request, choice, nil)
 }
 
 // ResumeCorrelatedGarbler is ResumeCheckedGarbler for a game of the
@@ -82,10 +82,24 @@ func ResumeCorrelatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer
 	if !cfg.correlated() {
 		return nil, fmt.Errorf("%w: ResumeCorrelatedGarbler for a game of the %v input OTs", ErrConfig, cfg.InputOT)
 	}
-	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice)
+	if cfg.authenticated() {
+		return nil, fmt.Errorf("%w: a game of the authenticated state (MPC-D29) resumes with ResumeAuthenticatedGarbler", ErrConfig)
+	}
+	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice, nil)
 }
 
-func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
+// ResumeAuthenticatedGarbler is ResumeCorrelatedGarbler for a game of the
+// authenticated state (MPC-D29, MPC-D30): prevChoice is the evaluator's
+// choice of the last complete try of the record (nil before the first),
+// which carries its seed transfer response of the next try.
+func ResumeAuthenticatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
+	if !cfg.authenticated() {
+		return nil, fmt.Errorf("%w: ResumeAuthenticatedGarbler for a game without the authenticated state", ErrConfig)
+	}
+	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice, prevChoice)
+}
+
+func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -173,6 +187,19 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
+	if cfg.authenticated() && len(movers) > 0 {
+		// The evaluator's seed transfer response of the try under way,
+		// carried by its choice of the last complete try (MPC-D30).
+		last := rec.Tries[len(movers)-1]
+		if prevChoice == nil || Sum(prevChoice) != last.Choice {
+			return nil, fmt.Errorf("%w: the evaluator's choice of try %d is not kept", ErrRecord, len(movers)-1)
+		}
+		_, _, _, next, err := parseAuthChoice(cfg, uint64(len(movers)-1), prevChoice)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the evaluator's choice of try %d: %v", ErrRecord, len(movers)-1, err)
+		}
+		g.seedResp = append([]byte(nil), next...)
+	}
 	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
 		// The reverse request of the try under way, made again.
 		rev, err := g.ReverseRequest()
