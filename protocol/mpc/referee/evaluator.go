@@ -57,7 +57,7 @@ type Evaluator struct {
 	// certificate of MPC-D29), seedStartMsg its seed transfer start
 	// (MPC-D30).
 	revStartMsg, seedStartMsg []byte
-	rev         *evaluatorReverse
+	rev                       *evaluatorReverse
 
 	// The authenticated state (MPC-D29): the evaluator is the sender of
 	// the MAC extension; auth is what it keeps of the last complete try,
