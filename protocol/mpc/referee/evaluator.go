@@ -57,6 +57,10 @@ type Evaluator struct {
 	// certificate of MPC-D29), seedStartMsg its seed transfer start
 	// (MPC-D30).
 	revStartMsg, seedStartMsg []byte
+	// seedKeys are its keys of the seed transfer of try seedKeysTry,
+	// made with the response it sent ahead (MPC-D30).
+	seedKeys    []ot.Key
+	seedKeysTry uint64
 	rev                       *evaluatorReverse
 
 	// The authenticated state (MPC-D29): the evaluator is the sender of

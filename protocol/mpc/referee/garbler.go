@@ -115,6 +115,9 @@ type Garbler struct {
 	// sums of a try before they are encrypted.
 	seedResp      []byte
 	cheatSeedSums func(try uint64, sums [][2]prg.Seed)
+	// choiceChecked is the digest of the last choice whose seed transfer
+	// response was checked.
+	choiceChecked Digest
 }
 
 // garblerTry is the garbler's secret side of the try under way.

@@ -601,8 +601,12 @@ func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Labe
 	if err != nil {
 		return 0, Digest{}, nil, err
 	}
-	if err := checkSeedResponse(g.cfg, g.seed, next); err != nil {
-		return 0, Digest{}, nil, err
+	if d := Sum(choice); d != g.choiceChecked {
+		// Once per choice (CheckChoice, then GarbleChosen).
+		if err := checkSeedResponse(g.cfg, g.seed, next); err != nil {
+			return 0, Digest{}, nil, err
+		}
+		g.choiceChecked = d
 	}
 	return j, proof, z, nil
 }

@@ -327,10 +327,11 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
 		}
 		// Its seed transfer response of try 0 (MPC-D30).
-		r3, _, err := seedResponse(e.cfg, seedCoins(e.seed, 0), 0, e.choose(0), parts[2])
+		r3, keys, err := seedResponse(e.cfg, seedCoins(e.seed, 0), 0, e.choose(0), parts[2])
 		if err != nil {
 			return nil, err
 		}
+		e.seedKeys, e.seedKeysTry = keys, 0
 		e.revSend, e.macSend, e.seedStartMsg, reply = revSend, macSend, append([]byte(nil), parts[2]...), bundle(r1, r2, r3)
 	} else {
 		var err error
@@ -814,10 +815,14 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 	depth := e.cfg.depth()
 	sums := make([]prg.Seed, depth)
 	if e.cfg.authenticated() {
-		// The seed transfer of MPC-D30: its keys made again from its coins.
-		_, keys, err := seedResponse(e.cfg, seedCoins(e.seed, try), try, ck.j, e.seedStartMsg)
-		if err != nil {
-			return nil, err
+		// The seed transfer of MPC-D30: its keys, kept from when it made
+		// its response, or made again from its coins.
+		keys := e.seedKeys
+		if keys == nil || e.seedKeysTry != try {
+			var err error
+			if _, keys, err = seedResponse(e.cfg, seedCoins(e.seed, try), try, ck.j, e.seedStartMsg); err != nil {
+				return nil, err
+			}
 		}
 		sums = seedSums(e.cfg, try, ck.j, keys, cm.seedCT)
 	} else {

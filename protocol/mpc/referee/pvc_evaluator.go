@@ -177,10 +177,11 @@ func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) error {
 	proof := choiceProof(e.cfg, try, ck.j, seeds)
 	if e.cfg.authenticated() {
 		// With its seed transfer response of the next try (MPC-D30).
-		next, _, err := seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		next, keys, err := seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
 		if err != nil {
 			return err
 		}
+		e.seedKeys, e.seedKeysTry = keys, try+1
 		ck.choice = marshalAuthChoice(try, ck.j, proof, e.shareSums(commitments), next)
 		return nil
 	}
