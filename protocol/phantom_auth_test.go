@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,7 +77,20 @@ func TestMPCD29PhantomGame(t *testing.T) {
 // evaluator loses, proven, and Verify finds the same on the record.
 func TestT8PhantomAuthEvaluatorAltersItsShare(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
-	h := playPhantomCheatOpts(t, authOptions(engine.RulesKriegspiel), 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
+	for _, size := range []int{5, 9} {
+		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
+			o := authOptions(engine.RulesKriegspiel)
+			o.Size = size
+			h := playPhantomCheatOpts(t, o, 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
+			checkAuthEvaluatorCaught(t, h)
+		})
+	}
+}
+
+// checkAuthEvaluatorCaught checks that the evaluator's altered share was
+// caught and reported with a certificate (MPC-D29).
+func checkAuthEvaluatorCaught(t *testing.T, h *protocol.Game) {
+	t.Helper()
 	checkPhantomCaught(t, h, "T-8", "share inputs are not its share")
 	tr, err := protocol.LoadTranscript(h.RecordPath())
 	if err != nil {

@@ -268,8 +268,10 @@ const phantomShareCertificateTag = "kakure/phantom/share-certificate/1"
 // KiB on 9×9 at λ = 4); against
 // the evaluator, the reverse keys of the two garblings ĵ (128 × 32 bytes
 // each), then, for the try before and the try, the commitments, the
-// requests, the commitments' reply parts and the choices, and the
-// garbler's labels message of the try before. Frames of the try before
+// evaluator's requests of garbling ĵ and the garbler's corrections of it
+// (which the choices and the commitments name by their digests) and the
+// choices, and the garbler's labels message of the try before (about
+// 110 KiB on 9×9 at λ = 4). Frames of the try before
 // are empty at try 0.
 type phantomShareFrame struct {
 	Certificate string `json:"certificate"`
@@ -324,7 +326,7 @@ func garblerShareViolation(c *referee.GarblerShareCertificate, err error) error 
 // against the evaluator (MPC-D29), or nil when it lacks a message or does
 // not fit a report.
 func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) error {
-	if c.Try > 0 && (c.PrevCommitment == nil || c.PrevRequest == nil || c.PrevReply == nil || c.PrevChoice == nil || c.PrevLabels == nil) {
+	if c.Try > 0 && (c.PrevCommitment == nil || c.PrevRequestPart == nil || c.PrevCorrections == nil || c.PrevChoice == nil || c.PrevLabels == nil) {
 		return nil
 	}
 	f := phantomShareFrame{Certificate: phantomShareCertificateTag, Try: c.Try, Accused: "evaluator",
@@ -333,8 +335,8 @@ func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) er
 	if merr != nil {
 		return merr
 	}
-	frames := [][]byte{b, keyBytes(c.PrevKeys), keyBytes(c.Keys), nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevRequest), c.Request,
-		nonNil(c.PrevReply), c.Reply, nonNil(c.PrevChoice), c.Choice, nonNil(c.PrevLabels)}
+	frames := [][]byte{b, keyBytes(c.PrevKeys), keyBytes(c.Keys), nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevRequestPart), c.RequestPart,
+		nonNil(c.PrevCorrections), c.Corrections, nonNil(c.PrevChoice), c.Choice, nonNil(c.PrevLabels)}
 	if shareEvidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
@@ -415,7 +417,7 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 		}
 		err = referee.JudgeEvaluatorShare(h.rec, int(f.Try), referee.EvaluatorShareCertificate{Try: f.Try, PrevSeed: prev, Seed: cur,
 			PrevKeys: prevKeys, Keys: keys, PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
-			PrevRequest: nilIfEmpty(evidence[4]), Request: evidence[5], PrevReply: nilIfEmpty(evidence[6]), Reply: evidence[7],
+			PrevRequestPart: nilIfEmpty(evidence[4]), RequestPart: evidence[5], PrevCorrections: nilIfEmpty(evidence[6]), Corrections: evidence[7],
 			PrevChoice: nilIfEmpty(evidence[8]), Choice: evidence[9], PrevLabels: nilIfEmpty(evidence[10])})
 	default:
 		return falseReport("a certificate against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)

@@ -414,17 +414,15 @@ func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomRules, c *referee.Garble
 // fillGarblerEvidence completes the garbler's certificate against the
 // evaluator (MPC-D29) with what the session holds by digest (after a
 // restart the machine does not keep the messages of the try before): the
-// request and the choice of the try before.
+// choice of the try before. Without the other messages of the try before
+// (a restart) the certificate does not go: the garbler accuses, and the
+// audit decides.
 func (p *phantomPlayer) fillGarblerEvidence(h *phantomRules, c *referee.EvaluatorShareCertificate) {
 	t := int(c.Try)
 	if t == 0 || t >= len(h.rec.Tries) {
 		return
 	}
-	prev := h.rec.Tries[t-1]
-	if c.PrevRequest == nil {
-		c.PrevRequest = withDigest(prev.Request, p.prevRequest, p.request)
-	}
 	if c.PrevChoice == nil {
-		c.PrevChoice = withDigest(prev.Choice, p.prevChoice, p.choice)
+		c.PrevChoice = withDigest(h.rec.Tries[t-1].Choice, p.prevChoice, p.choice)
 	}
 }

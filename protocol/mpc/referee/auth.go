@@ -77,7 +77,7 @@ const (
 	tagAuthRows      = "kakure/phantom/auth/rows\x00"    // the rows R of a try
 	tagAuthOpening   = "kakure/phantom/auth/mac-opening\x00"
 	pvcVersionAuth   = 3
-	choiceSizeAuth   = choiceSize + authRows*16
+	choiceSizeAuth   = choiceSize + authRows*16 + sha256.Size
 	authOpeningSize  = sha256.Size
 )
 
@@ -151,13 +151,12 @@ func macPad(seed prg.Seed) []bool { return seed.Stream(labelMACPad).Bools(ot.KOS
 // authRowsOf returns the σ rows R_j (n bits each) of the parity check of
 // try, drawn from its request and its commitments: fixed after the
 // evaluator chose its bits, and unknown to it when it did.
-func authRowsOf(cfg Config, try uint64, request, commitments []byte) [][]bool {
+func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]bool {
 	h := sha256.New()
 	h.Write([]byte(tagAuthRows))
 	writeGameTry(h, cfg, try, 0)
-	d := Sum(request)
-	h.Write(d[:])
-	d = Sum(commitments)
+	h.Write(request[:])
+	d := Sum(commitments)
 	h.Write(d[:])
 	var seed prg.Seed
 	copy(seed[:], h.Sum(nil))
@@ -210,16 +209,29 @@ func macOpening(cfg Config, try uint64, sums []ot.Block) [authOpeningSize]byte {
 
 // ----- wire forms -----
 
+// authChoice is a parsed choice of a try of MPC-D29: ĵ, the proof, the
+// σ sums Z_j, the digest of the evaluator's request of garbling ĵ (so
+// that a certificate carries that part, not the whole request) and its
+// seed transfer response of the next try (MPC-D30).
+type authChoice struct {
+	j       int
+	proof   Digest
+	z       []gc.Label
+	request Digest
+	next    []byte
+}
+
 // marshalAuthChoice is the choice of a try of MPC-D29: 'P' 3 'J' try ĵ
-// proof, the σ sums Z_j, and the evaluator's seed transfer response of
-// the next try (MPC-D30).
-func marshalAuthChoice(try uint64, j int, proof Digest, z []gc.Label, next []byte) []byte {
-	b := marshalChoice(try, j, proof)
+// proof, the σ sums Z_j, the digest of the request of garbling ĵ and the
+// seed transfer response of the next try.
+func marshalAuthChoice(try uint64, c authChoice) []byte {
+	b := marshalChoice(try, c.j, c.proof)
 	b[1] = pvcVersionAuth
-	for _, l := range z {
+	for _, l := range c.z {
 		b = append(b, l[:]...)
 	}
-	return append(b, next...)
+	b = append(b, c.request[:]...)
+	return append(b, c.next...)
 }
 
 // parseChoiceOf parses the choice of try of a game of cfg: ĵ, the proof
@@ -229,28 +241,31 @@ func parseChoiceOf(cfg Config, try uint64, b []byte) (int, Digest, []gc.Label, e
 		j, proof, err := parseChoice(cfg, try, b)
 		return j, proof, nil, err
 	}
-	j, proof, z, _, err := parseAuthChoice(cfg, try, b)
-	return j, proof, z, err
+	c, err := parseAuthChoice(cfg, try, b)
+	return c.j, c.proof, c.z, err
 }
 
 // parseAuthChoice parses the choice of try of a game of the
 // authenticated state: ĵ, the proof, the sums Z_j and the seed transfer
 // response of the next try.
-func parseAuthChoice(cfg Config, try uint64, b []byte) (int, Digest, []gc.Label, []byte, error) {
+func parseAuthChoice(cfg Config, try uint64, b []byte) (authChoice, error) {
+	var c authChoice
 	if len(b) != choiceSizeAuth+cfg.seedResponseSize() || b[1] != pvcVersionAuth {
-		return 0, Digest{}, nil, nil, fmt.Errorf("%w: bad choice message", ErrMessage)
+		return c, fmt.Errorf("%w: bad choice message", ErrMessage)
 	}
 	head := bytes.Clone(b[:choiceSize])
 	head[1] = pvcVersion
-	j, proof, err := parseChoice(cfg, try, head)
-	if err != nil {
-		return 0, Digest{}, nil, nil, err
+	var err error
+	if c.j, c.proof, err = parseChoice(cfg, try, head); err != nil {
+		return c, err
 	}
-	z := make([]gc.Label, authRows)
-	for i := range z {
-		copy(z[i][:], b[choiceSize+16*i:])
+	c.z = make([]gc.Label, authRows)
+	for i := range c.z {
+		copy(c.z[i][:], b[choiceSize+16*i:])
 	}
-	return j, proof, z, b[choiceSizeAuth:], nil
+	copy(c.request[:], b[choiceSize+16*authRows:])
+	c.next = b[choiceSizeAuth:]
+	return c, nil
 }
 
 // splitAuthLabels splits the Labels part of a checked try's garbling of
@@ -308,9 +323,9 @@ type garblerAuth struct {
 	macs   []ot.Block
 	// seed and rkeys are garbling ĵ's seed and reverse keys, and the
 	// messages of the try, for a certificate of the next try.
-	seed                                       prg.Seed
-	rkeys                                      []ot.Key
-	commitment, request, reply, choice, labels []byte
+	seed                                                 prg.Seed
+	rkeys                                                []ot.Key
+	commitment, requestPart, corrections, choice, labels []byte
 }
 
 // evaluatorAuth is what the evaluator keeps of the last complete try
@@ -683,15 +698,17 @@ type EvaluatorShareCertificate struct {
 	PrevSeed, Seed prg.Seed
 	PrevKeys, Keys []ot.Key
 	// The messages of the try before (nil at try 0) and of the try: the
-	// commitments part of the garbler's commitment, the evaluator's
-	// request, the commitment's reply part (the corrections), the
-	// evaluator's choice; PrevLabels the garbler's labels message of the
-	// try before.
-	PrevCommitment, Commitment []byte
-	PrevRequest, Request       []byte
-	PrevReply, Reply           []byte
-	PrevChoice, Choice         []byte
-	PrevLabels                 []byte
+	// commitments part of the garbler's commitment (it names each
+	// garbling's corrections by their digest) and the evaluator's choice
+	// (it names its request of garbling ĵ by its digest), with the parts
+	// of garbling ĵ they name: the evaluator's request of ĵ (an ot
+	// request) and the garbler's corrections of ĵ (16 bytes each);
+	// PrevLabels the garbler's labels message of the try before.
+	PrevCommitment, Commitment   []byte
+	PrevRequestPart, RequestPart []byte
+	PrevCorrections, Corrections []byte
+	PrevChoice, Choice           []byte
+	PrevLabels                   []byte
 }
 
 // ShareCertificate returns the certificate that convicts the evaluator
@@ -730,13 +747,13 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 	if t < 0 || t >= len(rec.Tries) {
 		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
 	}
-	same := func(tr TryRecord, cm, req, reply, choice []byte) bool {
-		return tr.Sent >= 3 && Sum(cm) == tr.Commitment && Sum(req) == tr.Request && Sum(reply) == tr.CommitReply && Sum(choice) == tr.Choice
+	same := func(tr TryRecord, cm, choice []byte) bool {
+		return tr.Sent >= 3 && Sum(cm) == tr.Commitment && Sum(choice) == tr.Choice
 	}
-	if !same(rec.Tries[t], c.Commitment, c.Request, c.Reply, c.Choice) {
+	if !same(rec.Tries[t], c.Commitment, c.Choice) {
 		return fmt.Errorf("%w: the messages of try %d are not the record's", ErrNotProven, t)
 	}
-	if t > 0 && (!same(rec.Tries[t-1], c.PrevCommitment, c.PrevRequest, c.PrevReply, c.PrevChoice) || Sum(c.PrevLabels) != rec.Tries[t-1].Labels) {
+	if t > 0 && (!same(rec.Tries[t-1], c.PrevCommitment, c.PrevChoice) || Sum(c.PrevLabels) != rec.Tries[t-1].Labels) {
 		return fmt.Errorf("%w: the messages of try %d are not the record's", ErrNotProven, t-1)
 	}
 	pub, movers, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})
@@ -753,7 +770,7 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 	// open checks one try's garbling ĵ: the seed and keys against the
 	// commitment, the corrections of ĵ; it returns ĵ's garbling (made
 	// again) and the sums of the choice.
-	open := func(try uint64, mover circuit.Party, seed prg.Seed, keys []ot.Key, cmb, req, reply, choice []byte) (*copyGarbling, []gc.Label, error) {
+	open := func(try uint64, mover circuit.Party, seed prg.Seed, keys []ot.Key, cmb, reqPart, corrPart, choice []byte) (*copyGarbling, []gc.Label, error) {
 		cm, err := parseCommitment(cfg, cmb)
 		if err != nil {
 			return nil, nil, err
@@ -761,9 +778,13 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 		if cm.try != try || cm.mover != mover {
 			return nil, nil, fmt.Errorf("the commitment names try %d for the %v", cm.try, cm.mover)
 		}
-		j, _, z, err := parseChoiceOf(cfg, try, choice)
+		ch, err := parseAuthChoice(cfg, try, choice)
 		if err != nil {
 			return nil, nil, err
+		}
+		j, z := ch.j, ch.z
+		if Sum(reqPart) != ch.request || Sum(corrPart) != cm.corrHashes[j] {
+			return nil, nil, fmt.Errorf("the request or the corrections of garbling %d are not the ones the choice and the commitment name", j)
 		}
 		if seedHash(cfg, try, j, seed) != cm.entries[j][0] || len(keys) != ot.Kappa || keysHash(cfg, try, j, keys) != cm.keyHashes[j] {
 			return nil, nil, fmt.Errorf("the seed or the keys of garbling %d are not the ones committed to", j)
@@ -773,15 +794,11 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 			return nil, nil, err
 		}
 		m := rc.layout[mover].NumInputs[circuit.Evaluator]
-		reqs, _, err := splitCOTRequest(cfg, try, m, req)
+		corr, err := parseCorrectionBytes(corrPart, cfg.garblingOTs(m))
 		if err != nil {
 			return nil, nil, err
 		}
-		corr, _, err := splitCOTReply(cfg, try, m, reply)
-		if err != nil {
-			return nil, nil, err
-		}
-		bad, err := wrongCorrection(cfg, rc, mover, try, j, seed, cp.keys.Delta, keys, reqs[j], corr[j])
+		bad, err := wrongCorrection(cfg, rc, mover, try, j, seed, cp.keys.Delta, keys, reqPart, corr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -793,7 +810,7 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 	var prev *garblerAuth
 	if t > 0 {
 		mp := movers[t-1]
-		cp, _, err := open(pub.Try-1, mp, c.PrevSeed, c.PrevKeys, c.PrevCommitment, c.PrevRequest, c.PrevReply, c.PrevChoice)
+		cp, _, err := open(pub.Try-1, mp, c.PrevSeed, c.PrevKeys, c.PrevCommitment, c.PrevRequestPart, c.PrevCorrections, c.PrevChoice)
 		if err != nil {
 			return fmt.Errorf("%w: try %d: %v", ErrNotProven, t-1, err)
 		}
@@ -815,11 +832,11 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 		prev = garblerAuthOf(rc.layout[mp], cfg.ColorOf(mp), cp, make([]ot.Block, 2*cfg.stateBits()))
 	}
 	mover := cfg.PartyOf(pub.ToMove)
-	cp, z, err := open(pub.Try, mover, c.Seed, c.Keys, c.Commitment, c.Request, c.Reply, c.Choice)
+	cp, z, err := open(pub.Try, mover, c.Seed, c.Keys, c.Commitment, c.RequestPart, c.Corrections, c.Choice)
 	if err != nil {
 		return fmt.Errorf("%w: try %d: %v", ErrNotProven, t, err)
 	}
-	rows := authRowsOf(cfg, pub.Try, c.Request, c.Commitment)
+	rows := authRowsOf(cfg, pub.Try, rec.Tries[t].Request, c.Commitment)
 	if k := checkParity(rc.layout[mover], pub.ToMove, rows, cp, prev, z); k >= 0 {
 		return nil
 	}
@@ -877,7 +894,7 @@ func (e *Evaluator) shareSums(commitments []byte) []gc.Label {
 	if e.auth != nil {
 		prev, prevBlind = e.auth.labels, e.auth.blinds
 	}
-	rows := authRowsOf(e.cfg, e.pub.Try, ck.cot.request, commitments)
+	rows := authRowsOf(e.cfg, e.pub.Try, Sum(ck.cot.request), commitments)
 	return parityCheck(rows, prev, labels, prevBlind, ck.labels[m:m+authRows])
 }
 
@@ -910,4 +927,41 @@ func verifyMACChoices(cfg Config, cm *commitment, c Certificate) error {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
 	return fmt.Errorf("%w: the MAC choices of garbling %d are its colours and mask bits", ErrNotProven, i)
+}
+
+// correctionBytes writes the corrections of one garbling end to end.
+func correctionBytes(d []ot.Block) []byte {
+	b := make([]byte, 0, 16*len(d))
+	for _, x := range d {
+		b = append(b, x[:]...)
+	}
+	return b
+}
+
+// parseCorrectionBytes reads what correctionBytes wrote of n corrections.
+func parseCorrectionBytes(b []byte, n int) ([]ot.Block, error) {
+	if len(b) != 16*n {
+		return nil, fmt.Errorf("%w: %d bytes of corrections, want %d", ErrMessage, len(b), 16*n)
+	}
+	d := make([]ot.Block, n)
+	for i := range d {
+		copy(d[i][:], b[16*i:])
+	}
+	return d, nil
+}
+
+// partsOf returns the evaluator's request of garbling j of the checked
+// try st and the garbler's corrections of it (MPC-D29's certificates
+// carry these parts, which the choice and the commitment name).
+func (g *Garbler) partsOf(st *garblerCommitted, j int) ([]byte, []byte, error) {
+	m := g.rc.layout[st.mover].NumInputs[circuit.Evaluator]
+	reqs, _, err := splitCOTRequest(g.cfg, st.try, m, st.request)
+	if err != nil {
+		return nil, nil, err
+	}
+	corr, _, err := splitCOTReply(g.cfg, st.try, m, st.reply)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bytes.Clone(reqs[j]), correctionBytes(corr[j]), nil
 }

@@ -229,9 +229,24 @@ func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 			t.Errorf("against the garbler, %s: %v, want ErrNotProven", name, err)
 		}
 	}
+	parts := func(try int) ([]byte, []byte) {
+		m := gm.g.rc.layout[gm.g.movers[try]].NumInputs[circuit.Evaluator]
+		reqs, _, err := splitCOTRequest(gm.cfg, uint64(try), m, msgs["request"][try])
+		if err != nil {
+			t.Fatal(err)
+		}
+		corr, _, err := splitCOTReply(gm.cfg, uint64(try), m, msgs["commitment-reply"][try])
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := gm.e.choose(uint64(try))
+		return reqs[j], correctionBytes(corr[j])
+	}
+	prevReq, prevCorr := parts(at - 1)
+	req, corr := parts(at)
 	e := EvaluatorShareCertificate{Try: at, PrevSeed: garblings[at-1].seed, Seed: garblings[at].seed, PrevKeys: garblings[at-1].keys, Keys: garblings[at].keys,
-		PrevCommitment: msgs["commitment"][at-1], Commitment: msgs["commitment"][at], PrevRequest: msgs["request"][at-1], Request: msgs["request"][at],
-		PrevReply: msgs["commitment-reply"][at-1], Reply: msgs["commitment-reply"][at], PrevChoice: msgs["choice"][at-1], Choice: msgs["choice"][at], PrevLabels: msgs["labels"][at-1]}
+		PrevCommitment: msgs["commitment"][at-1], Commitment: msgs["commitment"][at], PrevRequestPart: prevReq, RequestPart: req,
+		PrevCorrections: prevCorr, Corrections: corr, PrevChoice: msgs["choice"][at-1], Choice: msgs["choice"][at], PrevLabels: msgs["labels"][at-1]}
 	withE := func(f func(c *EvaluatorShareCertificate)) EvaluatorShareCertificate {
 		c := e
 		f(&c)
@@ -244,6 +259,8 @@ func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 		"other keys":                            withE(func(c *EvaluatorShareCertificate) { c.Keys = garblings[at-1].keys }),
 		"choice with a sum changed":             withE(func(c *EvaluatorShareCertificate) { c.Choice = oneByteOff(c.Choice, len(c.Choice)-3) }),
 		"try before left out":                   withE(func(c *EvaluatorShareCertificate) { c.PrevCommitment = nil }),
+		"request part of the try before":        withE(func(c *EvaluatorShareCertificate) { c.RequestPart = c.PrevRequestPart }),
+		"corrections, one byte changed":         withE(func(c *EvaluatorShareCertificate) { c.Corrections = oneByteOff(c.Corrections, 40) }),
 	} {
 		if err := JudgeEvaluatorShare(gm.rec, at, c); !errors.Is(err, ErrNotProven) {
 			t.Errorf("against the evaluator, %s: %v, want ErrNotProven", name, err)

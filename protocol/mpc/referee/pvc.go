@@ -267,6 +267,9 @@ type commitment struct {
 	// ciphertexts (MPC-D30).
 	macHashes []Digest
 	seedCT    []byte
+	// corrHashes are the digests of the OT corrections of every garbling
+	// (MPC-D29), else nil.
+	corrHashes []Digest
 }
 
 // Commitment is the garbler's second message of a checked try: its signed
@@ -553,10 +556,10 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 		if err := g.requestError(err); err != nil {
 			return Commitment{}, err
 		}
-		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil, nil), Reply: reply}
+		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil, nil, nil), Reply: reply}
 	}
 	if g.cfg.authenticated() {
-		st.rows = authRowsOf(g.cfg, try, request, c.Commitments)
+		st.rows = authRowsOf(g.cfg, try, Sum(request), c.Commitments)
 		st.request, st.commitment, st.reply = bytes.Clone(request), bytes.Clone(c.Commitments), bytes.Clone(c.Reply)
 	}
 	g.pre = nil
@@ -597,18 +600,29 @@ func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Labe
 	if !g.cfg.authenticated() {
 		return parseChoiceOf(g.cfg, try, choice)
 	}
-	j, proof, z, next, err := parseAuthChoice(g.cfg, try, choice)
+	c, err := parseAuthChoice(g.cfg, try, choice)
 	if err != nil {
 		return 0, Digest{}, nil, err
 	}
 	if d := Sum(choice); d != g.choiceChecked {
 		// Once per choice (CheckChoice, then GarbleChosen).
-		if err := checkSeedResponse(g.cfg, g.seed, next); err != nil {
+		if err := checkSeedResponse(g.cfg, g.seed, c.next); err != nil {
 			return 0, Digest{}, nil, err
+		}
+		// The digest of its request of garbling ĵ (MPC-D29): the request
+		// it sent, which the garbler holds.
+		st := g.committed
+		m := g.rc.layout[st.mover].NumInputs[circuit.Evaluator]
+		reqs, _, err := splitCOTRequest(g.cfg, try, m, st.request)
+		if err != nil {
+			return 0, Digest{}, nil, err
+		}
+		if c.j < len(reqs) && Sum(reqs[c.j]) != c.request {
+			return 0, Digest{}, nil, g.fail("try %d: its choice names its request of garbling %d by a digest that is not the one of the request it sent", try, c.j)
 		}
 		g.choiceChecked = d
 	}
-	return j, proof, z, nil
+	return c.j, c.proof, c.z, nil
 }
 
 // checkShare checks the sums z of the evaluator's choice of garbling j
@@ -624,11 +638,15 @@ func (g *Garbler) checkShare(st *garblerCommitted, j int, z []gc.Label, choice [
 	if k < 0 {
 		return nil
 	}
+	reqPart, corrPart, err := g.partsOf(st, j)
+	if err != nil {
+		return err
+	}
 	c := &EvaluatorShareCertificate{Try: st.try, Seed: st.seeds[j], Keys: append([]ot.Key(nil), g.rev.keys[j]...),
-		Commitment: st.commitment, Request: st.request, Reply: st.reply, Choice: bytes.Clone(choice)}
+		Commitment: st.commitment, RequestPart: reqPart, Corrections: corrPart, Choice: bytes.Clone(choice)}
 	if p := g.authPrev; p != nil {
 		c.PrevSeed, c.PrevKeys = p.seed, p.rkeys
-		c.PrevCommitment, c.PrevRequest, c.PrevReply, c.PrevChoice, c.PrevLabels = p.commitment, p.request, p.reply, p.choice, p.labels
+		c.PrevCommitment, c.PrevRequestPart, c.PrevCorrections, c.PrevChoice, c.PrevLabels = p.commitment, p.requestPart, p.corrections, p.choice, p.labels
 	}
 	g.shareCert = c
 	return g.fail("try %d: its share inputs are not its share: sum %d of its choice is neither of the two its labels give (certificate)", st.try, k)
@@ -691,14 +709,18 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		labels = append(labels, op[:]...)
 		auth = garblerAuthOf(l, g.pub.ToMove, cp, g.rev.macs[j])
 		auth.seed, auth.rkeys = st.seeds[j], append([]ot.Key(nil), g.rev.keys[j]...)
-		auth.commitment, auth.request, auth.reply, auth.choice, auth.labels = st.commitment, st.request, st.reply, bytes.Clone(choice), labels
+		reqPart, corrPart, err := g.partsOf(st, j)
+		if err != nil {
+			return Garbling{}, err
+		}
+		auth.commitment, auth.requestPart, auth.corrections, auth.choice, auth.labels = st.commitment, reqPart, corrPart, bytes.Clone(choice), labels
 	}
 	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover, auth: auth}
 	if g.cfg.authenticated() {
 		// The evaluator's seed transfer response of the next try
 		// (MPC-D30).
-		_, _, _, next, _ := parseAuthChoice(g.cfg, st.try, choice)
-		g.seedResp = append([]byte(nil), next...)
+		c, _ := parseAuthChoice(g.cfg, st.try, choice)
+		g.seedResp = append([]byte(nil), c.next...)
 	}
 	g.committed = nil
 	if mover == circuit.Garbler {

@@ -787,17 +787,18 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	if g.cheatKeyHashes != nil {
 		g.cheatKeyHashes(try, hashes)
 	}
-	var macHashes []Digest
+	var macHashes, corrHashes []Digest
 	if g.cfg.authenticated() {
 		subs, err := splitMAC(g.cfg, try, g.rev.msg)
 		if err != nil {
 			return Commitment{}, err
 		}
-		for _, sub := range subs {
+		for i, sub := range subs {
 			macHashes = append(macHashes, Sum(sub))
+			corrHashes = append(corrHashes, Sum(correctionBytes(corr[i])))
 		}
 	}
-	return Commitment{Commitments: append(marshalCommitment(try, mover, copies, hashes, macHashes), seedCT...), Reply: reply}, nil
+	return Commitment{Commitments: append(marshalCommitment(try, mover, copies, hashes, macHashes, corrHashes), seedCT...), Reply: reply}, nil
 }
 
 // ----- per try: the evaluator's opening -----
@@ -834,6 +835,15 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 		for l := range depth {
 			copy(sums[l][:16], got[2*l][:])
 			copy(sums[l][16:], got[2*l+1][:])
+		}
+	}
+	if e.cfg.authenticated() {
+		// The commitment names each garbling's corrections by their
+		// digest (MPC-D29); not provable by itself (the audit names it).
+		for i, d := range corr {
+			if Sum(correctionBytes(d)) != cm.corrHashes[i] {
+				return nil, e.fail("try %d: its commitment's digest of the corrections of garbling %d is not the one of the corrections it sent", try, i)
+			}
 		}
 	}
 	ck.cot.reply = append([]byte(nil), msg.Reply...)

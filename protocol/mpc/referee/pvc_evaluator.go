@@ -182,7 +182,11 @@ func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) error {
 			return err
 		}
 		e.seedKeys, e.seedKeysTry = keys, try+1
-		ck.choice = marshalAuthChoice(try, ck.j, proof, e.shareSums(commitments), next)
+		reqs, _, err := splitCOTRequest(e.cfg, try, e.rc.layout[e.cur.mover].NumInputs[circuit.Evaluator], ck.cot.request)
+		if err != nil {
+			return err
+		}
+		ck.choice = marshalAuthChoice(try, authChoice{j: ck.j, proof: proof, z: e.shareSums(commitments), request: Sum(reqs[ck.j]), next: next})
 		return nil
 	}
 	ck.choice = marshalChoice(try, ck.j, proof)

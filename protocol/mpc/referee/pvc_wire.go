@@ -20,8 +20,12 @@ import (
 // the digest of garbling i's MAC sub-batch after H(K_i): it binds the
 // garbler to the sub-batch, so that a certificate needs that one and not
 // the whole reverse request.
-func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes, macHashes []Digest) []byte {
-	b := make([]byte, commitHeader, commitHeader+len(copies)*(commitEntryCOT+sha256.Size))
+//
+// With corrHashes (the same games) the digest of garbling i's OT
+// corrections follows: a certificate against the evaluator then carries
+// the corrections of ĵ, not the whole reply part.
+func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes, macHashes, corrHashes []Digest) []byte {
+	b := make([]byte, commitHeader, commitHeader+len(copies)*(commitEntryCOT+2*sha256.Size))
 	b[0], b[1], b[2] = pvcMagic, pvcVersion, kindCommitment
 	if keyHashes != nil {
 		b[1] = pvcVersionCOT
@@ -41,6 +45,9 @@ func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, 
 		if macHashes != nil {
 			b = append(b, macHashes[i][:]...)
 		}
+		if corrHashes != nil {
+			b = append(b, corrHashes[i][:]...)
+		}
 	}
 	return b
 }
@@ -56,7 +63,7 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 	tail := 0
 	if cfg.authenticated() {
 		// The seed transfer's ciphertexts after the entries (MPC-D30).
-		version, entry, tail = pvcVersionAuth, commitEntryCOT+sha256.Size, cfg.seedCipherSize()
+		version, entry, tail = pvcVersionAuth, commitEntryCOT+2*sha256.Size, cfg.seedCipherSize()
 	}
 	if len(b) != commitHeader+lam*entry+tail || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
 		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
@@ -87,6 +94,9 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 			copy(h[:], b[off:])
 			off += sha256.Size
 			c.macHashes = append(c.macHashes, h)
+			copy(h[:], b[off:])
+			off += sha256.Size
+			c.corrHashes = append(c.corrHashes, h)
 		}
 	}
 	if tail > 0 {

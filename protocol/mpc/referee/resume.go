@@ -194,11 +194,11 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 		if prevChoice == nil || Sum(prevChoice) != last.Choice {
 			return nil, fmt.Errorf("%w: the evaluator's choice of try %d is not kept", ErrRecord, len(movers)-1)
 		}
-		_, _, _, next, err := parseAuthChoice(cfg, uint64(len(movers)-1), prevChoice)
+		c, err := parseAuthChoice(cfg, uint64(len(movers)-1), prevChoice)
 		if err != nil {
 			return nil, fmt.Errorf("%w: the evaluator's choice of try %d: %v", ErrRecord, len(movers)-1, err)
 		}
-		g.seedResp = append([]byte(nil), next...)
+		g.seedResp = append([]byte(nil), c.next...)
 	}
 	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
 		// The reverse request of the try under way, made again.

@@ -216,11 +216,11 @@ func verifySeedTransfer(cfg Config, cm *commitment, c Certificate) error {
 		}
 		carried = answers[2]
 	} else {
-		_, _, _, next, err := parseAuthChoice(cfg, cm.try-1, e.Carrier)
+		c, err := parseAuthChoice(cfg, cm.try-1, e.Carrier)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrNotProven, err)
 		}
-		carried = next
+		carried = c.next
 	}
 	msg, keys, err := seedResponse(cfg, e.Coins, cm.try, e.J, starts[2])
 	if err != nil {
