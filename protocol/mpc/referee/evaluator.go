@@ -61,7 +61,7 @@ type Evaluator struct {
 	// made with the response it sent ahead (MPC-D30).
 	seedKeys    []ot.Key
 	seedKeysTry uint64
-	rev                       *evaluatorReverse
+	rev         *evaluatorReverse
 
 	// The authenticated state (MPC-D29): the evaluator is the sender of
 	// the MAC extension; auth is what it keeps of the last complete try,
