@@ -97,8 +97,10 @@ type Options struct {
 	// InputOT is, in Phantom Go, the form of the OTs of the evaluator's
 	// input labels in a checked game (MPC-D28 in docs/mpc.md): "" for the
 	// game's one OT extension (MPC-D18; older invitations, which lack
-	// it) or InputOTCorrelated, which needs Lambda > 1. Normalize makes
-	// InputOTExtension into "".
+	// it) or InputOTCorrelated, which needs Lambda > 1; or
+	// InputOTAuthenticated, the correlated OTs with the referee's state
+	// authenticated from try to try (MPC-D29), which needs Lambda > 1 and
+	// GarblingThreeHalves. Normalize makes InputOTExtension into "".
 	InputOT string
 }
 
@@ -111,8 +113,9 @@ const (
 
 // The forms of Options.InputOT, as the secure referee names them.
 const (
-	InputOTExtension  = "extension"
-	InputOTCorrelated = "correlated"
+	InputOTExtension     = "extension"
+	InputOTCorrelated    = "correlated"
+	InputOTAuthenticated = "authenticated"
 )
 
 // MaxLambda is the largest Options.Lambda.
@@ -189,12 +192,15 @@ func (o Options) Normalize() (Options, error) {
 		case InputOTExtension:
 			o.InputOT = ""
 		case "":
-		case InputOTCorrelated:
+		case InputOTCorrelated, InputOTAuthenticated:
 			if o.Lambda == 0 {
 				return o, fmt.Errorf("%w: input OTs %s need checked tries (--lambda 2 or more)", ErrBadOptions, o.InputOT)
 			}
+			if o.InputOT == InputOTAuthenticated && o.Garbling != GarblingThreeHalves {
+				return o, fmt.Errorf("%w: input OTs %s need the %s garbling", ErrBadOptions, o.InputOT, GarblingThreeHalves)
+			}
 		default:
-			return o, fmt.Errorf("%w: input OTs %q (%s or %s)", ErrBadOptions, o.InputOT, InputOTExtension, InputOTCorrelated)
+			return o, fmt.Errorf("%w: input OTs %q (%s, %s or %s)", ErrBadOptions, o.InputOT, InputOTExtension, InputOTCorrelated, InputOTAuthenticated)
 		}
 	} else if o.Lambda != 0 {
 		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)

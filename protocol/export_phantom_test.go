@@ -183,6 +183,20 @@ func (PhantomAlterShare) cheat(p *phantomPlayer, h *phantomRules) error {
 	}
 	s := p.e.Share()
 	s.Black[0] = !s.Black[0]
+	if cfg := h.config(); cfg.AuthState {
+		// A game of the authenticated state (MPC-D29): the machine rebuilt
+		// with its authentication state, and the share altered.
+		var reverse []byte
+		if last := len(h.rec.Tries) - 1; last >= 0 {
+			reverse = withDigest(h.rec.Tries[last].Reverse, p.reverse, p.prevReverse)
+		}
+		e, err := referee.ResumeAuthenticatedEvaluator(cfg, p.seed(), p.base, p.reverseBase, reverse, h.rec, p.e.Tries(), s, p.e.EncodeAuth(), nil)
+		if err != nil {
+			return err
+		}
+		p.e = e
+		return nil
+	}
 	e, err := referee.ResumeEvaluator(h.config(), p.seed(), p.base, h.rec, p.e.Tries(), s)
 	if err != nil {
 		return err

@@ -43,6 +43,9 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	b.Run("three-halves/lambda-4/correlated", func(b *testing.B) {
 		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTCorrelated)
 	})
+	b.Run("three-halves/lambda-4/authenticated", func(b *testing.B) {
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticated)
+	})
 }
 
 // runTimed is bot.Run that adds to lat the latency of each of the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/kakure/kakure/protocol/mpc/ot"
+	"github.com/kakure/kakure/protocol/mpc/prg"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -43,6 +44,16 @@ type phantomCertificateFrame struct {
 	What        string         `json:"what"`
 	OT          bool           `json:"ot,omitempty"`
 	Reverse     bool           `json:"reverse,omitempty"`
+	// MAC, with Reverse, is a certificate about the garbler's MAC
+	// choices of the opened garbling (MPC-D29).
+	MAC bool `json:"mac,omitempty"`
+	// SeedOT is a certificate about the seed transfer (MPC-D30): Coins
+	// are the evaluator's coins of the try's transfer, J its ĵ; the next
+	// frames are the commitments, the garbler's reverse setup message
+	// and the evaluator's message that carried its response.
+	SeedOT bool   `json:"seed_ot,omitempty"`
+	Coins  string `json:"coins,omitempty"`
+	J      int    `json:"j,omitempty"`
 }
 
 func init() { CertificateJudge = judgePhantomCertificate }
@@ -81,6 +92,9 @@ func certificateFits(c *referee.Certificate) bool {
 // certificateSize is the raw size of a certificate's evidence.
 func certificateSize(c *referee.Certificate) int {
 	n := len(c.Commitment) + len(c.Choice) + len(c.Labels)
+	if e := c.SeedOT; e != nil {
+		n += len(e.Start) + len(e.Carrier)
+	}
 	if c.OT != nil {
 		n += len(c.OT.Request) + len(c.OT.Reply) + len(c.OT.Keys)*len(ot.Key{})
 	}
@@ -92,7 +106,10 @@ func certificateSize(c *referee.Certificate) int {
 func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
-	if c.Opened >= 0 {
+	if e := c.SeedOT; e != nil {
+		f.SeedOT, f.Coins, f.J = true, hex.EncodeToString(e.Coins[:]), e.J
+		frames = append(frames, e.Start, e.Carrier)
+	} else if c.Opened >= 0 {
 		f.Seed = hex.EncodeToString(c.Seed[:])
 		if c.OT != nil {
 			f.OT = true
@@ -103,7 +120,7 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 			frames = append(frames, c.OT.Request, c.OT.Reply, keys)
 		}
 		if c.Reverse != nil {
-			f.Reverse = true
+			f.Reverse, f.MAC = true, c.MAC
 			frames = append(frames, c.Reverse)
 		}
 	} else {
@@ -129,6 +146,21 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	if len(evidence) < 2 {
 		return nil
 	}
+	var sf phantomShareFrame
+	if err := unmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
+		m := NewMachine(game)
+		for i := range history {
+			if _, err := m.Apply(&history[i]); err != nil {
+				return nil
+			}
+		}
+		h, ok := m.variant.(*phantomRules)
+		if !ok || !h.config().AuthState {
+			return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+				Detail: "false accusation (T-8 certificate): not a game of Phantom Go with the authenticated state"}
+		}
+		return judgeShareCertificate(h, accused, sf, evidence[1:])
+	}
 	var f phantomCertificateFrame
 	if err := unmarshalStrict(evidence[0], &f); err != nil || f.Certificate != phantomCertificateTag {
 		return nil
@@ -152,7 +184,15 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	c := referee.Certificate{Commitment: evidence[1], Opened: f.Opened, Tables: f.Tables, What: f.What}
 	switch {
-	case f.Opened >= 0 && (!f.OT && !f.Reverse && len(evidence) == 2 || f.OT && !f.Reverse && len(evidence) == 5 ||
+	case f.SeedOT && !f.OT && !f.Reverse && len(evidence) == 4:
+		s, err := hex.DecodeString(f.Coins)
+		if err != nil || len(s) != 32 {
+			return falseReport("the coins are not 32 bytes in hex")
+		}
+		e := &referee.SeedTransferEvidence{J: f.J, Start: evidence[2], Carrier: evidence[3]}
+		copy(e.Coins[:], s)
+		c.SeedOT = e
+	case f.Opened >= 0 && !f.SeedOT && (!f.OT && !f.Reverse && len(evidence) == 2 || f.OT && !f.Reverse && len(evidence) == 5 ||
 		f.Reverse && !f.OT && len(evidence) == 3):
 		s, err := hex.DecodeString(f.Seed)
 		if err != nil || len(s) != len(c.Seed) {
@@ -170,7 +210,7 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 			}
 		}
 		if f.Reverse {
-			c.Reverse = evidence[2]
+			c.Reverse, c.MAC = evidence[2], f.MAC
 		}
 	case f.Opened < 0 && !f.OT && !f.Reverse && len(evidence) == 4:
 		c.Choice, c.Labels = evidence[2], evidence[3]
@@ -188,6 +228,12 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 }
 
 func certificateWhat(c referee.Certificate) string {
+	if c.SeedOT != nil {
+		return fmt.Sprintf("the seed transfer gives opened garbling %d a seed other than the committed one", c.Opened)
+	}
+	if c.Reverse != nil && c.MAC {
+		return fmt.Sprintf("the garbler's MAC choices of opened garbling %d are not the colours and mask bits its seed gives", c.Opened)
+	}
 	if c.Reverse != nil {
 		return fmt.Sprintf("the garbler's reverse OT choices of opened garbling %d are not the bits of its Δ", c.Opened)
 	}
@@ -198,4 +244,191 @@ func certificateWhat(c referee.Certificate) string {
 		return fmt.Sprintf("the %s of opened garbling %d differ from the garbler's commitment", c.What, c.Opened)
 	}
 	return fmt.Sprintf("the %s of the garbling sent differ from the garbler's commitment", c.What)
+}
+
+// Certificates of MPC-D29 (the authenticated state, docs/mpc.md): a
+// program that substituted its share is caught in the try where it used
+// it, and the other program reports it at once with one of these. The
+// evaluator's proves that the garbler's share inputs do not match its
+// MACs (it reveals its MAC machine's seed, which opens nothing of its
+// inputs); the garbler's proves that the sums of the evaluator's choice
+// are not those of its labels (it reveals the seeds and reverse keys of
+// the two garblings ĵ the sums are made of). The judge is the same in
+// `kakure verify`: referee.JudgeGarblerShare, referee.JudgeEvaluatorShare.
+
+// phantomShareCertificateTag opens the first evidence frame of a
+// certificate of MPC-D29.
+const phantomShareCertificateTag = "kakure/phantom/share-certificate/1"
+
+// phantomShareFrame is the first evidence frame of a certificate of
+// MPC-D29. Against the garbler the next frames are the reverse setup
+// messages (start, answer), the commitments parts of the garbler's
+// commitments, its MAC sub-batches of the garblings ĵ and the choices, of
+// the try before and of the try, and the garbler's labels message (96
+// KiB on 9×9 at λ = 4); against
+// the evaluator, the reverse keys of the two garblings ĵ (128 × 32 bytes
+// each), then, for the try before and the try, the commitments, the
+// evaluator's requests of garbling ĵ and the garbler's corrections of it
+// (which the choices and the commitments name by their digests) and the
+// choices, and the garbler's labels message of the try before (about
+// 110 KiB on 9×9 at λ = 4). Frames of the try before
+// are empty at try 0.
+type phantomShareFrame struct {
+	Certificate string `json:"certificate"`
+	Try         uint64 `json:"try"`
+	Accused     string `json:"accused"`
+	MACSeed     string `json:"mac_seed,omitempty"`
+	PrevSeed    string `json:"prev_seed,omitempty"`
+	Seed        string `json:"seed,omitempty"`
+}
+
+// shareEvidenceSize is the raw size of the evidence frames of a
+// certificate of MPC-D29.
+func shareEvidenceSize(frames [][]byte) int {
+	n := 0
+	for _, f := range frames {
+		n += len(f)
+	}
+	return n
+}
+
+// nonNil returns b, or an empty slice for nil: Game.accuse drops nil
+// frames, and a frame of the try before is empty at try 0.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// garblerShareViolation is the report of the evaluator's certificate
+// against the garbler (MPC-D29), or nil when it lacks a message or does
+// not fit a report (the evaluator then accuses and the audit decides).
+func garblerShareViolation(c *referee.GarblerShareCertificate, err error) error {
+	if c.ReverseStart == nil || c.ReverseAnswer == nil || c.Try > 0 && (c.PrevCommitment == nil || c.PrevMAC == nil || c.PrevChoice == nil) {
+		return nil
+	}
+	f := phantomShareFrame{Certificate: phantomShareCertificateTag, Try: c.Try, Accused: "garbler", MACSeed: hex.EncodeToString(c.MACSeed[:])}
+	b, merr := json.Marshal(f)
+	if merr != nil {
+		return merr
+	}
+	frames := [][]byte{b, c.ReverseStart, c.ReverseAnswer, nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevMAC), c.MAC,
+		nonNil(c.PrevChoice), c.Choice, c.Labels}
+	if shareEvidenceSize(frames) > maxCertificateEvidence {
+		return nil
+	}
+	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+}
+
+// evaluatorShareViolation is the report of the garbler's certificate
+// against the evaluator (MPC-D29), or nil when it lacks a message or does
+// not fit a report.
+func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) error {
+	if c.Try > 0 && (c.PrevCommitment == nil || c.PrevRequestPart == nil || c.PrevCorrections == nil || c.PrevChoice == nil || c.PrevLabels == nil) {
+		return nil
+	}
+	f := phantomShareFrame{Certificate: phantomShareCertificateTag, Try: c.Try, Accused: "evaluator",
+		PrevSeed: hex.EncodeToString(c.PrevSeed[:]), Seed: hex.EncodeToString(c.Seed[:])}
+	b, merr := json.Marshal(f)
+	if merr != nil {
+		return merr
+	}
+	frames := [][]byte{b, keyBytes(c.PrevKeys), keyBytes(c.Keys), nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevRequestPart), c.RequestPart,
+		nonNil(c.PrevCorrections), c.Corrections, nonNil(c.PrevChoice), c.Choice, nonNil(c.PrevLabels)}
+	if shareEvidenceSize(frames) > maxCertificateEvidence {
+		return nil
+	}
+	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+}
+
+// keyBytes writes reverse keys end to end (non-nil).
+func keyBytes(keys []ot.Key) []byte {
+	b := make([]byte, 0, len(keys)*len(ot.Key{}))
+	for _, k := range keys {
+		b = append(b, k[:]...)
+	}
+	return b
+}
+
+// parseKeys reads what keyBytes wrote: none, or ot.Kappa keys.
+func parseKeys(b []byte) ([]ot.Key, bool) {
+	if len(b) == 0 {
+		return nil, true
+	}
+	if len(b) != ot.Kappa*len(ot.Key{}) {
+		return nil, false
+	}
+	keys := make([]ot.Key, ot.Kappa)
+	for i := range keys {
+		copy(keys[i][:], b[i*len(ot.Key{}):])
+	}
+	return keys, true
+}
+
+// nilIfEmpty returns nil for an empty frame (of the try before, at try 0).
+func nilIfEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// judgeShareCertificate judges a certificate of MPC-D29 (frame f, the
+// evidence after it) against the record of the game of h: the accused's
+// violation when it proves the substitution, else the reporter's false
+// accusation (T-14).
+func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, evidence [][]byte) *Violation {
+	falseReport := func(format string, args ...any) *Violation {
+		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
+	}
+	if f.Try >= uint64(len(h.rec.Tries)) {
+		return falseReport("try %d is not in the record", f.Try)
+	}
+	seed := func(s string) (prg.Seed, bool) {
+		var out prg.Seed
+		b, err := hex.DecodeString(s)
+		if err != nil || len(b) != len(out) {
+			return out, false
+		}
+		copy(out[:], b)
+		return out, true
+	}
+	var err error
+	switch {
+	case f.Accused == "garbler" && accused == phantomGarbler && len(evidence) == 9:
+		s, ok := seed(f.MACSeed)
+		if !ok {
+			return falseReport("the MAC seed is not 32 bytes in hex")
+		}
+		err = referee.JudgeGarblerShare(h.rec, int(f.Try), referee.GarblerShareCertificate{Try: f.Try, MACSeed: s,
+			ReverseStart: evidence[0], ReverseAnswer: evidence[1], PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
+			PrevMAC: nilIfEmpty(evidence[4]), MAC: evidence[5], PrevChoice: nilIfEmpty(evidence[6]), Choice: evidence[7], Labels: evidence[8]})
+	case f.Accused == "evaluator" && accused == phantomEvaluator && len(evidence) == 11:
+		prev, ok1 := seed(f.PrevSeed)
+		cur, ok2 := seed(f.Seed)
+		prevKeys, ok3 := parseKeys(evidence[0])
+		keys, ok4 := parseKeys(evidence[1])
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return falseReport("the seeds or the keys are malformed")
+		}
+		err = referee.JudgeEvaluatorShare(h.rec, int(f.Try), referee.EvaluatorShareCertificate{Try: f.Try, PrevSeed: prev, Seed: cur,
+			PrevKeys: prevKeys, Keys: keys, PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
+			PrevRequestPart: nilIfEmpty(evidence[4]), RequestPart: evidence[5], PrevCorrections: nilIfEmpty(evidence[6]), Corrections: evidence[7],
+			PrevChoice: nilIfEmpty(evidence[8]), Choice: evidence[9], PrevLabels: nilIfEmpty(evidence[10])})
+	default:
+		return falseReport("a certificate against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)
+	}
+	if err != nil {
+		return falseReport("%v", err)
+	}
+	what := "the garbler's share inputs are not its share (MAC opening)"
+	if accused == phantomEvaluator {
+		what = "the evaluator's share inputs are not its share (parity sums)"
+	}
+	return &Violation{Accused: accused, Rule: RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("T-8 certificate (MPC-D29), try %d: %s", f.Try, what)}
 }

@@ -100,7 +100,7 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 // all.
 func TestT3CheckedPhantomCrash(t *testing.T) {
 	t.Parallel()
-	const cot = engine.InputOTCorrelated
+	const cot, auth = engine.InputOTCorrelated, engine.InputOTAuthenticated
 	cases := []struct {
 		role     protocol.Role
 		at       string
@@ -141,6 +141,14 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		// secrets, the commit and its setup not in its record.
 		{protocol.Invitee, "secrets", protocol.KindPhantomSetup, 1, false, engine.GarblingThreeHalves, cot},
 		{protocol.Inviter, "secrets", protocol.KindPhantomBase, 1, false, engine.GarblingThreeHalves, cot},
+		// The authenticated state (MPC-D29): the evaluator's
+		// authentication state kept with its share; the garbler makes
+		// the last try's MACs again from its seed.
+		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, auth},
+		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
 	}
 	seen := map[protocol.Kind]bool{}
 	for _, c := range cases {

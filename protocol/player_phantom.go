@@ -76,6 +76,10 @@ type phantomPlayer struct {
 	// after which they hold (the current one and the one before, for a
 	// restart that must go back one step).
 	shares map[uint64][]byte
+	// auths are, in a game of the authenticated state (MPC-D29), the
+	// evaluator's authentication states by the number of tries after
+	// which they hold, as shares.
+	auths map[uint64][]byte
 	// view is the player's own view, log its announcements with the try
 	// of each.
 	view phantom.View
@@ -127,6 +131,9 @@ type phantomSecrets struct {
 	Requests   map[string][]byte `json:"requests,omitempty"`
 	Reverses   map[string][]byte `json:"reverses,omitempty"`
 	PrevChoice []byte            `json:"prev_choice,omitempty"`
+	// Auths are the evaluator's authentication states (MPC-D29), as
+	// Shares.
+	Auths map[uint64][]byte `json:"auths,omitempty"`
 }
 
 // keyedByDigest returns the non-nil byte strings of bs by the first 16

@@ -159,6 +159,15 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		p.choice, p.opened = choice, p.e.Kept()
 	case KindPhantomChoice:
 		if err := p.g.CheckChoice(bulk[0]); err != nil {
+			if c := p.g.ShareCertificate(); c != nil {
+				// The evaluator's share inputs are not its share
+				// (MPC-D29): proven at once when the certificate fits.
+				p.fillGarblerEvidence(h, c)
+				if v := evaluatorShareViolation(c, err); v != nil {
+					p.caught = err.Error()
+					return v
+				}
+			}
 			return catch(err)
 		}
 		p.choice = bulk[0]
@@ -177,6 +186,14 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 				p.caught = err.Error()
 				return certificateViolation(try, c, err)
 			}
+			if c := p.e.ShareCertificate(); c != nil {
+				// The garbler's share inputs are not its share (MPC-D29).
+				p.fillEvaluatorEvidence(h, c)
+				if v := garblerShareViolation(c, err); v != nil {
+					p.caught = err.Error()
+					return v
+				}
+			}
 			return catch(err)
 		}
 		if err := p.tell(try, a); err != nil {
@@ -184,6 +201,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 		p.outputs, p.outputsTry = &o, try
 		p.shares = map[uint64][]byte{try: p.shares[try], try + 1: referee.EncodeShare(p.e.Share())}
+		if h.config().AuthState {
+			// Kept with the share (MPC-D29).
+			p.auths = map[uint64][]byte{try: p.auths[try], try + 1: p.e.EncodeAuth()}
+		}
 	case KindPhantomOutputs:
 		var b PhantomOutputsBody
 		decodeBody(msg.Body, &b)
@@ -385,4 +406,31 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 		}
 	}
 	return bulk, nil
+}
+
+// fillEvaluatorEvidence completes the evaluator's certificate against the
+// garbler (MPC-D29) with what the session holds: the reverse setup start
+// (a machine rebuilt after a restart does not keep it). The messages of
+// the try before a restart are not kept: such a certificate does not go
+// (the evaluator accuses, and the audit decides).
+func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomRules, c *referee.GarblerShareCertificate) {
+	if c.ReverseStart == nil && referee.Sum(p.reverseBase) == h.rec.Reverse[0] {
+		c.ReverseStart = p.reverseBase
+	}
+}
+
+// fillGarblerEvidence completes the garbler's certificate against the
+// evaluator (MPC-D29) with what the session holds by digest (after a
+// restart the machine does not keep the messages of the try before): the
+// choice of the try before. Without the other messages of the try before
+// (a restart) the certificate does not go: the garbler accuses, and the
+// audit decides.
+func (p *phantomPlayer) fillGarblerEvidence(h *phantomRules, c *referee.EvaluatorShareCertificate) {
+	t := int(c.Try)
+	if t == 0 || t >= len(h.rec.Tries) {
+		return
+	}
+	if c.PrevChoice == nil {
+		c.PrevChoice = withDigest(h.rec.Tries[t-1].Choice, p.prevChoice, p.choice)
+	}
 }

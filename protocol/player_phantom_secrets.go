@@ -78,7 +78,17 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			if rec.ReverseSent == 2 {
 				answer = s.ReverseBase
 			}
-			p.g, err = referee.ResumeCorrelatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice)
+			if cfg.AuthState {
+				// The evaluator's choice of the last complete try carries
+				// its seed transfer response of the next (MPC-D30).
+				var prev []byte
+				if complete > 0 {
+					prev = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice)
+				}
+				p.g, err = referee.ResumeAuthenticatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice, prev)
+			} else {
+				p.g, err = referee.ResumeCorrelatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice)
+			}
 			// The resumed machine took the evaluator's answer if the
 			// record holds it.
 			p.reverseFinished = rec.ReverseSent == 2
@@ -130,7 +140,11 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			if last := len(rec.Tries) - 1; last >= 0 {
 				reverse = withDigest(rec.Tries[last].Reverse, p.reverse, p.prevReverse)
 			}
-			p.e, err = referee.ResumeCorrelatedEvaluator(cfg, p.seed(), s.Base, start, reverse, rec, tries, st, kept)
+			if cfg.AuthState {
+				p.e, err = referee.ResumeAuthenticatedEvaluator(cfg, p.seed(), s.Base, start, reverse, rec, tries, st, s.Auths[told], kept)
+			} else {
+				p.e, err = referee.ResumeCorrelatedEvaluator(cfg, p.seed(), s.Base, start, reverse, rec, tries, st, kept)
+			}
 			if err == nil {
 				p.reverseAnswer = p.e.AgainReverse()
 			}
@@ -146,6 +160,9 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			p.choice = p.e.AgainChoice()
 		}
 		p.shares = map[uint64][]byte{told: share}
+		if a := s.Auths[told]; a != nil {
+			p.auths = map[uint64][]byte{told: a}
+		}
 	}
 	if err := p.ensure(m, h); err != nil {
 		return err
@@ -174,7 +191,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	}
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
 		ReverseBase: p.reverseBase, Requests: keyedByDigest(p.request, p.prevRequest), PrevChoice: p.prevChoice,
-		Reverses: keyedByDigest(p.reverse, p.prevReverse)}
+		Reverses: keyedByDigest(p.reverse, p.prevReverse), Auths: p.auths}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}

@@ -321,7 +321,8 @@ type phantomRules struct {
 func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
 		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
-		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT)}
+		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT),
+		AuthState: h.m.Options.InputOT == engine.InputOTAuthenticated}
 }
 
 // correlated reports whether the game's input OTs are the correlated
@@ -331,7 +332,7 @@ func (h *phantomRules) correlated() bool { return correlatedInputs(h.m.Options) 
 // correlatedInputs reports whether a game of options o has the correlated
 // input OTs (MPC-D28); Normalize allows them only with λ > 1.
 func correlatedInputs(o engine.Options) bool {
-	return o.InputOT == engine.InputOTCorrelated && o.Lambda > 1
+	return (o.InputOT == engine.InputOTCorrelated || o.InputOT == engine.InputOTAuthenticated) && o.Lambda > 1
 }
 
 // reverseDigest checks a reverse digest of a body against the game's
@@ -357,7 +358,8 @@ func inputOTForm(name string) referee.InputOT {
 	switch name {
 	case "":
 		return referee.InputOTExtension
-	case referee.InputOTCorrelated.String():
+	case referee.InputOTCorrelated.String(), engine.InputOTAuthenticated:
+		// The authenticated state (MPC-D29) runs on the correlated OTs.
 		return referee.InputOTCorrelated
 	}
 	return referee.InputOT(255)

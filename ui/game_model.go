@@ -600,6 +600,18 @@ func DescribeOptions(o engine.Options) string {
 	return strings.Join(parts, ", ")
 }
 
+// CheckingWarning returns the warning an invitation to Phantom Go whose
+// tries are not checked during play (λ = 1: one garbling a try, T-8(b))
+// deserves, and "" for any other: a program that cheats as the garbler
+// is then caught only by the end audit, which it can escape by
+// forfeiting (issue 31).
+func CheckingWarning(o engine.Options) string {
+	if o.Variant != engine.VariantPhantom || o.Lambda > 1 {
+		return ""
+	}
+	return "Warning: λ = 1, the tries are not checked during play (T-8(b)): a program that cheats as the garbler is caught only by the end audit, which it can escape by forfeiting."
+}
+
 // VariantName returns a variant's name for people (its descriptor's
 // title); a variant kakure does not have is named as such, not passed off
 // as one.

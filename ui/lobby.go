@@ -577,8 +577,11 @@ func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
 // once measured, the game and the keys.
 func (l *Lobby) invitationLines(in *Invitation) []string {
 	left := time.Until(in.Deadline).Round(time.Second)
-	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options), "",
-		"Peer ID: " + in.From}
+	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options)}
+	if w := CheckingWarning(in.Options); w != "" {
+		lines = append(lines, w)
+	}
+	lines = append(lines, "", "Peer ID: "+in.From)
 	if c, ok := l.model.Conns[in.From]; ok {
 		lines = append(lines, "Connection: "+c.String())
 	}

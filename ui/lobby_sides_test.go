@@ -100,3 +100,30 @@ func TestUID32LogSaysWhoChoseTheColours(t *testing.T) {
 		}
 	}
 }
+
+// TestInvitationWarnsOfLambdaOne (issue 31): an invitation to Phantom Go
+// whose tries are not checked during play (λ = 1) says so in its dialog;
+// one of checked tries, or of another variant, does not.
+func TestInvitationWarnsOfLambdaOne(t *testing.T) {
+	for _, c := range []struct {
+		o    engine.Options
+		warn bool
+	}{
+		{engine.Options{Variant: engine.VariantPhantom, Size: 9, Lambda: 1}, true},
+		{engine.Options{Variant: engine.VariantPhantom, Size: 9}, true},
+		{engine.Options{Variant: engine.VariantPhantom, Size: 9, Lambda: 4}, false},
+		{engine.Options{Variant: engine.VariantGo, Size: 9}, false},
+	} {
+		l, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+		o, err := c.o.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Invited(&Invitation{From: "12D3KooWFirstInviterxxxxxxxxxxxxxxxxxxxxxxxxAAAA", Options: o,
+			Deadline: time.Now().Add(time.Minute), Answer: func(error) {}})
+		text := drawScreen(t, l, 100, 30)
+		if got := strings.Contains(text, "λ = 1, the tries are not checked"); got != c.warn {
+			t.Errorf("invitation to %+v: warning shown %v, want %v:\n%s", o, got, c.warn, text)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -207,6 +208,9 @@ func runBot(env *environment, args []string) error {
 		case g := <-p.service.Accepted():
 			n++
 			fmt.Fprintf(env.stdout, "game %s accepted from %s: %s\n", g.ID(), g.Peer(), g.View().Options.Variant)
+			if w := ui.CheckingWarning(g.View().Options); w != "" {
+				fmt.Fprintln(env.stdout, w)
+			}
 			fmt.Fprintln(env.stdout, connectionLine(ctx, p.node, g.Peer()))
 			go play(g, *seed+uint64(n), nil)
 		case line := <-results:

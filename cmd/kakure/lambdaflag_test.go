@@ -72,7 +72,7 @@ func TestT8GarblingFlag(t *testing.T) {
 	}
 }
 
-// TestT8InputOTFlag (MPC-D28): --input-ot sets the form of Phantom Go's
+// TestT8InputOTFlag (MPC-D28, MPC-D29): --input-ot sets the form of Phantom Go's
 // input OTs, defaultInputOT by default in checked games; the game's one
 // OT extension is left out of the invitation; an unchecked game
 // (--lambda 1) takes no default, and an explicit --input-ot correlated
@@ -97,6 +97,11 @@ func TestT8InputOTFlag(t *testing.T) {
 		{[]string{"--variant", "phantom", "--input-ot", "silent"}, "", false},
 		{[]string{"--variant", "go"}, "", true},
 		{[]string{"--variant", "go", "--input-ot", "correlated"}, "", false},
+		// MPC-D29: three-halves only; the default falls back to the
+		// correlated OTs with half-gates.
+		{[]string{"--variant", "phantom", "--input-ot", "authenticated"}, "authenticated", true},
+		{[]string{"--variant", "phantom", "--garbling", "half-gates", "--input-ot", "authenticated"}, "", false},
+		{[]string{"--variant", "phantom", "--garbling", "half-gates"}, "correlated", true},
 	}
 	for _, c := range cases {
 		fs := flag.NewFlagSet("test", flag.ContinueOnError)

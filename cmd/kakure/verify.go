@@ -66,8 +66,11 @@ func describeChecking(o engine.Options) string {
 		return ""
 	case o.Lambda > 1:
 		s := fmt.Sprintf(", tries checked during play (λ = %d garblings a try), garbled with %s", o.Lambda, scheme)
-		if o.InputOT == engine.InputOTCorrelated {
+		switch o.InputOT {
+		case engine.InputOTCorrelated:
 			s += ", inputs by correlated OT (MPC-D28)"
+		case engine.InputOTAuthenticated:
+			s += ", inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)"
 		}
 		return s
 	}

@@ -120,6 +120,61 @@ mutant move-under-claim protocol/clock.go replace \
 	'return nil, nil, false' \
 	./protocol 'TestCLKD17NeitherMovesWhileAClaimWaits'
 
+# MPC-D8: the OT sender's cache of the checked request is matched on the
+# request's bytes, not its size (issue 31, item 5).
+mutant ot-check-cache-bytes protocol/mpc/ot/iknp.go replace \
+	'if s.checked != nil && bytes.Equal(s.checked, request) {' 'if s.checked != nil && len(s.checked) == len(request) {' \
+	./protocol/mpc/ot 'TestT8CheckCacheMatchesTheRequest'
+# MPC-D14: a certificate of the garbling sent carries the labels the
+# record holds; one byte off would convict an honest garbler.
+mutant judge-labels-binding protocol/mpc/referee/pvc.go replace \
+	' || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels)' ')' \
+	./protocol/mpc/referee 'TestT8ForgedCertificateRejected'
+# MPC-D14: a certificate is judged for the mover the record gives.
+mutant judge-mover-check protocol/mpc/referee/pvc.go replace \
+	'if try != pub.Try || mover != cfg.PartyOf(pub.ToMove) {' 'if try != pub.Try {' \
+	./protocol/mpc/referee 'TestT8JudgeRefusesCommitmentOfAnotherMover'
+
+# MPC-D29: the garbler's check of the evaluator's sums (a substituted
+# evaluator share), exact at try 0.
+mutant auth-parity-check protocol/mpc/referee/auth.go replace \
+	'if d != (gc.Label{}) && (prev == nil || d != delta) {' 'if false && d != delta {' \
+	./protocol/mpc/referee 'TestT8AuthEvaluatorSubstitution'
+mutant auth-parity-first-try protocol/mpc/referee/auth.go replace \
+	'if d != (gc.Label{}) && (prev == nil || d != delta) {' 'if d != (gc.Label{}) && d != delta {' \
+	./protocol/mpc/referee 'TestT8AuthEvaluatorSubstitution'
+# MPC-D29: the evaluator's check of the garbler's MAC opening.
+mutant auth-opening-check protocol/mpc/referee/auth.go replace \
+	'if bytes.Equal(opening, want[:]) {' 'if true || bytes.Equal(opening, want[:]) {' \
+	./protocol/mpc/referee 'TestT8AuthGarblerSubstitution'
+# MPC-D29: the MAC choices of every opened garbling, and their proof.
+mutant auth-mac-choices protocol/mpc/referee/pvc_cot.go replace \
+	'if err := ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(s, e.cfg.stateBits()), macPad(s)...)); err != nil {' 'if err := error(nil); err != nil {' \
+	./protocol/mpc/referee 'TestT8AuthGarblerMACChoices'
+mutant auth-mac-choices-proof protocol/mpc/referee/auth.go replace \
+	'case errors.Is(err, ot.ErrChoices):' 'case errors.Is(err, ot.ErrChoices) && false:' \
+	./protocol/mpc/referee 'TestT8AuthGarblerMACChoices'
+# MPC-D29: the judges never convict the honest party: the garbler's
+# garblings ĵ must be the ones its seeds give, and its corrections too.
+# (The evaluator's revealed MAC seed must give its signed setup answer;
+# a wrong seed also fails the judge's replay of the KOS checks, so that
+# check has no mutant of its own.)
+mutant auth-judge-prev-garbling protocol/mpc/referee/auth.go replace \
+	'if cp.commit != cm.entries[j] || rec.Tries[t-1].Tables != cm.entries[j][1] {' 'if false {' \
+	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
+mutant auth-judge-corrections protocol/mpc/referee/auth.go replace \
+	'if bad >= 0 {' 'if false {' \
+	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
+
+# MPC-D30: a wrong seed of the seed transfer comes with a certificate,
+# and the evaluator's revealed coins must give its signed response.
+mutant seed-transfer-certificate protocol/mpc/referee/pvc_evaluator.go replace \
+	'if carrier != nil {' 'if carrier == nil {' \
+	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
+mutant seed-transfer-coins protocol/mpc/referee/seedot.go replace \
+	'if !bytes.Equal(msg, carried) {' 'if bytes.Equal(msg, nil) && carried == nil {' \
+	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then

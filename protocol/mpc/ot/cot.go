@@ -82,6 +82,12 @@ func CorrelatedRows(session []byte, secret Block, keys []Key, request []byte) ([
 	return s.Correlated(request)
 }
 
+// Secret returns the sender's secret s: the global key of the
+// correlated OTs, of which the receiver's rows are q_j ⊕ c_j·s. A sender
+// that reveals it (with the seed of its machine) opens its side of every
+// batch, nothing of the receiver's choices (MPC-D29's MAC key).
+func (s *Sender) Secret() Block { return s.secret }
+
 // Correlated takes the receiver's request of the next batch, checks it
 // (an error wrapping ErrConsistency as in Send, after which the sender
 // refuses every call) and returns the sender's rows q_j of its m OTs: the

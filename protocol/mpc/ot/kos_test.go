@@ -1,6 +1,7 @@
 package ot
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"testing"
@@ -250,5 +251,69 @@ func BenchmarkKOSSums(b *testing.B) {
 				_ = w.reduce()
 			}
 		})
+	}
+}
+
+// TestT8CheckCacheMatchesTheRequest: the sender keeps the rows of the
+// request it last checked so that Check then Send of the same request
+// checks it once (MPC-D8); the cache must be matched on the request's
+// bytes. A receiver that has a request checked and then sends another of
+// the same batch and the same size (one column byte or one byte of the
+// check value t changed, as a probing row would change it) is refused
+// with ErrConsistency, and refused again thereafter, as if the second
+// request had come first; the honest request, sent twice, is answered
+// from the cache with the same reply as a fresh sender gives.
+func TestT8CheckCacheMatchesTheRequest(t *testing.T) {
+	const m = 64
+	for _, where := range []string{"column", "t"} {
+		s, r, _, _ := kosSession(t, 1000)
+		honest, err := r.Request(prg.Seed{5}.Stream("cache data").Bools(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Check(honest); err != nil {
+			t.Fatalf("%s: the honest request refused: %v", where, err)
+		}
+		other := append([]byte(nil), honest...)
+		switch where {
+		case "column":
+			other[batchHeader+3] ^= 0x10
+		case "t":
+			other[len(other)-1] ^= 1
+		}
+		if len(other) != len(honest) {
+			t.Fatal("the changed request has another size")
+		}
+		if _, err := s.Send(other, make([][2]Block, m)); !errors.Is(err, ErrConsistency) {
+			t.Fatalf("%s: a request changed after another was checked: %v, want ErrConsistency (the check's cache matched another request)", where, err)
+		}
+		if err := s.Check(honest); !errors.Is(err, ErrConsistency) {
+			t.Fatalf("%s: after the refusal: %v, want ErrConsistency", where, err)
+		}
+	}
+	// The cache itself: Check then Send of the same bytes gives the reply
+	// of a sender that only sends.
+	pairs := make([][2]Block, m)
+	for j := range pairs {
+		pairs[j] = [2]Block{{byte(j)}, {byte(j), 1}}
+	}
+	var replies [2][]byte
+	for k := range replies {
+		s, r, _, _ := kosSession(t, 1001)
+		req, err := r.Request(prg.Seed{6}.Stream("cache data").Bools(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 1 {
+			if err := s.Check(req); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if replies[k], err = s.Send(req, pairs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(replies[0], replies[1]) {
+		t.Fatal("a checked request is answered otherwise than an unchecked one")
 	}
 }

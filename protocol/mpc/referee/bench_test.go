@@ -46,9 +46,10 @@ func BenchmarkTry(b *testing.B) {
 		size, lambda int
 		scheme       gc.Scheme
 		form         InputOT
+		auth         bool // MPC-D29
 	}
-	for _, r := range []run{{9, 1, gc.HalfGates, 0}, {9, 4, gc.HalfGates, 0}, {9, 4, gc.HalfGates, InputOTCorrelated}, {9, 1, gc.ThreeHalves, 0}, {9, 4, gc.ThreeHalves, 0},
-		{9, 4, gc.ThreeHalves, InputOTCorrelated}, {13, 1, gc.HalfGates, 0}, {19, 1, gc.HalfGates, 0}} {
+	for _, r := range []run{{9, 1, gc.HalfGates, 0, false}, {9, 4, gc.HalfGates, 0, false}, {9, 4, gc.HalfGates, InputOTCorrelated, false}, {9, 1, gc.ThreeHalves, 0, false}, {9, 4, gc.ThreeHalves, 0, false},
+		{9, 4, gc.ThreeHalves, InputOTCorrelated, false}, {9, 4, gc.ThreeHalves, InputOTCorrelated, true}, {13, 1, gc.HalfGates, 0, false}, {19, 1, gc.HalfGates, 0, false}} {
 		size := r.size
 		name := fmt.Sprintf("%dx%d-lambda-%d", size, size, r.lambda)
 		if r.scheme != gc.HalfGates {
@@ -56,6 +57,9 @@ func BenchmarkTry(b *testing.B) {
 		}
 		if r.form != InputOTExtension {
 			name += "-" + r.form.String()
+		}
+		if r.auth {
+			name += "-auth"
 		}
 		b.Run(name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(size), 1))
@@ -70,7 +74,7 @@ func BenchmarkTry(b *testing.B) {
 				b.StopTimer()
 				if gm == nil || gm.ref.PlayEnded() {
 					gm = newGameOf(b, Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, engine.RulesCommon)),
-						Komi: 7.5, Lambda: r.lambda, Scheme: r.scheme, InputOT: r.form}, testSeed("bench g", games), testSeed("bench e", games))
+						Komi: 7.5, Lambda: r.lambda, Scheme: r.scheme, InputOT: r.form, AuthState: r.auth}, testSeed("bench g", games), testSeed("bench e", games))
 					games++
 					last = engine.NoPoint
 				}

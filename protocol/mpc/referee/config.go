@@ -89,6 +89,15 @@ type Config struct {
 	// checked in every opened garbling with a certificate), only with
 	// λ > 1.
 	InputOT InputOT
+	// AuthState makes each party's share of the referee state
+	// authenticated from try to try (MPC-D29): the evaluator's by the
+	// labels of the try before, checked by the garbler with a masked
+	// parity check of its input labels; the garbler's by MACs under the
+	// evaluator's keys of a MAC extension, opened with its input labels.
+	// A share substituted by either party is caught in the try where it
+	// is used, with a certificate. Only with the correlated input OTs
+	// (λ > 1) and three-halves; false keeps every message as before.
+	AuthState bool
 }
 
 // InputOT is the form of the OTs of the evaluator's input labels in a
@@ -150,6 +159,10 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("%w: %v", ErrConfig, c.InputOT)
 	}
+	if c.AuthState && (c.InputOT != InputOTCorrelated || c.Lambda <= 1 || c.Scheme != gc.ThreeHalves) {
+		return fmt.Errorf("%w: the authenticated state (MPC-D29) needs the %v input OTs, λ > 1 and %v; the game has %v, λ = %d, %v",
+			ErrConfig, InputOTCorrelated, gc.ThreeHalves, c.InputOT, c.Lambda, c.Scheme)
+	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
 	}
@@ -186,6 +199,16 @@ func (c Config) reverseSession() []byte {
 // correlated reports whether the evaluator's input OTs are those of
 // MPC-D28.
 func (c Config) correlated() bool { return c.Checked() && c.InputOT == InputOTCorrelated }
+
+// authenticated reports whether the shares are authenticated from try to
+// try (MPC-D29).
+func (c Config) authenticated() bool { return c.correlated() && c.AuthState }
+
+// macSession returns the session string of the game's MAC extension
+// (MPC-D29), distinct from the forward and reverse ones.
+func (c Config) macSession() []byte {
+	return append([]byte(macSession+"\x00"), c.Game...)
+}
 
 // CommitSeed commits party to seed for the game of c (T-8): send the
 // commitment at the start of the game, the opening at the end.

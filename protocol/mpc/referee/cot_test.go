@@ -636,13 +636,34 @@ func TestT8CorrelatedMalformed(t *testing.T) {
 // resumed garbler gives the reverse request ahead (once garbled) or
 // between tries that the original one gives.
 func TestT8ResumeCorrelatedTry(t *testing.T) {
-	for _, scheme := range []gc.Scheme{gc.HalfGates, gc.ThreeHalves} {
+	for _, form := range []struct {
+		scheme gc.Scheme
+		auth   bool
+	}{{gc.HalfGates, false}, {gc.ThreeHalves, false}, {gc.ThreeHalves, true}} {
+		scheme := form.scheme
 		for sent := 0; sent <= 4; sent++ {
 			gm := newCOTGame(t, 5, engine.RulesCommon, engine.White, testSeed("cot resume g", sent), testSeed("cot resume e", sent), 4, scheme)
+			if form.auth {
+				// MPC-D29: the evaluator keeps its authentication state
+				// with its share.
+				gm = newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("cot resume g", sent), testSeed("cot resume e", sent), 4)
+			}
+			var prevChoice []byte // the last complete try's choice (MPC-D30)
+			gm.tamper = func(_ uint64, what string, b []byte) []byte {
+				if what == "choice" {
+					prevChoice = append([]byte(nil), b...)
+				}
+				return b
+			}
 			rng := rand.New(rand.NewPCG(3, uint64(sent)))
 			gm.playRandom(rng, 3, nil)
+			gm.tamper = nil
 			tries := [2][]engine.Point{gm.g.Tries(), gm.e.Tries()}
 			share := gm.e.Share()
+			auth := gm.e.EncodeAuth()
+			if form.auth == (auth == nil) {
+				t.Fatalf("sent %d: the authentication state kept: %d bytes", sent, len(auth))
+			}
 			pub := gm.e.Public()
 			p := engine.Point(7)
 			if gm.cfg.PartyOf(pub.ToMove) == circuit.Garbler {
@@ -700,7 +721,18 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 			if _, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], rE[0], rec, tries[1], share, kept); !errors.Is(err, ErrConfig) {
 				t.Fatalf("ResumeCheckedEvaluator of a game of MPC-D28: %v", err)
 			}
-			g2, err := ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice)
+			var g2 *Garbler
+			if form.auth {
+				if _, err := ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice); !errors.Is(err, ErrConfig) {
+					t.Fatalf("sent %d: ResumeCorrelatedGarbler of a game of MPC-D29: %v", sent, err)
+				}
+				if _, err := ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice, nil); !errors.Is(err, ErrRecord) {
+					t.Fatalf("sent %d: without the choice of the last complete try: %v", sent, err)
+				}
+				g2, err = ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice, prevChoice)
+			} else {
+				g2, err = ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice)
+			}
 			if err != nil {
 				t.Fatalf("%v sent %d: garbler: %v", scheme, sent, err)
 			}
@@ -735,8 +767,22 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 				}
 			}
 			if sent < 4 {
+				resume := func(reverse []byte) (*Evaluator, error) {
+					if form.auth {
+						return ResumeAuthenticatedEvaluator(gm.cfg, gm.seeds[1], rE[0], rE[1], reverse, rec, tries[1], share, auth, kept)
+					}
+					return ResumeCorrelatedEvaluator(gm.cfg, gm.seeds[1], rE[0], rE[1], reverse, rec, tries[1], share, kept)
+				}
+				if form.auth {
+					if _, err := ResumeCorrelatedEvaluator(gm.cfg, gm.seeds[1], rE[0], rE[1], rev, rec, tries[1], share, kept); !errors.Is(err, ErrConfig) {
+						t.Fatalf("sent %d: ResumeCorrelatedEvaluator of a game of MPC-D29: %v", sent, err)
+					}
+					if _, err := ResumeAuthenticatedEvaluator(gm.cfg, gm.seeds[1], rE[0], rE[1], rev, rec, tries[1], share, auth[1:], kept); !errors.Is(err, ErrRecord) {
+						t.Fatalf("sent %d: an authentication state cut short: %v", sent, err)
+					}
+				}
 				if sent >= 1 {
-					if _, err := ResumeCorrelatedEvaluator(gm.cfg, gm.seeds[1], rE[0], rE[1], nil, rec, tries[1], share, kept); !errors.Is(err, ErrRecord) {
+					if _, err := resume(nil); !errors.Is(err, ErrRecord) {
 						t.Fatalf("sent %d: the reverse request not kept: %v", sent, err)
 					}
 				}
@@ -744,7 +790,7 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 				if sent == 0 {
 					keptRev = nil // the garbler sends it again
 				}
-				e2, err := ResumeCorrelatedEvaluator(gm.cfg, gm.seeds[1], rE[0], rE[1], keptRev, rec, tries[1], share, kept)
+				e2, err := resume(keptRev)
 				if err != nil {
 					t.Fatalf("%v sent %d: evaluator: %v", scheme, sent, err)
 				}
@@ -806,7 +852,7 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 				}
 			}
 			gm.ref = next
-			gm.playRandom(rng, 1, nil)
+			gm.playRandom(rng, 2, nil)
 		}
 	}
 }

@@ -53,7 +53,23 @@ type Evaluator struct {
 	// revAnswer the answer to it.
 	revFrom   Digest
 	revAnswer []byte
-	rev       *evaluatorReverse
+	// revStartMsg is the garbler's reverse setup message (for a
+	// certificate of MPC-D29), seedStartMsg its seed transfer start
+	// (MPC-D30).
+	revStartMsg, seedStartMsg []byte
+	// seedKeys are its keys of the seed transfer of try seedKeysTry,
+	// made with the response it sent ahead (MPC-D30).
+	seedKeys    []ot.Key
+	seedKeysTry uint64
+	rev         *evaluatorReverse
+
+	// The authenticated state (MPC-D29): the evaluator is the sender of
+	// the MAC extension; auth is what it keeps of the last complete try,
+	// shareCert its certificate against a garbler whose MAC opening was
+	// wrong.
+	macSend   *ot.Sender
+	auth      *evaluatorAuth
+	shareCert *GarblerShareCertificate
 }
 
 // evaluatorTry is the try under way.
@@ -86,6 +102,9 @@ func NewEvaluator(cfg Config, seed prg.Seed) (*Evaluator, error) {
 	}
 	if cfg.correlated() {
 		e.revSend = ot.NewSender(seed.Derive(labelReverseOT), cfg.reverseSession())
+	}
+	if cfg.authenticated() {
+		e.macSend = ot.NewSender(e.MACSeed(), cfg.macSession())
 	}
 	return e, nil
 }
@@ -181,16 +200,29 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 		// random ones (from its seed) in the others, which it checks
 		// once their seeds are opened (MPC-D18); then the seed transfer.
 		ck = &evaluatorChecked{j: e.choose(e.pub.Try)}
-		all := make([]bool, 0, e.cfg.evaluatorOTs(len(in)))
+		m := len(in)
+		mo := e.cfg.garblingOTs(m)
+		if e.cfg.authenticated() {
+			// The blind bits of the try before (none at try 0), then the
+			// try's own (MPC-D29).
+			old := make([]bool, authRows)
+			if e.auth != nil {
+				old = e.auth.bits
+			}
+			in = append(append(in, old...), e.seed.Stream(labelBlind, e.pub.Try).Bools(authRows)...)
+		}
+		all := make([]bool, 0, e.cfg.lambda()*mo+e.cfg.seedOTs())
 		for i := range e.cfg.lambda() {
 			if i == ck.j {
 				all = append(all, in...)
 			} else {
-				all = append(all, e.seed.Stream(labelPVCRandom, e.pub.Try, uint64(i)).Bools(len(in))...)
+				all = append(all, e.seed.Stream(labelPVCRandom, e.pub.Try, uint64(i)).Bools(mo)...)
 			}
 		}
-		m := len(in)
-		in = append(all, seedChoices(ck.j, e.cfg.depth())...)
+		in = all
+		if !e.cfg.authenticated() {
+			in = append(in, seedChoices(ck.j, e.cfg.depth())...)
+		}
 		ck.choices = in
 		if e.cfg.correlated() {
 			req, err := e.cotRequest(ck, m)
@@ -288,6 +320,10 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 	if err != nil {
 		return Outputs{}, phantom.Announcement{}, e.fail("try %d: %v", e.pub.Try, err)
 	}
+	var auth *evaluatorAuth
+	if e.cfg.authenticated() {
+		auth = e.authAfter(l, mover, out)
+	}
 	vis := l.VisibleOutputs(circuit.Garbler)
 	fwd := make([]gc.Label, len(vis))
 	for i, at := range vis {
@@ -295,6 +331,9 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 	}
 	o := Outputs{Pass: bits[l.Pass], Legal: bits[l.Legal], Labels: gc.MarshalLabels(fwd)}
 	e.share = next
+	if auth != nil {
+		e.auth = auth
+	}
 	e.pub = e.pub.After(o.Pass, o.Legal)
 	e.cur = nil
 	e.phase = phaseReady

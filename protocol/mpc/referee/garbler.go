@@ -99,6 +99,25 @@ type Garbler struct {
 	// cheatKeyHashes changes the hashes H(K_i) of a try's commitment.
 	cheatForgeX    bool
 	cheatKeyHashes func(try uint64, hashes []Digest)
+
+	// The authenticated state (MPC-D29): the garbler is the receiver of
+	// the MAC extension; authPrev is what it keeps of the last complete
+	// try, shareCert its certificate against an evaluator whose sums
+	// were wrong. cheatMAC (tests only) changes the MAC choices of
+	// garbling i of a try (P then A) before they are requested.
+	macRecv   *ot.Receiver
+	authPrev  *garblerAuth
+	shareCert *EvaluatorShareCertificate
+	cheatMAC  func(try uint64, i int, bits []bool)
+	// seedResp is the evaluator's seed transfer response of the next or
+	// current try (MPC-D30), from its reverse setup answer or its choice
+	// of the try before; cheatSeedSums (tests only) changes the level
+	// sums of a try before they are encrypted.
+	seedResp      []byte
+	cheatSeedSums func(try uint64, sums [][2]prg.Seed)
+	// choiceChecked is the digest of the last choice whose seed transfer
+	// response was checked.
+	choiceChecked Digest
 }
 
 // garblerTry is the garbler's secret side of the try under way.
@@ -109,6 +128,9 @@ type garblerTry struct {
 	mask  []bool
 	try   engine.Point // the garbler's player's try, or engine.NoPoint
 	mover circuit.Party
+	// auth is what the garbler keeps of the try once it is complete
+	// (MPC-D29), or nil.
+	auth *garblerAuth
 }
 
 // prepared is a garbling made before the try (Prepare).
@@ -161,6 +183,9 @@ func NewGarbler(cfg Config, seed prg.Seed) (*Garbler, error) {
 	g.maskFor = func(try uint64, n int) []bool { return seed.Stream(labelMask, try).Bools(n) }
 	if cfg.correlated() {
 		g.revRecv = ot.NewReceiver(seed.Derive(labelReverseOT), cfg.reverseSession())
+	}
+	if cfg.authenticated() {
+		g.macRecv = ot.NewReceiver(seed.Derive(labelMACOT), cfg.macSession())
 	}
 	return g, nil
 }
@@ -373,7 +398,7 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 	if g.coupleMask != nil {
 		couple = func(m []bool) { g.coupleMask(try, 0, m) }
 	}
-	gb, keys, mask, err := garbleMasked(g.cfg, g.rc, mover, delta, g.seed.Stream(labelLabels, try), try, couple)
+	gb, keys, mask, err := garbleMasked(g.cfg, g.rc, mover, delta, g.seed.Stream(labelLabels, try), nil, try, couple)
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +415,7 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 // bits from st, after all that, lets couple (tests only; may be nil)
 // change them, and XORs mask bit OutputMask[i] into decoding bit i; it
 // returns the mask bits, nil when they are circuit inputs.
-func garbleMasked(cfg Config, rc *refereeCircuits, mover circuit.Party, delta gc.Label, st *prg.Stream, instance uint64, couple func([]bool)) (*gc.Garbled, *gc.Keys, []bool, error) {
+func garbleMasked(cfg Config, rc *refereeCircuits, mover circuit.Party, delta gc.Label, st, masks *prg.Stream, instance uint64, couple func([]bool)) (*gc.Garbled, *gc.Keys, []bool, error) {
 	l := rc.layout[mover]
 	gb, keys, err := cfg.Scheme.Garble(rc.circuit[mover], delta, st, instance)
 	if err != nil {
@@ -399,7 +424,10 @@ func garbleMasked(cfg Config, rc *refereeCircuits, mover circuit.Party, delta gc
 	if !l.MasksInDecoding {
 		return gb, keys, nil, nil
 	}
-	mask := st.Bools(l.MaskBits())
+	if masks == nil {
+		masks = st
+	}
+	mask := masks.Bools(l.MaskBits())
 	if couple != nil {
 		couple(mask)
 	}
@@ -511,6 +539,9 @@ func (g *Garbler) Finish(o Outputs) (phantom.Announcement, error) {
 		return phantom.Announcement{}, g.fail("try %d: %v", g.pub.Try, err)
 	}
 	g.share = next
+	if g.cfg.authenticated() {
+		g.authPrev = cur.auth
+	}
 	g.pub = g.pub.After(o.Pass, o.Legal)
 	g.cur = nil
 	g.phase = phaseReady

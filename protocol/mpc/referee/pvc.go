@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -94,9 +95,10 @@ func (c Config) depth() int { return bits.TrailingZeros(uint(c.lambda())) }
 func (c Config) evaluatorOTs(m int) int { return c.lambda()*m + c.seedOTs() }
 
 // seedOTs returns the number of OTs of the seed transfer appended to the
-// evaluator's input OTs.
+// evaluator's input OTs: none in a game of the authenticated state, whose
+// seed transfer has OTs of its own (MPC-D30).
 func (c Config) seedOTs() int {
-	if !c.Checked() {
+	if !c.Checked() || c.authenticated() {
 		return 0
 	}
 	return 2 * c.depth()
@@ -194,6 +196,8 @@ type copyGarbling struct {
 	mask   []bool    // the mask bits in its decoding bits (MPC-D27), or nil
 	commit [3]Digest // H(seed), H(tables), H(label commitments)
 	pairs  [][2]Digest
+	// blinds are the zero labels of the 2σ blind OTs (MPC-D29), or nil.
+	blinds []gc.Label
 }
 
 // copyHooks are the test hooks of a cheating or coupled garbler on the
@@ -225,7 +229,13 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if hooks.couple != nil {
 		couple = func(m []bool) { hooks.couple(try, i, m) }
 	}
-	gb, keys, mask, err := garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), try, couple)
+	var masks *prg.Stream
+	if cfg.authenticated() {
+		// The mask bits from a stream of their own (MPC-D29), so that the
+		// garbler's next share does not depend on the mover.
+		masks = seed.Stream(labelAuthMask)
+	}
+	gb, keys, mask, err := garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), masks, try, couple)
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +247,9 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 		return nil, err
 	}
 	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, mask: mask, pairs: labelPairs(cfg, try, i, keys)}
+	if cfg.authenticated() {
+		c.blinds = blindLabels(seed)
+	}
 	c.commit = [3]Digest{seedHash(cfg, try, i, seed), Sum(b), labelsDigest(cfg, try, i, c.pairs)}
 	return c, nil
 }
@@ -249,6 +262,14 @@ type commitment struct {
 	// keyHashes are the H(K_i) of a game of the correlated input OTs
 	// (MPC-D28), else nil.
 	keyHashes []Digest
+	// macHashes are the digests of the MAC sub-batches of a game of the
+	// authenticated state (MPC-D29), else nil; seedCT the seed transfer's
+	// ciphertexts (MPC-D30).
+	macHashes []Digest
+	seedCT    []byte
+	// corrHashes are the digests of the OT corrections of every garbling
+	// (MPC-D29), else nil.
+	corrHashes []Digest
 }
 
 // Commitment is the garbler's second message of a checked try: its signed
@@ -297,6 +318,11 @@ type Certificate struct {
 	Choice []byte
 	Tables Digest
 	Labels []byte
+	// SeedOT, in a game of the authenticated state (MPC-D30), makes the
+	// certificate one about the seed transfer: the seeds the evaluator's
+	// keys open are not all the ones the commitment names (Opened is the
+	// first that differs). Nil for the other kinds.
+	SeedOT *SeedTransferEvidence
 	// OT, in a game of the correlated input OTs (MPC-D28), makes the
 	// certificate one about the OT corrections of opened garbling Opened
 	// (seed Seed): they differ from what its seed, the garbler's
@@ -310,6 +336,12 @@ type Certificate struct {
 	// carries a check value x that is not the one of Δ_i's bits and the
 	// pad bits seed_i gives. Nil for the other kinds.
 	Reverse []byte
+	// MAC, with Reverse, makes the certificate one about the garbler's
+	// MAC choices of opened garbling Opened in a game of the
+	// authenticated state (MPC-D29): the check value of its MAC
+	// sub-batch in Reverse is not the one of the colours and mask bits
+	// seed_i gives (and the pad bits).
+	MAC bool
 	// What says what differs, for people.
 	What string
 }
@@ -339,13 +371,19 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	if err != nil {
 		return err
 	}
-	if c.OT != nil && c.Reverse != nil {
+	if c.OT != nil && c.Reverse != nil || c.SeedOT != nil && (c.OT != nil || c.Reverse != nil) {
 		return fmt.Errorf("%w: a certificate of two kinds", ErrNotProven)
+	}
+	if c.SeedOT != nil {
+		return verifySeedTransfer(cfg, cm, c)
 	}
 	if c.OT != nil {
 		return verifyCorrections(cfg, rc, cm, c)
 	}
 	if c.Reverse != nil {
+		if c.MAC {
+			return verifyMACChoices(cfg, cm, c)
+		}
 		return verifyReverseChoices(cfg, cm, c)
 	}
 	if c.Opened >= 0 {
@@ -373,7 +411,11 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	if c.Tables != e[1] {
 		return nil
 	}
-	own, other, err := parseCheckedLabels(c.Labels, rc.layout[cm.mover].NumInputs[circuit.Garbler])
+	labels, _, err := splitAuthLabels(cfg, c.Labels)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotProven, err)
+	}
+	own, other, err := parseCheckedLabels(labels, rc.layout[cm.mover].NumInputs[circuit.Garbler])
 	if err != nil {
 		// Well-formed messages are the garbler's duty; a malformed one is
 		// refused at once and is not a certificate.
@@ -404,6 +446,11 @@ type garblerCommitted struct {
 	mover  circuit.Party
 	copies []*copyGarbling
 	seeds  []prg.Seed
+	// rows are the rows of the parity check of the authenticated state
+	// (MPC-D29), and request, commitment the messages they are drawn
+	// from (kept, with the reply, for a certificate).
+	rows                       [][]bool
+	request, commitment, reply []byte
 }
 
 // prepareCopies garbles the λ garblings of try (Prepare's work when the
@@ -509,7 +556,11 @@ func (g *Garbler) Commit(request []byte) (Commitment, error) {
 		if err := g.requestError(err); err != nil {
 			return Commitment{}, err
 		}
-		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil), Reply: reply}
+		c = Commitment{Commitments: marshalCommitment(try, mover, copies, nil, nil, nil), Reply: reply}
+	}
+	if g.cfg.authenticated() {
+		st.rows = authRowsOf(g.cfg, try, Sum(request), c.Commitments)
+		st.request, st.commitment, st.reply = bytes.Clone(request), bytes.Clone(c.Commitments), bytes.Clone(c.Reply)
 	}
 	g.pre = nil
 	// The request shows that the evaluator had the messages made again.
@@ -531,14 +582,74 @@ func (g *Garbler) CheckChoice(choice []byte) error {
 		return err
 	}
 	st := g.committed
-	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	j, proof, z, err := g.parseChoice(st.try, choice)
 	if err != nil {
 		return err
 	}
 	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
 		return g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
-	return nil
+	return g.checkShare(st, j, z, choice)
+}
+
+// parseChoice parses the evaluator's choice of try: ĵ, the proof, and
+// with the authenticated state the sums (MPC-D29) and a seed transfer
+// response of the next try that the garbler can answer (MPC-D30), else
+// the choice is malformed.
+func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Label, error) {
+	if !g.cfg.authenticated() {
+		return parseChoiceOf(g.cfg, try, choice)
+	}
+	c, err := parseAuthChoice(g.cfg, try, choice)
+	if err != nil {
+		return 0, Digest{}, nil, err
+	}
+	if d := Sum(choice); d != g.choiceChecked {
+		// Once per choice (CheckChoice, then GarbleChosen).
+		if err := checkSeedResponse(g.cfg, g.seed, c.next); err != nil {
+			return 0, Digest{}, nil, err
+		}
+		// The digest of its request of garbling ĵ (MPC-D29): the request
+		// it sent, which the garbler holds.
+		st := g.committed
+		m := g.rc.layout[st.mover].NumInputs[circuit.Evaluator]
+		reqs, _, err := splitCOTRequest(g.cfg, try, m, st.request)
+		if err != nil {
+			return 0, Digest{}, nil, err
+		}
+		if c.j < len(reqs) && Sum(reqs[c.j]) != c.request {
+			return 0, Digest{}, nil, g.fail("try %d: its choice names its request of garbling %d by a digest that is not the one of the request it sent", try, c.j)
+		}
+		g.choiceChecked = d
+	}
+	return c.j, c.proof, c.z, nil
+}
+
+// checkShare checks the sums z of the evaluator's choice of garbling j
+// of the checked try under way (MPC-D29): wrong ones fail the machine,
+// blaming the evaluator, with a certificate. Nothing without the
+// authenticated state.
+func (g *Garbler) checkShare(st *garblerCommitted, j int, z []gc.Label, choice []byte) error {
+	if !g.cfg.authenticated() {
+		return nil
+	}
+	l := g.rc.layout[st.mover]
+	k := checkParity(l, g.pub.ToMove, st.rows, st.copies[j], g.authPrev, z)
+	if k < 0 {
+		return nil
+	}
+	reqPart, corrPart, err := g.partsOf(st, j)
+	if err != nil {
+		return err
+	}
+	c := &EvaluatorShareCertificate{Try: st.try, Seed: st.seeds[j], Keys: append([]ot.Key(nil), g.rev.keys[j]...),
+		Commitment: st.commitment, RequestPart: reqPart, Corrections: corrPart, Choice: bytes.Clone(choice)}
+	if p := g.authPrev; p != nil {
+		c.PrevSeed, c.PrevKeys = p.seed, p.rkeys
+		c.PrevCommitment, c.PrevRequestPart, c.PrevCorrections, c.PrevChoice, c.PrevLabels = p.commitment, p.requestPart, p.corrections, p.choice, p.labels
+	}
+	g.shareCert = c
+	return g.fail("try %d: its share inputs are not its share: sum %d of its choice is neither of the two its labels give (certificate)", st.try, k)
 }
 
 // GarbleChosen takes the evaluator's Choice of a checked try and returns
@@ -552,7 +663,7 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		return Garbling{}, err
 	}
 	st := g.committed
-	j, proof, err := parseChoice(g.cfg, st.try, choice)
+	j, proof, z, err := g.parseChoice(st.try, choice)
 	if err != nil {
 		return Garbling{}, err
 	}
@@ -572,6 +683,9 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
 		return Garbling{}, g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
+	if err := g.checkShare(st, j, z, choice); err != nil {
+		return Garbling{}, err
+	}
 	own, err := cp.keys.Encode(int(circuit.Garbler), in)
 	if err != nil {
 		return Garbling{}, err
@@ -584,14 +698,37 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if g.cheatSend != nil {
 		g.cheatSend(st.try, j, &own, &other, cp)
 	}
-	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover}
+	labels := marshalCheckedLabels(own, other)
+	var auth *garblerAuth
+	if g.cfg.authenticated() {
+		// The opening of its MACs (MPC-D29), and what it keeps of the try.
+		if g.rev == nil || g.rev.try != st.try {
+			return Garbling{}, fmt.Errorf("%w: the reverse request of try %d was not made", ErrState, st.try)
+		}
+		op := garblerOpening(g.cfg, st.try, l, g.pub.ToMove, g.rev.macs[j], g.authPrev)
+		labels = append(labels, op[:]...)
+		auth = garblerAuthOf(l, g.pub.ToMove, cp, g.rev.macs[j])
+		auth.seed, auth.rkeys = st.seeds[j], append([]ot.Key(nil), g.rev.keys[j]...)
+		reqPart, corrPart, err := g.partsOf(st, j)
+		if err != nil {
+			return Garbling{}, err
+		}
+		auth.commitment, auth.requestPart, auth.corrections, auth.choice, auth.labels = st.commitment, reqPart, corrPart, bytes.Clone(choice), labels
+	}
+	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover, auth: auth}
+	if g.cfg.authenticated() {
+		// The evaluator's seed transfer response of the next try
+		// (MPC-D30).
+		c, _ := parseAuthChoice(g.cfg, st.try, choice)
+		g.seedResp = append([]byte(nil), c.next...)
+	}
 	g.committed = nil
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)
 	}
 	g.movers = append(g.movers, mover)
 	g.phase = phaseWaiting
-	return Garbling{Tables: cp.bytes, Labels: marshalCheckedLabels(own, other), Reply: corr}, nil
+	return Garbling{Tables: cp.bytes, Labels: labels, Reply: corr}, nil
 }
 
 // ----- evaluator side -----
@@ -667,7 +804,18 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if c.Reverse != nil && (!tr.reversed() || Sum(c.Reverse) != tr.Reverse) {
 		return fmt.Errorf("%w: the reverse request is not the one the record holds for try %d", ErrNotProven, t)
 	}
-	if c.OT == nil && c.Reverse == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
+	if e := c.SeedOT; e != nil {
+		// The transfer's first moves: the garbler's setup message, and
+		// the evaluator's message that carried its response (MPC-D30).
+		carrier := rec.Reverse[1]
+		if t > 0 {
+			carrier = rec.Tries[t-1].Choice
+		}
+		if rec.ReverseSent < 2 || Sum(e.Start) != rec.Reverse[0] || Sum(e.Carrier) != carrier {
+			return fmt.Errorf("%w: the seed transfer's messages are not the ones the record holds for try %d", ErrNotProven, t)
+		}
+	}
+	if c.OT == nil && c.Reverse == nil && c.SeedOT == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
 		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})

@@ -108,8 +108,15 @@ func parseCOTHeader(b []byte, kind byte, size int, try uint64, what string) erro
 }
 
 // reverseSize is the size of a reverse request of a game of cfg: λ
-// sub-batches of 128 OTs.
-func (c Config) reverseSize() int { return cotHeader + c.lambda()*ot.RequestSize(ot.Kappa) }
+// sub-batches of 128 OTs, then, with the authenticated state (MPC-D29),
+// λ MAC sub-batches of 2n OTs.
+func (c Config) reverseSize() int {
+	n := cotHeader + c.lambda()*ot.RequestSize(ot.Kappa)
+	if c.authenticated() {
+		n += c.lambda() * ot.RequestSize(2*c.stateBits())
+	}
+	return n
+}
 
 // splitReverse returns the λ sub-batches of a reverse request of try,
 // checking its size and kind and, when first is not nil, that sub-batch
@@ -151,12 +158,21 @@ func reversePad(seed prg.Seed) []bool { return seed.Stream(labelReversePad).Bool
 // cotRequestSize is the size of the evaluator's request of a try with m
 // evaluator inputs.
 func (c Config) cotRequestSize(m int) int {
-	return cotHeader + c.lambda()*ot.RequestSize(m) + ot.RequestSize(c.seedOTs())
+	n := cotHeader + c.lambda()*ot.RequestSize(c.garblingOTs(m))
+	if !c.authenticated() {
+		// The seed transfer's batch (MPC-D30 has OTs of its own).
+		n += ot.RequestSize(c.seedOTs())
+	}
+	return n
 }
 
 // cotReplySize is the size of the commitment's reply part.
 func (c Config) cotReplySize(m int) int {
-	return cotHeader + c.lambda()*m*16 + ot.ReplySize(c.seedOTs())
+	n := cotHeader + c.lambda()*c.garblingOTs(m)*16
+	if !c.authenticated() {
+		n += ot.ReplySize(c.seedOTs())
+	}
+	return n
 }
 
 // splitCOTRequest returns the λ per-garbling requests and the seed
@@ -165,7 +181,7 @@ func splitCOTRequest(cfg Config, try uint64, m int, b []byte) ([][]byte, []byte,
 	if err := parseCOTHeader(b, kindCOTRequest, cfg.cotRequestSize(m), try, "OT request"); err != nil {
 		return nil, nil, err
 	}
-	n := ot.RequestSize(m)
+	n := ot.RequestSize(cfg.garblingOTs(m))
 	reqs := make([][]byte, cfg.lambda())
 	off := cotHeader
 	for i := range reqs {
@@ -184,7 +200,7 @@ func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byt
 	d := make([][]ot.Block, cfg.lambda())
 	off := cotHeader
 	for i := range d {
-		d[i] = make([]ot.Block, m)
+		d[i] = make([]ot.Block, cfg.garblingOTs(m))
 		for w := range d[i] {
 			copy(d[i][w][:], b[off:])
 			off += 16
@@ -249,6 +265,19 @@ func (g *Garbler) ReverseStart() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if g.cfg.authenticated() {
+			// The MAC extension's base OTs go with them (MPC-D29), and
+			// the seed transfer's start (MPC-D30).
+			mac, err := g.macRecv.BaseStart()
+			if err != nil {
+				return nil, err
+			}
+			start, err := seedStart(g.cfg, g.seed)
+			if err != nil {
+				return nil, err
+			}
+			msg = bundle(msg, mac, start)
+		}
 		g.revStart = msg
 	}
 	return append([]byte(nil), g.revStart...), nil
@@ -280,11 +309,38 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%w: the reverse base OTs are done", ErrState)
 	}
-	reply, err := e.revSend.BaseRespond(msg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+	var reply []byte
+	if e.cfg.authenticated() {
+		parts, err := unbundle(msg, setupParts)
+		if err != nil {
+			return nil, err
+		}
+		// Answered on fresh machines, so that a refused part leaves both
+		// as they were.
+		revSend := ot.NewSender(e.seed.Derive(labelReverseOT), e.cfg.reverseSession())
+		macSend := ot.NewSender(e.MACSeed(), e.cfg.macSession())
+		r1, err := revSend.BaseRespond(parts[0])
+		if err != nil {
+			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+		}
+		r2, err := macSend.BaseRespond(parts[1])
+		if err != nil {
+			return nil, fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
+		}
+		// Its seed transfer response of try 0 (MPC-D30).
+		r3, keys, err := seedResponse(e.cfg, seedCoins(e.seed, 0), 0, e.choose(0), parts[2])
+		if err != nil {
+			return nil, err
+		}
+		e.seedKeys, e.seedKeysTry = keys, 0
+		e.revSend, e.macSend, e.seedStartMsg, reply = revSend, macSend, append([]byte(nil), parts[2]...), bundle(r1, r2, r3)
+	} else {
+		var err error
+		if reply, err = e.revSend.BaseRespond(msg); err != nil {
+			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+		}
 	}
-	e.revDone, e.revFrom, e.revAnswer = true, Sum(msg), reply
+	e.revDone, e.revFrom, e.revAnswer, e.revStartMsg = true, Sum(msg), reply, append([]byte(nil), msg...)
 	return append([]byte(nil), reply...), nil
 }
 
@@ -318,10 +374,38 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 	if g.phase == phaseFailed {
 		return g.failed
 	}
-	if err := g.revRecv.BaseFinish(msg); err != nil {
+	if !g.cfg.authenticated() {
+		if err := g.revRecv.BaseFinish(msg); err != nil {
+			return fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
+		}
+		g.revDone = true
+		return nil
+	}
+	parts, err := unbundle(msg, setupParts)
+	if err != nil {
+		return err
+	}
+	rev, mac := parts[0], parts[1]
+	if err := checkSeedResponse(g.cfg, g.seed, parts[2]); err != nil {
+		return err
+	}
+	// On copies, so that a refused part leaves both machines as they were.
+	revRecv, macRecv := ot.NewReceiver(g.seed.Derive(labelReverseOT), g.cfg.reverseSession()), ot.NewReceiver(g.seed.Derive(labelMACOT), g.cfg.macSession())
+	if _, err := revRecv.BaseStart(); err != nil {
+		return err
+	}
+	if _, err := macRecv.BaseStart(); err != nil {
+		return err
+	}
+	if err := revRecv.BaseFinish(rev); err != nil {
 		return fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
 	}
-	g.revDone = true
+	if err := macRecv.BaseFinish(mac); err != nil {
+		return fmt.Errorf("%w: MAC base OT: %v", ErrMessage, err)
+	}
+	g.revRecv, g.macRecv, g.revDone = revRecv, macRecv, true
+	// The evaluator's seed transfer response of try 0 (MPC-D30).
+	g.seedResp = append([]byte(nil), parts[2]...)
 	return nil
 }
 
@@ -335,6 +419,9 @@ type garblerReverse struct {
 	seeds  []prg.Seed
 	deltas []gc.Label
 	keys   [][]ot.Key
+	// macs are the garbler's rows T of every garbling's MAC sub-batch
+	// (MPC-D29: P then A), nil without the authenticated state.
+	macs [][]ot.Block
 	// checked is the digest of the last request of the try whose
 	// per-garbling checks passed, rows the rows q_i they gave (so that
 	// Commit does not compute them again after CheckRequest).
@@ -452,6 +539,26 @@ func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 		}
 		r.msg = append(r.msg, req...)
 	}
+	if g.cfg.authenticated() {
+		// The MAC sub-batches (MPC-D29): per garbling, its P and A as
+		// choices, the pad bits from its seed.
+		n := g.cfg.stateBits()
+		r.macs = make([][]ot.Block, len(seeds))
+		for i, s := range seeds {
+			bits := macBits(s, n)
+			if g.cheatMAC != nil {
+				g.cheatMAC(try, i, bits)
+			}
+			req, err := g.macRecv.RequestPadded(bits, macPad(s))
+			if err != nil {
+				return nil, err
+			}
+			if r.macs[i], err = g.macRecv.Correlated(); err != nil {
+				return nil, err
+			}
+			r.msg = append(r.msg, req...)
+		}
+	}
 	return r, nil
 }
 
@@ -465,6 +572,10 @@ type evaluatorReverse struct {
 	// certificate about its choices.
 	msg  []byte
 	subs [][]byte
+	// macSubs are the λ MAC sub-batches (MPC-D29), macRows the MAC keys q
+	// of the sub-batch of the garbling the evaluator keeps (P then A).
+	macSubs [][]byte
+	macRows []ot.Block
 }
 
 // TakeReverse takes the garbler's reverse request of the next try
@@ -497,13 +608,35 @@ func (e *Evaluator) TakeReverse(msg []byte) error {
 	}
 	// Well formed: from here the reverse machine moves on, and an error
 	// fails this one.
-	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, len(subs)), msg: msg, subs: subs}
+	var macSubs [][]byte
+	if e.cfg.authenticated() {
+		if macSubs, err = splitMAC(e.cfg, try, msg); err != nil {
+			return err
+		}
+		for i, sub := range macSubs {
+			b, m, err := ot.RequestHeader(sub)
+			if err != nil || b != e.macSend.Batch()+uint32(i) || m != 2*e.cfg.stateBits() {
+				return fmt.Errorf("%w: MAC sub-batch %d of try %d is not a request of %d OTs of batch %d", ErrMessage, i, try, 2*e.cfg.stateBits(), e.macSend.Batch()+uint32(i))
+			}
+		}
+	}
+	r := &evaluatorReverse{try: try, digest: Sum(msg), pairs: make([][][2]ot.Key, len(subs)), msg: msg, subs: subs, macSubs: macSubs}
 	for i, sub := range subs {
 		pairs, err := e.revSend.SendRandom(sub)
 		if err != nil {
 			return e.fail("try %d: its reverse OT request of garbling %d fails the consistency check (%v)", try, i, err)
 		}
 		r.pairs[i] = pairs
+	}
+	j := e.choose(try)
+	for i, sub := range macSubs {
+		rows, err := e.macSend.Correlated(sub)
+		if err != nil {
+			return e.fail("try %d: its MAC sub-batch of garbling %d fails the consistency check (%v)", try, i, err)
+		}
+		if i == j {
+			r.macRows = rows
+		}
 	}
 	e.rev = r
 	return nil
@@ -534,6 +667,7 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	lam := e.cfg.lambda()
 	st := &evaluatorCOT{pairs: r.pairs, rows: make([][]ot.Block, lam)}
 	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
+	m = e.cfg.garblingOTs(m)
 	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
 	// The λ extensions are independent: made on up to GOMAXPROCS cores.
 	reqs := make([][]byte, lam)
@@ -554,11 +688,15 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	for _, req := range reqs {
 		msg = append(msg, req...)
 	}
-	seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
-	if err != nil {
-		return nil, err
+	if !e.cfg.authenticated() {
+		// The seed transfer's batch of the forward extension (MPC-D15);
+		// with the authenticated state it has OTs of its own (MPC-D30).
+		seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
+		if err != nil {
+			return nil, err
+		}
+		msg = append(msg, seedReq...)
 	}
-	msg = append(msg, seedReq...)
 	st.request = msg
 	ck.cot = st
 	return msg, nil
@@ -582,8 +720,10 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 		return nil, nil, err
 	}
 	if r.rows != nil && r.checked == Sum(request) {
-		if err := g.sender.Check(seedReq); err != nil {
-			return nil, nil, g.requestError(err)
+		if !g.cfg.authenticated() {
+			if err := g.sender.Check(seedReq); err != nil {
+				return nil, nil, g.requestError(err)
+			}
 		}
 		return r.rows, seedReq, nil
 	}
@@ -593,7 +733,7 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 		if errors.Is(err, ot.ErrConsistency) && g.cheatReverse != nil && g.cheatIgnoreCheck {
 			// A cheating garbler whose reverse choices were not Δ_i's
 			// bits goes on with rows of its own.
-			q, err = make([]ot.Block, m), nil
+			q, err = make([]ot.Block, g.cfg.garblingOTs(m)), nil
 		}
 		if err != nil {
 			return fmt.Errorf("garbling %d: %w", i, err)
@@ -604,8 +744,10 @@ func (g *Garbler) cotRows(request []byte, m int) ([][]ot.Block, []byte, error) {
 	if err != nil {
 		return nil, nil, g.requestError(err)
 	}
-	if err := g.sender.Check(seedReq); err != nil {
-		return nil, nil, g.requestError(err)
+	if !g.cfg.authenticated() {
+		if err := g.sender.Check(seedReq); err != nil {
+			return nil, nil, g.requestError(err)
+		}
 	}
 	r.checked, r.rows = Sum(request), rows
 	return rows, seedReq, nil
@@ -621,17 +763,34 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	}
 	corr := make([][]ot.Block, len(copies))
 	for i, cp := range copies {
-		corr[i] = make([]ot.Block, m)
+		corr[i] = make([]ot.Block, g.cfg.garblingOTs(m))
 		for w, pair := range cp.keys.Inputs[circuit.Evaluator] {
 			corr[i][w] = pair[0].Xor(rows[i][w])
+		}
+		for k, z := range cp.blinds {
+			corr[i][m+k] = z.Xor(rows[i][m+k])
 		}
 	}
 	if g.cheatCorrections != nil {
 		g.cheatCorrections(try, m, corr)
 	}
-	seedReply, err := g.sender.Send(seedReq, seedPairs)
-	if err := g.requestError(err); err != nil {
-		return Commitment{}, err
+	var seedReply, seedCT []byte
+	if g.cfg.authenticated() {
+		// The seed transfer of MPC-D30: the level sums under the keys of
+		// the evaluator's response, with the commitments.
+		levels := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())
+		sums := ggmSums(levels)
+		if g.cheatSeedSums != nil {
+			g.cheatSeedSums(try, sums)
+		}
+		if seedCT, err = seedCiphertexts(g.cfg, g.seed, try, g.seedResp, sums); err != nil {
+			return Commitment{}, err
+		}
+	} else {
+		seedReply, err = g.sender.Send(seedReq, seedPairs)
+		if err := g.requestError(err); err != nil {
+			return Commitment{}, err
+		}
 	}
 	reply := make([]byte, 0, g.cfg.cotReplySize(m))
 	reply = append(reply, cotMsgHeader(kindCOTReply, try)...)
@@ -648,7 +807,18 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 	if g.cheatKeyHashes != nil {
 		g.cheatKeyHashes(try, hashes)
 	}
-	return Commitment{Commitments: marshalCommitment(try, mover, copies, hashes), Reply: reply}, nil
+	var macHashes, corrHashes []Digest
+	if g.cfg.authenticated() {
+		subs, err := splitMAC(g.cfg, try, g.rev.msg)
+		if err != nil {
+			return Commitment{}, err
+		}
+		for i, sub := range subs {
+			macHashes = append(macHashes, Sum(sub))
+			corrHashes = append(corrHashes, Sum(correctionBytes(corr[i])))
+		}
+	}
+	return Commitment{Commitments: append(marshalCommitment(try, mover, copies, hashes, macHashes, corrHashes), seedCT...), Reply: reply}, nil
 }
 
 // ----- per try: the evaluator's opening -----
@@ -659,25 +829,46 @@ func (g *Garbler) commitCorrelated(request []byte, mover circuit.Party, m int, c
 func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, error) {
 	cur, try := e.cur, e.pub.Try
 	ck := cur.checked
-	m := (len(ck.choices) - e.cfg.seedOTs()) / e.cfg.lambda()
-	corr, seedReply, err := splitCOTReply(e.cfg, try, m, msg.Reply)
+	corr, seedReply, err := splitCOTReply(e.cfg, try, e.rc.layout[cur.mover].NumInputs[circuit.Evaluator], msg.Reply)
 	if err != nil {
 		return nil, err
 	}
-	got, err := e.receiver.Receive(seedReply)
-	if err != nil {
-		return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
-	}
-	// The OT machine has moved on: from here an error fails the machine.
 	depth := e.cfg.depth()
 	sums := make([]prg.Seed, depth)
-	for l := range depth {
-		copy(sums[l][:16], got[2*l][:])
-		copy(sums[l][16:], got[2*l+1][:])
+	if e.cfg.authenticated() {
+		// The seed transfer of MPC-D30: its keys, kept from when it made
+		// its response, or made again from its coins.
+		keys := e.seedKeys
+		if keys == nil || e.seedKeysTry != try {
+			var err error
+			if _, keys, err = seedResponse(e.cfg, seedCoins(e.seed, try), try, ck.j, e.seedStartMsg); err != nil {
+				return nil, err
+			}
+		}
+		sums = seedSums(e.cfg, try, ck.j, keys, cm.seedCT)
+	} else {
+		got, err := e.receiver.Receive(seedReply)
+		if err != nil {
+			return nil, fmt.Errorf("%w: OT reply of try %d: %v", ErrMessage, try, err)
+		}
+		// The OT machine has moved on: from here an error fails the machine.
+		for l := range depth {
+			copy(sums[l][:16], got[2*l][:])
+			copy(sums[l][16:], got[2*l+1][:])
+		}
+	}
+	if e.cfg.authenticated() {
+		// The commitment names each garbling's corrections by their
+		// digest (MPC-D29); not provable by itself (the audit names it).
+		for i, d := range corr {
+			if Sum(correctionBytes(d)) != cm.corrHashes[i] {
+				return nil, e.fail("try %d: its commitment's digest of the corrections of garbling %d is not the one of the corrections it sent", try, i)
+			}
+		}
 	}
 	ck.cot.reply = append([]byte(nil), msg.Reply...)
 	ck.cot.corr = corr
-	labels := make([]gc.Label, m)
+	labels := make([]gc.Label, len(corr[ck.j]))
 	for w := range labels {
 		labels[w] = ck.cot.rows[ck.j][w].Xor(corr[ck.j][w])
 	}
@@ -714,6 +905,16 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 				Reverse: append([]byte(nil), e.rev.msg...)}
 			return e.fail("try %d: its reverse OT choices of opened garbling %d are not the bits of the Δ its seed gives (certificate): %v", try, i, err)
 		}
+		// Its MAC choices of garbling i (MPC-D29): the check value of its
+		// MAC sub-batch must be the one of P_i, A_i and the pad seed_i
+		// gives.
+		if e.cfg.authenticated() {
+			if err := ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(s, e.cfg.stateBits()), macPad(s)...)); err != nil {
+				e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: "MAC choices",
+					Reverse: append([]byte(nil), e.rev.msg...), MAC: true}
+				return e.fail("try %d: its MAC choices of opened garbling %d are not the colours and mask bits its seed gives (certificate): %v", try, i, err)
+			}
+		}
 		bits := deltaBits(delta)
 		keys := make([]ot.Key, ot.Kappa)
 		for k, p := range ck.cot.pairs[i] {
@@ -737,7 +938,7 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 				q[w] = t.Xor(delta)
 			}
 		}
-		bad, err := firstWrongCorrection(e.rc, cur.mover, s, q, ck.cot.corr[i])
+		bad, err := firstWrongCorrection(e.cfg, e.rc, cur.mover, s, q, ck.cot.corr[i])
 		if err != nil {
 			return e.fail("try %d: garbling %d: %v", try, i, err)
 		}
@@ -762,15 +963,25 @@ func wrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, try u
 	if err != nil {
 		return 0, err
 	}
-	return firstWrongCorrection(rc, mover, seed, q, corr)
+	return firstWrongCorrection(cfg, rc, mover, seed, q, corr)
 }
 
 // firstWrongCorrection returns the first wire w of the garbling made
-// from seed whose correction differs from A_w ⊕ q_w, or -1.
-func firstWrongCorrection(rc *refereeCircuits, mover circuit.Party, seed prg.Seed, q, corr []ot.Block) (int, error) {
+// from seed whose correction differs from A_w ⊕ q_w, or -1 (the blind
+// OTs of MPC-D29 after the inputs).
+func firstWrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, seed prg.Seed, q, corr []ot.Block) (int, error) {
 	zero, err := copyEvaluatorLabels(rc, mover, seed)
 	if err != nil {
 		return 0, err
+	}
+	if cfg.authenticated() {
+		delta, err := copyDelta(seed)
+		if err != nil {
+			return 0, err
+		}
+		for _, z := range blindLabels(seed) {
+			zero = append(zero, [2]gc.Label{z, z.Xor(delta)})
+		}
 	}
 	if len(q) != len(zero) || len(corr) != len(zero) {
 		return 0, fmt.Errorf("%d rows and %d corrections for %d inputs", len(q), len(corr), len(zero))

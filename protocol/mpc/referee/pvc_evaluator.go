@@ -80,11 +80,37 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	ck.labels = labels
 	ck.seeds = seeds
 	m := len(labels)
+	if e.cfg.authenticated() {
+		// The commitment binds the garbler to the MAC sub-batches it
+		// sent (MPC-D29); not provable by itself (the audit names it).
+		for i, h := range cm.macHashes {
+			if Sum(e.rev.macSubs[i]) != h {
+				return nil, e.fail("try %d: its commitment's digest of the MAC sub-batch of garbling %d is not the one of the sub-batch it sent", try, i)
+			}
+		}
+	}
 	for i, s := range seeds {
 		if i == ck.j {
 			continue
 		}
 		if seedHash(e.cfg, try, i, s) != cm.entries[i][0] {
+			if e.cfg.authenticated() {
+				// The seed transfer of MPC-D30 is provable: the
+				// evaluator's coins of the try open its keys (and ĵ's
+				// path, nothing else).
+				carrier := e.revAnswer
+				if try > 0 {
+					carrier = nil
+					if e.auth != nil {
+						carrier = e.auth.choice
+					}
+				}
+				if carrier != nil {
+					e.cert = &Certificate{Commitment: bytes.Clone(raw), Opened: i, What: "seed transfer",
+						SeedOT: &SeedTransferEvidence{Coins: seedCoins(e.seed, try), J: ck.j, Start: bytes.Clone(e.revStartMsg), Carrier: bytes.Clone(carrier)}}
+					return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to (certificate)", try, i)
+				}
+			}
 			// Not provable by itself (the OT hides what was sent): the
 			// audit (T-8(c)) names the garbler.
 			return nil, e.fail("try %d: the seed of garbling %d it sent by OT is not the one it committed to", try, i)
@@ -95,7 +121,9 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	// a wrong one is caught, not proven by itself (the OT hides what
 	// was sent); the audit names the garbler.
 	if e.unchecked {
-		ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+		if err := e.makeChoice(raw, seeds); err != nil {
+			return nil, e.fail("try %d: %v", try, err)
+		}
 		return bytes.Clone(ck.choice), nil
 	}
 	if ck.cot != nil && ck.cot.corr != nil {
@@ -136,8 +164,33 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 		}
 		return nil, e.fail("%v", otFault)
 	}
-	ck.choice = marshalChoice(try, ck.j, choiceProof(e.cfg, try, ck.j, seeds))
+	if err := e.makeChoice(raw, seeds); err != nil {
+		return nil, e.fail("try %d: %v", try, err)
+	}
 	return bytes.Clone(ck.choice), nil
+}
+
+// makeChoice makes the choice of the checked try under way: ĵ and its
+// proof, and with the authenticated state the sums of MPC-D29.
+func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) error {
+	try, ck := e.pub.Try, e.cur.checked
+	proof := choiceProof(e.cfg, try, ck.j, seeds)
+	if e.cfg.authenticated() {
+		// With its seed transfer response of the next try (MPC-D30).
+		next, keys, err := seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		if err != nil {
+			return err
+		}
+		e.seedKeys, e.seedKeysTry = keys, try+1
+		reqs, _, err := splitCOTRequest(e.cfg, try, e.rc.layout[e.cur.mover].NumInputs[circuit.Evaluator], ck.cot.request)
+		if err != nil {
+			return err
+		}
+		ck.choice = marshalAuthChoice(try, authChoice{j: ck.j, proof: proof, z: e.shareSums(commitments), request: Sum(reqs[ck.j]), next: next})
+		return nil
+	}
+	ck.choice = marshalChoice(try, ck.j, proof)
+	return nil
 }
 
 // copyEvaluatorLabels returns the labels of the evaluator's inputs of
@@ -282,8 +335,12 @@ func (e *Evaluator) reopen(k KeptOpening) ([]byte, error) {
 	for i := range seeds {
 		copy(seeds[i][:], k.Seeds[i*prg.SeedSize:])
 	}
-	if err := e.receiver.Forget(); err != nil {
-		return nil, err
+	if !e.cfg.authenticated() {
+		// The seed transfer's batch of the forward extension, as if
+		// received (MPC-D30's seed transfer has OTs of its own).
+		if err := e.receiver.Forget(); err != nil {
+			return nil, err
+		}
 	}
 	return e.openWith(cm, k.Commitments, labels, seeds, nil)
 }
@@ -325,7 +382,11 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 	if corr.try != try || corr.j != ck.j {
 		return nil, nil, fmt.Errorf("%w: corrections of try %d, garbling %d; expected try %d, garbling %d", ErrMessage, corr.try, corr.j, try, ck.j)
 	}
-	own, other, err := parseCheckedLabels(g.Labels, len(c.Inputs[circuit.Garbler]))
+	labelsPart, opening, err := splitAuthLabels(e.cfg, g.Labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	own, other, err := parseCheckedLabels(labelsPart, len(c.Inputs[circuit.Garbler]))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,6 +402,12 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
 		return nil, nil, certify("garbler's input labels", g.Labels)
 	}
-	mine = ck.labels
+	if e.cfg.authenticated() {
+		// The garbler's share inputs against its MACs (MPC-D29).
+		if err := e.checkGarblerShare(own, opening, g.Labels); err != nil {
+			return nil, nil, err
+		}
+	}
+	mine = ck.labels[:len(c.Inputs[circuit.Evaluator])]
 	return own, mine, nil
 }

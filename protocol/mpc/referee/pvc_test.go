@@ -392,15 +392,17 @@ func TestT8ForgedCertificateRejected(t *testing.T) {
 	j := gm.e.choose(0)
 	opened := (j + 1) % 4
 	forged := map[string]Certificate{
-		"opened seed, honest garbling": {Commitment: commitments[0], Opened: opened, Seed: seeds[opened]},
-		"seed not committed to":        {Commitment: commitments[0], Opened: opened, Seed: testSeed("x", 1)},
-		"seed of another garbling":     {Commitment: commitments[0], Opened: opened, Seed: seeds[(opened+1)%4]},
-		"garbling sent, honest":        {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: garblings[0].Labels},
-		"tables digest changed":        {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[1].Tables), Labels: garblings[0].Labels},
-		"labels changed":               {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: garblings[1].Labels},
-		"choice of another try":        {Commitment: commitments[0], Opened: -1, Choice: choices[1], Tables: Sum(garblings[0].Tables), Labels: garblings[0].Labels},
-		"commitment of another try":    {Commitment: commitments[1], Opened: opened, Seed: seeds[opened]},
-		"index out of range":           {Commitment: commitments[0], Opened: 9, Seed: seeds[opened]},
+		"opened seed, honest garbling":   {Commitment: commitments[0], Opened: opened, Seed: seeds[opened]},
+		"seed not committed to":          {Commitment: commitments[0], Opened: opened, Seed: testSeed("x", 1)},
+		"seed of another garbling":       {Commitment: commitments[0], Opened: opened, Seed: seeds[(opened+1)%4]},
+		"garbling sent, honest":          {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: garblings[0].Labels},
+		"tables digest changed":          {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[1].Tables), Labels: garblings[0].Labels},
+		"labels changed":                 {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: garblings[1].Labels},
+		"labels, one byte changed":       {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: oneByteOff(garblings[0].Labels, 13)},
+		"label hashes, one byte changed": {Commitment: commitments[0], Opened: -1, Choice: choices[0], Tables: Sum(garblings[0].Tables), Labels: oneByteOff(garblings[0].Labels, len(garblings[0].Labels)-1)},
+		"choice of another try":          {Commitment: commitments[0], Opened: -1, Choice: choices[1], Tables: Sum(garblings[0].Tables), Labels: garblings[0].Labels},
+		"commitment of another try":      {Commitment: commitments[1], Opened: opened, Seed: seeds[opened]},
+		"index out of range":             {Commitment: commitments[0], Opened: 9, Seed: seeds[opened]},
 	}
 	for name, c := range forged {
 		err := JudgeCertificate(gm.rec, 0, c)
@@ -412,6 +414,63 @@ func TestT8ForgedCertificateRejected(t *testing.T) {
 	// With the right messages the seed check alone does not convict.
 	if err := VerifyCertificate(gm.cfg, forged["opened seed, honest garbling"]); !errors.Is(err, ErrNotProven) {
 		t.Errorf("VerifyCertificate on an honest garbling: %v", err)
+	}
+	// The boundary of the labels' binding: labels one byte off the
+	// record's do not open the commitment, so on their own (without the
+	// record) they would convict the honest garbler; only the record's
+	// digest of the labels sent keeps them out.
+	for _, name := range []string{"labels, one byte changed", "label hashes, one byte changed"} {
+		if err := VerifyCertificate(gm.cfg, forged[name]); err != nil {
+			t.Errorf("%s: VerifyCertificate alone says %v; the test no longer shows what the record's binding of Labels guards", name, err)
+		}
+	}
+}
+
+// oneByteOff returns a copy of b with byte k flipped in one bit.
+func oneByteOff(b []byte, k int) []byte {
+	b = append([]byte(nil), b...)
+	b[k] ^= 1
+	return b
+}
+
+// TestT8JudgeRefusesCommitmentOfAnotherMover: a certificate judges the
+// garblings of the circuit of the mover the record gives the try. A
+// commitment that names the other mover (or another try) is malformed:
+// the evaluator refuses it at once as a message (ErrMessage, T-10), it
+// is no deviation to convict on, and a certificate built on it proves
+// nothing — though re-garbling the opened seed for the mover it names
+// gives digests other than the honest ones it commits to, so that
+// VerifyCertificate alone would convict.
+func TestT8JudgeRefusesCommitmentOfAnotherMover(t *testing.T) {
+	for _, field := range []string{"mover", "try"} {
+		gm := newCheckedGame(t, 5, engine.RulesCommon, engine.Black, testSeed("mover g", 0), testSeed("mover e", 0), 4)
+		var commitment []byte
+		gm.tamper = func(_ uint64, msg string, b []byte) []byte {
+			if msg == "commitment" {
+				switch field {
+				case "mover":
+					b[11] ^= 1 // circuit.Garbler ↔ circuit.Evaluator
+				case "try":
+					b[10] ^= 1
+				}
+				commitment = b
+			}
+			return b
+		}
+		if _, err := gm.play(engine.Point(12)); !errors.Is(err, ErrMessage) {
+			t.Fatalf("%s: a commitment naming another %s: %v, want ErrMessage", field, field, err)
+		}
+		seeds := ggmLevels(gm.g.seed.Derive(labelPVCRoot, 0), 2)[2]
+		opened := (gm.e.choose(0) + 1) % 4
+		c := Certificate{Commitment: commitment, Opened: opened, Seed: seeds[opened]}
+		if field == "mover" {
+			if err := VerifyCertificate(gm.cfg, c); err != nil {
+				t.Fatalf("VerifyCertificate of the commitment naming the other mover: %v; the test no longer shows what the judge's mover check guards", err)
+			}
+		}
+		if err := JudgeCertificate(gm.rec, 0, c); !errors.Is(err, ErrNotProven) {
+			t.Fatalf("%s: a certificate on a commitment naming another %s: %v, want ErrNotProven", field, field, err)
+		}
 	}
 }
 

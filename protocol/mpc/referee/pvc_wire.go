@@ -15,11 +15,23 @@ import (
 // marshalCommitment writes the commitments of a checked try: version 1
 // with the three digests of every garbling, or, with keyHashes (a game of
 // the correlated input OTs, MPC-D28), version 2 with H(K_i) after them.
-func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes []Digest) []byte {
-	b := make([]byte, commitHeader, commitHeader+len(copies)*commitEntryCOT)
+//
+// With macHashes too (the authenticated state, MPC-D29), version 3 with
+// the digest of garbling i's MAC sub-batch after H(K_i): it binds the
+// garbler to the sub-batch, so that a certificate needs that one and not
+// the whole reverse request.
+//
+// With corrHashes (the same games) the digest of garbling i's OT
+// corrections follows: a certificate against the evaluator then carries
+// the corrections of ĵ, not the whole reply part.
+func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, keyHashes, macHashes, corrHashes []Digest) []byte {
+	b := make([]byte, commitHeader, commitHeader+len(copies)*(commitEntryCOT+2*sha256.Size))
 	b[0], b[1], b[2] = pvcMagic, pvcVersion, kindCommitment
 	if keyHashes != nil {
 		b[1] = pvcVersionCOT
+	}
+	if macHashes != nil {
+		b[1] = pvcVersionAuth
 	}
 	binary.BigEndian.PutUint64(b[3:], try)
 	b[11], b[12] = byte(mover), byte(len(copies))
@@ -29,6 +41,12 @@ func marshalCommitment(try uint64, mover circuit.Party, copies []*copyGarbling, 
 		}
 		if keyHashes != nil {
 			b = append(b, keyHashes[i][:]...)
+		}
+		if macHashes != nil {
+			b = append(b, macHashes[i][:]...)
+		}
+		if corrHashes != nil {
+			b = append(b, corrHashes[i][:]...)
 		}
 	}
 	return b
@@ -42,7 +60,12 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 	if cfg.correlated() {
 		version, entry = pvcVersionCOT, commitEntryCOT
 	}
-	if len(b) != commitHeader+lam*entry || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
+	tail := 0
+	if cfg.authenticated() {
+		// The seed transfer's ciphertexts after the entries (MPC-D30).
+		version, entry, tail = pvcVersionAuth, commitEntryCOT+2*sha256.Size, cfg.seedCipherSize()
+	}
+	if len(b) != commitHeader+lam*entry+tail || b[0] != pvcMagic || b[1] != version || b[2] != kindCommitment {
 		return nil, fmt.Errorf("%w: bad commitment header or size", ErrMessage)
 	}
 	c := &commitment{try: binary.BigEndian.Uint64(b[3:]), mover: circuit.Party(b[11])}
@@ -66,6 +89,18 @@ func parseCommitment(cfg Config, b []byte) (*commitment, error) {
 			off += sha256.Size
 			c.keyHashes = append(c.keyHashes, h)
 		}
+		if cfg.authenticated() {
+			var h Digest
+			copy(h[:], b[off:])
+			off += sha256.Size
+			c.macHashes = append(c.macHashes, h)
+			copy(h[:], b[off:])
+			off += sha256.Size
+			c.corrHashes = append(c.corrHashes, h)
+		}
+	}
+	if tail > 0 {
+		c.seedCT = b[off:]
 	}
 	return c, nil
 }

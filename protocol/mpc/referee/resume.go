@@ -68,7 +68,7 @@ func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Recor
 	if err := refuseCorrelatedResume(cfg); err != nil {
 		return nil, err
 	}
-	return resumeGarbler(cfg, seed, baseStart, nil, rec, tries, request, choice)
+	return resumeGarbler(cfg, seed, baseStart, nil, rec, tries, request, choice, nil)
 }
 
 // ResumeCorrelatedGarbler is ResumeCheckedGarbler for a game of the
@@ -82,10 +82,24 @@ func ResumeCorrelatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer
 	if !cfg.correlated() {
 		return nil, fmt.Errorf("%w: ResumeCorrelatedGarbler for a game of the %v input OTs", ErrConfig, cfg.InputOT)
 	}
-	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice)
+	if cfg.authenticated() {
+		return nil, fmt.Errorf("%w: a game of the authenticated state (MPC-D29) resumes with ResumeAuthenticatedGarbler", ErrConfig)
+	}
+	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice, nil)
 }
 
-func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
+// ResumeAuthenticatedGarbler is ResumeCorrelatedGarbler for a game of the
+// authenticated state (MPC-D29, MPC-D30): prevChoice is the evaluator's
+// choice of the last complete try of the record (nil before the first),
+// which carries its seed transfer response of the next try.
+func ResumeAuthenticatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
+	if !cfg.authenticated() {
+		return nil, fmt.Errorf("%w: ResumeAuthenticatedGarbler for a game without the authenticated state", ErrConfig)
+	}
+	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice, prevChoice)
+}
+
+func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -132,15 +146,29 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	if len(tries) < made[circuit.Garbler] {
 		return nil, fmt.Errorf("%w: %d tries kept, the record has %d", ErrRecord, len(tries), made[circuit.Garbler])
 	}
-	for range movers {
+	for t := range movers {
 		if err := g.sender.Skip(); err != nil {
 			return nil, err
 		}
+		if cfg.authenticated() && t == len(movers)-1 {
+			// The last complete try's reverse and MAC batches made again:
+			// the garbler keeps of it its keys and MACs (MPC-D29).
+			if err := g.resumeAuth(uint64(t), movers[t], rec.Tries[t]); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if cfg.correlated() {
-			// λ reverse batches per try (MPC-D28).
+			// λ reverse batches per try (MPC-D28), and as many MAC
+			// batches (MPC-D29).
 			for range cfg.lambda() {
 				if err := g.revRecv.Skip(); err != nil {
 					return nil, err
+				}
+				if cfg.authenticated() {
+					if err := g.macRecv.Skip(); err != nil {
+						return nil, err
+					}
 				}
 			}
 		}
@@ -159,6 +187,19 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
+	if cfg.authenticated() && len(movers) > 0 {
+		// The evaluator's seed transfer response of the try under way,
+		// carried by its choice of the last complete try (MPC-D30).
+		last := rec.Tries[len(movers)-1]
+		if prevChoice == nil || Sum(prevChoice) != last.Choice {
+			return nil, fmt.Errorf("%w: the evaluator's choice of try %d is not kept", ErrRecord, len(movers)-1)
+		}
+		c, err := parseAuthChoice(cfg, uint64(len(movers)-1), prevChoice)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the evaluator's choice of try %d: %v", ErrRecord, len(movers)-1, err)
+		}
+		g.seedResp = append([]byte(nil), c.next...)
+	}
 	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
 		// The reverse request of the try under way, made again.
 		rev, err := g.ReverseRequest()
@@ -248,6 +289,18 @@ func (g *Garbler) resumeMask(l *circuit.RefereeLayout, try uint64, mover circuit
 		}
 		return p.mask, nil
 	}
+	_, cp, err := g.resumeChosen(try, mover, tr)
+	if err != nil {
+		return nil, err
+	}
+	return cp.mask, nil
+}
+
+// resumeChosen returns garbling ĵ of the complete checked try number try
+// (mover party mover, record tr), garbled again: its number is the one
+// the garbler's signed header of the garbling message (its digest
+// tr.Reply) names.
+func (g *Garbler) resumeChosen(try uint64, mover circuit.Party, tr TryRecord) (int, *copyGarbling, error) {
 	for j := range g.cfg.lambda() {
 		if Sum(marshalCorrections(try, j)) != tr.Reply {
 			continue
@@ -255,11 +308,35 @@ func (g *Garbler) resumeMask(l *circuit.RefereeLayout, try uint64, mover circuit
 		seeds := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())[g.cfg.depth()]
 		cp, err := garbleCopy(g.cfg, g.rc, mover, try, j, seeds[j], copyHooks{})
 		if err != nil {
-			return nil, err
+			return 0, nil, err
 		}
-		return cp.mask, nil
+		return j, cp, nil
 	}
-	return nil, fmt.Errorf("%w: the garbling of checked try %d names no garbling of the %d", ErrRecord, try, g.cfg.lambda())
+	return 0, nil, fmt.Errorf("%w: the garbling of checked try %d names no garbling of the %d", ErrRecord, try, g.cfg.lambda())
+}
+
+// resumeAuth makes the reverse and MAC batches of the complete try
+// number try again (MPC-D29): it checks the reverse request against the
+// record and keeps what the garbler keeps of the try for the next (its
+// keys of the evaluator's share and blind labels, its MACs of garbling
+// ĵ's mask bits, ĵ's seed and reverse keys; the messages of the try, for
+// a certificate, are the session's to fill in).
+func (g *Garbler) resumeAuth(try uint64, mover circuit.Party, tr TryRecord) error {
+	r, err := g.makeReverse(try)
+	if err != nil {
+		return err
+	}
+	if Sum(r.msg) != tr.Reverse {
+		return fmt.Errorf("%w: the reverse request of try %d made again differs from the record", ErrRecord, try)
+	}
+	j, cp, err := g.resumeChosen(try, mover, tr)
+	if err != nil {
+		return err
+	}
+	a := garblerAuthOf(g.rc.layout[mover], g.cfg.ColorOf(mover), cp, r.macs[j])
+	a.seed, a.rkeys = cp.seed, r.keys[j]
+	g.authPrev = a
+	return nil
 }
 
 // resumeChecked makes the checked try under way again, as far as tr
@@ -328,7 +405,7 @@ func ResumeCheckedEvaluator(cfg Config, seed prg.Seed, baseRespond []byte, rec R
 	if err := refuseCorrelatedResume(cfg); err != nil {
 		return nil, err
 	}
-	return resumeEvaluator(cfg, seed, baseRespond, nil, nil, rec, tries, share, kept)
+	return resumeEvaluator(cfg, seed, baseRespond, nil, nil, rec, tries, share, nil, kept)
 }
 
 // ResumeCorrelatedEvaluator is ResumeCheckedEvaluator for a game of the
@@ -345,10 +422,24 @@ func ResumeCorrelatedEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseSt
 	if !cfg.correlated() {
 		return nil, fmt.Errorf("%w: ResumeCorrelatedEvaluator for a game of the %v input OTs", ErrConfig, cfg.InputOT)
 	}
-	return resumeEvaluator(cfg, seed, baseRespond, reverseStart, reverse, rec, tries, share, kept)
+	if cfg.authenticated() {
+		return nil, fmt.Errorf("%w: a game of the authenticated state (MPC-D29) resumes with ResumeAuthenticatedEvaluator", ErrConfig)
+	}
+	return resumeEvaluator(cfg, seed, baseRespond, reverseStart, reverse, rec, tries, share, nil, kept)
 }
 
-func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, reverse []byte, rec Record, tries []engine.Point, share circuit.RefereeState, kept *KeptOpening) (*Evaluator, error) {
+// ResumeAuthenticatedEvaluator is ResumeCorrelatedEvaluator for a game
+// of the authenticated state (MPC-D29): auth is what
+// [Evaluator.EncodeAuth] gave after the last complete try of the record
+// (the session keeps it with the share; nil before the first try).
+func ResumeAuthenticatedEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, reverse []byte, rec Record, tries []engine.Point, share circuit.RefereeState, auth []byte, kept *KeptOpening) (*Evaluator, error) {
+	if !cfg.authenticated() {
+		return nil, fmt.Errorf("%w: ResumeAuthenticatedEvaluator for a game without the authenticated state", ErrConfig)
+	}
+	return resumeEvaluator(cfg, seed, baseRespond, reverseStart, reverse, rec, tries, share, auth, kept)
+}
+
+func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, reverse []byte, rec Record, tries []engine.Point, share circuit.RefereeState, auth []byte, kept *KeptOpening) (*Evaluator, error) {
 	e, err := NewEvaluator(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -407,7 +498,17 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 				if err := e.revSend.Skip(); err != nil {
 					return nil, err
 				}
+				if cfg.authenticated() {
+					if err := e.macSend.Skip(); err != nil {
+						return nil, err
+					}
+				}
 			}
+		}
+	}
+	if cfg.authenticated() && len(movers) > 0 {
+		if e.auth, err = decodeAuth(cfg, auth); err != nil {
+			return nil, fmt.Errorf("%w: the authentication state kept: %v", ErrRecord, err)
 		}
 	}
 	e.pub, e.movers, e.share = pub, movers, share.Clone()

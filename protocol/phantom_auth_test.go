@@ -1,0 +1,133 @@
+package protocol_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// authOptions are correlatedOptions with the authenticated state
+// (MPC-D29).
+func authOptions(rules engine.PhantomRules) engine.Options {
+	o := threeHalvesOptions(rules)
+	o.InputOT = engine.InputOTAuthenticated
+	return o
+}
+
+// TestMPCD29InTheInvitation: the authenticated state travels in the
+// signed invitation's options as "input_ot": "authenticated"; it needs
+// checked tries and three-halves.
+func TestMPCD29InTheInvitation(t *testing.T) {
+	o, err := authOptions(engine.RulesCommon).Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := protocol.OptionsToBody(o)
+	if b.InputOT != "authenticated" {
+		t.Fatalf("body input_ot %q", b.InputOT)
+	}
+	if back, err := b.Options(); err != nil || back.InputOT != engine.InputOTAuthenticated {
+		t.Fatalf("round trip: %v, input_ot %q", err, back.InputOT)
+	}
+	bad := o
+	bad.Garbling = engine.GarblingHalfGates
+	if _, err := bad.Normalize(); err == nil {
+		t.Error("the authenticated state accepted with half-gates")
+	}
+	bad = o
+	bad.Lambda = 1
+	if _, err := bad.Normalize(); err == nil {
+		t.Error("the authenticated state accepted with λ = 1")
+	}
+}
+
+// TestMPCD29PhantomGame: two honest programs play a whole game with the
+// authenticated state over libp2p (the MAC extension's base OTs in the
+// reverse setup messages, the MAC sub-batches in the reverse requests,
+// the sums in the choices, the MAC openings in the garblings); nobody is
+// accused and Verify (whose audit replays all of it) finds the record
+// clean. In the pass without the race detector.
+func TestMPCD29PhantomGame(t *testing.T) {
+	if phantomRace {
+		t.Skip("a whole checked game: in the pass without the race detector")
+	}
+	t.Parallel() // a game of its own, nothing shared
+	h := playPhantomCheatOpts(t, authOptions(engine.RulesCommon), 0, nil, nil)
+	if out := h.Outcome(); out == nil || out.Violation != nil {
+		t.Fatalf("outcome %+v, want an honest end", out)
+	}
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReverseDigests(t, tr)
+	if rep := protocol.Verify(tr); rep.Violation != nil {
+		t.Errorf("Verify finds %v in an honest game of the authenticated state", rep.Violation)
+	}
+}
+
+// TestT8PhantomAuthEvaluatorAltersItsShare is issue 31's cheater over
+// libp2p: the evaluator's program flips a bit of its share between two
+// tries. In a game of the authenticated state (MPC-D29) it is caught in
+// the try where it uses that share, before the garbler sends garbling ĵ:
+// the garbler's program reports it at once with a certificate, the
+// evaluator loses, proven, and Verify finds the same on the record.
+func TestT8PhantomAuthEvaluatorAltersItsShare(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
+	for _, size := range []int{5, 9} {
+		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
+			o := authOptions(engine.RulesKriegspiel)
+			o.Size = size
+			h := playPhantomCheatOpts(t, o, 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
+			checkAuthEvaluatorCaught(t, h)
+		})
+	}
+}
+
+// checkAuthEvaluatorCaught checks that the evaluator's altered share was
+// caught and reported with a certificate (MPC-D29).
+func checkAuthEvaluatorCaught(t *testing.T, h *protocol.Game) {
+	t.Helper()
+	checkPhantomCaught(t, h, "T-8", "share inputs are not its share")
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reported := false
+	for _, m := range tr.Messages {
+		if m.Kind == protocol.KindViolation && m.From == protocol.Inviter && strings.Contains(string(m.Body), "evidence") {
+			reported = true
+		}
+		if m.Kind == protocol.KindPhantomOutputs && m.Seq > 0 && reported {
+			t.Errorf("outputs after the report")
+		}
+	}
+	if !reported {
+		t.Error("the garbler's report carries no certificate")
+	}
+}
+
+// TestT8PhantomSeedTransferCertificate (MPC-D30, issue 31's certificate
+// stripping): a garbler's program sends, in its signed commitment of a
+// try, seed transfer ciphertexts of its own (a byte of both sides of the
+// first level flipped), so that the evaluator opens a seed other than
+// the committed one. The evaluator's program reports it at once with a
+// certificate — its coins of that try's transfer, which open ĵ's path
+// only, not its seed — the garbler loses, proven, and Verify agrees.
+func TestT8PhantomSeedTransferCertificate(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
+	o := authOptions(engine.RulesCommon)
+	h := playPhantomCheatOpts(t, o, 0, phantomRewrite(2, func(body any) any {
+		return protocol.PhantomTamper(body, 0, func(b []byte) []byte {
+			// The last 2·32·depth bytes are the ciphertexts, level 1 first.
+			b[len(b)-128+3] ^= 1
+			b[len(b)-96+3] ^= 1
+			return b
+		})
+	}, protocol.KindPhantomCommitment), nil)
+	checkPhantomCaught(t, h, "T-8", "seed transfer")
+	checkNoReveal(t, h)
+}
