@@ -118,15 +118,22 @@ func TestHCD1CheatBlackMovesFirst(t *testing.T) {
 // opens its coin toss contribution last, so it alone learns the colours
 // before it has committed to them all; a cheating invitee that then
 // withholds its opening (to restart the toss it did not like) does not
-// get a new toss: it loses by forfeit, and kakure verify on the honest
+// get a new toss: challenged and silent, it abandons the game and loses
+// by forfeit (REC-D12, REC-D13), and kakure verify on the honest
 // inviter's record names it, not the honest side.
 func TestHCD2NigiriWithheldOpeningForfeits(t *testing.T) {
 	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i == 1 {
-			protocol.SetTamper(c, cheatOn(protocol.KindTossReveal, 1, func(*protocol.Message, crypto.PrivKey) [][]byte {
-				return [][]byte{} // withheld
-			}))
+			// Every copy withheld, the answer to the challenge too: a
+			// program that sent it again would answer the challenge and
+			// the game would go on (REC-D12).
+			protocol.SetTamper(c, func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
+				if m.Kind == protocol.KindTossReveal {
+					return [][]byte{} // withheld
+				}
+				return nil
+			})
 		}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))

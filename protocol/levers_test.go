@@ -103,8 +103,14 @@ func TestT11StaleAckConvictsNobody(t *testing.T) {
 // both records; the game never hangs.
 func TestT11WithheldCountMarkIsAbandoned(t *testing.T) {
 	t.Parallel() // waits on graces: wall time, not CPU
+	// The honest abandonment goes AutoGrace after its challenge; the
+	// cheater, whose record holds the marking it withheld, challenges
+	// the honest program's result at about the same time and would
+	// abandon AutoGrace later: AutoGrace is the margin the honest
+	// abandonment has to reach the cheater's record first (REC-D13's
+	// limit), and a loaded machine restarts a stream in over a second.
 	grace := func(i int, c *protocol.Config) {
-		c.AutoGrace = testenv.Duration(time.Second)
+		c.AutoGrace = testenv.Duration(3 * time.Second)
 		c.CountGrace = testenv.Duration(2 * time.Second)
 	}
 	// The cheater (inviter) passes like the honest player, and the tamper

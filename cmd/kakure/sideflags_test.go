@@ -67,7 +67,7 @@ func TestT8VerifyNamesTheChecking(t *testing.T) {
 		want   string
 		refuse string // must not be said
 	}{
-		{[]string{"--lambda", "2"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT (MPC-D28)", ""},
+		{[]string{"--lambda", "2"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)", ""},
 		{[]string{"--lambda", "2", "--garbling", "half-gates", "--input-ot", "extension"}, ", tries checked during play (λ = 2 garblings a try), garbled with half-gates", "correlated"},
 		{[]string{"--lambda", "1", "--garbling", "half-gates"}, ", tries checked at the audit only (λ = 1), garbled with half-gates", "correlated"},
 	} {

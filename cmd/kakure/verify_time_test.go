@@ -133,7 +133,9 @@ func TestCLKD9VerifyHonestLossOnTime(t *testing.T) {
 			r.move(protocol.Invitee, "D4", 2000)
 			r.move(protocol.Inviter, "C4", 1000)
 			r.add(protocol.Inviter, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8001})
-			r.results("W+T")
+			// The flagged side confirms with its result first (CLK-D17).
+			r.add(protocol.Invitee, protocol.KindResult, protocol.ResultBody{Result: "W+T"})
+			r.add(protocol.Inviter, protocol.KindResult, protocol.ResultBody{Result: "W+T"})
 		}, 0, []string{"loss on time: the invitee", "ok: result W+T (time)\n"}, []string{"VIOLATION"}},
 		{"own move past its clock, results missing", "3s", func(r *timedRecord) {
 			r.move(protocol.Invitee, "D4", 3001)
