@@ -240,40 +240,49 @@ func (n *Node) NetStatus() NetStatus {
 // returns at once when the node is off the DHT, and reports whether the
 // table holds a peer.
 func (n *Node) AwaitDHT(ctx context.Context) bool {
+	ok, _ := n.awaitDHT(ctx)
+	return ok
+}
+
+// awaitDHT is AwaitDHT, returning as well the errors of the bootstrap
+// peers' dials when every one failed.
+func (n *Node) awaitDHT(ctx context.Context) (bool, []error) {
 	d := n.inet.getDHT()
 	if d == nil {
-		return false
+		return false, nil
 	}
 	n.inet.mu.Lock()
 	bootstrap, h := n.inet.bootstrap, n.inet.h
 	n.inet.mu.Unlock()
 	dialCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	failed := make(chan struct{}, len(bootstrap))
+	failed := make(chan error, len(bootstrap))
 	if h != nil {
 		for _, info := range bootstrap {
 			go func() {
-				if h.Connect(dialCtx, info) != nil {
-					failed <- struct{}{}
+				if err := h.Connect(dialCtx, info); err != nil {
+					failed <- fmt.Errorf("bootstrap peer %s: %w", info.ID, err)
 				}
 			}()
 		}
 	}
 	unanswered := len(bootstrap)
+	var errs []error
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for d.RoutingTable().Size() == 0 {
 		select {
 		case <-ctx.Done():
-			return false
-		case <-failed:
+			return false, errs
+		case err := <-failed:
+			errs = append(errs, err)
 			if unanswered--; unanswered == 0 {
-				return d.RoutingTable().Size() > 0
+				return d.RoutingTable().Size() > 0, errs
 			}
 		case <-tick.C:
 		}
 	}
-	return true
+	return true, nil
 }
 
 // reservedRelays returns the relays holding a reservation for this node:
