@@ -76,11 +76,13 @@ type Config struct {
 	// DHT is DHTDefault (on unless every listen address is a loopback
 	// one), DHTOn or DHTOff; DHTDefault defers to the environment
 	// variable KAKURE_DHT (DHTEnv) and then to the configuration file.
-	// A relay never joins the DHT.
+	// A relay serves the DHT unless DHT is DHTOff, whatever the
+	// environment and the file say (NET-D26).
 	DHT string
 	// Bootstrap are the DHT's bootstrap peers (multiaddrs ending in
 	// /p2p/<ID>); nil means those of the configuration file, or else the
 	// Amino DHT's (AminoBootstrapPeers); empty means none, off the DHT.
+	// A relay takes these alone: none makes it a DHT of its own.
 	Bootstrap []string
 }
 
@@ -197,6 +199,10 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		allLoopback = allLoopback && manet.IsIPLoopback(a)
 	}
 
+	if err := checkListenFree(listenAddrs); err != nil {
+		return nil, err
+	}
+
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	mgr, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits.AutoScale()))
@@ -234,7 +240,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	if onDHT {
-		opts = append(opts, dhtOptions(n, bootstrap, len(relays) > 0)...)
+		opts = append(opts, dhtOptions(n, bootstrap, len(relays) > 0, cfg.Relay != nil)...)
 	}
 	// Relays and bootstrap peers configured at loopback addresses are
 	// dialled there (the user gave them).
@@ -256,7 +262,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
-	if n.inet.getDHT() != nil {
+	if n.inet.getDHT() != nil && cfg.Relay == nil {
 		n.stopOwnCodes = rendezvous.ServeOwnCodes(h, n.ownCodeRecord)
 	}
 	if cfg.Relay == nil {
