@@ -57,10 +57,28 @@ func AminoBootstrapPeers() []string {
 
 // dhtSettings decides whether the node joins the DHT and from which
 // bootstrap peers (NET-D16): Config.DHT, else KAKURE_DHT, else the file's
-// "dht"; Config.Bootstrap, else the file's "bootstrap", else Amino's. A
-// relay never joins; an empty bootstrap list means off; the default is on
-// unless every listen address is a loopback one.
+// "dht"; Config.Bootstrap, else the file's "bootstrap", else Amino's. An
+// empty bootstrap list means off; the default is on unless every listen
+// address is a loopback one. A relay is different (NET-D26): it serves
+// the DHT unless Config.DHT says off, from Config.Bootstrap alone (none
+// by default: a DHT of its own, which players join by naming the relay
+// as their bootstrap peer); it reaches no one else, so KAKURE_DHT and
+// the file leave it alone.
 func dhtSettings(cfg Config, file FileConfig, allLoopback bool) (bool, []peer.AddrInfo, error) {
+	if cfg.Relay != nil {
+		switch cfg.DHT {
+		case DHTDefault, DHTOn:
+		case DHTOff:
+			return false, nil, nil
+		default:
+			return false, nil, fmt.Errorf("node: DHT setting %q: want %q or %q", cfg.DHT, DHTOn, DHTOff)
+		}
+		peers, err := ParsePeerAddrs(cfg.Bootstrap)
+		if err != nil {
+			return false, nil, fmt.Errorf("node: bootstrap peer: %w", err)
+		}
+		return true, peers, nil
+	}
 	mode := cfg.DHT
 	if mode == DHTDefault {
 		if env := os.Getenv(DHTEnv); env == DHTOn || env == DHTOff {
@@ -75,7 +93,7 @@ func dhtSettings(cfg Config, file FileConfig, allLoopback bool) (bool, []peer.Ad
 	default:
 		return false, nil, fmt.Errorf("node: DHT setting %q: want %q or %q", mode, DHTOn, DHTOff)
 	}
-	if mode == DHTOff || cfg.Relay != nil || mode == DHTDefault && allLoopback {
+	if mode == DHTOff || mode == DHTDefault && allLoopback {
 		return false, nil, nil
 	}
 	addrs := cfg.Bootstrap
@@ -240,40 +258,49 @@ func (n *Node) NetStatus() NetStatus {
 // returns at once when the node is off the DHT, and reports whether the
 // table holds a peer.
 func (n *Node) AwaitDHT(ctx context.Context) bool {
+	ok, _ := n.awaitDHT(ctx)
+	return ok
+}
+
+// awaitDHT is AwaitDHT, returning as well the errors of the bootstrap
+// peers' dials when every one failed.
+func (n *Node) awaitDHT(ctx context.Context) (bool, []error) {
 	d := n.inet.getDHT()
 	if d == nil {
-		return false
+		return false, nil
 	}
 	n.inet.mu.Lock()
 	bootstrap, h := n.inet.bootstrap, n.inet.h
 	n.inet.mu.Unlock()
 	dialCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	failed := make(chan struct{}, len(bootstrap))
+	failed := make(chan error, len(bootstrap))
 	if h != nil {
 		for _, info := range bootstrap {
 			go func() {
-				if h.Connect(dialCtx, info) != nil {
-					failed <- struct{}{}
+				if err := h.Connect(dialCtx, info); err != nil {
+					failed <- fmt.Errorf("bootstrap peer %s: %w", info.ID, err)
 				}
 			}()
 		}
 	}
 	unanswered := len(bootstrap)
+	var errs []error
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for d.RoutingTable().Size() == 0 {
 		select {
 		case <-ctx.Done():
-			return false
-		case <-failed:
+			return false, errs
+		case err := <-failed:
+			errs = append(errs, err)
 			if unanswered--; unanswered == 0 {
-				return d.RoutingTable().Size() > 0
+				return d.RoutingTable().Size() > 0, errs
 			}
 		case <-tick.C:
 		}
 	}
-	return true
+	return true, nil
 }
 
 // reservedRelays returns the relays holding a reservation for this node:
@@ -348,12 +375,17 @@ func (in *internet) getDHT() *kaddht.IpfsDHT {
 	return in.dht
 }
 
-// dhtOptions returns the libp2p options that put the node on the DHT as
-// a client, bootstrapping from bootstrap, with AutoRelay taking its
-// candidates from the DHT when no kakure relay is configured.
-func dhtOptions(n *Node, bootstrap []peer.AddrInfo, kakureRelays bool) []libp2p.Option {
+// dhtOptions returns the libp2p options that put the node on the DHT,
+// bootstrapping from bootstrap: as a client, with AutoRelay taking its
+// candidates from the DHT when no kakure relay is configured; as a
+// server for a relay (NET-D26).
+func dhtOptions(n *Node, bootstrap []peer.AddrInfo, kakureRelays, server bool) []libp2p.Option {
+	mode := kaddht.ModeClient
+	if server {
+		mode = kaddht.ModeServer
+	}
 	opts := []libp2p.Option{libp2p.Routing(func(h host.Host) (routing.PeerRouting, error) {
-		d, err := kaddht.New(h, kaddht.Mode(kaddht.ModeClient), kaddht.BootstrapPeers(bootstrap...))
+		d, err := kaddht.New(h, kaddht.Mode(mode), kaddht.BootstrapPeers(bootstrap...))
 		if err != nil {
 			return nil, fmt.Errorf("node: starting the DHT: %w", err)
 		}
@@ -363,7 +395,7 @@ func dhtOptions(n *Node, bootstrap []peer.AddrInfo, kakureRelays bool) []libp2p.
 		n.inet.mu.Unlock()
 		return d, nil
 	})}
-	if !kakureRelays {
+	if !kakureRelays && !server {
 		opts = append(opts, libp2p.EnableAutoRelayWithPeerSource(n.relayCandidates,
 			autorelay.WithMinInterval(10*time.Second), autorelay.WithBootDelay(30*time.Second)))
 	}

@@ -269,7 +269,7 @@ func TestDHTInviteCode(t *testing.T) {
 	if _, err := other.JoinInvite(ctx, inv.Code); !errors.Is(err, rendezvous.ErrNotFound) {
 		t.Errorf("JoinInvite of a closed invite: %v, want ErrNotFound", err)
 	}
-	if _, err := other.JoinInvite(ctx, "acorn acorn acorn"); !errors.Is(err, rendezvous.ErrNotFound) || !strings.Contains(err.Error(), "nobody announces it") {
+	if _, err := other.JoinInvite(ctx, "acorn acorn acorn"); !errors.Is(err, rendezvous.ErrNotFound) || !strings.Contains(node.AsFailure(err).Detail(), "nobody announces it") {
 		t.Errorf("JoinInvite of a code nobody hosts: %v, want ErrNotFound", err)
 	}
 }
@@ -420,7 +420,7 @@ func TestDHTInviteWithheldProviders(t *testing.T) {
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			if _, err := guest.JoinInvite(ctx, inv.Code); !errors.Is(err, rendezvous.ErrNotFound) || !strings.Contains(err.Error(), "nobody announces it") {
+			if _, err := guest.JoinInvite(ctx, inv.Code); !errors.Is(err, rendezvous.ErrNotFound) || !strings.Contains(node.AsFailure(err).Detail(), "nobody announces it") {
 				t.Errorf("JoinInvite with every server withholding: %v, want ErrNotFound", err)
 			}
 		})

@@ -108,17 +108,29 @@ func (n *Node) dhtRelayCandidates(max int) []peer.AddrInfo {
 	return out
 }
 
-// awaitDHTReady waits for the DHT's first peer, at most dhtReadyWait.
-func (n *Node) awaitDHTReady(ctx context.Context) error {
-	wctx, cancel := context.WithTimeout(ctx, dhtReadyWait)
+// awaitDHTReady waits for the DHT's first peer, at most max. Its
+// failure says how long it waited, and whether the bootstrap peers were
+// out of reach (no internet) or silent.
+func (n *Node) awaitDHTReady(ctx context.Context, max time.Duration) error {
+	start := time.Now()
+	wctx, cancel := context.WithTimeout(ctx, max)
 	defer cancel()
-	if !n.AwaitDHT(wctx) {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return fmt.Errorf("node: no DHT peer answered within %s: is this machine on the internet? (or configure a kakure relay)", dhtReadyWait)
+	ok, errs := n.awaitDHT(wctx)
+	if ok {
+		return nil
 	}
-	return nil
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	err := errors.Join(errs...)
+	if err == nil {
+		err = fmt.Errorf("node: no DHT peer in %s", took.Round(100*time.Millisecond))
+	}
+	if v := judgeDial(err); v.allUnreachable && len(errs) > 0 {
+		return fail(FailNoInternet, err, "this machine seems to be off the internet: no DHT bootstrap peer can be reached (%s); check its connection, or configure a kakure relay on your network (docs/internet.md)", roundTook(took))
+	}
+	return fail(FailNoInternet, err, "no DHT peer answered (%s): is this machine on the internet? If it is, configure a kakure relay (\"relays\" in %s, or --relay)", roundTook(took), ConfigFileName)
 }
 
 // hostInviteDHT is HostInvite on the DHT: reserve a slot on relays found
@@ -126,14 +138,20 @@ func (n *Node) awaitDHTReady(ctx context.Context) error {
 // this node as a provider of the code's key.
 func (n *Node) hostInviteDHT(ctx context.Context) (*Invite, error) {
 	d := n.inet.getDHT()
-	if err := n.awaitDHTReady(ctx); err != nil {
+	if err := n.awaitDHTReady(ctx, dhtReadyWait); err != nil {
 		return nil, err
 	}
 	var reserved []peer.AddrInfo
 	if n.inet.reach.get() != network.ReachabilityPublic {
-		reserved = n.reserve(ctx, n.dhtRelayCandidates(dhtRelays))
+		candidates := n.dhtRelayCandidates(dhtRelays)
+		var resErr error
+		reserved, resErr = n.reserve(ctx, candidates)
 		if len(reserved) == 0 && !n.hasPublicAddr() {
-			return nil, fmt.Errorf("node: no relay found on the DHT gave this node a reservation, and it has no public address: guests could not reach it (configure a kakure relay)")
+			if len(candidates) == 0 {
+				return nil, fail(FailNoPath, errors.New("node: no peer of the DHT's routing table runs a circuit relay"),
+					"no relay found on the DHT, and this node has no public address: guests could not reach it; configure a kakure relay (\"relays\" in %s, or --relay)", ConfigFileName)
+			}
+			return nil, noReservationFailure(resErr, len(candidates))
 		}
 	}
 	near := n.dhtPeers()
@@ -189,7 +207,7 @@ func (n *Node) alsoOnDHT(ctx context.Context, code string, relays, reserved []pe
 	go func() {
 		pctx, cancel := context.WithTimeout(ctx, dhtReadyWait+time.Minute)
 		defer cancel()
-		err := n.awaitDHTReady(pctx)
+		err := n.awaitDHTReady(pctx, dhtReadyWait)
 		if err == nil {
 			err = d.Provide(pctx, key, true)
 		}
@@ -223,15 +241,21 @@ type providerAnswer struct {
 	provider peer.ID
 	host     peer.AddrInfo // the record's peer and addresses, when it checks
 	err      error
+	// unreachable says the provider could not be reached at all.
+	unreachable bool
 }
 
 // findCodeOnDHT finds the providers of code's key, asks each for its
 // record of code and returns the one peer that answered with a record it
-// signed itself. Errors wrap rendezvous.ErrNotFound when no provider
-// answered for the code, ErrAmbiguousCode when several did.
-func (n *Node) findCodeOnDHT(ctx context.Context, code string) (peer.AddrInfo, error) {
+// signed itself, waiting at most wait for the DHT's first peer. Its
+// failures are *Failure: FailCodeNotFound (wrapping
+// rendezvous.ErrNotFound) when no provider answered for the code,
+// FailPeerOffline when the providers do not answer at all (the host has
+// stopped), FailAmbiguousCode (wrapping ErrAmbiguousCode) when several
+// did, FailNoInternet when the DHT cannot be reached.
+func (n *Node) findCodeOnDHT(ctx context.Context, code string, wait time.Duration) (peer.AddrInfo, error) {
 	d := n.inet.getDHT()
-	if err := n.awaitDHTReady(ctx); err != nil {
+	if err := n.awaitDHTReady(ctx, wait); err != nil {
 		return peer.AddrInfo{}, err
 	}
 	key, err := rendezvous.DHTKey(code)
@@ -255,10 +279,14 @@ func (n *Node) findCodeOnDHT(ctx context.Context, code string) (peer.AddrInfo, e
 	go func() { wg.Wait(); close(answers) }()
 	var hosts []peer.AddrInfo
 	var errs []error
+	unreachable := 0
 	for a := range answers {
 		if a.err != nil {
 			connLog.Info("invite code provider dropped", "code", code, "provider", a.provider, "err", a.err)
 			errs = append(errs, a.err)
+			if a.unreachable {
+				unreachable++
+			}
 			continue
 		}
 		hosts = append(hosts, a.host)
@@ -275,11 +303,17 @@ func (n *Node) findCodeOnDHT(ctx context.Context, code string) (peer.AddrInfo, e
 			ids[i] = h.ID.String()
 		}
 		slices.Sort(ids)
-		return peer.AddrInfo{}, fmt.Errorf("%w: %s (%s); joining none of them: ask your friend for a new code and check the peer ID you reach", ErrAmbiguousCode, code, strings.Join(ids, ", "))
+		return peer.AddrInfo{}, fail(FailAmbiguousCode, fmt.Errorf("%w: %s (%s)", ErrAmbiguousCode, code, strings.Join(ids, ", ")),
+			"more than one peer claims the code %s (%s), so you join none: ask your friend for a new code, and check the peer ID you reach", code, strings.Join(ids, ", "))
 	case asked == 0:
-		return peer.AddrInfo{}, fmt.Errorf("%w: %s (nobody announces it on the DHT; codes end when their host stops)", rendezvous.ErrNotFound, code)
+		return peer.AddrInfo{}, codeFailure(fmt.Errorf("%w: %s (nobody announces it on the DHT; codes end when their host stops)", rendezvous.ErrNotFound, code), code)
+	case unreachable == asked:
+		// The code's providers are its host's programs (NET-D17): none
+		// of them answers.
+		return peer.AddrInfo{}, fail(FailPeerOffline, fmt.Errorf("%w: %s (%d peers announce it on the DHT, none could be reached: %w)", rendezvous.ErrNotFound, code, asked, errors.Join(errs...)),
+			"the host of %s does not answer: its program has stopped or lost its connection (the DHT still names it); ask your friend to host a new code", code)
 	default:
-		return peer.AddrInfo{}, fmt.Errorf("%w: %s (%d peers announce it on the DHT, none answered for it: %w)", rendezvous.ErrNotFound, code, asked, errors.Join(errs...))
+		return peer.AddrInfo{}, codeFailure(fmt.Errorf("%w: %s (%d peers announce it on the DHT, none answered for it: %w)", rendezvous.ErrNotFound, code, asked, errors.Join(errs...)), code)
 	}
 }
 
@@ -297,7 +331,7 @@ func (n *Node) askProvider(ctx context.Context, code string, p peer.AddrInfo) pr
 	}
 	n.clearDialBackoff(p.ID)
 	if err := n.host.Connect(ctx, peer.AddrInfo{ID: p.ID, Addrs: p.Addrs}); err != nil {
-		return providerAnswer{provider: p.ID, err: fmt.Errorf("provider %s: unreachable: %w", p.ID, err)}
+		return providerAnswer{provider: p.ID, err: fmt.Errorf("provider %s: unreachable: %w", p.ID, err), unreachable: true}
 	}
 	_, info, err := rendezvous.Lookup(ctx, n.host, p.ID, code)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -77,15 +78,15 @@ func (n *Node) HostInvite(ctx context.Context) (*Invite, error) {
 		if n.inet.getDHT() != nil {
 			return n.hostInviteDHT(ctx)
 		}
-		return nil, ErrNoRelays
+		return nil, noRelaysFailure()
 	}
 	relays, err := n.connectRelays(ctx)
 	if err != nil {
 		return nil, err
 	}
-	reserved := n.reserve(ctx, relays)
+	reserved, resErr := n.reserve(ctx, relays)
 	if len(reserved) == 0 && !n.hasPublicAddr() {
-		return nil, fmt.Errorf("node: no relay gave this node a reservation, and it has no public address: guests could not reach it")
+		return nil, noReservationFailure(resErr, len(relays))
 	}
 	n.awaitHolePunchReady(ctx, relays, holePunchReadyWait)
 	for range maxCodeDraws {
@@ -98,7 +99,10 @@ func (n *Node) HostInvite(ctx context.Context) (*Invite, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			if errors.Is(err, rendezvous.ErrRefused) {
+				return nil, fail(FailRelayFull, err, "the relay refused the invite code (it holds too many codes, or too many of yours): try again later or use another relay")
+			}
+			return nil, fail(FailRelayDown, err, "the relay did not take the invite code (it stopped answering): try again, or check \"relays\" in %s", ConfigFileName)
 		}
 		loopCtx, cancel := context.WithCancel(context.Background())
 		inv := &Invite{Code: code, n: n, relays: held, cancel: cancel, done: make(chan struct{})}
@@ -111,7 +115,23 @@ func (n *Node) HostInvite(ctx context.Context) (*Invite, error) {
 		inv.announced = n.alsoOnDHT(loopCtx, code, relays, reserved)
 		return inv, nil
 	}
-	return nil, fmt.Errorf("node: the relays refused %d invite codes in a row as taken", maxCodeDraws)
+	return nil, fail(FailRelayFull, fmt.Errorf("node: the relays refused %d invite codes in a row as taken", maxCodeDraws),
+		"the relays refused %d invite codes in a row as taken: they hold too many codes; try again later", maxCodeDraws)
+}
+
+// noReservationFailure says why no relay gave this node a reservation:
+// they refused (full, or their limits) or did not answer.
+func noReservationFailure(err error, relays int) *Failure {
+	if err == nil {
+		err = errors.New("node: no relay to reserve a slot on")
+	}
+	if relays == 0 {
+		return fail(FailNoPath, err, "no relay to reach this node through: guests could not reach it; configure a kakure relay (\"relays\" in %s, or --relay)", ConfigFileName)
+	}
+	if judgeDial(err).class == dialRelayFull {
+		return fail(FailRelayFull, err, "the relay refused this node a reservation (it is full, or limits your address), so guests could not reach you: try again later or use another relay")
+	}
+	return fail(FailRelayDown, err, "no relay gave this node a reservation (the relay stopped answering), so guests could not reach you: try again, or check \"relays\" in %s", ConfigFileName)
 }
 
 // AnnouncedOnDHT returns a channel that receives, once, the outcome of
@@ -159,7 +179,7 @@ func (inv *Invite) refresh(ctx context.Context) {
 		if inv.onDHT {
 			inv.n.reserve(rctx, inv.dhtRelays)
 		} else {
-			reserved := inv.n.reserve(rctx, inv.relays)
+			reserved, _ := inv.n.reserve(rctx, inv.relays)
 			inv.n.registerCode(rctx, inv.Code, inv.relays, reserved)
 		}
 		cancel()
@@ -171,19 +191,23 @@ func (inv *Invite) refresh(ctx context.Context) {
 // to it, directly if it can or else through a relay, and when relayed
 // waits a few seconds for hole punching to make the connection direct
 // (see ConnectionInfo). It returns the host's ID and addresses, checked
-// against the host's signature. Errors wrap rendezvous.ErrBadCode for a
-// code that cannot be one, rendezvous.ErrNotFound when nobody answers
-// for it, ErrAmbiguousCode when several peers do on the DHT,
-// ErrLimitedRelay when only a limited public relay connects the two, and
-// ErrNoRelays with neither relays nor the DHT.
-func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, error) {
-	code, err := rendezvous.ParseCode(code)
+// against the host's signature. Its failures are *Failure (NET-D22):
+// FailBadCode wrapping rendezvous.ErrBadCode for a code that cannot be
+// one, FailCodeNotFound wrapping rendezvous.ErrNotFound when nobody
+// answers for it, FailAmbiguousCode wrapping ErrAmbiguousCode when
+// several peers do on the DHT, FailNoPath wrapping ErrLimitedRelay when
+// only a limited public relay connects the two, FailConfig wrapping
+// ErrNoRelays with neither relays nor the DHT, and the classes of a
+// failed dial (FailPeerOffline, FailPeerMismatch, FailRelayDown,
+// FailNoInternet ...).
+func (n *Node) JoinInvite(ctx context.Context, typed string) (peer.AddrInfo, error) {
+	code, err := rendezvous.ParseCode(typed)
 	if err != nil {
-		return peer.AddrInfo{}, err
+		return peer.AddrInfo{}, codeFailure(err, strings.TrimSpace(typed))
 	}
 	onDHT := n.inet.getDHT() != nil
 	if len(n.inet.relays) == 0 && !onDHT {
-		return peer.AddrInfo{}, ErrNoRelays
+		return peer.AddrInfo{}, noRelaysFailure()
 	}
 	var info peer.AddrInfo
 	var near []peer.AddrInfo // peers reached at public addresses, for awaitHolePunchReady
@@ -193,19 +217,29 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 			info, err = n.lookupCode(ctx, code, near)
 		}
 	}
-	if onDHT && (len(n.inet.relays) == 0 || err != nil) {
+	if onDHT && (len(n.inet.relays) == 0 || err != nil) && ctx.Err() == nil {
 		relayErr := err
-		info, err = n.findCodeOnDHT(ctx, code)
+		wait := dhtReadyWait
+		if errors.Is(relayErr, rendezvous.ErrNotFound) {
+			// The relays answered: a code typed wrong is not worth
+			// waiting long for the DHT.
+			wait = dhtReadyWaitAfterRelays
+		}
+		info, err = n.findCodeOnDHT(ctx, code, wait)
 		if err != nil && relayErr != nil {
-			err = fmt.Errorf("%w (and on the relays: %v)", err, relayErr)
+			err = joinBothFailure(code, relayErr, err)
 		}
 		near = n.dhtPeers()
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return peer.AddrInfo{}, ctx.Err()
+		}
 		return peer.AddrInfo{}, err
 	}
 	if info.ID == n.host.ID() {
-		return peer.AddrInfo{}, fmt.Errorf("node: %s is this node's own invite code", code)
+		return peer.AddrInfo{}, fail(FailConfig, fmt.Errorf("node: %s is this node's own invite code", code),
+			"%s is this program's own invite code: give it to your friend, who types it", code)
 	}
 	n.awaitHolePunchReady(ctx, near, holePunchReadyWait)
 	// Dial the host's own addresses apart as well: on a LAN the circuit
@@ -223,20 +257,64 @@ func (n *Node) JoinInvite(ctx context.Context, code string) (peer.AddrInfo, erro
 	connLog.Info("dialling", "peer", info.ID, "code", code, "addrs", info.Addrs)
 	// A public relay gives a limited connection, enough to meet and hole
 	// punch; the game needs a direct one then (checked below).
-	if err := n.host.Connect(network.WithAllowLimitedConn(ctx, "kakure-join"), info); err != nil {
+	if err := n.host.Connect(network.WithAllowLimitedConn(ctx, "kakure-join"), info); err != nil && n.bestKind(info.ID) == ConnNone {
 		connLog.Info("dial failed", "peer", info.ID, "err", err)
-		return peer.AddrInfo{}, fmt.Errorf("node: connecting to %s, host of %s: %w", info.ID, code, err)
+		if ctx.Err() != nil {
+			return peer.AddrInfo{}, ctx.Err()
+		}
+		return peer.AddrInfo{}, peerDialFailure(fmt.Errorf("node: connecting to %s, host of %s: %w", info.ID, code, err), info.ID, "the host of "+code)
 	}
 	if n.bestKind(info.ID) == ConnRelayed {
 		n.awaitDirect(dctx, info.ID, direct)
 	}
 	if n.bestKind(info.ID) == ConnRelayed && n.onlyLimited(info.ID) {
 		connLog.Info("only a limited relayed connection", "peer", info.ID, "code", code)
-		return peer.AddrInfo{}, fmt.Errorf("%w (host %s)", ErrLimitedRelay, info.ID)
+		n.noPath(info.ID)
+		return peer.AddrInfo{}, noPathFailure(fmt.Errorf("%w (host %s)", ErrLimitedRelay, info.ID))
 	}
 	n.closeIdleRelayed(info.ID)
 	n.inet.rememberCode(info.ID, code)
 	return info, nil
+}
+
+// dhtReadyWaitAfterRelays bounds the wait for the DHT's first peer when
+// the relays said they do not know the code.
+const dhtReadyWaitAfterRelays = 10 * time.Second
+
+// noRelaysFailure is ErrNoRelays as a Failure.
+func noRelaysFailure() *Failure {
+	return fail(FailConfig, ErrNoRelays, "invite codes need the DHT or a kakure relay, and this node has neither: remove \"dht\": \"off\" from %[1]s, or give --relay, or list relays in %[1]s", ConfigFileName)
+}
+
+// noPathFailure is ErrLimitedRelay as a Failure (NET-D19).
+func noPathFailure(err error) *Failure {
+	return fail(FailNoPath, err, "no way through the NATs: you met only through a public relay, which cannot carry a game, and hole punching failed (one of you is probably behind a symmetric NAT); "+
+		"configure a kakure relay that both of you use (\"relays\" in %s, or --relay), or play from another network", ConfigFileName)
+}
+
+// joinBothFailure combines the failure of a code's lookup on the relays
+// with its failure on the DHT into the one that names the cause: a relay
+// down, or this machine offline, unless the DHT found out more (the host
+// offline, two claimants); the relays' "not found" when the DHT could not
+// be asked.
+func joinBothFailure(code string, relayErr, dhtErr error) error {
+	rf, df := AsFailure(relayErr), AsFailure(dhtErr)
+	joined := fmt.Errorf("%w (and on the relays: %w)", dhtErr, relayErr)
+	if rf == nil || df == nil {
+		return joined
+	}
+	switch {
+	case df.Kind == FailAmbiguousCode || df.Kind == FailPeerOffline:
+		return &Failure{Kind: df.Kind, Headline: df.Headline, Err: joined}
+	case rf.Kind == FailCodeNotFound && df.Kind == FailNoInternet:
+		return fail(FailCodeNotFound, joined, "nobody hosts the code %s on the relays (and the DHT cannot be reached): check it with your friend, or ask for a new one", code)
+	case rf.Kind == FailCodeNotFound:
+		return &Failure{Kind: rf.Kind, Headline: rf.Headline, Err: joined}
+	case df.Kind == FailCodeNotFound || df.Kind == FailNoInternet:
+		// The relays could not be asked: their failure is the cause.
+		return &Failure{Kind: rf.Kind, Headline: rf.Headline, Err: joined}
+	}
+	return &Failure{Kind: df.Kind, Headline: df.Headline, Err: joined}
 }
 
 // dialDirect dials p at its addresses that are not circuit addresses,
@@ -276,15 +354,18 @@ func (n *Node) closeIdleRelayed(p peer.ID) {
 }
 
 // connectRelays connects to every relay at once and returns those it
-// reached, in the configured order.
+// reached, in the configured order. When it reaches none, its failure
+// says whether the relays are down or this machine is offline.
 func (n *Node) connectRelays(ctx context.Context) ([]peer.AddrInfo, error) {
 	relays := n.inet.relays
+	start := time.Now()
 	errs := make([]error, len(relays))
 	var wg sync.WaitGroup
 	for i, r := range relays {
 		wg.Go(func() {
 			dctx, cancel := context.WithTimeout(ctx, relayDialTimeout)
 			defer cancel()
+			n.clearDialBackoff(r.ID)
 			if err := n.host.Connect(dctx, r); err != nil {
 				errs[i] = fmt.Errorf("relay %s: %w", r.ID, err)
 			}
@@ -301,35 +382,36 @@ func (n *Node) connectRelays(ctx context.Context) ([]peer.AddrInfo, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("node: no relay reachable: %w", errors.Join(errs...))
+		return nil, relayFailure(errs, len(relays), time.Since(start))
 	}
 	return ok, nil
 }
 
 // reserve asks each relay for a reservation and returns those that gave
-// one.
-func (n *Node) reserve(ctx context.Context, relays []peer.AddrInfo) []peer.AddrInfo {
-	ok := make([]bool, len(relays))
+// one, and the errors of the others.
+func (n *Node) reserve(ctx context.Context, relays []peer.AddrInfo) ([]peer.AddrInfo, error) {
+	errs := make([]error, len(relays))
 	var wg sync.WaitGroup
 	for i, r := range relays {
 		wg.Go(func() {
 			rsvp, err := client.Reserve(ctx, n.host, r)
-			ok[i] = err == nil
-			if err == nil {
-				n.inet.mu.Lock()
-				n.inet.reservations[r.ID] = rsvp.Expiration
-				n.inet.mu.Unlock()
+			if err != nil {
+				errs[i] = fmt.Errorf("reservation on relay %s: %w", r.ID, err)
+				return
 			}
+			n.inet.mu.Lock()
+			n.inet.reservations[r.ID] = rsvp.Expiration
+			n.inet.mu.Unlock()
 		})
 	}
 	wg.Wait()
 	var out []peer.AddrInfo
 	for i, r := range relays {
-		if ok[i] {
+		if errs[i] == nil {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, errors.Join(errs...)
 }
 
 // registerCode registers code on every relay with this node's addresses
@@ -384,6 +466,11 @@ func (n *Node) lookupCode(ctx context.Context, code string, relays []peer.AddrIn
 			_, info, err := rendezvous.Lookup(ctx, n.host, r.ID, code)
 			if err != nil {
 				err = fmt.Errorf("relay %s: %w", r.ID, err)
+			} else if n.onLoopbackTo(r.ID) {
+				// A host puts its loopback addresses in its record only
+				// when it reaches the relay on loopback (NET-D7): it is
+				// on this machine, as the relay is.
+				n.markLocal(info.ID)
 			}
 			answers <- answer{info, err}
 		}()
@@ -401,9 +488,13 @@ func (n *Node) lookupCode(ctx context.Context, code string, relays []peer.AddrIn
 		errs = append(errs, a.err)
 	}
 	if notFound == len(relays) {
-		return peer.AddrInfo{}, fmt.Errorf("%w: %s (asked %d relays; codes expire when their host stops)", rendezvous.ErrNotFound, code, len(relays))
+		return peer.AddrInfo{}, codeFailure(fmt.Errorf("%w: %s (asked %d relays; codes expire when their host stops)", rendezvous.ErrNotFound, code, len(relays)), code)
 	}
-	return peer.AddrInfo{}, fmt.Errorf("node: looking up %s: %w", code, errors.Join(errs...))
+	if ctx.Err() != nil {
+		return peer.AddrInfo{}, ctx.Err()
+	}
+	return peer.AddrInfo{}, fail(FailRelayDown, fmt.Errorf("node: looking up %s: %w", code, errors.Join(errs...)),
+		"the relay did not answer the lookup of %s (it is not a kakure relay, or it stopped answering): try again, or check \"relays\" in %s", code, ConfigFileName)
 }
 
 // inviteAddrs returns the addresses to put in an invite record: the
@@ -442,6 +533,16 @@ func (n *Node) inviteAddrs(relays, reserved []peer.AddrInfo) []ma.Multiaddr {
 		}
 	}
 	return ma.Unique(addrs)
+}
+
+// onLoopbackTo reports whether n has a connection to p on loopback.
+func (n *Node) onLoopbackTo(p peer.ID) bool {
+	for _, c := range n.host.Network().ConnsToPeer(p) {
+		if manet.IsIPLoopback(c.RemoteMultiaddr()) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCircuitAddr(a ma.Multiaddr) bool {

@@ -112,8 +112,8 @@ func TestInviteErrors(t *testing.T) {
 	dead, deadAddr := startRelay(t)
 	dead.Close()
 	stranded := startPeerWithRelays(t, deadAddr)
-	if _, err := stranded.HostInvite(ctx); err == nil || !strings.Contains(err.Error(), "no relay reachable") {
-		t.Errorf("HostInvite with the relay down: %v, want no relay reachable", err)
+	if _, err := stranded.HostInvite(ctx); node.AsFailure(err) == nil || node.AsFailure(err).Kind != node.FailRelayDown || !strings.Contains(node.AsFailure(err).Detail(), "no relay reachable") {
+		t.Errorf("HostInvite with the relay down: %v, want FailRelayDown (no relay reachable)", err)
 	}
 }
 

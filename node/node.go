@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/peerstore"
-	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	noise "github.com/libp2p/go-libp2p/p2p/security/noise"
@@ -75,11 +76,13 @@ type Config struct {
 	// DHT is DHTDefault (on unless every listen address is a loopback
 	// one), DHTOn or DHTOff; DHTDefault defers to the environment
 	// variable KAKURE_DHT (DHTEnv) and then to the configuration file.
-	// A relay never joins the DHT.
+	// A relay serves the DHT unless DHT is DHTOff, whatever the
+	// environment and the file say (NET-D26).
 	DHT string
 	// Bootstrap are the DHT's bootstrap peers (multiaddrs ending in
 	// /p2p/<ID>); nil means those of the configuration file, or else the
 	// Amino DHT's (AminoBootstrapPeers); empty means none, off the DHT.
+	// A relay takes these alone: none makes it a DHT of its own.
 	Bootstrap []string
 }
 
@@ -92,16 +95,28 @@ const MDNSService = "_kakure._udp"
 type Node struct {
 	host host.Host
 	home string
-	lock *HomeLock // held from New to Close (T-16)
-	mdns mdns.Service
+	lock *HomeLock   // held from New to Close (T-16)
+	lan  *lanService // with EnableMDNS
 	inet *internet
 	// stopOwnCodes stops answering lookups of the codes hosted on the
 	// DHT; nil when off the DHT.
 	stopOwnCodes func()
 
 	lanMu     sync.Mutex
-	lanPeers  chan peer.AddrInfo
+	lanPeers  chan LANPeer
 	lanClosed bool
+
+	// loopbackOnly says the node listens on loopback addresses only;
+	// localPeers are the peers known to run on this machine (gater.go).
+	loopbackOnly bool
+	localMu      sync.Mutex
+	localPeers   map[peer.ID]bool
+
+	// notices carries the Notices; noticed is when the last one about
+	// each peer was reported.
+	notices  chan Notice
+	noticeMu sync.Mutex
+	noticed  map[peer.ID]time.Time
 
 	closeOnce sync.Once
 	closeErr  error
@@ -184,6 +199,10 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		allLoopback = allLoopback && manet.IsIPLoopback(a)
 	}
 
+	if err := checkListenFree(listenAddrs); err != nil {
+		return nil, err
+	}
+
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	mgr, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits.AutoScale()))
@@ -205,7 +224,9 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if cfg.NATPortMap && !allLoopback {
 		opts = append(opts, libp2p.NATPortMap())
 	}
-	n := &Node{home: home, lock: lock, lanPeers: make(chan peer.AddrInfo, 32), inet: newInternet(relays)}
+	n := &Node{home: home, lock: lock, lanPeers: make(chan LANPeer, 32), inet: newInternet(relays),
+		notices: make(chan Notice, 16), noticed: map[peer.ID]time.Time{}, loopbackOnly: allLoopback, localPeers: map[peer.ID]bool{}}
+	opts = append(opts, libp2p.ConnectionGater(localGater{n}))
 	n.closed, n.closeCancel = context.WithCancel(context.Background())
 	inetOpts, err := internetOptions(n, cfg, relays)
 	if err != nil {
@@ -219,7 +240,12 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	if onDHT {
-		opts = append(opts, dhtOptions(n, bootstrap, len(relays) > 0)...)
+		opts = append(opts, dhtOptions(n, bootstrap, len(relays) > 0, cfg.Relay != nil)...)
+	}
+	// Relays and bootstrap peers configured at loopback addresses are
+	// dialled there (the user gave them).
+	for _, info := range append(slices.Clone(relays), bootstrap...) {
+		n.markAddrsGiven(info)
 	}
 	h, err := libp2p.New(opts...)
 	if err != nil {
@@ -236,17 +262,22 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
-	if n.inet.getDHT() != nil {
+	if n.inet.getDHT() != nil && cfg.Relay == nil {
 		n.stopOwnCodes = rendezvous.ServeOwnCodes(h, n.ownCodeRecord)
+	}
+	if cfg.Relay == nil {
+		n.serveNoPath()
 	}
 	n.startDHT()
 	if cfg.EnableMDNS {
-		n.mdns = mdns.NewMdnsService(h, MDNSService, lanNotifee{n})
-		if err := n.mdns.Start(); err != nil {
-			n.mdns = nil
+		lan, err := startLAN(n)
+		if err != nil {
 			n.Close()
 			return nil, fmt.Errorf("node: starting mDNS: %w", err)
 		}
+		n.lanMu.Lock()
+		n.lan = lan
+		n.lanMu.Unlock()
 	}
 	addrs := make([]string, 0, len(h.Addrs()))
 	for _, a := range n.Addrs() {
@@ -311,16 +342,21 @@ func isLinkLocal(a ma.Multiaddr) bool {
 }
 
 // Connect dials the peer at addr, a multiaddr ending in /p2p/<peer ID> as
-// printed by `kakure id`, and returns its peer ID. Addresses that cannot
-// be dialled as they are give an error wrapping ErrBadAddress.
+// printed by `kakure id`, and returns its peer ID. Its failures are
+// *Failure (NET-D22): FailConfig wrapping ErrBadAddress for an address
+// that cannot be dialled as it is, or the class of the failed dial
+// (FailPeerOffline, FailPeerMismatch, FailNoInternet, FailCut ...).
 func (n *Node) Connect(ctx context.Context, addr string) (peer.ID, error) {
 	info, err := ParsePeerAddr(addr)
 	if err != nil {
-		return "", err
+		return "", badAddressFailure(err)
 	}
 	if info.ID == n.host.ID() {
-		return "", fmt.Errorf("%w %q: it is this node's own address", ErrBadAddress, addr)
+		return "", badAddressFailure(fmt.Errorf("%w %q: it is this node's own address", ErrBadAddress, addr))
 	}
+	// The user gave this address: a loopback one is dialled too (see
+	// localPeers).
+	n.markAddrsGiven(info)
 	// A dial asked for again is tried again: the failures of earlier
 	// attempts put the peer's addresses on libp2p's dial backoff, which
 	// would refuse it for seconds to minutes.
@@ -328,9 +364,49 @@ func (n *Node) Connect(ctx context.Context, addr string) (peer.ID, error) {
 	connLog.Info("dialling", "peer", info.ID, "addrs", info.Addrs)
 	if err := n.host.Connect(ctx, info); err != nil {
 		connLog.Info("dial failed", "peer", info.ID, "err", err)
-		return "", fmt.Errorf("node: connecting to %s: %w", info.ID, err)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", peerDialFailure(fmt.Errorf("node: connecting to %s: %w", info.ID, err), info.ID, shortID(info.ID))
 	}
 	return info.ID, nil
+}
+
+// ConnectPeer dials p, known by its peer ID alone, at the addresses the
+// node knows for it (found on the LAN, learnt in an earlier game, given
+// before), unless it is connected already. Its failures are *Failure, as
+// Connect's; FailPeerOffline when no address of p is known.
+func (n *Node) ConnectPeer(ctx context.Context, p peer.ID) error {
+	if p == n.host.ID() {
+		return fail(FailConfig, fmt.Errorf("%w: it is this node's own peer ID", ErrBadAddress), "that is this program's own peer ID")
+	}
+	if n.host.Network().Connectedness(p) == network.Connected {
+		return nil
+	}
+	addrs := n.host.Peerstore().Addrs(p)
+	if len(addrs) == 0 {
+		return fail(FailPeerOffline, fmt.Errorf("node: no address known for %s", p),
+			"no address is known for %s: give its full address (…/p2p/ID, as kakure id prints it), or find it on the LAN", shortID(p))
+	}
+	n.clearDialBackoff(p)
+	connLog.Info("dialling", "peer", p, "addrs", addrs)
+	if err := n.host.Connect(ctx, peer.AddrInfo{ID: p}); err != nil {
+		connLog.Info("dial failed", "peer", p, "err", err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		n.lanDialFailed(p)
+		return peerDialFailure(fmt.Errorf("node: connecting to %s: %w", p, err), p, shortID(p))
+	}
+	return nil
+}
+
+// badAddressFailure is a bad address as a Failure: its own words say
+// what is wrong.
+func badAddressFailure(err error) *Failure {
+	s := err.Error()
+	s = strings.TrimPrefix(s, ErrBadAddress.Error()+" ")
+	return fail(FailConfig, err, "bad peer address %s", s)
 }
 
 // clearDialBackoff forgets the failed dials to p, so that the next dial
@@ -362,39 +438,38 @@ func ParsePeerAddr(addr string) (peer.AddrInfo, error) {
 	return *info, nil
 }
 
-// LANPeers returns the channel on which the node reports kakure peers
-// found on the local network by mDNS (only with Config.EnableMDNS). A
-// peer may be reported more than once; reports are dropped when nobody
-// reads. The channel is closed by Close. The addresses of a peer found
-// are in the peerstore by the time it is reported, so that dialling it
-// by its bare peer ID works (Host().Connect, protocol.Service.Invite).
-func (n *Node) LANPeers() <-chan peer.AddrInfo { return n.lanPeers }
+// LANPeers returns the channel on which the node reports the changes of
+// the kakure peers on the local network, found by mDNS (only with
+// Config.EnableMDNS, NET-D25): a peer found, or found again after a
+// failed dial; its addresses changed; marked Stale after a failed dial;
+// Gone when it said goodbye or its record expired. Reports are dropped
+// when nobody reads. The channel is closed by Close. The addresses of a
+// peer found are in the peerstore by the time it is reported, until its
+// record expires, so that dialling it by its bare peer ID works
+// (ConnectPeer, Host().Connect, protocol.Service.Invite).
+func (n *Node) LANPeers() <-chan LANPeer { return n.lanPeers }
 
-// lanAddrTTL is how long the addresses of a peer found by mDNS stay in
-// the peerstore: mDNS announces them again well before (go-libp2p's
-// service answers every query, and browses continuously).
-var lanAddrTTL = peerstore.AddressTTL
-
-// lanNotifee receives mDNS discoveries.
-type lanNotifee struct{ n *Node }
-
-// HandlePeerFound implements mdns.Notifee: it stores the peer's
-// addresses in the peerstore, then reports the peer on LANPeers.
-func (l lanNotifee) HandlePeerFound(info peer.AddrInfo) {
-	n := l.n
-	if info.ID == n.host.ID() || len(info.Addrs) == 0 {
-		return
-	}
-	n.host.Peerstore().AddAddrs(info.ID, info.Addrs, lanAddrTTL)
-	connLog.Info("found on the LAN", "peer", info.ID, "addrs", info.Addrs)
+// reportLAN reports a change of the LAN's peers on LANPeers, unless the
+// node is closed or nobody reads.
+func (n *Node) reportLAN(p LANPeer) {
 	n.lanMu.Lock()
 	defer n.lanMu.Unlock()
 	if n.lanClosed {
 		return
 	}
 	select {
-	case n.lanPeers <- info:
+	case n.lanPeers <- p:
 	default:
+	}
+}
+
+// lanDialFailed marks p stale on the LAN's list after a failed dial.
+func (n *Node) lanDialFailed(p peer.ID) {
+	n.lanMu.Lock()
+	lan := n.lan
+	n.lanMu.Unlock()
+	if lan != nil {
+		lan.markStale(p)
 	}
 }
 
@@ -408,8 +483,11 @@ func (n *Node) Close() error {
 			n.stopOwnCodes()
 		}
 		n.closeDHT()
-		if n.mdns != nil {
-			n.closeErr = n.mdns.Close()
+		n.lanMu.Lock()
+		lan := n.lan
+		n.lanMu.Unlock()
+		if lan != nil {
+			lan.close()
 		}
 		if err := n.host.Close(); err != nil && n.closeErr == nil {
 			n.closeErr = err

@@ -2,10 +2,13 @@ package node
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/miekg/dns"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -34,10 +37,66 @@ func TestAddrRankOrder(t *testing.T) {
 	}
 }
 
-// TestLANNotifee: peers mDNS finds are passed on, except this node
-// itself, and nothing is sent (or panics) after Close. mDNS itself is
-// never started in tests: it sends multicast traffic off this machine.
-func TestLANNotifee(t *testing.T) {
+// testLAN is a lanService of n without sockets: the tests feed it mDNS
+// responses as they would come off the network. mDNS itself is never
+// started in tests outside namespaces: it sends multicast traffic off
+// this machine.
+func testLAN(n *Node) *lanService {
+	s := &lanService{n: n, entries: map[peer.ID]*lanEntry{}, done: make(chan struct{})}
+	n.lanMu.Lock()
+	n.lan = s
+	n.lanMu.Unlock()
+	return s
+}
+
+// mdnsAnswer is a response announcing instance with the TXT strings of
+// info's addresses, with ttl (0: a goodbye).
+func mdnsAnswer(instance string, info peer.AddrInfo, ttl uint32) *dns.Msg {
+	name := instance + "." + lanServiceName()
+	var txt []string
+	for _, a := range info.Addrs {
+		txt = append(txt, dnsaddrPrefix+a.String()+"/p2p/"+info.ID.String())
+	}
+	m := new(dns.Msg)
+	m.Response = true
+	m.Answer = []dns.RR{
+		&dns.PTR{Hdr: dns.RR_Header{Name: lanServiceName(), Rrtype: dns.TypePTR, Class: dns.ClassINET, Ttl: ttl}, Ptr: name},
+	}
+	m.Extra = []dns.RR{
+		&dns.TXT{Hdr: dns.RR_Header{Name: name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: ttl}, Txt: txt},
+	}
+	return m
+}
+
+// nextLAN returns the next report of LANPeers, failing if there is none.
+func nextLAN(t *testing.T, n *Node) LANPeer {
+	t.Helper()
+	select {
+	case p := <-n.LANPeers():
+		return p
+	default:
+		t.Fatal("nothing reported on LANPeers")
+		return LANPeer{}
+	}
+}
+
+// noLAN fails if something is reported on LANPeers.
+func noLAN(t *testing.T, n *Node) {
+	t.Helper()
+	select {
+	case p := <-n.LANPeers():
+		t.Fatalf("reported %+v, want nothing", p)
+	default:
+	}
+}
+
+// TestNETD25LANListFollowsRecords: a peer announced by mDNS is reported
+// once (refreshes are not reported again), with the expiry of its
+// record; a failed dial marks it stale; heard of again it is fresh; its
+// goodbye (TTL 0) and the expiry of its record report it gone; this
+// node's own record is never reported, nor anything after Close
+// (NET-D25).
+func TestNETD25LANListFollowsRecords(t *testing.T) {
 	n, err := New(t.Context(), Config{Home: t.TempDir(), ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
 	if err != nil {
 		t.Fatal(err)
@@ -47,36 +106,54 @@ func TestLANNotifee(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	notifee := lanNotifee{n}
-	notifee.HandlePeerFound(peer.AddrInfo{ID: n.ID(), Addrs: n.Host().Addrs()})
-	notifee.HandlePeerFound(peer.AddrInfo{ID: other.ID(), Addrs: other.Host().Addrs()})
-	select {
-	case got := <-n.LANPeers():
-		if got.ID != other.ID() {
-			t.Errorf("LANPeers gave %s, want %s", got.ID, other.ID())
-		}
-	default:
-		t.Fatal("the found peer was not reported")
+	lan := testLAN(n)
+	info := peer.AddrInfo{ID: other.ID(), Addrs: other.Host().Addrs()}
+	now := time.Now()
+	lan.handle(mdnsAnswer("me", peer.AddrInfo{ID: n.ID(), Addrs: n.Host().Addrs()}, 120), now)
+	noLAN(t, n)
+	lan.handle(mdnsAnswer("other", info, 120), now)
+	got := nextLAN(t, n)
+	if got.ID != other.ID() || got.Gone || got.Stale || !got.Expires.Equal(now.Add(120*time.Second)) {
+		t.Fatalf("found: %+v, want %s fresh until now+120s", got, other.ID())
 	}
-	select {
-	case got := <-n.LANPeers():
-		t.Errorf("LANPeers gave a second peer %s (the node itself?)", got.ID)
-	default:
+	lan.handle(mdnsAnswer("other", info, 120), now.Add(30*time.Second))
+	noLAN(t, n) // a refresh
+	lan.markStale(other.ID())
+	if got := nextLAN(t, n); !got.Stale || got.Gone {
+		t.Errorf("after a failed dial: %+v, want stale", got)
+	}
+	lan.handle(mdnsAnswer("other", info, 120), now.Add(40*time.Second))
+	if got := nextLAN(t, n); got.Stale || got.Gone {
+		t.Errorf("heard of again: %+v, want fresh", got)
+	}
+	lan.handle(mdnsAnswer("other", info, 0), now.Add(50*time.Second))
+	if got := nextLAN(t, n); !got.Gone || got.ID != other.ID() {
+		t.Errorf("after its goodbye: %+v, want gone", got)
+	}
+	// Found again, then silent: gone when its record expires, not before.
+	lan.handle(mdnsAnswer("other2", info, 5), now)
+	nextLAN(t, n)
+	lan.expire(now.Add(4 * time.Second))
+	noLAN(t, n)
+	lan.expire(now.Add(5 * time.Second))
+	if got := nextLAN(t, n); !got.Gone {
+		t.Errorf("after its record expired: %+v, want gone", got)
 	}
 	// Reports beyond the buffer are dropped, not blocking.
-	for range cap(n.lanPeers) + 5 {
-		notifee.HandlePeerFound(peer.AddrInfo{ID: other.ID()})
+	for i := range cap(n.lanPeers) + 5 {
+		lan.handle(mdnsAnswer(fmt.Sprint("x", i), info, 120), now)
+		lan.handle(mdnsAnswer(fmt.Sprint("x", i), info, 0), now)
 	}
 	if err := n.Close(); err != nil {
 		t.Fatal(err)
 	}
-	notifee.HandlePeerFound(peer.AddrInfo{ID: other.ID()})
+	lan.handle(mdnsAnswer("late", info, 120), now)
 }
 
 // TestLANPeerDialledByID: a peer found by mDNS is reached by its bare peer
-// ID, as the lobby's ^P, Enter invites it: the notifee stores the
-// addresses mDNS brought in the peerstore before reporting the peer.
-// Real hosts on loopback; mDNS itself is not started (see TestLANNotifee).
+// ID, as the lobby's ^P, Enter invites it: the addresses mDNS brought are
+// in the peerstore before the peer is reported. Real hosts on loopback;
+// mDNS itself is not started (see TestNETD25LANListFollowsRecords).
 func TestLANPeerDialledByID(t *testing.T) {
 	n, err := New(t.Context(), Config{Home: t.TempDir(), ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
 	if err != nil {
@@ -91,7 +168,7 @@ func TestLANPeerDialledByID(t *testing.T) {
 	if known := n.Host().Peerstore().Addrs(other.ID()); len(known) != 0 {
 		t.Fatalf("addresses known before the peer was found: %v; the test proves nothing", known)
 	}
-	lanNotifee{n}.HandlePeerFound(peer.AddrInfo{ID: other.ID(), Addrs: other.Host().Addrs()})
+	testLAN(n).handle(mdnsAnswer("other", peer.AddrInfo{ID: other.ID(), Addrs: other.Host().Addrs()}, 120), time.Now())
 	got := <-n.LANPeers()
 	if got.ID != other.ID() {
 		t.Fatalf("LANPeers gave %s, want %s", got.ID, other.ID())
@@ -99,7 +176,33 @@ func TestLANPeerDialledByID(t *testing.T) {
 	if known := n.Host().Peerstore().Addrs(other.ID()); len(known) != len(other.Host().Addrs()) {
 		t.Errorf("peerstore holds %v, want the %d addresses found", known, len(other.Host().Addrs()))
 	}
-	if err := n.Host().Connect(t.Context(), peer.AddrInfo{ID: other.ID()}); err != nil {
+	if err := n.ConnectPeer(t.Context(), other.ID()); err != nil {
 		t.Fatalf("dialling the peer found on the LAN by its ID: %v", err)
+	}
+}
+
+// TestLANPeerStaleAfterFailedDial: a LAN peer whose dial fails (its
+// program stopped without a goodbye) is reported stale, and the failure
+// says the peer does not answer (NET-D25, NET-D22).
+func TestLANPeerStaleAfterFailedDial(t *testing.T) {
+	n, err := New(t.Context(), Config{Home: t.TempDir(), ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	other, err := New(t.Context(), Config{Home: t.TempDir(), ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := peer.AddrInfo{ID: other.ID(), Addrs: other.Host().Addrs()}
+	other.Close()
+	testLAN(n).handle(mdnsAnswer("other", info, 120), time.Now())
+	nextLAN(t, n)
+	err = n.ConnectPeer(t.Context(), other.ID())
+	if f := AsFailure(err); f == nil || f.Kind != FailPeerOffline {
+		t.Fatalf("ConnectPeer to a stopped LAN peer: %v, want FailPeerOffline", err)
+	}
+	if got := nextLAN(t, n); !got.Stale || got.ID != other.ID() {
+		t.Errorf("after the failed dial: %+v, want stale", got)
 	}
 }

@@ -229,7 +229,7 @@ func (s *Service) Resume(ctx context.Context, id GameID) (*Game, error) {
 	if !loaded {
 		return g, nil
 	}
-	// The dial is bounded (NET-D27): a program that restarts must not hang
+	// The dial is bounded (NET-D21): a program that restarts must not hang
 	// on a peer that does not answer; the inviter redials a waiting game.
 	dctx, cancel := context.WithTimeout(ctx, resumeDialTimeout)
 	st, err := s.openStream(dctx, g.peer)

@@ -273,8 +273,17 @@ func (a *App) watchNetwork() {
 	net := a.cfg.Network
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	var notices <-chan string
+	if n, ok := net.(Notices); ok {
+		notices = n.Notices()
+	}
 	for {
 		select {
+		case line := <-notices:
+			a.update(func() {
+				a.lobby.Model().Status = line
+				a.lobby.Render()
+			})
 		case <-a.ctx.Done():
 			return
 		case in, ok := <-net.Invitations():

@@ -39,6 +39,14 @@ type NetStatuses interface {
 	NetStatus() string
 }
 
+// Notices is implemented by a Network that learns news for the player
+// by itself: a guest that could not reach this peer, and why (NET-D23 in
+// docs/internet.md). The lobby shows each on its status line.
+type Notices interface {
+	// Notices returns the channel of the news, one line each.
+	Notices() <-chan string
+}
+
 // connRefresh is how often the application measures the connection to
 // the opponent of the game shown (and to a peer met by code in the
 // lobby).

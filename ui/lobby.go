@@ -30,10 +30,17 @@ type Invitation struct {
 	Answer func(decline error)
 }
 
-// LANPeer is a kakure peer found on the local network.
+// LANPeer is a kakure peer found on the local network, or news of one:
+// it left (Gone), or does not answer (Stale).
 type LANPeer struct {
 	ID    string
 	Addrs []string
+	// Stale means a dial to it failed since it was last heard of: it is
+	// listed as not answering until it is heard of again.
+	Stale bool
+	// Gone means it left the LAN (its goodbye, or its record expired):
+	// AddLANPeer drops it from the list.
+	Gone bool
 }
 
 // LobbyModel is what the lobby shows: this peer, the peers on the LAN,
@@ -65,15 +72,25 @@ type LobbyModel struct {
 	Internet string
 }
 
-// AddLANPeer adds or refreshes a peer found on the LAN.
+// AddLANPeer adds or refreshes a peer found on the LAN, marks it stale,
+// or drops it when it is gone (NET-D25).
 func (m *LobbyModel) AddLANPeer(p LANPeer) {
 	for i := range m.LAN {
 		if m.LAN[i].ID == p.ID {
-			m.LAN[i] = p
+			switch {
+			case p.Gone:
+				m.LAN = append(m.LAN[:i], m.LAN[i+1:]...)
+			case len(p.Addrs) == 0:
+				m.LAN[i].Stale = p.Stale
+			default:
+				m.LAN[i] = p
+			}
 			return
 		}
 	}
-	m.LAN = append(m.LAN, p)
+	if !p.Gone {
+		m.LAN = append(m.LAN, p)
+	}
 }
 
 // Lobby is the screen where games start: this peer's ID and addresses
@@ -488,6 +505,9 @@ func (l *Lobby) render() {
 		addr := ""
 		if len(p.Addrs) > 0 {
 			addr = " " + p.Addrs[0]
+		}
+		if p.Stale {
+			addr += " (not answering)"
 		}
 		l.lan.AddItem(tview.Escape(PeerShort(p.ID)+addr), "", 0, nil)
 	}

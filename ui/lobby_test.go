@@ -315,3 +315,38 @@ func TestUILobbyInviteLANPeer(t *testing.T) {
 		t.Errorf("after ^P, Down, Enter: %d invitations, to %q with %+v; want one to %s, Phantom Go 5×5", calls, invited, opts, id)
 	}
 }
+
+// TestUILobbyLANPeerStaleAndGone (NET-D25): a LAN peer reported stale is
+// listed as not answering until heard of again; one reported gone
+// leaves the list; news of a peer not listed adds nothing.
+func TestUILobbyLANPeerStaleAndGone(t *testing.T) {
+	l := NewLobby("12D3KooWMexxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa", nil, engine.Options{Variant: engine.VariantGo})
+	m := l.Model()
+	a := LANPeer{ID: "12D3KooWFirstxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa", Addrs: []string{"/ip4/192.0.2.8/tcp/4001"}}
+	b := LANPeer{ID: "12D3KooWSecondxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxQa", Addrs: []string{"/ip4/192.0.2.9/tcp/4001"}}
+	m.AddLANPeer(a)
+	m.AddLANPeer(b)
+	m.AddLANPeer(LANPeer{ID: a.ID, Addrs: a.Addrs, Stale: true})
+	if len(m.LAN) != 2 || !m.LAN[0].Stale || m.LAN[1].Stale {
+		t.Fatalf("after a is stale: %+v", m.LAN)
+	}
+	l.Render()
+	if got := l.lan.GetItemCount(); got != 2 {
+		t.Fatalf("%d items listed, want 2", got)
+	}
+	if main, _ := l.lan.GetItemText(0); !strings.Contains(main, "(not answering)") {
+		t.Errorf("the stale peer is listed as %q", main)
+	}
+	m.AddLANPeer(a) // heard of again
+	if m.LAN[0].Stale {
+		t.Error("still stale after it was heard of again")
+	}
+	m.AddLANPeer(LANPeer{ID: a.ID, Gone: true})
+	if len(m.LAN) != 1 || m.LAN[0].ID != b.ID {
+		t.Errorf("after a left: %+v, want b alone", m.LAN)
+	}
+	m.AddLANPeer(LANPeer{ID: a.ID, Gone: true})
+	if len(m.LAN) != 1 {
+		t.Errorf("news of a peer not listed changed the list: %+v", m.LAN)
+	}
+}

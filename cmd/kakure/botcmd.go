@@ -23,8 +23,8 @@ func init() {
 	register(command{name: "bot", summary: "run a headless peer that accepts invitations and plays", run: runBot})
 }
 
-func runBot(env *environment, args []string) error {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...] [--connect-for D]")
+func runBot(env *environment, args []string) (err error) {
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
@@ -38,6 +38,7 @@ func runBot(env *environment, args []string) error {
 	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
 	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails")
 	progress := fs.Duration("progress", defaultProgressEvery, "print a line this often during a game (moves, time, Phantom Go's tries); 0: none")
+	verbose := fs.Bool("v", false, "print the raw detail of network failures after their one-line headline (kakure.log has it always)")
 	var vf variantFlags
 	vf.register(fs, "go")
 	vf.registerSides(fs, "with --invite or --join: the bot's colour")
@@ -65,6 +66,8 @@ func runBot(env *environment, args []string) error {
 			return err
 		}
 	}
+	// The raw detail of a failure, with -v (NET-D22).
+	defer func() { printDetail(env.stderr, err, *verbose) }()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	addrs := []string(listen)
@@ -105,6 +108,22 @@ func runBot(env *environment, args []string) error {
 		}
 	}
 	results := make(chan string, 16)
+	// What the node learns by itself: a guest that found no path to this
+	// node (NET-D23).
+	go func() {
+		for {
+			select {
+			case nt := <-p.node.Notices():
+				select {
+				case results <- "notice: " + nt.Headline:
+				case <-ctx.Done():
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	// play plays g; fm, when not nil, notes the time of the first move.
 	play := func(g *protocol.Game, seed uint64, fm *firstMoveTimer) {
 		if fm == nil {
@@ -157,7 +176,7 @@ func runBot(env *environment, args []string) error {
 		var pid peer.ID
 		typed := time.Now()
 		if *join != "" {
-			err := retryConnect(ctx, env.stdout, "joining "+*join, *connectFor, func(ctx context.Context) error {
+			err := retryConnect(ctx, env.stdout, "joining "+*join, *connectFor, *verbose, func(ctx context.Context) error {
 				info, err := p.node.JoinInvite(ctx, *join)
 				pid = info.ID
 				return err
@@ -171,7 +190,7 @@ func runBot(env *environment, args []string) error {
 			if info, err := node.ParsePeerAddr(*invite); err == nil {
 				what = "reaching " + info.ID.String()
 			}
-			err := retryConnect(ctx, env.stdout, what, *connectFor, func(ctx context.Context) (err error) {
+			err := retryConnect(ctx, env.stdout, what, *connectFor, *verbose, func(ctx context.Context) (err error) {
 				pid, err = p.node.Connect(ctx, *invite)
 				return err
 			})

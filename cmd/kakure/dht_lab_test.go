@@ -118,7 +118,8 @@ func dhtHome(t *testing.T, dir string, bootstrap []string) string {
 // 9×9 in the full tier, KAKURE_TEST_FULL=1), both records verifying
 // (T-13). With a symmetric NAT on the guest's side hole
 // punching cannot work and the public relays cannot carry a game: the
-// guest says so and what to do, and exits, within seconds (NET-D19); with
+// guest says so and what to do, and exits, within seconds (NET-D19), and
+// the host is told (NET-D23); with
 // a kakure relay configured on the host's side (the guest configured
 // none: it finds the code on the DHT too), the game is played relayed
 // through it. A program left running behind a NAT gets reservations on the public
@@ -197,6 +198,9 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 			t.Errorf("a game was played: %s", m[0])
 		}
 		t.Logf("symmetric NAT, no kakure relay: told in %.1fs: %s", time.Since(typed).Seconds(), msg[0])
+		// The host is told too (NET-D23).
+		notice := host.waitLine(t, regexp.MustCompile(`^notice: .*tried to join you.*kakure relay`), 10*time.Second)
+		t.Logf("the host: %s", notice[0])
 	})
 
 	t.Run("one symmetric NAT and a kakure relay on the host's side: relayed", func(t *testing.T) {

@@ -336,7 +336,7 @@ func TestInviteCodeLoopback(t *testing.T) {
 
 	// A code nobody hosts: a clear error, exit status 1.
 	lost := startKakure(t, append([]string{"bot", "--home", filepath.Join(dir, "lost"), "--join", "acorn acorn acorn"}, listen...)...)
-	lost.waitLine(t, regexp.MustCompile(`no peer hosts this invite code`), 20*time.Second)
+	lost.waitLine(t, regexp.MustCompile(`nobody hosts the code`), 20*time.Second)
 	<-lost.done
 	if code := lost.cmd.ProcessState.ExitCode(); code != 1 {
 		t.Errorf("exit status %d, want 1", code)

@@ -129,7 +129,8 @@ func triesShown(screen string) int {
 // by default) in tmux in the other. The lobby lists the bot among the
 // peers on the LAN; ^P and Enter invite it, with nothing typed, to Phantom
 // Go 5×5 (common rules); a try is played, the lobby's player resigns, and
-// both records verify (T-13) with the same result.
+// both records verify (T-13) with the same result. Then the bot exits,
+// and leaves the lobby's list at once (NET-D25).
 func TestLANInviteByMDNS(t *testing.T) {
 	l := newLANLab(t)
 	srv := newTmux(t)
@@ -184,4 +185,18 @@ func TestLANInviteByMDNS(t *testing.T) {
 			t.Errorf("the %s's record does not verify to %s: %+v", who, res[2], rep)
 		}
 	}
+
+	// The bot exits: its goodbye takes it off the lobby's list at once
+	// (NET-D25), not an hour later.
+	// Its line in the LAN list: the short ID and its LAN address (the
+	// games list names it by its short ID too).
+	listed := short + " /ip4/10.0.9.3/"
+	lobby.keys("q")
+	lobby.waitFor("the lobby, the bot listed", 30*time.Second, func(s string) bool {
+		return strings.Contains(s, "kakure — lobby") && strings.Contains(s, listed)
+	})
+	bot.cmd.Process.Signal(os.Interrupt)
+	exited := time.Now()
+	lobby.waitFor("the bot off the list", 15*time.Second, func(s string) bool { return !strings.Contains(s, listed) })
+	t.Logf("the bot left the lobby's list %.2fs after it was stopped", time.Since(exited).Seconds())
 }

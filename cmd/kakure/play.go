@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -20,9 +19,6 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/peerstore"
-	ma "github.com/multiformats/go-multiaddr"
-	manet "github.com/multiformats/go-multiaddr/net"
 )
 
 func init() {
@@ -243,8 +239,10 @@ func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (
 		if pid, err = peer.Decode(to); err != nil {
 			return nil, fmt.Errorf("%q is neither a multiaddr nor a peer ID", to)
 		}
-		if len(n.me.node.Host().Peerstore().Addrs(pid)) == 0 {
-			return nil, fmt.Errorf("no address known for %s: give its full address (…/p2p/ID)", ui.ShortPeer(to))
+		// Reach it first, so that a failure is told in its words
+		// (NET-D22) and a LAN peer that does not answer is marked so.
+		if err := n.me.node.ConnectPeer(ctx, pid); err != nil {
+			return nil, err
 		}
 	}
 	g, err := n.me.service.Invite(ctx, pid, o)
@@ -271,7 +269,7 @@ func (n *playNetwork) PlayBot(ctx context.Context, o engine.Options) (ui.GameCon
 	if err != nil {
 		return nil, err
 	}
-	n.me.node.Host().Peerstore().AddAddrs(b.node.ID(), b.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+	n.me.node.AddLocalPeer(peer.AddrInfo{ID: b.node.ID(), Addrs: b.node.Host().Addrs()})
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	g, err := n.me.service.Invite(ctx, b.node.ID(), o)
@@ -390,8 +388,8 @@ func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 // resumed on the bot's side too.
 func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameConn, error) {
 	if b, err := n.botPeer(); err == nil && n.botHas(b, id) {
-		n.me.node.Host().Peerstore().AddAddrs(b.node.ID(), b.node.Host().Addrs(), peerstore.PermanentAddrTTL)
-		b.node.Host().Peerstore().AddAddrs(n.me.node.ID(), n.me.node.Host().Addrs(), peerstore.PermanentAddrTTL)
+		n.me.node.AddLocalPeer(peer.AddrInfo{ID: b.node.ID(), Addrs: b.node.Host().Addrs()})
+		b.node.AddLocalPeer(peer.AddrInfo{ID: n.me.node.ID(), Addrs: n.me.node.Host().Addrs()})
 		if g, _ := b.service.Resume(ctx, id); g != nil {
 			n.botPlay(g)
 		}
@@ -477,16 +475,14 @@ func (n *playNetwork) forwardAccepted() {
 	}
 }
 
-// forwardLAN hands the peers mDNS finds to the UI.
+// forwardLAN hands the changes of the peers on the LAN (found, stale,
+// gone: NET-D25) to the UI.
 func (n *playNetwork) forwardLAN() {
 	for info := range n.me.node.LANPeers() {
-		p := ui.LANPeer{ID: info.ID.String()}
-		// The lobby shows the first address: a LAN one, not loopback.
-		addrs := slices.Clone(info.Addrs)
-		slices.SortStableFunc(addrs, func(a, b ma.Multiaddr) int {
-			return cmp.Compare(boolRank(manet.IsIPLoopback(a)), boolRank(manet.IsIPLoopback(b)))
-		})
-		for _, a := range addrs {
+		p := ui.LANPeer{ID: info.ID.String(), Stale: info.Stale, Gone: info.Gone}
+		// The lobby shows the first address: a LAN one; a peer's
+		// loopback and link-local addresses are not for this machine.
+		for _, a := range node.RemoteAddrs(info.Addrs) {
 			p.Addrs = append(p.Addrs, a.String())
 		}
 		select {
@@ -510,11 +506,3 @@ func (n *playNetwork) close() {
 
 var _ ui.GameConn = (*protocol.Game)(nil)
 var _ ui.ResumedConn = resumedGame{}
-
-// boolRank orders false before true.
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}

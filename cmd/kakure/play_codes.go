@@ -19,6 +19,7 @@ import (
 var (
 	_ ui.InviteCodes = (*playNetwork)(nil)
 	_ ui.Connections = (*playNetwork)(nil)
+	_ ui.Notices     = (*playNetwork)(nil)
 )
 
 // connPingTimeout bounds one measurement of a round trip.
@@ -49,6 +50,27 @@ func (n *playNetwork) codeError(err error) error {
 			filepath.Join(n.me.node.Home(), node.ConfigFileName))
 	}
 	return err
+}
+
+// Notices implements ui.Notices: the node's notices (a guest that found
+// no path to this peer, NET-D23), by their headlines.
+func (n *playNetwork) Notices() <-chan string {
+	out := make(chan string, 4)
+	go func() {
+		for {
+			select {
+			case nt := <-n.me.node.Notices():
+				select {
+				case out <- nt.Headline:
+				case <-n.ctx.Done():
+					return
+				}
+			case <-n.ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // NetStatus implements ui.NetStatuses: the node's DHT peers,

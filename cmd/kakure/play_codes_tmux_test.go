@@ -96,5 +96,5 @@ func TestPlayTmuxInviteCode(t *testing.T) {
 	// knows it.
 	lost := startKakure(t, "bot", "--home", filepath.Join(dir, "late"), "--listen", "/ip4/127.0.0.1/tcp/0",
 		"--relay", relayAddr, "--join", code)
-	lost.waitLine(t, regexp.MustCompile(`no peer hosts this invite code`), 20*time.Second)
+	lost.waitLine(t, regexp.MustCompile(`nobody hosts the code`), 20*time.Second)
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/node"
-	"github.com/kakure/kakure/node/rendezvous"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -24,24 +23,23 @@ const (
 	maxRetryPause   = 15 * time.Second
 )
 
-// isPermanent reports whether err cannot be mended by trying again: a bad
-// address or code, no relay, a code nobody hosts or two peers claim, a
-// host reachable only through a limited public relay (NET-D19), another
-// protocol version, or the end of ctx.
+// isPermanent reports whether err cannot be mended by trying again: a
+// failure whose class says so (node.FailureKind.Retryable: a bad or
+// unknown code, a code two peers claim, a peer ID that does not match
+// its address, no path through the NATs, a configuration that cannot
+// work: NET-D22), another protocol version, or the end of ctx.
 func isPermanent(err error) bool {
-	return errors.Is(err, node.ErrBadAddress) || errors.Is(err, node.ErrNoRelays) ||
-		errors.Is(err, node.ErrAmbiguousCode) || errors.Is(err, node.ErrLimitedRelay) ||
-		errors.Is(err, rendezvous.ErrBadCode) || errors.Is(err, rendezvous.ErrNotFound) ||
-		errors.Is(err, protocol.ErrOtherVersion) || errors.Is(err, context.Canceled)
+	return !node.Retryable(err) || errors.Is(err, protocol.ErrOtherVersion)
 }
 
 // retryConnect runs attempt until it succeeds, fails permanently, ctx
 // ends or the time budget runs out, pausing 1 s, 2 s, 4 s ... (at most
-// maxRetryPause) between attempts. Each failure is reported on out in
-// plain words with the attempt's number, e.g. "reaching 12D3Ko…: the
-// connection was cut while it was being set up (...); trying again in
-// 2s (3rd try)". The error it returns says how long it tried.
-func retryConnect(ctx context.Context, out io.Writer, what string, budget time.Duration, attempt func(ctx context.Context) error) error {
+// maxRetryPause) between attempts. Each failure is reported on out by
+// its headline with the attempt's number, e.g. "reaching 12D3Ko…: the
+// connection to 12D3KooWAbc… was cut while it was being set up; trying
+// again in 2s (3rd try)", and with verbose the raw error after it. The
+// error it returns says how long it tried.
+func retryConnect(ctx context.Context, out io.Writer, what string, budget time.Duration, verbose bool, attempt func(ctx context.Context) error) error {
 	start := time.Now()
 	pause := firstRetryPause
 	for try := 1; ; try++ {
@@ -57,9 +55,9 @@ func retryConnect(ctx context.Context, out io.Writer, what string, budget time.D
 		}
 		left := budget - time.Since(start)
 		if left <= pause {
-			return fmt.Errorf("%s: gave up after %d tries in %.0fs: %s: %w", what, try, time.Since(start).Seconds(), explainNetError(err), err)
+			return fmt.Errorf("%s: gave up after %d tries in %.0fs: %w", what, try, time.Since(start).Seconds(), err)
 		}
-		fmt.Fprintf(out, "%s: %s (%s); trying again in %s (%s try)\n", what, explainNetError(err), oneLine(err.Error()), pause, node.Ordinal(try+1))
+		fmt.Fprintf(out, "%s: %s%s; trying again in %s (%s try)\n", what, headline(err), detailSuffix(err, verbose), pause, node.Ordinal(try+1))
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
@@ -69,24 +67,32 @@ func retryConnect(ctx context.Context, out io.Writer, what string, budget time.D
 	}
 }
 
-// explainNetError says in plain words what a failed connection attempt
-// met.
-func explainNetError(err error) string {
-	s := err.Error()
-	switch {
-	case strings.Contains(s, "failed to negotiate security protocol"), strings.Contains(s, "failed to negotiate stream multiplexer"),
-		strings.Contains(s, "connection reset"), strings.Contains(s, "EOF"):
-		return "the connection was cut while it was being set up"
-	case strings.Contains(s, "connection refused"):
-		return "the peer refused the connection (is it running, at that port?)"
-	case strings.Contains(s, "timeout"), strings.Contains(s, "deadline exceeded"), strings.Contains(s, "timed out"):
-		return "no answer from the peer in time"
-	case strings.Contains(s, "no relay reachable"):
-		return "no relay could be reached"
-	case strings.Contains(s, "no route to host"), strings.Contains(s, "network is unreachable"):
-		return "the network cannot reach the peer"
-	default:
-		return "the connection failed"
+// headline says in one line what a failed connection attempt met: a
+// node.Failure's headline, or the error's text on one line.
+func headline(err error) string {
+	if f := node.AsFailure(err); f != nil {
+		return f.Headline
+	}
+	return oneLine(userMessage(err))
+}
+
+// detailSuffix returns " (raw detail)" for a node.Failure when verbose,
+// "" otherwise: the raw error is for -v and the log (NET-D22).
+func detailSuffix(err error, verbose bool) string {
+	if !verbose {
+		return ""
+	}
+	if f := node.AsFailure(err); f != nil && f.Detail() != "" {
+		return " (" + f.Detail() + ")"
+	}
+	return ""
+}
+
+// printDetail writes the raw detail of err's node.Failure to w, with
+// verbose: what the headline leaves out.
+func printDetail(w io.Writer, err error, verbose bool) {
+	if f := node.AsFailure(err); verbose && f != nil && f.Detail() != "" {
+		fmt.Fprintf(w, "detail (%s): %s\n", f.Kind, f.Detail())
 	}
 }
 

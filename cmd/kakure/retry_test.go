@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -68,7 +69,8 @@ func (p *cutProxy) serve(c net.Conn, cut bool) {
 
 var (
 	reBotTCPAddr = regexp.MustCompile(`^\s+/ip4/127\.0\.0\.1/tcp/(\d+)/p2p/`)
-	reRetryLine  = regexp.MustCompile(`^reaching (\S+): the connection was cut while it was being set up \(.*failed to negotiate security protocol.*\); trying again in (\S+) \((\d+)(st|nd|rd|th) try\)`)
+	reRetryLine  = regexp.MustCompile(`^reaching (\S+): the connection to \S+ was cut while it was being set up \(.*failed to negotiate security protocol.*\); trying again in (\S+) \((\d+)(st|nd|rd|th) try\)`)
+	reRetryPlain = regexp.MustCompile(`^reaching \S+: the connection to \S+ was cut while it was being set up; trying again in \S+ \(\d+(st|nd|rd|th) try\)$`)
 	reRetryOK    = regexp.MustCompile(`^reaching \S+: succeeded at the (\d+)(st|nd|rd|th) try`)
 	reGaveUp     = regexp.MustCompile(`reaching \S+: gave up after (\d+) tries`)
 )
@@ -78,8 +80,10 @@ var (
 // handshake (a proxy on loopback closes them). The bot says so in plain
 // words and tries again after 1 s, then 2 s; the third connection goes
 // through, the game (Go 9×9) is played to its end and both records verify
-// (T-13). With every connection cut and --connect-for 4s, it gives up with
-// exit status 1 and says how often it tried.
+// (T-13); with -v each line carries libp2p's raw error after the
+// headline. With every connection cut and --connect-for 4s, it gives up
+// with exit status 1 and says how often it tried, and without -v its
+// lines hold the headline alone (NET-D22).
 func TestBotRetriesCutFirstConnection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
@@ -92,7 +96,7 @@ func TestBotRetriesCutFirstConnection(t *testing.T) {
 	addr := proxy.ln.Addr().(*net.TCPAddr)
 	target := "/ip4/127.0.0.1/tcp/" + itoaPort(addr.Port) + "/p2p/" + hostID
 	guest := startKakure(t, "bot", "--home", filepath.Join(dir, "guest"), "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "2",
-		"--invite", target, "--variant", "go", "--size", "9")
+		"--invite", target, "--variant", "go", "--size", "9", "-v")
 	first := guest.waitLine(t, reRetryLine, 30*time.Second)
 	if first[1] != hostID || first[2] != "1s" || first[3] != "2" {
 		t.Errorf("first retry line %q: want the host's ID, 1s, 2nd try", first[0])
@@ -117,6 +121,12 @@ func TestBotRetriesCutFirstConnection(t *testing.T) {
 	}
 	if gave[1] != "3" {
 		t.Errorf("gave up after %s tries, want 3 (pauses of 1 s and 2 s within 4 s)", gave[1])
+	}
+	if !lost.has(reRetryPlain) {
+		t.Errorf("no retry line with the headline alone:\n%s", lost.output())
+	}
+	if out := lost.output(); strings.Contains(out, "failed to negotiate") || strings.Contains(out, "failed to dial") {
+		t.Errorf("raw libp2p text without -v:\n%s", out)
 	}
 }
 
