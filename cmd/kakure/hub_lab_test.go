@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 )
 
@@ -21,7 +22,7 @@ import (
 // relayed through the hub behind a symmetric one; both records verify. A
 // second relay on the hub's address refuses to start.
 func TestNETD26HubLab(t *testing.T) {
-	skipUnlessFullNet(t, "a hub in the namespace lab")
+	testenv.SkipUnlessFull(t, "a hub in the namespace lab")
 	if raceEnabled {
 		t.Skip("the namespace tests run in the pass without -race")
 	}
