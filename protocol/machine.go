@@ -126,13 +126,6 @@ type pieRule interface{ colorsByPie() }
 // auditViolation returns the violation found, which the outcome names.
 type auditor interface{ auditViolation() *Violation }
 
-// endAuditor is a variantRules whose end opens the players' remaining
-// secrets for an audit (the Phantom Go reveal, HMG-7, GM-8):
-// endAudit reports whether that stage is under way. A report that proves
-// nothing then ends nothing: the reporter still owes its openings, and
-// the audit decides (T-15).
-type endAuditor interface{ endAudit() bool }
-
 // resignAuditor is a variantRules that still runs its end audit after a
 // resignation (PN-D13: the Phantom Go reveal), so that both players see
 // the whole game and a cheat found there still decides the game.

@@ -57,13 +57,6 @@ func (g *gomokuRules) curPending(r Role) bool {
 // or nil.
 func (g *gomokuRules) auditViolation() *Violation { return g.violation }
 
-// endAudit reports whether the players are opening their remaining
-// commitments for the audit of GM-8 (T-15: a report then ends nothing).
-func (g *gomokuRules) endAudit() bool {
-	_, kinds, done := g.expected()
-	return !done && len(kinds) == 1 && kinds[0] == KindGomokuOpenAll
-}
-
 // closed returns the turns of role r whose commitment is still closed.
 func (g *gomokuRules) closed(r Role) []int {
 	var ks []int

@@ -229,10 +229,6 @@ func (h *hmgRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 	return false
 }
 
-// endAudit reports whether the unused cards are being opened for the
-// audit of HMG-7 (T-15: a report then ends nothing).
-func (h *hmgRules) endAudit() bool { return h.stage() == HMGStageOpen }
-
 // owesOpening returns the role that must open its unused cards next:
 // Black's, then White's; a player with no unused card opens nothing.
 func (h *hmgRules) owesOpening() (Role, bool) {

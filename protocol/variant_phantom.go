@@ -759,10 +759,6 @@ func (h *phantomRules) auditAfterResign(Role) ([]Event, bool) {
 // the resignation (a message that crossed it).
 func (h *phantomRules) suspendResign(on bool) { h.suspended = on }
 
-// endAudit reports whether the seeds are being revealed for the audit
-// (T-15: a report then ends nothing).
-func (h *phantomRules) endAudit() bool { return h.stage() == PhantomStageReveal }
-
 func (h *phantomRules) view(Role) VariantView {
 	v := PhantomNetView{Stage: h.stage(), Rules: h.m.Options.Rules, ToMove: h.pub.ToMove, Passes: h.pub.Passes,
 		Tries: h.pub.Try, Revealed: h.audited}
