@@ -280,6 +280,7 @@ func variantsForReports() []struct {
 // rules, and kakure verify lists the report as proving nothing on both
 // records. (Before REC-D11 such a report voided the game: a loser's exit.)
 func TestT13LiveReportsThatProveNothing(t *testing.T) {
+	t.Parallel() // games of their own, nothing shared
 	otherKey, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +312,7 @@ func TestT13LiveReportsThatProveNothing(t *testing.T) {
 				if testing.Short() && v.name == "phantom" && ev.name != "duplicate" {
 					t.Skip("one Phantom Go case in -short")
 				}
+				t.Parallel() // Phantom Go's cases wait on graces: wall time
 				// The cheater's 8th message: in play in every variant.
 				// In Phantom Go its second garbling, a message on a grace:
 				// the 8th may be a try of its player's, which an untimed
@@ -569,6 +571,7 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 				name = tc.name + "/then withholds"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // waits on graces: wall time
 				setup := func(c *protocol.Config) {
 					reportInstead(1, "T-3", lastOfOther, tc.kind)(c)
 					if withhold {

@@ -11,7 +11,7 @@ import (
 // clock or a stalled peer rather than compute, so more than GOMAXPROCS of
 // them at once shortens the package's run (under -race it took 396 s of
 // go test's 600 s default with two at once on 2 cores).
-const protocolParallel = "4"
+const protocolParallel = "8"
 
 func TestMain(m *testing.M) {
 	flag.Parse()

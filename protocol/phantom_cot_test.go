@@ -245,6 +245,7 @@ func TestT10PhantomReverseAttachments(t *testing.T) {
 			func(b any) any { return protocol.PhantomTamper(b, 0, func(b []byte) []byte { return b[:len(b)-7] }) }, "digest"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits on two graces: wall time
 			h := playPhantomCheatOpts(t, o, tt.cheater, phantomRewrite(1, tt.f, tt.kinds...), nil)
 			cheater := h.Role().Other()
 			// Dropped with its message every time it comes: withheld

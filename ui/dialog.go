@@ -40,8 +40,12 @@ func (d *dialog) Draw(screen tcell.Screen) {
 		}
 		width = max(width+4, 40)
 	}
+	width = min(width, w)
+	// Lines wider than the box wrap at word boundaries (UI-D38: a
+	// question cut at 80 columns hides what the key does).
+	lines := wrapDialogLines(d.lines, width-4)
 	if height == 0 {
-		height = len(d.lines) + len(d.footer) + 2
+		height = len(lines) + len(d.footer) + 2
 		if d.body != nil {
 			height += max(d.bodyHeight, 1) + 1
 		}
@@ -57,15 +61,15 @@ func (d *dialog) Draw(screen tcell.Screen) {
 	d.Box.SetRect(bx, by, width, height)
 	d.Box.DrawForSubclass(screen, d)
 	ix, iy, iw, ih := d.GetInnerRect()
-	for i, l := range d.lines {
+	for i, l := range lines {
 		if i >= ih {
 			break
 		}
-		tview.Print(screen, tview.Escape(l), ix+1, iy+i, iw-2, tview.AlignLeft, tcell.ColorDefault)
+		tview.Print(screen, l, ix+1, iy+i, iw-2, tview.AlignLeft, tcell.ColorDefault)
 	}
 	if d.body != nil {
-		top := iy + len(d.lines)
-		if len(d.lines) > 0 {
+		top := iy + len(lines)
+		if len(lines) > 0 {
 			top++
 		}
 		bh := ih - (top - iy) - len(d.footer)
@@ -79,4 +83,19 @@ func (d *dialog) Draw(screen tcell.Screen) {
 		}
 	}
 	d.Box.SetRect(x, y, w, h)
+}
+
+// wrapDialogLines escapes lines for tview and wraps each wider than width
+// columns at word boundaries; an empty line stays one empty line.
+func wrapDialogLines(lines []string, width int) []string {
+	var out []string
+	for _, l := range lines {
+		e := tview.Escape(l)
+		if width <= 0 || runewidth.StringWidth(l) <= width {
+			out = append(out, e)
+			continue
+		}
+		out = append(out, tview.WordWrap(e, width)...)
+	}
+	return out
 }

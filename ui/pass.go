@@ -28,7 +28,7 @@ func passQuestion(m *GameModel, ends string, moves int) []string {
 	case ends != "":
 		return []string{fmt.Sprintf("%s passed: your pass %s.", opp, ends), "", "y passes · n or Esc keeps playing"}
 	case moves < m.Size():
-		return []string{fmt.Sprintf("Pass after %s? So early a pass gives %s a free move.", plural(moves, "move", "moves"), opp),
+		return []string{fmt.Sprintf("Pass after %s? So early a pass gives %s a free move, and if %s passes too, play ends.", plural(moves, "move", "moves"), opp, opp),
 			"", "y passes · n or Esc keeps playing"}
 	}
 	return nil

@@ -20,8 +20,9 @@ func TestUID38PassAsksFirst(t *testing.T) {
 		moves []string
 		want  string // in the question; "" for none
 	}{
-		{"opening", []string{"C3", "D4"}, "Pass after 2 moves? So early a pass gives White a free move."},
-		{"ends play", []string{"C3", "D4", "E5", "F6", "G7", "C7", "G3", "B2", "H8", "pass"}, "White passed: your pass ends play and the count begins"},
+		{"opening", []string{"C3", "D4"}, "Pass after 2 moves? So early a pass gives White a free move, and if White passes too, play ends."},
+		// Wider than 80 columns: the whole question shows, wrapped.
+		{"ends play", []string{"C3", "D4", "E5", "F6", "G7", "C7", "G3", "B2", "H8", "pass"}, "White passed: your pass ends play and the count begins (dead stones, then the score)."},
 		{"middle game", []string{"C3", "D4", "E5", "F6", "G7", "C7", "G3", "B2", "H8", "J9"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
