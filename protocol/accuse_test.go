@@ -688,6 +688,7 @@ func (p *chattyPlayer) Choose(v protocol.View) protocol.Action {
 // its next message chains to the other, which the honest peer proves
 // (T-3), and the cheater loses.
 func TestT13LiveGapEvidence(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
 	var mu sync.Mutex
 	var cheaterGame *protocol.Game
 	rewrite := func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {

@@ -541,6 +541,7 @@ func refuseAfter(kind protocol.Kind) func(*protocol.Message, crypto.PrivKey) [][
 }
 
 func TestT11CheatHMGRefusesToOpenCards(t *testing.T) {
+	t.Parallel() // waits on graces: wall time
 	cheater := newHMGCheater([]engine.Point{vertexOn(t, 7, "C3"), vertexOn(t, 7, "G7"), vertexOn(t, 7, "E5")}, false)
 	start := time.Now()
 	h := cheatHMG(t, cheater, refuseAfter(protocol.KindHMGOpenCards), nil, func(i int, c *protocol.Config) {
