@@ -469,9 +469,19 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
 	}
 	if m.clk.claim != nil {
-		// The other's claim waits for its answer: two claims crossed
-		// (F-Go's two clocks); the first one taken stands.
+		// A claim waits for its answer: two claims crossed (F-Go's two
+		// clocks), or the claimer claimed again; the first one taken
+		// stands and this one changes nothing.
 		return nil, nil
+	}
+	if n := len(m.clk.refused); n > 0 {
+		if r := m.clk.refused[n-1]; r.claim.by == msg.From && msg.Ack < int64(r.seq) {
+			// The claimer claimed again before it saw the refusal of its
+			// claim: the claim crossed the refusal, and changes nothing
+			// as it would have had it come first, while the other waited
+			// (REC-D15), so that both machines agree whichever order.
+			return nil, nil
+		}
 	}
 	if m.clk.claims[msg.From] >= MaxTimeoutClaims {
 		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)

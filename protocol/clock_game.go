@@ -200,7 +200,11 @@ func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
 		return
 	}
 	if c.control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
-		g.claimTimeout(chargeMS)
+		if !g.clk.claimed {
+			// One claim at a time: a claim of this peer's that waits
+			// for its answer already charges the move (CLK-D17).
+			g.claimTimeout(chargeMS)
+		}
 		return
 	}
 	g.clk.settleMS = chargeMS

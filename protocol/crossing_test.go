@@ -90,6 +90,12 @@ func crossingCases() []crossingCase {
 			return crossPair(t, afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000"), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500},
 				in, protocol.KindMove, mv("C5", 8200))
 		}, "W+T"},
+		{"second time-out claim × the refusal of the first", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
+			tr := afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000")
+			add(t, tr, out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500})
+			return crossPair(t, tr, out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 9500},
+				in, protocol.KindTimeoutRefuse, protocol.TimeoutRefuseBody{ThinkMS: 7000})
+		}, "claimed=false"},
 		{"time-out claim × resignation", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
 			return crossPair(t, afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000"), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500},
 				in, protocol.KindResign, none)
@@ -232,8 +238,8 @@ var crossingRules = map[protocol.Kind]string{
 	protocol.KindChat:           "chat × move (chat changes no state but the chat lines)",
 	protocol.KindViolation:      "report that proves nothing × move, proven report × move, challenge × its answer",
 	protocol.KindAbandon:        "abandonment × the answer to its challenge",
-	protocol.KindTimeout:        "time-out claim × the flagged move, × the pass that ends play, × resignation",
-	protocol.KindTimeoutRefuse:  "in turn: the answer to a claim, sent after it; it crosses only the claimer's chat",
+	protocol.KindTimeout:        "time-out claim × the flagged move, × the pass that ends play, × resignation; second time-out claim × the refusal of the first",
+	protocol.KindTimeoutRefuse:  "the answer to a claim, sent after it: second time-out claim × the refusal of the first",
 	protocol.KindAdjournRequest: "adjournment asked × the other's move, adjournment asked × asked",
 	protocol.KindAdjournAccept:  "adjournment accepted × the requester's move",
 	protocol.KindUndoRequest:    "undo asked × the other's move",

@@ -114,6 +114,10 @@ mutant accept-crossing-move protocol/machine.go replace \
 mutant claim-about-pass-ending-play protocol/clock.go replace \
 	'aboutLast, ok = true, true' 'aboutLast = true' \
 	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+# CLK-D17, REC-D15: a second claim that crossed the refusal of the first.
+mutant claim-crossing-refusal protocol/clock.go replace \
+	'if r := m.clk.refused[n-1]; r.claim.by == msg.From && msg.Ack < int64(r.seq) {' 'if r := m.clk.refused[n-1]; false && r.claim.by == msg.From && msg.Ack < int64(r.seq) {' \
+	./protocol 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17: neither side moves while a claim waits.
 mutant move-under-claim protocol/clock.go replace \
 	'return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true' \
