@@ -240,6 +240,7 @@ func inviteOnLAN(ctx context.Context, out io.Writer, p *peerHandle, o engine.Opt
 			delete(due, id)
 			g, err := inviteLANPeer(ctx, p, id, o)
 			if err == nil {
+				fmt.Fprintf(out, "game %s started with %s\n", g.ID(), id)
 				return g, nil
 			}
 			if ctx.Err() != nil {
