@@ -30,7 +30,7 @@ func runBot(env *environment, args []string) (err error) {
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	invite := fs.String("invite", "", "invite this peer to one game, play it and exit: a multiaddr with /p2p/ID, or a bare peer ID or a petname of a peer this node knows (found on the LAN with --mdns, waited for up to --connect-for; met in an earlier game)")
-	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game, play it and exit (of two such bots, the lower peer ID invites; the other waits 10s for its invitation first)")
+	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game (of --variant and its flags), play it and exit; of two such bots, the lower peer ID invites, the other waits 10s for its invitation (and plays the inviter's game) before it invites")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION, or random (a uniformly random legal player)")
 	var relays listenFlag
@@ -43,7 +43,7 @@ func runBot(env *environment, args []string) (err error) {
 	verbose := fs.Bool("v", false, "print the raw detail of network failures after their one-line headline (kakure.log has it always)")
 	var vf variantFlags
 	vf.register(fs, "go")
-	vf.registerSides(fs, "with --invite or --join: the bot's colour")
+	vf.registerSides(fs, "with --invite, --invite-lan or --join: the bot's colour")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
