@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,11 +25,12 @@ func init() {
 }
 
 func runBot(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite MULTIADDR --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite PEER --variant V ... | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
-	invite := fs.String("invite", "", "invite the peer at this multiaddr (with /p2p/ID) to one game, play it and exit")
+	invite := fs.String("invite", "", "invite this peer to one game, play it and exit: a multiaddr with /p2p/ID, or a bare peer ID or a petname of a peer this node knows (found on the LAN with --mdns, waited for up to --connect-for; met in an earlier game)")
+	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game (of --variant and its flags), play it and exit; of two such bots, the lower peer ID invites, the other waits 10s for its invitation (and plays the inviter's game) before it invites")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION, or random (a uniformly random legal player)")
 	var relays listenFlag
@@ -36,12 +38,12 @@ func runBot(env *environment, args []string) (err error) {
 	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")
 	hostInvite := fs.Bool("host-invite", false, "host an invite code on the relays, print it and accept invitations")
 	join := fs.String("join", "", "join the peer hosting this invite code: invite it to one game, play it and exit")
-	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails")
+	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails (and to wait for a peer named by its ID to be found on the LAN)")
 	progress := fs.Duration("progress", defaultProgressEvery, "print a line this often during a game (moves, time, Phantom Go's tries); 0: none")
 	verbose := fs.Bool("v", false, "print the raw detail of network failures after their one-line headline (kakure.log has it always)")
 	var vf variantFlags
 	vf.register(fs, "go")
-	vf.registerSides(fs, "with --invite or --join: the bot's colour")
+	vf.registerSides(fs, "with --invite, --invite-lan or --join: the bot's colour")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,11 +58,31 @@ func runBot(env *environment, args []string) (err error) {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	if *invite != "" && *join != "" || *hostInvite && (*invite != "" || *join != "") {
-		return usageError("--host-invite, --invite and --join exclude each other")
+	if exclusive := countTrue(*hostInvite, *invite != "", *join != "", *inviteLAN); exclusive > 1 {
+		return usageError("--host-invite, --invite, --invite-lan and --join exclude each other")
+	}
+	if *inviteLAN && !*mdns {
+		return usageError("--invite-lan finds its peer by mDNS: add --mdns")
+	}
+	var target inviteTarget
+	if *invite != "" {
+		dir := *home
+		if dir == "" {
+			var err error
+			if dir, err = node.DefaultHome(); err != nil {
+				return err
+			}
+		}
+		book, err := readPetnames(dir)
+		if err != nil {
+			return err
+		}
+		if target, err = parseInviteTarget(*invite, book); err != nil {
+			return err
+		}
 	}
 	var o engine.Options
-	if *invite != "" || *join != "" {
+	if *invite != "" || *join != "" || *inviteLAN {
 		var err error
 		if o, err = vf.options(fs); err != nil {
 			return err
@@ -172,10 +194,12 @@ func runBot(env *environment, args []string) (err error) {
 			go play(g, *seed+uint64(i)+1000, nil)
 		}
 	}
-	if *invite != "" || *join != "" {
+	if *invite != "" || *join != "" || *inviteLAN {
 		var pid peer.ID
+		var g *protocol.Game
 		typed := time.Now()
-		if *join != "" {
+		switch {
+		case *join != "":
 			err := retryConnect(ctx, env.stdout, "joining "+*join, *connectFor, *verbose, func(ctx context.Context) error {
 				info, err := p.node.JoinInvite(ctx, *join)
 				pid = info.ID
@@ -185,24 +209,47 @@ func runBot(env *environment, args []string) (err error) {
 				return err
 			}
 			fmt.Fprintf(env.stdout, "joined %s in %.3fs: %s\n", pid, time.Since(typed).Seconds(), p.node.ConnectionInfo(pid).Kind)
-		} else {
+		case *inviteLAN:
+			if g, err = inviteOnLAN(ctx, env.stdout, p, o, *verbose); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+		case target.addr != "":
 			what := "reaching the peer"
-			if info, err := node.ParsePeerAddr(*invite); err == nil {
-				what = "reaching " + info.ID.String()
+			if target.id != "" {
+				what = "reaching " + target.id.String()
 			}
 			err := retryConnect(ctx, env.stdout, what, *connectFor, *verbose, func(ctx context.Context) (err error) {
-				pid, err = p.node.Connect(ctx, *invite)
+				pid, err = p.node.Connect(ctx, target.addr)
 				return err
 			})
 			if err != nil {
 				return err
 			}
+		default:
+			// A bare peer ID or a petname (NET-D27).
+			pid = target.id
+			if target.petname != "" {
+				fmt.Fprintf(env.stdout, "%s%s is %s\n", ui.PetnameMark, ui.SafeName(target.petname), pid)
+			}
+			if err := findPeer(ctx, env.stdout, p.node, filepath.Join(p.node.Home(), "games"), pid, *mdns, *connectFor); err != nil {
+				return err
+			}
+			err := retryConnect(ctx, env.stdout, "reaching "+pid.String(), *connectFor-time.Since(typed), *verbose, func(ctx context.Context) error {
+				return p.node.ConnectPeer(ctx, pid)
+			})
+			if err != nil {
+				return err
+			}
 		}
-		g, err := p.service.Invite(ctx, pid, o)
-		if err != nil {
-			return err
+		if g == nil {
+			if g, err = p.service.Invite(ctx, pid, o); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.stdout, "game %s started with %s\n", g.ID(), pid)
 		}
-		fmt.Fprintf(env.stdout, "game %s started with %s\n", g.ID(), pid)
 		fm := &firstMoveTimer{}
 		go play(g, *seed, fm)
 		for {
@@ -238,6 +285,17 @@ func runBot(env *environment, args []string) (err error) {
 			return nil
 		}
 	}
+}
+
+// countTrue returns how many of bs are true.
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // connectionLine measures the round trip to p and says which kind of

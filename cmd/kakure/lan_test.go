@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -199,4 +200,92 @@ func TestLANInviteByMDNS(t *testing.T) {
 	exited := time.Now()
 	lobby.waitFor("the bot off the list", 15*time.Second, func(s string) bool { return !strings.Contains(s, listed) })
 	t.Logf("the bot left the lobby's list %.2fs after it was stopped", time.Since(exited).Seconds())
+}
+
+// TestNETD27LANBotsPlayEachOther plays bots against each other on a LAN
+// of two namespaces with nothing typed but flags (NET-D27, issue 37):
+//
+//  1. `kakure bot --mdns --invite-lan` invites a plain `kakure bot
+//     --mdns` it found (at once or after the grace, as their peer IDs
+//     fall), plays one game and exits;
+//  2. two `kakure bot --mdns --invite-lan` play exactly one game: the one
+//     with the lower peer ID invites, the other accepts, and both exit;
+//  3. `kakure bot --mdns --invite PEERID` reaches a bot by its bare peer
+//     ID, found by mDNS.
+//
+// Each game's records agree and verify (T-13).
+func TestNETD27LANBotsPlayEachOther(t *testing.T) {
+	l := newLANLab(t)
+	dir := t.TempDir()
+	common := []string{"--mdns", "--listen", "/ip4/0.0.0.0/tcp/0", "--listen", "/ip4/0.0.0.0/udp/0/quic-v1"}
+	game := []string{"--variant", "go", "--size", "5"}
+	reStarted := regexp.MustCompile(`^game (\S+) started with (\S+)`)
+	bot := func(ns, home string, args ...string) *process {
+		return startKakureIn(t, ns, slices.Concat([]string{"bot", "--home", filepath.Join(dir, home)}, common, args)...)
+	}
+	exited := func(who string, p *process) {
+		t.Helper()
+		select {
+		case <-p.done:
+		case <-time.After(testenv.Duration(30 * time.Second)):
+			t.Fatalf("the %s did not exit after its game:\n%s", who, p.output())
+		}
+		if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Errorf("the %s exited with status %d:\n%s", who, code, p.output())
+		}
+	}
+	stop := func(p *process) {
+		p.cmd.Process.Signal(os.Interrupt)
+		<-p.done // its goodbye is sent: the next bots do not find it
+	}
+
+	// 1. An inviting bot and an accepting one.
+	acceptor := bot(l.b, "acceptor", "--seed", "1")
+	acceptorID := acceptor.waitLine(t, reBotPeerID, 20*time.Second)[1]
+	inviter := bot(l.a, "inviter", append([]string{"--seed", "2", "--invite-lan"}, game...)...)
+	started := inviter.waitLine(t, reStarted, 60*time.Second)
+	if started[2] != acceptorID {
+		t.Fatalf("the --invite-lan bot invited %s, want the bot on the LAN %s", started[2], acceptorID)
+	}
+	if acc := acceptor.waitLine(t, reBotAccepted, 30*time.Second); acc[1] != started[1] {
+		t.Fatalf("the bot on the LAN accepted game %s, the inviter started %s", acc[1], started[1])
+	}
+	resultsAgree(t, inviter.waitLine(t, reGameResult, 120*time.Second), acceptor.waitLine(t, reGameResult, 60*time.Second))
+	exited("--invite-lan bot", inviter)
+	stop(acceptor)
+
+	// 2. Two --invite-lan bots: one game, the lower peer ID invites.
+	x := bot(l.a, "x", append([]string{"--seed", "3", "--invite-lan"}, game...)...)
+	y := bot(l.b, "y", append([]string{"--seed", "4", "--invite-lan"}, game...)...)
+	xID := x.waitLine(t, reBotPeerID, 20*time.Second)[1]
+	yID := y.waitLine(t, reBotPeerID, 20*time.Second)[1]
+	lower, higher, higherID := x, y, yID
+	if yID < xID {
+		lower, higher, higherID = y, x, xID
+	}
+	started = lower.waitLine(t, reStarted, 60*time.Second)
+	if started[2] != higherID {
+		t.Fatalf("the lower peer ID invited %s, want %s", started[2], higherID)
+	}
+	if acc := higher.waitLine(t, reBotAccepted, 30*time.Second); acc[1] != started[1] {
+		t.Fatalf("the higher peer ID accepted game %s, the lower started %s", acc[1], started[1])
+	}
+	resultsAgree(t, lower.waitLine(t, reGameResult, 120*time.Second), higher.waitLine(t, reGameResult, 60*time.Second))
+	exited("lower --invite-lan bot", lower)
+	exited("higher --invite-lan bot", higher)
+	if higher.has(reStarted) || lower.has(reBotAccepted) {
+		t.Errorf("the higher peer ID invited too:\nlower:\n%s\nhigher:\n%s", lower.output(), higher.output())
+	}
+
+	// 3. A bare peer ID, found by mDNS.
+	acceptor = bot(l.b, "acceptor2", "--seed", "5")
+	acceptorID = acceptor.waitLine(t, reBotPeerID, 20*time.Second)[1]
+	inviter = bot(l.a, "inviter2", append([]string{"--seed", "6", "--invite", acceptorID}, game...)...)
+	started = inviter.waitLine(t, reStarted, 60*time.Second)
+	if started[2] != acceptorID {
+		t.Fatalf("--invite %s started a game with %s", acceptorID, started[2])
+	}
+	resultsAgree(t, inviter.waitLine(t, reGameResult, 120*time.Second), acceptor.waitLine(t, reGameResult, 60*time.Second))
+	exited("--invite PEERID bot", inviter)
+	stop(acceptor)
 }
