@@ -124,6 +124,10 @@ type Game struct {
 	// this peer last dropped a stream for such input.
 	dropped    int
 	badInputAt time.Time
+	// helloAt is when the other program last answered a stream with its
+	// hello: a program that answers hellos is running, and one that then
+	// closes each stream still has its grace run (T-11).
+	helloAt time.Time
 
 	// redialed delivers the streams that maybeRedial opened (nil on
 	// failure); dialing and nextDial pace the attempts.

@@ -97,6 +97,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				continue
 			}
 			g.helloGen = g.streamGen
+			g.helloAt = time.Now()
 			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer, "remote", a.st.Conn().RemoteMultiaddr())
 			// Both hellos are through: the game is connected again. A
 			// stream whose hello has not come (a redial, useStream) does
@@ -224,6 +225,7 @@ func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
 			return // a second hello on this stream: nothing to resend
 		}
 		g.helloGen = g.streamGen
+		g.helloAt = time.Now()
 		g.awaitHello = false
 		g.dialWait = 0
 		g.clockResumed()

@@ -229,10 +229,12 @@ const abandonLinger = 5 * time.Second
 // unanswered for AutoGrace more (REC-D13), as long as the connection is up
 // (a lost connection adjourns instead).
 func (g *Game) checkGrace() {
-	if g.m.Phase == PhaseDone || g.stream == nil && time.Since(g.badInputAt) > g.svc.cfg.IdleTimeout {
+	if g.m.Phase == PhaseDone || g.stream == nil && time.Since(g.badInputAt) > g.svc.cfg.IdleTimeout && time.Since(g.helloAt) > g.svc.cfg.IdleTimeout {
 		// A lost connection adjourns; one this peer dropped for the
-		// other's bad input does not stop the grace (T-10, T-11): the
-		// challenge and the abandonment go on the next stream.
+		// other's bad input does not stop the grace (T-10, T-11), nor
+		// does one the other's program closes after answering it with
+		// its hello (it runs, and withholds): the challenge and the
+		// abandonment go on the next stream.
 		return
 	}
 	if c := g.m.openChallenge(g.role); c != nil {
