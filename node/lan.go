@@ -337,34 +337,28 @@ func (s *lanService) found(instance string, info peer.AddrInfo, expires time.Tim
 
 // gone drops the peer of instance: it said goodbye.
 func (s *lanService) gone(instance string, now time.Time) {
-	s.mu.Lock()
-	var left []peer.ID
-	for p, e := range s.entries {
-		if e.instance == instance {
-			left = append(left, p)
-			delete(s.entries, p)
-		}
-	}
-	s.mu.Unlock()
-	for _, p := range left {
-		connLog.Info("left the LAN (goodbye)", "peer", p)
-		s.n.reportLAN(LANPeer{AddrInfo: peer.AddrInfo{ID: p}, Expires: now, Gone: true})
-	}
+	s.drop(now, "left the LAN (goodbye)", func(e *lanEntry) bool { return e.instance == instance })
 }
 
 // expire drops the peers whose record expired by now.
 func (s *lanService) expire(now time.Time) {
+	s.drop(now, "left the LAN (record expired)", func(e *lanEntry) bool { return !e.expires.After(now) })
+}
+
+// drop takes the peers whose entry leaving says off the list, logs why
+// and reports each gone.
+func (s *lanService) drop(now time.Time, why string, leaving func(*lanEntry) bool) {
 	s.mu.Lock()
 	var left []peer.ID
 	for p, e := range s.entries {
-		if !e.expires.After(now) {
+		if leaving(e) {
 			left = append(left, p)
 			delete(s.entries, p)
 		}
 	}
 	s.mu.Unlock()
 	for _, p := range left {
-		connLog.Info("left the LAN (record expired)", "peer", p)
+		connLog.Info(why, "peer", p)
 		s.n.reportLAN(LANPeer{AddrInfo: peer.AddrInfo{ID: p}, Expires: now, Gone: true})
 	}
 }

@@ -568,14 +568,8 @@ func (e *Evaluator) ShareCertificate() *GarblerShareCertificate {
 // whatever seed the evaluator reveals.
 func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 	cfg := rec.Config
-	if err := cfg.Validate(); err != nil {
+	if err := checkAuthenticatedTry(rec, t); err != nil {
 		return err
-	}
-	if !cfg.authenticated() {
-		return fmt.Errorf("%w: the game has no authenticated state", ErrNotProven)
-	}
-	if t < 0 || t >= len(rec.Tries) {
-		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
 	}
 	tr := rec.Tries[t]
 	switch {
@@ -738,14 +732,8 @@ func (g *Garbler) ShareCertificate() *EvaluatorShareCertificate {
 // evaluator's sums are always right.
 func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 	cfg := rec.Config
-	if err := cfg.Validate(); err != nil {
+	if err := checkAuthenticatedTry(rec, t); err != nil {
 		return err
-	}
-	if !cfg.authenticated() {
-		return fmt.Errorf("%w: the game has no authenticated state", ErrNotProven)
-	}
-	if t < 0 || t >= len(rec.Tries) {
-		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
 	}
 	same := func(tr TryRecord, cm, choice []byte) bool {
 		return tr.Sent >= 3 && Sum(cm) == tr.Commitment && Sum(choice) == tr.Choice
@@ -964,4 +952,20 @@ func (g *Garbler) partsOf(st *garblerCommitted, j int) ([]byte, []byte, error) {
 		return nil, nil, err
 	}
 	return bytes.Clone(reqs[j]), correctionBytes(corr[j]), nil
+}
+
+// checkAuthenticatedTry is what both share judges (MPC-D29) ask of the
+// record first: a valid configuration of the authenticated state, and a
+// try t it holds.
+func checkAuthenticatedTry(rec Record, t int) error {
+	if err := rec.Config.Validate(); err != nil {
+		return err
+	}
+	if !rec.Config.authenticated() {
+		return fmt.Errorf("%w: the game has no authenticated state", ErrNotProven)
+	}
+	if t < 0 || t >= len(rec.Tries) {
+		return fmt.Errorf("%w: the record has no try %d", ErrNotProven, t)
+	}
+	return nil
 }
