@@ -627,6 +627,7 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 // audit decides (here: nobody deviated, so the accuser loses, T-14). Run
 // with the garbler and with the evaluator as the accuser.
 func TestT15PhantomAccusationOpensNothingFirst(t *testing.T) {
+	t.Parallel()
 	for _, accuser := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		t.Run(accuser.String(), func(t *testing.T) {
 			h := playPhantomCheat(t, engine.RulesHamburg, int(accuser), nil,
@@ -766,6 +767,7 @@ func TestT13LiveGapEvidence(t *testing.T) {
 // (T-10), the stream started again, on which the cheater's program sends
 // its move as it signed it: the rules decide.
 func TestT3LiveBrokenChainAndBadAck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		change func(m *protocol.Message)

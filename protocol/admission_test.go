@@ -156,6 +156,8 @@ func (f *flood) waitSaturated(t *testing.T, n, hold int64) {
 // the victim before does the same: both invitations must be accepted and
 // both games played to their end, the records agreeing.
 func TestLIMD11FreshIdentityFlood(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	const ids, perPeer = 24, 8
 	// The flood loads the machine: the games get graces as long as the
 	// defaults, so that a late automatic message is not a forfeit.
@@ -172,7 +174,7 @@ func TestLIMD11FreshIdentityFlood(t *testing.T) {
 	// then, and known to the victim after.
 	var quiet time.Duration
 	a.honestGameTimed(t, a.honest, 21, &quiet)
-	baseline := goroutines()
+	baseline := goroutines(t)
 	f := startFlood(t, a.ctx, a.vhost, ids*hostileScale(t), perPeer, 2*time.Second, 5*time.Millisecond)
 	defer f.close()
 	f.waitSaturated(t, 2*128, 128)
@@ -274,6 +276,7 @@ func wasReset(st network.Stream) (bool, error) {
 // and a peer whose game it runs. The pools are made small (4 and 4) so
 // that a few identities fill them.
 func TestLIMD11KnownPeersKeepTheirSlots(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	vhost, vdir := newHost(t), t.TempDir()
@@ -388,6 +391,7 @@ func isTimeout(err error) bool {
 // it): the invitation keeps its slot, is accepted once decided, and the
 // game starts. A stream whose invitation is read is no longer evictable.
 func TestLIMD11InvitationBeingAnsweredKeepsItsSlot(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	vhost := newHost(t)

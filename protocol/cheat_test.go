@@ -124,6 +124,7 @@ func TestCheatReplayOldMessage(t *testing.T) {
 }
 
 func TestCheatSignsWithAnotherKey(t *testing.T) {
+	t.Parallel()
 	other, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +152,7 @@ func TestCheatTwoMessagesSameSequence(t *testing.T) {
 }
 
 func TestCheatMessageAboveSizeCap(t *testing.T) {
+	t.Parallel()
 	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		return [][]byte{make([]byte, protocol.MaxFrameSize+1)}
 	}))

@@ -192,6 +192,7 @@ func TestCLKD14FGoStalledPeerLosesOnTime(t *testing.T) {
 // honest program's opening settles each at its measurement less the lag
 // allowance, both programs charge that, and the honest claims stand.
 func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
+	t.Parallel()
 	const cheaterRole = 1
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i != cheaterRole {

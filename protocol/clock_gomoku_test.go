@@ -156,6 +156,7 @@ func TestCLKD15GomokuStalledPeerLosesOnTime(t *testing.T) {
 // side choice settles it at the measurement less the allowance, and both
 // programs charge that.
 func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
+	t.Parallel()
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if i != 0 {
 			return

@@ -70,6 +70,7 @@ func clockParts(t *testing.T, g *protocol.Game, r protocol.Role, kind protocol.K
 // within a turn carries none, its time going into the turn's move; both
 // programs hold the same clocks, charged with the think times claimed.
 func TestCLKD10HMGTimedTurns(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timedHMG("10m"))
 	black, white := byColor(games)

@@ -81,6 +81,7 @@ func tryClaims(t *testing.T, g *protocol.Game, r protocol.Role) []int64 {
 // stone) costs White's time, and its two tries are charged as one move
 // (one Fischer increment); both programs hold the same clocks.
 func TestCLKD16PhantomTriesAreTheMoversTime(t *testing.T) {
+	t.Parallel()
 	forLambdas(t, testCLKD16PhantomTriesAreTheMoversTime)
 }
 
@@ -125,6 +126,7 @@ func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, form phantomForm) {
 // absolute, Black never tries; White's program claims the loss on time,
 // Black's confirms, and the record verifies as a loss on time.
 func TestCLKD16PhantomStalledPeerLosesOnTime(t *testing.T) {
+	t.Parallel()
 	forLambdas(t, testCLKD16PhantomStalledPeerLosesOnTime)
 }
 
@@ -147,6 +149,7 @@ func testCLKD16PhantomStalledPeerLosesOnTime(t *testing.T, form phantomForm) {
 // next message of the try settles it at its measurement less the lag
 // allowance; both programs charge that.
 func TestCLKD16PhantomUnderClaimedTryCharged(t *testing.T) {
+	t.Parallel()
 	forLambdas(t, testCLKD16PhantomUnderClaimedTryCharged)
 }
 

@@ -347,6 +347,7 @@ func clocksAfter(t *testing.T, g *protocol.Game, n int) [2]clock.State {
 // signed moves left them, the same as the other program's; play goes on
 // and both still agree.
 func TestCLKD8ResumeRestoresClocks(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	games := startGame(t, p, timed(t, "10m+5s"))
 	playMoves(t, games, 150*time.Millisecond, "C3", "E5", "C5")
@@ -544,6 +545,7 @@ func TestT14TimeoutClaimDuringAdjournmentLoses(t *testing.T) {
 // next move, and only there: its later moves carry no settlement, so the
 // honest claims after it are charged as claimed, not at the old figure.
 func TestCLKD8SettlementNotCarriedOver(t *testing.T) {
+	t.Parallel()
 	const cheaterRole = 1
 	var cheating atomic.Bool
 	cheating.Store(true)

@@ -36,6 +36,7 @@ func (r *gomokuResigner) Choose(v protocol.View) protocol.Action {
 // piece); the resignation stands, and Verify on both records says so.
 // Each role resigns at several steps of a turn.
 func TestGMD23GomokuResignationRunsTheAudit(t *testing.T) {
+	t.Parallel()
 	for _, resigner := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		for _, at := range []int{3, 4, 5, 8} {
 			p := newPair(t)

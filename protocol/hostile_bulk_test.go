@@ -28,6 +28,7 @@ import (
 // when only the per-peer budget is full), everything charged comes back,
 // and the goroutines come back to their number.
 func TestLIMD10AttachmentBudget(t *testing.T) {
+	t.Parallel()
 	const chunk = 4 << 20 // bytes of one attachment of the attack
 	tests := []struct {
 		name            string
@@ -44,6 +45,7 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			trackGoroutines(t)
 			log := &lockedBuffer{}
 			a := newArenaWith(t, true, func(c *protocol.Config) {
 				c.AutoGrace = time.Minute // the attackers never toss the coin
@@ -54,7 +56,7 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 				c.AutoGrace = 30 * time.Second
 			})
 			a.honestGame(t, 31)
-			baseline := goroutines()
+			baseline := goroutines(t)
 			phantom := engine.Options{Variant: engine.VariantPhantom, Size: 5}
 			// A bulk frame: its length, the marker 'B', the data (above
 			// MaxFrameSize, so WriteFrame would refuse it).

@@ -10,8 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -195,49 +193,6 @@ func (a *arena) checkVictimRecords(t *testing.T) int {
 	return len(paths)
 }
 
-// goroutines returns the number of goroutines once it has stopped
-// falling (goroutines of earlier tests may still be ending).
-func goroutines() int {
-	n := runtime.NumGoroutine()
-	for range 20 {
-		time.Sleep(50 * time.Millisecond)
-		m := runtime.NumGoroutine()
-		if m >= n {
-			return m
-		}
-		n = m
-	}
-	return n
-}
-
-// goroutineSlack is how many goroutines above the baseline are tolerated
-// after an attack: libp2p keeps a few of its own per connection and peer
-// (identify, the peerstore, yamux), which come and go on their own time.
-const goroutineSlack = 12
-
-// waitGoroutines waits for the number of goroutines to come back to at
-// most baseline+extra+goroutineSlack, and fails with a dump otherwise.
-func waitGoroutines(t *testing.T, baseline, extra int) {
-	t.Helper()
-	limit := baseline + extra + goroutineSlack
-	deadline := testenv.Deadline(10 * time.Second)
-	n := runtime.NumGoroutine()
-	for n > limit && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-		n = runtime.NumGoroutine()
-	}
-	t.Logf("goroutines: %d before, %d after (limit %d)", baseline, n, limit)
-	if n > limit || os.Getenv("KAKURE_DUMP") != "" {
-		var b bytes.Buffer
-		pprof.Lookup("goroutine").WriteTo(&b, 1)
-		dump := b.String()
-		if len(dump) > 20000 {
-			dump = dump[:20000]
-		}
-		t.Errorf("%d goroutines after the attack, %d before (limit %d):\n%s", n, baseline, limit, dump)
-	}
-}
-
 // rawPeer is a hostile peer: a bare libp2p host that writes whatever it
 // likes on game streams.
 type rawPeer struct {
@@ -352,10 +307,12 @@ func readMessage(r *bufio.Reader, st network.Stream, timeout time.Duration) (*pr
 // the silent games after AutoGrace, plays an honest game meanwhile, and
 // holds no goroutine for the flood once it is over.
 func TestT10FloodOfInvitations(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	const perPeer = 4
 	a := newArena(t, true, func(c *protocol.Config) { c.MaxGamesPerPeer = perPeer })
 	a.honestGame(t, 1) // warm up libp2p's per-peer machinery
-	baseline := goroutines()
+	baseline := goroutines(t)
 	evil := newRawPeer(t, a.vhost)
 
 	var accepted, declined, refused atomic.Int32
@@ -442,8 +399,10 @@ func TestT10FloodOfInvitations(t *testing.T) {
 // busy, instead of blocking its stream handlers forever; the accepted
 // games are there for a reader that comes late.
 func TestT10AcceptedNobodyReads(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	a := newArena(t, false, func(c *protocol.Config) { c.AutoGrace = time.Minute })
-	baseline := goroutines()
+	baseline := goroutines(t)
 	evil := newRawPeer(t, a.vhost)
 	var streams []network.Stream
 	kinds := map[protocol.Kind]int{}
@@ -485,10 +444,12 @@ func TestT10AcceptedNobodyReads(t *testing.T) {
 // resource manager or the limit of handshakes per peer), the rest when
 // the handshake timeout expires, and plays an honest game meanwhile.
 func TestT10HundredsOfStreams(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	const handshake = 3 * time.Second
 	a := newArena(t, true, func(c *protocol.Config) { c.HandshakeTimeout = handshake })
 	a.honestGame(t, 3)
-	baseline := goroutines()
+	baseline := goroutines(t)
 	evil := newRawPeer(t, a.vhost)
 	n := int32(300 * hostileScale(t))
 	var opened, reset, slow atomic.Int32
@@ -562,9 +523,11 @@ func framed(p []byte) []byte {
 // middle of a game is cut off by the idle timeout or forfeits (T-11).
 // An honest game on the victim completes meanwhile.
 func TestT10Trickle(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	a := newArena(t, true, nil)
 	a.honestGame(t, 5)
-	baseline := goroutines()
+	baseline := goroutines(t)
 	evil := newRawPeer(t, a.vhost)
 	done := make(chan struct{})
 	go func() {
@@ -614,9 +577,11 @@ func TestT10Trickle(t *testing.T) {
 // forfeits its game after AutoGrace (T-11) and the victim's record says
 // so.
 func TestT11SilentPeer(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	a := newArena(t, true, nil)
 	a.honestGame(t, 7)
-	baseline := goroutines()
+	baseline := goroutines(t)
 	evil := newRawPeer(t, a.vhost)
 	evil.h.SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {
 		go func() { // read everything, answer nothing
@@ -696,9 +661,11 @@ func recordIDs(t *testing.T, a *arena) []protocol.GameID {
 // valid are reset (or declined) without a game, a record or a goroutine
 // left behind, and an honest game completes meanwhile.
 func TestT10GarbageHandshakes(t *testing.T) {
+	t.Parallel()
+	trackGoroutines(t)
 	a := newArena(t, true, nil)
 	a.honestGame(t, 9)
-	baseline := goroutines()
+	baseline := goroutines(t)
 	evil := newRawPeer(t, a.vhost)
 	victim := a.vhost.ID()
 	_, otherPub, _ := crypto.GenerateEd25519Key(rand.Reader)
@@ -797,6 +764,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 // completes meanwhile, and once the adjourned game is closed nothing of
 // it remains running.
 func TestT11DisconnectMidGame(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		o    engine.Options
@@ -825,9 +793,10 @@ func TestT11DisconnectMidGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			trackGoroutines(t)
 			a := newArena(t, true, nil)
 			a.honestGame(t, 11)
-			baseline := goroutines()
+			baseline := goroutines(t)
 			evilHost := newHost(t)
 			connect(t, evilHost, a.vhost)
 			ec := protocol.Config{Host: evilHost, Dir: t.TempDir()}
@@ -957,6 +926,7 @@ func TestT10InvitationReusesGameID(t *testing.T) {
 // is missing once per stream, not once per hello: a few bytes must not
 // buy a copy of the whole game.
 func TestT10HelloFlood(t *testing.T) {
+	t.Parallel()
 	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
 	evil := newRawPeer(t, a.vhost)
 	st, kind, _, err := evil.invite(t, a.ctx, a.vhost.ID())
@@ -1098,6 +1068,7 @@ func TestT10MaxGames(t *testing.T) {
 // returns, its coin toss commitment goes, and the silent peer forfeits
 // after AutoGrace (T-11); the victim's record proves it.
 func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
+	t.Parallel()
 	a := newArena(t, true, nil)
 	evil := newRawPeer(t, a.vhost)
 	evil.h.SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {

@@ -465,6 +465,7 @@ func TestT5NoLeakOfHiddenValues(t *testing.T) {
 // the log lines about it and every other message and log must hold none
 // of them.
 func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
+	t.Parallel()
 	otherPoint := func(v string) string {
 		if v == "A1" {
 			return "B2"
@@ -680,6 +681,7 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 // keeps hidden (the errors come from what this program knows, the public
 // board and its own values, never the opponent's).
 func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		o    engine.Options
@@ -758,6 +760,7 @@ func TestT5RefusedActionsTellNoHiddenValue(t *testing.T) {
 // most); the reason it sends, which the inviter's user reads, holds none
 // of the values of the running game.
 func TestT5DeclineTellsNoHiddenValue(t *testing.T) {
+	t.Parallel()
 	p := newPair(t, func(i int, c *protocol.Config) { c.MaxGamesPerPeer = 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
 	defer cancel()

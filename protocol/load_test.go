@@ -103,6 +103,7 @@ func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 // to their baseline. Peak heap and peak RSS (of the test process, which
 // holds both nodes) are reported.
 func TestLoadConcurrentGames(t *testing.T) {
+	trackGoroutines(t)
 	n := loadGames(t)
 	p := newPair(t, func(_ int, c *protocol.Config) {
 		c.Logger = nil // the log of hundreds of games stays out of the heap
@@ -183,7 +184,7 @@ func TestLoadConcurrentGames(t *testing.T) {
 	hosted, results = map[protocol.GameID]*protocol.Game{}, map[protocol.GameID]chan *protocol.Outcome{}
 	mu.Unlock()
 
-	baseGoroutines := goroutines()
+	baseGoroutines := goroutines(t)
 	base := readMemory(t)
 	var mix []string
 	var games []*protocol.Game

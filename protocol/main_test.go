@@ -9,9 +9,11 @@ import (
 // protocolParallel is how many of this package's parallel tests run at
 // once unless -parallel says otherwise. Most of them wait on a grace, a
 // clock or a stalled peer rather than compute, so more than GOMAXPROCS of
-// them at once shortens the package's run (under -race it took 396 s of
-// go test's 600 s default with two at once on 2 cores).
-const protocolParallel = "8"
+// them at once shortens the package's run: on 2 cores it took 200 s with
+// eight at once and the goroutine-counting tests alone, 104 s with those
+// beside the others (trackGoroutines), 68 s with sixteen at once (their
+// CPU time is about 60 s).
+const protocolParallel = "16"
 
 func TestMain(m *testing.M) {
 	flag.Parse()

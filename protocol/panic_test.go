@@ -31,12 +31,14 @@ const panicValue = "injected panic (LIM-D9 test)"
 // on the same service completes meanwhile; the game, resumed once the bug
 // is gone, completes; and the goroutines come back to their number.
 func TestLIMD9PanicInAGame(t *testing.T) {
+	t.Parallel()
 	for _, where := range []string{"apply", "auto", "pump", "reader", "view"} {
 		t.Run(where, func(t *testing.T) { panicInAGame(t, where) })
 	}
 }
 
 func panicInAGame(t *testing.T, where string) {
+	trackGoroutines(t)
 	var target atomic.Pointer[protocol.GameID]
 	var calls, panics atomic.Int32
 	var logs [2]*lockedBuffer
@@ -54,7 +56,7 @@ func panicInAGame(t *testing.T, where string) {
 			}
 		})
 	})
-	baseline := goroutines()
+	baseline := goroutines(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 

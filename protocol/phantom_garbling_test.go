@@ -65,6 +65,7 @@ func TestT8GarblingInTheInvitation(t *testing.T) {
 // refuses three-halves tables), finds it clean. Without the race
 // detector.
 func TestT8PhantomCheckedGameThreeHalves(t *testing.T) {
+	t.Parallel()
 	if phantomRace {
 		t.Skip("a whole checked game: without the race detector (go test ./...)")
 	}

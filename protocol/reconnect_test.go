@@ -15,6 +15,7 @@ import (
 // peers in the middle of a game: the game is adjourned, the inviter dials
 // again by itself, and the game finishes with both records agreeing.
 func TestT11ReconnectWhileRunning(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
@@ -64,6 +65,7 @@ func TestT11ReconnectWhileRunning(t *testing.T) {
 // EventAdjourned), not only at the next move: a screen stops saying
 // "connection lost" as soon as the peer is back.
 func TestT11ReconnectTellsBothSides(t *testing.T) {
+	t.Parallel()
 	p := newPair(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 // random bots on real hosts: both peers agree on the result (a bridge
 // wins, BG-3; two passes draw, BG-1), and Verify accepts both records.
 func TestBG3BridgeGamesOverLoopback(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		o    engine.Options

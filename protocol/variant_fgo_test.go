@@ -56,6 +56,7 @@ func quickBot(seed uint64, max int) *bot.Random {
 // bots on real hosts: both peers agree on the result (FG-6: a count with
 // komi 0), and Verify accepts both records.
 func TestFG6FGoGamesOverLoopback(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		o    engine.Options

@@ -132,6 +132,7 @@ func hmgPlay(t *testing.T, o engine.Options, players [2]bot.Player, inviter *ato
 }
 
 func TestHMG7GamesOverLoopback(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		cards int

@@ -93,6 +93,7 @@ func TestT2InvitationOfAnotherVersion(t *testing.T) {
 // again, on which the cheater's program sends its move; the game ends by
 // the rules and the honest record verifies with no violation.
 func TestT10GarbageFrame(t *testing.T) {
+	t.Parallel()
 	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 2, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		return [][]byte{[]byte("{not json at all")}
 	}))

@@ -11,6 +11,7 @@ import (
 // frames at MaxBulkSize, each judged before its body is read; an empty
 // frame is malformed.
 func TestT10FrameCaps(t *testing.T) {
+	t.Parallel()
 	frameOf := func(body []byte) *bufio.Reader {
 		var b bytes.Buffer
 		if err := writeFrameUnchecked(&b, body); err != nil {

@@ -122,6 +122,7 @@ func TestNETD27BotInviteFlags(t *testing.T) {
 // reaches the host at the addresses the earlier game saved, and the game
 // is played and verifies (T-13) with the host's result.
 func TestNETD27BotInviteByPetname(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}

@@ -305,6 +305,7 @@ func TestInternetPlay(t *testing.T) {
 // code, connected directly (the host's loopback address is in its record
 // since the relay is on loopback too).
 func TestInviteCodeLoopback(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}

@@ -133,6 +133,7 @@ func triesShown(screen string) int {
 // both records verify (T-13) with the same result. Then the bot exits,
 // and leaves the lobby's list at once (NET-D25).
 func TestLANInviteByMDNS(t *testing.T) {
+	t.Parallel()
 	l := newLANLab(t)
 	srv := newTmux(t)
 	dir := srv.dir
@@ -215,6 +216,7 @@ func TestLANInviteByMDNS(t *testing.T) {
 //
 // Each game's records agree and verify (T-13).
 func TestNETD27LANBotsPlayEachOther(t *testing.T) {
+	t.Parallel()
 	l := newLANLab(t)
 	dir := t.TempDir()
 	common := []string{"--mdns", "--listen", "/ip4/0.0.0.0/tcp/0", "--listen", "/ip4/0.0.0.0/udp/0/quic-v1"}

@@ -61,8 +61,9 @@ func TestMain(m *testing.M) {
 // compute (the network-namespace tests cut links for 10 and 35 s, a
 // NAT's mapping expires, a relay's reservation comes), so more than
 // GOMAXPROCS of them at once shortens the package's run: without -race
-// it took 269 s of go test's 600 s with two at once on 2 cores.
-const kakureParallel = "4"
+// it took 269 s of go test's 600 s with two at once on 2 cores, 109 s
+// with four.
+const kakureParallel = "8"
 
 // TestUserMessagesHaveNoPackageNames: errors reach the terminal without the
 // package names kakure's errors carry inside ("usage: engine: bad options"

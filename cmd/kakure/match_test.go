@@ -186,8 +186,12 @@ func TestMatchBadPlayers(t *testing.T) {
 // makes the moves; the records verify. Not under -race, which slows the
 // secure computation down most: go test ./... without -race plays it.
 func TestMatchGTPEngine(t *testing.T) {
+	t.Parallel()
 	engines := map[string]string{
-		"kakure gtp": os.Args[0] + " -- gtp --variant go --size 5 --level 1",
+		// The test binary is the engine (KAKURE_BE_BINARY, see TestMain),
+		// set in the engine's environment only, so that this test can run
+		// beside others.
+		"kakure gtp": "env KAKURE_BE_BINARY=1 " + os.Args[0] + " -- gtp --variant go --size 5 --level 1",
 	}
 	const gnugo = "/usr/games/gnugo"
 	if _, err := os.Stat(gnugo); err == nil {
@@ -195,7 +199,6 @@ func TestMatchGTPEngine(t *testing.T) {
 	} else {
 		t.Logf("GNU Go is not installed (apt-get install gnugo): only the kakure engine plays")
 	}
-	t.Setenv("KAKURE_BE_BINARY", "1")
 	for name, command := range engines {
 		t.Run(name, func(t *testing.T) {
 			if raceEnabled {
@@ -289,6 +292,7 @@ func TestMatchFailsFast(t *testing.T) {
 // no game aborts. The summary reports the moves asked, refused and the
 // fallbacks.
 func TestMatchGTPEngineGo(t *testing.T) {
+	t.Parallel()
 	const gnugo = "/usr/games/gnugo"
 	if _, err := os.Stat(gnugo); err != nil {
 		t.Skip("GNU Go is not installed (apt-get install gnugo)")
@@ -311,6 +315,7 @@ func TestMatchGTPEngineGo(t *testing.T) {
 // human passes at least once (the game ends on two passes or a
 // resignation, never by the bound of moves).
 func TestMatchScriptedHuman(t *testing.T) {
+	t.Parallel()
 	code, out := runCommand(t, "match", "--variant", "go", "--size", "7", "--games", "1", "--out", t.TempDir(), "--black", "bot:1", "--white", "human")
 	if code != 0 {
 		t.Fatalf("match exited %d:\n%s", code, out)

@@ -85,6 +85,7 @@ var (
 // with exit status 1 and says how often it tried, and without -v its
 // lines hold the headline alone (NET-D22).
 func TestBotRetriesCutFirstConnection(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
