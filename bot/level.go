@@ -24,6 +24,11 @@ type Level struct {
 	// played out ("resign=off", "pass=late" in ParseLevel).
 	NoResign    bool
 	NoEarlyPass bool
+	// Wait, when positive, is the least time the bot takes over a
+	// decision: having chosen sooner, it waits (it does not think longer)
+	// until Wait has passed since the decision began, within what the
+	// game's clock allows (BOT-D8, "wait=" in ParseLevel).
+	Wait time.Duration
 }
 
 // WithinTime returns l with its time limit no more than budget: budget
@@ -59,7 +64,9 @@ var ErrBadLevel = errors.New("bot: bad level")
 // hard, strong), or a comma-separated list of playouts=N and time=DURATION
 // (Go duration syntax, e.g. "playouts=50000,time=2s"). Time alone thinks
 // until the time is up (with a budget of 10⁹ playouts). Either may be
-// followed by resign=off and pass=late (BOT-D6), e.g. "3,resign=off".
+// followed by resign=off and pass=late (BOT-D6), e.g. "3,resign=off", and
+// by wait=DURATION (BOT-D8), e.g. "1,wait=2s": a weak bot that answers
+// at a human's pace.
 func ParseLevel(s string) (Level, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	parts := strings.Split(s, ",")
@@ -77,7 +84,7 @@ func ParseLevel(s string) (Level, error) {
 	for _, part := range parts {
 		key, value, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
-			return Level{}, fmt.Errorf("%w: %q (want 1-5, a name, or playouts=N,time=DURATION, then resign=off, pass=late)", ErrBadLevel, s)
+			return Level{}, fmt.Errorf("%w: %q (want 1-5, a name, or playouts=N,time=DURATION, then resign=off, pass=late, wait=DURATION)", ErrBadLevel, s)
 		}
 		switch key {
 		case "playouts":
@@ -92,6 +99,12 @@ func ParseLevel(s string) (Level, error) {
 				return Level{}, fmt.Errorf("%w: time=%s (want a duration up to 1h, without a numbered level)", ErrBadLevel, value)
 			}
 			l.Time = d
+		case "wait":
+			d, err := time.ParseDuration(value)
+			if err != nil || d <= 0 || d > time.Hour {
+				return Level{}, fmt.Errorf("%w: wait=%s (want a duration up to 1h)", ErrBadLevel, value)
+			}
+			l.Wait = d
 		case "resign":
 			switch value {
 			case "off":
@@ -111,7 +124,7 @@ func ParseLevel(s string) (Level, error) {
 				return Level{}, fmt.Errorf("%w: pass=%s (early or late)", ErrBadLevel, value)
 			}
 		default:
-			return Level{}, fmt.Errorf("%w: unknown key %q (playouts, time, resign or pass)", ErrBadLevel, key)
+			return Level{}, fmt.Errorf("%w: unknown key %q (playouts, time, resign, pass or wait)", ErrBadLevel, key)
 		}
 	}
 	if l.Playouts == 0 {
@@ -132,8 +145,11 @@ func (l Level) String() string {
 	if l.NoEarlyPass {
 		flags += ",pass=late"
 	}
+	if l.Wait > 0 {
+		flags += ",wait=" + l.Wait.String()
+	}
 	base := l
-	base.NoResign, base.NoEarlyPass = false, false
+	base.NoResign, base.NoEarlyPass, base.Wait = false, false, 0
 	for i := 1; i < len(Levels); i++ {
 		if Levels[i] == base {
 			return strconv.Itoa(i) + flags

@@ -4,6 +4,11 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
 )
 
 func TestParseLevel(t *testing.T) {
@@ -36,6 +41,12 @@ func TestParseLevel(t *testing.T) {
 		{in: "3,resign=maybe", err: true},
 		{in: "3,pass=never", err: true},
 		{in: "3,playouts=5", err: true},
+		// BOT-D8: a wait after the thinking.
+		{in: "1,wait=2s", want: Level{Playouts: 300, Wait: 2 * time.Second}},
+		{in: "playouts=500,resign=off,wait=150ms", want: Level{Playouts: 500, NoResign: true, Wait: 150 * time.Millisecond}},
+		{in: "1,wait=0s", err: true},
+		{in: "1,wait=2h", err: true},
+		{in: "1,wait=soon", err: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -97,4 +108,49 @@ func FuzzParseLevel(f *testing.F) {
 			t.Fatalf("round trip of %q: %q gives %+v, %v", s, l.String(), again, err)
 		}
 	})
+}
+
+// TestBOTD8WaitPacesTheBot: a bot at "1,wait=300ms" takes at least
+// 300 ms over a move of 5×5 Go (level 1 alone answers far sooner); under
+// a clock whose share for the move is spent it does not wait at all
+// (waiting never costs a game on time).
+func TestBOTD8WaitPacesTheBot(t *testing.T) {
+	o := engine.Options{Variant: engine.VariantGo, Size: 5, Komi: 0.5}
+	game, err := engine.NewGoGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := func(c *protocol.ClockView) protocol.View {
+		return protocol.View{Color: engine.Black, Options: o, MyTurn: true, Phase: protocol.PhasePlay,
+			Variant: protocol.GoView{Game: game}, Clock: c}
+	}
+	level, err := ParseLevel("1,wait=300ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wait = 300 * time.Millisecond
+	start := time.Now()
+	if _, ok := New(level, 1).Choose(view(nil)).(protocol.Play); !ok {
+		t.Fatal("no move")
+	}
+	if took := time.Since(start); took < wait {
+		t.Errorf("the bot answered after %v, want at least the level's wait %v", took, wait)
+	}
+
+	// Absolute time with 200 ms left, of which the move's share is less
+	// than the clock margin: the bot answers without waiting.
+	control := clock.Control{Kind: clock.Absolute, Main: 200 * time.Millisecond}
+	cv := &protocol.ClockView{Control: control, Clocks: [2]clock.State{control.Start(), control.Start()},
+		Runs: [2]bool{true, false}, Since: time.Now()}
+	level.Wait = time.Hour
+	chose := make(chan protocol.Action, 1)
+	go func() { chose <- New(level, 1).Choose(view(cv)) }()
+	select {
+	case a := <-chose:
+		if _, ok := a.(protocol.Play); !ok {
+			t.Fatalf("action %#v under the clock, want a move", a)
+		}
+	case <-time.After(testenv.Duration(10 * time.Second)):
+		t.Fatal("under a spent clock the bot waits out its level's hour")
+	}
 }

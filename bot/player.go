@@ -39,14 +39,41 @@ func New(level Level, seed uint64) *Bots {
 	return &Bots{Level: level, seed: seed, random: NewRandom(seed)}
 }
 
-// Choose implements Player.
+// Choose implements Player. With a level's Wait, it returns no sooner
+// than Wait after it was called, within the game's clock (BOT-D8).
 func (b *Bots) Choose(v protocol.View) protocol.Action {
+	if b.Level.Wait > 0 {
+		defer b.pace(v, time.Now())
+	}
 	if vb, ok := botFor(v); ok {
 		if a, ok := vb.level(b, v); ok {
 			return a
 		}
 	}
 	return b.random.Choose(v)
+}
+
+// pace waits until the level's Wait has passed since start, or until
+// the move's share of the bot's clock is spent, whichever comes first
+// (the share a bot thinks within, CLK-D11, at its largest): waiting
+// never costs a game on time (BOT-D8).
+func (b *Bots) pace(v protocol.View, start time.Time) {
+	until := start.Add(b.Level.Wait)
+	if c := v.Clock; c != nil && !c.Stopped && c.Runs[v.Role] {
+		left := c.Control.Budget(c.Clocks[v.Role], 0, clockMargin) - c.Used[v.Role]
+		if !c.Since.IsZero() {
+			left -= start.Sub(c.Since)
+		}
+		until = minTime(until, start.Add(left))
+	}
+	time.Sleep(time.Until(until))
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // clockMargin is what a bot keeps back from each move's think budget

@@ -32,7 +32,7 @@ func runBot(env *environment, args []string) (err error) {
 	invite := fs.String("invite", "", "invite this peer to one game, play it and exit: a multiaddr with /p2p/ID, or a bare peer ID or a petname of a peer this node knows (found on the LAN with --mdns, waited for up to --connect-for; met in an earlier game)")
 	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game (of --variant and its flags), play it and exit; of two such bots, the lower peer ID invites, the other waits 10s for its invitation (and plays the inviter's game) before it invites")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
-	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION, or random (a uniformly random legal player)")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md), or random (a uniformly random legal player)")
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
 	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")

@@ -137,9 +137,11 @@ func resultsAgree(t *testing.T, resGuest, resHost []string) {
 	}
 }
 
-// cutBotLevel makes the bots slow enough (MCTS for 150 ms a move) that a
-// game (cutSize) lasts well beyond the cuts.
-const cutBotLevel = "time=150ms"
+// cutBotLevel makes the bots slow enough (150 ms a move) that a game
+// (cutSize) lasts well beyond the cuts: the level-1 bot, which then waits
+// (BOT-D8) rather than searching for 150 ms, which took 18 s of CPU in
+// TestCutResumesThroughNATs alone.
+const cutBotLevel = "1,wait=150ms"
 
 // TestCutResumesDirect: two hosts on a LAN, the guest invites the host
 // at its LAN QUIC address (a direct connection); mid-game the guest's

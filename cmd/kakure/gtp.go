@@ -17,7 +17,7 @@ func runGTP(env *environment, args []string) error {
 	fs := newFlagSet(env, "gtp", "--variant V [variant options] [--level L]")
 	var vf variantFlags
 	vf.register(fs, "go")
-	levelFlag := fs.String("level", bot.DefaultLevel.String(), "genmove's bot level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "genmove's bot level: 1-5, beginner..strong, or playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -70,8 +70,8 @@ func TestInternetPlayPermissiveNAT(t *testing.T) {
 		// after the join) and, with the guest's NAT permissive, beyond
 		// the third (about 30 s). A CI run's 9×9 game with passes ended
 		// 24 s after the join, before the third.
-		{"host's NAT permissive", true, false, "go", "13", "time=300ms,resign=off,pass=late"},
-		{"guest's NAT permissive", false, true, "go", "13", "time=300ms,resign=off,pass=late"},
+		{"host's NAT permissive", true, false, "go", "13", "1,resign=off,pass=late,wait=300ms"},
+		{"guest's NAT permissive", false, true, "go", "13", "1,resign=off,pass=late,wait=300ms"},
 		{"both NATs permissive", true, true, "go", "9", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,7 +60,7 @@ func runPlay(env *environment, args []string) error {
 	noMDNS := fs.Bool("no-mdns", false, "do not look for peers on the local network (mDNS)")
 	quiet := fs.Bool("quiet", false, "no terminal bell and no window title for the opponent's move, invitations and results")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the built-in bot's choices")
-	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (docs/bots.md)")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md)")
 	var vf variantFlags
 	vf.register(fs, string(firstGameVariant))
 	vf.registerSides(fs, "your colour, against the bot and in the lobby's form")
