@@ -195,11 +195,17 @@ func TestT11KillAndResume(t *testing.T) {
 
 func killAndResume(t *testing.T, variant []string) {
 	homeA, homeB := t.TempDir(), t.TempDir()
-	b := startKakure(t, "bot", "--home", homeB, "--listen", anyLoopbackPort, "--seed", "2")
+	// Phantom Go between level-1 bots, whose tries are sensible ones: half
+	// the secure computations of random players'.
+	var level []string
+	if slices.Contains(variant, "phantom") {
+		level = []string{"--level", "1"}
+	}
+	b := startKakure(t, append([]string{"bot", "--home", homeB, "--listen", anyLoopbackPort, "--seed", "2"}, level...)...)
 	id := b.waitLine(t, regexp.MustCompile(`^peer ID: (\S+)`), 20*time.Second)[1]
 	listenB := b.listenAddr(t)
-	a := startKakure(t, append([]string{"bot", "--home", homeA, "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1",
-		"--invite", listenB + "/p2p/" + id}, variant...)...)
+	a := startKakure(t, slices.Concat([]string{"bot", "--home", homeA, "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1",
+		"--invite", listenB + "/p2p/" + id}, variant, level)...)
 	a.waitLine(t, regexp.MustCompile(`^game \S+ started`), 20*time.Second)
 
 	// Let the game get going, then kill B without warning.
@@ -221,7 +227,7 @@ func killAndResume(t *testing.T, variant []string) {
 	killedAt, _ := recordMessages(homeB)
 
 	// Restart B on the same home and port: it resumes the game.
-	b2 := restartKakure(t, listenB, "bot", "--home", homeB, "--seed", "3")
+	b2 := restartKakure(t, listenB, append([]string{"bot", "--home", homeB, "--seed", "3"}, level...)...)
 	b2.waitLine(t, regexp.MustCompile(`^resuming game`), 20*time.Second)
 	defer func() {
 		if t.Failed() {
