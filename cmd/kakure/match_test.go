@@ -206,7 +206,7 @@ func TestMatchGTPEngine(t *testing.T) {
 			}
 			dir := t.TempDir()
 			code, out := runCommand(t, "match", "--variant", "phantom", "--size", "5", "--games", "1", "--out", dir,
-				"--black", "gtp:"+command, "--white", "random")
+				"--black", "gtp:"+command, "--white", "bot:1")
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}
