@@ -88,7 +88,12 @@ func TestCLKD16PhantomTriesAreTheMoversTime(t *testing.T) {
 func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, form phantomForm) {
 	t.Parallel()
 	p := newPair(t)
-	games := startGame(t, p, timedPhantomChecked("10m+5s", form))
+	o := timedPhantomChecked("10m+5s", form)
+	// Honest claims stand: a lag allowance that a machine starved of CPU
+	// does not exceed (at a load of 8, a try measured 1.3 s against its
+	// claim of 0.57 s, and testLag's 500 ms charged the difference).
+	o.Lag = 5 * time.Second
+	games := startGame(t, p, o)
 	black, white := byColor(games)
 	const think = 300 * time.Millisecond
 	phantomTry(t, black, think, "C3")
