@@ -156,7 +156,7 @@ func (f *flood) waitSaturated(t *testing.T, n, hold int64) {
 // the victim before does the same: both invitations must be accepted and
 // both games played to their end, the records agreeing.
 func TestLIMD11FreshIdentityFlood(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	const ids, perPeer = 24, 8
 	// The flood loads the machine: the games get graces as long as the
@@ -276,7 +276,7 @@ func wasReset(st network.Stream) (bool, error) {
 // and a peer whose game it runs. The pools are made small (4 and 4) so
 // that a few identities fill them.
 func TestLIMD11KnownPeersKeepTheirSlots(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	vhost, vdir := newHost(t), t.TempDir()
@@ -391,7 +391,7 @@ func isTimeout(err error) bool {
 // it): the invitation keeps its slot, is accepted once decided, and the
 // game starts. A stream whose invitation is read is no longer evictable.
 func TestLIMD11InvitationBeingAnsweredKeepsItsSlot(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
 	vhost := newHost(t)

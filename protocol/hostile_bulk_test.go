@@ -28,7 +28,7 @@ import (
 // when only the per-peer budget is full), everything charged comes back,
 // and the goroutines come back to their number.
 func TestLIMD10AttachmentBudget(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	const chunk = 4 << 20 // bytes of one attachment of the attack
 	tests := []struct {
 		name            string

@@ -307,7 +307,7 @@ func readMessage(r *bufio.Reader, st network.Stream, timeout time.Duration) (*pr
 // the silent games after AutoGrace, plays an honest game meanwhile, and
 // holds no goroutine for the flood once it is over.
 func TestT10FloodOfInvitations(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	const perPeer = 4
 	a := newArena(t, true, func(c *protocol.Config) { c.MaxGamesPerPeer = perPeer })
@@ -399,7 +399,7 @@ func TestT10FloodOfInvitations(t *testing.T) {
 // busy, instead of blocking its stream handlers forever; the accepted
 // games are there for a reader that comes late.
 func TestT10AcceptedNobodyReads(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	a := newArena(t, false, func(c *protocol.Config) { c.AutoGrace = time.Minute })
 	baseline := goroutines(t)
@@ -444,7 +444,7 @@ func TestT10AcceptedNobodyReads(t *testing.T) {
 // resource manager or the limit of handshakes per peer), the rest when
 // the handshake timeout expires, and plays an honest game meanwhile.
 func TestT10HundredsOfStreams(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	const handshake = 3 * time.Second
 	a := newArena(t, true, func(c *protocol.Config) { c.HandshakeTimeout = handshake })
@@ -523,7 +523,7 @@ func framed(p []byte) []byte {
 // middle of a game is cut off by the idle timeout or forfeits (T-11).
 // An honest game on the victim completes meanwhile.
 func TestT10Trickle(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	a := newArena(t, true, nil)
 	a.honestGame(t, 5)
@@ -577,7 +577,7 @@ func TestT10Trickle(t *testing.T) {
 // forfeits its game after AutoGrace (T-11) and the victim's record says
 // so.
 func TestT11SilentPeer(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	a := newArena(t, true, nil)
 	a.honestGame(t, 7)
@@ -661,7 +661,7 @@ func recordIDs(t *testing.T, a *arena) []protocol.GameID {
 // valid are reset (or declined) without a game, a record or a goroutine
 // left behind, and an honest game completes meanwhile.
 func TestT10GarbageHandshakes(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	trackGoroutines(t)
 	a := newArena(t, true, nil)
 	a.honestGame(t, 9)
@@ -764,7 +764,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 // completes meanwhile, and once the adjourned game is closed nothing of
 // it remains running.
 func TestT11DisconnectMidGame(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	tests := []struct {
 		name string
 		o    engine.Options
@@ -926,7 +926,7 @@ func TestT10InvitationReusesGameID(t *testing.T) {
 // is missing once per stream, not once per hello: a few bytes must not
 // buy a copy of the whole game.
 func TestT10HelloFlood(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	a := newArena(t, true, func(c *protocol.Config) { c.AutoGrace = time.Minute })
 	evil := newRawPeer(t, a.vhost)
 	st, kind, _, err := evil.invite(t, a.ctx, a.vhost.ID())
@@ -1068,7 +1068,7 @@ func TestT10MaxGames(t *testing.T) {
 // returns, its coin toss commitment goes, and the silent peer forfeits
 // after AutoGrace (T-11); the victim's record proves it.
 func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	a := newArena(t, true, nil)
 	evil := newRawPeer(t, a.vhost)
 	evil.h.SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {

@@ -17,12 +17,34 @@ import (
 // on time).
 const protocolParallel = "16"
 
+// protocolParallelRace is protocolParallel under the race detector, which
+// makes every test's CPU five to fifty times dearer: sixteen at once
+// starved the clock tests and the hostile peers' victims there.
+const protocolParallelRace = "6"
+
+// parallelUnlessRace runs the test in parallel with others (t.Parallel),
+// except under the race detector. For the hostile-peer tests: they flood
+// a victim with streams, invitations and bytes under short timeouts, and
+// under the race detector their neighbours' load turns into the victim's
+// timeouts (a handshake not negotiated in time, an honest game adjourned);
+// there they run alone, as they did before they counted their own
+// goroutines (trackGoroutines).
+func parallelUnlessRace(t *testing.T) {
+	if !phantomRace {
+		t.Parallel()
+	}
+}
+
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
-		if err := flag.Set("test.parallel", protocolParallel); err != nil {
+		parallel := protocolParallel
+		if phantomRace {
+			parallel = protocolParallelRace
+		}
+		if err := flag.Set("test.parallel", parallel); err != nil {
 			panic(err)
 		}
 	}
