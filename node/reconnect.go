@@ -12,6 +12,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -416,7 +417,7 @@ func (n *Node) redial(ctx context.Context, p peer.ID, try int) (ConnKind, error)
 	var wg sync.WaitGroup
 	if len(direct) > 0 {
 		wg.Go(func() {
-			err := n.host.Connect(network.WithForceDirectDial(dctx, "kakure-redial"), peer.AddrInfo{ID: p, Addrs: direct})
+			err := n.dialOnce(network.WithForceDirectDial(dctx, "kakure-redial"), p, direct)
 			directDone <- err
 			if err != nil {
 				addErr(fmt.Errorf("direct: %w", err))
@@ -427,7 +428,7 @@ func (n *Node) redial(ctx context.Context, p peer.ID, try int) (ConnKind, error)
 	}
 	if len(circuits) > 0 {
 		wg.Go(func() {
-			if err := n.host.Connect(network.WithAllowLimitedConn(dctx, "kakure-redial"), peer.AddrInfo{ID: p, Addrs: circuits}); err != nil {
+			if err := n.dialOnce(network.WithAllowLimitedConn(dctx, "kakure-redial"), p, circuits); err != nil {
 				addErr(fmt.Errorf("via its relays: %w", err))
 			}
 		})
@@ -494,7 +495,19 @@ func (n *Node) dialViaRelay(ctx context.Context, r peer.AddrInfo, p peer.ID) err
 	for _, a := range r.Addrs {
 		addrs = append(addrs, a.Encapsulate(circuit))
 	}
-	return n.host.Connect(ctx, peer.AddrInfo{ID: p, Addrs: addrs})
+	return n.dialOnce(ctx, p, addrs)
+}
+
+// dialOnce dials p at addrs and at the other addresses the peerstore
+// holds for it, as ctx says (directly only, or a limited connection
+// too), unless it is connected already. Unlike the host's Connect, a
+// dial that fails does not look p up on the DHT (go-libp2p's routed
+// host does, at every failed Connect): a lost peer is looked up every
+// lookupPause (lookUpWhileLost), not at every try.
+func (n *Node) dialOnce(ctx context.Context, p peer.ID, addrs []ma.Multiaddr) error {
+	n.host.Peerstore().AddAddrs(p, addrs, peerstore.TempAddrTTL)
+	_, err := n.host.Network().DialPeer(ctx, p)
+	return err
 }
 
 // redialByCode looks up p's invite code again on the relays, when p was
