@@ -164,8 +164,7 @@ func TestNETD28GameLeavesRedialsToTheCaller(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the invitation was not accepted")
 	}
-	waitFor := func(what string, d time.Duration, ok func() bool) bool {
-		t.Helper()
+	waitFor := func(d time.Duration, ok func() bool) bool {
 		deadline := time.Now().Add(d)
 		for !ok() {
 			if time.Now().After(deadline) {
@@ -175,7 +174,7 @@ func TestNETD28GameLeavesRedialsToTheCaller(t *testing.T) {
 		}
 		return true
 	}
-	if !waitFor("both in play", testenv.Duration(10*time.Second), func() bool {
+	if !waitFor(testenv.Duration(10*time.Second), func() bool {
 		return host.View().Phase == protocol.PhasePlay && guest.View().Phase == protocol.PhasePlay
 	}) {
 		t.Fatal("the game did not reach its play phase")
@@ -183,7 +182,7 @@ func TestNETD28GameLeavesRedialsToTheCaller(t *testing.T) {
 	if err := p.hosts[0].Network().ClosePeer(p.hosts[1].ID()); err != nil {
 		t.Fatal(err)
 	}
-	if !waitFor("adjourned", testenv.Duration(10*time.Second), func() bool { return host.View().Adjourned }) {
+	if !waitFor(testenv.Duration(10*time.Second), func() bool { return host.View().Adjourned }) {
 		t.Fatal("the inviter's game was not adjourned when its connection closed")
 	}
 	// Without Redialled the inviter dials again after 1 s.
@@ -195,7 +194,7 @@ func TestNETD28GameLeavesRedialsToTheCaller(t *testing.T) {
 		t.Fatal("the game went on without a connection")
 	}
 	connect(t, p.hosts[1], p.hosts[0]) // the caller's redial, from the other side
-	if !waitFor("resumed", testenv.Duration(5*time.Second), func() bool { return !host.View().Adjourned && !guest.View().Adjourned }) {
+	if !waitFor(testenv.Duration(5*time.Second), func() bool { return !host.View().Adjourned && !guest.View().Adjourned }) {
 		t.Fatal("the game did not go on within 5 s of the connection's return")
 	}
 }
