@@ -211,6 +211,7 @@ func (n *Node) startInternet(cfg Config) error {
 				}
 				connLog.Info("connected", "peer", c.RemotePeer(), "via", via, "remote", c.RemoteMultiaddr(), "direction", c.Stat().Direction)
 			}
+			n.inet.noteConn(c)
 			n.inet.notify()
 		},
 		DisconnectedF: func(net network.Network, c network.Conn) {

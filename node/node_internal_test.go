@@ -206,3 +206,27 @@ func TestLANPeerStaleAfterFailedDial(t *testing.T) {
 		t.Errorf("after the failed dial: %+v, want stale", got)
 	}
 }
+
+// TestNETD28RedialPace: a lost peer is redialled 1 s after the first
+// try, then every 2 to 3 s, never in step with a peer that redials at the
+// same pace (the pauses vary), and every 15 s once it has been lost for
+// 15 minutes.
+func TestNETD28RedialPace(t *testing.T) {
+	if got := redialPauseAfter(1, 0); got != time.Second {
+		t.Errorf("after the first try: %s, want 1s", got)
+	}
+	seen := map[time.Duration]bool{}
+	for try := 2; try < 200; try++ {
+		got := redialPauseAfter(try, time.Duration(try)*2*time.Second)
+		if got < 2*time.Second || got >= 3*time.Second {
+			t.Fatalf("after try %d: %s, want 2s to 3s", try, got)
+		}
+		seen[got] = true
+	}
+	if len(seen) < 100 {
+		t.Errorf("%d different pauses in 198 tries: they should vary", len(seen))
+	}
+	if got := redialPauseAfter(500, 15*time.Minute); got != 15*time.Second {
+		t.Errorf("after 15 minutes: %s, want 15s", got)
+	}
+}

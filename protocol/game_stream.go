@@ -294,9 +294,12 @@ func (g *Game) setAdjourned(v bool) (was bool) {
 }
 
 // maybeRedial reconnects an adjourned game while both programs run: the
-// inviter dials the invitee again, with growing pauses (1 s to 30 s); the
-// invitee waits, so that the two never race with two streams. A program
-// that restarts dials by itself (Service.Resume).
+// inviter opens a new stream, with growing pauses (1 s to 30 s), at once
+// when a new connection to the invitee comes up; the invitee waits, so
+// that the two never race with two streams. The inviter dials the
+// invitee for it unless the caller redials it (Config.Redialled): then
+// it waits for a connection. A program that restarts dials by itself
+// (Service.Resume).
 func (g *Game) maybeRedial() {
 	if g.connected.Swap(false) && g.stream == nil {
 		g.nextDial, g.dialWait = time.Time{}, 0
@@ -306,6 +309,10 @@ func (g *Game) maybeRedial() {
 	}
 	if g.m.Phase == PhaseInvite || g.m.Phase == PhaseAnswer || g.m.Phase == PhaseDone {
 		return
+	}
+	leftToCaller := g.svc.cfg.Redialled != nil && g.svc.cfg.Redialled(g.peer)
+	if leftToCaller && g.svc.cfg.Host.Network().Connectedness(g.peer) != network.Connected {
+		return // peerConnected wakes it when the caller's redial connects
 	}
 	if g.dialWait == 0 {
 		g.dialWait = time.Second
@@ -318,6 +325,9 @@ func (g *Game) maybeRedial() {
 		defer g.recoverTo("redial")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		if leftToCaller {
+			ctx = network.WithNoDial(ctx, "kakure: the caller redials")
+		}
 		st, err := g.svc.openStream(ctx, g.peer)
 		if err != nil {
 			g.svc.cfg.Logger.Info("redial failed", "game", g.id, "peer", g.peer, "err", err, "next in", g.dialWait)

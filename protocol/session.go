@@ -42,6 +42,16 @@ type Config struct {
 	// with (LIM-D11). It is called for every incoming game stream and
 	// must be quick. Nil knows nobody beyond the service's own games.
 	Known func(p peer.ID) bool
+	// Redialled reports whether the caller redials peer p by itself
+	// whenever the connection to it is lost (kakure's node does, for the
+	// peers it holds: NET-D14). The inviter of an adjourned game with
+	// such a peer then dials it no more itself: it opens the game's
+	// stream again on the connection the caller makes, within a second
+	// of it (NET-D28), since go-libp2p runs one dial of a peer at a time
+	// and a dial of the game's own would join the caller's and delay its
+	// next fresh one. Nil: nobody else redials, the inviter dials with
+	// growing pauses (1 s to 30 s).
+	Redialled func(p peer.ID) bool
 	// Name is this player's display name, sent in its invitations and
 	// acceptances (at most MaxNameLength bytes; "" for none).
 	Name string

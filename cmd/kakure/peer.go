@@ -52,6 +52,9 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		OnInvite: onInvite,
 		Name:     name,
 		Known:    newPetnameBook(home).has,
+		// The node redials the peers of the games it holds (holdPeer):
+		// their games leave the dials to it (NET-D28).
+		Redialled: n.Held,
 	})
 	if err != nil {
 		logFile.Close()
