@@ -30,7 +30,7 @@ const protocolParallelRace = "6"
 // there they run alone, as they did before they counted their own
 // goroutines (trackGoroutines).
 func parallelUnlessRace(t *testing.T) {
-	if !phantomRace {
+	if !raceScheduling {
 		t.Parallel()
 	}
 }
@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
 		parallel := protocolParallel
-		if phantomRace {
+		if raceScheduling {
 			parallel = protocolParallelRace
 		}
 		if err := flag.Set("test.parallel", parallel); err != nil {
