@@ -58,22 +58,15 @@ func (b *Bots) Choose(v protocol.View) protocol.Action {
 // (the share a bot thinks within, CLK-D11, at its largest): waiting
 // never costs a game on time (BOT-D8).
 func (b *Bots) pace(v protocol.View, start time.Time) {
-	until := start.Add(b.Level.Wait)
+	wait := b.Level.Wait
 	if c := v.Clock; c != nil && !c.Stopped && c.Runs[v.Role] {
 		left := c.Control.Budget(c.Clocks[v.Role], 0, clockMargin) - c.Used[v.Role]
 		if !c.Since.IsZero() {
 			left -= start.Sub(c.Since)
 		}
-		until = minTime(until, start.Add(left))
+		wait = min(wait, left)
 	}
-	time.Sleep(time.Until(until))
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
+	time.Sleep(wait - time.Since(start))
 }
 
 // clockMargin is what a bot keeps back from each move's think budget

@@ -146,14 +146,9 @@ func (n *Node) Release(p peer.ID) {
 // peer: the address it was reached at (for a hole-punched connection, its
 // NAT's mapping), which its identify may not announce.
 func (in *internet) noteConn(c network.Conn) {
-	if isRelayedConn(c) {
-		return
+	if !isRelayedConn(c) {
+		in.rememberAddrs(c.RemotePeer(), []ma.Multiaddr{c.RemoteMultiaddr()})
 	}
-	in.mu.Lock()
-	if k := in.kept[c.RemotePeer()]; k != nil {
-		k.remember([]ma.Multiaddr{c.RemoteMultiaddr()})
-	}
-	in.mu.Unlock()
 }
 
 // rememberAddrs keeps addrs among held peer p's addresses.

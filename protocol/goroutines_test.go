@@ -1,7 +1,6 @@
 package protocol_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -53,23 +52,12 @@ func ownGoroutines(t *testing.T) (int, string) {
 	label := fmt.Sprintf("%q:%q", goroutineLabel, t.Name())
 	n := 0
 	var own strings.Builder
-	// Records are separated by blank lines: "N @ pc...", then "# labels:
-	// {...}" when the goroutines have labels, then their stack.
-	for _, record := range strings.Split(b.String(), "\n\n") {
-		sc := bufio.NewScanner(strings.NewReader(record))
-		if !sc.Scan() {
+	for _, r := range profileRecords(b.String()) {
+		if !strings.Contains(r.labels, label) {
 			continue
 		}
-		count, _, ok := strings.Cut(sc.Text(), " @ ")
-		if !ok || !sc.Scan() || !strings.HasPrefix(sc.Text(), "# labels: ") || !strings.Contains(sc.Text(), label) {
-			continue
-		}
-		c, err := strconv.Atoi(count)
-		if err != nil {
-			t.Fatalf("goroutine profile: record %q", record)
-		}
-		n += c
-		own.WriteString(record)
+		n += r.count
+		own.WriteString(r.text)
 		own.WriteString("\n\n")
 	}
 	return n, own.String()
@@ -158,11 +146,44 @@ func TestTrackGoroutinesSeesTheGames(t *testing.T) {
 // returns it) whose stack holds fn.
 func goroutinesIn(profile, fn string) int {
 	n := 0
-	for _, record := range strings.Split(profile, "\n\n") {
-		count, _, ok := strings.Cut(record, " @ ")
-		if c, err := strconv.Atoi(count); ok && err == nil && strings.Contains(record, fn) {
-			n += c
+	for _, r := range profileRecords(profile) {
+		if strings.Contains(r.text, fn) {
+			n += r.count
 		}
 	}
 	return n
+}
+
+// profileRecord is one record of a goroutine profile written with
+// debug=1: count goroutines with the same labels and stack.
+type profileRecord struct {
+	count  int
+	labels string // the "# labels: {...}" line, "" for none
+	text   string // the whole record
+}
+
+// profileRecords splits a goroutine profile (debug=1) into its records,
+// which blank lines separate: "N @ pc...", then "# labels: {...}" when
+// the goroutines have labels, then their stack. The profile's header
+// line ("goroutine profile: total N"), with no blank line after it, is
+// left out.
+func profileRecords(profile string) []profileRecord {
+	if strings.HasPrefix(profile, "goroutine profile:") {
+		_, profile, _ = strings.Cut(profile, "\n")
+	}
+	var records []profileRecord
+	for _, text := range strings.Split(profile, "\n\n") {
+		head, rest, _ := strings.Cut(text, "\n")
+		count, _, ok := strings.Cut(head, " @ ")
+		c, err := strconv.Atoi(count)
+		if !ok || err != nil {
+			continue
+		}
+		r := profileRecord{count: c, text: text}
+		if line, _, _ := strings.Cut(rest, "\n"); strings.HasPrefix(line, "# labels: ") {
+			r.labels = line
+		}
+		records = append(records, r)
+	}
+	return records
 }

@@ -154,39 +154,12 @@ func TestT11ReconnectTellsBothSides(t *testing.T) {
 // connection made by someone else comes up, here by the invitee's side.
 func TestNETD28GameLeavesRedialsToTheCaller(t *testing.T) {
 	p := newPair(t, func(_ int, c *protocol.Config) { c.Redialled = func(peer.ID) bool { return true } })
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
-	defer cancel()
-	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantGo, Size: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var guest *protocol.Game
-	select {
-	case guest = <-p.services[1].Accepted():
-	case <-ctx.Done():
-		t.Fatal("the invitation was not accepted")
-	}
-	waitFor := func(d time.Duration, ok func() bool) bool {
-		deadline := time.Now().Add(d)
-		for !ok() {
-			if time.Now().After(deadline) {
-				return false
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		return true
-	}
-	if !waitFor(testenv.Duration(10*time.Second), func() bool {
-		return host.View().Phase == protocol.PhasePlay && guest.View().Phase == protocol.PhasePlay
-	}) {
-		t.Fatal("the game did not reach its play phase")
-	}
+	games := startGame(t, p, engine.Options{Variant: engine.VariantGo, Size: 7})
+	host, guest := games[0], games[1]
 	if err := p.hosts[0].Network().ClosePeer(p.hosts[1].ID()); err != nil {
 		t.Fatal(err)
 	}
-	if !waitFor(testenv.Duration(10*time.Second), func() bool { return host.View().Adjourned }) {
-		t.Fatal("the inviter's game was not adjourned when its connection closed")
-	}
+	waitView(t, host, "adjourned when its connection closed", func(v protocol.View) bool { return v.Adjourned })
 	// Without Redialled the inviter dials again after 1 s.
 	time.Sleep(3 * time.Second)
 	if c := p.hosts[0].Network().Connectedness(p.hosts[1].ID()); c == network.Connected {
@@ -196,7 +169,11 @@ func TestNETD28GameLeavesRedialsToTheCaller(t *testing.T) {
 		t.Fatal("the game went on without a connection")
 	}
 	connect(t, p.hosts[1], p.hosts[0]) // the caller's redial, from the other side
-	if !waitFor(testenv.Duration(5*time.Second), func() bool { return !host.View().Adjourned && !guest.View().Adjourned }) {
-		t.Fatal("the game did not go on within 5 s of the connection's return")
+	deadline := testenv.Deadline(5 * time.Second)
+	for host.View().Adjourned || guest.View().Adjourned {
+		if time.Now().After(deadline) {
+			t.Fatal("the game did not go on within 5 s of the connection's return")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
