@@ -8,11 +8,19 @@ import (
 
 // Three-halves garbling (Rosulek and Roy, CRYPTO 2021, ePrint 2021/749:
 // "slicing and dicing"). The matrices V, M, S1, S2, Rp, Ra, Rb below are
-// the paper's, as the public implementations of the scheme write them
-// (ENCRYPTO's MOTION, src/motioncore/protocols/garbled_circuit, and an
-// emp-toolkit one, both agreeing); the paper's text itself was not at
-// hand when this was written. TestThreeHalvesEveryCase checks every
-// colour, coin and input case exhaustively.
+// the paper's (§5, Figures 3 and 4 of the ePrint version).
+// threehalves_paper_test.go states them in the paper's own 8×5, 8×6 and
+// 4×2 forms, checks the identities the paper states of them
+// (TestMPCD26PaperMatricesHold) and holds these tables, thSolutions and
+// a garbled and evaluated gate to them
+// (TestMPCD26ThreeHalvesMatchesThePaper). The paper's text itself could
+// not be reached from here (MPC-D26 in docs/mpc.md lists what was
+// searched): the matrices were checked against its transcription with
+// page and figure numbers in themighty1/mpz (garble-core
+// three_halves/{matrices,control}.rs) and against ENCRYPTO's MOTION
+// (protocols/garbled_circuit), which agree with each other and with
+// this file. TestThreeHalvesEveryCase checks every colour, coin and
+// input case exhaustively.
 //
 // A label X is sliced into halves X = [X_L; X_R] (X_L is bytes 0..7, the
 // lo word of blk, which holds the colour bit; X_R bytes 8..15); Δ = [Δ_L;
