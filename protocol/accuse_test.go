@@ -319,10 +319,12 @@ func TestT13LiveReportsThatProveNothing(t *testing.T) {
 				// game lets the player think over for ever (REC-D14), and
 				// the bot whose try became the report does not try again.
 				instead := reportInstead(8, "T-3", ev.make)
+				var cfgs []func(i int, c *protocol.Config)
 				if v.name == "phantom" {
 					instead = reportInstead(2, "T-3", ev.make, protocol.KindPhantomGarbling)
+					cfgs = append(cfgs, withheldBy(protocol.Inviter))
 				}
-				rg := playReportGame(t, v.o, protocol.Inviter, instead, v.bots())
+				rg := playReportGame(t, v.o, protocol.Inviter, instead, v.bots(), cfgs...)
 				checkReportGame(t, rg, rulesOrAbandoned, ev.text)
 			})
 		}

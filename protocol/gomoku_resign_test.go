@@ -3,7 +3,6 @@ package protocol_test
 import (
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
@@ -255,11 +254,7 @@ func TestGMD23GomokuWithheldOpeningsAfterResignation(t *testing.T) {
 			return nil
 		}
 	}
-	cheaterWaits := func(i int, c *protocol.Config) {
-		if i == 0 {
-			c.AutoGrace = time.Hour
-		}
-	}
+	cheaterWaits := withheldBy(protocol.Inviter)
 	h := playGomokuCheaterWith(t, withhold, cheaterWaits, &gomokuResigner{Player: bot.NewRandom(1), at: 6}, bot.NewRandom(2))
 	checkCaught(t, h, "T-11", "")
 }

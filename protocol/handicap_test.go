@@ -123,7 +123,7 @@ func TestHCD1CheatBlackMovesFirst(t *testing.T) {
 // inviter's record names it, not the honest side.
 func TestHCD2NigiriWithheldOpeningForfeits(t *testing.T) {
 	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
-	p := newPair(t, func(i int, c *protocol.Config) {
+	p := newPair(t, withheldBy(protocol.Invitee), func(i int, c *protocol.Config) {
 		if i == 1 {
 			// Every copy withheld, the answer to the challenge too: a
 			// program that sent it again would answer the challenge and

@@ -91,6 +91,22 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 // newPairB is newPair for benchmarks (no test logger).
+// withheldBy is a setup of a pair whose cheater withholds a message for
+// good (T-11): the honest peer waits a stretched second for it, and as
+// long for the answer to its challenge, instead of the pair's five, so
+// that the test waits seconds, not half a minute, on a loaded machine;
+// the cheater's program waits a minute, so that its own grace never ends
+// the game first. A message the cheater's program sends late but sends
+// is challenged, answered, and the game goes on (REC-D12).
+func withheldBy(cheater protocol.Role) func(i int, c *protocol.Config) {
+	return func(i int, c *protocol.Config) {
+		c.AutoGrace = testenv.Duration(time.Second)
+		if protocol.Role(i) == cheater {
+			c.AutoGrace = testenv.Duration(time.Minute)
+		}
+	}
+}
+
 func newPairB(b *testing.B) *pair {
 	p := &pair{}
 	for i := range 2 {

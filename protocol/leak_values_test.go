@@ -541,8 +541,11 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 			t.Parallel()
 			var logs [2]*lockedBuffer
 			var dirs [2]string
-			h := playCheatingGameWith(t, tt.o, tt.setup, quickBot(4, 30), quickBot(3, 30), debugLogs(&logs),
-				func(i int, c *protocol.Config) { dirs[i] = c.Dir })
+			cfgs := []func(i int, c *protocol.Config){debugLogs(&logs), func(i int, c *protocol.Config) { dirs[i] = c.Dir }}
+			if tt.rule == "T-11" {
+				cfgs = append(cfgs, withheldBy(protocol.Inviter))
+			}
+			h := playCheatingGameWith(t, tt.o, tt.setup, quickBot(4, 30), quickBot(3, 30), cfgs...)
 			out := h.Outcome()
 			if out == nil || out.Violation == nil || out.Violation.Accused != protocol.Inviter || tt.rule != "" && out.Violation.Rule != tt.rule {
 				t.Fatalf("outcome %+v, want a violation (%s) of the inviter", out, tt.rule)

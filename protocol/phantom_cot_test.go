@@ -246,7 +246,7 @@ func TestT10PhantomReverseAttachments(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel() // each waits on two graces: wall time
-			h := playPhantomCheatOpts(t, o, tt.cheater, phantomRewrite(1, tt.f, tt.kinds...), nil)
+			h := playPhantomWithheld(t, o, tt.cheater, phantomRewrite(1, tt.f, tt.kinds...))
 			cheater := h.Role().Other()
 			// Dropped with its message every time it comes: withheld
 			// (T-10, T-11).

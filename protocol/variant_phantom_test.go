@@ -110,6 +110,23 @@ func playPhantomBots(t *testing.T, o engine.Options, cheater int, setup func(c *
 	return playPhantomHooks(t, o, cheater, setups, players)
 }
 
+// playPhantomWithheld is playPhantomCheatOpts for a cheater whose message
+// never arrives (withheldBy): the honest peer waits briefly for it.
+func playPhantomWithheld(t *testing.T, o engine.Options, cheater int, setup func(c *protocol.Config)) *protocol.Game {
+	t.Helper()
+	grace := withheldBy(protocol.Role(cheater))
+	var setups [2]func(c *protocol.Config)
+	for i := range setups {
+		setups[i] = func(c *protocol.Config) {
+			grace(i, c)
+			if i == cheater {
+				setup(c)
+			}
+		}
+	}
+	return playPhantomHooks(t, o, cheater, setups, [2]bot.Player{shortBot(11), shortBot(12)})
+}
+
 // playPhantomHooks is playPhantomBots with a setup for each peer (a test
 // may watch the honest peer's messages); it returns the game of the peer
 // that is not the cheater.
@@ -314,9 +331,8 @@ func TestT12PhantomFalseAccusation(t *testing.T) {
 // the live game and in Verify.
 func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
-	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(3, func(body any) any {
-		return protocol.PhantomCorruptAttachment(body, 0)
-	}, protocol.KindPhantomGarbling), nil)
+	h := playPhantomWithheld(t, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon}, 0,
+		phantomRewrite(3, func(body any) any { return protocol.PhantomCorruptAttachment(body, 0) }, protocol.KindPhantomGarbling))
 	checkAbandonedBy(t, h, protocol.Inviter)
 }
 
