@@ -17,6 +17,10 @@
 #
 # Usage: internal/mutants/mutants.sh [NAME...]   (all entries by default)
 #        internal/mutants/mutants.sh -l          (list the entries)
+#        FULL=1 internal/mutants/mutants.sh      (in the full tier)
+#
+# The tests run at the size go test ./... gives them (the default tier),
+# so every entry is also a mutant the default tier still kills.
 #
 # Adding an entry: one call of `mutant` in the list below,
 #
@@ -179,6 +183,85 @@ mutant seed-transfer-coins protocol/mpc/referee/seedot.go replace \
 	'if !bytes.Equal(msg, carried) {' 'if bytes.Equal(msg, nil) && carried == nil {' \
 	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
 
+# The mutants the default tier's smaller sizes must still kill (issue 32):
+# run them before making a test smaller, and add the mutants of what you
+# shrink. FULL=1 runs every entry in the full tier instead.
+# positional superko (GO-3) never checked
+mutant GO-superko engine/gogame.go replace \
+	'if g.history.Contains(next) {' \
+	'if false && g.history.Contains(next) {' \
+	./engine 'TestGO1to3GnuGoRandomGames'
+# only the first chain left without a liberty is captured (GO-1)
+mutant GO-capture-one engine/board.go replace \
+	'if next.cells[q] == opp && !next.HasLiberty(q) {' \
+	'if next.cells[q] == opp && !next.HasLiberty(q) && len(res.Captured) == 0 {' \
+	./engine 'TestGO1to3GnuGoRandomGames'
+# suicide (GO-2) allowed on one point in seven
+mutant GO-suicide engine/board.go replace \
+	'if len(res.Captured) == 0 && !next.HasLiberty(p) {' \
+	'if len(res.Captured) == 0 && !next.HasLiberty(p) && p%7 != 3 {' \
+	./engine 'TestGO1to3GnuGoRandomGames'
+# the evaluator re-garbles only half of the opened garblings (T-8(b)): the catch rate halves
+mutant T8-opened-half protocol/mpc/referee/pvc_evaluator.go replace \
+	'if i == j {' \
+	'if i == j || i%2 == 1 {' \
+	./protocol/mpc/referee 'TestT8CoverCatchesCheatingGarbler'
+# the OT replies of half the opened garblings go unchecked (MPC-D18)
+mutant T8-ot-half protocol/mpc/referee/pvc_evaluator.go replace \
+	'if i == ck.j || got == nil || otFault != nil {' \
+	'if i == ck.j || i%2 == 1 || got == nil || otFault != nil {' \
+	./protocol/mpc/referee 'TestT8CoverCatchesWrongOTReply'
+# after a crash the evaluator's output labels are not made again for the peer that lacks them (PN-D14)
+mutant PN-remake-outputs protocol/player_phantom_bulk.go replace \
+	'if p.outputs != nil {' \
+	'if p.outputs != nil && false {' \
+	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+# after a crash a garbling is not made again (PN-D14)
+mutant PN-remake-garbling protocol/player_phantom_bulk.go replace \
+	'case msg.Kind != KindPhantomBase && gb != nil:' \
+	'case msg.Kind != KindPhantomBase && gb != nil && false:' \
+	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+# after a crash the evaluator's OT request is not made again (PN-D14)
+mutant PN-remake-request protocol/player_phantom_bulk.go replace \
+	'if req != nil {' \
+	'if req != nil && msg.Kind != KindPhantomRequest {' \
+	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+# after a crash the garbler's base OTs are not made again (PN-D14)
+mutant PN-remake-base protocol/player_phantom_bulk.go replace \
+	'case msg.Kind == KindPhantomBase && base != nil:' \
+	'case msg.Kind == KindPhantomBase && base != nil && false:' \
+	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+# after a crash a checked try's commitment is not made again (MPC-D16, PN-D14)
+mutant PN-remake-commitment protocol/player_phantom_bulk.go replace \
+	'if c := p.g.AgainCommitment(); c != nil {' \
+	'if c := p.g.AgainCommitment(); c != nil && false {' \
+	./protocol 'TestT3CheckedPhantomCrash'
+# after a crash a checked try's choice is not made again (PN-D14)
+mutant PN-remake-choice protocol/player_phantom_bulk.go replace \
+	'if p.e != nil && p.e.AgainChoice() != nil {' \
+	'if p.e != nil && p.e.AgainChoice() != nil && false {' \
+	./protocol 'TestT3CheckedPhantomCrash'
+# the secure referee announces an atari on one side of the move only (PG-5): T-9 holds it to the plaintext referee
+mutant T9-atari-one-side protocol/mpc/circuit/referee.go replace \
+	'atariOpponent := b.AND(moved, b.OrAll(putsInAtari))' \
+	'atariOpponent := b.AND(moved, putsInAtari[0])' \
+	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'
+# the secure referee sets a ko after a capture by a stone joined to its own (PG-4)
+mutant T9-ko-with-neighbour protocol/mpc/circuit/referee.go replace \
+	'setsKo := b.AND(moved, b.AND(countIsOne, b.AND(b.NOT(b.OrAll(ownNeighbour)), oneLibAfter)))' \
+	'setsKo := b.AND(moved, b.AND(countIsOne, oneLibAfter))' \
+	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'
+# a resumed game forgets its coin toss's secret (T-3, T-11)
+mutant STORE-toss protocol/game_storage.go replace \
+	'g.toss = sf.Toss' \
+	'_ = sf.Toss' \
+	./protocol 'TestT3CrashAtEveryWritePoint'
+# a bot restarted after a SIGKILL does not resume its unfinished game (T-11)
+mutant KILL-no-resume cmd/kakure/botcmd.go replace \
+	'for i, id := range ids {' \
+	'for i, id := range ids[:0] {' \
+	./cmd/kakure 'TestT11KillCampaign'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then
@@ -194,6 +277,13 @@ selected() {
 	for w in "${want[@]}"; do [[ $w == "$1" ]] && return 0; done
 	return 1
 }
+
+# FULL=1 runs the tests at their full sizes (KAKURE_TEST_FULL=1); by
+# default they run at the size go test ./... gives them.
+tier=()
+if [[ -n ${FULL:-} ]]; then
+	tier=(KAKURE_TEST_FULL=1)
+fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/kakure-mutants.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -217,7 +307,7 @@ apply() {
 # tests PACKAGE RUN runs the tests in the scratch copy; it prints go test's
 # output and returns its status.
 tests() {
-	(cd "$scratch" && go test -count=1 -vet=off -run "^($2)\$" "$1" 2>&1)
+	(cd "$scratch" && env "${tier[@]}" go test -count=1 -vet=off -run "^($2)\$" "$1" 2>&1)
 }
 
 status=0

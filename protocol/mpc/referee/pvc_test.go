@@ -25,7 +25,7 @@ import (
 // (KAKURE_TEST_FULL=1), whose bounds are set for them; 100 by default,
 // with bounds 0.08 wider (at least three standard deviations from the
 // expected rate at 100 trials, yet a cheat checked half as often as it
-// should be still fails: internal/mutants/run, T8-opened-half and
+// should be still fails: internal/mutants/mutants.sh, T8-opened-half and
 // T8-ot-half); 12 under the race detector, which holds no rate (an
 // infinite slack) and only wants the cheat caught at all.
 func catchTrials() (trials int, slack float64) {
