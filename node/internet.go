@@ -136,6 +136,9 @@ type internet struct {
 	// reservations are the relays HostInvite reserved a slot on, with
 	// the reservations' expiry.
 	reservations map[peer.ID]time.Time
+	// renewedAt is when a lost peer's lookup last renewed the
+	// reservations (renewalDue).
+	renewedAt time.Time
 	// dhtCodes are the invite codes this node hosts on the DHT.
 	dhtCodes map[string]dhtCode
 }

@@ -230,3 +230,30 @@ func TestNETD28RedialPace(t *testing.T) {
 		t.Errorf("after 15 minutes: %s, want 15s", got)
 	}
 }
+
+// TestNETD28RenewalsAreNodeWide: while peers are lost, the node renews
+// its relay reservations once a lookup pause, however many peers it
+// looks up: a second lost peer's lookup in the same pause renews nothing,
+// and the next pause's lookup renews again.
+func TestNETD28RenewalsAreNodeWide(t *testing.T) {
+	in := newInternet(nil)
+	t0 := time.Unix(1000, 0)
+	steps := []struct {
+		at   time.Duration
+		want bool
+	}{
+		{0, true},                      // the first lost peer's lookup
+		{3 * time.Second, false},       // a second lost peer's, in the same pause
+		{lookupPause * 7 / 10, false},  // still within the pause (less its slack)
+		{lookupPause * 21 / 20, true},  // the first peer's next lookup
+		{lookupPause * 14 / 10, false}, // the second peer's next
+		{lookupPause * 21 / 10, true},  // and the first's again
+		{lookupPause * 25 / 10, false}, // the second's again
+		{lookupPause * 40 / 10, true},  // one peer left, after a longer pause
+	}
+	for _, s := range steps {
+		if got := in.renewalDue(t0.Add(s.at), lookupPause); got != s.want {
+			t.Errorf("renewal due at %s: %v, want %v", s.at, got, s.want)
+		}
+	}
+}

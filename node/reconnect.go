@@ -326,7 +326,7 @@ func (n *Node) lookUpWhileLost(ctx context.Context, p peer.ID) {
 		}
 		lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 		var wg sync.WaitGroup
-		if own := n.ownReservations(); len(own) > 0 {
+		if own := n.ownReservations(); len(own) > 0 && n.inet.renewalDue(time.Now(), pause) {
 			wg.Go(func() {
 				reserved, err := n.reserve(lctx, own)
 				connLog.Info("reservations renewed while a peer is lost", "peer", p, "relays", len(own), "renewed", len(reserved), "err", err)
@@ -342,6 +342,20 @@ func (n *Node) lookUpWhileLost(ctx context.Context, p peer.ID) {
 		connLog.Info("lookup on the DHT", "peer", p, "addrs", info.Addrs)
 		n.inet.rememberAddrs(p, info.Addrs)
 	}
+}
+
+// renewalDue reports whether a lost peer's lookup at now renews the
+// reservations: the node renews them once a pause whatever the number of
+// peers lost, not once per lost peer. It notes the renewal when due.
+func (in *internet) renewalDue(now time.Time, pause time.Duration) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	// A little slack: two lookups whose pauses end together renew once.
+	if !in.renewedAt.IsZero() && now.Sub(in.renewedAt) < pause-pause/4 {
+		return false
+	}
+	in.renewedAt = now
+	return true
 }
 
 // ownReservations returns the relays HostInvite reserved a slot on (their
