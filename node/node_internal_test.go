@@ -257,3 +257,22 @@ func TestNETD28RenewalsAreNodeWide(t *testing.T) {
 		}
 	}
 }
+
+// TestNETD28RedialStateSaysWhen: the state shown between redials says
+// when the next try comes, and "trying again" rather than "next in 0s"
+// when a try took longer than the pause.
+func TestNETD28RedialStateSaysWhen(t *testing.T) {
+	for _, tc := range []struct {
+		try  int
+		wait time.Duration
+		want string
+	}{
+		{1, time.Second, "reconnecting: the 1st try failed, next in 1s"},
+		{6, 2200 * time.Millisecond, "reconnecting: the 6th try failed, next in 2.2s"},
+		{7, 0, "reconnecting: the 7th try failed, trying again"},
+	} {
+		if got := redialState(tc.try, tc.wait); got != tc.want {
+			t.Errorf("redialState(%d, %s) = %q, want %q", tc.try, tc.wait, got, tc.want)
+		}
+	}
+}

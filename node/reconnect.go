@@ -266,7 +266,7 @@ func (n *Node) reconnectLoop(p peer.ID) {
 		next := start.Add(redialPauseAfter(try, start.Sub(lost)))
 		wait := max(time.Until(next), 0).Round(100 * time.Millisecond)
 		connLog.Info("redial failed", "peer", p, "try", try, "err", err, "next in", wait)
-		in.setState(p, fmt.Sprintf("reconnecting: the %s try failed, next in %s", Ordinal(try), wait))
+		in.setState(p, redialState(try, wait))
 		// Wait for the next try, or for a connection the peer makes.
 		timer := time.NewTimer(time.Until(next))
 	waiting:
@@ -283,6 +283,16 @@ func (n *Node) reconnectLoop(p peer.ID) {
 		}
 		timer.Stop()
 	}
+}
+
+// redialState is the state shown while a held peer is redialled: try
+// failed, and the next begins in wait (at once when the try took longer
+// than the pause).
+func redialState(try int, wait time.Duration) string {
+	if wait <= 0 {
+		return fmt.Sprintf("reconnecting: the %s try failed, trying again", Ordinal(try))
+	}
+	return fmt.Sprintf("reconnecting: the %s try failed, next in %s", Ordinal(try), wait)
 }
 
 // redialPauseAfter is the pause from the start of try, which began lost
