@@ -163,6 +163,13 @@ func Retryable(err error) bool {
 	return true
 }
 
+// Fail makes a Failure for a caller outside the node (a command that
+// finds its peer nowhere) and logs it as the node's own are: the log
+// keeps what the headline leaves out (NET-D22).
+func Fail(kind FailureKind, err error, format string, args ...any) *Failure {
+	return fail(kind, err, format, args...)
+}
+
 // fail makes a Failure and logs it with its detail (kakure.log, logger
 // kakure-conn): the log keeps what the headline leaves out.
 func fail(kind FailureKind, err error, format string, args ...any) *Failure {

@@ -144,8 +144,8 @@ const lanWaitPoll = 100 * time.Millisecond
 // headline says what to do.
 func findPeer(ctx context.Context, out io.Writer, n *node.Node, gamesDir string, p peer.ID, lan bool, wait time.Duration) error {
 	if p == n.ID() {
-		return &node.Failure{Kind: node.FailConfig, Headline: "that is this program's own peer ID",
-			Err: fmt.Errorf("%w: it is this node's own peer ID", node.ErrBadAddress)}
+		return node.Fail(node.FailConfig, fmt.Errorf("%w: it is this node's own peer ID", node.ErrBadAddress),
+			"that is this program's own peer ID")
 	}
 	known := func() bool {
 		return n.Host().Network().Connectedness(p) == network.Connected || len(n.Host().Peerstore().Addrs(p)) > 0
@@ -158,9 +158,8 @@ func findPeer(ctx context.Context, out io.Writer, n *node.Node, gamesDir string,
 		return nil
 	}
 	if !lan {
-		return &node.Failure{Kind: node.FailConfig,
-			Headline: fmt.Sprintf("no address is known for %s: give its full address (…/p2p/ID, as kakure id prints it), or add --mdns if it is on this LAN", botShortID(p)),
-			Err:      fmt.Errorf("bot: no address known for %s (not in the peerstore nor in an earlier game)", p)}
+		return node.Fail(node.FailConfig, fmt.Errorf("bot: no address known for %s (not in the peerstore nor in an earlier game)", p),
+			"no address is known for %s: give its full address (…/p2p/ID, as kakure id prints it), or add --mdns if it is on this LAN", botShortID(p))
 	}
 	fmt.Fprintf(out, "looking for %s on the LAN (up to %s)\n", p, wait)
 	deadline := time.NewTimer(wait)
@@ -172,9 +171,8 @@ func findPeer(ctx context.Context, out io.Writer, n *node.Node, gamesDir string,
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-deadline.C:
-			return &node.Failure{Kind: node.FailPeerOffline,
-				Headline: fmt.Sprintf("%s was not found on the LAN within %s: give its full address (…/p2p/ID, as kakure id prints it), or start it with --mdns on this LAN", botShortID(p), wait),
-				Err:      fmt.Errorf("bot: no mDNS record of %s within %s", p, wait)}
+			return node.Fail(node.FailPeerOffline, fmt.Errorf("bot: no mDNS record of %s within %s", p, wait),
+				"%s was not found on the LAN within %s: give its full address (…/p2p/ID, as kakure id prints it), or start it with --mdns on this LAN", botShortID(p), wait)
 		case <-tick.C:
 		}
 	}

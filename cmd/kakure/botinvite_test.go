@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/rand"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -112,6 +113,11 @@ func TestNETD27BotInviteFlags(t *testing.T) {
 	}
 	if strings.Contains(out, "failed to dial") || strings.Contains(out, "no good addresses") {
 		t.Errorf("raw libp2p text without -v:\n%s", out)
+	}
+	// What the headline leaves out goes to the log (NET-D22).
+	logged, err := os.ReadFile(filepath.Join(dir, "kakure.log"))
+	if err != nil || !strings.Contains(string(logged), "bot: no address known for "+unknown.String()) {
+		t.Errorf("kakure.log (%v) does not keep the failure's detail:\n%s", err, logged)
 	}
 }
 
