@@ -403,7 +403,10 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		}
 		return fmt.Errorf("%w: garbling %d is the one its seed gives", ErrNotProven, c.Opened)
 	}
-	j, _, err := parseChoice(cfg, cm.try, c.Choice)
+	// The choice of the game's form: with the authenticated state it
+	// carries the sums and the next seed transfer response (MPC-D29,
+	// MPC-D30) after ĵ and the proof.
+	j, _, _, err := parseChoiceOf(cfg, cm.try, c.Choice)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
