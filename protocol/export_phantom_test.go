@@ -85,7 +85,7 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 	if !trueSeed {
 		c.Seed[0] ^= 1
 	}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
@@ -139,7 +139,7 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, 
 	}
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
 		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
@@ -165,7 +165,7 @@ func PhantomForgedReverseCertificate(g *Game) (ViolationBody, error) {
 	}
 	i := (j + 1) % len(seeds)
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 

@@ -74,36 +74,32 @@ func evidenceOf(v *Violation) [][]byte {
 	return nil
 }
 
-// maxCertificateEvidence caps the evidence of a certificate report, which
-// travels base64 in one message frame (MaxFrameSize): a certificate of
-// the garbler's input labels on a large board does not fit, and the
-// evaluator's program then accuses (PhantomAccuse) and the audit decides.
-const maxCertificateEvidence = MaxFrameSize / 2
+// maxCertificateEvidence caps the evidence of a certificate report. The
+// evidence travels base64 in the report's message, which goes as a report
+// frame when it does not fit a message frame (MPC-D31); the cap leaves
+// room within MaxReportSize for base64 (4/3) and the message around it.
+// The largest certificate of a game the invitation allows (19×19, λ =
+// 16: a certificate of reverse choices or of OT corrections) is about
+// 2.4 MB. The judge refuses a certificate above the cap as made up (no
+// honest program sends one), and an evaluator's program holding one
+// would accuse instead (PhantomAccuse), the audit deciding.
+const maxCertificateEvidence = (MaxReportSize - 64<<10) / 4 * 3
 
-// certificateFits reports whether a certificate fits a report. One that
-// does not is accused instead (PhantomAccuse): the audit then names the
-// garbler (MPC-D17), for the OT corrections of MPC-D28 too (a request
-// and a reply of a checked try of 13×13 or larger, or of 9×9 with
-// λ ≥ 8, are too large).
-func certificateFits(c *referee.Certificate) bool {
-	return certificateSize(c) <= maxCertificateEvidence
-}
-
-// certificateSize is the raw size of a certificate's evidence.
-func certificateSize(c *referee.Certificate) int {
-	n := len(c.Commitment) + len(c.Choice) + len(c.Labels)
-	if e := c.SeedOT; e != nil {
-		n += len(e.Start) + len(e.Carrier)
+// evidenceSize is the raw size of the evidence frames of a report.
+func evidenceSize(frames [][]byte) int {
+	n := 0
+	for _, f := range frames {
+		n += len(f)
 	}
-	if c.OT != nil {
-		n += len(c.OT.Request) + len(c.OT.Reply) + len(c.OT.Keys)*len(ot.Key{})
-	}
-	return n + len(c.Reverse)
+	return n
 }
 
 // certificateViolation is the report of a certificate the evaluator holds
-// against the garbler (err is the evaluator machine's error).
-func certificateViolation(try uint64, c *referee.Certificate, err error) error {
+// against the garbler (err is the evaluator machine's error), or nil when
+// it does not fit a report (maxCertificateEvidence; within the
+// invitation's limits it always does, MPC-D31): the evaluator's program
+// then accuses (PhantomAccuse) and the audit names the garbler.
+func certificateViolation(try uint64, c *referee.Certificate, err error) *Violation {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
 	if e := c.SeedOT; e != nil {
@@ -130,9 +126,12 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 	}
 	b, merr := json.Marshal(f)
 	if merr != nil {
-		return merr
+		return nil
 	}
 	frames[0] = b
+	if evidenceSize(frames) > maxCertificateEvidence {
+		return nil
+	}
 	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
@@ -148,6 +147,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	var sf phantomShareFrame
 	if err := unmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
+		if n := evidenceSize(evidence); n > maxCertificateEvidence {
+			return oversizedCertificate(accused, n)
+		}
 		m := NewMachine(game)
 		for i := range history {
 			if _, err := m.Apply(&history[i]); err != nil {
@@ -168,6 +170,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	falseReport := func(format string, args ...any) *Violation {
 		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
+	}
+	if n := evidenceSize(evidence); n > maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
 	}
 	if accused != phantomGarbler {
 		return falseReport("a certificate convicts the garbler only")
@@ -227,6 +232,15 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 		Detail: fmt.Sprintf("T-8(b) certificate, try %d: %s", f.Try, certificateWhat(c))}
 }
 
+// oversizedCertificate is the reporter's false accusation (T-14) for a
+// certificate of n bytes of evidence, above what any honest program
+// sends (maxCertificateEvidence): judged from its size alone, before
+// anything of it is parsed or replayed.
+func oversizedCertificate(accused Role, n int) *Violation {
+	return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+		Detail: fmt.Sprintf("false accusation (T-8 certificate): %d bytes of evidence, above the %d any honest certificate fits in (MPC-D31)", n, maxCertificateEvidence)}
+}
+
 func certificateWhat(c referee.Certificate) string {
 	if c.SeedOT != nil {
 		return fmt.Sprintf("the seed transfer gives opened garbling %d a seed other than the committed one", c.Opened)
@@ -282,16 +296,6 @@ type phantomShareFrame struct {
 	Seed        string `json:"seed,omitempty"`
 }
 
-// shareEvidenceSize is the raw size of the evidence frames of a
-// certificate of MPC-D29.
-func shareEvidenceSize(frames [][]byte) int {
-	n := 0
-	for _, f := range frames {
-		n += len(f)
-	}
-	return n
-}
-
 // nonNil returns b, or an empty slice for nil: Game.accuse drops nil
 // frames, and a frame of the try before is empty at try 0.
 func nonNil(b []byte) []byte {
@@ -315,7 +319,7 @@ func garblerShareViolation(c *referee.GarblerShareCertificate, err error) error 
 	}
 	frames := [][]byte{b, c.ReverseStart, c.ReverseAnswer, nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevMAC), c.MAC,
 		nonNil(c.PrevChoice), c.Choice, c.Labels}
-	if shareEvidenceSize(frames) > maxCertificateEvidence {
+	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
 	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
@@ -337,7 +341,7 @@ func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) er
 	}
 	frames := [][]byte{b, keyBytes(c.PrevKeys), keyBytes(c.Keys), nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevRequestPart), c.RequestPart,
 		nonNil(c.PrevCorrections), c.Corrections, nonNil(c.PrevChoice), c.Choice, nonNil(c.PrevLabels)}
-	if shareEvidenceSize(frames) > maxCertificateEvidence {
+	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
 	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
