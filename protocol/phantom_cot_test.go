@@ -363,9 +363,9 @@ func TestT14PhantomForgedOTCertificate(t *testing.T) {
 // (the defaults of new games) it fits a message frame; with λ = 8 it does
 // not (about 238 KiB of evidence, 320 KiB as a report), and goes as a
 // report frame (before MPC-D31 the evaluator's program accused instead
-// and the audit named the garbler). Either way the garbler is convicted
-// by the certificate, live and in Verify, and the evaluator reveals
-// nothing. Without the race detector (9×9 garblings).
+// and the audit named the garbler). Either way the garbler's program
+// takes the report and is convicted by the certificate, Verify finds the
+// same on both records, and the evaluator reveals nothing. Without the race detector (9×9 garblings).
 func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 	if phantomRace {
 		t.Skip("9×9 checked tries: without the race detector (go test ./...)")
@@ -381,7 +381,7 @@ func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 		t.Run(fmt.Sprintf("lambda %d", tt.lambda), func(t *testing.T) {
 			o := correlatedOptions(engine.RulesCommon)
 			o.Size, o.Lambda = 9, tt.lambda
-			h := playPhantomCheatOpts(t, o, 0, phantomRewrite(1, func(body any) any {
+			cheat := phantomRewrite(1, func(body any) any {
 				return protocol.PhantomTamper(body, 1, func(b []byte) []byte {
 					// m is 810 or 818 on 9×9: at 818·i the flip is in
 					// garbling i either way.
@@ -390,8 +390,11 @@ func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 					}
 					return b
 				})
-			}, protocol.KindPhantomCommitment), nil)
+			}, protocol.KindPhantomCommitment)
+			games := playPhantomGames(t, o, 0, [2]func(*protocol.Config){cheat, nil}, [2]bot.Player{shortBot(11), shortBot(12)}, true)
+			h := games[1]
 			checkPhantomCaught(t, h, "T-8", "OT corrections")
+			checkSameVerdict(t, games)
 			if n := checkReport(t, h, protocol.Invitee, tt.frame); !tt.frame && n > protocol.MaxFrameSize {
 				t.Errorf("a report of %d bytes with λ = %d, want one that fits a message frame", n, tt.lambda)
 			}

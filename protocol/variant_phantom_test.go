@@ -153,7 +153,11 @@ func playPhantomGames(t *testing.T, o engine.Options, cheater int, setups [2]fun
 		t.Fatalf("the honest game did not end: %v", err)
 	}
 	if both {
-		if err := games2[cheater].Wait(ctx); err != nil {
+		// The report that ended the honest game reaches the cheater's
+		// program at once.
+		wait, cancel := context.WithTimeout(ctx, testenv.Duration(15*time.Second))
+		defer cancel()
+		if err := games2[cheater].Wait(wait); err != nil {
 			t.Fatalf("the cheater's game did not end: %v", err)
 		}
 	}

@@ -179,6 +179,72 @@ mutant seed-transfer-coins protocol/mpc/referee/seedot.go replace \
 	'if !bytes.Equal(msg, carried) {' 'if bytes.Equal(msg, nil) && carried == nil {' \
 	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
 
+# MPC-D31: certificates of every size. A certificate of garbling ĵ as
+# sent reads the choice of the game's form (an authenticated one was once
+# read as the old form, convicting the honest evaluator).
+mutant certificate-auth-choice protocol/mpc/referee/pvc.go replace \
+	'j, _, _, err := parseChoiceOf(cfg, cm.try, c.Choice)' 'j, _, err := parseChoice(cfg, cm.try, c.Choice)' \
+	./protocol/mpc/referee 'TestT8CertificateOfSentGarbling'
+# A report too large for a message frame goes as a report frame, judged
+# live by the other program (which otherwise drops it as oversized).
+mutant report-frame-send protocol/game_stream.go replace \
+	'if len(raw) > MaxFrameSize && m.Kind == KindViolation {' 'if false {' \
+	./protocol 'TestT8PhantomCheckedGameOTCertificateSizeLimit'
+# A report frame is capped, judged from its header.
+mutant report-frame-cap protocol/wire.go replace \
+	'limit, kind = MaxReportSize+1, frameReport' 'limit, kind = 4*MaxReportSize, frameReport' \
+	./protocol 'TestT10FrameCaps|TestMPCD31ReportFrameRefusedFromItsHeader'
+# Refused from its header in a game without certificates (LIM-D8), in a
+# stream's handshake, and by the judge's reader of single frames.
+mutant report-frame-without-certificates protocol/game_stream.go replace \
+	'return errReportRefused' 'return nil' \
+	./protocol 'TestMPCD31HostileReportFrames'
+mutant report-frame-in-handshake protocol/session.go replace \
+	'return fmt.Errorf("%w: report frame before the game", ErrMalformed)' 'return nil' \
+	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
+mutant report-frame-as-evidence protocol/session.go replace \
+	'	if kind == frameReport {
+		return fmt.Errorf("%w: a report frame", ErrMalformed)' '	if false {
+		return fmt.Errorf("%w: a report frame", ErrMalformed)' \
+	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
+# A report frame holds a violation report, nothing else; its bytes go
+# back to the budget once it is handled.
+mutant report-frame-kind protocol/game_loop.go replace \
+	'if f.Msg == nil || f.Msg.Kind != KindViolation {' 'if f.Msg == nil {' \
+	./protocol 'TestMPCD31HostileReportFrames'
+mutant report-frame-refund protocol/game_loop.go replace \
+	'		defer g.refundBulk(charge)
+		if f.Msg == nil' '		if f.Msg == nil' \
+	./protocol 'TestMPCD31HostileReportFrames'
+# The judge refuses a certificate above the cap from its size, and the
+# evaluator's program never reports one.
+mutant certificate-cap-judge protocol/phantom_certificate.go replace \
+	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
+	if accused != phantomGarbler {' '	if accused != phantomGarbler {' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-judge-share protocol/phantom_certificate.go replace \
+	'		if n := evidenceSize(evidence); n > maxCertificateEvidence {
+			return oversizedCertificate(accused, n)
+		}
+		m := NewMachine(game)' '		m := NewMachine(game)' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-bound protocol/phantom_certificate.go replace \
+	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
+	if accused' '	if n := evidenceSize(evidence); n >= maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
+	if accused' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-sender protocol/phantom_certificate.go replace \
+	'	frames[0] = b
+	if evidenceSize(frames) > maxCertificateEvidence {' '	frames[0] = b
+	if false {' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then
