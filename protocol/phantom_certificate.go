@@ -54,7 +54,19 @@ type phantomCertificateFrame struct {
 	SeedOT bool   `json:"seed_ot,omitempty"`
 	Coins  string `json:"coins,omitempty"`
 	J      int    `json:"j,omitempty"`
+	// Digest is a certificate about a digest the commitment names for
+	// garbling Opened (MPC-D31): "mac" for its MAC sub-batch, the next
+	// frames the commitments and the try's reverse request; "corrections"
+	// for its OT corrections, the next frames the commitments and the
+	// reply part of the commitment.
+	Digest string `json:"digest,omitempty"`
 }
+
+// The values of phantomCertificateFrame.Digest.
+const (
+	digestOfMAC         = "mac"
+	digestOfCorrections = "corrections"
+)
 
 func init() { CertificateJudge = judgePhantomCertificate }
 
@@ -102,7 +114,14 @@ func evidenceSize(frames [][]byte) int {
 func certificateViolation(try uint64, c *referee.Certificate, err error) *Violation {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
-	if e := c.SeedOT; e != nil {
+	if d := c.Digest; d != nil {
+		f.Digest = digestOfMAC
+		part := d.Reverse
+		if d.Reply != nil {
+			f.Digest, part = digestOfCorrections, d.Reply
+		}
+		frames = append(frames, part)
+	} else if e := c.SeedOT; e != nil {
 		f.SeedOT, f.Coins, f.J = true, hex.EncodeToString(e.Coins[:]), e.J
 		frames = append(frames, e.Start, e.Carrier)
 	} else if c.Opened >= 0 {
@@ -189,6 +208,18 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	c := referee.Certificate{Commitment: evidence[1], Opened: f.Opened, Tables: f.Tables, What: f.What}
 	switch {
+	case f.Digest != "":
+		if f.SeedOT || f.OT || f.Reverse || len(evidence) != 3 {
+			return falseReport("a certificate of a digest with %d evidence frames", len(evidence))
+		}
+		switch f.Digest {
+		case digestOfMAC:
+			c.Digest = &referee.DigestEvidence{Reverse: evidence[2]}
+		case digestOfCorrections:
+			c.Digest = &referee.DigestEvidence{Reply: evidence[2]}
+		default:
+			return falseReport("a certificate of the digest of %q", f.Digest)
+		}
 	case f.SeedOT && !f.OT && !f.Reverse && len(evidence) == 4:
 		s, err := hex.DecodeString(f.Coins)
 		if err != nil || len(s) != 32 {
@@ -242,6 +273,13 @@ func oversizedCertificate(accused Role, n int) *Violation {
 }
 
 func certificateWhat(c referee.Certificate) string {
+	if d := c.Digest; d != nil {
+		part := "MAC sub-batch"
+		if d.Reply != nil {
+			part = "OT corrections"
+		}
+		return fmt.Sprintf("the garbler's commitment names the %s of garbling %d by a digest that is not the one of the %s it sent", part, c.Opened, part)
+	}
 	if c.SeedOT != nil {
 		return fmt.Sprintf("the seed transfer gives opened garbling %d a seed other than the committed one", c.Opened)
 	}
@@ -287,13 +325,18 @@ const phantomShareCertificateTag = "kakure/phantom/share-certificate/1"
 // choices, and the garbler's labels message of the try before (about
 // 110 KiB on 9×9 at λ = 4). Frames of the try before
 // are empty at try 0.
+//
+// With RequestDigest, a certificate against the evaluator whose choice
+// names its request of garbling ĵ by another digest (MPC-D31): the next
+// frames are the evaluator's request and its choice of the try.
 type phantomShareFrame struct {
-	Certificate string `json:"certificate"`
-	Try         uint64 `json:"try"`
-	Accused     string `json:"accused"`
-	MACSeed     string `json:"mac_seed,omitempty"`
-	PrevSeed    string `json:"prev_seed,omitempty"`
-	Seed        string `json:"seed,omitempty"`
+	Certificate   string `json:"certificate"`
+	Try           uint64 `json:"try"`
+	Accused       string `json:"accused"`
+	MACSeed       string `json:"mac_seed,omitempty"`
+	PrevSeed      string `json:"prev_seed,omitempty"`
+	Seed          string `json:"seed,omitempty"`
+	RequestDigest bool   `json:"request_digest,omitempty"`
 }
 
 // nonNil returns b, or an empty slice for nil: Game.accuse drops nil
@@ -341,6 +384,23 @@ func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) er
 	}
 	frames := [][]byte{b, keyBytes(c.PrevKeys), keyBytes(c.Keys), nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevRequestPart), c.RequestPart,
 		nonNil(c.PrevCorrections), c.Corrections, nonNil(c.PrevChoice), c.Choice, nonNil(c.PrevLabels)}
+	if evidenceSize(frames) > maxCertificateEvidence {
+		return nil
+	}
+	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+}
+
+// requestDigestViolation is the report of the garbler's certificate
+// against an evaluator whose choice names its request of garbling ĵ by
+// another digest (MPC-D31), or nil when it does not fit a report.
+func requestDigestViolation(c *referee.RequestDigestCertificate, err error) error {
+	f := phantomShareFrame{Certificate: phantomShareCertificateTag, Try: c.Try, Accused: "evaluator", RequestDigest: true}
+	b, merr := json.Marshal(f)
+	if merr != nil {
+		return merr
+	}
+	frames := [][]byte{b, c.Request, c.Choice}
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
@@ -402,7 +462,17 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 		return out, true
 	}
 	var err error
+	what := "the garbler's share inputs are not its share (MAC opening)"
+	if accused == phantomEvaluator {
+		what = "the evaluator's share inputs are not its share (parity sums)"
+	}
 	switch {
+	case f.RequestDigest:
+		if f.Accused != "evaluator" || accused != phantomEvaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
+			return falseReport("a certificate of the request's digest against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)
+		}
+		err = referee.JudgeRequestDigest(h.rec, int(f.Try), referee.RequestDigestCertificate{Try: f.Try, Request: evidence[0], Choice: evidence[1]})
+		what = "the evaluator's choice names its request of garbling ĵ by a digest that is not the one of the request it sent"
 	case f.Accused == "garbler" && accused == phantomGarbler && len(evidence) == 9:
 		s, ok := seed(f.MACSeed)
 		if !ok {
@@ -428,10 +498,6 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 	}
 	if err != nil {
 		return falseReport("%v", err)
-	}
-	what := "the garbler's share inputs are not its share (MAC opening)"
-	if accused == phantomEvaluator {
-		what = "the evaluator's share inputs are not its share (parity sums)"
 	}
 	return &Violation{Accused: accused, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("T-8 certificate (MPC-D29), try %d: %s", f.Try, what)}

@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -64,6 +65,29 @@ var largeCertificateCheats = []largeCertificateCheat{
 	}},
 	{name: "evaluator's share", cheater: 1, what: "share inputs are not its share", frameFrom: 13, player: func() bot.Player {
 		return &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}}
+	}},
+	// The digests the signed messages name (MPC-D29) that disagree with
+	// the parts they name.
+	{name: "MAC sub-batch's digest", cheater: 0, what: "names the MAC sub-batch of garbling 0", frameFrom: 13, setup: func(engine.Options) func(*protocol.Config) {
+		// Garbling 0's entry of the commitments part: H(seed),
+		// H(tables), H(label commitments), H(K_0), then the digest of
+		// its MAC sub-batch.
+		return phantomRewrite(1, func(body any) any {
+			return protocol.PhantomTamper(body, 0, flipByte(13+4*32+3))
+		}, protocol.KindPhantomCommitment)
+	}},
+	{name: "corrections' digest", cheater: 0, what: "names the OT corrections of garbling", frameFrom: 19, setup: func(o engine.Options) func(*protocol.Config) {
+		// The corrections changed after the commitment named them.
+		return phantomRewrite(1, func(body any) any {
+			return protocol.PhantomTamper(body, 1, flipEveryCorrection(o.Lambda))
+		}, protocol.KindPhantomCommitment)
+	}},
+	{name: "request's digest", cheater: 1, what: "choice names its request of garbling ĵ", frameFrom: 19, setup: func(engine.Options) func(*protocol.Config) {
+		// The digest of its request of ĵ after ĵ, the proof and the 40
+		// sums in the choice.
+		return phantomRewrite(1, func(body any) any {
+			return protocol.PhantomTamper(body, 0, flipByte(3+8+1+32+40*16+11))
+		}, protocol.KindPhantomChoice)
 	}},
 }
 
@@ -173,59 +197,107 @@ func checkSameVerdict(t *testing.T, games [2]*protocol.Game) {
 	}
 }
 
-// TestMPCD31ForgedLargeCertificate (MPC-D31, T-14): a lying evaluator's
-// program reports an honest garbler on 13×13 with a made-up certificate
-// of OT corrections (the true seed of an opened garbling, the try's true
-// request and reply, reverse keys that are not the garbling's): about
-// 260 KiB of evidence, so it goes as a report frame. The honest garbler's
+// TestMPCD31ForgedLargeCertificate (MPC-D31, T-14): a lying program
+// reports an honest one on 13×13 with a made-up certificate. An
+// evaluator's: of OT corrections (the true seed of an opened garbling,
+// the try's true request and reply, reverse keys that are not the
+// garbling's), about 260 KiB of evidence; or that the commitment names
+// the MAC sub-batch of an opened garbling by another digest (the true
+// commitment and reverse request), about 270 KiB: both go as report
+// frames. A garbler's: that the evaluator's choice names its request of
+// ĵ by another digest (the true request and choice). The honest
 // program judges it live and the liar loses for a false accusation; the
-// garbler is never blamed, and Verify finds the same on both records.
+// honest side is never blamed, and Verify finds the same on both
+// records.
 func TestMPCD31ForgedLargeCertificate(t *testing.T) {
 	if phantomRace {
 		t.Skip("13×13 checked tries: without the race detector (go test ./...)")
 	}
-	t.Parallel() // a game of its own, nothing shared
-	var mu sync.Mutex
-	var request, reply []byte
-	watchGarbler := func(c *protocol.Config) {
-		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if kind == protocol.KindPhantomCommitment {
-				mu.Lock()
-				reply = protocol.PhantomAttachment(body, 1)
-				mu.Unlock()
-			}
-			return kind, body, false
-		})
-	}
-	seen := 0
-	liar := func(c *protocol.Config) {
-		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			switch kind {
-			case protocol.KindPhantomTry, protocol.KindPhantomRequest:
-				mu.Lock()
-				request = protocol.PhantomAttachment(body, 0)
-				mu.Unlock()
-			case protocol.KindPhantomChoice:
-				if seen++; seen == 2 {
+	t.Parallel() // games of their own, nothing shared
+	t.Run("OT corrections", func(t *testing.T) {
+		t.Parallel()
+		var mu sync.Mutex
+		var request, reply []byte
+		watchGarbler := func(c *protocol.Config) {
+			protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+				if kind == protocol.KindPhantomCommitment {
 					mu.Lock()
-					defer mu.Unlock()
-					v, err := protocol.PhantomForgedOTCertificate(g, request, reply)
+					reply = protocol.PhantomAttachment(body, 1)
+					mu.Unlock()
+				}
+				return kind, body, false
+			})
+		}
+		seen := 0
+		liar := func(c *protocol.Config) {
+			protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+				switch kind {
+				case protocol.KindPhantomTry, protocol.KindPhantomRequest:
+					mu.Lock()
+					request = protocol.PhantomAttachment(body, 0)
+					mu.Unlock()
+				case protocol.KindPhantomChoice:
+					if seen++; seen == 2 {
+						mu.Lock()
+						defer mu.Unlock()
+						v, err := protocol.PhantomForgedOTCertificate(g, request, reply)
+						if err != nil {
+							t.Errorf("forging: %v", err)
+							return kind, body, false
+						}
+						return protocol.KindViolation, v, true
+					}
+				}
+				return kind, body, false
+			})
+		}
+		o := correlatedOptions(engine.RulesCommon)
+		o.Size = 13
+		checkForgedLargeCertificate(t, o, 1, [2]func(*protocol.Config){watchGarbler, liar}, true)
+	})
+	for _, liar := range []int{1, 0} {
+		name := map[int]string{1: "MAC sub-batch's digest", 0: "request's digest"}[liar]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			// The evaluator forges at its second choice, the garbler at
+			// its second garbling (the choice of that try came).
+			kinds := map[int][]protocol.Kind{1: {protocol.KindPhantomChoice}, 0: {protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling}}[liar]
+			seen := 0
+			forge := func(c *protocol.Config) {
+				protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+					if !slices.Contains(kinds, kind) {
+						return kind, body, false
+					}
+					if seen++; seen != 2 {
+						return kind, body, false
+					}
+					v, err := protocol.PhantomForgedDigestCertificate(g)
 					if err != nil {
 						t.Errorf("forging: %v", err)
 						return kind, body, false
 					}
 					return protocol.KindViolation, v, true
-				}
+				})
 			}
-			return kind, body, false
+			var setups [2]func(*protocol.Config)
+			setups[liar] = forge
+			o := authOptions(engine.RulesCommon)
+			o.Size = 13
+			checkForgedLargeCertificate(t, o, liar, setups, liar == 1)
 		})
 	}
-	o := correlatedOptions(engine.RulesCommon)
-	o.Size = 13
-	games := playPhantomGames(t, o, 1, [2]func(*protocol.Config){watchGarbler, liar}, [2]bot.Player{shortBot(11), shortBot(12)}, true)
-	h := games[0]
+}
+
+// checkForgedLargeCertificate plays a game of o in which the program of
+// role liar reports the other with a made-up certificate (setups), and
+// checks that the liar loses for a false accusation, live and in both
+// records; large: its report went as a report frame.
+func checkForgedLargeCertificate(t *testing.T, o engine.Options, liar int, setups [2]func(*protocol.Config), large bool) {
+	t.Helper()
+	games := playPhantomGames(t, o, liar, setups, [2]bot.Player{shortBot(11), shortBot(12)}, true)
+	h := games[1-liar]
 	checkPhantomCaught(t, h, "T-14", "false accusation (T-8 certificate)")
-	checkReport(t, h, protocol.Invitee, true)
+	checkReport(t, h, protocol.Role(liar), large)
 	checkSameVerdict(t, games)
 	t.Logf("refused: %s", h.Outcome().Violation.Detail)
 }

@@ -170,6 +170,14 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 					return v
 				}
 			}
+			if c := p.g.RequestDigestCertificate(); c != nil {
+				// Its choice names another request of ĵ than the one it
+				// sent (MPC-D31): proven by the two signed messages.
+				if v := requestDigestViolation(c, err); v != nil {
+					p.caught = err.Error()
+					return v
+				}
+			}
 			return catch(err)
 		}
 		p.choice = bulk[0]

@@ -245,6 +245,37 @@ mutant certificate-cap-sender protocol/phantom_certificate.go replace \
 	if false {' \
 	./protocol 'TestMPCD31OversizedCertificateRefused'
 
+# MPC-D31: the digests the signed messages name are proven when they
+# disagree with their parts (the MAC sub-batch, the corrections, the
+# request of ĵ), and the judges never take an honest party's messages.
+mutant digest-mac-certificate protocol/mpc/referee/pvc_evaluator.go replace \
+	'Digest: &DigestEvidence{Reverse: bytes.Clone(e.rev.msg)}}' 'Digest: nil}' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
+mutant digest-corrections-certificate protocol/mpc/referee/pvc_cot.go replace \
+	'Digest: &DigestEvidence{Reply: bytes.Clone(msg.Reply)}}' 'Digest: nil}' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
+mutant digest-request-certificate protocol/mpc/referee/pvc.go delete-line \
+	'g.requestCert = requestDigestCertificate(try, st.request, choice)' - \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
+mutant digest-judge-mac protocol/mpc/referee/digests.go replace \
+	'if Sum(subs[i]) != cm.macHashes[i] {' 'if subs != nil {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant digest-judge-corrections protocol/mpc/referee/digests.go replace \
+	'if Sum(correctionBytes(corr[i])) != cm.corrHashes[i] {' 'if corr != nil {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant digest-judge-binding protocol/mpc/referee/pvc.go replace \
+	'if d := c.Digest; d != nil && (d.Reverse != nil' 'if d := c.Digest; false && (d.Reverse != nil' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant request-judge-digest protocol/mpc/referee/digests.go replace \
+	'if Sum(reqs[ch.j]) != ch.request {' 'if reqs != nil {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant request-judge-binding protocol/mpc/referee/digests.go replace \
+	'if tr.Sent < 3 || Sum(c.Request) != tr.Request || Sum(c.Choice) != tr.Choice {' 'if tr.Sent < 3 {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant request-digest-report protocol/player_phantom_bulk.go replace \
+	'if c := p.g.RequestDigestCertificate(); c != nil {' 'if c := p.g.RequestDigestCertificate(); c != nil && false {' \
+	./protocol 'TestMPCD31LargeCertificates'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then
