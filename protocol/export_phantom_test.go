@@ -57,6 +57,10 @@ func PhantomTamper(body any, i int, f func([]byte) []byte) any {
 		b.bulk = change(b.bulk)
 		b.Commitments, b.Reply = referee.Sum(b.bulk[0]), referee.Sum(b.bulk[1])
 		return b
+	case PhantomChoiceBody:
+		b.bulk = change(b.bulk)
+		b.Choice = referee.Sum(b.bulk[0])
+		return b
 	}
 	return body
 }
@@ -85,7 +89,7 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 	if !trueSeed {
 		c.Seed[0] ^= 1
 	}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
@@ -139,7 +143,7 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, 
 	}
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
 		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 
@@ -165,7 +169,42 @@ func PhantomForgedReverseCertificate(g *Game) (ViolationBody, error) {
 	}
 	i := (j + 1) % len(seeds)
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up")).(*Violation)
+	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+}
+
+// PhantomForgedDigestCertificate returns the report of a lying program
+// of a game of the authenticated state (MPC-D31) against an honest one:
+// an evaluator's, at the checked try under way whose commitment it
+// opened, that the commitment names the MAC sub-batch of an opened
+// garbling by another digest (with the true commitment and reverse
+// request); a garbler's, once the evaluator's choice came, that the
+// choice names its request of ĵ by another digest (with the true
+// request and choice).
+func PhantomForgedDigestCertificate(g *Game) (ViolationBody, error) {
+	p, ok := g.player.(*phantomPlayer)
+	if !ok {
+		return ViolationBody{}, errors.New("not a game of Phantom Go")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	try := p.rules(g.m).pub.Try
+	var v *Violation
+	switch {
+	case p.e != nil && p.reverse != nil:
+		commitments, seeds, j, ok := p.e.Opened()
+		if !ok {
+			return ViolationBody{}, errors.New("no opened commitment")
+		}
+		c := referee.Certificate{Commitment: commitments, Opened: (j + 1) % len(seeds), What: "MAC sub-batch's digest",
+			Digest: &referee.DigestEvidence{Reverse: p.reverse}}
+		v = certificateViolation(try, &c, errors.New("made up"))
+	case p.g != nil && p.request != nil && p.choice != nil:
+		c := &referee.RequestDigestCertificate{Try: try, Request: p.request, Choice: p.choice}
+		v = requestDigestViolation(c, errors.New("made up")).(*Violation)
+	default:
+		return ViolationBody{}, errors.New("neither an evaluator with a reverse request nor a garbler with a choice")
+	}
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
 }
 

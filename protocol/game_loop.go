@@ -190,6 +190,18 @@ func (g *Game) shutdown() {
 
 // handleFrame processes one frame from the other peer.
 func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
+	if f.Report {
+		// A report frame (MPC-D31) counts against the attachment budget
+		// until its message is judged and recorded. It holds a violation
+		// report, the one message whose evidence may exceed a message
+		// frame; anything else in one is dropped as a frame over the size
+		// cap would be (T-10).
+		defer g.refundBulk(charge)
+		if f.Msg == nil || f.Msg.Kind != KindViolation {
+			g.dropFrame("a report frame that holds no violation report", nil)
+			return
+		}
+	}
 	switch {
 	case f.Bulk != nil:
 		if _, ok := g.player.(bulkReceiver); !ok {

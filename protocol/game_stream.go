@@ -54,14 +54,23 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 		c := *m
 		frames = g.svc.cfg.tamper(&c, g.svc.key)
 	}
+	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 	if frames == nil {
 		raw, err := encodeFrame(frame{Msg: m})
 		if err != nil {
 			return err
 		}
-		frames = [][]byte{raw}
+		if len(raw) > MaxFrameSize && m.Kind == KindViolation {
+			// A report whose certificate does not fit a message frame
+			// goes as a report frame (MPC-D31).
+			err = writeReportFrame(st, raw)
+		} else {
+			err = writeFrameUnchecked(st, raw)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 	for _, raw := range frames {
 		if err := writeFrameUnchecked(st, raw); err != nil {
 			return err
@@ -142,12 +151,17 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 		for {
 			st.SetReadDeadline(time.Now().Add(idle))
 			var charge int64
-			f, raw, err := readFrameJSONWith(r, func(n uint64, bulk bool) error {
-				if !bulk {
+			f, raw, err := readFrameJSONWith(r, func(n uint64, kind frameKind) error {
+				if kind == frameMessage {
 					return nil
 				}
 				if !takesBulk {
-					// Refused before its body is read (LIM-D8).
+					// Refused before its body is read (LIM-D8): only a
+					// variant that takes attachments has certificates
+					// that need a report frame (MPC-D31).
+					if kind == frameReport {
+						return errReportRefused
+					}
 					return errBulkRefused
 				}
 				// The bytes are counted before they are allocated; over
@@ -245,11 +259,13 @@ func (g *Game) streamFailed(err error, raw []byte) {
 		return
 	case errors.Is(err, errBulkRefused):
 		g.dropFrame("an attachment in a game of "+string(g.m.Options.Variant)+", which has none", nil)
+	case errors.Is(err, errReportRefused):
+		g.dropFrame("a report frame in a game of "+string(g.m.Options.Variant)+", which has no certificates", nil)
 	case errors.Is(err, ErrFrameTooLarge):
 		g.dropFrame("a frame over the size cap", err)
 	}
 	if errors.Is(err, ErrResync) || errors.Is(err, ErrBadAttachments) || errors.Is(err, ErrBulkBudget) ||
-		errors.Is(err, errBulkRefused) || errors.Is(err, ErrFrameTooLarge) {
+		errors.Is(err, errBulkRefused) || errors.Is(err, errReportRefused) || errors.Is(err, ErrFrameTooLarge) {
 		g.badInputAt = time.Now()
 	}
 	switch {

@@ -384,6 +384,10 @@ var ErrBulkBudget = errors.New("protocol: attachments over this node's budget")
 // (LIM-D8), refused before its body is read.
 var errBulkRefused = errors.New("protocol: attachment in a game that takes none")
 
+// errReportRefused reports a report frame in a game whose variant has no
+// certificates (MPC-D31), refused from the frame's header (LIM-D8).
+var errReportRefused = errors.New("protocol: report frame in a game that has no certificates")
+
 // bulkBudget counts the bytes of attachments held by all games and by the
 // games of each peer; readers wait for room (back-pressure).
 type bulkBudget struct {

@@ -54,7 +54,19 @@ type phantomCertificateFrame struct {
 	SeedOT bool   `json:"seed_ot,omitempty"`
 	Coins  string `json:"coins,omitempty"`
 	J      int    `json:"j,omitempty"`
+	// Digest is a certificate about a digest the commitment names for
+	// garbling Opened (MPC-D31): "mac" for its MAC sub-batch, the next
+	// frames the commitments and the try's reverse request; "corrections"
+	// for its OT corrections, the next frames the commitments and the
+	// reply part of the commitment.
+	Digest string `json:"digest,omitempty"`
 }
+
+// The values of phantomCertificateFrame.Digest.
+const (
+	digestOfMAC         = "mac"
+	digestOfCorrections = "corrections"
+)
 
 func init() { CertificateJudge = judgePhantomCertificate }
 
@@ -74,39 +86,42 @@ func evidenceOf(v *Violation) [][]byte {
 	return nil
 }
 
-// maxCertificateEvidence caps the evidence of a certificate report, which
-// travels base64 in one message frame (MaxFrameSize): a certificate of
-// the garbler's input labels on a large board does not fit, and the
-// evaluator's program then accuses (PhantomAccuse) and the audit decides.
-const maxCertificateEvidence = MaxFrameSize / 2
+// maxCertificateEvidence caps the evidence of a certificate report. The
+// evidence travels base64 in the report's message, which goes as a report
+// frame when it does not fit a message frame (MPC-D31); the cap leaves
+// room within MaxReportSize for base64 (4/3) and the message around it.
+// The largest certificate of a game the invitation allows (19×19, λ =
+// 16: a certificate of reverse choices or of OT corrections) is about
+// 2.4 MB. The judge refuses a certificate above the cap as made up (no
+// honest program sends one), and an evaluator's program holding one
+// would accuse instead (PhantomAccuse), the audit deciding.
+const maxCertificateEvidence = (MaxReportSize - 64<<10) / 4 * 3
 
-// certificateFits reports whether a certificate fits a report. One that
-// does not is accused instead (PhantomAccuse): the audit then names the
-// garbler (MPC-D17), for the OT corrections of MPC-D28 too (a request
-// and a reply of a checked try of 13×13 or larger, or of 9×9 with
-// λ ≥ 8, are too large).
-func certificateFits(c *referee.Certificate) bool {
-	return certificateSize(c) <= maxCertificateEvidence
-}
-
-// certificateSize is the raw size of a certificate's evidence.
-func certificateSize(c *referee.Certificate) int {
-	n := len(c.Commitment) + len(c.Choice) + len(c.Labels)
-	if e := c.SeedOT; e != nil {
-		n += len(e.Start) + len(e.Carrier)
+// evidenceSize is the raw size of the evidence frames of a report.
+func evidenceSize(frames [][]byte) int {
+	n := 0
+	for _, f := range frames {
+		n += len(f)
 	}
-	if c.OT != nil {
-		n += len(c.OT.Request) + len(c.OT.Reply) + len(c.OT.Keys)*len(ot.Key{})
-	}
-	return n + len(c.Reverse)
+	return n
 }
 
 // certificateViolation is the report of a certificate the evaluator holds
-// against the garbler (err is the evaluator machine's error).
-func certificateViolation(try uint64, c *referee.Certificate, err error) error {
+// against the garbler (err is the evaluator machine's error), or nil when
+// it does not fit a report (maxCertificateEvidence; within the
+// invitation's limits it always does, MPC-D31): the evaluator's program
+// then accuses (PhantomAccuse) and the audit names the garbler.
+func certificateViolation(try uint64, c *referee.Certificate, err error) *Violation {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
-	if e := c.SeedOT; e != nil {
+	if d := c.Digest; d != nil {
+		f.Digest = digestOfMAC
+		part := d.Reverse
+		if d.Reply != nil {
+			f.Digest, part = digestOfCorrections, d.Reply
+		}
+		frames = append(frames, part)
+	} else if e := c.SeedOT; e != nil {
 		f.SeedOT, f.Coins, f.J = true, hex.EncodeToString(e.Coins[:]), e.J
 		frames = append(frames, e.Start, e.Carrier)
 	} else if c.Opened >= 0 {
@@ -130,9 +145,12 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) error {
 	}
 	b, merr := json.Marshal(f)
 	if merr != nil {
-		return merr
+		return nil
 	}
 	frames[0] = b
+	if evidenceSize(frames) > maxCertificateEvidence {
+		return nil
+	}
 	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
@@ -148,6 +166,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	var sf phantomShareFrame
 	if err := unmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
+		if n := evidenceSize(evidence); n > maxCertificateEvidence {
+			return oversizedCertificate(accused, n)
+		}
 		m := NewMachine(game)
 		for i := range history {
 			if _, err := m.Apply(&history[i]); err != nil {
@@ -169,6 +190,9 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
 	}
+	if n := evidenceSize(evidence); n > maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
 	if accused != phantomGarbler {
 		return falseReport("a certificate convicts the garbler only")
 	}
@@ -184,6 +208,18 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 	}
 	c := referee.Certificate{Commitment: evidence[1], Opened: f.Opened, Tables: f.Tables, What: f.What}
 	switch {
+	case f.Digest != "":
+		if f.SeedOT || f.OT || f.Reverse || len(evidence) != 3 {
+			return falseReport("a certificate of a digest with %d evidence frames", len(evidence))
+		}
+		switch f.Digest {
+		case digestOfMAC:
+			c.Digest = &referee.DigestEvidence{Reverse: evidence[2]}
+		case digestOfCorrections:
+			c.Digest = &referee.DigestEvidence{Reply: evidence[2]}
+		default:
+			return falseReport("a certificate of the digest of %q", f.Digest)
+		}
 	case f.SeedOT && !f.OT && !f.Reverse && len(evidence) == 4:
 		s, err := hex.DecodeString(f.Coins)
 		if err != nil || len(s) != 32 {
@@ -227,7 +263,23 @@ func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []
 		Detail: fmt.Sprintf("T-8(b) certificate, try %d: %s", f.Try, certificateWhat(c))}
 }
 
+// oversizedCertificate is the reporter's false accusation (T-14) for a
+// certificate of n bytes of evidence, above what any honest program
+// sends (maxCertificateEvidence): judged from its size alone, before
+// anything of it is parsed or replayed.
+func oversizedCertificate(accused Role, n int) *Violation {
+	return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+		Detail: fmt.Sprintf("false accusation (T-8 certificate): %d bytes of evidence, above the %d any honest certificate fits in (MPC-D31)", n, maxCertificateEvidence)}
+}
+
 func certificateWhat(c referee.Certificate) string {
+	if d := c.Digest; d != nil {
+		part := "MAC sub-batch"
+		if d.Reply != nil {
+			part = "OT corrections"
+		}
+		return fmt.Sprintf("the garbler's commitment names the %s of garbling %d by a digest that is not the one of the %s it sent", part, c.Opened, part)
+	}
 	if c.SeedOT != nil {
 		return fmt.Sprintf("the seed transfer gives opened garbling %d a seed other than the committed one", c.Opened)
 	}
@@ -273,23 +325,18 @@ const phantomShareCertificateTag = "kakure/phantom/share-certificate/1"
 // choices, and the garbler's labels message of the try before (about
 // 110 KiB on 9×9 at λ = 4). Frames of the try before
 // are empty at try 0.
+//
+// With RequestDigest, a certificate against the evaluator whose choice
+// names its request of garbling ĵ by another digest (MPC-D31): the next
+// frames are the evaluator's request and its choice of the try.
 type phantomShareFrame struct {
-	Certificate string `json:"certificate"`
-	Try         uint64 `json:"try"`
-	Accused     string `json:"accused"`
-	MACSeed     string `json:"mac_seed,omitempty"`
-	PrevSeed    string `json:"prev_seed,omitempty"`
-	Seed        string `json:"seed,omitempty"`
-}
-
-// shareEvidenceSize is the raw size of the evidence frames of a
-// certificate of MPC-D29.
-func shareEvidenceSize(frames [][]byte) int {
-	n := 0
-	for _, f := range frames {
-		n += len(f)
-	}
-	return n
+	Certificate   string `json:"certificate"`
+	Try           uint64 `json:"try"`
+	Accused       string `json:"accused"`
+	MACSeed       string `json:"mac_seed,omitempty"`
+	PrevSeed      string `json:"prev_seed,omitempty"`
+	Seed          string `json:"seed,omitempty"`
+	RequestDigest bool   `json:"request_digest,omitempty"`
 }
 
 // nonNil returns b, or an empty slice for nil: Game.accuse drops nil
@@ -315,7 +362,7 @@ func garblerShareViolation(c *referee.GarblerShareCertificate, err error) error 
 	}
 	frames := [][]byte{b, c.ReverseStart, c.ReverseAnswer, nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevMAC), c.MAC,
 		nonNil(c.PrevChoice), c.Choice, c.Labels}
-	if shareEvidenceSize(frames) > maxCertificateEvidence {
+	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
 	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
@@ -337,7 +384,24 @@ func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) er
 	}
 	frames := [][]byte{b, keyBytes(c.PrevKeys), keyBytes(c.Keys), nonNil(c.PrevCommitment), c.Commitment, nonNil(c.PrevRequestPart), c.RequestPart,
 		nonNil(c.PrevCorrections), c.Corrections, nonNil(c.PrevChoice), c.Choice, nonNil(c.PrevLabels)}
-	if shareEvidenceSize(frames) > maxCertificateEvidence {
+	if evidenceSize(frames) > maxCertificateEvidence {
+		return nil
+	}
+	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+}
+
+// requestDigestViolation is the report of the garbler's certificate
+// against an evaluator whose choice names its request of garbling ĵ by
+// another digest (MPC-D31), or nil when it does not fit a report.
+func requestDigestViolation(c *referee.RequestDigestCertificate, err error) error {
+	f := phantomShareFrame{Certificate: phantomShareCertificateTag, Try: c.Try, Accused: "evaluator", RequestDigest: true}
+	b, merr := json.Marshal(f)
+	if merr != nil {
+		return merr
+	}
+	frames := [][]byte{b, c.Request, c.Choice}
+	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
 	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
@@ -398,7 +462,17 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 		return out, true
 	}
 	var err error
+	what := "the garbler's share inputs are not its share (MAC opening)"
+	if accused == phantomEvaluator {
+		what = "the evaluator's share inputs are not its share (parity sums)"
+	}
 	switch {
+	case f.RequestDigest:
+		if f.Accused != "evaluator" || accused != phantomEvaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
+			return falseReport("a certificate of the request's digest against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)
+		}
+		err = referee.JudgeRequestDigest(h.rec, int(f.Try), referee.RequestDigestCertificate{Try: f.Try, Request: evidence[0], Choice: evidence[1]})
+		what = "the evaluator's choice names its request of garbling ĵ by a digest that is not the one of the request it sent"
 	case f.Accused == "garbler" && accused == phantomGarbler && len(evidence) == 9:
 		s, ok := seed(f.MACSeed)
 		if !ok {
@@ -424,10 +498,6 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 	}
 	if err != nil {
 		return falseReport("%v", err)
-	}
-	what := "the garbler's share inputs are not its share (MAC opening)"
-	if accused == phantomEvaluator {
-		what = "the evaluator's share inputs are not its share (parity sums)"
 	}
 	return &Violation{Accused: accused, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("T-8 certificate (MPC-D29), try %d: %s", f.Try, what)}

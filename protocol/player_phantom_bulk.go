@@ -150,9 +150,11 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
 		choice, err := p.e.Open(cm)
 		if err != nil {
-			if c := p.e.Certificate(); c != nil && certificateFits(c) {
-				p.caught = err.Error()
-				return certificateViolation(h.pub.Try, c, err)
+			if c := p.e.Certificate(); c != nil {
+				if v := certificateViolation(h.pub.Try, c, err); v != nil {
+					p.caught = err.Error()
+					return v
+				}
 			}
 			return catch(err)
 		}
@@ -164,6 +166,14 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 				// (MPC-D29): proven at once when the certificate fits.
 				p.fillGarblerEvidence(h, c)
 				if v := evaluatorShareViolation(c, err); v != nil {
+					p.caught = err.Error()
+					return v
+				}
+			}
+			if c := p.g.RequestDigestCertificate(); c != nil {
+				// Its choice names another request of ĵ than the one it
+				// sent (MPC-D31): proven by the two signed messages.
+				if v := requestDigestViolation(c, err); v != nil {
 					p.caught = err.Error()
 					return v
 				}
@@ -182,9 +192,11 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		}
 		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 		if err != nil {
-			if c := p.e.Certificate(); c != nil && certificateFits(c) {
-				p.caught = err.Error()
-				return certificateViolation(try, c, err)
+			if c := p.e.Certificate(); c != nil {
+				if v := certificateViolation(try, c, err); v != nil {
+					p.caught = err.Error()
+					return v
+				}
 			}
 			if c := p.e.ShareCertificate(); c != nil {
 				// The garbler's share inputs are not its share (MPC-D29).
@@ -254,8 +266,10 @@ func (p *phantomPlayer) checkLate(m *Machine) error {
 		return nil
 	}
 	p.caught = err.Error()
-	if c := p.e.Certificate(); c != nil && certificateFits(c) {
-		return certificateViolation(h.pub.Try, c, err)
+	if c := p.e.Certificate(); c != nil {
+		if v := certificateViolation(h.pub.Try, c, err); v != nil {
+			return v
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -211,6 +212,9 @@ type frame struct {
 	Ping  bool     `json:"ping,omitempty"`
 	// Bulk is the data of a bulk frame (never JSON).
 	Bulk []byte `json:"-"`
+	// Report tells that the frame came as a report frame: a violation
+	// message above MaxFrameSize (MPC-D31).
+	Report bool `json:"-"`
 }
 
 func encodeFrame(f frame) ([]byte, error) { return json.Marshal(f) }
@@ -505,37 +509,54 @@ type accept struct{}
 
 func (accept) action() {}
 
-// noBulk refuses an attachment before its body is read: none belongs in
-// the handshake of a stream, and a peer must not make this node allocate
-// MaxBulkSize for a few bytes.
-func noBulk(_ uint64, bulk bool) error {
-	if bulk {
+// noBulk refuses an attachment or a report frame before its body is read:
+// none belongs in the handshake of a stream, and a peer must not make this
+// node allocate MaxBulkSize for a few bytes.
+func noBulk(_ uint64, kind frameKind) error {
+	switch kind {
+	case frameBulk:
 		return fmt.Errorf("%w: attachment before the game", ErrMalformed)
+	case frameReport:
+		return fmt.Errorf("%w: report frame before the game", ErrMalformed)
 	}
 	return nil
 }
 
-// readFrameJSON reads and decodes one frame.
+// noReports refuses a report frame before its body is read: a reader of
+// single frames (the judge's evidence) takes message frames only.
+func noReports(_ uint64, kind frameKind) error {
+	if kind == frameReport {
+		return fmt.Errorf("%w: a report frame", ErrMalformed)
+	}
+	return nil
+}
+
+// readFrameJSON reads and decodes one frame; a report frame is refused.
 func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
-	return readFrameJSONWith(r, nil)
+	return readFrameJSONWith(r, noReports)
 }
 
 // readFrameJSONWith is readFrameJSON with admit (if not nil) called with
 // the frame's length and kind before its body is allocated and read; an
-// error it returns is returned.
-func readFrameJSONWith(r *bufio.Reader, admit func(n uint64, bulk bool) error) (frame, []byte, error) {
-	raw, bulk, err := readGameFrameWith(r, admit)
+// error it returns is returned. The raw bytes of a report frame are its
+// JSON, without the marker.
+func readFrameJSONWith(r *bufio.Reader, admit func(n uint64, kind frameKind) error) (frame, []byte, error) {
+	raw, kind, err := readGameFrameWith(r, admit)
 	if err != nil {
 		return frame{}, raw, err
 	}
-	if bulk {
+	switch kind {
+	case frameBulk:
 		return frame{Bulk: raw[1:]}, nil, nil
+	case frameReport:
+		raw = raw[1:]
 	}
 	var f frame
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return frame{}, raw, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
+	f.Report = kind == frameReport
 	return f, raw, nil
 }

@@ -132,6 +132,13 @@ func playPhantomWithheld(t *testing.T, o engine.Options, cheater int, setup func
 // that is not the cheater.
 func playPhantomHooks(t *testing.T, o engine.Options, cheater int, setups [2]func(c *protocol.Config), players [2]bot.Player) *protocol.Game {
 	t.Helper()
+	return playPhantomGames(t, o, cheater, setups, players, false)[1-cheater]
+}
+
+// playPhantomGames is playPhantomHooks returning both games, indexed by
+// role; with both, it waits for the cheater's game to end too.
+func playPhantomGames(t *testing.T, o engine.Options, cheater int, setups [2]func(c *protocol.Config), players [2]bot.Player, both bool) [2]*protocol.Game {
+	t.Helper()
 	p := newPair(t, func(i int, c *protocol.Config) {
 		if setups[i] != nil {
 			setups[i](c)
@@ -158,11 +165,20 @@ func playPhantomHooks(t *testing.T, o engine.Options, cheater int, setups [2]fun
 	if g1 == nil {
 		t.Fatal("the invitee never got the game")
 	}
-	h := [2]*protocol.Game{g0, g1}[1-cheater]
-	if err := h.Wait(ctx); err != nil {
+	games2 := [2]*protocol.Game{g0, g1}
+	if err := games2[1-cheater].Wait(ctx); err != nil {
 		t.Fatalf("the honest game did not end: %v", err)
 	}
-	return h
+	if both {
+		// The report that ended the honest game reaches the cheater's
+		// program at once.
+		wait, cancel := context.WithTimeout(ctx, testenv.Duration(15*time.Second))
+		defer cancel()
+		if err := games2[cheater].Wait(wait); err != nil {
+			t.Fatalf("the cheater's game did not end: %v", err)
+		}
+	}
+	return games2
 }
 
 // shortBot is a random bot that passes after 30 announcements, so that a

@@ -72,49 +72,76 @@ const MaxBulkSize = 8 << 20
 // and start with '{'.
 const bulkMarker = 'B'
 
+// MaxReportSize caps one report frame: a signed violation report whose
+// evidence does not fit a message frame (a certificate of T-8 of a large
+// board or λ, MPC-D31 in docs/mpc.md), sent as its own frame. Its bytes
+// are counted against the attachment budget before they are allocated,
+// as a bulk frame's.
+const MaxReportSize = MaxBulkSize
+
+// reportMarker is the first byte of a report frame: the marker, then the
+// JSON frame of a violation message.
+const reportMarker = 'R'
+
+// frameKind is what a frame of a game stream is, from its first byte: a
+// message frame (JSON), a bulk frame (an attachment) or a report frame (a
+// violation message above MaxFrameSize).
+type frameKind uint8
+
+// The kinds of frames.
+const (
+	frameMessage frameKind = iota
+	frameBulk
+	frameReport
+)
+
 // readGameFrame reads one frame of a game stream: a JSON frame of at most
-// MaxFrameSize bytes, or a bulk frame (bulkMarker, then the data) of at
-// most MaxBulkSize data bytes. The cap is chosen from the frame's first
-// byte before the body is read.
-func readGameFrame(r *bufio.Reader) (raw []byte, bulk bool, err error) {
+// MaxFrameSize bytes, a bulk frame (bulkMarker, then the data) of at most
+// MaxBulkSize data bytes, or a report frame (reportMarker, then a JSON
+// frame) of at most MaxReportSize. The cap is chosen from the frame's
+// first byte before the body is read.
+func readGameFrame(r *bufio.Reader) (raw []byte, kind frameKind, err error) {
 	return readGameFrameWith(r, nil)
 }
 
 // readGameFrameWith is readGameFrame with admit (if not nil) called once
 // the frame's length and kind are known, before its body is allocated; an
 // error it returns is returned and the body is not read.
-func readGameFrameWith(r *bufio.Reader, admit func(n uint64, bulk bool) error) (raw []byte, bulk bool, err error) {
+func readGameFrameWith(r *bufio.Reader, admit func(n uint64, kind frameKind) error) (raw []byte, kind frameKind, err error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, false, io.EOF
+			return nil, frameMessage, io.EOF
 		}
-		return nil, false, fmt.Errorf("protocol: read frame length: %w", err)
+		return nil, frameMessage, fmt.Errorf("protocol: read frame length: %w", err)
 	}
 	if n == 0 {
-		return nil, false, fmt.Errorf("%w: empty frame", ErrMalformed)
+		return nil, frameMessage, fmt.Errorf("%w: empty frame", ErrMalformed)
 	}
 	first, err := r.Peek(1)
 	if err != nil {
-		return nil, false, fmt.Errorf("protocol: read frame body: %w", err)
+		return nil, frameMessage, fmt.Errorf("protocol: read frame body: %w", err)
 	}
 	limit := uint64(MaxFrameSize)
-	if first[0] == bulkMarker {
-		limit, bulk = MaxBulkSize+1, true
+	switch first[0] {
+	case bulkMarker:
+		limit, kind = MaxBulkSize+1, frameBulk
+	case reportMarker:
+		limit, kind = MaxReportSize+1, frameReport
 	}
 	if n > limit {
-		return nil, false, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
+		return nil, frameMessage, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
 	}
 	if admit != nil {
-		if err := admit(n, bulk); err != nil {
-			return nil, bulk, err
+		if err := admit(n, kind); err != nil {
+			return nil, kind, err
 		}
 	}
 	raw = make([]byte, n)
 	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, false, fmt.Errorf("protocol: read frame body: %w", err)
+		return nil, frameMessage, fmt.Errorf("protocol: read frame body: %w", err)
 	}
-	return raw, bulk, nil
+	return raw, kind, nil
 }
 
 // writeBulkFrame writes data as a bulk frame.
@@ -123,4 +150,13 @@ func writeBulkFrame(w io.Writer, data []byte) error {
 		return fmt.Errorf("%w: attachment of %d bytes (cap %d)", ErrFrameTooLarge, len(data), MaxBulkSize)
 	}
 	return writeFrameUnchecked(w, append([]byte{bulkMarker}, data...))
+}
+
+// writeReportFrame writes the JSON frame of a violation message as a
+// report frame.
+func writeReportFrame(w io.Writer, raw []byte) error {
+	if len(raw) > MaxReportSize {
+		return fmt.Errorf("%w: report of %d bytes (cap %d)", ErrFrameTooLarge, len(raw), MaxReportSize)
+	}
+	return writeFrameUnchecked(w, append([]byte{reportMarker}, raw...))
 }

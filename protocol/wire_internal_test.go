@@ -3,13 +3,16 @@ package protocol
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"io"
+	"runtime"
 	"testing"
 )
 
-// TestT10FrameCaps: message frames are capped at MaxFrameSize and bulk
-// frames at MaxBulkSize, each judged before its body is read; an empty
-// frame is malformed.
+// TestT10FrameCaps: message frames are capped at MaxFrameSize, bulk
+// frames at MaxBulkSize and report frames (MPC-D31) at MaxReportSize,
+// each judged before its body is read; an empty frame is malformed.
 func TestT10FrameCaps(t *testing.T) {
 	t.Parallel()
 	frameOf := func(body []byte) *bufio.Reader {
@@ -20,28 +23,90 @@ func TestT10FrameCaps(t *testing.T) {
 		return bufio.NewReader(&b)
 	}
 	bulk := func(n int) []byte { return append([]byte{bulkMarker}, make([]byte, n)...) }
+	report := func(n int) []byte { return append([]byte{reportMarker}, make([]byte, n)...) }
 	json := func(n int) []byte { return append([]byte("{"), bytes.Repeat([]byte(" "), n-1)...) }
 	cases := []struct {
 		name     string
 		body     []byte
-		wantBulk bool
+		wantKind frameKind
 		wantErr  error
 	}{
-		{"message at the cap", json(MaxFrameSize), false, nil},
-		{"message above the cap", json(MaxFrameSize + 1), false, ErrFrameTooLarge},
-		{"bulk at the cap", bulk(MaxBulkSize), true, nil},
-		{"bulk above the cap", bulk(MaxBulkSize + 1), false, ErrFrameTooLarge},
-		{"zeros above the message cap", make([]byte, MaxFrameSize+1), false, ErrFrameTooLarge},
-		{"empty", nil, false, ErrMalformed},
+		{"message at the cap", json(MaxFrameSize), frameMessage, nil},
+		{"message above the cap", json(MaxFrameSize + 1), frameMessage, ErrFrameTooLarge},
+		{"bulk at the cap", bulk(MaxBulkSize), frameBulk, nil},
+		{"bulk above the cap", bulk(MaxBulkSize + 1), frameMessage, ErrFrameTooLarge},
+		{"report at the cap", report(MaxReportSize), frameReport, nil},
+		{"report above the cap", report(MaxReportSize + 1), frameMessage, ErrFrameTooLarge},
+		{"zeros above the message cap", make([]byte, MaxFrameSize+1), frameMessage, ErrFrameTooLarge},
+		{"empty", nil, frameMessage, ErrMalformed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			raw, isBulk, err := readGameFrame(frameOf(c.body))
+			raw, kind, err := readGameFrame(frameOf(c.body))
 			if !errors.Is(err, c.wantErr) {
 				t.Fatalf("error %v, want %v", err, c.wantErr)
 			}
-			if err == nil && (isBulk != c.wantBulk || len(raw) != len(c.body)) {
-				t.Errorf("bulk %v len %d, want %v %d", isBulk, len(raw), c.wantBulk, len(c.body))
+			if err == nil && (kind != c.wantKind || len(raw) != len(c.body)) {
+				t.Errorf("kind %v len %d, want %v %d", kind, len(raw), c.wantKind, len(c.body))
+			}
+		})
+	}
+}
+
+// TestMPCD31ReportFrameRefusedFromItsHeader (LIM-D10, MPC-D31): a report
+// frame is judged from its header alone. One announced above
+// MaxReportSize, or one the admit callback refuses (the attachment
+// budget, a game without certificates, a stream's handshake, the judge's
+// reader of single frames), is refused without its body being read or
+// allocated: the stream below holds the header and the marker only, so
+// a reader that went on would fail on the missing body instead, and the
+// bytes allocated stay far below the announced size.
+func TestMPCD31ReportFrameRefusedFromItsHeader(t *testing.T) {
+	headerOnly := func(n uint64) *bufio.Reader {
+		return bufio.NewReader(bytes.NewReader(append(binary.AppendUvarint(nil, n), reportMarker)))
+	}
+	budget := errors.New("over the budget")
+	cases := []struct {
+		name    string
+		n       uint64
+		read    func(r *bufio.Reader) error
+		wantErr error
+	}{
+		{"above the cap", MaxReportSize + 2, func(r *bufio.Reader) error {
+			_, _, err := readGameFrameWith(r, func(uint64, frameKind) error { t.Error("admit called above the cap"); return nil })
+			return err
+		}, ErrFrameTooLarge},
+		{"over the budget", MaxReportSize, func(r *bufio.Reader) error {
+			_, _, err := readGameFrameWith(r, func(n uint64, kind frameKind) error {
+				if kind != frameReport || n != MaxReportSize {
+					t.Errorf("admit(%d, %v), want a report frame of %d", n, kind, MaxReportSize)
+				}
+				return budget
+			})
+			return err
+		}, budget},
+		{"in a handshake", MaxReportSize, func(r *bufio.Reader) error {
+			_, _, err := readFrameJSONWith(r, noBulk)
+			return err
+		}, ErrMalformed},
+		{"as evidence", MaxReportSize, func(r *bufio.Reader) error {
+			_, _, err := readFrameJSON(r)
+			return err
+		}, ErrMalformed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err := c.read(headerOnly(c.n))
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, c.wantErr) || errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("error %v, want %v (without reading the body)", err, c.wantErr)
+			}
+			// Other tests' goroutines allocate meanwhile: the bound is
+			// half the frame, far above them and below the body.
+			if grew := after.TotalAlloc - before.TotalAlloc; grew >= MaxReportSize/2 {
+				t.Errorf("%d bytes allocated for a refused report frame of %d", grew, c.n)
 			}
 		})
 	}

@@ -183,6 +183,103 @@ mutant seed-transfer-coins protocol/mpc/referee/seedot.go replace \
 	'if !bytes.Equal(msg, carried) {' 'if bytes.Equal(msg, nil) && carried == nil {' \
 	./protocol/mpc/referee 'TestT8AuthSeedTransferCertified'
 
+# MPC-D31: certificates of every size. A certificate of garbling ĵ as
+# sent reads the choice of the game's form (an authenticated one was once
+# read as the old form, convicting the honest evaluator).
+mutant certificate-auth-choice protocol/mpc/referee/pvc.go replace \
+	'j, _, _, err := parseChoiceOf(cfg, cm.try, c.Choice)' 'j, _, err := parseChoice(cfg, cm.try, c.Choice)' \
+	./protocol/mpc/referee 'TestT8CertificateOfSentGarbling'
+# A report too large for a message frame goes as a report frame, judged
+# live by the other program (which otherwise drops it as oversized).
+mutant report-frame-send protocol/game_stream.go replace \
+	'if len(raw) > MaxFrameSize && m.Kind == KindViolation {' 'if false {' \
+	./protocol 'TestT8PhantomCheckedGameOTCertificateSizeLimit'
+# A report frame is capped, judged from its header.
+mutant report-frame-cap protocol/wire.go replace \
+	'limit, kind = MaxReportSize+1, frameReport' 'limit, kind = 4*MaxReportSize, frameReport' \
+	./protocol 'TestT10FrameCaps|TestMPCD31ReportFrameRefusedFromItsHeader'
+# Refused from its header in a game without certificates (LIM-D8), in a
+# stream's handshake, and by the judge's reader of single frames.
+mutant report-frame-without-certificates protocol/game_stream.go replace \
+	'return errReportRefused' 'return nil' \
+	./protocol 'TestMPCD31HostileReportFrames'
+mutant report-frame-in-handshake protocol/session.go replace \
+	'return fmt.Errorf("%w: report frame before the game", ErrMalformed)' 'return nil' \
+	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
+mutant report-frame-as-evidence protocol/session.go replace \
+	'	if kind == frameReport {
+		return fmt.Errorf("%w: a report frame", ErrMalformed)' '	if false {
+		return fmt.Errorf("%w: a report frame", ErrMalformed)' \
+	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
+# A report frame holds a violation report, nothing else; its bytes go
+# back to the budget once it is handled.
+mutant report-frame-kind protocol/game_loop.go replace \
+	'if f.Msg == nil || f.Msg.Kind != KindViolation {' 'if f.Msg == nil {' \
+	./protocol 'TestMPCD31HostileReportFrames'
+mutant report-frame-refund protocol/game_loop.go replace \
+	'		defer g.refundBulk(charge)
+		if f.Msg == nil' '		if f.Msg == nil' \
+	./protocol 'TestMPCD31HostileReportFrames'
+# The judge refuses a certificate above the cap from its size, and the
+# evaluator's program never reports one.
+mutant certificate-cap-judge protocol/phantom_certificate.go replace \
+	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
+	if accused != phantomGarbler {' '	if accused != phantomGarbler {' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-judge-share protocol/phantom_certificate.go replace \
+	'		if n := evidenceSize(evidence); n > maxCertificateEvidence {
+			return oversizedCertificate(accused, n)
+		}
+		m := NewMachine(game)' '		m := NewMachine(game)' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-bound protocol/phantom_certificate.go replace \
+	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
+	if accused' '	if n := evidenceSize(evidence); n >= maxCertificateEvidence {
+		return oversizedCertificate(accused, n)
+	}
+	if accused' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-sender protocol/phantom_certificate.go replace \
+	'	frames[0] = b
+	if evidenceSize(frames) > maxCertificateEvidence {' '	frames[0] = b
+	if false {' \
+	./protocol 'TestMPCD31OversizedCertificateRefused'
+
+# MPC-D31: the digests the signed messages name are proven when they
+# disagree with their parts (the MAC sub-batch, the corrections, the
+# request of ĵ), and the judges never take an honest party's messages.
+mutant digest-mac-certificate protocol/mpc/referee/pvc_evaluator.go replace \
+	'Digest: &DigestEvidence{Reverse: bytes.Clone(e.rev.msg)}}' 'Digest: nil}' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
+mutant digest-corrections-certificate protocol/mpc/referee/pvc_cot.go replace \
+	'Digest: &DigestEvidence{Reply: bytes.Clone(msg.Reply)}}' 'Digest: nil}' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
+mutant digest-request-certificate protocol/mpc/referee/pvc.go delete-line \
+	'g.requestCert = requestDigestCertificate(try, st.request, choice)' - \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
+mutant digest-judge-mac protocol/mpc/referee/digests.go replace \
+	'if Sum(subs[i]) != cm.macHashes[i] {' 'if subs != nil {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant digest-judge-corrections protocol/mpc/referee/digests.go replace \
+	'if Sum(correctionBytes(corr[i])) != cm.corrHashes[i] {' 'if corr != nil {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant digest-judge-binding protocol/mpc/referee/pvc.go replace \
+	'if d := c.Digest; d != nil && (d.Reverse != nil' 'if d := c.Digest; false && (d.Reverse != nil' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant request-judge-digest protocol/mpc/referee/digests.go replace \
+	'if Sum(reqs[ch.j]) != ch.request {' 'if reqs != nil {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant request-judge-binding protocol/mpc/referee/digests.go replace \
+	'if tr.Sent < 3 || Sum(c.Request) != tr.Request || Sum(c.Choice) != tr.Choice {' 'if tr.Sent < 3 {' \
+	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
+mutant request-digest-report protocol/player_phantom_bulk.go replace \
+	'if c := p.g.RequestDigestCertificate(); c != nil {' 'if c := p.g.RequestDigestCertificate(); c != nil && false {' \
+	./protocol 'TestMPCD31LargeCertificates'
+
 # The mutants the default tier's smaller sizes must still kill (issue 32):
 # run them before making a test smaller, and add the mutants of what you
 # shrink. FULL=1 runs every entry in the full tier instead.

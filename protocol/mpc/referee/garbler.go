@@ -108,7 +108,10 @@ type Garbler struct {
 	macRecv   *ot.Receiver
 	authPrev  *garblerAuth
 	shareCert *EvaluatorShareCertificate
-	cheatMAC  func(try uint64, i int, bits []bool)
+	// requestCert is its certificate against an evaluator whose choice
+	// names another request of garbling ĵ than the one it sent (MPC-D31).
+	requestCert *RequestDigestCertificate
+	cheatMAC    func(try uint64, i int, bits []bool)
 	// seedResp is the evaluator's seed transfer response of the next or
 	// current try (MPC-D30), from its reverse setup answer or its choice
 	// of the try before; cheatSeedSums (tests only) changes the level

@@ -336,6 +336,11 @@ type Certificate struct {
 	// carries a check value x that is not the one of Δ_i's bits and the
 	// pad bits seed_i gives. Nil for the other kinds.
 	Reverse []byte
+	// Digest, in a game of the authenticated state (MPC-D29, MPC-D31),
+	// makes the certificate one about a digest the commitment names for
+	// garbling Opened that is not the one of the part it names. Nil for
+	// the other kinds.
+	Digest *DigestEvidence
 	// MAC, with Reverse, makes the certificate one about the garbler's
 	// MAC choices of opened garbling Opened in a game of the
 	// authenticated state (MPC-D29): the check value of its MAC
@@ -371,8 +376,12 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 	if err != nil {
 		return err
 	}
-	if c.OT != nil && c.Reverse != nil || c.SeedOT != nil && (c.OT != nil || c.Reverse != nil) {
+	if c.OT != nil && c.Reverse != nil || c.SeedOT != nil && (c.OT != nil || c.Reverse != nil) ||
+		c.Digest != nil && (c.OT != nil || c.Reverse != nil || c.SeedOT != nil) {
 		return fmt.Errorf("%w: a certificate of two kinds", ErrNotProven)
+	}
+	if c.Digest != nil {
+		return verifyNamedDigest(cfg, rc, cm, c)
 	}
 	if c.SeedOT != nil {
 		return verifySeedTransfer(cfg, cm, c)
@@ -403,7 +412,10 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		}
 		return fmt.Errorf("%w: garbling %d is the one its seed gives", ErrNotProven, c.Opened)
 	}
-	j, _, err := parseChoice(cfg, cm.try, c.Choice)
+	// The choice of the game's form: with the authenticated state it
+	// carries the sums and the next seed transfer response (MPC-D29,
+	// MPC-D30) after ĵ and the proof.
+	j, _, _, err := parseChoiceOf(cfg, cm.try, c.Choice)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
@@ -618,7 +630,9 @@ func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Labe
 			return 0, Digest{}, nil, err
 		}
 		if c.j < len(reqs) && Sum(reqs[c.j]) != c.request {
-			return 0, Digest{}, nil, g.fail("try %d: its choice names its request of garbling %d by a digest that is not the one of the request it sent", try, c.j)
+			// Proven by the two signed messages (MPC-D31).
+			g.requestCert = requestDigestCertificate(try, st.request, choice)
+			return 0, Digest{}, nil, g.fail("try %d: its choice names its request of garbling %d by a digest that is not the one of the request it sent (certificate)", try, c.j)
 		}
 		g.choiceChecked = d
 	}
@@ -804,6 +818,9 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	if c.Reverse != nil && (!tr.reversed() || Sum(c.Reverse) != tr.Reverse) {
 		return fmt.Errorf("%w: the reverse request is not the one the record holds for try %d", ErrNotProven, t)
 	}
+	if d := c.Digest; d != nil && (d.Reverse != nil && (!tr.reversed() || Sum(d.Reverse) != tr.Reverse) || d.Reply != nil && Sum(d.Reply) != tr.CommitReply) {
+		return fmt.Errorf("%w: the reverse request or the reply is not the one the record holds for try %d", ErrNotProven, t)
+	}
 	if e := c.SeedOT; e != nil {
 		// The transfer's first moves: the garbler's setup message, and
 		// the evaluator's message that carried its response (MPC-D30).
@@ -815,7 +832,7 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 			return fmt.Errorf("%w: the seed transfer's messages are not the ones the record holds for try %d", ErrNotProven, t)
 		}
 	}
-	if c.OT == nil && c.Reverse == nil && c.SeedOT == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
+	if c.OT == nil && c.Reverse == nil && c.SeedOT == nil && c.Digest == nil && c.Opened < 0 && (tr.Sent < 4 || Sum(c.Choice) != tr.Choice || c.Tables != tr.Tables || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels) {
 		return fmt.Errorf("%w: the choice or the garbling is not the one the record holds for try %d", ErrNotProven, t)
 	}
 	pub, _, _, err := replayPublic(cfg, Record{Config: cfg, Tries: rec.Tries[:t]})

@@ -859,10 +859,13 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 	}
 	if e.cfg.authenticated() {
 		// The commitment names each garbling's corrections by their
-		// digest (MPC-D29); not provable by itself (the audit names it).
+		// digest (MPC-D29); another digest is proven by the two parts
+		// of the signed commitment (MPC-D31).
 		for i, d := range corr {
 			if Sum(correctionBytes(d)) != cm.corrHashes[i] {
-				return nil, e.fail("try %d: its commitment's digest of the corrections of garbling %d is not the one of the corrections it sent", try, i)
+				e.cert = &Certificate{Commitment: bytes.Clone(msg.Commitments), Opened: i, What: "corrections' digest",
+					Digest: &DigestEvidence{Reply: bytes.Clone(msg.Reply)}}
+				return nil, e.fail("try %d: its commitment's digest of the corrections of garbling %d is not the one of the corrections it sent (certificate)", try, i)
 			}
 		}
 	}

@@ -82,10 +82,13 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 	m := len(labels)
 	if e.cfg.authenticated() {
 		// The commitment binds the garbler to the MAC sub-batches it
-		// sent (MPC-D29); not provable by itself (the audit names it).
+		// sent (MPC-D29); a digest of another one is proven by the two
+		// signed messages (MPC-D31).
 		for i, h := range cm.macHashes {
 			if Sum(e.rev.macSubs[i]) != h {
-				return nil, e.fail("try %d: its commitment's digest of the MAC sub-batch of garbling %d is not the one of the sub-batch it sent", try, i)
+				e.cert = &Certificate{Commitment: bytes.Clone(raw), Opened: i, What: "MAC sub-batch's digest",
+					Digest: &DigestEvidence{Reverse: bytes.Clone(e.rev.msg)}}
+				return nil, e.fail("try %d: its commitment's digest of the MAC sub-batch of garbling %d is not the one of the sub-batch it sent (certificate)", try, i)
 			}
 		}
 	}

@@ -331,8 +331,15 @@ func TestT8CopyEvaluatorLabels(t *testing.T) {
 // its commitment) is caught every time, with a certificate made of its
 // own messages.
 func TestT8CertificateOfSentGarbling(t *testing.T) {
-	for k, what := range []string{"tables", "label"} {
+	for k, form := range []string{"tables", "label", "tables, authenticated", "label, authenticated"} {
+		what, auth := strings.CutSuffix(form, ", authenticated")
 		gm := newCheckedGame(t, 5, engine.RulesHamburg, engine.White, testSeed("sent g", k), testSeed("sent e", k), 4)
+		if auth {
+			// The choice of a game of the authenticated state carries
+			// the sums and the next seed transfer response (MPC-D29,
+			// MPC-D30): the judge reads ĵ from it all the same.
+			gm = newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("sent g", k), testSeed("sent e", k), 4)
+		}
 		switch what {
 		case "tables":
 			gm.tamper = func(_ uint64, msg string, b []byte) []byte {
@@ -348,14 +355,14 @@ func TestT8CertificateOfSentGarbling(t *testing.T) {
 		}
 		_, err := gm.play(engine.Point(12))
 		if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the garbler") {
-			t.Fatalf("%s: %v", what, err)
+			t.Fatalf("%s: %v", form, err)
 		}
 		c := gm.e.Certificate()
 		if c == nil || c.Opened != -1 {
-			t.Fatalf("%s: certificate %+v", what, c)
+			t.Fatalf("%s: certificate %+v", form, c)
 		}
 		if err := JudgeCertificate(gm.rec, 0, *c); err != nil {
-			t.Fatalf("%s: certificate not accepted: %v", what, err)
+			t.Fatalf("%s: certificate not accepted: %v", form, err)
 		}
 	}
 }
