@@ -1,7 +1,6 @@
 package protocol_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"io"
@@ -75,16 +74,7 @@ func TestMPCD31HostileReportFrames(t *testing.T) {
 			}
 			defer st.Reset()
 			invite := evil.invitationOf(t, a.vhost.ID(), id, c.options)
-			for _, f := range [][]byte{protocol.HelloFrame(id), protocol.FrameOf(invite)} {
-				if err := protocol.WriteFrame(st, f); err != nil {
-					t.Fatal(err)
-				}
-			}
-			r := bufio.NewReader(st)
-			accept, err := readMessage(r, st, 5*time.Second)
-			if err != nil || accept.Kind != protocol.KindAccept {
-				t.Fatalf("invitation: %+v, %v", accept, err)
-			}
+			r, accept := invitedOn(t, st, id, invite)
 			go io.Copy(io.Discard, r)
 			_, peakBefore := a.victim.BulkHeld()
 			st.SetWriteDeadline(time.Now().Add(10 * time.Second))

@@ -287,6 +287,24 @@ func readAnswer(st network.Stream, timeout time.Duration) (protocol.Kind, string
 
 // readMessage reads frames from r until a message, for at most timeout
 // (stretched by testenv.Duration).
+// invitedOn sends the hello of game id and the invitation on st, waits
+// for the victim's acceptance, and returns the reader of st and the
+// acceptance.
+func invitedOn(t *testing.T, st network.Stream, id protocol.GameID, invite *protocol.Message) (*bufio.Reader, *protocol.Message) {
+	t.Helper()
+	for _, f := range [][]byte{protocol.HelloFrame(id), protocol.FrameOf(invite)} {
+		if err := protocol.WriteFrame(st, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := bufio.NewReader(st)
+	accept, err := readMessage(r, st, 5*time.Second)
+	if err != nil || accept.Kind != protocol.KindAccept {
+		t.Fatalf("invitation: %+v, %v", accept, err)
+	}
+	return r, accept
+}
+
 func readMessage(r *bufio.Reader, st network.Stream, timeout time.Duration) (*protocol.Message, error) {
 	st.SetReadDeadline(testenv.Deadline(timeout))
 	for {
@@ -980,16 +998,7 @@ func TestT10ChatFlood(t *testing.T) {
 	}
 	defer st.Reset()
 	invite := evil.invitation(t, a.vhost.ID(), id)
-	for _, f := range [][]byte{protocol.HelloFrame(id), protocol.FrameOf(invite)} {
-		if err := protocol.WriteFrame(st, f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := bufio.NewReader(st)
-	accept, err := readMessage(r, st, 5*time.Second)
-	if err != nil || accept.Kind != protocol.KindAccept {
-		t.Fatalf("answer %+v, %v", accept, err)
-	}
+	_, accept := invitedOn(t, st, id, invite)
 	lines := protocol.MaxChatLines + 50
 	var flood bytes.Buffer
 	prev := invite.Hash()

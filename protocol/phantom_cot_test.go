@@ -307,16 +307,13 @@ func TestT8PhantomCertificateOfOTCorrections(t *testing.T) {
 	}
 }
 
-// TestT14PhantomForgedOTCertificate (MPC-D28): a lying evaluator's
-// program reports an honest garbler with a made-up certificate of OT
-// corrections: the true seed of an opened garbling, the try's true
-// request and reply (those the record's digests name), and reverse keys
-// that are not the garbling's. The judge refuses it (their hash is not
-// the one the garbler committed to) and the liar loses for a false
-// accusation (T-14), on the garbler's machine and in Verify: the honest
-// garbler is never the one blamed.
-func TestT14PhantomForgedOTCertificate(t *testing.T) {
-	t.Parallel() // a game of its own, nothing shared
+// forgedOTCertificateHooks are the setups of a pair whose evaluator
+// (peer 1) lies at its choice number at: it reports the honest garbler
+// (peer 0) with a made-up certificate of OT corrections, the try's true
+// request and reply and reverse keys that are not the garbling's
+// (PhantomForgedOTCertificate); the garbler's setup keeps the replies it
+// commits to.
+func forgedOTCertificateHooks(t *testing.T, at int) [2]func(*protocol.Config) {
 	var mu sync.Mutex
 	var request, reply []byte
 	watchGarbler := func(c *protocol.Config) {
@@ -338,7 +335,7 @@ func TestT14PhantomForgedOTCertificate(t *testing.T) {
 				request = protocol.PhantomAttachment(body, 0)
 				mu.Unlock()
 			case protocol.KindPhantomChoice:
-				if seen++; seen == 3 {
+				if seen++; seen == at {
 					mu.Lock()
 					defer mu.Unlock()
 					v, err := protocol.PhantomForgedOTCertificate(g, request, reply)
@@ -352,7 +349,20 @@ func TestT14PhantomForgedOTCertificate(t *testing.T) {
 			return kind, body, false
 		})
 	}
-	h := playPhantomHooks(t, correlatedOptions(engine.RulesCommon), 1, [2]func(*protocol.Config){watchGarbler, liar},
+	return [2]func(*protocol.Config){watchGarbler, liar}
+}
+
+// TestT14PhantomForgedOTCertificate (MPC-D28): a lying evaluator's
+// program reports an honest garbler with a made-up certificate of OT
+// corrections: the true seed of an opened garbling, the try's true
+// request and reply (those the record's digests name), and reverse keys
+// that are not the garbling's. The judge refuses it (their hash is not
+// the one the garbler committed to) and the liar loses for a false
+// accusation (T-14), on the garbler's machine and in Verify: the honest
+// garbler is never the one blamed.
+func TestT14PhantomForgedOTCertificate(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
+	h := playPhantomHooks(t, correlatedOptions(engine.RulesCommon), 1, forgedOTCertificateHooks(t, 3),
 		[2]bot.Player{shortBot(11), shortBot(12)})
 	checkPhantomCaught(t, h, "T-14", "false accusation (T-8 certificate)")
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -216,44 +215,9 @@ func TestMPCD31ForgedLargeCertificate(t *testing.T) {
 	t.Parallel() // games of their own, nothing shared
 	t.Run("OT corrections", func(t *testing.T) {
 		t.Parallel()
-		var mu sync.Mutex
-		var request, reply []byte
-		watchGarbler := func(c *protocol.Config) {
-			protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-				if kind == protocol.KindPhantomCommitment {
-					mu.Lock()
-					reply = protocol.PhantomAttachment(body, 1)
-					mu.Unlock()
-				}
-				return kind, body, false
-			})
-		}
-		seen := 0
-		liar := func(c *protocol.Config) {
-			protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-				switch kind {
-				case protocol.KindPhantomTry, protocol.KindPhantomRequest:
-					mu.Lock()
-					request = protocol.PhantomAttachment(body, 0)
-					mu.Unlock()
-				case protocol.KindPhantomChoice:
-					if seen++; seen == 2 {
-						mu.Lock()
-						defer mu.Unlock()
-						v, err := protocol.PhantomForgedOTCertificate(g, request, reply)
-						if err != nil {
-							t.Errorf("forging: %v", err)
-							return kind, body, false
-						}
-						return protocol.KindViolation, v, true
-					}
-				}
-				return kind, body, false
-			})
-		}
 		o := correlatedOptions(engine.RulesCommon)
 		o.Size = 13
-		checkForgedLargeCertificate(t, o, 1, [2]func(*protocol.Config){watchGarbler, liar}, true)
+		checkForgedLargeCertificate(t, o, 1, forgedOTCertificateHooks(t, 2), true)
 	})
 	for _, liar := range []int{1, 0} {
 		name := map[int]string{1: "MAC sub-batch's digest", 0: "request's digest"}[liar]
