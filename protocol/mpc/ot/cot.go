@@ -107,6 +107,9 @@ func (s *Sender) Correlated(request []byte) ([]Block, error) {
 // the receiver gets the key of its choice bit from ReceiveRandom. Nothing
 // is sent back.
 func (s *Sender) SendRandom(request []byte) ([][2]Key, error) {
+	if err := s.hashed(); err != nil {
+		return nil, err
+	}
 	b := s.batch
 	rows, err := s.Correlated(request)
 	if err != nil {
@@ -136,6 +139,9 @@ func (r *Receiver) Correlated() ([]Block, error) {
 // ReceiveRandom completes the pending batch of random OTs without a reply
 // and returns, per OT, the sender's key of the receiver's choice bit.
 func (r *Receiver) ReceiveRandom() ([]Key, error) {
+	if r.kappa != Kappa {
+		return nil, fmt.Errorf("%w: an extension of %d columns gives correlated OTs only", ErrState, r.kappa)
+	}
 	b := r.batch
 	rows, err := r.Correlated()
 	if err != nil {

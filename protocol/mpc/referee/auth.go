@@ -473,10 +473,10 @@ func expectedOpening(l *circuit.RefereeLayout, col engine.Color, rows []ot.Block
 	return sums, nil
 }
 
-// garblerOpening returns the garbler's MAC opening of the checked try
-// under way (garbling j, mover colour col): per share bit k, T_{P,x} ⊕
-// T_{A,k}.
-func garblerOpening(cfg Config, try uint64, l *circuit.RefereeLayout, col engine.Color, macs []ot.Block, prev *garblerAuth) [authOpeningSize]byte {
+// garblerOpeningSums returns the sums the garbler's MAC opening of the
+// checked try under way hashes (garbling ĵ's MACs macs, mover colour
+// col): per share bit k, T_{P,x} ⊕ T_{A,k}.
+func garblerOpeningSums(l *circuit.RefereeLayout, col engine.Color, macs []ot.Block, prev *garblerAuth) []ot.Block {
 	in := canonicalPositions(l.ShareIn[circuit.Garbler], col)
 	sums := make([]ot.Block, len(in))
 	for k, x := range in {
@@ -486,7 +486,7 @@ func garblerOpening(cfg Config, try uint64, l *circuit.RefereeLayout, col engine
 		}
 		sums[k] = v
 	}
-	return macOpening(cfg, try, sums)
+	return sums
 }
 
 // ----- the garbler's check of the evaluator's share -----
@@ -601,7 +601,7 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
 	macStart, macAnswer := starts[1], answers[1]
-	send := ot.NewSender(c.MACSeed, cfg.macSession())
+	send := cfg.newMACSender(c.MACSeed)
 	again, err := send.BaseRespond(macStart)
 	if err != nil || !bytes.Equal(again, macAnswer) {
 		return fmt.Errorf("%w: the seed does not give the evaluator's MAC setup answer", ErrNotProven)
@@ -838,7 +838,7 @@ func splitMAC(cfg Config, try uint64, msg []byte) ([][]byte, error) {
 		return nil, err
 	}
 	off := cotHeader + cfg.lambda()*ot.RequestSize(ot.Kappa)
-	n := ot.RequestSize(2 * cfg.stateBits())
+	n := ot.RequestSizeKappa(cfg.macKappa(), 2*cfg.stateBits())
 	subs := make([][]byte, cfg.lambda())
 	for i := range subs {
 		subs[i] = msg[off+i*n : off+(i+1)*n]

@@ -47,9 +47,11 @@ func BenchmarkTry(b *testing.B) {
 		scheme       gc.Scheme
 		form         InputOT
 		auth         bool // MPC-D29
+		macBits      int  // MPC-D31
 	}
-	for _, r := range []run{{9, 1, gc.HalfGates, 0, false}, {9, 4, gc.HalfGates, 0, false}, {9, 4, gc.HalfGates, InputOTCorrelated, false}, {9, 1, gc.ThreeHalves, 0, false}, {9, 4, gc.ThreeHalves, 0, false},
-		{9, 4, gc.ThreeHalves, InputOTCorrelated, false}, {9, 4, gc.ThreeHalves, InputOTCorrelated, true}, {13, 1, gc.HalfGates, 0, false}, {19, 1, gc.HalfGates, 0, false}} {
+	for _, r := range []run{{9, 1, gc.HalfGates, 0, false, 0}, {9, 4, gc.HalfGates, 0, false, 0}, {9, 4, gc.HalfGates, InputOTCorrelated, false, 0}, {9, 1, gc.ThreeHalves, 0, false, 0}, {9, 4, gc.ThreeHalves, 0, false, 0},
+		{9, 4, gc.ThreeHalves, InputOTCorrelated, false, 0}, {9, 4, gc.ThreeHalves, InputOTCorrelated, true, 0}, {9, 4, gc.ThreeHalves, InputOTCorrelated, true, 64},
+		{13, 1, gc.HalfGates, 0, false, 0}, {19, 1, gc.HalfGates, 0, false, 0}} {
 		size := r.size
 		name := fmt.Sprintf("%dx%d-lambda-%d", size, size, r.lambda)
 		if r.scheme != gc.HalfGates {
@@ -60,6 +62,9 @@ func BenchmarkTry(b *testing.B) {
 		}
 		if r.auth {
 			name += "-auth"
+		}
+		if r.macBits != 0 {
+			name += fmt.Sprintf("-mac%d", r.macBits)
 		}
 		b.Run(name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(size), 1))
@@ -74,7 +79,7 @@ func BenchmarkTry(b *testing.B) {
 				b.StopTimer()
 				if gm == nil || gm.ref.PlayEnded() {
 					gm = newGameOf(b, Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, engine.RulesCommon)),
-						Komi: 7.5, Lambda: r.lambda, Scheme: r.scheme, InputOT: r.form, AuthState: r.auth}, testSeed("bench g", games), testSeed("bench e", games))
+						Komi: 7.5, Lambda: r.lambda, Scheme: r.scheme, InputOT: r.form, AuthState: r.auth, MACBits: r.macBits}, testSeed("bench g", games), testSeed("bench e", games))
 					games++
 					last = engine.NoPoint
 				}

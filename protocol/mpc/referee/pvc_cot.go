@@ -113,7 +113,7 @@ func parseCOTHeader(b []byte, kind byte, size int, try uint64, what string) erro
 func (c Config) reverseSize() int {
 	n := cotHeader + c.lambda()*ot.RequestSize(ot.Kappa)
 	if c.authenticated() {
-		n += c.lambda() * ot.RequestSize(2*c.stateBits())
+		n += c.lambda() * ot.RequestSizeKappa(c.macKappa(), 2*c.stateBits())
 	}
 	return n
 }
@@ -318,7 +318,7 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 		// Answered on fresh machines, so that a refused part leaves both
 		// as they were.
 		revSend := ot.NewSender(e.seed.Derive(labelReverseOT), e.cfg.reverseSession())
-		macSend := ot.NewSender(e.MACSeed(), e.cfg.macSession())
+		macSend := e.cfg.newMACSender(e.MACSeed())
 		r1, err := revSend.BaseRespond(parts[0])
 		if err != nil {
 			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
@@ -390,7 +390,7 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 		return err
 	}
 	// On copies, so that a refused part leaves both machines as they were.
-	revRecv, macRecv := ot.NewReceiver(g.seed.Derive(labelReverseOT), g.cfg.reverseSession()), ot.NewReceiver(g.seed.Derive(labelMACOT), g.cfg.macSession())
+	revRecv, macRecv := ot.NewReceiver(g.seed.Derive(labelReverseOT), g.cfg.reverseSession()), g.cfg.newMACReceiver(g.seed.Derive(labelMACOT))
 	if _, err := revRecv.BaseStart(); err != nil {
 		return err
 	}
