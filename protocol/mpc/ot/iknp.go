@@ -172,7 +172,7 @@ func (s *Sender) check(request []byte) (int, []Block, error) {
 	if s.checked != nil && bytes.Equal(s.checked, request) {
 		return m, s.checkedRows, nil
 	}
-	rows, err := s.rowsOf(request, m, cols, xt)
+	rows, err := s.rowsOf(s.batch, request, m, cols, xt)
 	if err != nil {
 		if errors.Is(err, ErrConsistency) {
 			s.refused = err
@@ -183,14 +183,15 @@ func (s *Sender) check(request []byte) (int, []Block, error) {
 	return m, rows, nil
 }
 
-// rowsOf computes the rows q_j of a parsed request of batch s.batch and
-// checks them; the error of a failed check wraps ErrConsistency.
-func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error) {
+// rowsOf computes the rows q_j of a parsed request of batch and checks
+// them; the error of a failed check wraps ErrConsistency. It reads the
+// sender's keys and secret and changes nothing.
+func (s *Sender) rowsOf(batch uint32, request []byte, m int, cols, xt []byte) ([]Block, error) {
 	nb := columnBytes(m)
 	q := newColumns(s.kappa, m+KOSPad)
 	for i := range s.kappa {
 		qi := q.column(i)
-		readColumn(s.keys[i], s.batch, qi[:nb])
+		readColumn(s.keys[i], batch, qi[:nb])
 		if s.secret[i/8]>>(i%8)&1 == 1 {
 			for k := range nb {
 				qi[k] ^= cols[i*nb+k]
@@ -205,7 +206,7 @@ func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error)
 	var xs wide
 	xs.mulAdd(x, s.secret)
 	if acc.reduce() != t.Xor(xs.reduce()) {
-		return nil, fmt.Errorf("%w: batch %d", ErrConsistency, s.batch)
+		return nil, fmt.Errorf("%w: batch %d", ErrConsistency, batch)
 	}
 	return rows[:m], nil
 }
@@ -313,7 +314,7 @@ func VerifyRefusal(session []byte, senderSeed prg.Seed, baseStart, baseReply, re
 	if err != nil {
 		return fmt.Errorf("ot: refusal not proven: %w", err)
 	}
-	if _, err := s.rowsOf(request, m, cols, xt); !errors.Is(err, ErrConsistency) {
+	if _, err := s.rowsOf(s.batch, request, m, cols, xt); !errors.Is(err, ErrConsistency) {
 		return fmt.Errorf("ot: refusal not proven: batch %d passes the consistency check", s.batch)
 	}
 	return nil
@@ -543,14 +544,27 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 	if r.pending != nil {
 		return nil, fmt.Errorf("%w: batch %d requested and not received", ErrState, r.batch)
 	}
+	msg, rows, err := r.requestOf(r.batch, choices, pad, cheat)
+	if err != nil {
+		return nil, err
+	}
+	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows}
+	return msg, nil
+}
+
+// requestOf makes the request of batch with the choices (pad and cheat
+// as request takes them) and returns it with the receiver's rows t_j of
+// its m OTs. It reads the receiver's keys and seed and changes nothing,
+// so that requests of several batches can be made at once.
+func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, []Block, error) {
 	m := len(choices)
 	if m == 0 || m > MaxBatch {
-		return nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
+		return nil, nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
 	}
 	n := m + KOSPad
 	nb := columnBytes(m)
 	if pad == nil {
-		pad = r.seed.Stream(labelPad, uint64(r.batch)).Bools(KOSPad)
+		pad = r.seed.Stream(labelPad, uint64(batch)).Bools(KOSPad)
 	}
 	all := append(append(make([]bool, 0, n), choices...), pad...)
 	packed := make([]byte, nb)
@@ -561,12 +575,12 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 	}
 	t := newColumns(r.kappa, n)
 	msg := make([]byte, 0, RequestSizeKappa(r.kappa, m))
-	msg = append(msg, batchMsgHeader(requestKind(r.kappa), r.batch, m)...)
+	msg = append(msg, batchMsgHeader(requestKind(r.kappa), batch, m)...)
 	u := make([]byte, nb)
 	for i := range r.kappa {
 		ti := t.column(i)
-		readColumn(r.keys[i][0], r.batch, ti[:nb])
-		readColumn(r.keys[i][1], r.batch, u)
+		readColumn(r.keys[i][0], batch, ti[:nb])
+		readColumn(r.keys[i][1], batch, u)
 		for k := range nb {
 			u[k] ^= ti[k] ^ packed[k]
 		}
@@ -587,8 +601,7 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 	}
 	msg = append(msg, x[:]...)
 	msg = append(msg, tc[:]...)
-	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows[:m]}
-	return msg, nil
+	return msg, rows[:m], nil
 }
 
 // Skip moves the receiver over the next batch without a request, as if

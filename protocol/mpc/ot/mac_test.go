@@ -164,3 +164,80 @@ func TestMPCD31MACKeyBits(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrelatedBatchesMatchOneByOne: the batches made and checked at
+// once (CorrelatedRequests, CorrelatedBatches, the MAC sub-batches of a
+// try, MPC-D31) are byte for byte those of RequestPadded and Correlated
+// called in order, at either width; a request that fails in the middle
+// leaves the sender as the calls in order would — the batches before it
+// taken, refused from there on (ErrConsistency) or ready for that batch
+// again (ErrMessage) — and arguments of the wrong size leave the
+// receiver as it was.
+func TestCorrelatedBatchesMatchOneByOne(t *testing.T) {
+	for _, kappa := range []int{Kappa, KappaMAC} {
+		data := prg.Seed{10}.Stream("batches", uint64(kappa))
+		choices, pads := make([][]bool, 4), make([][]bool, 4)
+		for i := range choices {
+			choices[i], pads[i] = data.Bools(100+37*i), data.Bools(KOSPad)
+		}
+		// In order, on one pair of machines; at once, on another made
+		// from the same seeds.
+		s1, r1, _, _ := kosSessionOf(t, 40, kappa)
+		s2, r2, _, _ := kosSessionOf(t, 40, kappa)
+		if _, _, err := r2.CorrelatedRequests(choices, append(pads[:3:3], pads[3][1:])); !errors.Is(err, ErrInput) || r2.batch != 0 {
+			t.Fatalf("κ = %d: a short pad: %v, batch %d", kappa, err, r2.batch)
+		}
+		reqs, rows, err := r2.CorrelatedRequests(choices, pads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s2.CorrelatedBatches(reqs)
+		if err != nil {
+			t.Fatalf("κ = %d: %v", kappa, err)
+		}
+		for i := range choices {
+			req, err := r1.RequestPadded(choices[i], pads[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			t1, err := r1.Correlated()
+			if err != nil {
+				t.Fatal(err)
+			}
+			q1, err := s1.Correlated(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(req) != string(reqs[i]) || len(t1) != len(rows[i]) || len(q1) != len(got[i]) {
+				t.Fatalf("κ = %d: batch %d differs", kappa, i)
+			}
+			for j := range t1 {
+				if t1[j] != rows[i][j] || q1[j] != got[i][j] {
+					t.Fatalf("κ = %d: batch %d, row %d differs", kappa, i, j)
+				}
+			}
+		}
+		if r2.batch != 4 || s2.batch != 4 {
+			t.Fatalf("κ = %d: batches %d and %d after four", kappa, r2.batch, s2.batch)
+		}
+
+		// A malformed request in the middle, then an inconsistent one.
+		reqs, _, err = r2.CorrelatedRequests(choices, pads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := append([][]byte(nil), reqs...)
+		bad[1] = bad[1][:len(bad[1])-1]
+		if got, err := s2.CorrelatedBatches(bad); !errors.Is(err, ErrMessage) || len(got) != 1 || s2.batch != 5 {
+			t.Fatalf("κ = %d: a malformed second request: %v, %d taken, batch %d", kappa, err, len(got), s2.batch)
+		}
+		probed := append([]byte(nil), reqs[2]...)
+		probed[batchHeader+5] ^= 0x10 // one bit of one column: a probing row
+		if got, err := s2.CorrelatedBatches([][]byte{reqs[1], probed, reqs[3]}); !errors.Is(err, ErrConsistency) || len(got) != 1 || s2.batch != 6 {
+			t.Fatalf("κ = %d: an inconsistent request: %v, %d taken, batch %d", kappa, err, len(got), s2.batch)
+		}
+		if _, err := s2.CorrelatedBatches([][]byte{reqs[2]}); !errors.Is(err, ErrConsistency) {
+			t.Fatalf("κ = %d: after the refusal: %v", kappa, err)
+		}
+	}
+}

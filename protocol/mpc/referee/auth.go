@@ -135,11 +135,12 @@ func blindLabels(seed prg.Seed) []gc.Label {
 // garbling, and neither depends on the mover (the share inputs come
 // first in both circuits).
 func macBits(seed prg.Seed, n int) []bool {
-	st := seed.Stream(labelPVCLabels)
+	// The first n labels of the stream, read at once (as n Blocks).
+	labels := make([]byte, 16*n)
+	seed.Stream(labelPVCLabels).Read(labels)
 	out := make([]bool, 0, 2*n)
-	for range n {
-		b := st.Block()
-		out = append(out, b[0]&1 == 1)
+	for k := range n {
+		out = append(out, labels[16*k]&1 == 1)
 	}
 	return append(out, authMask(seed, n)...)
 }
@@ -160,11 +161,18 @@ func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]
 	h.Write(d[:])
 	var seed prg.Seed
 	copy(seed[:], h.Sum(nil))
-	st := seed.Stream(tagAuthRows)
-	rows := make([][]bool, authRows)
+	// σ rows of n bits, each from the next (n+7)/8 bytes of the stream
+	// (as σ calls of Bools), read at once.
 	n := cfg.stateBits()
+	nb := (n + 7) / 8
+	b := make([]byte, authRows*nb)
+	seed.Stream(tagAuthRows).Read(b)
+	rows := make([][]bool, authRows)
 	for j := range rows {
-		rows[j] = st.Bools(n)
+		rows[j] = make([]bool, n)
+		for k := range rows[j] {
+			rows[j][k] = b[j*nb+k/8]>>(k%8)&1 == 1
+		}
 	}
 	return rows
 }
@@ -172,18 +180,28 @@ func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]
 // parityCheck returns the σ sums ⊕_{k ∈ R_j} (prev_k ⊕ cur_k) ⊕
 // prevBlind_j ⊕ curBlind_j; prev and prevBlind are nil at try 0.
 func parityCheck(rows [][]bool, prev, cur, prevBlind, curBlind []gc.Label) []gc.Label {
+	// prev_k ⊕ cur_k once, as two words: each row then sums its own.
+	lo, hi := make([]uint64, len(cur)), make([]uint64, len(cur))
+	for k, c := range cur {
+		if prev != nil {
+			c = c.Xor(prev[k])
+		}
+		lo[k], hi[k] = binary.LittleEndian.Uint64(c[:8]), binary.LittleEndian.Uint64(c[8:])
+	}
 	out := make([]gc.Label, len(rows))
 	for j, r := range rows {
-		var z gc.Label
-		for k, in := range r {
-			if !in {
-				continue
+		var zl, zh uint64
+		for k, in := range r[:len(cur)] {
+			var m uint64 // all ones when k is in the row: no branch on a random bit
+			if in {
+				m = ^uint64(0)
 			}
-			z = z.Xor(cur[k])
-			if prev != nil {
-				z = z.Xor(prev[k])
-			}
+			zl ^= lo[k] & m
+			zh ^= hi[k] & m
 		}
+		var z gc.Label
+		binary.LittleEndian.PutUint64(z[:8], zl)
+		binary.LittleEndian.PutUint64(z[8:], zh)
 		z = z.Xor(curBlind[j])
 		if prevBlind != nil {
 			z = z.Xor(prevBlind[j])
