@@ -544,10 +544,15 @@ func authMalformed(t *testing.T, macBits int) {
 	}
 	v1 := append([]byte(nil), choice[:choiceSize]...)
 	v1[1] = pvcVersion
+	badPoint := append([]byte(nil), choice...)
+	for k := len(badPoint) - 32; k < len(badPoint); k++ {
+		badPoint[k] = 0xff // not the encoding of a point
+	}
 	for name, bad := range map[string][]byte{
 		"without the sums": v1,
 		"cut short":        choice[:len(choice)-1],
 		"one sum more":     append(append([]byte(nil), choice...), make([]byte, 16)...),
+		"a seed transfer response point that does not decode": badPoint,
 	} {
 		if err := g.CheckChoice(bad); !errors.Is(err, ErrMessage) || g.Err() != nil {
 			t.Errorf("choice, %s: %v", name, err)

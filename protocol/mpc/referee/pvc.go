@@ -606,7 +606,7 @@ func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Labe
 	}
 	if d := Sum(choice); d != g.choiceChecked {
 		// Once per choice (CheckChoice, then GarbleChosen).
-		if err := checkSeedResponse(g.cfg, g.seed, c.next); err != nil {
+		if err := checkSeedResponse(g.cfg, c.next); err != nil {
 			return 0, Digest{}, nil, err
 		}
 		// The digest of its request of garbling ĵ (MPC-D29): the request

@@ -386,7 +386,7 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 		return err
 	}
 	rev, mac := parts[0], parts[1]
-	if err := checkSeedResponse(g.cfg, g.seed, parts[2]); err != nil {
+	if err := checkSeedResponse(g.cfg, parts[2]); err != nil {
 		return err
 	}
 	// On copies, so that a refused part leaves both machines as they were.
