@@ -149,10 +149,11 @@ func macBits(seed prg.Seed, n int) []bool {
 // from seed.
 func macPad(seed prg.Seed) []bool { return seed.Stream(labelMACPad).Bools(ot.KOSPad) }
 
-// authRowsOf returns the σ rows R_j (n bits each) of the parity check of
-// try, drawn from its request and its commitments: fixed after the
-// evaluator chose its bits, and unknown to it when it did.
-func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]bool {
+// authRowsOf returns the σ rows R_j (n bits each, packed: bit k of row j
+// is bit k%8 of byte k/8) of the parity check of try, drawn from its
+// request and its commitments: fixed after the evaluator chose its bits,
+// and unknown to it when it did.
+func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]byte {
 	h := sha256.New()
 	h.Write([]byte(tagAuthRows))
 	writeGameTry(h, cfg, try, 0)
@@ -161,25 +162,21 @@ func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]
 	h.Write(d[:])
 	var seed prg.Seed
 	copy(seed[:], h.Sum(nil))
-	// σ rows of n bits, each from the next (n+7)/8 bytes of the stream
-	// (as σ calls of Bools), read at once.
-	n := cfg.stateBits()
-	nb := (n + 7) / 8
+	// σ rows of n bits, each the next (n+7)/8 bytes of the stream (as σ
+	// calls of Bools would read them).
+	nb := (cfg.stateBits() + 7) / 8
 	b := make([]byte, authRows*nb)
 	seed.Stream(tagAuthRows).Read(b)
-	rows := make([][]bool, authRows)
+	rows := make([][]byte, authRows)
 	for j := range rows {
-		rows[j] = make([]bool, n)
-		for k := range rows[j] {
-			rows[j][k] = b[j*nb+k/8]>>(k%8)&1 == 1
-		}
+		rows[j] = b[j*nb : (j+1)*nb]
 	}
 	return rows
 }
 
 // parityCheck returns the σ sums ⊕_{k ∈ R_j} (prev_k ⊕ cur_k) ⊕
 // prevBlind_j ⊕ curBlind_j; prev and prevBlind are nil at try 0.
-func parityCheck(rows [][]bool, prev, cur, prevBlind, curBlind []gc.Label) []gc.Label {
+func parityCheck(rows [][]byte, prev, cur, prevBlind, curBlind []gc.Label) []gc.Label {
 	// prev_k ⊕ cur_k once, as two words: each row then sums its own.
 	lo, hi := make([]uint64, len(cur)), make([]uint64, len(cur))
 	for k, c := range cur {
@@ -191,11 +188,9 @@ func parityCheck(rows [][]bool, prev, cur, prevBlind, curBlind []gc.Label) []gc.
 	out := make([]gc.Label, len(rows))
 	for j, r := range rows {
 		var zl, zh uint64
-		for k, in := range r[:len(cur)] {
-			var m uint64 // all ones when k is in the row: no branch on a random bit
-			if in {
-				m = ^uint64(0)
-			}
+		for k := range cur {
+			// All ones when k is in the row: no branch on a random bit.
+			m := -uint64(r[k>>3] >> (k & 7) & 1)
 			zl ^= lo[k] & m
 			zh ^= hi[k] & m
 		}
@@ -513,7 +508,7 @@ func garblerOpeningSums(l *circuit.RefereeLayout, col engine.Color, macs []ot.Bl
 // checked try under way against the garbler's keys: cur is garbling ĵ,
 // col the mover's colour, rows the check's rows. It returns the index of
 // the first wrong sum, or -1.
-func checkParity(l *circuit.RefereeLayout, col engine.Color, rows [][]bool, cur *copyGarbling, prev *garblerAuth, z []gc.Label) int {
+func checkParity(l *circuit.RefereeLayout, col engine.Color, rows [][]byte, cur *copyGarbling, prev *garblerAuth, z []gc.Label) int {
 	in := canonicalPositions(l.ShareIn[circuit.Evaluator], col)
 	zero := make([]gc.Label, len(in))
 	for k, x := range in {
@@ -965,11 +960,13 @@ func (g *Garbler) partsOf(st *garblerCommitted, j int) ([]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	corr, _, err := splitCOTReply(g.cfg, st.try, m, st.reply)
-	if err != nil {
+	if err := parseCOTHeader(st.reply, kindCOTReply, g.cfg.cotReplySize(m), st.try, "OT corrections"); err != nil {
 		return nil, nil, err
 	}
-	return bytes.Clone(reqs[j]), correctionBytes(corr[j]), nil
+	// The corrections of garbling j as the reply holds them (what
+	// correctionBytes writes of splitCOTReply's).
+	size := 16 * g.cfg.garblingOTs(m)
+	return bytes.Clone(reqs[j]), bytes.Clone(st.reply[cotHeader+j*size : cotHeader+(j+1)*size]), nil
 }
 
 // checkAuthenticatedTry is what both share judges (MPC-D29) ask of the

@@ -449,7 +449,7 @@ type garblerCommitted struct {
 	// rows are the rows of the parity check of the authenticated state
 	// (MPC-D29), and request, commitment the messages they are drawn
 	// from (kept, with the reply, for a certificate).
-	rows                       [][]bool
+	rows                       [][]byte
 	request, commitment, reply []byte
 }
 

@@ -519,7 +519,7 @@ func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 	if g.cheatReverse != nil {
 		g.cheatReverse(try, choices)
 	}
-	r.msg = cotMsgHeader(kindReverse, try)
+	r.msg = append(make([]byte, 0, g.cfg.reverseSize()), cotMsgHeader(kindReverse, try)...)
 	for i, s := range seeds {
 		pad := reversePad(s)
 		req, err := g.revRecv.RequestPadded(choices[i*ot.Kappa:(i+1)*ot.Kappa], pad)
