@@ -101,7 +101,7 @@ type Options struct {
 	// InputOTAuthenticated, the correlated OTs with the referee's state
 	// authenticated from try to try (MPC-D29), which needs Lambda > 1 and
 	// GarblingThreeHalves; or InputOTAuthenticatedMAC64, the same with
-	// the garbler's MACs of 64 bits (MPC-D31). Normalize makes
+	// the garbler's MACs of 64 bits (MPC-D32). Normalize makes
 	// InputOTExtension into "".
 	InputOT string
 }
@@ -119,7 +119,7 @@ const (
 	InputOTCorrelated    = "correlated"
 	InputOTAuthenticated = "authenticated"
 	// InputOTAuthenticatedMAC64 is InputOTAuthenticated with MACs of 64
-	// bits instead of 128 (MPC-D31 in docs/mpc.md): half the bytes of
+	// bits instead of 128 (MPC-D32 in docs/mpc.md): half the bytes of
 	// the MAC sub-batches.
 	InputOTAuthenticatedMAC64 = "authenticated-mac64"
 )

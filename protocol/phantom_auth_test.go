@@ -50,18 +50,18 @@ func TestMPCD29InTheInvitation(t *testing.T) {
 }
 
 // authMAC64Options are authOptions with the garbler's MACs of 64 bits
-// (MPC-D31).
+// (MPC-D32).
 func authMAC64Options(rules engine.PhantomRules) engine.Options {
 	o := threeHalvesOptions(rules)
 	o.InputOT = engine.InputOTAuthenticatedMAC64
 	return o
 }
 
-// TestMPCD31InTheInvitation: the authenticated state with MACs of 64 bits
+// TestMPCD32InTheInvitation: the authenticated state with MACs of 64 bits
 // travels in the signed invitation's options as "input_ot":
 // "authenticated-mac64"; like "authenticated" it needs checked tries and
 // three-halves.
-func TestMPCD31InTheInvitation(t *testing.T) {
+func TestMPCD32InTheInvitation(t *testing.T) {
 	o, err := authMAC64Options(engine.RulesCommon).Normalize()
 	if err != nil {
 		t.Fatal(err)
@@ -85,14 +85,14 @@ func TestMPCD31InTheInvitation(t *testing.T) {
 	}
 }
 
-// TestMPCD31PhantomGame: two honest programs play a whole game of the
+// TestMPCD32PhantomGame: two honest programs play a whole game of the
 // authenticated state with MACs of 64 bits over libp2p: every reverse
 // request the garbler's program sends has MAC sub-batches of 64 columns
-// (its size is the one of MPC-D31, not MPC-D29's), nobody is accused,
+// (its size is the one of MPC-D32, not MPC-D29's), nobody is accused,
 // and Verify (whose audit replays the MAC sub-batches of every try
 // with the record's options) finds the record clean. In the pass
 // without the race detector.
-func TestMPCD31PhantomGame(t *testing.T) {
+func TestMPCD32PhantomGame(t *testing.T) {
 	if phantomRace {
 		t.Skip("a whole checked game: in the pass without the race detector")
 	}
@@ -184,7 +184,7 @@ func TestT8PhantomAuthEvaluatorAltersItsShare(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			o := authOptions(engine.RulesKriegspiel)
 			if form.mac64 {
-				// MPC-D31: the same catch, the MACs of 64 bits.
+				// MPC-D32: the same catch, the MACs of 64 bits.
 				o = authMAC64Options(engine.RulesKriegspiel)
 			}
 			o.Size = size

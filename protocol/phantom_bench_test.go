@@ -33,7 +33,7 @@ import (
 // announcement is in). The three-halves λ = 4 games also run with the
 // correlated input OTs (MPC-D28, lambda-4/correlated), with the
 // authenticated state (MPC-D29, lambda-4/authenticated) and with its MACs
-// of 64 bits (MPC-D31, lambda-4/authenticated-mac64).
+// of 64 bits (MPC-D32, lambda-4/authenticated-mac64).
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {

@@ -328,7 +328,7 @@ func (h *phantomRules) config() referee.Config {
 
 // macBits returns the length of the garbler's MACs an invitation's
 // Options.InputOT names (referee.Config.MACBits): 64 for
-// engine.InputOTAuthenticatedMAC64 (MPC-D31), else 0 (128 bits in games
+// engine.InputOTAuthenticatedMAC64 (MPC-D32), else 0 (128 bits in games
 // of MPC-D29, none in the others).
 func macBits(name string) int {
 	if name == engine.InputOTAuthenticatedMAC64 {
@@ -371,7 +371,7 @@ func inputOTForm(name string) referee.InputOT {
 	case "":
 		return referee.InputOTExtension
 	case referee.InputOTCorrelated.String(), engine.InputOTAuthenticated, engine.InputOTAuthenticatedMAC64:
-		// The authenticated state (MPC-D29, MPC-D31) runs on the
+		// The authenticated state (MPC-D29, MPC-D32) runs on the
 		// correlated OTs.
 		return referee.InputOTCorrelated
 	}

@@ -102,7 +102,7 @@ func TestT8InputOTFlag(t *testing.T) {
 		{[]string{"--variant", "phantom", "--input-ot", "authenticated"}, "authenticated", true},
 		{[]string{"--variant", "phantom", "--garbling", "half-gates", "--input-ot", "authenticated"}, "", false},
 		{[]string{"--variant", "phantom", "--garbling", "half-gates"}, "correlated", true},
-		// MPC-D31: the MACs of 64 bits, the default; three-halves only.
+		// MPC-D32: the MACs of 64 bits, the default; three-halves only.
 		{[]string{"--variant", "phantom", "--input-ot", "authenticated-mac64"}, "authenticated-mac64", true},
 		{[]string{"--variant", "phantom", "--garbling", "half-gates", "--input-ot", "authenticated-mac64"}, "", false},
 		{[]string{"--variant", "phantom", "--lambda", "1", "--input-ot", "authenticated-mac64"}, "", false},

@@ -19,7 +19,7 @@ const defaultGarbling = engine.GarblingThreeHalves
 // defaultInputOT is --input-ot's default: the form of the OTs of Phantom
 // Go's evaluator's inputs in a checked game (MPC-D28 in docs/mpc.md),
 // with the referee's state authenticated from try to try (MPC-D29) by
-// MACs of 64 bits (MPC-D31); in a game garbled with half-gates, which
+// MACs of 64 bits (MPC-D32); in a game garbled with half-gates, which
 // MPC-D29 does not take, the correlated OTs alone.
 const defaultInputOT = engine.InputOTAuthenticatedMAC64
 

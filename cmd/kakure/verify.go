@@ -72,7 +72,7 @@ func describeChecking(o engine.Options) string {
 		case engine.InputOTAuthenticated:
 			s += ", inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)"
 		case engine.InputOTAuthenticatedMAC64:
-			s += ", inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D31)"
+			s += ", inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D32)"
 		}
 		return s
 	}

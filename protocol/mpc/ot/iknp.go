@@ -114,7 +114,7 @@ func NewSender(seed prg.Seed, session []byte) *Sender {
 // secret s has 64 bits (the high half of the Block is zero), and it
 // gives correlated OTs only ([Sender.Correlated]), whose rows are
 // information-theoretic MACs of the receiver's choices under the key s
-// (MPC-D31 in docs/mpc.md). Hashed OTs (Send, SendRandom) it refuses:
+// (MPC-D32 in docs/mpc.md). Hashed OTs (Send, SendRandom) it refuses:
 // their keys would rest on a 64-bit secret.
 func NewMACSender(seed prg.Seed, session []byte) *Sender {
 	s := NewSender(seed, session)

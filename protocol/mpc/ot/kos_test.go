@@ -104,7 +104,7 @@ func kosSessionOf(t *testing.T, n, kappa int) (*Sender, *Receiver, [2][]byte, pr
 // later call. The refusal is proven by VerifyRefusal from the signed
 // messages and the sender's revealed seed; an honest request never is,
 // whatever seed the sender reveals. The same in an extension of KappaMAC
-// columns (MPC-D31), whose correlated OTs replace the hashed ones.
+// columns (MPC-D32), whose correlated OTs replace the hashed ones.
 func TestT8KOSRefusesProbingReceiver(t *testing.T) {
 	for _, kappa := range []int{Kappa, KappaMAC} {
 		t.Run(fmt.Sprintf("kappa-%d", kappa), func(t *testing.T) { probingReceiver(t, kappa) })

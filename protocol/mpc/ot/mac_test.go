@@ -7,8 +7,8 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
-// TestMPCD31MACExtension: an extension of KappaMAC columns (the MAC
-// extension of MPC-D31) runs 64 base OTs, and each batch of m
+// TestMPCD32MACExtension: an extension of KappaMAC columns (the MAC
+// extension of MPC-D32) runs 64 base OTs, and each batch of m
 // correlated OTs is a request of 64 columns (its own kind, RequestColumns
 // 64, RequestSizeKappa(64, m) bytes) after which the receiver's rows are
 // t_j = q_j ⊕ c_j·s: the MACs of its choices under the sender's 64-bit
@@ -17,7 +17,7 @@ import (
 // GF(2^128)): VerifyChoices accepts the choices and refuses any other.
 // The machines of one width refuse the other's requests, and the
 // narrow ones refuse hashed OTs, whose keys would rest on 64 bits.
-func TestMPCD31MACExtension(t *testing.T) {
+func TestMPCD32MACExtension(t *testing.T) {
 	s, r, base, _ := kosSessionOf(t, 31, KappaMAC)
 	if len(base[1]) != baseReceiverHeader+KappaMAC*pointSize {
 		t.Fatalf("a base OT answer of %d bytes, want %d OTs", len(base[1]), KappaMAC)
@@ -134,12 +134,12 @@ func TestMPCD31MACExtension(t *testing.T) {
 	}
 }
 
-// TestMPCD31MACKeyBits: the MAC key of a MAC extension is 64 uniform
+// TestMPCD32MACKeyBits: the MAC key of a MAC extension is 64 uniform
 // bits (from the sender's seed, as the 128-bit secret is, cut to its
 // low half): over 64 seeds every one of the 64 bits takes both values,
 // and the high 64 are always zero. A key of fewer bits would be forged
 // with more than 2^-64.
-func TestMPCD31MACKeyBits(t *testing.T) {
+func TestMPCD32MACKeyBits(t *testing.T) {
 	var ones, zeros Block
 	for i := range 64 {
 		s := NewMACSender(prg.Seed{5}.Derive("mac key", uint64(i)), []byte("mac key session"))
@@ -167,7 +167,7 @@ func TestMPCD31MACKeyBits(t *testing.T) {
 
 // TestCorrelatedBatchesMatchOneByOne: the batches made and checked at
 // once (CorrelatedRequests, CorrelatedBatches, the MAC sub-batches of a
-// try, MPC-D31) are byte for byte those of RequestPadded and Correlated
+// try, MPC-D32) are byte for byte those of RequestPadded and Correlated
 // called in order, at either width; a request that fails in the middle
 // leaves the sender as the calls in order would — the batches before it
 // taken, refused from there on (ErrConsistency) or ready for that batch

@@ -68,7 +68,7 @@ const Kappa = 128
 // KappaMAC is the number of base OTs (columns) of an extension made for
 // MACs ([NewMACSender], [NewMACReceiver]): its correlated OTs are
 // information-theoretic MACs under a 64-bit key, forged with
-// probability 2^-64 (MPC-D31 in docs/mpc.md). Its consistency check is
+// probability 2^-64 (MPC-D32 in docs/mpc.md). Its consistency check is
 // the same as Kappa's, in GF(2^128).
 const KappaMAC = 64
 

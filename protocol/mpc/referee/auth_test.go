@@ -17,7 +17,7 @@ import (
 
 // newAuthGame is newCOTGame with the authenticated state (MPC-D29):
 // three-halves, the correlated input OTs, MACs of macBits bits (0 for
-// 128, MPC-D29 as first built; 64, MPC-D31).
+// 128, MPC-D29 as first built; 64, MPC-D32).
 func newAuthGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda, macBits int) *testGame {
 	t.Helper()
 	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5,
@@ -27,7 +27,7 @@ func newAuthGame(t testing.TB, size int, rules engine.PhantomRules, garbler engi
 
 // macForms are the two lengths of the garbler's MACs in a game of the
 // authenticated state, as Config.MACBits names them: 128 bits (0,
-// MPC-D29) and 64 (MPC-D31). The cheater tests run with both.
+// MPC-D29) and 64 (MPC-D32). The cheater tests run with both.
 var macForms = []int{0, ot.KappaMAC}
 
 // macName names a form of macForms in a test's messages.
@@ -55,9 +55,9 @@ func TestMPCD29Config(t *testing.T) {
 	}
 }
 
-// TestMPCD31Config: MACs of 64 bits only with the authenticated state;
+// TestMPCD32Config: MACs of 64 bits only with the authenticated state;
 // no other length than 64 and 0 (128).
-func TestMPCD31Config(t *testing.T) {
+func TestMPCD32Config(t *testing.T) {
 	for _, c := range []struct {
 		auth    bool
 		macBits int
@@ -116,7 +116,7 @@ func flipShare(s *circuit.RefereeState, col engine.Color, p engine.Point) {
 // garbler's check of the sums of its choice (MPC-D29), before the
 // garbler sends garbling ĵ: the evaluator learns nothing of the try; the
 // garbler holds a certificate that JudgeEvaluatorShare accepts. The
-// same with either length of the garbler's MACs (MPC-D31), which this
+// same with either length of the garbler's MACs (MPC-D32), which this
 // check does not use.
 func TestT8AuthEvaluatorSubstitution(t *testing.T) {
 	for _, mb := range macForms {
@@ -163,7 +163,7 @@ func evaluatorSubstitution(t *testing.T, macBits int) {
 // garbling ĵ (MPC-D29): the garbler gets no output label, its player no
 // announcement; the evaluator holds a certificate that
 // JudgeGarblerShare accepts. The same with MACs of 128 bits (MPC-D29)
-// and of 64 (MPC-D31).
+// and of 64 (MPC-D32).
 func TestT8AuthGarblerSubstitution(t *testing.T) {
 	for _, mb := range macForms {
 		t.Run(macName(mb), func(t *testing.T) { garblerSubstitution(t, mb) })
@@ -217,7 +217,7 @@ func authMessages(gm *testGame) map[string][][]byte {
 // before's, proves nothing; a garbler that accuses an honest evaluator
 // with the true seeds and keys of both garblings ĵ, with another seed or
 // other keys, proves nothing. The same with MACs of 128 bits and of 64
-// (MPC-D31), where the evaluator also tries a MAC seed of the other
+// (MPC-D32), where the evaluator also tries a MAC seed of the other
 // length's machine.
 func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 	for _, mb := range macForms {
@@ -383,7 +383,7 @@ func TestT8AuthGarblerCannotFrameEvaluator(t *testing.T) {
 // fits the substituted label) is caught when that garbling is opened,
 // (λ − 1)/λ, with a certificate that VerifyCertificate accepts; when it is
 // ĵ the substitution passes, and the audit names the garbler. The same
-// with MACs of 128 bits and of 64 (MPC-D31).
+// with MACs of 128 bits and of 64 (MPC-D32).
 func TestT8AuthGarblerMACChoices(t *testing.T) {
 	for _, mb := range macForms {
 		t.Run(macName(mb), func(t *testing.T) { garblerMACChoices(t, mb) })
@@ -438,7 +438,7 @@ func garblerMACChoices(t *testing.T, macBits int) {
 // without its sums or cut short, a garbling whose labels lack the MAC
 // opening — are ErrMessage and leave the machines as they were: the
 // honest messages then go through to the end of the try. With MACs of
-// 64 bits (MPC-D31) a MAC sub-batch of the 128-bit form (its kind) is
+// 64 bits (MPC-D32) a MAC sub-batch of the 128-bit form (its kind) is
 // refused too, and so is a MAC setup answer of the other length.
 func TestT8AuthMalformed(t *testing.T) {
 	for _, mb := range macForms {
@@ -671,8 +671,8 @@ func TestT8AuthSeedTransferCertified(t *testing.T) {
 	}
 }
 
-// TestMPCD31ForgedMACNeedsEveryKeyBit is the boundary of the MAC length
-// (MPC-D31): a garbler that substitutes a share bit (the white stone at
+// TestMPCD32ForgedMACNeedsEveryKeyBit is the boundary of the MAC length
+// (MPC-D32): a garbler that substitutes a share bit (the white stone at
 // the point its player tries, flipped and flipped back as in
 // TestT8AuthGarblerSubstitution) and forges the MAC of the substituted
 // bit by adding a guess of the evaluator's MAC key s to its opening's sum
@@ -683,7 +683,7 @@ func TestT8AuthSeedTransferCertified(t *testing.T) {
 // that try with a certificate JudgeGarblerShare accepts, with MACs of 64
 // bits as with 128: a blind guess of a 64-bit key is right with
 // probability 2^-64.
-func TestMPCD31ForgedMACNeedsEveryKeyBit(t *testing.T) {
+func TestMPCD32ForgedMACNeedsEveryKeyBit(t *testing.T) {
 	for _, mb := range macForms {
 		guesses := []int{-1, 0, 31, 63, 64} // -1: the true key
 		if mb == 0 {

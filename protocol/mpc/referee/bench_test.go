@@ -47,7 +47,7 @@ func BenchmarkTry(b *testing.B) {
 		scheme       gc.Scheme
 		form         InputOT
 		auth         bool // MPC-D29
-		macBits      int  // MPC-D31
+		macBits      int  // MPC-D32
 	}
 	for _, r := range []run{{9, 1, gc.HalfGates, 0, false, 0}, {9, 4, gc.HalfGates, 0, false, 0}, {9, 4, gc.HalfGates, InputOTCorrelated, false, 0}, {9, 1, gc.ThreeHalves, 0, false, 0}, {9, 4, gc.ThreeHalves, 0, false, 0},
 		{9, 4, gc.ThreeHalves, InputOTCorrelated, false, 0}, {9, 4, gc.ThreeHalves, InputOTCorrelated, true, 0}, {9, 4, gc.ThreeHalves, InputOTCorrelated, true, 64},
@@ -198,7 +198,7 @@ func BenchmarkAudit(b *testing.B) {
 // BenchmarkTryInterleaved plays b.N random tries of each form of a 9×9
 // try at λ = 4 with three-halves — the correlated input OTs (MPC-D28),
 // the authenticated state with MACs of 128 bits (MPC-D29) and with MACs
-// of 64 (MPC-D31) — one try of each in turn, in one process, so that the
+// of 64 (MPC-D32) — one try of each in turn, in one process, so that the
 // three share whatever load the machine has at each moment; it reports
 // each form's p50 latency (from the reverse request to the garbler's
 // announcement, as BenchmarkTry) and the authenticated forms' p50 over

@@ -102,7 +102,7 @@ type Config struct {
 	// MACBits is, with AuthState, the length of the garbler's MACs, the
 	// width of the MAC extension: 0 for 128 bits (MPC-D29 as first
 	// built, the form of invitations that name "authenticated"), or 64
-	// (MPC-D31: MACs forged with probability 2^-64, half the MAC
+	// (MPC-D32: MACs forged with probability 2^-64, half the MAC
 	// sub-batches' bytes). Nothing else changes with it.
 	MACBits int
 }
@@ -175,7 +175,7 @@ func (c Config) Validate() error {
 	case c.MACBits != ot.KappaMAC:
 		return fmt.Errorf("%w: MACs of %d bits (0 for 128, or %d)", ErrConfig, c.MACBits, ot.KappaMAC)
 	case !c.AuthState:
-		return fmt.Errorf("%w: MACs of %d bits without the authenticated state (MPC-D31)", ErrConfig, c.MACBits)
+		return fmt.Errorf("%w: MACs of %d bits without the authenticated state (MPC-D32)", ErrConfig, c.MACBits)
 	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
@@ -225,7 +225,7 @@ func (c Config) macSession() []byte {
 }
 
 // macKappa returns the width of the game's MAC extension, the length of
-// the garbler's MACs: ot.Kappa (MPC-D29) or ot.KappaMAC (MPC-D31).
+// the garbler's MACs: ot.Kappa (MPC-D29) or ot.KappaMAC (MPC-D32).
 func (c Config) macKappa() int {
 	if c.MACBits == ot.KappaMAC {
 		return ot.KappaMAC

@@ -32,9 +32,9 @@ import (
 // H(K_i) in the commitments and the corrections in its reply.
 //
 // And the authenticated state (MPC-D29) with MACs of 128 bits and of 64
-// (MPC-D31): its MAC extension's setup, MAC sub-batches, sums, openings
+// (MPC-D32): its MAC extension's setup, MAC sub-batches, sums, openings
 // and seed transfer (MPC-D30) in the same messages. The vectors of MACs
-// of 128 bits were written by the code before MPC-D31: records of games
+// of 128 bits were written by the code before MPC-D32: records of games
 // of "authenticated" keep their bytes.
 func TestKATCheckedTry(t *testing.T) {
 	got := map[string][]byte{}
