@@ -100,7 +100,9 @@ type Options struct {
 	// it) or InputOTCorrelated, which needs Lambda > 1; or
 	// InputOTAuthenticated, the correlated OTs with the referee's state
 	// authenticated from try to try (MPC-D29), which needs Lambda > 1 and
-	// GarblingThreeHalves. Normalize makes InputOTExtension into "".
+	// GarblingThreeHalves; or InputOTAuthenticatedMAC64, the same with
+	// the garbler's MACs of 64 bits (MPC-D32). Normalize makes
+	// InputOTExtension into "".
 	InputOT string
 }
 
@@ -116,7 +118,18 @@ const (
 	InputOTExtension     = "extension"
 	InputOTCorrelated    = "correlated"
 	InputOTAuthenticated = "authenticated"
+	// InputOTAuthenticatedMAC64 is InputOTAuthenticated with MACs of 64
+	// bits instead of 128 (MPC-D32 in docs/mpc.md): half the bytes of
+	// the MAC sub-batches.
+	InputOTAuthenticatedMAC64 = "authenticated-mac64"
 )
+
+// AuthenticatedInputOT reports whether the form of the input OTs name
+// (Options.InputOT) authenticates the referee's state from try to try
+// (MPC-D29): InputOTAuthenticated or InputOTAuthenticatedMAC64.
+func AuthenticatedInputOT(name string) bool {
+	return name == InputOTAuthenticated || name == InputOTAuthenticatedMAC64
+}
 
 // MaxLambda is the largest Options.Lambda.
 const MaxLambda = 16
@@ -192,15 +205,15 @@ func (o Options) Normalize() (Options, error) {
 		case InputOTExtension:
 			o.InputOT = ""
 		case "":
-		case InputOTCorrelated, InputOTAuthenticated:
+		case InputOTCorrelated, InputOTAuthenticated, InputOTAuthenticatedMAC64:
 			if o.Lambda == 0 {
 				return o, fmt.Errorf("%w: input OTs %s need checked tries (--lambda 2 or more)", ErrBadOptions, o.InputOT)
 			}
-			if o.InputOT == InputOTAuthenticated && o.Garbling != GarblingThreeHalves {
+			if AuthenticatedInputOT(o.InputOT) && o.Garbling != GarblingThreeHalves {
 				return o, fmt.Errorf("%w: input OTs %s need the %s garbling", ErrBadOptions, o.InputOT, GarblingThreeHalves)
 			}
 		default:
-			return o, fmt.Errorf("%w: input OTs %q (%s, %s or %s)", ErrBadOptions, o.InputOT, InputOTExtension, InputOTCorrelated, InputOTAuthenticated)
+			return o, fmt.Errorf("%w: input OTs %q (%s, %s, %s or %s)", ErrBadOptions, o.InputOT, InputOTExtension, InputOTCorrelated, InputOTAuthenticated, InputOTAuthenticatedMAC64)
 		}
 	} else if o.Lambda != 0 {
 		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)

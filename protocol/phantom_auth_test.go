@@ -1,12 +1,17 @@
 package protocol_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 )
 
 // authOptions are correlatedOptions with the authenticated state
@@ -44,6 +49,96 @@ func TestMPCD29InTheInvitation(t *testing.T) {
 	}
 }
 
+// authMAC64Options are authOptions with the garbler's MACs of 64 bits
+// (MPC-D32).
+func authMAC64Options(rules engine.PhantomRules) engine.Options {
+	o := threeHalvesOptions(rules)
+	o.InputOT = engine.InputOTAuthenticatedMAC64
+	return o
+}
+
+// TestMPCD32InTheInvitation: the authenticated state with MACs of 64 bits
+// travels in the signed invitation's options as "input_ot":
+// "authenticated-mac64"; like "authenticated" it needs checked tries and
+// three-halves.
+func TestMPCD32InTheInvitation(t *testing.T) {
+	o, err := authMAC64Options(engine.RulesCommon).Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := protocol.OptionsToBody(o)
+	if b.InputOT != "authenticated-mac64" {
+		t.Fatalf("body input_ot %q", b.InputOT)
+	}
+	if back, err := b.Options(); err != nil || back.InputOT != engine.InputOTAuthenticatedMAC64 {
+		t.Fatalf("round trip: %v, input_ot %q", err, back.InputOT)
+	}
+	bad := o
+	bad.Garbling = engine.GarblingHalfGates
+	if _, err := bad.Normalize(); err == nil {
+		t.Error("MACs of 64 bits accepted with half-gates")
+	}
+	bad = o
+	bad.Lambda = 1
+	if _, err := bad.Normalize(); err == nil {
+		t.Error("MACs of 64 bits accepted with λ = 1")
+	}
+}
+
+// TestMPCD32PhantomGame: two honest programs play a whole game of the
+// authenticated state with MACs of 64 bits over libp2p: every reverse
+// request the garbler's program sends has MAC sub-batches of 64 columns
+// (its size is the one of MPC-D32, not MPC-D29's), nobody is accused,
+// and Verify (whose audit replays the MAC sub-batches of every try
+// with the record's options) finds the record clean. In the pass
+// without the race detector.
+func TestMPCD32PhantomGame(t *testing.T) {
+	if phantomRace {
+		t.Skip("a whole checked game: in the pass without the race detector")
+	}
+	t.Parallel() // a game of its own, nothing shared
+	o := authMAC64Options(engine.RulesCommon)
+	n := o.Size * o.Size * (3 + circuit.RefereeLabelBits(o.Size))
+	reverseSize := func(kappa int) int {
+		return 3 + 8 + o.Lambda*ot.RequestSize(ot.Kappa) + o.Lambda*ot.RequestSizeKappa(kappa, 2*n)
+	}
+	var mu sync.Mutex
+	sizes := map[int]int{}
+	watch := func(c *protocol.Config) {
+		protocol.SetRewrite(c, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			for i := 0; ; i++ {
+				a := protocol.PhantomAttachment(body, i)
+				if a == nil {
+					break
+				}
+				if bytes.HasPrefix(a, []byte{'P', 2, 'V'}) { // a reverse request (MPC-D28)
+					mu.Lock()
+					sizes[len(a)]++
+					mu.Unlock()
+				}
+			}
+			return kind, body, false
+		})
+	}
+	h := playPhantomHooks(t, o, 0, [2]func(*protocol.Config){watch, watch}, [2]bot.Player{shortBot(11), shortBot(12)})
+	if out := h.Outcome(); out == nil || out.Violation != nil {
+		t.Fatalf("outcome %+v, want an honest end", out)
+	}
+	mu.Lock()
+	if len(sizes) != 1 || sizes[reverseSize(ot.KappaMAC)] == 0 {
+		t.Errorf("reverse requests of sizes %v, want %d bytes (MACs of 64 bits; %d with 128)", sizes, reverseSize(ot.KappaMAC), reverseSize(ot.Kappa))
+	}
+	mu.Unlock()
+	tr, err := protocol.LoadTranscript(h.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReverseDigests(t, tr)
+	if rep := protocol.Verify(tr); rep.Violation != nil {
+		t.Errorf("Verify finds %v in an honest game with MACs of 64 bits", rep.Violation)
+	}
+}
+
 // TestMPCD29PhantomGame: two honest programs play a whole game with the
 // authenticated state over libp2p (the MAC extension's base OTs in the
 // reverse setup messages, the MAC sub-batches in the reverse requests,
@@ -77,9 +172,21 @@ func TestMPCD29PhantomGame(t *testing.T) {
 // evaluator loses, proven, and Verify finds the same on the record.
 func TestT8PhantomAuthEvaluatorAltersItsShare(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
-	for _, size := range []int{5, 9} {
-		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
+	for _, form := range []struct {
+		size  int
+		mac64 bool
+	}{{5, false}, {9, false}, {5, true}} {
+		size := form.size
+		name := fmt.Sprintf("%dx%d", size, size)
+		if form.mac64 {
+			name += "-mac64"
+		}
+		t.Run(name, func(t *testing.T) {
 			o := authOptions(engine.RulesKriegspiel)
+			if form.mac64 {
+				// MPC-D32: the same catch, the MACs of 64 bits.
+				o = authMAC64Options(engine.RulesKriegspiel)
+			}
 			o.Size = size
 			h := playPhantomCheatOpts(t, o, 1, nil, &cheatingBot{Player: shortBot(12), cheat: protocol.PhantomAlterShare{}})
 			checkAuthEvaluatorCaught(t, h)

@@ -31,7 +31,9 @@ import (
 // checked, T-8(b)), and the latency of each try, p50 and p95: from the
 // mover's Play to the moment its own view counts the try (its
 // announcement is in). The three-halves λ = 4 games also run with the
-// correlated input OTs (MPC-D28, lambda-4/correlated).
+// correlated input OTs (MPC-D28, lambda-4/correlated), with the
+// authenticated state (MPC-D29, lambda-4/authenticated) and with its MACs
+// of 64 bits (MPC-D32, lambda-4/authenticated-mac64).
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
@@ -45,6 +47,9 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	})
 	b.Run("three-halves/lambda-4/authenticated", func(b *testing.B) {
 		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticated)
+	})
+	b.Run("three-halves/lambda-4/authenticated-mac64", func(b *testing.B) {
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64)
 	})
 }
 

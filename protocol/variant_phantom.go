@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
@@ -322,7 +323,18 @@ func (h *phantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
 		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
 		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT),
-		AuthState: h.m.Options.InputOT == engine.InputOTAuthenticated}
+		AuthState: engine.AuthenticatedInputOT(h.m.Options.InputOT), MACBits: macBits(h.m.Options.InputOT)}
+}
+
+// macBits returns the length of the garbler's MACs an invitation's
+// Options.InputOT names (referee.Config.MACBits): 64 for
+// engine.InputOTAuthenticatedMAC64 (MPC-D32), else 0 (128 bits in games
+// of MPC-D29, none in the others).
+func macBits(name string) int {
+	if name == engine.InputOTAuthenticatedMAC64 {
+		return ot.KappaMAC
+	}
+	return 0
 }
 
 // correlated reports whether the game's input OTs are the correlated
@@ -332,7 +344,7 @@ func (h *phantomRules) correlated() bool { return correlatedInputs(h.m.Options) 
 // correlatedInputs reports whether a game of options o has the correlated
 // input OTs (MPC-D28); Normalize allows them only with λ > 1.
 func correlatedInputs(o engine.Options) bool {
-	return (o.InputOT == engine.InputOTCorrelated || o.InputOT == engine.InputOTAuthenticated) && o.Lambda > 1
+	return (o.InputOT == engine.InputOTCorrelated || engine.AuthenticatedInputOT(o.InputOT)) && o.Lambda > 1
 }
 
 // reverseDigest checks a reverse digest of a body against the game's
@@ -358,8 +370,9 @@ func inputOTForm(name string) referee.InputOT {
 	switch name {
 	case "":
 		return referee.InputOTExtension
-	case referee.InputOTCorrelated.String(), engine.InputOTAuthenticated:
-		// The authenticated state (MPC-D29) runs on the correlated OTs.
+	case referee.InputOTCorrelated.String(), engine.InputOTAuthenticated, engine.InputOTAuthenticatedMAC64:
+		// The authenticated state (MPC-D29, MPC-D32) runs on the
+		// correlated OTs.
 		return referee.InputOTCorrelated
 	}
 	return referee.InputOT(255)

@@ -102,6 +102,10 @@ func TestT8InputOTFlag(t *testing.T) {
 		{[]string{"--variant", "phantom", "--input-ot", "authenticated"}, "authenticated", true},
 		{[]string{"--variant", "phantom", "--garbling", "half-gates", "--input-ot", "authenticated"}, "", false},
 		{[]string{"--variant", "phantom", "--garbling", "half-gates"}, "correlated", true},
+		// MPC-D32: the MACs of 64 bits, the default; three-halves only.
+		{[]string{"--variant", "phantom", "--input-ot", "authenticated-mac64"}, "authenticated-mac64", true},
+		{[]string{"--variant", "phantom", "--garbling", "half-gates", "--input-ot", "authenticated-mac64"}, "", false},
+		{[]string{"--variant", "phantom", "--lambda", "1", "--input-ot", "authenticated-mac64"}, "", false},
 	}
 	for _, c := range cases {
 		fs := flag.NewFlagSet("test", flag.ContinueOnError)

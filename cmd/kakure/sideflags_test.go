@@ -56,8 +56,9 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 // says how a Phantom Go record's tries were checked, garbled and how the
 // evaluator's inputs were sent, for each value of --lambda (1 or more),
 // --garbling and --input-ot in the invitation, and replays it as ok.
-// Three games cover both values of each (the defaults are three-halves
-// and correlated), played at once.
+// Four games cover both values of each (the defaults are three-halves
+// and the authenticated state with MACs of 64 bits, MPC-D32; the one of
+// 128 bits, MPC-D29, named explicitly), played at once.
 func TestT8VerifyNamesTheChecking(t *testing.T) {
 	// Its own processes and homes, nothing shared: it runs beside the
 	// tests that wait (kakureParallel), not before them.
@@ -67,7 +68,8 @@ func TestT8VerifyNamesTheChecking(t *testing.T) {
 		want   string
 		refuse string // must not be said
 	}{
-		{[]string{"--lambda", "2"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)", ""},
+		{[]string{"--lambda", "2"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D32)", ""},
+		{[]string{"--lambda", "2", "--input-ot", "authenticated"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)", "64 bits"},
 		{[]string{"--lambda", "2", "--garbling", "half-gates", "--input-ot", "extension"}, ", tries checked during play (λ = 2 garblings a try), garbled with half-gates", "correlated"},
 		{[]string{"--lambda", "1", "--garbling", "half-gates"}, ", tries checked at the audit only (λ = 1), garbled with half-gates", "correlated"},
 	} {

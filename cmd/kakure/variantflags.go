@@ -18,10 +18,10 @@ const defaultGarbling = engine.GarblingThreeHalves
 
 // defaultInputOT is --input-ot's default: the form of the OTs of Phantom
 // Go's evaluator's inputs in a checked game (MPC-D28 in docs/mpc.md),
-// with the referee's state authenticated from try to try (MPC-D29); in
-// a game garbled with half-gates, which MPC-D29 does not take, the
-// correlated OTs alone.
-const defaultInputOT = engine.InputOTAuthenticated
+// with the referee's state authenticated from try to try (MPC-D29) by
+// MACs of 64 bits (MPC-D32); in a game garbled with half-gates, which
+// MPC-D29 does not take, the correlated OTs alone.
+const defaultInputOT = engine.InputOTAuthenticatedMAC64
 
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
@@ -54,7 +54,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 	fs.IntVar(&v.lambda, "lambda", defaultLambda, "phantom: garblings per try of the secure referee, all but one checked by the evaluator (T-8(b)): 1 (none), 2, 4, 8 or 16")
 	fs.StringVar(&v.garbling, "garbling", defaultGarbling, "phantom: garbling scheme of the secure referee: three-halves (197 bits per AND gate) or half-gates (256)")
-	fs.StringVar(&v.inputOT, "input-ot", defaultInputOT, "phantom, with --lambda 2 or more: how the evaluator's inputs reach the secure referee: authenticated (correlated OTs, and each player's share of the board authenticated from try to try, so that a program that changes its share is caught in that try: about 30 % more data a try; three-halves only), correlated (one correlated OT per garbling, a wrong one provable at once) or extension (the older form)")
+	fs.StringVar(&v.inputOT, "input-ot", defaultInputOT, "phantom, with --lambda 2 or more: how the evaluator's inputs reach the secure referee: authenticated-mac64 (correlated OTs, and each player's share of the board authenticated from try to try, so that a program that changes its share is caught in that try: about 17 % more data a try; three-halves only), authenticated (the same with MACs of 128 bits instead of 64: about 31 % more), correlated (one correlated OT per garbling, a wrong one provable at once) or extension (the older form)")
 }
 
 // registerSides adds the colour flags (sideFlags) to the variant's.
@@ -92,9 +92,10 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 			// Unchecked games have no input OT form to choose: the
 			// default applies to checked ones only.
 			o.InputOT = v.inputOT
-			if o.InputOT == engine.InputOTAuthenticated && o.Garbling != engine.GarblingThreeHalves {
+			if engine.AuthenticatedInputOT(o.InputOT) && o.Garbling != engine.GarblingThreeHalves {
 				// The default with half-gates (an explicit
-				// --input-ot authenticated is refused by Normalize).
+				// --input-ot authenticated[-mac64] is refused by
+				// Normalize).
 				o.InputOT = engine.InputOTCorrelated
 			}
 		}

@@ -71,6 +71,8 @@ func describeChecking(o engine.Options) string {
 			s += ", inputs by correlated OT (MPC-D28)"
 		case engine.InputOTAuthenticated:
 			s += ", inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)"
+		case engine.InputOTAuthenticatedMAC64:
+			s += ", inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D32)"
 		}
 		return s
 	}

@@ -202,6 +202,16 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 	return out, keys, nil
 }
 
+// CheckBaseResponse returns nil when msg is a base OT receiver's message
+// of n OTs that a sender can answer — its header and count right, every
+// point a valid encoding —, the error BaseSender.Finish would give
+// otherwise (ErrMessage), without a sender and without its scalar
+// multiplications.
+func CheckBaseResponse(msg []byte, n int) error {
+	_, err := parseBaseReceiverMsg(msg, n)
+	return err
+}
+
 func parseBaseReceiverMsg(msg []byte, n int) ([]group.Element, error) {
 	if len(msg) < baseReceiverHeader || msg[0] != msgMagic || msg[1] != msgVersion || msg[2] != kindBaseReceiver {
 		return nil, fmt.Errorf("%w: bad base OT receiver message", ErrMessage)

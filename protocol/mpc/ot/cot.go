@@ -3,7 +3,10 @@ package ot
 import (
 	"crypto/cipher"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
@@ -107,6 +110,9 @@ func (s *Sender) Correlated(request []byte) ([]Block, error) {
 // the receiver gets the key of its choice bit from ReceiveRandom. Nothing
 // is sent back.
 func (s *Sender) SendRandom(request []byte) ([][2]Key, error) {
+	if err := s.hashed(); err != nil {
+		return nil, err
+	}
 	b := s.batch
 	rows, err := s.Correlated(request)
 	if err != nil {
@@ -136,6 +142,9 @@ func (r *Receiver) Correlated() ([]Block, error) {
 // ReceiveRandom completes the pending batch of random OTs without a reply
 // and returns, per OT, the sender's key of the receiver's choice bit.
 func (r *Receiver) ReceiveRandom() ([]Key, error) {
+	if r.kappa != Kappa {
+		return nil, fmt.Errorf("%w: an extension of %d columns gives correlated OTs only", ErrState, r.kappa)
+	}
 	b := r.batch
 	rows, err := r.Correlated()
 	if err != nil {
@@ -146,4 +155,101 @@ func (r *Receiver) ReceiveRandom() ([]Key, error) {
 		out[j] = randomKey(r.hash.Hash(t, otTweak(b, j)))
 	}
 	return out, nil
+}
+
+// CorrelatedBatches is Correlated for the requests of the next
+// len(requests) batches, checked at once on up to GOMAXPROCS goroutines
+// (batches are independent: G is keyed per batch). It returns the rows
+// of each, as that many calls of Correlated in order do; at the first
+// request that fails — malformed (ErrMessage), or its check
+// (ErrConsistency, after which the sender refuses every call) — it
+// returns the rows of the ones before it, which it has taken, and that
+// request's error.
+func (s *Sender) CorrelatedBatches(requests [][]byte) ([][]Block, error) {
+	if s.refused != nil {
+		return nil, s.refused
+	}
+	if s.keys == nil {
+		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	out := make([][]Block, len(requests))
+	errs := inParallel(len(requests), func(i int) error {
+		b := s.batch + uint32(i)
+		m, cols, xt, err := parseRequest(requests[i], b, s.kappa)
+		if err != nil {
+			return err
+		}
+		out[i], err = s.rowsOf(b, requests[i], m, cols, xt)
+		return err
+	})
+	s.checked, s.checkedRows = s.checked[:0], nil
+	for i, err := range errs {
+		if err != nil {
+			s.batch += uint32(i)
+			if errors.Is(err, ErrConsistency) {
+				s.refused = err
+			}
+			return out[:i], err
+		}
+	}
+	s.batch += uint32(len(requests))
+	return out, nil
+}
+
+// CorrelatedRequests makes the requests of the next len(choices)
+// batches, batch i with the choices choices[i] and the KOSPad pad bits
+// pads[i] (as RequestPadded), at once on up to GOMAXPROCS goroutines,
+// and completes them as Correlated does: it returns the requests and the
+// receiver's rows of each, the same as that many calls of RequestPadded
+// and Correlated in order. Arguments of the wrong size (ErrInput) leave
+// the receiver as it was.
+func (r *Receiver) CorrelatedRequests(choices, pads [][]bool) ([][]byte, [][]Block, error) {
+	if r.keys == nil {
+		return nil, nil, fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	if r.pending != nil {
+		return nil, nil, fmt.Errorf("%w: batch %d requested and not received", ErrState, r.batch)
+	}
+	if len(pads) != len(choices) {
+		return nil, nil, fmt.Errorf("%w: %d pads for %d batches", ErrInput, len(pads), len(choices))
+	}
+	for i := range choices {
+		if m := len(choices[i]); m == 0 || m > MaxBatch || len(pads[i]) != KOSPad {
+			return nil, nil, fmt.Errorf("%w: batch of %d OTs with %d pad bits", ErrInput, m, len(pads[i]))
+		}
+	}
+	msgs, rows := make([][]byte, len(choices)), make([][]Block, len(choices))
+	errs := inParallel(len(choices), func(i int) error {
+		var err error
+		msgs[i], rows[i], err = r.requestOf(r.batch+uint32(i), choices[i], pads[i], nil)
+		return err
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	r.batch += uint32(len(choices))
+	return msgs, rows, nil
+}
+
+// inParallel runs f for i < n on up to GOMAXPROCS goroutines and returns
+// the error of every i.
+func inParallel(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), n)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return errs
 }

@@ -14,16 +14,19 @@ import (
 func FuzzParseRequest(f *testing.F) {
 	f.Add(append(batchMsgHeader(kindRequest, 0, 1), make([]byte, RequestSize(1)-batchHeader)...), uint32(0))
 	f.Add(append(batchMsgHeader(kindRequest, 2, 9), make([]byte, RequestSize(9)-batchHeader)...), uint32(2))
+	f.Add(append(batchMsgHeader(kindRequestMAC, 2, 9), make([]byte, RequestSizeKappa(KappaMAC, 9)-batchHeader)...), uint32(2))
 	f.Fuzz(func(t *testing.T, msg []byte, batch uint32) {
-		m, cols, xt, err := parseRequest(msg, batch)
-		if err != nil {
-			if !errors.Is(err, ErrMessage) {
-				t.Fatalf("error %v does not wrap ErrMessage", err)
+		for _, kappa := range []int{Kappa, KappaMAC} {
+			m, cols, xt, err := parseRequest(msg, batch, kappa)
+			if err != nil {
+				if !errors.Is(err, ErrMessage) {
+					t.Fatalf("error %v does not wrap ErrMessage", err)
+				}
+				continue
 			}
-			return
-		}
-		if m <= 0 || m > MaxBatch || len(cols) != Kappa*columnBytes(m) || len(xt) != checkSize {
-			t.Fatalf("accepted %d OTs with %d bytes of columns", m, len(cols))
+			if m <= 0 || m > MaxBatch || len(cols) != kappa*columnBytes(m) || len(xt) != checkSize || RequestColumns(msg) != kappa {
+				t.Fatalf("κ = %d: accepted %d OTs with %d bytes of columns, a request of %d columns", kappa, m, len(cols), RequestColumns(msg))
+			}
 		}
 	})
 }

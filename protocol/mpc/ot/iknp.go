@@ -51,9 +51,11 @@ const (
 )
 
 // KOSPad is the number of random rows the receiver adds to every batch
-// for the consistency check: κ + 64, so that x hides the real choices
-// with statistical security 2^-64.
-const KOSPad = Kappa + 64
+// for the consistency check: 128 + 64, so that x, an element of
+// GF(2^128), hides the real choices with statistical security 2^-64.
+// An extension of KappaMAC columns has the same pad: its check is in
+// GF(2^128) too.
+const KOSPad = 128 + 64
 
 // checkSize is the size of the receiver's check values x and t.
 const checkSize = 2 * aeshash.Size
@@ -69,7 +71,11 @@ func otTweak(batch uint32, j int) Block {
 
 // RequestSize returns the size in bytes of the request of a batch of m
 // OTs: the header, κ columns of m + KOSPad bits and the check values.
-func RequestSize(m int) int { return batchHeader + Kappa*columnBytes(m) + checkSize }
+func RequestSize(m int) int { return RequestSizeKappa(Kappa, m) }
+
+// RequestSizeKappa is RequestSize for an extension of kappa columns
+// (Kappa or KappaMAC).
+func RequestSizeKappa(kappa, m int) int { return batchHeader + kappa*columnBytes(m) + checkSize }
 
 // ReplySize returns the size in bytes of the reply to a batch of m OTs.
 func ReplySize(m int) int { return batchHeader + 32*m }
@@ -82,6 +88,7 @@ func columnBytes(m int) int { return (m + KOSPad + 7) / 8 }
 type Sender struct {
 	seed    prg.Seed
 	session []byte
+	kappa   int   // the number of columns, Kappa or KappaMAC
 	secret  Block // s: its choice bits in the base OTs
 	keys    []cipher.Block
 	batch   uint32
@@ -99,7 +106,20 @@ type Sender struct {
 // the direction, so that the two directions of a game never share
 // hashes), with every random choice derived from seed.
 func NewSender(seed prg.Seed, session []byte) *Sender {
-	return &Sender{seed: seed, session: append([]byte(nil), session...), hash: aeshash.NewHasher()}
+	return &Sender{seed: seed, session: append([]byte(nil), session...), kappa: Kappa, hash: aeshash.NewHasher()}
+}
+
+// NewMACSender returns the sender of an extension of KappaMAC columns
+// for the session, with every random choice derived from seed: its
+// secret s has 64 bits (the high half of the Block is zero), and it
+// gives correlated OTs only ([Sender.Correlated]), whose rows are
+// information-theoretic MACs of the receiver's choices under the key s
+// (MPC-D32 in docs/mpc.md). Hashed OTs (Send, SendRandom) it refuses:
+// their keys would rest on a 64-bit secret.
+func NewMACSender(seed prg.Seed, session []byte) *Sender {
+	s := NewSender(seed, session)
+	s.kappa = KappaMAC
+	return s
 }
 
 // BaseRespond runs the base OTs as their receiver, with the bits of its
@@ -109,7 +129,10 @@ func (s *Sender) BaseRespond(msg []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: base OTs already done", ErrState)
 	}
 	secret := s.seed.Stream(labelSecret).Block()
-	choices := make([]bool, Kappa)
+	for k := s.kappa / 8; k < len(secret); k++ {
+		secret[k] = 0
+	}
+	choices := make([]bool, s.kappa)
 	for i := range choices {
 		choices[i] = secret[i/8]>>(i%8)&1 == 1
 	}
@@ -122,7 +145,7 @@ func (s *Sender) BaseRespond(msg []byte) ([]byte, error) {
 		return nil, err
 	}
 	s.secret = secret
-	s.keys = make([]cipher.Block, Kappa)
+	s.keys = make([]cipher.Block, s.kappa)
 	for i, k := range keys {
 		s.keys[i] = columnCipher(k)
 	}
@@ -142,14 +165,14 @@ func (s *Sender) check(request []byte) (int, []Block, error) {
 	if s.keys == nil {
 		return 0, nil, fmt.Errorf("%w: base OTs not done", ErrState)
 	}
-	m, cols, xt, err := parseRequest(request, s.batch)
+	m, cols, xt, err := parseRequest(request, s.batch, s.kappa)
 	if err != nil {
 		return 0, nil, err
 	}
 	if s.checked != nil && bytes.Equal(s.checked, request) {
 		return m, s.checkedRows, nil
 	}
-	rows, err := s.rowsOf(request, m, cols, xt)
+	rows, err := s.rowsOf(s.batch, request, m, cols, xt)
 	if err != nil {
 		if errors.Is(err, ErrConsistency) {
 			s.refused = err
@@ -160,14 +183,15 @@ func (s *Sender) check(request []byte) (int, []Block, error) {
 	return m, rows, nil
 }
 
-// rowsOf computes the rows q_j of a parsed request of batch s.batch and
-// checks them; the error of a failed check wraps ErrConsistency.
-func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error) {
+// rowsOf computes the rows q_j of a parsed request of batch and checks
+// them; the error of a failed check wraps ErrConsistency. It reads the
+// sender's keys and secret and changes nothing.
+func (s *Sender) rowsOf(batch uint32, request []byte, m int, cols, xt []byte) ([]Block, error) {
 	nb := columnBytes(m)
-	q := newColumns(m + KOSPad)
-	for i := range Kappa {
+	q := newColumns(s.kappa, m+KOSPad)
+	for i := range s.kappa {
 		qi := q.column(i)
-		readColumn(s.keys[i], s.batch, qi[:nb])
+		readColumn(s.keys[i], batch, qi[:nb])
 		if s.secret[i/8]>>(i%8)&1 == 1 {
 			for k := range nb {
 				qi[k] ^= cols[i*nb+k]
@@ -175,14 +199,14 @@ func (s *Sender) rowsOf(request []byte, m int, cols, xt []byte) ([]Block, error)
 		}
 	}
 	rows := q.rows(m + KOSPad)
-	chi := challenge(s.session, request[:batchHeader+Kappa*nb], m+KOSPad)
+	chi := challenge(s.session, request[:batchHeader+s.kappa*nb], m+KOSPad)
 	var acc wide
 	acc.mulAdds(chi, rows)
 	x, t := Block(xt[:16]), Block(xt[16:])
 	var xs wide
 	xs.mulAdd(x, s.secret)
 	if acc.reduce() != t.Xor(xs.reduce()) {
-		return nil, fmt.Errorf("%w: batch %d", ErrConsistency, s.batch)
+		return nil, fmt.Errorf("%w: batch %d", ErrConsistency, batch)
 	}
 	return rows[:m], nil
 }
@@ -202,6 +226,9 @@ func (s *Sender) Check(request []byte) error {
 // refused with an error wrapping ErrConsistency, and so is every later
 // call: the receiver deviated.
 func (s *Sender) Send(request []byte, pairs [][2]Block) ([]byte, error) {
+	if err := s.hashed(); err != nil {
+		return nil, err
+	}
 	m, rows, err := s.check(request)
 	if err != nil {
 		return nil, err
@@ -222,6 +249,14 @@ func (s *Sender) Send(request []byte, pairs [][2]Block) ([]byte, error) {
 	s.batch++
 	s.checked, s.checkedRows = s.checked[:0], nil
 	return reply, nil
+}
+
+// hashed refuses the hashed OTs of an extension of KappaMAC columns.
+func (s *Sender) hashed() error {
+	if s.kappa != Kappa {
+		return fmt.Errorf("%w: an extension of %d columns gives correlated OTs only", ErrState, s.kappa)
+	}
+	return nil
 }
 
 // Skip moves the sender over the next batch without a request, as if it
@@ -261,6 +296,9 @@ func (s *Sender) SendCorrelated(request []byte, zero []Block, delta Block) ([]by
 // the session, hence the Δ of every earlier try), not its other secrets.
 func VerifyRefusal(session []byte, senderSeed prg.Seed, baseStart, baseReply, request []byte) error {
 	s := NewSender(senderSeed, session)
+	if RequestColumns(request) == KappaMAC {
+		s = NewMACSender(senderSeed, session)
+	}
 	reply, err := s.BaseRespond(baseStart)
 	if err != nil {
 		return fmt.Errorf("ot: refusal not proven: the receiver's base OT message: %w", err)
@@ -272,11 +310,11 @@ func VerifyRefusal(session []byte, senderSeed prg.Seed, baseStart, baseReply, re
 		return fmt.Errorf("ot: refusal not proven: %w: a request of %d bytes", ErrMessage, len(request))
 	}
 	s.batch = binary.BigEndian.Uint32(request[3:])
-	m, cols, xt, err := parseRequest(request, s.batch)
+	m, cols, xt, err := parseRequest(request, s.batch, s.kappa)
 	if err != nil {
 		return fmt.Errorf("ot: refusal not proven: %w", err)
 	}
-	if _, err := s.rowsOf(request, m, cols, xt); !errors.Is(err, ErrConsistency) {
+	if _, err := s.rowsOf(s.batch, request, m, cols, xt); !errors.Is(err, ErrConsistency) {
 		return fmt.Errorf("ot: refusal not proven: batch %d passes the consistency check", s.batch)
 	}
 	return nil
@@ -287,15 +325,31 @@ func VerifyRefusal(session []byte, senderSeed prg.Seed, baseStart, baseReply, re
 var ErrChoices = errors.New("ot: the request's check value is not the one of those choices")
 
 // RequestHeader returns the batch number and the count m of a request,
-// checking its kind and its size (RequestSize(m)); it does not run the
-// consistency check.
+// checking its kind and its size (RequestSizeKappa(κ, m), κ the one its
+// kind names); it does not run the consistency check.
 func RequestHeader(request []byte) (uint32, int, error) {
-	if len(request) < batchHeader {
+	kappa := RequestColumns(request)
+	if kappa == 0 {
 		return 0, 0, fmt.Errorf("%w: a request of %d bytes", ErrMessage, len(request))
 	}
 	batch := binary.BigEndian.Uint32(request[3:])
-	m, _, _, err := parseRequest(request, batch)
+	m, _, _, err := parseRequest(request, batch, kappa)
 	return batch, m, err
+}
+
+// RequestColumns returns the number of columns κ of a request as its
+// kind names it, Kappa or KappaMAC, or 0 when it is not a request.
+func RequestColumns(request []byte) int {
+	if len(request) < batchHeader || request[0] != msgMagic || request[1] != msgVersion {
+		return 0
+	}
+	switch request[2] {
+	case kindRequest:
+		return Kappa
+	case kindRequestMAC:
+		return KappaMAC
+	}
+	return 0
 }
 
 // CheckValue returns the check value x = Σ_j b_j·χ_j that a receiver
@@ -312,7 +366,7 @@ func CheckValue(session, request []byte, bits []bool) (Block, error) {
 	if len(bits) != n {
 		return Block{}, fmt.Errorf("%w: %d choice bits for a request of %d rows", ErrInput, len(bits), n)
 	}
-	return choiceSum(challenge(session, request[:batchHeader+Kappa*columnBytes(m)], n), bits), nil
+	return choiceSum(challenge(session, request[:batchHeader+RequestColumns(request)*columnBytes(m)], n), bits), nil
 }
 
 // choiceSum is the check value x = Σ_j b_j·χ_j of the choice bits bits
@@ -336,7 +390,9 @@ func choiceSum(chi []Block, bits []bool) Block {
 // of the sender's secret); since χ is drawn from the columns, which
 // carry those choices, the x of any other choice bits differs from it
 // except with probability 2^-128. So a request that passed the check
-// and whose x is not that of bits was made with other choices.
+// and whose x is not that of bits was made with other choices. (In an
+// extension of KappaMAC columns a wrong x passes the check for at most
+// one value of the 64-bit secret: probability 2^-64.)
 func VerifyChoices(session, request []byte, bits []bool) error {
 	x, err := CheckValue(session, request, bits)
 	if err != nil {
@@ -395,6 +451,7 @@ func challenge(session, request []byte, n int) []Block {
 type Receiver struct {
 	seed    prg.Seed
 	session []byte
+	kappa   int // the number of columns, Kappa or KappaMAC
 	base    *BaseSender
 	keys    [][2]cipher.Block
 	batch   uint32
@@ -411,7 +468,16 @@ type pendingBatch struct {
 // NewReceiver returns the extension receiver for the session, with every
 // random choice derived from seed.
 func NewReceiver(seed prg.Seed, session []byte) *Receiver {
-	return &Receiver{seed: seed, session: append([]byte(nil), session...), hash: aeshash.NewHasher()}
+	return &Receiver{seed: seed, session: append([]byte(nil), session...), kappa: Kappa, hash: aeshash.NewHasher()}
+}
+
+// NewMACReceiver returns the receiver of an extension of KappaMAC
+// columns ([NewMACSender]): its rows t_j = q_j ⊕ c_j·s are the MACs of
+// its choices c_j under the sender's 64-bit key s ([Receiver.Correlated]).
+func NewMACReceiver(seed prg.Seed, session []byte) *Receiver {
+	r := NewReceiver(seed, session)
+	r.kappa = KappaMAC
+	return r
 }
 
 // BaseStart starts the base OTs, which the receiver runs as their sender,
@@ -420,7 +486,7 @@ func (r *Receiver) BaseStart() ([]byte, error) {
 	if r.base != nil {
 		return nil, fmt.Errorf("%w: base OTs already started", ErrState)
 	}
-	base, err := NewBaseSender(r.seed.Stream(labelBaseScalars), r.session, Kappa)
+	base, err := NewBaseSender(r.seed.Stream(labelBaseScalars), r.session, r.kappa)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +508,7 @@ func (r *Receiver) BaseFinish(msg []byte) error {
 	if err != nil {
 		return err
 	}
-	r.keys = make([][2]cipher.Block, Kappa)
+	r.keys = make([][2]cipher.Block, r.kappa)
 	for i, k := range keys {
 		r.keys[i] = [2]cipher.Block{columnCipher(k[0]), columnCipher(k[1])}
 	}
@@ -478,14 +544,27 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 	if r.pending != nil {
 		return nil, fmt.Errorf("%w: batch %d requested and not received", ErrState, r.batch)
 	}
+	msg, rows, err := r.requestOf(r.batch, choices, pad, cheat)
+	if err != nil {
+		return nil, err
+	}
+	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows}
+	return msg, nil
+}
+
+// requestOf makes the request of batch with the choices (pad and cheat
+// as request takes them) and returns it with the receiver's rows t_j of
+// its m OTs. It reads the receiver's keys and seed and changes nothing,
+// so that requests of several batches can be made at once.
+func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, []Block, error) {
 	m := len(choices)
 	if m == 0 || m > MaxBatch {
-		return nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
+		return nil, nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
 	}
 	n := m + KOSPad
 	nb := columnBytes(m)
 	if pad == nil {
-		pad = r.seed.Stream(labelPad, uint64(r.batch)).Bools(KOSPad)
+		pad = r.seed.Stream(labelPad, uint64(batch)).Bools(KOSPad)
 	}
 	all := append(append(make([]bool, 0, n), choices...), pad...)
 	packed := make([]byte, nb)
@@ -494,14 +573,14 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 			packed[j/8] |= 1 << (j % 8)
 		}
 	}
-	t := newColumns(n)
-	msg := make([]byte, 0, RequestSize(m))
-	msg = append(msg, batchMsgHeader(kindRequest, r.batch, m)...)
+	t := newColumns(r.kappa, n)
+	msg := make([]byte, 0, RequestSizeKappa(r.kappa, m))
+	msg = append(msg, batchMsgHeader(requestKind(r.kappa), batch, m)...)
 	u := make([]byte, nb)
-	for i := range Kappa {
+	for i := range r.kappa {
 		ti := t.column(i)
-		readColumn(r.keys[i][0], r.batch, ti[:nb])
-		readColumn(r.keys[i][1], r.batch, u)
+		readColumn(r.keys[i][0], batch, ti[:nb])
+		readColumn(r.keys[i][1], batch, u)
 		for k := range nb {
 			u[k] ^= ti[k] ^ packed[k]
 		}
@@ -522,8 +601,7 @@ func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) 
 	}
 	msg = append(msg, x[:]...)
 	msg = append(msg, tc[:]...)
-	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows[:m]}
-	return msg, nil
+	return msg, rows[:m], nil
 }
 
 // Skip moves the receiver over the next batch without a request, as if
@@ -551,6 +629,9 @@ func (r *Receiver) Forget() error {
 // Receive takes the sender's reply to the pending request and returns the
 // chosen message of every OT.
 func (r *Receiver) Receive(reply []byte) ([]Block, error) {
+	if r.kappa != Kappa {
+		return nil, fmt.Errorf("%w: an extension of %d columns gives correlated OTs only", ErrState, r.kappa)
+	}
 	p := r.pending
 	if p == nil {
 		return nil, fmt.Errorf("%w: no request pending", ErrState)
@@ -606,17 +687,27 @@ func parseBatchHeader(msg []byte, kind byte, batch uint32) (int, error) {
 	return int(m), nil
 }
 
-// parseRequest checks a request and returns its count, its columns
-// (columnBytes(m) bytes each) and its check values x ‖ t.
-func parseRequest(msg []byte, batch uint32) (int, []byte, []byte, error) {
-	m, err := parseBatchHeader(msg, kindRequest, batch)
+// requestKind is the kind of the requests of an extension of kappa
+// columns.
+func requestKind(kappa int) byte {
+	if kappa == KappaMAC {
+		return kindRequestMAC
+	}
+	return kindRequest
+}
+
+// parseRequest checks a request of an extension of kappa columns and
+// returns its count, its columns (columnBytes(m) bytes each) and its
+// check values x ‖ t.
+func parseRequest(msg []byte, batch uint32, kappa int) (int, []byte, []byte, error) {
+	m, err := parseBatchHeader(msg, requestKind(kappa), batch)
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	if len(msg) != RequestSize(m) {
+	if len(msg) != RequestSizeKappa(kappa, m) {
 		return 0, nil, nil, fmt.Errorf("%w: request of %d bytes for %d OTs", ErrMessage, len(msg), m)
 	}
-	end := batchHeader + Kappa*columnBytes(m)
+	end := batchHeader + kappa*columnBytes(m)
 	return m, msg[batchHeader:end], msg[end:], nil
 }
 
@@ -631,27 +722,29 @@ func checkReply(msg []byte, batch uint32, want int) error {
 	return nil
 }
 
-// bitColumns holds Kappa columns of m bits, each padded with zeros to a
-// multiple of 64 bits for the transposition.
+// bitColumns holds kappa columns (Kappa or KappaMAC) of m bits, each
+// padded with zeros to a multiple of 64 bits for the transposition.
 type bitColumns struct {
+	kappa  int
 	stride int // bytes per column
 	data   []byte
 }
 
-func newColumns(m int) bitColumns {
+func newColumns(kappa, m int) bitColumns {
 	stride := (m + 63) / 64 * 8
-	return bitColumns{stride: stride, data: make([]byte, Kappa*stride)}
+	return bitColumns{kappa: kappa, stride: stride, data: make([]byte, kappa*stride)}
 }
 
 func (c bitColumns) column(i int) []byte { return c.data[i*c.stride : (i+1)*c.stride] }
 
-// rows transposes the columns into m rows of Kappa bits: bit i of row j
-// (byte i/8, bit i%8) is bit j of column i.
+// rows transposes the columns into m rows of kappa bits: bit i of row j
+// (byte i/8, bit i%8) is bit j of column i; the bits from kappa on are
+// zero.
 func (c bitColumns) rows(m int) []Block {
 	out := make([]Block, m)
 	var w [64]uint64
 	for og := 0; og*64 < m; og++ {
-		for cg := range Kappa / 64 {
+		for cg := range c.kappa / 64 {
 			for ii := range 64 {
 				w[ii] = binary.LittleEndian.Uint64(c.data[(64*cg+ii)*c.stride+8*og:])
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -63,10 +64,21 @@ func TestGF128(t *testing.T) {
 
 func kosSession(t *testing.T, n int) (*Sender, *Receiver, [2][]byte, prg.Seed) {
 	t.Helper()
+	return kosSessionOf(t, n, Kappa)
+}
+
+// kosSessionOf is kosSession for an extension of kappa columns (Kappa,
+// or KappaMAC: NewMACSender and NewMACReceiver).
+func kosSessionOf(t *testing.T, n, kappa int) (*Sender, *Receiver, [2][]byte, prg.Seed) {
+	t.Helper()
 	sSeed := prg.Seed{2}.Derive("kos sender", uint64(n))
 	session := []byte("kos test session")
 	s := NewSender(sSeed, session)
 	r := NewReceiver(prg.Seed{3}.Derive("kos receiver", uint64(n)), session)
+	if kappa == KappaMAC {
+		s = NewMACSender(sSeed, session)
+		r = NewMACReceiver(prg.Seed{3}.Derive("kos receiver", uint64(n)), session)
+	}
 	m1, err := r.BaseStart()
 	if err != nil {
 		t.Fatal(err)
@@ -91,34 +103,50 @@ func kosSession(t *testing.T, n int) (*Sender, *Receiver, [2][]byte, prg.Seed) {
 // with probability 2^-8), at once, before answering, and refuses every
 // later call. The refusal is proven by VerifyRefusal from the signed
 // messages and the sender's revealed seed; an honest request never is,
-// whatever seed the sender reveals.
+// whatever seed the sender reveals. The same in an extension of KappaMAC
+// columns (MPC-D32), whose correlated OTs replace the hashed ones.
 func TestT8KOSRefusesProbingReceiver(t *testing.T) {
+	for _, kappa := range []int{Kappa, KappaMAC} {
+		t.Run(fmt.Sprintf("kappa-%d", kappa), func(t *testing.T) { probingReceiver(t, kappa) })
+	}
+}
+
+func probingReceiver(t *testing.T, kappa int) {
 	const m = 100
 	refused, passed := 0, 0
 	for trial := range 24 {
-		s, r, base, sSeed := kosSession(t, trial)
+		s, r, base, sSeed := kosSessionOf(t, trial, kappa)
 		data := prg.Seed{4}.Stream("kos data", uint64(trial))
 		// An honest batch first: the check passes and proves nothing.
 		honest, err := r.Request(data.Bools(m))
 		if err != nil {
 			t.Fatal(err)
 		}
-		reply, err := s.Send(honest, make([][2]Block, m))
-		if err != nil {
-			t.Fatalf("trial %d: honest request refused: %v", trial, err)
+		if kappa == Kappa {
+			reply, err := s.Send(honest, make([][2]Block, m))
+			if err != nil {
+				t.Fatalf("trial %d: honest request refused: %v", trial, err)
+			}
+			if _, err := r.Receive(reply); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			if _, err := s.Correlated(honest); err != nil {
+				t.Fatalf("trial %d: honest request refused: %v", trial, err)
+			}
+			if _, err := r.Correlated(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := VerifyRefusal(s.session, sSeed, base[0], base[1], honest); err == nil {
 			t.Fatalf("trial %d: an honest request is proven inconsistent", trial)
-		}
-		if _, err := r.Receive(reply); err != nil {
-			t.Fatal(err)
 		}
 
 		// The probing row.
 		j := data.Intn(m)
 		var e Block
 		for w := 0; w < 8; {
-			i := data.Intn(Kappa)
+			i := data.Intn(kappa)
 			if e[i/8]>>(i%8)&1 == 0 {
 				e[i/8] |= 1 << (i % 8)
 				w++
@@ -136,7 +164,7 @@ func TestT8KOSRefusesProbingReceiver(t *testing.T) {
 			}
 		}
 		req, err := r.request(data.Bools(m), nil, func(cols []byte, nb int) func(chi []Block) Block {
-			for i := range Kappa {
+			for i := range kappa {
 				if e[i/8]>>(i%8)&1 == 1 {
 					cols[i*nb+j/8] ^= 1 << (j % 8)
 				}
@@ -156,8 +184,8 @@ func TestT8KOSRefusesProbingReceiver(t *testing.T) {
 			if !errors.Is(err, ErrConsistency) {
 				t.Fatalf("trial %d: a weight-8 probing row with a wrong guess: %v, want ErrConsistency", trial, err)
 			}
-			if _, err := s.Send(req, make([][2]Block, m)); !errors.Is(err, ErrConsistency) {
-				t.Fatalf("trial %d: Send after the refusal: %v, want ErrConsistency", trial, err)
+			if _, err := s.Correlated(req); !errors.Is(err, ErrConsistency) {
+				t.Fatalf("trial %d: Correlated after the refusal: %v, want ErrConsistency", trial, err)
 			}
 			if err := VerifyRefusal(s.session, sSeed, base[0], base[1], req); err != nil {
 				t.Fatalf("trial %d: the refusal is not proven: %v", trial, err)
@@ -179,7 +207,7 @@ func TestT8KOSRefusesProbingReceiver(t *testing.T) {
 	if refused == 0 || passed == 0 {
 		t.Fatalf("%d refused and %d passed: the test did not try both", refused, passed)
 	}
-	t.Logf("weight-8 probing rows: %d refused at once, %d passed with the right guess of 8 bits of s (a blind guess: 2^-8)", refused, passed)
+	t.Logf("κ = %d, weight-8 probing rows: %d refused at once, %d passed with the right guess of 8 bits of s (a blind guess: 2^-8)", kappa, refused, passed)
 }
 
 // TestT8CLMULMatchesPureGo checks that the sums of GF(2^128) products of

@@ -65,6 +65,13 @@ type Key [32]byte
 // Kappa is the number of base OTs, the security parameter of IKNP.
 const Kappa = 128
 
+// KappaMAC is the number of base OTs (columns) of an extension made for
+// MACs ([NewMACSender], [NewMACReceiver]): its correlated OTs are
+// information-theoretic MACs under a 64-bit key, forged with
+// probability 2^-64 (MPC-D32 in docs/mpc.md). Its consistency check is
+// the same as Kappa's, in GF(2^128).
+const KappaMAC = 64
+
 // Limits on messages.
 const (
 	// MaxBatch is the largest number of OTs in one extension batch.
@@ -99,4 +106,5 @@ const (
 	kindBaseReceiver = 2 // base OT receiver's points
 	kindRequest      = 3 // extension receiver's columns
 	kindReply        = 4 // extension sender's masked messages
+	kindRequestMAC   = 5 // extension receiver's columns, KappaMAC of them
 )

@@ -105,6 +105,16 @@ func TestBaseOTRejects(t *testing.T) {
 		if _, err := sender.Finish(m); !errors.Is(err, ot.ErrMessage) {
 			t.Errorf("Finish(%s): %v, want ErrMessage", name, err)
 		}
+		// CheckBaseResponse refuses what Finish refuses, without a sender.
+		if err := ot.CheckBaseResponse(m, 4); !errors.Is(err, ot.ErrMessage) {
+			t.Errorf("CheckBaseResponse(%s): %v, want ErrMessage", name, err)
+		}
+	}
+	if err := ot.CheckBaseResponse(m2, 4); err != nil {
+		t.Errorf("CheckBaseResponse of the receiver's message: %v", err)
+	}
+	if err := ot.CheckBaseResponse(m2, 3); !errors.Is(err, ot.ErrMessage) {
+		t.Errorf("CheckBaseResponse for another count: %v, want ErrMessage", err)
 	}
 	if _, err := sender.Finish(m2); err != nil {
 		t.Errorf("Finish after rejected messages: %v", err)

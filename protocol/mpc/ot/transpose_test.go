@@ -29,17 +29,22 @@ func TestTranspose64(t *testing.T) {
 func TestColumnsToRows(t *testing.T) {
 	var seed prg.Seed
 	r := seed.Stream("rows")
-	for _, m := range []int{1, 63, 64, 65, 200} {
-		c := newColumns(m)
-		for i := range Kappa {
-			r.Read(c.column(i)[:(m+7)/8])
-		}
-		rows := c.rows(m)
-		for j := range m {
-			for i := range Kappa {
-				want := c.column(i)[j/8] >> (j % 8) & 1
-				if got := rows[j][i/8] >> (i % 8) & 1; got != want {
-					t.Fatalf("m=%d: row %d bit %d = %d, want %d", m, j, i, got, want)
+	for _, kappa := range []int{Kappa, KappaMAC} {
+		for _, m := range []int{1, 63, 64, 65, 200} {
+			c := newColumns(kappa, m)
+			for i := range kappa {
+				r.Read(c.column(i)[:(m+7)/8])
+			}
+			rows := c.rows(m)
+			for j := range m {
+				for i := range 128 {
+					var want byte
+					if i < kappa {
+						want = c.column(i)[j/8] >> (j % 8) & 1
+					}
+					if got := rows[j][i/8] >> (i % 8) & 1; got != want {
+						t.Fatalf("κ = %d, m = %d: row %d bit %d = %d, want %d", kappa, m, j, i, got, want)
+					}
 				}
 			}
 		}

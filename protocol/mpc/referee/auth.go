@@ -135,11 +135,12 @@ func blindLabels(seed prg.Seed) []gc.Label {
 // garbling, and neither depends on the mover (the share inputs come
 // first in both circuits).
 func macBits(seed prg.Seed, n int) []bool {
-	st := seed.Stream(labelPVCLabels)
+	// The first n labels of the stream, read at once (as n Blocks).
+	labels := make([]byte, 16*n)
+	seed.Stream(labelPVCLabels).Read(labels)
 	out := make([]bool, 0, 2*n)
-	for range n {
-		b := st.Block()
-		out = append(out, b[0]&1 == 1)
+	for k := range n {
+		out = append(out, labels[16*k]&1 == 1)
 	}
 	return append(out, authMask(seed, n)...)
 }
@@ -148,10 +149,11 @@ func macBits(seed prg.Seed, n int) []bool {
 // from seed.
 func macPad(seed prg.Seed) []bool { return seed.Stream(labelMACPad).Bools(ot.KOSPad) }
 
-// authRowsOf returns the σ rows R_j (n bits each) of the parity check of
-// try, drawn from its request and its commitments: fixed after the
-// evaluator chose its bits, and unknown to it when it did.
-func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]bool {
+// authRowsOf returns the σ rows R_j (n bits each, packed: bit k of row j
+// is bit k%8 of byte k/8) of the parity check of try, drawn from its
+// request and its commitments: fixed after the evaluator chose its bits,
+// and unknown to it when it did.
+func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]byte {
 	h := sha256.New()
 	h.Write([]byte(tagAuthRows))
 	writeGameTry(h, cfg, try, 0)
@@ -160,30 +162,41 @@ func authRowsOf(cfg Config, try uint64, request Digest, commitments []byte) [][]
 	h.Write(d[:])
 	var seed prg.Seed
 	copy(seed[:], h.Sum(nil))
-	st := seed.Stream(tagAuthRows)
-	rows := make([][]bool, authRows)
-	n := cfg.stateBits()
+	// σ rows of n bits, each the next (n+7)/8 bytes of the stream (as σ
+	// calls of Bools would read them).
+	nb := (cfg.stateBits() + 7) / 8
+	b := make([]byte, authRows*nb)
+	seed.Stream(tagAuthRows).Read(b)
+	rows := make([][]byte, authRows)
 	for j := range rows {
-		rows[j] = st.Bools(n)
+		rows[j] = b[j*nb : (j+1)*nb]
 	}
 	return rows
 }
 
 // parityCheck returns the σ sums ⊕_{k ∈ R_j} (prev_k ⊕ cur_k) ⊕
 // prevBlind_j ⊕ curBlind_j; prev and prevBlind are nil at try 0.
-func parityCheck(rows [][]bool, prev, cur, prevBlind, curBlind []gc.Label) []gc.Label {
+func parityCheck(rows [][]byte, prev, cur, prevBlind, curBlind []gc.Label) []gc.Label {
+	// prev_k ⊕ cur_k once, as two words: each row then sums its own.
+	lo, hi := make([]uint64, len(cur)), make([]uint64, len(cur))
+	for k, c := range cur {
+		if prev != nil {
+			c = c.Xor(prev[k])
+		}
+		lo[k], hi[k] = binary.LittleEndian.Uint64(c[:8]), binary.LittleEndian.Uint64(c[8:])
+	}
 	out := make([]gc.Label, len(rows))
 	for j, r := range rows {
-		var z gc.Label
-		for k, in := range r {
-			if !in {
-				continue
-			}
-			z = z.Xor(cur[k])
-			if prev != nil {
-				z = z.Xor(prev[k])
-			}
+		var zl, zh uint64
+		for k := range cur {
+			// All ones when k is in the row: no branch on a random bit.
+			m := -uint64(r[k>>3] >> (k & 7) & 1)
+			zl ^= lo[k] & m
+			zh ^= hi[k] & m
 		}
+		var z gc.Label
+		binary.LittleEndian.PutUint64(z[:8], zl)
+		binary.LittleEndian.PutUint64(z[8:], zh)
 		z = z.Xor(curBlind[j])
 		if prevBlind != nil {
 			z = z.Xor(prevBlind[j])
@@ -473,10 +486,10 @@ func expectedOpening(l *circuit.RefereeLayout, col engine.Color, rows []ot.Block
 	return sums, nil
 }
 
-// garblerOpening returns the garbler's MAC opening of the checked try
-// under way (garbling j, mover colour col): per share bit k, T_{P,x} ⊕
-// T_{A,k}.
-func garblerOpening(cfg Config, try uint64, l *circuit.RefereeLayout, col engine.Color, macs []ot.Block, prev *garblerAuth) [authOpeningSize]byte {
+// garblerOpeningSums returns the sums the garbler's MAC opening of the
+// checked try under way hashes (garbling ĵ's MACs macs, mover colour
+// col): per share bit k, T_{P,x} ⊕ T_{A,k}.
+func garblerOpeningSums(l *circuit.RefereeLayout, col engine.Color, macs []ot.Block, prev *garblerAuth) []ot.Block {
 	in := canonicalPositions(l.ShareIn[circuit.Garbler], col)
 	sums := make([]ot.Block, len(in))
 	for k, x := range in {
@@ -486,7 +499,7 @@ func garblerOpening(cfg Config, try uint64, l *circuit.RefereeLayout, col engine
 		}
 		sums[k] = v
 	}
-	return macOpening(cfg, try, sums)
+	return sums
 }
 
 // ----- the garbler's check of the evaluator's share -----
@@ -495,7 +508,7 @@ func garblerOpening(cfg Config, try uint64, l *circuit.RefereeLayout, col engine
 // checked try under way against the garbler's keys: cur is garbling ĵ,
 // col the mover's colour, rows the check's rows. It returns the index of
 // the first wrong sum, or -1.
-func checkParity(l *circuit.RefereeLayout, col engine.Color, rows [][]bool, cur *copyGarbling, prev *garblerAuth, z []gc.Label) int {
+func checkParity(l *circuit.RefereeLayout, col engine.Color, rows [][]byte, cur *copyGarbling, prev *garblerAuth, z []gc.Label) int {
 	in := canonicalPositions(l.ShareIn[circuit.Evaluator], col)
 	zero := make([]gc.Label, len(in))
 	for k, x := range in {
@@ -601,7 +614,7 @@ func JudgeGarblerShare(rec Record, t int, c GarblerShareCertificate) error {
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
 	macStart, macAnswer := starts[1], answers[1]
-	send := ot.NewSender(c.MACSeed, cfg.macSession())
+	send := cfg.newMACSender(c.MACSeed)
 	again, err := send.BaseRespond(macStart)
 	if err != nil || !bytes.Equal(again, macAnswer) {
 		return fmt.Errorf("%w: the seed does not give the evaluator's MAC setup answer", ErrNotProven)
@@ -838,7 +851,7 @@ func splitMAC(cfg Config, try uint64, msg []byte) ([][]byte, error) {
 		return nil, err
 	}
 	off := cotHeader + cfg.lambda()*ot.RequestSize(ot.Kappa)
-	n := ot.RequestSize(2 * cfg.stateBits())
+	n := ot.RequestSizeKappa(cfg.macKappa(), 2*cfg.stateBits())
 	subs := make([][]byte, cfg.lambda())
 	for i := range subs {
 		subs[i] = msg[off+i*n : off+(i+1)*n]
@@ -947,11 +960,13 @@ func (g *Garbler) partsOf(st *garblerCommitted, j int) ([]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	corr, _, err := splitCOTReply(g.cfg, st.try, m, st.reply)
-	if err != nil {
+	if err := parseCOTHeader(st.reply, kindCOTReply, g.cfg.cotReplySize(m), st.try, "OT corrections"); err != nil {
 		return nil, nil, err
 	}
-	return bytes.Clone(reqs[j]), correctionBytes(corr[j]), nil
+	// The corrections of garbling j as the reply holds them (what
+	// correctionBytes writes of splitCOTReply's).
+	size := 16 * g.cfg.garblingOTs(m)
+	return bytes.Clone(reqs[j]), bytes.Clone(st.reply[cotHeader+j*size : cotHeader+(j+1)*size]), nil
 }
 
 // checkAuthenticatedTry is what both share judges (MPC-D29) ask of the

@@ -16,12 +16,26 @@ import (
 )
 
 // newAuthGame is newCOTGame with the authenticated state (MPC-D29):
-// three-halves, the correlated input OTs.
-func newAuthGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda int) *testGame {
+// three-halves, the correlated input OTs, MACs of macBits bits (0 for
+// 128, MPC-D29 as first built; 64, MPC-D32).
+func newAuthGame(t testing.TB, size int, rules engine.PhantomRules, garbler engine.Color, seedG, seedE prg.Seed, lambda, macBits int) *testGame {
 	t.Helper()
 	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(fmt.Sprintf("test game %dx%d %s", size, size, rules)), Komi: 7.5,
-		Lambda: lambda, Scheme: gc.ThreeHalves, InputOT: InputOTCorrelated, AuthState: true}
+		Lambda: lambda, Scheme: gc.ThreeHalves, InputOT: InputOTCorrelated, AuthState: true, MACBits: macBits}
 	return newGameOf(t, cfg, seedG, seedE)
+}
+
+// macForms are the two lengths of the garbler's MACs in a game of the
+// authenticated state, as Config.MACBits names them: 128 bits (0,
+// MPC-D29) and 64 (MPC-D32). The cheater tests run with both.
+var macForms = []int{0, ot.KappaMAC}
+
+// macName names a form of macForms in a test's messages.
+func macName(macBits int) string {
+	if macBits == 0 {
+		return "MACs of 128 bits"
+	}
+	return fmt.Sprintf("MACs of %d bits", macBits)
 }
 
 // TestMPCD29Config: the authenticated state needs the correlated input
@@ -41,6 +55,22 @@ func TestMPCD29Config(t *testing.T) {
 	}
 }
 
+// TestMPCD32Config: MACs of 64 bits only with the authenticated state;
+// no other length than 64 and 0 (128).
+func TestMPCD32Config(t *testing.T) {
+	for _, c := range []struct {
+		auth    bool
+		macBits int
+		ok      bool
+	}{{true, 0, true}, {true, 64, true}, {false, 64, false}, {true, 128, false}, {true, 32, false}, {true, 40, false}, {true, -64, false}} {
+		cfg := Config{Size: 9, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("g"), Lambda: 4, InputOT: InputOTCorrelated,
+			Scheme: gc.ThreeHalves, AuthState: c.auth, MACBits: c.macBits}
+		if err := cfg.Validate(); (err == nil) != c.ok {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
+
 // TestMPCD29GamesMatchEngine plays random games with the authenticated
 // state and holds them to the plaintext referee (T-9); the audit of each
 // finds nothing, and neither party ever holds a certificate against the
@@ -50,13 +80,13 @@ func TestMPCD29GamesMatchEngine(t *testing.T) {
 	if raceEnabled {
 		tries = 6
 	}
-	for i, c := range []struct{ lambda, size int }{{4, 5}, {2, 9}, {4, 9}, {8, 5}} {
+	for i, c := range []struct{ lambda, size, macBits int }{{4, 5, 0}, {2, 9, 0}, {4, 9, 0}, {8, 5, 64}, {4, 9, 64}, {2, 5, 64}} {
 		garbler := engine.Black
 		if i%2 == 1 {
 			garbler = engine.White
 		}
 		rng := rand.New(rand.NewPCG(uint64(c.size), uint64(c.lambda)))
-		gm := newAuthGame(t, c.size, allRules[i%3], garbler, testSeed("auth g", i), testSeed("auth e", i), c.lambda)
+		gm := newAuthGame(t, c.size, allRules[i%3], garbler, testSeed("auth g", i), testSeed("auth e", i), c.lambda, c.macBits)
 		played := gm.playRandom(rng, tries, nil)
 		if gm.e.Certificate() != nil || gm.e.ShareCertificate() != nil || gm.g.ShareCertificate() != nil {
 			t.Fatalf("%+v: a certificate in an honest game", c)
@@ -64,7 +94,7 @@ func TestMPCD29GamesMatchEngine(t *testing.T) {
 		if _, err := Audit(gm.rec, gm.reveals()); err != nil {
 			t.Fatalf("%+v: honest game fails the audit: %v", c, err)
 		}
-		t.Logf("%dx%d λ=%d: %d tries match", c.size, c.size, c.lambda, played)
+		t.Logf("%dx%d λ=%d, %s: %d tries match", c.size, c.size, c.lambda, macName(c.macBits), played)
 	}
 }
 
@@ -85,10 +115,18 @@ func flipShare(s *circuit.RefereeState, col engine.Color, p engine.Point) {
 // whatever the try number (the first try's empty state included), by the
 // garbler's check of the sums of its choice (MPC-D29), before the
 // garbler sends garbling ĵ: the evaluator learns nothing of the try; the
-// garbler holds a certificate that JudgeEvaluatorShare accepts.
+// garbler holds a certificate that JudgeEvaluatorShare accepts. The
+// same with either length of the garbler's MACs (MPC-D32), which this
+// check does not use.
 func TestT8AuthEvaluatorSubstitution(t *testing.T) {
+	for _, mb := range macForms {
+		t.Run(macName(mb), func(t *testing.T) { evaluatorSubstitution(t, mb) })
+	}
+}
+
+func evaluatorSubstitution(t *testing.T, macBits int) {
 	for trial := range 6 {
-		gm := newAuthGame(t, 5, allRules[trial%3], engine.White, testSeed("esub g", trial), testSeed("esub e", trial), 4)
+		gm := newAuthGame(t, 5, allRules[trial%3], engine.White, testSeed("esub g", trial), testSeed("esub e", trial), 4, macBits)
 		rng := rand.New(rand.NewPCG(uint64(trial), 31))
 		// Honest tries first (none in the first trial); the cheat at a
 		// try of the evaluator's player (Black).
@@ -124,10 +162,17 @@ func TestT8AuthEvaluatorSubstitution(t *testing.T) {
 // the evaluator's check of the garbler's MAC opening before it evaluates
 // garbling ĵ (MPC-D29): the garbler gets no output label, its player no
 // announcement; the evaluator holds a certificate that
-// JudgeGarblerShare accepts.
+// JudgeGarblerShare accepts. The same with MACs of 128 bits (MPC-D29)
+// and of 64 (MPC-D32).
 func TestT8AuthGarblerSubstitution(t *testing.T) {
+	for _, mb := range macForms {
+		t.Run(macName(mb), func(t *testing.T) { garblerSubstitution(t, mb) })
+	}
+}
+
+func garblerSubstitution(t *testing.T, macBits int) {
 	for trial := range 6 {
-		gm := newAuthGame(t, 5, allRules[trial%3], engine.Black, testSeed("gsub g", trial), testSeed("gsub e", trial), 4)
+		gm := newAuthGame(t, 5, allRules[trial%3], engine.Black, testSeed("gsub g", trial), testSeed("gsub e", trial), 4, macBits)
 		rng := rand.New(rand.NewPCG(uint64(trial), 32))
 		gm.playRandom(rng, 2*trial, nil)
 		for gm.cfg.PartyOf(gm.ref.ToMove()) != circuit.Garbler {
@@ -171,9 +216,17 @@ func authMessages(gm *testGame) map[string][][]byte {
 // key), with messages that are not the record's or with the try
 // before's, proves nothing; a garbler that accuses an honest evaluator
 // with the true seeds and keys of both garblings ĵ, with another seed or
-// other keys, proves nothing.
+// other keys, proves nothing. The same with MACs of 128 bits and of 64
+// (MPC-D32), where the evaluator also tries a MAC seed of the other
+// length's machine.
 func TestT8AuthForgedCertificatesRejected(t *testing.T) {
-	gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("auth forge g", 0), testSeed("auth forge e", 0), 4)
+	for _, mb := range macForms {
+		t.Run(macName(mb), func(t *testing.T) { forgedShareCertificates(t, mb) })
+	}
+}
+
+func forgedShareCertificates(t *testing.T, macBits int) {
+	gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("auth forge g", 0), testSeed("auth forge e", 0), 4, macBits)
 	msgs := authMessages(gm)
 	var start, answer []byte
 	start, _ = gm.g.ReverseStart()
@@ -229,6 +282,13 @@ func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 			t.Errorf("against the garbler, %s: %v, want ErrNotProven", name, err)
 		}
 	}
+	// The same messages judged as a game of the other MAC length: its MAC
+	// machine does not give the signed setup answer.
+	other := gm.rec
+	other.Config.MACBits = ot.KappaMAC - macBits
+	if err := JudgeGarblerShare(other, at, g); !errors.Is(err, ErrNotProven) {
+		t.Errorf("against the garbler, judged as %s: %v, want ErrNotProven", macName(other.Config.MACBits), err)
+	}
 	parts := func(try int) ([]byte, []byte) {
 		m := gm.g.rc.layout[gm.g.movers[try]].NumInputs[circuit.Evaluator]
 		reqs, _, err := splitCOTRequest(gm.cfg, uint64(try), m, msgs["request"][try])
@@ -277,7 +337,7 @@ func TestT8AuthForgedCertificatesRejected(t *testing.T) {
 // finds the garbler's deviation.
 func TestT8AuthGarblerCannotFrameEvaluator(t *testing.T) {
 	for _, how := range []string{"correction", "decoding bit"} {
-		gm := newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("frame g", len(how)), testSeed("frame e", len(how)), 4)
+		gm := newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("frame g", len(how)), testSeed("frame e", len(how)), 4, macForms[len(how)%2])
 		const at = 1
 		j0, j1 := gm.e.choose(0), gm.e.choose(at)
 		switch how {
@@ -322,11 +382,18 @@ func TestT8AuthGarblerCannotFrameEvaluator(t *testing.T) {
 // share input other than the one its seed gives (so that its MAC opening
 // fits the substituted label) is caught when that garbling is opened,
 // (λ − 1)/λ, with a certificate that VerifyCertificate accepts; when it is
-// ĵ the substitution passes, and the audit names the garbler.
+// ĵ the substitution passes, and the audit names the garbler. The same
+// with MACs of 128 bits and of 64 (MPC-D32).
 func TestT8AuthGarblerMACChoices(t *testing.T) {
+	for _, mb := range macForms {
+		t.Run(macName(mb), func(t *testing.T) { garblerMACChoices(t, mb) })
+	}
+}
+
+func garblerMACChoices(t *testing.T, macBits int) {
 	caught, passed := 0, 0
 	for i := range 4 {
-		gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("mac g", 9), testSeed("mac e", 9), 4)
+		gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("mac g", 9), testSeed("mac e", 9), 4, macBits)
 		// The garbler's player moves at try 0; its flipped bit: the
 		// white stone at p (Opp for Black), position 25 + p of its share
 		// inputs.
@@ -370,10 +437,18 @@ func TestT8AuthGarblerMACChoices(t *testing.T) {
 // a reverse request whose MAC sub-batch names another batch, a choice
 // without its sums or cut short, a garbling whose labels lack the MAC
 // opening — are ErrMessage and leave the machines as they were: the
-// honest messages then go through to the end of the try.
+// honest messages then go through to the end of the try. With MACs of
+// 64 bits (MPC-D32) a MAC sub-batch of the 128-bit form (its kind) is
+// refused too, and so is a MAC setup answer of the other length.
 func TestT8AuthMalformed(t *testing.T) {
+	for _, mb := range macForms {
+		t.Run(macName(mb), func(t *testing.T) { authMalformed(t, mb) })
+	}
+}
+
+func authMalformed(t *testing.T, macBits int) {
 	cfg := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("auth malformed"), Komi: 7.5,
-		Lambda: 4, Scheme: gc.ThreeHalves, InputOT: InputOTCorrelated, AuthState: true}
+		Lambda: 4, Scheme: gc.ThreeHalves, InputOT: InputOTCorrelated, AuthState: true, MACBits: macBits}
 	seedG, seedE := testSeed("amal g", 0), testSeed("amal e", 0)
 	g, err := NewGarbler(cfg, seedG)
 	if err != nil {
@@ -407,6 +482,22 @@ func TestT8AuthMalformed(t *testing.T) {
 	if err := g.ReverseFinish(r2[:len(r2)-1]); !errors.Is(err, ErrMessage) || g.revDone {
 		t.Errorf("reverse setup answer cut: %v", err)
 	}
+	// The answer of an evaluator of the other MAC width: its MAC part
+	// has the other number of base OTs (the garbler's start, one point,
+	// is the same for both).
+	otherCfg := cfg
+	otherCfg.MACBits = ot.KappaMAC - macBits
+	otherE, err := NewEvaluator(otherCfg, seedE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherAnswer, err := otherE.ReverseRespond(r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.ReverseFinish(otherAnswer); !errors.Is(err, ErrMessage) || g.revDone {
+		t.Errorf("reverse setup answer of the other MAC width: %v", err)
+	}
 	if err := g.ReverseFinish(r2); err != nil {
 		t.Fatal(err)
 	}
@@ -424,10 +515,13 @@ func TestT8AuthMalformed(t *testing.T) {
 	}
 	macAt := cotHeader + 4*ot.RequestSize(ot.Kappa)
 	badBatch := append([]byte(nil), rev...)
-	badBatch[macAt+2*ot.RequestSize(2*cfg.stateBits())+6] ^= 1
+	badBatch[macAt+2*ot.RequestSizeKappa(cfg.macKappa(), 2*cfg.stateBits())+6] ^= 1
+	otherKind := append([]byte(nil), rev...)
+	otherKind[macAt+2] ^= 3 ^ 5 // a request of the other width's kind
 	for name, bad := range map[string][]byte{
-		"MAC sub-batch of another batch": badBatch,
-		"without the MAC sub-batches":    rev[:macAt],
+		"MAC sub-batch of another batch":       badBatch,
+		"without the MAC sub-batches":          rev[:macAt],
+		"MAC sub-batch of the other MAC width": otherKind,
 	} {
 		if err := e.TakeReverse(bad); !errors.Is(err, ErrMessage) || e.Err() != nil || e.rev != nil {
 			t.Errorf("reverse request, %s: %v", name, err)
@@ -450,10 +544,15 @@ func TestT8AuthMalformed(t *testing.T) {
 	}
 	v1 := append([]byte(nil), choice[:choiceSize]...)
 	v1[1] = pvcVersion
+	badPoint := append([]byte(nil), choice...)
+	for k := len(badPoint) - 32; k < len(badPoint); k++ {
+		badPoint[k] = 0xff // not the encoding of a point
+	}
 	for name, bad := range map[string][]byte{
 		"without the sums": v1,
 		"cut short":        choice[:len(choice)-1],
 		"one sum more":     append(append([]byte(nil), choice...), make([]byte, 16)...),
+		"a seed transfer response point that does not decode": badPoint,
 	} {
 		if err := g.CheckChoice(bad); !errors.Is(err, ErrMessage) || g.Err() != nil {
 			t.Errorf("choice, %s: %v", name, err)
@@ -498,7 +597,7 @@ func TestT8AuthMalformed(t *testing.T) {
 func TestT8AuthSeedTransferCertified(t *testing.T) {
 	certified := 0
 	for trial := range 8 {
-		gm := newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("strip g", trial), testSeed("strip e", trial), 4)
+		gm := newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("strip g", trial), testSeed("strip e", trial), 4, macForms[trial%2])
 		const at = 1
 		if _, d := gm.step(12); d != "" {
 			t.Fatal(d)
@@ -542,7 +641,7 @@ func TestT8AuthSeedTransferCertified(t *testing.T) {
 	// Forged: an honest garbler's transfer, with the evaluator's true
 	// coins (proves nothing: the seeds are the committed ones) and
 	// altered ones.
-	gm := newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("strip g", 99), testSeed("strip e", 99), 4)
+	gm := newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("strip g", 99), testSeed("strip e", 99), 4, ot.KappaMAC)
 	msgs := authMessages(gm)
 	for _, p := range []engine.Point{12, 7} {
 		if _, d := gm.step(p); d != "" {
@@ -569,5 +668,77 @@ func TestT8AuthSeedTransferCertified(t *testing.T) {
 		if err := JudgeCertificate(gm.rec, 1, c); !errors.Is(err, ErrNotProven) {
 			t.Errorf("%s: %v, want ErrNotProven", name, err)
 		}
+	}
+}
+
+// TestMPCD32ForgedMACNeedsEveryKeyBit is the boundary of the MAC length
+// (MPC-D32): a garbler that substitutes a share bit (the white stone at
+// the point its player tries, flipped and flipped back as in
+// TestT8AuthGarblerSubstitution) and forges the MAC of the substituted
+// bit by adding a guess of the evaluator's MAC key s to its opening's sum
+// of that bit. With the true s the forgery passes — the try goes on, the
+// evaluator evaluates the substituted share: the MAC's strength is
+// exactly the key's. A guess wrong in any one bit of s (the first and
+// the last of the 64, one in between, or a bit beyond them) is caught in
+// that try with a certificate JudgeGarblerShare accepts, with MACs of 64
+// bits as with 128: a blind guess of a 64-bit key is right with
+// probability 2^-64.
+func TestMPCD32ForgedMACNeedsEveryKeyBit(t *testing.T) {
+	for _, mb := range macForms {
+		guesses := []int{-1, 0, 31, 63, 64} // -1: the true key
+		if mb == 0 {
+			guesses = []int{-1, 0, 63, 64, 127}
+		}
+		for _, bit := range guesses {
+			name := fmt.Sprintf("%s, key bit %d wrong", macName(mb), bit)
+			if bit < 0 {
+				name = macName(mb) + ", the true key"
+			}
+			t.Run(name, func(t *testing.T) { forgedMAC(t, mb, bit) })
+		}
+	}
+}
+
+// forgedMAC plays one garbler substitution with a MAC forged with the
+// evaluator's key, bit wrong in it (none if bit < 0).
+func forgedMAC(t *testing.T, macBits, bit int) {
+	const size = 5
+	gm := newAuthGame(t, size, engine.RulesCommon, engine.Black, testSeed("forge mac g", bit+1), testSeed("forge mac e", bit+1), 4, macBits)
+	s := gm.e.macSend.Secret()
+	if macBits == ot.KappaMAC && [8]byte(s[8:]) != [8]byte{} {
+		t.Fatalf("a 64-bit MAC key with high bits %x", s[8:])
+	}
+	guess := s
+	if bit >= 0 {
+		guess[bit/8] ^= 1 << (bit % 8)
+	}
+	// The garbler's player (Black) tries at try 0; its flipped bit: the
+	// white stone at p, share bit p·(3 + label bits) + 1 in canonical
+	// order.
+	p := engine.Point(12)
+	k := int(p)*(3+circuit.RefereeLabelBits(size)) + 1
+	gm.g.cheatOpening = func(try uint64, sums []ot.Block) {
+		if try == 0 {
+			sums[k] = sums[k].Xor(guess)
+		}
+	}
+	flipShare(&gm.g.share, engine.White, p)
+	_, err := gm.play(p)
+	flipShare(&gm.g.share, engine.White, p)
+	if bit < 0 {
+		if err != nil || gm.e.ShareCertificate() != nil {
+			t.Fatalf("the MAC forged with the true key: %v (the forgery model is not the check's)", err)
+		}
+		return
+	}
+	if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the garbler") || gm.rec.Tries[0].Sent != 4 {
+		t.Fatalf("a MAC forged with key bit %d wrong: %v, want ErrDeviation blaming the garbler before the outputs", bit, err)
+	}
+	c := gm.e.ShareCertificate()
+	if c == nil {
+		t.Fatal("no certificate")
+	}
+	if err := JudgeGarblerShare(gm.rec, 0, *c); err != nil {
+		t.Fatalf("the certificate is not accepted: %v", err)
 	}
 }

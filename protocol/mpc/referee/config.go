@@ -9,6 +9,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -98,6 +99,12 @@ type Config struct {
 	// is used, with a certificate. Only with the correlated input OTs
 	// (λ > 1) and three-halves; false keeps every message as before.
 	AuthState bool
+	// MACBits is, with AuthState, the length of the garbler's MACs, the
+	// width of the MAC extension: 0 for 128 bits (MPC-D29 as first
+	// built, the form of invitations that name "authenticated"), or 64
+	// (MPC-D32: MACs forged with probability 2^-64, half the MAC
+	// sub-batches' bytes). Nothing else changes with it.
+	MACBits int
 }
 
 // InputOT is the form of the OTs of the evaluator's input labels in a
@@ -163,6 +170,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: the authenticated state (MPC-D29) needs the %v input OTs, λ > 1 and %v; the game has %v, λ = %d, %v",
 			ErrConfig, InputOTCorrelated, gc.ThreeHalves, c.InputOT, c.Lambda, c.Scheme)
 	}
+	switch {
+	case c.MACBits == 0:
+	case c.MACBits != ot.KappaMAC:
+		return fmt.Errorf("%w: MACs of %d bits (0 for 128, or %d)", ErrConfig, c.MACBits, ot.KappaMAC)
+	case !c.AuthState:
+		return fmt.Errorf("%w: MACs of %d bits without the authenticated state (MPC-D32)", ErrConfig, c.MACBits)
+	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
 	}
@@ -208,6 +222,33 @@ func (c Config) authenticated() bool { return c.correlated() && c.AuthState }
 // (MPC-D29), distinct from the forward and reverse ones.
 func (c Config) macSession() []byte {
 	return append([]byte(macSession+"\x00"), c.Game...)
+}
+
+// macKappa returns the width of the game's MAC extension, the length of
+// the garbler's MACs: ot.Kappa (MPC-D29) or ot.KappaMAC (MPC-D32).
+func (c Config) macKappa() int {
+	if c.MACBits == ot.KappaMAC {
+		return ot.KappaMAC
+	}
+	return ot.Kappa
+}
+
+// newMACSender returns the evaluator's machine of the game's MAC
+// extension made from seed (its MAC seed): its secret is the MAC key.
+func (c Config) newMACSender(seed prg.Seed) *ot.Sender {
+	if c.macKappa() == ot.KappaMAC {
+		return ot.NewMACSender(seed, c.macSession())
+	}
+	return ot.NewSender(seed, c.macSession())
+}
+
+// newMACReceiver returns the garbler's machine of the game's MAC
+// extension made from seed.
+func (c Config) newMACReceiver(seed prg.Seed) *ot.Receiver {
+	if c.macKappa() == ot.KappaMAC {
+		return ot.NewMACReceiver(seed, c.macSession())
+	}
+	return ot.NewReceiver(seed, c.macSession())
 }
 
 // CommitSeed commits party to seed for the game of c (T-8): send the

@@ -637,16 +637,17 @@ func TestT8CorrelatedMalformed(t *testing.T) {
 // between tries that the original one gives.
 func TestT8ResumeCorrelatedTry(t *testing.T) {
 	for _, form := range []struct {
-		scheme gc.Scheme
-		auth   bool
-	}{{gc.HalfGates, false}, {gc.ThreeHalves, false}, {gc.ThreeHalves, true}} {
+		scheme  gc.Scheme
+		auth    bool
+		macBits int
+	}{{gc.HalfGates, false, 0}, {gc.ThreeHalves, false, 0}, {gc.ThreeHalves, true, 0}, {gc.ThreeHalves, true, ot.KappaMAC}} {
 		scheme := form.scheme
 		for sent := 0; sent <= 4; sent++ {
 			gm := newCOTGame(t, 5, engine.RulesCommon, engine.White, testSeed("cot resume g", sent), testSeed("cot resume e", sent), 4, scheme)
 			if form.auth {
 				// MPC-D29: the evaluator keeps its authentication state
 				// with its share.
-				gm = newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("cot resume g", sent), testSeed("cot resume e", sent), 4)
+				gm = newAuthGame(t, 5, engine.RulesCommon, engine.White, testSeed("cot resume g", sent), testSeed("cot resume e", sent), 4, form.macBits)
 			}
 			var prevChoice []byte // the last complete try's choice (MPC-D30)
 			gm.tamper = func(_ uint64, what string, b []byte) []byte {

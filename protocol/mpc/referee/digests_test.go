@@ -36,7 +36,7 @@ func TestMPCD31DigestCertificates(t *testing.T) {
 			if part == "request" && i > 0 {
 				break
 			}
-			gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("digest g", 4*k+i), testSeed("digest e", 4*k+i), 4)
+			gm := newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("digest g", 4*k+i), testSeed("digest e", 4*k+i), 4, macForms[(4*k+i)%2])
 			const at = 2
 			gm.tamper = func(try uint64, what string, b []byte) []byte {
 				switch {
@@ -92,7 +92,7 @@ func TestMPCD31DigestCertificates(t *testing.T) {
 // record's digest of the message refuses) — so that neither party can
 // frame the other.
 func TestMPCD31DigestCertificatesCannotFrame(t *testing.T) {
-	gm := newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("digest frame g", 0), testSeed("digest frame e", 0), 4)
+	gm := newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("digest frame g", 0), testSeed("digest frame e", 0), 4, macForms[1])
 	msgs := authMessages(gm)
 	for _, p := range []engine.Point{12, 6, 7} {
 		if _, d := gm.step(p); d != "" {

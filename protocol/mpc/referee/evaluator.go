@@ -104,7 +104,7 @@ func NewEvaluator(cfg Config, seed prg.Seed) (*Evaluator, error) {
 		e.revSend = ot.NewSender(seed.Derive(labelReverseOT), cfg.reverseSession())
 	}
 	if cfg.authenticated() {
-		e.macSend = ot.NewSender(e.MACSeed(), cfg.macSession())
+		e.macSend = cfg.newMACSender(e.MACSeed())
 	}
 	return e, nil
 }

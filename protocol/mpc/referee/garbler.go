@@ -104,14 +104,17 @@ type Garbler struct {
 	// the MAC extension; authPrev is what it keeps of the last complete
 	// try, shareCert its certificate against an evaluator whose sums
 	// were wrong. cheatMAC (tests only) changes the MAC choices of
-	// garbling i of a try (P then A) before they are requested.
+	// garbling i of a try (P then A) before they are requested;
+	// cheatOpening (tests only) changes the sums of its MAC opening of a
+	// try (one per share bit, canonical order) before they are hashed.
 	macRecv   *ot.Receiver
 	authPrev  *garblerAuth
 	shareCert *EvaluatorShareCertificate
 	// requestCert is its certificate against an evaluator whose choice
 	// names another request of garbling ĵ than the one it sent (MPC-D31).
-	requestCert *RequestDigestCertificate
-	cheatMAC    func(try uint64, i int, bits []bool)
+	requestCert  *RequestDigestCertificate
+	cheatMAC     func(try uint64, i int, bits []bool)
+	cheatOpening func(try uint64, sums []ot.Block)
 	// seedResp is the evaluator's seed transfer response of the next or
 	// current try (MPC-D30), from its reverse setup answer or its choice
 	// of the try before; cheatSeedSums (tests only) changes the level
@@ -188,7 +191,7 @@ func NewGarbler(cfg Config, seed prg.Seed) (*Garbler, error) {
 		g.revRecv = ot.NewReceiver(seed.Derive(labelReverseOT), cfg.reverseSession())
 	}
 	if cfg.authenticated() {
-		g.macRecv = ot.NewReceiver(seed.Derive(labelMACOT), cfg.macSession())
+		g.macRecv = cfg.newMACReceiver(seed.Derive(labelMACOT))
 	}
 	return g, nil
 }

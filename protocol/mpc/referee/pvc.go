@@ -461,7 +461,7 @@ type garblerCommitted struct {
 	// rows are the rows of the parity check of the authenticated state
 	// (MPC-D29), and request, commitment the messages they are drawn
 	// from (kept, with the reply, for a certificate).
-	rows                       [][]bool
+	rows                       [][]byte
 	request, commitment, reply []byte
 }
 
@@ -618,7 +618,7 @@ func (g *Garbler) parseChoice(try uint64, choice []byte) (int, Digest, []gc.Labe
 	}
 	if d := Sum(choice); d != g.choiceChecked {
 		// Once per choice (CheckChoice, then GarbleChosen).
-		if err := checkSeedResponse(g.cfg, g.seed, c.next); err != nil {
+		if err := checkSeedResponse(g.cfg, c.next); err != nil {
 			return 0, Digest{}, nil, err
 		}
 		// The digest of its request of garbling ĵ (MPC-D29): the request
@@ -719,7 +719,11 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		if g.rev == nil || g.rev.try != st.try {
 			return Garbling{}, fmt.Errorf("%w: the reverse request of try %d was not made", ErrState, st.try)
 		}
-		op := garblerOpening(g.cfg, st.try, l, g.pub.ToMove, g.rev.macs[j], g.authPrev)
+		sums := garblerOpeningSums(l, g.pub.ToMove, g.rev.macs[j], g.authPrev)
+		if g.cheatOpening != nil {
+			g.cheatOpening(st.try, sums)
+		}
+		op := macOpening(g.cfg, st.try, sums)
 		labels = append(labels, op[:]...)
 		auth = garblerAuthOf(l, g.pub.ToMove, cp, g.rev.macs[j])
 		auth.seed, auth.rkeys = st.seeds[j], append([]ot.Key(nil), g.rev.keys[j]...)

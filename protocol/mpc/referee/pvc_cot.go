@@ -113,7 +113,7 @@ func parseCOTHeader(b []byte, kind byte, size int, try uint64, what string) erro
 func (c Config) reverseSize() int {
 	n := cotHeader + c.lambda()*ot.RequestSize(ot.Kappa)
 	if c.authenticated() {
-		n += c.lambda() * ot.RequestSize(2*c.stateBits())
+		n += c.lambda() * ot.RequestSizeKappa(c.macKappa(), 2*c.stateBits())
 	}
 	return n
 }
@@ -318,7 +318,7 @@ func (e *Evaluator) ReverseRespond(msg []byte) ([]byte, error) {
 		// Answered on fresh machines, so that a refused part leaves both
 		// as they were.
 		revSend := ot.NewSender(e.seed.Derive(labelReverseOT), e.cfg.reverseSession())
-		macSend := ot.NewSender(e.MACSeed(), e.cfg.macSession())
+		macSend := e.cfg.newMACSender(e.MACSeed())
 		r1, err := revSend.BaseRespond(parts[0])
 		if err != nil {
 			return nil, fmt.Errorf("%w: reverse base OT: %v", ErrMessage, err)
@@ -386,11 +386,11 @@ func (g *Garbler) ReverseFinish(msg []byte) error {
 		return err
 	}
 	rev, mac := parts[0], parts[1]
-	if err := checkSeedResponse(g.cfg, g.seed, parts[2]); err != nil {
+	if err := checkSeedResponse(g.cfg, parts[2]); err != nil {
 		return err
 	}
 	// On copies, so that a refused part leaves both machines as they were.
-	revRecv, macRecv := ot.NewReceiver(g.seed.Derive(labelReverseOT), g.cfg.reverseSession()), ot.NewReceiver(g.seed.Derive(labelMACOT), g.cfg.macSession())
+	revRecv, macRecv := ot.NewReceiver(g.seed.Derive(labelReverseOT), g.cfg.reverseSession()), g.cfg.newMACReceiver(g.seed.Derive(labelMACOT))
 	if _, err := revRecv.BaseStart(); err != nil {
 		return err
 	}
@@ -519,7 +519,7 @@ func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 	if g.cheatReverse != nil {
 		g.cheatReverse(try, choices)
 	}
-	r.msg = cotMsgHeader(kindReverse, try)
+	r.msg = append(make([]byte, 0, g.cfg.reverseSize()), cotMsgHeader(kindReverse, try)...)
 	for i, s := range seeds {
 		pad := reversePad(s)
 		req, err := g.revRecv.RequestPadded(choices[i*ot.Kappa:(i+1)*ot.Kappa], pad)
@@ -541,21 +541,22 @@ func (g *Garbler) makeReverse(try uint64) (*garblerReverse, error) {
 	}
 	if g.cfg.authenticated() {
 		// The MAC sub-batches (MPC-D29): per garbling, its P and A as
-		// choices, the pad bits from its seed.
+		// choices, the pad bits from its seed; made at once (they are
+		// batches of their own).
 		n := g.cfg.stateBits()
-		r.macs = make([][]ot.Block, len(seeds))
+		bits, pads := make([][]bool, len(seeds)), make([][]bool, len(seeds))
 		for i, s := range seeds {
-			bits := macBits(s, n)
+			bits[i], pads[i] = macBits(s, n), macPad(s)
 			if g.cheatMAC != nil {
-				g.cheatMAC(try, i, bits)
+				g.cheatMAC(try, i, bits[i])
 			}
-			req, err := g.macRecv.RequestPadded(bits, macPad(s))
-			if err != nil {
-				return nil, err
-			}
-			if r.macs[i], err = g.macRecv.Correlated(); err != nil {
-				return nil, err
-			}
+		}
+		reqs, rows, err := g.macRecv.CorrelatedRequests(bits, pads)
+		if err != nil {
+			return nil, err
+		}
+		r.macs = rows
+		for _, req := range reqs {
 			r.msg = append(r.msg, req...)
 		}
 	}
@@ -628,15 +629,13 @@ func (e *Evaluator) TakeReverse(msg []byte) error {
 		}
 		r.pairs[i] = pairs
 	}
-	j := e.choose(try)
-	for i, sub := range macSubs {
-		rows, err := e.macSend.Correlated(sub)
+	if macSubs != nil {
+		// The MAC sub-batches, checked at once (batches of their own).
+		rows, err := e.macSend.CorrelatedBatches(macSubs)
 		if err != nil {
-			return e.fail("try %d: its MAC sub-batch of garbling %d fails the consistency check (%v)", try, i, err)
+			return e.fail("try %d: its MAC sub-batch of garbling %d fails the consistency check (%v)", try, len(rows), err)
 		}
-		if i == j {
-			r.macRows = rows
-		}
+		r.macRows = rows[e.choose(try)]
 	}
 	e.rev = r
 	return nil
@@ -891,6 +890,17 @@ func (e *Evaluator) openCorrelated(cm *commitment, msg Commitment) ([]byte, erro
 func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 	cur, try := e.cur, e.pub.Try
 	ck := cur.checked
+	var macFaults []error
+	if e.cfg.authenticated() {
+		// The garbler's MAC choices of every opened garbling (MPC-D29),
+		// checked at once; judged below in the order of the garblings.
+		macFaults = inParallel(len(seeds), runtime.GOMAXPROCS(0), func(i int) error {
+			if i == ck.j {
+				return nil
+			}
+			return ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(seeds[i], e.cfg.stateBits()), macPad(seeds[i])...))
+		})
+	}
 	var keyFault error
 	for i, s := range seeds {
 		if i == ck.j {
@@ -912,7 +922,7 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 		// MAC sub-batch must be the one of P_i, A_i and the pad seed_i
 		// gives.
 		if e.cfg.authenticated() {
-			if err := ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(s, e.cfg.stateBits()), macPad(s)...)); err != nil {
+			if err := macFaults[i]; err != nil {
 				e.cert = &Certificate{Commitment: ck.commitment, Opened: i, Seed: s, What: "MAC choices",
 					Reverse: append([]byte(nil), e.rev.msg...), MAC: true}
 				return e.fail("try %d: its MAC choices of opened garbling %d are not the colours and mask bits its seed gives (certificate): %v", try, i, err)

@@ -30,19 +30,32 @@ import (
 // And a checked game of the correlated input OTs (MPC-D28): the reverse
 // setup, then per try the reverse request, the per-garbling requests,
 // H(K_i) in the commitments and the corrections in its reply.
+//
+// And the authenticated state (MPC-D29) with MACs of 128 bits and of 64
+// (MPC-D32): its MAC extension's setup, MAC sub-batches, sums, openings
+// and seed transfer (MPC-D30) in the same messages. The vectors of MACs
+// of 128 bits were written by the code before MPC-D32: records of games
+// of "authenticated" keep their bytes.
 func TestKATCheckedTry(t *testing.T) {
 	got := map[string][]byte{}
 	for _, r := range []struct {
-		prefix string
-		lambda int
-		scheme gc.Scheme
-		msgs   int
-		form   InputOT
-	}{{"checked", 4, gc.HalfGates, 16, InputOTExtension}, {"checked-three-halves", 4, gc.ThreeHalves, 16, InputOTExtension}, {"three-halves", 0, gc.ThreeHalves, 10, InputOTExtension},
-		{"checked-correlated", 4, gc.HalfGates, 20, InputOTCorrelated}} {
+		prefix  string
+		lambda  int
+		scheme  gc.Scheme
+		msgs    int
+		form    InputOT
+		auth    bool
+		macBits int
+	}{{"checked", 4, gc.HalfGates, 16, InputOTExtension, false, 0}, {"checked-three-halves", 4, gc.ThreeHalves, 16, InputOTExtension, false, 0}, {"three-halves", 0, gc.ThreeHalves, 10, InputOTExtension, false, 0},
+		{"checked-correlated", 4, gc.HalfGates, 20, InputOTCorrelated, false, 0},
+		{"checked-authenticated", 4, gc.ThreeHalves, 20, InputOTCorrelated, true, 0}, {"checked-authenticated-mac64", 4, gc.ThreeHalves, 20, InputOTCorrelated, true, 64}} {
 		n := len(got)
 		var gm *testGame
-		if r.form == InputOTCorrelated {
+		if r.auth {
+			gm = newAuthGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), r.lambda, r.macBits)
+			got[r.prefix+"/setup/reverse-start"], _ = gm.g.ReverseStart()
+			got[r.prefix+"/setup/reverse-respond"] = gm.received[circuit.Garbler][len(gm.received[circuit.Garbler])-1]
+		} else if r.form == InputOTCorrelated {
 			gm = newCOTGame(t, 5, engine.RulesCommon, engine.Black, testSeed("kat g", 1), testSeed("kat e", 1), r.lambda, r.scheme)
 			got[r.prefix+"/setup/reverse-start"], _ = gm.g.ReverseStart()
 			got[r.prefix+"/setup/reverse-respond"] = gm.received[circuit.Garbler][len(gm.received[circuit.Garbler])-1]

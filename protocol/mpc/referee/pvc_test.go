@@ -338,7 +338,7 @@ func TestT8CertificateOfSentGarbling(t *testing.T) {
 			// The choice of a game of the authenticated state carries
 			// the sums and the next seed transfer response (MPC-D29,
 			// MPC-D30): the judge reads ĵ from it all the same.
-			gm = newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("sent g", k), testSeed("sent e", k), 4)
+			gm = newAuthGame(t, 5, engine.RulesHamburg, engine.White, testSeed("sent g", k), testSeed("sent e", k), 4, macForms[k%2])
 		}
 		switch what {
 		case "tables":
