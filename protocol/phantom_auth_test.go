@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -120,22 +119,11 @@ func TestMPCD32PhantomGame(t *testing.T) {
 			return kind, body, false
 		})
 	}
-	h := playPhantomHooks(t, o, 0, [2]func(*protocol.Config){watch, watch}, [2]bot.Player{shortBot(11), shortBot(12)})
-	if out := h.Outcome(); out == nil || out.Violation != nil {
-		t.Fatalf("outcome %+v, want an honest end", out)
-	}
+	playCleanCheckedGame(t, o, [2]func(*protocol.Config){watch, watch}, "MACs of 64 bits")
 	mu.Lock()
+	defer mu.Unlock()
 	if len(sizes) != 1 || sizes[reverseSize(ot.KappaMAC)] == 0 {
 		t.Errorf("reverse requests of sizes %v, want %d bytes (MACs of 64 bits; %d with 128)", sizes, reverseSize(ot.KappaMAC), reverseSize(ot.Kappa))
-	}
-	mu.Unlock()
-	tr, err := protocol.LoadTranscript(h.RecordPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkReverseDigests(t, tr)
-	if rep := protocol.Verify(tr); rep.Violation != nil {
-		t.Errorf("Verify finds %v in an honest game with MACs of 64 bits", rep.Violation)
 	}
 }
 
@@ -150,18 +138,7 @@ func TestMPCD29PhantomGame(t *testing.T) {
 		t.Skip("a whole checked game: in the pass without the race detector")
 	}
 	t.Parallel() // a game of its own, nothing shared
-	h := playPhantomCheatOpts(t, authOptions(engine.RulesCommon), 0, nil, nil)
-	if out := h.Outcome(); out == nil || out.Violation != nil {
-		t.Fatalf("outcome %+v, want an honest end", out)
-	}
-	tr, err := protocol.LoadTranscript(h.RecordPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkReverseDigests(t, tr)
-	if rep := protocol.Verify(tr); rep.Violation != nil {
-		t.Errorf("Verify finds %v in an honest game of the authenticated state", rep.Violation)
-	}
+	playCleanCheckedGame(t, authOptions(engine.RulesCommon), [2]func(*protocol.Config){}, "the authenticated state")
 }
 
 // TestT8PhantomAuthEvaluatorAltersItsShare is issue 31's cheater over

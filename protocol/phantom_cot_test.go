@@ -89,7 +89,17 @@ func TestT8PhantomCheckedGameCorrelatedOT(t *testing.T) {
 		t.Skip("a whole checked game: without the race detector (go test ./...)")
 	}
 	t.Parallel() // a game of its own, nothing shared
-	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 0, nil, nil)
+	playCleanCheckedGame(t, correlatedOptions(engine.RulesCommon), [2]func(*protocol.Config){}, "the correlated input OTs")
+}
+
+// playCleanCheckedGame plays a whole checked game of options o between
+// two honest programs (hooks may watch their messages) and checks that
+// nobody is accused, that the record holds the reverse extension's
+// digests, and that Verify, whose audit replays the game, finds the
+// record clean; form names the game's form in the errors.
+func playCleanCheckedGame(t *testing.T, o engine.Options, hooks [2]func(*protocol.Config), form string) {
+	t.Helper()
+	h := playPhantomHooks(t, o, 0, hooks, [2]bot.Player{shortBot(11), shortBot(12)})
 	if out := h.Outcome(); out == nil || out.Violation != nil {
 		t.Fatalf("outcome %+v, want an honest end", out)
 	}
@@ -99,7 +109,7 @@ func TestT8PhantomCheckedGameCorrelatedOT(t *testing.T) {
 	}
 	checkReverseDigests(t, tr)
 	if rep := protocol.Verify(tr); rep.Violation != nil {
-		t.Errorf("Verify finds %v in an honest game of the correlated input OTs", rep.Violation)
+		t.Errorf("Verify finds %v in an honest game of %s", rep.Violation, form)
 	}
 }
 
