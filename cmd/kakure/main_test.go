@@ -49,7 +49,11 @@ func TestMain(m *testing.M) {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
-		if err := flag.Set("test.parallel", kakureParallel); err != nil {
+		parallel := kakureParallel
+		if raceScheduling {
+			parallel = kakureParallelRace
+		}
+		if err := flag.Set("test.parallel", parallel); err != nil {
 			panic(err)
 		}
 	}
@@ -66,6 +70,11 @@ func TestMain(m *testing.M) {
 // other at a load of 3 to 10 from other engineers' runs: the tests wait
 // for a slot behind others that wait on cuts and NATs).
 const kakureParallel = "12"
+
+// kakureParallelRace is kakureParallel under the race detector, whose
+// CPU cost turns more tests at once into starved clocks: eight, as
+// before twelve were tried without it.
+const kakureParallelRace = "8"
 
 // TestUserMessagesHaveNoPackageNames: errors reach the terminal without the
 // package names kakure's errors carry inside ("usage: engine: bad options"
