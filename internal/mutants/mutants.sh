@@ -280,6 +280,16 @@ mutant request-digest-report protocol/player_phantom_bulk.go replace \
 	'if c := p.g.RequestDigestCertificate(); c != nil {' 'if c := p.g.RequestDigestCertificate(); c != nil && false {' \
 	./protocol 'TestMPCD31LargeCertificates'
 
+# MPC-D32: an extension of 64 columns gives correlated OTs only (its
+# keys would be half keys), and a MAC width other than 128 or 64 bits is
+# refused.
+mutant mac-hashed-refused protocol/mpc/ot/iknp.go replace \
+	'if s.kappa != Kappa {' 'if false {' \
+	./protocol/mpc/ot 'TestMPCD32MACExtension'
+mutant mac-bits-config protocol/mpc/referee/config.go replace \
+	'case c.MACBits != ot.KappaMAC:' 'case false:' \
+	./protocol/mpc/referee 'TestMPCD32Config'
+
 # The mutants the default tier's smaller sizes must still kill (issue 32):
 # run them before making a test smaller, and add the mutants of what you
 # shrink. FULL=1 runs every entry in the full tier instead.
