@@ -90,7 +90,6 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// newPairB is newPair for benchmarks (no test logger).
 // withheldBy is a setup of a pair whose cheater withholds a message for
 // good (T-11): the honest peer waits a stretched second for it, and as
 // long for the answer to its challenge, instead of the pair's five, so
@@ -107,6 +106,7 @@ func withheldBy(cheater protocol.Role) func(i int, c *protocol.Config) {
 	}
 }
 
+// newPairB is newPair for benchmarks (no test logger).
 func newPairB(b *testing.B) *pair {
 	p := &pair{}
 	for i := range 2 {

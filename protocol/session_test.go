@@ -2,6 +2,8 @@ package protocol_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,13 +46,22 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 	if err != nil {
 		t.Fatalf("Invite: %v", err)
 	}
+	stalled := func() string {
+		report := stallReport(host)
+		select {
+		case g := <-guestGame: // the test ends here: nobody else reads it
+			report += stallReport(g)
+		default:
+		}
+		return report
+	}
 	out, err := bot.Run(ctx, host, inviter)
 	if err != nil {
-		t.Fatalf("inviter bot: %v", err)
+		t.Fatalf("inviter bot: %v\n%s", err, stalled())
 	}
 	r := <-guestDone
 	if r.err != nil {
-		t.Fatalf("invitee bot: %v", r.err)
+		t.Fatalf("invitee bot: %v\n%s", r.err, stalled())
 	}
 	if out == nil || r.out == nil {
 		t.Fatalf("a game ended without outcome: %v %v", out, r.out)
@@ -59,6 +70,20 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 		t.Fatalf("the peers disagree on the result: %v vs %v", out.Result, r.out.Result)
 	}
 	return host, <-guestGame
+}
+
+// stallReport describes where a game stands, for a test whose bots did
+// not finish it in time: whose turn, in which phase, and the last
+// messages of its record (which side waited on which).
+func stallReport(g *protocol.Game) string {
+	v := g.View()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s's game: phase %v, my turn %v (kinds %v), adjourned %v, outcome %v\n", g.Role(), v.Phase, v.MyTurn, v.Kinds, v.Adjourned, v.Outcome)
+	msgs := g.Transcript().Messages
+	for _, m := range msgs[max(len(msgs)-4, 0):] {
+		fmt.Fprintf(&b, "  message %d of the %s: %s %.200s\n", m.Seq, m.From, m.Kind, m.Body)
+	}
+	return b.String()
 }
 
 func TestPlainGoGameOverLoopback(t *testing.T) {
