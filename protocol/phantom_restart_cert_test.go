@@ -1,0 +1,194 @@
+package protocol_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
+)
+
+// cheatOnce is a bot that, once armed, plays its cheat at its next try
+// and then goes on as Player; cheated is set when it has.
+type cheatOnce struct {
+	bot.Player
+	cheat   protocol.Action
+	armed   *atomic.Bool
+	cheated atomic.Bool
+}
+
+func (c *cheatOnce) Choose(v protocol.View) protocol.Action {
+	if pv, ok := v.Variant.(protocol.PhantomNetView); ok && pv.MyTry && c.armed.Load() && !c.cheated.Load() {
+		c.cheated.Store(true)
+		return c.cheat
+	}
+	return c.Player.Choose(v)
+}
+
+// TestT8PhantomAuthCertificateAfterARestart (MPC-D29, PN-D9, issue 31's
+// item left by MPC-D29/D30 "Restarts"): in a 5×5 game of the
+// authenticated state, the honest garbler's program crashes when it has
+// taken the evaluator's request of a try and before writing it — its
+// record then ends with the try before complete — and resumes from its
+// record and secrets. The evaluator's program had flipped a bit of its
+// share just before that request: its share is substituted in the first
+// try after the garbler's restart. The resumed garbler, whose machine no
+// longer held the try before's messages, gets them back (the request
+// from its secrets, the commitments and the labels message it kept there
+// before sending them, the corrections made again from the seed), so its
+// report carries a certificate: the evaluator loses, proven, Verify on
+// both records gives the same verdict, and the garbler is never blamed.
+// With cheat false the same restart leaves an honest game that ends
+// normally, Verify clean on both records.
+func TestT8PhantomAuthCertificateAfterARestart(t *testing.T) {
+	t.Parallel()
+	for _, cheat := range []bool{true, false} {
+		name := "cheat"
+		if !cheat {
+			name = "honest"
+		}
+		t.Run(name, func(t *testing.T) {
+			restartThenSubstitute(t, cheat)
+		})
+	}
+}
+
+// restartThenSubstitute is TestT8PhantomAuthCertificateAfterARestart's
+// game: the garbler (inviter) crashes on taking the evaluator's request
+// of its try (after the evaluator cheated, or at its third try).
+func restartThenSubstitute(t *testing.T, cheat bool) {
+	const garbler, evaluator = protocol.Inviter, protocol.Invitee
+	var armed, crashArmed atomic.Bool
+	var panics, tries atomic.Int32
+	evalBot := &cheatOnce{Player: quickBot(12, 12), cheat: protocol.PhantomAlterShare{}, armed: &armed}
+	p := newPair(t, func(i int, cfg *protocol.Config) {
+		if protocol.Role(i) != garbler {
+			return
+		}
+		protocol.SetPanicHook(cfg, func(g *protocol.Game, where string) {
+			if where != "saved" || !crashArmed.Load() {
+				return
+			}
+			tr := g.Transcript()
+			last := tr.Messages[len(tr.Messages)-1]
+			if last.From != garbler || last.Kind != protocol.KindPhantomCommitment {
+				return
+			}
+			if cheat && !evalBot.cheated.Load() || !cheat && tries.Add(1) != 3 {
+				return
+			}
+			crashArmed.Store(false)
+			panics.Add(1)
+			panic(panicValue)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
+	defer cancel()
+	accepted := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			accepted <- g
+		case <-ctx.Done():
+		}
+	}()
+	o := authOptions(engine.RulesHamburg)
+	o.Size = 5
+	crashArmed.Store(true)
+	// The evaluator cheats at its third try (the try before's share
+	// authenticated by then, so that a certificate needs its messages).
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	var games [2]*protocol.Game
+	select {
+	case games[1] = <-accepted:
+	case <-ctx.Done():
+		t.Fatal("the invitation was not accepted")
+	}
+	games[0] = g0
+	var evalTries atomic.Int32
+	counting := &countTries{Player: evalBot, n: &evalTries, at: 3, arm: &armed}
+	if !cheat {
+		counting.arm = nil
+	}
+	var theirOut *protocol.Outcome
+	var theirErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		theirOut, theirErr = bot.Run(ctx, games[evaluator], counting)
+	}()
+	go bot.Run(ctx, games[garbler], quickBot(11, 12))
+	if err := games[garbler].Wait(ctx); err != nil {
+		t.Fatalf("the garbler's game did not stop: %v", err)
+	}
+	if panics.Load() != 1 {
+		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[garbler].Outcome())
+	}
+	games[garbler].Close()
+	resumed, err := p.services[garbler].Resume(ctx, games[garbler].ID())
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	out, err := bot.Run(ctx, resumed, quickBot(21, 12))
+	if err != nil || out == nil {
+		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
+	}
+	wg.Wait()
+	if !cheat {
+		if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
+			t.Fatalf("an honest game with a restart: %+v, %+v (%v)", out, theirOut, theirErr)
+		}
+		checkRecords(t, resumed, games[evaluator])
+		return
+	}
+	if !evalBot.cheated.Load() {
+		t.Fatal("the evaluator never cheated")
+	}
+	checkAuthEvaluatorCaught(t, resumed)
+	// Verify on the cheater's record gives the same verdict, proven.
+	tr, err := protocol.LoadTranscript(games[evaluator].RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := protocol.Verify(tr)
+	if rep.Violation == nil || rep.Violation.Accused != evaluator || rep.Violation.Rule != "T-8" || !rep.Proven ||
+		!strings.Contains(rep.Violation.Detail, "share inputs are not its share") {
+		t.Errorf("Verify on the evaluator's record: %+v (proven %v), want T-8 by the evaluator, proven", rep.Violation, rep.Proven)
+	}
+	if theirOut != nil && (theirOut.Violation == nil || theirOut.Violation.Accused != evaluator) {
+		t.Errorf("the evaluator's program ends with %+v", theirOut)
+	}
+}
+
+// countTries arms arm at the Player's at-th try (counted on the views
+// that ask for a try, once per try number).
+type countTries struct {
+	bot.Player
+	n    *atomic.Int32
+	at   int32
+	arm  *atomic.Bool
+	last uint64
+	seen bool
+}
+
+func (c *countTries) Choose(v protocol.View) protocol.Action {
+	if pv, ok := v.Variant.(protocol.PhantomNetView); ok && pv.MyTry && c.arm != nil {
+		if !c.seen || pv.Tries != c.last {
+			c.seen, c.last = true, pv.Tries
+			if c.n.Add(1) == c.at {
+				c.arm.Store(true)
+			}
+		}
+	}
+	return c.Player.Choose(v)
+}
