@@ -192,3 +192,153 @@ func (c *countTries) Choose(v protocol.View) protocol.Action {
 	}
 	return c.Player.Choose(v)
 }
+
+// TestT8PhantomAuthGarblerCertificateAfterARestart is the other side
+// (MPC-D29, PN-D9): the honest evaluator's program crashes right after
+// saving its choice of a try — its record then ends with the try before
+// complete — and resumes. The garbler's program then sends, with the
+// garbling of that try, a MAC opening that is not the one its MACs give
+// (a byte of it changed, as a garbler whose share inputs are not its
+// share must: the opening is checked against the colours of the labels
+// sent, so a substituted share and a wrong opening fail the same check
+// with the same certificate). The resumed evaluator has the try
+// before's messages back (the commitments and its choice from its
+// secrets, the reverse request by its digest), so its report carries a
+// certificate: the garbler loses, proven, Verify on both records agrees,
+// and the evaluator is never blamed. With cheat false the same restart
+// leaves an honest game that ends normally, Verify clean on both records.
+func TestT8PhantomAuthGarblerCertificateAfterARestart(t *testing.T) {
+	t.Parallel()
+	for _, cheat := range []bool{true, false} {
+		name := "cheat"
+		if !cheat {
+			name = "honest"
+		}
+		t.Run(name, func(t *testing.T) {
+			restartThenWrongOpening(t, cheat)
+		})
+	}
+}
+
+// restartThenWrongOpening is TestT8PhantomAuthGarblerCertificateAfterARestart's
+// game: the evaluator (invitee) crashes after saving its third choice;
+// with cheat, the garbler's next garbling carries a wrong MAC opening.
+func restartThenWrongOpening(t *testing.T, cheat bool) {
+	const garbler, evaluator = protocol.Inviter, protocol.Invitee
+	var crashArmed, tamperArmed atomic.Bool
+	var panics, choices, tampered atomic.Int32
+	p := newPair(t, func(i int, cfg *protocol.Config) {
+		if protocol.Role(i) == garbler {
+			protocol.SetRewrite(cfg, func(g *protocol.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+				if kind != protocol.KindPhantomGarbling && kind != protocol.KindPhantomTryGarbling || !tamperArmed.Load() {
+					return kind, body, false
+				}
+				tamperArmed.Store(false)
+				tampered.Add(1)
+				return kind, protocol.PhantomTamper(body, 1, func(b []byte) []byte {
+					b[len(b)-1] ^= 1 // the MAC opening's last byte
+					return b
+				}), false
+			})
+			return
+		}
+		protocol.SetPanicHook(cfg, func(g *protocol.Game, where string) {
+			if where != "saved" || !crashArmed.Load() {
+				return
+			}
+			tr := g.Transcript()
+			last := tr.Messages[len(tr.Messages)-1]
+			if last.From != evaluator || last.Kind != protocol.KindPhantomChoice || choices.Add(1) != 3 {
+				return
+			}
+			crashArmed.Store(false)
+			panics.Add(1)
+			panic(panicValue)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
+	defer cancel()
+	accepted := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			accepted <- g
+		case <-ctx.Done():
+		}
+	}()
+	o := authOptions(engine.RulesHamburg)
+	o.Size = 5
+	crashArmed.Store(true)
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	var games [2]*protocol.Game
+	select {
+	case games[1] = <-accepted:
+	case <-ctx.Done():
+		t.Fatal("the invitation was not accepted")
+	}
+	games[0] = g0
+	var theirOut *protocol.Outcome
+	var theirErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		theirOut, theirErr = bot.Run(ctx, games[garbler], quickBot(11, 12))
+	}()
+	go bot.Run(ctx, games[evaluator], quickBot(12, 12))
+	if err := games[evaluator].Wait(ctx); err != nil {
+		t.Fatalf("the evaluator's game did not stop: %v", err)
+	}
+	if panics.Load() != 1 {
+		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[evaluator].Outcome())
+	}
+	// The garbling of the try whose choice the evaluator saved is the
+	// first after its restart: the garbler's program cheats in it.
+	tamperArmed.Store(cheat)
+	games[evaluator].Close()
+	resumed, err := p.services[evaluator].Resume(ctx, games[evaluator].ID())
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	out, err := bot.Run(ctx, resumed, quickBot(22, 12))
+	if err != nil || out == nil {
+		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
+	}
+	wg.Wait()
+	if !cheat {
+		if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
+			t.Fatalf("an honest game with a restart: %+v, %+v (%v)", out, theirOut, theirErr)
+		}
+		checkRecords(t, resumed, games[garbler])
+		return
+	}
+	if tampered.Load() != 1 {
+		t.Fatalf("%d garblings tampered with, want 1", tampered.Load())
+	}
+	checkPhantomCaught(t, resumed, "T-8", "share inputs are not its share")
+	for _, g := range []*protocol.Game{resumed, games[garbler]} {
+		tr, err := protocol.LoadTranscript(g.RecordPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		reported := false
+		for _, m := range tr.Messages {
+			if m.Kind == protocol.KindViolation && m.From == evaluator && strings.Contains(string(m.Body), "evidence") {
+				reported = true
+			}
+		}
+		if !reported {
+			t.Errorf("the %s's record: the evaluator's report carries no certificate", g.Role())
+		}
+		rep := protocol.Verify(tr)
+		if rep.Violation == nil || rep.Violation.Accused != garbler || rep.Violation.Rule != "T-8" || !rep.Proven {
+			t.Errorf("Verify on the %s's record: %+v (proven %v), want T-8 by the garbler, proven", g.Role(), rep.Violation, rep.Proven)
+		}
+	}
+	if theirOut != nil && (theirOut.Violation == nil || theirOut.Violation.Accused != garbler) {
+		t.Errorf("the garbler's program ends with %+v", theirOut)
+	}
+}
