@@ -44,9 +44,7 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		complete--
 	}
 	p.reverseBase, p.prevChoice = s.ReverseBase, s.PrevChoice
-	for _, b := range s.Evidence {
-		p.evidence = append(p.evidence, b)
-	}
+	p.evidence = evidenceInOrder(h.rec, s.Evidence)
 	// The evaluator's reverse requests, looked up by digest.
 	for _, r := range s.Reverses {
 		p.prevReverse, p.reverse = p.reverse, r
@@ -211,6 +209,28 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		p.log = append(p.log, l)
 	}
 	return nil
+}
+
+// evidenceInOrder returns the messages of the secrets' evidence (a map)
+// oldest first, as keepEvidence keeps them: those of the record's tries
+// in the record's order, then those the record does not hold yet.
+func evidenceInOrder(rec referee.Record, kept map[string][]byte) [][]byte {
+	var out [][]byte
+	taken := map[string]bool{}
+	for _, tr := range rec.Tries {
+		for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels} {
+			k := d.String()[:16]
+			if b, ok := kept[k]; ok && !taken[k] && referee.Sum(b) == d {
+				out, taken[k] = append(out, b), true
+			}
+		}
+	}
+	for k, b := range kept {
+		if !taken[k] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func (p *phantomPlayer) secrets() (json.RawMessage, error) {
