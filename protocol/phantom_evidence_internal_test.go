@@ -8,12 +8,12 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
-// TestMPCD32EvidenceInOrder (MPC-D32): the messages kept for the
+// TestMPCD33EvidenceInOrder (MPC-D33): the messages kept for the
 // certificates of MPC-D29 come back from the secrets (a map) oldest
 // first — the record's tries in order, then what the record does not
 // hold yet — so that keepEvidence, which drops the oldest, keeps the
 // last tries' messages across a second restart; 200 random map orders.
-func TestMPCD32EvidenceInOrder(t *testing.T) {
+func TestMPCD33EvidenceInOrder(t *testing.T) {
 	msg := func(s string) []byte { return []byte(s) }
 	var rec referee.Record
 	var want [][]byte

@@ -174,7 +174,7 @@ mutant auth-judge-corrections protocol/mpc/referee/auth.go replace \
 	'if bad >= 0 {' 'if false {' \
 	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
 
-# MPC-D29 after a restart (MPC-D32, PN-D9): the messages of the try before given
+# MPC-D29 after a restart (MPC-D33, PN-D9): the messages of the try before given
 # back to a resumed machine must be the record's (each one changed in a
 # byte is refused), and the session keeps them in its secrets and gives
 # them back (oldest first), so that the first try after a restart still
@@ -217,7 +217,7 @@ mutant auth-resume-evaluator-keeps-choice protocol/player_phantom_bulk.go delete
 	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
 mutant auth-resume-evidence-order protocol/player_phantom_secrets.go replace \
 	'for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels} {' 'for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels}[:0] {' \
-	./protocol 'TestMPCD32EvidenceInOrder'
+	./protocol 'TestMPCD33EvidenceInOrder'
 mutant auth-resume-evidence-kept protocol/player_phantom.go replace \
 	'const evidenceKept = 6' 'const evidenceKept = 3' \
 	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
