@@ -49,24 +49,46 @@ func (c *cheatOnce) Choose(v protocol.View) protocol.Action {
 // detector).
 func TestT8PhantomAuthCertificateAfterARestart(t *testing.T) {
 	t.Parallel()
-	for _, cheat := range []bool{true, false} {
+	for _, c := range []struct {
+		mac64, cheat bool
+	}{{true, true}, {true, false}, {false, true}} {
 		name := "cheat"
-		if !cheat {
+		if !c.cheat {
 			name = "honest"
 			if phantomRace {
 				continue // in the pass without the race detector
 			}
 		}
-		t.Run(name, func(t *testing.T) {
-			restartThenSubstitute(t, cheat)
+		t.Run(name+"-"+macOptionName(c.mac64), func(t *testing.T) {
+			restartThenSubstitute(t, restartOptions(c.mac64), c.cheat)
 		})
 	}
+}
+
+// restartOptions are the options of the restart tests: a 5×5 Hamburg
+// game of the authenticated state, with MACs of 64 bits (MPC-D32, the
+// default) or of 128.
+func restartOptions(mac64 bool) engine.Options {
+	o := authOptions(engine.RulesHamburg)
+	if mac64 {
+		o = authMAC64Options(engine.RulesHamburg)
+	}
+	o.Size = 5
+	return o
+}
+
+// macOptionName names the MAC form of restartOptions in a subtest.
+func macOptionName(mac64 bool) string {
+	if mac64 {
+		return "mac64"
+	}
+	return "mac128"
 }
 
 // restartThenSubstitute is TestT8PhantomAuthCertificateAfterARestart's
 // game: the garbler (inviter) crashes on taking the evaluator's request
 // of its try (after the evaluator cheated, or at its third try).
-func restartThenSubstitute(t *testing.T, cheat bool) {
+func restartThenSubstitute(t *testing.T, o engine.Options, cheat bool) {
 	const garbler, evaluator = protocol.Inviter, protocol.Invitee
 	var armed, crashArmed atomic.Bool
 	var panics, tries atomic.Int32
@@ -102,8 +124,6 @@ func restartThenSubstitute(t *testing.T, cheat bool) {
 		case <-ctx.Done():
 		}
 	}()
-	o := authOptions(engine.RulesHamburg)
-	o.Size = 5
 	crashArmed.Store(true)
 	// The evaluator cheats at its third try (the try before's share
 	// authenticated by then, so that a certificate needs its messages).
@@ -219,7 +239,9 @@ func TestT8PhantomAuthGarblerCertificateAfterARestart(t *testing.T) {
 	for _, c := range []struct {
 		at    protocol.Kind
 		cheat bool
-	}{{protocol.KindPhantomChoice, true}, {protocol.KindPhantomChoice, false}, {protocol.KindPhantomOutputs, true}} {
+		mac64 bool
+	}{{protocol.KindPhantomChoice, true, true}, {protocol.KindPhantomChoice, false, true}, {protocol.KindPhantomOutputs, true, true},
+		{protocol.KindPhantomChoice, true, false}} {
 		name := "cheat"
 		if !c.cheat {
 			name = "honest"
@@ -227,8 +249,8 @@ func TestT8PhantomAuthGarblerCertificateAfterARestart(t *testing.T) {
 				continue // in the pass without the race detector
 			}
 		}
-		t.Run(name+"-after-"+string(c.at), func(t *testing.T) {
-			restartThenWrongOpening(t, c.at, c.cheat)
+		t.Run(name+"-after-"+string(c.at)+"-"+macOptionName(c.mac64), func(t *testing.T) {
+			restartThenWrongOpening(t, restartOptions(c.mac64), c.at, c.cheat)
 		})
 	}
 }
@@ -239,7 +261,7 @@ func TestT8PhantomAuthGarblerCertificateAfterARestart(t *testing.T) {
 // garbler's commitment and the evaluator's choice; its outputs: the
 // record ends between two tries); with cheat, the garbler's next
 // garbling carries a wrong MAC opening.
-func restartThenWrongOpening(t *testing.T, at protocol.Kind, cheat bool) {
+func restartThenWrongOpening(t *testing.T, o engine.Options, at protocol.Kind, cheat bool) {
 	const garbler, evaluator = protocol.Inviter, protocol.Invitee
 	var crashArmed, tamperArmed atomic.Bool
 	var panics, choices, tampered atomic.Int32
@@ -282,8 +304,6 @@ func restartThenWrongOpening(t *testing.T, at protocol.Kind, cheat bool) {
 		case <-ctx.Done():
 		}
 	}()
-	o := authOptions(engine.RulesHamburg)
-	o.Size = 5
 	crashArmed.Store(true)
 	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 	if err != nil {
