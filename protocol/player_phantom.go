@@ -80,6 +80,15 @@ type phantomPlayer struct {
 	// evaluator's authentication states by the number of tries after
 	// which they hold, as shares.
 	auths map[uint64][]byte
+	// evidence holds, in a game of the authenticated state (MPC-D29),
+	// the messages of the last tries that a certificate of the next try
+	// carries, that the record keeps by digest only and that a resumed
+	// machine cannot make again: the garbler's commitments parts and
+	// labels messages, the evaluator's commitments parts received and
+	// choices made (keepEvidence). Kept in the secrets, written before
+	// the messages are sent or recorded (PN-D15), so that the first try
+	// after a restart still gets its certificate.
+	evidence [][]byte
 	// view is the player's own view, log its announcements with the try
 	// of each.
 	view phantom.View
@@ -134,6 +143,25 @@ type phantomSecrets struct {
 	// Auths are the evaluator's authentication states (MPC-D29), as
 	// Shares.
 	Auths map[uint64][]byte `json:"auths,omitempty"`
+	// Evidence is phantomPlayer.evidence, keyed as Requests.
+	Evidence map[string][]byte `json:"evidence,omitempty"`
+}
+
+// evidenceKept is how many messages phantomPlayer.evidence holds: two
+// per try, of the try under way and the two before.
+const evidenceKept = 6
+
+// keepEvidence adds b to the messages kept for a certificate of MPC-D29
+// (phantomPlayer.evidence), once, dropping the oldest beyond
+// evidenceKept; nothing in a game without the authenticated state.
+func (p *phantomPlayer) keepEvidence(h *phantomRules, b []byte) {
+	if b == nil || !h.config().AuthState || withDigest(referee.Sum(b), p.evidence...) != nil {
+		return
+	}
+	p.evidence = append(p.evidence, b)
+	if n := len(p.evidence); n > evidenceKept {
+		p.evidence = append([][]byte(nil), p.evidence[n-evidenceKept:]...)
+	}
 }
 
 // keyedByDigest returns the non-nil byte strings of bs by the first 16
@@ -385,6 +413,7 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 	if err != nil {
 		return "", nil, err
 	}
+	p.keepEvidence(h, gb.Labels)
 	d := gb.Digests()
 	b := PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
 		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
@@ -568,6 +597,7 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if err != nil {
 			return "", nil, false, err
 		}
+		p.keepEvidence(h, c.Commitments)
 		d := c.Digests()
 		return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
 			bulk: [][]byte{c.Commitments, c.Reply}}, true, nil

@@ -159,6 +159,8 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 			return catch(err)
 		}
 		p.choice, p.opened = choice, p.e.Kept()
+		p.keepEvidence(h, bulk[0])
+		p.keepEvidence(h, choice)
 	case KindPhantomChoice:
 		if err := p.g.CheckChoice(bulk[0]); err != nil {
 			if c := p.g.ShareCertificate(); c != nil {
@@ -423,10 +425,11 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 }
 
 // fillEvaluatorEvidence completes the evaluator's certificate against the
-// garbler (MPC-D29) with what the session holds: the reverse setup start
-// (a machine rebuilt after a restart does not keep it). The messages of
-// the try before a restart are not kept: such a certificate does not go
-// (the evaluator accuses, and the audit decides).
+// garbler (MPC-D29) with what the session holds: the reverse setup start.
+// A machine rebuilt after a restart has the messages of the try before
+// from the secrets (rebuild, Evaluator.ResumeAuthEvidence); without them
+// (an older program's secrets) the certificate does not go, and the
+// evaluator accuses and the audit decides.
 func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomRules, c *referee.GarblerShareCertificate) {
 	if c.ReverseStart == nil && referee.Sum(p.reverseBase) == h.rec.Reverse[0] {
 		c.ReverseStart = p.reverseBase
@@ -434,11 +437,12 @@ func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomRules, c *referee.Garble
 }
 
 // fillGarblerEvidence completes the garbler's certificate against the
-// evaluator (MPC-D29) with what the session holds by digest (after a
-// restart the machine does not keep the messages of the try before): the
-// choice of the try before. Without the other messages of the try before
-// (a restart) the certificate does not go: the garbler accuses, and the
-// audit decides.
+// evaluator (MPC-D29) with what the session holds by digest: the choice
+// of the try before. A machine rebuilt after a restart has the other
+// messages of the try before from the secrets (rebuild,
+// Garbler.ResumeAuthEvidence); without them (an older program's secrets)
+// the certificate does not go: the garbler accuses, and the audit
+// decides.
 func (p *phantomPlayer) fillGarblerEvidence(h *phantomRules, c *referee.EvaluatorShareCertificate) {
 	t := int(c.Try)
 	if t == 0 || t >= len(h.rec.Tries) {

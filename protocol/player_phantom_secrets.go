@@ -44,6 +44,7 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		complete--
 	}
 	p.reverseBase, p.prevChoice = s.ReverseBase, s.PrevChoice
+	p.evidence = evidenceInOrder(h.rec, s.Evidence)
 	// The evaluator's reverse requests, looked up by digest.
 	for _, r := range s.Reverses {
 		p.prevReverse, p.reverse = p.reverse, r
@@ -99,6 +100,20 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 			return err
 		}
 		p.request, p.choice = request, choice
+		if cfg.AuthState && complete > 0 {
+			// The messages of the last complete try that a certificate
+			// of the next carries (MPC-D29): the request kept as the
+			// try before's, the commitments and labels from the secrets.
+			tr := rec.Tries[complete-1]
+			prev := withDigest(tr.Request, requests...)
+			p.prevRequest = prev
+			cm, lb := withDigest(tr.Commitment, p.evidence...), withDigest(tr.Labels, p.evidence...)
+			if prev != nil && cm != nil && lb != nil {
+				// An error leaves the certificate out (the garbler then
+				// accuses, as without the secrets): the game goes on.
+				_ = p.g.ResumeAuthEvidence(tr, prev, cm, lb)
+			}
+		}
 	} else {
 		shares := s.Shares
 		if sent == cfg.Messages()-1 {
@@ -163,6 +178,19 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		if a := s.Auths[told]; a != nil {
 			p.auths = map[uint64][]byte{told: a}
 		}
+		if cfg.AuthState && told > 0 {
+			// The messages of the last complete try that a certificate
+			// of the next carries (MPC-D29): its reverse request, kept
+			// by digest, the commitments and the choice from the secrets.
+			tr := rec.Tries[told-1]
+			rev := withDigest(tr.Reverse, p.reverse, p.prevReverse)
+			cm, ch := withDigest(tr.Commitment, p.evidence...), withDigest(tr.Choice, p.evidence...)
+			if rev != nil && cm != nil && ch != nil {
+				// An error leaves the certificate out (the evaluator then
+				// accuses, as without the secrets): the game goes on.
+				_ = p.e.ResumeAuthEvidence(tr, told-1, cm, rev, ch)
+			}
+		}
 	}
 	if err := p.ensure(m, h); err != nil {
 		return err
@@ -183,6 +211,28 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 	return nil
 }
 
+// evidenceInOrder returns the messages of the secrets' evidence (a map)
+// oldest first, as keepEvidence keeps them: those of the record's tries
+// in the record's order, then those the record does not hold yet.
+func evidenceInOrder(rec referee.Record, kept map[string][]byte) [][]byte {
+	var out [][]byte
+	taken := map[string]bool{}
+	for _, tr := range rec.Tries {
+		for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels} {
+			k := d.String()[:16]
+			if b, ok := kept[k]; ok && !taken[k] && referee.Sum(b) == d {
+				out, taken[k] = append(out, b), true
+			}
+		}
+	}
+	for k, b := range kept {
+		if !taken[k] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -191,7 +241,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	}
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
 		ReverseBase: p.reverseBase, Requests: keyedByDigest(p.request, p.prevRequest), PrevChoice: p.prevChoice,
-		Reverses: keyedByDigest(p.reverse, p.prevReverse), Auths: p.auths}
+		Reverses: keyedByDigest(p.reverse, p.prevReverse), Auths: p.auths, Evidence: keyedByDigest(p.evidence...)}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}

@@ -174,6 +174,54 @@ mutant auth-judge-corrections protocol/mpc/referee/auth.go replace \
 	'if bad >= 0 {' 'if false {' \
 	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
 
+# MPC-D29 after a restart (MPC-D33, PN-D9): the messages of the try before given
+# back to a resumed machine must be the record's (each one changed in a
+# byte is refused), and the session keeps them in its secrets and gives
+# them back (oldest first), so that the first try after a restart still
+# certifies.
+mutant auth-resume-garbler-request protocol/mpc/referee/resume.go delete-line \
+	'the request of try %d kept is not the one recorded", ErrRecord, rt.try)' - \
+	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
+mutant auth-resume-garbler-commitments protocol/mpc/referee/resume.go delete-line \
+	'the commitments of try %d kept are not the ones recorded", ErrRecord, rt.try)' - \
+	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
+mutant auth-resume-garbler-labels protocol/mpc/referee/resume.go delete-line \
+	'the labels message of try %d kept is not the one recorded", ErrRecord, rt.try)' - \
+	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
+mutant auth-resume-evaluator-commitments protocol/mpc/referee/resume.go delete-line \
+	'the commitments of try %d kept are not the ones recorded", ErrRecord, try)' - \
+	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
+mutant auth-resume-evaluator-reverse protocol/mpc/referee/resume.go delete-line \
+	'the reverse request of try %d kept is not the one recorded", ErrRecord, try)' - \
+	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
+mutant auth-resume-evaluator-choice protocol/mpc/referee/resume.go delete-line \
+	'the choice of try %d kept is not the one recorded", ErrRecord, try)' - \
+	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
+mutant auth-resume-garbler-session protocol/player_phantom_secrets.go delete-line \
+	'_ = p.g.ResumeAuthEvidence(tr, prev, cm, lb)' - \
+	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-garbler-keeps-commitments protocol/player_phantom.go delete-line \
+	'p.keepEvidence(h, c.Commitments)' - \
+	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-garbler-keeps-labels protocol/player_phantom.go delete-line \
+	'p.keepEvidence(h, gb.Labels)' - \
+	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-evaluator-session protocol/player_phantom_secrets.go delete-line \
+	'_ = p.e.ResumeAuthEvidence(tr, told-1, cm, rev, ch)' - \
+	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+mutant auth-resume-evaluator-keeps-commitments protocol/player_phantom_bulk.go delete-line \
+	'p.keepEvidence(h, bulk[0])' - \
+	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+mutant auth-resume-evaluator-keeps-choice protocol/player_phantom_bulk.go delete-line \
+	'p.keepEvidence(h, choice)' - \
+	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+mutant auth-resume-evidence-order protocol/player_phantom_secrets.go replace \
+	'for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels} {' 'for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels}[:0] {' \
+	./protocol 'TestMPCD33EvidenceInOrder'
+mutant auth-resume-evidence-kept protocol/player_phantom.go replace \
+	'const evidenceKept = 6' 'const evidenceKept = 3' \
+	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+
 # MPC-D30: a wrong seed of the seed transfer comes with a certificate,
 # and the evaluator's revealed coins must give its signed response.
 mutant seed-transfer-certificate protocol/mpc/referee/pvc_evaluator.go replace \

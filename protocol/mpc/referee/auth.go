@@ -339,6 +339,17 @@ type garblerAuth struct {
 	seed                                                 prg.Seed
 	rkeys                                                []ot.Key
 	commitment, requestPart, corrections, choice, labels []byte
+	// resumed is set on what a resume made again of the last complete
+	// try (its number, mover and ĵ): the messages of the try are then
+	// the session's to give ([Garbler.ResumeAuthEvidence]).
+	resumed *resumedTry
+}
+
+// resumedTry names the try a resumed garbler's garblerAuth is of.
+type resumedTry struct {
+	try   uint64
+	mover circuit.Party
+	j     int
 }
 
 // evaluatorAuth is what the evaluator keeps of the last complete try

@@ -983,18 +983,9 @@ func wrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, try u
 // from seed whose correction differs from A_w ⊕ q_w, or -1 (the blind
 // OTs of MPC-D29 after the inputs).
 func firstWrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, seed prg.Seed, q, corr []ot.Block) (int, error) {
-	zero, err := copyEvaluatorLabels(rc, mover, seed)
+	zero, err := correctionLabels(cfg, rc, mover, seed)
 	if err != nil {
 		return 0, err
-	}
-	if cfg.authenticated() {
-		delta, err := copyDelta(seed)
-		if err != nil {
-			return 0, err
-		}
-		for _, z := range blindLabels(seed) {
-			zero = append(zero, [2]gc.Label{z, z.Xor(delta)})
-		}
 	}
 	if len(q) != len(zero) || len(corr) != len(zero) {
 		return 0, fmt.Errorf("%d rows and %d corrections for %d inputs", len(q), len(corr), len(zero))
@@ -1005,6 +996,51 @@ func firstWrongCorrection(cfg Config, rc *refereeCircuits, mover circuit.Party, 
 		}
 	}
 	return -1, nil
+}
+
+// correctionLabels returns the label pairs of the evaluator's OTs of the
+// garbling made from seed: its inputs, then (MPC-D29) the blind OTs.
+func correctionLabels(cfg Config, rc *refereeCircuits, mover circuit.Party, seed prg.Seed) ([][2]gc.Label, error) {
+	zero, err := copyEvaluatorLabels(rc, mover, seed)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.authenticated() {
+		delta, err := copyDelta(seed)
+		if err != nil {
+			return nil, err
+		}
+		for _, z := range blindLabels(seed) {
+			zero = append(zero, [2]gc.Label{z, z.Xor(delta)})
+		}
+	}
+	return zero, nil
+}
+
+// madeCorrections returns the corrections an honest garbler sends of
+// garbling i of try (made from seed, reverse keys keys) for the
+// evaluator's request req of it: A_w ⊕ q_w per OT.
+func madeCorrections(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, keys []ot.Key, req []byte) ([]ot.Block, error) {
+	delta, err := copyDelta(seed)
+	if err != nil {
+		return nil, err
+	}
+	q, err := ot.CorrelatedRows(cotSessionOf(cfg, try, i), delta, keys, req)
+	if err != nil {
+		return nil, err
+	}
+	zero, err := correctionLabels(cfg, rc, mover, seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(q) != len(zero) {
+		return nil, fmt.Errorf("%d rows for %d inputs", len(q), len(zero))
+	}
+	corr := make([]ot.Block, len(q))
+	for w, pair := range zero {
+		corr[w] = pair[0].Xor(q[w])
+	}
+	return corr, nil
 }
 
 // ----- certificates -----

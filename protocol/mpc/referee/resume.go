@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/kakure/kakure/engine"
@@ -199,6 +200,8 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 			return nil, fmt.Errorf("%w: the evaluator's choice of try %d: %v", ErrRecord, len(movers)-1, err)
 		}
 		g.seedResp = append([]byte(nil), c.next...)
+		// The choice goes in a certificate of the next try (MPC-D29).
+		g.authPrev.choice = bytes.Clone(prevChoice)
 	}
 	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
 		// The reverse request of the try under way, made again.
@@ -335,7 +338,106 @@ func (g *Garbler) resumeAuth(try uint64, mover circuit.Party, tr TryRecord) erro
 	}
 	a := garblerAuthOf(g.rc.layout[mover], g.cfg.ColorOf(mover), cp, r.macs[j])
 	a.seed, a.rkeys = cp.seed, r.keys[j]
+	a.resumed = &resumedTry{try: try, mover: mover, j: j}
 	g.authPrev = a
+	return nil
+}
+
+// ResumeAuthEvidence gives a garbler rebuilt by
+// [ResumeAuthenticatedGarbler] the messages of the last complete try of
+// its record that a certificate of the next try against the evaluator
+// carries (MPC-D29) and that the machine does not make again: the
+// evaluator's request of that try (the session keeps it by its digest),
+// the commitments part of the garbler's commitment and its labels
+// message (both in its secrets, written before the messages were sent).
+// tr is the record of that try. The evaluator's request of garbling ĵ
+// is cut from the request, and the corrections of ĵ made again from
+// ĵ's seed, its reverse keys and that part, then checked against the
+// digest the commitment names; the request, the commitments and the
+// labels must be the ones whose digests tr holds. Without them (an older
+// program's secrets) a certificate of the first try after the restart
+// does not go, and the garbler accuses as before.
+func (g *Garbler) ResumeAuthEvidence(tr TryRecord, request, commitments, labels []byte) error {
+	a := g.authPrev
+	if a == nil || a.resumed == nil {
+		return fmt.Errorf("%w: no resumed try to complete", ErrState)
+	}
+	rt := a.resumed
+	switch {
+	case Sum(request) != tr.Request:
+		return fmt.Errorf("%w: the request of try %d kept is not the one recorded", ErrRecord, rt.try)
+	case Sum(commitments) != tr.Commitment:
+		return fmt.Errorf("%w: the commitments of try %d kept are not the ones recorded", ErrRecord, rt.try)
+	case Sum(labels) != tr.Labels:
+		return fmt.Errorf("%w: the labels message of try %d kept is not the one recorded", ErrRecord, rt.try)
+	case a.choice == nil:
+		// (The resume took it, checked against the record.)
+		return fmt.Errorf("%w: the choice of try %d is not kept", ErrRecord, rt.try)
+	}
+	cm, err := parseCommitment(g.cfg, commitments)
+	if err != nil {
+		return fmt.Errorf("%w: the commitments of try %d: %v", ErrRecord, rt.try, err)
+	}
+	if cm.try != rt.try || rt.j >= len(cm.corrHashes) {
+		return fmt.Errorf("%w: the commitments kept are of try %d, not %d", ErrRecord, cm.try, rt.try)
+	}
+	m := g.rc.layout[rt.mover].NumInputs[circuit.Evaluator]
+	reqs, _, err := splitCOTRequest(g.cfg, rt.try, m, request)
+	if err != nil {
+		return fmt.Errorf("%w: the request of try %d: %v", ErrRecord, rt.try, err)
+	}
+	corr, err := madeCorrections(g.cfg, g.rc, rt.mover, rt.try, rt.j, a.seed, a.rkeys, reqs[rt.j])
+	if err != nil {
+		return fmt.Errorf("%w: the corrections of try %d made again: %v", ErrRecord, rt.try, err)
+	}
+	corrPart := correctionBytes(corr)
+	if Sum(corrPart) != cm.corrHashes[rt.j] {
+		return fmt.Errorf("%w: the corrections of garbling %d of try %d made again differ from the commitment", ErrRecord, rt.j, rt.try)
+	}
+	a.commitment, a.requestPart, a.corrections, a.labels = bytes.Clone(commitments), bytes.Clone(reqs[rt.j]), corrPart, bytes.Clone(labels)
+	return nil
+}
+
+// ResumeAuthEvidence gives an evaluator rebuilt by
+// [ResumeAuthenticatedEvaluator] the messages of the last complete try
+// of its record (tr, try number try) that a certificate of the next try
+// against the garbler carries (MPC-D29) and that the authentication
+// state it kept does not hold: the garbler's commitments part of the
+// commitment and the evaluator's own choice (in its secrets), and the
+// garbler's reverse request of the try (the session keeps it by its
+// digest), of which the MAC sub-batch of ĵ is cut and checked against
+// the digest the commitment names. Without them (an older program's
+// secrets) a certificate of the first try after the restart does not
+// go, and the evaluator accuses as before.
+func (e *Evaluator) ResumeAuthEvidence(tr TryRecord, try uint64, commitments, reverse, choice []byte) error {
+	a := e.auth
+	if a == nil {
+		return fmt.Errorf("%w: no authentication state to complete", ErrState)
+	}
+	switch {
+	case Sum(commitments) != tr.Commitment:
+		return fmt.Errorf("%w: the commitments of try %d kept are not the ones recorded", ErrRecord, try)
+	case Sum(reverse) != tr.Reverse:
+		return fmt.Errorf("%w: the reverse request of try %d kept is not the one recorded", ErrRecord, try)
+	case Sum(choice) != tr.Choice:
+		return fmt.Errorf("%w: the choice of try %d kept is not the one recorded", ErrRecord, try)
+	}
+	c, err := parseAuthChoice(e.cfg, try, choice)
+	if err != nil {
+		return fmt.Errorf("%w: the choice of try %d: %v", ErrRecord, try, err)
+	}
+	cm, err := parseCommitment(e.cfg, commitments)
+	if err != nil {
+		return fmt.Errorf("%w: the commitments of try %d: %v", ErrRecord, try, err)
+	}
+	subs, err := splitMAC(e.cfg, try, reverse)
+	if err != nil {
+		return fmt.Errorf("%w: the reverse request of try %d: %v", ErrRecord, try, err)
+	}
+	if cm.try != try || c.j >= len(subs) || c.j >= len(cm.macHashes) || Sum(subs[c.j]) != cm.macHashes[c.j] {
+		return fmt.Errorf("%w: the MAC sub-batch of garbling %d of try %d is not the one its commitment names", ErrRecord, c.j, try)
+	}
+	a.commitment, a.mac, a.choice = bytes.Clone(commitments), bytes.Clone(subs[c.j]), bytes.Clone(choice)
 	return nil
 }
 
