@@ -134,20 +134,22 @@ func (h *gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
 // circuit order, which the pure-Go path does. The caller has validated
 // the circuit and sized w and tables (the routines index them
 // unchecked).
-func garbleGates(s *schedule, w []blk, delta blk, instance uint64, tables []byte) {
+func garbleGates(p *Prepared, w []blk, delta blk, instance uint64, tables []byte) {
 	if useFused() {
-		garbleScheduled(s, w, delta, instance, tables)
+		garbleScheduled(p.ensureSchedule(), w, delta, instance, tables)
 		return
 	}
 	h := newGateHash()
-	for _, g := range s.steps {
-		switch g.op {
+	j := uint64(0)
+	for _, g := range p.gates {
+		switch g.Op {
 		case circuit.OpXOR:
-			w[g.out] = w[g.a].xor(w[g.b])
+			w[g.Out] = w[g.A].xor(w[g.B])
 		case circuit.OpINV:
-			w[g.out] = w[g.a].xor(delta)
+			w[g.Out] = w[g.A].xor(delta)
 		case circuit.OpAND:
-			garbleOne(h, g, w, delta, instance, tables)
+			garbleOne(h, g, w, delta, instance, j, tables)
+			j++
 		}
 	}
 }
@@ -176,12 +178,11 @@ func garbleHeld(rk *[176]byte, held *[4]gateArg, n int, delta *blk, instance uin
 	garble2AESNI(rk, delta, g.a, g.b, g2.a, g2.b, g.j, g2.j, instance, g.out, g2.out, g.t, g2.t)
 }
 
-// garbleOne garbles AND gate g on the pure-Go path.
-func garbleOne(h *gateHash, g step, w []blk, delta blk, instance uint64, tables []byte) {
-	j := uint64(g.j)
-	a0, b0 := w[g.a], w[g.b]
+// garbleOne garbles AND gate g, the j-th, on the pure-Go path.
+func garbleOne(h *gateHash, g circuit.Gate, w []blk, delta blk, instance, j uint64, tables []byte) {
+	a0, b0 := w[g.A], w[g.B]
 	ha0, ha1, hb0, hb1 := h.hash4(a0, a0.xor(delta), b0, b0.xor(delta), blk{2 * j, instance}, blk{2*j + 1, instance})
-	w[g.out] = garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1, tables[j*TableSize:(j+1)*TableSize])
+	w[g.Out] = garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1, tables[j*TableSize:(j+1)*TableSize])
 }
 
 // garbleAND garbles one AND gate with half-gates from the hashes of its
@@ -208,20 +209,22 @@ func garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1 blk, t []byte) blk {
 // fused routines it walks them by AND depth (schedule.go), AND gates four
 // at a time (eight AES blocks in flight), the last of a group with fewer.
 // The caller has validated the circuit and the size of the tables.
-func evaluateGates(s *schedule, w []blk, instance uint64, tables []byte) {
+func evaluateGates(p *Prepared, w []blk, instance uint64, tables []byte) {
 	if useFused() {
-		evaluateScheduled(s, w, instance, tables)
+		evaluateScheduled(p.ensureSchedule(), w, instance, tables)
 		return
 	}
 	h := newGateHash()
-	for _, g := range s.steps {
-		switch g.op {
+	j := uint64(0)
+	for _, g := range p.gates {
+		switch g.Op {
 		case circuit.OpXOR:
-			w[g.out] = w[g.a].xor(w[g.b])
+			w[g.Out] = w[g.A].xor(w[g.B])
 		case circuit.OpINV:
-			w[g.out] = w[g.a]
+			w[g.Out] = w[g.A]
 		case circuit.OpAND:
-			evaluateOne(h, g, w, instance, tables)
+			evaluateOne(h, g, w, instance, j, tables)
+			j++
 		}
 	}
 }
@@ -243,12 +246,11 @@ func evaluateHeld(rk *[176]byte, held *[4]gateArg, n int, instance uint64) {
 	evaluate4AESNI(rk, held, instance)
 }
 
-// evaluateOne evaluates AND gate g on the pure-Go path.
-func evaluateOne(h *gateHash, g step, w []blk, instance uint64, tables []byte) {
-	j := uint64(g.j)
-	wa, wb := w[g.a], w[g.b]
+// evaluateOne evaluates AND gate g, the j-th, on the pure-Go path.
+func evaluateOne(h *gateHash, g circuit.Gate, w []blk, instance, j uint64, tables []byte) {
+	wa, wb := w[g.A], w[g.B]
 	ha, hb := h.hash2(wa, wb, blk{2 * j, instance}, blk{2*j + 1, instance})
-	w[g.out] = evaluateAND(wa, wb, ha, hb, tables[j*TableSize:(j+1)*TableSize])
+	w[g.Out] = evaluateAND(wa, wb, ha, hb, tables[j*TableSize:(j+1)*TableSize])
 }
 
 // evaluateAND evaluates one AND gate from the hashes of its input labels

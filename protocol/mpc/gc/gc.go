@@ -150,9 +150,9 @@ func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.
 		if _, err := io.ReadFull(coins, r); err != nil {
 			return nil, nil, fmt.Errorf("gc: reading three-halves coins: %w", err)
 		}
-		garbleGates3(c.sched.steps, w, toBlk(delta), instance, r, g.Tables, nAND)
+		garbleGates3(c.gates, w, toBlk(delta), instance, r, g.Tables, nAND)
 	} else {
-		garbleGates(&c.sched, w, toBlk(delta), instance, g.Tables)
+		garbleGates(c, w, toBlk(delta), instance, g.Tables)
 	}
 	g.Decoding = make([]bool, len(c.outputs))
 	keys.Outputs = make([][2]Label, len(c.outputs))
@@ -204,9 +204,9 @@ func EvaluatePrepared(c *Prepared, g *Garbled, inputs [2][]Label) ([]Label, erro
 		}
 	}
 	if g.Scheme == ThreeHalves {
-		evaluateGates3(c.sched.steps, w, g.Instance, g.Tables, nAND)
+		evaluateGates3(c.gates, w, g.Instance, g.Tables, nAND)
 	} else {
-		evaluateGates(&c.sched, w, g.Instance, g.Tables)
+		evaluateGates(c, w, g.Instance, g.Tables)
 	}
 	out := make([]Label, len(c.outputs))
 	for i, x := range c.outputs {

@@ -64,8 +64,17 @@ type Prepared struct {
 	numWires int
 	inputs   [2][]circuit.Wire
 	outputs  []circuit.Wire
-	nAND     int
-	sched    schedule
+	// gates are the gates in circuit order, which the gate loops without
+	// batches (three-halves, pure Go) walk: their wires are read and
+	// written in the order the circuit's builder laid out, which keeps
+	// them in cache better than the order of the schedule.
+	gates []circuit.Gate
+	nAND  int
+	// sched is the schedule of the fused half-gates loops, built when
+	// scheduled is false and one of them first runs: always built by
+	// Prepare, so a shared Prepared is never written.
+	sched     schedule
+	scheduled bool
 }
 
 // Prepare validates c (as Garble does) and lays it out for the gate
@@ -77,6 +86,8 @@ func Prepare(c *circuit.Circuit) (*Prepared, error) {
 	}
 	p.inputs = [2][]circuit.Wire{slices.Clone(c.Inputs[0]), slices.Clone(c.Inputs[1])}
 	p.outputs = slices.Clone(c.Outputs)
+	p.gates = slices.Clone(c.Gates)
+	p.ensureSchedule()
 	p.sched.depth, p.sched.count = nil, nil
 	return p, nil
 }
@@ -92,9 +103,18 @@ func (p *Prepared) prepare(c *circuit.Circuit) error {
 	if err != nil {
 		return err
 	}
-	p.numWires, p.inputs, p.outputs, p.nAND = c.NumWires, c.Inputs, c.Outputs, nAND
-	p.sched.build(c)
+	p.numWires, p.inputs, p.outputs, p.gates, p.nAND = c.NumWires, c.Inputs, c.Outputs, c.Gates, nAND
+	p.scheduled = false
 	return nil
+}
+
+// ensureSchedule builds the schedule of p if it is not built yet.
+func (p *Prepared) ensureSchedule() *schedule {
+	if !p.scheduled {
+		p.sched.build(p.gates, p.numWires, p.inputs)
+		p.scheduled = true
+	}
+	return &p.sched
 }
 
 // preparedPool holds the Prepared of earlier calls of Garble and
@@ -115,25 +135,25 @@ func prepareTemp(c *circuit.Circuit) (*Prepared, error) {
 // releaseTemp returns p, from prepareTemp, to preparedPool without its
 // references to the circuit.
 func releaseTemp(p *Prepared) {
-	p.inputs, p.outputs = [2][]circuit.Wire{}, nil
+	p.inputs, p.outputs, p.gates = [2][]circuit.Wire{}, nil, nil
 	preparedPool.Put(p)
 }
 
-// build lays out the gates of c, a circuit validate has accepted, as the
-// schedule s.
-func (s *schedule) build(c *circuit.Circuit) {
-	if cap(s.depth) < c.NumWires {
-		s.depth = make([]uint32, c.NumWires)
+// build lays out the gates of a circuit validate has accepted, of
+// numWires wires and the given inputs, as the schedule s.
+func (s *schedule) build(gates []circuit.Gate, numWires int, inputs [2][]circuit.Wire) {
+	if cap(s.depth) < numWires {
+		s.depth = make([]uint32, numWires)
 	}
-	depth := s.depth[:c.NumWires]
+	depth := s.depth[:numWires]
 	for p := range 2 {
-		for _, x := range c.Inputs[p] {
+		for _, x := range inputs[p] {
 			depth[x] = 0
 		}
 	}
 	// Pass 1: the depth of every wire and the size of every group.
 	count := s.count[:0]
-	for _, g := range c.Gates {
+	for _, g := range gates {
 		d := depth[g.A]
 		if g.Op != circuit.OpINV {
 			d = max(d, depth[g.B])
@@ -159,14 +179,14 @@ func (s *schedule) build(c *circuit.Circuit) {
 	}
 	start = append(start, n)
 	s.start = start
-	if cap(s.steps) < len(c.Gates) {
-		s.steps = make([]step, len(c.Gates))
+	if cap(s.steps) < len(gates) {
+		s.steps = make([]step, len(gates))
 	}
-	steps := s.steps[:len(c.Gates)]
+	steps := s.steps[:len(gates)]
 	next := count // reused: the next place in each group
 	copy(next, start)
 	j := uint32(0)
-	for _, g := range c.Gates {
+	for _, g := range gates {
 		d := depth[g.Out]
 		key := 2 * d
 		st := step{op: g.Op, a: g.A, b: g.B, out: g.Out}

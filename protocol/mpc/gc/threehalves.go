@@ -186,27 +186,27 @@ func setControlBits(tables []byte, nAND, j int, z uint8) {
 	}
 }
 
-// garbleGates3 garbles the gates (the steps of a schedule, in its
-// order) with ThreeHalves, writing the zero label
+// garbleGates3 garbles the gates (in circuit order) with ThreeHalves, writing the zero label
 // of every gate output into w and the tables of the nAND AND gates into
 // tables; coins holds two random bits per AND gate (ρ0 at bit 2j, ρ1 at
 // 2j+1). The caller has validated the circuit and sized w, coins and
 // tables.
-func garbleGates3(steps []step, w []blk, delta blk, instance uint64, coins []byte, tables []byte, nAND int) {
+func garbleGates3(gates []circuit.Gate, w []blk, delta blk, instance uint64, coins []byte, tables []byte, nAND int) {
 	h := &thHash{asm: useFused(), rk: &roundKeys}
-	for _, g := range steps {
-		switch g.op {
+	j := 0
+	for _, g := range gates {
+		switch g.Op {
 		case circuit.OpXOR:
-			w[g.out] = w[g.a].xor(w[g.b])
+			w[g.Out] = w[g.A].xor(w[g.B])
 		case circuit.OpINV:
-			w[g.out] = w[g.a].xor(delta)
+			w[g.Out] = w[g.A].xor(delta)
 		case circuit.OpAND:
-			j := int(g.j)
 			rho := coins[2*j/8] >> (2 * j % 8) & 0b11
 			t := tables[j*ThreeHalvesTableSize : (j+1)*ThreeHalvesTableSize]
 			var z uint8
-			w[g.out], z = garbleAND3(h, w[g.a], w[g.b], delta, uint64(j), instance, rho, t)
+			w[g.Out], z = garbleAND3(h, w[g.A], w[g.B], delta, uint64(j), instance, rho, t)
 			setControlBits(tables, nAND, j, z)
+			j++
 		}
 	}
 }
@@ -245,22 +245,23 @@ func garbleAND3(h *thHash, a, b, delta blk, j, instance uint64, rho uint8, t []b
 	return blk{c0L, c0R}, z
 }
 
-// evaluateGates3 evaluates the gates (the steps of a schedule, in its
-// order) on the labels in w with the
+// evaluateGates3 evaluates the gates (in circuit order) on the labels
+// in w with the
 // ThreeHalves tables of nAND AND gates. The caller has validated the
 // circuit and the size of the tables.
-func evaluateGates3(steps []step, w []blk, instance uint64, tables []byte, nAND int) {
+func evaluateGates3(gates []circuit.Gate, w []blk, instance uint64, tables []byte, nAND int) {
 	h := &thHash{asm: useFused(), rk: &roundKeys}
-	for _, g := range steps {
-		switch g.op {
+	j := 0
+	for _, g := range gates {
+		switch g.Op {
 		case circuit.OpXOR:
-			w[g.out] = w[g.a].xor(w[g.b])
+			w[g.Out] = w[g.A].xor(w[g.B])
 		case circuit.OpINV:
-			w[g.out] = w[g.a]
+			w[g.Out] = w[g.A]
 		case circuit.OpAND:
-			j := int(g.j)
 			t := tables[j*ThreeHalvesTableSize : (j+1)*ThreeHalvesTableSize]
-			w[g.out] = evaluateAND3(h, w[g.a], w[g.b], uint64(j), instance, t, controlBits(tables, nAND, j))
+			w[g.Out] = evaluateAND3(h, w[g.A], w[g.B], uint64(j), instance, t, controlBits(tables, nAND, j))
+			j++
 		}
 	}
 }
