@@ -196,3 +196,64 @@ func TestPreparedRejectsMisuse(t *testing.T) {
 		t.Errorf("short tables: %v, want ErrTables", err)
 	}
 }
+
+// TestPreparedShared: goroutines garbling and evaluating with one
+// Prepared, none of them first, get what Garble and Evaluate give (run
+// under -race, it also checks that they do not write it).
+func TestPreparedShared(t *testing.T) {
+	c := randomCircuit(seedOf(94).Stream("shared"), 8, 8, 600, [3]int{3, 4, 1}, 20)
+	var seed prg.Seed
+	delta, _ := gc.NewDelta(seed.Stream("delta"))
+	zeros := [2][]bool{make([]bool, 8), make([]bool, 8)}
+	run := func(s gc.Scheme, p *gc.Prepared) ([]byte, error) {
+		var g *gc.Garbled
+		var keys *gc.Keys
+		var err error
+		if p == nil {
+			g, keys, err = s.Garble(c, delta, seed.Stream("labels"), 4)
+		} else {
+			g, keys, err = s.GarblePrepared(p, delta, seed.Stream("labels"), 4)
+		}
+		if err != nil {
+			return nil, err
+		}
+		var in [2][]gc.Label
+		for party := range 2 {
+			in[party], _ = keys.Encode(party, zeros[party])
+		}
+		var out []gc.Label
+		if p == nil {
+			out, err = gc.Evaluate(c, g, in)
+		} else {
+			out, err = gc.EvaluatePrepared(p, g, in)
+		}
+		return append(bytes.Clone(g.Tables), gc.MarshalLabels(out)...), err
+	}
+	for _, s := range schemes {
+		want, err := run(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := gc.Prepare(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([][]byte, 4)
+		errs := make([]error, 4)
+		done := make(chan struct{})
+		for k := range got {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				got[k], errs[k] = run(s, p)
+			}()
+		}
+		for range got {
+			<-done
+		}
+		for k := range got {
+			if errs[k] != nil || !bytes.Equal(got[k], want) {
+				t.Fatalf("%v: goroutine %d garbled differently (%v)", s, k, errs[k])
+			}
+		}
+	}
+}
