@@ -24,17 +24,17 @@ import (
 // of a group go four (or two) at a time through the fused routines, and
 // the j-th AND gate of the circuit keeps its tweaks and its place in the
 // tables, so the tables are byte for byte those of circuit order. On the
-// 9×9 referee (8,954 AND gates, depth 181) that makes 2,300-odd batches,
-// nearly all of four.
+// 9×9 referee (8,954 AND gates, depth 181) that makes 2,285 batches,
+// 2,191 of them of four.
 //
 // The schedule is a flat array of steps the gate loop walks: per gate its
 // op, its wires and (AND) its index among the AND gates, as 32-bit
 // integers, grouped by key (2d for the XOR and INV gates of depth d,
 // 2d−1 for the AND gates of depth d) with the start of each group. It is
 // built once by [Prepare], for circuits garbled or evaluated many times
-// (the referee's), or by every garbling and evaluation of a
-// *circuit.Circuit, in two passes over the gates, into arrays kept in
-// preparedPool, so that it allocates nothing once warm.
+// (the referee's), or by every half-gates garbling and evaluation of a
+// *circuit.Circuit on the fused path, in two passes over the gates, into
+// arrays kept in preparedPool, so that it allocates nothing once warm.
 
 // step is one gate of a schedule.
 type step struct {
@@ -56,8 +56,8 @@ type schedule struct {
 // evaluation, as flat arrays the gate loops walk (its gates grouped by
 // AND depth, see schedule.go): [Scheme.GarblePrepared] and
 // [EvaluatePrepared] skip the validation and the layout that Garble and
-// Evaluate do on every call, which cost about as much as garbling the
-// 9×9 referee's AND gates. It holds its own copy of everything it needs
+// Evaluate do on every call, which cost about as much as hashing the
+// 9×9 referee's AND gates (profile of BenchmarkReferee). It holds its own copy of everything it needs
 // of the circuit, so later changes to the circuit do not reach it, and
 // it is read-only: goroutines may share it.
 type Prepared struct {
