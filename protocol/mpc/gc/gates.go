@@ -125,65 +125,32 @@ func (h *gateHash) hash2(x0, x1, ta, tb blk) (blk, blk) {
 	return h.get(2).xor(p0), h.get(3).xor(p1)
 }
 
-// garbleGates garbles the gates, writing the zero label of every gate
-// output into w and the tables of the AND gates into tables. With the
-// fused routines, AND gates are garbled four at a time with VAES (sixteen
-// AES blocks in flight), two at a time with AES-NI (eight): AND gates are
-// held until that many are held or a gate reads the output of one of
-// them, which flushes the held ones first; XOR and INV gates that do not
-// read them run in between. The j-th AND
-// gate keeps its tweaks and its place in the tables, so the tables are
-// the same as one gate at a time. The caller has validated the circuit
-// and sized w and tables (the routines index them unchecked).
-func garbleGates(gates []circuit.Gate, w []blk, delta blk, instance uint64, tables []byte) {
-	if !useFused() {
-		h := newGateHash()
-		j := uint64(0)
-		for _, g := range gates {
-			switch g.Op {
-			case circuit.OpXOR:
-				w[g.Out] = w[g.A].xor(w[g.B])
-			case circuit.OpINV:
-				w[g.Out] = w[g.A].xor(delta)
-			case circuit.OpAND:
-				garbleOne(h, g, w, delta, instance, j, tables)
-				j++
-			}
-		}
+// garbleGates garbles the gates of c, writing the zero label of every
+// gate output into w and the tables of the AND gates into tables. With
+// the fused routines it walks them by AND depth (schedule.go), AND gates
+// four at a time with VAES (sixteen AES blocks in flight), two at a time
+// with AES-NI (eight); the j-th AND gate keeps its tweaks and its place
+// in the tables, so the tables are the same as one gate at a time in
+// circuit order, which the pure-Go path does. The caller has validated
+// the circuit and sized w and tables (the routines index them
+// unchecked).
+func garbleGates(p *Prepared, w []blk, delta blk, instance uint64, tables []byte) {
+	if useFused() {
+		garbleScheduled(p.ensureSchedule(), w, delta, instance, tables)
 		return
 	}
-	rk := &roundKeys
-	width := 2 // garble2AESNI
-	if useVAES {
-		width = 4 // garble4VAES
-	}
-	var held [4]gateArg
-	var heldOut [4]circuit.Wire
-	n := 0
+	h := newGateHash()
 	j := uint64(0)
-	for _, g := range gates {
-		if n > 0 && readsAny(g, heldOut[:n]) {
-			garbleHeld(rk, &held, n, &delta, instance)
-			n = 0
-		}
+	for _, g := range p.gates {
 		switch g.Op {
 		case circuit.OpXOR:
 			w[g.Out] = w[g.A].xor(w[g.B])
 		case circuit.OpINV:
 			w[g.Out] = w[g.A].xor(delta)
 		case circuit.OpAND:
-			held[n] = gateArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
-			heldOut[n] = g.Out
-			n++
-			if n == width {
-				garbleHeld(rk, &held, n, &delta, instance)
-				n = 0
-			}
+			garbleOne(h, g, w, delta, instance, j, tables)
 			j++
 		}
-	}
-	if n > 0 {
-		garbleHeld(rk, &held, n, &delta, instance)
 	}
 }
 
@@ -209,11 +176,6 @@ func garbleHeld(rk *[176]byte, held *[4]gateArg, n int, delta *blk, instance uin
 		g2 = &held[1]
 	}
 	garble2AESNI(rk, delta, g.a, g.b, g2.a, g2.b, g.j, g2.j, instance, g.out, g2.out, g.t, g2.t)
-}
-
-// reads reports whether gate g reads wire x.
-func reads(g circuit.Gate, x circuit.Wire) bool {
-	return g.A == x || (g.Op != circuit.OpINV && g.B == x)
 }
 
 // garbleOne garbles AND gate g, the j-th, on the pure-Go path.
@@ -243,68 +205,28 @@ func garbleAND(a0, b0, delta, ha0, ha1, hb0, hb1 blk, t []byte) blk {
 	return wg.xor(we)
 }
 
-// evaluateGates evaluates the gates on the labels in w. With the fused
-// routines, AND gates four at a time (eight AES calls in flight): AND
-// gates are held until four are held or a gate reads the output of one
-// of them, which flushes the held ones first (fewer than four go through
-// the same routine, the first repeated). The caller has validated the
-// circuit and the size of the tables.
-func evaluateGates(gates []circuit.Gate, w []blk, instance uint64, tables []byte) {
-	if !useFused() {
-		h := newGateHash()
-		j := uint64(0)
-		for _, g := range gates {
-			switch g.Op {
-			case circuit.OpXOR:
-				w[g.Out] = w[g.A].xor(w[g.B])
-			case circuit.OpINV:
-				w[g.Out] = w[g.A]
-			case circuit.OpAND:
-				evaluateOne(h, g, w, instance, j, tables)
-				j++
-			}
-		}
+// evaluateGates evaluates the gates of c on the labels in w. With the
+// fused routines it walks them by AND depth (schedule.go), AND gates four
+// at a time (eight AES blocks in flight), the last of a group with fewer.
+// The caller has validated the circuit and the size of the tables.
+func evaluateGates(p *Prepared, w []blk, instance uint64, tables []byte) {
+	if useFused() {
+		evaluateScheduled(p.ensureSchedule(), w, instance, tables)
 		return
 	}
-	rk := &roundKeys
-	var held [4]gateArg
-	var heldOut [4]circuit.Wire
-	n := 0
+	h := newGateHash()
 	j := uint64(0)
-	for _, g := range gates {
-		if n > 0 && readsAny(g, heldOut[:n]) {
-			evaluateHeld(rk, &held, n, instance)
-			n = 0
-		}
+	for _, g := range p.gates {
 		switch g.Op {
 		case circuit.OpXOR:
 			w[g.Out] = w[g.A].xor(w[g.B])
 		case circuit.OpINV:
 			w[g.Out] = w[g.A]
 		case circuit.OpAND:
-			held[n] = gateArg{a: &w[g.A], b: &w[g.B], out: &w[g.Out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
-			heldOut[n] = g.Out
-			n++
-			if n == len(held) {
-				evaluate4AESNI(rk, &held, instance)
-				n = 0
-			}
+			evaluateOne(h, g, w, instance, j, tables)
 			j++
 		}
 	}
-	if n > 0 {
-		evaluateHeld(rk, &held, n, instance)
-	}
-}
-
-// readsAny reports whether gate g reads one of the wires xs.
-func readsAny(g circuit.Gate, xs []circuit.Wire) bool {
-	for _, x := range xs {
-		if reads(g, x) {
-			return true
-		}
-	}
-	return false
 }
 
 // evaluateHeld evaluates the first n (1..4) gates of held, one or two

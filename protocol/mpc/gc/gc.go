@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -117,23 +118,25 @@ func GarbleInputs(c *circuit.Circuit, delta Label, zero [2][]Label, instance uin
 	return HalfGates.GarbleInputs(c, delta, zero, nil, instance)
 }
 
-// garbleInputs is GarbleInputs with scheme s on a circuit validate has
-// accepted, with nAND AND gates; coins gives ThreeHalves its random bits.
-func garbleInputs(s Scheme, c *circuit.Circuit, nAND int, delta Label, zero [2][]Label, coins io.Reader, instance uint64) (*Garbled, *Keys, error) {
+// garbleInputs is GarbleInputs with scheme s on a prepared circuit;
+// coins gives ThreeHalves its random bits.
+func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.Reader, instance uint64) (*Garbled, *Keys, error) {
 	if !delta.LSB() {
 		return nil, nil, ErrDelta
 	}
 	for p := range 2 {
-		if len(zero[p]) != len(c.Inputs[p]) {
+		if len(zero[p]) != len(c.inputs[p]) {
 			return nil, nil, fmt.Errorf("%w: party %d has %d input labels, circuit has %d inputs",
-				ErrLabels, p, len(zero[p]), len(c.Inputs[p]))
+				ErrLabels, p, len(zero[p]), len(c.inputs[p]))
 		}
 	}
-	w := make([]blk, c.NumWires)
+	nAND := c.nAND
+	wp, w := getWires(c.numWires)
+	defer wirePool.Put(wp)
 	keys := &Keys{Delta: delta}
 	for p := range 2 {
-		keys.Inputs[p] = make([][2]Label, len(c.Inputs[p]))
-		for i, x := range c.Inputs[p] {
+		keys.Inputs[p] = make([][2]Label, len(c.inputs[p]))
+		for i, x := range c.inputs[p] {
 			w[x] = toBlk(zero[p][i])
 			keys.Inputs[p][i] = [2]Label{zero[p][i], zero[p][i].Xor(delta)}
 		}
@@ -147,13 +150,13 @@ func garbleInputs(s Scheme, c *circuit.Circuit, nAND int, delta Label, zero [2][
 		if _, err := io.ReadFull(coins, r); err != nil {
 			return nil, nil, fmt.Errorf("gc: reading three-halves coins: %w", err)
 		}
-		garbleGates3(c.Gates, w, toBlk(delta), instance, r, g.Tables, nAND)
+		garbleGates3(c.gates, w, toBlk(delta), instance, r, g.Tables, nAND)
 	} else {
-		garbleGates(c.Gates, w, toBlk(delta), instance, g.Tables)
+		garbleGates(c, w, toBlk(delta), instance, g.Tables)
 	}
-	g.Decoding = make([]bool, len(c.Outputs))
-	keys.Outputs = make([][2]Label, len(c.Outputs))
-	for i, x := range c.Outputs {
+	g.Decoding = make([]bool, len(c.outputs))
+	keys.Outputs = make([][2]Label, len(c.outputs))
+	for i, x := range c.outputs {
 		l := w[x].label()
 		g.Decoding[i] = l.LSB()
 		keys.Outputs[i] = [2]Label{l, l.Xor(delta)}
@@ -164,10 +167,20 @@ func garbleInputs(s Scheme, c *circuit.Circuit, nAND int, delta Label, zero [2][
 // Evaluate evaluates the garbled circuit g of c on one label per input wire
 // (per party) and returns one label per output wire.
 func Evaluate(c *circuit.Circuit, g *Garbled, inputs [2][]Label) ([]Label, error) {
-	nAND, err := validate(c)
+	p, err := prepareTemp(c)
 	if err != nil {
 		return nil, err
 	}
+	defer releaseTemp(p)
+	return EvaluatePrepared(p, g, inputs)
+}
+
+// EvaluatePrepared is Evaluate on a prepared circuit.
+func EvaluatePrepared(c *Prepared, g *Garbled, inputs [2][]Label) ([]Label, error) {
+	if c == nil {
+		return nil, fmt.Errorf("%w: nil prepared circuit", ErrCircuit)
+	}
+	nAND := c.nAND
 	if g == nil {
 		return nil, fmt.Errorf("%w: no garbling", ErrTables)
 	}
@@ -177,23 +190,26 @@ func Evaluate(c *circuit.Circuit, g *Garbled, inputs [2][]Label) ([]Label, error
 	if len(g.Tables) != g.Scheme.TablesSize(nAND) {
 		return nil, fmt.Errorf("%w: %d bytes of %v tables for %d AND gates", ErrTables, len(g.Tables), g.Scheme, nAND)
 	}
-	w := make([]blk, c.NumWires)
 	for p := range 2 {
-		if len(inputs[p]) != len(c.Inputs[p]) {
+		if len(inputs[p]) != len(c.inputs[p]) {
 			return nil, fmt.Errorf("%w: party %d has %d input labels, circuit has %d inputs",
-				ErrLabels, p, len(inputs[p]), len(c.Inputs[p]))
+				ErrLabels, p, len(inputs[p]), len(c.inputs[p]))
 		}
-		for i, x := range c.Inputs[p] {
+	}
+	wp, w := getWires(c.numWires)
+	defer wirePool.Put(wp)
+	for p := range 2 {
+		for i, x := range c.inputs[p] {
 			w[x] = toBlk(inputs[p][i])
 		}
 	}
 	if g.Scheme == ThreeHalves {
-		evaluateGates3(c.Gates, w, g.Instance, g.Tables, nAND)
+		evaluateGates3(c.gates, w, g.Instance, g.Tables, nAND)
 	} else {
-		evaluateGates(c.Gates, w, g.Instance, g.Tables)
+		evaluateGates(c, w, g.Instance, g.Tables)
 	}
-	out := make([]Label, len(c.Outputs))
-	for i, x := range c.Outputs {
+	out := make([]Label, len(c.outputs))
+	for i, x := range c.outputs {
 		out[i] = w[x].label()
 	}
 	return out, nil
@@ -341,6 +357,9 @@ func validate(c *circuit.Circuit) (int, error) {
 	if c.NumWires < 0 || c.NumWires > maxWires {
 		return 0, fmt.Errorf("%w: %d wires", ErrCircuit, c.NumWires)
 	}
+	if nAND, ok := validateBuilt(c); ok {
+		return nAND, nil
+	}
 	set := newWireSet(c.NumWires)
 	for p := range 2 {
 		for _, x := range c.Inputs[p] {
@@ -380,6 +399,56 @@ func validate(c *circuit.Circuit) (int, error) {
 	return nAND, nil
 }
 
+// validateBuilt is validate for circuits laid out as [circuit.Builder]
+// lays them out: the garbler's inputs are wires 0, 1, ..., the
+// evaluator's follow, gate i writes wire nIn+i (nIn the number of input
+// wires) and NumWires is nIn plus the number of gates. Then the wires
+// written before gate i are exactly those below nIn+i, so a gate is
+// valid when it reads wires below its own output and has a known op,
+// and no wire set is needed. It returns the number of AND gates and
+// true if c has that layout and is valid, and false otherwise (validate
+// then checks c wire by wire and names what is wrong).
+func validateBuilt(c *circuit.Circuit) (int, bool) {
+	x := circuit.Wire(0)
+	for p := range 2 {
+		for _, w := range c.Inputs[p] {
+			if w != x {
+				return 0, false
+			}
+			x++
+		}
+	}
+	if uint64(x)+uint64(len(c.Gates)) != uint64(c.NumWires) {
+		return 0, false
+	}
+	nAND := 0
+	for _, g := range c.Gates {
+		// x is the wire gate g must write; every wire below it is written.
+		if g.Out != x || g.A >= x {
+			return 0, false
+		}
+		switch g.Op {
+		case circuit.OpAND:
+			nAND++
+			fallthrough
+		case circuit.OpXOR:
+			if g.B >= x {
+				return 0, false
+			}
+		case circuit.OpINV:
+		default:
+			return 0, false
+		}
+		x++
+	}
+	for _, w := range c.Outputs {
+		if w >= x {
+			return 0, false
+		}
+	}
+	return nAND, true
+}
+
 // wireSet is a set of wires, one bit each (validate clears and scans
 // an eighth of the memory a []bool would take).
 type wireSet []uint64
@@ -401,4 +470,24 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// wirePool holds the wire-label arrays of finished garblings and
+// evaluations (*[]blk), so that a garbling or an evaluation neither
+// allocates nor zeroes one: 16 bytes a wire, 357 KB for the 9×9 referee,
+// whose allocation, zeroing and collection cost about as much as its
+// XOR gates. A reused array holds the labels of an earlier circuit; no
+// gate reads a wire before writing it (validate), so none of them is
+// ever read, and none leaves the package.
+var wirePool sync.Pool
+
+// getWires returns a wire-label array of n wires from wirePool, or a new
+// one, and the pointer to give back to wirePool when the caller is done
+// with it; its contents are arbitrary.
+func getWires(n int) (*[]blk, []blk) {
+	if p, ok := wirePool.Get().(*[]blk); ok && cap(*p) >= n {
+		return p, (*p)[:n]
+	}
+	w := make([]blk, n)
+	return &w, w
 }

@@ -318,6 +318,8 @@ func TestGarbleRejects(t *testing.T) {
 			Gates: []circuit.Gate{{Op: circuit.OpAND, A: 0, B: 7, Out: 2}}},
 		"read before write": {NumWires: 4, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2},
 			Gates: []circuit.Gate{{Op: circuit.OpAND, A: 0, B: 3, Out: 2}, {Op: circuit.OpINV, A: 0, Out: 3}}},
+		"reads its own output": {NumWires: 3, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2},
+			Gates: []circuit.Gate{{Op: circuit.OpAND, A: 2, B: 1, Out: 2}}},
 		"written twice": {NumWires: 3, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{2},
 			Gates: []circuit.Gate{{Op: circuit.OpAND, A: 0, B: 1, Out: 2}, {Op: circuit.OpXOR, A: 0, B: 1, Out: 2}}},
 		"input overwritten": {NumWires: 3, Inputs: [2][]circuit.Wire{{0}, {1}}, Outputs: []circuit.Wire{1},
@@ -338,6 +340,9 @@ func TestGarbleRejects(t *testing.T) {
 		}
 		if _, err := gc.Evaluate(c, &gc.Garbled{}, [2][]gc.Label{}); !errors.Is(err, gc.ErrCircuit) {
 			t.Errorf("%s: Evaluate = %v, want ErrCircuit", name, err)
+		}
+		if _, err := gc.Prepare(c); !errors.Is(err, gc.ErrCircuit) {
+			t.Errorf("%s: Prepare = %v, want ErrCircuit", name, err)
 		}
 	}
 	even := delta

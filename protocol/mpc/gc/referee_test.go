@@ -55,7 +55,9 @@ func t9GarbledReferee(t *testing.T, s gc.Scheme) {
 }
 
 // BenchmarkReferee garbles and evaluates the referee circuit of one try
-// with each scheme.
+// with each scheme, from the *circuit.Circuit (garble, evaluate: each
+// call validates it and lays it out) and from a gc.Prepared (as the
+// referee does).
 func BenchmarkReferee(b *testing.B) {
 	for _, s := range schemes {
 		b.Run(s.String(), func(b *testing.B) { benchmarkReferee(b, s) })
@@ -85,6 +87,28 @@ func benchmarkReferee(b *testing.B, s gc.Scheme) {
 			cpu := cpuTime()
 			for range b.N {
 				gc.Evaluate(c, g, [2][]gc.Label{in0, in1})
+			}
+			reportRate(b, nAND, cpu)
+		})
+		p, err := gc.Prepare(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("garble-prepared-%dx%d", size, size), func(b *testing.B) {
+			cpu := cpuTime()
+			for i := range b.N {
+				if _, _, err := s.GarblePrepared(p, delta, seed.Stream("labels"), uint64(i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRate(b, nAND, cpu)
+		})
+		b.Run(fmt.Sprintf("evaluate-prepared-%dx%d", size, size), func(b *testing.B) {
+			cpu := cpuTime()
+			for range b.N {
+				if _, err := gc.EvaluatePrepared(p, g, [2][]gc.Label{in0, in1}); err != nil {
+					b.Fatal(err)
+				}
 			}
 			reportRate(b, nAND, cpu)
 		})

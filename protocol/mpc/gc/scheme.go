@@ -79,15 +79,27 @@ func (s Scheme) Garble(c *circuit.Circuit, delta Label, labels io.Reader, instan
 	if !s.Valid() {
 		return nil, nil, fmt.Errorf("gc: garbling with %v", s)
 	}
-	nAND, err := validate(c)
+	p, err := prepareTemp(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	zero, err := readZeroLabels(c, labels)
+	defer releaseTemp(p)
+	return s.GarblePrepared(p, delta, labels, instance)
+}
+
+// GarblePrepared is Garble on a prepared circuit.
+func (s Scheme) GarblePrepared(c *Prepared, delta Label, labels io.Reader, instance uint64) (*Garbled, *Keys, error) {
+	if !s.Valid() {
+		return nil, nil, fmt.Errorf("gc: garbling with %v", s)
+	}
+	if c == nil {
+		return nil, nil, fmt.Errorf("%w: nil prepared circuit", ErrCircuit)
+	}
+	zero, err := readZeroLabels(c.inputs, labels)
 	if err != nil {
 		return nil, nil, err
 	}
-	return garbleInputs(s, c, nAND, delta, zero, labels, instance)
+	return garbleInputs(s, c, delta, zero, labels, instance)
 }
 
 // GarbleInputs is the package function GarbleInputs with scheme s; coins
@@ -97,11 +109,12 @@ func (s Scheme) GarbleInputs(c *circuit.Circuit, delta Label, zero [2][]Label, c
 	if !s.Valid() {
 		return nil, nil, fmt.Errorf("gc: garbling with %v", s)
 	}
-	nAND, err := validate(c)
+	p, err := prepareTemp(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	return garbleInputs(s, c, nAND, delta, zero, coins, instance)
+	defer releaseTemp(p)
+	return garbleInputs(s, p, delta, zero, coins, instance)
 }
 
 // CheckGarbling is the package function CheckGarbling with scheme s.
@@ -123,12 +136,12 @@ func (s Scheme) CheckGarblingInputs(c *circuit.Circuit, delta Label, zero [2][]L
 	return compareGarbled(want, g)
 }
 
-// readZeroLabels reads one zero label per input wire of c from labels,
-// the garbler's inputs first.
-func readZeroLabels(c *circuit.Circuit, labels io.Reader) ([2][]Label, error) {
+// readZeroLabels reads one zero label per input wire of a circuit of the
+// given inputs from labels, the garbler's inputs first.
+func readZeroLabels(inputs [2][]circuit.Wire, labels io.Reader) ([2][]Label, error) {
 	var zero [2][]Label
 	for p := range 2 {
-		zero[p] = make([]Label, len(c.Inputs[p]))
+		zero[p] = make([]Label, len(inputs[p]))
 		for i := range zero[p] {
 			if _, err := io.ReadFull(labels, zero[p][i][:]); err != nil {
 				return zero, fmt.Errorf("gc: reading input labels: %w", err)

@@ -186,13 +186,13 @@ func setControlBits(tables []byte, nAND, j int, z uint8) {
 	}
 }
 
-// garbleGates3 garbles the gates with ThreeHalves, writing the zero label
+// garbleGates3 garbles the gates (in circuit order) with ThreeHalves, writing the zero label
 // of every gate output into w and the tables of the nAND AND gates into
 // tables; coins holds two random bits per AND gate (ρ0 at bit 2j, ρ1 at
 // 2j+1). The caller has validated the circuit and sized w, coins and
 // tables.
 func garbleGates3(gates []circuit.Gate, w []blk, delta blk, instance uint64, coins []byte, tables []byte, nAND int) {
-	h := newThreeHalvesHash()
+	h := &thHash{asm: useFused(), rk: &roundKeys}
 	j := 0
 	for _, g := range gates {
 		switch g.Op {
@@ -245,11 +245,12 @@ func garbleAND3(h *thHash, a, b, delta blk, j, instance uint64, rho uint8, t []b
 	return blk{c0L, c0R}, z
 }
 
-// evaluateGates3 evaluates the gates on the labels in w with the
+// evaluateGates3 evaluates the gates (in circuit order) on the labels
+// in w with the
 // ThreeHalves tables of nAND AND gates. The caller has validated the
 // circuit and the size of the tables.
 func evaluateGates3(gates []circuit.Gate, w []blk, instance uint64, tables []byte, nAND int) {
-	h := newThreeHalvesHash()
+	h := &thHash{asm: useFused(), rk: &roundKeys}
 	j := 0
 	for _, g := range gates {
 		switch g.Op {
@@ -297,13 +298,16 @@ func evaluateAND3(h *thHash, a, b blk, j, instance uint64, t []byte, z uint8) bl
 // buffer. Both give the same hashes (TestThreeHalvesHashPaths); neither
 // allocates.
 type thHash struct {
-	gateHash
-	asm bool
-	rk  *[176]byte
+	*gateHash // crypto/aes, set up by hashGo when it first runs
+	asm       bool
+	rk        *[176]byte
 }
 
+// newThreeHalvesHash returns a thHash. It sets up crypto/aes only when
+// hashGo first runs, so that hashing on the assembly path allocates no
+// cipher.
 func newThreeHalvesHash() *thHash {
-	return &thHash{gateHash: *newGateHash(), asm: useFused(), rk: &roundKeys}
+	return &thHash{asm: useFused(), rk: &roundKeys}
 }
 
 // hash sets out[k] = H(x[k], t[k]) for k = 0..5.
@@ -327,6 +331,9 @@ func (h *thHash) hash3(x, t, out *[3]blk) {
 // hashGo is hash and hash3 without AES-NI: out[k] = H(x[k], t[k]) through
 // crypto/aes, the blocks of each round in flight together.
 func (h *thHash) hashGo(x, t, out []blk) {
+	if h.gateHash == nil {
+		h.gateHash = newGateHash()
+	}
 	for k := range x {
 		h.put(k, x[k])
 		h.enc(k)

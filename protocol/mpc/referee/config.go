@@ -313,7 +313,10 @@ func (p Public) After(pass, legal bool) Public {
 type refereeCircuits struct {
 	layout  [2]*circuit.RefereeLayout
 	circuit [2]*circuit.Circuit
-	and     int
+	// prepared holds the circuits validated and laid out for the gate
+	// loops once (gc.Prepare), which garbling and evaluation use.
+	prepared [2]*gc.Prepared
+	and      int
 }
 
 type circuitKey struct {
@@ -367,7 +370,12 @@ func circuitsFor(c Config) (*refereeCircuits, error) {
 				e.err = fmt.Errorf("%w: %v", ErrConfig, err)
 				return
 			}
-			rc.layout[p], rc.circuit[p] = l, circ
+			prep, err := gc.Prepare(circ)
+			if err != nil {
+				e.err = fmt.Errorf("%w: %v", ErrConfig, err)
+				return
+			}
+			rc.layout[p], rc.circuit[p], rc.prepared[p] = l, circ, prep
 		}
 		rc.and = gc.CountAND(rc.circuit[circuit.Garbler])
 		e.c = rc

@@ -303,7 +303,7 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 		}
 	}
 	// The OT machine has moved on: from here an error fails the machine.
-	out, err := gc.Evaluate(c, garbled, [2][]gc.Label{theirs, mine})
+	out, err := gc.EvaluatePrepared(e.rc.prepared[cur.mover], garbled, [2][]gc.Label{theirs, mine})
 	if err != nil {
 		return Outputs{}, phantom.Announcement{}, e.fail("try %d: %v", e.pub.Try, err)
 	}

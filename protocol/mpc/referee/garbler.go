@@ -423,7 +423,7 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 // returns the mask bits, nil when they are circuit inputs.
 func garbleMasked(cfg Config, rc *refereeCircuits, mover circuit.Party, delta gc.Label, st, masks *prg.Stream, instance uint64, couple func([]bool)) (*gc.Garbled, *gc.Keys, []bool, error) {
 	l := rc.layout[mover]
-	gb, keys, err := cfg.Scheme.Garble(rc.circuit[mover], delta, st, instance)
+	gb, keys, err := cfg.Scheme.GarblePrepared(rc.prepared[mover], delta, st, instance)
 	if err != nil {
 		return nil, nil, nil, err
 	}
