@@ -116,58 +116,16 @@ func restartThenSubstitute(t *testing.T, o engine.Options, cheat bool) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
 	defer cancel()
-	accepted := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			accepted <- g
-		case <-ctx.Done():
-		}
-	}()
 	crashArmed.Store(true)
 	// The evaluator cheats at its third try (the try before's share
 	// authenticated by then, so that a certificate needs its messages).
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	var games [2]*protocol.Game
-	select {
-	case games[1] = <-accepted:
-	case <-ctx.Done():
-		t.Fatal("the invitation was not accepted")
-	}
-	games[0] = g0
+	games := inviteAccepted(t, ctx, p, o)
 	var evalTries atomic.Int32
 	counting := &countTries{Player: evalBot, n: &evalTries, at: 3, arm: &armed}
 	if !cheat {
 		counting.arm = nil
 	}
-	var theirOut *protocol.Outcome
-	var theirErr error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		theirOut, theirErr = bot.Run(ctx, games[evaluator], counting)
-	}()
-	go bot.Run(ctx, games[garbler], quickBot(11, 12))
-	if err := games[garbler].Wait(ctx); err != nil {
-		t.Fatalf("the garbler's game did not stop: %v", err)
-	}
-	if panics.Load() != 1 {
-		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[garbler].Outcome())
-	}
-	games[garbler].Close()
-	resumed, err := p.services[garbler].Resume(ctx, games[garbler].ID())
-	if err != nil {
-		t.Fatalf("Resume: %v", err)
-	}
-	out, err := bot.Run(ctx, resumed, quickBot(21, 12))
-	if err != nil || out == nil {
-		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
-	}
-	wg.Wait()
+	resumed, out, theirOut, theirErr := crashThenResume(t, ctx, p, games, garbler, [2]bot.Player{quickBot(11, 12), counting}, quickBot(21, 12), &panics, nil)
 	if !cheat {
 		if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
 			t.Fatalf("an honest game with a restart: %+v, %+v (%v)", out, theirOut, theirErr)
@@ -192,6 +150,69 @@ func restartThenSubstitute(t *testing.T, o engine.Options, cheat bool) {
 	if theirOut != nil && (theirOut.Violation == nil || theirOut.Violation.Accused != evaluator) {
 		t.Errorf("the evaluator's program ends with %+v", theirOut)
 	}
+}
+
+// inviteAccepted has the inviter's service invite the invitee's to a game
+// of options o, and returns both games.
+func inviteAccepted(t *testing.T, ctx context.Context, p *pair, o engine.Options) [2]*protocol.Game {
+	t.Helper()
+	accepted := make(chan *protocol.Game, 1)
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			accepted <- g
+		case <-ctx.Done():
+		}
+	}()
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	var games [2]*protocol.Game
+	select {
+	case games[1] = <-accepted:
+	case <-ctx.Done():
+		t.Fatal("the invitation was not accepted")
+	}
+	games[0] = g0
+	return games
+}
+
+// crashThenResume plays games with bots until the program of crashing
+// panics once (its panic hook), calls between (if not nil), resumes that
+// program's game and plays it to the end with after. It returns the
+// resumed game, its outcome and the other program's outcome and error.
+func crashThenResume(t *testing.T, ctx context.Context, p *pair, games [2]*protocol.Game, crashing protocol.Role, bots [2]bot.Player, after bot.Player,
+	panics *atomic.Int32, between func()) (resumed *protocol.Game, out, theirOut *protocol.Outcome, theirErr error) {
+	t.Helper()
+	other := crashing.Other()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		theirOut, theirErr = bot.Run(ctx, games[other], bots[other])
+	}()
+	go bot.Run(ctx, games[crashing], bots[crashing])
+	if err := games[crashing].Wait(ctx); err != nil {
+		t.Fatalf("the %s's game did not stop: %v", crashing, err)
+	}
+	if panics.Load() != 1 {
+		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[crashing].Outcome())
+	}
+	if between != nil {
+		between()
+	}
+	games[crashing].Close()
+	resumed, err := p.services[crashing].Resume(ctx, games[crashing].ID())
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	out, err = bot.Run(ctx, resumed, after)
+	if err != nil || out == nil {
+		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
+	}
+	wg.Wait()
+	return resumed, out, theirOut, theirErr
 }
 
 // countTries arms arm at the Player's at-th try (counted on the views
@@ -296,54 +317,12 @@ func restartThenWrongOpening(t *testing.T, o engine.Options, at protocol.Kind, c
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
 	defer cancel()
-	accepted := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			accepted <- g
-		case <-ctx.Done():
-		}
-	}()
 	crashArmed.Store(true)
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	var games [2]*protocol.Game
-	select {
-	case games[1] = <-accepted:
-	case <-ctx.Done():
-		t.Fatal("the invitation was not accepted")
-	}
-	games[0] = g0
-	var theirOut *protocol.Outcome
-	var theirErr error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		theirOut, theirErr = bot.Run(ctx, games[garbler], quickBot(11, 12))
-	}()
-	go bot.Run(ctx, games[evaluator], quickBot(12, 12))
-	if err := games[evaluator].Wait(ctx); err != nil {
-		t.Fatalf("the evaluator's game did not stop: %v", err)
-	}
-	if panics.Load() != 1 {
-		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[evaluator].Outcome())
-	}
+	games := inviteAccepted(t, ctx, p, o)
 	// The garbling of the try whose choice the evaluator saved is the
 	// first after its restart: the garbler's program cheats in it.
-	tamperArmed.Store(cheat)
-	games[evaluator].Close()
-	resumed, err := p.services[evaluator].Resume(ctx, games[evaluator].ID())
-	if err != nil {
-		t.Fatalf("Resume: %v", err)
-	}
-	out, err := bot.Run(ctx, resumed, quickBot(22, 12))
-	if err != nil || out == nil {
-		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
-	}
-	wg.Wait()
+	resumed, out, theirOut, theirErr := crashThenResume(t, ctx, p, games, evaluator, [2]bot.Player{quickBot(11, 12), quickBot(12, 12)}, quickBot(22, 12), &panics,
+		func() { tamperArmed.Store(cheat) })
 	if !cheat {
 		if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
 			t.Fatalf("an honest game with a restart: %+v, %+v (%v)", out, theirOut, theirErr)
