@@ -213,28 +213,10 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
 	defer cancel()
-	accepted := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			accepted <- g
-		case <-ctx.Done():
-		}
-	}()
 	armed.Store(true)
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: opts.Lambda, Garbling: opts.Garbling,
 		InputOT: opts.InputOT}
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	var games [2]*protocol.Game
-	select {
-	case games[1] = <-accepted:
-	case <-ctx.Done():
-		t.Fatal("the invitation was not accepted")
-	}
-	games[0] = g0
+	games := inviteAccepted(t, ctx, p, o)
 	other := crash.Other()
 	var theirOut *protocol.Outcome
 	var theirErr error
