@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 
+	"github.com/kakure/kakure/protocol/mpc/internal/parallel"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -173,7 +173,7 @@ func (s *Sender) CorrelatedBatches(requests [][]byte) ([][]Block, error) {
 		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
 	}
 	out := make([][]Block, len(requests))
-	errs := inParallel(len(requests), func(i int) error {
+	errs := parallel.Each(len(requests), runtime.GOMAXPROCS(0), func(i int) error {
 		b := s.batch + uint32(i)
 		m, cols, xt, err := parseRequest(requests[i], b, s.kappa)
 		if err != nil {
@@ -219,7 +219,7 @@ func (r *Receiver) CorrelatedRequests(choices, pads [][]bool) ([][]byte, [][]Blo
 		}
 	}
 	msgs, rows := make([][]byte, len(choices)), make([][]Block, len(choices))
-	errs := inParallel(len(choices), func(i int) error {
+	errs := parallel.Each(len(choices), runtime.GOMAXPROCS(0), func(i int) error {
 		var err error
 		msgs[i], rows[i], err = r.requestOf(r.batch+uint32(i), choices[i], pads[i], nil)
 		return err
@@ -229,27 +229,4 @@ func (r *Receiver) CorrelatedRequests(choices, pads [][]bool) ([][]byte, [][]Blo
 	}
 	r.batch += uint32(len(choices))
 	return msgs, rows, nil
-}
-
-// inParallel runs f for i < n on up to GOMAXPROCS goroutines and returns
-// the error of every i.
-func inParallel(n int, f func(i int) error) []error {
-	errs := make([]error, n)
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), n)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	return errs
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/internal/parallel"
 	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
@@ -492,7 +493,7 @@ func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint
 	if hooks.cheat != nil || hooks.couple != nil {
 		workers = 1
 	}
-	errs := inParallel(len(seeds), workers, func(i int) error {
+	errs := parallel.Each(len(seeds), workers, func(i int) error {
 		if i == skip {
 			return nil
 		}

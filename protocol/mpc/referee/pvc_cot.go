@@ -42,10 +42,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/internal/parallel"
 	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
@@ -213,35 +213,12 @@ func splitCOTReply(cfg Config, try uint64, m int, b []byte) ([][]ot.Block, []byt
 // returns the error of the lowest i that failed (the same whatever the
 // order).
 func forEachGarbling(n int, f func(i int) error) error {
-	for _, err := range inParallel(n, runtime.GOMAXPROCS(0), f) {
+	for _, err := range parallel.Each(n, runtime.GOMAXPROCS(0), f) {
 		if err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// inParallel runs f for i < n on up to workers goroutines (at least
-// one) and returns the error of every i.
-func inParallel(n, workers int, f func(i int) error) []error {
-	errs := make([]error, n)
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range max(1, min(workers, n)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	return errs
 }
 
 // ----- setup -----
@@ -894,7 +871,7 @@ func (e *Evaluator) checkCorrections(cm *commitment, seeds []prg.Seed) error {
 	if e.cfg.authenticated() {
 		// The garbler's MAC choices of every opened garbling (MPC-D29),
 		// checked at once; judged below in the order of the garblings.
-		macFaults = inParallel(len(seeds), runtime.GOMAXPROCS(0), func(i int) error {
+		macFaults = parallel.Each(len(seeds), runtime.GOMAXPROCS(0), func(i int) error {
 			if i == ck.j {
 				return nil
 			}
