@@ -149,7 +149,9 @@ func startKakureInEnv(t *testing.T, env []string, ns string, args ...string) *pr
 // test times out (testenv.StartGroup).
 func startProcess(t *testing.T, cmd *exec.Cmd, env []string) *process {
 	t.Helper()
-	cmd.Env = append(append(os.Environ(), "KAKURE_BE_BINARY=1"), env...)
+	// GOTRACEBACK=all: a process that falls silent is made to show
+	// where each of its goroutines waits (process.dumpStacks).
+	cmd.Env = append(append(os.Environ(), "KAKURE_BE_BINARY=1", "GOTRACEBACK=all"), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,37 +40,13 @@ func quickBot(args []string) []string {
 // (testenv.StartGroup).
 func startKakure(t *testing.T, args ...string) *process {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, quickBot(args)...)...)
-	cmd.Env = append(os.Environ(), "KAKURE_BE_BINARY=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := testenv.StartGroup(t, cmd); err != nil {
-		t.Fatal(err)
-	}
-	p := &process{cmd: cmd, done: make(chan struct{})}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.lines = append(p.lines, sc.Text())
-			p.mu.Unlock()
-		}
-		io.Copy(io.Discard, out)
-		cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		testenv.KillGroup(cmd)
-		<-p.done
-	})
-	return p
+	return startProcess(t, exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, quickBot(args)...)...), nil)
 }
 
-// waitLine waits for an output line matching re and returns its
-// submatches; timeout is stretched as testenv.Duration does.
+// waitLine waits for a line of p's output that matches re and returns its
+// submatches. When none comes in time it fails the test with p's output
+// and, if p still runs, the stacks of its goroutines (dumpStacks): what
+// a process that fell silent was waiting for.
 func (p *process) waitLine(t *testing.T, re *regexp.Regexp, timeout time.Duration) []string {
 	t.Helper()
 	timeout = testenv.Duration(timeout)
@@ -94,14 +68,50 @@ func (p *process) waitLine(t *testing.T, re *regexp.Regexp, timeout time.Duratio
 		}
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	for _, l := range p.lines {
 		if m := re.FindStringSubmatch(l); m != nil {
+			p.mu.Unlock()
 			return m
 		}
 	}
-	t.Fatalf("no line matching %s within %s; output:\n%s", re, timeout, strings.Join(p.lines, "\n"))
+	out := strings.Join(p.lines, "\n")
+	p.mu.Unlock()
+	t.Fatalf("no line matching %s within %s; output:\n%s%s", re, timeout, out, p.dumpStacks())
 	return nil
+}
+
+// stackNoise is what a goroutine dump adds to each frame beyond the
+// function and line: frame and stack pointers.
+var stackNoise = regexp.MustCompile(` fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+`)
+
+// dumpStacks makes p, if it still runs, print the stacks of its
+// goroutines (SIGQUIT, with GOTRACEBACK=all from startProcess) and
+// returns those that run kakure's own code, or "" when p has ended.
+func (p *process) dumpStacks() string {
+	select {
+	case <-p.done:
+		return ""
+	default:
+	}
+	p.mu.Lock()
+	before := len(p.lines)
+	p.mu.Unlock()
+	if p.cmd.Process.Signal(syscall.SIGQUIT) != nil {
+		return ""
+	}
+	select {
+	case <-p.done:
+	case <-time.After(testenv.Duration(10 * time.Second)):
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var kept []string
+	for _, g := range strings.Split(strings.Join(p.lines[before:], "\n"), "\n\n") {
+		if strings.Contains(g, "kakure/kakure/") {
+			kept = append(kept, stackNoise.ReplaceAllString(g, ""))
+		}
+	}
+	return "\n--- its goroutines in kakure's code (SIGQUIT):\n" + strings.Join(kept, "\n\n")
 }
 
 // anyLoopbackPort is the address a test gives a `kakure bot` that must
