@@ -11,6 +11,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
+	pprotocol "github.com/libp2p/go-libp2p/core/protocol"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
@@ -18,10 +19,18 @@ import (
 )
 
 // TestT2OtherProtocolVersion: a peer that only speaks another version of
-// the game protocol is reported clearly and at once, not by a hang.
+// the game protocol is reported clearly and at once, not by a hang: a
+// later version, and 1.0.0, the version before report frames (MPC-D31),
+// whose program would drop a large certificate and wait.
 func TestT2OtherProtocolVersion(t *testing.T) {
+	for _, other := range []string{"/kakure/game/2.0.0", "/kakure/game/1.0.0"} {
+		t.Run(other, func(t *testing.T) { otherProtocolVersion(t, other) })
+	}
+}
+
+func otherProtocolVersion(t *testing.T, other string) {
 	a, b := newHost(t), newHost(t)
-	b.SetStreamHandler("/kakure/game/2.0.0", func(s network.Stream) { s.Reset() })
+	b.SetStreamHandler(pprotocol.ID(other), func(s network.Stream) { s.Reset() })
 	connect(t, a, b)
 	// Wait for identify to tell a which protocols b speaks.
 	deadline := testenv.Deadline(5 * time.Second)
@@ -40,8 +49,8 @@ func TestT2OtherProtocolVersion(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Second))
 	defer cancel()
 	_, err = svc.Invite(ctx, b.ID(), engine.Options{Variant: engine.VariantGo})
-	if !errors.Is(err, protocol.ErrOtherVersion) || !strings.Contains(err.Error(), "/kakure/game/2.0.0") {
-		t.Fatalf("Invite error %v, want ErrOtherVersion naming /kakure/game/2.0.0", err)
+	if !errors.Is(err, protocol.ErrOtherVersion) || !strings.Contains(err.Error(), other) {
+		t.Fatalf("Invite error %v, want ErrOtherVersion naming %s", err, other)
 	}
 }
 

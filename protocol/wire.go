@@ -10,7 +10,11 @@ import (
 
 // GameProtocol is the libp2p protocol ID of kakure games. The version is
 // part of the ID: a peer that speaks another version is told so (T-2).
-const GameProtocol = "/kakure/game/1.0.0"
+// It versions what travels on the stream (frames, their kinds and caps);
+// the messages the records keep have their own version (Version). 1.1.0
+// added the report frame (MPC-D31 in docs/mpc.md), which a program of
+// 1.0.0 would drop: the two refuse each other at the first stream.
+const GameProtocol = "/kakure/game/1.1.0"
 
 // GameProtocolPrefix is what every version of the game protocol starts
 // with; it is used to tell "another version" from "not kakure at all".
