@@ -3,7 +3,8 @@
 // the decisions beside it. Its one job in code is to give the programs the
 // texts they show to players, so that the rules the program shows are the
 // rules of the specification; its tests keep the documents honest (every
-// rule id tested, no pointer outside the repository).
+// rule id tested, no pointer outside the repository, the imports that
+// docs/spec/architecture.md draws the ones `go list` sees).
 package docs
 
 import _ "embed"
