@@ -4,7 +4,11 @@
 // evaluation of the referee circuit of package circuit, with the
 // evaluator's inputs transferred by oblivious transfer (package ot).
 //
-// The package is pure: it has no networking and no goroutines. The two
+// The package has no networking, and its results never depend on timing:
+// its goroutines only do ahead or beside what a call would do anyway (the
+// next try's garblings made ahead, [Garbler.PrepareAhead]; the opened
+// garblings checked while the choice travels, MPC-D21; batches spread over
+// the cores), and each call waits for what it needs of them. The two
 // state machines, [Garbler] and [Evaluator], turn byte messages into byte
 // messages; a session layer carries them. Every random choice is derived
 // from the party's 32-byte seed ([prg.Seed]) under fixed labels, so that
