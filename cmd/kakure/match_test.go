@@ -14,6 +14,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 )
@@ -330,29 +331,38 @@ func TestMatchScriptedHuman(t *testing.T) {
 	t.Logf("%s", out)
 }
 
+// stretchedClock is the --time of a test game, in its canonical form: d
+// of absolute time on an idle machine without the race detector,
+// stretched as the tests' deadlines are (testenv.Scale), the bots' clocks
+// being deadlines of the same kind (a Phantom Go game's tries run on its
+// players' clocks, and the race detector makes them some 10 times slower).
+func stretchedClock(d time.Duration) string {
+	return clock.MustParse(testenv.Duration(d).Truncate(time.Second).String()).String()
+}
+
 // TestMatchTimeControl (CLK-D2, CLK-D8, CLK-D11): `kakure match --time`
 // plays a game of plain Go with clocks between two bot peers on loopback:
 // the invitation carries the control, every move its think time, the bots
 // keep within their clocks (no loss on time), and the record verifies.
 // A malformed --time is refused with the syntax.
 func TestMatchTimeControl(t *testing.T) {
-	// Every variant under a 30 s clock, each game in its own parallel
+	// Every variant under a 30 s clock (stretchedClock), each game in its own parallel
 	// subtest. Go and F-Go play at the default level, whose search the
 	// clock bounds under the race detector (CLK-D11; the F-Go bot once lost
 	// on time here, its matrix game ignoring the budget); the others at
 	// level 2, their clocks being about the records, not the search.
 	for _, c := range []struct {
 		variant, size, player string
-		check                 func(t *testing.T, data []byte)
+		check                 func(t *testing.T, data []byte, tc string)
 	}{
-		{"go", "7", "bot", func(t *testing.T, data []byte) {
-			if !bytes.Contains(data, []byte(`"time":"30s","lag_ms":1000`)) {
+		{"go", "7", "bot", func(t *testing.T, data []byte, tc string) {
+			if !bytes.Contains(data, []byte(`"time":"`+tc+`","lag_ms":1000`)) {
 				t.Errorf("the record lacks the time control and lag allowance:\n%.600s", data)
 			}
 		}},
 		// Hidden Move Go has clocks too (CLK-D10): its moves carry their
 		// think times (the bots choose their cards at once: 0 ms, left out).
-		{"hmg", "7", "bot:2", func(t *testing.T, data []byte) {
+		{"hmg", "7", "bot:2", func(t *testing.T, data []byte, _ string) {
 			if !regexp.MustCompile(`"kind":"move","body":\{"point":"[A-Z0-9a-z]+","think_ms":`).Match(data) {
 				t.Errorf("the hmg record lacks the moves' think times:\n%.800s", data)
 			}
@@ -373,8 +383,9 @@ func TestMatchTimeControl(t *testing.T) {
 				player = "bot:1"
 			}
 			dir := t.TempDir()
+			tc := stretchedClock(30 * time.Second)
 			code, out := runCommand(t, "match", "--games", "1", "--out", dir, "--variant", c.variant, "--size", c.size,
-				"--time", "30s", "--black", player, "--white", player, "--progress", "0")
+				"--time", tc, "--black", player, "--white", player, "--progress", "0")
 			if code != 0 || strings.Contains(out, "(time)") {
 				t.Fatalf("%s match exited %d (a loss on time?):\n%s", c.variant, code, out)
 			}
@@ -383,11 +394,11 @@ func TestMatchTimeControl(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Contains(data, []byte(`"time":"30s"`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
+			if !bytes.Contains(data, []byte(`"time":"`+tc+`"`)) || !bytes.Contains(data, []byte(`"think_ms":`)) {
 				t.Errorf("the %s record lacks the time control or the think times:\n%.800s", c.variant, data)
 			}
 			if c.check != nil {
-				c.check(t, data)
+				c.check(t, data, tc)
 			}
 			if code, vout := runCommand(t, "verify", record); code != 0 || !strings.Contains(vout, "ok: result") || !strings.Contains(vout, ", clock ") {
 				t.Errorf("verify of the %s game exited %d, or does not name the clock:\n%s", c.variant, code, vout)
