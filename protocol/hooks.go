@@ -1,6 +1,10 @@
 package protocol
 
-import "github.com/libp2p/go-libp2p/core/crypto"
+import (
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/libp2p/go-libp2p/core/crypto"
+)
 
 // testHooks are the points where tests change or break a game's own code.
 // Only export_test.go sets them; in every other Config they are nil and
@@ -25,4 +29,26 @@ type testHooks struct {
 	// handshake slots for every peer and for known peers (LIM-D11); zero
 	// means maxHandshakes and maxKnownHandshakes.
 	handshakePools [2]int
+	// gomokuTamper, for tests only, rewrites the messages this peer's
+	// gomoku players are about to send, before their own machine sees
+	// them (see export_gomoku_test.go): a cheating program. The hook
+	// gets the player's role and view.
+	gomokuTamper func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)
+}
+
+// hookedPlayer is a variant's player that takes test hooks of its own
+// (the gomoku player's tamper).
+type hookedPlayer interface {
+	// takeHooks gives the player the test hooks of its service's Config.
+	takeHooks(h *testHooks)
+}
+
+// newPlayer returns the local player, of role me, of the game id with
+// options o: the variant's, with the service's test hooks for it.
+func (s *Service) newPlayer(id GameID, o engine.Options, me Role) variantPlayer {
+	p := newVariantPlayer[o.Variant](id, o, me)
+	if h, ok := p.(hookedPlayer); ok {
+		h.takeHooks(&s.cfg.testHooks)
+	}
+	return p
 }
