@@ -257,7 +257,7 @@ func TestGTPD1GNUGoKnowsTheKo(t *testing.T) {
 	t.Logf("with the history GNU Go answers %s", a.Point.Vertex(5))
 
 	setUp := gtp.NewEnginePlayer(gnugoOrSkip(t), &fixedPlayer{action: protocol.Play{Point: engine.Pass}})
-	setUp.NoHistory = true
+	gtp.SetNoHistory(setUp)
 	b, ok := setUp.Choose(last).(protocol.Play)
 	if !ok || game.Check(engine.Black, b.Point) != nil {
 		t.Fatalf("from the stones: %#v is not legal: the game would abort", b)
