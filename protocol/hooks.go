@@ -7,10 +7,20 @@ import (
 )
 
 // testHooks are the points where tests change or break a game's own code.
-// Only export_test.go sets them; in every other Config they are nil and
-// the game runs as if they did not exist. Config embeds them, so that it
+// Only the export_*_test.go files set them; in every other Config they
+// are nil and the game runs as if they did not exist. They are unexported
+// fields of an unexported type, so no program outside this package can
+// set them, and each belongs to one service's Config: a test's cheater
+// carries them, its honest peer does not. Config embeds them, so that it
 // carries one field for them while the game's code reads them as before
-// (g.svc.cfg.tamper).
+// (g.svc.cfg.tamper). They stay in the production code because each sits
+// in its path (a message built, sent, applied; a goroutine's step), where
+// Go has no way to reach from a _test.go file.
+//
+// The other test-only points of the package are the same kind: the
+// queue's and the storage's hooks (set from panicHook), Game.apply's cheat
+// (from rewrite), and phantomCheat, an interface that only the actions of
+// export_phantom_test.go implement.
 type testHooks struct {
 	// panicHook, for tests only, is called at points of a game's code
 	// where a panic is injected (see export_test).
