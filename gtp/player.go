@@ -37,9 +37,10 @@ type EnginePlayer struct {
 	client   *Client
 	fallback bot.Player
 
-	// NoHistory sets the engine's board up from the known stones in
-	// every variant, as if it had no history (for tests and comparisons).
-	NoHistory bool
+	// noHistory, for tests only (export_test.go), sets the engine's
+	// board up from the known stones in every variant, as if it had no
+	// history.
+	noHistory bool
 
 	// Asked counts the moves asked of the engine (genmove), Moves the
 	// engine's moves played; Refused counts the engine's answers kakure
@@ -206,7 +207,7 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 		return a
 	}
 	var plays []string
-	if k.public && !p.NoHistory && p.history.observe(v) {
+	if k.public && !p.noHistory && p.history.observe(v) {
 		for _, m := range p.history.moves {
 			plays = append(plays, "play "+m.color.String()+" "+m.point.Vertex(k.size))
 		}

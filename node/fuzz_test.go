@@ -82,7 +82,7 @@ func FuzzIdentityKeyFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		k, err := node.LoadOrCreateIdentity(home)
+		k, err := node.LoadOrCreateIdentity(home, nil)
 		after, rerr := os.ReadFile(path)
 		if rerr != nil || !bytes.Equal(after, data) {
 			t.Fatalf("the key file changed (%v)", rerr)

@@ -36,13 +36,16 @@ func DefaultHome() (string, error) {
 // in home/identity.key. On first run it creates home (mode 0700) and the
 // key (mode 0600). It refuses, with an error wrapping ErrKeyPermissions
 // that names the chmod to run, a key file that other users can access, and
-// it refuses key files that are not Ed25519 keys.
-func LoadOrCreateIdentity(home string) (crypto.PrivKey, error) {
+// it refuses key files that are not Ed25519 keys. A key under a
+// passphrase (ProtectIdentity) is opened with the one passphrase returns
+// for the key file's path; with passphrase nil it is refused with an
+// error wrapping ErrNoPassphrase.
+func LoadOrCreateIdentity(home string, passphrase func(path string) ([]byte, error)) (crypto.PrivKey, error) {
 	if home == "" {
 		return nil, errors.New("node: no home directory given")
 	}
 	path := filepath.Join(home, IdentityFile)
-	key, err := loadIdentity(path)
+	key, err := loadIdentity(path, passphrase)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return key, err
 	}
@@ -52,10 +55,12 @@ func LoadOrCreateIdentity(home string) (crypto.PrivKey, error) {
 	if err := createIdentity(home, path); err != nil {
 		return nil, err
 	}
-	return loadIdentity(path)
+	return loadIdentity(path, passphrase)
 }
 
-func loadIdentity(path string) (crypto.PrivKey, error) {
+// loadIdentity reads the identity key at path, asking passphrase for the
+// passphrase of a protected one (nil: none can be asked for).
+func loadIdentity(path string, passphrase func(path string) ([]byte, error)) (crypto.PrivKey, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -82,10 +87,10 @@ func loadIdentity(path string) (crypto.PrivKey, error) {
 		return nil, fmt.Errorf("node: reading identity key %s: %w", path, err)
 	}
 	if isProtected(b) {
-		if Passphrase == nil {
+		if passphrase == nil {
 			return nil, fmt.Errorf("%w (%s)", ErrNoPassphrase, path)
 		}
-		pass, err := Passphrase(path)
+		pass, err := passphrase(path)
 		if err != nil {
 			return nil, fmt.Errorf("node: the passphrase of identity key %s: %w", path, err)
 		}
@@ -161,7 +166,7 @@ func ProtectIdentity(home string, passphrase []byte) error {
 	if isProtected(b) {
 		return fmt.Errorf("node: identity key %s is protected already", path)
 	}
-	if _, err := loadIdentity(path); err != nil { // permissions, type
+	if _, err := loadIdentity(path, nil); err != nil { // permissions, type
 		return err
 	}
 	sealed, err := protectKey(b, passphrase)

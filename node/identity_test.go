@@ -42,7 +42,7 @@ func TestT1IdentityPersists(t *testing.T) {
 	if again.ID() != id {
 		t.Errorf("peer ID after restart %s, want %s", again.ID(), id)
 	}
-	key, err := node.LoadOrCreateIdentity(home)
+	key, err := node.LoadOrCreateIdentity(home, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestT1IdentityPersists(t *testing.T) {
 	if key.Type() != crypto.Ed25519 {
 		t.Errorf("key type %v, want Ed25519", key.Type())
 	}
-	other, err := node.LoadOrCreateIdentity(t.TempDir())
+	other, err := node.LoadOrCreateIdentity(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestT1IdentityPersists(t *testing.T) {
 func TestT1KeyFileModes(t *testing.T) {
 	skipOnWindows(t)
 	home := filepath.Join(t.TempDir(), "config", "kakure")
-	if _, err := node.LoadOrCreateIdentity(home); err != nil {
+	if _, err := node.LoadOrCreateIdentity(home, nil); err != nil {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]os.FileMode{home: 0o700, filepath.Join(home, node.IdentityFile): 0o600} {
@@ -102,14 +102,14 @@ func TestT1AccessibleKeyRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
-			if _, err := node.LoadOrCreateIdentity(home); err != nil {
+			if _, err := node.LoadOrCreateIdentity(home, nil); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(home, node.IdentityFile)
 			if err := os.Chmod(path, tt.mode); err != nil {
 				t.Fatal(err)
 			}
-			_, err := node.LoadOrCreateIdentity(home)
+			_, err := node.LoadOrCreateIdentity(home, nil)
 			if !tt.refuse {
 				if err != nil {
 					t.Fatalf("LoadOrCreateIdentity: %v", err)
@@ -157,7 +157,7 @@ func TestT1BadKeyFile(t *testing.T) {
 			if err := os.WriteFile(path, tt.contents, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := node.LoadOrCreateIdentity(home)
+			_, err := node.LoadOrCreateIdentity(home, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("LoadOrCreateIdentity = %v, want an error mentioning %q", err, tt.want)
 			}
@@ -177,7 +177,7 @@ func TestT1ConcurrentFirstRun(t *testing.T) {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { keys[i], errs[i] = node.LoadOrCreateIdentity(home) })
+		wg.Go(func() { keys[i], errs[i] = node.LoadOrCreateIdentity(home, nil) })
 	}
 	wg.Wait()
 	for i := range n {
@@ -206,7 +206,7 @@ func TestDefaultHome(t *testing.T) {
 }
 
 func TestLoadOrCreateIdentityNeedsHome(t *testing.T) {
-	if _, err := node.LoadOrCreateIdentity(""); err == nil {
+	if _, err := node.LoadOrCreateIdentity("", nil); err == nil {
 		t.Error("LoadOrCreateIdentity(\"\") succeeded")
 	}
 }

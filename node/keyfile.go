@@ -47,13 +47,8 @@ var argon2Params = struct {
 var ErrWrongPassphrase = errors.New("node: wrong passphrase for the identity key")
 
 // ErrNoPassphrase means the identity key is protected and no passphrase
-// could be asked for (Passphrase is nil).
+// could be asked for (Config.Passphrase is nil).
 var ErrNoPassphrase = errors.New("node: the identity key is protected by a passphrase and none was given")
-
-// Passphrase, when set, is asked for the passphrase of a protected
-// identity key at path when it is loaded (cmd/kakure asks on the
-// terminal). Nil: protected keys cannot be loaded.
-var Passphrase func(path string) ([]byte, error)
 
 // isProtected reports whether data is a protected key file.
 func isProtected(data []byte) bool { return bytes.HasPrefix(data, []byte(protectedMagic)) }

@@ -11,14 +11,12 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// withPassphrase makes protected keys open with pass (nil: none can be
-// asked for) for the test, and makes Argon2id cheap (the parameters are
-// in the file, so the format is the same).
-func withPassphrase(t *testing.T, pass func(string) ([]byte, error)) {
-	oldPass, oldParams := Passphrase, argon2Params
-	Passphrase = pass
+// cheapArgon2 makes Argon2id cheap for the test (the parameters are in
+// the file, so the format is the same).
+func cheapArgon2(t *testing.T) {
+	old := argon2Params
 	argon2Params.time, argon2Params.memory, argon2Params.threads = 1, 64, 1
-	t.Cleanup(func() { Passphrase, argon2Params = oldPass, oldParams })
+	t.Cleanup(func() { argon2Params = old })
 }
 
 func constPassphrase(p string) func(string) ([]byte, error) {
@@ -28,13 +26,15 @@ func constPassphrase(p string) func(string) ([]byte, error) {
 // TestT1ProtectedIdentity: kakure id --protect puts the identity key under
 // a passphrase (Argon2id and XChaCha20-Poly1305): the file no longer
 // holds the key in clear, keeps mode 0600, and loads to the same key (the
-// same peer ID) with the passphrase. A wrong passphrase, no passphrase, a
-// changed byte anywhere in the file (header or sealed key) and a cut file
-// are clear errors, never another key; protecting twice is refused.
+// same peer ID) with the passphrase, and a node started with it
+// (Config.Passphrase) has that peer ID. A wrong passphrase, no passphrase,
+// a changed byte anywhere in the file (header or sealed key) and a cut
+// file are clear errors, never another key; protecting twice is refused.
 func TestT1ProtectedIdentity(t *testing.T) {
-	withPassphrase(t, constPassphrase("correct horse"))
+	cheapArgon2(t)
+	pass := constPassphrase("correct horse")
 	home := t.TempDir()
-	key, err := LoadOrCreateIdentity(home)
+	key, err := LoadOrCreateIdentity(home, pass)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,38 +58,50 @@ func TestT1ProtectedIdentity(t *testing.T) {
 	if p, err := IdentityProtected(home); err != nil || !p {
 		t.Errorf("IdentityProtected = %v, %v", p, err)
 	}
-	again, err := LoadOrCreateIdentity(home)
+	again, err := LoadOrCreateIdentity(home, pass)
 	if err != nil {
 		t.Fatalf("loading with the passphrase: %v", err)
 	}
 	if got, _ := peer.IDFromPrivateKey(again); got != id {
 		t.Fatalf("the protected key is %s, was %s", got, id)
 	}
+	loopback := []string{"/ip4/127.0.0.1/tcp/0"}
+	n, err := New(t.Context(), Config{Home: home, ListenAddrs: loopback, Passphrase: pass})
+	if err != nil {
+		t.Fatalf("a node with the passphrase: %v", err)
+	}
+	if n.ID() != id {
+		t.Errorf("the node with the protected key is %s, was %s", n.ID(), id)
+	}
+	n.Close()
+	if n, err := New(t.Context(), Config{Home: home, ListenAddrs: loopback}); !errors.Is(err, ErrNoPassphrase) {
+		if err == nil {
+			n.Close()
+		}
+		t.Errorf("a node with no passphrase: %v", err)
+	}
 	if err := ProtectIdentity(home, []byte("other")); err == nil || !strings.Contains(err.Error(), "protected already") {
 		t.Errorf("protecting twice: %v", err)
 	}
 
-	Passphrase = constPassphrase("wrong horse")
-	if _, err := LoadOrCreateIdentity(home); !errors.Is(err, ErrWrongPassphrase) || !strings.Contains(err.Error(), "wrong passphrase") {
+	if _, err := LoadOrCreateIdentity(home, constPassphrase("wrong horse")); !errors.Is(err, ErrWrongPassphrase) || !strings.Contains(err.Error(), "wrong passphrase") {
 		t.Errorf("a wrong passphrase: %v", err)
 	}
-	Passphrase = nil
-	if _, err := LoadOrCreateIdentity(home); !errors.Is(err, ErrNoPassphrase) {
+	if _, err := LoadOrCreateIdentity(home, nil); !errors.Is(err, ErrNoPassphrase) {
 		t.Errorf("no passphrase: %v", err)
 	}
-	Passphrase = func(string) ([]byte, error) { return nil, errors.New("no terminal") }
-	if _, err := LoadOrCreateIdentity(home); err == nil || !strings.Contains(err.Error(), "no terminal") {
+	noTerminal := func(string) ([]byte, error) { return nil, errors.New("no terminal") }
+	if _, err := LoadOrCreateIdentity(home, noTerminal); err == nil || !strings.Contains(err.Error(), "no terminal") {
 		t.Errorf("the passphrase could not be asked: %v", err)
 	}
 
-	Passphrase = constPassphrase("correct horse")
 	for i := range sealed {
 		bad := bytes.Clone(sealed)
 		bad[i] ^= 0x20
 		if err := os.WriteFile(path, bad, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got, err := LoadOrCreateIdentity(home)
+		got, err := LoadOrCreateIdentity(home, pass)
 		if err == nil {
 			t.Fatalf("byte %d of %d changed: the file still loads, as %v", i, len(sealed), got)
 		}
@@ -98,7 +110,7 @@ func TestT1ProtectedIdentity(t *testing.T) {
 		if err := os.WriteFile(path, sealed[:n], 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadOrCreateIdentity(home); err == nil {
+		if _, err := LoadOrCreateIdentity(home, pass); err == nil {
 			t.Errorf("the file cut at %d of %d loads", n, len(sealed))
 		}
 	}

@@ -49,6 +49,11 @@ type Config struct {
 	// Home is the directory of the identity key and the log file;
 	// empty means DefaultHome().
 	Home string
+	// Passphrase, when not nil, is asked for the passphrase of the
+	// identity key at path when the key is under one (kakure id
+	// --protect; cmd/kakure asks on the terminal). Nil: a protected key
+	// is refused with an error wrapping ErrNoPassphrase.
+	Passphrase func(path string) ([]byte, error)
 	// ListenAddrs are multiaddrs to listen on; nil means
 	// DefaultListenAddrs().
 	ListenAddrs []string
@@ -157,7 +162,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 			lock.Release()
 		}
 	}()
-	key, err := LoadOrCreateIdentity(home)
+	key, err := LoadOrCreateIdentity(home, cfg.Passphrase)
 	if err != nil {
 		return nil, err
 	}

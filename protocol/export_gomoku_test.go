@@ -1,19 +1,16 @@
 package protocol
 
 import (
-	"testing"
-
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine/gomoku"
 )
 
-// SetGomokuTamper installs, until the end of the test, a hook through which
-// every local gomoku player of the process passes the messages it is about
-// to send, before its own machine sees them: a cheating program. The hook
-// gets the player's role and view.
-func SetGomokuTamper(t testing.TB, f func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)) {
-	gomokuTamper.Store(&f)
-	t.Cleanup(func() { gomokuTamper.Store(nil) })
+// SetGomokuTamper installs a hook through which the gomoku players of the
+// service of c pass the messages they are about to send, before their own
+// machine sees them: a cheating program. The hook gets the player's role
+// and view.
+func SetGomokuTamper(c *Config, f func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)) {
+	c.gomokuTamper = f
 }
 
 // GomokuOpeningOf returns the opening of the local player's commitment of

@@ -2,8 +2,11 @@ package protocol
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // SetTamper installs a hook that replaces each outgoing message by the
@@ -92,3 +95,27 @@ func Syncs() int64 { return syncsDone.Load() }
 // every peer and for known peers (LIM-D11), so that a test fills them
 // with a few peers.
 func SetHandshakePools(c *Config, all, known int) { c.handshakePools = [2]int{all, known} }
+
+// JudgeLastReport judges the last message of tr, a violation report, as
+// the peer that takes it does (on the machine of the messages before it),
+// with the certificates of T-8(b) judged by certificates instead of
+// Phantom Go's judge. Tests use it to drive each way a certificate's
+// judgement decides a report.
+func JudgeLastReport(tr *Transcript, certificates func(game GameID, peers [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation) (Judgement, error) {
+	n := len(tr.Messages)
+	if n == 0 {
+		return Judgement{}, errors.New("an empty transcript has no report")
+	}
+	m := NewMachine(tr.Game)
+	for i := range tr.Messages[:n-1] {
+		if _, err := m.Apply(&tr.Messages[i]); err != nil {
+			return Judgement{}, fmt.Errorf("message %d: %w", i, err)
+		}
+	}
+	report := tr.Messages[n-1]
+	var body ViolationBody
+	if err := decodeBody(report.Body, &body); err != nil {
+		return Judgement{}, fmt.Errorf("the last message is no report: %w", err)
+	}
+	return judgeReportWith(certificates, m.Game, m.peers, m.history, &report, &body, m), nil
+}

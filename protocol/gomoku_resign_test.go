@@ -71,12 +71,12 @@ func TestGMD23GomokuResignationRunsTheAudit(t *testing.T) {
 	}
 }
 
-// rowLiar returns a gomoku tamper by which the inviter announces, in its
-// first turn, a row or column that does not hold its committed point
-// (GM-3), and the move of the lie.
-func rowLiar(t *testing.T) *atomic.Int64 {
+// rowLiar returns a cheater's configuration (gomokuCheats) by which the
+// inviter announces, in its first turn, a row or column that does not
+// hold its committed point (GM-3), and the move of the lie.
+func rowLiar() (func(i int, c *protocol.Config), *atomic.Int64) {
 	var lie atomic.Int64
-	protocol.SetGomokuTamper(t, func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
+	return gomokuCheats(func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
 		if me != protocol.Inviter || kind != protocol.KindGomokuAnnounce || lie.Load() != 0 {
 			return kind, body
 		}
@@ -84,8 +84,7 @@ func rowLiar(t *testing.T) *atomic.Int64 {
 		b.Index = (b.Index + 1) % v.Size()
 		lie.Store(int64(v.MoveNumber()))
 		return kind, b
-	})
-	return &lie
+	}), &lie
 }
 
 // resignsAtLie is an honest player that resigns when the cheater's lie
@@ -128,9 +127,9 @@ func TestGMD23GomokuAuditAfterResignationConvictsTheCheater(t *testing.T) {
 			name = "answers, then resigns"
 		}
 		t.Run(name, func(t *testing.T) {
-			lie := rowLiar(t)
+			cheats, lie := rowLiar()
 			honest := &resignsAtLie{Player: bot.NewRandom(2), lie: lie, answerFirst: answerFirst}
-			h := playGomokuCheater(t, nil, noPass{bot.NewRandom(1)}, honest)
+			h := playGomokuCheaterWith(t, nil, cheats, noPass{bot.NewRandom(1)}, honest)
 			if !honest.resigned {
 				t.Fatal("the honest player never resigned")
 			}

@@ -1,12 +1,26 @@
 package protocol
 
-import "github.com/libp2p/go-libp2p/core/crypto"
+import (
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/libp2p/go-libp2p/core/crypto"
+)
 
 // testHooks are the points where tests change or break a game's own code.
-// Only export_test.go sets them; in every other Config they are nil and
-// the game runs as if they did not exist. Config embeds them, so that it
+// Only the export_*_test.go files set them; in every other Config they
+// are nil and the game runs as if they did not exist. They are unexported
+// fields of an unexported type, so no program outside this package can
+// set them, and each belongs to one service's Config: a test's cheater
+// carries them, its honest peer does not. Config embeds them, so that it
 // carries one field for them while the game's code reads them as before
-// (g.svc.cfg.tamper).
+// (g.svc.cfg.tamper). They stay in the production code because each sits
+// in its path (a message built, sent, applied; a goroutine's step), where
+// Go has no way to reach from a _test.go file.
+//
+// The other test-only points of the package are the same kind: the
+// queue's and the storage's hooks (set from panicHook), Game.apply's cheat
+// (from rewrite), and phantomCheat, an interface that only the actions of
+// export_phantom_test.go implement.
 type testHooks struct {
 	// panicHook, for tests only, is called at points of a game's code
 	// where a panic is injected (see export_test).
@@ -25,4 +39,26 @@ type testHooks struct {
 	// handshake slots for every peer and for known peers (LIM-D11); zero
 	// means maxHandshakes and maxKnownHandshakes.
 	handshakePools [2]int
+	// gomokuTamper, for tests only, rewrites the messages this peer's
+	// gomoku players are about to send, before their own machine sees
+	// them (see export_gomoku_test.go): a cheating program. The hook
+	// gets the player's role and view.
+	gomokuTamper func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)
+}
+
+// hookedPlayer is a variant's player that takes test hooks of its own
+// (the gomoku player's tamper).
+type hookedPlayer interface {
+	// takeHooks gives the player the test hooks of its service's Config.
+	takeHooks(h *testHooks)
+}
+
+// newPlayer returns the local player, of role me, of the game id with
+// options o: the variant's, with the service's test hooks for it.
+func (s *Service) newPlayer(id GameID, o engine.Options, me Role) variantPlayer {
+	p := newVariantPlayer[o.Variant](id, o, me)
+	if h, ok := p.(hookedPlayer); ok {
+		h.takeHooks(&s.cfg.testHooks)
+	}
+	return p
 }

@@ -73,17 +73,21 @@ const ruleFalseAccusation = "T-14"
 
 // RuleCertificate is the rule of a report whose evidence is a signed
 // certificate of a deviating garbler (T-8(b)). The judge hands such
-// evidence to CertificateJudge.
+// evidence to Phantom Go's judge of certificates
+// (judgePhantomCertificate).
 const RuleCertificate = "T-8"
 
-// CertificateJudge checks the evidence of a T-8(b) report: a certificate
+// certificateJudge checks the evidence of a T-8(b) report: a certificate
 // that convicts the garbler on its own signatures without the
 // evaluator's secrets. It returns the violation the certificate proves
 // (the accused's), the reporter's false accusation when the evidence is
 // a certificate that proves nothing, or nil when the evidence is no
 // certificate: such a report is judged like any other, on the accused's
-// signed messages. Phantom Go sets it (phantom_certificate.go).
-var CertificateJudge func(game GameID, peers [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation
+// signed messages. The judge of every game is judgePhantomCertificate
+// (phantom_certificate.go); judgeReportWith takes it as an argument so
+// that a test judges with one of its own (export_test.go), and nothing
+// else can change it.
+type certificateJudge func(game GameID, peers [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation
 
 // judgeReport is the one judge of violation reports (T-13, T-14): the
 // receiving peer runs it at once when a report arrives (Machine.Apply),
@@ -106,6 +110,11 @@ var CertificateJudge func(game GameID, peers [2]peer.ID, accused Role, history [
 // report), it is read instead of replaying the game, which in Phantom Go
 // would run the audit again. It is never changed.
 func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
+	return judgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
+}
+
+// judgeReportWith is judgeReport with certificates judged by certificates.
+func judgeReportWith(certificates certificateJudge, game GameID, peers [2]peer.ID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -140,19 +149,19 @@ func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Messa
 	if current != nil && len(view) == len(history) {
 		state = func() (*Machine, error) { return current, nil }
 	}
-	return judgeWith(j, game, peers, view, accusedChain, probe, state, body, report)
+	return judgeWith(j, certificates, game, peers, view, accusedChain, probe, state, body, report)
 }
 
 // judgeWith judges the report's evidence (see judgeReport).
-func judgeWith(j Judgement, game GameID, peers [2]peer.ID, view []Message, accusedChain []*Message,
+func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2]peer.ID, view []Message, accusedChain []*Message,
 	probe, state func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
 	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {
 		return judgeWithheld(j, state)
 	}
-	if body.Rule == RuleCertificate && CertificateJudge != nil {
+	if body.Rule == RuleCertificate {
 		// Only the accused can be convicted by its certificate.
-		switch v := CertificateJudge(game, peers, accused, view, body.Evidence); {
+		switch v := certificates(game, peers, accused, view, body.Evidence); {
 		case v != nil && v.Accused == accused:
 			j.Verdict, j.Violation = VerdictProven, v
 			return j

@@ -453,31 +453,72 @@ func TestT14CutOffRecordsOfEveryVariant(t *testing.T) {
 	}
 }
 
-// TestT13CertificateHook: a report of rule T-8 is handed to
-// CertificateJudge, the hook for the certificates of T-8(b): what it
-// proves convicts the accused; without a hook, or when it proves nothing,
-// the report is judged on the accused's signed messages like any other.
-func TestT13CertificateHook(t *testing.T) {
+// TestT13CertificateJudge: a report of rule T-8 is handed to the judge of
+// the certificates of T-8(b) (REC-D10): what a certificate proves
+// convicts the accused, a certificate that proves nothing convicts the
+// reporter (T-14), and evidence that is no certificate is judged on the
+// accused's signed messages like any other. The judge is Phantom Go's and
+// nothing can change it; a judge of the test's own (through
+// JudgeLastReport) drives each of those ways on a plain Go record, and
+// Verify, with Phantom Go's, the last two.
+func TestT13CertificateJudge(t *testing.T) {
 	full := goRecord(t)
-	saved := protocol.CertificateJudge
-	t.Cleanup(func() { protocol.CertificateJudge = saved })
 	cert := []byte("a certificate")
-	protocol.CertificateJudge = func(game protocol.GameID, peers [2]peer.ID, accused protocol.Role, history []protocol.Message, evidence [][]byte) *protocol.Violation {
-		if len(evidence) == 1 && string(evidence[0]) == string(cert) && game == full.Game && peers == full.Peers {
+	asked := 0
+	judge := func(game protocol.GameID, peers [2]peer.ID, accused protocol.Role, history []protocol.Message, evidence [][]byte) *protocol.Violation {
+		asked++
+		if game != full.Game || peers != full.Peers || len(evidence) != 1 {
+			return nil
+		}
+		switch string(evidence[0]) {
+		case string(cert):
 			return &protocol.Violation{Accused: accused, Rule: "T-8", Seq: -1, Detail: "certificate of a deviating garbler"}
+		case "a made-up certificate":
+			return &protocol.Violation{Accused: accused.Other(), Rule: "T-14", Seq: -1, Detail: "false accusation (a certificate of nothing)"}
 		}
 		return nil
 	}
+	for _, tc := range []struct {
+		name     string
+		rule     string
+		evidence string
+		asked    int
+		verdict  protocol.Verdict
+		accused  protocol.Role
+		rule2    string
+	}{
+		{"a certificate that proves the cheat", protocol.RuleCertificate, string(cert), 1, protocol.VerdictProven, protocol.Inviter, "T-8"},
+		{"a certificate that proves nothing", protocol.RuleCertificate, "a made-up certificate", 1, protocol.VerdictFalse, protocol.Invitee, "T-14"},
+		{"no certificate", protocol.RuleCertificate, "no certificate", 1, protocol.VerdictUnproven, protocol.Inviter, ""},
+		{"a certificate under another rule", "T-3", string(cert), 0, protocol.VerdictUnproven, protocol.Inviter, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			asked = 0
+			tr := cut(t, full, 13)
+			reportOn(t, tr, tc.rule, []byte(tc.evidence))
+			j, err := protocol.JudgeLastReport(tr, judge)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if asked != tc.asked {
+				t.Errorf("the certificate judge was asked %d times, want %d", asked, tc.asked)
+			}
+			if j.Verdict != tc.verdict || j.Violation == nil || j.Violation.Accused != tc.accused || (tc.rule2 != "" && j.Violation.Rule != tc.rule2) {
+				t.Fatalf("judgement %v (%s; %+v), want %v against the %s (%s)", j.Verdict, j.Why, j.Violation, tc.verdict, tc.accused, tc.rule2)
+			}
+			if tc.verdict == protocol.VerdictFalse && j.Violation.Seq != int64(tr.Messages[len(tr.Messages)-1].Seq) {
+				t.Errorf("the false accusation is dated %d, want the report's %d", j.Violation.Seq, tr.Messages[len(tr.Messages)-1].Seq)
+			}
+		})
+	}
+	// Phantom Go's judge, as every peer and kakure verify run it.
 	tr := cut(t, full, 13)
 	reportOn(t, tr, protocol.RuleCertificate, cert)
-	checkVerdict(t, tr, verdict{protocol.VerdictProven, protocol.Inviter, "T-8", "certificate", engine.Empty})
-	tr = cut(t, full, 13)
-	reportOn(t, tr, protocol.RuleCertificate, []byte("no certificate"))
 	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "changes nothing", engine.Empty})
-	protocol.CertificateJudge = nil
+	frame := []byte(`{"certificate":"kakure/phantom/certificate/1","try":0,"opened":-1,"tables":"` + strings.Repeat("00", 32) + `","what":"x"}`)
 	tr = cut(t, full, 13)
-	reportOn(t, tr, protocol.RuleCertificate, cert)
-	checkVerdict(t, tr, verdict{protocol.VerdictUnproven, protocol.Inviter, "", "changes nothing", engine.Empty})
+	reportOn(t, tr, protocol.RuleCertificate, frame, []byte("a commitment"))
+	checkVerdict(t, tr, verdict{protocol.VerdictFalse, protocol.Invitee, "T-14", "false accusation (T-8 certificate)", engine.Empty})
 }
 
 // TestT3InvitationNamesTheRecordsPeers: the judge checks evidence against

@@ -17,7 +17,7 @@ import (
 // commitment reports it at once (rule T-8) with a certificate as
 // evidence, and reveals nothing of its own: no seed, no try. The judge
 // (judgeReport, the same in `kakure verify`) hands it to
-// judgePhantomCertificate through CertificateJudge, which convicts the
+// judgePhantomCertificate (a certificateJudge), which convicts the
 // garbler when the certificate proves the cheat against the messages of
 // the record, and otherwise the reporter of a false accusation (T-14):
 // an honest evaluator's certificate always proves its cheat, so an
@@ -67,8 +67,6 @@ const (
 	digestOfMAC         = "mac"
 	digestOfCorrections = "corrections"
 )
-
-func init() { CertificateJudge = judgePhantomCertificate }
 
 // certificateEvidence carries the evidence frames of a certificate from
 // the player to the report (Game.accuse).
@@ -155,11 +153,12 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) *Violat
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
 
-// judgePhantomCertificate is CertificateJudge: it judges evidence that
-// opens with a certificate frame against the game of history. It returns
-// nil for evidence that is no certificate (judged as any other), the
-// garbler's violation for a certificate that proves its cheat, and the
-// reporter's false accusation (T-14) for one that does not.
+// judgePhantomCertificate is the certificateJudge of every game (T-8(b)):
+// it judges evidence that opens with a certificate frame against the game
+// of history. It returns nil for evidence that is no certificate (judged
+// as any other), the garbler's violation for a certificate that proves
+// its cheat, and the reporter's false accusation (T-14) for one that does
+// not.
 func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation {
 	if len(evidence) < 2 {
 		return nil

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -50,11 +49,6 @@ func init() {
 	newVariantPlayer[engine.VariantGomoku] = newGomokuPlayer
 }
 
-// gomokuTamper, for tests only (export_gomoku_test.go), rewrites the
-// messages the local gomoku player is about to send, before its own
-// machine sees them: a cheating program.
-var gomokuTamper atomic.Pointer[func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)]
-
 // gomokuPlayer is the local side of a gomoku game. Its secrets are the
 // openings of its commitments; its view is rebuilt from the machine's log
 // of public steps and those openings, so that a resumed game needs nothing
@@ -73,6 +67,9 @@ type gomokuPlayer struct {
 	// meant holds, by log index, the step this program meant to send when
 	// a tamper hook changed it.
 	meant map[int]gomoku.Event
+	// tamperHook, for tests only, is its service's gomokuTamper (nil in
+	// every program but a test's cheater).
+	tamperHook func(me Role, v gomoku.View, kind Kind, body any) (Kind, any)
 	// broken is set when the view refused a step the machine accepted.
 	broken error
 }
@@ -108,7 +105,7 @@ func (p *gomokuPlayer) sync(m *Machine) {
 	for p.broken == nil && p.synced < len(g.log) {
 		e := g.log[p.synced]
 		next, err := p.step(e.from, e.event)
-		if err != nil && e.from == p.me && gomokuTamper.Load() != nil {
+		if err != nil && e.from == p.me && p.tamperHook != nil {
 			if meant, ok := p.meant[p.synced]; ok {
 				next, err = p.step(e.from, meant)
 			}
@@ -272,17 +269,19 @@ func lineBody(l gomoku.Line) GomokuLineBody {
 	return GomokuLineBody{Line: name, Index: l.Index}
 }
 
+// takeHooks takes the service's gomoku tamper (tests only).
+func (p *gomokuPlayer) takeHooks(h *testHooks) { p.tamperHook = h.gomokuTamper }
+
 // tamper lets a test's hook change the message; the step this program
 // meant is kept for its own view.
 func (p *gomokuPlayer) tamper(m *Machine, v gomoku.View, kind Kind, body any, e gomoku.Event) (Kind, any) {
-	h := gomokuTamper.Load()
-	if h == nil {
+	if p.tamperHook == nil {
 		return kind, body
 	}
 	if g := gomokuRulesOf(m); g != nil {
 		p.meant[len(g.log)] = e
 	}
-	return (*h)(p.me, v, kind, body)
+	return p.tamperHook(p.me, v, kind, body)
 }
 
 func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {

@@ -276,7 +276,7 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 		}
 	}()
 	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
-	g.player = newVariantPlayer[o.Variant](id, o, Inviter)
+	g.player = s.newPlayer(id, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
 		InviterName: s.cfg.Name}
 	if err := g.writeHello(st); err != nil {
@@ -461,7 +461,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		st.Reset()
 		return
 	}
-	g.player = newVariantPlayer[g.m.Options.Variant](id, g.m.Options, Invitee)
+	g.player = s.newPlayer(id, g.m.Options, Invitee)
 	decision := error(nil)
 	if s.cfg.OnInvite != nil {
 		decision = s.cfg.OnInvite(remote, g.m.Names[Inviter], g.m.Options)

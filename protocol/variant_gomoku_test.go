@@ -111,6 +111,16 @@ func playGomokuCheater(t *testing.T, wire func(cheater *protocol.Service) func(*
 	return playGomokuCheaterWith(t, wire, nil, cheater, honest)
 }
 
+// gomokuCheats returns the configuration (for playGomokuCheaterWith) by
+// which the cheater's gomoku players pass what they send through tamper.
+func gomokuCheats(tamper func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any)) func(i int, c *protocol.Config) {
+	return func(i int, c *protocol.Config) {
+		if i == 0 {
+			protocol.SetGomokuTamper(c, tamper)
+		}
+	}
+}
+
 // playGomokuCheaterWith is playGomokuCheater with configure, when not
 // nil, applied to the cheater's configuration (i 0) and the honest one's
 // (i 1).
@@ -263,7 +273,7 @@ func lineName(k gomoku.LineKind) string {
 // piece. The audit at the end finds the lie (GM-3).
 func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 	lie := 0
-	protocol.SetGomokuTamper(t, func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
+	tamper := func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
 		if me != protocol.Inviter {
 			return kind, body
 		}
@@ -312,8 +322,8 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 			return kind, protocol.GomokuOpeningsBody{Openings: kept}
 		}
 		return kind, body
-	})
-	h := playGomokuCheater(t, nil, noPass{bot.NewRandom(1)}, passBack{bot.NewRandom(2)})
+	}
+	h := playGomokuCheaterWith(t, nil, gomokuCheats(tamper), noPass{bot.NewRandom(1)}, passBack{bot.NewRandom(2)})
 	checkCaught(t, h, "GM-3", "audit")
 	if lie == 0 {
 		t.Fatal("the cheater never lied")
@@ -328,7 +338,7 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 // first placement, then only passes; only the audit can tell (GM-5).
 func TestGM8GomokuFalseFiveCaughtByAudit(t *testing.T) {
 	lie := 0
-	protocol.SetGomokuTamper(t, func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
+	tamper := func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
 		if me != protocol.Inviter {
 			return kind, body
 		}
@@ -345,8 +355,8 @@ func TestGM8GomokuFalseFiveCaughtByAudit(t *testing.T) {
 			}
 		}
 		return kind, body
-	})
-	h := playGomokuCheater(t, nil, noPass{bot.NewRandom(1)}, passBack{bot.NewRandom(2)})
+	}
+	h := playGomokuCheaterWith(t, nil, gomokuCheats(tamper), noPass{bot.NewRandom(1)}, passBack{bot.NewRandom(2)})
 	checkCaught(t, h, "GM-5", "audit")
 	if gv := h.View().Variant.(protocol.GomokuView); gv.Audit == nil || gv.Audit.Move != lie {
 		t.Errorf("audit %v, want the false five of move %d", gv.Audit, lie)

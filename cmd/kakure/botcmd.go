@@ -96,7 +96,7 @@ func runBot(env *environment, args []string) (err error) {
 	if len(addrs) == 0 {
 		addrs = nodeDefaultListen()
 	}
-	cfg := node.Config{Home: *home, ListenAddrs: addrs, EnableMDNS: *mdns}
+	cfg := node.Config{Home: *home, ListenAddrs: addrs, EnableMDNS: *mdns, Passphrase: env.askPassphrase}
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}

@@ -104,7 +104,7 @@ func TestT1CommandsRefuseAnAccessibleKey(t *testing.T) {
 		t.Skip("Unix file modes")
 	}
 	home := t.TempDir()
-	if _, err := node.LoadOrCreateIdentity(home); err != nil {
+	if _, err := node.LoadOrCreateIdentity(home, nil); err != nil {
 		t.Fatal(err)
 	}
 	key := filepath.Join(home, node.IdentityFile)

@@ -53,7 +53,7 @@ func runID(env *environment, args []string) error {
 			return err
 		}
 	}
-	cfg := node.Config{Home: *home, ListenAddrs: node.DefaultListenAddrs()}
+	cfg := node.Config{Home: *home, ListenAddrs: node.DefaultListenAddrs(), Passphrase: env.askPassphrase}
 	if len(listen) > 0 {
 		cfg.ListenAddrs = listen
 	}
@@ -172,7 +172,7 @@ func protectIdentity(env *environment, home string) error {
 	}
 	defer lock.Release()
 	if _, err := os.Stat(filepath.Join(home, node.IdentityFile)); errors.Is(err, os.ErrNotExist) {
-		if _, err := node.LoadOrCreateIdentity(home); err != nil {
+		if _, err := node.LoadOrCreateIdentity(home, env.askPassphrase); err != nil {
 			return err
 		}
 	}
@@ -181,7 +181,7 @@ func protectIdentity(env *environment, home string) error {
 	} else if protected {
 		return fmt.Errorf("the identity key in %s is protected already", home)
 	}
-	pass, err := newPassphrase()
+	pass, err := env.newPassphrase()
 	if err != nil {
 		return err
 	}

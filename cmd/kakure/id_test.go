@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,7 +33,7 @@ func TestIDCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("peer ID %q: %v", idText, err)
 	}
-	key, err := node.LoadOrCreateIdentity(home)
+	key, err := node.LoadOrCreateIdentity(home, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,9 +122,10 @@ func TestIDIsRandomPort(t *testing.T) {
 // says how to give it. Without --protect the key stays unprotected.
 func TestT1IDProtect(t *testing.T) {
 	home := t.TempDir()
+	var stdin io.Reader // none, until the end
 	idOf := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
-		env := &environment{stdout: &stdout, stderr: &stderr}
+		env := &environment{stdin: stdin, stdout: &stdout, stderr: &stderr}
 		status := run(env, append([]string{"id", "--home", home, "--listen", "/ip4/127.0.0.1/tcp/0"}, args...))
 		first, _, _ := strings.Cut(stdout.String(), "\n")
 		return status, first, stderr.String()
@@ -153,17 +156,55 @@ func TestT1IDProtect(t *testing.T) {
 		t.Errorf("a wrong passphrase: status %d, %q, %s", status, out, errOut)
 	}
 	os.Unsetenv("KAKURE_PASSPHRASE")
-	// No terminal to type it on (a test run from a terminal must not
-	// wait for it).
+	// No terminal to type it on: idOf's standard input is none, and
+	// /dev/null is a file but no terminal (a test run from a terminal
+	// must not wait for it).
+	if status, _, errOut := idOf(); status == 0 || !strings.Contains(errOut, "KAKURE_PASSPHRASE") {
+		t.Errorf("no passphrase and no standard input: status %d, %s", status, errOut)
+	}
 	notATerminal, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer notATerminal.Close()
-	saved := passphraseTerminal
-	passphraseTerminal = notATerminal
-	defer func() { passphraseTerminal = saved }()
+	stdin = notATerminal
 	if status, _, errOut := idOf(); status == 0 || !strings.Contains(errOut, "KAKURE_PASSPHRASE") {
 		t.Errorf("no passphrase and no terminal: status %d, %s", status, errOut)
+	}
+}
+
+// TestT1EveryNodeAsksForThePassphrase: every command that starts a node
+// on a home with a protected identity key asks for its passphrase
+// (node.Config.Passphrase): with a wrong one in KAKURE_PASSPHRASE each
+// stops at once naming the wrong passphrase, which only a passphrase
+// asked for and tried can give (with none, the node refuses the key
+// saying none was given).
+func TestT1EveryNodeAsksForThePassphrase(t *testing.T) {
+	protectedHome := func(home string) string {
+		if _, err := node.LoadOrCreateIdentity(home, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := node.ProtectIdentity(home, []byte("correct horse")); err != nil {
+			t.Fatal(err)
+		}
+		return home
+	}
+	home := protectedHome(t.TempDir())
+	out := t.TempDir()
+	protectedHome(filepath.Join(out, "peers", peerNames[0]))
+	t.Setenv("KAKURE_PASSPHRASE", "wrong horse")
+	loopback := "/ip4/127.0.0.1/tcp/0"
+	for _, args := range [][]string{
+		{"id", "--home", home, "--listen", loopback},
+		{"play", "--home", home, "--listen", loopback},
+		{"bot", "--home", home, "--listen", loopback},
+		{"relay", "--home", home, "--listen", loopback},
+		{"match", "--out", out, "--size", "5"},
+	} {
+		var stdout, stderr bytes.Buffer
+		env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+		if status := run(env, args); status == 0 || !strings.Contains(stderr.String(), "wrong passphrase") {
+			t.Errorf("kakure %s: status %d, %s", strings.Join(args, " "), status, stderr.String())
+		}
 	}
 }

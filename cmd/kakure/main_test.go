@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // TestMain lets the test binary stand in for the kakure binary: with
@@ -99,4 +102,11 @@ func TestUserMessagesHaveNoPackageNames(t *testing.T) {
 	if got := userMessage(fmt.Errorf("%w: %w", errUsage, errors.New("engine: bad options: size 4"))); got != "bad options: size 4" {
 		t.Errorf("userMessage = %q", got)
 	}
+}
+
+// startPeer starts a node in home, listening on listen, with its games in
+// home/games and its own log in home/games.log; a protected identity key
+// there is refused (no passphrase).
+func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
+	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -79,7 +80,8 @@ func runMatch(env *environment, args []string) error {
 	names := peerNames
 	var peers [2]*peerHandle
 	for i := range peers {
-		p, err := startPeer(ctx, filepath.Join(*out, "peers", names[i]), loopback, nil)
+		cfg := node.Config{Home: filepath.Join(*out, "peers", names[i]), ListenAddrs: loopback, Passphrase: env.askPassphrase}
+		p, err := startPeerConfig(ctx, cfg, nil)
 		if err != nil {
 			return fmt.Errorf("peer %s: %w", names[i], err)
 		}

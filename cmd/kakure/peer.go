@@ -22,13 +22,8 @@ type peerHandle struct {
 	logFile *os.File
 }
 
-// startPeer starts a node in home, listening on listen, with its games in
-// home/games and its own log in home/games.log.
-func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
-	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
-}
-
-// startPeerConfig is startPeer with a whole node configuration.
+// startPeerConfig starts a node of configuration cfg, with its games in
+// its home's games directory and its own log in games.log there.
 func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
 	n, err := node.New(ctx, cfg)
 	if err != nil {

@@ -87,7 +87,7 @@ func runPlay(env *environment, args []string) error {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := node.Config{Home: *home, ListenAddrs: loopbackListen}
+	cfg := node.Config{Home: *home, ListenAddrs: loopbackListen, Passphrase: env.askPassphrase}
 	if *lobby {
 		cfg.ListenAddrs, cfg.EnableMDNS = node.DefaultListenAddrs(), !*noMDNS
 	}
@@ -97,7 +97,7 @@ func runPlay(env *environment, args []string) error {
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}
-	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, invitations: make(chan *ui.Invitation, 8),
+	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, passphrase: env.askPassphrase, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}
 	me, err := startPeerConfig(ctx, cfg, pn.onInvite)
 	if err != nil {
@@ -182,6 +182,9 @@ type playNetwork struct {
 	seed uint64
 	// level is the built-in bot's level.
 	level bot.Level
+	// passphrase asks for the passphrase of a protected identity key (the
+	// bot's, in home/bot, too).
+	passphrase func(path string) ([]byte, error)
 
 	invitations chan *ui.Invitation
 	accepted    chan ui.GameConn
@@ -289,7 +292,7 @@ func (n *playNetwork) botPeer() (*peerHandle, error) {
 	}
 	home := n.me.node.Home()
 	b, err := startPeerConfig(n.ctx, node.Config{Home: filepath.Join(home, "bot"), ListenAddrs: loopbackListen,
-		LogFile: filepath.Join(home, node.LogFileName)}, nil)
+		LogFile: filepath.Join(home, node.LogFileName), Passphrase: n.passphrase}, nil)
 	if err != nil {
 		n.botErr = fmt.Errorf("starting the bot: %w", err)
 		return nil, n.botErr

@@ -59,7 +59,7 @@ func runRelay(env *environment, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	n, err := node.New(ctx, node.Config{
-		Home: *home, ListenAddrs: addrs, Relays: []string{}, DHT: *dhtMode, Bootstrap: bootstrap,
+		Home: *home, Passphrase: env.askPassphrase, ListenAddrs: addrs, Relays: []string{}, DHT: *dhtMode, Bootstrap: bootstrap,
 		Relay: &node.RelayConfig{MaxReservations: *maxRes, MaxCodes: *maxCodes, Announce: announce},
 	})
 	if err != nil {

@@ -296,6 +296,22 @@ mutant certificate-cap-sender protocol/phantom_certificate.go replace \
 	if evidenceSize(frames) > maxCertificateEvidence {' '	frames[0] = b
 	if false {' \
 	./protocol 'TestMPCD31OversizedCertificateRefused'
+# REC-D10 (issue 33): a certificate convicts only the one it proves
+# against, and only a report of rule T-8 is a certificate's.
+mutant certificate-judge-accused protocol/judge.go replace \
+	'case v != nil && v.Accused == accused:' 'case v != nil:' \
+	./protocol 'TestT13CertificateJudge'
+mutant certificate-judge-rule protocol/judge.go replace \
+	'if body.Rule == RuleCertificate {' 'if true {' \
+	./protocol 'TestT13CertificateJudge'
+# T-1 (issue 33): a node opens its protected identity key with the
+# passphrase of its Config, and every command gives it.
+mutant node-config-passphrase node/node.go replace \
+	'LoadOrCreateIdentity(home, cfg.Passphrase)' 'LoadOrCreateIdentity(home, nil)' \
+	./node 'TestT1ProtectedIdentity'
+mutant relay-passphrase cmd/kakure/relay.go replace \
+	'Passphrase: env.askPassphrase, ' '' \
+	./cmd/kakure 'TestT1EveryNodeAsksForThePassphrase'
 
 # MPC-D31: the digests the signed messages name are proven when they
 # disagree with their parts (the MAC sub-batch, the corrections, the
