@@ -397,12 +397,12 @@ mutant PN-remake-choice protocol/player_phantom_bulk.go replace \
 	'if p.e != nil && p.e.AgainChoice() != nil && false {' \
 	./protocol 'TestT3CheckedPhantomCrash'
 # the secure referee announces an atari on one side of the move only (PG-5): T-9 holds it to the plaintext referee
-mutant T9-atari-one-side protocol/mpc/circuit/referee.go replace \
+mutant T9-atari-one-side protocol/mpc/circuit/referee_build.go replace \
 	'atariOpponent := b.AND(moved, b.OrAll(putsInAtari))' \
 	'atariOpponent := b.AND(moved, putsInAtari[0])' \
 	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'
 # the secure referee sets a ko after a capture by a stone joined to its own (PG-4)
-mutant T9-ko-with-neighbour protocol/mpc/circuit/referee.go replace \
+mutant T9-ko-with-neighbour protocol/mpc/circuit/referee_build.go replace \
 	'setsKo := b.AND(moved, b.AND(countIsOne, b.AND(b.NOT(b.OrAll(ownNeighbour)), oneLibAfter)))' \
 	'setsKo := b.AND(moved, b.AND(countIsOne, oneLibAfter))' \
 	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'
