@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,23 +10,6 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/rivo/tview"
 )
-
-// Invitation is an invitation to a game from another peer, waiting for the
-// player's answer.
-type Invitation struct {
-	// From is the inviting peer's ID.
-	From string
-	// Name is the display name the invitation gives ("" for none;
-	// untrusted, shown through PeerLabel beside From).
-	Name string
-	// Options are the game it proposes.
-	Options engine.Options
-	// Deadline is when it is declined if the player has not answered.
-	Deadline time.Time
-	// Answer accepts the invitation (nil) or declines it with a reason.
-	// It is called once.
-	Answer func(decline error)
-}
 
 // LANPeer is a kakure peer found on the local network, or news of one:
 // it left (Gone), or does not answer (Stale).
@@ -164,13 +145,6 @@ type Lobby struct {
 	codeDialog *dialog
 }
 
-// The options the form offers.
-var (
-	formVariants = engine.Variants // every variant, in the descriptors' order
-	formRules    = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
-	formSuicide  = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
-)
-
 // NewLobby returns the lobby of the peer id reachable at addrs; the form
 // starts with the options defaults.
 func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
@@ -290,126 +264,6 @@ func (l *Lobby) Keys() KeyTable { return l.keys }
 
 // Model returns what the lobby shows.
 func (l *Lobby) Model() *LobbyModel { return &l.model }
-
-// SetDefaults fills the form with o (zero fields stay empty: the
-// variant's default).
-func (l *Lobby) SetDefaults(o engine.Options) {
-	l.lag, l.lambda, l.garbling, l.inputOT = o.Lag, o.Lambda, o.Garbling, o.InputOT
-	for i, v := range formVariants {
-		if v == o.Variant {
-			l.variant.SetCurrentOption(i)
-		}
-	}
-	if _, cur := l.variant.GetCurrentOption(); cur == "" {
-		l.variant.SetCurrentOption(0)
-	}
-	if o.Size != 0 {
-		l.size.SetText(strconv.Itoa(o.Size))
-	}
-	if o.KomiSet || o.Komi != 0 {
-		l.komi.SetText(strconv.FormatFloat(o.Komi, 'f', -1, 64))
-	}
-	if o.CardsSet || o.Cards != 0 {
-		l.cards.SetText(strconv.Itoa(o.Cards))
-	}
-	l.rules.SetCurrentOption(0)
-	for i, r := range formRules {
-		if r == o.Rules {
-			l.rules.SetCurrentOption(i)
-		}
-	}
-	l.suicide.SetCurrentOption(0)
-	for i, s := range formSuicide {
-		if s == o.Suicide {
-			l.suicide.SetCurrentOption(i)
-		}
-	}
-	l.perpendicular.SetChecked(o.Perpendicular)
-	l.setSideDefaults(o)
-}
-
-func (l *Lobby) chosenVariant() engine.Variant {
-	i, _ := l.variant.GetCurrentOption()
-	if i < 0 || i >= len(formVariants) {
-		return engine.VariantGo
-	}
-	return formVariants[i]
-}
-
-// readOption sets the variant's option opt in o from its field of the
-// form; an option the form has no field for is an error that names it.
-func (l *Lobby) readOption(opt engine.VariantOption, o *engine.Options, num func(*tview.InputField, string) (float64, bool, error)) error {
-	switch opt.Key {
-	case "rules":
-		i, _ := l.rules.GetCurrentOption()
-		o.Rules = formRules[max(i, 0)]
-	case "cards":
-		cards, set, err := num(l.cards, "hidden moves")
-		if err != nil {
-			return err
-		}
-		o.Cards, o.CardsSet = int(cards), set
-	case "suicide":
-		i, _ := l.suicide.GetCurrentOption()
-		o.Suicide = formSuicide[max(i, 0)]
-	case "perpendicular":
-		o.Perpendicular = l.perpendicular.IsChecked()
-	default:
-		return fmt.Errorf("the form has no field for option %q of %s", opt.Key, opt.Variant)
-	}
-	return nil
-}
-
-// Options returns the options the form describes, checked.
-func (l *Lobby) Options() (engine.Options, error) {
-	o := engine.Options{Variant: l.chosenVariant()}
-	num := func(f *tview.InputField, what string) (float64, bool, error) {
-		s := strings.TrimSpace(f.GetText())
-		if s == "" {
-			return 0, false, nil
-		}
-		x, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return 0, false, fmt.Errorf("%s: %q is not a number", what, s)
-		}
-		return x, true, nil
-	}
-	size, _, err := num(l.size, "size")
-	if err != nil {
-		return o, err
-	}
-	o.Size = int(size)
-	d, err := engine.LookupDescriptor(o.Variant)
-	if err != nil {
-		return o, err
-	}
-	if d.Komi {
-		if o.Komi, o.KomiSet, err = num(l.komi, "komi"); err != nil {
-			return o, err
-		}
-	}
-	for _, opt := range d.Options {
-		if err := l.readOption(opt, &o, num); err != nil {
-			return o, err
-		}
-	}
-	if o.Variant == engine.VariantPhantom {
-		o.Lambda = l.lambda // T-8(b): the command line's --lambda
-		// MPC-D26: the command line's --garbling (half-gates if none).
-		o.Garbling = l.garbling
-		// MPC-D28: the command line's --input-ot (the game's one OT
-		// extension if none).
-		o.InputOT = l.inputOT
-	}
-	if err := l.readSides(&o); err != nil {
-		return o, err
-	}
-	o, err = o.Normalize()
-	if err != nil {
-		return o, errors.New(strings.TrimPrefix(friendlyError(err), "bad options: "))
-	}
-	return o, nil
-}
 
 func (l *Lobby) invite() {
 	peer := strings.TrimSpace(l.opponent.GetText())
@@ -541,39 +395,6 @@ func (l *Lobby) render() {
 	l.showCodeDialog()
 }
 
-// showInvitation opens the dialog of the first invitation waiting (over
-// a code dialog: the host of a code answers its guest's invitation), or
-// refreshes the one shown.
-func (l *Lobby) showInvitation() {
-	if l.shownInvitation != nil {
-		if l.pending(l.shownInvitation) {
-			l.dialog.lines = l.invitationLines(l.shownInvitation)
-			return
-		}
-		l.dialog, l.shownInvitation = nil, nil
-	}
-	if len(l.model.Pending) == 0 || l.dialog != nil && l.dialog != l.codeDialog {
-		return
-	}
-	in := l.model.Pending[0]
-	d := newDialog("Invitation", l.invitationLines(in)...)
-	d.handle = func(ev *tcell.EventKey) {
-		if ev.Key() != tcell.KeyRune {
-			return
-		}
-		var decline error
-		switch ev.Rune() {
-		case 'y', 'Y':
-		case 'n', 'N':
-			decline = errors.New("the player declined")
-		default:
-			return
-		}
-		l.answer(in, decline)
-	}
-	l.dialog, l.shownInvitation = d, in
-}
-
 // OfferResume asks the player whether to resume the unfinished game g
 // (Enter or r) or to start a new one (n) instead.
 func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
@@ -590,70 +411,6 @@ func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
 		}
 	}
 	l.dialog = d
-}
-
-// invitationLines are the lines of the dialog of invitation in: who (the
-// whole peer ID, which the players may compare), the connection to it
-// once measured, the game and the keys.
-func (l *Lobby) invitationLines(in *Invitation) []string {
-	left := time.Until(in.Deadline).Round(time.Second)
-	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options)}
-	if w := CheckingWarning(in.Options); w != "" {
-		lines = append(lines, w)
-	}
-	lines = append(lines, "", "Peer ID: "+in.From)
-	if c, ok := l.model.Conns[in.From]; ok {
-		lines = append(lines, "Connection: "+c.String())
-	}
-	return append(lines, "", fmt.Sprintf("y accepts · n declines (%s left)", left))
-}
-
-// pending reports whether in waits for an answer.
-func (l *Lobby) pending(in *Invitation) bool {
-	for _, p := range l.model.Pending {
-		if p == in {
-			return true
-		}
-	}
-	return false
-}
-
-// Invited shows an invitation received.
-func (l *Lobby) Invited(in *Invitation) {
-	l.model.Pending = append(l.model.Pending, in)
-	l.render()
-}
-
-// Expire declines the invitations whose time ran out and forgets them.
-func (l *Lobby) Expire(now time.Time) {
-	for _, in := range append([]*Invitation(nil), l.model.Pending...) {
-		if now.After(in.Deadline) {
-			l.answer(in, errors.New("no answer in time"))
-		}
-	}
-}
-
-// answer answers an invitation and forgets it.
-func (l *Lobby) answer(in *Invitation, decline error) {
-	if !l.pending(in) {
-		return
-	}
-	for i, p := range l.model.Pending {
-		if p == in {
-			l.model.Pending = append(l.model.Pending[:i], l.model.Pending[i+1:]...)
-			break
-		}
-	}
-	if l.shownInvitation == in {
-		l.dialog, l.shownInvitation = nil, nil
-	}
-	if decline == nil {
-		l.model.Status = "Accepted the invitation of " + PeerLabel(in.Name, in.From) + ": starting…"
-	} else {
-		l.model.Status = "Declined the invitation of " + PeerLabel(in.Name, in.From) + " (" + decline.Error() + ")"
-	}
-	in.Answer(decline)
-	l.render()
 }
 
 // InputHandler handles the lobby's keys, then gives the others to the

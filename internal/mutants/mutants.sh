@@ -135,31 +135,31 @@ mutant ot-check-cache-bytes protocol/mpc/ot/iknp.go replace \
 	./protocol/mpc/ot 'TestT8CheckCacheMatchesTheRequest'
 # MPC-D14: a certificate of the garbling sent carries the labels the
 # record holds; one byte off would convict an honest garbler.
-mutant judge-labels-binding protocol/mpc/referee/pvc.go replace \
+mutant judge-labels-binding protocol/mpc/referee/pvc_certificates.go replace \
 	' || len(c.Labels) > 0 && Sum(c.Labels) != tr.Labels)' ')' \
 	./protocol/mpc/referee 'TestT8ForgedCertificateRejected'
 # MPC-D14: a certificate is judged for the mover the record gives.
-mutant judge-mover-check protocol/mpc/referee/pvc.go replace \
+mutant judge-mover-check protocol/mpc/referee/pvc_certificates.go replace \
 	'if try != pub.Try || mover != cfg.PartyOf(pub.ToMove) {' 'if try != pub.Try {' \
 	./protocol/mpc/referee 'TestT8JudgeRefusesCommitmentOfAnotherMover'
 
 # MPC-D29: the garbler's check of the evaluator's sums (a substituted
 # evaluator share), exact at try 0.
-mutant auth-parity-check protocol/mpc/referee/auth.go replace \
+mutant auth-parity-check protocol/mpc/referee/auth_shares.go replace \
 	'if d != (gc.Label{}) && (prev == nil || d != delta) {' 'if false && d != delta {' \
 	./protocol/mpc/referee 'TestT8AuthEvaluatorSubstitution'
-mutant auth-parity-first-try protocol/mpc/referee/auth.go replace \
+mutant auth-parity-first-try protocol/mpc/referee/auth_shares.go replace \
 	'if d != (gc.Label{}) && (prev == nil || d != delta) {' 'if d != (gc.Label{}) && d != delta {' \
 	./protocol/mpc/referee 'TestT8AuthEvaluatorSubstitution'
 # MPC-D29: the evaluator's check of the garbler's MAC opening.
-mutant auth-opening-check protocol/mpc/referee/auth.go replace \
+mutant auth-opening-check protocol/mpc/referee/auth_shares.go replace \
 	'if bytes.Equal(opening, want[:]) {' 'if true || bytes.Equal(opening, want[:]) {' \
 	./protocol/mpc/referee 'TestT8AuthGarblerSubstitution'
 # MPC-D29: the MAC choices of every opened garbling, and their proof.
-mutant auth-mac-choices protocol/mpc/referee/pvc_cot.go replace \
-	'if err := ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(s, e.cfg.stateBits()), macPad(s)...)); err != nil {' 'if err := error(nil); err != nil {' \
+mutant auth-mac-choices protocol/mpc/referee/pvc_cot_corrections.go replace \
+	'return ot.VerifyChoices(e.cfg.macSession(), e.rev.macSubs[i], append(macBits(seeds[i], e.cfg.stateBits()), macPad(seeds[i])...))' 'return nil' \
 	./protocol/mpc/referee 'TestT8AuthGarblerMACChoices'
-mutant auth-mac-choices-proof protocol/mpc/referee/auth.go replace \
+mutant auth-mac-choices-proof protocol/mpc/referee/auth_certificates.go replace \
 	'case errors.Is(err, ot.ErrChoices):' 'case errors.Is(err, ot.ErrChoices) && false:' \
 	./protocol/mpc/referee 'TestT8AuthGarblerMACChoices'
 # MPC-D29: the judges never convict the honest party: the garbler's
@@ -167,10 +167,10 @@ mutant auth-mac-choices-proof protocol/mpc/referee/auth.go replace \
 # (The evaluator's revealed MAC seed must give its signed setup answer;
 # a wrong seed also fails the judge's replay of the KOS checks, so that
 # check has no mutant of its own.)
-mutant auth-judge-prev-garbling protocol/mpc/referee/auth.go replace \
+mutant auth-judge-prev-garbling protocol/mpc/referee/auth_certificates.go replace \
 	'if cp.commit != cm.entries[j] || rec.Tries[t-1].Tables != cm.entries[j][1] {' 'if false {' \
 	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
-mutant auth-judge-corrections protocol/mpc/referee/auth.go replace \
+mutant auth-judge-corrections protocol/mpc/referee/auth_certificates.go replace \
 	'if bad >= 0 {' 'if false {' \
 	./protocol/mpc/referee 'TestT8AuthGarblerCannotFrameEvaluator'
 
@@ -234,7 +234,7 @@ mutant seed-transfer-coins protocol/mpc/referee/seedot.go replace \
 # MPC-D31: certificates of every size. A certificate of garbling ĵ as
 # sent reads the choice of the game's form (an authenticated one was once
 # read as the old form, convicting the honest evaluator).
-mutant certificate-auth-choice protocol/mpc/referee/pvc.go replace \
+mutant certificate-auth-choice protocol/mpc/referee/pvc_certificates.go replace \
 	'j, _, _, err := parseChoiceOf(cfg, cm.try, c.Choice)' 'j, _, err := parseChoice(cfg, cm.try, c.Choice)' \
 	./protocol/mpc/referee 'TestT8CertificateOfSentGarbling'
 # A report too large for a message frame goes as a report frame, judged
@@ -319,10 +319,10 @@ mutant relay-passphrase cmd/kakure/relay.go replace \
 mutant digest-mac-certificate protocol/mpc/referee/pvc_evaluator.go replace \
 	'Digest: &DigestEvidence{Reverse: bytes.Clone(e.rev.msg)}}' 'Digest: nil}' \
 	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
-mutant digest-corrections-certificate protocol/mpc/referee/pvc_cot.go replace \
+mutant digest-corrections-certificate protocol/mpc/referee/pvc_cot_corrections.go replace \
 	'Digest: &DigestEvidence{Reply: bytes.Clone(msg.Reply)}}' 'Digest: nil}' \
 	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
-mutant digest-request-certificate protocol/mpc/referee/pvc.go delete-line \
+mutant digest-request-certificate protocol/mpc/referee/pvc_garbler.go delete-line \
 	'g.requestCert = requestDigestCertificate(try, st.request, choice)' - \
 	./protocol/mpc/referee 'TestMPCD31DigestCertificates'
 mutant digest-judge-mac protocol/mpc/referee/digests.go replace \
@@ -331,7 +331,7 @@ mutant digest-judge-mac protocol/mpc/referee/digests.go replace \
 mutant digest-judge-corrections protocol/mpc/referee/digests.go replace \
 	'if Sum(correctionBytes(corr[i])) != cm.corrHashes[i] {' 'if corr != nil {' \
 	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
-mutant digest-judge-binding protocol/mpc/referee/pvc.go replace \
+mutant digest-judge-binding protocol/mpc/referee/pvc_certificates.go replace \
 	'if d := c.Digest; d != nil && (d.Reverse != nil' 'if d := c.Digest; false && (d.Reverse != nil' \
 	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
 mutant request-judge-digest protocol/mpc/referee/digests.go replace \
@@ -413,12 +413,12 @@ mutant PN-remake-choice protocol/player_phantom_bulk.go replace \
 	'if p.e != nil && p.e.AgainChoice() != nil && false {' \
 	./protocol 'TestT3CheckedPhantomCrash'
 # the secure referee announces an atari on one side of the move only (PG-5): T-9 holds it to the plaintext referee
-mutant T9-atari-one-side protocol/mpc/circuit/referee.go replace \
+mutant T9-atari-one-side protocol/mpc/circuit/referee_build.go replace \
 	'atariOpponent := b.AND(moved, b.OrAll(putsInAtari))' \
 	'atariOpponent := b.AND(moved, putsInAtari[0])' \
 	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'
 # the secure referee sets a ko after a capture by a stone joined to its own (PG-4)
-mutant T9-ko-with-neighbour protocol/mpc/circuit/referee.go replace \
+mutant T9-ko-with-neighbour protocol/mpc/circuit/referee_build.go replace \
 	'setsKo := b.AND(moved, b.AND(countIsOne, b.AND(b.NOT(b.OrAll(ownNeighbour)), oneLibAfter)))' \
 	'setsKo := b.AND(moved, b.AND(countIsOne, oneLibAfter))' \
 	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'

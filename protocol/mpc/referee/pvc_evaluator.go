@@ -14,6 +14,51 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
+// evaluatorChecked is the evaluator's state of a checked try.
+type evaluatorChecked struct {
+	choices    []bool
+	commitment []byte
+	choice     []byte
+	entries    [][3]Digest
+	j          int
+	labels     []gc.Label // the labels of its inputs of garbling ĵ
+	seeds      []prg.Seed // every seed but seed ĵ, once opened
+	// check is the check of the opened garblings while it runs or its
+	// result is not taken (MPC-D21).
+	check *openedCheck
+	// cot is the state of the correlated input OTs (MPC-D28), else nil.
+	cot *evaluatorCOT
+}
+
+// openedCheck is the check of the opened garblings of a checked try,
+// running on its own goroutines (MPC-D21); its fields are written
+// before done is closed and read after.
+type openedCheck struct {
+	done chan struct{}
+	// err is the deviation found (nil: every opened garbling is the one
+	// committed to), cert its certificate when it is provable.
+	err  error
+	cert *Certificate
+}
+
+// KeptOpening is what the evaluator keeps of the checked try under way
+// once it opened the garbler's commitment, to open it again after a
+// restart (MPC-D16, MPC-D20): the commitments, the labels of its inputs
+// in garbling ĵ and the seeds of the other garblings that the OT reply
+// gave — 13 KiB on 9×9 instead of the reply's 104 KiB at λ = 4.
+type KeptOpening struct {
+	// Commitments is the commitments part of the garbler's Commitment.
+	Commitments []byte
+	// Labels are the labels of the evaluator's inputs in garbling ĵ
+	// (gc.MarshalLabels).
+	Labels []byte
+	// Seeds are the λ seeds of the garblings, 32 bytes each, seed ĵ zero.
+	Seeds []byte
+	// Reply is, instead of Labels and Seeds, the whole OT reply (kept by
+	// an older version): the commitment is then opened as it came.
+	Reply []byte
+}
+
 // choose returns ĵ of try: the garbling the evaluator keeps.
 func (e *Evaluator) choose(try uint64) int {
 	return e.seed.Stream(labelPVCChoose, try).Intn(e.cfg.lambda())
