@@ -3,7 +3,9 @@ package protocol_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,9 +34,11 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 	}
 	guestDone := make(chan res, 1)
 	guestGame := make(chan *protocol.Game, 1)
+	var guest atomic.Pointer[protocol.Game]
 	go func() {
 		select {
 		case g := <-p.services[1].Accepted():
+			guest.Store(g)
 			guestGame <- g
 			out, err := bot.Run(ctx, g, invitee)
 			guestDone <- res{out, err}
@@ -55,7 +59,9 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 		}
 		return report
 	}
+	stopWatch := watchForStall(t, host, &guest)
 	out, err := bot.Run(ctx, host, inviter)
+	stopWatch()
 	if err != nil {
 		t.Fatalf("inviter bot: %v\n%s", err, stalled())
 	}
@@ -70,6 +76,72 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 		t.Fatalf("the peers disagree on the result: %v vs %v", out.Result, r.out.Result)
 	}
 	return host, <-guestGame
+}
+
+// watchForStall logs, once, where both games stand and the stacks of
+// the test process's goroutines in kakure's code when neither record has
+// grown for a stretched 20 s while the game goes on: what each side was
+// waiting for when a bot game stalls (seen under load, issue 32). It
+// returns the function that stops the watch.
+func watchForStall(t *testing.T, host *protocol.Game, guest *atomic.Pointer[protocol.Game]) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		count := func() int {
+			n := len(host.Transcript().Messages)
+			if g := guest.Load(); g != nil {
+				n += len(g.Transcript().Messages)
+			}
+			return n
+		}
+		last, since := count(), time.Now()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if host.Outcome() != nil {
+				return
+			}
+			if n := count(); n != last {
+				last, since = n, time.Now()
+				continue
+			}
+			if time.Since(since) < testenv.Duration(20*time.Second) {
+				continue
+			}
+			report := stallReport(host)
+			if g := guest.Load(); g != nil {
+				report += stallReport(g)
+			}
+			t.Logf("no message for %v:\n%s%s", time.Since(since).Round(time.Second), report, kakureStacks())
+			return
+		}
+	}()
+	return func() { close(done) }
+}
+
+// kakureStacks returns the stacks of this process's goroutines that run
+// kakure's protocol or bot code.
+func kakureStacks() string {
+	buf := make([]byte, 8<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var kept []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "kakure/kakure/protocol.") || strings.Contains(g, "kakure/kakure/bot.") {
+			kept = append(kept, g)
+		}
+	}
+	// Other tests run beside this one: their goroutines are here too.
+	const most = 60
+	more := ""
+	if len(kept) > most {
+		more = fmt.Sprintf("\n\n(and %d more)", len(kept)-most)
+		kept = kept[:most]
+	}
+	return "goroutines in kakure's code (of every test running):\n" + strings.Join(kept, "\n\n") + more
 }
 
 // stallReport describes where a game stands, for a test whose bots did
