@@ -154,6 +154,13 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if tries && kind != KindMove {
 		charge = 0 // a try is settled by the other's next message of the try (CLK-D16)
 	}
+	if l := g.m.clk.last; l == nil || l.role != g.role.Other() || l.free {
+		// The other's last move is settled already: in gomoku a player
+		// answers an announcement (settling it) and then, the other's
+		// declaration between, announces its own turn, which settles
+		// nothing (CLK-D15; the machine refuses a second settlement).
+		charge = 0
+	}
 	switch b := body.(type) {
 	case PhantomRequestBody:
 		if kind == KindPhantomTry {

@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -219,6 +220,52 @@ func TestCLKD15GomokuBotGameVerifies(t *testing.T) {
 	checkRecords(t, a, b)
 	if v := a.View(); v.Clock == nil || v.Clock.Clocks[0].Moves == 0 || v.Clock.Clocks[1].Moves == 0 {
 		t.Errorf("the clocks charged nothing: %+v", v.Clock)
+	}
+}
+
+// TestCLKD15GomokuSettlementOnce (CLK-D15, CLK-D8): an answer to an
+// announcement that settles the announcement higher than claimed (here
+// every message: the lag allowance is 1 ms) settles it once. The same
+// player's next announcement, the other's declaration between, settles
+// nothing. Its program used to stamp the settlement again, its own
+// machine refused the announcement, and its player could not move until
+// its clock ran out: an honest loss on time that any lag, or an
+// opponent's under-claimed think time, could bring about. Three whole
+// games between random bots end by the rules, and both records verify.
+func TestCLKD15GomokuSettlementOnce(t *testing.T) {
+	t.Parallel()
+	for i := range uint64(3) {
+		p := newPair(t)
+		a, b := playPlayers(t, p, withLag(timedGomoku("5m"), time.Millisecond), quickBot(200+i, 30), quickBot(100+i, 30))
+		if o := a.Outcome(); o.Result.By == engine.ByTime || o.Violation != nil {
+			t.Fatalf("game %d: outcome %+v, want one by the rules", i, o)
+		}
+		checkRecords(t, a, b)
+		// The case happened: an answer with a settlement, then the same
+		// player's announcement.
+		answered := [2]bool{}
+		happened := false
+		for _, m := range a.Transcript().Messages {
+			var body map[string]json.RawMessage
+			if json.Unmarshal(m.Body, &body) != nil {
+				continue
+			}
+			switch m.Kind {
+			case protocol.KindGomokuResponse:
+				answered[m.From] = thinkOf(t, body, "charge_ms") > 0
+			case protocol.KindGomokuAnnounce:
+				if answered[m.From] {
+					happened = true
+				}
+				if thinkOf(t, body, "charge_ms") > 0 && answered[m.From] {
+					t.Errorf("game %d: the %s's announcement %d settles again after its answer", i, m.From, m.Seq)
+				}
+				answered[m.From] = false
+			}
+		}
+		if !happened {
+			t.Errorf("game %d: no announcement followed a settling answer: the case did not run", i)
+		}
 	}
 }
 

@@ -432,6 +432,11 @@ mutant KILL-no-resume cmd/kakure/botcmd.go replace \
 	'for i, id := range ids {' \
 	'for i, id := range ids[:0] {' \
 	./cmd/kakure 'TestT11KillCampaign'
+# a gomoku player's announcement settles again the announcement its answer settled: its own machine refuses it and the honest player loses on time (CLK-D15)
+mutant CLK-gomoku-settle-once protocol/clock_game.go replace \
+	'if l := g.m.clk.last; l == nil || l.role != g.role.Other() || l.free {' \
+	'if l := g.m.clk.last; l == nil {' \
+	./protocol 'TestCLKD15GomokuSettlementOnce'
 
 # --- The runner ----------------------------------------------------------
 
