@@ -123,8 +123,8 @@ func (r *engineRun) checkEngineMoved(t *testing.T, testEngine [2]bool) {
 			t.Errorf("the engine's standard error reached peer %d's output:\n%s", i, out)
 		}
 		logData, _ := os.ReadFile(filepath.Join(r.homes[i], "kakure.log"))
-		if !strings.Contains(string(logData), testEngineStarted) {
-			t.Errorf("the engine's standard error is not in peer %d's kakure.log:\n%s", i, logData)
+		if want := "game " + r.results[i][1] + " stderr: " + testEngineStarted; !strings.Contains(string(logData), want) {
+			t.Errorf("the game's engine's standard error (%q) is not in peer %d's kakure.log:\n%s", want, i, logData)
 		}
 	}
 }
@@ -304,14 +304,16 @@ func TestGTPD5EngineBotsGNUGo(t *testing.T) {
 	}
 }
 
-// TestGTPD5EngineBotsHiddenVariants (GTP-D1, GTP-D5, T-5): two `kakure
-// bot --engine` processes, each with the test engine (runTestEngine),
-// play each variant with hidden values on loopback: the records verify,
-// each engine made moves, its standard error went to the log (GTP-D8),
-// and all along the game no engine was told a hidden value of the other
-// side not opened yet (engineViewLeaks). Phantom Go not under -race,
-// which slows its secure computation down most.
-func TestGTPD5EngineBotsHiddenVariants(t *testing.T) {
+// TestGTPD5EngineBotsVariants (GTP-D1, GTP-D5, T-5): two `kakure bot
+// --engine` processes, each with the test engine (runTestEngine), play
+// each variant with hidden values, and Bridge Go, on loopback (plain Go:
+// TestGTPD5EngineBotsGNUGo, TestGTPD4EngineClockAgrees): the records
+// verify, each engine made moves, its standard error went to the log
+// (GTP-D8), and all along a hidden variant's game no engine was told a
+// hidden value of the other side not opened yet (engineViewLeaks).
+// Phantom Go not under -race, which slows its secure computation down
+// most.
+func TestGTPD5EngineBotsVariants(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		variant []string
@@ -323,6 +325,7 @@ func TestGTPD5EngineBotsHiddenVariants(t *testing.T) {
 		{[]string{"--variant", "hmg", "--size", "5", "--cards", "2"}, 10},
 		{[]string{"--variant", "fgo", "--size", "5"}, 10},
 		{[]string{"--variant", "gomoku", "--size", "7"}, 30},
+		{[]string{"--variant", "bridge", "--size", "5"}, 10},
 	} {
 		t.Run(c.variant[1], func(t *testing.T) {
 			if raceEnabled && c.variant[1] == "phantom" {
@@ -340,7 +343,7 @@ func TestGTPD5EngineBotsHiddenVariants(t *testing.T) {
 			r.verify(t)
 			r.checkEngineMoved(t, [2]bool{true, true})
 			t.Logf("%s: a %s; %d comparisons of a hidden value with a stone an engine was told", c.variant[1], r.results[0][2], checked)
-			if checked == 0 {
+			if checked == 0 && c.variant[1] != "bridge" {
 				t.Error("no hidden value was ever compared with the engines' commands")
 			}
 			for i, l := range logs {
@@ -357,7 +360,9 @@ func TestGTPD5EngineBotsHiddenVariants(t *testing.T) {
 
 // TestGTPD5EngineLeakCheckCatchesALeak shows that engineViewLeaks finds a
 // hidden card of the other peer given to an engine as a stone, and not
-// once the card is opened, nor as a stone of the engine's own colour.
+// once the card is opened, nor as a stone of the engine's own colour;
+// that leakWatch reports it; and that a Phantom Go try of the other peer
+// given as a stone is a leak unless the engine's side tried there too.
 func TestGTPD5EngineLeakCheckCatchesALeak(t *testing.T) {
 	homes := [2]string{t.TempDir(), t.TempDir()}
 	games := filepath.Join(homes[1], "games")
@@ -575,11 +580,11 @@ func TestGTPD7SilentEngine(t *testing.T) {
 	})
 }
 
-// TestBotEngineFlags: --engine and --level exclude each other, --engine
+// TestGTPD5BotEngineFlags: --engine and --level exclude each other, --engine
 // takes only a GTP engine, --engine-timeout needs --engine, and `kakure
 // help bot` says so; an engine that does not answer GTP stops the bot
 // before it plays.
-func TestBotEngineFlags(t *testing.T) {
+func TestGTPD5BotEngineFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		code int
