@@ -164,9 +164,8 @@ func homeMessages(home string) []protocol.Message {
 // log) for the other peer's hidden values that no message of the records
 // has opened yet (leakcheck, T-5): a stone of the other colour given to
 // the engine (play) where the other peer holds a hidden value. Phantom Go
-// excepted: an opponent stone the engine's side found by its own try
-// there (an illegal try tells the point, PG-6; GTP-D3), which its own
-// tries hold. The secrets are read first and the records last, so that a
+// excepted: an opponent stone the engine's side may have found by its
+// own tries (triedThere: on the point or next to it; GTP-D3). The secrets are read first and the records last, so that a
 // value opened meanwhile counts as opened. A peer's engine that has not
 // yet been asked for a move (its colour unknown) is not checked. It
 // returns how many (value, stone) pairs it compared, the leaks, and how
@@ -238,9 +237,25 @@ func homeValues(home string) (values, tries []leakcheck.Value) {
 	return values, tries
 }
 
-// triedThere reports whether tries hold a try at v's point.
+// triedThere reports whether tries hold a try at v's point or next to
+// it: what a side's own tries can tell it of the other's stones in
+// Phantom Go (phantom.View): an illegal try on an opponent stone that
+// point (PG-6), a suicide or a ko its neighbours, the capture of its own
+// stones their neighbours.
 func triedThere(tries []leakcheck.Value, v leakcheck.Value) bool {
-	return slices.ContainsFunc(tries, func(o leakcheck.Value) bool { return o.Text == v.Text })
+	col, row := v.Text[0], v.Text[1:]
+	n, _ := strconv.Atoi(row)
+	near := []string{v.Text, string(col) + strconv.Itoa(n-1), string(col) + strconv.Itoa(n+1)}
+	const columns = "ABCDEFGHJKLMNOPQRST"
+	if i := strings.IndexByte(columns, col); i >= 0 {
+		if i > 0 {
+			near = append(near, string(columns[i-1])+row)
+		}
+		if i+1 < len(columns) {
+			near = append(near, string(columns[i+1])+row)
+		}
+	}
+	return slices.ContainsFunc(tries, func(o leakcheck.Value) bool { return slices.Contains(near, o.Text) })
 }
 
 // openingSlack is how many messages after those a home's records held
@@ -362,7 +377,8 @@ func TestGTPD5EngineBotsVariants(t *testing.T) {
 // hidden card of the other peer given to an engine as a stone, and not
 // once the card is opened, nor as a stone of the engine's own colour;
 // that leakWatch reports it; and that a Phantom Go try of the other peer
-// given as a stone is a leak unless the engine's side tried there too.
+// given as a stone is a leak unless the engine's side tried there or next
+// to it.
 func TestGTPD5EngineLeakCheckCatchesALeak(t *testing.T) {
 	homes := [2]string{t.TempDir(), t.TempDir()}
 	games := filepath.Join(homes[1], "games")
@@ -408,9 +424,10 @@ func TestGTPD5EngineLeakCheckCatchesALeak(t *testing.T) {
 	if _, leaks, _ := engineViewLeaks(homes, logs, true); len(leaks) != 0 {
 		t.Errorf("a stone found by the side's own try: leaks %v, want none", leaks)
 	}
-	write(logs[0], "boardsize 5\nplay black C3\nplay white D4\nplay white E5\ngenmove black\n")
+	write(filepath.Join(games, "x.secrets.json"), `{"role":1,"variant":{"tries":["D4","E5","D5"]}}`)
+	write(logs[0], "boardsize 5\nplay black C3\nplay white D4\nplay white E5\nplay white D5\ngenmove black\n")
 	if _, leaks, _ := engineViewLeaks(homes, logs, true); len(leaks) != 1 || !strings.Contains(leaks[0].text, "hidden E5") {
-		t.Errorf("a stone of the other's the side never tried: leaks %v, want E5", leaks)
+		t.Errorf("stones of the other's at and next to the side's try D4 and at E5, away from it: leaks %v, want E5", leaks)
 	}
 }
 
