@@ -34,7 +34,7 @@ import (
 // that is not empty on the known board, a move the variant's rules do not
 // allow (a ko or superko recapture, say), or again the move that just
 // failed (GTP-D2). With ResignOnError an engine that fails resigns
-// instead (GTP-D5).
+// instead (GTP-D6).
 type EnginePlayer struct {
 	client   *Client
 	fallback bot.Player
@@ -44,7 +44,7 @@ type EnginePlayer struct {
 	NoHistory bool
 
 	// ResignOnError makes an engine error resign the game instead of
-	// letting the fallback move (GTP-D5): an engine that exits, answers a
+	// letting the fallback move (GTP-D6): an engine that exits, answers a
 	// failure to a command that sets up its board or to genmove, answers
 	// genmove with something that is not a vertex, or does not answer in
 	// time. Err says why.
@@ -52,7 +52,7 @@ type EnginePlayer struct {
 
 	// MoveTimeout bounds the engine's genmove in a game without a clock
 	// (0: the client's Timeout). In a game with a clock the engine has
-	// its player's time left and MoveTimeout more (GTP-D5): the clock ends
+	// its player's time left and MoveTimeout more (GTP-D7): the clock ends
 	// the game first.
 	MoveTimeout time.Duration
 
@@ -338,7 +338,7 @@ func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, b
 			}
 		}
 	}
-	// The bound of the engine's thinking (GTP-D5).
+	// The bound of the engine's thinking (GTP-D7).
 	bound := p.MoveTimeout
 	if p.timed {
 		bound = max(p.timeLeft, 0) + p.MoveTimeout

@@ -16,9 +16,9 @@ import (
 )
 
 // botEngine is the GTP engine of `kakure bot --engine gtp:COMMAND`
-// (GTP-D5, docs/gtp.md): each game gets an engine process of its own,
-// started as `kakure match` starts one (parseMatchPlayer), whose standard
-// error goes to the home's log.
+// (GTP-D5..D8, docs/gtp.md): each game gets an engine process of its
+// own, started as `kakure match` starts one (parseMatchPlayer), whose
+// standard error goes to the home's log.
 type botEngine struct {
 	// spec is the --engine value, gtp:COMMAND.
 	spec string
@@ -81,7 +81,7 @@ func (e *botEngine) stderrLog(game string) *lineLogger {
 // engineGame is the player of one game of `kakure bot --engine`: the
 // engine's moves (gtp.EnginePlayer, the fallback deciding the rest,
 // GTP-D2), and a resignation with a line on stdout when the engine fails
-// (GTP-D5).
+// (GTP-D6).
 type engineGame struct {
 	bot    *botEngine
 	side   *matchPlayer
@@ -125,7 +125,7 @@ func (e *botEngine) player(shutdown context.Context, g *protocol.Game, seed uint
 	ep.MoveTimeout = e.timeout
 	ctx, cancel := context.WithCancelCause(context.Background())
 	// The game's end stops a genmove under way (a silent engine whose
-	// flag fell, GTP-D5).
+	// flag fell, GTP-D7).
 	go func() {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
@@ -168,7 +168,7 @@ func (eg *engineGame) Choose(v protocol.View) protocol.Action {
 }
 
 // fail prints, once, why the engine's side resigns: the engine failed
-// (GTP-D5), or the game ended while it thought.
+// (GTP-D6), or the game ended while it thought (GTP-D7).
 func (eg *engineGame) fail(err error) {
 	if eg.failed {
 		return
