@@ -3,6 +3,7 @@ package gtp
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,30 +31,43 @@ func (e *CommandError) Error() string {
 // Client speaks GTP to an engine running as a child process: it writes
 // one command at a time on the engine's standard input and reads the
 // answer from its standard output. The engine's standard error is kept
-// (its last 4 KiB) for error messages. A Client is safe for use by one
-// goroutine at a time.
+// (its last 4 KiB) for error messages, unless it goes to a writer of the
+// caller's (StartClientLogged). A Client is safe for use by one goroutine
+// at a time.
 type Client struct {
-	// Timeout bounds each command's answer (default 2 minutes); an engine
-	// that takes longer is killed.
+	// Timeout bounds each command's answer (default 2 minutes) when the
+	// command's context has no deadline; an engine that takes longer is
+	// killed.
 	Timeout time.Duration
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan string
 	stderr *tailBuffer
-	mu     sync.Mutex
-	closed bool
+	// stderrLogged tells that the engine's standard error goes to the
+	// caller's writer, and stays out of the errors.
+	stderrLogged bool
+	mu           sync.Mutex
+	closed       bool
 }
 
 // StartClient starts the engine that command names: a program and its
 // arguments separated by spaces, e.g. "/usr/games/gnugo --mode gtp
 // --level 1" (no shell quoting: an argument cannot contain a space).
 func StartClient(command string) (*Client, error) {
+	return StartClientLogged(command, nil)
+}
+
+// StartClientLogged is StartClient with the engine's standard error
+// written to stderr (a log) instead of into the errors, when stderr is
+// not nil.
+func StartClientLogged(command string, stderr io.Writer) (*Client, error) {
 	argv := strings.Fields(command)
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("%w: empty command", ErrEngine)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	detach(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrEngine, argv[0], err)
@@ -64,11 +78,14 @@ func StartClient(command string) (*Client, error) {
 	}
 	tail := &tailBuffer{max: 4096}
 	cmd.Stderr = tail
+	if stderr != nil {
+		cmd.Stderr = stderr
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: start %s: %v", ErrEngine, argv[0], err)
 	}
 	c := newPipeClient(stdin, stdout)
-	c.cmd, c.stderr = cmd, tail
+	c.cmd, c.stderr, c.stderrLogged = cmd, tail, stderr != nil
 	return c, nil
 }
 
@@ -99,6 +116,14 @@ func (c *Client) kill() {
 // *CommandError; an engine that exits or stalls gives an error wrapping
 // ErrEngine.
 func (c *Client) Send(command string) (string, error) {
+	return c.SendContext(context.Background(), command)
+}
+
+// SendContext is Send until ctx ends: its deadline, when it has one,
+// bounds the answer instead of Timeout. An engine that has not answered
+// when ctx ends is killed (its answer would come after the next
+// command's), and the error wraps ErrEngine and ctx's error.
+func (c *Client) SendContext(ctx context.Context, command string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -110,6 +135,10 @@ func (c *Client) Send(command string) (string, error) {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
+	}
+	start := time.Now()
+	if deadline, ok := ctx.Deadline(); ok {
+		timeout = time.Until(deadline)
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -134,7 +163,14 @@ func (c *Client) Send(command string) (string, error) {
 			answer = append(answer, line)
 		case <-timer.C:
 			c.kill()
-			return "", fmt.Errorf("%w: %s: no answer within %v", ErrEngine, command, timeout)
+			return "", fmt.Errorf("%w: %s: no answer within %v", ErrEngine, command, time.Since(start).Round(100*time.Millisecond))
+		case <-ctx.Done():
+			c.kill()
+			waited := time.Since(start).Round(100 * time.Millisecond)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return "", fmt.Errorf("%w: %s: no answer within %v", ErrEngine, command, waited)
+			}
+			return "", fmt.Errorf("%w: %s: stopped after %v without an answer: %w", ErrEngine, command, waited, context.Cause(ctx))
 		}
 	}
 }
@@ -155,6 +191,9 @@ func finishAnswer(command string, lines []string) (string, error) {
 
 // stderrNote is the engine's last standard error output, for errors.
 func (c *Client) stderrNote() string {
+	if c.stderrLogged {
+		return ""
+	}
 	s := strings.TrimSpace(c.stderr.String())
 	if s == "" {
 		return ""

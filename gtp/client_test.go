@@ -2,10 +2,13 @@ package gtp_test
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +23,11 @@ import (
 //	server            kakure's own GTP server (plain Go)
 //	answer:VERTEX     answers "= VERTEX" to genmove, "=" to every other
 //	                  command, and logs the commands to KAKURE_TEST_ENGINE_LOG
+//	exit              answers "=" to every command but genmove, at which
+//	                  it writes testEngineLastWords on its standard error
+//	                  and exits
+//	refuse            the same, answering "? cannot play" to genmove
+//	silent            the same, answering nothing to genmove
 func TestMain(m *testing.M) {
 	mode := os.Getenv("KAKURE_TEST_ENGINE")
 	if mode == "" {
@@ -51,6 +59,12 @@ func TestMain(m *testing.M) {
 		case line == "quit":
 			fmt.Print("=\n\n")
 			os.Exit(0)
+		case strings.HasPrefix(line, "genmove") && mode == "exit":
+			fmt.Fprintln(os.Stderr, testEngineLastWords)
+			os.Exit(3)
+		case strings.HasPrefix(line, "genmove") && mode == "refuse":
+			fmt.Print("? cannot play\n\n")
+		case strings.HasPrefix(line, "genmove") && mode == "silent":
 		case strings.HasPrefix(line, "genmove"):
 			fmt.Printf("= %s\n\n", answer)
 		default:
@@ -59,6 +73,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(0)
 }
+
+// testEngineLastWords is what the test engine in mode exit writes on its
+// standard error before it exits.
+const testEngineLastWords = "test engine: out of memory, bye"
 
 // startTestEngine starts the test binary as an engine in the given mode.
 func startTestEngine(t *testing.T, mode string) *gtp.Client {
@@ -136,4 +154,87 @@ func TestClientBrokenEngines(t *testing.T) {
 		}
 		c.Close()
 	}
+}
+
+// TestClientSendContext: a command whose context ends before the answer
+// kills the engine and says why, the cause of a cancellation or the time
+// waited for a deadline, which replaces Timeout (GTP-D7); the engine
+// answers nothing after.
+func TestClientSendContext(t *testing.T) {
+	t.Run("cancel", func(t *testing.T) {
+		c := startTestEngine(t, "silent")
+		if _, err := c.Send("boardsize 5"); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("the game ended")) })
+		start := time.Now()
+		_, err := c.SendContext(ctx, "genmove black")
+		if !errors.Is(err, gtp.ErrEngine) || !strings.Contains(err.Error(), "genmove black: stopped after") || !strings.HasSuffix(err.Error(), "without an answer: the game ended") {
+			t.Errorf("cancelled genmove: %v", err)
+		}
+		if waited := time.Since(start); waited > 10*time.Second {
+			t.Errorf("the cancelled command returned after %v", waited)
+		}
+		if _, err := c.Send("name"); !errors.Is(err, gtp.ErrEngine) {
+			t.Errorf("a command after the engine was stopped: %v, want ErrEngine", err)
+		}
+	})
+	t.Run("deadline", func(t *testing.T) {
+		c := startTestEngine(t, "silent")
+		c.Timeout = time.Hour
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := c.SendContext(ctx, "genmove white")
+		if !errors.Is(err, gtp.ErrEngine) || !strings.Contains(err.Error(), "genmove white: no answer within") {
+			t.Errorf("genmove past its deadline: %v", err)
+		}
+	})
+}
+
+// TestClientLoggedStderr (GTP-D8): StartClientLogged sends the engine's
+// standard error to the writer given, and keeps it out of the errors;
+// StartClient puts its end in them.
+func TestClientLoggedStderr(t *testing.T) {
+	t.Setenv("KAKURE_TEST_ENGINE", "exit")
+	var logged lockedBuffer
+	c, err := gtp.StartClientLogged(os.Args[0], &logged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Send("genmove black")
+	c.Close()
+	if !errors.Is(err, gtp.ErrEngine) || !strings.Contains(err.Error(), "the engine exited") || strings.Contains(err.Error(), testEngineLastWords) {
+		t.Errorf("logged engine: %v; want the engine's exit without its standard error", err)
+	}
+	if !strings.Contains(logged.String(), testEngineLastWords) {
+		t.Errorf("the writer got %q, want the engine's standard error", logged.String())
+	}
+	plain, err := gtp.StartClient(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, err := plain.Send("genmove black"); err == nil || !strings.Contains(err.Error(), testEngineLastWords) {
+		t.Errorf("engine without a log: %v; want its standard error in the error", err)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the writer goroutine of
+// os/exec and a reader.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

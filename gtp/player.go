@@ -1,6 +1,7 @@
 package gtp
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -32,7 +33,8 @@ import (
 // a move when the engine fails or answers a move kakure refuses: a point
 // that is not empty on the known board, a move the variant's rules do not
 // allow (a ko or superko recapture, say), or again the move that just
-// failed (GTP-D2).
+// failed (GTP-D2). With ResignOnError an engine that fails resigns
+// instead (GTP-D6).
 type EnginePlayer struct {
 	client   *Client
 	fallback bot.Player
@@ -41,6 +43,23 @@ type EnginePlayer struct {
 	// board up from the known stones in every variant, as if it had no
 	// history.
 	noHistory bool
+
+	// ResignOnError makes an engine error resign the game instead of
+	// letting the fallback move (GTP-D6): an engine that exits, answers a
+	// failure to a command that sets up its board or to genmove, answers
+	// genmove with something that is not a vertex, or does not answer in
+	// time. Err says why.
+	ResignOnError bool
+
+	// MoveTimeout bounds the engine's genmove in a game without a clock
+	// (0: the client's Timeout). In a game with a clock the engine has
+	// its player's time left and MoveTimeout more (GTP-D7): the clock ends
+	// the game first.
+	MoveTimeout time.Duration
+
+	// Context, when not nil, stops the engine's command under way when
+	// it ends (the game has ended), killing the engine.
+	Context context.Context
 
 	// Asked counts the moves asked of the engine (genmove), Moves the
 	// engine's moves played; Refused counts the engine's answers kakure
@@ -61,8 +80,12 @@ type EnginePlayer struct {
 	// sent are the commands that made the engine's board, since its last
 	// boardsize (nil: unknown).
 	sent []string
-	// clock are the clock commands for the next genmove (GTP-D4).
-	clock []string
+	// clock are the clock commands for the next genmove (GTP-D4), and
+	// timeLeft the time until the player's flag falls then (timed false:
+	// no clock).
+	clock    []string
+	timeLeft time.Duration
+	timed    bool
 }
 
 // NewEnginePlayer returns a player that asks the engine behind c, with
@@ -218,7 +241,7 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 			}
 		}
 	}
-	p.clock = p.clockCommands(v)
+	p.clock, p.timeLeft, p.timed = p.clockCommands(v)
 	chosen := p.choose(k, plays, passAllowed, a)
 	if chosen == nil {
 		return protocol.Resign{}
@@ -229,7 +252,8 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 
 // choose asks the engine for k.me's move on the board that plays make
 // and returns it, or the fallback's move a (a Play or a GomokuPlace) with
-// the reason counted; nil means the engine resigned.
+// the reason counted; nil means the engine resigned (or, with
+// ResignOnError, failed).
 func (p *EnginePlayer) choose(k knownPosition, plays []string, passAllowed bool, a protocol.Action) *engine.Point {
 	fallbackPoint := engine.Pass
 	switch fa := a.(type) {
@@ -253,6 +277,9 @@ func (p *EnginePlayer) choose(k knownPosition, plays []string, passAllowed bool,
 	switch {
 	case err != nil:
 		p.Err = err
+		if p.ResignOnError {
+			return nil
+		}
 		return fallback("engine error")
 	case resign:
 		p.Moves++
@@ -291,8 +318,12 @@ func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, b
 		from = len(p.sent)
 	}
 	p.sent = nil
+	ctx := p.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	for i, cmd := range want[from:] {
-		if _, err := p.client.Send(cmd); err != nil {
+		if _, err := p.client.SendContext(ctx, cmd); err != nil {
 			// A stone the engine refuses (it would not fit its rules) is
 			// left out: the engine still answers for the rest.
 			if _, refused := err.(*CommandError); !refused || from+i < 3 {
@@ -302,13 +333,23 @@ func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, b
 	}
 	for _, cmd := range p.clock {
 		// An engine without clock commands plays without them.
-		if _, err := p.client.Send(cmd); err != nil {
+		if _, err := p.client.SendContext(ctx, cmd); err != nil {
 			if _, refused := err.(*CommandError); !refused {
 				return engine.NoPoint, false, err
 			}
 		}
 	}
-	answer, err := p.client.Send("genmove " + k.me.String())
+	// The bound of the engine's thinking (GTP-D7).
+	bound := p.MoveTimeout
+	if p.timed {
+		bound = max(p.timeLeft, 0) + p.MoveTimeout
+	}
+	if bound > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, bound)
+		defer cancel()
+	}
+	answer, err := p.client.SendContext(ctx, "genmove "+k.me.String())
 	if err != nil {
 		return engine.NoPoint, false, err
 	}
@@ -330,10 +371,12 @@ func (p *EnginePlayer) genmove(k knownPosition, plays []string) (engine.Point, b
 // (kgs-time_settings, which names byo-yomi; time_settings for absolute
 // and Canadian time, which every GTP engine knows), then time_left with
 // the seconds the engine's player has now, the running clock counted.
-func (p *EnginePlayer) clockCommands(v protocol.View) []string {
+// It returns the time until the player's flag falls too (the periods or
+// the block after the main time counted); timed is false without a clock.
+func (p *EnginePlayer) clockCommands(v protocol.View) (cmds []string, untilFlag time.Duration, timed bool) {
 	c := v.Clock
 	if c == nil || (v.Color != engine.Black && v.Color != engine.White) {
-		return nil
+		return nil, 0, false
 	}
 	ctl := c.Control
 	secs := func(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
@@ -350,11 +393,11 @@ func (p *EnginePlayer) clockCommands(v protocol.View) []string {
 		// absolute time, the increment given back with each time_left.
 		settings = "time_settings " + secs(ctl.Main) + " 0 0"
 	default:
-		return nil
+		return nil, 0, false
 	}
 	// The settings go before every time_left: a clear_board may have
 	// reset them in some engines.
-	cmds := []string{settings}
+	cmds = []string{settings}
 	st := c.Clocks[v.Role]
 	elapsed := time.Duration(0)
 	if !c.Stopped && c.Runs[v.Role] && !c.Since.IsZero() {
@@ -371,5 +414,5 @@ func (p *EnginePlayer) clockCommands(v protocol.View) []string {
 		left, stones = ctl.Period, ctl.Stones
 	}
 	cmds = append(cmds, "time_left "+v.Color.String()+" "+secs(max(left, 0))+" "+strconv.Itoa(stones))
-	return cmds
+	return cmds, ctl.Left(st) - elapsed, true
 }

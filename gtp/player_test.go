@@ -1,11 +1,14 @@
 package gtp_test
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
@@ -172,6 +175,57 @@ func TestGTPD2Fallbacks(t *testing.T) {
 		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
 		if a := p.Choose(view); a != fallbackMove || p.Err == nil {
 			t.Errorf("action %#v, err %v; want the fallback's move and the error", a, p.Err)
+		}
+	})
+}
+
+// TestGTPD6ResignOnError: with ResignOnError an engine that exits,
+// refuses genmove, answers something that is not a move or stays silent
+// past MoveTimeout resigns (Err says why), where the fallback would have
+// moved (GTP-D2); a move kakure refuses is still the fallback's.
+func TestGTPD6ResignOnError(t *testing.T) {
+	view := phantomBlackView(t)
+	fallbackMove := protocol.Play{Point: 3}
+	for _, tc := range []struct{ mode, want string }{
+		{"exit", "the engine exited"},
+		{"refuse", "genmove black: cannot play"},
+		{"answer:Z99", `genmove answered "Z99"`},
+		{"silent", "genmove black: no answer within"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			c := startTestEngine(t, tc.mode)
+			p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+			p.ResignOnError = true
+			p.MoveTimeout = 300 * time.Millisecond
+			start := time.Now()
+			if a := p.Choose(view); a != (protocol.Resign{}) {
+				t.Errorf("action %#v, want Resign", a)
+			}
+			if p.Err == nil || !strings.Contains(p.Err.Error(), tc.want) {
+				t.Errorf("Err %v, want it to say %q", p.Err, tc.want)
+			}
+			if waited := time.Since(start); waited > 30*time.Second {
+				t.Errorf("Choose took %v", waited)
+			}
+		})
+	}
+	t.Run("refused move", func(t *testing.T) {
+		c, _ := engineWithLog(t, "C3") // Black's own stone
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+		p.ResignOnError = true
+		if a := p.Choose(view); a != fallbackMove || p.Err != nil {
+			t.Errorf("action %#v, err %v; want the fallback's move", a, p.Err)
+		}
+	})
+	t.Run("context", func(t *testing.T) {
+		c := startTestEngine(t, "silent")
+		p := gtp.NewEnginePlayer(c, &fixedPlayer{action: fallbackMove})
+		p.ResignOnError = true
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("the game ended (W+T)")) })
+		p.Context = ctx
+		if a := p.Choose(view); a != (protocol.Resign{}) || p.Err == nil || !strings.Contains(p.Err.Error(), "the game ended (W+T)") {
+			t.Errorf("action %#v, err %v; want Resign after the game's end", a, p.Err)
 		}
 	})
 }

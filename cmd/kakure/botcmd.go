@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -25,14 +26,16 @@ func init() {
 }
 
 func runBot(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L] [--host-invite | --invite PEER --variant V ... | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--host-invite | --invite PEER --variant V ... | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	invite := fs.String("invite", "", "invite this peer to one game, play it and exit: a multiaddr with /p2p/ID, or a bare peer ID or a petname of a peer this node knows (found on the LAN with --mdns, waited for up to --connect-for; met in an earlier game)")
 	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game (of --variant and its flags), play it and exit; of two such bots, the lower peer ID invites, the other waits 10s for its invitation (and plays the inviter's game) before it invites")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
-	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md), or random (a uniformly random legal player)")
+	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md), or random (a uniformly random legal player); not with --engine")
+	engineFlag := fs.String("engine", "", "play with this GTP engine instead of the built-in bot, one engine process per game, e.g. \"gtp:/usr/games/gnugo --mode gtp --level 1\" (a program and its arguments, no shell quoting): it makes the moves from what its side knows, with the clock's time; the built-in bot at level 1 makes the other decisions; an engine that fails resigns its game; its standard error goes to kakure.log (docs/gtp.md, GTP-D5); not with --level")
+	engineTimeout := fs.Duration("engine-timeout", engineDefaultTimeout, "with --engine: how long the engine may take to answer, a move included in a game without a clock, before its side resigns (with a clock, a move may take the time left and this more)")
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
 	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")
@@ -46,6 +49,18 @@ func runBot(env *environment, args []string) (err error) {
 	vf.registerSides(fs, "with --invite, --invite-lan or --join: the bot's colour")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var eng *botEngine
+	if *engineFlag != "" {
+		if isSet(fs, "level") {
+			return usageError("--engine and --level exclude each other: the engine plays instead of the built-in bot")
+		}
+		var err error
+		if eng, err = parseBotEngine(*engineFlag, *engineTimeout); err != nil {
+			return err
+		}
+	} else if isSet(fs, "engine-timeout") {
+		return usageError("--engine-timeout is the time of --engine's engine: give --engine")
 	}
 	level := bot.DefaultLevel
 	if *levelFlag != "random" {
@@ -105,6 +120,19 @@ func runBot(env *environment, args []string) (err error) {
 		return err
 	}
 	defer p.close()
+	if eng != nil {
+		// Checked once the node logs to its home (the engine's
+		// standard error goes there), before any invitation.
+		eng.logPath = filepath.Join(p.node.Home(), node.LogFileName)
+		if cfg.LogFile != "" {
+			eng.logPath = cfg.LogFile
+		}
+		about, err := eng.check()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "engine: %s: %s\n", eng.spec, cmp.Or(about, "(no name)"))
+	}
 	fmt.Fprintf(env.stdout, "peer ID: %s\n", p.node.ID())
 	for _, a := range p.node.Addrs() {
 		fmt.Fprintf(env.stdout, "  %s\n", a)
@@ -163,7 +191,22 @@ func runBot(env *environment, args []string) (err error) {
 		if *levelFlag == "random" {
 			fm.Player = bot.NewRandom(seed)
 		}
+		var eg *engineGame
+		if eng != nil {
+			eg = eng.player(ctx, g, seed, func(line string) {
+				select {
+				case results <- line:
+				case <-ctx.Done():
+				}
+			})
+			fm.Player = eg
+		}
 		out, err := bot.Run(ctx, g, fm)
+		if eg != nil {
+			if line := eg.close(); line != "" {
+				results <- line
+			}
+		}
 		results <- connectionLine(ctx, p.node, g.Peer())
 		if err != nil {
 			results <- fmt.Sprintf("game %s: %v", g.ID(), err)

@@ -19,6 +19,11 @@ import (
 // KAKURE_BE_BINARY=1 it runs the command line given after "--" as kakure
 // would, so that tests can start real kakure processes without building.
 func TestMain(m *testing.M) {
+	if os.Getenv(testEngineEnv) == "1" {
+		// The GTP engine of the bot --engine tests (checked first: the
+		// bot that starts it passes it KAKURE_BE_BINARY).
+		os.Exit(runTestEngine(os.Args[1:]))
+	}
 	if os.Getenv(publicNodeEnv) == "1" {
 		args := os.Args[1:]
 		for i, a := range args {

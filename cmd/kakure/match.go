@@ -65,7 +65,7 @@ func runMatch(env *environment, args []string) error {
 	}
 	var sides [2]*matchPlayer // by colour: Black, White
 	for i, spec := range []string{*black, *white} {
-		p, err := parseMatchPlayer(spec)
+		p, err := parseMatchPlayer(spec, nil)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -36,8 +37,10 @@ type matchPlayer struct {
 }
 
 // parseMatchPlayer reads a PLAYER; a gtp player's engine starts here and
-// answers protocol_version before the match begins.
-func parseMatchPlayer(spec string) (*matchPlayer, error) {
+// answers protocol_version before the match begins. engineStderr, when
+// not nil, receives the engine's standard error (kakure bot's log),
+// which then stays out of the errors.
+func parseMatchPlayer(spec string, engineStderr io.Writer) (*matchPlayer, error) {
 	kind, arg, hasArg := strings.Cut(spec, ":")
 	p := &matchPlayer{spec: spec, kind: strings.ToLower(strings.TrimSpace(kind)), level: bot.DefaultLevel}
 	switch p.kind {
@@ -57,7 +60,7 @@ func parseMatchPlayer(spec string) (*matchPlayer, error) {
 		if strings.TrimSpace(arg) == "" {
 			return nil, usageError("player %q: gtp: needs the engine's command, e.g. gtp:/usr/games/gnugo --mode gtp", spec)
 		}
-		c, err := gtp.StartClient(arg)
+		c, err := gtp.StartClientLogged(arg, engineStderr)
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", spec, err)
 		}
@@ -80,7 +83,8 @@ func (p *matchPlayer) close() {
 }
 
 // forGame returns the player of one game. A gtp player leaves every
-// decision but its moves to the built-in bot at level 1 (GTP-D2).
+// decision but its moves to the built-in bot at level 1 (GTP-D2), which
+// never resigns for it: resigning is the engine's.
 func (p *matchPlayer) forGame(seed uint64) bot.Player {
 	p.mu.Lock()
 	p.passes = 0
@@ -93,7 +97,9 @@ func (p *matchPlayer) forGame(seed uint64) bot.Player {
 		l.NoResign = true
 		return scriptedHuman{bot.New(l, seed)}
 	case "gtp":
-		e := gtp.NewEnginePlayer(p.engine, bot.New(bot.Levels[1], seed))
+		fallback := bot.Levels[1]
+		fallback.NoResign = true
+		e := gtp.NewEnginePlayer(p.engine, bot.New(fallback, seed))
 		p.mu.Lock()
 		p.engines = append(p.engines, e)
 		p.mu.Unlock()

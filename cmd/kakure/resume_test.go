@@ -26,11 +26,11 @@ type process struct {
 	done  chan struct{}
 }
 
-// quickBot gives a `kakure bot` command line without --level the random
-// player, so that tests of networks and files do not wait on the bots'
-// thinking (slow under the race detector).
+// quickBot gives a `kakure bot` command line without --level (or
+// --engine) the random player, so that tests of networks and files do not
+// wait on the bots' thinking (slow under the race detector).
 func quickBot(args []string) []string {
-	if len(args) == 0 || args[0] != "bot" || slices.Contains(args, "--level") {
+	if len(args) == 0 || args[0] != "bot" || slices.Contains(args, "--level") || slices.Contains(args, "--engine") {
 		return args
 	}
 	return append([]string{"bot", "--level", "random"}, args[1:]...)
