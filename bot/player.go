@@ -26,12 +26,18 @@ type Bots struct {
 	phantomBot *PhantomBot
 	random     *Random
 
-	// countered is the marking the bot last proposed against the
-	// opponent's (GO-4), so that it resumes play rather than proposing it
-	// again (BOT-D4).
-	countered []engine.Point
-	hasCount  bool
+	// countBoard is the board of the dead-stone agreement the bot last
+	// took part in (GO-4), and counters how many markings it made there
+	// against the opponent's (BOT-D4): after one it resumes play when it
+	// can, after maxCounters it agrees.
+	countBoard string
+	counters   int
 }
+
+// maxCounters is how many markings the bot makes against the opponent's
+// in one count before it agrees to the opponent's (BOT-D4): the first
+// counters, the second lets an opponent who is to move resume play.
+const maxCounters = 2
 
 // New returns the built-in bots at the given level; their choices depend
 // only on seed and what they are shown (a level without a time limit).
@@ -106,7 +112,10 @@ func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 		board := vv.Game.Board()
 		count := func(dead []engine.Point) engine.Result { return vv.Game.Score(engine.MarkingOf(board, dead)).Result() }
 		return b.score(v, board, vv.Game.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, func() protocol.Action {
-			return protocol.Play{Point: gb.ChooseMove(vv.Game, v.Color)}
+			// The passes that ended play are no reason to pass again: a
+			// resumption is a stone (GO-4), the pass would agree.
+			_, legal, _ := goPosition(vv.Game, v.Color)
+			return protocol.Play{Point: gb.chooseOnBoard(board, v.Color, vv.Game.Options().Komi, legal, false)}
 		})
 	}
 	gb.Level = b.moveLevel(v, vv.Game.Board())
@@ -120,28 +129,64 @@ func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
 // score is the bot's part of the dead-stone agreement (GO-4, BOT-D4): it
 // proposes the dead stones it estimates; it accepts a proposal of the
 // opponent that gives the same winner as its own estimate (count gives the
-// result of a marking); otherwise it counters with its own, once — if the
+// result of a marking); otherwise it counters with its own. If the
 // opponent insists, it resumes play with resume, so that the disputed
-// stones are settled on the board.
+// stones are settled on the board — when the protocol lets it (its view's
+// kinds: in plain Go, Hidden Move Go and Phantom Go only the player to
+// move may) and resume gives a stone, a reveal or a resignation: a pass
+// does not resume play (GO-4). Otherwise it counters once more, which
+// lets an opponent who is to move resume, and then agrees to the
+// opponent's marking. A count between two bots always ends, never waits
+// on an action the protocol refuses.
 func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, hasProposal bool, proposer protocol.Role, proposal []engine.Point, count func([]engine.Point) engine.Result, resume func() protocol.Action) protocol.Action {
+	if key := board.String(); key != b.countBoard {
+		b.countBoard, b.counters = key, 0 // a new count
+	}
 	mine := b.goPlayer().MarkDead(board, toMove)
 	if !hasProposal {
-		b.hasCount = false
+		b.counters = 0
 		return protocol.MarkDead{Dead: mine}
 	}
 	if proposer == v.Role {
 		return nil
 	}
 	if count(proposal).Winner == count(mine).Winner {
-		b.hasCount = false
+		b.counters = 0
 		return protocol.AgreeScore{}
 	}
-	if b.hasCount && slices.Equal(b.countered, mine) {
-		b.hasCount = false
-		return resume()
+	if b.counters == 0 {
+		b.counters++
+		return protocol.MarkDead{Dead: mine}
 	}
-	b.countered, b.hasCount = mine, true
-	return protocol.MarkDead{Dead: mine}
+	// The opponent insists.
+	if mayResume(v) {
+		switch a := resume().(type) {
+		case protocol.Play:
+			if a.Point != engine.Pass {
+				b.counters = 0
+				return a
+			}
+		case protocol.Reveal, protocol.Resign:
+			b.counters = 0
+			return a
+		}
+	}
+	if b.counters < maxCounters {
+		b.counters++
+		return protocol.MarkDead{Dead: mine}
+	}
+	b.counters = 0
+	return protocol.AgreeScore{}
+}
+
+// mayResume reports whether the protocol lets the player of v resume play
+// in the count now (GO-4): a move (plain Go, Phantom Go, Hidden Move Go),
+// a reveal (Hidden Move Go) or a commitment to a new turn (F-Go) is among
+// the kinds it may send.
+func mayResume(v protocol.View) bool {
+	return slices.ContainsFunc(v.Kinds, func(k protocol.Kind) bool {
+		return k == protocol.KindMove || k == protocol.KindFGoCommit || k == protocol.KindHMGReveal
+	})
 }
 
 // chooseFGo plays F-Go: its choice for the turn, an answer to an offer
@@ -281,6 +326,14 @@ func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protoc
 	}
 	ref := vv.Referee
 	open := func() protocol.Action {
+		ref := ref
+		if vv.Scoring {
+			// Play resumes from the count (GO-4): the referee as the
+			// move will find it, with play going on and the bot to move.
+			if resumed, err := ref.Resume(v.Color); err == nil {
+				ref = resumed
+			}
+		}
 		board := ref.Board()
 		var legal []engine.Point
 		for p := engine.Point(0); int(p) < board.Points(); p++ {

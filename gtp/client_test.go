@@ -22,7 +22,9 @@ import (
 //
 //	server            kakure's own GTP server (plain Go)
 //	answer:VERTEX     answers "= VERTEX" to genmove, "=" to every other
-//	                  command, and logs the commands to KAKURE_TEST_ENGINE_LOG
+//	                  command, and logs the commands to KAKURE_TEST_ENGINE_LOG;
+//	                  VERTEX,VERTEX... answers each genmove with the next
+//	                  one, the last one from then on
 //	exit              answers "=" to every command but genmove, at which
 //	                  it writes testEngineLastWords on its standard error
 //	                  and exits
@@ -44,7 +46,8 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	answer, _ := strings.CutPrefix(mode, "answer:")
+	list, _ := strings.CutPrefix(mode, "answer:")
+	answers := strings.Split(list, ",")
 	var log *os.File
 	if path := os.Getenv("KAKURE_TEST_ENGINE_LOG"); path != "" {
 		log, _ = os.Create(path)
@@ -66,7 +69,10 @@ func TestMain(m *testing.M) {
 			fmt.Print("? cannot play\n\n")
 		case strings.HasPrefix(line, "genmove") && mode == "silent":
 		case strings.HasPrefix(line, "genmove"):
-			fmt.Printf("= %s\n\n", answer)
+			fmt.Printf("= %s\n\n", answers[0])
+			if len(answers) > 1 {
+				answers = answers[1:]
+			}
 		default:
 			fmt.Print("=\n\n")
 		}

@@ -107,6 +107,9 @@ type knownPosition struct {
 	// public tells a public-board variant, whose history the engine may
 	// be given.
 	public bool
+	// resuming tells a move in the dead-stone agreement: it resumes play,
+	// which a pass may not (GO-4, GTP-D9).
+	resuming bool
 }
 
 func (k *knownPosition) add(c engine.Color, ps ...engine.Point) {
@@ -146,11 +149,11 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 	case protocol.GoView:
 		k.addBoard(vv.Game.Board())
 		k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
-		k.public = true
+		k.public, k.resuming = true, vv.Scoring
 	case protocol.FGoView:
 		k.addBoard(vv.Game.Board())
 		k.legal = func(q engine.Point) error { return vv.Game.CheckChoice(v.Color, q) }
-		k.public = true
+		k.public, k.resuming = true, vv.Scoring
 	case protocol.BridgeView:
 		k.addBoard(vv.Game.Board())
 		k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
@@ -158,6 +161,7 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 	case protocol.HMGView:
 		board := vv.Game.Board()
 		k.addBoard(board)
+		k.resuming = vv.Stage == protocol.HMGStageScoring
 		k.legal = func(q engine.Point) error {
 			if q == engine.Pass {
 				if !vv.Game.CanPass(v.Color) {
@@ -174,7 +178,11 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 		}
 	case protocol.PhantomNetView:
 		if vv.Revealed {
+			// Play in the open (PN-D7): the referee judges a move, and
+			// one it finds illegal (a suicide, a ko) is no move at all.
 			k.addBoard(vv.Referee.Board())
+			k.resuming = vv.Scoring
+			k.legal = func(q engine.Point) error { return openMoveError(vv, v.Color, q) }
 			break
 		}
 		me := vv.Own.Me()
@@ -211,6 +219,28 @@ func knownPositionOf(v protocol.View) (knownPosition, bool) {
 	return k, true
 }
 
+// openMoveError tells why c may not play q in the open in Phantom Go
+// after the boards were revealed (PN-D7), resuming play first in the count
+// (GO-4): nil when the referee takes it.
+func openMoveError(vv protocol.PhantomNetView, c engine.Color, q engine.Point) error {
+	ref := vv.Referee
+	if vv.Scoring {
+		resumed, err := ref.Resume(c)
+		if err != nil {
+			return err
+		}
+		ref = resumed
+	}
+	_, out, err := ref.Try(c, q)
+	if err != nil {
+		return err
+	}
+	if !out.Legal {
+		return fmt.Errorf("illegal in the open: %v (PG-2)", out.Reason)
+	}
+	return nil
+}
+
 // Choose implements bot.Player.
 func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 	a := p.fallback.Choose(v)
@@ -228,6 +258,12 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 	k, ok := knownPositionOf(v)
 	if !ok {
 		return a
+	}
+	if k.resuming {
+		// A move in the count resumes play: with a stone, never a pass
+		// (GO-4); the fallback gave one (BOT-D4), which an engine's pass
+		// leaves in place (GTP-D9).
+		passAllowed = false
 	}
 	var plays []string
 	if k.public && !p.noHistory && p.history.observe(v) {
@@ -285,7 +321,7 @@ func (p *EnginePlayer) choose(k knownPosition, plays []string, passAllowed bool,
 		p.Moves++
 		return nil
 	case q == engine.Pass && !passAllowed:
-		refused = "no pass here" // gomoku: the fallback's point
+		refused = "no pass here" // gomoku, the count: the fallback's point
 	case q != engine.Pass && k.occupied(q):
 		refused = "occupied"
 	case k.legal != nil && k.legal(q) != nil:
