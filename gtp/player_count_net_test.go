@@ -38,9 +38,9 @@ func newLoopbackService(t *testing.T) (host.Host, *protocol.Service) {
 	return h, s
 }
 
-// insister is an honest player who plays the random player's first
-// stones (stones of them) and then passes whenever it may and, in the
-// count, proposes the opponent's stones all dead, again and again: it
+// insister is an honest player who plays the random player's stones as
+// its first moves (as many as stones says), then passes whenever it may
+// and, in the count, proposes the opponent's stones all dead, again and again: it
 // never agrees to another marking and never resumes play (GO-4 lets a
 // player insist). Its other decisions (Hidden Move Go's cards, F-Go's
 // offers) are the random player's.
@@ -89,9 +89,10 @@ func (p *insister) Choose(v protocol.View) protocol.Action {
 }
 
 // playAgainstInsister plays a game of options o over loopback between
-// black, the inviter, and the insister, and returns its outcome, or
-// fails the test when the game has none within a stretched minute (it
-// stalled): the last view of each side tells where.
+// black, the inviter, and white, the insister, and returns its outcome,
+// or fails the test when the game has none within a stretched minute (it
+// stalled, or its count never ends): the last view of each side tells
+// where.
 func playAgainstInsister(t *testing.T, o engine.Options, black bot.Player, white *insister) *protocol.Outcome {
 	t.Helper()
 	ha, sa := newLoopbackService(t)
@@ -128,7 +129,7 @@ func playAgainstInsister(t *testing.T, o engine.Options, black bot.Player, white
 		if other.game != nil {
 			w = other.game.View()
 		}
-		t.Fatalf("no outcome (%v, %v): the game stalled; Black's view: my turn %v, kinds %v, %+v; White's: my turn %v, kinds %v",
+		t.Fatalf("no outcome (%v, %v): the game did not end (a stall, or a count that never ends); Black's view: my turn %v, kinds %v, %+v; White's: my turn %v, kinds %v",
 			err, other.err, v.MyTurn, v.Kinds, v.Variant, w.MyTurn, w.Kinds)
 	}
 	if o := other.game.Outcome(); out.Result != o.Result {
