@@ -2,12 +2,9 @@ package gtp_test
 
 import (
 	"context"
-	"crypto/rand"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p"
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -15,27 +12,14 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/gtp"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
 // newLoopbackService starts a protocol service on a fresh loopback host.
 func newLoopbackService(t *testing.T) (host.Host, *protocol.Service) {
 	t.Helper()
-	priv, _, err := crypto.GenerateEd25519Key(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := libp2p.New(libp2p.Identity(priv), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableRelay())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	s, err := protocol.NewService(protocol.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return h, s
+	return testnet.Service(t)
 }
 
 // insister is an honest player who plays the random player's stones as

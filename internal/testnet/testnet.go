@@ -1,0 +1,38 @@
+// Package testnet starts what the tests of the packages above protocol
+// (bot, gtp) need to play real games: a protocol service on a fresh
+// libp2p host on loopback (tests only).
+package testnet
+
+import (
+	"crypto/rand"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+
+	"github.com/kakure/kakure/protocol"
+)
+
+// Service starts a protocol service on a fresh host listening on
+// loopback TCP (no relay), with short idle and automatic-step graces, its
+// games in a temporary directory; both end with the test.
+func Service(t *testing.T) (host.Host, *protocol.Service) {
+	t.Helper()
+	priv, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := libp2p.New(libp2p.Identity(priv), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableRelay())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	s, err := protocol.NewService(protocol.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return h, s
+}
