@@ -32,14 +32,19 @@ func otherProtocolVersion(t *testing.T, other string) {
 	a, b := newHost(t), newHost(t)
 	b.SetStreamHandler(pprotocol.ID(other), func(s network.Stream) { s.Reset() })
 	connect(t, a, b)
-	// Wait for identify to tell a which protocols b speaks.
+	// Wait for identify to tell a that b speaks other. Any protocol list is
+	// not enough: b's identify answers from a snapshot of its protocols that
+	// is updated in the background, so the first answer may predate the
+	// handler just set, and only a later identify push carries it.
 	deadline := testenv.Deadline(5 * time.Second)
-	for time.Now().Before(deadline) {
+	for told := false; !told; time.Sleep(10 * time.Millisecond) {
 		ps, _ := a.Peerstore().GetProtocols(b.ID())
-		if len(ps) > 0 {
-			break
+		for _, p := range ps {
+			told = told || string(p) == other
 		}
-		time.Sleep(10 * time.Millisecond)
+		if !told && time.Now().After(deadline) {
+			t.Fatalf("identify never told a that b speaks %s (it lists %v)", other, ps)
+		}
 	}
 	svc, err := protocol.NewService(protocol.Config{Host: a, Dir: t.TempDir()})
 	if err != nil {
