@@ -572,7 +572,7 @@ func TestGTPD7SilentEngine(t *testing.T) {
 			testEngine("log="+filepath.Join(dir, "a.log"), "seed=2"),
 			testEngine("log="+filepath.Join(dir, "b.log"), "seed=1", "silent-after=3"),
 		}
-		r := playEngines(t, []string{"--variant", "go", "--size", "5", "--time", stretchedClock(10 * time.Second)}, engines, [2][]string{}, 60*time.Second, nil)
+		r := playEngines(t, []string{"--variant", "go", "--size", "5", "--time", stretchedClock(3 * time.Second)}, engines, [2][]string{}, 60*time.Second, nil)
 		tr := r.verify(t, protocol.Invitee)
 		line := r.procs[1].waitLine(t, regexp.MustCompile(`^engine stopped: game \S+: "gtp:.*silent-after=3": genmove (black|white): stopped after \S+ without an answer: the game ended \((\S+)\)$`), 10*time.Second)
 		c, _ := engine.ParseColor(line[1])
