@@ -34,8 +34,7 @@ func runBot(env *environment, args []string) (err error) {
 	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game (of --variant and its flags), play it and exit; of two such bots, the lower peer ID invites, the other waits 10s for its invitation (and plays the inviter's game) before it invites")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md), or random (a uniformly random legal player); not with --engine")
-	engineFlag := fs.String("engine", "", "play with this GTP engine instead of the built-in bot, one engine process per game, e.g. \"gtp:/usr/games/gnugo --mode gtp --level 1\" (a program and its arguments, no shell quoting): it makes the moves from what its side knows, with the clock's time; the built-in bot at level 1 makes the other decisions; an engine that fails resigns its game; its standard error goes to kakure.log (docs/gtp.md, GTP-D5); not with --level")
-	engineTimeout := fs.Duration("engine-timeout", engineDefaultTimeout, "with --engine: how long the engine may take to answer, a move included in a game without a clock, before its side resigns (with a clock, a move may take the time left and this more)")
+	engineFlags := registerEngineFlags(fs, "play with this GTP engine instead of the built-in bot", "not with --level")
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID), repeatable (default: the relays of config.json in the home directory)")
 	mdns := fs.Bool("mdns", false, "announce this peer on the local network (mDNS), so that lobbies there list it among the peers on the LAN")
@@ -50,17 +49,9 @@ func runBot(env *environment, args []string) (err error) {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var eng *botEngine
-	if *engineFlag != "" {
-		if isSet(fs, "level") {
-			return usageError("--engine and --level exclude each other: the engine plays instead of the built-in bot")
-		}
-		var err error
-		if eng, err = parseBotEngine(*engineFlag, *engineTimeout); err != nil {
-			return err
-		}
-	} else if isSet(fs, "engine-timeout") {
-		return usageError("--engine-timeout is the time of --engine's engine: give --engine")
+	eng, err := engineFlags.parse(fs)
+	if err != nil {
+		return err
 	}
 	level := bot.DefaultLevel
 	if *levelFlag != "random" {

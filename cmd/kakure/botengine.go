@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log"
 	"strings"
@@ -32,6 +33,37 @@ type botEngine struct {
 
 // engineDefaultTimeout is --engine-timeout's default.
 const engineDefaultTimeout = 2 * time.Minute
+
+// engineFlags are --engine and --engine-timeout, as kakure bot and kakure
+// play take them.
+type engineFlags struct {
+	spec    *string
+	timeout *time.Duration
+}
+
+// registerEngineFlags adds --engine and --engine-timeout to fs; what and
+// not say what the engine does and what it excludes, in --engine's help.
+func registerEngineFlags(fs *flag.FlagSet, what, not string) engineFlags {
+	return engineFlags{
+		spec:    fs.String("engine", "", what+", one engine process per game, e.g. \"gtp:/usr/games/gnugo --mode gtp --level 1\" (a program and its arguments, no shell quoting): it makes the moves from what its side knows, with the clock's time; the built-in bot at level 1 makes the other decisions; an engine that fails resigns its game; its standard error goes to kakure.log (docs/gtp.md, GTP-D5); "+not),
+		timeout: fs.Duration("engine-timeout", engineDefaultTimeout, "with --engine: how long the engine may take to answer, a move included in a game without a clock, before its side resigns (with a clock, a move may take the time left and this more)"),
+	}
+}
+
+// parse returns the engine the flags name, nil without --engine. --engine
+// excludes --level, and --engine-timeout needs --engine.
+func (f engineFlags) parse(fs *flag.FlagSet) (*botEngine, error) {
+	if *f.spec == "" {
+		if isSet(fs, "engine-timeout") {
+			return nil, usageError("--engine-timeout is the time of --engine's engine: give --engine")
+		}
+		return nil, nil
+	}
+	if isSet(fs, "level") {
+		return nil, usageError("--engine and --level exclude each other: the engine plays instead of the built-in bot")
+	}
+	return parseBotEngine(*f.spec, *f.timeout)
+}
 
 // parseBotEngine reads --engine: only a gtp player, as `kakure match`
 // reads it (playerUsage).

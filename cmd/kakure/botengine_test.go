@@ -597,11 +597,12 @@ func TestGTPD7SilentEngine(t *testing.T) {
 	})
 }
 
-// TestGTPD5BotEngineFlags: --engine and --level exclude each other, --engine
-// takes only a GTP engine, --engine-timeout needs --engine, and `kakure
-// help bot` says so; an engine that does not answer GTP stops the bot
-// before it plays.
-func TestGTPD5BotEngineFlags(t *testing.T) {
+// TestGTPD5EngineFlags (GTP-D5, GTP-D10): in kakure bot and kakure play,
+// --engine and --level exclude each other, --engine takes only a GTP
+// engine, --engine-timeout needs --engine, and `kakure help` says so; an
+// engine that does not answer GTP stops the program before it plays (the
+// bot before its node is up, play before its screen opens).
+func TestGTPD5EngineFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -615,16 +616,20 @@ func TestGTPD5BotEngineFlags(t *testing.T) {
 		{[]string{"--engine", "gtp:cat"}, 1, "does not answer GTP"},
 		{[]string{"--engine", "gtp:/nonexistent/gnugo"}, 1, "start /nonexistent/gnugo"},
 	} {
-		code, out := runCommand(t, append([]string{"bot", "--home", t.TempDir(), "--listen", anyLoopbackPort}, tc.args...)...)
-		if code != tc.code || !strings.Contains(out, tc.want) {
-			t.Errorf("%q: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.want, out)
-		}
-		if strings.Contains(out, "peer ID:") {
-			t.Errorf("%q: the bot started:\n%s", tc.args, out)
+		for _, command := range []string{"bot", "play"} {
+			code, out := runCommand(t, append([]string{command, "--home", t.TempDir(), "--listen", anyLoopbackPort}, tc.args...)...)
+			if code != tc.code || !strings.Contains(out, tc.want) {
+				t.Errorf("%s %q: exit %d, want %d with %q:\n%s", command, tc.args, code, tc.code, tc.want, out)
+			}
+			if strings.Contains(out, "peer ID:") || strings.Contains(out, "engine: gtp:") {
+				t.Errorf("%s %q: the bot started:\n%s", command, tc.args, out)
+			}
 		}
 	}
-	code, out := runCommand(t, "help", "bot")
-	if code != 0 || !strings.Contains(out, "-engine gtp:COMMAND") || !strings.Contains(out, "not with --level") || !strings.Contains(out, "-engine-timeout") {
-		t.Errorf("kakure help bot (exit %d) does not document --engine:\n%s", code, out)
+	for _, command := range []string{"bot", "play"} {
+		code, out := runCommand(t, "help", command)
+		if code != 0 || !strings.Contains(out, "-engine gtp:COMMAND") || !strings.Contains(out, "not with --level") || !strings.Contains(out, "-engine-timeout") {
+			t.Errorf("kakure help %s (exit %d) does not document --engine:\n%s", command, code, out)
+		}
 	}
 }

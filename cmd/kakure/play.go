@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"log"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -52,7 +54,7 @@ var loopbackListen = []string{"/ip4/127.0.0.1/tcp/0"}
 // runPlay runs the console application: with no flags, a game against the
 // built-in bot on loopback; with --lobby, the lobby for games with people.
 func runPlay(env *environment, args []string) error {
-	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--no-mdns] [--level L] [--variant V --size N ...]")
+	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--no-mdns] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--variant V --size N ...]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: loopback for a game against the bot; with --lobby all interfaces, TCP and QUIC, random ports)")
@@ -61,6 +63,7 @@ func runPlay(env *environment, args []string) error {
 	quiet := fs.Bool("quiet", false, "no terminal bell and no window title for the opponent's move, invitations and results")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the built-in bot's choices")
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the built-in bot's level: 1-5, beginner..strong, or playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md)")
+	engineFlags := registerEngineFlags(fs, "play against this GTP engine instead of the built-in bot (the first game, ^B and the lobby's Play the bot)", "not with --level")
 	var vf variantFlags
 	vf.register(fs, string(firstGameVariant))
 	vf.registerSides(fs, "your colour, against the bot and in the lobby's form")
@@ -84,6 +87,10 @@ func runPlay(env *environment, args []string) error {
 	if err != nil {
 		return usageError("--level: %v", err)
 	}
+	eng, err := engineFlags.parse(fs)
+	if err != nil {
+		return err
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -105,6 +112,18 @@ func runPlay(env *environment, args []string) error {
 	}
 	pn.me = me
 	defer pn.close()
+	if eng != nil {
+		// Checked before the screen opens (GTP-D10): an engine that does
+		// not start or answer GTP is an error on the terminal, and the
+		// player sees which engine plays.
+		eng.logPath = filepath.Join(me.node.Home(), node.LogFileName)
+		about, err := eng.check()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "engine: %s: %s\n", eng.spec, cmp.Or(about, "(no name)"))
+		pn.engine = eng
+	}
 	if cfg.EnableMDNS {
 		pn.lan = make(chan ui.LANPeer, 8)
 		go pn.forwardLAN()
@@ -182,6 +201,8 @@ type playNetwork struct {
 	seed uint64
 	// level is the built-in bot's level.
 	level bot.Level
+	// engine, when set (--engine), plays instead of the built-in bot.
+	engine *botEngine
 	// passphrase asks for the passphrase of a protected identity key (the
 	// bot's, in home/bot, too).
 	passphrase func(path string) ([]byte, error)
@@ -323,7 +344,22 @@ func (n *playNetwork) botPlay(g *protocol.Game) {
 	}
 	n.botPlaying[g.ID()] = true
 	n.games++
-	go bot.Run(n.ctx, g, newBotPlayer(n.level, n.seed+uint64(n.games)))
+	seed := n.seed + uint64(n.games)
+	if n.engine == nil {
+		go bot.Run(n.ctx, g, newBotPlayer(n.level, seed))
+		return
+	}
+	// The engine's lines (a failure, its numbers) go to the log: the
+	// screen is the player's.
+	go func() {
+		eg := n.engine.player(n.ctx, g, seed, func(line string) { log.Print(line) })
+		if _, err := bot.Run(n.ctx, g, eg); err != nil {
+			log.Printf("game %s: the engine's side: %v", g.ID(), err)
+		}
+		if line := eg.close(); line != "" {
+			log.Print(line)
+		}
+	}()
 }
 
 // Unfinished implements ui.Network: the games saved in home/games that
