@@ -637,55 +637,124 @@ TEXT ·th3Evaluate%[1]dAESNI(SB), NOSPLIT, $%[3]d-40
 	e("MOVQ rows+8(FP), SI")
 	e("MOVQ zt+16(FP), DI")
 	for i := range n {
-		arg := th3Size * i
-		ha, hb, hx := 3*i, 3*i+1, 3*i+2
-		e("MOVQ %d(BX), CX", arg+th3A)
-		e("MOVQ %d(BX), DX", arg+th3B)
-		e("MOVQ (CX), R8")
-		e("ANDQ $1, R8")
-		e("MOVQ (DX), R9")
-		e("ANDQ $1, R9")
-		e("LEAQ (R9)(R8*2), R8") // k = 2i + j
-		e("MOVQ R8, R10")
-		e("SHLQ $5, R10")
-		e("ORQ %d(BX), R10", arg+th3Ctl)
-		e("MOVBQZX (DI)(R10*1), R10") // r without the hashes
-		e("MOVMSKPD X%d, R11", ha)
-		e("SHRQ $1, R11")
-		e("MOVMSKPD X%d, R12", hb)
-		e("SHRQ $1, R12")
-		e("MOVMSKPD X%d, R13", hx)
-		e("SHRQ $1, R13")
-		e("XORQ R13, R11")
-		e("XORQ R13, R12")
-		e("SHLQ $1, R12")
-		e("ORQ R12, R11")
-		e("XORQ R11, R10") // r0 | r1<<1
-		e("SHLQ $2, R8")
-		e("ORQ R10, R8")
-		e("SHLQ $7, R8")
-		e("ADDQ SI, R8")
-		e("PUNPCKLQDQ X%d, X%d", hb, ha)
-		e("PSHUFD $0x44, X%d, X12", hx)
-		e("PXOR X12, X%d", ha)
-		e("MOVQ %d(BX), R9", arg+th3T)
-		e("MOVOU 0(R9), X12")
-		e("MOVOU 64(R8), X13")
+		th3EvaluatePost(i, 3*i, 3*i+1, 3*i+2)
+	}
+	e("RET")
+}
+
+// th3EvaluatePost finishes the evaluation of the three-halves gate of
+// th3Arg i at BX from its hashes H(A), H(B), H(A ⊕ B) in X(ha), X(hb),
+// X(hx), with th3EvalRows at SI and th3EvalZ at DI (SSE; X12, X13 and
+// R8..R13 are scratch): r from z, the colours and the hashes' top bits,
+// then X and C = X ⊕ R_ij·[A_L A_R B_L B_R] by the masks of the row of
+// (i, j, r), written to out.
+func th3EvaluatePost(i, ha, hb, hx int) {
+	arg := th3Size * i
+	e("MOVQ %d(BX), CX", arg+th3A)
+	e("MOVQ %d(BX), DX", arg+th3B)
+	e("MOVQ (CX), R8")
+	e("ANDQ $1, R8")
+	e("MOVQ (DX), R9")
+	e("ANDQ $1, R9")
+	e("LEAQ (R9)(R8*2), R8") // k = 2i + j
+	e("MOVQ R8, R10")
+	e("SHLQ $5, R10")
+	e("ORQ %d(BX), R10", arg+th3Ctl)
+	e("MOVBQZX (DI)(R10*1), R10") // r without the hashes
+	e("MOVMSKPD X%d, R11", ha)
+	e("SHRQ $1, R11")
+	e("MOVMSKPD X%d, R12", hb)
+	e("SHRQ $1, R12")
+	e("MOVMSKPD X%d, R13", hx)
+	e("SHRQ $1, R13")
+	e("XORQ R13, R11")
+	e("XORQ R13, R12")
+	e("SHLQ $1, R12")
+	e("ORQ R12, R11")
+	e("XORQ R11, R10") // r0 | r1<<1
+	e("SHLQ $2, R8")
+	e("ORQ R10, R8")
+	e("SHLQ $7, R8")
+	e("ADDQ SI, R8")
+	e("PUNPCKLQDQ X%d, X%d", hb, ha)
+	e("PSHUFD $0x44, X%d, X12", hx)
+	e("PXOR X12, X%d", ha)
+	e("MOVQ %d(BX), R9", arg+th3T)
+	e("MOVOU 0(R9), X12")
+	e("MOVOU 64(R8), X13")
+	e("PAND X13, X12")
+	e("PXOR X12, X%d", ha)
+	e("MOVQ 16(R9), X12")
+	e("PSHUFD $0x44, X12, X12")
+	e("MOVOU 80(R8), X13")
+	e("PAND X13, X12")
+	e("PXOR X12, X%d", ha)
+	for k, src := range []string{"0(CX)", "8(CX)", "0(DX)", "8(DX)"} {
+		e("MOVDDUP %s, X12", src)
+		e("MOVOU %d(R8), X13", 16*k)
 		e("PAND X13, X12")
 		e("PXOR X12, X%d", ha)
-		e("MOVQ 16(R9), X12")
-		e("PSHUFD $0x44, X12, X12")
-		e("MOVOU 80(R8), X13")
-		e("PAND X13, X12")
-		e("PXOR X12, X%d", ha)
-		for k, src := range []string{"0(CX)", "8(CX)", "0(DX)", "8(DX)"} {
-			e("MOVDDUP %s, X12", src)
-			e("MOVOU %d(R8), X13", 16*k)
-			e("PAND X13, X12")
-			e("PXOR X12, X%d", ha)
+	}
+	e("MOVQ %d(BX), CX", arg+th3Out)
+	e("MOVOU X%d, (CX)", ha)
+}
+
+// th3Evaluate4V writes th3Evaluate4VAES: th3Evaluate4AESNI with the
+// twelve blocks of each AES layer in six 256-bit registers (two blocks of
+// the gates' A, B, A ⊕ B in a row each, through the stack), then
+// th3EvaluatePost.
+func th3Evaluate4V() {
+	out.WriteString(`
+// func th3Evaluate4VAES(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, gs *[4]th3Arg, instance uint64)
+// Evaluates four independent three-halves AND gates: their twelve
+// blocks A, B, A ⊕ B and tweaks laid out in a row on the stack, both AES
+// layers with VAES in six registers, the hashes back on the stack; then
+// th3EvaluatePost per gate.
+TEXT ·th3Evaluate4VAES(SB), NOSPLIT, $384-40
+`)
+	e("MOVQ rk+0(FP), AX")
+	e("MOVQ gs+24(FP), BX")
+	e("MOVQ instance+32(FP), R9")
+	for i := range 4 {
+		e("MOVQ %d(BX), CX", th3Size*i+th3A)
+		e("VMOVDQU (CX), X12")
+		e("MOVQ %d(BX), DX", th3Size*i+th3B)
+		e("VMOVDQU (DX), X13")
+		e("VPXOR X12, X13, X14")
+		e("VMOVDQU X12, %d(SP)", 48*i)
+		e("VMOVDQU X13, %d(SP)", 48*i+16)
+		e("VMOVDQU X14, %d(SP)", 48*i+32)
+		th3Tweak(i)
+		for m := range 3 {
+			if m > 0 {
+				e("INCQ R8")
+			}
+			e("MOVQ R8, %d(SP)", 192+48*i+16*m)
+			e("MOVQ R9, %d(SP)", 192+48*i+16*m+8)
 		}
-		e("MOVQ %d(BX), CX", arg+th3Out)
-		e("MOVOU X%d, (CX)", ha)
+	}
+	regs := []int{0, 1, 2, 3, 4, 5}
+	for _, r := range regs {
+		e("VMOVDQU %d(SP), Y%d", 32*r, r)
+	}
+	vrounds(regs)
+	for _, r := range regs {
+		e("VMOVDQU Y%d, %d(SP)", r, 32*r)
+		e("VPXOR %d(SP), Y%d, Y%d", 192+32*r, r, r)
+	}
+	vrounds(regs)
+	for _, r := range regs {
+		e("VPXOR %d(SP), Y%d, Y%d", 32*r, r, r)
+		e("VMOVDQU Y%d, %d(SP)", r, 32*r)
+	}
+	e("VZEROUPPER")
+	e("MOVQ rows+8(FP), SI")
+	e("MOVQ zt+16(FP), DI")
+	for i := range 4 {
+		for m := range 3 {
+			e("MOVOU %d(SP), X%d", 48*i+16*m, m)
+		}
+		th3EvaluatePost(i, 0, 1, 2)
 	}
 	e("RET")
 }
@@ -741,5 +810,6 @@ func main() {
 	th3Garble2()
 	th3Evaluate(4)
 	th3Evaluate(2)
+	th3Evaluate4V()
 	write(*dir, "threehalves_amd64.s")
 }

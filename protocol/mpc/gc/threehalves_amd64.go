@@ -50,3 +50,9 @@ func th3Evaluate4AESNI(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, gs *[
 //
 //go:noescape
 func th3Evaluate2AESNI(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, gs *[2]th3Arg, instance uint64)
+
+// th3Evaluate4VAES is th3Evaluate4AESNI with VAES: the twelve blocks of
+// each AES layer in six 256-bit registers.
+//
+//go:noescape
+func th3Evaluate4VAES(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, gs *[4]th3Arg, instance uint64)

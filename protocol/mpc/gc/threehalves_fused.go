@@ -7,7 +7,8 @@ import "github.com/kakure/kakure/protocol/mpc/circuit"
 // circuit's schedule (AND gates grouped by AND depth, schedule.go) and
 // hand independent AND gates to assembly a batch at a time, four per
 // th3Garble4VAES call (24 AES blocks of each layer in flight), two per
-// th3Garble2AESNI call without VAES, four per th3Evaluate4AESNI call;
+// th3Garble2AESNI call without VAES, four per th3Evaluate4VAES call
+// (th3Evaluate4AESNI without VAES);
 // the assembly hashes, does the scheme's arithmetic and writes the
 // labels and tables itself. The j-th AND gate keeps its tweaks, its
 // coins and its place in the tables, so the tables are byte for byte
@@ -169,6 +170,7 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 	rk := &roundKeys
 	var dt [16]th3DeltaRow
 	th3DeltaRows(delta, &dt)
+	ctl := tables[nAND*ThreeHalvesTableSize:]
 	width := 2
 	if useVAES {
 		width = 4
@@ -206,7 +208,13 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 				th3Garble2AESNI(rk, &th3Lin, &dt, &delta, (*[2]th3Arg)(held[:2]), instance)
 			}
 			for i := range n {
-				setControlBits(tables, nAND, int(held[i].j), uint8(held[i].ctl))
+				// setControlBits, its slice of control bits taken once.
+				p := threeHalvesControlBits * held[i].j
+				z := uint16(held[i].ctl) << (p % 8)
+				ctl[p/8] |= byte(z)
+				if z>>8 != 0 {
+					ctl[p/8+1] |= byte(z >> 8)
+				}
 			}
 			group = group[n:]
 		}
@@ -214,8 +222,9 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 }
 
 // evaluateScheduled3 evaluates the gates of schedule s with three-halves
-// and the fused routines, four AND gates at a time: what evaluateGates3
-// does gate by gate.
+// and the fused routines, four AND gates at a time (VAES where the
+// processor has it), a group's last one or two gates with AES-NI: what
+// evaluateGates3 does gate by gate.
 func evaluateScheduled3(s *schedule, w []blk, instance uint64, tables []byte, nAND int) {
 	rk := &roundKeys
 	var held [4]th3Arg
@@ -243,7 +252,11 @@ func evaluateScheduled3(s *schedule, w []blk, instance uint64, tables []byte, nA
 				for i := n; i < len(held); i++ {
 					held[i] = held[0]
 				}
-				th3Evaluate4AESNI(rk, &th3EvalRows, &th3EvalZ, &held, instance)
+				if useVAES {
+					th3Evaluate4VAES(rk, &th3EvalRows, &th3EvalZ, &held, instance)
+				} else {
+					th3Evaluate4AESNI(rk, &th3EvalRows, &th3EvalZ, &held, instance)
+				}
 			} else {
 				if n == 1 {
 					held[1] = held[0]

@@ -7,8 +7,9 @@ import (
 )
 
 // TestThreeHalvesFusedMatchPureGo (issue 38, T-8(c)): the fused
-// three-halves routines (th3Garble4VAES where the processor has VAES,
-// th3Garble2AESNI, th3Evaluate4AESNI, th3Evaluate2AESNI) give the output
+// three-halves routines (th3Garble4VAES and th3Evaluate4VAES where the
+// processor has VAES, th3Garble2AESNI, th3Evaluate4AESNI,
+// th3Evaluate2AESNI) give the output
 // labels, tables and control bits of garbleAND3 and evaluateAND3 on the
 // pure-Go hash, gate by gate: random labels of both colours, every coin
 // value, gates reading one wire twice, large indices j, batches of one
@@ -74,8 +75,9 @@ func TestThreeHalvesFusedMatchPureGo(t *testing.T) {
 			}
 		}
 
-		// Evaluation of n gates on random tables and control bits.
-		want, got := w, w
+		// Evaluation of n gates on random tables and control bits, with
+		// each routine the processor has.
+		want := w
 		var tables [4][ThreeHalvesTableSize]byte
 		var held [4]th3Arg
 		for k := range n {
@@ -84,18 +86,34 @@ func TestThreeHalvesFusedMatchPureGo(t *testing.T) {
 			}
 			z := uint8(r.Intn(32))
 			want[nw+k] = evaluateAND3(h, want[as[k]], want[bs[k]], js[k], instance, tables[k][:], z)
-			held[k] = th3Arg{a: &got[as[k]], b: &got[bs[k]], out: &got[nw+k], t: &tables[k], j: js[k], ctl: uint64(z)}
+			held[k] = th3Arg{t: &tables[k], j: js[k], ctl: uint64(z)}
 		}
 		for k := n; k < 4; k++ {
 			held[k] = held[0]
 		}
-		if n > 2 {
-			th3Evaluate4AESNI(&roundKeys, &th3EvalRows, &th3EvalZ, &held, instance)
-		} else {
-			th3Evaluate2AESNI(&roundKeys, &th3EvalRows, &th3EvalZ, (*[2]th3Arg)(held[:2]), instance)
-		}
-		if want != got {
-			t.Fatalf("trial %d: the fused evaluation of %d gates differs from evaluateAND3", trial, n)
+		for _, vaes := range []bool{false, true} {
+			if vaes && (!haveVAES || n < 3) {
+				continue
+			}
+			got := w
+			for k := range 4 {
+				g := k // the places after the n gates repeat the first
+				if k >= n {
+					g = 0
+				}
+				held[k].a, held[k].b, held[k].out = &got[as[g]], &got[bs[g]], &got[nw+g]
+			}
+			switch {
+			case vaes:
+				th3Evaluate4VAES(&roundKeys, &th3EvalRows, &th3EvalZ, &held, instance)
+			case n > 2:
+				th3Evaluate4AESNI(&roundKeys, &th3EvalRows, &th3EvalZ, &held, instance)
+			default:
+				th3Evaluate2AESNI(&roundKeys, &th3EvalRows, &th3EvalZ, (*[2]th3Arg)(held[:2]), instance)
+			}
+			if want != got {
+				t.Fatalf("trial %d, VAES %v: the fused evaluation of %d gates differs from evaluateAND3", trial, vaes, n)
+			}
 		}
 	}
 }
