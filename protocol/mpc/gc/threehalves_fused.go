@@ -192,9 +192,10 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 			n := min(width, len(group))
 			for i, st := range group[:n] {
 				j := uint64(st.j)
-				held[i] = th3Arg{a: &w[st.a], b: &w[st.b], out: &w[st.out],
-					t: (*[ThreeHalvesTableSize]byte)(tables[j*ThreeHalvesTableSize:]), j: j,
-					ctl: uint64(coins[2*j/8] >> (2 * j % 8) & 0b11)}
+				h := &held[i] // field by field: a composite literal is built aside and copied
+				h.a, h.b, h.out = &w[st.a], &w[st.b], &w[st.out]
+				h.t = (*[ThreeHalvesTableSize]byte)(tables[j*ThreeHalvesTableSize:])
+				h.j, h.ctl = j, uint64(coins[2*j/8]>>(2*j%8)&0b11)
 			}
 			if useVAES && n > 2 {
 				for i := n; i < len(held); i++ {
@@ -244,9 +245,10 @@ func evaluateScheduled3(s *schedule, w []blk, instance uint64, tables []byte, nA
 			n := min(len(held), len(group))
 			for i, st := range group[:n] {
 				j := uint64(st.j)
-				held[i] = th3Arg{a: &w[st.a], b: &w[st.b], out: &w[st.out],
-					t: (*[ThreeHalvesTableSize]byte)(tables[j*ThreeHalvesTableSize:]), j: j,
-					ctl: uint64(controlBits(tables, nAND, int(j)))}
+				h := &held[i]
+				h.a, h.b, h.out = &w[st.a], &w[st.b], &w[st.out]
+				h.t = (*[ThreeHalvesTableSize]byte)(tables[j*ThreeHalvesTableSize:])
+				h.j, h.ctl = j, uint64(controlBits(tables, nAND, int(j)))
 			}
 			if n > 2 {
 				for i := n; i < len(held); i++ {
