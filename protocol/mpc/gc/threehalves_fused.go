@@ -209,12 +209,16 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 				th3Garble2AESNI(rk, &th3Lin, &dt, &delta, (*[2]th3Arg)(held[:2]), instance)
 			}
 			for i := range n {
-				// setControlBits, its slice of control bits taken once.
+				// setControlBits, its slice of control bits taken once,
+				// without a branch on whether z crosses a byte (but
+				// at the last byte).
 				p := threeHalvesControlBits * held[i].j
 				z := uint16(held[i].ctl) << (p % 8)
-				ctl[p/8] |= byte(z)
-				if z>>8 != 0 {
-					ctl[p/8+1] |= byte(z >> 8)
+				if q := p / 8; q+1 < uint64(len(ctl)) {
+					ctl[q] |= byte(z)
+					ctl[q+1] |= byte(z >> 8)
+				} else {
+					ctl[q] |= byte(z)
 				}
 			}
 			group = group[n:]
