@@ -48,6 +48,7 @@ const benchGates = 1 << 16
 func BenchmarkGarbleAND(b *testing.B) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
+	defer gc.SetAVX2(true)
 	for _, window := range []int{1024, 0} {
 		for _, p := range gatePaths {
 			b.Run(windowName(window)+"/"+p.name, func(b *testing.B) {
@@ -87,6 +88,7 @@ func benchmarkGarble(b *testing.B, c *circuit.Circuit) {
 func BenchmarkEvaluateAND(b *testing.B) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
+	defer gc.SetAVX2(true)
 	for _, window := range []int{1024, 0} {
 		for _, p := range gatePaths {
 			b.Run(windowName(window)+"/"+p.name, func(b *testing.B) {
@@ -137,8 +139,8 @@ func reportRate(b *testing.B, gates int, cpu float64) {
 }
 
 // BenchmarkSchemeAND garbles and evaluates AND gates on one core with
-// each scheme in one run, half-gates on its fastest path (the fused
-// assembly where the processor has it), three-halves on crypto/aes; B/AND
+// each scheme in one run, each on its fastest path (the fused assembly
+// where the processor has it); B/AND
 // is the bytes of tables per AND gate (three-halves: 24 + 5/8).
 func BenchmarkSchemeAND(b *testing.B) {
 	c := andCircuit(benchGates, 1024)

@@ -7,3 +7,12 @@ func SetVAES(on bool) bool {
 	useVAES = on && haveVAES
 	return useVAES
 }
+
+// SetAVX2 turns the fused three-halves garbling routines (which need
+// AVX2) on (where the processor has AVX2) or off, and returns whether
+// they are on: tests compare their tables with those of the per-gate
+// AES-NI hash.
+func SetAVX2(on bool) bool {
+	useAVX2 = on && haveAVX2
+	return useAVX2
+}

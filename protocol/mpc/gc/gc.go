@@ -150,7 +150,11 @@ func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.
 		if _, err := io.ReadFull(coins, r); err != nil {
 			return nil, nil, fmt.Errorf("gc: reading three-halves coins: %w", err)
 		}
-		garbleGates3(c.gates, w, toBlk(delta), instance, r, g.Tables, nAND)
+		if useTH3Fused(true) {
+			garbleScheduled3(c.ensureSchedule(), w, toBlk(delta), instance, r, g.Tables, nAND)
+		} else {
+			garbleGates3(c.gates, w, toBlk(delta), instance, r, g.Tables, nAND)
+		}
 	} else {
 		garbleGates(c, w, toBlk(delta), instance, g.Tables)
 	}
@@ -204,7 +208,11 @@ func EvaluatePrepared(c *Prepared, g *Garbled, inputs [2][]Label) ([]Label, erro
 		}
 	}
 	if g.Scheme == ThreeHalves {
-		evaluateGates3(c.gates, w, g.Instance, g.Tables, nAND)
+		if useTH3Fused(false) {
+			evaluateScheduled3(c.ensureSchedule(), w, g.Instance, g.Tables, nAND)
+		} else {
+			evaluateGates3(c.gates, w, g.Instance, g.Tables, nAND)
+		}
 	} else {
 		evaluateGates(c, w, g.Instance, g.Tables)
 	}

@@ -40,13 +40,14 @@ func bitsBytes(bits []bool) []byte {
 // with a fixed Δ, fixed input labels and two instances, gives fixed
 // tables, decoding bits and output labels; evaluated on fixed inputs, it
 // gives fixed output labels. Every gate path the processor has must give
-// the vectors: the VAES garbling routine, the AES-NI routines, crypto/aes.
-// Each scheme has its vectors; three-halves runs on crypto/aes whatever
-// the path, and its vectors also fix its tweaks (1<<63 | 3j + m), its
-// coins and the packing of its control bits.
+// the vectors: the VAES garbling routines, the AES-NI routines, crypto/aes
+// (and, for three-halves, the per-gate AES-NI hash used without AVX2).
+// Each scheme has its vectors; those of three-halves also fix its tweaks
+// (1<<63 | 3j + m), its coins and the packing of its control bits.
 func TestKATGarbling(t *testing.T) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
+	defer gc.SetAVX2(true)
 	for _, s := range schemes {
 		for _, p := range gatePaths {
 			if !p.set() {
@@ -64,9 +65,12 @@ var gatePaths = []struct {
 	name string
 	set  func() bool
 }{
-	{"vaes", func() bool { return aeshash.SetAssembly(true) && gc.SetVAES(true) }},
-	{"aesni", func() bool { gc.SetVAES(false); return aeshash.SetAssembly(true) }},
-	{"purego", func() bool { gc.SetVAES(false); return !aeshash.SetAssembly(false) }},
+	{"vaes", func() bool { gc.SetAVX2(true); return aeshash.SetAssembly(true) && gc.SetVAES(true) }},
+	{"aesni", func() bool { gc.SetAVX2(true); gc.SetVAES(false); return aeshash.SetAssembly(true) }},
+	{"purego", func() bool { gc.SetAVX2(true); gc.SetVAES(false); return !aeshash.SetAssembly(false) }},
+	// Three-halves garbling without AVX2: one gate per tccr6AESNI call
+	// (half-gates as "aesni").
+	{"aesni-noavx2", func() bool { gc.SetAVX2(false); gc.SetVAES(false); return aeshash.SetAssembly(true) }},
 }
 
 func katGarbling(t *testing.T, s gc.Scheme) {
@@ -118,16 +122,21 @@ func seedOf(b byte) prg.Seed {
 	return s
 }
 
-// TestGarblingPathsIdentical: the gate paths (VAES, AES-NI, crypto/aes)
-// give identical tables, decoding bits and evaluations on random circuits
-// (issue 16: the pure-Go path is kept and must agree), with each scheme
-// (three-halves: gates hashed two or four at a time with AES-NI, one at a
-// time with crypto/aes).
+// TestGarblingPathsIdentical: the gate paths (VAES, AES-NI, AES-NI
+// without AVX2) give the tables, decoding bits and evaluations of
+// crypto/aes on random circuits (issue 16: the pure-Go path is kept and
+// must agree), with each scheme (three-halves: the fused routines, four
+// or two gates a call by AND depth, the per-gate AES-NI hash without
+// AVX2, one gate at a time in circuit order with crypto/aes).
 func TestGarblingPathsIdentical(t *testing.T) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
+	defer gc.SetAVX2(true)
 	for _, s := range schemes {
-		for _, p := range gatePaths[:2] {
+		for _, p := range gatePaths {
+			if p.name == "purego" {
+				continue
+			}
 			if !p.set() {
 				t.Logf("no %s path on this machine", p.name)
 				continue

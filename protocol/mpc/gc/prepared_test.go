@@ -61,6 +61,7 @@ func garbling(t *testing.T, s gc.Scheme, c *circuit.Circuit, p *gc.Prepared, see
 func TestPreparedMatchesCircuit(t *testing.T) {
 	defer aeshash.SetAssembly(true)
 	defer gc.SetVAES(true)
+	defer gc.SetAVX2(true)
 	_, c, err := circuit.RefereeCircuit(9, engine.RulesHamburg, circuit.Garbler)
 	if err != nil {
 		t.Fatal(err)

@@ -227,7 +227,9 @@ func garbleScheduled(s *schedule, w []blk, delta blk, instance uint64, tables []
 			n := min(width, len(group))
 			for i, st := range group[:n] {
 				j := uint64(st.j)
-				held[i] = gateArg{a: &w[st.a], b: &w[st.b], out: &w[st.out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
+				h := &held[i] // field by field: a composite literal is built aside and copied
+				h.a, h.b, h.out = &w[st.a], &w[st.b], &w[st.out]
+				h.t, h.j = (*[TableSize]byte)(tables[j*TableSize:]), j
 			}
 			garbleHeld(rk, &held, n, &delta, instance)
 			group = group[n:]
@@ -257,7 +259,9 @@ func evaluateScheduled(s *schedule, w []blk, instance uint64, tables []byte) {
 			n := min(len(held), len(group))
 			for i, st := range group[:n] {
 				j := uint64(st.j)
-				held[i] = gateArg{a: &w[st.a], b: &w[st.b], out: &w[st.out], t: (*[TableSize]byte)(tables[j*TableSize:]), j: j}
+				h := &held[i] // field by field: a composite literal is built aside and copied
+				h.a, h.b, h.out = &w[st.a], &w[st.b], &w[st.out]
+				h.t, h.j = (*[TableSize]byte)(tables[j*TableSize:]), j
 			}
 			evaluateHeld(rk, &held, n, instance)
 			group = group[n:]
