@@ -486,3 +486,34 @@ func editRecord(t *testing.T, data []byte, f *field) []byte {
 	}
 	return out
 }
+
+// TestTRNSwissOverLoopback: six participants' nodes play three rounds of
+// the Swiss system (TRN-D5) with the built-in bots over loopback, each
+// round paired from the records of the rounds before it; the standings
+// from black's copies and from white's are the same bytes, every game
+// counted, no pair meeting twice.
+func TestTRNSwissOverLoopback(t *testing.T) {
+	f := newField(t, 6)
+	tt := f.announce(t, "swiss6", tournament.SystemSwiss, 3)
+	byBlack, byWhite := f.playTournament(t, tt)
+	st := checkSame(t, tt, renamed(byBlack), renamed(byWhite))
+	t.Logf("standings:\n%s", st.Text())
+	if len(st.NotCounted) != 0 {
+		t.Fatalf("honest games not counted: %q", st.NotCounted)
+	}
+	met := map[[2]int]bool{}
+	games := 0
+	for _, rr := range st.Rounds {
+		for _, b := range rr.Boards {
+			k := [2]int{min(b.Black, b.White), max(b.Black, b.White)}
+			if met[k] {
+				t.Errorf("round %d: %v meet again", rr.Number, k)
+			}
+			met[k] = true
+			games++
+		}
+	}
+	if games != 9 || len(st.Table) != 6 {
+		t.Fatalf("%d games, %d rows; want 9 and 6", games, len(st.Table))
+	}
+}
