@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // runCommandOut runs a command in this process and returns its status,
@@ -151,4 +150,3 @@ func tournamentIDOf(t *testing.T, ann string) string {
 	}
 	return id[1]
 }
-
