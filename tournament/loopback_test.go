@@ -266,7 +266,9 @@ func renamed(r records) records {
 // loopback, each declining any invitation but its computed pairing; the
 // standings recomputed from black's copies of the records and from
 // white's copies are the same bytes, every game counted; then each
-// cheat is named and never counted (TRN-D2, TRN-D6, TRN-D13..TRN-D15).
+// cheat is named and never counted: the organizer cannot invent a
+// participant, a pairing or a result (TRN-D17; TRN-D2, TRN-D6,
+// TRN-D13..TRN-D15).
 func TestTRNRoundRobinOverLoopback(t *testing.T) {
 	f := newField(t, 4)
 	tt := f.announce(t, "rr4", tournament.SystemRoundRobin, 3)
