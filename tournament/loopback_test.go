@@ -377,6 +377,26 @@ func TestTRNRoundRobinOverLoopback(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a game with other options than the announced", func(t *testing.T) {
+		set := honest.clone()
+		other := o
+		other.Komi = 0.5
+		b, _, err := play(t, ctx, black, f.players[tt.Participants[g.White].Peer], other, tt.Ref(round1, g), 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set["r1-b1.record.json"] = b
+		expectNamed(t, tt, set, 1, 1, "other options than the announced ones (TRN-D6)")
+	})
+	t.Run("two games with a result for one board", func(t *testing.T) {
+		set := honest.clone()
+		b, _, err := play(t, ctx, black, f.players[tt.Participants[g.White].Peer], o, tt.Ref(round1, g), 13)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set["again-r1-b1.record.json"] = b
+		expectNamed(t, tt, set, 1, 1, "2 games with a result for one board, not counted (TRN-D14)")
+	})
 	t.Run("organizer drops a record", func(t *testing.T) {
 		set := honest.clone()
 		delete(set, "r2-b2.record.json")

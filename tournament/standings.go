@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -89,8 +91,13 @@ type recordGame struct {
 // classify verifies one record as `kakure verify` does (signatures, hash
 // chains, the rules) and says how its outcome counts.
 func classify(tr *protocol.Transcript) (counted bool, blackQ, whiteQ int, how string) {
-	rep := protocol.Verify(tr)
-	text, ok := rep.Describe(tr.Peers)
+	return classifyReport(protocol.Verify(tr), tr.Peers)
+}
+
+// classifyReport says how the outcome of a verified record counts
+// (TRN-D8..TRN-D13), the record's peers by role.
+func classifyReport(rep *protocol.Report, peers [2]peer.ID) (counted bool, blackQ, whiteQ int, how string) {
+	text, ok := rep.Describe(peers)
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	o := rep.Outcome
 	points := func(winner engine.Color) (int, int) {
@@ -116,6 +123,8 @@ func classify(tr *protocol.Transcript) (counted bool, blackQ, whiteQ int, how st
 	case o != nil && o.Violation != nil && o.Proven && rep.Violation == o.Violation && o.Result.Winner != engine.Empty:
 		b, w := points(o.Result.Winner)
 		return true, b, w, fmt.Sprintf("%s, a forfeit: %s (TRN-D10)", o.Result, first)
+	case o != nil && o.Result.By == engine.ByTime:
+		return false, 0, 0, "a loss on time the loser has not confirmed (TRN-D12): " + first
 	case o != nil && o.Violation != nil:
 		return false, 0, 0, "a forfeit the record does not prove (TRN-D12): " + first
 	}

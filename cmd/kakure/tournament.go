@@ -26,7 +26,11 @@ func init() {
 
 // runTournament dispatches kakure tournament's verbs.
 func runTournament(env *environment, args []string) error {
-	if len(args) == 0 {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fs := newFlagSet(env, "tournament", "entry|announce|pairings [flags] (kakure tournament VERB -h shows the verb's flags; a game of a round is played with kakure bot --tournament ANNOUNCEMENT --round R)")
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
 		return usageError("kakure tournament entry|announce|pairings ...; a game of a round is played with kakure bot --tournament ANNOUNCEMENT --round R")
 	}
 	switch args[0] {

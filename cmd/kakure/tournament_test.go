@@ -150,3 +150,24 @@ func tournamentIDOf(t *testing.T, ann string) string {
 	}
 	return id[1]
 }
+
+// TestTRND6BotTournamentFlags: kakure bot --tournament takes its options
+// from the announcement and needs --round; --round and --records go with
+// it only (TRN-D6).
+func TestTRND6BotTournamentFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tournament", filepath.Join(dir, "a.json")}, "--tournament needs --round"},
+		{[]string{"--round", "1"}, "--round and --records go with --tournament"},
+		{[]string{"--tournament", filepath.Join(dir, "a.json"), "--round", "1", "--size", "9"}, "--size: a tournament game's options are the announcement's"},
+		{[]string{"--tournament", filepath.Join(dir, "a.json"), "--round", "1"}, "announcement: open"},
+	} {
+		status, out := runCommand(t, append([]string{"bot", "--home", dir, "--listen", anyLoopbackPort}, tc.args...)...)
+		if status == 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("kakure bot %v: status %d, %q; want %q", tc.args, status, out, tc.want)
+		}
+	}
+}
