@@ -44,6 +44,13 @@ func newPlayer(t *testing.T) *player {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newPlayerWithKey(t, key)
+}
+
+// newPlayerWithKey starts a participant's node with key.
+func newPlayerWithKey(t *testing.T, key crypto.PrivKey) *player {
+	t.Helper()
+	var err error
 	p := &player{key: key}
 	p.id, _ = peer.IDFromPrivateKey(key)
 	p.host, err = libp2p.New(libp2p.Identity(key), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableRelay())
@@ -360,7 +367,34 @@ func TestTRNRoundRobinOverLoopback(t *testing.T) {
 		if forgedT.Complete() == nil {
 			t.Fatal("Complete passes an announcement with a forged entry: the participants' programs would play it")
 		}
-		st := tournament.Compute(forgedT, honest.files())
+		// The puppet plays its round-1 game of the forged tournament
+		// (its node has the fifth key; both programs modified).
+		puppet := newPlayerWithKey(t, fifth)
+		set := honest.clone()
+		fr1 := tournament.Compute(forgedT, nil).Rounds[0].Round
+		pg, ok := forgedT.Board(fr1, puppet.id.String())
+		if !ok {
+			t.Fatal("the puppet has a bye in round 1")
+		}
+		blackP, whiteP := puppet, puppet
+		if forgedT.Participants[pg.Black].Peer == puppet.id.String() {
+			whiteP = f.players[forgedT.Participants[pg.White].Peer]
+		} else {
+			blackP = f.players[forgedT.Participants[pg.Black].Peer]
+		}
+		opponent := blackP
+		if opponent == puppet {
+			opponent = whiteP
+		}
+		if err := puppet.host.Connect(ctx, peer.AddrInfo{ID: opponent.id, Addrs: opponent.host.Addrs()}); err != nil {
+			t.Fatal(err)
+		}
+		rec, _, err := play(t, ctx, blackP, whiteP, o, forgedT.Ref(fr1, pg), 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set["puppet.record.json"] = rec
+		st := tournament.Compute(forgedT, set.files())
 		if !strings.Contains(string(st.Text()), "no valid signed entry, none of its games counts") {
 			t.Errorf("the participant without a signed entry is not named:\n%s", st.Text())
 		}

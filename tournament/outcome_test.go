@@ -1,9 +1,12 @@
 package tournament
 
 import (
+	"crypto/rand"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/engine"
@@ -74,6 +77,47 @@ func TestTRND16SwissByeScores(t *testing.T) {
 		}
 		if !strings.Contains(string(st.Text()), "  bye: ") {
 			t.Errorf("%s: the bye is not named:\n%s", tc.system, st.Text())
+		}
+	}
+}
+
+// TestTRND6BadReferenceRefused: an invitation whose tournament
+// reference is not well formed (an ID that is not 64 hex digits, a round
+// or a board out of range) breaks T-10, so no record names a
+// tournament game it cannot mean; a good one is kept in the machine
+// (TRN-D6).
+func TestTRND6BadReferenceRefused(t *testing.T) {
+	k1, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	k2, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	a, _ := peer.IDFromPrivateKey(k1)
+	b, _ := peer.IDFromPrivateKey(k2)
+	id := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		ref protocol.TournamentRef
+		ok  bool
+	}{
+		{protocol.TournamentRef{ID: id, Round: 1, Board: 1}, true},
+		{protocol.TournamentRef{ID: id[:62], Round: 1, Board: 1}, false},
+		{protocol.TournamentRef{ID: strings.ToUpper(id), Round: 1, Board: 1}, false},
+		{protocol.TournamentRef{ID: id, Round: 0, Board: 1}, false},
+		{protocol.TournamentRef{ID: id, Round: 1, Board: 0}, false},
+		{protocol.TournamentRef{ID: id, Round: protocol.MaxTournamentRounds + 1, Board: 1}, false},
+	} {
+		ref := tc.ref
+		body, _ := json.Marshal(protocol.InviteBody{Version: protocol.Version, Inviter: a.String(), Invitee: b.String(),
+			Options: protocol.OptionsBody{Variant: "go", Size: 5, Komi: 7.5, InviterColor: "black"}, Tournament: &ref})
+		game, _ := protocol.NewGameID()
+		msg := protocol.Message{Game: game, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: body}
+		if err := msg.Sign(k1); err != nil {
+			t.Fatal(err)
+		}
+		m := protocol.NewMachine(game)
+		_, err := m.Apply(&msg)
+		if got := err == nil; got != tc.ok {
+			t.Errorf("reference %+v: Apply error %v", tc.ref, err)
+		}
+		if tc.ok && (m.Tournament == nil || *m.Tournament != tc.ref) {
+			t.Errorf("reference %+v not kept: %+v", tc.ref, m.Tournament)
 		}
 	}
 }

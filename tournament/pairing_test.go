@@ -298,3 +298,69 @@ func TestQuarters(t *testing.T) {
 		}
 	}
 }
+
+// TestTRND1OneMeaning: an entry signed by its peer but whose body is not
+// in the one canonical form (a key twice, so that two readers could read
+// two calls; spaces) is refused, though its signature verifies (TRN-D1).
+func TestTRND1OneMeaning(t *testing.T) {
+	k, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	good, err := SignEntry(k, "call", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := good.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{
+		strings.Replace(string(good.Entry), `"call":"call"`, `"call":"call","call":"other"`, 1),
+		strings.Replace(string(good.Entry), `"call":"call"`, `"call": "call"`, 1),
+		strings.Replace(string(good.Entry), `"name":"n"`, `"name":"n","extra":1`, 1),
+	} {
+		sig, _ := k.Sign(signingBytes(entryDomain, []byte(body)))
+		if _, err := (SignedEntry{Entry: []byte(body), Signature: sig}).Verify(); err == nil {
+			t.Errorf("entry %s accepted", body)
+		}
+	}
+	// Signed under another domain (a game message's): refused.
+	sig, _ := k.Sign(signingBytes("kakure/message/v1", good.Entry))
+	if _, err := (SignedEntry{Entry: good.Entry, Signature: sig}).Verify(); err == nil {
+		t.Error("an entry signed under another domain accepted")
+	}
+}
+
+// TestTRND2EntriesChecked: an announcement holding an entry of another
+// call, or whose organizer's signature fails, is refused: the entry's
+// participant has no valid entry, the announcement does not open
+// (TRN-D2).
+func TestTRND2EntriesChecked(t *testing.T) {
+	tt, _ := testTournament(t, 3, SystemSwiss, 2)
+	org, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	k, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	stray, err := SignEntry(k, "another call", "stray")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tt.Body
+	a.Entries = append(append([]SignedEntry(nil), a.Entries...), stray)
+	sa, err := Announce(org, a)
+	if err == nil || !strings.Contains(err.Error(), "another call") {
+		t.Errorf("Announce with an entry of another call: %v", err)
+	}
+	opened, err := sa.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opened.Complete() == nil {
+		t.Error("an entry of another call is taken")
+	}
+	// The organizer's signature over other bytes.
+	good, err := Announce(org, tt.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := good
+	forged.Announcement = []byte(strings.Replace(string(good.Announcement), `"name":"test"`, `"name":"tost"`, 1))
+	if _, err := forged.Open(); err == nil || !strings.Contains(err.Error(), "signature") {
+		t.Errorf("an announcement altered after its signature: %v", err)
+	}
+}

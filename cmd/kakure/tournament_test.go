@@ -95,6 +95,15 @@ func TestTRNTournamentCommands(t *testing.T) {
 			t.Fatalf("white bot is %s, want %s", id, b[3])
 		}
 		addr := white.listenAddr(t) + "/p2p/" + id
+		if len(procs) == 0 {
+			// A peer that is not its opponent, inviting it to an ordinary
+			// game: the tournament player declines (TRN-D6).
+			status, out := runCommand(t, "bot", "--home", filepath.Join(dir, "stranger"), "--listen", anyLoopbackPort,
+				"--invite", addr, "--variant", "go", "--size", "5", "--level", "1")
+			if status == 0 || !strings.Contains(out, "TRN-D6") {
+				t.Errorf("a stranger's invitation to a tournament player: status %d:\n%s", status, out)
+			}
+		}
 		black := startKakure(t, "bot", "--home", homes[b[2]], "--listen", anyLoopbackPort, "--level", "1", "--seed", "4",
 			"--tournament", ann, "--round", "1", "--invite", addr)
 		procs = append(procs, boardProcs{black, white})
