@@ -251,7 +251,7 @@ func TestTRND16TieBreaks(t *testing.T) {
 	res := func(b, w, bp, wp int) BoardResult {
 		return BoardResult{Pairing: Pairing{Black: b, White: w}, Counted: true, BlackPoints: bp, WhitePoints: wp}
 	}
-	s := &Standings{T: rr, Rounds: []RoundResult{{Round: Round{Bye: -1}, Boards: []BoardResult{
+	s := &Standings{Tournament: rr, Rounds: []RoundResult{{Round: Round{Bye: -1}, Boards: []BoardResult{
 		res(0, 1, win, 0), res(2, 0, 0, win), res(3, 0, win, 0),
 		res(1, 2, win, 0), res(3, 1, 0, win), res(2, 3, draw, draw),
 	}}}}
@@ -269,7 +269,7 @@ func TestTRND16TieBreaks(t *testing.T) {
 	// beats 1. Points 0: 2, 1: 0, 2: 1, 3: 1. SOS 0: 0+1 = 1, 1: 2+1 =
 	// 3, 2: 1+2 = 3, 3: 1+0 = 1. SODOS 0: 0+1 = 1, 2: 1, 3: 0, 1: 0.
 	sw, _ := testTournament(t, 4, SystemSwiss, 3)
-	s = &Standings{T: sw, Rounds: []RoundResult{{Round: Round{Bye: -1}, Boards: []BoardResult{
+	s = &Standings{Tournament: sw, Rounds: []RoundResult{{Round: Round{Bye: -1}, Boards: []BoardResult{
 		res(0, 1, win, 0), res(2, 3, win, 0), res(0, 2, win, 0), res(1, 3, 0, win),
 	}}}}
 	s.table([]int{8, 0, 4, 4})
@@ -281,7 +281,7 @@ func TestTRND16TieBreaks(t *testing.T) {
 		t.Errorf("Swiss table %s, want %s", strings.Join(got, " "), want)
 	}
 	// A tie in every number shares the rank, listed in seed order.
-	s = &Standings{T: sw, Rounds: []RoundResult{{Round: Round{Bye: -1}, Boards: []BoardResult{
+	s = &Standings{Tournament: sw, Rounds: []RoundResult{{Round: Round{Bye: -1}, Boards: []BoardResult{
 		res(0, 1, draw, draw), res(2, 3, draw, draw)}}}}
 	s.table([]int{2, 2, 2, 2})
 	text := string(s.Text())

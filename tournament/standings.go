@@ -62,9 +62,9 @@ type Row struct {
 // Standings is the whole computation: the rounds as paired and counted,
 // the table, and everything that could not be counted, and why.
 type Standings struct {
-	T      *Tournament
-	Rounds []RoundResult
-	Table  []Row
+	Tournament *Tournament
+	Rounds     []RoundResult
+	Table      []Row
 	// NotCounted names, one line each, what could not be counted.
 	NotCounted []string
 }
@@ -136,7 +136,7 @@ func classifyReport(rep *protocol.Report, peers [2]peer.ID) (counted bool, black
 // (TRN-D7..TRN-D16). The result depends only on the announcement and
 // the records' bytes, in any order, and their names.
 func Compute(t *Tournament, files []RecordFile) *Standings {
-	s := &Standings{T: t}
+	s := &Standings{Tournament: t}
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b RecordFile) int { return strings.Compare(a.Name, b.Name) })
 	byBoard := map[[2]int][]recordGame{}
@@ -234,7 +234,7 @@ func cmpPair(a, b [2]int) int {
 // who names a participant in a line: its display name (escaped) and its
 // peer ID.
 func (s *Standings) who(i int) string {
-	p := s.T.Participants[i]
+	p := s.Tournament.Participants[i]
 	if p.Name == "" {
 		return p.Peer
 	}
@@ -244,7 +244,7 @@ func (s *Standings) who(i int) string {
 // board decides what counts of one board from the records that name it.
 func (s *Standings) board(r int, pr Pairing, games []recordGame) BoardResult {
 	b := BoardResult{Pairing: pr}
-	t := s.T
+	t := s.Tournament
 	black, white := t.Participants[pr.Black], t.Participants[pr.White]
 	if black.Unentered != "" || white.Unentered != "" {
 		b.How = "a participant without a valid signed entry, not counted (TRN-D2)"
@@ -310,7 +310,7 @@ func (s *Standings) board(r int, pr Pairing, games []recordGame) BoardResult {
 // table computes the points and tie-breaks and ranks the participants
 // with a valid entry (TRN-D16).
 func (s *Standings) table(points []int) {
-	t := s.T
+	t := s.Tournament
 	rows := make([]Row, len(t.Participants))
 	for i, p := range t.Participants {
 		rows[i] = Row{Participant: p, Seat: i, Points: points[i]}
@@ -405,7 +405,7 @@ func (t *Tournament) systemName() string {
 // tournament, each round's boards and results, the table, and what was
 // not counted. The same announcement and records give the same bytes.
 func (s *Standings) Text() []byte {
-	t := s.T
+	t := s.Tournament
 	var b bytes.Buffer
 	o := t.GameOptions
 	fmt.Fprintf(&b, "tournament %s", t.ID)
@@ -461,7 +461,7 @@ func (s *Standings) cells(r Row, csvForm bool) []string {
 		rank += "="
 	}
 	c := []string{rank, Quarters(r.Points)}
-	if s.T.Body.System == SystemSwiss {
+	if s.Tournament.Body.System == SystemSwiss {
 		c = append(c, Quarters(r.SOS), Quarters(r.SODOS))
 	} else {
 		c = append(c, Quarters(r.SB))
@@ -499,7 +499,7 @@ func (s *Standings) CSV() []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	head := []string{"rank", "points", "sos", "sodos"}
-	if s.T.Body.System == SystemRoundRobin {
+	if s.Tournament.Body.System == SystemRoundRobin {
 		head = []string{"rank", "points", "sb"}
 	}
 	w.Write(append(head, "games", "wins", "name", "peer"))
