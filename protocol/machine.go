@@ -159,6 +159,9 @@ type Machine struct {
 	// Names are the display names the invitation and the acceptance
 	// carry, by role ("" when none was given). Untrusted text.
 	Names [2]string
+	// Tournament is the tournament game the invitation names, nil for a
+	// game of no tournament (TRN-D6).
+	Tournament *TournamentRef
 
 	variant    variantRules
 	tossCommit [2]*commit.Commitment

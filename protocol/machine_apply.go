@@ -33,6 +33,13 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	if err := checkName(b.InviterName); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
 	}
+	if b.Tournament != nil {
+		if err := b.Tournament.Check(); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad tournament reference: %v", err)
+		}
+		ref := *b.Tournament
+		m.Tournament = &ref
+	}
 	// The judge checks evidence against these identities; an
 	// invitation without valid ones (no invitee accepts it) leaves no
 	// evidence provable.

@@ -110,6 +110,53 @@ type InviteBody struct {
 	// of at most MaxNameLength bytes of UTF-8, shown only beside the
 	// inviter's peer ID.
 	InviterName string `json:"inviter_name,omitempty"`
+	// Tournament names the tournament game this invitation opens (the
+	// tournament's ID, the round and the board, docs/tournaments.md
+	// TRN-D6), absent for a game of no tournament. The invitee's
+	// acceptance signs it too: the record proves which game of which
+	// tournament both players agreed to play.
+	Tournament *TournamentRef `json:"tournament,omitempty"`
+}
+
+// TournamentRef names one game of a tournament: the tournament's ID (the
+// digest of its signed announcement, lowercase hex), the round and the
+// board, both from 1 (docs/tournaments.md, TRN-D6).
+type TournamentRef struct {
+	ID    string `json:"id"`
+	Round int    `json:"round"`
+	Board int    `json:"board"`
+}
+
+// MaxTournamentRounds caps the round and MaxTournamentBoards the board a
+// tournament reference may name.
+const (
+	MaxTournamentRounds = 1000
+	MaxTournamentBoards = 10000
+)
+
+// Check tells whether the reference is well formed: an ID of 64
+// lowercase hex digits, a round and a board from 1 to their caps.
+func (r TournamentRef) Check() error {
+	if len(r.ID) != 64 {
+		return fmt.Errorf("tournament ID of %d characters, want 64 hex digits", len(r.ID))
+	}
+	for _, c := range r.ID {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return fmt.Errorf("tournament ID %q is not lowercase hex", r.ID)
+		}
+	}
+	if r.Round < 1 || r.Round > MaxTournamentRounds {
+		return fmt.Errorf("tournament round %d (1 to %d)", r.Round, MaxTournamentRounds)
+	}
+	if r.Board < 1 || r.Board > MaxTournamentBoards {
+		return fmt.Errorf("tournament board %d (1 to %d)", r.Board, MaxTournamentBoards)
+	}
+	return nil
+}
+
+// String writes the reference as kakure verify prints it.
+func (r TournamentRef) String() string {
+	return fmt.Sprintf("tournament %s round %d board %d", r.ID, r.Round, r.Board)
 }
 
 // AcceptBody accepts an invitation. Name is the invitee's display name,

@@ -37,6 +37,12 @@ type Config struct {
 	// untrusted text): nil error accepts, an error declines with its
 	// text. Nil accepts everything.
 	OnInvite func(from peer.ID, name string, o engine.Options) error
+	// OnTournamentInvite, when not nil, decides first on every incoming
+	// invitation, given the tournament game it names (nil for none): nil
+	// error lets OnInvite decide, an error declines with its text. A
+	// tournament player declines what is not its computed pairing
+	// (TRN-D6).
+	OnTournamentInvite func(from peer.ID, ref *TournamentRef, o engine.Options) error
 	// Known reports whether the user knows peer p (has a petname for it,
 	// say): its new streams take the handshake slots kept for known
 	// peers, as those of the peers this service invited or has a game
@@ -251,6 +257,17 @@ func (s *Service) openStream(ctx context.Context, p peer.ID) (network.Stream, er
 // Invite opens a game with p: it sends the invitation and returns once the
 // invitee has accepted, or an error if it declined.
 func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *Game, err error) {
+	return s.InviteTournament(ctx, p, o, nil)
+}
+
+// InviteTournament is Invite for a game of a tournament: the invitation
+// names ref (nil: no tournament), which both players sign (TRN-D6).
+func (s *Service) InviteTournament(ctx context.Context, p peer.ID, o engine.Options, ref *TournamentRef) (g *Game, err error) {
+	if ref != nil {
+		if err := ref.Check(); err != nil {
+			return nil, fmt.Errorf("protocol: %w", err)
+		}
+	}
 	o, err = o.Normalize()
 	if err != nil {
 		return nil, err
@@ -278,7 +295,7 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
 	g.player = s.newPlayer(id, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
-		InviterName: s.cfg.Name}
+		InviterName: s.cfg.Name, Tournament: ref}
 	if err := g.writeHello(st); err != nil {
 		st.Reset()
 		return nil, err
@@ -463,7 +480,10 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 	}
 	g.player = s.newPlayer(id, g.m.Options, Invitee)
 	decision := error(nil)
-	if s.cfg.OnInvite != nil {
+	if s.cfg.OnTournamentInvite != nil {
+		decision = s.cfg.OnTournamentInvite(remote, g.m.Tournament, g.m.Options)
+	}
+	if s.cfg.OnInvite != nil && decision == nil {
 		decision = s.cfg.OnInvite(remote, g.m.Names[Inviter], g.m.Options)
 	}
 	admitted := false

@@ -43,11 +43,26 @@ func runBot(env *environment, args []string) (err error) {
 	connectFor := fs.Duration("connect-for", 2*time.Minute, "with --invite or --join: how long to keep trying to reach the peer when the network fails (and to wait for a peer named by its ID to be found on the LAN)")
 	progress := fs.Duration("progress", defaultProgressEvery, "print a line this often during a game (moves, time, Phantom Go's tries); 0: none")
 	verbose := fs.Bool("v", false, "print the raw detail of network failures after their one-line headline (kakure.log has it always)")
+	tournamentFlag := fs.String("tournament", "", "play this peer's game of --round of the tournament of this announcement file and exit (docs/tournaments.md): the black player invites the white one (its peer ID, or the address --invite gives), the white one waits for that invitation and declines any other; the options are the announcement's")
+	roundFlag := fs.Int("round", 0, "with --tournament: the round to play")
+	recordsFlag := fs.String("records", "", "with --tournament: directory of the records of the rounds before (a Swiss round's pairings follow from their results)")
 	var vf variantFlags
 	vf.register(fs, "go")
 	vf.registerSides(fs, "with --invite, --invite-lan or --join: the bot's colour")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var tour *tournamentGame
+	if *tournamentFlag != "" {
+		var err error
+		if tour, err = openTournamentGame(fs, *tournamentFlag, *roundFlag, *recordsFlag); err != nil {
+			return err
+		}
+		if *hostInvite || *join != "" || *inviteLAN {
+			return usageError("--tournament plays the computed pairing: not with --host-invite, --join or --invite-lan")
+		}
+	} else if isSet(fs, "round") || isSet(fs, "records") {
+		return usageError("--round and --records go with --tournament")
 	}
 	eng, err := engineFlags.parse(fs)
 	if err != nil {
@@ -88,7 +103,9 @@ func runBot(env *environment, args []string) (err error) {
 		}
 	}
 	var o engine.Options
-	if *invite != "" || *join != "" || *inviteLAN {
+	if tour != nil {
+		o = tour.t.GameOptions
+	} else if *invite != "" || *join != "" || *inviteLAN {
 		var err error
 		if o, err = vf.options(fs); err != nil {
 			return err
@@ -106,11 +123,28 @@ func runBot(env *environment, args []string) (err error) {
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}
-	p, err := startPeerConfig(ctx, cfg, nil)
+	p, err := startPeerConfig(ctx, cfg, nil, tour.configure)
 	if err != nil {
 		return err
 	}
 	defer p.close()
+	var ref *protocol.TournamentRef
+	waitForTournamentGame := false
+	if tour != nil {
+		opponent, black, err := tour.start(env, p.node.ID())
+		if err != nil || opponent == "" {
+			return err
+		}
+		ref = tour.ref
+		if !black {
+			waitForTournamentGame = true
+		} else if *invite == "" {
+			*invite = opponent.String()
+			target = inviteTarget{id: opponent}
+		} else if target.id != "" && target.id != opponent {
+			return usageError("--invite %s: this peer's opponent in round %d is %s", target.id, tour.round.Number, opponent)
+		}
+	}
 	if eng != nil {
 		// Checked once the node logs to its home (the engine's
 		// standard error goes there), before any invitation.
@@ -228,7 +262,7 @@ func runBot(env *environment, args []string) (err error) {
 			go play(g, *seed+uint64(i)+1000, nil)
 		}
 	}
-	if *invite != "" || *join != "" || *inviteLAN {
+	if !waitForTournamentGame && (*invite != "" || *join != "" || *inviteLAN) {
 		var pid peer.ID
 		var g *protocol.Game
 		typed := time.Now()
@@ -279,7 +313,10 @@ func runBot(env *environment, args []string) (err error) {
 			}
 		}
 		if g == nil {
-			if g, err = p.service.Invite(ctx, pid, o); err != nil {
+			if ref != nil && pid != tour.opponent {
+				return fmt.Errorf("--invite reached %s; this peer's opponent in round %d is %s", pid, tour.round.Number, tour.opponent)
+			}
+			if g, err = p.service.InviteTournament(ctx, pid, o, ref); err != nil {
 				return err
 			}
 			fmt.Fprintf(env.stdout, "game %s started with %s\n", g.ID(), pid)
@@ -315,6 +352,10 @@ func runBot(env *environment, args []string) (err error) {
 			go play(g, *seed+uint64(n), nil)
 		case line := <-results:
 			fmt.Fprintln(env.stdout, line)
+			if waitForTournamentGame && strings.HasPrefix(line, "game ") {
+				// The one game of this round is over.
+				return nil
+			}
 		case <-ctx.Done():
 			return nil
 		}

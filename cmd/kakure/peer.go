@@ -24,7 +24,7 @@ type peerHandle struct {
 
 // startPeerConfig starts a node of configuration cfg, with its games in
 // its home's games directory and its own log in games.log there.
-func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
+func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error, more ...func(*protocol.Config)) (*peerHandle, error) {
 	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		n.Close()
 		return nil, fmt.Errorf("game log: %w", err)
 	}
-	svc, err := protocol.NewService(protocol.Config{
+	pc := protocol.Config{
 		Host:     n.Host(),
 		Dir:      filepath.Join(home, "games"),
 		Logger:   slog.New(slog.NewTextHandler(logFile, nil)),
@@ -50,7 +50,11 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		// The node redials the peers of the games it holds (holdPeer):
 		// their games leave the dials to it (NET-D28).
 		Redialled: n.Held,
-	})
+	}
+	for _, f := range more {
+		f(&pc)
+	}
+	svc, err := protocol.NewService(pc)
 	if err != nil {
 		logFile.Close()
 		n.Close()

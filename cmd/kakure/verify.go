@@ -49,7 +49,18 @@ func describeRecord(tr *protocol.Transcript) string {
 		return "unreadable invitation"
 	}
 	o := m.Options
-	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o) + describeClock(o) + describeChecking(o)
+	return fmt.Sprintf("%s %dx%d komi %v", o.Variant, o.Size, o.Size, o.Komi) + describeSides(o) + describeClock(o) + describeChecking(o) + describeTournament(m.Tournament)
+}
+
+// describeTournament names the tournament game a record's invitation
+// names, which both players signed (TRN-D6): nothing for a game of no
+// tournament. Whether it is the computed pairing is kakure standings'
+// to check, with the announcement.
+func describeTournament(ref *protocol.TournamentRef) string {
+	if ref == nil {
+		return ""
+	}
+	return ", " + ref.String()
 }
 
 // describeChecking says how a Phantom Go record's tries were checked
