@@ -159,6 +159,9 @@ type Machine struct {
 	// Names are the display names the invitation and the acceptance
 	// carry, by role ("" when none was given). Untrusted text.
 	Names [2]string
+	// Series is the series part of the invitation (SER-D2), nil for a
+	// game outside a series.
+	Series *SeriesBody
 
 	variant    variantRules
 	tossCommit [2]*commit.Commitment

@@ -110,6 +110,10 @@ type InviteBody struct {
 	// of at most MaxNameLength bytes of UTF-8, shown only beside the
 	// inviter's peer ID.
 	InviterName string `json:"inviter_name,omitempty"`
+	// Series, when present, makes the game one of a match series: the
+	// series agreement and the game's index in it (SER-D2 in
+	// docs/series.md). Absent for a single game.
+	Series *SeriesBody `json:"series,omitempty"`
 }
 
 // AcceptBody accepts an invitation. Name is the invitee's display name,
