@@ -112,7 +112,7 @@ func runBot(env *environment, args []string) (err error) {
 		case *games < 1 || *games > protocol.MaxSeriesGames:
 			return usageError("--games %d: a series has 1 to %d games", *games, protocol.MaxSeriesGames)
 		case o.InviterColor != engine.Empty:
-			return usageError("--games: --colours gives each game's colours; leave out the colour flags")
+			return usageError("--games: --colours gives each game's colours; leave out --color")
 		}
 	}
 	if isSet(fs, "colours") {
