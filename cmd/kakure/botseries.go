@@ -102,7 +102,13 @@ func (r *seriesRunner) run(ctx context.Context, a protocol.SeriesAgreement) erro
 		// of games over (SER-D3).
 		g, err := r.p.service.InviteSeries(ctx, r.peer, a, done)
 		if err != nil {
-			return fmt.Errorf("series %s game %d of %d: %w", a.ID, done+1, a.Games, err)
+			hint := ""
+			if strings.Contains(err.Error(), "no answer to the invitation") {
+				// A program of before series refuses the unknown field by
+				// resetting the stream (SER-D2).
+				hint = " (a kakure older than match series resets a series invitation: the peer may need a newer kakure)"
+			}
+			return fmt.Errorf("series %s game %d of %d: %w%s", a.ID, done+1, a.Games, err, hint)
 		}
 		r.say(fmt.Sprintf("game %s started with %s (series %s game %d of %d)", g.ID(), r.peer, a.ID, done+1, a.Games))
 		r.play(g, r.seed+uint64(done))
