@@ -375,3 +375,37 @@ func TestSERD7VerifyChecksTheAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestSERD1NigiriSeries plays a 2-game series whose colours each game's
+// coin toss draws: no game's options choose a colour, and both games
+// count in both directories.
+func TestSERD1NigiriSeries(t *testing.T) {
+	t.Parallel()
+	p := newPair(t)
+	a, err := protocol.NewSeriesAgreement(p.hosts[0].ID(), p.hosts[1].ID(), seriesOptions, 2, protocol.SeriesNigiri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		host, guest := inviteSeriesGame(t, p, a, i)
+		if c := guest.View().Options.InviterColor; c != engine.Empty {
+			t.Errorf("game %d of a nigiri series gives the inviter %v", i+1, c)
+		}
+		playBoth(t, host, guest, uint64(40+i))
+	}
+	// A second series between the same peers is another series.
+	b, err := protocol.NewSeriesAgreement(p.hosts[0].ID(), p.hosts[1].ID(), seriesOptions, 2, protocol.SeriesNigiri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, guest := inviteSeriesGame(t, p, b, 0)
+	playBoth(t, host, guest, 50)
+	for i, dir := range p.dirs {
+		if games, err := protocol.SeriesGames(dir, a.ID); err != nil || len(games) != 2 || !games[1].Done {
+			t.Errorf("peer %d: series games %+v %v, want 2 over", i, games, err)
+		}
+		if games, err := protocol.SeriesGames(dir, b.ID); err != nil || len(games) != 1 {
+			t.Errorf("peer %d: second series' games %+v %v, want 1", i, games, err)
+		}
+	}
+}
