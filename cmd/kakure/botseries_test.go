@@ -19,54 +19,77 @@ import (
 
 // TestSERD5BotSeriesKillAndResume plays a 3-game series between two
 // `kakure bot` processes on loopback (plain Go 9×9, random players) and
-// kills the inviter with SIGKILL during game 2. Started again with the
-// same command, it resumes game 2, plays game 3 and prints the score;
-// game 1 is not played again. Both homes then hold the three games of
-// the series, in order, colours alternating, every record verified, and
-// the score line is the records' (SER-D4, SER-D5, SER-D6, SER-D7).
+// kills one of them with SIGKILL during game 2. The inviter, started
+// again with the same command, resumes game 2, plays game 3 and prints
+// the score; game 1 is not played again. The invitee, started again on
+// its home and port, resumes game 2 and the inviter goes on with game 3.
+// Both homes then hold the three games of the series, in order, colours
+// alternating, every record verified, and the score line is the
+// records' (SER-D4, SER-D5, SER-D6, SER-D7).
 func TestSERD5BotSeriesKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
 	t.Parallel()
-	var homeA, homeB, game2 string
+	for _, killed := range []string{"inviter", "invitee"} {
+		t.Run(killed, func(t *testing.T) {
+			t.Parallel()
+			killSeries(t, killed == "inviter")
+		})
+	}
+}
+
+// killSeries is TestSERD5BotSeriesKillAndResume, the inviter killed or
+// the invitee.
+func killSeries(t *testing.T, inviter bool) {
+	var homeA, homeB, listenB, game2 string
 	var args []string
+	var a *process
 	for attempt := 1; ; attempt++ {
 		homeA, homeB = t.TempDir(), t.TempDir()
 		b := startKakure(t, "bot", "--home", homeB, "--listen", anyLoopbackPort, "--seed", "2", "--progress", "0")
 		id := b.waitLine(t, regexp.MustCompile(`^peer ID: (\S+)`), 20*time.Second)[1]
-		listenB := b.listenAddr(t)
+		listenB = b.listenAddr(t)
 		args = []string{"bot", "--home", homeA, "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1", "--progress", "0",
 			"--invite", listenB + "/p2p/" + id, "--variant", "go", "--size", "9", "--games", "3"}
-		a := startKakure(t, args...)
+		a = startKakure(t, args...)
 		game2 = a.waitLine(t, regexp.MustCompile(`^game (\S+) started with \S+ \(series \S+ game 2 of 3\)$`), 60*time.Second)[1]
-		// Let game 2 get going, then kill the inviter without warning.
-		record := filepath.Join(homeA, "games", game2+".record.json")
+		// Let game 2 get going, then kill one peer without warning.
+		victim, home := a, homeA
+		if !inviter {
+			victim, home = b, homeB
+		}
+		record := filepath.Join(home, "games", game2+".record.json")
 		deadline := testenv.Deadline(30 * time.Second)
 		for lines(record) < 20 && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
-		if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		<-a.done
+		<-victim.done
 		tr, err := protocol.LoadTranscript(record)
 		if err == nil && protocol.Verify(tr).Outcome == nil {
 			break
 		}
 		if attempt == 3 {
-			t.Fatalf("game 2 ended before the inviter was killed, three times")
+			t.Fatalf("game 2 ended before the peer was killed, three times")
 		}
-		t.Logf("attempt %d: game 2 ended before the inviter was killed; again", attempt)
+		t.Logf("attempt %d: game 2 ended before the peer was killed; again", attempt)
 	}
 
-	a2 := startKakure(t, args...)
-	a2.waitLine(t, regexp.MustCompile(`^series \S+: continuing`), 20*time.Second)
-	a2.waitLine(t, regexp.MustCompile(`^resuming game `+game2), 20*time.Second)
-	score := a2.waitLine(t, regexp.MustCompile(`^series (\S+): \S+ (\S+) – (\S+) \S+$`), 90*time.Second)
-	<-a2.done
-	out := a2.output()
-	if strings.Contains(out, "game 1 of 3)") {
+	if inviter {
+		a = startKakure(t, args...)
+		a.waitLine(t, regexp.MustCompile(`^series \S+: continuing`), 20*time.Second)
+		a.waitLine(t, regexp.MustCompile(`^resuming game `+game2), 20*time.Second)
+	} else {
+		b := restartKakure(t, listenB, "bot", "--home", homeB, "--seed", "3", "--progress", "0")
+		b.waitLine(t, regexp.MustCompile(`^resuming game `+game2), 20*time.Second)
+	}
+	score := a.waitLine(t, regexp.MustCompile(`^series (\S+): \S+ (\S+) – (\S+) \S+$`), 90*time.Second)
+	<-a.done
+	out := a.output()
+	if inviter && strings.Contains(out, "game 1 of 3)") {
 		t.Errorf("the restarted inviter played game 1 again:\n%s", out)
 	}
 	for _, want := range []string{"series " + score[1] + " game 2 of 3: ", "series " + score[1] + " game 3 of 3: "} {
