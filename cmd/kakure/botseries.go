@@ -74,7 +74,7 @@ func findSeries(gamesDir string, me, other peer.ID, o engine.Options, games int,
 
 // run plays the series of a to its end and prints its score.
 func (r *seriesRunner) run(ctx context.Context, a protocol.SeriesAgreement) error {
-	for {
+	for ctx.Err() == nil {
 		games, err := protocol.SeriesGames(r.gamesDir, a.ID)
 		if err != nil {
 			return err
@@ -114,6 +114,7 @@ func (r *seriesRunner) run(ctx context.Context, a protocol.SeriesAgreement) erro
 		r.play(g, r.seed+uint64(done))
 		r.report(a, g.ID())
 	}
+	return ctx.Err()
 }
 
 // finish waits for the series game sg, unfinished, to end: the bot
