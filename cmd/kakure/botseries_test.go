@@ -1,8 +1,13 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/json"
+
 	"bytes"
 	"fmt"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -203,5 +208,70 @@ func TestSERD6SeriesScore(t *testing.T) {
 		if got := formatHalves(h); got != want {
 			t.Errorf("formatHalves(%d) = %q, want %q", h, got, want)
 		}
+	}
+}
+
+// TestSERD7VerifyRefusesSeriesMismatch runs `kakure verify` on a record
+// of one signed invitation to game 1 of a series whose options give the
+// inviter White, where the agreement's colour rule gives it Black: it
+// names the inviter's invitation (T-10, the series) and exits 1. The
+// same invitation with the agreement's options reads as game 1 of 3, not
+// finished.
+func TestSERD7VerifyRefusesSeriesMismatch(t *testing.T) {
+	key, pub, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inviter, err := peer.IDFromPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invitee := randomPeerID(t)
+	a, err := protocol.NewSeriesAgreement(inviter, invitee, engine.Options{Variant: engine.VariantGo, Size: 9}, 3, protocol.SeriesAlternate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		options protocol.OptionsBody
+		want    []string
+	}{
+		{"agreed", a.GameOptions(0), []string{fmt.Sprintf("series %s game 1 of 3 (colours alternate", a.ID), "not a finished game"}},
+		{"other colour", a.GameOptions(1), []string{"T-10", "inviter", "not those the series agreement gives game 1 of 3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id, err := protocol.NewGameID()
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := json.Marshal(protocol.InviteBody{Version: protocol.Version, Inviter: inviter.String(), Invitee: invitee.String(),
+				Options: c.options, Series: &protocol.SeriesBody{Agreement: a, Index: 0}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: body}
+			if err := m.Sign(key); err != nil {
+				t.Fatal(err)
+			}
+			tr := protocol.NewTranscript(id, inviter, invitee)
+			if err := tr.Append(m); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), id.String()+".record.json")
+			if err := tr.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			status := run(&environment{stdout: &stdout, stderr: &stderr}, []string{"verify", path})
+			out := stdout.String() + stderr.String()
+			if status != 1 {
+				t.Errorf("status %d, want 1:\n%s", status, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("kakure verify does not say %q:\n%s", w, out)
+				}
+			}
+		})
 	}
 }
