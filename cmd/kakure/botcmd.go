@@ -240,6 +240,13 @@ func runBot(env *environment, args []string) (err error) {
 			}
 		}
 		results <- fmt.Sprintf("game %s: %s record=%s%s", g.ID(), describeOutcome(out), g.RecordPath(), sgfNote)
+		if sb := g.Series(); sb != nil && g.Role() == protocol.Invitee {
+			// The invitee's score, once its records hold every game of
+			// the series (SER-D6).
+			if line := inviteeSeriesScore(filepath.Join(p.node.Home(), "games"), sb.Agreement); line != "" {
+				results <- line
+			}
+		}
 	}
 	// Resume the games a crash or a lost connection left unfinished.
 	ids, err := p.service.Unfinished()

@@ -263,3 +263,19 @@ func playSeries(ctx context.Context, env *environment, p *peerHandle, pid peer.I
 		}
 	}
 }
+
+// inviteeSeriesScore is the score line of series a when the games
+// directory dir holds all its games over, "" otherwise: the invitee's
+// bot prints it after the last game (SER-D6).
+func inviteeSeriesScore(dir string, a protocol.SeriesAgreement) string {
+	games, err := protocol.SeriesGames(dir, a.ID)
+	if err != nil || len(games) < a.Games {
+		return ""
+	}
+	for _, g := range games {
+		if !g.Done {
+			return ""
+		}
+	}
+	return seriesScoreLine(a, games)
+}

@@ -49,10 +49,10 @@ func TestSERD5BotSeriesKillAndResume(t *testing.T) {
 func killSeries(t *testing.T, inviter bool) {
 	var homeA, homeB, listenB, game2 string
 	var args []string
-	var a *process
+	var a, b *process
 	for attempt := 1; ; attempt++ {
 		homeA, homeB = t.TempDir(), t.TempDir()
-		b := startKakure(t, "bot", "--home", homeB, "--listen", anyLoopbackPort, "--seed", "2", "--progress", "0")
+		b = startKakure(t, "bot", "--home", homeB, "--listen", anyLoopbackPort, "--seed", "2", "--progress", "0")
 		id := b.waitLine(t, regexp.MustCompile(`^peer ID: (\S+)`), 20*time.Second)[1]
 		listenB = b.listenAddr(t)
 		args = []string{"bot", "--home", homeA, "--listen", "/ip4/127.0.0.1/tcp/0", "--seed", "1", "--progress", "0",
@@ -88,11 +88,15 @@ func killSeries(t *testing.T, inviter bool) {
 		a.waitLine(t, regexp.MustCompile(`^series \S+: continuing`), 20*time.Second)
 		a.waitLine(t, regexp.MustCompile(`^resuming game `+game2), 20*time.Second)
 	} else {
-		b := restartKakure(t, listenB, "bot", "--home", homeB, "--seed", "3", "--progress", "0")
+		b = restartKakure(t, listenB, "bot", "--home", homeB, "--seed", "3", "--progress", "0")
 		b.waitLine(t, regexp.MustCompile(`^resuming game `+game2), 20*time.Second)
 	}
 	score := a.waitLine(t, regexp.MustCompile(`^series (\S+): \S+ (\S+) – (\S+) \S+$`), 90*time.Second)
 	<-a.done
+	// The invitee prints the same score after the last game.
+	if got := b.waitLine(t, regexp.MustCompile(`^series `+score[1]+`: .*`), 30*time.Second)[0]; got != score[0] {
+		t.Errorf("the invitee's score line %q, the inviter's %q", got, score[0])
+	}
 	out := a.output()
 	if inviter && strings.Contains(out, "game 1 of 3)") {
 		t.Errorf("the restarted inviter played game 1 again:\n%s", out)
