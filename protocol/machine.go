@@ -162,6 +162,9 @@ type Machine struct {
 	// Tournament is the tournament game the invitation names, nil for a
 	// game of no tournament (TRN-D6).
 	Tournament *TournamentRef
+	// Series is the series part of the invitation (SER-D2), nil for a
+	// game outside a series.
+	Series *SeriesBody
 
 	variant    variantRules
 	tossCommit [2]*commit.Commitment

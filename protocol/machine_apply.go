@@ -40,6 +40,15 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 		ref := *b.Tournament
 		m.Tournament = &ref
 	}
+	if b.Series != nil {
+		// The options and colours the series agreement gives this game
+		// (SER-D2): what verify checks too.
+		if err := b.Series.checkInvite(b); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation of a series game: %v", err)
+		}
+		s := *b.Series
+		m.Series = &s
+	}
 	// The judge checks evidence against these identities; an
 	// invitation without valid ones (no invitee accepts it) leaves no
 	// evidence provable.

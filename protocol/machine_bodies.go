@@ -116,6 +116,10 @@ type InviteBody struct {
 	// acceptance signs it too: the record proves which game of which
 	// tournament both players agreed to play.
 	Tournament *TournamentRef `json:"tournament,omitempty"`
+	// Series, when present, makes the game one of a match series: the
+	// series agreement and the game's index in it (SER-D2 in
+	// docs/series.md). Absent for a single game.
+	Series *SeriesBody `json:"series,omitempty"`
 }
 
 // TournamentRef names one game of a tournament: the tournament's ID (the

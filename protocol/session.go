@@ -130,12 +130,15 @@ type Service struct {
 	cfg Config
 	key crypto.PrivKey
 
-	mu      sync.Mutex
-	loadMu  sync.Mutex // one load of a saved game at a time (loadRegistered)
-	games   map[GameID]*Game
-	invites chan *Game
-	limits  limitState
-	bulk    *bulkBudget
+	mu     sync.Mutex
+	loadMu sync.Mutex // one load of a saved game at a time (loadRegistered)
+	// seriesMu makes the check of a series game's invitation and its
+	// admission one step (SER-D3).
+	seriesMu sync.Mutex
+	games    map[GameID]*Game
+	invites  chan *Game
+	limits   limitState
+	bulk     *bulkBudget
 	// notifiee hears of new connections (peerConnected).
 	notifiee *network.NotifyBundle
 }
@@ -257,7 +260,7 @@ func (s *Service) openStream(ctx context.Context, p peer.ID) (network.Stream, er
 // Invite opens a game with p: it sends the invitation and returns once the
 // invitee has accepted, or an error if it declined.
 func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *Game, err error) {
-	return s.InviteTournament(ctx, p, o, nil)
+	return s.invite(ctx, p, o, nil, nil)
 }
 
 // InviteTournament is Invite for a game of a tournament: the invitation
@@ -268,6 +271,27 @@ func (s *Service) InviteTournament(ctx context.Context, p peer.ID, o engine.Opti
 			return nil, fmt.Errorf("protocol: %w", err)
 		}
 	}
+	return s.invite(ctx, p, o, nil, ref)
+}
+
+// InviteSeries invites p to game index of the series of agreement a
+// (SER-D2): the options are those a gives that game; the invitation
+// carries a and index. It returns as Invite does.
+func (s *Service) InviteSeries(ctx context.Context, p peer.ID, a SeriesAgreement, index int) (*Game, error) {
+	if a.Inviter != s.cfg.Host.ID().String() || a.Invitee != p.String() {
+		return nil, errors.New("protocol: the series agreement names other peers")
+	}
+	sb := &SeriesBody{Agreement: a, Index: index}
+	o, err := a.GameOptions(index).Options()
+	if err != nil {
+		return nil, fmt.Errorf("protocol: series game %d: %w", index+1, err)
+	}
+	return s.invite(ctx, p, o, sb, nil)
+}
+
+// invite sends the invitation of a game with p, one of a series (series)
+// or of a tournament (ref) when given, and returns as Invite does.
+func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, series *SeriesBody, ref *TournamentRef) (g *Game, err error) {
 	o, err = o.Normalize()
 	if err != nil {
 		return nil, err
@@ -295,7 +319,13 @@ func (s *Service) InviteTournament(ctx context.Context, p peer.ID, o engine.Opti
 	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
 	g.player = s.newPlayer(id, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
-		InviterName: s.cfg.Name, Tournament: ref}
+		InviterName: s.cfg.Name, Series: series, Tournament: ref}
+	if series != nil {
+		if err := series.checkInvite(body); err != nil {
+			st.Reset()
+			return nil, err
+		}
+	}
 	if err := g.writeHello(st); err != nil {
 		st.Reset()
 		return nil, err
@@ -480,16 +510,33 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 	}
 	g.player = s.newPlayer(id, g.m.Options, Invitee)
 	decision := error(nil)
-	if s.cfg.OnTournamentInvite != nil {
+	if g.m.Series != nil {
+		// Refused at once, before the user is asked (SER-D3).
+		s.seriesMu.Lock()
+		decision = s.checkSeriesInvitation(g.m.Series)
+		s.seriesMu.Unlock()
+	}
+	if decision == nil && s.cfg.OnTournamentInvite != nil {
 		decision = s.cfg.OnTournamentInvite(remote, g.m.Tournament, g.m.Options)
 	}
-	if s.cfg.OnInvite != nil && decision == nil {
+	if decision == nil && s.cfg.OnInvite != nil {
 		decision = s.cfg.OnInvite(remote, g.m.Names[Inviter], g.m.Options)
 	}
 	admitted := false
 	if decision == nil {
-		// Registers g and reserves its place in Accepted.
-		decision = s.admitInvitation(g)
+		// Registers g and reserves its place in Accepted. A series game
+		// is checked again with its admission, one at a time: of two
+		// invitations of the same game, only one passes (SER-D3).
+		if g.m.Series != nil {
+			s.seriesMu.Lock()
+			decision = s.checkSeriesInvitation(g.m.Series)
+		}
+		if decision == nil {
+			decision = s.admitInvitation(g)
+		}
+		if g.m.Series != nil {
+			s.seriesMu.Unlock()
+		}
 		admitted = decision == nil
 	}
 	if err := g.writeHello(st); err != nil {

@@ -26,12 +26,14 @@ func init() {
 }
 
 func runBot(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--host-invite | --invite PEER --variant V ... | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--host-invite | --invite PEER --variant V ... [--games N [--colours alternate|nigiri]] | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
 	invite := fs.String("invite", "", "invite this peer to one game, play it and exit: a multiaddr with /p2p/ID, or a bare peer ID or a petname of a peer this node knows (found on the LAN with --mdns, waited for up to --connect-for; met in an earlier game)")
 	inviteLAN := fs.Bool("invite-lan", false, "with --mdns: invite the first kakure peer found on the LAN to one game (of --variant and its flags), play it and exit; of two such bots, the lower peer ID invites, the other waits 10s for its invitation (and plays the inviter's game) before it invites")
+	games := fs.Int("games", 0, "with --invite: play a match series of this many games with the peer under one signed agreement (variant, options, clock, number of games, colour rule), one after the other, then exit; run again, the same command continues a series that stopped (docs/series.md)")
+	colours := fs.String("colours", protocol.SeriesAlternate, "with --games: each game's colours, alternate (the inviter is Black in games 1, 3, …) or nigiri (a coin toss each game)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the bot's choices")
 	levelFlag := fs.String("level", bot.DefaultLevel.String(), "the bot's level: 1-5, beginner..strong, playouts=N,time=DURATION (then resign=off, pass=late, wait=DURATION: docs/bots.md), or random (a uniformly random legal player); not with --engine")
 	engineFlags := registerEngineFlags(fs, "play with this GTP engine instead of the built-in bot", "not with --level")
@@ -109,6 +111,26 @@ func runBot(env *environment, args []string) (err error) {
 		var err error
 		if o, err = vf.options(fs); err != nil {
 			return err
+		}
+	}
+	if isSet(fs, "games") {
+		switch {
+		case *invite == "":
+			return usageError("--games plays a series with the peer of --invite: give --invite")
+		case tour != nil:
+			return usageError("--games plays a series, --tournament one game of a tournament: not both")
+		case *games < 1 || *games > protocol.MaxSeriesGames:
+			return usageError("--games %d: a series has 1 to %d games", *games, protocol.MaxSeriesGames)
+		case o.InviterColor != engine.Empty:
+			return usageError("--games: --colours gives each game's colours; leave out --color")
+		}
+	}
+	if isSet(fs, "colours") {
+		if !isSet(fs, "games") {
+			return usageError("--colours is the colour rule of a series: give --games")
+		}
+		if *colours != protocol.SeriesAlternate && *colours != protocol.SeriesNigiri {
+			return usageError("--colours %q: alternate or nigiri", *colours)
 		}
 	}
 	// The raw detail of a failure, with -v (NET-D22).
@@ -200,6 +222,7 @@ func runBot(env *environment, args []string) (err error) {
 		}
 	}()
 	// play plays g; fm, when not nil, notes the time of the first move.
+	// It returns when the game is over or the program stops.
 	play := func(g *protocol.Game, seed uint64, fm *firstMoveTimer) {
 		if fm == nil {
 			fm = &firstMoveTimer{}
@@ -244,6 +267,13 @@ func runBot(env *environment, args []string) (err error) {
 			}
 		}
 		results <- fmt.Sprintf("game %s: %s record=%s%s", g.ID(), describeOutcome(out), g.RecordPath(), sgfNote)
+		if sb := g.Series(); sb != nil && g.Role() == protocol.Invitee {
+			// The invitee's score, once its records hold every game of
+			// the series (SER-D6).
+			if line := inviteeSeriesScore(filepath.Join(p.node.Home(), "games"), sb.Agreement); line != "" {
+				results <- line
+			}
+		}
 	}
 	// Resume the games a crash or a lost connection left unfinished.
 	ids, err := p.service.Unfinished()
@@ -251,6 +281,7 @@ func runBot(env *environment, args []string) (err error) {
 		// Torn or damaged records are reported, never resumed.
 		fmt.Fprintf(env.stdout, "records not resumed: %v\n", err)
 	}
+	resumed := map[protocol.GameID]<-chan struct{}{}
 	for i, id := range ids {
 		g, err := p.service.Resume(ctx, id)
 		if err != nil {
@@ -259,7 +290,12 @@ func runBot(env *environment, args []string) (err error) {
 			fmt.Fprintf(env.stdout, "resuming game %s\n", id)
 		}
 		if g != nil {
-			go play(g, *seed+uint64(i)+1000, nil)
+			ended := make(chan struct{})
+			resumed[id] = ended
+			go func() {
+				defer close(ended)
+				play(g, *seed+uint64(i)+1000, nil)
+			}()
 		}
 	}
 	if !waitForTournamentGame && (*invite != "" || *join != "" || *inviteLAN) {
@@ -312,6 +348,9 @@ func runBot(env *environment, args []string) (err error) {
 				return err
 			}
 		}
+		if *games > 0 {
+			return playSeries(ctx, env, p, pid, o, *games, *colours, *seed, resumed, results, func(g *protocol.Game, seed uint64) { play(g, seed, nil) })
+		}
 		if g == nil {
 			if ref != nil && pid != tour.opponent {
 				return fmt.Errorf("--invite reached %s; this peer's opponent in round %d is %s", pid, tour.round.Number, tour.opponent)
@@ -344,7 +383,11 @@ func runBot(env *environment, args []string) (err error) {
 		select {
 		case g := <-p.service.Accepted():
 			n++
-			fmt.Fprintf(env.stdout, "game %s accepted from %s: %s\n", g.ID(), g.Peer(), g.View().Options.Variant)
+			series := ""
+			if sb := g.Series(); sb != nil {
+				series = fmt.Sprintf(" (series %s game %d of %d)", sb.Agreement.ID, sb.Index+1, sb.Agreement.Games)
+			}
+			fmt.Fprintf(env.stdout, "game %s accepted from %s: %s%s\n", g.ID(), g.Peer(), g.View().Options.Variant, series)
 			if w := ui.CheckingWarning(g.View().Options); w != "" {
 				fmt.Fprintln(env.stdout, w)
 			}

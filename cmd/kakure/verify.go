@@ -34,6 +34,11 @@ func runVerify(env *environment, args []string) error {
 		opts = describeRecord(tr)
 	}
 	fmt.Fprintf(env.stdout, "game %s: %s, %d messages checked (signatures, hash chains, replay)\n", tr.Game, opts, rep.Messages)
+	if len(tr.Messages) > 0 {
+		if line := describeSeries(tr); line != "" {
+			fmt.Fprintln(env.stdout, line)
+		}
+	}
 	text, ok := rep.Describe(tr.Peers)
 	fmt.Fprint(env.stdout, text)
 	if !ok {
@@ -111,4 +116,18 @@ func describeSides(o engine.Options) string {
 		s += fmt.Sprintf(", handicap %d", o.Handicap)
 	}
 	return s
+}
+
+// describeSeries says which series a record's game belongs to (SER-D7):
+// "series ID game I of N", with the agreement's digest and colour rule;
+// "" for a game outside a series or an invitation that does not read
+// (the report names why).
+func describeSeries(tr *protocol.Transcript) string {
+	m := protocol.NewMachine(tr.Game)
+	if _, err := m.Apply(&tr.Messages[0]); err != nil || m.Series == nil {
+		return ""
+	}
+	a := m.Series.Agreement
+	return fmt.Sprintf("series %s game %d of %d (colours %s, agreement sha256 %s): options and colours as the agreement gives them",
+		a.ID, m.Series.Index+1, a.Games, a.Colours, a.Digest())
 }
