@@ -78,6 +78,11 @@ func TestTRNTournamentCommands(t *testing.T) {
 	if len(boards) != 2 {
 		t.Fatalf("pairings of round 1:\n%s", out)
 	}
+	// A tournament game is one game, not a series.
+	if status, out := runCommand(t, "bot", "--home", filepath.Join(dir, "home0"), "--listen", anyLoopbackPort, "--tournament", ann, "--round", "1",
+		"--invite", "/ip4/127.0.0.1/tcp/1", "--games", "2"); status == 0 || !strings.Contains(out, "not both") {
+		t.Errorf("kakure bot --tournament --games: status %d, %q; want a usage error", status, out)
+	}
 	organizer, players := filepath.Join(dir, "organizer-records"), filepath.Join(dir, "player-records")
 	for _, d := range []string{organizer, players} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
