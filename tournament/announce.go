@@ -1,7 +1,8 @@
 // Package tournament turns signed entries, a signed announcement and the
 // signed records of games into pairings and a standings table that anyone
 // holding the same files computes byte for byte (docs/tournaments.md,
-// TRN-D1..). It is pure and deterministic: no network, no disk, no clock;
+// TRN-D1..), and the records of match series into their scores
+// (docs/series.md, SER-D9). It is pure and deterministic: no network, no disk, no clock;
 // the caller reads the files and writes the output.
 package tournament
 

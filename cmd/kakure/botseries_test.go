@@ -151,6 +151,18 @@ func killSeries(t *testing.T, inviter bool) {
 			!strings.Contains(stdout.String(), fmt.Sprintf("series %s game 2 of 3 (colours alternate", score[1])) {
 			t.Errorf("kakure verify: status %d:\n%s%s", status, stdout.String(), stderr.String())
 		}
+		// kakure standings recomputes the same score from the records
+		// alone (SER-D9), and writes standings.csv beside them.
+		stdout.Reset()
+		stderr.Reset()
+		if status := run(&environment{stdout: &stdout, stderr: &stderr}, []string{"standings", filepath.Join(home, "games")}); status != 0 ||
+			!strings.Contains(stdout.String(), fmt.Sprintf("series %s (agreement", score[1])) ||
+			!strings.Contains(stdout.String(), fmt.Sprintf("score: inviter %s – %s invitee\n", score[2], score[3])) {
+			t.Errorf("kakure standings: status %d, want the score %s – %s:\n%s%s", status, score[2], score[3], stdout.String(), stderr.String())
+		}
+		if _, err := os.Stat(filepath.Join(home, "games", "standings.csv")); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,7 +22,7 @@ import (
 
 func init() {
 	register(command{name: "tournament", summary: "enter a tournament, announce one, print a round's pairings (docs/tournaments.md)", run: runTournament})
-	register(command{name: "standings", summary: "verify a tournament's records and print its standings table; writes standings.csv beside them", run: runStandings})
+	register(command{name: "standings", summary: "verify the records of a tournament (or of match series) and print its standings; writes standings.csv beside them", run: runStandings})
 }
 
 // runTournament dispatches kakure tournament's verbs.
@@ -281,6 +282,11 @@ func runStandings(env *environment, args []string) error {
 	path := arg
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		path = filepath.Join(arg, "announcement.json")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && *records == "" {
+			// No tournament: the match series whose records are there
+			// (SER-D9).
+			return seriesStandings(env, arg)
+		}
 	}
 	dir := *records
 	if dir == "" {
@@ -388,4 +394,41 @@ func (tg *tournamentGame) start(env *environment, me peer.ID) (opponent peer.ID,
 	m := me.String()
 	tg.me.Store(&m)
 	return opponent, black, nil
+}
+
+// seriesStandings is kakure standings of a directory without a
+// tournament's announcement: the score of every match series whose
+// records are in dir, recomputed from them alone (SER-D9), printed and
+// written to dir/standings.csv.
+func seriesStandings(env *environment, dir string) error {
+	files, err := readRecords(dir)
+	if err != nil {
+		return err
+	}
+	series, other := tournament.ComputeSeries(files)
+	if len(series) == 0 {
+		return fmt.Errorf("%s: no announcement.json and no record of a match series (%d records)", dir, len(files))
+	}
+	var out bytes.Buffer
+	for i, s := range series {
+		if i > 0 {
+			out.WriteString("\n")
+		}
+		out.Write(s.Text())
+	}
+	if len(other) > 0 {
+		out.WriteString("\nnot counted (no series)\n")
+		for _, l := range other {
+			fmt.Fprintf(&out, "  %s\n", l)
+		}
+	}
+	if _, err := env.stdout.Write(out.Bytes()); err != nil {
+		return err
+	}
+	csvPath := filepath.Join(dir, "standings.csv")
+	if err := os.WriteFile(csvPath, tournament.SeriesCSV(series), 0o644); err != nil {
+		return fmt.Errorf("standings.csv: %w", err)
+	}
+	fmt.Fprintf(env.stderr, "wrote %s\n", csvPath)
+	return nil
 }
