@@ -99,6 +99,19 @@ func (g *Game) saveSecrets() error {
 	return g.secrets.save(data)
 }
 
+// compactSecrets rewrites the secrets file as its document alone if it
+// holds more (REC-D16); a failure is logged and leaves the log, which
+// folds to the same document.
+func (g *Game) compactSecrets() {
+	if g.secrets == nil {
+		return
+	}
+	g.secrets.hook = g.storageHook()
+	if err := g.secrets.compact(); err != nil {
+		g.svc.cfg.Logger.Error("rewriting the secrets", "game", g.id, "err", err)
+	}
+}
+
 // save appends the transcript's new messages to the record file. Before
 // one of this peer's own messages leaves, the save is durable (synced): a
 // message sent must survive a crash, or the peer could sign a different
