@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -217,6 +218,9 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	// synced, so nothing in it was sent) is cut before the first.
 	g.record = newRecordLog(base+".record.json", rs.valid, len(tr.Messages), rs.closed)
 	g.secrets = &secretsLog{file: appendFile{path: base + ".secrets.json", size: int64(secretsValid)}, raw: doc}
+	// A rewrite of the secrets that a crash stopped before its rename
+	// left its new file, never read (REC-D16).
+	os.Remove(g.secrets.newPath())
 	// Remember where the other peer was, to dial it again.
 	for _, a := range sf.Addrs {
 		if addr, err := ma.NewMultiaddr(a); err == nil {

@@ -256,6 +256,12 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 	}
 	armed.Store(false)
 	games[crash].Close()
+	if at == "secrets-rewritten" {
+		// The crash came between the new file's sync and its rename.
+		if _, err := os.Stat(strings.TrimSuffix(games[crash].RecordPath(), ".record.json") + ".secrets.json.new"); err != nil {
+			t.Errorf("no new secrets file when the rewrite crashed: %v", err)
+		}
+	}
 	resumed, err := p.services[crash].Resume(ctx, games[crash].ID())
 	if err != nil {
 		t.Fatalf("Resume: %v", err)
@@ -274,6 +280,9 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 		for _, e := range entries {
 			if strings.Contains(e.Name(), ".bulk-") {
 				t.Errorf("attachments left on disk: %s", e.Name())
+			}
+			if strings.HasSuffix(e.Name(), ".new") {
+				t.Errorf("a rewrite of the secrets left on disk (REC-D16): %s", e.Name())
 			}
 		}
 	}

@@ -292,6 +292,9 @@ func (s *secretsLog) compact() error {
 	return s.rewrite(s.raw)
 }
 
+// newPath is where rewrite writes the new file before it renames it.
+func (s *secretsLog) newPath() string { return s.file.path + ".new" }
+
 // rewrite replaces the file with one holding data (a secrets document)
 // as its only line, crash-safely: the new file is written and synced
 // under another name, then renamed over the log and the directory
@@ -301,7 +304,7 @@ func (s *secretsLog) compact() error {
 // new file, after) this change, and nothing that depends on the change
 // was sent before rewrite returns.
 func (s *secretsLog) rewrite(data []byte) error {
-	tmp := s.file.path + ".new"
+	tmp := s.newPath()
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("protocol: rewrite secrets: %w", err)

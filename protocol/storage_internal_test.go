@@ -309,6 +309,9 @@ func TestRECD16SecretsLogRewritten(t *testing.T) {
 				t.Fatal("no rewrite")
 			}()
 			s.file.close()
+			if _, err := os.Stat(s.newPath()); err != nil {
+				t.Fatalf("no new file when the rewrite crashed: %v", err)
+			}
 			raw, valid, err := loadSecrets(path)
 			if err != nil || !sameJSON(t, raw, prev) {
 				t.Fatalf("after a crash before the rename the file folds to %.80s (%v), want the document before", raw, err)
@@ -335,6 +338,9 @@ func TestRECD16SecretsLogRewritten(t *testing.T) {
 			t.Fatalf("step %d: folds to %.80s (%v), want the last document", step, raw, err)
 		}
 		prev = data
+	}
+	if _, err := os.Stat(s.newPath()); err == nil {
+		t.Error("the new file of a rewrite is left after the rewrites that followed it")
 	}
 	if rewrites < 3 || appends < 3 {
 		t.Fatalf("%d rewrites and %d appended lines: want several of both", rewrites, appends)
