@@ -64,9 +64,14 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	check := time.NewTicker(time.Second)
 	defer check.Stop()
 	for {
-		if g.finished() && !time.Now().Before(g.lingerUntil) {
-			g.shutdown()
-			return
+		if g.finished() {
+			// The secrets of a finished game are left as one document,
+			// not as the log of its tries (REC-D16).
+			g.compactSecrets()
+			if !time.Now().Before(g.lingerUntil) {
+				g.shutdown()
+				return
+			}
 		}
 		select {
 		case err := <-g.crashed:

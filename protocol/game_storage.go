@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -97,6 +98,19 @@ func (g *Game) saveSecrets() error {
 	}
 	g.secrets.hook = g.storageHook()
 	return g.secrets.save(data)
+}
+
+// compactSecrets rewrites the secrets file as its document alone if it
+// holds more (REC-D16); a failure is logged and leaves the log, which
+// folds to the same document.
+func (g *Game) compactSecrets() {
+	if g.secrets == nil {
+		return
+	}
+	g.secrets.hook = g.storageHook()
+	if err := g.secrets.compact(); err != nil {
+		g.svc.cfg.Logger.Error("rewriting the secrets", "game", g.id, "err", err)
+	}
 }
 
 // save appends the transcript's new messages to the record file. Before
@@ -204,6 +218,9 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	// synced, so nothing in it was sent) is cut before the first.
 	g.record = newRecordLog(base+".record.json", rs.valid, len(tr.Messages), rs.closed)
 	g.secrets = &secretsLog{file: appendFile{path: base + ".secrets.json", size: int64(secretsValid)}, raw: doc}
+	// A rewrite of the secrets that a crash stopped before its rename
+	// left its new file, never read (REC-D16).
+	os.Remove(g.secrets.newPath())
 	// Remember where the other peer was, to dial it again.
 	for _, a := range sf.Addrs {
 		if addr, err := ma.NewMultiaddr(a); err == nil {

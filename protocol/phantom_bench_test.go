@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -105,6 +107,7 @@ func runTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.Mute
 func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
+	var dirs [2]string
 	for i := range 2 {
 		priv, _, err := crypto.GenerateEd25519Key(rand.Reader)
 		if err != nil {
@@ -117,7 +120,8 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 		}
 		b.Cleanup(func() { h.Close() })
 		p.hosts[i] = h
-		s, err := protocol.NewService(protocol.Config{Host: h, Dir: b.TempDir()})
+		dirs[i] = b.TempDir()
+		s, err := protocol.NewService(protocol.Config{Host: h, Dir: dirs[i]})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -125,6 +129,7 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 		p.services[i] = s
 	}
 	connect(b, p.hosts[0], p.hosts[1])
+	writtenBefore := protocol.BytesWritten()
 	var tries uint64
 	var elapsed time.Duration
 	before := counter.GetBandwidthTotals().TotalOut
@@ -163,6 +168,25 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 	b.ReportMetric(float64(elapsed.Milliseconds())/float64(tries), "ms/try")
 	b.ReportMetric(bytes/float64(tries)/1024, "KiB/try")
 	b.ReportMetric(float64(protocol.Syncs()-syncsBefore)/float64(tries), "fdatasyncs/try")
+	// What the games' storage wrote, and left (REC-D16): records and
+	// secrets files of both peers.
+	var records, secrets int64
+	for _, dir := range dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil {
+				switch {
+				case strings.HasSuffix(e.Name(), ".record.json"):
+					records += info.Size()
+				case strings.HasSuffix(e.Name(), ".secrets.json"):
+					secrets += info.Size()
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(protocol.BytesWritten()-writtenBefore)/float64(b.N)/1024, "disk-KiB-written/game")
+	b.ReportMetric(float64(records)/float64(b.N)/1024, "record-KiB-left/game")
+	b.ReportMetric(float64(secrets)/float64(b.N)/1024, "secrets-KiB-left/game")
 	slices.Sort(lat)
 	if len(lat) > 0 {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms/try")

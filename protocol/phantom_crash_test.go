@@ -149,6 +149,12 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
 		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, auth},
 		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
+		// While the secrets file is rewritten as its document alone
+		// (REC-D16): the new file written and synced, not yet renamed
+		// over the log, which the program resumes from. Any message
+		// (the kind is a name only).
+		{protocol.Inviter, "secrets-rewritten", "rewrite-garbler", 1, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "secrets-rewritten", "rewrite-evaluator", 1, false, engine.GarblingThreeHalves, auth},
 	}
 	seen := map[protocol.Kind]bool{}
 	for _, c := range cases {
@@ -192,7 +198,12 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 			if at == "auto" {
 				from = from.Other()
 			}
-			if last.From != from || last.Kind != kind || seen.Add(1) != nth {
+			want := kind
+			if at == "secrets-rewritten" {
+				// Any message: the nth rewrite.
+				from, want = last.From, last.Kind
+			}
+			if last.From != from || last.Kind != want || seen.Add(1) != nth {
 				return
 			}
 			entries, _ := os.ReadDir(dir)
@@ -245,6 +256,12 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 	}
 	armed.Store(false)
 	games[crash].Close()
+	if at == "secrets-rewritten" {
+		// The crash came between the new file's sync and its rename.
+		if _, err := os.Stat(strings.TrimSuffix(games[crash].RecordPath(), ".record.json") + ".secrets.json.new"); err != nil {
+			t.Errorf("no new secrets file when the rewrite crashed: %v", err)
+		}
+	}
 	resumed, err := p.services[crash].Resume(ctx, games[crash].ID())
 	if err != nil {
 		t.Fatalf("Resume: %v", err)
@@ -263,6 +280,9 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 		for _, e := range entries {
 			if strings.Contains(e.Name(), ".bulk-") {
 				t.Errorf("attachments left on disk: %s", e.Name())
+			}
+			if strings.HasSuffix(e.Name(), ".new") {
+				t.Errorf("a rewrite of the secrets left on disk (REC-D16): %s", e.Name())
 			}
 		}
 	}

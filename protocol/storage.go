@@ -251,6 +251,11 @@ func (s *secretsLog) save(data []byte) error {
 			return fmt.Errorf("protocol: secrets: %w", err)
 		}
 	}
+	if s.raw != nil && s.file.size+int64(len(line))+1 > secretsCompactAt(len(data)) {
+		// The log would hold more than its document is worth: the
+		// document alone replaces it (REC-D16).
+		return s.rewrite(data)
+	}
 	if err := s.file.write(append(line, '\n'), false); err != nil {
 		return err
 	}
@@ -259,6 +264,85 @@ func (s *secretsLog) save(data []byte) error {
 		s.hook("secrets-appended")
 	}
 	return s.file.sync()
+}
+
+// secretsCompactRatio and secretsCompactMin say when a secrets log is
+// rewritten as its document alone (REC-D16): when a change would make
+// the file longer than secretsCompactRatio times the document and than
+// secretsCompactMin bytes. Each rewrite writes the document once, after
+// at least (ratio − 1) documents' worth of changes were appended since
+// the last one, so the bytes written grow by at most 1/(ratio − 1).
+var (
+	secretsCompactRatio int64 = 3
+	secretsCompactMin   int64 = 64 << 10
+)
+
+// secretsCompactAt returns the file length past which a secrets log
+// whose document is docLen bytes long is rewritten.
+func secretsCompactAt(docLen int) int64 {
+	return max(secretsCompactRatio*int64(docLen+1), secretsCompactMin)
+}
+
+// compact rewrites the file as its document alone if it holds more
+// than that (a finished game's secrets, REC-D16).
+func (s *secretsLog) compact() error {
+	if s.raw == nil || s.file.size <= int64(len(s.raw))+1 {
+		return nil
+	}
+	return s.rewrite(s.raw)
+}
+
+// newPath is where rewrite writes the new file before it renames it.
+func (s *secretsLog) newPath() string { return s.file.path + ".new" }
+
+// rewrite replaces the file with one holding data (a secrets document)
+// as its only line, crash-safely: the new file is written and synced
+// under another name, then renamed over the log and the directory
+// synced. A crash before the rename leaves the log as it was (the file
+// under the other name is overwritten by the next rewrite), one after it
+// the new file; either folds to what the secrets held before (or, in the
+// new file, after) this change, and nothing that depends on the change
+// was sent before rewrite returns.
+func (s *secretsLog) rewrite(data []byte) error {
+	tmp := s.newPath()
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("protocol: rewrite secrets: %w", err)
+	}
+	line := append(append(make([]byte, 0, len(data)+1), data...), '\n')
+	if _, err := f.Write(line); err != nil {
+		f.Close()
+		return fmt.Errorf("protocol: rewrite secrets %s: %w", tmp, err)
+	}
+	bytesWritten.Add(int64(len(line)))
+	syncsDone.Add(1)
+	if err := fdatasync(f); err != nil {
+		f.Close()
+		return fmt.Errorf("protocol: sync %s: %w", tmp, err)
+	}
+	if s.hook != nil {
+		s.hook("secrets-rewritten")
+	}
+	if err := os.Rename(tmp, s.file.path); err != nil {
+		f.Close()
+		return fmt.Errorf("protocol: rewrite secrets: %w", err)
+	}
+	// The log is the new file now, whether or not the rename is durable
+	// yet: later lines go to it.
+	s.file.close()
+	s.file.f, s.file.size = f, int64(len(line))
+	s.raw = data
+	d, err := os.Open(filepath.Dir(s.file.path))
+	if err != nil {
+		return fmt.Errorf("protocol: rewrite secrets: %w", err)
+	}
+	syncsDone.Add(1)
+	err = d.Sync()
+	d.Close()
+	if err != nil {
+		return fmt.Errorf("protocol: rewrite secrets: sync the directory: %w", err)
+	}
+	return nil
 }
 
 // splitLog splits data into complete lines (each without its newline)

@@ -244,3 +244,124 @@ func TestT3SecretsLogRefusesMalformedDocuments(t *testing.T) {
 		t.Errorf("the file folds to %s (%v)", raw, err)
 	}
 }
+
+// TestRECD16SecretsLogRewritten saves a game-like sequence of secrets
+// documents (a large entry replaced at each step, a list that grows)
+// through a secretsLog whose rewrite threshold is lowered, and checks
+// that the file is rewritten as its document alone whenever a change
+// would make it longer than secretsCompactRatio documents, never longer,
+// and always folds to the last document; that the log goes on after a
+// rewrite, also when reopened as loadGame reopens it; that a crash
+// between writing the new file and renaming it leaves the log folding to
+// the document before; and that compact leaves a log of several lines
+// as one and writes nothing for a file of one line.
+func TestRECD16SecretsLogRewritten(t *testing.T) {
+	defer func(ratio, low int64) { secretsCompactRatio, secretsCompactMin = ratio, low }(secretsCompactRatio, secretsCompactMin)
+	secretsCompactRatio, secretsCompactMin = 3, 0
+	path := t.TempDir() + "/x.secrets.json"
+	s := &secretsLog{file: appendFile{path: path}}
+	defer s.file.close()
+	docAt := func(step int) []byte {
+		log := make([]string, step)
+		for i := range log {
+			log[i] = fmt.Sprintf("try %d", i)
+		}
+		big := map[string]string{fmt.Sprintf("k%d", step): strings.Repeat(fmt.Sprint(step%10), 2000)}
+		if step > 0 {
+			big[fmt.Sprintf("k%d", step-1)] = strings.Repeat(fmt.Sprint((step-1)%10), 2000)
+		}
+		data, err := json.Marshal(map[string]any{"role": 1, "variant": map[string]any{"log": log, "reverses": big}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	lines := func() int {
+		file, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(string(file), "\n")
+	}
+	rewrites, appends := 0, 0
+	var prev []byte
+	for step := 0; step < 60; step++ {
+		data := docAt(step)
+		if step == 30 {
+			// A crash after the new file is written and synced, before
+			// the rename: the log is as it was.
+			for s.file.size+int64(len(data)) <= secretsCompactAt(len(data)) {
+				// Step on until the next change would rewrite.
+				if err := s.save(data); err != nil {
+					t.Fatal(err)
+				}
+				prev, step = data, step+1
+				data = docAt(step)
+			}
+			s.hook = func(where string) {
+				if where == "secrets-rewritten" {
+					panic("crash")
+				}
+			}
+			func() {
+				defer func() { recover() }()
+				s.save(data)
+				t.Fatal("no rewrite")
+			}()
+			s.file.close()
+			if _, err := os.Stat(s.newPath()); err != nil {
+				t.Fatalf("no new file when the rewrite crashed: %v", err)
+			}
+			raw, valid, err := loadSecrets(path)
+			if err != nil || !sameJSON(t, raw, prev) {
+				t.Fatalf("after a crash before the rename the file folds to %.80s (%v), want the document before", raw, err)
+			}
+			// Resumed as loadGame resumes it.
+			s = &secretsLog{file: appendFile{path: path, size: int64(valid)}, raw: raw}
+		}
+		if err := s.save(data); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if n := lines(); n == 1 && step > 0 {
+			rewrites++
+		} else if n > 1 {
+			appends++
+		}
+		if limit := secretsCompactAt(len(data)); s.file.size > limit {
+			t.Fatalf("step %d: the file holds %d bytes, over %d", step, s.file.size, limit)
+		}
+		if info, err := os.Stat(path); err != nil || info.Size() != s.file.size {
+			t.Fatalf("step %d: the file's size is not the log's (%v)", step, err)
+		}
+		raw, _, err := loadSecrets(path)
+		if err != nil || !sameJSON(t, raw, data) {
+			t.Fatalf("step %d: folds to %.80s (%v), want the last document", step, raw, err)
+		}
+		prev = data
+	}
+	if _, err := os.Stat(s.newPath()); err == nil {
+		t.Error("the new file of a rewrite is left after the rewrites that followed it")
+	}
+	if rewrites < 3 || appends < 3 {
+		t.Fatalf("%d rewrites and %d appended lines: want several of both", rewrites, appends)
+	}
+	// compact: one line that folds to the last document, then nothing.
+	secretsCompactRatio, secretsCompactMin = 1000, 1<<30
+	if err := s.save(docAt(60)); err != nil {
+		t.Fatal(err)
+	}
+	if lines() < 2 {
+		t.Fatal("no line appended before compact")
+	}
+	if err := s.compact(); err != nil {
+		t.Fatal(err)
+	}
+	raw, _, err := loadSecrets(path)
+	if n := lines(); n != 1 || err != nil || !sameJSON(t, raw, docAt(60)) {
+		t.Fatalf("after compact: %d lines, folding to %.80s (%v)", n, raw, err)
+	}
+	before := bytesWritten.Load()
+	if err := s.compact(); err != nil || bytesWritten.Load() != before {
+		t.Fatalf("compact of one line wrote %d bytes (%v)", bytesWritten.Load()-before, err)
+	}
+}
