@@ -84,6 +84,10 @@ type Config struct {
 	// is adjourned (LIM-D10).
 	BulkBudget        int64
 	BulkBudgetPerPeer int64
+	// Publisher, when set, is given the public part of every game of
+	// this service for spectators (SPEC-2); nil publishes nothing
+	// (SPEC-6).
+	Publisher Publisher
 	// testHooks, for tests only, are nil in every Config but a test's.
 	testHooks
 }
@@ -276,7 +280,7 @@ func (s *Service) Invite(ctx context.Context, p peer.ID, o engine.Options) (g *G
 		}
 	}()
 	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
-	g.player = s.newPlayer(id, o, Inviter)
+	g.player = s.newPlayer(g, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
 		InviterName: s.cfg.Name}
 	if err := g.writeHello(st); err != nil {
@@ -338,7 +342,7 @@ func (s *Service) Game(id GameID) *Game {
 }
 
 func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
-	return &Game{
+	g := &Game{
 		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
 		peer:     tr.Peers[role.Other()],
 		events:   newEventQueue(),
@@ -348,6 +352,11 @@ func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 		done:     make(chan struct{}),
 		crashed:  make(chan error, 1),
 	}
+	if s.cfg.Publisher != nil {
+		g.pub = &publishing{to: s.cfg.Publisher}
+		tr.onAppend = g.publishMessage
+	}
+	return g
 }
 
 // handleStream serves an incoming game stream: a new invitation or a
@@ -461,7 +470,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		st.Reset()
 		return
 	}
-	g.player = s.newPlayer(id, g.m.Options, Invitee)
+	g.player = s.newPlayer(g, g.m.Options, Invitee)
 	decision := error(nil)
 	if s.cfg.OnInvite != nil {
 		decision = s.cfg.OnInvite(remote, g.m.Names[Inviter], g.m.Options)
