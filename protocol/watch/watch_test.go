@@ -274,6 +274,11 @@ func checkViews(t *testing.T, g *watchedGame, o engine.Options, honest bool) {
 			t.Errorf("spectator %d: done %v, ok %v; it showed:\n%s", i, done, ok, linesText(lines))
 		}
 		own := recs[s.publisher]
+		for _, it := range items {
+			if it.Whole != wantWhole(o.Variant, it.Kind) {
+				t.Errorf("spectator %d took the %s's message %d (%s) whole: %v", i, it.From, it.Seq, it.Kind, it.Whole)
+			}
+		}
 		if want := publicPart(o.Variant, own); !slices.Equal(items, want) {
 			t.Errorf("spectator %d took %d messages, not the %d of its publisher's record's public part:\n%s", i, len(items), len(want), linesText(lines))
 		}
@@ -390,6 +395,21 @@ func checkNoLeak(t *testing.T, g *watchedGame, o engine.Options) {
 			}
 		}
 	}
+}
+
+// wantWhole is SPEC-1 as this test reads it, written out here so that
+// the test does not take it from the code it checks: in Phantom Go the
+// kinds of spectatorPublicPhantom are published whole, in the other
+// hidden variants all but violation reports, in plain Go and Bridge Go
+// every kind.
+func wantWhole(v engine.Variant, k protocol.Kind) bool {
+	switch v {
+	case engine.VariantPhantom:
+		return spectatorPublicPhantom[k]
+	case engine.VariantGo, engine.VariantBridge:
+		return true
+	}
+	return k != "violation"
 }
 
 // spectatorPublicPhantom are SPEC-1's kinds of Phantom Go published
