@@ -320,8 +320,9 @@ func checkViews(t *testing.T, g *watchedGame, o engine.Options, honest bool) {
 	}
 }
 
-// TestSPEC1PublicViewEqualsRecords plays a game of plain Go, Hidden Move
-// Go and Phantom Go between two players with three spectators on real
+// TestSPEC1PublicViewEqualsRecords plays a game of every variant (Phantom
+// Go under the common rules; under the three rule sets in the full tier;
+// none under -race) between two players with three spectators on real
 // libp2p nodes on loopback: each spectator's view is the public part of
 // both records, every message whole that SPEC-1 makes public, the rest
 // as headers, Phantom Go's announcements those of the audit, and it
@@ -329,12 +330,30 @@ func checkViews(t *testing.T, g *watchedGame, o engine.Options, honest bool) {
 // value reaches a publication before the rules make it public (SPEC-2,
 // T-5).
 func TestSPEC1PublicViewEqualsRecords(t *testing.T) {
-	for _, o := range []engine.Options{
+	games := []engine.Options{
 		{Variant: engine.VariantGo, Size: 5},
 		{Variant: engine.VariantHMG, Size: 5, Cards: 2},
-		{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true},
-	} {
-		t.Run(string(o.Variant), func(t *testing.T) {
+		{Variant: engine.VariantGomoku, Size: 7},
+		{Variant: engine.VariantFGo, Size: 5},
+		{Variant: engine.VariantBridge, Size: 5},
+	}
+	phantomRules := []engine.PhantomRules{engine.RulesCommon}
+	if testenv.Full() {
+		phantomRules = append(phantomRules, engine.RulesHamburg, engine.RulesKriegspiel)
+	}
+	if !testenv.Race {
+		// Under the race detector the secure computation is ten to
+		// fifty times slower: no Phantom Go.
+		for _, r := range phantomRules {
+			games = append(games, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: r, Komi: 7.5, KomiSet: true})
+		}
+	}
+	for _, o := range games {
+		name := string(o.Variant)
+		if o.Variant == engine.VariantPhantom {
+			name += "-" + string(o.Rules)
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			g := playWatched(t, o, nil, nil)
 			checkViews(t, g, o, true)
