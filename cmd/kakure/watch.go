@@ -112,6 +112,12 @@ func runWatch(env *environment, args []string) (err error) {
 	}
 	var done, ok bool
 	w.Spectator(func(s *watch.Spectator) { done, ok = s.Done() })
+	return watchVerdict(done, ok)
+}
+
+// watchVerdict is how `kakure watch` ends: nil once the record came and
+// it and every publication checked, an error otherwise.
+func watchVerdict(done, ok bool) error {
 	switch {
 	case !done:
 		return errWatchFailed{"the watch ended before the game's record came"}

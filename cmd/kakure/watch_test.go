@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"sync"
@@ -131,10 +132,31 @@ func TestSPEC6SpectatorsFlag(t *testing.T) {
 		}
 		p.close()
 	}
+	for args, want := range map[string]bool{"": true, "--spectators=on": true, "--spectators=off": false} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		publish := spectatorsFlag(fs)
+		if err := fs.Parse(strings.Fields(args)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := publish(); err != nil || got != want {
+			t.Errorf("%q: publish %v (%v), want %v", args, got, err, want)
+		}
+	}
 	for _, cmd := range []string{"bot", "play"} {
 		status, out := runCommand(t, cmd, "--home", t.TempDir(), "--spectators", "maybe")
 		if status == 0 || !strings.Contains(out, `--spectators "maybe": want on or off`) {
 			t.Errorf("kakure %s --spectators maybe: status %d:\n%s", cmd, status, out)
+		}
+	}
+}
+
+// TestSPEC4WatchVerdict: kakure watch exits non-zero when it ended
+// before the record, or when the record or a publication did not check
+// (SPEC-4).
+func TestSPEC4WatchVerdict(t *testing.T) {
+	for _, c := range []struct{ done, ok, fails bool }{{false, false, true}, {true, false, true}, {true, true, false}} {
+		if err := watchVerdict(c.done, c.ok); (err != nil) != c.fails {
+			t.Errorf("done %v, ok %v: %v", c.done, c.ok, err)
 		}
 	}
 }
