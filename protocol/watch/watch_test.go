@@ -63,7 +63,7 @@ type player struct {
 	rec *recorder
 }
 
-func newHub(t *testing.T, h host.Host) *watch.Hub {
+func newHub(t testing.TB, h host.Host) *watch.Hub {
 	t.Helper()
 	hub, err := watch.New(h, nil)
 	if err != nil {
