@@ -113,6 +113,24 @@ func TestSPEC3SpectatorChecks(t *testing.T) {
 			}
 		})
 	}
+	t.Run("held", func(t *testing.T) {
+		// A forgery and the honest message both come before their turn
+		// (GossipSub reorders): when their turn comes the forgery is
+		// refused and the honest one taken.
+		s := watch.NewSpectator(g.a.h.ID(), protocol.GameID{})
+		feed(t, s, g.a, pubs[:k-1]...)
+		gap := forge(func(m *protocol.Message) { m.Seq++ })
+		if lines := feed(t, s, g.a, gap, pubs[k]); len(lines) != 0 {
+			t.Fatalf("publications before their turn showed %v", lines)
+		}
+		lines := feed(t, s, g.a, pubs[k-1])
+		if !refusedWith(lines, "out of order") {
+			t.Errorf("the held forgery was not refused: %v", lines)
+		}
+		if items := s.Items(); len(items) != k+1 || items[k].Hash != honest.Hash() {
+			t.Errorf("the honest message held with it was not taken: %d messages, %v", len(items), lines)
+		}
+	})
 	t.Run("copy and different", func(t *testing.T) {
 		s := watch.NewSpectator(g.a.h.ID(), protocol.GameID{})
 		feed(t, s, g.a, pubs[:k+1]...)

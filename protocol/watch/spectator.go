@@ -167,10 +167,13 @@ func (s *Spectator) Take(author peer.ID, data []byte) []Line {
 			return nil
 		}
 		if p.Message == nil || p.Pos != 0 || p.Message.Kind != protocol.KindInvite {
-			// Perhaps of the next game, come before its invitation.
-			if len(s.early) < maxHeld {
-				s.early = append(s.early, p)
+			// Perhaps of the next game, come before its invitation: the
+			// newest maxHeld are kept (the publisher's other games
+			// come here too).
+			if len(s.early) >= maxHeld {
+				s.early = s.early[1:]
 			}
+			s.early = append(s.early, p)
 			return nil
 		}
 		// Watching the publisher's next game: this invitation's.
