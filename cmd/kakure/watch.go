@@ -44,8 +44,9 @@ func parseWatchTarget(s string) (peer.ID, protocol.GameID, error) {
 }
 
 func runWatch(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "watch", "[--addr MULTIADDR] [--home DIR] [--listen MULTIADDR ...] PEERID[/GAME]")
+	fs := newFlagSet(env, "watch", "[--addr MULTIADDR] [--out FILE] [--home DIR] [--listen MULTIADDR ...] PEERID[/GAME]")
 	addr := fs.String("addr", "", "the publishing peer's address (…/p2p/PEERID, as kakure id prints it); without it, the addresses this node knows")
+	out := fs.String("out", "", "write the game's record here once it came and checked, for kakure verify and the replay")
 	home := fs.String("home", "", "directory of the spectator's identity and logs (default: a temporary one, a fresh identity removed at the end)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
@@ -111,7 +112,17 @@ func runWatch(env *environment, args []string) (err error) {
 		fmt.Fprintln(env.stdout, l)
 	}
 	var done, ok bool
-	w.Spectator(func(s *watch.Spectator) { done, ok = s.Done() })
+	var record *protocol.Transcript
+	w.Spectator(func(s *watch.Spectator) {
+		done, ok = s.Done()
+		record = s.Record()
+	})
+	if *out != "" && record != nil {
+		if err := record.Save(*out); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "record: %s\n", *out)
+	}
 	return watchVerdict(done, ok)
 }
 

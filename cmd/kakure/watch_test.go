@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -58,9 +59,10 @@ func TestSPEC4WatchCommand(t *testing.T) {
 	addr := fmt.Sprintf("%s/p2p/%s", a.node.Host().Addrs()[0], a.node.ID())
 	out := &lockedWriter{}
 	status := make(chan int, 1)
+	recordPath := filepath.Join(t.TempDir(), "watched.record.json")
 	go func() {
 		env := &environment{stdin: strings.NewReader(""), stdout: out, stderr: out}
-		status <- run(env, []string{"watch", "--addr", addr, "--listen", loopbackListen[0], "--home", t.TempDir(), a.node.ID().String()})
+		status <- run(env, []string{"watch", "--addr", addr, "--listen", loopbackListen[0], "--home", t.TempDir(), "--out", recordPath, a.node.ID().String()})
 	}()
 	// The game starts once the spectator is subscribed: GossipSub keeps
 	// no history (SPEC-D5).
@@ -103,12 +105,17 @@ func TestSPEC4WatchCommand(t *testing.T) {
 			t.Fatalf("kakure watch exited with %d:\n%s", code, text)
 		}
 		for _, want := range []string{"watching the next game of " + a.node.ID().String(), "[verified] inviter 0 invite", "[verified] invitee 0 accept",
-			"[verdict] the ", "[verdict] ok: result"} {
+			"[verdict] the ", "[verdict] ok: result", "record: " + recordPath} {
 			if !strings.Contains(text, want) {
 				t.Errorf("kakure watch did not print %q:\n%s", want, text)
 			}
 		}
 		t.Logf("kakure watch printed:\n%s", text)
+		// The record it wrote is the game's, whole: kakure verify says
+		// so.
+		if code, verified := runCommand(t, "verify", recordPath); code != 0 || !strings.Contains(verified, "ok: result") {
+			t.Errorf("kakure verify on the watched record: status %d:\n%s", code, verified)
+		}
 		if strings.Contains(text, "REFUSED") {
 			t.Errorf("kakure watch refused a publication of an honest game:\n%s", text)
 		}

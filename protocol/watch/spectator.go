@@ -490,6 +490,15 @@ func (s *Spectator) Finish() []Line {
 	return append(lines, s.checkRecord(s.record)...)
 }
 
+// Record returns the game's record once it came and was checked (nil
+// before).
+func (s *Spectator) Record() *protocol.Transcript {
+	if !s.done {
+		return nil
+	}
+	return s.record
+}
+
 // Waiting tells whether the record came and waits for messages before
 // it.
 func (s *Spectator) Waiting() bool { return s.record != nil && !s.done }
@@ -544,6 +553,6 @@ func (s *Spectator) checkRecord(t *protocol.Transcript) []Line {
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		lines = append(lines, Line{Verdict, l})
 	}
-	s.done, s.ok = true, ok && !mismatch
+	s.done, s.ok, s.record = true, ok && !mismatch, t
 	return lines
 }
