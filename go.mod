@@ -1,6 +1,6 @@
 module github.com/kakure/kakure
 
-go 1.26.0
+go 1.26.6
 
 require (
 	github.com/Shopify/toxiproxy/v2 v2.5.0
@@ -10,6 +10,7 @@ require (
 	github.com/ipfs/go-datastore v0.9.2
 	github.com/libp2p/go-libp2p v0.51.0
 	github.com/libp2p/go-libp2p-kad-dht v0.42.1
+	github.com/libp2p/go-libp2p-pubsub v0.19.0
 	github.com/libp2p/go-msgio v0.3.0
 	github.com/libp2p/zeroconf/v2 v2.2.0
 	github.com/marcopolo/simnet v0.0.7
@@ -45,6 +46,7 @@ require (
 	github.com/gorilla/mux v1.8.1 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/hashicorp/golang-lru v1.0.2 // indirect
+	github.com/hashicorp/golang-lru/v2 v2.0.7 // indirect
 	github.com/huin/goupnp v1.3.0 // indirect
 	github.com/ipfs/boxo v0.41.0 // indirect
 	github.com/ipfs/go-log/v2 v2.9.2 // indirect

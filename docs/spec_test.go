@@ -25,7 +25,7 @@ const repoRoot = ".."
 var plannedIDs = map[string]string{}
 
 // ruleIDPattern matches the ids of rules.md and trust.md.
-var ruleIDPattern = regexp.MustCompile(`\b(GO|PG|HMG|GM|FG|BG|T)-[0-9]+\b`)
+var ruleIDPattern = regexp.MustCompile(`\b(GO|PG|HMG|GM|FG|BG|T|SPEC)-[0-9]+\b`)
 
 // specIDs returns the rule ids that the documents in docs/spec define or
 // cite, sorted.

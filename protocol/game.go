@@ -55,6 +55,9 @@ type Game struct {
 	id   GameID
 	role Role
 	peer peer.ID
+	// pub is the game's publication for spectators, nil if none
+	// (SPEC-2, SPEC-6).
+	pub *publishing
 
 	// mu guards the state below for readers outside the loop (View).
 	mu     sync.Mutex

@@ -197,7 +197,7 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 			return nil, err
 		}
 		if g.player == nil && g.m.Options.Variant != "" {
-			g.player = s.newPlayer(id, g.m.Options, sf.Role)
+			g.player = s.newPlayer(g, g.m.Options, sf.Role)
 		}
 	}
 	if g.player == nil {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/engine/phantom"
 	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
@@ -53,12 +54,23 @@ type hookedPlayer interface {
 	takeHooks(h *testHooks)
 }
 
-// newPlayer returns the local player, of role me, of the game id with
-// options o: the variant's, with the service's test hooks for it.
-func (s *Service) newPlayer(id GameID, o engine.Options, me Role) variantPlayer {
-	p := newVariantPlayer[o.Variant](id, o, me)
+// announcingPlayer is a variant's player told announcements that no
+// message carries (Phantom Go's referee): it passes each on to announce,
+// for spectators (SPEC-2).
+type announcingPlayer interface {
+	announceTo(announce func(try uint64, a phantom.Announcement))
+}
+
+// newPlayer returns the local player, of role me, of the game g with
+// options o: the variant's, with the service's test hooks for it, and
+// its announcements published when g publishes.
+func (s *Service) newPlayer(g *Game, o engine.Options, me Role) variantPlayer {
+	p := newVariantPlayer[o.Variant](g.id, o, me)
 	if h, ok := p.(hookedPlayer); ok {
 		h.takeHooks(&s.cfg.testHooks)
+	}
+	if a, ok := p.(announcingPlayer); ok && g.pub != nil {
+		a.announceTo(g.publishAnnouncement)
 	}
 	return p
 }

@@ -22,6 +22,8 @@ type phantomPlayer struct {
 	game GameID
 	opts engine.Options
 	me   Role
+	// announced, when set, is told every announcement (SPEC-2).
+	announced func(try uint64, a phantom.Announcement)
 
 	mu      sync.Mutex
 	opening *commit.Opening // the seed and the salt of its commitment
@@ -629,7 +631,16 @@ func (p *phantomPlayer) tell(try uint64, a phantom.Announcement) error {
 	}
 	p.view = v
 	p.log = append(p.log, phantomLogged{Try: try, Announcement: a.KeyValues()})
+	if p.announced != nil {
+		p.announced(try, a)
+	}
 	return nil
+}
+
+// announceTo has every announcement the player is told passed on to
+// announce (SPEC-2).
+func (p *phantomPlayer) announceTo(announce func(try uint64, a phantom.Announcement)) {
+	p.announced = announce
 }
 
 // privateView adds the player's own view to the public one.

@@ -90,6 +90,10 @@ type Config struct {
 	// is adjourned (LIM-D10).
 	BulkBudget        int64
 	BulkBudgetPerPeer int64
+	// Publisher, when set, is given the public part of every game of
+	// this service for spectators (SPEC-2); nil publishes nothing
+	// (SPEC-6).
+	Publisher Publisher
 	// testHooks, for tests only, are nil in every Config but a test's.
 	testHooks
 }
@@ -317,7 +321,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 		}
 	}()
 	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
-	g.player = s.newPlayer(id, o, Inviter)
+	g.player = s.newPlayer(g, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
 		InviterName: s.cfg.Name, Series: series, Tournament: ref}
 	if series != nil {
@@ -385,7 +389,7 @@ func (s *Service) Game(id GameID) *Game {
 }
 
 func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
-	return &Game{
+	g := &Game{
 		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
 		peer:     tr.Peers[role.Other()],
 		events:   newEventQueue(),
@@ -395,6 +399,11 @@ func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 		done:     make(chan struct{}),
 		crashed:  make(chan error, 1),
 	}
+	if s.cfg.Publisher != nil {
+		g.pub = &publishing{to: s.cfg.Publisher}
+		tr.onAppend = g.publishMessage
+	}
+	return g
 }
 
 // handleStream serves an incoming game stream: a new invitation or a
@@ -508,7 +517,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		st.Reset()
 		return
 	}
-	g.player = s.newPlayer(id, g.m.Options, Invitee)
+	g.player = s.newPlayer(g, g.m.Options, Invitee)
 	decision := error(nil)
 	if g.m.Series != nil {
 		// Refused at once, before the user is asked (SER-D3).

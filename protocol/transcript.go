@@ -30,6 +30,9 @@ type Transcript struct {
 	// encoded caches the JSON of each message, so that saving the record
 	// after every message does not encode the whole game again.
 	encoded [][]byte
+	// onAppend, when set, is told every message appended and its
+	// position (a game that publishes for spectators, SPEC-2).
+	onAppend func(pos int, m *Message)
 }
 
 // NewTranscript starts an empty transcript for a game between the inviter
@@ -152,6 +155,9 @@ func (t *Transcript) appendChecked(m Message) {
 	t.encoded = append(t.encoded, nil)
 	t.count[m.From]++
 	t.last[m.From] = m.Hash()
+	if t.onAppend != nil {
+		t.onAppend(len(t.Messages)-1, &t.Messages[len(t.Messages)-1])
+	}
 }
 
 // Clone returns an independent copy of the transcript.
@@ -159,6 +165,7 @@ func (t *Transcript) Clone() *Transcript {
 	c := *t
 	c.Messages = append([]Message(nil), t.Messages...)
 	c.encoded = append([][]byte(nil), t.encoded...)
+	c.onAppend = nil
 	return &c
 }
 

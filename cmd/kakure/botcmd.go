@@ -26,7 +26,7 @@ func init() {
 }
 
 func runBot(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--host-invite | --invite PEER --variant V ... [--games N [--colours alternate|nigiri]] | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
+	fs := newFlagSet(env, "bot", "[--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--mdns] [--spectators on|off] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--host-invite | --invite PEER --variant V ... [--games N [--colours alternate|nigiri]] | --invite-lan --variant V ... | --join CODE --variant V ...] [--connect-for D] [-v]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
@@ -51,7 +51,12 @@ func runBot(env *environment, args []string) (err error) {
 	var vf variantFlags
 	vf.register(fs, "go")
 	vf.registerSides(fs, "with --invite, --invite-lan or --join: the bot's colour")
+	spectators := spectatorsFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	publish, err := spectators()
+	if err != nil {
 		return err
 	}
 	var tour *tournamentGame
@@ -145,7 +150,7 @@ func runBot(env *environment, args []string) (err error) {
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}
-	p, err := startPeerConfig(ctx, cfg, nil, tour.configure)
+	p, err := startPeerConfig(ctx, cfg, nil, publish, tour.configure)
 	if err != nil {
 		return err
 	}

@@ -113,5 +113,5 @@ func TestUserMessagesHaveNoPackageNames(t *testing.T) {
 // home/games and its own log in home/games.log; a protected identity key
 // there is refused (no passphrase).
 func startPeer(ctx context.Context, home string, listen []string, onInvite func(peer.ID, string, engine.Options) error) (*peerHandle, error) {
-	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite)
+	return startPeerConfig(ctx, node.Config{Home: home, ListenAddrs: listen}, onInvite, false)
 }

@@ -81,7 +81,7 @@ func runMatch(env *environment, args []string) error {
 	var peers [2]*peerHandle
 	for i := range peers {
 		cfg := node.Config{Home: filepath.Join(*out, "peers", names[i]), ListenAddrs: loopback, Passphrase: env.askPassphrase}
-		p, err := startPeerConfig(ctx, cfg, nil)
+		p, err := startPeerConfig(ctx, cfg, nil, false)
 		if err != nil {
 			return fmt.Errorf("peer %s: %w", names[i], err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/watch"
 	"github.com/kakure/kakure/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -20,11 +22,16 @@ type peerHandle struct {
 	node    *node.Node
 	service *protocol.Service
 	logFile *os.File
+	// hub publishes the peer's games for spectators; nil when they are
+	// refused (SPEC-6).
+	hub *watch.Hub
 }
 
 // startPeerConfig starts a node of configuration cfg, with its games in
-// its home's games directory and its own log in games.log there.
-func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error, more ...func(*protocol.Config)) (*peerHandle, error) {
+// its home's games directory and its own log in games.log there; with
+// spectators, its games are published for them (SPEC-2, SPEC-6); more
+// set further fields of the game service's configuration.
+func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error, spectators bool, more ...func(*protocol.Config)) (*peerHandle, error) {
 	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -40,32 +47,65 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		n.Close()
 		return nil, fmt.Errorf("game log: %w", err)
 	}
+	logger := slog.New(slog.NewTextHandler(logFile, nil))
+	var hub *watch.Hub
+	var publisher protocol.Publisher
+	if spectators {
+		if hub, err = watch.New(n.Host(), logger); err != nil {
+			logFile.Close()
+			n.Close()
+			return nil, err
+		}
+		publisher = hub
+	}
 	pc := protocol.Config{
 		Host:     n.Host(),
 		Dir:      filepath.Join(home, "games"),
-		Logger:   slog.New(slog.NewTextHandler(logFile, nil)),
+		Logger:   logger,
 		OnInvite: onInvite,
 		Name:     name,
 		Known:    newPetnameBook(home).has,
 		// The node redials the peers of the games it holds (holdPeer):
 		// their games leave the dials to it (NET-D28).
 		Redialled: n.Held,
+		Publisher: publisher,
 	}
 	for _, f := range more {
 		f(&pc)
 	}
 	svc, err := protocol.NewService(pc)
 	if err != nil {
+		if hub != nil {
+			hub.Close()
+		}
 		logFile.Close()
 		n.Close()
 		return nil, err
 	}
-	return &peerHandle{node: n, service: svc, logFile: logFile}, nil
+	return &peerHandle{node: n, service: svc, logFile: logFile, hub: hub}, nil
+}
+
+// spectatorsFlag adds --spectators to fs; its value tells whether the
+// program's games are published for spectators (SPEC-6).
+func spectatorsFlag(fs *flag.FlagSet) func() (bool, error) {
+	v := fs.String("spectators", "on", "on: publish the public part of this program's games for spectators (kakure watch); off: publish nothing (docs/spectators.md)")
+	return func() (bool, error) {
+		switch *v {
+		case "on":
+			return true, nil
+		case "off":
+			return false, nil
+		}
+		return false, usageError("--spectators %q: want on or off", *v)
+	}
 }
 
 // close stops the peer.
 func (p *peerHandle) close() {
 	p.service.Close()
+	if p.hub != nil {
+		p.hub.Close()
+	}
 	p.node.Close()
 	p.logFile.Close()
 }

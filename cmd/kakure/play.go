@@ -54,7 +54,7 @@ var loopbackListen = []string{"/ip4/127.0.0.1/tcp/0"}
 // runPlay runs the console application: with no flags, a game against the
 // built-in bot on loopback; with --lobby, the lobby for games with people.
 func runPlay(env *environment, args []string) error {
-	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--no-mdns] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--variant V --size N ...]")
+	fs := newFlagSet(env, "play", "[--lobby] [--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] [--no-mdns] [--spectators on|off] [--level L | --engine gtp:COMMAND [--engine-timeout D]] [--variant V --size N ...]")
 	home := fs.String("home", "", "directory of the identity, the games and the logs (default $XDG_CONFIG_HOME/kakure)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: loopback for a game against the bot; with --lobby all interfaces, TCP and QUIC, random ports)")
@@ -70,7 +70,12 @@ func runPlay(env *environment, args []string) error {
 	// Invite codes (the lobby's ^O and ^E): relays as kakure bot takes them.
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID) for invite codes, repeatable (default: the relays of config.json in the home directory)")
+	spectators := spectatorsFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	publish, err := spectators()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -106,7 +111,7 @@ func runPlay(env *environment, args []string) error {
 	}
 	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, passphrase: env.askPassphrase, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}
-	me, err := startPeerConfig(ctx, cfg, pn.onInvite)
+	me, err := startPeerConfig(ctx, cfg, pn.onInvite, publish)
 	if err != nil {
 		return err
 	}
@@ -313,7 +318,7 @@ func (n *playNetwork) botPeer() (*peerHandle, error) {
 	}
 	home := n.me.node.Home()
 	b, err := startPeerConfig(n.ctx, node.Config{Home: filepath.Join(home, "bot"), ListenAddrs: loopbackListen,
-		LogFile: filepath.Join(home, node.LogFileName), Passphrase: n.passphrase}, nil)
+		LogFile: filepath.Join(home, node.LogFileName), Passphrase: n.passphrase}, nil, false)
 	if err != nil {
 		n.botErr = fmt.Errorf("starting the bot: %w", err)
 		return nil, n.botErr

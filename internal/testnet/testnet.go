@@ -18,7 +18,15 @@ import (
 // Service starts a protocol service on a fresh host listening on
 // loopback TCP (no relay), with short idle and automatic-step graces, its
 // games in a temporary directory; both end with the test.
-func Service(t *testing.T) (host.Host, *protocol.Service) {
+func Service(t testing.TB) (host.Host, *protocol.Service) {
+	t.Helper()
+	h := Host(t)
+	return h, ServiceOn(t, h, nil)
+}
+
+// Host starts a fresh host listening on loopback TCP (no relay), closed
+// with the test.
+func Host(t testing.TB) host.Host {
 	t.Helper()
 	priv, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
@@ -29,10 +37,21 @@ func Service(t *testing.T) (host.Host, *protocol.Service) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	s, err := protocol.NewService(protocol.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second})
+	return h
+}
+
+// ServiceOn starts a protocol service on h configured as Service's, then
+// changed by configure (nil: none); it ends with the test.
+func ServiceOn(t testing.TB, h host.Host, configure func(*protocol.Config)) *protocol.Service {
+	t.Helper()
+	cfg := protocol.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second}
+	if configure != nil {
+		configure(&cfg)
+	}
+	s, err := protocol.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	return h, s
+	return s
 }

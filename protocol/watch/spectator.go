@@ -1,0 +1,558 @@
+// Package watch lets third parties watch kakure games: each player's
+// program publishes the public part of its games on a GossipSub topic
+// of its own, and a spectator verifies every publication before it shows
+// it (docs/spec/trust.md SPEC-1..SPEC-6, docs/spectators.md).
+package watch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+)
+
+// Status says how far a spectator checked what a line shows (SPEC-3).
+type Status int
+
+// The statuses of a line.
+const (
+	// Verified: signed by its sender, in sequence, chained, and taken by
+	// the rules.
+	Verified Status = iota
+	// Signed: signed, in sequence and chained; the rules could not be
+	// run on it (a message before it was withheld).
+	Signed
+	// Unverified: not checked yet (a withheld message's header, an
+	// announcement); the record at the end checks it.
+	Unverified
+	// Refused: a publication the spectator refused; the text names it
+	// and why. It changed nothing the spectator shows.
+	Refused
+	// Verdict: the checks of the record at the end and `kakure
+	// verify`'s verdict.
+	Verdict
+)
+
+// String names the status as the text output shows it.
+func (s Status) String() string {
+	switch s {
+	case Verified:
+		return "verified"
+	case Signed:
+		return "signed"
+	case Unverified:
+		return "not verified"
+	case Refused:
+		return "REFUSED"
+	case Verdict:
+		return "verdict"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Line is one thing a spectator shows: a public event, a refusal or a
+// line of the verdict.
+type Line struct {
+	Status Status
+	Text   string
+}
+
+// String writes the line as `kakure watch` prints it.
+func (l Line) String() string { return "[" + l.Status.String() + "] " + l.Text }
+
+// Item is one message of the game as a spectator took it: Whole when
+// its body was published, otherwise only its header.
+type Item struct {
+	Pos   uint64
+	From  protocol.Role
+	Seq   uint64
+	Kind  protocol.Kind
+	Hash  protocol.Hash
+	Whole bool
+}
+
+// maxHeld caps the publications a spectator holds that came before their
+// turn (SPEC-D3).
+const maxHeld = 4096
+
+// maxRecord caps the size of a record a spectator joins (SPEC-D6).
+const maxRecord = 64 << 20
+
+// Spectator is the state of one watched game, built from publications
+// only, each checked before it is taken (SPEC-3, SPEC-4). It has no
+// network: Take gets each publication's author and bytes.
+type Spectator struct {
+	publisher peer.ID
+	game      protocol.GameID
+
+	peers     [2]peer.ID
+	havePeers bool
+	variant   engine.Variant
+	// next is the position expected next; held the publications that
+	// came before it.
+	// early are the publications that came, while the spectator waits
+	// for the publisher's next game, before its invitation.
+	early     []protocol.Publication
+	next      uint64
+	held      map[uint64][]protocol.Publication
+	heldCount int
+	// items are the messages taken, by position; count, last and hashes
+	// each role's chain.
+	items  []Item
+	count  [2]uint64
+	last   [2]protocol.Hash
+	hashes [2][]protocol.Hash
+	// machine replays the game's rules while every message so far was
+	// published whole; nil after a withheld one.
+	machine *protocol.Machine
+	// announcements are Phantom Go's public announcements by try.
+	announcements map[uint64]string
+	parts         [][]byte
+	partsCount    int
+	// record is the record, once its parts came, until it is checked.
+	record *protocol.Transcript
+	done   bool
+	ok     bool
+}
+
+// NewSpectator starts watching game as publisher publishes it; with the
+// zero game, the next game whose invitation the publisher publishes.
+func NewSpectator(publisher peer.ID, game protocol.GameID) *Spectator {
+	return &Spectator{publisher: publisher, game: game, held: map[uint64][]protocol.Publication{},
+		machine: protocol.NewMachine(game), announcements: map[uint64]string{}}
+}
+
+// Items returns the messages taken so far, in the publisher's order.
+func (s *Spectator) Items() []Item { return append([]Item(nil), s.items...) }
+
+// Announcements returns the public announcements taken so far, by try.
+func (s *Spectator) Announcements() map[uint64]string {
+	out := make(map[uint64]string, len(s.announcements))
+	for k, v := range s.announcements {
+		out[k] = v
+	}
+	return out
+}
+
+// Done tells whether the record was taken and checked, and whether
+// `kakure verify` found it a finished game with no violation (ok).
+func (s *Spectator) Done() (done, ok bool) { return s.done, s.ok }
+
+// Game returns the game watched (zero until a next game's invitation).
+func (s *Spectator) Game() protocol.GameID { return s.game }
+
+// Machine returns the spectator's replay of the rules, nil once a
+// message was withheld.
+func (s *Spectator) Machine() *protocol.Machine { return s.machine }
+
+// Take checks one publication by author and returns what it shows: the
+// events it adds (and those of publications held until now), or one
+// line naming why it is refused. A publication of another game of the
+// publisher is ignored (nil).
+func (s *Spectator) Take(author peer.ID, data []byte) []Line {
+	if author != s.publisher {
+		return []Line{{Refused, fmt.Sprintf("a publication by %s, not by the publisher %s", author, s.publisher)}}
+	}
+	p, err := protocol.UnmarshalPublication(data)
+	if err != nil {
+		return []Line{{Refused, fmt.Sprintf("an unreadable publication: %v", err)}}
+	}
+	if p.Game != s.game {
+		if s.game != (protocol.GameID{}) {
+			return nil
+		}
+		if p.Message == nil || p.Pos != 0 || p.Message.Kind != protocol.KindInvite {
+			// Perhaps of the next game, come before its invitation: the
+			// newest maxHeld are kept (the publisher's other games
+			// come here too).
+			if len(s.early) >= maxHeld {
+				s.early = s.early[1:]
+			}
+			s.early = append(s.early, p)
+			return nil
+		}
+		// Watching the publisher's next game: this invitation's.
+		s.game, s.machine = p.Game, protocol.NewMachine(p.Game)
+		lines := s.dispatch(p)
+		for _, q := range s.early {
+			if q.Game == s.game {
+				lines = append(lines, s.dispatch(q)...)
+			}
+		}
+		s.early = nil
+		return lines
+	}
+	return s.dispatch(p)
+}
+
+// dispatch takes a publication of the game watched.
+func (s *Spectator) dispatch(p protocol.Publication) []Line {
+	switch {
+	case p.Announcement != nil:
+		return s.takeAnnouncement(*p.Announcement)
+	case p.Record != nil:
+		return s.takeRecordPart(*p.Record)
+	}
+	return s.takePositioned(p)
+}
+
+// takePositioned takes a message or a header at its position, holds it
+// if it came early, and then takes the held ones that follow (SPEC-D3).
+func (s *Spectator) takePositioned(p protocol.Publication) []Line {
+	switch {
+	case p.Pos < s.next:
+		if h := publicationHash(p); h == s.items[p.Pos].Hash && (p.Message != nil) == s.items[p.Pos].Whole {
+			return nil // a copy
+		}
+		why := s.why(p)
+		if why == "" {
+			why = "not the one taken"
+		}
+		return []Line{{Refused, fmt.Sprintf("%s: a different publication at position %d, which holds %s: %s", describe(p), p.Pos, describeItem(s.items[p.Pos]), why)}}
+	case p.Pos > s.next:
+		for _, old := range s.held[p.Pos] {
+			if publicationHash(old) == publicationHash(p) && (old.Message != nil) == (p.Message != nil) {
+				return nil // a copy
+			}
+		}
+		if s.heldCount >= maxHeld {
+			return []Line{{Refused, fmt.Sprintf("%s: position %d is too far ahead of %d", describe(p), p.Pos, s.next)}}
+		}
+		s.held[p.Pos] = append(s.held[p.Pos], p)
+		s.heldCount++
+		return nil
+	}
+	lines := []Line{s.takeNext(p)}
+	for {
+		// The publications held for the next position, in the order
+		// they came: the first that checks is taken; the others are
+		// copies or refused.
+		cands, ok := s.held[s.next]
+		if !ok {
+			break
+		}
+		delete(s.held, s.next)
+		s.heldCount -= len(cands)
+		before := s.next
+		for _, c := range cands {
+			if s.next != before {
+				lines = append(lines, s.takePositioned(c)...)
+				continue
+			}
+			lines = append(lines, s.takeNext(c))
+		}
+		if s.next == before {
+			break
+		}
+	}
+	return append(lines, s.checkPendingRecord()...)
+}
+
+// publicationHash is the hash of the message a publication names.
+func publicationHash(p protocol.Publication) protocol.Hash {
+	switch {
+	case p.Message != nil:
+		return p.Message.Hash()
+	case p.Withheld != nil:
+		return p.Withheld.Hash
+	}
+	return protocol.Hash{}
+}
+
+// describe names the message a publication carries.
+func describe(p protocol.Publication) string {
+	switch {
+	case p.Message != nil:
+		return fmt.Sprintf("the %s's message %d (%s)", p.Message.From, p.Message.Seq, p.Message.Kind)
+	case p.Withheld != nil:
+		return fmt.Sprintf("the %s's withheld message %d (%s)", p.Withheld.From, p.Withheld.Seq, p.Withheld.Kind)
+	}
+	return "a publication"
+}
+
+func describeItem(it Item) string {
+	return fmt.Sprintf("the %s's message %d (%s)", it.From, it.Seq, it.Kind)
+}
+
+// takeNext checks the message or header at the next position and takes
+// it (SPEC-3).
+func (s *Spectator) takeNext(p protocol.Publication) Line {
+	refuse := func(format string, args ...any) Line {
+		return Line{Refused, describe(p) + " at position " + fmt.Sprint(p.Pos) + ": " + fmt.Sprintf(format, args...)}
+	}
+	var (
+		from    protocol.Role
+		seq     uint64
+		prev    protocol.Hash
+		ack     int64
+		ackHash protocol.Hash
+		kind    protocol.Kind
+		hash    protocol.Hash
+	)
+	if m := p.Message; m != nil {
+		from, seq, prev, ack, ackHash, kind, hash = m.From, m.Seq, m.Prev, m.Ack, m.AckHash, m.Kind, m.Hash()
+	} else {
+		w := p.Withheld
+		from, seq, prev, ack, ackHash, kind, hash = w.From, w.Seq, w.Prev, w.Ack, w.AckHash, w.Kind, w.Hash
+	}
+	if why := s.why(p); why != "" {
+		return refuse("%s", why)
+	}
+	if !s.havePeers {
+		// The invitation names both peers (SPEC-D5: a spectator needs it
+		// to check signatures).
+		if p.Message == nil || kind != protocol.KindInvite || from != protocol.Inviter || seq != 0 {
+			return refuse("the game's first message must be the invitation")
+		}
+		var b protocol.InviteBody
+		if err := json.Unmarshal(p.Message.Body, &b); err != nil {
+			return refuse("an unreadable invitation: %v", err)
+		}
+		var peers [2]peer.ID
+		for i, s := range []string{b.Inviter, b.Invitee} {
+			id, err := peer.Decode(s)
+			if err != nil {
+				return refuse("the invitation names no peer: %v", err)
+			}
+			peers[i] = id
+		}
+		if peers[0] != s.publisher && peers[1] != s.publisher {
+			return refuse("the invitation names two other peers than the publisher")
+		}
+		if err := p.Message.VerifySignature(peers[0]); err != nil {
+			return refuse("%v", err)
+		}
+		o, err := b.Options.Options()
+		if err != nil {
+			return refuse("the invitation's options: %v", err)
+		}
+		s.peers, s.havePeers, s.variant = peers, true, o.Variant
+	}
+	if why := s.why(p); why != "" {
+		return refuse("%s", why)
+	}
+	if seq != s.count[from] {
+		return refuse("out of order: the %s's message %d is due", from, s.count[from])
+	}
+	if prev != s.last[from] {
+		return refuse("it does not chain to the %s's message %d", from, int64(seq)-1)
+	}
+	other := from.Other()
+	switch {
+	case ack < -1 || ack >= int64(s.count[other]):
+		return refuse("it acknowledges the %s's message %d, of %d", other, ack, s.count[other])
+	case ack >= 0 && s.hashes[other][ack] != ackHash:
+		return refuse("its acknowledgement names another %s's message %d", other, ack)
+	case ack < 0 && !ackHash.IsZero():
+		return refuse("an acknowledgement hash without an acknowledgement")
+	}
+	status := Unverified
+	text := fmt.Sprintf("%s %d %s", from, seq, kind)
+	if m := p.Message; m != nil {
+		status = Signed
+		if s.machine != nil {
+			if _, err := s.machine.Apply(m); err != nil {
+				return refuse("the rules refuse it: %v", err)
+			}
+			status = Verified
+		}
+		text += " " + shorten(string(m.Body))
+	} else {
+		s.machine = nil
+		text += " (withheld)"
+	}
+	s.items = append(s.items, Item{Pos: p.Pos, From: from, Seq: seq, Kind: kind, Hash: hash, Whole: p.Message != nil})
+	s.count[from]++
+	s.last[from] = hash
+	s.hashes[from] = append(s.hashes[from], hash)
+	s.next++
+	return Line{status, text}
+}
+
+// why returns what is wrong with a message or header whatever its
+// place: another game, an unknown role, a kind published otherwise than
+// SPEC-1 says, a bad signature; "" if none of these.
+func (s *Spectator) why(p protocol.Publication) string {
+	var (
+		game protocol.GameID
+		from protocol.Role
+		kind protocol.Kind
+	)
+	if m := p.Message; m != nil {
+		game, from, kind = m.Game, m.From, m.Kind
+	} else {
+		game, from, kind = p.Withheld.Game, p.Withheld.From, p.Withheld.Kind
+	}
+	switch {
+	case game != s.game:
+		return fmt.Sprintf("a message of another game (%s)", game)
+	case from != protocol.Inviter && from != protocol.Invitee:
+		return fmt.Sprintf("a message from an unknown role %d", from)
+	case !s.havePeers:
+		return ""
+	case p.Message != nil && !protocol.PublicKind(s.variant, kind):
+		// A publisher that publishes what SPEC-1 withholds: shown
+		// nowhere.
+		return fmt.Sprintf("published whole, which SPEC-1 withholds in %s", s.variant)
+	case p.Message == nil && protocol.PublicKind(s.variant, kind):
+		return fmt.Sprintf("withheld, which SPEC-1 publishes whole in %s", s.variant)
+	case p.Message != nil:
+		if err := p.Message.VerifySignature(s.peers[from]); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
+
+// shorten cuts a body to what one line shows.
+func shorten(body string) string {
+	const most = 160
+	if len(body) <= most {
+		return body
+	}
+	return body[:most] + "…"
+}
+
+// takeAnnouncement takes a Phantom Go public announcement: shown as not
+// verified until the record (SPEC-3).
+func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement) []Line {
+	if old, ok := s.announcements[a.Try]; ok {
+		if old == a.Text {
+			return nil
+		}
+		return []Line{{Refused, fmt.Sprintf("a second announcement of try %d, %q, after %q", a.Try, a.Text, old)}}
+	}
+	if s.havePeers && s.variant != engine.VariantPhantom {
+		return []Line{{Refused, fmt.Sprintf("an announcement of try %d in a game of %s", a.Try, s.variant)}}
+	}
+	s.announcements[a.Try] = a.Text
+	return []Line{{Unverified, fmt.Sprintf("try %d: %s", a.Try, a.Text)}}
+}
+
+// takeRecordPart joins the parts of the record and checks the whole
+// record once it is complete (SPEC-4, SPEC-D6).
+func (s *Spectator) takeRecordPart(r protocol.RecordPart) []Line {
+	if s.done {
+		return nil
+	}
+	if r.Parts <= 0 || r.Part < 0 || r.Part >= r.Parts || r.Parts*protocol.RecordPartSize > maxRecord {
+		return []Line{{Refused, fmt.Sprintf("a record part %d of %d", r.Part, r.Parts)}}
+	}
+	if s.parts == nil {
+		s.parts, s.partsCount = make([][]byte, r.Parts), 0
+	}
+	if len(s.parts) != r.Parts {
+		return []Line{{Refused, fmt.Sprintf("a record part of %d parts, after parts of %d", r.Parts, len(s.parts))}}
+	}
+	if old := s.parts[r.Part]; old != nil {
+		if !bytes.Equal(old, r.Data) {
+			return []Line{{Refused, fmt.Sprintf("a different record part %d", r.Part)}}
+		}
+		return nil
+	}
+	s.parts[r.Part] = r.Data
+	s.partsCount++
+	if s.partsCount < len(s.parts) {
+		return nil
+	}
+	data := bytes.Join(s.parts, nil)
+	s.parts, s.partsCount = nil, 0
+	t, err := protocol.ParseTranscript(data)
+	if err != nil {
+		return []Line{{Refused, fmt.Sprintf("the record: %v", err)}}
+	}
+	s.record = t
+	return s.checkPendingRecord()
+}
+
+// checkPendingRecord checks the record once the messages before it were
+// taken: GossipSub may bring the record before the last of them.
+func (s *Spectator) checkPendingRecord() []Line {
+	if s.record == nil || s.done || s.next < uint64(len(s.record.Messages)) {
+		return nil
+	}
+	return s.checkRecord(s.record)
+}
+
+// Finish checks the record now if it came, even though messages before
+// it are missing (dropped on the way, SPEC-D7): the record checks them.
+func (s *Spectator) Finish() []Line {
+	if s.record == nil || s.done {
+		return nil
+	}
+	missing := uint64(len(s.record.Messages)) - min(s.next, uint64(len(s.record.Messages)))
+	lines := []Line{{Verdict, fmt.Sprintf("%d messages of the record were not seen live", missing)}}
+	return append(lines, s.checkRecord(s.record)...)
+}
+
+// Record returns the game's record once it came and was checked (nil
+// before).
+func (s *Spectator) Record() *protocol.Transcript {
+	if !s.done {
+		return nil
+	}
+	return s.record
+}
+
+// Waiting tells whether the record came and waits for messages before
+// it.
+func (s *Spectator) Waiting() bool { return s.record != nil && !s.done }
+
+// checkRecord checks the record of the finished game: as `kakure verify`
+// does, and against every publication taken (SPEC-4).
+func (s *Spectator) checkRecord(t *protocol.Transcript) []Line {
+	if t.Game != s.game {
+		return []Line{{Refused, fmt.Sprintf("the record of another game (%s)", t.Game)}}
+	}
+	if s.havePeers && t.Peers != s.peers {
+		return []Line{{Refused, "the record names other peers than the invitation"}}
+	}
+	var lines []Line
+	mismatch := false
+	for _, it := range s.items {
+		if it.Pos >= uint64(len(t.Messages)) {
+			continue // after the end of the game: not in the record
+		}
+		m := &t.Messages[it.Pos]
+		if m.From != it.From || m.Seq != it.Seq || m.Hash() != it.Hash {
+			mismatch = true
+			lines = append(lines, Line{Refused, fmt.Sprintf("the publication at position %d (%s) is not the record's message there (the %s's message %d, %s)",
+				it.Pos, describeItem(it), m.From, m.Seq, m.Kind)})
+		}
+	}
+	if len(s.announcements) > 0 || (s.havePeers && s.variant == engine.VariantPhantom) {
+		want, err := protocol.PublicAnnouncements(t)
+		if err != nil {
+			lines = append(lines, Line{Verdict, fmt.Sprintf("the announcements cannot be checked: %v", err)})
+		} else {
+			for try, text := range s.announcements {
+				switch {
+				case try >= uint64(len(want)):
+					mismatch = true
+					lines = append(lines, Line{Refused, fmt.Sprintf("the announcement of try %d, %q: the record's audit has %d tries", try, text, len(want))})
+				case want[try].Text != text:
+					mismatch = true
+					lines = append(lines, Line{Refused, fmt.Sprintf("the announcement of try %d, %q: the record's audit gives %q", try, text, want[try].Text)})
+				}
+			}
+			if !mismatch {
+				lines = append(lines, Line{Verdict, fmt.Sprintf("the %d announcements seen of %d tries are the audited record's", len(s.announcements), len(want))})
+			}
+		}
+	}
+	if !mismatch {
+		lines = append(lines, Line{Verdict, fmt.Sprintf("the %d messages seen are the record's", len(s.items))})
+	}
+	rep := protocol.Verify(t)
+	text, ok := rep.Describe(t.Peers)
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		lines = append(lines, Line{Verdict, l})
+	}
+	s.done, s.ok, s.record = true, ok && !mismatch, t
+	return lines
+}
