@@ -214,13 +214,7 @@ func garbleScheduled(s *schedule, w []blk, delta blk, instance uint64, tables []
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
 		if k%2 == 0 {
-			for _, st := range group {
-				if st.op == circuit.OpXOR {
-					w[st.out] = w[st.a].xor(w[st.b])
-				} else {
-					w[st.out] = w[st.a].xor(delta)
-				}
-			}
+			garbleLinear(group, w, delta)
 			continue
 		}
 		for len(group) > 0 {
@@ -246,13 +240,7 @@ func evaluateScheduled(s *schedule, w []blk, instance uint64, tables []byte) {
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
 		if k%2 == 0 {
-			for _, st := range group {
-				if st.op == circuit.OpXOR {
-					w[st.out] = w[st.a].xor(w[st.b])
-				} else {
-					w[st.out] = w[st.a]
-				}
-			}
+			evaluateLinear(group, w)
 			continue
 		}
 		for len(group) > 0 {
@@ -265,6 +253,30 @@ func evaluateScheduled(s *schedule, w []blk, instance uint64, tables []byte) {
 			}
 			evaluateHeld(rk, &held, n, instance)
 			group = group[n:]
+		}
+	}
+}
+
+// garbleLinear garbles a group of the schedule's XOR and INV gates (free
+// XOR: an INV gate's label for false is its input's xor Δ).
+func garbleLinear(group []step, w []blk, delta blk) {
+	for _, st := range group {
+		if st.op == circuit.OpXOR {
+			w[st.out] = w[st.a].xor(w[st.b])
+		} else {
+			w[st.out] = w[st.a].xor(delta)
+		}
+	}
+}
+
+// evaluateLinear evaluates a group of the schedule's XOR and INV gates (an
+// INV gate passes its input's label on: the garbler flipped its meaning).
+func evaluateLinear(group []step, w []blk) {
+	for _, st := range group {
+		if st.op == circuit.OpXOR {
+			w[st.out] = w[st.a].xor(w[st.b])
+		} else {
+			w[st.out] = w[st.a]
 		}
 	}
 }

@@ -1,7 +1,5 @@
 package gc
 
-import "github.com/kakure/kakure/protocol/mpc/circuit"
-
 // Three-halves in the fused gate routines of threehalves_amd64.s
 // (issue 38): as the half-gates loops do, the gate loops walk a
 // circuit's schedule (AND gates grouped by AND depth, schedule.go) and
@@ -179,13 +177,7 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
 		if k%2 == 0 {
-			for _, st := range group {
-				if st.op == circuit.OpXOR {
-					w[st.out] = w[st.a].xor(w[st.b])
-				} else {
-					w[st.out] = w[st.a].xor(delta)
-				}
-			}
+			garbleLinear(group, w, delta)
 			continue
 		}
 		for len(group) > 0 {
@@ -236,13 +228,7 @@ func evaluateScheduled3(s *schedule, w []blk, instance uint64, tables []byte, nA
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
 		if k%2 == 0 {
-			for _, st := range group {
-				if st.op == circuit.OpXOR {
-					w[st.out] = w[st.a].xor(w[st.b])
-				} else {
-					w[st.out] = w[st.a]
-				}
-			}
+			evaluateLinear(group, w)
 			continue
 		}
 		for len(group) > 0 {
