@@ -64,10 +64,6 @@ func takeSnapshot(dirs [2]string, logs [2]*lockedBuffer) leakSnapshot {
 	return s
 }
 
-// freeTextKeys are the body fields that hold free text: violation
-// details, decline reasons, chat, a Phantom Go accusation.
-var freeTextKeys = map[string]bool{"detail": true, "reason": true, "text": true, "accuse": true}
-
 // findValueLeaks looks for the hidden values of both peers where they
 // must not be before they are opened: in either peer's log (one's own log
 // included, at every level), and in either record outside the opening
@@ -116,7 +112,7 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 						continue // the salt check covers openings
 					}
 					checked++
-					if where := bodyMentions(m.Body, v); where != "" {
+					if where := v.InBody(m.Body); where != "" {
 						leaks = append(leaks, fmt.Sprintf("record of peer %d, message %d (%s from the %s): %s holds %s, hidden by the %s until message %d",
 							i, k, m.Kind, m.From, where, v.Text, owner, end))
 					}
@@ -126,51 +122,6 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 	}
 	return checked, leaks
 }
-
-// bodyMentions returns the field of a message body that carries v before
-// it is opened, or "". A vertex may be a public point of the message (a
-// move, a marking, an offer) that happens to equal a hidden one, so it
-// counts only in free text or in a field of its own; a binary value
-// counts anywhere.
-func bodyMentions(body json.RawMessage, v leakcheck.Value) string {
-	if !v.Vertex {
-		if v.In(string(body)) {
-			return "the body"
-		}
-		return ""
-	}
-	var b any
-	if json.Unmarshal(body, &b) != nil {
-		return ""
-	}
-	found := ""
-	var walk func(key string, x any)
-	walk = func(key string, x any) {
-		switch x := x.(type) {
-		case map[string]any:
-			for k, y := range x {
-				walk(k, y)
-			}
-		case []any:
-			for _, y := range x {
-				walk(key, y)
-			}
-		case string:
-			switch {
-			case freeTextKeys[key] && v.In(x):
-				found = key
-			case !publicPointKeys[key] && x == v.Text:
-				found = key
-			}
-		}
-	}
-	walk("", b)
-	return found
-}
-
-// publicPointKeys are the body fields that carry a point everyone sees
-// (a move, a marking, an offer, the opening piece, a claimed line).
-var publicPointKeys = map[string]bool{"point": true, "points": true, "dead": true, "if_you_play": true, "i_play": true, "start": true}
 
 // TestT5LeakCheckCatchesInjectedLeaks shows that findValueLeaks can fail:
 // a hidden value written into a log, a violation detail, a decline

@@ -163,6 +163,56 @@ func (v Value) In(text string) bool {
 		strings.Contains(text, base64.RawURLEncoding.EncodeToString(v.Raw))
 }
 
+// InBody returns where a message body carries v, or "": "the body" for
+// a binary value found anywhere in it; for a vertex, the name of the
+// field that holds it. A vertex counts only in free text (FreeTextKeys)
+// or in a field of its own: one of PublicPointKeys may be a public point
+// of the message (a move, a marking, an offer) that happens to equal a
+// hidden one.
+func (v Value) InBody(body json.RawMessage) string {
+	if !v.Vertex {
+		if v.In(string(body)) {
+			return "the body"
+		}
+		return ""
+	}
+	var b any
+	if json.Unmarshal(body, &b) != nil {
+		return ""
+	}
+	found := ""
+	var walk func(key string, x any)
+	walk = func(key string, x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, y := range x {
+				walk(k, y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(key, y)
+			}
+		case string:
+			switch {
+			case FreeTextKeys[key] && v.In(x):
+				found = key
+			case !PublicPointKeys[key] && x == v.Text:
+				found = key
+			}
+		}
+	}
+	walk("", b)
+	return found
+}
+
+// FreeTextKeys are the body fields that hold free text: violation
+// details, decline reasons, chat, a Phantom Go accusation.
+var FreeTextKeys = map[string]bool{"detail": true, "reason": true, "text": true, "accuse": true}
+
+// PublicPointKeys are the body fields that carry a point everyone sees
+// (a move, a marking, an offer, the opening piece, a claimed line).
+var PublicPointKeys = map[string]bool{"point": true, "points": true, "dead": true, "if_you_play": true, "i_play": true, "start": true}
+
 // ContainsWord reports whether text holds w as a word: w inside a peer
 // ID or a hex string does not count, w between spaces, quotes or commas
 // does.

@@ -441,13 +441,6 @@ var spectatorPublicPhantom = map[protocol.Kind]bool{
 	"undo-request": true, "undo-accept": true, "undo-decline": true,
 }
 
-// publicPointKeys are the body fields that carry a point everyone sees;
-// freeTextKeys those of free text (as the T-5 leak tests read them).
-var (
-	publicPointKeys = map[string]bool{"point": true, "points": true, "dead": true, "if_you_play": true, "i_play": true, "start": true}
-	freeTextKeys    = map[string]bool{"detail": true, "reason": true, "text": true, "accuse": true}
-)
-
 // mentions returns where publication p (its bytes data) holds the
 // hidden value v, or "".
 func mentions(p protocol.Publication, data []byte, v leakcheck.Value) string {
@@ -476,33 +469,9 @@ func mentions(p protocol.Publication, data []byte, v leakcheck.Value) string {
 			return "the announcement"
 		}
 	case p.Message != nil:
-		var b any
-		if json.Unmarshal(p.Message.Body, &b) != nil {
-			return ""
+		if key := v.InBody(p.Message.Body); key != "" {
+			return "the body's " + key
 		}
-		found := ""
-		var walk func(key string, x any)
-		walk = func(key string, x any) {
-			switch x := x.(type) {
-			case map[string]any:
-				for k, y := range x {
-					walk(k, y)
-				}
-			case []any:
-				for _, y := range x {
-					walk(key, y)
-				}
-			case string:
-				switch {
-				case freeTextKeys[key] && v.In(x):
-					found = "the body's " + key
-				case !publicPointKeys[key] && x == v.Text:
-					found = "the body's " + key
-				}
-			}
-		}
-		walk("", b)
-		return found
 	}
 	return ""
 }
