@@ -336,7 +336,7 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 		}
 		s := 0
 		for _, st := range c.GetStreams() {
-			if !isLibp2pProtocol(st.Protocol()) {
+			if !isBackgroundProtocol(st.Protocol()) {
 				s++
 			}
 		}
@@ -347,12 +347,18 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 	return best
 }
 
-// isLibp2pProtocol reports whether id is one of libp2p's own protocols
-// (identify, ping, DCUtR, AutoNAT, circuit relay...), whose streams are
-// short, or a stream not negotiated yet.
-func isLibp2pProtocol(id protocol.ID) bool {
+// isBackgroundProtocol reports whether id is one of libp2p's own
+// protocols (identify, ping, DCUtR, AutoNAT, circuit relay...), whose
+// streams are short, GossipSub's (the spectators' publications, SPEC-2:
+// its streams stay open on whichever connection they met first, a
+// relayed one too, and follow the peer to another), or a stream not
+// negotiated yet: none of them carries a game, so none makes a
+// connection the game's (gameConn) or keeps a relayed one open beside a
+// direct one (closeIdleRelayed).
+func isBackgroundProtocol(id protocol.ID) bool {
 	s := string(id)
-	return s == "" || strings.HasPrefix(s, "/ipfs/") || strings.HasPrefix(s, "/libp2p/") || strings.HasPrefix(s, "/p2p/")
+	return s == "" || strings.HasPrefix(s, "/ipfs/") || strings.HasPrefix(s, "/libp2p/") || strings.HasPrefix(s, "/p2p/") ||
+		strings.HasPrefix(s, "/meshsub/") || strings.HasPrefix(s, "/floodsub/")
 }
 
 // ConnectionInfo describes the connection to p that carries a game (the

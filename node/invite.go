@@ -345,7 +345,7 @@ func (n *Node) closeIdleRelayed(p peer.ID) {
 		}
 		idle := true
 		for _, st := range c.GetStreams() {
-			idle = idle && isLibp2pProtocol(st.Protocol())
+			idle = idle && isBackgroundProtocol(st.Protocol())
 		}
 		if idle {
 			c.Close()

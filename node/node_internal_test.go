@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/miekg/dns"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -273,6 +274,32 @@ func TestNETD28RedialStateSaysWhen(t *testing.T) {
 	} {
 		if got := redialState(tc.try, tc.wait); got != tc.want {
 			t.Errorf("redialState(%d, %s) = %q, want %q", tc.try, tc.wait, got, tc.want)
+		}
+	}
+}
+
+// TestNETD29BackgroundProtocols: the streams that carry no game — libp2p's
+// own, GossipSub's (the spectators' publications), one not negotiated
+// yet — neither make a connection the game's nor keep a relayed one
+// open beside a direct one; kakure's game and rendezvous streams do
+// (NET-D29). With GossipSub's stream counted as a game's, a hole-punched
+// game was reported relayed and its relayed connection kept
+// (TestInternetPlay, TestCutResumesThroughNATs).
+func TestNETD29BackgroundProtocols(t *testing.T) {
+	for id, want := range map[string]bool{
+		"":                                true,
+		"/ipfs/id/1.0.0":                  true,
+		"/ipfs/ping/1.0.0":                true,
+		"/libp2p/dcutr":                   true,
+		"/libp2p/circuit/relay/0.2.0/hop": true,
+		"/meshsub/1.2.0":                  true,
+		"/meshsub/1.1.0":                  true,
+		"/floodsub/1.0.0":                 true,
+		"/kakure/game/1.1.0":              false,
+		"/kakure/rendezvous/1.0.0":        false,
+	} {
+		if got := isBackgroundProtocol(protocol.ID(id)); got != want {
+			t.Errorf("isBackgroundProtocol(%q) = %v, want %v", id, got, want)
 		}
 	}
 }
