@@ -3,18 +3,23 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/watch"
+	"github.com/kakure/kakure/ui"
 )
 
 func init() {
@@ -44,7 +49,8 @@ func parseWatchTarget(s string) (peer.ID, protocol.GameID, error) {
 }
 
 func runWatch(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "watch", "[--addr MULTIADDR] [--out FILE] [--home DIR] [--listen MULTIADDR ...] PEERID[/GAME]")
+	fs := newFlagSet(env, "watch", "[--addr MULTIADDR] [--out FILE] [--text] [--home DIR] [--listen MULTIADDR ...] PEERID[/GAME]")
+	textOut := fs.Bool("text", false, "print one line per public event and the verdict instead of the spectator screen (the default when the output is not a terminal)")
 	addr := fs.String("addr", "", "the publishing peer's address (…/p2p/PEERID, as kakure id prints it); without it, the addresses this node knows")
 	out := fs.String("out", "", "write the game's record here once it came and checked, for kakure verify and the replay")
 	home := fs.String("home", "", "directory of the spectator's identity and logs (default: a temporary one, a fresh identity removed at the end)")
@@ -103,13 +109,22 @@ func runWatch(env *environment, args []string) (err error) {
 	} else if err := n.ConnectPeer(ctx, publisher); err != nil {
 		return err
 	}
-	if game == (protocol.GameID{}) {
-		fmt.Fprintf(env.stdout, "watching the next game of %s\n", publisher)
+	if !*textOut && isTerminal(env.stdout) {
+		// The spectator screen (UI-D48): it stays after the end, for the
+		// replay, until q; the verdict is printed again when it closes.
+		for _, l := range watchScreen(ctx, publisher, w) {
+			fmt.Fprintln(env.stdout, l)
+		}
+		stop()
 	} else {
-		fmt.Fprintf(env.stdout, "watching game %s of %s\n", game, publisher)
-	}
-	for l := range w.Lines() {
-		fmt.Fprintln(env.stdout, l)
+		if game == (protocol.GameID{}) {
+			fmt.Fprintf(env.stdout, "watching the next game of %s\n", publisher)
+		} else {
+			fmt.Fprintf(env.stdout, "watching game %s of %s\n", game, publisher)
+		}
+		for l := range w.Lines() {
+			fmt.Fprintln(env.stdout, l)
+		}
 	}
 	var done, ok bool
 	var record *protocol.Transcript
@@ -136,4 +151,82 @@ func watchVerdict(done, ok bool) error {
 		return errWatchFailed{"the game's record or its publications did not check"}
 	}
 	return nil
+}
+
+// isTerminal tells whether w is a terminal: `kakure watch` shows its
+// screen there and prints lines elsewhere (a pipe, a file, a test).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// watchScreen shows the watch w on the spectator screen until its user
+// quits or ctx ends, and returns the lines of the verdict and the
+// refusals it showed.
+func watchScreen(ctx context.Context, publisher peer.ID, w *watch.Watch) []watch.Line {
+	app := ui.NewSpectatorApp(publisher, nil)
+	quit := make(chan struct{})
+	defer close(quit)
+	var mu sync.Mutex
+	var kept []watch.Line
+	go func() {
+		for l := range w.Lines() {
+			// The lines that came meanwhile go to the screen together:
+			// it replays the game once for them.
+			batch := []watch.Line{l}
+		more:
+			for len(batch) < 256 {
+				select {
+				case next, ok := <-w.Lines():
+					if !ok {
+						break more
+					}
+					batch = append(batch, next)
+				default:
+					break more
+				}
+			}
+			mu.Lock()
+			for _, l := range batch {
+				if l.Status == watch.Verdict || l.Status == watch.Refused {
+					kept = append(kept, l)
+				}
+			}
+			mu.Unlock()
+			var st ui.SpectatorState
+			w.Spectator(func(s *watch.Spectator) { st = ui.SpectatorStateOf(publisher, s) })
+			app.Take(batch, st)
+		}
+		// The watch ended: the last state (the record's view).
+		var st ui.SpectatorState
+		w.Spectator(func(s *watch.Spectator) { st = ui.SpectatorStateOf(publisher, s) })
+		app.Take(nil, st)
+	}()
+	go func() {
+		// The clocks run: draw every second.
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				app.Redraw()
+			case <-ctx.Done():
+				app.Stop()
+				return
+			case <-quit:
+				return
+			}
+		}
+	}()
+	err := app.Run()
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil {
+		kept = append(kept, watch.Line{Status: watch.Verdict, Text: fmt.Sprintf("the screen failed: %v", err)})
+	}
+	return slices.Clone(kept)
 }

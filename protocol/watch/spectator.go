@@ -146,6 +146,10 @@ func (s *Spectator) Done() (done, ok bool) { return s.done, s.ok }
 // Game returns the game watched (zero until a next game's invitation).
 func (s *Spectator) Game() protocol.GameID { return s.game }
 
+// Peers returns the players' peer IDs by role, once the invitation came
+// (ok).
+func (s *Spectator) Peers() (peers [2]peer.ID, ok bool) { return s.peers, s.havePeers }
+
 // Machine returns the spectator's replay of the rules, nil once a
 // message was withheld.
 func (s *Spectator) Machine() *protocol.Machine { return s.machine }

@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
+	"github.com/kakure/kakure/protocol"
+)
+
+// TestUID48CapturedNamed: under the common rules Phantom Go's public
+// announcements name the captured stones (as phantom.Announcement writes
+// them), and the spectator's live board highlights those points and
+// draws no stone (UI-D48).
+func TestUID48CapturedNamed(t *testing.T) {
+	const size = 5
+	c3, _ := engine.ParseVertex(size, "C3")
+	d3, _ := engine.ParseVertex(size, "D3")
+	a := phantom.Announcement{Rules: engine.RulesCommon, Size: size, Mover: engine.White, Event: phantom.Moved,
+		Point: engine.NoPoint, Captures: 2, Captured: []engine.Point{c3, d3}}
+	text := protocol.PublicAnnouncementText(a)
+	got := capturedNamed(size, map[uint64]string{0: "Black has moved", 1: text})
+	slices.Sort(got)
+	if !slices.Equal(got, []engine.Point{c3, d3}) {
+		t.Fatalf("the points %q names: %s", text, engine.FormatVertices(size, got))
+	}
+	s := NewSpectatorScreen("", nil)
+	s.state = SpectatorState{HavePeers: true, Announcements: map[uint64]string{1: text}}
+	s.final.Options.Size = size
+	bm := s.boardModel()
+	for _, p := range []engine.Point{c3, d3} {
+		if pm := bm.At(p); !pm.Has(MarkHighlight) || pm.Stone != engine.Empty {
+			t.Errorf("%s: %+v, want highlighted and no stone", p.Vertex(size), pm)
+		}
+	}
+}
