@@ -175,11 +175,14 @@ type listEntry struct {
 // move it preceded, marked ✗. The numbers are the game's: a take-back has
 // none (↶), and the move after it has the number of the first move it
 // took back.
-func (s *GameScreen) listEntries() []listEntry {
-	r := s.review
+func (s *GameScreen) listEntries() []listEntry { return listEntriesOf(s.review.frames) }
+
+// listEntriesOf returns the list of a replay's positions frames (see
+// GameScreen.listEntries); the spectator screen lists its own.
+func listEntriesOf(frames []Frame) []listEntry {
 	var entries []listEntry
 	n := 0
-	for i, f := range r.frames {
+	for i, f := range frames {
 		switch {
 		case f.Try:
 			entries = append(entries, listEntry{at: i, line: "  ✗  " + f.Caption})
@@ -215,13 +218,18 @@ func (s *GameScreen) showMoves() {
 		s.model.Message = "the replay is still being read"
 		return
 	}
-	entries := s.listEntries()
+	s.dialog = movesDialog(s.listEntries(), r.at, func(at int) { r.at = at }, func() { s.dialog = nil })
+}
+
+// movesDialog is the list of a replay's entries: ↑↓ choose, Enter jumps
+// to the position (jump), Esc closes (closeIt); at is the position shown.
+func movesDialog(entries []listEntry, at int, jump func(at int), closeIt func()) *dialog {
 	list := tview.NewList().ShowSecondaryText(false).SetHighlightFullLine(true).SetSelectedStyle(chosenStyle)
 	list.SetBackgroundColor(tcell.ColorDefault)
 	current, width := 0, 60
 	for i, e := range entries {
 		list.AddItem(tview.Escape(e.line), "", 0, nil)
-		if e.at <= r.at {
+		if e.at <= at {
 			current = i
 		}
 		width = max(width, runewidth.StringWidth(e.line)+6)
@@ -233,15 +241,15 @@ func (s *GameScreen) showMoves() {
 	d.handle = func(ev *tcell.EventKey) {
 		switch ev.Key() {
 		case tcell.KeyEsc:
-			s.dialog = nil
+			closeIt()
 		case tcell.KeyEnter:
-			r.at = entries[list.GetCurrentItem()].at
-			s.dialog = nil
+			jump(entries[list.GetCurrentItem()].at)
+			closeIt()
 		default:
 			list.InputHandler()(ev, func(tview.Primitive) {})
 		}
 	}
-	s.dialog = d
+	return d
 }
 
 func (s *GameScreen) stepReview(d int) {

@@ -97,6 +97,9 @@ func screenSections(t *testing.T) map[string]string {
 	}
 	sections["bridge"] = drawScreen(t, s, w, h)
 
+	// A spectator of a plain Go game, in the middle of it (UI-D48).
+	sections["spectator"] = drawScreen(t, spectatorOfRecord(t, "go", 30), w, h)
+
 	// Hidden Move Double Gomoku: the opponent announced a line where the
 	// player has hidden pieces; the player selected one to reveal.
 	s, g = newRecordScreen(t, "gomoku", protocol.Inviter)
@@ -154,6 +157,7 @@ func TestUIScreensDoc(t *testing.T) {
 	lobby, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
 	checkDocSections(t, "../docs/ui.md", map[string]string{
 		"keys-game": play.Help(), "keys-review": review.Help(), "keys-lobby": lobby.Keys().Help(),
+		"keys-spectator": NewSpectatorScreen("", nil).keys.Help(),
 	})
 }
 

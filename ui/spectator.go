@@ -129,6 +129,7 @@ func (s *SpectatorScreen) makeKeys() KeyTable {
 		{Key: "l", Name: "forward", Action: step(1, false)},
 		{Key: ",", Name: "try back", Help: "one position back, illegal tries too (Phantom Go)", Action: step(-1, true)},
 		{Key: ".", Name: "try forward", Help: "one position forward, illegal tries too", Action: step(1, true)},
+		{Key: "g", Name: "moves", Help: "the list of moves: jump to any", Action: s.showMoves},
 		{Key: "Home", Name: "start", Help: "the start of the game", Action: func() { s.at = 0 }},
 		{Key: "End", Name: "end", Help: "the latest position: the board follows the game again", Action: func() { s.at = -1 }},
 		{Key: "PgUp", Name: "log back", Help: "scroll the log back a page", Action: func() { s.scrollLog(1) }},
@@ -158,6 +159,20 @@ the end the board replays the whole game from the checked record.
 
 func (s *SpectatorScreen) showHelp() {
 	s.dialog = helpDialog("Keys\n"+s.keys.Help()+"\n"+spectatorMarks, func() { s.dialog = nil })
+}
+
+// showMoves opens the list of the positions, as the game screen's replay
+// does.
+func (s *SpectatorScreen) showMoves() {
+	if len(s.frames) == 0 {
+		return
+	}
+	s.dialog = movesDialog(listEntriesOf(s.frames), s.shown(), func(at int) {
+		s.at = at
+		if at == len(s.frames)-1 {
+			s.at = -1
+		}
+	}, func() { s.dialog = nil })
 }
 
 func (s *SpectatorScreen) showRules() {
@@ -312,10 +327,14 @@ func (s *SpectatorScreen) boardModel() BoardModel {
 	return s.vs.replayBoard(f, s.final, s.ended).With(MarkHighlight, f.Effect...)
 }
 
+// maxLogLine is the most runes of a log line the screen shows of a
+// public event.
+const maxLogLine = 72
+
 // render writes the screen's texts from its state.
 func (s *SpectatorScreen) render() {
 	s.board.SetModel(s.boardModel())
-	if !s.final.Options.Variant.Descriptor().Stones && s.final.Options.Size > 0 {
+	if s.final.Options.Size > 0 && !s.final.Options.Variant.Descriptor().Stones {
 		s.board.SetGlyphs(GomokuGlyphs)
 	}
 	st := s.state
@@ -343,7 +362,13 @@ func (s *SpectatorScreen) render() {
 		if i > 0 {
 			log.WriteByte('\n')
 		}
-		text := tview.Escape(l.String())
+		line := l.String()
+		if r := []rune(line); l.Status != watch.Refused && l.Status != watch.Verdict && len(r) > maxLogLine {
+			// A message's body is cut (the text output keeps it
+			// whole); a refusal and the verdict are not.
+			line = string(r[:maxLogLine-1]) + "…"
+		}
+		text := tview.Escape(line)
 		switch l.Status {
 		case watch.Refused:
 			text = "[red]" + text + "[-]"

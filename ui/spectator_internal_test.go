@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/watch"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
@@ -34,4 +36,30 @@ func TestUID48CapturedNamed(t *testing.T) {
 			t.Errorf("%s: %+v, want highlighted and no stone", p.Vertex(size), pm)
 		}
 	}
+}
+
+// spectatorOfRecord returns the spectator screen of the recorded game
+// testdata/NAME.record.json after its first n messages, published as its
+// inviter's program publishes them (protocol.PublicOf).
+func spectatorOfRecord(t *testing.T, name string, n int) *SpectatorScreen {
+	t.Helper()
+	tr, err := protocol.LoadTranscript("testdata/" + name + ".record.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := protocol.NewMachine(tr.Game)
+	if _, err := m.Apply(&tr.Messages[0]); err != nil {
+		t.Fatal(err)
+	}
+	publisher := tr.Peers[protocol.Inviter]
+	spec := watch.NewSpectator(publisher, tr.Game)
+	s := NewSpectatorScreen(publisher, nil)
+	for i := range min(n, len(tr.Messages)) {
+		data, err := protocol.MarshalPublication(protocol.PublicOf(m.Options.Variant, i, &tr.Messages[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Take(spec.Take(publisher, data), SpectatorStateOf(publisher, spec))
+	}
+	return s
 }
