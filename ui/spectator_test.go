@@ -28,6 +28,7 @@ type watchedRecord struct {
 	spec      *watch.Spectator
 	screen    *ui.SpectatorScreen
 	lines     []watch.Line
+	sim       tcell.SimulationScreen
 }
 
 func newWatchedRecord(t *testing.T, name string) *watchedRecord {
@@ -83,12 +84,16 @@ func (w *watchedRecord) record() {
 // text.
 func (w *watchedRecord) draw() (tcell.SimulationScreen, string) {
 	w.t.Helper()
-	s := tcell.NewSimulationScreen("UTF-8")
-	if err := s.Init(); err != nil {
-		w.t.Fatal(err)
+	if w.sim == nil {
+		w.sim = tcell.NewSimulationScreen("UTF-8")
+		if err := w.sim.Init(); err != nil {
+			w.t.Fatal(err)
+		}
+		w.t.Cleanup(w.sim.Fini)
+		w.sim.SetSize(140, 45)
 	}
-	w.t.Cleanup(s.Fini)
-	s.SetSize(140, 45)
+	s := w.sim
+	s.Clear()
 	w.screen.SetRect(0, 0, 140, 45)
 	w.screen.Draw(s)
 	s.Show()
@@ -245,11 +250,18 @@ func TestUID48SpectatorScreenRefused(t *testing.T) {
 	}
 }
 
-// hiddenVertex finds a vertex as a word of its own (so that the "D3" of
-// a peer ID "12D3Koo…" is not one).
-func hiddenVertex(text, vertex string) bool {
-	return regexp.MustCompile(`(^|[^A-Za-z0-9])` + regexp.QuoteMeta(vertex) + `($|[^A-Za-z0-9])`).MatchString(text)
+// vertexWords finds any of vertices as a word of its own (so that the
+// "D3" of a peer ID "12D3Koo…" is not one).
+func vertexWords(vertices []string) *regexp.Regexp {
+	quoted := make([]string, len(vertices))
+	for i, v := range vertices {
+		quoted[i] = regexp.QuoteMeta(v)
+	}
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9])(` + strings.Join(quoted, "|") + `)(?:$|[^A-Za-z0-9])`)
 }
+
+// positionRe reads the position the spectator screen shows.
+var positionRe = regexp.MustCompile(`position (\d+) of (\d+)`)
 
 // TestUID48SpectatorScreenPhantomHidesStones: the spectator screen of a
 // Phantom Go game shows no stone and no tried point before the end (the
@@ -284,14 +296,13 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 			break
 		}
 	}
-	scan := func() (stones int, found []string) {
-		_, text := w.draw()
-		for _, v := range tried {
-			if hiddenVertex(text, v) {
-				found = append(found, v)
-			}
+	words := vertexWords(tried)
+	scan := func() (stones int, found []string, text string) {
+		_, text = w.draw()
+		for _, m := range words.FindAllStringSubmatch(text, -1) {
+			found = append(found, m[1])
 		}
-		return len(w.stones()), found
+		return len(w.stones()), found, text
 	}
 	// The play: every message before the reveals, an announcement after
 	// each try's messages (here all after the play: the screen must hide
@@ -300,7 +311,7 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 	for _, a := range announcements {
 		w.publish(protocol.Publication{Game: w.tr.Game, Announcement: &a})
 	}
-	if stones, found := scan(); stones != 0 || len(found) != 0 {
+	if stones, found, _ := scan(); stones != 0 || len(found) != 0 {
 		t.Errorf("during play the screen shows %d stones and the tried points %v", stones, found)
 	}
 	_, text := w.draw()
@@ -313,14 +324,18 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 	// position finds stones and the tried points.
 	w.screen.HandleKey(tcell.NewEventKey(tcell.KeyHome, 0, tcell.ModNone))
 	most, named := 0, map[string]bool{}
-	for range len(tried) * 3 {
-		stones, found := scan()
+	for {
+		stones, found, text := scan()
 		most = max(most, stones)
 		for _, v := range found {
 			named[v] = true
 		}
+		if m := positionRe.FindStringSubmatch(text); m == nil || m[1] == m[2] {
+			break
+		}
 		w.screen.HandleKey(tcell.NewEventKey(tcell.KeyRune, '.', tcell.ModNone))
 	}
+	t.Logf("the replay after the end: up to %d stones, the tried points %v named", most, named)
 	if most == 0 || len(named) == 0 {
 		t.Errorf("after the end the replay shows at most %d stones and names the tried points %v: the scan finds nothing", most, named)
 	}
