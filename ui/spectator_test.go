@@ -378,3 +378,29 @@ func TestUID48SpectatorScreenHMG(t *testing.T) {
 		t.Errorf("the screen does not count the hidden moves:\n%s", text)
 	}
 }
+
+// TestUID48SpectatorScreenEveryVariant: every variant's recorded game,
+// watched, draws its board from the public messages and, after the end,
+// its replay with the record's check; ? shows the keys and the marks
+// (UI-D48).
+func TestUID48SpectatorScreenEveryVariant(t *testing.T) {
+	for _, name := range []string{"go", "bridge", "fgo", "gomoku", "hmg"} {
+		t.Run(name, func(t *testing.T) {
+			w := newWatchedRecord(t, name)
+			w.messages(0, len(w.tr.Messages))
+			w.draw()
+			if len(w.stones()) == 0 {
+				t.Errorf("after the game's messages the board shows nothing")
+			}
+			w.record()
+			_, text := w.draw()
+			if !strings.Contains(text, "over: the record checked") {
+				t.Errorf("after the record:\n%s", text)
+			}
+			w.screen.HandleKey(tcell.NewEventKey(tcell.KeyRune, '?', tcell.ModNone))
+			if _, text := w.draw(); !strings.Contains(text, "Marks of the log") || !strings.Contains(text, "stop watching") {
+				t.Errorf("? does not show the keys and the marks:\n%s", text)
+			}
+		})
+	}
+}
