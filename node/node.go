@@ -208,7 +208,9 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 
-	mgr, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(ResourceLimits()))
+	limits := rcmgr.DefaultLimits
+	libp2p.SetDefaultServiceLimits(&limits)
+	mgr, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits.AutoScale()))
 	if err != nil {
 		return nil, fmt.Errorf("node: resource manager: %w", err)
 	}
