@@ -326,9 +326,10 @@ func checkViews(t *testing.T, g *watchedGame, o engine.Options, honest bool) {
 // libp2p nodes on loopback: each spectator's view is the public part of
 // both records, every message whole that SPEC-1 makes public, the rest
 // as headers, Phantom Go's announcements those of the audit, and it
-// shows `kakure verify`'s verdict (SPEC-1, SPEC-3, SPEC-4). No hidden
-// value reaches a publication before the rules make it public (SPEC-2,
-// T-5).
+// shows `kakure verify`'s verdict (SPEC-1, SPEC-3, SPEC-4; SPEC-D1's
+// messages, headers and announcements, SPEC-D6's record in parts). No
+// hidden value reaches a publication before the rules make it public
+// (SPEC-2, T-5).
 func TestSPEC1PublicViewEqualsRecords(t *testing.T) {
 	games := []engine.Options{
 		{Variant: engine.VariantGo, Size: 5},
@@ -481,7 +482,8 @@ func mentions(p protocol.Publication, data []byte, v leakcheck.Value) string {
 // its turn, a message of another game, and a header that withholds a
 // public message; a third node publishes on the publisher's topic. Each
 // spectator of that publisher refuses each one and names it; the game
-// and the spectators' views of it are unaffected (SPEC-3).
+// and the spectators' views of it are unaffected (SPEC-3; the third
+// node on the publisher's own topic is SPEC-D2's author check).
 func TestSPEC3ForgedPublicationsRefused(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantGo, Size: 5}
 	other, err := protocol.NewGameID()
@@ -579,7 +581,8 @@ func TestSPEC3ForgedPublicationsRefused(t *testing.T) {
 
 // TestSPEC6RefusedSpectatorsSeeNothing: a player whose program has no
 // publisher (spectators refused) publishes nothing of its game, while
-// its opponent's spectators watch the same game to its end (SPEC-6).
+// its opponent's spectators watch the same game to its end (SPEC-6,
+// SPEC-D4: the refusal is the player's own, the invitation unchanged).
 func TestSPEC6RefusedSpectatorsSeeNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(60*time.Second))
 	defer cancel()
