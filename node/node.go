@@ -208,9 +208,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 
-	limits := rcmgr.DefaultLimits
-	libp2p.SetDefaultServiceLimits(&limits)
-	mgr, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits.AutoScale()))
+	mgr, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(ResourceLimits()))
 	if err != nil {
 		return nil, fmt.Errorf("node: resource manager: %w", err)
 	}

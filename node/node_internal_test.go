@@ -295,6 +295,7 @@ func TestNETD29BackgroundProtocols(t *testing.T) {
 		"/meshsub/1.2.0":                  true,
 		"/meshsub/1.1.0":                  true,
 		"/floodsub/1.0.0":                 true,
+		"/kakure/watch-backlog/1.0.0":     true,
 		"/kakure/game/1.1.0":              false,
 		"/kakure/rendezvous/1.0.0":        false,
 	} {

@@ -94,10 +94,6 @@ func runWatch(env *environment, args []string) (err error) {
 		return err
 	}
 	defer hub.Close()
-	w, err := hub.Watch(ctx, publisher, game)
-	if err != nil {
-		return err
-	}
 	if *addr != "" {
 		id, err := n.Connect(ctx, *addr)
 		if err != nil {
@@ -107,6 +103,12 @@ func runWatch(env *environment, args []string) (err error) {
 			return usageError("the address names the peer %s, not %s", id, publisher)
 		}
 	} else if err := n.ConnectPeer(ctx, publisher); err != nil {
+		return err
+	}
+	// Connected first: the watch asks the publisher for the game's
+	// backlog at once (SPEC-D8).
+	w, err := hub.Watch(ctx, publisher, game)
+	if err != nil {
 		return err
 	}
 	if !*textOut && isTerminal(env.stdout) {

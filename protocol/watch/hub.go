@@ -39,6 +39,19 @@ type Hub struct {
 
 	mu     sync.Mutex
 	topics map[string]*pubsub.Topic
+
+	// histMu guards the games' histories (SPEC-D8) and the backlog
+	// streams being served (SPEC-D9).
+	histMu         sync.Mutex
+	history        map[protocol.GameID]*history
+	histBytes      int
+	touch          uint64
+	serving        map[peer.ID]int
+	servingAll     int
+	refusedBacklog int64
+	// forgeBacklog, set by a test's forger, changes the publications of
+	// each backlog reply before they are sent.
+	forgeBacklog func(game protocol.GameID, pubs [][]byte) [][]byte
 }
 
 // New starts GossipSub on h and the goroutine that publishes this node's
@@ -54,18 +67,21 @@ func New(h host.Host, logger *slog.Logger) (*Hub, error) {
 		return nil, fmt.Errorf("watch: gossipsub: %w", err)
 	}
 	hub := &Hub{host: h, ps: ps, logger: logger, queue: make(chan protocol.Publication, QueueSize),
-		ctx: ctx, cancel: cancel, done: make(chan struct{}), topics: map[string]*pubsub.Topic{}}
+		ctx: ctx, cancel: cancel, done: make(chan struct{}), topics: map[string]*pubsub.Topic{},
+		history: map[protocol.GameID]*history{}, serving: map[peer.ID]int{}}
 	own, err := hub.topic(h.ID())
 	if err != nil {
 		cancel()
 		return nil, err
 	}
+	h.SetStreamHandler(BacklogProtocol, hub.serveBacklog)
 	go hub.run(own)
 	return hub, nil
 }
 
 // Close stops publishing and watching.
 func (hub *Hub) Close() {
+	hub.host.RemoveStreamHandler(BacklogProtocol)
 	hub.cancel()
 	<-hub.done
 }
@@ -116,6 +132,10 @@ func (hub *Hub) run(own *pubsub.Topic) {
 			if err == nil {
 				err = own.Publish(hub.ctx, data)
 			}
+			if err == nil {
+				// Kept as the topic carried it, for a backlog (SPEC-D8).
+				hub.keep(p, data)
+			}
 			if err != nil && hub.ctx.Err() == nil {
 				hub.logger.Warn("spectators: a publication failed", "game", p.Game, "err", err)
 			}
@@ -159,7 +179,10 @@ func (w *Watch) Spectator(f func(s *Spectator)) {
 }
 
 // Watch subscribes to publisher's topic and watches game on it until ctx
-// ends or the record was checked (SPEC-3, SPEC-4).
+// ends or the record was checked (SPEC-3, SPEC-4). With a game given, it
+// asks the publisher for the game's backlog at once, and again (from
+// where it stands) when a publication comes before those it lacks, at
+// most backlogAsks times (SPEC-D8).
 func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.GameID) (*Watch, error) {
 	t, err := hub.topic(publisher)
 	if err != nil {
@@ -170,32 +193,71 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 		return nil, fmt.Errorf("watch: subscribe %s: %w", TopicOf(publisher), err)
 	}
 	w := &Watch{lines: make(chan Line, 256), spec: NewSpectator(publisher, game)}
+	ctx, stop := context.WithCancel(ctx)
+	in := make(chan input, 64)
+	ask := make(chan uint64, 1)
+	go func() {
+		for {
+			msg, err := sub.Next(ctx)
+			if err != nil {
+				return
+			}
+			select {
+			case in <- input{author: msg.GetFrom(), data: msg.Data}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go hub.askBacklogs(ctx, w, publisher, in, ask)
+	if game != (protocol.GameID{}) {
+		ask <- 0
+	}
 	go func() {
 		defer close(w.lines)
 		defer sub.Cancel()
+		defer stop()
+		asks := 1
 		for {
 			w.mu.Lock()
 			waiting := w.spec.Waiting()
 			w.mu.Unlock()
-			next, cancel := ctx, context.CancelFunc(func() {})
+			var grace <-chan time.Time
+			timer := time.NewTimer(RecordGrace)
 			if waiting {
-				next, cancel = context.WithTimeout(ctx, RecordGrace)
+				grace = timer.C
 			}
-			msg, err := sub.Next(next)
-			cancel()
 			var lines []Line
-			w.mu.Lock()
-			switch {
-			case err == nil:
-				lines = w.spec.Take(msg.GetFrom(), msg.Data)
-			case ctx.Err() == nil && waiting:
+			select {
+			case <-ctx.Done():
+				return
+			case x := <-in:
+				w.mu.Lock()
+				switch {
+				case x.note != "":
+					lines = []Line{{Notice, x.note}}
+				case x.backlog:
+					lines = w.spec.TakeBacklog(x.author, x.data)
+				default:
+					lines = w.spec.Take(x.author, x.data)
+				}
+				if from, behind := w.spec.Behind(); behind && asks < backlogAsks {
+					select {
+					case ask <- from:
+						asks++
+					default:
+					}
+				}
+				w.mu.Unlock()
+			case <-grace:
+				w.mu.Lock()
 				lines = w.spec.Finish()
+				w.mu.Unlock()
 			}
+			timer.Stop()
+			w.mu.Lock()
 			done, _ := w.spec.Done()
 			w.mu.Unlock()
-			if err != nil && lines == nil {
-				return
-			}
 			for _, l := range lines {
 				select {
 				case w.lines <- l:
@@ -209,6 +271,70 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 		}
 	}()
 	return w, nil
+}
+
+// backlogAsks caps the backlogs one watch asks for; backlogPause is the
+// least time between two.
+const (
+	backlogAsks  = 4
+	backlogPause = time.Second
+)
+
+// input is what a watch's loop takes: a publication, live or from the
+// backlog, or a notice.
+type input struct {
+	author  peer.ID
+	data    []byte
+	backlog bool
+	note    string
+}
+
+// askBacklogs asks publisher for the backlog of the watched game from
+// each position ask gives, and hands its publications to the watch's
+// loop (SPEC-D8).
+func (hub *Hub) askBacklogs(ctx context.Context, w *Watch, publisher peer.ID, in chan<- input, ask <-chan uint64) {
+	send := func(x input) bool {
+		select {
+		case in <- x:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		var from uint64
+		select {
+		case from = <-ask:
+		case <-ctx.Done():
+			return
+		}
+		var game protocol.GameID
+		w.Spectator(func(s *Spectator) { game = s.Game() })
+		if game == (protocol.GameID{}) {
+			continue
+		}
+		pubs, truncated, err := hub.Backlog(ctx, publisher, game, from)
+		for _, data := range pubs {
+			if !send(input{author: publisher, data: data, backlog: true}) {
+				return
+			}
+		}
+		switch {
+		case err != nil && ctx.Err() == nil:
+			if !send(input{note: fmt.Sprintf("no backlog from position %d: %v", from, err)}) {
+				return
+			}
+		case truncated:
+			if !send(input{note: "the publisher kept no more of the game's backlog: the record at the end checks the rest"}) {
+				return
+			}
+		}
+		select {
+		case <-time.After(backlogPause):
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // Subscribers returns the peers publisher's topic reaches from this

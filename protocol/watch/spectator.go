@@ -36,6 +36,9 @@ const (
 	// Verdict: the checks of the record at the end and `kakure
 	// verify`'s verdict.
 	Verdict
+	// Notice: what the spectator was told of the watch itself, such as
+	// a backlog refused (SPEC-D8); nothing of the game.
+	Notice
 )
 
 // String names the status as the text output shows it.
@@ -51,6 +54,8 @@ func (s Status) String() string {
 		return "REFUSED"
 	case Verdict:
 		return "verdict"
+	case Notice:
+		return "notice"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -118,13 +123,42 @@ type Spectator struct {
 	record *protocol.Transcript
 	done   bool
 	ok     bool
+	// fromBacklog holds the hashes of the messages and headers a
+	// backlog carried (SPEC-D8).
+	fromBacklog map[protocol.Hash]bool
 }
 
 // NewSpectator starts watching game as publisher publishes it; with the
 // zero game, the next game whose invitation the publisher publishes.
 func NewSpectator(publisher peer.ID, game protocol.GameID) *Spectator {
 	return &Spectator{publisher: publisher, game: game, held: map[uint64][]protocol.Publication{},
-		machine: protocol.NewMachine(game), announcements: map[uint64]string{}}
+		machine: protocol.NewMachine(game), announcements: map[uint64]string{}, fromBacklog: map[protocol.Hash]bool{}}
+}
+
+// TakeBacklog takes a publication of the publisher's backlog (SPEC-D8)
+// as Take takes a live one, with the same checks; a refusal names the
+// backlog.
+func (s *Spectator) TakeBacklog(author peer.ID, data []byte) []Line {
+	if p, err := protocol.UnmarshalPublication(data); err == nil && author == s.publisher && (p.Message != nil || p.Withheld != nil) {
+		s.fromBacklog[publicationHash(p)] = true
+	}
+	lines := s.Take(author, data)
+	for i, l := range lines {
+		if l.Status == Refused && !strings.HasPrefix(l.Text, backlogPrefix) {
+			lines[i].Text = backlogPrefix + l.Text
+		}
+	}
+	return lines
+}
+
+// backlogPrefix starts a refusal of a backlog's publication.
+const backlogPrefix = "the publisher's backlog: "
+
+// Behind tells whether the spectator lacks publications before some it
+// holds, or before the record it holds, and from which position
+// (SPEC-D8).
+func (s *Spectator) Behind() (from uint64, behind bool) {
+	return s.next, s.heldCount > 0 || s.Waiting()
 }
 
 // Items returns the messages taken so far, in the publisher's order.
@@ -217,7 +251,7 @@ func (s *Spectator) takePositioned(p protocol.Publication) []Line {
 		if why == "" {
 			why = "not the one taken"
 		}
-		return []Line{{Refused, fmt.Sprintf("%s: a different publication at position %d, which holds %s: %s", describe(p), p.Pos, describeItem(s.items[p.Pos]), why)}}
+		return []Line{{Refused, fmt.Sprintf("%s: a different publication at position %d, which holds %s%s: %s", describe(p), p.Pos, describeItem(s.items[p.Pos]), s.source(s.items[p.Pos]), why)}}
 	case p.Pos > s.next:
 		for _, old := range s.held[p.Pos] {
 			if publicationHash(old) == publicationHash(p) && (old.Message != nil) == (p.Message != nil) {
@@ -277,6 +311,14 @@ func describe(p protocol.Publication) string {
 		return fmt.Sprintf("the %s's withheld message %d (%s)", p.Withheld.From, p.Withheld.Seq, p.Withheld.Kind)
 	}
 	return "a publication"
+}
+
+// source says that a backlog carried an item's message, if one did.
+func (s *Spectator) source(it Item) string {
+	if s.fromBacklog[it.Hash] {
+		return " (from the backlog)"
+	}
+	return ""
 }
 
 func describeItem(it Item) string {
@@ -525,8 +567,8 @@ func (s *Spectator) checkRecord(t *protocol.Transcript) []Line {
 		m := &t.Messages[it.Pos]
 		if m.From != it.From || m.Seq != it.Seq || m.Hash() != it.Hash {
 			mismatch = true
-			lines = append(lines, Line{Refused, fmt.Sprintf("the publication at position %d (%s) is not the record's message there (the %s's message %d, %s)",
-				it.Pos, describeItem(it), m.From, m.Seq, m.Kind)})
+			lines = append(lines, Line{Refused, fmt.Sprintf("the publication at position %d (%s%s) is not the record's message there (the %s's message %d, %s)",
+				it.Pos, describeItem(it), s.source(it), m.From, m.Seq, m.Kind)})
 		}
 	}
 	if len(s.announcements) > 0 || (s.havePeers && s.variant == engine.VariantPhantom) {

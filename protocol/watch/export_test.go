@@ -1,0 +1,11 @@
+package watch
+
+import "github.com/kakure/kakure/protocol"
+
+// SetBacklogForger makes the hub a forger of its backlog: f changes the
+// publications of each reply (tests only).
+func (hub *Hub) SetBacklogForger(f func(game protocol.GameID, pubs [][]byte) [][]byte) {
+	hub.histMu.Lock()
+	defer hub.histMu.Unlock()
+	hub.forgeBacklog = f
+}
