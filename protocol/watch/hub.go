@@ -61,7 +61,9 @@ func New(h host.Host, logger *slog.Logger) (*Hub, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ps, err := pubsub.NewGossipSub(ctx, h)
+	// Flood-publish (SPEC-D30): each publication goes to every
+	// subscriber this node is connected to, not to its mesh alone.
+	ps, err := pubsub.NewGossipSub(ctx, h, pubsub.WithFloodPublish(true))
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("watch: gossipsub: %w", err)
@@ -218,6 +220,7 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 		defer sub.Cancel()
 		defer stop()
 		asks := 1
+		quietFor := BacklogQuiet
 		for {
 			w.mu.Lock()
 			waiting := w.spec.Waiting()
@@ -227,11 +230,29 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 			if waiting {
 				grace = timer.C
 			}
+			quiet := time.NewTimer(quietFor)
 			var lines []Line
 			select {
 			case <-ctx.Done():
 				return
+			case <-quiet.C:
+				// Nothing for a while (SPEC-D31): ask the backlog from
+				// where the spectator stands, less often each time.
+				w.mu.Lock()
+				from, _ := w.spec.Behind()
+				known := w.spec.Game() != (protocol.GameID{})
+				w.mu.Unlock()
+				if known {
+					select {
+					case ask <- from:
+					default:
+					}
+				}
+				quietFor = min(2*quietFor, BacklogQuietMax)
 			case x := <-in:
+				if x.note == "" {
+					quietFor = BacklogQuiet
+				}
 				w.mu.Lock()
 				switch {
 				case x.note != "":
@@ -255,6 +276,7 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 				w.mu.Unlock()
 			}
 			timer.Stop()
+			quiet.Stop()
 			w.mu.Lock()
 			done, _ := w.spec.Done()
 			w.mu.Unlock()
@@ -273,11 +295,20 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 	return w, nil
 }
 
-// backlogAsks caps the backlogs one watch asks for; backlogPause is the
-// least time between two.
+// backlogAsks caps the backlogs one watch asks for when it sees a gap;
+// backlogPause is the least time between two asks.
 const (
 	backlogAsks  = 4
 	backlogPause = time.Second
+)
+
+// BacklogQuiet is how long a watch of a known game waits with nothing
+// received before it asks the publisher's backlog from where it stands;
+// each further quiet ask waits twice as long, up to BacklogQuietMax, and
+// a publication received starts again from BacklogQuiet (SPEC-D31).
+const (
+	BacklogQuiet    = 3 * time.Second
+	BacklogQuietMax = time.Minute
 )
 
 // input is what a watch's loop takes: a publication, live or from the
