@@ -230,12 +230,18 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 			if waiting {
 				grace = timer.C
 			}
+			// Not while waiting out the record's grace: the backlog's
+			// replies would restart it for ever.
+			var quietC <-chan time.Time
 			quiet := time.NewTimer(quietFor)
+			if !waiting {
+				quietC = quiet.C
+			}
 			var lines []Line
 			select {
 			case <-ctx.Done():
 				return
-			case <-quiet.C:
+			case <-quietC:
 				// Nothing for a while (SPEC-D31): ask the backlog from
 				// where the spectator stands, less often each time.
 				w.mu.Lock()
@@ -250,7 +256,7 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 				}
 				quietFor = min(2*quietFor, BacklogQuietMax)
 			case x := <-in:
-				if x.note == "" {
+				if x.note == "" && !x.backlog {
 					quietFor = BacklogQuiet
 				}
 				w.mu.Lock()
