@@ -51,8 +51,14 @@ func TestNETD28CutResumesDHT(t *testing.T) {
 	code := g.host.waitLine(t, reCode, 60*time.Second)[1]
 	g.guest = startKakureInEnv(t, dhtOn, l.b, append([]string{"bot", "--home", g.guestHome, "--seed", "2",
 		"--join", code, "--variant", "go", "--size", "9"}, listen...)...)
-	if joined := g.guest.waitLine(t, reJoined, 60*time.Second); joined[3] != "hole-punched" {
-		t.Fatalf("joined on a %s connection, want hole-punched", joined[3])
+	// Not relayed: the cut is of a direct game. Hole-punched as a rule;
+	// CI once saw "direct" (under load DCUtR's event can come after the
+	// second awaitDirect waits for it, or the NATs' mappings, kept from
+	// an earlier punch, let the guest's direct dial through).
+	if joined := g.guest.waitLine(t, reJoined, 60*time.Second); joined[3] != "hole-punched" && joined[3] != "direct" {
+		t.Fatalf("joined on a %s connection, want hole-punched (or direct)", joined[3])
+	} else {
+		t.Logf("joined on a %s connection", joined[3])
 	}
 	hostBefore, guestBefore := len(g.host.lines), len(g.guest.lines)
 	progress, resumed := cutAndResume(t, g, natUplinkCut(l, l.nat1), cutDHTFor(), testenv.Duration(10*time.Second))
