@@ -169,18 +169,7 @@ func (s *GameScreen) logRows() int {
 // height; back at the end, the log follows the game again.
 func (s *GameScreen) scrollLog(pages int) {
 	_, _, _, h := s.log.GetInnerRect()
-	page := max(h-1, 1)
-	total := s.logRows()
-	top := max(total-h, 0)
-	if s.logTop >= 0 {
-		top = s.logTop
-	}
-	top -= pages * page
-	if top >= total-h {
-		s.logTop = -1
-	} else {
-		s.logTop = max(top, 0)
-	}
+	s.logTop = scrolledLogTop(s.logTop, s.logRows(), h, pages)
 	s.placeLog()
 }
 
@@ -615,4 +604,18 @@ func (s *GameScreen) panel() []string {
 		return lines
 	}
 	return s.variant.panel(s.model)
+}
+
+// scrolledLogTop returns a log's first row shown after scrolling it back
+// by pages pages (forward if negative) of a view h rows high, from top
+// (-1: following its end) among rows rows; -1 once it reaches the end.
+func scrolledLogTop(top, rows, h, pages int) int {
+	if top < 0 {
+		top = max(rows-h, 0)
+	}
+	top -= pages * max(h-1, 1)
+	if top >= rows-h {
+		return -1
+	}
+	return max(top, 0)
 }

@@ -454,18 +454,7 @@ func (s *SpectatorScreen) frameView() protocol.VariantView {
 
 func (s *SpectatorScreen) scrollLog(pages int) {
 	_, _, _, h := s.log.GetInnerRect()
-	page := max(h-1, 1)
-	rows := strings.Count(s.log.GetText(false), "\n") + 1
-	top := max(rows-h, 0)
-	if s.logTop >= 0 {
-		top = s.logTop
-	}
-	top -= pages * page
-	if top >= rows-h {
-		s.logTop = -1
-	} else {
-		s.logTop = max(top, 0)
-	}
+	s.logTop = scrolledLogTop(s.logTop, strings.Count(s.log.GetText(false), "\n")+1, h, pages)
 }
 
 // InputHandler handles the keys.

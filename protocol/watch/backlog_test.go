@@ -464,26 +464,7 @@ func TestLIMD12SpectatorFloodKeepsOffTheGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var shownMu sync.Mutex
-		var shown []watch.Line
-		ended := make(chan struct{})
-		go func() {
-			defer close(ended)
-			for l := range w.Lines() {
-				shownMu.Lock()
-				shown = append(shown, l)
-				shownMu.Unlock()
-			}
-		}()
-		watches = append(watches, func() []watch.Line {
-			select {
-			case <-ended:
-			case <-ctx.Done():
-			}
-			shownMu.Lock()
-			defer shownMu.Unlock()
-			return slices.Clone(shown)
-		})
+		watches = append(watches, collect(ctx, w))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
