@@ -437,11 +437,17 @@ func challenge(session, request []byte, n int) []Block {
 	var seed prg.Seed
 	h.Sum(seed[:0])
 	st := prg.New(seed)
-	buf := make([]byte, 16*n)
-	st.Read(buf)
 	out := make([]Block, n)
-	for j := range out {
-		out[j] = Block(buf[16*j : 16*j+16])
+	// The stream's bytes in order, through a buffer on the stack (issue
+	// 38: no second copy of the challenges on the heap).
+	var buf [4096]byte
+	for j := 0; j < n; {
+		k := min(n-j, len(buf)/16)
+		st.Read(buf[:16*k])
+		for i := range k {
+			out[j+i] = Block(buf[16*i : 16*i+16])
+		}
+		j += k
 	}
 	return out
 }

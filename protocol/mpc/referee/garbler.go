@@ -408,7 +408,8 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := gb.MarshalBinary()
+	// The message around the tables, no copy (issue 38).
+	b, err := gb.MarshalInPlace()
 	if err != nil {
 		return nil, err
 	}

@@ -242,7 +242,9 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if hooks.cheat != nil {
 		hooks.cheat(try, i, gb, keys)
 	}
-	b, err := gb.MarshalBinary()
+	// The message around the tables, no copy (issue 38): c.bytes and
+	// c.g.Tables share memory, and neither changes after this.
+	b, err := gb.MarshalInPlace()
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +254,18 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	}
 	c.commit = [3]Digest{seedHash(cfg, try, i, seed), Sum(b), labelsDigest(cfg, try, i, c.pairs)}
 	return c, nil
+}
+
+// release gives the tables of the garblings of copies back for reuse
+// (gc.Garbled.Release) once only their digests are needed: by a program
+// that holds no other reference to their tables or bytes.
+func release(copies []*copyGarbling) {
+	for _, c := range copies {
+		if c != nil && c.g != nil {
+			c.g.Release()
+			c.g, c.bytes = nil, nil
+		}
+	}
 }
 
 // commitment is a parsed Commitment message.

@@ -307,6 +307,16 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		c, _ := parseAuthChoice(g.cfg, st.try, choice)
 		g.seedResp = append([]byte(nil), c.next...)
 	}
+	if g.cheatCopy == nil && g.cheatSend == nil && g.coupleMask == nil {
+		// The other garblings are done with (only their digests went, and
+		// the audit garbles them again from their seeds): their tables
+		// serve the next try (issue 38). A test hook may hold them.
+		for i, c := range st.copies {
+			if i != j {
+				release([]*copyGarbling{c})
+			}
+		}
+	}
 	g.committed = nil
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)
