@@ -27,3 +27,28 @@ func TestShortColumnIsCTR(t *testing.T) {
 		}
 	}
 }
+
+// TestChallengeReused (issue 38): challenges drawn into a buffer given
+// back by putChallenge and scribbled over are the challenges drawn into
+// a new one, for a longer and a shorter batch.
+func TestChallengeReused(t *testing.T) {
+	session, request := []byte("session"), []byte("request")
+	for _, n := range []int{1000, 1000, 37, 2000} {
+		want := append([]Block(nil), challenge(session, request, n)...)
+		old := challenge(session, []byte("other"), n+5)
+		for i := range old {
+			old[i] = Block{0xa5}
+		}
+		putChallenge(old)
+		got := challenge(session, request, n)
+		if len(got) != n {
+			t.Fatalf("%d challenges, want %d", len(got), n)
+		}
+		for j := range got {
+			if got[j] != want[j] {
+				t.Fatalf("n = %d: challenge %d differs in a reused buffer", n, j)
+			}
+		}
+		putChallenge(got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -202,6 +203,7 @@ func (s *Sender) rowsOf(batch uint32, request []byte, m int, cols, xt []byte) ([
 	chi := challenge(s.session, request[:batchHeader+s.kappa*nb], m+KOSPad)
 	var acc wide
 	acc.mulAdds(chi, rows)
+	putChallenge(chi)
 	x, t := Block(xt[:16]), Block(xt[16:])
 	var xs wide
 	xs.mulAdd(x, s.secret)
@@ -366,7 +368,9 @@ func CheckValue(session, request []byte, bits []bool) (Block, error) {
 	if len(bits) != n {
 		return Block{}, fmt.Errorf("%w: %d choice bits for a request of %d rows", ErrInput, len(bits), n)
 	}
-	return choiceSum(challenge(session, request[:batchHeader+RequestColumns(request)*columnBytes(m)], n), bits), nil
+	chi := challenge(session, request[:batchHeader+RequestColumns(request)*columnBytes(m)], n)
+	defer putChallenge(chi)
+	return choiceSum(chi, bits), nil
 }
 
 // choiceSum is the check value x = Σ_j b_j·χ_j of the choice bits bits
@@ -470,7 +474,12 @@ func challenge(session, request []byte, n int) []Block {
 	var seed prg.Seed
 	h.Sum(seed[:0])
 	st := prg.New(seed)
-	out := make([]Block, n)
+	var out []Block
+	if p, ok := challengePool.Get().(*[]Block); ok && cap(*p) >= n {
+		out = (*p)[:n]
+	} else {
+		out = make([]Block, n)
+	}
 	// The stream's bytes in order, through a buffer on the stack (issue
 	// 38: no second copy of the challenges on the heap).
 	var buf [4096]byte
@@ -484,6 +493,16 @@ func challenge(session, request []byte, n int) []Block {
 	}
 	return out
 }
+
+// challengePool holds the challenges of checked batches (*[]Block), given
+// back by putChallenge, so that the 16·(m + 192) bytes of a batch's χ are
+// not allocated batch after batch (issue 38). challenge overwrites every
+// block it returns.
+var challengePool sync.Pool
+
+// putChallenge gives chi, from challenge, back for reuse: the caller
+// holds no other reference to it.
+func putChallenge(chi []Block) { challengePool.Put(&chi) }
 
 // Receiver is the receiver of the OT extension (the evaluator): it holds
 // the choice bits. It is not safe for concurrent use.
@@ -637,6 +656,8 @@ func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols 
 	tc := acc.reduce()
 	if guess != nil {
 		tc = tc.Xor(guess(chi))
+	} else {
+		putChallenge(chi)
 	}
 	msg = append(msg, x[:]...)
 	msg = append(msg, tc[:]...)
