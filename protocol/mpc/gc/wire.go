@@ -41,11 +41,54 @@ const garbledHeader = 2 + 8 + 4 + 4
 // decoding bits packed eight per byte, least significant bit first, unused
 // bits zero.
 func (g *Garbled) MarshalBinary() ([]byte, error) {
+	if err := g.checkSizes(); err != nil {
+		return nil, err
+	}
+	b := make([]byte, garbledHeader+len(g.Tables)+(len(g.Decoding)+7)/8)
+	g.putHeader(b)
+	copy(b[garbledHeader:], g.Tables)
+	putBits(b[garbledHeader+len(g.Tables):], g.Decoding)
+	return b, nil
+}
+
+// MarshalInPlace returns the same bytes as [Garbled.MarshalBinary]
+// without copying the tables: for a garbling made by this package, the
+// message is written around the tables in the buffer they live in, so
+// that the result shares memory with g.Tables (changing one changes the
+// other; g must not change while the result is in use). For any other
+// garbling (parsed, built by hand, or whose Tables or Decoding were
+// replaced by slices of other lengths) it is MarshalBinary.
+func (g *Garbled) MarshalInPlace() ([]byte, error) {
+	if !g.inPlace() {
+		return g.MarshalBinary()
+	}
+	if err := g.checkSizes(); err != nil {
+		return nil, err
+	}
+	g.putHeader(g.msg)
+	putBits(g.msg[garbledHeader+len(g.Tables):], g.Decoding)
+	return g.msg, nil
+}
+
+// inPlace reports whether g's tables sit in its message buffer, with
+// room for the header and its decoding bits around them.
+func (g *Garbled) inPlace() bool {
+	return g.msg != nil && len(g.Tables) > 0 && len(g.msg) == garbledHeader+len(g.Tables)+(len(g.Decoding)+7)/8 &&
+		&g.msg[garbledHeader] == &g.Tables[0]
+}
+
+// checkSizes refuses tables and decoding bits no message can carry.
+func (g *Garbled) checkSizes() error {
 	nAND, ok := tablesGates(g.Scheme, len(g.Tables))
 	if !ok || nAND > MaxANDGates || len(g.Decoding) > MaxOutputs {
-		return nil, fmt.Errorf("%w: %d bytes of %v tables, %d outputs", ErrMessage, len(g.Tables), g.Scheme, len(g.Decoding))
+		return fmt.Errorf("%w: %d bytes of %v tables, %d outputs", ErrMessage, len(g.Tables), g.Scheme, len(g.Decoding))
 	}
-	b := make([]byte, garbledHeader, garbledHeader+len(g.Tables)+(len(g.Decoding)+7)/8)
+	return nil
+}
+
+// putHeader writes the header of g's message into b[:garbledHeader].
+func (g *Garbled) putHeader(b []byte) {
+	nAND, _ := tablesGates(g.Scheme, len(g.Tables))
 	b[0], b[1] = tagGarbled, version
 	if g.Scheme == ThreeHalves {
 		b[1] = versionThreeHalves
@@ -53,8 +96,6 @@ func (g *Garbled) MarshalBinary() ([]byte, error) {
 	binary.BigEndian.PutUint64(b[2:], g.Instance)
 	binary.BigEndian.PutUint32(b[10:], uint32(nAND))
 	binary.BigEndian.PutUint32(b[14:], uint32(len(g.Decoding)))
-	b = append(b, g.Tables...)
-	return append(b, packBits(g.Decoding)...), nil
 }
 
 // ParseGarbled decodes a message made by Garbled.MarshalBinary. The
@@ -141,15 +182,15 @@ func tablesGates(s Scheme, n int) (int, bool) {
 	return 0, false
 }
 
-// packBits packs bits eight per byte, least significant bit first.
-func packBits(bits []bool) []byte {
-	b := make([]byte, (len(bits)+7)/8)
+// putBits packs bits into b[:(len(bits)+7)/8], eight per byte, least
+// significant bit first.
+func putBits(b []byte, bits []bool) {
+	clear(b[:(len(bits)+7)/8])
 	for i, x := range bits {
 		if x {
 			b[i/8] |= 1 << (i % 8)
 		}
 	}
-	return b
 }
 
 // unpackBits is the inverse of packBits; it rejects non-zero padding so

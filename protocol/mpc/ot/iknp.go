@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -202,6 +203,7 @@ func (s *Sender) rowsOf(batch uint32, request []byte, m int, cols, xt []byte) ([
 	chi := challenge(s.session, request[:batchHeader+s.kappa*nb], m+KOSPad)
 	var acc wide
 	acc.mulAdds(chi, rows)
+	putChallenge(chi)
 	x, t := Block(xt[:16]), Block(xt[16:])
 	var xs wide
 	xs.mulAdd(x, s.secret)
@@ -366,7 +368,9 @@ func CheckValue(session, request []byte, bits []bool) (Block, error) {
 	if len(bits) != n {
 		return Block{}, fmt.Errorf("%w: %d choice bits for a request of %d rows", ErrInput, len(bits), n)
 	}
-	return choiceSum(challenge(session, request[:batchHeader+RequestColumns(request)*columnBytes(m)], n), bits), nil
+	chi := challenge(session, request[:batchHeader+RequestColumns(request)*columnBytes(m)], n)
+	defer putChallenge(chi)
+	return choiceSum(chi, bits), nil
 }
 
 // choiceSum is the check value x = Σ_j b_j·χ_j of the choice bits bits
@@ -417,6 +421,39 @@ func columnCipher(k Key) cipher.Block {
 // readColumn fills dst with the first len(dst) bytes of G(k, batch), c
 // the cipher of k.
 func readColumn(c cipher.Block, batch uint32, dst []byte) {
+	if len(dst) > shortColumn {
+		readColumnCTR(c, batch, dst)
+		return
+	}
+	// A short column (the m + 192 rows of a garbling's correlated OTs,
+	// MPC-D28: 126 bytes on 9×9) block by block: the same bytes as the
+	// CTR stream, counter blocks batch ‖ k, without the CTR's copy of the
+	// key schedule on the heap, which cost more than the column (issue
+	// 38).
+	full := len(dst) / aes.BlockSize * aes.BlockSize
+	for k := 0; k < full; k += aes.BlockSize {
+		// The counter block in place, encrypted in place.
+		b := dst[k : k+aes.BlockSize]
+		binary.BigEndian.PutUint64(b[:8], uint64(batch))
+		binary.BigEndian.PutUint64(b[8:], uint64(k/aes.BlockSize))
+		c.Encrypt(b, b)
+	}
+	if full < len(dst) {
+		ks := make([]byte, aes.BlockSize)
+		binary.BigEndian.PutUint64(ks[:8], uint64(batch))
+		binary.BigEndian.PutUint64(ks[8:], uint64(full/aes.BlockSize))
+		c.Encrypt(ks, ks)
+		copy(dst[full:], ks)
+	}
+}
+
+// shortColumn is the longest column readColumn makes block by block:
+// about where a CTR stream's setup (450 ns here) costs as much as the
+// blocks one at a time (27 ns each).
+const shortColumn = 256
+
+// readColumnCTR is readColumn with the CTR stream of crypto/cipher.
+func readColumnCTR(c cipher.Block, batch uint32, dst []byte) {
 	var iv [aes.BlockSize]byte
 	binary.BigEndian.PutUint64(iv[:8], uint64(batch))
 	clear(dst)
@@ -437,14 +474,35 @@ func challenge(session, request []byte, n int) []Block {
 	var seed prg.Seed
 	h.Sum(seed[:0])
 	st := prg.New(seed)
-	buf := make([]byte, 16*n)
-	st.Read(buf)
-	out := make([]Block, n)
-	for j := range out {
-		out[j] = Block(buf[16*j : 16*j+16])
+	var out []Block
+	if p, ok := challengePool.Get().(*[]Block); ok && cap(*p) >= n {
+		out = (*p)[:n]
+	} else {
+		out = make([]Block, n)
+	}
+	// The stream's bytes in order, through a buffer on the stack (issue
+	// 38: no second copy of the challenges on the heap).
+	var buf [4096]byte
+	for j := 0; j < n; {
+		k := min(n-j, len(buf)/16)
+		st.Read(buf[:16*k])
+		for i := range k {
+			out[j+i] = Block(buf[16*i : 16*i+16])
+		}
+		j += k
 	}
 	return out
 }
+
+// challengePool holds the challenges of checked batches (*[]Block), given
+// back by putChallenge, so that the 16·(m + 192) bytes of a batch's χ are
+// not allocated batch after batch (issue 38). challenge overwrites every
+// block it returns.
+var challengePool sync.Pool
+
+// putChallenge gives chi, from challenge, back for reuse: the caller
+// holds no other reference to it.
+func putChallenge(chi []Block) { challengePool.Put(&chi) }
 
 // Receiver is the receiver of the OT extension (the evaluator): it holds
 // the choice bits. It is not safe for concurrent use.
@@ -598,6 +656,8 @@ func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols 
 	tc := acc.reduce()
 	if guess != nil {
 		tc = tc.Xor(guess(chi))
+	} else {
+		putChallenge(chi)
 	}
 	msg = append(msg, x[:]...)
 	msg = append(msg, tc[:]...)

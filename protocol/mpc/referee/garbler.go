@@ -143,7 +143,6 @@ type garblerTry struct {
 type prepared struct {
 	try   uint64
 	mover circuit.Party
-	g     *gc.Garbled
 	keys  *gc.Keys
 	bytes []byte
 	// mask is the mask bits the garbling read from its stream (MPC-D27),
@@ -408,11 +407,14 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A message of its own, and the tables' buffer back to the pool at
+	// once (issue 38), as garbleCopy does for the garbler's garblings.
 	b, err := gb.MarshalBinary()
+	gb.Release()
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{try: try, mover: mover, g: gb, keys: keys, bytes: b, mask: mask}, nil
+	return &prepared{try: try, mover: mover, keys: keys, bytes: b, mask: mask}, nil
 }
 
 // garbleMasked garbles the circuit of mover with the scheme of cfg,

@@ -189,7 +189,9 @@ func b2int(b bool) int {
 
 // copyGarbling is one of the λ garblings of a try.
 type copyGarbling struct {
-	seed   prg.Seed
+	seed prg.Seed
+	// g is the garbling whose tables bytes shares, until release; nil
+	// for the garbler's garblings, whose bytes are a message of their own.
 	g      *gc.Garbled
 	keys   *gc.Keys
 	bytes  []byte
@@ -219,8 +221,10 @@ func copyDelta(seed prg.Seed) (gc.Label, error) {
 // garbleCopy garbles the circuit of mover as garbling i of try from its
 // seed: Δ from its delta stream, the labels, three-halves' coins and
 // (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
-// change it before it is committed to.
-func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks) (*copyGarbling, error) {
+// change it before it is committed to. send is set for the garbler's
+// garblings, whose message may go to the evaluator; the others (the
+// evaluator's checks, the judges) need only its digests.
+func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks, send bool) (*copyGarbling, error) {
 	delta, err := copyDelta(seed)
 	if err != nil {
 		return nil, err
@@ -242,7 +246,19 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if hooks.cheat != nil {
 		hooks.cheat(try, i, gb, keys)
 	}
-	b, err := gb.MarshalBinary()
+	var b []byte
+	if send {
+		// A message of its own, and the tables' buffer back to the pool
+		// at once (issue 38): the next garbling writes into memory in
+		// use, not into a fresh buffer the message keeps.
+		b, err = gb.MarshalBinary()
+		gb.Release()
+		gb = nil
+	} else {
+		// Only the digest is needed: the message around the tables, no
+		// copy; c.bytes and c.g.Tables share memory until release.
+		b, err = gb.MarshalInPlace()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +268,18 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	}
 	c.commit = [3]Digest{seedHash(cfg, try, i, seed), Sum(b), labelsDigest(cfg, try, i, c.pairs)}
 	return c, nil
+}
+
+// release gives the tables of the garblings of copies, made for their
+// digests only, back for reuse (gc.Garbled.Release): by a program that
+// holds no other reference to their tables or bytes.
+func release(copies []*copyGarbling) {
+	for _, c := range copies {
+		if c != nil && c.g != nil {
+			c.g.Release()
+			c.g, c.bytes = nil, nil
+		}
+	}
 }
 
 // commitment is a parsed Commitment message.

@@ -273,7 +273,10 @@ func startOpenedCheck(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 	oc := &openedCheck{done: make(chan struct{})}
 	go func() {
 		defer close(oc.done)
-		copies, err := garbleCopies(cfg, rc, mover, try, seeds, j, copyHooks{})
+		copies, err := garbleCopies(cfg, rc, mover, try, seeds, j, copyHooks{}, false)
+		// Only their digests are compared, and nothing else holds their
+		// tables: reused by the next try's check (issue 38).
+		defer release(copies)
 		if err != nil {
 			oc.err = fmt.Errorf("try %d: %v", try, err)
 			return

@@ -42,7 +42,7 @@ func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarblin
 func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64, mover circuit.Party, hooks copyHooks) ([]*copyGarbling, []prg.Seed, error) {
 	leaves := ggmLevels(seed.Derive(labelPVCRoot, try), cfg.depth())
 	seeds := leaves[len(leaves)-1]
-	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, hooks)
+	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, hooks, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -53,7 +53,7 @@ func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64,
 // (-1 for none), on up to GOMAXPROCS cores at once (MPC-D19: each copy is
 // a function of its seed alone, so the result does not depend on the
 // order). A test hook makes it one at a time.
-func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks) ([]*copyGarbling, error) {
+func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks, send bool) ([]*copyGarbling, error) {
 	copies := make([]*copyGarbling, len(seeds))
 	workers := runtime.GOMAXPROCS(0)
 	if hooks.cheat != nil || hooks.couple != nil {
@@ -64,7 +64,7 @@ func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint
 			return nil
 		}
 		var err error
-		copies[i], err = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
+		copies[i], err = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks, send)
 		return err
 	})
 	return copies, errors.Join(errs...)
