@@ -58,7 +58,9 @@ func TestEveryVariantUndoAsDescribed(t *testing.T) {
 
 // TestEveryVariantHasItsOwnView checks that each variant's rules show a
 // sealed VariantView of a type of its own, so that a type switch over the
-// views tells the variants apart.
+// views tells the variants apart, and that the view's methods the layers
+// above read instead of switching over the views (issue 33) answer for a
+// new game: some progress, no pass yet.
 func TestEveryVariantHasItsOwnView(t *testing.T) {
 	owner := map[string]engine.Variant{}
 	for _, v := range engine.Variants {
@@ -76,6 +78,12 @@ func TestEveryVariantHasItsOwnView(t *testing.T) {
 		if view == nil {
 			t.Errorf("variant %s has no view", v)
 			continue
+		}
+		if p := view.Progress(); p == "" {
+			t.Errorf("variant %s: the view of a new game says no progress (VariantView.Progress)", v)
+		}
+		if view.OpponentJustPassed(engine.Black) || view.OpponentJustPassed(engine.White) {
+			t.Errorf("variant %s: the view of a new game says the opponent just passed", v)
 		}
 		typ := fmt.Sprintf("%T", view)
 		if other, ok := owner[typ]; ok {
