@@ -272,8 +272,20 @@ var (
 			return ""
 		},
 	}
-	allOptions = []VariantOption{optionRules, optionCards, optionSuicide, optionPerpendicular}
 )
+
+// allOptions are the options of every variant, in the order Normalize
+// checks them: the descriptors' order.
+var allOptions = optionsOf(Descriptors)
+
+// optionsOf lists the options of ds's variants.
+func optionsOf(ds []*Descriptor) []VariantOption {
+	var opts []VariantOption
+	for _, d := range ds {
+		opts = append(opts, d.Options...)
+	}
+	return opts
+}
 
 // goBlackWhite are the Go family's names of the sides.
 var (
