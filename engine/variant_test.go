@@ -81,7 +81,11 @@ func TestUnknownVariantFailsLoudly(t *testing.T) {
 	if HasClocks("chess") {
 		t.Error("HasClocks(chess) = true")
 	}
-	if _, err := (Options{Variant: "chess"}).Normalize(); err == nil || !strings.Contains(err.Error(), `unknown variant "chess" (one of go, phantom, hmg, gomoku, fgo, bridge)`) {
+	names := make([]string, len(Variants))
+	for i, v := range Variants {
+		names[i] = string(v)
+	}
+	if _, err := (Options{Variant: "chess"}).Normalize(); err == nil || !strings.Contains(err.Error(), `unknown variant "chess" (one of `+strings.Join(names, ", ")+")") {
 		t.Errorf("Normalize(chess) = %v", err)
 	}
 }

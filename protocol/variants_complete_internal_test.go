@@ -13,7 +13,8 @@ import (
 // TestEveryVariantHasRulesAndPlayer checks that every variant of
 // engine.Variants has, in this package, the game machine's rules and the
 // local player (T-10: the machine replays every message of every
-// variant). A variant that lacks one is named with what it lacks.
+// variant), and which of its kinds spectators see (SPEC-1). A variant
+// that lacks one is named with what it lacks.
 func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 	for _, v := range engine.Variants {
 		if newVariantRules[v] == nil {
@@ -21,6 +22,9 @@ func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 		}
 		if newVariantPlayer[v] == nil {
 			t.Errorf("variant %s has no player (newVariantPlayer)", v)
+		}
+		if spectatorKinds[v] == nil {
+			t.Errorf("variant %s does not say which of its kinds spectators see (spectatorKinds, SPEC-1): they see headers only", v)
 		}
 	}
 	for v := range newVariantRules {
