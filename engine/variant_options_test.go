@@ -22,8 +22,9 @@ func optionSamples(opt VariantOption) (accepted, refused []string) {
 }
 
 // TestVariantOptionsAsDescribed checks every option of every descriptor
-// against its description (issue 33: options are described once, and the
-// flags, the lobby's form and SGF are made from the description): it has
+// against its description (VAR-D6, issue 33: options are described once,
+// and the flags, the lobby's form, the wire and SGF are made from the
+// description): it has
 // a type, a label and a doc and every function; its Default is what
 // Normalize fills in; every value it says it takes (each choice, the
 // bounds of a number, both values of a switch) goes through Parse and

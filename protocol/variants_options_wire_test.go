@@ -10,12 +10,11 @@ import (
 )
 
 // TestEveryOptionOnTheWire checks that every option of every descriptor
-// travels in the invitation (OptionsBody, the wire form of the options):
+// travels in the invitation (OptionsBody, the wire form of the options,
+// whose option fields are made from the descriptions: VAR-D6, issue 33):
 // each value its description gives (each choice, the bounds of a number,
 // a switch on and off) comes back from the JSON of OptionsToBody as it
-// was. The wire form still has a field per option, written by hand: a
-// new variant's option missing from it is named here rather than dropped
-// on the way to the other peer (issue 33).
+// was. An option dropped on the way to the other peer is named.
 func TestEveryOptionOnTheWire(t *testing.T) {
 	for _, d := range engine.Descriptors {
 		for _, opt := range d.Options {
@@ -84,7 +83,7 @@ type legacyOptionsBody struct {
 // fields made from their descriptions, writes the bytes the hand-written
 // fields wrote, reads them back to the same options, and reads as
 // strictly: an unknown field, or an option of the wrong JSON type, is
-// refused (one signed invitation has one meaning).
+// refused (one signed invitation has one meaning). VAR-D6.
 func TestOptionsBodyBytesUnchanged(t *testing.T) {
 	for _, c := range []legacyOptionsBody{
 		{Variant: "go", Size: 9, Komi: 7.5},

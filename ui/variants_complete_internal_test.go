@@ -48,8 +48,8 @@ func TestEveryVariantHasAScreen(t *testing.T) {
 
 // TestEveryOptionInTheLobbyForm checks that the lobby's form has a field
 // for every option of every descriptor, made from its description (issue
-// 33), that shows every value the description gives and reads it back:
-// each choice, the bounds of a number, a switch on and off.
+// 33, VAR-D6), that shows every value the description gives and reads it
+// back: each choice, the bounds of a number, a switch on and off.
 func TestEveryOptionInTheLobbyForm(t *testing.T) {
 	l := NewLobby("12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx", nil, engine.Options{Variant: engine.VariantGo})
 	num := func(f *tview.InputField, _ string) (float64, bool, error) {

@@ -46,7 +46,7 @@ func optionFlagSamples(opt engine.VariantOption) []struct {
 // pair and the lobby's field share the name), which sets the option to
 // every value its description says it takes; without the flag the
 // option has its default. A variant or an option the flags lack is named
-// (issue 33).
+// (VAR-D6, issue 33).
 func TestEveryVariantHasItsFlags(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
