@@ -19,18 +19,56 @@ const (
 	ColorsByPie
 )
 
+// OptionType says what values a [VariantOption] takes, and so how the
+// command line and the lobby's form offer it.
+type OptionType int
+
+// The types of options.
+const (
+	// OptionChoice is one of the option's Choices: a drop-down in the
+	// lobby, a string flag.
+	OptionChoice OptionType = iota + 1
+	// OptionInt is a whole number from Min to Max: a number field, an
+	// integer flag.
+	OptionInt
+	// OptionBool is a switch, off by default: a checkbox, a bool flag.
+	OptionBool
+)
+
 // VariantOption is one setting of a variant besides size, komi, colours
 // and clock: the Phantom rule set, the Hidden Move Go cards, the F-Go
-// suicide option, the Bridge Go perpendicular option. Its Key is the name
-// of the command-line flag (--Key), of the SGF VO pair (Key=value) and of
-// the lobby's form field.
+// suicide option, the Bridge Go perpendicular option. It is described
+// here once, and the layers generate from the description what they offer
+// (issue 33): its Key is the name of the command-line flag (--Key, whose
+// help is made of Variant, Doc, the values and Default), of the SGF VO
+// pair (Key=value, written by Format and read by Parse) and of the
+// lobby's form field (labelled Label, offering the values by Type).
+// TestVariantOptionsAsDescribed checks each description against Parse
+// and Normalize.
 type VariantOption struct {
 	// Key names the option.
 	Key string
 	// Variant is the variant the option belongs to.
 	Variant Variant
-	// isSet reports whether o sets the option at all (a non-zero value).
-	isSet func(o Options) bool
+	// Type says what values the option takes: one of Choices, a whole
+	// number from Min to Max, or a switch.
+	Type    OptionType
+	Choices []string
+	Min     int
+	Max     int
+	// Default is the option's value in normalized options that do not
+	// set it, as Format writes it.
+	Default string
+	// Label names the option in the lobby's form ("Hidden moves"); Doc
+	// says what it is in the help of its flag ("hidden moves per
+	// player").
+	Label string
+	Doc   string
+	// isSet reports whether o sets the option at all (a non-zero value);
+	// chosen whether o gives it a value, the zero value included where
+	// the options can tell (Hidden Move Go's 0 cards); nil for isSet.
+	isSet  func(o Options) bool
+	chosen func(o Options) bool
 	// normalize fills the option's default into o and checks its value.
 	normalize func(o *Options) error
 	// Format writes the option's value of normalized options as SGF's
@@ -92,6 +130,33 @@ type Descriptor struct {
 	Options []VariantOption
 }
 
+// Chosen reports whether o gives the option a value, its zero value
+// included where the options tell it from the default (Hidden Move Go's
+// 0 cards): a form shows the value of a chosen option, and leaves the
+// others to the default.
+func (opt VariantOption) Chosen(o Options) bool {
+	if opt.chosen != nil {
+		return opt.chosen(o)
+	}
+	return opt.isSet(o)
+}
+
+// Values writes the values the option takes for people, as the help of
+// its flag gives them: "common, hamburg or kriegspiel", "0-9", or "" for
+// a switch.
+func (opt VariantOption) Values() string {
+	switch opt.Type {
+	case OptionChoice:
+		if len(opt.Choices) <= 1 {
+			return strings.Join(opt.Choices, "")
+		}
+		return strings.Join(opt.Choices[:len(opt.Choices)-1], ", ") + " or " + opt.Choices[len(opt.Choices)-1]
+	case OptionInt:
+		return fmt.Sprintf("%d-%d", opt.Min, opt.Max)
+	}
+	return ""
+}
+
 // HandicapKomi is the default komi of a handicap game (HC-D1).
 const HandicapKomi = 0.5
 
@@ -107,10 +172,19 @@ func (d *Descriptor) ColorName(c Color) string {
 	return "nobody"
 }
 
+// defaultCards and maxCards are Hidden Move Go's default and largest
+// number of hidden moves a player (HMG-1).
+const (
+	defaultCards = 3
+	maxCards     = 9
+)
+
 // options of every variant, in the order Normalize checks them.
 var (
 	optionRules = VariantOption{
 		Key: "rules", Variant: VariantPhantom,
+		Type: OptionChoice, Choices: []string{string(RulesCommon), string(RulesHamburg), string(RulesKriegspiel)},
+		Default: string(RulesCommon), Label: "Rules", Doc: "announcement rules",
 		isSet: func(o Options) bool { return o.Rules != "" },
 		normalize: func(o *Options) error {
 			switch o.Rules {
@@ -128,14 +202,17 @@ var (
 	}
 	optionCards = VariantOption{
 		Key: "cards", Variant: VariantHMG,
-		isSet: func(o Options) bool { return o.Cards != 0 },
+		Type: OptionInt, Min: 0, Max: maxCards, Default: strconv.Itoa(defaultCards),
+		Label: "Hidden moves", Doc: "hidden moves per player",
+		isSet:  func(o Options) bool { return o.Cards != 0 },
+		chosen: func(o Options) bool { return o.CardsSet || o.Cards != 0 },
 		normalize: func(o *Options) error {
 			if !o.CardsSet && o.Cards == 0 {
-				o.Cards = 3
+				o.Cards = defaultCards
 			}
 			o.CardsSet = true
-			if o.Cards < 0 || o.Cards > 9 {
-				return fmt.Errorf("%w: %d hidden cards (allowed 0 to 9)", ErrBadOptions, o.Cards)
+			if o.Cards < 0 || o.Cards > maxCards {
+				return fmt.Errorf("%w: %d hidden cards (allowed 0 to %d)", ErrBadOptions, o.Cards, maxCards)
 			}
 			return nil
 		},
@@ -157,6 +234,8 @@ var (
 	}
 	optionSuicide = VariantOption{
 		Key: "suicide", Variant: VariantFGo,
+		Type: OptionChoice, Choices: []string{string(SuicideNZ), string(SuicideForbid)},
+		Default: string(SuicideNZ), Label: "Suicide", Doc: "suicide option",
 		isSet: func(o Options) bool { return o.Suicide != "" },
 		normalize: func(o *Options) error {
 			switch o.Suicide {
@@ -174,6 +253,7 @@ var (
 	}
 	optionPerpendicular = VariantOption{
 		Key: "perpendicular", Variant: VariantBridge,
+		Type: OptionBool, Default: "false", Label: "Perpendicular", Doc: "the perpendicular liberty option",
 		isSet:     func(o Options) bool { return o.Perpendicular },
 		normalize: func(*Options) error { return nil },
 		Format:    func(o Options) string { return strconv.FormatBool(o.Perpendicular) },
@@ -192,8 +272,20 @@ var (
 			return ""
 		},
 	}
-	allOptions = []VariantOption{optionRules, optionCards, optionSuicide, optionPerpendicular}
 )
+
+// allOptions are the options of every variant, in the order Normalize
+// checks them: the descriptors' order.
+var allOptions = optionsOf(Descriptors)
+
+// optionsOf lists the options of ds's variants.
+func optionsOf(ds []*Descriptor) []VariantOption {
+	var opts []VariantOption
+	for _, d := range ds {
+		opts = append(opts, d.Options...)
+	}
+	return opts
+}
 
 // goBlackWhite are the Go family's names of the sides.
 var (

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,7 +81,11 @@ func TestUnknownVariantFailsLoudly(t *testing.T) {
 	if HasClocks("chess") {
 		t.Error("HasClocks(chess) = true")
 	}
-	if _, err := (Options{Variant: "chess"}).Normalize(); err == nil || !strings.Contains(err.Error(), `unknown variant "chess" (one of go, phantom, hmg, gomoku, fgo, bridge)`) {
+	names := make([]string, len(Variants))
+	for i, v := range Variants {
+		names[i] = string(v)
+	}
+	if _, err := (Options{Variant: "chess"}).Normalize(); err == nil || !strings.Contains(err.Error(), `unknown variant "chess" (one of `+strings.Join(names, ", ")+")") {
 		t.Errorf("Normalize(chess) = %v", err)
 	}
 }
@@ -130,8 +135,13 @@ func TestNormalizeReadsDescriptor(t *testing.T) {
 			if opt.Variant == d.Variant {
 				continue
 			}
+			other, err := nonDefault(opt)
+			if err != nil {
+				t.Errorf("%s: %v", d.Variant, err)
+				continue
+			}
 			bad := Options{Variant: d.Variant}
-			_ = opt.Parse(&bad, opt.Format(nonDefault(opt)))
+			_ = opt.Parse(&bad, opt.Format(other))
 			if !opt.isSet(bad) {
 				continue
 			}
@@ -143,30 +153,31 @@ func TestNormalizeReadsDescriptor(t *testing.T) {
 }
 
 // nonDefault returns normalized options of opt's variant whose value of
-// opt differs from the default.
-func nonDefault(opt VariantOption) Options {
-	o := Options{Variant: opt.Variant, Rules: RulesHamburg, Cards: 5, CardsSet: true, Suicide: SuicideForbid, Perpendicular: true}
-	for _, other := range allOptions {
-		if other.Variant != opt.Variant {
-			switch other.Key {
-			case "rules":
-				o.Rules = ""
-			case "cards":
-				o.Cards, o.CardsSet = 0, false
-			case "suicide":
-				o.Suicide = ""
-			case "perpendicular":
-				o.Perpendicular = false
-			default:
-				panic("nonDefault: no value for option " + other.Key)
+// opt differs from the default, a value its description gives: the first
+// other choice, the largest number, a switch on.
+func nonDefault(opt VariantOption) (Options, error) {
+	value := "true"
+	switch opt.Type {
+	case OptionChoice:
+		value = ""
+		for _, c := range opt.Choices {
+			if c != opt.Default {
+				value = c
+				break
 			}
 		}
+	case OptionInt:
+		value = strconv.Itoa(opt.Max)
+	}
+	o := Options{Variant: opt.Variant}
+	if err := opt.Parse(&o, value); err != nil {
+		return o, fmt.Errorf("option %s: no value but its default: Parse(%q): %w", opt.Key, value, err)
 	}
 	o, err := o.Normalize()
-	if err != nil {
-		panic(err)
+	if err == nil && opt.Format(o) == opt.Default {
+		err = fmt.Errorf("option %s: no value but its default %q", opt.Key, opt.Default)
 	}
-	return o
+	return o, err
 }
 
 // TestVariantOptionsRoundTrip checks that each option's Format and Parse
@@ -174,12 +185,16 @@ func nonDefault(opt VariantOption) Options {
 // that Describe says something of a value that is not the default.
 func TestVariantOptionsRoundTrip(t *testing.T) {
 	for _, opt := range allOptions {
-		want := nonDefault(opt)
+		want, err := nonDefault(opt)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
 		got := Options{Variant: opt.Variant}
 		if err := opt.Parse(&got, opt.Format(want)); err != nil {
 			t.Fatalf("%s: Parse(Format) = %v", opt.Key, err)
 		}
-		got, err := got.Normalize()
+		got, err = got.Normalize()
 		if err != nil {
 			t.Fatalf("%s: %v", opt.Key, err)
 		}

@@ -6,10 +6,21 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/bridge"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
 	variantHandlers[engine.VariantBridge] = func() Handler { return &bridgeHandler{} }
+	viewReaders[engine.VariantBridge] = readsView(
+		func(k *knownPosition, v protocol.View, vv protocol.BridgeView) {
+			k.addBoard(vv.Game.Board())
+			k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
+			k.public = true
+		},
+		func(h *moveHistory, me engine.Color, vv protocol.BridgeView) (engine.Board, bool) {
+			board := vv.Game.Board()
+			return board, h.observeMoves(me, vv.Game.MoveNumber(), vv.Game.LastMove(), board)
+		})
 }
 
 // bridgeHandler is Bridge Go (docs/gtp.md, "Bridge Go"). Bridge Go hides

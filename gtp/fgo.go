@@ -6,10 +6,21 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/fgo"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
 	variantHandlers[engine.VariantFGo] = func() Handler { return &fgoHandler{} }
+	viewReaders[engine.VariantFGo] = readsView(
+		func(k *knownPosition, v protocol.View, vv protocol.FGoView) {
+			k.addBoard(vv.Game.Board())
+			k.legal = func(q engine.Point) error { return vv.Game.CheckChoice(v.Color, q) }
+			k.public, k.resuming = true, vv.Scoring
+		},
+		func(h *moveHistory, _ engine.Color, vv protocol.FGoView) (engine.Board, bool) {
+			black, white := vv.Game.LastChoices()
+			return vv.Game.Board(), h.observeTurn(vv.Game.TurnNumber(), black, white)
+		})
 }
 
 // fgoHandler is F-Go, simultaneous Go, seen by the referee: both choices of

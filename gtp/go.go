@@ -3,10 +3,21 @@ package gtp
 import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
 	variantHandlers[engine.VariantGo] = func() Handler { return &goHandler{} }
+	viewReaders[engine.VariantGo] = readsView(
+		func(k *knownPosition, v protocol.View, vv protocol.GoView) {
+			k.addBoard(vv.Game.Board())
+			k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
+			k.public, k.resuming = true, vv.Scoring
+		},
+		func(h *moveHistory, me engine.Color, vv protocol.GoView) (engine.Board, bool) {
+			board := vv.Game.Board()
+			return board, h.observeMoves(me, vv.Game.MoveNumber(), vv.Game.LastMove(), board)
+		})
 }
 
 // goHandler is plain Go, with GNU Go's extra commands.

@@ -2,15 +2,34 @@ package gtp
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
 	variantHandlers[engine.VariantGomoku] = func() Handler { return &gomokuHandler{} }
+	viewReaders[engine.VariantGomoku] = readsView(
+		func(k *knownPosition, _ protocol.View, vv protocol.GomokuView) {
+			k.me = vv.Game.Me()
+			k.size = vv.Game.Size()
+			own, theirs := vv.Game.OwnPieces(), vv.Game.OpponentPieces()
+			k.add(k.me, own.Stones(k.me)...)
+			k.add(k.me.Opponent(), theirs.Stones(k.me.Opponent())...)
+			legal := vv.Game.LegalPoints()
+			k.legal = func(q engine.Point) error {
+				if q != engine.Pass && !slices.Contains(legal, q) {
+					return fmt.Errorf("not a legal point (GM-4)")
+				}
+				return nil
+			}
+		},
+		noMoveHistory[protocol.GomokuView])
 }
 
 // gomokuHandler is Hidden Move Double Gomoku seen by a referee who knows

@@ -1,8 +1,6 @@
 package gtp
 
 import (
-	"fmt"
-
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -49,31 +47,25 @@ func (h *moveHistory) observe(v protocol.View) bool {
 		}
 		h.started, h.replay, h.pending = true, g, engine.NoPoint
 	}
-	me := v.Color
 	var board engine.Board
-	switch vv := v.Variant.(type) {
-	case protocol.GoView:
-		board = vv.Game.Board()
-		h.broken = !h.observeMoves(me, vv.Game.MoveNumber(), vv.Game.LastMove(), board)
-	case protocol.BridgeView:
-		board = vv.Game.Board()
-		h.broken = !h.observeMoves(me, vv.Game.MoveNumber(), vv.Game.LastMove(), board)
-	case protocol.FGoView:
-		board = vv.Game.Board()
-		black, white := vv.Game.LastChoices()
-		h.broken = !h.observeTurn(vv.Game.TurnNumber(), black, white)
-	case nil, protocol.HMGView, protocol.GomokuView, protocol.PhantomNetView:
-		// No game view yet, or hidden moves: the history cannot hold
-		// the game.
-		h.broken = true
-	default:
-		panic(fmt.Sprintf("gtp: the move history cannot read the view of variant %q", v.Options.Variant))
+	if v.Variant == nil {
+		h.broken = true // no game view yet
+	} else {
+		var held bool
+		board, held = viewReaderOf(v).history(h, v)
+		h.broken = !held
 	}
 	h.pending = engine.NoPoint
 	if !h.broken && h.replay.Board() != board {
 		h.broken = true
 	}
 	return !h.broken
+}
+
+// noMoveHistory is the history of a variant with hidden moves (Hidden
+// Move Go, gomoku, Phantom Go): the history cannot hold the game.
+func noMoveHistory[V protocol.VariantView](*moveHistory, engine.Color, V) (engine.Board, bool) {
+	return engine.Board{}, false
 }
 
 // observeMoves adds the moves of a game played in turns (Go, Bridge Go)

@@ -9,10 +9,32 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/hmg"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
 	variantHandlers[engine.VariantHMG] = func() Handler { return &hmgHandler{} }
+	viewReaders[engine.VariantHMG] = readsView(
+		func(k *knownPosition, v protocol.View, vv protocol.HMGView) {
+			board := vv.Game.Board()
+			k.addBoard(board)
+			k.resuming = vv.Stage == protocol.HMGStageScoring
+			k.legal = func(q engine.Point) error {
+				if q == engine.Pass {
+					if !vv.Game.CanPass(v.Color) {
+						return fmt.Errorf("a pass would repeat a position (HMG-6)")
+					}
+					return nil
+				}
+				return vv.Game.CheckPlay(v.Color, q)
+			}
+			for _, card := range vv.MyCards {
+				if !card.Revealed && board.OnBoard(card.Point) && board.At(card.Point) == engine.Empty {
+					k.add(v.Color, card.Point)
+				}
+			}
+		},
+		noMoveHistory[protocol.HMGView])
 }
 
 // hmgHandler is Hidden Move Go with both players' cards known (docs/gtp.md,

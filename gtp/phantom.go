@@ -2,14 +2,43 @@ package gtp
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
+	"github.com/kakure/kakure/protocol"
 )
 
 func init() {
 	variantHandlers[engine.VariantPhantom] = func() Handler { return &phantomHandler{} }
+	viewReaders[engine.VariantPhantom] = readsView(
+		func(k *knownPosition, v protocol.View, vv protocol.PhantomNetView) {
+			if vv.Revealed {
+				// Play in the open (PN-D7): the referee judges a move,
+				// and one it finds illegal (a suicide, a ko) is no move
+				// at all.
+				k.addBoard(vv.Referee.Board())
+				k.resuming = vv.Scoring
+				k.legal = func(q engine.Point) error { return openMoveError(vv, v.Color, q) }
+				return
+			}
+			me := vv.Own.Me()
+			k.add(me, vv.Own.OwnStones()...)
+			k.add(me, vv.Own.UncertainStones()...)
+			k.add(me.Opponent(), vv.Own.OpponentStones()...)
+			// A try that failed in this turn most likely hit a hidden
+			// stone: the engine sees one there (GTP-D3).
+			if sensible := vv.Own.SensibleTries(); sensible != nil {
+				for q := engine.Point(0); int(q) < k.size*k.size; q++ {
+					if vv.Own.At(q) == phantom.Unknown && !slices.Contains(sensible, q) {
+						k.add(me.Opponent(), q)
+					}
+				}
+			}
+		},
+		noMoveHistory[protocol.PhantomNetView])
 }
 
 // phantomHandler is Phantom Go seen by the referee: the whole board, every
@@ -242,4 +271,26 @@ func phantomChooseMove(s phantomState, c engine.Color) engine.Point {
 		return engine.Pass
 	}
 	return candidates[moveRNG(b, s.tries).IntN(len(candidates))]
+}
+
+// openMoveError tells why c may not play q in the open in Phantom Go
+// after the boards were revealed (PN-D7), resuming play first in the count
+// (GO-4): nil when the referee takes it.
+func openMoveError(vv protocol.PhantomNetView, c engine.Color, q engine.Point) error {
+	ref := vv.Referee
+	if vv.Scoring {
+		resumed, err := ref.Resume(c)
+		if err != nil {
+			return err
+		}
+		ref = resumed
+	}
+	_, out, err := ref.Try(c, q)
+	if err != nil {
+		return err
+	}
+	if !out.Legal {
+		return fmt.Errorf("illegal in the open: %v (PG-2)", out.Reason)
+	}
+	return nil
 }

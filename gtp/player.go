@@ -11,7 +11,6 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
-	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -141,104 +140,57 @@ func (k *knownPosition) key() string {
 	return fmt.Sprint(k.stones)
 }
 
-// knownPositionOf reads the known stones from a view; ok is false for a
-// view it does not know.
-func knownPositionOf(v protocol.View) (knownPosition, bool) {
-	k := knownPosition{size: v.Options.Size, komi: v.Options.Komi, me: v.Color}
-	switch vv := v.Variant.(type) {
-	case protocol.GoView:
-		k.addBoard(vv.Game.Board())
-		k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
-		k.public, k.resuming = true, vv.Scoring
-	case protocol.FGoView:
-		k.addBoard(vv.Game.Board())
-		k.legal = func(q engine.Point) error { return vv.Game.CheckChoice(v.Color, q) }
-		k.public, k.resuming = true, vv.Scoring
-	case protocol.BridgeView:
-		k.addBoard(vv.Game.Board())
-		k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
-		k.public = true
-	case protocol.HMGView:
-		board := vv.Game.Board()
-		k.addBoard(board)
-		k.resuming = vv.Stage == protocol.HMGStageScoring
-		k.legal = func(q engine.Point) error {
-			if q == engine.Pass {
-				if !vv.Game.CanPass(v.Color) {
-					return fmt.Errorf("a pass would repeat a position (HMG-6)")
-				}
-				return nil
-			}
-			return vv.Game.CheckPlay(v.Color, q)
-		}
-		for _, card := range vv.MyCards {
-			if !card.Revealed && board.OnBoard(card.Point) && board.At(card.Point) == engine.Empty {
-				k.add(v.Color, card.Point)
-			}
-		}
-	case protocol.PhantomNetView:
-		if vv.Revealed {
-			// Play in the open (PN-D7): the referee judges a move, and
-			// one it finds illegal (a suicide, a ko) is no move at all.
-			k.addBoard(vv.Referee.Board())
-			k.resuming = vv.Scoring
-			k.legal = func(q engine.Point) error { return openMoveError(vv, v.Color, q) }
-			break
-		}
-		me := vv.Own.Me()
-		k.add(me, vv.Own.OwnStones()...)
-		k.add(me, vv.Own.UncertainStones()...)
-		k.add(me.Opponent(), vv.Own.OpponentStones()...)
-		// A try that failed in this turn most likely hit a hidden
-		// stone: the engine sees one there (GTP-D3).
-		if sensible := vv.Own.SensibleTries(); sensible != nil {
-			for q := engine.Point(0); int(q) < k.size*k.size; q++ {
-				if vv.Own.At(q) == phantom.Unknown && !slices.Contains(sensible, q) {
-					k.add(me.Opponent(), q)
-				}
-			}
-		}
-	case protocol.GomokuView:
-		k.me = vv.Game.Me()
-		k.size = vv.Game.Size()
-		own, theirs := vv.Game.OwnPieces(), vv.Game.OpponentPieces()
-		k.add(k.me, own.Stones(k.me)...)
-		k.add(k.me.Opponent(), theirs.Stones(k.me.Opponent())...)
-		legal := vv.Game.LegalPoints()
-		k.legal = func(q engine.Point) error {
-			if q != engine.Pass && !slices.Contains(legal, q) {
-				return fmt.Errorf("not a legal point (GM-4)")
-			}
-			return nil
-		}
-	case nil:
-		return knownPosition{}, false // no game view yet
-	default:
-		panic(fmt.Sprintf("gtp: the engine player cannot read the view of variant %q", v.Options.Variant))
-	}
-	return k, true
+// viewReader is how the engine player reads one variant's protocol view:
+// known fills in what the player knows of the board (GTP-D3), history
+// brings the move history up to the view (GTP-D1). Each variant's file
+// registers its reader in [viewReaders] beside its handler;
+// TestEveryVariantHasAHandler names a variant without one.
+type viewReader struct {
+	known   func(k *knownPosition, v protocol.View)
+	history func(h *moveHistory, v protocol.View) (board engine.Board, held bool)
 }
 
-// openMoveError tells why c may not play q in the open in Phantom Go
-// after the boards were revealed (PN-D7), resuming play first in the count
-// (GO-4): nil when the referee takes it.
-func openMoveError(vv protocol.PhantomNetView, c engine.Color, q engine.Point) error {
-	ref := vv.Referee
-	if vv.Scoring {
-		resumed, err := ref.Resume(c)
-		if err != nil {
-			return err
+// viewReaders holds every variant's viewReader.
+var viewReaders = map[engine.Variant]viewReader{}
+
+// readsView makes the viewReader of a variant whose protocol view is a
+// V: known fills in k from the view, history brings h up to it and
+// returns the view's board, or held false when the history cannot hold
+// the game ([noMoveHistory]).
+func readsView[V protocol.VariantView](known func(k *knownPosition, v protocol.View, vv V), history func(h *moveHistory, me engine.Color, vv V) (board engine.Board, held bool)) viewReader {
+	view := func(v protocol.View) V {
+		vv, ok := v.Variant.(V)
+		if !ok {
+			panic(fmt.Sprintf("gtp: variant %q shows a view of type %T", v.Options.Variant, v.Variant))
 		}
-		ref = resumed
+		return vv
 	}
-	_, out, err := ref.Try(c, q)
-	if err != nil {
-		return err
+	return viewReader{
+		known:   func(k *knownPosition, v protocol.View) { known(k, v, view(v)) },
+		history: func(h *moveHistory, v protocol.View) (engine.Board, bool) { return history(h, v.Color, view(v)) },
 	}
-	if !out.Legal {
-		return fmt.Errorf("illegal in the open: %v (PG-2)", out.Reason)
+}
+
+// viewReaderOf returns the viewReader of v's variant. It panics, naming
+// the variant, for a variant that has none: a new variant must register
+// one.
+func viewReaderOf(v protocol.View) viewReader {
+	r, ok := viewReaders[v.Options.Variant]
+	if !ok {
+		panic(fmt.Sprintf("gtp: the engine player cannot read the view of variant %q", v.Options.Variant))
 	}
-	return nil
+	return r
+}
+
+// knownPositionOf reads the known stones from a view; ok is false before
+// the game has a view.
+func knownPositionOf(v protocol.View) (knownPosition, bool) {
+	if v.Variant == nil {
+		return knownPosition{}, false // no game view yet
+	}
+	k := knownPosition{size: v.Options.Size, komi: v.Options.Komi, me: v.Color}
+	viewReaderOf(v).known(&k, v)
+	return k, true
 }
 
 // Choose implements bot.Player.

@@ -10,10 +10,14 @@ import (
 
 // TestEveryVariantHasAHandler checks that every variant of
 // engine.Variants has a GTP handler (docs/gtp.md) that starts a game of
-// the variant's default options and has commands of its own; a variant
-// without one is named.
+// the variant's default options and has commands of its own, and a reader
+// of its protocol view for the engine player (viewReaders: GTP-D1,
+// GTP-D3); a variant without one is named.
 func TestEveryVariantHasAHandler(t *testing.T) {
 	for _, v := range engine.Variants {
+		if r, ok := viewReaders[v]; !ok || r.known == nil || r.history == nil {
+			t.Errorf("variant %s has no reader of its view for the engine player (viewReaders)", v)
+		}
 		if variantHandlers[v] == nil {
 			t.Errorf("variant %s has no GTP handler (variantHandlers)", v)
 			continue
@@ -30,6 +34,11 @@ func TestEveryVariantHasAHandler(t *testing.T) {
 	for v := range variantHandlers {
 		if _, err := engine.LookupDescriptor(v); err != nil {
 			t.Errorf("GTP handler registered for %v", err)
+		}
+	}
+	for v := range viewReaders {
+		if _, err := engine.LookupDescriptor(v); err != nil {
+			t.Errorf("view reader registered for %v", err)
 		}
 	}
 	if _, err := NewHandler(engine.Options{Variant: "chess"}); !errors.Is(err, engine.ErrBadOptions) || !strings.Contains(err.Error(), `"chess"`) {

@@ -16,13 +16,16 @@ import (
 
 // OptionsBody is the wire form of engine.Options.
 type OptionsBody struct {
-	Variant       string  `json:"variant"`
-	Size          int     `json:"size"`
-	Komi          float64 `json:"komi"`
-	Rules         string  `json:"rules,omitempty"`
-	Cards         int     `json:"cards,omitempty"`
-	Suicide       string  `json:"suicide,omitempty"`
-	Perpendicular bool    `json:"perpendicular,omitempty"`
+	Variant string  `json:"variant"`
+	Size    int     `json:"size"`
+	Komi    float64 `json:"komi"`
+	// Own are the variants' own options (engine.VariantOption: rules,
+	// cards, suicide, perpendicular) that the options set, made from
+	// their descriptions (options_wire.go): on the wire each is a field
+	// named by its key after komi ("rules":"hamburg", "cards":2,
+	// "perpendicular":true), absent when not set. In Go they are one
+	// string of key=value lines, so that bodies compare with ==.
+	Own string `json:"-"`
 	// InviterColor is the inviter's colour, "black" or "white", or absent
 	// for nigiri (HC-D2); Handicap is plain Go's handicap (HC-D1).
 	InviterColor string `json:"inviter_color,omitempty"`
@@ -46,8 +49,7 @@ type OptionsBody struct {
 
 // OptionsToBody writes normalized options in wire form.
 func OptionsToBody(o engine.Options) OptionsBody {
-	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Rules: string(o.Rules),
-		Cards: o.Cards, Suicide: string(o.Suicide), Perpendicular: o.Perpendicular}
+	b := OptionsBody{Variant: string(o.Variant), Size: o.Size, Komi: o.Komi, Own: ownOptions(o)}
 	b.Handicap, b.Lambda, b.Garbling, b.InputOT = o.Handicap, o.Lambda, o.Garbling, o.InputOT
 	if o.InviterColor != engine.Empty {
 		b.InviterColor = o.InviterColor.String()
@@ -60,9 +62,10 @@ func OptionsToBody(o engine.Options) OptionsBody {
 
 // Options reads the wire form back and checks it.
 func (b OptionsBody) Options() (engine.Options, error) {
-	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true,
-		Rules: engine.PhantomRules(b.Rules), Cards: b.Cards, CardsSet: true, Suicide: engine.SuicideRule(b.Suicide),
-		Perpendicular: b.Perpendicular}
+	o := engine.Options{Variant: engine.Variant(b.Variant), Size: b.Size, Komi: b.Komi, KomiSet: true}
+	if err := b.readOwnOptions(&o); err != nil {
+		return o, err
+	}
 	o.Handicap, o.Lambda, o.Garbling, o.InputOT = b.Handicap, b.Lambda, b.Garbling, b.InputOT
 	if b.Lambda == 1 {
 		// One signed invitation has one meaning: one garbling is absent.

@@ -161,3 +161,11 @@ func (bridgePlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 func (bridgePlayer) auto(*Machine, Role) (Kind, any, bool, error) { return "", nil, false, nil }
 func (bridgePlayer) secrets() (json.RawMessage, error)            { return json.RawMessage("null"), nil }
 func (bridgePlayer) restore(json.RawMessage) error                { return nil }
+
+// Progress implements [VariantView]: the moves played.
+func (vv BridgeView) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveNumber()) }
+
+// OpponentJustPassed implements [VariantView]: the last move was a pass.
+func (vv BridgeView) OpponentJustPassed(engine.Color) bool {
+	return vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
+}

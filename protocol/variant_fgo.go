@@ -492,3 +492,20 @@ func (p *fgoPlayer) privateView(m *Machine, me Role, public VariantView) Variant
 	}
 	return v
 }
+
+// Progress implements [VariantView]: the turns played, what a player of
+// F-Go counts.
+func (vv FGoView) Progress() string { return fmt.Sprintf("turn %d", vv.Game.TurnNumber()) }
+
+// OpponentJustPassed implements [VariantView]: the other colour's choice
+// of the last turn was a pass, outside the dead-stone agreement.
+func (vv FGoView) OpponentJustPassed(me engine.Color) bool {
+	if vv.Scoring {
+		return false
+	}
+	black, white := vv.Game.LastChoices()
+	if me == engine.Black {
+		return white == engine.Pass && vv.Game.TurnNumber() > 0
+	}
+	return black == engine.Pass && vv.Game.TurnNumber() > 0
+}

@@ -141,3 +141,12 @@ func ruleOfGoError(err error) string {
 	}
 	return "GO-1"
 }
+
+// Progress implements [VariantView]: the moves played.
+func (vv GoView) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveNumber()) }
+
+// OpponentJustPassed implements [VariantView]: the last move was a pass,
+// outside the dead-stone agreement.
+func (vv GoView) OpponentJustPassed(engine.Color) bool {
+	return !vv.Scoring && vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
+}

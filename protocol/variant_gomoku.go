@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 
 	"github.com/kakure/kakure/commit"
@@ -360,3 +361,10 @@ func (g *gomokuRules) logged(from Role, e gomoku.Event) []Event {
 	g.log = append(g.log, gomokuLogEntry{from: from, event: e})
 	return []Event{EventGomoku{From: from, Event: e}}
 }
+
+// Progress implements [VariantView]: the moves played.
+func (vv GomokuView) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveNumber()) }
+
+// OpponentJustPassed implements [VariantView]: false, a gomoku turn has
+// no pass.
+func (GomokuView) OpponentJustPassed(engine.Color) bool { return false }

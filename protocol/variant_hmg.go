@@ -643,3 +643,13 @@ func (p *hmgPlayer) privateView(m *Machine, me Role, v VariantView) VariantView 
 	hv.Game, hv.CardsChosen, hv.MyCards = g, true, g.Cards(c)
 	return hv
 }
+
+// Progress implements [VariantView]: the turns played, what a player of
+// Hidden Move Go counts.
+func (vv HMGView) Progress() string { return fmt.Sprintf("turn %d", vv.Game.Turns()) }
+
+// OpponentJustPassed implements [VariantView]: in play, the last turn was
+// a pass.
+func (vv HMGView) OpponentJustPassed(engine.Color) bool {
+	return vv.Stage == HMGStagePlay && vv.Game.Passes() > 0
+}

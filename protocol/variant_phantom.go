@@ -782,3 +782,31 @@ func (h *phantomRules) view(Role) VariantView {
 	}
 	return v
 }
+
+// Progress implements [VariantView]: the moves played and the tries,
+// illegal ones included: a Phantom game of 60 moves may take 200 tries,
+// each a secure computation.
+func (vv PhantomNetView) Progress() string {
+	moves := 0
+	for _, a := range vv.Own.Log() {
+		if a.Event == phantom.Moved || a.Event == phantom.Passed {
+			moves++
+		}
+	}
+	return fmt.Sprintf("move %d, %d tries", moves, vv.Tries)
+}
+
+// OpponentJustPassed implements [VariantView]: in play, the other side's
+// last announcement in this player's log was a pass.
+func (vv PhantomNetView) OpponentJustPassed(engine.Color) bool {
+	if vv.Scoring || vv.Stage != PhantomStagePlay {
+		return false
+	}
+	log := vv.Own.Log()
+	for i := len(log) - 1; i >= 0; i-- {
+		if log[i].Mover != vv.Own.Me() {
+			return log[i].Event == phantom.Passed
+		}
+	}
+	return false
+}

@@ -13,7 +13,8 @@ import (
 // TestEveryVariantHasRulesAndPlayer checks that every variant of
 // engine.Variants has, in this package, the game machine's rules and the
 // local player (T-10: the machine replays every message of every
-// variant). A variant that lacks one is named with what it lacks.
+// variant), and which of its kinds spectators see (SPEC-1). A variant
+// that lacks one is named with what it lacks.
 func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 	for _, v := range engine.Variants {
 		if newVariantRules[v] == nil {
@@ -21,6 +22,9 @@ func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 		}
 		if newVariantPlayer[v] == nil {
 			t.Errorf("variant %s has no player (newVariantPlayer)", v)
+		}
+		if spectatorKinds[v] == nil {
+			t.Errorf("variant %s does not say which of its kinds spectators see (spectatorKinds, SPEC-1): they see headers only", v)
 		}
 	}
 	for v := range newVariantRules {
@@ -35,20 +39,40 @@ func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 	}
 }
 
+// defaultRules returns the rules of a new game of variant v with its
+// default options. It reports false, saying why, when it cannot: the
+// variant has no rules (TestEveryVariantHasRulesAndPlayer names it) or
+// its default options or rules are refused; the completeness tests then
+// go on with the next variant rather than stop at a nil constructor.
+func defaultRules(t *testing.T, v engine.Variant) (variantRules, bool) {
+	t.Helper()
+	newRules := newVariantRules[v]
+	if newRules == nil {
+		return nil, false
+	}
+	o, err := engine.Options{Variant: v}.Normalize()
+	if err != nil {
+		t.Errorf("variant %s: its default options: %v", v, err)
+		return nil, false
+	}
+	m := NewMachine(GameID{})
+	m.Options = o
+	rules, err := newRules(m)
+	if err != nil {
+		t.Errorf("variant %s: the rules of a new game: %v", v, err)
+		return nil, false
+	}
+	return rules, true
+}
+
 // TestEveryVariantUndoAsDescribed checks the descriptor's Undo against the
 // rules: a variant whose descriptor offers take-backs has rules that can
 // take a move back (UNDO-D1), and no other.
 func TestEveryVariantUndoAsDescribed(t *testing.T) {
 	for _, d := range engine.Descriptors {
-		m := NewMachine(GameID{})
-		o, err := engine.Options{Variant: d.Variant}.Normalize()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Options = o
-		rules, err := newVariantRules[d.Variant](m)
-		if err != nil {
-			t.Fatalf("%s: %v", d.Variant, err)
+		rules, ok := defaultRules(t, d.Variant)
+		if !ok {
+			continue
 		}
 		if _, ok := rules.(undoer); ok != d.Undo {
 			t.Errorf("variant %s: rules take moves back: %t, descriptor says %t", d.Variant, ok, d.Undo)
@@ -58,24 +82,26 @@ func TestEveryVariantUndoAsDescribed(t *testing.T) {
 
 // TestEveryVariantHasItsOwnView checks that each variant's rules show a
 // sealed VariantView of a type of its own, so that a type switch over the
-// views tells the variants apart.
+// views tells the variants apart, and that the view's methods the layers
+// above read instead of switching over the views (issue 33) answer for a
+// new game: some progress, no pass yet.
 func TestEveryVariantHasItsOwnView(t *testing.T) {
 	owner := map[string]engine.Variant{}
 	for _, v := range engine.Variants {
-		m := NewMachine(GameID{})
-		o, err := engine.Options{Variant: v}.Normalize()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Options = o
-		rules, err := newVariantRules[v](m)
-		if err != nil {
-			t.Fatalf("%s: %v", v, err)
+		rules, ok := defaultRules(t, v)
+		if !ok {
+			continue
 		}
 		view := rules.view(Inviter)
 		if view == nil {
 			t.Errorf("variant %s has no view", v)
 			continue
+		}
+		if p := view.Progress(); p == "" {
+			t.Errorf("variant %s: the view of a new game says no progress (VariantView.Progress)", v)
+		}
+		if view.OpponentJustPassed(engine.Black) || view.OpponentJustPassed(engine.White) {
+			t.Errorf("variant %s: the view of a new game says the opponent just passed", v)
 		}
 		typ := fmt.Sprintf("%T", view)
 		if other, ok := owner[typ]; ok {
@@ -98,7 +124,8 @@ func TestEveryVariantHasARecordAndSGFExport(t *testing.T) {
 		}
 		tr, err := LoadTranscript(path)
 		if err != nil {
-			t.Fatalf("%s: %v", path, err)
+			t.Errorf("%s: %v", path, err)
+			continue
 		}
 		rep := Verify(tr)
 		if !rep.Finished || rep.Violation != nil {
@@ -111,7 +138,8 @@ func TestEveryVariantHasARecordAndSGFExport(t *testing.T) {
 		}
 		col, err := sgf.Parse(data)
 		if err != nil || len(col) != 1 {
-			t.Fatalf("%s: the SGF does not parse as one game: %v", v, err)
+			t.Errorf("%s: the SGF does not parse as one game: %v", v, err)
+			continue
 		}
 		info, err := sgf.ReadGameInfo(col[0].Root())
 		if err != nil || info.Options.Variant != v {

@@ -87,9 +87,22 @@ type privateViewer interface {
 
 // VariantView is a variant's own part of a [View]: [GoView], [PhantomNetView],
 // [HMGView], [GomokuView], [FGoView] or [BridgeView]. It is sealed, as
-// [Action] and [Event] are: only this package's view types implement it,
-// so a type switch over them sees every variant's view there is.
-type VariantView interface{ variantView() }
+// [Action] and [Event] are: only this package's view types implement it.
+// What the layers above ask of every variant's view is a method here, so
+// that they need no type switch over the views (issue 33) and a new
+// variant's view that lacks one does not compile.
+type VariantView interface {
+	variantView()
+	// Progress says how far the game has come for people (MATCH-D4):
+	// "move 57", "turn 12" where a turn is what a player counts (Hidden
+	// Move Go, F-Go), "move 60, 200 tries" in Phantom Go.
+	Progress() string
+	// OpponentJustPassed reports whether the other side's last move, as
+	// this view of player me (of colour me) shows it, was a pass that a
+	// pass may answer to stop: false outside play proper (dead stones
+	// being agreed, cards being chosen) and in a variant without passes.
+	OpponentJustPassed(me engine.Color) bool
+}
 
 func (GoView) variantView()         {}
 func (PhantomNetView) variantView() {}

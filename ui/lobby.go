@@ -98,13 +98,15 @@ type Lobby struct {
 	// Go games take.
 	inputOT string
 
-	me, invites, status, hints  *tview.TextView
-	lan, saved                  *tview.List
-	form                        *tview.Form
-	opponent, size, komi, cards *tview.InputField
-	variant, rules, suicide     *tview.DropDown
-	perpendicular               *tview.Checkbox
-	sides                       lobbySides
+	me, invites, status, hints *tview.TextView
+	lan, saved                 *tview.List
+	form                       *tview.Form
+	opponent, size, komi       *tview.InputField
+	variant                    *tview.DropDown
+	sides                      lobbySides
+	// options are the fields of the variants' own options, made from
+	// their descriptions, in the descriptors' order.
+	options []optionField
 
 	keys   KeyTable
 	dialog *dialog
@@ -194,29 +196,24 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	})
 	l.size = field("Size ", "default", 8)
 	l.komi = field("Komi ", "default", 8)
-	l.cards = field("Hidden moves (hmg) ", "default", 8)
 	variants := make([]string, len(formVariants))
 	for i, v := range formVariants {
 		variants[i] = string(v) + " — " + VariantName(v)
 	}
 	l.variant = tview.NewDropDown().SetLabel("Variant ").SetOptions(variants, nil)
 	l.variant.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
-	rules := make([]string, len(formRules))
-	for i, r := range formRules {
-		rules[i] = string(r)
-	}
+	l.form.AddFormItem(l.opponent).AddFormItem(l.variant).AddFormItem(l.size).AddFormItem(l.komi)
 	// Each option names the variant it is for; the form's options use
 	// only the chosen variant's (disabling the others would move tview's
 	// focus under the player's fingers).
-	l.rules = tview.NewDropDown().SetLabel("Rules (phantom) ").SetOptions(rules, nil)
-	l.rules.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
-	l.suicide = tview.NewDropDown().SetLabel("Suicide (fgo) ").SetOptions([]string{"nz", "forbid"}, nil)
-	l.suicide.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
-	l.perpendicular = tview.NewCheckbox().SetLabel("Perpendicular (bridge) ")
-	l.perpendicular.SetActivatedStyle(chosenStyle)
-	l.form.AddFormItem(l.opponent).AddFormItem(l.variant).AddFormItem(l.size).AddFormItem(l.komi).
-		AddFormItem(l.rules).AddFormItem(l.cards).AddFormItem(l.suicide).AddFormItem(l.perpendicular).
-		AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
+	for _, d := range engine.Descriptors {
+		for _, opt := range d.Options {
+			f := newOptionField(opt, field)
+			l.options = append(l.options, f)
+			l.form.AddFormItem(f.item())
+		}
+	}
+	l.form.AddButton("Invite", l.invite).AddButton("Play the bot", l.playBot)
 	l.addSideFields()
 	l.SetDefaults(defaults)
 	// Enter on a peer found on the LAN invites it with the form's
@@ -489,8 +486,13 @@ func (l *Lobby) GamesRead(unfinished, finished []SavedGame) {
 // typing reports whether a text field of the form has the focus (where
 // '?' is a character, not the help key).
 func (l *Lobby) typing() bool {
-	for _, f := range []*tview.InputField{l.opponent, l.size, l.komi, l.cards} {
+	for _, f := range []*tview.InputField{l.opponent, l.size, l.komi} {
 		if f.HasFocus() && f.GetText() != "" {
+			return true
+		}
+	}
+	for _, f := range l.options {
+		if f.number != nil && f.number.HasFocus() && f.number.GetText() != "" {
 			return true
 		}
 	}

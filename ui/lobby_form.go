@@ -10,16 +10,92 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
 	"github.com/rivo/tview"
 )
 
-// The options the form offers.
-var (
-	formVariants = engine.Variants // every variant, in the descriptors' order
-	formRules    = []engine.PhantomRules{engine.RulesCommon, engine.RulesHamburg, engine.RulesKriegspiel}
-	formSuicide  = []engine.SuicideRule{engine.SuicideNZ, engine.SuicideForbid}
-)
+// formVariants are the variants the form offers: every variant, in the
+// descriptors' order.
+var formVariants = engine.Variants
+
+// optionField is the form's field of a variant's option, made from the
+// option's description (engine.VariantOption, issue 33): a drop-down of
+// its choices, a number field or a checkbox, labelled with the option's
+// label and its variant. Exactly one of choices, number and checkbox is
+// set.
+type optionField struct {
+	opt      engine.VariantOption
+	choices  *tview.DropDown
+	number   *tview.InputField
+	checkbox *tview.Checkbox
+}
+
+// newOptionField makes the field of opt; field makes a number field.
+func newOptionField(opt engine.VariantOption, field func(label, placeholder string, width int) *tview.InputField) optionField {
+	label := opt.Label + " (" + string(opt.Variant) + ") "
+	f := optionField{opt: opt}
+	switch opt.Type {
+	case engine.OptionInt:
+		f.number = field(label, "default", 8)
+	case engine.OptionBool:
+		f.checkbox = tview.NewCheckbox().SetLabel(label)
+		f.checkbox.SetActivatedStyle(chosenStyle)
+	default:
+		f.choices = tview.NewDropDown().SetLabel(label).SetOptions(opt.Choices, nil)
+		f.choices.SetFocusedStyle(chosenStyle).SetListStyles(tcell.StyleDefault, chosenStyle)
+	}
+	return f
+}
+
+// item is the field as the form holds it.
+func (f optionField) item() tview.FormItem {
+	switch {
+	case f.number != nil:
+		return f.number
+	case f.checkbox != nil:
+		return f.checkbox
+	}
+	return f.choices
+}
+
+// setDefault shows o's value of the option: the chosen choice (the first,
+// the default, when o leaves it), the number o chose (empty for the
+// default), the switch.
+func (f optionField) setDefault(o engine.Options) {
+	switch {
+	case f.number != nil:
+		if f.opt.Chosen(o) {
+			f.number.SetText(f.opt.Format(o))
+		}
+	case f.checkbox != nil:
+		f.checkbox.SetChecked(f.opt.Format(o) == "true")
+	default:
+		f.choices.SetCurrentOption(0)
+		for i, c := range f.opt.Choices {
+			if c == f.opt.Format(o) {
+				f.choices.SetCurrentOption(i)
+			}
+		}
+	}
+}
+
+// read sets the option in o from the field: the chosen choice, the number
+// given (none: the default), the switch. num reads a number field.
+func (f optionField) read(o *engine.Options, num func(*tview.InputField, string) (float64, bool, error)) error {
+	switch {
+	case f.number != nil:
+		n, set, err := num(f.number, strings.ToLower(f.opt.Label))
+		if err != nil || !set {
+			return err
+		}
+		return f.opt.Parse(o, strconv.Itoa(int(n)))
+	case f.checkbox != nil:
+		return f.opt.Parse(o, strconv.FormatBool(f.checkbox.IsChecked()))
+	}
+	i, _ := f.choices.GetCurrentOption()
+	return f.opt.Parse(o, f.opt.Choices[max(i, 0)])
+}
 
 // SetDefaults fills the form with o (zero fields stay empty: the
 // variant's default).
@@ -39,22 +115,9 @@ func (l *Lobby) SetDefaults(o engine.Options) {
 	if o.KomiSet || o.Komi != 0 {
 		l.komi.SetText(strconv.FormatFloat(o.Komi, 'f', -1, 64))
 	}
-	if o.CardsSet || o.Cards != 0 {
-		l.cards.SetText(strconv.Itoa(o.Cards))
+	for _, f := range l.options {
+		f.setDefault(o)
 	}
-	l.rules.SetCurrentOption(0)
-	for i, r := range formRules {
-		if r == o.Rules {
-			l.rules.SetCurrentOption(i)
-		}
-	}
-	l.suicide.SetCurrentOption(0)
-	for i, s := range formSuicide {
-		if s == o.Suicide {
-			l.suicide.SetCurrentOption(i)
-		}
-	}
-	l.perpendicular.SetChecked(o.Perpendicular)
 	l.setSideDefaults(o)
 }
 
@@ -69,25 +132,12 @@ func (l *Lobby) chosenVariant() engine.Variant {
 // readOption sets the variant's option opt in o from its field of the
 // form; an option the form has no field for is an error that names it.
 func (l *Lobby) readOption(opt engine.VariantOption, o *engine.Options, num func(*tview.InputField, string) (float64, bool, error)) error {
-	switch opt.Key {
-	case "rules":
-		i, _ := l.rules.GetCurrentOption()
-		o.Rules = formRules[max(i, 0)]
-	case "cards":
-		cards, set, err := num(l.cards, "hidden moves")
-		if err != nil {
-			return err
+	for _, f := range l.options {
+		if f.opt.Key == opt.Key && f.opt.Variant == opt.Variant {
+			return f.read(o, num)
 		}
-		o.Cards, o.CardsSet = int(cards), set
-	case "suicide":
-		i, _ := l.suicide.GetCurrentOption()
-		o.Suicide = formSuicide[max(i, 0)]
-	case "perpendicular":
-		o.Perpendicular = l.perpendicular.IsChecked()
-	default:
-		return fmt.Errorf("the form has no field for option %q of %s", opt.Key, opt.Variant)
 	}
-	return nil
+	return fmt.Errorf("the form has no field for option %q of %s", opt.Key, opt.Variant)
 }
 
 // Options returns the options the form describes, checked.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,5 +43,48 @@ func TestEveryVariantHasAScreen(t *testing.T) {
 	}
 	if err := l.readOption(engine.VariantOption{Key: "colour", Variant: "chess"}, new(engine.Options), num); err == nil || !strings.Contains(err.Error(), `"colour" of chess`) {
 		t.Errorf("an option the form lacks: %v", err)
+	}
+}
+
+// TestEveryOptionInTheLobbyForm checks that the lobby's form has a field
+// for every option of every descriptor, made from its description (issue
+// 33, VAR-D6), that shows every value the description gives and reads it
+// back: each choice, the bounds of a number, a switch on and off.
+func TestEveryOptionInTheLobbyForm(t *testing.T) {
+	l := NewLobby("12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx", nil, engine.Options{Variant: engine.VariantGo})
+	num := func(f *tview.InputField, _ string) (float64, bool, error) {
+		x, err := strconv.ParseFloat(f.GetText(), 64)
+		return x, err == nil, nil
+	}
+	for _, d := range engine.Descriptors {
+		for _, opt := range d.Options {
+			var values []string
+			switch opt.Type {
+			case engine.OptionChoice:
+				values = opt.Choices
+			case engine.OptionInt:
+				values = []string{strconv.Itoa(opt.Min), strconv.Itoa(opt.Max)}
+			case engine.OptionBool:
+				values = []string{"true", "false"}
+			}
+			if len(values) == 0 {
+				t.Errorf("variant %s: option %s has no values to offer (type %d)", d.Variant, opt.Key, opt.Type)
+			}
+			for _, value := range values {
+				shown := engine.Options{Variant: d.Variant}
+				if err := opt.Parse(&shown, value); err != nil {
+					t.Fatalf("variant %s: option %s: Parse(%q): %v", d.Variant, opt.Key, value, err)
+				}
+				l.SetDefaults(shown)
+				read := engine.Options{Variant: d.Variant}
+				if err := l.readOption(opt, &read, num); err != nil {
+					t.Errorf("variant %s: the lobby form: %v", d.Variant, err)
+					continue
+				}
+				if got := opt.Format(read); got != value {
+					t.Errorf("variant %s: the form shows option %s=%s and reads it back as %q", d.Variant, opt.Key, value, got)
+				}
+			}
+		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,21 +31,54 @@ func runCommand(t *testing.T, args ...string) (int, string) {
 	return code, out.String()
 }
 
-// TestMatchPublicVariants plays a game of each public-board variant
-// between two bot peers on loopback through `kakure match`, and checks each
-// record with `kakure verify` and its SGF export.
+// matchTestSkips are the variants TestMatchPublicVariants leaves to other
+// tests, with the reason; matchTestArgs are the flags its game of a
+// variant adds to keep the game short.
+var (
+	matchTestSkips = map[engine.Variant]string{
+		engine.VariantPhantom: "its secure referee makes a game slow: TestMATCHD4ProgressLines and the Phantom tests play it",
+	}
+	matchTestArgs = map[engine.Variant][]string{
+		engine.VariantHMG: {"--cards", "2"},
+	}
+)
+
+// matchTestVariants are the command lines of TestMatchPublicVariants's
+// games, derived from engine.Descriptors so that a new variant is played
+// too: a 7×7 game of each variant but those of matchTestSkips, and one
+// more with each option that is a switch (a bool flag such as
+// --perpendicular) on.
+func matchTestVariants(t *testing.T) [][]string {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	var vf variantFlags
+	vf.register(fs, "go")
+	var variants [][]string
+	for _, d := range engine.Descriptors {
+		if why, ok := matchTestSkips[d.Variant]; ok {
+			t.Logf("variant %s not played here: %s", d.Variant, why)
+			continue
+		}
+		args := append([]string{"--variant", string(d.Variant), "--size", strconv.Itoa(max(7, d.MinSize))}, matchTestArgs[d.Variant]...)
+		variants = append(variants, args)
+		for _, opt := range d.Options {
+			if f := fs.Lookup(opt.Key); f != nil {
+				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+					variants = append(variants, append(slices.Clip(args), "--"+opt.Key))
+				}
+			}
+		}
+	}
+	return variants
+}
+
+// TestMatchPublicVariants plays a game of each variant but Phantom Go
+// (matchTestVariants) between two bot peers on loopback through `kakure
+// match`, and checks each record with `kakure verify` and its SGF export.
 func TestMatchPublicVariants(t *testing.T) {
 	// Its own processes and homes, nothing shared: it runs beside the
 	// tests that wait (kakureParallel), not before them.
 	t.Parallel()
-	variants := [][]string{
-		{"--variant", "go", "--size", "7"},
-		{"--variant", "hmg", "--size", "7", "--cards", "2"},
-		{"--variant", "fgo", "--size", "7"},
-		{"--variant", "gomoku", "--size", "7"},
-		{"--variant", "bridge", "--size", "7"},
-		{"--variant", "bridge", "--size", "7", "--perpendicular"},
-	}
+	variants := matchTestVariants(t)
 	summary := regexp.MustCompile(`^game 1: \S+ 7x7 game-001\.record\.json: (\S+) \((\w+)\)`)
 	for _, v := range variants {
 		t.Run(strings.Join(v, " "), func(t *testing.T) {

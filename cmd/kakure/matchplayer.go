@@ -15,7 +15,6 @@ import (
 	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine/gomoku"
-	"github.com/kakure/kakure/engine/phantom"
 )
 
 // playerUsage is the syntax of a PLAYER in `kakure match`.
@@ -246,38 +245,7 @@ func (h scriptedHuman) Choose(v protocol.View) protocol.Action {
 }
 
 // opponentJustPassed reports whether the other side's last move, as v
-// shows it, was a pass.
+// shows it, was a pass; false before the game has a view.
 func opponentJustPassed(v protocol.View) bool {
-	switch vv := v.Variant.(type) {
-	case protocol.GoView:
-		return !vv.Scoring && vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
-	case protocol.BridgeView:
-		return vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
-	case protocol.HMGView:
-		return vv.Stage == protocol.HMGStagePlay && vv.Game.Passes() > 0
-	case protocol.FGoView:
-		if vv.Scoring {
-			return false
-		}
-		black, white := vv.Game.LastChoices()
-		if v.Color == engine.Black {
-			return white == engine.Pass && vv.Game.TurnNumber() > 0
-		}
-		return black == engine.Pass && vv.Game.TurnNumber() > 0
-	case protocol.PhantomNetView:
-		if vv.Scoring || vv.Stage != protocol.PhantomStagePlay {
-			return false
-		}
-		log := vv.Own.Log()
-		for i := len(log) - 1; i >= 0; i-- {
-			if log[i].Mover != vv.Own.Me() {
-				return log[i].Event == phantom.Passed
-			}
-		}
-	case nil, protocol.GomokuView:
-		// No game view yet; a gomoku turn is no Play.
-	default:
-		panic(fmt.Sprintf("kakure: cannot tell the last move of variant %q", v.Options.Variant))
-	}
-	return false
+	return v.Variant != nil && v.Variant.OpponentJustPassed(v.Color)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -17,32 +16,13 @@ const defaultProgressEvery = 30 * time.Second
 // moves played (turns in Hidden Move Go and F-Go, where a turn is what a
 // player counts), and in Phantom Go the tries too, illegal ones included:
 // a Phantom game of 60 moves may take 200 tries, each a secure
-// computation. It returns "" before play.
+// computation. The variant's view words it (VariantView.Progress); it
+// returns "" before play.
 func gameProgress(v protocol.View) string {
-	switch vv := v.Variant.(type) {
-	case protocol.GoView:
-		return fmt.Sprintf("move %d", vv.Game.MoveNumber())
-	case protocol.BridgeView:
-		return fmt.Sprintf("move %d", vv.Game.MoveNumber())
-	case protocol.HMGView:
-		return fmt.Sprintf("turn %d", vv.Game.Turns())
-	case protocol.FGoView:
-		return fmt.Sprintf("turn %d", vv.Game.TurnNumber())
-	case protocol.GomokuView:
-		return fmt.Sprintf("move %d", vv.Game.MoveNumber())
-	case protocol.PhantomNetView:
-		moves := 0
-		for _, a := range vv.Own.Log() {
-			if a.Event == phantom.Moved || a.Event == phantom.Passed {
-				moves++
-			}
-		}
-		return fmt.Sprintf("move %d, %d tries", moves, vv.Tries)
-	case nil:
+	if v.Variant == nil {
 		return "" // before play
-	default:
-		panic(fmt.Sprintf("kakure: no progress line for variant %q", v.Options.Variant))
 	}
+	return v.Variant.Progress()
 }
 
 // reportProgress sends a line to say how game g stands, every every, until

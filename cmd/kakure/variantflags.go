@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kakure/kakure/engine"
@@ -26,13 +28,9 @@ const defaultInputOT = engine.InputOTAuthenticatedMAC64
 // variantFlags are the flags that choose a variant and its options, shared
 // by every command that starts games (rules.md names them).
 type variantFlags struct {
-	variant       string
-	size          int
-	komi          float64
-	rules         string
-	cards         int
-	suicide       string
-	perpendicular bool
+	variant string
+	size    int
+	komi    float64
 	// sides, when a command registered them, are its colour flags.
 	sides       *sideFlags
 	timeControl string
@@ -42,14 +40,28 @@ type variantFlags struct {
 	inputOT     string
 }
 
+// register adds the flags to fs, --variant defaulting to defaultVariant.
+// The variants' own options have a flag each, made from their
+// descriptions (engine.VariantOption).
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
-	fs.StringVar(&v.variant, "variant", defaultVariant, "variant: go, phantom, hmg, gomoku, fgo or bridge")
+	fs.StringVar(&v.variant, "variant", defaultVariant, "variant: "+variantNames())
 	fs.IntVar(&v.size, "size", 0, "board size (default: the variant's, 9 or 19 for hmg)")
 	fs.Float64Var(&v.komi, "komi", 0, "komi for White (default 7.5; fgo 0)")
-	fs.StringVar(&v.rules, "rules", "", "phantom announcement rules: common, hamburg or kriegspiel")
-	fs.IntVar(&v.cards, "cards", 0, "hmg: hidden moves per player, 0-9 (default 3)")
-	fs.StringVar(&v.suicide, "suicide", "", "fgo suicide option: nz or forbid (default nz)")
-	fs.BoolVar(&v.perpendicular, "perpendicular", false, "bridge: the perpendicular liberty option")
+	for _, d := range engine.Descriptors {
+		for _, opt := range d.Options {
+			// Typed flags without a default of their own: the help
+			// says the type and the option's default (optionUsage);
+			// options reads the flags set through the option's Parse.
+			switch opt.Type {
+			case engine.OptionInt:
+				fs.Int(opt.Key, 0, optionUsage(opt))
+			case engine.OptionBool:
+				fs.Bool(opt.Key, false, optionUsage(opt))
+			default:
+				fs.String(opt.Key, "", optionUsage(opt))
+			}
+		}
+	}
 	fs.StringVar(&v.timeControl, "time", "none", "time control (docs/clocks.md): none, 5m (absolute), 10m+5s (Fischer), 5m+3x30s (byo-yomi) or 10m+25/5m (Canadian)")
 	fs.DurationVar(&v.lag, "lag", 0, "with --time: the lag allowance a move (default 1s, at most 10s)")
 	fs.IntVar(&v.lambda, "lambda", defaultLambda, "phantom: garblings per try of the secure referee, all but one checked by the evaluator (T-8(b)): 1 (none), 2, 4, 8 or 16")
@@ -71,15 +83,22 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		return engine.Options{}, usageError("--time: %v", err)
 	}
 	o := engine.Options{
-		Time:          tc,
-		Lag:           v.lag,
-		Variant:       engine.Variant(v.variant),
-		Size:          v.size,
-		Komi:          v.komi,
-		Rules:         engine.PhantomRules(v.rules),
-		Cards:         v.cards,
-		Suicide:       engine.SuicideRule(v.suicide),
-		Perpendicular: v.perpendicular,
+		Time:    tc,
+		Lag:     v.lag,
+		Variant: engine.Variant(v.variant),
+		Size:    v.size,
+		Komi:    v.komi,
+	}
+	// The variants' own options, from the flags set: the option's Parse
+	// also tells a value set on purpose from the default (--cards 0).
+	var parseErr error
+	fs.Visit(func(f *flag.Flag) {
+		if opt, ok := variantOption(f.Name); ok && parseErr == nil {
+			parseErr = opt.Parse(&o, f.Value.String())
+		}
+	})
+	if parseErr != nil {
+		return o, usageError("%v", parseErr)
 	}
 	if v.sides != nil {
 		if err := v.sides.apply(&o); err != nil {
@@ -104,8 +123,6 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		switch f.Name {
 		case "komi":
 			o.KomiSet = true
-		case "cards":
-			o.CardsSet = true
 		case "lambda":
 			// Refused for another variant by Normalize.
 			o.Lambda = v.lambda
@@ -122,4 +139,38 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		return o, usageError("%v", err)
 	}
 	return o, nil
+}
+
+// variantNames writes the variants' names for a help text: "go, phantom,
+// hmg, gomoku, fgo or bridge".
+func variantNames() string {
+	names := make([]string, len(engine.Variants))
+	for i, v := range engine.Variants {
+		names[i] = string(v)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// optionUsage writes the help of an option's flag from its description:
+// "hmg: hidden moves per player, 0-9 (default 3)".
+func optionUsage(opt engine.VariantOption) string {
+	switch opt.Type {
+	case engine.OptionChoice:
+		return fmt.Sprintf("%s: %s: %s (default %s)", opt.Variant, opt.Doc, opt.Values(), opt.Default)
+	case engine.OptionInt:
+		return fmt.Sprintf("%s: %s, %s (default %s)", opt.Variant, opt.Doc, opt.Values(), opt.Default)
+	}
+	return fmt.Sprintf("%s: %s", opt.Variant, opt.Doc)
+}
+
+// variantOption returns the variant's option whose flag is named key.
+func variantOption(key string) (engine.VariantOption, bool) {
+	for _, d := range engine.Descriptors {
+		for _, opt := range d.Options {
+			if opt.Key == key {
+				return opt, true
+			}
+		}
+	}
+	return engine.VariantOption{}, false
 }
