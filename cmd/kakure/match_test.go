@@ -31,6 +31,31 @@ func runCommand(t *testing.T, args ...string) (int, string) {
 	return code, out.String()
 }
 
+// runCommandWithin is runCommand failing the test when the command has
+// not ended within d (a game that never ends, rather than go test's
+// timeout); the command's goroutine is then left running.
+func runCommandWithin(t *testing.T, d time.Duration, args ...string) (int, string) {
+	t.Helper()
+	type result struct {
+		code int
+		out  string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out bytes.Buffer
+		env := &environment{stdin: strings.NewReader(""), stdout: &out, stderr: &out}
+		code := run(env, args)
+		done <- result{code, out.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out
+	case <-time.After(d):
+		t.Fatalf("kakure %s did not end within %s", strings.Join(args, " "), d)
+		return 0, ""
+	}
+}
+
 // matchTestSkips are the variants TestMatchPublicVariants leaves to other
 // tests, with the reason; matchTestArgs are the flags its game of a
 // variant adds to keep the game short.
@@ -84,7 +109,7 @@ func TestMatchPublicVariants(t *testing.T) {
 		t.Run(strings.Join(v, " "), func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			code, out := runCommand(t, append([]string{"match", "--games", "1", "--out", dir, "--black", "bot:1", "--white", "bot:1"}, v...)...)
+			code, out := runCommandWithin(t, testenv.Duration(2*time.Minute), append([]string{"match", "--games", "1", "--out", dir, "--black", "bot:1", "--white", "bot:1"}, v...)...)
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}
