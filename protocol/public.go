@@ -209,7 +209,7 @@ type publishing struct {
 	moves   []int
 	movePos []int
 	newest  PublicationHead
-	timer  *time.Timer
+	timer   *time.Timer
 }
 
 // heldPublication is a publication held for the broadcast delay: after

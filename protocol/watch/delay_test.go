@@ -65,10 +65,10 @@ func tryPosition(tr *protocol.Transcript, try uint64) (uint64, bool) {
 // try it was told the announcement of (SPEC-D10). live counts the lines
 // checked while the game was on.
 type delayChecker struct {
-	t     *testing.T
-	v     engine.Variant
-	d     protocol.BroadcastDelay
-	live  atomic.Int64
+	t    *testing.T
+	v    engine.Variant
+	d    protocol.BroadcastDelay
+	live atomic.Int64
 }
 
 func (c *delayChecker) check(wg *watchedGame, publisher *player, w *watch.Watch, l watch.Line) {
