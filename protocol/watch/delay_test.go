@@ -83,7 +83,12 @@ func (c *delayChecker) check(wg *watchedGame, publisher *player, w *watch.Watch,
 		g = wg.games[0].Load()
 	}
 	if g == nil {
-		c.t.Errorf("a spectator showed %s before the publisher's game began", l)
+		// Before Invite returned (with the acceptance): under a delay in
+		// moves nothing can be released yet; under one in seconds alone,
+		// a slow acceptance may come after it.
+		if c.d.Moves > 0 {
+			c.t.Errorf("a spectator showed %s before the publisher's game began", l)
+		}
 		return
 	}
 	// The phase first: if the game is not over now, it was not when
@@ -349,31 +354,83 @@ func TestSPECD11PublisherBreakingTheDelayNamed(t *testing.T) {
 		publish(f)
 		publish(p)
 	}
+	// forgeAnnouncements strips the head of try 3's announcement, and
+	// gives try 5's a true head from before the try's outputs (a message
+	// the publisher had released, its hash right).
+	hashes := map[uint64]protocol.Hash{}
+	var outputs []uint64
+	forgeAnnouncements := func(p protocol.Publication, publish func(protocol.Publication)) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case p.Message != nil:
+			hashes[p.Pos] = p.Message.Hash()
+		case p.Withheld != nil:
+			hashes[p.Pos] = p.Withheld.Hash
+			if p.Withheld.Kind == protocol.KindPhantomOutputs {
+				outputs = append(outputs, p.Pos)
+			}
+		}
+		if a := p.Announcement; a != nil && p.Head != nil && !p.Head.End {
+			f := p
+			switch {
+			case a.Try == 3:
+				forged["announcement without a head"] = true
+				f.Head = nil
+				publish(f)
+			case a.Try == 5 && len(outputs) > 5:
+				if h, ok := hashes[outputs[5]-1]; ok {
+					forged["announcement before its try"] = true
+					f.Head = &protocol.PublicationHead{Pos: outputs[5] - 1, Hash: h}
+					publish(f)
+				}
+			}
+		}
+		publish(p)
+	}
 	cases := []struct {
 		name   string
+		o      engine.Options
 		d      protocol.BroadcastDelay
 		tamper func(protocol.Publication, func(protocol.Publication))
 		cheat  bool
 		words  []string
 	}{
-		{"moves", protocol.BroadcastDelay{Moves: 3}, dropPositioned, true, []string{"moves followed it, the delay being 3"}},
-		{"seconds", protocol.BroadcastDelay{Seconds: 3}, dropPositioned, true, []string{"after a publication released before it existed"}},
-		{"heads", protocol.BroadcastDelay{Moves: 3}, forgeHeads, false, []string{
+		{"moves", o, protocol.BroadcastDelay{Moves: 3}, dropPositioned, true, []string{"moves followed it, the delay being 3"}},
+		{"seconds", o, protocol.BroadcastDelay{Seconds: 3}, dropPositioned, true, []string{"after a publication released before it existed"}},
+		{"heads", o, protocol.BroadcastDelay{Moves: 3}, forgeHeads, false, []string{
 			"no head, in a game with a broadcast delay of 3 moves",
 			"that is not the one there",
 			"released as after the game's end",
 			"its head, position 9, comes before it",
 		}},
+		{"announcements", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 7.5, KomiSet: true},
+			protocol.BroadcastDelay{Moves: 2}, forgeAnnouncements, false, []string{
+				"the announcement of try 3: no head, in a game with a broadcast delay of 2 moves",
+				"the announcement of try 5: published before try 5 was played",
+			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.o.Variant == engine.VariantPhantom && testenv.Race {
+				t.Skip("Phantom Go under -race is too slow for this test")
+			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			g := playWatchedWith(t, o, watchSetup{delay: c.d, tamperA: c.tamper, before: func(g *watchedGame) {
+			g := playWatchedWith(t, c.o, watchSetup{delay: c.d, tamperA: c.tamper, before: func(g *watchedGame) {
 				if c.cheat {
-					ignoreDelay(ctx, g, o.Variant)
+					ignoreDelay(ctx, g, c.o.Variant)
 				}
 			}})
+			if c.name == "announcements" {
+				mu.Lock()
+				for _, f := range []string{"announcement without a head", "announcement before its try"} {
+					if !forged[f] {
+						t.Fatalf("the game was too short to forge the %s", f)
+					}
+				}
+				mu.Unlock()
+			}
 			if c.name == "heads" {
 				mu.Lock()
 				for _, f := range []string{"missing", "future", "end", "before"} {
