@@ -307,16 +307,19 @@ func dropPositioned(p protocol.Publication, publish func(protocol.Publication)) 
 	}
 }
 
-// TestSPECD11PublisherBreakingTheDelayNamed: a cheating publisher (the
-// inviter) breaks the agreed delay: (moves) it publishes every message
-// as soon as it has it, its heads true; (seconds) the same under a delay
-// in seconds; (heads) it keeps the delay but forges heads: one missing,
-// one naming a future position with a made-up hash, one claiming the
-// game's end in the middle of it, one before the publication. Its
+// TestSPEC7PublisherBreakingTheDelayNamed (SPEC-7, SPEC-D11): a
+// cheating publisher (the inviter) breaks the agreed delay: (moves) it
+// publishes every message as soon as it has it, its heads true;
+// (seconds) the same under a delay in seconds; (heads) it keeps the
+// delay but forges heads: one missing, one naming a future position
+// with a made-up hash, one claiming the game's end in the middle of it,
+// one before the publication; (announcements, Phantom Go, not under
+// -race) an announcement without a head, and one whose true head comes
+// before its try's outputs. Its
 // spectators name each, and their verdict is not ok; the honest
 // invitee's spectator refuses nothing and its verdict is ok; the game
 // itself is unaffected (same outcome, both records verify).
-func TestSPECD11PublisherBreakingTheDelayNamed(t *testing.T) {
+func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantGo, Size: 5}
 	var fakeHash protocol.Hash
 	if _, err := rand.Read(fakeHash[:]); err != nil {
