@@ -138,6 +138,8 @@ type Spectator struct {
 	// takenHeads are the heads of the messages and headers taken, by
 	// position.
 	takenHeads map[uint64]*protocol.PublicationHead
+	// announcedHeads are the heads of the announcements taken, by try.
+	announcedHeads map[uint64]*protocol.PublicationHead
 	// now is the spectator's clock (time.Now); lastLive is when the
 	// latest live publication came and the head it named, for the check
 	// of a delay in seconds; inBacklog is set while a backlog's
@@ -168,7 +170,8 @@ type headCheck struct {
 func NewSpectator(publisher peer.ID, game protocol.GameID) *Spectator {
 	return &Spectator{publisher: publisher, game: game, held: map[uint64][]protocol.Publication{},
 		machine: protocol.NewMachine(game), announcements: map[uint64]string{}, fromBacklog: map[protocol.Hash]bool{},
-		now: time.Now, takenHeads: map[uint64]*protocol.PublicationHead{}}
+		now: time.Now, takenHeads: map[uint64]*protocol.PublicationHead{},
+		announcedHeads: map[uint64]*protocol.PublicationHead{}}
 }
 
 // SetClock sets the clock of the check of a delay in seconds (tests).
@@ -636,21 +639,31 @@ func shorten(body string) string {
 // takeAnnouncement takes a Phantom Go public announcement: shown as not
 // verified until the record (SPEC-3).
 func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement, head *protocol.PublicationHead) []Line {
+	what := fmt.Sprintf("the announcement of try %d", a.Try)
 	if old, ok := s.announcements[a.Try]; ok {
 		if old == a.Text {
-			return nil
+			// A copy: its head is checked too, as a message's
+			// (SPEC-D11).
+			if s.delay.IsZero() || sameHead(s.announcedHeads[a.Try], head) {
+				return nil
+			}
+			if head == nil {
+				return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
+			}
+			s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
+			return s.checkHeads()
 		}
 		return []Line{{Refused, fmt.Sprintf("a second announcement of try %d, %q, after %q", a.Try, a.Text, old)}}
 	}
 	if s.havePeers && s.variant != engine.VariantPhantom {
 		return []Line{{Refused, fmt.Sprintf("an announcement of try %d in a game of %s", a.Try, s.variant)}}
 	}
-	what := fmt.Sprintf("the announcement of try %d", a.Try)
 	if !s.delay.IsZero() {
 		if head == nil {
 			return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
 		}
 		s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
+		s.announcedHeads[a.Try] = head
 	}
 	s.announcements[a.Try] = a.Text
 	lines := append([]Line{{Unverified, fmt.Sprintf("try %d: %s", a.Try, a.Text)}}, s.checkHeads()...)
