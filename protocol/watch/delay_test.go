@@ -357,9 +357,10 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 		publish(f)
 		publish(p)
 	}
-	// forgeAnnouncements strips the head of try 3's announcement, and
-	// gives try 5's a true head from before the try's outputs (a message
-	// the publisher had released, its hash right).
+	// forgeAnnouncements publishes try 3's announcement again without
+	// a head, after the honest one (a copy), and try 5's before the
+	// honest one with a true head from before the try's outputs (a
+	// message the publisher had released, its hash right).
 	hashes := map[uint64]protocol.Hash{}
 	var outputs []uint64
 	forgeAnnouncements := func(p protocol.Publication, publish func(protocol.Publication)) {
@@ -378,9 +379,12 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 			f := p
 			switch {
 			case a.Try == 3:
+				// The honest one first, the forged copy after it.
 				forged["announcement without a head"] = true
 				f.Head = nil
+				publish(p)
 				publish(f)
+				return
 			case a.Try == 5 && len(outputs) > 5:
 				if h, ok := hashes[outputs[5]-1]; ok {
 					forged["announcement before its try"] = true
