@@ -247,6 +247,9 @@ func (g *Game) Close() {
 		}
 	}
 	<-g.done
+	if g.pub != nil {
+		g.pub.stop()
+	}
 	// A closed game is no longer served: Resume and the other peer's
 	// resume load it again from disk.
 	g.svc.forget(g)

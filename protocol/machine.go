@@ -165,6 +165,9 @@ type Machine struct {
 	// Series is the series part of the invitation (SER-D2), nil for a
 	// game outside a series.
 	Series *SeriesBody
+	// Broadcast is the broadcast delay the invitation sets for
+	// spectators (docs/spectators.md SPEC-D10), zero for none.
+	Broadcast BroadcastDelay
 
 	variant    variantRules
 	tossCommit [2]*commit.Commitment

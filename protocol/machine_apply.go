@@ -49,6 +49,17 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 		s := *b.Series
 		m.Series = &s
 	}
+	if b.Broadcast != nil {
+		// One signed invitation has one meaning: no delay is written by
+		// leaving it out (SPEC-D10).
+		if b.Broadcast.IsZero() {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a broadcast delay of zero: none is written by leaving it out")
+		}
+		if err := b.Broadcast.Check(); err != nil {
+			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad broadcast delay: %v", err)
+		}
+		m.Broadcast = *b.Broadcast
+	}
 	// The judge checks evidence against these identities; an
 	// invitation without valid ones (no invitee accepts it) leaves no
 	// evidence provable.

@@ -123,6 +123,11 @@ type InviteBody struct {
 	// series agreement and the game's index in it (SER-D2 in
 	// docs/series.md). Absent for a single game.
 	Series *SeriesBody `json:"series,omitempty"`
+	// Broadcast, when present, is the broadcast delay both players'
+	// programs keep in what they publish for spectators (SPEC-D10 in
+	// docs/spectators.md); absent for none, so that a record without a
+	// delay is as it was before the field.
+	Broadcast *BroadcastDelay `json:"broadcast,omitempty"`
 }
 
 // TournamentRef names one game of a tournament: the tournament's ID (the

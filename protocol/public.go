@@ -3,6 +3,8 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
@@ -33,6 +35,25 @@ type Publication struct {
 	Announcement *PublicAnnouncement `json:"announcement,omitempty"`
 	// Record is a part of the record of the finished game (SPEC-D6).
 	Record *RecordPart `json:"record,omitempty"`
+	// Head, in a game with a broadcast delay (SPEC-D10), names the
+	// newest message of the publisher's transcript when it released a
+	// message, a header or an announcement (SPEC-D11); absent in a game
+	// without one, and on a record part.
+	Head *PublicationHead `json:"head,omitempty"`
+}
+
+// PublicationHead names the newest message of a publisher's transcript
+// when it released a publication held for the broadcast delay: its
+// position and hash (SPEC-D11). End says that the game was over then:
+// the delay no longer holds. A publisher cannot name a message before it
+// exists (its hash covers the other player's signatures), so a spectator
+// that checks the head against the message it takes at that position,
+// or the record's, knows that the message existed when the publication
+// was released.
+type PublicationHead struct {
+	Pos  uint64 `json:"pos"`
+	Hash Hash   `json:"hash"`
+	End  bool   `json:"end,omitempty"`
 }
 
 // WithheldMessage is a message without its body and signature: what a
@@ -163,11 +184,50 @@ func PublicAnnouncements(t *Transcript) ([]PublicAnnouncement, error) {
 }
 
 // publishing is a game's state of publication (SPEC-2): nil for a game
-// that publishes nothing.
+// that publishes nothing. With a broadcast delay (SPEC-D10, SPEC-D11) it
+// holds each publication until the delay passed; its own lock guards it,
+// since the timer of a delay in seconds releases publications outside
+// the game's lock.
 type publishing struct {
 	to Publisher
-	// record is set once the finished record was published.
+	// now is the clock of the delay in seconds (time.Now).
+	now func() time.Time
+
+	mu sync.Mutex
+	// delay is the invitation's broadcast delay, variant its variant,
+	// once the invitation was taken.
+	delay   BroadcastDelay
+	variant engine.Variant
+	// record is set once the finished record was published; ended once
+	// the game was over (everything is released at once).
 	record bool
+	ended  bool
+	// held are the publications not released yet, in order; moves[i]
+	// counts the moves at positions 0..i (BroadcastMove); newest names
+	// the newest message.
+	held    []heldPublication
+	moves   []int
+	movePos []int
+	newest  PublicationHead
+	timer   *time.Timer
+}
+
+// heldPublication is a publication held for the broadcast delay: after
+// is the position of the newest message when it was made (the moves
+// that count are those after it), or for a Phantom Go announcement try
+// is its try (the moves that count are those after the try's outputs,
+// which may come after the announcement; -1 otherwise); at is when it
+// was made.
+type heldPublication struct {
+	p     Publication
+	after int
+	try   int
+	at    time.Time
+}
+
+// newPublishing starts a game's publication to to.
+func newPublishing(to Publisher) *publishing {
+	return &publishing{to: to, now: time.Now}
 }
 
 // publishMessage publishes the message at position pos of the game's
@@ -178,15 +238,112 @@ func (g *Game) publishMessage(pos int, m *Message) {
 	if p == nil {
 		return
 	}
-	p.to.Publish(PublicOf(g.m.Options.Variant, pos, m))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pos == 0 {
+		p.delay, p.variant = g.m.Broadcast, g.m.Options.Variant
+	}
+	count := 0
+	if len(p.moves) > 0 {
+		count = p.moves[len(p.moves)-1]
+	}
+	if BroadcastMove(p.variant, m.Kind) {
+		count++
+		p.movePos = append(p.movePos, pos)
+	}
+	p.moves = append(p.moves, count)
+	p.newest = PublicationHead{Pos: uint64(pos), Hash: m.Hash()}
+	p.hold(PublicOf(g.m.Options.Variant, pos, m), pos, -1)
 	if g.m.Phase == PhaseDone && !p.record {
 		p.record = true
+		// The game is over: nothing is left to relay, everything held
+		// goes now, then the record (SPEC-D10).
+		p.ended = true
+		p.newest.End = true
+		p.release()
 		data, err := g.tr.encode()
 		if err != nil {
 			g.svc.cfg.Logger.Warn("the record is not published", "game", g.id, "err", err)
 			return
 		}
 		publishRecord(p.to, g.id, data)
+		return
+	}
+	p.release()
+}
+
+// hold queues q, made when the newest message was at position after. The
+// lock is held.
+func (p *publishing) hold(q Publication, after, try int) {
+	if p.delay.IsZero() {
+		p.to.Publish(q)
+		return
+	}
+	p.held = append(p.held, heldPublication{p: q, after: after, try: try, at: p.now()})
+}
+
+// release publishes the held publications whose delay passed, in order,
+// each with the newest message as its head (SPEC-D11), and sets the
+// timer of the next one. The lock is held.
+func (p *publishing) release() {
+	now := p.now()
+	n := 0
+	for _, h := range p.held {
+		if !p.ended {
+			after := h.after
+			if h.try >= 0 {
+				if h.try >= len(p.movePos) {
+					break
+				}
+				after = p.movePos[h.try]
+			}
+			if p.movesAfter(after) < p.delay.Moves {
+				break
+			}
+			if now.Sub(h.at) < p.delay.Duration() {
+				break
+			}
+		}
+		q := h.p
+		head := p.newest
+		q.Head = &head
+		p.to.Publish(q)
+		n++
+	}
+	p.held = append(p.held[:0], p.held[n:]...)
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	if len(p.held) > 0 && p.delay.Seconds > 0 {
+		wait := p.held[0].at.Add(p.delay.Duration()).Sub(now)
+		p.timer = time.AfterFunc(max(wait, 0), func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.release()
+		})
+	}
+}
+
+// movesAfter counts the moves after position after. The lock is held.
+func (p *publishing) movesAfter(after int) int {
+	if len(p.moves) == 0 {
+		return 0
+	}
+	before := 0
+	if after >= 0 {
+		before = p.moves[after]
+	}
+	return p.moves[len(p.moves)-1] - before
+}
+
+// stop stops the timer of the delay in seconds: the game is closed.
+func (p *publishing) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
 	}
 }
 
@@ -200,11 +357,17 @@ func publishRecord(to Publisher, game GameID, data []byte) {
 }
 
 // publishAnnouncement publishes the public part of a Phantom Go
-// announcement this player was told of try.
+// announcement this player was told of try; with a broadcast delay, it is
+// held as the newest message is (SPEC-D11).
 func (g *Game) publishAnnouncement(try uint64, a phantom.Announcement) {
-	if p := g.pub; p != nil {
-		p.to.Publish(Publication{Game: g.id, Announcement: &PublicAnnouncement{Try: try, Text: PublicAnnouncementText(a)}})
+	p := g.pub
+	if p == nil {
+		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hold(Publication{Game: g.id, Announcement: &PublicAnnouncement{Try: try, Text: PublicAnnouncementText(a)}}, len(p.moves)-1, int(try))
+	p.release()
 }
 
 // MarshalPublication encodes a publication as it goes on the topic.

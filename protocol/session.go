@@ -37,6 +37,10 @@ type Config struct {
 	// untrusted text): nil error accepts, an error declines with its
 	// text. Nil accepts everything.
 	OnInvite func(from peer.ID, name string, o engine.Options) error
+	// OnInvitation, when not nil, decides in OnInvite's place, given
+	// everything the invitation proposes, its broadcast delay too
+	// (SPEC-D12): a user interface shows it before the player accepts.
+	OnInvitation func(in InvitationInfo) error
 	// OnTournamentInvite, when not nil, decides first on every incoming
 	// invitation, given the tournament game it names (nil for none): nil
 	// error lets OnInvite decide, an error declines with its text. A
@@ -94,8 +98,28 @@ type Config struct {
 	// this service for spectators (SPEC-2); nil publishes nothing
 	// (SPEC-6).
 	Publisher Publisher
+	// BroadcastDelay is the broadcast delay this program proposes in
+	// its invitations, and the least it accepts in another's: an
+	// invitation with less, in moves or in time, is declined with the
+	// reason (docs/spectators.md SPEC-D12). Zero proposes none and
+	// accepts any.
+	BroadcastDelay BroadcastDelay
 	// testHooks, for tests only, are nil in every Config but a test's.
 	testHooks
+}
+
+// InvitationInfo is what an incoming invitation proposes, as
+// Config.OnInvitation is given it.
+type InvitationInfo struct {
+	// From is the inviting peer; Name the display name its invitation
+	// gives ("" for none; untrusted text).
+	From peer.ID
+	Name string
+	// Options are the game's options.
+	Options engine.Options
+	// Broadcast is the broadcast delay for spectators (SPEC-D10), zero
+	// for none.
+	Broadcast BroadcastDelay
 }
 
 func (c *Config) defaults() {
@@ -154,6 +178,9 @@ func NewService(cfg Config) (*Service, error) {
 		return nil, errors.New("protocol: no host")
 	}
 	if err := checkName(cfg.Name); err != nil {
+		return nil, fmt.Errorf("protocol: %w", err)
+	}
+	if err := cfg.BroadcastDelay.Check(); err != nil {
 		return nil, fmt.Errorf("protocol: %w", err)
 	}
 	key := cfg.Host.Peerstore().PrivKey(cfg.Host.ID())
@@ -324,6 +351,9 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 	g.player = s.newPlayer(g, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
 		InviterName: s.cfg.Name, Series: series, Tournament: ref}
+	if d := s.cfg.BroadcastDelay; !d.IsZero() {
+		body.Broadcast = &d
+	}
 	if series != nil {
 		if err := series.checkInvite(body); err != nil {
 			st.Reset()
@@ -400,7 +430,7 @@ func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 		crashed:  make(chan error, 1),
 	}
 	if s.cfg.Publisher != nil {
-		g.pub = &publishing{to: s.cfg.Publisher}
+		g.pub = newPublishing(s.cfg.Publisher)
 		tr.onAppend = g.publishMessage
 	}
 	return g
@@ -525,10 +555,17 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		decision = s.checkSeriesInvitation(g.m.Series)
 		s.seriesMu.Unlock()
 	}
+	if decision == nil && !g.m.Broadcast.Covers(s.cfg.BroadcastDelay) {
+		// Refused at once: this program keeps at least its own delay
+		// (SPEC-D12).
+		decision = fmt.Errorf("the invitation proposes %s; this player asks for at least %s", g.m.Broadcast.Describe(), strings.TrimPrefix(s.cfg.BroadcastDelay.Describe(), "a broadcast delay of "))
+	}
 	if decision == nil && s.cfg.OnTournamentInvite != nil {
 		decision = s.cfg.OnTournamentInvite(remote, g.m.Tournament, g.m.Options)
 	}
-	if decision == nil && s.cfg.OnInvite != nil {
+	if decision == nil && s.cfg.OnInvitation != nil {
+		decision = s.cfg.OnInvitation(InvitationInfo{From: remote, Name: g.m.Names[Inviter], Options: g.m.Options, Broadcast: g.m.Broadcast})
+	} else if decision == nil && s.cfg.OnInvite != nil {
 		decision = s.cfg.OnInvite(remote, g.m.Names[Inviter], g.m.Options)
 	}
 	admitted := false

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
 )
 
 // Invitation is an invitation to a game from another peer, waiting for the
@@ -22,6 +23,9 @@ type Invitation struct {
 	Name string
 	// Options are the game it proposes.
 	Options engine.Options
+	// Broadcast is the broadcast delay for spectators it proposes
+	// (docs/spectators.md SPEC-D10), zero for none.
+	Broadcast protocol.BroadcastDelay
 	// Deadline is when it is declined if the player has not answered.
 	Deadline time.Time
 	// Answer accepts the invitation (nil) or declines it with a reason.
@@ -70,6 +74,11 @@ func (l *Lobby) invitationLines(in *Invitation) []string {
 	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options)}
 	if w := CheckingWarning(in.Options); w != "" {
 		lines = append(lines, w)
+	}
+	if !in.Broadcast.IsZero() {
+		// Agreed by accepting: both programs hold what they publish
+		// for spectators this long (SPEC-D12).
+		lines = append(lines, "Spectators: "+in.Broadcast.Describe())
 	}
 	lines = append(lines, "", "Peer ID: "+in.From)
 	if c, ok := l.model.Conns[in.From]; ok {

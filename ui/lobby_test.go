@@ -350,3 +350,27 @@ func TestUILobbyLANPeerStaleAndGone(t *testing.T) {
 		t.Errorf("news of a peer not listed changed the list: %+v", m.LAN)
 	}
 }
+
+// TestSPECD12InvitationShowsTheBroadcastDelay: the dialog of an
+// invitation that sets a broadcast delay says so before the player
+// accepts; one without a delay says nothing of it (SPEC-D12).
+func TestSPECD12InvitationShowsTheBroadcastDelay(t *testing.T) {
+	for _, c := range []struct {
+		delay protocol.BroadcastDelay
+		want  string
+	}{
+		{protocol.BroadcastDelay{Moves: 20, Seconds: 600}, "Spectators: a broadcast delay of 20 moves and 10m0s"},
+		{protocol.BroadcastDelay{}, ""},
+	} {
+		l, _ := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
+		l.Invited(&Invitation{From: "12D3KooWFirstInviterxxxxxxxxxxxxxxxxxxxxxxxxAAAA", Options: options(t, engine.VariantGo, 9),
+			Broadcast: c.delay, Deadline: time.Now().Add(30 * time.Second), Answer: func(error) {}})
+		text := drawScreen(t, l, 80, 24)
+		if c.want != "" && !strings.Contains(text, c.want) {
+			t.Errorf("the dialog of an invitation with %s does not say %q:\n%s", c.delay, c.want, text)
+		}
+		if c.want == "" && strings.Contains(text, "Spectators:") {
+			t.Errorf("the dialog of an invitation without a delay speaks of one:\n%s", text)
+		}
+	}
+}

@@ -52,10 +52,15 @@ func runBot(env *environment, args []string) (err error) {
 	vf.register(fs, "go")
 	vf.registerSides(fs, "with --invite, --invite-lan or --join: the bot's colour")
 	spectators := spectatorsFlag(fs)
+	broadcastDelay := broadcastDelayFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	publish, err := spectators()
+	if err != nil {
+		return err
+	}
+	delay, err := broadcastDelay()
 	if err != nil {
 		return err
 	}
@@ -150,7 +155,7 @@ func runBot(env *environment, args []string) (err error) {
 	if len(relays) > 0 {
 		cfg.Relays = relays
 	}
-	p, err := startPeerConfig(ctx, cfg, nil, publish, tour.configure)
+	p, err := startPeerConfig(ctx, cfg, nil, publish, tour.configure, withBroadcastDelay(delay))
 	if err != nil {
 		return err
 	}

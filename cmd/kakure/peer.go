@@ -100,6 +100,25 @@ func spectatorsFlag(fs *flag.FlagSet) func() (bool, error) {
 	}
 }
 
+// broadcastDelayFlag adds --broadcast-delay to fs; its value is the
+// broadcast delay this program proposes in its invitations and the
+// least it accepts in another's (docs/spectators.md SPEC-D12).
+func broadcastDelayFlag(fs *flag.FlagSet) func() (protocol.BroadcastDelay, error) {
+	v := fs.String("broadcast-delay", "off", "delay before spectators see a game, agreed in the invitation: off, a number of moves (20moves), a time (10m, 90s) or both (20moves,10m); this program proposes it in its invitations and declines an invitation that proposes less (docs/spectators.md)")
+	return func() (protocol.BroadcastDelay, error) {
+		d, err := protocol.ParseBroadcastDelay(*v)
+		if err != nil {
+			return d, usageError("--broadcast-delay: %v", err)
+		}
+		return d, nil
+	}
+}
+
+// withBroadcastDelay sets the service's broadcast delay.
+func withBroadcastDelay(d protocol.BroadcastDelay) func(*protocol.Config) {
+	return func(c *protocol.Config) { c.BroadcastDelay = d }
+}
+
 // close stops the peer.
 func (p *peerHandle) close() {
 	p.service.Close()

@@ -71,10 +71,15 @@ func runPlay(env *environment, args []string) error {
 	var relays listenFlag
 	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID) for invite codes, repeatable (default: the relays of config.json in the home directory)")
 	spectators := spectatorsFlag(fs)
+	broadcastDelay := broadcastDelayFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	publish, err := spectators()
+	if err != nil {
+		return err
+	}
+	delay, err := broadcastDelay()
 	if err != nil {
 		return err
 	}
@@ -111,7 +116,8 @@ func runPlay(env *environment, args []string) error {
 	}
 	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, passphrase: env.askPassphrase, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}
-	me, err := startPeerConfig(ctx, cfg, pn.onInvite, publish)
+	me, err := startPeerConfig(ctx, cfg, pn.onInvite, publish, withBroadcastDelay(delay),
+		func(c *protocol.Config) { c.OnInvitation = pn.onInvitation })
 	if err != nil {
 		return err
 	}
@@ -479,8 +485,14 @@ func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
 
 // onInvite hands an invitation to the UI and waits for its answer.
 func (n *playNetwork) onInvite(from peer.ID, name string, o engine.Options) error {
+	return n.onInvitation(protocol.InvitationInfo{From: from, Name: name, Options: o})
+}
+
+// onInvitation hands an invitation to the UI, its broadcast delay too
+// (SPEC-D12), and waits for its answer.
+func (n *playNetwork) onInvitation(info protocol.InvitationInfo) error {
 	answer := make(chan error, 1)
-	in := &ui.Invitation{From: from.String(), Name: name, Options: o, Deadline: time.Now().Add(inviteAnswerTime),
+	in := &ui.Invitation{From: info.From.String(), Name: info.Name, Options: info.Options, Broadcast: info.Broadcast, Deadline: time.Now().Add(inviteAnswerTime),
 		Answer: func(decline error) {
 			select {
 			case answer <- decline:

@@ -17,6 +17,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
+	"github.com/kakure/kakure/protocol"
 )
 
 // lockedWriter is a buffer a command writes to while the test reads it.
@@ -164,6 +165,38 @@ func TestSPEC4WatchVerdict(t *testing.T) {
 	for _, c := range []struct{ done, ok, fails bool }{{false, false, true}, {true, false, true}, {true, true, false}} {
 		if err := watchVerdict(c.done, c.ok); (err != nil) != c.fails {
 			t.Errorf("done %v, ok %v: %v", c.done, c.ok, err)
+		}
+	}
+}
+
+// TestSPECD12BroadcastDelayFlag: --broadcast-delay reads off, moves, a
+// time or both into the delay the program proposes and asks for; bad
+// input is a usage error of kakure play and kakure bot, naming the flag
+// (SPEC-D12).
+func TestSPECD12BroadcastDelayFlag(t *testing.T) {
+	for args, want := range map[string]protocol.BroadcastDelay{
+		"":                                {},
+		"--broadcast-delay=off":           {},
+		"--broadcast-delay=20moves":       {Moves: 20},
+		"--broadcast-delay=1move":         {Moves: 1},
+		"--broadcast-delay=10m":           {Seconds: 600},
+		"--broadcast-delay=20moves,1m30s": {Moves: 20, Seconds: 90},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		delay := broadcastDelayFlag(fs)
+		if err := fs.Parse(strings.Fields(args)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := delay(); err != nil || got != want {
+			t.Errorf("%q: %v (%v), want %v", args, got, err, want)
+		}
+	}
+	for _, bad := range []string{"soon", "0moves", "-3moves", "1.5s", "20moves,5moves", "10m,20m", "2000moves", "48h", ""} {
+		for _, cmd := range []string{"bot", "play"} {
+			status, out := runCommand(t, cmd, "--home", t.TempDir(), "--broadcast-delay", bad)
+			if status == 0 || !strings.Contains(out, "--broadcast-delay: ") {
+				t.Errorf("kakure %s --broadcast-delay %q: status %d:\n%s", cmd, bad, status, out)
+			}
 		}
 	}
 }

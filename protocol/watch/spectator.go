@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -126,14 +127,63 @@ type Spectator struct {
 	// fromBacklog holds the hashes of the messages and headers a
 	// backlog carried (SPEC-D8).
 	fromBacklog map[protocol.Hash]bool
+
+	// delay is the invitation's broadcast delay (SPEC-D10); moves
+	// counts the moves at positions 0..i of items, movePos are their
+	// positions; heads are the heads not checked yet (SPEC-D11).
+	delay   protocol.BroadcastDelay
+	moves   []int
+	movePos []uint64
+	heads   []headCheck
+	// takenHeads are the heads of the messages and headers taken, by
+	// position.
+	takenHeads map[uint64]*protocol.PublicationHead
+	// announcedHeads are the heads of the announcements taken, by try.
+	announcedHeads map[uint64]*protocol.PublicationHead
+	// now is the spectator's clock (time.Now); lastLive is when the
+	// latest live publication came and the head it named, for the check
+	// of a delay in seconds; inBacklog is set while a backlog's
+	// publication is taken (no time of its own).
+	now       func() time.Time
+	lastLive  time.Time
+	lastHead  uint64
+	haveLast  bool
+	inBacklog bool
+	// delayBroken: a publication broke the broadcast delay.
+	delayBroken bool
+}
+
+// headCheck is a publication's head to check once the spectator took
+// the message at the head's position, or against the record (SPEC-D11):
+// what names the publication; after is the position after which its
+// moves count, or try the Phantom Go try of an announcement (after its
+// outputs).
+type headCheck struct {
+	what  string
+	after uint64
+	try   int64
+	head  protocol.PublicationHead
 }
 
 // NewSpectator starts watching game as publisher publishes it; with the
 // zero game, the next game whose invitation the publisher publishes.
 func NewSpectator(publisher peer.ID, game protocol.GameID) *Spectator {
 	return &Spectator{publisher: publisher, game: game, held: map[uint64][]protocol.Publication{},
-		machine: protocol.NewMachine(game), announcements: map[uint64]string{}, fromBacklog: map[protocol.Hash]bool{}}
+		machine: protocol.NewMachine(game), announcements: map[uint64]string{}, fromBacklog: map[protocol.Hash]bool{},
+		now: time.Now, takenHeads: map[uint64]*protocol.PublicationHead{},
+		announcedHeads: map[uint64]*protocol.PublicationHead{}}
 }
+
+// SetClock sets the clock of the check of a delay in seconds (tests).
+func (s *Spectator) SetClock(now func() time.Time) { s.now = now }
+
+// Delay returns the broadcast delay of the watched game's invitation
+// (SPEC-D10), zero before it came or for none.
+func (s *Spectator) Delay() protocol.BroadcastDelay { return s.delay }
+
+// DelayBroken tells whether a publication broke the broadcast delay
+// (SPEC-D11).
+func (s *Spectator) DelayBroken() bool { return s.delayBroken }
 
 // TakeBacklog takes a publication of the publisher's backlog (SPEC-D8)
 // as Take takes a live one, with the same checks; a refusal names the
@@ -142,7 +192,9 @@ func (s *Spectator) TakeBacklog(author peer.ID, data []byte) []Line {
 	if p, err := protocol.UnmarshalPublication(data); err == nil && author == s.publisher && (p.Message != nil || p.Withheld != nil) {
 		s.fromBacklog[publicationHash(p)] = true
 	}
+	s.inBacklog = true
 	lines := s.Take(author, data)
+	s.inBacklog = false
 	for i, l := range lines {
 		if l.Status == Refused && !strings.HasPrefix(l.Text, backlogPrefix) {
 			lines[i].Text = backlogPrefix + l.Text
@@ -225,14 +277,40 @@ func (s *Spectator) Take(author peer.ID, data []byte) []Line {
 		s.early = nil
 		return lines
 	}
-	return s.dispatch(p)
+	early := s.checkTiming(p)
+	return append(early, s.dispatch(p)...)
+}
+
+// checkTiming checks a live message or header against a delay in
+// seconds (SPEC-D11): a publication whose head came before its position
+// tells that its message did not exist yet, so that the delay holds
+// every later position until Seconds after it; one that comes less
+// than half the delay after it (half: for the ways of the network and
+// of the publisher's queue) was published too early, and is named.
+func (s *Spectator) checkTiming(p protocol.Publication) []Line {
+	if s.inBacklog || s.delay.Seconds == 0 || p.Head == nil || (p.Message == nil && p.Withheld == nil) || p.Pos < s.next {
+		return nil
+	}
+	now := s.now()
+	var lines []Line
+	if s.haveLast && !p.Head.End && p.Pos > s.lastHead {
+		if gap := now.Sub(s.lastLive); gap < s.delay.Duration()/2 {
+			s.delayBroken = true
+			lines = append(lines, Line{Refused, fmt.Sprintf("%s at position %d came %s after a publication released before it existed: the broadcast delay is %s (SPEC-D11)",
+				describe(p), p.Pos, gap.Round(time.Millisecond), s.delay.Duration())})
+		}
+	}
+	if !s.haveLast || now.After(s.lastLive) {
+		s.lastLive, s.lastHead, s.haveLast = now, p.Head.Pos, true
+	}
+	return lines
 }
 
 // dispatch takes a publication of the game watched.
 func (s *Spectator) dispatch(p protocol.Publication) []Line {
 	switch {
 	case p.Announcement != nil:
-		return s.takeAnnouncement(*p.Announcement)
+		return s.takeAnnouncement(*p.Announcement, p.Head)
 	case p.Record != nil:
 		return s.takeRecordPart(*p.Record)
 	}
@@ -245,7 +323,7 @@ func (s *Spectator) takePositioned(p protocol.Publication) []Line {
 	switch {
 	case p.Pos < s.next:
 		if h := publicationHash(p); h == s.items[p.Pos].Hash && (p.Message != nil) == s.items[p.Pos].Whole {
-			return nil // a copy
+			return s.copyHead(p) // a copy
 		}
 		why := s.why(p)
 		if why == "" {
@@ -254,7 +332,7 @@ func (s *Spectator) takePositioned(p protocol.Publication) []Line {
 		return []Line{{Refused, fmt.Sprintf("%s: a different publication at position %d, which holds %s%s: %s", describe(p), p.Pos, describeItem(s.items[p.Pos]), s.source(s.items[p.Pos]), why)}}
 	case p.Pos > s.next:
 		for _, old := range s.held[p.Pos] {
-			if publicationHash(old) == publicationHash(p) && (old.Message != nil) == (p.Message != nil) {
+			if publicationHash(old) == publicationHash(p) && (old.Message != nil) == (p.Message != nil) && sameHead(old.Head, p.Head) {
 				return nil // a copy
 			}
 		}
@@ -288,7 +366,31 @@ func (s *Spectator) takePositioned(p protocol.Publication) []Line {
 			break
 		}
 	}
+	lines = append(lines, s.checkHeads()...)
 	return append(lines, s.checkPendingRecord()...)
+}
+
+// sameHead tells whether two publications name the same head.
+func sameHead(a, b *protocol.PublicationHead) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
+}
+
+// copyHead checks the head of a copy of a message or header taken
+// already (SPEC-D11): every head a publisher gives is its claim, checked
+// as the first one's, so that a copy cannot slip a false one by.
+func (s *Spectator) copyHead(p protocol.Publication) []Line {
+	if s.delay.IsZero() || sameHead(s.takenHeads[p.Pos], p.Head) {
+		return nil
+	}
+	what := describe(p) + " at position " + fmt.Sprint(p.Pos)
+	switch {
+	case p.Head == nil:
+		return []Line{{Refused, what + ": no head, in a game with " + s.delay.Describe() + " (SPEC-D11)"}}
+	case p.Head.Pos < p.Pos:
+		return []Line{{Refused, fmt.Sprintf("%s: its head, position %d, comes before it (SPEC-D11)", what, p.Head.Pos)}}
+	}
+	s.heads = append(s.heads, headCheck{what: what, after: p.Pos, try: -1, head: *p.Head})
+	return s.checkHeads()
 }
 
 // publicationHash is the hash of the message a publication names.
@@ -377,7 +479,16 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 		if err != nil {
 			return refuse("the invitation's options: %v", err)
 		}
+		if b.Broadcast != nil {
+			s.delay = *b.Broadcast
+		}
 		s.peers, s.havePeers, s.variant = peers, true, o.Variant
+	}
+	if !s.delay.IsZero() && p.Head == nil {
+		return refuse("no head, in a game with %s (SPEC-D11)", s.delay.Describe())
+	}
+	if !s.delay.IsZero() && p.Head.Pos < p.Pos {
+		return refuse("its head, position %d, comes before it (SPEC-D11)", p.Head.Pos)
 	}
 	if why := s.why(p); why != "" {
 		return refuse("%s", why)
@@ -416,8 +527,69 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 	s.count[from]++
 	s.last[from] = hash
 	s.hashes[from] = append(s.hashes[from], hash)
+	moves := 0
+	if len(s.moves) > 0 {
+		moves = s.moves[len(s.moves)-1]
+	}
+	if protocol.BroadcastMove(s.variant, kind) {
+		moves++
+		s.movePos = append(s.movePos, p.Pos)
+	}
+	s.moves = append(s.moves, moves)
 	s.next++
+	if !s.delay.IsZero() {
+		s.heads = append(s.heads, headCheck{what: describe(p) + " at position " + fmt.Sprint(p.Pos), after: p.Pos, try: -1, head: *p.Head})
+		s.takenHeads[p.Pos] = p.Head
+	}
 	return Line{status, text}
+}
+
+// checkHeads checks the heads whose position the spectator took
+// (SPEC-D11): the message there must be the one the head names, and the
+// delay's moves must lie between the publication and its head, unless
+// the game was over. A head that fails names the publication.
+func (s *Spectator) checkHeads() []Line {
+	var lines []Line
+	kept := s.heads[:0]
+	for _, h := range s.heads {
+		if h.head.Pos >= s.next || h.head.End {
+			kept = append(kept, h)
+			continue
+		}
+		hash := s.items[h.head.Pos].Hash
+		if l, bad := s.judgeHead(h, hash, s.moves, s.movePos); bad {
+			lines = append(lines, l)
+		}
+	}
+	s.heads = kept
+	return lines
+}
+
+// judgeHead checks one head against the hash of the message at its
+// position and the moves up to it (moves[i] counts those at positions
+// 0..i; movePos are their positions).
+func (s *Spectator) judgeHead(h headCheck, hash protocol.Hash, moves []int, movePos []uint64) (Line, bool) {
+	bad := func(format string, args ...any) (Line, bool) {
+		s.delayBroken = true
+		return Line{Refused, h.what + ": " + fmt.Sprintf(format, args...) + " (the broadcast delay, SPEC-D11)"}, true
+	}
+	if hash != h.head.Hash {
+		return bad("its head names a message at position %d that is not the one there", h.head.Pos)
+	}
+	if h.head.End {
+		return Line{}, false
+	}
+	after := h.after
+	if h.try >= 0 {
+		if h.try >= int64(len(movePos)) || movePos[h.try] > h.head.Pos {
+			return bad("published before try %d was played", h.try)
+		}
+		after = movePos[h.try]
+	}
+	if n := moves[h.head.Pos] - moves[after]; n < s.delay.Moves {
+		return bad("published when %d moves followed it, the delay being %d", n, s.delay.Moves)
+	}
+	return Line{}, false
 }
 
 // why returns what is wrong with a message or header whatever its
@@ -466,18 +638,36 @@ func shorten(body string) string {
 
 // takeAnnouncement takes a Phantom Go public announcement: shown as not
 // verified until the record (SPEC-3).
-func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement) []Line {
+func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement, head *protocol.PublicationHead) []Line {
+	what := fmt.Sprintf("the announcement of try %d", a.Try)
 	if old, ok := s.announcements[a.Try]; ok {
 		if old == a.Text {
-			return nil
+			// A copy: its head is checked too, as a message's
+			// (SPEC-D11).
+			if s.delay.IsZero() || sameHead(s.announcedHeads[a.Try], head) {
+				return nil
+			}
+			if head == nil {
+				return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
+			}
+			s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
+			return s.checkHeads()
 		}
 		return []Line{{Refused, fmt.Sprintf("a second announcement of try %d, %q, after %q", a.Try, a.Text, old)}}
 	}
 	if s.havePeers && s.variant != engine.VariantPhantom {
 		return []Line{{Refused, fmt.Sprintf("an announcement of try %d in a game of %s", a.Try, s.variant)}}
 	}
+	if !s.delay.IsZero() {
+		if head == nil {
+			return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
+		}
+		s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
+		s.announcedHeads[a.Try] = head
+	}
 	s.announcements[a.Try] = a.Text
-	return []Line{{Unverified, fmt.Sprintf("try %d: %s", a.Try, a.Text)}}
+	lines := append([]Line{{Unverified, fmt.Sprintf("try %d: %s", a.Try, a.Text)}}, s.checkHeads()...)
+	return append(lines, s.checkPendingRecord()...)
 }
 
 // takeRecordPart joins the parts of the record and checks the whole
@@ -522,7 +712,25 @@ func (s *Spectator) checkPendingRecord() []Line {
 	if s.record == nil || s.done || s.next < uint64(len(s.record.Messages)) {
 		return nil
 	}
+	if s.havePeers && s.variant == engine.VariantPhantom && len(s.announcements) < s.tries(s.record) {
+		// The announcements released with the record at the end of a
+		// game with a broadcast delay may come after it (SPEC-D11):
+		// waited for as the messages are, Finish checks without them.
+		return nil
+	}
 	return s.checkRecord(s.record)
+}
+
+// tries counts the tries of a Phantom Go record: one outputs message
+// each.
+func (s *Spectator) tries(t *protocol.Transcript) int {
+	n := 0
+	for i := range t.Messages {
+		if t.Messages[i].Kind == protocol.KindPhantomOutputs {
+			n++
+		}
+	}
+	return n
 }
 
 // Finish checks the record now if it came, even though messages before
@@ -594,11 +802,55 @@ func (s *Spectator) checkRecord(t *protocol.Transcript) []Line {
 	if !mismatch {
 		lines = append(lines, Line{Verdict, fmt.Sprintf("the %d messages seen are the record's", len(s.items))})
 	}
+	lines = append(lines, s.checkHeadsAgainst(t)...)
 	rep := protocol.Verify(t)
 	text, ok := rep.Describe(t.Peers)
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		lines = append(lines, Line{Verdict, l})
 	}
-	s.done, s.ok, s.record = true, ok && !mismatch, t
+	s.done, s.ok, s.record = true, ok && !mismatch && !s.delayBroken, t
+	return lines
+}
+
+// checkHeadsAgainst checks the heads not checked yet against the record
+// (SPEC-D11): a head at the game's end must name its last message or a
+// later one; any other, a message of the record, with the delay's moves
+// between the publication and it.
+func (s *Spectator) checkHeadsAgainst(t *protocol.Transcript) []Line {
+	if s.delay.IsZero() {
+		return nil
+	}
+	var moves []int
+	var movePos []uint64
+	n := 0
+	for i := range t.Messages {
+		if protocol.BroadcastMove(s.variant, t.Messages[i].Kind) {
+			n++
+			movePos = append(movePos, uint64(i))
+		}
+		moves = append(moves, n)
+	}
+	var lines []Line
+	last := uint64(len(t.Messages))
+	for _, h := range s.heads {
+		switch {
+		case h.head.End && (last == 0 || h.head.Pos < last-1):
+			s.delayBroken = true
+			lines = append(lines, Line{Refused, fmt.Sprintf("%s: released as after the game's end, with its head at position %d, but the record ends at %d (the broadcast delay, SPEC-D11)", h.what, h.head.Pos, int64(last)-1)})
+		case h.head.Pos >= last && h.head.End:
+			// After the end: messages the record does not hold.
+		case h.head.Pos >= last:
+			s.delayBroken = true
+			lines = append(lines, Line{Refused, fmt.Sprintf("%s: its head names position %d, beyond the record's end (the broadcast delay, SPEC-D11)", h.what, h.head.Pos)})
+		default:
+			if l, bad := s.judgeHead(h, t.Messages[h.head.Pos].Hash(), moves, movePos); bad {
+				lines = append(lines, l)
+			}
+		}
+	}
+	s.heads = nil
+	if !s.delayBroken {
+		lines = append(lines, Line{Verdict, fmt.Sprintf("every publication kept %s", s.delay.Describe())})
+	}
 	return lines
 }

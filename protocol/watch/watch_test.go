@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,10 +76,17 @@ func newHub(t testing.TB, h host.Host) *watch.Hub {
 
 func newPlayer(t *testing.T, tamper func(protocol.Publication, func(protocol.Publication))) *player {
 	t.Helper()
+	return newDelayedPlayer(t, tamper, protocol.BroadcastDelay{})
+}
+
+// newDelayedPlayer is newPlayer whose program proposes (and asks for at
+// least) the broadcast delay d (SPEC-D12).
+func newDelayedPlayer(t *testing.T, tamper func(protocol.Publication, func(protocol.Publication)), d protocol.BroadcastDelay) *player {
+	t.Helper()
 	p := &player{h: testnet.Host(t), dir: t.TempDir()}
 	p.hub = newHub(t, p.h)
 	p.rec = &recorder{hub: p.hub, tamper: tamper}
-	p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) { c.Dir, c.Publisher = p.dir, p.rec })
+	p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) { c.Dir, c.Publisher, c.BroadcastDelay = p.dir, p.rec, d })
 	return p
 }
 
@@ -112,6 +120,20 @@ type watchedGame struct {
 	a, b       *player
 	spectators []*spectator
 	outcomes   [2]*protocol.Outcome
+	// games are the inviter's and the invitee's games, once they exist.
+	games [2]atomic.Pointer[protocol.Game]
+}
+
+// watchSetup is what a test changes of playWatched's game: the inviter's
+// cheating publisher (tamperA), what runs once the spectators are
+// subscribed (before), the broadcast delay both programs ask for
+// (SPEC-D10), and what is done with each line a spectator shows, as it
+// comes (onLine).
+type watchSetup struct {
+	tamperA func(protocol.Publication, func(protocol.Publication))
+	before  func(*watchedGame)
+	delay   protocol.BroadcastDelay
+	onLine  func(g *watchedGame, s *spectator, l watch.Line)
 }
 
 // playWatched plays a game of o between two built-in bots, watched by
@@ -120,9 +142,16 @@ type watchedGame struct {
 // before, if not nil, runs once the spectators are subscribed.
 func playWatched(t *testing.T, o engine.Options, tamperA func(protocol.Publication, func(protocol.Publication)), before func(*watchedGame)) *watchedGame {
 	t.Helper()
+	return playWatchedWith(t, o, watchSetup{tamperA: tamperA, before: before})
+}
+
+// playWatchedWith is playWatched with the changes of setup.
+func playWatchedWith(t *testing.T, o engine.Options, setup watchSetup) *watchedGame {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(120*time.Second))
 	t.Cleanup(cancel)
-	g := &watchedGame{a: newPlayer(t, tamperA), b: newPlayer(t, nil)}
+	before := setup.before
+	g := &watchedGame{a: newDelayedPlayer(t, setup.tamperA, setup.delay), b: newDelayedPlayer(t, nil, setup.delay)}
 	connect(t, ctx, g.a.h, g.b.h)
 	for i := range 3 {
 		s := &spectator{h: testnet.Host(t), publisher: g.a, done: make(chan struct{})}
@@ -146,6 +175,9 @@ func playWatched(t *testing.T, o engine.Options, tamperA func(protocol.Publicati
 				s.mu.Lock()
 				s.lines = append(s.lines, l)
 				s.mu.Unlock()
+				if setup.onLine != nil {
+					setup.onLine(g, s, l)
+				}
 			}
 		}()
 		g.spectators = append(g.spectators, s)
@@ -168,6 +200,7 @@ func playWatched(t *testing.T, o engine.Options, tamperA func(protocol.Publicati
 	go func() {
 		select {
 		case gb := <-g.b.svc.Accepted():
+			g.games[1].Store(gb)
 			out, err := bot.Run(ctx, gb, bot.New(level, 2))
 			if err != nil {
 				t.Errorf("invitee: %v", err)
@@ -181,6 +214,7 @@ func playWatched(t *testing.T, o engine.Options, tamperA func(protocol.Publicati
 	if err != nil {
 		t.Fatal(err)
 	}
+	g.games[0].Store(ga)
 	out, err := bot.Run(ctx, ga, bot.New(level, 1))
 	if err != nil {
 		t.Fatalf("inviter: %v", err)

@@ -1,0 +1,158 @@
+package protocol
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// BroadcastDelay is the delay the players agree on in the signed
+// invitation before what their programs publish for spectators reaches
+// them (docs/spectators.md SPEC-D10): a publication is held until Moves
+// moves followed its message and Seconds seconds passed, both when both
+// are set. The zero value is no delay.
+type BroadcastDelay struct {
+	Moves   int `json:"moves,omitempty"`
+	Seconds int `json:"seconds,omitempty"`
+}
+
+// The bounds of a broadcast delay (SPEC-D10).
+const (
+	MaxBroadcastMoves   = 1000
+	MaxBroadcastSeconds = 24 * 60 * 60
+)
+
+// IsZero tells whether d is no delay.
+func (d BroadcastDelay) IsZero() bool { return d.Moves == 0 && d.Seconds == 0 }
+
+// Check tells whether d is within its bounds.
+func (d BroadcastDelay) Check() error {
+	if d.Moves < 0 || d.Moves > MaxBroadcastMoves {
+		return fmt.Errorf("a broadcast delay of %d moves (0 to %d)", d.Moves, MaxBroadcastMoves)
+	}
+	if d.Seconds < 0 || d.Seconds > MaxBroadcastSeconds {
+		return fmt.Errorf("a broadcast delay of %d seconds (0 to %d)", d.Seconds, MaxBroadcastSeconds)
+	}
+	return nil
+}
+
+// Duration returns the delay's time part.
+func (d BroadcastDelay) Duration() time.Duration { return time.Duration(d.Seconds) * time.Second }
+
+// Covers tells whether d delays at least as much as least, in moves and
+// in time: what a program that asks for least accepts (SPEC-D12).
+func (d BroadcastDelay) Covers(least BroadcastDelay) bool {
+	return d.Moves >= least.Moves && d.Seconds >= least.Seconds
+}
+
+// String writes d in the syntax ParseBroadcastDelay reads: "off",
+// "20moves", "10m0s" or "20moves,10m0s".
+func (d BroadcastDelay) String() string {
+	var parts []string
+	if d.Moves > 0 {
+		parts = append(parts, fmt.Sprintf("%dmoves", d.Moves))
+	}
+	if d.Seconds > 0 {
+		parts = append(parts, d.Duration().String())
+	}
+	if len(parts) == 0 {
+		return "off"
+	}
+	return strings.Join(parts, ",")
+}
+
+// Describe writes d for a person: "no broadcast delay", "a broadcast
+// delay of 20 moves and 10m0s".
+func (d BroadcastDelay) Describe() string {
+	var parts []string
+	if d.Moves == 1 {
+		parts = append(parts, "1 move")
+	} else if d.Moves > 0 {
+		parts = append(parts, fmt.Sprintf("%d moves", d.Moves))
+	}
+	if d.Seconds > 0 {
+		parts = append(parts, d.Duration().String())
+	}
+	if len(parts) == 0 {
+		return "no broadcast delay"
+	}
+	return "a broadcast delay of " + strings.Join(parts, " and ")
+}
+
+// ParseBroadcastDelay reads a broadcast delay as `kakure play
+// --broadcast-delay` takes it (SPEC-D12): "off" (or "0"), a number of
+// moves ("20moves", "1move"), a duration of whole seconds ("10m",
+// "90s", "1h30m"), or both separated by a comma ("20moves,10m"): the
+// publication then waits for both.
+func ParseBroadcastDelay(s string) (BroadcastDelay, error) {
+	var d BroadcastDelay
+	s = strings.TrimSpace(s)
+	if s == "off" || s == "0" {
+		return d, nil
+	}
+	if s == "" {
+		return d, fmt.Errorf("an empty broadcast delay: want off, 20moves, 10m or 20moves,10m")
+	}
+	haveMoves, haveTime := false, false
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if n, ok := strings.CutSuffix(part, "moves"); ok || strings.HasSuffix(part, "move") {
+			if !ok {
+				n = strings.TrimSuffix(part, "move")
+			}
+			if haveMoves {
+				return d, fmt.Errorf("broadcast delay %q: moves given twice", s)
+			}
+			v, err := strconv.Atoi(strings.TrimSpace(n))
+			if err != nil || v <= 0 {
+				return d, fmt.Errorf("broadcast delay %q: %q is not a positive number of moves", s, part)
+			}
+			d.Moves, haveMoves = v, true
+			continue
+		}
+		if haveTime {
+			return d, fmt.Errorf("broadcast delay %q: a time given twice", s)
+		}
+		t, err := time.ParseDuration(part)
+		if err != nil {
+			return d, fmt.Errorf("broadcast delay %q: %q is neither moves (20moves) nor a duration (10m): %w", s, part, err)
+		}
+		if t <= 0 || t%time.Second != 0 {
+			return d, fmt.Errorf("broadcast delay %q: %s is not a positive whole number of seconds", s, t)
+		}
+		if t > MaxBroadcastSeconds*time.Second {
+			return d, fmt.Errorf("broadcast delay %q: %s is over %s", s, t, MaxBroadcastSeconds*time.Second)
+		}
+		d.Seconds, haveTime = int(t/time.Second), true
+	}
+	if err := d.Check(); err != nil {
+		return BroadcastDelay{}, fmt.Errorf("broadcast delay %q: %w", s, err)
+	}
+	return d, nil
+}
+
+// BroadcastMove tells whether a message of kind k is a move of a game of
+// variant v for the broadcast delay (SPEC-D11): one player's turn played
+// (a move, a hidden move's card, a gomoku placement or pass, an F-Go
+// choice or a bargain played), and in Phantom Go one try, counted at its
+// outputs (one message of each try, whoever tried). The kind is in the
+// header of every published message, so a spectator counts the moves as
+// the publisher does.
+func BroadcastMove(v engine.Variant, k Kind) bool {
+	switch v {
+	case engine.VariantGo, engine.VariantBridge:
+		return k == KindMove
+	case engine.VariantHMG:
+		return k == KindMove || k == KindHMGReveal
+	case engine.VariantGomoku:
+		return k == KindGomokuOpening || k == KindGomokuCommit || k == KindGomokuPass
+	case engine.VariantFGo:
+		return k == KindFGoCommit || k == KindFGoAccept
+	case engine.VariantPhantom:
+		return k == KindPhantomOutputs
+	}
+	return false
+}
