@@ -198,3 +198,24 @@ func TestSPECD10WatchTarget(t *testing.T) {
 		t.Errorf("two live games, no code: %v", err)
 	}
 }
+
+// TestSPECD11SpectatorsOffSaysNothing: kakure play with --spectators off
+// (no hub) tells no watch command, hosts no watch code, asks no listing
+// and watches nothing: the lobby then lists no game (SPEC-6, SPEC-D11).
+func TestSPECD11SpectatorsOffSaysNothing(t *testing.T) {
+	n := &playNetwork{me: &peerHandle{}}
+	ctx := context.Background()
+	const id = "12D3KooWEUP6CJwqg5KsA2WfGfCiVhXRUPSPvAMVTmYAWR2Uj6eF"
+	if cmd := n.WatchCommand(protocol.GameID{1}); cmd != "" {
+		t.Errorf("watch command %q", cmd)
+	}
+	if code, _, err := n.HostWatchCode(ctx, protocol.GameID{1}, id); err == nil {
+		t.Errorf("watch code %q hosted", code)
+	}
+	if games, err := n.LiveGames(ctx, id); err == nil {
+		t.Errorf("live games asked: %+v", games)
+	}
+	if _, err := n.Watch(ctx, id, protocol.GameID{1}); err == nil {
+		t.Error("a watch started")
+	}
+}
