@@ -175,8 +175,8 @@ func (a *App) watchGame(publisher string, game protocol.GameID) {
 			return
 		}
 		a.spectator = nil
+		// The lobby, the page under it, shows again.
 		a.pages.RemovePage("spectator")
-		a.pages.SwitchToPage("lobby")
 		a.tv.SetFocus(a.lobby)
 		a.lobby.Render()
 	})
