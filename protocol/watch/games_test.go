@@ -120,9 +120,9 @@ func TestSPECD11LiveGamesListed(t *testing.T) {
 	close(pause.release)
 	g.wait(t, ctx)
 	recordKept(t, ctx, a)
-	if games := listed(t, ctx, lister, a, func([]watch.LiveGame) bool { return true }); len(games) != 0 {
-		t.Errorf("after the record, %d live games listed: %+v", len(games), games)
-	}
+	// The record's last part may still be on its way to the topic: the
+	// listing empties once it went (listed fails the test otherwise).
+	listed(t, ctx, lister, a, func(gs []watch.LiveGame) bool { return len(gs) == 0 })
 
 	// A program that refuses spectators has no hub: it answers nothing.
 	refusing := testnet.Host(t)
