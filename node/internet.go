@@ -350,7 +350,7 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 // isBackgroundProtocol reports whether id is one of libp2p's own
 // protocols (identify, ping, DCUtR, AutoNAT, circuit relay...), whose
 // streams are short, the spectators' backlog (SPEC-D8) and listing of
-// live games (SPEC-D11), GossipSub's (the
+// live games (SPEC-D14), GossipSub's (the
 // spectators' publications, SPEC-2:
 // its streams stay open on whichever connection they met first, a
 // relayed one too, and follow the peer to another), or a stream not

@@ -12,7 +12,7 @@ import (
 const WatchBacklogProtocol = "/kakure/watch-backlog/1.0.0"
 
 // WatchGamesProtocol is the protocol of the listing of a node's live
-// games (protocol/watch.GamesProtocol, docs/spectators.md SPEC-D11).
+// games (protocol/watch.GamesProtocol, docs/spectators.md SPEC-D14).
 const WatchGamesProtocol = "/kakure/watch-games/1.0.0"
 
 // SpectatorProtocols are the protocols of spectators: GossipSub's (and

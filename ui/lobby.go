@@ -60,7 +60,7 @@ type LobbyModel struct {
 	// ID; empty when the network does not tell.
 	Internet string
 	// Live are the games the peers on the LAN play now, by peer ID, as
-	// they listed them (SPEC-D11): listed under each peer, Enter watches
+	// they listed them (SPEC-D14): listed under each peer, Enter watches
 	// one.
 	Live map[string][]watch.LiveGame
 }
@@ -143,7 +143,7 @@ type Lobby struct {
 	// OnQuit is called to quit the program.
 	OnQuit func()
 	// OnWatch is called to watch a live game of a peer on the LAN
-	// (SPEC-D11).
+	// (SPEC-D14).
 	OnWatch func(peer string, game protocol.GameID)
 	// OnResume is called to resume a saved game.
 	OnResume func(id protocol.GameID)
@@ -241,7 +241,7 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	// Enter on a peer found on the LAN invites it with the form's
 	// options: its addresses came with it (mDNS), so its peer ID is
 	// enough.
-	// Enter on one of its live games watches it (SPEC-D11).
+	// Enter on one of its live games watches it (SPEC-D14).
 	l.lan.SetSelectedFunc(func(i int, _, _ string, _ rune) {
 		if i >= len(l.lanRows) {
 			return

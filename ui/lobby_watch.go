@@ -15,7 +15,7 @@ import (
 
 // Spectating is implemented by a Network whose games are published for
 // spectators and that can watch other peers' games (docs/spectators.md,
-// SPEC-D10, SPEC-D11). A program that refuses spectators
+// SPEC-D13, SPEC-D14). A program that refuses spectators
 // (`--spectators off`) does not implement it, or returns "" from
 // WatchCommand and lists nothing.
 type Spectating interface {
@@ -24,11 +24,11 @@ type Spectating interface {
 	// are refused or the game is the built-in bot's.
 	WatchCommand(id protocol.GameID) string
 	// HostWatchCode hosts a watch code for game id against opponent
-	// (SPEC-D10) and returns it with the function that withdraws it; an
+	// (SPEC-D13) and returns it with the function that withdraws it; an
 	// error when no code can be hosted (no relay and the DHT off, a
 	// game against the built-in bot).
 	HostWatchCode(ctx context.Context, id protocol.GameID, opponent string) (code string, withdraw func(), err error)
-	// LiveGames asks peer which games it plays now (SPEC-D11).
+	// LiveGames asks peer which games it plays now (SPEC-D14).
 	LiveGames(ctx context.Context, peer string) ([]watch.LiveGame, error)
 	// Watch starts watching game of peer (SPEC-3): its lines come on the
 	// watch until ctx ends or the record was checked.
@@ -48,7 +48,7 @@ func DescribeLiveGame(g watch.LiveGame) string {
 }
 
 // showWatchCommand writes in the game's log how spectators watch it
-// (SPEC-D10): the command with the peer ID and game at once, the watch
+// (SPEC-D13): the command with the peer ID and game at once, the watch
 // code once hosted; the code is withdrawn when the game is left.
 func (a *App) showWatchCommand(screen *GameScreen, conn GameConn, done <-chan struct{}) {
 	sp, ok := a.cfg.Network.(Spectating)
@@ -83,7 +83,7 @@ func (a *App) showWatchCommand(screen *GameScreen, conn GameConn, done <-chan st
 }
 
 // lanGames keeps asking the peers on the LAN which games they play, for
-// the lobby's list (SPEC-D11).
+// the lobby's list (SPEC-D14).
 type lanGames struct {
 	mu     sync.Mutex
 	asking map[string]context.CancelFunc

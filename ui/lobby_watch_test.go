@@ -48,13 +48,13 @@ func (n *spectatingNetwork) Watch(ctx context.Context, p string, game protocol.G
 	return n.hub.Watch(ctx, n.pub.ID(), game)
 }
 
-// TestSPECD11LobbyWatchesLANGames: the lobby lists under a peer found on
+// TestSPECD14LobbyWatchesLANGames: the lobby lists under a peer found on
 // the LAN the games it plays now, as it listed them (the variant and
-// size, the players, the moves: SPEC-D11); Enter on one opens the
+// size, the players, the moves: SPEC-D14); Enter on one opens the
 // spectator screen of that game inside the lobby program (UI-D48), and q
 // goes back to the lobby. The play screen of the player's own game
-// tells how to watch it: the command, then the watch code (SPEC-D10).
-func TestSPECD11LobbyWatchesLANGames(t *testing.T) {
+// tells how to watch it: the command, then the watch code (SPEC-D13).
+func TestSPECD14LobbyWatchesLANGames(t *testing.T) {
 	pub, me := testnet.Host(t), testnet.Host(t)
 	pubHub, err := watch.New(pub, nil)
 	if err != nil {

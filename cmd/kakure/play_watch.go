@@ -13,8 +13,8 @@ import (
 )
 
 // The spectators' side of `kakure play` (ui.Spectating): how others watch
-// this program's games (SPEC-D10), and the games of the peers on the LAN
-// to watch (SPEC-D11). With --spectators off the program has no hub: it
+// this program's games (SPEC-D13), and the games of the peers on the LAN
+// to watch (SPEC-D14). With --spectators off the program has no hub: it
 // tells no watch command, hosts no watch code, lists no game and answers
 // no listing.
 
@@ -34,7 +34,7 @@ func (n *playNetwork) WatchCommand(id protocol.GameID) string {
 
 // HostWatchCode implements ui.Spectating: an invite code of this node
 // (node.HostInvite), which the hub's listing names as the game's
-// (SPEC-D10). A game against the built-in bot gets none.
+// (SPEC-D13). A game against the built-in bot gets none.
 func (n *playNetwork) HostWatchCode(ctx context.Context, id protocol.GameID, opponent string) (string, func(), error) {
 	if n.me.hub == nil {
 		return "", nil, errSpectatorsOff

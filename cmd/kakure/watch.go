@@ -34,7 +34,7 @@ type errWatchFailed struct{ msg string }
 func (e errWatchFailed) Error() string { return e.msg }
 
 // parseWatchTarget reads PEERID/GAME, or PEERID alone for the peer's
-// live game (or its next one), or a watch code (SPEC-D10), returned in
+// live game (or its next one), or a watch code (SPEC-D13), returned in
 // its canonical form.
 func parseWatchTarget(s string) (p peer.ID, game protocol.GameID, code string, err error) {
 	id, gameText, hasGame := strings.Cut(s, "/")
@@ -56,7 +56,7 @@ func parseWatchTarget(s string) (p peer.ID, game protocol.GameID, code string, e
 }
 
 // chooseLiveGame picks the game to watch among the live games a
-// publisher listed (SPEC-D10, SPEC-D11): the one whose watch code was
+// publisher listed (SPEC-D13, SPEC-D14): the one whose watch code was
 // typed, else the only one; with none, the zero game (the publisher's
 // next game); with several, an error that lists them.
 func chooseLiveGame(publisher peer.ID, games []watch.LiveGame, code string) (protocol.GameID, error) {
@@ -145,7 +145,7 @@ func runWatch(env *environment, args []string) (err error) {
 	switch {
 	case code != "":
 		// The same rendezvous as an invite code's: the relays, or the
-		// DHT (SPEC-D10).
+		// DHT (SPEC-D13).
 		info, err := n.JoinInvite(ctx, code)
 		if err != nil {
 			return fmt.Errorf("watch code %s: %w", code, err)
@@ -165,7 +165,7 @@ func runWatch(env *environment, args []string) (err error) {
 		}
 	}
 	if game == (protocol.GameID{}) {
-		// The game the publisher plays now, if it says (SPEC-D11).
+		// The game the publisher plays now, if it says (SPEC-D14).
 		games, err := hub.AskLiveGames(ctx, publisher)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "kakure watch: %s lists no live games (it refuses spectators, or is an older kakure): %v\n", publisher, err)

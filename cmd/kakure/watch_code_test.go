@@ -45,14 +45,14 @@ func (p *holdingPublisher) Publish(pub protocol.Publication) {
 	p.hub.Publish(pub)
 }
 
-// TestSPECD10WatchCode: a player's program hosts a watch code on its
+// TestSPECD13WatchCode: a player's program hosts a watch code on its
 // kakure relay (as invite codes are hosted); `kakure watch CODE`, with
 // that relay, finds the player through it, asks which game it plays now
-// (SPEC-D11) and watches that game from its start (its backlog, SPEC-D8)
+// (SPEC-D14) and watches that game from its start (its backlog, SPEC-D8)
 // to verify's verdict, and exits 0. The watch starts in the middle of
 // the game: without the listing it would wait for the player's next
 // game.
-func TestSPECD10WatchCode(t *testing.T) {
+func TestSPECD13WatchCode(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(90*time.Second))
 	defer cancel()
@@ -163,10 +163,10 @@ func TestSPECD10WatchCode(t *testing.T) {
 	}
 }
 
-// TestSPECD10WatchTarget: kakure watch takes a peer ID, PEERID/GAME or a
+// TestSPECD13WatchTarget: kakure watch takes a peer ID, PEERID/GAME or a
 // watch code (any spelling ParseCode takes); with several live games
 // and no code naming one, it lists them; the code picks its game.
-func TestSPECD10WatchTarget(t *testing.T) {
+func TestSPECD13WatchTarget(t *testing.T) {
 	const id = "12D3KooWEUP6CJwqg5KsA2WfGfCiVhXRUPSPvAMVTmYAWR2Uj6eF"
 	game := protocol.GameID{7}
 	for _, c := range []struct {
@@ -199,10 +199,10 @@ func TestSPECD10WatchTarget(t *testing.T) {
 	}
 }
 
-// TestSPECD11SpectatorsOffSaysNothing: kakure play with --spectators off
+// TestSPECD14SpectatorsOffSaysNothing: kakure play with --spectators off
 // (no hub) tells no watch command, hosts no watch code, asks no listing
-// and watches nothing: the lobby then lists no game (SPEC-6, SPEC-D11).
-func TestSPECD11SpectatorsOffSaysNothing(t *testing.T) {
+// and watches nothing: the lobby then lists no game (SPEC-6, SPEC-D14).
+func TestSPECD14SpectatorsOffSaysNothing(t *testing.T) {
 	n := &playNetwork{me: &peerHandle{}}
 	ctx := context.Background()
 	const id = "12D3KooWEUP6CJwqg5KsA2WfGfCiVhXRUPSPvAMVTmYAWR2Uj6eF"

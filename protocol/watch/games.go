@@ -18,11 +18,11 @@ import (
 
 // GamesProtocol is the libp2p protocol on which a publishing node tells
 // which of its games are live, for a lobby to list them and a spectator
-// to pick one (docs/spectators.md SPEC-D11). A node that refuses
+// to pick one (docs/spectators.md SPEC-D14). A node that refuses
 // spectators has no hub and so does not answer it.
 const GamesProtocol = "/kakure/watch-games/1.0.0"
 
-// The bounds of the listing of live games (SPEC-D11).
+// The bounds of the listing of live games (SPEC-D14).
 const (
 	// MaxLiveGames caps the games a hub lists: the ones published most
 	// recently.
@@ -37,7 +37,7 @@ const (
 )
 
 // LiveGame is what a hub tells of one of its live games: only facts its
-// topic already carried (SPEC-D11): the game, the variant and size of
+// topic already carried (SPEC-D14): the game, the variant and size of
 // its signed invitation, the players by role (peer IDs and display
 // names of the invitation and acceptance), how far it went, and the
 // watch code its program hosts for it, if any.
@@ -49,20 +49,20 @@ type LiveGame struct {
 	// names are untrusted text, "" for none yet.
 	Peers [2]string `json:"peers"`
 	Names [2]string `json:"names"`
-	// Moves counts the turns the published headers tell (SPEC-D11):
+	// Moves counts the turns the published headers tell (SPEC-D14):
 	// stones and passes, Hidden Move Go's reveals, gomoku's turns, F-Go's
 	// turns, Phantom Go's tries (legal or not); take-backs are not
 	// subtracted.
 	Moves int `json:"moves"`
 	// Code is the watch code the publishing program hosts for the game
-	// (SPEC-D10), "" for none.
+	// (SPEC-D13), "" for none.
 	Code string `json:"code,omitempty"`
 
 	// touched orders the games for the listing's cap.
 	touched uint64
 }
 
-// liveGames is a hub's table of its live games (SPEC-D11).
+// liveGames is a hub's table of its live games (SPEC-D14).
 type liveGames struct {
 	games   map[protocol.GameID]*LiveGame
 	codes   map[protocol.GameID]string
@@ -168,7 +168,7 @@ func (l *liveGames) list() []LiveGame {
 	return out
 }
 
-// LiveGames returns this hub's own live games (SPEC-D11), the most
+// LiveGames returns this hub's own live games (SPEC-D14), the most
 // recently published first.
 func (hub *Hub) LiveGames() []LiveGame {
 	hub.liveMu.Lock()
@@ -177,7 +177,7 @@ func (hub *Hub) LiveGames() []LiveGame {
 }
 
 // SetCode records the watch code this program hosts for its game
-// (SPEC-D10), which the listing tells; "" withdraws it.
+// (SPEC-D13), which the listing tells; "" withdraws it.
 func (hub *Hub) SetCode(game protocol.GameID, code string) {
 	hub.liveMu.Lock()
 	defer hub.liveMu.Unlock()
@@ -216,7 +216,7 @@ func (hub *Hub) serveGames(st network.Stream) {
 	}
 }
 
-// AskLiveGames asks publisher which of its games are live (SPEC-D11).
+// AskLiveGames asks publisher which of its games are live (SPEC-D14).
 // The answer is the publisher's word: a spectator checks the game it
 // then watches as any other (SPEC-3). A peer that refuses spectators
 // does not answer (an error).

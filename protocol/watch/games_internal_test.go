@@ -25,14 +25,14 @@ func header(game protocol.GameID, pos uint64, from protocol.Role, k protocol.Kin
 	return protocol.Publication{Game: game, Pos: pos, Withheld: &protocol.WithheldMessage{Game: game, From: from, Kind: k}}
 }
 
-// TestSPECD11MovesFromHeaders: the moves a listing tells are counted from
-// what the topic carried (SPEC-D11): Phantom Go's tries by their
+// TestSPECD14MovesFromHeaders: the moves a listing tells are counted from
+// what the topic carried (SPEC-D14): Phantom Go's tries by their
 // announcements (not its withheld messages), F-Go's turns once (the
 // inviter's commitment), gomoku's commitments and passes; a game comes
 // with its invitation only, leaves with its record; a name is cut to
 // protocol.MaxNameLength; the listing holds the MaxLiveGames most
 // recently published.
-func TestSPECD11MovesFromHeaders(t *testing.T) {
+func TestSPECD14MovesFromHeaders(t *testing.T) {
 	l := liveGames{games: map[protocol.GameID]*LiveGame{}, codes: map[protocol.GameID]string{}}
 	ph, fg, gm, orphan := protocol.GameID{1}, protocol.GameID{2}, protocol.GameID{3}, protocol.GameID{4}
 	l.track(header(orphan, 3, protocol.Inviter, protocol.KindMove))

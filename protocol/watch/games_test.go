@@ -67,15 +67,15 @@ func listed(t *testing.T, ctx context.Context, hub *watch.Hub, p *player, ok fun
 	}
 }
 
-// TestSPECD11LiveGamesListed: a node asks a publishing player, over
+// TestSPECD14LiveGamesListed: a node asks a publishing player, over
 // GamesProtocol between real hosts, which games it plays now. The
-// answer (SPEC-D11) is the game of the signed invitation, with its
+// answer (SPEC-D14) is the game of the signed invitation, with its
 // variant and size, the players' peer IDs and display names by role,
 // the moves its published headers tell, and the watch code its program
-// hosts for it (SPEC-D10); once the record was published the game is no
+// hosts for it (SPEC-D13); once the record was published the game is no
 // longer listed. A program that refuses spectators (no hub) answers
 // nothing; one whose games do not publish lists nothing.
-func TestSPECD11LiveGamesListed(t *testing.T) {
+func TestSPECD14LiveGamesListed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(90*time.Second))
 	defer cancel()
 	pause := newPausing(12)
@@ -150,11 +150,11 @@ func TestSPECD11LiveGamesListed(t *testing.T) {
 	})
 }
 
-// TestSPECD11ListingBounds: a hub serving GamesStreams listings at once
+// TestSPECD14ListingBounds: a hub serving GamesStreams listings at once
 // resets the next stream; a spectator refuses a listing of more than
 // MaxLiveGames games, and cuts a name longer than
-// protocol.MaxNameLength (SPEC-D11).
-func TestSPECD11ListingBounds(t *testing.T) {
+// protocol.MaxNameLength (SPEC-D14).
+func TestSPECD14ListingBounds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
 	defer cancel()
 	ph := testnet.Host(t)

@@ -53,7 +53,7 @@ type Hub struct {
 	// each backlog reply before they are sent.
 	forgeBacklog func(game protocol.GameID, pubs [][]byte) [][]byte
 
-	// liveMu guards the table of this node's live games (SPEC-D11).
+	// liveMu guards the table of this node's live games (SPEC-D14).
 	liveMu sync.Mutex
 	live   liveGames
 }
@@ -143,7 +143,7 @@ func (hub *Hub) run(own *pubsub.Topic) {
 				// Kept as the topic carried it, for a backlog (SPEC-D8).
 				hub.keep(p, data)
 				// What the topic carried tells the live games
-				// (SPEC-D11).
+				// (SPEC-D14).
 				hub.liveMu.Lock()
 				hub.live.track(p)
 				hub.liveMu.Unlock()
