@@ -349,7 +349,8 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 
 // isBackgroundProtocol reports whether id is one of libp2p's own
 // protocols (identify, ping, DCUtR, AutoNAT, circuit relay...), whose
-// streams are short, the spectators' backlog (SPEC-D8), GossipSub's (the
+// streams are short, the spectators' backlog (SPEC-D8) and listing of
+// live games (SPEC-D14), GossipSub's (the
 // spectators' publications, SPEC-2:
 // its streams stay open on whichever connection they met first, a
 // relayed one too, and follow the peer to another), or a stream not
@@ -359,7 +360,7 @@ func (n *Node) gameConn(p peer.ID) network.Conn {
 func isBackgroundProtocol(id protocol.ID) bool {
 	s := string(id)
 	return s == "" || strings.HasPrefix(s, "/ipfs/") || strings.HasPrefix(s, "/libp2p/") || strings.HasPrefix(s, "/p2p/") ||
-		strings.HasPrefix(s, "/meshsub/") || strings.HasPrefix(s, "/floodsub/") || s == WatchBacklogProtocol
+		strings.HasPrefix(s, "/meshsub/") || strings.HasPrefix(s, "/floodsub/") || s == WatchBacklogProtocol || s == WatchGamesProtocol
 }
 
 // ConnectionInfo describes the connection to p that carries a game (the

@@ -21,6 +21,9 @@ func TestLIMD12SpectatorProtocolsCapped(t *testing.T) {
 	if WatchBacklogProtocol != watch.BacklogProtocol {
 		t.Fatalf("node names the backlog %q, protocol/watch %q", WatchBacklogProtocol, watch.BacklogProtocol)
 	}
+	if WatchGamesProtocol != watch.GamesProtocol {
+		t.Fatalf("node names the listing of live games %q, protocol/watch %q", WatchGamesProtocol, watch.GamesProtocol)
+	}
 	limits := ResourceLimits().ToPartialLimitConfig()
 	system := limits.System.StreamsInbound
 	if system == rcmgr.DefaultLimit || system <= 0 {
@@ -50,6 +53,9 @@ func TestLIMD12SpectatorProtocolsCapped(t *testing.T) {
 	}
 	if b := int(limits.Protocol[WatchBacklogProtocol].StreamsInbound); b < watch.BacklogStreams || int(limits.ProtocolPeer[WatchBacklogProtocol].StreamsInbound) < watch.BacklogPerPeer {
 		t.Errorf("the resource manager caps the backlog at %d streams, below the hub's admission (%d)", b, watch.BacklogStreams)
+	}
+	if g := int(limits.Protocol[WatchGamesProtocol].StreamsInbound); g < watch.GamesStreams {
+		t.Errorf("the resource manager caps the listing at %d streams, below the hub's (%d)", g, watch.GamesStreams)
 	}
 	if _, ok := limits.Protocol[protocol.ID(kprotocol.GameProtocol)]; ok {
 		t.Error("the game protocol has a limit of its own: it keeps libp2p's default protocol scope")

@@ -296,6 +296,7 @@ func TestNETD29BackgroundProtocols(t *testing.T) {
 		"/meshsub/1.1.0":                  true,
 		"/floodsub/1.0.0":                 true,
 		"/kakure/watch-backlog/1.0.0":     true,
+		"/kakure/watch-games/1.0.0":       true,
 		"/kakure/game/1.1.0":              false,
 		"/kakure/rendezvous/1.0.0":        false,
 	} {

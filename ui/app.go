@@ -157,6 +157,10 @@ type App struct {
 	inviteCancel context.CancelFunc
 	// The invite code hosted or being joined (app_codes.go).
 	codes codeState
+	// spectator is the spectator screen open (lobby_watch.go), nil for
+	// none; lan asks the peers on the LAN for their live games.
+	spectator *SpectatorScreen
+	lan       lanGames
 
 	stopOnce sync.Once
 	// screen is the screen drawn on (notify.go); set before each draw.
@@ -192,11 +196,18 @@ func NewApp(cfg AppConfig) *App {
 	a.lobby.OnHostCode = a.hostCode
 	a.lobby.OnJoinCode = a.joinCode
 	a.lobby.OnCancelCode = a.cancelCode
+	// After the key that chose it is handled (it gives the focus back
+	// to the form): the spectator screen takes the focus.
+	a.lobby.OnWatch = func(p string, g protocol.GameID) { go a.update(func() { a.watchGame(p, g) }) }
 	a.pages.AddPage("lobby", a.lobby, true, true)
 	a.tv.SetRoot(a.pages, true).EnableMouse(true).SetFocus(a.lobby)
 	a.tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
 		if ev.Key() != tcell.KeyCtrlC {
 			return ev
+		}
+		if a.spectator != nil && a.game == nil {
+			a.spectator.quit()
+			return nil
 		}
 		if a.game != nil && !a.game.Model().Over() {
 			a.game.askLeave()
@@ -294,6 +305,7 @@ func (a *App) watchNetwork() {
 		case conn := <-net.Accepted():
 			a.update(func() { a.openGame(conn) })
 		case p := <-net.LANPeers():
+			a.watchLANPeer(p)
 			a.update(func() {
 				a.lobby.Model().AddLANPeer(p)
 				a.lobby.Render()
@@ -450,6 +462,10 @@ func (a *App) resume(id protocol.GameID) {
 func (a *App) openGame(conn GameConn) {
 	if a.game != nil {
 		a.leaveGame()
+	}
+	if a.spectator != nil {
+		// A game of the player's own comes first.
+		a.spectator.quit()
 	}
 	actions := make(chan protocol.Action, 64)
 	done := make(chan struct{})

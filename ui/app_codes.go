@@ -197,6 +197,7 @@ func (a *App) gameOpened(screen *GameScreen, conn GameConn, done <-chan struct{}
 			screen.SetConnection(c)
 		}
 	})
+	a.showWatchCommand(screen, conn, done)
 }
 
 // watchInviter measures the connection to the peer of an invitation while

@@ -8,8 +8,16 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/watch"
 	"github.com/rivo/tview"
 )
+
+// lanRow is one row of the lobby's LAN list: a peer found on the LAN,
+// or (game set) one of the games it plays now.
+type lanRow struct {
+	peer string
+	game *watch.LiveGame
+}
 
 // LANPeer is a kakure peer found on the local network, or news of one:
 // it left (Gone), or does not answer (Stale).
@@ -51,6 +59,10 @@ type LobbyModel struct {
 	// reachability, relay reservations: NetStatuses), shown under its
 	// ID; empty when the network does not tell.
 	Internet string
+	// Live are the games the peers on the LAN play now, by peer ID, as
+	// they listed them (SPEC-D14): listed under each peer, Enter watches
+	// one.
+	Live map[string][]watch.LiveGame
 }
 
 // AddLANPeer adds or refreshes a peer found on the LAN, marks it stale,
@@ -61,6 +73,7 @@ func (m *LobbyModel) AddLANPeer(p LANPeer) {
 			switch {
 			case p.Gone:
 				m.LAN = append(m.LAN[:i], m.LAN[i+1:]...)
+				delete(m.Live, p.ID)
 			case len(p.Addrs) == 0:
 				m.LAN[i].Stale = p.Stale
 			default:
@@ -116,6 +129,9 @@ type Lobby struct {
 	meWidth int
 	// shownInvitation is the invitation the open dialog asks about.
 	shownInvitation *Invitation
+	// lanRows are the rows of the LAN list: a peer, or one of its live
+	// games.
+	lanRows []lanRow
 
 	// OnInvite is called with the opponent field and the form's options.
 	OnInvite func(peer string, o engine.Options)
@@ -128,6 +144,9 @@ type Lobby struct {
 	OnWriteAddrs func() (string, error)
 	// OnQuit is called to quit the program.
 	OnQuit func()
+	// OnWatch is called to watch a live game of a peer on the LAN
+	// (SPEC-D14).
+	OnWatch func(peer string, game protocol.GameID)
 	// OnResume is called to resume a saved game.
 	OnResume func(id protocol.GameID)
 	// OnOpen is called to replay a finished game.
@@ -219,9 +238,18 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	// Enter on a peer found on the LAN invites it with the form's
 	// options: its addresses came with it (mDNS), so its peer ID is
 	// enough.
+	// Enter on one of its live games watches it (SPEC-D14).
 	l.lan.SetSelectedFunc(func(i int, _, _ string, _ rune) {
-		if i < len(l.model.LAN) {
-			l.opponent.SetText(l.model.LAN[i].ID)
+		if i >= len(l.lanRows) {
+			return
+		}
+		switch r := l.lanRows[i]; {
+		case r.game != nil:
+			if l.OnWatch != nil {
+				l.OnWatch(r.peer, r.game.Game)
+			}
+		default:
+			l.opponent.SetText(r.peer)
 			l.invite()
 		}
 	})
@@ -246,7 +274,7 @@ func (l *Lobby) makeKeys() KeyTable {
 		{Key: "Ctrl-O", Name: "host", Help: "host a game with an invite code, to read to a friend on the internet", Action: l.hostCode},
 		{Key: "Ctrl-E", Name: "join", Help: "join with the code a friend reads to you (with the form's options)", Action: l.openJoin},
 		{Key: "Ctrl-B", Name: "bot", Help: "play the built-in bot with the form's options", Action: l.playBot},
-		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter invites it with the form's options)", Action: l.focusLAN},
+		{Key: "Ctrl-P", Name: "peers", Help: "choose a peer found on the LAN (Enter invites it with the form's options) or a game it plays (Enter watches it)", Action: l.focusLAN},
 		{Key: "Ctrl-G", Name: "resume", Help: "choose a saved game: Enter resumes an unfinished one, replays a finished one", Action: l.focusLAN},
 		{Key: "Ctrl-W", Name: "write", Help: "write your peer ID and addresses to a file, to send them", Action: l.writeAddrs},
 		{Key: "Ctrl-X", Name: "cancel", Help: "stop waiting for the answer to your invitation", Action: l.cancel},
@@ -352,6 +380,7 @@ func (l *Lobby) render() {
 
 	cur := l.lan.GetCurrentItem()
 	l.lan.Clear()
+	l.lanRows = l.lanRows[:0]
 	for _, p := range m.LAN {
 		addr := ""
 		if len(p.Addrs) > 0 {
@@ -361,8 +390,14 @@ func (l *Lobby) render() {
 			addr += " (not answering)"
 		}
 		l.lan.AddItem(tview.Escape(PeerShort(p.ID)+addr), "", 0, nil)
+		l.lanRows = append(l.lanRows, lanRow{peer: p.ID})
+		for i := range m.Live[p.ID] {
+			g := &m.Live[p.ID][i]
+			l.lan.AddItem(tview.Escape("  watch: "+DescribeLiveGame(*g)), "", 0, nil)
+			l.lanRows = append(l.lanRows, lanRow{peer: p.ID, game: g})
+		}
 	}
-	if cur < len(m.LAN) {
+	if cur < len(l.lanRows) {
 		l.lan.SetCurrentItem(cur)
 	}
 	var inv []string

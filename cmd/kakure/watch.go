@@ -16,7 +16,9 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
+	"github.com/kakure/kakure/node/rendezvous"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/watch"
 	"github.com/kakure/kakure/ui"
@@ -32,39 +34,81 @@ type errWatchFailed struct{ msg string }
 func (e errWatchFailed) Error() string { return e.msg }
 
 // parseWatchTarget reads PEERID/GAME, or PEERID alone for the peer's
-// next game.
-func parseWatchTarget(s string) (peer.ID, protocol.GameID, error) {
+// live game (or its next one), or a watch code (SPEC-D13), returned in
+// its canonical form.
+func parseWatchTarget(s string) (p peer.ID, game protocol.GameID, code string, err error) {
 	id, gameText, hasGame := strings.Cut(s, "/")
-	p, err := peer.Decode(id)
+	p, err = peer.Decode(id)
 	if err != nil {
-		return "", protocol.GameID{}, usageError("%q is not a peer ID: %v", id, err)
+		if !hasGame {
+			if code, cerr := rendezvous.ParseCode(s); cerr == nil {
+				return "", protocol.GameID{}, code, nil
+			}
+		}
+		return "", protocol.GameID{}, "", usageError("%q is neither a peer ID nor a watch code (three words, as the player's screen shows it): %v", id, err)
 	}
-	var game protocol.GameID
 	if hasGame && gameText != "" {
 		if game, err = protocol.ParseGameID(gameText); err != nil {
-			return "", protocol.GameID{}, usageError("%q is not a game ID (32 hex digits, as the game's record names it)", gameText)
+			return "", protocol.GameID{}, "", usageError("%q is not a game ID (32 hex digits, as the game's record names it)", gameText)
 		}
 	}
-	return p, game, nil
+	return p, game, "", nil
+}
+
+// chooseLiveGame picks the game to watch among the live games a
+// publisher listed (SPEC-D13, SPEC-D14): the one whose watch code was
+// typed, else the only one; with none, the zero game (the publisher's
+// next game); with several, an error that lists them.
+func chooseLiveGame(publisher peer.ID, games []watch.LiveGame, code string) (protocol.GameID, error) {
+	if code != "" {
+		for _, g := range games {
+			if g.Code == code {
+				return g.Game, nil
+			}
+		}
+	}
+	switch len(games) {
+	case 0:
+		return protocol.GameID{}, nil
+	case 1:
+		return games[0].Game, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s plays %d games now: name one as PEERID/GAME", publisher, len(games))
+	for _, g := range games {
+		fmt.Fprintf(&b, "\n  kakure watch %s/%s   %s", publisher, g.Game, describeLiveGame(g))
+	}
+	return protocol.GameID{}, usageError("%s", b.String())
+}
+
+// describeLiveGame writes a live game as kakure watch lists it.
+func describeLiveGame(g watch.LiveGame) string {
+	return fmt.Sprintf("%s %d×%d, %s vs %s, %d moves", ui.VariantName(engine.Variant(g.Variant)), g.Size, g.Size,
+		ui.PeerLabel(g.Names[0], g.Peers[0]), ui.PeerLabel(g.Names[1], g.Peers[1]), g.Moves)
 }
 
 func runWatch(env *environment, args []string) (err error) {
-	fs := newFlagSet(env, "watch", "[--addr MULTIADDR] [--out FILE] [--text] [--home DIR] [--listen MULTIADDR ...] PEERID[/GAME]")
+	fs := newFlagSet(env, "watch", "[--addr MULTIADDR] [--out FILE] [--text] [--home DIR] [--listen MULTIADDR ...] [--relay MULTIADDR ...] PEERID[/GAME] | CODE")
 	textOut := fs.Bool("text", false, "print one line per public event and the verdict instead of the spectator screen (the default when the output is not a terminal)")
 	addr := fs.String("addr", "", "the publishing peer's address (…/p2p/PEERID, as kakure id prints it); without it, the addresses this node knows")
 	out := fs.String("out", "", "write the game's record here once it came and checked, for kakure verify and the replay")
 	home := fs.String("home", "", "directory of the spectator's identity and logs (default: a temporary one, a fresh identity removed at the end)")
 	var listen listenFlag
 	fs.Var(&listen, "listen", "multiaddr to listen on, repeatable (default: all interfaces, TCP and QUIC, random ports)")
+	var relays listenFlag
+	fs.Var(&relays, "relay", "kakure relay multiaddr (with /p2p/ID) to look a watch code up on, repeatable (default: the relays of config.json in the home directory; the DHT otherwise)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError("want exactly one PEERID or PEERID/GAME")
+		return usageError("want exactly one PEERID, PEERID/GAME or watch code")
 	}
-	publisher, game, err := parseWatchTarget(fs.Arg(0))
+	publisher, game, code, err := parseWatchTarget(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if code != "" && *addr != "" {
+		return usageError("--addr names a peer: not with a watch code, which names it already")
 	}
 	dir := *home
 	if dir == "" {
@@ -79,7 +123,11 @@ func runWatch(env *environment, args []string) (err error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	n, err := node.New(ctx, node.Config{Home: dir, ListenAddrs: addrs, Passphrase: env.askPassphrase})
+	cfg := node.Config{Home: dir, ListenAddrs: addrs, Passphrase: env.askPassphrase}
+	if len(relays) > 0 {
+		cfg.Relays = relays
+	}
+	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -94,7 +142,16 @@ func runWatch(env *environment, args []string) (err error) {
 		return err
 	}
 	defer hub.Close()
-	if *addr != "" {
+	switch {
+	case code != "":
+		// The same rendezvous as an invite code's: the relays, or the
+		// DHT (SPEC-D13).
+		info, err := n.JoinInvite(ctx, code)
+		if err != nil {
+			return fmt.Errorf("watch code %s: %w", code, err)
+		}
+		publisher = info.ID
+	case *addr != "":
 		id, err := n.Connect(ctx, *addr)
 		if err != nil {
 			return err
@@ -102,8 +159,20 @@ func runWatch(env *environment, args []string) (err error) {
 		if id != publisher {
 			return usageError("the address names the peer %s, not %s", id, publisher)
 		}
-	} else if err := n.ConnectPeer(ctx, publisher); err != nil {
-		return err
+	default:
+		if err := n.ConnectPeer(ctx, publisher); err != nil {
+			return err
+		}
+	}
+	if game == (protocol.GameID{}) {
+		// The game the publisher plays now, if it says (SPEC-D14).
+		games, err := hub.AskLiveGames(ctx, publisher)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "kakure watch: %s lists no live games (it refuses spectators, or is an older kakure): %v\n", publisher, err)
+		}
+		if game, err = chooseLiveGame(publisher, games, code); err != nil {
+			return err
+		}
 	}
 	// Connected first: the watch asks the publisher for the game's
 	// backlog at once (SPEC-D8).

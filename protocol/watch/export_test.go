@@ -9,3 +9,11 @@ func (hub *Hub) SetBacklogForger(f func(game protocol.GameID, pubs [][]byte) [][
 	defer hub.histMu.Unlock()
 	hub.forgeBacklog = f
 }
+
+// SetGamesServing sets how many listing streams the hub serves, as if
+// they were open (tests only).
+func (hub *Hub) SetGamesServing(n int) {
+	hub.liveMu.Lock()
+	defer hub.liveMu.Unlock()
+	hub.live.serving = n
+}

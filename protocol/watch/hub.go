@@ -52,6 +52,10 @@ type Hub struct {
 	// forgeBacklog, set by a test's forger, changes the publications of
 	// each backlog reply before they are sent.
 	forgeBacklog func(game protocol.GameID, pubs [][]byte) [][]byte
+
+	// liveMu guards the table of this node's live games (SPEC-D14).
+	liveMu sync.Mutex
+	live   liveGames
 }
 
 // New starts GossipSub on h and the goroutine that publishes this node's
@@ -70,13 +74,15 @@ func New(h host.Host, logger *slog.Logger) (*Hub, error) {
 	}
 	hub := &Hub{host: h, ps: ps, logger: logger, queue: make(chan protocol.Publication, QueueSize),
 		ctx: ctx, cancel: cancel, done: make(chan struct{}), topics: map[string]*pubsub.Topic{},
-		history: map[protocol.GameID]*history{}, serving: map[peer.ID]int{}}
+		history: map[protocol.GameID]*history{}, serving: map[peer.ID]int{},
+		live: liveGames{games: map[protocol.GameID]*LiveGame{}, codes: map[protocol.GameID]string{}}}
 	own, err := hub.topic(h.ID())
 	if err != nil {
 		cancel()
 		return nil, err
 	}
 	h.SetStreamHandler(BacklogProtocol, hub.serveBacklog)
+	h.SetStreamHandler(GamesProtocol, hub.serveGames)
 	go hub.run(own)
 	return hub, nil
 }
@@ -84,6 +90,7 @@ func New(h host.Host, logger *slog.Logger) (*Hub, error) {
 // Close stops publishing and watching.
 func (hub *Hub) Close() {
 	hub.host.RemoveStreamHandler(BacklogProtocol)
+	hub.host.RemoveStreamHandler(GamesProtocol)
 	hub.cancel()
 	<-hub.done
 }
@@ -137,6 +144,11 @@ func (hub *Hub) run(own *pubsub.Topic) {
 			if err == nil {
 				// Kept as the topic carried it, for a backlog (SPEC-D8).
 				hub.keep(p, data)
+				// What the topic carried tells the live games
+				// (SPEC-D14).
+				hub.liveMu.Lock()
+				hub.live.track(p)
+				hub.liveMu.Unlock()
 			}
 			if err != nil && hub.ctx.Err() == nil {
 				hub.logger.Warn("spectators: a publication failed", "game", p.Game, "err", err)
