@@ -166,20 +166,43 @@ func PublicAnnouncements(t *Transcript) ([]PublicAnnouncement, error) {
 // that publishes nothing.
 type publishing struct {
 	to Publisher
+	// next is the position of the transcript's first message not
+	// published yet: this peer's own messages wait there until their
+	// save is durable (SPEC-D32), and the messages after them behind.
+	next int
 	// record is set once the finished record was published.
 	record bool
 }
 
-// publishMessage publishes the message at position pos of the game's
-// transcript, and the record when the game is over. The game's lock is
-// held (or the game is not yet shared).
+// publishMessage is told of the message at position pos of the game's
+// transcript as it is appended: the other peer's message is published at
+// once when nothing waits before it; this peer's own waits for its
+// durable save (publishSaved), so that a message a crash loses before it
+// reached the disk was never published: the program, resumed, may sign
+// another in its place, which spectators would take for a second
+// message at the same place (SPEC-D32). The game's lock is held (or the
+// game is not yet shared).
 func (g *Game) publishMessage(pos int, m *Message) {
+	p := g.pub
+	if p == nil || m.From == g.role || pos != p.next {
+		return
+	}
+	g.publishSaved()
+}
+
+// publishSaved publishes the messages of the transcript not published
+// yet, which the record file now holds (its save durable when it ends
+// with one of this peer's messages), and the record when the game is
+// over. The game's lock is held (or the game is not yet shared).
+func (g *Game) publishSaved() {
 	p := g.pub
 	if p == nil {
 		return
 	}
-	p.to.Publish(PublicOf(g.m.Options.Variant, pos, m))
-	if g.m.Phase == PhaseDone && !p.record {
+	for ; p.next < len(g.tr.Messages); p.next++ {
+		p.to.Publish(PublicOf(g.m.Options.Variant, p.next, &g.tr.Messages[p.next]))
+	}
+	if g.m.Phase == PhaseDone && !p.record && p.next > 0 {
 		p.record = true
 		data, err := g.tr.encode()
 		if err != nil {
