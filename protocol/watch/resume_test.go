@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,8 +35,8 @@ func keyedHost(t *testing.T, priv crypto.PrivKey) host.Host {
 }
 
 // TestSPECD32SpectatorSeesTheGameResume: the inviter's program stops in
-// the middle of a game (its host, hub and service closed, what its hub
-// had not sent yet lost) and starts again with the same identity and
+// the middle of a game (its host, hub and service closed, its last
+// publications lost as its queue would be) and starts again with the same identity and
 // games directory, a new hub with no history, and resumes the game to
 // its end. A spectator of the inviter (connected to it only, as `kakure
 // watch`, which connects again to the restarted program) sees the game
@@ -65,10 +66,21 @@ func spectatorSeesResume(t *testing.T, o engine.Options) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	// lost counts what the stopping program published that never left
+	// it (its queue at the stop), once losing is set.
+	var losing atomic.Bool
+	var lost atomic.Int32
+	lose := func(p protocol.Publication, publish func(protocol.Publication)) {
+		if losing.Load() {
+			lost.Add(1)
+			return
+		}
+		publish(p)
+	}
 	start := func() *player {
 		p := &player{h: keyedHost(t, priv), dir: dir}
 		p.hub = newHub(t, p.h)
-		p.rec = &recorder{hub: p.hub}
+		p.rec = &recorder{hub: p.hub, tamper: lose}
 		p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) { c.Dir, c.Publisher = p.dir, p.rec })
 		return p
 	}
@@ -142,6 +154,15 @@ func spectatorSeesResume(t *testing.T, o engine.Options) {
 		time.Sleep(5 * time.Millisecond)
 		w.Spectator(func(s *watch.Spectator) { taken = len(s.Items()) })
 	}
+	// What the program publishes from now on is lost, as its queue
+	// would be at the stop.
+	losing.Store(true)
+	for lost.Load() < 2 {
+		if ctx.Err() != nil || ga.Outcome() != nil {
+			t.Fatalf("%d publications lost before the game ended", lost.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	a.h.Close()
 	stop()
 	<-stopped
@@ -150,8 +171,9 @@ func spectatorSeesResume(t *testing.T, o engine.Options) {
 	if ga.Outcome() != nil {
 		t.Fatal("the game ended before the program stopped")
 	}
-	t.Logf("stopped with %d messages taken by the spectator", taken)
+	t.Logf("stopped with %d messages taken by the spectator, %d publications lost", taken, lost.Load())
 	// Started again: the same identity and games, a new hub.
+	losing.Store(false)
 	a = start()
 	connect(t, ctx, a.h, b.h)
 	reach(a)
