@@ -123,13 +123,18 @@ func (g *Game) compactSecrets() {
 // line: the file is then the JSON document of docs/record.md.
 func (g *Game) save(durable bool) error {
 	path := g.RecordPath()
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	if path == "" {
-		// Nothing is kept: nothing waits for the disk to be published.
-		g.publishSaved()
+		if g.pub != nil {
+			// Nothing is kept: nothing waits for the disk to be
+			// published.
+			g.mu.Lock()
+			g.publishSaved()
+			g.mu.Unlock()
+		}
 		return nil
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.record == nil {
 		g.record = newRecordLog(path, 0, 0, false)
 	}
