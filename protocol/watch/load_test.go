@@ -105,7 +105,13 @@ func playLoaded(tb testing.TB, o engine.Options, spectators int, seed uint64) lo
 		tb.Fatal(err)
 	}
 	runLoadTimed(ctx, ga, bot.NewRandom(2*seed), &mu, &res)
-	gb := <-invitee
+	var gb *protocol.Game
+	select {
+	case gb = <-invitee:
+	case <-time.After(testenv.Duration(time.Minute)):
+		// What each side waits for, rather than go test's timeout.
+		tb.Fatalf("the inviter's game ended (%+v, its view %+v) and the invitee's did not", ga.Outcome(), ga.View())
+	}
 	if out := ga.Outcome(); out == nil || out.Violation != nil || gb == nil || gb.Outcome() == nil || gb.Outcome().Result != out.Result {
 		tb.Fatalf("the game ended with %+v", out)
 	}
@@ -154,17 +160,15 @@ func runLoadTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.
 	act := func() {
 		v := g.View()
 		pv, isPhantom := v.Variant.(protocol.PhantomNetView)
-		if !isPhantom {
-			return
-		}
 		now := time.Now()
-		if !tryStarted.IsZero() && pv.Tries > tryPending {
+		if isPhantom && !tryStarted.IsZero() && pv.Tries > tryPending {
 			mu.Lock()
 			res.tries = append(res.tries, now.Sub(tryStarted))
 			mu.Unlock()
 			tryStarted = time.Time{}
 		}
 		switch {
+		case !isPhantom:
 		case pv.Stage != protocol.PhantomStagePlay:
 			acted, away = time.Time{}, false
 		case !acted.IsZero() && pv.ToMove != v.Color:
@@ -184,12 +188,12 @@ func runLoadTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.
 			if a == nil {
 				return
 			}
-			pv, _ := v.Variant.(protocol.PhantomNetView)
+			pv, isPhantom := v.Variant.(protocol.PhantomNetView)
 			start := time.Now()
 			if g.Do(a) != nil {
 				return
 			}
-			if play, ok := a.(protocol.Play); ok && pv.Stage == protocol.PhantomStagePlay {
+			if play, ok := a.(protocol.Play); ok && isPhantom && pv.Stage == protocol.PhantomStagePlay {
 				acted = start
 				if play.Point != engine.Pass {
 					tryStarted, tryPending = start, pv.Tries
