@@ -124,6 +124,13 @@ func (g *Game) compactSecrets() {
 func (g *Game) save(durable bool) error {
 	path := g.RecordPath()
 	if path == "" {
+		if g.pub != nil {
+			// Nothing is kept: nothing waits for the disk to be
+			// published.
+			g.mu.Lock()
+			g.publishSaved()
+			g.mu.Unlock()
+		}
 		return nil
 	}
 	g.mu.Lock()
@@ -132,7 +139,14 @@ func (g *Game) save(durable bool) error {
 		g.record = newRecordLog(path, 0, 0, false)
 	}
 	g.record.hook = g.storageHook()
-	return g.record.append(g.tr, durable, g.m.Phase == PhaseDone)
+	if err := g.record.append(g.tr, durable, g.m.Phase == PhaseDone); err != nil {
+		return err
+	}
+	if durable {
+		// This peer's messages are on the disk: published now (SPEC-D32).
+		g.publishSaved()
+	}
+	return nil
 }
 
 // storageHook is the test hook called between an append and its sync.
@@ -203,6 +217,11 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	if g.player == nil {
 		return nil, fmt.Errorf("protocol: game %s has no invitation", id)
 	}
+	// The resumed program publishes the record so far again, from its
+	// first message: spectators drop the copies of what they took, get
+	// what the stop lost, and the publisher's backlog, empty after a
+	// restart, holds the whole game again (SPEC-D32).
+	g.publishSaved()
 	if doc != nil {
 		if err := g.player.restore(sf.Variant); err != nil {
 			return nil, err

@@ -193,6 +193,12 @@ type publishing struct {
 	// now is the clock of the delay in seconds (time.Now).
 	now func() time.Time
 
+	// next is the position of the transcript's first message not
+	// published yet: this peer's own messages wait there until their
+	// save is durable (SPEC-D32), and the messages after them behind.
+	// The game's lock guards it.
+	next int
+
 	mu sync.Mutex
 	// delay is the invitation's broadcast delay, variant its variant,
 	// once the invitation was taken.
@@ -230,31 +236,38 @@ func newPublishing(to Publisher) *publishing {
 	return &publishing{to: to, now: time.Now}
 }
 
-// publishMessage publishes the message at position pos of the game's
-// transcript, and the record when the game is over. The game's lock is
-// held (or the game is not yet shared).
+// publishMessage is told of the message at position pos of the game's
+// transcript as it is appended: the other peer's message is published at
+// once when nothing waits before it; this peer's own waits for its
+// durable save (publishSaved), so that a message a crash loses before it
+// reached the disk was never published: the program, resumed, may sign
+// another in its place, which spectators would take for a second
+// message at the same place (SPEC-D32). The game's lock is held (or the
+// game is not yet shared).
 func (g *Game) publishMessage(pos int, m *Message) {
+	p := g.pub
+	if p == nil || m.From == g.role || pos != p.next {
+		return
+	}
+	g.publishSaved()
+}
+
+// publishSaved publishes the messages of the transcript not published
+// yet, which the record file now holds (its save durable when it ends
+// with one of this peer's messages), each held for the broadcast delay
+// (SPEC-D10), and the record when the game is over. The game's lock is
+// held (or the game is not yet shared).
+func (g *Game) publishSaved() {
 	p := g.pub
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if pos == 0 {
-		p.delay, p.variant = g.m.Broadcast, g.m.Options.Variant
+	for ; p.next < len(g.tr.Messages); p.next++ {
+		p.take(g.m, p.next, &g.tr.Messages[p.next])
 	}
-	count := 0
-	if len(p.moves) > 0 {
-		count = p.moves[len(p.moves)-1]
-	}
-	if BroadcastMove(p.variant, m.Kind) {
-		count++
-		p.movePos = append(p.movePos, pos)
-	}
-	p.moves = append(p.moves, count)
-	p.newest = PublicationHead{Pos: uint64(pos), Hash: m.Hash()}
-	p.hold(PublicOf(g.m.Options.Variant, pos, m), pos, -1)
-	if g.m.Phase == PhaseDone && !p.record {
+	if g.m.Phase == PhaseDone && !p.record && p.next > 0 {
 		p.record = true
 		// The game is over: nothing is left to relay, everything held
 		// goes now, then the record (SPEC-D10).
@@ -270,6 +283,26 @@ func (g *Game) publishMessage(pos int, m *Message) {
 		return
 	}
 	p.release()
+}
+
+// take holds the message m at position pos for publication, counting the
+// moves the broadcast delay counts (BroadcastMove); m's machine gives the
+// invitation's delay and the variant. p.mu is held.
+func (p *publishing) take(m *Machine, pos int, msg *Message) {
+	if pos == 0 {
+		p.delay, p.variant = m.Broadcast, m.Options.Variant
+	}
+	count := 0
+	if len(p.moves) > 0 {
+		count = p.moves[len(p.moves)-1]
+	}
+	if BroadcastMove(p.variant, msg.Kind) {
+		count++
+		p.movePos = append(p.movePos, pos)
+	}
+	p.moves = append(p.moves, count)
+	p.newest = PublicationHead{Pos: uint64(pos), Hash: msg.Hash()}
+	p.hold(PublicOf(p.variant, pos, msg), pos, -1)
 }
 
 // hold queues q, made when the newest message was at position after. The

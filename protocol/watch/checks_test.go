@@ -131,6 +131,33 @@ func TestSPEC3SpectatorChecks(t *testing.T) {
 			t.Errorf("the honest message held with it was not taken: %d messages, %v", len(items), lines)
 		}
 	})
+	t.Run("late", func(t *testing.T) {
+		// A spectator of the next game that subscribed after the game
+		// began (SPEC-D33): the first message it sees names the game
+		// watched; it holds what it sees, behind from the first
+		// position, until the game's beginning comes (the backlog), and
+		// then takes the whole game.
+		s := watch.NewSpectator(g.a.h.ID(), protocol.GameID{})
+		if lines := feed(t, s, g.a, pubs[k:]...); len(lines) != 0 {
+			t.Fatalf("the publications after the beginning showed %v", lines)
+		}
+		if s.Game() != pubs[k].Game {
+			t.Fatalf("the spectator watches game %s, not %s", s.Game(), pubs[k].Game)
+		}
+		if from, behind := s.Behind(); !behind || from != 0 {
+			t.Errorf("Behind() = %d, %v; want 0, true", from, behind)
+		}
+		feed(t, s, g.a, pubs[:k]...)
+		positioned := 0
+		for _, p := range pubs {
+			if p.Message != nil || p.Withheld != nil {
+				positioned++
+			}
+		}
+		if done, ok := s.Done(); !done || !ok || len(s.Items()) != positioned {
+			t.Errorf("done %v, ok %v, %d messages of %d", done, ok, len(s.Items()), positioned)
+		}
+	})
 	t.Run("copy and different", func(t *testing.T) {
 		s := watch.NewSpectator(g.a.h.ID(), protocol.GameID{})
 		feed(t, s, g.a, pubs[:k+1]...)

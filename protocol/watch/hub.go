@@ -233,12 +233,24 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 		defer stop()
 		asks := 1
 		quietFor := BacklogQuiet
+		// graceEnds is when the spectator stops waiting for the
+		// messages before the record it holds, counted from the record's
+		// coming (zero while it does not wait): what comes meanwhile,
+		// backlogs asked when quiet included (SPEC-D31), does not put it
+		// off.
+		var graceEnds time.Time
 		for {
 			w.mu.Lock()
 			waiting := w.spec.Waiting()
 			w.mu.Unlock()
+			switch {
+			case !waiting:
+				graceEnds = time.Time{}
+			case graceEnds.IsZero():
+				graceEnds = time.Now().Add(RecordGrace)
+			}
 			var grace <-chan time.Time
-			timer := time.NewTimer(RecordGrace)
+			timer := time.NewTimer(time.Until(graceEnds))
 			if waiting {
 				grace = timer.C
 			}

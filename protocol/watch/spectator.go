@@ -256,17 +256,20 @@ func (s *Spectator) Take(author peer.ID, data []byte) []Line {
 		if s.game != (protocol.GameID{}) {
 			return nil
 		}
-		if p.Message == nil || p.Pos != 0 || p.Message.Kind != protocol.KindInvite {
-			// Perhaps of the next game, come before its invitation: the
-			// newest maxHeld are kept (the publisher's other games
-			// come here too).
+		if (p.Message == nil && p.Withheld == nil) || p.Game == (protocol.GameID{}) {
+			// An announcement or a record part: perhaps of the next
+			// game, come before its invitation; the newest maxHeld are
+			// kept (the publisher's other games come here too).
 			if len(s.early) >= maxHeld {
 				s.early = s.early[1:]
 			}
 			s.early = append(s.early, p)
 			return nil
 		}
-		// Watching the publisher's next game: this invitation's.
+		// Watching the publisher's next game: that of this invitation,
+		// or of this message of a game the spectator subscribed too late
+		// to see begin, whose start the backlog brings (SPEC-D33: held
+		// until then, Behind says from where).
 		s.game, s.machine = p.Game, protocol.NewMachine(p.Game)
 		lines := s.dispatch(p)
 		for _, q := range s.early {
