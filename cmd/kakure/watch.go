@@ -244,39 +244,16 @@ func watchScreen(ctx context.Context, publisher peer.ID, w *watch.Watch) []watch
 	defer close(quit)
 	var mu sync.Mutex
 	var kept []watch.Line
-	go func() {
-		for l := range w.Lines() {
-			// The lines that came meanwhile go to the screen together:
-			// it replays the game once for them.
-			batch := []watch.Line{l}
-		more:
-			for len(batch) < 256 {
-				select {
-				case next, ok := <-w.Lines():
-					if !ok {
-						break more
-					}
-					batch = append(batch, next)
-				default:
-					break more
-				}
+	go ui.FeedSpectator(publisher, w, func(batch []watch.Line, st ui.SpectatorState) {
+		mu.Lock()
+		for _, l := range batch {
+			if l.Status == watch.Verdict || l.Status == watch.Refused {
+				kept = append(kept, l)
 			}
-			mu.Lock()
-			for _, l := range batch {
-				if l.Status == watch.Verdict || l.Status == watch.Refused {
-					kept = append(kept, l)
-				}
-			}
-			mu.Unlock()
-			var st ui.SpectatorState
-			w.Spectator(func(s *watch.Spectator) { st = ui.SpectatorStateOf(publisher, s) })
-			app.Take(batch, st)
 		}
-		// The watch ended: the last state (the record's view).
-		var st ui.SpectatorState
-		w.Spectator(func(s *watch.Spectator) { st = ui.SpectatorStateOf(publisher, s) })
-		app.Take(nil, st)
-	}()
+		mu.Unlock()
+		app.Take(batch, st)
+	})
 	go func() {
 		// The clocks run: draw every second.
 		tick := time.NewTicker(time.Second)
