@@ -213,8 +213,13 @@ func spectatorSeesResume(t *testing.T, o engine.Options) {
 			t.Errorf("the spectator refused a publication of the resumed game: %s", l)
 		case l.Status == watch.Verdict:
 			verdict = verdict || strings.HasPrefix(l.Text, "ok: result")
-			if strings.Contains(l.Text, "not seen live") {
+			switch {
+			case strings.Contains(l.Text, "messages of the record were not seen live"):
 				t.Errorf("the spectator lacked messages at the end: %s", l)
+			case strings.Contains(l.Text, "announcements of the record were not seen live"):
+				// Those the stopped program published and lost are
+				// not published again (SPEC-D32).
+				t.Logf("%s", l.Text)
 			}
 		case strings.HasPrefix(l.Text, "inviter ") || strings.HasPrefix(l.Text, "invitee "):
 			messageLines++

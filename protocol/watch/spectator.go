@@ -742,8 +742,17 @@ func (s *Spectator) Finish() []Line {
 	if s.record == nil || s.done {
 		return nil
 	}
-	missing := uint64(len(s.record.Messages)) - min(s.next, uint64(len(s.record.Messages)))
-	lines := []Line{{Verdict, fmt.Sprintf("%d messages of the record were not seen live", missing)}}
+	var lines []Line
+	if missing := uint64(len(s.record.Messages)) - min(s.next, uint64(len(s.record.Messages))); missing > 0 {
+		lines = append(lines, Line{Verdict, fmt.Sprintf("%d messages of the record were not seen live", missing)})
+	}
+	if s.havePeers && s.variant == engine.VariantPhantom {
+		// Announcements lost on the way, or published by a program
+		// that stopped before it resumed (SPEC-D32).
+		if missing := s.tries(s.record) - len(s.announcements); missing > 0 {
+			lines = append(lines, Line{Verdict, fmt.Sprintf("%d announcements of the record were not seen live", missing)})
+		}
+	}
 	return append(lines, s.checkRecord(s.record)...)
 }
 
