@@ -134,25 +134,27 @@ func ParseBroadcastDelay(s string) (BroadcastDelay, error) {
 	return d, nil
 }
 
+// broadcastMoveKinds tells, per variant, which kinds of message are
+// moves for the broadcast delay (SPEC-D11): one player's turn played (a
+// move, a hidden move's card, a gomoku placement or pass, an F-Go choice
+// or a bargain played), and in Phantom Go one try, counted at its
+// outputs (one message of each try, whoever tried). A table beside
+// spectatorKinds, so that a new variant says both in one place; the
+// completeness test names a variant without an entry.
+var broadcastMoveKinds = map[engine.Variant]func(Kind) bool{
+	engine.VariantGo:      func(k Kind) bool { return k == KindMove },
+	engine.VariantBridge:  func(k Kind) bool { return k == KindMove },
+	engine.VariantHMG:     func(k Kind) bool { return k == KindMove || k == KindHMGReveal },
+	engine.VariantGomoku:  func(k Kind) bool { return k == KindGomokuOpening || k == KindGomokuCommit || k == KindGomokuPass },
+	engine.VariantFGo:     func(k Kind) bool { return k == KindFGoCommit || k == KindFGoAccept },
+	engine.VariantPhantom: func(k Kind) bool { return k == KindPhantomOutputs },
+}
+
 // BroadcastMove tells whether a message of kind k is a move of a game of
-// variant v for the broadcast delay (SPEC-D11): one player's turn played
-// (a move, a hidden move's card, a gomoku placement or pass, an F-Go
-// choice or a bargain played), and in Phantom Go one try, counted at its
-// outputs (one message of each try, whoever tried). The kind is in the
-// header of every published message, so a spectator counts the moves as
-// the publisher does.
+// variant v for the broadcast delay (broadcastMoveKinds). The kind is in
+// the header of every published message, so a spectator counts the
+// moves as the publisher does.
 func BroadcastMove(v engine.Variant, k Kind) bool {
-	switch v {
-	case engine.VariantGo, engine.VariantBridge:
-		return k == KindMove
-	case engine.VariantHMG:
-		return k == KindMove || k == KindHMGReveal
-	case engine.VariantGomoku:
-		return k == KindGomokuOpening || k == KindGomokuCommit || k == KindGomokuPass
-	case engine.VariantFGo:
-		return k == KindFGoCommit || k == KindFGoAccept
-	case engine.VariantPhantom:
-		return k == KindPhantomOutputs
-	}
-	return false
+	f, ok := broadcastMoveKinds[v]
+	return ok && f(k)
 }

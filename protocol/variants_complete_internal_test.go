@@ -23,6 +23,9 @@ func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 		if newVariantPlayer[v] == nil {
 			t.Errorf("variant %s has no player (newVariantPlayer)", v)
 		}
+		if broadcastMoveKinds[v] == nil {
+			t.Errorf("variant %s does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds, SPEC-D11): a delay in moves would never pass", v)
+		}
 		if spectatorKinds[v] == nil {
 			t.Errorf("variant %s does not say which of its kinds spectators see (spectatorKinds, SPEC-1): they see headers only", v)
 		}
