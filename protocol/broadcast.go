@@ -158,3 +158,56 @@ func BroadcastMove(v engine.Variant, k Kind) bool {
 	f, ok := broadcastMoveKinds[v]
 	return ok && f(k)
 }
+
+// BroadcastMoves counts the moves for the broadcast delay along a
+// transcript, one message after another (SPEC-D11): the publisher
+// counts them as it releases, the spectator as it takes and again over
+// the record, with this one count so that both count alike.
+type BroadcastMoves struct {
+	// upTo[i] counts the moves at positions 0..i; at are their
+	// positions, in order.
+	upTo []int
+	at   []uint64
+}
+
+// Add counts the next message, of kind k in a game of variant v.
+func (c *BroadcastMoves) Add(v engine.Variant, k Kind) {
+	n := c.Total()
+	if BroadcastMove(v, k) {
+		n++
+		c.at = append(c.at, uint64(len(c.upTo)))
+	}
+	c.upTo = append(c.upTo, n)
+}
+
+// Len is the number of messages counted.
+func (c *BroadcastMoves) Len() int { return len(c.upTo) }
+
+// Total is the number of moves among them.
+func (c *BroadcastMoves) Total() int {
+	if len(c.upTo) == 0 {
+		return 0
+	}
+	return c.upTo[len(c.upTo)-1]
+}
+
+// UpTo is the number of moves at positions 0..pos (pos < Len).
+func (c *BroadcastMoves) UpTo(pos uint64) int { return c.upTo[pos] }
+
+// Since is the number of moves after position after, up to the last
+// message counted; after -1 counts them all.
+func (c *BroadcastMoves) Since(after int) int {
+	if after < 0 {
+		return c.Total()
+	}
+	return c.Total() - c.upTo[after]
+}
+
+// MoveAt returns the position of move i (from 0): in Phantom Go, try
+// i's outputs.
+func (c *BroadcastMoves) MoveAt(i int) (uint64, bool) {
+	if i < 0 || i >= len(c.at) {
+		return 0, false
+	}
+	return c.at[i], true
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -40,5 +41,37 @@ func TestSPECD10BroadcastDelaySyntax(t *testing.T) {
 		if d.Covers(least) != want {
 			t.Errorf("%v covers %v: %v", d, least, !want)
 		}
+	}
+}
+
+// TestSPECD11BroadcastMovesCount: the one count of moves that the
+// publisher and the spectator share (SPEC-D11): a Phantom Go try is a
+// move at its outputs, whoever tried; positions, totals and the moves
+// since a position as counted.
+func TestSPECD11BroadcastMovesCount(t *testing.T) {
+	var c protocol.BroadcastMoves
+	kinds := []protocol.Kind{protocol.KindInvite, protocol.KindAccept, protocol.KindPhantomTry, protocol.KindPhantomOutputs,
+		protocol.KindPhantomTry, protocol.KindPhantomOutputs, protocol.KindChat}
+	for _, k := range kinds {
+		c.Add(engine.VariantPhantom, k)
+	}
+	if c.Len() != len(kinds) || c.Total() != 2 {
+		t.Fatalf("Len %d, Total %d; want %d, 2", c.Len(), c.Total(), len(kinds))
+	}
+	for i, want := range []uint64{3, 5} {
+		if at, ok := c.MoveAt(i); !ok || at != want {
+			t.Errorf("MoveAt(%d) = %d, %v; want %d", i, at, ok, want)
+		}
+	}
+	if _, ok := c.MoveAt(2); ok {
+		t.Error("MoveAt(2) of two moves")
+	}
+	for _, tc := range []struct{ after, since int }{{-1, 2}, {0, 2}, {3, 1}, {4, 1}, {5, 0}, {6, 0}} {
+		if got := c.Since(tc.after); got != tc.since {
+			t.Errorf("Since(%d) = %d, want %d", tc.after, got, tc.since)
+		}
+	}
+	if c.UpTo(2) != 0 || c.UpTo(3) != 1 || c.UpTo(6) != 2 {
+		t.Errorf("UpTo(2, 3, 6) = %d, %d, %d; want 0, 1, 2", c.UpTo(2), c.UpTo(3), c.UpTo(6))
 	}
 }

@@ -208,14 +208,13 @@ type publishing struct {
 	// the game was over (everything is released at once).
 	record bool
 	ended  bool
-	// held are the publications not released yet, in order; moves[i]
-	// counts the moves at positions 0..i (BroadcastMove); newest names
-	// the newest message.
-	held    []heldPublication
-	moves   []int
-	movePos []int
-	newest  PublicationHead
-	timer   *time.Timer
+	// held are the publications not released yet, in order; moves
+	// counts the moves of the messages taken; newest names the newest
+	// message.
+	held   []heldPublication
+	moves  BroadcastMoves
+	newest PublicationHead
+	timer  *time.Timer
 }
 
 // heldPublication is a publication held for the broadcast delay: after
@@ -292,15 +291,7 @@ func (p *publishing) take(m *Machine, pos int, msg *Message) {
 	if pos == 0 {
 		p.delay, p.variant = m.Broadcast, m.Options.Variant
 	}
-	count := 0
-	if len(p.moves) > 0 {
-		count = p.moves[len(p.moves)-1]
-	}
-	if BroadcastMove(p.variant, msg.Kind) {
-		count++
-		p.movePos = append(p.movePos, pos)
-	}
-	p.moves = append(p.moves, count)
+	p.moves.Add(p.variant, msg.Kind)
 	p.newest = PublicationHead{Pos: uint64(pos), Hash: msg.Hash()}
 	p.hold(PublicOf(p.variant, pos, msg), pos, -1)
 }
@@ -325,12 +316,13 @@ func (p *publishing) release() {
 		if !p.ended {
 			after := h.after
 			if h.try >= 0 {
-				if h.try >= len(p.movePos) {
+				at, ok := p.moves.MoveAt(h.try)
+				if !ok {
 					break
 				}
-				after = p.movePos[h.try]
+				after = int(at)
 			}
-			if p.movesAfter(after) < p.delay.Moves {
+			if p.moves.Since(after) < p.delay.Moves {
 				break
 			}
 			if now.Sub(h.at) < p.delay.Duration() {
@@ -356,18 +348,6 @@ func (p *publishing) release() {
 			p.release()
 		})
 	}
-}
-
-// movesAfter counts the moves after position after. The lock is held.
-func (p *publishing) movesAfter(after int) int {
-	if len(p.moves) == 0 {
-		return 0
-	}
-	before := 0
-	if after >= 0 {
-		before = p.moves[after]
-	}
-	return p.moves[len(p.moves)-1] - before
 }
 
 // stop stops the timer of the delay in seconds: the game is closed.
@@ -399,7 +379,7 @@ func (g *Game) publishAnnouncement(try uint64, a phantom.Announcement) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.hold(Publication{Game: g.id, Announcement: &PublicAnnouncement{Try: try, Text: PublicAnnouncementText(a)}}, len(p.moves)-1, int(try))
+	p.hold(Publication{Game: g.id, Announcement: &PublicAnnouncement{Try: try, Text: PublicAnnouncementText(a)}}, p.moves.Len()-1, int(try))
 	p.release()
 }
 

@@ -129,12 +129,11 @@ type Spectator struct {
 	fromBacklog map[protocol.Hash]bool
 
 	// delay is the invitation's broadcast delay (SPEC-D10); moves
-	// counts the moves at positions 0..i of items, movePos are their
-	// positions; heads are the heads not checked yet (SPEC-D11).
-	delay   protocol.BroadcastDelay
-	moves   []int
-	movePos []uint64
-	heads   []headCheck
+	// counts the moves of the items taken; heads are the heads not
+	// checked yet (SPEC-D11).
+	delay protocol.BroadcastDelay
+	moves protocol.BroadcastMoves
+	heads []headCheck
 	// takenHeads are the heads of the messages and headers taken, by
 	// position.
 	takenHeads map[uint64]*protocol.PublicationHead
@@ -530,15 +529,7 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 	s.count[from]++
 	s.last[from] = hash
 	s.hashes[from] = append(s.hashes[from], hash)
-	moves := 0
-	if len(s.moves) > 0 {
-		moves = s.moves[len(s.moves)-1]
-	}
-	if protocol.BroadcastMove(s.variant, kind) {
-		moves++
-		s.movePos = append(s.movePos, p.Pos)
-	}
-	s.moves = append(s.moves, moves)
+	s.moves.Add(s.variant, kind)
 	s.next++
 	if !s.delay.IsZero() {
 		s.heads = append(s.heads, headCheck{what: describe(p) + " at position " + fmt.Sprint(p.Pos), after: p.Pos, try: -1, head: *p.Head})
@@ -560,7 +551,7 @@ func (s *Spectator) checkHeads() []Line {
 			continue
 		}
 		hash := s.items[h.head.Pos].Hash
-		if l, bad := s.judgeHead(h, hash, s.moves, s.movePos); bad {
+		if l, bad := s.judgeHead(h, hash, &s.moves); bad {
 			lines = append(lines, l)
 		}
 	}
@@ -569,9 +560,8 @@ func (s *Spectator) checkHeads() []Line {
 }
 
 // judgeHead checks one head against the hash of the message at its
-// position and the moves up to it (moves[i] counts those at positions
-// 0..i; movePos are their positions).
-func (s *Spectator) judgeHead(h headCheck, hash protocol.Hash, moves []int, movePos []uint64) (Line, bool) {
+// position and the moves counted up to it.
+func (s *Spectator) judgeHead(h headCheck, hash protocol.Hash, moves *protocol.BroadcastMoves) (Line, bool) {
 	bad := func(format string, args ...any) (Line, bool) {
 		s.delayBroken = true
 		return Line{Refused, h.what + ": " + fmt.Sprintf(format, args...) + " (the broadcast delay, SPEC-D11)"}, true
@@ -584,12 +574,13 @@ func (s *Spectator) judgeHead(h headCheck, hash protocol.Hash, moves []int, move
 	}
 	after := h.after
 	if h.try >= 0 {
-		if h.try >= int64(len(movePos)) || movePos[h.try] > h.head.Pos {
+		at, ok := moves.MoveAt(int(h.try))
+		if !ok || at > h.head.Pos {
 			return bad("published before try %d was played", h.try)
 		}
-		after = movePos[h.try]
+		after = at
 	}
-	if n := moves[h.head.Pos] - moves[after]; n < s.delay.Moves {
+	if n := moves.UpTo(h.head.Pos) - moves.UpTo(after); n < s.delay.Moves {
 		return bad("published when %d moves followed it, the delay being %d", n, s.delay.Moves)
 	}
 	return Line{}, false
@@ -832,15 +823,9 @@ func (s *Spectator) checkHeadsAgainst(t *protocol.Transcript) []Line {
 	if s.delay.IsZero() {
 		return nil
 	}
-	var moves []int
-	var movePos []uint64
-	n := 0
+	var moves protocol.BroadcastMoves
 	for i := range t.Messages {
-		if protocol.BroadcastMove(s.variant, t.Messages[i].Kind) {
-			n++
-			movePos = append(movePos, uint64(i))
-		}
-		moves = append(moves, n)
+		moves.Add(s.variant, t.Messages[i].Kind)
 	}
 	var lines []Line
 	last := uint64(len(t.Messages))
@@ -855,7 +840,7 @@ func (s *Spectator) checkHeadsAgainst(t *protocol.Transcript) []Line {
 			s.delayBroken = true
 			lines = append(lines, Line{Refused, fmt.Sprintf("%s: its head names position %d, beyond the record's end (the broadcast delay, SPEC-D11)", h.what, h.head.Pos)})
 		default:
-			if l, bad := s.judgeHead(h, t.Messages[h.head.Pos].Hash(), moves, movePos); bad {
+			if l, bad := s.judgeHead(h, t.Messages[h.head.Pos].Hash(), &moves); bad {
 				lines = append(lines, l)
 			}
 		}
