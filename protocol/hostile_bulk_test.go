@@ -122,10 +122,11 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 			wg.Wait()
 			t.Logf("every attacking game cut after %v", time.Since(start))
 			now, peak := a.victim.BulkHeld()
+			heldBack := strings.Count(log.String(), "waits for room in the budget")
 			fitted := strings.Count(log.String(), "did not fit within")
 			parked := strings.Count(log.String(), "without their message for")
-			t.Logf("%d peers × %d games: %d attachments of %d bytes sent, %d games cut by the victim (%d at the budget, %d for parking); held at most %d bytes, budget %d",
-				tt.peers, tt.games, attempted, chunk, stopped, fitted, parked, peak, tt.wantHeldAtMost)
+			t.Logf("%d peers × %d games: %d attachments of %d bytes sent, %d held back at the budget, %d games cut by the victim (%d at the budget, %d for parking); held at most %d bytes, budget %d",
+				tt.peers, tt.games, attempted, chunk, heldBack, stopped, fitted, parked, peak, tt.wantHeldAtMost)
 			if peak > tt.wantHeldAtMost {
 				t.Errorf("the victim held %d bytes of attachments, the budget is %d", peak, tt.wantHeldAtMost)
 			}
@@ -135,7 +136,10 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 			if stopped != tt.peers*tt.games {
 				t.Errorf("%d of %d attacking games were cut", stopped, tt.peers*tt.games)
 			}
-			if fitted == 0 || !strings.Contains(log.String(), tt.wantStoppedOver) {
+			// Which cut comes first, the held-back stream's at the end of
+			// its wait or the parked games', is the machine's timing; that
+			// a stream was held back, and why, is not.
+			if heldBack == 0 || !strings.Contains(log.String(), tt.wantStoppedOver) {
 				t.Errorf("no stream was held back at the budget (%q)", tt.wantStoppedOver)
 			}
 			deadline := testenv.Deadline(10 * time.Second)

@@ -406,8 +406,10 @@ func newBulkBudget(limit, peerLimit int64) *bulkBudget {
 }
 
 // acquire takes n bytes for a game with p, waiting up to timeout for
-// room, or until stop is closed.
-func (b *bulkBudget) acquire(p peer.ID, n int64, timeout time.Duration, stop <-chan struct{}) error {
+// room, or until stop is closed. waiting (when not nil) is told once,
+// with the reason, when the bytes do not fit at once and the stream is
+// held back.
+func (b *bulkBudget) acquire(p peer.ID, n int64, timeout time.Duration, stop <-chan struct{}, waiting func(full string)) error {
 	if n > b.limit || n > b.peerLimit {
 		return fmt.Errorf("%w: one attachment of %d bytes (budget %d, %d per peer)", ErrBulkBudget, n, b.limit, b.peerLimit)
 	}
@@ -432,6 +434,9 @@ func (b *bulkBudget) acquire(p peer.ID, n int64, timeout time.Duration, stop <-c
 		b.mu.Unlock()
 		if timer == nil {
 			timer = time.NewTimer(timeout)
+			if waiting != nil {
+				waiting(full)
+			}
 		}
 		select {
 		case <-changed:
@@ -460,9 +465,13 @@ func (b *bulkBudget) release(p peer.ID, n int64) {
 }
 
 // chargeBulk takes n bytes of the budget for an attachment of this game,
-// waiting up to the idle timeout for room.
+// waiting up to the idle timeout for room; a wait is logged (the stream
+// is held back, LIM-D10).
 func (g *Game) chargeBulk(n int64) error {
-	if err := g.svc.bulk.acquire(g.peer, n, g.svc.cfg.IdleTimeout, g.done); err != nil {
+	waiting := func(full string) {
+		g.svc.cfg.Logger.Debug("an attachment waits for room in the budget; its stream is not read meanwhile", "game", g.id, "bytes", n, "reason", full)
+	}
+	if err := g.svc.bulk.acquire(g.peer, n, g.svc.cfg.IdleTimeout, g.done, waiting); err != nil {
 		return err
 	}
 	g.bulkMu.Lock()
