@@ -232,7 +232,7 @@ func (hub *Hub) AskLiveGames(ctx context.Context, publisher peer.ID) ([]LiveGame
 		_ = st.SetDeadline(d)
 	}
 	_ = st.CloseWrite()
-	data, err := readFrame(bufio.NewReader(st), gamesFrame)
+	data, err := protocol.ReadFrame(bufio.NewReader(st), gamesFrame)
 	if err != nil {
 		return nil, fmt.Errorf("watch: the live games of %s: %w", publisher, err)
 	}
