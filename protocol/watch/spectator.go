@@ -381,18 +381,53 @@ func sameHead(a, b *protocol.PublicationHead) bool {
 // already (SPEC-D11): every head a publisher gives is its claim, checked
 // as the first one's, so that a copy cannot slip a false one by.
 func (s *Spectator) copyHead(p protocol.Publication) []Line {
-	if s.delay.IsZero() || sameHead(s.takenHeads[p.Pos], p.Head) {
+	return s.copiedHead(s.takenHeads[p.Pos], p.Head, positionedHead(p))
+}
+
+// copiedHead checks the head of a copy of a publication taken already,
+// whose head was taken (SPEC-D11): a head that differs from it is
+// admitted as the first one was (admitHead) and checked as soon as it
+// can be; h names the publication and places its moves.
+func (s *Spectator) copiedHead(taken, head *protocol.PublicationHead, h headCheck) []Line {
+	if s.delay.IsZero() || sameHead(taken, head) {
 		return nil
 	}
-	what := describe(p) + " at position " + fmt.Sprint(p.Pos)
-	switch {
-	case p.Head == nil:
-		return []Line{{Refused, what + ": no head, in a game with " + s.delay.Describe() + " (SPEC-D11)"}}
-	case p.Head.Pos < p.Pos:
-		return []Line{{Refused, fmt.Sprintf("%s: its head, position %d, comes before it (SPEC-D11)", what, p.Head.Pos)}}
+	if why := s.admitHead(head, h); why != "" {
+		return []Line{{Refused, h.what + ": " + why}}
 	}
-	s.heads = append(s.heads, headCheck{what: what, after: p.Pos, try: -1, head: *p.Head})
+	h.head = *head
+	s.heads = append(s.heads, h)
 	return s.checkHeads()
+}
+
+// positionedHead is the check of the head of a message or header at its
+// position: its moves count after it.
+func positionedHead(p protocol.Publication) headCheck {
+	return headCheck{what: describe(p) + " at position " + fmt.Sprint(p.Pos), after: p.Pos, try: -1}
+}
+
+// announcedHead is the check of the head of Phantom Go's announcement
+// of a try: its moves count after the try's outputs.
+func announcedHead(try uint64) headCheck {
+	return headCheck{what: fmt.Sprintf("the announcement of try %d", try), try: int64(try)}
+}
+
+// admitHead tells why the head a publication names is refused as soon
+// as it comes, in a game with a broadcast delay (SPEC-D11), or "": a
+// publication must name a head, and a message or header's head may not
+// come before its position (an announcement's is placed by its try's
+// outputs, once they are taken). With no delay, heads are not checked.
+// The first publication and every copy are admitted by this one rule.
+func (s *Spectator) admitHead(head *protocol.PublicationHead, h headCheck) string {
+	switch {
+	case s.delay.IsZero():
+		return ""
+	case head == nil:
+		return fmt.Sprintf("no head, in a game with %s (SPEC-D11)", s.delay.Describe())
+	case h.try < 0 && head.Pos < h.after:
+		return fmt.Sprintf("its head, position %d, comes before it (SPEC-D11)", head.Pos)
+	}
+	return ""
 }
 
 // publicationHash is the hash of the message a publication names.
@@ -486,11 +521,8 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 		}
 		s.peers, s.havePeers, s.variant = peers, true, o.Variant
 	}
-	if !s.delay.IsZero() && p.Head == nil {
-		return refuse("no head, in a game with %s (SPEC-D11)", s.delay.Describe())
-	}
-	if !s.delay.IsZero() && p.Head.Pos < p.Pos {
-		return refuse("its head, position %d, comes before it (SPEC-D11)", p.Head.Pos)
+	if why := s.admitHead(p.Head, positionedHead(p)); why != "" {
+		return refuse("%s", why)
 	}
 	if why := s.why(p); why != "" {
 		return refuse("%s", why)
@@ -532,7 +564,9 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 	s.moves.Add(s.variant, kind)
 	s.next++
 	if !s.delay.IsZero() {
-		s.heads = append(s.heads, headCheck{what: describe(p) + " at position " + fmt.Sprint(p.Pos), after: p.Pos, try: -1, head: *p.Head})
+		h := positionedHead(p)
+		h.head = *p.Head
+		s.heads = append(s.heads, h)
 		s.takenHeads[p.Pos] = p.Head
 	}
 	return Line{status, text}
@@ -633,30 +667,24 @@ func shorten(body string) string {
 // takeAnnouncement takes a Phantom Go public announcement: shown as not
 // verified until the record (SPEC-3).
 func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement, head *protocol.PublicationHead) []Line {
-	what := fmt.Sprintf("the announcement of try %d", a.Try)
+	h := announcedHead(a.Try)
 	if old, ok := s.announcements[a.Try]; ok {
 		if old == a.Text {
 			// A copy: its head is checked too, as a message's
 			// (SPEC-D11).
-			if s.delay.IsZero() || sameHead(s.announcedHeads[a.Try], head) {
-				return nil
-			}
-			if head == nil {
-				return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
-			}
-			s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
-			return s.checkHeads()
+			return s.copiedHead(s.announcedHeads[a.Try], head, h)
 		}
 		return []Line{{Refused, fmt.Sprintf("a second announcement of try %d, %q, after %q", a.Try, a.Text, old)}}
 	}
 	if s.havePeers && s.variant != engine.VariantPhantom {
 		return []Line{{Refused, fmt.Sprintf("an announcement of try %d in a game of %s", a.Try, s.variant)}}
 	}
+	if why := s.admitHead(head, h); why != "" {
+		return []Line{{Refused, h.what + ": " + why}}
+	}
 	if !s.delay.IsZero() {
-		if head == nil {
-			return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
-		}
-		s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
+		h.head = *head
+		s.heads = append(s.heads, h)
 		s.announcedHeads[a.Try] = head
 	}
 	s.announcements[a.Try] = a.Text
