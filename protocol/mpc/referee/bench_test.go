@@ -265,3 +265,78 @@ func BenchmarkTryInterleaved(b *testing.B) {
 		b.ReportMetric(p50[i]/p50[0], forms[i].name+"/correlated-p50")
 	}
 }
+
+// BenchmarkTrySides plays random 9×9 tries in one process as BenchmarkTry
+// and reports each party's share of a try: the wall time of the
+// garbler's calls and of the evaluator's, p50 and mean (the calls run
+// one after another, so the two add up to the try; the evaluator's
+// include its wait for the check of the opened garblings, MPC-D21,
+// which runs on its own goroutines from the Open to the Evaluate). As a
+// session does, the garbler makes the λ garblings of a checked try
+// ahead (MPC-D24): between tries, untimed, as while a player thinks.
+// Three-halves, with the input OTs of the extension (plain) and in the
+// default form (correlated input OTs, authenticated state, MACs of 64
+// bits; it needs λ > 1: a game of λ = 1 is plain), at λ = 1 and λ = 4.
+//
+//	go test -run '^$' -bench TrySides -benchtime 300x -benchmem ./protocol/mpc/referee
+func BenchmarkTrySides(b *testing.B) {
+	type form struct {
+		name   string
+		lambda int
+		input  InputOT
+		auth   bool
+		mac    int
+	}
+	for _, f := range []form{{"plain", 1, 0, false, 0}, {"plain", 4, 0, false, 0}, {"default", 4, InputOTCorrelated, true, 64}} {
+		b.Run(fmt.Sprintf("9x9-lambda-%d-%s", f.lambda, f.name), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(9, 3))
+			var gm *testGame
+			var sides [2][]time.Duration
+			last := engine.NoPoint
+			games := 0
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				if gm == nil || gm.ref.PlayEnded() {
+					gm = newGameOf(b, Config{Size: 9, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte(fmt.Sprintf("sides %s %d", f.name, games)),
+						Komi: 7.5, Lambda: f.lambda, Scheme: gc.ThreeHalves, InputOT: f.input, AuthState: f.auth, MACBits: f.mac}, testSeed("sides g", games), testSeed("sides e", games))
+					gm.clock = &sideClock{}
+					games++
+					last = engine.NoPoint
+				}
+				if gm.cfg.Checked() {
+					if err := gm.g.Prepare(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				p := randomTry(rng, gm.ref, last)
+				mover := gm.ref.ToMove()
+				b.StartTimer()
+				if _, err := gm.play(p); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				for party := range sides {
+					sides[party] = append(sides[party], gm.clock.spent[party])
+				}
+				next, _, err := gm.ref.Try(mover, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				gm.ref = next
+				if p != engine.Pass {
+					last = p
+				}
+			}
+			for party, name := range []string{"garbler", "evaluator"} {
+				var sum time.Duration
+				for _, d := range sides[party] {
+					sum += d
+				}
+				slices.Sort(sides[party])
+				b.ReportMetric(float64(sides[party][len(sides[party])/2].Microseconds())/1000, name+"-p50-ms")
+				b.ReportMetric(float64(sum.Microseconds())/1000/float64(len(sides[party])), name+"-mean-ms")
+			}
+		})
+	}
+}
