@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -339,4 +340,56 @@ func BenchmarkTrySides(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkOpenedCheck times the evaluator's check of the opened
+// garblings of one 9×9 try (MPC-D21): the λ − 1 garblings but ĵ made
+// again from their seeds and their digests compared with the garbler's
+// commitment, from the start of the check to its result, on GOMAXPROCS
+// cores (-cpu 1,2 compares one core with two). It also reports the CPU
+// time of the process per check (cpu-ms), which the other jobs of a
+// shared machine disturb less than the wall time.
+//
+//	go test -run '^$' -bench OpenedCheck -cpu 1,2 -benchmem ./protocol/mpc/referee
+func BenchmarkOpenedCheck(b *testing.B) {
+	for _, lambda := range []int{2, 4} {
+		for _, scheme := range []gc.Scheme{gc.HalfGates, gc.ThreeHalves} {
+			b.Run(fmt.Sprintf("9x9-lambda-%d-%v", lambda, scheme), func(b *testing.B) {
+				cfg := Config{Size: 9, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("opened check"), Komi: 7.5, Lambda: lambda, Scheme: scheme}
+				rc, err := circuitsFor(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				const try, j = 5, 1
+				copies, seeds, err := prepareCopiesOf(cfg, rc, testSeed("opened check", lambda), try, circuit.Evaluator, copyHooks{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				entries := make([][3]Digest, len(copies))
+				for i, c := range copies {
+					entries[i] = c.commit
+				}
+				b.ResetTimer()
+				cpu := processCPU()
+				for range b.N {
+					oc := startOpenedCheck(cfg, rc, circuit.Evaluator, try, j, seeds, nil, entries)
+					<-oc.done
+					if oc.err != nil {
+						b.Fatal(oc.err)
+					}
+				}
+				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms")
+			})
+		}
+	}
+}
+
+// processCPU returns the CPU time (user and system) the process has used
+// so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
