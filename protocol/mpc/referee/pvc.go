@@ -223,7 +223,8 @@ func copyDelta(seed prg.Seed) (gc.Label, error) {
 // (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
 // change it before it is committed to. send is set for the garbler's
 // garblings, whose message may go to the evaluator; the others (the
-// evaluator's checks, the judges) need only its digests.
+// judges) need only its digests. (The evaluator's check of the opened
+// garblings makes their digests with openedDigests, MPC-D40.)
 func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks, send bool) (*copyGarbling, error) {
 	delta, err := copyDelta(seed)
 	if err != nil {

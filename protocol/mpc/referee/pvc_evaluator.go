@@ -306,10 +306,10 @@ func copyLabelsDigest(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 // the commitment of try holds of every garbling but j (H(seed_i),
 // H(tables_i), H(label commitments_i)), as garbleCopy makes them. Each
 // garbling is two pieces of work, run on up to GOMAXPROCS cores at once
-// (issue 38): its tables (garbled, hashed in place and released) and
-// its label commitments (from the labels its seed gives, without
-// garbling: copyLabelsDigest), so that λ − 1 garblings keep the cores busy to the end
-// instead of leaving one idle while the last garbling runs alone.
+// (MPC-D40): its tables (garbled, hashed in place and released) and its
+// label commitments (from the labels its seed gives, without garbling:
+// copyLabelsDigest), so that λ − 1 garblings keep the cores busy to the
+// end instead of leaving one idle while the last garbling runs alone.
 func openedDigests(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, j int) ([][3]Digest, error) {
 	n := len(seeds)
 	digests := make([][3]Digest, n)
