@@ -21,9 +21,10 @@ type BotGame struct {
 	games    [2]atomic.Pointer[protocol.Game]
 	outcomes [2]*protocol.Outcome
 	errs     [2]error
-	// done[r] is closed when side r's player stopped (its outcome and
-	// error are set) or, for the inviter, when the invitation failed.
-	done [2]chan struct{}
+	// started[r] is closed when side r has its game, or never will
+	// (its error is set); done[r] when side r's player stopped (its
+	// outcome and error are set).
+	started, done [2]chan struct{}
 }
 
 // StartBotGame has inviter invite the peer inviteeID (whose service is
@@ -31,15 +32,20 @@ type BotGame struct {
 // (players[protocol.Inviter], players[protocol.Invitee]) in the
 // background, until the game ends or ctx ends.
 func StartBotGame(ctx context.Context, inviter, invitee *protocol.Service, inviteeID peer.ID, o engine.Options, players [2]bot.Player) *BotGame {
-	g := &BotGame{done: [2]chan struct{}{make(chan struct{}), make(chan struct{})}}
+	g := &BotGame{}
+	for r := range 2 {
+		g.started[r], g.done[r] = make(chan struct{}), make(chan struct{})
+	}
 	go func() {
 		defer close(g.done[protocol.Invitee])
 		select {
 		case gb := <-invitee.Accepted():
 			g.games[protocol.Invitee].Store(gb)
+			close(g.started[protocol.Invitee])
 			g.outcomes[protocol.Invitee], g.errs[protocol.Invitee] = bot.Run(ctx, gb, players[protocol.Invitee])
 		case <-ctx.Done():
 			g.errs[protocol.Invitee] = fmt.Errorf("no game accepted: %w", ctx.Err())
+			close(g.started[protocol.Invitee])
 		}
 	}()
 	go func() {
@@ -47,12 +53,29 @@ func StartBotGame(ctx context.Context, inviter, invitee *protocol.Service, invit
 		ga, err := inviter.Invite(ctx, inviteeID, o)
 		if err != nil {
 			g.errs[protocol.Inviter] = fmt.Errorf("invite: %w", err)
+			close(g.started[protocol.Inviter])
 			return
 		}
 		g.games[protocol.Inviter].Store(ga)
+		close(g.started[protocol.Inviter])
 		g.outcomes[protocol.Inviter], g.errs[protocol.Inviter] = bot.Run(ctx, ga, players[protocol.Inviter])
 	}()
 	return g
+}
+
+// Started waits until both sides have their game and returns both, the
+// inviter's first, failing t if the invitation failed or the invitee's
+// service accepted no game (before the context of StartBotGame ended).
+func (g *BotGame) Started(t testing.TB) [2]*protocol.Game {
+	t.Helper()
+	var games [2]*protocol.Game
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+		<-g.started[r]
+		if games[r] = g.games[r].Load(); games[r] == nil {
+			t.Fatalf("%s: no game: %v", sideName[r], g.errs[r])
+		}
+	}
+	return games
 }
 
 // Game returns side r's game, or nil before it exists (or when it never
