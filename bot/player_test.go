@@ -45,28 +45,8 @@ func TestBotsPlayOverTheNetwork(t *testing.T) {
 			if err := ha.Connect(ctx, peer.AddrInfo{ID: hb.ID(), Addrs: hb.Addrs()}); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan *protocol.Outcome, 1)
-			go func() {
-				select {
-				case g := <-sb.Accepted():
-					out, err := bot.Run(ctx, g, bot.NewRandom(uint64(i)))
-					if err != nil {
-						t.Errorf("random player: %v", err)
-					}
-					done <- out
-				case <-ctx.Done():
-					done <- nil
-				}
-			}()
-			g, err := sa.Invite(ctx, hb.ID(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := bot.Run(ctx, g, bot.New(level, uint64(i)))
-			if err != nil {
-				t.Fatalf("bots: %v", err)
-			}
-			other := <-done
+			outs := testnet.StartBotGame(ctx, sa, sb, hb.ID(), o, [2]bot.Player{bot.New(level, uint64(i)), bot.NewRandom(uint64(i))}).Wait(t)
+			out, other := outs[protocol.Inviter], outs[protocol.Invitee]
 			if out == nil || other == nil || out.Result != other.Result {
 				t.Fatalf("outcomes %v and %v", out, other)
 			}

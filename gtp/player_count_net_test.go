@@ -87,36 +87,24 @@ func playAgainstInsister(t *testing.T, o engine.Options, black bot.Player, white
 		t.Fatal(err)
 	}
 	o.InviterColor = engine.Black
-	type played struct {
-		game *protocol.Game
-		err  error
-	}
-	done := make(chan played, 1)
-	go func() {
-		select {
-		case g := <-sb.Accepted():
-			_, err := bot.Run(ctx, g, white)
-			done <- played{g, err}
-		case <-ctx.Done():
-			done <- played{nil, ctx.Err()}
-		}
-	}()
-	g, err := sa.Invite(ctx, hb.ID(), o)
-	if err != nil {
+	bots := testnet.StartBotGame(ctx, sa, sb, hb.ID(), o, [2]bot.Player{black, white})
+	out, err := bots.Result(protocol.Inviter)
+	g := bots.Game(protocol.Inviter)
+	if g == nil {
 		t.Fatal(err)
 	}
-	out, err := bot.Run(ctx, g, black)
-	other := <-done
-	if out == nil || other.game == nil || other.game.Outcome() == nil {
+	_, otherErr := bots.Result(protocol.Invitee)
+	other := bots.Game(protocol.Invitee)
+	if out == nil || other == nil || other.Outcome() == nil {
 		v := g.View()
 		var w protocol.View
-		if other.game != nil {
-			w = other.game.View()
+		if other != nil {
+			w = other.View()
 		}
 		t.Fatalf("no outcome (%v, %v): the game did not end (a stall, or a count that never ends); Black's view: my turn %v, kinds %v, %+v; White's: my turn %v, kinds %v",
-			err, other.err, v.MyTurn, v.Kinds, v.Variant, w.MyTurn, w.Kinds)
+			err, otherErr, v.MyTurn, v.Kinds, v.Variant, w.MyTurn, w.Kinds)
 	}
-	if o := other.game.Outcome(); out.Result != o.Result {
+	if o := other.Outcome(); out.Result != o.Result {
 		t.Fatalf("outcomes %v and %v", out.Result, o.Result)
 	}
 	return out

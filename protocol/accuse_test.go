@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -381,31 +382,13 @@ func (resigner) Choose(v protocol.View) protocol.Action {
 // both are over.
 func playBothOn(t *testing.T, ctx context.Context, p *pair, o engine.Options, inviter, invitee bot.Player) [2]*protocol.Game {
 	t.Helper()
-	accepted := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			accepted <- g
-			bot.Run(ctx, g, invitee)
-		case <-ctx.Done():
-			accepted <- nil
-		}
-	}()
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	go bot.Run(ctx, g0, inviter)
-	g1 := <-accepted
-	if g1 == nil {
-		t.Fatal("the invitee never got the game")
-	}
-	for _, g := range []*protocol.Game{g0, g1} {
+	games := testnet.StartBotGame(ctx, p.services[0], p.services[1], p.hosts[1].ID(), o, [2]bot.Player{inviter, invitee}).Started(t)
+	for _, g := range games {
 		if err := g.Wait(ctx); err != nil {
 			t.Fatalf("the %s's game did not end: %v", g.Role(), err)
 		}
 	}
-	return [2]*protocol.Game{g0, g1}
+	return games
 }
 
 // TestT14LiveFalseAccusationOfWithholding: the cheater reports, in place

@@ -21,8 +21,8 @@ type BroadcastDelay struct {
 
 // The bounds of a broadcast delay (SPEC-D10).
 const (
-	MaxBroadcastMoves   = 1000
-	MaxBroadcastSeconds = 24 * 60 * 60
+	maxBroadcastMoves   = 1000
+	maxBroadcastSeconds = 24 * 60 * 60
 )
 
 // IsZero tells whether d is no delay.
@@ -30,11 +30,11 @@ func (d BroadcastDelay) IsZero() bool { return d.Moves == 0 && d.Seconds == 0 }
 
 // Check tells whether d is within its bounds.
 func (d BroadcastDelay) Check() error {
-	if d.Moves < 0 || d.Moves > MaxBroadcastMoves {
-		return fmt.Errorf("a broadcast delay of %d moves (0 to %d)", d.Moves, MaxBroadcastMoves)
+	if d.Moves < 0 || d.Moves > maxBroadcastMoves {
+		return fmt.Errorf("a broadcast delay of %d moves (0 to %d)", d.Moves, maxBroadcastMoves)
 	}
-	if d.Seconds < 0 || d.Seconds > MaxBroadcastSeconds {
-		return fmt.Errorf("a broadcast delay of %d seconds (0 to %d)", d.Seconds, MaxBroadcastSeconds)
+	if d.Seconds < 0 || d.Seconds > maxBroadcastSeconds {
+		return fmt.Errorf("a broadcast delay of %d seconds (0 to %d)", d.Seconds, maxBroadcastSeconds)
 	}
 	return nil
 }
@@ -123,8 +123,8 @@ func ParseBroadcastDelay(s string) (BroadcastDelay, error) {
 		if t <= 0 || t%time.Second != 0 {
 			return d, fmt.Errorf("broadcast delay %q: %s is not a positive whole number of seconds", s, t)
 		}
-		if t > MaxBroadcastSeconds*time.Second {
-			return d, fmt.Errorf("broadcast delay %q: %s is over %s", s, t, MaxBroadcastSeconds*time.Second)
+		if t > maxBroadcastSeconds*time.Second {
+			return d, fmt.Errorf("broadcast delay %q: %s is over %s", s, t, maxBroadcastSeconds*time.Second)
 		}
 		d.Seconds, haveTime = int(t/time.Second), true
 	}

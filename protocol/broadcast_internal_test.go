@@ -21,7 +21,7 @@ func TestSPECD10InvitationBroadcast(t *testing.T) {
 		{nil, false},
 		{&BroadcastDelay{Moves: 20, Seconds: 600}, false},
 		{&BroadcastDelay{}, true},
-		{&BroadcastDelay{Moves: MaxBroadcastMoves + 1}, true},
+		{&BroadcastDelay{Moves: maxBroadcastMoves + 1}, true},
 		{&BroadcastDelay{Seconds: -1}, true},
 	} {
 		d := &tossMachine{t: t, m: NewMachine(GameID{7, 7, 7})}

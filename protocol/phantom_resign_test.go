@@ -9,6 +9,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -109,25 +110,8 @@ func playPlayersAnyResult(t *testing.T, p *pair, o engine.Options, inviter, invi
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
-	guest := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			guest <- g
-			_, _ = bot.Run(ctx, g, invitee)
-		case <-ctx.Done():
-			guest <- nil
-		}
-	}()
-	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	go func() { _, _ = bot.Run(ctx, host, inviter) }()
-	g := <-guest
-	if g == nil {
-		t.Fatal("the invitee never got the game")
-	}
+	started := testnet.StartBotGame(ctx, p.services[0], p.services[1], p.hosts[1].ID(), o, [2]bot.Player{inviter, invitee}).Started(t)
+	host, g := started[protocol.Inviter], started[protocol.Invitee]
 	games := []*protocol.Game{g}
 	if both {
 		games = append(games, host)

@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -156,26 +157,7 @@ func restartThenSubstitute(t *testing.T, o engine.Options, cheat bool) {
 // of options o, and returns both games.
 func inviteAccepted(t *testing.T, ctx context.Context, p *pair, o engine.Options) [2]*protocol.Game {
 	t.Helper()
-	accepted := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			accepted <- g
-		case <-ctx.Done():
-		}
-	}()
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	var games [2]*protocol.Game
-	select {
-	case games[1] = <-accepted:
-	case <-ctx.Done():
-		t.Fatal("the invitation was not accepted")
-	}
-	games[0] = g0
-	return games
+	return testnet.InviteAccepted(t, ctx, p.services[0], p.services[1], p.hosts[1].ID(), o)
 }
 
 // crashThenResume plays games with bots until the program of crashing

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -28,54 +28,35 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
-	type res struct {
-		out *protocol.Outcome
-		err error
-	}
-	guestDone := make(chan res, 1)
-	guestGame := make(chan *protocol.Game, 1)
-	var guest atomic.Pointer[protocol.Game]
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			guest.Store(g)
-			guestGame <- g
-			out, err := bot.Run(ctx, g, invitee)
-			guestDone <- res{out, err}
-		case <-ctx.Done():
-			guestDone <- res{nil, ctx.Err()}
-		}
-	}()
-	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
+	bots := testnet.StartBotGame(ctx, p.services[0], p.services[1], p.hosts[1].ID(), o, [2]bot.Player{inviter, invitee})
+	stopWatch := watchForStall(t, bots)
+	out, err := bots.Result(protocol.Inviter)
+	stopWatch()
+	host := bots.Game(protocol.Inviter)
+	if host == nil {
 		t.Fatalf("Invite: %v", err)
 	}
 	stalled := func() string {
 		report := stallReport(host)
-		select {
-		case g := <-guestGame: // the test ends here: nobody else reads it
+		if g := bots.Game(protocol.Invitee); g != nil {
 			report += stallReport(g)
-		default:
 		}
 		return report
 	}
-	stopWatch := watchForStall(t, host, &guest)
-	out, err := bot.Run(ctx, host, inviter)
-	stopWatch()
 	if err != nil {
 		t.Fatalf("inviter bot: %v\n%s", err, stalled())
 	}
-	r := <-guestDone
-	if r.err != nil {
-		t.Fatalf("invitee bot: %v\n%s", r.err, stalled())
+	guestOut, err := bots.Result(protocol.Invitee)
+	if err != nil {
+		t.Fatalf("invitee bot: %v\n%s", err, stalled())
 	}
-	if out == nil || r.out == nil {
-		t.Fatalf("a game ended without outcome: %v %v", out, r.out)
+	if out == nil || guestOut == nil {
+		t.Fatalf("a game ended without outcome: %v %v", out, guestOut)
 	}
-	if out.Result != r.out.Result {
-		t.Fatalf("the peers disagree on the result: %v vs %v", out.Result, r.out.Result)
+	if out.Result != guestOut.Result {
+		t.Fatalf("the peers disagree on the result: %v vs %v", out.Result, guestOut.Result)
 	}
-	return host, <-guestGame
+	return host, bots.Game(protocol.Invitee)
 }
 
 // watchForStall logs, once, where both games stand and the stacks of
@@ -83,13 +64,15 @@ func playPlayers(t *testing.T, p *pair, o engine.Options, inviter, invitee bot.P
 // grown for a stretched 20 s while the game goes on: what each side was
 // waiting for when a bot game stalls (seen under load, issue 32). It
 // returns the function that stops the watch.
-func watchForStall(t *testing.T, host *protocol.Game, guest *atomic.Pointer[protocol.Game]) (stop func()) {
+func watchForStall(t *testing.T, bots *testnet.BotGame) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		count := func() int {
-			n := len(host.Transcript().Messages)
-			if g := guest.Load(); g != nil {
-				n += len(g.Transcript().Messages)
+			n := 0
+			for _, g := range []*protocol.Game{bots.Game(protocol.Inviter), bots.Game(protocol.Invitee)} {
+				if g != nil {
+					n += len(g.Transcript().Messages)
+				}
 			}
 			return n
 		}
@@ -102,7 +85,8 @@ func watchForStall(t *testing.T, host *protocol.Game, guest *atomic.Pointer[prot
 				return
 			case <-tick.C:
 			}
-			if host.Outcome() != nil {
+			host := bots.Game(protocol.Inviter)
+			if host != nil && host.Outcome() != nil {
 				return
 			}
 			if n := count(); n != last {
@@ -112,9 +96,11 @@ func watchForStall(t *testing.T, host *protocol.Game, guest *atomic.Pointer[prot
 			if time.Since(since) < testenv.Duration(20*time.Second) {
 				continue
 			}
-			report := stallReport(host)
-			if g := guest.Load(); g != nil {
-				report += stallReport(g)
+			var report string
+			for _, g := range []*protocol.Game{host, bots.Game(protocol.Invitee)} {
+				if g != nil {
+					report += stallReport(g)
+				}
 			}
 			t.Logf("no message for %v:\n%s%s", time.Since(since).Round(time.Second), report, kakureStacks())
 			return

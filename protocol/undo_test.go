@@ -8,6 +8,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -17,24 +18,7 @@ func startGame(t *testing.T, p *pair, o engine.Options) [2]*protocol.Game {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
 	defer cancel()
-	accepted := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			accepted <- g
-		case <-ctx.Done():
-			accepted <- nil
-		}
-	}()
-	host, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	guest := <-accepted
-	if guest == nil {
-		t.Fatal("no game accepted")
-	}
-	games := [2]*protocol.Game{host, guest}
+	games := testnet.InviteAccepted(t, ctx, p.services[0], p.services[1], p.hosts[1].ID(), o)
 	for _, g := range games {
 		waitView(t, g, "play", func(v protocol.View) bool { return v.Phase == protocol.PhasePlay && v.Color != engine.Empty })
 	}

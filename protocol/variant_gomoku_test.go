@@ -12,6 +12,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -142,25 +143,7 @@ func playGomokuCheaterWith(t *testing.T, wire func(cheater *protocol.Service) fu
 	svc = p.services[0]
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
-	games := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			bot.Run(ctx, g, honest)
-			games <- g
-		case <-ctx.Done():
-			games <- nil
-		}
-	}()
-	g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), gomokuOpts)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	go bot.Run(ctx, g, cheater)
-	h := <-games
-	if h == nil {
-		t.Fatal("the honest peer never got the game")
-	}
+	h := testnet.StartBotGame(ctx, p.services[0], p.services[1], p.hosts[1].ID(), gomokuOpts, [2]bot.Player{cheater, honest}).Started(t)[protocol.Invitee]
 	if err := h.Wait(ctx); err != nil {
 		t.Fatalf("the honest game did not end: %v", err)
 	}

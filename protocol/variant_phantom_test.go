@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/engine/sgf"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/ot"
 )
@@ -146,26 +147,7 @@ func playPhantomGames(t *testing.T, o engine.Options, cheater int, setups [2]fun
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
-	games := make(chan *protocol.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			games <- g
-			bot.Run(ctx, g, players[1])
-		case <-ctx.Done():
-			games <- nil
-		}
-	}()
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	go bot.Run(ctx, g0, players[0])
-	g1 := <-games
-	if g1 == nil {
-		t.Fatal("the invitee never got the game")
-	}
-	games2 := [2]*protocol.Game{g0, g1}
+	games2 := testnet.StartBotGame(ctx, p.services[0], p.services[1], p.hosts[1].ID(), o, players).Started(t)
 	if err := games2[1-cheater].Wait(ctx); err != nil {
 		t.Fatalf("the honest game did not end: %v", err)
 	}

@@ -80,12 +80,13 @@ type SavedGame struct {
 // Describe writes the game as the lobby lists it: the game, the opponent,
 // how far it went and when it was last played, so that two games of the
 // same kind read apart.
-func (g SavedGame) Describe() string { return g.Title() + " · " + g.Progress() }
+func (g SavedGame) Describe(book Petnames) string { return g.Title(book) + " · " + g.Progress() }
 
-// Title writes the game and the opponent.
-func (g SavedGame) Title() string {
+// Title writes the game and the opponent (by the petname book's name for
+// the opponent, if any: UI-D33).
+func (g SavedGame) Title(book Petnames) string {
 	o := g.Options
-	who := PeerLabel(g.OpponentName, g.Opponent)
+	who := book.PeerLabel(g.OpponentName, g.Opponent)
 	if g.Bot {
 		who = "the bot"
 	}
@@ -136,6 +137,10 @@ type AppConfig struct {
 	// Quiet turns off the bell and the window title that tell the player
 	// of the opponent's move, an invitation and a game's end (UI-D24).
 	Quiet bool
+	// Petnames is the player's petname book (UI-D33), which the screens
+	// show instead of short peer IDs (nil: none); SetPetnames replaces
+	// it.
+	Petnames Petnames
 }
 
 // App is kakure's console application: the lobby, and the screen of the
@@ -146,6 +151,9 @@ type App struct {
 	tv    *tview.Application
 	pages *tview.Pages
 	lobby *Lobby
+	// petnames is the petname book the lobby and every screen the App
+	// opens show (SetPetnames replaces it).
+	petnames *petnameBook
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -181,7 +189,9 @@ func NewApp(cfg AppConfig) *App {
 	}
 	a.tv.SetBeforeDrawFunc(a.keepScreen)
 	net := cfg.Network
+	a.petnames = newPetnameBook(cfg.Petnames)
 	a.lobby = NewLobby(net.ID(), net.Addrs(), cfg.Defaults)
+	a.lobby.petnames = a.petnames
 	a.lobby.OnInvite = a.invite
 	a.lobby.OnBot = a.playBot
 	a.lobby.OnCancel = func() {
@@ -226,6 +236,11 @@ func (a *App) Lobby() *Lobby { return a.lobby }
 
 // Game returns the screen of the open game, or nil.
 func (a *App) Game() *GameScreen { return a.game }
+
+// SetPetnames replaces the petname book (UI-D33) the lobby and the
+// screens show with a copy of book (nil: none), from any goroutine; they
+// show it when next drawn (Refresh).
+func (a *App) SetPetnames(book Petnames) { a.petnames.set(book) }
 
 // Refresh draws the lobby and the game screen again, from their models:
 // after a change they read from outside (the petname book, UI-D45).
@@ -330,10 +345,10 @@ func (a *App) invited(in *Invitation) {
 	}
 	a.lobby.Invited(in)
 	a.watchInviter(in)
-	a.notify("invitation from "+PeerLabel(in.Name, in.From), true)
+	a.notify("invitation from "+a.petnames.get().PeerLabel(in.Name, in.From), true)
 	if a.game != nil {
 		a.game.Model().Log = append(a.game.Model().Log,
-			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", PeerLabel(in.Name, in.From), DescribeOptions(in.Options)))
+			fmt.Sprintf("%s invites you to %s: q goes to the lobby to answer.", a.petnames.get().PeerLabel(in.Name, in.From), DescribeOptions(in.Options)))
 		a.game.render()
 	}
 }
@@ -343,7 +358,7 @@ func (a *App) invite(peer string, o engine.Options) {
 	ctx, cancel := context.WithTimeout(a.ctx, 2*time.Minute)
 	a.inviteCancel = cancel
 	m := a.lobby.Model()
-	m.Busy, m.Status = true, fmt.Sprintf("Inviting %s to %s… (^X stops waiting)", PeerShort(peer), DescribeOptions(o))
+	m.Busy, m.Status = true, fmt.Sprintf("Inviting %s to %s… (^X stops waiting)", a.petnames.get().PeerShort(peer), DescribeOptions(o))
 	a.lobby.Render()
 	go func() {
 		defer cancel()
@@ -478,6 +493,7 @@ func (a *App) openGame(conn GameConn) {
 			screen.Model().Message = "too many actions at once: wait a moment"
 		}
 	}, a.leaveGame)
+	screen.model.petnames = a.petnames
 	if a.cfg.SaveDir != "" {
 		screen.SetSaveDir(a.cfg.SaveDir)
 	}

@@ -49,6 +49,9 @@ type GameModel struct {
 	View protocol.View
 	// Opponent is the opponent's peer ID.
 	Opponent string
+	// petnames is the player's petname book (UI-D33) the labels of peers
+	// take; nil outside an App.
+	petnames *petnameBook
 	// Log holds what happened, oldest first, in the variant's words.
 	Log []string
 	// Local is what the player prepared and has not sent.
@@ -220,9 +223,9 @@ const MaxNameRunes = 20
 // A peer the player gave a petname (UI-D33) shows as that name, marked
 // with PetnameMark, instead of its short peer ID: "@Bob", or with the
 // peer's own name, when it differs, beside it: "@Bob (Robert)".
-func PeerLabel(name, id string) string {
+func (b Petnames) PeerLabel(name, id string) string {
 	name = SafeName(name)
-	if pet := Petname(id); pet != "" {
+	if pet := b.Petname(id); pet != "" {
 		if name == "" || name == pet {
 			return PetnameMark + pet
 		}
@@ -285,7 +288,7 @@ func (m *GameModel) nameLine() []string {
 // OpponentLabel writes the opponent as PeerLabel does, with the name the
 // game's invitation or acceptance gave.
 func (m *GameModel) OpponentLabel() string {
-	return PeerLabel(m.View.Names[m.View.Role.Other()], m.Opponent)
+	return m.petnames.get().PeerLabel(m.View.Names[m.View.Role.Other()], m.Opponent)
 }
 
 // eventNote is what a variant says of an event: the log lines, whether it

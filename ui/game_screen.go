@@ -229,6 +229,7 @@ func (s *GameScreen) Prefill() {
 	view := s.model.View
 	view.Adjourned = false
 	model := NewGameModel(view, s.model.Opponent)
+	model.petnames = s.model.petnames
 	for i := range t.Messages {
 		events, err := m.Apply(&t.Messages[i])
 		if err != nil {

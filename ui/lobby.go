@@ -110,6 +110,9 @@ type Lobby struct {
 	// (kakure play --input-ot; MPC-D28), which the form's checked Phantom
 	// Go games take.
 	inputOT string
+	// petnames is the player's petname book (UI-D33) the peers the lobby
+	// lists take; nil outside an App.
+	petnames *petnameBook
 
 	me, invites, status, hints *tview.TextView
 	lan, saved                 *tview.List
@@ -389,11 +392,11 @@ func (l *Lobby) render() {
 		if p.Stale {
 			addr += " (not answering)"
 		}
-		l.lan.AddItem(tview.Escape(PeerShort(p.ID)+addr), "", 0, nil)
+		l.lan.AddItem(tview.Escape(l.petnames.get().PeerShort(p.ID)+addr), "", 0, nil)
 		l.lanRows = append(l.lanRows, lanRow{peer: p.ID})
 		for i := range m.Live[p.ID] {
 			g := &m.Live[p.ID][i]
-			l.lan.AddItem(tview.Escape("  watch: "+DescribeLiveGame(*g)), "", 0, nil)
+			l.lan.AddItem(tview.Escape("  watch: "+DescribeLiveGame(*g, l.petnames.get())), "", 0, nil)
 			l.lanRows = append(l.lanRows, lanRow{peer: p.ID, game: g})
 		}
 	}
@@ -403,7 +406,7 @@ func (l *Lobby) render() {
 	var inv []string
 	for _, in := range m.Pending {
 		left := time.Until(in.Deadline).Round(time.Second)
-		inv = append(inv, fmt.Sprintf("%s: %s (%s left)", PeerLabel(in.Name, in.From), DescribeOptions(in.Options), left))
+		inv = append(inv, fmt.Sprintf("%s: %s (%s left)", l.petnames.get().PeerLabel(in.Name, in.From), DescribeOptions(in.Options), left))
 	}
 	if len(inv) == 0 {
 		inv = []string{"none"}
@@ -412,10 +415,10 @@ func (l *Lobby) render() {
 	cur = l.saved.GetCurrentItem()
 	l.saved.Clear()
 	for _, g := range m.Unfinished {
-		l.saved.AddItem(tview.Escape(g.Title()), " "+tview.Escape(g.Progress()), 0, nil)
+		l.saved.AddItem(tview.Escape(g.Title(l.petnames.get())), " "+tview.Escape(g.Progress()), 0, nil)
 	}
 	for _, g := range m.Finished {
-		l.saved.AddItem(tview.Escape(g.Title()), " "+tview.Escape(g.Progress()), 0, nil)
+		l.saved.AddItem(tview.Escape(g.Title(l.petnames.get())), " "+tview.Escape(g.Progress()), 0, nil)
 	}
 	if cur < len(m.Unfinished)+len(m.Finished) {
 		l.saved.SetCurrentItem(cur)
@@ -430,7 +433,7 @@ func (l *Lobby) render() {
 // OfferResume asks the player whether to resume the unfinished game g
 // (Enter or r) or to start a new one (n) instead.
 func (l *Lobby) OfferResume(g SavedGame, resume, fresh func()) {
-	d := newDialog("Unfinished game", "You have an unfinished game:", g.Describe(), "",
+	d := newDialog("Unfinished game", "You have an unfinished game:", g.Describe(l.petnames.get()), "",
 		"Enter or r resumes it · n starts a new game", "(it stays in the list, ^G, either way)")
 	d.handle = func(ev *tcell.EventKey) {
 		switch {

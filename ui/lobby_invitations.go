@@ -71,7 +71,7 @@ func (l *Lobby) showInvitation() {
 // once measured, the game and the keys.
 func (l *Lobby) invitationLines(in *Invitation) []string {
 	left := time.Until(in.Deadline).Round(time.Second)
-	lines := []string{PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options)}
+	lines := []string{l.petnames.get().PeerLabel(in.Name, in.From) + " invites you to a game:", DescribeOptions(in.Options), describeSides(in.Options)}
 	if w := CheckingWarning(in.Options); w != "" {
 		lines = append(lines, w)
 	}
@@ -127,9 +127,9 @@ func (l *Lobby) answer(in *Invitation, decline error) {
 		l.dialog, l.shownInvitation = nil, nil
 	}
 	if decline == nil {
-		l.model.Status = "Accepted the invitation of " + PeerLabel(in.Name, in.From) + ": starting…"
+		l.model.Status = "Accepted the invitation of " + l.petnames.get().PeerLabel(in.Name, in.From) + ": starting…"
 	} else {
-		l.model.Status = "Declined the invitation of " + PeerLabel(in.Name, in.From) + " (" + decline.Error() + ")"
+		l.model.Status = "Declined the invitation of " + l.petnames.get().PeerLabel(in.Name, in.From) + " (" + decline.Error() + ")"
 	}
 	in.Answer(decline)
 	l.render()

@@ -221,12 +221,12 @@ func TestSavedGamesReadApart(t *testing.T) {
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 9}
 	a := SavedGame{Options: o, Bot: true, Messages: 12, Updated: time.Date(2026, 11, 26, 1, 20, 0, 0, time.Local)}
 	b := SavedGame{Options: o, Bot: true, Messages: 40, Updated: time.Date(2026, 11, 26, 2, 5, 0, 0, time.Local)}
-	if a.Describe() == b.Describe() {
-		t.Fatalf("two different games read the same: %q", a.Describe())
+	if a.Describe(nil) == b.Describe(nil) {
+		t.Fatalf("two different games read the same: %q", a.Describe(nil))
 	}
 	for _, want := range []string{"Phantom Go 9×9", "the bot", "12 messages", "Nov 26 01:20"} {
-		if !strings.Contains(a.Describe(), want) {
-			t.Errorf("%q does not say %q", a.Describe(), want)
+		if !strings.Contains(a.Describe(nil), want) {
+			t.Errorf("%q does not say %q", a.Describe(nil), want)
 		}
 	}
 }

@@ -42,9 +42,9 @@ const liveRefresh = 10 * time.Second
 // DescribeLiveGame writes a live game as the lobby lists it: the
 // variant and size, how far it went, the players (the list is narrow:
 // the players come last).
-func DescribeLiveGame(g watch.LiveGame) string {
+func DescribeLiveGame(g watch.LiveGame, book Petnames) string {
 	return fmt.Sprintf("%s %d×%d · %s · %s vs %s", VariantName(engine.Variant(g.Variant)), g.Size, g.Size,
-		plural(g.Moves, "move", "moves"), PeerLabel(g.Names[0], g.Peers[0]), PeerLabel(g.Names[1], g.Peers[1]))
+		plural(g.Moves, "move", "moves"), book.PeerLabel(g.Names[0], g.Peers[0]), book.PeerLabel(g.Names[1], g.Peers[1]))
 }
 
 // showWatchCommand writes in the game's log how spectators watch it
@@ -180,6 +180,7 @@ func (a *App) watchGame(publisher string, game protocol.GameID) {
 		a.tv.SetFocus(a.lobby)
 		a.lobby.Render()
 	})
+	screen.petnames = a.petnames
 	a.spectator = screen
 	a.pages.AddAndSwitchToPage("spectator", screen, true)
 	a.tv.SetFocus(screen)

@@ -24,7 +24,7 @@ func TestPeerLabelUntrustedNames(t *testing.T) {
 		{strings.Repeat("é", 30), strings.Repeat("é", MaxNameRunes) + "… (" + short + ")"},
 		{ShortPeer("12D3KooWSomeoneElse1234"), ShortPeer("12D3KooWSomeoneElse1234") + " (" + short + ")"},
 	} {
-		got := PeerLabel(tt.name, id)
+		got := Petnames(nil).PeerLabel(tt.name, id)
 		if got != tt.want {
 			t.Errorf("PeerLabel(%q) = %q, want %q", tt.name, got, tt.want)
 		}

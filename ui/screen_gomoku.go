@@ -194,7 +194,7 @@ func (s *gomokuScreen) panel(m *GameModel) []string {
 		lines = append(lines, m.nameLine()...)
 		lines = append(lines,
 			fmt.Sprintf("%s you          %s", m.Name(me), mine),
-			fmt.Sprintf("%s %-12s %s", m.Name(me.Opponent()), PeerShort(m.Opponent), theirs))
+			fmt.Sprintf("%s %-12s %s", m.Name(me.Opponent()), m.petnames.get().PeerShort(m.Opponent), theirs))
 		for _, c := range []engine.Color{me, me.Opponent()} {
 			if v.FiveAnnounced(c) {
 				lines = append(lines, m.Name(c)+" has a line of five")

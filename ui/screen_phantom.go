@@ -77,7 +77,7 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		lines = append(lines,
 			fmt.Sprintf("%s %-5s you          %s", stoneGlyph(me), Name(me), own),
 			fmt.Sprintf("%s %-5s %-12s %s", stoneGlyph(me.Opponent()), Name(me.Opponent()),
-				PeerShort(m.Opponent), knownOpponent(v.Own)))
+				m.petnames.get().PeerShort(m.Opponent), knownOpponent(v.Own)))
 	}
 	lines = append(lines, fmt.Sprintf("Rules: %s · %s", v.Rules, plural(int(v.Tries), "try", "tries")))
 	switch v.Stage {

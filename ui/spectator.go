@@ -71,6 +71,9 @@ type SpectatorScreen struct {
 	dialog                  *dialog
 	onQuit                  func()
 	now                     func() time.Time
+	// petnames is the player's petname book (UI-D33) the players'
+	// labels take; nil outside an App (kakure watch).
+	petnames *petnameBook
 
 	lines []watch.Line
 	state SpectatorState
@@ -408,7 +411,7 @@ func (s *SpectatorScreen) infoLines() []string {
 		m.View.Clock = &c
 	}
 	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
-		who := PeerLabel(SafeName(v.Names[r]), st.Peers[r].String())
+		who := s.petnames.get().PeerLabel(SafeName(v.Names[r]), st.Peers[r].String())
 		col := ""
 		if v.Phase != protocol.PhaseInvite && v.Phase != protocol.PhaseAnswer && v.Phase != protocol.PhaseToss {
 			if cc := s.colors[r]; cc != engine.Empty {

@@ -179,10 +179,10 @@ func runPlay(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	ui.SetPetnames(book)
+	appCfg.Petnames = book
 	app := ui.NewApp(appCfg)
 	go watchPetnames(ctx, me.node.Home(), petnamesPoll, func(b ui.Petnames) {
-		ui.SetPetnames(b)
+		app.SetPetnames(b)
 		app.Refresh()
 	})
 	err = app.Run()

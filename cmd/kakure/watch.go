@@ -81,10 +81,14 @@ func chooseLiveGame(publisher peer.ID, games []watch.LiveGame, code string) (pro
 	return protocol.GameID{}, usageError("%s", b.String())
 }
 
+// noPetnames is the petname book kakure watch shows: none (it lists
+// peers by their own names and short peer IDs).
+var noPetnames ui.Petnames
+
 // describeLiveGame writes a live game as kakure watch lists it.
 func describeLiveGame(g watch.LiveGame) string {
 	return fmt.Sprintf("%s %d×%d, %s vs %s, %d moves", ui.VariantName(engine.Variant(g.Variant)), g.Size, g.Size,
-		ui.PeerLabel(g.Names[0], g.Peers[0]), ui.PeerLabel(g.Names[1], g.Peers[1]), g.Moves)
+		noPetnames.PeerLabel(g.Names[0], g.Peers[0]), noPetnames.PeerLabel(g.Names[1], g.Peers[1]), g.Moves)
 }
 
 func runWatch(env *environment, args []string) (err error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/watch"
@@ -86,24 +87,9 @@ func TestSPECD13WatchCode(t *testing.T) {
 	if err := a.node.Host().Connect(ctx, peer.AddrInfo{ID: b.node.ID(), Addrs: b.node.Host().Addrs()}); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 2)
-	go func() {
-		select {
-		case g := <-b.service.Accepted():
-			_, err := bot.Run(ctx, g, bot.New(bot.Level{Playouts: 60}, 2))
-			done <- err
-		case <-ctx.Done():
-			done <- ctx.Err()
-		}
-	}()
+	bots := testnet.StartBotGame(ctx, a.service, b.service, b.node.ID(), engine.Options{Variant: engine.VariantGo, Size: 5},
+		[2]bot.Player{bot.New(bot.Level{Playouts: 60}, 1), bot.New(bot.Level{Playouts: 60}, 2)})
 	var game protocol.GameID
-	go func() {
-		g, err := a.service.Invite(ctx, b.node.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
-		if err == nil {
-			_, err = bot.Run(ctx, g, bot.New(bot.Level{Playouts: 60}, 1))
-		}
-		done <- err
-	}()
 	select {
 	case <-hold.reached:
 	case <-ctx.Done():
@@ -138,11 +124,7 @@ func TestSPECD13WatchCode(t *testing.T) {
 		}
 	}
 	hold.unhold()
-	for range 2 {
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-	}
+	bots.Wait(t)
 	select {
 	case code := <-status:
 		text := out.String()

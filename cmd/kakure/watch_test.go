@@ -16,6 +16,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
 )
@@ -79,26 +80,8 @@ func TestSPEC4WatchCommand(t *testing.T) {
 	if err := a.node.Host().Connect(ctx, peer.AddrInfo{ID: b.node.ID(), Addrs: b.node.Host().Addrs()}); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		select {
-		case g := <-b.service.Accepted():
-			_, err := bot.Run(ctx, g, bot.New(bot.Level{Playouts: 60}, 2))
-			done <- err
-		case <-ctx.Done():
-			done <- ctx.Err()
-		}
-	}()
-	g, err := a.service.Invite(ctx, b.node.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bot.Run(ctx, g, bot.New(bot.Level{Playouts: 60}, 1)); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	testnet.StartBotGame(ctx, a.service, b.service, b.node.ID(), engine.Options{Variant: engine.VariantGo, Size: 5},
+		[2]bot.Player{bot.New(bot.Level{Playouts: 60}, 1), bot.New(bot.Level{Playouts: 60}, 2)}).Wait(t)
 	select {
 	case code := <-status:
 		text := out.String()

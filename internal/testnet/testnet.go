@@ -1,6 +1,8 @@
-// Package testnet starts what the tests of the packages above protocol
-// (bot, gtp) need to play real games: a protocol service on a fresh
-// libp2p host on loopback (tests only).
+// Package testnet starts what the tests of protocol (its external tests)
+// and of the packages above it (watch, bot, gtp, cmd/kakure) need to play
+// real games: a protocol service on a fresh libp2p host on loopback, an
+// invitation accepted, and a game between two services played by bots
+// (tests only).
 package testnet
 
 import (

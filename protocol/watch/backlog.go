@@ -21,19 +21,19 @@ const BacklogProtocol = "/kakure/watch-backlog/1.0.0"
 
 // The bounds of the backlog (SPEC-D8, SPEC-D9, docs/limits.md LIM-D12).
 const (
-	// HistoryGameBytes caps the publications a hub keeps of one game;
+	// historyGameBytes caps the publications a hub keeps of one game;
 	// the later ones are not kept (the backlog says so).
-	HistoryGameBytes = 16 << 20
-	// HistoryBytes caps the publications a hub keeps of all its games;
+	historyGameBytes = 16 << 20
+	// historyBytes caps the publications a hub keeps of all its games;
 	// beyond, the game whose history grew least recently is forgotten.
-	HistoryBytes = 64 << 20
-	// BacklogReplyCount and BacklogReplyBytes cap one reply: a spectator
+	historyBytes = 64 << 20
+	// backlogReplyCount and backlogReplyBytes cap one reply: a spectator
 	// asks again for the rest.
-	BacklogReplyCount = 256
-	BacklogReplyBytes = 1 << 20
-	// BacklogFrame caps one frame of the protocol (a publication of a
+	backlogReplyCount = 256
+	backlogReplyBytes = 1 << 20
+	// backlogFrame caps one frame of the protocol (a publication of a
 	// record part is the largest: 256 KiB in base64, in JSON).
-	BacklogFrame = 512 << 10
+	backlogFrame = 512 << 10
 	// BacklogPerPeer and BacklogStreams cap the backlog streams a hub
 	// serves at once, of one peer and in total; a stream beyond is
 	// answered with the reason and closed.
@@ -48,31 +48,31 @@ const (
 	backlogHead = 4 << 10
 )
 
-// BacklogRequest asks a publisher for the publications of Game it
+// backlogRequest asks a publisher for the publications of Game it
 // already made: every message or header at position From or after, and
 // every announcement and record part, in the order they were published,
 // after the first Skip of these (those of earlier replies).
-type BacklogRequest struct {
+type backlogRequest struct {
 	Game protocol.GameID `json:"game"`
 	From uint64          `json:"from"`
 	Skip int             `json:"skip"`
 }
 
-// BacklogReply heads a reply: Count publications follow, each in a
+// backlogReply heads a reply: Count publications follow, each in a
 // frame of its own; More says that further ones are kept; Truncated that
 // the publisher kept no more of the game (its history was full);
 // Refused, when set, is why the request is not answered (no publication
 // follows).
-type BacklogReply struct {
+type backlogReply struct {
 	Count     int    `json:"count"`
 	More      bool   `json:"more,omitempty"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Refused   string `json:"refused,omitempty"`
 }
 
-// ErrBacklogRefused is wrapped by the error of a backlog request the
+// errBacklogRefused is wrapped by the error of a backlog request the
 // publisher refused, with its reason.
-var ErrBacklogRefused = errors.New("watch: backlog refused")
+var errBacklogRefused = errors.New("watch: backlog refused")
 
 // history is what a hub published of one game, in order (SPEC-D8).
 type history struct {
@@ -103,7 +103,7 @@ func (hub *Hub) keep(p protocol.Publication, data []byte) {
 		h = &history{game: p.Game}
 		hub.history[p.Game] = h
 	}
-	if h.truncated || h.bytes+len(data) > HistoryGameBytes {
+	if h.truncated || h.bytes+len(data) > historyGameBytes {
 		h.truncated = true
 		return
 	}
@@ -112,7 +112,7 @@ func (hub *Hub) keep(p protocol.Publication, data []byte) {
 	h.items = append(h.items, historyItem{positioned: p.Message != nil || p.Withheld != nil, pos: p.Pos, data: data})
 	h.bytes += len(data)
 	hub.histBytes += len(data)
-	for hub.histBytes > HistoryBytes {
+	for hub.histBytes > historyBytes {
 		var oldest *history
 		for _, o := range hub.history {
 			if o != h && (oldest == nil || o.touched < oldest.touched) {
@@ -128,15 +128,15 @@ func (hub *Hub) keep(p protocol.Publication, data []byte) {
 }
 
 // backlog returns the reply to r from the history.
-func (hub *Hub) backlog(r BacklogRequest) (BacklogReply, [][]byte) {
+func (hub *Hub) backlog(r backlogRequest) (backlogReply, [][]byte) {
 	hub.histMu.Lock()
 	defer hub.histMu.Unlock()
 	h := hub.history[r.Game]
 	if h == nil {
-		return BacklogReply{Refused: fmt.Sprintf("no publication of game %s is kept", r.Game)}, nil
+		return backlogReply{Refused: fmt.Sprintf("no publication of game %s is kept", r.Game)}, nil
 	}
 	var out [][]byte
-	reply := BacklogReply{Truncated: h.truncated}
+	reply := backlogReply{Truncated: h.truncated}
 	skip, size := r.Skip, 0
 	for _, it := range h.items {
 		if it.positioned && it.pos < r.From {
@@ -146,7 +146,7 @@ func (hub *Hub) backlog(r BacklogRequest) (BacklogReply, [][]byte) {
 			skip--
 			continue
 		}
-		if len(out) == BacklogReplyCount || (len(out) > 0 && size+len(it.data) > BacklogReplyBytes) {
+		if len(out) == backlogReplyCount || (len(out) > 0 && size+len(it.data) > backlogReplyBytes) {
 			reply.More = true
 			break
 		}
@@ -200,13 +200,13 @@ func (hub *Hub) serveBacklog(st network.Stream) {
 	from := st.Conn().RemotePeer()
 	w := bufio.NewWriter(st)
 	if why := hub.admitBacklog(from); why != "" {
-		if writeFrameJSON(w, BacklogReply{Refused: why}) == nil {
+		if writeFrameJSON(w, backlogReply{Refused: why}) == nil {
 			_ = w.Flush()
 		}
 		return
 	}
 	defer hub.releaseBacklog(from)
-	var r BacklogRequest
+	var r backlogRequest
 	if err := readFrameJSON(bufio.NewReader(st), &r); err != nil {
 		_ = st.Reset()
 		return
@@ -241,7 +241,7 @@ func (hub *Hub) serveBacklog(st network.Stream) {
 // the publisher kept no more of the game.
 func (hub *Hub) Backlog(ctx context.Context, publisher peer.ID, game protocol.GameID, from uint64) (pubs [][]byte, truncated bool, err error) {
 	for range backlogPages {
-		reply, items, err := hub.backlogPage(ctx, publisher, BacklogRequest{Game: game, From: from, Skip: len(pubs)})
+		reply, items, err := hub.backlogPage(ctx, publisher, backlogRequest{Game: game, From: from, Skip: len(pubs)})
 		pubs = append(pubs, items...)
 		if err != nil {
 			return pubs, false, err
@@ -254,12 +254,12 @@ func (hub *Hub) Backlog(ctx context.Context, publisher peer.ID, game protocol.Ga
 }
 
 // backlogPage asks for one reply.
-func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r BacklogRequest) (BacklogReply, [][]byte, error) {
+func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r backlogRequest) (backlogReply, [][]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, BacklogTimeout)
 	defer cancel()
 	st, err := hub.host.NewStream(ctx, publisher, BacklogProtocol)
 	if err != nil {
-		return BacklogReply{}, nil, fmt.Errorf("watch: backlog of %s: %w", publisher, err)
+		return backlogReply{}, nil, fmt.Errorf("watch: backlog of %s: %w", publisher, err)
 	}
 	defer st.Close()
 	if d, ok := ctx.Deadline(); ok {
@@ -273,25 +273,25 @@ func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r BacklogReq
 	}
 	_ = st.CloseWrite()
 	rd := bufio.NewReader(st)
-	var reply BacklogReply
+	var reply backlogReply
 	if err := readFrameJSON(rd, &reply); err != nil {
 		return reply, nil, fmt.Errorf("watch: backlog of %s: the reply: %w", publisher, err)
 	}
 	if reply.Refused != "" {
-		return reply, nil, fmt.Errorf("%w by %s: %s", ErrBacklogRefused, publisher, reply.Refused)
+		return reply, nil, fmt.Errorf("%w by %s: %s", errBacklogRefused, publisher, reply.Refused)
 	}
-	if reply.Count < 0 || reply.Count > BacklogReplyCount {
-		return reply, nil, fmt.Errorf("watch: backlog of %s: a reply of %d publications (at most %d)", publisher, reply.Count, BacklogReplyCount)
+	if reply.Count < 0 || reply.Count > backlogReplyCount {
+		return reply, nil, fmt.Errorf("watch: backlog of %s: a reply of %d publications (at most %d)", publisher, reply.Count, backlogReplyCount)
 	}
 	var items [][]byte
 	size := 0
 	for range reply.Count {
-		data, err := protocol.ReadFrame(rd, BacklogFrame)
+		data, err := protocol.ReadFrame(rd, backlogFrame)
 		if err != nil {
 			return reply, items, fmt.Errorf("watch: backlog of %s: publication %d: %w", publisher, r.Skip+len(items), err)
 		}
-		if size += len(data); size > BacklogReplyBytes && len(items) > 0 {
-			return reply, items, fmt.Errorf("watch: backlog of %s: a reply over %d bytes", publisher, BacklogReplyBytes)
+		if size += len(data); size > backlogReplyBytes && len(items) > 0 {
+			return reply, items, fmt.Errorf("watch: backlog of %s: a reply over %d bytes", publisher, backlogReplyBytes)
 		}
 		items = append(items, data)
 	}

@@ -28,53 +28,22 @@ import (
 )
 
 // botGame is a game between two players' bots, run in the background.
-type botGame struct {
-	a, b *player
-	done chan [2]*protocol.Outcome
-}
+type botGame struct{ *testnet.BotGame }
 
 // startGame has a invite b to a game of o and both play it by bot in the
 // background.
 func startGame(t *testing.T, ctx context.Context, a, b *player, o engine.Options) *botGame {
 	t.Helper()
-	g := &botGame{a: a, b: b, done: make(chan [2]*protocol.Outcome, 1)}
 	level := bot.Level{Playouts: 60}
-	invitee := make(chan *protocol.Outcome, 1)
-	go func() {
-		select {
-		case gb := <-b.svc.Accepted():
-			out, err := bot.Run(ctx, gb, bot.New(level, 2))
-			if err != nil {
-				t.Errorf("invitee: %v", err)
-			}
-			invitee <- out
-		case <-ctx.Done():
-			invitee <- nil
-		}
-	}()
-	go func() {
-		var out *protocol.Outcome
-		ga, err := a.svc.Invite(ctx, b.h.ID(), o)
-		if err != nil {
-			t.Errorf("invite: %v", err)
-		} else if out, err = bot.Run(ctx, ga, bot.New(level, 1)); err != nil {
-			t.Errorf("inviter: %v", err)
-		}
-		g.done <- [2]*protocol.Outcome{out, <-invitee}
-	}()
-	return g
+	return &botGame{testnet.StartBotGame(ctx, a.svc, b.svc, b.h.ID(), o, [2]bot.Player{bot.New(level, 1), bot.New(level, 2)})}
 }
 
 // wait waits for the game's end and checks both players agree.
-func (g *botGame) wait(t *testing.T, ctx context.Context) {
+func (g *botGame) wait(t *testing.T) {
 	t.Helper()
-	select {
-	case out := <-g.done:
-		if out[0] == nil || out[1] == nil || out[0].Result != out[1].Result {
-			t.Fatalf("outcomes %v and %v", out[0], out[1])
-		}
-	case <-ctx.Done():
-		t.Fatal("the game did not end")
+	out := g.Wait(t)
+	if out[0] == nil || out[1] == nil || out[0].Result != out[1].Result {
+		t.Fatalf("outcomes %v and %v", out[0], out[1])
 	}
 }
 
@@ -163,7 +132,7 @@ func TestSPECD8LateSpectatorsGetTheBacklog(t *testing.T) {
 			g := startGame(t, ctx, a, b, o)
 			game := gameOf(t, ctx, a, 6)
 			middle, wm := lateWatch(t, ctx, a, game)
-			g.wait(t, ctx)
+			g.wait(t)
 			recordKept(t, ctx, a)
 			after, wa := lateWatch(t, ctx, a, game)
 			tr := record(t, a)
@@ -227,7 +196,7 @@ func TestSPECD8ForgedBacklogRefused(t *testing.T) {
 	a, b := newPlayer(t, nil), newPlayer(t, nil)
 	connect(t, ctx, a.h, b.h)
 	g := startGame(t, ctx, a, b, engine.Options{Variant: engine.VariantGo, Size: 5})
-	g.wait(t, ctx)
+	g.wait(t)
 	recordKept(t, ctx, a)
 	pubs := a.rec.published()
 	game := pubs[0].Game
@@ -500,9 +469,9 @@ func TestLIMD12SpectatorFloodKeepsOffTheGame(t *testing.T) {
 	}
 	wg.Wait()
 	// A second game, invited while the flood's streams are held.
-	g.wait(t, ctx)
+	g.wait(t)
 	second := startGame(t, ctx, b, a, engine.Options{Variant: engine.VariantGo, Size: 5})
-	second.wait(t, ctx)
+	second.wait(t)
 	mu.Lock()
 	for _, st := range held {
 		_ = st.Reset()
@@ -572,7 +541,7 @@ func TestSPECD30FloodPublishReachesEverySubscriber(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	startGame(t, ctx, a, b, engine.Options{Variant: engine.VariantGo, Size: 5}).wait(t, ctx)
+	startGame(t, ctx, a, b, engine.Options{Variant: engine.VariantGo, Size: 5}).wait(t)
 	for i, lines := range watches {
 		if shown := lines(); len(shown) == 0 || shown[len(shown)-1].Status != watch.Verdict {
 			t.Errorf("spectator %d did not end with the verdict:\n%s", i, linesText(shown))
@@ -615,7 +584,7 @@ func TestSPECD31QuietWatchAsksAgain(t *testing.T) {
 	defer cancel()
 	a, b := newPlayer(t, nil), newPlayer(t, nil)
 	connect(t, ctx, a.h, b.h)
-	startGame(t, ctx, a, b, engine.Options{Variant: engine.VariantGo, Size: 5}).wait(t, ctx)
+	startGame(t, ctx, a, b, engine.Options{Variant: engine.VariantGo, Size: 5}).wait(t)
 	recordKept(t, ctx, a)
 	game := gameOf(t, ctx, a, 1)
 	// Every place for a backlog stream taken, by streams that ask

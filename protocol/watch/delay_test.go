@@ -78,9 +78,9 @@ func (c *delayChecker) check(wg *watchedGame, publisher *player, w *watch.Watch,
 	var items []watch.Item
 	var announced map[uint64]string
 	w.Spectator(func(s *watch.Spectator) { items, announced = s.Items(), s.Announcements() })
-	g := wg.games[1].Load()
+	g := wg.game(protocol.Invitee)
 	if publisher == wg.a {
-		g = wg.games[0].Load()
+		g = wg.game(protocol.Inviter)
 	}
 	if g == nil {
 		// Before Invite returned (with the acceptance): under a delay in
@@ -131,7 +131,7 @@ func joinLate(t *testing.T, ctx context.Context, g *watchedGame, n int, c *delay
 	hub := newHub(t, h)
 	go func() {
 		var ga *protocol.Game
-		for ga = g.games[0].Load(); ga == nil || len(ga.Transcript().Messages) < n; ga = g.games[0].Load() {
+		for ga = g.game(protocol.Inviter); ga == nil || len(ga.Transcript().Messages) < n; ga = g.game(protocol.Inviter) {
 			if ctx.Err() != nil {
 				t.Error("the game never reached the late spectator's start")
 				close(late.done)
@@ -282,7 +282,7 @@ func ignoreDelay(ctx context.Context, g *watchedGame, v engine.Variant) {
 	go func() {
 		sent := 0
 		for ctx.Err() == nil {
-			ga := g.games[0].Load()
+			ga := g.game(protocol.Inviter)
 			if ga == nil {
 				time.Sleep(2 * time.Millisecond)
 				continue

@@ -17,3 +17,17 @@ func (hub *Hub) SetGamesServing(n int) {
 	defer hub.liveMu.Unlock()
 	hub.live.serving = n
 }
+
+// The bounds and the head of a reply of the backlog protocol, and the
+// error of a refused backlog, as the external tests name them: only tests
+// use them outside the package, which keeps them unexported (issue 33).
+const (
+	BacklogReplyCount = backlogReplyCount
+	BacklogFrame      = backlogFrame
+)
+
+// BacklogReply is backlogReply (tests only).
+type BacklogReply = backlogReply
+
+// ErrBacklogRefused is errBacklogRefused (tests only).
+var ErrBacklogRefused = errBacklogRefused

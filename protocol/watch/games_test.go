@@ -118,7 +118,7 @@ func TestSPECD14LiveGamesListed(t *testing.T) {
 		t.Errorf("listed %+v, want %+v (%d moves published)", games[0], want, moves)
 	}
 	close(pause.release)
-	g.wait(t, ctx)
+	g.wait(t)
 	recordKept(t, ctx, a)
 	// The record's last part may still be on its way to the topic: the
 	// listing empties once it went (listed fails the test otherwise).
@@ -138,7 +138,7 @@ func TestSPECD14LiveGamesListed(t *testing.T) {
 	connect(t, ctx, quiet.h, b.h)
 	connect(t, ctx, lh, quiet.h)
 	g = startGame(t, ctx, quiet, b, engine.Options{Variant: engine.VariantGo, Size: 5})
-	g.wait(t, ctx)
+	g.wait(t)
 	if games := listed(t, ctx, lister, quiet, func([]watch.LiveGame) bool { return true }); len(games) != 0 {
 		t.Errorf("a program whose games do not publish listed %+v", games)
 	}

@@ -38,51 +38,51 @@ func TestSPEC5PublishNeverBlocks(t *testing.T) {
 	}
 }
 
-// TestSPECD8HistoryBounds: a hub keeps at most HistoryGameBytes of one
-// game (beyond, the reply says the rest is not kept) and HistoryBytes of
+// TestSPECD8HistoryBounds: a hub keeps at most historyGameBytes of one
+// game (beyond, the reply says the rest is not kept) and historyBytes of
 // all (beyond, the game whose history grew least recently is forgotten);
-// a reply holds at most BacklogReplyCount publications and says there
+// a reply holds at most backlogReplyCount publications and says there
 // are more, and the position asked for skips the messages before it,
 // never an announcement (SPEC-D8).
 func TestSPECD8HistoryBounds(t *testing.T) {
 	hub := &Hub{history: map[protocol.GameID]*history{}, serving: map[peer.ID]int{}}
 	big := make([]byte, 1<<20)
 	var games []protocol.GameID
-	for i := range HistoryBytes/HistoryGameBytes + 1 {
+	for i := range historyBytes/historyGameBytes + 1 {
 		g := protocol.GameID{byte(i + 1)}
 		games = append(games, g)
-		for pos := range HistoryGameBytes/len(big) + 1 {
+		for pos := range historyGameBytes/len(big) + 1 {
 			hub.keep(protocol.Publication{Game: g, Pos: uint64(pos), Withheld: &protocol.WithheldMessage{}}, big)
 		}
 	}
-	if hub.histBytes > HistoryBytes {
-		t.Errorf("the hub keeps %d bytes, more than %d", hub.histBytes, HistoryBytes)
+	if hub.histBytes > historyBytes {
+		t.Errorf("the hub keeps %d bytes, more than %d", hub.histBytes, historyBytes)
 	}
 	if _, ok := hub.history[games[0]]; ok {
 		t.Error("the oldest game was not forgotten")
 	}
-	reply, items := hub.backlog(BacklogRequest{Game: games[len(games)-1]})
+	reply, items := hub.backlog(backlogRequest{Game: games[len(games)-1]})
 	if !reply.Truncated {
 		t.Error("a game over its history's cap: the reply does not say so")
 	}
-	if n := len(items); n == 0 || n*len(big) > BacklogReplyBytes {
-		t.Errorf("a reply of %d publications of %d bytes, over %d", n, len(big), BacklogReplyBytes)
+	if n := len(items); n == 0 || n*len(big) > backlogReplyBytes {
+		t.Errorf("a reply of %d publications of %d bytes, over %d", n, len(big), backlogReplyBytes)
 	}
-	if reply, _ := hub.backlog(BacklogRequest{Game: games[0]}); reply.Refused == "" {
+	if reply, _ := hub.backlog(backlogRequest{Game: games[0]}); reply.Refused == "" {
 		t.Error("a forgotten game's backlog was not refused")
 	}
 
 	g := protocol.GameID{0xff}
-	for i := range BacklogReplyCount + 5 {
+	for i := range backlogReplyCount + 5 {
 		hub.keep(protocol.Publication{Game: g, Pos: uint64(i), Withheld: &protocol.WithheldMessage{}}, []byte{byte(i)})
 	}
 	hub.keep(protocol.Publication{Game: g, Announcement: &protocol.PublicAnnouncement{}}, []byte("announcement"))
-	reply, items = hub.backlog(BacklogRequest{Game: g})
-	if len(items) != BacklogReplyCount || reply.Count != BacklogReplyCount || !reply.More {
+	reply, items = hub.backlog(backlogRequest{Game: g})
+	if len(items) != backlogReplyCount || reply.Count != backlogReplyCount || !reply.More {
 		t.Errorf("the first reply: %d publications, %+v", len(items), reply)
 	}
-	reply, items = hub.backlog(BacklogRequest{Game: g, From: BacklogReplyCount + 3})
+	reply, items = hub.backlog(backlogRequest{Game: g, From: backlogReplyCount + 3})
 	if len(items) != 3 || reply.More || string(items[2]) != "announcement" {
-		t.Errorf("from position %d: %d publications, %+v", BacklogReplyCount+3, len(items), reply)
+		t.Errorf("from position %d: %d publications, %+v", backlogReplyCount+3, len(items), reply)
 	}
 }

@@ -120,8 +120,16 @@ type watchedGame struct {
 	a, b       *player
 	spectators []*spectator
 	outcomes   [2]*protocol.Outcome
-	// games are the inviter's and the invitee's games, once they exist.
-	games [2]atomic.Pointer[protocol.Game]
+	// bots play the game, once it is started.
+	bots atomic.Pointer[testnet.BotGame]
+}
+
+// game returns role r's game, or nil before it exists.
+func (g *watchedGame) game(r protocol.Role) *protocol.Game {
+	if b := g.bots.Load(); b != nil {
+		return b.Game(r)
+	}
+	return nil
 }
 
 // watchSetup is what a test changes of playWatched's game: the inviter's
@@ -196,30 +204,9 @@ func playWatchedWith(t *testing.T, o engine.Options, setup watchSetup) *watchedG
 		before(g)
 	}
 	level := bot.Level{Playouts: 60}
-	done := make(chan *protocol.Outcome, 1)
-	go func() {
-		select {
-		case gb := <-g.b.svc.Accepted():
-			g.games[1].Store(gb)
-			out, err := bot.Run(ctx, gb, bot.New(level, 2))
-			if err != nil {
-				t.Errorf("invitee: %v", err)
-			}
-			done <- out
-		case <-ctx.Done():
-			done <- nil
-		}
-	}()
-	ga, err := g.a.svc.Invite(ctx, g.b.h.ID(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.games[0].Store(ga)
-	out, err := bot.Run(ctx, ga, bot.New(level, 1))
-	if err != nil {
-		t.Fatalf("inviter: %v", err)
-	}
-	g.outcomes = [2]*protocol.Outcome{out, <-done}
+	bots := testnet.StartBotGame(ctx, g.a.svc, g.b.svc, g.b.h.ID(), o, [2]bot.Player{bot.New(level, 1), bot.New(level, 2)})
+	g.bots.Store(bots)
+	g.outcomes = bots.Wait(t)
 	if g.outcomes[0] == nil || g.outcomes[1] == nil || g.outcomes[0].Result != g.outcomes[1].Result {
 		t.Fatalf("outcomes %v and %v", g.outcomes[0], g.outcomes[1])
 	}
@@ -643,26 +630,8 @@ func TestSPEC6RefusedSpectatorsSeeNothing(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	done := make(chan error, 1)
-	go func() {
-		select {
-		case g := <-allowing.svc.Accepted():
-			_, err := bot.Run(ctx, g, bot.New(bot.Level{Playouts: 60}, 2))
-			done <- err
-		case <-ctx.Done():
-			done <- ctx.Err()
-		}
-	}()
-	g, err := refusing.svc.Invite(ctx, allowing.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bot.Run(ctx, g, bot.New(bot.Level{Playouts: 60}, 1)); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	testnet.StartBotGame(ctx, refusing.svc, allowing.svc, allowing.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 5},
+		[2]bot.Player{bot.New(bot.Level{Playouts: 60}, 1), bot.New(bot.Level{Playouts: 60}, 2)}).Wait(t)
 	// The allowing player's spectator sees the game to its record; by
 	// then the refusing player's would have seen its publications.
 	var shown []watch.Line

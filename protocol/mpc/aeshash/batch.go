@@ -1,11 +1,12 @@
 package aeshash
 
-// The key schedule of FixedKey and the assembly switch, for the fused
-// AES-NI gate routines of package gc (MPC-D13), which run π themselves:
-// they share the key schedule through RoundKeys and the switch through
-// SetAssembly. (The batched Batch hashing of MPC-D12 that they replaced
-// is gone.) Tests of package gc check the assembly and crypto/aes paths
-// give identical garbled tables.
+// The key schedule of FixedKey and whether the processor has AES-NI, for
+// the fused AES-NI gate routines of package gc (MPC-D13), which run π
+// themselves: they share the key schedule through RoundKeys and ask
+// Assembly whether they can run. (The batched Batch hashing of MPC-D12
+// that they replaced is gone.) Tests of package gc check the assembly and
+// crypto/aes paths give identical garbled tables; package gc's switch
+// between them is its own, for its tests only (issue 33).
 
 // roundKeyBytes is the size of the AES-128 key schedule: 11 round keys.
 const roundKeyBytes = 11 * Size
@@ -19,21 +20,10 @@ var fixedRoundKeys = expandKey128(FixedKey())
 // of package gc).
 func RoundKeys() [roundKeyBytes]byte { return fixedRoundKeys }
 
-// useAssembly reports whether the assembly path is on; it starts as
-// hasAssembly (amd64 with AES-NI).
-var useAssembly = hasAssembly
-
-// SetAssembly turns the assembly path on (where the processor has it) or
-// off, and returns whether it is on. It is for tests and benchmarks that
-// compare the two paths; it must not be called while hashing.
-func SetAssembly(on bool) bool {
-	useAssembly = on && hasAssembly
-	return useAssembly
-}
-
-// Assembly reports whether the assembly path is on: callers with a
-// faster pure-Go path of their own use it otherwise.
-func Assembly() bool { return useAssembly }
+// Assembly reports whether AES-NI assembly can run here: amd64 with
+// AES-NI, built without the purego tag. Callers with an assembly path of
+// their own run it only then, and their pure-Go path otherwise.
+func Assembly() bool { return hasAssembly }
 
 // expandKey128 returns the AES-128 key schedule of key (FIPS-197 §5.2),
 // round key r in bytes 16r..16r+15 in the order AES-NI reads them.

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -46,7 +45,7 @@ const benchGates = 1 << 16
 // with AES-NI (where the processor has them), "purego" hashes through
 // crypto/aes one block at a time.
 func BenchmarkGarbleAND(b *testing.B) {
-	defer aeshash.SetAssembly(true)
+	defer gc.SetAssembly(true)
 	defer gc.SetVAES(true)
 	defer gc.SetAVX2(true)
 	for _, window := range []int{1024, 0} {
@@ -86,7 +85,7 @@ func benchmarkGarble(b *testing.B, c *circuit.Circuit) {
 // BenchmarkEvaluateAND evaluates AND gates on one core with each gate
 // path ("vaes" evaluates as "aesni": four gates per AES-NI call).
 func BenchmarkEvaluateAND(b *testing.B) {
-	defer aeshash.SetAssembly(true)
+	defer gc.SetAssembly(true)
 	defer gc.SetVAES(true)
 	defer gc.SetAVX2(true)
 	for _, window := range []int{1024, 0} {

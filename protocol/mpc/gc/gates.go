@@ -70,10 +70,15 @@ type gateArg struct {
 // roundKeys is the AES-128 key schedule of π for the fused gate routines.
 var roundKeys = aeshash.RoundKeys()
 
+// useAESNI selects the fused assembly routines of gates_amd64.s where
+// the processor has AES-NI (aeshash.Assembly); the tests and benchmarks
+// of this package turn it off (SetAssembly of export_test.go) to run
+// and compare the pure-Go path, crypto/aes one block at a time.
+var useAESNI = aeshash.Assembly()
+
 // useFused reports whether the gate loops run the fused assembly
-// routines of gates_amd64.s: where aeshash runs its assembly path (so
-// aeshash.SetAssembly(false) selects the pure-Go path here too).
-func useFused() bool { return haveGateAssembly && aeshash.Assembly() }
+// routines of gates_amd64.s.
+func useFused() bool { return haveGateAssembly && useAESNI }
 
 func (h *gateHash) put(i int, x blk) {
 	binary.LittleEndian.PutUint64(h.buf[16*i:], x.lo)

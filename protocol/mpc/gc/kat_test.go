@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/internal/kat"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -45,7 +44,7 @@ func bitsBytes(bits []bool) []byte {
 // Each scheme has its vectors; those of three-halves also fix its tweaks
 // (1<<63 | 3j + m), its coins and the packing of its control bits.
 func TestKATGarbling(t *testing.T) {
-	defer aeshash.SetAssembly(true)
+	defer gc.SetAssembly(true)
 	defer gc.SetVAES(true)
 	defer gc.SetAVX2(true)
 	for _, s := range schemes {
@@ -65,12 +64,12 @@ var gatePaths = []struct {
 	name string
 	set  func() bool
 }{
-	{"vaes", func() bool { gc.SetAVX2(true); return aeshash.SetAssembly(true) && gc.SetVAES(true) }},
-	{"aesni", func() bool { gc.SetAVX2(true); gc.SetVAES(false); return aeshash.SetAssembly(true) }},
-	{"purego", func() bool { gc.SetAVX2(true); gc.SetVAES(false); return !aeshash.SetAssembly(false) }},
+	{"vaes", func() bool { gc.SetAVX2(true); return gc.SetAssembly(true) && gc.SetVAES(true) }},
+	{"aesni", func() bool { gc.SetAVX2(true); gc.SetVAES(false); return gc.SetAssembly(true) }},
+	{"purego", func() bool { gc.SetAVX2(true); gc.SetVAES(false); return !gc.SetAssembly(false) }},
 	// Three-halves garbling without AVX2: one gate per tccr6AESNI call
 	// (half-gates as "aesni").
-	{"aesni-noavx2", func() bool { gc.SetAVX2(false); gc.SetVAES(false); return aeshash.SetAssembly(true) }},
+	{"aesni-noavx2", func() bool { gc.SetAVX2(false); gc.SetVAES(false); return gc.SetAssembly(true) }},
 }
 
 func katGarbling(t *testing.T, s gc.Scheme) {
@@ -129,7 +128,7 @@ func seedOf(b byte) prg.Seed {
 // or two gates a call by AND depth, the per-gate AES-NI hash without
 // AVX2, one gate at a time in circuit order with crypto/aes).
 func TestGarblingPathsIdentical(t *testing.T) {
-	defer aeshash.SetAssembly(true)
+	defer gc.SetAssembly(true)
 	defer gc.SetVAES(true)
 	defer gc.SetAVX2(true)
 	for _, s := range schemes {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol/mpc/aeshash"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -59,7 +58,7 @@ func garbling(t *testing.T, s gc.Scheme, c *circuit.Circuit, p *gc.Prepared, see
 // time, the fused ones by AND depth, four AND gates a call), on the 9×9
 // referee circuit with each scheme.
 func TestPreparedMatchesCircuit(t *testing.T) {
-	defer aeshash.SetAssembly(true)
+	defer gc.SetAssembly(true)
 	defer gc.SetVAES(true)
 	defer gc.SetAVX2(true)
 	_, c, err := circuit.RefereeCircuit(9, engine.RulesHamburg, circuit.Garbler)
