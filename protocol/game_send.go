@@ -230,13 +230,13 @@ const abandonLinger = 5 * time.Second
 // awaitsCrossing reports whether this peer abandoned the game and the
 // accused's program has sent nothing on the stream since (LIM-D20): its
 // answer may still cross the abandonment. A program whose loop is busy
-// making a message (a Phantom Go step, an audit, on a loaded machine)
-// sends no keep-alive meanwhile and has not taken the abandonment yet:
-// what it sends first is that message, and it answers the challenge. If
-// this peer stopped reading, its game would end abandoned while the
-// other's record, which holds the crossing, goes on: the records would
-// disagree, and the other program, honest, would wait for this one for
-// ever. The wait ends with the first frame of the accused's (a keep-alive
+// making a message (a Phantom Go step, an audit, on a loaded machine) or
+// writing it (its attachments) sends no keep-alive meanwhile and has not
+// taken the abandonment yet: what it sends first is that message, made
+// before, and it answers the challenge. If this peer stopped reading,
+// its game would end abandoned while the other's record, which holds the
+// crossing, goes on: the records would disagree, and the other program,
+// honest, would wait for this one for ever. The wait ends with the first frame of the accused's (a keep-alive
 // shows its loop is back and takes the abandonment next) or with the
 // stream (the accused's program ends its own game and closes it, or the
 // idle timeout cuts a silent one).
