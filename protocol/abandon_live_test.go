@@ -131,3 +131,52 @@ func TestLIMD20AbandonerReadsOnWhileTheAccusedIsSilent(t *testing.T) {
 		}
 	}
 }
+
+// TestLIMD20AbandonerStopsOnceTheAccusedIsHeard (LIM-D20): the wait for a
+// crossing gives a cheater no hold on the abandoning program. The
+// invitee's program withholds its toss commitment on the wire (its record
+// holds it) and keeps its connection up with keep-alives: the inviter
+// challenges it and abandons the game, and its game loop stops within
+// the first keep-alive after the abandonment and the 5 s that follow,
+// not at the idle timeout, which the keep-alives put off for ever.
+func TestLIMD20AbandonerStopsOnceTheAccusedIsHeard(t *testing.T) {
+	idle := testenv.Duration(15 * time.Second)
+	p := newPair(t, withheldBy(protocol.Invitee), func(i int, c *protocol.Config) {
+		c.IdleTimeout = idle
+		if protocol.Role(i) == protocol.Invitee {
+			protocol.SetTamper(c, silenceFrom(protocol.KindTossCommit, 1))
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(2*time.Minute))
+	defer cancel()
+	o := engine.Options{Variant: engine.VariantGo, Size: 5}
+	go func() {
+		select {
+		case g := <-p.services[1].Accepted():
+			_, _ = bot.Run(ctx, g, quickBot(54, 12))
+		case <-ctx.Done():
+		}
+	}()
+	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
+	if err != nil {
+		t.Fatalf("Invite: %v", err)
+	}
+	go func() { _, _ = bot.Run(ctx, g0, quickBot(53, 12)) }()
+	for out := g0.Outcome(); out == nil || !out.Abandoned; out = g0.Outcome() {
+		if ctx.Err() != nil {
+			t.Fatalf("the inviter never abandoned the silent invitee: %+v", out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A keep-alive every idle/3, then the linger: a stretched 5 s more
+	// than both.
+	wait := idle/3 + 5*time.Second + testenv.Duration(5*time.Second)
+	waitCtx, waitCancel := context.WithTimeout(ctx, wait)
+	defer waitCancel()
+	if err := g0.Wait(waitCtx); err != nil {
+		t.Fatalf("the inviter's abandoned game still reads %v after the abandonment, the invitee's program sending keep-alives: %v", wait, err)
+	}
+	if out := g0.Outcome(); out == nil || !out.Abandoned || out.Violation == nil || out.Violation.Accused != protocol.Invitee {
+		t.Errorf("the inviter's game ended with %+v, want abandoned by the invitee", out)
+	}
+}
