@@ -116,12 +116,15 @@ type Game struct {
 	// grace (T-11), autoOf how many messages of its this peer had then,
 	// autoCount whether the grace is the count's. challengedAt is when
 	// this peer's open challenge went out; lingerUntil how long a game
-	// this peer abandoned still reads (REC-D12, REC-D13).
+	// this peer abandoned still reads (REC-D12, REC-D13), and
+	// abandonHeard whether the other program has been heard from (a
+	// keep-alive, a hello or a message) since the abandonment (LIM-D20).
 	autoSince    time.Time
 	autoOf       uint64
 	autoCount    bool
 	challengedAt time.Time
 	lingerUntil  time.Time
+	abandonHeard bool
 	// dropped counts the frames of the current stream dropped as not
 	// valid signed messages of the other peer (T-10); badInputAt is when
 	// this peer last dropped a stream for such input.

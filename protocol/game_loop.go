@@ -68,7 +68,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			// The secrets of a finished game are left as one document,
 			// not as the log of its tries (REC-D16).
 			g.compactSecrets()
-			if !time.Now().Before(g.lingerUntil) {
+			if !time.Now().Before(g.lingerUntil) && !g.awaitsCrossing() {
 				g.shutdown()
 				return
 			}
@@ -86,6 +86,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 				g.streamFailed(in.err, in.raw)
 				continue
 			}
+			g.heardAfterAbandon(in.f)
 			g.handleFrame(in.f, in.raw, in.charge)
 		case req := <-g.actions:
 			if _, ok := req.a.(closeAction); ok {

@@ -221,8 +221,43 @@ func (g *Game) startGrace() {
 
 // abandonLinger is how long a program that abandoned a game still reads
 // the other's messages: one that crossed the abandonment may answer the
-// challenge, and the game then goes on (REC-D13).
+// challenge, and the game then goes on (REC-D13). It runs from the
+// abandonment and again from the first frame of the other program after
+// it; until that frame comes, the program reads on while the stream
+// lasts (awaitsCrossing, LIM-D20).
 const abandonLinger = 5 * time.Second
+
+// awaitsCrossing reports whether this peer abandoned the game and the
+// accused's program has sent nothing on the stream since (LIM-D20): its
+// answer may still cross the abandonment. A program whose loop is busy
+// making a message (a Phantom Go step, an audit, on a loaded machine) or
+// writing it (its attachments) sends no keep-alive meanwhile and has not
+// taken the abandonment yet: what it sends first is that message, made
+// before, and it answers the challenge. If this peer stopped reading,
+// its game would end abandoned while the other's record, which holds the
+// crossing, goes on: the records would disagree, and the other program,
+// honest, would wait for this one for ever. The wait ends with the first frame of the accused's (a keep-alive
+// shows its loop is back and takes the abandonment next) or with the
+// stream (the accused's program ends its own game and closes it, or the
+// idle timeout cuts a silent one).
+func (g *Game) awaitsCrossing() bool {
+	a := g.m.abandoned
+	return a != nil && a.by == g.role && g.stream != nil && !g.abandonHeard
+}
+
+// heardAfterAbandon notes a frame of the other program on the current
+// stream (f): the first keep-alive, hello or message after this peer's
+// abandonment ends the wait of awaitsCrossing, and the abandonment's
+// linger runs from it. Attachments do not count: their message follows.
+func (g *Game) heardAfterAbandon(f frame) {
+	if g.abandonHeard || g.m.abandoned == nil || g.m.abandoned.by != g.role || f.Bulk != nil {
+		return
+	}
+	g.abandonHeard = true
+	if until := time.Now().Add(abandonLinger); until.After(g.lingerUntil) {
+		g.lingerUntil = until
+	}
+}
 
 // checkGrace challenges a peer that holds back a message it owes on a
 // grace (T-11, REC-D12), and abandons the game when the challenge goes
@@ -277,6 +312,7 @@ func (g *Game) abandon(c *challenge) {
 		return
 	}
 	g.lingerUntil = time.Now().Add(abandonLinger)
+	g.abandonHeard = false
 	g.emit(events)
 }
 
