@@ -301,12 +301,6 @@ func (m *Machine) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 	return kind == KindMove
 }
 
-// timedKinds are the kinds of message that may carry clock times.
-var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true, KindFGoCommit: true, KindFGoOpen: true,
-	KindPhantomTry: true, KindPhantomRequest: true, KindPhantomTryGarbling: true, KindPhantomGarbling: true, KindPhantomOutputs: true,
-	KindGomokuOpening: true, KindGomokuSide: true, KindGomokuPass: true, KindGomokuNoLegalPoint: true, KindGomokuAnnounce: true,
-	KindGomokuResponse: true, KindGomokuOpenAll: true}
-
 // ms turns a wire count of milliseconds into a duration, refusing what
 // could not be one.
 func ms(n int64) (time.Duration, bool) {

@@ -127,10 +127,3 @@ func (g *Game) claimDueChoice() bool {
 	g.claimTimeout(g.clk.claimDue)
 	return true
 }
-
-// anytimeClockFree reports whether a message of kind is outside the
-// game's course for the clocks: chat, adjournment and undo do not start
-// a turn, so the other's think time is not measured from them (CLK-D14).
-func anytimeClockFree(kind Kind) bool {
-	return kind == KindChat || kind == KindAdjournRequest || kind == KindAdjournAccept || isUndoKind(kind)
-}

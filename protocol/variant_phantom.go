@@ -30,10 +30,6 @@ func init() {
 	newVariantPlayer[engine.VariantPhantom] = func(game GameID, o engine.Options, me Role) variantPlayer {
 		return &phantomPlayer{game: game, opts: o, me: me}
 	}
-	for _, k := range []Kind{KindPhantomCommit, KindPhantomSetup, KindPhantomBase, KindPhantomRequest,
-		KindPhantomGarbling, KindPhantomOutputs, KindPhantomReveal, KindPhantomCommitment, KindPhantomChoice} {
-		automaticKinds[k] = true
-	}
 }
 
 // The garbler and the evaluator: the inviter garbles (PN-D1).
