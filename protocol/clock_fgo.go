@@ -76,17 +76,17 @@ func (g *fgoRules) settled(r Role) bool { return g.turn.opened[r] }
 // while its clock runs, and its settlement of the other's commitment into
 // its opening.
 func (g *Game) stampChoice(kind Kind, body any) any {
-	switch b := body.(type) {
-	case CommitBody:
-		if kind != KindFGoCommit || !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
+	switch kind {
+	case KindFGoCommit:
+		if !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
 			return body // not timed, or free (CLK-D13)
 		}
-		return FGoCommitBody{Commitment: b.Commitment, ThinkMS: time.Since(g.clk.mark).Milliseconds()}
-	case OpenBody:
-		if kind != KindFGoOpen || g.clk.settleMS == 0 {
+		return withStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
+	case KindFGoOpen:
+		if g.clk.settleMS == 0 {
 			return body
 		}
-		return FGoOpenBody{Opening: b.Opening, ChargeMS: g.clk.settleMS}
+		return withStamp(kind, body, 0, g.clk.settleMS)
 	}
 	return body
 }

@@ -161,28 +161,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		// nothing (CLK-D15; the machine refuses a second settlement).
 		charge = 0
 	}
-	switch b := body.(type) {
-	case PhantomRequestBody:
-		if kind == KindPhantomTry {
-			b.ThinkMS = think
-		}
-		return b
-	case PhantomGarblingBody:
-		if kind == KindPhantomTryGarbling {
-			b.ThinkMS = think
-		}
-		return b
-	case MoveBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case HMGCardsBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case HMGRevealBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	}
-	return stampGomoku(kind, body, think, charge)
+	return withStamp(kind, body, think, charge)
 }
 
 // settleMove settles the other's move just applied against this peer's

@@ -128,15 +128,7 @@ func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
 	}
 	charge := g.clk.settleMS
 	g.clk.settleMS = 0
-	switch b := body.(type) {
-	case PhantomGarblingBody:
-		b.ChargeMS = charge
-		return b
-	case PhantomOutputsBody:
-		b.ChargeMS = charge
-		return b
-	}
-	return body
+	return withStamp(kind, body, 0, charge)
 }
 
 // leftFor returns what role r has left for the move under way: its
