@@ -159,6 +159,51 @@ func BroadcastMove(v engine.Variant, k Kind) bool {
 	return ok && f(k)
 }
 
+// turnCount is how the listing of live games counts a game's turns from
+// its moves for the broadcast delay (SPEC-D14, SPEC-D40).
+type turnCount uint8
+
+// The ways of counting turns.
+const (
+	// turnEachMove: every move is one turn (one player's).
+	turnEachMove turnCount = iota
+	// turnInviterMove: both players move in each turn (F-Go's
+	// choices): the inviter's move counts the turn once.
+	turnInviterMove
+	// turnAnnounced: the moves are withheld and each has a public
+	// announcement (Phantom Go's tries, one announcement a try): the
+	// announcements count the turns, not the headers.
+	turnAnnounced
+)
+
+// turnCounts says, beside broadcastMoveKinds, how a variant's turns are
+// counted from its moves where it is not turnEachMove (the default, so
+// that a new variant's listing counts its moves).
+var turnCounts = map[engine.Variant]turnCount{
+	engine.VariantFGo:     turnInviterMove,
+	engine.VariantPhantom: turnAnnounced,
+}
+
+// BroadcastTurn tells whether a published message or header of kind k
+// from role from is one turn of a game of variant v, as the listing of
+// live games counts them (SPEC-D14, SPEC-D40): a move for the broadcast
+// delay (BroadcastMove), counted once a turn (turnCounts). So the
+// listing and the delay count the same moves: a change to which kinds
+// are moves changes both. A variant whose moves are counted by their
+// announcements (Phantom Go) has no turn in its headers.
+func BroadcastTurn(v engine.Variant, from Role, k Kind) bool {
+	if !BroadcastMove(v, k) {
+		return false
+	}
+	switch turnCounts[v] {
+	case turnInviterMove:
+		return from == Inviter
+	case turnAnnounced:
+		return false
+	}
+	return true
+}
+
 // BroadcastMoves counts the moves for the broadcast delay along a
 // transcript, one message after another (SPEC-D11): the publisher
 // counts them as it releases, the spectator as it takes and again over

@@ -52,11 +52,8 @@ func HelloFrame(game GameID) []byte {
 	return raw
 }
 
-// WriteFrame and ReadFrame expose the framing to tests.
-var (
-	WriteFrame = writeFrame
-	ReadFrame  = readFrame
-)
+// WriteFrame exposes the capped framing to tests (ReadFrame is exported).
+var WriteFrame = writeFrame
 
 // DecodeFrameMessage returns the message a frame carries, or nil.
 func DecodeFrameMessage(raw []byte) *Message {

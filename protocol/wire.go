@@ -47,9 +47,19 @@ func writeFrameUnchecked(w io.Writer, p []byte) error {
 	return nil
 }
 
-// readFrame reads one frame of at most limit bytes. A longer frame is
-// refused before its body is read.
-func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
+// WriteFrameUncapped writes p as one frame of kakure's length-delimited
+// framing (the length as an unsigned varint, then the bytes), the framing
+// of the game streams, with no cap of its own: the reader's limit
+// (ReadFrame) bounds a frame, so that a peer that writes above it is
+// refused where it is read. Other kakure stream protocols (protocol/watch's
+// backlog and listing of live games, LIM-D12) frame with it and ReadFrame.
+func WriteFrameUncapped(w io.Writer, p []byte) error { return writeFrameUnchecked(w, p) }
+
+// ReadFrame reads one frame of kakure's framing (WriteFrameUncapped) of
+// at most limit bytes. A longer frame is refused before its body is
+// read, with an error that wraps ErrFrameTooLarge; a stream that ends
+// before the frame's length is io.EOF.
+func ReadFrame(r *bufio.Reader, limit int) ([]byte, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -58,7 +68,7 @@ func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("protocol: read frame length: %w", err)
 	}
 	if n > uint64(limit) {
-		return nil, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
+		return nil, fmt.Errorf("%w: a frame of %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
 	}
 	p := make([]byte, n)
 	if _, err := io.ReadFull(r, p); err != nil {

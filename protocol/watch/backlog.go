@@ -3,11 +3,9 @@ package watch
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -226,7 +224,7 @@ func (hub *Hub) serveBacklog(st network.Stream) {
 		return
 	}
 	for _, data := range items {
-		if err := writeFrame(w, data); err != nil {
+		if err := protocol.WriteFrameUncapped(w, data); err != nil {
 			_ = st.Reset()
 			return
 		}
@@ -288,7 +286,7 @@ func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r BacklogReq
 	var items [][]byte
 	size := 0
 	for range reply.Count {
-		data, err := readFrame(rd, BacklogFrame)
+		data, err := protocol.ReadFrame(rd, BacklogFrame)
 		if err != nil {
 			return reply, items, fmt.Errorf("watch: backlog of %s: publication %d: %w", publisher, r.Skip+len(items), err)
 		}
@@ -300,45 +298,19 @@ func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r BacklogReq
 	return reply, items, nil
 }
 
-// writeFrame writes data after its length (uvarint).
-func writeFrame(w *bufio.Writer, data []byte) error {
-	var n [binary.MaxVarintLen64]byte
-	if _, err := w.Write(n[:binary.PutUvarint(n[:], uint64(len(data)))]); err != nil {
-		return err
-	}
-	_, err := w.Write(data)
-	return err
-}
-
-// readFrame reads a frame of at most most bytes.
-func readFrame(r *bufio.Reader, most uint64) ([]byte, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return nil, err
-	}
-	if n > most {
-		return nil, fmt.Errorf("a frame of %d bytes (at most %d)", n, most)
-	}
-	data := make([]byte, n)
-	if _, err := io.ReadFull(r, data); err != nil {
-		return nil, err
-	}
-	return data, nil
-}
-
 // writeFrameJSON writes v in JSON in a frame.
 func writeFrameJSON(w *bufio.Writer, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return writeFrame(w, data)
+	return protocol.WriteFrameUncapped(w, data)
 }
 
 // readFrameJSON reads a request or a reply's head, of at most
 // backlogHead bytes.
 func readFrameJSON(r *bufio.Reader, v any) error {
-	data, err := readFrame(r, backlogHead)
+	data, err := protocol.ReadFrame(r, backlogHead)
 	if err != nil {
 		return err
 	}

@@ -49,9 +49,12 @@ type LiveGame struct {
 	// names are untrusted text, "" for none yet.
 	Peers [2]string `json:"peers"`
 	Names [2]string `json:"names"`
-	// Moves counts the turns the published headers tell (SPEC-D14):
-	// stones and passes, Hidden Move Go's reveals, gomoku's turns, F-Go's
-	// turns, Phantom Go's tries (legal or not); take-backs are not
+	// Moves counts the turns the published headers tell (SPEC-D14,
+	// SPEC-D40): the moves of the broadcast delay
+	// (protocol.BroadcastTurn): stones and passes, Hidden Move Go's
+	// reveals, gomoku's opening piece, commitments and passes, F-Go's
+	// turns (the inviter's commitment or accepted bargain), Phantom Go's
+	// tries (legal or not, by their announcements); take-backs are not
 	// subtracted.
 	Moves int `json:"moves"`
 	// Code is the watch code the publishing program hosts for the game
@@ -108,7 +111,7 @@ func (l *liveGames) track(p protocol.Publication) {
 			g.Names[protocol.Invitee] = cutName(body.Name)
 		}
 	}
-	if countsAsMove(engine.Variant(g.Variant), from, kind) {
+	if protocol.BroadcastTurn(engine.Variant(g.Variant), from, kind) {
 		g.Moves++
 	}
 }
@@ -123,20 +126,6 @@ func headerOf(p protocol.Publication) (protocol.Role, protocol.Kind, bool) {
 		return p.Withheld.From, p.Withheld.Kind, true
 	}
 	return 0, "", false
-}
-
-// countsAsMove tells whether a message of kind k from role from is one
-// turn of a game of variant v, as LiveGame.Moves counts (Phantom Go's
-// tries are counted by their announcements).
-func countsAsMove(v engine.Variant, from protocol.Role, k protocol.Kind) bool {
-	switch k {
-	case protocol.KindMove, protocol.KindHMGReveal, protocol.KindGomokuCommit, protocol.KindGomokuPass, protocol.KindGomokuNoLegalPoint:
-		return v != engine.VariantPhantom
-	case protocol.KindFGoCommit:
-		// Both players commit each turn: the inviter's counts it once.
-		return from == protocol.Inviter
-	}
-	return false
 }
 
 // cutName keeps a display name within protocol.MaxNameLength bytes of
@@ -232,7 +221,7 @@ func (hub *Hub) AskLiveGames(ctx context.Context, publisher peer.ID) ([]LiveGame
 		_ = st.SetDeadline(d)
 	}
 	_ = st.CloseWrite()
-	data, err := readFrame(bufio.NewReader(st), gamesFrame)
+	data, err := protocol.ReadFrame(bufio.NewReader(st), gamesFrame)
 	if err != nil {
 		return nil, fmt.Errorf("watch: the live games of %s: %w", publisher, err)
 	}

@@ -239,6 +239,13 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 		// backlogs asked when quiet included (SPEC-D31), does not put it
 		// off.
 		var graceEnds time.Time
+		// One timer for the loop, reset at each turn: while the
+		// spectator waits out the record's grace, it runs to the grace's
+		// end; otherwise for the quiet ask. Not the quiet ask while
+		// waiting out the grace: the backlog's replies would restart it
+		// for ever.
+		timer := time.NewTimer(quietFor)
+		defer timer.Stop()
 		for {
 			w.mu.Lock()
 			waiting := w.spec.Waiting()
@@ -249,36 +256,25 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 			case graceEnds.IsZero():
 				graceEnds = time.Now().Add(RecordGrace)
 			}
-			var grace <-chan time.Time
-			timer := time.NewTimer(time.Until(graceEnds))
 			if waiting {
-				grace = timer.C
-			}
-			// Not while waiting out the record's grace: the backlog's
-			// replies would restart it for ever.
-			var quietC <-chan time.Time
-			quiet := time.NewTimer(quietFor)
-			if !waiting {
-				quietC = quiet.C
+				timer.Reset(time.Until(graceEnds))
+			} else {
+				timer.Reset(quietFor)
 			}
 			var lines []Line
 			select {
 			case <-ctx.Done():
 				return
-			case <-quietC:
-				// Nothing for a while (SPEC-D31): ask the backlog from
-				// where the spectator stands, less often each time.
-				w.mu.Lock()
-				from, _ := w.spec.Behind()
-				known := w.spec.Game() != (protocol.GameID{})
-				w.mu.Unlock()
-				if known {
-					select {
-					case ask <- from:
-					default:
-					}
+			case <-timer.C:
+				if waiting {
+					// The record's grace is over: checked without the
+					// messages still missing.
+					w.mu.Lock()
+					lines = w.spec.Finish()
+					w.mu.Unlock()
+				} else {
+					quietFor = w.askWhenQuiet(ask, quietFor)
 				}
-				quietFor = min(2*quietFor, BacklogQuietMax)
 			case x := <-in:
 				if x.note == "" && !x.backlog {
 					quietFor = BacklogQuiet
@@ -300,13 +296,7 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 					}
 				}
 				w.mu.Unlock()
-			case <-grace:
-				w.mu.Lock()
-				lines = w.spec.Finish()
-				w.mu.Unlock()
 			}
-			timer.Stop()
-			quiet.Stop()
 			w.mu.Lock()
 			done, _ := w.spec.Done()
 			w.mu.Unlock()
@@ -323,6 +313,23 @@ func (hub *Hub) Watch(ctx context.Context, publisher peer.ID, game protocol.Game
 		}
 	}()
 	return w, nil
+}
+
+// askWhenQuiet asks the backlog from where the spectator stands, after
+// nothing came for quietFor (SPEC-D31), and returns the next wait: less
+// often each time.
+func (w *Watch) askWhenQuiet(ask chan<- uint64, quietFor time.Duration) time.Duration {
+	w.mu.Lock()
+	from, _ := w.spec.Behind()
+	known := w.spec.Game() != (protocol.GameID{})
+	w.mu.Unlock()
+	if known {
+		select {
+		case ask <- from:
+		default:
+		}
+	}
+	return min(2*quietFor, BacklogQuietMax)
 }
 
 // backlogAsks caps the backlogs one watch asks for when it sees a gap;

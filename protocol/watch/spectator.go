@@ -5,7 +5,6 @@
 package watch
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -152,18 +151,6 @@ type Spectator struct {
 	delayBroken bool
 }
 
-// headCheck is a publication's head to check once the spectator took
-// the message at the head's position, or against the record (SPEC-D11):
-// what names the publication; after is the position after which its
-// moves count, or try the Phantom Go try of an announcement (after its
-// outputs).
-type headCheck struct {
-	what  string
-	after uint64
-	try   int64
-	head  protocol.PublicationHead
-}
-
 // NewSpectator starts watching game as publisher publishes it; with the
 // zero game, the next game whose invitation the publisher publishes.
 func NewSpectator(publisher peer.ID, game protocol.GameID) *Spectator {
@@ -283,31 +270,6 @@ func (s *Spectator) Take(author peer.ID, data []byte) []Line {
 	return append(early, s.dispatch(p)...)
 }
 
-// checkTiming checks a live message or header against a delay in
-// seconds (SPEC-D11): a publication whose head came before its position
-// tells that its message did not exist yet, so that the delay holds
-// every later position until Seconds after it; one that comes less
-// than half the delay after it (half: for the ways of the network and
-// of the publisher's queue) was published too early, and is named.
-func (s *Spectator) checkTiming(p protocol.Publication) []Line {
-	if s.inBacklog || s.delay.Seconds == 0 || p.Head == nil || (p.Message == nil && p.Withheld == nil) || p.Pos < s.next {
-		return nil
-	}
-	now := s.now()
-	var lines []Line
-	if s.haveLast && !p.Head.End && p.Pos > s.lastHead {
-		if gap := now.Sub(s.lastLive); gap < s.delay.Duration()/2 {
-			s.delayBroken = true
-			lines = append(lines, Line{Refused, fmt.Sprintf("%s at position %d came %s after a publication released before it existed: the broadcast delay is %s (SPEC-D11)",
-				describe(p), p.Pos, gap.Round(time.Millisecond), s.delay.Duration())})
-		}
-	}
-	if !s.haveLast || now.After(s.lastLive) {
-		s.lastLive, s.lastHead, s.haveLast = now, p.Head.Pos, true
-	}
-	return lines
-}
-
 // dispatch takes a publication of the game watched.
 func (s *Spectator) dispatch(p protocol.Publication) []Line {
 	switch {
@@ -372,29 +334,6 @@ func (s *Spectator) takePositioned(p protocol.Publication) []Line {
 	return append(lines, s.checkPendingRecord()...)
 }
 
-// sameHead tells whether two publications name the same head.
-func sameHead(a, b *protocol.PublicationHead) bool {
-	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
-}
-
-// copyHead checks the head of a copy of a message or header taken
-// already (SPEC-D11): every head a publisher gives is its claim, checked
-// as the first one's, so that a copy cannot slip a false one by.
-func (s *Spectator) copyHead(p protocol.Publication) []Line {
-	if s.delay.IsZero() || sameHead(s.takenHeads[p.Pos], p.Head) {
-		return nil
-	}
-	what := describe(p) + " at position " + fmt.Sprint(p.Pos)
-	switch {
-	case p.Head == nil:
-		return []Line{{Refused, what + ": no head, in a game with " + s.delay.Describe() + " (SPEC-D11)"}}
-	case p.Head.Pos < p.Pos:
-		return []Line{{Refused, fmt.Sprintf("%s: its head, position %d, comes before it (SPEC-D11)", what, p.Head.Pos)}}
-	}
-	s.heads = append(s.heads, headCheck{what: what, after: p.Pos, try: -1, head: *p.Head})
-	return s.checkHeads()
-}
-
 // publicationHash is the hash of the message a publication names.
 func publicationHash(p protocol.Publication) protocol.Hash {
 	switch {
@@ -425,6 +364,7 @@ func (s *Spectator) source(it Item) string {
 	return ""
 }
 
+// describeItem names the message an item is.
 func describeItem(it Item) string {
 	return fmt.Sprintf("the %s's message %d (%s)", it.From, it.Seq, it.Kind)
 }
@@ -486,11 +426,8 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 		}
 		s.peers, s.havePeers, s.variant = peers, true, o.Variant
 	}
-	if !s.delay.IsZero() && p.Head == nil {
-		return refuse("no head, in a game with %s (SPEC-D11)", s.delay.Describe())
-	}
-	if !s.delay.IsZero() && p.Head.Pos < p.Pos {
-		return refuse("its head, position %d, comes before it (SPEC-D11)", p.Head.Pos)
+	if why := s.admitHead(p.Head, positionedHead(p)); why != "" {
+		return refuse("%s", why)
 	}
 	if why := s.why(p); why != "" {
 		return refuse("%s", why)
@@ -532,58 +469,12 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 	s.moves.Add(s.variant, kind)
 	s.next++
 	if !s.delay.IsZero() {
-		s.heads = append(s.heads, headCheck{what: describe(p) + " at position " + fmt.Sprint(p.Pos), after: p.Pos, try: -1, head: *p.Head})
+		h := positionedHead(p)
+		h.head = *p.Head
+		s.heads = append(s.heads, h)
 		s.takenHeads[p.Pos] = p.Head
 	}
 	return Line{status, text}
-}
-
-// checkHeads checks the heads whose position the spectator took
-// (SPEC-D11): the message there must be the one the head names, and the
-// delay's moves must lie between the publication and its head, unless
-// the game was over. A head that fails names the publication.
-func (s *Spectator) checkHeads() []Line {
-	var lines []Line
-	kept := s.heads[:0]
-	for _, h := range s.heads {
-		if h.head.Pos >= s.next || h.head.End {
-			kept = append(kept, h)
-			continue
-		}
-		hash := s.items[h.head.Pos].Hash
-		if l, bad := s.judgeHead(h, hash, &s.moves); bad {
-			lines = append(lines, l)
-		}
-	}
-	s.heads = kept
-	return lines
-}
-
-// judgeHead checks one head against the hash of the message at its
-// position and the moves counted up to it.
-func (s *Spectator) judgeHead(h headCheck, hash protocol.Hash, moves *protocol.BroadcastMoves) (Line, bool) {
-	bad := func(format string, args ...any) (Line, bool) {
-		s.delayBroken = true
-		return Line{Refused, h.what + ": " + fmt.Sprintf(format, args...) + " (the broadcast delay, SPEC-D11)"}, true
-	}
-	if hash != h.head.Hash {
-		return bad("its head names a message at position %d that is not the one there", h.head.Pos)
-	}
-	if h.head.End {
-		return Line{}, false
-	}
-	after := h.after
-	if h.try >= 0 {
-		at, ok := moves.MoveAt(int(h.try))
-		if !ok || at > h.head.Pos {
-			return bad("published before try %d was played", h.try)
-		}
-		after = at
-	}
-	if n := moves.UpTo(h.head.Pos) - moves.UpTo(after); n < s.delay.Moves {
-		return bad("published when %d moves followed it, the delay being %d", n, s.delay.Moves)
-	}
-	return Line{}, false
 }
 
 // why returns what is wrong with a message or header whatever its
@@ -633,221 +524,27 @@ func shorten(body string) string {
 // takeAnnouncement takes a Phantom Go public announcement: shown as not
 // verified until the record (SPEC-3).
 func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement, head *protocol.PublicationHead) []Line {
-	what := fmt.Sprintf("the announcement of try %d", a.Try)
+	h := announcedHead(a.Try)
 	if old, ok := s.announcements[a.Try]; ok {
 		if old == a.Text {
 			// A copy: its head is checked too, as a message's
 			// (SPEC-D11).
-			if s.delay.IsZero() || sameHead(s.announcedHeads[a.Try], head) {
-				return nil
-			}
-			if head == nil {
-				return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
-			}
-			s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
-			return s.checkHeads()
+			return s.copiedHead(s.announcedHeads[a.Try], head, h)
 		}
 		return []Line{{Refused, fmt.Sprintf("a second announcement of try %d, %q, after %q", a.Try, a.Text, old)}}
 	}
 	if s.havePeers && s.variant != engine.VariantPhantom {
 		return []Line{{Refused, fmt.Sprintf("an announcement of try %d in a game of %s", a.Try, s.variant)}}
 	}
+	if why := s.admitHead(head, h); why != "" {
+		return []Line{{Refused, h.what + ": " + why}}
+	}
 	if !s.delay.IsZero() {
-		if head == nil {
-			return []Line{{Refused, fmt.Sprintf("%s: no head, in a game with %s (SPEC-D11)", what, s.delay.Describe())}}
-		}
-		s.heads = append(s.heads, headCheck{what: what, try: int64(a.Try), head: *head})
+		h.head = *head
+		s.heads = append(s.heads, h)
 		s.announcedHeads[a.Try] = head
 	}
 	s.announcements[a.Try] = a.Text
 	lines := append([]Line{{Unverified, fmt.Sprintf("try %d: %s", a.Try, a.Text)}}, s.checkHeads()...)
 	return append(lines, s.checkPendingRecord()...)
-}
-
-// takeRecordPart joins the parts of the record and checks the whole
-// record once it is complete (SPEC-4, SPEC-D6).
-func (s *Spectator) takeRecordPart(r protocol.RecordPart) []Line {
-	if s.done {
-		return nil
-	}
-	if r.Parts <= 0 || r.Part < 0 || r.Part >= r.Parts || r.Parts*protocol.RecordPartSize > maxRecord {
-		return []Line{{Refused, fmt.Sprintf("a record part %d of %d", r.Part, r.Parts)}}
-	}
-	if s.parts == nil {
-		s.parts, s.partsCount = make([][]byte, r.Parts), 0
-	}
-	if len(s.parts) != r.Parts {
-		return []Line{{Refused, fmt.Sprintf("a record part of %d parts, after parts of %d", r.Parts, len(s.parts))}}
-	}
-	if old := s.parts[r.Part]; old != nil {
-		if !bytes.Equal(old, r.Data) {
-			return []Line{{Refused, fmt.Sprintf("a different record part %d", r.Part)}}
-		}
-		return nil
-	}
-	s.parts[r.Part] = r.Data
-	s.partsCount++
-	if s.partsCount < len(s.parts) {
-		return nil
-	}
-	data := bytes.Join(s.parts, nil)
-	s.parts, s.partsCount = nil, 0
-	t, err := protocol.ParseTranscript(data)
-	if err != nil {
-		return []Line{{Refused, fmt.Sprintf("the record: %v", err)}}
-	}
-	s.record = t
-	return s.checkPendingRecord()
-}
-
-// checkPendingRecord checks the record once the messages before it were
-// taken: GossipSub may bring the record before the last of them.
-func (s *Spectator) checkPendingRecord() []Line {
-	if s.record == nil || s.done || s.next < uint64(len(s.record.Messages)) {
-		return nil
-	}
-	if s.havePeers && s.variant == engine.VariantPhantom && len(s.announcements) < s.tries(s.record) {
-		// The announcements released with the record at the end of a
-		// game with a broadcast delay may come after it (SPEC-D11):
-		// waited for as the messages are, Finish checks without them.
-		return nil
-	}
-	return s.checkRecord(s.record)
-}
-
-// tries counts the tries of a Phantom Go record: one outputs message
-// each.
-func (s *Spectator) tries(t *protocol.Transcript) int {
-	n := 0
-	for i := range t.Messages {
-		if t.Messages[i].Kind == protocol.KindPhantomOutputs {
-			n++
-		}
-	}
-	return n
-}
-
-// Finish checks the record now if it came, even though messages before
-// it are missing (dropped on the way, SPEC-D7): the record checks them.
-func (s *Spectator) Finish() []Line {
-	if s.record == nil || s.done {
-		return nil
-	}
-	var lines []Line
-	if missing := uint64(len(s.record.Messages)) - min(s.next, uint64(len(s.record.Messages))); missing > 0 {
-		lines = append(lines, Line{Verdict, fmt.Sprintf("%d messages of the record were not seen live", missing)})
-	}
-	if s.havePeers && s.variant == engine.VariantPhantom {
-		// Announcements lost on the way, or published by a program
-		// that stopped before it resumed (SPEC-D32).
-		if missing := s.tries(s.record) - len(s.announcements); missing > 0 {
-			lines = append(lines, Line{Verdict, fmt.Sprintf("%d announcements of the record were not seen live", missing)})
-		}
-	}
-	return append(lines, s.checkRecord(s.record)...)
-}
-
-// Record returns the game's record once it came and was checked (nil
-// before).
-func (s *Spectator) Record() *protocol.Transcript {
-	if !s.done {
-		return nil
-	}
-	return s.record
-}
-
-// Waiting tells whether the record came and waits for messages before
-// it.
-func (s *Spectator) Waiting() bool { return s.record != nil && !s.done }
-
-// checkRecord checks the record of the finished game: as `kakure verify`
-// does, and against every publication taken (SPEC-4).
-func (s *Spectator) checkRecord(t *protocol.Transcript) []Line {
-	if t.Game != s.game {
-		return []Line{{Refused, fmt.Sprintf("the record of another game (%s)", t.Game)}}
-	}
-	if s.havePeers && t.Peers != s.peers {
-		return []Line{{Refused, "the record names other peers than the invitation"}}
-	}
-	var lines []Line
-	mismatch := false
-	for _, it := range s.items {
-		if it.Pos >= uint64(len(t.Messages)) {
-			continue // after the end of the game: not in the record
-		}
-		m := &t.Messages[it.Pos]
-		if m.From != it.From || m.Seq != it.Seq || m.Hash() != it.Hash {
-			mismatch = true
-			lines = append(lines, Line{Refused, fmt.Sprintf("the publication at position %d (%s%s) is not the record's message there (the %s's message %d, %s)",
-				it.Pos, describeItem(it), s.source(it), m.From, m.Seq, m.Kind)})
-		}
-	}
-	if len(s.announcements) > 0 || (s.havePeers && s.variant == engine.VariantPhantom) {
-		want, err := protocol.PublicAnnouncements(t)
-		if err != nil {
-			lines = append(lines, Line{Verdict, fmt.Sprintf("the announcements cannot be checked: %v", err)})
-		} else {
-			for try, text := range s.announcements {
-				switch {
-				case try >= uint64(len(want)):
-					mismatch = true
-					lines = append(lines, Line{Refused, fmt.Sprintf("the announcement of try %d, %q: the record's audit has %d tries", try, text, len(want))})
-				case want[try].Text != text:
-					mismatch = true
-					lines = append(lines, Line{Refused, fmt.Sprintf("the announcement of try %d, %q: the record's audit gives %q", try, text, want[try].Text)})
-				}
-			}
-			if !mismatch {
-				lines = append(lines, Line{Verdict, fmt.Sprintf("the %d announcements seen of %d tries are the audited record's", len(s.announcements), len(want))})
-			}
-		}
-	}
-	if !mismatch {
-		lines = append(lines, Line{Verdict, fmt.Sprintf("the %d messages seen are the record's", len(s.items))})
-	}
-	lines = append(lines, s.checkHeadsAgainst(t)...)
-	rep := protocol.Verify(t)
-	text, ok := rep.Describe(t.Peers)
-	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		lines = append(lines, Line{Verdict, l})
-	}
-	s.done, s.ok, s.record = true, ok && !mismatch && !s.delayBroken, t
-	return lines
-}
-
-// checkHeadsAgainst checks the heads not checked yet against the record
-// (SPEC-D11): a head at the game's end must name its last message or a
-// later one; any other, a message of the record, with the delay's moves
-// between the publication and it.
-func (s *Spectator) checkHeadsAgainst(t *protocol.Transcript) []Line {
-	if s.delay.IsZero() {
-		return nil
-	}
-	var moves protocol.BroadcastMoves
-	for i := range t.Messages {
-		moves.Add(s.variant, t.Messages[i].Kind)
-	}
-	var lines []Line
-	last := uint64(len(t.Messages))
-	for _, h := range s.heads {
-		switch {
-		case h.head.End && (last == 0 || h.head.Pos < last-1):
-			s.delayBroken = true
-			lines = append(lines, Line{Refused, fmt.Sprintf("%s: released as after the game's end, with its head at position %d, but the record ends at %d (the broadcast delay, SPEC-D11)", h.what, h.head.Pos, int64(last)-1)})
-		case h.head.Pos >= last && h.head.End:
-			// After the end: messages the record does not hold.
-		case h.head.Pos >= last:
-			s.delayBroken = true
-			lines = append(lines, Line{Refused, fmt.Sprintf("%s: its head names position %d, beyond the record's end (the broadcast delay, SPEC-D11)", h.what, h.head.Pos)})
-		default:
-			if l, bad := s.judgeHead(h, t.Messages[h.head.Pos].Hash(), &moves); bad {
-				lines = append(lines, l)
-			}
-		}
-	}
-	s.heads = nil
-	if !s.delayBroken {
-		lines = append(lines, Line{Verdict, fmt.Sprintf("every publication kept %s", s.delay.Describe())})
-	}
-	return lines
 }

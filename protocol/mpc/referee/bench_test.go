@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -264,4 +265,131 @@ func BenchmarkTryInterleaved(b *testing.B) {
 	for i := 1; i < len(forms); i++ {
 		b.ReportMetric(p50[i]/p50[0], forms[i].name+"/correlated-p50")
 	}
+}
+
+// BenchmarkTrySides plays random 9×9 tries in one process as BenchmarkTry
+// and reports each party's share of a try: the wall time of the
+// garbler's calls and of the evaluator's, p50 and mean (the calls run
+// one after another, so the two add up to the try; the evaluator's
+// include its wait for the check of the opened garblings, MPC-D21,
+// which runs on its own goroutines from the Open to the Evaluate). As a
+// session does, the garbler makes the λ garblings of a checked try
+// ahead (MPC-D24): between tries, untimed, as while a player thinks.
+// Three-halves, with the input OTs of the extension (plain) and in the
+// default form (correlated input OTs, authenticated state, MACs of 64
+// bits; it needs λ > 1: a game of λ = 1 is plain), at λ = 1 and λ = 4.
+//
+//	go test -run '^$' -bench TrySides -benchtime 300x -benchmem ./protocol/mpc/referee
+func BenchmarkTrySides(b *testing.B) {
+	type form struct {
+		name   string
+		lambda int
+		input  InputOT
+		auth   bool
+		mac    int
+	}
+	for _, f := range []form{{"plain", 1, 0, false, 0}, {"plain", 4, 0, false, 0}, {"default", 4, InputOTCorrelated, true, 64}} {
+		b.Run(fmt.Sprintf("9x9-lambda-%d-%s", f.lambda, f.name), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(9, 3))
+			var gm *testGame
+			var sides [2][]time.Duration
+			last := engine.NoPoint
+			games := 0
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				if gm == nil || gm.ref.PlayEnded() {
+					gm = newGameOf(b, Config{Size: 9, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte(fmt.Sprintf("sides %s %d", f.name, games)),
+						Komi: 7.5, Lambda: f.lambda, Scheme: gc.ThreeHalves, InputOT: f.input, AuthState: f.auth, MACBits: f.mac}, testSeed("sides g", games), testSeed("sides e", games))
+					gm.clock = &sideClock{}
+					games++
+					last = engine.NoPoint
+				}
+				if gm.cfg.Checked() {
+					if err := gm.g.Prepare(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				p := randomTry(rng, gm.ref, last)
+				mover := gm.ref.ToMove()
+				b.StartTimer()
+				if _, err := gm.play(p); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				for party := range sides {
+					sides[party] = append(sides[party], gm.clock.spent[party])
+				}
+				next, _, err := gm.ref.Try(mover, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				gm.ref = next
+				if p != engine.Pass {
+					last = p
+				}
+			}
+			for party, name := range []string{"garbler", "evaluator"} {
+				var sum time.Duration
+				for _, d := range sides[party] {
+					sum += d
+				}
+				slices.Sort(sides[party])
+				b.ReportMetric(float64(sides[party][len(sides[party])/2].Microseconds())/1000, name+"-p50-ms")
+				b.ReportMetric(float64(sum.Microseconds())/1000/float64(len(sides[party])), name+"-mean-ms")
+			}
+		})
+	}
+}
+
+// BenchmarkOpenedCheck times the evaluator's check of the opened
+// garblings of one 9×9 try (MPC-D21): the λ − 1 garblings but ĵ made
+// again from their seeds and their digests compared with the garbler's
+// commitment, from the start of the check to its result, on GOMAXPROCS
+// cores (-cpu 1,2 compares one core with two). It also reports the CPU
+// time of the process per check (cpu-ms), which the other jobs of a
+// shared machine disturb less than the wall time.
+//
+//	go test -run '^$' -bench OpenedCheck -cpu 1,2 -benchmem ./protocol/mpc/referee
+func BenchmarkOpenedCheck(b *testing.B) {
+	for _, lambda := range []int{2, 4} {
+		for _, scheme := range []gc.Scheme{gc.HalfGates, gc.ThreeHalves} {
+			b.Run(fmt.Sprintf("9x9-lambda-%d-%v", lambda, scheme), func(b *testing.B) {
+				cfg := Config{Size: 9, Rules: engine.RulesCommon, GarblerColor: engine.Black, Game: []byte("opened check"), Komi: 7.5, Lambda: lambda, Scheme: scheme}
+				rc, err := circuitsFor(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				const try, j = 5, 1
+				copies, seeds, err := prepareCopiesOf(cfg, rc, testSeed("opened check", lambda), try, circuit.Evaluator, copyHooks{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				entries := make([][3]Digest, len(copies))
+				for i, c := range copies {
+					entries[i] = c.commit
+				}
+				b.ResetTimer()
+				cpu := processCPU()
+				for range b.N {
+					oc := startOpenedCheck(cfg, rc, circuit.Evaluator, try, j, seeds, nil, entries)
+					<-oc.done
+					if oc.err != nil {
+						b.Fatal(oc.err)
+					}
+				}
+				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms")
+			})
+		}
+	}
+}
+
+// processCPU returns the CPU time (user and system) the process has used
+// so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

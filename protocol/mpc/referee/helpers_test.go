@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -38,6 +39,33 @@ type testGame struct {
 	tamper func(try uint64, what string, b []byte) []byte
 	// tamperBits may change the event bits the evaluator sends.
 	tamperBits func(try uint64, o *Outputs)
+	// clock, when set, adds to each party the wall time of its calls in
+	// play (benchmarks only).
+	clock *sideClock
+}
+
+// sideClock is the wall time each party spent in its calls of a try:
+// the calls run one after another, so the time since the previous
+// call ended is the current call's.
+type sideClock struct {
+	spent [2]time.Duration
+	mark  time.Time
+}
+
+// start resets the clock at the beginning of a try.
+func (c *sideClock) start() {
+	if c != nil {
+		c.spent, c.mark = [2]time.Duration{}, time.Now()
+	}
+}
+
+// charge adds the time since the previous mark to party p.
+func (c *sideClock) charge(p circuit.Party) {
+	if c != nil {
+		now := time.Now()
+		c.spent[p] += now.Sub(c.mark)
+		c.mark = now
+	}
 }
 
 func testSeed(name string, n int) prg.Seed {
@@ -145,21 +173,26 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 	pub := gm.e.Public()
 	try := pub.Try
 	var tr TryRecord
+	gm.clock.start()
 	if gm.cfg.correlated() {
 		// The garbler's reverse request first (MPC-D28).
 		rev, err := gm.g.ReverseRequest()
+		gm.clock.charge(circuit.Garbler)
 		if err != nil {
 			return ann, err
 		}
 		rev = gm.send(try, "reverse", rev)
 		tr = RecordReverse(rev)
 		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], rev)
-		if err := gm.e.TakeReverse(rev); err != nil {
+		err = gm.e.TakeReverse(rev)
+		gm.clock.charge(circuit.Evaluator)
+		if err != nil {
 			gm.rec.Tries = append(gm.rec.Tries, tr)
 			return ann, err
 		}
 	}
 	req, err := gm.e.Request(p)
+	gm.clock.charge(circuit.Evaluator)
 	if err != nil {
 		return ann, err
 	}
@@ -167,12 +200,16 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 	gm.rec.Tries = append(gm.rec.Tries, tr.WithRequest(req))
 	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
 	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], req)
-	if err := gm.g.CheckRequest(req); err != nil {
+	err = gm.g.CheckRequest(req)
+	gm.clock.charge(circuit.Garbler)
+	if err != nil {
 		return ann, err
 	}
 	var gb Garbling
+	var errG error
 	if gm.cfg.Checked() {
 		cm, err := gm.g.Commit(req)
+		gm.clock.charge(circuit.Garbler)
 		if err != nil {
 			return ann, err
 		}
@@ -181,17 +218,20 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 		*last = last.WithCommitment(cm)
 		gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], cm.Commitments, cm.Reply)
 		choice, err := gm.e.Open(cm)
+		gm.clock.charge(circuit.Evaluator)
 		if err != nil {
 			return ann, err
 		}
 		choice = gm.send(try, "choice", choice)
 		*last = last.WithChoice(choice)
 		gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], choice)
-		if gb, err = gm.g.GarbleChosen(choice, p); err != nil {
-			return ann, err
-		}
-	} else if gb, err = gm.g.Garble(req, p); err != nil {
-		return ann, err
+		gb, errG = gm.g.GarbleChosen(choice, p)
+	} else {
+		gb, errG = gm.g.Garble(req, p)
+	}
+	gm.clock.charge(circuit.Garbler)
+	if errG != nil {
+		return ann, errG
 	}
 	gb.Tables = gm.send(try, "tables", gb.Tables)
 	gb.Labels = gm.send(try, "labels", gb.Labels)
@@ -199,6 +239,7 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 	*last = last.WithGarbling(gb)
 	gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], gb.Tables, gb.Labels, gb.Reply)
 	o, annE, err := gm.e.Evaluate(gb)
+	gm.clock.charge(circuit.Evaluator)
 	if err != nil {
 		return ann, err
 	}
@@ -209,6 +250,7 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 	*last = last.WithOutputs(o)
 	gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], o.Labels, bitsMsg(o))
 	annG, err := gm.g.Finish(o)
+	gm.clock.charge(circuit.Garbler)
 	if err != nil {
 		return ann, err
 	}

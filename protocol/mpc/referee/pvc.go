@@ -223,7 +223,8 @@ func copyDelta(seed prg.Seed) (gc.Label, error) {
 // (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
 // change it before it is committed to. send is set for the garbler's
 // garblings, whose message may go to the evaluator; the others (the
-// evaluator's checks, the judges) need only its digests.
+// judges) need only its digests. (The evaluator's check of the opened
+// garblings makes their digests with openedDigests, MPC-D40.)
 func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks, send bool) (*copyGarbling, error) {
 	delta, err := copyDelta(seed)
 	if err != nil {
@@ -233,13 +234,7 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if hooks.couple != nil {
 		couple = func(m []bool) { hooks.couple(try, i, m) }
 	}
-	var masks *prg.Stream
-	if cfg.authenticated() {
-		// The mask bits from a stream of their own (MPC-D29), so that the
-		// garbler's next share does not depend on the mover.
-		masks = seed.Stream(labelAuthMask)
-	}
-	gb, keys, mask, err := garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), masks, try, couple)
+	gb, keys, mask, err := garbleFromSeed(cfg, rc, mover, try, seed, delta, couple)
 	if err != nil {
 		return nil, err
 	}
@@ -270,16 +265,18 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	return c, nil
 }
 
-// release gives the tables of the garblings of copies, made for their
-// digests only, back for reuse (gc.Garbled.Release): by a program that
-// holds no other reference to their tables or bytes.
-func release(copies []*copyGarbling) {
-	for _, c := range copies {
-		if c != nil && c.g != nil {
-			c.g.Release()
-			c.g, c.bytes = nil, nil
-		}
+// garbleFromSeed garbles the circuit of mover as a garbling of try from
+// its seed and Δ (copyDelta of the seed): the labels, three-halves'
+// coins and (MPC-D27) the mask bits from its labels stream, or with the
+// authenticated state (MPC-D29) the mask bits from a stream of their own.
+func garbleFromSeed(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seed prg.Seed, delta gc.Label, couple func([]bool)) (*gc.Garbled, *gc.Keys, []bool, error) {
+	var masks *prg.Stream
+	if cfg.authenticated() {
+		// The mask bits from a stream of their own (MPC-D29), so that the
+		// garbler's next share does not depend on the mover.
+		masks = seed.Stream(labelAuthMask)
 	}
+	return garbleMasked(cfg, rc, mover, delta, seed.Stream(labelPVCLabels), masks, try, couple)
 }
 
 // commitment is a parsed Commitment message.

@@ -4,12 +4,16 @@ package referee
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/internal/parallel"
 	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
@@ -267,16 +271,90 @@ func copyEvaluatorLabels(rc *refereeCircuits, mover circuit.Party, seed prg.Seed
 	return pairs, nil
 }
 
-// startOpenedCheck garbles every garbling of try but j again from its
-// seed and compares it with the commitment's entries, in the background.
+// copyLabelsDigest returns the commitment to the labels of the
+// garbler's inputs of garbling i of try made from seed, as garbleCopy
+// makes it (labelsDigest of labelPairs of its keys), without garbling:
+// Δ from the seed's delta stream and the zero labels, the first of its
+// labels stream (gc.Garble reads the garbler's inputs first), each pair
+// of label hashes written to the digest as it is made.
+func copyLabelsDigest(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed) (Digest, error) {
+	delta, err := copyDelta(seed)
+	if err != nil {
+		return Digest{}, err
+	}
+	zeros := make([]byte, 16*len(rc.circuit[mover].Inputs[circuit.Garbler]))
+	if _, err := io.ReadFull(seed.Stream(labelPVCLabels), zeros); err != nil {
+		return Digest{}, err
+	}
+	prefix := labelPrefix(cfg, try, i)
+	h := sha256.New()
+	h.Write([]byte(tagPVCLabels))
+	writeGameTry(h, cfg, try, i)
+	for w := range len(zeros) / 16 {
+		var pair [2]Digest
+		zero := gc.Label(zeros[16*w : 16*w+16])
+		for _, l := range [2]gc.Label{zero, zero.Xor(delta)} {
+			pair[b2int(l.LSB())] = labelHashOf(&prefix, w, l)
+		}
+		h.Write(pair[0][:])
+		h.Write(pair[1][:])
+	}
+	return Digest(h.Sum(nil)), nil
+}
+
+// openedDigests makes again, from their seeds, the three digests that
+// the commitment of try holds of every garbling but j (H(seed_i),
+// H(tables_i), H(label commitments_i)), as garbleCopy makes them. Each
+// garbling is two pieces of work, run on up to GOMAXPROCS cores at once
+// (MPC-D40): its tables (garbled, hashed in place and released) and its
+// label commitments (from the labels its seed gives, without garbling:
+// copyLabelsDigest), so that λ − 1 garblings keep the cores busy to the
+// end instead of leaving one idle while the last garbling runs alone.
+func openedDigests(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, j int) ([][3]Digest, error) {
+	n := len(seeds)
+	digests := make([][3]Digest, n)
+	// The garblings first: the longer pieces.
+	errs := parallel.Each(2*n, runtime.GOMAXPROCS(0), func(k int) error {
+		i := k % n
+		if i == j {
+			return nil
+		}
+		seed := seeds[i]
+		if k < n {
+			delta, err := copyDelta(seed)
+			if err != nil {
+				return err
+			}
+			gb, _, _, err := garbleFromSeed(cfg, rc, mover, try, seed, delta, nil)
+			if err != nil {
+				return err
+			}
+			// Only the digest is needed: the message around the
+			// tables, no copy; the tables go back for reuse.
+			defer gb.Release()
+			b, err := gb.MarshalInPlace()
+			if err != nil {
+				return err
+			}
+			digests[i][1] = Sum(b)
+			return nil
+		}
+		var err error
+		digests[i][0] = seedHash(cfg, try, i, seed)
+		digests[i][2], err = copyLabelsDigest(cfg, rc, mover, try, i, seed)
+		return err
+	})
+	return digests, errors.Join(errs...)
+}
+
+// startOpenedCheck makes every garbling of try but j again from its
+// seed and compares its digests with the commitment's entries, in the
+// background.
 func startOpenedCheck(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, j int, seeds []prg.Seed, commitment []byte, entries [][3]Digest) *openedCheck {
 	oc := &openedCheck{done: make(chan struct{})}
 	go func() {
 		defer close(oc.done)
-		copies, err := garbleCopies(cfg, rc, mover, try, seeds, j, copyHooks{}, false)
-		// Only their digests are compared, and nothing else holds their
-		// tables: reused by the next try's check (issue 38).
-		defer release(copies)
+		digests, err := openedDigests(cfg, rc, mover, try, seeds, j)
 		if err != nil {
 			oc.err = fmt.Errorf("try %d: %v", try, err)
 			return
@@ -286,7 +364,7 @@ func startOpenedCheck(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 				continue
 			}
 			for k, what := range []string{"seed", "garbled tables and decoding bits", "input label commitments"} {
-				if copies[i].commit[k] != entries[i][k] {
+				if digests[i][k] != entries[i][k] {
 					oc.cert = &Certificate{Commitment: commitment, Opened: i, Seed: s, What: what}
 					oc.err = fmt.Errorf("try %d: the %s of opened garbling %d differ from its commitment (certificate)", try, what, i)
 					return

@@ -301,7 +301,9 @@ func TestT8OpenedCheckWithoutGarbling(t *testing.T) {
 
 // TestT8CopyEvaluatorLabels: the labels of the evaluator's inputs that
 // the check of MPC-D18 derives from a seed without garbling are those of
-// the garbling made from it.
+// the garbling made from it, and so is the commitment to the garbler's
+// labels that the check of the opened garblings makes from the seed
+// (copyLabelsDigest, issue 38).
 func TestT8CopyEvaluatorLabels(t *testing.T) {
 	for _, size := range []int{5, 9} {
 		cfg := Config{Size: size, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("labels"), Lambda: 4}
@@ -321,6 +323,15 @@ func TestT8CopyEvaluatorLabels(t *testing.T) {
 			}
 			if !reflect.DeepEqual(pairs, cp.keys.Inputs[circuit.Evaluator]) {
 				t.Fatalf("%dx%d, %v to move: the labels differ from the garbling's", size, size, mover)
+			}
+			// The commitment to the garbler's labels that the evaluator's
+			// check makes from the seed alone (issue 38).
+			d, err := copyLabelsDigest(cfg, rc, mover, 3, 1, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != cp.commit[2] {
+				t.Fatalf("%dx%d, %v to move: the digest of the label commitments made from the seed differs from the garbling's", size, size, mover)
 			}
 		}
 	}

@@ -1,0 +1,223 @@
+package ot
+
+// The receiver of the OT extension (iknp.go has the overview and the
+// sender).
+
+import (
+	"crypto/cipher"
+	"fmt"
+
+	"github.com/kakure/kakure/protocol/mpc/aeshash"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+)
+
+// Receiver is the receiver of the OT extension (the evaluator): it holds
+// the choice bits. It is not safe for concurrent use.
+type Receiver struct {
+	seed    prg.Seed
+	session []byte
+	kappa   int // the number of columns, Kappa or KappaMAC
+	base    *BaseSender
+	keys    [][2]cipher.Block
+	batch   uint32
+	hash    *aeshash.Hasher
+	// pending is the batch requested and not yet received.
+	pending *pendingBatch
+}
+
+type pendingBatch struct {
+	choices []bool
+	rows    []Block // t_j
+}
+
+// NewReceiver returns the extension receiver for the session, with every
+// random choice derived from seed.
+func NewReceiver(seed prg.Seed, session []byte) *Receiver {
+	return &Receiver{seed: seed, session: append([]byte(nil), session...), kappa: Kappa, hash: aeshash.NewHasher()}
+}
+
+// NewMACReceiver returns the receiver of an extension of KappaMAC
+// columns ([NewMACSender]): its rows t_j = q_j ⊕ c_j·s are the MACs of
+// its choices c_j under the sender's 64-bit key s ([Receiver.Correlated]).
+func NewMACReceiver(seed prg.Seed, session []byte) *Receiver {
+	r := NewReceiver(seed, session)
+	r.kappa = KappaMAC
+	return r
+}
+
+// BaseStart starts the base OTs, which the receiver runs as their sender,
+// and returns the first message.
+func (r *Receiver) BaseStart() ([]byte, error) {
+	if r.base != nil {
+		return nil, fmt.Errorf("%w: base OTs already started", ErrState)
+	}
+	base, err := NewBaseSender(r.seed.Stream(labelBaseScalars), r.session, r.kappa)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := base.Start()
+	if err != nil {
+		return nil, err
+	}
+	r.base = base
+	return msg, nil
+}
+
+// BaseFinish takes the sender's base OT message; the receiver is then
+// ready for requests.
+func (r *Receiver) BaseFinish(msg []byte) error {
+	if r.base == nil || r.keys != nil {
+		return fmt.Errorf("%w: base OTs not started or already finished", ErrState)
+	}
+	keys, err := r.base.Finish(msg)
+	if err != nil {
+		return err
+	}
+	r.keys = make([][2]cipher.Block, r.kappa)
+	for i, k := range keys {
+		r.keys[i] = [2]cipher.Block{columnCipher(k[0]), columnCipher(k[1])}
+	}
+	return nil
+}
+
+// Request returns the request of a batch of OTs with the given choice bits.
+func (r *Receiver) Request(choices []bool) ([]byte, error) {
+	return r.request(choices, nil, nil)
+}
+
+// RequestPadded is Request with the KOSPad pad bits of the consistency
+// check given by the caller instead of drawn from the receiver's seed:
+// a receiver that must later prove its choices — pad included — opens
+// the seed they come from, and anyone then recomputes the request's
+// check value x ([CheckValue], [VerifyChoices]). The pad bits must be
+// random and secret until then: x with known pad bits tells the choices.
+func (r *Receiver) RequestPadded(choices, pad []bool) ([]byte, error) {
+	if len(pad) != KOSPad {
+		return nil, fmt.Errorf("%w: %d pad bits, want %d", ErrInput, len(pad), KOSPad)
+	}
+	return r.request(choices, pad, nil)
+}
+
+// request makes the request; pad, when not nil, is the pad bits; cheat,
+// when set (tests of the package), may change the columns before the
+// check values are computed, and returns the error term to add to t
+// (the cheater's guess).
+func (r *Receiver) request(choices, pad []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, error) {
+	if r.keys == nil {
+		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	if r.pending != nil {
+		return nil, fmt.Errorf("%w: batch %d requested and not received", ErrState, r.batch)
+	}
+	msg, rows, err := r.requestOf(r.batch, choices, pad, cheat)
+	if err != nil {
+		return nil, err
+	}
+	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows}
+	return msg, nil
+}
+
+// requestOf makes the request of batch with the choices (pad and cheat
+// as request takes them) and returns it with the receiver's rows t_j of
+// its m OTs. It reads the receiver's keys and seed and changes nothing,
+// so that requests of several batches can be made at once.
+func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, []Block, error) {
+	m := len(choices)
+	if m == 0 || m > MaxBatch {
+		return nil, nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
+	}
+	n := m + KOSPad
+	nb := columnBytes(m)
+	if pad == nil {
+		pad = r.seed.Stream(labelPad, uint64(batch)).Bools(KOSPad)
+	}
+	all := append(append(make([]bool, 0, n), choices...), pad...)
+	packed := make([]byte, nb)
+	for j, c := range all {
+		if c {
+			packed[j/8] |= 1 << (j % 8)
+		}
+	}
+	t := newColumns(r.kappa, n)
+	msg := make([]byte, 0, RequestSizeKappa(r.kappa, m))
+	msg = append(msg, batchMsgHeader(requestKind(r.kappa), batch, m)...)
+	u := make([]byte, nb)
+	for i := range r.kappa {
+		ti := t.column(i)
+		readColumn(r.keys[i][0], batch, ti[:nb])
+		readColumn(r.keys[i][1], batch, u)
+		for k := range nb {
+			u[k] ^= ti[k] ^ packed[k]
+		}
+		msg = append(msg, u...)
+	}
+	var guess func(chi []Block) Block
+	if cheat != nil {
+		guess = cheat(msg[batchHeader:], nb)
+	}
+	rows := t.rows(n)
+	chi := challenge(r.session, msg, n)
+	x := choiceSum(chi, all)
+	var acc wide
+	acc.mulAdds(chi, rows)
+	tc := acc.reduce()
+	if guess != nil {
+		tc = tc.Xor(guess(chi))
+	} else {
+		putChallenge(chi)
+	}
+	msg = append(msg, x[:]...)
+	msg = append(msg, tc[:]...)
+	return msg, rows[:m], nil
+}
+
+// Skip moves the receiver over the next batch without a request, as if
+// it had requested and received one (see Sender.Skip).
+func (r *Receiver) Skip() error {
+	if r.keys == nil || r.pending != nil {
+		return fmt.Errorf("%w: base OTs not done or a batch pending", ErrState)
+	}
+	r.batch++
+	return nil
+}
+
+// Forget drops the pending request as if its reply had been received:
+// for a receiver rebuilt after a restart that kept the messages it had
+// received (the referee's checked tries, MPC-D20), not the reply.
+func (r *Receiver) Forget() error {
+	if r.pending == nil {
+		return fmt.Errorf("%w: no request pending", ErrState)
+	}
+	r.pending = nil
+	r.batch++
+	return nil
+}
+
+// Receive takes the sender's reply to the pending request and returns the
+// chosen message of every OT.
+func (r *Receiver) Receive(reply []byte) ([]Block, error) {
+	if r.kappa != Kappa {
+		return nil, fmt.Errorf("%w: an extension of %d columns gives correlated OTs only", ErrState, r.kappa)
+	}
+	p := r.pending
+	if p == nil {
+		return nil, fmt.Errorf("%w: no request pending", ErrState)
+	}
+	m := len(p.choices)
+	if err := checkReply(reply, r.batch, m); err != nil {
+		return nil, err
+	}
+	body := reply[batchHeader:]
+	out := make([]Block, m)
+	for j, c := range p.choices {
+		h := r.hash.Hash(p.rows[j], otTweak(r.batch, j))
+		off := 32 * j
+		if c {
+			off += 16
+		}
+		out[j] = h.Xor(Block(body[off : off+16]))
+	}
+	r.pending = nil
+	r.batch++
+	return out, nil
+}
