@@ -102,7 +102,7 @@ func (m *Machine) graceOwed() (from Role, kinds []Kind, count, ok bool) {
 	}
 	from, kinds = m.Expected()
 	for _, k := range kinds {
-		if automaticKinds[k] {
+		if k.attrs().automatic {
 			return from, kinds, false, true
 		}
 	}

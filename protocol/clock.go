@@ -301,19 +301,6 @@ func (m *Machine) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 	return kind == KindMove
 }
 
-// clockStamp is the clock's part of a message that ends a timed turn
-// (CLK-D8), read from any body kind that carries it.
-type clockStamp struct {
-	ThinkMS  int64 `json:"think_ms"`
-	ChargeMS int64 `json:"charge_ms"`
-}
-
-// timedKinds are the kinds of message that may carry clock times.
-var timedKinds = map[Kind]bool{KindMove: true, KindHMGCards: true, KindHMGReveal: true, KindFGoCommit: true, KindFGoOpen: true,
-	KindPhantomTry: true, KindPhantomRequest: true, KindPhantomTryGarbling: true, KindPhantomGarbling: true, KindPhantomOutputs: true,
-	KindGomokuOpening: true, KindGomokuSide: true, KindGomokuPass: true, KindGomokuNoLegalPoint: true, KindGomokuAnnounce: true,
-	KindGomokuResponse: true, KindGomokuOpenAll: true}
-
 // ms turns a wire count of milliseconds into a duration, refusing what
 // could not be one.
 func ms(n int64) (time.Duration, bool) {
@@ -321,78 +308,6 @@ func ms(n int64) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(n) * time.Millisecond, true
-}
-
-// clockMove is the clock's part of a move (CLK-D8): it checks the think
-// time the move claims and the settlement of the other's last move it
-// carries, and returns the change to make once the rules take the move,
-// or an outcome when the mover's own claim makes its flag fall.
-func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome, err error) {
-	var b clockStamp
-	if err := json.Unmarshal(msg.Body, &b); err != nil {
-		return nil, nil, nil // the rules refuse it
-	}
-	if m.clk == nil {
-		if b.ThinkMS != 0 || b.ChargeMS != 0 {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) in a game without a time control", msg.Kind, b.ThinkMS, b.ChargeMS)
-		}
-		return nil, nil, nil
-	}
-	if sv, ok := m.variant.(simultaneousClocks); ok {
-		return m.clockChoice(msg, b, sv)
-	}
-	if tc, ok := m.variant.(tryClocks); ok && msg.Kind != KindMove {
-		return m.clockTry(msg, b, tc)
-	}
-	running, ok := m.clockTurn()
-	if !ok || running != msg.From || !m.endsTimedTurn(msg.Kind, msg.Body) {
-		if b.ThinkMS != 0 || b.ChargeMS != 0 {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no timed turn of its", msg.Kind, b.ThinkMS, b.ChargeMS)
-		}
-		return nil, nil, nil
-	}
-	c := m.clk
-	think, ok1 := ms(b.ThinkMS)
-	charge, ok2 := ms(b.ChargeMS)
-	if !ok1 || !ok2 {
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
-	}
-	other := msg.From.Other()
-	otherState := c.state[other]
-	if c.adjourned && think != 0 {
-		return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the move that ends an adjournment, which is not charged", think)
-	}
-	if charge != 0 {
-		l := c.last
-		if l == nil || l.role != other || charge <= l.claimed || l.free {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's last move at %v, which is no move of the other's claimed at less", charge)
-		}
-		s, err := c.control.Charge(l.before, charge)
-		if err != nil {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if s.Flagged {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's last move at %v, past its clock: that is a time-out claim, not a move", charge)
-		}
-		otherState = s
-	}
-	before := c.state[msg.From]
-	next, lost, err := m.chargeOwn(msg, before, think)
-	if err != nil || lost != nil {
-		return nil, lost, err
-	}
-	return func() []Event {
-		// A move ends an adjournment, and lets a request to adjourn
-		// lapse (CLK-D13); the move that ended one is free (read
-		// before it is cleared: the other's measurement of it must not
-		// be charged).
-		free := c.adjourned
-		c.adjourned, c.adjournBy = false, nil
-		c.state[other] = otherState
-		c.state[msg.From] = next
-		c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: free}
-		return []Event{EventClock{Clocks: c.state}}
-	}, nil, nil
 }
 
 // applyTimeout judges a time-out claim (CLK-D9). The claim must come from
@@ -616,77 +531,4 @@ func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, clai
 		return c.control.Left(l.before), fmt.Sprintf("its message %d", l.seq), true, true
 	}
 	return 0, "", false, false
-}
-
-// clockChoice is clockMove in a variant of simultaneous clocks
-// (CLK-D14): the message that commits a player's choice while its clock
-// runs carries its think time (no settlement); the message that settles
-// the other's choice of the turn carries the settlement (no think time);
-// no other message carries either.
-func (m *Machine) clockChoice(msg *Message, b clockStamp, sv simultaneousClocks) (commit func() []Event, lost *Outcome, err error) {
-	c := m.clk
-	runs := m.clockTurns()
-	think, ok1 := ms(b.ThinkMS)
-	charge, ok2 := ms(b.ChargeMS)
-	if !ok1 || !ok2 {
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
-	}
-	other := msg.From.Other()
-	switch {
-	case msg.Kind == sv.choiceKind() && runs[msg.From] && charge == 0:
-		if c.adjourned && think != 0 {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the choice that ends an adjournment, which is not charged", think)
-		}
-		before := c.state[msg.From]
-		next, lost, err := m.chargeOwn(msg, before, think)
-		if err != nil || lost != nil {
-			return nil, lost, err
-		}
-		turnID := sv.clockTurnID()
-		return func() []Event {
-			free := c.adjourned
-			c.adjourned, c.adjournBy = false, nil
-			c.state[msg.From] = next
-			c.turn[msg.From] = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, free: free, turnID: turnID}
-			return []Event{EventClock{Clocks: c.state}}
-		}, nil, nil
-	case msg.Kind == sv.settleKind() && think == 0 && charge != 0:
-		l := c.turn[other]
-		if l == nil || l.free || l.turnID != sv.clockTurnID() || charge <= l.claimed || runs[other] {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's choice at %v, which is no choice of the other's this turn claimed at less", charge)
-		}
-		s, err := c.control.Charge(l.before, charge)
-		if err != nil {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if s.Flagged {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's choice at %v, past its clock: that is a time-out claim, not a settlement", charge)
-		}
-		return func() []Event {
-			c.state[other] = s
-			return []Event{EventClock{Clocks: c.state}}
-		}, nil, nil
-	case think != 0 || charge != 0:
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no timed turn of its", msg.Kind, b.ThinkMS, b.ChargeMS)
-	}
-	return nil, nil, nil
-}
-
-// chargeOwn charges the think time a message's sender claims for itself
-// to its clock, which stood at before: the clock after, or the loss on
-// time by its own signed word when the claim is past it (CLK-D9), or a
-// T-10 violation for a claim the control cannot take.
-func (m *Machine) chargeOwn(msg *Message, before clock.State, think time.Duration) (clock.State, *Outcome, error) {
-	next, err := m.clk.control.Charge(before, think)
-	if err != nil {
-		return next, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-	}
-	if next.Flagged {
-		return next, &Outcome{
-			Result:    engine.Result{Winner: m.colorOrRole(msg.From.Other()), By: engine.ByTime},
-			Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.clk.control.Left(before)),
-			Proven:    true,
-		}, nil
-	}
-	return next, nil, nil
 }

@@ -76,17 +76,17 @@ func (g *fgoRules) settled(r Role) bool { return g.turn.opened[r] }
 // while its clock runs, and its settlement of the other's commitment into
 // its opening.
 func (g *Game) stampChoice(kind Kind, body any) any {
-	switch b := body.(type) {
-	case CommitBody:
-		if kind != KindFGoCommit || !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
+	switch kind {
+	case KindFGoCommit:
+		if !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
 			return body // not timed, or free (CLK-D13)
 		}
-		return FGoCommitBody{Commitment: b.Commitment, ThinkMS: time.Since(g.clk.mark).Milliseconds()}
-	case OpenBody:
-		if kind != KindFGoOpen || g.clk.settleMS == 0 {
+		return withStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
+	case KindFGoOpen:
+		if g.clk.settleMS == 0 {
 			return body
 		}
-		return FGoOpenBody{Opening: b.Opening, ChargeMS: g.clk.settleMS}
+		return withStamp(kind, body, 0, g.clk.settleMS)
 	}
 	return body
 }
@@ -126,11 +126,4 @@ func (g *Game) claimDueChoice() bool {
 	}
 	g.claimTimeout(g.clk.claimDue)
 	return true
-}
-
-// anytimeClockFree reports whether a message of kind is outside the
-// game's course for the clocks: chat, adjournment and undo do not start
-// a turn, so the other's think time is not measured from them (CLK-D14).
-func anytimeClockFree(kind Kind) bool {
-	return kind == KindChat || kind == KindAdjournRequest || kind == KindAdjournAccept || isUndoKind(kind)
 }

@@ -125,7 +125,7 @@ func (g *Game) trackClock(now time.Time) {
 // (CLK-D8): a move, or in Hidden Move Go the card commitments or a
 // reveal that ends the turn (CLK-D10).
 func (g *Game) stampMove(kind Kind, body any) any {
-	if !timedKinds[kind] || g.m.clk == nil {
+	if !kind.attrs().timed || g.m.clk == nil {
 		return body
 	}
 	if _, ok := g.m.variant.(simultaneousClocks); ok {
@@ -161,28 +161,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		// nothing (CLK-D15; the machine refuses a second settlement).
 		charge = 0
 	}
-	switch b := body.(type) {
-	case PhantomRequestBody:
-		if kind == KindPhantomTry {
-			b.ThinkMS = think
-		}
-		return b
-	case PhantomGarblingBody:
-		if kind == KindPhantomTryGarbling {
-			b.ThinkMS = think
-		}
-		return b
-	case MoveBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case HMGCardsBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case HMGRevealBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	}
-	return stampGomoku(kind, body, think, charge)
+	return withStamp(kind, body, think, charge)
 }
 
 // settleMove settles the other's move just applied against this peer's

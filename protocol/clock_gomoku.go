@@ -63,27 +63,3 @@ func (g *gomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	}
 	return false
 }
-
-// stampGomoku writes the clock's part into a gomoku message that ends
-// its sender's timed turn (CLK-D15).
-func stampGomoku(kind Kind, body any, think, charge int64) any {
-	switch b := body.(type) {
-	case GomokuPointBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case GomokuSideBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case GomokuLineBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case GomokuOpeningsBody:
-		b.ThinkMS, b.ChargeMS = think, charge
-		return b
-	case struct{}:
-		if kind == KindGomokuPass {
-			return GomokuPassBody{ThinkMS: think, ChargeMS: charge}
-		}
-	}
-	return body
-}

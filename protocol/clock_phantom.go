@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 )
 
@@ -129,15 +128,7 @@ func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
 	}
 	charge := g.clk.settleMS
 	g.clk.settleMS = 0
-	switch b := body.(type) {
-	case PhantomGarblingBody:
-		b.ChargeMS = charge
-		return b
-	case PhantomOutputsBody:
-		b.ChargeMS = charge
-		return b
-	}
-	return body
+	return withStamp(kind, body, 0, charge)
 }
 
 // leftFor returns what role r has left for the move under way: its
@@ -166,88 +157,6 @@ func (c *gameClocks) usedOf() [2]time.Duration {
 		u[p.role] = p.used
 	}
 	return u
-}
-
-// clockTry is clockMove in Phantom Go's play (CLK-D16): the message that
-// carries a player's try carries the try's think time, added to what the
-// move's earlier (illegal) tries used; the opponent's next message of
-// the try may settle it (CLK-D7); no other message carries either. When
-// the rules took the try's outputs and the move ended (a legal try or a
-// pass), the move is charged to its player's clock as one move.
-func (m *Machine) clockTry(msg *Message, b clockStamp, tc tryClocks) (commit func() []Event, lost *Outcome, err error) {
-	c := m.clk
-	think, ok1 := ms(b.ThinkMS)
-	charge, ok2 := ms(b.ChargeMS)
-	if !ok1 || !ok2 {
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
-	}
-	other := msg.From.Other()
-	running, ok := m.clockTurn()
-	var change func()
-	switch {
-	case ok && running == msg.From && m.endsTimedTurn(msg.Kind, msg.Body) && charge == 0:
-		if c.adjourned && think != 0 {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the try that ends an adjournment, which is not charged", think)
-		}
-		before, prior := c.state[msg.From], time.Duration(0)
-		if p := c.tries; p != nil && p.role == msg.From {
-			before, prior = p.before, p.used
-		}
-		next, err := c.control.Charge(before, prior+think)
-		if err != nil {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if next.Flagged {
-			return nil, &Outcome{
-				Result:    engine.Result{Winner: m.colorOrRole(other), By: engine.ByTime},
-				Violation: violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, prior+think, c.control.Left(before)),
-				Proven:    true,
-			}, nil
-		}
-		change = func() {
-			free := c.adjourned
-			c.adjourned, c.adjournBy = false, nil
-			c.tries = &pendingMove{role: msg.From, before: before, used: prior + think}
-			c.last = &claimedCharge{role: msg.From, seq: msg.Seq, before: before, claimed: think, prior: prior, free: free}
-		}
-	case tc.settlesTry(msg.From, msg.Kind) && think == 0:
-		if charge == 0 {
-			break
-		}
-		l, p := c.last, c.tries
-		if l == nil || l.role != other || l.free || charge <= l.claimed || p == nil || p.role != other {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's try at %v, which is no try of the other's claimed at less", charge)
-		}
-		s, err := c.control.Charge(l.before, l.prior+charge)
-		if err != nil {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
-		}
-		if s.Flagged {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's try at %v, past its clock: that is a time-out claim, not a settlement", charge)
-		}
-		change = func() { p.used = l.prior + charge }
-	case think != 0 || charge != 0:
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that ends no try of its and settles none", msg.Kind, b.ThinkMS, b.ChargeMS)
-	}
-	return func() []Event {
-		if change != nil {
-			change()
-		}
-		p := c.tries
-		if p == nil {
-			return nil
-		}
-		if r, ok := tc.tryMover(); ok && r == p.role {
-			return []Event{EventClock{Clocks: c.state}}
-		}
-		// The move ended: its tries are charged as one move.
-		s, err := c.control.Charge(p.before, p.used)
-		if err == nil {
-			c.state[p.role] = s
-		}
-		c.tries = nil
-		return []Event{EventClock{Clocks: c.state}}
-	}, nil, nil
 }
 
 // tryClaim is what a time-out claim by claimer is about in Phantom Go's

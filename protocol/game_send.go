@@ -63,7 +63,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if !anytimeClockFree(kind) {
+	if !kind.attrs().clockFree {
 		g.clk.lastSent = time.Now()
 	}
 	g.trackClock(time.Now())
@@ -167,10 +167,6 @@ func (g *Game) act(a Action) error {
 	g.afterChange()
 	return nil
 }
-
-// automaticKinds are the messages programs send by themselves; the other
-// program has AutoGrace to send them (T-11).
-var automaticKinds = map[Kind]bool{KindTossCommit: true, KindTossReveal: true, KindResult: true}
 
 // afterChange sends whatever this peer must send by itself now, and
 // starts the grace clock when the other program owes a message on a

@@ -290,9 +290,7 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 func (m *Machine) keep(msg *Message) { m.history = append(m.history, *msg) }
 
 // anytime reports the kinds either role may send whatever the turn.
-func anytime(k Kind) bool {
-	return k == KindResign || k == KindChat || k == KindViolation || k == KindAbandon
-}
+func anytime(k Kind) bool { return k.attrs().anytime }
 
 // apply checks one message (already checked by the transcript: signature,
 // sequence, chain) against the game and applies it. A returned
@@ -414,7 +412,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	var tick func() []Event
 	crossed := false
-	if timedKinds[msg.Kind] {
+	if msg.Kind.attrs().timed {
 		c := m.clk
 		crossed = m.acceptanceCrossed(msg)
 		if crossed {

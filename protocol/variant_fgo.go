@@ -110,7 +110,6 @@ func init() {
 	newVariantPlayer[engine.VariantFGo] = func(game GameID, _ engine.Options, me Role) variantPlayer {
 		return &fgoPlayer{game: game, me: me}
 	}
-	automaticKinds[KindFGoOpen] = true
 }
 
 // fgoTurn is what the messages of the current turn have set.

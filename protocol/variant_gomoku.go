@@ -160,9 +160,6 @@ func (EventGomokuAudited) event() {}
 
 func init() {
 	newVariantRules[engine.VariantGomoku] = newGomokuRules
-	for _, k := range []Kind{KindGomokuReveal, KindGomokuDeclare, KindGomokuOpenAll} {
-		automaticKinds[k] = true
-	}
 }
 
 // gomokuNever is the reveal time of a point where nothing was revealed.

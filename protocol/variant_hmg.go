@@ -154,7 +154,6 @@ func init() {
 	newVariantPlayer[engine.VariantHMG] = func(game GameID, o engine.Options, me Role) variantPlayer {
 		return &hmgPlayer{game: game, opts: o}
 	}
-	automaticKinds[KindHMGOpenCards] = true
 }
 
 // hmgRules is Hidden Move Go over the network (HMG-1..HMG-8): card

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -15,241 +14,10 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
-// Kinds of Phantom Go messages (docs/phantom-net.md). The inviter is the
-// garbler of the secure referee, the invitee the evaluator, whatever their
-// colours.
-const (
-	// KindPhantomCommit: the garbler's commitment to its seed (T-8); in
-	// a game of the correlated input OTs (MPC-D28) also the start of the
-	// reverse extension's base OTs (one attachment, none otherwise).
-	KindPhantomCommit Kind = "phantom-commit"
-	// KindPhantomSetup: the evaluator's commitment to its seed and the
-	// start of the base OTs (one attachment); in a game of the
-	// correlated input OTs also its answer to the reverse base OTs (a
-	// second attachment).
-	KindPhantomSetup Kind = "phantom-setup"
-	// KindPhantomBase: the garbler's answer to the base OTs (one
-	// attachment); in a game of the correlated input OTs also the
-	// reverse request of try 0 (a second attachment).
-	KindPhantomBase Kind = "phantom-base"
-	// KindPhantomTry: a try of the evaluator's player, as the OT request
-	// of the evaluator's inputs (one attachment).
-	KindPhantomTry Kind = "phantom-try"
-	// KindPhantomRequest: the evaluator's OT request of a try of the
-	// garbler's player, sent by the program (one attachment).
-	KindPhantomRequest Kind = "phantom-request"
-	// KindPhantomTryGarbling: a try of the garbler's player, as the
-	// garbling of the try (three attachments: tables, labels, OT reply;
-	// in a game of the correlated input OTs a fourth, the reverse
-	// request of the next try).
-	KindPhantomTryGarbling Kind = "phantom-try-garbling"
-	// KindPhantomGarbling: the garbling of a try of the evaluator's
-	// player, sent by the program (three attachments).
-	KindPhantomGarbling Kind = "phantom-garbling"
-	// KindPhantomCommitment: in a game whose tries are checked
-	// (Options.Lambda > 1, T-8(b)), the garbler's commitments to the λ
-	// garblings of the try and the OT reply, sent by the program (two
-	// attachments).
-	KindPhantomCommitment Kind = "phantom-commitment"
-	// KindPhantomChoice: in a checked game, the evaluator's choice of the
-	// garbling it keeps, sent by the program once it has checked the
-	// others (one attachment).
-	KindPhantomChoice Kind = "phantom-choice"
-	// KindPhantomOutputs: the evaluator's outputs of a try: the event
-	// bits in the clear and the garbler's output labels (one attachment).
-	KindPhantomOutputs Kind = "phantom-outputs"
-	// KindPhantomReveal: a party's seed and tries, at the end of play
-	// (PG-9) or in answer to an accusation. The program sends it.
-	KindPhantomReveal Kind = "phantom-reveal"
-	// KindPhantomAccuse: an accusation sent in place of a try message by
-	// a program that caught the other deviating (PN-D6). It opens
-	// nothing: the accused reveals first, then the accuser (T-15), and
-	// the audit names the cheater, or the accuser if nobody cheated.
-	KindPhantomAccuse Kind = "phantom-accuse"
-)
-
-// PhantomStage is where a game of Phantom Go stands inside PhasePlay.
-type PhantomStage string
-
-// The stages of a Phantom Go game.
-const (
-	PhantomStageSetup   PhantomStage = "setup"   // seed commitments and base OTs
-	PhantomStagePlay    PhantomStage = "play"    // tries through the secure referee
-	PhantomStageReveal  PhantomStage = "reveal"  // seeds and tries revealed for the audit
-	PhantomStageScoring PhantomStage = "scoring" // dead stones agreed on the revealed board (GO-4)
-	PhantomStageOpen    PhantomStage = "open"    // play resumed in the open (PN-D7)
-	PhantomStageDone    PhantomStage = "done"
-)
-
-// PhantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
-// a game of the correlated input OTs (MPC-D28), the digest of the
-// garbler's start of the reverse extension's base OTs, absent otherwise.
-type PhantomCommitBody struct {
-	Commitment  commit.Commitment `json:"commitment"`
-	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
-	bulk        [][]byte
-}
-
-// PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
-// a game of the correlated input OTs (MPC-D28), the digest of the
-// evaluator's answer to the reverse base OTs, absent otherwise.
-type PhantomSetupBody struct {
-	Commitment  commit.Commitment `json:"commitment"`
-	Base        referee.Digest    `json:"base"`
-	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
-	bulk        [][]byte
-}
-
-// PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
-// of the correlated input OTs (MPC-D28), the digest of the garbler's
-// reverse request of try 0, absent otherwise.
-type PhantomBaseBody struct {
-	Base    referee.Digest `json:"base"`
-	Reverse referee.Digest `json:"reverse,omitzero"`
-	bulk    [][]byte
-}
-
-// PhantomRequestBody is the body of KindPhantomTry and
-// KindPhantomRequest: the try number and the digest of the OT request.
-type PhantomRequestBody struct {
-	Try     uint64         `json:"try"`
-	Request referee.Digest `json:"request"`
-	// ThinkMS is the try's think time, on a try of the evaluator's
-	// player in a game with a time control (CLK-D16).
-	ThinkMS int64 `json:"think_ms,omitempty"`
-	bulk    [][]byte
-}
-
-// PhantomGarblingBody is the body of KindPhantomTryGarbling and
-// KindPhantomGarbling.
-type PhantomGarblingBody struct {
-	Try    uint64         `json:"try"`
-	Tables referee.Digest `json:"tables"`
-	Labels referee.Digest `json:"labels"`
-	Reply  referee.Digest `json:"reply"`
-	// Reverse is, in a game of the correlated input OTs (MPC-D28), the
-	// digest of the garbler's reverse request of the next try, absent
-	// otherwise. The evaluator takes it once this try's outputs are in
-	// the record and the game goes on (it is the next try's, and the
-	// record holds it from then).
-	Reverse referee.Digest `json:"reverse,omitzero"`
-	// ThinkMS is the try's think time on a try of the garbler's player,
-	// ChargeMS the settlement of the evaluator's try on the garbling of
-	// one, in a game with a time control (CLK-D16).
-	ThinkMS  int64 `json:"think_ms,omitempty"`
-	ChargeMS int64 `json:"charge_ms,omitempty"`
-	bulk     [][]byte
-}
-
-// PhantomCommitmentBody is the body of KindPhantomCommitment.
-type PhantomCommitmentBody struct {
-	Try         uint64         `json:"try"`
-	Commitments referee.Digest `json:"commitments"`
-	Reply       referee.Digest `json:"reply"`
-	bulk        [][]byte
-}
-
-// PhantomChoiceBody is the body of KindPhantomChoice.
-type PhantomChoiceBody struct {
-	Try    uint64         `json:"try"`
-	Choice referee.Digest `json:"choice"`
-	bulk   [][]byte
-}
-
-// PhantomOutputsBody is the body of KindPhantomOutputs.
-type PhantomOutputsBody struct {
-	Try    uint64         `json:"try"`
-	Pass   bool           `json:"pass"`
-	Legal  bool           `json:"legal"`
-	Labels referee.Digest `json:"labels"`
-	// ChargeMS settles a try of the garbler's player, in a game with a
-	// time control (CLK-D16).
-	ChargeMS int64 `json:"charge_ms,omitempty"`
-	bulk     [][]byte
-}
-
-// PhantomRevealBody is the body of KindPhantomReveal: the opening of the
-// seed commitment and the player's tries in order (GTP vertices, "pass").
-type PhantomRevealBody struct {
-	Seed  commit.Opening `json:"seed"`
-	Tries []string       `json:"tries"`
-}
-
-// PhantomAccuseBody is the body of KindPhantomAccuse: what the accuser
-// caught. It holds none of the accuser's secrets (T-15).
-type PhantomAccuseBody struct {
-	Accuse string `json:"accuse"`
-}
-
-func (b PhantomCommitBody) attachments() [][]byte   { return b.bulk }
-func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
-func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
-func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
-func (b PhantomGarblingBody) attachments() [][]byte { return b.bulk }
-func (b PhantomOutputsBody) attachments() [][]byte  { return b.bulk }
-func (b PhantomCommitmentBody) attachments() [][]byte {
-	return b.bulk
-}
-func (b PhantomChoiceBody) attachments() [][]byte { return b.bulk }
-
-// EventPhantomTry: a try went through the secure referee. Event is what
-// both players are told (moved, illegal, pass); each player's own
-// announcement is in its view (PhantomNetView.Announcements).
-type EventPhantomTry struct {
-	Try   uint64
-	Mover engine.Color
-	Event phantom.Event
-}
-
-// EventPhantomStep: a message of the secure referee went through (Sent
-// of the try's three messages, five in a checked game): whose turn it is
-// to send may have changed.
-type EventPhantomStep struct {
-	Try  uint64
-	Sent int
-}
-
-// EventPhantomRevealed: the audit passed; the whole board is known to
-// both players.
-type EventPhantomRevealed struct{ Board engine.Board }
-
-func (EventPhantomTry) event()      {}
-func (EventPhantomStep) event()     {}
-func (EventPhantomRevealed) event() {}
-
-// PhantomNetView is what a player of Phantom Go over the network sees:
-// the public state of the game, and (filled in by its own program) its
-// own view of the board and the announcements it was told.
-type PhantomNetView struct {
-	Stage PhantomStage
-	Rules engine.PhantomRules
-	// ToMove is the colour whose try is next, Passes the consecutive
-	// passes, Tries the number of tries so far.
-	ToMove engine.Color
-	Passes int
-	Tries  uint64
-	// Referee is the whole game once the audit passed (stages scoring,
-	// open, done): the board, the player to move.
-	Revealed bool
-	Referee  phantom.Referee
-	// The dead-stone agreement (GO-4).
-	Scoring     bool
-	HasProposal bool
-	Proposer    Role
-	Proposal    []engine.Point
-
-	// Own is the local player's view: its stones, the opponent stones it
-	// knows, its log of announcements.
-	Own phantom.View
-	// Announcements are the local player's announcements in the rule
-	// set's words, oldest first.
-	Announcements []string
-	// MyTry is true when the local player may choose a try now (Play).
-	MyTry bool
-	// Caught is what this program caught the other program doing, when it
-	// did: the audit will name who cheated.
-	Caught string
-}
+// Phantom Go over the network, the rules that judge its messages: the
+// public machine (phantomRules) every peer and Verify run, from the setup
+// through the tries to the audit and the count. What travels (kinds,
+// bodies, events, the view) is variant_phantom_wire.go.
 
 func init() {
 	newVariantRules[engine.VariantPhantom] = func(m *Machine) (variantRules, error) {
@@ -261,10 +29,6 @@ func init() {
 	}
 	newVariantPlayer[engine.VariantPhantom] = func(game GameID, o engine.Options, me Role) variantPlayer {
 		return &phantomPlayer{game: game, opts: o, me: me}
-	}
-	for _, k := range []Kind{KindPhantomCommit, KindPhantomSetup, KindPhantomBase, KindPhantomRequest,
-		KindPhantomGarbling, KindPhantomOutputs, KindPhantomReveal, KindPhantomCommitment, KindPhantomChoice} {
-		automaticKinds[k] = true
 	}
 }
 
@@ -781,32 +545,4 @@ func (h *phantomRules) view(Role) VariantView {
 		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.score.active, h.score.hasProposal, h.score.proposer, h.score.proposal.Dead(b)
 	}
 	return v
-}
-
-// Progress implements [VariantView]: the moves played and the tries,
-// illegal ones included: a Phantom game of 60 moves may take 200 tries,
-// each a secure computation.
-func (vv PhantomNetView) Progress() string {
-	moves := 0
-	for _, a := range vv.Own.Log() {
-		if a.Event == phantom.Moved || a.Event == phantom.Passed {
-			moves++
-		}
-	}
-	return fmt.Sprintf("move %d, %d tries", moves, vv.Tries)
-}
-
-// OpponentJustPassed implements [VariantView]: in play, the other side's
-// last announcement in this player's log was a pass.
-func (vv PhantomNetView) OpponentJustPassed(engine.Color) bool {
-	if vv.Scoring || vv.Stage != PhantomStagePlay {
-		return false
-	}
-	log := vv.Own.Log()
-	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Mover != vv.Own.Me() {
-			return log[i].Event == phantom.Passed
-		}
-	}
-	return false
 }

@@ -1,0 +1,108 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestCLKD31BodiesCarryTheirStamp (CLK-D31, CLK-D8, CLK-D14, CLK-D15,
+// CLK-D16): each body of a timed kind writes the clock stamp its kind
+// carries, think time, settlement or both, and nothing else; and every
+// body type in the package with a think_ms or charge_ms field is one of
+// them, so that a new body with a stamp cannot be left out of stamping.
+func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		kind          Kind
+		body          any
+		think, charge bool
+	}{
+		{KindMove, MoveBody{Point: "D4"}, true, true},
+		{KindHMGCards, HMGCardsBody{}, true, true},
+		{KindHMGReveal, HMGRevealBody{}, true, true},
+		{KindGomokuOpening, GomokuPointBody{}, true, true},
+		{KindGomokuSide, GomokuSideBody{}, true, true},
+		{KindGomokuAnnounce, GomokuLineBody{}, true, true},
+		{KindGomokuResponse, GomokuOpeningsBody{}, true, true},
+		{KindGomokuPass, struct{}{}, true, true},
+		{KindFGoCommit, CommitBody{}, true, false},
+		{KindFGoOpen, OpenBody{}, false, true},
+		{KindPhantomTry, PhantomRequestBody{}, true, false},
+		{KindPhantomRequest, PhantomRequestBody{}, false, false},
+		{KindPhantomTryGarbling, PhantomGarblingBody{}, true, false},
+		{KindPhantomGarbling, PhantomGarblingBody{}, false, true},
+		{KindPhantomOutputs, PhantomOutputsBody{}, false, true},
+	}
+	stamped := map[string]bool{}
+	for _, c := range cases {
+		got := withStamp(c.kind, c.body, 7, 9)
+		stamped[reflect.TypeOf(got).Name()] = true
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		if has := strings.Contains(s, `"think_ms":7`); has != c.think {
+			t.Errorf("%s (%T): %s, want think time %v", c.kind, c.body, s, c.think)
+		}
+		if has := strings.Contains(s, `"charge_ms":9`); has != c.charge {
+			t.Errorf("%s (%T): %s, want settlement %v", c.kind, c.body, s, c.charge)
+		}
+	}
+	// Bodies of other kinds that name a clock time for their own ends.
+	notStamps := map[string]bool{"clockStamp": true, "TimeoutBody": true, "TimeoutRefuseBody": true}
+	for _, name := range typesWithClockFields(t) {
+		if !stamped[name] && !notStamps[name] {
+			t.Errorf("%s has a clock field but no case here writes it (withStamp)", name)
+		}
+	}
+}
+
+// typesWithClockFields returns the struct types of the package's source
+// with a field tagged think_ms or charge_ms.
+func typesWithClockFields(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var names []string
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, field := range st.Fields.List {
+				if field.Tag != nil && (strings.Contains(field.Tag.Value, `json:"think_ms`) || strings.Contains(field.Tag.Value, `json:"charge_ms`)) {
+					names = append(names, ts.Name.Name)
+					break
+				}
+			}
+			return true
+		})
+	}
+	if len(names) < 10 {
+		t.Fatalf("found only %d types with clock fields: %v", len(names), fmt.Sprint(names))
+	}
+	return names
+}
