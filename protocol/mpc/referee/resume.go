@@ -614,18 +614,8 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	}
 	// The reverse setup (MPC-D28) may have come before the base OTs: its
 	// answer goes with the evaluator's BaseStart.
-	if cfg.correlated() && rec.ReverseSent >= 1 {
-		if Sum(reverseStart) != rec.Reverse[0] {
-			return nil, fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
-		}
-		r2, err := e.ReverseRespond(reverseStart)
-		if err != nil {
-			return nil, err
-		}
-		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
-			return nil, fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
-		}
-		e.again.reverseAnswer = r2
+	if err := e.resumeReverseSetup(cfg, rec, reverseStart); err != nil {
+		return nil, err
 	}
 	if rec.BaseSent < 1 {
 		return e, nil
@@ -657,22 +647,8 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	if share.Size != cfg.Size {
 		return nil, fmt.Errorf("%w: a share of side %d", ErrRecord, share.Size)
 	}
-	for range movers {
-		if err := e.receiver.Skip(); err != nil {
-			return nil, err
-		}
-		if cfg.correlated() {
-			for range cfg.lambda() {
-				if err := e.revSend.Skip(); err != nil {
-					return nil, err
-				}
-				if cfg.authenticated() {
-					if err := e.macSend.Skip(); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
+	if err := e.skipCompleteTries(cfg, movers); err != nil {
+		return nil, err
 	}
 	if cfg.authenticated() && len(movers) > 0 {
 		if e.auth, err = decodeAuth(cfg, auth); err != nil {
@@ -682,53 +658,104 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	e.pub, e.movers, e.share = pub, movers, share.Clone()
 	e.tries = append([]engine.Point(nil), tries[:made[circuit.Evaluator]]...)
 	if len(rec.Tries) > len(movers) {
-		tr := rec.Tries[len(movers)]
-		if tr.Sent >= cfg.Messages()-1 {
-			return nil, fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
-		}
-		if cfg.correlated() && tr.reversed() {
-			switch {
-			case reverse != nil && Sum(reverse) == tr.Reverse:
-				if err := e.TakeReverse(reverse); err != nil {
-					return nil, err
-				}
-			case tr.Sent >= 1:
-				return nil, fmt.Errorf("%w: the reverse request of try %d is not kept", ErrRecord, pub.Try)
-			}
-		}
-		if tr.Sent < 1 {
-			return e, nil
-		}
-		try := engine.NoPoint
-		if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
-			if len(tries) <= len(e.tries) {
-				return nil, fmt.Errorf("%w: the evaluator's try under way is not kept", ErrRecord)
-			}
-			try = tries[len(e.tries)]
-		}
-		req, err := e.Request(try)
-		if err != nil {
+		if err := e.resumeTryUnderWay(cfg, rec.Tries[len(movers)], pub, tries, reverse, kept); err != nil {
 			return nil, err
-		}
-		if Sum(req) != tr.Request {
-			return nil, fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
-		}
-		e.again.request = req
-		if tr.Sent >= 2 {
-			if kept == nil || Sum(kept.Commitments) != tr.Commitment || kept.Reply != nil && Sum(kept.Reply) != tr.CommitReply {
-				return nil, fmt.Errorf("%w: the commitment of checked try %d is not kept", ErrRecord, pub.Try)
-			}
-			choice, err := e.reopen(*kept)
-			if err != nil {
-				return nil, err
-			}
-			if tr.Sent >= 3 && Sum(choice) != tr.Choice {
-				return nil, fmt.Errorf("%w: the choice of try %d made again differs from the record", ErrRecord, pub.Try)
-			}
-			e.again.choice = choice
 		}
 	}
 	return e, nil
+}
+
+// resumeReverseSetup answers again the garbler's reverse setup message
+// kept (MPC-D28) if the record has it, checked against the record.
+func (e *Evaluator) resumeReverseSetup(cfg Config, rec Record, reverseStart []byte) error {
+	if cfg.correlated() && rec.ReverseSent >= 1 {
+		if Sum(reverseStart) != rec.Reverse[0] {
+			return fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
+		}
+		r2, err := e.ReverseRespond(reverseStart)
+		if err != nil {
+			return err
+		}
+		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
+			return fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
+		}
+		e.again.reverseAnswer = r2
+	}
+	return nil
+}
+
+// skipCompleteTries moves the evaluator's OT extensions past the
+// complete tries of movers, with their reverse and MAC batches.
+func (e *Evaluator) skipCompleteTries(cfg Config, movers []circuit.Party) error {
+	for range movers {
+		if err := e.receiver.Skip(); err != nil {
+			return err
+		}
+		if cfg.correlated() {
+			for range cfg.lambda() {
+				if err := e.revSend.Skip(); err != nil {
+					return err
+				}
+				if cfg.authenticated() {
+					if err := e.macSend.Skip(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resumeTryUnderWay makes again the evaluator's messages of the try
+// under way tr that the record has: its reverse request taken, its
+// request, and of a checked try its choice from the commitment kept.
+func (e *Evaluator) resumeTryUnderWay(cfg Config, tr TryRecord, pub Public, tries []engine.Point, reverse []byte, kept *KeptOpening) error {
+	if tr.Sent >= cfg.Messages()-1 {
+		return fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
+	}
+	if cfg.correlated() && tr.reversed() {
+		switch {
+		case reverse != nil && Sum(reverse) == tr.Reverse:
+			if err := e.TakeReverse(reverse); err != nil {
+				return err
+			}
+		case tr.Sent >= 1:
+			return fmt.Errorf("%w: the reverse request of try %d is not kept", ErrRecord, pub.Try)
+		}
+	}
+	if tr.Sent < 1 {
+		return nil
+	}
+	try := engine.NoPoint
+	if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
+		if len(tries) <= len(e.tries) {
+			return fmt.Errorf("%w: the evaluator's try under way is not kept", ErrRecord)
+		}
+		try = tries[len(e.tries)]
+	}
+	req, err := e.Request(try)
+	if err != nil {
+		return err
+	}
+	if Sum(req) != tr.Request {
+		return fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
+	}
+	e.again.request = req
+	if tr.Sent >= 2 {
+		if kept == nil || Sum(kept.Commitments) != tr.Commitment || kept.Reply != nil && Sum(kept.Reply) != tr.CommitReply {
+			return fmt.Errorf("%w: the commitment of checked try %d is not kept", ErrRecord, pub.Try)
+		}
+		choice, err := e.reopen(*kept)
+		if err != nil {
+			return err
+		}
+		if tr.Sent >= 3 && Sum(choice) != tr.Choice {
+			return fmt.Errorf("%w: the choice of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+		e.again.choice = choice
+	}
+	return nil
 }
 
 // garblerAgain is what ResumeGarbler made again of the garbler's own
