@@ -46,16 +46,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	}()
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
-		r := bufio.NewReader(st)
-		// A stream this peer opened has no hello of the other peer yet:
-		// until it comes, nothing new is written, so that what the other
-		// peer lacks goes first and in order (see resend).
-		awaitHello := len(rs) == 0
-		if !awaitHello {
-			r = rs[0]
-		}
-		g.useStream(st, r)
-		g.awaitHello = awaitHello
+		g.startStream(st, rs)
 	}
 	g.trackClock(time.Now())
 	g.afterChange()
@@ -95,30 +86,9 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 			req.reply <- g.act(req.a)
 		case a := <-g.attach:
-			g.dropStream()
-			g.useStream(a.st, a.r)
-			if err := g.writeHello(a.st); err != nil {
-				g.streamLost(err)
-				continue
-			}
-			g.helloGen = g.streamGen
-			g.helloAt = time.Now()
-			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer, "remote", a.st.Conn().RemoteMultiaddr())
-			// Both hellos are through: the game is connected again. A
-			// stream whose hello has not come (a redial, useStream) does
-			// not yet count as a connection.
-			g.setAdjourned(false)
-			g.clockResumed()
-			g.resend(a.h)
-			g.events.push(EventPhase{Phase: g.m.Phase})
+			g.useAttached(a)
 		case <-keepAlive.C:
-			if g.stream != nil {
-				raw, _ := encodeFrame(frame{Ping: true})
-				g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
-				if err := writeFrame(g.stream, raw); err != nil {
-					g.streamFailed(err, nil)
-				}
-			}
+			g.sendPing()
 		case <-check.C:
 			g.checkClock()
 			g.checkGrace()
@@ -126,20 +96,73 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			g.checkPlayer()
 			g.maybeRedial()
 		case st := <-g.redialed:
-			g.dialing = false
-			if st == nil {
-				continue
-			}
-			if g.stream != nil || g.finished() {
-				st.Reset()
-				continue
-			}
-			g.useStream(st, bufio.NewReader(st))
-			g.awaitHello = true
-			if err := g.writeHello(st); err != nil {
-				g.streamLost(err)
-			}
+			g.useRedialed(st)
 		}
+	}
+}
+
+// startStream starts the loop on st, the stream it starts with; an
+// optional reader already holds buffered bytes of st.
+func (g *Game) startStream(st network.Stream, rs []*bufio.Reader) {
+	r := bufio.NewReader(st)
+	// A stream this peer opened has no hello of the other peer yet:
+	// until it comes, nothing new is written, so that what the other
+	// peer lacks goes first and in order (see resend).
+	awaitHello := len(rs) == 0
+	if !awaitHello {
+		r = rs[0]
+	}
+	g.useStream(st, r)
+	g.awaitHello = awaitHello
+}
+
+// useAttached takes the stream of a resume, whose hellos are through: the
+// game is connected again, and what the other peer lacks is sent.
+func (g *Game) useAttached(a attachReq) {
+	g.dropStream()
+	g.useStream(a.st, a.r)
+	if err := g.writeHello(a.st); err != nil {
+		g.streamLost(err)
+		return
+	}
+	g.helloGen = g.streamGen
+	g.helloAt = time.Now()
+	g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer, "remote", a.st.Conn().RemoteMultiaddr())
+	// Both hellos are through: the game is connected again. A
+	// stream whose hello has not come (a redial, useStream) does
+	// not yet count as a connection.
+	g.setAdjourned(false)
+	g.clockResumed()
+	g.resend(a.h)
+	g.events.push(EventPhase{Phase: g.m.Phase})
+}
+
+// sendPing keeps the stream alive with a ping.
+func (g *Game) sendPing() {
+	if g.stream != nil {
+		raw, _ := encodeFrame(frame{Ping: true})
+		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+		if err := writeFrame(g.stream, raw); err != nil {
+			g.streamFailed(err, nil)
+		}
+	}
+}
+
+// useRedialed takes the stream a redial opened, unless a stream came
+// meanwhile or the game is over; it waits for the other peer's hello.
+func (g *Game) useRedialed(st network.Stream) {
+	g.dialing = false
+	if st == nil {
+		return
+	}
+	if g.stream != nil || g.finished() {
+		st.Reset()
+		return
+	}
+	g.useStream(st, bufio.NewReader(st))
+	g.awaitHello = true
+	if err := g.writeHello(st); err != nil {
+		g.streamLost(err)
 	}
 }
 
