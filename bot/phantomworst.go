@@ -28,15 +28,47 @@ const phantomFewUnknown = 4
 func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 	geo := geometryOf(f.size)
 	n := geo.points
-	own := func(p engine.Point) bool { return v.At(p) == phantom.Own }
 	// Own chains and non-own regions, numbered from 1.
-	var chainOf, regionOf [engine.MaxPoints]int
+	var chainOf [engine.MaxPoints]int
+	chains, regions := worstChainsAndRegions(v, geo, &chainOf)
+	borders, vital := worstVitalRegions(v, f, geo, &chainOf, regions)
+	aliveChain, aliveRegion := worstAlive(len(chains), len(regions), borders, vital)
+	area := 0
+	for c := 1; c <= len(chains); c++ {
+		if aliveChain[c] {
+			area += len(chains[c-1])
+		}
+	}
+	for r := 1; r <= len(regions); r++ {
+		if !aliveRegion[r] || len(borders[r]) == 0 {
+			continue
+		}
+		all := true
+		for c := range borders[r] {
+			all = all && vital[r][c]
+		}
+		if all {
+			area += len(regions[r-1])
+		}
+	}
+	lead := float64(2*area-n) - komi
+	if f.me == engine.White {
+		lead = float64(2*area-n) + komi
+	}
+	return lead
+}
+
+// worstChainsAndRegions numbers from 1 the view's own chains (in
+// chainOf) and its non-own regions, and lists the points of each.
+func worstChainsAndRegions(v phantom.View, geo *geometry, chainOf *[engine.MaxPoints]int) (chains, regions [][]engine.Point) {
+	n := geo.points
+	own := func(p engine.Point) bool { return v.At(p) == phantom.Own }
+	var regionOf [engine.MaxPoints]int
 	var stack []engine.Point
-	var chains, regions [][]engine.Point
 	for p := engine.Point(0); int(p) < n; p++ {
 		ids, list := &regionOf, &regions
 		if own(p) {
-			ids, list = &chainOf, &chains
+			ids, list = chainOf, &chains
 		}
 		if ids[p] != 0 {
 			continue
@@ -58,6 +90,13 @@ func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 		}
 		*list = append(*list, members)
 	}
+	return chains, regions
+}
+
+// worstVitalRegions tells, of each region, the chains it borders and the
+// chains it is vital to: a region that can hold no living opponent group
+// now, or whose open points all touch the chain.
+func worstVitalRegions(v phantom.View, f *phantomFacts, geo *geometry, chainOf *[engine.MaxPoints]int, regions [][]engine.Point) (borders, vital []map[int]bool) {
 	// safe[r]: region r can hold no living opponent group now.
 	safe := make([]bool, len(regions)+1)
 	for i, members := range regions {
@@ -69,8 +108,8 @@ func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 		}
 	}
 	// vital[r][c]: region r is vital to chain c; borders[r] its chains.
-	borders := make([]map[int]bool, len(regions)+1)
-	vital := make([]map[int]bool, len(regions)+1)
+	borders = make([]map[int]bool, len(regions)+1)
+	vital = make([]map[int]bool, len(regions)+1)
 	for i, members := range regions {
 		r := i + 1
 		borders[r] = map[int]bool{}
@@ -97,8 +136,15 @@ func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 			}
 		}
 	}
-	aliveChain := make([]bool, len(chains)+1)
-	aliveRegion := make([]bool, len(regions)+1)
+	return borders, vital
+}
+
+// worstAlive finds the chains and regions that live (Benson's rule):
+// a chain lives with two living regions vital to it, a region while
+// every chain it borders lives.
+func worstAlive(nChains, nRegions int, borders, vital []map[int]bool) (aliveChain, aliveRegion []bool) {
+	aliveChain = make([]bool, nChains+1)
+	aliveRegion = make([]bool, nRegions+1)
 	for c := range aliveChain {
 		aliveChain[c] = c > 0
 	}
@@ -107,12 +153,12 @@ func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 	}
 	for changed := true; changed; {
 		changed = false
-		for c := 1; c <= len(chains); c++ {
+		for c := 1; c <= nChains; c++ {
 			if !aliveChain[c] {
 				continue
 			}
 			k := 0
-			for r := 1; r <= len(regions); r++ {
+			for r := 1; r <= nRegions; r++ {
 				if aliveRegion[r] && vital[r][c] {
 					k++
 				}
@@ -121,7 +167,7 @@ func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 				aliveChain[c], changed = false, true
 			}
 		}
-		for r := 1; r <= len(regions); r++ {
+		for r := 1; r <= nRegions; r++ {
 			if !aliveRegion[r] {
 				continue
 			}
@@ -133,27 +179,5 @@ func phantomWorstLead(v phantom.View, f *phantomFacts, komi float64) float64 {
 			}
 		}
 	}
-	area := 0
-	for c := 1; c <= len(chains); c++ {
-		if aliveChain[c] {
-			area += len(chains[c-1])
-		}
-	}
-	for r := 1; r <= len(regions); r++ {
-		if !aliveRegion[r] || len(borders[r]) == 0 {
-			continue
-		}
-		all := true
-		for c := range borders[r] {
-			all = all && vital[r][c]
-		}
-		if all {
-			area += len(regions[r-1])
-		}
-	}
-	lead := float64(2*area-n) - komi
-	if f.me == engine.White {
-		lead = float64(2*area-n) + komi
-	}
-	return lead
+	return aliveChain, aliveRegion
 }

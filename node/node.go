@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -175,33 +176,9 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	listen := cfg.ListenAddrs
-	if listen == nil {
-		listen = fileCfg.Listen
-	}
-	if listen == nil {
-		listen = DefaultListenAddrs()
-	}
-	relayAddrs := cfg.Relays
-	if relayAddrs == nil {
-		relayAddrs = fileCfg.Relays
-	}
-	relays, err := ParseRelayAddrs(relayAddrs)
+	listenAddrs, allLoopback, relays, err := nodeAddresses(cfg, fileCfg)
 	if err != nil {
 		return nil, err
-	}
-	if len(listen) == 0 {
-		return nil, errors.New("node: no listen addresses")
-	}
-	listenAddrs := make([]ma.Multiaddr, 0, len(listen))
-	allLoopback := true
-	for _, s := range listen {
-		a, err := ma.NewMultiaddr(s)
-		if err != nil {
-			return nil, fmt.Errorf("node: listen address %q: %w", s, err)
-		}
-		listenAddrs = append(listenAddrs, a)
-		allLoopback = allLoopback && manet.IsIPLoopback(a)
 	}
 
 	if err := checkListenFree(listenAddrs); err != nil {
@@ -212,21 +189,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("node: resource manager: %w", err)
 	}
-	opts := []libp2p.Option{
-		libp2p.Identity(key),
-		libp2p.ListenAddrs(listenAddrs...),
-		libp2p.Transport(tcp.NewTCPTransport),
-		libp2p.Transport(libp2pquic.NewTransport),
-		libp2p.Security(noise.ID, noise.New),
-		libp2p.Security(libp2ptls.ID, libp2ptls.New),
-		libp2p.DefaultMuxers,
-		libp2p.ResourceManager(mgr),
-		libp2p.DisableMetrics(),
-		libp2p.UserAgent(cmp.Or(cfg.UserAgent, "kakure")),
-	}
-	if cfg.NATPortMap && !allLoopback {
-		opts = append(opts, libp2p.NATPortMap())
-	}
+	opts := hostOptions(cfg, key, listenAddrs, mgr, allLoopback)
 	n := &Node{home: home, lock: lock, lanPeers: make(chan LANPeer, 32), inet: newInternet(relays),
 		notices: make(chan Notice, 16), noticed: map[peer.ID]time.Time{}, loopbackOnly: allLoopback, localPeers: map[peer.ID]bool{}}
 	opts = append(opts, libp2p.ConnectionGater(localGater{n}))
@@ -257,13 +220,82 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	n.host = h
 	started = true // from here n.Close releases the lock
+	if err := n.startServices(cfg); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// nodeAddresses are the addresses the node listens on (cfg's, else the
+// configuration file's, else the defaults), whether all are loopback
+// ones, and its relays (cfg's, else the configuration file's).
+func nodeAddresses(cfg Config, fileCfg FileConfig) ([]ma.Multiaddr, bool, []peer.AddrInfo, error) {
+	listen := cfg.ListenAddrs
+	if listen == nil {
+		listen = fileCfg.Listen
+	}
+	if listen == nil {
+		listen = DefaultListenAddrs()
+	}
+	relayAddrs := cfg.Relays
+	if relayAddrs == nil {
+		relayAddrs = fileCfg.Relays
+	}
+	relays, err := ParseRelayAddrs(relayAddrs)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if len(listen) == 0 {
+		return nil, false, nil, errors.New("node: no listen addresses")
+	}
+	listenAddrs := make([]ma.Multiaddr, 0, len(listen))
+	allLoopback := true
+	for _, s := range listen {
+		a, err := ma.NewMultiaddr(s)
+		if err != nil {
+			return nil, false, nil, fmt.Errorf("node: listen address %q: %w", s, err)
+		}
+		listenAddrs = append(listenAddrs, a)
+		allLoopback = allLoopback && manet.IsIPLoopback(a)
+	}
+	return listenAddrs, allLoopback, relays, nil
+}
+
+// hostOptions are the libp2p host's options: its identity, listen
+// addresses, transports, security, muxers, resource manager and user
+// agent, and NAT port mapping when asked and not all loopback.
+func hostOptions(cfg Config, key crypto.PrivKey, listenAddrs []ma.Multiaddr, mgr network.ResourceManager, allLoopback bool) []libp2p.Option {
+	opts := []libp2p.Option{
+		libp2p.Identity(key),
+		libp2p.ListenAddrs(listenAddrs...),
+		libp2p.Transport(tcp.NewTCPTransport),
+		libp2p.Transport(libp2pquic.NewTransport),
+		libp2p.Security(noise.ID, noise.New),
+		libp2p.Security(libp2ptls.ID, libp2ptls.New),
+		libp2p.DefaultMuxers,
+		libp2p.ResourceManager(mgr),
+		libp2p.DisableMetrics(),
+		libp2p.UserAgent(cmp.Or(cfg.UserAgent, "kakure")),
+	}
+	if cfg.NATPortMap && !allLoopback {
+		opts = append(opts, libp2p.NATPortMap())
+	}
+	return opts
+}
+
+// startServices starts what runs on the started host: the internet's
+// relays and reachability, the service of its own invite codes and of
+// guests with no path, the DHT, mDNS; then it writes the node's ID and
+// addresses in the home's lock. On an error the node is closed.
+func (n *Node) startServices(cfg Config) error {
+	h, lock := n.host, n.lock
 	if err := n.startInternet(cfg); err != nil {
 		n.Close()
-		return nil, err
+		return err
 	}
 	if err := n.watchReachability(); err != nil {
 		n.Close()
-		return nil, err
+		return err
 	}
 	if n.inet.getDHT() != nil && cfg.Relay == nil {
 		n.stopOwnCodes = rendezvous.ServeOwnCodes(h, n.ownCodeRecord)
@@ -276,7 +308,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		lan, err := startLAN(n)
 		if err != nil {
 			n.Close()
-			return nil, fmt.Errorf("node: starting mDNS: %w", err)
+			return fmt.Errorf("node: starting mDNS: %w", err)
 		}
 		n.lanMu.Lock()
 		n.lan = lan
@@ -288,9 +320,9 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	if err := lock.setNode(h.ID().String(), addrs); err != nil {
 		n.Close()
-		return nil, err
+		return err
 	}
-	return n, nil
+	return nil
 }
 
 // ID returns the node's peer ID, the identity users see (T-1).

@@ -46,16 +46,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	}()
 	g.incoming = make(chan incomingFrame, 16)
 	if st != nil {
-		r := bufio.NewReader(st)
-		// A stream this peer opened has no hello of the other peer yet:
-		// until it comes, nothing new is written, so that what the other
-		// peer lacks goes first and in order (see resend).
-		awaitHello := len(rs) == 0
-		if !awaitHello {
-			r = rs[0]
-		}
-		g.useStream(st, r)
-		g.awaitHello = awaitHello
+		g.startStream(st, rs)
 	}
 	g.trackClock(time.Now())
 	g.afterChange()
@@ -96,30 +87,9 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			}
 			req.reply <- g.act(req.a)
 		case a := <-g.attach:
-			g.dropStream()
-			g.useStream(a.st, a.r)
-			if err := g.writeHello(a.st); err != nil {
-				g.streamLost(err)
-				continue
-			}
-			g.helloGen = g.streamGen
-			g.helloAt = time.Now()
-			g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer, "remote", a.st.Conn().RemoteMultiaddr())
-			// Both hellos are through: the game is connected again. A
-			// stream whose hello has not come (a redial, useStream) does
-			// not yet count as a connection.
-			g.setAdjourned(false)
-			g.clockResumed()
-			g.resend(a.h)
-			g.events.push(EventPhase{Phase: g.m.Phase})
+			g.useAttached(a)
 		case <-keepAlive.C:
-			if g.stream != nil {
-				raw, _ := encodeFrame(frame{Ping: true})
-				g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
-				if err := writeFrame(g.stream, raw); err != nil {
-					g.streamFailed(err, nil)
-				}
-			}
+			g.sendPing()
 		case <-check.C:
 			g.checkClock()
 			g.checkGrace()
@@ -127,20 +97,73 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 			g.checkPlayer()
 			g.maybeRedial()
 		case st := <-g.redialed:
-			g.dialing = false
-			if st == nil {
-				continue
-			}
-			if g.stream != nil || g.finished() {
-				st.Reset()
-				continue
-			}
-			g.useStream(st, bufio.NewReader(st))
-			g.awaitHello = true
-			if err := g.writeHello(st); err != nil {
-				g.streamLost(err)
-			}
+			g.useRedialed(st)
 		}
+	}
+}
+
+// startStream starts the loop on st, the stream it starts with; an
+// optional reader already holds buffered bytes of st.
+func (g *Game) startStream(st network.Stream, rs []*bufio.Reader) {
+	r := bufio.NewReader(st)
+	// A stream this peer opened has no hello of the other peer yet:
+	// until it comes, nothing new is written, so that what the other
+	// peer lacks goes first and in order (see resend).
+	awaitHello := len(rs) == 0
+	if !awaitHello {
+		r = rs[0]
+	}
+	g.useStream(st, r)
+	g.awaitHello = awaitHello
+}
+
+// useAttached takes the stream of a resume, whose hellos are through: the
+// game is connected again, and what the other peer lacks is sent.
+func (g *Game) useAttached(a attachReq) {
+	g.dropStream()
+	g.useStream(a.st, a.r)
+	if err := g.writeHello(a.st); err != nil {
+		g.streamLost(err)
+		return
+	}
+	g.helloGen = g.streamGen
+	g.helloAt = time.Now()
+	g.svc.cfg.Logger.Info("game resumed", "game", g.id, "peer", g.peer, "remote", a.st.Conn().RemoteMultiaddr())
+	// Both hellos are through: the game is connected again. A
+	// stream whose hello has not come (a redial, useStream) does
+	// not yet count as a connection.
+	g.setAdjourned(false)
+	g.clockResumed()
+	g.resend(a.h)
+	g.events.push(EventPhase{Phase: g.m.Phase})
+}
+
+// sendPing keeps the stream alive with a ping.
+func (g *Game) sendPing() {
+	if g.stream != nil {
+		raw, _ := encodeFrame(frame{Ping: true})
+		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
+		if err := writeFrame(g.stream, raw); err != nil {
+			g.streamFailed(err, nil)
+		}
+	}
+}
+
+// useRedialed takes the stream a redial opened, unless a stream came
+// meanwhile or the game is over; it waits for the other peer's hello.
+func (g *Game) useRedialed(st network.Stream) {
+	g.dialing = false
+	if st == nil {
+		return
+	}
+	if g.stream != nil || g.finished() {
+		st.Reset()
+		return
+	}
+	g.useStream(st, bufio.NewReader(st))
+	g.awaitHello = true
+	if err := g.writeHello(st); err != nil {
+		g.streamLost(err)
 	}
 }
 
@@ -320,23 +343,8 @@ func (g *Game) receive(m *Message, raw []byte) {
 		}
 		return
 	}
-	if br, ok := g.player.(bulkReceiver); ok {
-		if err := g.locked(func() error { return br.checkBulk(g.m, m, g.inBulk) }); err != nil {
-			// Attachments that do not match what the message signs prove
-			// nothing (nobody signed them). The message is dropped with
-			// them, and the stream reset: the other program sends both
-			// again on the next one (a program that keeps sending wrong
-			// ones withholds its message, T-11).
-			// The message itself may break a rule (its signed body lacks
-			// a digest): that is proof, reported as any other.
-			g.clearBulk()
-			if g.reportOrDrop(raw, fmt.Errorf("%w: %s message %d: %v", ErrBadAttachments, m.Kind, m.Seq, err)) {
-				g.streamFailed(fmt.Errorf("%w: %v", ErrBadAttachments, err), nil)
-			}
-			return
-		}
-	} else if len(g.inBulk) > 0 {
-		g.clearBulk()
+	if !g.checkAttachments(m, raw) {
+		return
 	}
 	var lastCharge *claimedCharge
 	if g.m.clk != nil {
@@ -369,38 +377,9 @@ func (g *Game) receive(m *Message, raw []byte) {
 	g.pruneBulk(m.Ack)
 	saveNow := true
 	if br, ok := g.player.(bulkReceiver); ok {
-		err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
-		var v *Violation
-		if err != nil && (!errors.As(err, &v) || evidenceOf(v) == nil) {
-			// Not a proof against the other program: this peer's own
-			// trouble with its secrets (the player says so at its turn).
-			g.svc.cfg.Logger.Error("taking the other's attachments", "game", g.id, "kind", m.Kind, "seq", m.Seq, "err", err)
-			err = nil
-		}
-		if err != nil {
-			// The secrets before the record, which may now take
-			// messages taken earlier and not written yet (PN-D15).
-			if err := g.saveSecrets(); err != nil {
-				g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
-			}
-			if err := g.save(false); err != nil {
-				g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
-			}
-			g.accuse(v, evidenceOf(v))
+		var accused bool
+		if saveNow, accused = g.takeAttachments(br, m, bulk); accused {
 			return
-		}
-		// The player's state moved on with the attachments, which are
-		// not kept, and its secrets must never be older than the record
-		// that holds the message. Neither is written now (a sync of the
-		// secrets per received message, PN-D15) but with this peer's
-		// next message, secrets first, both synced; lost in a crash
-		// before it, the message was acknowledged by nothing and is sent
-		// again on resume. A message that ends the game is written now.
-		saveNow = g.m.Phase == PhaseDone
-		if saveNow {
-			if err := g.saveSecrets(); err != nil {
-				g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
-			}
 		}
 	}
 	if saveNow {
@@ -418,6 +397,72 @@ func (g *Game) receive(m *Message, raw []byte) {
 	}
 	g.trackClock(received)
 	g.afterChange()
+}
+
+// checkAttachments checks the attachments that came with m against what
+// it signs. It is false when they do not match: the message is dropped
+// with them (reported if it breaks a rule itself) and the stream reset.
+func (g *Game) checkAttachments(m *Message, raw []byte) bool {
+	if br, ok := g.player.(bulkReceiver); ok {
+		if err := g.locked(func() error { return br.checkBulk(g.m, m, g.inBulk) }); err != nil {
+			// Attachments that do not match what the message signs prove
+			// nothing (nobody signed them). The message is dropped with
+			// them, and the stream reset: the other program sends both
+			// again on the next one (a program that keeps sending wrong
+			// ones withholds its message, T-11).
+			// The message itself may break a rule (its signed body lacks
+			// a digest): that is proof, reported as any other.
+			g.clearBulk()
+			if g.reportOrDrop(raw, fmt.Errorf("%w: %s message %d: %v", ErrBadAttachments, m.Kind, m.Seq, err)) {
+				g.streamFailed(fmt.Errorf("%w: %v", ErrBadAttachments, err), nil)
+			}
+			return false
+		}
+	} else if len(g.inBulk) > 0 {
+		g.clearBulk()
+	}
+	return true
+}
+
+// takeAttachments gives m's attachments to the player. A proof against the
+// other program in them is accused (accused true), the secrets and the
+// record saved first; saveNow tells that the record is to be saved now
+// (a message that ends the game), else with this peer's next message.
+func (g *Game) takeAttachments(br bulkReceiver, m *Message, bulk [][]byte) (saveNow, accused bool) {
+	err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
+	var v *Violation
+	if err != nil && (!errors.As(err, &v) || evidenceOf(v) == nil) {
+		// Not a proof against the other program: this peer's own
+		// trouble with its secrets (the player says so at its turn).
+		g.svc.cfg.Logger.Error("taking the other's attachments", "game", g.id, "kind", m.Kind, "seq", m.Seq, "err", err)
+		err = nil
+	}
+	if err != nil {
+		// The secrets before the record, which may now take
+		// messages taken earlier and not written yet (PN-D15).
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+		}
+		if err := g.save(false); err != nil {
+			g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
+		}
+		g.accuse(v, evidenceOf(v))
+		return false, true
+	}
+	// The player's state moved on with the attachments, which are
+	// not kept, and its secrets must never be older than the record
+	// that holds the message. Neither is written now (a sync of the
+	// secrets per received message, PN-D15) but with this peer's
+	// next message, secrets first, both synced; lost in a crash
+	// before it, the message was acknowledged by nothing and is sent
+	// again on resume. A message that ends the game is written now.
+	saveNow = g.m.Phase == PhaseDone
+	if saveNow {
+		if err := g.saveSecrets(); err != nil {
+			g.svc.cfg.Logger.Error("saving the secrets", "game", g.id, "err", err)
+		}
+	}
+	return saveNow, false
 }
 
 // emit delivers events and reacts to the ones the game itself cares about.

@@ -504,77 +504,11 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	cfg := h.config()
 	switch kinds[0] {
 	case KindPhantomCommit:
-		c, err := p.newSeed(cfg)
-		if err != nil {
-			return "", nil, false, err
-		}
-		if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
-			return "", nil, false, err
-		}
-		b := PhantomCommitBody{Commitment: c}
-		if p.correlated() {
-			// The reverse extension's base OTs start with the seed
-			// commitment (MPC-D28).
-			rs, err := p.g.ReverseStart()
-			if err != nil {
-				return "", nil, false, err
-			}
-			b.ReverseBase, b.bulk = referee.Sum(rs), [][]byte{rs}
-		}
-		return KindPhantomCommit, b, true, nil
+		return p.autoCommit(cfg)
 	case KindPhantomSetup:
-		var c commit.Commitment
-		var err error
-		if p.correlated() {
-			// The machine was made when the garbler's commitment came,
-			// with its reverse base OTs (receiveBulk).
-			if p.e == nil || p.opening == nil || p.reverseAnswer == nil {
-				return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
-			}
-			c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(partyOf(p.me)), 0, *p.opening)
-		} else {
-			c, err = p.newEvaluator(cfg)
-		}
-		if err != nil {
-			return "", nil, false, err
-		}
-		m1, err := p.e.BaseStart()
-		if err != nil {
-			return "", nil, false, err
-		}
-		p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
-		b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
-		if p.correlated() {
-			b.ReverseBase, b.bulk = referee.Sum(p.reverseAnswer), append(b.bulk, p.reverseAnswer)
-		}
-		return KindPhantomSetup, b, true, nil
+		return p.autoSetup(cfg)
 	case KindPhantomBase:
-		if p.g == nil {
-			return "", nil, false, errPhantomLost
-		}
-		m2, err := p.g.BaseRespond(p.base)
-		if err != nil {
-			p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
-			return p.reveal(KindPhantomAccuse)
-		}
-		b := PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
-		if p.correlated() {
-			// The evaluator's answer to the reverse base OTs, then try
-			// 0's reverse request (MPC-D28).
-			if !p.reverseFinished {
-				if err := p.g.ReverseFinish(p.reverseBase); err != nil {
-					p.caught = fmt.Sprintf("the evaluator's reverse base OT answer: %v", err)
-					return p.reveal(KindPhantomAccuse)
-				}
-				p.reverseFinished = true
-			}
-			rev, err := p.g.ReverseRequest()
-			if err != nil {
-				return "", nil, false, err
-			}
-			b.Reverse, b.bulk = referee.Sum(rev), append(b.bulk, rev)
-		}
-		return KindPhantomBase, b, true, nil
+		return p.autoBase()
 	case KindPhantomRequest:
 		k, b, err := p.request1(h, KindPhantomRequest, engine.NoPoint)
 		return k, b, err == nil, err
@@ -588,21 +522,7 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		k, b, err := p.garble(h, KindPhantomGarbling, engine.NoPoint)
 		return k, b, err == nil, err
 	case KindPhantomCommitment:
-		if p.g == nil || p.request == nil {
-			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
-		}
-		c, err := p.g.Commit(p.request)
-		if errors.Is(err, referee.ErrDeviation) {
-			p.caught = err.Error()
-			return p.reveal(KindPhantomAccuse)
-		}
-		if err != nil {
-			return "", nil, false, err
-		}
-		p.keepEvidence(h, c.Commitments)
-		d := c.Digests()
-		return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
-			bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
+		return p.autoCommitment(h)
 	case KindPhantomChoice:
 		if p.choice == nil {
 			return "", nil, false, nil
@@ -621,6 +541,110 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		return p.reveal(KindPhantomReveal)
 	}
 	return "", nil, false, nil
+}
+
+// autoCommit is the garbler's seed commitment, its machine made, with
+// the start of the reverse base OTs (MPC-D28).
+func (p *phantomPlayer) autoCommit(cfg referee.Config) (Kind, any, bool, error) {
+	c, err := p.newSeed(cfg)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
+		return "", nil, false, err
+	}
+	b := PhantomCommitBody{Commitment: c}
+	if p.correlated() {
+		// The reverse extension's base OTs start with the seed
+		// commitment (MPC-D28).
+		rs, err := p.g.ReverseStart()
+		if err != nil {
+			return "", nil, false, err
+		}
+		b.ReverseBase, b.bulk = referee.Sum(rs), [][]byte{rs}
+	}
+	return KindPhantomCommit, b, true, nil
+}
+
+// autoSetup is the evaluator's seed commitment and base OT message, with
+// its answer to the reverse base OTs (MPC-D28).
+func (p *phantomPlayer) autoSetup(cfg referee.Config) (Kind, any, bool, error) {
+	var c commit.Commitment
+	var err error
+	if p.correlated() {
+		// The machine was made when the garbler's commitment came,
+		// with its reverse base OTs (receiveBulk).
+		if p.e == nil || p.opening == nil || p.reverseAnswer == nil {
+			return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
+		}
+		c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(partyOf(p.me)), 0, *p.opening)
+	} else {
+		c, err = p.newEvaluator(cfg)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	m1, err := p.e.BaseStart()
+	if err != nil {
+		return "", nil, false, err
+	}
+	p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
+	b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
+	if p.correlated() {
+		b.ReverseBase, b.bulk = referee.Sum(p.reverseAnswer), append(b.bulk, p.reverseAnswer)
+	}
+	return KindPhantomSetup, b, true, nil
+}
+
+// autoBase is the garbler's base OT answer, with try 0's reverse
+// request (MPC-D28); a message it cannot answer is accused.
+func (p *phantomPlayer) autoBase() (Kind, any, bool, error) {
+	if p.g == nil {
+		return "", nil, false, errPhantomLost
+	}
+	m2, err := p.g.BaseRespond(p.base)
+	if err != nil {
+		p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
+		return p.reveal(KindPhantomAccuse)
+	}
+	b := PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
+	if p.correlated() {
+		// The evaluator's answer to the reverse base OTs, then try
+		// 0's reverse request (MPC-D28).
+		if !p.reverseFinished {
+			if err := p.g.ReverseFinish(p.reverseBase); err != nil {
+				p.caught = fmt.Sprintf("the evaluator's reverse base OT answer: %v", err)
+				return p.reveal(KindPhantomAccuse)
+			}
+			p.reverseFinished = true
+		}
+		rev, err := p.g.ReverseRequest()
+		if err != nil {
+			return "", nil, false, err
+		}
+		b.Reverse, b.bulk = referee.Sum(rev), append(b.bulk, rev)
+	}
+	return KindPhantomBase, b, true, nil
+}
+
+// autoCommitment is the garbler's commitment of a checked try; a
+// request that deviates is accused.
+func (p *phantomPlayer) autoCommitment(h *phantomRules) (Kind, any, bool, error) {
+	if p.g == nil || p.request == nil {
+		return "", nil, false, errors.New("protocol: the phantom request under way is lost")
+	}
+	c, err := p.g.Commit(p.request)
+	if errors.Is(err, referee.ErrDeviation) {
+		p.caught = err.Error()
+		return p.reveal(KindPhantomAccuse)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	p.keepEvidence(h, c.Commitments)
+	d := c.Digests()
+	return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
+		bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
 }
 
 // tell gives the player an announcement.

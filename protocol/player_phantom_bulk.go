@@ -92,32 +92,10 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		return err
 	}
 	if msg.Kind == KindPhantomCommit && p.correlated() && p.caught == "" && p.reverseAnswer == nil {
-		// The garbler's start of the reverse base OTs (MPC-D28): the
-		// evaluator draws its seed (unless a restart kept one, with no
-		// message of it sent) and answers it now, with its setup to
-		// come. A start it cannot answer is the garbler's fault.
-		p.reverseBase = bulk[0]
-		if p.e == nil || p.opening == nil {
-			if _, err := p.newEvaluator(h.config()); err != nil {
-				return err
-			}
-		}
-		answer, err := p.e.ReverseRespond(bulk[0])
-		if err != nil {
-			// Signed by its digest: the audit proves it (accused at this
-			// program's next turn).
-			p.caught = fmt.Sprintf("the garbler's reverse base OT message: %v", err)
-			return nil
-		}
-		p.reverseAnswer = answer
-		return nil
+		return p.answerReverseStart(h, bulk)
 	}
 	if p.caught != "" || p.e == nil && p.g == nil {
 		return nil // caught already, or the state is lost (auto says so)
-	}
-	catch := func(err error) error {
-		p.caught = err.Error()
-		return nil
 	}
 	switch msg.Kind {
 	case KindPhantomSetup:
@@ -132,14 +110,14 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 			p.reverse = bulk[1]
 		}
 		if err := p.e.BaseFinish(bulk[0]); err != nil {
-			return catch(fmt.Errorf("the garbler's base OT answer: %w", err))
+			return p.catch(fmt.Errorf("the garbler's base OT answer: %w", err))
 		}
 	case KindPhantomTry, KindPhantomRequest:
 		p.request = bulk[0]
 		// The OT extension's consistency check, at once (T-8(a)); a
 		// malformed request is left to Garble, as before.
 		if err := p.g.CheckRequest(bulk[0]); errors.Is(err, referee.ErrDeviation) {
-			return catch(err)
+			return p.catch(err)
 		}
 		if msg.Kind == KindPhantomRequest || h.m.Options.Lambda > 1 {
 			// The garbler's player is to try: garble ahead while it
@@ -147,102 +125,163 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 			p.g.Prepare()
 		}
 	case KindPhantomCommitment:
-		cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
-		choice, err := p.e.Open(cm)
-		if err != nil {
-			if c := p.e.Certificate(); c != nil {
-				if v := certificateViolation(h.pub.Try, c, err); v != nil {
-					p.caught = err.Error()
-					return v
-				}
-			}
-			return catch(err)
-		}
-		p.choice, p.opened = choice, p.e.Kept()
-		p.keepEvidence(h, bulk[0])
-		p.keepEvidence(h, choice)
+		return p.receiveCommitment(h, bulk)
 	case KindPhantomChoice:
-		if err := p.g.CheckChoice(bulk[0]); err != nil {
-			if c := p.g.ShareCertificate(); c != nil {
-				// The evaluator's share inputs are not its share
-				// (MPC-D29): proven at once when the certificate fits.
-				p.fillGarblerEvidence(h, c)
-				if v := evaluatorShareViolation(c, err); v != nil {
-					p.caught = err.Error()
-					return v
-				}
-			}
-			if c := p.g.RequestDigestCertificate(); c != nil {
-				// Its choice names another request of ĵ than the one it
-				// sent (MPC-D31): proven by the two signed messages.
-				if v := requestDigestViolation(c, err); v != nil {
-					p.caught = err.Error()
-					return v
-				}
-			}
-			return catch(err)
-		}
-		p.choice = bulk[0]
+		return p.receiveChoice(h, bulk)
 	case KindPhantomTryGarbling, KindPhantomGarbling:
-		try := h.pub.Try
-		if h.correlated() && !bytes.Equal(p.reverse, bulk[3]) {
-			// The next try's reverse request: kept, never taken now
-			// (takeReverse, after this try's outputs); this try's is kept
-			// too (secrets one try ahead of the record, PN-D15).
-			tr, _ := h.current()
-			p.prevReverse, p.reverse = withDigest(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
-		}
-		o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
-		if err != nil {
-			if c := p.e.Certificate(); c != nil {
-				if v := certificateViolation(try, c, err); v != nil {
-					p.caught = err.Error()
-					return v
-				}
-			}
-			if c := p.e.ShareCertificate(); c != nil {
-				// The garbler's share inputs are not its share (MPC-D29).
-				p.fillEvaluatorEvidence(h, c)
-				if v := garblerShareViolation(c, err); v != nil {
-					p.caught = err.Error()
-					return v
-				}
-			}
-			return catch(err)
-		}
-		if err := p.tell(try, a); err != nil {
-			return catch(err)
-		}
-		p.outputs, p.outputsTry = &o, try
-		p.shares = map[uint64][]byte{try: p.shares[try], try + 1: referee.EncodeShare(p.e.Share())}
-		if h.config().AuthState {
-			// Kept with the share (MPC-D29).
-			p.auths = map[uint64][]byte{try: p.auths[try], try + 1: p.e.EncodeAuth()}
-		}
+		return p.receiveGarbling(h, bulk)
 	case KindPhantomOutputs:
-		var b PhantomOutputsBody
-		decodeBody(msg.Body, &b)
-		a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
-		if err != nil {
-			return catch(err)
+		return p.receiveOutputs(h, msg, bulk)
+	}
+	return nil
+}
+
+// catch notes err as the other program's deviation, accused at this
+// program's next turn; the message is taken.
+func (p *phantomPlayer) catch(err error) error {
+	p.caught = err.Error()
+	return nil
+}
+
+// answerReverseStart takes the garbler's start of the reverse base OTs
+// (MPC-D28) and answers it.
+func (p *phantomPlayer) answerReverseStart(h *phantomRules, bulk [][]byte) error {
+	// The garbler's start of the reverse base OTs (MPC-D28): the
+	// evaluator draws its seed (unless a restart kept one, with no
+	// message of it sent) and answers it now, with its setup to
+	// come. A start it cannot answer is the garbler's fault.
+	p.reverseBase = bulk[0]
+	if p.e == nil || p.opening == nil {
+		if _, err := p.newEvaluator(h.config()); err != nil {
+			return err
 		}
-		if err := p.tell(b.Try, a); err != nil {
-			return catch(err)
+	}
+	answer, err := p.e.ReverseRespond(bulk[0])
+	if err != nil {
+		// Signed by its digest: the audit proves it (accused at this
+		// program's next turn).
+		p.caught = fmt.Sprintf("the garbler's reverse base OT message: %v", err)
+		return nil
+	}
+	p.reverseAnswer = answer
+	return nil
+}
+
+// receiveCommitment opens the garbler's commitment (a checked try):
+// the evaluator's choice, and the evidence kept.
+func (p *phantomPlayer) receiveCommitment(h *phantomRules, bulk [][]byte) error {
+	cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
+	choice, err := p.e.Open(cm)
+	if err != nil {
+		if c := p.e.Certificate(); c != nil {
+			if v := certificateViolation(h.pub.Try, c, err); v != nil {
+				p.caught = err.Error()
+				return v
+			}
 		}
-		if p.correlated() && p.g.Ready() {
-			// The reverse request sent ahead with the garbling is now
-			// the try's (MPC-D28): the garbler's checks of the coming
-			// request use its keys.
-			// (An error here is this machine's, not the other's: it
-			// shows again at the commitment.)
-			_, _ = p.g.ReverseRequest()
+		return p.catch(err)
+	}
+	p.choice, p.opened = choice, p.e.Kept()
+	p.keepEvidence(h, bulk[0])
+	p.keepEvidence(h, choice)
+	return nil
+}
+
+// receiveChoice checks the evaluator's choice (a checked try); its
+// share inputs not its share (MPC-D29) or a request not sent (MPC-D31)
+// are proven at once when the certificate fits.
+func (p *phantomPlayer) receiveChoice(h *phantomRules, bulk [][]byte) error {
+	if err := p.g.CheckChoice(bulk[0]); err != nil {
+		if c := p.g.ShareCertificate(); c != nil {
+			// The evaluator's share inputs are not its share
+			// (MPC-D29): proven at once when the certificate fits.
+			p.fillGarblerEvidence(h, c)
+			if v := evaluatorShareViolation(c, err); v != nil {
+				p.caught = err.Error()
+				return v
+			}
 		}
-		if h.m.Options.Lambda > 1 && p.g.Ready() {
-			// The λ garblings of the next try, before its request comes,
-			// on their own goroutines: the announcement goes to the
-			// player meanwhile (MPC-D24).
-			p.g.PrepareAhead()
+		if c := p.g.RequestDigestCertificate(); c != nil {
+			// Its choice names another request of ĵ than the one it
+			// sent (MPC-D31): proven by the two signed messages.
+			if v := requestDigestViolation(c, err); v != nil {
+				p.caught = err.Error()
+				return v
+			}
 		}
+		return p.catch(err)
+	}
+	p.choice = bulk[0]
+	return nil
+}
+
+// receiveGarbling evaluates the garbler's garbling of the try: the
+// announcement told, the outputs, the share and its MACs kept; the next
+// try's reverse request kept.
+func (p *phantomPlayer) receiveGarbling(h *phantomRules, bulk [][]byte) error {
+	try := h.pub.Try
+	if h.correlated() && !bytes.Equal(p.reverse, bulk[3]) {
+		// The next try's reverse request: kept, never taken now
+		// (takeReverse, after this try's outputs); this try's is kept
+		// too (secrets one try ahead of the record, PN-D15).
+		tr, _ := h.current()
+		p.prevReverse, p.reverse = withDigest(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
+	}
+	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
+	if err != nil {
+		if c := p.e.Certificate(); c != nil {
+			if v := certificateViolation(try, c, err); v != nil {
+				p.caught = err.Error()
+				return v
+			}
+		}
+		if c := p.e.ShareCertificate(); c != nil {
+			// The garbler's share inputs are not its share (MPC-D29).
+			p.fillEvaluatorEvidence(h, c)
+			if v := garblerShareViolation(c, err); v != nil {
+				p.caught = err.Error()
+				return v
+			}
+		}
+		return p.catch(err)
+	}
+	if err := p.tell(try, a); err != nil {
+		return p.catch(err)
+	}
+	p.outputs, p.outputsTry = &o, try
+	p.shares = map[uint64][]byte{try: p.shares[try], try + 1: referee.EncodeShare(p.e.Share())}
+	if h.config().AuthState {
+		// Kept with the share (MPC-D29).
+		p.auths = map[uint64][]byte{try: p.auths[try], try + 1: p.e.EncodeAuth()}
+	}
+	return nil
+}
+
+// receiveOutputs finishes the try with the evaluator's outputs: the
+// announcement told, and the next try prepared.
+func (p *phantomPlayer) receiveOutputs(h *phantomRules, msg *Message, bulk [][]byte) error {
+	var b PhantomOutputsBody
+	decodeBody(msg.Body, &b)
+	a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
+	if err != nil {
+		return p.catch(err)
+	}
+	if err := p.tell(b.Try, a); err != nil {
+		return p.catch(err)
+	}
+	if p.correlated() && p.g.Ready() {
+		// The reverse request sent ahead with the garbling is now
+		// the try's (MPC-D28): the garbler's checks of the coming
+		// request use its keys.
+		// (An error here is this machine's, not the other's: it
+		// shows again at the commitment.)
+		_, _ = p.g.ReverseRequest()
+	}
+	if h.m.Options.Lambda > 1 && p.g.Ready() {
+		// The λ garblings of the next try, before its request comes,
+		// on their own goroutines: the announcement goes to the
+		// player meanwhile (MPC-D24).
+		p.g.PrepareAhead()
 	}
 	return nil
 }

@@ -461,6 +461,36 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: []string{fmt.Sprintf("You play %s %s.", Name(c), stoneGlyph(c))}, frame: true}, true
 	case protocol.EventResigned:
 		return eventNote{lines: []string{m.RoleName(e.Role) + " resigns."}}, true
+	case protocol.EventChat:
+		return eventNote{}, true // the chat panel shows it
+	case protocol.EventEnded:
+		lines := []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color, m.View.Options.Variant)}
+		if p := m.proposal; p != nil && e.Outcome.Result.By == engine.ByScore && e.Outcome.Violation == nil {
+			lines = append([]string{m.RoleName(p.Proposer.Other()) + " accepts the marking."}, lines...)
+		}
+		return eventNote{lines: lines}, true
+	case protocol.EventAdjourned:
+		m.Adjourned = true
+		return eventNote{lines: []string{"The connection is lost; the game is saved and goes on when the opponent is back."}}, true
+	case protocol.EventAnnouncement:
+		return eventNote{lines: []string{e.Text}}, true
+	case protocol.EventResumed:
+		m.proposal = nil
+		return eventNote{lines: []string{m.RoleName(e.By) + " resumes play."}}, true
+	case protocol.EventScoring:
+		m.proposal = &e
+		return eventNote{lines: []string{m.describeMarking(e)}}, true
+	}
+	if note, ok := m.describeRequest(e); ok {
+		return note, true
+	}
+	return m.describeDispute(e)
+}
+
+// describeRequest describes the requests between the players: to take
+// back moves (UNDO-D3) and to adjourn.
+func (m *GameModel) describeRequest(e protocol.Event) (eventNote, bool) {
+	switch e := e.(type) {
 	case protocol.EventUndoRequested:
 		what := m.movesWords(e.Move, e.Moves)
 		if e.Moves >= 2 {
@@ -495,14 +525,14 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: []string{m.RoleName(e.By) + " asks to adjourn: ^O agrees and both clocks stop."}}, true
 	case protocol.EventAdjournAgreed:
 		return eventNote{lines: []string{"The game is adjourned by agreement: both clocks stopped until the next move. You may leave (^Q) and come back."}}, true
-	case protocol.EventChat:
-		return eventNote{}, true // the chat panel shows it
-	case protocol.EventEnded:
-		lines := []string{"Result: " + DescribeOutcome(e.Outcome, m.View.Color, m.View.Options.Variant)}
-		if p := m.proposal; p != nil && e.Outcome.Result.By == engine.ByScore && e.Outcome.Violation == nil {
-			lines = append([]string{m.RoleName(p.Proposer.Other()) + " accepts the marking."}, lines...)
-		}
-		return eventNote{lines: lines}, true
+	}
+	return eventNote{}, false
+}
+
+// describeDispute describes the disputes: a broken rule, time-out claims,
+// challenges, dropped input and reports.
+func (m *GameModel) describeDispute(e protocol.Event) (eventNote, bool) {
+	switch e := e.(type) {
 	case protocol.EventViolation:
 		return eventNote{lines: []string{fmt.Sprintf("The opponent broke rule %s: %s", e.Violation.Rule, e.Violation.Detail)}}, true
 	case protocol.EventTimeoutClaimed:
@@ -533,17 +563,6 @@ func (m *GameModel) describeCommon(e protocol.Event) (eventNote, bool) {
 				m.RoleName(e.Judgement.Reporter), e.Judgement.Reported.Rule, m.RoleName(e.Judgement.Reported.Accused), e.Judgement.Why)}}, true
 		}
 		return eventNote{}, true // EventEnded tells the outcome
-	case protocol.EventAdjourned:
-		m.Adjourned = true
-		return eventNote{lines: []string{"The connection is lost; the game is saved and goes on when the opponent is back."}}, true
-	case protocol.EventAnnouncement:
-		return eventNote{lines: []string{e.Text}}, true
-	case protocol.EventResumed:
-		m.proposal = nil
-		return eventNote{lines: []string{m.RoleName(e.By) + " resumes play."}}, true
-	case protocol.EventScoring:
-		m.proposal = &e
-		return eventNote{lines: []string{m.describeMarking(e)}}, true
 	}
 	return eventNote{}, false
 }

@@ -104,16 +104,7 @@ func runPlay(env *environment, args []string) error {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := node.Config{Home: *home, ListenAddrs: loopbackListen, Passphrase: env.askPassphrase}
-	if *lobby {
-		cfg.ListenAddrs, cfg.EnableMDNS = node.DefaultListenAddrs(), !*noMDNS
-	}
-	if len(listen) > 0 {
-		cfg.ListenAddrs = listen
-	}
-	if len(relays) > 0 {
-		cfg.Relays = relays
-	}
+	cfg := playNodeConfig(env, *home, *lobby, *noMDNS, listen, relays)
 	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, passphrase: env.askPassphrase, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}
 	me, err := startPeerConfig(ctx, cfg, pn.onInvite, publish, withBroadcastDelay(delay),
@@ -124,16 +115,9 @@ func runPlay(env *environment, args []string) error {
 	pn.me = me
 	defer pn.close()
 	if eng != nil {
-		// Checked before the screen opens (GTP-D10): an engine that does
-		// not start or answer GTP is an error on the terminal, and the
-		// player sees which engine plays.
-		eng.logPath = filepath.Join(me.node.Home(), node.LogFileName)
-		about, err := eng.check()
-		if err != nil {
+		if err := pn.checkEngine(env, eng); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.stdout, "engine: %s: %s\n", eng.spec, cmp.Or(about, "(no name)"))
-		pn.engine = eng
 	}
 	if cfg.EnableMDNS {
 		pn.lan = make(chan ui.LANPeer, 8)
@@ -141,18 +125,82 @@ func runPlay(env *environment, args []string) error {
 	}
 	go pn.forwardAccepted()
 
+	logFile, restoreStderr, err := logToHome(me)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+
+	app, err := newPlayApp(ctx, fs, o, pn, *lobby, *quiet)
+	if err != nil {
+		return err
+	}
+	err = app.Run()
+	restoreStderr()
+	if *lobby {
+		fmt.Fprintf(env.stdout, "Your peer ID: %s\n", pn.ID())
+		for _, a := range pn.Addrs() {
+			fmt.Fprintf(env.stdout, "  %s\n", a)
+		}
+	}
+	return err
+}
+
+// playNodeConfig is the node's configuration for the play command:
+// loopback for a game against the bot, all interfaces and mDNS (unless
+// noMDNS) for the lobby, or the addresses of --listen; the relays of
+// --relay.
+func playNodeConfig(env *environment, home string, lobby, noMDNS bool, listen, relays listenFlag) node.Config {
+	cfg := node.Config{Home: home, ListenAddrs: loopbackListen, Passphrase: env.askPassphrase}
+	if lobby {
+		cfg.ListenAddrs, cfg.EnableMDNS = node.DefaultListenAddrs(), !noMDNS
+	}
+	if len(listen) > 0 {
+		cfg.ListenAddrs = listen
+	}
+	if len(relays) > 0 {
+		cfg.Relays = relays
+	}
+	return cfg
+}
+
+// checkEngine checks the GTP engine of --engine and prints its name; the
+// network then plays it for the bot.
+func (pn *playNetwork) checkEngine(env *environment, eng *botEngine) error {
+	me := pn.me
+	// Checked before the screen opens (GTP-D10): an engine that does
+	// not start or answer GTP is an error on the terminal, and the
+	// player sees which engine plays.
+	eng.logPath = filepath.Join(me.node.Home(), node.LogFileName)
+	about, err := eng.check()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "engine: %s: %s\n", eng.spec, cmp.Or(about, "(no name)"))
+	pn.engine = eng
+	return nil
+}
+
+// logToHome sends the standard log, slog and stderr to the home's log
+// file; restoreStderr gives stderr back, and the caller closes the file.
+func logToHome(me *peerHandle) (logFile *os.File, restoreStderr func(), err error) {
 	// Nothing but the UI may write to the terminal while it runs: the
 	// standard log and slog go to the home's log file (libp2p's logs are
 	// there already), and so does anything written to stderr.
 	logPath := filepath.Join(me.node.Home(), node.LogFileName)
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logFile, err = os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return nil, nil, fmt.Errorf("log file: %w", err)
 	}
-	defer logFile.Close()
 	slog.SetDefault(slog.New(slog.NewTextHandler(logFile, nil)))
-	restoreStderr := redirectStderr(logFile)
+	return logFile, redirectStderr(logFile), nil
+}
 
+// newPlayApp makes the terminal UI: the lobby's form with the options of
+// the command line, the first game against the bot unless lobby, the
+// folders of exports and notes, the petnames (watched for changes).
+func newPlayApp(ctx context.Context, fs *flag.FlagSet, o engine.Options, pn *playNetwork, lobby, quiet bool) (*ui.App, error) {
+	me := pn.me
 	// The lobby's form starts with the options given on the command line;
 	// the others stay empty there, meaning the variant's default.
 	defaults := engine.Options{Variant: o.Variant, Rules: o.Rules, Suicide: o.Suicide, Perpendicular: o.Perpendicular, Time: o.Time, Lag: o.Lag}
@@ -171,13 +219,13 @@ func runPlay(env *environment, args []string) error {
 	// types another path; private notes are kept in HOME/notes.
 	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,
 		SaveDir:  filepath.Join(me.node.Home(), "exports"),
-		NotesDir: filepath.Join(me.node.Home(), "notes"), Quiet: *quiet}
-	if !*lobby {
+		NotesDir: filepath.Join(me.node.Home(), "notes"), Quiet: quiet}
+	if !lobby {
 		appCfg.FirstGame = &o
 	}
 	book, err := readPetnames(me.node.Home())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	appCfg.Petnames = book
 	app := ui.NewApp(appCfg)
@@ -185,15 +233,7 @@ func runPlay(env *environment, args []string) error {
 		app.SetPetnames(b)
 		app.Refresh()
 	})
-	err = app.Run()
-	restoreStderr()
-	if *lobby {
-		fmt.Fprintf(env.stdout, "Your peer ID: %s\n", pn.ID())
-		for _, a := range pn.Addrs() {
-			fmt.Fprintf(env.stdout, "  %s\n", a)
-		}
-	}
-	return err
+	return app, nil
 }
 
 // isSet reports whether the flag name was given on the command line.

@@ -146,27 +146,8 @@ func runWatch(env *environment, args []string) (err error) {
 		return err
 	}
 	defer hub.Close()
-	switch {
-	case code != "":
-		// The same rendezvous as an invite code's: the relays, or the
-		// DHT (SPEC-D13).
-		info, err := n.JoinInvite(ctx, code)
-		if err != nil {
-			return fmt.Errorf("watch code %s: %w", code, err)
-		}
-		publisher = info.ID
-	case *addr != "":
-		id, err := n.Connect(ctx, *addr)
-		if err != nil {
-			return err
-		}
-		if id != publisher {
-			return usageError("the address names the peer %s, not %s", id, publisher)
-		}
-	default:
-		if err := n.ConnectPeer(ctx, publisher); err != nil {
-			return err
-		}
+	if publisher, err = reachPublisher(ctx, n, publisher, code, *addr); err != nil {
+		return err
 	}
 	if game == (protocol.GameID{}) {
 		// The game the publisher plays now, if it says (SPEC-D14).
@@ -184,7 +165,55 @@ func runWatch(env *environment, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if !*textOut && isTerminal(env.stdout) {
+	showWatch(ctx, env, publisher, game, w, *textOut, stop)
+	var done, ok bool
+	var record *protocol.Transcript
+	w.Spectator(func(s *watch.Spectator) {
+		done, ok = s.Done()
+		record = s.Record()
+	})
+	if *out != "" && record != nil {
+		if err := record.Save(*out); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "record: %s\n", *out)
+	}
+	return watchVerdict(done, ok)
+}
+
+// reachPublisher connects to the publishing peer: by its watch code (the
+// relays or the DHT, SPEC-D13), at addr, or by its ID; it returns the
+// publisher, which a watch code names.
+func reachPublisher(ctx context.Context, n *node.Node, publisher peer.ID, code, addr string) (peer.ID, error) {
+	switch {
+	case code != "":
+		// The same rendezvous as an invite code's: the relays, or the
+		// DHT (SPEC-D13).
+		info, err := n.JoinInvite(ctx, code)
+		if err != nil {
+			return "", fmt.Errorf("watch code %s: %w", code, err)
+		}
+		publisher = info.ID
+	case addr != "":
+		id, err := n.Connect(ctx, addr)
+		if err != nil {
+			return "", err
+		}
+		if id != publisher {
+			return "", usageError("the address names the peer %s, not %s", id, publisher)
+		}
+	default:
+		if err := n.ConnectPeer(ctx, publisher); err != nil {
+			return "", err
+		}
+	}
+	return publisher, nil
+}
+
+// showWatch shows the game as it comes, until its end: the spectator
+// screen on a terminal (then stop), else one line per public event.
+func showWatch(ctx context.Context, env *environment, publisher peer.ID, game protocol.GameID, w *watch.Watch, textOut bool, stop context.CancelFunc) {
+	if !textOut && isTerminal(env.stdout) {
 		// The spectator screen (UI-D48): it stays after the end, for the
 		// replay, until q; the verdict is printed again when it closes.
 		for _, l := range watchScreen(ctx, publisher, w) {
@@ -201,19 +230,6 @@ func runWatch(env *environment, args []string) (err error) {
 			fmt.Fprintln(env.stdout, l)
 		}
 	}
-	var done, ok bool
-	var record *protocol.Transcript
-	w.Spectator(func(s *watch.Spectator) {
-		done, ok = s.Done()
-		record = s.Record()
-	})
-	if *out != "" && record != nil {
-		if err := record.Save(*out); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.stdout, "record: %s\n", *out)
-	}
-	return watchVerdict(done, ok)
 }
 
 // watchVerdict is how `kakure watch` ends: nil once the record came and

@@ -106,40 +106,17 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 		return nil, err
 	}
 	// The reverse setup (MPC-D28) may have come before the base OTs.
-	if cfg.correlated() && rec.ReverseSent >= 1 {
-		r1, err := g.ReverseStart()
-		if err != nil {
-			return nil, err
-		}
-		if Sum(r1) != rec.Reverse[0] {
-			return nil, fmt.Errorf("%w: the reverse setup message made again differs from the record", ErrRecord)
-		}
-		g.again.reverseStart = r1
-		if rec.ReverseSent == 2 {
-			if Sum(reverseAnswer) != rec.Reverse[1] {
-				return nil, fmt.Errorf("%w: the evaluator's reverse setup answer kept is not the one recorded", ErrRecord)
-			}
-			if err := g.ReverseFinish(reverseAnswer); err != nil {
-				return nil, err
-			}
-		}
+	if err := g.resumeReverseSetup(cfg, rec, reverseAnswer); err != nil {
+		return nil, err
 	}
 	if rec.BaseSent < 2 {
 		// The base OTs are not answered: the garbler answers the
 		// evaluator's message when it comes (again).
 		return g, nil
 	}
-	if Sum(baseStart) != rec.Base[0] {
-		return nil, fmt.Errorf("%w: the evaluator's base OT message kept is not the one recorded", ErrRecord)
-	}
-	m2, err := g.BaseRespond(baseStart)
-	if err != nil {
+	if err := g.resumeBase(rec, baseStart); err != nil {
 		return nil, err
 	}
-	if Sum(m2) != rec.Base[1] {
-		return nil, fmt.Errorf("%w: the base OT answer made again differs from the record", ErrRecord)
-	}
-	g.again.baseAnswer = m2
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
 		return nil, err
@@ -147,72 +124,19 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	if len(tries) < made[circuit.Garbler] {
 		return nil, fmt.Errorf("%w: %d tries kept, the record has %d", ErrRecord, len(tries), made[circuit.Garbler])
 	}
-	for t := range movers {
-		if err := g.sender.Skip(); err != nil {
-			return nil, err
-		}
-		if cfg.authenticated() && t == len(movers)-1 {
-			// The last complete try's reverse and MAC batches made again:
-			// the garbler keeps of it its keys and MACs (MPC-D29).
-			if err := g.resumeAuth(uint64(t), movers[t], rec.Tries[t]); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if cfg.correlated() {
-			// λ reverse batches per try (MPC-D28), and as many MAC
-			// batches (MPC-D29).
-			for range cfg.lambda() {
-				if err := g.revRecv.Skip(); err != nil {
-					return nil, err
-				}
-				if cfg.authenticated() {
-					if err := g.macRecv.Skip(); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
+	if err := g.skipCompleteTries(cfg, rec, movers); err != nil {
+		return nil, err
 	}
-	if n := len(movers); n > 0 {
-		last := movers[n-1]
-		l := g.rc.layout[last]
-		col := cfg.ColorOf(last)
-		mask, err := g.resumeMask(l, uint64(n-1), last, rec.Tries[n-1])
-		if err != nil {
-			return nil, err
-		}
-		if g.share, err = l.NextShare(circuit.Garbler, col, nil, mask); err != nil {
-			return nil, err
-		}
+	if err := g.resumeShare(cfg, rec, movers); err != nil {
+		return nil, err
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
-	if cfg.authenticated() && len(movers) > 0 {
-		// The evaluator's seed transfer response of the try under way,
-		// carried by its choice of the last complete try (MPC-D30).
-		last := rec.Tries[len(movers)-1]
-		if prevChoice == nil || Sum(prevChoice) != last.Choice {
-			return nil, fmt.Errorf("%w: the evaluator's choice of try %d is not kept", ErrRecord, len(movers)-1)
-		}
-		c, err := parseAuthChoice(cfg, uint64(len(movers)-1), prevChoice)
-		if err != nil {
-			return nil, fmt.Errorf("%w: the evaluator's choice of try %d: %v", ErrRecord, len(movers)-1, err)
-		}
-		g.seedResp = append([]byte(nil), c.next...)
-		// The choice goes in a certificate of the next try (MPC-D29).
-		g.authPrev.choice = bytes.Clone(prevChoice)
+	if err := g.resumeSeedResponse(cfg, rec, movers, prevChoice); err != nil {
+		return nil, err
 	}
-	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
-		// The reverse request of the try under way, made again.
-		rev, err := g.ReverseRequest()
-		if err != nil {
-			return nil, err
-		}
-		if Sum(rev) != rec.Tries[len(movers)].Reverse {
-			return nil, fmt.Errorf("%w: the reverse request of try %d made again differs from the record", ErrRecord, pub.Try)
-		}
-		g.again.reverse = rev
+	if err := g.resumeReverseRequest(cfg, rec, pub, movers); err != nil {
+		return nil, err
 	}
 	if cfg.Checked() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
 		if err := g.resumeChecked(rec.Tries[len(movers)], tries, request, choice); err != nil {
@@ -222,56 +146,198 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	}
 	if len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
 		// The garbling of the try under way was sent: make it again.
-		tr := rec.Tries[len(movers)]
-		mover := cfg.PartyOf(pub.ToMove)
-		try := engine.NoPoint
-		if mover == circuit.Garbler {
-			if len(tries) <= len(g.tries) {
-				return nil, fmt.Errorf("%w: the garbler's try under way is not kept", ErrRecord)
-			}
-			try = tries[len(g.tries)]
-		}
-		l := g.rc.layout[mover]
-		p, err := g.garble(pub.Try, mover)
-		if err != nil {
+		if err := g.garbleAgain(cfg, rec.Tries[len(movers)], pub, tries, request); err != nil {
 			return nil, err
 		}
-		mask := g.tryMask(l, pub.Try, p.mask)
-		in, err := l.Inputs(circuit.Garbler, pub.ToMove, g.share, try, mask)
-		if err != nil {
-			return nil, err
-		}
-		own, err := p.keys.Encode(int(circuit.Garbler), in)
-		if err != nil {
-			return nil, err
-		}
-		labels := gc.MarshalLabels(own)
-		if Sum(p.bytes) != tr.Tables || Sum(labels) != tr.Labels {
-			return nil, fmt.Errorf("%w: the garbling of try %d made again differs from the record", ErrRecord, pub.Try)
-		}
-		if request != nil && Sum(request) == tr.Request {
-			// The OT reply too: the evaluator may lack the garbling.
-			reply, err := g.sendInputs(request, p.keys)
-			if err != nil {
-				return nil, fmt.Errorf("%w: the OT reply of try %d made again: %v", ErrRecord, pub.Try, err)
-			}
-			if Sum(reply) != tr.Reply {
-				return nil, fmt.Errorf("%w: the OT reply of try %d made again differs from the record", ErrRecord, pub.Try)
-			}
-			g.again.garbling = &Garbling{Tables: p.bytes, Labels: labels, Reply: reply}
-		} else if err := g.sender.Skip(); err != nil {
-			return nil, err
-		}
-		g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
-		if mover == circuit.Garbler {
-			g.tries = append(g.tries, try)
-		}
-		g.movers = append(g.movers, mover)
-		g.phase = phaseWaiting
 		return g, nil
 	}
 	g.phase = phaseReady
 	return g, nil
+}
+
+// resumeReverseSetup makes the reverse setup (MPC-D28) again if the record
+// has it, checked against the record, and takes the evaluator's answer
+// kept if recorded.
+func (g *Garbler) resumeReverseSetup(cfg Config, rec Record, reverseAnswer []byte) error {
+	if cfg.correlated() && rec.ReverseSent >= 1 {
+		r1, err := g.ReverseStart()
+		if err != nil {
+			return err
+		}
+		if Sum(r1) != rec.Reverse[0] {
+			return fmt.Errorf("%w: the reverse setup message made again differs from the record", ErrRecord)
+		}
+		g.again.reverseStart = r1
+		if rec.ReverseSent == 2 {
+			if Sum(reverseAnswer) != rec.Reverse[1] {
+				return fmt.Errorf("%w: the evaluator's reverse setup answer kept is not the one recorded", ErrRecord)
+			}
+			if err := g.ReverseFinish(reverseAnswer); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resumeBase answers the evaluator's base OT message kept again,
+// checked against the record.
+func (g *Garbler) resumeBase(rec Record, baseStart []byte) error {
+	if Sum(baseStart) != rec.Base[0] {
+		return fmt.Errorf("%w: the evaluator's base OT message kept is not the one recorded", ErrRecord)
+	}
+	m2, err := g.BaseRespond(baseStart)
+	if err != nil {
+		return err
+	}
+	if Sum(m2) != rec.Base[1] {
+		return fmt.Errorf("%w: the base OT answer made again differs from the record", ErrRecord)
+	}
+	g.again.baseAnswer = m2
+	return nil
+}
+
+// skipCompleteTries moves the garbler's OT extensions past the complete
+// tries of movers; of the last complete try, authenticated, it makes the
+// reverse and MAC batches again (MPC-D29).
+func (g *Garbler) skipCompleteTries(cfg Config, rec Record, movers []circuit.Party) error {
+	for t := range movers {
+		if err := g.sender.Skip(); err != nil {
+			return err
+		}
+		if cfg.authenticated() && t == len(movers)-1 {
+			// The last complete try's reverse and MAC batches made again:
+			// the garbler keeps of it its keys and MACs (MPC-D29).
+			if err := g.resumeAuth(uint64(t), movers[t], rec.Tries[t]); err != nil {
+				return err
+			}
+			continue
+		}
+		if cfg.correlated() {
+			// λ reverse batches per try (MPC-D28), and as many MAC
+			// batches (MPC-D29).
+			for range cfg.lambda() {
+				if err := g.revRecv.Skip(); err != nil {
+					return err
+				}
+				if cfg.authenticated() {
+					if err := g.macRecv.Skip(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resumeShare makes again the garbler's share of the referee's state
+// after the last complete try.
+func (g *Garbler) resumeShare(cfg Config, rec Record, movers []circuit.Party) error {
+	if n := len(movers); n > 0 {
+		last := movers[n-1]
+		l := g.rc.layout[last]
+		col := cfg.ColorOf(last)
+		mask, err := g.resumeMask(l, uint64(n-1), last, rec.Tries[n-1])
+		if err != nil {
+			return err
+		}
+		if g.share, err = l.NextShare(circuit.Garbler, col, nil, mask); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resumeSeedResponse takes, authenticated, the evaluator's seed transfer
+// response of the try under way from its choice of the last complete try
+// kept (MPC-D30), which a certificate of the next try carries (MPC-D29).
+func (g *Garbler) resumeSeedResponse(cfg Config, rec Record, movers []circuit.Party, prevChoice []byte) error {
+	if cfg.authenticated() && len(movers) > 0 {
+		// The evaluator's seed transfer response of the try under way,
+		// carried by its choice of the last complete try (MPC-D30).
+		last := rec.Tries[len(movers)-1]
+		if prevChoice == nil || Sum(prevChoice) != last.Choice {
+			return fmt.Errorf("%w: the evaluator's choice of try %d is not kept", ErrRecord, len(movers)-1)
+		}
+		c, err := parseAuthChoice(cfg, uint64(len(movers)-1), prevChoice)
+		if err != nil {
+			return fmt.Errorf("%w: the evaluator's choice of try %d: %v", ErrRecord, len(movers)-1, err)
+		}
+		g.seedResp = append([]byte(nil), c.next...)
+		// The choice goes in a certificate of the next try (MPC-D29).
+		g.authPrev.choice = bytes.Clone(prevChoice)
+	}
+	return nil
+}
+
+// resumeReverseRequest makes again the reverse request of the try under
+// way if the record has it, checked against the record.
+func (g *Garbler) resumeReverseRequest(cfg Config, rec Record, pub Public, movers []circuit.Party) error {
+	if cfg.correlated() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].reversed() {
+		// The reverse request of the try under way, made again.
+		rev, err := g.ReverseRequest()
+		if err != nil {
+			return err
+		}
+		if Sum(rev) != rec.Tries[len(movers)].Reverse {
+			return fmt.Errorf("%w: the reverse request of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+		g.again.reverse = rev
+	}
+	return nil
+}
+
+// garbleAgain makes again the garbling of the try under way tr, which
+// was sent, checked against the record, and the OT reply to the request
+// kept; the garbler then waits for the evaluator.
+func (g *Garbler) garbleAgain(cfg Config, tr TryRecord, pub Public, tries []engine.Point, request []byte) error {
+	mover := cfg.PartyOf(pub.ToMove)
+	try := engine.NoPoint
+	if mover == circuit.Garbler {
+		if len(tries) <= len(g.tries) {
+			return fmt.Errorf("%w: the garbler's try under way is not kept", ErrRecord)
+		}
+		try = tries[len(g.tries)]
+	}
+	l := g.rc.layout[mover]
+	p, err := g.garble(pub.Try, mover)
+	if err != nil {
+		return err
+	}
+	mask := g.tryMask(l, pub.Try, p.mask)
+	in, err := l.Inputs(circuit.Garbler, pub.ToMove, g.share, try, mask)
+	if err != nil {
+		return err
+	}
+	own, err := p.keys.Encode(int(circuit.Garbler), in)
+	if err != nil {
+		return err
+	}
+	labels := gc.MarshalLabels(own)
+	if Sum(p.bytes) != tr.Tables || Sum(labels) != tr.Labels {
+		return fmt.Errorf("%w: the garbling of try %d made again differs from the record", ErrRecord, pub.Try)
+	}
+	if request != nil && Sum(request) == tr.Request {
+		// The OT reply too: the evaluator may lack the garbling.
+		reply, err := g.sendInputs(request, p.keys)
+		if err != nil {
+			return fmt.Errorf("%w: the OT reply of try %d made again: %v", ErrRecord, pub.Try, err)
+		}
+		if Sum(reply) != tr.Reply {
+			return fmt.Errorf("%w: the OT reply of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+		g.again.garbling = &Garbling{Tables: p.bytes, Labels: labels, Reply: reply}
+	} else if err := g.sender.Skip(); err != nil {
+		return err
+	}
+	g.cur = &garblerTry{keys: p.keys, mask: mask, try: try, mover: mover}
+	if mover == circuit.Garbler {
+		g.tries = append(g.tries, try)
+	}
+	g.movers = append(g.movers, mover)
+	g.phase = phaseWaiting
+	return nil
 }
 
 // resumeMask returns the garbler's mask bits of the complete try number
@@ -548,18 +614,8 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	}
 	// The reverse setup (MPC-D28) may have come before the base OTs: its
 	// answer goes with the evaluator's BaseStart.
-	if cfg.correlated() && rec.ReverseSent >= 1 {
-		if Sum(reverseStart) != rec.Reverse[0] {
-			return nil, fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
-		}
-		r2, err := e.ReverseRespond(reverseStart)
-		if err != nil {
-			return nil, err
-		}
-		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
-			return nil, fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
-		}
-		e.again.reverseAnswer = r2
+	if err := e.resumeReverseSetup(cfg, rec, reverseStart); err != nil {
+		return nil, err
 	}
 	if rec.BaseSent < 1 {
 		return e, nil
@@ -591,22 +647,8 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	if share.Size != cfg.Size {
 		return nil, fmt.Errorf("%w: a share of side %d", ErrRecord, share.Size)
 	}
-	for range movers {
-		if err := e.receiver.Skip(); err != nil {
-			return nil, err
-		}
-		if cfg.correlated() {
-			for range cfg.lambda() {
-				if err := e.revSend.Skip(); err != nil {
-					return nil, err
-				}
-				if cfg.authenticated() {
-					if err := e.macSend.Skip(); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
+	if err := e.skipCompleteTries(cfg, movers); err != nil {
+		return nil, err
 	}
 	if cfg.authenticated() && len(movers) > 0 {
 		if e.auth, err = decodeAuth(cfg, auth); err != nil {
@@ -616,53 +658,104 @@ func resumeEvaluator(cfg Config, seed prg.Seed, baseRespond, reverseStart, rever
 	e.pub, e.movers, e.share = pub, movers, share.Clone()
 	e.tries = append([]engine.Point(nil), tries[:made[circuit.Evaluator]]...)
 	if len(rec.Tries) > len(movers) {
-		tr := rec.Tries[len(movers)]
-		if tr.Sent >= cfg.Messages()-1 {
-			return nil, fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
-		}
-		if cfg.correlated() && tr.reversed() {
-			switch {
-			case reverse != nil && Sum(reverse) == tr.Reverse:
-				if err := e.TakeReverse(reverse); err != nil {
-					return nil, err
-				}
-			case tr.Sent >= 1:
-				return nil, fmt.Errorf("%w: the reverse request of try %d is not kept", ErrRecord, pub.Try)
-			}
-		}
-		if tr.Sent < 1 {
-			return e, nil
-		}
-		try := engine.NoPoint
-		if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
-			if len(tries) <= len(e.tries) {
-				return nil, fmt.Errorf("%w: the evaluator's try under way is not kept", ErrRecord)
-			}
-			try = tries[len(e.tries)]
-		}
-		req, err := e.Request(try)
-		if err != nil {
+		if err := e.resumeTryUnderWay(cfg, rec.Tries[len(movers)], pub, tries, reverse, kept); err != nil {
 			return nil, err
-		}
-		if Sum(req) != tr.Request {
-			return nil, fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
-		}
-		e.again.request = req
-		if tr.Sent >= 2 {
-			if kept == nil || Sum(kept.Commitments) != tr.Commitment || kept.Reply != nil && Sum(kept.Reply) != tr.CommitReply {
-				return nil, fmt.Errorf("%w: the commitment of checked try %d is not kept", ErrRecord, pub.Try)
-			}
-			choice, err := e.reopen(*kept)
-			if err != nil {
-				return nil, err
-			}
-			if tr.Sent >= 3 && Sum(choice) != tr.Choice {
-				return nil, fmt.Errorf("%w: the choice of try %d made again differs from the record", ErrRecord, pub.Try)
-			}
-			e.again.choice = choice
 		}
 	}
 	return e, nil
+}
+
+// resumeReverseSetup answers again the garbler's reverse setup message
+// kept (MPC-D28) if the record has it, checked against the record.
+func (e *Evaluator) resumeReverseSetup(cfg Config, rec Record, reverseStart []byte) error {
+	if cfg.correlated() && rec.ReverseSent >= 1 {
+		if Sum(reverseStart) != rec.Reverse[0] {
+			return fmt.Errorf("%w: the garbler's reverse setup message kept is not the one recorded", ErrRecord)
+		}
+		r2, err := e.ReverseRespond(reverseStart)
+		if err != nil {
+			return err
+		}
+		if rec.ReverseSent == 2 && Sum(r2) != rec.Reverse[1] {
+			return fmt.Errorf("%w: the reverse setup answer made again differs from the record", ErrRecord)
+		}
+		e.again.reverseAnswer = r2
+	}
+	return nil
+}
+
+// skipCompleteTries moves the evaluator's OT extensions past the
+// complete tries of movers, with their reverse and MAC batches.
+func (e *Evaluator) skipCompleteTries(cfg Config, movers []circuit.Party) error {
+	for range movers {
+		if err := e.receiver.Skip(); err != nil {
+			return err
+		}
+		if cfg.correlated() {
+			for range cfg.lambda() {
+				if err := e.revSend.Skip(); err != nil {
+					return err
+				}
+				if cfg.authenticated() {
+					if err := e.macSend.Skip(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resumeTryUnderWay makes again the evaluator's messages of the try
+// under way tr that the record has: its reverse request taken, its
+// request, and of a checked try its choice from the commitment kept.
+func (e *Evaluator) resumeTryUnderWay(cfg Config, tr TryRecord, pub Public, tries []engine.Point, reverse []byte, kept *KeptOpening) error {
+	if tr.Sent >= cfg.Messages()-1 {
+		return fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
+	}
+	if cfg.correlated() && tr.reversed() {
+		switch {
+		case reverse != nil && Sum(reverse) == tr.Reverse:
+			if err := e.TakeReverse(reverse); err != nil {
+				return err
+			}
+		case tr.Sent >= 1:
+			return fmt.Errorf("%w: the reverse request of try %d is not kept", ErrRecord, pub.Try)
+		}
+	}
+	if tr.Sent < 1 {
+		return nil
+	}
+	try := engine.NoPoint
+	if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
+		if len(tries) <= len(e.tries) {
+			return fmt.Errorf("%w: the evaluator's try under way is not kept", ErrRecord)
+		}
+		try = tries[len(e.tries)]
+	}
+	req, err := e.Request(try)
+	if err != nil {
+		return err
+	}
+	if Sum(req) != tr.Request {
+		return fmt.Errorf("%w: the request of try %d made again differs from the record", ErrRecord, pub.Try)
+	}
+	e.again.request = req
+	if tr.Sent >= 2 {
+		if kept == nil || Sum(kept.Commitments) != tr.Commitment || kept.Reply != nil && Sum(kept.Reply) != tr.CommitReply {
+			return fmt.Errorf("%w: the commitment of checked try %d is not kept", ErrRecord, pub.Try)
+		}
+		choice, err := e.reopen(*kept)
+		if err != nil {
+			return err
+		}
+		if tr.Sent >= 3 && Sum(choice) != tr.Choice {
+			return fmt.Errorf("%w: the choice of try %d made again differs from the record", ErrRecord, pub.Try)
+		}
+		e.again.choice = choice
+	}
+	return nil
 }
 
 // garblerAgain is what ResumeGarbler made again of the garbler's own
