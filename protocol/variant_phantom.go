@@ -261,6 +261,26 @@ func (h *phantomRules) expected() (Role, []Kind, bool) {
 
 func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
+	case KindPhantomCommit, KindPhantomSetup, KindPhantomBase:
+		return h.applySetup(from, seq, kind, body)
+	case KindPhantomTry, KindPhantomRequest, KindPhantomTryGarbling, KindPhantomGarbling, KindPhantomCommitment, KindPhantomChoice:
+		return h.applyTryStep(from, seq, kind, body)
+	case KindPhantomOutputs:
+		return h.applyOutputs(from, seq, body)
+	case KindPhantomReveal, KindPhantomAccuse:
+		return h.applyReveal(from, seq, kind, body)
+	case KindMove:
+		return h.applyMove(from, seq, body)
+	}
+	b := h.ref.Board()
+	return h.score.apply(b, from, seq, kind, body)
+}
+
+// applySetup takes the messages that set a game's secure computation up
+// before its first try: the commitments to the seeds, the base OTs and,
+// with the correlated input OTs, the reverse setup (MPC-D28).
+func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	switch kind {
 	case KindPhantomCommit:
 		var b PhantomCommitBody
 		if err := decodeBody(body, &b); err != nil {
@@ -303,6 +323,14 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: b.Reverse})
 		}
 		return []Event{EventPhase{Phase: Phase(PhantomStagePlay)}}, nil
+	}
+	return nil, fmt.Errorf("protocol: %s is not a step of Phantom Go's setup", kind)
+}
+
+// applyTryStep takes a step of a try before its outputs: the request, the
+// garbling, and in a checked try the commitment and the choice.
+func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	switch kind {
 	case KindPhantomTry, KindPhantomRequest:
 		var b PhantomRequestBody
 		if err := decodeBody(body, &b); err != nil {
@@ -361,45 +389,44 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		tr := &h.rec.Tries[len(h.rec.Tries)-1]
 		tr.Sent, tr.Choice = 3, b.Choice
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 3}}, nil
-	case KindPhantomOutputs:
-		var b PhantomOutputsBody
-		if err := decodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
-		}
-		if b.Try != h.pub.Try {
-			return nil, violation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.pub.Try)
-		}
-		if b.Pass && !b.Legal {
-			return nil, violation(from, seq, "PG-1", "a pass that is illegal")
-		}
-		tr := &h.rec.Tries[len(h.rec.Tries)-1]
-		tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
-		ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: phantom.Moved}
-		switch {
-		case b.Pass:
-			ev.Event = phantom.Passed
-		case !b.Legal:
-			ev.Event = phantom.Illegal
-		}
-		h.pub = h.pub.After(b.Pass, b.Legal)
-		events := []Event{ev}
-		if h.pub.Ended() {
-			events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
-		} else if h.correlated() {
-			// The next try's record starts with the reverse request the
-			// garbling carried (MPC-D28): from now on the evaluator may
-			// take it, and what it finds wrong in it the audit checks.
-			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: h.nextReverse})
-		}
-		h.nextReverse = referee.Digest{}
-		return events, nil
-	case KindPhantomReveal, KindPhantomAccuse:
-		return h.applyReveal(from, seq, kind, body)
-	case KindMove:
-		return h.applyMove(from, seq, body)
 	}
-	b := h.ref.Board()
-	return h.score.apply(b, from, seq, kind, body)
+	return nil, fmt.Errorf("protocol: %s is not a step of a Phantom Go try", kind)
+}
+
+// applyOutputs takes the outputs of a try: the referee's announcement, and
+// the try after it or the reveal.
+func (h *phantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b PhantomOutputsBody
+	if err := decodeBody(body, &b); err != nil {
+		return nil, violation(from, seq, "T-10", "%v", err)
+	}
+	if b.Try != h.pub.Try {
+		return nil, violation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.pub.Try)
+	}
+	if b.Pass && !b.Legal {
+		return nil, violation(from, seq, "PG-1", "a pass that is illegal")
+	}
+	tr := &h.rec.Tries[len(h.rec.Tries)-1]
+	tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
+	ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: phantom.Moved}
+	switch {
+	case b.Pass:
+		ev.Event = phantom.Passed
+	case !b.Legal:
+		ev.Event = phantom.Illegal
+	}
+	h.pub = h.pub.After(b.Pass, b.Legal)
+	events := []Event{ev}
+	if h.pub.Ended() {
+		events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
+	} else if h.correlated() {
+		// The next try's record starts with the reverse request the
+		// garbling carried (MPC-D28): from now on the evaluator may
+		// take it, and what it finds wrong in it the audit checks.
+		h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: h.nextReverse})
+	}
+	h.nextReverse = referee.Digest{}
+	return events, nil
 }
 
 // applyReveal takes a party's reveal or accusation; once both reveals are
