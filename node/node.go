@@ -104,6 +104,8 @@ type Node struct {
 	lock *HomeLock   // held from New to Close (T-16)
 	lan  *lanService // with EnableMDNS
 	inet *internet
+	// book keeps held peers' addresses across restarts (NET-D40).
+	book *addrBook
 	// stopOwnCodes stops answering lookups of the codes hosted on the
 	// DHT; nil when off the DHT.
 	stopOwnCodes func()
@@ -190,7 +192,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("node: resource manager: %w", err)
 	}
 	opts := hostOptions(cfg, key, listenAddrs, mgr, allLoopback)
-	n := &Node{home: home, lock: lock, lanPeers: make(chan LANPeer, 32), inet: newInternet(relays),
+	n := &Node{home: home, lock: lock, book: newAddrBook(home), lanPeers: make(chan LANPeer, 32), inet: newInternet(relays),
 		notices: make(chan Notice, 16), noticed: map[peer.ID]time.Time{}, loopbackOnly: allLoopback, localPeers: map[peer.ID]bool{}}
 	opts = append(opts, libp2p.ConnectionGater(localGater{n}))
 	n.closed, n.closeCancel = context.WithCancel(context.Background())

@@ -118,10 +118,28 @@ func (n *Node) Keep(p peer.ID) {
 	}
 	k.holds++
 	k.remember(reached)
+	connected := len(reached) > 0 || n.host.Network().Connectedness(p) == network.Connected
+	if !connected && len(k.addrs) == 0 {
+		// Restarted: where the peer was last reached (NET-D40).
+		k.remember(n.book.addrsOf(p))
+	}
 	in.mu.Unlock()
+	if connected {
+		n.noteInBook(p, reached)
+	}
 	// A game resumed at start whose peer did not answer: nothing else
 	// would dial it (the games leave it to the node, Held).
 	n.peerLost(p)
+}
+
+// noteInBook writes the addresses p is reached at now (those of its
+// direct connections, reached, and the peerstore's) to the address book
+// (NET-D40).
+func (n *Node) noteInBook(p peer.ID, reached []ma.Multiaddr) {
+	addrs := append(n.host.Peerstore().Addrs(p), reached...)
+	if err := n.book.note(p, addrs, time.Now()); err != nil {
+		connLog.Warn("address book not written", "peer", p, "err", err)
+	}
 }
 
 // Held reports whether p is held (Keep) and the node is not closing: the
@@ -224,7 +242,11 @@ func (n *Node) peerLost(p peer.ID) {
 	k.running = true
 	k.state = "reconnecting"
 	k.remember(known)
+	kept := slices.Clone(k.addrs)
 	in.mu.Unlock()
+	if err := n.book.note(p, kept, time.Now()); err != nil {
+		connLog.Warn("address book not written", "peer", p, "err", err)
+	}
 	connLog.Info("lost", "peer", p)
 	go n.reconnectLoop(p)
 }
