@@ -421,6 +421,39 @@ func TestLIMD12SpectatorFloodKeepsOffTheGame(t *testing.T) {
 		held    []network.Stream
 		watches []func() []watch.Line
 	)
+	// One peer holds its share of backlog streams before the flood, while
+	// the total has room: its next stream is refused for the per-peer
+	// share whatever the flood's timing (in the flood, the total cap is
+	// often full before any peer's third stream comes).
+	early := testnet.Host(t)
+	connect(t, ctx, early, a.h)
+	for range watch.BacklogPerPeer {
+		st, err := early.NewStream(ctx, a.h.ID(), watch.BacklogProtocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, st)
+		_ = st.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		if reply, ok := readRefusal(st); ok {
+			t.Fatalf("a backlog stream refused before the flood: %s", reply)
+		}
+	}
+	for a.hub.BacklogsServing(early.ID()) < watch.BacklogPerPeer {
+		if ctx.Err() != nil {
+			t.Fatalf("the publisher answers %d backlog streams of the early peer, want %d", a.hub.BacklogsServing(early.ID()), watch.BacklogPerPeer)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	beyond, err := early.NewStream(ctx, a.h.ID(), watch.BacklogProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held = append(held, beyond)
+	_ = beyond.SetReadDeadline(time.Now().Add(testenv.Duration(10 * time.Second)))
+	if reply, ok := readRefusal(beyond); !ok || !strings.Contains(reply, "of this peer") {
+		t.Fatalf("the early peer's stream beyond its share was not refused for the per-peer share (reply %q)", reply)
+	}
+	reasons["per peer"]++
 	var wg sync.WaitGroup
 	for range spectators {
 		h := testnet.Host(t)

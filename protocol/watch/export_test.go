@@ -1,6 +1,9 @@
 package watch
 
-import "github.com/kakure/kakure/protocol"
+import (
+	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
 
 // SetBacklogForger makes the hub a forger of its backlog: f changes the
 // publications of each reply (tests only).
@@ -31,3 +34,11 @@ type BacklogReply = backlogReply
 
 // ErrBacklogRefused is errBacklogRefused (tests only).
 var ErrBacklogRefused = errBacklogRefused
+
+// BacklogsServing returns how many backlog streams of p the hub is
+// answering now (tests only).
+func (hub *Hub) BacklogsServing(p peer.ID) int {
+	hub.histMu.Lock()
+	defer hub.histMu.Unlock()
+	return hub.serving[p]
+}
