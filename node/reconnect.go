@@ -109,6 +109,13 @@ func (n *Node) Keep(p peer.ID) {
 			reached = append(reached, c.RemoteMultiaddr())
 		}
 	}
+	connected := len(reached) > 0 || n.host.Network().Connectedness(p) == network.Connected
+	var booked []ma.Multiaddr
+	if !connected {
+		// Restarted: where the peer was last reached (NET-D40), read
+		// before the lock (the book is a file).
+		booked = n.book.addrsOf(p)
+	}
 	in := n.inet
 	in.mu.Lock()
 	k := in.kept[p]
@@ -118,10 +125,8 @@ func (n *Node) Keep(p peer.ID) {
 	}
 	k.holds++
 	k.remember(reached)
-	connected := len(reached) > 0 || n.host.Network().Connectedness(p) == network.Connected
-	if !connected && len(k.addrs) == 0 {
-		// Restarted: where the peer was last reached (NET-D40).
-		k.remember(n.book.addrsOf(p))
+	if len(k.addrs) == 0 {
+		k.remember(booked)
 	}
 	in.mu.Unlock()
 	if connected {
@@ -244,11 +249,15 @@ func (n *Node) peerLost(p peer.ID) {
 	k.remember(known)
 	kept := slices.Clone(k.addrs)
 	in.mu.Unlock()
-	if err := n.book.note(p, kept, time.Now()); err != nil {
-		connLog.Warn("address book not written", "peer", p, "err", err)
-	}
 	connLog.Info("lost", "peer", p)
-	go n.reconnectLoop(p)
+	go func() {
+		// Written by the loop's goroutine: peerLost runs in the swarm's
+		// Disconnected notification, which must not wait on the disk.
+		if err := n.book.note(p, kept, time.Now()); err != nil {
+			connLog.Warn("address book not written", "peer", p, "err", err)
+		}
+		n.reconnectLoop(p)
+	}()
 }
 
 // reconnectLoop redials p until it is connected, released, or the node
