@@ -27,6 +27,7 @@ import (
 // whose record holds the crossing, waited for ever for the inviter,
 // which had stopped (the hang of the load benchmark).
 func TestLIMD20AbandonerReadsOnWhileTheAccusedIsSilent(t *testing.T) {
+	parallelUnlessRace(t)
 	var inviter atomic.Pointer[protocol.Game]
 	var stalled atomic.Bool
 	abandonedSeen := make(chan struct{})
@@ -140,6 +141,7 @@ func TestLIMD20AbandonerReadsOnWhileTheAccusedIsSilent(t *testing.T) {
 // the first keep-alive after the abandonment and the 5 s that follow,
 // not at the idle timeout, which the keep-alives put off for ever.
 func TestLIMD20AbandonerStopsOnceTheAccusedIsHeard(t *testing.T) {
+	parallelUnlessRace(t)
 	idle := testenv.Duration(15 * time.Second)
 	p := newPair(t, withheldBy(protocol.Invitee), func(i int, c *protocol.Config) {
 		c.IdleTimeout = idle
