@@ -27,17 +27,25 @@ const MaxFrameSize = 256 << 10
 // ErrFrameTooLarge reports a frame above the cap; the stream is reset.
 var ErrFrameTooLarge = errors.New("protocol: message above the size cap")
 
-// writeFrame writes one length-delimited frame: the length as an unsigned
-// varint, then the bytes.
-func writeFrame(w io.Writer, p []byte) error {
-	if len(p) > MaxFrameSize {
-		return fmt.Errorf("%w: %d bytes (cap %d)", ErrFrameTooLarge, len(p), MaxFrameSize)
+// writeFrame writes one frame of a game stream: WriteFrameWithin with the
+// game's cap, MaxFrameSize.
+func writeFrame(w io.Writer, p []byte) error { return WriteFrameWithin(w, p, MaxFrameSize) }
+
+// WriteFrameWithin writes p as one frame of kakure's length-delimited framing
+// (the length as an unsigned varint, then the bytes), the framing of the
+// game streams and of kakure's other stream protocols (protocol/watch's
+// backlog and listing of live games, LIM-D12). A frame above limit, the
+// cap its reader's ReadFrame enforces, is not written: an error that
+// wraps ErrFrameTooLarge says so on the writer's side.
+func WriteFrameWithin(w io.Writer, p []byte, limit int) error {
+	if len(p) > limit {
+		return fmt.Errorf("%w: %d bytes (cap %d)", ErrFrameTooLarge, len(p), limit)
 	}
 	return writeFrameUnchecked(w, p)
 }
 
-// writeFrameUnchecked writes a frame without the cap; only the send path
-// uses it, after checking, and tests that play a peer ignoring the cap.
+// writeFrameUnchecked writes a frame without a cap; only tests that play
+// a peer ignoring the cap use it.
 func writeFrameUnchecked(w io.Writer, p []byte) error {
 	var head [binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(head[:], uint64(len(p)))
@@ -47,15 +55,7 @@ func writeFrameUnchecked(w io.Writer, p []byte) error {
 	return nil
 }
 
-// WriteFrameUncapped writes p as one frame of kakure's length-delimited
-// framing (the length as an unsigned varint, then the bytes), the framing
-// of the game streams, with no cap of its own: the reader's limit
-// (ReadFrame) bounds a frame, so that a peer that writes above it is
-// refused where it is read. Other kakure stream protocols (protocol/watch's
-// backlog and listing of live games, LIM-D12) frame with it and ReadFrame.
-func WriteFrameUncapped(w io.Writer, p []byte) error { return writeFrameUnchecked(w, p) }
-
-// ReadFrame reads one frame of kakure's framing (WriteFrameUncapped) of
+// ReadFrame reads one frame of kakure's framing (WriteFrameWithin) of
 // at most limit bytes. A longer frame is refused before its body is
 // read, with an error that wraps ErrFrameTooLarge; a stream that ends
 // before the frame's length is io.EOF.

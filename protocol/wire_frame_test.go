@@ -9,16 +9,16 @@ import (
 	"testing"
 )
 
-// TestLIMD12ReadFrameCap: a frame WriteFrameUncapped wrote reads back whole up to
-// the reader's limit; one byte over, ReadFrame refuses it from its
-// length, before its body came (the body here never comes); a stream that
-// ends between frames is io.EOF. The watch's backlog and listing frame
-// with these (LIM-D12).
+// TestLIMD12ReadFrameCap: a frame WriteFrameWithin wrote reads back whole up to
+// the reader's limit; one byte over, WriteFrameWithin refuses to write it and
+// ReadFrame refuses it from its length, before its body came (the body
+// here never comes); a stream that ends between frames is io.EOF. The
+// watch's backlog and listing frame with these (LIM-D12).
 func TestLIMD12ReadFrameCap(t *testing.T) {
 	const limit = 100
 	var b bytes.Buffer
 	for _, n := range []int{0, 1, limit} {
-		if err := WriteFrameUncapped(&b, bytes.Repeat([]byte{'x'}, n)); err != nil {
+		if err := WriteFrameWithin(&b, bytes.Repeat([]byte{'x'}, n), limit); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,7 +34,10 @@ func TestLIMD12ReadFrameCap(t *testing.T) {
 	}
 	// Only the length of a frame over the limit: refused without its body.
 	b.Reset()
-	if err := WriteFrameUncapped(&b, bytes.Repeat([]byte{'x'}, limit+1)); err != nil {
+	if err := WriteFrameWithin(&b, bytes.Repeat([]byte{'x'}, limit+1), limit); !errors.Is(err, ErrFrameTooLarge) || b.Len() != 0 {
+		t.Errorf("WriteFrameWithin of %d bytes, limit %d: %v and %d bytes written, want ErrFrameTooLarge and nothing", limit+1, limit, err, b.Len())
+	}
+	if err := writeFrameUnchecked(&b, bytes.Repeat([]byte{'x'}, limit+1)); err != nil {
 		t.Fatal(err)
 	}
 	head := b.Bytes()[:1]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -200,7 +201,7 @@ func (hub *Hub) serveBacklog(st network.Stream) {
 	from := st.Conn().RemotePeer()
 	w := bufio.NewWriter(st)
 	if why := hub.admitBacklog(from); why != "" {
-		if writeFrameJSON(w, backlogReply{Refused: why}) == nil {
+		if writeFrameJSON(w, backlogReply{Refused: why}, backlogHead) == nil {
 			_ = w.Flush()
 		}
 		return
@@ -219,12 +220,16 @@ func (hub *Hub) serveBacklog(st network.Stream) {
 		items = forge(r.Game, items)
 		reply.Count = len(items)
 	}
-	if err := writeFrameJSON(w, reply); err != nil {
+	if err := writeFrameJSON(w, reply, backlogHead); err != nil {
 		_ = st.Reset()
 		return
 	}
+	limit := backlogFrame
+	if forge != nil {
+		limit = math.MaxInt // a forger ignores the cap its spectators read with
+	}
 	for _, data := range items {
-		if err := protocol.WriteFrameUncapped(w, data); err != nil {
+		if err := protocol.WriteFrameWithin(w, data, limit); err != nil {
 			_ = st.Reset()
 			return
 		}
@@ -268,7 +273,7 @@ func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r backlogReq
 	w := bufio.NewWriter(st)
 	// A refusal comes before the request is read: the reply is read
 	// even when the request could not be written.
-	if err := writeFrameJSON(w, r); err == nil {
+	if err := writeFrameJSON(w, r, backlogHead); err == nil {
 		_ = w.Flush()
 	}
 	_ = st.CloseWrite()
@@ -298,13 +303,13 @@ func (hub *Hub) backlogPage(ctx context.Context, publisher peer.ID, r backlogReq
 	return reply, items, nil
 }
 
-// writeFrameJSON writes v in JSON in a frame.
-func writeFrameJSON(w *bufio.Writer, v any) error {
+// writeFrameJSON writes v in JSON in a frame of at most limit bytes.
+func writeFrameJSON(w *bufio.Writer, v any, limit int) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return protocol.WriteFrameUncapped(w, data)
+	return protocol.WriteFrameWithin(w, data, limit)
 }
 
 // readFrameJSON reads a request or a reply's head, of at most

@@ -196,7 +196,7 @@ func (hub *Hub) serveGames(st network.Stream) {
 	}()
 	_ = st.SetDeadline(time.Now().Add(GamesTimeout))
 	w := bufio.NewWriter(st)
-	if err := writeFrameJSON(w, games); err != nil {
+	if err := writeFrameJSON(w, games, gamesFrame); err != nil {
 		_ = st.Reset()
 		return
 	}
