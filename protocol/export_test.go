@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"testing"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -115,4 +116,14 @@ func JudgeLastReport(tr *Transcript, certificates func(game GameID, peers [2]pee
 		return Judgement{}, fmt.Errorf("the last message is no report: %w", err)
 	}
 	return judgeReportWith(certificates, m.Game, m.peers, m.history, &report, &body, m), nil
+}
+
+// DeclaredKinds returns the message kinds declared in the package's
+// source (tests only; TestKindTableNamesEveryKind has the reader).
+func DeclaredKinds(t testing.TB) []Kind {
+	var kinds []Kind
+	for _, k := range declaredKinds(t) {
+		kinds = append(kinds, k.value)
+	}
+	return kinds
 }
