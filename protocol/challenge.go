@@ -23,9 +23,9 @@ import (
 // sender's challenge (a T-11 report) went unanswered (REC-D13).
 const KindAbandon Kind = "abandon"
 
-// AbandonBody names the sender's challenge that the other program left
+// abandonBody names the sender's challenge that the other program left
 // unanswered: the sequence number of the sender's T-11 report.
-type AbandonBody struct {
+type abandonBody struct {
 	Challenge uint64 `json:"challenge"`
 }
 
@@ -137,7 +137,7 @@ func (m *Machine) openChallenge(r Role) *challenge {
 // challenge and changes nothing else; it is answered by the accused's
 // next message of a kind it owed, which the record may already hold
 // (the reporter had not seen it).
-func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error) {
+func (m *Machine) applyChallenge(msg *Message, b *violationBody) ([]Event, error) {
 	reporter := msg.From
 	if c := m.openChallenge(reporter); c != nil {
 		return nil, violation(reporter, msg.Seq, "T-10", "a challenge while its challenge (its message %d) is open", c.seq)
@@ -189,7 +189,7 @@ func (m *Machine) noteAnswer(msg *Message) []Event {
 // crossed), it changes nothing. Otherwise the game ends: a forfeit win
 // for the sender, as reported.
 func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
-	var b AbandonBody
+	var b abandonBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}

@@ -27,9 +27,9 @@ type TimeoutBody struct {
 	ChargeMS int64 `json:"charge_ms"`
 }
 
-// TimeoutRefuseBody refuses a time-out claim: ThinkMS is the refuser's
+// timeoutRefuseBody refuses a time-out claim: ThinkMS is the refuser's
 // own measurement of its think time when the claim came.
-type TimeoutRefuseBody struct {
+type timeoutRefuseBody struct {
 	ThinkMS int64 `json:"think_ms"`
 }
 
@@ -498,7 +498,7 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 // measurement can be proven, so the claim changes nothing: play goes on
 // from where it stood. The refusal names the refuser's think time.
 func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
-	var b TimeoutRefuseBody
+	var b timeoutRefuseBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}

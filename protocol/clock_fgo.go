@@ -10,20 +10,20 @@ import (
 // turn, each until its player's commitment goes; the openings settle the
 // other's think time.
 
-// FGoCommitBody is the body of KindFGoCommit: a CommitBody that, in a game
+// fgoCommitBody is the body of KindFGoCommit: a commitBody that, in a game
 // with a time control, carries the committer's think time for the turn
 // (CLK-D14). Without a clock, or for a choice that is not timed, it is
-// exactly a CommitBody.
-type FGoCommitBody struct {
+// exactly a commitBody.
+type fgoCommitBody struct {
 	Commitment commit.Commitment `json:"commitment"`
 	ThinkMS    int64             `json:"think_ms,omitempty"`
 }
 
-// FGoOpenBody is the body of KindFGoOpen: an OpenBody that, in a game with
+// fgoOpenBody is the body of KindFGoOpen: an openBody that, in a game with
 // a time control, may carry the opener's settlement of the other's
 // commitment of the turn (CLK-D14, CLK-D7). Without it, it is exactly an
-// OpenBody.
-type FGoOpenBody struct {
+// openBody.
+type fgoOpenBody struct {
 	Opening  commit.Opening `json:"opening"`
 	ChargeMS int64          `json:"charge_ms,omitempty"`
 }

@@ -260,7 +260,7 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 	if think > c.claim.left {
 		return "", nil, false
 	}
-	return KindTimeoutRefuse, TimeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
+	return KindTimeoutRefuse, timeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
 }
 
 // settledCharge settles a think time claimed against this peer's

@@ -11,10 +11,10 @@ import (
 // and the opponent's answer are their player's time; the reveal, the
 // declaration and the openings at the end are the program's.
 
-// GomokuPassBody is the body of KindGomokuPass and of
+// gomokuPassBody is the body of KindGomokuPass and of
 // KindGomokuNoLegalPoint: empty, but for the clock's part of a pass in a
 // game with a time control (CLK-D15).
-type GomokuPassBody struct {
+type gomokuPassBody struct {
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }

@@ -127,3 +127,40 @@ func DeclaredKinds(t testing.TB) []Kind {
 	}
 	return kinds
 }
+
+// The wire bodies of the message kinds, as the tests name them: only
+// tests use them outside the package's code, which keeps them unexported
+// (issue 33).
+type (
+	AbandonBody           = abandonBody
+	ChatBody              = chatBody
+	CommitBody            = commitBody
+	DeclineBody           = declineBody
+	FGoCommitBody         = fgoCommitBody
+	FGoOfferBody          = fgoOfferBody
+	FGoOpenBody           = fgoOpenBody
+	GomokuDeclareBody     = gomokuDeclareBody
+	GomokuFiveBody        = gomokuFiveBody
+	GomokuLineBody        = gomokuLineBody
+	GomokuOpeningsBody    = gomokuOpeningsBody
+	GomokuPassBody        = gomokuPassBody
+	GomokuPointBody       = gomokuPointBody
+	GomokuSideBody        = gomokuSideBody
+	HMGCardsBody          = hmgCardsBody
+	HMGOpenCardsBody      = hmgOpenCardsBody
+	HMGRevealBody         = hmgRevealBody
+	MarkBody              = markBody
+	OpenBody              = openBody
+	PhantomAccuseBody     = phantomAccuseBody
+	PhantomBaseBody       = phantomBaseBody
+	PhantomChoiceBody     = phantomChoiceBody
+	PhantomCommitBody     = phantomCommitBody
+	PhantomCommitmentBody = phantomCommitmentBody
+	PhantomGarblingBody   = phantomGarblingBody
+	PhantomOutputsBody    = phantomOutputsBody
+	PhantomRequestBody    = phantomRequestBody
+	PhantomSetupBody      = phantomSetupBody
+	TimeoutRefuseBody     = timeoutRefuseBody
+	UndoBody              = undoBody
+	ViolationBody         = violationBody
+)

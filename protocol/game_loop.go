@@ -518,7 +518,7 @@ func (g *Game) accuse(v *Violation, evidence [][]byte) {
 			ev = append(ev, e)
 		}
 	}
-	body := ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: ev}
+	body := violationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: ev}
 	g.events.push(EventViolation{Violation: v})
 	events, err := g.send(KindViolation, body)
 	if err != nil {

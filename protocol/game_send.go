@@ -118,7 +118,7 @@ func (g *Game) act(a Action) error {
 		}
 		kind, body = KindResign, struct{}{}
 	case Chat:
-		kind, body = KindChat, ChatBody{Text: a.Text}
+		kind, body = KindChat, chatBody{Text: a.Text}
 	case RequestAdjourn, AcceptAdjourn:
 		k, b, err := g.adjournMessage(a)
 		if err != nil {
@@ -288,7 +288,7 @@ func (g *Game) checkGrace() {
 		// challenge (a challenge of nothing owed is false, T-14).
 		return
 	}
-	body := ViolationBody{Accused: g.role.Other(), Rule: "T-11", Detail: fmt.Sprintf("did not send %v within %s", kinds, grace)}
+	body := violationBody{Accused: g.role.Other(), Rule: "T-11", Detail: fmt.Sprintf("did not send %v within %s", kinds, grace)}
 	g.svc.cfg.Logger.Warn("challenging the other program to send what it owes (T-11)", "game", g.id, "owed", kinds, "grace", grace)
 	events, err := g.send(KindViolation, body)
 	if err != nil {
@@ -302,7 +302,7 @@ func (g *Game) checkGrace() {
 // abandon ends the game on the other's unanswered challenge c (REC-D13).
 func (g *Game) abandon(c *challenge) {
 	g.svc.cfg.Logger.Warn("the other program did not answer the challenge; abandoning the game (T-11)", "game", g.id, "challenge", c.seq)
-	events, err := g.send(KindAbandon, AbandonBody{Challenge: c.seq})
+	events, err := g.send(KindAbandon, abandonBody{Challenge: c.seq})
 	if err != nil {
 		g.svc.cfg.Logger.Error("abandonment", "game", g.id, "err", err)
 		return
@@ -372,12 +372,12 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		if err := g.saveSecrets(); err != nil {
 			return "", nil, false, err
 		}
-		return KindTossCommit, CommitBody{Commitment: c}, true, nil
+		return KindTossCommit, commitBody{Commitment: c}, true, nil
 	case KindTossReveal:
 		if g.toss == nil {
 			return "", nil, false, errors.New("protocol: coin toss opening lost")
 		}
-		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
+		return KindTossReveal, openBody{Opening: *g.toss}, true, nil
 	case KindResult:
 		if c := g.m.pendingClaim(); c != nil {
 			// A time-out claim against this player (CLK-D17): refused

@@ -109,12 +109,12 @@ type certificateJudge func(game GameID, peers [2]peer.ID, accused Role, history 
 // the reporter's game is the whole history (no message crossed the
 // report), it is read instead of replaying the game, which in Phantom Go
 // would run the audit again. It is never changed.
-func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
+func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
 	return judgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
 }
 
 // judgeReportWith is judgeReport with certificates judged by certificates.
-func judgeReportWith(certificates certificateJudge, game GameID, peers [2]peer.ID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
+func judgeReportWith(certificates certificateJudge, game GameID, peers [2]peer.ID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -154,7 +154,7 @@ func judgeReportWith(certificates certificateJudge, game GameID, peers [2]peer.I
 
 // judgeWith judges the report's evidence (see judgeReport).
 func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2]peer.ID, view []Message, accusedChain []*Message,
-	probe, state func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
+	probe, state func() (*Machine, error), body *violationBody, report *Message) Judgement {
 	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {
 		return judgeWithheld(j, state)

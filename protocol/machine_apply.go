@@ -102,7 +102,7 @@ func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 
 // applyDecline ends the game as declined.
 func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
-	var b DeclineBody
+	var b declineBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
@@ -113,7 +113,7 @@ func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
 
 // applyTossCommit keeps a coin toss commitment (T-4).
 func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
-	var b CommitBody
+	var b commitBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
@@ -125,7 +125,7 @@ func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
 // applyTossReveal opens a coin toss commitment and, with both open, gives
 // the colours (T-4, HC-D2) or, with a pie rule, starts play.
 func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
-	var b OpenBody
+	var b openBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
@@ -188,7 +188,7 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 
 // applyChat takes a chat line, within the caps of T-10.
 func (m *Machine) applyChat(msg *Message) ([]Event, error) {
-	var b ChatBody
+	var b chatBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
@@ -253,7 +253,7 @@ const MaxStandingReports = 1
 // nothing changes nothing, in every phase: play goes on (REC-D11). A
 // report of a withheld message (T-11) is a challenge (REC-D12).
 func (m *Machine) applyReport(msg *Message) ([]Event, error) {
-	var b ViolationBody
+	var b violationBody
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}

@@ -193,23 +193,23 @@ func checkName(name string) error {
 	return nil
 }
 
-// DeclineBody says why an invitation was declined.
-type DeclineBody struct {
+// declineBody says why an invitation was declined.
+type declineBody struct {
 	Reason string `json:"reason"`
 }
 
-// CommitBody carries one commitment.
-type CommitBody struct {
+// commitBody carries one commitment.
+type commitBody struct {
 	Commitment commit.Commitment `json:"commitment"`
 }
 
-// OpenBody opens one commitment.
-type OpenBody struct {
+// openBody opens one commitment.
+type openBody struct {
 	Opening commit.Opening `json:"opening"`
 }
 
-// ChatBody is a chat line.
-type ChatBody struct {
+// chatBody is a chat line.
+type chatBody struct {
 	Text string `json:"text"`
 }
 
@@ -227,9 +227,9 @@ type ResultBody struct {
 	Result string `json:"result"`
 }
 
-// ViolationBody is a peer's signed report that the other peer broke a rule.
+// violationBody is a peer's signed report that the other peer broke a rule.
 // Evidence holds the offending frames as received (base64 in JSON).
-type ViolationBody struct {
+type violationBody struct {
 	Accused  Role     `json:"accused"`
 	Rule     string   `json:"rule"`
 	Detail   string   `json:"detail"`

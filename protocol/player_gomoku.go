@@ -209,11 +209,11 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 	switch a := a.(type) {
 	case GomokuOpening:
 		if _, e, err = v.PlaceOpening(a.Point); err == nil {
-			kind, body = KindGomokuOpening, GomokuPointBody{Point: a.Point.Vertex(size)}
+			kind, body = KindGomokuOpening, gomokuPointBody{Point: a.Point.Vertex(size)}
 		}
 	case GomokuChooseSide:
 		if _, e, err = v.ChooseSide(a.Side); err == nil {
-			kind, body = KindGomokuSide, GomokuSideBody{Side: gomoku.PieceName(a.Side)}
+			kind, body = KindGomokuSide, gomokuSideBody{Side: gomoku.PieceName(a.Side)}
 		}
 	case gomokuPass:
 		if _, e, err = v.Pass(); err == nil {
@@ -227,7 +227,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 			c, o, err = commit.New(GomokuPieceDomain, p.game[:], uint8(p.me), uint32(move), []byte(a.Point.Vertex(size)))
 			if err == nil {
 				p.pieces[move] = o
-				kind, body = KindGomokuCommit, CommitBody{Commitment: c}
+				kind, body = KindGomokuCommit, commitBody{Commitment: c}
 			}
 		}
 	case GomokuAnnounce:
@@ -242,7 +242,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 		if _, e, err = v.Respond(a.Reveal); err == nil {
 			var os []GomokuPieceOpening
 			if os, err = p.openings(e.Openings); err == nil {
-				kind, body = KindGomokuResponse, GomokuOpeningsBody{Openings: os}
+				kind, body = KindGomokuResponse, gomokuOpeningsBody{Openings: os}
 			}
 		}
 	default:
@@ -261,12 +261,12 @@ type gomokuPass struct{}
 func (gomokuPass) action() {}
 
 // lineBody writes an announced line.
-func lineBody(l gomoku.Line) GomokuLineBody {
+func lineBody(l gomoku.Line) gomokuLineBody {
 	name := "row"
 	if l.Kind == gomoku.Column {
 		name = "column"
 	}
-	return GomokuLineBody{Line: name, Index: l.Index}
+	return gomokuLineBody{Line: name, Index: l.Index}
 }
 
 // takeHooks takes the service's gomoku tamper (tests only).
@@ -323,7 +323,7 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.move)
 		}
 		if _, e, err = v.Reveal(); err == nil {
-			kind, body = KindGomokuReveal, OpenBody{Opening: o}
+			kind, body = KindGomokuReveal, openBody{Opening: o}
 		}
 	case gomoku.PhaseDeclare:
 		d := gomoku.Declaration{Five: v.FiveDue()}
@@ -331,9 +331,9 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			d.Claim, d.Lines = true, lines
 		}
 		if _, e, err = v.Declare(d); err == nil {
-			b := GomokuDeclareBody{Five: d.Five, Claim: d.Claim}
+			b := gomokuDeclareBody{Five: d.Five, Claim: d.Claim}
 			if d.Claim {
-				b.Lines = []GomokuFiveBody{fiveBody(v.Size(), d.Lines[0]), fiveBody(v.Size(), d.Lines[1])}
+				b.Lines = []gomokuFiveBody{fiveBody(v.Size(), d.Lines[0]), fiveBody(v.Size(), d.Lines[1])}
 				b.Openings, err = p.openings(e.Openings)
 			}
 			kind, body = KindGomokuDeclare, b
@@ -346,7 +346,7 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if g.resigned && g.curPending(p.me) {
 			os = append(os, gomoku.Opening{Move: g.move})
 		}
-		b := GomokuOpeningsBody{}
+		b := gomokuOpeningsBody{}
 		if b.Openings, err = p.openings(os); err == nil {
 			kind, body = KindGomokuOpenAll, b
 		}

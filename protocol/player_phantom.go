@@ -366,13 +366,13 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		if h.stage() != PhantomStageScoring {
 			return "", nil, fmt.Errorf("%w: no scoring now", ErrNotNow)
 		}
-		return KindMark, markBody(h.ref.Board(), a.Dead), nil
+		return KindMark, wireMarking(h.ref.Board(), a.Dead), nil
 	case AgreeScore:
 		if h.stage() != PhantomStageScoring || !h.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := h.ref.Board()
-		return KindAgree, markBody(b, h.score.proposal.Dead(b)), nil
+		return KindAgree, wireMarking(b, h.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -397,7 +397,7 @@ func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (
 	if err != nil {
 		return "", nil, err
 	}
-	return kind, PhantomRequestBody{Try: h.pub.Try, Request: referee.Sum(req), bulk: [][]byte{req}}, nil
+	return kind, phantomRequestBody{Try: h.pub.Try, Request: referee.Sum(req), bulk: [][]byte{req}}, nil
 }
 
 // garble makes the garbler's garbling of the next try.
@@ -417,7 +417,7 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 	}
 	p.keepEvidence(h, gb.Labels)
 	d := gb.Digests()
-	b := PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+	b := phantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
 		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
 	if p.correlated() {
 		// The next try's reverse request rides on this garbling
@@ -436,7 +436,7 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 // first).
 func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
 	if kind == KindPhantomAccuse {
-		return kind, PhantomAccuseBody{Accuse: p.caught}, true, nil
+		return kind, phantomAccuseBody{Accuse: p.caught}, true, nil
 	}
 	if p.opening == nil {
 		return "", nil, false, errors.New("protocol: the phantom seed is lost")
@@ -529,13 +529,13 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		}
 		c := p.choice
 		p.choice = nil
-		return KindPhantomChoice, PhantomChoiceBody{Try: h.pub.Try, Choice: referee.Sum(c), bulk: [][]byte{c}}, true, nil
+		return KindPhantomChoice, phantomChoiceBody{Try: h.pub.Try, Choice: referee.Sum(c), bulk: [][]byte{c}}, true, nil
 	case KindPhantomOutputs:
 		if p.outputs == nil || p.outputsTry != h.pub.Try {
 			return "", nil, false, nil
 		}
 		o := p.outputs
-		return KindPhantomOutputs, PhantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
+		return KindPhantomOutputs, phantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
 			Labels: referee.Sum(o.Labels), bulk: [][]byte{o.Labels}}, true, nil
 	case KindPhantomReveal:
 		return p.reveal(KindPhantomReveal)
@@ -553,7 +553,7 @@ func (p *phantomPlayer) autoCommit(cfg referee.Config) (Kind, any, bool, error) 
 	if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
 		return "", nil, false, err
 	}
-	b := PhantomCommitBody{Commitment: c}
+	b := phantomCommitBody{Commitment: c}
 	if p.correlated() {
 		// The reverse extension's base OTs start with the seed
 		// commitment (MPC-D28).
@@ -589,7 +589,7 @@ func (p *phantomPlayer) autoSetup(cfg referee.Config) (Kind, any, bool, error) {
 		return "", nil, false, err
 	}
 	p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
-	b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
+	b := phantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
 	if p.correlated() {
 		b.ReverseBase, b.bulk = referee.Sum(p.reverseAnswer), append(b.bulk, p.reverseAnswer)
 	}
@@ -607,7 +607,7 @@ func (p *phantomPlayer) autoBase() (Kind, any, bool, error) {
 		p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
 		return p.reveal(KindPhantomAccuse)
 	}
-	b := PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
+	b := phantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
 	if p.correlated() {
 		// The evaluator's answer to the reverse base OTs, then try
 		// 0's reverse request (MPC-D28).
@@ -643,7 +643,7 @@ func (p *phantomPlayer) autoCommitment(h *phantomRules) (Kind, any, bool, error)
 	}
 	p.keepEvidence(h, c.Commitments)
 	d := c.Digests()
-	return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
+	return KindPhantomCommitment, phantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
 		bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
 }
 

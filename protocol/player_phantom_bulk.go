@@ -260,7 +260,7 @@ func (p *phantomPlayer) receiveGarbling(h *phantomRules, bulk [][]byte) error {
 // receiveOutputs finishes the try with the evaluator's outputs: the
 // announcement told, and the next try prepared.
 func (p *phantomPlayer) receiveOutputs(h *phantomRules, msg *Message, bulk [][]byte) error {
-	var b PhantomOutputsBody
+	var b phantomOutputsBody
 	decodeBody(msg.Body, &b)
 	a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
 	if err != nil {
@@ -321,47 +321,47 @@ func (p *phantomPlayer) checkLate(m *Machine) error {
 func phantomDigests(msg *Message, correlated bool) []referee.Digest {
 	switch msg.Kind {
 	case KindPhantomCommit:
-		var b PhantomCommitBody
+		var b phantomCommitBody
 		decodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.ReverseBase}
 		}
 		return nil
 	case KindPhantomSetup:
-		var b PhantomSetupBody
+		var b phantomSetupBody
 		decodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Base, b.ReverseBase}
 		}
 		return []referee.Digest{b.Base}
 	case KindPhantomBase:
-		var b PhantomBaseBody
+		var b phantomBaseBody
 		decodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Base, b.Reverse}
 		}
 		return []referee.Digest{b.Base}
 	case KindPhantomTry, KindPhantomRequest:
-		var b PhantomRequestBody
+		var b phantomRequestBody
 		decodeBody(msg.Body, &b)
 		return []referee.Digest{b.Request}
 	case KindPhantomTryGarbling, KindPhantomGarbling:
-		var b PhantomGarblingBody
+		var b phantomGarblingBody
 		decodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Tables, b.Labels, b.Reply, b.Reverse}
 		}
 		return []referee.Digest{b.Tables, b.Labels, b.Reply}
 	case KindPhantomOutputs:
-		var b PhantomOutputsBody
+		var b phantomOutputsBody
 		decodeBody(msg.Body, &b)
 		return []referee.Digest{b.Labels}
 	case KindPhantomCommitment:
-		var b PhantomCommitmentBody
+		var b phantomCommitmentBody
 		decodeBody(msg.Body, &b)
 		return []referee.Digest{b.Commitments, b.Reply}
 	case KindPhantomChoice:
-		var b PhantomChoiceBody
+		var b phantomChoiceBody
 		decodeBody(msg.Body, &b)
 		return []referee.Digest{b.Choice}
 	}

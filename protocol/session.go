@@ -539,7 +539,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		g.m = NewMachine(id)
 		g.m.Phase = PhaseAnswer
 		g.writeHello(st)
-		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: err.Error()})
+		g.writeMessageDirect(st, KindDecline, declineBody{Reason: err.Error()})
 		st.Close()
 		return
 	}
@@ -595,7 +595,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 	}
 	if decision != nil {
 		s.cfg.Logger.Info("declining an invitation", "peer", remote, "reason", decision)
-		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: decision.Error()})
+		g.writeMessageDirect(st, KindDecline, declineBody{Reason: decision.Error()})
 		st.Close()
 		return
 	}

@@ -32,11 +32,11 @@ import (
 
 // Kinds of F-Go messages.
 const (
-	// KindFGoCommit commits to this turn's choice (CommitBody).
+	// KindFGoCommit commits to this turn's choice (commitBody).
 	KindFGoCommit Kind = "fgo-commit"
-	// KindFGoOpen opens it (OpenBody); sent by the program itself.
+	// KindFGoOpen opens it (openBody); sent by the program itself.
 	KindFGoOpen Kind = "fgo-open"
-	// KindFGoOffer makes a bargaining offer for this turn (FGoOfferBody, FG-7).
+	// KindFGoOffer makes a bargaining offer for this turn (fgoOfferBody, FG-7).
 	KindFGoOffer Kind = "fgo-offer"
 	// KindFGoAccept accepts the offer on the table: it is played as the turn.
 	KindFGoAccept Kind = "fgo-accept"
@@ -47,9 +47,9 @@ const (
 // FGoChoiceDomain is the domain-separation tag of F-Go choice commitments.
 const FGoChoiceDomain = "kakure/fgo/choice"
 
-// FGoOfferBody is an offer of FG-7 from the sender: "if you play
+// fgoOfferBody is an offer of FG-7 from the sender: "if you play
 // IfYouPlay, I play IPlay", each a GTP vertex or "pass".
-type FGoOfferBody struct {
+type fgoOfferBody struct {
 	IfYouPlay string `json:"if_you_play"`
 	IPlay     string `json:"i_play"`
 }
@@ -228,7 +228,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindMark, KindAgree:
 		return g.score.apply(g.game.Board(), from, seq, kind, body)
 	case KindFGoCommit:
-		var b FGoCommitBody
+		var b fgoCommitBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -248,7 +248,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindFGoOpen:
 		return g.applyOpen(from, seq, body)
 	case KindFGoOffer:
-		var b FGoOfferBody
+		var b fgoOfferBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -287,7 +287,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 // commitment of this turn (T-5) and be a choice the sender may make
 // (FG-1, FG-5). The second opening plays the turn.
 func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b FGoOpenBody
+	var b fgoOpenBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -408,7 +408,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		p.mu.Lock()
 		p.s = fgoSecrets{Turn: turn, Choice: v, Opening: &o}
 		p.mu.Unlock()
-		return KindFGoCommit, CommitBody{Commitment: cm}, nil
+		return KindFGoCommit, commitBody{Commitment: cm}, nil
 	case Offer:
 		if err := may(KindFGoOffer); err != nil {
 			return "", nil, err
@@ -416,7 +416,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := g.game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
 			return "", nil, err
 		}
-		return KindFGoOffer, FGoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
+		return KindFGoOffer, fgoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
 	case AcceptOffer:
 		if err := may(KindFGoAccept); err != nil {
 			return "", nil, err
@@ -431,12 +431,12 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := may(KindMark); err != nil {
 			return "", nil, err
 		}
-		return KindMark, markBody(b, a.Dead), nil
+		return KindMark, wireMarking(b, a.Dead), nil
 	case AgreeScore:
 		if err := may(KindAgree); err != nil || !g.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		return KindAgree, markBody(b, g.score.proposal.Dead(b)), nil
+		return KindAgree, wireMarking(b, g.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -456,7 +456,7 @@ func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if p.s.Opening == nil || p.s.Turn != g.game.TurnNumber() {
 		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.game.TurnNumber())
 	}
-	return KindFGoOpen, OpenBody{Opening: *p.s.Opening}, true, nil
+	return KindFGoOpen, openBody{Opening: *p.s.Opening}, true, nil
 }
 
 func (p *fgoPlayer) secrets() (json.RawMessage, error) {

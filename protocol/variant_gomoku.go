@@ -52,8 +52,8 @@ const (
 // player the committer's role, the value the point's GTP vertex.
 const GomokuPieceDomain = "kakure/gomoku/piece"
 
-// GomokuPointBody carries a point as a GTP vertex: the opening piece.
-type GomokuPointBody struct {
+// gomokuPointBody carries a point as a GTP vertex: the opening piece.
+type gomokuPointBody struct {
 	Point string `json:"point"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
 	// control (CLK-D8, CLK-D15).
@@ -61,17 +61,17 @@ type GomokuPointBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuSideBody carries the invitee's choice, "x" or "o".
-type GomokuSideBody struct {
+// gomokuSideBody carries the invitee's choice, "x" or "o".
+type gomokuSideBody struct {
 	Side string `json:"side"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuLineBody carries an announced line: "row" or "column", and its
+// gomokuLineBody carries an announced line: "row" or "column", and its
 // index from 0 (row 1, column A).
-type GomokuLineBody struct {
+type gomokuLineBody struct {
 	Line  string `json:"line"`
 	Index int    `json:"index"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
@@ -85,29 +85,29 @@ type GomokuPieceOpening struct {
 	Opening commit.Opening `json:"opening"`
 }
 
-// GomokuOpeningsBody carries openings: an answer to an announcement, or
+// gomokuOpeningsBody carries openings: an answer to an announcement, or
 // the openings at the end.
-type GomokuOpeningsBody struct {
+type gomokuOpeningsBody struct {
 	Openings []GomokuPieceOpening `json:"openings"`
 	// ThinkMS and ChargeMS are the clock's part of an answer (CLK-D15).
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuFiveBody names a window of five: its first point and direction
+// gomokuFiveBody names a window of five: its first point and direction
 // ("horizontal", "vertical", "diagonal", "anti-diagonal").
-type GomokuFiveBody struct {
+type gomokuFiveBody struct {
 	Start string `json:"start"`
 	Dir   string `json:"dir"`
 }
 
-// GomokuDeclareBody is the declaration after a placement: Five (GM-5) and
+// gomokuDeclareBody is the declaration after a placement: Five (GM-5) and
 // a win claim (GM-6) with its two lines and the openings of their pieces
 // still hidden.
-type GomokuDeclareBody struct {
+type gomokuDeclareBody struct {
 	Five     bool                 `json:"five,omitempty"`
 	Claim    bool                 `json:"claim,omitempty"`
-	Lines    []GomokuFiveBody     `json:"lines,omitempty"`
+	Lines    []gomokuFiveBody     `json:"lines,omitempty"`
 	Openings []GomokuPieceOpening `json:"openings,omitempty"`
 }
 

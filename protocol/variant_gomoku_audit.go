@@ -69,7 +69,7 @@ func (g *gomokuRules) closed(r Role) []int {
 }
 
 func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuOpeningsBody
+	var b gomokuOpeningsBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}

@@ -18,7 +18,7 @@ import (
 // end and the audit.
 
 func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuPointBody
+	var b gomokuPointBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -36,7 +36,7 @@ func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 }
 
 func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuSideBody
+	var b gomokuSideBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -81,7 +81,7 @@ func (g *gomokuRules) end(r engine.Result) {
 }
 
 func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b CommitBody
+	var b commitBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -91,7 +91,7 @@ func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) (
 }
 
 func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if err := decodeBody(body, &GomokuPassBody{}); err != nil {
+	if err := decodeBody(body, &gomokuPassBody{}); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if kind == KindGomokuNoLegalPoint {
@@ -113,7 +113,7 @@ func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawM
 }
 
 func (g *gomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuLineBody
+	var b gomokuLineBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -192,7 +192,7 @@ func (g *gomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 }
 
 func (g *gomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuOpeningsBody
+	var b gomokuOpeningsBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -229,7 +229,7 @@ func (g *gomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 }
 
 func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b OpenBody
+	var b openBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -261,7 +261,7 @@ func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 }
 
 // parseFive reads a window of five.
-func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
+func parseFive(size int, b gomokuFiveBody) (gomoku.Five, error) {
 	p, err := parseBodyPoint(size, b.Start)
 	if err != nil {
 		return gomoku.Five{}, err
@@ -275,8 +275,8 @@ func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
 }
 
 // fiveBody writes a window of five.
-func fiveBody(size int, f gomoku.Five) GomokuFiveBody {
-	return GomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
+func fiveBody(size int, f gomoku.Five) gomokuFiveBody {
+	return gomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
 }
 
 // known returns a board with role r's known pieces in its colour.
@@ -292,7 +292,7 @@ func (g *gomokuRules) known(r Role) engine.Board {
 }
 
 func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuDeclareBody
+	var b gomokuDeclareBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}

@@ -45,9 +45,9 @@ type Reveal struct{ Card int }
 func (SetCards) action() {}
 func (Reveal) action()   {}
 
-// HMGCardsBody is the body of KindHMGCards: one commitment per card, in
+// hmgCardsBody is the body of KindHMGCards: one commitment per card, in
 // card order.
-type HMGCardsBody struct {
+type hmgCardsBody struct {
 	Commitments []commit.Commitment `json:"commitments"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
 	// control (CLK-D8, CLK-D10): the card choice is its player's timed
@@ -56,10 +56,10 @@ type HMGCardsBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// HMGRevealBody is the body of KindHMGReveal: the card's opening and, on
+// hmgRevealBody is the body of KindHMGReveal: the card's opening and, on
 // a reveal that ends its player's turn (HMG-5) in a game with a time
 // control, the clock's part (CLK-D8, CLK-D10).
-type HMGRevealBody struct {
+type hmgRevealBody struct {
 	HMGCardOpening
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
@@ -74,9 +74,9 @@ type HMGCardOpening struct {
 	Salt  string `json:"salt"`
 }
 
-// HMGOpenCardsBody is the body of KindHMGOpenCards: the openings of every
+// hmgOpenCardsBody is the body of KindHMGOpenCards: the openings of every
 // unused card, in increasing card order.
-type HMGOpenCardsBody struct {
+type hmgOpenCardsBody struct {
 	Cards []HMGCardOpening `json:"cards"`
 }
 
@@ -291,7 +291,7 @@ func (h *hmgRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 }
 
 func (h *hmgRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b HMGCardsBody
+	var b hmgCardsBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -362,7 +362,7 @@ func (h *hmgRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine
 }
 
 func (h *hmgRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var rb HMGRevealBody
+	var rb hmgRevealBody
 	if err := decodeBody(body, &rb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -390,7 +390,7 @@ func (h *hmgRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 }
 
 func (h *hmgRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b HMGOpenCardsBody
+	var b hmgOpenCardsBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -515,15 +515,15 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), hmg.ErrNoSuchCard)
 		}
 		o := p.openings[a.Card]
-		return KindHMGReveal, HMGRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
+		return KindHMGReveal, hmgRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
 	case MarkDead:
-		return KindMark, markBody(h.game.Board(), a.Dead), nil
+		return KindMark, wireMarking(h.game.Board(), a.Dead), nil
 	case AgreeScore:
 		if !h.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := h.game.Board()
-		return KindAgree, markBody(b, h.score.proposal.Dead(b)), nil
+		return KindAgree, wireMarking(b, h.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -571,12 +571,12 @@ func (p *hmgPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if p.commits == nil {
 			return "", nil, false, nil // the caller has not chosen yet
 		}
-		return KindHMGCards, HMGCardsBody{Commitments: p.commits}, true, nil
+		return KindHMGCards, hmgCardsBody{Commitments: p.commits}, true, nil
 	case KindHMGOpenCards:
 		if len(p.openings) != m.Options.Cards {
 			return "", nil, false, errors.New("protocol: the openings of this player's hidden-move cards are lost")
 		}
-		body := HMGOpenCardsBody{Cards: []HMGCardOpening{}}
+		body := hmgOpenCardsBody{Cards: []HMGCardOpening{}}
 		for i, card := range h.game.Cards(m.Colors[me]) {
 			if !card.Revealed {
 				o := p.openings[i]

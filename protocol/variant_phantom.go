@@ -282,7 +282,7 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindPhantomCommit:
-		var b PhantomCommitBody
+		var b phantomCommitBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -296,7 +296,7 @@ func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 		}
 		return nil, nil
 	case KindPhantomSetup:
-		var b PhantomSetupBody
+		var b phantomSetupBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -310,7 +310,7 @@ func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 		}
 		return []Event{EventPhase{Phase: Phase(PhantomStageSetup)}}, nil
 	case KindPhantomBase:
-		var b PhantomBaseBody
+		var b phantomBaseBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -332,7 +332,7 @@ func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindPhantomTry, KindPhantomRequest:
-		var b PhantomRequestBody
+		var b phantomRequestBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -352,7 +352,7 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		}
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 1}}, nil
 	case KindPhantomTryGarbling, KindPhantomGarbling:
-		var b PhantomGarblingBody
+		var b phantomGarblingBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -368,7 +368,7 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		tr.Sent, tr.Tables, tr.Labels, tr.Reply = sent, b.Tables, b.Labels, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: sent}}, nil
 	case KindPhantomCommitment:
-		var b PhantomCommitmentBody
+		var b phantomCommitmentBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -379,7 +379,7 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		tr.Sent, tr.Commitment, tr.CommitReply = 2, b.Commitments, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 2}}, nil
 	case KindPhantomChoice:
-		var b PhantomChoiceBody
+		var b phantomChoiceBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
@@ -396,7 +396,7 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 // applyOutputs takes the outputs of a try: the referee's announcement, and
 // the try after it or the reveal.
 func (h *phantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b PhantomOutputsBody
+	var b phantomOutputsBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
@@ -433,7 +433,7 @@ func (h *phantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage)
 // in, the audit runs (T-8).
 func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind == KindPhantomAccuse {
-		var b PhantomAccuseBody
+		var b phantomAccuseBody
 		if err := decodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}

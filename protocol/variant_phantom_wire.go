@@ -79,37 +79,37 @@ const (
 	PhantomStageDone    PhantomStage = "done"
 )
 
-// PhantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
+// phantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // garbler's start of the reverse extension's base OTs, absent otherwise.
-type PhantomCommitBody struct {
+type phantomCommitBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
 	bulk        [][]byte
 }
 
-// PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
+// phantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // evaluator's answer to the reverse base OTs, absent otherwise.
-type PhantomSetupBody struct {
+type phantomSetupBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	Base        referee.Digest    `json:"base"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
 	bulk        [][]byte
 }
 
-// PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
+// phantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
 // of the correlated input OTs (MPC-D28), the digest of the garbler's
 // reverse request of try 0, absent otherwise.
-type PhantomBaseBody struct {
+type phantomBaseBody struct {
 	Base    referee.Digest `json:"base"`
 	Reverse referee.Digest `json:"reverse,omitzero"`
 	bulk    [][]byte
 }
 
-// PhantomRequestBody is the body of KindPhantomTry and
+// phantomRequestBody is the body of KindPhantomTry and
 // KindPhantomRequest: the try number and the digest of the OT request.
-type PhantomRequestBody struct {
+type phantomRequestBody struct {
 	Try     uint64         `json:"try"`
 	Request referee.Digest `json:"request"`
 	// ThinkMS is the try's think time, on a try of the evaluator's
@@ -118,9 +118,9 @@ type PhantomRequestBody struct {
 	bulk    [][]byte
 }
 
-// PhantomGarblingBody is the body of KindPhantomTryGarbling and
+// phantomGarblingBody is the body of KindPhantomTryGarbling and
 // KindPhantomGarbling.
-type PhantomGarblingBody struct {
+type phantomGarblingBody struct {
 	Try    uint64         `json:"try"`
 	Tables referee.Digest `json:"tables"`
 	Labels referee.Digest `json:"labels"`
@@ -139,23 +139,23 @@ type PhantomGarblingBody struct {
 	bulk     [][]byte
 }
 
-// PhantomCommitmentBody is the body of KindPhantomCommitment.
-type PhantomCommitmentBody struct {
+// phantomCommitmentBody is the body of KindPhantomCommitment.
+type phantomCommitmentBody struct {
 	Try         uint64         `json:"try"`
 	Commitments referee.Digest `json:"commitments"`
 	Reply       referee.Digest `json:"reply"`
 	bulk        [][]byte
 }
 
-// PhantomChoiceBody is the body of KindPhantomChoice.
-type PhantomChoiceBody struct {
+// phantomChoiceBody is the body of KindPhantomChoice.
+type phantomChoiceBody struct {
 	Try    uint64         `json:"try"`
 	Choice referee.Digest `json:"choice"`
 	bulk   [][]byte
 }
 
-// PhantomOutputsBody is the body of KindPhantomOutputs.
-type PhantomOutputsBody struct {
+// phantomOutputsBody is the body of KindPhantomOutputs.
+type phantomOutputsBody struct {
 	Try    uint64         `json:"try"`
 	Pass   bool           `json:"pass"`
 	Legal  bool           `json:"legal"`
@@ -173,22 +173,22 @@ type PhantomRevealBody struct {
 	Tries []string       `json:"tries"`
 }
 
-// PhantomAccuseBody is the body of KindPhantomAccuse: what the accuser
+// phantomAccuseBody is the body of KindPhantomAccuse: what the accuser
 // caught. It holds none of the accuser's secrets (T-15).
-type PhantomAccuseBody struct {
+type phantomAccuseBody struct {
 	Accuse string `json:"accuse"`
 }
 
-func (b PhantomCommitBody) attachments() [][]byte   { return b.bulk }
-func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
-func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
-func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
-func (b PhantomGarblingBody) attachments() [][]byte { return b.bulk }
-func (b PhantomOutputsBody) attachments() [][]byte  { return b.bulk }
-func (b PhantomCommitmentBody) attachments() [][]byte {
+func (b phantomCommitBody) attachments() [][]byte   { return b.bulk }
+func (b phantomSetupBody) attachments() [][]byte    { return b.bulk }
+func (b phantomBaseBody) attachments() [][]byte     { return b.bulk }
+func (b phantomRequestBody) attachments() [][]byte  { return b.bulk }
+func (b phantomGarblingBody) attachments() [][]byte { return b.bulk }
+func (b phantomOutputsBody) attachments() [][]byte  { return b.bulk }
+func (b phantomCommitmentBody) attachments() [][]byte {
 	return b.bulk
 }
-func (b PhantomChoiceBody) attachments() [][]byte { return b.bulk }
+func (b phantomChoiceBody) attachments() [][]byte { return b.bulk }
 
 // EventPhantomTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own
