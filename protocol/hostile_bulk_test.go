@@ -49,6 +49,11 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 			log := &lockedBuffer{}
 			a := newArenaWith(t, true, func(c *protocol.Config) {
 				c.AutoGrace = time.Minute // the attackers never toss the coin
+				// A 4 MiB attachment must come whole within the idle
+				// timeout, which stretches with a loaded machine: at a
+				// load of 25 the 2 s of hostileTimeouts cut the attacks by
+				// their read deadline before any reached the budget.
+				c.IdleTimeout = testenv.Duration(2 * time.Second)
 				c.BulkBudgetPerPeer, c.BulkBudget = tt.perPeer, tt.total
 				c.Logger = slog.New(slog.NewTextHandler(io.MultiWriter(log, testWriter{t, 1}), &slog.HandlerOptions{Level: slog.LevelDebug}))
 			}, func(c *protocol.Config) {
@@ -93,7 +98,7 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 						// Three attachments (within the game's cap), then
 						// nothing but keep-alives: the victim must cut the
 						// stream, by the budget or for parking them.
-						st.SetWriteDeadline(time.Now().Add(20 * time.Second))
+						st.SetWriteDeadline(testenv.Deadline(20 * time.Second))
 						for range 3 {
 							mu.Lock()
 							attempted++
@@ -103,7 +108,7 @@ func TestLIMD10AttachmentBudget(t *testing.T) {
 							}
 						}
 						go keepAlive(st)
-						st.SetReadDeadline(time.Now().Add(20 * time.Second))
+						st.SetReadDeadline(testenv.Deadline(20 * time.Second))
 						_, err := io.Copy(io.Discard, r)
 						if err != nil && !strings.Contains(err.Error(), "deadline") {
 							mu.Lock()
