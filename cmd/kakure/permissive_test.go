@@ -144,7 +144,7 @@ func playPermissive(t *testing.T, tt permissiveGame) {
 	watch := []*punchWatch{l.watchPunches(t, l.nat1, "host's NAT"), l.watchPunches(t, l.nat2, "guest's NAT")}
 	dir := t.TempDir()
 	if d := os.Getenv("KAKURE_TEST_DIR"); d != "" {
-		dir = filepath.Join(d, strings.Fields(tt.name)[0])
+		dir = filepath.Join(d, strings.NewReplacer("/", "-", " ", "_").Replace(t.Name()))
 	}
 	relay := startKakureInEnv(t, env, l.pub, "relay", "--home", filepath.Join(dir, "relay"),
 		"--listen", "/ip4/"+labRelayIP+"/tcp/4747", "--listen", "/ip4/"+labRelayIP+"/udp/4747/quic-v1", "--stats", "1s")
