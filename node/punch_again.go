@@ -38,10 +38,10 @@ import (
 // So when hole punching with a held peer failed and this node holds the
 // inbound relayed connection (the side that starts DCUtR), it tries again
 // punchAgainDelay after the last failure, when the NATs have forgotten
-// it: it runs the DCUtR exchange itself and sends its own punch as soon as
-// the SYNC is written, without waiting half a round trip, so that its NAT
-// maps the port before the peer's packets arrive (a permissive NAT on
-// this side); if that fails too, once more, punching two round trips
+// it: it runs the DCUtR exchange itself and sends its first punch packet
+// before the SYNC (NET-D41), without waiting half a round trip after it,
+// so that its NAT maps the port before the peer's packets arrive (a
+// permissive NAT on this side); if that fails too, once more, punching two round trips
 // after the SYNC, when the peer's dial has left (a permissive NAT on the
 // peer's side, where go-libp2p's attempts lost the race). A game already
 // under way on the relayed connection moves to the direct one: the node
@@ -75,7 +75,7 @@ func parsePunchAgainDelay(v string) time.Duration {
 // duration, for tests only (zero when unset or malformed). It stands for
 // a busy machine that runs the dial's goroutines late, made
 // deterministic, so that the namespace lab can show which order of the
-// two sides' packets a punch needs (NET-D41).
+// two sides' packets a punch needs (NET-D41, NET-D42).
 var punchLag = parsePunchLag(os.Getenv("KAKURE_TEST_PUNCH_LAG"))
 
 // parsePunchLag reads KAKURE_TEST_PUNCH_LAG's value: a positive Go
@@ -162,9 +162,9 @@ func (n *Node) noPunchAgain(p peer.ID) string {
 type punchTiming int
 
 const (
-	// punchFirst punches as soon as the SYNC is written: this side's
-	// packets leave before the peer's dial arrives (a permissive NAT on
-	// this side).
+	// punchFirst sends a packet before the SYNC and dials as soon as
+	// the SYNC is written: this side's packets leave before the peer's
+	// dial arrives (a permissive NAT on this side, NET-D41).
 	punchFirst punchTiming = iota
 	// punchLast punches two round trips after the SYNC: the peer's dial
 	// has left its NAT first (a permissive NAT on the peer's side), and
@@ -248,10 +248,9 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) erro
 		st.Reset()
 		return fmt.Errorf("sending SYNC: %w", err)
 	}
-	// punchFirst: at once, so that this side's packets leave its NAT
-	// before the peer's dial (sent when the SYNC reaches it) arrives
-	// there. punchLast: two round trips later, when the peer's dial has
-	// left its NAT.
+	// punchFirst: at once (its first packet has left already).
+	// punchLast: two round trips later, when the peer's dial has left
+	// its NAT. Tests can make either later (punchLag).
 	wait := punchLag
 	if when == punchLast {
 		wait += 2*rtt + 20*time.Millisecond

@@ -139,7 +139,7 @@ func logHolePunching(t *testing.T, who, home string) {
 		return
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.Contains(line, "hole punch") || strings.Contains(line, "relayed connection") {
+		if strings.Contains(line, "hole punch") || strings.Contains(line, "hole-punching") || strings.Contains(line, "relayed connection") {
 			if i := strings.Index(line, "time="); i >= 0 {
 				line = line[i+len("time="):]
 			}
