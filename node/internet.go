@@ -20,9 +20,11 @@ import (
 	"github.com/libp2p/go-libp2p/gologshim"
 	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
+	"github.com/libp2p/go-libp2p/p2p/transport/quicreuse"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 	"github.com/multiformats/go-multistream"
+	"go.uber.org/fx"
 )
 
 // How kakure crosses NATs (see docs/internet.md):
@@ -125,7 +127,11 @@ type internet struct {
 	codes   map[peer.ID]string       // invite codes by which peers were joined
 	// punchAgain holds the peers whose second hole punch is scheduled.
 	punchAgain map[peer.ID]bool
-	closing    bool
+	// quic is the QUIC transport's sockets, set while libp2p builds the
+	// host (nil for a relay): the second hole punch sends its first
+	// packet on them itself (NET-D41).
+	quic    *quicreuse.ConnManager
+	closing bool
 
 	relayService *relayService // with Config.Relay
 
@@ -192,6 +198,9 @@ func internetOptions(n *Node, cfg Config, relays []peer.AddrInfo) ([]libp2p.Opti
 		return opts, nil
 	}
 	opts = append(opts, libp2p.AddrsFactory(n.withCircuitAddrs))
+	// The QUIC sockets, for the first packet of kakure's second hole
+	// punch (NET-D41).
+	opts = append(opts, libp2p.WithFxOption(fx.Invoke(func(cm *quicreuse.ConnManager) { n.inet.quic = cm })))
 	opts = append(opts, libp2p.EnableHolePunching(holepunch.WithTracer(holePunchTracer{n}), holepunch.DirectDialTimeout(holePunchDialTimeout)))
 	if len(relays) > 0 {
 		opts = append(opts, libp2p.EnableAutoRelayWithStaticRelays(relays))

@@ -2,8 +2,10 @@ package node
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"time"
 
@@ -36,10 +38,10 @@ import (
 // So when hole punching with a held peer failed and this node holds the
 // inbound relayed connection (the side that starts DCUtR), it tries again
 // punchAgainDelay after the last failure, when the NATs have forgotten
-// it: it runs the DCUtR exchange itself and sends its own punch as soon as
-// the SYNC is written, without waiting half a round trip, so that its NAT
-// maps the port before the peer's packets arrive (a permissive NAT on
-// this side); if that fails too, once more, punching two round trips
+// it: it runs the DCUtR exchange itself and sends its first punch packet
+// before the SYNC (NET-D41), without waiting half a round trip after it,
+// so that its NAT maps the port before the peer's packets arrive (a
+// permissive NAT on this side); if that fails too, once more, punching two round trips
 // after the SYNC, when the peer's dial has left (a permissive NAT on the
 // peer's side, where go-libp2p's attempts lost the race). A game already
 // under way on the relayed connection moves to the direct one: the node
@@ -64,6 +66,24 @@ func parsePunchAgainDelay(v string) time.Duration {
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		return defaultPunchAgainDelay
+	}
+	return d
+}
+
+// punchLag delays this side's dial in kakure's second and third hole
+// punches by that much after the SYNC: KAKURE_TEST_PUNCH_LAG, a Go
+// duration, for tests only (zero when unset or malformed). It stands for
+// a busy machine that runs the dial's goroutines late, made
+// deterministic, so that the namespace lab can show which order of the
+// two sides' packets a punch needs (NET-D41, NET-D42).
+var punchLag = parsePunchLag(os.Getenv("KAKURE_TEST_PUNCH_LAG"))
+
+// parsePunchLag reads KAKURE_TEST_PUNCH_LAG's value: a positive Go
+// duration, or zero.
+func parsePunchLag(v string) time.Duration {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0
 	}
 	return d
 }
@@ -104,7 +124,8 @@ func (n *Node) schedulePunchAgain(p peer.ID) {
 					return
 				}
 			}
-			if !in.held(p) || n.bestKind(p) != ConnRelayed || !n.holdsInboundRelayed(p) {
+			if why := n.noPunchAgain(p); why != "" {
+				connLog.Info("not hole punching again", "peer", p, "attempt", i+2, "why", why)
 				return
 			}
 			connLog.Info("hole punching again", "peer", p, "attempt", i+2, "timing", when)
@@ -122,13 +143,28 @@ func (n *Node) schedulePunchAgain(p peer.ID) {
 	}()
 }
 
+// noPunchAgain says why the next hole punch with p is not made, or "":
+// p is no longer held, is reached otherwise than through a relay only,
+// or reached this node through no relay (the peer starts DCUtR then).
+func (n *Node) noPunchAgain(p peer.ID) string {
+	switch {
+	case !n.inet.held(p):
+		return "the peer is not held (no game with it runs)"
+	case n.bestKind(p) != ConnRelayed:
+		return "the connection is " + n.bestKind(p).String()
+	case !n.holdsInboundRelayed(p):
+		return "no inbound relayed connection (the peer starts hole punching)"
+	}
+	return ""
+}
+
 // punchTiming says when this side's punch leaves, relative to the peer's.
 type punchTiming int
 
 const (
-	// punchFirst punches as soon as the SYNC is written: this side's
-	// packets leave before the peer's dial arrives (a permissive NAT on
-	// this side).
+	// punchFirst sends a packet before the SYNC and dials as soon as
+	// the SYNC is written: this side's packets leave before the peer's
+	// dial arrives (a permissive NAT on this side, NET-D41).
 	punchFirst punchTiming = iota
 	// punchLast punches two round trips after the SYNC: the peer's dial
 	// has left its NAT first (a permissive NAT on the peer's side), and
@@ -200,17 +236,28 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) erro
 		st.Reset()
 		return errors.New("the peer sent no public address")
 	}
+	if when == punchFirst {
+		// This side's first packet leaves before the SYNC, so that its
+		// NAT maps the port before the peer's dial can reach it, however
+		// late this program then runs the dial (NET-D41).
+		if sent := n.sendPunchPackets(theirs); sent == 0 {
+			connLog.Info("no hole-punching packet sent before the SYNC: no QUIC socket for the peer's addresses", "peer", p, "addrs", theirs)
+		}
+	}
 	if err := w.WriteMsg(&pb.HolePunch{Type: pb.HolePunch_SYNC.Enum()}); err != nil {
 		st.Reset()
 		return fmt.Errorf("sending SYNC: %w", err)
 	}
-	// punchFirst: at once, so that this side's packets leave its NAT
-	// before the peer's dial (sent when the SYNC reaches it) arrives
-	// there. punchLast: two round trips later, when the peer's dial has
-	// left its NAT.
+	// punchFirst: at once (its first packet has left already).
+	// punchLast: two round trips later, when the peer's dial has left
+	// its NAT. Tests can make either later (punchLag).
+	wait := punchLag
 	if when == punchLast {
+		wait += 2*rtt + 20*time.Millisecond
+	}
+	if wait > 0 {
 		select {
-		case <-time.After(2*rtt + 20*time.Millisecond):
+		case <-time.After(wait):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -218,7 +265,9 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) erro
 	dctx, cancel := context.WithTimeout(ctx, holePunchDialTimeout)
 	defer cancel()
 	dctx = network.WithForceDirectDial(network.WithSimultaneousConnect(dctx, false, "hole-punching"), "hole-punching")
-	if err := n.host.Connect(dctx, peer.AddrInfo{ID: p, Addrs: theirs}); err != nil {
+	if err := n.host.Connect(dctx, peer.AddrInfo{ID: p, Addrs: theirs}); err != nil && !n.hasDirectConn(p) {
+		// A direct connection the peer's dial made while this side's
+		// dial had not started listening for it is a punch that worked.
 		return fmt.Errorf("punching: %w", err)
 	}
 	in := n.inet
@@ -231,6 +280,78 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) erro
 	in.notifyLocked()
 	in.mu.Unlock()
 	return nil
+}
+
+// hasDirectConn reports whether an open connection to p goes through no
+// relay.
+func (n *Node) hasDirectConn(p peer.ID) bool {
+	for _, c := range n.host.Network().ConnsToPeer(p) {
+		if !isRelayedConn(c) && !c.IsClosed() {
+			return true
+		}
+	}
+	return false
+}
+
+// sendPunchPackets sends a packet of random bytes from this node's QUIC
+// socket to each of the peer's QUIC addresses in theirs, at once, as
+// go-libp2p's QUIC transport does when it punches (NET-D41): the packet
+// makes this side's NAT map the socket's port to the peer's address, so
+// that the peer's dial, sent when the SYNC reaches it, is let in. It
+// returns how many it sent: none when the node has no QUIC socket
+// listening at the port of its own QUIC addresses.
+func (n *Node) sendPunchPackets(theirs []ma.Multiaddr) int {
+	cm := n.inet.quic
+	if cm == nil {
+		return 0
+	}
+	ports := map[int]bool{}
+	for _, a := range n.host.Network().ListenAddresses() {
+		if ua := quicUDPAddr(a); ua != nil {
+			ports[ua.Port] = true
+		}
+	}
+	payload := make([]byte, 64)
+	sent := 0
+	for _, a := range theirs {
+		ua := quicUDPAddr(a)
+		if ua == nil {
+			continue
+		}
+		network := "udp4"
+		if ua.IP.To4() == nil {
+			network = "udp6"
+		}
+		tr, err := cm.TransportForDial(network, ua)
+		if err != nil {
+			continue
+		}
+		if la, ok := tr.LocalAddr().(*net.UDPAddr); ok && ports[la.Port] {
+			rand.Read(payload)
+			if _, err := tr.WriteTo(payload, ua); err == nil {
+				sent++
+			}
+		}
+		tr.DecreaseCount()
+	}
+	return sent
+}
+
+// quicUDPAddr returns the UDP address of a, a QUIC address with an IP
+// (/ip4/…/udp/…/quic-v1), or nil.
+func quicUDPAddr(a ma.Multiaddr) *net.UDPAddr {
+	if _, err := a.ValueForProtocol(ma.P_QUIC_V1); err != nil {
+		return nil
+	}
+	network, hostport, err := manet.DialArgs(a)
+	if err != nil || (network != "udp4" && network != "udp6") {
+		return nil
+	}
+	ua, err := net.ResolveUDPAddr(network, hostport)
+	if err != nil {
+		return nil
+	}
+	return ua
 }
 
 // punchAddrs returns this node's public addresses for hole punching: its

@@ -25,3 +25,23 @@ func TestPunchAgainDelayFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestNETD42PunchLagFromEnv: KAKURE_TEST_PUNCH_LAG delays the dial of
+// kakure's hole punches after the SYNC, for tests; anything but a Go
+// duration of zero or more leaves none.
+func TestNETD42PunchLagFromEnv(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		want  time.Duration
+	}{
+		{"", 0},
+		{"250ms", 250 * time.Millisecond},
+		{"0", 0},
+		{"late", 0},
+		{"-5ms", 0},
+	} {
+		if got := parsePunchLag(tt.value); got != tt.want {
+			t.Errorf("KAKURE_TEST_PUNCH_LAG=%q: lag %v, want %v", tt.value, got, tt.want)
+		}
+	}
+}
