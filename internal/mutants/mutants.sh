@@ -17,6 +17,7 @@
 #
 # Usage: internal/mutants/mutants.sh [NAME...]   (all entries by default)
 #        internal/mutants/mutants.sh -l          (list the entries)
+#        internal/mutants/mutants.sh -s          (check they still apply)
 #        FULL=1 internal/mutants/mutants.sh      (in the full tier)
 #
 # The tests run at the size go test ./... gives them (the default tier),
@@ -45,20 +46,20 @@ mutant() {
 # --- The mutants ---------------------------------------------------------
 
 # CLK-D8: a settlement equal to the other's claim settles nothing.
-mutant settle-equal-claim protocol/clock.go replace \
-	'charge <= l.claimed || l.free' 'charge < l.claimed || l.free' \
+mutant settle-equal-claim protocol/clock_rule.go replace \
+	'l.free || charge <= l.claimed {' 'l.free || charge < l.claimed {' \
 	./protocol 'TestCLKD8SettlementEqualToTheClaimIsRefused'
 # CLK-D9: a time-out claim of exactly what the other had left is false.
 mutant claim-equal-left protocol/clock.go replace \
 	'!okMS || charge <= left {' '!okMS || charge < left {' \
 	./protocol 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
 # CLK-D13: the move that ends an adjournment claims no think time.
-mutant adjourn-think-check protocol/clock.go delete-line \
-	'"CLK-D13", "claims %v of think time for the move that ends an adjournment' - \
+mutant adjourn-think-check protocol/clock_rule.go delete-line \
+	'"CLK-D13", "claims %v of think time for the %s that ends an adjournment' - \
 	./protocol 'TestCLKD13ThinkTimeOnTheMoveThatEndsAnAdjournment'
 # CLK-D9: a settlement past the other's clock must be a time-out claim.
-mutant settle-past-clock-check protocol/clock.go delete-line \
-	'"CLK-D9", "settles the other'"'"'s last move at %v, past its clock' - \
+mutant settle-past-clock-check protocol/clock_rule.go delete-line \
+	'"CLK-D9", "settles the other'"'"'s %s at %v, past its clock' - \
 	./protocol 'TestCLKD8SettlementPastTheClockIsRefused'
 # T-3: a message that acknowledges nothing carries the zero hash.
 mutant ack-hash-without-ack protocol/transcript.go delete-line \
@@ -188,13 +189,13 @@ mutant auth-resume-garbler-commitments protocol/mpc/referee/resume.go delete-lin
 mutant auth-resume-garbler-labels protocol/mpc/referee/resume.go delete-line \
 	'the labels message of try %d kept is not the one recorded", ErrRecord, rt.try)' - \
 	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
-mutant auth-resume-evaluator-commitments protocol/mpc/referee/resume.go delete-line \
+mutant auth-resume-evaluator-commitments protocol/mpc/referee/resume_evaluator.go delete-line \
 	'the commitments of try %d kept are not the ones recorded", ErrRecord, try)' - \
 	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
-mutant auth-resume-evaluator-reverse protocol/mpc/referee/resume.go delete-line \
+mutant auth-resume-evaluator-reverse protocol/mpc/referee/resume_evaluator.go delete-line \
 	'the reverse request of try %d kept is not the one recorded", ErrRecord, try)' - \
 	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
-mutant auth-resume-evaluator-choice protocol/mpc/referee/resume.go delete-line \
+mutant auth-resume-evaluator-choice protocol/mpc/referee/resume_evaluator.go delete-line \
 	'the choice of try %d kept is not the one recorded", ErrRecord, try)' - \
 	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
 mutant auth-resume-garbler-session protocol/player_phantom_secrets.go delete-line \
@@ -374,8 +375,10 @@ mutant GO-suicide engine/board.go replace \
 	./engine 'TestGO1to3GnuGoRandomGames'
 # the evaluator re-garbles only half of the opened garblings (T-8(b)): the catch rate halves
 mutant T8-opened-half protocol/mpc/referee/pvc_evaluator.go replace \
-	'if i == j {' \
-	'if i == j || i%2 == 1 {' \
+	'			if i == j {
+				continue' \
+	'			if i == j || i%2 == 1 {
+				continue' \
 	./protocol/mpc/referee 'TestT8CoverCatchesCheatingGarbler'
 # the OT replies of half the opened garblings go unchecked (MPC-D18)
 mutant T8-ot-half protocol/mpc/referee/pvc_evaluator.go replace \
@@ -445,6 +448,34 @@ if [[ ${1:-} == -l ]]; then
 		printf '%-26s %s (%s) -> go test -run %s %s\n' "${names[i]}" "${files[i]}" "${hows[i]}" "${runs[i]}" "${pkgs[i]}"
 	done
 	exit 0
+fi
+# -s checks, without running a test, that every entry still applies: its
+# text is in its file exactly once and each test it names is declared in
+# its package (the docs package's TestMutantsStillApply runs it in the
+# default tier, so that code that moves leaves no entry stale).
+if [[ ${1:-} == -s ]]; then
+	status=0
+	for i in "${!names[@]}"; do
+		file=$root/${files[i]}
+		if [[ ! -f $file ]]; then
+			echo "STALE     ${names[i]}: ${files[i]} does not exist"
+			status=1
+			continue
+		fi
+		n=$(OLD=${olds[i]} perl -0777 -ne 'BEGIN { $old = $ENV{OLD} } my $n = () = /\Q$old\E/g; print $n' "$file")
+		if [[ $n != 1 ]]; then
+			echo "STALE     ${names[i]}: ${files[i]}: the text to change found $n times: ${olds[i]}"
+			status=1
+		fi
+		IFS='|' read -ra tests <<<"${runs[i]}"
+		for t in "${tests[@]}"; do
+			if ! grep -qs "^func $t(" "$root/${pkgs[i]#./}"/*_test.go; then
+				echo "STALE     ${names[i]}: no test $t in ${pkgs[i]}"
+				status=1
+			fi
+		done
+	done
+	exit $status
 fi
 want=("$@")
 selected() {
