@@ -32,6 +32,13 @@ func optionSamples(opt VariantOption) (accepted, refused []string) {
 // range are refused; and a value other than the default that sets the option,
 // given to another variant, is refused naming --Key. An option that lacks a piece is named.
 func TestVariantOptionsAsDescribed(t *testing.T) {
+	checkOptionsAsDescribed(t)
+}
+
+// checkOptionsAsDescribed checks every option of every descriptor of
+// Descriptors against its description (TestVariantOptionsAsDescribed).
+func checkOptionsAsDescribed(t *testing.T) {
+	t.Helper()
 	for _, d := range Descriptors {
 		for _, opt := range d.Options {
 			name := string(d.Variant) + " option " + opt.Key
