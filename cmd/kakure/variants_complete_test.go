@@ -75,6 +75,11 @@ func TestEveryVariantHasItsFlags(t *testing.T) {
 				o, err := vf.options(fs)
 				if err != nil || opt.Format(o) != c.want {
 					t.Errorf("variant %s: %q gives %s=%q (%v), want %q", d.Variant, args, opt.Key, opt.Format(o), err, c.want)
+					continue
+				}
+				// VAR-D7: the lobby's form starts with the option given.
+				if l := lobbyDefaults(fs, o); c.args != nil && (opt.Format(l) != c.want || opt.Type == engine.OptionInt && !opt.Chosen(l)) {
+					t.Errorf("variant %s: option %s: %q gives the lobby's form %s=%q (chosen %v), want %q", d.Variant, opt.Key, args, opt.Key, opt.Format(l), opt.Chosen(l), c.want)
 				}
 			}
 		}
@@ -89,5 +94,39 @@ func TestEveryVariantHasItsFlags(t *testing.T) {
 		if err != nil || o.Variant != d.Variant {
 			t.Errorf("variant %s: --variant %s gives options %+v, %v", d.Variant, d.Variant, o, err)
 		}
+	}
+}
+
+// TestVARD7HelpOfSizeAndKomiFromDescriptors checks that the help of
+// --size and --komi is written from the descriptors (VAR-D7): perVariant
+// names the value most variants share and each other value after its
+// variants, so a seventh variant with another default is named without a
+// help text written for it; and the help of the six variants reads as
+// pinned here.
+func TestVARD7HelpOfSizeAndKomiFromDescriptors(t *testing.T) {
+	d := func(v string, size int) *engine.Descriptor {
+		return &engine.Descriptor{Variant: engine.Variant(v), DefaultSize: size}
+	}
+	size := func(d *engine.Descriptor) (string, bool) { return strconv.Itoa(d.DefaultSize), d.DefaultSize != 0 }
+	for _, tt := range []struct {
+		ds   []*engine.Descriptor
+		want string
+	}{
+		{nil, "none"},
+		{[]*engine.Descriptor{d("go", 9), d("phantom", 9)}, "9"},
+		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9)}, "9 (hmg 19)"},
+		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9), d("toy", 13), d("big", 19)}, "9 (hmg and big 19, toy 13)"},
+		{[]*engine.Descriptor{d("hmg", 19), d("go", 9), d("phantom", 9)}, "9 (hmg 19)"},
+		{[]*engine.Descriptor{d("go", 9), d("none", 0)}, "9"},
+	} {
+		if got := perVariant(tt.ds, size); got != tt.want {
+			t.Errorf("perVariant(%d descriptors) = %q, want %q", len(tt.ds), got, tt.want)
+		}
+	}
+	if got, want := sizeUsage(), "board size: 5 to 19 (gomoku 7 to 19); default 9 (hmg 19)"; got != want {
+		t.Errorf("--size help %q, want %q", got, want)
+	}
+	if got, want := komiUsage(), "komi for White: default 7.5 (fgo 0); not counted in gomoku and bridge"; got != want {
+		t.Errorf("--komi help %q, want %q", got, want)
 	}
 }
