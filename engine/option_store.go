@@ -54,8 +54,10 @@ func (o Options) ownKeys() []string {
 }
 
 // ownOption describes the parts every option held in Options.Own shares:
-// Format reads the value held, clear removes it from another variant's
-// options, and Parse refuses a value Own cannot hold (a line break).
+// Format reads the value held ("" for none: NewIntOption and
+// NewBoolOption then write their type's zero, as the options with a field
+// of their own do, and the wire leaves it out), and Parse refuses a value
+// Own cannot hold (a line break).
 func ownOption(opt VariantOption, parse func(o *Options, s string) error) VariantOption {
 	key := opt.Key
 	opt.own = true
@@ -115,6 +117,13 @@ func NewIntOption(v Variant, key, label, doc string, lo, hi, def int) VariantOpt
 		o.setOwn(key, s, true)
 		return nil
 	})
+	format := opt.Format
+	opt.Format = func(o Options) string {
+		if s := format(o); s != "" {
+			return s
+		}
+		return "0" // held by no options: its type's zero, as Cards's
+	}
 	opt.isSet = func(o Options) bool { s, ok := o.OwnValue(key); return ok && s != "0" }
 	opt.chosen = func(o Options) bool { _, ok := o.OwnValue(key); return ok }
 	opt.normalize = func(o *Options) error {

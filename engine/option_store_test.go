@@ -50,6 +50,12 @@ func TestVARD7OptionsHeldInOwn(t *testing.T) {
 	checkOptionsAsDescribed(t)
 	TestVariantOptionsRoundTrip(t)
 
+	for _, opt := range Descriptors[len(Descriptors)-1].Options {
+		// The wire leaves out what another variant's options give.
+		if got, want := opt.Format(Options{Variant: VariantGo}), map[OptionType]string{OptionChoice: "", OptionInt: "0", OptionBool: "false"}[opt.Type]; got != want {
+			t.Errorf("toy option %s of go's options: %q, want its type's zero %q", opt.Key, got, want)
+		}
+	}
 	def, err := Options{Variant: toyVariant}.Normalize()
 	if err != nil || def.Own != "shape=square\nstones=2" {
 		t.Errorf("toy's default options hold %q (%v), want shape=square and stones=2", def.Own, err)

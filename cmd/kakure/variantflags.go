@@ -178,9 +178,9 @@ func variantOption(key string) (engine.VariantOption, bool) {
 
 // sizeUsage writes the help of --size from the descriptors (VAR-D7): each
 // variant's smallest and default board side, the largest for all: "board
-// size: 5 to 19 (gomoku 7 to 19); default 9 (hmg 19)".
+// size: 5 to 19 (gomoku 7 to 19), default 9 (hmg 19)".
 func sizeUsage() string {
-	return fmt.Sprintf("board size: %s; default %s",
+	return fmt.Sprintf("board size: %s, default %s",
 		perVariant(engine.Descriptors, func(d *engine.Descriptor) (string, bool) {
 			return fmt.Sprintf("%d to %d", d.MinSize, engine.MaxSize), true
 		}),
@@ -189,7 +189,7 @@ func sizeUsage() string {
 
 // komiUsage writes the help of --komi from the descriptors (VAR-D7): each
 // variant's default komi, and the variants whose score counts none:
-// "komi for White: default 7.5 (fgo 0); not counted in gomoku and
+// "komi for White: default 7.5 (fgo 0), not counted in gomoku and
 // bridge".
 func komiUsage() string {
 	usage := "komi for White: default " + perVariant(engine.Descriptors, func(d *engine.Descriptor) (string, bool) {
@@ -202,7 +202,7 @@ func komiUsage() string {
 		}
 	}
 	if len(none) > 0 {
-		usage += "; not counted in " + joinAnd(none)
+		usage += ", not counted in " + joinAnd(none)
 	}
 	return usage
 }
@@ -210,7 +210,7 @@ func komiUsage() string {
 // perVariant writes a value of every variant of ds that has one (value's
 // second result) for a help text: the value most of them share, then in
 // parentheses each other value after its variants, in the descriptors'
-// order: "9 (hmg 19)".
+// order: "9 (hmg 19)", "9 (hmg and big 19; toy 13)".
 func perVariant(ds []*engine.Descriptor, value func(d *engine.Descriptor) (string, bool)) string {
 	var values []string
 	variants := map[string][]string{}
@@ -242,7 +242,7 @@ func perVariant(ds []*engine.Descriptor, value func(d *engine.Descriptor) (strin
 	if len(others) == 0 {
 		return common
 	}
-	return common + " (" + strings.Join(others, ", ") + ")"
+	return common + " (" + strings.Join(others, "; ") + ")"
 }
 
 // joinAnd writes names for people: "a", "a and b", "a, b and c".

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -100,9 +101,10 @@ func TestEveryVariantHasItsFlags(t *testing.T) {
 // TestVARD7HelpOfSizeAndKomiFromDescriptors checks that the help of
 // --size and --komi is written from the descriptors (VAR-D7): perVariant
 // names the value most variants share and each other value after its
-// variants, so a seventh variant with another default is named without a
-// help text written for it; and the help of the six variants reads as
-// pinned here.
+// variants, and the help read back gives every variant of
+// engine.Descriptors its smallest and default board side and its default
+// komi, so a seventh variant with other defaults is named without a help
+// text written for it.
 func TestVARD7HelpOfSizeAndKomiFromDescriptors(t *testing.T) {
 	d := func(v string, size int) *engine.Descriptor {
 		return &engine.Descriptor{Variant: engine.Variant(v), DefaultSize: size}
@@ -115,7 +117,7 @@ func TestVARD7HelpOfSizeAndKomiFromDescriptors(t *testing.T) {
 		{nil, "none"},
 		{[]*engine.Descriptor{d("go", 9), d("phantom", 9)}, "9"},
 		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9)}, "9 (hmg 19)"},
-		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9), d("toy", 13), d("big", 19)}, "9 (hmg and big 19, toy 13)"},
+		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9), d("toy", 13), d("big", 19)}, "9 (hmg and big 19; toy 13)"},
 		{[]*engine.Descriptor{d("hmg", 19), d("go", 9), d("phantom", 9)}, "9 (hmg 19)"},
 		{[]*engine.Descriptor{d("go", 9), d("none", 0)}, "9"},
 	} {
@@ -123,10 +125,41 @@ func TestVARD7HelpOfSizeAndKomiFromDescriptors(t *testing.T) {
 			t.Errorf("perVariant(%d descriptors) = %q, want %q", len(tt.ds), got, tt.want)
 		}
 	}
-	if got, want := sizeUsage(), "board size: 5 to 19 (gomoku 7 to 19); default 9 (hmg 19)"; got != want {
-		t.Errorf("--size help %q, want %q", got, want)
+	sizes, defaults, _ := strings.Cut(strings.TrimPrefix(sizeUsage(), "board size: "), ", default ")
+	komi, none, _ := strings.Cut(strings.TrimPrefix(komiUsage(), "komi for White: default "), ", not counted in ")
+	for _, d := range engine.Descriptors {
+		v := d.Variant
+		if got, want := helpValue(sizes, v), fmt.Sprintf("%d to %d", d.MinSize, engine.MaxSize); got != want {
+			t.Errorf("variant %s: --size help %q gives sizes %q, want %q", v, sizeUsage(), got, want)
+		}
+		if got, want := helpValue(defaults, v), strconv.Itoa(d.DefaultSize); got != want {
+			t.Errorf("variant %s: --size help %q gives the default %q, want %q", v, sizeUsage(), got, want)
+		}
+		if named := slices.Contains(strings.Fields(strings.ReplaceAll(none, ",", "")), string(v)); named == d.Komi {
+			t.Errorf("variant %s: --komi help %q says its komi is not counted: %v, want %v", v, komiUsage(), named, !d.Komi)
+		} else if got, want := helpValue(komi, v), strconv.FormatFloat(d.DefaultKomi, 'f', -1, 64); d.Komi && got != want {
+			t.Errorf("variant %s: --komi help %q gives the default %q, want %q", v, komiUsage(), got, want)
+		}
 	}
-	if got, want := komiUsage(), "komi for White: default 7.5 (fgo 0); not counted in gomoku and bridge"; got != want {
-		t.Errorf("--komi help %q, want %q", got, want)
+}
+
+// helpValue reads back what perVariant wrote for variant v: the value
+// after v's name in the parentheses, else the value before them.
+func helpValue(s string, v engine.Variant) string {
+	common, others, _ := strings.Cut(s, " (")
+	for clause := range strings.SplitSeq(strings.TrimSuffix(others, ")"), "; ") {
+		words := strings.Fields(strings.ReplaceAll(clause, ",", ""))
+		i, named := 0, false
+		for ; i < len(words); i++ {
+			if words[i] == string(v) {
+				named = true
+			} else if words[i] != "and" && !slices.Contains(engine.Variants, engine.Variant(words[i])) {
+				break
+			}
+		}
+		if named {
+			return strings.Join(words[i:], " ")
+		}
 	}
+	return common
 }
