@@ -69,6 +69,12 @@ type Options struct {
 	Suicide SuicideRule
 	// Perpendicular selects the Bridge Go option of BG-5.
 	Perpendicular bool
+	// Own holds the values of the options that have no field of their
+	// own, those described by NewChoiceOption, NewIntOption and
+	// NewBoolOption (VAR-D7): "key=value" lines in sorted order, one
+	// string so that options compare with ==. Read it with OwnValue, set
+	// it with the option's Parse.
+	Own string
 
 	// InviterColor is the colour the player who proposes a game takes
 	// (HC-D2, docs/rules/handicap.md): Empty for nigiri (the coin toss
@@ -186,6 +192,9 @@ func (o Options) Normalize() (Options, error) {
 		} else if opt.isSet(o) {
 			return o, fmt.Errorf("%w: --%s applies to %s only", ErrBadOptions, opt.Key, opt.Variant)
 		}
+	}
+	if err := normalizeOwn(&o); err != nil {
+		return o, err
 	}
 	if o.Variant == VariantPhantom {
 		if o.Lambda == 1 {

@@ -77,6 +77,9 @@ type VariantOption struct {
 	// Parse reads a value written by Format into o; its error says what
 	// is wrong with the value. Normalize checks the value further.
 	Parse func(o *Options, value string) error
+	// own tells an option held in Options.Own (NewChoiceOption,
+	// NewIntOption, NewBoolOption) from one with a field of its own.
+	own bool
 	// Describe writes the option of normalized options for people
 	// ("hamburg rules", "3 hidden moves"), or "" when there is nothing
 	// to say (Bridge Go without the perpendicular option).

@@ -32,6 +32,23 @@ func optionSamples(opt VariantOption) (accepted, refused []string) {
 // range are refused; and a value other than the default that sets the option,
 // given to another variant, is refused naming --Key. An option that lacks a piece is named.
 func TestVariantOptionsAsDescribed(t *testing.T) {
+	checkOptionsAsDescribed(t)
+}
+
+// checkOptionsAsDescribed checks every option of every descriptor of
+// Descriptors against its description (TestVariantOptionsAsDescribed).
+func checkOptionsAsDescribed(t *testing.T) {
+	t.Helper()
+	owner := map[string]Variant{}
+	for _, d := range Descriptors {
+		for _, opt := range d.Options {
+			// One key, one flag, one wire field, one VO pair (VAR-D7).
+			if v, ok := owner[opt.Key]; ok {
+				t.Errorf("%s option %s: %s has an option of the same key", d.Variant, opt.Key, v)
+			}
+			owner[opt.Key] = d.Variant
+		}
+	}
 	for _, d := range Descriptors {
 		for _, opt := range d.Options {
 			name := string(d.Variant) + " option " + opt.Key

@@ -2,7 +2,9 @@ package protocol_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kakure/kakure/engine"
@@ -55,6 +57,49 @@ func TestEveryOptionOnTheWire(t *testing.T) {
 					t.Errorf("variant %s: option %s=%s arrives as %s=%s: OptionsBody lacks it (%s)", d.Variant, opt.Key, value, opt.Key, opt.Format(got), data)
 				}
 			}
+		}
+	}
+}
+
+// TestVARD7EveryVariantsInvitationWithEveryOption checks what a new
+// option must not break on the wire (VAR-D7): every variant's default
+// options, which hold nothing of another variant's option, go through
+// the invitation's JSON and come back with the same wire form and Own, and no option's key is the
+// name of a field OptionsBody writes by hand (its JSON field would be
+// written twice). A key that clashes, or a variant whose invitation an
+// option breaks, is named.
+func TestVARD7EveryVariantsInvitationWithEveryOption(t *testing.T) {
+	fields := map[string]bool{}
+	body := reflect.TypeFor[protocol.OptionsBody]()
+	for i := range body.NumField() {
+		name, _, _ := strings.Cut(body.Field(i).Tag.Get("json"), ",")
+		fields[name] = true
+	}
+	for _, d := range engine.Descriptors {
+		for _, opt := range d.Options {
+			if fields[opt.Key] {
+				t.Errorf("variant %s: option %s has the name of OptionsBody's field %q", d.Variant, opt.Key, opt.Key)
+			}
+		}
+		o, err := engine.Options{Variant: d.Variant}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(protocol.OptionsToBody(o))
+		if err != nil {
+			t.Errorf("variant %s: its default invitation is not written: %v", d.Variant, err)
+			continue
+		}
+		var back protocol.OptionsBody
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Errorf("variant %s: its default invitation %s is not read: %v", d.Variant, data, err)
+			continue
+		}
+		// Compared in wire form and Own: the field CardsSet of another
+		// variant than hmg differs (read from the wire it is true, from
+		// Normalize false), as it did before VAR-D7.
+		if got, err := back.Options(); err != nil || protocol.OptionsToBody(got) != protocol.OptionsToBody(o) || got.Own != o.Own {
+			t.Errorf("variant %s: its default invitation %s comes back as %+v (%v), want %+v", d.Variant, data, got, err, o)
 		}
 	}
 }

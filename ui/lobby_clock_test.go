@@ -20,9 +20,9 @@ func TestUID34FormClock(t *testing.T) {
 	var invited []engine.Options
 	l.OnInvite = func(_ string, o engine.Options) { invited = append(invited, o) }
 	l.opponent.SetText("12D3KooWOpponentPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxQa")
-	// Opponent, Variant, Size, Komi, Rules, Hidden moves, Suicide,
-	// Perpendicular, Your colour, Handicap, then the clock.
-	lobbyKeys(l, setFocus, strings.Repeat("\t", 10)+"5m+3x30s")
+	// Opponent, Variant, Size, Komi, the field of each variant's option
+	// (counted, VAR-D7), Your colour, Handicap, then the clock.
+	lobbyKeys(l, setFocus, strings.Repeat("\t", 4+len(l.options)+2)+"5m+3x30s")
 	o, err := l.Options()
 	want := clock.Control{Kind: clock.Japanese, Main: 5 * time.Minute, Periods: 3, Period: 30 * time.Second}
 	if err != nil || o.Time != want || o.Lag != 2*time.Second {

@@ -17,9 +17,11 @@ import (
 // does not take, is an error that names it.
 func TestUID32FormColourAndHandicap(t *testing.T) {
 	l, setFocus := focusedLobby(t, engine.Options{Variant: engine.VariantGo})
-	// Opponent, Variant, Size, Komi, Rules, Hidden moves, Suicide,
-	// Perpendicular, then the colour.
-	lobbyKeys(l, setFocus, strings.Repeat("\t", 8)+"w\n")
+	// Opponent, Variant, Size, Komi, the field of each variant's option
+	// (Rules, Hidden moves, Suicide, Perpendicular: counted, so that a
+	// new variant's option needs no change here, VAR-D7), then the
+	// colour.
+	lobbyKeys(l, setFocus, strings.Repeat("\t", 4+len(l.options))+"w\n")
 	l.sides.handicap.SetText("3")
 	o, err := l.Options()
 	if err != nil || o.InviterColor != engine.White || o.Handicap != 3 || o.Komi != 0.5 {

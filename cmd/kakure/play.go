@@ -201,20 +201,7 @@ func logToHome(me *peerHandle) (logFile *os.File, restoreStderr func(), err erro
 // folders of exports and notes, the petnames (watched for changes).
 func newPlayApp(ctx context.Context, fs *flag.FlagSet, o engine.Options, pn *playNetwork, lobby, quiet bool) (*ui.App, error) {
 	me := pn.me
-	// The lobby's form starts with the options given on the command line;
-	// the others stay empty there, meaning the variant's default.
-	defaults := engine.Options{Variant: o.Variant, Rules: o.Rules, Suicide: o.Suicide, Perpendicular: o.Perpendicular, Time: o.Time, Lag: o.Lag}
-	if isSet(fs, "size") || o.Variant == firstGameVariant {
-		defaults.Size = o.Size
-	}
-	if isSet(fs, "komi") {
-		defaults.Komi, defaults.KomiSet = o.Komi, true
-	}
-	if isSet(fs, "cards") {
-		defaults.Cards, defaults.CardsSet = o.Cards, true
-	}
-	defaults.InviterColor, defaults.Handicap = o.InviterColor, o.Handicap
-	defaults.Lambda, defaults.Garbling, defaults.InputOT = o.Lambda, o.Garbling, o.InputOT
+	defaults := lobbyDefaults(fs, o)
 	// Records the player writes (w) go to HOME/exports unless the player
 	// types another path; private notes are kept in HOME/notes.
 	appCfg := ui.AppConfig{Network: pn, Defaults: defaults,
@@ -234,6 +221,29 @@ func newPlayApp(ctx context.Context, fs *flag.FlagSet, o engine.Options, pn *pla
 		app.Refresh()
 	})
 	return app, nil
+}
+
+// lobbyDefaults are the options the lobby's form starts with: those given
+// on the command line (fs, checked into o); the others stay empty there,
+// meaning the variant's default. The variant's own options are copied
+// from their descriptions (VAR-D7): the value of each whose flag was set.
+func lobbyDefaults(fs *flag.FlagSet, o engine.Options) engine.Options {
+	defaults := engine.Options{Variant: o.Variant, Time: o.Time, Lag: o.Lag}
+	if isSet(fs, "size") || o.Variant == firstGameVariant {
+		defaults.Size = o.Size
+	}
+	if isSet(fs, "komi") {
+		defaults.Komi, defaults.KomiSet = o.Komi, true
+	}
+	for _, opt := range o.Variant.Descriptor().Options {
+		if isSet(fs, opt.Key) {
+			// A value Normalize took, so Parse takes it.
+			_ = opt.Parse(&defaults, opt.Format(o))
+		}
+	}
+	defaults.InviterColor, defaults.Handicap = o.InviterColor, o.Handicap
+	defaults.Lambda, defaults.Garbling, defaults.InputOT = o.Lambda, o.Garbling, o.InputOT
+	return defaults
 }
 
 // isSet reports whether the flag name was given on the command line.

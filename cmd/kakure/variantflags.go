@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,8 +46,8 @@ type variantFlags struct {
 // descriptions (engine.VariantOption).
 func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 	fs.StringVar(&v.variant, "variant", defaultVariant, "variant: "+variantNames())
-	fs.IntVar(&v.size, "size", 0, "board size (default: the variant's, 9 or 19 for hmg)")
-	fs.Float64Var(&v.komi, "komi", 0, "komi for White (default 7.5; fgo 0)")
+	fs.IntVar(&v.size, "size", 0, sizeUsage())
+	fs.Float64Var(&v.komi, "komi", 0, komiUsage())
 	for _, d := range engine.Descriptors {
 		for _, opt := range d.Options {
 			// Typed flags without a default of their own: the help
@@ -173,4 +174,81 @@ func variantOption(key string) (engine.VariantOption, bool) {
 		}
 	}
 	return engine.VariantOption{}, false
+}
+
+// sizeUsage writes the help of --size from the descriptors (VAR-D7): each
+// variant's smallest and default board side, the largest for all: "board
+// size: 5 to 19 (gomoku 7 to 19), default 9 (hmg 19)".
+func sizeUsage() string {
+	return fmt.Sprintf("board size: %s, default %s",
+		perVariant(engine.Descriptors, func(d *engine.Descriptor) (string, bool) {
+			return fmt.Sprintf("%d to %d", d.MinSize, engine.MaxSize), true
+		}),
+		perVariant(engine.Descriptors, func(d *engine.Descriptor) (string, bool) { return strconv.Itoa(d.DefaultSize), true }))
+}
+
+// komiUsage writes the help of --komi from the descriptors (VAR-D7): each
+// variant's default komi, and the variants whose score counts none:
+// "komi for White: default 7.5 (fgo 0), not counted in gomoku and
+// bridge".
+func komiUsage() string {
+	usage := "komi for White: default " + perVariant(engine.Descriptors, func(d *engine.Descriptor) (string, bool) {
+		return strconv.FormatFloat(d.DefaultKomi, 'f', -1, 64), d.Komi
+	})
+	var none []string
+	for _, d := range engine.Descriptors {
+		if !d.Komi {
+			none = append(none, string(d.Variant))
+		}
+	}
+	if len(none) > 0 {
+		usage += ", not counted in " + joinAnd(none)
+	}
+	return usage
+}
+
+// perVariant writes a value of every variant of ds that has one (value's
+// second result) for a help text: the value most of them share, then in
+// parentheses each other value after its variants, in the descriptors'
+// order: "9 (hmg 19)", "9 (hmg and big 19; toy 13)".
+func perVariant(ds []*engine.Descriptor, value func(d *engine.Descriptor) (string, bool)) string {
+	var values []string
+	variants := map[string][]string{}
+	for _, d := range ds {
+		v, ok := value(d)
+		if !ok {
+			continue
+		}
+		if variants[v] == nil {
+			values = append(values, v)
+		}
+		variants[v] = append(variants[v], string(d.Variant))
+	}
+	if len(values) == 0 {
+		return "none"
+	}
+	common := values[0]
+	for _, v := range values {
+		if len(variants[v]) > len(variants[common]) {
+			common = v
+		}
+	}
+	var others []string
+	for _, v := range values {
+		if v != common {
+			others = append(others, joinAnd(variants[v])+" "+v)
+		}
+	}
+	if len(others) == 0 {
+		return common
+	}
+	return common + " (" + strings.Join(others, "; ") + ")"
+}
+
+// joinAnd writes names for people: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

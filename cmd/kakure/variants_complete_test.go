@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -75,6 +76,11 @@ func TestEveryVariantHasItsFlags(t *testing.T) {
 				o, err := vf.options(fs)
 				if err != nil || opt.Format(o) != c.want {
 					t.Errorf("variant %s: %q gives %s=%q (%v), want %q", d.Variant, args, opt.Key, opt.Format(o), err, c.want)
+					continue
+				}
+				// VAR-D7: the lobby's form starts with the option given.
+				if l := lobbyDefaults(fs, o); c.args != nil && (opt.Format(l) != c.want || opt.Type == engine.OptionInt && !opt.Chosen(l)) {
+					t.Errorf("variant %s: option %s: %q gives the lobby's form %s=%q (chosen %v), want %q", d.Variant, opt.Key, args, opt.Key, opt.Format(l), opt.Chosen(l), c.want)
 				}
 			}
 		}
@@ -90,4 +96,70 @@ func TestEveryVariantHasItsFlags(t *testing.T) {
 			t.Errorf("variant %s: --variant %s gives options %+v, %v", d.Variant, d.Variant, o, err)
 		}
 	}
+}
+
+// TestVARD7HelpOfSizeAndKomiFromDescriptors checks that the help of
+// --size and --komi is written from the descriptors (VAR-D7): perVariant
+// names the value most variants share and each other value after its
+// variants, and the help read back gives every variant of
+// engine.Descriptors its smallest and default board side and its default
+// komi, so a seventh variant with other defaults is named without a help
+// text written for it.
+func TestVARD7HelpOfSizeAndKomiFromDescriptors(t *testing.T) {
+	d := func(v string, size int) *engine.Descriptor {
+		return &engine.Descriptor{Variant: engine.Variant(v), DefaultSize: size}
+	}
+	size := func(d *engine.Descriptor) (string, bool) { return strconv.Itoa(d.DefaultSize), d.DefaultSize != 0 }
+	for _, tt := range []struct {
+		ds   []*engine.Descriptor
+		want string
+	}{
+		{nil, "none"},
+		{[]*engine.Descriptor{d("go", 9), d("phantom", 9)}, "9"},
+		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9)}, "9 (hmg 19)"},
+		{[]*engine.Descriptor{d("go", 9), d("hmg", 19), d("phantom", 9), d("toy", 13), d("big", 19)}, "9 (hmg and big 19; toy 13)"},
+		{[]*engine.Descriptor{d("hmg", 19), d("go", 9), d("phantom", 9)}, "9 (hmg 19)"},
+		{[]*engine.Descriptor{d("go", 9), d("none", 0)}, "9"},
+	} {
+		if got := perVariant(tt.ds, size); got != tt.want {
+			t.Errorf("perVariant(%d descriptors) = %q, want %q", len(tt.ds), got, tt.want)
+		}
+	}
+	sizes, defaults, _ := strings.Cut(strings.TrimPrefix(sizeUsage(), "board size: "), ", default ")
+	komi, none, _ := strings.Cut(strings.TrimPrefix(komiUsage(), "komi for White: default "), ", not counted in ")
+	for _, d := range engine.Descriptors {
+		v := d.Variant
+		if got, want := helpValue(sizes, v), fmt.Sprintf("%d to %d", d.MinSize, engine.MaxSize); got != want {
+			t.Errorf("variant %s: --size help %q gives sizes %q, want %q", v, sizeUsage(), got, want)
+		}
+		if got, want := helpValue(defaults, v), strconv.Itoa(d.DefaultSize); got != want {
+			t.Errorf("variant %s: --size help %q gives the default %q, want %q", v, sizeUsage(), got, want)
+		}
+		if named := slices.Contains(strings.Fields(strings.ReplaceAll(none, ",", "")), string(v)); named == d.Komi {
+			t.Errorf("variant %s: --komi help %q says its komi is not counted: %v, want %v", v, komiUsage(), named, !d.Komi)
+		} else if got, want := helpValue(komi, v), strconv.FormatFloat(d.DefaultKomi, 'f', -1, 64); d.Komi && got != want {
+			t.Errorf("variant %s: --komi help %q gives the default %q, want %q", v, komiUsage(), got, want)
+		}
+	}
+}
+
+// helpValue reads back what perVariant wrote for variant v: the value
+// after v's name in the parentheses, else the value before them.
+func helpValue(s string, v engine.Variant) string {
+	common, others, _ := strings.Cut(s, " (")
+	for clause := range strings.SplitSeq(strings.TrimSuffix(others, ")"), "; ") {
+		words := strings.Fields(strings.ReplaceAll(clause, ",", ""))
+		i, named := 0, false
+		for ; i < len(words); i++ {
+			if words[i] == string(v) {
+				named = true
+			} else if words[i] != "and" && !slices.Contains(engine.Variants, engine.Variant(words[i])) {
+				break
+			}
+		}
+		if named {
+			return strings.Join(words[i:], " ")
+		}
+	}
+	return common
 }
