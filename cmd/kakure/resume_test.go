@@ -226,6 +226,7 @@ func TestT11KillAndResume(t *testing.T) {
 			if raceEnabled && variant[1] == "phantom" {
 				t.Skip("Phantom Go under -race: go test ./... and the full tier play it")
 			}
+			t.Parallel() // its own processes, homes and ports
 			killAndResume(t, variant)
 		})
 	}
