@@ -112,7 +112,9 @@ func TestT5NoLeakInProcessOutput(t *testing.T) {
 		{"--variant", "hmg", "--size", "5", "--cards", "3"},
 		{"--variant", "fgo", "--size", "5"},
 		{"--variant", "gomoku", "--size", "7"},
-		{"--variant", "phantom", "--size", "5"},
+		// Two garblings a try outside the full tier (testLambda): tries
+		// checked during play, as by default, at two thirds of the CPU.
+		append([]string{"--variant", "phantom", "--size", "5"}, testLambda(2)...),
 	} {
 		t.Run(variant[1], func(t *testing.T) {
 			if raceEnabled && variant[1] == "phantom" {
@@ -260,14 +262,14 @@ func TestT5NoLeakInMatchOutput(t *testing.T) {
 			}
 			// Phantom Go between level-1 bots (sensible tries: half the
 			// secure computations of a random player's), one garbling a
-			// try (a quarter of the default's CPU; issue 32):
-			// TestT5NoLeakInProcessOutput watches a game at the default
-			// --lambda, its checked garblings' values included.
+			// try outside the full tier (testLambda):
+			// TestT5NoLeakInProcessOutput watches a game whose tries are
+			// checked, their garblings' values included.
 			black := "random"
 			args := variant
 			if variant[1] == "phantom" {
 				black = "bot:1"
-				args = append(slices.Clip(variant), "--lambda", "1")
+				args = append(slices.Clip(variant), testLambda(1)...)
 			}
 			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", black, "--white", "bot:1"}, args...)...)
 			if code != 0 {

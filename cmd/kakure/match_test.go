@@ -271,10 +271,10 @@ func TestMatchGTPEngine(t *testing.T) {
 			}
 			t.Parallel() // its own directory and engine
 			dir := t.TempDir()
-			// One garbling a try (a quarter of the default's CPU): the
+			// One garbling a try outside the full tier (testLambda): the
 			// engine's moves do not depend on it.
-			code, out := runCommand(t, "match", "--variant", "phantom", "--size", "5", "--games", "1", "--out", dir,
-				"--black", "gtp:"+command, "--white", "bot:1", "--lambda", "1")
+			code, out := runCommand(t, append([]string{"match", "--variant", "phantom", "--size", "5", "--games", "1", "--out", dir,
+				"--black", "gtp:" + command, "--white", "bot:1"}, testLambda(1)...)...)
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}
@@ -458,10 +458,11 @@ func TestMatchTimeControl(t *testing.T) {
 			args := []string{"match", "--games", "1", "--out", dir, "--variant", c.variant, "--size", c.size,
 				"--time", tc, "--black", player, "--white", player, "--progress", "0"}
 			if c.variant == "phantom" {
-				// One garbling a try (a quarter of the default's CPU, in
-				// the serial part of the package's run): the clocks and
-				// think times in the record do not depend on it (issue 32).
-				args = append(args, "--lambda", "1")
+				// One garbling a try outside the full tier (testLambda;
+				// this test runs in the serial part of the package's run):
+				// the clocks and think times in the record do not depend
+				// on it.
+				args = append(args, testLambda(1)...)
 			}
 			code, out := runCommand(t, args...)
 			if code != 0 || strings.Contains(out, "(time)") {
