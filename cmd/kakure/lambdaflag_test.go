@@ -3,8 +3,25 @@ package main
 import (
 	"flag"
 	"io"
+	"strconv"
 	"testing"
+
+	"github.com/kakure/kakure/internal/testenv"
 )
+
+// testLambda is the --lambda of a test's Phantom Go game whose claim is
+// not about the number of checked garblings: n garblings a try outside
+// the full tier (1, a quarter of the default's CPU, when the checked
+// garblings play no part in the claim; 2, two thirds of it, to keep
+// them), the default (4) in the full tier, KAKURE_TEST_FULL=1 (issue
+// 32: Phantom Go games at the default took most of the package's CPU).
+// TestT8VerifyNamesTheChecking is the test of every --lambda.
+func testLambda(n int) []string {
+	if testenv.Full() {
+		return nil
+	}
+	return []string{"--lambda", strconv.Itoa(n)}
+}
 
 // TestT8LambdaFlag (T-8(b)): --lambda sets Phantom Go's garblings per try,
 // 4 by default; 1 means none (left out of the invitation), a value that

@@ -112,7 +112,9 @@ func TestT5NoLeakInProcessOutput(t *testing.T) {
 		{"--variant", "hmg", "--size", "5", "--cards", "3"},
 		{"--variant", "fgo", "--size", "5"},
 		{"--variant", "gomoku", "--size", "7"},
-		{"--variant", "phantom", "--size", "5"},
+		// Two garblings a try outside the full tier (testLambda): tries
+		// checked during play, as by default, at two thirds of the CPU.
+		append([]string{"--variant", "phantom", "--size", "5"}, testLambda(2)...),
 	} {
 		t.Run(variant[1], func(t *testing.T) {
 			if raceEnabled && variant[1] == "phantom" {
@@ -259,12 +261,17 @@ func TestT5NoLeakInMatchOutput(t *testing.T) {
 				t.Skip("Phantom Go under -race: go test ./... without -race plays it")
 			}
 			// Phantom Go between level-1 bots (sensible tries: half the
-			// secure computations of a random player's).
+			// secure computations of a random player's), one garbling a
+			// try outside the full tier (testLambda):
+			// TestT5NoLeakInProcessOutput watches a game whose tries are
+			// checked, their garblings' values included.
 			black := "random"
+			args := variant
 			if variant[1] == "phantom" {
 				black = "bot:1"
+				args = append(slices.Clip(variant), testLambda(1)...)
 			}
-			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", black, "--white", "bot:1"}, variant...)...)
+			code, out := runCommand(t, append([]string{"match", "--games", "2", "--out", dir, "--black", black, "--white", "bot:1"}, args...)...)
 			if code != 0 {
 				t.Fatalf("match exited %d:\n%s", code, out)
 			}

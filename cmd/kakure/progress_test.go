@@ -15,6 +15,10 @@ var progressRe = regexp.MustCompile(`(?m)^progress: game 1: (move|turn) (\d+)(?:
 // that never go down, and in Phantom Go the tries, never fewer than the
 // moves; --progress 0 prints none.
 func TestMATCHD4ProgressLines(t *testing.T) {
+	// Its own homes and games, nothing of the process's changed, no
+	// real time measured: it runs beside the tests that wait
+	// (kakureParallel), not before them (issue 32).
+	t.Parallel()
 	for _, c := range []struct {
 		args  []string
 		word  string

@@ -217,7 +217,10 @@ func TestT11KillAndResume(t *testing.T) {
 		{"--variant", "hmg", "--size", "9", "--cards", "3"},
 		{"--variant", "fgo", "--size", "7"},
 		{"--variant", "gomoku", "--size", "9"},
-		{"--variant", "phantom", "--size", "5", "--rules", "hamburg"},
+		// Two garblings a try outside the full tier (testLambda): the
+		// checked garblings are resumed, as by default, at two thirds of
+		// the CPU.
+		append([]string{"--variant", "phantom", "--size", "5", "--rules", "hamburg"}, testLambda(2)...),
 	} {
 		t.Run(variant[1], func(t *testing.T) {
 			if variant[1] != "gomoku" && variant[1] != "phantom" {
@@ -226,6 +229,7 @@ func TestT11KillAndResume(t *testing.T) {
 			if raceEnabled && variant[1] == "phantom" {
 				t.Skip("Phantom Go under -race: go test ./... and the full tier play it")
 			}
+			t.Parallel() // its own processes, homes and ports
 			killAndResume(t, variant)
 		})
 	}

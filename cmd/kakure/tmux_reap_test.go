@@ -16,6 +16,9 @@ import (
 // nothing running (issue 32: removing the socket first left the server
 // and its panes running for good).
 func TestTmuxServerEndsWithItsTest(t *testing.T) {
+	// Its own tmux server: it runs beside the tests that wait
+	// (kakureParallel), not before them (issue 32).
+	t.Parallel()
 	var server, pane int
 	t.Run("starts", func(t *testing.T) {
 		srv := newTmux(t)
