@@ -44,6 +44,13 @@ type Client struct {
 	stdin  io.WriteCloser
 	lines  chan string
 	stderr *tailBuffer
+	// stdoutDone is closed when the engine's standard output has ended
+	// and every line of it is in lines; exited, when the engine's
+	// process has been waited for (waitErr set), its standard error
+	// copied whole.
+	stdoutDone chan struct{}
+	exited     chan struct{}
+	waitErr    error
 	// stderrLogged tells that the engine's standard error goes to the
 	// caller's writer, and stays out of the errors.
 	stderrLogged bool
@@ -86,14 +93,25 @@ func StartClientLogged(command string, stderr io.Writer) (*Client, error) {
 	}
 	c := newPipeClient(stdin, stdout)
 	c.cmd, c.stderr, c.stderrLogged = cmd, tail, stderr != nil
+	c.exited = make(chan struct{})
+	go func() {
+		// Wait closes the output's pipe: only once it is read to its
+		// end. It returns once the standard error is copied whole, so
+		// that an error about the engine's exit can show its last words
+		// (GTP-D8).
+		<-c.stdoutDone
+		c.waitErr = cmd.Wait()
+		close(c.exited)
+	}()
 	return c, nil
 }
 
 // newPipeClient is a client of an engine that reads commands from stdin
 // and answers on stdout (StartClient's pipes, or a test's).
 func newPipeClient(stdin io.WriteCloser, stdout io.Reader) *Client {
-	c := &Client{Timeout: 2 * time.Minute, stdin: stdin, lines: make(chan string, 64), stderr: &tailBuffer{max: 4096}}
+	c := &Client{Timeout: 2 * time.Minute, stdin: stdin, lines: make(chan string, 64), stderr: &tailBuffer{max: 4096}, stdoutDone: make(chan struct{})}
 	go func() {
+		defer close(c.stdoutDone)
 		defer close(c.lines)
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -147,6 +165,7 @@ func (c *Client) SendContext(ctx context.Context, command string) (string, error
 		select {
 		case line, ok := <-c.lines:
 			if !ok {
+				c.awaitExit()
 				return "", fmt.Errorf("%w: %s: the engine exited%s", ErrEngine, command, c.stderrNote())
 			}
 			line = strings.TrimRight(line, "\r")
@@ -189,6 +208,23 @@ func finishAnswer(command string, lines []string) (string, error) {
 	return text, nil
 }
 
+// awaitExit waits, at most engineExitWait, for the engine's process to
+// be waited for once its output has ended, so that its standard error
+// is all in c.stderr.
+func (c *Client) awaitExit() {
+	if c.exited == nil {
+		return
+	}
+	select {
+	case <-c.exited:
+	case <-time.After(engineExitWait):
+	}
+}
+
+// engineExitWait bounds how long an error about an engine's exit waits
+// for the engine's last words.
+const engineExitWait = 5 * time.Second
+
 // stderrNote is the engine's last standard error output, for errors.
 func (c *Client) stderrNote() string {
 	if c.stderrLogged {
@@ -223,10 +259,16 @@ func (c *Client) Close() error {
 			deadline = nil
 		}
 	}
-	if c.cmd == nil {
+	if c.exited == nil {
 		return nil
 	}
-	return c.cmd.Wait()
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+		c.kill()
+		<-c.exited
+	}
+	return c.waitErr
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -63,6 +63,10 @@ func TestMain(m *testing.M) {
 			fmt.Print("=\n\n")
 			os.Exit(0)
 		case strings.HasPrefix(line, "genmove") && mode == "exit":
+			// Its output ends before its last words, as an engine's may:
+			// the client must wait for them (GTP-D8).
+			os.Stdout.Close()
+			time.Sleep(200 * time.Millisecond)
 			fmt.Fprintln(os.Stderr, testEngineLastWords)
 			os.Exit(3)
 		case strings.HasPrefix(line, "genmove") && mode == "refuse":
