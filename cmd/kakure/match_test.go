@@ -455,8 +455,13 @@ func TestMatchTimeControl(t *testing.T) {
 			}
 			dir := t.TempDir()
 			tc := stretchedClock(30 * time.Second)
+			// The game's clocks stretch with the machine (up to 18 times
+			// under the race detector at a high load), so its time limit
+			// stretches with them: CI run l's race pass, at a load of 25,
+			// gave up on the Hidden Move Go game at the fixed 10 min.
 			args := []string{"match", "--games", "1", "--out", dir, "--variant", c.variant, "--size", c.size,
-				"--time", tc, "--black", player, "--white", player, "--progress", "0"}
+				"--time", tc, "--black", player, "--white", player, "--progress", "0",
+				"--timeout", testenv.Duration(10 * time.Minute).String()}
 			if c.variant == "phantom" {
 				// One garbling a try outside the full tier (testLambda;
 				// this test runs in the serial part of the package's run):
