@@ -123,6 +123,17 @@ func (b *BaseSender) Finish(msg []byte) ([][2]Key, error) {
 	if b.s == nil || b.done {
 		return nil, fmt.Errorf("%w: base OT not started or already finished", ErrState)
 	}
+	yb, err := b.y.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(b.n))
+	memo := baseMemoKey("finish", b.session, n[:], yb, b.s, msg)
+	if e, ok := baseOTs.get(memo); ok {
+		b.done = true
+		return e.pairs, nil
+	}
 	rs, err := parseBaseReceiverMsg(msg, b.n)
 	if err != nil {
 		return nil, err
@@ -135,6 +146,7 @@ func (b *BaseSender) Finish(msg []byte) ([][2]Key, error) {
 		keys[i][1] = baseKey(b.session, i, b.s, enc, curve.NewElement().Add(yr, curve.NewElement().Neg(b.t)))
 	}
 	b.done = true
+	baseOTs.put(memo, baseMemoEntry{pairs: keys})
 	return keys, nil
 }
 
@@ -181,6 +193,14 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	memo, err := b.memoKey(msg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e, ok := baseOTs.get(memo); ok {
+		b.done = true
+		return e.msg, e.keys, nil
+	}
 	n := len(b.choices)
 	out := make([]byte, baseReceiverHeader, baseReceiverHeader+n*pointSize)
 	out[0], out[1], out[2] = msgMagic, msgVersion, kindBaseReceiver
@@ -199,7 +219,28 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 		keys[i] = baseKey(b.session, i, sEnc, enc, curve.NewElement().Mul(sp, b.x[i]))
 	}
 	b.done = true
+	baseOTs.put(memo, baseMemoEntry{msg: out, keys: keys})
 	return out, keys, nil
+}
+
+// memoKey is the key of Respond's result in the memo (baseMemo): the
+// session, the choices, the scalars and the sender's message.
+func (b *BaseReceiver) memoKey(msg []byte) ([32]byte, error) {
+	choices := make([]byte, len(b.choices))
+	for i, c := range b.choices {
+		if c {
+			choices[i] = 1
+		}
+	}
+	xs := make([]byte, 0, len(b.x)*32)
+	for _, x := range b.x {
+		xb, err := x.MarshalBinary()
+		if err != nil {
+			return [32]byte{}, err
+		}
+		xs = append(xs, xb...)
+	}
+	return baseMemoKey("respond", b.session, choices, xs, msg), nil
 }
 
 // CheckBaseResponse returns nil when msg is a base OT receiver's message
