@@ -51,6 +51,11 @@ func readScalar(r io.Reader) (group.Scalar, error) {
 // baseKey is H(i, S, R_i, P).
 func baseKey(session []byte, i int, s, r []byte, p group.Element) Key {
 	pb, _ := p.MarshalBinary()
+	return baseKeyOf(session, i, s, r, pb)
+}
+
+// baseKeyOf is H(i, S, R_i, P) of P's encoding pb.
+func baseKeyOf(session []byte, i int, s, r, pb []byte) Key {
 	h := sha256.New()
 	var n [8]byte
 	h.Write([]byte(baseKeyTag))
@@ -206,6 +211,10 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 	out[0], out[1], out[2] = msgMagic, msgVersion, kindBaseReceiver
 	binary.BigEndian.PutUint16(out[3:], uint16(n))
 	keys := make([]Key, n)
+	shared, err := newSharedBase(sEnc, n)
+	if err != nil {
+		return nil, nil, err
+	}
 	for i, c := range b.choices {
 		r := curve.NewElement().MulGen(b.x[i])
 		if c {
@@ -216,7 +225,11 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 			return nil, nil, err
 		}
 		out = append(out, enc...)
-		keys[i] = baseKey(b.session, i, sEnc, enc, curve.NewElement().Mul(sp, b.x[i]))
+		xs, err := shared.mul(sp, b.x[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		keys[i] = baseKeyOf(b.session, i, sEnc, enc, xs)
 	}
 	b.done = true
 	baseOTs.put(memo, baseMemoEntry{msg: out, keys: keys})
