@@ -4,6 +4,7 @@ go 1.26.6
 
 require (
 	github.com/Shopify/toxiproxy/v2 v2.5.0
+	github.com/bwesterb/go-ristretto v1.2.4
 	github.com/cloudflare/circl v1.6.5
 	github.com/gdamore/tcell/v2 v2.8.1
 	github.com/ipfs/go-cid v0.6.2
@@ -32,7 +33,6 @@ require (
 	filippo.io/keygen v1.0.0 // indirect
 	github.com/benbjohnson/clock v1.3.5 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
-	github.com/bwesterb/go-ristretto v1.2.4 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/davidlazar/go-crypto v0.0.0-20200604182044-b73af7476f6c // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect

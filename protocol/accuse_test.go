@@ -434,6 +434,7 @@ func TestT14LiveReportInConfirmPhase(t *testing.T) {
 	t.Parallel()
 	for _, v := range variantsForReports() {
 		t.Run(v.name, func(t *testing.T) {
+			parallelUnlessRace(t) // the games are independent (issue 32)
 			if testing.Short() && v.name == "phantom" {
 				t.Skip("Phantom Go games are long")
 			}

@@ -3,6 +3,7 @@ package protocol_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -219,37 +220,47 @@ func TestCLKD15GomokuBotGameVerifies(t *testing.T) {
 func TestCLKD15GomokuSettlementOnce(t *testing.T) {
 	t.Parallel()
 	for i := range uint64(3) {
-		p := newPair(t)
-		a, b := playPlayers(t, p, withLag(timedGomoku("5m"), time.Millisecond), quickBot(200+i, 30), quickBot(100+i, 30))
-		if o := a.Outcome(); o.Result.By == engine.ByTime || o.Violation != nil {
-			t.Fatalf("game %d: outcome %+v, want one by the rules", i, o)
+		t.Run(fmt.Sprint("game-", i), func(t *testing.T) {
+			// The games are independent, and their clocks of 5 minutes
+			// are far from running out: side by side (issue 32).
+			parallelUnlessRace(t)
+			gomokuSettlesOnce(t, i)
+		})
+	}
+}
+
+// gomokuSettlesOnce plays TestCLKD15GomokuSettlementOnce's game i.
+func gomokuSettlesOnce(t *testing.T, i uint64) {
+	p := newPair(t)
+	a, b := playPlayers(t, p, withLag(timedGomoku("5m"), time.Millisecond), quickBot(200+i, 30), quickBot(100+i, 30))
+	if o := a.Outcome(); o.Result.By == engine.ByTime || o.Violation != nil {
+		t.Fatalf("game %d: outcome %+v, want one by the rules", i, o)
+	}
+	checkRecords(t, a, b)
+	// The case happened: an answer with a settlement, then the same
+	// player's announcement.
+	answered := [2]bool{}
+	happened := false
+	for _, m := range a.Transcript().Messages {
+		var body map[string]json.RawMessage
+		if json.Unmarshal(m.Body, &body) != nil {
+			continue
 		}
-		checkRecords(t, a, b)
-		// The case happened: an answer with a settlement, then the same
-		// player's announcement.
-		answered := [2]bool{}
-		happened := false
-		for _, m := range a.Transcript().Messages {
-			var body map[string]json.RawMessage
-			if json.Unmarshal(m.Body, &body) != nil {
-				continue
+		switch m.Kind {
+		case protocol.KindGomokuResponse:
+			answered[m.From] = thinkOf(t, body, "charge_ms") > 0
+		case protocol.KindGomokuAnnounce:
+			if answered[m.From] {
+				happened = true
 			}
-			switch m.Kind {
-			case protocol.KindGomokuResponse:
-				answered[m.From] = thinkOf(t, body, "charge_ms") > 0
-			case protocol.KindGomokuAnnounce:
-				if answered[m.From] {
-					happened = true
-				}
-				if thinkOf(t, body, "charge_ms") > 0 && answered[m.From] {
-					t.Errorf("game %d: the %s's announcement %d settles again after its answer", i, m.From, m.Seq)
-				}
-				answered[m.From] = false
+			if thinkOf(t, body, "charge_ms") > 0 && answered[m.From] {
+				t.Errorf("game %d: the %s's announcement %d settles again after its answer", i, m.From, m.Seq)
 			}
+			answered[m.From] = false
 		}
-		if !happened {
-			t.Errorf("game %d: no announcement followed a settling answer: the case did not run", i)
-		}
+	}
+	if !happened {
+		t.Errorf("game %d: no announcement followed a settling answer: the case did not run", i)
 	}
 }
 

@@ -98,7 +98,7 @@ func checkNoLeak(t *testing.T, dirs [2]string, logs [2]*lockedBuffer) (checked i
 					}
 					// Only the messages' senders, kinds and bodies matter
 					// here: the signatures are checked elsewhere.
-					msgs, err := leakcheck.Messages(rec)
+					msgs, err := recordMessages(rec)
 					if err != nil {
 						t.Fatalf("record: %v", err)
 					}

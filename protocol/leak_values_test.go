@@ -3,6 +3,7 @@ package protocol_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -48,6 +49,74 @@ func readSole(dir, pattern string) []byte {
 	return data
 }
 
+// leakParsed remembers what leakcheck read from the records and secrets
+// files the leak checks polled, by the SHA-256 of the file's bytes: the
+// T-5 tests look at both peers' files every few milliseconds, and a
+// record or a secrets file changes only a few times a second (parsing it
+// again each time took some 5 % of the package's CPU). When full it
+// forgets everything.
+var leakParsed struct {
+	sync.Mutex
+	messages map[[sha256.Size]byte][]protocol.Message
+	values   map[[sha256.Size]byte]parsedValues
+}
+
+// parsedValues is what leakcheck.Values returned.
+type parsedValues struct {
+	owner protocol.Role
+	vals  []leakcheck.Value
+}
+
+// leakParsedKept is how many files' contents leakParsed keeps at most.
+const leakParsedKept = 256
+
+// recordMessages is leakcheck.Messages(record), read once for each
+// content (leakParsed); an error is not remembered. The messages are
+// shared: the caller must not change them.
+func recordMessages(record []byte) ([]protocol.Message, error) {
+	k := sha256.Sum256(record)
+	leakParsed.Lock()
+	msgs, ok := leakParsed.messages[k]
+	leakParsed.Unlock()
+	if ok {
+		return msgs, nil
+	}
+	msgs, err := leakcheck.Messages(record)
+	if err != nil {
+		return nil, err
+	}
+	leakParsed.Lock()
+	defer leakParsed.Unlock()
+	if leakParsed.messages == nil || len(leakParsed.messages) >= leakParsedKept {
+		leakParsed.messages = map[[sha256.Size]byte][]protocol.Message{}
+	}
+	leakParsed.messages[k] = msgs
+	return msgs, nil
+}
+
+// secretValues is leakcheck.Values(secrets), read once for each content
+// (leakParsed); an error is not remembered.
+func secretValues(secrets []byte) (protocol.Role, []leakcheck.Value, error) {
+	k := sha256.Sum256(secrets)
+	leakParsed.Lock()
+	v, ok := leakParsed.values[k]
+	leakParsed.Unlock()
+	if ok {
+		return v.owner, v.vals, nil
+	}
+	owner, vals, err := leakcheck.Values(secrets)
+	if err != nil {
+		return 0, nil, err
+	}
+	leakParsed.Lock()
+	defer leakParsed.Unlock()
+	if leakParsed.values == nil || len(leakParsed.values) >= leakParsedKept {
+		leakParsed.values = map[[sha256.Size]byte]parsedValues{}
+	}
+	leakParsed.values[k] = parsedValues{owner, vals}
+	return owner, vals, nil
+}
+
 // takeSnapshot reads both peers' files and logs, in the order
 // leakSnapshot needs.
 func takeSnapshot(dirs [2]string, logs [2]*lockedBuffer) leakSnapshot {
@@ -76,7 +145,7 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 		if rec == nil {
 			continue
 		}
-		m, err := leakcheck.Messages(rec)
+		m, err := recordMessages(rec)
 		if err != nil {
 			leaks = append(leaks, fmt.Sprintf("record of peer %d: %v", i, err))
 			continue
@@ -87,7 +156,7 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 		if sec == nil {
 			continue
 		}
-		owner, vals, err := leakcheck.Values(sec)
+		owner, vals, err := secretValues(sec)
 		if err != nil {
 			leaks = append(leaks, err.Error())
 			continue

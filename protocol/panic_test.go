@@ -33,7 +33,10 @@ const panicValue = "injected panic (LIM-D9 test)"
 func TestLIMD9PanicInAGame(t *testing.T) {
 	t.Parallel()
 	for _, where := range []string{"apply", "auto", "pump", "reader", "view"} {
-		t.Run(where, func(t *testing.T) { panicInAGame(t, where) })
+		t.Run(where, func(t *testing.T) {
+			parallelUnlessRace(t) // each panic its own game (issue 32)
+			panicInAGame(t, where)
+		})
 	}
 }
 

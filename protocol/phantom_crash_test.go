@@ -67,6 +67,7 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s-%s-%d", c.at, c.kind, c.nth), func(t *testing.T) {
+			parallelUnlessRace(t) // each crash its own game: not one after the other (issue 32)
 			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, engine.Options{})
 		})
 	}
@@ -169,6 +170,7 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 			name += "-" + c.inputOT
 		}
 		t.Run(name, func(t *testing.T) {
+			parallelUnlessRace(t) // each crash its own game: not one after the other (issue 32)
 			crashPhantomAndResume(t, c.role, c.at, c.kind, c.nth, engine.Options{Lambda: 4, Garbling: c.garbling, InputOT: c.inputOT})
 		})
 	}

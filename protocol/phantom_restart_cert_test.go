@@ -61,6 +61,7 @@ func TestT8PhantomAuthCertificateAfterARestart(t *testing.T) {
 			}
 		}
 		t.Run(name+"-"+macOptionName(c.mac64), func(t *testing.T) {
+			parallelUnlessRace(t) // each restart its own game (issue 32)
 			restartThenSubstitute(t, restartOptions(c.mac64), c.cheat)
 		})
 	}
@@ -253,6 +254,7 @@ func TestT8PhantomAuthGarblerCertificateAfterARestart(t *testing.T) {
 			}
 		}
 		t.Run(name+"-after-"+string(c.at)+"-"+macOptionName(c.mac64), func(t *testing.T) {
+			parallelUnlessRace(t) // each restart its own game (issue 32)
 			restartThenWrongOpening(t, restartOptions(c.mac64), c.at, c.cheat)
 		})
 	}

@@ -143,6 +143,7 @@ func TestHMG7GamesOverLoopback(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			parallelUnlessRace(t) // the games are independent (issue 32)
 			players := [2]*hmgPrivacy{{Player: bot.NewRandom(tc.seed)}, {Player: bot.NewRandom(tc.seed + 1)}}
 			run := hmgPlay(t, hmgOpts(tc.cards), [2]bot.Player{players[0], players[1]}, nil)
 			games := run.games

@@ -39,6 +39,7 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 		{9, engine.RulesCommon, false}, {9, engine.RulesHamburg, false}, {9, engine.RulesKriegspiel, false},
 	} {
 		t.Run(fmt.Sprintf("%dx%d %s", tc.size, tc.size, tc.rules), func(t *testing.T) {
+			parallelUnlessRace(t) // the games are independent (issue 32)
 			if (tc.size > 5 || tc.rules != engine.RulesCommon) && phantomRace {
 				// The race detector slows the secure computation some
 				// fifty times; the other games run without it.

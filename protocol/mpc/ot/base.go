@@ -51,6 +51,11 @@ func readScalar(r io.Reader) (group.Scalar, error) {
 // baseKey is H(i, S, R_i, P).
 func baseKey(session []byte, i int, s, r []byte, p group.Element) Key {
 	pb, _ := p.MarshalBinary()
+	return baseKeyOf(session, i, s, r, pb)
+}
+
+// baseKeyOf is H(i, S, R_i, P) of P's encoding pb.
+func baseKeyOf(session []byte, i int, s, r, pb []byte) Key {
 	h := sha256.New()
 	var n [8]byte
 	h.Write([]byte(baseKeyTag))
@@ -123,6 +128,17 @@ func (b *BaseSender) Finish(msg []byte) ([][2]Key, error) {
 	if b.s == nil || b.done {
 		return nil, fmt.Errorf("%w: base OT not started or already finished", ErrState)
 	}
+	yb, err := b.y.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(b.n))
+	memo := baseMemoKey("finish", b.session, n[:], yb, b.s, msg)
+	if e, ok := baseOTs.get(memo); ok {
+		b.done = true
+		return e.pairs, nil
+	}
 	rs, err := parseBaseReceiverMsg(msg, b.n)
 	if err != nil {
 		return nil, err
@@ -135,6 +151,7 @@ func (b *BaseSender) Finish(msg []byte) ([][2]Key, error) {
 		keys[i][1] = baseKey(b.session, i, b.s, enc, curve.NewElement().Add(yr, curve.NewElement().Neg(b.t)))
 	}
 	b.done = true
+	baseOTs.put(memo, baseMemoEntry{pairs: keys})
 	return keys, nil
 }
 
@@ -181,11 +198,23 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	memo, err := b.memoKey(msg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e, ok := baseOTs.get(memo); ok {
+		b.done = true
+		return e.msg, e.keys, nil
+	}
 	n := len(b.choices)
 	out := make([]byte, baseReceiverHeader, baseReceiverHeader+n*pointSize)
 	out[0], out[1], out[2] = msgMagic, msgVersion, kindBaseReceiver
 	binary.BigEndian.PutUint16(out[3:], uint16(n))
 	keys := make([]Key, n)
+	shared, err := newSharedBase(sEnc, n)
+	if err != nil {
+		return nil, nil, err
+	}
 	for i, c := range b.choices {
 		r := curve.NewElement().MulGen(b.x[i])
 		if c {
@@ -196,10 +225,35 @@ func (b *BaseReceiver) Respond(msg []byte) ([]byte, []Key, error) {
 			return nil, nil, err
 		}
 		out = append(out, enc...)
-		keys[i] = baseKey(b.session, i, sEnc, enc, curve.NewElement().Mul(sp, b.x[i]))
+		xs, err := shared.mul(sp, b.x[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		keys[i] = baseKeyOf(b.session, i, sEnc, enc, xs)
 	}
 	b.done = true
+	baseOTs.put(memo, baseMemoEntry{msg: out, keys: keys})
 	return out, keys, nil
+}
+
+// memoKey is the key of Respond's result in the memo (baseMemo): the
+// session, the choices, the scalars and the sender's message.
+func (b *BaseReceiver) memoKey(msg []byte) ([32]byte, error) {
+	choices := make([]byte, len(b.choices))
+	for i, c := range b.choices {
+		if c {
+			choices[i] = 1
+		}
+	}
+	xs := make([]byte, 0, len(b.x)*32)
+	for _, x := range b.x {
+		xb, err := x.MarshalBinary()
+		if err != nil {
+			return [32]byte{}, err
+		}
+		xs = append(xs, xb...)
+	}
+	return baseMemoKey("respond", b.session, choices, xs, msg), nil
 }
 
 // CheckBaseResponse returns nil when msg is a base OT receiver's message

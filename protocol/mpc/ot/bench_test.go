@@ -11,6 +11,7 @@ import (
 // and reports the time per OT.
 func BenchmarkBaseOT(b *testing.B) {
 	for range b.N {
+		ot.ForgetBaseOTs()
 		session(b, seedOf(1), seedOf(2))
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*ot.Kappa), "µs/OT")
