@@ -107,7 +107,11 @@ func TestCLKD14FGoBothClocksRun(t *testing.T) {
 		}
 	}
 	first, second := fgoFirst(games)
-	const short, long = 300 * time.Millisecond, 900 * time.Millisecond
+	// The waits stretch with the machine, so that the margin that tells
+	// the second player's own time from the first's (long − short) stays
+	// above the delays of a loaded machine: at a load of 20–30 the fixed
+	// 300 and 900 ms once gave the second player 1.377 s (issue 32).
+	short, long := testenv.Duration(300*time.Millisecond), testenv.Duration(900*time.Millisecond)
 	turn := fgoOf(first.View()).Game.TurnNumber()
 	time.Sleep(short)
 	if err := second.Do(protocol.Play{Point: vertexOn(t, 7, "C3")}); err != nil {

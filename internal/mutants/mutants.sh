@@ -440,6 +440,11 @@ mutant CLK-gomoku-settle-once protocol/clock_game.go replace \
 	'if l := g.m.clk.last; l == nil || l.role != g.role.Other() || l.free {' \
 	'if l := g.m.clk.last; l == nil {' \
 	./protocol 'TestCLKD15GomokuSettlementOnce'
+# an F-Go player's clock runs on after its commitment of the turn (CLK-D14): it is charged the other's thinking
+mutant CLK-fgo-commit-stops-clock protocol/clock_fgo.go replace \
+	'runs[r] = g.turn.commits[r] == nil' \
+	'runs[r] = true' \
+	./protocol 'TestCLKD14FGoBothClocksRun'
 
 # --- The runner ----------------------------------------------------------
 
