@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 
+	"github.com/kakure/kakure/internal/memo"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -163,11 +163,11 @@ var ErrBadSignature = errors.New("protocol: bad signature")
 // VerifySignature checks the signature against the sender's peer ID (an
 // Ed25519 peer ID holds its public key).
 // A signature already verified in this process (the same sender, signed
-// bytes and signature) is not verified again (verifiedSignatures).
+// bytes and signature) is not verified again (verified).
 func (m *Message) VerifySignature(sender peer.ID) error {
 	signed := m.SigningBytes()
 	key := signatureKey(sender, signed, m.Sig)
-	if verified.has(key) {
+	if _, ok := verified.Get(key); ok {
 		return nil
 	}
 	pub, err := sender.ExtractPublicKey()
@@ -178,59 +178,23 @@ func (m *Message) VerifySignature(sender peer.ID) error {
 	if err != nil || !ok {
 		return fmt.Errorf("%w: %s message %d from %s", ErrBadSignature, m.Kind, m.Seq, m.From)
 	}
-	verified.add(key)
+	verified.Put(key, struct{}{})
 	return nil
 }
 
-// verifiedSignatures remembers the signatures this process has verified,
-// by the SHA-256 of the sender, the signed bytes and the signature: a
-// message is verified when it arrives and again when it is appended to
-// the record (Transcript.Check), a record's messages again when it is
-// loaded, a judged report's evidence again when judged; an Ed25519
-// verification costs some fifty times the hash. Only successes are kept,
-// so a changed byte anywhere is verified afresh (and refused). When full
-// it forgets everything and starts again.
-type verifiedSignatures struct {
-	mu   sync.Mutex
-	keys map[[sha256.Size]byte]struct{}
-}
+// verified remembers the signatures this process has verified, by the
+// SHA-256 of the sender, the signed bytes and the signature: a message is
+// verified when it arrives and again when it is appended to the record
+// (Transcript.Check), a record's messages again when it is loaded, a
+// judged report's evidence again when judged; an Ed25519 verification
+// costs some fifty times the hash. Only successes are kept, so a changed
+// byte anywhere is verified afresh (and refused). It keeps the latest
+// 1<<15 (some 64 bytes each).
+var verified = memo.Cache[struct{}]{Max: 1 << 15}
 
-// verifiedKept is how many verified signatures are remembered at most
-// (some 64 bytes each).
-const verifiedKept = 1 << 15
-
-// verified is this process's verifiedSignatures.
-var verified verifiedSignatures
-
-// signatureKey is the SHA-256 of the sender, the signed bytes and the
-// signature, each prefixed by its length.
-func signatureKey(sender peer.ID, signed, sig []byte) [sha256.Size]byte {
-	h := sha256.New()
-	var n [8]byte
-	for _, p := range [][]byte{[]byte(sender), signed, sig} {
-		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write(p)
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
-}
-
-func (v *verifiedSignatures) has(k [sha256.Size]byte) bool {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	_, ok := v.keys[k]
-	return ok
-}
-
-func (v *verifiedSignatures) add(k [sha256.Size]byte) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.keys == nil || len(v.keys) >= verifiedKept {
-		v.keys = make(map[[sha256.Size]byte]struct{})
-	}
-	v.keys[k] = struct{}{}
+// signatureKey is verified's key of a signature sig of signed by sender.
+func signatureKey(sender peer.ID, signed, sig []byte) [32]byte {
+	return memo.Key("kakure/verified-signature", []byte(sender), signed, sig)
 }
 
 // encodeBody marshals a message body in the one canonical form (compact,

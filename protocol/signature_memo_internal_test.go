@@ -6,7 +6,7 @@ import (
 )
 
 // TestT10SignatureVerifiedOnceIsNoPass: a signature verified once is not
-// verified again (verifiedSignatures), but only the very same sender,
+// verified again (the memo verified), but only the very same sender,
 // signed bytes and signature are let through: after the message verified,
 // the same message with a byte of its signature, its body or its
 // sequence number changed, or claimed by the other peer, is refused as a

@@ -1,10 +1,6 @@
 package ot
 
-import (
-	"crypto/sha256"
-	"encoding/binary"
-	"sync"
-)
+import "github.com/kakure/kakure/internal/memo"
 
 // baseMemo remembers the results of this process's latest base OT
 // computations (BaseReceiver.Respond, BaseSender.Finish), by the SHA-256
@@ -21,10 +17,7 @@ import (
 // receiver themselves do; it keeps at most baseMemoBytes of them and
 // forgets the oldest first.
 type baseMemo struct {
-	mu      sync.Mutex
-	entries map[[sha256.Size]byte]baseMemoEntry
-	order   [][sha256.Size]byte
-	bytes   int
+	cache memo.Cache[baseMemoEntry]
 }
 
 // baseMemoEntry is one remembered result: the receiver's message and
@@ -39,71 +32,39 @@ func (e baseMemoEntry) size() int {
 	return len(e.msg) + len(e.keys)*len(Key{}) + len(e.pairs)*2*len(Key{})
 }
 
+// copied returns a copy of e that shares no memory with it.
+func (e baseMemoEntry) copied() baseMemoEntry {
+	return baseMemoEntry{msg: append([]byte(nil), e.msg...), keys: append([]Key(nil), e.keys...),
+		pairs: append([][2]Key(nil), e.pairs...)}
+}
+
 // baseMemoBytes bounds the memo's size: the setups of some hundred
 // games (128 base OTs take some 10 kB of results on each side).
 const baseMemoBytes = 2 << 20
 
 // baseOTs is the process's memo of base OT results.
-var baseOTs baseMemo
+var baseOTs = baseMemo{cache: memo.Cache[baseMemoEntry]{Max: baseMemoBytes, Size: baseMemoEntry.size}}
 
 // ForgetBaseOTs empties the memo of base OT results, so that the next base
 // OTs are computed whatever came before: for benchmarks, which would
 // otherwise time a look-up from their second round on.
-func ForgetBaseOTs() {
-	baseOTs.mu.Lock()
-	defer baseOTs.mu.Unlock()
-	baseOTs.entries, baseOTs.order, baseOTs.bytes = nil, nil, 0
-}
+func ForgetBaseOTs() { baseOTs.cache.Clear() }
 
-// baseMemoKey hashes a domain tag and the length-prefixed parts.
-func baseMemoKey(tag string, parts ...[]byte) [sha256.Size]byte {
-	h := sha256.New()
-	var n [8]byte
-	for _, p := range append([][]byte{[]byte(tag)}, parts...) {
-		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write(p)
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
+// baseMemoKey is the memo's key of a computation: a domain tag and the
+// parts it depends on.
+func baseMemoKey(tag string, parts ...[]byte) [32]byte {
+	return memo.Key("kakure/base-ot/"+tag, parts...)
 }
 
 // get returns a copy of the entry under k.
-func (m *baseMemo) get(k [sha256.Size]byte) (baseMemoEntry, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.entries[k]
+func (m *baseMemo) get(k [32]byte) (baseMemoEntry, bool) {
+	e, ok := m.cache.Get(k)
 	if !ok {
 		return e, false
 	}
-	return baseMemoEntry{msg: append([]byte(nil), e.msg...), keys: append([]Key(nil), e.keys...),
-		pairs: append([][2]Key(nil), e.pairs...)}, true
+	return e.copied(), true
 }
 
-// put keeps a copy of e under k, forgetting the oldest entries beyond
-// baseMemoBytes.
-func (m *baseMemo) put(k [sha256.Size]byte, e baseMemoEntry) {
-	if e.size() > baseMemoBytes/4 {
-		return
-	}
-	e = baseMemoEntry{msg: append([]byte(nil), e.msg...), keys: append([]Key(nil), e.keys...),
-		pairs: append([][2]Key(nil), e.pairs...)}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ok := m.entries[k]; ok {
-		return
-	}
-	if m.entries == nil {
-		m.entries = map[[sha256.Size]byte]baseMemoEntry{}
-	}
-	for m.bytes+e.size() > baseMemoBytes && len(m.order) > 0 {
-		old := m.order[0]
-		m.order = m.order[1:]
-		m.bytes -= m.entries[old].size()
-		delete(m.entries, old)
-	}
-	m.entries[k] = e
-	m.order = append(m.order, k)
-	m.bytes += e.size()
-}
+// put keeps a copy of e under k (memo.Cache forgets the oldest entries
+// beyond baseMemoBytes).
+func (m *baseMemo) put(k [32]byte, e baseMemoEntry) { m.cache.Put(k, e.copied()) }
