@@ -15,6 +15,7 @@ import (
 
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 
@@ -426,24 +427,7 @@ func TestLIMD12SpectatorFloodKeepsOffTheGame(t *testing.T) {
 	// share whatever the flood's timing (in the flood, the total cap is
 	// often full before any peer's third stream comes).
 	early := testnet.Host(t)
-	connect(t, ctx, early, a.h)
-	for range watch.BacklogPerPeer {
-		st, err := early.NewStream(ctx, a.h.ID(), watch.BacklogProtocol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, st)
-		_ = st.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		if reply, ok := readRefusal(st); ok {
-			t.Fatalf("a backlog stream refused before the flood: %s", reply)
-		}
-	}
-	for a.hub.BacklogsServing(early.ID()) < watch.BacklogPerPeer {
-		if ctx.Err() != nil {
-			t.Fatalf("the publisher answers %d backlog streams of the early peer, want %d", a.hub.BacklogsServing(early.ID()), watch.BacklogPerPeer)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	held = append(held, holdBacklogShare(t, ctx, early, a)...)
 	beyond, err := early.NewStream(ctx, a.h.ID(), watch.BacklogProtocol)
 	if err != nil {
 		t.Fatal(err)
@@ -524,6 +508,35 @@ func TestLIMD12SpectatorFloodKeepsOffTheGame(t *testing.T) {
 			t.Errorf("spectator %d did not end with the verdict:\n%s", i, linesText(shown))
 		}
 	}
+}
+
+// holdBacklogShare connects h to the publisher pub and opens its share of
+// backlog streams (BacklogPerPeer), asking nothing on them; it returns
+// once pub answers all of them (none refused).
+func holdBacklogShare(t *testing.T, ctx context.Context, h host.Host, pub *player) []network.Stream {
+	t.Helper()
+	connect(t, ctx, h, pub.h)
+	var held []network.Stream
+	for range watch.BacklogPerPeer {
+		st, err := h.NewStream(ctx, pub.h.ID(), watch.BacklogProtocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, st)
+		// A read sends the lazy protocol negotiation: the hub admits
+		// the stream, or refuses it at once.
+		_ = st.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		if reply, ok := readRefusal(st); ok {
+			t.Fatalf("a backlog stream of %s refused: %s", h.ID(), reply)
+		}
+	}
+	for pub.hub.BacklogsServing(h.ID()) < watch.BacklogPerPeer {
+		if ctx.Err() != nil {
+			t.Fatalf("the publisher answers %d backlog streams of %s, want %d", pub.hub.BacklogsServing(h.ID()), h.ID(), watch.BacklogPerPeer)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return held
 }
 
 // readRefusal reads a backlog stream's refusal, if one comes: its first
@@ -624,19 +637,7 @@ func TestSPECD31QuietWatchAsksAgain(t *testing.T) {
 	// nothing.
 	var held []network.Stream
 	for range watch.BacklogStreams / watch.BacklogPerPeer {
-		h := testnet.Host(t)
-		connect(t, ctx, h, a.h)
-		for range watch.BacklogPerPeer {
-			st, err := h.NewStream(ctx, a.h.ID(), watch.BacklogProtocol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// A read sends the lazy protocol negotiation: the hub
-			// admits the stream and waits for its request.
-			_ = st.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-			_, _ = st.Read(make([]byte, 1))
-			held = append(held, st)
-		}
+		held = append(held, holdBacklogShare(t, ctx, testnet.Host(t), a)...)
 	}
 	refused := a.hub.RefusedBacklogs()
 	lines, _ := lateWatch(t, ctx, a, game)
