@@ -67,6 +67,10 @@ const (
 )
 
 // String returns "none", "direct", "hole-punched" or "relayed".
+// direct reports whether k goes through no relay: ConnDirect or
+// ConnHolePunched.
+func (k ConnKind) direct() bool { return k == ConnDirect || k == ConnHolePunched }
+
 func (k ConnKind) String() string {
 	switch k {
 	case ConnNone:

@@ -265,7 +265,7 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) erro
 	dctx, cancel := context.WithTimeout(ctx, holePunchDialTimeout)
 	defer cancel()
 	dctx = network.WithForceDirectDial(network.WithSimultaneousConnect(dctx, false, "hole-punching"), "hole-punching")
-	if err := n.host.Connect(dctx, peer.AddrInfo{ID: p, Addrs: theirs}); err != nil && !n.hasDirectConn(p) {
+	if err := n.host.Connect(dctx, peer.AddrInfo{ID: p, Addrs: theirs}); err != nil && !n.bestKind(p).direct() {
 		// A direct connection the peer's dial made while this side's
 		// dial had not started listening for it is a punch that worked.
 		return fmt.Errorf("punching: %w", err)
@@ -280,17 +280,6 @@ func (n *Node) punchAgain(ctx context.Context, p peer.ID, when punchTiming) erro
 	in.notifyLocked()
 	in.mu.Unlock()
 	return nil
-}
-
-// hasDirectConn reports whether an open connection to p goes through no
-// relay.
-func (n *Node) hasDirectConn(p peer.ID) bool {
-	for _, c := range n.host.Network().ConnsToPeer(p) {
-		if !isRelayedConn(c) && !c.IsClosed() {
-			return true
-		}
-	}
-	return false
 }
 
 // sendPunchPackets sends a packet of random bytes from this node's QUIC
