@@ -130,7 +130,8 @@ func (w *punchWatch) log(t *testing.T) {
 }
 
 // logHolePunching logs the hole-punching lines of the log file
-// (kakure.log) in home: each attempt, its timing and why it failed.
+// (kakure.log) in home: each attempt, its timing and why it failed, and
+// each connection opened (direct or relayed, inbound or outbound).
 func logHolePunching(t *testing.T, who, home string) {
 	t.Helper()
 	b, err := os.ReadFile(home + "/kakure.log")
@@ -139,7 +140,7 @@ func logHolePunching(t *testing.T, who, home string) {
 		return
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.Contains(line, "hole punch") || strings.Contains(line, "hole-punching") || strings.Contains(line, "relayed connection") {
+		if strings.Contains(line, "hole punch") || strings.Contains(line, "msg=connected") || strings.Contains(line, "hole-punching") || strings.Contains(line, "relayed connection") {
 			if i := strings.Index(line, "time="); i >= 0 {
 				line = line[i+len("time="):]
 			}
