@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -196,6 +195,17 @@ func (hub *Hub) RefusedBacklogs() int64 {
 
 // serveBacklog answers one backlog stream (SPEC-D8).
 func (hub *Hub) serveBacklog(st network.Stream) {
+	hub.answerBacklog(st, func(r backlogRequest) (backlogReply, [][]byte, int) {
+		reply, items := hub.backlog(r)
+		return reply, items, backlogFrame
+	})
+}
+
+// answerBacklog answers one backlog stream with what reply gives for its
+// request: the reply's head, its publications and the frame cap they are
+// written within. A stream beyond the hub's caps (SPEC-D9) is refused
+// before its request is read.
+func (hub *Hub) answerBacklog(st network.Stream, reply func(backlogRequest) (backlogReply, [][]byte, int)) {
 	defer st.Close()
 	_ = st.SetDeadline(time.Now().Add(BacklogTimeout))
 	from := st.Conn().RemotePeer()
@@ -212,21 +222,10 @@ func (hub *Hub) serveBacklog(st network.Stream) {
 		_ = st.Reset()
 		return
 	}
-	reply, items := hub.backlog(r)
-	hub.histMu.Lock()
-	forge := hub.forgeBacklog
-	hub.histMu.Unlock()
-	if forge != nil {
-		items = forge(r.Game, items)
-		reply.Count = len(items)
-	}
-	if err := writeFrameJSON(w, reply, backlogHead); err != nil {
+	head, items, limit := reply(r)
+	if err := writeFrameJSON(w, head, backlogHead); err != nil {
 		_ = st.Reset()
 		return
-	}
-	limit := backlogFrame
-	if forge != nil {
-		limit = math.MaxInt // a forger ignores the cap its spectators read with
 	}
 	for _, data := range items {
 		if err := protocol.WriteFrameWithin(w, data, limit); err != nil {

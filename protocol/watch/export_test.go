@@ -1,16 +1,31 @@
 package watch
 
 import (
+	"math"
+
 	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// SetBacklogForger makes the hub a forger of its backlog: f changes the
-// publications of each reply (tests only).
+// SetBacklogForger makes the hub a forger of its backlog: it answers the
+// backlog protocol itself, f changing the publications of each reply,
+// which it writes ignoring the frame cap its spectators read with (tests
+// only: the hub's own answer has no such lever). A nil f makes the hub
+// answer honestly again.
 func (hub *Hub) SetBacklogForger(f func(game protocol.GameID, pubs [][]byte) [][]byte) {
-	hub.histMu.Lock()
-	defer hub.histMu.Unlock()
-	hub.forgeBacklog = f
+	if f == nil {
+		hub.host.SetStreamHandler(BacklogProtocol, hub.serveBacklog)
+		return
+	}
+	hub.host.SetStreamHandler(BacklogProtocol, func(st network.Stream) {
+		hub.answerBacklog(st, func(r backlogRequest) (backlogReply, [][]byte, int) {
+			reply, items := hub.backlog(r)
+			items = f(r.Game, items)
+			reply.Count = len(items)
+			return reply, items, math.MaxInt
+		})
+	})
 }
 
 // SetGamesServing sets how many listing streams the hub serves, as if

@@ -49,9 +49,6 @@ type Hub struct {
 	serving        map[peer.ID]int
 	servingAll     int
 	refusedBacklog int64
-	// forgeBacklog, set by a test's forger, changes the publications of
-	// each backlog reply before they are sent.
-	forgeBacklog func(game protocol.GameID, pubs [][]byte) [][]byte
 
 	// liveMu guards the table of this node's live games (SPEC-D14).
 	liveMu sync.Mutex
