@@ -237,7 +237,13 @@ func (c *Client) stderrNote() string {
 	return " (stderr: " + s + ")"
 }
 
-// Close asks the engine to quit and waits for it, killing it after 5 s.
+// engineQuitWait is how long Close waits for an engine asked to quit,
+// first for the end of its output, then for its exit, before it kills
+// it.
+const engineQuitWait = 5 * time.Second
+
+// Close asks the engine to quit and waits for it, killing it after
+// engineQuitWait.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -249,7 +255,7 @@ func (c *Client) Close() error {
 	_ = c.stdin.Close()
 	c.mu.Unlock()
 	// Read the output to its end before Wait, which closes the pipe.
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(engineQuitWait)
 	for drained := false; !drained; {
 		select {
 		case _, ok := <-c.lines:
@@ -264,7 +270,7 @@ func (c *Client) Close() error {
 	}
 	select {
 	case <-c.exited:
-	case <-time.After(5 * time.Second):
+	case <-time.After(engineQuitWait):
 		c.kill()
 		<-c.exited
 	}
