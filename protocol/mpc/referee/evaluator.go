@@ -200,6 +200,13 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 		// random ones (from its seed) in the others, which it checks
 		// once their seeds are opened (MPC-D18); then the seed transfer.
 		ck = &evaluatorChecked{j: e.choose(e.pub.Try)}
+		if e.cfg.authenticated() && e.seedStartMsg != nil {
+			// The seed transfer's response of the next try, which the
+			// choice carries (MPC-D30): a function of the evaluator's
+			// seed and the garbler's setup alone, made while the
+			// garbler commits (MPC-D43).
+			ck.next = startSeedResponse(e.cfg, e.seed, e.pub.Try+1, e.choose(e.pub.Try+1), e.seedStartMsg)
+		}
 		m := len(in)
 		mo := e.cfg.garblingOTs(m)
 		if e.cfg.authenticated() {

@@ -32,6 +32,31 @@ type evaluatorChecked struct {
 	check *openedCheck
 	// cot is the state of the correlated input OTs (MPC-D28), else nil.
 	cot *evaluatorCOT
+	// next is the seed transfer's response of the next try while it is
+	// made (MPC-D43), or nil.
+	next *seedAhead
+}
+
+// seedAhead is the seed transfer's response of a try made on a
+// goroutine of its own (MPC-D43); its fields are written before done is
+// closed and read after.
+type seedAhead struct {
+	try  uint64
+	done chan struct{}
+	msg  []byte
+	keys []ot.Key
+	err  error
+}
+
+// startSeedResponse makes seedResponse of try, whose garbling j the
+// evaluator will choose, in the background.
+func startSeedResponse(cfg Config, seed prg.Seed, try uint64, j int, start []byte) *seedAhead {
+	a := &seedAhead{try: try, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.msg, a.keys, a.err = seedResponse(cfg, seedCoins(seed, try), try, j, start)
+	}()
+	return a
 }
 
 // openedCheck is the check of the opened garblings of a checked try,
@@ -234,7 +259,15 @@ func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) error {
 	proof := choiceProof(e.cfg, try, ck.j, seeds)
 	if e.cfg.authenticated() {
 		// With its seed transfer response of the next try (MPC-D30).
-		next, keys, err := seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		var next []byte
+		var keys []ot.Key
+		var err error
+		if a := ck.next; a != nil && a.try == try+1 {
+			<-a.done
+			next, keys, err = a.msg, a.keys, a.err
+		} else {
+			next, keys, err = seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		}
 		if err != nil {
 			return err
 		}
