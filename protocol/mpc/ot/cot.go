@@ -1,7 +1,6 @@
 package ot
 
 import (
-	"crypto/cipher"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -51,10 +50,7 @@ func NewSenderFromKeys(session []byte, secret Block, keys []Key) (*Sender, error
 	}
 	s := NewSender(prg.Seed{}, session)
 	s.secret = secret
-	s.keys = make([]cipher.Block, Kappa)
-	for i, k := range keys {
-		s.keys[i] = columnCipher(k)
-	}
+	s.keys = newColumnsOf(keys)
 	return s, nil
 }
 
@@ -66,9 +62,9 @@ func NewReceiverFromKeys(seed prg.Seed, session []byte, pairs [][2]Key) (*Receiv
 		return nil, fmt.Errorf("%w: %d base key pairs, want %d", ErrInput, len(pairs), Kappa)
 	}
 	r := NewReceiver(seed, session)
-	r.keys = make([][2]cipher.Block, Kappa)
+	r.keys = make([][2]column, Kappa)
 	for i, p := range pairs {
-		r.keys[i] = [2]cipher.Block{columnCipher(p[0]), columnCipher(p[1])}
+		r.keys[i] = [2]column{{key: p[0]}, {key: p[1]}}
 	}
 	return r, nil
 }

@@ -2,7 +2,6 @@ package ot
 
 import (
 	"bytes"
-	"crypto/cipher"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -93,7 +92,7 @@ type Sender struct {
 	session []byte
 	kappa   int   // the number of columns, Kappa or KappaMAC
 	secret  Block // s: its choice bits in the base OTs
-	keys    []cipher.Block
+	keys    []column
 	batch   uint32
 	hash    *aeshash.Hasher
 	// refused is the error of a request that failed the consistency
@@ -148,10 +147,7 @@ func (s *Sender) BaseRespond(msg []byte) ([]byte, error) {
 		return nil, err
 	}
 	s.secret = secret
-	s.keys = make([]cipher.Block, s.kappa)
-	for i, k := range keys {
-		s.keys[i] = columnCipher(k)
-	}
+	s.keys = newColumnsOf(keys)
 	return reply, nil
 }
 
@@ -194,7 +190,7 @@ func (s *Sender) rowsOf(batch uint32, request []byte, m int, cols, xt []byte) ([
 	q := newColumns(s.kappa, m+KOSPad)
 	for i := range s.kappa {
 		qi := q.column(i)
-		readColumn(s.keys[i], batch, qi[:nb])
+		s.keys[i].read(batch, qi[:nb])
 		if s.secret[i/8]>>(i%8)&1 == 1 {
 			for k := range nb {
 				qi[k] ^= cols[i*nb+k]

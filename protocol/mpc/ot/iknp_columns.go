@@ -9,6 +9,45 @@ import (
 	"encoding/binary"
 )
 
+// column is the generator G(k, ·) of the base OT key k: AES-256 under k
+// in counter mode. A short column (at most shortColumn bytes: the
+// per-garbling extensions of MPC-D28, made with fresh keys every try)
+// comes from the assembly, which expands the key on the stack; the
+// cipher of crypto/aes is made the first time a longer one is read, or
+// without AES-NI. Building 2·128·λ ciphers a try (a key schedule for
+// encryption and one for decryption, 528 bytes on the heap each) cost
+// the evaluator more than its columns (issue 38, MPC-D41).
+type column struct {
+	key Key
+	c   cipher.Block
+}
+
+// newColumnsOf returns the generators of keys.
+func newColumnsOf(keys []Key) []column {
+	cs := make([]column, len(keys))
+	for i, k := range keys {
+		cs[i].key = k
+	}
+	return cs
+}
+
+// read fills dst with the first len(dst) bytes of G(k, batch).
+func (g *column) read(batch uint32, dst []byte) {
+	if hasColumnAsm && len(dst) <= shortColumn {
+		var buf [shortColumn + 64]byte
+		groups := (len(dst) + 63) / 64
+		if groups > 0 {
+			shortColumnAESNI(&g.key, uint64(batch), &buf[0], groups)
+		}
+		copy(dst, buf[:len(dst)])
+		return
+	}
+	if g.c == nil {
+		g.c = columnCipher(g.key)
+	}
+	readColumn(g.c, batch, dst)
+}
+
 // columnCipher returns the AES-256 cipher of G for base OT key k.
 func columnCipher(k Key) cipher.Block {
 	c, err := aes.NewCipher(k[:])

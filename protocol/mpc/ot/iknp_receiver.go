@@ -4,7 +4,6 @@ package ot
 // sender).
 
 import (
-	"crypto/cipher"
 	"fmt"
 
 	"github.com/kakure/kakure/protocol/mpc/aeshash"
@@ -18,7 +17,7 @@ type Receiver struct {
 	session []byte
 	kappa   int // the number of columns, Kappa or KappaMAC
 	base    *BaseSender
-	keys    [][2]cipher.Block
+	keys    [][2]column
 	batch   uint32
 	hash    *aeshash.Hasher
 	// pending is the batch requested and not yet received.
@@ -73,9 +72,9 @@ func (r *Receiver) BaseFinish(msg []byte) error {
 	if err != nil {
 		return err
 	}
-	r.keys = make([][2]cipher.Block, r.kappa)
+	r.keys = make([][2]column, r.kappa)
 	for i, k := range keys {
-		r.keys[i] = [2]cipher.Block{columnCipher(k[0]), columnCipher(k[1])}
+		r.keys[i] = [2]column{{key: k[0]}, {key: k[1]}}
 	}
 	return nil
 }
@@ -144,8 +143,8 @@ func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols 
 	u := make([]byte, nb)
 	for i := range r.kappa {
 		ti := t.column(i)
-		readColumn(r.keys[i][0], batch, ti[:nb])
-		readColumn(r.keys[i][1], batch, u)
+		r.keys[i][0].read(batch, ti[:nb])
+		r.keys[i][1].read(batch, u)
 		for k := range nb {
 			u[k] ^= ti[k] ^ packed[k]
 		}

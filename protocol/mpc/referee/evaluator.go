@@ -200,6 +200,13 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 		// random ones (from its seed) in the others, which it checks
 		// once their seeds are opened (MPC-D18); then the seed transfer.
 		ck = &evaluatorChecked{j: e.choose(e.pub.Try)}
+		if e.cfg.authenticated() && e.seedStartMsg != nil {
+			// The seed transfer's response of the next try, which the
+			// choice carries (MPC-D30): a function of the evaluator's
+			// seed and the garbler's setup alone, made while the
+			// garbler commits (MPC-D43).
+			ck.next = startSeedResponse(e.cfg, e.seed, e.pub.Try+1, e.choose(e.pub.Try+1), e.seedStartMsg)
+		}
 		m := len(in)
 		mo := e.cfg.garblingOTs(m)
 		if e.cfg.authenticated() {
@@ -259,6 +266,17 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 	if err := e.check(phaseWaiting); err != nil {
 		return Outputs{}, phantom.Announcement{}, err
 	}
+	cur := e.cur
+	l, c := e.rc.layout[cur.mover], e.rc.circuit[cur.mover]
+	// While the check of the opened garblings may still run, the work on
+	// garbling ĵ that decides nothing (MPC-D42): its parse and the
+	// digests checkChosen compares with its commitment. Their errors
+	// and mismatches are taken only after the check's result.
+	garbled, err := gc.ParseGarbled(g.Tables)
+	var pre *chosenDigests
+	if ck := cur.checked; ck != nil && ck.check != nil && ck.commitment != nil {
+		pre = chosenDigestsOf(e.cfg, e.pub.Try, ck.j, g, len(c.Inputs[circuit.Garbler]))
+	}
 	// The opened garblings of a checked try are checked before garbling
 	// ĵ is evaluated (MPC-D21).
 	if err := e.settle(true); err != nil {
@@ -266,12 +284,9 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 	}
 	// The garbling shows that the garbler had the messages made again.
 	e.again = evaluatorAgain{}
-	cur := e.cur
-	l, c := e.rc.layout[cur.mover], e.rc.circuit[cur.mover]
 	bad := func(what string, err error) (Outputs, phantom.Announcement, error) {
 		return Outputs{}, phantom.Announcement{}, fmt.Errorf("%w: %s of try %d: %v", ErrMessage, what, e.pub.Try, err)
 	}
-	garbled, err := gc.ParseGarbled(g.Tables)
 	if err != nil {
 		return bad("garbled tables", err)
 	}
@@ -288,7 +303,7 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 		if cur.checked.commitment == nil {
 			return Outputs{}, phantom.Announcement{}, fmt.Errorf("%w: the garbling of a checked try before its commitment", ErrState)
 		}
-		if theirs, mine, err = e.checkChosen(g, c); err != nil {
+		if theirs, mine, err = e.checkChosen(g, c, pre); err != nil {
 			if e.phase == phaseFailed {
 				return Outputs{}, phantom.Announcement{}, err
 			}

@@ -47,24 +47,30 @@ type testGame struct {
 // sideClock is the wall time each party spent in its calls of a try:
 // the calls run one after another, so the time since the previous
 // call ended is the current call's.
+// cpu is the CPU time of the process in the same spans (the check of
+// the opened garblings, on goroutines of its own from the evaluator's
+// Open on, counts wherever it runs).
 type sideClock struct {
-	spent [2]time.Duration
-	mark  time.Time
+	spent   [2]time.Duration
+	cpu     [2]time.Duration
+	mark    time.Time
+	cpuMark time.Duration
 }
 
 // start resets the clock at the beginning of a try.
 func (c *sideClock) start() {
 	if c != nil {
-		c.spent, c.mark = [2]time.Duration{}, time.Now()
+		c.spent, c.cpu, c.mark, c.cpuMark = [2]time.Duration{}, [2]time.Duration{}, time.Now(), processCPU()
 	}
 }
 
 // charge adds the time since the previous mark to party p.
 func (c *sideClock) charge(p circuit.Party) {
 	if c != nil {
-		now := time.Now()
+		now, cpu := time.Now(), processCPU()
 		c.spent[p] += now.Sub(c.mark)
-		c.mark = now
+		c.cpu[p] += cpu - c.cpuMark
+		c.mark, c.cpuMark = now, cpu
 	}
 }
 

@@ -32,6 +32,31 @@ type evaluatorChecked struct {
 	check *openedCheck
 	// cot is the state of the correlated input OTs (MPC-D28), else nil.
 	cot *evaluatorCOT
+	// next is the seed transfer's response of the next try while it is
+	// made (MPC-D43), or nil.
+	next *seedAhead
+}
+
+// seedAhead is the seed transfer's response of a try made on a
+// goroutine of its own (MPC-D43); its fields are written before done is
+// closed and read after.
+type seedAhead struct {
+	try  uint64
+	done chan struct{}
+	msg  []byte
+	keys []ot.Key
+	err  error
+}
+
+// startSeedResponse makes seedResponse of try, whose garbling j the
+// evaluator will choose, in the background.
+func startSeedResponse(cfg Config, seed prg.Seed, try uint64, j int, start []byte) *seedAhead {
+	a := &seedAhead{try: try, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.msg, a.keys, a.err = seedResponse(cfg, seedCoins(seed, try), try, j, start)
+	}()
+	return a
 }
 
 // openedCheck is the check of the opened garblings of a checked try,
@@ -178,6 +203,16 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 		}
 		return bytes.Clone(ck.choice), nil
 	}
+	// The opened garblings themselves are made again and compared with
+	// their commitments while the choice travels and the garbler sends
+	// garbling ĵ (MPC-D21), from here on: the cheap checks below and the
+	// choice run beside it (MPC-D42). Evaluate waits for the result
+	// before it evaluates, so a mismatch is caught before any output
+	// label goes back, and [Evaluator.Poll] reports it earlier. The
+	// check is the machine's only once the cheap checks passed, so that
+	// a wrong correction is reported as before (an abandoned check ends
+	// by itself).
+	check := startOpenedCheck(e.cfg, e.rc, cur.mover, try, ck.j, seeds, ck.commitment, cm.entries)
 	if ck.cot != nil && ck.cot.corr != nil {
 		// The corrections of the opened garblings (MPC-D28): cheap, no
 		// garbling; a wrong one is proven by a certificate. (Reopened
@@ -202,12 +237,7 @@ func (e *Evaluator) openWith(cm *commitment, raw []byte, labels []gc.Label, seed
 			}
 		}
 	}
-	// The opened garblings themselves are made again and compared with
-	// their commitments while the choice travels and the garbler sends
-	// garbling ĵ (MPC-D21); Evaluate waits for the result before it
-	// evaluates, so a mismatch is caught before any output label goes
-	// back, and [Evaluator.Poll] reports it earlier.
-	ck.check = startOpenedCheck(e.cfg, e.rc, cur.mover, try, ck.j, seeds, ck.commitment, cm.entries)
+	ck.check = check
 	if otFault != nil {
 		// A garbling that also differs from its commitment is the
 		// stronger finding: it comes with a certificate.
@@ -229,7 +259,15 @@ func (e *Evaluator) makeChoice(commitments []byte, seeds []prg.Seed) error {
 	proof := choiceProof(e.cfg, try, ck.j, seeds)
 	if e.cfg.authenticated() {
 		// With its seed transfer response of the next try (MPC-D30).
-		next, keys, err := seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		var next []byte
+		var keys []ot.Key
+		var err error
+		if a := ck.next; a != nil && a.try == try+1 {
+			<-a.done
+			next, keys, err = a.msg, a.keys, a.err
+		} else {
+			next, keys, err = seedResponse(e.cfg, seedCoins(e.seed, try+1), try+1, e.choose(try+1), e.seedStartMsg)
+		}
 		if err != nil {
 			return err
 		}
@@ -497,11 +535,39 @@ func (e *Evaluator) Certificate() *Certificate {
 	return &c
 }
 
+// chosenDigests are the digests of garbling ĵ as it came that
+// checkChosen compares with ĵ's commitment: made by Evaluate while the
+// check of the opened garblings runs (MPC-D42), compared after it.
+type chosenDigests struct {
+	tables Digest
+	labels Digest
+	// labelsOK: the labels parsed and labels is their digest (else
+	// checkChosen meets the malformed message itself).
+	labelsOK bool
+}
+
+// chosenDigestsOf returns the digests of g, garbling j of try, whose
+// garbler has n input wires.
+func chosenDigestsOf(cfg Config, try uint64, j int, g Garbling, n int) *chosenDigests {
+	d := &chosenDigests{tables: Sum(g.Tables)}
+	labelsPart, _, err := splitAuthLabels(cfg, g.Labels)
+	if err != nil {
+		return d
+	}
+	own, other, err := parseCheckedLabels(labelsPart, n)
+	if err != nil {
+		return d
+	}
+	d.labels, d.labelsOK = openedLabelsDigest(cfg, try, j, own, other), true
+	return d
+}
+
 // checkChosen checks garbling ĵ of a checked try against its commitment
 // and returns the evaluator's input labels and the garbler's. A malformed
 // message leaves the machine as it was (ErrMessage); a garbling that
-// differs from its commitment fails it with a certificate.
-func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []gc.Label, err error) {
+// differs from its commitment fails it with a certificate. pre, when
+// set, holds the digests of g made before (chosenDigestsOf).
+func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit, pre *chosenDigests) (theirs, mine []gc.Label, err error) {
 	ck := e.cur.checked
 	try := e.pub.Try
 	corr, err := parseCorrections(g.Reply)
@@ -520,15 +586,21 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit) (theirs, mine []
 		return nil, nil, err
 	}
 	entry := ck.entries[ck.j]
+	if pre == nil {
+		pre = &chosenDigests{tables: Sum(g.Tables)}
+	}
+	if !pre.labelsOK {
+		pre.labels, pre.labelsOK = openedLabelsDigest(e.cfg, try, ck.j, own, other), true
+	}
 	certify := func(what string, labels []byte) error {
 		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),
-			Tables: Sum(g.Tables), Labels: bytes.Clone(labels), What: what}
+			Tables: pre.tables, Labels: bytes.Clone(labels), What: what}
 		return e.fail("try %d: the %s of garbling %d differ from its commitment (certificate)", try, what, ck.j)
 	}
-	if Sum(g.Tables) != entry[1] {
+	if pre.tables != entry[1] {
 		return nil, nil, certify("garbled tables and decoding bits", nil)
 	}
-	if openedLabelsDigest(e.cfg, try, ck.j, own, other) != entry[2] {
+	if pre.labels != entry[2] {
 		return nil, nil, certify("garbler's input labels", g.Labels)
 	}
 	if e.cfg.authenticated() {
