@@ -148,8 +148,7 @@ func labelHashOf(prefix *Digest, w int, l gc.Label) Digest {
 	copy(buf[:], prefix[:])
 	binary.BigEndian.PutUint32(buf[sha256.Size:], uint32(w))
 	copy(buf[sha256.Size+4:], l[:])
-	// One block: SHA-256 by one compression (MPC-D45).
-	return sha256Short(buf[:])
+	return sha256.Sum256(buf[:])
 }
 
 // labelsDigest is the commitment to the labels of the garbler's inputs of
