@@ -347,7 +347,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 			g, err = nil, fmt.Errorf("protocol: invitation of game %s: %w: %v\n%s", id, ErrPanic, r, cleanStack(debug.Stack()))
 		}
 	}()
-	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
+	g = s.newGame(id, Inviter, NewTranscript(id, PeerID(s.cfg.Host.ID()), PeerID(p)))
 	g.player = s.newPlayer(g, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
 		InviterName: s.cfg.Name, Series: series, Tournament: ref}
@@ -421,7 +421,7 @@ func (s *Service) Game(id GameID) *Game {
 func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 	g := &Game{
 		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
-		peer:     tr.Peers[role.Other()],
+		peer:     peer.ID(tr.Peers[role.Other()]),
 		events:   newEventQueue(),
 		actions:  make(chan actionReq),
 		attach:   make(chan attachReq, 1),
@@ -514,7 +514,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		st.Reset()
 		return
 	}
-	g := s.newGame(id, Invitee, NewTranscript(id, remote, s.cfg.Host.ID()))
+	g := s.newGame(id, Invitee, NewTranscript(id, PeerID(remote), PeerID(s.cfg.Host.ID())))
 	if err := g.tr.Check(f.Msg); err != nil {
 		s.cfg.Logger.Warn("bad invitation", "peer", remote, "err", err)
 		st.Reset()

@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // RecordFormat names the record file format (docs/record.md).
@@ -20,7 +18,7 @@ const RecordFormat = "kakure-record/1"
 // peers' message chains, interleaved in the order the keeper processed them.
 type Transcript struct {
 	Game     GameID
-	Peers    [2]peer.ID
+	Peers    [2]PeerID
 	Messages []Message
 
 	// count[r] is how many messages of role r are in Messages; last[r]
@@ -37,8 +35,8 @@ type Transcript struct {
 
 // NewTranscript starts an empty transcript for a game between the inviter
 // and the invitee.
-func NewTranscript(game GameID, inviter, invitee peer.ID) *Transcript {
-	return &Transcript{Game: game, Peers: [2]peer.ID{inviter, invitee}}
+func NewTranscript(game GameID, inviter, invitee PeerID) *Transcript {
+	return &Transcript{Game: game, Peers: [2]PeerID{inviter, invitee}}
 }
 
 // Next returns the sequence number and previous-hash a new message of role
@@ -260,9 +258,9 @@ func newTranscriptOfFile(f recordFile) (*Transcript, error) {
 	if f.Format != RecordFormat {
 		return nil, fmt.Errorf("protocol: record: format %q, want %q", f.Format, RecordFormat)
 	}
-	var peers [2]peer.ID
+	var peers [2]PeerID
 	for i, s := range f.Peers {
-		id, err := peer.Decode(s)
+		id, err := ParsePeerID(s)
 		if err != nil {
 			return nil, fmt.Errorf("protocol: record: peer %d: %w", i, err)
 		}
