@@ -24,7 +24,6 @@ func init() {
 		}
 		return &bridgeRules{m: m, game: g}, nil
 	}
-	newVariantPlayer[engine.VariantBridge] = func(GameID, engine.Options, Role) variantPlayer { return bridgePlayer{} }
 }
 
 // EventBridgeMoved: a Bridge Go move (or a pass, Point == engine.Pass)

@@ -107,9 +107,6 @@ func init() {
 		}
 		return &fgoRules{m: m, game: g}, nil
 	}
-	newVariantPlayer[engine.VariantFGo] = func(game GameID, _ engine.Options, me Role) variantPlayer {
-		return &fgoPlayer{game: game, me: me}
-	}
 }
 
 // fgoTurn is what the messages of the current turn have set.

@@ -151,9 +151,6 @@ func init() {
 		}
 		return &hmgRules{m: m, game: g}, nil
 	}
-	newVariantPlayer[engine.VariantHMG] = func(game GameID, o engine.Options, me Role) variantPlayer {
-		return &hmgPlayer{game: game, opts: o}
-	}
 }
 
 // hmgRules is Hidden Move Go over the network (HMG-1..HMG-8): card
