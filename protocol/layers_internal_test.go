@@ -38,8 +38,8 @@ var coreFiles = []string{
 // hold a peer's secrets) and what a game publishes.
 var sessionFiles = []string{
 	"clock_game.go", "doc.go", "game.go", "game_bulk.go", "game_loop.go", "game_send.go",
-	"game_storage.go", "game_stream.go", "hooks.go", "limits.go", "panic.go", "player_go.go",
-	"player_gomoku.go", "player_phantom.go", "player_phantom_bulk.go", "player_phantom_secrets.go",
+	"game_storage.go", "game_stream.go", "hooks.go", "limits.go", "panic.go", "player_bridge.go", "player_fgo.go", "player_go.go",
+	"player_gomoku.go", "player_hmg.go", "player_phantom.go", "player_phantom_bulk.go", "player_phantom_secrets.go",
 	"public.go", "queue.go", "record_file.go", "series_games.go", "session.go", "storage.go",
 	"storage_linux.go", "storage_other.go", "storage_patch.go",
 }
