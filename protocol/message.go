@@ -169,7 +169,7 @@ func (m *Message) VerifySignature(sender PeerID) error {
 	if _, ok := verified.Get(key); ok {
 		return nil
 	}
-	pub, err := sender.PublicKey()
+	pub, err := sender.publicKey()
 	if err != nil {
 		return fmt.Errorf("%w: no public key in peer ID %s: %v", ErrBadSignature, sender, err)
 	}

@@ -84,11 +84,11 @@ var ed25519IDPrefix = []byte{0x00, 0x24, 0x08, 0x01, 0x12, 0x20}
 // errNotEd25519 says why an ID holds no key that can verify a message.
 var errNotEd25519 = errors.New("not an Ed25519 identity (00 24 08 01 12 20 and a 32-byte key, T-1)")
 
-// PublicKey returns the Ed25519 public key the ID holds. Kakure's
+// publicKey returns the Ed25519 public key the ID holds. Kakure's
 // identities are Ed25519 keys (T-1), written in the ID in the one form
 // libp2p writes; any other ID (another key type, a hashed key, another
 // encoding of the same key) holds none (REC-D18).
-func (id PeerID) PublicKey() (ed25519.PublicKey, error) {
+func (id PeerID) publicKey() (ed25519.PublicKey, error) {
 	b := []byte(id)
 	if len(b) != len(ed25519IDPrefix)+ed25519.PublicKeySize || !bytes.HasPrefix(b, ed25519IDPrefix) {
 		return nil, errNotEd25519
