@@ -27,3 +27,6 @@ func (Resign) action()     {}
 func (Chat) action()       {}
 func (MarkDead) action()   {}
 func (AgreeScore) action() {}
+
+// ErrNotNow reports an action that does not fit the game's state.
+var ErrNotNow = engine.ErrWrongPhase

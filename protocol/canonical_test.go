@@ -30,7 +30,7 @@ func signedInvite(t *testing.T, body string) (*Transcript, Message) {
 		}
 	}
 	game := GameID{1, 2, 3}
-	tr := NewTranscript(game, ids[0], ids[1])
+	tr := NewTranscript(game, PeerID(ids[0]), PeerID(ids[1]))
 	body = strings.NewReplacer("INVITER", ids[0].String(), "INVITEE", ids[1].String()).Replace(body)
 	m := Message{Game: game, From: Inviter, Ack: -1, Kind: KindInvite, Body: json.RawMessage(body)}
 	if err := m.Sign(keys[0]); err != nil {

@@ -1,11 +1,6 @@
 package protocol
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/kakure/kakure/engine"
-)
+import "errors"
 
 // Kinds of an adjournment by agreement (CLK-D13).
 const (
@@ -95,22 +90,4 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		c.acceptRole, c.acceptSeq = msg.From, msg.Seq
 		return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
 	}
-}
-
-// adjournMessage returns the message of a local adjournment action.
-func (g *Game) adjournMessage(a Action) (Kind, any, error) {
-	c := g.m.clk
-	if c == nil {
-		return "", nil, ErrNoClock
-	}
-	if _, turn := g.m.clockTurn(); !turn || c.adjourned {
-		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
-	}
-	if _, ok := a.(AcceptAdjourn); ok {
-		if c.adjournBy == nil || *c.adjournBy == g.role {
-			return "", nil, fmt.Errorf("protocol: the opponent did not ask to adjourn: %w", engine.ErrWrongPhase)
-		}
-		return KindAdjournAccept, struct{}{}, nil
-	}
-	return KindAdjournRequest, struct{}{}, nil
 }

@@ -2,8 +2,10 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 )
 
@@ -281,4 +283,90 @@ func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, o
 	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
 		"claimed", claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
 	return chargeMS, true
+}
+
+// stampChoice writes this peer's clock times into an F-Go message
+// (CLK-D14): its think time from the turn's start into a commitment made
+// while its clock runs, and its settlement of the other's commitment into
+// its opening.
+func (g *Game) stampChoice(kind Kind, body any) any {
+	switch kind {
+	case KindFGoCommit:
+		if !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
+			return body // not timed, or free (CLK-D13)
+		}
+		return withStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
+	case KindFGoOpen:
+		if g.clk.settleMS == 0 {
+			return body
+		}
+		return withStamp(kind, body, 0, g.clk.settleMS)
+	}
+	return body
+}
+
+// settleChoice settles the other's commitment just applied against this
+// peer's measurement from its own message that started the turn
+// (CLK-D14, CLK-D7): beyond the lag allowance this peer's opening charges
+// the measurement less the allowance, or, when that is past the other's
+// clock, this peer claims the loss on time once its own choice is in.
+func (g *Game) settleChoice(m *Message, received time.Time) {
+	c := g.m.clk
+	l := c.turn[g.role.Other()]
+	if m.Kind != KindFGoCommit || l == nil || l.seq != m.Seq || l.role != m.From || l.free {
+		return
+	}
+	chargeMS, ok := g.settledCharge(l.claimed, received.Sub(g.clk.origin))
+	if !ok {
+		return
+	}
+	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+		g.clk.claimDue = chargeMS
+		return
+	}
+	g.clk.settleMS = chargeMS
+}
+
+// claimDueChoice sends the time-out claim that this peer's settlement of
+// the other's commitment calls for (settleChoice), once its own
+// commitment is in (a claim while its own clock runs would be false,
+// CLK-D14). It reports whether it sent one.
+func (g *Game) claimDueChoice() bool {
+	if g.m.clk == nil || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
+		return false
+	}
+	if _, ok := g.m.variant.(simultaneousClocks); !ok || g.m.Phase != PhasePlay || g.m.Outcome != nil {
+		return false
+	}
+	g.claimTimeout(g.clk.claimDue)
+	return true
+}
+
+// stampTry writes the settlement of the other's try into this peer's
+// settling message (CLK-D16).
+func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
+	if !tc.settlesTry(g.role, kind) || g.clk.settleMS == 0 {
+		return body
+	}
+	charge := g.clk.settleMS
+	g.clk.settleMS = 0
+	return withStamp(kind, body, 0, charge)
+}
+
+// adjournMessage returns the message of a local adjournment action.
+func (g *Game) adjournMessage(a Action) (Kind, any, error) {
+	c := g.m.clk
+	if c == nil {
+		return "", nil, ErrNoClock
+	}
+	if _, turn := g.m.clockTurn(); !turn || c.adjourned {
+		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
+	}
+	if _, ok := a.(AcceptAdjourn); ok {
+		if c.adjournBy == nil || *c.adjournBy == g.role {
+			return "", nil, fmt.Errorf("protocol: the opponent did not ask to adjourn: %w", engine.ErrWrongPhase)
+		}
+		return KindAdjournAccept, struct{}{}, nil
+	}
+	return KindAdjournRequest, struct{}{}, nil
 }

@@ -120,17 +120,6 @@ func (h *phantomRules) settlesTry(r Role, kind Kind) bool {
 		kind == KindPhantomOutputs && sent == 2 && mover == phantomGarbler)
 }
 
-// stampTry writes the settlement of the other's try into this peer's
-// settling message (CLK-D16).
-func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
-	if !tc.settlesTry(g.role, kind) || g.clk.settleMS == 0 {
-		return body
-	}
-	charge := g.clk.settleMS
-	g.clk.settleMS = 0
-	return withStamp(kind, body, 0, charge)
-}
-
 // leftFor returns what role r has left for the move under way: its
 // clock's time, less what the illegal tries of the move used (CLK-D16).
 func (c *gameClocks) leftFor(r Role) time.Duration {

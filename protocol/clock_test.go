@@ -12,7 +12,6 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // waitClockView polls g's view until ok holds, within a deadline that
@@ -413,7 +412,7 @@ func TestCLKD17ClaimAgainstAGoneProgramWaits(t *testing.T) {
 		t.Errorf("the claimer's game: outcome %+v, claim by %s; want White's claim waiting", v.Outcome, v.Clock.ClaimBy)
 	}
 	rep := protocol.Verify(white.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	text, ok := rep.Describe([2]protocol.PeerID{protocol.PeerID(p.hosts[0].ID()), protocol.PeerID(p.hosts[1].ID())})
 	if ok || rep.Finished || rep.Outcome != nil || rep.Violation != nil || !strings.Contains(text, "time-out claim") {
 		t.Errorf("verify of the claimer's record: ok %v, outcome %+v, violation %+v:\n%s", ok, rep.Outcome, rep.Violation, text)
 	}
@@ -443,7 +442,7 @@ func TestCLKD9SilentFlaggedProgramLosesOnTimeAsReported(t *testing.T) {
 		t.Errorf("the claimer's game: %v (%s), violation %+v; want White on time, Black's silence named (T-11)", o.Result, o.Result.By, o.Violation)
 	}
 	rep := protocol.Verify(white.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	text, ok := rep.Describe([2]protocol.PeerID{protocol.PeerID(p.hosts[0].ID()), protocol.PeerID(p.hosts[1].ID())})
 	if ok || !rep.Finished || !strings.Contains(text, "LOSS ON TIME as reported") || !strings.Contains(text, "result: W+T") {
 		t.Errorf("verify (ok %v, finished %v):\n%s", ok, rep.Finished, text)
 	}
@@ -608,7 +607,7 @@ func TestCLKD8SettlementNotCarriedOver(t *testing.T) {
 func checkVerifiedLossOnTime(t *testing.T, p *pair, g *protocol.Game) {
 	t.Helper()
 	rep := protocol.Verify(g.Transcript())
-	text, ok := rep.Describe([2]peer.ID{p.hosts[0].ID(), p.hosts[1].ID()})
+	text, ok := rep.Describe([2]protocol.PeerID{protocol.PeerID(p.hosts[0].ID()), protocol.PeerID(p.hosts[1].ID())})
 	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
 		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
 	}

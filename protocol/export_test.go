@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // SetTamper installs a hook that replaces each outgoing message by the
@@ -99,7 +98,7 @@ func SetHandshakePools(c *Config, all, known int) { c.handshakePools = [2]int{al
 // with the certificates of T-8(b) judged by certificates instead of
 // Phantom Go's judge. Tests use it to drive each way a certificate's
 // judgement decides a report.
-func JudgeLastReport(tr *Transcript, certificates func(game GameID, peers [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation) (Judgement, error) {
+func JudgeLastReport(tr *Transcript, certificates func(game GameID, peers [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation) (Judgement, error) {
 	n := len(tr.Messages)
 	if n == 0 {
 		return Judgement{}, errors.New("an empty transcript has no report")

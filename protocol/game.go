@@ -271,3 +271,46 @@ func (g *Game) Wait(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// View returns the local player's view of the game now.
+func (g *Game) View() (v View) {
+	// A panic in a variant's view stops the game (LIM-D9), not the
+	// caller: the view comes without its variant part.
+	defer func() {
+		if r := recover(); r != nil {
+			err := g.panicError("view", r)
+			g.svc.cfg.Logger.Error("panic in a game's view", "game", g.id, "err", err)
+			g.crash(err)
+			v.Variant, v.MyTurn, v.Adjourned = nil, false, true
+		}
+	}()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.hook("view")
+	from, kinds := g.m.Expected()
+	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
+		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
+		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
+	if ec, ok := g.m.variant.(earlyChooser); ok && g.m.Phase == PhasePlay && from != g.role && ec.choosesEarly(g.role, KindFGoCommit) {
+		// Both clocks run: this player may commit now (CLK-D14).
+		v.MyTurn, v.Kinds = true, []Kind{KindFGoCommit}
+	}
+	if g.m.variant != nil {
+		v.Variant = g.m.variant.view(g.role)
+		if pv, ok := g.player.(privateViewer); ok {
+			v.Variant = pv.privateView(g.m, g.role, v.Variant)
+		}
+	}
+	if g.m.Outcome != nil {
+		o := *g.m.Outcome
+		v.Outcome = &o
+	}
+	if u := g.m.undo; u != nil {
+		v.UndoMove, v.UndoBy, v.UndoMoves = u.move, u.by, u.moves
+	}
+	if c, ok := g.m.Clock(); ok {
+		c.Since = g.clk.mark
+		v.Clock = &c
+	}
+	return v
+}

@@ -188,7 +188,7 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 		// that needs them was sent: the game goes on as if this peer had
 		// no secrets yet (its role is its place in the record).
 		sf.Role = Invitee
-		if tr.Peers[Inviter] == s.cfg.Host.ID() {
+		if tr.Peers[Inviter] == PeerID(s.cfg.Host.ID()) {
 			sf.Role = Inviter
 		}
 	case err != nil:
@@ -198,7 +198,7 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 			return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
 		}
 	}
-	if tr.Peers[sf.Role] != s.cfg.Host.ID() {
+	if tr.Peers[sf.Role] != PeerID(s.cfg.Host.ID()) {
 		return nil, fmt.Errorf("protocol: game %s was played by another identity", id)
 	}
 	g = s.newGame(id, sf.Role, NewTranscript(id, tr.Peers[0], tr.Peers[1]))

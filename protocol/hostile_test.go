@@ -186,7 +186,7 @@ func (a *arena) checkVictimRecords(t *testing.T) int {
 			continue
 		}
 		rep := protocol.Verify(tr)
-		if v := rep.Violation; v != nil && tr.Peers[v.Accused] == a.vhost.ID() {
+		if v := rep.Violation; v != nil && tr.Peers[v.Accused] == protocol.PeerID(a.vhost.ID()) {
 			t.Errorf("victim's record %s: Verify blames the victim: %v", filepath.Base(path), v)
 		}
 	}

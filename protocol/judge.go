@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Verdict is what a violation report establishes (T-13, T-14).
@@ -87,7 +85,7 @@ const RuleCertificate = "T-8"
 // (phantom_certificate.go); judgeReportWith takes it as an argument so
 // that a test judges with one of its own (export_test.go), and nothing
 // else can change it.
-type certificateJudge func(game GameID, peers [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation
+type certificateJudge func(game GameID, peers [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation
 
 // judgeReport is the one judge of violation reports (T-13, T-14): the
 // receiving peer runs it at once when a report arrives (Machine.Apply),
@@ -109,12 +107,12 @@ type certificateJudge func(game GameID, peers [2]peer.ID, accused Role, history 
 // the reporter's game is the whole history (no message crossed the
 // report), it is read instead of replaying the game, which in Phantom Go
 // would run the audit again. It is never changed.
-func judgeReport(game GameID, peers [2]peer.ID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
+func judgeReport(game GameID, peers [2]PeerID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
 	return judgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
 }
 
 // judgeReportWith is judgeReport with certificates judged by certificates.
-func judgeReportWith(certificates certificateJudge, game GameID, peers [2]peer.ID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
+func judgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -153,7 +151,7 @@ func judgeReportWith(certificates certificateJudge, game GameID, peers [2]peer.I
 }
 
 // judgeWith judges the report's evidence (see judgeReport).
-func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2]peer.ID, view []Message, accusedChain []*Message,
+func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2]PeerID, view []Message, accusedChain []*Message,
 	probe, state func() (*Machine, error), body *violationBody, report *Message) Judgement {
 	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {
@@ -234,7 +232,7 @@ func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 // frame proves against the accused; or the frame's message when it is the
 // accused's valid next message (a false accusation); or why it proves
 // nothing.
-func judgeEvidence(game GameID, accusedID peer.ID, accused Role, view []Message, chain []*Message,
+func judgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, chain []*Message,
 	probe func() (*Machine, error), raw []byte) (*Violation, *Message, string) {
 	f, _, err := readFrameJSON(bufio.NewReader(bytes.NewReader(frameBytes(raw))))
 	if err != nil {

@@ -465,7 +465,7 @@ func TestT13CertificateJudge(t *testing.T) {
 	full := goRecord(t)
 	cert := []byte("a certificate")
 	asked := 0
-	judge := func(game protocol.GameID, peers [2]peer.ID, accused protocol.Role, history []protocol.Message, evidence [][]byte) *protocol.Violation {
+	judge := func(game protocol.GameID, peers [2]protocol.PeerID, accused protocol.Role, history []protocol.Message, evidence [][]byte) *protocol.Violation {
 		asked++
 		if game != full.Game || peers != full.Peers || len(evidence) != 1 {
 			return nil

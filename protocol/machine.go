@@ -8,7 +8,6 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Version is the game protocol version carried in invitations.
@@ -189,7 +188,7 @@ type Machine struct {
 	undo *pendingUndo
 	// peers are the two identities the invitation names; the judge checks
 	// evidence signatures against them.
-	peers [2]peer.ID
+	peers [2]PeerID
 	// history holds every message the machine took, in order: the judge
 	// rebuilds from it the game as a reporter saw it.
 	history []Message

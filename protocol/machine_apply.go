@@ -10,7 +10,6 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // tossDomain separates the colour toss commitments.
@@ -63,9 +62,9 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	// The judge checks evidence against these identities; an
 	// invitation without valid ones (no invitee accepts it) leaves no
 	// evidence provable.
-	var peers [2]peer.ID
+	var peers [2]PeerID
 	for i, s := range [2]string{b.Inviter, b.Invitee} {
-		if id, err := peer.Decode(s); err == nil {
+		if id, err := ParsePeerID(s); err == nil {
 			peers[i] = id
 		}
 	}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -13,8 +14,6 @@ import (
 	"strconv"
 
 	"github.com/kakure/kakure/internal/memo"
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // GameID names one game; the inviter draws it at random.
@@ -146,8 +145,8 @@ func (m *Message) SigningBytes() []byte {
 // same sender carries it as Prev.
 func (m *Message) Hash() Hash { return sha256.Sum256(m.SigningBytes()) }
 
-// Sign signs the message with key.
-func (m *Message) Sign(key crypto.PrivKey) error {
+// Sign signs the message with key (the sender's identity key).
+func (m *Message) Sign(key Signer) error {
 	sig, err := key.Sign(m.SigningBytes())
 	if err != nil {
 		return fmt.Errorf("protocol: sign %s: %w", m.Kind, err)
@@ -160,22 +159,21 @@ func (m *Message) Sign(key crypto.PrivKey) error {
 // the sender's peer ID.
 var ErrBadSignature = errors.New("protocol: bad signature")
 
-// VerifySignature checks the signature against the sender's peer ID (an
-// Ed25519 peer ID holds its public key).
+// VerifySignature checks the signature with crypto/ed25519 against the
+// public key the sender's peer ID holds (REC-D18).
 // A signature already verified in this process (the same sender, signed
 // bytes and signature) is not verified again (verified).
-func (m *Message) VerifySignature(sender peer.ID) error {
+func (m *Message) VerifySignature(sender PeerID) error {
 	signed := m.SigningBytes()
 	key := signatureKey(sender, signed, m.Sig)
 	if _, ok := verified.Get(key); ok {
 		return nil
 	}
-	pub, err := sender.ExtractPublicKey()
+	pub, err := sender.publicKey()
 	if err != nil {
 		return fmt.Errorf("%w: no public key in peer ID %s: %v", ErrBadSignature, sender, err)
 	}
-	ok, err := pub.Verify(signed, m.Sig)
-	if err != nil || !ok {
+	if !ed25519.Verify(pub, signed, m.Sig) {
 		return fmt.Errorf("%w: %s message %d from %s", ErrBadSignature, m.Kind, m.Seq, m.From)
 	}
 	verified.Put(key, struct{}{})
@@ -193,7 +191,7 @@ func (m *Message) VerifySignature(sender peer.ID) error {
 var verified = memo.Cache[struct{}]{Max: 1 << 15}
 
 // signatureKey is verified's key of a signature sig of signed by sender.
-func signatureKey(sender peer.ID, signed, sig []byte) [32]byte {
+func signatureKey(sender PeerID, signed, sig []byte) [32]byte {
 	return memo.Key("kakure/verified-signature", []byte(sender), signed, sig)
 }
 

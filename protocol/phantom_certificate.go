@@ -9,7 +9,6 @@ import (
 	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 	"github.com/kakure/kakure/protocol/mpc/referee"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Certificates of T-8(b) (MPC-D14 in docs/mpc.md): an evaluator that
@@ -159,7 +158,7 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) *Violat
 // as any other), the garbler's violation for a certificate that proves
 // its cheat, and the reporter's false accusation (T-14) for one that does
 // not.
-func judgePhantomCertificate(game GameID, _ [2]peer.ID, accused Role, history []Message, evidence [][]byte) *Violation {
+func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation {
 	if len(evidence) < 2 {
 		return nil
 	}

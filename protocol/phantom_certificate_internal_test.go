@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/protocol/mpc/referee"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // TestMPCD31OversizedCertificateRefused (MPC-D31, T-14): the judge
@@ -28,7 +27,7 @@ func TestMPCD31OversizedCertificateRefused(t *testing.T) {
 			if over {
 				pad++
 			}
-			v := judgePhantomCertificate(GameID{}, [2]peer.ID{}, phantomGarbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
+			v := judgePhantomCertificate(GameID{}, [2]PeerID{}, phantomGarbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
 			if v == nil || v.Accused != phantomEvaluator || v.Rule != ruleFalseAccusation {
 				t.Fatalf("%s, over the cap %v: %+v, want the reporter's false accusation", name, over, v)
 			}

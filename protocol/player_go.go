@@ -21,11 +21,9 @@ type variantPlayer interface {
 	restore(json.RawMessage) error
 }
 
-// newVariantPlayer is filled by the variant files.
+// newVariantPlayer makes the local side of each variant; the session
+// fills it (the rules, newVariantRules, do not know the players).
 var newVariantPlayer = map[engine.Variant]func(game GameID, opts engine.Options, me Role) variantPlayer{}
-
-// ErrNotNow reports an action that does not fit the game's state.
-var ErrNotNow = engine.ErrWrongPhase
 
 // publicPlayer serves the variants with no secrets that are played by
 // moves and GO-4 scoring: plain Go and Bridge Go.
@@ -33,6 +31,16 @@ type publicPlayer struct{}
 
 func init() {
 	newVariantPlayer[engine.VariantGo] = func(GameID, engine.Options, Role) variantPlayer { return publicPlayer{} }
+	newVariantPlayer[engine.VariantBridge] = func(GameID, engine.Options, Role) variantPlayer { return bridgePlayer{} }
+	newVariantPlayer[engine.VariantFGo] = func(game GameID, _ engine.Options, me Role) variantPlayer {
+		return &fgoPlayer{game: game, me: me}
+	}
+	newVariantPlayer[engine.VariantHMG] = func(game GameID, o engine.Options, me Role) variantPlayer {
+		return &hmgPlayer{game: game, opts: o}
+	}
+	newVariantPlayer[engine.VariantPhantom] = func(game GameID, o engine.Options, me Role) variantPlayer {
+		return &phantomPlayer{game: game, opts: o, me: me}
+	}
 }
 
 func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {

@@ -2,9 +2,7 @@ package protocol
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -237,28 +235,6 @@ func (s *Service) Close() {
 // sixteenth.
 func (s *Service) Accepted() <-chan *Game { return s.invites }
 
-// hello is the first frame each side sends on a stream: the game, and how
-// many messages of each role the sender holds, so that the other side
-// sends what is missing.
-type hello struct {
-	Game GameID    `json:"game"`
-	Have [2]uint64 `json:"have"`
-}
-
-// frame is what travels on a game stream.
-type frame struct {
-	Hello *hello   `json:"hello,omitempty"`
-	Msg   *Message `json:"msg,omitempty"`
-	Ping  bool     `json:"ping,omitempty"`
-	// Bulk is the data of a bulk frame (never JSON).
-	Bulk []byte `json:"-"`
-	// Report tells that the frame came as a report frame: a violation
-	// message above MaxFrameSize (MPC-D31).
-	Report bool `json:"-"`
-}
-
-func encodeFrame(f frame) ([]byte, error) { return json.Marshal(f) }
-
 // ErrOtherVersion reports a peer that speaks another version of the game
 // protocol (T-2).
 var ErrOtherVersion = errors.New("protocol: the peer speaks another version of the kakure game protocol")
@@ -347,7 +323,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 			g, err = nil, fmt.Errorf("protocol: invitation of game %s: %w: %v\n%s", id, ErrPanic, r, cleanStack(debug.Stack()))
 		}
 	}()
-	g = s.newGame(id, Inviter, NewTranscript(id, s.cfg.Host.ID(), p))
+	g = s.newGame(id, Inviter, NewTranscript(id, PeerID(s.cfg.Host.ID()), PeerID(p)))
 	g.player = s.newPlayer(g, o, Inviter)
 	body := InviteBody{Version: Version, Inviter: s.cfg.Host.ID().String(), Invitee: p.String(), Options: OptionsToBody(o),
 		InviterName: s.cfg.Name, Series: series, Tournament: ref}
@@ -421,7 +397,7 @@ func (s *Service) Game(id GameID) *Game {
 func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 	g := &Game{
 		svc: s, id: id, role: role, tr: tr, m: NewMachine(id),
-		peer:     tr.Peers[role.Other()],
+		peer:     peer.ID(tr.Peers[role.Other()]),
 		events:   newEventQueue(),
 		actions:  make(chan actionReq),
 		attach:   make(chan attachReq, 1),
@@ -514,7 +490,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		st.Reset()
 		return
 	}
-	g := s.newGame(id, Invitee, NewTranscript(id, remote, s.cfg.Host.ID()))
+	g := s.newGame(id, Invitee, NewTranscript(id, PeerID(remote), PeerID(s.cfg.Host.ID())))
 	if err := g.tr.Check(f.Msg); err != nil {
 		s.cfg.Logger.Warn("bad invitation", "peer", remote, "err", err)
 		st.Reset()
@@ -633,43 +609,4 @@ func noBulk(_ uint64, kind frameKind) error {
 		return fmt.Errorf("%w: report frame before the game", ErrMalformed)
 	}
 	return nil
-}
-
-// noReports refuses a report frame before its body is read: a reader of
-// single frames (the judge's evidence) takes message frames only.
-func noReports(_ uint64, kind frameKind) error {
-	if kind == frameReport {
-		return fmt.Errorf("%w: a report frame", ErrMalformed)
-	}
-	return nil
-}
-
-// readFrameJSON reads and decodes one frame; a report frame is refused.
-func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
-	return readFrameJSONWith(r, noReports)
-}
-
-// readFrameJSONWith is readFrameJSON with admit (if not nil) called with
-// the frame's length and kind before its body is allocated and read; an
-// error it returns is returned. The raw bytes of a report frame are its
-// JSON, without the marker.
-func readFrameJSONWith(r *bufio.Reader, admit func(n uint64, kind frameKind) error) (frame, []byte, error) {
-	raw, kind, err := readGameFrameWith(r, admit)
-	if err != nil {
-		return frame{}, raw, err
-	}
-	switch kind {
-	case frameBulk:
-		return frame{Bulk: raw[1:]}, nil, nil
-	case frameReport:
-		raw = raw[1:]
-	}
-	var f frame
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return frame{}, raw, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	f.Report = kind == frameReport
-	return f, raw, nil
 }

@@ -25,45 +25,6 @@ var bytesWritten atomic.Int64
 // (benchmarks report them per try).
 var syncsDone atomic.Int64
 
-// recordHead is the first line of a record, up to the list of messages.
-func recordHead(t *Transcript) ([]byte, error) {
-	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,
-		Peers: [2]string{t.Peers[0].String(), t.Peers[1].String()}})
-	if err != nil {
-		return nil, fmt.Errorf("protocol: encode record: %w", err)
-	}
-	// head ends with "messages":null} — replace that with the list.
-	const tail = `"messages":null}`
-	if !bytes.HasSuffix(head, []byte(tail)) {
-		return nil, fmt.Errorf("protocol: encode record: unexpected header %s", head)
-	}
-	return append(head[:len(head)-len(tail)], `"messages":[`+"\n"...), nil
-}
-
-// recordClose is the last line of a finished record: with it the log is
-// the JSON document of docs/record.md.
-const recordClose = "]}\n"
-
-// messageLine returns the line of message i: " " and the message for the
-// first, "," and the message for the others, and a newline.
-func (t *Transcript) messageLine(i int) ([]byte, error) {
-	if t.encoded[i] == nil {
-		enc, err := json.Marshal(&t.Messages[i])
-		if err != nil {
-			return nil, fmt.Errorf("protocol: encode record: message %d: %w", i, err)
-		}
-		t.encoded[i] = enc
-	}
-	sep := byte(',')
-	if i == 0 {
-		sep = ' '
-	}
-	line := make([]byte, 0, len(t.encoded[i])+2)
-	line = append(line, sep)
-	line = append(line, t.encoded[i]...)
-	return append(line, '\n'), nil
-}
-
 // appendFile is a file written only at its end, synced with fdatasync.
 type appendFile struct {
 	path string
@@ -343,20 +304,6 @@ func (s *secretsLog) rewrite(data []byte) error {
 		return fmt.Errorf("protocol: rewrite secrets: sync the directory: %w", err)
 	}
 	return nil
-}
-
-// splitLog splits data into complete lines (each without its newline)
-// and the torn tail after the last newline.
-func splitLog(data []byte) (lines [][]byte, valid int) {
-	for valid < len(data) {
-		i := bytes.IndexByte(data[valid:], '\n')
-		if i < 0 {
-			break
-		}
-		lines = append(lines, data[valid:valid+i])
-		valid += i + 1
-	}
-	return lines, valid
 }
 
 // parseSecretsLog folds a secrets file into its current document and

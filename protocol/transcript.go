@@ -6,11 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // RecordFormat names the record file format (docs/record.md).
@@ -20,7 +16,7 @@ const RecordFormat = "kakure-record/1"
 // peers' message chains, interleaved in the order the keeper processed them.
 type Transcript struct {
 	Game     GameID
-	Peers    [2]peer.ID
+	Peers    [2]PeerID
 	Messages []Message
 
 	// count[r] is how many messages of role r are in Messages; last[r]
@@ -37,8 +33,8 @@ type Transcript struct {
 
 // NewTranscript starts an empty transcript for a game between the inviter
 // and the invitee.
-func NewTranscript(game GameID, inviter, invitee peer.ID) *Transcript {
-	return &Transcript{Game: game, Peers: [2]peer.ID{inviter, invitee}}
+func NewTranscript(game GameID, inviter, invitee PeerID) *Transcript {
+	return &Transcript{Game: game, Peers: [2]PeerID{inviter, invitee}}
 }
 
 // Next returns the sequence number and previous-hash a new message of role
@@ -260,9 +256,9 @@ func newTranscriptOfFile(f recordFile) (*Transcript, error) {
 	if f.Format != RecordFormat {
 		return nil, fmt.Errorf("protocol: record: format %q, want %q", f.Format, RecordFormat)
 	}
-	var peers [2]peer.ID
+	var peers [2]PeerID
 	for i, s := range f.Peers {
-		id, err := peer.Decode(s)
+		id, err := ParsePeerID(s)
 		if err != nil {
 			return nil, fmt.Errorf("protocol: record: peer %d: %w", i, err)
 		}
@@ -357,83 +353,55 @@ func unmarshalStrict(data []byte, v any) error {
 	return nil
 }
 
-// LoadTranscript reads and checks a record file, either form (see
-// ParseTranscript).
-func LoadTranscript(path string) (*Transcript, error) {
-	t, _, err := loadRecord(path)
-	return t, err
+// recordHead is the first line of a record, up to the list of messages.
+func recordHead(t *Transcript) ([]byte, error) {
+	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,
+		Peers: [2]string{t.Peers[0].String(), t.Peers[1].String()}})
+	if err != nil {
+		return nil, fmt.Errorf("protocol: encode record: %w", err)
+	}
+	// head ends with "messages":null} — replace that with the list.
+	const tail = `"messages":null}`
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return nil, fmt.Errorf("protocol: encode record: unexpected header %s", head)
+	}
+	return append(head[:len(head)-len(tail)], `"messages":[`+"\n"...), nil
 }
 
-// loadRecord reads and checks a record file and tells its writer where
-// its valid part ends.
-func loadRecord(path string) (*Transcript, recordState, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, recordState{}, fmt.Errorf("protocol: %w", err)
-	}
-	t, st, err := parseRecord(data)
-	if err != nil {
-		return t, st, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, st, nil
-}
+// recordClose is the last line of a finished record: with it the log is
+// the JSON document of docs/record.md.
+const recordClose = "]}\n"
 
-// writeFileAtomic writes data to path so that a crash leaves either the old
-// file or the new one, never a torn one: write a temporary file beside it,
-// sync it, rename it over path, sync the directory.
-func writeFileAtomic(path string, data []byte, perm os.FileMode, durable bool) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("protocol: save %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("protocol: save %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("protocol: save %s: %w", path, err)
-	}
-	bytesWritten.Add(int64(len(data)))
-	if err := syncIf(durable, tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("protocol: save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("protocol: save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("protocol: save %s: %w", path, err)
-	}
-	if durable {
-		if d, err := os.Open(dir); err == nil {
-			d.Sync()
-			d.Close()
+// messageLine returns the line of message i: " " and the message for the
+// first, "," and the message for the others, and a newline.
+func (t *Transcript) messageLine(i int) ([]byte, error) {
+	if t.encoded[i] == nil {
+		enc, err := json.Marshal(&t.Messages[i])
+		if err != nil {
+			return nil, fmt.Errorf("protocol: encode record: message %d: %w", i, err)
 		}
+		t.encoded[i] = enc
 	}
-	return nil
+	sep := byte(',')
+	if i == 0 {
+		sep = ' '
+	}
+	line := make([]byte, 0, len(t.encoded[i])+2)
+	line = append(line, sep)
+	line = append(line, t.encoded[i]...)
+	return append(line, '\n'), nil
 }
 
-// Save writes the record to path atomically and durably: write a
-// temporary file, sync it, rename it over path, sync the directory.
-func (t *Transcript) Save(path string) error { return t.save(path, true) }
-
-// save writes the record atomically; with durable false it skips the two
-// syncs, for a state that a later durable save or the other peer can
-// always restore (see Game.save).
-func (t *Transcript) save(path string, durable bool) error {
-	data, err := t.encode()
-	if err != nil {
-		return err
+// splitLog splits data into complete lines (each without its newline)
+// and the torn tail after the last newline.
+func splitLog(data []byte) (lines [][]byte, valid int) {
+	for valid < len(data) {
+		i := bytes.IndexByte(data[valid:], '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, data[valid:valid+i])
+		valid += i + 1
 	}
-	return writeFileAtomic(path, data, 0o600, durable)
-}
-
-func syncIf(durable bool, f *os.File) error {
-	if !durable {
-		return nil
-	}
-	return f.Sync()
+	return lines, valid
 }

@@ -24,7 +24,6 @@ func init() {
 		}
 		return &bridgeRules{m: m, game: g}, nil
 	}
-	newVariantPlayer[engine.VariantBridge] = func(GameID, engine.Options, Role) variantPlayer { return bridgePlayer{} }
 }
 
 // EventBridgeMoved: a Bridge Go move (or a pass, Point == engine.Pass)
@@ -135,32 +134,6 @@ func ruleOfBridgeError(err error) string {
 	}
 	return "BG-1"
 }
-
-// bridgePlayer is the local side of Bridge Go: no secrets, moves only.
-type bridgePlayer struct{}
-
-func (bridgePlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
-	g, ok := m.variant.(*bridgeRules)
-	if !ok {
-		return "", nil, fmt.Errorf("%w: no Bridge Go game", ErrNotNow)
-	}
-	switch a := a.(type) {
-	case Play:
-		c := m.Colors[me]
-		if g.game.ToMove() != c {
-			return "", nil, fmt.Errorf("play %s: %w", c, engine.ErrNotYourTurn)
-		}
-		if err := g.game.Check(c, a.Point); err != nil {
-			return "", nil, err
-		}
-		return KindMove, MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil
-	}
-	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
-}
-
-func (bridgePlayer) auto(*Machine, Role) (Kind, any, bool, error) { return "", nil, false, nil }
-func (bridgePlayer) secrets() (json.RawMessage, error)            { return json.RawMessage("null"), nil }
-func (bridgePlayer) restore(json.RawMessage) error                { return nil }
 
 // Progress implements [VariantView]: the moves played.
 func (vv BridgeView) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveNumber()) }

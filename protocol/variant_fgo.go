@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -106,9 +105,6 @@ func init() {
 			return nil, err
 		}
 		return &fgoRules{m: m, game: g}, nil
-	}
-	newVariantPlayer[engine.VariantFGo] = func(game GameID, _ engine.Options, me Role) variantPlayer {
-		return &fgoPlayer{game: game, me: me}
 	}
 }
 
@@ -354,142 +350,6 @@ func ruleOfFGoChoiceError(err error) string {
 		return "FG-5"
 	}
 	return "FG-1"
-}
-
-// fgoPlayer is the local side of F-Go: it holds this turn's choice and
-// the opening of its commitment until the program opens it. Its own lock
-// guards the secrets, as the view reads them from another goroutine.
-type fgoPlayer struct {
-	game GameID
-	me   Role
-
-	mu sync.Mutex
-	s  fgoSecrets
-}
-
-// fgoSecrets is what the player keeps to itself, saved before each send.
-type fgoSecrets struct {
-	Turn    int             `json:"turn"`
-	Choice  string          `json:"choice,omitempty"`
-	Opening *commit.Opening `json:"opening,omitempty"`
-}
-
-func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
-	g, ok := m.variant.(*fgoRules)
-	if !ok {
-		return "", nil, fmt.Errorf("%w: no F-Go game", ErrNotNow)
-	}
-	from, kinds, done := g.expected()
-	may := func(k Kind) error {
-		if done || from != me || !slices.Contains(kinds, k) {
-			return fmt.Errorf("%w: %T now (expected %v from the %s)", ErrNotNow, a, kinds, from)
-		}
-		return nil
-	}
-	b := g.game.Board()
-	c := m.Colors[me]
-	switch a := a.(type) {
-	case Play:
-		if err := may(KindFGoCommit); err != nil && !g.choosesEarly(me, KindFGoCommit) {
-			return "", nil, err
-		}
-		if err := g.game.CheckChoice(c, a.Point); err != nil {
-			return "", nil, err
-		}
-		if g.score.active && a.Point == engine.Pass {
-			return "", nil, fmt.Errorf("%w: play resumes with a stone, not a pass (GO-4)", ErrNotNow)
-		}
-		turn := g.game.TurnNumber()
-		v := a.Point.Vertex(b.Size())
-		cm, o, err := commit.New(FGoChoiceDomain, p.game[:], uint8(me), uint32(turn), []byte(v))
-		if err != nil {
-			return "", nil, err
-		}
-		p.mu.Lock()
-		p.s = fgoSecrets{Turn: turn, Choice: v, Opening: &o}
-		p.mu.Unlock()
-		return KindFGoCommit, commitBody{Commitment: cm}, nil
-	case Offer:
-		if err := may(KindFGoOffer); err != nil {
-			return "", nil, err
-		}
-		if err := g.game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
-			return "", nil, err
-		}
-		return KindFGoOffer, fgoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
-	case AcceptOffer:
-		if err := may(KindFGoAccept); err != nil {
-			return "", nil, err
-		}
-		return KindFGoAccept, struct{}{}, nil
-	case DeclineOffer:
-		if err := may(KindFGoDecline); err != nil {
-			return "", nil, err
-		}
-		return KindFGoDecline, struct{}{}, nil
-	case MarkDead:
-		if err := may(KindMark); err != nil {
-			return "", nil, err
-		}
-		return KindMark, wireMarking(b, a.Dead), nil
-	case AgreeScore:
-		if err := may(KindAgree); err != nil || !g.score.hasProposal {
-			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
-		}
-		return KindAgree, wireMarking(b, g.score.proposal.Dead(b)), nil
-	}
-	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
-}
-
-// auto opens this turn's commitment when it is this player's turn to.
-func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
-	g, ok := m.variant.(*fgoRules)
-	if !ok {
-		return "", nil, false, nil
-	}
-	from, kinds, done := g.expected()
-	if done || from != me || !slices.Equal(kinds, []Kind{KindFGoOpen}) {
-		return "", nil, false, nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.s.Opening == nil || p.s.Turn != g.game.TurnNumber() {
-		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.game.TurnNumber())
-	}
-	return KindFGoOpen, openBody{Opening: *p.s.Opening}, true, nil
-}
-
-func (p *fgoPlayer) secrets() (json.RawMessage, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(p.s)
-}
-
-func (p *fgoPlayer) restore(raw json.RawMessage) error {
-	var s fgoSecrets
-	if err := unmarshalStrict(raw, &s); err != nil {
-		return fmt.Errorf("protocol: F-Go secrets: %w", err)
-	}
-	p.mu.Lock()
-	p.s = s
-	p.mu.Unlock()
-	return nil
-}
-
-// privateView adds the local player's own choice of this turn.
-func (p *fgoPlayer) privateView(m *Machine, me Role, public VariantView) VariantView {
-	v, ok := public.(FGoView)
-	if !ok {
-		return public
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.s.Opening != nil && p.s.Turn == v.Game.TurnNumber() {
-		if c, err := engine.ParseVertex(m.Options.Size, p.s.Choice); err == nil {
-			v.MyChoice = c
-		}
-	}
-	return v
 }
 
 // Progress implements [VariantView]: the turns played, what a player of

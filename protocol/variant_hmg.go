@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -150,9 +149,6 @@ func init() {
 			return nil, err
 		}
 		return &hmgRules{m: m, game: g}, nil
-	}
-	newVariantPlayer[engine.VariantHMG] = func(game GameID, o engine.Options, me Role) variantPlayer {
-		return &hmgPlayer{game: game, opts: o}
 	}
 }
 
@@ -459,188 +455,6 @@ func ruleOfHMGReveal(err error) string {
 		return "HMG-2"
 	}
 	return "HMG-3"
-}
-
-// hmgPlayer is the local side of Hidden Move Go: it holds this player's
-// card points and the openings of their commitments. Its own lock guards
-// them, as the caller's View reads them from another goroutine.
-type hmgPlayer struct {
-	game GameID
-	opts engine.Options
-
-	mu       sync.Mutex
-	points   []engine.Point
-	commits  []commit.Commitment
-	openings []commit.Opening
-}
-
-// hmgSecrets is the saved form of an hmgPlayer's secrets.
-type hmgSecrets struct {
-	Commitments []commit.Commitment `json:"commitments,omitempty"`
-	Openings    []commit.Opening    `json:"openings,omitempty"`
-}
-
-func (p *hmgPlayer) rules(m *Machine) *hmgRules {
-	h, _ := m.variant.(*hmgRules)
-	return h
-}
-
-func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
-	h := p.rules(m)
-	if h == nil {
-		return "", nil, fmt.Errorf("%w: no Hidden Move Go game", ErrNotNow)
-	}
-	stage := h.stage()
-	if _, ok := a.(SetCards); !ok && stage == HMGStageCards {
-		p.mu.Lock()
-		chosen := p.points != nil
-		p.mu.Unlock()
-		if !chosen {
-			return "", nil, fmt.Errorf("%w: choose the points of your %d hidden-move cards first (SetCards)", ErrNotNow, m.Options.Cards)
-		}
-		return "", nil, fmt.Errorf("%w: the hidden-move commitments are being exchanged", ErrNotNow)
-	}
-	switch a := a.(type) {
-	case SetCards:
-		return "", nil, p.setCards(m, me, h, a.Points)
-	case Play:
-		if b := h.game.Board(); a.Point != engine.Pass && !b.OnBoard(a.Point) {
-			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
-		}
-		return KindMove, MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil
-	case Reveal:
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if a.Card < 0 || a.Card >= len(p.openings) {
-			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), hmg.ErrNoSuchCard)
-		}
-		o := p.openings[a.Card]
-		return KindHMGReveal, hmgRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
-	case MarkDead:
-		return KindMark, wireMarking(h.game.Board(), a.Dead), nil
-	case AgreeScore:
-		if !h.score.hasProposal {
-			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
-		}
-		b := h.game.Board()
-		return KindAgree, wireMarking(b, h.score.proposal.Dead(b)), nil
-	}
-	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
-}
-
-// setCards checks the chosen points and commits to them; the commitments
-// are sent by auto when it is this player's turn.
-func (p *hmgPlayer) setCards(m *Machine, me Role, h *hmgRules, points []engine.Point) error {
-	if m.Options.Cards == 0 {
-		return fmt.Errorf("%w: this game has no hidden-move cards", ErrNotNow)
-	}
-	if h.committed[me] {
-		return fmt.Errorf("%w: the hidden-move cards are already committed (HMG-1)", ErrNotNow)
-	}
-	if _, err := h.game.SetCards(m.Colors[me], points); err != nil {
-		return err
-	}
-	commits := make([]commit.Commitment, len(points))
-	openings := make([]commit.Opening, len(points))
-	for i, pt := range points {
-		c, o, err := commit.New(HMGCardDomain, m.Game[:], uint8(me), uint32(i), []byte(pt.Vertex(m.Options.Size)))
-		if err != nil {
-			return err
-		}
-		commits[i], openings[i] = c, o
-	}
-	p.mu.Lock()
-	p.points, p.commits, p.openings = append([]engine.Point(nil), points...), commits, openings
-	p.mu.Unlock()
-	return nil
-}
-
-func (p *hmgPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
-	h := p.rules(m)
-	if h == nil {
-		return "", nil, false, nil
-	}
-	from, kinds, _ := h.expected()
-	if from != me || len(kinds) != 1 {
-		return "", nil, false, nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch kinds[0] {
-	case KindHMGCards:
-		if p.commits == nil {
-			return "", nil, false, nil // the caller has not chosen yet
-		}
-		return KindHMGCards, hmgCardsBody{Commitments: p.commits}, true, nil
-	case KindHMGOpenCards:
-		if len(p.openings) != m.Options.Cards {
-			return "", nil, false, errors.New("protocol: the openings of this player's hidden-move cards are lost")
-		}
-		body := hmgOpenCardsBody{Cards: []HMGCardOpening{}}
-		for i, card := range h.game.Cards(m.Colors[me]) {
-			if !card.Revealed {
-				o := p.openings[i]
-				body.Cards = append(body.Cards, HMGCardOpening{Card: i, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])})
-			}
-		}
-		return KindHMGOpenCards, body, true, nil
-	}
-	return "", nil, false, nil
-}
-
-func (p *hmgPlayer) secrets() (json.RawMessage, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(hmgSecrets{Commitments: p.commits, Openings: p.openings})
-}
-
-func (p *hmgPlayer) restore(raw json.RawMessage) error {
-	var s hmgSecrets
-	if err := unmarshalStrict(raw, &s); err != nil {
-		return fmt.Errorf("protocol: hidden-move secrets: %w", err)
-	}
-	if len(s.Commitments) != len(s.Openings) {
-		return errors.New("protocol: hidden-move secrets: commitments and openings differ in number")
-	}
-	var points []engine.Point
-	for i, o := range s.Openings {
-		pt, err := engine.ParseVertex(p.opts.Size, string(o.Value))
-		if err != nil || pt == engine.Pass {
-			return fmt.Errorf("protocol: hidden-move secrets: card index %d at %q", i, o.Value)
-		}
-		points = append(points, pt)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(s.Openings) > 0 {
-		p.points, p.commits, p.openings = points, s.Commitments, s.Openings
-	}
-	return nil
-}
-
-// privateView adds this player's card points to its view.
-func (p *hmgPlayer) privateView(m *Machine, me Role, v VariantView) VariantView {
-	hv, ok := v.(HMGView)
-	if !ok {
-		return v
-	}
-	p.mu.Lock()
-	points := append([]engine.Point(nil), p.points...)
-	p.mu.Unlock()
-	if m.Options.Cards == 0 {
-		hv.CardsChosen, hv.MyCards = true, []hmg.Card{}
-		return hv
-	}
-	if len(points) != m.Options.Cards {
-		return hv
-	}
-	c := m.Colors[me]
-	g, err := hv.Game.OpenCards(c, points)
-	if err != nil {
-		return hv // the record and the secrets disagree; show the public game
-	}
-	hv.Game, hv.CardsChosen, hv.MyCards = g, true, g.Cards(c)
-	return hv
 }
 
 // Progress implements [VariantView]: the turns played, what a player of

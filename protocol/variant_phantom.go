@@ -27,9 +27,6 @@ func init() {
 		}
 		return &phantomRules{m: m, pub: referee.NewPublic(), ref: ref}, nil
 	}
-	newVariantPlayer[engine.VariantPhantom] = func(game GameID, o engine.Options, me Role) variantPlayer {
-		return &phantomPlayer{game: game, opts: o, me: me}
-	}
 }
 
 // The garbler and the evaluator: the inviter garbles (PN-D1).

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Report is what Verify found in a record.
@@ -126,7 +125,7 @@ func Verify(t *Transcript) *Report {
 // ok once both players stated the result, whichever message showed the
 // flag (CLK-D9): the waiting side's claim, or the flagged side's own move
 // whose think time is past its clock.
-func (r *Report) Describe(peers [2]peer.ID) (text string, ok bool) {
+func (r *Report) Describe(peers [2]PeerID) (text string, ok bool) {
 	var b strings.Builder
 	who := func(role Role) string { return fmt.Sprintf("the %s (peer %s)", role, peers[role]) }
 	for _, j := range r.Standing {

@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -173,4 +175,65 @@ func writeReportFrame(w io.Writer, raw []byte) error {
 		return fmt.Errorf("%w: report of %d bytes (cap %d)", ErrFrameTooLarge, len(raw), MaxReportSize)
 	}
 	return writeFrameUnchecked(w, append([]byte{reportMarker}, raw...))
+}
+
+// hello is the first frame each side sends on a stream: the game, and how
+// many messages of each role the sender holds, so that the other side
+// sends what is missing.
+type hello struct {
+	Game GameID    `json:"game"`
+	Have [2]uint64 `json:"have"`
+}
+
+// frame is what travels on a game stream.
+type frame struct {
+	Hello *hello   `json:"hello,omitempty"`
+	Msg   *Message `json:"msg,omitempty"`
+	Ping  bool     `json:"ping,omitempty"`
+	// Bulk is the data of a bulk frame (never JSON).
+	Bulk []byte `json:"-"`
+	// Report tells that the frame came as a report frame: a violation
+	// message above MaxFrameSize (MPC-D31).
+	Report bool `json:"-"`
+}
+
+func encodeFrame(f frame) ([]byte, error) { return json.Marshal(f) }
+
+// noReports refuses a report frame before its body is read: a reader of
+// single frames (the judge's evidence) takes message frames only.
+func noReports(_ uint64, kind frameKind) error {
+	if kind == frameReport {
+		return fmt.Errorf("%w: a report frame", ErrMalformed)
+	}
+	return nil
+}
+
+// readFrameJSON reads and decodes one frame; a report frame is refused.
+func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
+	return readFrameJSONWith(r, noReports)
+}
+
+// readFrameJSONWith is readFrameJSON with admit (if not nil) called with
+// the frame's length and kind before its body is allocated and read; an
+// error it returns is returned. The raw bytes of a report frame are its
+// JSON, without the marker.
+func readFrameJSONWith(r *bufio.Reader, admit func(n uint64, kind frameKind) error) (frame, []byte, error) {
+	raw, kind, err := readGameFrameWith(r, admit)
+	if err != nil {
+		return frame{}, raw, err
+	}
+	switch kind {
+	case frameBulk:
+		return frame{Bulk: raw[1:]}, nil, nil
+	case frameReport:
+		raw = raw[1:]
+	}
+	var f frame
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return frame{}, raw, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	f.Report = kind == frameReport
+	return f, raw, nil
 }

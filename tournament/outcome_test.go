@@ -19,7 +19,7 @@ import (
 // disputed or abandoned game, an unproven forfeit, an unconfirmed loss on
 // time and an unfinished record do not (TRN-D8..TRN-D13).
 func TestTRND8to13HowOutcomesCount(t *testing.T) {
-	var peers [2]peer.ID
+	var peers [2]protocol.PeerID
 	resign := &protocol.Outcome{Result: engine.Result{Winner: engine.White, By: engine.ByResignation}}
 	drawn := &protocol.Outcome{Result: engine.Result{By: engine.ByDraw}}
 	timeLoss := &protocol.Outcome{Result: engine.Result{Winner: engine.Black, By: engine.ByTime}}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/libp2p/go-libp2p/core/peer"
-
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -96,7 +94,7 @@ func classify(tr *protocol.Transcript) (counted bool, blackQ, whiteQ int, how st
 
 // classifyReport says how the outcome of a verified record counts
 // (TRN-D8..TRN-D13), the record's peers by role.
-func classifyReport(rep *protocol.Report, peers [2]peer.ID) (counted bool, blackQ, whiteQ int, how string) {
+func classifyReport(rep *protocol.Report, peers [2]protocol.PeerID) (counted bool, blackQ, whiteQ int, how string) {
 	text, ok := rep.Describe(peers)
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	o := rep.Outcome

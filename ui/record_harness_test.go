@@ -265,7 +265,7 @@ func viewOf(m, final *protocol.Machine, r protocol.Role) protocol.View {
 }
 
 func (g *recordGame) ID() protocol.GameID { return g.tr.Game }
-func (g *recordGame) Peer() peer.ID       { return g.tr.Peers[g.role.Other()] }
+func (g *recordGame) Peer() peer.ID       { return peer.ID(g.tr.Peers[g.role.Other()]) }
 func (g *recordGame) View() protocol.View {
 	if g.at == 0 {
 		return protocol.View{Role: g.role, Options: g.steps[0].view.Options, Phase: protocol.PhaseAnswer}

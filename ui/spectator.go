@@ -26,7 +26,7 @@ type SpectatorState struct {
 	Publisher peer.ID
 	Game      protocol.GameID
 	// Peers are the players' peer IDs by role, once the invitation came.
-	Peers     [2]peer.ID
+	Peers     [2]protocol.PeerID
 	HavePeers bool
 	// Messages are the messages the spectator's replay of the rules took,
 	// all published whole; Live is false once a message was withheld

@@ -9,6 +9,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // TestUID48CapturedNamed: under the common rules Phantom Go's public
@@ -51,7 +52,7 @@ func spectatorOfRecord(t *testing.T, name string, n int) *SpectatorScreen {
 	if _, err := m.Apply(&tr.Messages[0]); err != nil {
 		t.Fatal(err)
 	}
-	publisher := tr.Peers[protocol.Inviter]
+	publisher := peer.ID(tr.Peers[protocol.Inviter])
 	spec := watch.NewSpectator(publisher, tr.Game)
 	s := NewSpectatorScreen(publisher, nil)
 	for i := range min(n, len(tr.Messages)) {

@@ -41,7 +41,7 @@ func newWatchedRecord(t *testing.T, name string) *watchedRecord {
 	if _, err := m.Apply(&tr.Messages[0]); err != nil {
 		t.Fatal(err)
 	}
-	w := &watchedRecord{t: t, tr: tr, options: m.Options, publisher: tr.Peers[protocol.Inviter]}
+	w := &watchedRecord{t: t, tr: tr, options: m.Options, publisher: peer.ID(tr.Peers[protocol.Inviter])}
 	w.spec = watch.NewSpectator(w.publisher, tr.Game)
 	w.screen = ui.NewSpectatorScreen(w.publisher, nil)
 	return w

@@ -106,7 +106,7 @@ func earlierGameAddrs(gamesDir string, p peer.ID) []ma.Multiaddr {
 	var out []ma.Multiaddr
 	for _, path := range records {
 		tr, err := protocol.LoadTranscript(path)
-		if err != nil || (tr.Peers[protocol.Inviter] != p && tr.Peers[protocol.Invitee] != p) {
+		if err != nil || (tr.Peers[protocol.Inviter] != protocol.PeerID(p) && tr.Peers[protocol.Invitee] != protocol.PeerID(p)) {
 			continue
 		}
 		data, err := os.ReadFile(strings.TrimSuffix(path, ".record.json") + ".secrets.json")

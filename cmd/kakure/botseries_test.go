@@ -269,7 +269,7 @@ func TestSERD7VerifyRefusesSeriesMismatch(t *testing.T) {
 			if err := m.Sign(key); err != nil {
 				t.Fatal(err)
 			}
-			tr := protocol.NewTranscript(id, inviter, invitee)
+			tr := protocol.NewTranscript(id, protocol.PeerID(inviter), protocol.PeerID(invitee))
 			if err := tr.Append(m); err != nil {
 				t.Fatal(err)
 			}

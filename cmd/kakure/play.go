@@ -470,7 +470,7 @@ func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 			events = append(events, ev...)
 		}
 		opp, oppName, me := tr.Peers[0], m.Names[0], protocol.Invitee
-		if opp == n.me.node.ID() {
+		if opp == protocol.PeerID(n.me.node.ID()) {
 			opp, oppName, me = tr.Peers[1], m.Names[1], protocol.Inviter
 		}
 		var result string

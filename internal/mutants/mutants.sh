@@ -255,7 +255,7 @@ mutant report-frame-without-certificates protocol/game_stream.go replace \
 mutant report-frame-in-handshake protocol/session.go replace \
 	'return fmt.Errorf("%w: report frame before the game", ErrMalformed)' 'return nil' \
 	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
-mutant report-frame-as-evidence protocol/session.go replace \
+mutant report-frame-as-evidence protocol/wire.go replace \
 	'	if kind == frameReport {
 		return fmt.Errorf("%w: a report frame", ErrMalformed)' '	if false {
 		return fmt.Errorf("%w: a report frame", ErrMalformed)' \

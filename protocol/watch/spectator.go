@@ -95,7 +95,7 @@ type Spectator struct {
 	publisher peer.ID
 	game      protocol.GameID
 
-	peers     [2]peer.ID
+	peers     [2]protocol.PeerID
 	havePeers bool
 	variant   engine.Variant
 	// next is the position expected next; held the publications that
@@ -220,7 +220,7 @@ func (s *Spectator) Game() protocol.GameID { return s.game }
 
 // Peers returns the players' peer IDs by role, once the invitation came
 // (ok).
-func (s *Spectator) Peers() (peers [2]peer.ID, ok bool) { return s.peers, s.havePeers }
+func (s *Spectator) Peers() (peers [2]protocol.PeerID, ok bool) { return s.peers, s.havePeers }
 
 // Machine returns the spectator's replay of the rules, nil once a
 // message was withheld.
@@ -403,15 +403,15 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 		if err := json.Unmarshal(p.Message.Body, &b); err != nil {
 			return refuse("an unreadable invitation: %v", err)
 		}
-		var peers [2]peer.ID
+		var peers [2]protocol.PeerID
 		for i, s := range []string{b.Inviter, b.Invitee} {
-			id, err := peer.Decode(s)
+			id, err := protocol.ParsePeerID(s)
 			if err != nil {
 				return refuse("the invitation names no peer: %v", err)
 			}
 			peers[i] = id
 		}
-		if peers[0] != s.publisher && peers[1] != s.publisher {
+		if peers[0] != protocol.PeerID(s.publisher) && peers[1] != protocol.PeerID(s.publisher) {
 			return refuse("the invitation names two other peers than the publisher")
 		}
 		if err := p.Message.VerifySignature(peers[0]); err != nil {

@@ -1,0 +1,236 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// coreFiles are protocol's files of the replayable core (ARCH-D1 in
+// docs/spec/architecture.md): the machine, each variant's rules over
+// messages, the bodies and kinds, the signed transcript read from bytes,
+// the judge, Verify, the clocks' rules and Phantom Go's certificates. They
+// import neither libp2p nor the disk nor the network and use nothing of
+// the session (Game, Service), so that they can move into a package of
+// their own (issue 33).
+var coreFiles = []string{
+	"actions.go", "broadcast.go", "challenge.go", "clock.go", "clock_adjourn.go", "clock_fgo.go", "clock_gomoku.go",
+	"clock_phantom.go", "clock_rule.go", "clock_stamp.go", "events.go", "judge.go", "kinds.go",
+	"machine.go", "machine_apply.go", "machine_bodies.go", "message.go", "options_wire.go",
+	"peerid.go", "phantom_certificate.go", "record_sgf.go", "record_sgf_gomoku.go",
+	"record_sgf_variants.go", "scoring.go", "series.go", "transcript.go", "undo.go", "variant_bridge.go",
+	"variant_fgo.go", "variant_go.go", "variant_gomoku.go", "variant_gomoku_audit.go",
+	"variant_gomoku_turn.go", "variant_hmg.go", "variant_phantom.go", "variant_phantom_wire.go",
+	"verify.go", "view.go", "wire.go",
+}
+
+// sessionFiles are the files of the session around the core: the service,
+// the game loop, streams, storage, limits, reconnects, the players (which
+// hold a peer's secrets) and what a game publishes.
+var sessionFiles = []string{
+	"clock_game.go", "doc.go", "game.go", "game_bulk.go", "game_loop.go", "game_send.go",
+	"game_storage.go", "game_stream.go", "hooks.go", "limits.go", "panic.go", "player_bridge.go", "player_fgo.go", "player_go.go",
+	"player_gomoku.go", "player_hmg.go", "player_phantom.go", "player_phantom_bulk.go", "player_phantom_secrets.go",
+	"public.go", "queue.go", "record_file.go", "series_games.go", "session.go", "storage.go",
+	"storage_linux.go", "storage_other.go", "storage_patch.go",
+}
+
+// coreForbidden reports whether a core file may not import path: libp2p
+// and multiaddresses (the network stack), the disk and the network.
+func coreForbidden(path string) bool {
+	for _, p := range []string{"github.com/libp2p/", "github.com/multiformats/go-multiaddr", "net/", "os/", "io/fs", "path/filepath", "syscall", "github.com/kakure/kakure/node"} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return path == "net" || path == "os" || path == "github.com/kakure/kakure/protocol/watch"
+}
+
+// sessionTypes are the session's types, which no core file names.
+var sessionTypes = map[string]bool{"Game": true, "Service": true, "Config": true, "Publisher": true}
+
+// coreFileFaults returns what is wrong with the core file name of source
+// src: a forbidden import, or a use of a session type (a pointer to one, a
+// method on one, a literal of one, or Service, Config or Publisher named
+// at all: Game is also a field of messages).
+func coreFileFaults(name string, src []byte) (faults []string) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if coreForbidden(path) {
+			faults = append(faults, name+" imports "+path)
+		}
+	}
+	// Game is named by a pointer or a literal, the others by any mention.
+	game := func(e ast.Expr) string {
+		if id, ok := e.(*ast.Ident); ok && id.Name == "Game" {
+			return id.Name
+		}
+		return ""
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		var typ string
+		switch n := n.(type) {
+		case *ast.SelectorExpr: // referee.Config, m.Game: not the session's
+			ast.Inspect(n.X, visit)
+			return false
+		case *ast.Field: // a field or parameter named Config
+			ast.Inspect(n.Type, visit)
+			return false
+		case *ast.KeyValueExpr: // Config: in a literal
+			if _, ok := n.Key.(*ast.Ident); !ok {
+				ast.Inspect(n.Key, visit)
+			}
+			ast.Inspect(n.Value, visit)
+			return false
+		case *ast.StarExpr:
+			typ = game(n.X)
+		case *ast.CompositeLit:
+			typ = game(n.Type)
+		case *ast.Ident:
+			if n.Name != "Game" && sessionTypes[n.Name] {
+				typ = n.Name
+			}
+		}
+		if typ != "" {
+			faults = append(faults, fset.Position(n.Pos()).String()+": names the session's "+typ)
+		}
+		return true
+	}
+	ast.Inspect(f, visit)
+	return faults
+}
+
+// TestARCHD1CoreFilesNeitherNetworkNorDisk: protocol's files are each of
+// the core or of the session (a new file must say which); the core's
+// files import no libp2p, no file or network package and name no session
+// type, and compiled alone they build and depend on no libp2p and no
+// network package (checkCoreAlone).
+func TestARCHD1CoreFilesNeitherNetworkNorDisk(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		listed = append(listed, n)
+		if slices.Contains(coreFiles, n) == slices.Contains(sessionFiles, n) {
+			t.Errorf("%s is in neither or both of coreFiles and sessionFiles", n)
+		}
+	}
+	for _, n := range append(slices.Clone(coreFiles), sessionFiles...) {
+		if !slices.Contains(listed, n) {
+			t.Errorf("%s is listed but is not a file of protocol", n)
+		}
+	}
+	lines := 0
+	for _, n := range coreFiles {
+		src, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(src, []byte("\n"))
+		faults := coreFileFaults(n, src)
+		for _, f := range faults {
+			t.Error(f)
+		}
+	}
+	t.Logf("the core: %d files, %d lines", len(coreFiles), lines)
+	checkCoreAlone(t)
+}
+
+// coreAlone is where checkCoreAlone puts the core's files, as a package of
+// their own, through a build overlay (nothing is written in the tree).
+const coreAlone = "protocol/zz_core_alone"
+
+// checkCoreAlone compiles the core's files as a package of their own (so
+// that they use nothing of the session's files) and checks, with go list
+// -deps, that the package depends on no libp2p, no multiaddress, no
+// network package and, of kakure, only on the engine, commit,
+// protocol/mpc and internal/{memo,version}.
+func checkCoreAlone(t *testing.T) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replace := map[string]string{}
+	for _, n := range coreFiles {
+		replace[filepath.Join(root, coreAlone, n)] = filepath.Join(root, "protocol", n)
+	}
+	overlay, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(path, overlay, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	goCmd := func(args ...string) []byte {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the core's files alone: go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	goCmd("build", "-overlay", path, "./"+coreAlone)
+	deps := strings.Fields(string(goCmd("list", "-overlay", path, "-deps", "./"+coreAlone)))
+	if len(deps) < 50 {
+		t.Fatalf("go list -deps gave only %d packages", len(deps))
+	}
+	const module = "github.com/kakure/kakure/"
+	for _, p := range deps {
+		kakure, ok := strings.CutPrefix(p, module)
+		switch {
+		case strings.HasPrefix(p, "github.com/libp2p/") || strings.HasPrefix(p, "github.com/multiformats/go-multiaddr") || p == "net" || strings.HasPrefix(p, "net/"):
+			t.Errorf("the core depends on %s", p)
+		case ok && kakure != coreAlone && kakure != "engine" && kakure != "commit" && !strings.HasPrefix(kakure, "engine/") &&
+			!strings.HasPrefix(kakure, "protocol/mpc/") && kakure != "internal/memo" && kakure != "internal/version":
+			t.Errorf("the core depends on kakure's %s", kakure)
+		}
+	}
+}
+
+// TestARCHD1CoreFileFaultsFound holds coreFileFaults to cases, so that the
+// check above can fail.
+func TestARCHD1CoreFileFaultsFound(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		faults    int
+	}{
+		{"pure", "package protocol\nimport (\"bytes\"\n\"github.com/kakure/kakure/engine\")\ntype M struct{ Game GameID }\nfunc f(m *M) { _ = m.Game; _ = bytes.Equal; _ = engine.Black }", 0},
+		{"libp2p", "package protocol\nimport \"github.com/libp2p/go-libp2p/core/peer\"\nvar _ peer.ID", 1},
+		{"the disk", "package protocol\nimport (\"os\"\n\"path/filepath\")\nvar _, _ = os.Open, filepath.Join", 2},
+		{"the network", "package protocol\nimport \"net\"\nvar _ net.Conn", 1},
+		{"a method of Game", "package protocol\nfunc (g *Game) f() {}", 1},
+		{"a Game literal", "package protocol\nvar _ = Game{}", 1},
+		{"the service", "package protocol\nfunc f(s Service) {}", 1},
+		{"a method of Service", "package protocol\nfunc (s *Service) f() {}", 1},
+		{"the session's config in a body", "package protocol\nfunc f() any { return struct{ c Config }{Config{}} }", 2},
+		{"fields and selectors", "package protocol\nimport \"github.com/kakure/kakure/protocol/mpc/referee\"\ntype r struct{ Config referee.Config; Service int }\nvar _ = r{Config: referee.Config{}, Service: 1}", 0},
+	} {
+		faults := coreFileFaults(c.name+".go", []byte(c.src))
+		if len(faults) != c.faults {
+			t.Errorf("%s: %q, want %d faults", c.name, faults, c.faults)
+		}
+	}
+}

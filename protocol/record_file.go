@@ -1,0 +1,91 @@
+package protocol
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// The record on disk: the session reads and writes record files whole
+// here; the rules read and check a record from its bytes (ParseTranscript).
+
+// LoadTranscript reads and checks a record file, either form (see
+// ParseTranscript).
+func LoadTranscript(path string) (*Transcript, error) {
+	t, _, err := loadRecord(path)
+	return t, err
+}
+
+// loadRecord reads and checks a record file and tells its writer where
+// its valid part ends.
+func loadRecord(path string) (*Transcript, recordState, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, recordState{}, fmt.Errorf("protocol: %w", err)
+	}
+	t, st, err := parseRecord(data)
+	if err != nil {
+		return t, st, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, st, nil
+}
+
+// writeFileAtomic writes data to path so that a crash leaves either the old
+// file or the new one, never a torn one: write a temporary file beside it,
+// sync it, rename it over path, sync the directory.
+func writeFileAtomic(path string, data []byte, perm os.FileMode, durable bool) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	bytesWritten.Add(int64(len(data)))
+	if err := syncIf(durable, tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("protocol: save %s: %w", path, err)
+	}
+	if durable {
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
+	return nil
+}
+
+// Save writes the record to path atomically and durably: write a
+// temporary file, sync it, rename it over path, sync the directory.
+func (t *Transcript) Save(path string) error { return t.save(path, true) }
+
+// save writes the record atomically; with durable false it skips the two
+// syncs, for a state that a later durable save or the other peer can
+// always restore (see Game.save).
+func (t *Transcript) save(path string, durable bool) error {
+	data, err := t.encode()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, data, 0o600, durable)
+}
+
+func syncIf(durable bool, f *os.File) error {
+	if !durable {
+		return nil
+	}
+	return f.Sync()
+}
