@@ -150,6 +150,12 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
 		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, auth},
 		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
+		// The garbler's secrets a try ahead of its record: the
+		// certificate of the try under way needs the evaluator's
+		// choice of the try before the one the secrets moved past
+		// (PN-D18; the kill campaign of a CI run: "the evaluator's
+		// choice of try 4 is not kept"). In every tier.
+		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, true, engine.GarblingThreeHalves, auth},
 		// While the secrets file is rewritten as its document alone
 		// (REC-D16): the new file written and synced, not yet renamed
 		// over the log, which the program resumes from. Any message

@@ -53,6 +53,11 @@ type phantomPlayer struct {
 	// crash between the two leaves a record one try behind the secrets,
 	// whose rebuild needs them.
 	prevRequest, prevChoice, prevReverse []byte
+	// olderChoice (garbler) is the choice of the try before prevChoice's:
+	// with the record one try behind the secrets, that try is the
+	// record's last complete one, and the authenticated garbler resumes
+	// from its choice (MPC-D30, PN-D18).
+	olderChoice []byte
 	// request is the evaluator's request of the try under way, received
 	// (garbler); it is kept until the try's outputs come, which show
 	// that the evaluator has the garbling: until then the garbling may
@@ -136,12 +141,16 @@ type phantomSecrets struct {
 	// digits of its digest, so that a change of the secrets writes only
 	// the new one (a merge patch, secretsLog). The try before's are for
 	// a record one try behind the secrets after a crash between their
-	// writes (PN-D15); PrevChoice is the try before's choice (garbler).
+	// writes (PN-D15); PrevChoice is the try before's choice (garbler),
+	// OlderChoice the choice of the try before that: a record one try
+	// behind has that try as its last complete one, whose choice the
+	// authenticated garbler's resume needs (PN-D18).
 	// Request is the garbler's request as older versions kept it, read
 	// only.
-	Requests   map[string][]byte `json:"requests,omitempty"`
-	Reverses   map[string][]byte `json:"reverses,omitempty"`
-	PrevChoice []byte            `json:"prev_choice,omitempty"`
+	Requests    map[string][]byte `json:"requests,omitempty"`
+	Reverses    map[string][]byte `json:"reverses,omitempty"`
+	PrevChoice  []byte            `json:"prev_choice,omitempty"`
+	OlderChoice []byte            `json:"older_choice,omitempty"`
 	// Auths are the evaluator's authentication states (MPC-D29), as
 	// Shares.
 	Auths map[uint64][]byte `json:"auths,omitempty"`
@@ -247,6 +256,7 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 	// outputs stay until the next try's replace them.
 	if _, sent := h.current(); sent == 0 {
 		if p.me == phantomGarbler && p.request != nil {
+			p.olderChoice = p.prevChoice
 			p.prevRequest, p.prevChoice = p.request, p.choice
 		}
 		p.request, p.opened = nil, nil

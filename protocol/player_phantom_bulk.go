@@ -488,6 +488,6 @@ func (p *phantomPlayer) fillGarblerEvidence(h *phantomRules, c *referee.Evaluato
 		return
 	}
 	if c.PrevChoice == nil {
-		c.PrevChoice = withDigest(h.rec.Tries[t-1].Choice, p.prevChoice, p.choice)
+		c.PrevChoice = withDigest(h.rec.Tries[t-1].Choice, p.prevChoice, p.choice, p.olderChoice)
 	}
 }

@@ -42,7 +42,7 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		// Incomplete: under way, or (MPC-D28) only its reverse request.
 		at.complete--
 	}
-	p.reverseBase, p.prevChoice = s.ReverseBase, s.PrevChoice
+	p.reverseBase, p.prevChoice, p.olderChoice = s.ReverseBase, s.PrevChoice, s.OlderChoice
 	p.evidence = evidenceInOrder(h.rec, s.Evidence)
 	// The evaluator's reverse requests, looked up by digest.
 	for _, r := range s.Reverses {
@@ -117,7 +117,7 @@ func (p *phantomPlayer) rebuildGarbler(h *phantomRules, s *phantomSecrets, pt re
 			// its seed transfer response of the next (MPC-D30).
 			var prev []byte
 			if complete > 0 {
-				prev = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice)
+				prev = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice, s.OlderChoice)
 			}
 			p.g, err = referee.ResumeAuthenticatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice, prev)
 		} else {
@@ -288,7 +288,8 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	}
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
 		ReverseBase: p.reverseBase, Requests: keyedByDigest(p.request, p.prevRequest), PrevChoice: p.prevChoice,
-		Reverses: keyedByDigest(p.reverse, p.prevReverse), Auths: p.auths, Evidence: keyedByDigest(p.evidence...)}
+		OlderChoice: p.olderChoice,
+		Reverses:    keyedByDigest(p.reverse, p.prevReverse), Auths: p.auths, Evidence: keyedByDigest(p.evidence...)}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}

@@ -201,6 +201,9 @@ mutant auth-resume-evaluator-choice protocol/mpc/referee/resume_evaluator.go del
 mutant auth-resume-garbler-session protocol/player_phantom_secrets.go delete-line \
 	'_ = p.g.ResumeAuthEvidence(tr, prev, cm, lb)' - \
 	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-garbler-older-choice protocol/player_phantom.go delete-line \
+	'p.olderChoice = p.prevChoice' - \
+	./protocol 'TestT3CheckedPhantomCrash'
 mutant auth-resume-garbler-keeps-commitments protocol/player_phantom.go delete-line \
 	'p.keepEvidence(h, c.Commitments)' - \
 	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
