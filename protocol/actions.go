@@ -28,5 +28,12 @@ func (Chat) action()       {}
 func (MarkDead) action()   {}
 func (AgreeScore) action() {}
 
+// SessionAction is embedded in an action that the session around the
+// machine defines for itself and the machine never applies (closing a
+// game, accepting an invitation): the embedding makes the type an Action.
+type SessionAction struct{}
+
+func (SessionAction) action() {}
+
 // ErrNotNow reports an action that does not fit the game's state.
 var ErrNotNow = engine.ErrWrongPhase

@@ -552,9 +552,10 @@ var ErrBadAttachments = errors.New("protocol: attachments that do not match thei
 // EventDropped: input of the other peer was dropped (T-10): not a valid
 // signed message of the game, or one that proves nothing. The game is
 // unchanged.
-type EventDropped struct{ Reason string }
-
-func (EventDropped) event() {}
+type EventDropped struct {
+	SessionEvent
+	Reason string
+}
 
 // dropFrame drops input that is not a valid signed message of the other
 // peer for this game, or proves nothing against it (T-10): it is logged,

@@ -348,13 +348,16 @@ func seamName(msg string) string {
 // and in how many places (coreSeams): the seams left to cut before the
 // core can move into a package of its own (ARCH-D1). Lower it when a seam
 // is cut; it is never raised.
-var seamsBound = struct{ names, places int }{100, 264}
+var seamsBound = struct{ names, places int }{98, 250}
 
 // TestARCHD1SeamsCounted measures the seams between the session and the
 // core (coreSeams), logs each with its number of places and holds the
 // count to seamsBound, so that a new seam fails. Run with -v to read them.
 func TestARCHD1SeamsCounted(t *testing.T) {
 	errs, names := coreSeams(t)
+	for _, e := range errs {
+		t.Log(e)
+	}
 	for _, n := range slices.Sorted(maps.Keys(names)) {
 		t.Logf("seam %-28s %3d", n, names[n])
 	}

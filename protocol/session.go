@@ -594,9 +594,7 @@ func (s *Service) forget(g *Game) {
 }
 
 // accept is the internal action that accepts an invitation.
-type accept struct{}
-
-func (accept) action() {}
+type accept struct{ SessionAction }
 
 // noBulk refuses an attachment or a report frame before its body is read:
 // none belongs in the handshake of a stream, and a peer must not make this
