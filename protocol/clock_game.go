@@ -2,10 +2,8 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
-	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 )
 
@@ -17,7 +15,7 @@ type gameClockState struct {
 	// came in (its own).
 	mark time.Time
 	// seen is the running clock mark belongs to.
-	seen clockKey
+	seen ClockKey
 	// settleMS is what this peer's next move settles the other's last
 	// move at (0: as claimed).
 	settleMS int64
@@ -41,52 +39,6 @@ type gameClockState struct {
 	claimDue int64
 }
 
-// Remaining returns the time the player of role r has left now, by this
-// view's clocks: the running player's time counts down from Since.
-func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
-	left := max(0, v.Control.Left(v.Clocks[r])-v.Used[r])
-	if v.Stopped || !v.Runs[r] || v.Since.IsZero() || v.Clocks[r].Flagged {
-		return left
-	}
-	return max(0, left-now.Sub(v.Since))
-}
-
-// clockKey names a running clock: whose, after how many moves, and
-// whether the game is adjourned by agreement.
-type clockKey struct {
-	running   bool
-	role      Role
-	moves     int
-	adjourned bool
-	try       uint64
-}
-
-// clockKeyOf returns the running clock of m: the timed turn, adjourned
-// or not (CLK-D13: the mover's next move is measured from the
-// adjournment's agreement or the game's resumption).
-func clockKeyOf(m *Machine) clockKey {
-	if sv, ok := m.variant.(simultaneousClocks); ok && m.clk != nil {
-		// Both clocks start with the turn (CLK-D14).
-		if runs := m.clockTurns(); runs[0] || runs[1] {
-			return clockKey{running: true, moves: sv.clockTurnID(), adjourned: m.clk.adjourned}
-		}
-		return clockKey{}
-	}
-	r, ok := m.clockTurn()
-	if !ok {
-		return clockKey{}
-	}
-	k := clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
-	if tc, ok := m.variant.(tryClocks); ok {
-		if _, moving := tc.tryMover(); moving {
-			// Each try of a move is timed from the last one's outcome
-			// (CLK-D16).
-			k.try = tc.tryID()
-		}
-	}
-	return k
-}
-
 // clockResumed restarts this peer's measurement when the connection
 // comes back to a game adjourned by agreement (CLK-D13).
 func (g *Game) clockResumed() {
@@ -105,8 +57,8 @@ func (g *Game) trackClock(now time.Time) {
 	if g.m.clk == nil {
 		return
 	}
-	k := clockKeyOf(g.m)
-	if k.running && k != g.clk.seen {
+	k := g.m.ClockKey()
+	if k.Running() && k != g.clk.seen {
 		origin := g.clk.lastSent
 		if origin.IsZero() {
 			origin = now // resumed: the clocks run from the load (CLK-D8)
@@ -351,22 +303,4 @@ func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
 	charge := g.clk.settleMS
 	g.clk.settleMS = 0
 	return withStamp(kind, body, 0, charge)
-}
-
-// adjournMessage returns the message of a local adjournment action.
-func (g *Game) adjournMessage(a Action) (Kind, any, error) {
-	c := g.m.clk
-	if c == nil {
-		return "", nil, ErrNoClock
-	}
-	if _, turn := g.m.clockTurn(); !turn || c.adjourned {
-		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
-	}
-	if _, ok := a.(AcceptAdjourn); ok {
-		if c.adjournBy == nil || *c.adjournBy == g.role {
-			return "", nil, fmt.Errorf("protocol: the opponent did not ask to adjourn: %w", engine.ErrWrongPhase)
-		}
-		return KindAdjournAccept, struct{}{}, nil
-	}
-	return KindAdjournRequest, struct{}{}, nil
 }

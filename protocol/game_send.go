@@ -109,24 +109,11 @@ func (g *Game) act(a Action) error {
 	}
 	var kind Kind
 	var body any
-	switch a := a.(type) {
+	switch a.(type) {
 	case accept:
 		kind, body = KindAccept, AcceptBody{Name: g.svc.cfg.Name}
-	case Resign:
-		if g.m.resigned != nil {
-			return fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)
-		}
-		kind, body = KindResign, struct{}{}
-	case Chat:
-		kind, body = KindChat, chatBody{Text: a.Text}
-	case RequestAdjourn, AcceptAdjourn:
-		k, b, err := g.adjournMessage(a)
-		if err != nil {
-			return err
-		}
-		kind, body = k, b
-	case RequestUndo, AnswerUndo:
-		k, b, err := g.undoMessage(a)
+	case Resign, Chat, RequestAdjourn, AcceptAdjourn, RequestUndo, AnswerUndo:
+		k, b, err := g.m.ActionMessage(g.role, a)
 		if err != nil {
 			return err
 		}
@@ -395,46 +382,4 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		return g.player.auto(g.m, g.role)
 	}
 	return "", nil, false, nil
-}
-
-// undoMessage makes the message of an undo action.
-func (g *Game) undoMessage(a Action) (Kind, any, error) {
-	u, ok := g.m.variant.(undoer)
-	if !ok {
-		if d, err := engine.LookupDescriptor(g.m.Options.Variant); g.m.variant == nil || err != nil || d.Undo {
-			return "", nil, fmt.Errorf("protocol: no undo now: %w", ErrNotNow)
-		}
-		return "", nil, ErrNoUndo
-	}
-	if g.m.Phase != PhasePlay || g.m.resigned != nil {
-		return "", nil, fmt.Errorf("protocol: no undo during %s: %w", g.m.Phase, ErrNotNow)
-	}
-	switch a := a.(type) {
-	case RequestUndo:
-		n, _, can := u.lastMove()
-		switch {
-		case g.m.undo != nil:
-			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)
-		case !can || n == 0:
-			return "", nil, fmt.Errorf("protocol: no move to take back now: %w", ErrNotNow)
-		case undoable(u, n, g.role, undoBody{Move: n}):
-			return KindUndoRequest, undoBody{Move: n}, nil
-		case undoable(u, n, g.role, undoBody{Move: n - 1, Moves: 2}):
-			return KindUndoRequest, undoBody{Move: n - 1, Moves: 2}, nil
-		}
-		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
-	case AnswerUndo:
-		if g.m.undo == nil || g.m.undo.by == g.role {
-			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
-		}
-		b := undoBody{Move: g.m.undo.move}
-		if g.m.undo.moves == 2 {
-			b.Moves = 2
-		}
-		if a.Accept {
-			return KindUndoAccept, b, nil
-		}
-		return KindUndoDecline, b, nil
-	}
-	return "", nil, fmt.Errorf("protocol: %T: %w", a, ErrNotNow)
 }
