@@ -53,10 +53,10 @@ func (EventChallenged) event()        {}
 func (EventChallengeAnswered) event() {}
 func (EventAbandonVoid) event()       {}
 
-// errAfterEnd is the machine's refusal of a message that is not part of
+// ErrAfterEnd is the machine's refusal of a message that is not part of
 // the game: it came after the game ended and did not cross its end. It is
 // nobody's violation (REC-D7).
-var errAfterEnd = errors.New("protocol: the message comes after the end of the game")
+var ErrAfterEnd = errors.New("protocol: the message comes after the end of the game")
 
 // challenge is a T-11 report that stands (REC-D12): in the reporter's
 // game the accused owed one of kinds after its message ack.
@@ -240,7 +240,7 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 func (m *Machine) applyAfterAbandon(msg *Message) ([]Event, error) {
 	a := m.abandoned
 	if msg.From == a.by || msg.Ack >= int64(a.seq) {
-		return nil, errAfterEnd
+		return nil, ErrAfterEnd
 	}
 	m.abandoned, m.Phase, m.Outcome = nil, a.prevPhase, a.prevOutcome
 	restore := func() {

@@ -79,7 +79,7 @@ func (g *Game) trackClock(now time.Time) {
 // (CLK-D8): a move, or in Hidden Move Go the card commitments or a
 // reveal that ends the turn (CLK-D10).
 func (g *Game) stampMove(kind Kind, body any) any {
-	if !kind.attrs().timed || g.m.clk == nil {
+	if !kind.Timed() || g.m.clk == nil {
 		return body
 	}
 	if _, ok := g.m.variant.(simultaneousClocks); ok {

@@ -28,7 +28,7 @@ func (g *Game) build(kind Kind, body any) (Message, error) {
 	if g.svc.cfg.ack != nil {
 		if a := g.svc.cfg.ack(g, kind, ack); a != ack && a >= -1 && a < ack {
 			ack, ackHash = a, Hash{}
-			if m := g.tr.find(g.role.Other(), uint64(a)); a >= 0 && m != nil {
+			if m := g.tr.Find(g.role.Other(), uint64(a)); a >= 0 && m != nil {
 				ackHash = m.Hash()
 			}
 		}
@@ -63,7 +63,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if !kind.attrs().clockFree {
+	if !kind.ClockFree() {
 		g.clk.lastSent = time.Now()
 	}
 	g.trackClock(time.Now())

@@ -303,7 +303,7 @@ func judgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, 
 		return nil, nil, err.Error()
 	}
 	if _, err := m.Apply(ev); err != nil {
-		if errors.Is(err, errAfterEnd) {
+		if errors.Is(err, ErrAfterEnd) {
 			return nil, nil, "a message after the end of the game"
 		}
 		var v *Violation

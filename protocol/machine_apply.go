@@ -29,7 +29,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	if err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
 	}
-	if err := checkName(b.InviterName); err != nil {
+	if err := CheckName(b.InviterName); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
 	}
 	if b.Tournament != nil {
@@ -91,7 +91,7 @@ func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	if err := checkName(b.Name); err != nil {
+	if err := CheckName(b.Name); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
 	}
 	m.Names[Invitee] = b.Name

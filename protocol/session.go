@@ -175,7 +175,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Host == nil {
 		return nil, errors.New("protocol: no host")
 	}
-	if err := checkName(cfg.Name); err != nil {
+	if err := CheckName(cfg.Name); err != nil {
 		return nil, fmt.Errorf("protocol: %w", err)
 	}
 	if err := cfg.BroadcastDelay.Check(); err != nil {
