@@ -485,6 +485,17 @@ func (m *Machine) claimResult(c *timeoutClaim) engine.Result {
 	return engine.Result{Winner: m.colorOrRole(c.by), By: engine.ByTime}
 }
 
+// ClaimResult returns the result that the time-out claim waiting for the
+// flagged side's answer gives when the flagged side confirms it (CLK-D17);
+// ok is false when no claim waits.
+func (m *Machine) ClaimResult() (res engine.Result, ok bool) {
+	c := m.pendingClaim()
+	if c == nil {
+		return engine.Result{}, false
+	}
+	return m.claimResult(c), true
+}
+
 // applyUnderClaim takes a message while a time-out claim waits for the
 // flagged side's answer (CLK-D17). A message of the flagged side sent
 // before it saw the claim crossed it and is taken as if it came first

@@ -190,7 +190,7 @@ func (g *Game) afterChange() {
 // startGrace starts the grace clock when the other program owes a
 // message on a grace, and stops it when it does not (T-11, REC-D14).
 func (g *Game) startGrace() {
-	from, _, count, owes := g.m.graceOwed()
+	from, _, count, owes := g.m.GraceOwed()
 	if owes && from != g.role {
 		// The grace starts again with each message of the other's: it is
 		// the time the other takes for one message.
@@ -224,8 +224,8 @@ const abandonLinger = 5 * time.Second
 // stream (the accused's program ends its own game and closes it, or the
 // idle timeout cuts a silent one).
 func (g *Game) awaitsCrossing() bool {
-	a := g.m.abandoned
-	return a != nil && a.by == g.role && g.stream != nil && !g.abandonHeard
+	by, ok := g.m.AbandonedBy()
+	return ok && by == g.role && g.stream != nil && !g.abandonHeard
 }
 
 // heardAfterAbandon notes a frame of the other program on the current
@@ -233,7 +233,7 @@ func (g *Game) awaitsCrossing() bool {
 // abandonment ends the wait of awaitsCrossing, and the abandonment's
 // linger runs from it. Attachments do not count: their message follows.
 func (g *Game) heardAfterAbandon(f frame) {
-	if g.abandonHeard || g.m.abandoned == nil || g.m.abandoned.by != g.role || f.Bulk != nil {
+	if by, ok := g.m.AbandonedBy(); g.abandonHeard || !ok || by != g.role || f.Bulk != nil {
 		return
 	}
 	g.abandonHeard = true
@@ -268,7 +268,7 @@ func (g *Game) checkGrace() {
 	if g.autoSince.IsZero() || time.Since(g.autoSince) < grace {
 		return
 	}
-	from, kinds, _, owes := g.m.graceOwed()
+	from, kinds, _, owes := g.m.GraceOwed()
 	g.autoSince = time.Time{}
 	if !owes || from == g.role {
 		// The game moved on since the grace started: nothing to
@@ -308,7 +308,7 @@ func (g *Game) abandon(c *challenge) {
 // thinks: the player may counter it (REC-D14).
 func (g *Game) answerChallenge(ack int64) {
 	defer func() {
-		from, _, count, owes := g.m.graceOwed()
+		from, _, count, owes := g.m.GraceOwed()
 		if !owes || !count || from != g.role || g.m.openChallenge(g.role.Other()) == nil {
 			return
 		}
@@ -366,14 +366,14 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		}
 		return KindTossReveal, openBody{Opening: *g.toss}, true, nil
 	case KindResult:
-		if c := g.m.pendingClaim(); c != nil {
+		if res, ok := g.m.ClaimResult(); ok {
 			// A time-out claim against this player (CLK-D17): refused
 			// when its own clock says the flag had not fallen, else
 			// confirmed with the result it gives.
 			if k, b, refuse := g.answerTimeout(); refuse {
 				return k, b, true, nil
 			}
-			return KindResult, ResultBody{Result: g.m.claimResult(c).String()}, true, nil
+			return KindResult, ResultBody{Result: res.String()}, true, nil
 		}
 		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
 	}

@@ -213,7 +213,7 @@ func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 		j.Why = err.Error()
 		return j
 	}
-	from, kinds, _, owed := m.graceOwed()
+	from, kinds, _, owed := m.GraceOwed()
 	if owed && from == j.Reported.Accused {
 		j.Verdict, j.owed = VerdictWithheld, kinds
 		j.Violation = &Violation{Accused: j.Reported.Accused, Rule: "T-11", Seq: -1,
