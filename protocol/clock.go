@@ -328,6 +328,17 @@ type timedVariant interface {
 // CLK-D14): each player's clock runs from the turn's start until its own
 // choice is committed, and the openings that follow settle the other's
 // think time.
+// Timed reports whether the game has a time control, so that its clocks
+// run (the invitation's Time option).
+func (m *Machine) Timed() bool { return m.clk != nil }
+
+// ClocksTogether reports whether the game's variant runs both players'
+// clocks at once in a turn (F-Go's simultaneous choices, CLK-D14).
+func (m *Machine) ClocksTogether() bool {
+	_, ok := m.variant.(simultaneousClocks)
+	return ok
+}
+
 type simultaneousClocks interface {
 	// clockRoles tells by role whether its clock runs (adjournment
 	// aside).

@@ -42,7 +42,7 @@ type gameClockState struct {
 // clockResumed restarts this peer's measurement when the connection
 // comes back to a game adjourned by agreement (CLK-D13).
 func (g *Game) clockResumed() {
-	if g.m.clk == nil || !g.m.clk.adjourned {
+	if v, ok := g.m.Clock(); !ok || !v.Adjourned {
 		return
 	}
 	g.mu.Lock()
@@ -54,7 +54,7 @@ func (g *Game) clockResumed() {
 // running; when none runs it keeps the last mark (the flagged side
 // measures its think time from it when a claim comes).
 func (g *Game) trackClock(now time.Time) {
-	if g.m.clk == nil {
+	if !g.m.Timed() {
 		return
 	}
 	k := g.m.ClockKey()
@@ -65,7 +65,7 @@ func (g *Game) trackClock(now time.Time) {
 		}
 		g.mu.Lock()
 		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
-		if _, ok := g.m.variant.(simultaneousClocks); ok {
+		if g.m.ClocksTogether() {
 			// A settlement is of the other's commitment of its turn
 			// (CLK-D14).
 			g.clk.settleMS, g.clk.claimDue = 0, 0
@@ -79,10 +79,10 @@ func (g *Game) trackClock(now time.Time) {
 // (CLK-D8): a move, or in Hidden Move Go the card commitments or a
 // reveal that ends the turn (CLK-D10).
 func (g *Game) stampMove(kind Kind, body any) any {
-	if !kind.Timed() || g.m.clk == nil {
+	if !kind.Timed() || !g.m.Timed() {
 		return body
 	}
-	if _, ok := g.m.variant.(simultaneousClocks); ok {
+	if g.m.ClocksTogether() {
 		return g.stampChoice(kind, body)
 	}
 	tc, tries := g.m.variant.(tryClocks)
@@ -163,7 +163,7 @@ func (g *Game) checkClock() {
 		return
 	}
 	from := g.clk.mark
-	if _, ok := g.m.variant.(simultaneousClocks); ok {
+	if g.m.ClocksTogether() {
 		from = g.clk.origin // CLK-D14
 	}
 	charge := time.Since(from) - c.lag
@@ -284,10 +284,10 @@ func (g *Game) settleChoice(m *Message, received time.Time) {
 // commitment is in (a claim while its own clock runs would be false,
 // CLK-D14). It reports whether it sent one.
 func (g *Game) claimDueChoice() bool {
-	if g.m.clk == nil || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
+	if !g.m.Timed() || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
 		return false
 	}
-	if _, ok := g.m.variant.(simultaneousClocks); !ok || g.m.Phase != PhasePlay || g.m.Outcome != nil {
+	if !g.m.ClocksTogether() || g.m.Phase != PhasePlay || g.m.Outcome != nil {
 		return false
 	}
 	g.claimTimeout(g.clk.claimDue)

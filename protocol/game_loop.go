@@ -390,7 +390,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	// The clock's part comes after the save on either path: a variant
 	// whose saves wait for the next own message keeps its clocks too.
 	g.emit(events)
-	if _, ok := g.m.variant.(simultaneousClocks); ok && g.m.clk != nil {
+	if g.m.ClocksTogether() && g.m.Timed() {
 		g.settleChoice(m, received)
 	} else {
 		g.settleMove(lastCharge, mark, received)
@@ -481,7 +481,7 @@ func (g *Game) emit(events []Event) {
 				g.onAnswer = nil
 			}
 		case EventTimeoutRefused:
-			if e.By != g.role && g.m.clk != nil {
+			if e.By != g.role && g.m.Timed() {
 				g.claimRefused()
 			}
 		case EventChallenged:
