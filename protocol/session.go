@@ -303,7 +303,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := newVariantRules[o.Variant]; !ok {
+	if !PlayableOverNetwork(o.Variant) {
 		return nil, fmt.Errorf("protocol: %s cannot be played over the network yet", o.Variant)
 	}
 	id, err := NewGameID()
@@ -331,7 +331,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 		body.Broadcast = &d
 	}
 	if series != nil {
-		if err := series.checkInvite(body); err != nil {
+		if err := series.CheckInvite(body); err != nil {
 			st.Reset()
 			return nil, err
 		}
