@@ -483,7 +483,7 @@ func TestT14LiveRecordCutOffOrAppended(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "appended.record.json")
-		if err := tr.Save(path); err != nil {
+		if err := protocol.SaveTranscript(tr, path); err != nil {
 			t.Fatal(err)
 		}
 		tr, err = protocol.LoadTranscript(path)

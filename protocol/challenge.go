@@ -53,10 +53,10 @@ func (EventChallenged) event()        {}
 func (EventChallengeAnswered) event() {}
 func (EventAbandonVoid) event()       {}
 
-// errAfterEnd is the machine's refusal of a message that is not part of
+// ErrAfterEnd is the machine's refusal of a message that is not part of
 // the game: it came after the game ended and did not cross its end. It is
 // nobody's violation (REC-D7).
-var errAfterEnd = errors.New("protocol: the message comes after the end of the game")
+var ErrAfterEnd = errors.New("protocol: the message comes after the end of the game")
 
 // challenge is a T-11 report that stands (REC-D12): in the reporter's
 // game the accused owed one of kinds after its message ack.
@@ -89,14 +89,14 @@ type abandonment struct {
 	prevOutcome *Outcome
 }
 
-// graceOwed returns the role that owes the next message and the kinds it
+// GraceOwed returns the role that owes the next message and the kinds it
 // may send, when that message is one the other program may wait for only
 // a grace period (T-11): a message the protocol makes automatic, or a
 // step of a phase the programs drive without a clock, the count of dead
 // stones (REC-D14). ok is false when nobody owes such a message (a
 // player's move is the player's time: its clock, if the game has one).
 // count tells that the phase is the count, whose grace is longer.
-func (m *Machine) graceOwed() (from Role, kinds []Kind, count, ok bool) {
+func (m *Machine) GraceOwed() (from Role, kinds []Kind, count, ok bool) {
 	if m.Phase == PhaseDone || m.Phase == PhaseInvite {
 		return 0, nil, false, false
 	}
@@ -110,6 +110,16 @@ func (m *Machine) graceOwed() (from Role, kinds []Kind, count, ok bool) {
 		return from, kinds, true, true
 	}
 	return 0, nil, false, false
+}
+
+// AbandonedBy returns the role that abandoned the game on the other's
+// unanswered challenge (REC-D13); ok is false when the game is not over
+// by an abandonment.
+func (m *Machine) AbandonedBy() (r Role, ok bool) {
+	if m.abandoned == nil {
+		return 0, false
+	}
+	return m.abandoned.by, true
 }
 
 // OpenChallenge returns the kinds role r's challenge asks for and
@@ -240,7 +250,7 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 func (m *Machine) applyAfterAbandon(msg *Message) ([]Event, error) {
 	a := m.abandoned
 	if msg.From == a.by || msg.Ack >= int64(a.seq) {
-		return nil, errAfterEnd
+		return nil, ErrAfterEnd
 	}
 	m.abandoned, m.Phase, m.Outcome = nil, a.prevPhase, a.prevOutcome
 	restore := func() {

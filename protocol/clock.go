@@ -185,6 +185,58 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 	return v, true
 }
 
+// Remaining returns the time the player of role r has left now, by this
+// view's clocks: the running player's time counts down from Since.
+func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
+	left := max(0, v.Control.Left(v.Clocks[r])-v.Used[r])
+	if v.Stopped || !v.Runs[r] || v.Since.IsZero() || v.Clocks[r].Flagged {
+		return left
+	}
+	return max(0, left-now.Sub(v.Since))
+}
+
+// ClockKey names the clock that runs in a game (Machine.ClockKey): whose,
+// after how many moves, whether the game is adjourned by agreement and,
+// in Phantom Go, which try of the move. A peer measures the running
+// player's think time from when the key last changed (CLK-D8); the zero
+// ClockKey is no clock running. Keys are compared with ==.
+type ClockKey struct {
+	running   bool
+	role      Role
+	moves     int
+	adjourned bool
+	try       uint64
+}
+
+// Running reports whether a clock runs.
+func (k ClockKey) Running() bool { return k.running }
+
+// ClockKey returns the clock that runs now: the timed turn, adjourned or
+// not (CLK-D13: the mover's next move is measured from the adjournment's
+// agreement or the game's resumption).
+func (m *Machine) ClockKey() ClockKey {
+	if sv, ok := m.variant.(simultaneousClocks); ok && m.clk != nil {
+		// Both clocks start with the turn (CLK-D14).
+		if runs := m.clockTurns(); runs[0] || runs[1] {
+			return ClockKey{running: true, moves: sv.clockTurnID(), adjourned: m.clk.adjourned}
+		}
+		return ClockKey{}
+	}
+	r, ok := m.clockTurn()
+	if !ok {
+		return ClockKey{}
+	}
+	k := ClockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
+	if tc, ok := m.variant.(tryClocks); ok {
+		if _, moving := tc.tryMover(); moving {
+			// Each try of a move is timed from the last one's outcome
+			// (CLK-D16).
+			k.try = tc.tryID()
+		}
+	}
+	return k
+}
+
 // startClocks sets the clocks of a game whose invitation has a time
 // control.
 func (m *Machine) startClocks() {
@@ -276,6 +328,17 @@ type timedVariant interface {
 // CLK-D14): each player's clock runs from the turn's start until its own
 // choice is committed, and the openings that follow settle the other's
 // think time.
+// Timed reports whether the game has a time control, so that its clocks
+// run (the invitation's Time option).
+func (m *Machine) Timed() bool { return m.clk != nil }
+
+// ClocksTogether reports whether the game's variant runs both players'
+// clocks at once in a turn (F-Go's simultaneous choices, CLK-D14).
+func (m *Machine) ClocksTogether() bool {
+	_, ok := m.variant.(simultaneousClocks)
+	return ok
+}
+
 type simultaneousClocks interface {
 	// clockRoles tells by role whether its clock runs (adjournment
 	// aside).
@@ -431,6 +494,17 @@ func (m *Machine) pendingClaim() *timeoutClaim {
 // flagged side confirms it: a win on time for the claimer.
 func (m *Machine) claimResult(c *timeoutClaim) engine.Result {
 	return engine.Result{Winner: m.colorOrRole(c.by), By: engine.ByTime}
+}
+
+// ClaimResult returns the result that the time-out claim waiting for the
+// flagged side's answer gives when the flagged side confirms it (CLK-D17);
+// ok is false when no claim waits.
+func (m *Machine) ClaimResult() (res engine.Result, ok bool) {
+	c := m.pendingClaim()
+	if c == nil {
+		return engine.Result{}, false
+	}
+	return m.claimResult(c), true
 }
 
 // applyUnderClaim takes a message while a time-out claim waits for the

@@ -1,6 +1,11 @@
 package protocol
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
 
 // Kinds of an adjournment by agreement (CLK-D13).
 const (
@@ -90,4 +95,22 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		c.acceptRole, c.acceptSeq = msg.From, msg.Seq
 		return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
 	}
+}
+
+// adjournMessage returns the message of role r's adjournment action a.
+func (m *Machine) adjournMessage(r Role, a Action) (Kind, any, error) {
+	c := m.clk
+	if c == nil {
+		return "", nil, ErrNoClock
+	}
+	if _, turn := m.clockTurn(); !turn || c.adjourned {
+		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
+	}
+	if _, ok := a.(AcceptAdjourn); ok {
+		if c.adjournBy == nil || *c.adjournBy == r {
+			return "", nil, fmt.Errorf("protocol: the opponent did not ask to adjourn: %w", engine.ErrWrongPhase)
+		}
+		return KindAdjournAccept, struct{}{}, nil
+	}
+	return KindAdjournRequest, struct{}{}, nil
 }

@@ -2,10 +2,8 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
-	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 )
 
@@ -17,7 +15,7 @@ type gameClockState struct {
 	// came in (its own).
 	mark time.Time
 	// seen is the running clock mark belongs to.
-	seen clockKey
+	seen ClockKey
 	// settleMS is what this peer's next move settles the other's last
 	// move at (0: as claimed).
 	settleMS int64
@@ -41,56 +39,10 @@ type gameClockState struct {
 	claimDue int64
 }
 
-// Remaining returns the time the player of role r has left now, by this
-// view's clocks: the running player's time counts down from Since.
-func (v ClockView) Remaining(r Role, now time.Time) time.Duration {
-	left := max(0, v.Control.Left(v.Clocks[r])-v.Used[r])
-	if v.Stopped || !v.Runs[r] || v.Since.IsZero() || v.Clocks[r].Flagged {
-		return left
-	}
-	return max(0, left-now.Sub(v.Since))
-}
-
-// clockKey names a running clock: whose, after how many moves, and
-// whether the game is adjourned by agreement.
-type clockKey struct {
-	running   bool
-	role      Role
-	moves     int
-	adjourned bool
-	try       uint64
-}
-
-// clockKeyOf returns the running clock of m: the timed turn, adjourned
-// or not (CLK-D13: the mover's next move is measured from the
-// adjournment's agreement or the game's resumption).
-func clockKeyOf(m *Machine) clockKey {
-	if sv, ok := m.variant.(simultaneousClocks); ok && m.clk != nil {
-		// Both clocks start with the turn (CLK-D14).
-		if runs := m.clockTurns(); runs[0] || runs[1] {
-			return clockKey{running: true, moves: sv.clockTurnID(), adjourned: m.clk.adjourned}
-		}
-		return clockKey{}
-	}
-	r, ok := m.clockTurn()
-	if !ok {
-		return clockKey{}
-	}
-	k := clockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
-	if tc, ok := m.variant.(tryClocks); ok {
-		if _, moving := tc.tryMover(); moving {
-			// Each try of a move is timed from the last one's outcome
-			// (CLK-D16).
-			k.try = tc.tryID()
-		}
-	}
-	return k
-}
-
 // clockResumed restarts this peer's measurement when the connection
 // comes back to a game adjourned by agreement (CLK-D13).
 func (g *Game) clockResumed() {
-	if g.m.clk == nil || !g.m.clk.adjourned {
+	if v, ok := g.m.Clock(); !ok || !v.Adjourned {
 		return
 	}
 	g.mu.Lock()
@@ -102,18 +54,18 @@ func (g *Game) clockResumed() {
 // running; when none runs it keeps the last mark (the flagged side
 // measures its think time from it when a claim comes).
 func (g *Game) trackClock(now time.Time) {
-	if g.m.clk == nil {
+	if !g.m.Timed() {
 		return
 	}
-	k := clockKeyOf(g.m)
-	if k.running && k != g.clk.seen {
+	k := g.m.ClockKey()
+	if k.Running() && k != g.clk.seen {
 		origin := g.clk.lastSent
 		if origin.IsZero() {
 			origin = now // resumed: the clocks run from the load (CLK-D8)
 		}
 		g.mu.Lock()
 		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
-		if _, ok := g.m.variant.(simultaneousClocks); ok {
+		if g.m.ClocksTogether() {
 			// A settlement is of the other's commitment of its turn
 			// (CLK-D14).
 			g.clk.settleMS, g.clk.claimDue = 0, 0
@@ -127,10 +79,10 @@ func (g *Game) trackClock(now time.Time) {
 // (CLK-D8): a move, or in Hidden Move Go the card commitments or a
 // reveal that ends the turn (CLK-D10).
 func (g *Game) stampMove(kind Kind, body any) any {
-	if !kind.attrs().timed || g.m.clk == nil {
+	if !kind.Timed() || !g.m.Timed() {
 		return body
 	}
-	if _, ok := g.m.variant.(simultaneousClocks); ok {
+	if g.m.ClocksTogether() {
 		return g.stampChoice(kind, body)
 	}
 	tc, tries := g.m.variant.(tryClocks)
@@ -211,7 +163,7 @@ func (g *Game) checkClock() {
 		return
 	}
 	from := g.clk.mark
-	if _, ok := g.m.variant.(simultaneousClocks); ok {
+	if g.m.ClocksTogether() {
 		from = g.clk.origin // CLK-D14
 	}
 	charge := time.Since(from) - c.lag
@@ -332,10 +284,10 @@ func (g *Game) settleChoice(m *Message, received time.Time) {
 // commitment is in (a claim while its own clock runs would be false,
 // CLK-D14). It reports whether it sent one.
 func (g *Game) claimDueChoice() bool {
-	if g.m.clk == nil || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
+	if !g.m.Timed() || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
 		return false
 	}
-	if _, ok := g.m.variant.(simultaneousClocks); !ok || g.m.Phase != PhasePlay || g.m.Outcome != nil {
+	if !g.m.ClocksTogether() || g.m.Phase != PhasePlay || g.m.Outcome != nil {
 		return false
 	}
 	g.claimTimeout(g.clk.claimDue)
@@ -351,22 +303,4 @@ func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
 	charge := g.clk.settleMS
 	g.clk.settleMS = 0
 	return withStamp(kind, body, 0, charge)
-}
-
-// adjournMessage returns the message of a local adjournment action.
-func (g *Game) adjournMessage(a Action) (Kind, any, error) {
-	c := g.m.clk
-	if c == nil {
-		return "", nil, ErrNoClock
-	}
-	if _, turn := g.m.clockTurn(); !turn || c.adjourned {
-		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
-	}
-	if _, ok := a.(AcceptAdjourn); ok {
-		if c.adjournBy == nil || *c.adjournBy == g.role {
-			return "", nil, fmt.Errorf("protocol: the opponent did not ask to adjourn: %w", engine.ErrWrongPhase)
-		}
-		return KindAdjournAccept, struct{}{}, nil
-	}
-	return KindAdjournRequest, struct{}{}, nil
 }

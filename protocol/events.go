@@ -79,3 +79,11 @@ func (EventAnnouncement) event() {}
 func (EventViolation) event()    {}
 func (EventAdjourned) event()    {}
 func (EventReport) event()       {}
+
+// SessionEvent is embedded in an event that the session around the
+// machine reports of itself rather than of a message the machine applied
+// (input of the other peer dropped): the embedding makes the type an
+// Event.
+type SessionEvent struct{}
+
+func (SessionEvent) event() {}

@@ -90,7 +90,7 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 		c.Seed[0] ^= 1
 	}
 	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
-	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
 // PhantomDropReverse returns a Phantom Go message body without its
@@ -144,7 +144,7 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, 
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
 		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
 	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
-	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
 // PhantomForgedReverseCertificate returns the report of a lying
@@ -170,7 +170,7 @@ func PhantomForgedReverseCertificate(g *Game) (ViolationBody, error) {
 	i := (j + 1) % len(seeds)
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
 	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
-	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
 // PhantomForgedDigestCertificate returns the report of a lying program
@@ -205,7 +205,7 @@ func PhantomForgedDigestCertificate(g *Game) (ViolationBody, error) {
 	default:
 		return ViolationBody{}, errors.New("neither an evaluator with a reverse request nor a garbler with a choice")
 	}
-	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: evidenceOf(v)}, nil
+	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
 // PhantomAlterShare is an action of a cheating evaluator's program: it

@@ -258,9 +258,8 @@ func (g *Game) Close() {
 	g.svc.forget(g)
 }
 
-type closeAction struct{}
-
-func (closeAction) action() {}
+// closeAction is the internal action that closes the game's loop.
+type closeAction struct{ SessionAction }
 
 // Wait returns when the game is over, or ctx ends.
 func (g *Game) Wait(ctx context.Context) error {

@@ -27,7 +27,7 @@ type bulkBody interface{ attachments() [][]byte }
 // that came before a message of the other peer are the attachments it
 // signs (an error drops both, T-10); receiveBulk then gets the message,
 // just applied, with them. An error of receiveBulk that carries a
-// certificate (evidenceOf) is a violation by the sender.
+// certificate (Violation.Evidence) is a violation by the sender.
 type bulkReceiver interface {
 	checkBulk(m *Machine, msg *Message, bulk [][]byte) error
 	receiveBulk(m *Machine, me Role, msg *Message, bulk [][]byte) error

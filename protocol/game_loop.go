@@ -192,7 +192,7 @@ func (g *Game) checkPlayer() {
 	if err := g.save(false); err != nil {
 		g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 	}
-	g.accuse(v, evidenceOf(v))
+	g.accuse(v, v.Evidence())
 }
 
 // finished reports whether the game is decided and confirmed by both.
@@ -352,7 +352,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	}
 	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)
-	if errors.Is(err, errAfterEnd) {
+	if errors.Is(err, ErrAfterEnd) {
 		g.clearBulk()
 		g.dropFrame(fmt.Sprintf("%s message %d after the end of the game", m.Kind, m.Seq), nil)
 		return
@@ -390,7 +390,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	// The clock's part comes after the save on either path: a variant
 	// whose saves wait for the next own message keeps its clocks too.
 	g.emit(events)
-	if _, ok := g.m.variant.(simultaneousClocks); ok && g.m.clk != nil {
+	if g.m.ClocksTogether() && g.m.Timed() {
 		g.settleChoice(m, received)
 	} else {
 		g.settleMove(lastCharge, mark, received)
@@ -431,7 +431,7 @@ func (g *Game) checkAttachments(m *Message, raw []byte) bool {
 func (g *Game) takeAttachments(br bulkReceiver, m *Message, bulk [][]byte) (saveNow, accused bool) {
 	err := g.locked(func() error { return br.receiveBulk(g.m, g.role, m, bulk) })
 	var v *Violation
-	if err != nil && (!errors.As(err, &v) || evidenceOf(v) == nil) {
+	if err != nil && (!errors.As(err, &v) || v.Evidence() == nil) {
 		// Not a proof against the other program: this peer's own
 		// trouble with its secrets (the player says so at its turn).
 		g.svc.cfg.Logger.Error("taking the other's attachments", "game", g.id, "kind", m.Kind, "seq", m.Seq, "err", err)
@@ -446,7 +446,7 @@ func (g *Game) takeAttachments(br bulkReceiver, m *Message, bulk [][]byte) (save
 		if err := g.save(false); err != nil {
 			g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 		}
-		g.accuse(v, evidenceOf(v))
+		g.accuse(v, v.Evidence())
 		return false, true
 	}
 	// The player's state moved on with the attachments, which are
@@ -481,7 +481,7 @@ func (g *Game) emit(events []Event) {
 				g.onAnswer = nil
 			}
 		case EventTimeoutRefused:
-			if e.By != g.role && g.m.clk != nil {
+			if e.By != g.role && g.m.Timed() {
 				g.claimRefused()
 			}
 		case EventChallenged:
@@ -552,9 +552,10 @@ var ErrBadAttachments = errors.New("protocol: attachments that do not match thei
 // EventDropped: input of the other peer was dropped (T-10): not a valid
 // signed message of the game, or one that proves nothing. The game is
 // unchanged.
-type EventDropped struct{ Reason string }
-
-func (EventDropped) event() {}
+type EventDropped struct {
+	SessionEvent
+	Reason string
+}
 
 // dropFrame drops input that is not a valid signed message of the other
 // peer for this game, or proves nothing against it (T-10): it is logged,

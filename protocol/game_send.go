@@ -28,7 +28,7 @@ func (g *Game) build(kind Kind, body any) (Message, error) {
 	if g.svc.cfg.ack != nil {
 		if a := g.svc.cfg.ack(g, kind, ack); a != ack && a >= -1 && a < ack {
 			ack, ackHash = a, Hash{}
-			if m := g.tr.find(g.role.Other(), uint64(a)); a >= 0 && m != nil {
+			if m := g.tr.Find(g.role.Other(), uint64(a)); a >= 0 && m != nil {
 				ackHash = m.Hash()
 			}
 		}
@@ -63,7 +63,7 @@ func (g *Game) send(kind Kind, body any) ([]Event, error) {
 		}
 		return nil, err
 	}
-	if !kind.attrs().clockFree {
+	if !kind.ClockFree() {
 		g.clk.lastSent = time.Now()
 	}
 	g.trackClock(time.Now())
@@ -109,24 +109,11 @@ func (g *Game) act(a Action) error {
 	}
 	var kind Kind
 	var body any
-	switch a := a.(type) {
+	switch a.(type) {
 	case accept:
 		kind, body = KindAccept, AcceptBody{Name: g.svc.cfg.Name}
-	case Resign:
-		if g.m.resigned != nil {
-			return fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)
-		}
-		kind, body = KindResign, struct{}{}
-	case Chat:
-		kind, body = KindChat, chatBody{Text: a.Text}
-	case RequestAdjourn, AcceptAdjourn:
-		k, b, err := g.adjournMessage(a)
-		if err != nil {
-			return err
-		}
-		kind, body = k, b
-	case RequestUndo, AnswerUndo:
-		k, b, err := g.undoMessage(a)
+	case Resign, Chat, RequestAdjourn, AcceptAdjourn, RequestUndo, AnswerUndo:
+		k, b, err := g.m.ActionMessage(g.role, a)
 		if err != nil {
 			return err
 		}
@@ -203,7 +190,7 @@ func (g *Game) afterChange() {
 // startGrace starts the grace clock when the other program owes a
 // message on a grace, and stops it when it does not (T-11, REC-D14).
 func (g *Game) startGrace() {
-	from, _, count, owes := g.m.graceOwed()
+	from, _, count, owes := g.m.GraceOwed()
 	if owes && from != g.role {
 		// The grace starts again with each message of the other's: it is
 		// the time the other takes for one message.
@@ -237,8 +224,8 @@ const abandonLinger = 5 * time.Second
 // stream (the accused's program ends its own game and closes it, or the
 // idle timeout cuts a silent one).
 func (g *Game) awaitsCrossing() bool {
-	a := g.m.abandoned
-	return a != nil && a.by == g.role && g.stream != nil && !g.abandonHeard
+	by, ok := g.m.AbandonedBy()
+	return ok && by == g.role && g.stream != nil && !g.abandonHeard
 }
 
 // heardAfterAbandon notes a frame of the other program on the current
@@ -246,7 +233,7 @@ func (g *Game) awaitsCrossing() bool {
 // abandonment ends the wait of awaitsCrossing, and the abandonment's
 // linger runs from it. Attachments do not count: their message follows.
 func (g *Game) heardAfterAbandon(f frame) {
-	if g.abandonHeard || g.m.abandoned == nil || g.m.abandoned.by != g.role || f.Bulk != nil {
+	if by, ok := g.m.AbandonedBy(); g.abandonHeard || !ok || by != g.role || f.Bulk != nil {
 		return
 	}
 	g.abandonHeard = true
@@ -281,7 +268,7 @@ func (g *Game) checkGrace() {
 	if g.autoSince.IsZero() || time.Since(g.autoSince) < grace {
 		return
 	}
-	from, kinds, _, owes := g.m.graceOwed()
+	from, kinds, _, owes := g.m.GraceOwed()
 	g.autoSince = time.Time{}
 	if !owes || from == g.role {
 		// The game moved on since the grace started: nothing to
@@ -321,7 +308,7 @@ func (g *Game) abandon(c *challenge) {
 // thinks: the player may counter it (REC-D14).
 func (g *Game) answerChallenge(ack int64) {
 	defer func() {
-		from, _, count, owes := g.m.graceOwed()
+		from, _, count, owes := g.m.GraceOwed()
 		if !owes || !count || from != g.role || g.m.openChallenge(g.role.Other()) == nil {
 			return
 		}
@@ -379,14 +366,14 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		}
 		return KindTossReveal, openBody{Opening: *g.toss}, true, nil
 	case KindResult:
-		if c := g.m.pendingClaim(); c != nil {
+		if res, ok := g.m.ClaimResult(); ok {
 			// A time-out claim against this player (CLK-D17): refused
 			// when its own clock says the flag had not fallen, else
 			// confirmed with the result it gives.
 			if k, b, refuse := g.answerTimeout(); refuse {
 				return k, b, true, nil
 			}
-			return KindResult, ResultBody{Result: g.m.claimResult(c).String()}, true, nil
+			return KindResult, ResultBody{Result: res.String()}, true, nil
 		}
 		return KindResult, ResultBody{Result: g.m.Outcome.Result.String()}, true, nil
 	}
@@ -395,46 +382,4 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		return g.player.auto(g.m, g.role)
 	}
 	return "", nil, false, nil
-}
-
-// undoMessage makes the message of an undo action.
-func (g *Game) undoMessage(a Action) (Kind, any, error) {
-	u, ok := g.m.variant.(undoer)
-	if !ok {
-		if d, err := engine.LookupDescriptor(g.m.Options.Variant); g.m.variant == nil || err != nil || d.Undo {
-			return "", nil, fmt.Errorf("protocol: no undo now: %w", ErrNotNow)
-		}
-		return "", nil, ErrNoUndo
-	}
-	if g.m.Phase != PhasePlay || g.m.resigned != nil {
-		return "", nil, fmt.Errorf("protocol: no undo during %s: %w", g.m.Phase, ErrNotNow)
-	}
-	switch a := a.(type) {
-	case RequestUndo:
-		n, _, can := u.lastMove()
-		switch {
-		case g.m.undo != nil:
-			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)
-		case !can || n == 0:
-			return "", nil, fmt.Errorf("protocol: no move to take back now: %w", ErrNotNow)
-		case undoable(u, n, g.role, undoBody{Move: n}):
-			return KindUndoRequest, undoBody{Move: n}, nil
-		case undoable(u, n, g.role, undoBody{Move: n - 1, Moves: 2}):
-			return KindUndoRequest, undoBody{Move: n - 1, Moves: 2}, nil
-		}
-		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
-	case AnswerUndo:
-		if g.m.undo == nil || g.m.undo.by == g.role {
-			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
-		}
-		b := undoBody{Move: g.m.undo.move}
-		if g.m.undo.moves == 2 {
-			b.Moves = 2
-		}
-		if a.Accept {
-			return KindUndoAccept, b, nil
-		}
-		return KindUndoDecline, b, nil
-	}
-	return "", nil, fmt.Errorf("protocol: %T: %w", a, ErrNotNow)
 }

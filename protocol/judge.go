@@ -213,7 +213,7 @@ func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 		j.Why = err.Error()
 		return j
 	}
-	from, kinds, _, owed := m.graceOwed()
+	from, kinds, _, owed := m.GraceOwed()
 	if owed && from == j.Reported.Accused {
 		j.Verdict, j.owed = VerdictWithheld, kinds
 		j.Violation = &Violation{Accused: j.Reported.Accused, Rule: "T-11", Seq: -1,
@@ -303,7 +303,7 @@ func judgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, 
 		return nil, nil, err.Error()
 	}
 	if _, err := m.Apply(ev); err != nil {
-		if errors.Is(err, errAfterEnd) {
+		if errors.Is(err, ErrAfterEnd) {
 			return nil, nil, "a message after the end of the game"
 		}
 		var v *Violation

@@ -89,3 +89,12 @@ var kindTable = map[Kind]kindAttrs{
 
 // attrs returns the attributes of kind k (CLK-D31).
 func (k Kind) attrs() kindAttrs { return kindTable[k] }
+
+// Timed reports whether a message of kind k may carry a clock stamp, its
+// sender's think time and settlement (CLK-D8).
+func (k Kind) Timed() bool { return k.attrs().timed }
+
+// ClockFree reports whether kind k is outside the game's course for the
+// clocks (chat, adjournment, undo): a message of it starts no turn, so
+// the other's think time is not measured from it (CLK-D14).
+func (k Kind) ClockFree() bool { return k.attrs().clockFree }

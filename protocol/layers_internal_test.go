@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,6 +232,158 @@ func TestARCHD1CoreFileFaultsFound(t *testing.T) {
 		faults := coreFileFaults(c.name+".go", []byte(c.src))
 		if len(faults) != c.faults {
 			t.Errorf("%s: %q, want %d faults", c.name, faults, c.faults)
+		}
+	}
+}
+
+// sessionAlone is where coreSeams puts the session's files, each importing
+// the core's package (coreAlone) with a dot import.
+const sessionAlone = "protocol/zz_session_alone"
+
+// coreSeams measures the seams between the session and the core (ARCH-D1):
+// with a build overlay, the core's files are a package of their own
+// (coreAlone) and the session's files another that dot-imports it, so that
+// every exported name of the core still resolves and each use of an
+// unexported one is a compile error. It returns the compiler's errors with
+// -e, one a line, each "file:line:col: message" and, counted from them, the
+// unexported names of the core the session uses with the number of places
+// for each.
+func coreSeams(t *testing.T) (errs []string, names map[string]int) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	replace := map[string]string{}
+	for _, n := range coreFiles {
+		replace[filepath.Join(root, coreAlone, n)] = filepath.Join(root, "protocol", n)
+	}
+	imp := []byte("\nimport . \"github.com/kakure/kakure/" + coreAlone + "\"\n")
+	for _, n := range sessionFiles {
+		src, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, after, ok := bytes.Cut(src, []byte("\npackage protocol\n"))
+		if !ok && bytes.HasPrefix(src, []byte("package protocol\n")) {
+			before, after, ok = nil, src[len("package protocol\n"):], true
+		}
+		if !ok {
+			t.Fatalf("%s: no package clause on a line of its own", n)
+		}
+		out := slices.Concat(before, []byte("\npackage protocol\n"), imp, after)
+		tmp := filepath.Join(dir, n)
+		if err := os.WriteFile(tmp, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		replace[filepath.Join(root, sessionAlone, n)] = tmp
+	}
+	overlay, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(path, overlay, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-overlay", path, "-gcflags=-e", "./"+sessionAlone)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return nil, map[string]int{}
+	}
+	names = map[string]int{}
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(line, dir+string(filepath.Separator)))
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case !strings.Contains(line, ".go:") && len(errs) > 0: // the error's next line
+			errs[len(errs)-1] += " " + line
+		default:
+			errs = append(errs, line)
+		}
+	}
+	errs = slices.DeleteFunc(errs, func(e string) bool { return strings.HasSuffix(e, "imported and not used") })
+	for _, e := range errs {
+		name := seamName(e)
+		if name == "" {
+			t.Errorf("the session alone: an error that is not a seam: %s", e)
+			continue
+		}
+		names[name]++
+	}
+	return errs, names
+}
+
+// seamName returns the unexported name of the core that the compiler's
+// error msg says the session cannot use (an interface's unexported method
+// as "Action.action", a method the session declares on a core type as
+// "methods of Transcript"), or "" if msg says something else.
+func seamName(msg string) string {
+	msg = strings.ReplaceAll(msg, `"github.com/kakure/kakure/`+coreAlone+`".`, "")
+	if _, name, ok := strings.Cut(msg, "undefined: "); ok {
+		return name
+	}
+	if _, name, ok := strings.Cut(msg, "cannot define new methods on non-local type "); ok {
+		return "methods of " + name
+	}
+	for _, what := range []string{"unexported field ", "unexported method ", "has no field or method "} {
+		if _, name, ok := strings.Cut(msg, what); ok {
+			name = strings.FieldsFunc(name, func(r rune) bool { return r == ')' || r == ',' || r == ' ' })[0]
+			if strings.HasPrefix(msg[strings.Index(msg, what)-1:], "(unexported method ") {
+				iface := "Action"
+				if strings.Contains(msg, "Event") {
+					iface = "Event"
+				}
+				name = iface + "." + name
+			}
+			return name
+		}
+	}
+	return ""
+}
+
+// seamsBound is the most unexported names of the core the session may use
+// and in how many places (coreSeams): the seams left to cut before the
+// core can move into a package of its own (ARCH-D1). Lower it when a seam
+// is cut; it is never raised.
+var seamsBound = struct{ names, places int }{80, 191}
+
+// TestARCHD1SeamsCounted measures the seams between the session and the
+// core (coreSeams), logs each with its number of places and holds the
+// count to seamsBound, so that a new seam fails. Run with -v to read them.
+func TestARCHD1SeamsCounted(t *testing.T) {
+	errs, names := coreSeams(t)
+	for _, e := range errs {
+		t.Log(e)
+	}
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		t.Logf("seam %-28s %3d", n, names[n])
+	}
+	t.Logf("the session uses %d unexported names of the core in %d places", len(names), len(errs))
+	if len(names) > seamsBound.names || len(errs) > seamsBound.places {
+		t.Errorf("the session uses %d unexported names of the core in %d places, more than %d in %d (seamsBound)",
+			len(names), len(errs), seamsBound.names, seamsBound.places)
+	}
+}
+
+// TestARCHD1SeamNameFound holds seamName to the compiler's messages, so
+// that the count above counts what it says.
+func TestARCHD1SeamNameFound(t *testing.T) {
+	const core = `"github.com/kakure/kakure/` + coreAlone + `".`
+	for _, c := range []struct{ msg, name string }{
+		{"game.go:170:6: undefined: hello", "hello"},
+		{"game.go:297:19: g.m.variant undefined (cannot refer to unexported field variant)", "variant"},
+		{"x.go:1:2: g.m.undoable undefined (cannot refer to unexported method undoable)", "undoable"},
+		{"game.go:251:34: cannot use closeAction{} (value of struct type closeAction) as " + core + "Action value in struct literal: closeAction does not implement " + core + "Action (unexported method action)", "Action.action"},
+		{"game_loop.go:574:17: cannot use EventDropped{} (value of struct type EventDropped) as " + core + "Event value in argument to g.events.push: EventDropped does not implement " + core + "Event (unexported method event)", "Event.event"},
+		{"record_file.go:76:10: cannot define new methods on non-local type " + core + "Transcript", "methods of Transcript"},
+		{"game_send.go:274:14: g.m.openChallenge undefined (type *" + core + "Machine has no field or method openChallenge, but does have method OpenChallenge)", "openChallenge"},
+		{"game.go:1:1: missing return", ""},
+	} {
+		if got := seamName(c.msg); got != c.name {
+			t.Errorf("seamName(%q) = %q, want %q", c.msg, got, c.name)
 		}
 	}
 }

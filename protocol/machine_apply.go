@@ -15,6 +15,14 @@ import (
 // tossDomain separates the colour toss commitments.
 const tossDomain = "kakure/toss/colours"
 
+// PlayableOverNetwork reports whether variant v has rules over messages
+// here, so that two peers can play it (an invitation to another variant
+// is refused, T-10).
+func PlayableOverNetwork(v engine.Variant) bool {
+	_, ok := newVariantRules[v]
+	return ok
+}
+
 // applyInvite takes the invitation: the options, the peers, the inviter's
 // name, and the variant's rules (T-2, T-3).
 func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
@@ -29,7 +37,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	if err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
 	}
-	if err := checkName(b.InviterName); err != nil {
+	if err := CheckName(b.InviterName); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
 	}
 	if b.Tournament != nil {
@@ -42,7 +50,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	if b.Series != nil {
 		// The options and colours the series agreement gives this game
 		// (SER-D2): what verify checks too.
-		if err := b.Series.checkInvite(b); err != nil {
+		if err := b.Series.CheckInvite(b); err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "invitation of a series game: %v", err)
 		}
 		s := *b.Series
@@ -91,7 +99,7 @@ func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 	if err := decodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	if err := checkName(b.Name); err != nil {
+	if err := CheckName(b.Name); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
 	}
 	m.Names[Invitee] = b.Name

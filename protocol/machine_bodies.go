@@ -180,10 +180,10 @@ type AcceptBody struct {
 // MaxNameLength caps a display name, in bytes.
 const MaxNameLength = 64
 
-// checkName checks a display name from the wire: valid UTF-8 of at most
+// CheckName checks a display name from the wire: valid UTF-8 of at most
 // MaxNameLength bytes (what a user interface shows of it is its own
 // concern: it strips control characters and markup).
-func checkName(name string) error {
+func CheckName(name string) error {
 	if len(name) > MaxNameLength {
 		return fmt.Errorf("display name of %d bytes (cap %d)", len(name), MaxNameLength)
 	}

@@ -42,7 +42,7 @@ func TestT10NamesInTheInvitation(t *testing.T) {
 			}
 		})
 	}
-	if checkName("\xff") == nil {
-		t.Error("a name that is not UTF-8 passes checkName")
+	if CheckName("\xff") == nil {
+		t.Error("a name that is not UTF-8 passes CheckName")
 	}
 }

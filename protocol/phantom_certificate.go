@@ -73,9 +73,9 @@ type certificateEvidence struct{ frames [][]byte }
 
 func (c *certificateEvidence) Error() string { return "a T-8(b) certificate" }
 
-// evidenceOf returns the evidence frames a violation found by the player
-// carries, or nil.
-func evidenceOf(v *Violation) [][]byte {
+// Evidence returns the evidence frames that a violation found by a
+// player carries (a Phantom Go certificate, T-8(b)), or nil; v may be nil.
+func (v *Violation) Evidence() [][]byte {
 	var c *certificateEvidence
 	if v != nil && errors.As(v.Err, &c) {
 		return c.frames

@@ -38,7 +38,7 @@ func TestMPCD31OversizedCertificateRefused(t *testing.T) {
 	}
 	err := errors.New("a deviation")
 	small := &referee.Certificate{Commitment: []byte{1}, Opened: -1, Choice: []byte{2}, Labels: []byte{3}}
-	if v := certificateViolation(0, small, err); v == nil || len(evidenceOf(v)) != 4 {
+	if v := certificateViolation(0, small, err); v == nil || len(v.Evidence()) != 4 {
 		t.Fatalf("a small certificate: %+v", v)
 	}
 	large := &referee.Certificate{Commitment: []byte{1}, Opened: -1, Choice: []byte{2}, Labels: make([]byte, maxCertificateEvidence)}

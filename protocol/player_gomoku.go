@@ -10,41 +10,6 @@ import (
 	"github.com/kakure/kakure/engine/gomoku"
 )
 
-// Actions of Hidden Move Double Gomoku. Play{Point: engine.Pass} passes
-// (GM-7); Play with a point places the opening piece in the opening and
-// commits in a turn. The program itself opens the committed point when it
-// must, says "five" when it is due, claims the win as soon as the player
-// has a double five, declares that it has no legal point, and opens every
-// commitment at the end.
-
-// GomokuOpening places the X opening piece on Point; the inviter does it
-// (GM-2).
-type GomokuOpening struct{ Point engine.Point }
-
-// GomokuChooseSide chooses X (gomoku.X, which is engine.Black) or O
-// (gomoku.O, engine.White) after the opening piece; the invitee does
-// it (GM-2). X owns the opening piece; O moves first.
-type GomokuChooseSide struct{ Side engine.Color }
-
-// GomokuPlace commits the mover to Point, one of its legal points (GM-3,
-// GM-4). Only a commitment is sent; the point stays secret.
-type GomokuPlace struct{ Point engine.Point }
-
-// GomokuAnnounce announces the row of the committed point, or with Column
-// its column (GM-3).
-type GomokuAnnounce struct{ Column bool }
-
-// GomokuRespond answers the opponent's announcement: the local player
-// reveals its hidden pieces at Reveal, all in the announced line (any
-// subset of GomokuView.Game.HiddenInLine(Announced()), possibly none).
-type GomokuRespond struct{ Reveal []engine.Point }
-
-func (GomokuOpening) action()    {}
-func (GomokuChooseSide) action() {}
-func (GomokuPlace) action()      {}
-func (GomokuAnnounce) action()   {}
-func (GomokuRespond) action()    {}
-
 func init() {
 	newVariantPlayer[engine.VariantGomoku] = newGomokuPlayer
 }
@@ -198,8 +163,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 	var err error
 	if pl, ok := a.(Play); ok {
 		switch {
-		case pl.Point == engine.Pass:
-			a = gomokuPass{}
+		case pl.Point == engine.Pass: // stays Play: a pass (GM-7)
 		case v.Phase() == gomoku.PhaseOpening:
 			a = GomokuOpening(pl)
 		default:
@@ -215,7 +179,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 		if _, e, err = v.ChooseSide(a.Side); err == nil {
 			kind, body = KindGomokuSide, gomokuSideBody{Side: gomoku.PieceName(a.Side)}
 		}
-	case gomokuPass:
+	case Play: // a pass, above
 		if _, e, err = v.Pass(); err == nil {
 			kind, body = KindGomokuPass, struct{}{}
 		}
@@ -254,11 +218,6 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 	kind, body = p.tamper(m, v, kind, body, e)
 	return kind, body, nil
 }
-
-// gomokuPass is Play{Point: engine.Pass} in gomoku.
-type gomokuPass struct{}
-
-func (gomokuPass) action() {}
 
 // lineBody writes an announced line.
 func lineBody(l gomoku.Line) gomokuLineBody {

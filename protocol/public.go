@@ -273,7 +273,7 @@ func (g *Game) publishSaved() {
 		p.ended = true
 		p.newest.End = true
 		p.release()
-		data, err := g.tr.encode()
+		data, err := g.tr.MarshalJSON()
 		if err != nil {
 			g.svc.cfg.Logger.Warn("the record is not published", "game", g.id, "err", err)
 			return

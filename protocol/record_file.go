@@ -68,19 +68,15 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode, durable bool) e
 	return nil
 }
 
-// Save writes the record to path atomically and durably: write a
-// temporary file, sync it, rename it over path, sync the directory.
-func (t *Transcript) Save(path string) error { return t.save(path, true) }
-
-// save writes the record atomically; with durable false it skips the two
-// syncs, for a state that a later durable save or the other peer can
-// always restore (see Game.save).
-func (t *Transcript) save(path string, durable bool) error {
-	data, err := t.encode()
+// SaveTranscript writes the record t to path atomically and durably:
+// write a temporary file, sync it, rename it over path, sync the
+// directory.
+func SaveTranscript(t *Transcript, path string) error {
+	data, err := t.MarshalJSON()
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, data, 0o600, durable)
+	return writeFileAtomic(path, data, 0o600, true)
 }
 
 func syncIf(durable bool, f *os.File) error {

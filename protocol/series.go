@@ -118,11 +118,11 @@ func hexLower(s string) string {
 	return s
 }
 
-// checkInvite checks the series part of invitation inv (SER-D2): a well
+// CheckInvite checks the series part of invitation inv (SER-D2): a well
 // formed agreement between the invitation's two peers, an index within
 // it, and the invitation's options those the agreement gives the game of
 // that index (colour included).
-func (s SeriesBody) checkInvite(inv InviteBody) error {
+func (s SeriesBody) CheckInvite(inv InviteBody) error {
 	a := s.Agreement
 	if err := a.Check(); err != nil {
 		return err

@@ -175,7 +175,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Host == nil {
 		return nil, errors.New("protocol: no host")
 	}
-	if err := checkName(cfg.Name); err != nil {
+	if err := CheckName(cfg.Name); err != nil {
 		return nil, fmt.Errorf("protocol: %w", err)
 	}
 	if err := cfg.BroadcastDelay.Check(); err != nil {
@@ -303,7 +303,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := newVariantRules[o.Variant]; !ok {
+	if !PlayableOverNetwork(o.Variant) {
 		return nil, fmt.Errorf("protocol: %s cannot be played over the network yet", o.Variant)
 	}
 	id, err := NewGameID()
@@ -331,7 +331,7 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 		body.Broadcast = &d
 	}
 	if series != nil {
-		if err := series.checkInvite(body); err != nil {
+		if err := series.CheckInvite(body); err != nil {
 			st.Reset()
 			return nil, err
 		}
@@ -594,9 +594,7 @@ func (s *Service) forget(g *Game) {
 }
 
 // accept is the internal action that accepts an invitation.
-type accept struct{}
-
-func (accept) action() {}
+type accept struct{ SessionAction }
 
 // noBulk refuses an attachment or a report frame before its body is read:
 // none belongs in the handshake of a stream, and a peer must not make this

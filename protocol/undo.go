@@ -1,6 +1,10 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
 
 // Kinds of the undo request (UNDO-D1, docs/rules/undo.md): plain Go and Bridge
 // Go only.
@@ -165,4 +169,46 @@ func (m *Machine) lastSeq(r Role) int64 {
 		}
 	}
 	return -1
+}
+
+// undoMessage makes the message of role r's undo action a.
+func (m *Machine) undoMessage(r Role, a Action) (Kind, any, error) {
+	u, ok := m.variant.(undoer)
+	if !ok {
+		if d, err := engine.LookupDescriptor(m.Options.Variant); m.variant == nil || err != nil || d.Undo {
+			return "", nil, fmt.Errorf("protocol: no undo now: %w", ErrNotNow)
+		}
+		return "", nil, ErrNoUndo
+	}
+	if m.Phase != PhasePlay || m.resigned != nil {
+		return "", nil, fmt.Errorf("protocol: no undo during %s: %w", m.Phase, ErrNotNow)
+	}
+	switch a := a.(type) {
+	case RequestUndo:
+		n, _, can := u.lastMove()
+		switch {
+		case m.undo != nil:
+			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)
+		case !can || n == 0:
+			return "", nil, fmt.Errorf("protocol: no move to take back now: %w", ErrNotNow)
+		case undoable(u, n, r, undoBody{Move: n}):
+			return KindUndoRequest, undoBody{Move: n}, nil
+		case undoable(u, n, r, undoBody{Move: n - 1, Moves: 2}):
+			return KindUndoRequest, undoBody{Move: n - 1, Moves: 2}, nil
+		}
+		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
+	case AnswerUndo:
+		if m.undo == nil || m.undo.by == r {
+			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
+		}
+		b := undoBody{Move: m.undo.move}
+		if m.undo.moves == 2 {
+			b.Moves = 2
+		}
+		if a.Accept {
+			return KindUndoAccept, b, nil
+		}
+		return KindUndoDecline, b, nil
+	}
+	return "", nil, fmt.Errorf("protocol: %T: %w", a, ErrNotNow)
 }

@@ -18,6 +18,41 @@ import (
 // player_gomoku.go holds the local side with this peer's secrets.
 // docs/rules/gomoku.md, section "Network play", describes the exchange.
 
+// Actions of Hidden Move Double Gomoku. Play{Point: engine.Pass} passes
+// (GM-7); Play with a point places the opening piece in the opening and
+// commits in a turn. The program itself opens the committed point when it
+// must, says "five" when it is due, claims the win as soon as the player
+// has a double five, declares that it has no legal point, and opens every
+// commitment at the end.
+
+// GomokuOpening places the X opening piece on Point; the inviter does it
+// (GM-2).
+type GomokuOpening struct{ Point engine.Point }
+
+// GomokuChooseSide chooses X (gomoku.X, which is engine.Black) or O
+// (gomoku.O, engine.White) after the opening piece; the invitee does
+// it (GM-2). X owns the opening piece; O moves first.
+type GomokuChooseSide struct{ Side engine.Color }
+
+// GomokuPlace commits the mover to Point, one of its legal points (GM-3,
+// GM-4). Only a commitment is sent; the point stays secret.
+type GomokuPlace struct{ Point engine.Point }
+
+// GomokuAnnounce announces the row of the committed point, or with Column
+// its column (GM-3).
+type GomokuAnnounce struct{ Column bool }
+
+// GomokuRespond answers the opponent's announcement: the local player
+// reveals its hidden pieces at Reveal, all in the announced line (any
+// subset of GomokuView.Game.HiddenInLine(Announced()), possibly none).
+type GomokuRespond struct{ Reveal []engine.Point }
+
+func (GomokuOpening) action()    {}
+func (GomokuChooseSide) action() {}
+func (GomokuPlace) action()      {}
+func (GomokuAnnounce) action()   {}
+func (GomokuRespond) action()    {}
+
 // Kinds of the gomoku messages.
 const (
 	// KindGomokuOpening: the inviter places the X opening piece (GM-2).

@@ -72,7 +72,7 @@ func Verify(t *Transcript) *Report {
 		}
 		msg := t.Messages[i]
 		_, err := m.Apply(&msg)
-		if errors.Is(err, errAfterEnd) {
+		if errors.Is(err, ErrAfterEnd) {
 			// After an abandonment, a message that did not cross it
 			// (REC-D13): not part of the game.
 			rep.Ignored++

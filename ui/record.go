@@ -15,7 +15,7 @@ func SaveRecord(t *protocol.Transcript, path string) (sgfPath string, err error)
 	if path == "" {
 		return "", fmt.Errorf("no file name")
 	}
-	if err := t.Save(path); err != nil {
+	if err := protocol.SaveTranscript(t, path); err != nil {
 		return "", err
 	}
 	data, err := protocol.ExportSGF(t)

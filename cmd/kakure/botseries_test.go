@@ -274,7 +274,7 @@ func TestSERD7VerifyRefusesSeriesMismatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), id.String()+".record.json")
-			if err := tr.Save(path); err != nil {
+			if err := protocol.SaveTranscript(tr, path); err != nil {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer

@@ -173,7 +173,7 @@ func runWatch(env *environment, args []string) (err error) {
 		record = s.Record()
 	})
 	if *out != "" && record != nil {
-		if err := record.Save(*out); err != nil {
+		if err := protocol.SaveTranscript(record, *out); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "record: %s\n", *out)
