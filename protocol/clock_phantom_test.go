@@ -96,8 +96,12 @@ func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, form phantomForm) {
 	games := startGame(t, p, o)
 	black, white := byColor(games)
 	const think = 300 * time.Millisecond
+	// White thinks longer over its illegal try: its second try, timed
+	// from the first one's outcome, claims less than that (a second try
+	// timed from the start of the move would claim both).
+	firstThink := testenv.Duration(2 * time.Second)
 	phantomTry(t, black, think, "C3")
-	phantomTry(t, white, think, "C3") // illegal: Black's stone
+	phantomTry(t, white, firstThink, "C3") // illegal: Black's stone
 	phantomTry(t, white, think, "B2")
 	var views [2]protocol.View
 	for i, g := range games {
@@ -111,6 +115,9 @@ func testCLKD16PhantomTriesAreTheMoversTime(t *testing.T, form phantomForm) {
 	claims := tryClaims(t, white, white.Role())
 	if len(claims) != 2 {
 		t.Fatalf("White's tries carry %v, want two think times", claims)
+	}
+	if claims[1] >= firstThink.Milliseconds() {
+		t.Errorf("White's second try claims %d ms, as long as its first try's %v thinking: not timed from the first try's outcome", claims[1], firstThink)
 	}
 	sum := time.Duration(0)
 	for _, c := range claims {

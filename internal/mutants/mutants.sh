@@ -50,6 +50,9 @@ mutant settle-equal-claim protocol/clock_rule.go replace \
 	'l.free || charge <= l.claimed {' 'l.free || charge < l.claimed {' \
 	./protocol 'TestCLKD8SettlementEqualToTheClaimIsRefused'
 # CLK-D9: a time-out claim of exactly what the other had left is false.
+mutant phantom-try-clock-key protocol/clock.go replace \
+	'k.try = tc.tryID()' 'k.try = 0 * tc.tryID()' \
+	./protocol 'TestCLKD16PhantomTriesAreTheMoversTime'
 mutant claim-equal-left protocol/clock.go replace \
 	'!okMS || charge <= left {' '!okMS || charge < left {' \
 	./protocol 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
