@@ -132,13 +132,7 @@ func (s *Service) checkSeriesInvitation(sb *SeriesBody) error {
 		return err
 	}
 	// The games running here that are not yet on disk (or are).
-	s.mu.Lock()
-	running := make([]*Game, 0, len(s.games))
-	for _, g := range s.games {
-		running = append(running, g)
-	}
-	s.mu.Unlock()
-	for _, g := range running {
+	for _, g := range s.runningGames() {
 		if gs := g.Series(); gs != nil && gs.Agreement.ID == a.ID && !slices.ContainsFunc(games, func(x SeriesGame) bool { return x.Game == g.id }) {
 			games = append(games, SeriesGame{Index: gs.Index, Game: g.id, Agreement: gs.Agreement, Done: g.Outcome() != nil})
 		}

@@ -212,18 +212,24 @@ func (s *Service) peerConnected(_ network.Network, c network.Conn) {
 	}
 }
 
+// runningGames returns the games the service runs now, taken under its
+// lock.
+func (s *Service) runningGames() []*Game {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	games := make([]*Game, 0, len(s.games))
+	for _, g := range s.games {
+		games = append(games, g)
+	}
+	return games
+}
+
 // Close stops accepting streams and closes every running game (games
 // that are not over stay on disk and can be resumed).
 func (s *Service) Close() {
 	s.cfg.Host.RemoveStreamHandler(GameProtocol)
 	s.cfg.Host.Network().StopNotify(s.notifiee)
-	s.mu.Lock()
-	games := make([]*Game, 0, len(s.games))
-	for _, g := range s.games {
-		games = append(games, g)
-	}
-	s.mu.Unlock()
-	for _, g := range games {
+	for _, g := range s.runningGames() {
 		g.Close()
 	}
 }
