@@ -294,7 +294,7 @@ func TestT13LiveReportsThatProveNothing(t *testing.T) {
 		seq, prev := tr.Next(other)
 		ack, ackHash := tr.AckFor(other)
 		m := protocol.Message{Game: g.ID(), From: other, Seq: seq, Prev: prev, Ack: ack, AckHash: ackHash,
-			Kind: protocol.KindResult, Body: protocol.EncodeBody(protocol.ResultBody{Result: "B+99"})}
+			Kind: protocol.KindResult, Body: protocol.MustEncodeBody(protocol.ResultBody{Result: "B+99"})}
 		resign(t, &m, otherKey)
 		return [][]byte{protocol.FrameOf(&m)}
 	}
@@ -414,9 +414,9 @@ func TestT14LiveFalseAccusationOfWithholding(t *testing.T) {
 func TestT13LiveEquivocationBothRecords(t *testing.T) {
 	hook := cheatOn(protocol.KindMove, 3, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		twin := *m
-		twin.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
+		twin.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "pass"})
 		if string(twin.Body) == string(m.Body) {
-			twin.Body = protocol.EncodeBody(protocol.MoveBody{Point: "A1"})
+			twin.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "A1"})
 		}
 		resign(t, &twin, key)
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&twin)}
@@ -477,7 +477,7 @@ func TestT14LiveRecordCutOffOrAppended(t *testing.T) {
 		seq, prev := tr.Next(r)
 		ack, ackHash := tr.AckFor(r)
 		m := protocol.Message{Game: tr.Game, From: r, Seq: seq, Prev: prev, Ack: ack, AckHash: ackHash, Kind: protocol.KindViolation,
-			Body: protocol.EncodeBody(protocol.ViolationBody{Accused: r.Other(), Rule: "T-3", Detail: "after the end"})}
+			Body: protocol.MustEncodeBody(protocol.ViolationBody{Accused: r.Other(), Rule: "T-3", Detail: "after the end"})}
 		resign(t, &m, key)
 		if err := tr.Append(m); err != nil {
 			t.Fatal(err)

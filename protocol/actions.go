@@ -56,7 +56,7 @@ func (m *Machine) ActionMessage(r Role, a Action) (Kind, any, error) {
 		}
 		return KindResign, struct{}{}, nil
 	case Chat:
-		return KindChat, chatBody{Text: a.Text}, nil
+		return KindChat, ChatBody{Text: a.Text}, nil
 	case RequestAdjourn, AcceptAdjourn:
 		return m.adjournMessage(r, a)
 	case RequestUndo, AnswerUndo:

@@ -99,7 +99,7 @@ func TestT10SignedBodiesAreCanonical(t *testing.T) {
 			if strings.Contains(string(m.Body), "\n") {
 				return // a newline cannot stand in a line of the log form
 			}
-			head, err := recordHead(tr)
+			head, err := RecordHead(tr)
 			if err != nil {
 				t.Fatal(err)
 			}

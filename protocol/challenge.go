@@ -23,9 +23,9 @@ import (
 // sender's challenge (a T-11 report) went unanswered (REC-D13).
 const KindAbandon Kind = "abandon"
 
-// abandonBody names the sender's challenge that the other program left
+// AbandonBody names the sender's challenge that the other program left
 // unanswered: the sequence number of the sender's T-11 report.
-type abandonBody struct {
+type AbandonBody struct {
 	Challenge uint64 `json:"challenge"`
 }
 
@@ -58,9 +58,9 @@ func (EventAbandonVoid) event()       {}
 // nobody's violation (REC-D7).
 var ErrAfterEnd = errors.New("protocol: the message comes after the end of the game")
 
-// challenge is a T-11 report that stands (REC-D12): in the reporter's
+// Challenge is a T-11 report that stands (REC-D12): in the reporter's
 // game the accused owed one of kinds after its message ack.
-type challenge struct {
+type Challenge struct {
 	reporter Role
 	seq      uint64
 	ack      int64
@@ -72,7 +72,7 @@ type challenge struct {
 }
 
 // answers reports whether msg, of the accused, answers c.
-func (c *challenge) answers(msg *Message) bool {
+func (c *Challenge) answers(msg *Message) bool {
 	return msg.From == c.reporter.Other() && int64(msg.Seq) > c.ack && slices.Contains(c.kinds, msg.Kind)
 }
 
@@ -82,7 +82,7 @@ func (c *challenge) answers(msg *Message) bool {
 type abandonment struct {
 	by        Role
 	seq       uint64
-	challenge *challenge
+	challenge *Challenge
 	outcome   Outcome
 	// The game as it stood before the abandonment.
 	prevPhase   Phase
@@ -133,7 +133,7 @@ func (m *Machine) OpenChallenge(r Role) ([]Kind, bool) {
 }
 
 // openChallenge returns role r's open challenge, or nil.
-func (m *Machine) openChallenge(r Role) *challenge {
+func (m *Machine) openChallenge(r Role) *Challenge {
 	if c := m.challenges[r]; c != nil && !c.answered {
 		return c
 	}
@@ -147,7 +147,7 @@ func (m *Machine) openChallenge(r Role) *challenge {
 // challenge and changes nothing else; it is answered by the accused's
 // next message of a kind it owed, which the record may already hold
 // (the reporter had not seen it).
-func (m *Machine) applyChallenge(msg *Message, b *violationBody) ([]Event, error) {
+func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error) {
 	reporter := msg.From
 	if c := m.openChallenge(reporter); c != nil {
 		return nil, violation(reporter, msg.Seq, "T-10", "a challenge while its challenge (its message %d) is open", c.seq)
@@ -170,7 +170,7 @@ func (m *Machine) applyChallenge(msg *Message, b *violationBody) ([]Event, error
 		// The reporter's game does not replay: nothing can be judged.
 		return m.standUnproven(msg, j)
 	}
-	c := &challenge{reporter: reporter, seq: msg.Seq, ack: msg.Ack, kinds: j.owed}
+	c := &Challenge{reporter: reporter, seq: msg.Seq, ack: msg.Ack, kinds: j.owed}
 	for i := range m.history {
 		if h := &m.history[i]; c.answers(h) {
 			c.answered, c.answeredSeq = true, h.Seq
@@ -199,8 +199,8 @@ func (m *Machine) noteAnswer(msg *Message) []Event {
 // crossed), it changes nothing. Otherwise the game ends: a forfeit win
 // for the sender, as reported.
 func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
-	var b abandonBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b AbandonBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.challenges[msg.From]

@@ -102,7 +102,7 @@ func TestCheatMoveOutOfTurn(t *testing.T) {
 		extra := *m
 		extra.Seq++
 		extra.Prev = m.Hash()
-		extra.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
+		extra.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "pass"})
 		extra.Sign(key)
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&extra)}
 	})
@@ -141,9 +141,9 @@ func TestCheatSignsWithAnotherKey(t *testing.T) {
 func TestCheatTwoMessagesSameSequence(t *testing.T) {
 	h := playWithCheater(t, goOpts, cheatOn(protocol.KindMove, 3, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		twin := *m
-		twin.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
+		twin.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "pass"})
 		if string(twin.Body) == string(m.Body) {
-			twin.Body = protocol.EncodeBody(protocol.MoveBody{Point: "A1"})
+			twin.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "A1"})
 		}
 		twin.Sign(key)
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&twin)}

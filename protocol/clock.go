@@ -27,9 +27,9 @@ type TimeoutBody struct {
 	ChargeMS int64 `json:"charge_ms"`
 }
 
-// timeoutRefuseBody refuses a time-out claim: ThinkMS is the refuser's
+// TimeoutRefuseBody refuses a time-out claim: ThinkMS is the refuser's
 // own measurement of its think time when the claim came.
-type timeoutRefuseBody struct {
+type TimeoutRefuseBody struct {
 	ThinkMS int64 `json:"think_ms"`
 }
 
@@ -61,7 +61,7 @@ type gameClocks struct {
 	state   [2]clock.State
 	// last is the last move charged as its mover claimed it: the other's
 	// next move may settle it higher (CLK-D8).
-	last *claimedCharge
+	last *ClaimedCharge
 	// claim is the time-out claim that waits for the flagged side's
 	// answer (CLK-D17); claims counts each role's claims, refused the
 	// claims refused.
@@ -87,14 +87,14 @@ type gameClocks struct {
 	// turn holds, in a variant of simultaneous clocks (F-Go), each role's
 	// choice of the turn under way as charged when it came: the other's
 	// opening may settle it higher (CLK-D14).
-	turn [2]*claimedCharge
+	turn [2]*ClaimedCharge
 	// tries is, in Phantom Go, the move whose tries were illegal so far
 	// (CLK-D16).
 	tries *pendingMove
 }
 
-// claimedCharge is a move charged to its mover's clock as claimed.
-type claimedCharge struct {
+// ClaimedCharge is a move charged to its mover's clock as claimed.
+type ClaimedCharge struct {
 	role Role
 	seq  uint64
 	// free marks the move that ended an adjournment: not charged, not
@@ -227,7 +227,7 @@ func (m *Machine) ClockKey() ClockKey {
 		return ClockKey{}
 	}
 	k := ClockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
-	if tc, ok := m.variant.(tryClocks); ok {
+	if tc, ok := m.variant.(TryClocks); ok {
 		if _, moving := tc.tryMover(); moving {
 			// Each try of a move is timed from the last one's outcome
 			// (CLK-D16).
@@ -380,7 +380,7 @@ func ms(n int64) (time.Duration, bool) {
 // confirms the result or refuses the claim.
 func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	var b TimeoutBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if m.clk == nil {
@@ -426,7 +426,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		aboutLast, ok = true, true
 	default:
 		ok = false
-		if tc, isTry := m.variant.(tryClocks); isTry && !m.clk.adjourned {
+		if tc, isTry := m.variant.(TryClocks); isTry && !m.clk.adjourned {
 			if _, running := m.clockRunning(); !running {
 				left, about, ok = m.clk.tryClaim(tc, msg.From)
 				aboutLast = ok
@@ -477,7 +477,7 @@ const MaxTimeoutClaims = 8
 // isTryVariant reports whether m's variant times tries (Phantom Go,
 // CLK-D16), whose claims about a try are judged by tryClaim.
 func isTryVariant(m *Machine) bool {
-	_, ok := m.variant.(tryClocks)
+	_, ok := m.variant.(TryClocks)
 	return ok
 }
 
@@ -542,7 +542,7 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 	}
 	if msg.From == flagged && msg.Kind == KindResult {
 		var b ResultBody
-		if err := decodeBody(msg.Body, &b); err != nil {
+		if err := DecodeBody(msg.Body, &b); err != nil {
 			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err), true
 		}
 		want := m.claimResult(c)
@@ -572,8 +572,8 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 // measurement can be proven, so the claim changes nothing: play goes on
 // from where it stood. The refusal names the refuser's think time.
 func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
-	var b timeoutRefuseBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b TimeoutRefuseBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.pendingClaim()

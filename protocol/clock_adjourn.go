@@ -43,7 +43,7 @@ var ErrNoClock = errors.New("protocol: the game has no clock")
 // both clocks until the next move, whose think time the mover measures
 // from the moment the game resumed.
 func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
-	if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+	if err := DecodeBody(msg.Body, &struct{}{}); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.clk

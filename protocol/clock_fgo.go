@@ -6,20 +6,20 @@ import "github.com/kakure/kakure/commit"
 // turn, each until its player's commitment goes; the openings settle the
 // other's think time.
 
-// fgoCommitBody is the body of KindFGoCommit: a commitBody that, in a game
+// FGoCommitBody is the body of KindFGoCommit: a commitBody that, in a game
 // with a time control, carries the committer's think time for the turn
 // (CLK-D14). Without a clock, or for a choice that is not timed, it is
 // exactly a commitBody.
-type fgoCommitBody struct {
+type FGoCommitBody struct {
 	Commitment commit.Commitment `json:"commitment"`
 	ThinkMS    int64             `json:"think_ms,omitempty"`
 }
 
-// fgoOpenBody is the body of KindFGoOpen: an openBody that, in a game with
+// FGoOpenBody is the body of KindFGoOpen: an openBody that, in a game with
 // a time control, may carry the opener's settlement of the other's
 // commitment of the turn (CLK-D14, CLK-D7). Without it, it is exactly an
 // openBody.
-type fgoOpenBody struct {
+type FGoOpenBody struct {
 	Opening  commit.Opening `json:"opening"`
 	ChargeMS int64          `json:"charge_ms,omitempty"`
 }

@@ -85,7 +85,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if g.m.ClocksTogether() {
 		return g.stampChoice(kind, body)
 	}
-	tc, tries := g.m.variant.(tryClocks)
+	tc, tries := g.m.variant.(TryClocks)
 	if tries && tc.settlesTry(g.role, kind) {
 		return g.stampTry(kind, body, tc)
 	}
@@ -115,7 +115,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		// nothing (CLK-D15; the machine refuses a second settlement).
 		charge = 0
 	}
-	return withStamp(kind, body, think, charge)
+	return WithStamp(kind, body, think, charge)
 }
 
 // settleMove settles the other's move just applied against this peer's
@@ -123,7 +123,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 // stands; beyond it the next own move charges the measurement minus the
 // allowance, or, when that is past the other's clock, this peer claims
 // the loss on time.
-func (g *Game) settleMove(last *claimedCharge, mark, now time.Time) {
+func (g *Game) settleMove(last *ClaimedCharge, mark, now time.Time) {
 	c := g.m.clk
 	if c == nil || c.last == nil || c.last == last || c.last.role != g.role.Other() {
 		return
@@ -214,7 +214,7 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 	if think > c.claim.left {
 		return "", nil, false
 	}
-	return KindTimeoutRefuse, timeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
+	return KindTimeoutRefuse, TimeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
 }
 
 // settledCharge settles a think time claimed against this peer's
@@ -247,12 +247,12 @@ func (g *Game) stampChoice(kind Kind, body any) any {
 		if !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
 			return body // not timed, or free (CLK-D13)
 		}
-		return withStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
+		return WithStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
 	case KindFGoOpen:
 		if g.clk.settleMS == 0 {
 			return body
 		}
-		return withStamp(kind, body, 0, g.clk.settleMS)
+		return WithStamp(kind, body, 0, g.clk.settleMS)
 	}
 	return body
 }
@@ -296,11 +296,11 @@ func (g *Game) claimDueChoice() bool {
 
 // stampTry writes the settlement of the other's try into this peer's
 // settling message (CLK-D16).
-func (g *Game) stampTry(kind Kind, body any, tc tryClocks) any {
+func (g *Game) stampTry(kind Kind, body any, tc TryClocks) any {
 	if !tc.settlesTry(g.role, kind) || g.clk.settleMS == 0 {
 		return body
 	}
 	charge := g.clk.settleMS
 	g.clk.settleMS = 0
-	return withStamp(kind, body, 0, charge)
+	return WithStamp(kind, body, 0, charge)
 }

@@ -11,10 +11,10 @@ import (
 // and the opponent's answer are their player's time; the reveal, the
 // declaration and the openings at the end are the program's.
 
-// gomokuPassBody is the body of KindGomokuPass and of
+// GomokuPassBody is the body of KindGomokuPass and of
 // KindGomokuNoLegalPoint: empty, but for the clock's part of a pass in a
 // game with a time control (CLK-D15).
-type gomokuPassBody struct {
+type GomokuPassBody struct {
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
@@ -24,7 +24,7 @@ type gomokuPassBody struct {
 // mover from the start of its turn to its announcement (its commitment
 // within), the opponent answering the announcement. No clock runs while
 // the programs reveal, declare or open, nor after a resignation.
-func (g *gomokuRules) timedTurn() (Role, bool) {
+func (g *GomokuRules) timedTurn() (Role, bool) {
 	if g.resigned && !g.suspended {
 		return Inviter, false
 	}
@@ -45,7 +45,7 @@ func (g *gomokuRules) timedTurn() (Role, bool) {
 // (CLK-D15): the opening piece, the side choice, a pass, an announcement
 // (the commitment before it does not: the announcement claims the whole
 // turn) and an answer to one.
-func (g *gomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
+func (g *GomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	if g.resigned && !g.suspended {
 		return false
 	}

@@ -23,9 +23,9 @@ type pendingMove struct {
 	used   time.Duration
 }
 
-// tryClocks is a variant whose timed turns are tries that may be
+// TryClocks is a variant whose timed turns are tries that may be
 // illegal (Phantom Go, CLK-D16).
-type tryClocks interface {
+type TryClocks interface {
 	timedVariant
 	// tryMover returns the role whose move is under way, while tries are
 	// being made.
@@ -39,14 +39,14 @@ type tryClocks interface {
 }
 
 // tryMover returns the role whose move is under way in play.
-func (h *phantomRules) tryMover() (Role, bool) {
+func (h *PhantomRules) tryMover() (Role, bool) {
 	if h.stage() != PhantomStagePlay {
 		return Inviter, false
 	}
 	return h.moverRole(), true
 }
 
-func (h *phantomRules) tryID() uint64 { return h.pub.Try }
+func (h *PhantomRules) tryID() uint64 { return h.pub.Try }
 
 // clockStep returns how far the try under way has come, counted as in an
 // unchecked try: 0 before the request (or the evaluator's player's try),
@@ -56,7 +56,7 @@ func (h *phantomRules) tryID() uint64 { return h.pub.Try }
 // 1, so that the garbler's player's clock runs on until its try goes
 // with the garbling, and the settling messages stay the garbling and the
 // outputs (CLK-D16).
-func (h *phantomRules) clockStep() int {
+func (h *PhantomRules) clockStep() int {
 	_, sent := h.current()
 	if h.m.Options.Lambda <= 1 {
 		return sent
@@ -75,7 +75,7 @@ func (h *phantomRules) clockStep() int {
 // request within); no clock runs while the secure referee computes, nor
 // during the setup, the reveals and the count. Play in the open after
 // the audit (PN-D7) is timed as plain Go is.
-func (h *phantomRules) timedTurn() (Role, bool) {
+func (h *PhantomRules) timedTurn() (Role, bool) {
 	switch h.stage() {
 	case PhantomStagePlay:
 		if h.resigned && !h.suspended {
@@ -83,7 +83,7 @@ func (h *phantomRules) timedTurn() (Role, bool) {
 		}
 		mover := h.moverRole()
 		sent := h.clockStep()
-		if sent == 0 || sent == 1 && mover == phantomGarbler {
+		if sent == 0 || sent == 1 && mover == PhantomGarbler {
 			return mover, true
 		}
 	case PhantomStageOpen:
@@ -94,13 +94,13 @@ func (h *phantomRules) timedTurn() (Role, bool) {
 
 // endsTimedTurn reports whether a message ends its player's try (or in
 // the open, its move).
-func (h *phantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
+func (h *PhantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	switch h.stage() {
 	case PhantomStagePlay:
 		sent := h.clockStep()
 		mover := h.moverRole()
-		return kind == KindPhantomTry && sent == 0 && mover == phantomEvaluator ||
-			kind == KindPhantomTryGarbling && sent == 1 && mover == phantomGarbler
+		return kind == KindPhantomTry && sent == 0 && mover == PhantomEvaluator ||
+			kind == KindPhantomTryGarbling && sent == 1 && mover == PhantomGarbler
 	case PhantomStageOpen:
 		return kind == KindMove
 	}
@@ -110,14 +110,14 @@ func (h *phantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 // settlesTry reports whether a message is the settling one of the try
 // under way: the garbling of the evaluator's player's try, the outputs of
 // the garbler's player's.
-func (h *phantomRules) settlesTry(r Role, kind Kind) bool {
+func (h *PhantomRules) settlesTry(r Role, kind Kind) bool {
 	if h.stage() != PhantomStagePlay {
 		return false
 	}
 	sent := h.clockStep()
 	mover := h.moverRole()
-	return r != mover && (kind == KindPhantomGarbling && sent == 1 && mover == phantomEvaluator ||
-		kind == KindPhantomOutputs && sent == 2 && mover == phantomGarbler)
+	return r != mover && (kind == KindPhantomGarbling && sent == 1 && mover == PhantomEvaluator ||
+		kind == KindPhantomOutputs && sent == 2 && mover == PhantomGarbler)
 }
 
 // leftFor returns what role r has left for the move under way: its
@@ -152,7 +152,7 @@ func (c *gameClocks) usedOf() [2]time.Duration {
 // play while no clock runs (CLK-D16): the other's try under way, when
 // the claimer's measurement settles it past the clock or the claim
 // crossed it, judged against what the move had before the try.
-func (c *gameClocks) tryClaim(tc tryClocks, claimer Role) (left time.Duration, about string, ok bool) {
+func (c *gameClocks) tryClaim(tc TryClocks, claimer Role) (left time.Duration, about string, ok bool) {
 	flagged := claimer.Other()
 	l, p := c.last, c.tries
 	if r, moving := tc.tryMover(); !moving || r != flagged || l == nil || l.role != flagged || l.free || p == nil || p.role != flagged {

@@ -68,11 +68,11 @@ type clockPart struct {
 	// settles is true when the message may settle the other's claim;
 	// claim is the claim it may settle, nil when there is none (CLK-D8).
 	settles bool
-	claim   *claimedCharge
+	claim   *ClaimedCharge
 	// keepOwn and keepSettled make the change once the rules take the
 	// message: the sender's clock after its claim, and the claim to keep
 	// for the other to settle; the other's clock after the settlement.
-	keepOwn     func(next clock.State, claim *claimedCharge)
+	keepOwn     func(next clock.State, claim *ClaimedCharge)
 	keepSettled func(settled clock.State, charge time.Duration)
 	// after, when set, runs last in every message's change and gives its
 	// events (Phantom Go charges the move that ended, CLK-D16); without
@@ -98,7 +98,7 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	var part clockPart
 	if sv, ok := m.variant.(simultaneousClocks); ok {
 		part = m.choicePart(msg, sv)
-	} else if tc, ok := m.variant.(tryClocks); ok && msg.Kind != KindMove {
+	} else if tc, ok := m.variant.(TryClocks); ok && msg.Kind != KindMove {
 		part = m.tryPart(msg, tc)
 	} else {
 		part = m.movePart(msg)
@@ -169,7 +169,7 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 			// other's measurement of it must not be charged).
 			free := c.adjourned
 			c.adjourned, c.adjournBy = false, nil
-			p.keepOwn(next, &claimedCharge{role: msg.From, seq: msg.Seq, before: p.before, claimed: think, prior: p.prior, free: free})
+			p.keepOwn(next, &ClaimedCharge{role: msg.From, seq: msg.Seq, before: p.before, claimed: think, prior: p.prior, free: free})
 		}
 		if settled != nil {
 			p.keepSettled(*settled, charge)
@@ -218,7 +218,7 @@ func (m *Machine) movePart(msg *Message) clockPart {
 	if l := c.last; l != nil && l.role == other {
 		p.claim = l
 	}
-	p.keepOwn = func(next clock.State, claim *claimedCharge) {
+	p.keepOwn = func(next clock.State, claim *ClaimedCharge) {
 		c.state[msg.From] = next
 		c.last = claim
 	}
@@ -243,7 +243,7 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 			return p
 		}
 		p.own, p.before = true, c.state[msg.From]
-		p.keepOwn = func(next clock.State, claim *claimedCharge) {
+		p.keepOwn = func(next clock.State, claim *ClaimedCharge) {
 			claim.turnID = turnID
 			c.state[msg.From] = next
 			c.turn[msg.From] = claim
@@ -265,7 +265,7 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 // either. Every message's change ends with the move's: when the rules took
 // the try's outputs and the move ended (a legal try or a pass), the move
 // is charged to its player's clock as one move.
-func (m *Machine) tryPart(msg *Message, tc tryClocks) clockPart {
+func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 	c := m.clk
 	p := clockPart{words: clockWords{turn: "try", other: "try", noClaim: "no try of the other's", notA: "a settlement", noTurn: "ends no try of its and settles none"}, tries: true}
 	other := msg.From.Other()
@@ -290,7 +290,7 @@ func (m *Machine) tryPart(msg *Message, tc tryClocks) clockPart {
 		if t := c.tries; t != nil && t.role == msg.From {
 			p.before, p.prior = t.before, t.used
 		}
-		p.keepOwn = func(_ clock.State, claim *claimedCharge) {
+		p.keepOwn = func(_ clock.State, claim *ClaimedCharge) {
 			c.tries = &pendingMove{role: msg.From, before: claim.before, used: claim.prior + claim.claimed}
 			c.last = claim
 		}

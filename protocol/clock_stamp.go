@@ -14,11 +14,11 @@ type stampedBody interface {
 	withStamp(kind Kind, thinkMS, chargeMS int64) any
 }
 
-// withStamp writes a clock stamp into body if it carries one. The empty
+// WithStamp writes a clock stamp into body if it carries one. The empty
 // body of a gomoku pass becomes a gomokuPassBody (CLK-D15).
-func withStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
+func WithStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
 	if _, empty := body.(struct{}); empty && kind == KindGomokuPass {
-		body = gomokuPassBody{}
+		body = GomokuPassBody{}
 	}
 	if b, ok := body.(stampedBody); ok {
 		return b.withStamp(kind, thinkMS, chargeMS)
@@ -34,64 +34,64 @@ func (b MoveBody) withStamp(_ Kind, think, charge int64) any {
 
 // Hidden Move Go: the card choice and a reveal that ends the turn carry
 // both (CLK-D10).
-func (b hmgCardsBody) withStamp(_ Kind, think, charge int64) any {
+func (b HMGCardsBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b hmgRevealBody) withStamp(_ Kind, think, charge int64) any {
+func (b HMGRevealBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Gomoku: the messages that end a timed turn carry both (CLK-D15).
-func (b gomokuPointBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuPointBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b gomokuSideBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuSideBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b gomokuLineBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuLineBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b gomokuOpeningsBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuOpeningsBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b gomokuPassBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuPassBody) withStamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // F-Go: a commitment carries the think time, an opening the settlement
 // (CLK-D14); stamped, they are the F-Go forms of the bodies.
-func (b commitBody) withStamp(kind Kind, think, charge int64) any {
+func (b CommitBody) withStamp(kind Kind, think, charge int64) any {
 	if kind != KindFGoCommit {
 		return b
 	}
-	return fgoCommitBody{Commitment: b.Commitment}.withStamp(kind, think, charge)
+	return FGoCommitBody{Commitment: b.Commitment}.withStamp(kind, think, charge)
 }
 
-func (b fgoCommitBody) withStamp(_ Kind, think, _ int64) any {
+func (b FGoCommitBody) withStamp(_ Kind, think, _ int64) any {
 	b.ThinkMS = think
 	return b
 }
 
-func (b openBody) withStamp(kind Kind, think, charge int64) any {
+func (b OpenBody) withStamp(kind Kind, think, charge int64) any {
 	if kind != KindFGoOpen {
 		return b
 	}
-	return fgoOpenBody{Opening: b.Opening}.withStamp(kind, think, charge)
+	return FGoOpenBody{Opening: b.Opening}.withStamp(kind, think, charge)
 }
 
-func (b fgoOpenBody) withStamp(_ Kind, _, charge int64) any {
+func (b FGoOpenBody) withStamp(_ Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
 }
@@ -99,14 +99,14 @@ func (b fgoOpenBody) withStamp(_ Kind, _, charge int64) any {
 // Phantom Go: the try (a request, or the garbler's try-garbling) carries
 // the think time; the garbling and the outputs that settle the other's
 // try carry the settlement (CLK-D16).
-func (b phantomRequestBody) withStamp(kind Kind, think, _ int64) any {
+func (b PhantomRequestBody) withStamp(kind Kind, think, _ int64) any {
 	if kind == KindPhantomTry {
 		b.ThinkMS = think
 	}
 	return b
 }
 
-func (b phantomGarblingBody) withStamp(kind Kind, think, charge int64) any {
+func (b PhantomGarblingBody) withStamp(kind Kind, think, charge int64) any {
 	switch kind {
 	case KindPhantomTryGarbling:
 		b.ThinkMS = think
@@ -116,7 +116,7 @@ func (b phantomGarblingBody) withStamp(kind Kind, think, charge int64) any {
 	return b
 }
 
-func (b phantomOutputsBody) withStamp(_ Kind, _, charge int64) any {
+func (b PhantomOutputsBody) withStamp(_ Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
 }

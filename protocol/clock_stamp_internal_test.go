@@ -42,7 +42,7 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 	}
 	stamped := map[string]bool{}
 	for _, c := range cases {
-		got := withStamp(c.kind, c.body, 7, 9)
+		got := WithStamp(c.kind, c.body, 7, 9)
 		stamped[reflect.TypeOf(got).Name()] = true
 		data, err := json.Marshal(got)
 		if err != nil {

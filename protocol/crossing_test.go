@@ -114,7 +114,7 @@ func crossingCases() []crossingCase {
 		{"proven report × move", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
 			tr := afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000", "invitee:D5:1000")
 			held := *tr.Find(out, uint64(tr.Count(out)-1))
-			held.Body = protocol.EncodeBody(mv("A1", 1000))
+			held.Body = protocol.MustEncodeBody(mv("A1", 1000))
 			resign(t, &held, protocol.RecordTestKey(out))
 			return crossPair(t, tr, in, protocol.KindViolation,
 				protocol.ViolationBody{Accused: out, Rule: "T-3", Detail: "equivocation", Evidence: [][]byte{protocol.FrameOf(&held)}},

@@ -89,7 +89,7 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 	if !trueSeed {
 		c.Seed[0] ^= 1
 	}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	v := CertificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -143,7 +143,7 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, 
 	}
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
 		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	v := CertificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -169,7 +169,7 @@ func PhantomForgedReverseCertificate(g *Game) (ViolationBody, error) {
 	}
 	i := (j + 1) % len(seeds)
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
-	v := certificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	v := CertificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -198,10 +198,10 @@ func PhantomForgedDigestCertificate(g *Game) (ViolationBody, error) {
 		}
 		c := referee.Certificate{Commitment: commitments, Opened: (j + 1) % len(seeds), What: "MAC sub-batch's digest",
 			Digest: &referee.DigestEvidence{Reverse: p.reverse}}
-		v = certificateViolation(try, &c, errors.New("made up"))
+		v = CertificateViolation(try, &c, errors.New("made up"))
 	case p.g != nil && p.request != nil && p.choice != nil:
 		c := &referee.RequestDigestCertificate{Try: try, Request: p.request, Choice: p.choice}
-		v = requestDigestViolation(c, errors.New("made up")).(*Violation)
+		v = RequestDigestViolation(c, errors.New("made up")).(*Violation)
 	default:
 		return ViolationBody{}, errors.New("neither an evaluator with a reverse request nor a garbler with a choice")
 	}
@@ -216,7 +216,7 @@ type PhantomAlterShare struct{}
 
 func (PhantomAlterShare) action() {}
 
-func (PhantomAlterShare) cheat(p *phantomPlayer, h *phantomRules) error {
+func (PhantomAlterShare) cheat(p *phantomPlayer, h *PhantomRules) error {
 	if p.e == nil || !p.e.Ready() || p.outputs != nil && p.outputsTry == h.pub.Try {
 		return errors.New("no share to alter now")
 	}
@@ -250,7 +250,7 @@ type PhantomFalseAccusation struct{}
 
 func (PhantomFalseAccusation) action() {}
 
-func (PhantomFalseAccusation) cheat(p *phantomPlayer, h *phantomRules) error {
+func (PhantomFalseAccusation) cheat(p *phantomPlayer, h *PhantomRules) error {
 	p.caught = "a made-up deviation"
 	return nil
 }

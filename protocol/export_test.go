@@ -27,16 +27,16 @@ func SetAck(c *Config, f func(g *Game, kind Kind, ack int64) int64) { c.ack = f 
 
 // FrameOf returns the frame that carries m.
 func FrameOf(m *Message) []byte {
-	raw, err := encodeFrame(frame{Msg: m})
+	raw, err := EncodeFrame(Frame{Msg: m})
 	if err != nil {
 		panic(err)
 	}
 	return raw
 }
 
-// EncodeBody is encodeBody for tests.
-func EncodeBody(v any) []byte {
-	b, err := encodeBody(v)
+// MustEncodeBody is EncodeBody for tests: it panics on an error.
+func MustEncodeBody(v any) []byte {
+	b, err := EncodeBody(v)
 	if err != nil {
 		panic(err)
 	}
@@ -45,19 +45,17 @@ func EncodeBody(v any) []byte {
 
 // HelloFrame returns the first frame of a new game's stream.
 func HelloFrame(game GameID) []byte {
-	raw, err := encodeFrame(frame{Hello: &hello{Game: game}})
+	raw, err := EncodeFrame(Frame{Hello: &Hello{Game: game}})
 	if err != nil {
 		panic(err)
 	}
 	return raw
 }
 
-// WriteFrame exposes the capped framing to tests (ReadFrame is exported).
-var WriteFrame = writeFrame
 
 // DecodeFrameMessage returns the message a frame carries, or nil.
 func DecodeFrameMessage(raw []byte) *Message {
-	var f frame
+	var f Frame
 	if err := json.Unmarshal(raw, &f); err != nil {
 		return nil
 	}
@@ -111,7 +109,7 @@ func JudgeLastReport(tr *Transcript, certificates func(game GameID, peers [2]Pee
 	}
 	report := tr.Messages[n-1]
 	var body ViolationBody
-	if err := decodeBody(report.Body, &body); err != nil {
+	if err := DecodeBody(report.Body, &body); err != nil {
 		return Judgement{}, fmt.Errorf("the last message is no report: %w", err)
 	}
 	return judgeReportWith(certificates, m.Game, m.peers, m.history, &report, &body, m), nil
@@ -131,35 +129,4 @@ func DeclaredKinds(t testing.TB) []Kind {
 // tests use them outside the package's code, which keeps them unexported
 // (issue 33).
 type (
-	AbandonBody           = abandonBody
-	ChatBody              = chatBody
-	CommitBody            = commitBody
-	DeclineBody           = declineBody
-	FGoCommitBody         = fgoCommitBody
-	FGoOfferBody          = fgoOfferBody
-	FGoOpenBody           = fgoOpenBody
-	GomokuDeclareBody     = gomokuDeclareBody
-	GomokuFiveBody        = gomokuFiveBody
-	GomokuLineBody        = gomokuLineBody
-	GomokuOpeningsBody    = gomokuOpeningsBody
-	GomokuPassBody        = gomokuPassBody
-	GomokuPointBody       = gomokuPointBody
-	GomokuSideBody        = gomokuSideBody
-	HMGCardsBody          = hmgCardsBody
-	HMGOpenCardsBody      = hmgOpenCardsBody
-	HMGRevealBody         = hmgRevealBody
-	MarkBody              = markBody
-	OpenBody              = openBody
-	PhantomAccuseBody     = phantomAccuseBody
-	PhantomBaseBody       = phantomBaseBody
-	PhantomChoiceBody     = phantomChoiceBody
-	PhantomCommitBody     = phantomCommitBody
-	PhantomCommitmentBody = phantomCommitmentBody
-	PhantomGarblingBody   = phantomGarblingBody
-	PhantomOutputsBody    = phantomOutputsBody
-	PhantomRequestBody    = phantomRequestBody
-	PhantomSetupBody      = phantomSetupBody
-	TimeoutRefuseBody     = timeoutRefuseBody
-	UndoBody              = undoBody
-	ViolationBody         = violationBody
 )

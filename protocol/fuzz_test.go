@@ -66,8 +66,8 @@ func deliver(tr *Transcript, m *Machine, msg *Message) error {
 }
 
 // frameOf returns the length-prefixed frame carrying f.
-func frameOf(t testing.TB, f frame) []byte {
-	raw, err := encodeFrame(f)
+func frameOf(t testing.TB, f Frame) []byte {
+	raw, err := EncodeFrame(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,17 +94,17 @@ func FuzzWireFrames(f *testing.F) {
 	recs := loadTestRecords(f)
 	for ri, rec := range recs {
 		for k := 0; k <= len(rec.Messages); k += 1 + len(rec.Messages)/6 {
-			next := frameOf(f, frame{Ping: true})
+			next := frameOf(f, Frame{Ping: true})
 			if k < len(rec.Messages) {
-				next = frameOf(f, frame{Msg: &rec.Messages[k]})
+				next = frameOf(f, Frame{Msg: &rec.Messages[k]})
 			}
 			f.Add(next, uint8(ri), uint16(k), uint8(0))
 			if k+1 < len(rec.Messages) {
 				// A later message in the place of the next one.
-				f.Add(frameOf(f, frame{Msg: &rec.Messages[k+1]}), uint8(ri), uint16(k), uint8(fuzzSign|fuzzFixChain))
+				f.Add(frameOf(f, Frame{Msg: &rec.Messages[k+1]}), uint8(ri), uint16(k), uint8(fuzzSign|fuzzFixChain))
 			}
 		}
-		f.Add(append(frameOf(f, frame{Hello: &hello{Game: rec.Game, Have: [2]uint64{3, 2}}}), frameOf(f, frame{Ping: true})...), uint8(ri), uint16(4), uint8(0))
+		f.Add(append(frameOf(f, Frame{Hello: &Hello{Game: rec.Game, Have: [2]uint64{3, 2}}}), frameOf(f, Frame{Ping: true})...), uint8(ri), uint16(4), uint8(0))
 	}
 	f.Add([]byte("\x05{\"a\":"), uint8(0), uint16(0), uint8(0))
 	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"), uint8(0), uint16(0), uint8(0))
@@ -263,14 +263,14 @@ func FuzzSecretsRestore(f *testing.F) {
 		if m.variant == nil {
 			return
 		}
-		if pv, ok := p.(privateViewer); ok {
+		if pv, ok := p.(PrivateViewer); ok {
 			pv.privateView(m, me, m.variant.view(me))
 		}
 		kind, body, ok, err := p.auto(m, me)
 		if err != nil || !ok {
 			return
 		}
-		raw, err := encodeBody(body)
+		raw, err := EncodeBody(body)
 		if err != nil {
 			t.Fatal(err)
 		}

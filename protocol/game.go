@@ -164,12 +164,12 @@ type actionReq struct {
 type attachReq struct {
 	st network.Stream
 	r  *bufio.Reader
-	h  *hello
+	h  *Hello
 }
 
 type incomingFrame struct {
 	gen int
-	f   frame
+	f   Frame
 	raw []byte
 	err error
 	// charge is what the frame holds of the attachment budget.
@@ -296,7 +296,7 @@ func (g *Game) View() (v View) {
 	}
 	if g.m.variant != nil {
 		v.Variant = g.m.variant.view(g.role)
-		if pv, ok := g.player.(privateViewer); ok {
+		if pv, ok := g.player.(PrivateViewer); ok {
 			v.Variant = pv.privateView(g.m, g.role, v.Variant)
 		}
 	}

@@ -131,7 +131,7 @@ func (g *Game) pruneBulk(ack int64) {
 // writeBulk sends the attachments of own message seq, if any.
 func (g *Game) writeBulk(st network.Stream, seq uint64) error {
 	for _, a := range g.bulkOf(seq) {
-		if err := writeBulkFrame(st, a); err != nil {
+		if err := WriteBulkFrame(st, a); err != nil {
 			return err
 		}
 	}

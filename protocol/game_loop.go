@@ -141,9 +141,9 @@ func (g *Game) useAttached(a attachReq) {
 // sendPing keeps the stream alive with a ping.
 func (g *Game) sendPing() {
 	if g.stream != nil {
-		raw, _ := encodeFrame(frame{Ping: true})
+		raw, _ := EncodeFrame(Frame{Ping: true})
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
-		if err := writeFrame(g.stream, raw); err != nil {
+		if err := WriteFrame(g.stream, raw); err != nil {
 			g.streamFailed(err, nil)
 		}
 	}
@@ -218,7 +218,7 @@ func (g *Game) shutdown() {
 }
 
 // handleFrame processes one frame from the other peer.
-func (g *Game) handleFrame(f frame, raw []byte, charge int64) {
+func (g *Game) handleFrame(f Frame, raw []byte, charge int64) {
 	if f.Report {
 		// A report frame (MPC-D31) counts against the attachment budget
 		// until its message is judged and recorded. It holds a violation
@@ -346,7 +346,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	if !g.checkAttachments(m, raw) {
 		return
 	}
-	var lastCharge *claimedCharge
+	var lastCharge *ClaimedCharge
 	if g.m.clk != nil {
 		lastCharge = g.m.clk.last
 	}
@@ -518,7 +518,7 @@ func (g *Game) accuse(v *Violation, evidence [][]byte) {
 			ev = append(ev, e)
 		}
 	}
-	body := violationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: ev}
+	body := ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: ev}
 	g.events.push(EventViolation{Violation: v})
 	events, err := g.send(KindViolation, body)
 	if err != nil {
@@ -604,7 +604,7 @@ func (g *Game) reportOrDrop(raw []byte, cause error) (dropped bool) {
 		}
 		return m, nil
 	}
-	v, _, why := judgeEvidence(g.id, g.m.peers[accused], accused, view, chain, probe, raw)
+	v, _, why := JudgeEvidence(g.id, g.m.peers[accused], accused, view, chain, probe, raw)
 	if v == nil {
 		if why == "" {
 			why = "a valid message in this peer's game"

@@ -19,7 +19,7 @@ import (
 
 // build makes, signs and returns the next message of this peer.
 func (g *Game) build(kind Kind, body any) (Message, error) {
-	raw, err := encodeBody(body)
+	raw, err := EncodeBody(body)
 	if err != nil {
 		return Message{}, err
 	}
@@ -232,7 +232,7 @@ func (g *Game) awaitsCrossing() bool {
 // stream (f): the first keep-alive, hello or message after this peer's
 // abandonment ends the wait of awaitsCrossing, and the abandonment's
 // linger runs from it. Attachments do not count: their message follows.
-func (g *Game) heardAfterAbandon(f frame) {
+func (g *Game) heardAfterAbandon(f Frame) {
 	if by, ok := g.m.AbandonedBy(); g.abandonHeard || !ok || by != g.role || f.Bulk != nil {
 		return
 	}
@@ -275,7 +275,7 @@ func (g *Game) checkGrace() {
 		// challenge (a challenge of nothing owed is false, T-14).
 		return
 	}
-	body := violationBody{Accused: g.role.Other(), Rule: "T-11", Detail: fmt.Sprintf("did not send %v within %s", kinds, grace)}
+	body := ViolationBody{Accused: g.role.Other(), Rule: "T-11", Detail: fmt.Sprintf("did not send %v within %s", kinds, grace)}
 	g.svc.cfg.Logger.Warn("challenging the other program to send what it owes (T-11)", "game", g.id, "owed", kinds, "grace", grace)
 	events, err := g.send(KindViolation, body)
 	if err != nil {
@@ -287,9 +287,9 @@ func (g *Game) checkGrace() {
 }
 
 // abandon ends the game on the other's unanswered challenge c (REC-D13).
-func (g *Game) abandon(c *challenge) {
+func (g *Game) abandon(c *Challenge) {
 	g.svc.cfg.Logger.Warn("the other program did not answer the challenge; abandoning the game (T-11)", "game", g.id, "challenge", c.seq)
-	events, err := g.send(KindAbandon, abandonBody{Challenge: c.seq})
+	events, err := g.send(KindAbandon, AbandonBody{Challenge: c.seq})
 	if err != nil {
 		g.svc.cfg.Logger.Error("abandonment", "game", g.id, "err", err)
 		return
@@ -351,7 +351,7 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 	switch kinds[0] {
 	case KindTossCommit:
 		value := make([]byte, 32)
-		c, o, err := commit.New(tossDomain, g.id[:], uint8(g.role), 0, randomBytes(value))
+		c, o, err := commit.New(TossDomain, g.id[:], uint8(g.role), 0, randomBytes(value))
 		if err != nil {
 			return "", nil, false, err
 		}
@@ -359,12 +359,12 @@ func (g *Game) automatic() (Kind, any, bool, error) {
 		if err := g.saveSecrets(); err != nil {
 			return "", nil, false, err
 		}
-		return KindTossCommit, commitBody{Commitment: c}, true, nil
+		return KindTossCommit, CommitBody{Commitment: c}, true, nil
 	case KindTossReveal:
 		if g.toss == nil {
 			return "", nil, false, errors.New("protocol: coin toss opening lost")
 		}
-		return KindTossReveal, openBody{Opening: *g.toss}, true, nil
+		return KindTossReveal, OpenBody{Opening: *g.toss}, true, nil
 	case KindResult:
 		if res, ok := g.m.ClaimResult(); ok {
 			// A time-out claim against this player (CLK-D17): refused

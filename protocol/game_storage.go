@@ -194,7 +194,7 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	case err != nil:
 		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
 	default:
-		if err := unmarshalStrict(doc, &sf); err != nil {
+		if err := UnmarshalStrict(doc, &sf); err != nil {
 			return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
 		}
 	}

@@ -27,12 +27,12 @@ import (
 
 // writeHello sends the hello frame on st.
 func (g *Game) writeHello(st network.Stream) error {
-	raw, err := encodeFrame(frame{Hello: &hello{Game: g.id, Have: [2]uint64{g.tr.Count(Inviter), g.tr.Count(Invitee)}}})
+	raw, err := EncodeFrame(Frame{Hello: &Hello{Game: g.id, Have: [2]uint64{g.tr.Count(Inviter), g.tr.Count(Invitee)}}})
 	if err != nil {
 		return err
 	}
 	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
-	return writeFrame(st, raw)
+	return WriteFrame(st, raw)
 }
 
 // writeMessageDirect builds a message, appends it and writes it to st
@@ -56,23 +56,23 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 	}
 	st.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 	if frames == nil {
-		raw, err := encodeFrame(frame{Msg: m})
+		raw, err := EncodeFrame(Frame{Msg: m})
 		if err != nil {
 			return err
 		}
 		if len(raw) > MaxFrameSize && m.Kind == KindViolation {
 			// A report whose certificate does not fit a message frame
 			// goes as a report frame (MPC-D31).
-			err = writeReportFrame(st, raw)
+			err = WriteReportFrame(st, raw)
 		} else {
-			err = writeFrameUnchecked(st, raw)
+			err = WriteFrameUnchecked(st, raw)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	for _, raw := range frames {
-		if err := writeFrameUnchecked(st, raw); err != nil {
+		if err := WriteFrameUnchecked(st, raw); err != nil {
 			return err
 		}
 	}
@@ -83,7 +83,7 @@ func (g *Game) writeMessage(st network.Stream, m *Message) error {
 }
 
 // attachStream hands a resumed stream to the loop.
-func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
+func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *Hello) {
 	select {
 	case <-g.done:
 		// The loop has stopped: never park the stream in the buffer of
@@ -103,7 +103,7 @@ func (g *Game) attachStream(st network.Stream, r *bufio.Reader, h *hello) {
 // game is over here, the other peer may still lack this peer's last
 // messages (it was killed before they reached it, T-11): they go once
 // more, then the stream closes. Otherwise the stream is reset.
-func (g *Game) serveFinished(st network.Stream, h *hello) {
+func (g *Game) serveFinished(st network.Stream, h *Hello) {
 	if h == nil || !g.finished() {
 		st.Reset()
 		return
@@ -151,15 +151,15 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 		for {
 			st.SetReadDeadline(time.Now().Add(idle))
 			var charge int64
-			f, raw, err := readFrameJSONWith(r, func(n uint64, kind frameKind) error {
-				if kind == frameMessage {
+			f, raw, err := ReadFrameJSONWith(r, func(n uint64, kind FrameKind) error {
+				if kind == FrameMessage {
 					return nil
 				}
 				if !takesBulk {
 					// Refused before its body is read (LIM-D8): only a
 					// variant that takes attachments has certificates
 					// that need a report frame (MPC-D31).
-					if kind == frameReport {
+					if kind == FrameReport {
 						return errReportRefused
 					}
 					return errBulkRefused
@@ -283,7 +283,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 }
 
 // resend sends the messages of this peer that the other side lacks.
-func (g *Game) resend(h *hello) {
+func (g *Game) resend(h *Hello) {
 	have := h.Have[g.role]
 	for i := range g.tr.Messages {
 		m := &g.tr.Messages[i]

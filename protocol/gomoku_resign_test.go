@@ -204,7 +204,7 @@ func TestGMD23GomokuCrossingAnswer(t *testing.T) {
 			m := protocol.NewMachine(id)
 			var seq [2]uint64
 			for i, x := range append(append([]crossMsg{}, setup...), order...) {
-				msg := protocol.Message{Game: id, From: x.from, Seq: seq[x.from], Ack: x.ack, Kind: x.kind, Body: protocol.EncodeBody(x.body)}
+				msg := protocol.Message{Game: id, From: x.from, Seq: seq[x.from], Ack: x.ack, Kind: x.kind, Body: protocol.MustEncodeBody(x.body)}
 				if _, err := m.Apply(&msg); err != nil {
 					t.Fatalf("point %s, %s machine: message %d (%s of the %s): %v", point, name, i, x.kind, x.from, err)
 				}

@@ -99,7 +99,7 @@ func TestHCD1CheatBlackMovesFirst(t *testing.T) {
 		extra.Seq++
 		extra.Prev = m.Hash()
 		extra.Kind = protocol.KindMove
-		extra.Body = protocol.EncodeBody(protocol.MoveBody{Point: "D4"})
+		extra.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "D4"})
 		if err := extra.Sign(key); err != nil {
 			t.Error(err)
 		}

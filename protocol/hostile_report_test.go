@@ -55,7 +55,7 @@ func TestMPCD31HostileReportFrames(t *testing.T) {
 		{"a chat line", phantom,
 			func(invite, accept *protocol.Message, evil *rawPeer) []byte {
 				chat := protocol.Message{Game: invite.Game, From: protocol.Inviter, Seq: 1, Prev: invite.Hash(), Ack: 0, AckHash: accept.Hash(),
-					Kind: protocol.KindChat, Body: protocol.EncodeBody(protocol.ChatBody{Text: "a chat line in a report frame"})}
+					Kind: protocol.KindChat, Body: protocol.MustEncodeBody(protocol.ChatBody{Text: "a chat line in a report frame"})}
 				if err := chat.Sign(evil.key); err != nil {
 					t.Fatal(err)
 				}

@@ -222,7 +222,7 @@ func (p *rawPeer) invitationOf(t *testing.T, victim peer.ID, id protocol.GameID,
 	t.Helper()
 	body := protocol.InviteBody{Version: protocol.Version, Inviter: p.h.ID().String(), Invitee: victim.String(),
 		Options: protocol.OptionsToBody(mustNormalize(t, o))}
-	m := &protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: protocol.EncodeBody(body)}
+	m := &protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: protocol.MustEncodeBody(body)}
 	if err := m.Sign(p.key); err != nil {
 		t.Fatal(err)
 	}
@@ -709,7 +709,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 		}},
 		{"T-3 hello then a move", func(id protocol.GameID) []byte {
 			return append(framed(protocol.HelloFrame(id)), inviteFrame(func(m *protocol.Message) {
-				m.Kind, m.Body = protocol.KindMove, protocol.EncodeBody(protocol.MoveBody{Point: "C3"})
+				m.Kind, m.Body = protocol.KindMove, protocol.MustEncodeBody(protocol.MoveBody{Point: "C3"})
 				m.Sign(evil.key)
 			}, id)...)
 		}},
@@ -725,7 +725,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 				var b protocol.InviteBody
 				json.Unmarshal(m.Body, &b)
 				b.Invitee = other.String()
-				m.Body = protocol.EncodeBody(b)
+				m.Body = protocol.MustEncodeBody(b)
 				m.Sign(evil.key)
 			}, id)...)
 		}},
@@ -734,7 +734,7 @@ func TestT10GarbageHandshakes(t *testing.T) {
 				var b protocol.InviteBody
 				json.Unmarshal(m.Body, &b)
 				b.Options.Size = 99
-				m.Body = protocol.EncodeBody(b)
+				m.Body = protocol.MustEncodeBody(b)
 				m.Sign(evil.key)
 			}, id)...)
 		}},
@@ -1004,7 +1004,7 @@ func TestT10ChatFlood(t *testing.T) {
 	prev := invite.Hash()
 	for i := range lines {
 		m := protocol.Message{Game: id, From: protocol.Inviter, Seq: uint64(i + 1), Prev: prev, Ack: 0, AckHash: accept.Hash(),
-			Kind: protocol.KindChat, Body: protocol.EncodeBody(protocol.ChatBody{Text: strings.Repeat("spam ", 100)})}
+			Kind: protocol.KindChat, Body: protocol.MustEncodeBody(protocol.ChatBody{Text: strings.Repeat("spam ", 100)})}
 		if err := m.Sign(evil.key); err != nil {
 			t.Fatal(err)
 		}
@@ -1088,7 +1088,7 @@ func TestT11PeerAcceptsThenFallsSilent(t *testing.T) {
 			return
 		}
 		accept := protocol.Message{Game: invite.Game, From: protocol.Invitee, Ack: 0, AckHash: invite.Hash(),
-			Kind: protocol.KindAccept, Body: protocol.EncodeBody(struct{}{})}
+			Kind: protocol.KindAccept, Body: protocol.MustEncodeBody(struct{}{})}
 		if err := accept.Sign(evil.key); err != nil {
 			t.Error(err)
 		}

@@ -107,12 +107,12 @@ type certificateJudge func(game GameID, peers [2]PeerID, accused Role, history [
 // the reporter's game is the whole history (no message crossed the
 // report), it is read instead of replaying the game, which in Phantom Go
 // would run the audit again. It is never changed.
-func judgeReport(game GameID, peers [2]PeerID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
+func judgeReport(game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
 	return judgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
 }
 
 // judgeReportWith is judgeReport with certificates judged by certificates.
-func judgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *violationBody, current *Machine) Judgement {
+func judgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -152,7 +152,7 @@ func judgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID
 
 // judgeWith judges the report's evidence (see judgeReport).
 func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2]PeerID, view []Message, accusedChain []*Message,
-	probe, state func() (*Machine, error), body *violationBody, report *Message) Judgement {
+	probe, state func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
 	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {
 		return judgeWithheld(j, state)
@@ -178,7 +178,7 @@ func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2
 	var whys []string
 	var valid *Message
 	for _, raw := range body.Evidence {
-		v, ok, why := judgeEvidence(game, peers[accused], accused, view, accusedChain, probe, raw)
+		v, ok, why := JudgeEvidence(game, peers[accused], accused, view, accusedChain, probe, raw)
 		switch {
 		case v != nil:
 			j.Verdict, j.Violation, j.Why = VerdictProven, v, ""
@@ -228,11 +228,11 @@ func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 	return j
 }
 
-// judgeEvidence judges one evidence frame. It returns the violation the
+// JudgeEvidence judges one evidence frame. It returns the violation the
 // frame proves against the accused; or the frame's message when it is the
 // accused's valid next message (a false accusation); or why it proves
 // nothing.
-func judgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, chain []*Message,
+func JudgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, chain []*Message,
 	probe func() (*Machine, error), raw []byte) (*Violation, *Message, string) {
 	f, _, err := readFrameJSON(bufio.NewReader(bytes.NewReader(frameBytes(raw))))
 	if err != nil {
@@ -332,6 +332,6 @@ func joinWhys(whys []string) string {
 // prefix so that readFrameJSON can read it.
 func frameBytes(body []byte) []byte {
 	var b bytes.Buffer
-	writeFrame(&b, body)
+	WriteFrame(&b, body)
 	return b.Bytes()
 }

@@ -50,7 +50,7 @@ func next(t *testing.T, tr *protocol.Transcript, r protocol.Role, kind protocol.
 	seq, prev := tr.Next(r)
 	ack, ackHash := tr.AckFor(r)
 	m := protocol.Message{Game: tr.Game, From: r, Seq: seq, Prev: prev, Ack: ack, AckHash: ackHash, Kind: kind,
-		Body: protocol.EncodeBody(body)}
+		Body: protocol.MustEncodeBody(body)}
 	resign(t, &m, protocol.RecordTestKey(r))
 	return m
 }
@@ -161,7 +161,7 @@ func TestT13JudgeTable(t *testing.T) {
 	held := full.Find(protocol.Inviter, 3) // its move C4
 	heldCopy := *held
 	changed := *held
-	changed.Body = protocol.EncodeBody(protocol.MoveBody{Point: "A1"})
+	changed.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "A1"})
 	resign(t, &changed, inviterKey)
 	otherGame := func() []byte {
 		m := changed
@@ -276,7 +276,7 @@ func TestT13JudgeSameOnBothRecords(t *testing.T) {
 	}{
 		{"an illegal version of the crossed message", func(crossed protocol.Message) protocol.Message {
 			m := crossed
-			m.Body = protocol.EncodeBody(protocol.MoveBody{Point: "D4"})
+			m.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "D4"})
 			resign(t, &m, protocol.RecordTestKey(protocol.Inviter))
 			return m
 		}, verdict{protocol.VerdictProven, protocol.Inviter, "GO-1", "VIOLATION", engine.Empty}},

@@ -513,10 +513,10 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 				var o protocol.HMGCardOpening
 				json.Unmarshal(body, &o)
 				o.Point = otherPoint(o.Point)
-				return protocol.EncodeBody(o)
+				return protocol.MustEncodeBody(o)
 			})},
 		{"HMG move off the board", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 3, CardsSet: true}, "",
-			tamper(protocol.KindMove, 2, func([]byte) []byte { return protocol.EncodeBody(protocol.MoveBody{Point: "Z9"}) })},
+			tamper(protocol.KindMove, 2, func([]byte) []byte { return protocol.MustEncodeBody(protocol.MoveBody{Point: "Z9"}) })},
 		// The cheater opens first, so that the honest peer's choice of
 		// the turn stays closed.
 		{"F-Go opens another choice", engine.Options{Variant: engine.VariantFGo, Size: 5}, "T-5",
@@ -540,7 +540,7 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 				json.Unmarshal(body, &b)
 				b.Claim = true
 				b.Lines = []protocol.GomokuFiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
-				return protocol.EncodeBody(b)
+				return protocol.MustEncodeBody(b)
 			})},
 		{"gomoku malformed announcement", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "",
 			tamper(protocol.KindGomokuAnnounce, 3, func([]byte) []byte { return []byte(`{"line":"row","index":99}`) })},

@@ -292,7 +292,7 @@ func recordPeers(path string) ([2]peer.ID, error) {
 	if !bytes.HasSuffix(line, []byte(open)) {
 		return peers, fmt.Errorf("protocol: record head of %s: the first line is not a record's head", path)
 	}
-	var head recordFile
+	var head RecordFile
 	if err := json.Unmarshal(append(bytes.Clone(line[:len(line)-len(open)]), `"messages":[]}`...), &head); err != nil {
 		return peers, fmt.Errorf("protocol: record head of %s: %w", path, err)
 	}

@@ -200,8 +200,8 @@ type Machine struct {
 	// challenges are each reporter's last challenge (a T-11 report that
 	// stands, REC-D12); abandoned is set while the game is over by an
 	// abandonment (REC-D13).
-	challenges   [2]*challenge
-	challengeLog []*challenge
+	challenges   [2]*Challenge
+	challengeLog []*Challenge
 	abandoned    *abandonment
 	// Voided lists the abandonments that changed nothing (the accused's
 	// answer crossed them, REC-D13), by the role that sent them.

@@ -12,8 +12,8 @@ import (
 	"github.com/kakure/kakure/engine"
 )
 
-// tossDomain separates the colour toss commitments.
-const tossDomain = "kakure/toss/colours"
+// TossDomain separates the colour toss commitments.
+const TossDomain = "kakure/toss/colours"
 
 // PlayableOverNetwork reports whether variant v has rules over messages
 // here, so that two peers can play it (an invitation to another variant
@@ -27,7 +27,7 @@ func PlayableOverNetwork(v engine.Variant) bool {
 // name, and the variant's rules (T-2, T-3).
 func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	var b InviteBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if b.Version != Version {
@@ -96,7 +96,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 // applyAccept takes the acceptance and starts the coin toss (T-4).
 func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 	var b AcceptBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if err := CheckName(b.Name); err != nil {
@@ -109,8 +109,8 @@ func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 
 // applyDecline ends the game as declined.
 func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
-	var b declineBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b DeclineBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	m.Phase = PhaseDone
@@ -120,8 +120,8 @@ func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
 
 // applyTossCommit keeps a coin toss commitment (T-4).
 func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
-	var b commitBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b CommitBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := b.Commitment
@@ -132,11 +132,11 @@ func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
 // applyTossReveal opens a coin toss commitment and, with both open, gives
 // the colours (T-4, HC-D2) or, with a pie rule, starts play.
 func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
-	var b openBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b OpenBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	if err := commit.Verify(*m.tossCommit[msg.From], tossDomain, m.Game[:], uint8(msg.From), 0, b.Opening); err != nil {
+	if err := commit.Verify(*m.tossCommit[msg.From], TossDomain, m.Game[:], uint8(msg.From), 0, b.Opening); err != nil {
 		return nil, &Violation{Accused: msg.From, Rule: "T-4", Seq: int64(msg.Seq), Detail: "coin toss reveal does not open its commitment", Err: err}
 	}
 	if len(b.Opening.Value) != 32 {
@@ -168,7 +168,7 @@ func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
 // applyResign takes a resignation (GO-6), or starts the audit that must
 // pass before it stands.
 func (m *Machine) applyResign(msg *Message) ([]Event, error) {
-	if err := decodeBody(msg.Body, &struct{}{}); err != nil {
+	if err := DecodeBody(msg.Body, &struct{}{}); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if m.Phase != PhasePlay {
@@ -195,8 +195,8 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 
 // applyChat takes a chat line, within the caps of T-10.
 func (m *Machine) applyChat(msg *Message) ([]Event, error) {
-	var b chatBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b ChatBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if len(b.Text) > MaxChatLength {
@@ -219,7 +219,7 @@ func (m *Machine) applyChat(msg *Message) ([]Event, error) {
 // the game.
 func (m *Machine) applyResult(msg *Message) ([]Event, error) {
 	var b ResultBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if want := m.Outcome.Result.String(); b.Result != want {
@@ -260,8 +260,8 @@ const MaxStandingReports = 1
 // nothing changes nothing, in every phase: play goes on (REC-D11). A
 // report of a withheld message (T-11) is a challenge (REC-D12).
 func (m *Machine) applyReport(msg *Message) ([]Event, error) {
-	var b violationBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b ViolationBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if b.Accused != msg.From.Other() {

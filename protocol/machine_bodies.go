@@ -193,23 +193,23 @@ func CheckName(name string) error {
 	return nil
 }
 
-// declineBody says why an invitation was declined.
-type declineBody struct {
+// DeclineBody says why an invitation was declined.
+type DeclineBody struct {
 	Reason string `json:"reason"`
 }
 
-// commitBody carries one commitment.
-type commitBody struct {
+// CommitBody carries one commitment.
+type CommitBody struct {
 	Commitment commit.Commitment `json:"commitment"`
 }
 
-// openBody opens one commitment.
-type openBody struct {
+// OpenBody opens one commitment.
+type OpenBody struct {
 	Opening commit.Opening `json:"opening"`
 }
 
-// chatBody is a chat line.
-type chatBody struct {
+// ChatBody is a chat line.
+type ChatBody struct {
 	Text string `json:"text"`
 }
 
@@ -227,9 +227,9 @@ type ResultBody struct {
 	Result string `json:"result"`
 }
 
-// violationBody is a peer's signed report that the other peer broke a rule.
+// ViolationBody is a peer's signed report that the other peer broke a rule.
 // Evidence holds the offending frames as received (base64 in JSON).
-type violationBody struct {
+type ViolationBody struct {
 	Accused  Role     `json:"accused"`
 	Rule     string   `json:"rule"`
 	Detail   string   `json:"detail"`

@@ -195,9 +195,9 @@ func signatureKey(sender PeerID, signed, sig []byte) [32]byte {
 	return memo.Key("kakure/verified-signature", []byte(sender), signed, sig)
 }
 
-// encodeBody marshals a message body in the one canonical form (compact,
+// EncodeBody marshals a message body in the one canonical form (compact,
 // as encoding/json writes it), which is what is signed.
-func encodeBody(v any) (json.RawMessage, error) {
+func EncodeBody(v any) (json.RawMessage, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("protocol: encode body: %w", err)
@@ -208,9 +208,9 @@ func encodeBody(v any) (json.RawMessage, error) {
 // ErrMalformed reports a message that cannot be read.
 var ErrMalformed = errors.New("protocol: malformed message")
 
-// decodeBody reads a body strictly: unknown fields and trailing data are
+// DecodeBody reads a body strictly: unknown fields and trailing data are
 // errors, so that one signed message has one meaning.
-func decodeBody(raw json.RawMessage, v any) error {
+func DecodeBody(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

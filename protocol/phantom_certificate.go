@@ -103,12 +103,12 @@ func evidenceSize(frames [][]byte) int {
 	return n
 }
 
-// certificateViolation is the report of a certificate the evaluator holds
+// CertificateViolation is the report of a certificate the evaluator holds
 // against the garbler (err is the evaluator machine's error), or nil when
 // it does not fit a report (maxCertificateEvidence; within the
 // invitation's limits it always does, MPC-D31): the evaluator's program
 // then accuses (PhantomAccuse) and the audit names the garbler.
-func certificateViolation(try uint64, c *referee.Certificate, err error) *Violation {
+func CertificateViolation(try uint64, c *referee.Certificate, err error) *Violation {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
 	if d := c.Digest; d != nil {
@@ -148,7 +148,7 @@ func certificateViolation(try uint64, c *referee.Certificate, err error) *Violat
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
+	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
 
@@ -163,7 +163,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 		return nil
 	}
 	var sf phantomShareFrame
-	if err := unmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
+	if err := UnmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
 		if n := evidenceSize(evidence); n > maxCertificateEvidence {
 			return oversizedCertificate(accused, n)
 		}
@@ -173,7 +173,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 				return nil
 			}
 		}
-		h, ok := m.variant.(*phantomRules)
+		h, ok := m.variant.(*PhantomRules)
 		if !ok || !h.config().AuthState {
 			return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
 				Detail: "false accusation (T-8 certificate): not a game of Phantom Go with the authenticated state"}
@@ -181,7 +181,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 		return judgeShareCertificate(h, accused, sf, evidence[1:])
 	}
 	var f phantomCertificateFrame
-	if err := unmarshalStrict(evidence[0], &f); err != nil || f.Certificate != phantomCertificateTag {
+	if err := UnmarshalStrict(evidence[0], &f); err != nil || f.Certificate != phantomCertificateTag {
 		return nil
 	}
 	falseReport := func(format string, args ...any) *Violation {
@@ -191,7 +191,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 	if n := evidenceSize(evidence); n > maxCertificateEvidence {
 		return oversizedCertificate(accused, n)
 	}
-	if accused != phantomGarbler {
+	if accused != PhantomGarbler {
 		return falseReport("a certificate convicts the garbler only")
 	}
 	m := NewMachine(game)
@@ -200,7 +200,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 			return nil
 		}
 	}
-	h, ok := m.variant.(*phantomRules)
+	h, ok := m.variant.(*PhantomRules)
 	if !ok {
 		return falseReport("not a game of Phantom Go")
 	}
@@ -257,7 +257,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 	if err := referee.JudgeCertificate(h.rec, int(f.Try), c); err != nil {
 		return falseReport("%v", err)
 	}
-	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
+	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("T-8(b) certificate, try %d: %s", f.Try, certificateWhat(c))}
 }
 
@@ -346,10 +346,10 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
-// garblerShareViolation is the report of the evaluator's certificate
+// GarblerShareViolation is the report of the evaluator's certificate
 // against the garbler (MPC-D29), or nil when it lacks a message or does
 // not fit a report (the evaluator then accuses and the audit decides).
-func garblerShareViolation(c *referee.GarblerShareCertificate, err error) error {
+func GarblerShareViolation(c *referee.GarblerShareCertificate, err error) error {
 	if c.ReverseStart == nil || c.ReverseAnswer == nil || c.Try > 0 && (c.PrevCommitment == nil || c.PrevMAC == nil || c.PrevChoice == nil) {
 		return nil
 	}
@@ -363,14 +363,14 @@ func garblerShareViolation(c *referee.GarblerShareCertificate, err error) error 
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: phantomGarbler, Rule: RuleCertificate, Seq: -1,
+	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
 
-// evaluatorShareViolation is the report of the garbler's certificate
+// EvaluatorShareViolation is the report of the garbler's certificate
 // against the evaluator (MPC-D29), or nil when it lacks a message or does
 // not fit a report.
-func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) error {
+func EvaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) error {
 	if c.Try > 0 && (c.PrevCommitment == nil || c.PrevRequestPart == nil || c.PrevCorrections == nil || c.PrevChoice == nil || c.PrevLabels == nil) {
 		return nil
 	}
@@ -385,14 +385,14 @@ func evaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) er
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
+	return &Violation{Accused: PhantomEvaluator, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
 
-// requestDigestViolation is the report of the garbler's certificate
+// RequestDigestViolation is the report of the garbler's certificate
 // against an evaluator whose choice names its request of garbling ĵ by
 // another digest (MPC-D31), or nil when it does not fit a report.
-func requestDigestViolation(c *referee.RequestDigestCertificate, err error) error {
+func RequestDigestViolation(c *referee.RequestDigestCertificate, err error) error {
 	f := phantomShareFrame{Certificate: phantomShareCertificateTag, Try: c.Try, Accused: "evaluator", RequestDigest: true}
 	b, merr := json.Marshal(f)
 	if merr != nil {
@@ -402,7 +402,7 @@ func requestDigestViolation(c *referee.RequestDigestCertificate, err error) erro
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: phantomEvaluator, Rule: RuleCertificate, Seq: -1,
+	return &Violation{Accused: PhantomEvaluator, Rule: RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
 
@@ -442,7 +442,7 @@ func nilIfEmpty(b []byte) []byte {
 // evidence after it) against the record of the game of h: the accused's
 // violation when it proves the substitution, else the reporter's false
 // accusation (T-14).
-func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, evidence [][]byte) *Violation {
+func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, evidence [][]byte) *Violation {
 	falseReport := func(format string, args ...any) *Violation {
 		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
@@ -461,17 +461,17 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 	}
 	var err error
 	what := "the garbler's share inputs are not its share (MAC opening)"
-	if accused == phantomEvaluator {
+	if accused == PhantomEvaluator {
 		what = "the evaluator's share inputs are not its share (parity sums)"
 	}
 	switch {
 	case f.RequestDigest:
-		if f.Accused != "evaluator" || accused != phantomEvaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
+		if f.Accused != "evaluator" || accused != PhantomEvaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
 			return falseReport("a certificate of the request's digest against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)
 		}
 		err = referee.JudgeRequestDigest(h.rec, int(f.Try), referee.RequestDigestCertificate{Try: f.Try, Request: evidence[0], Choice: evidence[1]})
 		what = "the evaluator's choice names its request of garbling ĵ by a digest that is not the one of the request it sent"
-	case f.Accused == "garbler" && accused == phantomGarbler && len(evidence) == 9:
+	case f.Accused == "garbler" && accused == PhantomGarbler && len(evidence) == 9:
 		s, ok := seed(f.MACSeed)
 		if !ok {
 			return falseReport("the MAC seed is not 32 bytes in hex")
@@ -479,7 +479,7 @@ func judgeShareCertificate(h *phantomRules, accused Role, f phantomShareFrame, e
 		err = referee.JudgeGarblerShare(h.rec, int(f.Try), referee.GarblerShareCertificate{Try: f.Try, MACSeed: s,
 			ReverseStart: evidence[0], ReverseAnswer: evidence[1], PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
 			PrevMAC: nilIfEmpty(evidence[4]), MAC: evidence[5], PrevChoice: nilIfEmpty(evidence[6]), Choice: evidence[7], Labels: evidence[8]})
-	case f.Accused == "evaluator" && accused == phantomEvaluator && len(evidence) == 11:
+	case f.Accused == "evaluator" && accused == PhantomEvaluator && len(evidence) == 11:
 		prev, ok1 := seed(f.PrevSeed)
 		cur, ok2 := seed(f.Seed)
 		prevKeys, ok3 := parseKeys(evidence[0])

@@ -27,8 +27,8 @@ func TestMPCD31OversizedCertificateRefused(t *testing.T) {
 			if over {
 				pad++
 			}
-			v := judgePhantomCertificate(GameID{}, [2]PeerID{}, phantomGarbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
-			if v == nil || v.Accused != phantomEvaluator || v.Rule != ruleFalseAccusation {
+			v := judgePhantomCertificate(GameID{}, [2]PeerID{}, PhantomGarbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
+			if v == nil || v.Accused != PhantomEvaluator || v.Rule != ruleFalseAccusation {
 				t.Fatalf("%s, over the cap %v: %+v, want the reporter's false accusation", name, over, v)
 			}
 			if bySize := strings.Contains(v.Detail, "bytes of evidence"); bySize != over {
@@ -38,11 +38,11 @@ func TestMPCD31OversizedCertificateRefused(t *testing.T) {
 	}
 	err := errors.New("a deviation")
 	small := &referee.Certificate{Commitment: []byte{1}, Opened: -1, Choice: []byte{2}, Labels: []byte{3}}
-	if v := certificateViolation(0, small, err); v == nil || len(v.Evidence()) != 4 {
+	if v := CertificateViolation(0, small, err); v == nil || len(v.Evidence()) != 4 {
 		t.Fatalf("a small certificate: %+v", v)
 	}
 	large := &referee.Certificate{Commitment: []byte{1}, Opened: -1, Choice: []byte{2}, Labels: make([]byte, maxCertificateEvidence)}
-	if v := certificateViolation(0, large, err); v != nil {
+	if v := CertificateViolation(0, large, err); v != nil {
 		t.Errorf("a certificate of %d bytes is reported", maxCertificateEvidence)
 	}
 }

@@ -66,7 +66,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		p.mu.Lock()
 		p.s = fgoSecrets{Turn: turn, Choice: v, Opening: &o}
 		p.mu.Unlock()
-		return KindFGoCommit, commitBody{Commitment: cm}, nil
+		return KindFGoCommit, CommitBody{Commitment: cm}, nil
 	case Offer:
 		if err := may(KindFGoOffer); err != nil {
 			return "", nil, err
@@ -74,7 +74,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := g.game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
 			return "", nil, err
 		}
-		return KindFGoOffer, fgoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
+		return KindFGoOffer, FGoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
 	case AcceptOffer:
 		if err := may(KindFGoAccept); err != nil {
 			return "", nil, err
@@ -89,12 +89,12 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := may(KindMark); err != nil {
 			return "", nil, err
 		}
-		return KindMark, wireMarking(b, a.Dead), nil
+		return KindMark, WireMarking(b, a.Dead), nil
 	case AgreeScore:
 		if err := may(KindAgree); err != nil || !g.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		return KindAgree, wireMarking(b, g.score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, g.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -114,7 +114,7 @@ func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if p.s.Opening == nil || p.s.Turn != g.game.TurnNumber() {
 		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.game.TurnNumber())
 	}
-	return KindFGoOpen, openBody{Opening: *p.s.Opening}, true, nil
+	return KindFGoOpen, OpenBody{Opening: *p.s.Opening}, true, nil
 }
 
 func (p *fgoPlayer) secrets() (json.RawMessage, error) {
@@ -125,7 +125,7 @@ func (p *fgoPlayer) secrets() (json.RawMessage, error) {
 
 func (p *fgoPlayer) restore(raw json.RawMessage) error {
 	var s fgoSecrets
-	if err := unmarshalStrict(raw, &s); err != nil {
+	if err := UnmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: F-Go secrets: %w", err)
 	}
 	p.mu.Lock()

@@ -59,14 +59,14 @@ func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		size := m.Options.Size
 		return KindMove, MoveBody{Point: a.Point.Vertex(size)}, nil
 	case MarkDead:
-		return KindMark, wireMarking(board(), a.Dead), nil
+		return KindMark, WireMarking(board(), a.Dead), nil
 	case AgreeScore:
 		g, ok := m.variant.(*goRules)
 		if !ok || !g.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := g.game.Board()
-		return KindAgree, wireMarking(b, g.score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, g.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }

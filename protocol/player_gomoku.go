@@ -56,8 +56,8 @@ func (p *gomokuPlayer) reset() {
 }
 
 // gomokuRulesOf returns the machine's gomoku rules, or nil.
-func gomokuRulesOf(m *Machine) *gomokuRules {
-	g, _ := m.variant.(*gomokuRules)
+func gomokuRulesOf(m *Machine) *GomokuRules {
+	g, _ := m.variant.(*GomokuRules)
 	return g
 }
 
@@ -173,11 +173,11 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 	switch a := a.(type) {
 	case GomokuOpening:
 		if _, e, err = v.PlaceOpening(a.Point); err == nil {
-			kind, body = KindGomokuOpening, gomokuPointBody{Point: a.Point.Vertex(size)}
+			kind, body = KindGomokuOpening, GomokuPointBody{Point: a.Point.Vertex(size)}
 		}
 	case GomokuChooseSide:
 		if _, e, err = v.ChooseSide(a.Side); err == nil {
-			kind, body = KindGomokuSide, gomokuSideBody{Side: gomoku.PieceName(a.Side)}
+			kind, body = KindGomokuSide, GomokuSideBody{Side: gomoku.PieceName(a.Side)}
 		}
 	case Play: // a pass, above
 		if _, e, err = v.Pass(); err == nil {
@@ -191,7 +191,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 			c, o, err = commit.New(GomokuPieceDomain, p.game[:], uint8(p.me), uint32(move), []byte(a.Point.Vertex(size)))
 			if err == nil {
 				p.pieces[move] = o
-				kind, body = KindGomokuCommit, commitBody{Commitment: c}
+				kind, body = KindGomokuCommit, CommitBody{Commitment: c}
 			}
 		}
 	case GomokuAnnounce:
@@ -206,7 +206,7 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 		if _, e, err = v.Respond(a.Reveal); err == nil {
 			var os []GomokuPieceOpening
 			if os, err = p.openings(e.Openings); err == nil {
-				kind, body = KindGomokuResponse, gomokuOpeningsBody{Openings: os}
+				kind, body = KindGomokuResponse, GomokuOpeningsBody{Openings: os}
 			}
 		}
 	default:
@@ -220,12 +220,12 @@ func (p *gomokuPlayer) message(m *Machine, me Role, a Action) (Kind, any, error)
 }
 
 // lineBody writes an announced line.
-func lineBody(l gomoku.Line) gomokuLineBody {
+func lineBody(l gomoku.Line) GomokuLineBody {
 	name := "row"
 	if l.Kind == gomoku.Column {
 		name = "column"
 	}
-	return gomokuLineBody{Line: name, Index: l.Index}
+	return GomokuLineBody{Line: name, Index: l.Index}
 }
 
 // takeHooks takes the service's gomoku tamper (tests only).
@@ -282,7 +282,7 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.move)
 		}
 		if _, e, err = v.Reveal(); err == nil {
-			kind, body = KindGomokuReveal, openBody{Opening: o}
+			kind, body = KindGomokuReveal, OpenBody{Opening: o}
 		}
 	case gomoku.PhaseDeclare:
 		d := gomoku.Declaration{Five: v.FiveDue()}
@@ -290,9 +290,9 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			d.Claim, d.Lines = true, lines
 		}
 		if _, e, err = v.Declare(d); err == nil {
-			b := gomokuDeclareBody{Five: d.Five, Claim: d.Claim}
+			b := GomokuDeclareBody{Five: d.Five, Claim: d.Claim}
 			if d.Claim {
-				b.Lines = []gomokuFiveBody{fiveBody(v.Size(), d.Lines[0]), fiveBody(v.Size(), d.Lines[1])}
+				b.Lines = []GomokuFiveBody{FiveBody(v.Size(), d.Lines[0]), FiveBody(v.Size(), d.Lines[1])}
 				b.Openings, err = p.openings(e.Openings)
 			}
 			kind, body = KindGomokuDeclare, b
@@ -305,7 +305,7 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if g.resigned && g.curPending(p.me) {
 			os = append(os, gomoku.Opening{Move: g.move})
 		}
-		b := gomokuOpeningsBody{}
+		b := GomokuOpeningsBody{}
 		if b.Openings, err = p.openings(os); err == nil {
 			kind, body = KindGomokuOpenAll, b
 		}
@@ -337,7 +337,7 @@ func (p *gomokuPlayer) secrets() (json.RawMessage, error) {
 
 func (p *gomokuPlayer) restore(raw json.RawMessage) error {
 	var s gomokuSecrets
-	if err := unmarshalStrict(raw, &s); err != nil {
+	if err := UnmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: gomoku secrets: %w", err)
 	}
 	p.mu.Lock()

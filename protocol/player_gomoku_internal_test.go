@@ -37,7 +37,7 @@ func newGomokuLocal(t *testing.T, size int, seed uint64) *gomokuLocal {
 	l.send(Invitee, KindAccept, struct{}{})
 	var opens [2]commit.Opening
 	for r := range 2 {
-		c, op, err := commit.New(tossDomain, id[:], uint8(r), 0, make([]byte, 32))
+		c, op, err := commit.New(TossDomain, id[:], uint8(r), 0, make([]byte, 32))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func (l *gomokuLocal) send(r Role, kind Kind, body any) []Event {
 }
 
 func (l *gomokuLocal) apply(r Role, kind Kind, body any) ([]Event, error) {
-	raw, err := encodeBody(body)
+	raw, err := EncodeBody(body)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func TestGM8LocalRandomGames(t *testing.T) {
 
 // closedAtEnd returns the turns of role r that the final openings opened:
 // hidden placements never revealed during play.
-func closedAtEnd(g *gomokuRules, r Role) []int {
+func closedAtEnd(g *GomokuRules, r Role) []int {
 	var ks []int
 	opened := map[int]bool{}
 	for _, e := range g.log {

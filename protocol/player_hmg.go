@@ -34,8 +34,8 @@ type hmgSecrets struct {
 	Openings    []commit.Opening    `json:"openings,omitempty"`
 }
 
-func (p *hmgPlayer) rules(m *Machine) *hmgRules {
-	h, _ := m.variant.(*hmgRules)
+func (p *hmgPlayer) rules(m *Machine) *HMGRules {
+	h, _ := m.variant.(*HMGRules)
 	return h
 }
 
@@ -69,22 +69,22 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), hmg.ErrNoSuchCard)
 		}
 		o := p.openings[a.Card]
-		return KindHMGReveal, hmgRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
+		return KindHMGReveal, HMGRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
 	case MarkDead:
-		return KindMark, wireMarking(h.game.Board(), a.Dead), nil
+		return KindMark, WireMarking(h.game.Board(), a.Dead), nil
 	case AgreeScore:
 		if !h.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := h.game.Board()
-		return KindAgree, wireMarking(b, h.score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, h.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
 
 // setCards checks the chosen points and commits to them; the commitments
 // are sent by auto when it is this player's turn.
-func (p *hmgPlayer) setCards(m *Machine, me Role, h *hmgRules, points []engine.Point) error {
+func (p *hmgPlayer) setCards(m *Machine, me Role, h *HMGRules, points []engine.Point) error {
 	if m.Options.Cards == 0 {
 		return fmt.Errorf("%w: this game has no hidden-move cards", ErrNotNow)
 	}
@@ -125,12 +125,12 @@ func (p *hmgPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if p.commits == nil {
 			return "", nil, false, nil // the caller has not chosen yet
 		}
-		return KindHMGCards, hmgCardsBody{Commitments: p.commits}, true, nil
+		return KindHMGCards, HMGCardsBody{Commitments: p.commits}, true, nil
 	case KindHMGOpenCards:
 		if len(p.openings) != m.Options.Cards {
 			return "", nil, false, errors.New("protocol: the openings of this player's hidden-move cards are lost")
 		}
-		body := hmgOpenCardsBody{Cards: []HMGCardOpening{}}
+		body := HMGOpenCardsBody{Cards: []HMGCardOpening{}}
 		for i, card := range h.game.Cards(m.Colors[me]) {
 			if !card.Revealed {
 				o := p.openings[i]
@@ -150,7 +150,7 @@ func (p *hmgPlayer) secrets() (json.RawMessage, error) {
 
 func (p *hmgPlayer) restore(raw json.RawMessage) error {
 	var s hmgSecrets
-	if err := unmarshalStrict(raw, &s); err != nil {
+	if err := UnmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: hidden-move secrets: %w", err)
 	}
 	if len(s.Commitments) != len(s.Openings) {

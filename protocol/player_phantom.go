@@ -165,7 +165,7 @@ const evidenceKept = 6
 // keepEvidence adds b to the messages kept for a certificate of MPC-D29
 // (phantomPlayer.evidence), once, dropping the oldest beyond
 // evidenceKept; nothing in a game without the authenticated state.
-func (p *phantomPlayer) keepEvidence(h *phantomRules, b []byte) {
+func (p *phantomPlayer) keepEvidence(h *PhantomRules, b []byte) {
 	if b == nil || !h.config().AuthState || withDigest(referee.Sum(b), p.evidence...) != nil {
 		return
 	}
@@ -219,8 +219,8 @@ type PhantomOutputs struct {
 	Labels []byte `json:"labels"`
 }
 
-func (p *phantomPlayer) rules(m *Machine) *phantomRules {
-	h, _ := m.variant.(*phantomRules)
+func (p *phantomPlayer) rules(m *Machine) *PhantomRules {
+	h, _ := m.variant.(*PhantomRules)
 	return h
 }
 
@@ -243,7 +243,7 @@ func (p *phantomPlayer) tries() []engine.Point {
 
 // ensure makes the player ready to act on m: it starts its view once the
 // colours are known and rebuilds its machine after a restart.
-func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
+func (p *phantomPlayer) ensure(m *Machine, h *PhantomRules) error {
 	if p.view.Size() == 0 && m.Colors[p.me] != engine.Empty {
 		v, err := phantom.NewView(p.opts, m.Colors[p.me])
 		if err != nil {
@@ -255,12 +255,12 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 	// answers may have to be made again after a restart (PN-D14). The
 	// outputs stay until the next try's replace them.
 	if _, sent := h.current(); sent == 0 {
-		if p.me == phantomGarbler && p.request != nil {
+		if p.me == PhantomGarbler && p.request != nil {
 			p.olderChoice = p.prevChoice
 			p.prevRequest, p.prevChoice = p.request, p.choice
 		}
 		p.request, p.opened = nil, nil
-		if p.me == phantomGarbler {
+		if p.me == PhantomGarbler {
 			p.choice = nil
 		}
 	}
@@ -273,7 +273,7 @@ func (p *phantomPlayer) ensure(m *Machine, h *phantomRules) error {
 }
 
 // myTry reports whether the local player may choose a try now.
-func (p *phantomPlayer) myTry(h *phantomRules) bool {
+func (p *phantomPlayer) myTry(h *PhantomRules) bool {
 	from, kinds, _ := h.expected()
 	if from != p.me || p.caught != "" || len(kinds) == 0 {
 		return false
@@ -292,14 +292,14 @@ func (p *phantomPlayer) myTry(h *phantomRules) bool {
 
 // correlated reports whether the game's input OTs are the correlated ones
 // (MPC-D28).
-func (p *phantomPlayer) correlated() bool { return correlatedInputs(p.opts) }
+func (p *phantomPlayer) correlated() bool { return CorrelatedInputs(p.opts) }
 
 // takeReverse has the evaluator take the reverse request of the try under
 // way, which the record holds (MPC-D28): at its turn to start the try,
 // after the outputs of the try before. A request that fails the check,
 // or is malformed, is caught (the audit names the garbler, "reverse OT
 // request"); taking it again is a no-op.
-func (p *phantomPlayer) takeReverse(h *phantomRules) error {
+func (p *phantomPlayer) takeReverse(h *PhantomRules) error {
 	if !p.correlated() || p.e == nil || p.caught != "" {
 		return nil
 	}
@@ -368,7 +368,7 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		if !p.myTry(h) {
 			return "", nil, fmt.Errorf("%w: not this player's try", ErrNotNow)
 		}
-		if p.me == phantomEvaluator {
+		if p.me == PhantomEvaluator {
 			return p.request1(h, KindPhantomTry, a.Point)
 		}
 		return p.garble(h, KindPhantomTryGarbling, a.Point)
@@ -376,13 +376,13 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		if h.stage() != PhantomStageScoring {
 			return "", nil, fmt.Errorf("%w: no scoring now", ErrNotNow)
 		}
-		return KindMark, wireMarking(h.ref.Board(), a.Dead), nil
+		return KindMark, WireMarking(h.ref.Board(), a.Dead), nil
 	case AgreeScore:
 		if h.stage() != PhantomStageScoring || !h.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := h.ref.Board()
-		return KindAgree, wireMarking(b, h.score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, h.score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -393,7 +393,7 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 var errPhantomLost = errors.New("protocol: the state of the phantom secure computation is lost (no seed in the secrets)")
 
 // request1 makes the evaluator's request of the next try.
-func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (Kind, any, error) {
+func (p *phantomPlayer) request1(h *PhantomRules, kind Kind, try engine.Point) (Kind, any, error) {
 	if p.e == nil {
 		return "", nil, errPhantomLost
 	}
@@ -407,11 +407,11 @@ func (p *phantomPlayer) request1(h *phantomRules, kind Kind, try engine.Point) (
 	if err != nil {
 		return "", nil, err
 	}
-	return kind, phantomRequestBody{Try: h.pub.Try, Request: referee.Sum(req), bulk: [][]byte{req}}, nil
+	return kind, PhantomRequestBody{Try: h.pub.Try, Request: referee.Sum(req), bulk: [][]byte{req}}, nil
 }
 
 // garble makes the garbler's garbling of the next try.
-func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Kind, any, error) {
+func (p *phantomPlayer) garble(h *PhantomRules, kind Kind, try engine.Point) (Kind, any, error) {
 	if p.g == nil {
 		return "", nil, errPhantomLost
 	}
@@ -427,7 +427,7 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 	}
 	p.keepEvidence(h, gb.Labels)
 	d := gb.Digests()
-	b := phantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+	b := PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
 		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
 	if p.correlated() {
 		// The next try's reverse request rides on this garbling
@@ -446,7 +446,7 @@ func (p *phantomPlayer) garble(h *phantomRules, kind Kind, try engine.Point) (Ki
 // first).
 func (p *phantomPlayer) reveal(kind Kind) (Kind, any, bool, error) {
 	if kind == KindPhantomAccuse {
-		return kind, phantomAccuseBody{Accuse: p.caught}, true, nil
+		return kind, PhantomAccuseBody{Accuse: p.caught}, true, nil
 	}
 	if p.opening == nil {
 		return "", nil, false, errors.New("protocol: the phantom seed is lost")
@@ -479,7 +479,7 @@ func (p *phantomPlayer) newSeed(cfg referee.Config) (commit.Commitment, error) {
 	if _, err := rand.Read(s[:]); err != nil {
 		return commit.Commitment{}, err
 	}
-	c, o, err := cfg.CommitSeed(partyOf(p.me), s)
+	c, o, err := cfg.CommitSeed(PartyOf(p.me), s)
 	if err != nil {
 		return commit.Commitment{}, err
 	}
@@ -501,7 +501,7 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if from != me || len(kinds) == 0 {
 		return "", nil, false, nil
 	}
-	if me == phantomEvaluator && h.stage() == PhantomStagePlay {
+	if me == PhantomEvaluator && h.stage() == PhantomStagePlay {
 		// The try's reverse request, now that the record holds it
 		// (MPC-D28): what is wrong in it is accused at once.
 		if err := p.takeReverse(h); err != nil {
@@ -539,13 +539,13 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		}
 		c := p.choice
 		p.choice = nil
-		return KindPhantomChoice, phantomChoiceBody{Try: h.pub.Try, Choice: referee.Sum(c), bulk: [][]byte{c}}, true, nil
+		return KindPhantomChoice, PhantomChoiceBody{Try: h.pub.Try, Choice: referee.Sum(c), bulk: [][]byte{c}}, true, nil
 	case KindPhantomOutputs:
 		if p.outputs == nil || p.outputsTry != h.pub.Try {
 			return "", nil, false, nil
 		}
 		o := p.outputs
-		return KindPhantomOutputs, phantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
+		return KindPhantomOutputs, PhantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
 			Labels: referee.Sum(o.Labels), bulk: [][]byte{o.Labels}}, true, nil
 	case KindPhantomReveal:
 		return p.reveal(KindPhantomReveal)
@@ -563,7 +563,7 @@ func (p *phantomPlayer) autoCommit(cfg referee.Config) (Kind, any, bool, error) 
 	if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
 		return "", nil, false, err
 	}
-	b := phantomCommitBody{Commitment: c}
+	b := PhantomCommitBody{Commitment: c}
 	if p.correlated() {
 		// The reverse extension's base OTs start with the seed
 		// commitment (MPC-D28).
@@ -587,7 +587,7 @@ func (p *phantomPlayer) autoSetup(cfg referee.Config) (Kind, any, bool, error) {
 		if p.e == nil || p.opening == nil || p.reverseAnswer == nil {
 			return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
 		}
-		c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(partyOf(p.me)), 0, *p.opening)
+		c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(PartyOf(p.me)), 0, *p.opening)
 	} else {
 		c, err = p.newEvaluator(cfg)
 	}
@@ -599,7 +599,7 @@ func (p *phantomPlayer) autoSetup(cfg referee.Config) (Kind, any, bool, error) {
 		return "", nil, false, err
 	}
 	p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
-	b := phantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
+	b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
 	if p.correlated() {
 		b.ReverseBase, b.bulk = referee.Sum(p.reverseAnswer), append(b.bulk, p.reverseAnswer)
 	}
@@ -617,7 +617,7 @@ func (p *phantomPlayer) autoBase() (Kind, any, bool, error) {
 		p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
 		return p.reveal(KindPhantomAccuse)
 	}
-	b := phantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
+	b := PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
 	if p.correlated() {
 		// The evaluator's answer to the reverse base OTs, then try
 		// 0's reverse request (MPC-D28).
@@ -639,7 +639,7 @@ func (p *phantomPlayer) autoBase() (Kind, any, bool, error) {
 
 // autoCommitment is the garbler's commitment of a checked try; a
 // request that deviates is accused.
-func (p *phantomPlayer) autoCommitment(h *phantomRules) (Kind, any, bool, error) {
+func (p *phantomPlayer) autoCommitment(h *PhantomRules) (Kind, any, bool, error) {
 	if p.g == nil || p.request == nil {
 		return "", nil, false, errors.New("protocol: the phantom request under way is lost")
 	}
@@ -653,7 +653,7 @@ func (p *phantomPlayer) autoCommitment(h *phantomRules) (Kind, any, bool, error)
 	}
 	p.keepEvidence(h, c.Commitments)
 	d := c.Digests()
-	return KindPhantomCommitment, phantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
+	return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
 		bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
 }
 

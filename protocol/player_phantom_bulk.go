@@ -16,7 +16,7 @@ import (
 // phantomCheat is an action of a cheating program in tests
 // (export_phantom_test.go): it changes the player's secrets.
 type phantomCheat interface {
-	cheat(p *phantomPlayer, h *phantomRules) error
+	cheat(p *phantomPlayer, h *PhantomRules) error
 }
 
 // phantomAttachments is how many attachments each kind carries in a game
@@ -62,7 +62,7 @@ func (p *phantomPlayer) checkBulk(m *Machine, msg *Message, bulk [][]byte) error
 			return fmt.Errorf("attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
 	}
-	if msg.Kind == KindPhantomCommit && h.correlated() && p.me == phantomEvaluator {
+	if msg.Kind == KindPhantomCommit && h.correlated() && p.me == PhantomEvaluator {
 		// A start of the reverse base OTs the evaluator cannot answer
 		// would leave it unable to send its setup: it is dropped, and
 		// the garbler withholds its commitment (T-10, T-11).
@@ -145,7 +145,7 @@ func (p *phantomPlayer) catch(err error) error {
 
 // answerReverseStart takes the garbler's start of the reverse base OTs
 // (MPC-D28) and answers it.
-func (p *phantomPlayer) answerReverseStart(h *phantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) answerReverseStart(h *PhantomRules, bulk [][]byte) error {
 	// The garbler's start of the reverse base OTs (MPC-D28): the
 	// evaluator draws its seed (unless a restart kept one, with no
 	// message of it sent) and answers it now, with its setup to
@@ -169,12 +169,12 @@ func (p *phantomPlayer) answerReverseStart(h *phantomRules, bulk [][]byte) error
 
 // receiveCommitment opens the garbler's commitment (a checked try):
 // the evaluator's choice, and the evidence kept.
-func (p *phantomPlayer) receiveCommitment(h *phantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) receiveCommitment(h *PhantomRules, bulk [][]byte) error {
 	cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
 	choice, err := p.e.Open(cm)
 	if err != nil {
 		if c := p.e.Certificate(); c != nil {
-			if v := certificateViolation(h.pub.Try, c, err); v != nil {
+			if v := CertificateViolation(h.pub.Try, c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -190,13 +190,13 @@ func (p *phantomPlayer) receiveCommitment(h *phantomRules, bulk [][]byte) error 
 // receiveChoice checks the evaluator's choice (a checked try); its
 // share inputs not its share (MPC-D29) or a request not sent (MPC-D31)
 // are proven at once when the certificate fits.
-func (p *phantomPlayer) receiveChoice(h *phantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) receiveChoice(h *PhantomRules, bulk [][]byte) error {
 	if err := p.g.CheckChoice(bulk[0]); err != nil {
 		if c := p.g.ShareCertificate(); c != nil {
 			// The evaluator's share inputs are not its share
 			// (MPC-D29): proven at once when the certificate fits.
 			p.fillGarblerEvidence(h, c)
-			if v := evaluatorShareViolation(c, err); v != nil {
+			if v := EvaluatorShareViolation(c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -204,7 +204,7 @@ func (p *phantomPlayer) receiveChoice(h *phantomRules, bulk [][]byte) error {
 		if c := p.g.RequestDigestCertificate(); c != nil {
 			// Its choice names another request of ĵ than the one it
 			// sent (MPC-D31): proven by the two signed messages.
-			if v := requestDigestViolation(c, err); v != nil {
+			if v := RequestDigestViolation(c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -218,7 +218,7 @@ func (p *phantomPlayer) receiveChoice(h *phantomRules, bulk [][]byte) error {
 // receiveGarbling evaluates the garbler's garbling of the try: the
 // announcement told, the outputs, the share and its MACs kept; the next
 // try's reverse request kept.
-func (p *phantomPlayer) receiveGarbling(h *phantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) receiveGarbling(h *PhantomRules, bulk [][]byte) error {
 	try := h.pub.Try
 	if h.correlated() && !bytes.Equal(p.reverse, bulk[3]) {
 		// The next try's reverse request: kept, never taken now
@@ -230,7 +230,7 @@ func (p *phantomPlayer) receiveGarbling(h *phantomRules, bulk [][]byte) error {
 	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 	if err != nil {
 		if c := p.e.Certificate(); c != nil {
-			if v := certificateViolation(try, c, err); v != nil {
+			if v := CertificateViolation(try, c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -238,7 +238,7 @@ func (p *phantomPlayer) receiveGarbling(h *phantomRules, bulk [][]byte) error {
 		if c := p.e.ShareCertificate(); c != nil {
 			// The garbler's share inputs are not its share (MPC-D29).
 			p.fillEvaluatorEvidence(h, c)
-			if v := garblerShareViolation(c, err); v != nil {
+			if v := GarblerShareViolation(c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -259,9 +259,9 @@ func (p *phantomPlayer) receiveGarbling(h *phantomRules, bulk [][]byte) error {
 
 // receiveOutputs finishes the try with the evaluator's outputs: the
 // announcement told, and the next try prepared.
-func (p *phantomPlayer) receiveOutputs(h *phantomRules, msg *Message, bulk [][]byte) error {
-	var b phantomOutputsBody
-	decodeBody(msg.Body, &b)
+func (p *phantomPlayer) receiveOutputs(h *PhantomRules, msg *Message, bulk [][]byte) error {
+	var b PhantomOutputsBody
+	DecodeBody(msg.Body, &b)
 	a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
 	if err != nil {
 		return p.catch(err)
@@ -308,7 +308,7 @@ func (p *phantomPlayer) checkLate(m *Machine) error {
 	}
 	p.caught = err.Error()
 	if c := p.e.Certificate(); c != nil {
-		if v := certificateViolation(h.pub.Try, c, err); v != nil {
+		if v := CertificateViolation(h.pub.Try, c, err); v != nil {
 			return v
 		}
 	}
@@ -321,48 +321,48 @@ func (p *phantomPlayer) checkLate(m *Machine) error {
 func phantomDigests(msg *Message, correlated bool) []referee.Digest {
 	switch msg.Kind {
 	case KindPhantomCommit:
-		var b phantomCommitBody
-		decodeBody(msg.Body, &b)
+		var b PhantomCommitBody
+		DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.ReverseBase}
 		}
 		return nil
 	case KindPhantomSetup:
-		var b phantomSetupBody
-		decodeBody(msg.Body, &b)
+		var b PhantomSetupBody
+		DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Base, b.ReverseBase}
 		}
 		return []referee.Digest{b.Base}
 	case KindPhantomBase:
-		var b phantomBaseBody
-		decodeBody(msg.Body, &b)
+		var b PhantomBaseBody
+		DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Base, b.Reverse}
 		}
 		return []referee.Digest{b.Base}
 	case KindPhantomTry, KindPhantomRequest:
-		var b phantomRequestBody
-		decodeBody(msg.Body, &b)
+		var b PhantomRequestBody
+		DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Request}
 	case KindPhantomTryGarbling, KindPhantomGarbling:
-		var b phantomGarblingBody
-		decodeBody(msg.Body, &b)
+		var b PhantomGarblingBody
+		DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Tables, b.Labels, b.Reply, b.Reverse}
 		}
 		return []referee.Digest{b.Tables, b.Labels, b.Reply}
 	case KindPhantomOutputs:
-		var b phantomOutputsBody
-		decodeBody(msg.Body, &b)
+		var b PhantomOutputsBody
+		DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Labels}
 	case KindPhantomCommitment:
-		var b phantomCommitmentBody
-		decodeBody(msg.Body, &b)
+		var b PhantomCommitmentBody
+		DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Commitments, b.Reply}
 	case KindPhantomChoice:
-		var b phantomChoiceBody
-		decodeBody(msg.Body, &b)
+		var b PhantomChoiceBody
+		DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Choice}
 	}
 	return nil
@@ -469,7 +469,7 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 // from the secrets (rebuild, Evaluator.ResumeAuthEvidence); without them
 // (an older program's secrets) the certificate does not go, and the
 // evaluator accuses and the audit decides.
-func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomRules, c *referee.GarblerShareCertificate) {
+func (p *phantomPlayer) fillEvaluatorEvidence(h *PhantomRules, c *referee.GarblerShareCertificate) {
 	if c.ReverseStart == nil && referee.Sum(p.reverseBase) == h.rec.Reverse[0] {
 		c.ReverseStart = p.reverseBase
 	}
@@ -482,7 +482,7 @@ func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomRules, c *referee.Garble
 // Garbler.ResumeAuthEvidence); without them (an older program's secrets)
 // the certificate does not go: the garbler accuses, and the audit
 // decides.
-func (p *phantomPlayer) fillGarblerEvidence(h *phantomRules, c *referee.EvaluatorShareCertificate) {
+func (p *phantomPlayer) fillGarblerEvidence(h *PhantomRules, c *referee.EvaluatorShareCertificate) {
 	t := int(c.Try)
 	if t == 0 || t >= len(h.rec.Tries) {
 		return

@@ -20,7 +20,7 @@ import (
 // record leaves it in (PN-D9): what the secrets hold beyond the record (a
 // message made and not recorded, a message received and not recorded)
 // is dropped, to be made or received again.
-func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) error {
+func (p *phantomPlayer) rebuild(m *Machine, h *PhantomRules, s *phantomSecrets) error {
 	p.caught = s.Caught
 	if s.Seed == nil {
 		return nil
@@ -54,7 +54,7 @@ func (p *phantomPlayer) rebuild(m *Machine, h *phantomRules, s *phantomSecrets) 
 		at.requests = append(at.requests, r)
 	}
 	told := at.complete // tries whose announcement the player has
-	if p.me == phantomGarbler {
+	if p.me == PhantomGarbler {
 		if err := p.rebuildGarbler(h, s, at); err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ type rebuildPoint struct {
 // rebuildGarbler resumes the garbler's machine at pt: the request and
 // choice under way kept, the evaluator's answer if recorded, and the
 // evidence of the last complete try a certificate of the next carries.
-func (p *phantomPlayer) rebuildGarbler(h *phantomRules, s *phantomSecrets, pt rebuildPoint) error {
+func (p *phantomPlayer) rebuildGarbler(h *PhantomRules, s *phantomSecrets, pt rebuildPoint) error {
 	cfg, rec, tries, complete, cur, sent, requests := pt.cfg, pt.rec, pt.tries, pt.complete, pt.cur, pt.sent, pt.requests
 	var err error
 	var request, choice []byte
@@ -155,7 +155,7 @@ func (p *phantomPlayer) rebuildGarbler(h *phantomRules, s *phantomSecrets, pt re
 // opening, the reverse request and the evidence of the last complete try
 // a certificate of the next carries. told is the number of tries whose
 // announcement the player has.
-func (p *phantomPlayer) rebuildEvaluator(h *phantomRules, s *phantomSecrets, pt rebuildPoint) (told uint64, err error) {
+func (p *phantomPlayer) rebuildEvaluator(h *PhantomRules, s *phantomSecrets, pt rebuildPoint) (told uint64, err error) {
 	cfg, rec, tries, complete, cur, sent := pt.cfg, pt.rec, pt.tries, pt.complete, pt.cur, pt.sent
 	size := p.opts.Size
 	told = complete
@@ -305,7 +305,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 
 func (p *phantomPlayer) restore(raw json.RawMessage) error {
 	var s phantomSecrets
-	if err := unmarshalStrict(raw, &s); err != nil {
+	if err := UnmarshalStrict(raw, &s); err != nil {
 		return fmt.Errorf("protocol: phantom secrets: %w", err)
 	}
 	if s.Seed != nil && len(s.Seed.Value) != prg.SeedSize {

@@ -169,7 +169,7 @@ func PublicAnnouncements(t *Transcript) ([]PublicAnnouncement, error) {
 			break
 		}
 	}
-	pr, ok := m.variant.(*phantomRules)
+	pr, ok := m.variant.(*PhantomRules)
 	if !ok {
 		return nil, fmt.Errorf("protocol: public announcements: the record is not of a Phantom Go game")
 	}
@@ -396,7 +396,7 @@ func MarshalPublication(p Publication) ([]byte, error) {
 // trailing data are errors, and exactly one item must be set.
 func UnmarshalPublication(data []byte) (Publication, error) {
 	var p Publication
-	if err := decodeBody(data, &p); err != nil {
+	if err := DecodeBody(data, &p); err != nil {
 		return p, fmt.Errorf("protocol: publication: %w", err)
 	}
 	n := 0

@@ -18,12 +18,12 @@ func LoadTranscript(path string) (*Transcript, error) {
 
 // loadRecord reads and checks a record file and tells its writer where
 // its valid part ends.
-func loadRecord(path string) (*Transcript, recordState, error) {
+func loadRecord(path string) (*Transcript, RecordState, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, recordState{}, fmt.Errorf("protocol: %w", err)
+		return nil, RecordState{}, fmt.Errorf("protocol: %w", err)
 	}
-	t, st, err := parseRecord(data)
+	t, st, err := ParseRecord(data)
 	if err != nil {
 		return t, st, fmt.Errorf("%s: %w", path, err)
 	}

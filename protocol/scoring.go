@@ -28,8 +28,8 @@ type MoveBody struct {
 	ChargeMS int64  `json:"charge_ms,omitempty"`
 }
 
-// markBody lists dead stones as GTP vertices.
-type markBody struct {
+// MarkBody lists dead stones as GTP vertices.
+type MarkBody struct {
 	Dead []string `json:"dead"`
 }
 
@@ -88,8 +88,8 @@ func parsePoints(size int, vs []string) ([]engine.Point, error) {
 // apply handles a mark or agree message on board b. It returns an event
 // for the caller.
 func (s *scoring) apply(b engine.Board, from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	var mb markBody
-	if err := decodeBody(body, &mb); err != nil {
+	var mb MarkBody
+	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	ps, err := parsePoints(b.Size(), mb.Dead)
@@ -116,12 +116,12 @@ func (s *scoring) apply(b engine.Board, from Role, seq uint64, kind Kind, body j
 	return nil, violation(from, seq, "T-3", "unexpected %s", kind)
 }
 
-// wireMarking writes a marking in wire form.
-func wireMarking(b engine.Board, dead []engine.Point) markBody {
+// WireMarking writes a marking in wire form.
+func WireMarking(b engine.Board, dead []engine.Point) MarkBody {
 	m := engine.MarkingOf(b, dead)
 	vs := []string{}
 	for _, p := range m.Dead(b) {
 		vs = append(vs, p.Vertex(b.Size()))
 	}
-	return markBody{Dead: vs}
+	return MarkBody{Dead: vs}
 }

@@ -358,7 +358,7 @@ func TestSERD7VerifyChecksTheAgreement(t *testing.T) {
 				t.Fatal(err)
 			}
 			f(&b)
-			m.Body = protocol.EncodeBody(b)
+			m.Body = protocol.MustEncodeBody(b)
 		}
 	}
 	if rep := protocol.Verify(resignedRecord(t, tr, keys, func(*protocol.Message) {})); rep.Violation != nil || rep.Outcome == nil {

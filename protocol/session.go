@@ -439,7 +439,7 @@ func (s *Service) handleStream(st network.Stream) {
 	// The hello and the invitation must arrive within the handshake
 	// timeout, however slowly their bytes trickle in.
 	st.SetReadDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
-	f, _, err := readFrameJSONWith(r, noBulk)
+	f, _, err := ReadFrameJSONWith(r, noBulk)
 	if err != nil || f.Hello == nil {
 		s.logHandshakeFailure(h, "game stream without hello", err)
 		st.Reset()
@@ -490,7 +490,7 @@ func (s *Service) logHandshakeFailure(h *handshake, msg string, err error) {
 // answers it.
 func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handshake, id GameID) {
 	remote := h.peer
-	f, _, err := readFrameJSONWith(r, noBulk)
+	f, _, err := ReadFrameJSONWith(r, noBulk)
 	if err != nil || f.Msg == nil || f.Msg.Kind != KindInvite {
 		s.logHandshakeFailure(h, "expected an invitation", err)
 		st.Reset()
@@ -503,7 +503,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		return
 	}
 	var ib InviteBody
-	if err := decodeBody(f.Msg.Body, &ib); err != nil || ib.Invitee != s.cfg.Host.ID().String() || ib.Inviter != remote.String() {
+	if err := DecodeBody(f.Msg.Body, &ib); err != nil || ib.Invitee != s.cfg.Host.ID().String() || ib.Inviter != remote.String() {
 		s.cfg.Logger.Warn("invitation names other peers", "peer", remote)
 		st.Reset()
 		return
@@ -521,7 +521,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 		g.m = NewMachine(id)
 		g.m.Phase = PhaseAnswer
 		g.writeHello(st)
-		g.writeMessageDirect(st, KindDecline, declineBody{Reason: err.Error()})
+		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: err.Error()})
 		st.Close()
 		return
 	}
@@ -577,7 +577,7 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 	}
 	if decision != nil {
 		s.cfg.Logger.Info("declining an invitation", "peer", remote, "reason", decision)
-		g.writeMessageDirect(st, KindDecline, declineBody{Reason: decision.Error()})
+		g.writeMessageDirect(st, KindDecline, DeclineBody{Reason: decision.Error()})
 		st.Close()
 		return
 	}
@@ -605,11 +605,11 @@ type accept struct{ SessionAction }
 // noBulk refuses an attachment or a report frame before its body is read:
 // none belongs in the handshake of a stream, and a peer must not make this
 // node allocate MaxBulkSize for a few bytes.
-func noBulk(_ uint64, kind frameKind) error {
+func noBulk(_ uint64, kind FrameKind) error {
 	switch kind {
-	case frameBulk:
+	case FrameBulk:
 		return fmt.Errorf("%w: attachment before the game", ErrMalformed)
-	case frameReport:
+	case FrameReport:
 		return fmt.Errorf("%w: report frame before the game", ErrMalformed)
 	}
 	return nil

@@ -133,13 +133,13 @@ func (r *recordLog) append(t *Transcript, durable, finished bool) error {
 	var b bytes.Buffer
 	if r.written < len(t.Messages) {
 		if r.closed {
-			if err := r.file.cut(r.file.size - int64(len(recordClose))); err != nil {
+			if err := r.file.cut(r.file.size - int64(len(RecordClose))); err != nil {
 				return err
 			}
 			r.closed = false
 		}
 		if r.written == 0 {
-			head, err := recordHead(t)
+			head, err := RecordHead(t)
 			if err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ func (r *recordLog) append(t *Transcript, durable, finished bool) error {
 		}
 	}
 	if finished && !r.closed && len(t.Messages) > 0 {
-		b.WriteString(recordClose)
+		b.WriteString(RecordClose)
 	}
 	if b.Len() == 0 {
 		if durable {
@@ -310,7 +310,7 @@ func (s *secretsLog) rewrite(data []byte) error {
 // returns it with the length of the file's valid part (a torn last line
 // is left out).
 func parseSecretsLog(data []byte) (doc []byte, valid int, err error) {
-	lines, valid := splitLog(data)
+	lines, valid := SplitLog(data)
 	if len(lines) == 0 {
 		// A file of one document without a newline (as this program
 		// wrote before its secrets became a log) is whole, not torn.

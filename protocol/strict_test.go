@@ -93,13 +93,13 @@ func TestT3DamagedKeysAreRefused(t *testing.T) {
 		{"hidden-move cards", &hmgSecrets{}, hmg, strings.Replace(hmg, `"openings"`, `"openingr"`, 1)},
 	}
 	for _, s := range secrets {
-		if err := unmarshalStrict([]byte(s.good), s.v); err != nil {
+		if err := UnmarshalStrict([]byte(s.good), s.v); err != nil {
 			t.Errorf("%s: the sound form is refused: %v", s.name, err)
 		}
 		if s.bad == s.good {
 			t.Fatalf("%s: the damage changed nothing", s.name)
 		}
-		if err := unmarshalStrict([]byte(s.bad), s.v); err == nil {
+		if err := UnmarshalStrict([]byte(s.bad), s.v); err == nil {
 			t.Errorf("%s: a damaged key reads", s.name)
 		}
 	}

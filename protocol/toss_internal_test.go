@@ -24,7 +24,7 @@ func newTossMachine(t *testing.T) *tossMachine {
 }
 
 func (d *tossMachine) send(from Role, kind Kind, body any) ([]Event, error) {
-	raw, err := encodeBody(body)
+	raw, err := EncodeBody(body)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestT4CoinToss(t *testing.T) {
 		for r := Inviter; r <= Invitee; r++ {
 			value := make([]byte, 32)
 			value[0], value[31] = byte(i), byte(r)
-			c, o, err := commit.New(tossDomain, d.m.Game[:], uint8(r), 0, value)
+			c, o, err := commit.New(TossDomain, d.m.Game[:], uint8(r), 0, value)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,12 +90,12 @@ func TestT4CoinToss(t *testing.T) {
 	}
 	// A contribution of 31 bytes, properly committed to.
 	d := newTossMachine(t)
-	c, o, err := commit.New(tossDomain, d.m.Game[:], uint8(Inviter), 0, make([]byte, 31))
+	c, o, err := commit.New(TossDomain, d.m.Game[:], uint8(Inviter), 0, make([]byte, 31))
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.must(Inviter, KindTossCommit, CommitBody{Commitment: c})
-	c2, _, _ := commit.New(tossDomain, d.m.Game[:], uint8(Invitee), 0, make([]byte, 32))
+	c2, _, _ := commit.New(TossDomain, d.m.Game[:], uint8(Invitee), 0, make([]byte, 32))
 	d.must(Invitee, KindTossCommit, CommitBody{Commitment: c2})
 	_, err = d.send(Inviter, KindTossReveal, OpenBody{Opening: o})
 	var v *Violation

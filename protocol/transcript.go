@@ -168,7 +168,7 @@ func (t *Transcript) Clone() *Transcript {
 // encode returns the record file's bytes as a finished record: its
 // head, one message per line, and the closing line (see storage.go).
 func (t *Transcript) encode() ([]byte, error) {
-	head, err := recordHead(t)
+	head, err := RecordHead(t)
 	if err != nil {
 		return nil, err
 	}
@@ -181,12 +181,12 @@ func (t *Transcript) encode() ([]byte, error) {
 		}
 		b.Write(line)
 	}
-	b.WriteString(recordClose)
+	b.WriteString(RecordClose)
 	return b.Bytes(), nil
 }
 
-// recordFile is the JSON form of a transcript on disk.
-type recordFile struct {
+// RecordFile is the JSON form of a transcript on disk.
+type RecordFile struct {
 	Format   string    `json:"format"`
 	Game     GameID    `json:"game"`
 	Peers    [2]string `json:"peers"`
@@ -202,23 +202,23 @@ func (t *Transcript) MarshalJSON() ([]byte, error) { return t.encode() }
 // unfinished game, whose torn last line (a crash while it was written;
 // it was never sent) is left out.
 func ParseTranscript(data []byte) (*Transcript, error) {
-	t, _, err := parseRecord(data)
+	t, _, err := ParseRecord(data)
 	return t, err
 }
 
-// recordState is what reading a record file tells its writer: the
+// RecordState is what reading a record file tells its writer: the
 // length of its valid part and whether it ends with the closing line.
-type recordState struct {
+type RecordState struct {
 	valid  int64
 	closed bool
 	torn   int
 }
 
-// parseRecord reads a record, either form.
-func parseRecord(data []byte) (*Transcript, recordState, error) {
+// ParseRecord reads a record, either form.
+func ParseRecord(data []byte) (*Transcript, RecordState, error) {
 	if json.Valid(data) {
 		t, err := parseRecordDocument(data)
-		return t, recordState{valid: int64(len(data)), closed: true}, err
+		return t, RecordState{valid: int64(len(data)), closed: true}, err
 	}
 	return parseRecordLog(data)
 }
@@ -230,8 +230,8 @@ func parseRecordDocument(data []byte) (*Transcript, error) {
 	if err := noDuplicateKeys(data); err != nil {
 		return nil, fmt.Errorf("protocol: record: %w", err)
 	}
-	var f recordFile
-	if err := unmarshalStrict(data, &f); err != nil {
+	var f RecordFile
+	if err := UnmarshalStrict(data, &f); err != nil {
 		return nil, fmt.Errorf("protocol: record: %w", err)
 	}
 	// A record always holds its invitation: no "messages" at all is
@@ -252,7 +252,7 @@ func parseRecordDocument(data []byte) (*Transcript, error) {
 }
 
 // newTranscriptOfFile starts the transcript a record's head describes.
-func newTranscriptOfFile(f recordFile) (*Transcript, error) {
+func newTranscriptOfFile(f RecordFile) (*Transcript, error) {
 	if f.Format != RecordFormat {
 		return nil, fmt.Errorf("protocol: record: format %q, want %q", f.Format, RecordFormat)
 	}
@@ -286,9 +286,9 @@ var ErrNoGame = errors.New("protocol: record: the log holds no message (its firs
 // first after a space, the others after a comma) and perhaps the closing
 // line. Bytes after the last newline are a torn tail and left out; any
 // complete line must be whole.
-func parseRecordLog(data []byte) (*Transcript, recordState, error) {
-	lines, valid := splitLog(data)
-	st := recordState{valid: int64(valid), torn: len(data) - valid}
+func parseRecordLog(data []byte) (*Transcript, RecordState, error) {
+	lines, valid := SplitLog(data)
+	st := RecordState{valid: int64(valid), torn: len(data) - valid}
 	if len(lines) == 0 {
 		return nil, st, ErrNoGame
 	}
@@ -300,8 +300,8 @@ func parseRecordLog(data []byte) (*Transcript, recordState, error) {
 	if err := noDuplicateKeys(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...)); err != nil {
 		return nil, st, fmt.Errorf("protocol: record: head: %w", err)
 	}
-	var f recordFile
-	if err := unmarshalStrict(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...), &f); err != nil {
+	var f RecordFile
+	if err := UnmarshalStrict(append(bytes.Clone(head[:len(head)-len(open)]), `"messages":[]}`...), &f); err != nil {
 		return nil, st, fmt.Errorf("protocol: record: head: %w", err)
 	}
 	t, err := newTranscriptOfFile(f)
@@ -312,7 +312,7 @@ func parseRecordLog(data []byte) (*Transcript, recordState, error) {
 		return nil, st, ErrNoGame
 	}
 	for i, line := range lines[1:] {
-		if string(line) == strings.TrimSuffix(recordClose, "\n") && i == len(lines)-2 && i > 0 {
+		if string(line) == strings.TrimSuffix(RecordClose, "\n") && i == len(lines)-2 && i > 0 {
 			st.closed = true
 			break
 		}
@@ -327,7 +327,7 @@ func parseRecordLog(data []byte) (*Transcript, recordState, error) {
 		if err := noDuplicateKeys(line[1:]); err != nil {
 			return t, st, fmt.Errorf("protocol: record: message %d: %w", i, err)
 		}
-		if err := unmarshalStrict(line[1:], &m); err != nil {
+		if err := UnmarshalStrict(line[1:], &m); err != nil {
 			return t, st, fmt.Errorf("protocol: record: message %d: %w", i, err)
 		}
 		if err := t.appendRead(i, m); err != nil {
@@ -337,11 +337,11 @@ func parseRecordLog(data []byte) (*Transcript, recordState, error) {
 	return t, st, nil
 }
 
-// unmarshalStrict decodes a file this program wrote (a record, a secrets
+// UnmarshalStrict decodes a file this program wrote (a record, a secrets
 // file) into v like json.Unmarshal, but refuses keys v does not have: a
 // damaged key ("messages" with a byte changed) would otherwise read as a
 // file without that key, its value silently lost (T-3, T-11).
-func unmarshalStrict(data []byte, v any) error {
+func UnmarshalStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -353,9 +353,9 @@ func unmarshalStrict(data []byte, v any) error {
 	return nil
 }
 
-// recordHead is the first line of a record, up to the list of messages.
-func recordHead(t *Transcript) ([]byte, error) {
-	head, err := json.Marshal(recordFile{Format: RecordFormat, Game: t.Game,
+// RecordHead is the first line of a record, up to the list of messages.
+func RecordHead(t *Transcript) ([]byte, error) {
+	head, err := json.Marshal(RecordFile{Format: RecordFormat, Game: t.Game,
 		Peers: [2]string{t.Peers[0].String(), t.Peers[1].String()}})
 	if err != nil {
 		return nil, fmt.Errorf("protocol: encode record: %w", err)
@@ -368,9 +368,9 @@ func recordHead(t *Transcript) ([]byte, error) {
 	return append(head[:len(head)-len(tail)], `"messages":[`+"\n"...), nil
 }
 
-// recordClose is the last line of a finished record: with it the log is
+// RecordClose is the last line of a finished record: with it the log is
 // the JSON document of docs/record.md.
-const recordClose = "]}\n"
+const RecordClose = "]}\n"
 
 // messageLine returns the line of message i: " " and the message for the
 // first, "," and the message for the others, and a newline.
@@ -392,9 +392,9 @@ func (t *Transcript) messageLine(i int) ([]byte, error) {
 	return append(line, '\n'), nil
 }
 
-// splitLog splits data into complete lines (each without its newline)
+// SplitLog splits data into complete lines (each without its newline)
 // and the torn tail after the last newline.
-func splitLog(data []byte) (lines [][]byte, valid int) {
+func SplitLog(data []byte) (lines [][]byte, valid int) {
 	for valid < len(data) {
 		i := bytes.IndexByte(data[valid:], '\n')
 		if i < 0 {

@@ -14,18 +14,18 @@ const (
 	KindUndoDecline Kind = "undo-decline"
 )
 
-// undoBody names the move an undo request, acceptance or refusal is
+// UndoBody names the move an undo request, acceptance or refusal is
 // about: its number, counting from 1 (passes count), and how many moves
 // from it on are taken back: absent (0) for that move alone (UNDO-D1), 2
 // for the requester's move and the opponent's answer to it (UNDO-D3).
 // No other count is valid, so that one request has one encoding.
-type undoBody struct {
+type UndoBody struct {
 	Move  int `json:"move"`
 	Moves int `json:"moves,omitempty"`
 }
 
 // count returns how many moves the body takes back.
-func (b undoBody) count() int { return max(b.Moves, 1) }
+func (b UndoBody) count() int { return max(b.Moves, 1) }
 
 // RequestUndo asks the opponent to let the local player take back its
 // last move (plain Go and Bridge Go): before the opponent moved, that
@@ -100,8 +100,8 @@ func isUndoKind(k Kind) bool {
 // that move and is kept without effect; so is an answer to a request a
 // move already cancelled.
 func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
-	var b undoBody
-	if err := decodeBody(msg.Body, &b); err != nil {
+	var b UndoBody
+	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if b.Moves != 0 && b.Moves != 2 {
@@ -142,7 +142,7 @@ func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 // undoable reports whether player by may ask to take back what b names
 // when n moves were played: its last move n (UNDO-D1), or its move n-1
 // and the other's answer n (UNDO-D3).
-func undoable(u undoer, n int, by Role, b undoBody) bool {
+func undoable(u undoer, n int, by Role, b UndoBody) bool {
 	switch b.count() {
 	case 1:
 		return n >= 1 && b.Move == n && u.moverOf(n) == by
@@ -153,7 +153,7 @@ func undoable(u undoer, n int, by Role, b undoBody) bool {
 }
 
 // movesNamed writes the moves b names: "move 7", "moves 7 and 8".
-func movesNamed(b undoBody) string {
+func movesNamed(b UndoBody) string {
 	if b.count() == 2 {
 		return fmt.Sprintf("moves %d and %d", b.Move, b.Move+1)
 	}
@@ -191,17 +191,17 @@ func (m *Machine) undoMessage(r Role, a Action) (Kind, any, error) {
 			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)
 		case !can || n == 0:
 			return "", nil, fmt.Errorf("protocol: no move to take back now: %w", ErrNotNow)
-		case undoable(u, n, r, undoBody{Move: n}):
-			return KindUndoRequest, undoBody{Move: n}, nil
-		case undoable(u, n, r, undoBody{Move: n - 1, Moves: 2}):
-			return KindUndoRequest, undoBody{Move: n - 1, Moves: 2}, nil
+		case undoable(u, n, r, UndoBody{Move: n}):
+			return KindUndoRequest, UndoBody{Move: n}, nil
+		case undoable(u, n, r, UndoBody{Move: n - 1, Moves: 2}):
+			return KindUndoRequest, UndoBody{Move: n - 1, Moves: 2}, nil
 		}
 		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
 	case AnswerUndo:
 		if m.undo == nil || m.undo.by == r {
 			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
 		}
-		b := undoBody{Move: m.undo.move}
+		b := UndoBody{Move: m.undo.move}
 		if m.undo.moves == 2 {
 			b.Moves = 2
 		}

@@ -19,7 +19,7 @@ func TestUNDOD1RequestCrossingAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := func(from Role, seq uint64, ack int64, kind Kind, body any) Message {
-		raw, err := encodeBody(body)
+		raw, err := EncodeBody(body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := func(from Role, seq uint64, ack int64, kind Kind, body any) Message {
-		raw, err := encodeBody(body)
+		raw, err := EncodeBody(body)
 		if err != nil {
 			t.Fatal(err)
 		}

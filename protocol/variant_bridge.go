@@ -97,7 +97,7 @@ func (g *bridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 		return nil, violation(from, seq, "T-3", "unexpected %s", kind)
 	}
 	var mb MoveBody
-	if err := decodeBody(body, &mb); err != nil {
+	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	p, err := parseBodyPoint(g.m.Options.Size, mb.Point)

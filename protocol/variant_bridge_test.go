@@ -59,7 +59,7 @@ func TestBG1CheatBridgeMoveOutOfTurn(t *testing.T) {
 		extra := *m
 		extra.Seq++
 		extra.Prev = m.Hash()
-		extra.Body = protocol.EncodeBody(protocol.MoveBody{Point: "pass"})
+		extra.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "pass"})
 		resign(t, &extra, key)
 		return [][]byte{protocol.FrameOf(m), protocol.FrameOf(&extra)}
 	})

@@ -46,9 +46,9 @@ const (
 // FGoChoiceDomain is the domain-separation tag of F-Go choice commitments.
 const FGoChoiceDomain = "kakure/fgo/choice"
 
-// fgoOfferBody is an offer of FG-7 from the sender: "if you play
+// FGoOfferBody is an offer of FG-7 from the sender: "if you play
 // IfYouPlay, I play IPlay", each a GTP vertex or "pass".
-type fgoOfferBody struct {
+type FGoOfferBody struct {
 	IfYouPlay string `json:"if_you_play"`
 	IPlay     string `json:"i_play"`
 }
@@ -224,8 +224,8 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindMark, KindAgree:
 		return g.score.apply(g.game.Board(), from, seq, kind, body)
 	case KindFGoCommit:
-		var b fgoCommitBody
-		if err := decodeBody(body, &b); err != nil {
+		var b FGoCommitBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		var events []Event
@@ -244,8 +244,8 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindFGoOpen:
 		return g.applyOpen(from, seq, body)
 	case KindFGoOffer:
-		var b fgoOfferBody
-		if err := decodeBody(body, &b); err != nil {
+		var b FGoOfferBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		size := g.m.Options.Size
@@ -261,7 +261,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 		g.turn.offer, g.turn.offered = &o, true
 		return []Event{EventFGoOffered{By: from, Offer: o}}, nil
 	case KindFGoAccept:
-		if err := decodeBody(body, &struct{}{}); err != nil {
+		if err := DecodeBody(body, &struct{}{}); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		next, res, err := g.game.AcceptOffer(*g.turn.offer)
@@ -270,7 +270,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 		}
 		return g.played(next, res, true), nil
 	case KindFGoDecline:
-		if err := decodeBody(body, &struct{}{}); err != nil {
+		if err := DecodeBody(body, &struct{}{}); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		g.turn.offer = nil
@@ -283,8 +283,8 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 // commitment of this turn (T-5) and be a choice the sender may make
 // (FG-1, FG-5). The second opening plays the turn.
 func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b fgoOpenBody
-	if err := decodeBody(body, &b); err != nil {
+	var b FGoOpenBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	turn := g.game.TurnNumber()

@@ -47,7 +47,7 @@ func newFBDriver(t *testing.T, o engine.Options, inviterColor engine.Color) *fbD
 
 // send applies a message of role from with the given body.
 func (d *fbDriver) send(from Role, kind Kind, body any) ([]Event, error) {
-	raw, err := encodeBody(body)
+	raw, err := EncodeBody(body)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func (d *fbDriver) turn(black, white string) []Event {
 
 // view returns role r's F-Go view, its own choice included.
 func (d *fbDriver) view(r Role) FGoView {
-	return d.players[r].(privateViewer).privateView(d.m, r, d.m.variant.view(r)).(FGoView)
+	return d.players[r].(PrivateViewer).privateView(d.m, r, d.m.variant.view(r)).(FGoView)
 }
 
 var fgo5 = engine.Options{Variant: engine.VariantFGo, Size: 5}

@@ -223,7 +223,7 @@ func TestT5CheatFGoOpensAnotherChoice(t *testing.T) {
 		} else {
 			b.Opening.Value = []byte("A1")
 		}
-		m.Body = protocol.EncodeBody(b)
+		m.Body = protocol.MustEncodeBody(b)
 		resign(t, m, key)
 		return [][]byte{protocol.FrameOf(m)}
 	})

@@ -94,7 +94,7 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 		return g.score.apply(g.game.Board(), from, seq, kind, body)
 	}
 	var mb MoveBody
-	if err := decodeBody(body, &mb); err != nil {
+	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	b := g.game.Board()

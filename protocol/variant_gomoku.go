@@ -87,8 +87,8 @@ const (
 // player the committer's role, the value the point's GTP vertex.
 const GomokuPieceDomain = "kakure/gomoku/piece"
 
-// gomokuPointBody carries a point as a GTP vertex: the opening piece.
-type gomokuPointBody struct {
+// GomokuPointBody carries a point as a GTP vertex: the opening piece.
+type GomokuPointBody struct {
 	Point string `json:"point"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
 	// control (CLK-D8, CLK-D15).
@@ -96,17 +96,17 @@ type gomokuPointBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// gomokuSideBody carries the invitee's choice, "x" or "o".
-type gomokuSideBody struct {
+// GomokuSideBody carries the invitee's choice, "x" or "o".
+type GomokuSideBody struct {
 	Side string `json:"side"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// gomokuLineBody carries an announced line: "row" or "column", and its
+// GomokuLineBody carries an announced line: "row" or "column", and its
 // index from 0 (row 1, column A).
-type gomokuLineBody struct {
+type GomokuLineBody struct {
 	Line  string `json:"line"`
 	Index int    `json:"index"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
@@ -120,29 +120,29 @@ type GomokuPieceOpening struct {
 	Opening commit.Opening `json:"opening"`
 }
 
-// gomokuOpeningsBody carries openings: an answer to an announcement, or
+// GomokuOpeningsBody carries openings: an answer to an announcement, or
 // the openings at the end.
-type gomokuOpeningsBody struct {
+type GomokuOpeningsBody struct {
 	Openings []GomokuPieceOpening `json:"openings"`
 	// ThinkMS and ChargeMS are the clock's part of an answer (CLK-D15).
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// gomokuFiveBody names a window of five: its first point and direction
+// GomokuFiveBody names a window of five: its first point and direction
 // ("horizontal", "vertical", "diagonal", "anti-diagonal").
-type gomokuFiveBody struct {
+type GomokuFiveBody struct {
 	Start string `json:"start"`
 	Dir   string `json:"dir"`
 }
 
-// gomokuDeclareBody is the declaration after a placement: Five (GM-5) and
+// GomokuDeclareBody is the declaration after a placement: Five (GM-5) and
 // a win claim (GM-6) with its two lines and the openings of their pieces
 // still hidden.
-type gomokuDeclareBody struct {
+type GomokuDeclareBody struct {
 	Five     bool                 `json:"five,omitempty"`
 	Claim    bool                 `json:"claim,omitempty"`
-	Lines    []gomokuFiveBody     `json:"lines,omitempty"`
+	Lines    []GomokuFiveBody     `json:"lines,omitempty"`
 	Openings []GomokuPieceOpening `json:"openings,omitempty"`
 }
 
@@ -232,10 +232,10 @@ type gomokuLogEntry struct {
 	event gomoku.Event
 }
 
-// gomokuRules is the public state machine of a gomoku game. It holds no
+// GomokuRules is the public state machine of a gomoku game. It holds no
 // secret: it checks at once what opened values allow (T-6) and audits the
 // whole game once every commitment is opened (GM-8).
-type gomokuRules struct {
+type GomokuRules struct {
 	m       *Machine
 	size    int
 	phase   gomoku.Phase
@@ -278,7 +278,7 @@ func newGomokuRules(m *Machine) (variantRules, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &gomokuRules{m: m, size: g.Size(), phase: gomoku.PhaseOpening, opening: engine.NoPoint}
+	r := &GomokuRules{m: m, size: g.Size(), phase: gomoku.PhaseOpening, opening: engine.NoPoint}
 	for i := range r.points {
 		r.points[i] = gomokuPoint{piece: [2]int16{-1, -1}, revealedAt: gomokuNever}
 	}
@@ -289,10 +289,10 @@ func newGomokuRules(m *Machine) (variantRules, error) {
 
 // colorsByPie tells the machine that the coin toss does not give the
 // colours: the invitee's choice does (GM-2).
-func (g *gomokuRules) colorsByPie() {}
+func (g *GomokuRules) colorsByPie() {}
 
 // colorOf returns role r's colour once the side is chosen.
-func (g *gomokuRules) colorOf(r Role) engine.Color {
+func (g *GomokuRules) colorOf(r Role) engine.Color {
 	if g.choice == engine.Empty {
 		return engine.Empty
 	}
@@ -303,14 +303,14 @@ func (g *gomokuRules) colorOf(r Role) engine.Color {
 }
 
 // roleOf returns the role playing colour c.
-func (g *gomokuRules) roleOf(c engine.Color) Role {
+func (g *GomokuRules) roleOf(c engine.Color) Role {
 	if c == g.choice {
 		return Invitee
 	}
 	return Inviter
 }
 
-func (g *gomokuRules) expected() (Role, []Kind, bool) {
+func (g *GomokuRules) expected() (Role, []Kind, bool) {
 	if g.resigned && !g.suspended {
 		return g.openingsDue()
 	}
@@ -333,21 +333,21 @@ func (g *gomokuRules) expected() (Role, []Kind, bool) {
 	return g.openingsDue()
 }
 
-func (g *gomokuRules) result() engine.Result {
+func (g *GomokuRules) result() engine.Result {
 	if g.audit != nil {
 		return g.audit.Result()
 	}
 	return g.board
 }
 
-func (g *gomokuRules) view(Role) VariantView {
+func (g *GomokuRules) view(Role) VariantView {
 	return GomokuView{Phase: g.phase, Closing: (g.phase == gomoku.PhaseOver || g.resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }
 
 // apply checks and applies one message. It works on a copy and keeps it
 // only when the message is good, so a refused message changes nothing.
-func (g *gomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *GomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if g.move >= gomokuMaxTurns {
 		return nil, violation(from, seq, "T-10", "game longer than %d turns", gomokuMaxTurns)
 	}
@@ -387,7 +387,7 @@ func (g *gomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 }
 
 // logged appends a step to the log and returns its event.
-func (g *gomokuRules) logged(from Role, e gomoku.Event) []Event {
+func (g *GomokuRules) logged(from Role, e gomoku.Event) []Event {
 	// Appending never writes an element below len, so a copy of g whose
 	// message is refused leaves g's log intact.
 	g.log = append(g.log, gomokuLogEntry{from: from, event: e})

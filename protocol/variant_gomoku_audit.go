@@ -16,7 +16,7 @@ import (
 
 // openingsDue is what is expected once play is over (GM-8) or resigned
 // (GM-D23): each role's openings, the inviter's first.
-func (g *gomokuRules) openingsDue() (Role, []Kind, bool) {
+func (g *GomokuRules) openingsDue() (Role, []Kind, bool) {
 	for _, r := range []Role{Inviter, Invitee} {
 		if !g.opened[r] {
 			return r, []Kind{KindGomokuOpenAll}, false
@@ -29,7 +29,7 @@ func (g *gomokuRules) openingsDue() (Role, []Kind, bool) {
 // audited after a resignation during play (GM-D23); a resignation before
 // the sides are chosen (nothing hidden yet) or once play is over (the
 // openings under way) ends the game at once.
-func (g *gomokuRules) auditAfterResign(Role) ([]Event, bool) {
+func (g *GomokuRules) auditAfterResign(Role) ([]Event, bool) {
 	switch g.phase {
 	case gomoku.PhaseOpening, gomoku.PhaseChooseSide, gomoku.PhaseOver:
 		return nil, false
@@ -40,12 +40,12 @@ func (g *gomokuRules) auditAfterResign(Role) ([]Event, bool) {
 
 // suspendResign has the rules judge a message as the game stood before
 // the resignation (a message that crossed it).
-func (g *gomokuRules) suspendResign(on bool) { g.suspended = on }
+func (g *GomokuRules) suspendResign(on bool) { g.suspended = on }
 
 // curPending reports whether role r's commitment of the turn under way is
 // still closed: r committed in this turn and its point was not revealed.
 // After a resignation r's openings must open it (GM-D23).
-func (g *gomokuRules) curPending(r Role) bool {
+func (g *GomokuRules) curPending(r Role) bool {
 	switch g.phase {
 	case gomoku.PhaseAnnounce, gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
 		return g.cur.mover == r && g.cur.point == engine.NoPoint
@@ -55,10 +55,10 @@ func (g *gomokuRules) curPending(r Role) bool {
 
 // auditViolation returns the violation the audit at the end found (GM-8),
 // or nil.
-func (g *gomokuRules) auditViolation() *Violation { return g.violation }
+func (g *GomokuRules) auditViolation() *Violation { return g.violation }
 
 // closed returns the turns of role r whose commitment is still closed.
-func (g *gomokuRules) closed(r Role) []int {
+func (g *GomokuRules) closed(r Role) []int {
 	var ks []int
 	for i, t := range g.turns {
 		if t.mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
@@ -68,9 +68,9 @@ func (g *gomokuRules) closed(r Role) []int {
 	return ks
 }
 
-func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b gomokuOpeningsBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuOpeningsBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	g.turns = slices.Clone(g.turns)
@@ -139,7 +139,7 @@ func (g *gomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 // line its mover announced (GM-3), and not on a point revealed before
 // this turn nor on a piece of its own (GM-4). The turn is not in the
 // record: it placed nothing for good, and its mover never declared.
-func (g *gomokuRules) auditTurnUnderWay() error {
+func (g *GomokuRules) auditTurnUnderWay() error {
 	p := g.curPoint
 	if !g.resigned || p == engine.NoPoint {
 		return nil
@@ -167,7 +167,7 @@ func (g *gomokuRules) auditTurnUnderWay() error {
 
 // gomokuRecord returns the record of the game with every commitment
 // opened, for the audit.
-func (g *gomokuRules) gomokuRecord() gomoku.Record {
+func (g *GomokuRules) gomokuRecord() gomoku.Record {
 	rec := gomoku.Record{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]gomoku.Turn, len(g.turns))}
 	for i, t := range g.turns {
 		rec.Turns[i] = gomoku.Turn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,

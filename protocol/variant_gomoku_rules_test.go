@@ -58,7 +58,7 @@ func newGScript(t *testing.T) *gscript {
 }
 
 func (s *gscript) apply(r protocol.Role, kind protocol.Kind, body any) ([]protocol.Event, error) {
-	msg := protocol.Message{Game: s.m.Game, From: r, Seq: s.seq[r], Kind: kind, Body: protocol.EncodeBody(body)}
+	msg := protocol.Message{Game: s.m.Game, From: r, Seq: s.seq[r], Kind: kind, Body: protocol.MustEncodeBody(body)}
 	events, err := s.m.Apply(&msg)
 	if err == nil {
 		s.seq[r]++

@@ -183,12 +183,12 @@ func TestT5GomokuOpeningOfAnotherPoint(t *testing.T) {
 				return false
 			}
 			b.Openings[0].Opening.Value = []byte(otherVertex(string(b.Openings[0].Opening.Value)))
-			m.Body = protocol.EncodeBody(b)
+			m.Body = protocol.MustEncodeBody(b)
 		case protocol.KindGomokuReveal:
 			var b protocol.OpenBody
 			decode(t, m, &b)
 			b.Opening.Value = []byte(otherVertex(string(b.Opening.Value)))
-			m.Body = protocol.EncodeBody(b)
+			m.Body = protocol.MustEncodeBody(b)
 		default:
 			return false
 		}
@@ -218,7 +218,7 @@ func TestGM3GomokuAnswerOutsideTheLine(t *testing.T) {
 			var b protocol.GomokuOpeningsBody
 			decode(t, m, &b)
 			b.Openings = append(b.Openings, protocol.GomokuPieceOpening{Move: k + 1, Opening: o})
-			m.Body = protocol.EncodeBody(b)
+			m.Body = protocol.MustEncodeBody(b)
 			return true
 		}
 		return false
@@ -235,7 +235,7 @@ func TestGM6GomokuFalseClaim(t *testing.T) {
 		decode(t, m, &b)
 		b.Claim = true
 		b.Lines = []protocol.GomokuFiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
-		m.Body = protocol.EncodeBody(b)
+		m.Body = protocol.MustEncodeBody(b)
 		return true
 	}), bot.NewRandom(1), bot.NewRandom(2))
 	checkCaught(t, h, "GM-6", "false win claim")

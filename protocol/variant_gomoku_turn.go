@@ -17,9 +17,9 @@ import (
 // the state and the dispatch; variant_gomoku_audit.go the openings at the
 // end and the audit.
 
-func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b gomokuPointBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuPointBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	p, err := parseBodyPoint(g.size, b.Point)
@@ -35,9 +35,9 @@ func (g *gomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventOpening, Point: p}), nil
 }
 
-func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b gomokuSideBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuSideBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	var side engine.Color
@@ -61,7 +61,7 @@ func (g *gomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 }
 
 // nextTurn starts the next turn, of the other role.
-func (g *gomokuRules) nextTurn() {
+func (g *GomokuRules) nextTurn() {
 	g.move++
 	g.mover = g.mover.Other()
 	g.phase = gomoku.PhaseCommit
@@ -69,20 +69,20 @@ func (g *gomokuRules) nextTurn() {
 }
 
 // finish ends the turn in progress with outcome.
-func (g *gomokuRules) finish(outcome gomoku.Outcome) {
+func (g *GomokuRules) finish(outcome gomoku.Outcome) {
 	g.cur.outcome = outcome
 	g.turns = append(g.turns, g.cur)
 }
 
 // end ends the game on the board; the openings of GM-8 follow.
-func (g *gomokuRules) end(r engine.Result) {
+func (g *GomokuRules) end(r engine.Result) {
 	g.board = r
 	g.phase = gomoku.PhaseOver
 }
 
-func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b commitBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b CommitBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	g.cur.commitment = b.Commitment
@@ -90,8 +90,8 @@ func (g *gomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) (
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventCommit}), nil
 }
 
-func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if err := decodeBody(body, &gomokuPassBody{}); err != nil {
+func (g *GomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+	if err := DecodeBody(body, &GomokuPassBody{}); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if kind == KindGomokuNoLegalPoint {
@@ -112,9 +112,9 @@ func (g *gomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawM
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventPass}), nil
 }
 
-func (g *gomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b gomokuLineBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuLineBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	l := gomoku.Line{Index: b.Index}
@@ -135,7 +135,7 @@ func (g *gomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage)
 // openPoint checks the opening o of the commitment c of turn move, made by
 // role r, and returns the point it holds: a mismatch breaks T-5, a value
 // that is no point of the board GM-3.
-func (g *gomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitment, o commit.Opening) (engine.Point, error) {
+func (g *GomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitment, o commit.Opening) (engine.Point, error) {
 	if err := commit.Verify(c, GomokuPieceDomain, g.m.Game[:], uint8(r), uint32(move), o); err != nil {
 		return engine.NoPoint, &Violation{Accused: r, Rule: "T-5", Seq: int64(seq),
 			Detail: fmt.Sprintf("the opening of move %d does not match its commitment", move), Err: err}
@@ -153,7 +153,7 @@ func (g *gomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitmen
 // (GM-3 in an answer, GM-6 in a claim); where reports a point that is not
 // where this opening may be (outside the announced line, off the claimed
 // lines). The caller has copied g.turns.
-func (g *gomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRef string, where func(engine.Point) error) (engine.Point, error) {
+func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRef string, where func(engine.Point) error) (engine.Point, error) {
 	k := o.Move
 	var t *gomokuTurn
 	switch {
@@ -191,9 +191,9 @@ func (g *gomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	return p, nil
 }
 
-func (g *gomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b gomokuOpeningsBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuOpeningsBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if len(b.Openings) > 0 {
@@ -228,9 +228,9 @@ func (g *gomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventResponse, Openings: openings}), nil
 }
 
-func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b openBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b OpenBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	p, err := g.openPoint(from, seq, g.move, g.cur.commitment, b.Opening)
@@ -261,7 +261,7 @@ func (g *gomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 }
 
 // parseFive reads a window of five.
-func parseFive(size int, b gomokuFiveBody) (gomoku.Five, error) {
+func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
 	p, err := parseBodyPoint(size, b.Start)
 	if err != nil {
 		return gomoku.Five{}, err
@@ -274,13 +274,13 @@ func parseFive(size int, b gomokuFiveBody) (gomoku.Five, error) {
 	return gomoku.Five{}, fmt.Errorf("bad direction %q", b.Dir)
 }
 
-// fiveBody writes a window of five.
-func fiveBody(size int, f gomoku.Five) gomokuFiveBody {
-	return gomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
+// FiveBody writes a window of five.
+func FiveBody(size int, f gomoku.Five) GomokuFiveBody {
+	return GomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
 }
 
 // known returns a board with role r's known pieces in its colour.
-func (g *gomokuRules) known(r Role) engine.Board {
+func (g *GomokuRules) known(r Role) engine.Board {
 	b, _ := engine.NewBoard(g.size)
 	c := g.colorOf(r)
 	for p := engine.Point(0); int(p) < g.size*g.size; p++ {
@@ -291,9 +291,9 @@ func (g *gomokuRules) known(r Role) engine.Board {
 	return b
 }
 
-func (g *gomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b gomokuDeclareBody
-	if err := decodeBody(body, &b); err != nil {
+func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b GomokuDeclareBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	d := gomoku.Declaration{Five: b.Five, Claim: b.Claim}

@@ -44,9 +44,9 @@ type Reveal struct{ Card int }
 func (SetCards) action() {}
 func (Reveal) action()   {}
 
-// hmgCardsBody is the body of KindHMGCards: one commitment per card, in
+// HMGCardsBody is the body of KindHMGCards: one commitment per card, in
 // card order.
-type hmgCardsBody struct {
+type HMGCardsBody struct {
 	Commitments []commit.Commitment `json:"commitments"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
 	// control (CLK-D8, CLK-D10): the card choice is its player's timed
@@ -55,10 +55,10 @@ type hmgCardsBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// hmgRevealBody is the body of KindHMGReveal: the card's opening and, on
+// HMGRevealBody is the body of KindHMGReveal: the card's opening and, on
 // a reveal that ends its player's turn (HMG-5) in a game with a time
 // control, the clock's part (CLK-D8, CLK-D10).
-type hmgRevealBody struct {
+type HMGRevealBody struct {
 	HMGCardOpening
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
@@ -73,9 +73,9 @@ type HMGCardOpening struct {
 	Salt  string `json:"salt"`
 }
 
-// hmgOpenCardsBody is the body of KindHMGOpenCards: the openings of every
+// HMGOpenCardsBody is the body of KindHMGOpenCards: the openings of every
 // unused card, in increasing card order.
-type hmgOpenCardsBody struct {
+type HMGOpenCardsBody struct {
 	Cards []HMGCardOpening `json:"cards"`
 }
 
@@ -148,14 +148,14 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &hmgRules{m: m, game: g}, nil
+		return &HMGRules{m: m, game: g}, nil
 	}
 }
 
-// hmgRules is Hidden Move Go over the network (HMG-1..HMG-8): card
+// HMGRules is Hidden Move Go over the network (HMG-1..HMG-8): card
 // commitments, turns of reveals and a move, GO-4 scoring, the opening of
 // the unused cards, the count with passing stones.
-type hmgRules struct {
+type HMGRules struct {
 	m    *Machine
 	game hmg.Game
 	// commits holds each role's card commitments; committed tells which
@@ -167,7 +167,7 @@ type hmgRules struct {
 }
 
 // stage returns where the game stands.
-func (h *hmgRules) stage() HMGStage {
+func (h *HMGRules) stage() HMGStage {
 	switch {
 	case h.m.Options.Cards > 0 && !(h.committed[Inviter] && h.committed[Invitee]):
 		return HMGStageCards
@@ -186,7 +186,7 @@ func (h *hmgRules) stage() HMGStage {
 // player sending its card commitments (Black's, then White's), and the
 // player to move in play, its reveals included; no clock runs during the
 // count or the opening of the unused cards.
-func (h *hmgRules) timedTurn() (Role, bool) {
+func (h *HMGRules) timedTurn() (Role, bool) {
 	switch h.stage() {
 	case HMGStageCards:
 		r, _, _ := h.expected()
@@ -200,7 +200,7 @@ func (h *hmgRules) timedTurn() (Role, bool) {
 // endsTimedTurn reports whether a message ends its player's timed turn
 // (CLK-D10): the card commitments, a move, or a reveal onto the
 // opponent's last stone, which undoes it and ends the turn (HMG-5).
-func (h *hmgRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
+func (h *HMGRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 	switch kind {
 	case KindHMGCards:
 		return h.stage() == HMGStageCards
@@ -226,7 +226,7 @@ func (h *hmgRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 
 // owesOpening returns the role that must open its unused cards next:
 // Black's, then White's; a player with no unused card opens nothing.
-func (h *hmgRules) owesOpening() (Role, bool) {
+func (h *HMGRules) owesOpening() (Role, bool) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		r := h.m.RoleOf(c)
 		if !h.opened[r] && h.game.UnusedCards(c) > 0 {
@@ -236,7 +236,7 @@ func (h *hmgRules) owesOpening() (Role, bool) {
 	return Inviter, false
 }
 
-func (h *hmgRules) expected() (Role, []Kind, bool) {
+func (h *HMGRules) expected() (Role, []Kind, bool) {
 	toMove := h.m.RoleOf(h.game.ToMove())
 	switch h.stage() {
 	case HMGStageCards:
@@ -268,7 +268,7 @@ func (h *hmgRules) expected() (Role, []Kind, bool) {
 	return toMove, []Kind{KindMove, KindHMGReveal}, false
 }
 
-func (h *hmgRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *HMGRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindHMGCards:
 		return h.applyCards(from, seq, body)
@@ -286,9 +286,9 @@ func (h *hmgRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	return events, err
 }
 
-func (h *hmgRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b hmgCardsBody
-	if err := decodeBody(body, &b); err != nil {
+func (h *HMGRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b HMGCardsBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if n := h.m.Options.Cards; len(b.Commitments) != n {
@@ -299,9 +299,9 @@ func (h *hmgRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Ev
 	return []Event{EventCardsCommitted{Color: h.m.Colors[from]}}, nil
 }
 
-func (h *hmgRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var mb MoveBody
-	if err := decodeBody(body, &mb); err != nil {
+	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	p, err := parseBodyPoint(h.m.Options.Size, mb.Point)
@@ -335,7 +335,7 @@ func (h *hmgRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Eve
 // returns its point. An index outside the cards breaks HMG-3, a value that
 // is not a point of the board HMG-1, and an opening that does not match
 // its commitment T-5.
-func (h *hmgRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine.Point, error) {
+func (h *HMGRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine.Point, error) {
 	if o.Card < 0 || o.Card >= len(h.commits[from]) {
 		return engine.NoPoint, violation(from, seq, "HMG-3", "card index %d: it has %d cards", o.Card, len(h.commits[from]))
 	}
@@ -357,9 +357,9 @@ func (h *hmgRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine
 	return p, nil
 }
 
-func (h *hmgRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var rb hmgRevealBody
-	if err := decodeBody(body, &rb); err != nil {
+func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var rb HMGRevealBody
+	if err := DecodeBody(body, &rb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	o := rb.HMGCardOpening
@@ -385,9 +385,9 @@ func (h *hmgRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 		Undo: res.Undo, Restored: res.Restored}), nil
 }
 
-func (h *hmgRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b hmgOpenCardsBody
-	if err := decodeBody(body, &b); err != nil {
+func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b HMGOpenCardsBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	c := h.m.Colors[from]
@@ -422,9 +422,9 @@ func (h *hmgRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 	return []Event{EventCardsOpened{Color: c, Points: points}}, nil
 }
 
-func (h *hmgRules) result() engine.Result { return h.game.Score(h.score.proposal).Result() }
+func (h *HMGRules) result() engine.Result { return h.game.Score(h.score.proposal).Result() }
 
-func (h *hmgRules) view(r Role) VariantView {
+func (h *HMGRules) view(r Role) VariantView {
 	b := h.game.Board()
 	return HMGView{Stage: h.stage(), Game: h.game, OpponentCards: h.game.Cards(h.m.Colors[r].Opponent()),
 		Committed: h.committed, HasProposal: h.score.hasProposal, Proposer: h.score.proposer,

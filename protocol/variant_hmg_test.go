@@ -460,7 +460,7 @@ func TestT5CheatHMGRevealAtAnotherPoint(t *testing.T) {
 			return nil
 		}
 		o.Point = otherVertex(o.Point)
-		m.Body = protocol.EncodeBody(o)
+		m.Body = protocol.MustEncodeBody(o)
 		resign(t, m, key)
 		return [][]byte{protocol.FrameOf(m)}
 	}), nil)
@@ -519,7 +519,7 @@ func TestHMG3CheatRevealOntoOwnStone(t *testing.T) {
 				return nil
 			}
 			m.Kind = protocol.KindHMGReveal
-			m.Body = protocol.EncodeBody(protocol.HMGCardOpening{Card: i, Point: c, Salt: hex.EncodeToString(o.Salt[:])})
+			m.Body = protocol.MustEncodeBody(protocol.HMGCardOpening{Card: i, Point: c, Salt: hex.EncodeToString(o.Salt[:])})
 			resign(t, m, key)
 			return [][]byte{protocol.FrameOf(m)}
 		}
@@ -567,7 +567,7 @@ func TestT5CheatHMGOpensUnusedCardAtAnotherPoint(t *testing.T) {
 			return nil
 		}
 		body.Cards[0].Point = otherVertex(body.Cards[0].Point)
-		m.Body = protocol.EncodeBody(body)
+		m.Body = protocol.MustEncodeBody(body)
 		resign(t, m, key)
 		return [][]byte{protocol.FrameOf(m)}
 	}), nil)

@@ -25,18 +25,18 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &phantomRules{m: m, pub: referee.NewPublic(), ref: ref}, nil
+		return &PhantomRules{m: m, pub: referee.NewPublic(), ref: ref}, nil
 	}
 }
 
 // The garbler and the evaluator: the inviter garbles (PN-D1).
 const (
-	phantomGarbler   = Inviter
-	phantomEvaluator = Invitee
+	PhantomGarbler   = Inviter
+	PhantomEvaluator = Invitee
 )
 
-func partyOf(r Role) circuit.Party {
-	if r == phantomGarbler {
+func PartyOf(r Role) circuit.Party {
+	if r == PhantomGarbler {
 		return circuit.Garbler
 	}
 	return circuit.Evaluator
@@ -44,16 +44,16 @@ func partyOf(r Role) circuit.Party {
 
 func roleOf(p circuit.Party) Role {
 	if p == circuit.Garbler {
-		return phantomGarbler
+		return PhantomGarbler
 	}
-	return phantomEvaluator
+	return PhantomEvaluator
 }
 
-// phantomRules is Phantom Go over the network as everyone can check it:
+// PhantomRules is Phantom Go over the network as everyone can check it:
 // the public state of the secure referee (whose turn, passes), the
 // digests of every message, the reveals and the audit, then GO-4 scoring
 // on the revealed board. It holds no secret.
-type phantomRules struct {
+type PhantomRules struct {
 	m       *Machine
 	commits [2]bool
 	rec     referee.Record
@@ -80,9 +80,9 @@ type phantomRules struct {
 }
 
 // config returns the referee configuration of the game.
-func (h *phantomRules) config() referee.Config {
+func (h *PhantomRules) config() referee.Config {
 	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
-		GarblerColor: h.m.Colors[phantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
+		GarblerColor: h.m.Colors[PhantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
 		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT),
 		AuthState: engine.AuthenticatedInputOT(h.m.Options.InputOT), MACBits: macBits(h.m.Options.InputOT)}
 }
@@ -100,18 +100,18 @@ func macBits(name string) int {
 
 // correlated reports whether the game's input OTs are the correlated
 // ones (MPC-D28).
-func (h *phantomRules) correlated() bool { return correlatedInputs(h.m.Options) }
+func (h *PhantomRules) correlated() bool { return CorrelatedInputs(h.m.Options) }
 
-// correlatedInputs reports whether a game of options o has the correlated
+// CorrelatedInputs reports whether a game of options o has the correlated
 // input OTs (MPC-D28); Normalize allows them only with λ > 1.
-func correlatedInputs(o engine.Options) bool {
+func CorrelatedInputs(o engine.Options) bool {
 	return (o.InputOT == engine.InputOTCorrelated || engine.AuthenticatedInputOT(o.InputOT)) && o.Lambda > 1
 }
 
 // reverseDigest checks a reverse digest of a body against the game's
 // form of the input OTs: present exactly in a game of the correlated
 // input OTs (MPC-D28), else T-10.
-func (h *phantomRules) reverseDigest(from Role, seq uint64, kind Kind, d referee.Digest) error {
+func (h *PhantomRules) reverseDigest(from Role, seq uint64, kind Kind, d referee.Digest) error {
 	zero := d == (referee.Digest{})
 	switch {
 	case h.correlated() && zero:
@@ -155,7 +155,7 @@ func garblingScheme(name string) gc.Scheme {
 }
 
 // stage returns where the game stands.
-func (h *phantomRules) stage() PhantomStage {
+func (h *PhantomRules) stage() PhantomStage {
 	switch {
 	case h.violation != nil || h.score.agreed:
 		return PhantomStageDone
@@ -181,7 +181,7 @@ func (h *phantomRules) stage() PhantomStage {
 
 // current returns the try under way and how many of its messages were
 // sent (0 when the last try is complete).
-func (h *phantomRules) current() (referee.TryRecord, int) {
+func (h *PhantomRules) current() (referee.TryRecord, int) {
 	if n := len(h.rec.Tries); n > 0 && h.rec.Tries[n-1].Sent < h.config().Messages() {
 		return h.rec.Tries[n-1], h.rec.Tries[n-1].Sent
 	}
@@ -189,20 +189,20 @@ func (h *phantomRules) current() (referee.TryRecord, int) {
 }
 
 // moverRole returns the role whose player is to try.
-func (h *phantomRules) moverRole() Role { return h.m.RoleOf(h.pub.ToMove) }
+func (h *PhantomRules) moverRole() Role { return h.m.RoleOf(h.pub.ToMove) }
 
-func (h *phantomRules) expected() (Role, []Kind, bool) {
+func (h *PhantomRules) expected() (Role, []Kind, bool) {
 	switch h.stage() {
 	case PhantomStageDone:
 		return Inviter, nil, true
 	case PhantomStageSetup:
 		switch {
-		case !h.commits[phantomGarbler]:
-			return phantomGarbler, []Kind{KindPhantomCommit}, false
-		case !h.commits[phantomEvaluator]:
-			return phantomEvaluator, []Kind{KindPhantomSetup}, false
+		case !h.commits[PhantomGarbler]:
+			return PhantomGarbler, []Kind{KindPhantomCommit}, false
+		case !h.commits[PhantomEvaluator]:
+			return PhantomEvaluator, []Kind{KindPhantomSetup}, false
 		}
-		return phantomGarbler, []Kind{KindPhantomBase, KindPhantomAccuse}, false
+		return PhantomGarbler, []Kind{KindPhantomBase, KindPhantomAccuse}, false
 	case PhantomStagePlay:
 		mover := h.moverRole()
 		_, sent := h.current()
@@ -211,9 +211,9 @@ func (h *phantomRules) expected() (Role, []Kind, bool) {
 			// the request and the garbling.
 			switch sent {
 			case 1:
-				return phantomGarbler, []Kind{KindPhantomCommitment, KindPhantomAccuse}, false
+				return PhantomGarbler, []Kind{KindPhantomCommitment, KindPhantomAccuse}, false
 			case 2:
-				return phantomEvaluator, []Kind{KindPhantomChoice, KindPhantomAccuse}, false
+				return PhantomEvaluator, []Kind{KindPhantomChoice, KindPhantomAccuse}, false
 			case 3:
 				sent = 1
 			case 4:
@@ -222,21 +222,21 @@ func (h *phantomRules) expected() (Role, []Kind, bool) {
 		}
 		switch sent {
 		case 0:
-			if mover == phantomEvaluator {
-				return phantomEvaluator, []Kind{KindPhantomTry, KindPhantomAccuse}, false
+			if mover == PhantomEvaluator {
+				return PhantomEvaluator, []Kind{KindPhantomTry, KindPhantomAccuse}, false
 			}
-			return phantomEvaluator, []Kind{KindPhantomRequest, KindPhantomAccuse}, false
+			return PhantomEvaluator, []Kind{KindPhantomRequest, KindPhantomAccuse}, false
 		case 1:
-			if mover == phantomGarbler {
-				return phantomGarbler, []Kind{KindPhantomTryGarbling, KindPhantomAccuse}, false
+			if mover == PhantomGarbler {
+				return PhantomGarbler, []Kind{KindPhantomTryGarbling, KindPhantomAccuse}, false
 			}
-			return phantomGarbler, []Kind{KindPhantomGarbling, KindPhantomAccuse}, false
+			return PhantomGarbler, []Kind{KindPhantomGarbling, KindPhantomAccuse}, false
 		}
-		return phantomEvaluator, []Kind{KindPhantomOutputs, KindPhantomAccuse}, false
+		return PhantomEvaluator, []Kind{KindPhantomOutputs, KindPhantomAccuse}, false
 	case PhantomStageReveal:
 		// The garbler reveals first at the end of play; after an
 		// accusation the accused does, then the accuser (T-15).
-		first := phantomGarbler
+		first := PhantomGarbler
 		if h.accuser != nil {
 			first = h.accuser.Other()
 		}
@@ -256,7 +256,7 @@ func (h *phantomRules) expected() (Role, []Kind, bool) {
 	return r, kinds, false
 }
 
-func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *PhantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindPhantomCommit, KindPhantomSetup, KindPhantomBase:
 		return h.applySetup(from, seq, kind, body)
@@ -276,39 +276,39 @@ func (h *phantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 // applySetup takes the messages that set a game's secure computation up
 // before its first try: the commitments to the seeds, the base OTs and,
 // with the correlated input OTs, the reverse setup (MPC-D28).
-func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindPhantomCommit:
-		var b phantomCommitBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomCommitBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
 		}
 		h.rec.Config = h.config()
-		h.rec.SeedCommitments[partyOf(from)], h.commits[from] = b.Commitment, true
+		h.rec.SeedCommitments[PartyOf(from)], h.commits[from] = b.Commitment, true
 		if h.correlated() {
 			h.rec.ReverseSent, h.rec.Reverse[0] = 1, b.ReverseBase
 		}
 		return nil, nil
 	case KindPhantomSetup:
-		var b phantomSetupBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomSetupBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
 		}
-		h.rec.SeedCommitments[partyOf(from)], h.commits[from] = b.Commitment, true
+		h.rec.SeedCommitments[PartyOf(from)], h.commits[from] = b.Commitment, true
 		h.rec.BaseSent, h.rec.Base[0] = 1, b.Base
 		if h.correlated() {
 			h.rec.ReverseSent, h.rec.Reverse[1] = 2, b.ReverseBase
 		}
 		return []Event{EventPhase{Phase: Phase(PhantomStageSetup)}}, nil
 	case KindPhantomBase:
-		var b phantomBaseBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomBaseBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
@@ -326,11 +326,11 @@ func (h *phantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 
 // applyTryStep takes a step of a try before its outputs: the request, the
 // garbling, and in a checked try the commitment and the choice.
-func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindPhantomTry, KindPhantomRequest:
-		var b phantomRequestBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomRequestBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.pub.Try {
@@ -349,8 +349,8 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		}
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 1}}, nil
 	case KindPhantomTryGarbling, KindPhantomGarbling:
-		var b phantomGarblingBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomGarblingBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.pub.Try {
@@ -365,8 +365,8 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		tr.Sent, tr.Tables, tr.Labels, tr.Reply = sent, b.Tables, b.Labels, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: sent}}, nil
 	case KindPhantomCommitment:
-		var b phantomCommitmentBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomCommitmentBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.pub.Try {
@@ -376,8 +376,8 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		tr.Sent, tr.Commitment, tr.CommitReply = 2, b.Commitments, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 2}}, nil
 	case KindPhantomChoice:
-		var b phantomChoiceBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomChoiceBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.pub.Try {
@@ -392,9 +392,9 @@ func (h *phantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 
 // applyOutputs takes the outputs of a try: the referee's announcement, and
 // the try after it or the reveal.
-func (h *phantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b phantomOutputsBody
-	if err := decodeBody(body, &b); err != nil {
+func (h *PhantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+	var b PhantomOutputsBody
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if b.Try != h.pub.Try {
@@ -428,10 +428,10 @@ func (h *phantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage)
 
 // applyReveal takes a party's reveal or accusation; once both reveals are
 // in, the audit runs (T-8).
-func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind == KindPhantomAccuse {
-		var b phantomAccuseBody
-		if err := decodeBody(body, &b); err != nil {
+		var b PhantomAccuseBody
+		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		if b.Accuse == "" {
@@ -442,7 +442,7 @@ func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 		return []Event{EventPhase{Phase: Phase(PhantomStageReveal)}}, nil
 	}
 	var b PhantomRevealBody
-	if err := decodeBody(body, &b); err != nil {
+	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	size := h.m.Options.Size
@@ -489,9 +489,9 @@ func (h *phantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 // applyMove plays a move in the open after the dead stones were disputed
 // (PN-D7): the board is known to both, so the plaintext referee judges
 // it, and a try it refuses breaks PG-2.
-func (h *phantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var mb MoveBody
-	if err := decodeBody(body, &mb); err != nil {
+	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	size := h.m.Options.Size
@@ -532,7 +532,7 @@ func (h *phantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 	return events, nil
 }
 
-func (h *phantomRules) result() engine.Result {
+func (h *PhantomRules) result() engine.Result {
 	if h.violation != nil {
 		return forfeit(h.m.Colors[h.violation.Accused.Other()])
 	}
@@ -541,13 +541,13 @@ func (h *phantomRules) result() engine.Result {
 
 // auditViolation returns the violation the audit found (T-8), or the
 // false accusation it disproved (T-14), or nil.
-func (h *phantomRules) auditViolation() *Violation { return h.violation }
+func (h *PhantomRules) auditViolation() *Violation { return h.violation }
 
 // auditAfterResign starts the reveal and audit after a resignation
 // (PN-D13) when the secure referee ran and no reveal is in yet; a game
 // resigned during its setup, after a reveal, or once the board is known
 // to both ends at once.
-func (h *phantomRules) auditAfterResign(Role) ([]Event, bool) {
+func (h *PhantomRules) auditAfterResign(Role) ([]Event, bool) {
 	switch st := h.stage(); {
 	case st == PhantomStagePlay, st == PhantomStageReveal && h.reveals[0] == nil && h.reveals[1] == nil:
 		h.resigned = true
@@ -558,9 +558,9 @@ func (h *phantomRules) auditAfterResign(Role) ([]Event, bool) {
 
 // suspendResign has the rules judge a message as the game stood before
 // the resignation (a message that crossed it).
-func (h *phantomRules) suspendResign(on bool) { h.suspended = on }
+func (h *PhantomRules) suspendResign(on bool) { h.suspended = on }
 
-func (h *phantomRules) view(Role) VariantView {
+func (h *PhantomRules) view(Role) VariantView {
 	v := PhantomNetView{Stage: h.stage(), Rules: h.m.Options.Rules, ToMove: h.pub.ToMove, Passes: h.pub.Passes,
 		Tries: h.pub.Try, Revealed: h.audited}
 	if h.audited {

@@ -79,37 +79,37 @@ const (
 	PhantomStageDone    PhantomStage = "done"
 )
 
-// phantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
+// PhantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // garbler's start of the reverse extension's base OTs, absent otherwise.
-type phantomCommitBody struct {
+type PhantomCommitBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
 	bulk        [][]byte
 }
 
-// phantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
+// PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // evaluator's answer to the reverse base OTs, absent otherwise.
-type phantomSetupBody struct {
+type PhantomSetupBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	Base        referee.Digest    `json:"base"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
 	bulk        [][]byte
 }
 
-// phantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
+// PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
 // of the correlated input OTs (MPC-D28), the digest of the garbler's
 // reverse request of try 0, absent otherwise.
-type phantomBaseBody struct {
+type PhantomBaseBody struct {
 	Base    referee.Digest `json:"base"`
 	Reverse referee.Digest `json:"reverse,omitzero"`
 	bulk    [][]byte
 }
 
-// phantomRequestBody is the body of KindPhantomTry and
+// PhantomRequestBody is the body of KindPhantomTry and
 // KindPhantomRequest: the try number and the digest of the OT request.
-type phantomRequestBody struct {
+type PhantomRequestBody struct {
 	Try     uint64         `json:"try"`
 	Request referee.Digest `json:"request"`
 	// ThinkMS is the try's think time, on a try of the evaluator's
@@ -118,9 +118,9 @@ type phantomRequestBody struct {
 	bulk    [][]byte
 }
 
-// phantomGarblingBody is the body of KindPhantomTryGarbling and
+// PhantomGarblingBody is the body of KindPhantomTryGarbling and
 // KindPhantomGarbling.
-type phantomGarblingBody struct {
+type PhantomGarblingBody struct {
 	Try    uint64         `json:"try"`
 	Tables referee.Digest `json:"tables"`
 	Labels referee.Digest `json:"labels"`
@@ -139,23 +139,23 @@ type phantomGarblingBody struct {
 	bulk     [][]byte
 }
 
-// phantomCommitmentBody is the body of KindPhantomCommitment.
-type phantomCommitmentBody struct {
+// PhantomCommitmentBody is the body of KindPhantomCommitment.
+type PhantomCommitmentBody struct {
 	Try         uint64         `json:"try"`
 	Commitments referee.Digest `json:"commitments"`
 	Reply       referee.Digest `json:"reply"`
 	bulk        [][]byte
 }
 
-// phantomChoiceBody is the body of KindPhantomChoice.
-type phantomChoiceBody struct {
+// PhantomChoiceBody is the body of KindPhantomChoice.
+type PhantomChoiceBody struct {
 	Try    uint64         `json:"try"`
 	Choice referee.Digest `json:"choice"`
 	bulk   [][]byte
 }
 
-// phantomOutputsBody is the body of KindPhantomOutputs.
-type phantomOutputsBody struct {
+// PhantomOutputsBody is the body of KindPhantomOutputs.
+type PhantomOutputsBody struct {
 	Try    uint64         `json:"try"`
 	Pass   bool           `json:"pass"`
 	Legal  bool           `json:"legal"`
@@ -173,22 +173,22 @@ type PhantomRevealBody struct {
 	Tries []string       `json:"tries"`
 }
 
-// phantomAccuseBody is the body of KindPhantomAccuse: what the accuser
+// PhantomAccuseBody is the body of KindPhantomAccuse: what the accuser
 // caught. It holds none of the accuser's secrets (T-15).
-type phantomAccuseBody struct {
+type PhantomAccuseBody struct {
 	Accuse string `json:"accuse"`
 }
 
-func (b phantomCommitBody) attachments() [][]byte   { return b.bulk }
-func (b phantomSetupBody) attachments() [][]byte    { return b.bulk }
-func (b phantomBaseBody) attachments() [][]byte     { return b.bulk }
-func (b phantomRequestBody) attachments() [][]byte  { return b.bulk }
-func (b phantomGarblingBody) attachments() [][]byte { return b.bulk }
-func (b phantomOutputsBody) attachments() [][]byte  { return b.bulk }
-func (b phantomCommitmentBody) attachments() [][]byte {
+func (b PhantomCommitBody) attachments() [][]byte   { return b.bulk }
+func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
+func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
+func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
+func (b PhantomGarblingBody) attachments() [][]byte { return b.bulk }
+func (b PhantomOutputsBody) attachments() [][]byte  { return b.bulk }
+func (b PhantomCommitmentBody) attachments() [][]byte {
 	return b.bulk
 }
-func (b phantomChoiceBody) attachments() [][]byte { return b.bulk }
+func (b PhantomChoiceBody) attachments() [][]byte { return b.bulk }
 
 // EventPhantomTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own

@@ -202,7 +202,7 @@ func TestRECD7VerifyNamesTheDecidingEvent(t *testing.T) {
 	// An equivocation of the inviter's: its move 3 (C4) signed again with
 	// another point.
 	equivocation := *full.Find(protocol.Inviter, 3)
-	equivocation.Body = protocol.EncodeBody(protocol.MoveBody{Point: "A1"})
+	equivocation.Body = protocol.MustEncodeBody(protocol.MoveBody{Point: "A1"})
 	resign(t, &equivocation, protocol.RecordTestKey(protocol.Inviter))
 
 	tests := []struct {

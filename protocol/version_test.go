@@ -73,7 +73,7 @@ func TestT2InvitationOfAnotherVersion(t *testing.T) {
 	id, _ := protocol.NewGameID()
 	body := protocol.InviteBody{Version: "9.9.9", Inviter: p.hosts[0].ID().String(), Invitee: p.hosts[1].ID().String(),
 		Options: protocol.OptionsBody{Variant: "go", Size: 9, Komi: 7.5}}
-	m := protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: protocol.EncodeBody(body)}
+	m := protocol.Message{Game: id, From: protocol.Inviter, Ack: -1, Kind: protocol.KindInvite, Body: protocol.MustEncodeBody(body)}
 	if err := m.Sign(p.hosts[0].Peerstore().PrivKey(p.hosts[0].ID())); err != nil {
 		t.Fatal(err)
 	}

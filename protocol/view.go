@@ -34,11 +34,11 @@ type View struct {
 	Clock *ClockView
 }
 
-// privateViewer is a variantPlayer that adds what only this peer knows
+// PrivateViewer is a variantPlayer that adds what only this peer knows
 // (its hidden choice, its cards) to the public view of its variant. It is
 // called with the game's lock held, possibly from another goroutine than
 // the game's loop.
-type privateViewer interface {
+type PrivateViewer interface {
 	privateView(m *Machine, me Role, public VariantView) VariantView
 }
 

@@ -29,9 +29,9 @@ const MaxFrameSize = 256 << 10
 // ErrFrameTooLarge reports a frame above the cap; the stream is reset.
 var ErrFrameTooLarge = errors.New("protocol: message above the size cap")
 
-// writeFrame writes one frame of a game stream: WriteFrameWithin with the
+// WriteFrame writes one frame of a game stream: WriteFrameWithin with the
 // game's cap, MaxFrameSize.
-func writeFrame(w io.Writer, p []byte) error { return WriteFrameWithin(w, p, MaxFrameSize) }
+func WriteFrame(w io.Writer, p []byte) error { return WriteFrameWithin(w, p, MaxFrameSize) }
 
 // WriteFrameWithin writes p as one frame of kakure's length-delimited framing
 // (the length as an unsigned varint, then the bytes), the framing of the
@@ -43,12 +43,12 @@ func WriteFrameWithin(w io.Writer, p []byte, limit int) error {
 	if len(p) > limit {
 		return fmt.Errorf("%w: %d bytes (cap %d)", ErrFrameTooLarge, len(p), limit)
 	}
-	return writeFrameUnchecked(w, p)
+	return WriteFrameUnchecked(w, p)
 }
 
-// writeFrameUnchecked writes a frame without a cap; only tests that play
+// WriteFrameUnchecked writes a frame without a cap; only tests that play
 // a peer ignoring the cap use it.
-func writeFrameUnchecked(w io.Writer, p []byte) error {
+func WriteFrameUnchecked(w io.Writer, p []byte) error {
 	var head [binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(head[:], uint64(len(p)))
 	if _, err := w.Write(append(head[:n:n], p...)); err != nil {
@@ -99,16 +99,16 @@ const MaxReportSize = MaxBulkSize
 // JSON frame of a violation message.
 const reportMarker = 'R'
 
-// frameKind is what a frame of a game stream is, from its first byte: a
+// FrameKind is what a frame of a game stream is, from its first byte: a
 // message frame (JSON), a bulk frame (an attachment) or a report frame (a
 // violation message above MaxFrameSize).
-type frameKind uint8
+type FrameKind uint8
 
 // The kinds of frames.
 const (
-	frameMessage frameKind = iota
-	frameBulk
-	frameReport
+	FrameMessage FrameKind = iota
+	FrameBulk
+	FrameReport
 )
 
 // readGameFrame reads one frame of a game stream: a JSON frame of at most
@@ -116,37 +116,37 @@ const (
 // MaxBulkSize data bytes, or a report frame (reportMarker, then a JSON
 // frame) of at most MaxReportSize. The cap is chosen from the frame's
 // first byte before the body is read.
-func readGameFrame(r *bufio.Reader) (raw []byte, kind frameKind, err error) {
+func readGameFrame(r *bufio.Reader) (raw []byte, kind FrameKind, err error) {
 	return readGameFrameWith(r, nil)
 }
 
 // readGameFrameWith is readGameFrame with admit (if not nil) called once
 // the frame's length and kind are known, before its body is allocated; an
 // error it returns is returned and the body is not read.
-func readGameFrameWith(r *bufio.Reader, admit func(n uint64, kind frameKind) error) (raw []byte, kind frameKind, err error) {
+func readGameFrameWith(r *bufio.Reader, admit func(n uint64, kind FrameKind) error) (raw []byte, kind FrameKind, err error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, frameMessage, io.EOF
+			return nil, FrameMessage, io.EOF
 		}
-		return nil, frameMessage, fmt.Errorf("protocol: read frame length: %w", err)
+		return nil, FrameMessage, fmt.Errorf("protocol: read frame length: %w", err)
 	}
 	if n == 0 {
-		return nil, frameMessage, fmt.Errorf("%w: empty frame", ErrMalformed)
+		return nil, FrameMessage, fmt.Errorf("%w: empty frame", ErrMalformed)
 	}
 	first, err := r.Peek(1)
 	if err != nil {
-		return nil, frameMessage, fmt.Errorf("protocol: read frame body: %w", err)
+		return nil, FrameMessage, fmt.Errorf("protocol: read frame body: %w", err)
 	}
 	limit := uint64(MaxFrameSize)
 	switch first[0] {
 	case bulkMarker:
-		limit, kind = MaxBulkSize+1, frameBulk
+		limit, kind = MaxBulkSize+1, FrameBulk
 	case reportMarker:
-		limit, kind = MaxReportSize+1, frameReport
+		limit, kind = MaxReportSize+1, FrameReport
 	}
 	if n > limit {
-		return nil, frameMessage, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
+		return nil, FrameMessage, fmt.Errorf("%w: %d bytes announced (cap %d)", ErrFrameTooLarge, n, limit)
 	}
 	if admit != nil {
 		if err := admit(n, kind); err != nil {
@@ -155,39 +155,39 @@ func readGameFrameWith(r *bufio.Reader, admit func(n uint64, kind frameKind) err
 	}
 	raw = make([]byte, n)
 	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, frameMessage, fmt.Errorf("protocol: read frame body: %w", err)
+		return nil, FrameMessage, fmt.Errorf("protocol: read frame body: %w", err)
 	}
 	return raw, kind, nil
 }
 
-// writeBulkFrame writes data as a bulk frame.
-func writeBulkFrame(w io.Writer, data []byte) error {
+// WriteBulkFrame writes data as a bulk frame.
+func WriteBulkFrame(w io.Writer, data []byte) error {
 	if len(data) > MaxBulkSize {
 		return fmt.Errorf("%w: attachment of %d bytes (cap %d)", ErrFrameTooLarge, len(data), MaxBulkSize)
 	}
-	return writeFrameUnchecked(w, append([]byte{bulkMarker}, data...))
+	return WriteFrameUnchecked(w, append([]byte{bulkMarker}, data...))
 }
 
-// writeReportFrame writes the JSON frame of a violation message as a
+// WriteReportFrame writes the JSON frame of a violation message as a
 // report frame.
-func writeReportFrame(w io.Writer, raw []byte) error {
+func WriteReportFrame(w io.Writer, raw []byte) error {
 	if len(raw) > MaxReportSize {
 		return fmt.Errorf("%w: report of %d bytes (cap %d)", ErrFrameTooLarge, len(raw), MaxReportSize)
 	}
-	return writeFrameUnchecked(w, append([]byte{reportMarker}, raw...))
+	return WriteFrameUnchecked(w, append([]byte{reportMarker}, raw...))
 }
 
-// hello is the first frame each side sends on a stream: the game, and how
+// Hello is the first frame each side sends on a stream: the game, and how
 // many messages of each role the sender holds, so that the other side
 // sends what is missing.
-type hello struct {
+type Hello struct {
 	Game GameID    `json:"game"`
 	Have [2]uint64 `json:"have"`
 }
 
-// frame is what travels on a game stream.
-type frame struct {
-	Hello *hello   `json:"hello,omitempty"`
+// Frame is what travels on a game stream.
+type Frame struct {
+	Hello *Hello   `json:"hello,omitempty"`
 	Msg   *Message `json:"msg,omitempty"`
 	Ping  bool     `json:"ping,omitempty"`
 	// Bulk is the data of a bulk frame (never JSON).
@@ -197,43 +197,43 @@ type frame struct {
 	Report bool `json:"-"`
 }
 
-func encodeFrame(f frame) ([]byte, error) { return json.Marshal(f) }
+func EncodeFrame(f Frame) ([]byte, error) { return json.Marshal(f) }
 
 // noReports refuses a report frame before its body is read: a reader of
 // single frames (the judge's evidence) takes message frames only.
-func noReports(_ uint64, kind frameKind) error {
-	if kind == frameReport {
+func noReports(_ uint64, kind FrameKind) error {
+	if kind == FrameReport {
 		return fmt.Errorf("%w: a report frame", ErrMalformed)
 	}
 	return nil
 }
 
 // readFrameJSON reads and decodes one frame; a report frame is refused.
-func readFrameJSON(r *bufio.Reader) (frame, []byte, error) {
-	return readFrameJSONWith(r, noReports)
+func readFrameJSON(r *bufio.Reader) (Frame, []byte, error) {
+	return ReadFrameJSONWith(r, noReports)
 }
 
-// readFrameJSONWith is readFrameJSON with admit (if not nil) called with
+// ReadFrameJSONWith is readFrameJSON with admit (if not nil) called with
 // the frame's length and kind before its body is allocated and read; an
 // error it returns is returned. The raw bytes of a report frame are its
 // JSON, without the marker.
-func readFrameJSONWith(r *bufio.Reader, admit func(n uint64, kind frameKind) error) (frame, []byte, error) {
+func ReadFrameJSONWith(r *bufio.Reader, admit func(n uint64, kind FrameKind) error) (Frame, []byte, error) {
 	raw, kind, err := readGameFrameWith(r, admit)
 	if err != nil {
-		return frame{}, raw, err
+		return Frame{}, raw, err
 	}
 	switch kind {
-	case frameBulk:
-		return frame{Bulk: raw[1:]}, nil, nil
-	case frameReport:
+	case FrameBulk:
+		return Frame{Bulk: raw[1:]}, nil, nil
+	case FrameReport:
 		raw = raw[1:]
 	}
-	var f frame
+	var f Frame
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return frame{}, raw, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return Frame{}, raw, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	f.Report = kind == frameReport
+	f.Report = kind == FrameReport
 	return f, raw, nil
 }

@@ -37,7 +37,7 @@ func TestLIMD12ReadFrameCap(t *testing.T) {
 	if err := WriteFrameWithin(&b, bytes.Repeat([]byte{'x'}, limit+1), limit); !errors.Is(err, ErrFrameTooLarge) || b.Len() != 0 {
 		t.Errorf("WriteFrameWithin of %d bytes, limit %d: %v and %d bytes written, want ErrFrameTooLarge and nothing", limit+1, limit, err, b.Len())
 	}
-	if err := writeFrameUnchecked(&b, bytes.Repeat([]byte{'x'}, limit+1)); err != nil {
+	if err := WriteFrameUnchecked(&b, bytes.Repeat([]byte{'x'}, limit+1)); err != nil {
 		t.Fatal(err)
 	}
 	head := b.Bytes()[:1]

@@ -17,7 +17,7 @@ func TestT10FrameCaps(t *testing.T) {
 	t.Parallel()
 	frameOf := func(body []byte) *bufio.Reader {
 		var b bytes.Buffer
-		if err := writeFrameUnchecked(&b, body); err != nil {
+		if err := WriteFrameUnchecked(&b, body); err != nil {
 			t.Fatal(err)
 		}
 		return bufio.NewReader(&b)
@@ -28,17 +28,17 @@ func TestT10FrameCaps(t *testing.T) {
 	cases := []struct {
 		name     string
 		body     []byte
-		wantKind frameKind
+		wantKind FrameKind
 		wantErr  error
 	}{
-		{"message at the cap", json(MaxFrameSize), frameMessage, nil},
-		{"message above the cap", json(MaxFrameSize + 1), frameMessage, ErrFrameTooLarge},
-		{"bulk at the cap", bulk(MaxBulkSize), frameBulk, nil},
-		{"bulk above the cap", bulk(MaxBulkSize + 1), frameMessage, ErrFrameTooLarge},
-		{"report at the cap", report(MaxReportSize), frameReport, nil},
-		{"report above the cap", report(MaxReportSize + 1), frameMessage, ErrFrameTooLarge},
-		{"zeros above the message cap", make([]byte, MaxFrameSize+1), frameMessage, ErrFrameTooLarge},
-		{"empty", nil, frameMessage, ErrMalformed},
+		{"message at the cap", json(MaxFrameSize), FrameMessage, nil},
+		{"message above the cap", json(MaxFrameSize + 1), FrameMessage, ErrFrameTooLarge},
+		{"bulk at the cap", bulk(MaxBulkSize), FrameBulk, nil},
+		{"bulk above the cap", bulk(MaxBulkSize + 1), FrameMessage, ErrFrameTooLarge},
+		{"report at the cap", report(MaxReportSize), FrameReport, nil},
+		{"report above the cap", report(MaxReportSize + 1), FrameMessage, ErrFrameTooLarge},
+		{"zeros above the message cap", make([]byte, MaxFrameSize+1), FrameMessage, ErrFrameTooLarge},
+		{"empty", nil, FrameMessage, ErrMalformed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -73,12 +73,12 @@ func TestMPCD31ReportFrameRefusedFromItsHeader(t *testing.T) {
 		wantErr error
 	}{
 		{"above the cap", MaxReportSize + 2, func(r *bufio.Reader) error {
-			_, _, err := readGameFrameWith(r, func(uint64, frameKind) error { t.Error("admit called above the cap"); return nil })
+			_, _, err := readGameFrameWith(r, func(uint64, FrameKind) error { t.Error("admit called above the cap"); return nil })
 			return err
 		}, ErrFrameTooLarge},
 		{"over the budget", MaxReportSize, func(r *bufio.Reader) error {
-			_, _, err := readGameFrameWith(r, func(n uint64, kind frameKind) error {
-				if kind != frameReport || n != MaxReportSize {
+			_, _, err := readGameFrameWith(r, func(n uint64, kind FrameKind) error {
+				if kind != FrameReport || n != MaxReportSize {
 					t.Errorf("admit(%d, %v), want a report frame of %d", n, kind, MaxReportSize)
 				}
 				return budget
@@ -86,7 +86,7 @@ func TestMPCD31ReportFrameRefusedFromItsHeader(t *testing.T) {
 			return err
 		}, budget},
 		{"in a handshake", MaxReportSize, func(r *bufio.Reader) error {
-			_, _, err := readFrameJSONWith(r, noBulk)
+			_, _, err := ReadFrameJSONWith(r, noBulk)
 			return err
 		}, ErrMalformed},
 		{"as evidence", MaxReportSize, func(r *bufio.Reader) error {
