@@ -51,7 +51,7 @@ var ErrNotNow = engine.ErrWrongPhase
 func (m *Machine) ActionMessage(r Role, a Action) (Kind, any, error) {
 	switch a := a.(type) {
 	case Resign:
-		if m.resigned != nil {
+		if m.Resigned != nil {
 			return "", nil, fmt.Errorf("protocol: the game is already resigned: %w", engine.ErrGameOver)
 		}
 		return KindResign, struct{}{}, nil

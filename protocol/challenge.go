@@ -62,7 +62,7 @@ var ErrAfterEnd = errors.New("protocol: the message comes after the end of the g
 // game the accused owed one of kinds after its message ack.
 type Challenge struct {
 	reporter Role
-	seq      uint64
+	Seq      uint64
 	ack      int64
 	kinds    []Kind
 	// answered is set once the record holds a message of the accused
@@ -132,8 +132,8 @@ func (m *Machine) OpenChallenge(r Role) ([]Kind, bool) {
 	return c.kinds, true
 }
 
-// openChallenge returns role r's open challenge, or nil.
-func (m *Machine) openChallenge(r Role) *Challenge {
+// UnansweredChallenge returns role r's open challenge, or nil.
+func (m *Machine) UnansweredChallenge(r Role) *Challenge {
 	if c := m.challenges[r]; c != nil && !c.answered {
 		return c
 	}
@@ -149,8 +149,8 @@ func (m *Machine) openChallenge(r Role) *Challenge {
 // (the reporter had not seen it).
 func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error) {
 	reporter := msg.From
-	if c := m.openChallenge(reporter); c != nil {
-		return nil, violation(reporter, msg.Seq, "T-10", "a challenge while its challenge (its message %d) is open", c.seq)
+	if c := m.UnansweredChallenge(reporter); c != nil {
+		return nil, violation(reporter, msg.Seq, "T-10", "a challenge while its challenge (its message %d) is open", c.Seq)
 	}
 	if prev := m.challenges[reporter]; prev != nil && msg.Ack <= prev.ack {
 		// One challenge for each message of the accused's: a challenge
@@ -158,7 +158,7 @@ func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error
 		// answered (or spams the record).
 		return nil, violation(reporter, msg.Seq, "T-10", "a second challenge with no message of the %s's since its last (acknowledges %d)", b.Accused, msg.Ack)
 	}
-	j := judgeReport(m.Game, m.peers, m.history, msg, b, m)
+	j := judgeReport(m.Game, m.Peers, m.history, msg, b, m)
 	switch j.Verdict {
 	case VerdictFalse:
 		o := Outcome{Report: &j, Violation: j.Violation, Proven: true, Result: forfeit(m.colorOrRole(j.Violation.Accused.Other()))}
@@ -170,7 +170,7 @@ func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error
 		// The reporter's game does not replay: nothing can be judged.
 		return m.standUnproven(msg, j)
 	}
-	c := &Challenge{reporter: reporter, seq: msg.Seq, ack: msg.Ack, kinds: j.owed}
+	c := &Challenge{reporter: reporter, Seq: msg.Seq, ack: msg.Ack, kinds: j.owed}
 	for i := range m.history {
 		if h := &m.history[i]; c.answers(h) {
 			c.answered, c.answeredSeq = true, h.Seq
@@ -204,14 +204,14 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.challenges[msg.From]
-	if c == nil || c.seq != b.Challenge {
+	if c == nil || c.Seq != b.Challenge {
 		return nil, violation(msg.From, msg.Seq, "T-10", "abandons the game on no challenge of its own (message %d)", b.Challenge)
 	}
 	accused := msg.From.Other()
 	if c.answered {
 		if int64(c.answeredSeq) <= msg.Ack {
 			v := violation(msg.From, msg.Seq, ruleFalseAccusation,
-				"false abandonment: the %s answered its challenge (message %d) with its message %d, which the abandonment acknowledges", accused, c.seq, c.answeredSeq)
+				"false abandonment: the %s answered its challenge (message %d) with its message %d, which the abandonment acknowledges", accused, c.Seq, c.answeredSeq)
 			m.end(Outcome{Result: forfeit(m.colorOrRole(accused)), Violation: v, Proven: true})
 			m.Phase = PhaseDone
 			return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
@@ -229,11 +229,11 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 	a.outcome = Outcome{
 		Result: result,
 		Violation: &Violation{Accused: accused, Rule: "T-11", Seq: -1,
-			Detail: fmt.Sprintf("abandoned the game: it did not answer the %s's challenge (its message %d, owing %v) within the grace period, as reported by the %s", msg.From, c.seq, c.kinds, msg.From)},
+			Detail: fmt.Sprintf("abandoned the game: it did not answer the %s's challenge (its message %d, owing %v) within the grace period, as reported by the %s", msg.From, c.Seq, c.kinds, msg.From)},
 		Abandoned: true,
 	}
-	if m.clk != nil {
-		m.clk.claim = nil
+	if m.Clocks != nil {
+		m.Clocks.claim = nil
 	}
 	m.abandoned = a
 	o := a.outcome
@@ -283,7 +283,7 @@ func (m *Machine) applyAfterAbandon(msg *Message) ([]Event, error) {
 func (m *Machine) challengesSaid() []string {
 	var out []string
 	for _, c := range m.challengeLog {
-		s := fmt.Sprintf("challenge by the %s (its message %d): the %s owed %v", c.reporter, c.seq, c.reporter.Other(), c.kinds)
+		s := fmt.Sprintf("challenge by the %s (its message %d): the %s owed %v", c.reporter, c.Seq, c.reporter.Other(), c.kinds)
 		if c.answered {
 			s += fmt.Sprintf("; answered by its message %d", c.answeredSeq)
 		} else {
@@ -303,8 +303,8 @@ func (m *Machine) waiting() []string {
 			c.by.Other(), c.by, c.seq, c.charge, c.about, c.left))
 	}
 	for _, r := range []Role{Inviter, Invitee} {
-		if c := m.openChallenge(r); c != nil && m.Phase != PhaseDone {
-			w = append(w, fmt.Sprintf("the %s's answer to the %s's challenge (its message %d, owing %v)", r.Other(), r, c.seq, c.kinds))
+		if c := m.UnansweredChallenge(r); c != nil && m.Phase != PhaseDone {
+			w = append(w, fmt.Sprintf("the %s's answer to the %s's challenge (its message %d, owing %v)", r.Other(), r, c.Seq, c.kinds))
 		}
 	}
 	return w

@@ -169,19 +169,19 @@ type ClockView struct {
 // Clock returns the game's clocks; ok is false for a game without a time
 // control.
 func (m *Machine) Clock() (v ClockView, ok bool) {
-	if m.clk == nil {
+	if m.Clocks == nil {
 		return ClockView{}, false
 	}
 	r, running := m.clockRunning()
-	v = ClockView{Control: m.clk.control, Lag: m.clk.lag, Clocks: m.clk.state, Running: r, Stopped: !running, Adjourned: m.clk.adjourned,
-		Runs: m.clockRuns(), Used: m.clk.usedOf()}
-	if b := m.clk.adjournBy; b != nil {
+	v = ClockView{Control: m.Clocks.control, Lag: m.Clocks.lag, Clocks: m.Clocks.state, Running: r, Stopped: !running, Adjourned: m.Clocks.adjourned,
+		Runs: m.ClockRuns(), Used: m.Clocks.usedOf()}
+	if b := m.Clocks.adjournBy; b != nil {
 		v.AdjournAsked, v.AdjournBy = true, *b
 	}
 	if c := m.pendingClaim(); c != nil {
 		v.Claimed, v.ClaimBy = true, c.by
 	}
-	v.Refused = len(m.clk.refused)
+	v.Refused = len(m.Clocks.refused)
 	return v, true
 }
 
@@ -215,19 +215,19 @@ func (k ClockKey) Running() bool { return k.running }
 // not (CLK-D13: the mover's next move is measured from the adjournment's
 // agreement or the game's resumption).
 func (m *Machine) ClockKey() ClockKey {
-	if sv, ok := m.variant.(simultaneousClocks); ok && m.clk != nil {
+	if sv, ok := m.Rules.(simultaneousClocks); ok && m.Clocks != nil {
 		// Both clocks start with the turn (CLK-D14).
-		if runs := m.clockTurns(); runs[0] || runs[1] {
-			return ClockKey{running: true, moves: sv.clockTurnID(), adjourned: m.clk.adjourned}
+		if runs := m.ClockTurns(); runs[0] || runs[1] {
+			return ClockKey{running: true, moves: sv.clockTurnID(), adjourned: m.Clocks.adjourned}
 		}
 		return ClockKey{}
 	}
-	r, ok := m.clockTurn()
+	r, ok := m.ClockTurn()
 	if !ok {
 		return ClockKey{}
 	}
-	k := ClockKey{running: true, role: r, moves: m.clk.state[0].Moves + m.clk.state[1].Moves, adjourned: m.clk.adjourned}
-	if tc, ok := m.variant.(TryClocks); ok {
+	k := ClockKey{running: true, role: r, moves: m.Clocks.state[0].Moves + m.Clocks.state[1].Moves, adjourned: m.Clocks.adjourned}
+	if tc, ok := m.Rules.(TryClocks); ok {
 		if _, moving := tc.tryMover(); moving {
 			// Each try of a move is timed from the last one's outcome
 			// (CLK-D16).
@@ -241,11 +241,11 @@ func (m *Machine) ClockKey() ClockKey {
 // control.
 func (m *Machine) startClocks() {
 	if m.Options.Time.IsNone() {
-		m.clk = nil
+		m.Clocks = nil
 		return
 	}
 	s := m.Options.Time.Start()
-	m.clk = &gameClocks{control: m.Options.Time, lag: m.Options.Lag, state: [2]clock.State{s, s}}
+	m.Clocks = &gameClocks{control: m.Options.Time, lag: m.Options.Lag, state: [2]clock.State{s, s}}
 }
 
 // clockRunning returns the role whose clock runs: the player to move
@@ -254,45 +254,45 @@ func (m *Machine) startClocks() {
 // adjourned by agreement (CLK-D13). When both clocks run (F-Go,
 // CLK-D14) it returns the inviter's.
 func (m *Machine) clockRunning() (Role, bool) {
-	r, ok := m.clockTurn()
-	if !ok || m.clk.adjourned {
+	r, ok := m.ClockTurn()
+	if !ok || m.Clocks.adjourned {
 		return Inviter, false
 	}
 	return r, true
 }
 
-// clockRuns tells by role whether its clock runs (clockRunning, with
+// ClockRuns tells by role whether its clock runs (clockRunning, with
 // both clocks of a simultaneous turn).
-func (m *Machine) clockRuns() [2]bool {
-	if _, ok := m.clockTurn(); !ok || m.clk.adjourned {
+func (m *Machine) ClockRuns() [2]bool {
+	if _, ok := m.ClockTurn(); !ok || m.Clocks.adjourned {
 		return [2]bool{}
 	}
-	return m.clockTurns()
+	return m.ClockTurns()
 }
 
-// clockTurns is clockRuns without the adjournment: by role, whether its
+// ClockTurns is clockRuns without the adjournment: by role, whether its
 // next message that ends a timed turn is timed.
-func (m *Machine) clockTurns() [2]bool {
+func (m *Machine) ClockTurns() [2]bool {
 	var runs [2]bool
-	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
+	if m.Clocks == nil || m.Phase != PhasePlay || m.Resigned != nil || m.Outcome != nil {
 		return runs
 	}
-	if sv, ok := m.variant.(simultaneousClocks); ok {
+	if sv, ok := m.Rules.(simultaneousClocks); ok {
 		return sv.clockRoles()
 	}
-	if r, ok := m.clockTurn(); ok {
+	if r, ok := m.ClockTurn(); ok {
 		runs[r] = true
 	}
 	return runs
 }
 
-// clockTurn is clockRunning without the adjournment: the role whose
+// ClockTurn is clockRunning without the adjournment: the role whose
 // next move is timed.
-func (m *Machine) clockTurn() (Role, bool) {
-	if m.clk == nil || m.Phase != PhasePlay || m.resigned != nil || m.Outcome != nil {
+func (m *Machine) ClockTurn() (Role, bool) {
+	if m.Clocks == nil || m.Phase != PhasePlay || m.Resigned != nil || m.Outcome != nil {
 		return Inviter, false
 	}
-	if sv, ok := m.variant.(simultaneousClocks); ok {
+	if sv, ok := m.Rules.(simultaneousClocks); ok {
 		runs := sv.clockRoles()
 		switch {
 		case runs[Inviter]:
@@ -302,10 +302,10 @@ func (m *Machine) clockTurn() (Role, bool) {
 		}
 		return Inviter, false
 	}
-	if tv, ok := m.variant.(timedVariant); ok {
+	if tv, ok := m.Rules.(timedVariant); ok {
 		return tv.timedTurn()
 	}
-	r, kinds, done := m.variant.expected()
+	r, kinds, done := m.Rules.Expected()
 	if done || !slices.Equal(kinds, []Kind{KindMove}) {
 		return Inviter, false
 	}
@@ -330,12 +330,12 @@ type timedVariant interface {
 // think time.
 // Timed reports whether the game has a time control, so that its clocks
 // run (the invitation's Time option).
-func (m *Machine) Timed() bool { return m.clk != nil }
+func (m *Machine) Timed() bool { return m.Clocks != nil }
 
 // ClocksTogether reports whether the game's variant runs both players'
 // clocks at once in a turn (F-Go's simultaneous choices, CLK-D14).
 func (m *Machine) ClocksTogether() bool {
-	_, ok := m.variant.(simultaneousClocks)
+	_, ok := m.Rules.(simultaneousClocks)
 	return ok
 }
 
@@ -355,10 +355,10 @@ type simultaneousClocks interface {
 	settled(r Role) bool
 }
 
-// endsTimedTurn reports whether msg, sent in the timed turn of its
+// EndsTimedTurn reports whether msg, sent in the timed turn of its
 // sender, ends it; in a variant of single moves, a move does.
-func (m *Machine) endsTimedTurn(kind Kind, body json.RawMessage) bool {
-	if tv, ok := m.variant.(timedVariant); ok {
+func (m *Machine) EndsTimedTurn(kind Kind, body json.RawMessage) bool {
+	if tv, ok := m.Rules.(timedVariant); ok {
 		return tv.endsTimedTurn(kind, body)
 	}
 	return kind == KindMove
@@ -383,7 +383,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	if err := DecodeBody(msg.Body, &b); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	if m.clk == nil {
+	if m.Clocks == nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "a time-out claim in a game without a time control")
 	}
 	if m.Phase == PhaseConfirm {
@@ -393,14 +393,14 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	}
 	flagged := msg.From.Other()
 	charge, okMS := ms(b.ChargeMS)
-	if c := m.clk; c.adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
+	if c := m.Clocks; c.adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
 		// The claim crossed the flagged side's acceptance of an
 		// adjournment: it is judged as the game stood before, as the
 		// claimer's program did (CLK-D13).
 		c.adjourned = false
 		defer func() {
-			if m.clk.claim == nil && m.Outcome == nil {
-				m.clk.adjourned = true
+			if m.Clocks.claim == nil && m.Outcome == nil {
+				m.Clocks.adjourned = true
 			}
 		}()
 	}
@@ -412,23 +412,23 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	var left time.Duration
 	var about string
 	aboutLast := false
-	sv, simultaneous := m.variant.(simultaneousClocks)
+	sv, simultaneous := m.Rules.(simultaneousClocks)
 	switch {
 	case simultaneous:
-		left, about, aboutLast, ok = m.clk.simultaneousClaim(m.clockRuns(), sv, msg.From)
+		left, about, aboutLast, ok = m.Clocks.simultaneousClaim(m.ClockRuns(), sv, msg.From)
 	case ok && running == flagged:
-		left, about = m.clk.leftFor(flagged), "the move under way"
-	case (ok && running == msg.From || !ok && !m.clk.adjourned && !isTryVariant(m)) && m.clk.last != nil && m.clk.last.role == flagged && !m.clk.last.free:
+		left, about = m.Clocks.leftFor(flagged), "the move under way"
+	case (ok && running == msg.From || !ok && !m.Clocks.adjourned && !isTryVariant(m)) && m.Clocks.last != nil && m.Clocks.last.role == flagged && !m.Clocks.last.free:
 		// The flagged side's last move, when the claimer has not moved
 		// since: it crossed the claim, or it reached the claimer past
 		// the clock; it may have ended play (CLK-D9, CLK-D17).
-		left, about = m.clk.control.Left(m.clk.last.before), fmt.Sprintf("its message %d", m.clk.last.seq)
+		left, about = m.Clocks.control.Left(m.Clocks.last.before), fmt.Sprintf("its message %d", m.Clocks.last.seq)
 		aboutLast, ok = true, true
 	default:
 		ok = false
-		if tc, isTry := m.variant.(TryClocks); isTry && !m.clk.adjourned {
+		if tc, isTry := m.Rules.(TryClocks); isTry && !m.Clocks.adjourned {
 			if _, running := m.clockRunning(); !running {
-				left, about, ok = m.clk.tryClaim(tc, msg.From)
+				left, about, ok = m.Clocks.tryClaim(tc, msg.From)
 				aboutLast = ok
 			}
 		}
@@ -446,14 +446,14 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		m.endRole, m.endSeq = msg.From, msg.Seq
 		return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
 	}
-	if m.clk.claim != nil {
+	if m.Clocks.claim != nil {
 		// A claim waits for its answer: two claims crossed (F-Go's two
 		// clocks), or the claimer claimed again; the first one taken
 		// stands and this one changes nothing.
 		return nil, nil
 	}
-	if n := len(m.clk.refused); n > 0 {
-		if r := m.clk.refused[n-1]; r.claim.by == msg.From && msg.Ack < int64(r.seq) {
+	if n := len(m.Clocks.refused); n > 0 {
+		if r := m.Clocks.refused[n-1]; r.claim.by == msg.From && msg.Ack < int64(r.seq) {
 			// The claimer claimed again before it saw the refusal of its
 			// claim: the claim crossed the refusal, and changes nothing
 			// as it would have had it come first, while the other waited
@@ -461,11 +461,11 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 			return nil, nil
 		}
 	}
-	if m.clk.claims[msg.From] >= MaxTimeoutClaims {
+	if m.Clocks.claims[msg.From] >= MaxTimeoutClaims {
 		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
 	}
-	m.clk.claims[msg.From]++
-	m.clk.claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast, charge: charge, about: about}
+	m.Clocks.claims[msg.From]++
+	m.Clocks.claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast, charge: charge, about: about}
 	return []Event{EventTimeoutClaimed{By: msg.From}}, nil
 }
 
@@ -477,17 +477,17 @@ const MaxTimeoutClaims = 8
 // isTryVariant reports whether m's variant times tries (Phantom Go,
 // CLK-D16), whose claims about a try are judged by tryClaim.
 func isTryVariant(m *Machine) bool {
-	_, ok := m.variant.(TryClocks)
+	_, ok := m.Rules.(TryClocks)
 	return ok
 }
 
 // pendingClaim returns the time-out claim that waits for the flagged
 // side's answer, or nil (CLK-D17).
 func (m *Machine) pendingClaim() *timeoutClaim {
-	if m.clk == nil || m.Outcome != nil {
+	if m.Clocks == nil || m.Outcome != nil {
 		return nil
 	}
-	return m.clk.claim
+	return m.Clocks.claim
 }
 
 // claimResult is the result a pending time-out claim gives when the
@@ -518,11 +518,11 @@ func (m *Machine) ClaimResult() (res engine.Result, ok bool) {
 func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event, err error, done bool) {
 	flagged := c.by.Other()
 	if msg.From == flagged && msg.Ack < int64(c.seq) {
-		m.clk.claim = nil
-		last := m.clk.last
+		m.Clocks.claim = nil
+		last := m.Clocks.last
 		events, err = m.applyMessage(msg)
 		if err != nil {
-			m.clk.claim = c
+			m.Clocks.claim = c
 			return nil, err, true
 		}
 		if m.Outcome != nil {
@@ -531,10 +531,10 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 			// the claim changes nothing.
 			return events, nil, true
 		}
-		if l := m.clk.last; l != last && l != nil && l.role == flagged {
+		if l := m.Clocks.last; l != last && l != nil && l.role == flagged {
 			c.aboutLast = true
 		}
-		m.clk.claim = c
+		m.Clocks.claim = c
 		return events, nil, true
 	}
 	if anytime(msg.Kind) {
@@ -549,14 +549,14 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 		if b.Result != want.String() {
 			return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the time-out claim gives %s", b.Result, want), true
 		}
-		m.clk.state[flagged] = clock.State{Flagged: true, Moves: m.clk.state[flagged].Moves}
+		m.Clocks.state[flagged] = clock.State{Flagged: true, Moves: m.Clocks.state[flagged].Moves}
 		v := violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had; it confirmed", c.by, c.charge, c.about, c.left)
 		v.Seq = -1
 		m.end(Outcome{Result: want, Violation: v})
 		m.Phase = PhaseConfirm
 		m.endRole, m.endSeq = msg.From, msg.Seq
 		m.confirmed[flagged] = true
-		return []Event{EventClock{Clocks: m.clk.state}, EventEnded{Outcome: *m.Outcome}}, nil, true
+		return []Event{EventClock{Clocks: m.Clocks.state}, EventEnded{Outcome: *m.Outcome}}, nil, true
 	}
 	if msg.Kind == KindTimeoutRefuse && msg.From == flagged {
 		return nil, nil, false
@@ -584,8 +584,8 @@ func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 	if !ok {
 		return nil, violation(msg.From, msg.Seq, "T-10", "think time %d ms out of range", b.ThinkMS)
 	}
-	m.clk.claim = nil
-	m.clk.refused = append(m.clk.refused, refusal{claim: *c, by: msg.From, seq: msg.Seq, think: think})
+	m.Clocks.claim = nil
+	m.Clocks.refused = append(m.Clocks.refused, refusal{claim: *c, by: msg.From, seq: msg.Seq, think: think})
 	return []Event{EventTimeoutRefused{By: msg.From, Think: think}}, nil
 }
 

@@ -46,7 +46,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 	if err := DecodeBody(msg.Body, &struct{}{}); err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	c := m.clk
+	c := m.Clocks
 	if c == nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%s in a game without a clock", msg.Kind)
 	}
@@ -56,7 +56,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		// changes nothing (CLK-D13), as on the accepter's machine.
 		return nil, nil
 	}
-	if _, turn := m.clockTurn(); !turn || c.adjourned {
+	if _, turn := m.ClockTurn(); !turn || c.adjourned {
 		if msg.Kind == KindAdjournRequest && c.adjourned {
 			return nil, nil // already adjourned: a request that crossed the acceptance
 		}
@@ -99,11 +99,11 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 
 // adjournMessage returns the message of role r's adjournment action a.
 func (m *Machine) adjournMessage(r Role, a Action) (Kind, any, error) {
-	c := m.clk
+	c := m.Clocks
 	if c == nil {
 		return "", nil, ErrNoClock
 	}
-	if _, turn := m.clockTurn(); !turn || c.adjourned {
+	if _, turn := m.ClockTurn(); !turn || c.adjourned {
 		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
 	}
 	if _, ok := a.(AcceptAdjourn); ok {

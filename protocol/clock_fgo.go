@@ -32,14 +32,14 @@ type earlyChooser interface {
 }
 
 // timedFGo reports whether the game runs under a clock (CLK-D14).
-func (g *fgoRules) timedFGo() bool { return g.m.clk != nil }
+func (g *fgoRules) timedFGo() bool { return g.m.Clocks != nil }
 
 // choosesEarly reports whether role r may commit although the first
 // player has not (CLK-D14): under a clock, the second player of a turn
 // that has no commitment yet. Both clocks run, so neither waits for the
 // other to choose.
 func (g *fgoRules) choosesEarly(r Role, kind Kind) bool {
-	if !g.timedFGo() || kind != KindFGoCommit || g.score.active || g.score.agreed || g.m.Outcome != nil || g.m.resigned != nil {
+	if !g.timedFGo() || kind != KindFGoCommit || g.score.active || g.score.agreed || g.m.Outcome != nil || g.m.Resigned != nil {
 		return false
 	}
 	t := &g.turn

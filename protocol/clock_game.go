@@ -85,15 +85,15 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if g.m.ClocksTogether() {
 		return g.stampChoice(kind, body)
 	}
-	tc, tries := g.m.variant.(TryClocks)
-	if tries && tc.settlesTry(g.role, kind) {
+	tc, tries := g.m.Rules.(TryClocks)
+	if tries && tc.SettlesTry(g.role, kind) {
 		return g.stampTry(kind, body, tc)
 	}
-	if r, turn := g.m.clockTurn(); !turn || r != g.role {
+	if r, turn := g.m.ClockTurn(); !turn || r != g.role {
 		return body
 	}
 	raw, err := json.Marshal(body)
-	if err != nil || !g.m.endsTimedTurn(kind, raw) {
+	if err != nil || !g.m.EndsTimedTurn(kind, raw) {
 		return body
 	}
 	now := time.Now()
@@ -101,14 +101,14 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		now = g.clk.actAt // the player's choice, before its program made the message
 	}
 	think := now.Sub(g.clk.mark).Milliseconds()
-	if g.m.clk.adjourned {
+	if g.m.Clocks.adjourned {
 		think = 0 // the move that ends an adjournment is not charged (CLK-D13)
 	}
 	charge := g.clk.settleMS
 	if tries && kind != KindMove {
 		charge = 0 // a try is settled by the other's next message of the try (CLK-D16)
 	}
-	if l := g.m.clk.last; l == nil || l.role != g.role.Other() || l.free {
+	if l := g.m.Clocks.last; l == nil || l.role != g.role.Other() || l.free {
 		// The other's last move is settled already: in gomoku a player
 		// answers an announcement (settling it) and then, the other's
 		// declaration between, announces its own turn, which settles
@@ -124,7 +124,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 // allowance, or, when that is past the other's clock, this peer claims
 // the loss on time.
 func (g *Game) settleMove(last *ClaimedCharge, mark, now time.Time) {
-	c := g.m.clk
+	c := g.m.Clocks
 	if c == nil || c.last == nil || c.last == last || c.last.role != g.role.Other() {
 		return
 	}
@@ -153,11 +153,11 @@ func (g *Game) settleMove(last *ClaimedCharge, mark, now time.Time) {
 // checkClock claims the other's loss on time once its clock ran out in
 // this peer's reckoning, the lag allowance given (CLK-D9).
 func (g *Game) checkClock() {
-	c := g.m.clk
+	c := g.m.Clocks
 	if c == nil || g.clk.claimed || time.Now().Before(g.clk.claimAfter) {
 		return
 	}
-	runs := g.m.clockRuns()
+	runs := g.m.ClockRuns()
 	r := g.role.Other()
 	if !runs[r] || runs[g.role] {
 		return
@@ -191,7 +191,7 @@ func (g *Game) claimTimeout(chargeMS int64) {
 func (g *Game) claimRefused() {
 	g.clk.claimed = false
 	g.clk.refusals++
-	pause := max(g.m.clk.lag, 2*time.Second) << min(g.clk.refusals, 6)
+	pause := max(g.m.Clocks.lag, 2*time.Second) << min(g.clk.refusals, 6)
 	g.clk.claimAfter = time.Now().Add(pause)
 }
 
@@ -200,7 +200,7 @@ func (g *Game) claimRefused() {
 // (CLK-D9): its think time is its move's claim when the claim was about
 // that move, else its measurement of the move under way.
 func (g *Game) answerTimeout() (Kind, any, bool) {
-	c := g.m.clk
+	c := g.m.Clocks
 	if c == nil || c.claim == nil || c.claim.by == g.role {
 		return "", nil, false
 	}
@@ -223,7 +223,7 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 // than measured stands, logged: an honest program never makes one, and
 // it is charged as its signer's word against itself.
 func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, ok bool) {
-	charge, err := clock.Settle(claimed, measured, g.m.clk.lag)
+	charge, err := clock.Settle(claimed, measured, g.m.Clocks.lag)
 	if err != nil {
 		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", claimed, "measured", measured)
 		return 0, false
@@ -244,7 +244,7 @@ func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, o
 func (g *Game) stampChoice(kind Kind, body any) any {
 	switch kind {
 	case KindFGoCommit:
-		if !g.m.clockTurns()[g.role] || g.m.clk.adjourned {
+		if !g.m.ClockTurns()[g.role] || g.m.Clocks.adjourned {
 			return body // not timed, or free (CLK-D13)
 		}
 		return WithStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
@@ -263,7 +263,7 @@ func (g *Game) stampChoice(kind Kind, body any) any {
 // the measurement less the allowance, or, when that is past the other's
 // clock, this peer claims the loss on time once its own choice is in.
 func (g *Game) settleChoice(m *Message, received time.Time) {
-	c := g.m.clk
+	c := g.m.Clocks
 	l := c.turn[g.role.Other()]
 	if m.Kind != KindFGoCommit || l == nil || l.seq != m.Seq || l.role != m.From || l.free {
 		return
@@ -284,7 +284,7 @@ func (g *Game) settleChoice(m *Message, received time.Time) {
 // commitment is in (a claim while its own clock runs would be false,
 // CLK-D14). It reports whether it sent one.
 func (g *Game) claimDueChoice() bool {
-	if !g.m.Timed() || g.clk.claimDue == 0 || g.clk.claimed || g.m.clockRuns()[g.role] {
+	if !g.m.Timed() || g.clk.claimDue == 0 || g.clk.claimed || g.m.ClockRuns()[g.role] {
 		return false
 	}
 	if !g.m.ClocksTogether() || g.m.Phase != PhasePlay || g.m.Outcome != nil {
@@ -297,7 +297,7 @@ func (g *Game) claimDueChoice() bool {
 // stampTry writes the settlement of the other's try into this peer's
 // settling message (CLK-D16).
 func (g *Game) stampTry(kind Kind, body any, tc TryClocks) any {
-	if !tc.settlesTry(g.role, kind) || g.clk.settleMS == 0 {
+	if !tc.SettlesTry(g.role, kind) || g.clk.settleMS == 0 {
 		return body
 	}
 	charge := g.clk.settleMS

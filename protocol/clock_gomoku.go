@@ -25,10 +25,10 @@ type GomokuPassBody struct {
 // within), the opponent answering the announcement. No clock runs while
 // the programs reveal, declare or open, nor after a resignation.
 func (g *GomokuRules) timedTurn() (Role, bool) {
-	if g.resigned && !g.suspended {
+	if g.Resigned && !g.suspended {
 		return Inviter, false
 	}
-	switch g.phase {
+	switch g.Phase {
 	case gomoku.PhaseOpening:
 		return Inviter, true
 	case gomoku.PhaseChooseSide:
@@ -46,20 +46,20 @@ func (g *GomokuRules) timedTurn() (Role, bool) {
 // (the commitment before it does not: the announcement claims the whole
 // turn) and an answer to one.
 func (g *GomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
-	if g.resigned && !g.suspended {
+	if g.Resigned && !g.suspended {
 		return false
 	}
 	switch kind {
 	case KindGomokuOpening:
-		return g.phase == gomoku.PhaseOpening
+		return g.Phase == gomoku.PhaseOpening
 	case KindGomokuSide:
-		return g.phase == gomoku.PhaseChooseSide
+		return g.Phase == gomoku.PhaseChooseSide
 	case KindGomokuPass:
-		return g.phase == gomoku.PhaseCommit
+		return g.Phase == gomoku.PhaseCommit
 	case KindGomokuAnnounce:
-		return g.phase == gomoku.PhaseAnnounce
+		return g.Phase == gomoku.PhaseAnnounce
 	case KindGomokuResponse:
-		return g.phase == gomoku.PhaseRespond
+		return g.Phase == gomoku.PhaseRespond
 	}
 	return false
 }

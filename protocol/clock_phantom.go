@@ -32,21 +32,21 @@ type TryClocks interface {
 	tryMover() (Role, bool)
 	// tryID names the try under way.
 	tryID() uint64
-	// settlesTry reports whether a message of kind from r is the one
+	// SettlesTry reports whether a message of kind from r is the one
 	// that settles the other's try under way: the next message of the
 	// try that the mover's opponent sends.
-	settlesTry(r Role, kind Kind) bool
+	SettlesTry(r Role, kind Kind) bool
 }
 
 // tryMover returns the role whose move is under way in play.
 func (h *PhantomRules) tryMover() (Role, bool) {
-	if h.stage() != PhantomStagePlay {
+	if h.Stage() != PhantomStagePlay {
 		return Inviter, false
 	}
 	return h.moverRole(), true
 }
 
-func (h *PhantomRules) tryID() uint64 { return h.pub.Try }
+func (h *PhantomRules) tryID() uint64 { return h.Public.Try }
 
 // clockStep returns how far the try under way has come, counted as in an
 // unchecked try: 0 before the request (or the evaluator's player's try),
@@ -57,8 +57,8 @@ func (h *PhantomRules) tryID() uint64 { return h.pub.Try }
 // with the garbling, and the settling messages stay the garbling and the
 // outputs (CLK-D16).
 func (h *PhantomRules) clockStep() int {
-	_, sent := h.current()
-	if h.m.Options.Lambda <= 1 {
+	_, sent := h.Current()
+	if h.Machine.Options.Lambda <= 1 {
 		return sent
 	}
 	switch sent {
@@ -76,7 +76,7 @@ func (h *PhantomRules) clockStep() int {
 // during the setup, the reveals and the count. Play in the open after
 // the audit (PN-D7) is timed as plain Go is.
 func (h *PhantomRules) timedTurn() (Role, bool) {
-	switch h.stage() {
+	switch h.Stage() {
 	case PhantomStagePlay:
 		if h.resigned && !h.suspended {
 			return Inviter, false
@@ -87,7 +87,7 @@ func (h *PhantomRules) timedTurn() (Role, bool) {
 			return mover, true
 		}
 	case PhantomStageOpen:
-		return h.m.RoleOf(h.ref.ToMove()), true
+		return h.Machine.RoleOf(h.Referee.ToMove()), true
 	}
 	return Inviter, false
 }
@@ -95,7 +95,7 @@ func (h *PhantomRules) timedTurn() (Role, bool) {
 // endsTimedTurn reports whether a message ends its player's try (or in
 // the open, its move).
 func (h *PhantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
-	switch h.stage() {
+	switch h.Stage() {
 	case PhantomStagePlay:
 		sent := h.clockStep()
 		mover := h.moverRole()
@@ -111,7 +111,7 @@ func (h *PhantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 // under way: the garbling of the evaluator's player's try, the outputs of
 // the garbler's player's.
 func (h *PhantomRules) settlesTry(r Role, kind Kind) bool {
-	if h.stage() != PhantomStagePlay {
+	if h.Stage() != PhantomStagePlay {
 		return false
 	}
 	sent := h.clockStep()

@@ -89,16 +89,16 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	if err := json.Unmarshal(msg.Body, &b); err != nil {
 		return nil, nil, nil // the rules refuse it
 	}
-	if m.clk == nil {
+	if m.Clocks == nil {
 		if b.ThinkMS != 0 || b.ChargeMS != 0 {
 			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) in a game without a time control", msg.Kind, b.ThinkMS, b.ChargeMS)
 		}
 		return nil, nil, nil
 	}
 	var part clockPart
-	if sv, ok := m.variant.(simultaneousClocks); ok {
+	if sv, ok := m.Rules.(simultaneousClocks); ok {
 		part = m.choicePart(msg, sv)
-	} else if tc, ok := m.variant.(TryClocks); ok && msg.Kind != KindMove {
+	} else if tc, ok := m.Rules.(TryClocks); ok && msg.Kind != KindMove {
 		part = m.tryPart(msg, tc)
 	} else {
 		part = m.movePart(msg)
@@ -119,7 +119,7 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 // to make once the rules take msg, or the sender's loss on time by its
 // own word (CLK-D9).
 func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit func() []Event, lost *Outcome, err error) {
-	c := m.clk
+	c := m.Clocks
 	think, ok1 := ms(b.ThinkMS)
 	charge, ok2 := ms(b.ChargeMS)
 	if !ok1 || !ok2 {
@@ -187,16 +187,16 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 // signed word when the claim is past it (CLK-D9), or a T-10 violation for
 // a claim the control cannot take.
 func (m *Machine) chargeOwn(msg *Message, p clockPart, think time.Duration) (clock.State, *Outcome, error) {
-	next, err := m.clk.control.Charge(p.before, p.prior+think)
+	next, err := m.Clocks.control.Charge(p.before, p.prior+think)
 	if err != nil {
 		return next, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if !next.Flagged {
 		return next, nil, nil
 	}
-	v := violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.clk.control.Left(p.before))
+	v := violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.Clocks.control.Left(p.before))
 	if p.tries {
-		v = violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, p.prior+think, m.clk.control.Left(p.before))
+		v = violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, p.prior+think, m.Clocks.control.Left(p.before))
 	}
 	return next, &Outcome{Result: engine.Result{Winner: m.colorOrRole(msg.From.Other()), By: engine.ByTime}, Violation: v, Proven: true}, nil
 }
@@ -206,10 +206,10 @@ func (m *Machine) chargeOwn(msg *Message, p clockPart, think time.Duration) (clo
 // sender's think time and may settle the other's last move; no other
 // message carries either.
 func (m *Machine) movePart(msg *Message) clockPart {
-	c := m.clk
+	c := m.Clocks
 	p := clockPart{words: clockWords{turn: "move", other: "last move", noClaim: "no move of the other's", notA: "a move", noTurn: "ends no timed turn of its"}}
-	running, ok := m.clockTurn()
-	if !ok || running != msg.From || !m.endsTimedTurn(msg.Kind, msg.Body) {
+	running, ok := m.ClockTurn()
+	if !ok || running != msg.From || !m.EndsTimedTurn(msg.Kind, msg.Body) {
 		return p
 	}
 	other := msg.From.Other()
@@ -232,9 +232,9 @@ func (m *Machine) movePart(msg *Message) clockPart {
 // the other's choice of the turn carries the settlement (no think time);
 // no other message carries either.
 func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
-	c := m.clk
+	c := m.Clocks
 	p := clockPart{words: clockWords{turn: "choice", other: "choice", noClaim: "no choice of the other's this turn", notA: "a settlement", noTurn: "ends no timed turn of its"}}
-	runs := m.clockTurns()
+	runs := m.ClockTurns()
 	other := msg.From.Other()
 	turnID := sv.clockTurnID()
 	switch msg.Kind {
@@ -266,7 +266,7 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 // the try's outputs and the move ended (a legal try or a pass), the move
 // is charged to its player's clock as one move.
 func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
-	c := m.clk
+	c := m.Clocks
 	p := clockPart{words: clockWords{turn: "try", other: "try", noClaim: "no try of the other's", notA: "a settlement", noTurn: "ends no try of its and settles none"}, tries: true}
 	other := msg.From.Other()
 	p.after = func() []Event {
@@ -285,7 +285,7 @@ func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 		c.tries = nil
 		return []Event{EventClock{Clocks: c.state}}
 	}
-	if running, ok := m.clockTurn(); ok && running == msg.From && m.endsTimedTurn(msg.Kind, msg.Body) {
+	if running, ok := m.ClockTurn(); ok && running == msg.From && m.EndsTimedTurn(msg.Kind, msg.Body) {
 		p.own, p.before = true, c.state[msg.From]
 		if t := c.tries; t != nil && t.role == msg.From {
 			p.before, p.prior = t.before, t.used
@@ -296,7 +296,7 @@ func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 		}
 		return p
 	}
-	if tc.settlesTry(msg.From, msg.Kind) {
+	if tc.SettlesTry(msg.From, msg.Kind) {
 		p.settles = true
 		if l, t := c.last, c.tries; l != nil && l.role == other && t != nil && t.role == other {
 			p.claim = l

@@ -130,7 +130,7 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 		m.startClocks()
 	}
 	if tc.adjourned {
-		m.clk.adjourned = true
+		m.Clocks.adjourned = true
 	}
 	claim := tr.Messages[path.claim]
 	stamped, about := claim, claim.From
@@ -179,10 +179,10 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 		if m.Outcome != nil {
 			t.Fatalf("outcome %+v, want the game going on", m.Outcome)
 		}
-		if m.clk.adjourned {
+		if m.Clocks.adjourned {
 			t.Error("the game is still adjourned")
 		}
-		if got := m.clk.control.Left(chargedClock(m, about)); got != tc.wantLeft {
+		if got := m.Clocks.control.Left(chargedClock(m, about)); got != tc.wantLeft {
 			t.Errorf("the %s's clock as charged leaves %v, want %v", about, got, tc.wantLeft)
 		}
 	}
@@ -192,14 +192,14 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 // Phantom Go the tries of a move are charged to the clock when the move
 // ends (CLK-D16).
 func chargedClock(m *Machine, r Role) clock.State {
-	if p := m.clk.tries; p != nil && p.role == r {
-		s, err := m.clk.control.Charge(p.before, p.used)
+	if p := m.Clocks.tries; p != nil && p.role == r {
+		s, err := m.Clocks.control.Charge(p.before, p.used)
 		if err != nil {
 			panic(err)
 		}
 		return s
 	}
-	return m.clk.state[r]
+	return m.Clocks.state[r]
 }
 
 // stampBody adds a clock stamp to a body whose last fields are the

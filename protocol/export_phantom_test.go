@@ -21,45 +21,45 @@ func PhantomTamper(body any, i int, f func([]byte) []byte) any {
 	}
 	switch b := body.(type) {
 	case PhantomGarblingBody:
-		b.bulk = change(b.bulk)
-		b.Tables, b.Labels, b.Reply = referee.Sum(b.bulk[0]), referee.Sum(b.bulk[1]), referee.Sum(b.bulk[2])
-		if len(b.bulk) > 3 {
-			b.Reverse = referee.Sum(b.bulk[3])
+		b.Bulk = change(b.Bulk)
+		b.Tables, b.Labels, b.Reply = referee.Sum(b.Bulk[0]), referee.Sum(b.Bulk[1]), referee.Sum(b.Bulk[2])
+		if len(b.Bulk) > 3 {
+			b.Reverse = referee.Sum(b.Bulk[3])
 		}
 		return b
 	case PhantomCommitBody:
-		b.bulk = change(b.bulk)
-		b.ReverseBase = referee.Sum(b.bulk[0])
+		b.Bulk = change(b.Bulk)
+		b.ReverseBase = referee.Sum(b.Bulk[0])
 		return b
 	case PhantomSetupBody:
-		b.bulk = change(b.bulk)
-		b.Base = referee.Sum(b.bulk[0])
-		if len(b.bulk) > 1 {
-			b.ReverseBase = referee.Sum(b.bulk[1])
+		b.Bulk = change(b.Bulk)
+		b.Base = referee.Sum(b.Bulk[0])
+		if len(b.Bulk) > 1 {
+			b.ReverseBase = referee.Sum(b.Bulk[1])
 		}
 		return b
 	case PhantomBaseBody:
-		b.bulk = change(b.bulk)
-		b.Base = referee.Sum(b.bulk[0])
-		if len(b.bulk) > 1 {
-			b.Reverse = referee.Sum(b.bulk[1])
+		b.Bulk = change(b.Bulk)
+		b.Base = referee.Sum(b.Bulk[0])
+		if len(b.Bulk) > 1 {
+			b.Reverse = referee.Sum(b.Bulk[1])
 		}
 		return b
 	case PhantomOutputsBody:
-		b.bulk = change(b.bulk)
-		b.Labels = referee.Sum(b.bulk[0])
+		b.Bulk = change(b.Bulk)
+		b.Labels = referee.Sum(b.Bulk[0])
 		return b
 	case PhantomRequestBody:
-		b.bulk = change(b.bulk)
-		b.Request = referee.Sum(b.bulk[0])
+		b.Bulk = change(b.Bulk)
+		b.Request = referee.Sum(b.Bulk[0])
 		return b
 	case PhantomCommitmentBody:
-		b.bulk = change(b.bulk)
-		b.Commitments, b.Reply = referee.Sum(b.bulk[0]), referee.Sum(b.bulk[1])
+		b.Bulk = change(b.Bulk)
+		b.Commitments, b.Reply = referee.Sum(b.Bulk[0]), referee.Sum(b.Bulk[1])
 		return b
 	case PhantomChoiceBody:
-		b.bulk = change(b.bulk)
-		b.Choice = referee.Sum(b.bulk[0])
+		b.Bulk = change(b.Bulk)
+		b.Choice = referee.Sum(b.Bulk[0])
 		return b
 	}
 	return body
@@ -89,7 +89,7 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (ViolationBody, error) {
 	if !trueSeed {
 		c.Seed[0] ^= 1
 	}
-	v := CertificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	v := CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -143,7 +143,7 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (ViolationBody, 
 	}
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
 		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
-	v := CertificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	v := CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -169,7 +169,7 @@ func PhantomForgedReverseCertificate(g *Game) (ViolationBody, error) {
 	}
 	i := (j + 1) % len(seeds)
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
-	v := CertificateViolation(p.rules(g.m).pub.Try, &c, errors.New("made up"))
+	v := CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
 	return ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -188,7 +188,7 @@ func PhantomForgedDigestCertificate(g *Game) (ViolationBody, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	try := p.rules(g.m).pub.Try
+	try := p.rules(g.m).Public.Try
 	var v *Violation
 	switch {
 	case p.e != nil && p.reverse != nil:
@@ -217,26 +217,26 @@ type PhantomAlterShare struct{}
 func (PhantomAlterShare) action() {}
 
 func (PhantomAlterShare) cheat(p *phantomPlayer, h *PhantomRules) error {
-	if p.e == nil || !p.e.Ready() || p.outputs != nil && p.outputsTry == h.pub.Try {
+	if p.e == nil || !p.e.Ready() || p.outputs != nil && p.outputsTry == h.Public.Try {
 		return errors.New("no share to alter now")
 	}
 	s := p.e.Share()
 	s.Black[0] = !s.Black[0]
-	if cfg := h.config(); cfg.AuthState {
+	if cfg := h.Config(); cfg.AuthState {
 		// A game of the authenticated state (MPC-D29): the machine rebuilt
 		// with its authentication state, and the share altered.
 		var reverse []byte
-		if last := len(h.rec.Tries) - 1; last >= 0 {
-			reverse = withDigest(h.rec.Tries[last].Reverse, p.reverse, p.prevReverse)
+		if last := len(h.Record.Tries) - 1; last >= 0 {
+			reverse = withDigest(h.Record.Tries[last].Reverse, p.reverse, p.prevReverse)
 		}
-		e, err := referee.ResumeAuthenticatedEvaluator(cfg, p.seed(), p.base, p.reverseBase, reverse, h.rec, p.e.Tries(), s, p.e.EncodeAuth(), nil)
+		e, err := referee.ResumeAuthenticatedEvaluator(cfg, p.seed(), p.base, p.reverseBase, reverse, h.Record, p.e.Tries(), s, p.e.EncodeAuth(), nil)
 		if err != nil {
 			return err
 		}
 		p.e = e
 		return nil
 	}
-	e, err := referee.ResumeEvaluator(h.config(), p.seed(), p.base, h.rec, p.e.Tries(), s)
+	e, err := referee.ResumeEvaluator(h.Config(), p.seed(), p.base, h.Record, p.e.Tries(), s)
 	if err != nil {
 		return err
 	}
@@ -267,22 +267,22 @@ func PhantomCorruptAttachment(body any, i int) any {
 	}
 	switch b := body.(type) {
 	case PhantomGarblingBody:
-		b.bulk = corrupt(b.bulk)
+		b.Bulk = corrupt(b.Bulk)
 		return b
 	case PhantomOutputsBody:
-		b.bulk = corrupt(b.bulk)
+		b.Bulk = corrupt(b.Bulk)
 		return b
 	case PhantomRequestBody:
-		b.bulk = corrupt(b.bulk)
+		b.Bulk = corrupt(b.Bulk)
 		return b
 	case PhantomCommitBody:
-		b.bulk = corrupt(b.bulk)
+		b.Bulk = corrupt(b.Bulk)
 		return b
 	case PhantomSetupBody:
-		b.bulk = corrupt(b.bulk)
+		b.Bulk = corrupt(b.Bulk)
 		return b
 	case PhantomBaseBody:
-		b.bulk = corrupt(b.bulk)
+		b.Bulk = corrupt(b.Bulk)
 		return b
 	}
 	return body

@@ -112,7 +112,7 @@ func JudgeLastReport(tr *Transcript, certificates func(game GameID, peers [2]Pee
 	if err := DecodeBody(report.Body, &body); err != nil {
 		return Judgement{}, fmt.Errorf("the last message is no report: %w", err)
 	}
-	return judgeReportWith(certificates, m.Game, m.peers, m.history, &report, &body, m), nil
+	return judgeReportWith(certificates, m.Game, m.Peers, m.history, &report, &body, m), nil
 }
 
 // DeclaredKinds returns the message kinds declared in the package's

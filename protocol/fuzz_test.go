@@ -47,7 +47,7 @@ func replayPrefix(t testing.TB, rec *Transcript, k int) (*Transcript, *Machine) 
 		if _, err := m.Apply(&msg); err != nil {
 			t.Fatalf("honest message %d: %v", i, err)
 		}
-		tr.appendChecked(msg)
+		tr.AppendChecked(msg)
 	}
 	return tr, m
 }
@@ -61,7 +61,7 @@ func deliver(tr *Transcript, m *Machine, msg *Message) error {
 	if _, err := m.Apply(msg); err != nil {
 		return err
 	}
-	tr.appendChecked(*msg)
+	tr.AppendChecked(*msg)
 	return nil
 }
 
@@ -155,7 +155,7 @@ func FuzzWireFrames(f *testing.F) {
 			if _, err := twin.Apply(&msg); err != nil {
 				t.Fatalf("the twin machine refuses an accepted %s message: %v", msg.Kind, err)
 			}
-			twinTr.appendChecked(msg)
+			twinTr.AppendChecked(msg)
 			accepted++
 			violationKind = violationKind || msg.Kind == KindViolation
 		}
@@ -260,11 +260,11 @@ func FuzzSecretsRestore(f *testing.F) {
 		if again, _ := q.secrets(); !bytes.Equal(again, saved) {
 			t.Fatalf("secrets changed when written and read back:\n%s\n%s", saved, again)
 		}
-		if m.variant == nil {
+		if m.Rules == nil {
 			return
 		}
 		if pv, ok := p.(PrivateViewer); ok {
-			pv.privateView(m, me, m.variant.view(me))
+			pv.PrivateView(m, me, m.Rules.view(me))
 		}
 		kind, body, ok, err := p.auto(m, me)
 		if err != nil || !ok {

@@ -304,11 +304,11 @@ func (g *Game) apply(m *Message, where string, cheat bool) (events []Event, err 
 		}
 		events, err = g.m.Apply(m)
 		if err != nil && cheat {
-			g.m.keep(m)
+			g.m.Keep(m)
 			events, err = nil, nil
 		}
 		if err == nil {
-			g.tr.appendChecked(*m)
+			g.tr.AppendChecked(*m)
 		}
 		return err
 	})
@@ -347,8 +347,8 @@ func (g *Game) receive(m *Message, raw []byte) {
 		return
 	}
 	var lastCharge *ClaimedCharge
-	if g.m.clk != nil {
-		lastCharge = g.m.clk.last
+	if g.m.Clocks != nil {
+		lastCharge = g.m.Clocks.last
 	}
 	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)
@@ -604,7 +604,7 @@ func (g *Game) reportOrDrop(raw []byte, cause error) (dropped bool) {
 		}
 		return m, nil
 	}
-	v, _, why := JudgeEvidence(g.id, g.m.peers[accused], accused, view, chain, probe, raw)
+	v, _, why := JudgeEvidence(g.id, g.m.Peers[accused], accused, view, chain, probe, raw)
 	if v == nil {
 		if why == "" {
 			why = "a valid message in this peer's game"

@@ -119,7 +119,7 @@ func (g *Game) act(a Action) error {
 		}
 		kind, body = k, b
 	default:
-		if g.m.Outcome != nil || g.m.resigned != nil {
+		if g.m.Outcome != nil || g.m.Resigned != nil {
 			// Decided, or resigned with only the end audit to run: a
 			// move chosen a moment before is too late, not wrong.
 			return fmt.Errorf("protocol: %T: the game is decided: %w", a, engine.ErrGameOver)
@@ -255,7 +255,7 @@ func (g *Game) checkGrace() {
 		// abandonment go on the next stream.
 		return
 	}
-	if c := g.m.openChallenge(g.role); c != nil {
+	if c := g.m.UnansweredChallenge(g.role); c != nil {
 		if time.Since(g.challengedAt) >= g.svc.cfg.AutoGrace {
 			g.abandon(c)
 		}
@@ -288,8 +288,8 @@ func (g *Game) checkGrace() {
 
 // abandon ends the game on the other's unanswered challenge c (REC-D13).
 func (g *Game) abandon(c *Challenge) {
-	g.svc.cfg.Logger.Warn("the other program did not answer the challenge; abandoning the game (T-11)", "game", g.id, "challenge", c.seq)
-	events, err := g.send(KindAbandon, AbandonBody{Challenge: c.seq})
+	g.svc.cfg.Logger.Warn("the other program did not answer the challenge; abandoning the game (T-11)", "game", g.id, "challenge", c.Seq)
+	events, err := g.send(KindAbandon, AbandonBody{Challenge: c.Seq})
 	if err != nil {
 		g.svc.cfg.Logger.Error("abandonment", "game", g.id, "err", err)
 		return
@@ -309,7 +309,7 @@ func (g *Game) abandon(c *Challenge) {
 func (g *Game) answerChallenge(ack int64) {
 	defer func() {
 		from, _, count, owes := g.m.GraceOwed()
-		if !owes || !count || from != g.role || g.m.openChallenge(g.role.Other()) == nil {
+		if !owes || !count || from != g.role || g.m.UnansweredChallenge(g.role.Other()) == nil {
 			return
 		}
 		k, b, err := g.player.message(g.m, g.role, MarkDead{})

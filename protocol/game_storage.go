@@ -235,7 +235,7 @@ func (s *Service) loadGame(id GameID) (g *Game, err error) {
 	g.toss = sf.Toss
 	// Later lines go where the valid parts end: a torn last line (never
 	// synced, so nothing in it was sent) is cut before the first.
-	g.record = newRecordLog(base+".record.json", rs.valid, len(tr.Messages), rs.closed)
+	g.record = newRecordLog(base+".record.json", rs.Valid, len(tr.Messages), rs.Closed)
 	g.secrets = &secretsLog{file: appendFile{path: base + ".secrets.json", size: int64(secretsValid)}, raw: doc}
 	// A rewrite of the secrets that a crash stopped before its rename
 	// left its new file, never read (REC-D16).

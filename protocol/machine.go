@@ -93,14 +93,14 @@ type Outcome struct {
 // nothing: no winner (T-14).
 func (o *Outcome) Disputed() bool { return o.Result.By == engine.ByDispute }
 
-// variantRules is the part of the state machine that belongs to one
+// VariantRules is the part of the state machine that belongs to one
 // variant. It sees only what is in messages, so that both peers and
 // `kakure verify` run it alike.
-type variantRules interface {
-	// expected returns the role that must send the next variant message
+type VariantRules interface {
+	// Expected returns the role that must send the next variant message
 	// and the kinds it may send; done is true once the variant has a
 	// result.
-	expected() (from Role, kinds []Kind, done bool)
+	Expected() (from Role, kinds []Kind, done bool)
 	// apply checks and applies a message of one of the expected kinds.
 	// An error is a violation by the sender.
 	apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error)
@@ -140,7 +140,7 @@ type resignAuditor interface {
 }
 
 // newVariantRules is filled by the variant files.
-var newVariantRules = map[engine.Variant]func(m *Machine) (variantRules, error){}
+var newVariantRules = map[engine.Variant]func(m *Machine) (VariantRules, error){}
 
 // Machine is the state of one game as both peers and the verifier see it:
 // it is fed every message of the transcript in order and checks each one.
@@ -168,7 +168,7 @@ type Machine struct {
 	// spectators (docs/spectators.md SPEC-D10), zero for none.
 	Broadcast BroadcastDelay
 
-	variant    variantRules
+	Rules    VariantRules
 	tossCommit [2]*commit.Commitment
 	tossValue  [2][]byte
 	confirmed  [2]bool
@@ -177,23 +177,23 @@ type Machine struct {
 	// were concurrent with it and are kept without effect.
 	endRole Role
 	endSeq  uint64
-	// resigned is the outcome of a resignation whose end audit is under
+	// Resigned is the outcome of a resignation whose end audit is under
 	// way (resignAuditor): it stands unless the audit finds a violation.
-	resigned *Outcome
+	Resigned *Outcome
 	// resignToMove is the role that was to send when the first
 	// resignation came: of two resignations that cross, its stands
 	// (REC-D15).
 	resignToMove Role
-	// undo is the undo request waiting for its answer (UNDO-D1).
-	undo *pendingUndo
-	// peers are the two identities the invitation names; the judge checks
+	// Undo is the Undo request waiting for its answer (UNDO-D1).
+	Undo *pendingUndo
+	// Peers are the two identities the invitation names; the judge checks
 	// evidence signatures against them.
-	peers [2]PeerID
+	Peers [2]PeerID
 	// history holds every message the machine took, in order: the judge
 	// rebuilds from it the game as a reporter saw it.
 	history []Message
-	// clk holds the clocks of a game with a time control (CLK-D8).
-	clk *gameClocks
+	// Clocks holds the clocks of a game with a time control (CLK-D8).
+	Clocks *gameClocks
 	// Reports holds the judgements of the reports that ended nothing:
 	// reports that proved nothing (T-14, REC-D11).
 	Reports []Judgement
@@ -250,7 +250,7 @@ func (m *Machine) Expected() (Role, []Kind) {
 			return Invitee, []Kind{KindTossReveal}
 		}
 	case PhasePlay:
-		r, kinds, _ := m.variant.expected()
+		r, kinds, _ := m.Rules.Expected()
 		return r, kinds
 	case PhaseConfirm:
 		if !m.confirmed[Inviter] {
@@ -267,10 +267,10 @@ func (m *Machine) Expected() (Role, []Kind) {
 // interface replays a transcript through a Machine and reads it after each
 // message to show the game move by move.
 func (m *Machine) PublicView(r Role) VariantView {
-	if m.variant == nil {
+	if m.Rules == nil {
 		return nil
 	}
-	return m.variant.view(r)
+	return m.Rules.view(r)
 }
 
 // Apply checks one message and applies it (see apply); the machine keeps
@@ -284,9 +284,9 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 	return events, err
 }
 
-// keep records a message the machine refused that a cheating test program
+// Keep records a message the machine refused that a cheating test program
 // sent anyway, so that its machine's history matches its record.
-func (m *Machine) keep(msg *Message) { m.history = append(m.history, *msg) }
+func (m *Machine) Keep(msg *Message) { m.history = append(m.history, *msg) }
 
 // anytime reports the kinds either role may send whatever the turn.
 func anytime(k Kind) bool { return k.attrs().anytime }
@@ -302,11 +302,11 @@ func anytime(k Kind) bool { return k.attrs().anytime }
 // reached this peer in, so that both peers' games agree; one the game no
 // longer takes is kept without effect, as in the confirm phase.
 func (m *Machine) apply(msg *Message) ([]Event, error) {
-	if m.resigned == nil || m.Phase != PhasePlay || msg.From == m.endRole || msg.Ack >= int64(m.endSeq) ||
+	if m.Resigned == nil || m.Phase != PhasePlay || msg.From == m.endRole || msg.Ack >= int64(m.endSeq) ||
 		msg.Kind == KindChat || msg.Kind == KindViolation {
 		return m.applyMessage(msg)
 	}
-	ra := m.variant.(resignAuditor)
+	ra := m.Rules.(resignAuditor)
 	ra.suspendResign(true)
 	events, err := m.applyMessage(msg)
 	ra.suspendResign(false)
@@ -364,7 +364,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if isUndoKind(msg.Kind) {
 		return m.applyUndo(msg)
 	}
-	if ec, ok := m.variant.(earlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.choosesEarly(msg.From, msg.Kind) {
+	if ec, ok := m.Rules.(earlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.choosesEarly(msg.From, msg.Kind) {
 		// A simultaneous turn under a clock: the other player's choice
 		// may come first (CLK-D14).
 	} else if !anytime(msg.Kind) {
@@ -373,7 +373,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		}
 		if msg.From != from {
 			rule := "T-3"
-			if tr, ok := m.variant.(turnRuler); ok && m.Phase == PhasePlay {
+			if tr, ok := m.Rules.(turnRuler); ok && m.Phase == PhasePlay {
 				rule = tr.turnRule()
 			}
 			return nil, violation(msg.From, msg.Seq, rule, "%s message out of turn: the %s is to send", msg.Kind, from)
@@ -412,7 +412,7 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	var tick func() []Event
 	crossed := false
 	if msg.Kind.attrs().timed {
-		c := m.clk
+		c := m.Clocks
 		crossed = m.acceptanceCrossed(msg)
 		if crossed {
 			// The requester moved before it saw the acceptance of its
@@ -447,10 +447,10 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 		}
 		tick = t
 	}
-	events, err := m.variant.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
+	events, err := m.Rules.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
 	if err != nil {
 		if crossed {
-			m.clk.adjourned = true
+			m.Clocks.adjourned = true
 		}
 		var v *Violation
 		if !errors.As(err, &v) {
@@ -461,25 +461,25 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	if tick != nil {
 		events = append(events, tick()...)
 	}
-	if m.undo != nil {
+	if m.Undo != nil {
 		// The other moved (or began the count) instead of answering: the
 		// request lapses (UNDO-D1).
-		events = append(events, EventUndoDeclined{By: m.undo.by})
-		m.undo = nil
+		events = append(events, EventUndoDeclined{By: m.Undo.by})
+		m.Undo = nil
 	}
-	if _, _, done := m.variant.expected(); done && m.Outcome == nil {
-		o := Outcome{Result: m.variant.result()}
-		if a, ok := m.variant.(auditor); ok {
+	if _, _, done := m.Rules.Expected(); done && m.Outcome == nil {
+		o := Outcome{Result: m.Rules.result()}
+		if a, ok := m.Rules.(auditor); ok {
 			o.Violation = a.auditViolation()
 			o.Proven = o.Violation != nil
 		}
-		if m.resigned != nil && o.Violation == nil {
+		if m.Resigned != nil && o.Violation == nil {
 			// The audit after the resignation passed: it stands.
-			o = *m.resigned
+			o = *m.Resigned
 		}
 		m.end(o)
 		m.Phase = PhaseConfirm
-		if m.resigned == nil {
+		if m.Resigned == nil {
 			// A message of the other sent before it saw this one crossed
 			// the end (REC-D15).
 			m.endRole, m.endSeq = msg.From, msg.Seq
@@ -494,7 +494,7 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 // resignation in every variant but those that audit after it (their own
 // rule, resignAuditor).
 func (m *Machine) crossesResignation(msg *Message) bool {
-	return m.Phase == PhaseConfirm && m.Outcome != nil && m.Outcome.Result.By == engine.ByResignation && m.resigned == nil &&
+	return m.Phase == PhaseConfirm && m.Outcome != nil && m.Outcome.Result.By == engine.ByResignation && m.Resigned == nil &&
 		!m.confirmed[Inviter] && !m.confirmed[Invitee] &&
 		msg.From != m.endRole && msg.Ack < int64(m.endSeq) && msg.Kind != KindChat && msg.Kind != KindResult
 }
@@ -535,23 +535,23 @@ func (m *Machine) applyAcrossResignation(msg *Message) ([]Event, error) {
 // requester's that ends its timed turn, sent before it saw the other's
 // acceptance of its request to adjourn (CLK-D13).
 func (m *Machine) acceptanceCrossed(msg *Message) bool {
-	c := m.clk
+	c := m.Clocks
 	if c == nil || !c.adjourned || !m.acceptanceCrossedRole(msg) {
 		return false
 	}
 	c.adjourned = false
 	defer func() { c.adjourned = true }()
-	if sv, ok := m.variant.(simultaneousClocks); ok {
+	if sv, ok := m.Rules.(simultaneousClocks); ok {
 		return msg.Kind == sv.choiceKind()
 	}
-	r, ok := m.clockTurn()
-	return ok && r == msg.From && m.endsTimedTurn(msg.Kind, msg.Body)
+	r, ok := m.ClockTurn()
+	return ok && r == msg.From && m.EndsTimedTurn(msg.Kind, msg.Body)
 }
 
 // acceptanceCrossedRole reports whether msg is the requester's, sent
 // before it saw the acceptance that adjourned the game.
 func (m *Machine) acceptanceCrossedRole(msg *Message) bool {
-	c := m.clk
+	c := m.Clocks
 	return c.acceptSeq > 0 && msg.From == c.acceptRole.Other() && msg.Ack < int64(c.acceptSeq)
 }
 
@@ -559,8 +559,8 @@ func (m *Machine) acceptanceCrossedRole(msg *Message) bool {
 // changes nothing once the game is decided otherwise (CLK-D17).
 func (m *Machine) end(o Outcome) {
 	m.Outcome = &o
-	if m.clk != nil {
-		m.clk.claim = nil
+	if m.Clocks != nil {
+		m.Clocks.claim = nil
 	}
 }
 

@@ -82,14 +82,14 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	}
 	m.Options = o
 	m.startClocks()
-	m.peers = peers
+	m.Peers = peers
 	m.Names[Inviter] = b.InviterName
 	m.Phase = PhaseAnswer
 	v, err := factory(m)
 	if err != nil {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
-	m.variant = v
+	m.Rules = v
 	return []Event{EventInvited{Options: o}}, nil
 }
 
@@ -146,7 +146,7 @@ func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
 	if m.tossValue[Inviter] == nil || m.tossValue[Invitee] == nil {
 		return nil, nil
 	}
-	if _, ok := m.variant.(pieRule); ok {
+	if _, ok := m.Rules.(pieRule); ok {
 		m.Phase = PhasePlay
 		return []Event{EventPhase{Phase: PhasePlay}}, nil
 	}
@@ -174,7 +174,7 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 	if m.Phase != PhasePlay {
 		return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
 	}
-	if m.resigned != nil {
+	if m.Resigned != nil {
 		// The game is already resigned (a resignation of the other
 		// that crossed it, or a repeat): the first one stands.
 		return nil, nil
@@ -182,9 +182,9 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 	winner := m.colorOrRole(msg.From.Other())
 	m.resignToMove, _ = m.Expected()
 	m.endRole, m.endSeq = msg.From, msg.Seq
-	if ra, ok := m.variant.(resignAuditor); ok {
+	if ra, ok := m.Rules.(resignAuditor); ok {
 		if events, audit := ra.auditAfterResign(msg.From); audit {
-			m.resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
+			m.Resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
 			return append([]Event{EventResigned{Role: msg.From}}, events...), nil
 		}
 	}
@@ -270,7 +270,7 @@ func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 	if b.Rule == "T-11" {
 		return m.applyChallenge(msg, &b)
 	}
-	j := judgeReport(m.Game, m.peers, m.history, msg, &b, m)
+	j := judgeReport(m.Game, m.Peers, m.history, msg, &b, m)
 	if j.Verdict == VerdictUnproven {
 		return m.standUnproven(msg, j)
 	}

@@ -173,8 +173,8 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 				return nil
 			}
 		}
-		h, ok := m.variant.(*PhantomRules)
-		if !ok || !h.config().AuthState {
+		h, ok := m.Rules.(*PhantomRules)
+		if !ok || !h.Config().AuthState {
 			return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
 				Detail: "false accusation (T-8 certificate): not a game of Phantom Go with the authenticated state"}
 		}
@@ -200,7 +200,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 			return nil
 		}
 	}
-	h, ok := m.variant.(*PhantomRules)
+	h, ok := m.Rules.(*PhantomRules)
 	if !ok {
 		return falseReport("not a game of Phantom Go")
 	}
@@ -251,10 +251,10 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 	default:
 		return falseReport("%d evidence frames for garbling %d", len(evidence), f.Opened)
 	}
-	if f.Try >= uint64(len(h.rec.Tries)) {
+	if f.Try >= uint64(len(h.Record.Tries)) {
 		return falseReport("try %d is not in the record", f.Try)
 	}
-	if err := referee.JudgeCertificate(h.rec, int(f.Try), c); err != nil {
+	if err := referee.JudgeCertificate(h.Record, int(f.Try), c); err != nil {
 		return falseReport("%v", err)
 	}
 	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
@@ -447,7 +447,7 @@ func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, e
 		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
 	}
-	if f.Try >= uint64(len(h.rec.Tries)) {
+	if f.Try >= uint64(len(h.Record.Tries)) {
 		return falseReport("try %d is not in the record", f.Try)
 	}
 	seed := func(s string) (prg.Seed, bool) {
@@ -469,14 +469,14 @@ func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, e
 		if f.Accused != "evaluator" || accused != PhantomEvaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
 			return falseReport("a certificate of the request's digest against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)
 		}
-		err = referee.JudgeRequestDigest(h.rec, int(f.Try), referee.RequestDigestCertificate{Try: f.Try, Request: evidence[0], Choice: evidence[1]})
+		err = referee.JudgeRequestDigest(h.Record, int(f.Try), referee.RequestDigestCertificate{Try: f.Try, Request: evidence[0], Choice: evidence[1]})
 		what = "the evaluator's choice names its request of garbling ĵ by a digest that is not the one of the request it sent"
 	case f.Accused == "garbler" && accused == PhantomGarbler && len(evidence) == 9:
 		s, ok := seed(f.MACSeed)
 		if !ok {
 			return falseReport("the MAC seed is not 32 bytes in hex")
 		}
-		err = referee.JudgeGarblerShare(h.rec, int(f.Try), referee.GarblerShareCertificate{Try: f.Try, MACSeed: s,
+		err = referee.JudgeGarblerShare(h.Record, int(f.Try), referee.GarblerShareCertificate{Try: f.Try, MACSeed: s,
 			ReverseStart: evidence[0], ReverseAnswer: evidence[1], PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
 			PrevMAC: nilIfEmpty(evidence[4]), MAC: evidence[5], PrevChoice: nilIfEmpty(evidence[6]), Choice: evidence[7], Labels: evidence[8]})
 	case f.Accused == "evaluator" && accused == PhantomEvaluator && len(evidence) == 11:
@@ -487,7 +487,7 @@ func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, e
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			return falseReport("the seeds or the keys are malformed")
 		}
-		err = referee.JudgeEvaluatorShare(h.rec, int(f.Try), referee.EvaluatorShareCertificate{Try: f.Try, PrevSeed: prev, Seed: cur,
+		err = referee.JudgeEvaluatorShare(h.Record, int(f.Try), referee.EvaluatorShareCertificate{Try: f.Try, PrevSeed: prev, Seed: cur,
 			PrevKeys: prevKeys, Keys: keys, PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
 			PrevRequestPart: nilIfEmpty(evidence[4]), RequestPart: evidence[5], PrevCorrections: nilIfEmpty(evidence[6]), Corrections: evidence[7],
 			PrevChoice: nilIfEmpty(evidence[8]), Choice: evidence[9], PrevLabels: nilIfEmpty(evidence[10])})

@@ -33,11 +33,11 @@ type fgoSecrets struct {
 }
 
 func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
-	g, ok := m.variant.(*fgoRules)
+	g, ok := m.Rules.(*fgoRules)
 	if !ok {
 		return "", nil, fmt.Errorf("%w: no F-Go game", ErrNotNow)
 	}
-	from, kinds, done := g.expected()
+	from, kinds, done := g.Expected()
 	may := func(k Kind) error {
 		if done || from != me || !slices.Contains(kinds, k) {
 			return fmt.Errorf("%w: %T now (expected %v from the %s)", ErrNotNow, a, kinds, from)
@@ -101,11 +101,11 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 
 // auto opens this turn's commitment when it is this player's turn to.
 func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
-	g, ok := m.variant.(*fgoRules)
+	g, ok := m.Rules.(*fgoRules)
 	if !ok {
 		return "", nil, false, nil
 	}
-	from, kinds, done := g.expected()
+	from, kinds, done := g.Expected()
 	if done || from != me || !slices.Equal(kinds, []Kind{KindFGoOpen}) {
 		return "", nil, false, nil
 	}

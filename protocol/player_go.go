@@ -45,7 +45,7 @@ func init() {
 
 func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	board := func() engine.Board {
-		if g, ok := m.variant.(*goRules); ok {
+		if g, ok := m.Rules.(*goRules); ok {
 			return g.game.Board()
 		}
 		return engine.Board{}
@@ -61,7 +61,7 @@ func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	case MarkDead:
 		return KindMark, WireMarking(board(), a.Dead), nil
 	case AgreeScore:
-		g, ok := m.variant.(*goRules)
+		g, ok := m.Rules.(*goRules)
 		if !ok || !g.score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}

@@ -57,7 +57,7 @@ func (p *gomokuPlayer) reset() {
 
 // gomokuRulesOf returns the machine's gomoku rules, or nil.
 func gomokuRulesOf(m *Machine) *GomokuRules {
-	g, _ := m.variant.(*GomokuRules)
+	g, _ := m.Rules.(*GomokuRules)
 	return g
 }
 
@@ -67,8 +67,8 @@ func (p *gomokuPlayer) sync(m *Machine) {
 	if g == nil {
 		return
 	}
-	for p.broken == nil && p.synced < len(g.log) {
-		e := g.log[p.synced]
+	for p.broken == nil && p.synced < len(g.Log) {
+		e := g.Log[p.synced]
 		next, err := p.step(e.from, e.event)
 		if err != nil && e.from == p.me && p.tamperHook != nil {
 			if meant, ok := p.meant[p.synced]; ok {
@@ -238,7 +238,7 @@ func (p *gomokuPlayer) tamper(m *Machine, v gomoku.View, kind Kind, body any, e 
 		return kind, body
 	}
 	if g := gomokuRulesOf(m); g != nil {
-		p.meant[len(g.log)] = e
+		p.meant[len(g.Log)] = e
 	}
 	return p.tamperHook(p.me, v, kind, body)
 }
@@ -251,7 +251,7 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if g == nil {
 		return "", nil, false, nil
 	}
-	from, _, done := g.expected()
+	from, _, done := g.Expected()
 	if done || from != p.me {
 		return "", nil, false, nil
 	}
@@ -263,8 +263,8 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	var body any
 	var e gomoku.Event
 	var err error
-	phase := g.phase
-	if g.resigned {
+	phase := g.Phase
+	if g.Resigned {
 		// GM-D23: after a resignation only the openings remain.
 		phase = gomoku.PhaseOver
 	}
@@ -277,9 +277,9 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			kind, body = KindGomokuNoLegalPoint, struct{}{}
 		}
 	case gomoku.PhaseReveal:
-		o, ok := p.pieces[g.move]
+		o, ok := p.pieces[g.Move]
 		if !ok {
-			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.move)
+			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.Move)
 		}
 		if _, e, err = v.Reveal(); err == nil {
 			kind, body = KindGomokuReveal, OpenBody{Opening: o}
@@ -299,11 +299,11 @@ func (p *gomokuPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		}
 	case gomoku.PhaseOver:
 		var os []gomoku.Opening
-		for _, k := range g.closed(p.me) {
+		for _, k := range g.Closed(p.me) {
 			os = append(os, gomoku.Opening{Move: k})
 		}
-		if g.resigned && g.curPending(p.me) {
-			os = append(os, gomoku.Opening{Move: g.move})
+		if g.Resigned && g.CurPending(p.me) {
+			os = append(os, gomoku.Opening{Move: g.Move})
 		}
 		b := GomokuOpeningsBody{}
 		if b.Openings, err = p.openings(os); err == nil {

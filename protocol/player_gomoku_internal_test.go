@@ -224,7 +224,7 @@ func TestGM8LocalRandomGames(t *testing.T) {
 func closedAtEnd(g *GomokuRules, r Role) []int {
 	var ks []int
 	opened := map[int]bool{}
-	for _, e := range g.log {
+	for _, e := range g.Log {
 		for _, o := range e.event.Openings {
 			opened[o.Move] = true
 		}

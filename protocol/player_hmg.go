@@ -35,7 +35,7 @@ type hmgSecrets struct {
 }
 
 func (p *hmgPlayer) rules(m *Machine) *HMGRules {
-	h, _ := m.variant.(*HMGRules)
+	h, _ := m.Rules.(*HMGRules)
 	return h
 }
 
@@ -44,7 +44,7 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	if h == nil {
 		return "", nil, fmt.Errorf("%w: no Hidden Move Go game", ErrNotNow)
 	}
-	stage := h.stage()
+	stage := h.Stage()
 	if _, ok := a.(SetCards); !ok && stage == HMGStageCards {
 		p.mu.Lock()
 		chosen := p.points != nil
@@ -58,7 +58,7 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	case SetCards:
 		return "", nil, p.setCards(m, me, h, a.Points)
 	case Play:
-		if b := h.game.Board(); a.Point != engine.Pass && !b.OnBoard(a.Point) {
+		if b := h.Game.Board(); a.Point != engine.Pass && !b.OnBoard(a.Point) {
 			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
 		}
 		return KindMove, MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil
@@ -71,13 +71,13 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		o := p.openings[a.Card]
 		return KindHMGReveal, HMGRevealBody{HMGCardOpening: HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
 	case MarkDead:
-		return KindMark, WireMarking(h.game.Board(), a.Dead), nil
+		return KindMark, WireMarking(h.Game.Board(), a.Dead), nil
 	case AgreeScore:
-		if !h.score.hasProposal {
+		if !h.Score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		b := h.game.Board()
-		return KindAgree, WireMarking(b, h.score.proposal.Dead(b)), nil
+		b := h.Game.Board()
+		return KindAgree, WireMarking(b, h.Score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -88,10 +88,10 @@ func (p *hmgPlayer) setCards(m *Machine, me Role, h *HMGRules, points []engine.P
 	if m.Options.Cards == 0 {
 		return fmt.Errorf("%w: this game has no hidden-move cards", ErrNotNow)
 	}
-	if h.committed[me] {
+	if h.Committed[me] {
 		return fmt.Errorf("%w: the hidden-move cards are already committed (HMG-1)", ErrNotNow)
 	}
-	if _, err := h.game.SetCards(m.Colors[me], points); err != nil {
+	if _, err := h.Game.SetCards(m.Colors[me], points); err != nil {
 		return err
 	}
 	commits := make([]commit.Commitment, len(points))
@@ -114,7 +114,7 @@ func (p *hmgPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if h == nil {
 		return "", nil, false, nil
 	}
-	from, kinds, _ := h.expected()
+	from, kinds, _ := h.Expected()
 	if from != me || len(kinds) != 1 {
 		return "", nil, false, nil
 	}
@@ -131,7 +131,7 @@ func (p *hmgPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 			return "", nil, false, errors.New("protocol: the openings of this player's hidden-move cards are lost")
 		}
 		body := HMGOpenCardsBody{Cards: []HMGCardOpening{}}
-		for i, card := range h.game.Cards(m.Colors[me]) {
+		for i, card := range h.Game.Cards(m.Colors[me]) {
 			if !card.Revealed {
 				o := p.openings[i]
 				body.Cards = append(body.Cards, HMGCardOpening{Card: i, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])})

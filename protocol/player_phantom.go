@@ -166,7 +166,7 @@ const evidenceKept = 6
 // (phantomPlayer.evidence), once, dropping the oldest beyond
 // evidenceKept; nothing in a game without the authenticated state.
 func (p *phantomPlayer) keepEvidence(h *PhantomRules, b []byte) {
-	if b == nil || !h.config().AuthState || withDigest(referee.Sum(b), p.evidence...) != nil {
+	if b == nil || !h.Config().AuthState || withDigest(referee.Sum(b), p.evidence...) != nil {
 		return
 	}
 	p.evidence = append(p.evidence, b)
@@ -220,7 +220,7 @@ type PhantomOutputs struct {
 }
 
 func (p *phantomPlayer) rules(m *Machine) *PhantomRules {
-	h, _ := m.variant.(*PhantomRules)
+	h, _ := m.Rules.(*PhantomRules)
 	return h
 }
 
@@ -254,7 +254,7 @@ func (p *phantomPlayer) ensure(m *Machine, h *PhantomRules) error {
 	// The request is kept until the try is complete: the garbling it
 	// answers may have to be made again after a restart (PN-D14). The
 	// outputs stay until the next try's replace them.
-	if _, sent := h.current(); sent == 0 {
+	if _, sent := h.Current(); sent == 0 {
 		if p.me == PhantomGarbler && p.request != nil {
 			p.olderChoice = p.prevChoice
 			p.prevRequest, p.prevChoice = p.request, p.choice
@@ -274,7 +274,7 @@ func (p *phantomPlayer) ensure(m *Machine, h *PhantomRules) error {
 
 // myTry reports whether the local player may choose a try now.
 func (p *phantomPlayer) myTry(h *PhantomRules) bool {
-	from, kinds, _ := h.expected()
+	from, kinds, _ := h.Expected()
 	if from != p.me || p.caught != "" || len(kinds) == 0 {
 		return false
 	}
@@ -282,7 +282,7 @@ func (p *phantomPlayer) myTry(h *PhantomRules) bool {
 	case KindPhantomTry:
 		return p.e != nil && p.e.Ready()
 	case KindPhantomTryGarbling:
-		if h.m.Options.Lambda > 1 {
+		if h.Machine.Options.Lambda > 1 {
 			return p.g != nil && p.g.Committed() && p.choice != nil
 		}
 		return p.g != nil && p.g.Ready() && p.request != nil
@@ -303,7 +303,7 @@ func (p *phantomPlayer) takeReverse(h *PhantomRules) error {
 	if !p.correlated() || p.e == nil || p.caught != "" {
 		return nil
 	}
-	tr, sent := h.current()
+	tr, sent := h.Current()
 	if sent != 0 || tr.Reverse == (referee.Digest{}) {
 		return nil
 	}
@@ -317,7 +317,7 @@ func (p *phantomPlayer) takeReverse(h *PhantomRules) error {
 	if errors.Is(err, referee.ErrDeviation) || errors.Is(err, referee.ErrMessage) {
 		// Its digest is in the record: the audit finds it is not what
 		// the garbler's seed gives.
-		p.caught = fmt.Sprintf("the garbler's reverse OT request of try %d: %v", h.pub.Try, err)
+		p.caught = fmt.Sprintf("the garbler's reverse OT request of try %d: %v", h.Public.Try, err)
 		return nil
 	}
 	return err
@@ -342,11 +342,11 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		if a.Point != engine.Pass && (a.Point < 0 || int(a.Point) >= size*size) {
 			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
 		}
-		switch h.stage() {
+		switch h.Stage() {
 		case PhantomStageScoring, PhantomStageOpen:
 			c := m.Colors[me]
-			ref := h.ref
-			if h.score.active {
+			ref := h.Referee
+			if h.Score.active {
 				if a.Point == engine.Pass {
 					return "", nil, fmt.Errorf("%w: play resumes with a stone (GO-4)", ErrNotNow)
 				}
@@ -363,7 +363,7 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 			return KindMove, MoveBody{Point: a.Point.Vertex(size)}, nil
 		case PhantomStagePlay:
 		default:
-			return "", nil, fmt.Errorf("%w: no try now (%s)", ErrNotNow, h.stage())
+			return "", nil, fmt.Errorf("%w: no try now (%s)", ErrNotNow, h.Stage())
 		}
 		if !p.myTry(h) {
 			return "", nil, fmt.Errorf("%w: not this player's try", ErrNotNow)
@@ -373,16 +373,16 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		}
 		return p.garble(h, KindPhantomTryGarbling, a.Point)
 	case MarkDead:
-		if h.stage() != PhantomStageScoring {
+		if h.Stage() != PhantomStageScoring {
 			return "", nil, fmt.Errorf("%w: no scoring now", ErrNotNow)
 		}
-		return KindMark, WireMarking(h.ref.Board(), a.Dead), nil
+		return KindMark, WireMarking(h.Referee.Board(), a.Dead), nil
 	case AgreeScore:
-		if h.stage() != PhantomStageScoring || !h.score.hasProposal {
+		if h.Stage() != PhantomStageScoring || !h.Score.hasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		b := h.ref.Board()
-		return KindAgree, WireMarking(b, h.score.proposal.Dead(b)), nil
+		b := h.Referee.Board()
+		return KindAgree, WireMarking(b, h.Score.proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -407,7 +407,7 @@ func (p *phantomPlayer) request1(h *PhantomRules, kind Kind, try engine.Point) (
 	if err != nil {
 		return "", nil, err
 	}
-	return kind, PhantomRequestBody{Try: h.pub.Try, Request: referee.Sum(req), bulk: [][]byte{req}}, nil
+	return kind, PhantomRequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
 }
 
 // garble makes the garbler's garbling of the next try.
@@ -417,7 +417,7 @@ func (p *phantomPlayer) garble(h *PhantomRules, kind Kind, try engine.Point) (Ki
 	}
 	var gb referee.Garbling
 	var err error
-	if h.m.Options.Lambda > 1 {
+	if h.Machine.Options.Lambda > 1 {
 		gb, err = p.g.GarbleChosen(p.choice, try)
 	} else {
 		gb, err = p.g.Garble(p.request, try)
@@ -427,8 +427,8 @@ func (p *phantomPlayer) garble(h *PhantomRules, kind Kind, try engine.Point) (Ki
 	}
 	p.keepEvidence(h, gb.Labels)
 	d := gb.Digests()
-	b := PhantomGarblingBody{Try: h.pub.Try, Tables: d[0], Labels: d[1], Reply: d[2],
-		bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
+	b := PhantomGarblingBody{Try: h.Public.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+		Bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
 	if p.correlated() {
 		// The next try's reverse request rides on this garbling
 		// (MPC-D28): it depends on the garbler's seed and the try alone.
@@ -436,7 +436,7 @@ func (p *phantomPlayer) garble(h *PhantomRules, kind Kind, try engine.Point) (Ki
 		if err != nil {
 			return "", nil, err
 		}
-		b.Reverse, b.bulk = referee.Sum(rev), append(b.bulk, rev)
+		b.Reverse, b.Bulk = referee.Sum(rev), append(b.Bulk, rev)
 	}
 	return kind, b, nil
 }
@@ -497,11 +497,11 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if err := p.ensure(m, h); err != nil {
 		return "", nil, false, err
 	}
-	from, kinds, _ := h.expected()
+	from, kinds, _ := h.Expected()
 	if from != me || len(kinds) == 0 {
 		return "", nil, false, nil
 	}
-	if me == PhantomEvaluator && h.stage() == PhantomStagePlay {
+	if me == PhantomEvaluator && h.Stage() == PhantomStagePlay {
 		// The try's reverse request, now that the record holds it
 		// (MPC-D28): what is wrong in it is accused at once.
 		if err := p.takeReverse(h); err != nil {
@@ -511,7 +511,7 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	if p.caught != "" && slices.Contains(kinds, KindPhantomAccuse) {
 		return p.reveal(KindPhantomAccuse)
 	}
-	cfg := h.config()
+	cfg := h.Config()
 	switch kinds[0] {
 	case KindPhantomCommit:
 		return p.autoCommit(cfg)
@@ -526,7 +526,7 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		if p.request == nil {
 			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
 		}
-		if h.m.Options.Lambda > 1 && p.choice == nil {
+		if h.Machine.Options.Lambda > 1 && p.choice == nil {
 			return "", nil, false, nil
 		}
 		k, b, err := p.garble(h, KindPhantomGarbling, engine.NoPoint)
@@ -539,14 +539,14 @@ func (p *phantomPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 		}
 		c := p.choice
 		p.choice = nil
-		return KindPhantomChoice, PhantomChoiceBody{Try: h.pub.Try, Choice: referee.Sum(c), bulk: [][]byte{c}}, true, nil
+		return KindPhantomChoice, PhantomChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
 	case KindPhantomOutputs:
-		if p.outputs == nil || p.outputsTry != h.pub.Try {
+		if p.outputs == nil || p.outputsTry != h.Public.Try {
 			return "", nil, false, nil
 		}
 		o := p.outputs
-		return KindPhantomOutputs, PhantomOutputsBody{Try: h.pub.Try, Pass: o.Pass, Legal: o.Legal,
-			Labels: referee.Sum(o.Labels), bulk: [][]byte{o.Labels}}, true, nil
+		return KindPhantomOutputs, PhantomOutputsBody{Try: h.Public.Try, Pass: o.Pass, Legal: o.Legal,
+			Labels: referee.Sum(o.Labels), Bulk: [][]byte{o.Labels}}, true, nil
 	case KindPhantomReveal:
 		return p.reveal(KindPhantomReveal)
 	}
@@ -571,7 +571,7 @@ func (p *phantomPlayer) autoCommit(cfg referee.Config) (Kind, any, bool, error) 
 		if err != nil {
 			return "", nil, false, err
 		}
-		b.ReverseBase, b.bulk = referee.Sum(rs), [][]byte{rs}
+		b.ReverseBase, b.Bulk = referee.Sum(rs), [][]byte{rs}
 	}
 	return KindPhantomCommit, b, true, nil
 }
@@ -599,9 +599,9 @@ func (p *phantomPlayer) autoSetup(cfg referee.Config) (Kind, any, bool, error) {
 		return "", nil, false, err
 	}
 	p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
-	b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), bulk: [][]byte{m1}}
+	b := PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), Bulk: [][]byte{m1}}
 	if p.correlated() {
-		b.ReverseBase, b.bulk = referee.Sum(p.reverseAnswer), append(b.bulk, p.reverseAnswer)
+		b.ReverseBase, b.Bulk = referee.Sum(p.reverseAnswer), append(b.Bulk, p.reverseAnswer)
 	}
 	return KindPhantomSetup, b, true, nil
 }
@@ -617,7 +617,7 @@ func (p *phantomPlayer) autoBase() (Kind, any, bool, error) {
 		p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
 		return p.reveal(KindPhantomAccuse)
 	}
-	b := PhantomBaseBody{Base: referee.Sum(m2), bulk: [][]byte{m2}}
+	b := PhantomBaseBody{Base: referee.Sum(m2), Bulk: [][]byte{m2}}
 	if p.correlated() {
 		// The evaluator's answer to the reverse base OTs, then try
 		// 0's reverse request (MPC-D28).
@@ -632,7 +632,7 @@ func (p *phantomPlayer) autoBase() (Kind, any, bool, error) {
 		if err != nil {
 			return "", nil, false, err
 		}
-		b.Reverse, b.bulk = referee.Sum(rev), append(b.bulk, rev)
+		b.Reverse, b.Bulk = referee.Sum(rev), append(b.Bulk, rev)
 	}
 	return KindPhantomBase, b, true, nil
 }
@@ -653,8 +653,8 @@ func (p *phantomPlayer) autoCommitment(h *PhantomRules) (Kind, any, bool, error)
 	}
 	p.keepEvidence(h, c.Commitments)
 	d := c.Digests()
-	return KindPhantomCommitment, PhantomCommitmentBody{Try: h.pub.Try, Commitments: d[0], Reply: d[1],
-		bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
+	return KindPhantomCommitment, PhantomCommitmentBody{Try: h.Public.Try, Commitments: d[0], Reply: d[1],
+		Bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
 }
 
 // tell gives the player an announcement.

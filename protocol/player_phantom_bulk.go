@@ -50,23 +50,23 @@ func (p *phantomPlayer) checkBulk(m *Machine, msg *Message, bulk [][]byte) error
 	if h == nil {
 		return nil
 	}
-	want := phantomAttachmentCount(msg.Kind, h.correlated())
+	want := phantomAttachmentCount(msg.Kind, h.Correlated())
 	if want == 0 {
 		return nil
 	}
 	if len(bulk) != want {
 		return fmt.Errorf("%s message with %d attachments, want %d", msg.Kind, len(bulk), want)
 	}
-	for i, d := range phantomDigests(msg, h.correlated()) {
+	for i, d := range phantomDigests(msg, h.Correlated()) {
 		if referee.Sum(bulk[i]) != d {
 			return fmt.Errorf("attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
 	}
-	if msg.Kind == KindPhantomCommit && h.correlated() && p.me == PhantomEvaluator {
+	if msg.Kind == KindPhantomCommit && h.Correlated() && p.me == PhantomEvaluator {
 		// A start of the reverse base OTs the evaluator cannot answer
 		// would leave it unable to send its setup: it is dropped, and
 		// the garbler withholds its commitment (T-10, T-11).
-		if err := referee.CheckReverseStart(h.config(), bulk[0]); err != nil {
+		if err := referee.CheckReverseStart(h.Config(), bulk[0]); err != nil {
 			return fmt.Errorf("the garbler's reverse base OT message: %v", err)
 		}
 	}
@@ -83,7 +83,7 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	if h == nil {
 		return nil
 	}
-	if phantomAttachmentCount(msg.Kind, h.correlated()) == 0 {
+	if phantomAttachmentCount(msg.Kind, h.Correlated()) == 0 {
 		return nil
 	}
 	p.mu.Lock()
@@ -100,12 +100,12 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 	switch msg.Kind {
 	case KindPhantomSetup:
 		p.base = bulk[0]
-		if h.correlated() {
+		if h.Correlated() {
 			p.reverseBase = bulk[1]
 		}
 	case KindPhantomBase:
 		p.base = bulk[0]
-		if h.correlated() {
+		if h.Correlated() {
 			// Try 0's reverse request: taken at the evaluator's turn.
 			p.reverse = bulk[1]
 		}
@@ -119,7 +119,7 @@ func (p *phantomPlayer) receiveBulk(m *Machine, me Role, msg *Message, bulk [][]
 		if err := p.g.CheckRequest(bulk[0]); errors.Is(err, referee.ErrDeviation) {
 			return p.catch(err)
 		}
-		if msg.Kind == KindPhantomRequest || h.m.Options.Lambda > 1 {
+		if msg.Kind == KindPhantomRequest || h.Machine.Options.Lambda > 1 {
 			// The garbler's player is to try: garble ahead while it
 			// thinks; a checked try's λ garblings are needed at once.
 			p.g.Prepare()
@@ -152,7 +152,7 @@ func (p *phantomPlayer) answerReverseStart(h *PhantomRules, bulk [][]byte) error
 	// come. A start it cannot answer is the garbler's fault.
 	p.reverseBase = bulk[0]
 	if p.e == nil || p.opening == nil {
-		if _, err := p.newEvaluator(h.config()); err != nil {
+		if _, err := p.newEvaluator(h.Config()); err != nil {
 			return err
 		}
 	}
@@ -174,7 +174,7 @@ func (p *phantomPlayer) receiveCommitment(h *PhantomRules, bulk [][]byte) error 
 	choice, err := p.e.Open(cm)
 	if err != nil {
 		if c := p.e.Certificate(); c != nil {
-			if v := CertificateViolation(h.pub.Try, c, err); v != nil {
+			if v := CertificateViolation(h.Public.Try, c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -219,12 +219,12 @@ func (p *phantomPlayer) receiveChoice(h *PhantomRules, bulk [][]byte) error {
 // announcement told, the outputs, the share and its MACs kept; the next
 // try's reverse request kept.
 func (p *phantomPlayer) receiveGarbling(h *PhantomRules, bulk [][]byte) error {
-	try := h.pub.Try
-	if h.correlated() && !bytes.Equal(p.reverse, bulk[3]) {
+	try := h.Public.Try
+	if h.Correlated() && !bytes.Equal(p.reverse, bulk[3]) {
 		// The next try's reverse request: kept, never taken now
 		// (takeReverse, after this try's outputs); this try's is kept
 		// too (secrets one try ahead of the record, PN-D15).
-		tr, _ := h.current()
+		tr, _ := h.Current()
 		p.prevReverse, p.reverse = withDigest(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
 	}
 	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
@@ -250,7 +250,7 @@ func (p *phantomPlayer) receiveGarbling(h *PhantomRules, bulk [][]byte) error {
 	}
 	p.outputs, p.outputsTry = &o, try
 	p.shares = map[uint64][]byte{try: p.shares[try], try + 1: referee.EncodeShare(p.e.Share())}
-	if h.config().AuthState {
+	if h.Config().AuthState {
 		// Kept with the share (MPC-D29).
 		p.auths = map[uint64][]byte{try: p.auths[try], try + 1: p.e.EncodeAuth()}
 	}
@@ -277,7 +277,7 @@ func (p *phantomPlayer) receiveOutputs(h *PhantomRules, msg *Message, bulk [][]b
 		// shows again at the commitment.)
 		_, _ = p.g.ReverseRequest()
 	}
-	if h.m.Options.Lambda > 1 && p.g.Ready() {
+	if h.Machine.Options.Lambda > 1 && p.g.Ready() {
 		// The λ garblings of the next try, before its request comes,
 		// on their own goroutines: the announcement goes to the
 		// player meanwhile (MPC-D24).
@@ -308,7 +308,7 @@ func (p *phantomPlayer) checkLate(m *Machine) error {
 	}
 	p.caught = err.Error()
 	if c := p.e.Certificate(); c != nil {
-		if v := CertificateViolation(h.pub.Try, c, err); v != nil {
+		if v := CertificateViolation(h.Public.Try, c, err); v != nil {
 			return v
 		}
 	}
@@ -376,7 +376,7 @@ func phantomDigests(msg *Message, correlated bool) []referee.Digest {
 // under way).
 func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte, error) {
 	h := p.rules(m)
-	if h == nil || msg.From != me || phantomAttachmentCount(msg.Kind, h.correlated()) == 0 {
+	if h == nil || msg.From != me || phantomAttachmentCount(msg.Kind, h.Correlated()) == 0 {
 		return nil, nil
 	}
 	p.mu.Lock()
@@ -444,14 +444,14 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 			bulk = [][]byte{p.e.AgainChoice()}
 		}
 	}
-	if h.correlated() && phantomReverseAttachments[msg.Kind] && msg.Kind != KindPhantomCommit && bulk != nil {
+	if h.Correlated() && phantomReverseAttachments[msg.Kind] && msg.Kind != KindPhantomCommit && bulk != nil {
 		if reverse == nil {
 			bulk = nil
 		} else {
 			bulk = append(bulk, reverse)
 		}
 	}
-	digests := phantomDigests(msg, h.correlated())
+	digests := phantomDigests(msg, h.Correlated())
 	if len(bulk) != len(digests) {
 		return nil, fmt.Errorf("protocol: the attachments of %s message %d cannot be made again", msg.Kind, msg.Seq)
 	}
@@ -470,7 +470,7 @@ func (p *phantomPlayer) remakeBulk(m *Machine, me Role, msg *Message) ([][]byte,
 // (an older program's secrets) the certificate does not go, and the
 // evaluator accuses and the audit decides.
 func (p *phantomPlayer) fillEvaluatorEvidence(h *PhantomRules, c *referee.GarblerShareCertificate) {
-	if c.ReverseStart == nil && referee.Sum(p.reverseBase) == h.rec.Reverse[0] {
+	if c.ReverseStart == nil && referee.Sum(p.reverseBase) == h.Record.Reverse[0] {
 		c.ReverseStart = p.reverseBase
 	}
 }
@@ -484,10 +484,10 @@ func (p *phantomPlayer) fillEvaluatorEvidence(h *PhantomRules, c *referee.Garble
 // decides.
 func (p *phantomPlayer) fillGarblerEvidence(h *PhantomRules, c *referee.EvaluatorShareCertificate) {
 	t := int(c.Try)
-	if t == 0 || t >= len(h.rec.Tries) {
+	if t == 0 || t >= len(h.Record.Tries) {
 		return
 	}
 	if c.PrevChoice == nil {
-		c.PrevChoice = withDigest(h.rec.Tries[t-1].Choice, p.prevChoice, p.choice, p.olderChoice)
+		c.PrevChoice = withDigest(h.Record.Tries[t-1].Choice, p.prevChoice, p.choice, p.olderChoice)
 	}
 }

@@ -35,15 +35,15 @@ func (p *phantomPlayer) rebuild(m *Machine, h *PhantomRules, s *phantomSecrets) 
 		}
 		tries[i] = pt
 	}
-	at := rebuildPoint{cfg: h.config(), rec: h.rec, tries: tries}
+	at := rebuildPoint{cfg: h.Config(), rec: h.Record, tries: tries}
 	at.complete = uint64(len(at.rec.Tries))
-	at.cur, at.sent = h.current()
+	at.cur, at.sent = h.Current()
 	if at.sent > 0 || at.cur.Reverse != (referee.Digest{}) {
 		// Incomplete: under way, or (MPC-D28) only its reverse request.
 		at.complete--
 	}
 	p.reverseBase, p.prevChoice, p.olderChoice = s.ReverseBase, s.PrevChoice, s.OlderChoice
-	p.evidence = evidenceInOrder(h.rec, s.Evidence)
+	p.evidence = evidenceInOrder(h.Record, s.Evidence)
 	// The evaluator's reverse requests, looked up by digest.
 	for _, r := range s.Reverses {
 		p.prevReverse, p.reverse = p.reverse, r
@@ -107,7 +107,7 @@ func (p *phantomPlayer) rebuildGarbler(h *PhantomRules, s *phantomSecrets, pt re
 			return errors.New("protocol: phantom secrets: the request under way is lost")
 		}
 	}
-	if h.correlated() {
+	if h.Correlated() {
 		var answer []byte
 		if rec.ReverseSent == 2 {
 			answer = s.ReverseBase
@@ -189,7 +189,7 @@ func (p *phantomPlayer) rebuildEvaluator(h *PhantomRules, s *phantomSecrets, pt 
 	if c := s.Commitment; c != nil && sent >= 2 && sent < cfg.Messages()-1 {
 		kept = &referee.KeptOpening{Commitments: c.Commitments, Labels: c.Labels, Seeds: c.Seeds, Reply: c.Reply}
 	}
-	if h.correlated() {
+	if h.Correlated() {
 		var start, reverse []byte
 		if rec.ReverseSent >= 1 {
 			start = s.ReverseBase

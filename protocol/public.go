@@ -169,7 +169,7 @@ func PublicAnnouncements(t *Transcript) ([]PublicAnnouncement, error) {
 			break
 		}
 	}
-	pr, ok := m.variant.(*PhantomRules)
+	pr, ok := m.Rules.(*PhantomRules)
 	if !ok {
 		return nil, fmt.Errorf("protocol: public announcements: the record is not of a Phantom Go game")
 	}

@@ -143,10 +143,10 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 			root.AddText("OT", ot)
 		}
 	}
-	if gv, ok := m.variant.(*GomokuRules); ok && gv.record != nil {
+	if gv, ok := m.Rules.(*GomokuRules); ok && gv.record != nil {
 		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)
 	}
-	if pv, ok := m.variant.(*PhantomRules); ok && pv.replay != nil {
+	if pv, ok := m.Rules.(*PhantomRules); ok && pv.replay != nil {
 		nodes = append(phantomSGF(pv.replay.Outcomes, m.Options.Size), nodes...)
 	}
 	if c := m.Options.Time; !c.IsNone() && len(lastMove) == 0 {

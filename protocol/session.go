@@ -413,7 +413,7 @@ func (s *Service) newGame(id GameID, role Role, tr *Transcript) *Game {
 	}
 	if s.cfg.Publisher != nil {
 		g.pub = newPublishing(s.cfg.Publisher)
-		tr.onAppend = g.publishMessage
+		tr.OnAppend = g.publishMessage
 	}
 	return g
 }

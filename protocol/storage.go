@@ -146,7 +146,7 @@ func (r *recordLog) append(t *Transcript, durable, finished bool) error {
 			b.Write(head)
 		}
 		for i := r.written; i < len(t.Messages); i++ {
-			line, err := t.messageLine(i)
+			line, err := t.MessageLine(i)
 			if err != nil {
 				return err
 			}

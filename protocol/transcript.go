@@ -26,9 +26,9 @@ type Transcript struct {
 	// encoded caches the JSON of each message, so that saving the record
 	// after every message does not encode the whole game again.
 	encoded [][]byte
-	// onAppend, when set, is told every message appended and its
+	// OnAppend, when set, is told every message appended and its
 	// position (a game that publishes for spectators, SPEC-2).
-	onAppend func(pos int, m *Message)
+	OnAppend func(pos int, m *Message)
 }
 
 // NewTranscript starts an empty transcript for a game between the inviter
@@ -140,19 +140,19 @@ func (t *Transcript) Append(m Message) error {
 	if err := t.Check(&m); err != nil {
 		return err
 	}
-	t.appendChecked(m)
+	t.AppendChecked(m)
 	return nil
 }
 
-// appendChecked adds a message that Check has just accepted (or that this
+// AppendChecked adds a message that Check has just accepted (or that this
 // peer has just signed itself), without checking it again.
-func (t *Transcript) appendChecked(m Message) {
+func (t *Transcript) AppendChecked(m Message) {
 	t.Messages = append(t.Messages, m)
 	t.encoded = append(t.encoded, nil)
 	t.count[m.From]++
 	t.last[m.From] = m.Hash()
-	if t.onAppend != nil {
-		t.onAppend(len(t.Messages)-1, &t.Messages[len(t.Messages)-1])
+	if t.OnAppend != nil {
+		t.OnAppend(len(t.Messages)-1, &t.Messages[len(t.Messages)-1])
 	}
 }
 
@@ -161,7 +161,7 @@ func (t *Transcript) Clone() *Transcript {
 	c := *t
 	c.Messages = append([]Message(nil), t.Messages...)
 	c.encoded = append([][]byte(nil), t.encoded...)
-	c.onAppend = nil
+	c.OnAppend = nil
 	return &c
 }
 
@@ -175,7 +175,7 @@ func (t *Transcript) encode() ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head)
 	for i := range t.Messages {
-		line, err := t.messageLine(i)
+		line, err := t.MessageLine(i)
 		if err != nil {
 			return nil, err
 		}
@@ -209,8 +209,8 @@ func ParseTranscript(data []byte) (*Transcript, error) {
 // RecordState is what reading a record file tells its writer: the
 // length of its valid part and whether it ends with the closing line.
 type RecordState struct {
-	valid  int64
-	closed bool
+	Valid  int64
+	Closed bool
 	torn   int
 }
 
@@ -218,7 +218,7 @@ type RecordState struct {
 func ParseRecord(data []byte) (*Transcript, RecordState, error) {
 	if json.Valid(data) {
 		t, err := parseRecordDocument(data)
-		return t, RecordState{valid: int64(len(data)), closed: true}, err
+		return t, RecordState{Valid: int64(len(data)), Closed: true}, err
 	}
 	return parseRecordLog(data)
 }
@@ -288,7 +288,7 @@ var ErrNoGame = errors.New("protocol: record: the log holds no message (its firs
 // complete line must be whole.
 func parseRecordLog(data []byte) (*Transcript, RecordState, error) {
 	lines, valid := SplitLog(data)
-	st := RecordState{valid: int64(valid), torn: len(data) - valid}
+	st := RecordState{Valid: int64(valid), torn: len(data) - valid}
 	if len(lines) == 0 {
 		return nil, st, ErrNoGame
 	}
@@ -313,7 +313,7 @@ func parseRecordLog(data []byte) (*Transcript, RecordState, error) {
 	}
 	for i, line := range lines[1:] {
 		if string(line) == strings.TrimSuffix(RecordClose, "\n") && i == len(lines)-2 && i > 0 {
-			st.closed = true
+			st.Closed = true
 			break
 		}
 		sep := byte(',')
@@ -372,9 +372,9 @@ func RecordHead(t *Transcript) ([]byte, error) {
 // the JSON document of docs/record.md.
 const RecordClose = "]}\n"
 
-// messageLine returns the line of message i: " " and the message for the
+// MessageLine returns the line of message i: " " and the message for the
 // first, "," and the message for the others, and a newline.
-func (t *Transcript) messageLine(i int) ([]byte, error) {
+func (t *Transcript) MessageLine(i int) ([]byte, error) {
 	if t.encoded[i] == nil {
 		enc, err := json.Marshal(&t.Messages[i])
 		if err != nil {

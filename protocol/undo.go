@@ -107,29 +107,29 @@ func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 	if b.Moves != 0 && b.Moves != 2 {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%s of %d moves: only 2, or none for one", msg.Kind, b.Moves)
 	}
-	u, ok := m.variant.(undoer)
-	if m.Phase != PhasePlay || !ok || m.resigned != nil {
+	u, ok := m.Rules.(undoer)
+	if m.Phase != PhasePlay || !ok || m.Resigned != nil {
 		return nil, violation(msg.From, msg.Seq, "T-3", "%s in %s during %s", msg.Kind, m.Options.Variant, m.Phase)
 	}
 	crossed := msg.Ack < m.lastSeq(msg.From.Other())
 	switch msg.Kind {
 	case KindUndoRequest:
 		n, _, can := u.lastMove()
-		if m.undo != nil || !can || !undoable(u, n, msg.From, b) {
+		if m.Undo != nil || !can || !undoable(u, n, msg.From, b) {
 			if crossed {
 				return nil, nil
 			}
 			return nil, violation(msg.From, msg.Seq, "T-3", "undo request of %s, which is not its last move (nor that and the answer to it; %d moves played)",
 				movesNamed(b), n)
 		}
-		m.undo = &pendingUndo{by: msg.From, move: b.Move, moves: b.count()}
+		m.Undo = &pendingUndo{by: msg.From, move: b.Move, moves: b.count()}
 		return []Event{EventUndoRequested{By: msg.From, Move: b.Move, Moves: b.count()}}, nil
 	}
-	if m.undo == nil || m.undo.by != msg.From.Other() || m.undo.move != b.Move || m.undo.moves != b.count() {
+	if m.Undo == nil || m.Undo.by != msg.From.Other() || m.Undo.move != b.Move || m.Undo.moves != b.count() {
 		return nil, violation(msg.From, msg.Seq, "T-3", "%s of %s, which no request of the other asks", msg.Kind, movesNamed(b))
 	}
-	p := m.undo
-	m.undo = nil
+	p := m.Undo
+	m.Undo = nil
 	if msg.Kind == KindUndoDecline {
 		return []Event{EventUndoDeclined{By: p.by}}, nil
 	}
@@ -173,21 +173,21 @@ func (m *Machine) lastSeq(r Role) int64 {
 
 // undoMessage makes the message of role r's undo action a.
 func (m *Machine) undoMessage(r Role, a Action) (Kind, any, error) {
-	u, ok := m.variant.(undoer)
+	u, ok := m.Rules.(undoer)
 	if !ok {
-		if d, err := engine.LookupDescriptor(m.Options.Variant); m.variant == nil || err != nil || d.Undo {
+		if d, err := engine.LookupDescriptor(m.Options.Variant); m.Rules == nil || err != nil || d.Undo {
 			return "", nil, fmt.Errorf("protocol: no undo now: %w", ErrNotNow)
 		}
 		return "", nil, ErrNoUndo
 	}
-	if m.Phase != PhasePlay || m.resigned != nil {
+	if m.Phase != PhasePlay || m.Resigned != nil {
 		return "", nil, fmt.Errorf("protocol: no undo during %s: %w", m.Phase, ErrNotNow)
 	}
 	switch a := a.(type) {
 	case RequestUndo:
 		n, _, can := u.lastMove()
 		switch {
-		case m.undo != nil:
+		case m.Undo != nil:
 			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)
 		case !can || n == 0:
 			return "", nil, fmt.Errorf("protocol: no move to take back now: %w", ErrNotNow)
@@ -198,11 +198,11 @@ func (m *Machine) undoMessage(r Role, a Action) (Kind, any, error) {
 		}
 		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
 	case AnswerUndo:
-		if m.undo == nil || m.undo.by == r {
+		if m.Undo == nil || m.Undo.by == r {
 			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
 		}
-		b := UndoBody{Move: m.undo.move}
-		if m.undo.moves == 2 {
+		b := UndoBody{Move: m.Undo.move}
+		if m.Undo.moves == 2 {
 			b.Moves = 2
 		}
 		if a.Accept {

@@ -39,7 +39,7 @@ func TestUNDOD1RequestCrossingAMove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.variant, m.Phase = v, PhasePlay
+		m.Rules, m.Phase = v, PhasePlay
 		for _, x := range append(append([]Message{}, start...), order...) {
 			if _, err := m.Apply(&x); err != nil {
 				return m, err
@@ -56,10 +56,10 @@ func TestUNDOD1RequestCrossingAMove(t *testing.T) {
 		t.Fatalf("White's order: %v", err)
 	}
 	for name, m := range map[string]*Machine{"Black's": blacks, "White's": whites} {
-		g := m.variant.(*goRules).game
+		g := m.Rules.(*goRules).game
 		b := g.Board()
-		if m.undo != nil || b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || g.ToMove() != engine.Black {
-			t.Errorf("%s game: request %+v, E5 %v, F6 %v, %v to move", name, m.undo, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), g.ToMove())
+		if m.Undo != nil || b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || g.ToMove() != engine.Black {
+			t.Errorf("%s game: request %+v, E5 %v, F6 %v, %v to move", name, m.Undo, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), g.ToMove())
 		}
 	}
 	late := msg(Inviter, 2, 1, KindUndoRequest, UndoBody{Move: 3})
@@ -111,7 +111,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.variant, m.Phase = v, PhasePlay
+		m.Rules, m.Phase = v, PhasePlay
 		var events []Event
 		for _, x := range append(append([]Message{}, start...), more...) {
 			ev, err := m.Apply(&x)
@@ -133,12 +133,12 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("two-move undo: %v", err)
 	}
-	g := m.variant.(*goRules).game
+	g := m.Rules.(*goRules).game
 	b := g.Board()
 	if b.At(mustVertex(t, 7, "E5")) != engine.Empty || b.At(mustVertex(t, 7, "F6")) != engine.Empty ||
-		b.At(mustVertex(t, 7, "D4")) != engine.White || g.ToMove() != engine.Black || m.undo != nil {
+		b.At(mustVertex(t, 7, "D4")) != engine.White || g.ToMove() != engine.Black || m.Undo != nil {
 		t.Errorf("after the undo: E5 %v, F6 %v, D4 %v, %v to move, request %+v",
-			b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "D4")), g.ToMove(), m.undo)
+			b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "D4")), g.ToMove(), m.Undo)
 	}
 	want := []Event{EventUndoRequested{By: Inviter, Move: 3, Moves: 2}, EventUndone{By: Inviter, Move: 3, Moves: 2}}
 	if got := events[len(events)-2:]; got[0] != want[0] || got[1] != want[1] {
@@ -158,9 +158,9 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		b := m.variant.(*goRules).game.Board()
-		if b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || m.undo != nil {
-			t.Errorf("%s: E5 %v, F6 %v, request %+v", name, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), m.undo)
+		b := m.Rules.(*goRules).game.Board()
+		if b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || m.Undo != nil {
+			t.Errorf("%s: E5 %v, F6 %v, request %+v", name, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), m.Undo)
 		}
 	}
 	// An acceptance of one move answers no request of two.
@@ -198,9 +198,9 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s order: %v", name, err)
 		}
-		b := m.variant.(*goRules).game.Board()
-		if m.undo != nil || b.At(mustVertex(t, 7, "F6")) != engine.White || b.At(mustVertex(t, 7, "G7")) != engine.Black {
-			t.Errorf("%s order: request %+v, F6 %v, G7 %v", name, m.undo, b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "G7")))
+		b := m.Rules.(*goRules).game.Board()
+		if m.Undo != nil || b.At(mustVertex(t, 7, "F6")) != engine.White || b.At(mustVertex(t, 7, "G7")) != engine.Black {
+			t.Errorf("%s order: request %+v, F6 %v, G7 %v", name, m.Undo, b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "G7")))
 		}
 	}
 }

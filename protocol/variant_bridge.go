@@ -17,7 +17,7 @@ import (
 // scoring phase.
 
 func init() {
-	newVariantRules[engine.VariantBridge] = func(m *Machine) (variantRules, error) {
+	newVariantRules[engine.VariantBridge] = func(m *Machine) (VariantRules, error) {
 		g, err := bridge.NewGame(m.Options)
 		if err != nil {
 			return nil, err
@@ -81,7 +81,7 @@ func (g *bridgeRules) view(Role) VariantView {
 	return BridgeView{Game: g.game, Winner: g.game.Winner(), WinningChain: g.game.WinningChain()}
 }
 
-func (g *bridgeRules) expected() (Role, []Kind, bool) {
+func (g *bridgeRules) Expected() (Role, []Kind, bool) {
 	if g.game.Over() {
 		return Inviter, nil, true
 	}

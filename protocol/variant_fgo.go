@@ -99,7 +99,7 @@ func (EventFGoDeclined) event()  {}
 func (EventFGoTurn) event()      {}
 
 func init() {
-	newVariantRules[engine.VariantFGo] = func(m *Machine) (variantRules, error) {
+	newVariantRules[engine.VariantFGo] = func(m *Machine) (VariantRules, error) {
 		g, err := fgo.NewGame(m.Options)
 		if err != nil {
 			return nil, err
@@ -169,7 +169,7 @@ func (g *fgoRules) firstRole() Role {
 
 func (g *fgoRules) view(r Role) VariantView {
 	b := g.game.Board()
-	from, _, done := g.expected()
+	from, _, done := g.Expected()
 	v := FGoView{Game: g.game, Unavailable: g.game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
 		Waiting: !done && from != r && !g.choosesEarly(r, KindFGoCommit), Scoring: g.score.active, HasProposal: g.score.hasProposal,
@@ -187,7 +187,7 @@ func (g *fgoRules) view(r Role) VariantView {
 	return v
 }
 
-func (g *fgoRules) expected() (Role, []Kind, bool) {
+func (g *fgoRules) Expected() (Role, []Kind, bool) {
 	if g.score.agreed {
 		return Inviter, nil, true
 	}

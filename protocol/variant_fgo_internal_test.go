@@ -37,7 +37,7 @@ func newFBDriver(t *testing.T, o engine.Options, inviterColor engine.Color) *fbD
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.variant, m.Phase = v, PhasePlay
+	m.Rules, m.Phase = v, PhasePlay
 	d := &fbDriver{t: t, m: m}
 	for r := Inviter; r <= Invitee; r++ {
 		d.players[r] = newVariantPlayer[o.Variant](m.Game, o, r)
@@ -115,7 +115,7 @@ func (d *fbDriver) violates(rule string, from Role, kind Kind, body any) {
 }
 
 // fgo returns the F-Go rules of the machine.
-func (d *fbDriver) fgo() *fgoRules { return d.m.variant.(*fgoRules) }
+func (d *fbDriver) fgo() *fgoRules { return d.m.Rules.(*fgoRules) }
 
 // pt parses a vertex of the driver's board.
 func (d *fbDriver) pt(v string) engine.Point {
@@ -147,7 +147,7 @@ func (d *fbDriver) turn(black, white string) []Event {
 
 // view returns role r's F-Go view, its own choice included.
 func (d *fbDriver) view(r Role) FGoView {
-	return d.players[r].(PrivateViewer).privateView(d.m, r, d.m.variant.view(r)).(FGoView)
+	return d.players[r].(PrivateViewer).PrivateView(d.m, r, d.m.Rules.view(r)).(FGoView)
 }
 
 var fgo5 = engine.Options{Variant: engine.VariantFGo, Size: 5}

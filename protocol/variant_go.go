@@ -18,7 +18,7 @@ type errBadVertex string
 func (e errBadVertex) Error() string { return fmt.Sprintf("bad vertex %q", string(e)) }
 
 func init() {
-	newVariantRules[engine.VariantGo] = func(m *Machine) (variantRules, error) {
+	newVariantRules[engine.VariantGo] = func(m *Machine) (VariantRules, error) {
 		g, err := engine.NewGoGame(m.Options)
 		if err != nil {
 			return nil, err
@@ -73,7 +73,7 @@ func (g *goRules) view(Role) VariantView {
 		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}
 }
 
-func (g *goRules) expected() (Role, []Kind, bool) {
+func (g *goRules) Expected() (Role, []Kind, bool) {
 	if g.score.agreed {
 		return Inviter, nil, true
 	}

@@ -238,11 +238,11 @@ type gomokuLogEntry struct {
 type GomokuRules struct {
 	m       *Machine
 	size    int
-	phase   gomoku.Phase
+	Phase   gomoku.Phase
 	opening engine.Point
 	// choice is the invitee's side.
 	choice engine.Color
-	move   int
+	Move   int
 	mover  Role
 	passes int
 	// turns are the finished turns, turns[k-1] for turn k; cur is the
@@ -254,8 +254,8 @@ type GomokuRules struct {
 	hidden, shown [2]int
 	// five[r]: role r has announced five.
 	five [2]bool
-	// log lists the steps of play for the local views (player_gomoku.go).
-	log []gomokuLogEntry
+	// Log lists the steps of play for the local views (player_gomoku.go).
+	Log []gomokuLogEntry
 	// board is the result on the board.
 	board engine.Result
 	// opened[r]: role r has sent its openings at the end.
@@ -264,21 +264,21 @@ type GomokuRules struct {
 	audit  *gomoku.Violation
 	// violation is the audit's violation in protocol terms.
 	violation *Violation
-	// resigned: a player resigned during play and both still open their
+	// Resigned: a player Resigned during play and both still open their
 	// commitments for the audit (GM-D23); suspended while a message that
 	// crossed the resignation is judged. curPoint is the point of the
 	// commitment of the turn under way, opened after the resignation
 	// (NoPoint before, or when that turn has none).
-	resigned, suspended bool
+	Resigned, suspended bool
 	curPoint            engine.Point
 }
 
-func newGomokuRules(m *Machine) (variantRules, error) {
+func newGomokuRules(m *Machine) (VariantRules, error) {
 	g, err := gomoku.NewGame(m.Options)
 	if err != nil {
 		return nil, err
 	}
-	r := &GomokuRules{m: m, size: g.Size(), phase: gomoku.PhaseOpening, opening: engine.NoPoint}
+	r := &GomokuRules{m: m, size: g.Size(), Phase: gomoku.PhaseOpening, opening: engine.NoPoint}
 	for i := range r.points {
 		r.points[i] = gomokuPoint{piece: [2]int16{-1, -1}, revealedAt: gomokuNever}
 	}
@@ -310,11 +310,11 @@ func (g *GomokuRules) roleOf(c engine.Color) Role {
 	return Inviter
 }
 
-func (g *GomokuRules) expected() (Role, []Kind, bool) {
-	if g.resigned && !g.suspended {
+func (g *GomokuRules) Expected() (Role, []Kind, bool) {
+	if g.Resigned && !g.suspended {
 		return g.openingsDue()
 	}
-	switch g.phase {
+	switch g.Phase {
 	case gomoku.PhaseOpening:
 		return Inviter, []Kind{KindGomokuOpening}, false
 	case gomoku.PhaseChooseSide:
@@ -341,14 +341,14 @@ func (g *GomokuRules) result() engine.Result {
 }
 
 func (g *GomokuRules) view(Role) VariantView {
-	return GomokuView{Phase: g.phase, Closing: (g.phase == gomoku.PhaseOver || g.resigned) && g.record == nil,
+	return GomokuView{Phase: g.Phase, Closing: (g.Phase == gomoku.PhaseOver || g.Resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }
 
 // apply checks and applies one message. It works on a copy and keeps it
 // only when the message is good, so a refused message changes nothing.
 func (g *GomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if g.move >= gomokuMaxTurns {
+	if g.Move >= gomokuMaxTurns {
 		return nil, violation(from, seq, "T-10", "game longer than %d turns", gomokuMaxTurns)
 	}
 	next := *g
@@ -390,7 +390,7 @@ func (g *GomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 func (g *GomokuRules) logged(from Role, e gomoku.Event) []Event {
 	// Appending never writes an element below len, so a copy of g whose
 	// message is refused leaves g's log intact.
-	g.log = append(g.log, gomokuLogEntry{from: from, event: e})
+	g.Log = append(g.Log, gomokuLogEntry{from: from, event: e})
 	return []Event{EventGomoku{From: from, Event: e}}
 }
 

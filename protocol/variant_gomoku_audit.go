@@ -30,11 +30,11 @@ func (g *GomokuRules) openingsDue() (Role, []Kind, bool) {
 // the sides are chosen (nothing hidden yet) or once play is over (the
 // openings under way) ends the game at once.
 func (g *GomokuRules) auditAfterResign(Role) ([]Event, bool) {
-	switch g.phase {
+	switch g.Phase {
 	case gomoku.PhaseOpening, gomoku.PhaseChooseSide, gomoku.PhaseOver:
 		return nil, false
 	}
-	g.resigned = true
+	g.Resigned = true
 	return nil, true
 }
 
@@ -42,11 +42,11 @@ func (g *GomokuRules) auditAfterResign(Role) ([]Event, bool) {
 // the resignation (a message that crossed it).
 func (g *GomokuRules) suspendResign(on bool) { g.suspended = on }
 
-// curPending reports whether role r's commitment of the turn under way is
+// CurPending reports whether role r's commitment of the turn under way is
 // still closed: r committed in this turn and its point was not revealed.
 // After a resignation r's openings must open it (GM-D23).
-func (g *GomokuRules) curPending(r Role) bool {
-	switch g.phase {
+func (g *GomokuRules) CurPending(r Role) bool {
+	switch g.Phase {
 	case gomoku.PhaseAnnounce, gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
 		return g.cur.mover == r && g.cur.point == engine.NoPoint
 	}
@@ -57,8 +57,8 @@ func (g *GomokuRules) curPending(r Role) bool {
 // or nil.
 func (g *GomokuRules) auditViolation() *Violation { return g.violation }
 
-// closed returns the turns of role r whose commitment is still closed.
-func (g *GomokuRules) closed(r Role) []int {
+// Closed returns the turns of role r whose commitment is still Closed.
+func (g *GomokuRules) Closed(r Role) []int {
 	var ks []int
 	for i, t := range g.turns {
 		if t.mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
@@ -75,10 +75,10 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	}
 	g.turns = slices.Clone(g.turns)
 	openings := make([]gomoku.Opening, 0, len(b.Openings))
-	curDue := g.resigned && g.curPending(from)
+	curDue := g.Resigned && g.CurPending(from)
 	for _, o := range b.Openings {
 		k := o.Move
-		if curDue && k == g.move && g.curPoint == engine.NoPoint {
+		if curDue && k == g.Move && g.curPoint == engine.NoPoint {
 			// The turn under way at a resignation (GM-D23): its point is
 			// checked at the audit, once every point is known.
 			p, err := g.openPoint(from, seq, k, g.cur.commitment, o.Opening)
@@ -99,11 +99,11 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		g.turns[k-1].point = p
 		openings = append(openings, gomoku.Opening{Move: k, Point: p})
 	}
-	if left := g.closed(from); len(left) > 0 {
+	if left := g.Closed(from); len(left) > 0 {
 		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
 	}
 	if curDue && g.curPoint == engine.NoPoint {
-		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.move)
+		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.Move)
 	}
 	g.opened[from] = true
 	events := []Event{EventGomokuOpened{From: from, Openings: openings}}
@@ -141,15 +141,15 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 // record: it placed nothing for good, and its mover never declared.
 func (g *GomokuRules) auditTurnUnderWay() error {
 	p := g.curPoint
-	if !g.resigned || p == engine.NoPoint {
+	if !g.Resigned || p == engine.NoPoint {
 		return nil
 	}
-	r, k := g.cur.mover, g.move
+	r, k := g.cur.mover, g.Move
 	bad := func(rule, format string, args ...any) error {
 		return gomoku.Violation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
 	}
 	v := p.Vertex(g.size)
-	if g.phase != gomoku.PhaseAnnounce && !g.cur.line.Contains(g.size, p) {
+	if g.Phase != gomoku.PhaseAnnounce && !g.cur.line.Contains(g.size, p) {
 		return bad("GM-3", "committed to %s and announced %s (the turn under way at the resignation)", v, g.cur.line.Format(g.size))
 	}
 	if at := int(g.points[p].revealedAt); at < k {

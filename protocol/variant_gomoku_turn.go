@@ -31,7 +31,7 @@ func (g *GomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 	}
 	g.opening = p
 	g.points[p].revealedAt = 0
-	g.phase = gomoku.PhaseChooseSide
+	g.Phase = gomoku.PhaseChooseSide
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventOpening, Point: p}), nil
 }
 
@@ -54,7 +54,7 @@ func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 	g.points[g.opening].piece[x] = 0
 	g.shown[x] = 1
 	// The first turn is O's (GM-2).
-	g.move, g.mover = 0, x
+	g.Move, g.mover = 0, x
 	g.nextTurn()
 	events := g.logged(from, gomoku.Event{Kind: gomoku.EventSide, Side: side})
 	return append(events, EventColors{Colors: [2]engine.Color{g.colorOf(Inviter), g.colorOf(Invitee)}}), nil
@@ -62,9 +62,9 @@ func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 
 // nextTurn starts the next turn, of the other role.
 func (g *GomokuRules) nextTurn() {
-	g.move++
+	g.Move++
 	g.mover = g.mover.Other()
-	g.phase = gomoku.PhaseCommit
+	g.Phase = gomoku.PhaseCommit
 	g.cur = gomokuTurn{mover: g.mover, point: engine.NoPoint}
 }
 
@@ -77,7 +77,7 @@ func (g *GomokuRules) finish(outcome gomoku.Outcome) {
 // end ends the game on the board; the openings of GM-8 follow.
 func (g *GomokuRules) end(r engine.Result) {
 	g.board = r
-	g.phase = gomoku.PhaseOver
+	g.Phase = gomoku.PhaseOver
 }
 
 func (g *GomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
@@ -86,7 +86,7 @@ func (g *GomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) (
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	g.cur.commitment = b.Commitment
-	g.phase = gomoku.PhaseAnnounce
+	g.Phase = gomoku.PhaseAnnounce
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventCommit}), nil
 }
 
@@ -128,7 +128,7 @@ func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage)
 		return nil, violation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
 	}
 	g.cur.line = l
-	g.phase = gomoku.PhaseRespond
+	g.Phase = gomoku.PhaseRespond
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventAnnounce, Line: l}), nil
 }
 
@@ -160,7 +160,7 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	case k >= 1 && k <= len(g.turns) && g.turns[k-1].mover == r &&
 		g.turns[k-1].outcome == gomoku.PlacedHidden && g.turns[k-1].point == engine.NoPoint:
 		t = &g.turns[k-1]
-	case k == g.move && g.phase == gomoku.PhaseDeclare && g.cur.mover == r &&
+	case k == g.Move && g.Phase == gomoku.PhaseDeclare && g.cur.mover == r &&
 		g.cur.outcome == gomoku.PlacedHidden && g.cur.point == engine.NoPoint:
 		t = &g.cur
 	default:
@@ -184,7 +184,7 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 		return p, violation(r, seq, "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", v, min(j, k), max(j, k))
 	}
 	g.points[p].piece[r] = int16(k)
-	g.points[p].revealedAt = min(g.points[p].revealedAt, int16(g.move))
+	g.points[p].revealedAt = min(g.points[p].revealedAt, int16(g.Move))
 	g.hidden[r]--
 	g.shown[r]++
 	t.point = p
@@ -219,11 +219,11 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 	slices.Sort(revealed)
 	g.cur.revealed = revealed
 	if len(revealed) > 0 {
-		g.phase = gomoku.PhaseReveal
+		g.Phase = gomoku.PhaseReveal
 	} else {
 		g.cur.outcome = gomoku.PlacedHidden
 		g.hidden[g.mover]++
-		g.phase = gomoku.PhaseDeclare
+		g.Phase = gomoku.PhaseDeclare
 	}
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventResponse, Openings: openings}), nil
 }
@@ -233,7 +233,7 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	p, err := g.openPoint(from, seq, g.move, g.cur.commitment, b.Opening)
+	p, err := g.openPoint(from, seq, g.Move, g.cur.commitment, b.Opening)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 	if !g.cur.line.Contains(g.size, p) {
 		return nil, violation(from, seq, "GM-3", "committed to %s and announced %s", v, g.cur.line.Format(g.size))
 	}
-	if at := int(g.points[p].revealedAt); at < g.move {
+	if at := int(g.points[p].revealedAt); at < g.Move {
 		return nil, violation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
 	}
 	g.cur.point = p
@@ -252,11 +252,11 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 		g.nextTurn()
 		return events, nil
 	}
-	g.points[p].piece[from] = int16(g.move)
-	g.points[p].revealedAt = int16(g.move)
+	g.points[p].piece[from] = int16(g.Move)
+	g.points[p].revealedAt = int16(g.Move)
 	g.shown[from]++
 	g.cur.outcome = gomoku.PlacedRevealed
-	g.phase = gomoku.PhaseDeclare
+	g.Phase = gomoku.PhaseDeclare
 	return events, nil
 }
 

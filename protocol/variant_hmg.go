@@ -143,12 +143,12 @@ func (EventCardsCommitted) event() {}
 func (EventCardsOpened) event()    {}
 
 func init() {
-	newVariantRules[engine.VariantHMG] = func(m *Machine) (variantRules, error) {
+	newVariantRules[engine.VariantHMG] = func(m *Machine) (VariantRules, error) {
 		g, err := hmg.NewGame(m.Options)
 		if err != nil {
 			return nil, err
 		}
-		return &HMGRules{m: m, game: g}, nil
+		return &HMGRules{m: m, Game: g}, nil
 	}
 }
 
@@ -157,26 +157,26 @@ func init() {
 // the unused cards, the count with passing stones.
 type HMGRules struct {
 	m    *Machine
-	game hmg.Game
+	Game hmg.Game
 	// commits holds each role's card commitments; committed tells which
 	// were received, opened whose unused cards were opened.
 	commits   [2][]commit.Commitment
-	committed [2]bool
+	Committed [2]bool
 	opened    [2]bool
-	score     scoring
+	Score     scoring
 }
 
-// stage returns where the game stands.
-func (h *HMGRules) stage() HMGStage {
+// Stage returns where the game stands.
+func (h *HMGRules) Stage() HMGStage {
 	switch {
-	case h.m.Options.Cards > 0 && !(h.committed[Inviter] && h.committed[Invitee]):
+	case h.m.Options.Cards > 0 && !(h.Committed[Inviter] && h.Committed[Invitee]):
 		return HMGStageCards
-	case h.score.agreed:
+	case h.Score.agreed:
 		if _, ok := h.owesOpening(); ok {
 			return HMGStageOpen
 		}
 		return HMGStageDone
-	case h.score.active:
+	case h.Score.active:
 		return HMGStageScoring
 	}
 	return HMGStagePlay
@@ -187,12 +187,12 @@ func (h *HMGRules) stage() HMGStage {
 // player to move in play, its reveals included; no clock runs during the
 // count or the opening of the unused cards.
 func (h *HMGRules) timedTurn() (Role, bool) {
-	switch h.stage() {
+	switch h.Stage() {
 	case HMGStageCards:
-		r, _, _ := h.expected()
+		r, _, _ := h.Expected()
 		return r, true
 	case HMGStagePlay:
-		return h.m.RoleOf(h.game.ToMove()), true
+		return h.m.RoleOf(h.Game.ToMove()), true
 	}
 	return Inviter, false
 }
@@ -203,11 +203,11 @@ func (h *HMGRules) timedTurn() (Role, bool) {
 func (h *HMGRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 	switch kind {
 	case KindHMGCards:
-		return h.stage() == HMGStageCards
+		return h.Stage() == HMGStageCards
 	case KindMove:
-		return h.stage() == HMGStagePlay
+		return h.Stage() == HMGStagePlay
 	case KindHMGReveal:
-		if h.stage() != HMGStagePlay {
+		if h.Stage() != HMGStagePlay {
 			return false
 		}
 		var o HMGCardOpening
@@ -218,7 +218,7 @@ func (h *HMGRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 		if err != nil || p == engine.Pass {
 			return false
 		}
-		last := h.game.LastStone(h.game.ToMove().Opponent())
+		last := h.Game.LastStone(h.Game.ToMove().Opponent())
 		return last != engine.NoPoint && last == p
 	}
 	return false
@@ -229,19 +229,19 @@ func (h *HMGRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
 func (h *HMGRules) owesOpening() (Role, bool) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		r := h.m.RoleOf(c)
-		if !h.opened[r] && h.game.UnusedCards(c) > 0 {
+		if !h.opened[r] && h.Game.UnusedCards(c) > 0 {
 			return r, true
 		}
 	}
 	return Inviter, false
 }
 
-func (h *HMGRules) expected() (Role, []Kind, bool) {
-	toMove := h.m.RoleOf(h.game.ToMove())
-	switch h.stage() {
+func (h *HMGRules) Expected() (Role, []Kind, bool) {
+	toMove := h.m.RoleOf(h.Game.ToMove())
+	switch h.Stage() {
 	case HMGStageCards:
 		r := h.m.RoleOf(engine.Black)
-		if h.committed[r] {
+		if h.Committed[r] {
 			r = r.Other()
 		}
 		return r, []Kind{KindHMGCards}, false
@@ -251,7 +251,7 @@ func (h *HMGRules) expected() (Role, []Kind, bool) {
 	case HMGStageDone:
 		return Inviter, nil, true
 	case HMGStageScoring:
-		r, kinds := h.score.expected(toMove)
+		r, kinds := h.Score.expected(toMove)
 		// Only the player to move may resume play, with a move or a
 		// reveal (GO-4, HMG-D14).
 		var ks []Kind
@@ -279,8 +279,8 @@ func (h *HMGRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindHMGOpenCards:
 		return h.applyOpenCards(from, seq, body)
 	}
-	events, err := h.score.apply(h.game.Board(), from, seq, kind, body)
-	if err == nil && h.stage() == HMGStageOpen {
+	events, err := h.Score.apply(h.Game.Board(), from, seq, kind, body)
+	if err == nil && h.Stage() == HMGStageOpen {
 		events = append(events, EventPhase{Phase: Phase(HMGStageOpen)})
 	}
 	return events, err
@@ -295,7 +295,7 @@ func (h *HMGRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Ev
 		return nil, violation(from, seq, "HMG-1", "commits to %d cards, the game has %d per player", len(b.Commitments), n)
 	}
 	h.commits[from] = b.Commitments
-	h.committed[from] = true
+	h.Committed[from] = true
 	return []Event{EventCardsCommitted{Color: h.m.Colors[from]}}, nil
 }
 
@@ -308,24 +308,24 @@ func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Eve
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	resumed := h.score.active
+	resumed := h.Score.active
 	if resumed && p == engine.Pass {
 		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := h.m.Colors[from]
-	next, captured, err := h.game.Play(c, p)
+	next, captured, err := h.Game.Play(c, p)
 	if err != nil {
 		return nil, violation(from, seq, ruleOfHMGError(err), "illegal move %s: %v", mb.Point, err)
 	}
-	h.game = next
+	h.Game = next
 	var events []Event
 	if resumed {
-		h.score = scoring{}
+		h.Score = scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
-	if h.game.PlayEnded() {
-		h.score.start()
+	if h.Game.PlayEnded() {
+		h.Score.start()
 		events = append(events, EventPhase{Phase: Phase(HMGStageScoring)})
 	}
 	return events, nil
@@ -364,21 +364,21 @@ func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 	}
 	o := rb.HMGCardOpening
 	c := h.m.Colors[from]
-	if o.Card >= 0 && o.Card < h.m.Options.Cards && h.game.Cards(c)[o.Card].Revealed {
+	if o.Card >= 0 && o.Card < h.m.Options.Cards && h.Game.Cards(c)[o.Card].Revealed {
 		return nil, violation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
 	}
 	p, err := h.checkOpening(from, seq, o)
 	if err != nil {
 		return nil, err
 	}
-	next, res, err := h.game.Reveal(c, o.Card, p)
+	next, res, err := h.Game.Reveal(c, o.Card, p)
 	if err != nil {
 		return nil, violation(from, seq, ruleOfHMGReveal(err), "illegal reveal of card index %d at %s: %v", o.Card, o.Point, err)
 	}
-	h.game = next
+	h.Game = next
 	var events []Event
-	if h.score.active {
-		h.score = scoring{}
+	if h.Score.active {
+		h.Score = scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	return append(events, EventRevealed{Color: c, Card: o.Card, Point: p, Captured: res.Captured,
@@ -391,7 +391,7 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	c := h.m.Colors[from]
-	cards := h.game.Cards(c)
+	cards := h.Game.Cards(c)
 	var unused []int
 	points := make([]engine.Point, len(cards))
 	for i, card := range cards {
@@ -413,22 +413,22 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 		}
 		points[o.Card] = p
 	}
-	next, err := h.game.OpenCards(c, points)
+	next, err := h.Game.OpenCards(c, points)
 	if err != nil {
 		return nil, violation(from, seq, "HMG-7", "%v", err)
 	}
-	h.game = next
+	h.Game = next
 	h.opened[from] = true
 	return []Event{EventCardsOpened{Color: c, Points: points}}, nil
 }
 
-func (h *HMGRules) result() engine.Result { return h.game.Score(h.score.proposal).Result() }
+func (h *HMGRules) result() engine.Result { return h.Game.Score(h.Score.proposal).Result() }
 
 func (h *HMGRules) view(r Role) VariantView {
-	b := h.game.Board()
-	return HMGView{Stage: h.stage(), Game: h.game, OpponentCards: h.game.Cards(h.m.Colors[r].Opponent()),
-		Committed: h.committed, HasProposal: h.score.hasProposal, Proposer: h.score.proposer,
-		Proposal: h.score.proposal.Dead(b)}
+	b := h.Game.Board()
+	return HMGView{Stage: h.Stage(), Game: h.Game, OpponentCards: h.Game.Cards(h.m.Colors[r].Opponent()),
+		Committed: h.Committed, HasProposal: h.Score.hasProposal, Proposer: h.Score.proposer,
+		Proposal: h.Score.proposal.Dead(b)}
 }
 
 // ruleOfHMGError names the rule id an illegal regular move broke.

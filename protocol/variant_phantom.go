@@ -20,12 +20,12 @@ import (
 // bodies, events, the view) is variant_phantom_wire.go.
 
 func init() {
-	newVariantRules[engine.VariantPhantom] = func(m *Machine) (variantRules, error) {
+	newVariantRules[engine.VariantPhantom] = func(m *Machine) (VariantRules, error) {
 		ref, err := phantom.NewReferee(m.Options)
 		if err != nil {
 			return nil, err
 		}
-		return &PhantomRules{m: m, pub: referee.NewPublic(), ref: ref}, nil
+		return &PhantomRules{Machine: m, Public: referee.NewPublic(), Referee: ref}, nil
 	}
 }
 
@@ -54,19 +54,19 @@ func roleOf(p circuit.Party) Role {
 // digests of every message, the reveals and the audit, then GO-4 scoring
 // on the revealed board. It holds no secret.
 type PhantomRules struct {
-	m       *Machine
+	Machine       *Machine
 	commits [2]bool
-	rec     referee.Record
-	pub     referee.Public
+	Record     referee.Record
+	Public     referee.Public
 	reveals [2]*referee.Reveal
 	accuser *Role
 	accused string
 	// After the audit: the whole game, scoring, play in the open.
 	audited   bool
 	replay    *referee.Replay
-	ref       phantom.Referee
+	Referee       phantom.Referee
 	open      bool
-	score     scoring
+	Score     scoring
 	violation *Violation
 	// nextReverse is, in a game of the correlated input OTs (MPC-D28),
 	// the digest of the reverse request of the next try that the
@@ -79,12 +79,12 @@ type PhantomRules struct {
 	resigned, suspended bool
 }
 
-// config returns the referee configuration of the game.
-func (h *PhantomRules) config() referee.Config {
-	return referee.Config{Size: h.m.Options.Size, Rules: h.m.Options.Rules,
-		GarblerColor: h.m.Colors[PhantomGarbler], Game: h.m.Game[:], Komi: h.m.Options.Komi, Lambda: h.m.Options.Lambda,
-		Scheme: garblingScheme(h.m.Options.Garbling), InputOT: inputOTForm(h.m.Options.InputOT),
-		AuthState: engine.AuthenticatedInputOT(h.m.Options.InputOT), MACBits: macBits(h.m.Options.InputOT)}
+// Config returns the referee configuration of the game.
+func (h *PhantomRules) Config() referee.Config {
+	return referee.Config{Size: h.Machine.Options.Size, Rules: h.Machine.Options.Rules,
+		GarblerColor: h.Machine.Colors[PhantomGarbler], Game: h.Machine.Game[:], Komi: h.Machine.Options.Komi, Lambda: h.Machine.Options.Lambda,
+		Scheme: garblingScheme(h.Machine.Options.Garbling), InputOT: inputOTForm(h.Machine.Options.InputOT),
+		AuthState: engine.AuthenticatedInputOT(h.Machine.Options.InputOT), MACBits: macBits(h.Machine.Options.InputOT)}
 }
 
 // macBits returns the length of the garbler's MACs an invitation's
@@ -98,9 +98,9 @@ func macBits(name string) int {
 	return 0
 }
 
-// correlated reports whether the game's input OTs are the correlated
+// Correlated reports whether the game's input OTs are the Correlated
 // ones (MPC-D28).
-func (h *PhantomRules) correlated() bool { return CorrelatedInputs(h.m.Options) }
+func (h *PhantomRules) Correlated() bool { return CorrelatedInputs(h.Machine.Options) }
 
 // CorrelatedInputs reports whether a game of options o has the correlated
 // input OTs (MPC-D28); Normalize allows them only with λ > 1.
@@ -114,9 +114,9 @@ func CorrelatedInputs(o engine.Options) bool {
 func (h *PhantomRules) reverseDigest(from Role, seq uint64, kind Kind, d referee.Digest) error {
 	zero := d == (referee.Digest{})
 	switch {
-	case h.correlated() && zero:
+	case h.Correlated() && zero:
 		return violation(from, seq, "T-10", "%s message without its reverse OT digest (input OTs correlated, MPC-D28)", kind)
-	case !h.correlated() && !zero:
+	case !h.Correlated() && !zero:
 		return violation(from, seq, "T-10", "%s message with a reverse OT digest in a game without correlated input OTs", kind)
 	}
 	return nil
@@ -154,10 +154,10 @@ func garblingScheme(name string) gc.Scheme {
 	return s
 }
 
-// stage returns where the game stands.
-func (h *PhantomRules) stage() PhantomStage {
+// Stage returns where the game stands.
+func (h *PhantomRules) Stage() PhantomStage {
 	switch {
-	case h.violation != nil || h.score.agreed:
+	case h.violation != nil || h.Score.agreed:
 		return PhantomStageDone
 	case h.resigned && !h.suspended && h.audited:
 		return PhantomStageDone
@@ -167,32 +167,32 @@ func (h *PhantomRules) stage() PhantomStage {
 		return PhantomStageOpen
 	case h.audited:
 		return PhantomStageScoring
-	case h.accuser != nil || h.pub.Ended():
+	case h.accuser != nil || h.Public.Ended():
 		return PhantomStageReveal
 	case !h.suspended && (h.reveals[0] != nil || h.reveals[1] != nil):
 		// A reveal after a resignation (none is in before one) does not
 		// count for a message that crossed the resignation.
 		return PhantomStageReveal
-	case h.rec.BaseSent < 2:
+	case h.Record.BaseSent < 2:
 		return PhantomStageSetup
 	}
 	return PhantomStagePlay
 }
 
-// current returns the try under way and how many of its messages were
+// Current returns the try under way and how many of its messages were
 // sent (0 when the last try is complete).
-func (h *PhantomRules) current() (referee.TryRecord, int) {
-	if n := len(h.rec.Tries); n > 0 && h.rec.Tries[n-1].Sent < h.config().Messages() {
-		return h.rec.Tries[n-1], h.rec.Tries[n-1].Sent
+func (h *PhantomRules) Current() (referee.TryRecord, int) {
+	if n := len(h.Record.Tries); n > 0 && h.Record.Tries[n-1].Sent < h.Config().Messages() {
+		return h.Record.Tries[n-1], h.Record.Tries[n-1].Sent
 	}
 	return referee.TryRecord{}, 0
 }
 
 // moverRole returns the role whose player is to try.
-func (h *PhantomRules) moverRole() Role { return h.m.RoleOf(h.pub.ToMove) }
+func (h *PhantomRules) moverRole() Role { return h.Machine.RoleOf(h.Public.ToMove) }
 
-func (h *PhantomRules) expected() (Role, []Kind, bool) {
-	switch h.stage() {
+func (h *PhantomRules) Expected() (Role, []Kind, bool) {
+	switch h.Stage() {
 	case PhantomStageDone:
 		return Inviter, nil, true
 	case PhantomStageSetup:
@@ -205,8 +205,8 @@ func (h *PhantomRules) expected() (Role, []Kind, bool) {
 		return PhantomGarbler, []Kind{KindPhantomBase, KindPhantomAccuse}, false
 	case PhantomStagePlay:
 		mover := h.moverRole()
-		_, sent := h.current()
-		if h.m.Options.Lambda > 1 {
+		_, sent := h.Current()
+		if h.Machine.Options.Lambda > 1 {
 			// A checked try (T-8(b)): commitment and choice come between
 			// the request and the garbling.
 			switch sent {
@@ -245,11 +245,11 @@ func (h *PhantomRules) expected() (Role, []Kind, bool) {
 		}
 		return first.Other(), []Kind{KindPhantomReveal}, false
 	case PhantomStageOpen:
-		return h.m.RoleOf(h.ref.ToMove()), []Kind{KindMove}, false
+		return h.Machine.RoleOf(h.Referee.ToMove()), []Kind{KindMove}, false
 	}
 	// Scoring: only the player to move may resume play, with a move.
-	toMove := h.m.RoleOf(h.ref.ToMove())
-	r, kinds := h.score.expected(toMove)
+	toMove := h.Machine.RoleOf(h.Referee.ToMove())
+	r, kinds := h.Score.expected(toMove)
 	if r != toMove {
 		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k Kind) bool { return k == KindMove })
 	}
@@ -269,8 +269,8 @@ func (h *PhantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 	case KindMove:
 		return h.applyMove(from, seq, body)
 	}
-	b := h.ref.Board()
-	return h.score.apply(b, from, seq, kind, body)
+	b := h.Referee.Board()
+	return h.Score.apply(b, from, seq, kind, body)
 }
 
 // applySetup takes the messages that set a game's secure computation up
@@ -286,10 +286,10 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
 		}
-		h.rec.Config = h.config()
-		h.rec.SeedCommitments[PartyOf(from)], h.commits[from] = b.Commitment, true
-		if h.correlated() {
-			h.rec.ReverseSent, h.rec.Reverse[0] = 1, b.ReverseBase
+		h.Record.Config = h.Config()
+		h.Record.SeedCommitments[PartyOf(from)], h.commits[from] = b.Commitment, true
+		if h.Correlated() {
+			h.Record.ReverseSent, h.Record.Reverse[0] = 1, b.ReverseBase
 		}
 		return nil, nil
 	case KindPhantomSetup:
@@ -300,10 +300,10 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
 		}
-		h.rec.SeedCommitments[PartyOf(from)], h.commits[from] = b.Commitment, true
-		h.rec.BaseSent, h.rec.Base[0] = 1, b.Base
-		if h.correlated() {
-			h.rec.ReverseSent, h.rec.Reverse[1] = 2, b.ReverseBase
+		h.Record.SeedCommitments[PartyOf(from)], h.commits[from] = b.Commitment, true
+		h.Record.BaseSent, h.Record.Base[0] = 1, b.Base
+		if h.Correlated() {
+			h.Record.ReverseSent, h.Record.Reverse[1] = 2, b.ReverseBase
 		}
 		return []Event{EventPhase{Phase: Phase(PhantomStageSetup)}}, nil
 	case KindPhantomBase:
@@ -314,10 +314,10 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
 			return nil, err
 		}
-		h.rec.BaseSent, h.rec.Base[1] = 2, b.Base
-		if h.correlated() {
+		h.Record.BaseSent, h.Record.Base[1] = 2, b.Base
+		if h.Correlated() {
 			// Try 0's record starts with its reverse request (MPC-D28).
-			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: b.Reverse})
+			h.Record.Tries = append(h.Record.Tries, referee.TryRecord{Reverse: b.Reverse})
 		}
 		return []Event{EventPhase{Phase: Phase(PhantomStagePlay)}}, nil
 	}
@@ -333,19 +333,19 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
-		if b.Try != h.pub.Try {
-			return nil, violation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.pub.Try)
+		if b.Try != h.Public.Try {
+			return nil, violation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
-		if h.correlated() {
+		if h.Correlated() {
 			// The try's record holds its reverse request already: the
 			// base's, or the last garbling's taken with the outputs.
-			n := len(h.rec.Tries)
-			if n == 0 || h.rec.Tries[n-1].Sent != 0 {
+			n := len(h.Record.Tries)
+			if n == 0 || h.Record.Tries[n-1].Sent != 0 {
 				return nil, violation(from, seq, "T-10", "request of try %d before its reverse request", b.Try)
 			}
-			h.rec.Tries[n-1].Sent, h.rec.Tries[n-1].Request = 1, b.Request
+			h.Record.Tries[n-1].Sent, h.Record.Tries[n-1].Request = 1, b.Request
 		} else {
-			h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Sent: 1, Request: b.Request})
+			h.Record.Tries = append(h.Record.Tries, referee.TryRecord{Sent: 1, Request: b.Request})
 		}
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 1}}, nil
 	case KindPhantomTryGarbling, KindPhantomGarbling:
@@ -353,14 +353,14 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
-		if b.Try != h.pub.Try {
-			return nil, violation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.pub.Try)
+		if b.Try != h.Public.Try {
+			return nil, violation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
 			return nil, err
 		}
 		h.nextReverse = b.Reverse
-		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		sent := tr.Sent + 1
 		tr.Sent, tr.Tables, tr.Labels, tr.Reply = sent, b.Tables, b.Labels, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: sent}}, nil
@@ -369,10 +369,10 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
-		if b.Try != h.pub.Try {
-			return nil, violation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.pub.Try)
+		if b.Try != h.Public.Try {
+			return nil, violation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
-		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Commitment, tr.CommitReply = 2, b.Commitments, b.Reply
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 2}}, nil
 	case KindPhantomChoice:
@@ -380,10 +380,10 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
-		if b.Try != h.pub.Try {
-			return nil, violation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.pub.Try)
+		if b.Try != h.Public.Try {
+			return nil, violation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
-		tr := &h.rec.Tries[len(h.rec.Tries)-1]
+		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Choice = 3, b.Choice
 		return []Event{EventPhantomStep{Try: b.Try, Sent: 3}}, nil
 	}
@@ -397,30 +397,30 @@ func (h *PhantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage)
 	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	if b.Try != h.pub.Try {
-		return nil, violation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.pub.Try)
+	if b.Try != h.Public.Try {
+		return nil, violation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.Public.Try)
 	}
 	if b.Pass && !b.Legal {
 		return nil, violation(from, seq, "PG-1", "a pass that is illegal")
 	}
-	tr := &h.rec.Tries[len(h.rec.Tries)-1]
+	tr := &h.Record.Tries[len(h.Record.Tries)-1]
 	tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
-	ev := EventPhantomTry{Try: h.pub.Try, Mover: h.pub.ToMove, Event: phantom.Moved}
+	ev := EventPhantomTry{Try: h.Public.Try, Mover: h.Public.ToMove, Event: phantom.Moved}
 	switch {
 	case b.Pass:
 		ev.Event = phantom.Passed
 	case !b.Legal:
 		ev.Event = phantom.Illegal
 	}
-	h.pub = h.pub.After(b.Pass, b.Legal)
+	h.Public = h.Public.After(b.Pass, b.Legal)
 	events := []Event{ev}
-	if h.pub.Ended() {
+	if h.Public.Ended() {
 		events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
-	} else if h.correlated() {
+	} else if h.Correlated() {
 		// The next try's record starts with the reverse request the
 		// garbling carried (MPC-D28): from now on the evaluator may
 		// take it, and what it finds wrong in it the audit checks.
-		h.rec.Tries = append(h.rec.Tries, referee.TryRecord{Reverse: h.nextReverse})
+		h.Record.Tries = append(h.Record.Tries, referee.TryRecord{Reverse: h.nextReverse})
 	}
 	h.nextReverse = referee.Digest{}
 	return events, nil
@@ -445,7 +445,7 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	size := h.m.Options.Size
+	size := h.Machine.Options.Size
 	tries := make([]engine.Point, len(b.Tries))
 	for i, v := range b.Tries {
 		p, err := engine.ParseVertex(size, v)
@@ -462,7 +462,7 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 		h.reveals = reveals
 		return events, nil
 	}
-	rp, err := referee.Audit(h.rec, [2]referee.Reveal{*reveals[0], *reveals[1]})
+	rp, err := referee.Audit(h.Record, [2]referee.Reveal{*reveals[0], *reveals[1]})
 	var f *referee.Fault
 	switch {
 	case errors.As(err, &f):
@@ -477,13 +477,13 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	if h.violation != nil {
 		return append(events, EventViolation{Violation: h.violation}), nil
 	}
-	h.audited, h.replay, h.ref = true, rp, rp.Referee
+	h.audited, h.replay, h.Referee = true, rp, rp.Referee
 	if h.resigned {
 		// The resignation stands: no scoring.
-		return append(events, EventPhantomRevealed{Board: h.ref.Board()}), nil
+		return append(events, EventPhantomRevealed{Board: h.Referee.Board()}), nil
 	}
-	h.score.start()
-	return append(events, EventPhantomRevealed{Board: h.ref.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
+	h.Score.start()
+	return append(events, EventPhantomRevealed{Board: h.Referee.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
 }
 
 // applyMove plays a move in the open after the dead stones were disputed
@@ -494,14 +494,14 @@ func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	size := h.m.Options.Size
+	size := h.Machine.Options.Size
 	p, err := parseBodyPoint(size, mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	c := h.m.Colors[from]
-	ref := h.ref
-	resumed := h.score.active
+	c := h.Machine.Colors[from]
+	ref := h.Referee
+	resumed := h.Score.active
 	if resumed {
 		if p == engine.Pass {
 			return nil, violation(from, seq, "GO-4", "resumes play with a pass")
@@ -517,15 +517,15 @@ func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 	if !out.Legal {
 		return nil, violation(from, seq, "PG-2", "illegal move %s in the open: %s", mb.Point, out.Reason)
 	}
-	h.ref, h.open = next, true
+	h.Referee, h.open = next, true
 	var events []Event
 	if resumed {
-		h.score = scoring{}
+		h.Score = scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	events = append(events, EventMoved{Color: c, Point: p, Captured: out.Captured})
-	if h.ref.PlayEnded() {
-		h.score.start()
+	if h.Referee.PlayEnded() {
+		h.Score.start()
 		h.open = false
 		events = append(events, EventPhase{Phase: Phase(PhantomStageScoring)})
 	}
@@ -534,9 +534,9 @@ func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 
 func (h *PhantomRules) result() engine.Result {
 	if h.violation != nil {
-		return forfeit(h.m.Colors[h.violation.Accused.Other()])
+		return forfeit(h.Machine.Colors[h.violation.Accused.Other()])
 	}
-	return h.ref.Score(h.score.proposal).Result()
+	return h.Referee.Score(h.Score.proposal).Result()
 }
 
 // auditViolation returns the violation the audit found (T-8), or the
@@ -548,7 +548,7 @@ func (h *PhantomRules) auditViolation() *Violation { return h.violation }
 // resigned during its setup, after a reveal, or once the board is known
 // to both ends at once.
 func (h *PhantomRules) auditAfterResign(Role) ([]Event, bool) {
-	switch st := h.stage(); {
+	switch st := h.Stage(); {
 	case st == PhantomStagePlay, st == PhantomStageReveal && h.reveals[0] == nil && h.reveals[1] == nil:
 		h.resigned = true
 		return []Event{EventPhase{Phase: Phase(PhantomStageReveal)}}, true
@@ -561,12 +561,12 @@ func (h *PhantomRules) auditAfterResign(Role) ([]Event, bool) {
 func (h *PhantomRules) suspendResign(on bool) { h.suspended = on }
 
 func (h *PhantomRules) view(Role) VariantView {
-	v := PhantomNetView{Stage: h.stage(), Rules: h.m.Options.Rules, ToMove: h.pub.ToMove, Passes: h.pub.Passes,
-		Tries: h.pub.Try, Revealed: h.audited}
+	v := PhantomNetView{Stage: h.Stage(), Rules: h.Machine.Options.Rules, ToMove: h.Public.ToMove, Passes: h.Public.Passes,
+		Tries: h.Public.Try, Revealed: h.audited}
 	if h.audited {
-		b := h.ref.Board()
-		v.Referee, v.ToMove, v.Passes = h.ref, h.ref.ToMove(), h.ref.Passes()
-		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.score.active, h.score.hasProposal, h.score.proposer, h.score.proposal.Dead(b)
+		b := h.Referee.Board()
+		v.Referee, v.ToMove, v.Passes = h.Referee, h.Referee.ToMove(), h.Referee.Passes()
+		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.Score.active, h.Score.hasProposal, h.Score.proposer, h.Score.proposal.Dead(b)
 	}
 	return v
 }

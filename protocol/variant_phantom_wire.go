@@ -85,7 +85,7 @@ const (
 type PhantomCommitBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
-	bulk        [][]byte
+	Bulk        [][]byte          `json:"-"`
 }
 
 // PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
@@ -95,7 +95,7 @@ type PhantomSetupBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	Base        referee.Digest    `json:"base"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
-	bulk        [][]byte
+	Bulk        [][]byte          `json:"-"`
 }
 
 // PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
@@ -104,7 +104,7 @@ type PhantomSetupBody struct {
 type PhantomBaseBody struct {
 	Base    referee.Digest `json:"base"`
 	Reverse referee.Digest `json:"reverse,omitzero"`
-	bulk    [][]byte
+	Bulk    [][]byte       `json:"-"`
 }
 
 // PhantomRequestBody is the body of KindPhantomTry and
@@ -114,8 +114,8 @@ type PhantomRequestBody struct {
 	Request referee.Digest `json:"request"`
 	// ThinkMS is the try's think time, on a try of the evaluator's
 	// player in a game with a time control (CLK-D16).
-	ThinkMS int64 `json:"think_ms,omitempty"`
-	bulk    [][]byte
+	ThinkMS int64    `json:"think_ms,omitempty"`
+	Bulk    [][]byte `json:"-"`
 }
 
 // PhantomGarblingBody is the body of KindPhantomTryGarbling and
@@ -134,9 +134,9 @@ type PhantomGarblingBody struct {
 	// ThinkMS is the try's think time on a try of the garbler's player,
 	// ChargeMS the settlement of the evaluator's try on the garbling of
 	// one, in a game with a time control (CLK-D16).
-	ThinkMS  int64 `json:"think_ms,omitempty"`
-	ChargeMS int64 `json:"charge_ms,omitempty"`
-	bulk     [][]byte
+	ThinkMS  int64    `json:"think_ms,omitempty"`
+	ChargeMS int64    `json:"charge_ms,omitempty"`
+	Bulk     [][]byte `json:"-"`
 }
 
 // PhantomCommitmentBody is the body of KindPhantomCommitment.
@@ -144,14 +144,14 @@ type PhantomCommitmentBody struct {
 	Try         uint64         `json:"try"`
 	Commitments referee.Digest `json:"commitments"`
 	Reply       referee.Digest `json:"reply"`
-	bulk        [][]byte
+	Bulk        [][]byte       `json:"-"`
 }
 
 // PhantomChoiceBody is the body of KindPhantomChoice.
 type PhantomChoiceBody struct {
 	Try    uint64         `json:"try"`
 	Choice referee.Digest `json:"choice"`
-	bulk   [][]byte
+	Bulk   [][]byte       `json:"-"`
 }
 
 // PhantomOutputsBody is the body of KindPhantomOutputs.
@@ -162,8 +162,8 @@ type PhantomOutputsBody struct {
 	Labels referee.Digest `json:"labels"`
 	// ChargeMS settles a try of the garbler's player, in a game with a
 	// time control (CLK-D16).
-	ChargeMS int64 `json:"charge_ms,omitempty"`
-	bulk     [][]byte
+	ChargeMS int64    `json:"charge_ms,omitempty"`
+	Bulk     [][]byte `json:"-"`
 }
 
 // PhantomRevealBody is the body of KindPhantomReveal: the opening of the
@@ -179,16 +179,16 @@ type PhantomAccuseBody struct {
 	Accuse string `json:"accuse"`
 }
 
-func (b PhantomCommitBody) attachments() [][]byte   { return b.bulk }
-func (b PhantomSetupBody) attachments() [][]byte    { return b.bulk }
-func (b PhantomBaseBody) attachments() [][]byte     { return b.bulk }
-func (b PhantomRequestBody) attachments() [][]byte  { return b.bulk }
-func (b PhantomGarblingBody) attachments() [][]byte { return b.bulk }
-func (b PhantomOutputsBody) attachments() [][]byte  { return b.bulk }
+func (b PhantomCommitBody) attachments() [][]byte   { return b.Bulk }
+func (b PhantomSetupBody) attachments() [][]byte    { return b.Bulk }
+func (b PhantomBaseBody) attachments() [][]byte     { return b.Bulk }
+func (b PhantomRequestBody) attachments() [][]byte  { return b.Bulk }
+func (b PhantomGarblingBody) attachments() [][]byte { return b.Bulk }
+func (b PhantomOutputsBody) attachments() [][]byte  { return b.Bulk }
 func (b PhantomCommitmentBody) attachments() [][]byte {
-	return b.bulk
+	return b.Bulk
 }
-func (b PhantomChoiceBody) attachments() [][]byte { return b.bulk }
+func (b PhantomChoiceBody) attachments() [][]byte { return b.Bulk }
 
 // EventPhantomTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own

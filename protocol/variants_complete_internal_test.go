@@ -47,7 +47,7 @@ func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 // variant has no rules (TestEveryVariantHasRulesAndPlayer names it) or
 // its default options or rules are refused; the completeness tests then
 // go on with the next variant rather than stop at a nil constructor.
-func defaultRules(t *testing.T, v engine.Variant) (variantRules, bool) {
+func defaultRules(t *testing.T, v engine.Variant) (VariantRules, bool) {
 	t.Helper()
 	newRules := newVariantRules[v]
 	if newRules == nil {

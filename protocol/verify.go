@@ -93,7 +93,7 @@ func Verify(t *Transcript) *Report {
 			rep.Violation, rep.Proven = v, true
 			break
 		}
-		if i == 0 && m.peers != t.Peers {
+		if i == 0 && m.Peers != t.Peers {
 			rep.Violation = violation(Inviter, 0, "T-3", "the invitation names other peers than the record")
 			rep.Proven = true
 			break

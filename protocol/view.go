@@ -39,7 +39,7 @@ type View struct {
 // called with the game's lock held, possibly from another goroutine than
 // the game's loop.
 type PrivateViewer interface {
-	privateView(m *Machine, me Role, public VariantView) VariantView
+	PrivateView(m *Machine, me Role, public VariantView) VariantView
 }
 
 // VariantView is a variant's own part of a [View]: [GoView], [PhantomNetView],
