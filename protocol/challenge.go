@@ -233,7 +233,7 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 		Abandoned: true,
 	}
 	if m.Clocks != nil {
-		m.Clocks.claim = nil
+		m.Clocks.Claim = nil
 	}
 	m.abandoned = a
 	o := a.outcome

@@ -56,16 +56,16 @@ func (EventTimeoutRefused) event() {}
 
 // gameClocks are both players' clocks as the record has them (CLK-D8).
 type gameClocks struct {
-	control clock.Control
-	lag     time.Duration
+	Control clock.Control
+	Lag     time.Duration
 	state   [2]clock.State
-	// last is the last move charged as its mover claimed it: the other's
+	// Last is the Last move charged as its mover claimed it: the other's
 	// next move may settle it higher (CLK-D8).
-	last *ClaimedCharge
-	// claim is the time-out claim that waits for the flagged side's
+	Last *ClaimedCharge
+	// Claim is the time-out Claim that waits for the flagged side's
 	// answer (CLK-D17); claims counts each role's claims, refused the
 	// claims refused.
-	claim   *timeoutClaim
+	Claim   *timeoutClaim
 	claims  [2]int
 	refused []refusal
 	// adjournBy is the role whose request to adjourn waits for the other's
@@ -73,7 +73,7 @@ type gameClocks struct {
 	// (CLK-D13).
 	adjournBy  *Role
 	requestSeq uint64
-	adjourned  bool
+	Adjourned  bool
 	// acceptRole and acceptSeq name the acceptance that adjourned the
 	// game: a time-out claim sent before its claimer saw it crossed it.
 	acceptRole Role
@@ -84,10 +84,10 @@ type gameClocks struct {
 	lapsed     bool
 	lapsedRole Role
 	lapsedSeq  uint64
-	// turn holds, in a variant of simultaneous clocks (F-Go), each role's
-	// choice of the turn under way as charged when it came: the other's
+	// Turn holds, in a variant of simultaneous clocks (F-Go), each role's
+	// choice of the Turn under way as charged when it came: the other's
 	// opening may settle it higher (CLK-D14).
-	turn [2]*ClaimedCharge
+	Turn [2]*ClaimedCharge
 	// tries is, in Phantom Go, the move whose tries were illegal so far
 	// (CLK-D16).
 	tries *pendingMove
@@ -173,7 +173,7 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 		return ClockView{}, false
 	}
 	r, running := m.clockRunning()
-	v = ClockView{Control: m.Clocks.control, Lag: m.Clocks.lag, Clocks: m.Clocks.state, Running: r, Stopped: !running, Adjourned: m.Clocks.adjourned,
+	v = ClockView{Control: m.Clocks.Control, Lag: m.Clocks.Lag, Clocks: m.Clocks.state, Running: r, Stopped: !running, Adjourned: m.Clocks.Adjourned,
 		Runs: m.ClockRuns(), Used: m.Clocks.usedOf()}
 	if b := m.Clocks.adjournBy; b != nil {
 		v.AdjournAsked, v.AdjournBy = true, *b
@@ -218,7 +218,7 @@ func (m *Machine) ClockKey() ClockKey {
 	if sv, ok := m.Rules.(simultaneousClocks); ok && m.Clocks != nil {
 		// Both clocks start with the turn (CLK-D14).
 		if runs := m.ClockTurns(); runs[0] || runs[1] {
-			return ClockKey{running: true, moves: sv.clockTurnID(), adjourned: m.Clocks.adjourned}
+			return ClockKey{running: true, moves: sv.clockTurnID(), adjourned: m.Clocks.Adjourned}
 		}
 		return ClockKey{}
 	}
@@ -226,7 +226,7 @@ func (m *Machine) ClockKey() ClockKey {
 	if !ok {
 		return ClockKey{}
 	}
-	k := ClockKey{running: true, role: r, moves: m.Clocks.state[0].Moves + m.Clocks.state[1].Moves, adjourned: m.Clocks.adjourned}
+	k := ClockKey{running: true, role: r, moves: m.Clocks.state[0].Moves + m.Clocks.state[1].Moves, adjourned: m.Clocks.Adjourned}
 	if tc, ok := m.Rules.(TryClocks); ok {
 		if _, moving := tc.tryMover(); moving {
 			// Each try of a move is timed from the last one's outcome
@@ -245,7 +245,7 @@ func (m *Machine) startClocks() {
 		return
 	}
 	s := m.Options.Time.Start()
-	m.Clocks = &gameClocks{control: m.Options.Time, lag: m.Options.Lag, state: [2]clock.State{s, s}}
+	m.Clocks = &gameClocks{Control: m.Options.Time, Lag: m.Options.Lag, state: [2]clock.State{s, s}}
 }
 
 // clockRunning returns the role whose clock runs: the player to move
@@ -255,7 +255,7 @@ func (m *Machine) startClocks() {
 // CLK-D14) it returns the inviter's.
 func (m *Machine) clockRunning() (Role, bool) {
 	r, ok := m.ClockTurn()
-	if !ok || m.Clocks.adjourned {
+	if !ok || m.Clocks.Adjourned {
 		return Inviter, false
 	}
 	return r, true
@@ -264,7 +264,7 @@ func (m *Machine) clockRunning() (Role, bool) {
 // ClockRuns tells by role whether its clock runs (clockRunning, with
 // both clocks of a simultaneous turn).
 func (m *Machine) ClockRuns() [2]bool {
-	if _, ok := m.ClockTurn(); !ok || m.Clocks.adjourned {
+	if _, ok := m.ClockTurn(); !ok || m.Clocks.Adjourned {
 		return [2]bool{}
 	}
 	return m.ClockTurns()
@@ -393,14 +393,14 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	}
 	flagged := msg.From.Other()
 	charge, okMS := ms(b.ChargeMS)
-	if c := m.Clocks; c.adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
+	if c := m.Clocks; c.Adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
 		// The claim crossed the flagged side's acceptance of an
 		// adjournment: it is judged as the game stood before, as the
 		// claimer's program did (CLK-D13).
-		c.adjourned = false
+		c.Adjourned = false
 		defer func() {
-			if m.Clocks.claim == nil && m.Outcome == nil {
-				m.Clocks.adjourned = true
+			if m.Clocks.Claim == nil && m.Outcome == nil {
+				m.Clocks.Adjourned = true
 			}
 		}()
 	}
@@ -418,15 +418,15 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		left, about, aboutLast, ok = m.Clocks.simultaneousClaim(m.ClockRuns(), sv, msg.From)
 	case ok && running == flagged:
 		left, about = m.Clocks.leftFor(flagged), "the move under way"
-	case (ok && running == msg.From || !ok && !m.Clocks.adjourned && !isTryVariant(m)) && m.Clocks.last != nil && m.Clocks.last.role == flagged && !m.Clocks.last.free:
+	case (ok && running == msg.From || !ok && !m.Clocks.Adjourned && !isTryVariant(m)) && m.Clocks.Last != nil && m.Clocks.Last.role == flagged && !m.Clocks.Last.free:
 		// The flagged side's last move, when the claimer has not moved
 		// since: it crossed the claim, or it reached the claimer past
 		// the clock; it may have ended play (CLK-D9, CLK-D17).
-		left, about = m.Clocks.control.Left(m.Clocks.last.before), fmt.Sprintf("its message %d", m.Clocks.last.seq)
+		left, about = m.Clocks.Control.Left(m.Clocks.Last.before), fmt.Sprintf("its message %d", m.Clocks.Last.seq)
 		aboutLast, ok = true, true
 	default:
 		ok = false
-		if tc, isTry := m.Rules.(TryClocks); isTry && !m.Clocks.adjourned {
+		if tc, isTry := m.Rules.(TryClocks); isTry && !m.Clocks.Adjourned {
 			if _, running := m.clockRunning(); !running {
 				left, about, ok = m.Clocks.tryClaim(tc, msg.From)
 				aboutLast = ok
@@ -446,7 +446,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		m.endRole, m.endSeq = msg.From, msg.Seq
 		return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
 	}
-	if m.Clocks.claim != nil {
+	if m.Clocks.Claim != nil {
 		// A claim waits for its answer: two claims crossed (F-Go's two
 		// clocks), or the claimer claimed again; the first one taken
 		// stands and this one changes nothing.
@@ -465,7 +465,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
 	}
 	m.Clocks.claims[msg.From]++
-	m.Clocks.claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast, charge: charge, about: about}
+	m.Clocks.Claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast, charge: charge, about: about}
 	return []Event{EventTimeoutClaimed{By: msg.From}}, nil
 }
 
@@ -487,7 +487,7 @@ func (m *Machine) pendingClaim() *timeoutClaim {
 	if m.Clocks == nil || m.Outcome != nil {
 		return nil
 	}
-	return m.Clocks.claim
+	return m.Clocks.Claim
 }
 
 // claimResult is the result a pending time-out claim gives when the
@@ -518,11 +518,11 @@ func (m *Machine) ClaimResult() (res engine.Result, ok bool) {
 func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event, err error, done bool) {
 	flagged := c.by.Other()
 	if msg.From == flagged && msg.Ack < int64(c.seq) {
-		m.Clocks.claim = nil
-		last := m.Clocks.last
+		m.Clocks.Claim = nil
+		last := m.Clocks.Last
 		events, err = m.applyMessage(msg)
 		if err != nil {
-			m.Clocks.claim = c
+			m.Clocks.Claim = c
 			return nil, err, true
 		}
 		if m.Outcome != nil {
@@ -531,10 +531,10 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 			// the claim changes nothing.
 			return events, nil, true
 		}
-		if l := m.Clocks.last; l != last && l != nil && l.role == flagged {
+		if l := m.Clocks.Last; l != last && l != nil && l.role == flagged {
 			c.aboutLast = true
 		}
-		m.Clocks.claim = c
+		m.Clocks.Claim = c
 		return events, nil, true
 	}
 	if anytime(msg.Kind) {
@@ -584,7 +584,7 @@ func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 	if !ok {
 		return nil, violation(msg.From, msg.Seq, "T-10", "think time %d ms out of range", b.ThinkMS)
 	}
-	m.Clocks.claim = nil
+	m.Clocks.Claim = nil
 	m.Clocks.refused = append(m.Clocks.refused, refusal{claim: *c, by: msg.From, seq: msg.Seq, think: think})
 	return []Event{EventTimeoutRefused{By: msg.From, Think: think}}, nil
 }
@@ -598,11 +598,11 @@ func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, claimer Role) (left time.Duration, about string, aboutLast, ok bool) {
 	flagged := claimer.Other()
 	if runs[flagged] && !runs[claimer] {
-		return c.control.Left(c.state[flagged]), "the turn under way", false, true
+		return c.Control.Left(c.state[flagged]), "the turn under way", false, true
 	}
-	l := c.turn[flagged]
-	if !runs[flagged] && !runs[claimer] && !c.adjourned && l != nil && !l.free && l.turnID == sv.clockTurnID() && !sv.settled(claimer) {
-		return c.control.Left(l.before), fmt.Sprintf("its message %d", l.seq), true, true
+	l := c.Turn[flagged]
+	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.free && l.turnID == sv.clockTurnID() && !sv.settled(claimer) {
+		return c.Control.Left(l.before), fmt.Sprintf("its message %d", l.seq), true, true
 	}
 	return 0, "", false, false
 }

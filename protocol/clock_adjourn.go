@@ -56,15 +56,15 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		// changes nothing (CLK-D13), as on the accepter's machine.
 		return nil, nil
 	}
-	if _, turn := m.ClockTurn(); !turn || c.adjourned {
-		if msg.Kind == KindAdjournRequest && c.adjourned {
+	if _, turn := m.ClockTurn(); !turn || c.Adjourned {
+		if msg.Kind == KindAdjournRequest && c.Adjourned {
 			return nil, nil // already adjourned: a request that crossed the acceptance
 		}
 		return nil, violation(msg.From, msg.Seq, "T-3", "%s when no clock runs", msg.Kind)
 	}
 	switch msg.Kind {
 	case KindAdjournRequest:
-		if l := c.last; l != nil && l.role == msg.From.Other() && int64(l.seq) > msg.Ack {
+		if l := c.Last; l != nil && l.role == msg.From.Other() && int64(l.seq) > msg.Ack {
 			// It crossed the other's move, which lets a request lapse
 			// when it comes after it (REC-D15).
 			return nil, nil
@@ -78,7 +78,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 			if msg.From == Invitee {
 				c.acceptSeq = msg.Seq
 			}
-			c.adjournBy, c.adjourned = nil, true
+			c.adjournBy, c.Adjourned = nil, true
 			return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
 		}
 		if c.adjournBy != nil {
@@ -91,7 +91,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		if c.adjournBy == nil || *c.adjournBy != msg.From.Other() {
 			return nil, violation(msg.From, msg.Seq, "T-3", "accepts an adjournment the other did not ask for")
 		}
-		c.adjournBy, c.adjourned = nil, true
+		c.adjournBy, c.Adjourned = nil, true
 		c.acceptRole, c.acceptSeq = msg.From, msg.Seq
 		return []Event{EventAdjournAgreed{}, EventClock{Clocks: c.state}}, nil
 	}
@@ -103,7 +103,7 @@ func (m *Machine) adjournMessage(r Role, a Action) (Kind, any, error) {
 	if c == nil {
 		return "", nil, ErrNoClock
 	}
-	if _, turn := m.ClockTurn(); !turn || c.adjourned {
+	if _, turn := m.ClockTurn(); !turn || c.Adjourned {
 		return "", nil, fmt.Errorf("protocol: no clock runs now: %w", engine.ErrWrongPhase)
 	}
 	if _, ok := a.(AcceptAdjourn); ok {

@@ -24,22 +24,22 @@ type FGoOpenBody struct {
 	ChargeMS int64          `json:"charge_ms,omitempty"`
 }
 
-// earlyChooser is a variant in which a player other than the one
+// EarlyChooser is a variant in which a player other than the one
 // Expected names may send a message of kind now: under a clock, F-Go's
 // second player commits without waiting for the first (CLK-D14).
-type earlyChooser interface {
+type EarlyChooser interface {
 	choosesEarly(r Role, kind Kind) bool
 }
 
 // timedFGo reports whether the game runs under a clock (CLK-D14).
-func (g *fgoRules) timedFGo() bool { return g.m.Clocks != nil }
+func (g *FGoRules) timedFGo() bool { return g.m.Clocks != nil }
 
 // choosesEarly reports whether role r may commit although the first
 // player has not (CLK-D14): under a clock, the second player of a turn
 // that has no commitment yet. Both clocks run, so neither waits for the
 // other to choose.
-func (g *fgoRules) choosesEarly(r Role, kind Kind) bool {
-	if !g.timedFGo() || kind != KindFGoCommit || g.score.active || g.score.agreed || g.m.Outcome != nil || g.m.Resigned != nil {
+func (g *FGoRules) choosesEarly(r Role, kind Kind) bool {
+	if !g.timedFGo() || kind != KindFGoCommit || g.score.Active || g.score.agreed || g.m.Outcome != nil || g.m.Resigned != nil {
 		return false
 	}
 	t := &g.turn
@@ -49,9 +49,9 @@ func (g *fgoRules) choosesEarly(r Role, kind Kind) bool {
 // clockRoles tells by role whether its clock runs: in play, until its
 // commitment of the turn is in (CLK-D14). No clock runs while the dead
 // stones are marked (CLK-D10).
-func (g *fgoRules) clockRoles() [2]bool {
+func (g *FGoRules) clockRoles() [2]bool {
 	var runs [2]bool
-	if g.score.active || g.score.agreed {
+	if g.score.Active || g.score.agreed {
 		return runs
 	}
 	for r := range runs {
@@ -61,8 +61,8 @@ func (g *fgoRules) clockRoles() [2]bool {
 }
 
 // clockTurnID names the turn under way.
-func (g *fgoRules) clockTurnID() int { return g.game.TurnNumber() }
+func (g *FGoRules) clockTurnID() int { return g.game.TurnNumber() }
 
-func (g *fgoRules) choiceKind() Kind    { return KindFGoCommit }
-func (g *fgoRules) settleKind() Kind    { return KindFGoOpen }
-func (g *fgoRules) settled(r Role) bool { return g.turn.opened[r] }
+func (g *FGoRules) choiceKind() Kind    { return KindFGoCommit }
+func (g *FGoRules) settleKind() Kind    { return KindFGoOpen }
+func (g *FGoRules) settled(r Role) bool { return g.turn.opened[r] }

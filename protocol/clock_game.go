@@ -101,14 +101,14 @@ func (g *Game) stampMove(kind Kind, body any) any {
 		now = g.clk.actAt // the player's choice, before its program made the message
 	}
 	think := now.Sub(g.clk.mark).Milliseconds()
-	if g.m.Clocks.adjourned {
+	if g.m.Clocks.Adjourned {
 		think = 0 // the move that ends an adjournment is not charged (CLK-D13)
 	}
 	charge := g.clk.settleMS
 	if tries && kind != KindMove {
 		charge = 0 // a try is settled by the other's next message of the try (CLK-D16)
 	}
-	if l := g.m.Clocks.last; l == nil || l.role != g.role.Other() || l.free {
+	if l := g.m.Clocks.Last; l == nil || l.role != g.role.Other() || l.free {
 		// The other's last move is settled already: in gomoku a player
 		// answers an announcement (settling it) and then, the other's
 		// declaration between, announces its own turn, which settles
@@ -125,10 +125,10 @@ func (g *Game) stampMove(kind Kind, body any) any {
 // the loss on time.
 func (g *Game) settleMove(last *ClaimedCharge, mark, now time.Time) {
 	c := g.m.Clocks
-	if c == nil || c.last == nil || c.last == last || c.last.role != g.role.Other() {
+	if c == nil || c.Last == nil || c.Last == last || c.Last.role != g.role.Other() {
 		return
 	}
-	l := c.last
+	l := c.Last
 	// A settlement is of the other's last move only: one of an earlier
 	// move is not carried over to the next own move.
 	g.clk.settleMS = 0
@@ -139,7 +139,7 @@ func (g *Game) settleMove(last *ClaimedCharge, mark, now time.Time) {
 	if !ok {
 		return
 	}
-	if c.control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
+	if c.Control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
 		if !g.clk.claimed {
 			// One claim at a time: a claim of this peer's that waits
 			// for its answer already charges the move (CLK-D17).
@@ -166,8 +166,8 @@ func (g *Game) checkClock() {
 	if g.m.ClocksTogether() {
 		from = g.clk.origin // CLK-D14
 	}
-	charge := time.Since(from) - c.lag
-	if !c.expiredFor(r, charge) {
+	charge := time.Since(from) - c.Lag
+	if !c.ExpiredFor(r, charge) {
 		return
 	}
 	g.claimTimeout((charge + time.Millisecond - 1).Milliseconds())
@@ -191,7 +191,7 @@ func (g *Game) claimTimeout(chargeMS int64) {
 func (g *Game) claimRefused() {
 	g.clk.claimed = false
 	g.clk.refusals++
-	pause := max(g.m.Clocks.lag, 2*time.Second) << min(g.clk.refusals, 6)
+	pause := max(g.m.Clocks.Lag, 2*time.Second) << min(g.clk.refusals, 6)
 	g.clk.claimAfter = time.Now().Add(pause)
 }
 
@@ -201,17 +201,17 @@ func (g *Game) claimRefused() {
 // that move, else its measurement of the move under way.
 func (g *Game) answerTimeout() (Kind, any, bool) {
 	c := g.m.Clocks
-	if c == nil || c.claim == nil || c.claim.by == g.role {
+	if c == nil || c.Claim == nil || c.Claim.by == g.role {
 		return "", nil, false
 	}
 	think := time.Since(g.clk.mark)
-	if c.claim.aboutLast && c.last != nil && c.last.role == g.role {
-		think = c.last.claimed
+	if c.Claim.aboutLast && c.Last != nil && c.Last.role == g.role {
+		think = c.Last.claimed
 	}
-	if l := c.turn[g.role]; c.claim.aboutLast && l != nil {
+	if l := c.Turn[g.role]; c.Claim.aboutLast && l != nil {
 		think = l.claimed // F-Go: its commitment of the turn (CLK-D14)
 	}
-	if think > c.claim.left {
+	if think > c.Claim.left {
 		return "", nil, false
 	}
 	return KindTimeoutRefuse, TimeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
@@ -223,7 +223,7 @@ func (g *Game) answerTimeout() (Kind, any, bool) {
 // than measured stands, logged: an honest program never makes one, and
 // it is charged as its signer's word against itself.
 func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, ok bool) {
-	charge, err := clock.Settle(claimed, measured, g.m.Clocks.lag)
+	charge, err := clock.Settle(claimed, measured, g.m.Clocks.Lag)
 	if err != nil {
 		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", claimed, "measured", measured)
 		return 0, false
@@ -244,7 +244,7 @@ func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, o
 func (g *Game) stampChoice(kind Kind, body any) any {
 	switch kind {
 	case KindFGoCommit:
-		if !g.m.ClockTurns()[g.role] || g.m.Clocks.adjourned {
+		if !g.m.ClockTurns()[g.role] || g.m.Clocks.Adjourned {
 			return body // not timed, or free (CLK-D13)
 		}
 		return WithStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
@@ -264,7 +264,7 @@ func (g *Game) stampChoice(kind Kind, body any) any {
 // clock, this peer claims the loss on time once its own choice is in.
 func (g *Game) settleChoice(m *Message, received time.Time) {
 	c := g.m.Clocks
-	l := c.turn[g.role.Other()]
+	l := c.Turn[g.role.Other()]
 	if m.Kind != KindFGoCommit || l == nil || l.seq != m.Seq || l.role != m.From || l.free {
 		return
 	}
@@ -272,7 +272,7 @@ func (g *Game) settleChoice(m *Message, received time.Time) {
 	if !ok {
 		return
 	}
-	if c.control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+	if c.Control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
 		g.clk.claimDue = chargeMS
 		return
 	}

@@ -124,18 +124,18 @@ func (h *PhantomRules) settlesTry(r Role, kind Kind) bool {
 // clock's time, less what the illegal tries of the move used (CLK-D16).
 func (c *gameClocks) leftFor(r Role) time.Duration {
 	if p := c.tries; p != nil && p.role == r {
-		return max(0, c.control.Left(p.before)-p.used)
+		return max(0, c.Control.Left(p.before)-p.used)
 	}
-	return c.control.Left(c.state[r])
+	return c.Control.Left(c.state[r])
 }
 
-// expiredFor reports whether role r's flag falls if its move under way
+// ExpiredFor reports whether role r's flag falls if its move under way
 // takes d more.
-func (c *gameClocks) expiredFor(r Role, d time.Duration) bool {
+func (c *gameClocks) ExpiredFor(r Role, d time.Duration) bool {
 	if p := c.tries; p != nil && p.role == r {
-		return c.control.Expired(p.before, p.used+d)
+		return c.Control.Expired(p.before, p.used+d)
 	}
-	return c.control.Expired(c.state[r], d)
+	return c.Control.Expired(c.state[r], d)
 }
 
 // usedOf returns, by role, the think time the tries of the move under way
@@ -154,9 +154,9 @@ func (c *gameClocks) usedOf() [2]time.Duration {
 // crossed it, judged against what the move had before the try.
 func (c *gameClocks) tryClaim(tc TryClocks, claimer Role) (left time.Duration, about string, ok bool) {
 	flagged := claimer.Other()
-	l, p := c.last, c.tries
+	l, p := c.Last, c.tries
 	if r, moving := tc.tryMover(); !moving || r != flagged || l == nil || l.role != flagged || l.free || p == nil || p.role != flagged {
 		return 0, "", false
 	}
-	return max(0, c.control.Left(l.before)-l.prior), fmt.Sprintf("its try in message %d", l.seq), true
+	return max(0, c.Control.Left(l.before)-l.prior), fmt.Sprintf("its try in message %d", l.seq), true
 }

@@ -128,7 +128,7 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 	if think != 0 && !p.own || charge != 0 && !p.settles {
 		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that %s", msg.Kind, b.ThinkMS, b.ChargeMS, p.words.noTurn)
 	}
-	if p.own && c.adjourned && think != 0 {
+	if p.own && c.Adjourned && think != 0 {
 		return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the %s that ends an adjournment, which is not charged", think, p.words.turn)
 	}
 	var settled *clock.State
@@ -141,7 +141,7 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 		if p.tries {
 			prior = l.prior
 		}
-		s, err := c.control.Charge(l.before, prior+charge)
+		s, err := c.Control.Charge(l.before, prior+charge)
 		if err != nil {
 			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 		}
@@ -167,8 +167,8 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 			// and lets a request to adjourn lapse (CLK-D13); the turn
 			// that ended one is free (read before it is cleared: the
 			// other's measurement of it must not be charged).
-			free := c.adjourned
-			c.adjourned, c.adjournBy = false, nil
+			free := c.Adjourned
+			c.Adjourned, c.adjournBy = false, nil
 			p.keepOwn(next, &ClaimedCharge{role: msg.From, seq: msg.Seq, before: p.before, claimed: think, prior: p.prior, free: free})
 		}
 		if settled != nil {
@@ -187,16 +187,16 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 // signed word when the claim is past it (CLK-D9), or a T-10 violation for
 // a claim the control cannot take.
 func (m *Machine) chargeOwn(msg *Message, p clockPart, think time.Duration) (clock.State, *Outcome, error) {
-	next, err := m.Clocks.control.Charge(p.before, p.prior+think)
+	next, err := m.Clocks.Control.Charge(p.before, p.prior+think)
 	if err != nil {
 		return next, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if !next.Flagged {
 		return next, nil, nil
 	}
-	v := violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.Clocks.control.Left(p.before))
+	v := violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.Clocks.Control.Left(p.before))
 	if p.tries {
-		v = violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, p.prior+think, m.Clocks.control.Left(p.before))
+		v = violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, p.prior+think, m.Clocks.Control.Left(p.before))
 	}
 	return next, &Outcome{Result: engine.Result{Winner: m.colorOrRole(msg.From.Other()), By: engine.ByTime}, Violation: v, Proven: true}, nil
 }
@@ -215,12 +215,12 @@ func (m *Machine) movePart(msg *Message) clockPart {
 	other := msg.From.Other()
 	p.own, p.before = true, c.state[msg.From]
 	p.settles = true
-	if l := c.last; l != nil && l.role == other {
+	if l := c.Last; l != nil && l.role == other {
 		p.claim = l
 	}
 	p.keepOwn = func(next clock.State, claim *ClaimedCharge) {
 		c.state[msg.From] = next
-		c.last = claim
+		c.Last = claim
 	}
 	p.keepSettled = func(s clock.State, _ time.Duration) { c.state[other] = s }
 	return p
@@ -246,11 +246,11 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 		p.keepOwn = func(next clock.State, claim *ClaimedCharge) {
 			claim.turnID = turnID
 			c.state[msg.From] = next
-			c.turn[msg.From] = claim
+			c.Turn[msg.From] = claim
 		}
 	case sv.settleKind():
 		p.settles = true
-		if l := c.turn[other]; l != nil && l.turnID == turnID && !runs[other] {
+		if l := c.Turn[other]; l != nil && l.turnID == turnID && !runs[other] {
 			p.claim = l
 		}
 		p.keepSettled = func(s clock.State, _ time.Duration) { c.state[other] = s }
@@ -278,7 +278,7 @@ func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 			return []Event{EventClock{Clocks: c.state}}
 		}
 		// The move ended: its tries are charged as one move.
-		s, err := c.control.Charge(t.before, t.used)
+		s, err := c.Control.Charge(t.before, t.used)
 		if err == nil {
 			c.state[t.role] = s
 		}
@@ -292,13 +292,13 @@ func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 		}
 		p.keepOwn = func(_ clock.State, claim *ClaimedCharge) {
 			c.tries = &pendingMove{role: msg.From, before: claim.before, used: claim.prior + claim.claimed}
-			c.last = claim
+			c.Last = claim
 		}
 		return p
 	}
 	if tc.SettlesTry(msg.From, msg.Kind) {
 		p.settles = true
-		if l, t := c.last, c.tries; l != nil && l.role == other && t != nil && t.role == other {
+		if l, t := c.Last, c.tries; l != nil && l.role == other && t != nil && t.role == other {
 			p.claim = l
 			p.keepSettled = func(_ clock.State, charge time.Duration) { t.used = l.prior + charge }
 		}

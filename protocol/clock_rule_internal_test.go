@@ -130,7 +130,7 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 		m.startClocks()
 	}
 	if tc.adjourned {
-		m.Clocks.adjourned = true
+		m.Clocks.Adjourned = true
 	}
 	claim := tr.Messages[path.claim]
 	stamped, about := claim, claim.From
@@ -179,10 +179,10 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 		if m.Outcome != nil {
 			t.Fatalf("outcome %+v, want the game going on", m.Outcome)
 		}
-		if m.Clocks.adjourned {
+		if m.Clocks.Adjourned {
 			t.Error("the game is still adjourned")
 		}
-		if got := m.Clocks.control.Left(chargedClock(m, about)); got != tc.wantLeft {
+		if got := m.Clocks.Control.Left(chargedClock(m, about)); got != tc.wantLeft {
 			t.Errorf("the %s's clock as charged leaves %v, want %v", about, got, tc.wantLeft)
 		}
 	}
@@ -193,7 +193,7 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 // ends (CLK-D16).
 func chargedClock(m *Machine, r Role) clock.State {
 	if p := m.Clocks.tries; p != nil && p.role == r {
-		s, err := m.Clocks.control.Charge(p.before, p.used)
+		s, err := m.Clocks.Control.Charge(p.before, p.used)
 		if err != nil {
 			panic(err)
 		}

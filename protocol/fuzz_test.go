@@ -264,7 +264,7 @@ func FuzzSecretsRestore(f *testing.F) {
 			return
 		}
 		if pv, ok := p.(PrivateViewer); ok {
-			pv.PrivateView(m, me, m.Rules.view(me))
+			pv.PrivateView(m, me, m.Rules.View(me))
 		}
 		kind, body, ok, err := p.auto(m, me)
 		if err != nil || !ok {

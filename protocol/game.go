@@ -290,12 +290,12 @@ func (g *Game) View() (v View) {
 	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
 		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
-	if ec, ok := g.m.Rules.(earlyChooser); ok && g.m.Phase == PhasePlay && from != g.role && ec.choosesEarly(g.role, KindFGoCommit) {
+	if ec, ok := g.m.Rules.(EarlyChooser); ok && g.m.Phase == PhasePlay && from != g.role && ec.choosesEarly(g.role, KindFGoCommit) {
 		// Both clocks run: this player may commit now (CLK-D14).
 		v.MyTurn, v.Kinds = true, []Kind{KindFGoCommit}
 	}
 	if g.m.Rules != nil {
-		v.Variant = g.m.Rules.view(g.role)
+		v.Variant = g.m.Rules.View(g.role)
 		if pv, ok := g.player.(PrivateViewer); ok {
 			v.Variant = pv.PrivateView(g.m, g.role, v.Variant)
 		}
@@ -305,7 +305,7 @@ func (g *Game) View() (v View) {
 		v.Outcome = &o
 	}
 	if u := g.m.Undo; u != nil {
-		v.UndoMove, v.UndoBy, v.UndoMoves = u.move, u.by, u.moves
+		v.UndoMove, v.UndoBy, v.UndoMoves = u.Move, u.By, u.Moves
 	}
 	if c, ok := g.m.Clock(); ok {
 		c.Since = g.clk.mark

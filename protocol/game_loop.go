@@ -348,7 +348,7 @@ func (g *Game) receive(m *Message, raw []byte) {
 	}
 	var lastCharge *ClaimedCharge
 	if g.m.Clocks != nil {
-		lastCharge = g.m.Clocks.last
+		lastCharge = g.m.Clocks.Last
 	}
 	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)

@@ -106,9 +106,9 @@ type VariantRules interface {
 	apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error)
 	// result returns the outcome once done.
 	result() engine.Result
-	// view returns what role r may see of the variant's state: a value of
-	// the variant's view type (GoView, ...).
-	view(r Role) VariantView
+	// View returns what role r may see of the variant's state: a value of
+	// the variant's View type (GoView, ...).
+	View(r Role) VariantView
 }
 
 // turnRuler is a variantRules whose own rules fix the turn order (Bridge
@@ -270,7 +270,7 @@ func (m *Machine) PublicView(r Role) VariantView {
 	if m.Rules == nil {
 		return nil
 	}
-	return m.Rules.view(r)
+	return m.Rules.View(r)
 }
 
 // Apply checks one message and applies it (see apply); the machine keeps
@@ -364,7 +364,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if isUndoKind(msg.Kind) {
 		return m.applyUndo(msg)
 	}
-	if ec, ok := m.Rules.(earlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.choosesEarly(msg.From, msg.Kind) {
+	if ec, ok := m.Rules.(EarlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.choosesEarly(msg.From, msg.Kind) {
 		// A simultaneous turn under a clock: the other player's choice
 		// may come first (CLK-D14).
 	} else if !anytime(msg.Kind) {
@@ -419,13 +419,13 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 			// request to adjourn: on its own machine the move let the
 			// request lapse and the acceptance came too late, so here the
 			// acceptance changes nothing either (CLK-D13).
-			c.adjourned = false
+			c.Adjourned = false
 		}
 		standing := c != nil && c.adjournBy != nil
 		t, lost, err := m.clockMove(msg)
 		if err != nil {
 			if crossed {
-				c.adjourned = true
+				c.Adjourned = true
 			}
 			return nil, err
 		}
@@ -450,7 +450,7 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	events, err := m.Rules.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
 	if err != nil {
 		if crossed {
-			m.Clocks.adjourned = true
+			m.Clocks.Adjourned = true
 		}
 		var v *Violation
 		if !errors.As(err, &v) {
@@ -464,7 +464,7 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	if m.Undo != nil {
 		// The other moved (or began the count) instead of answering: the
 		// request lapses (UNDO-D1).
-		events = append(events, EventUndoDeclined{By: m.Undo.by})
+		events = append(events, EventUndoDeclined{By: m.Undo.By})
 		m.Undo = nil
 	}
 	if _, _, done := m.Rules.Expected(); done && m.Outcome == nil {
@@ -536,11 +536,11 @@ func (m *Machine) applyAcrossResignation(msg *Message) ([]Event, error) {
 // acceptance of its request to adjourn (CLK-D13).
 func (m *Machine) acceptanceCrossed(msg *Message) bool {
 	c := m.Clocks
-	if c == nil || !c.adjourned || !m.acceptanceCrossedRole(msg) {
+	if c == nil || !c.Adjourned || !m.acceptanceCrossedRole(msg) {
 		return false
 	}
-	c.adjourned = false
-	defer func() { c.adjourned = true }()
+	c.Adjourned = false
+	defer func() { c.Adjourned = true }()
 	if sv, ok := m.Rules.(simultaneousClocks); ok {
 		return msg.Kind == sv.choiceKind()
 	}
@@ -560,7 +560,7 @@ func (m *Machine) acceptanceCrossedRole(msg *Message) bool {
 func (m *Machine) end(o Outcome) {
 	m.Outcome = &o
 	if m.Clocks != nil {
-		m.Clocks.claim = nil
+		m.Clocks.Claim = nil
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 type bridgePlayer struct{}
 
 func (bridgePlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
-	g, ok := m.Rules.(*bridgeRules)
+	g, ok := m.Rules.(*BridgeRules)
 	if !ok {
 		return "", nil, fmt.Errorf("%w: no Bridge Go game", ErrNotNow)
 	}

@@ -33,7 +33,7 @@ type fgoSecrets struct {
 }
 
 func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
-	g, ok := m.Rules.(*fgoRules)
+	g, ok := m.Rules.(*FGoRules)
 	if !ok {
 		return "", nil, fmt.Errorf("%w: no F-Go game", ErrNotNow)
 	}
@@ -54,7 +54,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := g.game.CheckChoice(c, a.Point); err != nil {
 			return "", nil, err
 		}
-		if g.score.active && a.Point == engine.Pass {
+		if g.score.Active && a.Point == engine.Pass {
 			return "", nil, fmt.Errorf("%w: play resumes with a stone, not a pass (GO-4)", ErrNotNow)
 		}
 		turn := g.game.TurnNumber()
@@ -91,17 +91,17 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		}
 		return KindMark, WireMarking(b, a.Dead), nil
 	case AgreeScore:
-		if err := may(KindAgree); err != nil || !g.score.hasProposal {
+		if err := may(KindAgree); err != nil || !g.score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		return KindAgree, WireMarking(b, g.score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, g.score.Proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
 
 // auto opens this turn's commitment when it is this player's turn to.
 func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
-	g, ok := m.Rules.(*fgoRules)
+	g, ok := m.Rules.(*FGoRules)
 	if !ok {
 		return "", nil, false, nil
 	}

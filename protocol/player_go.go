@@ -45,7 +45,7 @@ func init() {
 
 func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	board := func() engine.Board {
-		if g, ok := m.Rules.(*goRules); ok {
+		if g, ok := m.Rules.(*GoRules); ok {
 			return g.game.Board()
 		}
 		return engine.Board{}
@@ -61,12 +61,12 @@ func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	case MarkDead:
 		return KindMark, WireMarking(board(), a.Dead), nil
 	case AgreeScore:
-		g, ok := m.Rules.(*goRules)
-		if !ok || !g.score.hasProposal {
+		g, ok := m.Rules.(*GoRules)
+		if !ok || !g.score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := g.game.Board()
-		return KindAgree, WireMarking(b, g.score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, g.score.Proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }

@@ -69,14 +69,14 @@ func (p *gomokuPlayer) sync(m *Machine) {
 	}
 	for p.broken == nil && p.synced < len(g.Log) {
 		e := g.Log[p.synced]
-		next, err := p.step(e.from, e.event)
-		if err != nil && e.from == p.me && p.tamperHook != nil {
+		next, err := p.step(e.From, e.Event)
+		if err != nil && e.From == p.me && p.tamperHook != nil {
 			if meant, ok := p.meant[p.synced]; ok {
-				next, err = p.step(e.from, meant)
+				next, err = p.step(e.From, meant)
 			}
 		}
 		if err != nil {
-			p.broken = fmt.Errorf("protocol: gomoku view refuses step %d (%s by the %s): %w", p.synced, e.event.Kind, e.from, err)
+			p.broken = fmt.Errorf("protocol: gomoku view refuses step %d (%s by the %s): %w", p.synced, e.Event.Kind, e.From, err)
 			return
 		}
 		delete(p.meant, p.synced)

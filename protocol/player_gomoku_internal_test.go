@@ -225,7 +225,7 @@ func closedAtEnd(g *GomokuRules, r Role) []int {
 	var ks []int
 	opened := map[int]bool{}
 	for _, e := range g.Log {
-		for _, o := range e.event.Openings {
+		for _, o := range e.Event.Openings {
 			opened[o.Move] = true
 		}
 	}

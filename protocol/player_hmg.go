@@ -73,11 +73,11 @@ func (p *hmgPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	case MarkDead:
 		return KindMark, WireMarking(h.Game.Board(), a.Dead), nil
 	case AgreeScore:
-		if !h.Score.hasProposal {
+		if !h.Score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := h.Game.Board()
-		return KindAgree, WireMarking(b, h.Score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, h.Score.Proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }

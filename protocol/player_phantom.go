@@ -346,7 +346,7 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		case PhantomStageScoring, PhantomStageOpen:
 			c := m.Colors[me]
 			ref := h.Referee
-			if h.Score.active {
+			if h.Score.Active {
 				if a.Point == engine.Pass {
 					return "", nil, fmt.Errorf("%w: play resumes with a stone (GO-4)", ErrNotNow)
 				}
@@ -378,11 +378,11 @@ func (p *phantomPlayer) message(m *Machine, me Role, a Action) (Kind, any, error
 		}
 		return KindMark, WireMarking(h.Referee.Board(), a.Dead), nil
 	case AgreeScore:
-		if h.Stage() != PhantomStageScoring || !h.Score.hasProposal {
+		if h.Stage() != PhantomStageScoring || !h.Score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
 		b := h.Referee.Board()
-		return KindAgree, WireMarking(b, h.Score.proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, h.Score.Proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }

@@ -173,11 +173,11 @@ func PublicAnnouncements(t *Transcript) ([]PublicAnnouncement, error) {
 	if !ok {
 		return nil, fmt.Errorf("protocol: public announcements: the record is not of a Phantom Go game")
 	}
-	if pr.replay == nil {
+	if pr.Replay == nil {
 		return nil, fmt.Errorf("protocol: public announcements: the record holds no audit of the game")
 	}
-	out := make([]PublicAnnouncement, len(pr.replay.Announcements))
-	for i, a := range pr.replay.Announcements {
+	out := make([]PublicAnnouncement, len(pr.Replay.Announcements))
+	for i, a := range pr.Replay.Announcements {
 		out[i] = PublicAnnouncement{Try: uint64(i), Text: PublicAnnouncementText(a[0])}
 	}
 	return out, nil

@@ -146,8 +146,8 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 	if gv, ok := m.Rules.(*GomokuRules); ok && gv.record != nil {
 		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)
 	}
-	if pv, ok := m.Rules.(*PhantomRules); ok && pv.replay != nil {
-		nodes = append(phantomSGF(pv.replay.Outcomes, m.Options.Size), nodes...)
+	if pv, ok := m.Rules.(*PhantomRules); ok && pv.Replay != nil {
+		nodes = append(phantomSGF(pv.Replay.Outcomes, m.Options.Size), nodes...)
 	}
 	if c := m.Options.Time; !c.IsNone() && len(lastMove) == 0 {
 		// F-Go's turns, Phantom Go's audited moves and gomoku's opened

@@ -37,20 +37,20 @@ type MarkBody struct {
 // to move proposes a marking; the other accepts it, counters it, or
 // resumes play with a move.
 type scoring struct {
-	active      bool
-	hasProposal bool
+	Active      bool
+	HasProposal bool
 	proposer    Role
-	proposal    engine.Marking
+	Proposal    engine.Marking
 	agreed      bool
 }
 
 // start opens the phase.
-func (s *scoring) start() { *s = scoring{active: true} }
+func (s *scoring) start() { *s = scoring{Active: true} }
 
 // expected returns who sends next given the role to move when play
 // stopped.
 func (s *scoring) expected(toMove Role) (Role, []Kind) {
-	if !s.hasProposal {
+	if !s.HasProposal {
 		return toMove, []Kind{KindMark, KindMove}
 	}
 	return s.proposer.Other(), []Kind{KindAgree, KindMark, KindMove}
@@ -104,10 +104,10 @@ func (s *scoring) apply(b engine.Board, from Role, seq uint64, kind Kind, body j
 	m := engine.MarkingOf(b, ps)
 	switch kind {
 	case KindMark:
-		s.hasProposal, s.proposer, s.proposal = true, from, m
+		s.HasProposal, s.proposer, s.Proposal = true, from, m
 		return []Event{EventScoring{Proposer: from, Dead: m.Dead(b)}}, nil
 	case KindAgree:
-		if !slices.Equal(m.Dead(b), s.proposal.Dead(b)) {
+		if !slices.Equal(m.Dead(b), s.Proposal.Dead(b)) {
 			return nil, violation(from, seq, "GO-4", "agrees to a marking that was not proposed")
 		}
 		s.agreed = true

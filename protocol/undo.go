@@ -84,9 +84,9 @@ var ErrNoUndo = fmt.Errorf("protocol: no undo in this variant: taking a move bac
 // pendingUndo is an undo request waiting for its answer: by asks to
 // take back moves from move on (1 or 2 of them).
 type pendingUndo struct {
-	by    Role
-	move  int
-	moves int
+	By    Role
+	Move  int
+	Moves int
 }
 
 // isUndoKind reports the kinds of the undo request.
@@ -122,21 +122,21 @@ func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 			return nil, violation(msg.From, msg.Seq, "T-3", "undo request of %s, which is not its last move (nor that and the answer to it; %d moves played)",
 				movesNamed(b), n)
 		}
-		m.Undo = &pendingUndo{by: msg.From, move: b.Move, moves: b.count()}
+		m.Undo = &pendingUndo{By: msg.From, Move: b.Move, Moves: b.count()}
 		return []Event{EventUndoRequested{By: msg.From, Move: b.Move, Moves: b.count()}}, nil
 	}
-	if m.Undo == nil || m.Undo.by != msg.From.Other() || m.Undo.move != b.Move || m.Undo.moves != b.count() {
+	if m.Undo == nil || m.Undo.By != msg.From.Other() || m.Undo.Move != b.Move || m.Undo.Moves != b.count() {
 		return nil, violation(msg.From, msg.Seq, "T-3", "%s of %s, which no request of the other asks", msg.Kind, movesNamed(b))
 	}
 	p := m.Undo
 	m.Undo = nil
 	if msg.Kind == KindUndoDecline {
-		return []Event{EventUndoDeclined{By: p.by}}, nil
+		return []Event{EventUndoDeclined{By: p.By}}, nil
 	}
-	for range p.moves {
+	for range p.Moves {
 		u.undo()
 	}
-	return []Event{EventUndone{By: p.by, Move: p.move, Moves: p.moves}}, nil
+	return []Event{EventUndone{By: p.By, Move: p.Move, Moves: p.Moves}}, nil
 }
 
 // undoable reports whether player by may ask to take back what b names
@@ -198,11 +198,11 @@ func (m *Machine) undoMessage(r Role, a Action) (Kind, any, error) {
 		}
 		return "", nil, fmt.Errorf("protocol: you may take back only your last move and the answer to it: %w", ErrNotNow)
 	case AnswerUndo:
-		if m.Undo == nil || m.Undo.by == r {
+		if m.Undo == nil || m.Undo.By == r {
 			return "", nil, fmt.Errorf("protocol: no undo request to answer: %w", ErrNotNow)
 		}
-		b := UndoBody{Move: m.Undo.move}
-		if m.Undo.moves == 2 {
+		b := UndoBody{Move: m.Undo.Move}
+		if m.Undo.Moves == 2 {
 			b.Moves = 2
 		}
 		if a.Accept {

@@ -22,7 +22,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &bridgeRules{m: m, game: g}, nil
+		return &BridgeRules{m: m, game: g}, nil
 	}
 }
 
@@ -37,8 +37,8 @@ type EventBridgeMoved struct {
 
 func (EventBridgeMoved) event() {}
 
-// bridgeRules is the public state machine of a game of Bridge Go.
-type bridgeRules struct {
+// BridgeRules is the public state machine of a game of Bridge Go.
+type BridgeRules struct {
 	m    *Machine
 	game bridge.Game
 	// prev holds the game before each move and movers who made it, for
@@ -49,7 +49,7 @@ type bridgeRules struct {
 
 // lastMove implements undoer: nothing is taken back once the game is
 // over.
-func (g *bridgeRules) lastMove() (int, Role, bool) {
+func (g *BridgeRules) lastMove() (int, Role, bool) {
 	n := len(g.prev)
 	if n == 0 || g.game.Over() {
 		return n, Inviter, false
@@ -58,10 +58,10 @@ func (g *bridgeRules) lastMove() (int, Role, bool) {
 }
 
 // moverOf implements undoer.
-func (g *bridgeRules) moverOf(i int) Role { return g.movers[i-1] }
+func (g *BridgeRules) moverOf(i int) Role { return g.movers[i-1] }
 
 // undo implements undoer.
-func (g *bridgeRules) undo() {
+func (g *BridgeRules) undo() {
 	n := len(g.prev)
 	g.game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
@@ -77,11 +77,11 @@ type BridgeView struct {
 	WinningChain []engine.Point
 }
 
-func (g *bridgeRules) view(Role) VariantView {
+func (g *BridgeRules) View(Role) VariantView {
 	return BridgeView{Game: g.game, Winner: g.game.Winner(), WinningChain: g.game.WinningChain()}
 }
 
-func (g *bridgeRules) Expected() (Role, []Kind, bool) {
+func (g *BridgeRules) Expected() (Role, []Kind, bool) {
 	if g.game.Over() {
 		return Inviter, nil, true
 	}
@@ -90,9 +90,9 @@ func (g *bridgeRules) Expected() (Role, []Kind, bool) {
 
 // turnRule names the rule a Bridge Go move out of turn breaks: players
 // alternate (BG-1).
-func (g *bridgeRules) turnRule() string { return "BG-1" }
+func (g *BridgeRules) turnRule() string { return "BG-1" }
 
-func (g *bridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *BridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind != KindMove {
 		return nil, violation(from, seq, "T-3", "unexpected %s", kind)
 	}
@@ -119,7 +119,7 @@ func (g *bridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 	return []Event{EventBridgeMoved{Color: c, Point: p, Result: res}}, nil
 }
 
-func (g *bridgeRules) result() engine.Result {
+func (g *BridgeRules) result() engine.Result {
 	r, _ := g.game.Result()
 	return r
 }

@@ -104,7 +104,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &fgoRules{m: m, game: g}, nil
+		return &FGoRules{m: m, game: g}, nil
 	}
 }
 
@@ -119,9 +119,9 @@ type fgoTurn struct {
 	resumer Role
 }
 
-// fgoRules is the public state machine of a game of F-Go. It sees the
+// FGoRules is the public state machine of a game of F-Go. It sees the
 // commitments, never a choice before it is opened.
-type fgoRules struct {
+type FGoRules struct {
 	m     *Machine
 	game  fgo.Game
 	turn  fgoTurn
@@ -160,20 +160,20 @@ type FGoView struct {
 
 // firstRole returns the role that commits and opens first this turn:
 // Black's on even turn numbers, White's on odd ones (FG-N1).
-func (g *fgoRules) firstRole() Role {
+func (g *FGoRules) firstRole() Role {
 	if g.game.TurnNumber()%2 == 0 {
 		return g.m.RoleOf(engine.Black)
 	}
 	return g.m.RoleOf(engine.White)
 }
 
-func (g *fgoRules) view(r Role) VariantView {
+func (g *FGoRules) View(r Role) VariantView {
 	b := g.game.Board()
 	from, _, done := g.Expected()
 	v := FGoView{Game: g.game, Unavailable: g.game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
-		Waiting: !done && from != r && !g.choosesEarly(r, KindFGoCommit), Scoring: g.score.active, HasProposal: g.score.hasProposal,
-		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}
+		Waiting: !done && from != r && !g.choosesEarly(r, KindFGoCommit), Scoring: g.score.Active, HasProposal: g.score.HasProposal,
+		Proposer: g.score.proposer, Proposal: g.score.Proposal.Dead(b)}
 	if g.turn.offer != nil {
 		o := *g.turn.offer
 		v.Offer = &o
@@ -187,13 +187,13 @@ func (g *fgoRules) view(r Role) VariantView {
 	return v
 }
 
-func (g *fgoRules) Expected() (Role, []Kind, bool) {
+func (g *FGoRules) Expected() (Role, []Kind, bool) {
 	if g.score.agreed {
 		return Inviter, nil, true
 	}
 	first := g.firstRole()
 	second := first.Other()
-	if g.score.active {
+	if g.score.Active {
 		r, kinds := g.score.expected(first)
 		kinds = slices.Clone(kinds)
 		for i, k := range kinds {
@@ -219,7 +219,7 @@ func (g *fgoRules) Expected() (Role, []Kind, bool) {
 	return second, []Kind{KindFGoOpen}, false
 }
 
-func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindMark, KindAgree:
 		return g.score.apply(g.game.Board(), from, seq, kind, body)
@@ -229,7 +229,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		var events []Event
-		if g.score.active {
+		if g.score.Active {
 			g.score = scoring{}
 			g.turn = fgoTurn{resumed: true, resumer: from}
 			events = append(events, EventResumed{By: from})
@@ -282,7 +282,7 @@ func (g *fgoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 // applyOpen checks an opening at once (T-6): it must open the sender's
 // commitment of this turn (T-5) and be a choice the sender may make
 // (FG-1, FG-5). The second opening plays the turn.
-func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
+func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b FGoOpenBody
 	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
@@ -324,7 +324,7 @@ func (g *fgoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 
 // played moves to the game after a turn and starts the next turn, or the
 // scoring phase when both passed (FG-6).
-func (g *fgoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Event {
+func (g *FGoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Event {
 	g.game = next
 	g.last = &res
 	g.turn = fgoTurn{}
@@ -336,7 +336,7 @@ func (g *fgoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Ev
 	return events
 }
 
-func (g *fgoRules) result() engine.Result { return g.game.Score(g.score.proposal).Result() }
+func (g *FGoRules) result() engine.Result { return g.game.Score(g.score.Proposal).Result() }
 
 // parseFGoChoice reads a choice in its canonical form: a GTP vertex as
 // Point.Vertex writes it, or "pass".

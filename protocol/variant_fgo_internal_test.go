@@ -115,7 +115,7 @@ func (d *fbDriver) violates(rule string, from Role, kind Kind, body any) {
 }
 
 // fgo returns the F-Go rules of the machine.
-func (d *fbDriver) fgo() *fgoRules { return d.m.Rules.(*fgoRules) }
+func (d *fbDriver) fgo() *FGoRules { return d.m.Rules.(*FGoRules) }
 
 // pt parses a vertex of the driver's board.
 func (d *fbDriver) pt(v string) engine.Point {
@@ -147,7 +147,7 @@ func (d *fbDriver) turn(black, white string) []Event {
 
 // view returns role r's F-Go view, its own choice included.
 func (d *fbDriver) view(r Role) FGoView {
-	return d.players[r].(PrivateViewer).PrivateView(d.m, r, d.m.Rules.view(r)).(FGoView)
+	return d.players[r].(PrivateViewer).PrivateView(d.m, r, d.m.Rules.View(r)).(FGoView)
 }
 
 var fgo5 = engine.Options{Variant: engine.VariantFGo, Size: 5}
@@ -443,8 +443,8 @@ func TestFG6FGoEnd(t *testing.T) {
 			t.Error("the local player resumes play with a pass")
 		}
 		events := d.act(Inviter, Play{Point: d.pt("C3")})
-		if _, ok := events[0].(EventResumed); !ok || d.fgo().score.active {
-			t.Fatalf("events %+v, scoring %v: play did not resume", events, d.fgo().score.active)
+		if _, ok := events[0].(EventResumed); !ok || d.fgo().score.Active {
+			t.Fatalf("events %+v, scoring %v: play did not resume", events, d.fgo().score.Active)
 		}
 		d.expect(Invitee, KindFGoCommit) // White is first this turn and commits second
 		d.act(Invitee, Play{Point: engine.Pass})

@@ -23,12 +23,12 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &goRules{m: m, game: g}, nil
+		return &GoRules{m: m, game: g}, nil
 	}
 }
 
-// goRules is plain Go over the network: moves in turn, then GO-4 scoring.
-type goRules struct {
+// GoRules is plain Go over the network: moves in turn, then GO-4 scoring.
+type GoRules struct {
 	m     *Machine
 	game  engine.GoGame
 	score scoring
@@ -39,19 +39,19 @@ type goRules struct {
 }
 
 // lastMove implements undoer: no move is taken back during the count.
-func (g *goRules) lastMove() (int, Role, bool) {
+func (g *GoRules) lastMove() (int, Role, bool) {
 	n := len(g.prev)
-	if n == 0 || g.score.active || g.score.agreed {
+	if n == 0 || g.score.Active || g.score.agreed {
 		return n, Inviter, false
 	}
 	return n, g.movers[n-1], true
 }
 
 // moverOf implements undoer.
-func (g *goRules) moverOf(i int) Role { return g.movers[i-1] }
+func (g *GoRules) moverOf(i int) Role { return g.movers[i-1] }
 
 // undo implements undoer.
-func (g *goRules) undo() {
+func (g *GoRules) undo() {
 	n := len(g.prev)
 	g.game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
@@ -67,18 +67,18 @@ type GoView struct {
 	Proposal    []engine.Point
 }
 
-func (g *goRules) view(Role) VariantView {
+func (g *GoRules) View(Role) VariantView {
 	b := g.game.Board()
-	return GoView{Game: g.game, Scoring: g.score.active, HasProposal: g.score.hasProposal,
-		Proposer: g.score.proposer, Proposal: g.score.proposal.Dead(b)}
+	return GoView{Game: g.game, Scoring: g.score.Active, HasProposal: g.score.HasProposal,
+		Proposer: g.score.proposer, Proposal: g.score.Proposal.Dead(b)}
 }
 
-func (g *goRules) Expected() (Role, []Kind, bool) {
+func (g *GoRules) Expected() (Role, []Kind, bool) {
 	if g.score.agreed {
 		return Inviter, nil, true
 	}
 	toMove := g.m.RoleOf(g.game.ToMove())
-	if g.score.active {
+	if g.score.Active {
 		r, k := g.score.expected(toMove)
 		if r != toMove {
 			// Only the player to move may resume play with a move.
@@ -89,7 +89,7 @@ func (g *goRules) Expected() (Role, []Kind, bool) {
 	return toMove, []Kind{KindMove}, false
 }
 
-func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *GoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind != KindMove {
 		return g.score.apply(g.game.Board(), from, seq, kind, body)
 	}
@@ -102,7 +102,7 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	resumed := g.score.active
+	resumed := g.score.Active
 	if resumed && p == engine.Pass {
 		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
 	}
@@ -129,7 +129,7 @@ func (g *goRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) 
 	return events, nil
 }
 
-func (g *goRules) result() engine.Result { return g.game.Score(g.score.proposal).Result() }
+func (g *GoRules) result() engine.Result { return g.game.Score(g.score.Proposal).Result() }
 
 // ruleOfGoError names the rule id an illegal plain-Go move broke.
 func ruleOfGoError(err error) string {

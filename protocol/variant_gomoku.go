@@ -228,8 +228,8 @@ type gomokuTurn struct {
 
 // gomokuLogEntry is one step for the players' own views to replay.
 type gomokuLogEntry struct {
-	from  Role
-	event gomoku.Event
+	From  Role
+	Event gomoku.Event
 }
 
 // GomokuRules is the public state machine of a gomoku game. It holds no
@@ -340,7 +340,7 @@ func (g *GomokuRules) result() engine.Result {
 	return g.board
 }
 
-func (g *GomokuRules) view(Role) VariantView {
+func (g *GomokuRules) View(Role) VariantView {
 	return GomokuView{Phase: g.Phase, Closing: (g.Phase == gomoku.PhaseOver || g.Resigned) && g.record == nil,
 		Record: g.record, Audit: g.audit}
 }
@@ -390,7 +390,7 @@ func (g *GomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 func (g *GomokuRules) logged(from Role, e gomoku.Event) []Event {
 	// Appending never writes an element below len, so a copy of g whose
 	// message is refused leaves g's log intact.
-	g.Log = append(g.Log, gomokuLogEntry{from: from, event: e})
+	g.Log = append(g.Log, gomokuLogEntry{From: from, Event: e})
 	return []Event{EventGomoku{From: from, Event: e}}
 }
 

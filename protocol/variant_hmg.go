@@ -176,7 +176,7 @@ func (h *HMGRules) Stage() HMGStage {
 			return HMGStageOpen
 		}
 		return HMGStageDone
-	case h.Score.active:
+	case h.Score.Active:
 		return HMGStageScoring
 	}
 	return HMGStagePlay
@@ -308,7 +308,7 @@ func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Eve
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	resumed := h.Score.active
+	resumed := h.Score.Active
 	if resumed && p == engine.Pass {
 		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
 	}
@@ -377,7 +377,7 @@ func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 	}
 	h.Game = next
 	var events []Event
-	if h.Score.active {
+	if h.Score.Active {
 		h.Score = scoring{}
 		events = append(events, EventResumed{By: from})
 	}
@@ -422,13 +422,13 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 	return []Event{EventCardsOpened{Color: c, Points: points}}, nil
 }
 
-func (h *HMGRules) result() engine.Result { return h.Game.Score(h.Score.proposal).Result() }
+func (h *HMGRules) result() engine.Result { return h.Game.Score(h.Score.Proposal).Result() }
 
-func (h *HMGRules) view(r Role) VariantView {
+func (h *HMGRules) View(r Role) VariantView {
 	b := h.Game.Board()
 	return HMGView{Stage: h.Stage(), Game: h.Game, OpponentCards: h.Game.Cards(h.m.Colors[r].Opponent()),
-		Committed: h.Committed, HasProposal: h.Score.hasProposal, Proposer: h.Score.proposer,
-		Proposal: h.Score.proposal.Dead(b)}
+		Committed: h.Committed, HasProposal: h.Score.HasProposal, Proposer: h.Score.proposer,
+		Proposal: h.Score.Proposal.Dead(b)}
 }
 
 // ruleOfHMGError names the rule id an illegal regular move broke.

@@ -63,7 +63,7 @@ type PhantomRules struct {
 	accused string
 	// After the audit: the whole game, scoring, play in the open.
 	audited   bool
-	replay    *referee.Replay
+	Replay    *referee.Replay
 	Referee       phantom.Referee
 	open      bool
 	Score     scoring
@@ -477,7 +477,7 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	if h.violation != nil {
 		return append(events, EventViolation{Violation: h.violation}), nil
 	}
-	h.audited, h.replay, h.Referee = true, rp, rp.Referee
+	h.audited, h.Replay, h.Referee = true, rp, rp.Referee
 	if h.resigned {
 		// The resignation stands: no scoring.
 		return append(events, EventPhantomRevealed{Board: h.Referee.Board()}), nil
@@ -501,7 +501,7 @@ func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([
 	}
 	c := h.Machine.Colors[from]
 	ref := h.Referee
-	resumed := h.Score.active
+	resumed := h.Score.Active
 	if resumed {
 		if p == engine.Pass {
 			return nil, violation(from, seq, "GO-4", "resumes play with a pass")
@@ -536,7 +536,7 @@ func (h *PhantomRules) result() engine.Result {
 	if h.violation != nil {
 		return forfeit(h.Machine.Colors[h.violation.Accused.Other()])
 	}
-	return h.Referee.Score(h.Score.proposal).Result()
+	return h.Referee.Score(h.Score.Proposal).Result()
 }
 
 // auditViolation returns the violation the audit found (T-8), or the
@@ -560,13 +560,13 @@ func (h *PhantomRules) auditAfterResign(Role) ([]Event, bool) {
 // the resignation (a message that crossed it).
 func (h *PhantomRules) suspendResign(on bool) { h.suspended = on }
 
-func (h *PhantomRules) view(Role) VariantView {
+func (h *PhantomRules) View(Role) VariantView {
 	v := PhantomNetView{Stage: h.Stage(), Rules: h.Machine.Options.Rules, ToMove: h.Public.ToMove, Passes: h.Public.Passes,
 		Tries: h.Public.Try, Revealed: h.audited}
 	if h.audited {
 		b := h.Referee.Board()
 		v.Referee, v.ToMove, v.Passes = h.Referee, h.Referee.ToMove(), h.Referee.Passes()
-		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.Score.active, h.Score.hasProposal, h.Score.proposer, h.Score.proposal.Dead(b)
+		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.Score.Active, h.Score.HasProposal, h.Score.proposer, h.Score.Proposal.Dead(b)
 	}
 	return v
 }

@@ -95,7 +95,7 @@ func TestEveryVariantHasItsOwnView(t *testing.T) {
 		if !ok {
 			continue
 		}
-		view := rules.view(Inviter)
+		view := rules.View(Inviter)
 		if view == nil {
 			t.Errorf("variant %s has no view", v)
 			continue
