@@ -221,7 +221,7 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 	}
 	a := &abandonment{by: msg.From, seq: msg.Seq, challenge: c, prevPhase: m.Phase, prevOutcome: m.Outcome}
 	result := forfeit(m.colorOrRole(msg.From))
-	if cl := m.pendingClaim(); cl != nil && cl.by == msg.From {
+	if cl := m.pendingClaim(); cl != nil && cl.By == msg.From {
 		// What went unanswered is the sender's time-out claim: the loss
 		// on time stands, as reported (CLK-D9, CLK-D17).
 		result = m.claimResult(cl)
@@ -300,7 +300,7 @@ func (m *Machine) waiting() []string {
 	var w []string
 	if c := m.pendingClaim(); c != nil {
 		w = append(w, fmt.Sprintf("the %s's answer to the %s's time-out claim (its message %d, charging %v for %s against %v)",
-			c.by.Other(), c.by, c.seq, c.charge, c.about, c.left))
+			c.By.Other(), c.By, c.seq, c.charge, c.about, c.Left))
 	}
 	for _, r := range []Role{Inviter, Invitee} {
 		if c := m.UnansweredChallenge(r); c != nil && m.Phase != PhaseDone {

@@ -95,30 +95,30 @@ type gameClocks struct {
 
 // ClaimedCharge is a move charged to its mover's clock as claimed.
 type ClaimedCharge struct {
-	role Role
-	seq  uint64
-	// free marks the move that ended an adjournment: not charged, not
+	Role Role
+	Seq  uint64
+	// Free marks the move that ended an adjournment: not charged, not
 	// settled (CLK-D13).
-	free bool
+	Free bool
 	// turnID is, in a variant of simultaneous clocks, the turn the
 	// choice was made in (CLK-D14).
 	turnID int
-	// prior is, in Phantom Go, what the move's earlier tries used: the
+	// Prior is, in Phantom Go, what the move's earlier tries used: the
 	// claim is charged on top of it (CLK-D16).
-	prior   time.Duration
-	before  clock.State
-	claimed time.Duration
+	Prior   time.Duration
+	Before  clock.State
+	Claimed time.Duration
 }
 
 // timeoutClaim is a time-out claim waiting for the flagged side's answer:
 // left is what the flagged side had for the move the claim is about.
 type timeoutClaim struct {
-	by   Role
+	By   Role
 	seq  uint64
-	left time.Duration
-	// aboutLast is true when the claim is about the flagged side's last
+	Left time.Duration
+	// AboutLast is true when the claim is about the flagged side's last
 	// move, not the move under way.
-	aboutLast bool
+	AboutLast bool
 	// charge is what the claimer charged, about what it charged it for.
 	charge time.Duration
 	about  string
@@ -179,7 +179,7 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 		v.AdjournAsked, v.AdjournBy = true, *b
 	}
 	if c := m.pendingClaim(); c != nil {
-		v.Claimed, v.ClaimBy = true, c.by
+		v.Claimed, v.ClaimBy = true, c.By
 	}
 	v.Refused = len(m.Clocks.refused)
 	return v, true
@@ -418,11 +418,11 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		left, about, aboutLast, ok = m.Clocks.simultaneousClaim(m.ClockRuns(), sv, msg.From)
 	case ok && running == flagged:
 		left, about = m.Clocks.leftFor(flagged), "the move under way"
-	case (ok && running == msg.From || !ok && !m.Clocks.Adjourned && !isTryVariant(m)) && m.Clocks.Last != nil && m.Clocks.Last.role == flagged && !m.Clocks.Last.free:
+	case (ok && running == msg.From || !ok && !m.Clocks.Adjourned && !isTryVariant(m)) && m.Clocks.Last != nil && m.Clocks.Last.Role == flagged && !m.Clocks.Last.Free:
 		// The flagged side's last move, when the claimer has not moved
 		// since: it crossed the claim, or it reached the claimer past
 		// the clock; it may have ended play (CLK-D9, CLK-D17).
-		left, about = m.Clocks.Control.Left(m.Clocks.Last.before), fmt.Sprintf("its message %d", m.Clocks.Last.seq)
+		left, about = m.Clocks.Control.Left(m.Clocks.Last.Before), fmt.Sprintf("its message %d", m.Clocks.Last.Seq)
 		aboutLast, ok = true, true
 	default:
 		ok = false
@@ -453,7 +453,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		return nil, nil
 	}
 	if n := len(m.Clocks.refused); n > 0 {
-		if r := m.Clocks.refused[n-1]; r.claim.by == msg.From && msg.Ack < int64(r.seq) {
+		if r := m.Clocks.refused[n-1]; r.claim.By == msg.From && msg.Ack < int64(r.seq) {
 			// The claimer claimed again before it saw the refusal of its
 			// claim: the claim crossed the refusal, and changes nothing
 			// as it would have had it come first, while the other waited
@@ -465,7 +465,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
 	}
 	m.Clocks.claims[msg.From]++
-	m.Clocks.Claim = &timeoutClaim{by: msg.From, seq: msg.Seq, left: left, aboutLast: aboutLast, charge: charge, about: about}
+	m.Clocks.Claim = &timeoutClaim{By: msg.From, seq: msg.Seq, Left: left, AboutLast: aboutLast, charge: charge, about: about}
 	return []Event{EventTimeoutClaimed{By: msg.From}}, nil
 }
 
@@ -493,7 +493,7 @@ func (m *Machine) pendingClaim() *timeoutClaim {
 // claimResult is the result a pending time-out claim gives when the
 // flagged side confirms it: a win on time for the claimer.
 func (m *Machine) claimResult(c *timeoutClaim) engine.Result {
-	return engine.Result{Winner: m.colorOrRole(c.by), By: engine.ByTime}
+	return engine.Result{Winner: m.colorOrRole(c.By), By: engine.ByTime}
 }
 
 // ClaimResult returns the result that the time-out claim waiting for the
@@ -516,7 +516,7 @@ func (m *Machine) ClaimResult() (res engine.Result, ok bool) {
 // time, a refusal lets play go on. Neither side moves meanwhile. done is
 // false for the messages taken as usual (chat, resignation, reports).
 func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event, err error, done bool) {
-	flagged := c.by.Other()
+	flagged := c.By.Other()
 	if msg.From == flagged && msg.Ack < int64(c.seq) {
 		m.Clocks.Claim = nil
 		last := m.Clocks.Last
@@ -531,8 +531,8 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 			// the claim changes nothing.
 			return events, nil, true
 		}
-		if l := m.Clocks.Last; l != last && l != nil && l.role == flagged {
-			c.aboutLast = true
+		if l := m.Clocks.Last; l != last && l != nil && l.Role == flagged {
+			c.AboutLast = true
 		}
 		m.Clocks.Claim = c
 		return events, nil, true
@@ -550,7 +550,7 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 			return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the time-out claim gives %s", b.Result, want), true
 		}
 		m.Clocks.state[flagged] = clock.State{Flagged: true, Moves: m.Clocks.state[flagged].Moves}
-		v := violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had; it confirmed", c.by, c.charge, c.about, c.left)
+		v := violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had; it confirmed", c.By, c.charge, c.about, c.Left)
 		v.Seq = -1
 		m.end(Outcome{Result: want, Violation: v})
 		m.Phase = PhaseConfirm
@@ -562,7 +562,7 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 		return nil, nil, false
 	}
 	if msg.From == flagged {
-		return nil, violation(msg.From, msg.Seq, "CLK-D9", "answers the %s's time-out claim with a %s message, not its result or a refusal", c.by, msg.Kind), true
+		return nil, violation(msg.From, msg.Seq, "CLK-D9", "answers the %s's time-out claim with a %s message, not its result or a refusal", c.By, msg.Kind), true
 	}
 	return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true
 }
@@ -577,7 +577,7 @@ func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.pendingClaim()
-	if c == nil || c.by != msg.From.Other() || msg.Ack < int64(c.seq) {
+	if c == nil || c.By != msg.From.Other() || msg.Ack < int64(c.seq) {
 		return nil, violation(msg.From, msg.Seq, "T-3", "refuses a time-out claim there is none of to refuse")
 	}
 	think, ok := ms(b.ThinkMS)
@@ -601,8 +601,8 @@ func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, clai
 		return c.Control.Left(c.state[flagged]), "the turn under way", false, true
 	}
 	l := c.Turn[flagged]
-	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.free && l.turnID == sv.clockTurnID() && !sv.settled(claimer) {
-		return c.Control.Left(l.before), fmt.Sprintf("its message %d", l.seq), true, true
+	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.Free && l.turnID == sv.clockTurnID() && !sv.settled(claimer) {
+		return c.Control.Left(l.Before), fmt.Sprintf("its message %d", l.Seq), true, true
 	}
 	return 0, "", false, false
 }

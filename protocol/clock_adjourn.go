@@ -64,7 +64,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 	}
 	switch msg.Kind {
 	case KindAdjournRequest:
-		if l := c.Last; l != nil && l.role == msg.From.Other() && int64(l.seq) > msg.Ack {
+		if l := c.Last; l != nil && l.Role == msg.From.Other() && int64(l.Seq) > msg.Ack {
 			// It crossed the other's move, which lets a request lapse
 			// when it comes after it (REC-D15).
 			return nil, nil

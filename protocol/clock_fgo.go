@@ -28,18 +28,18 @@ type FGoOpenBody struct {
 // Expected names may send a message of kind now: under a clock, F-Go's
 // second player commits without waiting for the first (CLK-D14).
 type EarlyChooser interface {
-	choosesEarly(r Role, kind Kind) bool
+	ChoosesEarly(r Role, kind Kind) bool
 }
 
 // timedFGo reports whether the game runs under a clock (CLK-D14).
 func (g *FGoRules) timedFGo() bool { return g.m.Clocks != nil }
 
-// choosesEarly reports whether role r may commit although the first
+// ChoosesEarly reports whether role r may commit although the first
 // player has not (CLK-D14): under a clock, the second player of a turn
 // that has no commitment yet. Both clocks run, so neither waits for the
 // other to choose.
-func (g *FGoRules) choosesEarly(r Role, kind Kind) bool {
-	if !g.timedFGo() || kind != KindFGoCommit || g.score.Active || g.score.agreed || g.m.Outcome != nil || g.m.Resigned != nil {
+func (g *FGoRules) ChoosesEarly(r Role, kind Kind) bool {
+	if !g.timedFGo() || kind != KindFGoCommit || g.Score.Active || g.Score.agreed || g.m.Outcome != nil || g.m.Resigned != nil {
 		return false
 	}
 	t := &g.turn
@@ -51,7 +51,7 @@ func (g *FGoRules) choosesEarly(r Role, kind Kind) bool {
 // stones are marked (CLK-D10).
 func (g *FGoRules) clockRoles() [2]bool {
 	var runs [2]bool
-	if g.score.Active || g.score.agreed {
+	if g.Score.Active || g.Score.agreed {
 		return runs
 	}
 	for r := range runs {
@@ -61,7 +61,7 @@ func (g *FGoRules) clockRoles() [2]bool {
 }
 
 // clockTurnID names the turn under way.
-func (g *FGoRules) clockTurnID() int { return g.game.TurnNumber() }
+func (g *FGoRules) clockTurnID() int { return g.Game.TurnNumber() }
 
 func (g *FGoRules) choiceKind() Kind    { return KindFGoCommit }
 func (g *FGoRules) settleKind() Kind    { return KindFGoOpen }

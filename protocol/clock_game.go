@@ -108,7 +108,7 @@ func (g *Game) stampMove(kind Kind, body any) any {
 	if tries && kind != KindMove {
 		charge = 0 // a try is settled by the other's next message of the try (CLK-D16)
 	}
-	if l := g.m.Clocks.Last; l == nil || l.role != g.role.Other() || l.free {
+	if l := g.m.Clocks.Last; l == nil || l.Role != g.role.Other() || l.Free {
 		// The other's last move is settled already: in gomoku a player
 		// answers an announcement (settling it) and then, the other's
 		// declaration between, announces its own turn, which settles
@@ -125,21 +125,21 @@ func (g *Game) stampMove(kind Kind, body any) any {
 // the loss on time.
 func (g *Game) settleMove(last *ClaimedCharge, mark, now time.Time) {
 	c := g.m.Clocks
-	if c == nil || c.Last == nil || c.Last == last || c.Last.role != g.role.Other() {
+	if c == nil || c.Last == nil || c.Last == last || c.Last.Role != g.role.Other() {
 		return
 	}
 	l := c.Last
 	// A settlement is of the other's last move only: one of an earlier
 	// move is not carried over to the next own move.
 	g.clk.settleMS = 0
-	if l.free {
+	if l.Free {
 		return // the move that ended an adjournment (CLK-D13)
 	}
-	chargeMS, ok := g.settledCharge(l.claimed, now.Sub(mark))
+	chargeMS, ok := g.settledCharge(l.Claimed, now.Sub(mark))
 	if !ok {
 		return
 	}
-	if c.Control.Expired(l.before, l.prior+time.Duration(chargeMS)*time.Millisecond) {
+	if c.Control.Expired(l.Before, l.Prior+time.Duration(chargeMS)*time.Millisecond) {
 		if !g.clk.claimed {
 			// One claim at a time: a claim of this peer's that waits
 			// for its answer already charges the move (CLK-D17).
@@ -201,17 +201,17 @@ func (g *Game) claimRefused() {
 // that move, else its measurement of the move under way.
 func (g *Game) answerTimeout() (Kind, any, bool) {
 	c := g.m.Clocks
-	if c == nil || c.Claim == nil || c.Claim.by == g.role {
+	if c == nil || c.Claim == nil || c.Claim.By == g.role {
 		return "", nil, false
 	}
 	think := time.Since(g.clk.mark)
-	if c.Claim.aboutLast && c.Last != nil && c.Last.role == g.role {
-		think = c.Last.claimed
+	if c.Claim.AboutLast && c.Last != nil && c.Last.Role == g.role {
+		think = c.Last.Claimed
 	}
-	if l := c.Turn[g.role]; c.Claim.aboutLast && l != nil {
-		think = l.claimed // F-Go: its commitment of the turn (CLK-D14)
+	if l := c.Turn[g.role]; c.Claim.AboutLast && l != nil {
+		think = l.Claimed // F-Go: its commitment of the turn (CLK-D14)
 	}
-	if think > c.Claim.left {
+	if think > c.Claim.Left {
 		return "", nil, false
 	}
 	return KindTimeoutRefuse, TimeoutRefuseBody{ThinkMS: think.Milliseconds()}, true
@@ -265,14 +265,14 @@ func (g *Game) stampChoice(kind Kind, body any) any {
 func (g *Game) settleChoice(m *Message, received time.Time) {
 	c := g.m.Clocks
 	l := c.Turn[g.role.Other()]
-	if m.Kind != KindFGoCommit || l == nil || l.seq != m.Seq || l.role != m.From || l.free {
+	if m.Kind != KindFGoCommit || l == nil || l.Seq != m.Seq || l.Role != m.From || l.Free {
 		return
 	}
-	chargeMS, ok := g.settledCharge(l.claimed, received.Sub(g.clk.origin))
+	chargeMS, ok := g.settledCharge(l.Claimed, received.Sub(g.clk.origin))
 	if !ok {
 		return
 	}
-	if c.Control.Expired(l.before, time.Duration(chargeMS)*time.Millisecond) {
+	if c.Control.Expired(l.Before, time.Duration(chargeMS)*time.Millisecond) {
 		g.clk.claimDue = chargeMS
 		return
 	}

@@ -155,8 +155,8 @@ func (c *gameClocks) usedOf() [2]time.Duration {
 func (c *gameClocks) tryClaim(tc TryClocks, claimer Role) (left time.Duration, about string, ok bool) {
 	flagged := claimer.Other()
 	l, p := c.Last, c.tries
-	if r, moving := tc.tryMover(); !moving || r != flagged || l == nil || l.role != flagged || l.free || p == nil || p.role != flagged {
+	if r, moving := tc.tryMover(); !moving || r != flagged || l == nil || l.Role != flagged || l.Free || p == nil || p.role != flagged {
 		return 0, "", false
 	}
-	return max(0, c.Control.Left(l.before)-l.prior), fmt.Sprintf("its try in message %d", l.seq), true
+	return max(0, c.Control.Left(l.Before)-l.Prior), fmt.Sprintf("its try in message %d", l.Seq), true
 }

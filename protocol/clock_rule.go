@@ -134,14 +134,14 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 	var settled *clock.State
 	if charge != 0 {
 		l := p.claim
-		if l == nil || l.free || charge <= l.claimed {
+		if l == nil || l.Free || charge <= l.Claimed {
 			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's %s at %v, which is %s claimed at less", p.words.other, charge, p.words.noClaim)
 		}
 		var prior time.Duration
 		if p.tries {
-			prior = l.prior
+			prior = l.Prior
 		}
-		s, err := c.Control.Charge(l.before, prior+charge)
+		s, err := c.Control.Charge(l.Before, prior+charge)
 		if err != nil {
 			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
 		}
@@ -169,7 +169,7 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 			// other's measurement of it must not be charged).
 			free := c.Adjourned
 			c.Adjourned, c.adjournBy = false, nil
-			p.keepOwn(next, &ClaimedCharge{role: msg.From, seq: msg.Seq, before: p.before, claimed: think, prior: p.prior, free: free})
+			p.keepOwn(next, &ClaimedCharge{Role: msg.From, Seq: msg.Seq, Before: p.before, Claimed: think, Prior: p.prior, Free: free})
 		}
 		if settled != nil {
 			p.keepSettled(*settled, charge)
@@ -215,7 +215,7 @@ func (m *Machine) movePart(msg *Message) clockPart {
 	other := msg.From.Other()
 	p.own, p.before = true, c.state[msg.From]
 	p.settles = true
-	if l := c.Last; l != nil && l.role == other {
+	if l := c.Last; l != nil && l.Role == other {
 		p.claim = l
 	}
 	p.keepOwn = func(next clock.State, claim *ClaimedCharge) {
@@ -291,16 +291,16 @@ func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 			p.before, p.prior = t.before, t.used
 		}
 		p.keepOwn = func(_ clock.State, claim *ClaimedCharge) {
-			c.tries = &pendingMove{role: msg.From, before: claim.before, used: claim.prior + claim.claimed}
+			c.tries = &pendingMove{role: msg.From, before: claim.Before, used: claim.Prior + claim.Claimed}
 			c.Last = claim
 		}
 		return p
 	}
 	if tc.SettlesTry(msg.From, msg.Kind) {
 		p.settles = true
-		if l, t := c.Last, c.tries; l != nil && l.role == other && t != nil && t.role == other {
+		if l, t := c.Last, c.tries; l != nil && l.Role == other && t != nil && t.role == other {
 			p.claim = l
-			p.keepSettled = func(_ clock.State, charge time.Duration) { t.used = l.prior + charge }
+			p.keepSettled = func(_ clock.State, charge time.Duration) { t.used = l.Prior + charge }
 		}
 	}
 	return p

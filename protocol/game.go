@@ -290,7 +290,7 @@ func (g *Game) View() (v View) {
 	v = View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == PhasePlay, Kinds: kinds,
 		Chat: append([]ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
-	if ec, ok := g.m.Rules.(EarlyChooser); ok && g.m.Phase == PhasePlay && from != g.role && ec.choosesEarly(g.role, KindFGoCommit) {
+	if ec, ok := g.m.Rules.(EarlyChooser); ok && g.m.Phase == PhasePlay && from != g.role && ec.ChoosesEarly(g.role, KindFGoCommit) {
 		// Both clocks run: this player may commit now (CLK-D14).
 		v.MyTurn, v.Kinds = true, []Kind{KindFGoCommit}
 	}

@@ -231,7 +231,7 @@ func (m *Machine) RoleOf(c engine.Color) Role {
 func (m *Machine) Expected() (Role, []Kind) {
 	if c := m.pendingClaim(); c != nil && m.Phase == PhasePlay {
 		// The flagged side answers a time-out claim (CLK-D17).
-		return c.by.Other(), []Kind{KindResult, KindTimeoutRefuse}
+		return c.By.Other(), []Kind{KindResult, KindTimeoutRefuse}
 	}
 	switch m.Phase {
 	case PhaseInvite:
@@ -364,7 +364,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 	if isUndoKind(msg.Kind) {
 		return m.applyUndo(msg)
 	}
-	if ec, ok := m.Rules.(EarlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.choosesEarly(msg.From, msg.Kind) {
+	if ec, ok := m.Rules.(EarlyChooser); ok && m.Phase == PhasePlay && msg.From != from && ec.ChoosesEarly(msg.From, msg.Kind) {
 		// A simultaneous turn under a clock: the other player's choice
 		// may come first (CLK-D14).
 	} else if !anytime(msg.Kind) {

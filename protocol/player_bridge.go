@@ -21,10 +21,10 @@ func (bridgePlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	switch a := a.(type) {
 	case Play:
 		c := m.Colors[me]
-		if g.game.ToMove() != c {
+		if g.Game.ToMove() != c {
 			return "", nil, fmt.Errorf("play %s: %w", c, engine.ErrNotYourTurn)
 		}
-		if err := g.game.Check(c, a.Point); err != nil {
+		if err := g.Game.Check(c, a.Point); err != nil {
 			return "", nil, err
 		}
 		return KindMove, MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil

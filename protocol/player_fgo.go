@@ -44,20 +44,20 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		}
 		return nil
 	}
-	b := g.game.Board()
+	b := g.Game.Board()
 	c := m.Colors[me]
 	switch a := a.(type) {
 	case Play:
-		if err := may(KindFGoCommit); err != nil && !g.choosesEarly(me, KindFGoCommit) {
+		if err := may(KindFGoCommit); err != nil && !g.ChoosesEarly(me, KindFGoCommit) {
 			return "", nil, err
 		}
-		if err := g.game.CheckChoice(c, a.Point); err != nil {
+		if err := g.Game.CheckChoice(c, a.Point); err != nil {
 			return "", nil, err
 		}
-		if g.score.Active && a.Point == engine.Pass {
+		if g.Score.Active && a.Point == engine.Pass {
 			return "", nil, fmt.Errorf("%w: play resumes with a stone, not a pass (GO-4)", ErrNotNow)
 		}
-		turn := g.game.TurnNumber()
+		turn := g.Game.TurnNumber()
 		v := a.Point.Vertex(b.Size())
 		cm, o, err := commit.New(FGoChoiceDomain, p.game[:], uint8(me), uint32(turn), []byte(v))
 		if err != nil {
@@ -71,7 +71,7 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		if err := may(KindFGoOffer); err != nil {
 			return "", nil, err
 		}
-		if err := g.game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
+		if err := g.Game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
 			return "", nil, err
 		}
 		return KindFGoOffer, FGoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
@@ -91,10 +91,10 @@ func (p *fgoPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		}
 		return KindMark, WireMarking(b, a.Dead), nil
 	case AgreeScore:
-		if err := may(KindAgree); err != nil || !g.score.HasProposal {
+		if err := may(KindAgree); err != nil || !g.Score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		return KindAgree, WireMarking(b, g.score.Proposal.Dead(b)), nil
+		return KindAgree, WireMarking(b, g.Score.Proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }
@@ -111,8 +111,8 @@ func (p *fgoPlayer) auto(m *Machine, me Role) (Kind, any, bool, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.s.Opening == nil || p.s.Turn != g.game.TurnNumber() {
-		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.game.TurnNumber())
+	if p.s.Opening == nil || p.s.Turn != g.Game.TurnNumber() {
+		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.Game.TurnNumber())
 	}
 	return KindFGoOpen, OpenBody{Opening: *p.s.Opening}, true, nil
 }

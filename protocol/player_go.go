@@ -46,7 +46,7 @@ func init() {
 func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 	board := func() engine.Board {
 		if g, ok := m.Rules.(*GoRules); ok {
-			return g.game.Board()
+			return g.Game.Board()
 		}
 		return engine.Board{}
 	}
@@ -62,11 +62,11 @@ func (publicPlayer) message(m *Machine, me Role, a Action) (Kind, any, error) {
 		return KindMark, WireMarking(board(), a.Dead), nil
 	case AgreeScore:
 		g, ok := m.Rules.(*GoRules)
-		if !ok || !g.score.HasProposal {
+		if !ok || !g.Score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", ErrNotNow)
 		}
-		b := g.game.Board()
-		return KindAgree, WireMarking(b, g.score.Proposal.Dead(b)), nil
+		b := g.Game.Board()
+		return KindAgree, WireMarking(b, g.Score.Proposal.Dead(b)), nil
 	}
 	return "", nil, fmt.Errorf("%w: %T in %s", ErrNotNow, a, m.Options.Variant)
 }

@@ -56,7 +56,7 @@ func TestUNDOD1RequestCrossingAMove(t *testing.T) {
 		t.Fatalf("White's order: %v", err)
 	}
 	for name, m := range map[string]*Machine{"Black's": blacks, "White's": whites} {
-		g := m.Rules.(*GoRules).game
+		g := m.Rules.(*GoRules).Game
 		b := g.Board()
 		if m.Undo != nil || b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || g.ToMove() != engine.Black {
 			t.Errorf("%s game: request %+v, E5 %v, F6 %v, %v to move", name, m.Undo, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), g.ToMove())
@@ -133,7 +133,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("two-move undo: %v", err)
 	}
-	g := m.Rules.(*GoRules).game
+	g := m.Rules.(*GoRules).Game
 	b := g.Board()
 	if b.At(mustVertex(t, 7, "E5")) != engine.Empty || b.At(mustVertex(t, 7, "F6")) != engine.Empty ||
 		b.At(mustVertex(t, 7, "D4")) != engine.White || g.ToMove() != engine.Black || m.Undo != nil {
@@ -158,7 +158,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		b := m.Rules.(*GoRules).game.Board()
+		b := m.Rules.(*GoRules).Game.Board()
 		if b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || m.Undo != nil {
 			t.Errorf("%s: E5 %v, F6 %v, request %+v", name, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), m.Undo)
 		}
@@ -198,7 +198,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s order: %v", name, err)
 		}
-		b := m.Rules.(*GoRules).game.Board()
+		b := m.Rules.(*GoRules).Game.Board()
 		if m.Undo != nil || b.At(mustVertex(t, 7, "F6")) != engine.White || b.At(mustVertex(t, 7, "G7")) != engine.Black {
 			t.Errorf("%s order: request %+v, F6 %v, G7 %v", name, m.Undo, b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "G7")))
 		}

@@ -22,7 +22,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &BridgeRules{m: m, game: g}, nil
+		return &BridgeRules{m: m, Game: g}, nil
 	}
 }
 
@@ -40,7 +40,7 @@ func (EventBridgeMoved) event() {}
 // BridgeRules is the public state machine of a game of Bridge Go.
 type BridgeRules struct {
 	m    *Machine
-	game bridge.Game
+	Game bridge.Game
 	// prev holds the game before each move and movers who made it, for
 	// undo (UNDO-D1).
 	prev   []bridge.Game
@@ -51,7 +51,7 @@ type BridgeRules struct {
 // over.
 func (g *BridgeRules) lastMove() (int, Role, bool) {
 	n := len(g.prev)
-	if n == 0 || g.game.Over() {
+	if n == 0 || g.Game.Over() {
 		return n, Inviter, false
 	}
 	return n, g.movers[n-1], true
@@ -63,7 +63,7 @@ func (g *BridgeRules) moverOf(i int) Role { return g.movers[i-1] }
 // undo implements undoer.
 func (g *BridgeRules) undo() {
 	n := len(g.prev)
-	g.game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
+	g.Game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
 
 // BridgeView is what a player of Bridge Go sees: everything.
@@ -78,14 +78,14 @@ type BridgeView struct {
 }
 
 func (g *BridgeRules) View(Role) VariantView {
-	return BridgeView{Game: g.game, Winner: g.game.Winner(), WinningChain: g.game.WinningChain()}
+	return BridgeView{Game: g.Game, Winner: g.Game.Winner(), WinningChain: g.Game.WinningChain()}
 }
 
 func (g *BridgeRules) Expected() (Role, []Kind, bool) {
-	if g.game.Over() {
+	if g.Game.Over() {
 		return Inviter, nil, true
 	}
-	return g.m.RoleOf(g.game.ToMove()), []Kind{KindMove}, false
+	return g.m.RoleOf(g.Game.ToMove()), []Kind{KindMove}, false
 }
 
 // turnRule names the rule a Bridge Go move out of turn breaks: players
@@ -105,22 +105,22 @@ func (g *BridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	c := g.m.Colors[from]
-	if c != g.game.ToMove() {
+	if c != g.Game.ToMove() {
 		// The machine checked the role already; this guards the engine,
 		// which does not enforce the turn.
 		return nil, violation(from, seq, "BG-1", "%s moves out of turn", c)
 	}
-	next, res, err := g.game.Play(c, p)
+	next, res, err := g.Game.Play(c, p)
 	if err != nil {
 		return nil, violation(from, seq, ruleOfBridgeError(err), "illegal move %s: %v", mb.Point, err)
 	}
-	g.prev, g.movers = append(g.prev, g.game), append(g.movers, from)
-	g.game = next
+	g.prev, g.movers = append(g.prev, g.Game), append(g.movers, from)
+	g.Game = next
 	return []Event{EventBridgeMoved{Color: c, Point: p, Result: res}}, nil
 }
 
 func (g *BridgeRules) result() engine.Result {
-	r, _ := g.game.Result()
+	r, _ := g.Game.Result()
 	return r
 }
 

@@ -13,7 +13,7 @@ var bridge5 = engine.Options{Variant: engine.VariantBridge, Size: 5}
 func (d *fbDriver) bridgeMoves(vs ...string) {
 	d.t.Helper()
 	for _, v := range vs {
-		g := d.m.Rules.(*BridgeRules).game
+		g := d.m.Rules.(*BridgeRules).Game
 		d.act(d.m.RoleOf(g.ToMove()), Play{Point: d.pt(v)})
 	}
 }
@@ -96,7 +96,7 @@ func TestBG4BridgeIllegalMoves(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newFBDriver(t, bridge5, engine.Black)
 			d.bridgeMoves(tt.moves...)
-			mover := d.m.RoleOf(d.m.Rules.(*BridgeRules).game.ToMove())
+			mover := d.m.RoleOf(d.m.Rules.(*BridgeRules).Game.ToMove())
 			if p, err := engine.ParseVertex(5, tt.move); err == nil {
 				if _, _, err := d.players[mover].message(d.m, mover, Play{Point: p}); err == nil {
 					t.Errorf("the local player sends the illegal move %s", tt.move)

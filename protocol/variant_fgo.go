@@ -104,7 +104,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &FGoRules{m: m, game: g}, nil
+		return &FGoRules{m: m, Game: g}, nil
 	}
 }
 
@@ -123,10 +123,10 @@ type fgoTurn struct {
 // commitments, never a choice before it is opened.
 type FGoRules struct {
 	m     *Machine
-	game  fgo.Game
+	Game  fgo.Game
 	turn  fgoTurn
 	last  *fgo.TurnResult
-	score scoring
+	Score scoring
 }
 
 // FGoView is what a player of F-Go sees: the public game and its own
@@ -161,19 +161,19 @@ type FGoView struct {
 // firstRole returns the role that commits and opens first this turn:
 // Black's on even turn numbers, White's on odd ones (FG-N1).
 func (g *FGoRules) firstRole() Role {
-	if g.game.TurnNumber()%2 == 0 {
+	if g.Game.TurnNumber()%2 == 0 {
 		return g.m.RoleOf(engine.Black)
 	}
 	return g.m.RoleOf(engine.White)
 }
 
 func (g *FGoRules) View(r Role) VariantView {
-	b := g.game.Board()
+	b := g.Game.Board()
 	from, _, done := g.Expected()
-	v := FGoView{Game: g.game, Unavailable: g.game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
+	v := FGoView{Game: g.Game, Unavailable: g.Game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
-		Waiting: !done && from != r && !g.choosesEarly(r, KindFGoCommit), Scoring: g.score.Active, HasProposal: g.score.HasProposal,
-		Proposer: g.score.proposer, Proposal: g.score.Proposal.Dead(b)}
+		Waiting: !done && from != r && !g.ChoosesEarly(r, KindFGoCommit), Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
+		Proposer: g.Score.proposer, Proposal: g.Score.Proposal.Dead(b)}
 	if g.turn.offer != nil {
 		o := *g.turn.offer
 		v.Offer = &o
@@ -188,13 +188,13 @@ func (g *FGoRules) View(r Role) VariantView {
 }
 
 func (g *FGoRules) Expected() (Role, []Kind, bool) {
-	if g.score.agreed {
+	if g.Score.agreed {
 		return Inviter, nil, true
 	}
 	first := g.firstRole()
 	second := first.Other()
-	if g.score.Active {
-		r, kinds := g.score.expected(first)
+	if g.Score.Active {
+		r, kinds := g.Score.expected(first)
 		kinds = slices.Clone(kinds)
 		for i, k := range kinds {
 			if k == KindMove {
@@ -222,15 +222,15 @@ func (g *FGoRules) Expected() (Role, []Kind, bool) {
 func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindMark, KindAgree:
-		return g.score.apply(g.game.Board(), from, seq, kind, body)
+		return g.Score.apply(g.Game.Board(), from, seq, kind, body)
 	case KindFGoCommit:
 		var b FGoCommitBody
 		if err := DecodeBody(body, &b); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
 		var events []Event
-		if g.score.Active {
-			g.score = scoring{}
+		if g.Score.Active {
+			g.Score = scoring{}
 			g.turn = fgoTurn{resumed: true, resumer: from}
 			events = append(events, EventResumed{By: from})
 		}
@@ -255,7 +255,7 @@ func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 			return nil, violation(from, seq, "FG-7", "offer: %v", err)
 		}
 		o := fgo.Offer{From: g.m.Colors[from], IfYouPlay: yours, IPlay: mine}
-		if err := g.game.CheckOffer(o); err != nil {
+		if err := g.Game.CheckOffer(o); err != nil {
 			return nil, violation(from, seq, "FG-7", "offer: %v", err)
 		}
 		g.turn.offer, g.turn.offered = &o, true
@@ -264,7 +264,7 @@ func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 		if err := DecodeBody(body, &struct{}{}); err != nil {
 			return nil, violation(from, seq, "T-10", "%v", err)
 		}
-		next, res, err := g.game.AcceptOffer(*g.turn.offer)
+		next, res, err := g.Game.AcceptOffer(*g.turn.offer)
 		if err != nil {
 			return nil, violation(from, seq, "FG-7", "accepts a bad offer: %v", err)
 		}
@@ -287,7 +287,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	turn := g.game.TurnNumber()
+	turn := g.Game.TurnNumber()
 	if err := commit.Verify(*g.turn.commits[from], FGoChoiceDomain, g.m.Game[:], uint8(from), uint32(turn), b.Opening); err != nil {
 		return nil, &Violation{Accused: from, Rule: "T-5", Seq: int64(seq),
 			Detail: fmt.Sprintf("the opening of turn %d does not match its commitment", turn), Err: err}
@@ -297,7 +297,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 		return nil, violation(from, seq, "FG-1", "opens the choice %q: %v", b.Opening.Value, err)
 	}
 	c := g.m.Colors[from]
-	if err := g.game.CheckChoice(c, p); err != nil {
+	if err := g.Game.CheckChoice(c, p); err != nil {
 		return nil, &Violation{Accused: from, Rule: ruleOfFGoChoiceError(err), Seq: int64(seq),
 			Detail: fmt.Sprintf("illegal choice %s: %v", p.Vertex(g.m.Options.Size), err), Err: err}
 	}
@@ -315,7 +315,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 	} else {
 		black, white = g.turn.choices[other], p
 	}
-	next, res, err := g.game.Turn(black, white)
+	next, res, err := g.Game.Turn(black, white)
 	if err != nil {
 		return nil, violation(from, seq, "FG-1", "turn refused: %v", err)
 	}
@@ -325,18 +325,18 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 // played moves to the game after a turn and starts the next turn, or the
 // scoring phase when both passed (FG-6).
 func (g *FGoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Event {
-	g.game = next
+	g.Game = next
 	g.last = &res
 	g.turn = fgoTurn{}
 	events := []Event{EventFGoTurn{Result: res, Accepted: accepted}}
 	if res.PlayEnded {
-		g.score.start()
+		g.Score.start()
 		events = append(events, EventPhase{Phase: "scoring"})
 	}
 	return events
 }
 
-func (g *FGoRules) result() engine.Result { return g.game.Score(g.score.Proposal).Result() }
+func (g *FGoRules) result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
 
 // parseFGoChoice reads a choice in its canonical form: a GTP vertex as
 // Point.Vertex writes it, or "pass".

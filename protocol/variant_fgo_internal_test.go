@@ -171,7 +171,7 @@ func TestFG1FGoCommitThenReveal(t *testing.T) {
 			t.Fatal("White opens out of order")
 		}
 		d.auto(black)
-		if b := d.fgo().game.Board(); b.Count(engine.Black) != 0 {
+		if b := d.fgo().Game.Board(); b.Count(engine.Black) != 0 {
 			t.Fatal("FG-1 a stone was played before both choices were open")
 		}
 		d.expect(white, KindFGoOpen)
@@ -189,7 +189,7 @@ func TestFG1FGoCommitThenReveal(t *testing.T) {
 		d.expect(white, KindFGoCommit, KindFGoOffer)
 		d.turn("B2", "pass")
 		d.expect(black, KindFGoCommit, KindFGoOffer)
-		if got := d.fgo().game.Board(); got.At(d.pt("B2")) != engine.Black || got.At(d.pt("D4")) != engine.White {
+		if got := d.fgo().Game.Board(); got.At(d.pt("B2")) != engine.Black || got.At(d.pt("D4")) != engine.White {
 			t.Fatalf("board after two turns:\n%v", got)
 		}
 	}
@@ -290,7 +290,7 @@ func TestFG1FGoIllegalOpenings(t *testing.T) {
 			for _, tu := range tt.turns {
 				d.turn(tu[0], tu[1])
 			}
-			g := d.fgo().game
+			g := d.fgo().Game
 			if p, err := engine.ParseVertex(5, tt.black); err == nil && (g.CheckChoice(engine.Black, p) != nil) != tt.illegal {
 				t.Fatalf("the engine's CheckChoice(%s) = %v: the case does not test what it says", tt.black, g.CheckChoice(engine.Black, p))
 			}
@@ -396,11 +396,11 @@ func TestFG7FGoOffers(t *testing.T) {
 				}
 			}
 			if tt.mine != "" {
-				b := d.fgo().game.Board()
+				b := d.fgo().Game.Board()
 				if b.At(d.pt(tt.mine)) != d.m.Colors[first] || b.At(d.pt(tt.yours)) != d.m.Colors[second] {
 					t.Errorf("board after the accepted offer:\n%v", b)
 				}
-				if d.fgo().game.TurnNumber() != 1 || d.fgo().last == nil {
+				if d.fgo().Game.TurnNumber() != 1 || d.fgo().last == nil {
 					t.Errorf("the accepted offer was not a turn")
 				}
 			}
@@ -443,14 +443,14 @@ func TestFG6FGoEnd(t *testing.T) {
 			t.Error("the local player resumes play with a pass")
 		}
 		events := d.act(Inviter, Play{Point: d.pt("C3")})
-		if _, ok := events[0].(EventResumed); !ok || d.fgo().score.Active {
-			t.Fatalf("events %+v, scoring %v: play did not resume", events, d.fgo().score.Active)
+		if _, ok := events[0].(EventResumed); !ok || d.fgo().Score.Active {
+			t.Fatalf("events %+v, scoring %v: play did not resume", events, d.fgo().Score.Active)
 		}
 		d.expect(Invitee, KindFGoCommit) // White is first this turn and commits second
 		d.act(Invitee, Play{Point: engine.Pass})
 		d.auto(Invitee)
 		d.auto(Inviter)
-		if b := d.fgo().game.Board(); b.At(d.pt("C3")) != engine.Black {
+		if b := d.fgo().Game.Board(); b.At(d.pt("C3")) != engine.Black {
 			t.Fatal("the resumed turn was not played")
 		}
 	})
@@ -485,7 +485,7 @@ func TestT11FGoOpeningSurvivesRestart(t *testing.T) {
 	d.players[Inviter] = restarted
 	d.auto(Inviter)
 	d.auto(Invitee)
-	if b := d.fgo().game.Board(); b.At(d.pt("C3")) != engine.Black {
+	if b := d.fgo().Game.Board(); b.At(d.pt("C3")) != engine.Black {
 		t.Fatalf("the turn opened after the restart was not played:\n%v", b)
 	}
 	if err := restarted.restore([]byte(`{"turn":`)); err == nil {

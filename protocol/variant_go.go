@@ -23,15 +23,15 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &GoRules{m: m, game: g}, nil
+		return &GoRules{m: m, Game: g}, nil
 	}
 }
 
 // GoRules is plain Go over the network: moves in turn, then GO-4 scoring.
 type GoRules struct {
 	m     *Machine
-	game  engine.GoGame
-	score scoring
+	Game  engine.GoGame
+	Score scoring
 	// prev holds the game before each move and movers who made it, for
 	// undo (UNDO-D1).
 	prev   []engine.GoGame
@@ -41,7 +41,7 @@ type GoRules struct {
 // lastMove implements undoer: no move is taken back during the count.
 func (g *GoRules) lastMove() (int, Role, bool) {
 	n := len(g.prev)
-	if n == 0 || g.score.Active || g.score.agreed {
+	if n == 0 || g.Score.Active || g.Score.agreed {
 		return n, Inviter, false
 	}
 	return n, g.movers[n-1], true
@@ -53,7 +53,7 @@ func (g *GoRules) moverOf(i int) Role { return g.movers[i-1] }
 // undo implements undoer.
 func (g *GoRules) undo() {
 	n := len(g.prev)
-	g.game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
+	g.Game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
 
 // GoView is what a player of plain Go sees: everything.
@@ -68,18 +68,18 @@ type GoView struct {
 }
 
 func (g *GoRules) View(Role) VariantView {
-	b := g.game.Board()
-	return GoView{Game: g.game, Scoring: g.score.Active, HasProposal: g.score.HasProposal,
-		Proposer: g.score.proposer, Proposal: g.score.Proposal.Dead(b)}
+	b := g.Game.Board()
+	return GoView{Game: g.Game, Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
+		Proposer: g.Score.proposer, Proposal: g.Score.Proposal.Dead(b)}
 }
 
 func (g *GoRules) Expected() (Role, []Kind, bool) {
-	if g.score.agreed {
+	if g.Score.agreed {
 		return Inviter, nil, true
 	}
-	toMove := g.m.RoleOf(g.game.ToMove())
-	if g.score.Active {
-		r, k := g.score.expected(toMove)
+	toMove := g.m.RoleOf(g.Game.ToMove())
+	if g.Score.Active {
+		r, k := g.Score.expected(toMove)
 		if r != toMove {
 			// Only the player to move may resume play with a move.
 			k = slices.DeleteFunc(slices.Clone(k), func(k Kind) bool { return k == KindMove })
@@ -91,45 +91,45 @@ func (g *GoRules) Expected() (Role, []Kind, bool) {
 
 func (g *GoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind != KindMove {
-		return g.score.apply(g.game.Board(), from, seq, kind, body)
+		return g.Score.apply(g.Game.Board(), from, seq, kind, body)
 	}
 	var mb MoveBody
 	if err := DecodeBody(body, &mb); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	b := g.game.Board()
+	b := g.Game.Board()
 	p, err := parseBodyPoint(b.Size(), mb.Point)
 	if err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	resumed := g.score.Active
+	resumed := g.Score.Active
 	if resumed && p == engine.Pass {
 		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := g.m.Colors[from]
-	if c != g.game.ToMove() {
-		return nil, violation(from, seq, "T-3", "move out of turn: %s is to play", g.game.ToMove())
+	if c != g.Game.ToMove() {
+		return nil, violation(from, seq, "T-3", "move out of turn: %s is to play", g.Game.ToMove())
 	}
-	next, captured, err := g.game.Play(c, p)
+	next, captured, err := g.Game.Play(c, p)
 	if err != nil {
 		return nil, violation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)
 	}
-	g.prev, g.movers = append(g.prev, g.game), append(g.movers, from)
-	g.game = next
+	g.prev, g.movers = append(g.prev, g.Game), append(g.movers, from)
+	g.Game = next
 	var events []Event
 	if resumed {
-		g.score = scoring{}
+		g.Score = scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
-	if g.game.PlayEnded() {
-		g.score.start()
+	if g.Game.PlayEnded() {
+		g.Score.start()
 		events = append(events, EventPhase{Phase: "scoring"})
 	}
 	return events, nil
 }
 
-func (g *GoRules) result() engine.Result { return g.game.Score(g.score.Proposal).Result() }
+func (g *GoRules) result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
 
 // ruleOfGoError names the rule id an illegal plain-Go move broke.
 func ruleOfGoError(err error) string {
