@@ -12,6 +12,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 
 	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -28,7 +29,7 @@ type Player interface {
 // undo request is accepted at once, before the bot's turn is looked at,
 // and one that came while p was choosing is answered instead of sending
 // the move chosen (the request would lapse under it).
-func Run(ctx context.Context, g *protocol.Game, p Player) (*protocol.Outcome, error) {
+func Run(ctx context.Context, g *session.Game, p Player) (*protocol.Outcome, error) {
 	act := func() error {
 		for i := 0; i < 1000; i++ {
 			v := g.View()
@@ -92,7 +93,7 @@ func undoAsked(v protocol.View) bool { return v.UndoMove != 0 && v.UndoBy != v.R
 
 // acceptUndo accepts the opponent's undo request (UNDO-D4). A request
 // gone meanwhile (it lapsed, or the game ended) is no error.
-func acceptUndo(g *protocol.Game) error {
+func acceptUndo(g *session.Game) error {
 	err := g.Do(protocol.AnswerUndo{Accept: true})
 	if err != nil && !errors.Is(err, protocol.ErrNotNow) && !errors.Is(err, engine.ErrGameOver) {
 		return fmt.Errorf("bot: accepting an undo request: %w", err)

@@ -14,10 +14,11 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // newService starts a protocol service on a fresh loopback host.
-func newService(t *testing.T) (host.Host, *protocol.Service) {
+func newService(t *testing.T) (host.Host, *session.Service) {
 	t.Helper()
 	return testnet.Service(t)
 }

@@ -14,10 +14,11 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	protosession "github.com/kakure/kakure/protocol/session"
 )
 
 // newLoopbackService starts a protocol service on a fresh loopback host.
-func newLoopbackService(t *testing.T) (host.Host, *protocol.Service) {
+func newLoopbackService(t *testing.T) (host.Host, *protosession.Service) {
 	t.Helper()
 	return testnet.Service(t)
 }

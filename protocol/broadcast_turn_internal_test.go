@@ -17,12 +17,7 @@ import (
 func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
 	kinds := map[Kind]bool{KindInvite: true, KindAccept: true, KindFGoAccept: true, KindFGoOffer: true, KindFGoDecline: true,
 		KindGomokuCommit: true, KindGomokuReveal: true, KindPhantomOutputs: true, KindPhantomTry: true}
-	for k, a := range kindTable {
-		if a.timed {
-			kinds[k] = true
-		}
-	}
-	for k := range publicEverywhere {
+	for k := range kindTable {
 		kinds[k] = true
 	}
 	for _, v := range engine.Variants {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kakure/kakure/engine"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -117,63 +116,5 @@ func TestT10SignedBodiesAreCanonical(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestT10BodyPointsAreCanonical: a point in a body has one form, as
-// Point.Vertex writes it ("E5", "pass"); "e5", "PASS" and "E05" name the
-// same point and are refused as the sender's violation, in the moves of
-// Go, Bridge Go and Hidden Move Go, in a dead-stone marking, in gomoku's
-// opening piece and in F-Go's choices (FG-1), and the machine is left as
-// it was.
-func TestT10BodyPointsAreCanonical(t *testing.T) {
-	for _, variant := range []engine.Variant{engine.VariantGo, engine.VariantBridge, engine.VariantHMG} {
-		for _, bad := range []string{"e5", "PASS", "Pass", "E05", "e05"} {
-			t.Run(string(variant)+"/"+bad, func(t *testing.T) {
-				o := engine.Options{Variant: variant, Size: 9}
-				if variant == engine.VariantHMG {
-					o.Cards = 1
-				}
-				d := newFBDriver(t, o, engine.Black)
-				if variant == engine.VariantHMG {
-					skipHMGCards(d)
-				}
-				d.violates("T-10", Inviter, KindMove, MoveBody{Point: bad})
-				d.must(Inviter, KindMove, MoveBody{Point: "E5"})
-			})
-		}
-	}
-	t.Run("go/mark", func(t *testing.T) {
-		d := newFBDriver(t, engine.Options{Variant: engine.VariantGo, Size: 9}, engine.Black)
-		d.must(Inviter, KindMove, MoveBody{Point: "E5"})
-		d.must(Invitee, KindMove, MoveBody{Point: "pass"})
-		d.must(Inviter, KindMove, MoveBody{Point: "pass"})
-		// Two passes: the player to move (White, the invitee) marks.
-		d.violates("GO-4", Invitee, KindMark, MarkBody{Dead: []string{"e5"}})
-		d.must(Invitee, KindMark, MarkBody{Dead: []string{"E5"}})
-	})
-	t.Run("gomoku/opening", func(t *testing.T) {
-		d := newFBDriver(t, engine.Options{Variant: engine.VariantGomoku, Size: 7}, engine.Black)
-		d.violates("T-10", Inviter, KindGomokuOpening, GomokuPointBody{Point: "c3"})
-		d.must(Inviter, KindGomokuOpening, GomokuPointBody{Point: "C3"})
-	})
-}
-
-// skipHMGCards gets a Hidden Move Go machine past its card commitments
-// if it starts with them.
-func skipHMGCards(d *fbDriver) {
-	d.t.Helper()
-	for r := Inviter; r <= Invitee; r++ {
-		kind, _, err := d.players[r].message(d.m, r, SetCards{Points: []engine.Point{d.pt("A1")}})
-		if err != nil || kind != "" {
-			d.t.Fatalf("the %s's cards: %q, %v", r, kind, err)
-		}
-	}
-	for i := 0; i < 4; i++ {
-		from, kinds := d.m.Expected()
-		if len(kinds) == 0 || kinds[0] == KindMove {
-			return
-		}
-		d.auto(from)
 	}
 }

@@ -43,7 +43,7 @@ func (g *FGoRules) ChoosesEarly(r Role, kind Kind) bool {
 		return false
 	}
 	t := &g.turn
-	return r == g.firstRole().Other() && t.commits[r] == nil && t.commits[r.Other()] == nil && t.offer == nil
+	return r == g.FirstRole().Other() && t.commits[r] == nil && t.commits[r.Other()] == nil && t.offer == nil
 }
 
 // clockRoles tells by role whether its clock runs: in play, until its

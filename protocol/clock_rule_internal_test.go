@@ -95,7 +95,7 @@ var clockRuleCases = []clockRuleCase{
 func TestCLKOneRuleD4D5D8D9D13(t *testing.T) {
 	t.Parallel()
 	for _, path := range clockPaths {
-		tr, err := LoadTranscript(filepath.Join("testdata", "records", path.record+".record.json"))
+		tr, err := readRecordFile(filepath.Join("testdata", "records", path.record+".record.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -108,11 +108,11 @@ type certificateJudge func(game GameID, peers [2]PeerID, accused Role, history [
 // report), it is read instead of replaying the game, which in Phantom Go
 // would run the audit again. It is never changed.
 func judgeReport(game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
-	return judgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
+	return JudgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
 }
 
-// judgeReportWith is judgeReport with certificates judged by certificates.
-func judgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
+// JudgeReportWith is judgeReport with certificates judged by certificates.
+func JudgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -234,7 +234,7 @@ func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 // nothing.
 func JudgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, chain []*Message,
 	probe func() (*Machine, error), raw []byte) (*Violation, *Message, string) {
-	f, _, err := readFrameJSON(bufio.NewReader(bytes.NewReader(frameBytes(raw))))
+	f, _, err := ReadFrameJSON(bufio.NewReader(bytes.NewReader(frameBytes(raw))))
 	if err != nil {
 		return nil, nil, fmt.Sprintf("unreadable frame (%v)", err)
 	}

@@ -1,5 +1,10 @@
 package protocol
 
+import (
+	"maps"
+	"slices"
+)
+
 // kindAttrs is what the game's course makes of a message kind, whatever
 // the variant: declared once for every kind in kindTable (CLK-D31)
 // instead of in per-kind tables and switches kept in several files.
@@ -89,6 +94,13 @@ var kindTable = map[Kind]kindAttrs{
 
 // attrs returns the attributes of kind k (CLK-D31).
 func (k Kind) attrs() kindAttrs { return kindTable[k] }
+
+// Kinds returns every kind of message, sorted: the keys of the table of
+// kinds, which TestKindTableNamesEveryKind holds to every Kind declared.
+// Tables of the layers above keyed by kind are checked against it.
+func Kinds() []Kind {
+	return slices.Sorted(maps.Keys(kindTable))
+}
 
 // Timed reports whether a message of kind k may carry a clock stamp, its
 // sender's think time and settlement (CLK-D8).

@@ -142,6 +142,17 @@ type resignAuditor interface {
 // newVariantRules is filled by the variant files.
 var newVariantRules = map[engine.Variant]func(m *Machine) (VariantRules, error){}
 
+// NewRules returns new rules of m's variant (m.Options.Variant) over m,
+// as the machine makes them when it takes the invitation: the session's
+// tests drive a variant's rules and players on a machine of their own.
+func NewRules(m *Machine) (VariantRules, error) {
+	factory, ok := newVariantRules[m.Options.Variant]
+	if !ok {
+		return nil, fmt.Errorf("protocol: no rules for variant %q", m.Options.Variant)
+	}
+	return factory(m)
+}
+
 // Machine is the state of one game as both peers and the verifier see it:
 // it is fed every message of the transcript in order and checks each one.
 // It holds no secrets.
@@ -168,7 +179,7 @@ type Machine struct {
 	// spectators (docs/spectators.md SPEC-D10), zero for none.
 	Broadcast BroadcastDelay
 
-	Rules    VariantRules
+	Rules      VariantRules
 	tossCommit [2]*commit.Commitment
 	tossValue  [2][]byte
 	confirmed  [2]bool

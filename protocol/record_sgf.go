@@ -143,8 +143,8 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 			root.AddText("OT", ot)
 		}
 	}
-	if gv, ok := m.Rules.(*GomokuRules); ok && gv.record != nil {
-		nodes = gomokuSGF(&root, *gv.record, m.Options.Size)
+	if gv, ok := m.Rules.(*GomokuRules); ok && gv.Record != nil {
+		nodes = gomokuSGF(&root, *gv.Record, m.Options.Size)
 	}
 	if pv, ok := m.Rules.(*PhantomRules); ok && pv.Replay != nil {
 		nodes = append(phantomSGF(pv.Replay.Outcomes, m.Options.Size), nodes...)

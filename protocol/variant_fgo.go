@@ -125,7 +125,7 @@ type FGoRules struct {
 	m     *Machine
 	Game  fgo.Game
 	turn  fgoTurn
-	last  *fgo.TurnResult
+	Last  *fgo.TurnResult
 	Score scoring
 }
 
@@ -158,9 +158,9 @@ type FGoView struct {
 	Proposal    []engine.Point
 }
 
-// firstRole returns the role that commits and opens first this turn:
+// FirstRole returns the role that commits and opens first this turn:
 // Black's on even turn numbers, White's on odd ones (FG-N1).
-func (g *FGoRules) firstRole() Role {
+func (g *FGoRules) FirstRole() Role {
 	if g.Game.TurnNumber()%2 == 0 {
 		return g.m.RoleOf(engine.Black)
 	}
@@ -170,7 +170,7 @@ func (g *FGoRules) firstRole() Role {
 func (g *FGoRules) View(r Role) VariantView {
 	b := g.Game.Board()
 	from, _, done := g.Expected()
-	v := FGoView{Game: g.Game, Unavailable: g.Game.Unavailable(), First: g.firstRole(), MyChoice: engine.NoPoint,
+	v := FGoView{Game: g.Game, Unavailable: g.Game.Unavailable(), First: g.FirstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
 		Waiting: !done && from != r && !g.ChoosesEarly(r, KindFGoCommit), Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
 		Proposer: g.Score.proposer, Proposal: g.Score.Proposal.Dead(b)}
@@ -178,8 +178,8 @@ func (g *FGoRules) View(r Role) VariantView {
 		o := *g.turn.offer
 		v.Offer = &o
 	}
-	if g.last != nil {
-		l := *g.last
+	if g.Last != nil {
+		l := *g.Last
 		l.Removed = slices.Clone(l.Removed)
 		l.Unavailable = slices.Clone(l.Unavailable)
 		v.LastTurn = &l
@@ -191,7 +191,7 @@ func (g *FGoRules) Expected() (Role, []Kind, bool) {
 	if g.Score.agreed {
 		return Inviter, nil, true
 	}
-	first := g.firstRole()
+	first := g.FirstRole()
 	second := first.Other()
 	if g.Score.Active {
 		r, kinds := g.Score.expected(first)
@@ -326,7 +326,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 // scoring phase when both passed (FG-6).
 func (g *FGoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Event {
 	g.Game = next
-	g.last = &res
+	g.Last = &res
 	g.turn = fgoTurn{}
 	events := []Event{EventFGoTurn{Result: res, Accepted: accepted}}
 	if res.PlayEnded {

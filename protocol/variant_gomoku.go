@@ -215,14 +215,14 @@ type gomokuPoint struct {
 
 // gomokuTurn is one turn as the public knows it.
 type gomokuTurn struct {
-	mover       Role
+	Mover       Role
 	pass        bool
 	noLegal     bool
 	commitment  commit.Commitment
 	line        gomoku.Line
 	revealed    []engine.Point
 	point       engine.Point // NoPoint while the commitment is closed
-	outcome     gomoku.Outcome
+	Outcome     gomoku.Outcome
 	declaration gomoku.Declaration
 }
 
@@ -245,9 +245,9 @@ type GomokuRules struct {
 	Move   int
 	mover  Role
 	passes int
-	// turns are the finished turns, turns[k-1] for turn k; cur is the
-	// turn in progress. Elements of turns are copied before any write.
-	turns  []gomokuTurn
+	// Turns are the finished Turns, Turns[k-1] for turn k; cur is the
+	// turn in progress. Elements of Turns are copied before any write.
+	Turns  []gomokuTurn
 	cur    gomokuTurn
 	points [engine.MaxPoints]gomokuPoint
 	// hidden and shown count each role's hidden and revealed pieces.
@@ -260,7 +260,7 @@ type GomokuRules struct {
 	board engine.Result
 	// opened[r]: role r has sent its openings at the end.
 	opened [2]bool
-	record *gomoku.Record
+	Record *gomoku.Record
 	audit  *gomoku.Violation
 	// violation is the audit's violation in protocol terms.
 	violation *Violation
@@ -341,8 +341,8 @@ func (g *GomokuRules) result() engine.Result {
 }
 
 func (g *GomokuRules) View(Role) VariantView {
-	return GomokuView{Phase: g.Phase, Closing: (g.Phase == gomoku.PhaseOver || g.Resigned) && g.record == nil,
-		Record: g.record, Audit: g.audit}
+	return GomokuView{Phase: g.Phase, Closing: (g.Phase == gomoku.PhaseOver || g.Resigned) && g.Record == nil,
+		Record: g.Record, Audit: g.audit}
 }
 
 // apply checks and applies one message. It works on a copy and keeps it

@@ -48,7 +48,7 @@ func (g *GomokuRules) suspendResign(on bool) { g.suspended = on }
 func (g *GomokuRules) CurPending(r Role) bool {
 	switch g.Phase {
 	case gomoku.PhaseAnnounce, gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
-		return g.cur.mover == r && g.cur.point == engine.NoPoint
+		return g.cur.Mover == r && g.cur.point == engine.NoPoint
 	}
 	return false
 }
@@ -60,8 +60,8 @@ func (g *GomokuRules) auditViolation() *Violation { return g.violation }
 // Closed returns the turns of role r whose commitment is still Closed.
 func (g *GomokuRules) Closed(r Role) []int {
 	var ks []int
-	for i, t := range g.turns {
-		if t.mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
+	for i, t := range g.Turns {
+		if t.Mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
 			ks = append(ks, i+1)
 		}
 	}
@@ -73,7 +73,7 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	if err := DecodeBody(body, &b); err != nil {
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
-	g.turns = slices.Clone(g.turns)
+	g.Turns = slices.Clone(g.Turns)
 	openings := make([]gomoku.Opening, 0, len(b.Openings))
 	curDue := g.Resigned && g.CurPending(from)
 	for _, o := range b.Openings {
@@ -89,14 +89,14 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 			openings = append(openings, gomoku.Opening{Move: k, Point: p})
 			continue
 		}
-		if k < 1 || k > len(g.turns) || g.turns[k-1].mover != from || g.turns[k-1].pass || g.turns[k-1].noLegal || g.turns[k-1].point != engine.NoPoint {
+		if k < 1 || k > len(g.Turns) || g.Turns[k-1].Mover != from || g.Turns[k-1].pass || g.Turns[k-1].noLegal || g.Turns[k-1].point != engine.NoPoint {
 			return nil, violation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
 		}
-		p, err := g.openPoint(from, seq, k, g.turns[k-1].commitment, o.Opening)
+		p, err := g.openPoint(from, seq, k, g.Turns[k-1].commitment, o.Opening)
 		if err != nil {
 			return nil, err
 		}
-		g.turns[k-1].point = p
+		g.Turns[k-1].point = p
 		openings = append(openings, gomoku.Opening{Move: k, Point: p})
 	}
 	if left := g.Closed(from); len(left) > 0 {
@@ -126,7 +126,7 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		// happen, but if it did the record would prove nothing.
 		return nil, violation(from, seq, "GM-8", "the game does not audit: %v", err)
 	}
-	g.record = &rec
+	g.Record = &rec
 	events = append(events, EventGomokuAudited{Record: rec, Violation: g.audit})
 	if g.violation != nil {
 		events = append(events, EventViolation{Violation: g.violation})
@@ -144,7 +144,7 @@ func (g *GomokuRules) auditTurnUnderWay() error {
 	if !g.Resigned || p == engine.NoPoint {
 		return nil
 	}
-	r, k := g.cur.mover, g.Move
+	r, k := g.cur.Mover, g.Move
 	bad := func(rule, format string, args ...any) error {
 		return gomoku.Violation{Player: g.colorOf(r), Rule: rule, Move: k, Detail: fmt.Sprintf(format, args...)}
 	}
@@ -156,8 +156,8 @@ func (g *GomokuRules) auditTurnUnderWay() error {
 		return bad("GM-4", "committed to %s, revealed in move %d (the turn under way at the resignation)", v, at)
 	}
 	own := g.colorOf(r) == gomoku.X && p == g.opening
-	for j, t := range g.turns {
-		own = own || t.mover == r && t.point == p && (t.outcome == gomoku.PlacedHidden || t.outcome == gomoku.PlacedRevealed) && j+1 < k
+	for j, t := range g.Turns {
+		own = own || t.Mover == r && t.point == p && (t.Outcome == gomoku.PlacedHidden || t.Outcome == gomoku.PlacedRevealed) && j+1 < k
 	}
 	if own {
 		return bad("GM-4", "committed to %s, where it has a piece already (the turn under way at the resignation)", v)
@@ -168,8 +168,8 @@ func (g *GomokuRules) auditTurnUnderWay() error {
 // gomokuRecord returns the record of the game with every commitment
 // opened, for the audit.
 func (g *GomokuRules) gomokuRecord() gomoku.Record {
-	rec := gomoku.Record{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]gomoku.Turn, len(g.turns))}
-	for i, t := range g.turns {
+	rec := gomoku.Record{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]gomoku.Turn, len(g.Turns))}
+	for i, t := range g.Turns {
 		rec.Turns[i] = gomoku.Turn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,
 			Revealed: slices.Clone(t.revealed), Declaration: t.declaration}
 	}

@@ -65,13 +65,13 @@ func (g *GomokuRules) nextTurn() {
 	g.Move++
 	g.mover = g.mover.Other()
 	g.Phase = gomoku.PhaseCommit
-	g.cur = gomokuTurn{mover: g.mover, point: engine.NoPoint}
+	g.cur = gomokuTurn{Mover: g.mover, point: engine.NoPoint}
 }
 
 // finish ends the turn in progress with outcome.
 func (g *GomokuRules) finish(outcome gomoku.Outcome) {
-	g.cur.outcome = outcome
-	g.turns = append(g.turns, g.cur)
+	g.cur.Outcome = outcome
+	g.Turns = append(g.Turns, g.cur)
 }
 
 // end ends the game on the board; the openings of GM-8 follow.
@@ -157,11 +157,11 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	k := o.Move
 	var t *gomokuTurn
 	switch {
-	case k >= 1 && k <= len(g.turns) && g.turns[k-1].mover == r &&
-		g.turns[k-1].outcome == gomoku.PlacedHidden && g.turns[k-1].point == engine.NoPoint:
-		t = &g.turns[k-1]
-	case k == g.Move && g.Phase == gomoku.PhaseDeclare && g.cur.mover == r &&
-		g.cur.outcome == gomoku.PlacedHidden && g.cur.point == engine.NoPoint:
+	case k >= 1 && k <= len(g.Turns) && g.Turns[k-1].Mover == r &&
+		g.Turns[k-1].Outcome == gomoku.PlacedHidden && g.Turns[k-1].point == engine.NoPoint:
+		t = &g.Turns[k-1]
+	case k == g.Move && g.Phase == gomoku.PhaseDeclare && g.cur.Mover == r &&
+		g.cur.Outcome == gomoku.PlacedHidden && g.cur.point == engine.NoPoint:
 		t = &g.cur
 	default:
 		return engine.NoPoint, violation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
@@ -197,7 +197,7 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 		return nil, violation(from, seq, "T-10", "%v", err)
 	}
 	if len(b.Openings) > 0 {
-		g.turns = slices.Clone(g.turns)
+		g.Turns = slices.Clone(g.Turns)
 	}
 	line := g.cur.line
 	inLine := func(p engine.Point) error {
@@ -221,7 +221,7 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 	if len(revealed) > 0 {
 		g.Phase = gomoku.PhaseReveal
 	} else {
-		g.cur.outcome = gomoku.PlacedHidden
+		g.cur.Outcome = gomoku.PlacedHidden
 		g.hidden[g.mover]++
 		g.Phase = gomoku.PhaseDeclare
 	}
@@ -255,7 +255,7 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 	g.points[p].piece[from] = int16(g.Move)
 	g.points[p].revealedAt = int16(g.Move)
 	g.shown[from]++
-	g.cur.outcome = gomoku.PlacedRevealed
+	g.cur.Outcome = gomoku.PlacedRevealed
 	g.Phase = gomoku.PhaseDeclare
 	return events, nil
 }
@@ -329,7 +329,7 @@ func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 			return nil, violation(from, seq, "GM-6", "false win claim: %s and %s share %d pieces", d.Lines[0].Format(g.size), d.Lines[1].Format(g.size), n)
 		}
 		if len(b.Openings) > 0 {
-			g.turns = slices.Clone(g.turns)
+			g.Turns = slices.Clone(g.Turns)
 		}
 		onClaim := func(p engine.Point) error {
 			if !onLines[p] {
@@ -356,7 +356,7 @@ func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 	}
 	g.five[from] = g.five[from] || d.Five
 	g.cur.declaration = d
-	g.finish(g.cur.outcome)
+	g.finish(g.cur.Outcome)
 	g.passes = 0
 	if d.Claim {
 		g.end(engine.Result{Winner: g.colorOf(from), By: engine.ByWin})

@@ -54,17 +54,17 @@ func roleOf(p circuit.Party) Role {
 // digests of every message, the reveals and the audit, then GO-4 scoring
 // on the revealed board. It holds no secret.
 type PhantomRules struct {
-	Machine       *Machine
+	Machine *Machine
 	commits [2]bool
-	Record     referee.Record
-	Public     referee.Public
+	Record  referee.Record
+	Public  referee.Public
 	reveals [2]*referee.Reveal
 	accuser *Role
 	accused string
 	// After the audit: the whole game, scoring, play in the open.
 	audited   bool
 	Replay    *referee.Replay
-	Referee       phantom.Referee
+	Referee   phantom.Referee
 	open      bool
 	Score     scoring
 	violation *Violation

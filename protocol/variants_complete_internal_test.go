@@ -10,24 +10,19 @@ import (
 	"github.com/kakure/kakure/engine/sgf"
 )
 
-// TestEveryVariantHasRulesAndPlayer checks that every variant of
-// engine.Variants has, in this package, the game machine's rules and the
-// local player (T-10: the machine replays every message of every
-// variant), and which of its kinds spectators see (SPEC-1). A variant
-// that lacks one is named with what it lacks.
-func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
+// TestEveryVariantHasRules checks that every variant of engine.Variants
+// has, in this package, the game machine's rules (T-10: the machine
+// replays every message of every variant) and which of its kinds are
+// moves for the broadcast delay; the session's TestEveryVariantHasAPlayer
+// checks its player. A variant that lacks one is named with what it
+// lacks.
+func TestEveryVariantHasRules(t *testing.T) {
 	for _, v := range engine.Variants {
 		if newVariantRules[v] == nil {
 			t.Errorf("variant %s has no game rules (newVariantRules)", v)
 		}
-		if newVariantPlayer[v] == nil {
-			t.Errorf("variant %s has no player (newVariantPlayer)", v)
-		}
 		if broadcastMoveKinds[v] == nil {
 			t.Errorf("variant %s does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds, SPEC-D11): a delay in moves would never pass", v)
-		}
-		if spectatorKinds[v] == nil {
-			t.Errorf("variant %s does not say which of its kinds spectators see (spectatorKinds, SPEC-1): they see headers only", v)
 		}
 	}
 	for v := range newVariantRules {
@@ -35,16 +30,11 @@ func TestEveryVariantHasRulesAndPlayer(t *testing.T) {
 			t.Errorf("rules registered for %v", err)
 		}
 	}
-	for v := range newVariantPlayer {
-		if _, err := engine.LookupDescriptor(v); err != nil {
-			t.Errorf("player registered for %v", err)
-		}
-	}
 }
 
 // defaultRules returns the rules of a new game of variant v with its
 // default options. It reports false, saying why, when it cannot: the
-// variant has no rules (TestEveryVariantHasRulesAndPlayer names it) or
+// variant has no rules (TestEveryVariantHasRules names it) or
 // its default options or rules are refused; the completeness tests then
 // go on with the next variant rather than stop at a nil constructor.
 func defaultRules(t *testing.T, v engine.Variant) (VariantRules, bool) {
@@ -125,7 +115,7 @@ func TestEveryVariantHasARecordAndSGFExport(t *testing.T) {
 			t.Errorf("variant %s has no record %s (make it with records_gen_test.go): %v", v, path, err)
 			continue
 		}
-		tr, err := LoadTranscript(path)
+		tr, err := readRecordFile(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue

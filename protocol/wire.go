@@ -84,9 +84,9 @@ func ReadFrame(r *bufio.Reader, limit int) ([]byte, error) {
 // the signed message that names its hash.
 const MaxBulkSize = 8 << 20
 
-// bulkMarker is the first byte of a bulk frame; message frames are JSON
+// BulkMarker is the first byte of a bulk frame; message frames are JSON
 // and start with '{'.
-const bulkMarker = 'B'
+const BulkMarker = 'B'
 
 // MaxReportSize caps one report frame: a signed violation report whose
 // evidence does not fit a message frame (a certificate of T-8 of a large
@@ -95,9 +95,9 @@ const bulkMarker = 'B'
 // as a bulk frame's.
 const MaxReportSize = MaxBulkSize
 
-// reportMarker is the first byte of a report frame: the marker, then the
+// ReportMarker is the first byte of a report frame: the marker, then the
 // JSON frame of a violation message.
-const reportMarker = 'R'
+const ReportMarker = 'R'
 
 // FrameKind is what a frame of a game stream is, from its first byte: a
 // message frame (JSON), a bulk frame (an attachment) or a report frame (a
@@ -140,9 +140,9 @@ func readGameFrameWith(r *bufio.Reader, admit func(n uint64, kind FrameKind) err
 	}
 	limit := uint64(MaxFrameSize)
 	switch first[0] {
-	case bulkMarker:
+	case BulkMarker:
 		limit, kind = MaxBulkSize+1, FrameBulk
-	case reportMarker:
+	case ReportMarker:
 		limit, kind = MaxReportSize+1, FrameReport
 	}
 	if n > limit {
@@ -165,7 +165,7 @@ func WriteBulkFrame(w io.Writer, data []byte) error {
 	if len(data) > MaxBulkSize {
 		return fmt.Errorf("%w: attachment of %d bytes (cap %d)", ErrFrameTooLarge, len(data), MaxBulkSize)
 	}
-	return WriteFrameUnchecked(w, append([]byte{bulkMarker}, data...))
+	return WriteFrameUnchecked(w, append([]byte{BulkMarker}, data...))
 }
 
 // WriteReportFrame writes the JSON frame of a violation message as a
@@ -174,7 +174,7 @@ func WriteReportFrame(w io.Writer, raw []byte) error {
 	if len(raw) > MaxReportSize {
 		return fmt.Errorf("%w: report of %d bytes (cap %d)", ErrFrameTooLarge, len(raw), MaxReportSize)
 	}
-	return WriteFrameUnchecked(w, append([]byte{reportMarker}, raw...))
+	return WriteFrameUnchecked(w, append([]byte{ReportMarker}, raw...))
 }
 
 // Hello is the first frame each side sends on a stream: the game, and how
@@ -208,8 +208,8 @@ func noReports(_ uint64, kind FrameKind) error {
 	return nil
 }
 
-// readFrameJSON reads and decodes one frame; a report frame is refused.
-func readFrameJSON(r *bufio.Reader) (Frame, []byte, error) {
+// ReadFrameJSON reads and decodes one frame; a report frame is refused.
+func ReadFrameJSON(r *bufio.Reader) (Frame, []byte, error) {
 	return ReadFrameJSONWith(r, noReports)
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/tournament"
 )
 
@@ -30,7 +31,7 @@ type player struct {
 	key  crypto.PrivKey
 	id   peer.ID
 	host host.Host
-	svc  *protocol.Service
+	svc  *session.Service
 	mu   sync.Mutex
 	// check decides on an incoming invitation; nil accepts all (a
 	// modified program).
@@ -58,7 +59,7 @@ func newPlayerWithKey(t *testing.T, key crypto.PrivKey) *player {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.host.Close() })
-	p.svc, err = protocol.NewService(protocol.Config{Host: p.host, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second,
+	p.svc, err = session.NewService(session.Config{Host: p.host, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second,
 		OnTournamentInvite: func(from peer.ID, ref *protocol.TournamentRef, o engine.Options) error {
 			p.mu.Lock()
 			check := p.check

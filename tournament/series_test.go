@@ -15,6 +15,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/tournament"
 )
 
@@ -79,7 +80,7 @@ func TestSERD9SeriesStandings(t *testing.T) {
 	ctx := testenv.Context(t, 120*time.Second)
 	a, b := newPlayer(t), newPlayer(t)
 	o := engine.Options{Variant: engine.VariantGo, Size: 5}
-	agreement, err := protocol.NewSeriesAgreement(a.id, b.id, o, 3, protocol.SeriesAlternate)
+	agreement, err := session.NewSeriesAgreement(a.id, b.id, o, 3, protocol.SeriesAlternate)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // GameConn is a running game as the game screen uses it: the screen reads
-// its events and views and asks it to act. *protocol.Game implements it;
+// its events and views and asks it to act. *session.Game implements it;
 // tests give a fake.
 type GameConn interface {
 	ID() protocol.GameID
@@ -555,7 +557,7 @@ func (m *GameModel) describeDispute(e protocol.Event) (eventNote, bool) {
 		return eventNote{lines: []string{"The opponent says your program owes a message: it sends it again."}}, true
 	case protocol.EventAbandonVoid:
 		return eventNote{lines: []string{"An abandonment crossed the answer to its challenge: it changes nothing, play goes on."}}, true
-	case protocol.EventDropped:
+	case session.EventDropped:
 		return eventNote{lines: []string{"Input of the opponent's that is no valid message of the game was dropped: " + friendlyError(errors.New(e.Reason))}}, true
 	case protocol.EventReport:
 		if e.Judgement.Verdict == protocol.VerdictUnproven {

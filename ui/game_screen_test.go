@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
-	"github.com/rivo/tview"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestGameScreenReplaysRecords plays every recorded game through the game
@@ -123,7 +125,7 @@ func TestGameScreenWritesRecord(t *testing.T) {
 	}
 	pressKey(s, tcell.KeyCtrlU) // clear the default path
 	press(s, path+"\n")
-	rec, err := protocol.LoadTranscript(path)
+	rec, err := session.LoadTranscript(path)
 	if err != nil {
 		t.Fatalf("record not written: %v (message %q)", err, s.Model().Message)
 	}

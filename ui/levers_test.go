@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestUID47LeversAreTold (UI-D47; issue 30): the log tells the player what
@@ -29,7 +30,7 @@ func TestUID47LeversAreTold(t *testing.T) {
 		{protocol.EventChallenged{Reporter: protocol.Inviter}, "sends it again"},
 		{protocol.EventChallenged{Reporter: protocol.Invitee}, "abandoned by it if it still does not"},
 		{protocol.EventAbandonVoid{By: protocol.Inviter}, "changes nothing"},
-		{protocol.EventDropped{Reason: "protocol: a message of another game"}, "dropped: a message of another game"},
+		{session.EventDropped{Reason: "protocol: a message of another game"}, "dropped: a message of another game"},
 		{protocol.EventReport{Judgement: unproven}, "proves nothing (the report has no evidence): it changes nothing"},
 	}
 	for _, tt := range tests {

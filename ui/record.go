@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // SaveRecord writes a game's record to path and its SGF export beside it
@@ -15,7 +16,7 @@ func SaveRecord(t *protocol.Transcript, path string) (sgfPath string, err error)
 	if path == "" {
 		return "", fmt.Errorf("no file name")
 	}
-	if err := protocol.SaveTranscript(t, path); err != nil {
+	if err := session.SaveTranscript(t, path); err != nil {
 		return "", err
 	}
 	data, err := protocol.ExportSGF(t)

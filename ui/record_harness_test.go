@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/rivo/tview"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 
 	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/engine/phantom"
@@ -53,7 +55,7 @@ type recordGame struct {
 // loadRecordGame loads testdata/NAME.record.json for role r.
 func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 	t.Helper()
-	tr, err := protocol.LoadTranscript("testdata/" + name + ".record.json")
+	tr, err := session.LoadTranscript("testdata/" + name + ".record.json")
 	if err != nil {
 		t.Fatal(err)
 	}

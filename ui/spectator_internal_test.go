@@ -6,10 +6,12 @@ import (
 
 	"github.com/kakure/kakure/protocol/watch"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
-	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestUID48CapturedNamed: under the common rules Phantom Go's public
@@ -22,7 +24,7 @@ func TestUID48CapturedNamed(t *testing.T) {
 	d3, _ := engine.ParseVertex(size, "D3")
 	a := phantom.Announcement{Rules: engine.RulesCommon, Size: size, Mover: engine.White, Event: phantom.Moved,
 		Point: engine.NoPoint, Captures: 2, Captured: []engine.Point{c3, d3}}
-	text := protocol.PublicAnnouncementText(a)
+	text := session.PublicAnnouncementText(a)
 	got := capturedNamed(size, map[uint64]string{0: "Black has moved", 1: text})
 	slices.Sort(got)
 	if !slices.Equal(got, []engine.Point{c3, d3}) {
@@ -41,10 +43,10 @@ func TestUID48CapturedNamed(t *testing.T) {
 
 // spectatorOfRecord returns the spectator screen of the recorded game
 // testdata/NAME.record.json after its first n messages, published as its
-// inviter's program publishes them (protocol.PublicOf).
+// inviter's program publishes them (session.PublicOf).
 func spectatorOfRecord(t *testing.T, name string, n int) *SpectatorScreen {
 	t.Helper()
-	tr, err := protocol.LoadTranscript("testdata/" + name + ".record.json")
+	tr, err := session.LoadTranscript("testdata/" + name + ".record.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func spectatorOfRecord(t *testing.T, name string, n int) *SpectatorScreen {
 	spec := watch.NewSpectator(publisher, tr.Game)
 	s := NewSpectatorScreen(publisher, nil)
 	for i := range min(n, len(tr.Messages)) {
-		data, err := protocol.MarshalPublication(protocol.PublicOf(m.Options.Variant, i, &tr.Messages[i]))
+		data, err := session.MarshalPublication(session.PublicOf(m.Options.Variant, i, &tr.Messages[i]))
 		if err != nil {
 			t.Fatal(err)
 		}

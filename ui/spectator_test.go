@@ -12,12 +12,13 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 	"github.com/kakure/kakure/ui"
 )
 
 // watchedRecord is a recorded game (testdata: games between two bots)
-// published as its inviter's program publishes it (protocol.PublicOf,
+// published as its inviter's program publishes it (session.PublicOf,
 // the public announcements, the record in parts) and taken by a
 // spectator, whose lines and state feed a spectator screen.
 type watchedRecord struct {
@@ -33,7 +34,7 @@ type watchedRecord struct {
 
 func newWatchedRecord(t *testing.T, name string) *watchedRecord {
 	t.Helper()
-	tr, err := protocol.LoadTranscript("testdata/" + name + ".record.json")
+	tr, err := session.LoadTranscript("testdata/" + name + ".record.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +50,9 @@ func newWatchedRecord(t *testing.T, name string) *watchedRecord {
 
 // publish gives the spectator one publication and the screen what it
 // shows then.
-func (w *watchedRecord) publish(p protocol.Publication) {
+func (w *watchedRecord) publish(p session.Publication) {
 	w.t.Helper()
-	data, err := protocol.MarshalPublication(p)
+	data, err := session.MarshalPublication(p)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func (w *watchedRecord) publish(p protocol.Publication) {
 // messages publishes the record's messages from..to.
 func (w *watchedRecord) messages(from, to int) {
 	for i := from; i < to; i++ {
-		w.publish(protocol.PublicOf(w.options.Variant, i, &w.tr.Messages[i]))
+		w.publish(session.PublicOf(w.options.Variant, i, &w.tr.Messages[i]))
 	}
 }
 
@@ -74,7 +75,7 @@ func (w *watchedRecord) record() {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	w.publish(protocol.Publication{Game: w.tr.Game, Record: &protocol.RecordPart{Part: 0, Parts: 1, Data: data}})
+	w.publish(session.Publication{Game: w.tr.Game, Record: &session.RecordPart{Part: 0, Parts: 1, Data: data}})
 	if done, ok := w.spec.Done(); !done || !ok {
 		w.t.Fatalf("the spectator did not check the record: done %v ok %v:\n%v", done, ok, w.lines)
 	}
@@ -224,7 +225,7 @@ func TestUID48SpectatorScreenRefused(t *testing.T) {
 	// publication at a position taken.
 	forged := w.tr.Messages[n-1]
 	forged.Body = json.RawMessage(strings.Replace(string(forged.Body), "}", `,"x":1}`, 1))
-	w.publish(protocol.PublicOf(w.options.Variant, n-1, &forged))
+	w.publish(session.PublicOf(w.options.Variant, n-1, &forged))
 	if got := w.stones(); !sameStones(got, before) {
 		t.Errorf("the refused publication changed the board: %v, was %v", got, before)
 	}
@@ -285,7 +286,7 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 	if len(tried) == 0 {
 		t.Fatal("the record reveals no try")
 	}
-	announcements, err := protocol.PublicAnnouncements(w.tr)
+	announcements, err := session.PublicAnnouncements(w.tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +310,7 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 	// the stones whatever it was told).
 	w.messages(0, firstReveal)
 	for _, a := range announcements {
-		w.publish(protocol.Publication{Game: w.tr.Game, Announcement: &a})
+		w.publish(session.Publication{Game: w.tr.Game, Announcement: &a})
 	}
 	if stones, found, _ := scan(); stones != 0 || len(found) != 0 {
 		t.Errorf("during play the screen shows %d stones and the tried points %v", stones, found)

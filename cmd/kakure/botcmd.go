@@ -14,12 +14,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/ui"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func init() {
@@ -363,7 +365,7 @@ func forwardNotices(ctx context.Context, p *peerHandle, results chan<- string) {
 
 // play plays g; fm, when not nil, notes the time of the first move.
 // It returns when the game is over or the program stops.
-func (b *botRun) play(g *protocol.Game, seed uint64, fm *firstMoveTimer) {
+func (b *botRun) play(g *session.Game, seed uint64, fm *firstMoveTimer) {
 	ctx, p, results := b.ctx, b.p, b.results
 	if fm == nil {
 		fm = &firstMoveTimer{}
@@ -453,7 +455,7 @@ func (b *botRun) inviteAndPlay(resumed map[protocol.GameID]<-chan struct{}) erro
 	ctx, env, p, f := b.ctx, b.env, b.p, b.f
 	o, target, tour := b.plan.o, b.plan.target, b.plan.tour
 	var pid peer.ID
-	var g *protocol.Game
+	var g *session.Game
 	var err error
 	typed := time.Now()
 	switch {
@@ -503,7 +505,7 @@ func (b *botRun) inviteAndPlay(resumed map[protocol.GameID]<-chan struct{}) erro
 		}
 	}
 	if *f.games > 0 {
-		return playSeries(ctx, env, p, pid, o, *f.games, *f.colours, *f.seed, resumed, b.results, func(g *protocol.Game, seed uint64) { b.play(g, seed, nil) })
+		return playSeries(ctx, env, p, pid, o, *f.games, *f.colours, *f.seed, resumed, b.results, func(g *session.Game, seed uint64) { b.play(g, seed, nil) })
 	}
 	if g == nil {
 		if b.ref != nil && pid != tour.opponent {
@@ -588,7 +590,7 @@ func connectionLine(ctx context.Context, n *node.Node, p peer.ID) string {
 // watchConnection reports on results when g is adjourned (its
 // connection lost) and when it resumes, with how long it was down and
 // the connection it is on again, until g's loop stops.
-func watchConnection(ctx context.Context, n *node.Node, g *protocol.Game, results chan<- string) {
+func watchConnection(ctx context.Context, n *node.Node, g *session.Game, results chan<- string) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	var since time.Time

@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/gtp"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // botEngine is the GTP engine of `kakure bot --engine gtp:COMMAND`
@@ -136,7 +137,7 @@ type engineGame struct {
 // context: once it has ended (the bot is stopped), an engine that fails
 // makes no decision, so that the game is adjourned as any other and not
 // resigned.
-func (e *botEngine) player(shutdown context.Context, g *protocol.Game, seed uint64, say func(string)) *engineGame {
+func (e *botEngine) player(shutdown context.Context, g *session.Game, seed uint64, say func(string)) *engineGame {
 	id := g.ID().String()
 	eg := &engineGame{bot: e, game: id, say: say, stderr: e.stderrLog(id), shutdown: shutdown}
 	side, err := parseMatchPlayer(e.spec, eg.stderr)

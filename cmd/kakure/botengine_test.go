@@ -16,6 +16,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // engineRun is a game between two `kakure bot --engine` processes on
@@ -77,7 +78,7 @@ func (r *engineRun) verify(t *testing.T, lostOnTime ...protocol.Role) *protocol.
 	t.Helper()
 	var first *protocol.Transcript
 	for i, res := range r.results {
-		tr, err := protocol.LoadTranscript(res[3])
+		tr, err := session.LoadTranscript(res[3])
 		if err != nil {
 			t.Fatalf("peer %d's record: %v", i, err)
 		}

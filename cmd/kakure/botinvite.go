@@ -19,6 +19,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/ui"
 )
 
@@ -105,7 +106,7 @@ func earlierGameAddrs(gamesDir string, p peer.ID) []ma.Multiaddr {
 	records, _ := filepath.Glob(filepath.Join(gamesDir, "*.record.json"))
 	var out []ma.Multiaddr
 	for _, path := range records {
-		tr, err := protocol.LoadTranscript(path)
+		tr, err := session.LoadTranscript(path)
 		if err != nil || (tr.Peers[protocol.Inviter] != protocol.PeerID(p) && tr.Peers[protocol.Invitee] != protocol.PeerID(p)) {
 			continue
 		}
@@ -113,7 +114,7 @@ func earlierGameAddrs(gamesDir string, p peer.ID) []ma.Multiaddr {
 		if err != nil {
 			continue
 		}
-		doc, err := protocol.ReadSecrets(data)
+		doc, err := session.ReadSecrets(data)
 		if err != nil {
 			continue
 		}
@@ -198,7 +199,7 @@ func invitesFirst(me, other peer.ID) bool { return me.String() < other.String() 
 // (at once when this peer invitesFirst, after lanInviteGrace otherwise),
 // or one another peer invited it to (accepted). A peer that cannot be
 // reached or declines is skipped until mDNS reports it again.
-func inviteOnLAN(ctx context.Context, out io.Writer, p *peerHandle, o engine.Options, verbose bool) (*protocol.Game, error) {
+func inviteOnLAN(ctx context.Context, out io.Writer, p *peerHandle, o engine.Options, verbose bool) (*session.Game, error) {
 	found := p.node.LANPeers()
 	due := map[peer.ID]time.Time{}
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -252,7 +253,7 @@ func inviteOnLAN(ctx context.Context, out io.Writer, p *peerHandle, o engine.Opt
 
 // inviteLANPeer reaches id, found on the LAN, and invites it to a game
 // of o.
-func inviteLANPeer(ctx context.Context, p *peerHandle, id peer.ID, o engine.Options) (*protocol.Game, error) {
+func inviteLANPeer(ctx context.Context, p *peerHandle, id peer.ID, o engine.Options) (*session.Game, error) {
 	cctx, cancel := context.WithTimeout(ctx, lanInviteConnectFor)
 	err := p.node.ConnectPeer(cctx, id)
 	cancel()

@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/ui"
 )
 
@@ -155,7 +156,7 @@ func TestNETD27BotInviteByPetname(t *testing.T) {
 		resGuest := guest.waitLine(t, reGameResult, 120*time.Second)
 		resHost := host.waitLine(t, regexp.MustCompile(`^game (`+regexp.QuoteMeta(started[1])+`): (\S+) record=(\S+)`), 60*time.Second)
 		resultsAgree(t, resGuest, resHost)
-		if tr, err := protocol.LoadTranscript(resGuest[3]); err != nil || tr.Peers[protocol.Invitee].String() != hostID {
+		if tr, err := session.LoadTranscript(resGuest[3]); err != nil || tr.Peers[protocol.Invitee].String() != hostID {
 			t.Errorf("game %d: the guest's record does not name the host as invitee (%v)", i, err)
 		}
 		<-guest.done

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // `kakure bot --invite PEER --games N [--colours alternate|nigiri]`
@@ -30,7 +31,7 @@ type seriesRunner struct {
 	// say prints a line (through the bot's results).
 	say func(string)
 	// play plays a game to its end (the bot's play).
-	play func(g *protocol.Game, seed uint64)
+	play func(g *session.Game, seed uint64)
 	// resumed holds the games the bot resumed at its start, with a
 	// channel closed when their play ends.
 	resumed map[protocol.GameID]<-chan struct{}
@@ -41,7 +42,7 @@ type seriesRunner struct {
 // and other with the options o, games games and colour rule colours that
 // is not over, if there is one (the newest ID first among several).
 func findSeries(gamesDir string, me, other peer.ID, o engine.Options, games int, colours string) (*protocol.SeriesAgreement, error) {
-	all, err := protocol.AllSeriesGames(gamesDir)
+	all, err := session.AllSeriesGames(gamesDir)
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +76,12 @@ func findSeries(gamesDir string, me, other peer.ID, o engine.Options, games int,
 // run plays the series of a to its end and prints its score.
 func (r *seriesRunner) run(ctx context.Context, a protocol.SeriesAgreement) error {
 	for ctx.Err() == nil {
-		games, err := protocol.SeriesGames(r.gamesDir, a.ID)
+		games, err := session.SeriesGames(r.gamesDir, a.ID)
 		if err != nil {
 			return err
 		}
 		done := 0
-		var unfinished *protocol.SeriesGame
+		var unfinished *session.SeriesGame
 		for i := range games {
 			if games[i].Done {
 				done++
@@ -119,7 +120,7 @@ func (r *seriesRunner) run(ctx context.Context, a protocol.SeriesAgreement) erro
 
 // finish waits for the series game sg, unfinished, to end: the bot
 // resumed it at its start, or it is resumed here.
-func (r *seriesRunner) finish(ctx context.Context, a protocol.SeriesAgreement, sg protocol.SeriesGame) error {
+func (r *seriesRunner) finish(ctx context.Context, a protocol.SeriesAgreement, sg session.SeriesGame) error {
 	if ch, ok := r.resumed[sg.Game]; ok {
 		delete(r.resumed, sg.Game)
 		select {
@@ -144,7 +145,7 @@ func (r *seriesRunner) finish(ctx context.Context, a protocol.SeriesAgreement, s
 // its result and the record's path. A game that did not end (the
 // program stops) prints nothing.
 func (r *seriesRunner) report(a protocol.SeriesAgreement, id protocol.GameID) {
-	games, _ := protocol.SeriesGames(r.gamesDir, a.ID)
+	games, _ := session.SeriesGames(r.gamesDir, a.ID)
 	for _, g := range games {
 		if g.Game == id && g.Done {
 			r.say(fmt.Sprintf("series %s game %d of %d: %s (inviter %s) record=%s", a.ID, g.Index+1, a.Games,
@@ -156,7 +157,7 @@ func (r *seriesRunner) report(a protocol.SeriesAgreement, id protocol.GameID) {
 // seriesScore adds up the points of the finished games of a series
 // (SER-D6): a win 1, a draw ½ each, a disputed game (no result) nothing;
 // by role, in halves.
-func seriesScore(games []protocol.SeriesGame) (halves [2]int, uncounted []string) {
+func seriesScore(games []session.SeriesGame) (halves [2]int, uncounted []string) {
 	for _, g := range games {
 		if !g.Done || g.Outcome == nil {
 			continue
@@ -191,7 +192,7 @@ func formatHalves(h int) string {
 
 // seriesScoreLine is the last line of a series: "series ID: INVITER 2 –
 // 1 INVITEE", and the games not counted.
-func seriesScoreLine(a protocol.SeriesAgreement, games []protocol.SeriesGame) string {
+func seriesScoreLine(a protocol.SeriesAgreement, games []session.SeriesGame) string {
 	h, uncounted := seriesScore(games)
 	in, _ := peer.Decode(a.Inviter)
 	out, _ := peer.Decode(a.Invitee)
@@ -210,7 +211,7 @@ func seriesGamesDir(home string) string { return filepath.Join(home, "games") }
 // starts a new one, plays it to its end while it prints the bot's lines,
 // and returns.
 func playSeries(ctx context.Context, env *environment, p *peerHandle, pid peer.ID, o engine.Options, games int, colours string, seed uint64,
-	resumed map[protocol.GameID]<-chan struct{}, results chan string, play func(*protocol.Game, uint64)) error {
+	resumed map[protocol.GameID]<-chan struct{}, results chan string, play func(*session.Game, uint64)) error {
 	o, err := o.Normalize()
 	if err != nil {
 		return err
@@ -221,7 +222,7 @@ func playSeries(ctx context.Context, env *environment, p *peerHandle, pid peer.I
 		return err
 	}
 	if a == nil {
-		na, err := protocol.NewSeriesAgreement(p.node.ID(), pid, o, games, colours)
+		na, err := session.NewSeriesAgreement(p.node.ID(), pid, o, games, colours)
 		if err != nil {
 			return err
 		}
@@ -268,7 +269,7 @@ func playSeries(ctx context.Context, env *environment, p *peerHandle, pid peer.I
 // directory dir holds all its games over, "" otherwise: the invitee's
 // bot prints it after the last game (SER-D6).
 func inviteeSeriesScore(dir string, a protocol.SeriesAgreement) string {
-	games, err := protocol.SeriesGames(dir, a.ID)
+	games, err := session.SeriesGames(dir, a.ID)
 	if err != nil || len(games) < a.Games {
 		return ""
 	}

@@ -6,8 +6,6 @@ import (
 
 	"bytes"
 	"fmt"
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,9 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestSERD5BotSeriesKillAndResume plays a 3-game series between two
@@ -73,7 +75,7 @@ func killSeries(t *testing.T, inviter bool) {
 			t.Fatal(err)
 		}
 		<-victim.done
-		tr, err := protocol.LoadTranscript(record)
+		tr, err := session.LoadTranscript(record)
 		if err == nil && protocol.Verify(tr).Outcome == nil {
 			break
 		}
@@ -110,7 +112,7 @@ func killSeries(t *testing.T, inviter bool) {
 	// The records of both homes: the three games, colours alternating,
 	// each verified; the score is theirs.
 	for _, home := range []string{homeA, homeB} {
-		games, err := protocol.SeriesGames(filepath.Join(home, "games"), score[1])
+		games, err := session.SeriesGames(filepath.Join(home, "games"), score[1])
 		if err != nil || len(games) != 3 {
 			t.Fatalf("%s: series games %+v, %v; want 3", home, games, err)
 		}
@@ -122,7 +124,7 @@ func killSeries(t *testing.T, inviter bool) {
 			if g.Index != i || !g.Done || g.Colors[protocol.Inviter] != want {
 				t.Errorf("%s: game %d of the series: index %d done %v inviter %v; want index %d over, inviter %v", home, i+1, g.Index, g.Done, g.Colors[protocol.Inviter], i, want)
 			}
-			tr, err := protocol.LoadTranscript(g.Path)
+			tr, err := session.LoadTranscript(g.Path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,10 +204,10 @@ func TestSERD5BotSeriesFlags(t *testing.T) {
 func TestSERD6SeriesScore(t *testing.T) {
 	inviterBlack := [2]engine.Color{engine.Black, engine.White}
 	inviterWhite := [2]engine.Color{engine.White, engine.Black}
-	game := func(i int, colors [2]engine.Color, r engine.Result) protocol.SeriesGame {
-		return protocol.SeriesGame{Index: i, Done: true, Colors: colors, Outcome: &protocol.Outcome{Result: r}}
+	game := func(i int, colors [2]engine.Color, r engine.Result) session.SeriesGame {
+		return session.SeriesGame{Index: i, Done: true, Colors: colors, Outcome: &protocol.Outcome{Result: r}}
 	}
-	games := []protocol.SeriesGame{
+	games := []session.SeriesGame{
 		game(0, inviterBlack, engine.Result{Winner: engine.Black, By: engine.ByResignation}),
 		game(1, inviterWhite, engine.Result{Winner: engine.Black, By: engine.ByScore, Margin: 2.5}),
 		game(2, inviterBlack, engine.Result{By: engine.ByScore}),
@@ -243,7 +245,7 @@ func TestSERD7VerifyRefusesSeriesMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	invitee := randomPeerID(t)
-	a, err := protocol.NewSeriesAgreement(inviter, invitee, engine.Options{Variant: engine.VariantGo, Size: 9}, 3, protocol.SeriesAlternate)
+	a, err := session.NewSeriesAgreement(inviter, invitee, engine.Options{Variant: engine.VariantGo, Size: 9}, 3, protocol.SeriesAlternate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +276,7 @@ func TestSERD7VerifyRefusesSeriesMismatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), id.String()+".record.json")
-			if err := protocol.SaveTranscript(tr, path); err != nil {
+			if err := session.SaveTranscript(tr, path); err != nil {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer

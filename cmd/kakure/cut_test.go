@@ -11,6 +11,7 @@ import (
 
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // The cut tests (NET-D14 in docs/internet.md) cut a link mid-game with
@@ -127,7 +128,7 @@ func resultsAgree(t *testing.T, resGuest, resHost []string) {
 		t.Fatalf("the players disagree: guest %q, host %q", resGuest[0], resHost[0])
 	}
 	for _, res := range [][]string{resGuest, resHost} {
-		tr, err := protocol.LoadTranscript(res[3])
+		tr, err := session.LoadTranscript(res[3])
 		if err != nil {
 			t.Fatal(err)
 		}

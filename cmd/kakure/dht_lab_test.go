@@ -20,6 +20,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // A small public libp2p network for the lab: a few nodes on the "public"
@@ -177,7 +178,7 @@ func TestInternetPlayPublicDHT(t *testing.T) {
 			if kind := who.p.lastLine(reConnection); kind == nil || !throughTheNATs(kind[1]) {
 				t.Errorf("%s's connection: %v, want hole-punched or direct (NET-D43)", who.name, kind)
 			}
-			tr, err := protocol.LoadTranscript(who.res[3])
+			tr, err := session.LoadTranscript(who.res[3])
 			if err != nil {
 				t.Fatal(err)
 			}

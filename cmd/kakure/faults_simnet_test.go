@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -18,6 +17,8 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/transport/quicreuse"
 	"github.com/marcopolo/simnet"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // QUIC under loss runs on marcopolo/simnet, the simulated UDP network of
@@ -114,7 +115,7 @@ func simnetPair(t *testing.T, oneWay time.Duration, loss float64) (faultPair, *s
 			t.Fatalf("libp2p host on simnet: %v", err)
 		}
 		t.Cleanup(func() { h.Close() })
-		svc, err := protocol.NewService(protocol.Config{Host: h, Dir: t.TempDir()})
+		svc, err := session.NewService(session.Config{Host: h, Dir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,10 +15,6 @@ import (
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/Shopify/toxiproxy/v2/toxics"
-	"github.com/kakure/kakure/bot"
-	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/internal/testenv"
-	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -26,6 +22,12 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
 	"github.com/rs/zerolog"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // Faults injected in user space (the kernel here has no netem, NET-D10):
@@ -142,13 +144,13 @@ func faultPeers(t *testing.T, listen string) [2]*peerHandle {
 // the second through the fault under test.
 type faultPair struct {
 	hosts [2]host.Host
-	svcs  [2]*protocol.Service
+	svcs  [2]*session.Service
 }
 
 func pairOf(peers [2]*peerHandle) faultPair {
 	return faultPair{
 		hosts: [2]host.Host{peers[0].node.Host(), peers[1].node.Host()},
-		svcs:  [2]*protocol.Service{peers[0].service, peers[1].service},
+		svcs:  [2]*session.Service{peers[0].service, peers[1].service},
 	}
 }
 
@@ -226,7 +228,7 @@ func (p timedPlayer) Choose(v protocol.View) protocol.Action {
 // faultGame is a game under way between the two peers of a faultPair.
 type faultGame struct {
 	o       engine.Options
-	games   [2]*protocol.Game
+	games   [2]*session.Game
 	errs    [2]chan error
 	clock   *tryClock
 	started time.Time
@@ -253,7 +255,7 @@ func startFaultGame(t *testing.T, ctx context.Context, fp faultPair, o engine.Op
 	t.Helper()
 	fg := &faultGame{o: o, errs: [2]chan error{make(chan error, 1), make(chan error, 1)},
 		clock: &tryClock{at: map[uint64]time.Time{}}, started: time.Now()}
-	accepted := make(chan *protocol.Game, 1)
+	accepted := make(chan *session.Game, 1)
 	go func() {
 		select {
 		case g := <-fp.svcs[1].Accepted():

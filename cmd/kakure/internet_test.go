@@ -17,6 +17,7 @@ import (
 
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // The internet in a box: network namespaces made by the test, all wired
@@ -302,7 +303,7 @@ func TestInternetPlay(t *testing.T) {
 				if kind := who.p.lastLine(reConnection); kind == nil || !wantKind(kind[1], tt.want) {
 					t.Errorf("%s's connection: %v, want %s", who.name, kind, tt.want)
 				}
-				tr, err := protocol.LoadTranscript(who.res[3])
+				tr, err := session.LoadTranscript(who.res[3])
 				if err != nil {
 					t.Fatal(err)
 				}

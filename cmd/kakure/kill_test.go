@@ -16,6 +16,7 @@ import (
 
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // killVariants are the games of the kill campaign, in turn.
@@ -307,7 +308,7 @@ func waitResult(t *testing.T, k *killPeer) []string {
 		// to resume.
 		if p := k.last(); len(k.procs) > 1 && !p.has(resumingLine) && !p.has(notResumed) {
 			if _, path := recordMessages(k.home); path != "" {
-				if tr, err := protocol.LoadTranscript(path); err == nil {
+				if tr, err := session.LoadTranscript(path); err == nil {
 					if rep := protocol.Verify(tr); rep.Outcome != nil {
 						id := strings.TrimSuffix(filepath.Base(path), ".record.json")
 						return []string{"record of " + id, id, rep.Outcome.Result.String()}
@@ -338,7 +339,7 @@ func sameRecords(t *testing.T, homeA, homeB, result string) {
 		if len(paths) != 1 {
 			t.Fatalf("%s holds %d records", home, len(paths))
 		}
-		tr, err := protocol.LoadTranscript(paths[0])
+		tr, err := session.LoadTranscript(paths[0])
 		if err != nil {
 			t.Fatalf("record %s: %v", paths[0], err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/ui"
 )
 
@@ -178,7 +179,7 @@ func TestLANInviteByMDNS(t *testing.T) {
 		t.Fatalf("the lobby saved no record of game %s", res[1])
 	}
 	for who, path := range map[string]string{"bot": res[3], "lobby": records[0]} {
-		tr, err := protocol.LoadTranscript(path)
+		tr, err := session.LoadTranscript(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 func init() {
@@ -108,7 +109,7 @@ func runMatch(env *environment, args []string) error {
 			engine.White: sides[1].timed(sides[1].forGame(gameSeed + 1)),
 		}
 		say := func(line string) { fmt.Fprintln(env.stdout, line) }
-		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout, label, func(ctx context.Context, g *protocol.Game) {
+		res, host, err := playMatchGame(ctx, peers, opts, players, *timeout, label, func(ctx context.Context, g *session.Game) {
 			reportProgress(ctx, g, strconv.Itoa(i), *progress, say)
 		})
 		if err != nil {
@@ -141,12 +142,12 @@ func runMatch(env *environment, args []string) error {
 // inviter's game (kakure match's progress lines); it is stopped (its
 // context cancelled) and waited for before playMatchGame returns, so that
 // it never writes after the game's result line.
-func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration, label func(engine.Color) string, watch func(context.Context, *protocol.Game)) (*protocol.Outcome, *protocol.Game, error) {
+func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, players byColor, timeout time.Duration, label func(engine.Color) string, watch func(context.Context, *session.Game)) (*protocol.Outcome, *session.Game, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type sideResult struct {
 		out *protocol.Outcome
-		g   *protocol.Game
+		g   *session.Game
 		err error
 	}
 	var results [2]chan sideResult
@@ -154,7 +155,7 @@ func playMatchGame(ctx context.Context, peers [2]*peerHandle, o engine.Options, 
 		results[i] = make(chan sideResult, 1)
 	}
 	// play runs one peer's side; a failure of its player stops the other.
-	play := func(i int, g *protocol.Game) {
+	play := func(i int, g *session.Game) {
 		out, err := bot.Run(ctx, g, players)
 		if err != nil && ctx.Err() == nil {
 			err = fmt.Errorf("%s on peer %s failed: %w", label(players.colorOf(g.View())), peerNames[i], err)

@@ -8,19 +8,21 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 	"github.com/kakure/kakure/ui"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // peerHandle is a running kakure peer: its libp2p node, its game service
 // and its log.
 type peerHandle struct {
 	node    *node.Node
-	service *protocol.Service
+	service *session.Service
 	logFile *os.File
 	// hub publishes the peer's games for spectators; nil when they are
 	// refused (SPEC-6).
@@ -31,7 +33,7 @@ type peerHandle struct {
 // its home's games directory and its own log in games.log there; with
 // spectators, its games are published for them (SPEC-2, SPEC-6); more
 // set further fields of the game service's configuration.
-func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error, spectators bool, more ...func(*protocol.Config)) (*peerHandle, error) {
+func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID, string, engine.Options) error, spectators bool, more ...func(*session.Config)) (*peerHandle, error) {
 	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -49,7 +51,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 	}
 	logger := slog.New(slog.NewTextHandler(logFile, nil))
 	var hub *watch.Hub
-	var publisher protocol.Publisher
+	var publisher session.Publisher
 	if spectators {
 		if hub, err = watch.New(n.Host(), logger); err != nil {
 			logFile.Close()
@@ -58,7 +60,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		}
 		publisher = hub
 	}
-	pc := protocol.Config{
+	pc := session.Config{
 		Host:     n.Host(),
 		Dir:      filepath.Join(home, "games"),
 		Logger:   logger,
@@ -73,7 +75,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 	for _, f := range more {
 		f(&pc)
 	}
-	svc, err := protocol.NewService(pc)
+	svc, err := session.NewService(pc)
 	if err != nil {
 		if hub != nil {
 			hub.Close()
@@ -115,8 +117,8 @@ func broadcastDelayFlag(fs *flag.FlagSet) func() (protocol.BroadcastDelay, error
 }
 
 // withBroadcastDelay sets the service's broadcast delay.
-func withBroadcastDelay(d protocol.BroadcastDelay) func(*protocol.Config) {
-	return func(c *protocol.Config) { c.BroadcastDelay = d }
+func withBroadcastDelay(d protocol.BroadcastDelay) func(*session.Config) {
+	return func(c *session.Config) { c.BroadcastDelay = d }
 }
 
 // close stops the peer.
@@ -131,6 +133,6 @@ func (p *peerHandle) close() {
 
 // saveFinishedRecord copies a game's record to path and writes its SGF
 // export beside it (path without .record.json, plus .sgf).
-func saveFinishedRecord(g *protocol.Game, path string) (sgfPath string, err error) {
+func saveFinishedRecord(g *session.Game, path string) (sgfPath string, err error) {
 	return ui.SaveRecord(g.Transcript(), path)
 }

@@ -209,7 +209,7 @@ func writePetnames(home string, book ui.Petnames) error {
 }
 
 // petnameBook tells the game service which peers the player has a
-// petname for (protocol.Config.Known, LIM-D11: their streams take the
+// petname for (session.Config.Known, LIM-D11: their streams take the
 // handshake slots kept for known peers). It reads the home's book again
 // whenever the file changes (kakure petname replaces it), so that a name
 // given while the program runs counts at once; a book that cannot be

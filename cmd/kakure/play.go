@@ -15,12 +15,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/ui"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func init() {
@@ -108,7 +110,7 @@ func runPlay(env *environment, args []string) error {
 	pn := &playNetwork{ctx: ctx, seed: *seed, level: level, passphrase: env.askPassphrase, invitations: make(chan *ui.Invitation, 8),
 		accepted: make(chan ui.GameConn, 8)}
 	me, err := startPeerConfig(ctx, cfg, pn.onInvite, publish, withBroadcastDelay(delay),
-		func(c *protocol.Config) { c.OnInvitation = pn.onInvitation })
+		func(c *session.Config) { c.OnInvitation = pn.onInvitation })
 	if err != nil {
 		return err
 	}
@@ -340,7 +342,7 @@ func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (
 
 // holdPeer keeps the node reconnecting to g's peer while g's loop runs
 // (node.Keep).
-func holdPeer(nd *node.Node, g *protocol.Game) {
+func holdPeer(nd *node.Node, g *session.Game) {
 	nd.Keep(g.Peer())
 	go func() {
 		<-g.Done()
@@ -394,7 +396,7 @@ func (n *playNetwork) botPeer() (*peerHandle, error) {
 }
 
 // botPlay has the bot play g, unless it plays it already.
-func (n *playNetwork) botPlay(g *protocol.Game) {
+func (n *playNetwork) botPlay(g *session.Game) {
 	n.botMu.Lock()
 	defer n.botMu.Unlock()
 	if n.botPlaying == nil {
@@ -450,7 +452,7 @@ func (n *playNetwork) savedGames(ids []protocol.GameID) []ui.SavedGame {
 	home := n.me.node.Home()
 	for _, id := range ids {
 		path := filepath.Join(home, "games", id.String()+".record.json")
-		tr, err := protocol.LoadTranscript(path)
+		tr, err := session.LoadTranscript(path)
 		if err != nil {
 			continue
 		}
@@ -498,7 +500,7 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 	// events tell what comes after, which the screen must not write
 	// twice (ui.ResumedConn, UI-D42).
 	loaded := -1
-	if tr, err := protocol.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json")); err == nil {
+	if tr, err := session.LoadTranscript(filepath.Join(n.me.node.Home(), "games", id.String()+".record.json")); err == nil {
 		loaded = len(tr.Messages)
 	}
 	g, err := n.me.service.Resume(ctx, id)
@@ -520,7 +522,7 @@ func (n *playNetwork) Resume(ctx context.Context, id protocol.GameID) (ui.GameCo
 // resumedGame is a game resumed from its record (ui.ResumedConn): loaded
 // is how many messages the record held when it was loaded.
 type resumedGame struct {
-	*protocol.Game
+	*session.Game
 	loaded int
 }
 
@@ -535,12 +537,12 @@ func (n *playNetwork) botHas(b *peerHandle, id protocol.GameID) bool {
 
 // onInvite hands an invitation to the UI and waits for its answer.
 func (n *playNetwork) onInvite(from peer.ID, name string, o engine.Options) error {
-	return n.onInvitation(protocol.InvitationInfo{From: from, Name: name, Options: o})
+	return n.onInvitation(session.InvitationInfo{From: from, Name: name, Options: o})
 }
 
 // onInvitation hands an invitation to the UI, its broadcast delay too
 // (SPEC-D12), and waits for its answer.
-func (n *playNetwork) onInvitation(info protocol.InvitationInfo) error {
+func (n *playNetwork) onInvitation(info session.InvitationInfo) error {
 	answer := make(chan error, 1)
 	in := &ui.Invitation{From: info.From.String(), Name: info.Name, Options: info.Options, Broadcast: info.Broadcast, Deadline: time.Now().Add(inviteAnswerTime),
 		Answer: func(decline error) {
@@ -610,5 +612,5 @@ func (n *playNetwork) close() {
 	n.me.close()
 }
 
-var _ ui.GameConn = (*protocol.Game)(nil)
+var _ ui.GameConn = (*session.Game)(nil)
 var _ ui.ResumedConn = resumedGame{}

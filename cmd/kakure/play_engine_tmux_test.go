@@ -10,6 +10,7 @@ import (
 
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestGTPD10PlayAgainstAnEngine (GTP-D10): `kakure play --engine
@@ -46,7 +47,7 @@ func TestGTPD10PlayAgainstAnEngine(t *testing.T) {
 	if err != nil || len(games) != 1 {
 		t.Fatalf("records in the home: %v %v", games, err)
 	}
-	tr, err := protocol.LoadTranscript(games[0])
+	tr, err := session.LoadTranscript(games[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // defaultProgressEvery is how often kakure bot and kakure match say how a
@@ -30,7 +31,7 @@ func gameProgress(v protocol.View) string {
 // 2m30s" (the prefix keeps it apart from the "game NAME:" result lines). A
 // zero every sends nothing. The line goes to say, which must not block
 // for long.
-func reportProgress(ctx context.Context, g *protocol.Game, name string, every time.Duration, say func(string)) {
+func reportProgress(ctx context.Context, g *session.Game, name string, every time.Duration, say func(string)) {
 	if every <= 0 {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // process is a kakure process started by a test.
@@ -163,7 +164,7 @@ func recordMessages(home string) (int, string) {
 	if len(paths) != 1 {
 		return 0, ""
 	}
-	tr, err := protocol.LoadTranscript(paths[0])
+	tr, err := session.LoadTranscript(paths[0])
 	if err != nil {
 		return 0, paths[0]
 	}
@@ -193,7 +194,7 @@ func recordOver(home string) bool {
 	if len(paths) != 1 {
 		return false
 	}
-	tr, err := protocol.LoadTranscript(paths[0])
+	tr, err := session.LoadTranscript(paths[0])
 	return err == nil && protocol.Verify(tr).Outcome != nil
 }
 
@@ -298,8 +299,8 @@ func killAndResume(t *testing.T, variant []string) {
 	if nB <= killedAt {
 		t.Errorf("B's record did not grow after the restart: %d then %d messages", killedAt, nB)
 	}
-	trA, errA := protocol.LoadTranscript(pathA)
-	trB, errB := protocol.LoadTranscript(pathB)
+	trA, errA := session.LoadTranscript(pathA)
+	trB, errB := session.LoadTranscript(pathB)
 	if errA != nil || errB != nil {
 		t.Fatalf("records: %v %v", errA, errB)
 	}

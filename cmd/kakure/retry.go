@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/node"
-	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // Reaching the peer to invite (kakure bot --invite, --join) is tried
@@ -29,7 +29,7 @@ const (
 // its address, no path through the NATs, a configuration that cannot
 // work: NET-D22), another protocol version, or the end of ctx.
 func isPermanent(err error) bool {
-	return !node.Retryable(err) || errors.Is(err, protocol.ErrOtherVersion)
+	return !node.Retryable(err) || errors.Is(err, session.ErrOtherVersion)
 }
 
 // retryConnect runs attempt until it succeeds, fails permanently, ctx

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/tournament"
 )
 
@@ -355,7 +356,7 @@ func openTournamentGame(flags *flag.FlagSet, path string, round int, records str
 
 // configure has the game service decline every invitation but this
 // peer's computed pairing (TRN-D6); nil configures nothing.
-func (tg *tournamentGame) configure(c *protocol.Config) {
+func (tg *tournamentGame) configure(c *session.Config) {
 	if tg == nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func runVerify(env *environment, args []string) error {
 	if fs.NArg() != 1 {
 		return usageError("want exactly one record file")
 	}
-	tr, err := protocol.LoadTranscript(fs.Arg(0))
+	tr, err := session.LoadTranscript(fs.Arg(0))
 	if err != nil {
 		return errVerifyFailed{fmt.Sprintf("record rejected: %v", err)}
 	}

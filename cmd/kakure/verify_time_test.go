@@ -14,6 +14,7 @@ import (
 
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // recordKey is the identity key of role r in protocol/testdata/records,
@@ -41,7 +42,7 @@ type timedRecord struct {
 // control text, at the start of play.
 func newTimedRecord(t *testing.T, control string) *timedRecord {
 	t.Helper()
-	full, err := protocol.LoadTranscript(filepath.Join("..", "..", "protocol", "testdata", "records", "go.record.json"))
+	full, err := session.LoadTranscript(filepath.Join("..", "..", "protocol", "testdata", "records", "go.record.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/node/rendezvous"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 	"github.com/kakure/kakure/ui"
 )
@@ -173,7 +174,7 @@ func runWatch(env *environment, args []string) (err error) {
 		record = s.Record()
 	})
 	if *out != "" && record != nil {
-		if err := protocol.SaveTranscript(record, *out); err != nil {
+		if err := session.SaveTranscript(record, *out); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "record: %s\n", *out)

@@ -15,6 +15,7 @@ import (
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -34,7 +35,7 @@ type holdingPublisher struct {
 // unhold lets the game go on (again: nothing).
 func (p *holdingPublisher) unhold() { p.free.Do(func() { close(p.release) }) }
 
-func (p *holdingPublisher) Publish(pub protocol.Publication) {
+func (p *holdingPublisher) Publish(pub session.Publication) {
 	p.mu.Lock()
 	p.n++
 	hold := p.n == p.at
@@ -65,7 +66,7 @@ func TestSPECD13WatchCode(t *testing.T) {
 	relayAddr := relay.Addrs()[0].String()
 	hold := &holdingPublisher{at: 10, reached: make(chan struct{}), release: make(chan struct{})}
 	a, err := startPeerConfig(ctx, node.Config{Home: t.TempDir(), ListenAddrs: loopbackListen, Relays: []string{relayAddr}}, nil, true,
-		func(c *protocol.Config) { c.Publisher = hold })
+		func(c *session.Config) { c.Publisher = hold })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestWatchTmuxScreen: `kakure watch` on a terminal opens the spectator
@@ -72,7 +72,7 @@ func TestWatchTmuxScreen(t *testing.T) {
 	if !loosely(screen, "[verdict] ok: result") {
 		t.Errorf("the verdict is not left on the terminal:\n%s", screen)
 	}
-	tr, err := protocol.LoadTranscript(recordPath)
+	tr, err := session.LoadTranscript(recordPath)
 	if err != nil || tr.Game.String() != game {
 		t.Errorf("the record written (%v) is not the game's %s", err, game)
 	}

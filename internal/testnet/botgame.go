@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // BotGame is a game between two services, each side played by a
@@ -18,7 +19,7 @@ import (
 // inviter's side invites, the invitee's side takes the next game its
 // service accepts.
 type BotGame struct {
-	games    [2]atomic.Pointer[protocol.Game]
+	games    [2]atomic.Pointer[session.Game]
 	outcomes [2]*protocol.Outcome
 	errs     [2]error
 	// started[r] is closed when side r has its game, or never will
@@ -31,7 +32,7 @@ type BotGame struct {
 // invitee) to a game of o, and both sides play it by their players
 // (players[protocol.Inviter], players[protocol.Invitee]) in the
 // background, until the game ends or ctx ends.
-func StartBotGame(ctx context.Context, inviter, invitee *protocol.Service, inviteeID peer.ID, o engine.Options, players [2]bot.Player) *BotGame {
+func StartBotGame(ctx context.Context, inviter, invitee *session.Service, inviteeID peer.ID, o engine.Options, players [2]bot.Player) *BotGame {
 	g := &BotGame{}
 	for r := range 2 {
 		g.started[r], g.done[r] = make(chan struct{}), make(chan struct{})
@@ -66,9 +67,9 @@ func StartBotGame(ctx context.Context, inviter, invitee *protocol.Service, invit
 // Started waits until both sides have their game and returns both, the
 // inviter's first, failing t if the invitation failed or the invitee's
 // service accepted no game (before the context of StartBotGame ended).
-func (g *BotGame) Started(t testing.TB) [2]*protocol.Game {
+func (g *BotGame) Started(t testing.TB) [2]*session.Game {
 	t.Helper()
-	var games [2]*protocol.Game
+	var games [2]*session.Game
 	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		<-g.started[r]
 		if games[r] = g.games[r].Load(); games[r] == nil {
@@ -80,7 +81,7 @@ func (g *BotGame) Started(t testing.TB) [2]*protocol.Game {
 
 // Game returns side r's game, or nil before it exists (or when it never
 // did: the invitation failed).
-func (g *BotGame) Game(r protocol.Role) *protocol.Game { return g.games[r].Load() }
+func (g *BotGame) Game(r protocol.Role) *session.Game { return g.games[r].Load() }
 
 // Done is closed when side r's player stopped, or the invitation failed
 // (for the inviter) or no game was accepted (for the invitee).
@@ -112,9 +113,9 @@ var sideName = [2]string{protocol.Inviter: "inviter", protocol.Invitee: "invitee
 // invitee) to a game of o and returns both games, the inviter's first,
 // once the invitee's service accepted it; it fails t if either does not
 // come before ctx ends.
-func InviteAccepted(t testing.TB, ctx context.Context, inviter, invitee *protocol.Service, inviteeID peer.ID, o engine.Options) [2]*protocol.Game {
+func InviteAccepted(t testing.TB, ctx context.Context, inviter, invitee *session.Service, inviteeID peer.ID, o engine.Options) [2]*session.Game {
 	t.Helper()
-	accepted := make(chan *protocol.Game, 1)
+	accepted := make(chan *session.Game, 1)
 	go func() {
 		select {
 		case g := <-invitee.Accepted():
@@ -131,5 +132,5 @@ func InviteAccepted(t testing.TB, ctx context.Context, inviter, invitee *protoco
 	if guest == nil {
 		t.Fatal("no game accepted")
 	}
-	return [2]*protocol.Game{host, guest}
+	return [2]*session.Game{host, guest}
 }

@@ -14,13 +14,13 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 
-	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // Service starts a protocol service on a fresh host listening on
 // loopback TCP (no relay), with short idle and automatic-step graces, its
 // games in a temporary directory; both end with the test.
-func Service(t testing.TB) (host.Host, *protocol.Service) {
+func Service(t testing.TB) (host.Host, *session.Service) {
 	t.Helper()
 	h := Host(t)
 	return h, ServiceOn(t, h, nil)
@@ -44,13 +44,13 @@ func Host(t testing.TB) host.Host {
 
 // ServiceOn starts a protocol service on h configured as Service's, then
 // changed by configure (nil: none); it ends with the test.
-func ServiceOn(t testing.TB, h host.Host, configure func(*protocol.Config)) *protocol.Service {
+func ServiceOn(t testing.TB, h host.Host, configure func(*session.Config)) *session.Service {
 	t.Helper()
-	cfg := protocol.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second}
+	cfg := session.Config{Host: h, Dir: t.TempDir(), IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second}
 	if configure != nil {
 		configure(&cfg)
 	}
-	s, err := protocol.NewService(cfg)
+	s, err := session.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // Value is one value a peer keeps to itself until it opens it: the point
@@ -65,7 +66,7 @@ type secretsFile struct {
 // opening it holds, wherever in the file (the coin toss, hidden cards,
 // F-Go choices, gomoku pieces, the Phantom Go seed).
 func Openings(secrets []byte) (protocol.Role, []commit.Opening, error) {
-	secrets, err := protocol.ReadSecrets(secrets)
+	secrets, err := session.ReadSecrets(secrets)
 	if err != nil {
 		return 0, nil, fmt.Errorf("secrets file: %w", err)
 	}
@@ -110,7 +111,7 @@ func Values(secrets []byte) (protocol.Role, []Value, error) {
 		return 0, nil, err
 	}
 	var f secretsFile
-	doc, _ := protocol.ReadSecrets(secrets) // Openings read it already
+	doc, _ := session.ReadSecrets(secrets) // Openings read it already
 	json.Unmarshal(doc, &f)
 	var vals []Value
 	add := func(raw []byte, salt string) {

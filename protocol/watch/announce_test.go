@@ -6,8 +6,8 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
-	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestSPEC1PublicAnnouncementText: under each rule set, the public words
@@ -35,8 +35,8 @@ func TestSPEC1PublicAnnouncementText(t *testing.T) {
 			if out.Legal {
 				r = next
 			}
-			black := protocol.PublicAnnouncementText(phantom.Announce(rules, 5, out, engine.Black))
-			white := protocol.PublicAnnouncementText(phantom.Announce(rules, 5, out, engine.White))
+			black := session.PublicAnnouncementText(phantom.Announce(rules, 5, out, engine.Black))
+			white := session.PublicAnnouncementText(phantom.Announce(rules, 5, out, engine.White))
 			if black != white {
 				t.Errorf("%s, %s %s: Black's announcement reads %q in public, White's %q", rules, try.c, try.v, black, white)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // BacklogProtocol is the libp2p protocol on which a publishing node
@@ -95,7 +96,7 @@ type historyItem struct {
 
 // keep adds a publication the hub published on its topic to its game's
 // history (SPEC-D8).
-func (hub *Hub) keep(p protocol.Publication, data []byte) {
+func (hub *Hub) keep(p session.Publication, data []byte) {
 	hub.histMu.Lock()
 	defer hub.histMu.Unlock()
 	h := hub.history[p.Game]

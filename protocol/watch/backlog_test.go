@@ -25,6 +25,7 @@ import (
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/node"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -170,7 +171,7 @@ func TestSPECD8LateSpectatorsGetTheBacklog(t *testing.T) {
 					t.Errorf("the spectator %s showed %d verified messages and verdict %v:\n%s", name, verified, verdict, linesText(lines))
 				}
 				if o.Variant == engine.VariantPhantom {
-					audit, err := protocol.PublicAnnouncements(tr)
+					audit, err := session.PublicAnnouncements(tr)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -216,9 +217,9 @@ func TestSPECD8ForgedBacklogRefused(t *testing.T) {
 	}
 	var (
 		forgedMu sync.Mutex
-		forged   protocol.Publication
+		forged   session.Publication
 	)
-	forge := func(p protocol.Publication) {
+	forge := func(p session.Publication) {
 		forgedMu.Lock()
 		defer forgedMu.Unlock()
 		forged = p
@@ -228,11 +229,11 @@ func TestSPECD8ForgedBacklogRefused(t *testing.T) {
 		defer forgedMu.Unlock()
 		out := slices.Clone(items)
 		for i, data := range out {
-			p, err := protocol.UnmarshalPublication(data)
+			p, err := session.UnmarshalPublication(data)
 			if err != nil || p.Message == nil || p.Pos != uint64(k) {
 				continue
 			}
-			if out[i], err = protocol.MarshalPublication(forged); err != nil {
+			if out[i], err = session.MarshalPublication(forged); err != nil {
 				t.Error(err)
 			}
 		}
@@ -257,7 +258,7 @@ func TestSPECD8ForgedBacklogRefused(t *testing.T) {
 	t.Run("altered", func(t *testing.T) {
 		c := *pubs[k].Message
 		c.Body = json.RawMessage(strings.Replace(string(c.Body), `"`, `"x`, 1))
-		forge(protocol.Publication{Game: game, Pos: uint64(k), Message: &c})
+		forge(session.Publication{Game: game, Pos: uint64(k), Message: &c})
 		s := watch.NewSpectator(a.h.ID(), protocol.GameID{})
 		feed(t, s, a, pubs...)
 		if done, ok := s.Done(); !done || !ok {
@@ -292,7 +293,7 @@ func TestSPECD8ForgedBacklogRefused(t *testing.T) {
 		if err := c.Sign(a.h.Peerstore().PrivKey(a.h.ID())); err != nil {
 			t.Fatal(err)
 		}
-		forge(protocol.Publication{Game: game, Pos: uint64(k), Message: &c})
+		forge(session.Publication{Game: game, Pos: uint64(k), Message: &c})
 		lines, w := lateWatch(t, ctx, a, game)
 		shown := lines()
 		if !refusedWith(shown, "is not the record's message there") || !refusedWith(shown, "(from the backlog)") {
@@ -324,7 +325,7 @@ func TestSPECD8BacklogBounds(t *testing.T) {
 	}
 	const n = watch.BacklogReplyCount*2 + 7
 	for i := range n {
-		pubHub.Publish(protocol.Publication{Game: game, Announcement: &protocol.PublicAnnouncement{Try: uint64(i), Text: "Black has moved"}})
+		pubHub.Publish(session.Publication{Game: game, Announcement: &session.PublicAnnouncement{Try: uint64(i), Text: "Black has moved"}})
 	}
 	h := testnet.Host(t)
 	hub := newHub(t, h)
@@ -340,7 +341,7 @@ func TestSPECD8BacklogBounds(t *testing.T) {
 		t.Fatalf("the backlog gave %d publications of %d", len(got), n)
 	}
 	for i, data := range got {
-		p, err := protocol.UnmarshalPublication(data)
+		p, err := session.UnmarshalPublication(data)
 		if err != nil || p.Announcement == nil || p.Announcement.Try != uint64(i) {
 			t.Fatalf("publication %d of the backlog: %v, %v", i, p.Announcement, err)
 		}
@@ -395,7 +396,7 @@ func limitedPlayer(t *testing.T) *player {
 	p := &player{h: h, dir: t.TempDir()}
 	p.hub = newHub(t, p.h)
 	p.rec = &recorder{hub: p.hub}
-	p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) { c.Dir, c.Publisher = p.dir, p.rec })
+	p.svc = testnet.ServiceOn(t, p.h, func(c *session.Config) { c.Dir, c.Publisher = p.dir, p.rec })
 	return p
 }
 

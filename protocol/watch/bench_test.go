@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // BenchmarkSPEC5MoveRoundTrip measures a 19×19 plain Go move and its
@@ -49,14 +50,14 @@ func BenchmarkSPEC5MoveRoundTrip(b *testing.B) {
 					time.Sleep(10 * time.Millisecond)
 				}
 			}
-			accepted := make(chan *protocol.Game, 1)
+			accepted := make(chan *session.Game, 1)
 			go func() { accepted <- <-bp.svc.Accepted() }()
 			ga, err := a.svc.Invite(ctx, bp.h.ID(), engine.Options{Variant: engine.VariantGo, Size: 19})
 			if err != nil {
 				b.Fatal(err)
 			}
 			gb := <-accepted
-			moves := func(g *protocol.Game) chan struct{} {
+			moves := func(g *session.Game) chan struct{} {
 				ch := make(chan struct{}, 1024)
 				go func() {
 					for e := range g.Events() {
@@ -104,7 +105,7 @@ func newBenchPlayer(tb testing.TB, published bool) *player {
 	p := &player{h: testnet.Host(tb), dir: tb.TempDir()}
 	p.hub = newHub(tb, p.h)
 	p.rec = &recorder{hub: p.hub}
-	p.svc = testnet.ServiceOn(tb, p.h, func(c *protocol.Config) {
+	p.svc = testnet.ServiceOn(tb, p.h, func(c *session.Config) {
 		c.Dir = p.dir
 		if published {
 			c.Publisher = p.rec

@@ -11,16 +11,17 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
 // feed gives the spectator each publication by author and returns the
 // lines it showed.
-func feed(t *testing.T, s *watch.Spectator, p *player, pubs ...protocol.Publication) []watch.Line {
+func feed(t *testing.T, s *watch.Spectator, p *player, pubs ...session.Publication) []watch.Line {
 	t.Helper()
 	var lines []watch.Line
 	for _, pub := range pubs {
-		data, err := protocol.MarshalPublication(pub)
+		data, err := session.MarshalPublication(pub)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,17 +78,17 @@ func TestSPEC3SpectatorChecks(t *testing.T) {
 		t.Fatal("the game has fewer than two moves")
 	}
 	honest := *pubs[k].Message
-	forge := func(change func(m *protocol.Message)) protocol.Publication {
+	forge := func(change func(m *protocol.Message)) session.Publication {
 		c := honest
 		change(&c)
 		if err := c.Sign(keys[c.From]); err != nil {
 			t.Fatal(err)
 		}
-		return protocol.Publication{Game: c.Game, Pos: uint64(k), Message: &c}
+		return session.Publication{Game: c.Game, Pos: uint64(k), Message: &c}
 	}
 	for _, tc := range []struct {
 		name  string
-		pub   protocol.Publication
+		pub   session.Publication
 		words string
 	}{
 		{"gap", forge(func(m *protocol.Message) { m.Seq++ }), "out of order"},
@@ -178,7 +179,7 @@ func TestSPEC3SpectatorChecks(t *testing.T) {
 		if lines := feed(t, s, g.a, resign); len(lines) != 1 || lines[0].Status != watch.Verified {
 			t.Fatalf("the signed resignation: %v", lines)
 		}
-		var records []protocol.Publication
+		var records []session.Publication
 		for _, p := range pubs {
 			if p.Record != nil {
 				records = append(records, p)
@@ -232,7 +233,7 @@ func checkPhantomLies(t *testing.T, g *watchedGame) {
 		whole := tr.Messages[p.Pos]
 		s := watch.NewSpectator(g.a.h.ID(), protocol.GameID{})
 		feed(t, s, g.a, pubs[:i]...)
-		lines := feed(t, s, g.a, protocol.Publication{Game: p.Game, Pos: p.Pos, Message: &whole})
+		lines := feed(t, s, g.a, session.Publication{Game: p.Game, Pos: p.Pos, Message: &whole})
 		if !refusedWith(lines, "published whole, which SPEC-1 withholds") {
 			t.Errorf("the %s message published whole was not refused: %v", whole.Kind, lines)
 		}

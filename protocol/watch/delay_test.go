@@ -19,6 +19,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -130,7 +131,7 @@ func joinLate(t *testing.T, ctx context.Context, g *watchedGame, n int, c *delay
 	h := testnet.Host(t)
 	hub := newHub(t, h)
 	go func() {
-		var ga *protocol.Game
+		var ga *session.Game
 		for ga = g.game(protocol.Inviter); ga == nil || len(ga.Transcript().Messages) < n; ga = g.game(protocol.Inviter) {
 			if ctx.Err() != nil {
 				t.Error("the game never reached the late spectator's start")
@@ -290,8 +291,8 @@ func ignoreDelay(ctx context.Context, g *watchedGame, v engine.Variant) {
 			tr := ga.Transcript()
 			for ; sent < len(tr.Messages); sent++ {
 				last := len(tr.Messages) - 1
-				p := protocol.PublicOf(v, sent, &tr.Messages[sent])
-				p.Head = &protocol.PublicationHead{Pos: uint64(last), Hash: tr.Messages[last].Hash()}
+				p := session.PublicOf(v, sent, &tr.Messages[sent])
+				p.Head = &session.PublicationHead{Pos: uint64(last), Hash: tr.Messages[last].Hash()}
 				g.a.hub.Publish(p)
 			}
 			time.Sleep(2 * time.Millisecond)
@@ -301,7 +302,7 @@ func ignoreDelay(ctx context.Context, g *watchedGame, v engine.Variant) {
 
 // dropPositioned is the tamper of a publisher that publishes its
 // messages otherwise: only its record parts and announcements go.
-func dropPositioned(p protocol.Publication, publish func(protocol.Publication)) {
+func dropPositioned(p session.Publication, publish func(session.Publication)) {
 	if p.Message == nil && p.Withheld == nil {
 		publish(p)
 	}
@@ -327,7 +328,7 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 	}
 	var mu sync.Mutex
 	forged := map[string]bool{}
-	forgeHeads := func(p protocol.Publication, publish func(protocol.Publication)) {
+	forgeHeads := func(p session.Publication, publish func(session.Publication)) {
 		mu.Lock()
 		defer mu.Unlock()
 		if p.Head == nil || p.Head.End || (p.Message == nil && p.Withheld == nil) {
@@ -363,7 +364,7 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 	// message the publisher had released, its hash right).
 	hashes := map[uint64]protocol.Hash{}
 	var outputs []uint64
-	forgeAnnouncements := func(p protocol.Publication, publish func(protocol.Publication)) {
+	forgeAnnouncements := func(p session.Publication, publish func(session.Publication)) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
@@ -388,7 +389,7 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 			case a.Try == 5 && len(outputs) > 5:
 				if h, ok := hashes[outputs[5]-1]; ok {
 					forged["announcement before its try"] = true
-					f.Head = &protocol.PublicationHead{Pos: outputs[5] - 1, Hash: h}
+					f.Head = &session.PublicationHead{Pos: outputs[5] - 1, Hash: h}
 					publish(f)
 				}
 			}
@@ -399,7 +400,7 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 		name   string
 		o      engine.Options
 		d      protocol.BroadcastDelay
-		tamper func(protocol.Publication, func(protocol.Publication))
+		tamper func(session.Publication, func(session.Publication))
 		cheat  bool
 		words  []string
 	}{
@@ -494,12 +495,12 @@ func TestSPECD12InviteeAsksForAtLeastItsDelay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
 	defer cancel()
 	inviter := newDelayedPlayer(t, nil, protocol.BroadcastDelay{Moves: 4, Seconds: 60})
-	shown := make(chan protocol.InvitationInfo, 4)
+	shown := make(chan session.InvitationInfo, 4)
 	invitee := func(least protocol.BroadcastDelay) *player {
 		p := &player{h: testnet.Host(t), dir: t.TempDir()}
-		p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) {
+		p.svc = testnet.ServiceOn(t, p.h, func(c *session.Config) {
 			c.Dir, c.BroadcastDelay = p.dir, least
-			c.OnInvitation = func(in protocol.InvitationInfo) error {
+			c.OnInvitation = func(in session.InvitationInfo) error {
 				shown <- in
 				return nil
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // GamesProtocol is the libp2p protocol on which a publishing node tells
@@ -76,7 +77,7 @@ type liveGames struct {
 // track updates the live games with a publication the hub put on its
 // topic: a game becomes live with its invitation, and leaves the list
 // once its record was published. The lock is the hub's liveMu.
-func (l *liveGames) track(p protocol.Publication) {
+func (l *liveGames) track(p session.Publication) {
 	if p.Record != nil {
 		delete(l.games, p.Game)
 		delete(l.codes, p.Game)
@@ -118,7 +119,7 @@ func (l *liveGames) track(p protocol.Publication) {
 
 // headerOf returns who sent a message or header publication, and its
 // kind.
-func headerOf(p protocol.Publication) (protocol.Role, protocol.Kind, bool) {
+func headerOf(p session.Publication) (protocol.Role, protocol.Kind, bool) {
 	switch {
 	case p.Message != nil:
 		return p.Message.From, p.Message.Kind, true

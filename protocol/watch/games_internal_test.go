@@ -7,22 +7,23 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // invitation returns the publication of game's invitation to v.
-func invitation(t *testing.T, game protocol.GameID, v engine.Variant, name string) protocol.Publication {
+func invitation(t *testing.T, game protocol.GameID, v engine.Variant, name string) session.Publication {
 	t.Helper()
 	body, err := json.Marshal(protocol.InviteBody{Inviter: "A", Invitee: "B", InviterName: name,
 		Options: protocol.OptionsBody{Variant: string(v), Size: 9}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return protocol.Publication{Game: game, Message: &protocol.Message{Game: game, Kind: protocol.KindInvite, Body: body}}
+	return session.Publication{Game: game, Message: &protocol.Message{Game: game, Kind: protocol.KindInvite, Body: body}}
 }
 
 // header returns a withheld message's publication.
-func header(game protocol.GameID, pos uint64, from protocol.Role, k protocol.Kind) protocol.Publication {
-	return protocol.Publication{Game: game, Pos: pos, Withheld: &protocol.WithheldMessage{Game: game, From: from, Kind: k}}
+func header(game protocol.GameID, pos uint64, from protocol.Role, k protocol.Kind) session.Publication {
+	return session.Publication{Game: game, Pos: pos, Withheld: &session.WithheldMessage{Game: game, From: from, Kind: k}}
 }
 
 // TestSPECD14MovesFromHeaders: the moves a listing tells are counted from
@@ -42,7 +43,7 @@ func TestSPECD14MovesFromHeaders(t *testing.T) {
 	for i := range 3 {
 		l.track(header(ph, uint64(10+i), protocol.Inviter, protocol.KindPhantomTry))
 		l.track(header(ph, uint64(20+i), protocol.Invitee, protocol.KindMove))
-		l.track(protocol.Publication{Game: ph, Announcement: &protocol.PublicAnnouncement{Try: uint64(i)}})
+		l.track(session.Publication{Game: ph, Announcement: &session.PublicAnnouncement{Try: uint64(i)}})
 		l.track(header(fg, uint64(10+2*i), protocol.Inviter, protocol.KindFGoCommit))
 		l.track(header(fg, uint64(11+2*i), protocol.Invitee, protocol.KindFGoCommit))
 		l.track(header(gm, uint64(10+2*i), protocol.Inviter, protocol.KindGomokuCommit))
@@ -63,7 +64,7 @@ func TestSPECD14MovesFromHeaders(t *testing.T) {
 	if got := l.list(); len(got) != 3 || got[0].Game != gm {
 		t.Errorf("listed %+v, want the three games, gomoku's (published last) first", got)
 	}
-	l.track(protocol.Publication{Game: gm, Record: &protocol.RecordPart{Parts: 1}})
+	l.track(session.Publication{Game: gm, Record: &session.RecordPart{Parts: 1}})
 	if _, ok := l.games[gm]; ok {
 		t.Error("a game whose record was published is still listed")
 	}

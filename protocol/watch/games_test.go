@@ -17,6 +17,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -36,7 +37,7 @@ func newPausing(at int) *pausing {
 	return &pausing{at: at, reached: make(chan struct{}), release: make(chan struct{})}
 }
 
-func (p *pausing) tamper(pub protocol.Publication, publish func(protocol.Publication)) {
+func (p *pausing) tamper(pub session.Publication, publish func(session.Publication)) {
 	p.mu.Lock()
 	p.n++
 	hold := p.n == p.at
@@ -82,11 +83,11 @@ func TestSPECD14LiveGamesListed(t *testing.T) {
 	a := &player{h: testnet.Host(t), dir: t.TempDir()}
 	a.hub = newHub(t, a.h)
 	a.rec = &recorder{hub: a.hub, tamper: pause.tamper}
-	a.svc = testnet.ServiceOn(t, a.h, func(c *protocol.Config) { c.Dir, c.Publisher, c.Name = a.dir, a.rec, "alice" })
+	a.svc = testnet.ServiceOn(t, a.h, func(c *session.Config) { c.Dir, c.Publisher, c.Name = a.dir, a.rec, "alice" })
 	b := &player{h: testnet.Host(t), dir: t.TempDir()}
 	b.hub = newHub(t, b.h)
 	b.rec = &recorder{hub: b.hub}
-	b.svc = testnet.ServiceOn(t, b.h, func(c *protocol.Config) { c.Dir, c.Publisher, c.Name = b.dir, b.rec, "bob" })
+	b.svc = testnet.ServiceOn(t, b.h, func(c *session.Config) { c.Dir, c.Publisher, c.Name = b.dir, b.rec, "bob" })
 	connect(t, ctx, a.h, b.h)
 	lh := testnet.Host(t)
 	lister := newHub(t, lh)
@@ -134,7 +135,7 @@ func TestSPECD14LiveGamesListed(t *testing.T) {
 	// refusing player) lists none of them.
 	quiet := &player{h: testnet.Host(t), dir: t.TempDir()}
 	quiet.hub = newHub(t, quiet.h)
-	quiet.svc = testnet.ServiceOn(t, quiet.h, func(c *protocol.Config) { c.Dir = quiet.dir })
+	quiet.svc = testnet.ServiceOn(t, quiet.h, func(c *session.Config) { c.Dir = quiet.dir })
 	connect(t, ctx, quiet.h, b.h)
 	connect(t, ctx, lh, quiet.h)
 	g = startGame(t, ctx, quiet, b, engine.Options{Variant: engine.VariantGo, Size: 5})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestSPECD7GapEndsWithTheRecord(t *testing.T) {
 	var mu sync.Mutex
 	dropped := false
-	tamper := func(p protocol.Publication, publish func(protocol.Publication)) {
+	tamper := func(p session.Publication, publish func(session.Publication)) {
 		mu.Lock()
 		defer mu.Unlock()
 		if m := p.Message; m != nil && m.Kind == protocol.KindMove && p.Pos >= 8 && !dropped {

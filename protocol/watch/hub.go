@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TopicOf returns the GossipSub topic on which peer p publishes its
@@ -24,13 +25,13 @@ func TopicOf(p peer.ID) string { return "/kakure/watch/1/" + p.String() }
 const QueueSize = 1024
 
 // Hub is a node's GossipSub for spectators: it publishes this node's
-// games on its own topic (it is a protocol.Publisher) and watches other
+// games on its own topic (it is a session.Publisher) and watches other
 // peers' games.
 type Hub struct {
 	host   host.Host
 	ps     *pubsub.PubSub
 	logger *slog.Logger
-	queue  chan protocol.Publication
+	queue  chan session.Publication
 	// dropped counts the publications dropped for a full queue.
 	dropped atomic.Int64
 	ctx     context.Context
@@ -69,7 +70,7 @@ func New(h host.Host, logger *slog.Logger) (*Hub, error) {
 		cancel()
 		return nil, fmt.Errorf("watch: gossipsub: %w", err)
 	}
-	hub := &Hub{host: h, ps: ps, logger: logger, queue: make(chan protocol.Publication, QueueSize),
+	hub := &Hub{host: h, ps: ps, logger: logger, queue: make(chan session.Publication, QueueSize),
 		ctx: ctx, cancel: cancel, done: make(chan struct{}), topics: map[string]*pubsub.Topic{},
 		history: map[protocol.GameID]*history{}, serving: map[peer.ID]int{},
 		live: liveGames{games: map[protocol.GameID]*LiveGame{}, codes: map[protocol.GameID]string{}}}
@@ -110,7 +111,7 @@ func (hub *Hub) topic(p peer.ID) (*pubsub.Topic, error) {
 
 // Publish queues p for this node's topic and returns at once; with the
 // queue full, p is dropped (SPEC-5).
-func (hub *Hub) Publish(p protocol.Publication) {
+func (hub *Hub) Publish(p session.Publication) {
 	select {
 	case hub.queue <- p:
 	default:
@@ -134,7 +135,7 @@ func (hub *Hub) run(own *pubsub.Topic) {
 		case <-hub.ctx.Done():
 			return
 		case p := <-hub.queue:
-			data, err := protocol.MarshalPublication(p)
+			data, err := session.MarshalPublication(p)
 			if err == nil {
 				err = own.Publish(hub.ctx, data)
 			}

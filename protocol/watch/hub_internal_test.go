@@ -9,6 +9,7 @@ import (
 
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // TestSPEC5PublishNeverBlocks: with the hub's queue full (its publishing
@@ -16,13 +17,13 @@ import (
 // publications), Publish returns at once and drops the publication,
 // counted: the game that publishes never waits (SPEC-5, SPEC-D7).
 func TestSPEC5PublishNeverBlocks(t *testing.T) {
-	hub := &Hub{queue: make(chan protocol.Publication, QueueSize), logger: slog.New(slog.DiscardHandler)}
+	hub := &Hub{queue: make(chan session.Publication, QueueSize), logger: slog.New(slog.DiscardHandler)}
 	const extra = 10
 	returned := make(chan struct{})
 	go func() {
 		defer close(returned)
 		for i := range QueueSize + extra {
-			hub.Publish(protocol.Publication{Pos: uint64(i)})
+			hub.Publish(session.Publication{Pos: uint64(i)})
 		}
 	}()
 	select {
@@ -52,7 +53,7 @@ func TestSPECD8HistoryBounds(t *testing.T) {
 		g := protocol.GameID{byte(i + 1)}
 		games = append(games, g)
 		for pos := range historyGameBytes/len(big) + 1 {
-			hub.keep(protocol.Publication{Game: g, Pos: uint64(pos), Withheld: &protocol.WithheldMessage{}}, big)
+			hub.keep(session.Publication{Game: g, Pos: uint64(pos), Withheld: &session.WithheldMessage{}}, big)
 		}
 	}
 	if hub.histBytes > historyBytes {
@@ -74,9 +75,9 @@ func TestSPECD8HistoryBounds(t *testing.T) {
 
 	g := protocol.GameID{0xff}
 	for i := range backlogReplyCount + 5 {
-		hub.keep(protocol.Publication{Game: g, Pos: uint64(i), Withheld: &protocol.WithheldMessage{}}, []byte{byte(i)})
+		hub.keep(session.Publication{Game: g, Pos: uint64(i), Withheld: &session.WithheldMessage{}}, []byte{byte(i)})
 	}
-	hub.keep(protocol.Publication{Game: g, Announcement: &protocol.PublicAnnouncement{}}, []byte("announcement"))
+	hub.keep(session.Publication{Game: g, Announcement: &session.PublicAnnouncement{}}, []byte("announcement"))
 	reply, items = hub.backlog(backlogRequest{Game: g})
 	if len(items) != backlogReplyCount || reply.Count != backlogReplyCount || !reply.More {
 		t.Errorf("the first reply: %d publications, %+v", len(items), reply)

@@ -15,6 +15,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -91,8 +92,8 @@ func playLoaded(tb testing.TB, o engine.Options, spectators int, seed uint64) lo
 	}
 	var res loadResult
 	var mu sync.Mutex
-	invitee := make(chan *protocol.Game, 1)
-	var accepted atomic.Pointer[protocol.Game]
+	invitee := make(chan *session.Game, 1)
+	var accepted atomic.Pointer[session.Game]
 	go func() {
 		select {
 		case g := <-bp.svc.Accepted():
@@ -108,7 +109,7 @@ func playLoaded(tb testing.TB, o engine.Options, spectators int, seed uint64) lo
 		tb.Fatal(err)
 	}
 	runLoadTimed(ctx, ga, bot.NewRandom(2*seed), &mu, &res)
-	var gb *protocol.Game
+	var gb *session.Game
 	select {
 	case gb = <-invitee:
 	case <-time.After(testenv.Duration(time.Minute)):
@@ -156,7 +157,7 @@ func playLoaded(tb testing.TB, o engine.Options, spectators int, seed uint64) lo
 
 // runLoadTimed is bot.Run that adds to res the player's move round
 // trips and try latencies.
-func runLoadTimed(ctx context.Context, g *protocol.Game, p bot.Player, mu *sync.Mutex, res *loadResult) {
+func runLoadTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex, res *loadResult) {
 	var (
 		tryStarted time.Time
 		tryPending uint64

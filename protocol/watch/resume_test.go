@@ -19,6 +19,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -70,7 +71,7 @@ func spectatorSeesResume(t *testing.T, o engine.Options) {
 	// it (its queue at the stop), once losing is set.
 	var losing atomic.Bool
 	var lost atomic.Int32
-	lose := func(p protocol.Publication, publish func(protocol.Publication)) {
+	lose := func(p session.Publication, publish func(session.Publication)) {
 		if losing.Load() {
 			lost.Add(1)
 			return
@@ -81,7 +82,7 @@ func spectatorSeesResume(t *testing.T, o engine.Options) {
 		p := &player{h: keyedHost(t, priv), dir: dir}
 		p.hub = newHub(t, p.h)
 		p.rec = &recorder{hub: p.hub, tamper: lose}
-		p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) { c.Dir, c.Publisher = p.dir, p.rec })
+		p.svc = testnet.ServiceOn(t, p.h, func(c *session.Config) { c.Dir, c.Publisher = p.dir, p.rec })
 		return p
 	}
 	a, b := start(), newPlayer(t, nil)

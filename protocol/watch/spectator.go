@@ -14,6 +14,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // Status says how far a spectator checked what a line shows (SPEC-3).
@@ -102,9 +103,9 @@ type Spectator struct {
 	// came before it.
 	// early are the publications that came, while the spectator waits
 	// for the publisher's next game, before its invitation.
-	early     []protocol.Publication
+	early     []session.Publication
 	next      uint64
-	held      map[uint64][]protocol.Publication
+	held      map[uint64][]session.Publication
 	heldCount int
 	// items are the messages taken, by position; count, last and hashes
 	// each role's chain.
@@ -135,9 +136,9 @@ type Spectator struct {
 	heads []headCheck
 	// takenHeads are the heads of the messages and headers taken, by
 	// position.
-	takenHeads map[uint64]*protocol.PublicationHead
+	takenHeads map[uint64]*session.PublicationHead
 	// announcedHeads are the heads of the announcements taken, by try.
-	announcedHeads map[uint64]*protocol.PublicationHead
+	announcedHeads map[uint64]*session.PublicationHead
 	// now is the spectator's clock (time.Now); lastLive is when the
 	// latest live publication came and the head it named, for the check
 	// of a delay in seconds; inBacklog is set while a backlog's
@@ -154,10 +155,10 @@ type Spectator struct {
 // NewSpectator starts watching game as publisher publishes it; with the
 // zero game, the next game whose invitation the publisher publishes.
 func NewSpectator(publisher peer.ID, game protocol.GameID) *Spectator {
-	return &Spectator{publisher: publisher, game: game, held: map[uint64][]protocol.Publication{},
+	return &Spectator{publisher: publisher, game: game, held: map[uint64][]session.Publication{},
 		machine: protocol.NewMachine(game), announcements: map[uint64]string{}, fromBacklog: map[protocol.Hash]bool{},
-		now: time.Now, takenHeads: map[uint64]*protocol.PublicationHead{},
-		announcedHeads: map[uint64]*protocol.PublicationHead{}}
+		now: time.Now, takenHeads: map[uint64]*session.PublicationHead{},
+		announcedHeads: map[uint64]*session.PublicationHead{}}
 }
 
 // SetClock sets the clock of the check of a delay in seconds (tests).
@@ -175,7 +176,7 @@ func (s *Spectator) DelayBroken() bool { return s.delayBroken }
 // as Take takes a live one, with the same checks; a refusal names the
 // backlog.
 func (s *Spectator) TakeBacklog(author peer.ID, data []byte) []Line {
-	if p, err := protocol.UnmarshalPublication(data); err == nil && author == s.publisher && (p.Message != nil || p.Withheld != nil) {
+	if p, err := session.UnmarshalPublication(data); err == nil && author == s.publisher && (p.Message != nil || p.Withheld != nil) {
 		s.fromBacklog[publicationHash(p)] = true
 	}
 	s.inBacklog = true
@@ -234,7 +235,7 @@ func (s *Spectator) Take(author peer.ID, data []byte) []Line {
 	if author != s.publisher {
 		return []Line{{Refused, fmt.Sprintf("a publication by %s, not by the publisher %s", author, s.publisher)}}
 	}
-	p, err := protocol.UnmarshalPublication(data)
+	p, err := session.UnmarshalPublication(data)
 	if err != nil {
 		return []Line{{Refused, fmt.Sprintf("an unreadable publication: %v", err)}}
 	}
@@ -271,7 +272,7 @@ func (s *Spectator) Take(author peer.ID, data []byte) []Line {
 }
 
 // dispatch takes a publication of the game watched.
-func (s *Spectator) dispatch(p protocol.Publication) []Line {
+func (s *Spectator) dispatch(p session.Publication) []Line {
 	switch {
 	case p.Announcement != nil:
 		return s.takeAnnouncement(*p.Announcement, p.Head)
@@ -283,7 +284,7 @@ func (s *Spectator) dispatch(p protocol.Publication) []Line {
 
 // takePositioned takes a message or a header at its position, holds it
 // if it came early, and then takes the held ones that follow (SPEC-D3).
-func (s *Spectator) takePositioned(p protocol.Publication) []Line {
+func (s *Spectator) takePositioned(p session.Publication) []Line {
 	switch {
 	case p.Pos < s.next:
 		if h := publicationHash(p); h == s.items[p.Pos].Hash && (p.Message != nil) == s.items[p.Pos].Whole {
@@ -335,7 +336,7 @@ func (s *Spectator) takePositioned(p protocol.Publication) []Line {
 }
 
 // publicationHash is the hash of the message a publication names.
-func publicationHash(p protocol.Publication) protocol.Hash {
+func publicationHash(p session.Publication) protocol.Hash {
 	switch {
 	case p.Message != nil:
 		return p.Message.Hash()
@@ -346,7 +347,7 @@ func publicationHash(p protocol.Publication) protocol.Hash {
 }
 
 // describe names the message a publication carries.
-func describe(p protocol.Publication) string {
+func describe(p session.Publication) string {
 	switch {
 	case p.Message != nil:
 		return fmt.Sprintf("the %s's message %d (%s)", p.Message.From, p.Message.Seq, p.Message.Kind)
@@ -371,7 +372,7 @@ func describeItem(it Item) string {
 
 // takeNext checks the message or header at the next position and takes
 // it (SPEC-3).
-func (s *Spectator) takeNext(p protocol.Publication) Line {
+func (s *Spectator) takeNext(p session.Publication) Line {
 	refuse := func(format string, args ...any) Line {
 		return Line{Refused, describe(p) + " at position " + fmt.Sprint(p.Pos) + ": " + fmt.Sprintf(format, args...)}
 	}
@@ -480,7 +481,7 @@ func (s *Spectator) takeNext(p protocol.Publication) Line {
 // why returns what is wrong with a message or header whatever its
 // place: another game, an unknown role, a kind published otherwise than
 // SPEC-1 says, a bad signature; "" if none of these.
-func (s *Spectator) why(p protocol.Publication) string {
+func (s *Spectator) why(p session.Publication) string {
 	var (
 		game protocol.GameID
 		from protocol.Role
@@ -498,11 +499,11 @@ func (s *Spectator) why(p protocol.Publication) string {
 		return fmt.Sprintf("a message from an unknown role %d", from)
 	case !s.havePeers:
 		return ""
-	case p.Message != nil && !protocol.PublicKind(s.variant, kind):
+	case p.Message != nil && !session.PublicKind(s.variant, kind):
 		// A publisher that publishes what SPEC-1 withholds: shown
 		// nowhere.
 		return fmt.Sprintf("published whole, which SPEC-1 withholds in %s", s.variant)
-	case p.Message == nil && protocol.PublicKind(s.variant, kind):
+	case p.Message == nil && session.PublicKind(s.variant, kind):
 		return fmt.Sprintf("withheld, which SPEC-1 publishes whole in %s", s.variant)
 	case p.Message != nil:
 		if err := p.Message.VerifySignature(s.peers[from]); err != nil {
@@ -523,7 +524,7 @@ func shorten(body string) string {
 
 // takeAnnouncement takes a Phantom Go public announcement: shown as not
 // verified until the record (SPEC-3).
-func (s *Spectator) takeAnnouncement(a protocol.PublicAnnouncement, head *protocol.PublicationHead) []Line {
+func (s *Spectator) takeAnnouncement(a session.PublicAnnouncement, head *session.PublicationHead) []Line {
 	h := announcedHead(a.Try)
 	if old, ok := s.announcements[a.Try]; ok {
 		if old == a.Text {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // headCheck is a publication's head to check once the spectator took
@@ -21,7 +22,7 @@ type headCheck struct {
 	what  string
 	after uint64
 	try   int64
-	head  protocol.PublicationHead
+	head  session.PublicationHead
 }
 
 // checkTiming checks a live message or header against a delay in
@@ -30,7 +31,7 @@ type headCheck struct {
 // every later position until Seconds after it; one that comes less
 // than half the delay after it (half: for the ways of the network and
 // of the publisher's queue) was published too early, and is named.
-func (s *Spectator) checkTiming(p protocol.Publication) []Line {
+func (s *Spectator) checkTiming(p session.Publication) []Line {
 	if s.inBacklog || s.delay.Seconds == 0 || p.Head == nil || (p.Message == nil && p.Withheld == nil) || p.Pos < s.next {
 		return nil
 	}
@@ -50,14 +51,14 @@ func (s *Spectator) checkTiming(p protocol.Publication) []Line {
 }
 
 // sameHead tells whether two publications name the same head.
-func sameHead(a, b *protocol.PublicationHead) bool {
+func sameHead(a, b *session.PublicationHead) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
 // copyHead checks the head of a copy of a message or header taken
 // already (SPEC-D11): every head a publisher gives is its claim, checked
 // as the first one's, so that a copy cannot slip a false one by.
-func (s *Spectator) copyHead(p protocol.Publication) []Line {
+func (s *Spectator) copyHead(p session.Publication) []Line {
 	return s.copiedHead(s.takenHeads[p.Pos], p.Head, positionedHead(p))
 }
 
@@ -65,7 +66,7 @@ func (s *Spectator) copyHead(p protocol.Publication) []Line {
 // whose head was taken (SPEC-D11): a head that differs from it is
 // admitted as the first one was (admitHead) and checked as soon as it
 // can be; h names the publication and places its moves.
-func (s *Spectator) copiedHead(taken, head *protocol.PublicationHead, h headCheck) []Line {
+func (s *Spectator) copiedHead(taken, head *session.PublicationHead, h headCheck) []Line {
 	if s.delay.IsZero() || sameHead(taken, head) {
 		return nil
 	}
@@ -79,7 +80,7 @@ func (s *Spectator) copiedHead(taken, head *protocol.PublicationHead, h headChec
 
 // positionedHead is the check of the head of a message or header at its
 // position: its moves count after it.
-func positionedHead(p protocol.Publication) headCheck {
+func positionedHead(p session.Publication) headCheck {
 	return headCheck{what: describe(p) + " at position " + fmt.Sprint(p.Pos), after: p.Pos, try: -1}
 }
 
@@ -95,7 +96,7 @@ func announcedHead(try uint64) headCheck {
 // come before its position (an announcement's is placed by its try's
 // outputs, once they are taken). With no delay, heads are not checked.
 // The first publication and every copy are admitted by this one rule.
-func (s *Spectator) admitHead(head *protocol.PublicationHead, h headCheck) string {
+func (s *Spectator) admitHead(head *session.PublicationHead, h headCheck) string {
 	switch {
 	case s.delay.IsZero():
 		return ""

@@ -11,15 +11,16 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // takeRecordPart joins the parts of the record and checks the whole
 // record once it is complete (SPEC-4, SPEC-D6).
-func (s *Spectator) takeRecordPart(r protocol.RecordPart) []Line {
+func (s *Spectator) takeRecordPart(r session.RecordPart) []Line {
 	if s.done {
 		return nil
 	}
-	if r.Parts <= 0 || r.Part < 0 || r.Part >= r.Parts || r.Parts*protocol.RecordPartSize > maxRecord {
+	if r.Parts <= 0 || r.Part < 0 || r.Part >= r.Parts || r.Parts*session.RecordPartSize > maxRecord {
 		return []Line{{Refused, fmt.Sprintf("a record part %d of %d", r.Part, r.Parts)}}
 	}
 	if s.parts == nil {
@@ -132,7 +133,7 @@ func (s *Spectator) checkRecord(t *protocol.Transcript) []Line {
 		}
 	}
 	if len(s.announcements) > 0 || (s.havePeers && s.variant == engine.VariantPhantom) {
-		want, err := protocol.PublicAnnouncements(t)
+		want, err := session.PublicAnnouncements(t)
 		if err != nil {
 			lines = append(lines, Line{Verdict, fmt.Sprintf("the announcements cannot be checked: %v", err)})
 		} else {

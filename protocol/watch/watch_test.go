@@ -22,6 +22,7 @@ import (
 	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/leakcheck"
+	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/watch"
 )
 
@@ -30,13 +31,13 @@ import (
 // changes) and is kept, in order, before the hub takes it.
 type recorder struct {
 	hub    *watch.Hub
-	tamper func(p protocol.Publication, publish func(protocol.Publication))
+	tamper func(p session.Publication, publish func(session.Publication))
 	mu     sync.Mutex
-	pubs   []protocol.Publication
+	pubs   []session.Publication
 }
 
-func (r *recorder) Publish(p protocol.Publication) {
-	publish := func(p protocol.Publication) {
+func (r *recorder) Publish(p session.Publication) {
+	publish := func(p session.Publication) {
 		r.mu.Lock()
 		r.pubs = append(r.pubs, p)
 		r.mu.Unlock()
@@ -49,7 +50,7 @@ func (r *recorder) Publish(p protocol.Publication) {
 	publish(p)
 }
 
-func (r *recorder) published() []protocol.Publication {
+func (r *recorder) published() []session.Publication {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.pubs)
@@ -59,7 +60,7 @@ func (r *recorder) published() []protocol.Publication {
 type player struct {
 	h   host.Host
 	hub *watch.Hub
-	svc *protocol.Service
+	svc *session.Service
 	dir string
 	rec *recorder
 }
@@ -74,19 +75,19 @@ func newHub(t testing.TB, h host.Host) *watch.Hub {
 	return hub
 }
 
-func newPlayer(t *testing.T, tamper func(protocol.Publication, func(protocol.Publication))) *player {
+func newPlayer(t *testing.T, tamper func(session.Publication, func(session.Publication))) *player {
 	t.Helper()
 	return newDelayedPlayer(t, tamper, protocol.BroadcastDelay{})
 }
 
 // newDelayedPlayer is newPlayer whose program proposes (and asks for at
 // least) the broadcast delay d (SPEC-D12).
-func newDelayedPlayer(t *testing.T, tamper func(protocol.Publication, func(protocol.Publication)), d protocol.BroadcastDelay) *player {
+func newDelayedPlayer(t *testing.T, tamper func(session.Publication, func(session.Publication)), d protocol.BroadcastDelay) *player {
 	t.Helper()
 	p := &player{h: testnet.Host(t), dir: t.TempDir()}
 	p.hub = newHub(t, p.h)
 	p.rec = &recorder{hub: p.hub, tamper: tamper}
-	p.svc = testnet.ServiceOn(t, p.h, func(c *protocol.Config) { c.Dir, c.Publisher, c.BroadcastDelay = p.dir, p.rec, d })
+	p.svc = testnet.ServiceOn(t, p.h, func(c *session.Config) { c.Dir, c.Publisher, c.BroadcastDelay = p.dir, p.rec, d })
 	return p
 }
 
@@ -125,7 +126,7 @@ type watchedGame struct {
 }
 
 // game returns role r's game, or nil before it exists.
-func (g *watchedGame) game(r protocol.Role) *protocol.Game {
+func (g *watchedGame) game(r protocol.Role) *session.Game {
 	if b := g.bots.Load(); b != nil {
 		return b.Game(r)
 	}
@@ -138,7 +139,7 @@ func (g *watchedGame) game(r protocol.Role) *protocol.Game {
 // (SPEC-D10), and what is done with each line a spectator shows, as it
 // comes (onLine).
 type watchSetup struct {
-	tamperA func(protocol.Publication, func(protocol.Publication))
+	tamperA func(session.Publication, func(session.Publication))
 	before  func(*watchedGame)
 	delay   protocol.BroadcastDelay
 	onLine  func(g *watchedGame, s *spectator, l watch.Line)
@@ -148,7 +149,7 @@ type watchSetup struct {
 // three spectators who subscribed before it started, and waits until
 // each spectator checked the record.
 // before, if not nil, runs once the spectators are subscribed.
-func playWatched(t *testing.T, o engine.Options, tamperA func(protocol.Publication, func(protocol.Publication)), before func(*watchedGame)) *watchedGame {
+func playWatched(t *testing.T, o engine.Options, tamperA func(session.Publication, func(session.Publication)), before func(*watchedGame)) *watchedGame {
 	t.Helper()
 	return playWatchedWith(t, o, watchSetup{tamperA: tamperA, before: before})
 }
@@ -258,7 +259,7 @@ func publicPart(v engine.Variant, tr *protocol.Transcript) []watch.Item {
 	for i := range tr.Messages {
 		m := &tr.Messages[i]
 		items = append(items, watch.Item{Pos: uint64(i), From: m.From, Seq: m.Seq, Kind: m.Kind, Hash: m.Hash(),
-			Whole: protocol.PublicKind(v, m.Kind)})
+			Whole: session.PublicKind(v, m.Kind)})
 	}
 	return items
 }
@@ -326,7 +327,7 @@ func checkViews(t *testing.T, g *watchedGame, o engine.Options, honest bool) {
 			}
 			continue
 		}
-		want, err := protocol.PublicAnnouncements(own)
+		want, err := session.PublicAnnouncements(own)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -411,7 +412,7 @@ func checkNoLeak(t *testing.T, g *watchedGame, o engine.Options) {
 					if p.Message != nil && v.OpensAt([]protocol.Message{*p.Message}) == 0 {
 						break
 					}
-					data, err := protocol.MarshalPublication(p)
+					data, err := session.MarshalPublication(p)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -465,7 +466,7 @@ var spectatorPublicPhantom = map[protocol.Kind]bool{
 
 // mentions returns where publication p (its bytes data) holds the
 // hidden value v, or "".
-func mentions(p protocol.Publication, data []byte, v leakcheck.Value) string {
+func mentions(p session.Publication, data []byte, v leakcheck.Value) string {
 	if v.Salt != "" && strings.Contains(string(data), v.Salt) {
 		return "the salt"
 	}
@@ -514,8 +515,8 @@ func TestSPEC3ForgedPublicationsRefused(t *testing.T) {
 	var mu sync.Mutex
 	forged := map[string]bool{}
 	var heldPos uint64
-	var held *protocol.Publication
-	tamper := func(p protocol.Publication, publish func(protocol.Publication)) {
+	var held *session.Publication
+	tamper := func(p session.Publication, publish func(session.Publication)) {
 		mu.Lock()
 		defer mu.Unlock()
 		m := p.Message
@@ -548,8 +549,8 @@ func TestSPEC3ForgedPublicationsRefused(t *testing.T) {
 			publish(f)
 		case m != nil && m.Kind == protocol.KindMove && p.Pos >= 16 && !forged["withheld"]:
 			forged["withheld"] = true
-			w := protocol.Withhold(m)
-			publish(protocol.Publication{Game: p.Game, Pos: p.Pos, Withheld: &w})
+			w := session.Withhold(m)
+			publish(session.Publication{Game: p.Game, Pos: p.Pos, Withheld: &w})
 		}
 		publish(p)
 	}
@@ -562,7 +563,7 @@ func TestSPEC3ForgedPublicationsRefused(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
-		data, err := protocol.MarshalPublication(protocol.Publication{Announcement: &protocol.PublicAnnouncement{Text: "Black has moved"}})
+		data, err := session.MarshalPublication(session.Publication{Announcement: &session.PublicAnnouncement{Text: "Black has moved"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -609,7 +610,7 @@ func TestSPEC6RefusedSpectatorsSeeNothing(t *testing.T) {
 	defer cancel()
 	refusing := &player{h: testnet.Host(t), dir: t.TempDir()}
 	refusing.hub = newHub(t, refusing.h)
-	refusing.svc = testnet.ServiceOn(t, refusing.h, func(c *protocol.Config) { c.Dir = refusing.dir })
+	refusing.svc = testnet.ServiceOn(t, refusing.h, func(c *session.Config) { c.Dir = refusing.dir })
 	allowing := newPlayer(t, nil)
 	connect(t, ctx, refusing.h, allowing.h)
 	var watches [2]*watch.Watch

@@ -1,0 +1,80 @@
+package session
+
+import (
+	"github.com/kakure/kakure/protocol"
+
+	"encoding/json"
+	"fmt"
+
+	"github.com/kakure/kakure/engine"
+)
+
+// variantPlayer is the local side of a variant: it holds this peer's
+// secrets (none for public variants) and turns the caller's actions into
+// messages.
+type variantPlayer interface {
+	// message turns an action of the local player into the message to send.
+	message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error)
+	// auto returns a message the program sends by itself now (an opening,
+	// a commitment), if any.
+	auto(m *protocol.Machine, me protocol.Role) (kind protocol.Kind, body any, ok bool, err error)
+	// secrets returns what must survive a restart; restore reads it back.
+	secrets() (json.RawMessage, error)
+	restore(json.RawMessage) error
+}
+
+// newVariantPlayer makes the local side of each variant; the session
+// fills it (the rules, newVariantRules, do not know the players).
+var newVariantPlayer = map[engine.Variant]func(game protocol.GameID, opts engine.Options, me protocol.Role) variantPlayer{}
+
+// publicPlayer serves the variants with no secrets that are played by
+// moves and GO-4 scoring: plain Go and Bridge Go.
+type publicPlayer struct{}
+
+func init() {
+	newVariantPlayer[engine.VariantGo] = func(protocol.GameID, engine.Options, protocol.Role) variantPlayer { return publicPlayer{} }
+	newVariantPlayer[engine.VariantBridge] = func(protocol.GameID, engine.Options, protocol.Role) variantPlayer { return bridgePlayer{} }
+	newVariantPlayer[engine.VariantFGo] = func(game protocol.GameID, _ engine.Options, me protocol.Role) variantPlayer {
+		return &fgoPlayer{game: game, me: me}
+	}
+	newVariantPlayer[engine.VariantHMG] = func(game protocol.GameID, o engine.Options, me protocol.Role) variantPlayer {
+		return &hmgPlayer{game: game, opts: o}
+	}
+	newVariantPlayer[engine.VariantPhantom] = func(game protocol.GameID, o engine.Options, me protocol.Role) variantPlayer {
+		return &phantomPlayer{game: game, opts: o, me: me}
+	}
+}
+
+func (publicPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error) {
+	board := func() engine.Board {
+		if g, ok := m.Rules.(*protocol.GoRules); ok {
+			return g.Game.Board()
+		}
+		return engine.Board{}
+	}
+	switch a := a.(type) {
+	case protocol.Play:
+		b := board()
+		if a.Point != engine.Pass && !b.OnBoard(a.Point) && b.Size() > 0 {
+			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
+		}
+		size := m.Options.Size
+		return protocol.KindMove, protocol.MoveBody{Point: a.Point.Vertex(size)}, nil
+	case protocol.MarkDead:
+		return protocol.KindMark, protocol.WireMarking(board(), a.Dead), nil
+	case protocol.AgreeScore:
+		g, ok := m.Rules.(*protocol.GoRules)
+		if !ok || !g.Score.HasProposal {
+			return "", nil, fmt.Errorf("%w: no marking to agree to", protocol.ErrNotNow)
+		}
+		b := g.Game.Board()
+		return protocol.KindAgree, protocol.WireMarking(b, g.Score.Proposal.Dead(b)), nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", protocol.ErrNotNow, a, m.Options.Variant)
+}
+
+func (publicPlayer) auto(*protocol.Machine, protocol.Role) (protocol.Kind, any, bool, error) {
+	return "", nil, false, nil
+}
+func (publicPlayer) secrets() (json.RawMessage, error) { return json.RawMessage("null"), nil }
+func (publicPlayer) restore(json.RawMessage) error     { return nil }

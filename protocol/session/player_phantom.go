@@ -1,0 +1,701 @@
+package session
+
+import (
+	"github.com/kakure/kakure/protocol"
+
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/engine/phantom"
+	"github.com/kakure/kakure/protocol/mpc/prg"
+	"github.com/kakure/kakure/protocol/mpc/referee"
+)
+
+// phantomPlayer is the local side of Phantom Go: its party of the secure
+// referee (the garbler for the inviter, the evaluator for the invitee),
+// its seed, its player's view and announcements. Its lock guards all of
+// it: the caller's View reads it from another goroutine.
+type phantomPlayer struct {
+	game protocol.GameID
+	opts engine.Options
+	me   protocol.Role
+	// announced, when set, is told every announcement (SPEC-2).
+	announced func(try uint64, a phantom.Announcement)
+
+	mu      sync.Mutex
+	opening *commit.Opening // the seed and the salt of its commitment
+	g       *referee.Garbler
+	e       *referee.Evaluator
+	// base is the other party's setup message, kept to rebuild the
+	// machine after a restart.
+	base []byte
+	// reverseBase is, in a game of the correlated input OTs (MPC-D28),
+	// the other party's setup message of the reverse extension (the
+	// garbler's start for the evaluator, the evaluator's answer for the
+	// garbler), kept as base is; reverseAnswer the evaluator's own
+	// answer, made when the start came and sent with its setup;
+	// reverseFinished that the garbler took the answer.
+	reverseBase, reverseAnswer []byte
+	reverseFinished            bool
+	// reverse is the evaluator's reverse request of the next try (or of
+	// the try under way), received with the garbler's base or garbling:
+	// taken (Evaluator.TakeReverse) only once the record holds it, that
+	// is once the try before is complete and the game goes on, never on
+	// arrival (MPC-D28: a bad one found earlier would be accused with no
+	// digest of it in the record, and the audit would blame the accuser).
+	reverse []byte
+	// prevRequest and prevChoice (garbler) and prevReverse (evaluator)
+	// are the values of the try before the one under way: the secrets
+	// are written before the record of the same message (PN-D15), so a
+	// crash between the two leaves a record one try behind the secrets,
+	// whose rebuild needs them.
+	prevRequest, prevChoice, prevReverse []byte
+	// olderChoice (garbler) is the choice of the try before prevChoice's:
+	// with the record one try behind the secrets, that try is the
+	// record's last complete one, and the authenticated garbler resumes
+	// from its choice (MPC-D30, PN-D18).
+	olderChoice []byte
+	// request is the evaluator's request of the try under way, received
+	// (garbler); it is kept until the try's outputs come, which show
+	// that the evaluator has the garbling: until then the garbling may
+	// have to be made again for it after a restart (PN-D14).
+	request []byte
+	// choice is, in a checked game (T-8(b)), the evaluator's choice of the
+	// try under way: made by the evaluator and not yet sent, or received
+	// by the garbler (kept, as the request, until the try is complete:
+	// the garbling may have to be made again after a restart, MPC-D16).
+	choice []byte
+	// opened is, in a checked game, what the evaluator kept of the
+	// garbler's commitment of the try under way once it opened it (the
+	// commitments, its labels of garbling ĵ, the opened seeds; not the
+	// 104 KiB OT reply), kept until the try is complete to open it again
+	// after a restart (MPC-D16, MPC-D20).
+	opened *referee.KeptOpening
+	// outputs are the evaluator's outputs of try outputsTry: computed and
+	// not yet sent while outputsTry is the try under way, and kept after
+	// they are sent, to be sent again after a restart (PN-D14).
+	outputs    *referee.Outputs
+	outputsTry uint64
+	// shares are the evaluator's last shares, by the number of tries
+	// after which they hold (the current one and the one before, for a
+	// restart that must go back one step).
+	shares map[uint64][]byte
+	// auths are, in a game of the authenticated state (MPC-D29), the
+	// evaluator's authentication states by the number of tries after
+	// which they hold, as shares.
+	auths map[uint64][]byte
+	// evidence holds, in a game of the authenticated state (MPC-D29),
+	// the messages of the last tries that a certificate of the next try
+	// carries, that the record keeps by digest only and that a resumed
+	// machine cannot make again: the garbler's commitments parts and
+	// labels messages, the evaluator's commitments parts received and
+	// choices made (keepEvidence). Kept in the secrets, written before
+	// the messages are sent or recorded (PN-D15), so that the first try
+	// after a restart still gets its certificate.
+	evidence [][]byte
+	// view is the player's own view, log its announcements with the try
+	// of each.
+	view phantom.View
+	log  []phantomLogged
+	// caught is set when the other program deviated (ErrDeviation, an
+	// announcement that contradicts the view): this program accuses at
+	// its next turn.
+	caught string
+	// restored holds secrets read back after a restart; the machine is
+	// rebuilt from them and the record at the next call.
+	restored *phantomSecrets
+}
+
+// phantomLogged is one announcement of the player's log.
+type phantomLogged struct {
+	Try          uint64 `json:"try"`
+	Announcement string `json:"announcement"`
+}
+
+// phantomSecrets is the saved form of a phantomPlayer (mode 0600).
+type phantomSecrets struct {
+	Seed       *commit.Opening   `json:"seed,omitempty"`
+	Base       []byte            `json:"base,omitempty"`
+	Tries      []string          `json:"tries,omitempty"`
+	Shares     map[uint64][]byte `json:"shares,omitempty"`
+	Request    []byte            `json:"request,omitempty"`
+	Outputs    *PhantomOutputs   `json:"outputs,omitempty"`
+	OutputsTry uint64            `json:"outputs_try,omitempty"`
+	Log        []phantomLogged   `json:"log,omitempty"`
+	Caught     string            `json:"caught,omitempty"`
+	// Choice and Commitment: the checked try under way (MPC-D16).
+	Choice     []byte             `json:"choice,omitempty"`
+	Commitment *PhantomCommitment `json:"commitment,omitempty"`
+	// ReverseBase is, in a game of the correlated input OTs (MPC-D28),
+	// the other party's setup message of the reverse extension, as Base
+	// (the garbler's start for the evaluator, the evaluator's answer for
+	// the garbler).
+	ReverseBase []byte `json:"reverse_base,omitempty"`
+	// Requests are the garbler's request of the try under way and of the
+	// try before, Reverses the evaluator's last two reverse requests
+	// received (MPC-D28: the record holds only their digests, and they
+	// are not sent again once acknowledged), each by the first 16 hex
+	// digits of its digest, so that a change of the secrets writes only
+	// the new one (a merge patch, secretsLog). The try before's are for
+	// a record one try behind the secrets after a crash between their
+	// writes (PN-D15); PrevChoice is the try before's choice (garbler),
+	// OlderChoice the choice of the try before that: a record one try
+	// behind has that try as its last complete one, whose choice the
+	// authenticated garbler's resume needs (PN-D18).
+	// Request is the garbler's request as older versions kept it, read
+	// only.
+	Requests    map[string][]byte `json:"requests,omitempty"`
+	Reverses    map[string][]byte `json:"reverses,omitempty"`
+	PrevChoice  []byte            `json:"prev_choice,omitempty"`
+	OlderChoice []byte            `json:"older_choice,omitempty"`
+	// Auths are the evaluator's authentication states (MPC-D29), as
+	// Shares.
+	Auths map[uint64][]byte `json:"auths,omitempty"`
+	// Evidence is phantomPlayer.evidence, keyed as Requests.
+	Evidence map[string][]byte `json:"evidence,omitempty"`
+}
+
+// evidenceKept is how many messages phantomPlayer.evidence holds: two
+// per try, of the try under way and the two before.
+const evidenceKept = 6
+
+// keepEvidence adds b to the messages kept for a certificate of MPC-D29
+// (phantomPlayer.evidence), once, dropping the oldest beyond
+// evidenceKept; nothing in a game without the authenticated state.
+func (p *phantomPlayer) keepEvidence(h *protocol.PhantomRules, b []byte) {
+	if b == nil || !h.Config().AuthState || withDigest(referee.Sum(b), p.evidence...) != nil {
+		return
+	}
+	p.evidence = append(p.evidence, b)
+	if n := len(p.evidence); n > evidenceKept {
+		p.evidence = append([][]byte(nil), p.evidence[n-evidenceKept:]...)
+	}
+}
+
+// keyedByDigest returns the non-nil byte strings of bs by the first 16
+// hex digits of their digests (nil if none).
+func keyedByDigest(bs ...[]byte) map[string][]byte {
+	var m map[string][]byte
+	for _, b := range bs {
+		if b == nil {
+			continue
+		}
+		if m == nil {
+			m = map[string][]byte{}
+		}
+		m[referee.Sum(b).String()[:16]] = b
+	}
+	return m
+}
+
+// withDigest returns the one of bs whose digest is d, or nil.
+func withDigest(d referee.Digest, bs ...[]byte) []byte {
+	for _, b := range bs {
+		if b != nil && referee.Sum(b) == d {
+			return b
+		}
+	}
+	return nil
+}
+
+// PhantomCommitment is the saved form of what the evaluator kept of a
+// checked try's commitment (referee.KeptOpening, MPC-D20). Reply is the
+// whole OT reply, which an older version kept instead of Labels and
+// Seeds.
+type PhantomCommitment struct {
+	Commitments []byte `json:"commitments"`
+	Labels      []byte `json:"labels,omitempty"`
+	Seeds       []byte `json:"seeds,omitempty"`
+	Reply       []byte `json:"reply,omitempty"`
+}
+
+// PhantomOutputs is the saved form of outputs not yet sent.
+type PhantomOutputs struct {
+	Pass   bool   `json:"pass"`
+	Legal  bool   `json:"legal"`
+	Labels []byte `json:"labels"`
+}
+
+func (p *phantomPlayer) rules(m *protocol.Machine) *protocol.PhantomRules {
+	h, _ := m.Rules.(*protocol.PhantomRules)
+	return h
+}
+
+func (p *phantomPlayer) seed() prg.Seed {
+	var s prg.Seed
+	copy(s[:], p.opening.Value)
+	return s
+}
+
+// tries returns the player's tries so far.
+func (p *phantomPlayer) tries() []engine.Point {
+	switch {
+	case p.g != nil:
+		return p.g.Tries()
+	case p.e != nil:
+		return p.e.Tries()
+	}
+	return nil
+}
+
+// ensure makes the player ready to act on m: it starts its view once the
+// colours are known and rebuilds its machine after a restart.
+func (p *phantomPlayer) ensure(m *protocol.Machine, h *protocol.PhantomRules) error {
+	if p.view.Size() == 0 && m.Colors[p.me] != engine.Empty {
+		v, err := phantom.NewView(p.opts, m.Colors[p.me])
+		if err != nil {
+			return err
+		}
+		p.view = v
+	}
+	// The request is kept until the try is complete: the garbling it
+	// answers may have to be made again after a restart (PN-D14). The
+	// outputs stay until the next try's replace them.
+	if _, sent := h.Current(); sent == 0 {
+		if p.me == protocol.PhantomGarbler && p.request != nil {
+			p.olderChoice = p.prevChoice
+			p.prevRequest, p.prevChoice = p.request, p.choice
+		}
+		p.request, p.opened = nil, nil
+		if p.me == protocol.PhantomGarbler {
+			p.choice = nil
+		}
+	}
+	if p.restored == nil {
+		return nil
+	}
+	s := p.restored
+	p.restored = nil
+	return p.rebuild(m, h, s)
+}
+
+// myTry reports whether the local player may choose a try now.
+func (p *phantomPlayer) myTry(h *protocol.PhantomRules) bool {
+	from, kinds, _ := h.Expected()
+	if from != p.me || p.caught != "" || len(kinds) == 0 {
+		return false
+	}
+	switch kinds[0] {
+	case protocol.KindPhantomTry:
+		return p.e != nil && p.e.Ready()
+	case protocol.KindPhantomTryGarbling:
+		if h.Machine.Options.Lambda > 1 {
+			return p.g != nil && p.g.Committed() && p.choice != nil
+		}
+		return p.g != nil && p.g.Ready() && p.request != nil
+	}
+	return false
+}
+
+// correlated reports whether the game's input OTs are the correlated ones
+// (MPC-D28).
+func (p *phantomPlayer) correlated() bool { return protocol.CorrelatedInputs(p.opts) }
+
+// takeReverse has the evaluator take the reverse request of the try under
+// way, which the record holds (MPC-D28): at its turn to start the try,
+// after the outputs of the try before. A request that fails the check,
+// or is malformed, is caught (the audit names the garbler, "reverse OT
+// request"); taking it again is a no-op.
+func (p *phantomPlayer) takeReverse(h *protocol.PhantomRules) error {
+	if !p.correlated() || p.e == nil || p.caught != "" {
+		return nil
+	}
+	tr, sent := h.Current()
+	if sent != 0 || tr.Reverse == (referee.Digest{}) {
+		return nil
+	}
+	// The attachment whose digest the record holds (its message signed
+	// it, and it was checked against it on arrival).
+	reverse := withDigest(tr.Reverse, p.reverse, p.prevReverse)
+	if reverse == nil {
+		return errors.New("protocol: the phantom reverse request under way is lost")
+	}
+	err := p.e.TakeReverse(reverse)
+	if errors.Is(err, referee.ErrDeviation) || errors.Is(err, referee.ErrMessage) {
+		// Its digest is in the record: the audit finds it is not what
+		// the garbler's seed gives.
+		p.caught = fmt.Sprintf("the garbler's reverse OT request of try %d: %v", h.Public.Try, err)
+		return nil
+	}
+	return err
+}
+
+func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error) {
+	h := p.rules(m)
+	if h == nil {
+		return "", nil, fmt.Errorf("%w: no Phantom Go game", protocol.ErrNotNow)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return "", nil, err
+	}
+	size := m.Options.Size
+	if c, ok := a.(phantomCheat); ok {
+		return "", nil, c.cheat(p, h)
+	}
+	switch a := a.(type) {
+	case protocol.Play:
+		if a.Point != engine.Pass && (a.Point < 0 || int(a.Point) >= size*size) {
+			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
+		}
+		switch h.Stage() {
+		case protocol.PhantomStageScoring, protocol.PhantomStageOpen:
+			c := m.Colors[me]
+			ref := h.Referee
+			if h.Score.Active {
+				if a.Point == engine.Pass {
+					return "", nil, fmt.Errorf("%w: play resumes with a stone (GO-4)", protocol.ErrNotNow)
+				}
+				var err error
+				if ref, err = ref.Resume(c); err != nil {
+					return "", nil, err
+				}
+			}
+			if _, out, err := ref.Try(c, a.Point); err != nil {
+				return "", nil, err
+			} else if !out.Legal {
+				return "", nil, fmt.Errorf("%w: %s is illegal: %s", engine.ErrWrongPhase, a.Point.Vertex(size), out.Reason)
+			}
+			return protocol.KindMove, protocol.MoveBody{Point: a.Point.Vertex(size)}, nil
+		case protocol.PhantomStagePlay:
+		default:
+			return "", nil, fmt.Errorf("%w: no try now (%s)", protocol.ErrNotNow, h.Stage())
+		}
+		if !p.myTry(h) {
+			return "", nil, fmt.Errorf("%w: not this player's try", protocol.ErrNotNow)
+		}
+		if p.me == protocol.PhantomEvaluator {
+			return p.request1(h, protocol.KindPhantomTry, a.Point)
+		}
+		return p.garble(h, protocol.KindPhantomTryGarbling, a.Point)
+	case protocol.MarkDead:
+		if h.Stage() != protocol.PhantomStageScoring {
+			return "", nil, fmt.Errorf("%w: no scoring now", protocol.ErrNotNow)
+		}
+		return protocol.KindMark, protocol.WireMarking(h.Referee.Board(), a.Dead), nil
+	case protocol.AgreeScore:
+		if h.Stage() != protocol.PhantomStageScoring || !h.Score.HasProposal {
+			return "", nil, fmt.Errorf("%w: no marking to agree to", protocol.ErrNotNow)
+		}
+		b := h.Referee.Board()
+		return protocol.KindAgree, protocol.WireMarking(b, h.Score.Proposal.Dead(b)), nil
+	}
+	return "", nil, fmt.Errorf("%w: %T in %s", protocol.ErrNotNow, a, m.Options.Variant)
+}
+
+// errPhantomLost is the error of a player whose secure computation is
+// lost: the record is past its seed commitment but its secrets hold no
+// seed (a damaged secrets file). It can only stop, not go on or crash.
+var errPhantomLost = errors.New("protocol: the state of the phantom secure computation is lost (no seed in the secrets)")
+
+// request1 makes the evaluator's request of the next try.
+func (p *phantomPlayer) request1(h *protocol.PhantomRules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
+	if p.e == nil {
+		return "", nil, errPhantomLost
+	}
+	if err := p.takeReverse(h); err != nil {
+		return "", nil, err
+	}
+	if p.caught != "" {
+		return "", nil, fmt.Errorf("%w: the other program was caught: %s", protocol.ErrNotNow, p.caught)
+	}
+	req, err := p.e.Request(try)
+	if err != nil {
+		return "", nil, err
+	}
+	return kind, protocol.PhantomRequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
+}
+
+// garble makes the garbler's garbling of the next try.
+func (p *phantomPlayer) garble(h *protocol.PhantomRules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
+	if p.g == nil {
+		return "", nil, errPhantomLost
+	}
+	var gb referee.Garbling
+	var err error
+	if h.Machine.Options.Lambda > 1 {
+		gb, err = p.g.GarbleChosen(p.choice, try)
+	} else {
+		gb, err = p.g.Garble(p.request, try)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	p.keepEvidence(h, gb.Labels)
+	d := gb.Digests()
+	b := protocol.PhantomGarblingBody{Try: h.Public.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+		Bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
+	if p.correlated() {
+		// The next try's reverse request rides on this garbling
+		// (MPC-D28): it depends on the garbler's seed and the try alone.
+		rev, err := p.g.ReverseRequestAhead()
+		if err != nil {
+			return "", nil, err
+		}
+		b.Reverse, b.Bulk = referee.Sum(rev), append(b.Bulk, rev)
+	}
+	return kind, b, nil
+}
+
+// reveal returns the player's reveal: its seed's opening and its tries;
+// or, for an accusation, only what it caught (T-15: the accused reveals
+// first).
+func (p *phantomPlayer) reveal(kind protocol.Kind) (protocol.Kind, any, bool, error) {
+	if kind == protocol.KindPhantomAccuse {
+		return kind, protocol.PhantomAccuseBody{Accuse: p.caught}, true, nil
+	}
+	if p.opening == nil {
+		return "", nil, false, errors.New("protocol: the phantom seed is lost")
+	}
+	size := p.opts.Size
+	vs := []string{}
+	for _, t := range p.tries() {
+		vs = append(vs, t.Vertex(size))
+	}
+	return kind, protocol.PhantomRevealBody{Seed: *p.opening, Tries: vs}, true, nil
+}
+
+// newEvaluator draws the evaluator's seed, commits to it and makes its
+// machine: at its setup, or in a game of the correlated input OTs
+// (MPC-D28) when the garbler's start of the reverse base OTs comes, which
+// it answers at once (an answer it cannot make is the garbler's fault,
+// T-10).
+func (p *phantomPlayer) newEvaluator(cfg referee.Config) (commit.Commitment, error) {
+	c, err := p.newSeed(cfg)
+	if err != nil {
+		return c, err
+	}
+	p.e, err = referee.NewEvaluator(cfg, p.seed())
+	return c, err
+}
+
+// newSeed draws the player's seed and commits to it.
+func (p *phantomPlayer) newSeed(cfg referee.Config) (commit.Commitment, error) {
+	var s prg.Seed
+	if _, err := rand.Read(s[:]); err != nil {
+		return commit.Commitment{}, err
+	}
+	c, o, err := cfg.CommitSeed(protocol.PartyOf(p.me), s)
+	if err != nil {
+		return commit.Commitment{}, err
+	}
+	p.opening = &o
+	return c, nil
+}
+
+func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kind, any, bool, error) {
+	h := p.rules(m)
+	if h == nil {
+		return "", nil, false, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return "", nil, false, err
+	}
+	from, kinds, _ := h.Expected()
+	if from != me || len(kinds) == 0 {
+		return "", nil, false, nil
+	}
+	if me == protocol.PhantomEvaluator && h.Stage() == protocol.PhantomStagePlay {
+		// The try's reverse request, now that the record holds it
+		// (MPC-D28): what is wrong in it is accused at once.
+		if err := p.takeReverse(h); err != nil {
+			return "", nil, false, err
+		}
+	}
+	if p.caught != "" && slices.Contains(kinds, protocol.KindPhantomAccuse) {
+		return p.reveal(protocol.KindPhantomAccuse)
+	}
+	cfg := h.Config()
+	switch kinds[0] {
+	case protocol.KindPhantomCommit:
+		return p.autoCommit(cfg)
+	case protocol.KindPhantomSetup:
+		return p.autoSetup(cfg)
+	case protocol.KindPhantomBase:
+		return p.autoBase()
+	case protocol.KindPhantomRequest:
+		k, b, err := p.request1(h, protocol.KindPhantomRequest, engine.NoPoint)
+		return k, b, err == nil, err
+	case protocol.KindPhantomGarbling:
+		if p.request == nil {
+			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
+		}
+		if h.Machine.Options.Lambda > 1 && p.choice == nil {
+			return "", nil, false, nil
+		}
+		k, b, err := p.garble(h, protocol.KindPhantomGarbling, engine.NoPoint)
+		return k, b, err == nil, err
+	case protocol.KindPhantomCommitment:
+		return p.autoCommitment(h)
+	case protocol.KindPhantomChoice:
+		if p.choice == nil {
+			return "", nil, false, nil
+		}
+		c := p.choice
+		p.choice = nil
+		return protocol.KindPhantomChoice, protocol.PhantomChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
+	case protocol.KindPhantomOutputs:
+		if p.outputs == nil || p.outputsTry != h.Public.Try {
+			return "", nil, false, nil
+		}
+		o := p.outputs
+		return protocol.KindPhantomOutputs, protocol.PhantomOutputsBody{Try: h.Public.Try, Pass: o.Pass, Legal: o.Legal,
+			Labels: referee.Sum(o.Labels), Bulk: [][]byte{o.Labels}}, true, nil
+	case protocol.KindPhantomReveal:
+		return p.reveal(protocol.KindPhantomReveal)
+	}
+	return "", nil, false, nil
+}
+
+// autoCommit is the garbler's seed commitment, its machine made, with
+// the start of the reverse base OTs (MPC-D28).
+func (p *phantomPlayer) autoCommit(cfg referee.Config) (protocol.Kind, any, bool, error) {
+	c, err := p.newSeed(cfg)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
+		return "", nil, false, err
+	}
+	b := protocol.PhantomCommitBody{Commitment: c}
+	if p.correlated() {
+		// The reverse extension's base OTs start with the seed
+		// commitment (MPC-D28).
+		rs, err := p.g.ReverseStart()
+		if err != nil {
+			return "", nil, false, err
+		}
+		b.ReverseBase, b.Bulk = referee.Sum(rs), [][]byte{rs}
+	}
+	return protocol.KindPhantomCommit, b, true, nil
+}
+
+// autoSetup is the evaluator's seed commitment and base OT message, with
+// its answer to the reverse base OTs (MPC-D28).
+func (p *phantomPlayer) autoSetup(cfg referee.Config) (protocol.Kind, any, bool, error) {
+	var c commit.Commitment
+	var err error
+	if p.correlated() {
+		// The machine was made when the garbler's commitment came,
+		// with its reverse base OTs (receiveBulk).
+		if p.e == nil || p.opening == nil || p.reverseAnswer == nil {
+			return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
+		}
+		c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(protocol.PartyOf(p.me)), 0, *p.opening)
+	} else {
+		c, err = p.newEvaluator(cfg)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	m1, err := p.e.BaseStart()
+	if err != nil {
+		return "", nil, false, err
+	}
+	p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
+	b := protocol.PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), Bulk: [][]byte{m1}}
+	if p.correlated() {
+		b.ReverseBase, b.Bulk = referee.Sum(p.reverseAnswer), append(b.Bulk, p.reverseAnswer)
+	}
+	return protocol.KindPhantomSetup, b, true, nil
+}
+
+// autoBase is the garbler's base OT answer, with try 0's reverse
+// request (MPC-D28); a message it cannot answer is accused.
+func (p *phantomPlayer) autoBase() (protocol.Kind, any, bool, error) {
+	if p.g == nil {
+		return "", nil, false, errPhantomLost
+	}
+	m2, err := p.g.BaseRespond(p.base)
+	if err != nil {
+		p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
+		return p.reveal(protocol.KindPhantomAccuse)
+	}
+	b := protocol.PhantomBaseBody{Base: referee.Sum(m2), Bulk: [][]byte{m2}}
+	if p.correlated() {
+		// The evaluator's answer to the reverse base OTs, then try
+		// 0's reverse request (MPC-D28).
+		if !p.reverseFinished {
+			if err := p.g.ReverseFinish(p.reverseBase); err != nil {
+				p.caught = fmt.Sprintf("the evaluator's reverse base OT answer: %v", err)
+				return p.reveal(protocol.KindPhantomAccuse)
+			}
+			p.reverseFinished = true
+		}
+		rev, err := p.g.ReverseRequest()
+		if err != nil {
+			return "", nil, false, err
+		}
+		b.Reverse, b.Bulk = referee.Sum(rev), append(b.Bulk, rev)
+	}
+	return protocol.KindPhantomBase, b, true, nil
+}
+
+// autoCommitment is the garbler's commitment of a checked try; a
+// request that deviates is accused.
+func (p *phantomPlayer) autoCommitment(h *protocol.PhantomRules) (protocol.Kind, any, bool, error) {
+	if p.g == nil || p.request == nil {
+		return "", nil, false, errors.New("protocol: the phantom request under way is lost")
+	}
+	c, err := p.g.Commit(p.request)
+	if errors.Is(err, referee.ErrDeviation) {
+		p.caught = err.Error()
+		return p.reveal(protocol.KindPhantomAccuse)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	p.keepEvidence(h, c.Commitments)
+	d := c.Digests()
+	return protocol.KindPhantomCommitment, protocol.PhantomCommitmentBody{Try: h.Public.Try, Commitments: d[0], Reply: d[1],
+		Bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
+}
+
+// tell gives the player an announcement.
+func (p *phantomPlayer) tell(try uint64, a phantom.Announcement) error {
+	v, err := p.view.Apply(a)
+	if err != nil {
+		return fmt.Errorf("the announcement %q of try %d contradicts the player's view: %w", a.KeyValues(), try, err)
+	}
+	p.view = v
+	p.log = append(p.log, phantomLogged{Try: try, Announcement: a.KeyValues()})
+	if p.announced != nil {
+		p.announced(try, a)
+	}
+	return nil
+}
+
+// announceTo has every announcement the player is told passed on to
+// announce (SPEC-2).
+func (p *phantomPlayer) announceTo(announce func(try uint64, a phantom.Announcement)) {
+	p.announced = announce
+}
+
+// privateView adds the player's own view to the public one.
+func (p *phantomPlayer) privateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
+	pv, ok := v.(protocol.PhantomNetView)
+	h := p.rules(m)
+	if !ok || h == nil {
+		return v
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.ensure(m, h); err != nil {
+		return v
+	}
+	pv.Own = p.view
+	for _, a := range p.view.Log() {
+		pv.Announcements = append(pv.Announcements, a.String())
+	}
+	pv.MyTry = pv.Stage == protocol.PhantomStagePlay && p.myTry(h)
+	pv.Caught = p.caught
+	return pv
+}
