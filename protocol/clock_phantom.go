@@ -107,10 +107,10 @@ func (h *PhantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	return false
 }
 
-// settlesTry reports whether a message is the settling one of the try
+// SettlesTry reports whether a message is the settling one of the try
 // under way: the garbling of the evaluator's player's try, the outputs of
 // the garbler's player's.
-func (h *PhantomRules) settlesTry(r Role, kind Kind) bool {
+func (h *PhantomRules) SettlesTry(r Role, kind Kind) bool {
 	if h.Stage() != PhantomStagePlay {
 		return false
 	}

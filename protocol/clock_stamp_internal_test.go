@@ -57,7 +57,7 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 		}
 	}
 	// Bodies of other kinds that name a clock time for their own ends.
-	notStamps := map[string]bool{"clockStamp": true, "TimeoutBody": true, "timeoutRefuseBody": true}
+	notStamps := map[string]bool{"clockStamp": true, "TimeoutBody": true, "TimeoutRefuseBody": true}
 	for _, name := range typesWithClockFields(t) {
 		if !stamped[name] && !notStamps[name] {
 			t.Errorf("%s has a clock field but no case here writes it (withStamp)", name)

@@ -179,16 +179,18 @@ type PhantomAccuseBody struct {
 	Accuse string `json:"accuse"`
 }
 
-func (b PhantomCommitBody) attachments() [][]byte   { return b.Bulk }
-func (b PhantomSetupBody) attachments() [][]byte    { return b.Bulk }
-func (b PhantomBaseBody) attachments() [][]byte     { return b.Bulk }
-func (b PhantomRequestBody) attachments() [][]byte  { return b.Bulk }
-func (b PhantomGarblingBody) attachments() [][]byte { return b.Bulk }
-func (b PhantomOutputsBody) attachments() [][]byte  { return b.Bulk }
-func (b PhantomCommitmentBody) attachments() [][]byte {
+// Attachments returns the body's attachments (Bulk), which travel in bulk
+// frames beside its message and are bound by the digests it signs.
+func (b PhantomCommitBody) Attachments() [][]byte   { return b.Bulk }
+func (b PhantomSetupBody) Attachments() [][]byte    { return b.Bulk }
+func (b PhantomBaseBody) Attachments() [][]byte     { return b.Bulk }
+func (b PhantomRequestBody) Attachments() [][]byte  { return b.Bulk }
+func (b PhantomGarblingBody) Attachments() [][]byte { return b.Bulk }
+func (b PhantomOutputsBody) Attachments() [][]byte  { return b.Bulk }
+func (b PhantomCommitmentBody) Attachments() [][]byte {
 	return b.Bulk
 }
-func (b PhantomChoiceBody) attachments() [][]byte { return b.Bulk }
+func (b PhantomChoiceBody) Attachments() [][]byte { return b.Bulk }
 
 // EventPhantomTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own

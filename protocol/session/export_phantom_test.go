@@ -112,8 +112,8 @@ func PhantomDropReverse(body any) any {
 // PhantomAttachment returns attachment i of a Phantom Go message body
 // (nil if it has none).
 func PhantomAttachment(body any, i int) []byte {
-	if b, ok := body.(bulkBody); ok && i < len(b.attachments()) {
-		return b.attachments()[i]
+	if b, ok := body.(bulkBody); ok && i < len(b.Attachments()) {
+		return b.Attachments()[i]
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ import (
 // bulkBody is implemented by message bodies with large attachments: each
 // attachment travels as a bulk frame just before the signed message, whose
 // body names the attachments' hashes (the variant's business).
-type bulkBody interface{ attachments() [][]byte }
+type bulkBody interface{ Attachments() [][]byte }
 
 // bulkReceiver is implemented by variant players that take attachments:
 // checkBulk checks, before the message is applied, that the bulk frames

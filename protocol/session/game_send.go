@@ -73,7 +73,7 @@ func (g *Game) send(kind protocol.Kind, body any) ([]protocol.Event, error) {
 	// on a new stream; after a crash the player makes them again
 	// (PN-D14).
 	if bb, ok := body.(bulkBody); ok {
-		g.keepBulk(m.Seq, bb.attachments())
+		g.keepBulk(m.Seq, bb.Attachments())
 	}
 	// The secrets first: in Phantom Go what the messages taken since the
 	// last save changed in them is not written yet (PN-D15), and the

@@ -136,8 +136,8 @@ func (p *fgoPlayer) restore(raw json.RawMessage) error {
 	return nil
 }
 
-// privateView adds the local player's own choice of this turn.
-func (p *fgoPlayer) privateView(m *protocol.Machine, me protocol.Role, public protocol.VariantView) protocol.VariantView {
+// PrivateView adds the local player's own choice of this turn.
+func (p *fgoPlayer) PrivateView(m *protocol.Machine, me protocol.Role, public protocol.VariantView) protocol.VariantView {
 	v, ok := public.(protocol.FGoView)
 	if !ok {
 		return public

@@ -352,8 +352,8 @@ func (p *gomokuPlayer) restore(raw json.RawMessage) error {
 	return nil
 }
 
-// privateView puts this player's own view into the public one.
-func (p *gomokuPlayer) privateView(m *protocol.Machine, me protocol.Role, public protocol.VariantView) protocol.VariantView {
+// PrivateView puts this player's own view into the public one.
+func (p *gomokuPlayer) PrivateView(m *protocol.Machine, me protocol.Role, public protocol.VariantView) protocol.VariantView {
 	gv, ok := public.(protocol.GomokuView)
 	if !ok {
 		return public

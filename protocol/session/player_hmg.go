@@ -174,8 +174,8 @@ func (p *hmgPlayer) restore(raw json.RawMessage) error {
 	return nil
 }
 
-// privateView adds this player's card points to its view.
-func (p *hmgPlayer) privateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
+// PrivateView adds this player's card points to its view.
+func (p *hmgPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
 	hv, ok := v.(protocol.HMGView)
 	if !ok {
 		return v

@@ -679,8 +679,8 @@ func (p *phantomPlayer) announceTo(announce func(try uint64, a phantom.Announcem
 	p.announced = announce
 }
 
-// privateView adds the player's own view to the public one.
-func (p *phantomPlayer) privateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
+// PrivateView adds the player's own view to the public one.
+func (p *phantomPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
 	pv, ok := v.(protocol.PhantomNetView)
 	h := p.rules(m)
 	if !ok || h == nil {
