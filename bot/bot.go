@@ -12,7 +12,6 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
-	"github.com/kakure/kakure/protocol/session"
 
 	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -24,12 +23,26 @@ type Player interface {
 	Choose(v protocol.View) protocol.Action
 }
 
+// Game is what Run plays: a game as its local player sees it, as
+// protocol/session's Game gives it. Run needs nothing else of the
+// session, so the bots depend on the core alone (ARCH-D2).
+type Game interface {
+	// View is the local player's view of the game now.
+	View() protocol.View
+	// Do sends the local player's action.
+	Do(a protocol.Action) error
+	// Events delivers what happens in the game; it is closed at the end.
+	Events() <-chan protocol.Event
+	// Outcome is the game's result, nil while it is not decided.
+	Outcome() *protocol.Outcome
+}
+
 // Run plays g with p until the game is over or ctx ends. It returns the
 // game's outcome. It lets the opponent take back moves (UNDO-D4): an
 // undo request is accepted at once, before the bot's turn is looked at,
 // and one that came while p was choosing is answered instead of sending
 // the move chosen (the request would lapse under it).
-func Run(ctx context.Context, g *session.Game, p Player) (*protocol.Outcome, error) {
+func Run(ctx context.Context, g Game, p Player) (*protocol.Outcome, error) {
 	act := func() error {
 		for i := 0; i < 1000; i++ {
 			v := g.View()
@@ -93,7 +106,7 @@ func undoAsked(v protocol.View) bool { return v.UndoMove != 0 && v.UndoBy != v.R
 
 // acceptUndo accepts the opponent's undo request (UNDO-D4). A request
 // gone meanwhile (it lapsed, or the game ended) is no error.
-func acceptUndo(g *session.Game) error {
+func acceptUndo(g Game) error {
 	err := g.Do(protocol.AnswerUndo{Accept: true})
 	if err != nil && !errors.Is(err, protocol.ErrNotNow) && !errors.Is(err, engine.ErrGameOver) {
 		return fmt.Errorf("bot: accepting an undo request: %w", err)

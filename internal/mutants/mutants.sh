@@ -47,37 +47,37 @@ mutant() {
 
 # CLK-D8: a settlement equal to the other's claim settles nothing.
 mutant settle-equal-claim protocol/clock_rule.go replace \
-	'l.free || charge <= l.claimed {' 'l.free || charge < l.claimed {' \
-	./protocol 'TestCLKD8SettlementEqualToTheClaimIsRefused'
+	'l.Free || charge <= l.Claimed {' 'l.Free || charge < l.Claimed {' \
+	./protocol/session 'TestCLKD8SettlementEqualToTheClaimIsRefused'
 # CLK-D9: a time-out claim of exactly what the other had left is false.
 mutant phantom-try-clock-key protocol/clock.go replace \
 	'k.try = tc.tryID()' 'k.try = 0 * tc.tryID()' \
-	./protocol 'TestCLKD16PhantomTriesAreTheMoversTime'
+	./protocol/session 'TestCLKD16PhantomTriesAreTheMoversTime'
 mutant claim-equal-left protocol/clock.go replace \
 	'!okMS || charge <= left {' '!okMS || charge < left {' \
-	./protocol 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
+	./protocol/session 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
 # CLK-D13: the move that ends an adjournment claims no think time.
 mutant adjourn-think-check protocol/clock_rule.go delete-line \
 	'"CLK-D13", "claims %v of think time for the %s that ends an adjournment' - \
-	./protocol 'TestCLKD13ThinkTimeOnTheMoveThatEndsAnAdjournment'
+	./protocol/session 'TestCLKD13ThinkTimeOnTheMoveThatEndsAnAdjournment'
 # CLK-D9: a settlement past the other's clock must be a time-out claim.
 mutant settle-past-clock-check protocol/clock_rule.go delete-line \
 	'"CLK-D9", "settles the other'"'"'s %s at %v, past its clock' - \
-	./protocol 'TestCLKD8SettlementPastTheClockIsRefused'
+	./protocol/session 'TestCLKD8SettlementPastTheClockIsRefused'
 # T-3: a message that acknowledges nothing carries the zero hash.
 mutant ack-hash-without-ack protocol/transcript.go delete-line \
 	'return fmt.Errorf("%w: ack hash without ack", ErrBadAck)' - \
-	./protocol 'TestT3AckHashWithoutAck'
+	./protocol/session 'TestT3AckHashWithoutAck'
 # REC-D7: a message the rules refuse after the game was decided is not
 # part of the game (it was once reported as the violation instead).
 mutant late-message-decides protocol/verify.go replace \
 	'rep.Late = append(rep.Late, *v)' 'rep.Violation, rep.Proven = v, true; break' \
-	./protocol 'TestRECD7VerifyNamesTheDecidingEvent'
+	./protocol/session 'TestRECD7VerifyNamesTheDecidingEvent'
 # CLK-D9: a loss on time by the flagged side's own move verifies ok (it
 # was once printed as a violation).
 mutant own-move-time-loss-ok protocol/verify.go replace \
 	'case v != nil && r.Judgement == nil && byTime:' 'case v != nil && r.Judgement == nil && byTime && !r.Proven:' \
-	./protocol 'TestCLKD9HonestLossOnTimeVerifies'
+	./protocol/session 'TestCLKD9HonestLossOnTimeVerifies'
 
 # Issue 30's rules (REC-D11..D15, CLK-D17).
 # REC-D11: a report that proves nothing changes nothing.
@@ -85,52 +85,52 @@ mutant unproven-ends-game protocol/machine_apply.go replace \
 	'if j.Verdict == VerdictUnproven {
 		return m.standUnproven(msg, j)' 'if j.Verdict == VerdictUnproven && false {
 		return m.standUnproven(msg, j)' \
-	./protocol 'TestT13JudgeTable'
+	./protocol/session 'TestT13JudgeTable'
 # REC-D12: a challenge the record already answered is answered.
 mutant challenge-answered-at-once protocol/challenge.go delete-line \
 	'c.answered, c.answeredSeq = true, h.Seq' - \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # REC-D12: one challenge for each message of the accused's.
 mutant challenge-spam protocol/challenge.go replace \
 	'prev != nil && msg.Ack <= prev.ack' 'prev != nil && msg.Ack < prev.ack' \
-	./protocol 'TestRECD13AbandonmentJudged'
+	./protocol/session 'TestRECD13AbandonmentJudged'
 # REC-D13: an abandonment after an answer it acknowledged is false.
 mutant abandon-after-ack protocol/challenge.go replace \
 	'if int64(c.answeredSeq) <= msg.Ack {' 'if int64(c.answeredSeq) < msg.Ack {' \
-	./protocol 'TestRECD13AbandonmentJudged'
+	./protocol/session 'TestRECD13AbandonmentJudged'
 # REC-D13: an answer that crossed the abandonment voids it.
 mutant abandon-crossing protocol/machine.go replace \
 	'if m.Phase == PhaseDone && m.abandoned != nil {' 'if m.Phase == PhaseDone && m.abandoned != nil && false {' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # REC-D15: a message that crossed a resignation is taken as if first.
 mutant resign-crossing protocol/machine.go replace \
 	'if m.crossesResignation(msg) {' 'if false && m.crossesResignation(msg) {' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # REC-D15: of two crossing resignations the one of the player to move.
 mutant resign-resign protocol/machine.go replace \
 	'if msg.From != m.resignToMove {' 'if msg.From == m.resignToMove {' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # REC-D15: a request to adjourn that crossed the other's move lapses.
 mutant request-crossing-move protocol/clock_adjourn.go replace \
-	'l.role == msg.From.Other() && int64(l.seq) > msg.Ack' 'false && l.role == msg.From.Other() && int64(l.seq) > msg.Ack' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	'l.Role == msg.From.Other() && int64(l.Seq) > msg.Ack' 'false && l.Role == msg.From.Other() && int64(l.Seq) > msg.Ack' \
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D13, REC-D15: an acceptance that crossed the requester's move.
 mutant accept-crossing-move protocol/machine.go replace \
 	'crossed = m.acceptanceCrossed(msg)' 'crossed = false && m.acceptanceCrossed(msg)' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17: a claim about the last move that ended play.
 mutant claim-about-pass-ending-play protocol/clock.go replace \
 	'aboutLast, ok = true, true' 'aboutLast = true' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17, REC-D15: a second claim that crossed the refusal of the first.
 mutant claim-crossing-refusal protocol/clock.go replace \
-	'if r := m.clk.refused[n-1]; r.claim.by == msg.From && msg.Ack < int64(r.seq) {' 'if r := m.clk.refused[n-1]; false && r.claim.by == msg.From && msg.Ack < int64(r.seq) {' \
-	./protocol 'TestRECD15CrossingsGiveOneVerdict'
+	'if r := m.Clocks.refused[n-1]; r.claim.By == msg.From && msg.Ack < int64(r.seq) {' 'if r := m.Clocks.refused[n-1]; false && r.claim.By == msg.From && msg.Ack < int64(r.seq) {' \
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17: neither side moves while a claim waits.
 mutant move-under-claim protocol/clock.go replace \
 	'return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true' \
 	'return nil, nil, false' \
-	./protocol 'TestCLKD17NeitherMovesWhileAClaimWaits'
+	./protocol/session 'TestCLKD17NeitherMovesWhileAClaimWaits'
 
 # MPC-D8: the OT sender's cache of the checked request is matched on the
 # request's bytes, not its size (issue 31, item 5).
@@ -201,33 +201,33 @@ mutant auth-resume-evaluator-reverse protocol/mpc/referee/resume_evaluator.go de
 mutant auth-resume-evaluator-choice protocol/mpc/referee/resume_evaluator.go delete-line \
 	'the choice of try %d kept is not the one recorded", ErrRecord, try)' - \
 	./protocol/mpc/referee 'TestT8AuthCertificatesAfterAResume'
-mutant auth-resume-garbler-session protocol/player_phantom_secrets.go delete-line \
+mutant auth-resume-garbler-session protocol/session/player_phantom_secrets.go delete-line \
 	'_ = p.g.ResumeAuthEvidence(tr, prev, cm, lb)' - \
-	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
-mutant auth-resume-garbler-older-choice protocol/player_phantom.go delete-line \
+	./protocol/session 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-garbler-older-choice protocol/session/player_phantom.go delete-line \
 	'p.olderChoice = p.prevChoice' - \
-	./protocol 'TestT3CheckedPhantomCrash'
-mutant auth-resume-garbler-keeps-commitments protocol/player_phantom.go delete-line \
+	./protocol/session 'TestT3CheckedPhantomCrash'
+mutant auth-resume-garbler-keeps-commitments protocol/session/player_phantom.go delete-line \
 	'p.keepEvidence(h, c.Commitments)' - \
-	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
-mutant auth-resume-garbler-keeps-labels protocol/player_phantom.go delete-line \
+	./protocol/session 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-garbler-keeps-labels protocol/session/player_phantom.go delete-line \
 	'p.keepEvidence(h, gb.Labels)' - \
-	./protocol 'TestT8PhantomAuthCertificateAfterARestart'
-mutant auth-resume-evaluator-session protocol/player_phantom_secrets.go delete-line \
+	./protocol/session 'TestT8PhantomAuthCertificateAfterARestart'
+mutant auth-resume-evaluator-session protocol/session/player_phantom_secrets.go delete-line \
 	'_ = p.e.ResumeAuthEvidence(tr, told-1, cm, rev, ch)' - \
-	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
-mutant auth-resume-evaluator-keeps-commitments protocol/player_phantom_bulk.go delete-line \
+	./protocol/session 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+mutant auth-resume-evaluator-keeps-commitments protocol/session/player_phantom_bulk.go delete-line \
 	'p.keepEvidence(h, bulk[0])' - \
-	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
-mutant auth-resume-evaluator-keeps-choice protocol/player_phantom_bulk.go delete-line \
+	./protocol/session 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+mutant auth-resume-evaluator-keeps-choice protocol/session/player_phantom_bulk.go delete-line \
 	'p.keepEvidence(h, choice)' - \
-	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
-mutant auth-resume-evidence-order protocol/player_phantom_secrets.go replace \
+	./protocol/session 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+mutant auth-resume-evidence-order protocol/session/player_phantom_secrets.go replace \
 	'for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels} {' 'for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels}[:0] {' \
-	./protocol 'TestMPCD33EvidenceInOrder'
-mutant auth-resume-evidence-kept protocol/player_phantom.go replace \
+	./protocol/session 'TestMPCD33EvidenceInOrder'
+mutant auth-resume-evidence-kept protocol/session/player_phantom.go replace \
 	'const evidenceKept = 6' 'const evidenceKept = 3' \
-	./protocol 'TestT8PhantomAuthGarblerCertificateAfterARestart'
+	./protocol/session 'TestT8PhantomAuthGarblerCertificateAfterARestart'
 
 # MPC-D30: a wrong seed of the seed transfer comes with a certificate,
 # and the evaluator's revealed coins must give its signed response.
@@ -246,42 +246,42 @@ mutant certificate-auth-choice protocol/mpc/referee/pvc_certificates.go replace 
 	./protocol/mpc/referee 'TestT8CertificateOfSentGarbling'
 # A report too large for a message frame goes as a report frame, judged
 # live by the other program (which otherwise drops it as oversized).
-mutant report-frame-send protocol/game_stream.go replace \
-	'if len(raw) > MaxFrameSize && m.Kind == KindViolation {' 'if false {' \
-	./protocol 'TestT8PhantomCheckedGameOTCertificateSizeLimit'
+mutant report-frame-send protocol/session/game_stream.go replace \
+	'if len(raw) > protocol.MaxFrameSize && m.Kind == protocol.KindViolation {' 'if false {' \
+	./protocol/session 'TestT8PhantomCheckedGameOTCertificateSizeLimit'
 # A report frame is capped, judged from its header.
 mutant report-frame-cap protocol/wire.go replace \
-	'limit, kind = MaxReportSize+1, frameReport' 'limit, kind = 4*MaxReportSize, frameReport' \
+	'limit, kind = MaxReportSize+1, FrameReport' 'limit, kind = 4*MaxReportSize, FrameReport' \
 	./protocol 'TestT10FrameCaps|TestMPCD31ReportFrameRefusedFromItsHeader'
 # Refused from its header in a game without certificates (LIM-D8), in a
 # stream's handshake, and by the judge's reader of single frames.
-mutant report-frame-without-certificates protocol/game_stream.go replace \
+mutant report-frame-without-certificates protocol/session/game_stream.go replace \
 	'return errReportRefused' 'return nil' \
-	./protocol 'TestMPCD31HostileReportFrames'
-mutant report-frame-in-handshake protocol/session.go replace \
-	'return fmt.Errorf("%w: report frame before the game", ErrMalformed)' 'return nil' \
-	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
+	./protocol/session 'TestMPCD31HostileReportFrames'
+mutant report-frame-in-handshake protocol/session/session.go replace \
+	'return fmt.Errorf("%w: report frame before the game", protocol.ErrMalformed)' 'return nil' \
+	./protocol/session 'TestMPCD31HandshakeRefusesReportFrames'
 mutant report-frame-as-evidence protocol/wire.go replace \
-	'	if kind == frameReport {
+	'	if kind == FrameReport {
 		return fmt.Errorf("%w: a report frame", ErrMalformed)' '	if false {
 		return fmt.Errorf("%w: a report frame", ErrMalformed)' \
 	./protocol 'TestMPCD31ReportFrameRefusedFromItsHeader'
 # A report frame holds a violation report, nothing else; its bytes go
 # back to the budget once it is handled.
-mutant report-frame-kind protocol/game_loop.go replace \
-	'if f.Msg == nil || f.Msg.Kind != KindViolation {' 'if f.Msg == nil {' \
-	./protocol 'TestMPCD31HostileReportFrames'
-mutant report-frame-refund protocol/game_loop.go replace \
+mutant report-frame-kind protocol/session/game_loop.go replace \
+	'if f.Msg == nil || f.Msg.Kind != protocol.KindViolation {' 'if f.Msg == nil {' \
+	./protocol/session 'TestMPCD31HostileReportFrames'
+mutant report-frame-refund protocol/session/game_loop.go replace \
 	'		defer g.refundBulk(charge)
 		if f.Msg == nil' '		if f.Msg == nil' \
-	./protocol 'TestMPCD31HostileReportFrames'
+	./protocol/session 'TestMPCD31HostileReportFrames'
 # The judge refuses a certificate above the cap from its size, and the
 # evaluator's program never reports one.
 mutant certificate-cap-judge protocol/phantom_certificate.go replace \
 	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
 		return oversizedCertificate(accused, n)
 	}
-	if accused != phantomGarbler {' '	if accused != phantomGarbler {' \
+	if accused != PhantomGarbler {' '	if accused != PhantomGarbler {' \
 	./protocol 'TestMPCD31OversizedCertificateRefused'
 mutant certificate-cap-judge-share protocol/phantom_certificate.go replace \
 	'		if n := evidenceSize(evidence); n > maxCertificateEvidence {
@@ -307,10 +307,10 @@ mutant certificate-cap-sender protocol/phantom_certificate.go replace \
 # against, and only a report of rule T-8 is a certificate's.
 mutant certificate-judge-accused protocol/judge.go replace \
 	'case v != nil && v.Accused == accused:' 'case v != nil:' \
-	./protocol 'TestT13CertificateJudge'
+	./protocol/session 'TestT13CertificateJudge'
 mutant certificate-judge-rule protocol/judge.go replace \
 	'if body.Rule == RuleCertificate {' 'if true {' \
-	./protocol 'TestT13CertificateJudge'
+	./protocol/session 'TestT13CertificateJudge'
 # T-1 (issue 33): a node opens its protected identity key with the
 # passphrase of its Config, and every command gives it.
 mutant node-config-passphrase node/node.go replace \
@@ -347,9 +347,9 @@ mutant request-judge-digest protocol/mpc/referee/digests.go replace \
 mutant request-judge-binding protocol/mpc/referee/digests.go replace \
 	'if tr.Sent < 3 || Sum(c.Request) != tr.Request || Sum(c.Choice) != tr.Choice {' 'if tr.Sent < 3 {' \
 	./protocol/mpc/referee 'TestMPCD31DigestCertificatesCannotFrame'
-mutant request-digest-report protocol/player_phantom_bulk.go replace \
+mutant request-digest-report protocol/session/player_phantom_bulk.go replace \
 	'if c := p.g.RequestDigestCertificate(); c != nil {' 'if c := p.g.RequestDigestCertificate(); c != nil && false {' \
-	./protocol 'TestMPCD31LargeCertificates'
+	./protocol/session 'TestMPCD31LargeCertificates'
 
 # MPC-D32: an extension of 64 columns gives correlated OTs only (its
 # keys would be half keys), and a MAC width other than 128 or 64 bits is
@@ -392,35 +392,35 @@ mutant T8-ot-half protocol/mpc/referee/pvc_evaluator.go replace \
 	'if i == ck.j || i%2 == 1 || got == nil || otFault != nil {' \
 	./protocol/mpc/referee 'TestT8CoverCatchesWrongOTReply'
 # after a crash the evaluator's output labels are not made again for the peer that lacks them (PN-D14)
-mutant PN-remake-outputs protocol/player_phantom_bulk.go replace \
+mutant PN-remake-outputs protocol/session/player_phantom_bulk.go replace \
 	'if p.outputs != nil {' \
 	'if p.outputs != nil && false {' \
-	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash a garbling is not made again (PN-D14)
-mutant PN-remake-garbling protocol/player_phantom_bulk.go replace \
-	'case msg.Kind != KindPhantomBase && gb != nil:' \
-	'case msg.Kind != KindPhantomBase && gb != nil && false:' \
-	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+mutant PN-remake-garbling protocol/session/player_phantom_bulk.go replace \
+	'case msg.Kind != protocol.KindPhantomBase && gb != nil:' \
+	'case msg.Kind != protocol.KindPhantomBase && gb != nil && false:' \
+	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash the evaluator's OT request is not made again (PN-D14)
-mutant PN-remake-request protocol/player_phantom_bulk.go replace \
+mutant PN-remake-request protocol/session/player_phantom_bulk.go replace \
 	'if req != nil {' \
 	'if req != nil && msg.Kind != KindPhantomRequest {' \
-	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash the garbler's base OTs are not made again (PN-D14)
-mutant PN-remake-base protocol/player_phantom_bulk.go replace \
-	'case msg.Kind == KindPhantomBase && base != nil:' \
-	'case msg.Kind == KindPhantomBase && base != nil && false:' \
-	./protocol 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+mutant PN-remake-base protocol/session/player_phantom_bulk.go replace \
+	'case msg.Kind == protocol.KindPhantomBase && base != nil:' \
+	'case msg.Kind == protocol.KindPhantomBase && base != nil && false:' \
+	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash a checked try's commitment is not made again (MPC-D16, PN-D14)
-mutant PN-remake-commitment protocol/player_phantom_bulk.go replace \
+mutant PN-remake-commitment protocol/session/player_phantom_bulk.go replace \
 	'if c := p.g.AgainCommitment(); c != nil {' \
 	'if c := p.g.AgainCommitment(); c != nil && false {' \
-	./protocol 'TestT3CheckedPhantomCrash'
+	./protocol/session 'TestT3CheckedPhantomCrash'
 # after a crash a checked try's choice is not made again (PN-D14)
-mutant PN-remake-choice protocol/player_phantom_bulk.go replace \
+mutant PN-remake-choice protocol/session/player_phantom_bulk.go replace \
 	'if p.e != nil && p.e.AgainChoice() != nil {' \
 	'if p.e != nil && p.e.AgainChoice() != nil && false {' \
-	./protocol 'TestT3CheckedPhantomCrash'
+	./protocol/session 'TestT3CheckedPhantomCrash'
 # the secure referee announces an atari on one side of the move only (PG-5): T-9 holds it to the plaintext referee
 mutant T9-atari-one-side protocol/mpc/circuit/referee_build.go replace \
 	'atariOpponent := b.AND(moved, b.OrAll(putsInAtari))' \
@@ -432,25 +432,25 @@ mutant T9-ko-with-neighbour protocol/mpc/circuit/referee_build.go replace \
 	'setsKo := b.AND(moved, b.AND(countIsOne, oneLibAfter))' \
 	./protocol/mpc/referee 'TestT9SecureRefereeMatchesEngine'
 # a resumed game forgets its coin toss's secret (T-3, T-11)
-mutant STORE-toss protocol/game_storage.go replace \
+mutant STORE-toss protocol/session/game_storage.go replace \
 	'g.toss = sf.Toss' \
 	'_ = sf.Toss' \
-	./protocol 'TestT3CrashAtEveryWritePoint'
+	./protocol/session 'TestT3CrashAtEveryWritePoint'
 # a bot restarted after a SIGKILL does not resume its unfinished game (T-11)
 mutant KILL-no-resume cmd/kakure/botcmd.go replace \
 	'for i, id := range ids {' \
 	'for i, id := range ids[:0] {' \
 	./cmd/kakure 'TestT11KillCampaign'
 # a gomoku player's announcement settles again the announcement its answer settled: its own machine refuses it and the honest player loses on time (CLK-D15)
-mutant CLK-gomoku-settle-once protocol/clock_game.go replace \
-	'if l := g.m.clk.last; l == nil || l.role != g.role.Other() || l.free {' \
-	'if l := g.m.clk.last; l == nil {' \
-	./protocol 'TestCLKD15GomokuSettlementOnce'
+mutant CLK-gomoku-settle-once protocol/session/clock_game.go replace \
+	'if l := g.m.Clocks.Last; l == nil || l.Role != g.role.Other() || l.Free {' \
+	'if l := g.m.Clocks.Last; l == nil {' \
+	./protocol/session 'TestCLKD15GomokuSettlementOnce'
 # an F-Go player's clock runs on after its commitment of the turn (CLK-D14): it is charged the other's thinking
 mutant CLK-fgo-commit-stops-clock protocol/clock_fgo.go replace \
 	'runs[r] = g.turn.commits[r] == nil' \
 	'runs[r] = true' \
-	./protocol 'TestCLKD14FGoBothClocksRun'
+	./protocol/session 'TestCLKD14FGoBothClocksRun'
 
 # --- The runner ----------------------------------------------------------
 

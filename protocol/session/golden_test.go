@@ -25,7 +25,7 @@ const goldenRecord = "../testdata/records/go-resign.record.json"
 // lines, a value continued on the following indented lines.
 func docGolden(t *testing.T) (names []string, values map[string]string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "docs", "record.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "record.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,13 +118,13 @@ func TestT3GoldenRecordExample(t *testing.T) {
 		byKey[fmt.Sprintf("%d/%d", m.From, m.Seq)] = m
 	}
 	// What the doc's description gives, value by value.
-	computed := map[string]string{"record": goldenRecord, "game": tr.Game.String()}
+	computed := map[string]string{"record": strings.TrimPrefix(goldenRecord, "../"), "game": tr.Game.String()}
 	var order []string
 	add := func(name, value string) {
 		computed[name] = value
 		order = append(order, name)
 	}
-	add("record", goldenRecord)
+	add("record", strings.TrimPrefix(goldenRecord, "../"))
 	add("game", tr.Game.String())
 	for _, key := range []string{"1/0", "0/3"} {
 		m := byKey[key]

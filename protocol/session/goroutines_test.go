@@ -132,7 +132,7 @@ func TestTrackGoroutinesSeesTheGames(t *testing.T) {
 	n, dump := ownGoroutines(t)
 	// Each side runs its game's loop, its stream reader and its event
 	// pump: "(*Game).run" twice, "(*Game).useStream" (the reader) twice.
-	for _, fn := range []string{"protocol.(*Game).run+", "protocol.(*Game).useStream.func1+"} {
+	for _, fn := range []string{"session.(*Game).run+", "session.(*Game).useStream.func1+"} {
 		if c := goroutinesIn(dump, fn); c < 2 {
 			t.Errorf("%d goroutines in %s among the test's %d (want one per side):\n%s", c, fn, n, dump)
 		}
