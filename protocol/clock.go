@@ -59,10 +59,10 @@ type gameClocks struct {
 	Control clock.Control
 	Lag     time.Duration
 	state   [2]clock.State
-	// Last is the Last move charged as its mover claimed it: the other's
+	// Last is the last move charged as its mover claimed it: the other's
 	// next move may settle it higher (CLK-D8).
 	Last *ClaimedCharge
-	// Claim is the time-out Claim that waits for the flagged side's
+	// Claim is the time-out claim that waits for the flagged side's
 	// answer (CLK-D17); claims counts each role's claims, refused the
 	// claims refused.
 	Claim   *timeoutClaim
@@ -85,7 +85,7 @@ type gameClocks struct {
 	lapsedRole Role
 	lapsedSeq  uint64
 	// Turn holds, in a variant of simultaneous clocks (F-Go), each role's
-	// choice of the Turn under way as charged when it came: the other's
+	// choice of the turn under way as charged when it came: the other's
 	// opening may settle it higher (CLK-D14).
 	Turn [2]*ClaimedCharge
 	// tries is, in Phantom Go, the move whose tries were illegal so far

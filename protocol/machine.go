@@ -195,7 +195,7 @@ type Machine struct {
 	// resignation came: of two resignations that cross, its stands
 	// (REC-D15).
 	resignToMove Role
-	// Undo is the Undo request waiting for its answer (UNDO-D1).
+	// Undo is the undo request waiting for its answer (UNDO-D1).
 	Undo *pendingUndo
 	// Peers are the two identities the invitation names; the judge checks
 	// evidence signatures against them.

@@ -245,7 +245,7 @@ type GomokuRules struct {
 	Move   int
 	mover  Role
 	passes int
-	// Turns are the finished Turns, Turns[k-1] for turn k; cur is the
+	// Turns are the finished turns, Turns[k-1] for turn k; cur is the
 	// turn in progress. Elements of Turns are copied before any write.
 	Turns  []gomokuTurn
 	cur    gomokuTurn
@@ -264,7 +264,7 @@ type GomokuRules struct {
 	audit  *gomoku.Violation
 	// violation is the audit's violation in protocol terms.
 	violation *Violation
-	// Resigned: a player Resigned during play and both still open their
+	// Resigned: a player resigned during play and both still open their
 	// commitments for the audit (GM-D23); suspended while a message that
 	// crossed the resignation is judged. curPoint is the point of the
 	// commitment of the turn under way, opened after the resignation

@@ -57,7 +57,7 @@ func (g *GomokuRules) CurPending(r Role) bool {
 // or nil.
 func (g *GomokuRules) auditViolation() *Violation { return g.violation }
 
-// Closed returns the turns of role r whose commitment is still Closed.
+// Closed returns the turns of role r whose commitment is still closed.
 func (g *GomokuRules) Closed(r Role) []int {
 	var ks []int
 	for i, t := range g.Turns {

@@ -98,7 +98,7 @@ func macBits(name string) int {
 	return 0
 }
 
-// Correlated reports whether the game's input OTs are the Correlated
+// Correlated reports whether the game's input OTs are the correlated
 // ones (MPC-D28).
 func (h *PhantomRules) Correlated() bool { return CorrelatedInputs(h.Machine.Options) }
 
