@@ -7,6 +7,7 @@ import (
 
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
+	"github.com/kakure/kakure/protocol/sgfexport"
 )
 
 // SaveRecord writes a game's record to path and its SGF export beside it
@@ -19,7 +20,7 @@ func SaveRecord(t *protocol.Transcript, path string) (sgfPath string, err error)
 	if err := session.SaveTranscript(t, path); err != nil {
 		return "", err
 	}
-	data, err := protocol.ExportSGF(t)
+	data, err := sgfexport.Export(t)
 	if err != nil {
 		return "", err
 	}

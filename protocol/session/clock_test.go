@@ -13,6 +13,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
+	"github.com/kakure/kakure/protocol/sgfexport"
 )
 
 // waitClockView polls g's view until ok holds, within a deadline that
@@ -184,7 +185,7 @@ func TestCLKD9StalledPeerLosesOnTime(t *testing.T) {
 		t.Errorf("the game ended on time after %v, before Black's 2 s ran out", d)
 	}
 	checkVerifiedLossOnTime(t, p, white)
-	sgf, err := protocol.ExportSGF(white.Transcript())
+	sgf, err := sgfexport.Export(white.Transcript())
 	if err != nil || !strings.Contains(string(sgf), "RE[W+T]") || !strings.Contains(string(sgf), "TM[2]") {
 		t.Errorf("SGF export (SGF-D11): %v\n%s", err, sgf)
 	}
@@ -199,7 +200,7 @@ func TestSGFD11ClockProperties(t *testing.T) {
 	games := startGame(t, p, timed(t, "0+3x30s"))
 	playMoves(t, games, 0, "C3", "E5", "C5")
 	clocksAfter(t, games[0], 3)
-	sgf, err := protocol.ExportSGF(games[0].Transcript())
+	sgf, err := sgfexport.Export(games[0].Transcript())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
+	"github.com/kakure/kakure/protocol/sgfexport"
 )
 
 // TestHCD2ColourChoice (HC-D2, T-4): an invitation that chooses the
@@ -80,7 +81,7 @@ func TestHCD1HandicapGame(t *testing.T) {
 		if text, ok := protocol.Verify(tr).Describe(tr.Peers); !ok {
 			t.Errorf("kakure verify on the %s's record of a handicap game: %s", g.Role(), text)
 		}
-		sgf, err := protocol.ExportSGF(tr)
+		sgf, err := sgfexport.Export(tr)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
+	"github.com/kakure/kakure/protocol/sgfexport"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/records (TestWriteFuzzRecords) and testdata/golden from them")
@@ -53,7 +54,7 @@ func TestGoldenRecords(t *testing.T) {
 			rep := protocol.Verify(tr)
 			text, ok := rep.Describe(tr.Peers)
 			fmt.Fprintf(&b, "\nverify (ok %t):\n%s\n", ok, text)
-			data, err := protocol.ExportSGF(tr)
+			data, err := sgfexport.Export(tr)
 			if err != nil {
 				t.Fatalf("export SGF: %v", err)
 			}

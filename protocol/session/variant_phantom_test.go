@@ -18,6 +18,7 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/session"
+	"github.com/kakure/kakure/protocol/sgfexport"
 )
 
 // TestPG9PhantomGameOverLoopback plays whole games of Phantom Go between
@@ -366,7 +367,7 @@ func TestPG9PhantomRecordSGF(t *testing.T) {
 		b.MaxMoves = 50
 	}
 	a, _ := playPlayers(t, p, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel}, bots[0], bots[1])
-	data, err := protocol.ExportSGF(a.Transcript())
+	data, err := sgfexport.Export(a.Transcript())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,14 @@
-package protocol
+// Package sgfexport writes a game's record as SGF FF[4] (docs/sgf.md):
+// it replays the transcript with the core's machine, as kakure verify
+// does, and writes each variant's moves, reveals and clocks from the
+// events the replay gives. Plain Go records use only standard
+// properties; the other variants add the custom properties of
+// docs/sgf.md.
+package sgfexport
 
 import (
+	"github.com/kakure/kakure/protocol"
+
 	"fmt"
 	"strconv"
 	"time"
@@ -55,13 +63,13 @@ func addTimeLeft(n *sgf.Node, c clock.Control, mover engine.Color, s clock.State
 // sgfEventWriters turn the events of a variant into SGF nodes: each writer
 // returns the node for an event it knows, or false. Variant files add
 // theirs; EventMoved is written here as B[]/W[].
-var sgfEventWriters []func(e Event, size int) (sgf.Node, bool)
+var sgfEventWriters []func(e protocol.Event, size int) (sgf.Node, bool)
 
-// ExportSGF replays a transcript and writes the game as SGF FF[4]: plain
+// Export replays a transcript and writes the game as SGF FF[4]: plain
 // Go records use only standard properties (and load in GNU Go); the other
 // variants add the custom properties of docs/sgf.md.
-func ExportSGF(t *Transcript) ([]byte, error) {
-	m := NewMachine(t.Game)
+func Export(t *protocol.Transcript) ([]byte, error) {
+	m := protocol.NewMachine(t.Game)
 	var nodes []sgf.Node
 	// lastMove holds each colour's last move node: a clock event writes
 	// the time left on both, so that a settlement (CLK-D8) corrects the
@@ -77,7 +85,7 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 			return nil, fmt.Errorf("protocol: export SGF: message %d: %w", i, err)
 		}
 		for _, e := range events {
-			if mv, ok := e.(EventMoved); ok {
+			if mv, ok := e.(protocol.EventMoved); ok {
 				var n sgf.Node
 				n.AddMove(m.Options.Size, sgf.Move{Color: mv.Color, Point: mv.Point})
 				nodes = append(nodes, n)
@@ -86,7 +94,7 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 				}
 				continue
 			}
-			if ec, ok := e.(EventClock); ok {
+			if ec, ok := e.(protocol.EventClock); ok {
 				after.add(m, ec)
 				for c, at := range lastMove {
 					addTimeLeft(&nodes[at], m.Options.Time, c, ec.Clocks[m.RoleOf(c)])
@@ -96,7 +104,7 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 			for _, w := range sgfEventWriters {
 				if n, ok := w(e, m.Options.Size); ok {
 					nodes = append(nodes, n)
-					if r, ok := e.(EventRevealed); ok {
+					if r, ok := e.(protocol.EventRevealed); ok {
 						// A reveal may end its player's turn (HMG-5): the
 						// clock's time left goes on it (SGF-D11).
 						lastMove[r.Color] = len(nodes) - 1
@@ -143,10 +151,10 @@ func ExportSGF(t *Transcript) ([]byte, error) {
 			root.AddText("OT", ot)
 		}
 	}
-	if gv, ok := m.Rules.(*GomokuRules); ok && gv.Record != nil {
+	if gv, ok := m.Rules.(*protocol.GomokuRules); ok && gv.Record != nil {
 		nodes = gomokuSGF(&root, *gv.Record, m.Options.Size)
 	}
-	if pv, ok := m.Rules.(*PhantomRules); ok && pv.Replay != nil {
+	if pv, ok := m.Rules.(*protocol.PhantomRules); ok && pv.Replay != nil {
 		nodes = append(phantomSGF(pv.Replay.Outcomes, m.Options.Size), nodes...)
 	}
 	if c := m.Options.Time; !c.IsNone() && len(lastMove) == 0 {
@@ -168,7 +176,7 @@ type clockSnapshots struct {
 // add takes a clock event: a colour whose count of moves grew gets a new
 // snapshot; one whose count stayed gets its last corrected (a settlement,
 // CLK-D8).
-func (cs *clockSnapshots) add(m *Machine, ec EventClock) {
+func (cs *clockSnapshots) add(m *protocol.Machine, ec protocol.EventClock) {
 	for i, c := range []engine.Color{engine.Black, engine.White} {
 		s := ec.Clocks[m.RoleOf(c)]
 		list := cs.states[i]

@@ -1,6 +1,8 @@
-package protocol
+package sgfexport
 
 import (
+	"github.com/kakure/kakure/protocol"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
 
@@ -17,8 +19,8 @@ func init() {
 	sgfEventWriters = append(sgfEventWriters, bridgeSGFNode, fgoSGFNode, hmgSGFNode)
 }
 
-func bridgeSGFNode(e Event, size int) (sgf.Node, bool) {
-	mv, ok := e.(EventBridgeMoved)
+func bridgeSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
+	mv, ok := e.(protocol.EventBridgeMoved)
 	if !ok {
 		return sgf.Node{}, false
 	}
@@ -30,8 +32,8 @@ func bridgeSGFNode(e Event, size int) (sgf.Node, bool) {
 	return n, true
 }
 
-func fgoSGFNode(e Event, size int) (sgf.Node, bool) {
-	t, ok := e.(EventFGoTurn)
+func fgoSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
+	t, ok := e.(protocol.EventFGoTurn)
 	if !ok {
 		return sgf.Node{}, false
 	}
@@ -52,8 +54,8 @@ func fgoSGFNode(e Event, size int) (sgf.Node, bool) {
 	return n, true
 }
 
-func hmgSGFNode(e Event, size int) (sgf.Node, bool) {
-	r, ok := e.(EventRevealed)
+func hmgSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
+	r, ok := e.(protocol.EventRevealed)
 	if !ok {
 		return sgf.Node{}, false
 	}
