@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,6 +29,17 @@ func TestKindTableNamesEveryKind(t *testing.T) {
 	}
 	if len(kindTable) != len(declared) {
 		t.Errorf("kindTable has %d entries for %d kinds declared", len(kindTable), len(declared))
+	}
+	// Kinds, which the session's tables are checked against, is every
+	// kind declared, once.
+	kinds := Kinds()
+	for _, k := range declared {
+		if !slices.Contains(kinds, k.value) {
+			t.Errorf("Kinds() leaves out %s (%q)", k.name, k.value)
+		}
+	}
+	if len(kinds) != len(declared) {
+		t.Errorf("Kinds() gives %d kinds for %d declared", len(kinds), len(declared))
 	}
 }
 
