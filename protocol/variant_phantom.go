@@ -35,6 +35,8 @@ const (
 	PhantomEvaluator = Invitee
 )
 
+// PartyOf returns the referee's party that role r plays: the inviter
+// garbles (PhantomGarbler), the invitee evaluates.
 func PartyOf(r Role) circuit.Party {
 	if r == PhantomGarbler {
 		return circuit.Garbler

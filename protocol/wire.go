@@ -197,6 +197,8 @@ type Frame struct {
 	Report bool `json:"-"`
 }
 
+// EncodeFrame returns the JSON of frame f, the body of a frame on a game
+// stream (WriteFrame adds its length).
 func EncodeFrame(f Frame) ([]byte, error) { return json.Marshal(f) }
 
 // noReports refuses a report frame before its body is read: a reader of
