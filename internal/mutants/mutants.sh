@@ -404,7 +404,7 @@ mutant PN-remake-garbling protocol/session/player_phantom_bulk.go replace \
 # after a crash the evaluator's OT request is not made again (PN-D14)
 mutant PN-remake-request protocol/session/player_phantom_bulk.go replace \
 	'if req != nil {' \
-	'if req != nil && msg.Kind != KindPhantomRequest {' \
+	'if req != nil && msg.Kind != protocol.KindPhantomRequest {' \
 	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash the garbler's base OTs are not made again (PN-D14)
 mutant PN-remake-base protocol/session/player_phantom_bulk.go replace \
