@@ -210,9 +210,11 @@ func (s *secretsLog) save(data []byte) error {
 			s.raw = data
 			return nil
 		}
-		if line, err = json.Marshal(patch); err != nil {
+		var buf bytes.Buffer
+		if err := encodeSecretsPatch(&buf, patch); err != nil {
 			return fmt.Errorf("protocol: secrets: %w", err)
 		}
+		line = buf.Bytes()
 	}
 	if s.raw != nil && s.file.size+int64(len(line))+1 > secretsCompactAt(len(data)) {
 		// The log would hold more than its document is worth: the

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -213,6 +214,11 @@ func TestT3SecretsRawPatchMatchesDecoded(t *testing.T) {
 		gotb, err := json.Marshal(got)
 		if err != nil || string(gotb) != string(want) {
 			t.Fatalf("step %d: patch %s, want %s (%v)\nold %s\nnew %s", step, gotb, want, err, ob, nb)
+		}
+		// The line secretsLog writes (PN-D19) is the same bytes.
+		var line bytes.Buffer
+		if err := encodeSecretsPatch(&line, got); err != nil || line.String() != string(want) {
+			t.Fatalf("step %d: line %s, want %s (%v)", step, line.Bytes(), want, err)
 		}
 	}
 	for _, bad := range []string{`{"a":1,"b":}`, `{"a":"x}`, `{"a":[1,2}`, `{"a":1`, `{"a":01}`} {
