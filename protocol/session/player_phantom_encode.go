@@ -64,8 +64,11 @@ func (m *secretsMemo) key(b []byte) string {
 	return e.key
 }
 
-// enc is the JSON encoding of b (non-empty).
+// enc is the JSON encoding of b.
 func (m *secretsMemo) enc(b []byte) []byte {
+	if len(b) == 0 {
+		return []byte(`""`)
+	}
 	e := m.entry(b)
 	if e.enc == nil {
 		e.enc, _ = json.Marshal(b) // a []byte always encodes
@@ -109,7 +112,22 @@ func encodePhantomSecrets(s phantomSecrets, m *secretsMemo) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := bytes.NewBuffer(make([]byte, 0, 1<<10))
+	// The document's length, bounded from above, so that it is written
+	// into one buffer without growing it (a copy of all of it at each
+	// doubling: a third of the encoding's CPU before).
+	need := len(light) + 128
+	for _, b := range [][]byte{base, reverseBase} {
+		need += len(m.enc(b)) + 32
+	}
+	for _, mm := range []map[string][]byte{requests, reverses, evidence} {
+		for _, b := range mm {
+			need += len(m.enc(b)) + 64
+		}
+	}
+	for _, b := range auths {
+		need += len(m.enc(b)) + 64
+	}
+	out := bytes.NewBuffer(make([]byte, 0, need))
 	out.Write(light[:len(light)-1])
 	field := func(name string) {
 		if out.Len() > 1 {
