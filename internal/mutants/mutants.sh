@@ -229,6 +229,22 @@ mutant auth-resume-evidence-kept protocol/session/player_phantom.go replace \
 	'const evidenceKept = 6' 'const evidenceKept = 3' \
 	./protocol/session 'TestT8PhantomAuthGarblerCertificateAfterARestart'
 
+# PN-D19: the secrets memo finds a byte string by identity, not length;
+# the patch line is json.Marshal's; a string kept as encoded is checked.
+mutant secrets-memo-identity protocol/session/player_phantom_encode.go replace \
+	'if len(e.b) == len(b) && &e.b[0] == &b[0] {' 'if len(e.b) == len(b) {' \
+	./protocol/session 'TestPND19SecretsEncoding'
+mutant secrets-patch-line protocol/session/storage_patch.go replace \
+	'if i > 0 {' 'if i > 1 {' \
+	./protocol/session 'TestT3SecretsRawPatchMatchesDecoded'
+mutant secrets-patch-printable protocol/session/storage_patch.go replace \
+	'if c < 0x20 || c > 0x7e {' 'if c < 0x20 && c > 0x7e {' \
+	./protocol/session 'TestT3SecretsLogRefusesMalformedDocuments'
+# REC-D19: the secrets log is rewritten past five documents.
+mutant secrets-rewrite-ratio protocol/session/storage.go replace \
+	'secretsCompactRatio int64 = 5' 'secretsCompactRatio int64 = 3' \
+	./protocol/session 'TestRECD19SecretsRewriteRatio'
+
 # MPC-D30: a wrong seed of the seed transfer comes with a certificate,
 # and the evaluator's revealed coins must give its signed response.
 mutant seed-transfer-certificate protocol/mpc/referee/pvc_evaluator.go replace \

@@ -116,3 +116,8 @@ func JudgeLastReport(tr *protocol.Transcript, certificates func(game protocol.Ga
 	}
 	return protocol.JudgeReportWith(certificates, m.Game, m.Peers, m.History(), &report, &body, m), nil
 }
+
+// CheckSecretsEncoding makes every Phantom Go secrets document also be
+// encoded by json.Marshal and compared (PN-D19): a byte string the memo
+// encoded and then changed in place would panic the test.
+func CheckSecretsEncoding(on bool) { secretsMemoCheck = on }

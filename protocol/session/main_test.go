@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/kakure/kakure/protocol/session"
 )
 
 // protocolParallel is how many of this package's parallel tests run at
@@ -57,6 +59,11 @@ func TestMain(m *testing.M) {
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(protocolMemoryLimit)
 		}
+	}
+	// Every Phantom Go secrets document is checked against json.Marshal
+	// (PN-D19), except in benchmarks, which measure its cost.
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		session.CheckSecretsEncoding(true)
 	}
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })

@@ -109,6 +109,9 @@ type phantomPlayer struct {
 	// restored holds secrets read back after a restart; the machine is
 	// rebuilt from them and the record at the next call.
 	restored *phantomSecrets
+	// memo keeps the encodings of the large byte strings of the last
+	// secrets made (PN-D19).
+	memo secretsMemo
 }
 
 // phantomLogged is one announcement of the player's log.

@@ -289,9 +289,9 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 		return json.Marshal(p.restored)
 	}
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
-		ReverseBase: p.reverseBase, Requests: keyedByDigest(p.request, p.prevRequest), PrevChoice: p.prevChoice,
+		ReverseBase: p.reverseBase, Requests: p.memo.keyed(p.request, p.prevRequest), PrevChoice: p.prevChoice,
 		OlderChoice: p.olderChoice,
-		Reverses:    keyedByDigest(p.reverse, p.prevReverse), Auths: p.auths, Evidence: keyedByDigest(p.evidence...)}
+		Reverses:    p.memo.keyed(p.reverse, p.prevReverse), Auths: p.auths, Evidence: p.memo.keyed(p.evidence...)}
 	if k := p.opened; k != nil {
 		s.Commitment = &PhantomCommitment{Commitments: k.Commitments, Labels: k.Labels, Seeds: k.Seeds, Reply: k.Reply}
 	}
@@ -302,7 +302,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 		s.Outputs = &PhantomOutputs{Pass: p.outputs.Pass, Legal: p.outputs.Legal, Labels: p.outputs.Labels}
 		s.OutputsTry = p.outputsTry
 	}
-	return json.Marshal(s)
+	return encodePhantomSecrets(s, &p.memo)
 }
 
 func (p *phantomPlayer) restore(raw json.RawMessage) error {

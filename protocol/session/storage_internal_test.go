@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -214,6 +215,11 @@ func TestT3SecretsRawPatchMatchesDecoded(t *testing.T) {
 		if err != nil || string(gotb) != string(want) {
 			t.Fatalf("step %d: patch %s, want %s (%v)\nold %s\nnew %s", step, gotb, want, err, ob, nb)
 		}
+		// The line secretsLog writes (PN-D19) is the same bytes.
+		var line bytes.Buffer
+		if err := encodeSecretsPatch(&line, got); err != nil || line.String() != string(want) {
+			t.Fatalf("step %d: line %s, want %s (%v)", step, line.Bytes(), want, err)
+		}
 	}
 	for _, bad := range []string{`{"a":1,"b":}`, `{"a":"x}`, `{"a":[1,2}`, `{"a":1`, `{"a":01}`} {
 		if _, _, err := rawSecretsPatch([]byte(`{"a":1,"b":2}`), []byte(bad)); err == nil {
@@ -364,4 +370,55 @@ func TestRECD16SecretsLogRewritten(t *testing.T) {
 	if err := s.compact(); err != nil || bytesWritten.Load() != before {
 		t.Fatalf("compact of one line wrote %d bytes (%v)", bytesWritten.Load()-before, err)
 	}
+}
+
+// TestRECD19SecretsRewriteRatio checks the default rewrite threshold of
+// the secrets log (REC-D19): over a game-like run of documents (each
+// change a new 40 KB entry replacing the oldest of two, the document
+// 80 KB), the bytes written after the first document exceed the
+// changes' by less than a fifth, and the file never holds more than five
+// documents.
+func TestRECD19SecretsRewriteRatio(t *testing.T) {
+	path := t.TempDir() + "/x.secrets.json"
+	s := &secretsLog{file: appendFile{path: path}}
+	defer s.file.close()
+	var changes, written int64
+	var prev []byte
+	for step := range 200 {
+		data, err := json.Marshal(map[string]any{"variant": map[string]string{
+			fmt.Sprint(step):     strings.Repeat(string(rune('a'+step%26)), 40000),
+			fmt.Sprint(step + 1): strings.Repeat(string(rune('a'+(step+1)%26)), 40000)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil {
+			patch, _, err := rawSecretsPatch(prev, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line, _ := json.Marshal(patch)
+			changes += int64(len(line)) + 1
+		}
+		size := s.file.size
+		if err := s.save(data); err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil && s.file.size == int64(len(data)+1) {
+			written += s.file.size // rewritten
+		} else if prev != nil {
+			written += s.file.size - size
+		}
+		if s.file.size > 5*int64(len(data)+1) {
+			t.Fatalf("step %d: the file holds %d bytes, more than five documents of %d", step, s.file.size, len(data)+1)
+		}
+		prev = data
+	}
+	// A change is half a document here: a rewrite comes after 2(r − 1)
+	// changes appended and replaces the one that triggered it, two
+	// changes' worth, so written/changes is about 2r/(2r − 1): 1.11 at
+	// r = 5 (measured 1.120), 1.2 at r = 3 (measured 1.246).
+	if float64(written) >= 1.2*float64(changes) {
+		t.Errorf("%d bytes written for %d bytes of changes: %.3f×, not below 1.2×", written, changes, float64(written)/float64(changes))
+	}
+	t.Logf("%d bytes written for %d bytes of changes: %.3f×", written, changes, float64(written)/float64(changes))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"sort"
 )
 
 // rawSecretsPatch is secretsPatch(decode(old), decode(new)) computed on
@@ -93,6 +94,12 @@ func rawObjectPatch(oks []string, ovs [][]byte, nks []string, nvs [][]byte) (any
 	}
 	for j, k := range nks {
 		if seen[k] {
+			continue
+		}
+		if plainJSONString(nvs[j]) {
+			// A new byte string (a request, 73 KiB): as it is encoded,
+			// not decoded to be encoded again (PN-D19).
+			patch[k] = json.RawMessage(nvs[j])
 			continue
 		}
 		v, err := decodeJSONValue(nvs[j])
@@ -260,4 +267,61 @@ func jsonDelimiter(c byte) bool {
 // (and without spaces around it).
 func plainJSONString(b []byte) bool {
 	return len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b[1:len(b)-1], '"') < 0 && bytes.IndexByte(b, '\\') < 0
+}
+
+// encodeSecretsPatch is json.Marshal(patch) for a patch of
+// rawSecretsPatch, without scanning again its strings kept as they were
+// encoded (json.RawMessage of a plainJSONString, most of a patch's
+// bytes): json.Marshal compacts every RawMessage, a scan of the whole
+// string (PN-D19). Those are checked here to hold only printable ASCII
+// other than quotes and backslashes, which a JSON string may hold as
+// they are; anything else goes through json.Marshal.
+func encodeSecretsPatch(buf *bytes.Buffer, patch any) error {
+	switch v := patch.(type) {
+	case json.RawMessage:
+		if !plainJSONString(v) || !printableASCII(v) {
+			break
+		}
+		buf.Write(v)
+		return nil
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			kb, err := json.Marshal(k)
+			if err != nil {
+				return err
+			}
+			buf.Write(kb)
+			buf.WriteByte(':')
+			if err := encodeSecretsPatch(buf, v[k]); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+		return nil
+	}
+	b, err := json.Marshal(patch)
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}
+
+// printableASCII reports whether b holds only bytes 0x20 to 0x7e.
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,125 @@
+package session
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/kakure/kakure/commit"
+)
+
+// TestPND19SecretsEncoding checks the memoised encoding of Phantom Go's
+// secrets (PN-D19) over a game-like run of saves: each document decodes
+// as json.Marshal's; the secrets log of the current version (its first
+// document written by json.Marshal, as before PN-D19), continued with
+// the new encoding and rewritten now and then, folds to the last
+// document; the memo keeps only what the last save used; and a byte
+// string changed in place after it was encoded makes the check
+// (secretsMemoCheck) panic.
+func TestPND19SecretsEncoding(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 38))
+	blob := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	oldRatio, oldMin := secretsCompactRatio, secretsCompactMin
+	secretsCompactRatio, secretsCompactMin = 3, 1
+	defer func() { secretsCompactRatio, secretsCompactMin = oldRatio, oldMin }()
+
+	var memo secretsMemo
+	path := t.TempDir() + "/g.secrets.json"
+	log := &secretsLog{file: appendFile{path: path}}
+	defer log.file.close()
+	base, revBase := blob(300), blob(500)
+	var request, prevRequest, reverse, prevReverse []byte
+	var evidence [][]byte
+	auths := map[uint64][]byte{}
+	var last phantomSecrets
+	for step := range 40 {
+		if step%3 == 0 {
+			prevRequest, request = request, blob(2000+r.IntN(50))
+			prevReverse, reverse = reverse, blob(1500)
+			evidence = append(evidence, blob(400), blob(300))
+			if len(evidence) > evidenceKept {
+				evidence = append([][]byte(nil), evidence[len(evidence)-evidenceKept:]...)
+			}
+			next := map[uint64][]byte{uint64(step + 3): blob(700)}
+			if a := auths[uint64(step)]; a != nil {
+				next[uint64(step)] = a
+			}
+			auths = next
+		}
+		if step%3 == 2 {
+			request = nil
+		}
+		s := phantomSecrets{Seed: &commit.Opening{Value: blob(32), Salt: commit.Salt(blob(commit.SaltSize))}, Base: base, ReverseBase: revBase,
+			Tries: []string{"D4", "pass"}[:step%3], Requests: memo.keyed(request, prevRequest),
+			Reverses: memo.keyed(reverse, prevReverse), Evidence: memo.keyed(evidence...), Auths: auths,
+			Choice: blob(step % 4), Caught: []string{"", "x"}[step%2]}
+		if step == 7 {
+			s.Base = []byte{}
+		}
+		enc, err := encodePhantomSecrets(s, &memo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSecretsEncoding(s, enc)
+		if want := keyedByDigest(request, prevRequest); !reflect.DeepEqual(s.Requests, want) {
+			t.Fatalf("step %d: keys %v, want %v", step, s.Requests, want)
+		}
+		for _, e := range memo.cur {
+			used := false
+			for _, b := range append([][]byte{base, revBase, request, prevRequest, reverse, prevReverse}, evidence...) {
+				used = used || len(b) > 0 && &b[0] == &e.b[0]
+			}
+			for _, b := range auths {
+				used = used || len(b) > 0 && &b[0] == &e.b[0]
+			}
+			if !used {
+				t.Fatalf("step %d: the memo keeps a byte string the save did not use", step)
+			}
+		}
+		doc := enc
+		if step == 0 {
+			// The first line as the version before PN-D19 wrote it.
+			doc, _ = json.Marshal(s)
+		}
+		if err := log.save(doc); err != nil {
+			t.Fatal(err)
+		}
+		last = s
+	}
+	folded, _, err := loadSecrets(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got phantomSecrets
+	if err := json.Unmarshal(folded, &got); err != nil {
+		t.Fatal(err)
+	}
+	wantDoc, _ := json.Marshal(last)
+	gotDoc, _ := json.Marshal(got)
+	if string(gotDoc) != string(wantDoc) {
+		t.Fatalf("the log folds to\n%.300s\nwant\n%.300s", gotDoc, wantDoc)
+	}
+
+	// A byte string changed in place after its encoding was memoised.
+	s := phantomSecrets{Base: base}
+	if _, err := encodePhantomSecrets(s, &memo); err != nil {
+		t.Fatal(err)
+	}
+	base[0] ^= 1
+	check := secretsMemoCheck
+	secretsMemoCheck = true
+	defer func() {
+		secretsMemoCheck = check
+		if recover() == nil {
+			t.Error("a byte string changed in place was not caught")
+		}
+	}()
+	encodePhantomSecrets(s, &memo)
+}
