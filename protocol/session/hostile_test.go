@@ -435,6 +435,9 @@ func TestT10AcceptedNobodyReads(t *testing.T) {
 		if i >= 16 && (kind != protocol.KindDecline || !strings.Contains(reason, "busy")) {
 			t.Errorf("invitation %d: %s %q, want a decline as busy", i, kind, reason)
 		}
+		if i < 16 && kind != protocol.KindAccept {
+			t.Errorf("invitation %d: %s %q, want an acceptance (the Accepted queue has room)", i, kind, reason)
+		}
 	}
 	if kinds[protocol.KindAccept] != 16 {
 		t.Errorf("%d invitations accepted, want 16 (the Accepted queue)", kinds[protocol.KindAccept])

@@ -352,10 +352,15 @@ func (s *Service) admitInvitation(g *Game) error {
 }
 
 // deliverAccepted hands g to the reader of Accepted, in the place
-// admitInvitation reserved: it never blocks.
+// admitInvitation reserved: it never blocks. The game enters the channel
+// and leaves the reserved places under one lock (LIM-D21): between the
+// two, admitInvitation would count it twice and decline an invitation as
+// busy while the channel has room.
 func (s *Service) deliverAccepted(g *Game) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.invites <- g
-	s.releaseAccepted()
+	s.limits.reserved--
 }
 
 // releaseAccepted gives back a place reserved by admitInvitation.
