@@ -182,7 +182,14 @@ func (p *phantomPlayer) keepEvidence(h *protocol.PhantomRules, b []byte) {
 
 // keyedByDigest returns the non-nil byte strings of bs by the first 16
 // hex digits of their digests (nil if none).
-func keyedByDigest(bs ...[]byte) map[string][]byte {
+func keyedByDigest(bs ...[]byte) map[string][]byte { return keyedBy(digestKey, bs...) }
+
+// digestKey is the key of b in the secrets' maps: the first 16 hex digits
+// of its digest.
+func digestKey(b []byte) string { return referee.Sum(b).String()[:16] }
+
+// keyedBy returns the non-nil byte strings of bs by key (nil if none).
+func keyedBy(key func([]byte) string, bs ...[]byte) map[string][]byte {
 	var m map[string][]byte
 	for _, b := range bs {
 		if b == nil {
@@ -191,7 +198,7 @@ func keyedByDigest(bs ...[]byte) map[string][]byte {
 		if m == nil {
 			m = map[string][]byte{}
 		}
-		m[referee.Sum(b).String()[:16]] = b
+		m[key(b)] = b
 	}
 	return m
 }

@@ -15,8 +15,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-
-	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
 // secretsMemo keeps, for the byte strings of the last secrets made, the
@@ -55,11 +53,14 @@ func (m *secretsMemo) entry(b []byte) *memoEntry {
 	return e
 }
 
-// key is keyedByDigest's key of b (non-empty).
+// key is digestKey(b), kept in the memo for a non-empty b.
 func (m *secretsMemo) key(b []byte) string {
+	if len(b) == 0 {
+		return digestKey(b)
+	}
 	e := m.entry(b)
 	if e.key == "" {
-		e.key = referee.Sum(b).String()[:16]
+		e.key = digestKey(b)
 	}
 	return e.key
 }
@@ -83,23 +84,7 @@ func (m *secretsMemo) done() {
 }
 
 // keyed is keyedByDigest with the keys from the memo.
-func (m *secretsMemo) keyed(bs ...[]byte) map[string][]byte {
-	var out map[string][]byte
-	for _, b := range bs {
-		if b == nil {
-			continue
-		}
-		if out == nil {
-			out = map[string][]byte{}
-		}
-		if len(b) == 0 {
-			out[referee.Sum(b).String()[:16]] = b
-			continue
-		}
-		out[m.key(b)] = b
-	}
-	return out
-}
+func (m *secretsMemo) keyed(bs ...[]byte) map[string][]byte { return keyedBy(m.key, bs...) }
 
 // encodePhantomSecrets is json.Marshal(s) but for the order of its keys
 // (the large byte strings come last) and the cost: the large byte
