@@ -8,7 +8,7 @@ import (
 
 // Action is something the local player asks the game to do. The variant
 // turns it into a message, checks it with the engine and sends it.
-type Action interface{ action() }
+type Action interface{ IsAction() }
 
 // Play plays a stone at Point, or passes (engine.Pass).
 type Play struct{ Point engine.Point }
@@ -26,18 +26,18 @@ type MarkDead struct{ Dead []engine.Point }
 // AgreeScore accepts the marking the opponent proposed.
 type AgreeScore struct{}
 
-func (Play) action()       {}
-func (Resign) action()     {}
-func (Chat) action()       {}
-func (MarkDead) action()   {}
-func (AgreeScore) action() {}
+func (Play) IsAction()       {}
+func (Resign) IsAction()     {}
+func (Chat) IsAction()       {}
+func (MarkDead) IsAction()   {}
+func (AgreeScore) IsAction() {}
 
 // SessionAction is embedded in an action that the session around the
 // machine defines for itself and the machine never applies (closing a
 // game, accepting an invitation): the embedding makes the type an Action.
 type SessionAction struct{}
 
-func (SessionAction) action() {}
+func (SessionAction) IsAction() {}
 
 // ErrNotNow reports an action that does not fit the game's state.
 var ErrNotNow = engine.ErrWrongPhase

@@ -49,9 +49,9 @@ type EventChallengeAnswered struct{ Reporter Role }
 // abandoned (the two crossed). Play goes on.
 type EventAbandonVoid struct{ By Role }
 
-func (EventChallenged) event()        {}
-func (EventChallengeAnswered) event() {}
-func (EventAbandonVoid) event()       {}
+func (EventChallenged) IsEvent()        {}
+func (EventChallengeAnswered) IsEvent() {}
+func (EventAbandonVoid) IsEvent()       {}
 
 // ErrAfterEnd is the machine's refusal of a message that is not part of
 // the game: it came after the game ended and did not cross its end. It is
@@ -150,18 +150,18 @@ func (m *Machine) UnansweredChallenge(r Role) *Challenge {
 func (m *Machine) applyChallenge(msg *Message, b *ViolationBody) ([]Event, error) {
 	reporter := msg.From
 	if c := m.UnansweredChallenge(reporter); c != nil {
-		return nil, violation(reporter, msg.Seq, "T-10", "a challenge while its challenge (its message %d) is open", c.Seq)
+		return nil, NewViolation(reporter, msg.Seq, "T-10", "a challenge while its challenge (its message %d) is open", c.Seq)
 	}
 	if prev := m.challenges[reporter]; prev != nil && msg.Ack <= prev.ack {
 		// One challenge for each message of the accused's: a challenge
 		// that saw nothing new since the last asks again for what was
 		// answered (or spams the record).
-		return nil, violation(reporter, msg.Seq, "T-10", "a second challenge with no message of the %s's since its last (acknowledges %d)", b.Accused, msg.Ack)
+		return nil, NewViolation(reporter, msg.Seq, "T-10", "a second challenge with no message of the %s's since its last (acknowledges %d)", b.Accused, msg.Ack)
 	}
 	j := judgeReport(m.Game, m.Peers, m.history, msg, b, m)
 	switch j.Verdict {
 	case VerdictFalse:
-		o := Outcome{Report: &j, Violation: j.Violation, Proven: true, Result: forfeit(m.colorOrRole(j.Violation.Accused.Other()))}
+		o := Outcome{Report: &j, Violation: j.Violation, Proven: true, Result: Forfeit(m.colorOrRole(j.Violation.Accused.Other()))}
 		m.end(o)
 		m.Phase = PhaseDone
 		return []Event{EventReport{Judgement: j}, EventEnded{Outcome: *m.Outcome}}, nil
@@ -201,18 +201,18 @@ func (m *Machine) noteAnswer(msg *Message) []Event {
 func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 	var b AbandonBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.challenges[msg.From]
 	if c == nil || c.Seq != b.Challenge {
-		return nil, violation(msg.From, msg.Seq, "T-10", "abandons the game on no challenge of its own (message %d)", b.Challenge)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "abandons the game on no challenge of its own (message %d)", b.Challenge)
 	}
 	accused := msg.From.Other()
 	if c.answered {
 		if int64(c.answeredSeq) <= msg.Ack {
-			v := violation(msg.From, msg.Seq, ruleFalseAccusation,
+			v := NewViolation(msg.From, msg.Seq, RuleFalseAccusation,
 				"false abandonment: the %s answered its challenge (message %d) with its message %d, which the abandonment acknowledges", accused, c.Seq, c.answeredSeq)
-			m.end(Outcome{Result: forfeit(m.colorOrRole(accused)), Violation: v, Proven: true})
+			m.end(Outcome{Result: Forfeit(m.colorOrRole(accused)), Violation: v, Proven: true})
 			m.Phase = PhaseDone
 			return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
 		}
@@ -220,7 +220,7 @@ func (m *Machine) applyAbandon(msg *Message) ([]Event, error) {
 		return []Event{EventAbandonVoid{By: msg.From}}, nil
 	}
 	a := &abandonment{by: msg.From, seq: msg.Seq, challenge: c, prevPhase: m.Phase, prevOutcome: m.Outcome}
-	result := forfeit(m.colorOrRole(msg.From))
+	result := Forfeit(m.colorOrRole(msg.From))
 	if cl := m.pendingClaim(); cl != nil && cl.By == msg.From {
 		// What went unanswered is the sender's time-out claim: the loss
 		// on time stands, as reported (CLK-D9, CLK-D17).

@@ -50,9 +50,9 @@ type EventTimeoutRefused struct {
 	Think time.Duration
 }
 
-func (EventClock) event()          {}
-func (EventTimeoutClaimed) event() {}
-func (EventTimeoutRefused) event() {}
+func (EventClock) IsEvent()          {}
+func (EventTimeoutClaimed) IsEvent() {}
+func (EventTimeoutRefused) IsEvent() {}
 
 // gameClocks are both players' clocks as the record has them (CLK-D8).
 type gameClocks struct {
@@ -218,7 +218,7 @@ func (m *Machine) ClockKey() ClockKey {
 	if sv, ok := m.Rules.(simultaneousClocks); ok && m.Clocks != nil {
 		// Both clocks start with the turn (CLK-D14).
 		if runs := m.ClockTurns(); runs[0] || runs[1] {
-			return ClockKey{running: true, moves: sv.clockTurnID(), adjourned: m.Clocks.Adjourned}
+			return ClockKey{running: true, moves: sv.ClockTurnID(), adjourned: m.Clocks.Adjourned}
 		}
 		return ClockKey{}
 	}
@@ -228,10 +228,10 @@ func (m *Machine) ClockKey() ClockKey {
 	}
 	k := ClockKey{running: true, role: r, moves: m.Clocks.state[0].Moves + m.Clocks.state[1].Moves, adjourned: m.Clocks.Adjourned}
 	if tc, ok := m.Rules.(TryClocks); ok {
-		if _, moving := tc.tryMover(); moving {
+		if _, moving := tc.TryMover(); moving {
 			// Each try of a move is timed from the last one's outcome
 			// (CLK-D16).
-			k.try = tc.tryID()
+			k.try = tc.TryID()
 		}
 	}
 	return k
@@ -278,7 +278,7 @@ func (m *Machine) ClockTurns() [2]bool {
 		return runs
 	}
 	if sv, ok := m.Rules.(simultaneousClocks); ok {
-		return sv.clockRoles()
+		return sv.ClockRoles()
 	}
 	if r, ok := m.ClockTurn(); ok {
 		runs[r] = true
@@ -293,7 +293,7 @@ func (m *Machine) ClockTurn() (Role, bool) {
 		return Inviter, false
 	}
 	if sv, ok := m.Rules.(simultaneousClocks); ok {
-		runs := sv.clockRoles()
+		runs := sv.ClockRoles()
 		switch {
 		case runs[Inviter]:
 			return Inviter, true
@@ -303,7 +303,7 @@ func (m *Machine) ClockTurn() (Role, bool) {
 		return Inviter, false
 	}
 	if tv, ok := m.Rules.(timedVariant); ok {
-		return tv.timedTurn()
+		return tv.TimedTurn()
 	}
 	r, kinds, done := m.Rules.Expected()
 	if done || !slices.Equal(kinds, []Kind{KindMove}) {
@@ -316,12 +316,12 @@ func (m *Machine) ClockTurn() (Role, bool) {
 // (CLK-D10): in Hidden Move Go the card choice is a timed turn and a turn
 // may hold reveals before its move.
 type timedVariant interface {
-	// timedTurn returns the role whose turn the clock times, if any.
-	timedTurn() (Role, bool)
-	// endsTimedTurn reports whether the message of kind and body, sent
+	// TimedTurn returns the role whose turn the clock times, if any.
+	TimedTurn() (Role, bool)
+	// EndsTimedTurn reports whether the message of kind and body, sent
 	// by the player whose turn is timed, ends that turn: it then carries
 	// the clock times (CLK-D8), and no other message may.
-	endsTimedTurn(kind Kind, body json.RawMessage) bool
+	EndsTimedTurn(kind Kind, body json.RawMessage) bool
 }
 
 // simultaneousClocks is a variant whose two clocks run at once (F-Go,
@@ -340,11 +340,11 @@ func (m *Machine) ClocksTogether() bool {
 }
 
 type simultaneousClocks interface {
-	// clockRoles tells by role whether its clock runs (adjournment
+	// ClockRoles tells by role whether its clock runs (adjournment
 	// aside).
-	clockRoles() [2]bool
-	// clockTurnID names the turn under way.
-	clockTurnID() int
+	ClockRoles() [2]bool
+	// ClockTurnID names the turn under way.
+	ClockTurnID() int
 	// choiceKind is the kind of message that commits a player's choice
 	// and stops its clock; settleKind the kind that may settle the
 	// other's choice of the turn (CLK-D14).
@@ -359,7 +359,7 @@ type simultaneousClocks interface {
 // sender, ends it; in a variant of single moves, a move does.
 func (m *Machine) EndsTimedTurn(kind Kind, body json.RawMessage) bool {
 	if tv, ok := m.Rules.(timedVariant); ok {
-		return tv.endsTimedTurn(kind, body)
+		return tv.EndsTimedTurn(kind, body)
 	}
 	return kind == KindMove
 }
@@ -381,10 +381,10 @@ func ms(n int64) (time.Duration, bool) {
 func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	var b TimeoutBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if m.Clocks == nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "a time-out claim in a game without a time control")
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "a time-out claim in a game without a time control")
 	}
 	if m.Phase == PhaseConfirm {
 		// The game ended while the claim was under way: it changes
@@ -436,11 +436,11 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	if !ok || !okMS || charge <= left {
 		// The record shows the claim false: the claimer's own signed
 		// message against the clocks both hold (T-14).
-		v := violation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell (charge %d ms) when the record gives it %v for %s", flagged, b.ChargeMS, left, about)
+		v := NewViolation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell (charge %d ms) when the record gives it %v for %s", flagged, b.ChargeMS, left, about)
 		if !ok {
-			v = violation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell when no clock of its runs", flagged)
+			v = NewViolation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell when no clock of its runs", flagged)
 		}
-		o := Outcome{Result: forfeit(m.colorOrRole(flagged)), Violation: v, Proven: true}
+		o := Outcome{Result: Forfeit(m.colorOrRole(flagged)), Violation: v, Proven: true}
 		m.end(o)
 		m.Phase = PhaseConfirm
 		m.endRole, m.endSeq = msg.From, msg.Seq
@@ -462,7 +462,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		}
 	}
 	if m.Clocks.claims[msg.From] >= MaxTimeoutClaims {
-		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
 	}
 	m.Clocks.claims[msg.From]++
 	m.Clocks.Claim = &timeoutClaim{By: msg.From, seq: msg.Seq, Left: left, AboutLast: aboutLast, charge: charge, about: about}
@@ -543,14 +543,14 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 	if msg.From == flagged && msg.Kind == KindResult {
 		var b ResultBody
 		if err := DecodeBody(msg.Body, &b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "%v", err), true
+			return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err), true
 		}
 		want := m.claimResult(c)
 		if b.Result != want.String() {
-			return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the time-out claim gives %s", b.Result, want), true
+			return nil, NewViolation(msg.From, msg.Seq, "T-12", "claims the result %s, the time-out claim gives %s", b.Result, want), true
 		}
 		m.Clocks.state[flagged] = clock.State{Flagged: true, Moves: m.Clocks.state[flagged].Moves}
-		v := violation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had; it confirmed", c.By, c.charge, c.about, c.Left)
+		v := NewViolation(flagged, 0, "CLK-D9", "its clock ran out: the %s charged %v for %s against the %v it had; it confirmed", c.By, c.charge, c.about, c.Left)
 		v.Seq = -1
 		m.end(Outcome{Result: want, Violation: v})
 		m.Phase = PhaseConfirm
@@ -562,9 +562,9 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 		return nil, nil, false
 	}
 	if msg.From == flagged {
-		return nil, violation(msg.From, msg.Seq, "CLK-D9", "answers the %s's time-out claim with a %s message, not its result or a refusal", c.By, msg.Kind), true
+		return nil, NewViolation(msg.From, msg.Seq, "CLK-D9", "answers the %s's time-out claim with a %s message, not its result or a refusal", c.By, msg.Kind), true
 	}
-	return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true
+	return nil, NewViolation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true
 }
 
 // applyTimeoutRefuse takes the flagged side's refusal of a time-out claim
@@ -574,15 +574,15 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 func (m *Machine) applyTimeoutRefuse(msg *Message) ([]Event, error) {
 	var b TimeoutRefuseBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.pendingClaim()
 	if c == nil || c.By != msg.From.Other() || msg.Ack < int64(c.seq) {
-		return nil, violation(msg.From, msg.Seq, "T-3", "refuses a time-out claim there is none of to refuse")
+		return nil, NewViolation(msg.From, msg.Seq, "T-3", "refuses a time-out claim there is none of to refuse")
 	}
 	think, ok := ms(b.ThinkMS)
 	if !ok {
-		return nil, violation(msg.From, msg.Seq, "T-10", "think time %d ms out of range", b.ThinkMS)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "think time %d ms out of range", b.ThinkMS)
 	}
 	m.Clocks.Claim = nil
 	m.Clocks.refused = append(m.Clocks.refused, refusal{claim: *c, by: msg.From, seq: msg.Seq, think: think})
@@ -601,7 +601,7 @@ func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, clai
 		return c.Control.Left(c.state[flagged]), "the turn under way", false, true
 	}
 	l := c.Turn[flagged]
-	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.Free && l.turnID == sv.clockTurnID() && !sv.settled(claimer) {
+	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.Free && l.turnID == sv.ClockTurnID() && !sv.settled(claimer) {
 		return c.Control.Left(l.Before), fmt.Sprintf("its message %d", l.Seq), true, true
 	}
 	return 0, "", false, false

@@ -22,8 +22,8 @@ type RequestAdjourn struct{}
 // AcceptAdjourn agrees to the opponent's request to adjourn.
 type AcceptAdjourn struct{}
 
-func (RequestAdjourn) action() {}
-func (AcceptAdjourn) action()  {}
+func (RequestAdjourn) IsAction() {}
+func (AcceptAdjourn) IsAction()  {}
 
 // EventAdjournRequested: By asks to adjourn the game.
 type EventAdjournRequested struct{ By Role }
@@ -31,8 +31,8 @@ type EventAdjournRequested struct{ By Role }
 // EventAdjournAgreed: both players agreed to adjourn; the clocks stop.
 type EventAdjournAgreed struct{}
 
-func (EventAdjournRequested) event() {}
-func (EventAdjournAgreed) event()    {}
+func (EventAdjournRequested) IsEvent() {}
+func (EventAdjournAgreed) IsEvent()    {}
 
 // ErrNoClock is the local refusal of a clock action in a game without a
 // time control.
@@ -44,11 +44,11 @@ var ErrNoClock = errors.New("protocol: the game has no clock")
 // from the moment the game resumed.
 func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 	if err := DecodeBody(msg.Body, &struct{}{}); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := m.Clocks
 	if c == nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%s in a game without a clock", msg.Kind)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%s in a game without a clock", msg.Kind)
 	}
 	if msg.Kind == KindAdjournAccept && c.adjournBy == nil && c.lapsed && c.lapsedRole == msg.From.Other() && msg.Ack < int64(c.lapsedSeq) {
 		// The request lapsed with the requester's move, which the
@@ -60,7 +60,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		if msg.Kind == KindAdjournRequest && c.Adjourned {
 			return nil, nil // already adjourned: a request that crossed the acceptance
 		}
-		return nil, violation(msg.From, msg.Seq, "T-3", "%s when no clock runs", msg.Kind)
+		return nil, NewViolation(msg.From, msg.Seq, "T-3", "%s when no clock runs", msg.Kind)
 	}
 	switch msg.Kind {
 	case KindAdjournRequest:
@@ -89,7 +89,7 @@ func (m *Machine) applyAdjourn(msg *Message) ([]Event, error) {
 		return []Event{EventAdjournRequested{By: msg.From}}, nil
 	default:
 		if c.adjournBy == nil || *c.adjournBy != msg.From.Other() {
-			return nil, violation(msg.From, msg.Seq, "T-3", "accepts an adjournment the other did not ask for")
+			return nil, NewViolation(msg.From, msg.Seq, "T-3", "accepts an adjournment the other did not ask for")
 		}
 		c.adjournBy, c.Adjourned = nil, true
 		c.acceptRole, c.acceptSeq = msg.From, msg.Seq

@@ -39,19 +39,19 @@ func (g *FGoRules) timedFGo() bool { return g.m.Clocks != nil }
 // that has no commitment yet. Both clocks run, so neither waits for the
 // other to choose.
 func (g *FGoRules) ChoosesEarly(r Role, kind Kind) bool {
-	if !g.timedFGo() || kind != KindFGoCommit || g.Score.Active || g.Score.agreed || g.m.Outcome != nil || g.m.Resigned != nil {
+	if !g.timedFGo() || kind != KindFGoCommit || g.Score.Active || g.Score.Agreed || g.m.Outcome != nil || g.m.Resigned != nil {
 		return false
 	}
 	t := &g.turn
 	return r == g.FirstRole().Other() && t.commits[r] == nil && t.commits[r.Other()] == nil && t.offer == nil
 }
 
-// clockRoles tells by role whether its clock runs: in play, until its
+// ClockRoles tells by role whether its clock runs: in play, until its
 // commitment of the turn is in (CLK-D14). No clock runs while the dead
 // stones are marked (CLK-D10).
-func (g *FGoRules) clockRoles() [2]bool {
+func (g *FGoRules) ClockRoles() [2]bool {
 	var runs [2]bool
-	if g.Score.Active || g.Score.agreed {
+	if g.Score.Active || g.Score.Agreed {
 		return runs
 	}
 	for r := range runs {
@@ -60,8 +60,8 @@ func (g *FGoRules) clockRoles() [2]bool {
 	return runs
 }
 
-// clockTurnID names the turn under way.
-func (g *FGoRules) clockTurnID() int { return g.Game.TurnNumber() }
+// ClockTurnID names the turn under way.
+func (g *FGoRules) ClockTurnID() int { return g.Game.TurnNumber() }
 
 func (g *FGoRules) choiceKind() Kind    { return KindFGoCommit }
 func (g *FGoRules) settleKind() Kind    { return KindFGoOpen }

@@ -19,12 +19,12 @@ type GomokuPassBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// timedTurn returns the role whose turn the clock times (CLK-D15): the
+// TimedTurn returns the role whose turn the clock times (CLK-D15): the
 // inviter placing the opening piece, the invitee choosing its side, the
 // mover from the start of its turn to its announcement (its commitment
 // within), the opponent answering the announcement. No clock runs while
 // the programs reveal, declare or open, nor after a resignation.
-func (g *GomokuRules) timedTurn() (Role, bool) {
+func (g *GomokuRules) TimedTurn() (Role, bool) {
 	if g.Resigned && !g.suspended {
 		return Inviter, false
 	}
@@ -41,11 +41,11 @@ func (g *GomokuRules) timedTurn() (Role, bool) {
 	return Inviter, false
 }
 
-// endsTimedTurn reports whether a message ends its player's timed turn
+// EndsTimedTurn reports whether a message ends its player's timed turn
 // (CLK-D15): the opening piece, the side choice, a pass, an announcement
 // (the commitment before it does not: the announcement claims the whole
 // turn) and an answer to one.
-func (g *GomokuRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
+func (g *GomokuRules) EndsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	if g.Resigned && !g.suspended {
 		return false
 	}

@@ -29,9 +29,9 @@ type TryClocks interface {
 	timedVariant
 	// tryMover returns the role whose move is under way, while tries are
 	// being made.
-	tryMover() (Role, bool)
+	TryMover() (Role, bool)
 	// tryID names the try under way.
-	tryID() uint64
+	TryID() uint64
 	// SettlesTry reports whether a message of kind from r is the one
 	// that settles the other's try under way: the next message of the
 	// try that the mover's opponent sends.
@@ -39,14 +39,14 @@ type TryClocks interface {
 }
 
 // tryMover returns the role whose move is under way in play.
-func (h *PhantomRules) tryMover() (Role, bool) {
+func (h *PhantomRules) TryMover() (Role, bool) {
 	if h.Stage() != PhantomStagePlay {
 		return Inviter, false
 	}
 	return h.moverRole(), true
 }
 
-func (h *PhantomRules) tryID() uint64 { return h.Public.Try }
+func (h *PhantomRules) TryID() uint64 { return h.Public.Try }
 
 // clockStep returns how far the try under way has come, counted as in an
 // unchecked try: 0 before the request (or the evaluator's player's try),
@@ -70,12 +70,12 @@ func (h *PhantomRules) clockStep() int {
 	return 2
 }
 
-// timedTurn returns the role whose try the clock times (CLK-D16): the
+// TimedTurn returns the role whose try the clock times (CLK-D16): the
 // mover, until its try goes (for the garbler's player, the evaluator's
 // request within); no clock runs while the secure referee computes, nor
 // during the setup, the reveals and the count. Play in the open after
 // the audit (PN-D7) is timed as plain Go is.
-func (h *PhantomRules) timedTurn() (Role, bool) {
+func (h *PhantomRules) TimedTurn() (Role, bool) {
 	switch h.Stage() {
 	case PhantomStagePlay:
 		if h.resigned && !h.suspended {
@@ -92,9 +92,9 @@ func (h *PhantomRules) timedTurn() (Role, bool) {
 	return Inviter, false
 }
 
-// endsTimedTurn reports whether a message ends its player's try (or in
+// EndsTimedTurn reports whether a message ends its player's try (or in
 // the open, its move).
-func (h *PhantomRules) endsTimedTurn(kind Kind, _ json.RawMessage) bool {
+func (h *PhantomRules) EndsTimedTurn(kind Kind, _ json.RawMessage) bool {
 	switch h.Stage() {
 	case PhantomStagePlay:
 		sent := h.clockStep()
@@ -155,7 +155,7 @@ func (c *gameClocks) usedOf() [2]time.Duration {
 func (c *gameClocks) tryClaim(tc TryClocks, claimer Role) (left time.Duration, about string, ok bool) {
 	flagged := claimer.Other()
 	l, p := c.Last, c.tries
-	if r, moving := tc.tryMover(); !moving || r != flagged || l == nil || l.Role != flagged || l.Free || p == nil || p.role != flagged {
+	if r, moving := tc.TryMover(); !moving || r != flagged || l == nil || l.Role != flagged || l.Free || p == nil || p.role != flagged {
 		return 0, "", false
 	}
 	return max(0, c.Control.Left(l.Before)-l.Prior), fmt.Sprintf("its try in message %d", l.Seq), true

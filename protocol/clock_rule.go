@@ -91,7 +91,7 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 	}
 	if m.Clocks == nil {
 		if b.ThinkMS != 0 || b.ChargeMS != 0 {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) in a game without a time control", msg.Kind, b.ThinkMS, b.ChargeMS)
+			return nil, nil, NewViolation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) in a game without a time control", msg.Kind, b.ThinkMS, b.ChargeMS)
 		}
 		return nil, nil, nil
 	}
@@ -106,7 +106,7 @@ func (m *Machine) clockMove(msg *Message) (commit func() []Event, lost *Outcome,
 			// One clock runs, and this message does not end its sender's
 			// turn: it may carry no stamp, whether in range or not.
 			if b.ThinkMS != 0 || b.ChargeMS != 0 {
-				return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that %s", msg.Kind, b.ThinkMS, b.ChargeMS, part.words.noTurn)
+				return nil, nil, NewViolation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that %s", msg.Kind, b.ThinkMS, b.ChargeMS, part.words.noTurn)
 			}
 			return nil, nil, nil
 		}
@@ -123,19 +123,19 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 	think, ok1 := ms(b.ThinkMS)
 	charge, ok2 := ms(b.ChargeMS)
 	if !ok1 || !ok2 {
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
+		return nil, nil, NewViolation(msg.From, msg.Seq, "T-10", "clock times out of range (think %d ms, charge %d ms)", b.ThinkMS, b.ChargeMS)
 	}
 	if think != 0 && !p.own || charge != 0 && !p.settles {
-		return nil, nil, violation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that %s", msg.Kind, b.ThinkMS, b.ChargeMS, p.words.noTurn)
+		return nil, nil, NewViolation(msg.From, msg.Seq, "T-10", "a %s with clock times (think %d ms, charge %d ms) that %s", msg.Kind, b.ThinkMS, b.ChargeMS, p.words.noTurn)
 	}
 	if p.own && c.Adjourned && think != 0 {
-		return nil, nil, violation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the %s that ends an adjournment, which is not charged", think, p.words.turn)
+		return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the %s that ends an adjournment, which is not charged", think, p.words.turn)
 	}
 	var settled *clock.State
 	if charge != 0 {
 		l := p.claim
 		if l == nil || l.Free || charge <= l.Claimed {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D8", "settles the other's %s at %v, which is %s claimed at less", p.words.other, charge, p.words.noClaim)
+			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D8", "settles the other's %s at %v, which is %s claimed at less", p.words.other, charge, p.words.noClaim)
 		}
 		var prior time.Duration
 		if p.tries {
@@ -143,10 +143,10 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 		}
 		s, err := c.Control.Charge(l.Before, prior+charge)
 		if err != nil {
-			return nil, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+			return nil, nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 		}
 		if s.Flagged {
-			return nil, nil, violation(msg.From, msg.Seq, "CLK-D9", "settles the other's %s at %v, past its clock: that is a time-out claim, not %s", p.words.other, charge, p.words.notA)
+			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D9", "settles the other's %s at %v, past its clock: that is a time-out claim, not %s", p.words.other, charge, p.words.notA)
 		}
 		settled = &s
 	}
@@ -189,14 +189,14 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 func (m *Machine) chargeOwn(msg *Message, p clockPart, think time.Duration) (clock.State, *Outcome, error) {
 	next, err := m.Clocks.Control.Charge(p.before, p.prior+think)
 	if err != nil {
-		return next, nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return next, nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if !next.Flagged {
 		return next, nil, nil
 	}
-	v := violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.Clocks.Control.Left(p.before))
+	v := NewViolation(msg.From, msg.Seq, "CLK-D9", "its own think time %v is more than the %v it had", think, m.Clocks.Control.Left(p.before))
 	if p.tries {
-		v = violation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, p.prior+think, m.Clocks.Control.Left(p.before))
+		v = NewViolation(msg.From, msg.Seq, "CLK-D9", "its own think time %v (its move's tries %v in all) is more than the %v it had", think, p.prior+think, m.Clocks.Control.Left(p.before))
 	}
 	return next, &Outcome{Result: engine.Result{Winner: m.colorOrRole(msg.From.Other()), By: engine.ByTime}, Violation: v, Proven: true}, nil
 }
@@ -236,7 +236,7 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 	p := clockPart{words: clockWords{turn: "choice", other: "choice", noClaim: "no choice of the other's this turn", notA: "a settlement", noTurn: "ends no timed turn of its"}}
 	runs := m.ClockTurns()
 	other := msg.From.Other()
-	turnID := sv.clockTurnID()
+	turnID := sv.ClockTurnID()
 	switch msg.Kind {
 	case sv.choiceKind():
 		if !runs[msg.From] {
@@ -274,7 +274,7 @@ func (m *Machine) tryPart(msg *Message, tc TryClocks) clockPart {
 		if t == nil {
 			return nil
 		}
-		if r, ok := tc.tryMover(); ok && r == t.role {
+		if r, ok := tc.TryMover(); ok && r == t.role {
 			return []Event{EventClock{Clocks: c.state}}
 		}
 		// The move ended: its tries are charged as one move.

@@ -11,7 +11,7 @@ package protocol
 type stampedBody interface {
 	// withStamp returns the body, of a message of kind, with the think
 	// time and the settlement it carries written in (milliseconds).
-	withStamp(kind Kind, thinkMS, chargeMS int64) any
+	Stamp(kind Kind, thinkMS, chargeMS int64) any
 }
 
 // WithStamp writes a clock stamp into body if it carries one. The empty
@@ -21,77 +21,77 @@ func WithStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
 		body = GomokuPassBody{}
 	}
 	if b, ok := body.(stampedBody); ok {
-		return b.withStamp(kind, thinkMS, chargeMS)
+		return b.Stamp(kind, thinkMS, chargeMS)
 	}
 	return body
 }
 
 // Go, Bridge Go and Phantom Go in the open: a move carries both (CLK-D8).
-func (b MoveBody) withStamp(_ Kind, think, charge int64) any {
+func (b MoveBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Hidden Move Go: the card choice and a reveal that ends the turn carry
 // both (CLK-D10).
-func (b HMGCardsBody) withStamp(_ Kind, think, charge int64) any {
+func (b HMGCardsBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b HMGRevealBody) withStamp(_ Kind, think, charge int64) any {
+func (b HMGRevealBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Gomoku: the messages that end a timed turn carry both (CLK-D15).
-func (b GomokuPointBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuPointBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b GomokuSideBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuSideBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b GomokuLineBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuLineBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b GomokuOpeningsBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuOpeningsBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-func (b GomokuPassBody) withStamp(_ Kind, think, charge int64) any {
+func (b GomokuPassBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // F-Go: a commitment carries the think time, an opening the settlement
 // (CLK-D14); stamped, they are the F-Go forms of the bodies.
-func (b CommitBody) withStamp(kind Kind, think, charge int64) any {
+func (b CommitBody) Stamp(kind Kind, think, charge int64) any {
 	if kind != KindFGoCommit {
 		return b
 	}
-	return FGoCommitBody{Commitment: b.Commitment}.withStamp(kind, think, charge)
+	return FGoCommitBody{Commitment: b.Commitment}.Stamp(kind, think, charge)
 }
 
-func (b FGoCommitBody) withStamp(_ Kind, think, _ int64) any {
+func (b FGoCommitBody) Stamp(_ Kind, think, _ int64) any {
 	b.ThinkMS = think
 	return b
 }
 
-func (b OpenBody) withStamp(kind Kind, think, charge int64) any {
+func (b OpenBody) Stamp(kind Kind, think, charge int64) any {
 	if kind != KindFGoOpen {
 		return b
 	}
-	return FGoOpenBody{Opening: b.Opening}.withStamp(kind, think, charge)
+	return FGoOpenBody{Opening: b.Opening}.Stamp(kind, think, charge)
 }
 
-func (b FGoOpenBody) withStamp(_ Kind, _, charge int64) any {
+func (b FGoOpenBody) Stamp(_ Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
 }
@@ -99,14 +99,14 @@ func (b FGoOpenBody) withStamp(_ Kind, _, charge int64) any {
 // Phantom Go: the try (a request, or the garbler's try-garbling) carries
 // the think time; the garbling and the outputs that settle the other's
 // try carry the settlement (CLK-D16).
-func (b PhantomRequestBody) withStamp(kind Kind, think, _ int64) any {
+func (b PhantomRequestBody) Stamp(kind Kind, think, _ int64) any {
 	if kind == KindPhantomTry {
 		b.ThinkMS = think
 	}
 	return b
 }
 
-func (b PhantomGarblingBody) withStamp(kind Kind, think, charge int64) any {
+func (b PhantomGarblingBody) Stamp(kind Kind, think, charge int64) any {
 	switch kind {
 	case KindPhantomTryGarbling:
 		b.ThinkMS = think
@@ -116,7 +116,7 @@ func (b PhantomGarblingBody) withStamp(kind Kind, think, charge int64) any {
 	return b
 }
 
-func (b PhantomOutputsBody) withStamp(_ Kind, _, charge int64) any {
+func (b PhantomOutputsBody) Stamp(_ Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
 }

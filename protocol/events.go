@@ -5,7 +5,7 @@ import "github.com/kakure/kakure/engine"
 // Event is something that happened in a game, delivered to the game's
 // caller (a user interface or a bot). After any event the caller may read
 // a fresh view of the game.
-type Event interface{ event() }
+type Event interface{ IsEvent() }
 
 // EventInvited: the invitation named these options.
 type EventInvited struct{ Options engine.Options }
@@ -65,20 +65,20 @@ type EventReport struct{ Judgement Judgement }
 // can be resumed (T-11).
 type EventAdjourned struct{ Reason string }
 
-func (EventInvited) event()      {}
-func (EventDeclined) event()     {}
-func (EventPhase) event()        {}
-func (EventColors) event()       {}
-func (EventMoved) event()        {}
-func (EventScoring) event()      {}
-func (EventResumed) event()      {}
-func (EventResigned) event()     {}
-func (EventChat) event()         {}
-func (EventEnded) event()        {}
-func (EventAnnouncement) event() {}
-func (EventViolation) event()    {}
-func (EventAdjourned) event()    {}
-func (EventReport) event()       {}
+func (EventInvited) IsEvent()      {}
+func (EventDeclined) IsEvent()     {}
+func (EventPhase) IsEvent()        {}
+func (EventColors) IsEvent()       {}
+func (EventMoved) IsEvent()        {}
+func (EventScoring) IsEvent()      {}
+func (EventResumed) IsEvent()      {}
+func (EventResigned) IsEvent()     {}
+func (EventChat) IsEvent()         {}
+func (EventEnded) IsEvent()        {}
+func (EventAnnouncement) IsEvent() {}
+func (EventViolation) IsEvent()    {}
+func (EventAdjourned) IsEvent()    {}
+func (EventReport) IsEvent()       {}
 
 // SessionEvent is embedded in an event that the session around the
 // machine reports of itself rather than of a message the machine applied
@@ -86,4 +86,4 @@ func (EventReport) event()       {}
 // Event.
 type SessionEvent struct{}
 
-func (SessionEvent) event() {}
+func (SessionEvent) IsEvent() {}

@@ -66,8 +66,8 @@ type Judgement struct {
 	owed []Kind
 }
 
-// ruleFalseAccusation is the rule a proven false accusation breaks.
-const ruleFalseAccusation = "T-14"
+// RuleFalseAccusation is the rule a proven false accusation breaks.
+const RuleFalseAccusation = "T-14"
 
 // RuleCertificate is the rule of a report whose evidence is a signed
 // certificate of a deviating garbler (T-8(b)). The judge hands such
@@ -193,7 +193,7 @@ func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2
 	}
 	if valid != nil {
 		j.Verdict = VerdictFalse
-		j.Violation = &Violation{Accused: reporter, Rule: ruleFalseAccusation, Seq: int64(report.Seq),
+		j.Violation = &Violation{Accused: reporter, Rule: RuleFalseAccusation, Seq: int64(report.Seq),
 			Detail: fmt.Sprintf("false accusation of %s: the evidence (%s message %d of the %s) breaks no rule",
 				body.Rule, valid.Kind, valid.Seq, accused)}
 		return j
@@ -222,7 +222,7 @@ func judgeWithheld(j Judgement, state func() (*Machine, error)) Judgement {
 	}
 	from, kinds = m.Expected()
 	j.Verdict = VerdictFalse
-	j.Violation = &Violation{Accused: j.Reporter, Rule: ruleFalseAccusation, Seq: -1,
+	j.Violation = &Violation{Accused: j.Reporter, Rule: RuleFalseAccusation, Seq: -1,
 		Detail: fmt.Sprintf("false accusation of T-11: the %s owed nothing the programs send by themselves (the %s was to send %v)",
 			j.Reported.Accused, from, kinds)}
 	return j
@@ -251,10 +251,10 @@ func JudgeEvidence(game GameID, accusedID PeerID, accused Role, view []Message, 
 	}
 	seq := int64(ev.Seq)
 	if ev.From != accused {
-		return violation(accused, ev.Seq, "T-3", "signed a %s message %d in the name of the %s", ev.Kind, ev.Seq, ev.From), nil, ""
+		return NewViolation(accused, ev.Seq, "T-3", "signed a %s message %d in the name of the %s", ev.Kind, ev.Seq, ev.From), nil, ""
 	}
 	if !canonical(ev.Body) {
-		return violation(accused, ev.Seq, "T-10", "signed %s message %d whose body is not in canonical JSON form", ev.Kind, ev.Seq), nil, ""
+		return NewViolation(accused, ev.Seq, "T-10", "signed %s message %d whose body is not in canonical JSON form", ev.Kind, ev.Seq), nil, ""
 	}
 	next := int64(len(chain))
 	switch {

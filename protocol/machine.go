@@ -60,8 +60,8 @@ func (v *Violation) Error() string {
 // Unwrap returns the underlying error, if any.
 func (v *Violation) Unwrap() error { return v.Err }
 
-// violation builds a Violation of rule by role from.
-func violation(from Role, seq uint64, rule string, format string, args ...any) *Violation {
+// NewViolation builds a Violation of rule by role from.
+func NewViolation(from Role, seq uint64, rule string, format string, args ...any) *Violation {
 	return &Violation{Accused: from, Rule: rule, Seq: int64(seq), Detail: fmt.Sprintf(format, args...)}
 }
 
@@ -101,11 +101,11 @@ type VariantRules interface {
 	// and the kinds it may send; done is true once the variant has a
 	// result.
 	Expected() (from Role, kinds []Kind, done bool)
-	// apply checks and applies a message of one of the expected kinds.
+	// Apply checks and applies a message of one of the expected kinds.
 	// An error is a violation by the sender.
-	apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error)
-	// result returns the outcome once done.
-	result() engine.Result
+	Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error)
+	// Result returns the outcome once done.
+	Result() engine.Result
 	// View returns what role r may see of the variant's state: a value of
 	// the variant's View type (GoView, ...).
 	View(r Role) VariantView
@@ -114,16 +114,16 @@ type VariantRules interface {
 // turnRuler is a variantRules whose own rules fix the turn order (Bridge
 // Go, BG-1): a variant message out of turn during play breaks the rule id
 // turnRule returns instead of T-3.
-type turnRuler interface{ turnRule() string }
+type turnRuler interface{ TurnRule() string }
 
 // pieRule is a variantRules whose colours come from a choice made in play
 // (gomoku's pie rule, GM-2), not from the coin toss: the toss still runs
 // but leaves Colors empty.
-type pieRule interface{ colorsByPie() }
+type pieRule interface{ ColorsByPie() }
 
 // auditor is a variantRules that audits the whole game at its end (GM-8):
 // auditViolation returns the violation found, which the outcome names.
-type auditor interface{ auditViolation() *Violation }
+type auditor interface{ AuditViolation() *Violation }
 
 // resignAuditor is a variantRules that still runs its end audit after a
 // resignation (PN-D13: the Phantom Go reveal), so that both players see
@@ -135,8 +135,8 @@ type auditor interface{ auditViolation() *Violation }
 // before the resignation (a message that crossed it), suspendResign(false)
 // undoes that.
 type resignAuditor interface {
-	auditAfterResign(by Role) ([]Event, bool)
-	suspendResign(on bool)
+	AuditAfterResign(by Role) ([]Event, bool)
+	SuspendResign(on bool)
 }
 
 // newVariantRules is filled by the variant files.
@@ -318,9 +318,9 @@ func (m *Machine) apply(msg *Message) ([]Event, error) {
 		return m.applyMessage(msg)
 	}
 	ra := m.Rules.(resignAuditor)
-	ra.suspendResign(true)
+	ra.SuspendResign(true)
 	events, err := m.applyMessage(msg)
-	ra.suspendResign(false)
+	ra.SuspendResign(false)
 	if err != nil {
 		return nil, nil
 	}
@@ -334,7 +334,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		return m.applyAfterAbandon(msg)
 	}
 	if m.Phase == PhaseDone {
-		return nil, violation(msg.From, msg.Seq, "T-14", "%s message after the game ended", msg.Kind)
+		return nil, NewViolation(msg.From, msg.Seq, "T-14", "%s message after the game ended", msg.Kind)
 	}
 	if c := m.pendingClaim(); c != nil && msg.Kind != KindTimeout {
 		if events, err, done := m.applyUnderClaim(msg, c); done {
@@ -370,7 +370,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		return nil, nil
 	}
 	if m.Phase == PhaseConfirm && msg.Kind != KindResult && msg.Kind != KindChat {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%s message while confirming the result", msg.Kind)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%s message while confirming the result", msg.Kind)
 	}
 	if isUndoKind(msg.Kind) {
 		return m.applyUndo(msg)
@@ -380,18 +380,18 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 		// may come first (CLK-D14).
 	} else if !anytime(msg.Kind) {
 		if !containsKind(kinds, msg.Kind) {
-			return nil, violation(msg.From, msg.Seq, "T-3", "unexpected %s message in phase %s (expected %v from the %s)", msg.Kind, m.Phase, kinds, from)
+			return nil, NewViolation(msg.From, msg.Seq, "T-3", "unexpected %s message in phase %s (expected %v from the %s)", msg.Kind, m.Phase, kinds, from)
 		}
 		if msg.From != from {
 			rule := "T-3"
 			if tr, ok := m.Rules.(turnRuler); ok && m.Phase == PhasePlay {
-				rule = tr.turnRule()
+				rule = tr.TurnRule()
 			}
-			return nil, violation(msg.From, msg.Seq, rule, "%s message out of turn: the %s is to send", msg.Kind, from)
+			return nil, NewViolation(msg.From, msg.Seq, rule, "%s message out of turn: the %s is to send", msg.Kind, from)
 		}
 	} else if m.Phase == PhaseInvite || m.Phase == PhaseAnswer {
 		if msg.Kind != KindChat {
-			return nil, violation(msg.From, msg.Seq, "T-3", "%s before the game started", msg.Kind)
+			return nil, NewViolation(msg.From, msg.Seq, "T-3", "%s before the game started", msg.Kind)
 		}
 	}
 	switch msg.Kind {
@@ -458,7 +458,7 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 		}
 		tick = t
 	}
-	events, err := m.Rules.apply(msg.From, msg.Seq, msg.Kind, msg.Body)
+	events, err := m.Rules.Apply(msg.From, msg.Seq, msg.Kind, msg.Body)
 	if err != nil {
 		if crossed {
 			m.Clocks.Adjourned = true
@@ -479,9 +479,9 @@ func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 		m.Undo = nil
 	}
 	if _, _, done := m.Rules.Expected(); done && m.Outcome == nil {
-		o := Outcome{Result: m.Rules.result()}
+		o := Outcome{Result: m.Rules.Result()}
 		if a, ok := m.Rules.(auditor); ok {
-			o.Violation = a.auditViolation()
+			o.Violation = a.AuditViolation()
 			o.Proven = o.Violation != nil
 		}
 		if m.Resigned != nil && o.Violation == nil {
@@ -587,8 +587,8 @@ func (m *Machine) colorOrRole(r Role) engine.Color {
 	return engine.White
 }
 
-// forfeit is a win by forfeit for c.
-func forfeit(c engine.Color) engine.Result { return engine.Result{Winner: c, By: engine.ByForfeit} }
+// Forfeit is a win by forfeit for c.
+func Forfeit(c engine.Color) engine.Result { return engine.Result{Winner: c, By: engine.ByForfeit} }
 
 func containsKind(ks []Kind, k Kind) bool {
 	for _, x := range ks {

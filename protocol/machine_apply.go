@@ -28,21 +28,21 @@ func PlayableOverNetwork(v engine.Variant) bool {
 func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	var b InviteBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if b.Version != Version {
-		return nil, violation(msg.From, msg.Seq, "T-2", "protocol version %q, this program speaks %q", b.Version, Version)
+		return nil, NewViolation(msg.From, msg.Seq, "T-2", "protocol version %q, this program speaks %q", b.Version, Version)
 	}
 	o, err := b.Options.Options()
 	if err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "invitation with bad options: %v", err)
 	}
 	if err := CheckName(b.InviterName); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "invitation with a bad name: %v", err)
 	}
 	if b.Tournament != nil {
 		if err := b.Tournament.Check(); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad tournament reference: %v", err)
+			return nil, NewViolation(msg.From, msg.Seq, "T-10", "invitation with a bad tournament reference: %v", err)
 		}
 		ref := *b.Tournament
 		m.Tournament = &ref
@@ -51,7 +51,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 		// The options and colours the series agreement gives this game
 		// (SER-D2): what verify checks too.
 		if err := b.Series.CheckInvite(b); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "invitation of a series game: %v", err)
+			return nil, NewViolation(msg.From, msg.Seq, "T-10", "invitation of a series game: %v", err)
 		}
 		s := *b.Series
 		m.Series = &s
@@ -60,10 +60,10 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 		// One signed invitation has one meaning: no delay is written by
 		// leaving it out (SPEC-D10).
 		if b.Broadcast.IsZero() {
-			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a broadcast delay of zero: none is written by leaving it out")
+			return nil, NewViolation(msg.From, msg.Seq, "T-10", "invitation with a broadcast delay of zero: none is written by leaving it out")
 		}
 		if err := b.Broadcast.Check(); err != nil {
-			return nil, violation(msg.From, msg.Seq, "T-10", "invitation with a bad broadcast delay: %v", err)
+			return nil, NewViolation(msg.From, msg.Seq, "T-10", "invitation with a bad broadcast delay: %v", err)
 		}
 		m.Broadcast = *b.Broadcast
 	}
@@ -78,7 +78,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	}
 	factory, ok := newVariantRules[o.Variant]
 	if !ok {
-		return nil, violation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "variant %s cannot be played over the network yet", o.Variant)
 	}
 	m.Options = o
 	m.startClocks()
@@ -87,7 +87,7 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 	m.Phase = PhaseAnswer
 	v, err := factory(m)
 	if err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	m.Rules = v
 	return []Event{EventInvited{Options: o}}, nil
@@ -97,10 +97,10 @@ func (m *Machine) applyInvite(msg *Message) ([]Event, error) {
 func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 	var b AcceptBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if err := CheckName(b.Name); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "acceptance with a bad name: %v", err)
 	}
 	m.Names[Invitee] = b.Name
 	m.Phase = PhaseToss
@@ -111,7 +111,7 @@ func (m *Machine) applyAccept(msg *Message) ([]Event, error) {
 func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
 	var b DeclineBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	m.Phase = PhaseDone
 	m.Outcome = &Outcome{Result: engine.Result{By: "declined"}}
@@ -122,7 +122,7 @@ func (m *Machine) applyDecline(msg *Message) ([]Event, error) {
 func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
 	var b CommitBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	c := b.Commitment
 	m.tossCommit[msg.From] = &c
@@ -134,13 +134,13 @@ func (m *Machine) applyTossCommit(msg *Message) ([]Event, error) {
 func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
 	var b OpenBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if err := commit.Verify(*m.tossCommit[msg.From], TossDomain, m.Game[:], uint8(msg.From), 0, b.Opening); err != nil {
 		return nil, &Violation{Accused: msg.From, Rule: "T-4", Seq: int64(msg.Seq), Detail: "coin toss reveal does not open its commitment", Err: err}
 	}
 	if len(b.Opening.Value) != 32 {
-		return nil, violation(msg.From, msg.Seq, "T-4", "coin toss contribution of %d bytes, want 32", len(b.Opening.Value))
+		return nil, NewViolation(msg.From, msg.Seq, "T-4", "coin toss contribution of %d bytes, want 32", len(b.Opening.Value))
 	}
 	m.tossValue[msg.From] = b.Opening.Value
 	if m.tossValue[Inviter] == nil || m.tossValue[Invitee] == nil {
@@ -169,10 +169,10 @@ func (m *Machine) applyTossReveal(msg *Message) ([]Event, error) {
 // pass before it stands.
 func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 	if err := DecodeBody(msg.Body, &struct{}{}); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if m.Phase != PhasePlay {
-		return nil, violation(msg.From, msg.Seq, "GO-6", "resignation outside play")
+		return nil, NewViolation(msg.From, msg.Seq, "GO-6", "resignation outside play")
 	}
 	if m.Resigned != nil {
 		// The game is already resigned (a resignation of the other
@@ -183,7 +183,7 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 	m.resignToMove, _ = m.Expected()
 	m.endRole, m.endSeq = msg.From, msg.Seq
 	if ra, ok := m.Rules.(resignAuditor); ok {
-		if events, audit := ra.auditAfterResign(msg.From); audit {
+		if events, audit := ra.AuditAfterResign(msg.From); audit {
 			m.Resigned = &Outcome{Result: engine.Result{Winner: winner, By: engine.ByResignation}}
 			return append([]Event{EventResigned{Role: msg.From}}, events...), nil
 		}
@@ -197,10 +197,10 @@ func (m *Machine) applyResign(msg *Message) ([]Event, error) {
 func (m *Machine) applyChat(msg *Message) ([]Event, error) {
 	var b ChatBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if len(b.Text) > MaxChatLength {
-		return nil, violation(msg.From, msg.Seq, "T-10", "chat line of %d bytes (cap %d)", len(b.Text), MaxChatLength)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "chat line of %d bytes (cap %d)", len(b.Text), MaxChatLength)
 	}
 	lines := 0
 	for _, c := range m.Chat {
@@ -209,7 +209,7 @@ func (m *Machine) applyChat(msg *Message) ([]Event, error) {
 		}
 	}
 	if lines >= MaxChatLines {
-		return nil, violation(msg.From, msg.Seq, "T-10", "more than %d chat lines", MaxChatLines)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "more than %d chat lines", MaxChatLines)
 	}
 	m.Chat = append(m.Chat, ChatLine{From: msg.From, Text: b.Text})
 	return []Event{EventChat{From: msg.From, Text: b.Text}}, nil
@@ -220,10 +220,10 @@ func (m *Machine) applyChat(msg *Message) ([]Event, error) {
 func (m *Machine) applyResult(msg *Message) ([]Event, error) {
 	var b ResultBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if want := m.Outcome.Result.String(); b.Result != want {
-		return nil, violation(msg.From, msg.Seq, "T-12", "claims the result %s, the game gives %s", b.Result, want)
+		return nil, NewViolation(msg.From, msg.Seq, "T-12", "claims the result %s, the game gives %s", b.Result, want)
 	}
 	m.confirmed[msg.From] = true
 	if m.confirmed[Inviter] && m.confirmed[Invitee] {
@@ -262,10 +262,10 @@ const MaxStandingReports = 1
 func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 	var b ViolationBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if b.Accused != msg.From.Other() {
-		return nil, violation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "violation report accuses role %d", b.Accused)
 	}
 	if b.Rule == "T-11" {
 		return m.applyChallenge(msg, &b)
@@ -275,7 +275,7 @@ func (m *Machine) applyReport(msg *Message) ([]Event, error) {
 		return m.standUnproven(msg, j)
 	}
 	o := Outcome{Report: &j, Violation: j.Violation, Proven: true}
-	o.Result = forfeit(m.colorOrRole(j.Violation.Accused.Other()))
+	o.Result = Forfeit(m.colorOrRole(j.Violation.Accused.Other()))
 	m.end(o)
 	m.Phase = PhaseDone
 	return []Event{EventReport{Judgement: j}, EventEnded{Outcome: *m.Outcome}}, nil
@@ -291,7 +291,7 @@ func (m *Machine) standUnproven(msg *Message, j Judgement) ([]Event, error) {
 		}
 	}
 	if n >= MaxStandingReports {
-		return nil, violation(msg.From, msg.Seq, "T-10", "a report while an earlier report of its own stands unproven (cap %d)", MaxStandingReports)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "a report while an earlier report of its own stands unproven (cap %d)", MaxStandingReports)
 	}
 	m.Reports = append(m.Reports, j)
 	return []Event{EventReport{Judgement: j}}, nil

@@ -175,7 +175,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 		}
 		h, ok := m.Rules.(*PhantomRules)
 		if !ok || !h.Config().AuthState {
-			return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+			return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
 				Detail: "false accusation (T-8 certificate): not a game of Phantom Go with the authenticated state"}
 		}
 		return judgeShareCertificate(h, accused, sf, evidence[1:])
@@ -185,7 +185,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 		return nil
 	}
 	falseReport := func(format string, args ...any) *Violation {
-		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+		return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
 	}
 	if n := evidenceSize(evidence); n > maxCertificateEvidence {
@@ -266,7 +266,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 // sends (maxCertificateEvidence): judged from its size alone, before
 // anything of it is parsed or replayed.
 func oversizedCertificate(accused Role, n int) *Violation {
-	return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+	return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
 		Detail: fmt.Sprintf("false accusation (T-8 certificate): %d bytes of evidence, above the %d any honest certificate fits in (MPC-D31)", n, maxCertificateEvidence)}
 }
 
@@ -444,7 +444,7 @@ func nilIfEmpty(b []byte) []byte {
 // accusation (T-14).
 func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, evidence [][]byte) *Violation {
 	falseReport := func(format string, args ...any) *Violation {
-		return &Violation{Accused: accused.Other(), Rule: ruleFalseAccusation, Seq: -1,
+		return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
 	}
 	if f.Try >= uint64(len(h.Record.Tries)) {

@@ -28,7 +28,7 @@ func TestMPCD31OversizedCertificateRefused(t *testing.T) {
 				pad++
 			}
 			v := judgePhantomCertificate(GameID{}, [2]PeerID{}, PhantomGarbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
-			if v == nil || v.Accused != PhantomEvaluator || v.Rule != ruleFalseAccusation {
+			if v == nil || v.Accused != PhantomEvaluator || v.Rule != RuleFalseAccusation {
 				t.Fatalf("%s, over the cap %v: %+v, want the reporter's false accusation", name, over, v)
 			}
 			if bySize := strings.Contains(v.Detail, "bytes of evidence"); bySize != over {

@@ -33,35 +33,35 @@ type MarkBody struct {
 	Dead []string `json:"dead"`
 }
 
-// scoring is the dead-stone agreement of GO-4: after two passes the player
+// Scoring is the dead-stone agreement of GO-4: after two passes the player
 // to move proposes a marking; the other accepts it, counters it, or
 // resumes play with a move.
-type scoring struct {
+type Scoring struct {
 	Active      bool
 	HasProposal bool
-	proposer    Role
+	Proposer    Role
 	Proposal    engine.Marking
-	agreed      bool
+	Agreed      bool
 }
 
-// start opens the phase.
-func (s *scoring) start() { *s = scoring{Active: true} }
+// Start opens the phase.
+func (s *Scoring) Start() { *s = Scoring{Active: true} }
 
-// expected returns who sends next given the role to move when play
+// Expected returns who sends next given the role to move when play
 // stopped.
-func (s *scoring) expected(toMove Role) (Role, []Kind) {
+func (s *Scoring) Expected(toMove Role) (Role, []Kind) {
 	if !s.HasProposal {
 		return toMove, []Kind{KindMark, KindMove}
 	}
-	return s.proposer.Other(), []Kind{KindAgree, KindMark, KindMove}
+	return s.Proposer.Other(), []Kind{KindAgree, KindMark, KindMove}
 }
 
-// parseBodyPoint reads a point of a message body (or of a committed
+// ParseBodyPoint reads a point of a message body (or of a committed
 // value) in its one canonical form, as Point.Vertex writes it: an upper
 // case column letter and a row ("D4"), or "pass". "d4", "PASS" or "D04"
 // name the same point but are refused: a body has one form, so that two
 // readers never disagree on what was signed.
-func parseBodyPoint(size int, s string) (engine.Point, error) {
+func ParseBodyPoint(size int, s string) (engine.Point, error) {
 	p, err := engine.ParseVertex(size, s)
 	if err != nil {
 		return engine.NoPoint, err
@@ -76,7 +76,7 @@ func parseBodyPoint(size int, s string) (engine.Point, error) {
 func parsePoints(size int, vs []string) ([]engine.Point, error) {
 	ps := make([]engine.Point, 0, len(vs))
 	for _, v := range vs {
-		p, err := parseBodyPoint(size, v)
+		p, err := ParseBodyPoint(size, v)
 		if err != nil || p == engine.Pass {
 			return nil, errBadVertex(v)
 		}
@@ -85,35 +85,35 @@ func parsePoints(size int, vs []string) ([]engine.Point, error) {
 	return ps, nil
 }
 
-// apply handles a mark or agree message on board b. It returns an event
+// Apply handles a mark or agree message on board b. It returns an event
 // for the caller.
-func (s *scoring) apply(b engine.Board, from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (s *Scoring) Apply(b engine.Board, from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	var mb MarkBody
 	if err := DecodeBody(body, &mb); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	ps, err := parsePoints(b.Size(), mb.Dead)
 	if err != nil {
-		return nil, violation(from, seq, "GO-4", "%v", err)
+		return nil, NewViolation(from, seq, "GO-4", "%v", err)
 	}
 	for _, p := range ps {
 		if b.At(p) == engine.Empty {
-			return nil, violation(from, seq, "GO-4", "marks the empty point %s dead", p.Vertex(b.Size()))
+			return nil, NewViolation(from, seq, "GO-4", "marks the empty point %s dead", p.Vertex(b.Size()))
 		}
 	}
 	m := engine.MarkingOf(b, ps)
 	switch kind {
 	case KindMark:
-		s.HasProposal, s.proposer, s.Proposal = true, from, m
+		s.HasProposal, s.Proposer, s.Proposal = true, from, m
 		return []Event{EventScoring{Proposer: from, Dead: m.Dead(b)}}, nil
 	case KindAgree:
 		if !slices.Equal(m.Dead(b), s.Proposal.Dead(b)) {
-			return nil, violation(from, seq, "GO-4", "agrees to a marking that was not proposed")
+			return nil, NewViolation(from, seq, "GO-4", "agrees to a marking that was not proposed")
 		}
-		s.agreed = true
+		s.Agreed = true
 		return nil, nil
 	}
-	return nil, violation(from, seq, "T-3", "unexpected %s", kind)
+	return nil, NewViolation(from, seq, "T-3", "unexpected %s", kind)
 }
 
 // WireMarking writes a marking in wire form.

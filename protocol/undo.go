@@ -37,8 +37,8 @@ type RequestUndo struct{}
 // back in both programs.
 type AnswerUndo struct{ Accept bool }
 
-func (RequestUndo) action() {}
-func (AnswerUndo) action()  {}
+func (RequestUndo) IsAction() {}
+func (AnswerUndo) IsAction()  {}
 
 // EventUndoRequested: By asks to take back its move number Move and, when
 // Moves is 2, the opponent's answer to it, move Move+1 (UNDO-D3).
@@ -61,20 +61,20 @@ type EventUndone struct {
 // instead of answering.
 type EventUndoDeclined struct{ By Role }
 
-func (EventUndoRequested) event() {}
-func (EventUndone) event()        {}
-func (EventUndoDeclined) event()  {}
+func (EventUndoRequested) IsEvent() {}
+func (EventUndone) IsEvent()        {}
+func (EventUndoDeclined) IsEvent()  {}
 
 // undoer is a variantRules whose moves can be taken back (UNDO-D1).
 type undoer interface {
-	// lastMove returns the number of moves played and the role that
+	// LastMove returns the number of moves played and the role that
 	// played the last one; ok is false when no move may be taken back
 	// now (no move yet, the count under way, the game over).
-	lastMove() (n int, by Role, ok bool)
-	// moverOf returns the role that played move number i (1 ≤ i ≤ n).
-	moverOf(i int) Role
-	// undo takes back the last move.
-	undo()
+	LastMove() (n int, by Role, ok bool)
+	// MoverOf returns the role that played move number i (1 ≤ i ≤ n).
+	MoverOf(i int) Role
+	// Undo takes back the last move.
+	Undo()
 }
 
 // ErrNoUndo is the polite refusal of an undo in a variant with hidden
@@ -102,31 +102,31 @@ func isUndoKind(k Kind) bool {
 func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 	var b UndoBody
 	if err := DecodeBody(msg.Body, &b); err != nil {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%v", err)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%v", err)
 	}
 	if b.Moves != 0 && b.Moves != 2 {
-		return nil, violation(msg.From, msg.Seq, "T-10", "%s of %d moves: only 2, or none for one", msg.Kind, b.Moves)
+		return nil, NewViolation(msg.From, msg.Seq, "T-10", "%s of %d moves: only 2, or none for one", msg.Kind, b.Moves)
 	}
 	u, ok := m.Rules.(undoer)
 	if m.Phase != PhasePlay || !ok || m.Resigned != nil {
-		return nil, violation(msg.From, msg.Seq, "T-3", "%s in %s during %s", msg.Kind, m.Options.Variant, m.Phase)
+		return nil, NewViolation(msg.From, msg.Seq, "T-3", "%s in %s during %s", msg.Kind, m.Options.Variant, m.Phase)
 	}
 	crossed := msg.Ack < m.lastSeq(msg.From.Other())
 	switch msg.Kind {
 	case KindUndoRequest:
-		n, _, can := u.lastMove()
+		n, _, can := u.LastMove()
 		if m.Undo != nil || !can || !undoable(u, n, msg.From, b) {
 			if crossed {
 				return nil, nil
 			}
-			return nil, violation(msg.From, msg.Seq, "T-3", "undo request of %s, which is not its last move (nor that and the answer to it; %d moves played)",
+			return nil, NewViolation(msg.From, msg.Seq, "T-3", "undo request of %s, which is not its last move (nor that and the answer to it; %d moves played)",
 				movesNamed(b), n)
 		}
 		m.Undo = &pendingUndo{By: msg.From, Move: b.Move, Moves: b.count()}
 		return []Event{EventUndoRequested{By: msg.From, Move: b.Move, Moves: b.count()}}, nil
 	}
 	if m.Undo == nil || m.Undo.By != msg.From.Other() || m.Undo.Move != b.Move || m.Undo.Moves != b.count() {
-		return nil, violation(msg.From, msg.Seq, "T-3", "%s of %s, which no request of the other asks", msg.Kind, movesNamed(b))
+		return nil, NewViolation(msg.From, msg.Seq, "T-3", "%s of %s, which no request of the other asks", msg.Kind, movesNamed(b))
 	}
 	p := m.Undo
 	m.Undo = nil
@@ -134,7 +134,7 @@ func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 		return []Event{EventUndoDeclined{By: p.By}}, nil
 	}
 	for range p.Moves {
-		u.undo()
+		u.Undo()
 	}
 	return []Event{EventUndone{By: p.By, Move: p.Move, Moves: p.Moves}}, nil
 }
@@ -145,9 +145,9 @@ func (m *Machine) applyUndo(msg *Message) ([]Event, error) {
 func undoable(u undoer, n int, by Role, b UndoBody) bool {
 	switch b.count() {
 	case 1:
-		return n >= 1 && b.Move == n && u.moverOf(n) == by
+		return n >= 1 && b.Move == n && u.MoverOf(n) == by
 	case 2:
-		return n >= 2 && b.Move == n-1 && u.moverOf(n-1) == by && u.moverOf(n) == by.Other()
+		return n >= 2 && b.Move == n-1 && u.MoverOf(n-1) == by && u.MoverOf(n) == by.Other()
 	}
 	return false
 }
@@ -185,7 +185,7 @@ func (m *Machine) undoMessage(r Role, a Action) (Kind, any, error) {
 	}
 	switch a := a.(type) {
 	case RequestUndo:
-		n, _, can := u.lastMove()
+		n, _, can := u.LastMove()
 		switch {
 		case m.Undo != nil:
 			return "", nil, fmt.Errorf("protocol: a request to take back a move waits for its answer: %w", ErrNotNow)

@@ -35,7 +35,7 @@ type EventBridgeMoved struct {
 	Result bridge.MoveResult
 }
 
-func (EventBridgeMoved) event() {}
+func (EventBridgeMoved) IsEvent() {}
 
 // BridgeRules is the public state machine of a game of Bridge Go.
 type BridgeRules struct {
@@ -47,9 +47,9 @@ type BridgeRules struct {
 	movers []Role
 }
 
-// lastMove implements undoer: nothing is taken back once the game is
+// LastMove implements undoer: nothing is taken back once the game is
 // over.
-func (g *BridgeRules) lastMove() (int, Role, bool) {
+func (g *BridgeRules) LastMove() (int, Role, bool) {
 	n := len(g.prev)
 	if n == 0 || g.Game.Over() {
 		return n, Inviter, false
@@ -57,11 +57,11 @@ func (g *BridgeRules) lastMove() (int, Role, bool) {
 	return n, g.movers[n-1], true
 }
 
-// moverOf implements undoer.
-func (g *BridgeRules) moverOf(i int) Role { return g.movers[i-1] }
+// MoverOf implements undoer.
+func (g *BridgeRules) MoverOf(i int) Role { return g.movers[i-1] }
 
-// undo implements undoer.
-func (g *BridgeRules) undo() {
+// Undo implements undoer.
+func (g *BridgeRules) Undo() {
 	n := len(g.prev)
 	g.Game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
@@ -88,38 +88,38 @@ func (g *BridgeRules) Expected() (Role, []Kind, bool) {
 	return g.m.RoleOf(g.Game.ToMove()), []Kind{KindMove}, false
 }
 
-// turnRule names the rule a Bridge Go move out of turn breaks: players
+// TurnRule names the rule a Bridge Go move out of turn breaks: players
 // alternate (BG-1).
-func (g *BridgeRules) turnRule() string { return "BG-1" }
+func (g *BridgeRules) TurnRule() string { return "BG-1" }
 
-func (g *BridgeRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *BridgeRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind != KindMove {
-		return nil, violation(from, seq, "T-3", "unexpected %s", kind)
+		return nil, NewViolation(from, seq, "T-3", "unexpected %s", kind)
 	}
 	var mb MoveBody
 	if err := DecodeBody(body, &mb); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
-	p, err := parseBodyPoint(g.m.Options.Size, mb.Point)
+	p, err := ParseBodyPoint(g.m.Options.Size, mb.Point)
 	if err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	c := g.m.Colors[from]
 	if c != g.Game.ToMove() {
 		// The machine checked the role already; this guards the engine,
 		// which does not enforce the turn.
-		return nil, violation(from, seq, "BG-1", "%s moves out of turn", c)
+		return nil, NewViolation(from, seq, "BG-1", "%s moves out of turn", c)
 	}
 	next, res, err := g.Game.Play(c, p)
 	if err != nil {
-		return nil, violation(from, seq, ruleOfBridgeError(err), "illegal move %s: %v", mb.Point, err)
+		return nil, NewViolation(from, seq, ruleOfBridgeError(err), "illegal move %s: %v", mb.Point, err)
 	}
 	g.prev, g.movers = append(g.prev, g.Game), append(g.movers, from)
 	g.Game = next
 	return []Event{EventBridgeMoved{Color: c, Point: p, Result: res}}, nil
 }
 
-func (g *BridgeRules) result() engine.Result {
+func (g *BridgeRules) Result() engine.Result {
 	r, _ := g.Game.Result()
 	return r
 }

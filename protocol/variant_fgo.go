@@ -65,9 +65,9 @@ type AcceptOffer struct{}
 // declines it too.
 type DeclineOffer struct{}
 
-func (Offer) action()        {}
-func (AcceptOffer) action()  {}
-func (DeclineOffer) action() {}
+func (Offer) IsAction()        {}
+func (AcceptOffer) IsAction()  {}
+func (DeclineOffer) IsAction() {}
 
 // EventFGoCommitted: a player committed to its choice for the turn.
 type EventFGoCommitted struct{ By Role }
@@ -92,11 +92,11 @@ type EventFGoTurn struct {
 	Accepted bool
 }
 
-func (EventFGoCommitted) event() {}
-func (EventFGoOpened) event()    {}
-func (EventFGoOffered) event()   {}
-func (EventFGoDeclined) event()  {}
-func (EventFGoTurn) event()      {}
+func (EventFGoCommitted) IsEvent() {}
+func (EventFGoOpened) IsEvent()    {}
+func (EventFGoOffered) IsEvent()   {}
+func (EventFGoDeclined) IsEvent()  {}
+func (EventFGoTurn) IsEvent()      {}
 
 func init() {
 	newVariantRules[engine.VariantFGo] = func(m *Machine) (VariantRules, error) {
@@ -126,7 +126,7 @@ type FGoRules struct {
 	Game  fgo.Game
 	turn  fgoTurn
 	Last  *fgo.TurnResult
-	Score scoring
+	Score Scoring
 }
 
 // FGoView is what a player of F-Go sees: the public game and its own
@@ -173,7 +173,7 @@ func (g *FGoRules) View(r Role) VariantView {
 	v := FGoView{Game: g.Game, Unavailable: g.Game.Unavailable(), First: g.FirstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
 		Waiting: !done && from != r && !g.ChoosesEarly(r, KindFGoCommit), Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
-		Proposer: g.Score.proposer, Proposal: g.Score.Proposal.Dead(b)}
+		Proposer: g.Score.Proposer, Proposal: g.Score.Proposal.Dead(b)}
 	if g.turn.offer != nil {
 		o := *g.turn.offer
 		v.Offer = &o
@@ -188,13 +188,13 @@ func (g *FGoRules) View(r Role) VariantView {
 }
 
 func (g *FGoRules) Expected() (Role, []Kind, bool) {
-	if g.Score.agreed {
+	if g.Score.Agreed {
 		return Inviter, nil, true
 	}
 	first := g.FirstRole()
 	second := first.Other()
 	if g.Score.Active {
-		r, kinds := g.Score.expected(first)
+		r, kinds := g.Score.Expected(first)
 		kinds = slices.Clone(kinds)
 		for i, k := range kinds {
 			if k == KindMove {
@@ -219,18 +219,18 @@ func (g *FGoRules) Expected() (Role, []Kind, bool) {
 	return second, []Kind{KindFGoOpen}, false
 }
 
-func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *FGoRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindMark, KindAgree:
-		return g.Score.apply(g.Game.Board(), from, seq, kind, body)
+		return g.Score.Apply(g.Game.Board(), from, seq, kind, body)
 	case KindFGoCommit:
 		var b FGoCommitBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		var events []Event
 		if g.Score.Active {
-			g.Score = scoring{}
+			g.Score = Scoring{}
 			g.turn = fgoTurn{resumed: true, resumer: from}
 			events = append(events, EventResumed{By: from})
 		}
@@ -246,37 +246,37 @@ func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindFGoOffer:
 		var b FGoOfferBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		size := g.m.Options.Size
 		yours, err1 := parseFGoChoice(size, b.IfYouPlay)
 		mine, err2 := parseFGoChoice(size, b.IPlay)
 		if err := errors.Join(err1, err2); err != nil {
-			return nil, violation(from, seq, "FG-7", "offer: %v", err)
+			return nil, NewViolation(from, seq, "FG-7", "offer: %v", err)
 		}
 		o := fgo.Offer{From: g.m.Colors[from], IfYouPlay: yours, IPlay: mine}
 		if err := g.Game.CheckOffer(o); err != nil {
-			return nil, violation(from, seq, "FG-7", "offer: %v", err)
+			return nil, NewViolation(from, seq, "FG-7", "offer: %v", err)
 		}
 		g.turn.offer, g.turn.offered = &o, true
 		return []Event{EventFGoOffered{By: from, Offer: o}}, nil
 	case KindFGoAccept:
 		if err := DecodeBody(body, &struct{}{}); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		next, res, err := g.Game.AcceptOffer(*g.turn.offer)
 		if err != nil {
-			return nil, violation(from, seq, "FG-7", "accepts a bad offer: %v", err)
+			return nil, NewViolation(from, seq, "FG-7", "accepts a bad offer: %v", err)
 		}
 		return g.played(next, res, true), nil
 	case KindFGoDecline:
 		if err := DecodeBody(body, &struct{}{}); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		g.turn.offer = nil
 		return []Event{EventFGoDeclined{By: from}}, nil
 	}
-	return nil, violation(from, seq, "T-3", "unexpected %s", kind)
+	return nil, NewViolation(from, seq, "T-3", "unexpected %s", kind)
 }
 
 // applyOpen checks an opening at once (T-6): it must open the sender's
@@ -285,7 +285,7 @@ func (g *FGoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b FGoOpenBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	turn := g.Game.TurnNumber()
 	if err := commit.Verify(*g.turn.commits[from], FGoChoiceDomain, g.m.Game[:], uint8(from), uint32(turn), b.Opening); err != nil {
@@ -294,7 +294,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 	}
 	p, err := parseFGoChoice(g.m.Options.Size, string(b.Opening.Value))
 	if err != nil {
-		return nil, violation(from, seq, "FG-1", "opens the choice %q: %v", b.Opening.Value, err)
+		return nil, NewViolation(from, seq, "FG-1", "opens the choice %q: %v", b.Opening.Value, err)
 	}
 	c := g.m.Colors[from]
 	if err := g.Game.CheckChoice(c, p); err != nil {
@@ -302,7 +302,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 			Detail: fmt.Sprintf("illegal choice %s: %v", p.Vertex(g.m.Options.Size), err), Err: err}
 	}
 	if g.turn.resumed && g.turn.resumer == from && p == engine.Pass {
-		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+		return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	other := from.Other()
 	if !g.turn.opened[other] {
@@ -317,7 +317,7 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 	}
 	next, res, err := g.Game.Turn(black, white)
 	if err != nil {
-		return nil, violation(from, seq, "FG-1", "turn refused: %v", err)
+		return nil, NewViolation(from, seq, "FG-1", "turn refused: %v", err)
 	}
 	return append([]Event{EventFGoOpened{By: from}}, g.played(next, res, false)...), nil
 }
@@ -330,17 +330,17 @@ func (g *FGoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Ev
 	g.turn = fgoTurn{}
 	events := []Event{EventFGoTurn{Result: res, Accepted: accepted}}
 	if res.PlayEnded {
-		g.Score.start()
+		g.Score.Start()
 		events = append(events, EventPhase{Phase: "scoring"})
 	}
 	return events
 }
 
-func (g *FGoRules) result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
+func (g *FGoRules) Result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
 
 // parseFGoChoice reads a choice in its canonical form: a GTP vertex as
 // Point.Vertex writes it, or "pass".
-func parseFGoChoice(size int, s string) (engine.Point, error) { return parseBodyPoint(size, s) }
+func parseFGoChoice(size int, s string) (engine.Point, error) { return ParseBodyPoint(size, s) }
 
 // ruleOfFGoChoiceError names the rule a refused choice breaks: a suicide
 // under --suicide forbid breaks FG-5, anything else (occupied, marked

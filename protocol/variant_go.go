@@ -31,27 +31,27 @@ func init() {
 type GoRules struct {
 	m     *Machine
 	Game  engine.GoGame
-	Score scoring
+	Score Scoring
 	// prev holds the game before each move and movers who made it, for
 	// undo (UNDO-D1).
 	prev   []engine.GoGame
 	movers []Role
 }
 
-// lastMove implements undoer: no move is taken back during the count.
-func (g *GoRules) lastMove() (int, Role, bool) {
+// LastMove implements undoer: no move is taken back during the count.
+func (g *GoRules) LastMove() (int, Role, bool) {
 	n := len(g.prev)
-	if n == 0 || g.Score.Active || g.Score.agreed {
+	if n == 0 || g.Score.Active || g.Score.Agreed {
 		return n, Inviter, false
 	}
 	return n, g.movers[n-1], true
 }
 
-// moverOf implements undoer.
-func (g *GoRules) moverOf(i int) Role { return g.movers[i-1] }
+// MoverOf implements undoer.
+func (g *GoRules) MoverOf(i int) Role { return g.movers[i-1] }
 
-// undo implements undoer.
-func (g *GoRules) undo() {
+// Undo implements undoer.
+func (g *GoRules) Undo() {
 	n := len(g.prev)
 	g.Game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
@@ -70,16 +70,16 @@ type GoView struct {
 func (g *GoRules) View(Role) VariantView {
 	b := g.Game.Board()
 	return GoView{Game: g.Game, Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
-		Proposer: g.Score.proposer, Proposal: g.Score.Proposal.Dead(b)}
+		Proposer: g.Score.Proposer, Proposal: g.Score.Proposal.Dead(b)}
 }
 
 func (g *GoRules) Expected() (Role, []Kind, bool) {
-	if g.Score.agreed {
+	if g.Score.Agreed {
 		return Inviter, nil, true
 	}
 	toMove := g.m.RoleOf(g.Game.ToMove())
 	if g.Score.Active {
-		r, k := g.Score.expected(toMove)
+		r, k := g.Score.Expected(toMove)
 		if r != toMove {
 			// Only the player to move may resume play with a move.
 			k = slices.DeleteFunc(slices.Clone(k), func(k Kind) bool { return k == KindMove })
@@ -89,47 +89,47 @@ func (g *GoRules) Expected() (Role, []Kind, bool) {
 	return toMove, []Kind{KindMove}, false
 }
 
-func (g *GoRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *GoRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if kind != KindMove {
-		return g.Score.apply(g.Game.Board(), from, seq, kind, body)
+		return g.Score.Apply(g.Game.Board(), from, seq, kind, body)
 	}
 	var mb MoveBody
 	if err := DecodeBody(body, &mb); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	b := g.Game.Board()
-	p, err := parseBodyPoint(b.Size(), mb.Point)
+	p, err := ParseBodyPoint(b.Size(), mb.Point)
 	if err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	resumed := g.Score.Active
 	if resumed && p == engine.Pass {
-		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+		return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := g.m.Colors[from]
 	if c != g.Game.ToMove() {
-		return nil, violation(from, seq, "T-3", "move out of turn: %s is to play", g.Game.ToMove())
+		return nil, NewViolation(from, seq, "T-3", "move out of turn: %s is to play", g.Game.ToMove())
 	}
 	next, captured, err := g.Game.Play(c, p)
 	if err != nil {
-		return nil, violation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)
+		return nil, NewViolation(from, seq, ruleOfGoError(err), "illegal move %s: %v", mb.Point, err)
 	}
 	g.prev, g.movers = append(g.prev, g.Game), append(g.movers, from)
 	g.Game = next
 	var events []Event
 	if resumed {
-		g.Score = scoring{}
+		g.Score = Scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
 	if g.Game.PlayEnded() {
-		g.Score.start()
+		g.Score.Start()
 		events = append(events, EventPhase{Phase: "scoring"})
 	}
 	return events, nil
 }
 
-func (g *GoRules) result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
+func (g *GoRules) Result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
 
 // ruleOfGoError names the rule id an illegal plain-Go move broke.
 func ruleOfGoError(err error) string {

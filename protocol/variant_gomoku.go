@@ -47,11 +47,11 @@ type GomokuAnnounce struct{ Column bool }
 // subset of GomokuView.Game.HiddenInLine(Announced()), possibly none).
 type GomokuRespond struct{ Reveal []engine.Point }
 
-func (GomokuOpening) action()    {}
-func (GomokuChooseSide) action() {}
-func (GomokuPlace) action()      {}
-func (GomokuAnnounce) action()   {}
-func (GomokuRespond) action()    {}
+func (GomokuOpening) IsAction()    {}
+func (GomokuChooseSide) IsAction() {}
+func (GomokuPlace) IsAction()      {}
+func (GomokuAnnounce) IsAction()   {}
+func (GomokuRespond) IsAction()    {}
 
 // Kinds of the gomoku messages.
 const (
@@ -189,9 +189,9 @@ type EventGomokuAudited struct {
 	Violation *gomoku.Violation
 }
 
-func (EventGomoku) event()        {}
-func (EventGomokuOpened) event()  {}
-func (EventGomokuAudited) event() {}
+func (EventGomoku) IsEvent()        {}
+func (EventGomokuOpened) IsEvent()  {}
+func (EventGomokuAudited) IsEvent() {}
 
 func init() {
 	newVariantRules[engine.VariantGomoku] = newGomokuRules
@@ -287,9 +287,9 @@ func newGomokuRules(m *Machine) (VariantRules, error) {
 	return r, nil
 }
 
-// colorsByPie tells the machine that the coin toss does not give the
+// ColorsByPie tells the machine that the coin toss does not give the
 // colours: the invitee's choice does (GM-2).
-func (g *GomokuRules) colorsByPie() {}
+func (g *GomokuRules) ColorsByPie() {}
 
 // colorOf returns role r's colour once the side is chosen.
 func (g *GomokuRules) colorOf(r Role) engine.Color {
@@ -333,7 +333,7 @@ func (g *GomokuRules) Expected() (Role, []Kind, bool) {
 	return g.openingsDue()
 }
 
-func (g *GomokuRules) result() engine.Result {
+func (g *GomokuRules) Result() engine.Result {
 	if g.audit != nil {
 		return g.audit.Result()
 	}
@@ -345,11 +345,11 @@ func (g *GomokuRules) View(Role) VariantView {
 		Record: g.Record, Audit: g.audit}
 }
 
-// apply checks and applies one message. It works on a copy and keeps it
+// Apply checks and applies one message. It works on a copy and keeps it
 // only when the message is good, so a refused message changes nothing.
-func (g *GomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *GomokuRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if g.Move >= gomokuMaxTurns {
-		return nil, violation(from, seq, "T-10", "game longer than %d turns", gomokuMaxTurns)
+		return nil, NewViolation(from, seq, "T-10", "game longer than %d turns", gomokuMaxTurns)
 	}
 	next := *g
 	var events []Event
@@ -374,7 +374,7 @@ func (g *GomokuRules) apply(from Role, seq uint64, kind Kind, body json.RawMessa
 	case KindGomokuOpenAll:
 		events, err = next.applyOpenAll(from, seq, body)
 	default:
-		return nil, violation(from, seq, "T-10", "%s is no gomoku message", kind)
+		return nil, NewViolation(from, seq, "T-10", "%s is no gomoku message", kind)
 	}
 	if err != nil {
 		return nil, err

@@ -25,11 +25,11 @@ func (g *GomokuRules) openingsDue() (Role, []Kind, bool) {
 	return Inviter, nil, true
 }
 
-// auditAfterResign has both players open their commitments and the game
+// AuditAfterResign has both players open their commitments and the game
 // audited after a resignation during play (GM-D23); a resignation before
 // the sides are chosen (nothing hidden yet) or once play is over (the
 // openings under way) ends the game at once.
-func (g *GomokuRules) auditAfterResign(Role) ([]Event, bool) {
+func (g *GomokuRules) AuditAfterResign(Role) ([]Event, bool) {
 	switch g.Phase {
 	case gomoku.PhaseOpening, gomoku.PhaseChooseSide, gomoku.PhaseOver:
 		return nil, false
@@ -38,9 +38,9 @@ func (g *GomokuRules) auditAfterResign(Role) ([]Event, bool) {
 	return nil, true
 }
 
-// suspendResign has the rules judge a message as the game stood before
+// SuspendResign has the rules judge a message as the game stood before
 // the resignation (a message that crossed it).
-func (g *GomokuRules) suspendResign(on bool) { g.suspended = on }
+func (g *GomokuRules) SuspendResign(on bool) { g.suspended = on }
 
 // CurPending reports whether role r's commitment of the turn under way is
 // still closed: r committed in this turn and its point was not revealed.
@@ -53,9 +53,9 @@ func (g *GomokuRules) CurPending(r Role) bool {
 	return false
 }
 
-// auditViolation returns the violation the audit at the end found (GM-8),
+// AuditViolation returns the violation the audit at the end found (GM-8),
 // or nil.
-func (g *GomokuRules) auditViolation() *Violation { return g.violation }
+func (g *GomokuRules) AuditViolation() *Violation { return g.violation }
 
 // Closed returns the turns of role r whose commitment is still closed.
 func (g *GomokuRules) Closed(r Role) []int {
@@ -71,7 +71,7 @@ func (g *GomokuRules) Closed(r Role) []int {
 func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b GomokuOpeningsBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	g.Turns = slices.Clone(g.Turns)
 	openings := make([]gomoku.Opening, 0, len(b.Openings))
@@ -90,7 +90,7 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 			continue
 		}
 		if k < 1 || k > len(g.Turns) || g.Turns[k-1].Mover != from || g.Turns[k-1].pass || g.Turns[k-1].noLegal || g.Turns[k-1].point != engine.NoPoint {
-			return nil, violation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
+			return nil, NewViolation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
 		}
 		p, err := g.openPoint(from, seq, k, g.Turns[k-1].commitment, o.Opening)
 		if err != nil {
@@ -100,10 +100,10 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		openings = append(openings, gomoku.Opening{Move: k, Point: p})
 	}
 	if left := g.Closed(from); len(left) > 0 {
-		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
+		return nil, NewViolation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
 	}
 	if curDue && g.curPoint == engine.NoPoint {
-		return nil, violation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.Move)
+		return nil, NewViolation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.Move)
 	}
 	g.opened[from] = true
 	events := []Event{EventGomokuOpened{From: from, Openings: openings}}
@@ -124,7 +124,7 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	default:
 		// The machine builds only records that are games; this cannot
 		// happen, but if it did the record would prove nothing.
-		return nil, violation(from, seq, "GM-8", "the game does not audit: %v", err)
+		return nil, NewViolation(from, seq, "GM-8", "the game does not audit: %v", err)
 	}
 	g.Record = &rec
 	events = append(events, EventGomokuAudited{Record: rec, Violation: g.audit})

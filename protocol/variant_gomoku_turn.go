@@ -20,14 +20,14 @@ import (
 func (g *GomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b GomokuPointBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
-	p, err := parseBodyPoint(g.size, b.Point)
+	p, err := ParseBodyPoint(g.size, b.Point)
 	if err != nil {
-		return nil, violation(from, seq, "T-10", "opening piece: %v", err)
+		return nil, NewViolation(from, seq, "T-10", "opening piece: %v", err)
 	}
 	if p == engine.Pass {
-		return nil, violation(from, seq, "GM-2", "the opening piece is a pass")
+		return nil, NewViolation(from, seq, "GM-2", "the opening piece is a pass")
 	}
 	g.opening = p
 	g.points[p].revealedAt = 0
@@ -38,7 +38,7 @@ func (g *GomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b GomokuSideBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	var side engine.Color
 	switch b.Side {
@@ -47,7 +47,7 @@ func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 	case "o":
 		side = gomoku.O
 	default:
-		return nil, violation(from, seq, "GM-2", "chose side %q (want x or o)", b.Side)
+		return nil, NewViolation(from, seq, "GM-2", "chose side %q (want x or o)", b.Side)
 	}
 	g.choice = side
 	x := g.roleOf(gomoku.X)
@@ -83,7 +83,7 @@ func (g *GomokuRules) end(r engine.Result) {
 func (g *GomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b CommitBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	g.cur.commitment = b.Commitment
 	g.Phase = gomoku.PhaseAnnounce
@@ -92,7 +92,7 @@ func (g *GomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) (
 
 func (g *GomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	if err := DecodeBody(body, &GomokuPassBody{}); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if kind == KindGomokuNoLegalPoint {
 		// Only the mover can know it; the audit checks it (GM-7).
@@ -115,7 +115,7 @@ func (g *GomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawM
 func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b GomokuLineBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	l := gomoku.Line{Index: b.Index}
 	switch b.Line {
@@ -125,7 +125,7 @@ func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage)
 		l.Kind = gomoku.Column
 	}
 	if !l.Valid(g.size) {
-		return nil, violation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
+		return nil, NewViolation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
 	}
 	g.cur.line = l
 	g.Phase = gomoku.PhaseRespond
@@ -140,9 +140,9 @@ func (g *GomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitmen
 		return engine.NoPoint, &Violation{Accused: r, Rule: "T-5", Seq: int64(seq),
 			Detail: fmt.Sprintf("the opening of move %d does not match its commitment", move), Err: err}
 	}
-	p, err := parseBodyPoint(g.size, string(o.Value))
+	p, err := ParseBodyPoint(g.size, string(o.Value))
 	if err != nil || p == engine.Pass {
-		return engine.NoPoint, violation(r, seq, "GM-3", "the commitment of move %d holds %q, no point of the board", move, o.Value)
+		return engine.NoPoint, NewViolation(r, seq, "GM-3", "the commitment of move %d holds %q, no point of the board", move, o.Value)
 	}
 	return p, nil
 }
@@ -164,7 +164,7 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 		g.cur.Outcome == gomoku.PlacedHidden && g.cur.point == engine.NoPoint:
 		t = &g.cur
 	default:
-		return engine.NoPoint, violation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
+		return engine.NoPoint, NewViolation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
 	}
 	p, err := g.openPoint(r, seq, k, t.commitment, o.Opening)
 	if err != nil {
@@ -176,12 +176,12 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	v := p.Vertex(g.size)
 	switch {
 	case !t.line.Contains(g.size, p):
-		return p, violation(r, seq, "GM-3", "move %d announced %s for a piece at %s", k, t.line.Format(g.size), v)
+		return p, NewViolation(r, seq, "GM-3", "move %d announced %s for a piece at %s", k, t.line.Format(g.size), v)
 	case int(g.points[p].revealedAt) < k:
-		return p, violation(r, seq, "GM-4", "move %d placed a piece on %s, revealed in move %d", k, v, g.points[p].revealedAt)
+		return p, NewViolation(r, seq, "GM-4", "move %d placed a piece on %s, revealed in move %d", k, v, g.points[p].revealedAt)
 	case g.points[p].piece[r] >= 0:
 		j := int(g.points[p].piece[r])
-		return p, violation(r, seq, "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", v, min(j, k), max(j, k))
+		return p, NewViolation(r, seq, "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", v, min(j, k), max(j, k))
 	}
 	g.points[p].piece[r] = int16(k)
 	g.points[p].revealedAt = min(g.points[p].revealedAt, int16(g.Move))
@@ -194,7 +194,7 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b GomokuOpeningsBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if len(b.Openings) > 0 {
 		g.Turns = slices.Clone(g.Turns)
@@ -202,7 +202,7 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 	line := g.cur.line
 	inLine := func(p engine.Point) error {
 		if !line.Contains(g.size, p) {
-			return violation(from, seq, "GM-3", "revealed %s, outside the announced %s", p.Vertex(g.size), line.Format(g.size))
+			return NewViolation(from, seq, "GM-3", "revealed %s, outside the announced %s", p.Vertex(g.size), line.Format(g.size))
 		}
 		return nil
 	}
@@ -231,7 +231,7 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b OpenBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	p, err := g.openPoint(from, seq, g.Move, g.cur.commitment, b.Opening)
 	if err != nil {
@@ -239,10 +239,10 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 	}
 	v := p.Vertex(g.size)
 	if !g.cur.line.Contains(g.size, p) {
-		return nil, violation(from, seq, "GM-3", "committed to %s and announced %s", v, g.cur.line.Format(g.size))
+		return nil, NewViolation(from, seq, "GM-3", "committed to %s and announced %s", v, g.cur.line.Format(g.size))
 	}
 	if at := int(g.points[p].revealedAt); at < g.Move {
-		return nil, violation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
+		return nil, NewViolation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
 	}
 	g.cur.point = p
 	events := g.logged(from, gomoku.Event{Kind: gomoku.EventReveal, Point: p})
@@ -262,7 +262,7 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 
 // parseFive reads a window of five.
 func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
-	p, err := parseBodyPoint(size, b.Start)
+	p, err := ParseBodyPoint(size, b.Start)
 	if err != nil {
 		return gomoku.Five{}, err
 	}
@@ -294,24 +294,24 @@ func (g *GomokuRules) known(r Role) engine.Board {
 func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b GomokuDeclareBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	d := gomoku.Declaration{Five: b.Five, Claim: b.Claim}
 	switch {
 	case !b.Claim && (len(b.Lines) > 0 || len(b.Openings) > 0):
-		return nil, violation(from, seq, "T-10", "a declaration without a claim names lines or opens pieces")
+		return nil, NewViolation(from, seq, "T-10", "a declaration without a claim names lines or opens pieces")
 	case b.Claim && len(b.Lines) != 2:
-		return nil, violation(from, seq, "T-10", "a win claim names %d lines (want 2)", len(b.Lines))
+		return nil, NewViolation(from, seq, "T-10", "a win claim names %d lines (want 2)", len(b.Lines))
 	}
 	for i, lb := range b.Lines {
 		f, err := parseFive(g.size, lb)
 		if err != nil {
-			return nil, violation(from, seq, "T-10", "claimed line %d: %v", i+1, err)
+			return nil, NewViolation(from, seq, "T-10", "claimed line %d: %v", i+1, err)
 		}
 		d.Lines[i] = f
 	}
 	if n := g.hidden[from] + g.shown[from]; n > g.size*g.size {
-		return nil, violation(from, seq, "GM-4", "has %d pieces on %d points", n, g.size*g.size)
+		return nil, NewViolation(from, seq, "GM-4", "has %d pieces on %d points", n, g.size*g.size)
 	}
 	var openings []gomoku.Opening
 	if d.Claim {
@@ -319,21 +319,21 @@ func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 		for i, f := range d.Lines {
 			ps, ok := f.Points(g.size)
 			if !ok {
-				return nil, violation(from, seq, "GM-6", "false win claim: line %d (%s) is not a window of five of the board", i+1, f.Format(g.size))
+				return nil, NewViolation(from, seq, "GM-6", "false win claim: line %d (%s) is not a window of five of the board", i+1, f.Format(g.size))
 			}
 			for _, p := range ps {
 				onLines[p] = true
 			}
 		}
 		if n := d.Lines[0].Shared(g.size, d.Lines[1]); n > 1 {
-			return nil, violation(from, seq, "GM-6", "false win claim: %s and %s share %d pieces", d.Lines[0].Format(g.size), d.Lines[1].Format(g.size), n)
+			return nil, NewViolation(from, seq, "GM-6", "false win claim: %s and %s share %d pieces", d.Lines[0].Format(g.size), d.Lines[1].Format(g.size), n)
 		}
 		if len(b.Openings) > 0 {
 			g.Turns = slices.Clone(g.Turns)
 		}
 		onClaim := func(p engine.Point) error {
 			if !onLines[p] {
-				return violation(from, seq, "GM-6", "opened %s, not on the claimed lines", p.Vertex(g.size))
+				return NewViolation(from, seq, "GM-6", "opened %s, not on the claimed lines", p.Vertex(g.size))
 			}
 			return nil
 		}
@@ -345,14 +345,14 @@ func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 			openings = append(openings, gomoku.Opening{Move: o.Move, Point: p})
 		}
 		if err := gomoku.CheckDoubleFive(g.known(from), g.colorOf(from), d.Lines); err != nil {
-			return nil, violation(from, seq, "GM-6", "false win claim: %v", err)
+			return nil, NewViolation(from, seq, "GM-6", "false win claim: %v", err)
 		}
 	}
 	switch {
 	case d.Five && g.five[from]:
-		return nil, violation(from, seq, "GM-5", "announced five again (its first five came earlier)")
+		return nil, NewViolation(from, seq, "GM-5", "announced five again (its first five came earlier)")
 	case !d.Five && !g.five[from] && gomoku.HasFive(g.known(from), g.colorOf(from)):
-		return nil, violation(from, seq, "GM-5", "has a line of five of revealed pieces and never announced five")
+		return nil, NewViolation(from, seq, "GM-5", "has a line of five of revealed pieces and never announced five")
 	}
 	g.five[from] = g.five[from] || d.Five
 	g.cur.declaration = d

@@ -41,8 +41,8 @@ type SetCards struct{ Points []engine.Point }
 // Move Go (HMG-2): the card's point is opened and the stone placed.
 type Reveal struct{ Card int }
 
-func (SetCards) action() {}
-func (Reveal) action()   {}
+func (SetCards) IsAction() {}
+func (Reveal) IsAction()   {}
 
 // HMGCardsBody is the body of KindHMGCards: one commitment per card, in
 // card order.
@@ -138,9 +138,9 @@ type EventCardsOpened struct {
 	Points []engine.Point
 }
 
-func (EventRevealed) event()       {}
-func (EventCardsCommitted) event() {}
-func (EventCardsOpened) event()    {}
+func (EventRevealed) IsEvent()       {}
+func (EventCardsCommitted) IsEvent() {}
+func (EventCardsOpened) IsEvent()    {}
 
 func init() {
 	newVariantRules[engine.VariantHMG] = func(m *Machine) (VariantRules, error) {
@@ -163,7 +163,7 @@ type HMGRules struct {
 	commits   [2][]commit.Commitment
 	Committed [2]bool
 	opened    [2]bool
-	Score     scoring
+	Score     Scoring
 }
 
 // Stage returns where the game stands.
@@ -171,7 +171,7 @@ func (h *HMGRules) Stage() HMGStage {
 	switch {
 	case h.m.Options.Cards > 0 && !(h.Committed[Inviter] && h.Committed[Invitee]):
 		return HMGStageCards
-	case h.Score.agreed:
+	case h.Score.Agreed:
 		if _, ok := h.owesOpening(); ok {
 			return HMGStageOpen
 		}
@@ -182,11 +182,11 @@ func (h *HMGRules) Stage() HMGStage {
 	return HMGStagePlay
 }
 
-// timedTurn returns the role whose turn the clock times (CLK-D10): the
+// TimedTurn returns the role whose turn the clock times (CLK-D10): the
 // player sending its card commitments (Black's, then White's), and the
 // player to move in play, its reveals included; no clock runs during the
 // count or the opening of the unused cards.
-func (h *HMGRules) timedTurn() (Role, bool) {
+func (h *HMGRules) TimedTurn() (Role, bool) {
 	switch h.Stage() {
 	case HMGStageCards:
 		r, _, _ := h.Expected()
@@ -197,10 +197,10 @@ func (h *HMGRules) timedTurn() (Role, bool) {
 	return Inviter, false
 }
 
-// endsTimedTurn reports whether a message ends its player's timed turn
+// EndsTimedTurn reports whether a message ends its player's timed turn
 // (CLK-D10): the card commitments, a move, or a reveal onto the
 // opponent's last stone, which undoes it and ends the turn (HMG-5).
-func (h *HMGRules) endsTimedTurn(kind Kind, body json.RawMessage) bool {
+func (h *HMGRules) EndsTimedTurn(kind Kind, body json.RawMessage) bool {
 	switch kind {
 	case KindHMGCards:
 		return h.Stage() == HMGStageCards
@@ -251,7 +251,7 @@ func (h *HMGRules) Expected() (Role, []Kind, bool) {
 	case HMGStageDone:
 		return Inviter, nil, true
 	case HMGStageScoring:
-		r, kinds := h.Score.expected(toMove)
+		r, kinds := h.Score.Expected(toMove)
 		// Only the player to move may resume play, with a move or a
 		// reveal (GO-4, HMG-D14).
 		var ks []Kind
@@ -268,7 +268,7 @@ func (h *HMGRules) Expected() (Role, []Kind, bool) {
 	return toMove, []Kind{KindMove, KindHMGReveal}, false
 }
 
-func (h *HMGRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *HMGRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindHMGCards:
 		return h.applyCards(from, seq, body)
@@ -279,7 +279,7 @@ func (h *HMGRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 	case KindHMGOpenCards:
 		return h.applyOpenCards(from, seq, body)
 	}
-	events, err := h.Score.apply(h.Game.Board(), from, seq, kind, body)
+	events, err := h.Score.Apply(h.Game.Board(), from, seq, kind, body)
 	if err == nil && h.Stage() == HMGStageOpen {
 		events = append(events, EventPhase{Phase: Phase(HMGStageOpen)})
 	}
@@ -289,10 +289,10 @@ func (h *HMGRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage)
 func (h *HMGRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b HMGCardsBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if n := h.m.Options.Cards; len(b.Commitments) != n {
-		return nil, violation(from, seq, "HMG-1", "commits to %d cards, the game has %d per player", len(b.Commitments), n)
+		return nil, NewViolation(from, seq, "HMG-1", "commits to %d cards, the game has %d per player", len(b.Commitments), n)
 	}
 	h.commits[from] = b.Commitments
 	h.Committed[from] = true
@@ -302,30 +302,30 @@ func (h *HMGRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Ev
 func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var mb MoveBody
 	if err := DecodeBody(body, &mb); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
-	p, err := parseBodyPoint(h.m.Options.Size, mb.Point)
+	p, err := ParseBodyPoint(h.m.Options.Size, mb.Point)
 	if err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	resumed := h.Score.Active
 	if resumed && p == engine.Pass {
-		return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+		return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := h.m.Colors[from]
 	next, captured, err := h.Game.Play(c, p)
 	if err != nil {
-		return nil, violation(from, seq, ruleOfHMGError(err), "illegal move %s: %v", mb.Point, err)
+		return nil, NewViolation(from, seq, ruleOfHMGError(err), "illegal move %s: %v", mb.Point, err)
 	}
 	h.Game = next
 	var events []Event
 	if resumed {
-		h.Score = scoring{}
+		h.Score = Scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
 	if h.Game.PlayEnded() {
-		h.Score.start()
+		h.Score.Start()
 		events = append(events, EventPhase{Phase: Phase(HMGStageScoring)})
 	}
 	return events, nil
@@ -337,16 +337,16 @@ func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Eve
 // its commitment T-5.
 func (h *HMGRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine.Point, error) {
 	if o.Card < 0 || o.Card >= len(h.commits[from]) {
-		return engine.NoPoint, violation(from, seq, "HMG-3", "card index %d: it has %d cards", o.Card, len(h.commits[from]))
+		return engine.NoPoint, NewViolation(from, seq, "HMG-3", "card index %d: it has %d cards", o.Card, len(h.commits[from]))
 	}
 	size := h.m.Options.Size
 	p, err := engine.ParseVertex(size, o.Point)
 	if err != nil || p == engine.Pass || p.Vertex(size) != o.Point {
-		return engine.NoPoint, violation(from, seq, "HMG-1", "card index %d holds %q, not a point of the board", o.Card, o.Point)
+		return engine.NoPoint, NewViolation(from, seq, "HMG-1", "card index %d holds %q, not a point of the board", o.Card, o.Point)
 	}
 	salt, err := hex.DecodeString(o.Salt)
 	if err != nil || len(salt) != commit.SaltSize || hex.EncodeToString(salt) != o.Salt {
-		return engine.NoPoint, violation(from, seq, "T-10", "card index %d: salt %q is not %d bytes of lowercase hex", o.Card, o.Salt, commit.SaltSize)
+		return engine.NoPoint, NewViolation(from, seq, "T-10", "card index %d: salt %q is not %d bytes of lowercase hex", o.Card, o.Salt, commit.SaltSize)
 	}
 	op := commit.Opening{Value: []byte(o.Point)}
 	copy(op.Salt[:], salt)
@@ -360,12 +360,12 @@ func (h *HMGRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine
 func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var rb HMGRevealBody
 	if err := DecodeBody(body, &rb); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	o := rb.HMGCardOpening
 	c := h.m.Colors[from]
 	if o.Card >= 0 && o.Card < h.m.Options.Cards && h.Game.Cards(c)[o.Card].Revealed {
-		return nil, violation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
+		return nil, NewViolation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
 	}
 	p, err := h.checkOpening(from, seq, o)
 	if err != nil {
@@ -373,12 +373,12 @@ func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 	}
 	next, res, err := h.Game.Reveal(c, o.Card, p)
 	if err != nil {
-		return nil, violation(from, seq, ruleOfHMGReveal(err), "illegal reveal of card index %d at %s: %v", o.Card, o.Point, err)
+		return nil, NewViolation(from, seq, ruleOfHMGReveal(err), "illegal reveal of card index %d at %s: %v", o.Card, o.Point, err)
 	}
 	h.Game = next
 	var events []Event
 	if h.Score.Active {
-		h.Score = scoring{}
+		h.Score = Scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	return append(events, EventRevealed{Color: c, Card: o.Card, Point: p, Captured: res.Captured,
@@ -388,7 +388,7 @@ func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b HMGOpenCardsBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	c := h.m.Colors[from]
 	cards := h.Game.Cards(c)
@@ -401,11 +401,11 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 		}
 	}
 	if len(b.Cards) != len(unused) {
-		return nil, violation(from, seq, "HMG-7", "opens %d cards, %d were not used", len(b.Cards), len(unused))
+		return nil, NewViolation(from, seq, "HMG-7", "opens %d cards, %d were not used", len(b.Cards), len(unused))
 	}
 	for i, o := range b.Cards {
 		if o.Card != unused[i] {
-			return nil, violation(from, seq, "HMG-7", "opening number %d is of card index %d, want the unused card index %d", i, o.Card, unused[i])
+			return nil, NewViolation(from, seq, "HMG-7", "opening number %d is of card index %d, want the unused card index %d", i, o.Card, unused[i])
 		}
 		p, err := h.checkOpening(from, seq, o)
 		if err != nil {
@@ -415,19 +415,19 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 	}
 	next, err := h.Game.OpenCards(c, points)
 	if err != nil {
-		return nil, violation(from, seq, "HMG-7", "%v", err)
+		return nil, NewViolation(from, seq, "HMG-7", "%v", err)
 	}
 	h.Game = next
 	h.opened[from] = true
 	return []Event{EventCardsOpened{Color: c, Points: points}}, nil
 }
 
-func (h *HMGRules) result() engine.Result { return h.Game.Score(h.Score.Proposal).Result() }
+func (h *HMGRules) Result() engine.Result { return h.Game.Score(h.Score.Proposal).Result() }
 
 func (h *HMGRules) View(r Role) VariantView {
 	b := h.Game.Board()
 	return HMGView{Stage: h.Stage(), Game: h.Game, OpponentCards: h.Game.Cards(h.m.Colors[r].Opponent()),
-		Committed: h.Committed, HasProposal: h.Score.HasProposal, Proposer: h.Score.proposer,
+		Committed: h.Committed, HasProposal: h.Score.HasProposal, Proposer: h.Score.Proposer,
 		Proposal: h.Score.Proposal.Dead(b)}
 }
 

@@ -68,7 +68,7 @@ type PhantomRules struct {
 	Replay    *referee.Replay
 	Referee   phantom.Referee
 	open      bool
-	Score     scoring
+	Score     Scoring
 	violation *Violation
 	// nextReverse is, in a game of the correlated input OTs (MPC-D28),
 	// the digest of the reverse request of the next try that the
@@ -117,9 +117,9 @@ func (h *PhantomRules) reverseDigest(from Role, seq uint64, kind Kind, d referee
 	zero := d == (referee.Digest{})
 	switch {
 	case h.Correlated() && zero:
-		return violation(from, seq, "T-10", "%s message without its reverse OT digest (input OTs correlated, MPC-D28)", kind)
+		return NewViolation(from, seq, "T-10", "%s message without its reverse OT digest (input OTs correlated, MPC-D28)", kind)
 	case !h.Correlated() && !zero:
-		return violation(from, seq, "T-10", "%s message with a reverse OT digest in a game without correlated input OTs", kind)
+		return NewViolation(from, seq, "T-10", "%s message with a reverse OT digest in a game without correlated input OTs", kind)
 	}
 	return nil
 }
@@ -159,7 +159,7 @@ func garblingScheme(name string) gc.Scheme {
 // Stage returns where the game stands.
 func (h *PhantomRules) Stage() PhantomStage {
 	switch {
-	case h.violation != nil || h.Score.agreed:
+	case h.violation != nil || h.Score.Agreed:
 		return PhantomStageDone
 	case h.resigned && !h.suspended && h.audited:
 		return PhantomStageDone
@@ -251,14 +251,14 @@ func (h *PhantomRules) Expected() (Role, []Kind, bool) {
 	}
 	// Scoring: only the player to move may resume play, with a move.
 	toMove := h.Machine.RoleOf(h.Referee.ToMove())
-	r, kinds := h.Score.expected(toMove)
+	r, kinds := h.Score.Expected(toMove)
 	if r != toMove {
 		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k Kind) bool { return k == KindMove })
 	}
 	return r, kinds, false
 }
 
-func (h *PhantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *PhantomRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
 	switch kind {
 	case KindPhantomCommit, KindPhantomSetup, KindPhantomBase:
 		return h.applySetup(from, seq, kind, body)
@@ -272,7 +272,7 @@ func (h *PhantomRules) apply(from Role, seq uint64, kind Kind, body json.RawMess
 		return h.applyMove(from, seq, body)
 	}
 	b := h.Referee.Board()
-	return h.Score.apply(b, from, seq, kind, body)
+	return h.Score.Apply(b, from, seq, kind, body)
 }
 
 // applySetup takes the messages that set a game's secure computation up
@@ -283,7 +283,7 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 	case KindPhantomCommit:
 		var b PhantomCommitBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
@@ -297,7 +297,7 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 	case KindPhantomSetup:
 		var b PhantomSetupBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
@@ -311,7 +311,7 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 	case KindPhantomBase:
 		var b PhantomBaseBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
 			return nil, err
@@ -333,17 +333,17 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 	case KindPhantomTry, KindPhantomRequest:
 		var b PhantomRequestBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, violation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, NewViolation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		if h.Correlated() {
 			// The try's record holds its reverse request already: the
 			// base's, or the last garbling's taken with the outputs.
 			n := len(h.Record.Tries)
 			if n == 0 || h.Record.Tries[n-1].Sent != 0 {
-				return nil, violation(from, seq, "T-10", "request of try %d before its reverse request", b.Try)
+				return nil, NewViolation(from, seq, "T-10", "request of try %d before its reverse request", b.Try)
 			}
 			h.Record.Tries[n-1].Sent, h.Record.Tries[n-1].Request = 1, b.Request
 		} else {
@@ -353,10 +353,10 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 	case KindPhantomTryGarbling, KindPhantomGarbling:
 		var b PhantomGarblingBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, violation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, NewViolation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
 			return nil, err
@@ -369,10 +369,10 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 	case KindPhantomCommitment:
 		var b PhantomCommitmentBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, violation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, NewViolation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Commitment, tr.CommitReply = 2, b.Commitments, b.Reply
@@ -380,10 +380,10 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 	case KindPhantomChoice:
 		var b PhantomChoiceBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, violation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, NewViolation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Choice = 3, b.Choice
@@ -397,13 +397,13 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 func (h *PhantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var b PhantomOutputsBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if b.Try != h.Public.Try {
-		return nil, violation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.Public.Try)
+		return nil, NewViolation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.Public.Try)
 	}
 	if b.Pass && !b.Legal {
-		return nil, violation(from, seq, "PG-1", "a pass that is illegal")
+		return nil, NewViolation(from, seq, "PG-1", "a pass that is illegal")
 	}
 	tr := &h.Record.Tries[len(h.Record.Tries)-1]
 	tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
@@ -434,10 +434,10 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	if kind == KindPhantomAccuse {
 		var b PhantomAccuseBody
 		if err := DecodeBody(body, &b); err != nil {
-			return nil, violation(from, seq, "T-10", "%v", err)
+			return nil, NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Accuse == "" {
-			return nil, violation(from, seq, "T-10", "an accusation says what it caught")
+			return nil, NewViolation(from, seq, "T-10", "an accusation says what it caught")
 		}
 		r := from
 		h.accuser, h.accused = &r, b.Accuse
@@ -445,14 +445,14 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	}
 	var b PhantomRevealBody
 	if err := DecodeBody(body, &b); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	size := h.Machine.Options.Size
 	tries := make([]engine.Point, len(b.Tries))
 	for i, v := range b.Tries {
 		p, err := engine.ParseVertex(size, v)
 		if err != nil || p.Vertex(size) != v {
-			return nil, violation(from, seq, "T-10", "try %d is %q, not a vertex", i, v)
+			return nil, NewViolation(from, seq, "T-10", "try %d is %q, not a vertex", i, v)
 		}
 		tries[i] = p
 	}
@@ -470,9 +470,9 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	case errors.As(err, &f):
 		h.violation = &Violation{Accused: roleOf(f.Party), Rule: f.Rule, Seq: -1, Detail: "audit: " + f.Error(), Err: f}
 	case err != nil:
-		return nil, violation(from, seq, "T-10", "the audit fails: %v", err)
+		return nil, NewViolation(from, seq, "T-10", "the audit fails: %v", err)
 	case accuser != nil:
-		h.violation = &Violation{Accused: *accuser, Rule: ruleFalseAccusation, Seq: -1,
+		h.violation = &Violation{Accused: *accuser, Rule: RuleFalseAccusation, Seq: -1,
 			Detail: fmt.Sprintf("false accusation (%s): the audit finds every message of the other program honest", accused)}
 	}
 	h.reveals, h.accuser, h.accused = reveals, accuser, accused
@@ -484,7 +484,7 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 		// The resignation stands: no scoring.
 		return append(events, EventPhantomRevealed{Board: h.Referee.Board()}), nil
 	}
-	h.Score.start()
+	h.Score.Start()
 	return append(events, EventPhantomRevealed{Board: h.Referee.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
 }
 
@@ -494,62 +494,62 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
 	var mb MoveBody
 	if err := DecodeBody(body, &mb); err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	size := h.Machine.Options.Size
-	p, err := parseBodyPoint(size, mb.Point)
+	p, err := ParseBodyPoint(size, mb.Point)
 	if err != nil {
-		return nil, violation(from, seq, "T-10", "%v", err)
+		return nil, NewViolation(from, seq, "T-10", "%v", err)
 	}
 	c := h.Machine.Colors[from]
 	ref := h.Referee
 	resumed := h.Score.Active
 	if resumed {
 		if p == engine.Pass {
-			return nil, violation(from, seq, "GO-4", "resumes play with a pass")
+			return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
 		}
 		if ref, err = ref.Resume(c); err != nil {
-			return nil, violation(from, seq, "GO-4", "%v", err)
+			return nil, NewViolation(from, seq, "GO-4", "%v", err)
 		}
 	}
 	next, out, err := ref.Try(c, p)
 	if err != nil {
-		return nil, violation(from, seq, "T-3", "move %s: %v", mb.Point, err)
+		return nil, NewViolation(from, seq, "T-3", "move %s: %v", mb.Point, err)
 	}
 	if !out.Legal {
-		return nil, violation(from, seq, "PG-2", "illegal move %s in the open: %s", mb.Point, out.Reason)
+		return nil, NewViolation(from, seq, "PG-2", "illegal move %s in the open: %s", mb.Point, out.Reason)
 	}
 	h.Referee, h.open = next, true
 	var events []Event
 	if resumed {
-		h.Score = scoring{}
+		h.Score = Scoring{}
 		events = append(events, EventResumed{By: from})
 	}
 	events = append(events, EventMoved{Color: c, Point: p, Captured: out.Captured})
 	if h.Referee.PlayEnded() {
-		h.Score.start()
+		h.Score.Start()
 		h.open = false
 		events = append(events, EventPhase{Phase: Phase(PhantomStageScoring)})
 	}
 	return events, nil
 }
 
-func (h *PhantomRules) result() engine.Result {
+func (h *PhantomRules) Result() engine.Result {
 	if h.violation != nil {
-		return forfeit(h.Machine.Colors[h.violation.Accused.Other()])
+		return Forfeit(h.Machine.Colors[h.violation.Accused.Other()])
 	}
 	return h.Referee.Score(h.Score.Proposal).Result()
 }
 
-// auditViolation returns the violation the audit found (T-8), or the
+// AuditViolation returns the violation the audit found (T-8), or the
 // false accusation it disproved (T-14), or nil.
-func (h *PhantomRules) auditViolation() *Violation { return h.violation }
+func (h *PhantomRules) AuditViolation() *Violation { return h.violation }
 
-// auditAfterResign starts the reveal and audit after a resignation
+// AuditAfterResign starts the reveal and audit after a resignation
 // (PN-D13) when the secure referee ran and no reveal is in yet; a game
 // resigned during its setup, after a reveal, or once the board is known
 // to both ends at once.
-func (h *PhantomRules) auditAfterResign(Role) ([]Event, bool) {
+func (h *PhantomRules) AuditAfterResign(Role) ([]Event, bool) {
 	switch st := h.Stage(); {
 	case st == PhantomStagePlay, st == PhantomStageReveal && h.reveals[0] == nil && h.reveals[1] == nil:
 		h.resigned = true
@@ -558,9 +558,9 @@ func (h *PhantomRules) auditAfterResign(Role) ([]Event, bool) {
 	return nil, false
 }
 
-// suspendResign has the rules judge a message as the game stood before
+// SuspendResign has the rules judge a message as the game stood before
 // the resignation (a message that crossed it).
-func (h *PhantomRules) suspendResign(on bool) { h.suspended = on }
+func (h *PhantomRules) SuspendResign(on bool) { h.suspended = on }
 
 func (h *PhantomRules) View(Role) VariantView {
 	v := PhantomNetView{Stage: h.Stage(), Rules: h.Machine.Options.Rules, ToMove: h.Public.ToMove, Passes: h.Public.Passes,
@@ -568,7 +568,7 @@ func (h *PhantomRules) View(Role) VariantView {
 	if h.audited {
 		b := h.Referee.Board()
 		v.Referee, v.ToMove, v.Passes = h.Referee, h.Referee.ToMove(), h.Referee.Passes()
-		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.Score.Active, h.Score.HasProposal, h.Score.proposer, h.Score.Proposal.Dead(b)
+		v.Scoring, v.HasProposal, v.Proposer, v.Proposal = h.Score.Active, h.Score.HasProposal, h.Score.Proposer, h.Score.Proposal.Dead(b)
 	}
 	return v
 }

@@ -213,9 +213,9 @@ type EventPhantomStep struct {
 // both players.
 type EventPhantomRevealed struct{ Board engine.Board }
 
-func (EventPhantomTry) event()      {}
-func (EventPhantomStep) event()     {}
-func (EventPhantomRevealed) event() {}
+func (EventPhantomTry) IsEvent()      {}
+func (EventPhantomStep) IsEvent()     {}
+func (EventPhantomRevealed) IsEvent() {}
 
 // PhantomNetView is what a player of Phantom Go over the network sees:
 // the public state of the game, and (filled in by its own program) its

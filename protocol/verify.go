@@ -94,7 +94,7 @@ func Verify(t *Transcript) *Report {
 			break
 		}
 		if i == 0 && m.Peers != t.Peers {
-			rep.Violation = violation(Inviter, 0, "T-3", "the invitation names other peers than the record")
+			rep.Violation = NewViolation(Inviter, 0, "T-3", "the invitation names other peers than the record")
 			rep.Proven = true
 			break
 		}

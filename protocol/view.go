@@ -49,7 +49,7 @@ type PrivateViewer interface {
 // that they need no type switch over the views (issue 33) and a new
 // variant's view that lacks one does not compile.
 type VariantView interface {
-	variantView()
+	IsVariantView()
 	// Progress says how far the game has come for people (MATCH-D4):
 	// "move 57", "turn 12" where a turn is what a player counts (Hidden
 	// Move Go, F-Go), "move 60, 200 tries" in Phantom Go.
@@ -61,9 +61,9 @@ type VariantView interface {
 	OpponentJustPassed(me engine.Color) bool
 }
 
-func (GoView) variantView()         {}
-func (PhantomNetView) variantView() {}
-func (HMGView) variantView()        {}
-func (GomokuView) variantView()     {}
-func (FGoView) variantView()        {}
-func (BridgeView) variantView()     {}
+func (GoView) IsVariantView()         {}
+func (PhantomNetView) IsVariantView() {}
+func (HMGView) IsVariantView()        {}
+func (GomokuView) IsVariantView()     {}
+func (FGoView) IsVariantView()        {}
+func (BridgeView) IsVariantView()     {}
