@@ -141,14 +141,7 @@ func ParseBroadcastDelay(s string) (BroadcastDelay, error) {
 // outputs (one message of each try, whoever tried). A table beside
 // spectatorKinds, so that a new variant says both in one place; the
 // completeness test names a variant without an entry.
-var broadcastMoveKinds = map[engine.Variant]func(Kind) bool{
-	engine.VariantGo:      func(k Kind) bool { return k == KindMove },
-	engine.VariantBridge:  func(k Kind) bool { return k == KindMove },
-	engine.VariantHMG:     func(k Kind) bool { return k == KindMove || k == KindHMGReveal },
-	engine.VariantGomoku:  func(k Kind) bool { return k == KindGomokuOpening || k == KindGomokuCommit || k == KindGomokuPass },
-	engine.VariantFGo:     func(k Kind) bool { return k == KindFGoCommit || k == KindFGoAccept },
-	engine.VariantPhantom: func(k Kind) bool { return k == KindPhantomOutputs },
-}
+var broadcastMoveKinds = map[engine.Variant]func(Kind) bool{}
 
 // BroadcastMove tells whether a message of kind k is a move of a game of
 // variant v for the broadcast delay (broadcastMoveKinds). The kind is in
@@ -159,30 +152,27 @@ func BroadcastMove(v engine.Variant, k Kind) bool {
 	return ok && f(k)
 }
 
-// turnCount is how the listing of live games counts a game's turns from
+// TurnCount is how the listing of live games counts a game's turns from
 // its moves for the broadcast delay (SPEC-D14, SPEC-D40).
-type turnCount uint8
+type TurnCount uint8
 
 // The ways of counting turns.
 const (
-	// turnEachMove: every move is one turn (one player's).
-	turnEachMove turnCount = iota
-	// turnInviterMove: both players move in each turn (F-Go's
+	// TurnEachMove: every move is one turn (one player's).
+	TurnEachMove TurnCount = iota
+	// TurnInviterMove: both players move in each turn (F-Go's
 	// choices): the inviter's move counts the turn once.
-	turnInviterMove
-	// turnAnnounced: the moves are withheld and each has a public
+	TurnInviterMove
+	// TurnAnnounced: the moves are withheld and each has a public
 	// announcement (Phantom Go's tries, one announcement a try): the
 	// announcements count the turns, not the headers.
-	turnAnnounced
+	TurnAnnounced
 )
 
 // turnCounts says, beside broadcastMoveKinds, how a variant's turns are
-// counted from its moves where it is not turnEachMove (the default, so
+// counted from its moves where it is not TurnEachMove (the default, so
 // that a new variant's listing counts its moves).
-var turnCounts = map[engine.Variant]turnCount{
-	engine.VariantFGo:     turnInviterMove,
-	engine.VariantPhantom: turnAnnounced,
-}
+var turnCounts = map[engine.Variant]TurnCount{}
 
 // BroadcastTurn tells whether a published message or header of kind k
 // from role from is one turn of a game of variant v, as the listing of
@@ -196,9 +186,9 @@ func BroadcastTurn(v engine.Variant, from Role, k Kind) bool {
 		return false
 	}
 	switch turnCounts[v] {
-	case turnInviterMove:
+	case TurnInviterMove:
 		return from == Inviter
-	case turnAnnounced:
+	case TurnAnnounced:
 		return false
 	}
 	return true

@@ -31,7 +31,7 @@ func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
 				if turn && !BroadcastMove(v, k) {
 					t.Errorf("%s: the %s's %s is a turn of the listing but not a move of the broadcast delay", v, from, k)
 				}
-				if turnCounts[v] == turnEachMove && turn != BroadcastMove(v, k) {
+				if turnCounts[v] == TurnEachMove && turn != BroadcastMove(v, k) {
 					t.Errorf("%s: the %s's %s: a turn %v, a move %v; each move is a turn in %s", v, from, k, turn, BroadcastMove(v, k), v)
 				}
 			}

@@ -102,7 +102,7 @@ func (m *Machine) GraceOwed() (from Role, kinds []Kind, count, ok bool) {
 	}
 	from, kinds = m.Expected()
 	for _, k := range kinds {
-		if k.attrs().automatic {
+		if k.attrs().Automatic {
 			return from, kinds, false, true
 		}
 	}

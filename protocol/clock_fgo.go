@@ -66,3 +66,19 @@ func (g *FGoRules) ClockTurnID() int { return g.Game.TurnNumber() }
 func (g *FGoRules) choiceKind() Kind    { return KindFGoCommit }
 func (g *FGoRules) settleKind() Kind    { return KindFGoOpen }
 func (g *FGoRules) settled(r Role) bool { return g.turn.opened[r] }
+
+// The clock stamp of its bodies (CLK-D8, clock_stamp.go):
+// a commitment carries the think time, an opening the settlement
+// (CLK-D14); stamped, they are the F-Go forms of the bodies.
+
+// Stamp writes the clock stamp FGoCommitBody carries (CLK-D8).
+func (b FGoCommitBody) Stamp(_ Kind, think, _ int64) any {
+	b.ThinkMS = think
+	return b
+}
+
+// Stamp writes the clock stamp FGoOpenBody carries (CLK-D8).
+func (b FGoOpenBody) Stamp(_ Kind, _, charge int64) any {
+	b.ChargeMS = charge
+	return b
+}

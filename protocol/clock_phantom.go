@@ -2,10 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
-	"time"
-
-	"github.com/kakure/kakure/engine/clock"
 )
 
 // Phantom Go under a clock (docs/clocks.md, CLK-D16): each try is its
@@ -14,31 +10,7 @@ import (
 // computation between is the protocol's. The tries of one move add up
 // and are charged as one move when the move ends (a legal try or a pass).
 
-// pendingMove is the move under way of the player whose tries were
-// illegal so far: its clock before the move and the think time its tries
-// used.
-type pendingMove struct {
-	role   Role
-	before clock.State
-	used   time.Duration
-}
-
-// TryClocks is a variant whose timed turns are tries that may be
-// illegal (Phantom Go, CLK-D16).
-type TryClocks interface {
-	timedVariant
-	// tryMover returns the role whose move is under way, while tries are
-	// being made.
-	TryMover() (Role, bool)
-	// tryID names the try under way.
-	TryID() uint64
-	// SettlesTry reports whether a message of kind from r is the one
-	// that settles the other's try under way: the next message of the
-	// try that the mover's opponent sends.
-	SettlesTry(r Role, kind Kind) bool
-}
-
-// tryMover returns the role whose move is under way in play.
+// TryMover returns the role whose move is under way in play.
 func (h *PhantomRules) TryMover() (Role, bool) {
 	if h.Stage() != PhantomStagePlay {
 		return Inviter, false
@@ -46,6 +18,7 @@ func (h *PhantomRules) TryMover() (Role, bool) {
 	return h.moverRole(), true
 }
 
+// TryID names the try under way: the public try count.
 func (h *PhantomRules) TryID() uint64 { return h.Public.Try }
 
 // clockStep returns how far the try under way has come, counted as in an
@@ -118,45 +91,4 @@ func (h *PhantomRules) SettlesTry(r Role, kind Kind) bool {
 	mover := h.moverRole()
 	return r != mover && (kind == KindPhantomGarbling && sent == 1 && mover == PhantomEvaluator ||
 		kind == KindPhantomOutputs && sent == 2 && mover == PhantomGarbler)
-}
-
-// leftFor returns what role r has left for the move under way: its
-// clock's time, less what the illegal tries of the move used (CLK-D16).
-func (c *gameClocks) leftFor(r Role) time.Duration {
-	if p := c.tries; p != nil && p.role == r {
-		return max(0, c.Control.Left(p.before)-p.used)
-	}
-	return c.Control.Left(c.state[r])
-}
-
-// ExpiredFor reports whether role r's flag falls if its move under way
-// takes d more.
-func (c *gameClocks) ExpiredFor(r Role, d time.Duration) bool {
-	if p := c.tries; p != nil && p.role == r {
-		return c.Control.Expired(p.before, p.used+d)
-	}
-	return c.Control.Expired(c.state[r], d)
-}
-
-// usedOf returns, by role, the think time the tries of the move under way
-// used (CLK-D16).
-func (c *gameClocks) usedOf() [2]time.Duration {
-	var u [2]time.Duration
-	if p := c.tries; p != nil {
-		u[p.role] = p.used
-	}
-	return u
-}
-
-// tryClaim is what a time-out claim by claimer is about in Phantom Go's
-// play while no clock runs (CLK-D16): the other's try under way, when
-// the claimer's measurement settles it past the clock or the claim
-// crossed it, judged against what the move had before the try.
-func (c *gameClocks) tryClaim(tc TryClocks, claimer Role) (left time.Duration, about string, ok bool) {
-	flagged := claimer.Other()
-	l, p := c.Last, c.tries
-	if r, moving := tc.TryMover(); !moving || r != flagged || l == nil || l.Role != flagged || l.Free || p == nil || p.role != flagged {
-		return 0, "", false
-	}
-	return max(0, c.Control.Left(l.Before)-l.Prior), fmt.Sprintf("its try in message %d", l.Seq), true
 }

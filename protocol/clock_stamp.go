@@ -9,16 +9,17 @@ package protocol
 
 // stampedBody is a body that carries a clock stamp.
 type stampedBody interface {
-	// withStamp returns the body, of a message of kind, with the think
+	// Stamp returns the body, of a message of kind, with the think
 	// time and the settlement it carries written in (milliseconds).
 	Stamp(kind Kind, thinkMS, chargeMS int64) any
 }
 
-// WithStamp writes a clock stamp into body if it carries one. The empty
-// body of a gomoku pass becomes a gomokuPassBody (CLK-D15).
+// WithStamp writes a clock stamp into body if it carries one. A body
+// that a variant's BodyOf turns into its own first becomes that (the
+// empty body of a gomoku pass a GomokuPassBody, CLK-D15).
 func WithStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
-	if _, empty := body.(struct{}); empty && kind == KindGomokuPass {
-		body = GomokuPassBody{}
+	if f := bodyOf[kind]; f != nil {
+		body = f(body)
 	}
 	if b, ok := body.(stampedBody); ok {
 		return b.Stamp(kind, thinkMS, chargeMS)
@@ -29,94 +30,5 @@ func WithStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
 // Go, Bridge Go and Phantom Go in the open: a move carries both (CLK-D8).
 func (b MoveBody) Stamp(_ Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-// Hidden Move Go: the card choice and a reveal that ends the turn carry
-// both (CLK-D10).
-func (b HMGCardsBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-func (b HMGRevealBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-// Gomoku: the messages that end a timed turn carry both (CLK-D15).
-func (b GomokuPointBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-func (b GomokuSideBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-func (b GomokuLineBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-func (b GomokuOpeningsBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-func (b GomokuPassBody) Stamp(_ Kind, think, charge int64) any {
-	b.ThinkMS, b.ChargeMS = think, charge
-	return b
-}
-
-// F-Go: a commitment carries the think time, an opening the settlement
-// (CLK-D14); stamped, they are the F-Go forms of the bodies.
-func (b CommitBody) Stamp(kind Kind, think, charge int64) any {
-	if kind != KindFGoCommit {
-		return b
-	}
-	return FGoCommitBody{Commitment: b.Commitment}.Stamp(kind, think, charge)
-}
-
-func (b FGoCommitBody) Stamp(_ Kind, think, _ int64) any {
-	b.ThinkMS = think
-	return b
-}
-
-func (b OpenBody) Stamp(kind Kind, think, charge int64) any {
-	if kind != KindFGoOpen {
-		return b
-	}
-	return FGoOpenBody{Opening: b.Opening}.Stamp(kind, think, charge)
-}
-
-func (b FGoOpenBody) Stamp(_ Kind, _, charge int64) any {
-	b.ChargeMS = charge
-	return b
-}
-
-// Phantom Go: the try (a request, or the garbler's try-garbling) carries
-// the think time; the garbling and the outputs that settle the other's
-// try carry the settlement (CLK-D16).
-func (b PhantomRequestBody) Stamp(kind Kind, think, _ int64) any {
-	if kind == KindPhantomTry {
-		b.ThinkMS = think
-	}
-	return b
-}
-
-func (b PhantomGarblingBody) Stamp(kind Kind, think, charge int64) any {
-	switch kind {
-	case KindPhantomTryGarbling:
-		b.ThinkMS = think
-	case KindPhantomGarbling:
-		b.ChargeMS = charge
-	}
-	return b
-}
-
-func (b PhantomOutputsBody) Stamp(_ Kind, _, charge int64) any {
-	b.ChargeMS = charge
 	return b
 }

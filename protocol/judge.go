@@ -71,21 +71,31 @@ const RuleFalseAccusation = "T-14"
 
 // RuleCertificate is the rule of a report whose evidence is a signed
 // certificate of a deviating garbler (T-8(b)). The judge hands such
-// evidence to Phantom Go's judge of certificates
-// (judgePhantomCertificate).
+// evidence to the judge of certificates that a variant registered
+// (VariantEntry.JudgeCertificate: Phantom Go's).
 const RuleCertificate = "T-8"
 
-// certificateJudge checks the evidence of a T-8(b) report: a certificate
+// CertificateJudge checks the evidence of a T-8(b) report: a certificate
 // that convicts the garbler on its own signatures without the
 // evaluator's secrets. It returns the violation the certificate proves
 // (the accused's), the reporter's false accusation when the evidence is
 // a certificate that proves nothing, or nil when the evidence is no
 // certificate: such a report is judged like any other, on the accused's
-// signed messages. The judge of every game is judgePhantomCertificate
-// (phantom_certificate.go); judgeReportWith takes it as an argument so
+// signed messages. The judge of every game is the registered one
+// (judgeCertificate, Phantom Go's); judgeReportWith takes it as an argument so
 // that a test judges with one of its own (export_test.go), and nothing
 // else can change it.
-type certificateJudge func(game GameID, peers [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation
+type CertificateJudge func(game GameID, peers [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation
+
+// judgeCertificate judges certificate evidence with the judge a variant
+// registered (Register); with none registered no evidence is a
+// certificate.
+func judgeCertificate(game GameID, peers [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation {
+	if certificates == nil {
+		return nil
+	}
+	return certificates(game, peers, accused, history, evidence)
+}
 
 // judgeReport is the one judge of violation reports (T-13, T-14): the
 // receiving peer runs it at once when a report arrives (Machine.Apply),
@@ -108,11 +118,11 @@ type certificateJudge func(game GameID, peers [2]PeerID, accused Role, history [
 // report), it is read instead of replaying the game, which in Phantom Go
 // would run the audit again. It is never changed.
 func judgeReport(game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
-	return JudgeReportWith(judgePhantomCertificate, game, peers, history, report, body, current)
+	return JudgeReportWith(judgeCertificate, game, peers, history, report, body, current)
 }
 
 // JudgeReportWith is judgeReport with certificates judged by certificates.
-func JudgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
+func JudgeReportWith(certificates CertificateJudge, game GameID, peers [2]PeerID, history []Message, report *Message, body *ViolationBody, current *Machine) Judgement {
 	reporter, accused := report.From, body.Accused
 	j := Judgement{Verdict: VerdictUnproven, Reporter: reporter,
 		Reported: &Violation{Accused: accused, Rule: body.Rule, Seq: -1, Detail: body.Detail}}
@@ -151,7 +161,7 @@ func JudgeReportWith(certificates certificateJudge, game GameID, peers [2]PeerID
 }
 
 // judgeWith judges the report's evidence (see judgeReport).
-func judgeWith(j Judgement, certificates certificateJudge, game GameID, peers [2]PeerID, view []Message, accusedChain []*Message,
+func judgeWith(j Judgement, certificates CertificateJudge, game GameID, peers [2]PeerID, view []Message, accusedChain []*Message,
 	probe, state func() (*Machine, error), body *ViolationBody, report *Message) Judgement {
 	reporter, accused := report.From, body.Accused
 	if body.Rule == "T-11" {

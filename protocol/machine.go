@@ -300,7 +300,7 @@ func (m *Machine) Apply(msg *Message) ([]Event, error) {
 func (m *Machine) Keep(msg *Message) { m.history = append(m.history, *msg) }
 
 // anytime reports the kinds either role may send whatever the turn.
-func anytime(k Kind) bool { return k.attrs().anytime }
+func anytime(k Kind) bool { return k.attrs().Anytime }
 
 // apply checks one message (already checked by the transcript: signature,
 // sequence, chain) against the game and applies it. A returned
@@ -422,7 +422,7 @@ func (m *Machine) applyMessage(msg *Message) ([]Event, error) {
 func (m *Machine) applyMove(msg *Message) ([]Event, error) {
 	var tick func() []Event
 	crossed := false
-	if msg.Kind.attrs().timed {
+	if msg.Kind.attrs().Timed {
 		c := m.Clocks
 		crossed = m.acceptanceCrossed(msg)
 		if crossed {

@@ -16,7 +16,7 @@ import (
 // commitment reports it at once (rule T-8) with a certificate as
 // evidence, and reveals nothing of its own: no seed, no try. The judge
 // (judgeReport, the same in `kakure verify`) hands it to
-// judgePhantomCertificate (a certificateJudge), which convicts the
+// judgePhantomCertificate (a CertificateJudge), which convicts the
 // garbler when the certificate proves the cheat against the messages of
 // the record, and otherwise the reporter of a false accusation (T-14):
 // an honest evaluator's certificate always proves its cheat, so an
@@ -152,7 +152,7 @@ func CertificateViolation(try uint64, c *referee.Certificate, err error) *Violat
 		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
 }
 
-// judgePhantomCertificate is the certificateJudge of every game (T-8(b)):
+// judgePhantomCertificate is the CertificateJudge of every game (T-8(b)):
 // it judges evidence that opens with a certificate frame against the game
 // of history. It returns nil for evidence that is no certificate (judged
 // as any other), the garbler's violation for a certificate that proves

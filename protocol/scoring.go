@@ -125,3 +125,8 @@ func WireMarking(b engine.Board, dead []engine.Point) MarkBody {
 	}
 	return MarkBody{Dead: vs}
 }
+
+// errBadVertex reports a vertex a peer sent that names no point.
+type errBadVertex string
+
+func (e errBadVertex) Error() string { return fmt.Sprintf("bad vertex %q", string(e)) }

@@ -17,13 +17,17 @@ import (
 // scoring phase.
 
 func init() {
-	newVariantRules[engine.VariantBridge] = func(m *Machine) (VariantRules, error) {
-		g, err := bridge.NewGame(m.Options)
-		if err != nil {
-			return nil, err
-		}
-		return &BridgeRules{m: m, Game: g}, nil
-	}
+	Register(VariantEntry{
+		Variant: engine.VariantBridge,
+		NewRules: func(m *Machine) (VariantRules, error) {
+			g, err := bridge.NewGame(m.Options)
+			if err != nil {
+				return nil, err
+			}
+			return &BridgeRules{m: m, Game: g}, nil
+		},
+		BroadcastMove: func(k Kind) bool { return k == KindMove },
+	})
 }
 
 // EventBridgeMoved: a Bridge Go move (or a pass, Point == engine.Pass)
@@ -142,3 +146,6 @@ func (vv BridgeView) Progress() string { return fmt.Sprintf("move %d", vv.Game.M
 func (vv BridgeView) OpponentJustPassed(engine.Color) bool {
 	return vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
 }
+
+// IsVariantView marks BridgeView as a [VariantView].
+func (BridgeView) IsVariantView() {}

@@ -99,13 +99,39 @@ func (EventFGoDeclined) IsEvent()  {}
 func (EventFGoTurn) IsEvent()      {}
 
 func init() {
-	newVariantRules[engine.VariantFGo] = func(m *Machine) (VariantRules, error) {
-		g, err := fgo.NewGame(m.Options)
-		if err != nil {
-			return nil, err
-		}
-		return &FGoRules{m: m, Game: g}, nil
-	}
+	Register(VariantEntry{
+		Variant: engine.VariantFGo,
+		NewRules: func(m *Machine) (VariantRules, error) {
+			g, err := fgo.NewGame(m.Options)
+			if err != nil {
+				return nil, err
+			}
+			return &FGoRules{m: m, Game: g}, nil
+		},
+		Kinds: map[Kind]KindAttrs{
+			KindFGoCommit:  {Timed: true},
+			KindFGoOpen:    {Timed: true, Automatic: true},
+			KindFGoOffer:   {},
+			KindFGoAccept:  {},
+			KindFGoDecline: {},
+		},
+		BroadcastMove: func(k Kind) bool { return k == KindFGoCommit || k == KindFGoAccept },
+		TurnCount:     TurnInviterMove,
+		BodyOf: map[Kind]func(any) any{
+			KindFGoCommit: func(b any) any {
+				if c, ok := b.(CommitBody); ok {
+					return FGoCommitBody{Commitment: c.Commitment}
+				}
+				return b
+			},
+			KindFGoOpen: func(b any) any {
+				if o, ok := b.(OpenBody); ok {
+					return FGoOpenBody{Opening: o.Opening}
+				}
+				return b
+			},
+		},
+	})
 }
 
 // fgoTurn is what the messages of the current turn have set.
@@ -368,3 +394,6 @@ func (vv FGoView) OpponentJustPassed(me engine.Color) bool {
 	}
 	return black == engine.Pass && vv.Game.TurnNumber() > 0
 }
+
+// IsVariantView marks FGoView as a [VariantView].
+func (FGoView) IsVariantView() {}

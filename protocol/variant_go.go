@@ -9,22 +9,18 @@ import (
 	"github.com/kakure/kakure/engine"
 )
 
-// KindMove is a move of a variant played stone by stone.
-const KindMove Kind = "move"
-
-// errBadVertex reports a vertex a peer sent that names no point.
-type errBadVertex string
-
-func (e errBadVertex) Error() string { return fmt.Sprintf("bad vertex %q", string(e)) }
-
 func init() {
-	newVariantRules[engine.VariantGo] = func(m *Machine) (VariantRules, error) {
-		g, err := engine.NewGoGame(m.Options)
-		if err != nil {
-			return nil, err
-		}
-		return &GoRules{m: m, Game: g}, nil
-	}
+	Register(VariantEntry{
+		Variant: engine.VariantGo,
+		NewRules: func(m *Machine) (VariantRules, error) {
+			g, err := engine.NewGoGame(m.Options)
+			if err != nil {
+				return nil, err
+			}
+			return &GoRules{m: m, Game: g}, nil
+		},
+		BroadcastMove: func(k Kind) bool { return k == KindMove },
+	})
 }
 
 // GoRules is plain Go over the network: moves in turn, then GO-4 scoring.
@@ -150,3 +146,6 @@ func (vv GoView) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveN
 func (vv GoView) OpponentJustPassed(engine.Color) bool {
 	return !vv.Scoring && vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
 }
+
+// IsVariantView marks GoView as a [VariantView].
+func (GoView) IsVariantView() {}

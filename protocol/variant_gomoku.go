@@ -194,7 +194,31 @@ func (EventGomokuOpened) IsEvent()  {}
 func (EventGomokuAudited) IsEvent() {}
 
 func init() {
-	newVariantRules[engine.VariantGomoku] = newGomokuRules
+	Register(VariantEntry{
+		Variant:  engine.VariantGomoku,
+		NewRules: newGomokuRules,
+		Kinds: map[Kind]KindAttrs{
+			KindGomokuOpening:      {Timed: true},
+			KindGomokuSide:         {Timed: true},
+			KindGomokuCommit:       {},
+			KindGomokuPass:         {Timed: true},
+			KindGomokuNoLegalPoint: {Timed: true},
+			KindGomokuAnnounce:     {Timed: true},
+			KindGomokuResponse:     {Timed: true},
+			KindGomokuReveal:       {Automatic: true},
+			KindGomokuDeclare:      {Automatic: true},
+			KindGomokuOpenAll:      {Timed: true, Automatic: true},
+		},
+		BroadcastMove: func(k Kind) bool { return k == KindGomokuOpening || k == KindGomokuCommit || k == KindGomokuPass },
+		BodyOf: map[Kind]func(any) any{
+			KindGomokuPass: func(b any) any {
+				if _, empty := b.(struct{}); empty {
+					return GomokuPassBody{}
+				}
+				return b
+			},
+		},
+	})
 }
 
 // gomokuNever is the reveal time of a point where nothing was revealed.
@@ -400,3 +424,39 @@ func (vv GomokuView) Progress() string { return fmt.Sprintf("move %d", vv.Game.M
 // OpponentJustPassed implements [VariantView]: false, a gomoku turn has
 // no pass.
 func (GomokuView) OpponentJustPassed(engine.Color) bool { return false }
+
+// The clock stamp of its bodies (CLK-D8, clock_stamp.go):
+// the messages that end a timed turn carry both (CLK-D15).
+
+// Stamp writes the clock stamp GomokuPointBody carries (CLK-D8).
+func (b GomokuPointBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// Stamp writes the clock stamp GomokuSideBody carries (CLK-D8).
+func (b GomokuSideBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// Stamp writes the clock stamp GomokuLineBody carries (CLK-D8).
+func (b GomokuLineBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// Stamp writes the clock stamp GomokuOpeningsBody carries (CLK-D8).
+func (b GomokuOpeningsBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// Stamp writes the clock stamp GomokuPassBody carries (CLK-D8).
+func (b GomokuPassBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// IsVariantView marks GomokuView as a [VariantView].
+func (GomokuView) IsVariantView() {}

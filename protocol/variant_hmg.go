@@ -143,13 +143,22 @@ func (EventCardsCommitted) IsEvent() {}
 func (EventCardsOpened) IsEvent()    {}
 
 func init() {
-	newVariantRules[engine.VariantHMG] = func(m *Machine) (VariantRules, error) {
-		g, err := hmg.NewGame(m.Options)
-		if err != nil {
-			return nil, err
-		}
-		return &HMGRules{m: m, Game: g}, nil
-	}
+	Register(VariantEntry{
+		Variant: engine.VariantHMG,
+		NewRules: func(m *Machine) (VariantRules, error) {
+			g, err := hmg.NewGame(m.Options)
+			if err != nil {
+				return nil, err
+			}
+			return &HMGRules{m: m, Game: g}, nil
+		},
+		Kinds: map[Kind]KindAttrs{
+			KindHMGCards:     {Timed: true},
+			KindHMGReveal:    {Timed: true},
+			KindHMGOpenCards: {Automatic: true},
+		},
+		BroadcastMove: func(k Kind) bool { return k == KindMove || k == KindHMGReveal },
+	})
 }
 
 // HMGRules is Hidden Move Go over the network (HMG-1..HMG-8): card
@@ -466,3 +475,22 @@ func (vv HMGView) Progress() string { return fmt.Sprintf("turn %d", vv.Game.Turn
 func (vv HMGView) OpponentJustPassed(engine.Color) bool {
 	return vv.Stage == HMGStagePlay && vv.Game.Passes() > 0
 }
+
+// The clock stamp of its bodies (CLK-D8, clock_stamp.go):
+// the card choice and a reveal that ends the turn carry
+// both (CLK-D10).
+
+// Stamp writes the clock stamp HMGCardsBody carries (CLK-D8).
+func (b HMGCardsBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// Stamp writes the clock stamp HMGRevealBody carries (CLK-D8).
+func (b HMGRevealBody) Stamp(_ Kind, think, charge int64) any {
+	b.ThinkMS, b.ChargeMS = think, charge
+	return b
+}
+
+// IsVariantView marks HMGView as a [VariantView].
+func (HMGView) IsVariantView() {}

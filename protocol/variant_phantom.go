@@ -20,13 +20,33 @@ import (
 // bodies, events, the view) is variant_phantom_wire.go.
 
 func init() {
-	newVariantRules[engine.VariantPhantom] = func(m *Machine) (VariantRules, error) {
-		ref, err := phantom.NewReferee(m.Options)
-		if err != nil {
-			return nil, err
-		}
-		return &PhantomRules{Machine: m, Public: referee.NewPublic(), Referee: ref}, nil
-	}
+	Register(VariantEntry{
+		Variant: engine.VariantPhantom,
+		NewRules: func(m *Machine) (VariantRules, error) {
+			ref, err := phantom.NewReferee(m.Options)
+			if err != nil {
+				return nil, err
+			}
+			return &PhantomRules{Machine: m, Public: referee.NewPublic(), Referee: ref}, nil
+		},
+		Kinds: map[Kind]KindAttrs{
+			KindPhantomCommit:      {Automatic: true},
+			KindPhantomSetup:       {Automatic: true},
+			KindPhantomBase:        {Automatic: true},
+			KindPhantomTry:         {Timed: true},
+			KindPhantomRequest:     {Timed: true, Automatic: true},
+			KindPhantomTryGarbling: {Timed: true},
+			KindPhantomGarbling:    {Timed: true, Automatic: true},
+			KindPhantomCommitment:  {Automatic: true},
+			KindPhantomChoice:      {Automatic: true},
+			KindPhantomOutputs:     {Timed: true, Automatic: true},
+			KindPhantomReveal:      {Automatic: true},
+			KindPhantomAccuse:      {},
+		},
+		BroadcastMove:    func(k Kind) bool { return k == KindPhantomOutputs },
+		TurnCount:        TurnAnnounced,
+		JudgeCertificate: judgePhantomCertificate,
+	})
 }
 
 // The garbler and the evaluator: the inviter garbles (PN-D1).
@@ -572,3 +592,6 @@ func (h *PhantomRules) View(Role) VariantView {
 	}
 	return v
 }
+
+// IsVariantView marks PhantomNetView as a [VariantView].
+func (PhantomNetView) IsVariantView() {}

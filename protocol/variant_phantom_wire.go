@@ -278,3 +278,33 @@ func (vv PhantomNetView) OpponentJustPassed(engine.Color) bool {
 	}
 	return false
 }
+
+// The clock stamp of its bodies (CLK-D8, clock_stamp.go):
+// the try (a request, or the garbler's try-garbling) carries
+// the think time; the garbling and the outputs that settle the other's
+// try carry the settlement (CLK-D16).
+
+// Stamp writes the clock stamp PhantomRequestBody carries (CLK-D8).
+func (b PhantomRequestBody) Stamp(kind Kind, think, _ int64) any {
+	if kind == KindPhantomTry {
+		b.ThinkMS = think
+	}
+	return b
+}
+
+// Stamp writes the clock stamp PhantomGarblingBody carries (CLK-D8).
+func (b PhantomGarblingBody) Stamp(kind Kind, think, charge int64) any {
+	switch kind {
+	case KindPhantomTryGarbling:
+		b.ThinkMS = think
+	case KindPhantomGarbling:
+		b.ChargeMS = charge
+	}
+	return b
+}
+
+// Stamp writes the clock stamp PhantomOutputsBody carries (CLK-D8).
+func (b PhantomOutputsBody) Stamp(_ Kind, _, charge int64) any {
+	b.ChargeMS = charge
+	return b
+}

@@ -42,13 +42,13 @@ type PrivateViewer interface {
 	PrivateView(m *Machine, me Role, public VariantView) VariantView
 }
 
-// VariantView is a variant's own part of a [View]: [GoView], [PhantomNetView],
-// [HMGView], [GomokuView], [FGoView] or [BridgeView]. It is sealed, as
-// [Action] and [Event] are: only this package's view types implement it.
-// What the layers above ask of every variant's view is a method here, so
+// VariantView is a variant's own part of a [View]: the view type of the
+// variant's rules package (ARCH-D3), which marks itself one with
+// IsVariantView, as an [Action] and an [Event] do. What the layers above ask of every variant's view is a method here, so
 // that they need no type switch over the views (issue 33) and a new
 // variant's view that lacks one does not compile.
 type VariantView interface {
+	// IsVariantView marks the type as a variant's view.
 	IsVariantView()
 	// Progress says how far the game has come for people (MATCH-D4):
 	// "move 57", "turn 12" where a turn is what a player counts (Hidden
@@ -61,9 +61,3 @@ type VariantView interface {
 	OpponentJustPassed(me engine.Color) bool
 }
 
-func (GoView) IsVariantView()         {}
-func (PhantomNetView) IsVariantView() {}
-func (HMGView) IsVariantView()        {}
-func (GomokuView) IsVariantView()     {}
-func (FGoView) IsVariantView()        {}
-func (BridgeView) IsVariantView()     {}
