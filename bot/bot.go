@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 
@@ -295,7 +297,7 @@ func (r *Random) maxMoves(def int) int {
 // no eyes to keep in Bridge Go), and passes when there is none or when
 // the game has run MaxMoves moves (three per point by default), so that a
 // game always ends.
-func (r *Random) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Action {
+func (r *Random) chooseBridge(v protocol.View, vv bridgerules.View) protocol.Action {
 	g := vv.Game
 	if g.Over() || g.ToMove() != v.Color {
 		return nil

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
@@ -226,7 +228,7 @@ func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
 }
 
 // chooseBridge plays Bridge Go.
-func (b *Bots) chooseBridge(v protocol.View, vv protocol.BridgeView) protocol.Action {
+func (b *Bots) chooseBridge(v protocol.View, vv bridgerules.View) protocol.Action {
 	if b.bridgeBot == nil {
 		b.bridgeBot = NewBridgeBot(b.Level, b.seed)
 	}

@@ -3,6 +3,8 @@ package gtp
 import (
 	"errors"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/bridge"
@@ -12,12 +14,12 @@ import (
 func init() {
 	variantHandlers[engine.VariantBridge] = func() Handler { return &bridgeHandler{} }
 	viewReaders[engine.VariantBridge] = readsView(
-		func(k *knownPosition, v protocol.View, vv protocol.BridgeView) {
+		func(k *knownPosition, v protocol.View, vv bridgerules.View) {
 			k.addBoard(vv.Game.Board())
 			k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
 			k.public = true
 		},
-		func(h *moveHistory, me engine.Color, vv protocol.BridgeView) (engine.Board, bool) {
+		func(h *moveHistory, me engine.Color, vv bridgerules.View) (engine.Board, bool) {
 			board := vv.Game.Board()
 			return board, h.observeMoves(me, vv.Game.MoveNumber(), vv.Game.LastMove(), board)
 		})

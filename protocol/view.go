@@ -60,4 +60,3 @@ type VariantView interface {
 	// being agreed, cards being chosen) and in a variant without passes.
 	OpponentJustPassed(me engine.Color) bool
 }
-

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -240,7 +242,7 @@ func TestBG3BridgeHighlights(t *testing.T) {
 	var captured []engine.Point
 	g.until(t, s, func() bool {
 		for _, e := range g.steps[g.at-1].events {
-			if mv, ok := e.(protocol.EventBridgeMoved); ok && len(mv.Result.Captured) > 0 {
+			if mv, ok := e.(bridgerules.EventMoved); ok && len(mv.Result.Captured) > 0 {
 				captured = mv.Result.Captured
 				return true
 			}
@@ -254,7 +256,7 @@ func TestBG3BridgeHighlights(t *testing.T) {
 	}
 	for g.next(s) {
 	}
-	bv := s.Model().View.Variant.(protocol.BridgeView)
+	bv := s.Model().View.Variant.(bridgerules.View)
 	if len(bv.WinningChain) == 0 {
 		t.Fatal("the record has no winning chain")
 	}

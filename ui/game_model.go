@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/kakure/kakure/engine"
@@ -354,7 +356,7 @@ func (m *GameModel) note(vs variantScreen, e protocol.Event) eventNote {
 	case protocol.EventMoved:
 		m.played = append(m.played, playedMove{color: e.Color, point: e.Point})
 		m.movedLast = e.Color
-	case protocol.EventBridgeMoved:
+	case bridgerules.EventMoved:
 		m.played = append(m.played, playedMove{color: e.Color, point: e.Point})
 		m.movedLast = e.Color
 	case protocol.EventUndone:

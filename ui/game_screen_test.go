@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
@@ -35,7 +37,7 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 				for g.next(s) {
 					for _, e := range g.steps[g.at-1].events {
 						switch e := e.(type) {
-						case protocol.EventMoved, protocol.EventBridgeMoved, protocol.EventFGoTurn, protocol.EventRevealed, protocol.EventCardsOpened,
+						case protocol.EventMoved, bridgerules.EventMoved, protocol.EventFGoTurn, protocol.EventRevealed, protocol.EventCardsOpened,
 							protocol.EventPhantomTry, protocol.EventPhantomRevealed:
 							moves++
 						case protocol.EventGomoku:

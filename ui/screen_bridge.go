@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -15,8 +17,8 @@ func init() {
 // chain are highlighted.
 type bridgeScreen struct{}
 
-func bridgeViewOf(v any) (protocol.BridgeView, bool) {
-	bv, ok := v.(protocol.BridgeView)
+func bridgeViewOf(v any) (bridgerules.View, bool) {
+	bv, ok := v.(bridgerules.View)
 	return bv, ok
 }
 
@@ -64,7 +66,7 @@ func (bridgeScreen) do(m *GameModel, c command) (protocol.Action, error) {
 func (bridgeScreen) due(*GameModel) protocol.Action { return nil }
 
 func (bridgeScreen) describe(m *GameModel, e protocol.Event) eventNote {
-	mv, ok := e.(protocol.EventBridgeMoved)
+	mv, ok := e.(bridgerules.EventMoved)
 	if !ok {
 		return eventNote{}
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"encoding/json"
 	"fmt"
@@ -16,7 +17,7 @@ import (
 type bridgePlayer struct{}
 
 func (bridgePlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error) {
-	g, ok := m.Rules.(*protocol.BridgeRules)
+	g, ok := m.Rules.(*bridgerules.Rules)
 	if !ok {
 		return "", nil, fmt.Errorf("%w: no Bridge Go game", protocol.ErrNotNow)
 	}

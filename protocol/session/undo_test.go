@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/internal/testnet"
@@ -39,7 +41,7 @@ func boardOf(v protocol.View) engine.Board {
 	switch vv := v.Variant.(type) {
 	case protocol.GoView:
 		return vv.Game.Board()
-	case protocol.BridgeView:
+	case bridgerules.View:
 		return vv.Game.Board()
 	}
 	return engine.Board{}

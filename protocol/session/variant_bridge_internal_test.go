@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"slices"
 	"testing"
@@ -15,7 +16,7 @@ var bridge5 = engine.Options{Variant: engine.VariantBridge, Size: 5}
 func (d *fbDriver) bridgeMoves(vs ...string) {
 	d.t.Helper()
 	for _, v := range vs {
-		g := d.m.Rules.(*protocol.BridgeRules).Game
+		g := d.m.Rules.(*bridgerules.Rules).Game
 		d.act(d.m.RoleOf(g.ToMove()), protocol.Play{Point: d.pt(v)})
 	}
 }
@@ -71,7 +72,7 @@ func TestBG3BridgeWinOverProtocol(t *testing.T) {
 		if d.m.Outcome == nil || d.m.Outcome.Result != want || d.m.Outcome.Result.String() != "B+" {
 			t.Fatalf("BG-3 outcome %+v, want %v", d.m.Outcome, want)
 		}
-		v := d.m.Rules.View(protocol.Inviter).(protocol.BridgeView)
+		v := d.m.Rules.View(protocol.Inviter).(bridgerules.View)
 		chain := []engine.Point{d.pt("C1"), d.pt("C2"), d.pt("C3"), d.pt("C4"), d.pt("C5")}
 		if v.Winner != engine.Black || !slices.Equal(v.WinningChain, chain) {
 			t.Errorf("BG-3 view winner %v chain %v, want Black %v", v.Winner, v.WinningChain, chain)
@@ -98,7 +99,7 @@ func TestBG4BridgeIllegalMoves(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newFBDriver(t, bridge5, engine.Black)
 			d.bridgeMoves(tt.moves...)
-			mover := d.m.RoleOf(d.m.Rules.(*protocol.BridgeRules).Game.ToMove())
+			mover := d.m.RoleOf(d.m.Rules.(*bridgerules.Rules).Game.ToMove())
 			if p, err := engine.ParseVertex(5, tt.move); err == nil {
 				if _, _, err := d.players[mover].message(d.m, mover, protocol.Play{Point: p}); err == nil {
 					t.Errorf("the local player sends the illegal move %s", tt.move)

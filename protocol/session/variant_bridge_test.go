@@ -3,6 +3,8 @@ package session_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/bridgerules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -33,7 +35,7 @@ func TestBG3BridgeGamesOverLoopback(t *testing.T) {
 			a, b := playPlayers(t, p, tt.o, quickBot(tt.seed, tt.max), quickBot(tt.seed+1, tt.max))
 			out := a.Outcome()
 			v := a.View()
-			bv := v.Variant.(protocol.BridgeView)
+			bv := v.Variant.(bridgerules.View)
 			if v.Options.Perpendicular != tt.o.Perpendicular || !bv.Game.Over() {
 				t.Fatalf("options %+v, game over %v", v.Options, bv.Game.Over())
 			}

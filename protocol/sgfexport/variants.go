@@ -2,6 +2,7 @@ package sgfexport
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
@@ -20,7 +21,7 @@ func init() {
 }
 
 func bridgeSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
-	mv, ok := e.(protocol.EventBridgeMoved)
+	mv, ok := e.(bridgerules.EventMoved)
 	if !ok {
 		return sgf.Node{}, false
 	}
