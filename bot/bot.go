@@ -10,6 +10,10 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"github.com/kakure/kakure/engine"
@@ -148,7 +152,7 @@ func (r *Random) Choose(v protocol.View) protocol.Action {
 
 // chooseGo plays plain Go: random legal moves; during the count it marks
 // nothing dead and agrees to the opponent's marking.
-func (r *Random) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
+func (r *Random) chooseGo(v protocol.View, vv gorules.View) protocol.Action {
 	if vv.Scoring {
 		if vv.HasProposal && vv.Proposer != v.Role {
 			return protocol.AgreeScore{}
@@ -210,10 +214,10 @@ func (r *Random) choosePhantom(v protocol.View, vv protocol.PhantomNetView) prot
 // of a turn a reveal one time in four when a card may be revealed,
 // otherwise a random move as in Go. It marks nothing dead and agrees to
 // any marking.
-func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
+func (r *Random) chooseHMG(v protocol.View, vv hmgrules.View) protocol.Action {
 	g := vv.Game
 	switch vv.Stage {
-	case protocol.HMGStageCards:
+	case hmgrules.StageCards:
 		if vv.CardsChosen {
 			return nil
 		}
@@ -222,15 +226,15 @@ func (r *Random) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action
 		for i := range points {
 			points[i] = engine.Point(r.Rand.IntN(b.Points()))
 		}
-		return protocol.SetCards{Points: points}
-	case protocol.HMGStageScoring:
+		return hmgrules.SetCards{Points: points}
+	case hmgrules.StageScoring:
 		if vv.HasProposal && vv.Proposer != v.Role {
 			return protocol.AgreeScore{}
 		}
 		return protocol.MarkDead{}
-	case protocol.HMGStagePlay:
+	case hmgrules.StagePlay:
 		if cards := g.RevealableCards(v.Color); len(cards) > 0 && r.Rand.IntN(4) == 0 {
-			return protocol.Reveal{Card: cards[r.Rand.IntN(len(cards))]}
+			return hmgrules.Reveal{Card: cards[r.Rand.IntN(len(cards))]}
 		}
 		p := r.randomMove(g.Board(), v.Color, func(p engine.Point) bool { return g.CheckPlay(v.Color, p) == nil })
 		if p == engine.Pass && !g.CanPass(v.Color) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
@@ -50,7 +52,7 @@ func goCountView(t *testing.T, kinds []protocol.Kind) protocol.View {
 	}
 	board := g.Board()
 	return protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: o, Phase: protocol.PhasePlay, MyTurn: true, Kinds: kinds,
-		Variant: protocol.GoView{Game: g, Scoring: true, HasProposal: true, Proposer: protocol.Invitee, Proposal: board.Stones(engine.Black)}}
+		Variant: gorules.View{Game: g, Scoring: true, HasProposal: true, Proposer: protocol.Invitee, Proposal: board.Stones(engine.Black)}}
 }
 
 // phantomCountView: the opening in Phantom Go, the boards revealed.

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
@@ -122,7 +124,7 @@ func TestBOTD8WaitPacesTheBot(t *testing.T) {
 	}
 	view := func(c *protocol.ClockView) protocol.View {
 		return protocol.View{Color: engine.Black, Options: o, MyTurn: true, Phase: protocol.PhasePlay,
-			Variant: protocol.GoView{Game: game}, Clock: c}
+			Variant: gorules.View{Game: game}, Clock: c}
 	}
 	level, err := ParseLevel("1,wait=300ms")
 	if err != nil {

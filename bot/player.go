@@ -4,6 +4,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"github.com/kakure/kakure/engine"
@@ -108,7 +112,7 @@ func (b *Bots) goPlayer() *GoBot {
 }
 
 // chooseGo plays plain Go, and marks dead stones at the end (GO-4).
-func (b *Bots) chooseGo(v protocol.View, vv protocol.GoView) protocol.Action {
+func (b *Bots) chooseGo(v protocol.View, vv gorules.View) protocol.Action {
 	gb := b.goPlayer()
 	if vv.Scoring {
 		board := vv.Game.Board()
@@ -168,7 +172,7 @@ func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, h
 				b.counters = 0
 				return a
 			}
-		case protocol.Reveal, protocol.Resign:
+		case hmgrules.Reveal, protocol.Resign:
 			b.counters = 0
 			return a
 		}
@@ -187,7 +191,7 @@ func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, h
 // the kinds it may send.
 func mayResume(v protocol.View) bool {
 	return slices.ContainsFunc(v.Kinds, func(k protocol.Kind) bool {
-		return k == protocol.KindMove || k == protocol.KindFGoCommit || k == protocol.KindHMGReveal
+		return k == protocol.KindMove || k == protocol.KindFGoCommit || k == hmgrules.KindReveal
 	})
 }
 
@@ -247,7 +251,7 @@ func (b *Bots) chooseBridge(v protocol.View, vv bridgerules.View) protocol.Actio
 // chooseHMG plays Hidden Move Go: the cards at the start, the actions of
 // each turn, and the dead-stone agreement, where play resumes with a
 // move or a reveal.
-func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
+func (b *Bots) chooseHMG(v protocol.View, vv hmgrules.View) protocol.Action {
 	if b.hmgBot == nil {
 		b.hmgBot = NewHMGBot(b.Level, b.seed)
 	}
@@ -258,18 +262,18 @@ func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
 			return protocol.Resign{}
 		}
 		if a.Reveal {
-			return protocol.Reveal{Card: a.Card}
+			return hmgrules.Reveal{Card: a.Card}
 		}
 		return protocol.Play{Point: a.Point}
 	}
 	switch vv.Stage {
-	case protocol.HMGStageCards:
+	case hmgrules.StageCards:
 		if vv.CardsChosen {
 			return nil
 		}
 		o := g.Options()
-		return protocol.SetCards{Points: b.hmgBot.ChooseCards(o.Size, o.Cards)}
-	case protocol.HMGStagePlay:
+		return hmgrules.SetCards{Points: b.hmgBot.ChooseCards(o.Size, o.Cards)}
+	case hmgrules.StagePlay:
 		if g.ToMove() != v.Color {
 			return nil
 		}
@@ -278,7 +282,7 @@ func (b *Bots) chooseHMG(v protocol.View, vv protocol.HMGView) protocol.Action {
 		lvl := b.moveLevel(v, g.Board())
 		b.hmgBot.Level, b.hmgBot.board.Level = lvl, lvl
 		return act()
-	case protocol.HMGStageScoring:
+	case hmgrules.StageScoring:
 		board := g.Board()
 		count := func(dead []engine.Point) engine.Result { return g.Score(engine.MarkingOf(board, dead)).Result() }
 		return b.score(v, board, g.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, act)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -137,11 +139,11 @@ func TestUNDOD4BotLetsTakeBacks(t *testing.T) {
 		}
 	}
 	stones := func(v protocol.View) int {
-		b := v.Variant.(protocol.GoView).Game.Board()
+		b := v.Variant.(gorules.View).Game.Board()
 		return b.Count(engine.Black) + b.Count(engine.White)
 	}
 	myTurn := func(v protocol.View) bool {
-		_, ok := v.Variant.(protocol.GoView)
+		_, ok := v.Variant.(gorules.View)
 		return ok && v.MyTurn && v.UndoMove == 0
 	}
 	wait("the game", myTurn)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -32,5 +34,5 @@ func TestEveryVariantHasABot(t *testing.T) {
 			t.Errorf("a view of variant chess: panic %v, want one naming chess", r)
 		}
 	}()
-	NewRandom(1).Choose(protocol.View{Options: engine.Options{Variant: "chess"}, Variant: protocol.GoView{}})
+	NewRandom(1).Choose(protocol.View{Options: engine.Options{Variant: "chess"}, Variant: gorules.View{}})
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
@@ -97,7 +99,7 @@ func TestGTPD4EngineToldTheClock(t *testing.T) {
 	}
 	p := gtp.NewEnginePlayer(c, &fixedPlayer{action: protocol.Play{Point: 3}})
 	clocks := [2]clock.State{{Main: 0, Periods: 2}, {Main: 4 * time.Minute, Periods: 3}}
-	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: o, MyTurn: true, Variant: protocol.GoView{Game: g},
+	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: o, MyTurn: true, Variant: gorules.View{Game: g},
 		Clock: &protocol.ClockView{Control: o.Time, Lag: o.Lag, Clocks: clocks, Running: protocol.Inviter, Runs: [2]bool{true, false}}}
 	if a, ok := p.Choose(v).(protocol.Play); !ok || a.Point.Vertex(9) != "E5" {
 		t.Fatalf("action %#v, want the engine's E5", a)

@@ -4,17 +4,18 @@ import (
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/gorules"
 )
 
 func init() {
 	variantHandlers[engine.VariantGo] = func() Handler { return &goHandler{} }
 	viewReaders[engine.VariantGo] = readsView(
-		func(k *knownPosition, v protocol.View, vv protocol.GoView) {
+		func(k *knownPosition, v protocol.View, vv gorules.View) {
 			k.addBoard(vv.Game.Board())
 			k.legal = func(q engine.Point) error { return vv.Game.Check(v.Color, q) }
 			k.public, k.resuming = true, vv.Scoring
 		},
-		func(h *moveHistory, me engine.Color, vv protocol.GoView) (engine.Board, bool) {
+		func(h *moveHistory, me engine.Color, vv gorules.View) (engine.Board, bool) {
 			board := vv.Game.Board()
 			return board, h.observeMoves(me, vv.Game.MoveNumber(), vv.Game.LastMove(), board)
 		})

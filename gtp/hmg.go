@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/hmg"
@@ -15,10 +17,10 @@ import (
 func init() {
 	variantHandlers[engine.VariantHMG] = func() Handler { return &hmgHandler{} }
 	viewReaders[engine.VariantHMG] = readsView(
-		func(k *knownPosition, v protocol.View, vv protocol.HMGView) {
+		func(k *knownPosition, v protocol.View, vv hmgrules.View) {
 			board := vv.Game.Board()
 			k.addBoard(board)
-			k.resuming = vv.Stage == protocol.HMGStageScoring
+			k.resuming = vv.Stage == hmgrules.StageScoring
 			k.legal = func(q engine.Point) error {
 				if q == engine.Pass {
 					if !vv.Game.CanPass(v.Color) {
@@ -34,7 +36,7 @@ func init() {
 				}
 			}
 		},
-		noMoveHistory[protocol.HMGView])
+		noMoveHistory[hmgrules.View])
 }
 
 // hmgHandler is Hidden Move Go with both players' cards known (docs/gtp.md,

@@ -5,6 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -41,12 +45,12 @@ func (p *insister) Choose(v protocol.View) protocol.Action {
 	var board engine.Board
 	canPass := true
 	switch vv := v.Variant.(type) {
-	case protocol.GoView:
+	case gorules.View:
 		scoring, hasProposal, proposer, board = vv.Scoring, vv.HasProposal, vv.Proposer, vv.Game.Board()
 	case protocol.FGoView:
 		scoring, hasProposal, proposer, board = vv.Scoring, vv.HasProposal, vv.Proposer, vv.Game.Board()
-	case protocol.HMGView:
-		scoring, hasProposal, proposer, board = vv.Stage == protocol.HMGStageScoring, vv.HasProposal, vv.Proposer, vv.Game.Board()
+	case hmgrules.View:
+		scoring, hasProposal, proposer, board = vv.Stage == hmgrules.StageScoring, vv.HasProposal, vv.Proposer, vv.Game.Board()
 		canPass = vv.Game.CanPass(v.Color)
 	}
 	if scoring {
@@ -65,7 +69,7 @@ func (p *insister) Choose(v protocol.View) protocol.Action {
 		if canPass {
 			return protocol.Play{Point: engine.Pass}
 		}
-	case protocol.Reveal:
+	case hmgrules.Reveal:
 		if canPass {
 			return protocol.Play{Point: engine.Pass}
 		}

@@ -3,6 +3,10 @@ package gtp_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/engine/hmg"
@@ -52,7 +56,7 @@ func countViews(t *testing.T) map[string]protocol.View {
 		must(err)
 	}
 	views["go"] = view(o, []protocol.Kind{protocol.KindAgree, protocol.KindMark, protocol.KindMove},
-		protocol.GoView{Game: g, Scoring: true, HasProposal: true, Proposer: white})
+		gorules.View{Game: g, Scoring: true, HasProposal: true, Proposer: white})
 
 	o = engine.Options{Variant: engine.VariantFGo, Size: 5}
 	f, err := fgo.NewGame(o)
@@ -76,8 +80,8 @@ func countViews(t *testing.T) map[string]protocol.View {
 		h, _, err = h.Play(m.c, m.p)
 		must(err)
 	}
-	views["hmg"] = view(o, []protocol.Kind{protocol.KindAgree, protocol.KindMark, protocol.KindMove, protocol.KindHMGReveal},
-		protocol.HMGView{Stage: protocol.HMGStageScoring, Game: h, CardsChosen: true, MyCards: h.Cards(engine.Black),
+	views["hmg"] = view(o, []protocol.Kind{protocol.KindAgree, protocol.KindMark, protocol.KindMove, hmgrules.KindReveal},
+		hmgrules.View{Stage: hmgrules.StageScoring, Game: h, CardsChosen: true, MyCards: h.Cards(engine.Black),
 			OpponentCards: []hmg.Card{{Point: engine.NoPoint}}, HasProposal: true, Proposer: white})
 
 	o = engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Komi: 7.5}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/gtp"
@@ -270,14 +272,14 @@ func koFight(t *testing.T) (views []protocol.View, blackMoves []engine.Point) {
 		if i%2 == 1 {
 			c = engine.White
 		} else {
-			views = append(views, protocol.View{Color: engine.Black, Options: o, MyTurn: true, Variant: protocol.GoView{Game: g}})
+			views = append(views, protocol.View{Color: engine.Black, Options: o, MyTurn: true, Variant: gorules.View{Game: g}})
 			blackMoves = append(blackMoves, q)
 		}
 		if g, _, err = g.Play(c, q); err != nil {
 			t.Fatalf("move %d %s: %v", i+1, vertex, err)
 		}
 	}
-	return append(views, protocol.View{Color: engine.Black, Options: o, MyTurn: true, Variant: protocol.GoView{Game: g}}), blackMoves
+	return append(views, protocol.View{Color: engine.Black, Options: o, MyTurn: true, Variant: gorules.View{Game: g}}), blackMoves
 }
 
 // TestGTPD1GNUGoKnowsTheKo (GTP-D1, GO-3): in plain Go the engine is given
@@ -291,7 +293,7 @@ func TestGTPD1GNUGoKnowsTheKo(t *testing.T) {
 	views, _ := koFight(t)
 	d3, _ := engine.ParseVertex(5, "D3")
 	last := views[len(views)-1]
-	game := last.Variant.(protocol.GoView).Game
+	game := last.Variant.(gorules.View).Game
 	if game.Check(engine.Black, d3) == nil {
 		t.Fatal("the test's position has no ko at D3")
 	}

@@ -606,3 +606,10 @@ func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, clai
 	}
 	return 0, "", false, false
 }
+
+// EarlyChooser is a variant in which a player other than the one
+// Expected names may send a message of kind now: under a clock, F-Go's
+// second player commits without waiting for the first (CLK-D14).
+type EarlyChooser interface {
+	ChoosesEarly(r Role, kind Kind) bool
+}

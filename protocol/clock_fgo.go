@@ -24,13 +24,6 @@ type FGoOpenBody struct {
 	ChargeMS int64          `json:"charge_ms,omitempty"`
 }
 
-// EarlyChooser is a variant in which a player other than the one
-// Expected names may send a message of kind now: under a clock, F-Go's
-// second player commits without waiting for the first (CLK-D14).
-type EarlyChooser interface {
-	ChoosesEarly(r Role, kind Kind) bool
-}
-
 // timedFGo reports whether the game runs under a clock (CLK-D14).
 func (g *FGoRules) timedFGo() bool { return g.m.Clocks != nil }
 

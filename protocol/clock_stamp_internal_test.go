@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/protocol/hmgrules"
 )
 
 // TestCLKD31BodiesCarryTheirStamp (CLK-D31, CLK-D8, CLK-D14, CLK-D15,
@@ -25,8 +27,8 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 		think, charge bool
 	}{
 		{KindMove, MoveBody{Point: "D4"}, true, true},
-		{KindHMGCards, HMGCardsBody{}, true, true},
-		{KindHMGReveal, HMGRevealBody{}, true, true},
+		{hmgrules.KindCards, hmgrules.CardsBody{}, true, true},
+		{hmgrules.KindReveal, hmgrules.RevealBody{}, true, true},
 		{KindGomokuOpening, GomokuPointBody{}, true, true},
 		{KindGomokuSide, GomokuSideBody{}, true, true},
 		{KindGomokuAnnounce, GomokuLineBody{}, true, true},

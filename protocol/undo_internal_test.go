@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 )
 
@@ -56,7 +58,7 @@ func TestUNDOD1RequestCrossingAMove(t *testing.T) {
 		t.Fatalf("White's order: %v", err)
 	}
 	for name, m := range map[string]*Machine{"Black's": blacks, "White's": whites} {
-		g := m.Rules.(*GoRules).Game
+		g := m.Rules.(*gorules.Rules).Game
 		b := g.Board()
 		if m.Undo != nil || b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || g.ToMove() != engine.Black {
 			t.Errorf("%s game: request %+v, E5 %v, F6 %v, %v to move", name, m.Undo, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), g.ToMove())
@@ -133,7 +135,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("two-move undo: %v", err)
 	}
-	g := m.Rules.(*GoRules).Game
+	g := m.Rules.(*gorules.Rules).Game
 	b := g.Board()
 	if b.At(mustVertex(t, 7, "E5")) != engine.Empty || b.At(mustVertex(t, 7, "F6")) != engine.Empty ||
 		b.At(mustVertex(t, 7, "D4")) != engine.White || g.ToMove() != engine.Black || m.Undo != nil {
@@ -158,7 +160,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		b := m.Rules.(*GoRules).Game.Board()
+		b := m.Rules.(*gorules.Rules).Game.Board()
 		if b.At(mustVertex(t, 7, "E5")) != engine.Black || b.At(mustVertex(t, 7, "F6")) != engine.White || m.Undo != nil {
 			t.Errorf("%s: E5 %v, F6 %v, request %+v", name, b.At(mustVertex(t, 7, "E5")), b.At(mustVertex(t, 7, "F6")), m.Undo)
 		}
@@ -198,7 +200,7 @@ func TestUNDOD3TakesBackTheMoveAndItsAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s order: %v", name, err)
 		}
-		b := m.Rules.(*GoRules).Game.Board()
+		b := m.Rules.(*gorules.Rules).Game.Board()
 		if m.Undo != nil || b.At(mustVertex(t, 7, "F6")) != engine.White || b.At(mustVertex(t, 7, "G7")) != engine.Black {
 			t.Errorf("%s order: request %+v, F6 %v, G7 %v", name, m.Undo, b.At(mustVertex(t, 7, "F6")), b.At(mustVertex(t, 7, "G7")))
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"github.com/kakure/kakure/engine"
@@ -69,7 +71,7 @@ func goView(t *testing.T, n int, moves ...string) protocol.View {
 		}
 	}
 	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: o, Phase: protocol.PhasePlay,
-		Variant: protocol.GoView{Game: g, Scoring: g.PlayEnded()}}
+		Variant: gorules.View{Game: g, Scoring: g.PlayEnded()}}
 	if g.PlayEnded() {
 		v.MyTurn, v.Kinds = g.ToMove() == engine.Black, []protocol.Kind{protocol.KindMark, protocol.KindMove}
 	} else {
@@ -168,7 +170,7 @@ func TestGO4ScoringScreen(t *testing.T) {
 	v := goView(t, 9, moves...)
 	g := &fakeGame{view: v}
 	s := g.screen(t)
-	gv := v.Variant.(protocol.GoView)
+	gv := v.Variant.(gorules.View)
 	b := gv.Game.Board()
 	press(s, "g7\n")
 	dead := engine.MarkingOf(b, []engine.Point{vtx(t, 9, "G7")})
@@ -218,7 +220,7 @@ func TestGO4ScoringScreen(t *testing.T) {
 
 	// The opponent's proposal: ^A accepts it.
 	g.clear()
-	v.Variant = protocol.GoView{Game: gv.Game, Scoring: true, HasProposal: true, Proposer: protocol.Invitee,
+	v.Variant = gorules.View{Game: gv.Game, Scoring: true, HasProposal: true, Proposer: protocol.Invitee,
 		Proposal: []engine.Point{vtx(t, 9, "G5"), vtx(t, 9, "G6"), vtx(t, 9, "G7")}}
 	v.Kinds = []protocol.Kind{protocol.KindAgree, protocol.KindMark, protocol.KindMove}
 	g.set(s, v)

@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
-	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/gorules"
 )
 
 // Mark is a set of marks a point shows besides its stone.
@@ -152,7 +152,7 @@ func ModelFromBoard(b engine.Board, me engine.Color, last engine.Point) BoardMod
 // ModelFromGoView returns the model of plain Go as protocol shows it to
 // player me. While dead stones are being marked, the proposed ones are
 // highlighted (UI-D6).
-func ModelFromGoView(v protocol.GoView, me engine.Color) BoardModel {
+func ModelFromGoView(v gorules.View, me engine.Color) BoardModel {
 	m := ModelFromBoard(v.Game.Board(), me, v.Game.LastMove())
 	if v.Scoring && v.HasProposal {
 		m = m.With(MarkHighlight, v.Proposal...)

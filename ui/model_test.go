@@ -3,9 +3,10 @@ package ui_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
-	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/ui"
 )
 
@@ -89,7 +90,7 @@ func TestUID6ModelFromGoView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	v := protocol.GoView{Game: g}
+	v := gorules.View{Game: g}
 	m := ui.ModelFromGoView(v, engine.Black)
 	if stonesOf(m, engine.Black) != "C3,D4" || stonesOf(m, engine.White) != "G7" || m.LastMove.Vertex(9) != "D4" {
 		t.Errorf("black %s, white %s, last %s", stonesOf(m, engine.Black), stonesOf(m, engine.White), m.LastMove.Vertex(9))

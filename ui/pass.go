@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/engine/phantom"
@@ -51,7 +53,7 @@ func (goScreen) passQuestion(m *GameModel) []string {
 
 func (hmgScreen) passQuestion(m *GameModel) []string {
 	v, ok := hmgViewOf(m.View.Variant)
-	if !ok || v.Stage != protocol.HMGStagePlay || !m.May(protocol.KindMove) || !v.Game.CanPass(m.Me()) {
+	if !ok || v.Stage != hmgrules.StagePlay || !m.May(protocol.KindMove) || !v.Game.CanPass(m.Me()) {
 		return nil
 	}
 	ends := ""

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/protocol"
@@ -83,8 +85,8 @@ func TestUID38PassAsksFirst(t *testing.T) {
 func TestUID41HMGCountShowsUnusedHiddenMoves(t *testing.T) {
 	s, g := newRecordScreen(t, "hmg", protocol.Inviter)
 	g.until(t, s, func() bool {
-		hv, ok := s.Model().View.Variant.(protocol.HMGView)
-		return ok && hv.Stage == protocol.HMGStageScoring
+		hv, ok := s.Model().View.Variant.(hmgrules.View)
+		return ok && hv.Stage == hmgrules.StageScoring
 	})
 	if text := drawScreen(t, s, 120, 40); !loosely(text, "for White's unused hidden moves") {
 		t.Errorf("the count under way does not list White's unused hidden moves:\n%s", text)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/rivo/tview"
@@ -251,9 +253,9 @@ func viewOf(m, final *protocol.Machine, r protocol.Role) protocol.View {
 		o := *m.Outcome
 		v.Outcome = &o
 	}
-	if hv, ok := v.Variant.(protocol.HMGView); ok && hv.Committed[r] {
+	if hv, ok := v.Variant.(hmgrules.View); ok && hv.Committed[r] {
 		me := m.Colors[r]
-		fv := final.PublicView(r).(protocol.HMGView)
+		fv := final.PublicView(r).(hmgrules.View)
 		var points []engine.Point
 		for _, c := range fv.Game.Cards(me) {
 			points = append(points, c.Point)
@@ -426,9 +428,9 @@ func actionsText(n int, as []protocol.Action) string {
 			parts = append(parts, "play "+a.Point.Vertex(n))
 		case protocol.MarkDead:
 			parts = append(parts, "mark "+engine.FormatVertices(n, a.Dead))
-		case protocol.SetCards:
+		case hmgrules.SetCards:
 			parts = append(parts, "cards "+engine.FormatVertices(n, a.Points))
-		case protocol.Reveal:
+		case hmgrules.Reveal:
 			parts = append(parts, fmt.Sprintf("reveal %d", a.Card))
 		case protocol.Chat:
 			parts = append(parts, "chat "+a.Text)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -90,7 +92,7 @@ func (s hmgScreen) finalCount(v protocol.View) ([]engine.Point, engine.Score, bo
 		sv := s.scoring(hv)
 		// The agreed marking stays after the count, while the unused
 		// hidden moves are opened and once the game is done.
-		sv.active = sv.active || hv.Stage == protocol.HMGStageOpen || hv.Stage == protocol.HMGStageDone
+		sv.active = sv.active || hv.Stage == hmgrules.StageOpen || hv.Stage == hmgrules.StageDone
 		return sv.final()
 	}
 	return nil, engine.Score{}, false

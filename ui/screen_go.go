@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -14,12 +16,12 @@ func init() {
 // goScreen is plain Go: a public board, moves in turn, GO-4 scoring.
 type goScreen struct{}
 
-func goViewOf(v any) (protocol.GoView, bool) {
-	gv, ok := v.(protocol.GoView)
+func goViewOf(v any) (gorules.View, bool) {
+	gv, ok := v.(gorules.View)
 	return gv, ok
 }
 
-func (goScreen) scoring(v protocol.GoView) scoringView {
+func (goScreen) scoring(v gorules.View) scoringView {
 	return scoringView{active: v.Scoring, hasProposal: v.HasProposal, proposer: v.Proposer,
 		proposal: v.Proposal, board: v.Game.Board(), count: v.Game.Score, resumeKind: protocol.KindMove}
 }

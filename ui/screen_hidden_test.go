@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 
@@ -30,8 +32,8 @@ func TestHMG1ChooseCards(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := protocol.View{Role: protocol.Invitee, Color: engine.Black, Options: o, Phase: protocol.PhasePlay,
-		MyTurn: true, Kinds: []protocol.Kind{protocol.KindHMGCards},
-		Variant: protocol.HMGView{Stage: protocol.HMGStageCards, Game: game, OpponentCards: game.Cards(engine.White)}}
+		MyTurn: true, Kinds: []protocol.Kind{hmgrules.KindCards},
+		Variant: hmgrules.View{Stage: hmgrules.StageCards, Game: game, OpponentCards: game.Cards(engine.White)}}
 	g := &fakeGame{view: v}
 	s := g.screen(t)
 	press(s, "a1\n\x04")
@@ -101,10 +103,10 @@ func TestHMG2RevealKey(t *testing.T) {
 func TestHMG5UndoShown(t *testing.T) {
 	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		s, g := newRecordScreen(t, "hmg", r)
-		var undo protocol.EventRevealed
+		var undo hmgrules.EventRevealed
 		g.until(t, s, func() bool {
 			for _, e := range g.steps[g.at-1].events {
-				if rv, ok := e.(protocol.EventRevealed); ok && rv.Undo {
+				if rv, ok := e.(hmgrules.EventRevealed); ok && rv.Undo {
 					undo = rv
 					return true
 				}
@@ -131,12 +133,12 @@ func TestHMG5UndoShown(t *testing.T) {
 func TestHMGNothingHiddenOnScreen(t *testing.T) {
 	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		s, g := newRecordScreen(t, "hmg", r)
-		final := g.steps[len(g.steps)-1].view.Variant.(protocol.HMGView)
+		final := g.steps[len(g.steps)-1].view.Variant.(hmgrules.View)
 		checked := 0
 		for g.next(s) {
 			v := s.Model().View
-			hv, ok := v.Variant.(protocol.HMGView)
-			if !ok || v.Color == engine.Empty || hv.Stage == protocol.HMGStageDone || v.Outcome != nil {
+			hv, ok := v.Variant.(hmgrules.View)
+			if !ok || v.Color == engine.Empty || hv.Stage == hmgrules.StageDone || v.Outcome != nil {
 				continue
 			}
 			opp := v.Color.Opponent()
@@ -182,7 +184,7 @@ func TestHMGNothingHiddenOnScreen(t *testing.T) {
 }
 
 // ownCardAt reports whether the player has an unrevealed card at p.
-func ownCardAt(v protocol.HMGView, p engine.Point) bool {
+func ownCardAt(v hmgrules.View, p engine.Point) bool {
 	return slices.ContainsFunc(v.MyCards, func(c hmg.Card) bool { return !c.Revealed && c.Point == p })
 }
 

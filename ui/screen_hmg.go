@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/hmg"
 	"github.com/kakure/kakure/protocol"
@@ -21,13 +23,13 @@ func init() {
 // once revealed or opened at the end.
 type hmgScreen struct{}
 
-func hmgViewOf(v any) (protocol.HMGView, bool) {
-	hv, ok := v.(protocol.HMGView)
+func hmgViewOf(v any) (hmgrules.View, bool) {
+	hv, ok := v.(hmgrules.View)
 	return hv, ok
 }
 
-func (hmgScreen) scoring(v protocol.HMGView) scoringView {
-	return scoringView{active: v.Stage == protocol.HMGStageScoring, hasProposal: v.HasProposal,
+func (hmgScreen) scoring(v hmgrules.View) scoringView {
+	return scoringView{active: v.Stage == hmgrules.StageScoring, hasProposal: v.HasProposal,
 		proposer: v.Proposer, proposal: v.Proposal, board: v.Game.Board(), count: v.Game.Score,
 		resumeKind: protocol.KindMove}
 }
@@ -57,7 +59,7 @@ func (s hmgScreen) board(m *GameModel) BoardModel {
 		return NewBoardModel(m.Size(), m.Me())
 	}
 	bm := ModelFromBoard(v.Game.Board(), m.Me(), m.Last).With(MarkHighlight, m.Effect...)
-	if v.Stage == protocol.HMGStageCards && !v.CardsChosen {
+	if v.Stage == hmgrules.StageCards && !v.CardsChosen {
 		return bm.With(MarkPending, m.Local.Cards...)
 	}
 	bm = hiddenCards(bm, v.MyCards, v.OpponentCards)
@@ -73,7 +75,7 @@ func (s hmgScreen) panel(m *GameModel) []string {
 	lines := playerLines(m, g.Captures(engine.Black), g.Captures(engine.White))
 	n := m.View.Options.Cards
 	switch {
-	case v.Stage == protocol.HMGStageCards && !v.CardsChosen:
+	case v.Stage == hmgrules.StageCards && !v.CardsChosen:
 		lines = append(lines, fmt.Sprintf("Choose your %s: Enter on a point", hiddenMoves(n)))
 		chosen := "none yet"
 		if len(m.Local.Cards) > 0 {
@@ -86,15 +88,15 @@ func (s hmgScreen) panel(m *GameModel) []string {
 			lines = append(lines, "^U takes the last back")
 		}
 		return lines
-	case v.Stage == protocol.HMGStageCards:
+	case v.Stage == hmgrules.StageCards:
 		lines = append(lines, "Waiting for the commitments to the hidden moves")
-	case v.Stage == protocol.HMGStagePlay && !m.Over():
+	case v.Stage == hmgrules.StagePlay && !m.Over():
 		turn := turnLine(m, g.ToMove())
 		if g.ToMove() == m.Me() && len(g.RevealableCards(m.Me())) > 0 {
 			turn += ": ^V reveals, or play"
 		}
 		lines = append(lines, fmt.Sprintf("Turn %d · %s", g.Turns()+1, turn))
-	case v.Stage == protocol.HMGStageOpen:
+	case v.Stage == hmgrules.StageOpen:
 		lines = append(lines, "Opening the unused hidden moves")
 	}
 	if n > 0 {
@@ -148,7 +150,7 @@ func (s hmgScreen) do(m *GameModel, c command) (protocol.Action, error) {
 	if !ok {
 		return nil, errNothing
 	}
-	if v.Stage == protocol.HMGStageCards {
+	if v.Stage == hmgrules.StageCards {
 		return s.chooseCards(m, v, c)
 	}
 	if a, handled, err := s.scoring(v).do(m, c); handled || err != nil {
@@ -170,19 +172,19 @@ func (s hmgScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		}
 		return protocol.Play{Point: c.point}, nil
 	case cmdReveal:
-		if !m.May(protocol.KindHMGReveal) {
+		if !m.May(hmgrules.KindReveal) {
 			return nil, notYourTurn(m)
 		}
 		if !slices.Contains(g.RevealableCards(me), c.card) {
 			return nil, fmt.Errorf("hidden move %d cannot be revealed now (HMG-3)", c.card+1)
 		}
-		return protocol.Reveal{Card: c.card}, nil
+		return hmgrules.Reveal{Card: c.card}, nil
 	}
 	return nil, errNothing
 }
 
 // chooseCards handles the commands of the card choice (HMG-1).
-func (hmgScreen) chooseCards(m *GameModel, v protocol.HMGView, c command) (protocol.Action, error) {
+func (hmgScreen) chooseCards(m *GameModel, v hmgrules.View, c command) (protocol.Action, error) {
 	n := m.View.Options.Cards
 	if v.CardsChosen {
 		return nil, errors.New("your hidden moves are chosen: waiting for the commitments")
@@ -207,14 +209,14 @@ func (hmgScreen) chooseCards(m *GameModel, v protocol.HMGView, c command) (proto
 		if len(m.Local.Cards) != n {
 			return nil, fmt.Errorf("choose %d more first", n-len(m.Local.Cards))
 		}
-		return protocol.SetCards{Points: slices.Clone(m.Local.Cards)}, nil
+		return hmgrules.SetCards{Points: slices.Clone(m.Local.Cards)}, nil
 	}
 	return nil, errNothing
 }
 
 func (hmgScreen) revealable(m *GameModel) []cardChoice {
 	v, ok := hmgViewOf(m.View.Variant)
-	if !ok || !m.May(protocol.KindHMGReveal) {
+	if !ok || !m.May(hmgrules.KindReveal) {
 		return nil
 	}
 	var cs []cardChoice
@@ -232,15 +234,15 @@ func (hmgScreen) describe(m *GameModel, e protocol.Event) eventNote {
 	switch e := e.(type) {
 	case protocol.EventMoved:
 		return describeMove(m, e)
-	case protocol.EventCardsCommitted:
+	case hmgrules.EventCardsCommitted:
 		n := m.View.Options.Cards
 		if e.Color == m.Me() {
 			return eventNote{lines: []string{fmt.Sprintf("You are committed to your %s.", hiddenMoves(n))}}
 		}
 		return eventNote{lines: []string{fmt.Sprintf("%s is committed to %s.", Name(e.Color), hiddenMoves(n))}}
-	case protocol.EventRevealed:
+	case hmgrules.EventRevealed:
 		return describeReveal(m, e)
-	case protocol.EventCardsOpened:
+	case hmgrules.EventCardsOpened:
 		return eventNote{lines: []string{fmt.Sprintf("%s's hidden moves were: %s.", Name(e.Color), m.Vertices(e.Points))}, frame: true}
 	}
 	return eventNote{}
@@ -248,7 +250,7 @@ func (hmgScreen) describe(m *GameModel, e protocol.Event) eventNote {
 
 // describeReveal describes a revealed card, and an undo (HMG-5) so that
 // both players understand what happened.
-func describeReveal(m *GameModel, e protocol.EventRevealed) eventNote {
+func describeReveal(m *GameModel, e hmgrules.EventRevealed) eventNote {
 	who, v := Name(e.Color), m.Vertex(e.Point)
 	line := fmt.Sprintf("%s reveals hidden move %d at %s", who, e.Card+1, v)
 	if e.Undo {

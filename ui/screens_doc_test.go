@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 
@@ -55,7 +59,7 @@ func screenSections(t *testing.T) map[string]string {
 	// Plain Go: the opponent proposed its marking of dead stones.
 	s, g := newRecordScreen(t, "go", protocol.Inviter)
 	g.until(t, s, func() bool {
-		gv, ok := s.Model().View.Variant.(protocol.GoView)
+		gv, ok := s.Model().View.Variant.(gorules.View)
 		return ok && gv.HasProposal
 	})
 	sections["go"] = drawScreen(t, s, w, h)
@@ -64,7 +68,7 @@ func screenSections(t *testing.T) map[string]string {
 	s, g = newRecordScreen(t, "hmg", protocol.Inviter)
 	g.until(t, s, func() bool {
 		for _, e := range g.steps[g.at-1].events {
-			if r, ok := e.(protocol.EventRevealed); ok && r.Undo {
+			if r, ok := e.(hmgrules.EventRevealed); ok && r.Undo {
 				return true
 			}
 		}

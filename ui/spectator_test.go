@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -123,7 +127,7 @@ func publicBoard(t *testing.T, tr *protocol.Transcript, n int) map[engine.Point]
 			t.Fatal(err)
 		}
 	}
-	gv, ok := m.PublicView(protocol.Inviter).(protocol.GoView)
+	gv, ok := m.PublicView(protocol.Inviter).(gorules.View)
 	if !ok {
 		t.Fatalf("not a plain Go view: %T", m.PublicView(protocol.Inviter))
 	}
@@ -360,7 +364,7 @@ func TestUID48SpectatorScreenHMG(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hv := m.PublicView(protocol.Inviter).(protocol.HMGView)
+	hv := m.PublicView(protocol.Inviter).(hmgrules.View)
 	b := hv.Game.Board()
 	want := map[engine.Point]engine.Color{}
 	for p := range engine.Point(b.Size() * b.Size()) {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
@@ -439,7 +441,7 @@ func TestGTPD5EngineLeakCheckCatchesALeak(t *testing.T) {
 // commitment.
 func writeCardSecrets(t *testing.T, games, point string) string {
 	t.Helper()
-	_, o, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 0, 0, []byte(point))
+	_, o, err := commit.New(hmgrules.CardDomain, make([]byte, 16), 0, 0, []byte(point))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
@@ -206,7 +208,7 @@ func TestT5OutputLeakCheckCatchesALeak(t *testing.T) {
 	if err := os.MkdirAll(games, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	_, o, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 0, 0, []byte("D4"))
+	_, o, err := commit.New(hmgrules.CardDomain, make([]byte, 16), 0, 0, []byte("D4"))
 	if err != nil {
 		t.Fatal(err)
 	}

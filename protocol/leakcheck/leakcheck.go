@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
@@ -43,8 +45,8 @@ type Value struct {
 // OpeningKinds are the kinds of message that open a commitment: a value
 // is opened only by one of them, sent by its owner.
 var OpeningKinds = map[protocol.Kind]bool{
-	protocol.KindTossReveal: true, protocol.KindHMGReveal: true,
-	protocol.KindHMGOpenCards: true, protocol.KindFGoOpen: true,
+	protocol.KindTossReveal: true, hmgrules.KindReveal: true,
+	hmgrules.KindOpenCards: true, protocol.KindFGoOpen: true,
 	protocol.KindGomokuReveal: true, protocol.KindGomokuResponse: true,
 	protocol.KindGomokuDeclare: true, protocol.KindGomokuOpenAll: true,
 	protocol.KindPhantomReveal: true, protocol.KindPhantomAccuse: true,

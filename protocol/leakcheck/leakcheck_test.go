@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/protocol"
 )
@@ -39,7 +41,7 @@ func TestT5ContainsWord(t *testing.T) {
 // a seed, a "pass" that hides nothing, a Phantom Go try), finds each in a
 // text as the leak tests look for it, and tells which message opens it.
 func TestT5ValuesOfASecretsFile(t *testing.T) {
-	_, card, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 1, 0, []byte("C3"))
+	_, card, err := commit.New(hmgrules.CardDomain, make([]byte, 16), 1, 0, []byte("C3"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +88,9 @@ func TestT5ValuesOfASecretsFile(t *testing.T) {
 	}
 	salt := fmt.Sprintf("%x", card.Salt[:])
 	msgs := []protocol.Message{
-		msg(protocol.Invitee, protocol.KindMove, fmt.Sprintf(`{"point":"A1","note":%q}`, salt)),               // not an opening kind
-		msg(protocol.Inviter, protocol.KindHMGReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":%q}`, salt)), // not its owner
-		msg(protocol.Invitee, protocol.KindHMGReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":%q}`, salt)),
+		msg(protocol.Invitee, protocol.KindMove, fmt.Sprintf(`{"point":"A1","note":%q}`, salt)),            // not an opening kind
+		msg(protocol.Inviter, hmgrules.KindReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":%q}`, salt)), // not its owner
+		msg(protocol.Invitee, hmgrules.KindReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":%q}`, salt)),
 		msg(protocol.Invitee, protocol.KindPhantomReveal, `{}`),
 	}
 	if got := byText["C3"].OpensAt(msgs); got != 2 {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -543,7 +545,7 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 			protocol.KindPhantomReveal, func() [2]bot.Player { return [2]bot.Player{shortBot(3), shortBot(4)} }},
 		// Cards never revealed stay to be opened at the end.
 		{"hmg", engine.Options{Variant: engine.VariantHMG, Size: 7, Cards: 3, CardsSet: true}, protocol.Inviter,
-			protocol.KindHMGOpenCards, func() [2]bot.Player {
+			hmgrules.KindOpenCards, func() [2]bot.Player {
 				return [2]bot.Player{newHMGCheater([]engine.Point{vertexOn(t, 7, "C3"), vertexOn(t, 7, "G7"), vertexOn(t, 7, "E5")}, false), bot.NewRandom(2)}
 			}},
 		// The inviter opens first; the invitee reports in place of its

@@ -3,6 +3,8 @@ package session
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -49,7 +51,7 @@ func TestT10BodyPointsAreCanonical(t *testing.T) {
 func skipHMGCards(d *fbDriver) {
 	d.t.Helper()
 	for r := protocol.Inviter; r <= protocol.Invitee; r++ {
-		kind, _, err := d.players[r].message(d.m, r, protocol.SetCards{Points: []engine.Point{d.pt("A1")}})
+		kind, _, err := d.players[r].message(d.m, r, hmgrules.SetCards{Points: []engine.Point{d.pt("A1")}})
 		if err != nil || kind != "" {
 			d.t.Fatalf("the %s's cards: %q, %v", r, kind, err)
 		}

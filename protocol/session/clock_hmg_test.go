@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
@@ -83,19 +85,19 @@ func TestCLKD10HMGTimedTurns(t *testing.T) {
 			t.Fatalf("%s: %T: %v", g.View().Color, a, err)
 		}
 	}
-	hmg := func(v protocol.View) protocol.HMGView { return v.Variant.(protocol.HMGView) }
-	do(black, protocol.SetCards{Points: []engine.Point{vertex(t, "D4"), vertex(t, "F6")}})
+	hmg := func(v protocol.View) hmgrules.View { return v.Variant.(hmgrules.View) }
+	do(black, hmgrules.SetCards{Points: []engine.Point{vertex(t, "D4"), vertex(t, "F6")}})
 	waitView(t, white, "Black's cards", func(v protocol.View) bool { return hmg(v).Committed[black.Role()] })
-	do(white, protocol.SetCards{Points: []engine.Point{vertex(t, "E5"), vertex(t, "C3")}})
-	waitView(t, black, "its first turn", func(v protocol.View) bool { return v.MyTurn && hmg(v).Stage == protocol.HMGStagePlay })
+	do(white, hmgrules.SetCards{Points: []engine.Point{vertex(t, "E5"), vertex(t, "C3")}})
+	waitView(t, black, "its first turn", func(v protocol.View) bool { return v.MyTurn && hmg(v).Stage == hmgrules.StagePlay })
 	do(black, protocol.Play{Point: vertex(t, "E5")})
 	waitView(t, white, "its turn", func(v protocol.View) bool { return v.MyTurn })
-	do(white, protocol.Reveal{Card: 0}) // onto Black's last stone: undoes E5, ends the turn (HMG-5)
+	do(white, hmgrules.Reveal{Card: 0}) // onto Black's last stone: undoes E5, ends the turn (HMG-5)
 	waitView(t, black, "its fresh turn", func(v protocol.View) bool {
 		b := hmg(v).Game.Board()
 		return v.MyTurn && b.At(vertex(t, "E5")) == engine.White
 	})
-	do(black, protocol.Reveal{Card: 1}) // within the turn
+	do(black, hmgrules.Reveal{Card: 1}) // within the turn
 	do(black, protocol.Play{Point: vertex(t, "G7")})
 
 	const charges = 5 // two card choices, E5, the undoing reveal, G7
@@ -123,11 +125,11 @@ func TestCLKD10HMGTimedTurns(t *testing.T) {
 		kind protocol.Kind
 		want []time.Duration // the least think time of each, -1 for none
 	}{
-		{"Black's cards", black, protocol.KindHMGCards, []time.Duration{think}},
-		{"White's cards", white, protocol.KindHMGCards, []time.Duration{think}},
+		{"Black's cards", black, hmgrules.KindCards, []time.Duration{think}},
+		{"White's cards", white, hmgrules.KindCards, []time.Duration{think}},
 		{"Black's moves", black, protocol.KindMove, []time.Duration{think, 2 * think}},
-		{"White's undoing reveal", white, protocol.KindHMGReveal, []time.Duration{think}},
-		{"Black's reveal within its turn", black, protocol.KindHMGReveal, []time.Duration{-1}},
+		{"White's undoing reveal", white, hmgrules.KindReveal, []time.Duration{think}},
+		{"Black's reveal within its turn", black, hmgrules.KindReveal, []time.Duration{-1}},
 	} {
 		parts := clockParts(t, c.g, c.g.Role(), c.kind)
 		if len(parts) != len(c.want) {
@@ -164,7 +166,7 @@ func TestT10HMGClockTimesOnAReveal(t *testing.T) {
 			return
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if rb, ok := body.(protocol.HMGRevealBody); ok {
+			if rb, ok := body.(hmgrules.RevealBody); ok {
 				rb.ThinkMS = 5
 				return kind, rb, true
 			}
@@ -173,14 +175,14 @@ func TestT10HMGClockTimesOnAReveal(t *testing.T) {
 	})
 	games := startGame(t, p, timedHMG("10m"))
 	black, white := byColor(games)
-	if err := black.Do(protocol.SetCards{Points: []engine.Point{vertex(t, "D4"), vertex(t, "F6")}}); err != nil {
+	if err := black.Do(hmgrules.SetCards{Points: []engine.Point{vertex(t, "D4"), vertex(t, "F6")}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := white.Do(protocol.SetCards{Points: []engine.Point{vertex(t, "E5"), vertex(t, "C3")}}); err != nil {
+	if err := white.Do(hmgrules.SetCards{Points: []engine.Point{vertex(t, "E5"), vertex(t, "C3")}}); err != nil {
 		t.Fatal(err)
 	}
 	waitView(t, black, "its first turn", func(v protocol.View) bool {
-		return v.MyTurn && v.Variant.(protocol.HMGView).Stage == protocol.HMGStagePlay
+		return v.MyTurn && v.Variant.(hmgrules.View).Stage == hmgrules.StagePlay
 	})
 	if games[cheater] == white {
 		if err := black.Do(protocol.Play{Point: vertex(t, "G7")}); err != nil {
@@ -188,7 +190,7 @@ func TestT10HMGClockTimesOnAReveal(t *testing.T) {
 		}
 		waitView(t, white, "its turn", func(v protocol.View) bool { return v.MyTurn })
 	}
-	_ = games[cheater].Do(protocol.Reveal{Card: 1}) // within the turn: the cheater's own machine refuses it
+	_ = games[cheater].Do(hmgrules.Reveal{Card: 1}) // within the turn: the cheater's own machine refuses it
 	honest := games[1-cheater]
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(10*time.Second))
 	defer cancel()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
 )
@@ -256,9 +258,9 @@ var crossingRules = map[protocol.Kind]string{
 	protocol.KindFGoOffer:       "in turn: bargaining (FG-7), not under a clock",
 	protocol.KindFGoAccept:      "in turn: the answer to an offer",
 	protocol.KindFGoDecline:     "in turn: the answer to an offer",
-	protocol.KindHMGCards:       "in turn: the card choices alternate (HMG-2)",
-	protocol.KindHMGReveal:      "in turn: within the mover's turn",
-	protocol.KindHMGOpenCards:   "in turn: the openings at the end alternate (HMG-7)",
+	hmgrules.KindCards:          "in turn: the card choices alternate (HMG-2)",
+	hmgrules.KindReveal:         "in turn: within the mover's turn",
+	hmgrules.KindOpenCards:      "in turn: the openings at the end alternate (HMG-7)",
 	protocol.KindGomokuOpening:  "in turn (GM-2)", protocol.KindGomokuSide: "in turn (GM-2)",
 	protocol.KindGomokuCommit: "in turn", protocol.KindGomokuPass: "in turn", protocol.KindGomokuNoLegalPoint: "in turn",
 	protocol.KindGomokuAnnounce: "in turn", protocol.KindGomokuResponse: "in turn", protocol.KindGomokuReveal: "in turn",

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -198,7 +200,7 @@ func findValueLeaks(s leakSnapshot) (checked int, leaks []string) {
 // reason, a field of its own or (binary) anywhere is found, and the same
 // value is fine in a public point field or once opened.
 func TestT5LeakCheckCatchesInjectedLeaks(t *testing.T) {
-	_, opening, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 1, 0, []byte("C3"))
+	_, opening, err := commit.New(hmgrules.CardDomain, make([]byte, 16), 1, 0, []byte("C3"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +219,7 @@ func TestT5LeakCheckCatchesInjectedLeaks(t *testing.T) {
 		}
 		return b
 	}
-	reveal := msg(protocol.Invitee, protocol.KindHMGReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":"%x"}`, opening.Salt[:]))
+	reveal := msg(protocol.Invitee, hmgrules.KindReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":"%x"}`, opening.Salt[:]))
 	tests := []struct {
 		name  string
 		s     leakSnapshot
@@ -283,8 +285,8 @@ func (w *viewWatch) check(v protocol.View) {
 	checked := 0
 	size := v.Options.Size
 	switch vv := v.Variant.(type) {
-	case protocol.HMGView:
-		ended := vv.Stage == protocol.HMGStageOpen || vv.Stage == protocol.HMGStageDone
+	case hmgrules.View:
+		ended := vv.Stage == hmgrules.StageOpen || vv.Stage == hmgrules.StageDone
 		opp := v.Color.Opponent()
 		cards := vv.OpponentCards
 		if v.Color != engine.Empty {
@@ -510,8 +512,8 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		setup func(c *session.Config)
 	}{
 		{"HMG reveal at another point", engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 4, CardsSet: true}, "T-5",
-			tamper(protocol.KindHMGReveal, 1, func(body []byte) []byte {
-				var o protocol.HMGCardOpening
+			tamper(hmgrules.KindReveal, 1, func(body []byte) []byte {
+				var o hmgrules.CardOpening
 				json.Unmarshal(body, &o)
 				o.Point = otherPoint(o.Point)
 				return session.MustEncodeBody(o)
@@ -649,8 +651,8 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 	}
 	var probes []probe
 	switch vv := v.Variant.(type) {
-	case protocol.HMGView:
-		if vv.Stage != protocol.HMGStagePlay {
+	case hmgrules.View:
+		if vv.Stage != hmgrules.StagePlay {
 			break
 		}
 		b := vv.Game.Board()
@@ -661,10 +663,10 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 		}
 		for i, c := range vv.MyCards {
 			if c.Revealed || b.At(c.Point) == v.Color {
-				probes = append(probes, probe{protocol.Reveal{Card: i}, c.Point.Vertex(size)})
+				probes = append(probes, probe{hmgrules.Reveal{Card: i}, c.Point.Vertex(size)})
 			}
 		}
-		probes = append(probes, probe{protocol.Reveal{Card: len(vv.MyCards)}, ""})
+		probes = append(probes, probe{hmgrules.Reveal{Card: len(vv.MyCards)}, ""})
 	case protocol.FGoView:
 		b := vv.Game.Board()
 		if vv.Committed || vv.Scoring {

@@ -8,6 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -227,9 +231,9 @@ func TestT11EveryPhaseEndsWhenAPeerFallsSilent(t *testing.T) {
 		{bridgeO, in, protocol.KindMove, 3, true},
 		{fgoO, out, protocol.KindFGoCommit, 2, true},
 		{fgoO, in, protocol.KindFGoOpen, 2, false},
-		{hmgO, out, protocol.KindHMGCards, 1, true},
+		{hmgO, out, hmgrules.KindCards, 1, true},
 		{hmgO, in, protocol.KindMove, 2, true},
-		{hmgO, out, protocol.KindHMGOpenCards, 1, false},
+		{hmgO, out, hmgrules.KindOpenCards, 1, false},
 		{gomokuO, out, protocol.KindGomokuOpening, 1, true},
 		{gomokuO, in, protocol.KindGomokuSide, 1, true},
 		{gomokuO, out, protocol.KindGomokuAnnounce, 2, true},
@@ -392,7 +396,7 @@ func (p latePasser) Choose(v protocol.View) protocol.Action {
 	if v.Phase != protocol.PhasePlay || !v.MyTurn {
 		return nil
 	}
-	if gv, ok := v.Variant.(protocol.GoView); ok {
+	if gv, ok := v.Variant.(gorules.View); ok {
 		if gv.Scoring {
 			return passer{}.Choose(v)
 		}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/gorules"
 
 	"encoding/json"
 	"fmt"
@@ -47,7 +48,7 @@ func init() {
 
 func (publicPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error) {
 	board := func() engine.Board {
-		if g, ok := m.Rules.(*protocol.GoRules); ok {
+		if g, ok := m.Rules.(*gorules.Rules); ok {
 			return g.Game.Board()
 		}
 		return engine.Board{}
@@ -63,7 +64,7 @@ func (publicPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 	case protocol.MarkDead:
 		return protocol.KindMark, protocol.WireMarking(board(), a.Dead), nil
 	case protocol.AgreeScore:
-		g, ok := m.Rules.(*protocol.GoRules)
+		g, ok := m.Rules.(*gorules.Rules)
 		if !ok || !g.Score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", protocol.ErrNotNow)
 		}

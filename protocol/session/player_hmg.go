@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"encoding/hex"
 	"encoding/json"
@@ -36,8 +37,8 @@ type hmgSecrets struct {
 	Openings    []commit.Opening    `json:"openings,omitempty"`
 }
 
-func (p *hmgPlayer) rules(m *protocol.Machine) *protocol.HMGRules {
-	h, _ := m.Rules.(*protocol.HMGRules)
+func (p *hmgPlayer) rules(m *protocol.Machine) *hmgrules.Rules {
+	h, _ := m.Rules.(*hmgrules.Rules)
 	return h
 }
 
@@ -47,7 +48,7 @@ func (p *hmgPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 		return "", nil, fmt.Errorf("%w: no Hidden Move Go game", protocol.ErrNotNow)
 	}
 	stage := h.Stage()
-	if _, ok := a.(protocol.SetCards); !ok && stage == protocol.HMGStageCards {
+	if _, ok := a.(hmgrules.SetCards); !ok && stage == hmgrules.StageCards {
 		p.mu.Lock()
 		chosen := p.points != nil
 		p.mu.Unlock()
@@ -57,21 +58,21 @@ func (p *hmgPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 		return "", nil, fmt.Errorf("%w: the hidden-move commitments are being exchanged", protocol.ErrNotNow)
 	}
 	switch a := a.(type) {
-	case protocol.SetCards:
+	case hmgrules.SetCards:
 		return "", nil, p.setCards(m, me, h, a.Points)
 	case protocol.Play:
 		if b := h.Game.Board(); a.Point != engine.Pass && !b.OnBoard(a.Point) {
 			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
 		}
 		return protocol.KindMove, protocol.MoveBody{Point: a.Point.Vertex(m.Options.Size)}, nil
-	case protocol.Reveal:
+	case hmgrules.Reveal:
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if a.Card < 0 || a.Card >= len(p.openings) {
 			return "", nil, fmt.Errorf("reveal card index %d of %d: %w", a.Card, len(p.openings), hmg.ErrNoSuchCard)
 		}
 		o := p.openings[a.Card]
-		return protocol.KindHMGReveal, protocol.HMGRevealBody{HMGCardOpening: protocol.HMGCardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
+		return hmgrules.KindReveal, hmgrules.RevealBody{CardOpening: hmgrules.CardOpening{Card: a.Card, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])}}, nil
 	case protocol.MarkDead:
 		return protocol.KindMark, protocol.WireMarking(h.Game.Board(), a.Dead), nil
 	case protocol.AgreeScore:
@@ -86,7 +87,7 @@ func (p *hmgPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 
 // setCards checks the chosen points and commits to them; the commitments
 // are sent by auto when it is this player's turn.
-func (p *hmgPlayer) setCards(m *protocol.Machine, me protocol.Role, h *protocol.HMGRules, points []engine.Point) error {
+func (p *hmgPlayer) setCards(m *protocol.Machine, me protocol.Role, h *hmgrules.Rules, points []engine.Point) error {
 	if m.Options.Cards == 0 {
 		return fmt.Errorf("%w: this game has no hidden-move cards", protocol.ErrNotNow)
 	}
@@ -99,7 +100,7 @@ func (p *hmgPlayer) setCards(m *protocol.Machine, me protocol.Role, h *protocol.
 	commits := make([]commit.Commitment, len(points))
 	openings := make([]commit.Opening, len(points))
 	for i, pt := range points {
-		c, o, err := commit.New(protocol.HMGCardDomain, m.Game[:], uint8(me), uint32(i), []byte(pt.Vertex(m.Options.Size)))
+		c, o, err := commit.New(hmgrules.CardDomain, m.Game[:], uint8(me), uint32(i), []byte(pt.Vertex(m.Options.Size)))
 		if err != nil {
 			return err
 		}
@@ -123,23 +124,23 @@ func (p *hmgPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kind, 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch kinds[0] {
-	case protocol.KindHMGCards:
+	case hmgrules.KindCards:
 		if p.commits == nil {
 			return "", nil, false, nil // the caller has not chosen yet
 		}
-		return protocol.KindHMGCards, protocol.HMGCardsBody{Commitments: p.commits}, true, nil
-	case protocol.KindHMGOpenCards:
+		return hmgrules.KindCards, hmgrules.CardsBody{Commitments: p.commits}, true, nil
+	case hmgrules.KindOpenCards:
 		if len(p.openings) != m.Options.Cards {
 			return "", nil, false, errors.New("protocol: the openings of this player's hidden-move cards are lost")
 		}
-		body := protocol.HMGOpenCardsBody{Cards: []protocol.HMGCardOpening{}}
+		body := hmgrules.OpenCardsBody{Cards: []hmgrules.CardOpening{}}
 		for i, card := range h.Game.Cards(m.Colors[me]) {
 			if !card.Revealed {
 				o := p.openings[i]
-				body.Cards = append(body.Cards, protocol.HMGCardOpening{Card: i, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])})
+				body.Cards = append(body.Cards, hmgrules.CardOpening{Card: i, Point: string(o.Value), Salt: hex.EncodeToString(o.Salt[:])})
 			}
 		}
-		return protocol.KindHMGOpenCards, body, true, nil
+		return hmgrules.KindOpenCards, body, true, nil
 	}
 	return "", nil, false, nil
 }
@@ -176,7 +177,7 @@ func (p *hmgPlayer) restore(raw json.RawMessage) error {
 
 // PrivateView adds this player's card points to its view.
 func (p *hmgPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
-	hv, ok := v.(protocol.HMGView)
+	hv, ok := v.(hmgrules.View)
 	if !ok {
 		return v
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"bytes"
 	"encoding/json"
@@ -71,7 +72,7 @@ func TestT3DamagedKeysAreRefused(t *testing.T) {
 		}
 	}
 
-	commitment, opening, err := commit.New(protocol.HMGCardDomain, make([]byte, 16), 0, 0, []byte("C3"))
+	commitment, opening, err := commit.New(hmgrules.CardDomain, make([]byte, 16), 0, 0, []byte("C3"))
 	if err != nil {
 		t.Fatal(err)
 	}

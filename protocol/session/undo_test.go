@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gorules"
+
 	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"github.com/kakure/kakure/engine"
@@ -39,7 +41,7 @@ func byColor(games [2]*session.Game) (black, white *session.Game) {
 // boardOf returns the board of a plain-Go or Bridge-Go view.
 func boardOf(v protocol.View) engine.Board {
 	switch vv := v.Variant.(type) {
-	case protocol.GoView:
+	case gorules.View:
 		return vv.Game.Board()
 	case bridgerules.View:
 		return vv.Game.Board()

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/hmgrules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -49,7 +51,7 @@ type hmgPrivacy struct {
 }
 
 func (p *hmgPrivacy) Choose(v protocol.View) protocol.Action {
-	if vv, ok := v.Variant.(protocol.HMGView); ok && vv.Stage != protocol.HMGStageOpen && vv.Stage != protocol.HMGStageDone {
+	if vv, ok := v.Variant.(hmgrules.View); ok && vv.Stage != hmgrules.StageOpen && vv.Stage != hmgrules.StageDone {
 		p.mu.Lock()
 		p.seen++
 		for i, card := range vv.OpponentCards {
@@ -62,7 +64,7 @@ func (p *hmgPrivacy) Choose(v protocol.View) protocol.Action {
 				p.errs = append(p.errs, fmt.Sprintf("stage %s: the game shows opponent card %d at %d", vv.Stage, i, card.Point))
 			}
 		}
-		if vv.Stage != protocol.HMGStageCards && (!vv.CardsChosen || len(vv.MyCards) != v.Options.Cards) {
+		if vv.Stage != hmgrules.StageCards && (!vv.CardsChosen || len(vv.MyCards) != v.Options.Cards) {
 			p.errs = append(p.errs, fmt.Sprintf("stage %s: own cards %v (chosen %v)", vv.Stage, vv.MyCards, vv.CardsChosen))
 		}
 		p.mu.Unlock()
@@ -170,8 +172,8 @@ func TestHMG7GamesOverLoopback(t *testing.T) {
 				}
 				p.mu.Unlock()
 			}
-			v := games[1].View().Variant.(protocol.HMGView)
-			if v.Stage != protocol.HMGStageDone {
+			v := games[1].View().Variant.(hmgrules.View)
+			if v.Stage != hmgrules.StageDone {
 				t.Errorf("final stage %s, want done", v.Stage)
 			}
 			// HMG-7: every unused card is opened and gives the opponent a point.
@@ -216,11 +218,11 @@ func TestHMG7GamesOverLoopback(t *testing.T) {
 				if tc.cards == 0 {
 					wantCards = 0
 				}
-				if kinds[protocol.KindHMGCards] != wantCards || kinds[protocol.KindHMGOpenCards] != openers {
+				if kinds[hmgrules.KindCards] != wantCards || kinds[hmgrules.KindOpenCards] != openers {
 					t.Errorf("record of the %s: %d cards and %d open-cards messages, want %d and %d",
-						g.Role(), kinds[protocol.KindHMGCards], kinds[protocol.KindHMGOpenCards], wantCards, openers)
+						g.Role(), kinds[hmgrules.KindCards], kinds[hmgrules.KindOpenCards], wantCards, openers)
 				}
-				if n := kinds[protocol.KindHMGReveal]; tc.cards == 0 && n != 0 || tc.cards > 0 && n == 0 {
+				if n := kinds[hmgrules.KindReveal]; tc.cards == 0 && n != 0 || tc.cards > 0 && n == 0 {
 					t.Errorf("%d reveals in a game with %d cards", n, tc.cards)
 				}
 			}
@@ -268,13 +270,13 @@ func TestHMG1CardsAndHMG5UndoOverLoopback(t *testing.T) {
 	games := [2]*session.Game{host, guest}
 	for _, g := range games {
 		v := waitView(t, g, "the card stage", func(v protocol.View) bool {
-			hv, ok := v.Variant.(protocol.HMGView)
-			return ok && v.Phase == protocol.PhasePlay && hv.Stage == protocol.HMGStageCards
+			hv, ok := v.Variant.(hmgrules.View)
+			return ok && v.Phase == protocol.PhasePlay && hv.Stage == hmgrules.StageCards
 		})
 		if err := g.Do(protocol.Play{Point: vertex(t, "E5")}); err == nil || !strings.Contains(err.Error(), "SetCards") {
 			t.Errorf("the %s (%s) plays before choosing cards: %v, want an error telling to choose them", g.Role(), v.Color, err)
 		}
-		if err := g.Do(protocol.SetCards{Points: []engine.Point{vertex(t, "E5")}}); err == nil {
+		if err := g.Do(hmgrules.SetCards{Points: []engine.Point{vertex(t, "E5")}}); err == nil {
 			t.Errorf("the %s sets 1 card of 3: no error", g.Role())
 		}
 	}
@@ -292,20 +294,20 @@ func TestHMG1CardsAndHMG5UndoOverLoopback(t *testing.T) {
 		white: {vertex(t, "C3"), vertex(t, "C3"), vertex(t, "G7")},
 		black: {vertex(t, "D4"), vertex(t, "F6"), vertex(t, "A1")},
 	}
-	if err := white.Do(protocol.SetCards{Points: cards[white]}); err != nil {
+	if err := white.Do(hmgrules.SetCards{Points: cards[white]}); err != nil {
 		t.Fatalf("White chooses its cards early: %v", err)
 	}
-	if v := white.View().Variant.(protocol.HMGView); v.Committed != [2]bool{} || !v.CardsChosen {
+	if v := white.View().Variant.(hmgrules.View); v.Committed != [2]bool{} || !v.CardsChosen {
 		t.Errorf("after White's early choice: committed %v, chosen %v; want nothing sent yet", v.Committed, v.CardsChosen)
 	}
-	if err := black.Do(protocol.SetCards{Points: cards[black]}); err != nil {
+	if err := black.Do(hmgrules.SetCards{Points: cards[black]}); err != nil {
 		t.Fatalf("Black chooses its cards: %v", err)
 	}
 	for _, g := range games {
 		v := waitView(t, g, "the play stage", func(v protocol.View) bool {
-			return v.Variant.(protocol.HMGView).Stage == protocol.HMGStagePlay
+			return v.Variant.(hmgrules.View).Stage == hmgrules.StagePlay
 		})
-		hv := v.Variant.(protocol.HMGView)
+		hv := v.Variant.(hmgrules.View)
 		for i, card := range hv.MyCards {
 			if card.Point != cards[g][i] || card.Revealed {
 				t.Errorf("the %s's card %d: %+v, want %s unused", v.Color, i, card, cards[g][i].Vertex(9))
@@ -319,23 +321,23 @@ func TestHMG1CardsAndHMG5UndoOverLoopback(t *testing.T) {
 				t.Errorf("the %s sees opponent card %d as %+v", v.Color, i, card)
 			}
 		}
-		if err := g.Do(protocol.SetCards{Points: cards[g]}); err == nil {
+		if err := g.Do(hmgrules.SetCards{Points: cards[g]}); err == nil {
 			t.Errorf("the %s changes its cards after committing: no error", v.Color)
 		}
 	}
 	// Black reveals card 1 (F6): White sees it and its point, not the others.
-	if err := black.Do(protocol.Reveal{Card: 1}); err != nil {
+	if err := black.Do(hmgrules.Reveal{Card: 1}); err != nil {
 		t.Fatalf("Black reveals card 1: %v", err)
 	}
 	v := waitView(t, white, "Black's reveal", func(v protocol.View) bool {
-		return v.Variant.(protocol.HMGView).OpponentCards[1].Revealed
+		return v.Variant.(hmgrules.View).OpponentCards[1].Revealed
 	})
-	hv := v.Variant.(protocol.HMGView)
+	hv := v.Variant.(hmgrules.View)
 	board := hv.Game.Board()
 	if hv.OpponentCards[1].Point != vertex(t, "F6") || hv.OpponentCards[0].Point != engine.NoPoint || board.At(vertex(t, "F6")) != engine.Black {
 		t.Errorf("White's view after Black's reveal: cards %+v, F6 holds %v", hv.OpponentCards, board.At(vertex(t, "F6")))
 	}
-	if err := black.Do(protocol.Reveal{Card: 1}); err == nil {
+	if err := black.Do(hmgrules.Reveal{Card: 1}); err == nil {
 		t.Error("Black reveals card 1 again: no error")
 	}
 	// HMG-5: Black plays C3, White reveals its card 0 there: Black's move
@@ -344,20 +346,20 @@ func TestHMG1CardsAndHMG5UndoOverLoopback(t *testing.T) {
 		t.Fatalf("Black plays C3: %v", err)
 	}
 	waitView(t, white, "White's turn", func(v protocol.View) bool { return v.MyTurn })
-	if err := white.Do(protocol.Reveal{Card: 0}); err != nil {
+	if err := white.Do(hmgrules.Reveal{Card: 0}); err != nil {
 		t.Fatalf("White reveals card 0 onto Black's last stone: %v", err)
 	}
 	for _, g := range games {
 		v := waitView(t, g, "the undo", func(v protocol.View) bool {
-			b := v.Variant.(protocol.HMGView).Game.Board()
+			b := v.Variant.(hmgrules.View).Game.Board()
 			return b.At(vertex(t, "C3")) == engine.White
 		})
-		hv := v.Variant.(protocol.HMGView)
+		hv := v.Variant.(hmgrules.View)
 		if hv.Game.ToMove() != engine.Black || hv.Game.Turns() != 2 {
 			t.Errorf("the %s's view after the undo: %s to move after %d turns, want Black after 2", v.Color, hv.Game.ToMove(), hv.Game.Turns())
 		}
 	}
-	if err := white.Do(protocol.Reveal{Card: 1}); err == nil {
+	if err := white.Do(hmgrules.Reveal{Card: 1}); err == nil {
 		t.Error("White reveals out of turn: no error")
 	}
 	if err := black.Do(protocol.Resign{}); err != nil {
@@ -387,20 +389,20 @@ func newHMGCheater(cards []engine.Point, eager bool, prefer ...engine.Point) *hm
 }
 
 func (p *hmgCheater) Choose(v protocol.View) protocol.Action {
-	vv, ok := v.Variant.(protocol.HMGView)
+	vv, ok := v.Variant.(hmgrules.View)
 	if !ok {
 		return nil
 	}
 	g, c := vv.Game, v.Color
 	switch vv.Stage {
-	case protocol.HMGStageCards:
+	case hmgrules.StageCards:
 		if vv.CardsChosen {
 			return nil
 		}
-		return protocol.SetCards{Points: p.cards}
-	case protocol.HMGStagePlay:
+		return hmgrules.SetCards{Points: p.cards}
+	case hmgrules.StagePlay:
 		if cards := g.RevealableCards(c); p.eager && len(cards) > 0 {
-			return protocol.Reveal{Card: cards[0]}
+			return hmgrules.Reveal{Card: cards[0]}
 		}
 		for _, q := range p.prefer {
 			if g.CheckPlay(c, q) == nil {
@@ -454,8 +456,8 @@ func otherVertex(v string) string {
 
 func TestT5CheatHMGRevealAtAnotherPoint(t *testing.T) {
 	cheater := newHMGCheater([]engine.Point{vertexOn(t, 7, "C3"), vertexOn(t, 7, "G7"), vertexOn(t, 7, "E5")}, true)
-	h := cheatHMG(t, cheater, cheatOn(protocol.KindHMGReveal, 1, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
-		var o protocol.HMGCardOpening
+	h := cheatHMG(t, cheater, cheatOn(hmgrules.KindReveal, 1, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		var o hmgrules.CardOpening
 		if err := json.Unmarshal(m.Body, &o); err != nil {
 			t.Error(err)
 			return nil
@@ -472,7 +474,7 @@ func TestHMG3CheatRevealSameCardTwice(t *testing.T) {
 	cheater := newHMGCheater([]engine.Point{vertexOn(t, 7, "C3"), vertexOn(t, 7, "G7"), vertexOn(t, 7, "E5")}, true)
 	var first []byte
 	h := cheatHMG(t, cheater, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
-		if m.Kind != protocol.KindHMGReveal {
+		if m.Kind != hmgrules.KindReveal {
 			return nil
 		}
 		if first == nil {
@@ -509,7 +511,7 @@ func TestHMG3CheatRevealOntoOwnStone(t *testing.T) {
 		}
 		g := game.Load()
 		v := g.View()
-		b := v.Variant.(protocol.HMGView).Game.Board()
+		b := v.Variant.(hmgrules.View).Game.Board()
 		for i, c := range cards {
 			if c == mb.Point || b.At(points[i]) != v.Color {
 				continue
@@ -519,8 +521,8 @@ func TestHMG3CheatRevealOntoOwnStone(t *testing.T) {
 				t.Errorf("no opening of card %d", i)
 				return nil
 			}
-			m.Kind = protocol.KindHMGReveal
-			m.Body = session.MustEncodeBody(protocol.HMGCardOpening{Card: i, Point: c, Salt: hex.EncodeToString(o.Salt[:])})
+			m.Kind = hmgrules.KindReveal
+			m.Body = session.MustEncodeBody(hmgrules.CardOpening{Card: i, Point: c, Salt: hex.EncodeToString(o.Salt[:])})
 			resign(t, m, key)
 			return [][]byte{session.FrameOf(m)}
 		}
@@ -547,7 +549,7 @@ func TestT11CheatHMGRefusesToOpenCards(t *testing.T) {
 	t.Parallel() // waits on graces: wall time
 	cheater := newHMGCheater([]engine.Point{vertexOn(t, 7, "C3"), vertexOn(t, 7, "G7"), vertexOn(t, 7, "E5")}, false)
 	start := time.Now()
-	h := cheatHMG(t, cheater, refuseAfter(protocol.KindHMGOpenCards), nil, func(i int, c *session.Config) {
+	h := cheatHMG(t, cheater, refuseAfter(hmgrules.KindOpenCards), nil, func(i int, c *session.Config) {
 		// The honest invitee waits briefly; the cheater's own clock must
 		// not run out first.
 		c.AutoGrace = time.Second
@@ -555,14 +557,14 @@ func TestT11CheatHMGRefusesToOpenCards(t *testing.T) {
 			c.AutoGrace = time.Minute
 		}
 	})
-	checkCaught(t, h, "T-11", string(protocol.KindHMGOpenCards))
+	checkCaught(t, h, "T-11", string(hmgrules.KindOpenCards))
 	t.Logf("forfeited after %s", time.Since(start))
 }
 
 func TestT5CheatHMGOpensUnusedCardAtAnotherPoint(t *testing.T) {
 	cheater := newHMGCheater([]engine.Point{vertexOn(t, 7, "C3"), vertexOn(t, 7, "G7"), vertexOn(t, 7, "E5")}, false)
-	h := cheatHMG(t, cheater, cheatOn(protocol.KindHMGOpenCards, 1, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
-		var body protocol.HMGOpenCardsBody
+	h := cheatHMG(t, cheater, cheatOn(hmgrules.KindOpenCards, 1, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+		var body hmgrules.OpenCardsBody
 		if err := json.Unmarshal(m.Body, &body); err != nil || len(body.Cards) == 0 {
 			t.Errorf("open-cards body %s: %v", m.Body, err)
 			return nil

@@ -8,6 +8,7 @@ package sgfexport
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"fmt"
 	"strconv"
@@ -104,7 +105,7 @@ func Export(t *protocol.Transcript) ([]byte, error) {
 			for _, w := range sgfEventWriters {
 				if n, ok := w(e, m.Options.Size); ok {
 					nodes = append(nodes, n)
-					if r, ok := e.(protocol.EventRevealed); ok {
+					if r, ok := e.(hmgrules.EventRevealed); ok {
 						// A reveal may end its player's turn (HMG-5): the
 						// clock's time left goes on it (SGF-D11).
 						lastMove[r.Color] = len(nodes) - 1

@@ -3,6 +3,7 @@ package sgfexport
 import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/bridgerules"
+	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/sgf"
@@ -56,7 +57,7 @@ func fgoSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
 }
 
 func hmgSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
-	r, ok := e.(protocol.EventRevealed)
+	r, ok := e.(hmgrules.EventRevealed)
 	if !ok {
 		return sgf.Node{}, false
 	}

@@ -1,10 +1,12 @@
-package protocol
+package hmgrules
 
 import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -17,19 +19,19 @@ import (
 const (
 	// KindHMGCards carries a player's commitments to its hidden moves
 	// (HMG-1): Black's first, then White's, before Black's first move.
-	KindHMGCards Kind = "cards"
+	KindCards protocol.Kind = "cards"
 	// KindHMGReveal reveals one card (HMG-2, HMG-3) by opening its
 	// commitment.
-	KindHMGReveal Kind = "reveal"
+	KindReveal protocol.Kind = "reveal"
 	// KindHMGOpenCards opens every card a player did not use, after the
 	// dead stones are agreed (HMG-7, T-6). The program sends it by itself.
-	KindHMGOpenCards Kind = "open-cards"
+	KindOpenCards protocol.Kind = "open-cards"
 )
 
 // HMGCardDomain separates the commitments of Hidden Move Go cards (T-5).
 // A card commitment is commit.New(HMGCardDomain, game ID, role, card
 // index, GTP vertex of the point).
-const HMGCardDomain = "kakure/hmg/card"
+const CardDomain = "kakure/hmg/card"
 
 // SetCards chooses the local player's hidden moves in Hidden Move Go
 // (HMG-1): one point per card, in card order; a point may repeat. It may
@@ -46,7 +48,7 @@ func (Reveal) IsAction()   {}
 
 // HMGCardsBody is the body of KindHMGCards: one commitment per card, in
 // card order.
-type HMGCardsBody struct {
+type CardsBody struct {
 	Commitments []commit.Commitment `json:"commitments"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
 	// control (CLK-D8, CLK-D10): the card choice is its player's timed
@@ -58,8 +60,8 @@ type HMGCardsBody struct {
 // HMGRevealBody is the body of KindHMGReveal: the card's opening and, on
 // a reveal that ends its player's turn (HMG-5) in a game with a time
 // control, the clock's part (CLK-D8, CLK-D10).
-type HMGRevealBody struct {
-	HMGCardOpening
+type RevealBody struct {
+	CardOpening
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
@@ -67,7 +69,7 @@ type HMGRevealBody struct {
 // HMGCardOpening opens one card: its index, its point as a GTP vertex
 // (the committed value) and the salt in lowercase hex. It is the body of
 // KindHMGReveal.
-type HMGCardOpening struct {
+type CardOpening struct {
 	Card  int    `json:"card"`
 	Point string `json:"point"`
 	Salt  string `json:"salt"`
@@ -75,26 +77,26 @@ type HMGCardOpening struct {
 
 // HMGOpenCardsBody is the body of KindHMGOpenCards: the openings of every
 // unused card, in increasing card order.
-type HMGOpenCardsBody struct {
-	Cards []HMGCardOpening `json:"cards"`
+type OpenCardsBody struct {
+	Cards []CardOpening `json:"cards"`
 }
 
 // HMGStage is where a game of Hidden Move Go stands inside PhasePlay.
-type HMGStage string
+type Stage string
 
 // The stages of a Hidden Move Go game.
 const (
-	HMGStageCards   HMGStage = "cards"      // commitments are being exchanged
-	HMGStagePlay    HMGStage = "play"       // turns of reveals and moves
-	HMGStageScoring HMGStage = "scoring"    // dead stones are being agreed
-	HMGStageOpen    HMGStage = "open-cards" // unused cards are being opened
-	HMGStageDone    HMGStage = "done"
+	StageCards   Stage = "cards"      // commitments are being exchanged
+	StagePlay    Stage = "play"       // turns of reveals and moves
+	StageScoring Stage = "scoring"    // dead stones are being agreed
+	StageOpen    Stage = "open-cards" // unused cards are being opened
+	StageDone    Stage = "done"
 )
 
 // HMGView is what a player of Hidden Move Go sees. It never holds the
 // opponent's unrevealed points: no program has them before the end.
-type HMGView struct {
-	Stage HMGStage
+type View struct {
+	Stage Stage
 	// Game is the game as this player knows it: the public board, turn
 	// and superko history, this player's own card points once chosen,
 	// and the opponent's points of revealed or opened cards only. Its
@@ -112,7 +114,7 @@ type HMGView struct {
 	// The dead-stone agreement (GO-4): Proposal is the marking on the
 	// table and Proposer who made it.
 	HasProposal bool
-	Proposer    Role
+	Proposer    protocol.Role
 	Proposal    []engine.Point
 }
 
@@ -143,83 +145,83 @@ func (EventCardsCommitted) IsEvent() {}
 func (EventCardsOpened) IsEvent()    {}
 
 func init() {
-	Register(VariantEntry{
+	protocol.Register(protocol.VariantEntry{
 		Variant: engine.VariantHMG,
-		NewRules: func(m *Machine) (VariantRules, error) {
+		NewRules: func(m *protocol.Machine) (protocol.VariantRules, error) {
 			g, err := hmg.NewGame(m.Options)
 			if err != nil {
 				return nil, err
 			}
-			return &HMGRules{m: m, Game: g}, nil
+			return &Rules{m: m, Game: g}, nil
 		},
-		Kinds: map[Kind]KindAttrs{
-			KindHMGCards:     {Timed: true},
-			KindHMGReveal:    {Timed: true},
-			KindHMGOpenCards: {Automatic: true},
+		Kinds: map[protocol.Kind]protocol.KindAttrs{
+			KindCards:     {Timed: true},
+			KindReveal:    {Timed: true},
+			KindOpenCards: {Automatic: true},
 		},
-		BroadcastMove: func(k Kind) bool { return k == KindMove || k == KindHMGReveal },
+		BroadcastMove: func(k protocol.Kind) bool { return k == protocol.KindMove || k == KindReveal },
 	})
 }
 
 // HMGRules is Hidden Move Go over the network (HMG-1..HMG-8): card
 // commitments, turns of reveals and a move, GO-4 scoring, the opening of
 // the unused cards, the count with passing stones.
-type HMGRules struct {
-	m    *Machine
+type Rules struct {
+	m    *protocol.Machine
 	Game hmg.Game
 	// commits holds each role's card commitments; committed tells which
 	// were received, opened whose unused cards were opened.
 	commits   [2][]commit.Commitment
 	Committed [2]bool
 	opened    [2]bool
-	Score     Scoring
+	Score     protocol.Scoring
 }
 
 // Stage returns where the game stands.
-func (h *HMGRules) Stage() HMGStage {
+func (h *Rules) Stage() Stage {
 	switch {
-	case h.m.Options.Cards > 0 && !(h.Committed[Inviter] && h.Committed[Invitee]):
-		return HMGStageCards
+	case h.m.Options.Cards > 0 && !(h.Committed[protocol.Inviter] && h.Committed[protocol.Invitee]):
+		return StageCards
 	case h.Score.Agreed:
 		if _, ok := h.owesOpening(); ok {
-			return HMGStageOpen
+			return StageOpen
 		}
-		return HMGStageDone
+		return StageDone
 	case h.Score.Active:
-		return HMGStageScoring
+		return StageScoring
 	}
-	return HMGStagePlay
+	return StagePlay
 }
 
 // TimedTurn returns the role whose turn the clock times (CLK-D10): the
 // player sending its card commitments (Black's, then White's), and the
 // player to move in play, its reveals included; no clock runs during the
 // count or the opening of the unused cards.
-func (h *HMGRules) TimedTurn() (Role, bool) {
+func (h *Rules) TimedTurn() (protocol.Role, bool) {
 	switch h.Stage() {
-	case HMGStageCards:
+	case StageCards:
 		r, _, _ := h.Expected()
 		return r, true
-	case HMGStagePlay:
+	case StagePlay:
 		return h.m.RoleOf(h.Game.ToMove()), true
 	}
-	return Inviter, false
+	return protocol.Inviter, false
 }
 
 // EndsTimedTurn reports whether a message ends its player's timed turn
 // (CLK-D10): the card commitments, a move, or a reveal onto the
 // opponent's last stone, which undoes it and ends the turn (HMG-5).
-func (h *HMGRules) EndsTimedTurn(kind Kind, body json.RawMessage) bool {
+func (h *Rules) EndsTimedTurn(kind protocol.Kind, body json.RawMessage) bool {
 	switch kind {
-	case KindHMGCards:
-		return h.Stage() == HMGStageCards
-	case KindMove:
-		return h.Stage() == HMGStagePlay
-	case KindHMGReveal:
-		if h.Stage() != HMGStagePlay {
+	case KindCards:
+		return h.Stage() == StageCards
+	case protocol.KindMove:
+		return h.Stage() == StagePlay
+	case KindReveal:
+		if h.Stage() != StagePlay {
 			return false
 		}
-		var o HMGCardOpening
+		var o CardOpening
 		if err := json.Unmarshal(body, &o); err != nil {
 			return false
 		}
@@ -235,107 +237,107 @@ func (h *HMGRules) EndsTimedTurn(kind Kind, body json.RawMessage) bool {
 
 // owesOpening returns the role that must open its unused cards next:
 // Black's, then White's; a player with no unused card opens nothing.
-func (h *HMGRules) owesOpening() (Role, bool) {
+func (h *Rules) owesOpening() (protocol.Role, bool) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		r := h.m.RoleOf(c)
 		if !h.opened[r] && h.Game.UnusedCards(c) > 0 {
 			return r, true
 		}
 	}
-	return Inviter, false
+	return protocol.Inviter, false
 }
 
-func (h *HMGRules) Expected() (Role, []Kind, bool) {
+func (h *Rules) Expected() (protocol.Role, []protocol.Kind, bool) {
 	toMove := h.m.RoleOf(h.Game.ToMove())
 	switch h.Stage() {
-	case HMGStageCards:
+	case StageCards:
 		r := h.m.RoleOf(engine.Black)
 		if h.Committed[r] {
 			r = r.Other()
 		}
-		return r, []Kind{KindHMGCards}, false
-	case HMGStageOpen:
+		return r, []protocol.Kind{KindCards}, false
+	case StageOpen:
 		r, _ := h.owesOpening()
-		return r, []Kind{KindHMGOpenCards}, false
-	case HMGStageDone:
-		return Inviter, nil, true
-	case HMGStageScoring:
+		return r, []protocol.Kind{KindOpenCards}, false
+	case StageDone:
+		return protocol.Inviter, nil, true
+	case StageScoring:
 		r, kinds := h.Score.Expected(toMove)
 		// Only the player to move may resume play, with a move or a
 		// reveal (GO-4, HMG-D14).
-		var ks []Kind
+		var ks []protocol.Kind
 		for _, k := range kinds {
-			if k != KindMove {
+			if k != protocol.KindMove {
 				ks = append(ks, k)
 			}
 		}
 		if r == toMove {
-			ks = append(ks, KindMove, KindHMGReveal)
+			ks = append(ks, protocol.KindMove, KindReveal)
 		}
 		return r, ks, false
 	}
-	return toMove, []Kind{KindMove, KindHMGReveal}, false
+	return toMove, []protocol.Kind{protocol.KindMove, KindReveal}, false
 }
 
-func (h *HMGRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *Rules) Apply(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
 	switch kind {
-	case KindHMGCards:
+	case KindCards:
 		return h.applyCards(from, seq, body)
-	case KindMove:
+	case protocol.KindMove:
 		return h.applyMove(from, seq, body)
-	case KindHMGReveal:
+	case KindReveal:
 		return h.applyReveal(from, seq, body)
-	case KindHMGOpenCards:
+	case KindOpenCards:
 		return h.applyOpenCards(from, seq, body)
 	}
 	events, err := h.Score.Apply(h.Game.Board(), from, seq, kind, body)
-	if err == nil && h.Stage() == HMGStageOpen {
-		events = append(events, EventPhase{Phase: Phase(HMGStageOpen)})
+	if err == nil && h.Stage() == StageOpen {
+		events = append(events, protocol.EventPhase{Phase: protocol.Phase(StageOpen)})
 	}
 	return events, err
 }
 
-func (h *HMGRules) applyCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b HMGCardsBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyCards(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b CardsBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if n := h.m.Options.Cards; len(b.Commitments) != n {
-		return nil, NewViolation(from, seq, "HMG-1", "commits to %d cards, the game has %d per player", len(b.Commitments), n)
+		return nil, protocol.NewViolation(from, seq, "HMG-1", "commits to %d cards, the game has %d per player", len(b.Commitments), n)
 	}
 	h.commits[from] = b.Commitments
 	h.Committed[from] = true
-	return []Event{EventCardsCommitted{Color: h.m.Colors[from]}}, nil
+	return []protocol.Event{EventCardsCommitted{Color: h.m.Colors[from]}}, nil
 }
 
-func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var mb MoveBody
-	if err := DecodeBody(body, &mb); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyMove(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var mb protocol.MoveBody
+	if err := protocol.DecodeBody(body, &mb); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
-	p, err := ParseBodyPoint(h.m.Options.Size, mb.Point)
+	p, err := protocol.ParseBodyPoint(h.m.Options.Size, mb.Point)
 	if err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	resumed := h.Score.Active
 	if resumed && p == engine.Pass {
-		return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
+		return nil, protocol.NewViolation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	c := h.m.Colors[from]
 	next, captured, err := h.Game.Play(c, p)
 	if err != nil {
-		return nil, NewViolation(from, seq, ruleOfHMGError(err), "illegal move %s: %v", mb.Point, err)
+		return nil, protocol.NewViolation(from, seq, ruleOfHMGError(err), "illegal move %s: %v", mb.Point, err)
 	}
 	h.Game = next
-	var events []Event
+	var events []protocol.Event
 	if resumed {
-		h.Score = Scoring{}
-		events = append(events, EventResumed{By: from})
+		h.Score = protocol.Scoring{}
+		events = append(events, protocol.EventResumed{By: from})
 	}
-	events = append(events, EventMoved{Color: c, Point: p, Captured: captured})
+	events = append(events, protocol.EventMoved{Color: c, Point: p, Captured: captured})
 	if h.Game.PlayEnded() {
 		h.Score.Start()
-		events = append(events, EventPhase{Phase: Phase(HMGStageScoring)})
+		events = append(events, protocol.EventPhase{Phase: protocol.Phase(StageScoring)})
 	}
 	return events, nil
 }
@@ -344,37 +346,37 @@ func (h *HMGRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Eve
 // returns its point. An index outside the cards breaks HMG-3, a value that
 // is not a point of the board HMG-1, and an opening that does not match
 // its commitment T-5.
-func (h *HMGRules) checkOpening(from Role, seq uint64, o HMGCardOpening) (engine.Point, error) {
+func (h *Rules) checkOpening(from protocol.Role, seq uint64, o CardOpening) (engine.Point, error) {
 	if o.Card < 0 || o.Card >= len(h.commits[from]) {
-		return engine.NoPoint, NewViolation(from, seq, "HMG-3", "card index %d: it has %d cards", o.Card, len(h.commits[from]))
+		return engine.NoPoint, protocol.NewViolation(from, seq, "HMG-3", "card index %d: it has %d cards", o.Card, len(h.commits[from]))
 	}
 	size := h.m.Options.Size
 	p, err := engine.ParseVertex(size, o.Point)
 	if err != nil || p == engine.Pass || p.Vertex(size) != o.Point {
-		return engine.NoPoint, NewViolation(from, seq, "HMG-1", "card index %d holds %q, not a point of the board", o.Card, o.Point)
+		return engine.NoPoint, protocol.NewViolation(from, seq, "HMG-1", "card index %d holds %q, not a point of the board", o.Card, o.Point)
 	}
 	salt, err := hex.DecodeString(o.Salt)
 	if err != nil || len(salt) != commit.SaltSize || hex.EncodeToString(salt) != o.Salt {
-		return engine.NoPoint, NewViolation(from, seq, "T-10", "card index %d: salt %q is not %d bytes of lowercase hex", o.Card, o.Salt, commit.SaltSize)
+		return engine.NoPoint, protocol.NewViolation(from, seq, "T-10", "card index %d: salt %q is not %d bytes of lowercase hex", o.Card, o.Salt, commit.SaltSize)
 	}
 	op := commit.Opening{Value: []byte(o.Point)}
 	copy(op.Salt[:], salt)
-	if err := commit.Verify(h.commits[from][o.Card], HMGCardDomain, h.m.Game[:], uint8(from), uint32(o.Card), op); err != nil {
-		return engine.NoPoint, &Violation{Accused: from, Rule: "T-5", Seq: int64(seq), Err: err,
+	if err := commit.Verify(h.commits[from][o.Card], CardDomain, h.m.Game[:], uint8(from), uint32(o.Card), op); err != nil {
+		return engine.NoPoint, &protocol.Violation{Accused: from, Rule: "T-5", Seq: int64(seq), Err: err,
 			Detail: fmt.Sprintf("card index %d opened at %s does not match its commitment", o.Card, o.Point)}
 	}
 	return p, nil
 }
 
-func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var rb HMGRevealBody
-	if err := DecodeBody(body, &rb); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyReveal(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var rb RevealBody
+	if err := protocol.DecodeBody(body, &rb); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
-	o := rb.HMGCardOpening
+	o := rb.CardOpening
 	c := h.m.Colors[from]
 	if o.Card >= 0 && o.Card < h.m.Options.Cards && h.Game.Cards(c)[o.Card].Revealed {
-		return nil, NewViolation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
+		return nil, protocol.NewViolation(from, seq, "HMG-3", "illegal reveal: card index %d was already revealed", o.Card)
 	}
 	p, err := h.checkOpening(from, seq, o)
 	if err != nil {
@@ -382,22 +384,22 @@ func (h *HMGRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]E
 	}
 	next, res, err := h.Game.Reveal(c, o.Card, p)
 	if err != nil {
-		return nil, NewViolation(from, seq, ruleOfHMGReveal(err), "illegal reveal of card index %d at %s: %v", o.Card, o.Point, err)
+		return nil, protocol.NewViolation(from, seq, ruleOfHMGReveal(err), "illegal reveal of card index %d at %s: %v", o.Card, o.Point, err)
 	}
 	h.Game = next
-	var events []Event
+	var events []protocol.Event
 	if h.Score.Active {
-		h.Score = Scoring{}
-		events = append(events, EventResumed{By: from})
+		h.Score = protocol.Scoring{}
+		events = append(events, protocol.EventResumed{By: from})
 	}
 	return append(events, EventRevealed{Color: c, Card: o.Card, Point: p, Captured: res.Captured,
 		Undo: res.Undo, Restored: res.Restored}), nil
 }
 
-func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b HMGOpenCardsBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyOpenCards(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b OpenCardsBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	c := h.m.Colors[from]
 	cards := h.Game.Cards(c)
@@ -410,11 +412,11 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 		}
 	}
 	if len(b.Cards) != len(unused) {
-		return nil, NewViolation(from, seq, "HMG-7", "opens %d cards, %d were not used", len(b.Cards), len(unused))
+		return nil, protocol.NewViolation(from, seq, "HMG-7", "opens %d cards, %d were not used", len(b.Cards), len(unused))
 	}
 	for i, o := range b.Cards {
 		if o.Card != unused[i] {
-			return nil, NewViolation(from, seq, "HMG-7", "opening number %d is of card index %d, want the unused card index %d", i, o.Card, unused[i])
+			return nil, protocol.NewViolation(from, seq, "HMG-7", "opening number %d is of card index %d, want the unused card index %d", i, o.Card, unused[i])
 		}
 		p, err := h.checkOpening(from, seq, o)
 		if err != nil {
@@ -424,18 +426,18 @@ func (h *HMGRules) applyOpenCards(from Role, seq uint64, body json.RawMessage) (
 	}
 	next, err := h.Game.OpenCards(c, points)
 	if err != nil {
-		return nil, NewViolation(from, seq, "HMG-7", "%v", err)
+		return nil, protocol.NewViolation(from, seq, "HMG-7", "%v", err)
 	}
 	h.Game = next
 	h.opened[from] = true
-	return []Event{EventCardsOpened{Color: c, Points: points}}, nil
+	return []protocol.Event{EventCardsOpened{Color: c, Points: points}}, nil
 }
 
-func (h *HMGRules) Result() engine.Result { return h.Game.Score(h.Score.Proposal).Result() }
+func (h *Rules) Result() engine.Result { return h.Game.Score(h.Score.Proposal).Result() }
 
-func (h *HMGRules) View(r Role) VariantView {
+func (h *Rules) View(r protocol.Role) protocol.VariantView {
 	b := h.Game.Board()
-	return HMGView{Stage: h.Stage(), Game: h.Game, OpponentCards: h.Game.Cards(h.m.Colors[r].Opponent()),
+	return View{Stage: h.Stage(), Game: h.Game, OpponentCards: h.Game.Cards(h.m.Colors[r].Opponent()),
 		Committed: h.Committed, HasProposal: h.Score.HasProposal, Proposer: h.Score.Proposer,
 		Proposal: h.Score.Proposal.Dead(b)}
 }
@@ -468,12 +470,12 @@ func ruleOfHMGReveal(err error) string {
 
 // Progress implements [VariantView]: the turns played, what a player of
 // Hidden Move Go counts.
-func (vv HMGView) Progress() string { return fmt.Sprintf("turn %d", vv.Game.Turns()) }
+func (vv View) Progress() string { return fmt.Sprintf("turn %d", vv.Game.Turns()) }
 
 // OpponentJustPassed implements [VariantView]: in play, the last turn was
 // a pass.
-func (vv HMGView) OpponentJustPassed(engine.Color) bool {
-	return vv.Stage == HMGStagePlay && vv.Game.Passes() > 0
+func (vv View) OpponentJustPassed(engine.Color) bool {
+	return vv.Stage == StagePlay && vv.Game.Passes() > 0
 }
 
 // The clock stamp of its bodies (CLK-D8, clock_stamp.go):
@@ -481,16 +483,16 @@ func (vv HMGView) OpponentJustPassed(engine.Color) bool {
 // both (CLK-D10).
 
 // Stamp writes the clock stamp HMGCardsBody carries (CLK-D8).
-func (b HMGCardsBody) Stamp(_ Kind, think, charge int64) any {
+func (b CardsBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Stamp writes the clock stamp HMGRevealBody carries (CLK-D8).
-func (b HMGRevealBody) Stamp(_ Kind, think, charge int64) any {
+func (b RevealBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // IsVariantView marks HMGView as a [VariantView].
-func (HMGView) IsVariantView() {}
+func (View) IsVariantView() {}
