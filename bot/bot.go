@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -322,7 +324,7 @@ func (r *Random) chooseBridge(v protocol.View, vv bridgerules.View) protocol.Act
 // turn instead (FG-7), and it accepts or declines an offer at random.
 // After MaxMoves turns (two per point by default) it passes, so that a
 // game always ends.
-func (r *Random) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
+func (r *Random) chooseFGo(v protocol.View, vv fgorules.View) protocol.Action {
 	if vv.Scoring {
 		if vv.HasProposal && vv.Proposer != v.Role {
 			return protocol.AgreeScore{}
@@ -338,20 +340,20 @@ func (r *Random) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action
 		return r.randomMove(b, c, func(p engine.Point) bool { return g.CheckChoice(c, p) == nil })
 	}
 	switch {
-	case slices.Contains(v.Kinds, protocol.KindFGoAccept):
+	case slices.Contains(v.Kinds, fgorules.KindAccept):
 		switch r.Rand.IntN(3) {
 		case 0:
-			return protocol.AcceptOffer{}
+			return fgorules.AcceptOffer{}
 		case 1:
-			return protocol.DeclineOffer{}
+			return fgorules.DeclineOffer{}
 		}
-	case slices.Contains(v.Kinds, protocol.KindFGoOffer) && r.Rand.IntN(6) == 0:
+	case slices.Contains(v.Kinds, fgorules.KindOffer) && r.Rand.IntN(6) == 0:
 		o := fgo.Offer{From: v.Color, IfYouPlay: choose(v.Color.Opponent()), IPlay: choose(v.Color)}
 		if g.CheckOffer(o) == nil {
-			return protocol.Offer{IfYouPlay: o.IfYouPlay, IPlay: o.IPlay}
+			return fgorules.Offer{IfYouPlay: o.IfYouPlay, IPlay: o.IPlay}
 		}
 	}
-	if !slices.Contains(v.Kinds, protocol.KindFGoCommit) {
+	if !slices.Contains(v.Kinds, fgorules.KindCommit) {
 		return nil
 	}
 	return protocol.Play{Point: choose(v.Color)}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -191,13 +193,13 @@ func (b *Bots) score(v protocol.View, board engine.Board, toMove engine.Color, h
 // the kinds it may send.
 func mayResume(v protocol.View) bool {
 	return slices.ContainsFunc(v.Kinds, func(k protocol.Kind) bool {
-		return k == protocol.KindMove || k == protocol.KindFGoCommit || k == hmgrules.KindReveal
+		return k == protocol.KindMove || k == fgorules.KindCommit || k == hmgrules.KindReveal
 	})
 }
 
 // chooseFGo plays F-Go: its choice for the turn, an answer to an offer
 // (it makes none), and the dead-stone agreement.
-func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
+func (b *Bots) chooseFGo(v protocol.View, vv fgorules.View) protocol.Action {
 	if b.fgoBot == nil {
 		b.fgoBot = NewFGoBot(b.Level, b.seed)
 	}
@@ -219,13 +221,13 @@ func (b *Bots) chooseFGo(v protocol.View, vv protocol.FGoView) protocol.Action {
 		count := func(dead []engine.Point) engine.Result { return g.Score(engine.MarkingOf(board, dead)).Result() }
 		return b.score(v, board, v.Color, vv.HasProposal, vv.Proposer, vv.Proposal, count, choose)
 	}
-	if slices.Contains(v.Kinds, protocol.KindFGoAccept) && vv.Offer != nil {
+	if slices.Contains(v.Kinds, fgorules.KindAccept) && vv.Offer != nil {
 		if b.fgoBot.AcceptOffer(g, v.Color, *vv.Offer) {
-			return protocol.AcceptOffer{}
+			return fgorules.AcceptOffer{}
 		}
-		return protocol.DeclineOffer{}
+		return fgorules.DeclineOffer{}
 	}
-	if !slices.Contains(v.Kinds, protocol.KindFGoCommit) || vv.Committed {
+	if !slices.Contains(v.Kinds, fgorules.KindCommit) || vv.Committed {
 		return nil
 	}
 	return choose()

@@ -3,6 +3,8 @@ package gtp
 import (
 	"errors"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/fgo"
@@ -12,12 +14,12 @@ import (
 func init() {
 	variantHandlers[engine.VariantFGo] = func() Handler { return &fgoHandler{} }
 	viewReaders[engine.VariantFGo] = readsView(
-		func(k *knownPosition, v protocol.View, vv protocol.FGoView) {
+		func(k *knownPosition, v protocol.View, vv fgorules.View) {
 			k.addBoard(vv.Game.Board())
 			k.legal = func(q engine.Point) error { return vv.Game.CheckChoice(v.Color, q) }
 			k.public, k.resuming = true, vv.Scoring
 		},
-		func(h *moveHistory, _ engine.Color, vv protocol.FGoView) (engine.Board, bool) {
+		func(h *moveHistory, _ engine.Color, vv fgorules.View) (engine.Board, bool) {
 			black, white := vv.Game.LastChoices()
 			return vv.Game.Board(), h.observeTurn(vv.Game.TurnNumber(), black, white)
 		})

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -47,7 +49,7 @@ func (p *insister) Choose(v protocol.View) protocol.Action {
 	switch vv := v.Variant.(type) {
 	case gorules.View:
 		scoring, hasProposal, proposer, board = vv.Scoring, vv.HasProposal, vv.Proposer, vv.Game.Board()
-	case protocol.FGoView:
+	case fgorules.View:
 		scoring, hasProposal, proposer, board = vv.Scoring, vv.HasProposal, vv.Proposer, vv.Game.Board()
 	case hmgrules.View:
 		scoring, hasProposal, proposer, board = vv.Stage == hmgrules.StageScoring, vv.HasProposal, vv.Proposer, vv.Game.Board()

@@ -3,6 +3,8 @@ package gtp_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -65,8 +67,8 @@ func countViews(t *testing.T) map[string]protocol.View {
 		f, _, err = f.Turn(turn[0], turn[1])
 		must(err)
 	}
-	views["fgo"] = view(o, []protocol.Kind{protocol.KindAgree, protocol.KindMark, protocol.KindFGoCommit},
-		protocol.FGoView{Game: f, MyChoice: engine.NoPoint, Scoring: true, HasProposal: true, Proposer: white})
+	views["fgo"] = view(o, []protocol.Kind{protocol.KindAgree, protocol.KindMark, fgorules.KindCommit},
+		fgorules.View{Game: f, MyChoice: engine.NoPoint, Scoring: true, HasProposal: true, Proposer: white})
 
 	o = engine.Options{Variant: engine.VariantHMG, Size: 5, Cards: 1, Komi: 7.5}
 	h, err := hmg.NewGame(o)

@@ -3,6 +3,8 @@ package protocol
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/engine"
 )
 
@@ -15,7 +17,7 @@ import (
 // (its tries are counted by their announcements); turnCounts names only
 // known variants.
 func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
-	kinds := map[Kind]bool{KindInvite: true, KindAccept: true, KindFGoAccept: true, KindFGoOffer: true, KindFGoDecline: true,
+	kinds := map[Kind]bool{KindInvite: true, KindAccept: true, fgorules.KindAccept: true, fgorules.KindOffer: true, fgorules.KindDecline: true,
 		KindGomokuCommit: true, KindGomokuReveal: true, KindPhantomOutputs: true, KindPhantomTry: true}
 	for k := range kindTable {
 		kinds[k] = true
@@ -40,7 +42,7 @@ func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
 			t.Errorf("%s: none of %d kinds is a move", v, len(kinds))
 		}
 	}
-	if !BroadcastTurn(engine.VariantFGo, Inviter, KindFGoCommit) || BroadcastTurn(engine.VariantFGo, Invitee, KindFGoCommit) {
+	if !BroadcastTurn(engine.VariantFGo, Inviter, fgorules.KindCommit) || BroadcastTurn(engine.VariantFGo, Invitee, fgorules.KindCommit) {
 		t.Error("F-Go: a turn is counted once, by the inviter's commitment")
 	}
 	for k := range kinds {

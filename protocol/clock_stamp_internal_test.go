@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 )
 
@@ -34,8 +36,8 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 		{KindGomokuAnnounce, GomokuLineBody{}, true, true},
 		{KindGomokuResponse, GomokuOpeningsBody{}, true, true},
 		{KindGomokuPass, struct{}{}, true, true},
-		{KindFGoCommit, CommitBody{}, true, false},
-		{KindFGoOpen, OpenBody{}, false, true},
+		{fgorules.KindCommit, CommitBody{}, true, false},
+		{fgorules.KindOpen, OpenBody{}, false, true},
 		{KindPhantomTry, PhantomRequestBody{}, true, false},
 		{KindPhantomRequest, PhantomRequestBody{}, false, false},
 		{KindPhantomTryGarbling, PhantomGarblingBody{}, true, false},

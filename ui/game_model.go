@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/bridgerules"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -397,7 +399,7 @@ func (m *GameModel) forgetStale(e protocol.Event) {
 		m.Local.Marking, m.Local.Dead, m.Local.Resuming = false, nil, false
 	case protocol.EventPhase:
 		m.Local.Marking, m.Local.Dead, m.Local.Resuming = false, nil, false
-	case protocol.EventFGoTurn:
+	case fgorules.EventTurn:
 		m.Local = LocalState{}
 	case protocol.EventEnded:
 		m.Local = LocalState{}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/bridgerules"
@@ -39,7 +41,7 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 				for g.next(s) {
 					for _, e := range g.steps[g.at-1].events {
 						switch e := e.(type) {
-						case protocol.EventMoved, bridgerules.EventMoved, protocol.EventFGoTurn, hmgrules.EventRevealed, hmgrules.EventCardsOpened,
+						case protocol.EventMoved, bridgerules.EventMoved, fgorules.EventTurn, hmgrules.EventRevealed, hmgrules.EventCardsOpened,
 							protocol.EventPhantomTry, protocol.EventPhantomRevealed:
 							moves++
 						case protocol.EventGomoku:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/fgo"
 	"github.com/kakure/kakure/protocol"
@@ -22,14 +24,14 @@ func init() {
 // (UI-D11).
 type fgoScreen struct{}
 
-func fgoViewOf(v any) (protocol.FGoView, bool) {
-	fv, ok := v.(protocol.FGoView)
+func fgoViewOf(v any) (fgorules.View, bool) {
+	fv, ok := v.(fgorules.View)
 	return fv, ok
 }
 
-func (fgoScreen) scoring(v protocol.FGoView) scoringView {
+func (fgoScreen) scoring(v fgorules.View) scoringView {
 	return scoringView{active: v.Scoring, hasProposal: v.HasProposal, proposer: v.Proposer,
-		proposal: v.Proposal, board: v.Game.Board(), count: v.Game.Score, resumeKind: protocol.KindFGoCommit}
+		proposal: v.Proposal, board: v.Game.Board(), count: v.Game.Score, resumeKind: fgorules.KindCommit}
 }
 
 // lastChoices marks both choices of a turn as last moves.
@@ -41,7 +43,7 @@ func lastChoices(bm BoardModel, t *fgo.TurnResult) BoardModel {
 }
 
 // myChoice returns the player's choice this turn: sent, or prepared.
-func myChoice(m *GameModel, v protocol.FGoView) (engine.Point, bool) {
+func myChoice(m *GameModel, v fgorules.View) (engine.Point, bool) {
 	if v.Committed && v.MyChoice != engine.NoPoint {
 		return v.MyChoice, true
 	}
@@ -89,7 +91,7 @@ func (s fgoScreen) panel(m *GameModel) []string {
 }
 
 // choiceLine says where the player's choice of this turn stands.
-func (fgoScreen) choiceLine(m *GameModel, v protocol.FGoView) string {
+func (fgoScreen) choiceLine(m *GameModel, v fgorules.View) string {
 	opp := Name(m.Me().Opponent())
 	switch {
 	case v.Committed:
@@ -124,10 +126,10 @@ func (s fgoScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		return nil, errNothing
 	}
 	if c.kind == cmdAccept && v.Offer != nil && !v.Scoring {
-		if !m.May(protocol.KindFGoAccept) {
+		if !m.May(fgorules.KindAccept) {
 			return nil, errors.New("there is no offer to accept")
 		}
-		return protocol.AcceptOffer{}, nil
+		return fgorules.AcceptOffer{}, nil
 	}
 	if a, handled, err := s.scoring(v).do(m, c); handled || err != nil {
 		return a, err
@@ -180,7 +182,7 @@ func (s fgoScreen) do(m *GameModel, c command) (protocol.Action, error) {
 // protocol lets it go.
 func (fgoScreen) confirm(m *GameModel) (protocol.Action, error) {
 	m.Local.Confirmed = true
-	if m.May(protocol.KindFGoCommit) {
+	if m.May(fgorules.KindCommit) {
 		m.Local.Sending = true
 		return protocol.Play{Point: m.Local.Choice}, nil
 	}
@@ -188,7 +190,7 @@ func (fgoScreen) confirm(m *GameModel) (protocol.Action, error) {
 }
 
 func (fgoScreen) due(m *GameModel) protocol.Action {
-	if m.Local.Confirmed && !m.Local.Sending && m.May(protocol.KindFGoCommit) {
+	if m.Local.Confirmed && !m.Local.Sending && m.May(fgorules.KindCommit) {
 		m.Local.Sending = true
 		return protocol.Play{Point: m.Local.Choice}
 	}
@@ -197,25 +199,25 @@ func (fgoScreen) due(m *GameModel) protocol.Action {
 
 func (fgoScreen) describe(m *GameModel, e protocol.Event) eventNote {
 	switch e := e.(type) {
-	case protocol.EventFGoCommitted:
+	case fgorules.EventCommitted:
 		if e.By == m.View.Role {
 			return eventNote{}
 		}
 		return eventNote{lines: []string{m.RoleName(e.By) + " has chosen."}}
-	case protocol.EventFGoOffered:
+	case fgorules.EventOffered:
 		o := e.Offer
 		return eventNote{lines: []string{fmt.Sprintf("%s offers: if %s plays %s, %s plays %s.",
 			Name(o.From), Name(o.From.Opponent()), m.Vertex(o.IfYouPlay), Name(o.From), m.Vertex(o.IPlay))}}
-	case protocol.EventFGoDeclined:
+	case fgorules.EventDeclined:
 		return eventNote{lines: []string{m.RoleName(e.By) + " declines the offer."}}
-	case protocol.EventFGoTurn:
+	case fgorules.EventTurn:
 		return describeFGoTurn(m, e)
 	}
 	return eventNote{}
 }
 
 // describeFGoTurn shows both choices of a turn together.
-func describeFGoTurn(m *GameModel, e protocol.EventFGoTurn) eventNote {
+func describeFGoTurn(m *GameModel, e fgorules.EventTurn) eventNote {
 	r := e.Result
 	line := fmt.Sprintf("Black %s, White %s", m.Vertex(r.Black), m.Vertex(r.White))
 	if e.Accepted {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/engine"
@@ -192,8 +194,8 @@ func ownCardAt(v hmgrules.View, p engine.Point) bool {
 func fgoView(t *testing.T, g fgo.Game, myTurn bool, committed, oppCommitted bool, choice engine.Point) protocol.View {
 	t.Helper()
 	v := protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: g.Options(), Phase: protocol.PhasePlay,
-		MyTurn: myTurn, Kinds: []protocol.Kind{protocol.KindFGoCommit},
-		Variant: protocol.FGoView{Game: g, Unavailable: g.Unavailable(), MyChoice: choice, Committed: committed,
+		MyTurn: myTurn, Kinds: []protocol.Kind{fgorules.KindCommit},
+		Variant: fgorules.View{Game: g, Unavailable: g.Unavailable(), MyChoice: choice, Committed: committed,
 			OpponentCommitted: oppCommitted, Waiting: !myTurn}}
 	return v
 }
@@ -242,7 +244,7 @@ func TestFG1ChooseConfirmTakeBack(t *testing.T) {
 	}
 	v := fgoView(t, game, true, false, true, engine.NoPoint)
 	g.view = v
-	s.Apply(protocol.EventFGoCommitted{By: protocol.Invitee}, v)
+	s.Apply(fgorules.EventCommitted{By: protocol.Invitee}, v)
 	if got := g.played(5); got != "play D4" {
 		t.Errorf("once the opponent committed, sent %q, want the confirmed D4", got)
 	}
@@ -262,12 +264,12 @@ func TestFG2BothChoicesAndUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := fgoView(t, game, true, false, false, engine.NoPoint)
-	fv := v.Variant.(protocol.FGoView)
+	fv := v.Variant.(fgorules.View)
 	fv.LastTurn = &res
 	v.Variant = fv
 	g := &fakeGame{view: v}
 	s := g.screen(t)
-	s.Apply(protocol.EventFGoTurn{Result: res}, v)
+	s.Apply(fgorules.EventTurn{Result: res}, v)
 	bm := s.Board().Model()
 	if !bm.IsLast(b2) || !bm.IsLast(d4) {
 		t.Errorf("both choices are not shown as last moves: B2 %v D4 %v", bm.IsLast(b2), bm.IsLast(d4))
@@ -298,7 +300,7 @@ func TestFG1NothingHiddenOnScreen(t *testing.T) {
 	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		s, g := newRecordScreen(t, "fgo", r)
 		for g.next(s) {
-			fv, ok := s.Model().View.Variant.(protocol.FGoView)
+			fv, ok := s.Model().View.Variant.(fgorules.View)
 			if !ok || s.Model().Over() {
 				continue
 			}

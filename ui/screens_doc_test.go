@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -83,10 +85,10 @@ func screenSections(t *testing.T) map[string]string {
 	// confirmed it yet.
 	s, g = newRecordScreen(t, "fgo", protocol.Inviter)
 	g.until(t, s, func() bool {
-		fv, ok := s.Model().View.Variant.(protocol.FGoView)
+		fv, ok := s.Model().View.Variant.(fgorules.View)
 		return ok && fv.Game.TurnNumber() >= 6 && fv.OpponentCommitted && !fv.Committed
 	})
-	fv := s.Model().View.Variant.(protocol.FGoView)
+	fv := s.Model().View.Variant.(fgorules.View)
 	for p := engine.Point(12); ; p++ {
 		if fv.Game.CheckChoice(s.Model().Me(), p) == nil {
 			press(s, p.Vertex(5)+"\n")

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/bridgerules"
@@ -213,7 +215,7 @@ func MoveCount(events []protocol.Event) int {
 	n := 0
 	for _, e := range events {
 		switch e := e.(type) {
-		case protocol.EventMoved, bridgerules.EventMoved, protocol.EventFGoTurn, hmgrules.EventRevealed:
+		case protocol.EventMoved, bridgerules.EventMoved, fgorules.EventTurn, hmgrules.EventRevealed:
 			n++
 		case protocol.EventPhantomTry:
 			if e.Event != phantom.Illegal {

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/commit"
@@ -46,7 +48,7 @@ type Value struct {
 // is opened only by one of them, sent by its owner.
 var OpeningKinds = map[protocol.Kind]bool{
 	protocol.KindTossReveal: true, hmgrules.KindReveal: true,
-	hmgrules.KindOpenCards: true, protocol.KindFGoOpen: true,
+	hmgrules.KindOpenCards: true, fgorules.KindOpen: true,
 	protocol.KindGomokuReveal: true, protocol.KindGomokuResponse: true,
 	protocol.KindGomokuDeclare: true, protocol.KindGomokuOpenAll: true,
 	protocol.KindPhantomReveal: true, protocol.KindPhantomAccuse: true,

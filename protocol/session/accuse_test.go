@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -401,7 +403,7 @@ func playBothOn(t *testing.T, ctx context.Context, p *pair, o engine.Options, in
 func TestT14LiveFalseAccusationOfWithholding(t *testing.T) {
 	for _, v := range variantsForReports()[:3] {
 		t.Run(v.name, func(t *testing.T) {
-			rg := playReportGame(t, v.o, protocol.Inviter, reportInstead(2, "T-11", nil, protocol.KindMove, protocol.KindFGoCommit), v.bots())
+			rg := playReportGame(t, v.o, protocol.Inviter, reportInstead(2, "T-11", nil, protocol.KindMove, fgorules.KindCommit), v.bots())
 			checkReportGame(t, rg, honestWins, "false accusation")
 			if out := rg.honest.Outcome(); out.Violation == nil || out.Violation.Accused != protocol.Inviter || out.Violation.Rule != "T-14" || !out.Proven {
 				t.Errorf("honest outcome %+v, want a proven T-14 by the cheating inviter", out)

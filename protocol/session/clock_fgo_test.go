@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
@@ -30,7 +32,7 @@ func timedFGo(text string) engine.Options {
 }
 
 // fgoOf returns the F-Go part of a view.
-func fgoOf(v protocol.View) protocol.FGoView { return v.Variant.(protocol.FGoView) }
+func fgoOf(v protocol.View) fgorules.View { return v.Variant.(fgorules.View) }
 
 // fgoFirst returns the game of the player who commits first this turn
 // (FG-N1) and the other's.
@@ -145,7 +147,7 @@ func TestCLKD14FGoBothClocksRun(t *testing.T) {
 		t.Errorf("the turn-0 second player used %v, want its own %v and not the other's %v", u, 2*short, long)
 	}
 	for _, g := range games {
-		parts := clockParts(t, g, g.Role(), protocol.KindFGoCommit)
+		parts := clockParts(t, g, g.Role(), fgorules.KindCommit)
 		if len(parts) != 2 {
 			t.Fatalf("%s: %d commitments, want 2", g.Role(), len(parts))
 		}
@@ -205,7 +207,7 @@ func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
 			return
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if b, ok := body.(protocol.FGoCommitBody); ok {
+			if b, ok := body.(fgorules.CommitBody); ok {
 				b.ThinkMS = 1
 				return kind, b, false
 			}
@@ -233,7 +235,7 @@ func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
 		t.Errorf("the programs hold different clocks: %+v and %+v", clocks, other)
 	}
 	charged := int64(0)
-	for _, b := range clockParts(t, honest, honest.Role(), protocol.KindFGoOpen) {
+	for _, b := range clockParts(t, honest, honest.Role(), fgorules.KindOpen) {
 		c := thinkOf(t, b, "charge_ms")
 		if c < (think - lag).Milliseconds() {
 			t.Errorf("the honest opening settles the cheater's commitment at %d ms, want at least %v", c, think-lag)
@@ -244,10 +246,10 @@ func TestCLKD14FGoUnderClaimedThinkTimeCharged(t *testing.T) {
 		t.Errorf("the cheater's clock shows %v used, want the %d ms charged", used, charged)
 	}
 	honestClaims := int64(0)
-	for _, b := range clockParts(t, honest, honest.Role(), protocol.KindFGoCommit) {
+	for _, b := range clockParts(t, honest, honest.Role(), fgorules.KindCommit) {
 		honestClaims += thinkOf(t, b, "think_ms")
 	}
-	for _, b := range clockParts(t, cheater, cheater.Role(), protocol.KindFGoOpen) {
+	for _, b := range clockParts(t, cheater, cheater.Role(), fgorules.KindOpen) {
 		if c := thinkOf(t, b, "charge_ms"); c != 0 {
 			t.Errorf("the honest claim was charged higher (%d ms): lag within the allowance must cost nothing", c)
 		}
@@ -357,7 +359,7 @@ func TestCLKD14FGoAdjournStopsBothClocks(t *testing.T) {
 	if used := 10*time.Minute - clocks[black.Role()].Main; used < think || used >= pause {
 		t.Errorf("Black used %v, want its %v from White's commitment, not the %v of the adjournment", used, think, pause)
 	}
-	if parts := clockParts(t, white, white.Role(), protocol.KindFGoCommit); len(parts) != 1 || parts[0]["think_ms"] != nil {
+	if parts := clockParts(t, white, white.Role(), fgorules.KindCommit); len(parts) != 1 || parts[0]["think_ms"] != nil {
 		t.Errorf("White's commitment after the adjournment: %v, want one without a think time", parts)
 	}
 }
@@ -376,8 +378,8 @@ func TestCLKD8FGoFalseSettlementCaught(t *testing.T) {
 			return
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if b, ok := body.(protocol.OpenBody); ok && kind == protocol.KindFGoOpen {
-				return kind, protocol.FGoOpenBody{Opening: b.Opening, ChargeMS: 1}, true
+			if b, ok := body.(protocol.OpenBody); ok && kind == fgorules.KindOpen {
+				return kind, fgorules.OpenBody{Opening: b.Opening, ChargeMS: 1}, true
 			}
 			return kind, body, false
 		})

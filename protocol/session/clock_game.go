@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/fgorules"
 
 	"encoding/json"
 	"time"
@@ -245,12 +246,12 @@ func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, o
 // its opening.
 func (g *Game) stampChoice(kind protocol.Kind, body any) any {
 	switch kind {
-	case protocol.KindFGoCommit:
+	case fgorules.KindCommit:
 		if !g.m.ClockTurns()[g.role] || g.m.Clocks.Adjourned {
 			return body // not timed, or free (CLK-D13)
 		}
 		return protocol.WithStamp(kind, body, time.Since(g.clk.mark).Milliseconds(), 0)
-	case protocol.KindFGoOpen:
+	case fgorules.KindOpen:
 		if g.clk.settleMS == 0 {
 			return body
 		}
@@ -267,7 +268,7 @@ func (g *Game) stampChoice(kind protocol.Kind, body any) any {
 func (g *Game) settleChoice(m *protocol.Message, received time.Time) {
 	c := g.m.Clocks
 	l := c.Turn[g.role.Other()]
-	if m.Kind != protocol.KindFGoCommit || l == nil || l.Seq != m.Seq || l.Role != m.From || l.Free {
+	if m.Kind != fgorules.KindCommit || l == nil || l.Seq != m.Seq || l.Role != m.From || l.Free {
 		return
 	}
 	chargeMS, ok := g.settledCharge(l.Claimed, received.Sub(g.clk.origin))

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol"
@@ -253,11 +255,11 @@ var crossingRules = map[protocol.Kind]string{
 	protocol.KindTossCommit:     "in turn: the toss steps alternate (T-4)",
 	protocol.KindTossReveal:     "challenge × its answer (an automatic step)",
 	protocol.KindResult:         "in turn: the inviter states first; a result crosses nothing but chat",
-	protocol.KindFGoCommit:      "F-Go's commitments cross each other under a clock: they hide the choices and either order gives the same turn (CLK-D14, TestCLKD14FGoBothClocksRun)",
-	protocol.KindFGoOpen:        "in turn: the openings follow both commitments (FG-N1)",
-	protocol.KindFGoOffer:       "in turn: bargaining (FG-7), not under a clock",
-	protocol.KindFGoAccept:      "in turn: the answer to an offer",
-	protocol.KindFGoDecline:     "in turn: the answer to an offer",
+	fgorules.KindCommit:         "F-Go's commitments cross each other under a clock: they hide the choices and either order gives the same turn (CLK-D14, TestCLKD14FGoBothClocksRun)",
+	fgorules.KindOpen:           "in turn: the openings follow both commitments (FG-N1)",
+	fgorules.KindOffer:          "in turn: bargaining (FG-7), not under a clock",
+	fgorules.KindAccept:         "in turn: the answer to an offer",
+	fgorules.KindDecline:        "in turn: the answer to an offer",
 	hmgrules.KindCards:          "in turn: the card choices alternate (HMG-2)",
 	hmgrules.KindReveal:         "in turn: within the mover's turn",
 	hmgrules.KindOpenCards:      "in turn: the openings at the end alternate (HMG-7)",

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/fgorules"
 
 	"bufio"
 	"context"
@@ -293,9 +294,9 @@ func (g *Game) View() (v protocol.View) {
 	v = protocol.View{Role: g.role, Color: g.m.Colors[g.role], Options: g.m.Options, Phase: g.m.Phase,
 		MyTurn: from == g.role && g.m.Phase == protocol.PhasePlay, Kinds: kinds,
 		Chat: append([]protocol.ChatLine(nil), g.m.Chat...), Adjourned: g.adjourn, Names: g.m.Names}
-	if ec, ok := g.m.Rules.(protocol.EarlyChooser); ok && g.m.Phase == protocol.PhasePlay && from != g.role && ec.ChoosesEarly(g.role, protocol.KindFGoCommit) {
+	if ec, ok := g.m.Rules.(protocol.EarlyChooser); ok && g.m.Phase == protocol.PhasePlay && from != g.role && ec.ChoosesEarly(g.role, fgorules.KindCommit) {
 		// Both clocks run: this player may commit now (CLK-D14).
-		v.MyTurn, v.Kinds = true, []protocol.Kind{protocol.KindFGoCommit}
+		v.MyTurn, v.Kinds = true, []protocol.Kind{fgorules.KindCommit}
 	}
 	if g.m.Rules != nil {
 		v.Variant = g.m.Rules.View(g.role)

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -526,11 +528,11 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 			func(c *session.Config) {
 				session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
 					b, ok := body.(protocol.OpenBody)
-					if !ok || kind != protocol.KindFGoOpen {
+					if !ok || kind != fgorules.KindOpen {
 						return kind, body, false
 					}
 					msgs := g.Transcript().Messages
-					if last := msgs[len(msgs)-1]; last.From == g.Role() || last.Kind != protocol.KindFGoCommit {
+					if last := msgs[len(msgs)-1]; last.From == g.Role() || last.Kind != fgorules.KindCommit {
 						return kind, body, false
 					}
 					b.Opening.Value = []byte(otherPoint(string(b.Opening.Value)))
@@ -667,7 +669,7 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 			}
 		}
 		probes = append(probes, probe{hmgrules.Reveal{Card: len(vv.MyCards)}, ""})
-	case protocol.FGoView:
+	case fgorules.View:
 		b := vv.Game.Board()
 		if vv.Committed || vv.Scoring {
 			break

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -83,7 +85,7 @@ func TestT11StaleAckConvictsNobody(t *testing.T) {
 		// The honest inviter's result statement hidden: the confirm phase.
 		{"confirm", goOpts, protocol.Invitee, protocol.KindResult},
 		// F-Go's first opening.
-		{"fgo-open", fgo, protocol.Invitee, protocol.KindFGoOpen},
+		{"fgo-open", fgo, protocol.Invitee, fgorules.KindOpen},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,8 +231,8 @@ func TestT11EveryPhaseEndsWhenAPeerFallsSilent(t *testing.T) {
 		{goO, out, protocol.KindMove, 2, false},
 		{goO, in, protocol.KindResult, 1, true},
 		{bridgeO, in, protocol.KindMove, 3, true},
-		{fgoO, out, protocol.KindFGoCommit, 2, true},
-		{fgoO, in, protocol.KindFGoOpen, 2, false},
+		{fgoO, out, fgorules.KindCommit, 2, true},
+		{fgoO, in, fgorules.KindOpen, 2, false},
 		{hmgO, out, hmgrules.KindCards, 1, true},
 		{hmgO, in, protocol.KindMove, 2, true},
 		{hmgO, out, hmgrules.KindOpenCards, 1, false},

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/fgorules"
 
 	"encoding/json"
 	"fmt"
@@ -35,7 +36,7 @@ type fgoSecrets struct {
 }
 
 func (p *fgoPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error) {
-	g, ok := m.Rules.(*protocol.FGoRules)
+	g, ok := m.Rules.(*fgorules.Rules)
 	if !ok {
 		return "", nil, fmt.Errorf("%w: no F-Go game", protocol.ErrNotNow)
 	}
@@ -50,7 +51,7 @@ func (p *fgoPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 	c := m.Colors[me]
 	switch a := a.(type) {
 	case protocol.Play:
-		if err := may(protocol.KindFGoCommit); err != nil && !g.ChoosesEarly(me, protocol.KindFGoCommit) {
+		if err := may(fgorules.KindCommit); err != nil && !g.ChoosesEarly(me, fgorules.KindCommit) {
 			return "", nil, err
 		}
 		if err := g.Game.CheckChoice(c, a.Point); err != nil {
@@ -61,32 +62,32 @@ func (p *fgoPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 		}
 		turn := g.Game.TurnNumber()
 		v := a.Point.Vertex(b.Size())
-		cm, o, err := commit.New(protocol.FGoChoiceDomain, p.game[:], uint8(me), uint32(turn), []byte(v))
+		cm, o, err := commit.New(fgorules.ChoiceDomain, p.game[:], uint8(me), uint32(turn), []byte(v))
 		if err != nil {
 			return "", nil, err
 		}
 		p.mu.Lock()
 		p.s = fgoSecrets{Turn: turn, Choice: v, Opening: &o}
 		p.mu.Unlock()
-		return protocol.KindFGoCommit, protocol.CommitBody{Commitment: cm}, nil
-	case protocol.Offer:
-		if err := may(protocol.KindFGoOffer); err != nil {
+		return fgorules.KindCommit, protocol.CommitBody{Commitment: cm}, nil
+	case fgorules.Offer:
+		if err := may(fgorules.KindOffer); err != nil {
 			return "", nil, err
 		}
 		if err := g.Game.CheckOffer(fgo.Offer{From: c, IfYouPlay: a.IfYouPlay, IPlay: a.IPlay}); err != nil {
 			return "", nil, err
 		}
-		return protocol.KindFGoOffer, protocol.FGoOfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
-	case protocol.AcceptOffer:
-		if err := may(protocol.KindFGoAccept); err != nil {
+		return fgorules.KindOffer, fgorules.OfferBody{IfYouPlay: a.IfYouPlay.Vertex(b.Size()), IPlay: a.IPlay.Vertex(b.Size())}, nil
+	case fgorules.AcceptOffer:
+		if err := may(fgorules.KindAccept); err != nil {
 			return "", nil, err
 		}
-		return protocol.KindFGoAccept, struct{}{}, nil
-	case protocol.DeclineOffer:
-		if err := may(protocol.KindFGoDecline); err != nil {
+		return fgorules.KindAccept, struct{}{}, nil
+	case fgorules.DeclineOffer:
+		if err := may(fgorules.KindDecline); err != nil {
 			return "", nil, err
 		}
-		return protocol.KindFGoDecline, struct{}{}, nil
+		return fgorules.KindDecline, struct{}{}, nil
 	case protocol.MarkDead:
 		if err := may(protocol.KindMark); err != nil {
 			return "", nil, err
@@ -103,12 +104,12 @@ func (p *fgoPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 
 // auto opens this turn's commitment when it is this player's turn to.
 func (p *fgoPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kind, any, bool, error) {
-	g, ok := m.Rules.(*protocol.FGoRules)
+	g, ok := m.Rules.(*fgorules.Rules)
 	if !ok {
 		return "", nil, false, nil
 	}
 	from, kinds, done := g.Expected()
-	if done || from != me || !slices.Equal(kinds, []protocol.Kind{protocol.KindFGoOpen}) {
+	if done || from != me || !slices.Equal(kinds, []protocol.Kind{fgorules.KindOpen}) {
 		return "", nil, false, nil
 	}
 	p.mu.Lock()
@@ -116,7 +117,7 @@ func (p *fgoPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kind, 
 	if p.s.Opening == nil || p.s.Turn != g.Game.TurnNumber() {
 		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.Game.TurnNumber())
 	}
-	return protocol.KindFGoOpen, protocol.OpenBody{Opening: *p.s.Opening}, true, nil
+	return fgorules.KindOpen, protocol.OpenBody{Opening: *p.s.Opening}, true, nil
 }
 
 func (p *fgoPlayer) secrets() (json.RawMessage, error) {
@@ -138,7 +139,7 @@ func (p *fgoPlayer) restore(raw json.RawMessage) error {
 
 // PrivateView adds the local player's own choice of this turn.
 func (p *fgoPlayer) PrivateView(m *protocol.Machine, me protocol.Role, public protocol.VariantView) protocol.VariantView {
-	v, ok := public.(protocol.FGoView)
+	v, ok := public.(fgorules.View)
 	if !ok {
 		return public
 	}

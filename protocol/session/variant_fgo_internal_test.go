@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/fgorules"
 
 	"errors"
 	"slices"
@@ -117,7 +118,7 @@ func (d *fbDriver) violates(rule string, from protocol.Role, kind protocol.Kind,
 }
 
 // fgo returns the F-Go rules of the machine.
-func (d *fbDriver) fgo() *protocol.FGoRules { return d.m.Rules.(*protocol.FGoRules) }
+func (d *fbDriver) fgo() *fgorules.Rules { return d.m.Rules.(*fgorules.Rules) }
 
 // pt parses a vertex of the driver's board.
 func (d *fbDriver) pt(v string) engine.Point {
@@ -148,8 +149,8 @@ func (d *fbDriver) turn(black, white string) []protocol.Event {
 }
 
 // view returns role r's F-Go view, its own choice included.
-func (d *fbDriver) view(r protocol.Role) protocol.FGoView {
-	return d.players[r].(protocol.PrivateViewer).PrivateView(d.m, r, d.m.Rules.View(r)).(protocol.FGoView)
+func (d *fbDriver) view(r protocol.Role) fgorules.View {
+	return d.players[r].(protocol.PrivateViewer).PrivateView(d.m, r, d.m.Rules.View(r)).(fgorules.View)
 }
 
 var fgo5 = engine.Options{Variant: engine.VariantFGo, Size: 5}
@@ -161,14 +162,14 @@ func TestFG1FGoCommitThenReveal(t *testing.T) {
 	for _, inviter := range []engine.Color{engine.Black, engine.White} {
 		d := newFBDriver(t, fgo5, inviter)
 		black, white := d.m.RoleOf(engine.Black), d.m.RoleOf(engine.White)
-		d.expect(black, protocol.KindFGoCommit, protocol.KindFGoOffer)
+		d.expect(black, fgorules.KindCommit, fgorules.KindOffer)
 		d.act(black, protocol.Play{Point: d.pt("C3")})
-		d.expect(white, protocol.KindFGoCommit)
+		d.expect(white, fgorules.KindCommit)
 		if _, _, ok, _ := d.players[black].auto(d.m, black); ok {
 			t.Fatal("FG-1 Black opens before White committed")
 		}
 		d.act(white, protocol.Play{Point: d.pt("D4")})
-		d.expect(black, protocol.KindFGoOpen)
+		d.expect(black, fgorules.KindOpen)
 		if _, _, ok, _ := d.players[white].auto(d.m, white); ok {
 			t.Fatal("White opens out of order")
 		}
@@ -176,11 +177,11 @@ func TestFG1FGoCommitThenReveal(t *testing.T) {
 		if b := d.fgo().Game.Board(); b.Count(engine.Black) != 0 {
 			t.Fatal("FG-1 a stone was played before both choices were open")
 		}
-		d.expect(white, protocol.KindFGoOpen)
+		d.expect(white, fgorules.KindOpen)
 		events := d.auto(white)
-		var turn *protocol.EventFGoTurn
+		var turn *fgorules.EventTurn
 		for _, e := range events {
-			if e, ok := e.(protocol.EventFGoTurn); ok {
+			if e, ok := e.(fgorules.EventTurn); ok {
 				turn = &e
 			}
 		}
@@ -188,9 +189,9 @@ func TestFG1FGoCommitThenReveal(t *testing.T) {
 			t.Fatalf("FG-1 turn events %+v, want C3 and D4 played", events)
 		}
 		// FG-N1: White commits first on turn 1.
-		d.expect(white, protocol.KindFGoCommit, protocol.KindFGoOffer)
+		d.expect(white, fgorules.KindCommit, fgorules.KindOffer)
 		d.turn("B2", "pass")
-		d.expect(black, protocol.KindFGoCommit, protocol.KindFGoOffer)
+		d.expect(black, fgorules.KindCommit, fgorules.KindOffer)
 		if got := d.fgo().Game.Board(); got.At(d.pt("B2")) != engine.Black || got.At(d.pt("D4")) != engine.White {
 			t.Fatalf("board after two turns:\n%v", got)
 		}
@@ -231,9 +232,9 @@ func TestT5FGoOpening(t *testing.T) {
 	d.act(protocol.Inviter, protocol.Play{Point: d.pt("C3")})
 	d.act(protocol.Invitee, protocol.Play{Point: d.pt("D4")})
 	game := d.m.Game[:]
-	_, other, _ := commit.New(protocol.FGoChoiceDomain, game, uint8(protocol.Inviter), 0, []byte("E5"))
-	_, otherTurn, _ := commit.New(protocol.FGoChoiceDomain, game, uint8(protocol.Inviter), 1, []byte("C3"))
-	_, otherRole, _ := commit.New(protocol.FGoChoiceDomain, game, uint8(protocol.Invitee), 0, []byte("C3"))
+	_, other, _ := commit.New(fgorules.ChoiceDomain, game, uint8(protocol.Inviter), 0, []byte("E5"))
+	_, otherTurn, _ := commit.New(fgorules.ChoiceDomain, game, uint8(protocol.Inviter), 1, []byte("C3"))
+	_, otherRole, _ := commit.New(fgorules.ChoiceDomain, game, uint8(protocol.Invitee), 0, []byte("C3"))
 	_, otherDomain, _ := commit.New("kakure/hmg/card", game, uint8(protocol.Inviter), 0, []byte("C3"))
 	kind, body, _, _ := d.players[protocol.Inviter].auto(d.m, protocol.Inviter)
 	good := body.(protocol.OpenBody).Opening
@@ -257,7 +258,7 @@ func TestT5FGoOpening(t *testing.T) {
 	}
 	d.t = t
 	d.must(protocol.Inviter, kind, protocol.OpenBody{Opening: good})
-	d.expect(protocol.Invitee, protocol.KindFGoOpen)
+	d.expect(protocol.Invitee, fgorules.KindOpen)
 }
 
 // TestFG1FGoIllegalOpenings checks that an opened choice is checked at
@@ -303,25 +304,25 @@ func TestFG1FGoIllegalOpenings(t *testing.T) {
 			}
 			// A cheating Black commits to the choice without the local check.
 			turn := uint32(g.TurnNumber())
-			c, o, err := commit.New(protocol.FGoChoiceDomain, d.m.Game[:], uint8(protocol.Inviter), turn, []byte(tt.black))
+			c, o, err := commit.New(fgorules.ChoiceDomain, d.m.Game[:], uint8(protocol.Inviter), turn, []byte(tt.black))
 			if err != nil {
 				t.Fatal(err)
 			}
 			black, white := protocol.Inviter, protocol.Invitee
 			first, _ := d.roles()
 			if first == black {
-				d.must(black, protocol.KindFGoCommit, protocol.CommitBody{Commitment: c})
+				d.must(black, fgorules.KindCommit, protocol.CommitBody{Commitment: c})
 				d.act(white, protocol.Play{Point: engine.Pass})
 			} else {
 				d.act(white, protocol.Play{Point: engine.Pass})
-				d.must(black, protocol.KindFGoCommit, protocol.CommitBody{Commitment: c})
+				d.must(black, fgorules.KindCommit, protocol.CommitBody{Commitment: c})
 				d.auto(first)
 			}
 			if tt.rule == "" {
-				d.must(black, protocol.KindFGoOpen, protocol.OpenBody{Opening: o})
+				d.must(black, fgorules.KindOpen, protocol.OpenBody{Opening: o})
 				return
 			}
-			d.violates(tt.rule, black, protocol.KindFGoOpen, protocol.OpenBody{Opening: o})
+			d.violates(tt.rule, black, fgorules.KindOpen, protocol.OpenBody{Opening: o})
 		})
 	}
 }
@@ -335,8 +336,8 @@ func TestFG7FGoOffers(t *testing.T) {
 		body  any
 		rule  string // the violation expected, "" for none
 	}
-	offer := func(yours, mine string) protocol.FGoOfferBody {
-		return protocol.FGoOfferBody{IfYouPlay: yours, IPlay: mine}
+	offer := func(yours, mine string) fgorules.OfferBody {
+		return fgorules.OfferBody{IfYouPlay: yours, IPlay: mine}
 	}
 	tests := []struct {
 		name   string
@@ -348,35 +349,35 @@ func TestFG7FGoOffers(t *testing.T) {
 	}{
 		{
 			name:  "FG-7 an accepted offer is played as the turn",
-			steps: []step{{true, protocol.KindFGoOffer, offer("E5", "C3"), ""}, {false, protocol.KindFGoAccept, struct{}{}, ""}},
+			steps: []step{{true, fgorules.KindOffer, offer("E5", "C3"), ""}, {false, fgorules.KindAccept, struct{}{}, ""}},
 			mine:  "C3", yours: "E5",
 		},
 		{
 			name:   "FG-7 a declined offer falls back to FG-1",
-			steps:  []step{{true, protocol.KindFGoOffer, offer("E5", "C3"), ""}, {false, protocol.KindFGoDecline, struct{}{}, ""}},
-			expect: []protocol.Kind{protocol.KindFGoCommit},
+			steps:  []step{{true, fgorules.KindOffer, offer("E5", "C3"), ""}, {false, fgorules.KindDecline, struct{}{}, ""}},
+			expect: []protocol.Kind{fgorules.KindCommit},
 		},
 		{
 			name:   "FG-7 a commitment declines the offer",
-			steps:  []step{{true, protocol.KindFGoOffer, offer("E5", "C3"), ""}, {false, protocol.KindFGoCommit, protocol.CommitBody{}, ""}},
-			expect: []protocol.Kind{protocol.KindFGoCommit},
+			steps:  []step{{true, fgorules.KindOffer, offer("E5", "C3"), ""}, {false, fgorules.KindCommit, protocol.CommitBody{}, ""}},
+			expect: []protocol.Kind{fgorules.KindCommit},
 		},
 		{
 			name: "FG-7 one offer a turn",
 			steps: []step{
-				{true, protocol.KindFGoOffer, offer("E5", "C3"), ""}, {false, protocol.KindFGoDecline, struct{}{}, ""},
-				{true, protocol.KindFGoOffer, offer("E4", "C3"), "T-3"},
+				{true, fgorules.KindOffer, offer("E5", "C3"), ""}, {false, fgorules.KindDecline, struct{}{}, ""},
+				{true, fgorules.KindOffer, offer("E4", "C3"), "T-3"},
 			},
 		},
-		{name: "FG-7 the second player may not offer", steps: []step{{false, protocol.KindFGoOffer, offer("E5", "C3"), "T-3"}}},
-		{name: "FG-7 no acceptance without an offer", steps: []step{{false, protocol.KindFGoAccept, struct{}{}, "T-3"}}},
-		{name: "FG-7 an offer of one point for both is refused", steps: []step{{true, protocol.KindFGoOffer, offer("C3", "C3"), "FG-7"}}},
-		{name: "FG-7 an offer of a bad vertex is refused", steps: []step{{true, protocol.KindFGoOffer, offer("Z1", "C3"), "FG-7"}}},
-		{name: "FG-7 an offer may not follow a commitment", steps: []step{{true, protocol.KindFGoCommit, protocol.CommitBody{}, ""}, {true, protocol.KindFGoOffer, offer("E5", "C3"), "T-3"}}},
+		{name: "FG-7 the second player may not offer", steps: []step{{false, fgorules.KindOffer, offer("E5", "C3"), "T-3"}}},
+		{name: "FG-7 no acceptance without an offer", steps: []step{{false, fgorules.KindAccept, struct{}{}, "T-3"}}},
+		{name: "FG-7 an offer of one point for both is refused", steps: []step{{true, fgorules.KindOffer, offer("C3", "C3"), "FG-7"}}},
+		{name: "FG-7 an offer of a bad vertex is refused", steps: []step{{true, fgorules.KindOffer, offer("Z1", "C3"), "FG-7"}}},
+		{name: "FG-7 an offer may not follow a commitment", steps: []step{{true, fgorules.KindCommit, protocol.CommitBody{}, ""}, {true, fgorules.KindOffer, offer("E5", "C3"), "T-3"}}},
 		{
 			name:   "FG-7 two passes may be agreed and end play",
-			steps:  []step{{true, protocol.KindFGoOffer, offer("pass", "pass"), ""}, {false, protocol.KindFGoAccept, struct{}{}, ""}},
-			expect: []protocol.Kind{protocol.KindMark, protocol.KindFGoCommit},
+			steps:  []step{{true, fgorules.KindOffer, offer("pass", "pass"), ""}, {false, fgorules.KindAccept, struct{}{}, ""}},
+			expect: []protocol.Kind{protocol.KindMark, fgorules.KindCommit},
 		},
 	}
 	for _, tt := range tests {
@@ -420,7 +421,7 @@ func TestFG6FGoEnd(t *testing.T) {
 		d := newFBDriver(t, fgo5, engine.Black)
 		d.turn("pass", "pass")
 		// Turn 1: White is first and proposes.
-		d.expect(protocol.Invitee, protocol.KindMark, protocol.KindFGoCommit)
+		d.expect(protocol.Invitee, protocol.KindMark, fgorules.KindCommit)
 		d.act(protocol.Invitee, protocol.MarkDead{})
 		d.act(protocol.Inviter, protocol.AgreeScore{})
 		if d.m.Outcome == nil || d.m.Outcome.Result != (engine.Result{By: engine.ByScore}) || d.m.Outcome.Result.String() != "0" {
@@ -442,7 +443,7 @@ func TestFG6FGoEnd(t *testing.T) {
 		d := newFBDriver(t, fgo5, engine.Black)
 		d.turn("pass", "pass")
 		d.act(protocol.Invitee, protocol.MarkDead{})
-		d.expect(protocol.Inviter, protocol.KindAgree, protocol.KindMark, protocol.KindFGoCommit)
+		d.expect(protocol.Inviter, protocol.KindAgree, protocol.KindMark, fgorules.KindCommit)
 		if _, _, err := d.players[protocol.Inviter].message(d.m, protocol.Inviter, protocol.Play{Point: engine.Pass}); err == nil {
 			t.Error("the local player resumes play with a pass")
 		}
@@ -450,7 +451,7 @@ func TestFG6FGoEnd(t *testing.T) {
 		if _, ok := events[0].(protocol.EventResumed); !ok || d.fgo().Score.Active {
 			t.Fatalf("events %+v, scoring %v: play did not resume", events, d.fgo().Score.Active)
 		}
-		d.expect(protocol.Invitee, protocol.KindFGoCommit) // White is first this turn and commits second
+		d.expect(protocol.Invitee, fgorules.KindCommit) // White is first this turn and commits second
 		d.act(protocol.Invitee, protocol.Play{Point: engine.Pass})
 		d.auto(protocol.Invitee)
 		d.auto(protocol.Inviter)
@@ -461,10 +462,10 @@ func TestFG6FGoEnd(t *testing.T) {
 	t.Run("GO-4 resuming with a pass is a violation", func(t *testing.T) {
 		d := newFBDriver(t, fgo5, engine.Black)
 		d.turn("pass", "pass")
-		c, o, _ := commit.New(protocol.FGoChoiceDomain, d.m.Game[:], uint8(protocol.Invitee), 1, []byte("pass"))
-		d.must(protocol.Invitee, protocol.KindFGoCommit, protocol.CommitBody{Commitment: c})
+		c, o, _ := commit.New(fgorules.ChoiceDomain, d.m.Game[:], uint8(protocol.Invitee), 1, []byte("pass"))
+		d.must(protocol.Invitee, fgorules.KindCommit, protocol.CommitBody{Commitment: c})
 		d.act(protocol.Inviter, protocol.Play{Point: d.pt("C3")})
-		d.violates("GO-4", protocol.Invitee, protocol.KindFGoOpen, protocol.OpenBody{Opening: o})
+		d.violates("GO-4", protocol.Invitee, fgorules.KindOpen, protocol.OpenBody{Opening: o})
 	})
 }
 

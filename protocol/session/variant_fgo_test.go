@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -92,7 +94,7 @@ func TestFG6FGoGamesOverLoopback(t *testing.T) {
 			if v.Options.Komi != 0 || v.Options.Suicide != tt.o.Suicide && tt.o.Suicide != "" {
 				t.Errorf("options %+v", v.Options)
 			}
-			fv := v.Variant.(protocol.FGoView)
+			fv := v.Variant.(fgorules.View)
 			if fv.Game.TurnNumber() < 20 || !fv.Game.PlayEnded() {
 				t.Errorf("the game ended after %d turns, play ended %v", fv.Game.TurnNumber(), fv.Game.PlayEnded())
 			}
@@ -100,12 +102,12 @@ func TestFG6FGoGamesOverLoopback(t *testing.T) {
 				t.Errorf("result %v, the final position counts %v", out.Result, want)
 			}
 			kinds := checkRecords(t, a, b)
-			if kinds[protocol.KindFGoCommit] != kinds[protocol.KindFGoOpen] || kinds[protocol.KindFGoCommit] == 0 {
-				t.Errorf("%d commitments and %d openings", kinds[protocol.KindFGoCommit], kinds[protocol.KindFGoOpen])
+			if kinds[fgorules.KindCommit] != kinds[fgorules.KindOpen] || kinds[fgorules.KindCommit] == 0 {
+				t.Errorf("%d commitments and %d openings", kinds[fgorules.KindCommit], kinds[fgorules.KindOpen])
 			}
 			t.Logf("%d turns, result %v, %d offers (%d accepted, %d declined), %d messages",
-				fv.Game.TurnNumber(), out.Result, kinds[protocol.KindFGoOffer], kinds[protocol.KindFGoAccept],
-				kinds[protocol.KindFGoDecline], len(a.Transcript().Messages))
+				fv.Game.TurnNumber(), out.Result, kinds[fgorules.KindOffer], kinds[fgorules.KindAccept],
+				kinds[fgorules.KindDecline], len(a.Transcript().Messages))
 		})
 	}
 }
@@ -213,7 +215,7 @@ var fgo9 = engine.Options{Variant: engine.VariantFGo, Size: 9}
 // TestT5CheatFGoOpensAnotherChoice: the cheater opens a choice other than
 // the one it committed to; the honest peer catches it at once (T-5, T-6).
 func TestT5CheatFGoOpensAnotherChoice(t *testing.T) {
-	hook := cheatOn(protocol.KindFGoOpen, 3, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
+	hook := cheatOn(fgorules.KindOpen, 3, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
 		var b protocol.OpenBody
 		if err := json.Unmarshal(m.Body, &b); err != nil {
 			t.Error(err)
@@ -245,9 +247,9 @@ func TestFG1CheatFGoOpensOccupiedPoint(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
-		case kind == protocol.KindFGoCommit && fake == nil:
+		case kind == fgorules.KindCommit && fake == nil:
 			v := g.View()
-			fv := v.Variant.(protocol.FGoView)
+			fv := v.Variant.(fgorules.View)
 			b := fv.Game.Board()
 			stones := append(b.Stones(engine.Black), b.Stones(engine.White)...)
 			if len(stones) == 0 {
@@ -255,14 +257,14 @@ func TestFG1CheatFGoOpensOccupiedPoint(t *testing.T) {
 			}
 			occupied = stones[0].Vertex(b.Size())
 			id := g.ID()
-			c, o, err := commit.New(protocol.FGoChoiceDomain, id[:], uint8(v.Role), uint32(fv.Game.TurnNumber()), []byte(occupied))
+			c, o, err := commit.New(fgorules.ChoiceDomain, id[:], uint8(v.Role), uint32(fv.Game.TurnNumber()), []byte(occupied))
 			if err != nil {
 				t.Error(err)
 				return kind, body, false
 			}
 			fake = &o
 			return kind, protocol.CommitBody{Commitment: c}, true
-		case kind == protocol.KindFGoOpen && fake != nil && !opened:
+		case kind == fgorules.KindOpen && fake != nil && !opened:
 			opened = true
 			return kind, protocol.OpenBody{Opening: *fake}, true
 		}

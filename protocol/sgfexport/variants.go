@@ -3,6 +3,7 @@ package sgfexport
 import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/bridgerules"
+	"github.com/kakure/kakure/protocol/fgorules"
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/engine"
@@ -35,7 +36,7 @@ func bridgeSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
 }
 
 func fgoSGFNode(e protocol.Event, size int) (sgf.Node, bool) {
-	t, ok := e.(protocol.EventFGoTurn)
+	t, ok := e.(fgorules.EventTurn)
 	if !ok {
 		return sgf.Node{}, false
 	}

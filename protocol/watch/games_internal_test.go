@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/fgorules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
@@ -44,8 +46,8 @@ func TestSPECD14MovesFromHeaders(t *testing.T) {
 		l.track(header(ph, uint64(10+i), protocol.Inviter, protocol.KindPhantomTry))
 		l.track(header(ph, uint64(20+i), protocol.Invitee, protocol.KindMove))
 		l.track(session.Publication{Game: ph, Announcement: &session.PublicAnnouncement{Try: uint64(i)}})
-		l.track(header(fg, uint64(10+2*i), protocol.Inviter, protocol.KindFGoCommit))
-		l.track(header(fg, uint64(11+2*i), protocol.Invitee, protocol.KindFGoCommit))
+		l.track(header(fg, uint64(10+2*i), protocol.Inviter, fgorules.KindCommit))
+		l.track(header(fg, uint64(11+2*i), protocol.Invitee, fgorules.KindCommit))
 		l.track(header(gm, uint64(10+2*i), protocol.Inviter, protocol.KindGomokuCommit))
 		l.track(header(gm, uint64(11+2*i), protocol.Invitee, protocol.KindGomokuAnnounce))
 	}

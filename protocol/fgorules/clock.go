@@ -1,6 +1,9 @@
-package protocol
+package fgorules
 
-import "github.com/kakure/kakure/commit"
+import (
+	"github.com/kakure/kakure/commit"
+	"github.com/kakure/kakure/protocol"
+)
 
 // F-Go under a clock (docs/clocks.md, CLK-D14): both clocks run during a
 // turn, each until its player's commitment goes; the openings settle the
@@ -10,7 +13,7 @@ import "github.com/kakure/kakure/commit"
 // with a time control, carries the committer's think time for the turn
 // (CLK-D14). Without a clock, or for a choice that is not timed, it is
 // exactly a commitBody.
-type FGoCommitBody struct {
+type CommitBody struct {
 	Commitment commit.Commitment `json:"commitment"`
 	ThinkMS    int64             `json:"think_ms,omitempty"`
 }
@@ -19,20 +22,20 @@ type FGoCommitBody struct {
 // a time control, may carry the opener's settlement of the other's
 // commitment of the turn (CLK-D14, CLK-D7). Without it, it is exactly an
 // openBody.
-type FGoOpenBody struct {
+type OpenBody struct {
 	Opening  commit.Opening `json:"opening"`
 	ChargeMS int64          `json:"charge_ms,omitempty"`
 }
 
 // timedFGo reports whether the game runs under a clock (CLK-D14).
-func (g *FGoRules) timedFGo() bool { return g.m.Clocks != nil }
+func (g *Rules) timedFGo() bool { return g.m.Clocks != nil }
 
 // ChoosesEarly reports whether role r may commit although the first
 // player has not (CLK-D14): under a clock, the second player of a turn
 // that has no commitment yet. Both clocks run, so neither waits for the
 // other to choose.
-func (g *FGoRules) ChoosesEarly(r Role, kind Kind) bool {
-	if !g.timedFGo() || kind != KindFGoCommit || g.Score.Active || g.Score.Agreed || g.m.Outcome != nil || g.m.Resigned != nil {
+func (g *Rules) ChoosesEarly(r protocol.Role, kind protocol.Kind) bool {
+	if !g.timedFGo() || kind != KindCommit || g.Score.Active || g.Score.Agreed || g.m.Outcome != nil || g.m.Resigned != nil {
 		return false
 	}
 	t := &g.turn
@@ -42,7 +45,7 @@ func (g *FGoRules) ChoosesEarly(r Role, kind Kind) bool {
 // ClockRoles tells by role whether its clock runs: in play, until its
 // commitment of the turn is in (CLK-D14). No clock runs while the dead
 // stones are marked (CLK-D10).
-func (g *FGoRules) ClockRoles() [2]bool {
+func (g *Rules) ClockRoles() [2]bool {
 	var runs [2]bool
 	if g.Score.Active || g.Score.Agreed {
 		return runs
@@ -54,24 +57,24 @@ func (g *FGoRules) ClockRoles() [2]bool {
 }
 
 // ClockTurnID names the turn under way.
-func (g *FGoRules) ClockTurnID() int { return g.Game.TurnNumber() }
+func (g *Rules) ClockTurnID() int { return g.Game.TurnNumber() }
 
-func (g *FGoRules) choiceKind() Kind    { return KindFGoCommit }
-func (g *FGoRules) settleKind() Kind    { return KindFGoOpen }
-func (g *FGoRules) settled(r Role) bool { return g.turn.opened[r] }
+func (g *Rules) choiceKind() protocol.Kind    { return KindCommit }
+func (g *Rules) settleKind() protocol.Kind    { return KindOpen }
+func (g *Rules) settled(r protocol.Role) bool { return g.turn.opened[r] }
 
 // The clock stamp of its bodies (CLK-D8, clock_stamp.go):
 // a commitment carries the think time, an opening the settlement
 // (CLK-D14); stamped, they are the F-Go forms of the bodies.
 
 // Stamp writes the clock stamp FGoCommitBody carries (CLK-D8).
-func (b FGoCommitBody) Stamp(_ Kind, think, _ int64) any {
+func (b CommitBody) Stamp(_ protocol.Kind, think, _ int64) any {
 	b.ThinkMS = think
 	return b
 }
 
 // Stamp writes the clock stamp FGoOpenBody carries (CLK-D8).
-func (b FGoOpenBody) Stamp(_ Kind, _, charge int64) any {
+func (b OpenBody) Stamp(_ protocol.Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
 }

@@ -1,10 +1,12 @@
-package protocol
+package fgorules
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -32,23 +34,23 @@ import (
 // Kinds of F-Go messages.
 const (
 	// KindFGoCommit commits to this turn's choice (commitBody).
-	KindFGoCommit Kind = "fgo-commit"
+	KindCommit protocol.Kind = "fgo-commit"
 	// KindFGoOpen opens it (openBody); sent by the program itself.
-	KindFGoOpen Kind = "fgo-open"
+	KindOpen protocol.Kind = "fgo-open"
 	// KindFGoOffer makes a bargaining offer for this turn (fgoOfferBody, FG-7).
-	KindFGoOffer Kind = "fgo-offer"
+	KindOffer protocol.Kind = "fgo-offer"
 	// KindFGoAccept accepts the offer on the table: it is played as the turn.
-	KindFGoAccept Kind = "fgo-accept"
+	KindAccept protocol.Kind = "fgo-accept"
 	// KindFGoDecline declines it: the turn goes on by commitments.
-	KindFGoDecline Kind = "fgo-decline"
+	KindDecline protocol.Kind = "fgo-decline"
 )
 
 // FGoChoiceDomain is the domain-separation tag of F-Go choice commitments.
-const FGoChoiceDomain = "kakure/fgo/choice"
+const ChoiceDomain = "kakure/fgo/choice"
 
 // FGoOfferBody is an offer of FG-7 from the sender: "if you play
 // IfYouPlay, I play IPlay", each a GTP vertex or "pass".
-type FGoOfferBody struct {
+type OfferBody struct {
 	IfYouPlay string `json:"if_you_play"`
 	IPlay     string `json:"i_play"`
 }
@@ -70,63 +72,63 @@ func (AcceptOffer) IsAction()  {}
 func (DeclineOffer) IsAction() {}
 
 // EventFGoCommitted: a player committed to its choice for the turn.
-type EventFGoCommitted struct{ By Role }
+type EventCommitted struct{ By protocol.Role }
 
 // EventFGoOpened: a player opened its commitment (the turn is played once
 // both have).
-type EventFGoOpened struct{ By Role }
+type EventOpened struct{ By protocol.Role }
 
 // EventFGoOffered: the first player offered a turn (FG-7).
-type EventFGoOffered struct {
-	By    Role
+type EventOffered struct {
+	By    protocol.Role
 	Offer fgo.Offer
 }
 
 // EventFGoDeclined: the offer on the table was declined.
-type EventFGoDeclined struct{ By Role }
+type EventDeclined struct{ By protocol.Role }
 
 // EventFGoTurn: a turn was taken; Result says what it did. Accepted is
 // true when the turn was an accepted offer.
-type EventFGoTurn struct {
+type EventTurn struct {
 	Result   fgo.TurnResult
 	Accepted bool
 }
 
-func (EventFGoCommitted) IsEvent() {}
-func (EventFGoOpened) IsEvent()    {}
-func (EventFGoOffered) IsEvent()   {}
-func (EventFGoDeclined) IsEvent()  {}
-func (EventFGoTurn) IsEvent()      {}
+func (EventCommitted) IsEvent() {}
+func (EventOpened) IsEvent()    {}
+func (EventOffered) IsEvent()   {}
+func (EventDeclined) IsEvent()  {}
+func (EventTurn) IsEvent()      {}
 
 func init() {
-	Register(VariantEntry{
+	protocol.Register(protocol.VariantEntry{
 		Variant: engine.VariantFGo,
-		NewRules: func(m *Machine) (VariantRules, error) {
+		NewRules: func(m *protocol.Machine) (protocol.VariantRules, error) {
 			g, err := fgo.NewGame(m.Options)
 			if err != nil {
 				return nil, err
 			}
-			return &FGoRules{m: m, Game: g}, nil
+			return &Rules{m: m, Game: g}, nil
 		},
-		Kinds: map[Kind]KindAttrs{
-			KindFGoCommit:  {Timed: true},
-			KindFGoOpen:    {Timed: true, Automatic: true},
-			KindFGoOffer:   {},
-			KindFGoAccept:  {},
-			KindFGoDecline: {},
+		Kinds: map[protocol.Kind]protocol.KindAttrs{
+			KindCommit:  {Timed: true},
+			KindOpen:    {Timed: true, Automatic: true},
+			KindOffer:   {},
+			KindAccept:  {},
+			KindDecline: {},
 		},
-		BroadcastMove: func(k Kind) bool { return k == KindFGoCommit || k == KindFGoAccept },
-		TurnCount:     TurnInviterMove,
-		BodyOf: map[Kind]func(any) any{
-			KindFGoCommit: func(b any) any {
-				if c, ok := b.(CommitBody); ok {
-					return FGoCommitBody{Commitment: c.Commitment}
+		BroadcastMove: func(k protocol.Kind) bool { return k == KindCommit || k == KindAccept },
+		TurnCount:     protocol.TurnInviterMove,
+		BodyOf: map[protocol.Kind]func(any) any{
+			KindCommit: func(b any) any {
+				if c, ok := b.(protocol.CommitBody); ok {
+					return CommitBody{Commitment: c.Commitment}
 				}
 				return b
 			},
-			KindFGoOpen: func(b any) any {
-				if o, ok := b.(OpenBody); ok {
-					return FGoOpenBody{Opening: o.Opening}
+			KindOpen: func(b any) any {
+				if o, ok := b.(protocol.OpenBody); ok {
+					return OpenBody{Opening: o.Opening}
 				}
 				return b
 			},
@@ -142,27 +144,27 @@ type fgoTurn struct {
 	offer   *fgo.Offer
 	offered bool // an offer was made this turn (one a turn)
 	resumed bool // the turn resumed play after both passed (GO-4)
-	resumer Role
+	resumer protocol.Role
 }
 
 // FGoRules is the public state machine of a game of F-Go. It sees the
 // commitments, never a choice before it is opened.
-type FGoRules struct {
-	m     *Machine
+type Rules struct {
+	m     *protocol.Machine
 	Game  fgo.Game
 	turn  fgoTurn
 	Last  *fgo.TurnResult
-	Score Scoring
+	Score protocol.Scoring
 }
 
 // FGoView is what a player of F-Go sees: the public game and its own
 // choice, never the opponent's unopened one.
-type FGoView struct {
+type View struct {
 	Game fgo.Game
 	// Unavailable lists the points nobody may choose this turn (FG-2, FG-4).
 	Unavailable []engine.Point
 	// First is the role that commits first this turn and may offer (FG-N1).
-	First Role
+	First protocol.Role
 	// MyChoice is the local player's choice this turn, NoPoint before it
 	// chose; Committed tells whether its commitment is sent.
 	MyChoice  engine.Point
@@ -180,25 +182,25 @@ type FGoView struct {
 	// is the marking on the table and Proposer who made it.
 	Scoring     bool
 	HasProposal bool
-	Proposer    Role
+	Proposer    protocol.Role
 	Proposal    []engine.Point
 }
 
 // FirstRole returns the role that commits and opens first this turn:
 // Black's on even turn numbers, White's on odd ones (FG-N1).
-func (g *FGoRules) FirstRole() Role {
+func (g *Rules) FirstRole() protocol.Role {
 	if g.Game.TurnNumber()%2 == 0 {
 		return g.m.RoleOf(engine.Black)
 	}
 	return g.m.RoleOf(engine.White)
 }
 
-func (g *FGoRules) View(r Role) VariantView {
+func (g *Rules) View(r protocol.Role) protocol.VariantView {
 	b := g.Game.Board()
 	from, _, done := g.Expected()
-	v := FGoView{Game: g.Game, Unavailable: g.Game.Unavailable(), First: g.FirstRole(), MyChoice: engine.NoPoint,
+	v := View{Game: g.Game, Unavailable: g.Game.Unavailable(), First: g.FirstRole(), MyChoice: engine.NoPoint,
 		Committed: g.turn.commits[r] != nil, OpponentCommitted: g.turn.commits[r.Other()] != nil,
-		Waiting: !done && from != r && !g.ChoosesEarly(r, KindFGoCommit), Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
+		Waiting: !done && from != r && !g.ChoosesEarly(r, KindCommit), Scoring: g.Score.Active, HasProposal: g.Score.HasProposal,
 		Proposer: g.Score.Proposer, Proposal: g.Score.Proposal.Dead(b)}
 	if g.turn.offer != nil {
 		o := *g.turn.offer
@@ -213,9 +215,9 @@ func (g *FGoRules) View(r Role) VariantView {
 	return v
 }
 
-func (g *FGoRules) Expected() (Role, []Kind, bool) {
+func (g *Rules) Expected() (protocol.Role, []protocol.Kind, bool) {
 	if g.Score.Agreed {
-		return Inviter, nil, true
+		return protocol.Inviter, nil, true
 	}
 	first := g.FirstRole()
 	second := first.Other()
@@ -223,8 +225,8 @@ func (g *FGoRules) Expected() (Role, []Kind, bool) {
 		r, kinds := g.Score.Expected(first)
 		kinds = slices.Clone(kinds)
 		for i, k := range kinds {
-			if k == KindMove {
-				kinds[i] = KindFGoCommit // a new turn resumes play
+			if k == protocol.KindMove {
+				kinds[i] = KindCommit // a new turn resumes play
 			}
 		}
 		return r, kinds, false
@@ -232,108 +234,108 @@ func (g *FGoRules) Expected() (Role, []Kind, bool) {
 	t := &g.turn
 	switch {
 	case t.offer != nil:
-		return second, []Kind{KindFGoAccept, KindFGoDecline, KindFGoCommit}, false
+		return second, []protocol.Kind{KindAccept, KindDecline, KindCommit}, false
 	case t.commits[first] == nil && t.commits[second] == nil && !t.offered && !g.timedFGo():
-		return first, []Kind{KindFGoCommit, KindFGoOffer}, false
+		return first, []protocol.Kind{KindCommit, KindOffer}, false
 	case t.commits[first] == nil:
-		return first, []Kind{KindFGoCommit}, false
+		return first, []protocol.Kind{KindCommit}, false
 	case t.commits[second] == nil:
-		return second, []Kind{KindFGoCommit}, false
+		return second, []protocol.Kind{KindCommit}, false
 	case !t.opened[first]:
-		return first, []Kind{KindFGoOpen}, false
+		return first, []protocol.Kind{KindOpen}, false
 	}
-	return second, []Kind{KindFGoOpen}, false
+	return second, []protocol.Kind{KindOpen}, false
 }
 
-func (g *FGoRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *Rules) Apply(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
 	switch kind {
-	case KindMark, KindAgree:
+	case protocol.KindMark, protocol.KindAgree:
 		return g.Score.Apply(g.Game.Board(), from, seq, kind, body)
-	case KindFGoCommit:
-		var b FGoCommitBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+	case KindCommit:
+		var b CommitBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
-		var events []Event
+		var events []protocol.Event
 		if g.Score.Active {
-			g.Score = Scoring{}
+			g.Score = protocol.Scoring{}
 			g.turn = fgoTurn{resumed: true, resumer: from}
-			events = append(events, EventResumed{By: from})
+			events = append(events, protocol.EventResumed{By: from})
 		}
 		if g.turn.offer != nil {
 			g.turn.offer = nil
-			events = append(events, EventFGoDeclined{By: from})
+			events = append(events, EventDeclined{By: from})
 		}
 		c := b.Commitment
 		g.turn.commits[from] = &c
-		return append(events, EventFGoCommitted{By: from}), nil
-	case KindFGoOpen:
+		return append(events, EventCommitted{By: from}), nil
+	case KindOpen:
 		return g.applyOpen(from, seq, body)
-	case KindFGoOffer:
-		var b FGoOfferBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+	case KindOffer:
+		var b OfferBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		size := g.m.Options.Size
 		yours, err1 := parseFGoChoice(size, b.IfYouPlay)
 		mine, err2 := parseFGoChoice(size, b.IPlay)
 		if err := errors.Join(err1, err2); err != nil {
-			return nil, NewViolation(from, seq, "FG-7", "offer: %v", err)
+			return nil, protocol.NewViolation(from, seq, "FG-7", "offer: %v", err)
 		}
 		o := fgo.Offer{From: g.m.Colors[from], IfYouPlay: yours, IPlay: mine}
 		if err := g.Game.CheckOffer(o); err != nil {
-			return nil, NewViolation(from, seq, "FG-7", "offer: %v", err)
+			return nil, protocol.NewViolation(from, seq, "FG-7", "offer: %v", err)
 		}
 		g.turn.offer, g.turn.offered = &o, true
-		return []Event{EventFGoOffered{By: from, Offer: o}}, nil
-	case KindFGoAccept:
-		if err := DecodeBody(body, &struct{}{}); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return []protocol.Event{EventOffered{By: from, Offer: o}}, nil
+	case KindAccept:
+		if err := protocol.DecodeBody(body, &struct{}{}); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		next, res, err := g.Game.AcceptOffer(*g.turn.offer)
 		if err != nil {
-			return nil, NewViolation(from, seq, "FG-7", "accepts a bad offer: %v", err)
+			return nil, protocol.NewViolation(from, seq, "FG-7", "accepts a bad offer: %v", err)
 		}
 		return g.played(next, res, true), nil
-	case KindFGoDecline:
-		if err := DecodeBody(body, &struct{}{}); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+	case KindDecline:
+		if err := protocol.DecodeBody(body, &struct{}{}); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		g.turn.offer = nil
-		return []Event{EventFGoDeclined{By: from}}, nil
+		return []protocol.Event{EventDeclined{By: from}}, nil
 	}
-	return nil, NewViolation(from, seq, "T-3", "unexpected %s", kind)
+	return nil, protocol.NewViolation(from, seq, "T-3", "unexpected %s", kind)
 }
 
 // applyOpen checks an opening at once (T-6): it must open the sender's
 // commitment of this turn (T-5) and be a choice the sender may make
 // (FG-1, FG-5). The second opening plays the turn.
-func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b FGoOpenBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyOpen(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b OpenBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	turn := g.Game.TurnNumber()
-	if err := commit.Verify(*g.turn.commits[from], FGoChoiceDomain, g.m.Game[:], uint8(from), uint32(turn), b.Opening); err != nil {
-		return nil, &Violation{Accused: from, Rule: "T-5", Seq: int64(seq),
+	if err := commit.Verify(*g.turn.commits[from], ChoiceDomain, g.m.Game[:], uint8(from), uint32(turn), b.Opening); err != nil {
+		return nil, &protocol.Violation{Accused: from, Rule: "T-5", Seq: int64(seq),
 			Detail: fmt.Sprintf("the opening of turn %d does not match its commitment", turn), Err: err}
 	}
 	p, err := parseFGoChoice(g.m.Options.Size, string(b.Opening.Value))
 	if err != nil {
-		return nil, NewViolation(from, seq, "FG-1", "opens the choice %q: %v", b.Opening.Value, err)
+		return nil, protocol.NewViolation(from, seq, "FG-1", "opens the choice %q: %v", b.Opening.Value, err)
 	}
 	c := g.m.Colors[from]
 	if err := g.Game.CheckChoice(c, p); err != nil {
-		return nil, &Violation{Accused: from, Rule: ruleOfFGoChoiceError(err), Seq: int64(seq),
+		return nil, &protocol.Violation{Accused: from, Rule: ruleOfFGoChoiceError(err), Seq: int64(seq),
 			Detail: fmt.Sprintf("illegal choice %s: %v", p.Vertex(g.m.Options.Size), err), Err: err}
 	}
 	if g.turn.resumed && g.turn.resumer == from && p == engine.Pass {
-		return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
+		return nil, protocol.NewViolation(from, seq, "GO-4", "resumes play with a pass")
 	}
 	other := from.Other()
 	if !g.turn.opened[other] {
 		g.turn.opened[from], g.turn.choices[from] = true, p
-		return []Event{EventFGoOpened{By: from}}, nil
+		return []protocol.Event{EventOpened{By: from}}, nil
 	}
 	var black, white engine.Point
 	if c == engine.Black {
@@ -343,30 +345,32 @@ func (g *FGoRules) applyOpen(from Role, seq uint64, body json.RawMessage) ([]Eve
 	}
 	next, res, err := g.Game.Turn(black, white)
 	if err != nil {
-		return nil, NewViolation(from, seq, "FG-1", "turn refused: %v", err)
+		return nil, protocol.NewViolation(from, seq, "FG-1", "turn refused: %v", err)
 	}
-	return append([]Event{EventFGoOpened{By: from}}, g.played(next, res, false)...), nil
+	return append([]protocol.Event{EventOpened{By: from}}, g.played(next, res, false)...), nil
 }
 
 // played moves to the game after a turn and starts the next turn, or the
 // scoring phase when both passed (FG-6).
-func (g *FGoRules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []Event {
+func (g *Rules) played(next fgo.Game, res fgo.TurnResult, accepted bool) []protocol.Event {
 	g.Game = next
 	g.Last = &res
 	g.turn = fgoTurn{}
-	events := []Event{EventFGoTurn{Result: res, Accepted: accepted}}
+	events := []protocol.Event{EventTurn{Result: res, Accepted: accepted}}
 	if res.PlayEnded {
 		g.Score.Start()
-		events = append(events, EventPhase{Phase: "scoring"})
+		events = append(events, protocol.EventPhase{Phase: "scoring"})
 	}
 	return events
 }
 
-func (g *FGoRules) Result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
+func (g *Rules) Result() engine.Result { return g.Game.Score(g.Score.Proposal).Result() }
 
 // parseFGoChoice reads a choice in its canonical form: a GTP vertex as
 // Point.Vertex writes it, or "pass".
-func parseFGoChoice(size int, s string) (engine.Point, error) { return ParseBodyPoint(size, s) }
+func parseFGoChoice(size int, s string) (engine.Point, error) {
+	return protocol.ParseBodyPoint(size, s)
+}
 
 // ruleOfFGoChoiceError names the rule a refused choice breaks: a suicide
 // under --suicide forbid breaks FG-5, anything else (occupied, marked
@@ -380,11 +384,11 @@ func ruleOfFGoChoiceError(err error) string {
 
 // Progress implements [VariantView]: the turns played, what a player of
 // F-Go counts.
-func (vv FGoView) Progress() string { return fmt.Sprintf("turn %d", vv.Game.TurnNumber()) }
+func (vv View) Progress() string { return fmt.Sprintf("turn %d", vv.Game.TurnNumber()) }
 
 // OpponentJustPassed implements [VariantView]: the other colour's choice
 // of the last turn was a pass, outside the dead-stone agreement.
-func (vv FGoView) OpponentJustPassed(me engine.Color) bool {
+func (vv View) OpponentJustPassed(me engine.Color) bool {
 	if vv.Scoring {
 		return false
 	}
@@ -396,4 +400,4 @@ func (vv FGoView) OpponentJustPassed(me engine.Color) bool {
 }
 
 // IsVariantView marks FGoView as a [VariantView].
-func (FGoView) IsVariantView() {}
+func (View) IsVariantView() {}
