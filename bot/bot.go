@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -261,13 +263,13 @@ func (r *Random) gomoku(v gomoku.View) protocol.Action {
 	}
 	switch v.Phase() {
 	case gomoku.PhaseOpening:
-		return protocol.GomokuOpening{Point: engine.Point(r.Rand.IntN(v.Size() * v.Size()))}
+		return gomokurules.Opening{Point: engine.Point(r.Rand.IntN(v.Size() * v.Size()))}
 	case gomoku.PhaseChooseSide:
 		side := gomoku.X
 		if r.Rand.IntN(2) == 1 {
 			side = gomoku.O
 		}
-		return protocol.GomokuChooseSide{Side: side}
+		return gomokurules.ChooseSide{Side: side}
 	case gomoku.PhaseCommit:
 		legal := v.LegalPoints()
 		if len(legal) == 0 {
@@ -276,9 +278,9 @@ func (r *Random) gomoku(v gomoku.View) protocol.Action {
 		if r.Rand.IntN(gomokuPassOdds) == 0 {
 			return protocol.Play{Point: engine.Pass}
 		}
-		return protocol.GomokuPlace{Point: legal[r.Rand.IntN(len(legal))]}
+		return gomokurules.Place{Point: legal[r.Rand.IntN(len(legal))]}
 	case gomoku.PhaseAnnounce:
-		return protocol.GomokuAnnounce{Column: r.Rand.IntN(2) == 1}
+		return gomokurules.Announce{Column: r.Rand.IntN(2) == 1}
 	case gomoku.PhaseRespond:
 		var reveal []engine.Point
 		for _, p := range v.HiddenInLine(v.Announced()) {
@@ -286,7 +288,7 @@ func (r *Random) gomoku(v gomoku.View) protocol.Action {
 				reveal = append(reveal, p)
 			}
 		}
-		return protocol.GomokuRespond{Reveal: reveal}
+		return gomokurules.Respond{Reveal: reveal}
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -295,7 +297,7 @@ func (b *Bots) chooseHMG(v protocol.View, vv hmgrules.View) protocol.Action {
 // chooseGomoku plays Hidden Move Double Gomoku; the program itself makes
 // the moves that are not choices (revealing the committed point, "five",
 // the claim, declaring no legal point, the openings at the end).
-func (b *Bots) chooseGomoku(vv protocol.GomokuView) protocol.Action {
+func (b *Bots) chooseGomoku(vv gomokurules.View) protocol.Action {
 	if b.gomokuBot == nil {
 		b.gomokuBot = NewGomokuBot(b.Level, b.seed)
 	}
@@ -306,19 +308,19 @@ func (b *Bots) chooseGomoku(vv protocol.GomokuView) protocol.Action {
 	gb := b.gomokuBot
 	switch v.Phase() {
 	case gomoku.PhaseOpening:
-		return protocol.GomokuOpening{Point: gb.ChooseOpening(v)}
+		return gomokurules.Opening{Point: gb.ChooseOpening(v)}
 	case gomoku.PhaseChooseSide:
-		return protocol.GomokuChooseSide{Side: gb.ChooseSide(v)}
+		return gomokurules.ChooseSide{Side: gb.ChooseSide(v)}
 	case gomoku.PhaseCommit:
 		p := gb.ChooseCommit(v)
 		if p == engine.NoPoint {
 			return nil
 		}
-		return protocol.GomokuPlace{Point: p}
+		return gomokurules.Place{Point: p}
 	case gomoku.PhaseAnnounce:
-		return protocol.GomokuAnnounce{Column: gb.ChooseLine(v) == gomoku.Column}
+		return gomokurules.Announce{Column: gb.ChooseLine(v) == gomoku.Column}
 	case gomoku.PhaseRespond:
-		return protocol.GomokuRespond{Reveal: gb.ChooseResponse(v)}
+		return gomokurules.Respond{Reveal: gb.ChooseResponse(v)}
 	}
 	return nil
 }

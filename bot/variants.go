@@ -3,6 +3,8 @@ package bot
 import (
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -43,8 +45,8 @@ var variantBots = map[engine.Variant]variantBot{
 	engine.VariantBridge: viewBot((*Bots).chooseBridge, (*Random).chooseBridge),
 	engine.VariantHMG:    viewBot((*Bots).chooseHMG, (*Random).chooseHMG),
 	engine.VariantGomoku: viewBot(
-		func(b *Bots, _ protocol.View, vv protocol.GomokuView) protocol.Action { return b.chooseGomoku(vv) },
-		func(r *Random, _ protocol.View, vv protocol.GomokuView) protocol.Action { return r.gomoku(vv.Game) }),
+		func(b *Bots, _ protocol.View, vv gomokurules.View) protocol.Action { return b.chooseGomoku(vv) },
+		func(r *Random, _ protocol.View, vv gomokurules.View) protocol.Action { return r.gomoku(vv.Game) }),
 	engine.VariantPhantom: viewBot((*Bots).choosePhantom, (*Random).choosePhantom),
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -15,7 +17,7 @@ import (
 func init() {
 	variantHandlers[engine.VariantGomoku] = func() Handler { return &gomokuHandler{} }
 	viewReaders[engine.VariantGomoku] = readsView(
-		func(k *knownPosition, _ protocol.View, vv protocol.GomokuView) {
+		func(k *knownPosition, _ protocol.View, vv gomokurules.View) {
 			k.me = vv.Game.Me()
 			k.size = vv.Game.Size()
 			own, theirs := vv.Game.OwnPieces(), vv.Game.OpponentPieces()
@@ -29,7 +31,7 @@ func init() {
 				return nil
 			}
 		},
-		noMoveHistory[protocol.GomokuView])
+		noMoveHistory[gomokurules.View])
 }
 
 // gomokuHandler is Hidden Move Double Gomoku seen by a referee who knows

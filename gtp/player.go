@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
@@ -201,8 +203,8 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 	switch a.(type) {
 	case protocol.Play:
 		move = func(q engine.Point) protocol.Action { return protocol.Play{Point: q} }
-	case protocol.GomokuPlace:
-		move = func(q engine.Point) protocol.Action { return protocol.GomokuPlace{Point: q} }
+	case gomokurules.Place:
+		move = func(q engine.Point) protocol.Action { return gomokurules.Place{Point: q} }
 		passAllowed = false
 	default:
 		return a
@@ -247,7 +249,7 @@ func (p *EnginePlayer) choose(k knownPosition, plays []string, passAllowed bool,
 	switch fa := a.(type) {
 	case protocol.Play:
 		fallbackPoint = fa.Point
-	case protocol.GomokuPlace:
+	case gomokurules.Place:
 		fallbackPoint = fa.Point
 	}
 	fallback := func(reason string) *engine.Point {

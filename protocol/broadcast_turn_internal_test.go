@@ -3,6 +3,8 @@ package protocol
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/engine"
@@ -18,7 +20,7 @@ import (
 // known variants.
 func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
 	kinds := map[Kind]bool{KindInvite: true, KindAccept: true, fgorules.KindAccept: true, fgorules.KindOffer: true, fgorules.KindDecline: true,
-		KindGomokuCommit: true, KindGomokuReveal: true, KindPhantomOutputs: true, KindPhantomTry: true}
+		gomokurules.KindCommit: true, gomokurules.KindReveal: true, KindPhantomOutputs: true, KindPhantomTry: true}
 	for k := range kindTable {
 		kinds[k] = true
 	}

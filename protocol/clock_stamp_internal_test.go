@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -31,11 +33,11 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 		{KindMove, MoveBody{Point: "D4"}, true, true},
 		{hmgrules.KindCards, hmgrules.CardsBody{}, true, true},
 		{hmgrules.KindReveal, hmgrules.RevealBody{}, true, true},
-		{KindGomokuOpening, GomokuPointBody{}, true, true},
-		{KindGomokuSide, GomokuSideBody{}, true, true},
-		{KindGomokuAnnounce, GomokuLineBody{}, true, true},
-		{KindGomokuResponse, GomokuOpeningsBody{}, true, true},
-		{KindGomokuPass, struct{}{}, true, true},
+		{gomokurules.KindOpening, gomokurules.PointBody{}, true, true},
+		{gomokurules.KindSide, gomokurules.SideBody{}, true, true},
+		{gomokurules.KindAnnounce, gomokurules.LineBody{}, true, true},
+		{gomokurules.KindResponse, gomokurules.OpeningsBody{}, true, true},
+		{gomokurules.KindPass, struct{}{}, true, true},
 		{fgorules.KindCommit, CommitBody{}, true, false},
 		{fgorules.KindOpen, OpenBody{}, false, true},
 		{KindPhantomTry, PhantomRequestBody{}, true, false},

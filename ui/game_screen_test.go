@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -44,7 +46,7 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 						case protocol.EventMoved, bridgerules.EventMoved, fgorules.EventTurn, hmgrules.EventRevealed, hmgrules.EventCardsOpened,
 							protocol.EventPhantomTry, protocol.EventPhantomRevealed:
 							moves++
-						case protocol.EventGomoku:
+						case gomokurules.EventStep:
 							// The opening is the first position; each turn
 							// ends with a pass, a declaration or a failure.
 							start = 0
@@ -61,7 +63,7 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 									moves++
 								}
 							}
-						case protocol.EventGomokuOpened:
+						case gomokurules.EventOpened:
 							moves++ // a position: nothing of that player is hidden any more
 						}
 					}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/gdamore/tcell/v2"
@@ -83,7 +85,7 @@ func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		v := viewOf(m, final, r)
-		if gv, ok := v.Variant.(protocol.GomokuView); ok {
+		if gv, ok := v.Variant.(gomokurules.View); ok {
 			if gomoku == nil {
 				gomoku = newGomokuPrivate(t, m.Options, r, final)
 			}
@@ -193,7 +195,7 @@ func newGomokuPrivate(t *testing.T, o engine.Options, r protocol.Role, final *pr
 	if err != nil {
 		t.Fatal(err)
 	}
-	fv := final.PublicView(r).(protocol.GomokuView)
+	fv := final.PublicView(r).(gomokurules.View)
 	if fv.Record == nil {
 		t.Fatal("the gomoku record has no opened record")
 	}
@@ -203,7 +205,7 @@ func newGomokuPrivate(t *testing.T, o engine.Options, r protocol.Role, final *pr
 // step takes one event of the game.
 func (g *gomokuPrivate) step(t *testing.T, e protocol.Event) {
 	t.Helper()
-	ge, ok := e.(protocol.EventGomoku)
+	ge, ok := e.(gomokurules.EventStep)
 	if !ok {
 		return
 	}

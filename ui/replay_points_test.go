@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -73,7 +75,7 @@ func TestPG9ReplayNamesEachTry(t *testing.T) {
 func TestGM8GomokuReplayAndOpenings(t *testing.T) {
 	s, g := newRecordScreen(t, "gomoku", protocol.Inviter)
 	g.until(t, s, gomokuPhase(s, gomoku.PhaseRespond, nil))
-	gv := s.Model().View.Variant.(protocol.GomokuView)
+	gv := s.Model().View.Variant.(gomokurules.View)
 	line, bm := gv.Game.Announced(), s.Board().Model()
 	marked := 0
 	for i := range bm.Size {
@@ -92,7 +94,7 @@ func TestGM8GomokuReplayAndOpenings(t *testing.T) {
 	g.until(t, s, func() bool {
 		return strings.Contains(strings.Join(s.Model().Log, "\n"), "X opens its hidden pieces")
 	})
-	if gv := s.Model().View.Variant.(protocol.GomokuView); gv.Record != nil {
+	if gv := s.Model().View.Variant.(gomokurules.View); gv.Record != nil {
 		t.Fatal("the audit came with X's opening: nothing to see between them")
 	}
 	{

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/protocol"
@@ -36,8 +38,8 @@ type gomokuScreen struct {
 	openedAt [3][]engine.Point
 }
 
-func gomokuViewOf(v any) (protocol.GomokuView, bool) {
-	gv, ok := v.(protocol.GomokuView)
+func gomokuViewOf(v any) (gomokurules.View, bool) {
+	gv, ok := v.(gomokurules.View)
 	return gv, ok
 }
 
@@ -259,7 +261,7 @@ func (s *gomokuScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		if c.point == engine.Pass {
 			return nil, errors.New("place the opening piece on a point")
 		}
-		return protocol.GomokuOpening{Point: c.point}, nil
+		return gomokurules.Opening{Point: c.point}, nil
 	case ph == gomoku.PhaseCommit && c.kind == cmdPoint:
 		if c.point == engine.Pass {
 			return protocol.Play{Point: engine.Pass}, nil
@@ -267,7 +269,7 @@ func (s *gomokuScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		if !slices.Contains(v.LegalPoints(), c.point) {
 			return nil, fmt.Errorf("%s holds a revealed piece or your own (GM-4)", m.Vertex(c.point))
 		}
-		return protocol.GomokuPlace{Point: c.point}, nil
+		return gomokurules.Place{Point: c.point}, nil
 	case ph == gomoku.PhaseRespond && c.kind == cmdPoint:
 		if !slices.Contains(v.HiddenInLine(v.Announced()), c.point) {
 			return nil, fmt.Errorf("only your hidden pieces in %s may be revealed", lineName(v.Size(), v.Announced()))
@@ -280,7 +282,7 @@ func (s *gomokuScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		return nil, nil
 	case ph == gomoku.PhaseRespond && c.kind == cmdConfirm:
 		m.Local.Sending = true
-		return protocol.GomokuRespond{Reveal: slices.Clone(m.Local.Reveal)}, nil
+		return gomokurules.Respond{Reveal: slices.Clone(m.Local.Reveal)}, nil
 	case ph == gomoku.PhaseRespond && c.kind == cmdTakeBack:
 		m.Local.Reveal = nil
 		return nil, nil
@@ -298,15 +300,15 @@ func (s *gomokuScreen) choices(m *GameModel) ([]string, []answer) {
 	case gomoku.PhaseChooseSide:
 		return []string{fmt.Sprintf("The X opening piece is at %s. Your side?", m.Vertex(v.OpeningPoint()))},
 			[]answer{
-				{Key: 'x', Text: "X: the opening piece is yours, O moves first", Action: protocol.GomokuChooseSide{Side: gomoku.X}},
-				{Key: 'o', Text: "O: you move first", Action: protocol.GomokuChooseSide{Side: gomoku.O}},
+				{Key: 'x', Text: "X: the opening piece is yours, O moves first", Action: gomokurules.ChooseSide{Side: gomoku.X}},
+				{Key: 'o', Text: "O: you move first", Action: gomokurules.ChooseSide{Side: gomoku.O}},
 			}
 	case gomoku.PhaseAnnounce:
 		p, size := v.Committed(), v.Size()
 		return []string{fmt.Sprintf("Turn %d: you committed to %s. Announce:", v.MoveNumber(), m.Vertex(p))},
 			[]answer{
-				{Key: 'r', Text: lineName(size, gomoku.LineOf(size, p, gomoku.Row)), Action: protocol.GomokuAnnounce{}},
-				{Key: 'c', Text: lineName(size, gomoku.LineOf(size, p, gomoku.Column)), Action: protocol.GomokuAnnounce{Column: true}},
+				{Key: 'r', Text: lineName(size, gomoku.LineOf(size, p, gomoku.Row)), Action: gomokurules.Announce{}},
+				{Key: 'c', Text: lineName(size, gomoku.LineOf(size, p, gomoku.Column)), Action: gomokurules.Announce{Column: true}},
 			}
 	}
 	return nil, nil
@@ -322,16 +324,16 @@ func (s *gomokuScreen) due(m *GameModel) protocol.Action {
 	v := gv.Game
 	if v.MyTurn() && v.Phase() == gomoku.PhaseRespond && len(v.HiddenInLine(v.Announced())) == 0 {
 		m.Local.Sending = true
-		return protocol.GomokuRespond{}
+		return gomokurules.Respond{}
 	}
 	return nil
 }
 
 func (s *gomokuScreen) describe(m *GameModel, e protocol.Event) eventNote {
 	switch e := e.(type) {
-	case protocol.EventGomoku:
+	case gomokurules.EventStep:
 		return s.describeStep(m, e)
-	case protocol.EventGomokuOpened:
+	case gomokurules.EventOpened:
 		ps := make([]engine.Point, len(e.Openings))
 		for i, o := range e.Openings {
 			ps[i] = o.Point
@@ -346,7 +348,7 @@ func (s *gomokuScreen) describe(m *GameModel, e protocol.Event) eventNote {
 		}
 		return eventNote{lines: []string{fmt.Sprintf("%s opens its hidden pieces: %s.", m.RoleName(e.From), m.Vertices(ps))},
 			frame: true, index: s.turns, opened: s.opened}
-	case protocol.EventGomokuAudited:
+	case gomokurules.EventAudited:
 		if e.Violation != nil {
 			return eventNote{lines: []string{fmt.Sprintf("The audit (GM-8): %s broke %s at turn %d: %s.",
 				m.Name(e.Violation.Player), e.Violation.Rule, e.Violation.Move, e.Violation.Detail)}}
@@ -358,7 +360,7 @@ func (s *gomokuScreen) describe(m *GameModel, e protocol.Event) eventNote {
 
 // describeStep tells one step of a turn; the steps that end a turn (and
 // the opening) are positions of the replay.
-func (s *gomokuScreen) describeStep(m *GameModel, e protocol.EventGomoku) eventNote {
+func (s *gomokuScreen) describeStep(m *GameModel, e gomokurules.EventStep) eventNote {
 	who := m.RoleName(e.From)
 	ev := e.Event
 	end := func(line string) eventNote {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -324,11 +326,11 @@ func TestGM3NothingHiddenOnScreen(t *testing.T) {
 		hiddenSeen, opened := 0, false
 		for g.next(s) {
 			for _, e := range g.steps[g.at-1].events {
-				if o, ok := e.(protocol.EventGomokuOpened); ok && o.From != r {
+				if o, ok := e.(gomokurules.EventOpened); ok && o.From != r {
 					opened = true // the opponent opened its pieces to the player
 				}
 			}
-			gv, ok := s.Model().View.Variant.(protocol.GomokuView)
+			gv, ok := s.Model().View.Variant.(gomokurules.View)
 			v := gv.Game
 			if !ok || v.Size() == 0 || v.Me() == engine.Empty || gv.Record != nil || opened {
 				continue
@@ -351,7 +353,7 @@ func TestGM3NothingHiddenOnScreen(t *testing.T) {
 // in phase ph (and more, when extra holds).
 func gomokuPhase(s *GameScreen, ph gomoku.Phase, extra func(gomoku.View) bool) func() bool {
 	return func() bool {
-		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
+		gv, ok := s.Model().View.Variant.(gomokurules.View)
 		v := gv.Game
 		return ok && v.Size() > 0 && v.MyTurn() && v.Phase() == ph && s.Model().View.Phase == protocol.PhasePlay &&
 			(extra == nil || extra(v))
@@ -380,23 +382,23 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 		t.Error("Esc did not hide the question")
 	}
 	press(s, "\x04o")
-	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuChooseSide{Side: gomoku.O}) {
+	if got := g.actions; len(got) != 1 || got[0] != (gomokurules.ChooseSide{Side: gomoku.O}) {
 		t.Errorf("^D o sent %v", got)
 	}
 
 	g.actions = nil
 	g.until(t, s, gomokuPhase(s, gomoku.PhaseCommit, nil))
-	v := s.Model().View.Variant.(protocol.GomokuView).Game
+	v := s.Model().View.Variant.(gomokurules.View).Game
 	legal := v.LegalPoints()[0]
 	press(s, legal.Vertex(7)+"\n")
-	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuPlace{Point: legal}) {
+	if got := g.actions; len(got) != 1 || got[0] != (gomokurules.Place{Point: legal}) {
 		t.Errorf("Enter at %s sent %v", legal.Vertex(7), got)
 	}
 
 	g.actions = nil
 	g.until(t, s, gomokuPhase(s, gomoku.PhaseAnnounce, nil))
 	press(s, "c")
-	if got := g.actions; len(got) != 1 || got[0] != (protocol.GomokuAnnounce{Column: true}) {
+	if got := g.actions; len(got) != 1 || got[0] != (gomokurules.Announce{Column: true}) {
 		t.Errorf("c sent %v", got)
 	}
 
@@ -412,7 +414,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 	}
 	press(s, "\x04")
 	if got := actionsText(7, g.actions); len(g.actions) != 1 || !strings.HasPrefix(got, "gomokurespond") ||
-		!slices.Equal(g.actions[0].(protocol.GomokuRespond).Reveal, cands[:1]) {
+		!slices.Equal(g.actions[0].(gomokurules.Respond).Reveal, cands[:1]) {
 		t.Errorf("^D sent %v, want a response revealing %s", g.actions, cands[0].Vertex(7))
 	}
 
@@ -420,7 +422,7 @@ func TestGM2GM3GomokuKeys(t *testing.T) {
 	g.until(t, s, gomokuPhase(s, gomoku.PhaseRespond, func(v gomoku.View) bool {
 		return len(v.HiddenInLine(v.Announced())) == 0
 	}))
-	if got := g.actions; len(got) != 1 || len(got[0].(protocol.GomokuRespond).Reveal) != 0 {
+	if got := g.actions; len(got) != 1 || len(got[0].(gomokurules.Respond).Reveal) != 0 {
 		t.Errorf("with nothing to reveal the screen sent %v, want an empty response", got)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -110,12 +112,12 @@ func screenSections(t *testing.T) map[string]string {
 	// player has hidden pieces; the player selected one to reveal.
 	s, g = newRecordScreen(t, "gomoku", protocol.Inviter)
 	g.until(t, s, func() bool {
-		gv, ok := s.Model().View.Variant.(protocol.GomokuView)
+		gv, ok := s.Model().View.Variant.(gomokurules.View)
 		v := gv.Game
 		return ok && v.Size() > 0 && v.MoveNumber() > 12 && v.MyTurn() && v.Phase() == gomoku.PhaseRespond &&
 			len(v.HiddenInLine(v.Announced())) > 1
 	})
-	gv := s.Model().View.Variant.(protocol.GomokuView)
+	gv := s.Model().View.Variant.(gomokurules.View)
 	press(s, gv.Game.HiddenInLine(gv.Game.Announced())[0].Vertex(7)+"\n")
 	sections["gomoku"] = drawScreen(t, s, w, h)
 	for g.next(s) {

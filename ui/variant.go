@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -221,7 +223,7 @@ func MoveCount(events []protocol.Event) int {
 			if e.Event != phantom.Illegal {
 				n++
 			}
-		case protocol.EventGomoku:
+		case gomokurules.EventStep:
 			switch e.Event.Kind {
 			case gomoku.EventCommit, gomoku.EventPass, gomoku.EventNoLegalPoint:
 				n++ // each turn begins with one of them

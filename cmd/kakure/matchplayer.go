@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/gtp"
@@ -200,7 +202,7 @@ type byColor map[engine.Color]bot.Player
 // colorOf returns the colour whose player makes v's decisions.
 func (b byColor) colorOf(v protocol.View) engine.Color {
 	c := v.Color
-	if gv, ok := v.Variant.(protocol.GomokuView); ok {
+	if gv, ok := v.Variant.(gomokurules.View); ok {
 		c = gv.Game.Me()
 		if c == engine.Empty {
 			c = gomoku.O

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -49,8 +51,8 @@ type Value struct {
 var OpeningKinds = map[protocol.Kind]bool{
 	protocol.KindTossReveal: true, hmgrules.KindReveal: true,
 	hmgrules.KindOpenCards: true, fgorules.KindOpen: true,
-	protocol.KindGomokuReveal: true, protocol.KindGomokuResponse: true,
-	protocol.KindGomokuDeclare: true, protocol.KindGomokuOpenAll: true,
+	gomokurules.KindReveal: true, gomokurules.KindResponse: true,
+	gomokurules.KindDeclare: true, gomokurules.KindOpenAll: true,
 	protocol.KindPhantomReveal: true, protocol.KindPhantomAccuse: true,
 }
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -552,7 +554,7 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 			}},
 		// The inviter opens first; the invitee reports in place of its
 		// openings.
-		{"gomoku", gomokuOpts, protocol.Invitee, protocol.KindGomokuOpenAll,
+		{"gomoku", gomokuOpts, protocol.Invitee, gomokurules.KindOpenAll,
 			func() [2]bot.Player { return [2]bot.Player{bot.NewRandom(1), bot.NewRandom(2)} }},
 	}
 	for _, tc := range cases {

@@ -3,6 +3,8 @@ package session
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/engine"
@@ -41,8 +43,8 @@ func TestT10BodyPointsAreCanonical(t *testing.T) {
 	})
 	t.Run("gomoku/opening", func(t *testing.T) {
 		d := newFBDriver(t, engine.Options{Variant: engine.VariantGomoku, Size: 7}, engine.Black)
-		d.violates("T-10", protocol.Inviter, protocol.KindGomokuOpening, protocol.GomokuPointBody{Point: "c3"})
-		d.must(protocol.Inviter, protocol.KindGomokuOpening, protocol.GomokuPointBody{Point: "C3"})
+		d.violates("T-10", protocol.Inviter, gomokurules.KindOpening, gomokurules.PointBody{Point: "c3"})
+		d.must(protocol.Inviter, gomokurules.KindOpening, gomokurules.PointBody{Point: "C3"})
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -23,7 +25,7 @@ func timedGomoku(text string) engine.Options {
 }
 
 // gomokuOf returns the gomoku part of a view.
-func gomokuOf(v protocol.View) protocol.GomokuView { return v.Variant.(protocol.GomokuView) }
+func gomokuOf(v protocol.View) gomokurules.View { return v.Variant.(gomokurules.View) }
 
 // startGomoku starts a timed gomoku game with the lag allowance lag: the
 // inviter's game first.
@@ -68,12 +70,12 @@ func TestCLKD15GomokuTimedTurns(t *testing.T) {
 	p := newPair(t)
 	inviter, invitee := startGomoku(t, p, "10m", testLag)
 	const think = 250 * time.Millisecond
-	gomokuDo(t, inviter, gomoku.PhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
-	gomokuDo(t, invitee, gomoku.PhaseChooseSide, think, protocol.GomokuChooseSide{Side: gomoku.X})
+	gomokuDo(t, inviter, gomoku.PhaseOpening, think, gomokurules.Opening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, invitee, gomoku.PhaseChooseSide, think, gomokurules.ChooseSide{Side: gomoku.X})
 	// O (the inviter) makes the first move (GM-2).
-	gomokuDo(t, inviter, gomoku.PhaseCommit, think, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
-	gomokuDo(t, inviter, gomoku.PhaseAnnounce, think, protocol.GomokuAnnounce{Column: true})
-	gomokuDo(t, invitee, gomoku.PhaseRespond, think, protocol.GomokuRespond{})
+	gomokuDo(t, inviter, gomoku.PhaseCommit, think, gomokurules.Place{Point: vertexOn(t, 7, "C3")})
+	gomokuDo(t, inviter, gomoku.PhaseAnnounce, think, gomokurules.Announce{Column: true})
+	gomokuDo(t, invitee, gomoku.PhaseRespond, think, gomokurules.Respond{})
 	const charges = 4 // opening, side, the turn, the answer
 	var views [2]protocol.View
 	for i, g := range []*session.Game{inviter, invitee} {
@@ -90,11 +92,11 @@ func TestCLKD15GomokuTimedTurns(t *testing.T) {
 		kind protocol.Kind
 		want int64 // least think time, -1 for none
 	}{
-		{"the opening piece", inviter, protocol.KindGomokuOpening, think.Milliseconds()},
-		{"the side choice", invitee, protocol.KindGomokuSide, think.Milliseconds()},
-		{"the commitment", inviter, protocol.KindGomokuCommit, -1},
-		{"the announcement", inviter, protocol.KindGomokuAnnounce, 2 * think.Milliseconds()},
-		{"the answer", invitee, protocol.KindGomokuResponse, think.Milliseconds()},
+		{"the opening piece", inviter, gomokurules.KindOpening, think.Milliseconds()},
+		{"the side choice", invitee, gomokurules.KindSide, think.Milliseconds()},
+		{"the commitment", inviter, gomokurules.KindCommit, -1},
+		{"the announcement", inviter, gomokurules.KindAnnounce, 2 * think.Milliseconds()},
+		{"the answer", invitee, gomokurules.KindResponse, think.Milliseconds()},
 	} {
 		parts := clockParts(t, c.g, c.g.Role(), c.kind)
 		if len(parts) != 1 {
@@ -149,7 +151,7 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 			return
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if b, ok := body.(protocol.GomokuPointBody); ok && kind == protocol.KindGomokuOpening {
+			if b, ok := body.(gomokurules.PointBody); ok && kind == gomokurules.KindOpening {
 				b.ThinkMS = 1
 				return kind, b, false
 			}
@@ -159,8 +161,8 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 	const lag = 200 * time.Millisecond
 	inviter, invitee := startGomoku(t, p, "10m", lag)
 	const think = 700 * time.Millisecond
-	gomokuDo(t, inviter, gomoku.PhaseOpening, think, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
-	gomokuDo(t, invitee, gomoku.PhaseChooseSide, 0, protocol.GomokuChooseSide{Side: gomoku.X})
+	gomokuDo(t, inviter, gomoku.PhaseOpening, think, gomokurules.Opening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, invitee, gomoku.PhaseChooseSide, 0, gomokurules.ChooseSide{Side: gomoku.X})
 	var views [2]protocol.View
 	for i, g := range []*session.Game{inviter, invitee} {
 		views[i] = waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
@@ -170,7 +172,7 @@ func TestCLKD15GomokuUnderClaimCharged(t *testing.T) {
 	if views[0].Clock.Clocks != views[1].Clock.Clocks {
 		t.Errorf("the programs hold different clocks: %+v and %+v", views[0].Clock.Clocks, views[1].Clock.Clocks)
 	}
-	side := clockParts(t, invitee, invitee.Role(), protocol.KindGomokuSide)
+	side := clockParts(t, invitee, invitee.Role(), gomokurules.KindSide)
 	if len(side) != 1 || thinkOf(t, side[0], "charge_ms") < (think-lag).Milliseconds() {
 		t.Fatalf("the side choice settles the opening at %d ms, want at least %v", thinkOf(t, side[0], "charge_ms"), think-lag)
 	}
@@ -248,9 +250,9 @@ func gomokuSettlesOnce(t *testing.T, i uint64) {
 			continue
 		}
 		switch m.Kind {
-		case protocol.KindGomokuResponse:
+		case gomokurules.KindResponse:
 			answered[m.From] = thinkOf(t, body, "charge_ms") > 0
-		case protocol.KindGomokuAnnounce:
+		case gomokurules.KindAnnounce:
 			if answered[m.From] {
 				happened = true
 			}
@@ -273,16 +275,16 @@ func TestCLKD15GomokuResumeKeepsClocks(t *testing.T) {
 	t.Parallel()
 	p := newPair(t)
 	games := startGame2(t, p, timedGomoku("10m+5s"))
-	gomokuDo(t, games[0], gomoku.PhaseOpening, 100*time.Millisecond, protocol.GomokuOpening{Point: vertexOn(t, 7, "D4")})
-	gomokuDo(t, games[1], gomoku.PhaseChooseSide, 100*time.Millisecond, protocol.GomokuChooseSide{Side: gomoku.X})
-	gomokuDo(t, games[0], gomoku.PhaseCommit, 100*time.Millisecond, protocol.GomokuPlace{Point: vertexOn(t, 7, "C3")})
+	gomokuDo(t, games[0], gomoku.PhaseOpening, 100*time.Millisecond, gomokurules.Opening{Point: vertexOn(t, 7, "D4")})
+	gomokuDo(t, games[1], gomoku.PhaseChooseSide, 100*time.Millisecond, gomokurules.ChooseSide{Side: gomoku.X})
+	gomokuDo(t, games[0], gomoku.PhaseCommit, 100*time.Millisecond, gomokurules.Place{Point: vertexOn(t, 7, "C3")})
 	for _, g := range games {
 		waitClockView(t, g, "the side choice charged", func(v protocol.View) bool {
 			return v.Clock.Clocks[0].Moves+v.Clock.Clocks[1].Moves == 2 && gomokuOf(v).Phase == gomoku.PhaseAnnounce
 		})
 	}
 	resumeFirst(t, p, &games)
-	gomokuDo(t, games[0], gomoku.PhaseAnnounce, 100*time.Millisecond, protocol.GomokuAnnounce{})
+	gomokuDo(t, games[0], gomoku.PhaseAnnounce, 100*time.Millisecond, gomokurules.Announce{})
 	var clocks [2][2]clock.State
 	for i, g := range games {
 		clocks[i] = waitClockView(t, g, "the turn charged", func(v protocol.View) bool {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -263,10 +265,10 @@ var crossingRules = map[protocol.Kind]string{
 	hmgrules.KindCards:          "in turn: the card choices alternate (HMG-2)",
 	hmgrules.KindReveal:         "in turn: within the mover's turn",
 	hmgrules.KindOpenCards:      "in turn: the openings at the end alternate (HMG-7)",
-	protocol.KindGomokuOpening:  "in turn (GM-2)", protocol.KindGomokuSide: "in turn (GM-2)",
-	protocol.KindGomokuCommit: "in turn", protocol.KindGomokuPass: "in turn", protocol.KindGomokuNoLegalPoint: "in turn",
-	protocol.KindGomokuAnnounce: "in turn", protocol.KindGomokuResponse: "in turn", protocol.KindGomokuReveal: "in turn",
-	protocol.KindGomokuDeclare: "in turn", protocol.KindGomokuOpenAll: "in turn: the openings at the end alternate (GM-8)",
+	gomokurules.KindOpening:     "in turn (GM-2)", gomokurules.KindSide: "in turn (GM-2)",
+	gomokurules.KindCommit: "in turn", gomokurules.KindPass: "in turn", gomokurules.KindNoLegalPoint: "in turn",
+	gomokurules.KindAnnounce: "in turn", gomokurules.KindResponse: "in turn", gomokurules.KindReveal: "in turn",
+	gomokurules.KindDeclare: "in turn", gomokurules.KindOpenAll: "in turn: the openings at the end alternate (GM-8)",
 	protocol.KindPhantomCommit: "in turn: the secure computation's steps follow each other (PN-D1)",
 	protocol.KindPhantomSetup:  "in turn", protocol.KindPhantomBase: "in turn", protocol.KindPhantomTry: "in turn",
 	protocol.KindPhantomRequest: "in turn", protocol.KindPhantomTryGarbling: "in turn", protocol.KindPhantomGarbling: "in turn",

@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -22,7 +24,7 @@ type gomokuResigner struct {
 }
 
 func (r *gomokuResigner) Choose(v protocol.View) protocol.Action {
-	if _, ok := v.Variant.(protocol.GomokuView); ok {
+	if _, ok := v.Variant.(gomokurules.View); ok {
 		if r.n++; r.n == r.at {
 			return protocol.Resign{}
 		}
@@ -56,7 +58,7 @@ func TestGMD23GomokuResignationRunsTheAudit(t *testing.T) {
 				if out.Result.By != engine.ByResignation || out.Result.Winner != winner || out.Violation != nil {
 					t.Errorf("%s resigns at %d: the %s's outcome %+v, want a resignation won by %v", resigner, at, g.Role(), out, winner)
 				}
-				gv := g.View().Variant.(protocol.GomokuView)
+				gv := g.View().Variant.(gomokurules.View)
 				if gv.Record == nil || gv.Audit != nil || gv.Closing {
 					t.Errorf("%s resigns at %d: the %s's view has no audited record (%+v)", resigner, at, g.Role(), gv)
 				}
@@ -78,10 +80,10 @@ func TestGMD23GomokuResignationRunsTheAudit(t *testing.T) {
 func rowLiar() (func(i int, c *session.Config), *atomic.Int64) {
 	var lie atomic.Int64
 	return gomokuCheats(func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any) {
-		if me != protocol.Inviter || kind != protocol.KindGomokuAnnounce || lie.Load() != 0 {
+		if me != protocol.Inviter || kind != gomokurules.KindAnnounce || lie.Load() != 0 {
 			return kind, body
 		}
-		b := body.(protocol.GomokuLineBody)
+		b := body.(gomokurules.LineBody)
 		b.Index = (b.Index + 1) % v.Size()
 		lie.Store(int64(v.MoveNumber()))
 		return kind, b
@@ -100,13 +102,13 @@ type resignsAtLie struct {
 }
 
 func (r *resignsAtLie) Choose(v protocol.View) protocol.Action {
-	gv, ok := v.Variant.(protocol.GomokuView)
+	gv, ok := v.Variant.(gomokurules.View)
 	lie := int(r.lie.Load())
 	if !ok || lie == 0 {
 		return r.Player.Choose(v)
 	}
 	if r.answerFirst && gv.Game.Phase() == gomoku.PhaseRespond && gv.Game.MoveNumber() == lie {
-		return protocol.GomokuRespond{}
+		return gomokurules.Respond{}
 	}
 	r.resigned = true
 	return protocol.Resign{}
@@ -135,7 +137,7 @@ func TestGMD23GomokuAuditAfterResignationConvictsTheCheater(t *testing.T) {
 				t.Fatal("the honest player never resigned")
 			}
 			checkCaught(t, h, "GM-3", "audit")
-			gv := h.View().Variant.(protocol.GomokuView)
+			gv := h.View().Variant.(gomokurules.View)
 			if gv.Audit == nil || gv.Audit.Move != int(lie.Load()) {
 				t.Errorf("audit %v, want the lie of move %d", gv.Audit, lie.Load())
 			}
@@ -173,7 +175,7 @@ func TestGMD23GomokuCrossingAnswer(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		c, op, err := commit.New(protocol.GomokuPieceDomain, id[:], uint8(inv), 1, []byte(point))
+		c, op, err := commit.New(gomokurules.PieceDomain, id[:], uint8(inv), 1, []byte(point))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,18 +186,18 @@ func TestGMD23GomokuCrossingAnswer(t *testing.T) {
 			{ivt, protocol.KindTossCommit, protocol.CommitBody{Commitment: tossC[1]}, 1},
 			{inv, protocol.KindTossReveal, protocol.OpenBody{Opening: toss[0]}, 1},
 			{ivt, protocol.KindTossReveal, protocol.OpenBody{Opening: toss[1]}, 2},
-			{inv, protocol.KindGomokuOpening, protocol.GomokuPointBody{Point: "E5"}, 2},
+			{inv, gomokurules.KindOpening, gomokurules.PointBody{Point: "E5"}, 2},
 			// The invitee takes X: the inviter is O and moves first.
-			{ivt, protocol.KindGomokuSide, protocol.GomokuSideBody{Side: "x"}, 3},
-			{inv, protocol.KindGomokuCommit, protocol.CommitBody{Commitment: c}, 3},
-			{inv, protocol.KindGomokuAnnounce, protocol.GomokuLineBody{Line: "row", Index: 2}, 3},
+			{ivt, gomokurules.KindSide, gomokurules.SideBody{Side: "x"}, 3},
+			{inv, gomokurules.KindCommit, protocol.CommitBody{Commitment: c}, 3},
+			{inv, gomokurules.KindAnnounce, gomokurules.LineBody{Line: "row", Index: 2}, 3},
 		}
 		resign := crossMsg{inv, protocol.KindResign, struct{}{}, 3}
-		moverOpens := crossMsg{inv, protocol.KindGomokuOpenAll, protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{{Move: 1, Opening: op}}}, 3}
+		moverOpens := crossMsg{inv, gomokurules.KindOpenAll, gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{{Move: 1, Opening: op}}}, 3}
 		// Sent having seen the announcement (inviter's message 5), not
 		// the resignation (its message 6).
-		answer := crossMsg{ivt, protocol.KindGomokuResponse, protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{}}, 5}
-		opponentOpens := crossMsg{ivt, protocol.KindGomokuOpenAll, protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{}}, 7}
+		answer := crossMsg{ivt, gomokurules.KindResponse, gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{}}, 5}
+		opponentOpens := crossMsg{ivt, gomokurules.KindOpenAll, gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{}}, 7}
 		orders := map[string][]crossMsg{
 			"the mover's":    {resign, moverOpens, answer, opponentOpens},
 			"the opponent's": {answer, resign, moverOpens, opponentOpens},
@@ -248,7 +250,7 @@ func TestGMD23GomokuWithheldOpeningsAfterResignation(t *testing.T) {
 	t.Parallel() // waits on a grace, a clock or a stalled peer: wall time, not CPU
 	withhold := func(*session.Service) func(*protocol.Message, crypto.PrivKey) [][]byte {
 		return func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
-			if m.Kind == protocol.KindGomokuOpenAll {
+			if m.Kind == gomokurules.KindOpenAll {
 				return [][]byte{}
 			}
 			return nil

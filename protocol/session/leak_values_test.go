@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -300,7 +302,7 @@ func (w *viewWatch) check(v protocol.View) {
 				leaks = append(leaks, fmt.Sprintf("HMG view shows the opponent's unrevealed card %d at %s", i, c.Point.Vertex(size)))
 			}
 		}
-	case protocol.GomokuView:
+	case gomokurules.View:
 		if vv.Game.Size() == 0 {
 			break
 		}
@@ -540,15 +542,15 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 				})
 			}},
 		{"gomoku false win claim", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "GM-6",
-			tamper(protocol.KindGomokuDeclare, 4, func(body []byte) []byte {
-				var b protocol.GomokuDeclareBody
+			tamper(gomokurules.KindDeclare, 4, func(body []byte) []byte {
+				var b gomokurules.DeclareBody
 				json.Unmarshal(body, &b)
 				b.Claim = true
-				b.Lines = []protocol.GomokuFiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
+				b.Lines = []gomokurules.FiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
 				return session.MustEncodeBody(b)
 			})},
 		{"gomoku malformed announcement", engine.Options{Variant: engine.VariantGomoku, Size: 7}, "",
-			tamper(protocol.KindGomokuAnnounce, 3, func([]byte) []byte { return []byte(`{"line":"row","index":99}`) })},
+			tamper(gomokurules.KindAnnounce, 3, func([]byte) []byte { return []byte(`{"line":"row","index":99}`) })},
 		// An attachment that does not match the digest its message signs
 		// proves nothing: the message is dropped with it, every time the
 		// cheater sends it again, so the cheater withholds its garbling
@@ -679,13 +681,13 @@ func (r *refusalProbe) Choose(v protocol.View) protocol.Action {
 				probes = append(probes, probe{protocol.Play{Point: p}, p.Vertex(size)})
 			}
 		}
-	case protocol.GomokuView:
+	case gomokurules.View:
 		if vv.Game.Size() == 0 || vv.Phase != gomoku.PhaseCommit {
 			break
 		}
 		for p := engine.Point(0); int(p) < size*size; p++ {
 			if vv.Game.Own(p) != gomoku.NoPiece || vv.Game.OpponentPiece(p) {
-				probes = append(probes, probe{protocol.GomokuPlace{Point: p}, p.Vertex(size)})
+				probes = append(probes, probe{gomokurules.Place{Point: p}, p.Vertex(size)})
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -236,12 +238,12 @@ func TestT11EveryPhaseEndsWhenAPeerFallsSilent(t *testing.T) {
 		{hmgO, out, hmgrules.KindCards, 1, true},
 		{hmgO, in, protocol.KindMove, 2, true},
 		{hmgO, out, hmgrules.KindOpenCards, 1, false},
-		{gomokuO, out, protocol.KindGomokuOpening, 1, true},
-		{gomokuO, in, protocol.KindGomokuSide, 1, true},
-		{gomokuO, out, protocol.KindGomokuAnnounce, 2, true},
-		{gomokuO, in, protocol.KindGomokuResponse, 1, true},
-		{gomokuO, out, protocol.KindGomokuReveal, 1, false},
-		{gomokuO, in, protocol.KindGomokuOpenAll, 1, true},
+		{gomokuO, out, gomokurules.KindOpening, 1, true},
+		{gomokuO, in, gomokurules.KindSide, 1, true},
+		{gomokuO, out, gomokurules.KindAnnounce, 2, true},
+		{gomokuO, in, gomokurules.KindResponse, 1, true},
+		{gomokuO, out, gomokurules.KindReveal, 1, false},
+		{gomokuO, in, gomokurules.KindOpenAll, 1, true},
 		{phantomO, out, protocol.KindPhantomCommit, 1, true},
 		{phantomO, in, protocol.KindPhantomSetup, 1, true},
 		{phantomO, out, protocol.KindPhantomTryGarbling, 2, true},

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"encoding/json"
 	"fmt"
@@ -58,8 +59,8 @@ func (p *gomokuPlayer) reset() {
 }
 
 // gomokuRulesOf returns the machine's gomoku rules, or nil.
-func gomokuRulesOf(m *protocol.Machine) *protocol.GomokuRules {
-	g, _ := m.Rules.(*protocol.GomokuRules)
+func gomokuRulesOf(m *protocol.Machine) *gomokurules.Rules {
+	g, _ := m.Rules.(*gomokurules.Rules)
 	return g
 }
 
@@ -138,14 +139,14 @@ func (p *gomokuPlayer) piece(move int) (engine.Point, error) {
 }
 
 // openings returns the openings of this player's pieces named in os.
-func (p *gomokuPlayer) openings(os []gomoku.Opening) ([]protocol.GomokuPieceOpening, error) {
-	out := make([]protocol.GomokuPieceOpening, 0, len(os))
+func (p *gomokuPlayer) openings(os []gomoku.Opening) ([]gomokurules.PieceOpening, error) {
+	out := make([]gomokurules.PieceOpening, 0, len(os))
 	for _, o := range os {
 		op, ok := p.pieces[o.Move]
 		if !ok {
 			return nil, fmt.Errorf("protocol: the opening of move %d is lost", o.Move)
 		}
-		out = append(out, protocol.GomokuPieceOpening{Move: o.Move, Opening: op})
+		out = append(out, gomokurules.PieceOpening{Move: o.Move, Opening: op})
 	}
 	return out, nil
 }
@@ -167,48 +168,48 @@ func (p *gomokuPlayer) message(m *protocol.Machine, me protocol.Role, a protocol
 		switch {
 		case pl.Point == engine.Pass: // stays Play: a pass (GM-7)
 		case v.Phase() == gomoku.PhaseOpening:
-			a = protocol.GomokuOpening(pl)
+			a = gomokurules.Opening(pl)
 		default:
-			a = protocol.GomokuPlace(pl)
+			a = gomokurules.Place(pl)
 		}
 	}
 	switch a := a.(type) {
-	case protocol.GomokuOpening:
+	case gomokurules.Opening:
 		if _, e, err = v.PlaceOpening(a.Point); err == nil {
-			kind, body = protocol.KindGomokuOpening, protocol.GomokuPointBody{Point: a.Point.Vertex(size)}
+			kind, body = gomokurules.KindOpening, gomokurules.PointBody{Point: a.Point.Vertex(size)}
 		}
-	case protocol.GomokuChooseSide:
+	case gomokurules.ChooseSide:
 		if _, e, err = v.ChooseSide(a.Side); err == nil {
-			kind, body = protocol.KindGomokuSide, protocol.GomokuSideBody{Side: gomoku.PieceName(a.Side)}
+			kind, body = gomokurules.KindSide, gomokurules.SideBody{Side: gomoku.PieceName(a.Side)}
 		}
 	case protocol.Play: // a pass, above
 		if _, e, err = v.Pass(); err == nil {
-			kind, body = protocol.KindGomokuPass, struct{}{}
+			kind, body = gomokurules.KindPass, struct{}{}
 		}
-	case protocol.GomokuPlace:
+	case gomokurules.Place:
 		if _, e, err = v.Commit(a.Point); err == nil {
 			move := v.MoveNumber()
 			var c commit.Commitment
 			var o commit.Opening
-			c, o, err = commit.New(protocol.GomokuPieceDomain, p.game[:], uint8(p.me), uint32(move), []byte(a.Point.Vertex(size)))
+			c, o, err = commit.New(gomokurules.PieceDomain, p.game[:], uint8(p.me), uint32(move), []byte(a.Point.Vertex(size)))
 			if err == nil {
 				p.pieces[move] = o
-				kind, body = protocol.KindGomokuCommit, protocol.CommitBody{Commitment: c}
+				kind, body = gomokurules.KindCommit, protocol.CommitBody{Commitment: c}
 			}
 		}
-	case protocol.GomokuAnnounce:
+	case gomokurules.Announce:
 		lk := gomoku.Row
 		if a.Column {
 			lk = gomoku.Column
 		}
 		if _, e, err = v.Announce(lk); err == nil {
-			kind, body = protocol.KindGomokuAnnounce, lineBody(e.Line)
+			kind, body = gomokurules.KindAnnounce, lineBody(e.Line)
 		}
-	case protocol.GomokuRespond:
+	case gomokurules.Respond:
 		if _, e, err = v.Respond(a.Reveal); err == nil {
-			var os []protocol.GomokuPieceOpening
+			var os []gomokurules.PieceOpening
 			if os, err = p.openings(e.Openings); err == nil {
-				kind, body = protocol.KindGomokuResponse, protocol.GomokuOpeningsBody{Openings: os}
+				kind, body = gomokurules.KindResponse, gomokurules.OpeningsBody{Openings: os}
 			}
 		}
 	default:
@@ -222,12 +223,12 @@ func (p *gomokuPlayer) message(m *protocol.Machine, me protocol.Role, a protocol
 }
 
 // lineBody writes an announced line.
-func lineBody(l gomoku.Line) protocol.GomokuLineBody {
+func lineBody(l gomoku.Line) gomokurules.LineBody {
 	name := "row"
 	if l.Kind == gomoku.Column {
 		name = "column"
 	}
-	return protocol.GomokuLineBody{Line: name, Index: l.Index}
+	return gomokurules.LineBody{Line: name, Index: l.Index}
 }
 
 // takeHooks takes the service's gomoku tamper (tests only).
@@ -276,7 +277,7 @@ func (p *gomokuPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kin
 			return "", nil, false, nil
 		}
 		if _, e, err = v.DeclareNoLegalPoint(); err == nil {
-			kind, body = protocol.KindGomokuNoLegalPoint, struct{}{}
+			kind, body = gomokurules.KindNoLegalPoint, struct{}{}
 		}
 	case gomoku.PhaseReveal:
 		o, ok := p.pieces[g.Move]
@@ -284,7 +285,7 @@ func (p *gomokuPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kin
 			return "", nil, false, fmt.Errorf("protocol: the opening of move %d is lost", g.Move)
 		}
 		if _, e, err = v.Reveal(); err == nil {
-			kind, body = protocol.KindGomokuReveal, protocol.OpenBody{Opening: o}
+			kind, body = gomokurules.KindReveal, protocol.OpenBody{Opening: o}
 		}
 	case gomoku.PhaseDeclare:
 		d := gomoku.Declaration{Five: v.FiveDue()}
@@ -292,12 +293,12 @@ func (p *gomokuPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kin
 			d.Claim, d.Lines = true, lines
 		}
 		if _, e, err = v.Declare(d); err == nil {
-			b := protocol.GomokuDeclareBody{Five: d.Five, Claim: d.Claim}
+			b := gomokurules.DeclareBody{Five: d.Five, Claim: d.Claim}
 			if d.Claim {
-				b.Lines = []protocol.GomokuFiveBody{protocol.FiveBody(v.Size(), d.Lines[0]), protocol.FiveBody(v.Size(), d.Lines[1])}
+				b.Lines = []gomokurules.FiveBody{gomokurules.BodyOfFive(v.Size(), d.Lines[0]), gomokurules.BodyOfFive(v.Size(), d.Lines[1])}
 				b.Openings, err = p.openings(e.Openings)
 			}
-			kind, body = protocol.KindGomokuDeclare, b
+			kind, body = gomokurules.KindDeclare, b
 		}
 	case gomoku.PhaseOver:
 		var os []gomoku.Opening
@@ -307,9 +308,9 @@ func (p *gomokuPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kin
 		if g.Resigned && g.CurPending(p.me) {
 			os = append(os, gomoku.Opening{Move: g.Move})
 		}
-		b := protocol.GomokuOpeningsBody{}
+		b := gomokurules.OpeningsBody{}
 		if b.Openings, err = p.openings(os); err == nil {
-			kind, body = protocol.KindGomokuOpenAll, b
+			kind, body = gomokurules.KindOpenAll, b
 		}
 	default:
 		return "", nil, false, nil
@@ -354,7 +355,7 @@ func (p *gomokuPlayer) restore(raw json.RawMessage) error {
 
 // PrivateView puts this player's own view into the public one.
 func (p *gomokuPlayer) PrivateView(m *protocol.Machine, me protocol.Role, public protocol.VariantView) protocol.VariantView {
-	gv, ok := public.(protocol.GomokuView)
+	gv, ok := public.(gomokurules.View)
 	if !ok {
 		return public
 	}

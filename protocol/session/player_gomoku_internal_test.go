@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"encoding/json"
 	"math/rand/v2"
@@ -82,9 +83,9 @@ func (l *gomokuLocal) apply(r protocol.Role, kind protocol.Kind, body any) ([]pr
 func (l *gomokuLocal) choose(v gomoku.View) protocol.Action {
 	switch v.Phase() {
 	case gomoku.PhaseOpening:
-		return protocol.GomokuOpening{Point: engine.Point(l.rnd.IntN(v.Size() * v.Size()))}
+		return gomokurules.Opening{Point: engine.Point(l.rnd.IntN(v.Size() * v.Size()))}
 	case gomoku.PhaseChooseSide:
-		return protocol.GomokuChooseSide{Side: engine.Color(1 + l.rnd.IntN(2))}
+		return gomokurules.ChooseSide{Side: engine.Color(1 + l.rnd.IntN(2))}
 	case gomoku.PhaseCommit:
 		legal := v.LegalPoints()
 		if l.rnd.IntN(40) == 0 {
@@ -92,7 +93,7 @@ func (l *gomokuLocal) choose(v gomoku.View) protocol.Action {
 		}
 		return protocol.Play{Point: legal[l.rnd.IntN(len(legal))]}
 	case gomoku.PhaseAnnounce:
-		return protocol.GomokuAnnounce{Column: l.rnd.IntN(2) == 0}
+		return gomokurules.Announce{Column: l.rnd.IntN(2) == 0}
 	case gomoku.PhaseRespond:
 		var reveal []engine.Point
 		for _, p := range v.HiddenInLine(v.Announced()) {
@@ -100,7 +101,7 @@ func (l *gomokuLocal) choose(v gomoku.View) protocol.Action {
 				reveal = append(reveal, p)
 			}
 		}
-		return protocol.GomokuRespond{Reveal: reveal}
+		return gomokurules.Respond{Reveal: reveal}
 	}
 	l.t.Fatalf("the player must act in phase %s", v.Phase())
 	return nil
@@ -223,7 +224,7 @@ func TestGM8LocalRandomGames(t *testing.T) {
 
 // closedAtEnd returns the turns of role r that the final openings opened:
 // hidden placements never revealed during play.
-func closedAtEnd(g *protocol.GomokuRules, r protocol.Role) []int {
+func closedAtEnd(g *gomokurules.Rules, r protocol.Role) []int {
 	var ks []int
 	opened := map[int]bool{}
 	for _, e := range g.Log {

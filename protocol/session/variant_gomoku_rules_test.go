@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -76,54 +78,54 @@ func (s *gscript) must(r protocol.Role, kind protocol.Kind, body any) []protocol
 	return events
 }
 
-func (s *gscript) piece(r protocol.Role, move int) protocol.GomokuPieceOpening {
+func (s *gscript) piece(r protocol.Role, move int) gomokurules.PieceOpening {
 	o, ok := s.opens[r][move]
 	if !ok {
 		s.t.Fatalf("no commitment of the %s at move %d in the script", r, move)
 	}
-	return protocol.GomokuPieceOpening{Move: move, Opening: o}
+	return gomokurules.PieceOpening{Move: move, Opening: o}
 }
 
 // Steps.
 
 func opening(v string) gstep {
 	return func(*gscript) (protocol.Role, protocol.Kind, any) {
-		return inv, protocol.KindGomokuOpening, protocol.GomokuPointBody{Point: v}
+		return inv, gomokurules.KindOpening, gomokurules.PointBody{Point: v}
 	}
 }
 
 func side(x string) gstep {
 	return func(*gscript) (protocol.Role, protocol.Kind, any) {
-		return ivt, protocol.KindGomokuSide, protocol.GomokuSideBody{Side: x}
+		return ivt, gomokurules.KindSide, gomokurules.SideBody{Side: x}
 	}
 }
 
 // commitTo commits r to the value v (a vertex, or anything) at move.
 func commitTo(r protocol.Role, move int, v string) gstep {
 	return func(s *gscript) (protocol.Role, protocol.Kind, any) {
-		c, o, err := commit.New(protocol.GomokuPieceDomain, s.m.Game[:], uint8(r), uint32(move), []byte(v))
+		c, o, err := commit.New(gomokurules.PieceDomain, s.m.Game[:], uint8(r), uint32(move), []byte(v))
 		if err != nil {
 			s.t.Fatal(err)
 		}
 		s.opens[r][move] = o
-		return r, protocol.KindGomokuCommit, protocol.CommitBody{Commitment: c}
+		return r, gomokurules.KindCommit, protocol.CommitBody{Commitment: c}
 	}
 }
 
 func announce(r protocol.Role, line string, index int) gstep {
 	return func(*gscript) (protocol.Role, protocol.Kind, any) {
-		return r, protocol.KindGomokuAnnounce, protocol.GomokuLineBody{Line: line, Index: index}
+		return r, gomokurules.KindAnnounce, gomokurules.LineBody{Line: line, Index: index}
 	}
 }
 
 // respond answers for r with the openings of its moves.
 func respond(r protocol.Role, moves ...int) gstep {
 	return func(s *gscript) (protocol.Role, protocol.Kind, any) {
-		b := protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{}}
+		b := gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{}}
 		for _, k := range moves {
 			b.Openings = append(b.Openings, s.piece(r, k))
 		}
-		return r, protocol.KindGomokuResponse, b
+		return r, gomokurules.KindResponse, b
 	}
 }
 
@@ -136,7 +138,7 @@ func respondWith(r protocol.Role, k, as int, value string) gstep {
 		if value != "" {
 			o.Opening.Value = []byte(value)
 		}
-		return r, protocol.KindGomokuResponse, protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{o}}
+		return r, gomokurules.KindResponse, gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{o}}
 	}
 }
 
@@ -148,37 +150,37 @@ func reveal(r protocol.Role, move int, value string) gstep {
 		if value != "" {
 			o.Value = []byte(value)
 		}
-		return r, protocol.KindGomokuReveal, protocol.OpenBody{Opening: o}
+		return r, gomokurules.KindReveal, protocol.OpenBody{Opening: o}
 	}
 }
 
 func declare(r protocol.Role, five bool) gstep {
 	return func(*gscript) (protocol.Role, protocol.Kind, any) {
-		return r, protocol.KindGomokuDeclare, protocol.GomokuDeclareBody{Five: five}
+		return r, gomokurules.KindDeclare, gomokurules.DeclareBody{Five: five}
 	}
 }
 
 // claim claims the win for r with two windows (start vertex, direction)
 // and the openings of its moves.
-func claim(r protocol.Role, five bool, l1, l2 protocol.GomokuFiveBody, moves ...int) gstep {
+func claim(r protocol.Role, five bool, l1, l2 gomokurules.FiveBody, moves ...int) gstep {
 	return func(s *gscript) (protocol.Role, protocol.Kind, any) {
-		b := protocol.GomokuDeclareBody{Five: five, Claim: true, Lines: []protocol.GomokuFiveBody{l1, l2}}
+		b := gomokurules.DeclareBody{Five: five, Claim: true, Lines: []gomokurules.FiveBody{l1, l2}}
 		for _, k := range moves {
 			b.Openings = append(b.Openings, s.piece(r, k))
 		}
-		return r, protocol.KindGomokuDeclare, b
+		return r, gomokurules.KindDeclare, b
 	}
 }
 
 func pass(r protocol.Role) gstep {
 	return func(*gscript) (protocol.Role, protocol.Kind, any) {
-		return r, protocol.KindGomokuPass, struct{}{}
+		return r, gomokurules.KindPass, struct{}{}
 	}
 }
 
 func noLegalPoint(r protocol.Role) gstep {
 	return func(*gscript) (protocol.Role, protocol.Kind, any) {
-		return r, protocol.KindGomokuNoLegalPoint, struct{}{}
+		return r, gomokurules.KindNoLegalPoint, struct{}{}
 	}
 }
 
@@ -186,7 +188,7 @@ func noLegalPoint(r protocol.Role) gstep {
 // replaces the first one's.
 func openAll(r protocol.Role, value string, moves ...int) gstep {
 	return func(s *gscript) (protocol.Role, protocol.Kind, any) {
-		b := protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{}}
+		b := gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{}}
 		for i, k := range moves {
 			o := s.piece(r, k)
 			if i == 0 && value != "" {
@@ -194,7 +196,7 @@ func openAll(r protocol.Role, value string, moves ...int) gstep {
 			}
 			b.Openings = append(b.Openings, o)
 		}
-		return r, protocol.KindGomokuOpenAll, b
+		return r, gomokurules.KindOpenAll, b
 	}
 }
 
@@ -292,11 +294,11 @@ func TestGM2GomokuPie(t *testing.T) {
 	if s.m.Phase != protocol.PhasePlay || s.m.Colors != [2]engine.Color{} {
 		t.Fatalf("after the toss: phase %s, colours %v; want play with no colours yet", s.m.Phase, s.m.Colors)
 	}
-	s.must(inv, protocol.KindGomokuOpening, protocol.GomokuPointBody{Point: "C3"})
+	s.must(inv, gomokurules.KindOpening, gomokurules.PointBody{Point: "C3"})
 	if s.m.Colors != [2]engine.Color{} {
 		t.Fatalf("colours %v before the side is chosen", s.m.Colors)
 	}
-	events := s.must(ivt, protocol.KindGomokuSide, protocol.GomokuSideBody{Side: "x"})
+	events := s.must(ivt, gomokurules.KindSide, gomokurules.SideBody{Side: "x"})
 	if want := [2]engine.Color{gomoku.O, gomoku.X}; s.m.Colors != want {
 		t.Errorf("colours %v after the invitee chose x, want %v", s.m.Colors, want)
 	}
@@ -310,7 +312,7 @@ func TestGM2GomokuPie(t *testing.T) {
 		t.Errorf("no EventColors among %v", events)
 	}
 	// O moves first: the inviter.
-	if r, kinds := s.m.Expected(); r != inv || kinds[0] != protocol.KindGomokuCommit {
+	if r, kinds := s.m.Expected(); r != inv || kinds[0] != gomokurules.KindCommit {
 		t.Errorf("expected %v from the %s, want a commitment of the inviter (O)", kinds, r)
 	}
 	runGomokuCases(t, []gomokuCase{
@@ -383,7 +385,7 @@ func TestGM4GomokuPlacement(t *testing.T) {
 
 // fiveAndClaim: O hides A1..E1 (five at move 9) and A3..E3 while X passes,
 // then claims with both rows.
-func fiveAndClaim(five9, five19 bool, l1, l2 protocol.GomokuFiveBody, claimed ...int) []gstep {
+func fiveAndClaim(five9, five19 bool, l1, l2 gomokurules.FiveBody, claimed ...int) []gstep {
 	var all []gstep
 	all = append(all, gStart...)
 	cols := "ABCDE"
@@ -405,8 +407,8 @@ func fiveAndClaim(five9, five19 bool, l1, l2 protocol.GomokuFiveBody, claimed ..
 }
 
 var (
-	rowA1 = protocol.GomokuFiveBody{Start: "A1", Dir: "horizontal"}
-	rowA3 = protocol.GomokuFiveBody{Start: "A3", Dir: "horizontal"}
+	rowA1 = gomokurules.FiveBody{Start: "A1", Dir: "horizontal"}
+	rowA3 = gomokurules.FiveBody{Start: "A3", Dir: "horizontal"}
 	allO  = []int{1, 3, 5, 7, 9, 11, 13, 15, 17, 19}
 )
 
@@ -434,9 +436,9 @@ func TestGM6GomokuClaim(t *testing.T) {
 		{name: "GM-6 a claim of pieces that are not there", steps: steps(gStart,
 			one(commitTo(ivt, 1, "A1"), announce(ivt, "row", 0), respond(inv), claim(ivt, false, rowA1, rowA3, 1))), rule: "GM-6", accused: ivt},
 		{name: "GM-6 a claim whose lines share two pieces", steps: fiveAndClaim(true, false, rowA1,
-			protocol.GomokuFiveBody{Start: "B1", Dir: "horizontal"}, allO...), rule: "GM-6", accused: ivt},
+			gomokurules.FiveBody{Start: "B1", Dir: "horizontal"}, allO...), rule: "GM-6", accused: ivt},
 		{name: "GM-6 a claim with a line off the board", steps: fiveAndClaim(true, false, rowA1,
-			protocol.GomokuFiveBody{Start: "F3", Dir: "horizontal"}, allO...), rule: "GM-6", accused: ivt},
+			gomokurules.FiveBody{Start: "F3", Dir: "horizontal"}, allO...), rule: "GM-6", accused: ivt},
 		{name: "GM-6 a claim that does not open its hidden pieces", steps: fiveAndClaim(true, false, rowA1, rowA3, allO[:9]...), rule: "GM-6", accused: ivt},
 		{name: "GM-6 a claim that opens a piece of no hidden turn", steps: steps(gStart,
 			one(commitTo(ivt, 1, "A1"), announce(ivt, "row", 0), respond(inv), claim(ivt, false, rowA1, rowA3, 1, 1))), rule: "GM-6", accused: ivt},
@@ -455,7 +457,7 @@ func TestGM8GomokuOpenings(t *testing.T) {
 	runGomokuCases(t, []gomokuCase{
 		{name: "GM-8 the final openings leave a commitment closed", steps: steps(gBase(), one(openAll(inv, ""), openAll(ivt, ""))), rule: "GM-8", accused: ivt},
 		{name: "GM-8 the final openings open a commitment of the opponent", steps: steps(gBase(), one(func(s *gscript) (protocol.Role, protocol.Kind, any) {
-			return inv, protocol.KindGomokuOpenAll, protocol.GomokuOpeningsBody{Openings: []protocol.GomokuPieceOpening{s.piece(ivt, 3)}}
+			return inv, gomokurules.KindOpenAll, gomokurules.OpeningsBody{Openings: []gomokurules.PieceOpening{s.piece(ivt, 3)}}
 		})), rule: "GM-8", accused: inv},
 		{name: "GM-8 the final openings open a commitment opened before", steps: steps(gBase(), one(openAll(inv, "", 2))), rule: "GM-8", accused: inv},
 	})

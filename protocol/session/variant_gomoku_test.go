@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/bot"
@@ -44,7 +46,7 @@ func TestGM8RandomGomokuGamesOverLoopback(t *testing.T) {
 				t.Fatalf("seed %d: Verify of the %s's record: %+v", seed, g.Role(), rep)
 			}
 			v := g.View()
-			gv, ok := v.Variant.(protocol.GomokuView)
+			gv, ok := v.Variant.(gomokurules.View)
 			if !ok || gv.Record == nil || gv.Audit != nil || !gv.Game.Over() || gv.Game.Result() != out.Result {
 				t.Fatalf("seed %d: the %s's final view %+v", seed, g.Role(), v.Variant)
 			}
@@ -62,7 +64,7 @@ func TestGM8RandomGomokuGamesOverLoopback(t *testing.T) {
 // checkNoHiddenShown checks that the pieces of the opponent that stayed
 // hidden until the final openings never showed in the player's view, and
 // returns how many there were.
-func checkNoHiddenShown(t *testing.T, gv protocol.GomokuView) int {
+func checkNoHiddenShown(t *testing.T, gv gomokurules.View) int {
 	t.Helper()
 	n := 0
 	for k, note := range gv.Game.History() {
@@ -85,7 +87,7 @@ func checkNoHiddenShown(t *testing.T, gv protocol.GomokuView) int {
 type passBack struct{ *bot.Random }
 
 func (p passBack) Choose(v protocol.View) protocol.Action {
-	if gv, ok := v.Variant.(protocol.GomokuView); ok && gv.Game.Phase() == gomoku.PhaseCommit && gv.Game.MyTurn() {
+	if gv, ok := v.Variant.(gomokurules.View); ok && gv.Game.Phase() == gomoku.PhaseCommit && gv.Game.MyTurn() {
 		if h := gv.Game.History(); len(h) > 0 && h[len(h)-1].Outcome == gomoku.Passed && len(gv.Game.LegalPoints()) > 0 {
 			return protocol.Play{Point: engine.Pass}
 		}
@@ -99,8 +101,8 @@ type noPass struct{ *bot.Random }
 func (p noPass) Choose(v protocol.View) protocol.Action {
 	a := p.Random.Choose(v)
 	if pl, ok := a.(protocol.Play); ok && pl.Point == engine.Pass {
-		gv := v.Variant.(protocol.GomokuView)
-		return protocol.GomokuPlace{Point: gv.Game.LegalPoints()[0]}
+		gv := v.Variant.(gomokurules.View)
+		return gomokurules.Place{Point: gv.Game.LegalPoints()[0]}
 	}
 	return a
 }
@@ -177,15 +179,15 @@ func decode(t *testing.T, m *protocol.Message, v any) {
 func TestT5GomokuOpeningOfAnotherPoint(t *testing.T) {
 	h := playGomokuCheater(t, onFirst(t, func(_ *session.Service, m *protocol.Message) bool {
 		switch m.Kind {
-		case protocol.KindGomokuResponse, protocol.KindGomokuOpenAll:
-			var b protocol.GomokuOpeningsBody
+		case gomokurules.KindResponse, gomokurules.KindOpenAll:
+			var b gomokurules.OpeningsBody
 			decode(t, m, &b)
 			if len(b.Openings) == 0 {
 				return false
 			}
 			b.Openings[0].Opening.Value = []byte(otherVertex(string(b.Openings[0].Opening.Value)))
 			m.Body = session.MustEncodeBody(b)
-		case protocol.KindGomokuReveal:
+		case gomokurules.KindReveal:
 			var b protocol.OpenBody
 			decode(t, m, &b)
 			b.Opening.Value = []byte(otherVertex(string(b.Opening.Value)))
@@ -200,11 +202,11 @@ func TestT5GomokuOpeningOfAnotherPoint(t *testing.T) {
 
 func TestGM3GomokuAnswerOutsideTheLine(t *testing.T) {
 	h := playGomokuCheater(t, onFirst(t, func(svc *session.Service, m *protocol.Message) bool {
-		if m.Kind != protocol.KindGomokuResponse {
+		if m.Kind != gomokurules.KindResponse {
 			return false
 		}
 		g := svc.Game(m.Game)
-		gv := g.View().Variant.(protocol.GomokuView).Game
+		gv := g.View().Variant.(gomokurules.View).Game
 		line := gv.Announced()
 		for k, n := range gv.History() {
 			p := n.Turn.Point
@@ -216,9 +218,9 @@ func TestGM3GomokuAnswerOutsideTheLine(t *testing.T) {
 				t.Errorf("no opening of move %d", k+1)
 				return false
 			}
-			var b protocol.GomokuOpeningsBody
+			var b gomokurules.OpeningsBody
 			decode(t, m, &b)
-			b.Openings = append(b.Openings, protocol.GomokuPieceOpening{Move: k + 1, Opening: o})
+			b.Openings = append(b.Openings, gomokurules.PieceOpening{Move: k + 1, Opening: o})
 			m.Body = session.MustEncodeBody(b)
 			return true
 		}
@@ -229,13 +231,13 @@ func TestGM3GomokuAnswerOutsideTheLine(t *testing.T) {
 
 func TestGM6GomokuFalseClaim(t *testing.T) {
 	h := playGomokuCheater(t, onFirst(t, func(_ *session.Service, m *protocol.Message) bool {
-		if m.Kind != protocol.KindGomokuDeclare {
+		if m.Kind != gomokurules.KindDeclare {
 			return false
 		}
-		var b protocol.GomokuDeclareBody
+		var b gomokurules.DeclareBody
 		decode(t, m, &b)
 		b.Claim = true
-		b.Lines = []protocol.GomokuFiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
+		b.Lines = []gomokurules.FiveBody{{Start: "A1", Dir: "horizontal"}, {Start: "A3", Dir: "vertical"}}
 		m.Body = session.MustEncodeBody(b)
 		return true
 	}), bot.NewRandom(1), bot.NewRandom(2))
@@ -262,12 +264,12 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 			return kind, body
 		}
 		switch kind {
-		case protocol.KindGomokuAnnounce:
+		case gomokurules.KindAnnounce:
 			if lie != 0 {
 				break
 			}
 			lk := gomoku.Row
-			if body.(protocol.GomokuLineBody).Line == "column" {
+			if body.(gomokurules.LineBody).Line == "column" {
 				lk = gomoku.Column
 			}
 			kinds := map[gomoku.LineKind]bool{}
@@ -288,22 +290,22 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 			for i := range v.Size() {
 				if i != own && !used[i] {
 					lie = v.MoveNumber()
-					return kind, protocol.GomokuLineBody{Line: lineName(lk), Index: i}
+					return kind, gomokurules.LineBody{Line: lineName(lk), Index: i}
 				}
 			}
-		case protocol.KindGomokuCommit:
+		case gomokurules.KindCommit:
 			if lie != 0 {
-				return protocol.KindGomokuPass, struct{}{}
+				return gomokurules.KindPass, struct{}{}
 			}
-		case protocol.KindGomokuResponse:
-			b := body.(protocol.GomokuOpeningsBody)
-			kept := []protocol.GomokuPieceOpening{}
+		case gomokurules.KindResponse:
+			b := body.(gomokurules.OpeningsBody)
+			kept := []gomokurules.PieceOpening{}
 			for _, o := range b.Openings {
 				if o.Move != lie {
 					kept = append(kept, o)
 				}
 			}
-			return kind, protocol.GomokuOpeningsBody{Openings: kept}
+			return kind, gomokurules.OpeningsBody{Openings: kept}
 		}
 		return kind, body
 	}
@@ -312,7 +314,7 @@ func TestGM8GomokuRowLieCaughtByAudit(t *testing.T) {
 	if lie == 0 {
 		t.Fatal("the cheater never lied")
 	}
-	gv := h.View().Variant.(protocol.GomokuView)
+	gv := h.View().Variant.(gomokurules.View)
 	if gv.Audit == nil || gv.Audit.Move != lie || gv.Record == nil {
 		t.Errorf("audit %v, want the lie of move %d", gv.Audit, lie)
 	}
@@ -327,22 +329,22 @@ func TestGM8GomokuFalseFiveCaughtByAudit(t *testing.T) {
 			return kind, body
 		}
 		switch kind {
-		case protocol.KindGomokuDeclare:
-			if b := body.(protocol.GomokuDeclareBody); lie == 0 && !b.Five && !b.Claim {
+		case gomokurules.KindDeclare:
+			if b := body.(gomokurules.DeclareBody); lie == 0 && !b.Five && !b.Claim {
 				b.Five = true
 				lie = v.MoveNumber()
 				return kind, b
 			}
-		case protocol.KindGomokuCommit:
+		case gomokurules.KindCommit:
 			if lie != 0 {
-				return protocol.KindGomokuPass, struct{}{}
+				return gomokurules.KindPass, struct{}{}
 			}
 		}
 		return kind, body
 	}
 	h := playGomokuCheaterWith(t, nil, gomokuCheats(tamper), noPass{bot.NewRandom(1)}, passBack{bot.NewRandom(2)})
 	checkCaught(t, h, "GM-5", "audit")
-	if gv := h.View().Variant.(protocol.GomokuView); gv.Audit == nil || gv.Audit.Move != lie {
+	if gv := h.View().Variant.(gomokurules.View); gv.Audit == nil || gv.Audit.Move != lie {
 		t.Errorf("audit %v, want the false five of move %d", gv.Audit, lie)
 	}
 }

@@ -8,6 +8,7 @@ package sgfexport
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/gomokurules"
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"fmt"
@@ -152,7 +153,7 @@ func Export(t *protocol.Transcript) ([]byte, error) {
 			root.AddText("OT", ot)
 		}
 	}
-	if gv, ok := m.Rules.(*protocol.GomokuRules); ok && gv.Record != nil {
+	if gv, ok := m.Rules.(*gomokurules.Rules); ok && gv.Record != nil {
 		nodes = gomokuSGF(&root, *gv.Record, m.Options.Size)
 	}
 	if pv, ok := m.Rules.(*protocol.PhantomRules); ok && pv.Replay != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/gomokurules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/engine"
@@ -48,10 +50,10 @@ func TestSPECD14MovesFromHeaders(t *testing.T) {
 		l.track(session.Publication{Game: ph, Announcement: &session.PublicAnnouncement{Try: uint64(i)}})
 		l.track(header(fg, uint64(10+2*i), protocol.Inviter, fgorules.KindCommit))
 		l.track(header(fg, uint64(11+2*i), protocol.Invitee, fgorules.KindCommit))
-		l.track(header(gm, uint64(10+2*i), protocol.Inviter, protocol.KindGomokuCommit))
-		l.track(header(gm, uint64(11+2*i), protocol.Invitee, protocol.KindGomokuAnnounce))
+		l.track(header(gm, uint64(10+2*i), protocol.Inviter, gomokurules.KindCommit))
+		l.track(header(gm, uint64(11+2*i), protocol.Invitee, gomokurules.KindAnnounce))
 	}
-	l.track(header(gm, 30, protocol.Inviter, protocol.KindGomokuPass))
+	l.track(header(gm, 30, protocol.Inviter, gomokurules.KindPass))
 	if _, ok := l.games[orphan]; ok {
 		t.Error("a game with no invitation published is listed")
 	}

@@ -1,9 +1,11 @@
-package protocol
+package gomokurules
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -17,17 +19,17 @@ import (
 // the state and the dispatch; variant_gomoku_audit.go the openings at the
 // end and the audit.
 
-func (g *GomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuPointBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyOpening(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b PointBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
-	p, err := ParseBodyPoint(g.size, b.Point)
+	p, err := protocol.ParseBodyPoint(g.size, b.Point)
 	if err != nil {
-		return nil, NewViolation(from, seq, "T-10", "opening piece: %v", err)
+		return nil, protocol.NewViolation(from, seq, "T-10", "opening piece: %v", err)
 	}
 	if p == engine.Pass {
-		return nil, NewViolation(from, seq, "GM-2", "the opening piece is a pass")
+		return nil, protocol.NewViolation(from, seq, "GM-2", "the opening piece is a pass")
 	}
 	g.opening = p
 	g.points[p].revealedAt = 0
@@ -35,10 +37,10 @@ func (g *GomokuRules) applyOpening(from Role, seq uint64, body json.RawMessage) 
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventOpening, Point: p}), nil
 }
 
-func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuSideBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applySide(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b SideBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	var side engine.Color
 	switch b.Side {
@@ -47,7 +49,7 @@ func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 	case "o":
 		side = gomoku.O
 	default:
-		return nil, NewViolation(from, seq, "GM-2", "chose side %q (want x or o)", b.Side)
+		return nil, protocol.NewViolation(from, seq, "GM-2", "chose side %q (want x or o)", b.Side)
 	}
 	g.choice = side
 	x := g.roleOf(gomoku.X)
@@ -57,11 +59,11 @@ func (g *GomokuRules) applySide(from Role, seq uint64, body json.RawMessage) ([]
 	g.Move, g.mover = 0, x
 	g.nextTurn()
 	events := g.logged(from, gomoku.Event{Kind: gomoku.EventSide, Side: side})
-	return append(events, EventColors{Colors: [2]engine.Color{g.colorOf(Inviter), g.colorOf(Invitee)}}), nil
+	return append(events, protocol.EventColors{Colors: [2]engine.Color{g.colorOf(protocol.Inviter), g.colorOf(protocol.Invitee)}}), nil
 }
 
 // nextTurn starts the next turn, of the other role.
-func (g *GomokuRules) nextTurn() {
+func (g *Rules) nextTurn() {
 	g.Move++
 	g.mover = g.mover.Other()
 	g.Phase = gomoku.PhaseCommit
@@ -69,32 +71,32 @@ func (g *GomokuRules) nextTurn() {
 }
 
 // finish ends the turn in progress with outcome.
-func (g *GomokuRules) finish(outcome gomoku.Outcome) {
+func (g *Rules) finish(outcome gomoku.Outcome) {
 	g.cur.Outcome = outcome
 	g.Turns = append(g.Turns, g.cur)
 }
 
 // end ends the game on the board; the openings of GM-8 follow.
-func (g *GomokuRules) end(r engine.Result) {
+func (g *Rules) end(r engine.Result) {
 	g.board = r
 	g.Phase = gomoku.PhaseOver
 }
 
-func (g *GomokuRules) applyCommit(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b CommitBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyCommit(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b protocol.CommitBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	g.cur.commitment = b.Commitment
 	g.Phase = gomoku.PhaseAnnounce
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventCommit}), nil
 }
 
-func (g *GomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if err := DecodeBody(body, &GomokuPassBody{}); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyPass(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
+	if err := protocol.DecodeBody(body, &PassBody{}); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
-	if kind == KindGomokuNoLegalPoint {
+	if kind == KindNoLegalPoint {
 		// Only the mover can know it; the audit checks it (GM-7).
 		g.cur.noLegal = true
 		g.finish(gomoku.Stuck)
@@ -112,10 +114,10 @@ func (g *GomokuRules) applyPass(from Role, seq uint64, kind Kind, body json.RawM
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventPass}), nil
 }
 
-func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuLineBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyAnnounce(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b LineBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	l := gomoku.Line{Index: b.Index}
 	switch b.Line {
@@ -125,7 +127,7 @@ func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage)
 		l.Kind = gomoku.Column
 	}
 	if !l.Valid(g.size) {
-		return nil, NewViolation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
+		return nil, protocol.NewViolation(from, seq, "GM-3", "announced %s %d, no row or column of the board", b.Line, b.Index)
 	}
 	g.cur.line = l
 	g.Phase = gomoku.PhaseRespond
@@ -135,14 +137,14 @@ func (g *GomokuRules) applyAnnounce(from Role, seq uint64, body json.RawMessage)
 // openPoint checks the opening o of the commitment c of turn move, made by
 // role r, and returns the point it holds: a mismatch breaks T-5, a value
 // that is no point of the board GM-3.
-func (g *GomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitment, o commit.Opening) (engine.Point, error) {
-	if err := commit.Verify(c, GomokuPieceDomain, g.m.Game[:], uint8(r), uint32(move), o); err != nil {
-		return engine.NoPoint, &Violation{Accused: r, Rule: "T-5", Seq: int64(seq),
+func (g *Rules) openPoint(r protocol.Role, seq uint64, move int, c commit.Commitment, o commit.Opening) (engine.Point, error) {
+	if err := commit.Verify(c, PieceDomain, g.m.Game[:], uint8(r), uint32(move), o); err != nil {
+		return engine.NoPoint, &protocol.Violation{Accused: r, Rule: "T-5", Seq: int64(seq),
 			Detail: fmt.Sprintf("the opening of move %d does not match its commitment", move), Err: err}
 	}
-	p, err := ParseBodyPoint(g.size, string(o.Value))
+	p, err := protocol.ParseBodyPoint(g.size, string(o.Value))
 	if err != nil || p == engine.Pass {
-		return engine.NoPoint, NewViolation(r, seq, "GM-3", "the commitment of move %d holds %q, no point of the board", move, o.Value)
+		return engine.NoPoint, protocol.NewViolation(r, seq, "GM-3", "the commitment of move %d holds %q, no point of the board", move, o.Value)
 	}
 	return p, nil
 }
@@ -153,7 +155,7 @@ func (g *GomokuRules) openPoint(r Role, seq uint64, move int, c commit.Commitmen
 // (GM-3 in an answer, GM-6 in a claim); where reports a point that is not
 // where this opening may be (outside the announced line, off the claimed
 // lines). The caller has copied g.turns.
-func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRef string, where func(engine.Point) error) (engine.Point, error) {
+func (g *Rules) openHidden(r protocol.Role, seq uint64, o PieceOpening, badRef string, where func(engine.Point) error) (engine.Point, error) {
 	k := o.Move
 	var t *gomokuTurn
 	switch {
@@ -164,7 +166,7 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 		g.cur.Outcome == gomoku.PlacedHidden && g.cur.point == engine.NoPoint:
 		t = &g.cur
 	default:
-		return engine.NoPoint, NewViolation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
+		return engine.NoPoint, protocol.NewViolation(r, seq, badRef, "opened move %d, which placed no hidden piece of its own", k)
 	}
 	p, err := g.openPoint(r, seq, k, t.commitment, o.Opening)
 	if err != nil {
@@ -176,12 +178,12 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	v := p.Vertex(g.size)
 	switch {
 	case !t.line.Contains(g.size, p):
-		return p, NewViolation(r, seq, "GM-3", "move %d announced %s for a piece at %s", k, t.line.Format(g.size), v)
+		return p, protocol.NewViolation(r, seq, "GM-3", "move %d announced %s for a piece at %s", k, t.line.Format(g.size), v)
 	case int(g.points[p].revealedAt) < k:
-		return p, NewViolation(r, seq, "GM-4", "move %d placed a piece on %s, revealed in move %d", k, v, g.points[p].revealedAt)
+		return p, protocol.NewViolation(r, seq, "GM-4", "move %d placed a piece on %s, revealed in move %d", k, v, g.points[p].revealedAt)
 	case g.points[p].piece[r] >= 0:
 		j := int(g.points[p].piece[r])
-		return p, NewViolation(r, seq, "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", v, min(j, k), max(j, k))
+		return p, protocol.NewViolation(r, seq, "GM-4", "placed a piece on %s, where it had one already (moves %d and %d)", v, min(j, k), max(j, k))
 	}
 	g.points[p].piece[r] = int16(k)
 	g.points[p].revealedAt = min(g.points[p].revealedAt, int16(g.Move))
@@ -191,10 +193,10 @@ func (g *GomokuRules) openHidden(r Role, seq uint64, o GomokuPieceOpening, badRe
 	return p, nil
 }
 
-func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuOpeningsBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyResponse(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b OpeningsBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if len(b.Openings) > 0 {
 		g.Turns = slices.Clone(g.Turns)
@@ -202,7 +204,7 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 	line := g.cur.line
 	inLine := func(p engine.Point) error {
 		if !line.Contains(g.size, p) {
-			return NewViolation(from, seq, "GM-3", "revealed %s, outside the announced %s", p.Vertex(g.size), line.Format(g.size))
+			return protocol.NewViolation(from, seq, "GM-3", "revealed %s, outside the announced %s", p.Vertex(g.size), line.Format(g.size))
 		}
 		return nil
 	}
@@ -228,10 +230,10 @@ func (g *GomokuRules) applyResponse(from Role, seq uint64, body json.RawMessage)
 	return g.logged(from, gomoku.Event{Kind: gomoku.EventResponse, Openings: openings}), nil
 }
 
-func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b OpenBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyReveal(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b protocol.OpenBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	p, err := g.openPoint(from, seq, g.Move, g.cur.commitment, b.Opening)
 	if err != nil {
@@ -239,10 +241,10 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 	}
 	v := p.Vertex(g.size)
 	if !g.cur.line.Contains(g.size, p) {
-		return nil, NewViolation(from, seq, "GM-3", "committed to %s and announced %s", v, g.cur.line.Format(g.size))
+		return nil, protocol.NewViolation(from, seq, "GM-3", "committed to %s and announced %s", v, g.cur.line.Format(g.size))
 	}
 	if at := int(g.points[p].revealedAt); at < g.Move {
-		return nil, NewViolation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
+		return nil, protocol.NewViolation(from, seq, "GM-4", "committed to %s, revealed in move %d", v, at)
 	}
 	g.cur.point = p
 	events := g.logged(from, gomoku.Event{Kind: gomoku.EventReveal, Point: p})
@@ -261,8 +263,8 @@ func (g *GomokuRules) applyReveal(from Role, seq uint64, body json.RawMessage) (
 }
 
 // parseFive reads a window of five.
-func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
-	p, err := ParseBodyPoint(size, b.Start)
+func parseFive(size int, b FiveBody) (gomoku.Five, error) {
+	p, err := protocol.ParseBodyPoint(size, b.Start)
 	if err != nil {
 		return gomoku.Five{}, err
 	}
@@ -275,12 +277,12 @@ func parseFive(size int, b GomokuFiveBody) (gomoku.Five, error) {
 }
 
 // FiveBody writes a window of five.
-func FiveBody(size int, f gomoku.Five) GomokuFiveBody {
-	return GomokuFiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
+func BodyOfFive(size int, f gomoku.Five) FiveBody {
+	return FiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
 }
 
 // known returns a board with role r's known pieces in its colour.
-func (g *GomokuRules) known(r Role) engine.Board {
+func (g *Rules) known(r protocol.Role) engine.Board {
 	b, _ := engine.NewBoard(g.size)
 	c := g.colorOf(r)
 	for p := engine.Point(0); int(p) < g.size*g.size; p++ {
@@ -291,27 +293,27 @@ func (g *GomokuRules) known(r Role) engine.Board {
 	return b
 }
 
-func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuDeclareBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyDeclare(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b DeclareBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	d := gomoku.Declaration{Five: b.Five, Claim: b.Claim}
 	switch {
 	case !b.Claim && (len(b.Lines) > 0 || len(b.Openings) > 0):
-		return nil, NewViolation(from, seq, "T-10", "a declaration without a claim names lines or opens pieces")
+		return nil, protocol.NewViolation(from, seq, "T-10", "a declaration without a claim names lines or opens pieces")
 	case b.Claim && len(b.Lines) != 2:
-		return nil, NewViolation(from, seq, "T-10", "a win claim names %d lines (want 2)", len(b.Lines))
+		return nil, protocol.NewViolation(from, seq, "T-10", "a win claim names %d lines (want 2)", len(b.Lines))
 	}
 	for i, lb := range b.Lines {
 		f, err := parseFive(g.size, lb)
 		if err != nil {
-			return nil, NewViolation(from, seq, "T-10", "claimed line %d: %v", i+1, err)
+			return nil, protocol.NewViolation(from, seq, "T-10", "claimed line %d: %v", i+1, err)
 		}
 		d.Lines[i] = f
 	}
 	if n := g.hidden[from] + g.shown[from]; n > g.size*g.size {
-		return nil, NewViolation(from, seq, "GM-4", "has %d pieces on %d points", n, g.size*g.size)
+		return nil, protocol.NewViolation(from, seq, "GM-4", "has %d pieces on %d points", n, g.size*g.size)
 	}
 	var openings []gomoku.Opening
 	if d.Claim {
@@ -319,21 +321,21 @@ func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 		for i, f := range d.Lines {
 			ps, ok := f.Points(g.size)
 			if !ok {
-				return nil, NewViolation(from, seq, "GM-6", "false win claim: line %d (%s) is not a window of five of the board", i+1, f.Format(g.size))
+				return nil, protocol.NewViolation(from, seq, "GM-6", "false win claim: line %d (%s) is not a window of five of the board", i+1, f.Format(g.size))
 			}
 			for _, p := range ps {
 				onLines[p] = true
 			}
 		}
 		if n := d.Lines[0].Shared(g.size, d.Lines[1]); n > 1 {
-			return nil, NewViolation(from, seq, "GM-6", "false win claim: %s and %s share %d pieces", d.Lines[0].Format(g.size), d.Lines[1].Format(g.size), n)
+			return nil, protocol.NewViolation(from, seq, "GM-6", "false win claim: %s and %s share %d pieces", d.Lines[0].Format(g.size), d.Lines[1].Format(g.size), n)
 		}
 		if len(b.Openings) > 0 {
 			g.Turns = slices.Clone(g.Turns)
 		}
 		onClaim := func(p engine.Point) error {
 			if !onLines[p] {
-				return NewViolation(from, seq, "GM-6", "opened %s, not on the claimed lines", p.Vertex(g.size))
+				return protocol.NewViolation(from, seq, "GM-6", "opened %s, not on the claimed lines", p.Vertex(g.size))
 			}
 			return nil
 		}
@@ -345,14 +347,14 @@ func (g *GomokuRules) applyDeclare(from Role, seq uint64, body json.RawMessage) 
 			openings = append(openings, gomoku.Opening{Move: o.Move, Point: p})
 		}
 		if err := gomoku.CheckDoubleFive(g.known(from), g.colorOf(from), d.Lines); err != nil {
-			return nil, NewViolation(from, seq, "GM-6", "false win claim: %v", err)
+			return nil, protocol.NewViolation(from, seq, "GM-6", "false win claim: %v", err)
 		}
 	}
 	switch {
 	case d.Five && g.five[from]:
-		return nil, NewViolation(from, seq, "GM-5", "announced five again (its first five came earlier)")
+		return nil, protocol.NewViolation(from, seq, "GM-5", "announced five again (its first five came earlier)")
 	case !d.Five && !g.five[from] && gomoku.HasFive(g.known(from), g.colorOf(from)):
-		return nil, NewViolation(from, seq, "GM-5", "has a line of five of revealed pieces and never announced five")
+		return nil, protocol.NewViolation(from, seq, "GM-5", "has a line of five of revealed pieces and never announced five")
 	}
 	g.five[from] = g.five[from] || d.Five
 	g.cur.declaration = d

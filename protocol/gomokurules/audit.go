@@ -1,10 +1,12 @@
-package protocol
+package gomokurules
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/gomoku"
@@ -16,20 +18,20 @@ import (
 
 // openingsDue is what is expected once play is over (GM-8) or resigned
 // (GM-D23): each role's openings, the inviter's first.
-func (g *GomokuRules) openingsDue() (Role, []Kind, bool) {
-	for _, r := range []Role{Inviter, Invitee} {
+func (g *Rules) openingsDue() (protocol.Role, []protocol.Kind, bool) {
+	for _, r := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
 		if !g.opened[r] {
-			return r, []Kind{KindGomokuOpenAll}, false
+			return r, []protocol.Kind{KindOpenAll}, false
 		}
 	}
-	return Inviter, nil, true
+	return protocol.Inviter, nil, true
 }
 
 // AuditAfterResign has both players open their commitments and the game
 // audited after a resignation during play (GM-D23); a resignation before
 // the sides are chosen (nothing hidden yet) or once play is over (the
 // openings under way) ends the game at once.
-func (g *GomokuRules) AuditAfterResign(Role) ([]Event, bool) {
+func (g *Rules) AuditAfterResign(protocol.Role) ([]protocol.Event, bool) {
 	switch g.Phase {
 	case gomoku.PhaseOpening, gomoku.PhaseChooseSide, gomoku.PhaseOver:
 		return nil, false
@@ -40,12 +42,12 @@ func (g *GomokuRules) AuditAfterResign(Role) ([]Event, bool) {
 
 // SuspendResign has the rules judge a message as the game stood before
 // the resignation (a message that crossed it).
-func (g *GomokuRules) SuspendResign(on bool) { g.suspended = on }
+func (g *Rules) SuspendResign(on bool) { g.suspended = on }
 
 // CurPending reports whether role r's commitment of the turn under way is
 // still closed: r committed in this turn and its point was not revealed.
 // After a resignation r's openings must open it (GM-D23).
-func (g *GomokuRules) CurPending(r Role) bool {
+func (g *Rules) CurPending(r protocol.Role) bool {
 	switch g.Phase {
 	case gomoku.PhaseAnnounce, gomoku.PhaseRespond, gomoku.PhaseReveal, gomoku.PhaseDeclare:
 		return g.cur.Mover == r && g.cur.point == engine.NoPoint
@@ -55,10 +57,10 @@ func (g *GomokuRules) CurPending(r Role) bool {
 
 // AuditViolation returns the violation the audit at the end found (GM-8),
 // or nil.
-func (g *GomokuRules) AuditViolation() *Violation { return g.violation }
+func (g *Rules) AuditViolation() *protocol.Violation { return g.violation }
 
 // Closed returns the turns of role r whose commitment is still closed.
-func (g *GomokuRules) Closed(r Role) []int {
+func (g *Rules) Closed(r protocol.Role) []int {
 	var ks []int
 	for i, t := range g.Turns {
 		if t.Mover == r && !t.pass && !t.noLegal && t.point == engine.NoPoint {
@@ -68,10 +70,10 @@ func (g *GomokuRules) Closed(r Role) []int {
 	return ks
 }
 
-func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b GomokuOpeningsBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (g *Rules) applyOpenAll(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b OpeningsBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	g.Turns = slices.Clone(g.Turns)
 	openings := make([]gomoku.Opening, 0, len(b.Openings))
@@ -90,7 +92,7 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 			continue
 		}
 		if k < 1 || k > len(g.Turns) || g.Turns[k-1].Mover != from || g.Turns[k-1].pass || g.Turns[k-1].noLegal || g.Turns[k-1].point != engine.NoPoint {
-			return nil, NewViolation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
+			return nil, protocol.NewViolation(from, seq, "GM-8", "opened move %d, which is no closed commitment of its own", k)
 		}
 		p, err := g.openPoint(from, seq, k, g.Turns[k-1].commitment, o.Opening)
 		if err != nil {
@@ -100,13 +102,13 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 		openings = append(openings, gomoku.Opening{Move: k, Point: p})
 	}
 	if left := g.Closed(from); len(left) > 0 {
-		return nil, NewViolation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
+		return nil, protocol.NewViolation(from, seq, "GM-8", "did not open the commitment of move %d", left[0])
 	}
 	if curDue && g.curPoint == engine.NoPoint {
-		return nil, NewViolation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.Move)
+		return nil, protocol.NewViolation(from, seq, "GM-8", "did not open the commitment of move %d, under way at the resignation", g.Move)
 	}
 	g.opened[from] = true
-	events := []Event{EventGomokuOpened{From: from, Openings: openings}}
+	events := []protocol.Event{EventOpened{From: from, Openings: openings}}
 	if !g.opened[from.Other()] {
 		return events, nil
 	}
@@ -120,16 +122,16 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 	case err == nil:
 	case errors.As(err, &gv):
 		g.audit = &gv
-		g.violation = &Violation{Accused: g.roleOf(gv.Player), Rule: gv.Rule, Seq: -1, Detail: "audit: " + gv.Error(), Err: gv}
+		g.violation = &protocol.Violation{Accused: g.roleOf(gv.Player), Rule: gv.Rule, Seq: -1, Detail: "audit: " + gv.Error(), Err: gv}
 	default:
 		// The machine builds only records that are games; this cannot
 		// happen, but if it did the record would prove nothing.
-		return nil, NewViolation(from, seq, "GM-8", "the game does not audit: %v", err)
+		return nil, protocol.NewViolation(from, seq, "GM-8", "the game does not audit: %v", err)
 	}
 	g.Record = &rec
-	events = append(events, EventGomokuAudited{Record: rec, Violation: g.audit})
+	events = append(events, EventAudited{Record: rec, Violation: g.audit})
 	if g.violation != nil {
-		events = append(events, EventViolation{Violation: g.violation})
+		events = append(events, protocol.EventViolation{Violation: g.violation})
 	}
 	return events, nil
 }
@@ -139,7 +141,7 @@ func (g *GomokuRules) applyOpenAll(from Role, seq uint64, body json.RawMessage) 
 // line its mover announced (GM-3), and not on a point revealed before
 // this turn nor on a piece of its own (GM-4). The turn is not in the
 // record: it placed nothing for good, and its mover never declared.
-func (g *GomokuRules) auditTurnUnderWay() error {
+func (g *Rules) auditTurnUnderWay() error {
 	p := g.curPoint
 	if !g.Resigned || p == engine.NoPoint {
 		return nil
@@ -167,7 +169,7 @@ func (g *GomokuRules) auditTurnUnderWay() error {
 
 // gomokuRecord returns the record of the game with every commitment
 // opened, for the audit.
-func (g *GomokuRules) gomokuRecord() gomoku.Record {
+func (g *Rules) gomokuRecord() gomoku.Record {
 	rec := gomoku.Record{Size: g.size, Opening: g.opening, InviteeChoice: g.choice, Turns: make([]gomoku.Turn, len(g.Turns))}
 	for i, t := range g.Turns {
 		rec.Turns[i] = gomoku.Turn{Pass: t.pass, NoLegalPoint: t.noLegal, Point: t.point, Line: t.line,

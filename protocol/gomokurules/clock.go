@@ -1,7 +1,9 @@
-package protocol
+package gomokurules
 
 import (
 	"encoding/json"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine/gomoku"
 )
@@ -14,7 +16,7 @@ import (
 // GomokuPassBody is the body of KindGomokuPass and of
 // KindGomokuNoLegalPoint: empty, but for the clock's part of a pass in a
 // game with a time control (CLK-D15).
-type GomokuPassBody struct {
+type PassBody struct {
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
@@ -24,41 +26,41 @@ type GomokuPassBody struct {
 // mover from the start of its turn to its announcement (its commitment
 // within), the opponent answering the announcement. No clock runs while
 // the programs reveal, declare or open, nor after a resignation.
-func (g *GomokuRules) TimedTurn() (Role, bool) {
+func (g *Rules) TimedTurn() (protocol.Role, bool) {
 	if g.Resigned && !g.suspended {
-		return Inviter, false
+		return protocol.Inviter, false
 	}
 	switch g.Phase {
 	case gomoku.PhaseOpening:
-		return Inviter, true
+		return protocol.Inviter, true
 	case gomoku.PhaseChooseSide:
-		return Invitee, true
+		return protocol.Invitee, true
 	case gomoku.PhaseCommit, gomoku.PhaseAnnounce:
 		return g.mover, true
 	case gomoku.PhaseRespond:
 		return g.mover.Other(), true
 	}
-	return Inviter, false
+	return protocol.Inviter, false
 }
 
 // EndsTimedTurn reports whether a message ends its player's timed turn
 // (CLK-D15): the opening piece, the side choice, a pass, an announcement
 // (the commitment before it does not: the announcement claims the whole
 // turn) and an answer to one.
-func (g *GomokuRules) EndsTimedTurn(kind Kind, _ json.RawMessage) bool {
+func (g *Rules) EndsTimedTurn(kind protocol.Kind, _ json.RawMessage) bool {
 	if g.Resigned && !g.suspended {
 		return false
 	}
 	switch kind {
-	case KindGomokuOpening:
+	case KindOpening:
 		return g.Phase == gomoku.PhaseOpening
-	case KindGomokuSide:
+	case KindSide:
 		return g.Phase == gomoku.PhaseChooseSide
-	case KindGomokuPass:
+	case KindPass:
 		return g.Phase == gomoku.PhaseCommit
-	case KindGomokuAnnounce:
+	case KindAnnounce:
 		return g.Phase == gomoku.PhaseAnnounce
-	case KindGomokuResponse:
+	case KindResponse:
 		return g.Phase == gomoku.PhaseRespond
 	}
 	return false

@@ -1,9 +1,11 @@
-package protocol
+package gomokurules
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -27,68 +29,68 @@ import (
 
 // GomokuOpening places the X opening piece on Point; the inviter does it
 // (GM-2).
-type GomokuOpening struct{ Point engine.Point }
+type Opening struct{ Point engine.Point }
 
 // GomokuChooseSide chooses X (gomoku.X, which is engine.Black) or O
 // (gomoku.O, engine.White) after the opening piece; the invitee does
 // it (GM-2). X owns the opening piece; O moves first.
-type GomokuChooseSide struct{ Side engine.Color }
+type ChooseSide struct{ Side engine.Color }
 
 // GomokuPlace commits the mover to Point, one of its legal points (GM-3,
 // GM-4). Only a commitment is sent; the point stays secret.
-type GomokuPlace struct{ Point engine.Point }
+type Place struct{ Point engine.Point }
 
 // GomokuAnnounce announces the row of the committed point, or with Column
 // its column (GM-3).
-type GomokuAnnounce struct{ Column bool }
+type Announce struct{ Column bool }
 
 // GomokuRespond answers the opponent's announcement: the local player
 // reveals its hidden pieces at Reveal, all in the announced line (any
 // subset of GomokuView.Game.HiddenInLine(Announced()), possibly none).
-type GomokuRespond struct{ Reveal []engine.Point }
+type Respond struct{ Reveal []engine.Point }
 
-func (GomokuOpening) IsAction()    {}
-func (GomokuChooseSide) IsAction() {}
-func (GomokuPlace) IsAction()      {}
-func (GomokuAnnounce) IsAction()   {}
-func (GomokuRespond) IsAction()    {}
+func (Opening) IsAction()    {}
+func (ChooseSide) IsAction() {}
+func (Place) IsAction()      {}
+func (Announce) IsAction()   {}
+func (Respond) IsAction()    {}
 
 // Kinds of the gomoku messages.
 const (
 	// KindGomokuOpening: the inviter places the X opening piece (GM-2).
-	KindGomokuOpening Kind = "gomoku-opening"
+	KindOpening protocol.Kind = "gomoku-opening"
 	// KindGomokuSide: the invitee chooses X or O (GM-2).
-	KindGomokuSide Kind = "gomoku-side"
+	KindSide protocol.Kind = "gomoku-side"
 	// KindGomokuCommit: the mover commits to its point (GM-3, T-5).
-	KindGomokuCommit Kind = "gomoku-commit"
+	KindCommit protocol.Kind = "gomoku-commit"
 	// KindGomokuPass: the mover passes (GM-7).
-	KindGomokuPass Kind = "gomoku-pass"
+	KindPass protocol.Kind = "gomoku-pass"
 	// KindGomokuNoLegalPoint: the mover has no legal point; a draw (GM-7).
 	// The program sends it by itself.
-	KindGomokuNoLegalPoint Kind = "gomoku-no-legal-point"
+	KindNoLegalPoint protocol.Kind = "gomoku-no-legal-point"
 	// KindGomokuAnnounce: the mover announces a row or a column (GM-3).
-	KindGomokuAnnounce Kind = "gomoku-announce"
+	KindAnnounce protocol.Kind = "gomoku-announce"
 	// KindGomokuResponse: the opponent reveals hidden pieces in the
 	// announced line, possibly none (GM-3).
-	KindGomokuResponse Kind = "gomoku-response"
+	KindResponse protocol.Kind = "gomoku-response"
 	// KindGomokuReveal: the mover opens its committed point (GM-3);
 	// automatic.
-	KindGomokuReveal Kind = "gomoku-reveal"
+	KindReveal protocol.Kind = "gomoku-reveal"
 	// KindGomokuDeclare: the mover's "five" and win claim after a
 	// placement (GM-5, GM-6); automatic.
-	KindGomokuDeclare Kind = "gomoku-declare"
+	KindDeclare protocol.Kind = "gomoku-declare"
 	// KindGomokuOpenAll: at the end, a player opens every commitment still
 	// closed (GM-8); automatic.
-	KindGomokuOpenAll Kind = "gomoku-open"
+	KindOpenAll protocol.Kind = "gomoku-open"
 )
 
 // GomokuPieceDomain is the domain-separation tag of the commitment to a
 // gomoku point (T-5). The item index is the turn number (GM-D4), the
 // player the committer's role, the value the point's GTP vertex.
-const GomokuPieceDomain = "kakure/gomoku/piece"
+const PieceDomain = "kakure/gomoku/piece"
 
 // GomokuPointBody carries a point as a GTP vertex: the opening piece.
-type GomokuPointBody struct {
+type PointBody struct {
 	Point string `json:"point"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
 	// control (CLK-D8, CLK-D15).
@@ -97,7 +99,7 @@ type GomokuPointBody struct {
 }
 
 // GomokuSideBody carries the invitee's choice, "x" or "o".
-type GomokuSideBody struct {
+type SideBody struct {
 	Side string `json:"side"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
 	ThinkMS  int64 `json:"think_ms,omitempty"`
@@ -106,7 +108,7 @@ type GomokuSideBody struct {
 
 // GomokuLineBody carries an announced line: "row" or "column", and its
 // index from 0 (row 1, column A).
-type GomokuLineBody struct {
+type LineBody struct {
 	Line  string `json:"line"`
 	Index int    `json:"index"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
@@ -115,15 +117,15 @@ type GomokuLineBody struct {
 }
 
 // GomokuPieceOpening opens the commitment of turn Move.
-type GomokuPieceOpening struct {
+type PieceOpening struct {
 	Move    int            `json:"move"`
 	Opening commit.Opening `json:"opening"`
 }
 
 // GomokuOpeningsBody carries openings: an answer to an announcement, or
 // the openings at the end.
-type GomokuOpeningsBody struct {
-	Openings []GomokuPieceOpening `json:"openings"`
+type OpeningsBody struct {
+	Openings []PieceOpening `json:"openings"`
 	// ThinkMS and ChargeMS are the clock's part of an answer (CLK-D15).
 	ThinkMS  int64 `json:"think_ms,omitempty"`
 	ChargeMS int64 `json:"charge_ms,omitempty"`
@@ -131,7 +133,7 @@ type GomokuOpeningsBody struct {
 
 // GomokuFiveBody names a window of five: its first point and direction
 // ("horizontal", "vertical", "diagonal", "anti-diagonal").
-type GomokuFiveBody struct {
+type FiveBody struct {
 	Start string `json:"start"`
 	Dir   string `json:"dir"`
 }
@@ -139,15 +141,15 @@ type GomokuFiveBody struct {
 // GomokuDeclareBody is the declaration after a placement: Five (GM-5) and
 // a win claim (GM-6) with its two lines and the openings of their pieces
 // still hidden.
-type GomokuDeclareBody struct {
-	Five     bool                 `json:"five,omitempty"`
-	Claim    bool                 `json:"claim,omitempty"`
-	Lines    []GomokuFiveBody     `json:"lines,omitempty"`
-	Openings []GomokuPieceOpening `json:"openings,omitempty"`
+type DeclareBody struct {
+	Five     bool           `json:"five,omitempty"`
+	Claim    bool           `json:"claim,omitempty"`
+	Lines    []FiveBody     `json:"lines,omitempty"`
+	Openings []PieceOpening `json:"openings,omitempty"`
 }
 
 // GomokuView is what a player of Hidden Move Double Gomoku sees.
-type GomokuView struct {
+type View struct {
 	// Game is the local player's own view: its pieces, hidden or
 	// revealed, the opponent's revealed pieces, every announced line and
 	// answer, and how many hidden pieces the opponent has (never where).
@@ -171,49 +173,49 @@ type GomokuView struct {
 // EventGomoku is one step of the game as both players see it: From's
 // message told the opponent Event (gomoku.Event: a commitment shows
 // no point; answers, revealed points and claims carry the opened points).
-type EventGomoku struct {
-	From  Role
+type EventStep struct {
+	From  protocol.Role
 	Event gomoku.Event
 }
 
 // EventGomokuOpened: at the end, From opened its remaining commitments.
-type EventGomokuOpened struct {
-	From     Role
+type EventOpened struct {
+	From     protocol.Role
 	Openings []gomoku.Opening
 }
 
 // EventGomokuAudited: both players opened everything and the whole game
 // was audited (GM-8); Violation is nil when the audit passed.
-type EventGomokuAudited struct {
+type EventAudited struct {
 	Record    gomoku.Record
 	Violation *gomoku.Violation
 }
 
-func (EventGomoku) IsEvent()        {}
-func (EventGomokuOpened) IsEvent()  {}
-func (EventGomokuAudited) IsEvent() {}
+func (EventStep) IsEvent()    {}
+func (EventOpened) IsEvent()  {}
+func (EventAudited) IsEvent() {}
 
 func init() {
-	Register(VariantEntry{
+	protocol.Register(protocol.VariantEntry{
 		Variant:  engine.VariantGomoku,
 		NewRules: newGomokuRules,
-		Kinds: map[Kind]KindAttrs{
-			KindGomokuOpening:      {Timed: true},
-			KindGomokuSide:         {Timed: true},
-			KindGomokuCommit:       {},
-			KindGomokuPass:         {Timed: true},
-			KindGomokuNoLegalPoint: {Timed: true},
-			KindGomokuAnnounce:     {Timed: true},
-			KindGomokuResponse:     {Timed: true},
-			KindGomokuReveal:       {Automatic: true},
-			KindGomokuDeclare:      {Automatic: true},
-			KindGomokuOpenAll:      {Timed: true, Automatic: true},
+		Kinds: map[protocol.Kind]protocol.KindAttrs{
+			KindOpening:      {Timed: true},
+			KindSide:         {Timed: true},
+			KindCommit:       {},
+			KindPass:         {Timed: true},
+			KindNoLegalPoint: {Timed: true},
+			KindAnnounce:     {Timed: true},
+			KindResponse:     {Timed: true},
+			KindReveal:       {Automatic: true},
+			KindDeclare:      {Automatic: true},
+			KindOpenAll:      {Timed: true, Automatic: true},
 		},
-		BroadcastMove: func(k Kind) bool { return k == KindGomokuOpening || k == KindGomokuCommit || k == KindGomokuPass },
-		BodyOf: map[Kind]func(any) any{
-			KindGomokuPass: func(b any) any {
+		BroadcastMove: func(k protocol.Kind) bool { return k == KindOpening || k == KindCommit || k == KindPass },
+		BodyOf: map[protocol.Kind]func(any) any{
+			KindPass: func(b any) any {
 				if _, empty := b.(struct{}); empty {
-					return GomokuPassBody{}
+					return PassBody{}
 				}
 				return b
 			},
@@ -239,7 +241,7 @@ type gomokuPoint struct {
 
 // gomokuTurn is one turn as the public knows it.
 type gomokuTurn struct {
-	Mover       Role
+	Mover       protocol.Role
 	pass        bool
 	noLegal     bool
 	commitment  commit.Commitment
@@ -252,22 +254,22 @@ type gomokuTurn struct {
 
 // gomokuLogEntry is one step for the players' own views to replay.
 type gomokuLogEntry struct {
-	From  Role
+	From  protocol.Role
 	Event gomoku.Event
 }
 
 // GomokuRules is the public state machine of a gomoku game. It holds no
 // secret: it checks at once what opened values allow (T-6) and audits the
 // whole game once every commitment is opened (GM-8).
-type GomokuRules struct {
-	m       *Machine
+type Rules struct {
+	m       *protocol.Machine
 	size    int
 	Phase   gomoku.Phase
 	opening engine.Point
 	// choice is the invitee's side.
 	choice engine.Color
 	Move   int
-	mover  Role
+	mover  protocol.Role
 	passes int
 	// Turns are the finished turns, Turns[k-1] for turn k; cur is the
 	// turn in progress. Elements of Turns are copied before any write.
@@ -287,7 +289,7 @@ type GomokuRules struct {
 	Record *gomoku.Record
 	audit  *gomoku.Violation
 	// violation is the audit's violation in protocol terms.
-	violation *Violation
+	violation *protocol.Violation
 	// Resigned: a player resigned during play and both still open their
 	// commitments for the audit (GM-D23); suspended while a message that
 	// crossed the resignation is judged. curPoint is the point of the
@@ -297,12 +299,12 @@ type GomokuRules struct {
 	curPoint            engine.Point
 }
 
-func newGomokuRules(m *Machine) (VariantRules, error) {
+func newGomokuRules(m *protocol.Machine) (protocol.VariantRules, error) {
 	g, err := gomoku.NewGame(m.Options)
 	if err != nil {
 		return nil, err
 	}
-	r := &GomokuRules{m: m, size: g.Size(), Phase: gomoku.PhaseOpening, opening: engine.NoPoint}
+	r := &Rules{m: m, size: g.Size(), Phase: gomoku.PhaseOpening, opening: engine.NoPoint}
 	for i := range r.points {
 		r.points[i] = gomokuPoint{piece: [2]int16{-1, -1}, revealedAt: gomokuNever}
 	}
@@ -313,150 +315,150 @@ func newGomokuRules(m *Machine) (VariantRules, error) {
 
 // ColorsByPie tells the machine that the coin toss does not give the
 // colours: the invitee's choice does (GM-2).
-func (g *GomokuRules) ColorsByPie() {}
+func (g *Rules) ColorsByPie() {}
 
 // colorOf returns role r's colour once the side is chosen.
-func (g *GomokuRules) colorOf(r Role) engine.Color {
+func (g *Rules) colorOf(r protocol.Role) engine.Color {
 	if g.choice == engine.Empty {
 		return engine.Empty
 	}
-	if r == Invitee {
+	if r == protocol.Invitee {
 		return g.choice
 	}
 	return g.choice.Opponent()
 }
 
 // roleOf returns the role playing colour c.
-func (g *GomokuRules) roleOf(c engine.Color) Role {
+func (g *Rules) roleOf(c engine.Color) protocol.Role {
 	if c == g.choice {
-		return Invitee
+		return protocol.Invitee
 	}
-	return Inviter
+	return protocol.Inviter
 }
 
-func (g *GomokuRules) Expected() (Role, []Kind, bool) {
+func (g *Rules) Expected() (protocol.Role, []protocol.Kind, bool) {
 	if g.Resigned && !g.suspended {
 		return g.openingsDue()
 	}
 	switch g.Phase {
 	case gomoku.PhaseOpening:
-		return Inviter, []Kind{KindGomokuOpening}, false
+		return protocol.Inviter, []protocol.Kind{KindOpening}, false
 	case gomoku.PhaseChooseSide:
-		return Invitee, []Kind{KindGomokuSide}, false
+		return protocol.Invitee, []protocol.Kind{KindSide}, false
 	case gomoku.PhaseCommit:
-		return g.mover, []Kind{KindGomokuCommit, KindGomokuPass, KindGomokuNoLegalPoint}, false
+		return g.mover, []protocol.Kind{KindCommit, KindPass, KindNoLegalPoint}, false
 	case gomoku.PhaseAnnounce:
-		return g.mover, []Kind{KindGomokuAnnounce}, false
+		return g.mover, []protocol.Kind{KindAnnounce}, false
 	case gomoku.PhaseRespond:
-		return g.mover.Other(), []Kind{KindGomokuResponse}, false
+		return g.mover.Other(), []protocol.Kind{KindResponse}, false
 	case gomoku.PhaseReveal:
-		return g.mover, []Kind{KindGomokuReveal}, false
+		return g.mover, []protocol.Kind{KindReveal}, false
 	case gomoku.PhaseDeclare:
-		return g.mover, []Kind{KindGomokuDeclare}, false
+		return g.mover, []protocol.Kind{KindDeclare}, false
 	}
 	return g.openingsDue()
 }
 
-func (g *GomokuRules) Result() engine.Result {
+func (g *Rules) Result() engine.Result {
 	if g.audit != nil {
 		return g.audit.Result()
 	}
 	return g.board
 }
 
-func (g *GomokuRules) View(Role) VariantView {
-	return GomokuView{Phase: g.Phase, Closing: (g.Phase == gomoku.PhaseOver || g.Resigned) && g.Record == nil,
+func (g *Rules) View(protocol.Role) protocol.VariantView {
+	return View{Phase: g.Phase, Closing: (g.Phase == gomoku.PhaseOver || g.Resigned) && g.Record == nil,
 		Record: g.Record, Audit: g.audit}
 }
 
 // Apply checks and applies one message. It works on a copy and keeps it
 // only when the message is good, so a refused message changes nothing.
-func (g *GomokuRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (g *Rules) Apply(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
 	if g.Move >= gomokuMaxTurns {
-		return nil, NewViolation(from, seq, "T-10", "game longer than %d turns", gomokuMaxTurns)
+		return nil, protocol.NewViolation(from, seq, "T-10", "game longer than %d turns", gomokuMaxTurns)
 	}
 	next := *g
-	var events []Event
+	var events []protocol.Event
 	var err error
 	switch kind {
-	case KindGomokuOpening:
+	case KindOpening:
 		events, err = next.applyOpening(from, seq, body)
-	case KindGomokuSide:
+	case KindSide:
 		events, err = next.applySide(from, seq, body)
-	case KindGomokuCommit:
+	case KindCommit:
 		events, err = next.applyCommit(from, seq, body)
-	case KindGomokuPass, KindGomokuNoLegalPoint:
+	case KindPass, KindNoLegalPoint:
 		events, err = next.applyPass(from, seq, kind, body)
-	case KindGomokuAnnounce:
+	case KindAnnounce:
 		events, err = next.applyAnnounce(from, seq, body)
-	case KindGomokuResponse:
+	case KindResponse:
 		events, err = next.applyResponse(from, seq, body)
-	case KindGomokuReveal:
+	case KindReveal:
 		events, err = next.applyReveal(from, seq, body)
-	case KindGomokuDeclare:
+	case KindDeclare:
 		events, err = next.applyDeclare(from, seq, body)
-	case KindGomokuOpenAll:
+	case KindOpenAll:
 		events, err = next.applyOpenAll(from, seq, body)
 	default:
-		return nil, NewViolation(from, seq, "T-10", "%s is no gomoku message", kind)
+		return nil, protocol.NewViolation(from, seq, "T-10", "%s is no gomoku message", kind)
 	}
 	if err != nil {
 		return nil, err
 	}
 	*g = next
-	if kind == KindGomokuSide {
-		g.m.Colors = [2]engine.Color{g.colorOf(Inviter), g.colorOf(Invitee)}
+	if kind == KindSide {
+		g.m.Colors = [2]engine.Color{g.colorOf(protocol.Inviter), g.colorOf(protocol.Invitee)}
 	}
 	return events, nil
 }
 
 // logged appends a step to the log and returns its event.
-func (g *GomokuRules) logged(from Role, e gomoku.Event) []Event {
+func (g *Rules) logged(from protocol.Role, e gomoku.Event) []protocol.Event {
 	// Appending never writes an element below len, so a copy of g whose
 	// message is refused leaves g's log intact.
 	g.Log = append(g.Log, gomokuLogEntry{From: from, Event: e})
-	return []Event{EventGomoku{From: from, Event: e}}
+	return []protocol.Event{EventStep{From: from, Event: e}}
 }
 
 // Progress implements [VariantView]: the moves played.
-func (vv GomokuView) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveNumber()) }
+func (vv View) Progress() string { return fmt.Sprintf("move %d", vv.Game.MoveNumber()) }
 
 // OpponentJustPassed implements [VariantView]: false, a gomoku turn has
 // no pass.
-func (GomokuView) OpponentJustPassed(engine.Color) bool { return false }
+func (View) OpponentJustPassed(engine.Color) bool { return false }
 
 // The clock stamp of its bodies (CLK-D8, clock_stamp.go):
 // the messages that end a timed turn carry both (CLK-D15).
 
 // Stamp writes the clock stamp GomokuPointBody carries (CLK-D8).
-func (b GomokuPointBody) Stamp(_ Kind, think, charge int64) any {
+func (b PointBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Stamp writes the clock stamp GomokuSideBody carries (CLK-D8).
-func (b GomokuSideBody) Stamp(_ Kind, think, charge int64) any {
+func (b SideBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Stamp writes the clock stamp GomokuLineBody carries (CLK-D8).
-func (b GomokuLineBody) Stamp(_ Kind, think, charge int64) any {
+func (b LineBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Stamp writes the clock stamp GomokuOpeningsBody carries (CLK-D8).
-func (b GomokuOpeningsBody) Stamp(_ Kind, think, charge int64) any {
+func (b OpeningsBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // Stamp writes the clock stamp GomokuPassBody carries (CLK-D8).
-func (b GomokuPassBody) Stamp(_ Kind, think, charge int64) any {
+func (b PassBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
 // IsVariantView marks GomokuView as a [VariantView].
-func (GomokuView) IsVariantView() {}
+func (View) IsVariantView() {}
