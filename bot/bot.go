@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -172,14 +174,14 @@ func (r *Random) chooseGo(v protocol.View, vv gorules.View) protocol.Action {
 // MaxMoves announcements (four per point by default), so that every game
 // ends. It marks nothing dead, agrees to any marking and, if play resumes
 // in the open, plays random legal moves as in Go.
-func (r *Random) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protocol.Action {
+func (r *Random) choosePhantom(v protocol.View, vv phantomrules.View) protocol.Action {
 	switch {
 	case vv.Scoring:
 		if vv.HasProposal && vv.Proposer != v.Role {
 			return protocol.AgreeScore{}
 		}
 		return protocol.MarkDead{}
-	case vv.Stage == protocol.PhantomStageOpen:
+	case vv.Stage == phantomrules.StageOpen:
 		ref := vv.Referee
 		if ref.ToMove() != v.Color {
 			return nil

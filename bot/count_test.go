@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gorules"
 
 	"github.com/kakure/kakure/bot"
@@ -74,7 +76,7 @@ func phantomCountView(t *testing.T, kinds []protocol.Kind) protocol.View {
 	}
 	board := ref.Board()
 	return protocol.View{Role: protocol.Inviter, Color: engine.Black, Options: o, Phase: protocol.PhasePlay, MyTurn: true, Kinds: kinds,
-		Variant: protocol.PhantomNetView{Stage: protocol.PhantomStageScoring, Rules: o.Rules, ToMove: ref.ToMove(), Passes: 2, Revealed: true,
+		Variant: phantomrules.View{Stage: phantomrules.StageScoring, Rules: o.Rules, ToMove: ref.ToMove(), Passes: 2, Revealed: true,
 			Referee: ref, Scoring: true, HasProposal: true, Proposer: protocol.Invitee, Proposal: board.Stones(engine.Black), Own: own}}
 }
 
@@ -117,7 +119,7 @@ func TestBOTD4CountEnds(t *testing.T) {
 					if a.Point == engine.Pass || !slices.Contains(tc.kinds, protocol.KindMove) {
 						t.Fatalf("actions %#v: a play the protocol refuses in the count", actions)
 					}
-					if vv, ok := view.Variant.(protocol.PhantomNetView); ok {
+					if vv, ok := view.Variant.(phantomrules.View); ok {
 						ref, _ := vv.Referee.Resume(engine.Black)
 						if _, out, err := ref.Try(engine.Black, a.Point); err != nil || !out.Legal {
 							t.Fatalf("resumes with %s, which the referee refuses: %v %+v", a.Point.Vertex(5), err, out)

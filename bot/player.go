@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -330,7 +332,7 @@ func (b *Bots) chooseGomoku(vv gomokurules.View) protocol.Action {
 // dead-stone agreement and any play resumed in the open, as in Go on the
 // revealed board. After six announcements per point it passes, so that a
 // game between bots ends.
-func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protocol.Action {
+func (b *Bots) choosePhantom(v protocol.View, vv phantomrules.View) protocol.Action {
 	if b.phantomBot == nil {
 		b.phantomBot = NewPhantomBot(b.Level, v.Options.Komi, b.seed)
 	}
@@ -358,7 +360,7 @@ func (b *Bots) choosePhantom(v protocol.View, vv protocol.PhantomNetView) protoc
 		board := ref.Board()
 		count := func(dead []engine.Point) engine.Result { return ref.Score(engine.MarkingOf(board, dead)).Result() }
 		return b.score(v, board, ref.ToMove(), vv.HasProposal, vv.Proposer, vv.Proposal, count, open)
-	case vv.Stage == protocol.PhantomStageOpen:
+	case vv.Stage == phantomrules.StageOpen:
 		if ref.ToMove() != v.Color || ref.PlayEnded() {
 			return nil
 		}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gorules"
 
 	"github.com/libp2p/go-libp2p/core/host"
@@ -77,7 +79,7 @@ func TestBotsPhantomView(t *testing.T) {
 		r = next
 	}
 	view := protocol.View{Color: engine.Black, Options: o, MyTurn: true,
-		Variant: protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Rules: o.Rules, ToMove: engine.Black, Own: own, MyTry: true}}
+		Variant: phantomrules.View{Stage: phantomrules.StagePlay, Rules: o.Rules, ToMove: engine.Black, Own: own, MyTry: true}}
 	a, ok := bot.New(bot.Level{Playouts: 200}, 1).Choose(view).(protocol.Play)
 	if !ok {
 		t.Fatalf("action %#v, want a Play", a)
@@ -90,7 +92,7 @@ func TestBotsPhantomView(t *testing.T) {
 	if !found {
 		t.Errorf("try %s is not one of the sensible tries %s", a.Point.Vertex(5), engine.FormatVertices(5, sensible))
 	}
-	view.Variant = protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Rules: o.Rules, ToMove: engine.White, Own: own}
+	view.Variant = phantomrules.View{Stage: phantomrules.StagePlay, Rules: o.Rules, ToMove: engine.White, Own: own}
 	if a := bot.New(bot.Level{Playouts: 200}, 1).Choose(view); a != nil {
 		t.Errorf("action %#v while it is not the player's try", a)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
@@ -14,7 +16,7 @@ import (
 func init() {
 	variantHandlers[engine.VariantPhantom] = func() Handler { return &phantomHandler{} }
 	viewReaders[engine.VariantPhantom] = readsView(
-		func(k *knownPosition, v protocol.View, vv protocol.PhantomNetView) {
+		func(k *knownPosition, v protocol.View, vv phantomrules.View) {
 			if vv.Revealed {
 				// Play in the open (PN-D7): the referee judges a move,
 				// and one it finds illegal (a suicide, a ko) is no move
@@ -38,7 +40,7 @@ func init() {
 				}
 			}
 		},
-		noMoveHistory[protocol.PhantomNetView])
+		noMoveHistory[phantomrules.View])
 }
 
 // phantomHandler is Phantom Go seen by the referee: the whole board, every
@@ -276,7 +278,7 @@ func phantomChooseMove(s phantomState, c engine.Color) engine.Point {
 // openMoveError tells why c may not play q in the open in Phantom Go
 // after the boards were revealed (PN-D7), resuming play first in the count
 // (GO-4): nil when the referee takes it.
-func openMoveError(vv protocol.PhantomNetView, c engine.Color, q engine.Point) error {
+func openMoveError(vv phantomrules.View, c engine.Color, q engine.Point) error {
 	ref := vv.Referee
 	if vv.Scoring {
 		resumed, err := ref.Resume(c)

@@ -3,6 +3,8 @@ package gtp_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/fgorules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -100,7 +102,7 @@ func countViews(t *testing.T) map[string]protocol.View {
 	own, err := phantom.NewView(o, engine.Black)
 	must(err)
 	views["phantom"] = view(o, []protocol.Kind{protocol.KindAgree, protocol.KindMark, protocol.KindMove},
-		protocol.PhantomNetView{Stage: protocol.PhantomStageScoring, Rules: o.Rules, ToMove: ref.ToMove(), Passes: 2,
+		phantomrules.View{Stage: phantomrules.StageScoring, Rules: o.Rules, ToMove: ref.ToMove(), Passes: 2,
 			Revealed: true, Referee: ref, Scoring: true, HasProposal: true, Proposer: white, Own: own})
 	return views
 }

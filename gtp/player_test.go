@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gorules"
 
 	"github.com/kakure/kakure/engine"
@@ -58,7 +60,7 @@ func phantomBlackView(t *testing.T) protocol.View {
 		t.Fatalf("%v to move, want Black after its failed try", ref.ToMove())
 	}
 	return protocol.View{Color: engine.Black, Options: o, MyTurn: true,
-		Variant: protocol.PhantomNetView{Stage: protocol.PhantomStagePlay, Own: black, MyTry: true}}
+		Variant: phantomrules.View{Stage: phantomrules.StagePlay, Own: black, MyTry: true}}
 }
 
 // engineWithLog starts the answering test engine and returns the file

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 )
@@ -50,8 +52,8 @@ func TestSPECD10BroadcastDelaySyntax(t *testing.T) {
 // since a position as counted.
 func TestSPECD11BroadcastMovesCount(t *testing.T) {
 	var c protocol.BroadcastMoves
-	kinds := []protocol.Kind{protocol.KindInvite, protocol.KindAccept, protocol.KindPhantomTry, protocol.KindPhantomOutputs,
-		protocol.KindPhantomTry, protocol.KindPhantomOutputs, protocol.KindChat}
+	kinds := []protocol.Kind{protocol.KindInvite, protocol.KindAccept, phantomrules.KindTry, phantomrules.KindOutputs,
+		phantomrules.KindTry, phantomrules.KindOutputs, protocol.KindChat}
 	for _, k := range kinds {
 		c.Add(engine.VariantPhantom, k)
 	}

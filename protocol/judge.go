@@ -345,3 +345,21 @@ func frameBytes(body []byte) []byte {
 	WriteFrame(&b, body)
 	return b.Bytes()
 }
+
+// CertificateEvidence carries the evidence frames of a certificate (a
+// Phantom Go certificate, T-8(b)) from the player to the report
+// (Game.accuse), as the Err of the Violation the player found.
+type CertificateEvidence struct{ Frames [][]byte }
+
+// Error says what the evidence is.
+func (c *CertificateEvidence) Error() string { return "a T-8(b) certificate" }
+
+// Evidence returns the evidence frames that a violation found by a
+// player carries (a Phantom Go certificate, T-8(b)), or nil; v may be nil.
+func (v *Violation) Evidence() [][]byte {
+	var c *CertificateEvidence
+	if v != nil && errors.As(v.Err, &c) {
+		return c.Frames
+	}
+	return nil
+}

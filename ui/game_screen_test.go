@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -44,7 +46,7 @@ func TestGameScreenReplaysRecords(t *testing.T) {
 					for _, e := range g.steps[g.at-1].events {
 						switch e := e.(type) {
 						case protocol.EventMoved, bridgerules.EventMoved, fgorules.EventTurn, hmgrules.EventRevealed, hmgrules.EventCardsOpened,
-							protocol.EventPhantomTry, protocol.EventPhantomRevealed:
+							phantomrules.EventTry, phantomrules.EventRevealed:
 							moves++
 						case gomokurules.EventStep:
 							// The opening is the first position; each turn

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/engine"
@@ -81,7 +83,7 @@ func (s *phantomScreen) passQuestion(m *GameModel) []string {
 		return nil
 	}
 	switch {
-	case v.Stage == protocol.PhantomStagePlay && v.MyTry:
+	case v.Stage == phantomrules.StagePlay && v.MyTry:
 		ends := ""
 		if v.Passes > 0 {
 			ends = "ends play: both reveal their tries, the board is audited and counted"
@@ -93,7 +95,7 @@ func (s *phantomScreen) passQuestion(m *GameModel) []string {
 			}
 		}
 		return passQuestion(m, ends, moves)
-	case v.Stage == protocol.PhantomStageOpen && !v.Scoring && m.May(protocol.KindMove) && v.Referee.Passes() > 0:
+	case v.Stage == phantomrules.StageOpen && !v.Scoring && m.May(protocol.KindMove) && v.Referee.Passes() > 0:
 		return passQuestion(m, endsByCount, m.Size())
 	}
 	return nil

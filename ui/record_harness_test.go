@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/hmgrules"
@@ -95,7 +97,7 @@ func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 			gv.Game = gomoku.view
 			v.Variant = gv
 		}
-		if pv, ok := v.Variant.(protocol.PhantomNetView); ok && v.Color != engine.Empty {
+		if pv, ok := v.Variant.(phantomrules.View); ok && v.Color != engine.Empty {
 			if phantom == nil {
 				phantom = newPhantomPrivate(t, tr, m.Options, m.Colors, r)
 			}
@@ -103,7 +105,7 @@ func loadRecordGame(t *testing.T, name string, r protocol.Role) *recordGame {
 				phantom.step(t, e)
 			}
 			pv.Own, pv.Announcements = phantom.view, slices.Clone(phantom.told)
-			pv.MyTry = pv.Stage == protocol.PhantomStagePlay && pv.ToMove == v.Color && v.MyTurn
+			pv.MyTry = pv.Stage == phantomrules.StagePlay && pv.ToMove == v.Color && v.MyTurn
 			v.Variant = pv
 		}
 		g.steps = append(g.steps, recordStep{events: events, view: v, count: i + 1})
@@ -129,10 +131,10 @@ func newPhantomPrivate(t *testing.T, tr *protocol.Transcript, o engine.Options, 
 	t.Helper()
 	p := &phantomPrivate{me: colors[r], roles: colors}
 	for _, msg := range tr.Messages {
-		if msg.Kind != protocol.KindPhantomReveal {
+		if msg.Kind != phantomrules.KindReveal {
 			continue
 		}
-		var b protocol.PhantomRevealBody
+		var b phantomrules.RevealBody
 		if err := json.Unmarshal(msg.Body, &b); err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +156,7 @@ func newPhantomPrivate(t *testing.T, tr *protocol.Transcript, o engine.Options, 
 // announcement.
 func (p *phantomPrivate) step(t *testing.T, e protocol.Event) {
 	t.Helper()
-	if _, ok := e.(protocol.EventPhantomTry); !ok {
+	if _, ok := e.(phantomrules.EventTry); !ok {
 		return
 	}
 	c := p.ref.ToMove()

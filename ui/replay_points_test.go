@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/gdamore/tcell/v2"
@@ -156,7 +158,7 @@ func TestUID44PerhapsCapturedReadsApart(t *testing.T) {
 	truthAt := g.phantomTruth(t)
 	seen, partial := 0, 0
 	for g.next(s) {
-		pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+		pv, ok := s.Model().View.Variant.(phantomrules.View)
 		if !ok || pv.Revealed || pv.Own.Size() == 0 {
 			continue
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -438,7 +440,7 @@ func TestPG7PhantomScreen(t *testing.T) {
 		s, g := newRecordScreen(t, "phantom", r)
 		checked := 0
 		for g.next(s) {
-			pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+			pv, ok := s.Model().View.Variant.(phantomrules.View)
 			if !ok || pv.Own.Size() == 0 || pv.Revealed {
 				continue
 			}
@@ -472,7 +474,7 @@ func TestPG7PhantomScreen(t *testing.T) {
 				t.Errorf("role %d: the log lacks %q", r, want)
 			}
 		}
-		pv := s.Model().View.Variant.(protocol.PhantomNetView)
+		pv := s.Model().View.Variant.(phantomrules.View)
 		b, bm := pv.Referee.Board(), s.Board().Model()
 		for p := engine.Point(0); bm.OnBoard(p); p++ {
 			if bm.At(p).Stone != b.At(p) {
@@ -491,10 +493,10 @@ func TestPG7PhantomScreen(t *testing.T) {
 func TestPG2PhantomTriesAndNotes(t *testing.T) {
 	s, g := newRecordScreen(t, "phantom", protocol.Inviter)
 	g.until(t, s, func() bool {
-		pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+		pv, ok := s.Model().View.Variant.(phantomrules.View)
 		return ok && pv.MyTry && len(pv.Own.OwnStones()) > 0 && len(pv.Own.SensibleTries()) > 0
 	})
-	pv := s.Model().View.Variant.(protocol.PhantomNetView)
+	pv := s.Model().View.Variant.(phantomrules.View)
 	own := pv.Own.OwnStones()[0]
 	press(s, own.Vertex(5)+"\n")
 	if len(g.actions) != 0 || !strings.Contains(s.Model().Message, "your stone is at "+own.Vertex(5)) {

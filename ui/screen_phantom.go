@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol"
@@ -31,12 +33,12 @@ type phantomScreen struct {
 	have     [2]bool
 }
 
-func phantomViewOf(v any) (protocol.PhantomNetView, bool) {
-	pv, ok := v.(protocol.PhantomNetView)
+func phantomViewOf(v any) (phantomrules.View, bool) {
+	pv, ok := v.(phantomrules.View)
 	return pv, ok
 }
 
-func (phantomScreen) scoring(v protocol.PhantomNetView) scoringView {
+func (phantomScreen) scoring(v phantomrules.View) scoringView {
 	return scoringView{active: v.Revealed && v.Scoring, hasProposal: v.HasProposal, proposer: v.Proposer,
 		proposal: v.Proposal, board: v.Referee.Board(), count: v.Referee.Score, resumeKind: protocol.KindMove}
 }
@@ -81,9 +83,9 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 	}
 	lines = append(lines, fmt.Sprintf("Rules: %s · %s", v.Rules, plural(int(v.Tries), "try", "tries")))
 	switch v.Stage {
-	case protocol.PhantomStageSetup:
+	case phantomrules.StageSetup:
 		lines = append(lines, "Setting up the secure referee…")
-	case protocol.PhantomStagePlay:
+	case phantomrules.StagePlay:
 		switch {
 		case m.Over():
 		case v.MyTry:
@@ -93,9 +95,9 @@ func (s *phantomScreen) panel(m *GameModel) []string {
 		default:
 			lines = append(lines, Name(v.ToMove)+" is trying")
 		}
-	case protocol.PhantomStageReveal:
+	case phantomrules.StageReveal:
 		lines = append(lines, "Play has ended: both programs reveal their tries for the audit (PG-9)")
-	case protocol.PhantomStageOpen:
+	case phantomrules.StageOpen:
 		lines = append(lines, "Play goes on in the open (the board is known to both)")
 		if !m.Over() {
 			lines = append(lines, turnLine(m, v.ToMove))
@@ -122,7 +124,7 @@ func (s *phantomScreen) do(m *GameModel, c command) (protocol.Action, error) {
 		return nil, errNothing
 	}
 	switch v.Stage {
-	case protocol.PhantomStagePlay:
+	case phantomrules.StagePlay:
 		if !v.MyTry {
 			return nil, notYourTurn(m)
 		}
@@ -135,7 +137,7 @@ func (s *phantomScreen) do(m *GameModel, c command) (protocol.Action, error) {
 			}
 		}
 		return protocol.Play{Point: c.point}, nil
-	case protocol.PhantomStageScoring, protocol.PhantomStageOpen:
+	case phantomrules.StageScoring, phantomrules.StageOpen:
 		if !m.May(protocol.KindMove) {
 			return nil, notYourTurn(m)
 		}
@@ -148,7 +150,7 @@ func (*phantomScreen) due(*GameModel) protocol.Action { return nil }
 
 func (s *phantomScreen) describe(m *GameModel, e protocol.Event) eventNote {
 	switch e := e.(type) {
-	case protocol.EventPhantomTry:
+	case phantomrules.EventTry:
 		s.tries++
 		v, _ := phantomViewOf(m.View.Variant)
 		line := fmt.Sprintf("%s: %s", Name(e.Mover), e.Event)
@@ -160,12 +162,12 @@ func (s *phantomScreen) describe(m *GameModel, e protocol.Event) eventNote {
 			}
 		}
 		return eventNote{lines: []string{line}, frame: true, index: s.tries, try: e.Event == phantom.Illegal}
-	case protocol.EventPhantomRevealed:
+	case phantomrules.EventRevealed:
 		return eventNote{lines: []string{"The audit passed: the whole board is revealed."}, frame: true, index: s.tries}
 	case protocol.EventMoved:
 		return describeMove(m, e)
 	case protocol.EventPhase:
-		if e.Phase == protocol.Phase(protocol.PhantomStageReveal) {
+		if e.Phase == protocol.Phase(phantomrules.StageReveal) {
 			return eventNote{lines: []string{"Play has ended: the tries are revealed for the audit."}}
 		}
 	}
@@ -175,10 +177,10 @@ func (s *phantomScreen) describe(m *GameModel, e protocol.Event) eventNote {
 // message collects the tries each player revealed (the replay's full
 // view).
 func (s *phantomScreen) message(msg *protocol.Message, size int) {
-	if msg.Kind != protocol.KindPhantomReveal && msg.Kind != protocol.KindPhantomAccuse {
+	if msg.Kind != phantomrules.KindReveal && msg.Kind != phantomrules.KindAccuse {
 		return
 	}
-	var b protocol.PhantomRevealBody
+	var b phantomrules.RevealBody
 	if err := json.Unmarshal(msg.Body, &b); err != nil || int(msg.From) > 1 {
 		return
 	}

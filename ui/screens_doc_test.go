@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -128,10 +130,10 @@ func screenSections(t *testing.T) map[string]string {
 	// stones learnt, a private note.
 	s, g = newRecordScreen(t, "phantom", protocol.Inviter)
 	g.until(t, s, func() bool {
-		pv, ok := s.Model().View.Variant.(protocol.PhantomNetView)
+		pv, ok := s.Model().View.Variant.(phantomrules.View)
 		return ok && pv.MyTry && len(pv.Own.UncertainStones()) > 0 && len(pv.Own.OpponentStones()) > 0
 	})
-	pv := s.Model().View.Variant.(protocol.PhantomNetView)
+	pv := s.Model().View.Variant.(phantomrules.View)
 	for p := engine.Point(0); int(p) < 25; p++ {
 		if pv.Own.At(p) == phantom.Unknown {
 			s.Board().SetCursor(p)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/protocol/gorules"
@@ -278,10 +280,10 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 	// The tried points, which the players reveal at the end.
 	var tried []string
 	for _, m := range w.tr.Messages {
-		if m.Kind != protocol.KindPhantomReveal {
+		if m.Kind != phantomrules.KindReveal {
 			continue
 		}
-		var b protocol.PhantomRevealBody
+		var b phantomrules.RevealBody
 		if err := json.Unmarshal(m.Body, &b); err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +298,7 @@ func TestUID48SpectatorScreenPhantomHidesStones(t *testing.T) {
 	}
 	firstReveal := len(w.tr.Messages)
 	for i, m := range w.tr.Messages {
-		if m.Kind == protocol.KindPhantomReveal {
+		if m.Kind == phantomrules.KindReveal {
 			firstReveal = i
 			break
 		}

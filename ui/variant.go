@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -219,7 +221,7 @@ func MoveCount(events []protocol.Event) int {
 		switch e := e.(type) {
 		case protocol.EventMoved, bridgerules.EventMoved, fgorules.EventTurn, hmgrules.EventRevealed:
 			n++
-		case protocol.EventPhantomTry:
+		case phantomrules.EventTry:
 			if e.Event != phantom.Illegal {
 				n++
 			}

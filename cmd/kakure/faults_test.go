@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/Shopify/toxiproxy/v2/toxics"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -215,7 +217,7 @@ type timedPlayer struct {
 // Choose implements bot.Player.
 func (p timedPlayer) Choose(v protocol.View) protocol.Action {
 	a := p.Player.Choose(v)
-	if pv, ok := v.Variant.(protocol.PhantomNetView); ok && pv.MyTry && a != nil {
+	if pv, ok := v.Variant.(phantomrules.View); ok && pv.MyTry && a != nil {
 		p.clock.mu.Lock()
 		if _, ok := p.clock.at[pv.Tries]; !ok {
 			p.clock.at[pv.Tries] = time.Now()

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -53,7 +55,7 @@ var OpeningKinds = map[protocol.Kind]bool{
 	hmgrules.KindOpenCards: true, fgorules.KindOpen: true,
 	gomokurules.KindReveal: true, gomokurules.KindResponse: true,
 	gomokurules.KindDeclare: true, gomokurules.KindOpenAll: true,
-	protocol.KindPhantomReveal: true, protocol.KindPhantomAccuse: true,
+	phantomrules.KindReveal: true, phantomrules.KindAccuse: true,
 }
 
 // vertexText matches a GTP vertex of a board up to 19×19.
@@ -153,7 +155,7 @@ func (v Value) OpensAt(msgs []protocol.Message) int {
 		if v.Salt != "" && bytes.Contains(m.Body, []byte(v.Salt)) {
 			return i
 		}
-		if v.Salt == "" && (m.Kind == protocol.KindPhantomReveal || m.Kind == protocol.KindPhantomAccuse) {
+		if v.Salt == "" && (m.Kind == phantomrules.KindReveal || m.Kind == phantomrules.KindAccuse) {
 			return i
 		}
 	}

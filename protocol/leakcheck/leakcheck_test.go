@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/hmgrules"
 
 	"github.com/kakure/kakure/commit"
@@ -91,7 +93,7 @@ func TestT5ValuesOfASecretsFile(t *testing.T) {
 		msg(protocol.Invitee, protocol.KindMove, fmt.Sprintf(`{"point":"A1","note":%q}`, salt)),            // not an opening kind
 		msg(protocol.Inviter, hmgrules.KindReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":%q}`, salt)), // not its owner
 		msg(protocol.Invitee, hmgrules.KindReveal, fmt.Sprintf(`{"card":0,"point":"C3","salt":%q}`, salt)),
-		msg(protocol.Invitee, protocol.KindPhantomReveal, `{}`),
+		msg(protocol.Invitee, phantomrules.KindReveal, `{}`),
 	}
 	if got := byText["C3"].OpensAt(msgs); got != 2 {
 		t.Errorf("the card opens at message %d, want 2 (its owner's reveal)", got)

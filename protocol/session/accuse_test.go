@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -329,7 +331,7 @@ func TestT13LiveReportsThatProveNothing(t *testing.T) {
 				instead := reportInstead(8, "T-3", ev.make)
 				var cfgs []func(i int, c *session.Config)
 				if v.name == "phantom" {
-					instead = reportInstead(2, "T-3", ev.make, protocol.KindPhantomGarbling)
+					instead = reportInstead(2, "T-3", ev.make, phantomrules.KindGarbling)
 					cfgs = append(cfgs, withheldBy(protocol.Inviter))
 				}
 				rg := playReportGame(t, v.o, protocol.Inviter, instead, v.bots(), cfgs...)
@@ -546,7 +548,7 @@ func TestT15LiveReportInPlaceOfAnAuditOpening(t *testing.T) {
 		// The garbler (inviter) reveals first; the evaluator reports in
 		// place of its own reveal.
 		{"phantom", engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon}, protocol.Invitee,
-			protocol.KindPhantomReveal, func() [2]bot.Player { return [2]bot.Player{shortBot(3), shortBot(4)} }},
+			phantomrules.KindReveal, func() [2]bot.Player { return [2]bot.Player{shortBot(3), shortBot(4)} }},
 		// Cards never revealed stay to be opened at the end.
 		{"hmg", engine.Options{Variant: engine.VariantHMG, Size: 7, Cards: 3, CardsSet: true}, protocol.Inviter,
 			hmgrules.KindOpenCards, func() [2]bot.Player {
@@ -634,12 +636,12 @@ func TestT15PhantomAccusationOpensNothingFirst(t *testing.T) {
 			accused := false
 			for _, m := range tr.Messages {
 				switch m.Kind {
-				case protocol.KindPhantomAccuse:
+				case phantomrules.KindAccuse:
 					accused = true
 					if m.From != accuser || strings.Contains(string(m.Body), "seed") || strings.Contains(string(m.Body), "tries") {
 						t.Errorf("the accusation %s from the %s carries secrets or comes from the wrong side", m.Body, m.From)
 					}
-				case protocol.KindPhantomReveal:
+				case phantomrules.KindReveal:
 					order = append(order, m.From)
 				}
 			}

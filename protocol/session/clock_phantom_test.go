@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
@@ -49,7 +51,7 @@ func forLambdas(t *testing.T, test func(t *testing.T, form phantomForm)) {
 }
 
 // phantomOf returns the Phantom Go part of a view.
-func phantomOf(v protocol.View) protocol.PhantomNetView { return v.Variant.(protocol.PhantomNetView) }
+func phantomOf(v protocol.View) phantomrules.View { return v.Variant.(phantomrules.View) }
 
 // phantomTry waits until g's player may try, thinks, then tries the
 // vertex; it waits until the try went through the secure referee.
@@ -69,7 +71,7 @@ func phantomTry(t *testing.T, g *session.Game, think time.Duration, vertex strin
 func tryClaims(t *testing.T, g *session.Game, r protocol.Role) []int64 {
 	t.Helper()
 	var out []int64
-	for _, k := range []protocol.Kind{protocol.KindPhantomTry, protocol.KindPhantomTryGarbling} {
+	for _, k := range []protocol.Kind{phantomrules.KindTry, phantomrules.KindTryGarbling} {
 		for _, b := range clockParts(t, g, r, k) {
 			out = append(out, thinkOf(t, b, "think_ms"))
 		}
@@ -174,12 +176,12 @@ func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, form phantomForm) {
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
 			switch b := body.(type) {
-			case protocol.PhantomRequestBody:
+			case phantomrules.RequestBody:
 				if b.ThinkMS != 0 {
 					b.ThinkMS = 1
 				}
 				return kind, b, false
-			case protocol.PhantomGarblingBody:
+			case phantomrules.GarblingBody:
 				if b.ThinkMS != 0 {
 					b.ThinkMS = 1
 				}
@@ -210,7 +212,7 @@ func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, form phantomForm) {
 		t.Errorf("the programs hold different clocks: %+v and %+v", views[0].Clock.Clocks, views[1].Clock.Clocks)
 	}
 	var charged int64
-	for _, k := range []protocol.Kind{protocol.KindPhantomGarbling, protocol.KindPhantomOutputs} {
+	for _, k := range []protocol.Kind{phantomrules.KindGarbling, phantomrules.KindOutputs} {
 		for _, b := range clockParts(t, honest, honest.Role(), k) {
 			charged += thinkOf(t, b, "charge_ms")
 		}
@@ -262,7 +264,7 @@ func TestT10PhantomClockTimesOnARequest(t *testing.T) {
 			return
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if b, ok := body.(protocol.PhantomRequestBody); ok && kind == protocol.KindPhantomRequest {
+			if b, ok := body.(phantomrules.RequestBody); ok && kind == phantomrules.KindRequest {
 				b.ThinkMS = 5
 				return kind, b, true
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -269,12 +271,12 @@ var crossingRules = map[protocol.Kind]string{
 	gomokurules.KindCommit: "in turn", gomokurules.KindPass: "in turn", gomokurules.KindNoLegalPoint: "in turn",
 	gomokurules.KindAnnounce: "in turn", gomokurules.KindResponse: "in turn", gomokurules.KindReveal: "in turn",
 	gomokurules.KindDeclare: "in turn", gomokurules.KindOpenAll: "in turn: the openings at the end alternate (GM-8)",
-	protocol.KindPhantomCommit: "in turn: the secure computation's steps follow each other (PN-D1)",
-	protocol.KindPhantomSetup:  "in turn", protocol.KindPhantomBase: "in turn", protocol.KindPhantomTry: "in turn",
-	protocol.KindPhantomRequest: "in turn", protocol.KindPhantomTryGarbling: "in turn", protocol.KindPhantomGarbling: "in turn",
-	protocol.KindPhantomCommitment: "in turn", protocol.KindPhantomChoice: "in turn", protocol.KindPhantomOutputs: "in turn",
-	protocol.KindPhantomReveal: "in turn: the reveals alternate (PN-D13; a resignation crossing a Phantom Go message is PN-D13's own rule, TestPN10PhantomResignationCrossingAMessage)",
-	protocol.KindPhantomAccuse: "in turn: in place of a try message",
+	phantomrules.KindCommit: "in turn: the secure computation's steps follow each other (PN-D1)",
+	phantomrules.KindSetup:  "in turn", phantomrules.KindBase: "in turn", phantomrules.KindTry: "in turn",
+	phantomrules.KindRequest: "in turn", phantomrules.KindTryGarbling: "in turn", phantomrules.KindGarbling: "in turn",
+	phantomrules.KindCommitment: "in turn", phantomrules.KindChoice: "in turn", phantomrules.KindOutputs: "in turn",
+	phantomrules.KindReveal: "in turn: the reveals alternate (PN-D13; a resignation crossing a Phantom Go message is PN-D13's own rule, TestPN10PhantomResignationCrossingAMessage)",
+	phantomrules.KindAccuse: "in turn: in place of a try message",
 }
 
 // TestRECD15EveryKindHasACrossingRule: every kind of message the package

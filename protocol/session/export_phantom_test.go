@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"errors"
 
@@ -22,44 +23,44 @@ func PhantomTamper(body any, i int, f func([]byte) []byte) any {
 		return out
 	}
 	switch b := body.(type) {
-	case protocol.PhantomGarblingBody:
+	case phantomrules.GarblingBody:
 		b.Bulk = change(b.Bulk)
 		b.Tables, b.Labels, b.Reply = referee.Sum(b.Bulk[0]), referee.Sum(b.Bulk[1]), referee.Sum(b.Bulk[2])
 		if len(b.Bulk) > 3 {
 			b.Reverse = referee.Sum(b.Bulk[3])
 		}
 		return b
-	case protocol.PhantomCommitBody:
+	case phantomrules.CommitBody:
 		b.Bulk = change(b.Bulk)
 		b.ReverseBase = referee.Sum(b.Bulk[0])
 		return b
-	case protocol.PhantomSetupBody:
+	case phantomrules.SetupBody:
 		b.Bulk = change(b.Bulk)
 		b.Base = referee.Sum(b.Bulk[0])
 		if len(b.Bulk) > 1 {
 			b.ReverseBase = referee.Sum(b.Bulk[1])
 		}
 		return b
-	case protocol.PhantomBaseBody:
+	case phantomrules.BaseBody:
 		b.Bulk = change(b.Bulk)
 		b.Base = referee.Sum(b.Bulk[0])
 		if len(b.Bulk) > 1 {
 			b.Reverse = referee.Sum(b.Bulk[1])
 		}
 		return b
-	case protocol.PhantomOutputsBody:
+	case phantomrules.OutputsBody:
 		b.Bulk = change(b.Bulk)
 		b.Labels = referee.Sum(b.Bulk[0])
 		return b
-	case protocol.PhantomRequestBody:
+	case phantomrules.RequestBody:
 		b.Bulk = change(b.Bulk)
 		b.Request = referee.Sum(b.Bulk[0])
 		return b
-	case protocol.PhantomCommitmentBody:
+	case phantomrules.CommitmentBody:
 		b.Bulk = change(b.Bulk)
 		b.Commitments, b.Reply = referee.Sum(b.Bulk[0]), referee.Sum(b.Bulk[1])
 		return b
-	case protocol.PhantomChoiceBody:
+	case phantomrules.ChoiceBody:
 		b.Bulk = change(b.Bulk)
 		b.Choice = referee.Sum(b.Bulk[0])
 		return b
@@ -91,7 +92,7 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (protocol.ViolationBody, e
 	if !trueSeed {
 		c.Seed[0] ^= 1
 	}
-	v := protocol.CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
+	v := phantomrules.CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
 	return protocol.ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -99,10 +100,10 @@ func PhantomForgedCertificate(g *Game, trueSeed bool) (protocol.ViolationBody, e
 // reverse OT digest (MPC-D28), its attachments kept.
 func PhantomDropReverse(body any) any {
 	switch b := body.(type) {
-	case protocol.PhantomSetupBody:
+	case phantomrules.SetupBody:
 		b.ReverseBase = referee.Digest{}
 		return b
-	case protocol.PhantomGarblingBody:
+	case phantomrules.GarblingBody:
 		b.Reverse = referee.Digest{}
 		return b
 	}
@@ -145,7 +146,7 @@ func PhantomForgedOTCertificate(g *Game, request, reply []byte) (protocol.Violat
 	}
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "OT corrections",
 		OT: &referee.OTEvidence{Keys: keys, Request: request, Reply: reply}}
-	v := protocol.CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
+	v := phantomrules.CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
 	return protocol.ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -171,7 +172,7 @@ func PhantomForgedReverseCertificate(g *Game) (protocol.ViolationBody, error) {
 	}
 	i := (j + 1) % len(seeds)
 	c := referee.Certificate{Commitment: commitments, Opened: i, Seed: seeds[i], What: "reverse OT choices", Reverse: p.reverse}
-	v := protocol.CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
+	v := phantomrules.CertificateViolation(p.rules(g.m).Public.Try, &c, errors.New("made up"))
 	return protocol.ViolationBody{Accused: v.Accused, Rule: v.Rule, Detail: v.Detail, Evidence: v.Evidence()}, nil
 }
 
@@ -200,10 +201,10 @@ func PhantomForgedDigestCertificate(g *Game) (protocol.ViolationBody, error) {
 		}
 		c := referee.Certificate{Commitment: commitments, Opened: (j + 1) % len(seeds), What: "MAC sub-batch's digest",
 			Digest: &referee.DigestEvidence{Reverse: p.reverse}}
-		v = protocol.CertificateViolation(try, &c, errors.New("made up"))
+		v = phantomrules.CertificateViolation(try, &c, errors.New("made up"))
 	case p.g != nil && p.request != nil && p.choice != nil:
 		c := &referee.RequestDigestCertificate{Try: try, Request: p.request, Choice: p.choice}
-		v = protocol.RequestDigestViolation(c, errors.New("made up")).(*protocol.Violation)
+		v = phantomrules.RequestDigestViolation(c, errors.New("made up")).(*protocol.Violation)
 	default:
 		return protocol.ViolationBody{}, errors.New("neither an evaluator with a reverse request nor a garbler with a choice")
 	}
@@ -216,7 +217,7 @@ func PhantomForgedDigestCertificate(g *Game) (protocol.ViolationBody, error) {
 // share no honest run gives.
 type PhantomAlterShare struct{ protocol.SessionAction }
 
-func (PhantomAlterShare) cheat(p *phantomPlayer, h *protocol.PhantomRules) error {
+func (PhantomAlterShare) cheat(p *phantomPlayer, h *phantomrules.Rules) error {
 	if p.e == nil || !p.e.Ready() || p.outputs != nil && p.outputsTry == h.Public.Try {
 		return errors.New("no share to alter now")
 	}
@@ -248,7 +249,7 @@ func (PhantomAlterShare) cheat(p *phantomPlayer, h *protocol.PhantomRules) error
 // other program of deviating when it did not.
 type PhantomFalseAccusation struct{ protocol.SessionAction }
 
-func (PhantomFalseAccusation) cheat(p *phantomPlayer, h *protocol.PhantomRules) error {
+func (PhantomFalseAccusation) cheat(p *phantomPlayer, h *phantomrules.Rules) error {
 	p.caught = "a made-up deviation"
 	return nil
 }
@@ -264,22 +265,22 @@ func PhantomCorruptAttachment(body any, i int) any {
 		return out
 	}
 	switch b := body.(type) {
-	case protocol.PhantomGarblingBody:
+	case phantomrules.GarblingBody:
 		b.Bulk = corrupt(b.Bulk)
 		return b
-	case protocol.PhantomOutputsBody:
+	case phantomrules.OutputsBody:
 		b.Bulk = corrupt(b.Bulk)
 		return b
-	case protocol.PhantomRequestBody:
+	case phantomrules.RequestBody:
 		b.Bulk = corrupt(b.Bulk)
 		return b
-	case protocol.PhantomCommitBody:
+	case phantomrules.CommitBody:
 		b.Bulk = corrupt(b.Bulk)
 		return b
-	case protocol.PhantomSetupBody:
+	case phantomrules.SetupBody:
 		b.Bulk = corrupt(b.Bulk)
 		return b
-	case protocol.PhantomBaseBody:
+	case phantomrules.BaseBody:
 		b.Bulk = corrupt(b.Bulk)
 		return b
 	}

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
@@ -805,7 +807,7 @@ func TestT11DisconnectMidGame(t *testing.T) {
 				var once sync.Once
 				n := 0
 				session.SetTamper(c, func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
-					if strings.HasPrefix(string(m.Kind), "phantom-") && m.Kind != protocol.KindPhantomCommit && m.Kind != protocol.KindPhantomSetup {
+					if strings.HasPrefix(string(m.Kind), "phantom-") && m.Kind != phantomrules.KindCommit && m.Kind != phantomrules.KindSetup {
 						if n++; n == 5 {
 							once.Do(func() { go func() { h.Close(); close(gone) }() })
 						}

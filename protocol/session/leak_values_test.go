@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -327,7 +329,7 @@ func (w *viewWatch) check(v protocol.View) {
 				}
 			}
 		}
-	case protocol.PhantomNetView:
+	case phantomrules.View:
 		checked++
 		if !vv.Revealed {
 			b := vv.Referee.Board()
@@ -557,11 +559,11 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		// and is challenged, then abandoned (T-10, T-11).
 		{"Phantom Go attachment off its digest", engine.Options{Variant: engine.VariantPhantom, Size: 5}, "T-11",
 			phantomRewrite(2, func(body any) any { return session.PhantomCorruptAttachment(body, 0) },
-				protocol.KindPhantomGarbling)},
+				phantomrules.KindGarbling)},
 		// MPC-D28: the next try's reverse request, the fourth attachment.
 		{"Phantom Go reverse attachment off its digest", correlatedOptions(engine.RulesCommon), "T-11",
 			phantomRewrite(2, func(body any) any { return session.PhantomCorruptAttachment(body, 3) },
-				protocol.KindPhantomGarbling)},
+				phantomrules.KindGarbling)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

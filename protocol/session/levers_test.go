@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -244,13 +246,13 @@ func TestT11EveryPhaseEndsWhenAPeerFallsSilent(t *testing.T) {
 		{gomokuO, in, gomokurules.KindResponse, 1, true},
 		{gomokuO, out, gomokurules.KindReveal, 1, false},
 		{gomokuO, in, gomokurules.KindOpenAll, 1, true},
-		{phantomO, out, protocol.KindPhantomCommit, 1, true},
-		{phantomO, in, protocol.KindPhantomSetup, 1, true},
-		{phantomO, out, protocol.KindPhantomTryGarbling, 2, true},
-		{phantomO, in, protocol.KindPhantomTry, 2, true},
-		{phantomO, in, protocol.KindPhantomOutputs, 3, false},
-		{phantomO, out, protocol.KindPhantomGarbling, 2, true},
-		{phantomO, out, protocol.KindPhantomReveal, 1, true},
+		{phantomO, out, phantomrules.KindCommit, 1, true},
+		{phantomO, in, phantomrules.KindSetup, 1, true},
+		{phantomO, out, phantomrules.KindTryGarbling, 2, true},
+		{phantomO, in, phantomrules.KindTry, 2, true},
+		{phantomO, in, phantomrules.KindOutputs, 3, false},
+		{phantomO, out, phantomrules.KindGarbling, 2, true},
+		{phantomO, out, phantomrules.KindReveal, 1, true},
 	}
 	for _, tc := range cases {
 		name := fmt.Sprintf("%s/%s/%s#%d", tc.o.Variant, tc.cheater, tc.kind, tc.n)

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
@@ -186,7 +188,7 @@ func checkAuthEvaluatorCaught(t *testing.T, h *session.Game) {
 		if m.Kind == protocol.KindViolation && m.From == protocol.Inviter && strings.Contains(string(m.Body), "evidence") {
 			reported = true
 		}
-		if m.Kind == protocol.KindPhantomOutputs && m.Seq > 0 && reported {
+		if m.Kind == phantomrules.KindOutputs && m.Seq > 0 && reported {
 			t.Errorf("outputs after the report")
 		}
 	}
@@ -212,7 +214,7 @@ func TestT8PhantomSeedTransferCertificate(t *testing.T) {
 			b[len(b)-96+3] ^= 1
 			return b
 		})
-	}, protocol.KindPhantomCommitment), nil)
+	}, phantomrules.KindCommitment), nil)
 	checkPhantomCaught(t, h, "T-8", "seed transfer")
 	checkNoReveal(t, h)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/metrics"
@@ -64,7 +66,7 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex
 	var started time.Time
 	pending := uint64(0)
 	tries := func() uint64 {
-		pv, _ := g.View().Variant.(protocol.PhantomNetView)
+		pv, _ := g.View().Variant.(phantomrules.View)
 		return pv.Tries
 	}
 	act := func() {
@@ -83,12 +85,12 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex
 			if a == nil {
 				return
 			}
-			pv, isPhantom := v.Variant.(protocol.PhantomNetView)
+			pv, isPhantom := v.Variant.(phantomrules.View)
 			_, play := a.(protocol.Play)
 			if g.Do(a) != nil {
 				return
 			}
-			if isPhantom && play && pv.Stage == protocol.PhantomStagePlay {
+			if isPhantom && play && pv.Stage == phantomrules.StagePlay {
 				started, pending = time.Now(), pv.Tries
 			}
 		}
@@ -163,7 +165,7 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 		if o := g.Outcome(); o == nil || o.Violation != nil {
 			b.Fatalf("outcome %+v", o)
 		}
-		tries += g.View().Variant.(protocol.PhantomNetView).Tries
+		tries += g.View().Variant.(phantomrules.View).Tries
 	}
 	bytes := float64(counter.GetBandwidthTotals().TotalOut - before)
 	b.ReportMetric(elapsed.Seconds()/float64(b.N), "s/game")

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -124,20 +126,20 @@ func checkReverseDigests(t *testing.T, tr *protocol.Transcript) {
 		kinds[m.Kind]++
 		want := ""
 		switch m.Kind {
-		case protocol.KindPhantomCommit, protocol.KindPhantomSetup:
+		case phantomrules.KindCommit, phantomrules.KindSetup:
 			want = `"reverse_base":"`
-		case protocol.KindPhantomBase, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling:
+		case phantomrules.KindBase, phantomrules.KindGarbling, phantomrules.KindTryGarbling:
 			want = `"reverse":"`
 		}
 		if want != "" && !strings.Contains(string(m.Body), want) {
 			t.Errorf("%s message %d without %s: %s", m.Kind, m.Seq, want, m.Body)
 		}
 	}
-	if kinds[protocol.KindPhantomCommitment] == 0 || kinds[protocol.KindPhantomCommitment] != kinds[protocol.KindPhantomChoice] ||
-		kinds[protocol.KindPhantomOutputs] != kinds[protocol.KindPhantomChoice] {
+	if kinds[phantomrules.KindCommitment] == 0 || kinds[phantomrules.KindCommitment] != kinds[phantomrules.KindChoice] ||
+		kinds[phantomrules.KindOutputs] != kinds[phantomrules.KindChoice] {
 		t.Errorf("messages of the record: %v", kinds)
 	}
-	t.Logf("%d checked tries", kinds[protocol.KindPhantomChoice])
+	t.Logf("%d checked tries", kinds[phantomrules.KindChoice])
 }
 
 // passBot passes at every try of Phantom Go, and scores as bot.Random: a
@@ -145,7 +147,7 @@ func checkReverseDigests(t *testing.T, tr *protocol.Transcript) {
 type passBot struct{ *bot.Random }
 
 func (b passBot) Choose(v protocol.View) protocol.Action {
-	if vv, ok := v.Variant.(protocol.PhantomNetView); ok && vv.Stage == protocol.PhantomStagePlay {
+	if vv, ok := v.Variant.(phantomrules.View); ok && vv.Stage == phantomrules.StagePlay {
 		if vv.MyTry {
 			return protocol.Play{Point: engine.Pass}
 		}
@@ -181,8 +183,8 @@ func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
 		name    string
 		rewrite func(*session.Config)
 	}{
-		{"base", phantomRewrite(1, bad(1), protocol.KindPhantomBase)},
-		{"first garbling", phantomRewrite(1, bad(3), protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)},
+		{"base", phantomRewrite(1, bad(1), phantomrules.KindBase)},
+		{"first garbling", phantomRewrite(1, bad(3), phantomrules.KindGarbling, phantomrules.KindTryGarbling)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := play(tt.rewrite)
@@ -193,10 +195,10 @@ func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
 			}
 			accused := false
 			for _, m := range tr.Messages {
-				if m.Kind == protocol.KindPhantomAccuse {
+				if m.Kind == phantomrules.KindAccuse {
 					accused = m.From == protocol.Invitee
 				}
-				if m.Kind == protocol.KindPhantomOutputs && accused {
+				if m.Kind == phantomrules.KindOutputs && accused {
 					t.Error("outputs after the accusation")
 				}
 			}
@@ -206,7 +208,7 @@ func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
 		})
 	}
 	t.Run("last garbling", func(t *testing.T) {
-		h := play(phantomRewrite(2, bad(3), protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling))
+		h := play(phantomRewrite(2, bad(3), phantomrules.KindGarbling, phantomrules.KindTryGarbling))
 		if out := h.Outcome(); out == nil || out.Violation != nil {
 			t.Fatalf("outcome %+v, want an honest end", out)
 		}
@@ -215,7 +217,7 @@ func TestT8PhantomReverseTakenAfterTheOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range tr.Messages {
-			if m.Kind == protocol.KindPhantomAccuse {
+			if m.Kind == phantomrules.KindAccuse {
 				t.Errorf("an accusation: %s", m.Body)
 			}
 		}
@@ -244,15 +246,15 @@ func TestT10PhantomReverseAttachments(t *testing.T) {
 		f       func(body any) any
 		want    string
 	}{
-		{"commit", 0, []protocol.Kind{protocol.KindPhantomCommit}, func(b any) any { return session.PhantomCorruptAttachment(b, 0) }, "digest"},
-		{"setup", 1, []protocol.Kind{protocol.KindPhantomSetup}, func(b any) any { return session.PhantomCorruptAttachment(b, 1) }, "digest"},
-		{"base", 0, []protocol.Kind{protocol.KindPhantomBase}, func(b any) any { return session.PhantomCorruptAttachment(b, 1) }, "digest"},
+		{"commit", 0, []protocol.Kind{phantomrules.KindCommit}, func(b any) any { return session.PhantomCorruptAttachment(b, 0) }, "digest"},
+		{"setup", 1, []protocol.Kind{phantomrules.KindSetup}, func(b any) any { return session.PhantomCorruptAttachment(b, 1) }, "digest"},
+		{"base", 0, []protocol.Kind{phantomrules.KindBase}, func(b any) any { return session.PhantomCorruptAttachment(b, 1) }, "digest"},
 		// The garbling the garbler's program sends by itself (a try of
 		// the evaluator's player): one of its own player's tries is its
 		// move, which has no grace in a game without a clock (REC-D14).
-		{"garbling", 0, []protocol.Kind{protocol.KindPhantomGarbling},
+		{"garbling", 0, []protocol.Kind{phantomrules.KindGarbling},
 			func(b any) any { return session.PhantomCorruptAttachment(b, 3) }, "digest"},
-		{"reverse start cut short", 0, []protocol.Kind{protocol.KindPhantomCommit},
+		{"reverse start cut short", 0, []protocol.Kind{phantomrules.KindCommit},
 			func(b any) any { return session.PhantomTamper(b, 0, func(b []byte) []byte { return b[:len(b)-7] }) }, "digest"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,7 +300,7 @@ func TestT8PhantomCertificateOfOTCorrections(t *testing.T) {
 			o.Garbling = scheme
 			h := playPhantomCheatOpts(t, o, 0, phantomRewrite(3, func(body any) any {
 				return session.PhantomTamper(body, 1, flipCorrections(o.Lambda))
-			}, protocol.KindPhantomCommitment), nil)
+			}, phantomrules.KindCommitment), nil)
 			checkPhantomCaught(t, h, "T-8", "OT corrections")
 			checkNoReveal(t, h)
 			tr, err := session.LoadTranscript(h.RecordPath())
@@ -329,7 +331,7 @@ func forgedOTCertificateHooks(t *testing.T, at int) [2]func(*session.Config) {
 	var request, reply []byte
 	watchGarbler := func(c *session.Config) {
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if kind == protocol.KindPhantomCommitment {
+			if kind == phantomrules.KindCommitment {
 				mu.Lock()
 				reply = session.PhantomAttachment(body, 1)
 				mu.Unlock()
@@ -341,11 +343,11 @@ func forgedOTCertificateHooks(t *testing.T, at int) [2]func(*session.Config) {
 	liar := func(c *session.Config) {
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
 			switch kind {
-			case protocol.KindPhantomTry, protocol.KindPhantomRequest:
+			case phantomrules.KindTry, phantomrules.KindRequest:
 				mu.Lock()
 				request = session.PhantomAttachment(body, 0)
 				mu.Unlock()
-			case protocol.KindPhantomChoice:
+			case phantomrules.KindChoice:
 				if seen++; seen == at {
 					mu.Lock()
 					defer mu.Unlock()
@@ -411,7 +413,7 @@ func TestT8PhantomCheckedGameOTCertificateSizeLimit(t *testing.T) {
 					}
 					return b
 				})
-			}, protocol.KindPhantomCommitment)
+			}, phantomrules.KindCommitment)
 			games := playPhantomGames(t, o, 0, [2]func(*session.Config){cheat, nil}, [2]bot.Player{shortBot(11), shortBot(12)}, true)
 			h := games[1]
 			checkPhantomCaught(t, h, "T-8", "OT corrections")
@@ -445,7 +447,7 @@ func TestT8PhantomEvaluatorProbesTheCorrelatedOT(t *testing.T) {
 			}
 			return b
 		})
-	}, protocol.KindPhantomTry, protocol.KindPhantomRequest), nil)
+	}, phantomrules.KindTry, phantomrules.KindRequest), nil)
 	checkPhantomCaught(t, h, "T-8", "OT request")
 	tr, err := session.LoadTranscript(h.RecordPath())
 	if err != nil {
@@ -453,7 +455,7 @@ func TestT8PhantomEvaluatorProbesTheCorrelatedOT(t *testing.T) {
 	}
 	accused := false
 	for _, m := range tr.Messages {
-		accused = accused || m.Kind == protocol.KindPhantomAccuse && m.From == protocol.Inviter
+		accused = accused || m.Kind == phantomrules.KindAccuse && m.From == protocol.Inviter
 	}
 	if !accused {
 		t.Error("the garbler's program did not accuse at once")
@@ -472,8 +474,8 @@ func TestT10PhantomReverseDigestMissing(t *testing.T) {
 		cheater int
 		kinds   []protocol.Kind
 	}{
-		{"setup", 1, []protocol.Kind{protocol.KindPhantomSetup}},
-		{"garbling", 0, []protocol.Kind{protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling}},
+		{"setup", 1, []protocol.Kind{phantomrules.KindSetup}},
+		{"garbling", 0, []protocol.Kind{phantomrules.KindGarbling, phantomrules.KindTryGarbling}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			seen := 0
@@ -482,7 +484,7 @@ func TestT10PhantomReverseDigestMissing(t *testing.T) {
 					if !slices.Contains(tt.kinds, kind) {
 						return kind, body, false
 					}
-					if seen++; seen != 2 && kind != protocol.KindPhantomSetup {
+					if seen++; seen != 2 && kind != phantomrules.KindSetup {
 						return kind, body, false
 					}
 					return kind, session.PhantomDropReverse(body), true
@@ -517,7 +519,7 @@ func TestT14PhantomForgedReverseCertificate(t *testing.T) {
 	seen := 0
 	h := playPhantomCheatOpts(t, correlatedOptions(engine.RulesCommon), 1, func(c *session.Config) {
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if kind != protocol.KindPhantomChoice {
+			if kind != phantomrules.KindChoice {
 				return kind, body, false
 			}
 			if seen++; seen != 3 {

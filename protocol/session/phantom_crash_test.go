@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
@@ -50,16 +52,16 @@ func TestT3PhantomAttachmentsMadeAgainAfterACrash(t *testing.T) {
 		nth  int32
 		race bool
 	}{
-		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1, false},
-		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, true},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomTry, 2, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomRequest, 2, false},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false},
-		{protocol.Inviter, "auto", protocol.KindPhantomRequest, 2, false},
-		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false},
-		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, true},
+		{protocol.Inviter, "saved", phantomrules.KindBase, 1, false},
+		{protocol.Inviter, "saved", phantomrules.KindTryGarbling, 2, true},
+		{protocol.Inviter, "saved", phantomrules.KindGarbling, 2, false},
+		{protocol.Invitee, "saved", phantomrules.KindSetup, 1, false},
+		{protocol.Invitee, "saved", phantomrules.KindTry, 2, false},
+		{protocol.Invitee, "saved", phantomrules.KindRequest, 2, false},
+		{protocol.Invitee, "saved", phantomrules.KindOutputs, 3, false},
+		{protocol.Inviter, "auto", phantomrules.KindRequest, 2, false},
+		{protocol.Invitee, "auto", phantomrules.KindGarbling, 2, false},
+		{protocol.Invitee, "auto", phantomrules.KindTryGarbling, 2, true},
 		{protocol.Inviter, "saved", protocol.KindChat, 1, true},
 	}
 	seen := map[protocol.Kind]bool{}
@@ -112,51 +114,51 @@ func TestT3CheckedPhantomCrash(t *testing.T) {
 		garbling string
 		inputOT  string
 	}{
-		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 2, false, "", ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, "", ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false, "", ""},
-		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, "", ""},
-		{protocol.Invitee, "saved", protocol.KindPhantomChoice, 2, false, "", ""},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, "", ""},
-		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, "", ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomCommitment, 3, false, engine.GarblingThreeHalves, ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, ""},
-		{protocol.Inviter, "saved", protocol.KindPhantomCommit, 1, false, engine.GarblingThreeHalves, cot},
-		{protocol.Inviter, "saved", protocol.KindPhantomBase, 1, false, engine.GarblingThreeHalves, cot},
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, cot},
-		{protocol.Inviter, "saved", protocol.KindPhantomTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
-		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "auto", protocol.KindPhantomCommit, 1, true, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "saved", protocol.KindPhantomSetup, 1, false, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "auto", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "auto", protocol.KindPhantomTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", phantomrules.KindCommitment, 2, false, "", ""},
+		{protocol.Inviter, "saved", phantomrules.KindGarbling, 2, false, "", ""},
+		{protocol.Inviter, "saved", phantomrules.KindTryGarbling, 2, false, "", ""},
+		{protocol.Inviter, "auto", phantomrules.KindChoice, 2, false, "", ""},
+		{protocol.Invitee, "saved", phantomrules.KindChoice, 2, false, "", ""},
+		{protocol.Invitee, "saved", phantomrules.KindOutputs, 3, false, "", ""},
+		{protocol.Invitee, "auto", phantomrules.KindCommitment, 2, false, "", ""},
+		{protocol.Inviter, "saved", phantomrules.KindCommitment, 3, false, engine.GarblingThreeHalves, ""},
+		{protocol.Inviter, "saved", phantomrules.KindGarbling, 2, false, engine.GarblingThreeHalves, ""},
+		{protocol.Inviter, "saved", phantomrules.KindCommit, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", phantomrules.KindBase, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", phantomrules.KindGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "saved", phantomrules.KindTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "auto", phantomrules.KindChoice, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", phantomrules.KindCommit, 1, true, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "saved", phantomrules.KindSetup, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "saved", phantomrules.KindOutputs, 3, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", phantomrules.KindGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", phantomrules.KindTryGarbling, 2, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "auto", phantomrules.KindCommitment, 2, false, engine.GarblingThreeHalves, cot},
 		// Between the secrets' write and the record's (PN-D15): the
 		// record is then one try behind the secrets (the outputs and
 		// the request taken, the garbling taken, not written).
-		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, false, engine.GarblingThreeHalves, ""},
-		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, ""},
-		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, true, engine.GarblingThreeHalves, cot},
-		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "secrets", phantomrules.KindCommitment, 3, false, engine.GarblingThreeHalves, ""},
+		{protocol.Invitee, "secrets", phantomrules.KindOutputs, 3, false, engine.GarblingThreeHalves, ""},
+		{protocol.Inviter, "secrets", phantomrules.KindCommitment, 3, true, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "secrets", phantomrules.KindOutputs, 3, false, engine.GarblingThreeHalves, cot},
 		// The evaluator's seed, drawn when the commit came, is in its
 		// secrets, the commit and its setup not in its record.
-		{protocol.Invitee, "secrets", protocol.KindPhantomSetup, 1, false, engine.GarblingThreeHalves, cot},
-		{protocol.Inviter, "secrets", protocol.KindPhantomBase, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Invitee, "secrets", phantomrules.KindSetup, 1, false, engine.GarblingThreeHalves, cot},
+		{protocol.Inviter, "secrets", phantomrules.KindBase, 1, false, engine.GarblingThreeHalves, cot},
 		// The authenticated state (MPC-D29): the evaluator's
 		// authentication state kept with its share; the garbler makes
 		// the last try's MACs again from its seed.
-		{protocol.Inviter, "saved", protocol.KindPhantomGarbling, 2, false, engine.GarblingThreeHalves, auth},
-		{protocol.Inviter, "auto", protocol.KindPhantomChoice, 2, false, engine.GarblingThreeHalves, auth},
-		{protocol.Invitee, "saved", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
-		{protocol.Invitee, "auto", protocol.KindPhantomCommitment, 2, false, engine.GarblingThreeHalves, auth},
-		{protocol.Invitee, "secrets", protocol.KindPhantomOutputs, 3, false, engine.GarblingThreeHalves, auth},
+		{protocol.Inviter, "saved", phantomrules.KindGarbling, 2, false, engine.GarblingThreeHalves, auth},
+		{protocol.Inviter, "auto", phantomrules.KindChoice, 2, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "saved", phantomrules.KindOutputs, 3, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "auto", phantomrules.KindCommitment, 2, false, engine.GarblingThreeHalves, auth},
+		{protocol.Invitee, "secrets", phantomrules.KindOutputs, 3, false, engine.GarblingThreeHalves, auth},
 		// The garbler's secrets a try ahead of its record: the
 		// certificate of the try under way needs the evaluator's
 		// choice of the try before the one the secrets moved past
 		// (PN-D18; the kill campaign of a CI run: "the evaluator's
 		// choice of try 4 is not kept"). In every tier.
-		{protocol.Inviter, "secrets", protocol.KindPhantomCommitment, 3, true, engine.GarblingThreeHalves, auth},
+		{protocol.Inviter, "secrets", phantomrules.KindCommitment, 3, true, engine.GarblingThreeHalves, auth},
 		// While the secrets file is rewritten as its document alone
 		// (REC-D16): the new file written and synced, not yet renamed
 		// over the log, which the program resumes from. Any message

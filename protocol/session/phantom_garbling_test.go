@@ -3,6 +3,8 @@ package session_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/gc"
@@ -101,7 +103,7 @@ func TestT8PhantomCertificateThreeHalves(t *testing.T) {
 			}
 			return b
 		})
-	}, protocol.KindPhantomCommitment), nil)
+	}, phantomrules.KindCommitment), nil)
 	checkPhantomCaught(t, h, "T-8", "certificate")
 	checkNoReveal(t, h)
 }

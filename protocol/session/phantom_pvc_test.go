@@ -3,6 +3,8 @@ package session_test
 import (
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
@@ -38,14 +40,14 @@ func TestT8PhantomCheckedGame(t *testing.T) {
 	for _, m := range tr.Messages {
 		kinds[m.Kind]++
 	}
-	if kinds[protocol.KindPhantomCommitment] == 0 || kinds[protocol.KindPhantomCommitment] != kinds[protocol.KindPhantomChoice] ||
-		kinds[protocol.KindPhantomOutputs] != kinds[protocol.KindPhantomChoice] {
+	if kinds[phantomrules.KindCommitment] == 0 || kinds[phantomrules.KindCommitment] != kinds[phantomrules.KindChoice] ||
+		kinds[phantomrules.KindOutputs] != kinds[phantomrules.KindChoice] {
 		t.Errorf("messages of the record: %v", kinds)
 	}
 	if rep := protocol.Verify(tr); rep.Violation != nil {
 		t.Errorf("Verify finds %v in an honest checked game", rep.Violation)
 	}
-	t.Logf("%d checked tries", kinds[protocol.KindPhantomChoice])
+	t.Logf("%d checked tries", kinds[phantomrules.KindChoice])
 }
 
 // TestT8PhantomCertificateOfAnOpenedGarbling: a garbler's program commits
@@ -64,7 +66,7 @@ func TestT8PhantomCertificateOfAnOpenedGarbling(t *testing.T) {
 			}
 			return b
 		})
-	}, protocol.KindPhantomCommitment), nil)
+	}, phantomrules.KindCommitment), nil)
 	checkPhantomCaught(t, h, "T-8", "certificate")
 	checkNoReveal(t, h)
 }
@@ -92,7 +94,7 @@ func TestT8PhantomCertificateWithoutTheGarbling(t *testing.T) {
 			}
 			return b
 		})
-	}, protocol.KindPhantomCommitment), stallBot{})
+	}, phantomrules.KindCommitment), stallBot{})
 	checkPhantomCaught(t, h, "T-8", "certificate")
 	checkNoReveal(t, h)
 	tr, err := session.LoadTranscript(h.RecordPath())
@@ -100,7 +102,7 @@ func TestT8PhantomCertificateWithoutTheGarbling(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range tr.Messages {
-		if m.Kind == protocol.KindPhantomTryGarbling || m.Kind == protocol.KindPhantomGarbling {
+		if m.Kind == phantomrules.KindTryGarbling || m.Kind == phantomrules.KindGarbling {
 			t.Fatalf("a garbling was sent (%s); the garbler held back its first", m.Kind)
 		}
 	}
@@ -113,7 +115,7 @@ func TestT8PhantomCertificateOfTheGarblingSent(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheatOpts(t, checkedOptions(engine.RulesKriegspiel), 0, phantomRewrite(3, func(body any) any {
 		return session.PhantomTamper(body, 0, flipByte(18+32*7+3))
-	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
+	}, phantomrules.KindGarbling, phantomrules.KindTryGarbling), nil)
 	checkPhantomCaught(t, h, "T-8", "certificate")
 	checkNoReveal(t, h)
 }
@@ -130,7 +132,7 @@ func TestT14PhantomForgedCertificate(t *testing.T) {
 		seen := 0
 		h := playPhantomCheatOpts(t, checkedOptions(engine.RulesCommon), 1, func(c *session.Config) {
 			session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-				if kind != protocol.KindPhantomChoice {
+				if kind != phantomrules.KindChoice {
 					return kind, body, false
 				}
 				if seen++; seen != 3 {
@@ -157,7 +159,7 @@ func checkNoReveal(t *testing.T, h *session.Game) {
 		t.Fatal(err)
 	}
 	for _, m := range tr.Messages {
-		if m.Kind == protocol.KindPhantomReveal && m.From == protocol.Invitee {
+		if m.Kind == phantomrules.KindReveal && m.From == protocol.Invitee {
 			t.Errorf("the evaluator revealed its seed (message %d)", m.Seq)
 		}
 	}

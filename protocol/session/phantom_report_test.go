@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -54,14 +56,14 @@ var largeCertificateCheats = []largeCertificateCheat{
 	{name: "OT corrections", cheater: 0, what: "OT corrections", correlated: true, frameFrom: 13, setup: func(o engine.Options) func(*session.Config) {
 		return phantomRewrite(1, func(body any) any {
 			return session.PhantomTamper(body, 1, flipEveryCorrection(o.Lambda))
-		}, protocol.KindPhantomCommitment)
+		}, phantomrules.KindCommitment)
 	}},
 	{name: "labels of the garbling sent", cheater: 0, what: "of the garbling sent differ", frameFrom: 19, setup: func(engine.Options) func(*session.Config) {
 		// A byte of one of the garbler's input labels (after the
 		// labels header), in the first garbling sent.
 		return phantomRewrite(1, func(body any) any {
 			return session.PhantomTamper(body, 1, flipByte(6+16*3+2))
-		}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling)
+		}, phantomrules.KindGarbling, phantomrules.KindTryGarbling)
 	}},
 	{name: "evaluator's share", cheater: 1, what: "share inputs are not its share", frameFrom: 13, player: func() bot.Player {
 		return &cheatingBot{Player: shortBot(12), cheat: session.PhantomAlterShare{}}
@@ -74,20 +76,20 @@ var largeCertificateCheats = []largeCertificateCheat{
 		// its MAC sub-batch.
 		return phantomRewrite(1, func(body any) any {
 			return session.PhantomTamper(body, 0, flipByte(13+4*32+3))
-		}, protocol.KindPhantomCommitment)
+		}, phantomrules.KindCommitment)
 	}},
 	{name: "corrections' digest", cheater: 0, what: "names the OT corrections of garbling", frameFrom: 19, setup: func(o engine.Options) func(*session.Config) {
 		// The corrections changed after the commitment named them.
 		return phantomRewrite(1, func(body any) any {
 			return session.PhantomTamper(body, 1, flipEveryCorrection(o.Lambda))
-		}, protocol.KindPhantomCommitment)
+		}, phantomrules.KindCommitment)
 	}},
 	{name: "request's digest", cheater: 1, what: "choice names its request of garbling ĵ", frameFrom: 19, setup: func(engine.Options) func(*session.Config) {
 		// The digest of its request of ĵ after ĵ, the proof and the 40
 		// sums in the choice.
 		return phantomRewrite(1, func(body any) any {
 			return session.PhantomTamper(body, 0, flipByte(3+8+1+32+40*16+11))
-		}, protocol.KindPhantomChoice)
+		}, phantomrules.KindChoice)
 	}},
 }
 
@@ -226,7 +228,7 @@ func TestMPCD31ForgedLargeCertificate(t *testing.T) {
 			t.Parallel()
 			// The evaluator forges at its second choice, the garbler at
 			// its second garbling (the choice of that try came).
-			kinds := map[int][]protocol.Kind{1: {protocol.KindPhantomChoice}, 0: {protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling}}[liar]
+			kinds := map[int][]protocol.Kind{1: {phantomrules.KindChoice}, 0: {phantomrules.KindGarbling, phantomrules.KindTryGarbling}}[liar]
 			seen := 0
 			forge := func(c *session.Config) {
 				session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
@@ -23,7 +25,7 @@ type resigningBot struct {
 }
 
 func (r *resigningBot) Choose(v protocol.View) protocol.Action {
-	if pv, ok := v.Variant.(protocol.PhantomNetView); ok && pv.MyTry {
+	if pv, ok := v.Variant.(phantomrules.View); ok && pv.MyTry {
 		r.tries++
 		if r.tries == r.at {
 			return protocol.Resign{}
@@ -46,7 +48,7 @@ func checkResignedAndRevealed(t *testing.T, g *session.Game, resigner protocol.R
 	if out == nil || out.Result.By != engine.ByResignation || out.Result.Winner != winner || out.Violation != nil {
 		t.Fatalf("%s: outcome %+v, want a resignation won by %v", g.Role(), out, winner)
 	}
-	v := g.View().Variant.(protocol.PhantomNetView)
+	v := g.View().Variant.(phantomrules.View)
 	if !v.Revealed {
 		t.Fatalf("%s: the board was not revealed after the resignation (stage %s)", g.Role(), v.Stage)
 	}
@@ -80,7 +82,7 @@ func TestPN10PhantomResignationRunsTheAudit(t *testing.T) {
 			players := [2]bot.Player{shortBot(21), shortBot(22)}
 			players[resigner] = &resigningBot{Player: players[resigner], at: 4}
 			a, b := playPlayers(t, p, engine.Options{Variant: engine.VariantPhantom, Size: 5}, players[0], players[1])
-			ab := a.View().Variant.(protocol.PhantomNetView).Referee.Board()
+			ab := a.View().Variant.(phantomrules.View).Referee.Board()
 			checkResignedAndRevealed(t, a, resigner, engine.Board{})
 			checkResignedAndRevealed(t, b, resigner, ab)
 		})
@@ -135,7 +137,7 @@ func TestT11PhantomWithheldRevealAfterResignation(t *testing.T) {
 		c.AutoGrace = time.Second
 		if i == 0 {
 			c.AutoGrace = time.Minute
-			session.SetTamper(c, refuseAfter(protocol.KindPhantomReveal))
+			session.SetTamper(c, refuseAfter(phantomrules.KindReveal))
 		}
 	})
 	resigner := &resigningBot{Player: shortBot(32), at: 3}
@@ -200,7 +202,7 @@ func TestPN10PhantomResignationCrossingAMessage(t *testing.T) {
 			// Resign from outside the bot, once the game reached the try,
 			// at whatever message the secure computation is at.
 			for {
-				v, ok := games[resigner].View().Variant.(protocol.PhantomNetView)
+				v, ok := games[resigner].View().Variant.(phantomrules.View)
 				if ok && v.Tries >= at || games[resigner].Outcome() != nil {
 					break
 				}
@@ -218,7 +220,7 @@ func TestPN10PhantomResignationCrossingAMessage(t *testing.T) {
 					t.Fatalf("%s: the game did not end: %v", x.Role(), err)
 				}
 			}
-			board := host.View().Variant.(protocol.PhantomNetView).Referee.Board()
+			board := host.View().Variant.(phantomrules.View).Referee.Board()
 			checkResignedAndRevealed(t, host, resigner, engine.Board{})
 			checkResignedAndRevealed(t, g, resigner, board)
 		})

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
@@ -26,7 +28,7 @@ type cheatOnce struct {
 }
 
 func (c *cheatOnce) Choose(v protocol.View) protocol.Action {
-	if pv, ok := v.Variant.(protocol.PhantomNetView); ok && pv.MyTry && c.armed.Load() && !c.cheated.Load() {
+	if pv, ok := v.Variant.(phantomrules.View); ok && pv.MyTry && c.armed.Load() && !c.cheated.Load() {
 		c.cheated.Store(true)
 		return c.cheat
 	}
@@ -106,7 +108,7 @@ func restartThenSubstitute(t *testing.T, o engine.Options, cheat bool) {
 			}
 			tr := g.Transcript()
 			last := tr.Messages[len(tr.Messages)-1]
-			if last.From != garbler || last.Kind != protocol.KindPhantomCommitment {
+			if last.From != garbler || last.Kind != phantomrules.KindCommitment {
 				return
 			}
 			if cheat && !evalBot.cheated.Load() || !cheat && tries.Add(1) != 3 {
@@ -211,7 +213,7 @@ type countTries struct {
 }
 
 func (c *countTries) Choose(v protocol.View) protocol.Action {
-	if pv, ok := v.Variant.(protocol.PhantomNetView); ok && pv.MyTry && c.arm != nil {
+	if pv, ok := v.Variant.(phantomrules.View); ok && pv.MyTry && c.arm != nil {
 		if !c.seen || pv.Tries != c.last {
 			c.seen, c.last = true, pv.Tries
 			if c.n.Add(1) == c.at {
@@ -245,8 +247,8 @@ func TestT8PhantomAuthGarblerCertificateAfterARestart(t *testing.T) {
 		at    protocol.Kind
 		cheat bool
 		mac64 bool
-	}{{protocol.KindPhantomChoice, true, true}, {protocol.KindPhantomChoice, false, true}, {protocol.KindPhantomOutputs, true, true},
-		{protocol.KindPhantomChoice, true, false}} {
+	}{{phantomrules.KindChoice, true, true}, {phantomrules.KindChoice, false, true}, {phantomrules.KindOutputs, true, true},
+		{phantomrules.KindChoice, true, false}} {
 		name := "cheat"
 		if !c.cheat {
 			name = "honest"
@@ -274,7 +276,7 @@ func restartThenWrongOpening(t *testing.T, o engine.Options, at protocol.Kind, c
 	p := newPair(t, func(i int, cfg *session.Config) {
 		if protocol.Role(i) == garbler {
 			session.SetRewrite(cfg, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-				if kind != protocol.KindPhantomGarbling && kind != protocol.KindPhantomTryGarbling || !tamperArmed.Load() {
+				if kind != phantomrules.KindGarbling && kind != phantomrules.KindTryGarbling || !tamperArmed.Load() {
 					return kind, body, false
 				}
 				tamperArmed.Store(false)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"crypto/rand"
 	"errors"
@@ -170,7 +171,7 @@ const evidenceKept = 6
 // keepEvidence adds b to the messages kept for a certificate of MPC-D29
 // (phantomPlayer.evidence), once, dropping the oldest beyond
 // evidenceKept; nothing in a game without the authenticated state.
-func (p *phantomPlayer) keepEvidence(h *protocol.PhantomRules, b []byte) {
+func (p *phantomPlayer) keepEvidence(h *phantomrules.Rules, b []byte) {
 	if b == nil || !h.Config().AuthState || withDigest(referee.Sum(b), p.evidence...) != nil {
 		return
 	}
@@ -231,8 +232,8 @@ type PhantomOutputs struct {
 	Labels []byte `json:"labels"`
 }
 
-func (p *phantomPlayer) rules(m *protocol.Machine) *protocol.PhantomRules {
-	h, _ := m.Rules.(*protocol.PhantomRules)
+func (p *phantomPlayer) rules(m *protocol.Machine) *phantomrules.Rules {
+	h, _ := m.Rules.(*phantomrules.Rules)
 	return h
 }
 
@@ -255,7 +256,7 @@ func (p *phantomPlayer) tries() []engine.Point {
 
 // ensure makes the player ready to act on m: it starts its view once the
 // colours are known and rebuilds its machine after a restart.
-func (p *phantomPlayer) ensure(m *protocol.Machine, h *protocol.PhantomRules) error {
+func (p *phantomPlayer) ensure(m *protocol.Machine, h *phantomrules.Rules) error {
 	if p.view.Size() == 0 && m.Colors[p.me] != engine.Empty {
 		v, err := phantom.NewView(p.opts, m.Colors[p.me])
 		if err != nil {
@@ -267,12 +268,12 @@ func (p *phantomPlayer) ensure(m *protocol.Machine, h *protocol.PhantomRules) er
 	// answers may have to be made again after a restart (PN-D14). The
 	// outputs stay until the next try's replace them.
 	if _, sent := h.Current(); sent == 0 {
-		if p.me == protocol.PhantomGarbler && p.request != nil {
+		if p.me == phantomrules.Garbler && p.request != nil {
 			p.olderChoice = p.prevChoice
 			p.prevRequest, p.prevChoice = p.request, p.choice
 		}
 		p.request, p.opened = nil, nil
-		if p.me == protocol.PhantomGarbler {
+		if p.me == phantomrules.Garbler {
 			p.choice = nil
 		}
 	}
@@ -285,15 +286,15 @@ func (p *phantomPlayer) ensure(m *protocol.Machine, h *protocol.PhantomRules) er
 }
 
 // myTry reports whether the local player may choose a try now.
-func (p *phantomPlayer) myTry(h *protocol.PhantomRules) bool {
+func (p *phantomPlayer) myTry(h *phantomrules.Rules) bool {
 	from, kinds, _ := h.Expected()
 	if from != p.me || p.caught != "" || len(kinds) == 0 {
 		return false
 	}
 	switch kinds[0] {
-	case protocol.KindPhantomTry:
+	case phantomrules.KindTry:
 		return p.e != nil && p.e.Ready()
-	case protocol.KindPhantomTryGarbling:
+	case phantomrules.KindTryGarbling:
 		if h.Machine.Options.Lambda > 1 {
 			return p.g != nil && p.g.Committed() && p.choice != nil
 		}
@@ -304,14 +305,14 @@ func (p *phantomPlayer) myTry(h *protocol.PhantomRules) bool {
 
 // correlated reports whether the game's input OTs are the correlated ones
 // (MPC-D28).
-func (p *phantomPlayer) correlated() bool { return protocol.CorrelatedInputs(p.opts) }
+func (p *phantomPlayer) correlated() bool { return phantomrules.CorrelatedInputs(p.opts) }
 
 // takeReverse has the evaluator take the reverse request of the try under
 // way, which the record holds (MPC-D28): at its turn to start the try,
 // after the outputs of the try before. A request that fails the check,
 // or is malformed, is caught (the audit names the garbler, "reverse OT
 // request"); taking it again is a no-op.
-func (p *phantomPlayer) takeReverse(h *protocol.PhantomRules) error {
+func (p *phantomPlayer) takeReverse(h *phantomrules.Rules) error {
 	if !p.correlated() || p.e == nil || p.caught != "" {
 		return nil
 	}
@@ -355,7 +356,7 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 			return "", nil, fmt.Errorf("%w: %d", engine.ErrOffBoard, a.Point)
 		}
 		switch h.Stage() {
-		case protocol.PhantomStageScoring, protocol.PhantomStageOpen:
+		case phantomrules.StageScoring, phantomrules.StageOpen:
 			c := m.Colors[me]
 			ref := h.Referee
 			if h.Score.Active {
@@ -373,24 +374,24 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 				return "", nil, fmt.Errorf("%w: %s is illegal: %s", engine.ErrWrongPhase, a.Point.Vertex(size), out.Reason)
 			}
 			return protocol.KindMove, protocol.MoveBody{Point: a.Point.Vertex(size)}, nil
-		case protocol.PhantomStagePlay:
+		case phantomrules.StagePlay:
 		default:
 			return "", nil, fmt.Errorf("%w: no try now (%s)", protocol.ErrNotNow, h.Stage())
 		}
 		if !p.myTry(h) {
 			return "", nil, fmt.Errorf("%w: not this player's try", protocol.ErrNotNow)
 		}
-		if p.me == protocol.PhantomEvaluator {
-			return p.request1(h, protocol.KindPhantomTry, a.Point)
+		if p.me == phantomrules.Evaluator {
+			return p.request1(h, phantomrules.KindTry, a.Point)
 		}
-		return p.garble(h, protocol.KindPhantomTryGarbling, a.Point)
+		return p.garble(h, phantomrules.KindTryGarbling, a.Point)
 	case protocol.MarkDead:
-		if h.Stage() != protocol.PhantomStageScoring {
+		if h.Stage() != phantomrules.StageScoring {
 			return "", nil, fmt.Errorf("%w: no scoring now", protocol.ErrNotNow)
 		}
 		return protocol.KindMark, protocol.WireMarking(h.Referee.Board(), a.Dead), nil
 	case protocol.AgreeScore:
-		if h.Stage() != protocol.PhantomStageScoring || !h.Score.HasProposal {
+		if h.Stage() != phantomrules.StageScoring || !h.Score.HasProposal {
 			return "", nil, fmt.Errorf("%w: no marking to agree to", protocol.ErrNotNow)
 		}
 		b := h.Referee.Board()
@@ -405,7 +406,7 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 var errPhantomLost = errors.New("protocol: the state of the phantom secure computation is lost (no seed in the secrets)")
 
 // request1 makes the evaluator's request of the next try.
-func (p *phantomPlayer) request1(h *protocol.PhantomRules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
+func (p *phantomPlayer) request1(h *phantomrules.Rules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
 	if p.e == nil {
 		return "", nil, errPhantomLost
 	}
@@ -419,11 +420,11 @@ func (p *phantomPlayer) request1(h *protocol.PhantomRules, kind protocol.Kind, t
 	if err != nil {
 		return "", nil, err
 	}
-	return kind, protocol.PhantomRequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
+	return kind, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
 }
 
 // garble makes the garbler's garbling of the next try.
-func (p *phantomPlayer) garble(h *protocol.PhantomRules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
+func (p *phantomPlayer) garble(h *phantomrules.Rules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
 	if p.g == nil {
 		return "", nil, errPhantomLost
 	}
@@ -439,7 +440,7 @@ func (p *phantomPlayer) garble(h *protocol.PhantomRules, kind protocol.Kind, try
 	}
 	p.keepEvidence(h, gb.Labels)
 	d := gb.Digests()
-	b := protocol.PhantomGarblingBody{Try: h.Public.Try, Tables: d[0], Labels: d[1], Reply: d[2],
+	b := phantomrules.GarblingBody{Try: h.Public.Try, Tables: d[0], Labels: d[1], Reply: d[2],
 		Bulk: [][]byte{gb.Tables, gb.Labels, gb.Reply}}
 	if p.correlated() {
 		// The next try's reverse request rides on this garbling
@@ -457,8 +458,8 @@ func (p *phantomPlayer) garble(h *protocol.PhantomRules, kind protocol.Kind, try
 // or, for an accusation, only what it caught (T-15: the accused reveals
 // first).
 func (p *phantomPlayer) reveal(kind protocol.Kind) (protocol.Kind, any, bool, error) {
-	if kind == protocol.KindPhantomAccuse {
-		return kind, protocol.PhantomAccuseBody{Accuse: p.caught}, true, nil
+	if kind == phantomrules.KindAccuse {
+		return kind, phantomrules.AccuseBody{Accuse: p.caught}, true, nil
 	}
 	if p.opening == nil {
 		return "", nil, false, errors.New("protocol: the phantom seed is lost")
@@ -468,7 +469,7 @@ func (p *phantomPlayer) reveal(kind protocol.Kind) (protocol.Kind, any, bool, er
 	for _, t := range p.tries() {
 		vs = append(vs, t.Vertex(size))
 	}
-	return kind, protocol.PhantomRevealBody{Seed: *p.opening, Tries: vs}, true, nil
+	return kind, phantomrules.RevealBody{Seed: *p.opening, Tries: vs}, true, nil
 }
 
 // newEvaluator draws the evaluator's seed, commits to it and makes its
@@ -491,7 +492,7 @@ func (p *phantomPlayer) newSeed(cfg referee.Config) (commit.Commitment, error) {
 	if _, err := rand.Read(s[:]); err != nil {
 		return commit.Commitment{}, err
 	}
-	c, o, err := cfg.CommitSeed(protocol.PartyOf(p.me), s)
+	c, o, err := cfg.CommitSeed(phantomrules.PartyOf(p.me), s)
 	if err != nil {
 		return commit.Commitment{}, err
 	}
@@ -513,54 +514,54 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 	if from != me || len(kinds) == 0 {
 		return "", nil, false, nil
 	}
-	if me == protocol.PhantomEvaluator && h.Stage() == protocol.PhantomStagePlay {
+	if me == phantomrules.Evaluator && h.Stage() == phantomrules.StagePlay {
 		// The try's reverse request, now that the record holds it
 		// (MPC-D28): what is wrong in it is accused at once.
 		if err := p.takeReverse(h); err != nil {
 			return "", nil, false, err
 		}
 	}
-	if p.caught != "" && slices.Contains(kinds, protocol.KindPhantomAccuse) {
-		return p.reveal(protocol.KindPhantomAccuse)
+	if p.caught != "" && slices.Contains(kinds, phantomrules.KindAccuse) {
+		return p.reveal(phantomrules.KindAccuse)
 	}
 	cfg := h.Config()
 	switch kinds[0] {
-	case protocol.KindPhantomCommit:
+	case phantomrules.KindCommit:
 		return p.autoCommit(cfg)
-	case protocol.KindPhantomSetup:
+	case phantomrules.KindSetup:
 		return p.autoSetup(cfg)
-	case protocol.KindPhantomBase:
+	case phantomrules.KindBase:
 		return p.autoBase()
-	case protocol.KindPhantomRequest:
-		k, b, err := p.request1(h, protocol.KindPhantomRequest, engine.NoPoint)
+	case phantomrules.KindRequest:
+		k, b, err := p.request1(h, phantomrules.KindRequest, engine.NoPoint)
 		return k, b, err == nil, err
-	case protocol.KindPhantomGarbling:
+	case phantomrules.KindGarbling:
 		if p.request == nil {
 			return "", nil, false, errors.New("protocol: the phantom request under way is lost")
 		}
 		if h.Machine.Options.Lambda > 1 && p.choice == nil {
 			return "", nil, false, nil
 		}
-		k, b, err := p.garble(h, protocol.KindPhantomGarbling, engine.NoPoint)
+		k, b, err := p.garble(h, phantomrules.KindGarbling, engine.NoPoint)
 		return k, b, err == nil, err
-	case protocol.KindPhantomCommitment:
+	case phantomrules.KindCommitment:
 		return p.autoCommitment(h)
-	case protocol.KindPhantomChoice:
+	case phantomrules.KindChoice:
 		if p.choice == nil {
 			return "", nil, false, nil
 		}
 		c := p.choice
 		p.choice = nil
-		return protocol.KindPhantomChoice, protocol.PhantomChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
-	case protocol.KindPhantomOutputs:
+		return phantomrules.KindChoice, phantomrules.ChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
+	case phantomrules.KindOutputs:
 		if p.outputs == nil || p.outputsTry != h.Public.Try {
 			return "", nil, false, nil
 		}
 		o := p.outputs
-		return protocol.KindPhantomOutputs, protocol.PhantomOutputsBody{Try: h.Public.Try, Pass: o.Pass, Legal: o.Legal,
+		return phantomrules.KindOutputs, phantomrules.OutputsBody{Try: h.Public.Try, Pass: o.Pass, Legal: o.Legal,
 			Labels: referee.Sum(o.Labels), Bulk: [][]byte{o.Labels}}, true, nil
-	case protocol.KindPhantomReveal:
-		return p.reveal(protocol.KindPhantomReveal)
+	case phantomrules.KindReveal:
+		return p.reveal(phantomrules.KindReveal)
 	}
 	return "", nil, false, nil
 }
@@ -575,7 +576,7 @@ func (p *phantomPlayer) autoCommit(cfg referee.Config) (protocol.Kind, any, bool
 	if p.g, err = referee.NewGarbler(cfg, p.seed()); err != nil {
 		return "", nil, false, err
 	}
-	b := protocol.PhantomCommitBody{Commitment: c}
+	b := phantomrules.CommitBody{Commitment: c}
 	if p.correlated() {
 		// The reverse extension's base OTs start with the seed
 		// commitment (MPC-D28).
@@ -585,7 +586,7 @@ func (p *phantomPlayer) autoCommit(cfg referee.Config) (protocol.Kind, any, bool
 		}
 		b.ReverseBase, b.Bulk = referee.Sum(rs), [][]byte{rs}
 	}
-	return protocol.KindPhantomCommit, b, true, nil
+	return phantomrules.KindCommit, b, true, nil
 }
 
 // autoSetup is the evaluator's seed commitment and base OT message, with
@@ -599,7 +600,7 @@ func (p *phantomPlayer) autoSetup(cfg referee.Config) (protocol.Kind, any, bool,
 		if p.e == nil || p.opening == nil || p.reverseAnswer == nil {
 			return "", nil, false, errors.New("protocol: the phantom reverse base OT answer is lost")
 		}
-		c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(protocol.PartyOf(p.me)), 0, *p.opening)
+		c, err = commit.Compute(referee.SeedDomain, cfg.Game, uint8(phantomrules.PartyOf(p.me)), 0, *p.opening)
 	} else {
 		c, err = p.newEvaluator(cfg)
 	}
@@ -611,11 +612,11 @@ func (p *phantomPlayer) autoSetup(cfg referee.Config) (protocol.Kind, any, bool,
 		return "", nil, false, err
 	}
 	p.shares = map[uint64][]byte{0: referee.EncodeShare(p.e.Share())}
-	b := protocol.PhantomSetupBody{Commitment: c, Base: referee.Sum(m1), Bulk: [][]byte{m1}}
+	b := phantomrules.SetupBody{Commitment: c, Base: referee.Sum(m1), Bulk: [][]byte{m1}}
 	if p.correlated() {
 		b.ReverseBase, b.Bulk = referee.Sum(p.reverseAnswer), append(b.Bulk, p.reverseAnswer)
 	}
-	return protocol.KindPhantomSetup, b, true, nil
+	return phantomrules.KindSetup, b, true, nil
 }
 
 // autoBase is the garbler's base OT answer, with try 0's reverse
@@ -627,16 +628,16 @@ func (p *phantomPlayer) autoBase() (protocol.Kind, any, bool, error) {
 	m2, err := p.g.BaseRespond(p.base)
 	if err != nil {
 		p.caught = fmt.Sprintf("the evaluator's base OT message: %v", err)
-		return p.reveal(protocol.KindPhantomAccuse)
+		return p.reveal(phantomrules.KindAccuse)
 	}
-	b := protocol.PhantomBaseBody{Base: referee.Sum(m2), Bulk: [][]byte{m2}}
+	b := phantomrules.BaseBody{Base: referee.Sum(m2), Bulk: [][]byte{m2}}
 	if p.correlated() {
 		// The evaluator's answer to the reverse base OTs, then try
 		// 0's reverse request (MPC-D28).
 		if !p.reverseFinished {
 			if err := p.g.ReverseFinish(p.reverseBase); err != nil {
 				p.caught = fmt.Sprintf("the evaluator's reverse base OT answer: %v", err)
-				return p.reveal(protocol.KindPhantomAccuse)
+				return p.reveal(phantomrules.KindAccuse)
 			}
 			p.reverseFinished = true
 		}
@@ -646,26 +647,26 @@ func (p *phantomPlayer) autoBase() (protocol.Kind, any, bool, error) {
 		}
 		b.Reverse, b.Bulk = referee.Sum(rev), append(b.Bulk, rev)
 	}
-	return protocol.KindPhantomBase, b, true, nil
+	return phantomrules.KindBase, b, true, nil
 }
 
 // autoCommitment is the garbler's commitment of a checked try; a
 // request that deviates is accused.
-func (p *phantomPlayer) autoCommitment(h *protocol.PhantomRules) (protocol.Kind, any, bool, error) {
+func (p *phantomPlayer) autoCommitment(h *phantomrules.Rules) (protocol.Kind, any, bool, error) {
 	if p.g == nil || p.request == nil {
 		return "", nil, false, errors.New("protocol: the phantom request under way is lost")
 	}
 	c, err := p.g.Commit(p.request)
 	if errors.Is(err, referee.ErrDeviation) {
 		p.caught = err.Error()
-		return p.reveal(protocol.KindPhantomAccuse)
+		return p.reveal(phantomrules.KindAccuse)
 	}
 	if err != nil {
 		return "", nil, false, err
 	}
 	p.keepEvidence(h, c.Commitments)
 	d := c.Digests()
-	return protocol.KindPhantomCommitment, protocol.PhantomCommitmentBody{Try: h.Public.Try, Commitments: d[0], Reply: d[1],
+	return phantomrules.KindCommitment, phantomrules.CommitmentBody{Try: h.Public.Try, Commitments: d[0], Reply: d[1],
 		Bulk: [][]byte{c.Commitments, c.Reply}}, true, nil
 }
 
@@ -691,7 +692,7 @@ func (p *phantomPlayer) announceTo(announce func(try uint64, a phantom.Announcem
 
 // PrivateView adds the player's own view to the public one.
 func (p *phantomPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
-	pv, ok := v.(protocol.PhantomNetView)
+	pv, ok := v.(phantomrules.View)
 	h := p.rules(m)
 	if !ok || h == nil {
 		return v
@@ -705,7 +706,7 @@ func (p *phantomPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v pro
 	for _, a := range p.view.Log() {
 		pv.Announcements = append(pv.Announcements, a.String())
 	}
-	pv.MyTry = pv.Stage == protocol.PhantomStagePlay && p.myTry(h)
+	pv.MyTry = pv.Stage == phantomrules.StagePlay && p.myTry(h)
 	pv.Caught = p.caught
 	return pv
 }

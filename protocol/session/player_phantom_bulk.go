@@ -7,6 +7,7 @@ package session
 // player_phantom.go.
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"bytes"
 	"errors"
@@ -18,20 +19,20 @@ import (
 // phantomCheat is an action of a cheating program in tests
 // (export_phantom_test.go): it changes the player's secrets.
 type phantomCheat interface {
-	cheat(p *phantomPlayer, h *protocol.PhantomRules) error
+	cheat(p *phantomPlayer, h *phantomrules.Rules) error
 }
 
 // phantomAttachments is how many attachments each kind carries in a game
 // of the game's one OT extension (MPC-D18).
-var phantomAttachments = map[protocol.Kind]int{protocol.KindPhantomSetup: 1, protocol.KindPhantomBase: 1, protocol.KindPhantomTry: 1, protocol.KindPhantomRequest: 1,
-	protocol.KindPhantomTryGarbling: 3, protocol.KindPhantomGarbling: 3, protocol.KindPhantomOutputs: 1, protocol.KindPhantomCommitment: 2, protocol.KindPhantomChoice: 1}
+var phantomAttachments = map[protocol.Kind]int{phantomrules.KindSetup: 1, phantomrules.KindBase: 1, phantomrules.KindTry: 1, phantomrules.KindRequest: 1,
+	phantomrules.KindTryGarbling: 3, phantomrules.KindGarbling: 3, phantomrules.KindOutputs: 1, phantomrules.KindCommitment: 2, phantomrules.KindChoice: 1}
 
 // phantomReverseAttachments are the kinds that carry one more attachment
 // in a game of the correlated input OTs (MPC-D28), the last one: the
 // reverse extension's setup (commit, setup) or a reverse request (base:
 // try 0's; a garbling: the next try's).
-var phantomReverseAttachments = map[protocol.Kind]bool{protocol.KindPhantomCommit: true, protocol.KindPhantomSetup: true, protocol.KindPhantomBase: true,
-	protocol.KindPhantomTryGarbling: true, protocol.KindPhantomGarbling: true}
+var phantomReverseAttachments = map[protocol.Kind]bool{phantomrules.KindCommit: true, phantomrules.KindSetup: true, phantomrules.KindBase: true,
+	phantomrules.KindTryGarbling: true, phantomrules.KindGarbling: true}
 
 // phantomAttachmentCount is how many attachments a message of kind
 // carries in a game whose input OTs are correlated or not.
@@ -64,7 +65,7 @@ func (p *phantomPlayer) checkBulk(m *protocol.Machine, msg *protocol.Message, bu
 			return fmt.Errorf("attachment %d of the %s message does not match its digest", i, msg.Kind)
 		}
 	}
-	if msg.Kind == protocol.KindPhantomCommit && h.Correlated() && p.me == protocol.PhantomEvaluator {
+	if msg.Kind == phantomrules.KindCommit && h.Correlated() && p.me == phantomrules.Evaluator {
 		// A start of the reverse base OTs the evaluator cannot answer
 		// would leave it unable to send its setup: it is dropped, and
 		// the garbler withholds its commitment (T-10, T-11).
@@ -93,19 +94,19 @@ func (p *phantomPlayer) receiveBulk(m *protocol.Machine, me protocol.Role, msg *
 	if err := p.ensure(m, h); err != nil {
 		return err
 	}
-	if msg.Kind == protocol.KindPhantomCommit && p.correlated() && p.caught == "" && p.reverseAnswer == nil {
+	if msg.Kind == phantomrules.KindCommit && p.correlated() && p.caught == "" && p.reverseAnswer == nil {
 		return p.answerReverseStart(h, bulk)
 	}
 	if p.caught != "" || p.e == nil && p.g == nil {
 		return nil // caught already, or the state is lost (auto says so)
 	}
 	switch msg.Kind {
-	case protocol.KindPhantomSetup:
+	case phantomrules.KindSetup:
 		p.base = bulk[0]
 		if h.Correlated() {
 			p.reverseBase = bulk[1]
 		}
-	case protocol.KindPhantomBase:
+	case phantomrules.KindBase:
 		p.base = bulk[0]
 		if h.Correlated() {
 			// Try 0's reverse request: taken at the evaluator's turn.
@@ -114,25 +115,25 @@ func (p *phantomPlayer) receiveBulk(m *protocol.Machine, me protocol.Role, msg *
 		if err := p.e.BaseFinish(bulk[0]); err != nil {
 			return p.catch(fmt.Errorf("the garbler's base OT answer: %w", err))
 		}
-	case protocol.KindPhantomTry, protocol.KindPhantomRequest:
+	case phantomrules.KindTry, phantomrules.KindRequest:
 		p.request = bulk[0]
 		// The OT extension's consistency check, at once (T-8(a)); a
 		// malformed request is left to Garble, as before.
 		if err := p.g.CheckRequest(bulk[0]); errors.Is(err, referee.ErrDeviation) {
 			return p.catch(err)
 		}
-		if msg.Kind == protocol.KindPhantomRequest || h.Machine.Options.Lambda > 1 {
+		if msg.Kind == phantomrules.KindRequest || h.Machine.Options.Lambda > 1 {
 			// The garbler's player is to try: garble ahead while it
 			// thinks; a checked try's λ garblings are needed at once.
 			p.g.Prepare()
 		}
-	case protocol.KindPhantomCommitment:
+	case phantomrules.KindCommitment:
 		return p.receiveCommitment(h, bulk)
-	case protocol.KindPhantomChoice:
+	case phantomrules.KindChoice:
 		return p.receiveChoice(h, bulk)
-	case protocol.KindPhantomTryGarbling, protocol.KindPhantomGarbling:
+	case phantomrules.KindTryGarbling, phantomrules.KindGarbling:
 		return p.receiveGarbling(h, bulk)
-	case protocol.KindPhantomOutputs:
+	case phantomrules.KindOutputs:
 		return p.receiveOutputs(h, msg, bulk)
 	}
 	return nil
@@ -147,7 +148,7 @@ func (p *phantomPlayer) catch(err error) error {
 
 // answerReverseStart takes the garbler's start of the reverse base OTs
 // (MPC-D28) and answers it.
-func (p *phantomPlayer) answerReverseStart(h *protocol.PhantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) answerReverseStart(h *phantomrules.Rules, bulk [][]byte) error {
 	// The garbler's start of the reverse base OTs (MPC-D28): the
 	// evaluator draws its seed (unless a restart kept one, with no
 	// message of it sent) and answers it now, with its setup to
@@ -171,12 +172,12 @@ func (p *phantomPlayer) answerReverseStart(h *protocol.PhantomRules, bulk [][]by
 
 // receiveCommitment opens the garbler's commitment (a checked try):
 // the evaluator's choice, and the evidence kept.
-func (p *phantomPlayer) receiveCommitment(h *protocol.PhantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) receiveCommitment(h *phantomrules.Rules, bulk [][]byte) error {
 	cm := referee.Commitment{Commitments: bulk[0], Reply: bulk[1]}
 	choice, err := p.e.Open(cm)
 	if err != nil {
 		if c := p.e.Certificate(); c != nil {
-			if v := protocol.CertificateViolation(h.Public.Try, c, err); v != nil {
+			if v := phantomrules.CertificateViolation(h.Public.Try, c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -192,13 +193,13 @@ func (p *phantomPlayer) receiveCommitment(h *protocol.PhantomRules, bulk [][]byt
 // receiveChoice checks the evaluator's choice (a checked try); its
 // share inputs not its share (MPC-D29) or a request not sent (MPC-D31)
 // are proven at once when the certificate fits.
-func (p *phantomPlayer) receiveChoice(h *protocol.PhantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) receiveChoice(h *phantomrules.Rules, bulk [][]byte) error {
 	if err := p.g.CheckChoice(bulk[0]); err != nil {
 		if c := p.g.ShareCertificate(); c != nil {
 			// The evaluator's share inputs are not its share
 			// (MPC-D29): proven at once when the certificate fits.
 			p.fillGarblerEvidence(h, c)
-			if v := protocol.EvaluatorShareViolation(c, err); v != nil {
+			if v := phantomrules.EvaluatorShareViolation(c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -206,7 +207,7 @@ func (p *phantomPlayer) receiveChoice(h *protocol.PhantomRules, bulk [][]byte) e
 		if c := p.g.RequestDigestCertificate(); c != nil {
 			// Its choice names another request of ĵ than the one it
 			// sent (MPC-D31): proven by the two signed messages.
-			if v := protocol.RequestDigestViolation(c, err); v != nil {
+			if v := phantomrules.RequestDigestViolation(c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -220,7 +221,7 @@ func (p *phantomPlayer) receiveChoice(h *protocol.PhantomRules, bulk [][]byte) e
 // receiveGarbling evaluates the garbler's garbling of the try: the
 // announcement told, the outputs, the share and its MACs kept; the next
 // try's reverse request kept.
-func (p *phantomPlayer) receiveGarbling(h *protocol.PhantomRules, bulk [][]byte) error {
+func (p *phantomPlayer) receiveGarbling(h *phantomrules.Rules, bulk [][]byte) error {
 	try := h.Public.Try
 	if h.Correlated() && !bytes.Equal(p.reverse, bulk[3]) {
 		// The next try's reverse request: kept, never taken now
@@ -232,7 +233,7 @@ func (p *phantomPlayer) receiveGarbling(h *protocol.PhantomRules, bulk [][]byte)
 	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
 	if err != nil {
 		if c := p.e.Certificate(); c != nil {
-			if v := protocol.CertificateViolation(try, c, err); v != nil {
+			if v := phantomrules.CertificateViolation(try, c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -240,7 +241,7 @@ func (p *phantomPlayer) receiveGarbling(h *protocol.PhantomRules, bulk [][]byte)
 		if c := p.e.ShareCertificate(); c != nil {
 			// The garbler's share inputs are not its share (MPC-D29).
 			p.fillEvaluatorEvidence(h, c)
-			if v := protocol.GarblerShareViolation(c, err); v != nil {
+			if v := phantomrules.GarblerShareViolation(c, err); v != nil {
 				p.caught = err.Error()
 				return v
 			}
@@ -261,8 +262,8 @@ func (p *phantomPlayer) receiveGarbling(h *protocol.PhantomRules, bulk [][]byte)
 
 // receiveOutputs finishes the try with the evaluator's outputs: the
 // announcement told, and the next try prepared.
-func (p *phantomPlayer) receiveOutputs(h *protocol.PhantomRules, msg *protocol.Message, bulk [][]byte) error {
-	var b protocol.PhantomOutputsBody
+func (p *phantomPlayer) receiveOutputs(h *phantomrules.Rules, msg *protocol.Message, bulk [][]byte) error {
+	var b phantomrules.OutputsBody
 	protocol.DecodeBody(msg.Body, &b)
 	a, err := p.g.Finish(referee.Outputs{Pass: b.Pass, Legal: b.Legal, Labels: bulk[0]})
 	if err != nil {
@@ -310,7 +311,7 @@ func (p *phantomPlayer) checkLate(m *protocol.Machine) error {
 	}
 	p.caught = err.Error()
 	if c := p.e.Certificate(); c != nil {
-		if v := protocol.CertificateViolation(h.Public.Try, c, err); v != nil {
+		if v := phantomrules.CertificateViolation(h.Public.Try, c, err); v != nil {
 			return v
 		}
 	}
@@ -322,48 +323,48 @@ func (p *phantomPlayer) checkLate(m *protocol.Machine) error {
 // attachments).
 func phantomDigests(msg *protocol.Message, correlated bool) []referee.Digest {
 	switch msg.Kind {
-	case protocol.KindPhantomCommit:
-		var b protocol.PhantomCommitBody
+	case phantomrules.KindCommit:
+		var b phantomrules.CommitBody
 		protocol.DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.ReverseBase}
 		}
 		return nil
-	case protocol.KindPhantomSetup:
-		var b protocol.PhantomSetupBody
+	case phantomrules.KindSetup:
+		var b phantomrules.SetupBody
 		protocol.DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Base, b.ReverseBase}
 		}
 		return []referee.Digest{b.Base}
-	case protocol.KindPhantomBase:
-		var b protocol.PhantomBaseBody
+	case phantomrules.KindBase:
+		var b phantomrules.BaseBody
 		protocol.DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Base, b.Reverse}
 		}
 		return []referee.Digest{b.Base}
-	case protocol.KindPhantomTry, protocol.KindPhantomRequest:
-		var b protocol.PhantomRequestBody
+	case phantomrules.KindTry, phantomrules.KindRequest:
+		var b phantomrules.RequestBody
 		protocol.DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Request}
-	case protocol.KindPhantomTryGarbling, protocol.KindPhantomGarbling:
-		var b protocol.PhantomGarblingBody
+	case phantomrules.KindTryGarbling, phantomrules.KindGarbling:
+		var b phantomrules.GarblingBody
 		protocol.DecodeBody(msg.Body, &b)
 		if correlated {
 			return []referee.Digest{b.Tables, b.Labels, b.Reply, b.Reverse}
 		}
 		return []referee.Digest{b.Tables, b.Labels, b.Reply}
-	case protocol.KindPhantomOutputs:
-		var b protocol.PhantomOutputsBody
+	case phantomrules.KindOutputs:
+		var b phantomrules.OutputsBody
 		protocol.DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Labels}
-	case protocol.KindPhantomCommitment:
-		var b protocol.PhantomCommitmentBody
+	case phantomrules.KindCommitment:
+		var b phantomrules.CommitmentBody
 		protocol.DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Commitments, b.Reply}
-	case protocol.KindPhantomChoice:
-		var b protocol.PhantomChoiceBody
+	case phantomrules.KindChoice:
+		var b phantomrules.ChoiceBody
 		protocol.DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Choice}
 	}
@@ -391,7 +392,7 @@ func (p *phantomPlayer) remakeBulk(m *protocol.Machine, me protocol.Role, msg *p
 	// OTs (MPC-D28), made again: nil when it cannot be.
 	var reverse []byte
 	switch msg.Kind {
-	case protocol.KindPhantomCommit:
+	case phantomrules.KindCommit:
 		if p.g != nil {
 			if start, _ := p.g.AgainReverse(); start != nil {
 				bulk = [][]byte{start}
@@ -399,10 +400,10 @@ func (p *phantomPlayer) remakeBulk(m *protocol.Machine, me protocol.Role, msg *p
 				bulk = [][]byte{start}
 			}
 		}
-	case protocol.KindPhantomSetup, protocol.KindPhantomTry, protocol.KindPhantomRequest:
+	case phantomrules.KindSetup, phantomrules.KindTry, phantomrules.KindRequest:
 		if p.e != nil {
 			base, req := p.e.Again()
-			if msg.Kind == protocol.KindPhantomSetup {
+			if msg.Kind == phantomrules.KindSetup {
 				req = base
 				reverse = p.reverseAnswer
 				if reverse == nil {
@@ -413,40 +414,40 @@ func (p *phantomPlayer) remakeBulk(m *protocol.Machine, me protocol.Role, msg *p
 				bulk = [][]byte{req}
 			}
 		}
-	case protocol.KindPhantomBase, protocol.KindPhantomTryGarbling, protocol.KindPhantomGarbling:
+	case phantomrules.KindBase, phantomrules.KindTryGarbling, phantomrules.KindGarbling:
 		if p.g != nil {
 			base, gb := p.g.Again()
 			switch {
-			case msg.Kind == protocol.KindPhantomBase && base != nil:
+			case msg.Kind == phantomrules.KindBase && base != nil:
 				bulk = [][]byte{base}
 				if _, rev := p.g.AgainReverse(); rev != nil {
 					reverse = rev
 				} else if rev, err := p.g.ReverseRequest(); err == nil {
 					reverse = rev
 				}
-			case msg.Kind != protocol.KindPhantomBase && gb != nil:
+			case msg.Kind != phantomrules.KindBase && gb != nil:
 				bulk = [][]byte{gb.Tables, gb.Labels, gb.Reply}
 				if rev, err := p.g.ReverseRequestAhead(); err == nil {
 					reverse = rev
 				}
 			}
 		}
-	case protocol.KindPhantomOutputs:
+	case phantomrules.KindOutputs:
 		if p.outputs != nil {
 			bulk = [][]byte{p.outputs.Labels}
 		}
-	case protocol.KindPhantomCommitment:
+	case phantomrules.KindCommitment:
 		if p.g != nil {
 			if c := p.g.AgainCommitment(); c != nil {
 				bulk = [][]byte{c.Commitments, c.Reply}
 			}
 		}
-	case protocol.KindPhantomChoice:
+	case phantomrules.KindChoice:
 		if p.e != nil && p.e.AgainChoice() != nil {
 			bulk = [][]byte{p.e.AgainChoice()}
 		}
 	}
-	if h.Correlated() && phantomReverseAttachments[msg.Kind] && msg.Kind != protocol.KindPhantomCommit && bulk != nil {
+	if h.Correlated() && phantomReverseAttachments[msg.Kind] && msg.Kind != phantomrules.KindCommit && bulk != nil {
 		if reverse == nil {
 			bulk = nil
 		} else {
@@ -471,7 +472,7 @@ func (p *phantomPlayer) remakeBulk(m *protocol.Machine, me protocol.Role, msg *p
 // from the secrets (rebuild, Evaluator.ResumeAuthEvidence); without them
 // (an older program's secrets) the certificate does not go, and the
 // evaluator accuses and the audit decides.
-func (p *phantomPlayer) fillEvaluatorEvidence(h *protocol.PhantomRules, c *referee.GarblerShareCertificate) {
+func (p *phantomPlayer) fillEvaluatorEvidence(h *phantomrules.Rules, c *referee.GarblerShareCertificate) {
 	if c.ReverseStart == nil && referee.Sum(p.reverseBase) == h.Record.Reverse[0] {
 		c.ReverseStart = p.reverseBase
 	}
@@ -484,7 +485,7 @@ func (p *phantomPlayer) fillEvaluatorEvidence(h *protocol.PhantomRules, c *refer
 // Garbler.ResumeAuthEvidence); without them (an older program's secrets)
 // the certificate does not go: the garbler accuses, and the audit
 // decides.
-func (p *phantomPlayer) fillGarblerEvidence(h *protocol.PhantomRules, c *referee.EvaluatorShareCertificate) {
+func (p *phantomPlayer) fillGarblerEvidence(h *phantomrules.Rules, c *referee.EvaluatorShareCertificate) {
 	t := int(c.Try)
 	if t == 0 || t >= len(h.Record.Tries) {
 		return

@@ -6,6 +6,7 @@ package session
 // player_phantom.go.
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"encoding/json"
 	"errors"
@@ -22,7 +23,7 @@ import (
 // record leaves it in (PN-D9): what the secrets hold beyond the record (a
 // message made and not recorded, a message received and not recorded)
 // is dropped, to be made or received again.
-func (p *phantomPlayer) rebuild(m *protocol.Machine, h *protocol.PhantomRules, s *phantomSecrets) error {
+func (p *phantomPlayer) rebuild(m *protocol.Machine, h *phantomrules.Rules, s *phantomSecrets) error {
 	p.caught = s.Caught
 	if s.Seed == nil {
 		return nil
@@ -56,7 +57,7 @@ func (p *phantomPlayer) rebuild(m *protocol.Machine, h *protocol.PhantomRules, s
 		at.requests = append(at.requests, r)
 	}
 	told := at.complete // tries whose announcement the player has
-	if p.me == protocol.PhantomGarbler {
+	if p.me == phantomrules.Garbler {
 		if err := p.rebuildGarbler(h, s, at); err != nil {
 			return err
 		}
@@ -89,7 +90,7 @@ type rebuildPoint struct {
 // rebuildGarbler resumes the garbler's machine at pt: the request and
 // choice under way kept, the evaluator's answer if recorded, and the
 // evidence of the last complete try a certificate of the next carries.
-func (p *phantomPlayer) rebuildGarbler(h *protocol.PhantomRules, s *phantomSecrets, pt rebuildPoint) error {
+func (p *phantomPlayer) rebuildGarbler(h *phantomrules.Rules, s *phantomSecrets, pt rebuildPoint) error {
 	cfg, rec, tries, complete, cur, sent, requests := pt.cfg, pt.rec, pt.tries, pt.complete, pt.cur, pt.sent, pt.requests
 	var err error
 	var request, choice []byte
@@ -157,7 +158,7 @@ func (p *phantomPlayer) rebuildGarbler(h *protocol.PhantomRules, s *phantomSecre
 // opening, the reverse request and the evidence of the last complete try
 // a certificate of the next carries. told is the number of tries whose
 // announcement the player has.
-func (p *phantomPlayer) rebuildEvaluator(h *protocol.PhantomRules, s *phantomSecrets, pt rebuildPoint) (told uint64, err error) {
+func (p *phantomPlayer) rebuildEvaluator(h *phantomrules.Rules, s *phantomSecrets, pt rebuildPoint) (told uint64, err error) {
 	cfg, rec, tries, complete, cur, sent := pt.cfg, pt.rec, pt.tries, pt.complete, pt.cur, pt.sent
 	size := p.opts.Size
 	told = complete

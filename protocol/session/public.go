@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"encoding/json"
 	"fmt"
@@ -171,7 +172,7 @@ func PublicAnnouncements(t *protocol.Transcript) ([]PublicAnnouncement, error) {
 			break
 		}
 	}
-	pr, ok := m.Rules.(*protocol.PhantomRules)
+	pr, ok := m.Rules.(*phantomrules.Rules)
 	if !ok {
 		return nil, fmt.Errorf("protocol: public announcements: the record is not of a Phantom Go game")
 	}

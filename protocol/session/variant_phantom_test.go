@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
@@ -79,7 +81,7 @@ func TestPG9PhantomGameOverLoopback(t *testing.T) {
 				if rep.Violation != nil || rep.Outcome == nil || rep.Outcome.Result != a.Outcome().Result {
 					t.Fatalf("verify %s: %+v", g.Role(), rep)
 				}
-				v := g.View().Variant.(protocol.PhantomNetView)
+				v := g.View().Variant.(phantomrules.View)
 				t.Logf("%s: %d messages, %d tries, %d announcements", g.Role(), len(tr.Messages), v.Tries, len(v.Announcements))
 			}
 			t.Logf("result %v in %v", a.Outcome().Result, time.Since(start).Round(time.Millisecond))
@@ -236,7 +238,7 @@ func TestT8PhantomGarblerFlipsATable(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(4, func(body any) any {
 		return session.PhantomTamper(body, 0, flipByte(18+32*40+5))
-	}, protocol.KindPhantomGarbling, protocol.KindPhantomTryGarbling), nil)
+	}, phantomrules.KindGarbling, phantomrules.KindTryGarbling), nil)
 	checkPhantomCaught(t, h, "T-8", "garbled tables")
 }
 
@@ -248,7 +250,7 @@ func TestT8PhantomEvaluatorForwardsAWrongLabel(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesHamburg, 1, phantomRewrite(4, func(body any) any {
 		return session.PhantomTamper(body, 0, flipByte(6+16+3))
-	}, protocol.KindPhantomOutputs), nil)
+	}, phantomrules.KindOutputs), nil)
 	checkPhantomCaught(t, h, "T-8", "output labels")
 }
 
@@ -269,7 +271,7 @@ func TestT8PhantomEvaluatorProbesTheOT(t *testing.T) {
 			}
 			return b
 		})
-	}, protocol.KindPhantomTry, protocol.KindPhantomRequest), nil)
+	}, phantomrules.KindTry, phantomrules.KindRequest), nil)
 	checkPhantomCaught(t, h, "T-8", "OT request")
 }
 
@@ -282,7 +284,7 @@ type cheatingBot struct {
 }
 
 func (c *cheatingBot) Choose(v protocol.View) protocol.Action {
-	pv, ok := v.Variant.(protocol.PhantomNetView)
+	pv, ok := v.Variant.(phantomrules.View)
 	if ok && pv.MyTry {
 		c.tries++
 		if c.tries == 3 {
@@ -306,11 +308,11 @@ func TestT8PhantomEvaluatorAltersItsShare(t *testing.T) {
 func TestT8PhantomSeedDoesNotOpenItsCommitment(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomCheat(t, engine.RulesCommon, 0, phantomRewrite(1, func(body any) any {
-		b := body.(protocol.PhantomRevealBody)
+		b := body.(phantomrules.RevealBody)
 		b.Seed.Value = append([]byte(nil), b.Seed.Value...)
 		b.Seed.Value[7] ^= 1
 		return b
-	}, protocol.KindPhantomReveal), nil)
+	}, phantomrules.KindReveal), nil)
 	checkPhantomCaught(t, h, "T-8", "seed")
 }
 
@@ -333,7 +335,7 @@ func TestT12PhantomFalseAccusation(t *testing.T) {
 func TestT10PhantomAttachmentDoesNotMatchItsDigest(t *testing.T) {
 	t.Parallel() // a game of its own, nothing shared
 	h := playPhantomWithheld(t, engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon}, 0,
-		phantomRewrite(3, func(body any) any { return session.PhantomCorruptAttachment(body, 0) }, protocol.KindPhantomGarbling))
+		phantomRewrite(3, func(body any) any { return session.PhantomCorruptAttachment(body, 0) }, phantomrules.KindGarbling))
 	checkAbandonedBy(t, h, protocol.Inviter)
 }
 
@@ -375,7 +377,7 @@ func TestPG9PhantomRecordSGF(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
-	v := a.View().Variant.(protocol.PhantomNetView)
+	v := a.View().Variant.(phantomrules.View)
 	ref, err := phantom.NewReferee(engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesKriegspiel})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/gomokurules"
 	"github.com/kakure/kakure/protocol/hmgrules"
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"fmt"
 	"strconv"
@@ -156,7 +157,7 @@ func Export(t *protocol.Transcript) ([]byte, error) {
 	if gv, ok := m.Rules.(*gomokurules.Rules); ok && gv.Record != nil {
 		nodes = gomokuSGF(&root, *gv.Record, m.Options.Size)
 	}
-	if pv, ok := m.Rules.(*protocol.PhantomRules); ok && pv.Replay != nil {
+	if pv, ok := m.Rules.(*phantomrules.Rules); ok && pv.Replay != nil {
 		nodes = append(phantomSGF(pv.Replay.Outcomes, m.Options.Size), nodes...)
 	}
 	if c := m.Options.Time; !c.IsNone() && len(lastMove) == 0 {

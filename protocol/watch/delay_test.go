@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/libp2p/go-libp2p/core/host"
 
 	"github.com/kakure/kakure/engine"
@@ -372,7 +374,7 @@ func TestSPEC7PublisherBreakingTheDelayNamed(t *testing.T) {
 			hashes[p.Pos] = p.Message.Hash()
 		case p.Withheld != nil:
 			hashes[p.Pos] = p.Withheld.Hash
-			if p.Withheld.Kind == protocol.KindPhantomOutputs {
+			if p.Withheld.Kind == phantomrules.KindOutputs {
 				outputs = append(outputs, p.Pos)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/protocol/gomokurules"
 
 	"github.com/kakure/kakure/protocol/fgorules"
@@ -45,7 +47,7 @@ func TestSPECD14MovesFromHeaders(t *testing.T) {
 	l.track(invitation(t, fg, engine.VariantFGo, "f"))
 	l.track(invitation(t, gm, engine.VariantGomoku, "g"))
 	for i := range 3 {
-		l.track(header(ph, uint64(10+i), protocol.Inviter, protocol.KindPhantomTry))
+		l.track(header(ph, uint64(10+i), protocol.Inviter, phantomrules.KindTry))
 		l.track(header(ph, uint64(20+i), protocol.Invitee, protocol.KindMove))
 		l.track(session.Publication{Game: ph, Announcement: &session.PublicAnnouncement{Try: uint64(i)}})
 		l.track(header(fg, uint64(10+2*i), protocol.Inviter, fgorules.KindCommit))

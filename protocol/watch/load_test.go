@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/bot"
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
@@ -168,7 +170,7 @@ func runLoadTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.M
 	)
 	act := func() {
 		v := g.View()
-		pv, isPhantom := v.Variant.(protocol.PhantomNetView)
+		pv, isPhantom := v.Variant.(phantomrules.View)
 		now := time.Now()
 		if isPhantom && !tryStarted.IsZero() && pv.Tries > tryPending {
 			mu.Lock()
@@ -178,7 +180,7 @@ func runLoadTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.M
 		}
 		switch {
 		case !isPhantom:
-		case pv.Stage != protocol.PhantomStagePlay:
+		case pv.Stage != phantomrules.StagePlay:
 			acted, away = time.Time{}, false
 		case !acted.IsZero() && pv.ToMove != v.Color:
 			away = true
@@ -197,12 +199,12 @@ func runLoadTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.M
 			if a == nil {
 				return
 			}
-			pv, isPhantom := v.Variant.(protocol.PhantomNetView)
+			pv, isPhantom := v.Variant.(phantomrules.View)
 			start := time.Now()
 			if g.Do(a) != nil {
 				return
 			}
-			if play, ok := a.(protocol.Play); ok && isPhantom && pv.Stage == protocol.PhantomStagePlay {
+			if play, ok := a.(protocol.Play); ok && isPhantom && pv.Stage == phantomrules.StagePlay {
 				acted = start
 				if play.Point != engine.Pass {
 					tryStarted, tryPending = start, pv.Tries

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kakure/kakure/protocol/phantomrules"
+
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
@@ -70,7 +72,7 @@ func (s *Spectator) checkPendingRecord() []Line {
 func (s *Spectator) tries(t *protocol.Transcript) int {
 	n := 0
 	for i := range t.Messages {
-		if t.Messages[i].Kind == protocol.KindPhantomOutputs {
+		if t.Messages[i].Kind == phantomrules.KindOutputs {
 			n++
 		}
 	}

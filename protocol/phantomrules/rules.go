@@ -1,10 +1,12 @@
-package protocol
+package phantomrules
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
@@ -20,76 +22,76 @@ import (
 // bodies, events, the view) is variant_phantom_wire.go.
 
 func init() {
-	Register(VariantEntry{
+	protocol.Register(protocol.VariantEntry{
 		Variant: engine.VariantPhantom,
-		NewRules: func(m *Machine) (VariantRules, error) {
+		NewRules: func(m *protocol.Machine) (protocol.VariantRules, error) {
 			ref, err := phantom.NewReferee(m.Options)
 			if err != nil {
 				return nil, err
 			}
-			return &PhantomRules{Machine: m, Public: referee.NewPublic(), Referee: ref}, nil
+			return &Rules{Machine: m, Public: referee.NewPublic(), Referee: ref}, nil
 		},
-		Kinds: map[Kind]KindAttrs{
-			KindPhantomCommit:      {Automatic: true},
-			KindPhantomSetup:       {Automatic: true},
-			KindPhantomBase:        {Automatic: true},
-			KindPhantomTry:         {Timed: true},
-			KindPhantomRequest:     {Timed: true, Automatic: true},
-			KindPhantomTryGarbling: {Timed: true},
-			KindPhantomGarbling:    {Timed: true, Automatic: true},
-			KindPhantomCommitment:  {Automatic: true},
-			KindPhantomChoice:      {Automatic: true},
-			KindPhantomOutputs:     {Timed: true, Automatic: true},
-			KindPhantomReveal:      {Automatic: true},
-			KindPhantomAccuse:      {},
+		Kinds: map[protocol.Kind]protocol.KindAttrs{
+			KindCommit:      {Automatic: true},
+			KindSetup:       {Automatic: true},
+			KindBase:        {Automatic: true},
+			KindTry:         {Timed: true},
+			KindRequest:     {Timed: true, Automatic: true},
+			KindTryGarbling: {Timed: true},
+			KindGarbling:    {Timed: true, Automatic: true},
+			KindCommitment:  {Automatic: true},
+			KindChoice:      {Automatic: true},
+			KindOutputs:     {Timed: true, Automatic: true},
+			KindReveal:      {Automatic: true},
+			KindAccuse:      {},
 		},
-		BroadcastMove:    func(k Kind) bool { return k == KindPhantomOutputs },
-		TurnCount:        TurnAnnounced,
+		BroadcastMove:    func(k protocol.Kind) bool { return k == KindOutputs },
+		TurnCount:        protocol.TurnAnnounced,
 		JudgeCertificate: judgePhantomCertificate,
 	})
 }
 
 // The garbler and the evaluator: the inviter garbles (PN-D1).
 const (
-	PhantomGarbler   = Inviter
-	PhantomEvaluator = Invitee
+	Garbler   = protocol.Inviter
+	Evaluator = protocol.Invitee
 )
 
 // PartyOf returns the referee's party that role r plays: the inviter
 // garbles (PhantomGarbler), the invitee evaluates.
-func PartyOf(r Role) circuit.Party {
-	if r == PhantomGarbler {
+func PartyOf(r protocol.Role) circuit.Party {
+	if r == Garbler {
 		return circuit.Garbler
 	}
 	return circuit.Evaluator
 }
 
-func roleOf(p circuit.Party) Role {
+func roleOf(p circuit.Party) protocol.Role {
 	if p == circuit.Garbler {
-		return PhantomGarbler
+		return Garbler
 	}
-	return PhantomEvaluator
+	return Evaluator
 }
 
 // PhantomRules is Phantom Go over the network as everyone can check it:
 // the public state of the secure referee (whose turn, passes), the
 // digests of every message, the reveals and the audit, then GO-4 scoring
 // on the revealed board. It holds no secret.
-type PhantomRules struct {
-	Machine *Machine
+type Rules struct {
+	Machine *protocol.Machine
 	commits [2]bool
 	Record  referee.Record
 	Public  referee.Public
 	reveals [2]*referee.Reveal
-	accuser *Role
+	accuser *protocol.Role
 	accused string
 	// After the audit: the whole game, scoring, play in the open.
 	audited   bool
 	Replay    *referee.Replay
 	Referee   phantom.Referee
 	open      bool
-	Score     Scoring
-	violation *Violation
+	Score     protocol.Scoring
+	violation *protocol.Violation
 	// nextReverse is, in a game of the correlated input OTs (MPC-D28),
 	// the digest of the reverse request of the next try that the
 	// garbling of the try under way carried: the next try's record takes
@@ -102,9 +104,9 @@ type PhantomRules struct {
 }
 
 // Config returns the referee configuration of the game.
-func (h *PhantomRules) Config() referee.Config {
+func (h *Rules) Config() referee.Config {
 	return referee.Config{Size: h.Machine.Options.Size, Rules: h.Machine.Options.Rules,
-		GarblerColor: h.Machine.Colors[PhantomGarbler], Game: h.Machine.Game[:], Komi: h.Machine.Options.Komi, Lambda: h.Machine.Options.Lambda,
+		GarblerColor: h.Machine.Colors[Garbler], Game: h.Machine.Game[:], Komi: h.Machine.Options.Komi, Lambda: h.Machine.Options.Lambda,
 		Scheme: garblingScheme(h.Machine.Options.Garbling), InputOT: inputOTForm(h.Machine.Options.InputOT),
 		AuthState: engine.AuthenticatedInputOT(h.Machine.Options.InputOT), MACBits: macBits(h.Machine.Options.InputOT)}
 }
@@ -122,7 +124,7 @@ func macBits(name string) int {
 
 // Correlated reports whether the game's input OTs are the correlated
 // ones (MPC-D28).
-func (h *PhantomRules) Correlated() bool { return CorrelatedInputs(h.Machine.Options) }
+func (h *Rules) Correlated() bool { return CorrelatedInputs(h.Machine.Options) }
 
 // CorrelatedInputs reports whether a game of options o has the correlated
 // input OTs (MPC-D28); Normalize allows them only with λ > 1.
@@ -133,13 +135,13 @@ func CorrelatedInputs(o engine.Options) bool {
 // reverseDigest checks a reverse digest of a body against the game's
 // form of the input OTs: present exactly in a game of the correlated
 // input OTs (MPC-D28), else T-10.
-func (h *PhantomRules) reverseDigest(from Role, seq uint64, kind Kind, d referee.Digest) error {
+func (h *Rules) reverseDigest(from protocol.Role, seq uint64, kind protocol.Kind, d referee.Digest) error {
 	zero := d == (referee.Digest{})
 	switch {
 	case h.Correlated() && zero:
-		return NewViolation(from, seq, "T-10", "%s message without its reverse OT digest (input OTs correlated, MPC-D28)", kind)
+		return protocol.NewViolation(from, seq, "T-10", "%s message without its reverse OT digest (input OTs correlated, MPC-D28)", kind)
 	case !h.Correlated() && !zero:
-		return NewViolation(from, seq, "T-10", "%s message with a reverse OT digest in a game without correlated input OTs", kind)
+		return protocol.NewViolation(from, seq, "T-10", "%s message with a reverse OT digest in a game without correlated input OTs", kind)
 	}
 	return nil
 }
@@ -177,33 +179,33 @@ func garblingScheme(name string) gc.Scheme {
 }
 
 // Stage returns where the game stands.
-func (h *PhantomRules) Stage() PhantomStage {
+func (h *Rules) Stage() Stage {
 	switch {
 	case h.violation != nil || h.Score.Agreed:
-		return PhantomStageDone
+		return StageDone
 	case h.resigned && !h.suspended && h.audited:
-		return PhantomStageDone
+		return StageDone
 	case h.resigned && !h.suspended:
-		return PhantomStageReveal
+		return StageReveal
 	case h.audited && h.open:
-		return PhantomStageOpen
+		return StageOpen
 	case h.audited:
-		return PhantomStageScoring
+		return StageScoring
 	case h.accuser != nil || h.Public.Ended():
-		return PhantomStageReveal
+		return StageReveal
 	case !h.suspended && (h.reveals[0] != nil || h.reveals[1] != nil):
 		// A reveal after a resignation (none is in before one) does not
 		// count for a message that crossed the resignation.
-		return PhantomStageReveal
+		return StageReveal
 	case h.Record.BaseSent < 2:
-		return PhantomStageSetup
+		return StageSetup
 	}
-	return PhantomStagePlay
+	return StagePlay
 }
 
 // Current returns the try under way and how many of its messages were
 // sent (0 when the last try is complete).
-func (h *PhantomRules) Current() (referee.TryRecord, int) {
+func (h *Rules) Current() (referee.TryRecord, int) {
 	if n := len(h.Record.Tries); n > 0 && h.Record.Tries[n-1].Sent < h.Config().Messages() {
 		return h.Record.Tries[n-1], h.Record.Tries[n-1].Sent
 	}
@@ -211,21 +213,21 @@ func (h *PhantomRules) Current() (referee.TryRecord, int) {
 }
 
 // moverRole returns the role whose player is to try.
-func (h *PhantomRules) moverRole() Role { return h.Machine.RoleOf(h.Public.ToMove) }
+func (h *Rules) moverRole() protocol.Role { return h.Machine.RoleOf(h.Public.ToMove) }
 
-func (h *PhantomRules) Expected() (Role, []Kind, bool) {
+func (h *Rules) Expected() (protocol.Role, []protocol.Kind, bool) {
 	switch h.Stage() {
-	case PhantomStageDone:
-		return Inviter, nil, true
-	case PhantomStageSetup:
+	case StageDone:
+		return protocol.Inviter, nil, true
+	case StageSetup:
 		switch {
-		case !h.commits[PhantomGarbler]:
-			return PhantomGarbler, []Kind{KindPhantomCommit}, false
-		case !h.commits[PhantomEvaluator]:
-			return PhantomEvaluator, []Kind{KindPhantomSetup}, false
+		case !h.commits[Garbler]:
+			return Garbler, []protocol.Kind{KindCommit}, false
+		case !h.commits[Evaluator]:
+			return Evaluator, []protocol.Kind{KindSetup}, false
 		}
-		return PhantomGarbler, []Kind{KindPhantomBase, KindPhantomAccuse}, false
-	case PhantomStagePlay:
+		return Garbler, []protocol.Kind{KindBase, KindAccuse}, false
+	case StagePlay:
 		mover := h.moverRole()
 		_, sent := h.Current()
 		if h.Machine.Options.Lambda > 1 {
@@ -233,9 +235,9 @@ func (h *PhantomRules) Expected() (Role, []Kind, bool) {
 			// the request and the garbling.
 			switch sent {
 			case 1:
-				return PhantomGarbler, []Kind{KindPhantomCommitment, KindPhantomAccuse}, false
+				return Garbler, []protocol.Kind{KindCommitment, KindAccuse}, false
 			case 2:
-				return PhantomEvaluator, []Kind{KindPhantomChoice, KindPhantomAccuse}, false
+				return Evaluator, []protocol.Kind{KindChoice, KindAccuse}, false
 			case 3:
 				sent = 1
 			case 4:
@@ -244,51 +246,51 @@ func (h *PhantomRules) Expected() (Role, []Kind, bool) {
 		}
 		switch sent {
 		case 0:
-			if mover == PhantomEvaluator {
-				return PhantomEvaluator, []Kind{KindPhantomTry, KindPhantomAccuse}, false
+			if mover == Evaluator {
+				return Evaluator, []protocol.Kind{KindTry, KindAccuse}, false
 			}
-			return PhantomEvaluator, []Kind{KindPhantomRequest, KindPhantomAccuse}, false
+			return Evaluator, []protocol.Kind{KindRequest, KindAccuse}, false
 		case 1:
-			if mover == PhantomGarbler {
-				return PhantomGarbler, []Kind{KindPhantomTryGarbling, KindPhantomAccuse}, false
+			if mover == Garbler {
+				return Garbler, []protocol.Kind{KindTryGarbling, KindAccuse}, false
 			}
-			return PhantomGarbler, []Kind{KindPhantomGarbling, KindPhantomAccuse}, false
+			return Garbler, []protocol.Kind{KindGarbling, KindAccuse}, false
 		}
-		return PhantomEvaluator, []Kind{KindPhantomOutputs, KindPhantomAccuse}, false
-	case PhantomStageReveal:
+		return Evaluator, []protocol.Kind{KindOutputs, KindAccuse}, false
+	case StageReveal:
 		// The garbler reveals first at the end of play; after an
 		// accusation the accused does, then the accuser (T-15).
-		first := PhantomGarbler
+		first := Garbler
 		if h.accuser != nil {
 			first = h.accuser.Other()
 		}
 		if h.reveals[first] == nil {
-			return first, []Kind{KindPhantomReveal}, false
+			return first, []protocol.Kind{KindReveal}, false
 		}
-		return first.Other(), []Kind{KindPhantomReveal}, false
-	case PhantomStageOpen:
-		return h.Machine.RoleOf(h.Referee.ToMove()), []Kind{KindMove}, false
+		return first.Other(), []protocol.Kind{KindReveal}, false
+	case StageOpen:
+		return h.Machine.RoleOf(h.Referee.ToMove()), []protocol.Kind{protocol.KindMove}, false
 	}
 	// Scoring: only the player to move may resume play, with a move.
 	toMove := h.Machine.RoleOf(h.Referee.ToMove())
 	r, kinds := h.Score.Expected(toMove)
 	if r != toMove {
-		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k Kind) bool { return k == KindMove })
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k protocol.Kind) bool { return k == protocol.KindMove })
 	}
 	return r, kinds, false
 }
 
-func (h *PhantomRules) Apply(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *Rules) Apply(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
 	switch kind {
-	case KindPhantomCommit, KindPhantomSetup, KindPhantomBase:
+	case KindCommit, KindSetup, KindBase:
 		return h.applySetup(from, seq, kind, body)
-	case KindPhantomTry, KindPhantomRequest, KindPhantomTryGarbling, KindPhantomGarbling, KindPhantomCommitment, KindPhantomChoice:
+	case KindTry, KindRequest, KindTryGarbling, KindGarbling, KindCommitment, KindChoice:
 		return h.applyTryStep(from, seq, kind, body)
-	case KindPhantomOutputs:
+	case KindOutputs:
 		return h.applyOutputs(from, seq, body)
-	case KindPhantomReveal, KindPhantomAccuse:
+	case KindReveal, KindAccuse:
 		return h.applyReveal(from, seq, kind, body)
-	case KindMove:
+	case protocol.KindMove:
 		return h.applyMove(from, seq, body)
 	}
 	b := h.Referee.Board()
@@ -298,12 +300,12 @@ func (h *PhantomRules) Apply(from Role, seq uint64, kind Kind, body json.RawMess
 // applySetup takes the messages that set a game's secure computation up
 // before its first try: the commitments to the seeds, the base OTs and,
 // with the correlated input OTs, the reverse setup (MPC-D28).
-func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *Rules) applySetup(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
 	switch kind {
-	case KindPhantomCommit:
-		var b PhantomCommitBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+	case KindCommit:
+		var b CommitBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
@@ -314,10 +316,10 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 			h.Record.ReverseSent, h.Record.Reverse[0] = 1, b.ReverseBase
 		}
 		return nil, nil
-	case KindPhantomSetup:
-		var b PhantomSetupBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+	case KindSetup:
+		var b SetupBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.ReverseBase); err != nil {
 			return nil, err
@@ -327,11 +329,11 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 		if h.Correlated() {
 			h.Record.ReverseSent, h.Record.Reverse[1] = 2, b.ReverseBase
 		}
-		return []Event{EventPhase{Phase: Phase(PhantomStageSetup)}}, nil
-	case KindPhantomBase:
-		var b PhantomBaseBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return []protocol.Event{protocol.EventPhase{Phase: protocol.Phase(StageSetup)}}, nil
+	case KindBase:
+		var b BaseBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
 			return nil, err
@@ -341,42 +343,42 @@ func (h *PhantomRules) applySetup(from Role, seq uint64, kind Kind, body json.Ra
 			// Try 0's record starts with its reverse request (MPC-D28).
 			h.Record.Tries = append(h.Record.Tries, referee.TryRecord{Reverse: b.Reverse})
 		}
-		return []Event{EventPhase{Phase: Phase(PhantomStagePlay)}}, nil
+		return []protocol.Event{protocol.EventPhase{Phase: protocol.Phase(StagePlay)}}, nil
 	}
 	return nil, fmt.Errorf("protocol: %s is not a step of Phantom Go's setup", kind)
 }
 
 // applyTryStep takes a step of a try before its outputs: the request, the
 // garbling, and in a checked try the commitment and the choice.
-func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
+func (h *Rules) applyTryStep(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
 	switch kind {
-	case KindPhantomTry, KindPhantomRequest:
-		var b PhantomRequestBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+	case KindTry, KindRequest:
+		var b RequestBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, NewViolation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, protocol.NewViolation(from, seq, "T-10", "request of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		if h.Correlated() {
 			// The try's record holds its reverse request already: the
 			// base's, or the last garbling's taken with the outputs.
 			n := len(h.Record.Tries)
 			if n == 0 || h.Record.Tries[n-1].Sent != 0 {
-				return nil, NewViolation(from, seq, "T-10", "request of try %d before its reverse request", b.Try)
+				return nil, protocol.NewViolation(from, seq, "T-10", "request of try %d before its reverse request", b.Try)
 			}
 			h.Record.Tries[n-1].Sent, h.Record.Tries[n-1].Request = 1, b.Request
 		} else {
 			h.Record.Tries = append(h.Record.Tries, referee.TryRecord{Sent: 1, Request: b.Request})
 		}
-		return []Event{EventPhantomStep{Try: b.Try, Sent: 1}}, nil
-	case KindPhantomTryGarbling, KindPhantomGarbling:
-		var b PhantomGarblingBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return []protocol.Event{EventStep{Try: b.Try, Sent: 1}}, nil
+	case KindTryGarbling, KindGarbling:
+		var b GarblingBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, NewViolation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, protocol.NewViolation(from, seq, "T-10", "garbling of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		if err := h.reverseDigest(from, seq, kind, b.Reverse); err != nil {
 			return nil, err
@@ -385,49 +387,49 @@ func (h *PhantomRules) applyTryStep(from Role, seq uint64, kind Kind, body json.
 		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		sent := tr.Sent + 1
 		tr.Sent, tr.Tables, tr.Labels, tr.Reply = sent, b.Tables, b.Labels, b.Reply
-		return []Event{EventPhantomStep{Try: b.Try, Sent: sent}}, nil
-	case KindPhantomCommitment:
-		var b PhantomCommitmentBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return []protocol.Event{EventStep{Try: b.Try, Sent: sent}}, nil
+	case KindCommitment:
+		var b CommitmentBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, NewViolation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, protocol.NewViolation(from, seq, "T-10", "commitment of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Commitment, tr.CommitReply = 2, b.Commitments, b.Reply
-		return []Event{EventPhantomStep{Try: b.Try, Sent: 2}}, nil
-	case KindPhantomChoice:
-		var b PhantomChoiceBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return []protocol.Event{EventStep{Try: b.Try, Sent: 2}}, nil
+	case KindChoice:
+		var b ChoiceBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Try != h.Public.Try {
-			return nil, NewViolation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.Public.Try)
+			return nil, protocol.NewViolation(from, seq, "T-10", "choice of try %d, the game is at try %d", b.Try, h.Public.Try)
 		}
 		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Choice = 3, b.Choice
-		return []Event{EventPhantomStep{Try: b.Try, Sent: 3}}, nil
+		return []protocol.Event{EventStep{Try: b.Try, Sent: 3}}, nil
 	}
 	return nil, fmt.Errorf("protocol: %s is not a step of a Phantom Go try", kind)
 }
 
 // applyOutputs takes the outputs of a try: the referee's announcement, and
 // the try after it or the reveal.
-func (h *PhantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var b PhantomOutputsBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyOutputs(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var b OutputsBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	if b.Try != h.Public.Try {
-		return nil, NewViolation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.Public.Try)
+		return nil, protocol.NewViolation(from, seq, "T-10", "outputs of try %d, the game is at try %d", b.Try, h.Public.Try)
 	}
 	if b.Pass && !b.Legal {
-		return nil, NewViolation(from, seq, "PG-1", "a pass that is illegal")
+		return nil, protocol.NewViolation(from, seq, "PG-1", "a pass that is illegal")
 	}
 	tr := &h.Record.Tries[len(h.Record.Tries)-1]
 	tr.Sent, tr.Pass, tr.Legal, tr.Outputs = tr.Sent+1, b.Pass, b.Legal, b.Labels
-	ev := EventPhantomTry{Try: h.Public.Try, Mover: h.Public.ToMove, Event: phantom.Moved}
+	ev := EventTry{Try: h.Public.Try, Mover: h.Public.ToMove, Event: phantom.Moved}
 	switch {
 	case b.Pass:
 		ev.Event = phantom.Passed
@@ -435,9 +437,9 @@ func (h *PhantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage)
 		ev.Event = phantom.Illegal
 	}
 	h.Public = h.Public.After(b.Pass, b.Legal)
-	events := []Event{ev}
+	events := []protocol.Event{ev}
 	if h.Public.Ended() {
-		events = append(events, EventPhase{Phase: Phase(PhantomStageReveal)})
+		events = append(events, protocol.EventPhase{Phase: protocol.Phase(StageReveal)})
 	} else if h.Correlated() {
 		// The next try's record starts with the reverse request the
 		// garbling carried (MPC-D28): from now on the evaluator may
@@ -450,36 +452,36 @@ func (h *PhantomRules) applyOutputs(from Role, seq uint64, body json.RawMessage)
 
 // applyReveal takes a party's reveal or accusation; once both reveals are
 // in, the audit runs (T-8).
-func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.RawMessage) ([]Event, error) {
-	if kind == KindPhantomAccuse {
-		var b PhantomAccuseBody
-		if err := DecodeBody(body, &b); err != nil {
-			return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyReveal(from protocol.Role, seq uint64, kind protocol.Kind, body json.RawMessage) ([]protocol.Event, error) {
+	if kind == KindAccuse {
+		var b AccuseBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 		}
 		if b.Accuse == "" {
-			return nil, NewViolation(from, seq, "T-10", "an accusation says what it caught")
+			return nil, protocol.NewViolation(from, seq, "T-10", "an accusation says what it caught")
 		}
 		r := from
 		h.accuser, h.accused = &r, b.Accuse
-		return []Event{EventPhase{Phase: Phase(PhantomStageReveal)}}, nil
+		return []protocol.Event{protocol.EventPhase{Phase: protocol.Phase(StageReveal)}}, nil
 	}
-	var b PhantomRevealBody
-	if err := DecodeBody(body, &b); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+	var b RevealBody
+	if err := protocol.DecodeBody(body, &b); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	size := h.Machine.Options.Size
 	tries := make([]engine.Point, len(b.Tries))
 	for i, v := range b.Tries {
 		p, err := engine.ParseVertex(size, v)
 		if err != nil || p.Vertex(size) != v {
-			return nil, NewViolation(from, seq, "T-10", "try %d is %q, not a vertex", i, v)
+			return nil, protocol.NewViolation(from, seq, "T-10", "try %d is %q, not a vertex", i, v)
 		}
 		tries[i] = p
 	}
 	reveals := h.reveals
 	reveals[from] = &referee.Reveal{Seed: b.Seed, Tries: tries}
 	accuser, accused := h.accuser, h.accused
-	var events []Event
+	var events []protocol.Event
 	if reveals[0] == nil || reveals[1] == nil {
 		h.reveals = reveals
 		return events, nil
@@ -488,102 +490,102 @@ func (h *PhantomRules) applyReveal(from Role, seq uint64, kind Kind, body json.R
 	var f *referee.Fault
 	switch {
 	case errors.As(err, &f):
-		h.violation = &Violation{Accused: roleOf(f.Party), Rule: f.Rule, Seq: -1, Detail: "audit: " + f.Error(), Err: f}
+		h.violation = &protocol.Violation{Accused: roleOf(f.Party), Rule: f.Rule, Seq: -1, Detail: "audit: " + f.Error(), Err: f}
 	case err != nil:
-		return nil, NewViolation(from, seq, "T-10", "the audit fails: %v", err)
+		return nil, protocol.NewViolation(from, seq, "T-10", "the audit fails: %v", err)
 	case accuser != nil:
-		h.violation = &Violation{Accused: *accuser, Rule: RuleFalseAccusation, Seq: -1,
+		h.violation = &protocol.Violation{Accused: *accuser, Rule: protocol.RuleFalseAccusation, Seq: -1,
 			Detail: fmt.Sprintf("false accusation (%s): the audit finds every message of the other program honest", accused)}
 	}
 	h.reveals, h.accuser, h.accused = reveals, accuser, accused
 	if h.violation != nil {
-		return append(events, EventViolation{Violation: h.violation}), nil
+		return append(events, protocol.EventViolation{Violation: h.violation}), nil
 	}
 	h.audited, h.Replay, h.Referee = true, rp, rp.Referee
 	if h.resigned {
 		// The resignation stands: no scoring.
-		return append(events, EventPhantomRevealed{Board: h.Referee.Board()}), nil
+		return append(events, EventRevealed{Board: h.Referee.Board()}), nil
 	}
 	h.Score.Start()
-	return append(events, EventPhantomRevealed{Board: h.Referee.Board()}, EventPhase{Phase: Phase(PhantomStageScoring)}), nil
+	return append(events, EventRevealed{Board: h.Referee.Board()}, protocol.EventPhase{Phase: protocol.Phase(StageScoring)}), nil
 }
 
 // applyMove plays a move in the open after the dead stones were disputed
 // (PN-D7): the board is known to both, so the plaintext referee judges
 // it, and a try it refuses breaks PG-2.
-func (h *PhantomRules) applyMove(from Role, seq uint64, body json.RawMessage) ([]Event, error) {
-	var mb MoveBody
-	if err := DecodeBody(body, &mb); err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+func (h *Rules) applyMove(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
+	var mb protocol.MoveBody
+	if err := protocol.DecodeBody(body, &mb); err != nil {
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	size := h.Machine.Options.Size
-	p, err := ParseBodyPoint(size, mb.Point)
+	p, err := protocol.ParseBodyPoint(size, mb.Point)
 	if err != nil {
-		return nil, NewViolation(from, seq, "T-10", "%v", err)
+		return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
 	}
 	c := h.Machine.Colors[from]
 	ref := h.Referee
 	resumed := h.Score.Active
 	if resumed {
 		if p == engine.Pass {
-			return nil, NewViolation(from, seq, "GO-4", "resumes play with a pass")
+			return nil, protocol.NewViolation(from, seq, "GO-4", "resumes play with a pass")
 		}
 		if ref, err = ref.Resume(c); err != nil {
-			return nil, NewViolation(from, seq, "GO-4", "%v", err)
+			return nil, protocol.NewViolation(from, seq, "GO-4", "%v", err)
 		}
 	}
 	next, out, err := ref.Try(c, p)
 	if err != nil {
-		return nil, NewViolation(from, seq, "T-3", "move %s: %v", mb.Point, err)
+		return nil, protocol.NewViolation(from, seq, "T-3", "move %s: %v", mb.Point, err)
 	}
 	if !out.Legal {
-		return nil, NewViolation(from, seq, "PG-2", "illegal move %s in the open: %s", mb.Point, out.Reason)
+		return nil, protocol.NewViolation(from, seq, "PG-2", "illegal move %s in the open: %s", mb.Point, out.Reason)
 	}
 	h.Referee, h.open = next, true
-	var events []Event
+	var events []protocol.Event
 	if resumed {
-		h.Score = Scoring{}
-		events = append(events, EventResumed{By: from})
+		h.Score = protocol.Scoring{}
+		events = append(events, protocol.EventResumed{By: from})
 	}
-	events = append(events, EventMoved{Color: c, Point: p, Captured: out.Captured})
+	events = append(events, protocol.EventMoved{Color: c, Point: p, Captured: out.Captured})
 	if h.Referee.PlayEnded() {
 		h.Score.Start()
 		h.open = false
-		events = append(events, EventPhase{Phase: Phase(PhantomStageScoring)})
+		events = append(events, protocol.EventPhase{Phase: protocol.Phase(StageScoring)})
 	}
 	return events, nil
 }
 
-func (h *PhantomRules) Result() engine.Result {
+func (h *Rules) Result() engine.Result {
 	if h.violation != nil {
-		return Forfeit(h.Machine.Colors[h.violation.Accused.Other()])
+		return protocol.Forfeit(h.Machine.Colors[h.violation.Accused.Other()])
 	}
 	return h.Referee.Score(h.Score.Proposal).Result()
 }
 
 // AuditViolation returns the violation the audit found (T-8), or the
 // false accusation it disproved (T-14), or nil.
-func (h *PhantomRules) AuditViolation() *Violation { return h.violation }
+func (h *Rules) AuditViolation() *protocol.Violation { return h.violation }
 
 // AuditAfterResign starts the reveal and audit after a resignation
 // (PN-D13) when the secure referee ran and no reveal is in yet; a game
 // resigned during its setup, after a reveal, or once the board is known
 // to both ends at once.
-func (h *PhantomRules) AuditAfterResign(Role) ([]Event, bool) {
+func (h *Rules) AuditAfterResign(protocol.Role) ([]protocol.Event, bool) {
 	switch st := h.Stage(); {
-	case st == PhantomStagePlay, st == PhantomStageReveal && h.reveals[0] == nil && h.reveals[1] == nil:
+	case st == StagePlay, st == StageReveal && h.reveals[0] == nil && h.reveals[1] == nil:
 		h.resigned = true
-		return []Event{EventPhase{Phase: Phase(PhantomStageReveal)}}, true
+		return []protocol.Event{protocol.EventPhase{Phase: protocol.Phase(StageReveal)}}, true
 	}
 	return nil, false
 }
 
 // SuspendResign has the rules judge a message as the game stood before
 // the resignation (a message that crossed it).
-func (h *PhantomRules) SuspendResign(on bool) { h.suspended = on }
+func (h *Rules) SuspendResign(on bool) { h.suspended = on }
 
-func (h *PhantomRules) View(Role) VariantView {
-	v := PhantomNetView{Stage: h.Stage(), Rules: h.Machine.Options.Rules, ToMove: h.Public.ToMove, Passes: h.Public.Passes,
+func (h *Rules) View(protocol.Role) protocol.VariantView {
+	v := View{Stage: h.Stage(), Rules: h.Machine.Options.Rules, ToMove: h.Public.ToMove, Passes: h.Public.Passes,
 		Tries: h.Public.Try, Revealed: h.audited}
 	if h.audited {
 		b := h.Referee.Board()
@@ -594,4 +596,4 @@ func (h *PhantomRules) View(Role) VariantView {
 }
 
 // IsVariantView marks PhantomNetView as a [VariantView].
-func (PhantomNetView) IsVariantView() {}
+func (View) IsVariantView() {}

@@ -1,10 +1,11 @@
-package protocol
+package phantomrules
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/mpc/referee"
 )
 
@@ -27,8 +28,8 @@ func TestMPCD31OversizedCertificateRefused(t *testing.T) {
 			if over {
 				pad++
 			}
-			v := judgePhantomCertificate(GameID{}, [2]PeerID{}, PhantomGarbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
-			if v == nil || v.Accused != PhantomEvaluator || v.Rule != RuleFalseAccusation {
+			v := judgePhantomCertificate(protocol.GameID{}, [2]protocol.PeerID{}, Garbler, nil, [][]byte{[]byte(head), make([]byte, pad)})
+			if v == nil || v.Accused != Evaluator || v.Rule != protocol.RuleFalseAccusation {
 				t.Fatalf("%s, over the cap %v: %+v, want the reporter's false accusation", name, over, v)
 			}
 			if bySize := strings.Contains(v.Detail, "bytes of evidence"); bySize != over {

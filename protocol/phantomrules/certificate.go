@@ -1,10 +1,11 @@
-package protocol
+package phantomrules
 
 import (
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/protocol/mpc/ot"
 	"github.com/kakure/kakure/protocol/mpc/prg"
@@ -67,22 +68,6 @@ const (
 	digestOfCorrections = "corrections"
 )
 
-// certificateEvidence carries the evidence frames of a certificate from
-// the player to the report (Game.accuse).
-type certificateEvidence struct{ frames [][]byte }
-
-func (c *certificateEvidence) Error() string { return "a T-8(b) certificate" }
-
-// Evidence returns the evidence frames that a violation found by a
-// player carries (a Phantom Go certificate, T-8(b)), or nil; v may be nil.
-func (v *Violation) Evidence() [][]byte {
-	var c *certificateEvidence
-	if v != nil && errors.As(v.Err, &c) {
-		return c.frames
-	}
-	return nil
-}
-
 // maxCertificateEvidence caps the evidence of a certificate report. The
 // evidence travels base64 in the report's message, which goes as a report
 // frame when it does not fit a message frame (MPC-D31); the cap leaves
@@ -92,7 +77,7 @@ func (v *Violation) Evidence() [][]byte {
 // 2.4 MB. The judge refuses a certificate above the cap as made up (no
 // honest program sends one), and an evaluator's program holding one
 // would accuse instead (PhantomAccuse), the audit deciding.
-const maxCertificateEvidence = (MaxReportSize - 64<<10) / 4 * 3
+const maxCertificateEvidence = (protocol.MaxReportSize - 64<<10) / 4 * 3
 
 // evidenceSize is the raw size of the evidence frames of a report.
 func evidenceSize(frames [][]byte) int {
@@ -108,7 +93,7 @@ func evidenceSize(frames [][]byte) int {
 // it does not fit a report (maxCertificateEvidence; within the
 // invitation's limits it always does, MPC-D31): the evaluator's program
 // then accuses (PhantomAccuse) and the audit names the garbler.
-func CertificateViolation(try uint64, c *referee.Certificate, err error) *Violation {
+func CertificateViolation(try uint64, c *referee.Certificate, err error) *protocol.Violation {
 	f := phantomCertificateFrame{Certificate: phantomCertificateTag, Try: try, Opened: c.Opened, Tables: c.Tables, What: c.What}
 	frames := [][]byte{nil, c.Commitment}
 	if d := c.Digest; d != nil {
@@ -148,8 +133,8 @@ func CertificateViolation(try uint64, c *referee.Certificate, err error) *Violat
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
-		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+	return &protocol.Violation{Accused: Garbler, Rule: protocol.RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &protocol.CertificateEvidence{Frames: frames}}
 }
 
 // judgePhantomCertificate is the CertificateJudge of every game (T-8(b)):
@@ -158,49 +143,49 @@ func CertificateViolation(try uint64, c *referee.Certificate, err error) *Violat
 // as any other), the garbler's violation for a certificate that proves
 // its cheat, and the reporter's false accusation (T-14) for one that does
 // not.
-func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []Message, evidence [][]byte) *Violation {
+func judgePhantomCertificate(game protocol.GameID, _ [2]protocol.PeerID, accused protocol.Role, history []protocol.Message, evidence [][]byte) *protocol.Violation {
 	if len(evidence) < 2 {
 		return nil
 	}
 	var sf phantomShareFrame
-	if err := UnmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
+	if err := protocol.UnmarshalStrict(evidence[0], &sf); err == nil && sf.Certificate == phantomShareCertificateTag {
 		if n := evidenceSize(evidence); n > maxCertificateEvidence {
 			return oversizedCertificate(accused, n)
 		}
-		m := NewMachine(game)
+		m := protocol.NewMachine(game)
 		for i := range history {
 			if _, err := m.Apply(&history[i]); err != nil {
 				return nil
 			}
 		}
-		h, ok := m.Rules.(*PhantomRules)
+		h, ok := m.Rules.(*Rules)
 		if !ok || !h.Config().AuthState {
-			return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
+			return &protocol.Violation{Accused: accused.Other(), Rule: protocol.RuleFalseAccusation, Seq: -1,
 				Detail: "false accusation (T-8 certificate): not a game of Phantom Go with the authenticated state"}
 		}
 		return judgeShareCertificate(h, accused, sf, evidence[1:])
 	}
 	var f phantomCertificateFrame
-	if err := UnmarshalStrict(evidence[0], &f); err != nil || f.Certificate != phantomCertificateTag {
+	if err := protocol.UnmarshalStrict(evidence[0], &f); err != nil || f.Certificate != phantomCertificateTag {
 		return nil
 	}
-	falseReport := func(format string, args ...any) *Violation {
-		return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
+	falseReport := func(format string, args ...any) *protocol.Violation {
+		return &protocol.Violation{Accused: accused.Other(), Rule: protocol.RuleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
 	}
 	if n := evidenceSize(evidence); n > maxCertificateEvidence {
 		return oversizedCertificate(accused, n)
 	}
-	if accused != PhantomGarbler {
+	if accused != Garbler {
 		return falseReport("a certificate convicts the garbler only")
 	}
-	m := NewMachine(game)
+	m := protocol.NewMachine(game)
 	for i := range history {
 		if _, err := m.Apply(&history[i]); err != nil {
 			return nil
 		}
 	}
-	h, ok := m.Rules.(*PhantomRules)
+	h, ok := m.Rules.(*Rules)
 	if !ok {
 		return falseReport("not a game of Phantom Go")
 	}
@@ -257,7 +242,7 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 	if err := referee.JudgeCertificate(h.Record, int(f.Try), c); err != nil {
 		return falseReport("%v", err)
 	}
-	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
+	return &protocol.Violation{Accused: Garbler, Rule: protocol.RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("T-8(b) certificate, try %d: %s", f.Try, certificateWhat(c))}
 }
 
@@ -265,8 +250,8 @@ func judgePhantomCertificate(game GameID, _ [2]PeerID, accused Role, history []M
 // certificate of n bytes of evidence, above what any honest program
 // sends (maxCertificateEvidence): judged from its size alone, before
 // anything of it is parsed or replayed.
-func oversizedCertificate(accused Role, n int) *Violation {
-	return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
+func oversizedCertificate(accused protocol.Role, n int) *protocol.Violation {
+	return &protocol.Violation{Accused: accused.Other(), Rule: protocol.RuleFalseAccusation, Seq: -1,
 		Detail: fmt.Sprintf("false accusation (T-8 certificate): %d bytes of evidence, above the %d any honest certificate fits in (MPC-D31)", n, maxCertificateEvidence)}
 }
 
@@ -363,8 +348,8 @@ func GarblerShareViolation(c *referee.GarblerShareCertificate, err error) error 
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: PhantomGarbler, Rule: RuleCertificate, Seq: -1,
-		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+	return &protocol.Violation{Accused: Garbler, Rule: protocol.RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &protocol.CertificateEvidence{Frames: frames}}
 }
 
 // EvaluatorShareViolation is the report of the garbler's certificate
@@ -385,8 +370,8 @@ func EvaluatorShareViolation(c *referee.EvaluatorShareCertificate, err error) er
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: PhantomEvaluator, Rule: RuleCertificate, Seq: -1,
-		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+	return &protocol.Violation{Accused: Evaluator, Rule: protocol.RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &protocol.CertificateEvidence{Frames: frames}}
 }
 
 // RequestDigestViolation is the report of the garbler's certificate
@@ -402,8 +387,8 @@ func RequestDigestViolation(c *referee.RequestDigestCertificate, err error) erro
 	if evidenceSize(frames) > maxCertificateEvidence {
 		return nil
 	}
-	return &Violation{Accused: PhantomEvaluator, Rule: RuleCertificate, Seq: -1,
-		Detail: fmt.Sprintf("certificate: %v", err), Err: &certificateEvidence{frames: frames}}
+	return &protocol.Violation{Accused: Evaluator, Rule: protocol.RuleCertificate, Seq: -1,
+		Detail: fmt.Sprintf("certificate: %v", err), Err: &protocol.CertificateEvidence{Frames: frames}}
 }
 
 // keyBytes writes reverse keys end to end (non-nil).
@@ -442,9 +427,9 @@ func nilIfEmpty(b []byte) []byte {
 // evidence after it) against the record of the game of h: the accused's
 // violation when it proves the substitution, else the reporter's false
 // accusation (T-14).
-func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, evidence [][]byte) *Violation {
-	falseReport := func(format string, args ...any) *Violation {
-		return &Violation{Accused: accused.Other(), Rule: RuleFalseAccusation, Seq: -1,
+func judgeShareCertificate(h *Rules, accused protocol.Role, f phantomShareFrame, evidence [][]byte) *protocol.Violation {
+	falseReport := func(format string, args ...any) *protocol.Violation {
+		return &protocol.Violation{Accused: accused.Other(), Rule: protocol.RuleFalseAccusation, Seq: -1,
 			Detail: "false accusation (T-8 certificate): " + fmt.Sprintf(format, args...)}
 	}
 	if f.Try >= uint64(len(h.Record.Tries)) {
@@ -461,17 +446,17 @@ func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, e
 	}
 	var err error
 	what := "the garbler's share inputs are not its share (MAC opening)"
-	if accused == PhantomEvaluator {
+	if accused == Evaluator {
 		what = "the evaluator's share inputs are not its share (parity sums)"
 	}
 	switch {
 	case f.RequestDigest:
-		if f.Accused != "evaluator" || accused != PhantomEvaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
+		if f.Accused != "evaluator" || accused != Evaluator || len(evidence) != 2 || f.MACSeed != "" || f.PrevSeed != "" || f.Seed != "" {
 			return falseReport("a certificate of the request's digest against the %s with %d evidence frames, reported against the %s", f.Accused, len(evidence), accused)
 		}
 		err = referee.JudgeRequestDigest(h.Record, int(f.Try), referee.RequestDigestCertificate{Try: f.Try, Request: evidence[0], Choice: evidence[1]})
 		what = "the evaluator's choice names its request of garbling ĵ by a digest that is not the one of the request it sent"
-	case f.Accused == "garbler" && accused == PhantomGarbler && len(evidence) == 9:
+	case f.Accused == "garbler" && accused == Garbler && len(evidence) == 9:
 		s, ok := seed(f.MACSeed)
 		if !ok {
 			return falseReport("the MAC seed is not 32 bytes in hex")
@@ -479,7 +464,7 @@ func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, e
 		err = referee.JudgeGarblerShare(h.Record, int(f.Try), referee.GarblerShareCertificate{Try: f.Try, MACSeed: s,
 			ReverseStart: evidence[0], ReverseAnswer: evidence[1], PrevCommitment: nilIfEmpty(evidence[2]), Commitment: evidence[3],
 			PrevMAC: nilIfEmpty(evidence[4]), MAC: evidence[5], PrevChoice: nilIfEmpty(evidence[6]), Choice: evidence[7], Labels: evidence[8]})
-	case f.Accused == "evaluator" && accused == PhantomEvaluator && len(evidence) == 11:
+	case f.Accused == "evaluator" && accused == Evaluator && len(evidence) == 11:
 		prev, ok1 := seed(f.PrevSeed)
 		cur, ok2 := seed(f.Seed)
 		prevKeys, ok3 := parseKeys(evidence[0])
@@ -497,6 +482,6 @@ func judgeShareCertificate(h *PhantomRules, accused Role, f phantomShareFrame, e
 	if err != nil {
 		return falseReport("%v", err)
 	}
-	return &Violation{Accused: accused, Rule: RuleCertificate, Seq: -1,
+	return &protocol.Violation{Accused: accused, Rule: protocol.RuleCertificate, Seq: -1,
 		Detail: fmt.Sprintf("T-8 certificate (MPC-D29), try %d: %s", f.Try, what)}
 }

@@ -1,7 +1,9 @@
-package protocol
+package phantomrules
 
 import (
 	"encoding/json"
+
+	"github.com/kakure/kakure/protocol"
 )
 
 // Phantom Go under a clock (docs/clocks.md, CLK-D16): each try is its
@@ -11,15 +13,15 @@ import (
 // and are charged as one move when the move ends (a legal try or a pass).
 
 // TryMover returns the role whose move is under way in play.
-func (h *PhantomRules) TryMover() (Role, bool) {
-	if h.Stage() != PhantomStagePlay {
-		return Inviter, false
+func (h *Rules) TryMover() (protocol.Role, bool) {
+	if h.Stage() != StagePlay {
+		return protocol.Inviter, false
 	}
 	return h.moverRole(), true
 }
 
 // TryID names the try under way: the public try count.
-func (h *PhantomRules) TryID() uint64 { return h.Public.Try }
+func (h *Rules) TryID() uint64 { return h.Public.Try }
 
 // clockStep returns how far the try under way has come, counted as in an
 // unchecked try: 0 before the request (or the evaluator's player's try),
@@ -29,7 +31,7 @@ func (h *PhantomRules) TryID() uint64 { return h.Public.Try }
 // 1, so that the garbler's player's clock runs on until its try goes
 // with the garbling, and the settling messages stay the garbling and the
 // outputs (CLK-D16).
-func (h *PhantomRules) clockStep() int {
+func (h *Rules) clockStep() int {
 	_, sent := h.Current()
 	if h.Machine.Options.Lambda <= 1 {
 		return sent
@@ -48,34 +50,34 @@ func (h *PhantomRules) clockStep() int {
 // request within); no clock runs while the secure referee computes, nor
 // during the setup, the reveals and the count. Play in the open after
 // the audit (PN-D7) is timed as plain Go is.
-func (h *PhantomRules) TimedTurn() (Role, bool) {
+func (h *Rules) TimedTurn() (protocol.Role, bool) {
 	switch h.Stage() {
-	case PhantomStagePlay:
+	case StagePlay:
 		if h.resigned && !h.suspended {
-			return Inviter, false
+			return protocol.Inviter, false
 		}
 		mover := h.moverRole()
 		sent := h.clockStep()
-		if sent == 0 || sent == 1 && mover == PhantomGarbler {
+		if sent == 0 || sent == 1 && mover == Garbler {
 			return mover, true
 		}
-	case PhantomStageOpen:
+	case StageOpen:
 		return h.Machine.RoleOf(h.Referee.ToMove()), true
 	}
-	return Inviter, false
+	return protocol.Inviter, false
 }
 
 // EndsTimedTurn reports whether a message ends its player's try (or in
 // the open, its move).
-func (h *PhantomRules) EndsTimedTurn(kind Kind, _ json.RawMessage) bool {
+func (h *Rules) EndsTimedTurn(kind protocol.Kind, _ json.RawMessage) bool {
 	switch h.Stage() {
-	case PhantomStagePlay:
+	case StagePlay:
 		sent := h.clockStep()
 		mover := h.moverRole()
-		return kind == KindPhantomTry && sent == 0 && mover == PhantomEvaluator ||
-			kind == KindPhantomTryGarbling && sent == 1 && mover == PhantomGarbler
-	case PhantomStageOpen:
-		return kind == KindMove
+		return kind == KindTry && sent == 0 && mover == Evaluator ||
+			kind == KindTryGarbling && sent == 1 && mover == Garbler
+	case StageOpen:
+		return kind == protocol.KindMove
 	}
 	return false
 }
@@ -83,12 +85,12 @@ func (h *PhantomRules) EndsTimedTurn(kind Kind, _ json.RawMessage) bool {
 // SettlesTry reports whether a message is the settling one of the try
 // under way: the garbling of the evaluator's player's try, the outputs of
 // the garbler's player's.
-func (h *PhantomRules) SettlesTry(r Role, kind Kind) bool {
-	if h.Stage() != PhantomStagePlay {
+func (h *Rules) SettlesTry(r protocol.Role, kind protocol.Kind) bool {
+	if h.Stage() != StagePlay {
 		return false
 	}
 	sent := h.clockStep()
 	mover := h.moverRole()
-	return r != mover && (kind == KindPhantomGarbling && sent == 1 && mover == PhantomEvaluator ||
-		kind == KindPhantomOutputs && sent == 2 && mover == PhantomGarbler)
+	return r != mover && (kind == KindGarbling && sent == 1 && mover == Evaluator ||
+		kind == KindOutputs && sent == 2 && mover == Garbler)
 }

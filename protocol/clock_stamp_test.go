@@ -1,8 +1,10 @@
-package protocol
+package protocol_test
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kakure/kakure/protocol"
+	_ "github.com/kakure/kakure/protocol/variants"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"github.com/kakure/kakure/protocol/gomokurules"
 
@@ -26,11 +30,11 @@ import (
 func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		kind          Kind
+		kind          protocol.Kind
 		body          any
 		think, charge bool
 	}{
-		{KindMove, MoveBody{Point: "D4"}, true, true},
+		{protocol.KindMove, protocol.MoveBody{Point: "D4"}, true, true},
 		{hmgrules.KindCards, hmgrules.CardsBody{}, true, true},
 		{hmgrules.KindReveal, hmgrules.RevealBody{}, true, true},
 		{gomokurules.KindOpening, gomokurules.PointBody{}, true, true},
@@ -38,17 +42,17 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 		{gomokurules.KindAnnounce, gomokurules.LineBody{}, true, true},
 		{gomokurules.KindResponse, gomokurules.OpeningsBody{}, true, true},
 		{gomokurules.KindPass, struct{}{}, true, true},
-		{fgorules.KindCommit, CommitBody{}, true, false},
-		{fgorules.KindOpen, OpenBody{}, false, true},
-		{KindPhantomTry, PhantomRequestBody{}, true, false},
-		{KindPhantomRequest, PhantomRequestBody{}, false, false},
-		{KindPhantomTryGarbling, PhantomGarblingBody{}, true, false},
-		{KindPhantomGarbling, PhantomGarblingBody{}, false, true},
-		{KindPhantomOutputs, PhantomOutputsBody{}, false, true},
+		{fgorules.KindCommit, protocol.CommitBody{}, true, false},
+		{fgorules.KindOpen, protocol.OpenBody{}, false, true},
+		{phantomrules.KindTry, phantomrules.RequestBody{}, true, false},
+		{phantomrules.KindRequest, phantomrules.RequestBody{}, false, false},
+		{phantomrules.KindTryGarbling, phantomrules.GarblingBody{}, true, false},
+		{phantomrules.KindGarbling, phantomrules.GarblingBody{}, false, true},
+		{phantomrules.KindOutputs, phantomrules.OutputsBody{}, false, true},
 	}
 	stamped := map[string]bool{}
 	for _, c := range cases {
-		got := WithStamp(c.kind, c.body, 7, 9)
+		got := protocol.WithStamp(c.kind, c.body, 7, 9)
 		stamped[reflect.TypeOf(got).Name()] = true
 		data, err := json.Marshal(got)
 		if err != nil {

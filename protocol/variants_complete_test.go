@@ -1,7 +1,9 @@
-package protocol
+package protocol_test
 
 import (
 	"fmt"
+	"github.com/kakure/kakure/protocol"
+	_ "github.com/kakure/kakure/protocol/variants"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,14 +19,14 @@ import (
 // lacks.
 func TestEveryVariantHasRules(t *testing.T) {
 	for _, v := range engine.Variants {
-		if newVariantRules[v] == nil {
+		if protocol.NewVariantRules[v] == nil {
 			t.Errorf("variant %s has no game rules (newVariantRules)", v)
 		}
-		if broadcastMoveKinds[v] == nil {
+		if protocol.BroadcastMoveKinds[v] == nil {
 			t.Errorf("variant %s does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds, SPEC-D11): a delay in moves would never pass", v)
 		}
 	}
-	for v := range newVariantRules {
+	for v := range protocol.NewVariantRules {
 		if _, err := engine.LookupDescriptor(v); err != nil {
 			t.Errorf("rules registered for %v", err)
 		}
@@ -36,9 +38,9 @@ func TestEveryVariantHasRules(t *testing.T) {
 // variant has no rules (TestEveryVariantHasRules names it) or
 // its default options or rules are refused; the completeness tests then
 // go on with the next variant rather than stop at a nil constructor.
-func defaultRules(t *testing.T, v engine.Variant) (VariantRules, bool) {
+func defaultRules(t *testing.T, v engine.Variant) (protocol.VariantRules, bool) {
 	t.Helper()
-	newRules := newVariantRules[v]
+	newRules := protocol.NewVariantRules[v]
 	if newRules == nil {
 		return nil, false
 	}
@@ -47,7 +49,7 @@ func defaultRules(t *testing.T, v engine.Variant) (VariantRules, bool) {
 		t.Errorf("variant %s: its default options: %v", v, err)
 		return nil, false
 	}
-	m := NewMachine(GameID{})
+	m := protocol.NewMachine(protocol.GameID{})
 	m.Options = o
 	rules, err := newRules(m)
 	if err != nil {
@@ -66,7 +68,7 @@ func TestEveryVariantUndoAsDescribed(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if _, ok := rules.(undoer); ok != d.Undo {
+		if _, ok := rules.(protocol.Undoer); ok != d.Undo {
 			t.Errorf("variant %s: rules take moves back: %t, descriptor says %t", d.Variant, ok, d.Undo)
 		}
 	}
@@ -84,7 +86,7 @@ func TestEveryVariantHasItsOwnView(t *testing.T) {
 		if !ok {
 			continue
 		}
-		view := rules.View(Inviter)
+		view := rules.View(protocol.Inviter)
 		if view == nil {
 			t.Errorf("variant %s has no view", v)
 			continue
@@ -114,12 +116,12 @@ func TestEveryVariantHasARecord(t *testing.T) {
 			t.Errorf("variant %s has no record %s (make it with records_gen_test.go): %v", v, path, err)
 			continue
 		}
-		tr, err := readRecordFile(path)
+		tr, err := protocol.ReadRecordFile(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
-		rep := Verify(tr)
+		rep := protocol.Verify(tr)
 		if !rep.Finished || rep.Violation != nil {
 			t.Errorf("%s: Verify: finished %t, violation %v", path, rep.Finished, rep.Violation)
 		}

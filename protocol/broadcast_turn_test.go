@@ -1,7 +1,11 @@
-package protocol
+package protocol_test
 
 import (
+	"github.com/kakure/kakure/protocol"
+	_ "github.com/kakure/kakure/protocol/variants"
 	"testing"
+
+	"github.com/kakure/kakure/protocol/phantomrules"
 
 	"github.com/kakure/kakure/protocol/gomokurules"
 
@@ -19,24 +23,24 @@ import (
 // (its tries are counted by their announcements); turnCounts names only
 // known variants.
 func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
-	kinds := map[Kind]bool{KindInvite: true, KindAccept: true, fgorules.KindAccept: true, fgorules.KindOffer: true, fgorules.KindDecline: true,
-		gomokurules.KindCommit: true, gomokurules.KindReveal: true, KindPhantomOutputs: true, KindPhantomTry: true}
-	for k := range kindTable {
+	kinds := map[protocol.Kind]bool{protocol.KindInvite: true, protocol.KindAccept: true, fgorules.KindAccept: true, fgorules.KindOffer: true, fgorules.KindDecline: true,
+		gomokurules.KindCommit: true, gomokurules.KindReveal: true, phantomrules.KindOutputs: true, phantomrules.KindTry: true}
+	for k := range protocol.KindTable {
 		kinds[k] = true
 	}
 	for _, v := range engine.Variants {
 		moves := 0
 		for k := range kinds {
-			if BroadcastMove(v, k) {
+			if protocol.BroadcastMove(v, k) {
 				moves++
 			}
-			for _, from := range []Role{Inviter, Invitee} {
-				turn := BroadcastTurn(v, from, k)
-				if turn && !BroadcastMove(v, k) {
+			for _, from := range []protocol.Role{protocol.Inviter, protocol.Invitee} {
+				turn := protocol.BroadcastTurn(v, from, k)
+				if turn && !protocol.BroadcastMove(v, k) {
 					t.Errorf("%s: the %s's %s is a turn of the listing but not a move of the broadcast delay", v, from, k)
 				}
-				if turnCounts[v] == TurnEachMove && turn != BroadcastMove(v, k) {
-					t.Errorf("%s: the %s's %s: a turn %v, a move %v; each move is a turn in %s", v, from, k, turn, BroadcastMove(v, k), v)
+				if protocol.TurnCounts[v] == protocol.TurnEachMove && turn != protocol.BroadcastMove(v, k) {
+					t.Errorf("%s: the %s's %s: a turn %v, a move %v; each move is a turn in %s", v, from, k, turn, protocol.BroadcastMove(v, k), v)
 				}
 			}
 		}
@@ -44,15 +48,15 @@ func TestSPECD40TurnsAreBroadcastMoves(t *testing.T) {
 			t.Errorf("%s: none of %d kinds is a move", v, len(kinds))
 		}
 	}
-	if !BroadcastTurn(engine.VariantFGo, Inviter, fgorules.KindCommit) || BroadcastTurn(engine.VariantFGo, Invitee, fgorules.KindCommit) {
+	if !protocol.BroadcastTurn(engine.VariantFGo, protocol.Inviter, fgorules.KindCommit) || protocol.BroadcastTurn(engine.VariantFGo, protocol.Invitee, fgorules.KindCommit) {
 		t.Error("F-Go: a turn is counted once, by the inviter's commitment")
 	}
 	for k := range kinds {
-		if BroadcastTurn(engine.VariantPhantom, Inviter, k) || BroadcastTurn(engine.VariantPhantom, Invitee, k) {
+		if protocol.BroadcastTurn(engine.VariantPhantom, protocol.Inviter, k) || protocol.BroadcastTurn(engine.VariantPhantom, protocol.Invitee, k) {
 			t.Errorf("Phantom Go: the header of %s counts a turn; its tries are counted by their announcements", k)
 		}
 	}
-	for v := range turnCounts {
+	for v := range protocol.TurnCounts {
 		if _, err := engine.LookupDescriptor(v); err != nil {
 			t.Errorf("turnCounts names %v", err)
 		}

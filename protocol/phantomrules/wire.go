@@ -1,7 +1,9 @@
-package protocol
+package phantomrules
 
 import (
 	"fmt"
+
+	"github.com/kakure/kakure/protocol"
 
 	"github.com/kakure/kakure/commit"
 	"github.com/kakure/kakure/engine"
@@ -20,69 +22,69 @@ const (
 	// KindPhantomCommit: the garbler's commitment to its seed (T-8); in
 	// a game of the correlated input OTs (MPC-D28) also the start of the
 	// reverse extension's base OTs (one attachment, none otherwise).
-	KindPhantomCommit Kind = "phantom-commit"
+	KindCommit protocol.Kind = "phantom-commit"
 	// KindPhantomSetup: the evaluator's commitment to its seed and the
 	// start of the base OTs (one attachment); in a game of the
 	// correlated input OTs also its answer to the reverse base OTs (a
 	// second attachment).
-	KindPhantomSetup Kind = "phantom-setup"
+	KindSetup protocol.Kind = "phantom-setup"
 	// KindPhantomBase: the garbler's answer to the base OTs (one
 	// attachment); in a game of the correlated input OTs also the
 	// reverse request of try 0 (a second attachment).
-	KindPhantomBase Kind = "phantom-base"
+	KindBase protocol.Kind = "phantom-base"
 	// KindPhantomTry: a try of the evaluator's player, as the OT request
 	// of the evaluator's inputs (one attachment).
-	KindPhantomTry Kind = "phantom-try"
+	KindTry protocol.Kind = "phantom-try"
 	// KindPhantomRequest: the evaluator's OT request of a try of the
 	// garbler's player, sent by the program (one attachment).
-	KindPhantomRequest Kind = "phantom-request"
+	KindRequest protocol.Kind = "phantom-request"
 	// KindPhantomTryGarbling: a try of the garbler's player, as the
 	// garbling of the try (three attachments: tables, labels, OT reply;
 	// in a game of the correlated input OTs a fourth, the reverse
 	// request of the next try).
-	KindPhantomTryGarbling Kind = "phantom-try-garbling"
+	KindTryGarbling protocol.Kind = "phantom-try-garbling"
 	// KindPhantomGarbling: the garbling of a try of the evaluator's
 	// player, sent by the program (three attachments).
-	KindPhantomGarbling Kind = "phantom-garbling"
+	KindGarbling protocol.Kind = "phantom-garbling"
 	// KindPhantomCommitment: in a game whose tries are checked
 	// (Options.Lambda > 1, T-8(b)), the garbler's commitments to the λ
 	// garblings of the try and the OT reply, sent by the program (two
 	// attachments).
-	KindPhantomCommitment Kind = "phantom-commitment"
+	KindCommitment protocol.Kind = "phantom-commitment"
 	// KindPhantomChoice: in a checked game, the evaluator's choice of the
 	// garbling it keeps, sent by the program once it has checked the
 	// others (one attachment).
-	KindPhantomChoice Kind = "phantom-choice"
+	KindChoice protocol.Kind = "phantom-choice"
 	// KindPhantomOutputs: the evaluator's outputs of a try: the event
 	// bits in the clear and the garbler's output labels (one attachment).
-	KindPhantomOutputs Kind = "phantom-outputs"
+	KindOutputs protocol.Kind = "phantom-outputs"
 	// KindPhantomReveal: a party's seed and tries, at the end of play
 	// (PG-9) or in answer to an accusation. The program sends it.
-	KindPhantomReveal Kind = "phantom-reveal"
+	KindReveal protocol.Kind = "phantom-reveal"
 	// KindPhantomAccuse: an accusation sent in place of a try message by
 	// a program that caught the other deviating (PN-D6). It opens
 	// nothing: the accused reveals first, then the accuser (T-15), and
 	// the audit names the cheater, or the accuser if nobody cheated.
-	KindPhantomAccuse Kind = "phantom-accuse"
+	KindAccuse protocol.Kind = "phantom-accuse"
 )
 
 // PhantomStage is where a game of Phantom Go stands inside PhasePlay.
-type PhantomStage string
+type Stage string
 
 // The stages of a Phantom Go game.
 const (
-	PhantomStageSetup   PhantomStage = "setup"   // seed commitments and base OTs
-	PhantomStagePlay    PhantomStage = "play"    // tries through the secure referee
-	PhantomStageReveal  PhantomStage = "reveal"  // seeds and tries revealed for the audit
-	PhantomStageScoring PhantomStage = "scoring" // dead stones agreed on the revealed board (GO-4)
-	PhantomStageOpen    PhantomStage = "open"    // play resumed in the open (PN-D7)
-	PhantomStageDone    PhantomStage = "done"
+	StageSetup   Stage = "setup"   // seed commitments and base OTs
+	StagePlay    Stage = "play"    // tries through the secure referee
+	StageReveal  Stage = "reveal"  // seeds and tries revealed for the audit
+	StageScoring Stage = "scoring" // dead stones agreed on the revealed board (GO-4)
+	StageOpen    Stage = "open"    // play resumed in the open (PN-D7)
+	StageDone    Stage = "done"
 )
 
 // PhantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // garbler's start of the reverse extension's base OTs, absent otherwise.
-type PhantomCommitBody struct {
+type CommitBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
 	Bulk        [][]byte          `json:"-"`
@@ -91,7 +93,7 @@ type PhantomCommitBody struct {
 // PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // evaluator's answer to the reverse base OTs, absent otherwise.
-type PhantomSetupBody struct {
+type SetupBody struct {
 	Commitment  commit.Commitment `json:"commitment"`
 	Base        referee.Digest    `json:"base"`
 	ReverseBase referee.Digest    `json:"reverse_base,omitzero"`
@@ -101,7 +103,7 @@ type PhantomSetupBody struct {
 // PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
 // of the correlated input OTs (MPC-D28), the digest of the garbler's
 // reverse request of try 0, absent otherwise.
-type PhantomBaseBody struct {
+type BaseBody struct {
 	Base    referee.Digest `json:"base"`
 	Reverse referee.Digest `json:"reverse,omitzero"`
 	Bulk    [][]byte       `json:"-"`
@@ -109,7 +111,7 @@ type PhantomBaseBody struct {
 
 // PhantomRequestBody is the body of KindPhantomTry and
 // KindPhantomRequest: the try number and the digest of the OT request.
-type PhantomRequestBody struct {
+type RequestBody struct {
 	Try     uint64         `json:"try"`
 	Request referee.Digest `json:"request"`
 	// ThinkMS is the try's think time, on a try of the evaluator's
@@ -120,7 +122,7 @@ type PhantomRequestBody struct {
 
 // PhantomGarblingBody is the body of KindPhantomTryGarbling and
 // KindPhantomGarbling.
-type PhantomGarblingBody struct {
+type GarblingBody struct {
 	Try    uint64         `json:"try"`
 	Tables referee.Digest `json:"tables"`
 	Labels referee.Digest `json:"labels"`
@@ -140,7 +142,7 @@ type PhantomGarblingBody struct {
 }
 
 // PhantomCommitmentBody is the body of KindPhantomCommitment.
-type PhantomCommitmentBody struct {
+type CommitmentBody struct {
 	Try         uint64         `json:"try"`
 	Commitments referee.Digest `json:"commitments"`
 	Reply       referee.Digest `json:"reply"`
@@ -148,14 +150,14 @@ type PhantomCommitmentBody struct {
 }
 
 // PhantomChoiceBody is the body of KindPhantomChoice.
-type PhantomChoiceBody struct {
+type ChoiceBody struct {
 	Try    uint64         `json:"try"`
 	Choice referee.Digest `json:"choice"`
 	Bulk   [][]byte       `json:"-"`
 }
 
 // PhantomOutputsBody is the body of KindPhantomOutputs.
-type PhantomOutputsBody struct {
+type OutputsBody struct {
 	Try    uint64         `json:"try"`
 	Pass   bool           `json:"pass"`
 	Legal  bool           `json:"legal"`
@@ -168,34 +170,34 @@ type PhantomOutputsBody struct {
 
 // PhantomRevealBody is the body of KindPhantomReveal: the opening of the
 // seed commitment and the player's tries in order (GTP vertices, "pass").
-type PhantomRevealBody struct {
+type RevealBody struct {
 	Seed  commit.Opening `json:"seed"`
 	Tries []string       `json:"tries"`
 }
 
 // PhantomAccuseBody is the body of KindPhantomAccuse: what the accuser
 // caught. It holds none of the accuser's secrets (T-15).
-type PhantomAccuseBody struct {
+type AccuseBody struct {
 	Accuse string `json:"accuse"`
 }
 
 // Attachments returns the body's attachments (Bulk), which travel in bulk
 // frames beside its message and are bound by the digests it signs.
-func (b PhantomCommitBody) Attachments() [][]byte   { return b.Bulk }
-func (b PhantomSetupBody) Attachments() [][]byte    { return b.Bulk }
-func (b PhantomBaseBody) Attachments() [][]byte     { return b.Bulk }
-func (b PhantomRequestBody) Attachments() [][]byte  { return b.Bulk }
-func (b PhantomGarblingBody) Attachments() [][]byte { return b.Bulk }
-func (b PhantomOutputsBody) Attachments() [][]byte  { return b.Bulk }
-func (b PhantomCommitmentBody) Attachments() [][]byte {
+func (b CommitBody) Attachments() [][]byte   { return b.Bulk }
+func (b SetupBody) Attachments() [][]byte    { return b.Bulk }
+func (b BaseBody) Attachments() [][]byte     { return b.Bulk }
+func (b RequestBody) Attachments() [][]byte  { return b.Bulk }
+func (b GarblingBody) Attachments() [][]byte { return b.Bulk }
+func (b OutputsBody) Attachments() [][]byte  { return b.Bulk }
+func (b CommitmentBody) Attachments() [][]byte {
 	return b.Bulk
 }
-func (b PhantomChoiceBody) Attachments() [][]byte { return b.Bulk }
+func (b ChoiceBody) Attachments() [][]byte { return b.Bulk }
 
 // EventPhantomTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own
 // announcement is in its view (PhantomNetView.Announcements).
-type EventPhantomTry struct {
+type EventTry struct {
 	Try   uint64
 	Mover engine.Color
 	Event phantom.Event
@@ -204,24 +206,24 @@ type EventPhantomTry struct {
 // EventPhantomStep: a message of the secure referee went through (Sent
 // of the try's three messages, five in a checked game): whose turn it is
 // to send may have changed.
-type EventPhantomStep struct {
+type EventStep struct {
 	Try  uint64
 	Sent int
 }
 
 // EventPhantomRevealed: the audit passed; the whole board is known to
 // both players.
-type EventPhantomRevealed struct{ Board engine.Board }
+type EventRevealed struct{ Board engine.Board }
 
-func (EventPhantomTry) IsEvent()      {}
-func (EventPhantomStep) IsEvent()     {}
-func (EventPhantomRevealed) IsEvent() {}
+func (EventTry) IsEvent()      {}
+func (EventStep) IsEvent()     {}
+func (EventRevealed) IsEvent() {}
 
 // PhantomNetView is what a player of Phantom Go over the network sees:
 // the public state of the game, and (filled in by its own program) its
 // own view of the board and the announcements it was told.
-type PhantomNetView struct {
-	Stage PhantomStage
+type View struct {
+	Stage Stage
 	Rules engine.PhantomRules
 	// ToMove is the colour whose try is next, Passes the consecutive
 	// passes, Tries the number of tries so far.
@@ -235,7 +237,7 @@ type PhantomNetView struct {
 	// The dead-stone agreement (GO-4).
 	Scoring     bool
 	HasProposal bool
-	Proposer    Role
+	Proposer    protocol.Role
 	Proposal    []engine.Point
 
 	// Own is the local player's view: its stones, the opponent stones it
@@ -254,7 +256,7 @@ type PhantomNetView struct {
 // Progress implements [VariantView]: the moves played and the tries,
 // illegal ones included: a Phantom game of 60 moves may take 200 tries,
 // each a secure computation.
-func (vv PhantomNetView) Progress() string {
+func (vv View) Progress() string {
 	moves := 0
 	for _, a := range vv.Own.Log() {
 		if a.Event == phantom.Moved || a.Event == phantom.Passed {
@@ -266,8 +268,8 @@ func (vv PhantomNetView) Progress() string {
 
 // OpponentJustPassed implements [VariantView]: in play, the other side's
 // last announcement in this player's log was a pass.
-func (vv PhantomNetView) OpponentJustPassed(engine.Color) bool {
-	if vv.Scoring || vv.Stage != PhantomStagePlay {
+func (vv View) OpponentJustPassed(engine.Color) bool {
+	if vv.Scoring || vv.Stage != StagePlay {
 		return false
 	}
 	log := vv.Own.Log()
@@ -285,26 +287,26 @@ func (vv PhantomNetView) OpponentJustPassed(engine.Color) bool {
 // try carry the settlement (CLK-D16).
 
 // Stamp writes the clock stamp PhantomRequestBody carries (CLK-D8).
-func (b PhantomRequestBody) Stamp(kind Kind, think, _ int64) any {
-	if kind == KindPhantomTry {
+func (b RequestBody) Stamp(kind protocol.Kind, think, _ int64) any {
+	if kind == KindTry {
 		b.ThinkMS = think
 	}
 	return b
 }
 
 // Stamp writes the clock stamp PhantomGarblingBody carries (CLK-D8).
-func (b PhantomGarblingBody) Stamp(kind Kind, think, charge int64) any {
+func (b GarblingBody) Stamp(kind protocol.Kind, think, charge int64) any {
 	switch kind {
-	case KindPhantomTryGarbling:
+	case KindTryGarbling:
 		b.ThinkMS = think
-	case KindPhantomGarbling:
+	case KindGarbling:
 		b.ChargeMS = charge
 	}
 	return b
 }
 
 // Stamp writes the clock stamp PhantomOutputsBody carries (CLK-D8).
-func (b PhantomOutputsBody) Stamp(_ Kind, _, charge int64) any {
+func (b OutputsBody) Stamp(_ protocol.Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
 }
