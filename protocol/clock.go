@@ -345,14 +345,14 @@ type simultaneousClocks interface {
 	ClockRoles() [2]bool
 	// ClockTurnID names the turn under way.
 	ClockTurnID() int
-	// choiceKind is the kind of message that commits a player's choice
-	// and stops its clock; settleKind the kind that may settle the
+	// ChoiceKind is the kind of message that commits a player's choice
+	// and stops its clock; SettleKind the kind that may settle the
 	// other's choice of the turn (CLK-D14).
-	choiceKind() Kind
-	settleKind() Kind
-	// settled reports whether role r sent its settling message this
+	ChoiceKind() Kind
+	SettleKind() Kind
+	// Settled reports whether role r sent its settling message this
 	// turn already.
-	settled(r Role) bool
+	Settled(r Role) bool
 }
 
 // EndsTimedTurn reports whether msg, sent in the timed turn of its
@@ -601,7 +601,7 @@ func (c *gameClocks) simultaneousClaim(runs [2]bool, sv simultaneousClocks, clai
 		return c.Control.Left(c.state[flagged]), "the turn under way", false, true
 	}
 	l := c.Turn[flagged]
-	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.Free && l.turnID == sv.ClockTurnID() && !sv.settled(claimer) {
+	if !runs[flagged] && !runs[claimer] && !c.Adjourned && l != nil && !l.Free && l.turnID == sv.ClockTurnID() && !sv.Settled(claimer) {
 		return c.Control.Left(l.Before), fmt.Sprintf("its message %d", l.Seq), true, true
 	}
 	return 0, "", false, false

@@ -238,7 +238,7 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 	other := msg.From.Other()
 	turnID := sv.ClockTurnID()
 	switch msg.Kind {
-	case sv.choiceKind():
+	case sv.ChoiceKind():
 		if !runs[msg.From] {
 			return p
 		}
@@ -248,7 +248,7 @@ func (m *Machine) choicePart(msg *Message, sv simultaneousClocks) clockPart {
 			c.state[msg.From] = next
 			c.Turn[msg.From] = claim
 		}
-	case sv.settleKind():
+	case sv.SettleKind():
 		p.settles = true
 		if l := c.Turn[other]; l != nil && l.turnID == turnID && !runs[other] {
 			p.claim = l

@@ -79,9 +79,13 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 // with a field tagged think_ms or charge_ms.
 func typesWithClockFields(t *testing.T) []string {
 	t.Helper()
-	paths, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var paths []string
+	for _, pattern := range []string{"*.go", "*rules/*.go"} {
+		more, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, more...)
 	}
 	fset := token.NewFileSet()
 	var names []string

@@ -54,9 +54,13 @@ type declaredKind struct {
 // checked against every kind declared, including one added later.
 func declaredKinds(t testing.TB) []declaredKind {
 	t.Helper()
-	paths, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var paths []string
+	for _, pattern := range []string{"*.go", "*rules/*.go"} {
+		more, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, more...)
 	}
 	fset := token.NewFileSet()
 	var declared []declaredKind
@@ -75,7 +79,7 @@ func declaredKinds(t testing.TB) []declaredKind {
 			}
 			for _, s := range g.Specs {
 				v := s.(*ast.ValueSpec)
-				if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Kind" {
+				if !isKindType(v.Type) {
 					continue
 				}
 				for i, name := range v.Names {
@@ -94,4 +98,17 @@ func declaredKinds(t testing.TB) []declaredKind {
 		}
 	}
 	return declared
+}
+
+// isKindType tells whether a constant's declared type is Kind: in this
+// package, or protocol.Kind in a variant's rules package.
+func isKindType(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name == "Kind"
+	case *ast.SelectorExpr:
+		x, ok := e.X.(*ast.Ident)
+		return ok && x.Name == "protocol" && e.Sel.Name == "Kind"
+	}
+	return false
 }

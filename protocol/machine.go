@@ -553,7 +553,7 @@ func (m *Machine) acceptanceCrossed(msg *Message) bool {
 	c.Adjourned = false
 	defer func() { c.Adjourned = true }()
 	if sv, ok := m.Rules.(simultaneousClocks); ok {
-		return msg.Kind == sv.choiceKind()
+		return msg.Kind == sv.ChoiceKind()
 	}
 	r, ok := m.ClockTurn()
 	return ok && r == msg.From && m.EndsTimedTurn(msg.Kind, msg.Body)

@@ -11,6 +11,9 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+
+	// Every variant's rules, registered with the core: a record of any variant is verified.
+	_ "github.com/kakure/kakure/protocol/variants"
 )
 
 // RecordFile is one record file as read: its name (relative to the

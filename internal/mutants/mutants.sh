@@ -51,7 +51,7 @@ mutant settle-equal-claim protocol/clock_rule.go replace \
 	./protocol/session 'TestCLKD8SettlementEqualToTheClaimIsRefused'
 # CLK-D9: a time-out claim of exactly what the other had left is false.
 mutant phantom-try-clock-key protocol/clock.go replace \
-	'k.try = tc.tryID()' 'k.try = 0 * tc.tryID()' \
+	'k.try = tc.TryID()' 'k.try = 0 * tc.TryID()' \
 	./protocol/session 'TestCLKD16PhantomTriesAreTheMoversTime'
 mutant claim-equal-left protocol/clock.go replace \
 	'!okMS || charge <= left {' '!okMS || charge < left {' \
@@ -128,7 +128,7 @@ mutant claim-crossing-refusal protocol/clock.go replace \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17: neither side moves while a claim waits.
 mutant move-under-claim protocol/clock.go replace \
-	'return nil, violation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true' \
+	'return nil, NewViolation(msg.From, msg.Seq, "CLK-D9", "%s message while its time-out claim waits for the answer", msg.Kind), true' \
 	'return nil, nil, false' \
 	./protocol/session 'TestCLKD17NeitherMovesWhileAClaimWaits'
 
@@ -293,19 +293,19 @@ mutant report-frame-refund protocol/session/game_loop.go replace \
 	./protocol/session 'TestMPCD31HostileReportFrames'
 # The judge refuses a certificate above the cap from its size, and the
 # evaluator's program never reports one.
-mutant certificate-cap-judge protocol/phantom_certificate.go replace \
+mutant certificate-cap-judge protocol/phantomrules/certificate.go replace \
 	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
 		return oversizedCertificate(accused, n)
 	}
-	if accused != PhantomGarbler {' '	if accused != PhantomGarbler {' \
-	./protocol 'TestMPCD31OversizedCertificateRefused'
-mutant certificate-cap-judge-share protocol/phantom_certificate.go replace \
+	if accused != Garbler {' '	if accused != Garbler {' \
+	./protocol/phantomrules 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-judge-share protocol/phantomrules/certificate.go replace \
 	'		if n := evidenceSize(evidence); n > maxCertificateEvidence {
 			return oversizedCertificate(accused, n)
 		}
-		m := NewMachine(game)' '		m := NewMachine(game)' \
-	./protocol 'TestMPCD31OversizedCertificateRefused'
-mutant certificate-cap-bound protocol/phantom_certificate.go replace \
+		m := protocol.NewMachine(game)' '		m := protocol.NewMachine(game)' \
+	./protocol/phantomrules 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-bound protocol/phantomrules/certificate.go replace \
 	'	if n := evidenceSize(evidence); n > maxCertificateEvidence {
 		return oversizedCertificate(accused, n)
 	}
@@ -313,12 +313,12 @@ mutant certificate-cap-bound protocol/phantom_certificate.go replace \
 		return oversizedCertificate(accused, n)
 	}
 	if accused' \
-	./protocol 'TestMPCD31OversizedCertificateRefused'
-mutant certificate-cap-sender protocol/phantom_certificate.go replace \
+	./protocol/phantomrules 'TestMPCD31OversizedCertificateRefused'
+mutant certificate-cap-sender protocol/phantomrules/certificate.go replace \
 	'	frames[0] = b
 	if evidenceSize(frames) > maxCertificateEvidence {' '	frames[0] = b
 	if false {' \
-	./protocol 'TestMPCD31OversizedCertificateRefused'
+	./protocol/phantomrules 'TestMPCD31OversizedCertificateRefused'
 # REC-D10 (issue 33): a certificate convicts only the one it proves
 # against, and only a report of rule T-8 is a certificate's.
 mutant certificate-judge-accused protocol/judge.go replace \
@@ -414,18 +414,18 @@ mutant PN-remake-outputs protocol/session/player_phantom_bulk.go replace \
 	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash a garbling is not made again (PN-D14)
 mutant PN-remake-garbling protocol/session/player_phantom_bulk.go replace \
-	'case msg.Kind != protocol.KindPhantomBase && gb != nil:' \
-	'case msg.Kind != protocol.KindPhantomBase && gb != nil && false:' \
+	'case msg.Kind != phantomrules.KindBase && gb != nil:' \
+	'case msg.Kind != phantomrules.KindBase && gb != nil && false:' \
 	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash the evaluator's OT request is not made again (PN-D14)
 mutant PN-remake-request protocol/session/player_phantom_bulk.go replace \
 	'if req != nil {' \
-	'if req != nil && msg.Kind != protocol.KindPhantomRequest {' \
+	'if req != nil && msg.Kind != phantomrules.KindRequest {' \
 	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash the garbler's base OTs are not made again (PN-D14)
 mutant PN-remake-base protocol/session/player_phantom_bulk.go replace \
-	'case msg.Kind == protocol.KindPhantomBase && base != nil:' \
-	'case msg.Kind == protocol.KindPhantomBase && base != nil && false:' \
+	'case msg.Kind == phantomrules.KindBase && base != nil:' \
+	'case msg.Kind == phantomrules.KindBase && base != nil && false:' \
 	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
 # after a crash a checked try's commitment is not made again (MPC-D16, PN-D14)
 mutant PN-remake-commitment protocol/session/player_phantom_bulk.go replace \
@@ -463,7 +463,7 @@ mutant CLK-gomoku-settle-once protocol/session/clock_game.go replace \
 	'if l := g.m.Clocks.Last; l == nil {' \
 	./protocol/session 'TestCLKD15GomokuSettlementOnce'
 # an F-Go player's clock runs on after its commitment of the turn (CLK-D14): it is charged the other's thinking
-mutant CLK-fgo-commit-stops-clock protocol/clock_fgo.go replace \
+mutant CLK-fgo-commit-stops-clock protocol/fgorules/clock.go replace \
 	'runs[r] = g.turn.commits[r] == nil' \
 	'runs[r] = true' \
 	./protocol/session 'TestCLKD14FGoBothClocksRun'

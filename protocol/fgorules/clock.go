@@ -59,9 +59,9 @@ func (g *Rules) ClockRoles() [2]bool {
 // ClockTurnID names the turn under way.
 func (g *Rules) ClockTurnID() int { return g.Game.TurnNumber() }
 
-func (g *Rules) choiceKind() protocol.Kind    { return KindCommit }
-func (g *Rules) settleKind() protocol.Kind    { return KindOpen }
-func (g *Rules) settled(r protocol.Role) bool { return g.turn.opened[r] }
+func (g *Rules) ChoiceKind() protocol.Kind    { return KindCommit }
+func (g *Rules) SettleKind() protocol.Kind    { return KindOpen }
+func (g *Rules) Settled(r protocol.Role) bool { return g.turn.opened[r] }
 
 // The clock stamp of its bodies (CLK-D8, clock_stamp.go):
 // a commitment carries the think time, an opening the settlement

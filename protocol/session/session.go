@@ -23,6 +23,9 @@ import (
 	multistream "github.com/multiformats/go-multistream"
 
 	"github.com/kakure/kakure/engine"
+
+	// Every variant's rules, registered with the core: a game of any variant is played, stored and resumed here.
+	_ "github.com/kakure/kakure/protocol/variants"
 )
 
 // Config sets up a Service.

@@ -20,6 +20,9 @@ import (
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/engine/sgf"
 	"github.com/kakure/kakure/internal/version"
+
+	// Every variant's rules, registered with the core: a record of any variant is replayed to write its SGF.
+	_ "github.com/kakure/kakure/protocol/variants"
 )
 
 // overtimeText writes a control's overtime as the OT property of other
