@@ -328,7 +328,7 @@ func (b *Bots) chooseGomoku(vv gomokurules.View) protocol.Action {
 }
 
 // choosePhantom plays Phantom Go: its tries from its own view only
-// (PhantomNetView.Own), then, once the boards are revealed, the
+// (phantomrules.View.Own), then, once the boards are revealed, the
 // dead-stone agreement and any play resumed in the open, as in Go on the
 // revealed board. After six announcements per point it passes, so that a
 // game between bots ends.

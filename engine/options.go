@@ -26,7 +26,7 @@ const (
 // order of [Descriptors], which it is made from.
 var Variants = variantsOf(Descriptors)
 
-// PhantomRules names an announcement rule set of Phantom Go (PG-6..PG-8).
+// phantomrules.Rules names an announcement rule set of Phantom Go (PG-6..PG-8).
 type PhantomRules string
 
 // The Phantom Go announcement rule sets.

@@ -241,7 +241,7 @@ func (p *EnginePlayer) Choose(v protocol.View) protocol.Action {
 }
 
 // choose asks the engine for k.me's move on the board that plays make
-// and returns it, or the fallback's move a (a Play or a GomokuPlace) with
+// and returns it, or the fallback's move a (a Play or a gomokurules.Place) with
 // the reason counted; nil means the engine resigned (or, with
 // ResignOnError, failed).
 func (p *EnginePlayer) choose(k knownPosition, plays []string, passAllowed bool, a protocol.Action) *engine.Point {

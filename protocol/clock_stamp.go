@@ -16,7 +16,7 @@ type stampedBody interface {
 
 // WithStamp writes a clock stamp into body if it carries one. A body
 // that a variant's BodyOf turns into its own first becomes that (the
-// empty body of a gomoku pass a GomokuPassBody, CLK-D15).
+// empty body of a gomoku pass a gomokurules.PassBody, CLK-D15).
 func WithStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
 	if f := bodyOf[kind]; f != nil {
 		body = f(body)

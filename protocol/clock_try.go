@@ -8,7 +8,7 @@ import (
 )
 
 // The clocks of a variant whose timed turns are tries that may be
-// illegal (TryClocks: Phantom Go, CLK-D16, clock_phantom.go in its rules
+// illegal (TryClocks: Phantom Go, CLK-D16, clock.go in its rules
 // package): the tries of one move add up and are charged as one move
 // when the move ends.
 

@@ -107,7 +107,7 @@ type VariantRules interface {
 	// Result returns the outcome once done.
 	Result() engine.Result
 	// View returns what role r may see of the variant's state: a value of
-	// the variant's View type (GoView, ...).
+	// the variant's View type (gorules.View, ...).
 	View(r Role) VariantView
 }
 
@@ -273,7 +273,7 @@ func (m *Machine) Expected() (Role, []Kind) {
 }
 
 // PublicView returns what the messages applied so far let role r see of
-// the variant: its view value (GoView, HMGView ...) without anything only
+// the variant: its view value (gorules.View, hmgrules.View ...) without anything only
 // a peer's own secrets hold, or nil before the invitation. A user
 // interface replays a transcript through a Machine and reads it after each
 // message to show the game move by move.

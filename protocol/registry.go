@@ -50,25 +50,16 @@ var bodyOf = map[Kind]func(body any) any{}
 // a variant, on a kind declared twice and on a second certificate judge,
 // so that no entry can replace another.
 func Register(e VariantEntry) {
-	if _, dup := variantEntries[e.Variant]; dup {
-		panic(fmt.Sprintf("protocol: variant %q registered twice", e.Variant))
-	}
-	if e.NewRules == nil || e.BroadcastMove == nil {
-		panic(fmt.Sprintf("protocol: variant %q registered without its rules or its broadcast moves", e.Variant))
+	if err := checkEntry(e); err != nil {
+		panic(err)
 	}
 	for k, a := range e.Kinds {
-		if _, dup := kindTable[k]; dup {
-			panic(fmt.Sprintf("protocol: kind %q of variant %q is declared twice", k, e.Variant))
-		}
 		kindTable[k] = a
 	}
 	for k, f := range e.BodyOf {
 		bodyOf[k] = f
 	}
 	if e.JudgeCertificate != nil {
-		if certificates != nil {
-			panic(fmt.Sprintf("protocol: variant %q gives a second certificate judge", e.Variant))
-		}
 		certificates = e.JudgeCertificate
 	}
 	variantEntries[e.Variant] = e
@@ -77,4 +68,29 @@ func Register(e VariantEntry) {
 	if e.TurnCount != TurnEachMove {
 		turnCounts[e.Variant] = e.TurnCount
 	}
+}
+
+// checkEntry says why Register refuses e, before anything of it is
+// registered.
+func checkEntry(e VariantEntry) error {
+	if _, dup := variantEntries[e.Variant]; dup {
+		return fmt.Errorf("protocol: variant %q registered twice", e.Variant)
+	}
+	if e.NewRules == nil || e.BroadcastMove == nil {
+		return fmt.Errorf("protocol: variant %q registered without its rules or its broadcast moves", e.Variant)
+	}
+	for k := range e.Kinds {
+		if _, dup := kindTable[k]; dup {
+			return fmt.Errorf("protocol: kind %q of variant %q is declared twice", k, e.Variant)
+		}
+	}
+	for k := range e.BodyOf {
+		if _, dup := bodyOf[k]; dup {
+			return fmt.Errorf("protocol: the body of kind %q is given twice", k)
+		}
+	}
+	if e.JudgeCertificate != nil && certificates != nil {
+		return fmt.Errorf("protocol: variant %q gives a second certificate judge", e.Variant)
+	}
+	return nil
 }

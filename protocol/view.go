@@ -12,7 +12,7 @@ type View struct {
 	// the messages it may send.
 	MyTurn bool
 	Kinds  []Kind
-	// Variant is the variant's own view: GoView for plain Go, and so on;
+	// Variant is the variant's own view: gorules.View for plain Go, and so on;
 	// nil before the game has one.
 	Variant VariantView
 	Outcome *Outcome

@@ -5,6 +5,6 @@
 //
 // The package imports engine and engine never imports it: the variant's
 // descriptor and options (engine.VariantPhantom, the rule sets
-// engine.PhantomRules of engine.Options) stay in engine, and this package
+// engine.phantomrules.Rules of engine.Options) stay in engine, and this package
 // reads them.
 package phantom

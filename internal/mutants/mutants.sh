@@ -412,6 +412,13 @@ mutant PN-remake-outputs protocol/session/player_phantom_bulk.go replace \
 	'if p.outputs != nil {' \
 	'if p.outputs != nil && false {' \
 	./protocol/session 'TestT3PhantomAttachmentsMadeAgainAfterACrash|TestT3CheckedPhantomCrash'
+# ARCH-D3: no variant's entry replaces another's kind or judge.
+mutant register-kind-twice protocol/registry.go replace \
+	'return fmt.Errorf("protocol: kind %q of variant %q is declared twice", k, e.Variant)' '_ = k' \
+	./protocol 'TestARCHD3RegisterRefusesAnEntryThatReplaces'
+mutant register-second-judge protocol/registry.go replace \
+	'if e.JudgeCertificate != nil && certificates != nil {' 'if false {' \
+	./protocol 'TestARCHD3RegisterRefusesAnEntryThatReplaces'
 # after a crash a garbling is not made again (PN-D14)
 mutant PN-remake-garbling protocol/session/player_phantom_bulk.go replace \
 	'case msg.Kind != phantomrules.KindBase && gb != nil:' \

@@ -1,10 +1,3 @@
-// Package bridgerules is Bridge Go over the network, the variant's rules
-// over messages that the core runs (protocol.Register, ARCH-D3) (BG-1..BG-5): the board is public, the
-// players alternate moves (KindMove, a GTP vertex or "pass"), Black
-// first. The machine enforces the turn (the engine's Play does not,
-// BG-D5): a move out of turn breaks BG-1. A bridge ends the game with a
-// win (ByWin), two passes in a row with a draw (ByDraw); there is no
-// scoring phase.
 package bridgerules
 
 import (
@@ -149,5 +142,5 @@ func (vv View) OpponentJustPassed(engine.Color) bool {
 	return vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
 }
 
-// IsVariantView marks BridgeView as a [VariantView].
+// IsVariantView marks View as a [VariantView].
 func (View) IsVariantView() {}

@@ -9,7 +9,7 @@ import (
 // turn, each until its player's commitment goes; the openings settle the
 // other's think time.
 
-// FGoCommitBody is the body of KindFGoCommit: a commitBody that, in a game
+// CommitBody is the body of KindCommit: a commitBody that, in a game
 // with a time control, carries the committer's think time for the turn
 // (CLK-D14). Without a clock, or for a choice that is not timed, it is
 // exactly a commitBody.
@@ -18,7 +18,7 @@ type CommitBody struct {
 	ThinkMS    int64             `json:"think_ms,omitempty"`
 }
 
-// FGoOpenBody is the body of KindFGoOpen: an openBody that, in a game with
+// OpenBody is the body of KindOpen: an openBody that, in a game with
 // a time control, may carry the opener's settlement of the other's
 // commitment of the turn (CLK-D14, CLK-D7). Without it, it is exactly an
 // openBody.
@@ -67,13 +67,13 @@ func (g *Rules) Settled(r protocol.Role) bool { return g.turn.opened[r] }
 // a commitment carries the think time, an opening the settlement
 // (CLK-D14); stamped, they are the F-Go forms of the bodies.
 
-// Stamp writes the clock stamp FGoCommitBody carries (CLK-D8).
+// Stamp writes the clock stamp CommitBody carries (CLK-D8).
 func (b CommitBody) Stamp(_ protocol.Kind, think, _ int64) any {
 	b.ThinkMS = think
 	return b
 }
 
-// Stamp writes the clock stamp FGoOpenBody carries (CLK-D8).
+// Stamp writes the clock stamp OpenBody carries (CLK-D8).
 func (b OpenBody) Stamp(_ protocol.Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b

@@ -24,7 +24,7 @@ import (
 //	second: fgo-open            (automatic); the engine plays the turn
 //
 // A commitment (T-5) binds the player's choice, a GTP vertex or "pass",
-// under FGoChoiceDomain with the turn number as index and the role as
+// under ChoiceDomain with the turn number as index and the role as
 // player; neither choice is opened before both are committed. Each opening
 // is checked at once (T-6): against its commitment (T-5) and against FG-1
 // and FG-5. A turn in which both pass ends play; the dead stones are then
@@ -33,22 +33,22 @@ import (
 
 // Kinds of F-Go messages.
 const (
-	// KindFGoCommit commits to this turn's choice (commitBody).
+	// KindCommit commits to this turn's choice (commitBody).
 	KindCommit protocol.Kind = "fgo-commit"
-	// KindFGoOpen opens it (openBody); sent by the program itself.
+	// KindOpen opens it (openBody); sent by the program itself.
 	KindOpen protocol.Kind = "fgo-open"
-	// KindFGoOffer makes a bargaining offer for this turn (fgoOfferBody, FG-7).
+	// KindOffer makes a bargaining offer for this turn (fgoOfferBody, FG-7).
 	KindOffer protocol.Kind = "fgo-offer"
-	// KindFGoAccept accepts the offer on the table: it is played as the turn.
+	// KindAccept accepts the offer on the table: it is played as the turn.
 	KindAccept protocol.Kind = "fgo-accept"
-	// KindFGoDecline declines it: the turn goes on by commitments.
+	// KindDecline declines it: the turn goes on by commitments.
 	KindDecline protocol.Kind = "fgo-decline"
 )
 
-// FGoChoiceDomain is the domain-separation tag of F-Go choice commitments.
+// ChoiceDomain is the domain-separation tag of F-Go choice commitments.
 const ChoiceDomain = "kakure/fgo/choice"
 
-// FGoOfferBody is an offer of FG-7 from the sender: "if you play
+// OfferBody is an offer of FG-7 from the sender: "if you play
 // IfYouPlay, I play IPlay", each a GTP vertex or "pass".
 type OfferBody struct {
 	IfYouPlay string `json:"if_you_play"`
@@ -71,23 +71,23 @@ func (Offer) IsAction()        {}
 func (AcceptOffer) IsAction()  {}
 func (DeclineOffer) IsAction() {}
 
-// EventFGoCommitted: a player committed to its choice for the turn.
+// EventCommitted: a player committed to its choice for the turn.
 type EventCommitted struct{ By protocol.Role }
 
-// EventFGoOpened: a player opened its commitment (the turn is played once
+// EventOpened: a player opened its commitment (the turn is played once
 // both have).
 type EventOpened struct{ By protocol.Role }
 
-// EventFGoOffered: the first player offered a turn (FG-7).
+// EventOffered: the first player offered a turn (FG-7).
 type EventOffered struct {
 	By    protocol.Role
 	Offer fgo.Offer
 }
 
-// EventFGoDeclined: the offer on the table was declined.
+// EventDeclined: the offer on the table was declined.
 type EventDeclined struct{ By protocol.Role }
 
-// EventFGoTurn: a turn was taken; Result says what it did. Accepted is
+// EventTurn: a turn was taken; Result says what it did. Accepted is
 // true when the turn was an accepted offer.
 type EventTurn struct {
 	Result   fgo.TurnResult
@@ -147,7 +147,7 @@ type fgoTurn struct {
 	resumer protocol.Role
 }
 
-// FGoRules is the public state machine of a game of F-Go. It sees the
+// Rules is the public state machine of a game of F-Go. It sees the
 // commitments, never a choice before it is opened.
 type Rules struct {
 	m     *protocol.Machine
@@ -157,7 +157,7 @@ type Rules struct {
 	Score protocol.Scoring
 }
 
-// FGoView is what a player of F-Go sees: the public game and its own
+// View is what a player of F-Go sees: the public game and its own
 // choice, never the opponent's unopened one.
 type View struct {
 	Game fgo.Game
@@ -399,5 +399,5 @@ func (vv View) OpponentJustPassed(me engine.Color) bool {
 	return black == engine.Pass && vv.Game.TurnNumber() > 0
 }
 
-// IsVariantView marks FGoView as a [VariantView].
+// IsVariantView marks View as a [VariantView].
 func (View) IsVariantView() {}

@@ -13,8 +13,8 @@ import (
 // and the opponent's answer are their player's time; the reveal, the
 // declaration and the openings at the end are the program's.
 
-// GomokuPassBody is the body of KindGomokuPass and of
-// KindGomokuNoLegalPoint: empty, but for the clock's part of a pass in a
+// PassBody is the body of KindPass and of
+// KindNoLegalPoint: empty, but for the clock's part of a pass in a
 // game with a time control (CLK-D15).
 type PassBody struct {
 	ThinkMS  int64 `json:"think_ms,omitempty"`

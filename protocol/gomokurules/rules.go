@@ -15,8 +15,8 @@ import (
 // Hidden Move Double Gomoku over the network (GM-1..GM-8). This file and
 // its two companions hold the public side that both peers and Verify run:
 // here the messages, the views and events, the public state and the
-// dispatch of a message; variant_gomoku_turn.go the checks of each message
-// of play; variant_gomoku_audit.go the openings and the audit at the end.
+// dispatch of a message; turn.go the checks of each message
+// of play; audit.go the openings and the audit at the end.
 // player_gomoku.go holds the local side with this peer's secrets.
 // docs/rules/gomoku.md, section "Network play", describes the exchange.
 
@@ -27,26 +27,26 @@ import (
 // has a double five, declares that it has no legal point, and opens every
 // commitment at the end.
 
-// GomokuOpening places the X opening piece on Point; the inviter does it
+// Opening places the X opening piece on Point; the inviter does it
 // (GM-2).
 type Opening struct{ Point engine.Point }
 
-// GomokuChooseSide chooses X (gomoku.X, which is engine.Black) or O
+// ChooseSide chooses X (gomoku.X, which is engine.Black) or O
 // (gomoku.O, engine.White) after the opening piece; the invitee does
 // it (GM-2). X owns the opening piece; O moves first.
 type ChooseSide struct{ Side engine.Color }
 
-// GomokuPlace commits the mover to Point, one of its legal points (GM-3,
+// Place commits the mover to Point, one of its legal points (GM-3,
 // GM-4). Only a commitment is sent; the point stays secret.
 type Place struct{ Point engine.Point }
 
-// GomokuAnnounce announces the row of the committed point, or with Column
+// Announce announces the row of the committed point, or with Column
 // its column (GM-3).
 type Announce struct{ Column bool }
 
-// GomokuRespond answers the opponent's announcement: the local player
+// Respond answers the opponent's announcement: the local player
 // reveals its hidden pieces at Reveal, all in the announced line (any
-// subset of GomokuView.Game.HiddenInLine(Announced()), possibly none).
+// subset of View.Game.HiddenInLine(Announced()), possibly none).
 type Respond struct{ Reveal []engine.Point }
 
 func (Opening) IsAction()    {}
@@ -57,39 +57,39 @@ func (Respond) IsAction()    {}
 
 // Kinds of the gomoku messages.
 const (
-	// KindGomokuOpening: the inviter places the X opening piece (GM-2).
+	// KindOpening: the inviter places the X opening piece (GM-2).
 	KindOpening protocol.Kind = "gomoku-opening"
-	// KindGomokuSide: the invitee chooses X or O (GM-2).
+	// KindSide: the invitee chooses X or O (GM-2).
 	KindSide protocol.Kind = "gomoku-side"
-	// KindGomokuCommit: the mover commits to its point (GM-3, T-5).
+	// KindCommit: the mover commits to its point (GM-3, T-5).
 	KindCommit protocol.Kind = "gomoku-commit"
-	// KindGomokuPass: the mover passes (GM-7).
+	// KindPass: the mover passes (GM-7).
 	KindPass protocol.Kind = "gomoku-pass"
-	// KindGomokuNoLegalPoint: the mover has no legal point; a draw (GM-7).
+	// KindNoLegalPoint: the mover has no legal point; a draw (GM-7).
 	// The program sends it by itself.
 	KindNoLegalPoint protocol.Kind = "gomoku-no-legal-point"
-	// KindGomokuAnnounce: the mover announces a row or a column (GM-3).
+	// KindAnnounce: the mover announces a row or a column (GM-3).
 	KindAnnounce protocol.Kind = "gomoku-announce"
-	// KindGomokuResponse: the opponent reveals hidden pieces in the
+	// KindResponse: the opponent reveals hidden pieces in the
 	// announced line, possibly none (GM-3).
 	KindResponse protocol.Kind = "gomoku-response"
-	// KindGomokuReveal: the mover opens its committed point (GM-3);
+	// KindReveal: the mover opens its committed point (GM-3);
 	// automatic.
 	KindReveal protocol.Kind = "gomoku-reveal"
-	// KindGomokuDeclare: the mover's "five" and win claim after a
+	// KindDeclare: the mover's "five" and win claim after a
 	// placement (GM-5, GM-6); automatic.
 	KindDeclare protocol.Kind = "gomoku-declare"
-	// KindGomokuOpenAll: at the end, a player opens every commitment still
+	// KindOpenAll: at the end, a player opens every commitment still
 	// closed (GM-8); automatic.
 	KindOpenAll protocol.Kind = "gomoku-open"
 )
 
-// GomokuPieceDomain is the domain-separation tag of the commitment to a
+// PieceDomain is the domain-separation tag of the commitment to a
 // gomoku point (T-5). The item index is the turn number (GM-D4), the
 // player the committer's role, the value the point's GTP vertex.
 const PieceDomain = "kakure/gomoku/piece"
 
-// GomokuPointBody carries a point as a GTP vertex: the opening piece.
+// PointBody carries a point as a GTP vertex: the opening piece.
 type PointBody struct {
 	Point string `json:"point"`
 	// ThinkMS and ChargeMS are the clock's part, in a game with a time
@@ -98,7 +98,7 @@ type PointBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuSideBody carries the invitee's choice, "x" or "o".
+// SideBody carries the invitee's choice, "x" or "o".
 type SideBody struct {
 	Side string `json:"side"`
 	// ThinkMS and ChargeMS are the clock's part (CLK-D15).
@@ -106,7 +106,7 @@ type SideBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuLineBody carries an announced line: "row" or "column", and its
+// LineBody carries an announced line: "row" or "column", and its
 // index from 0 (row 1, column A).
 type LineBody struct {
 	Line  string `json:"line"`
@@ -116,13 +116,13 @@ type LineBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuPieceOpening opens the commitment of turn Move.
+// PieceOpening opens the commitment of turn Move.
 type PieceOpening struct {
 	Move    int            `json:"move"`
 	Opening commit.Opening `json:"opening"`
 }
 
-// GomokuOpeningsBody carries openings: an answer to an announcement, or
+// OpeningsBody carries openings: an answer to an announcement, or
 // the openings at the end.
 type OpeningsBody struct {
 	Openings []PieceOpening `json:"openings"`
@@ -131,14 +131,14 @@ type OpeningsBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// GomokuFiveBody names a window of five: its first point and direction
+// FiveBody names a window of five: its first point and direction
 // ("horizontal", "vertical", "diagonal", "anti-diagonal").
 type FiveBody struct {
 	Start string `json:"start"`
 	Dir   string `json:"dir"`
 }
 
-// GomokuDeclareBody is the declaration after a placement: Five (GM-5) and
+// DeclareBody is the declaration after a placement: Five (GM-5) and
 // a win claim (GM-6) with its two lines and the openings of their pieces
 // still hidden.
 type DeclareBody struct {
@@ -148,7 +148,7 @@ type DeclareBody struct {
 	Openings []PieceOpening `json:"openings,omitempty"`
 }
 
-// GomokuView is what a player of Hidden Move Double Gomoku sees.
+// View is what a player of Hidden Move Double Gomoku sees.
 type View struct {
 	// Game is the local player's own view: its pieces, hidden or
 	// revealed, the opponent's revealed pieces, every announced line and
@@ -170,7 +170,7 @@ type View struct {
 	Audit  *gomoku.Violation
 }
 
-// EventGomoku is one step of the game as both players see it: From's
+// EventStep is one step of the game as both players see it: From's
 // message told the opponent Event (gomoku.Event: a commitment shows
 // no point; answers, revealed points and claims carry the opened points).
 type EventStep struct {
@@ -178,13 +178,13 @@ type EventStep struct {
 	Event gomoku.Event
 }
 
-// EventGomokuOpened: at the end, From opened its remaining commitments.
+// EventOpened: at the end, From opened its remaining commitments.
 type EventOpened struct {
 	From     protocol.Role
 	Openings []gomoku.Opening
 }
 
-// EventGomokuAudited: both players opened everything and the whole game
+// EventAudited: both players opened everything and the whole game
 // was audited (GM-8); Violation is nil when the audit passed.
 type EventAudited struct {
 	Record    gomoku.Record
@@ -258,7 +258,7 @@ type gomokuLogEntry struct {
 	Event gomoku.Event
 }
 
-// GomokuRules is the public state machine of a gomoku game. It holds no
+// Rules is the public state machine of a gomoku game. It holds no
 // secret: it checks at once what opened values allow (T-6) and audits the
 // whole game once every commitment is opened (GM-8).
 type Rules struct {
@@ -430,35 +430,35 @@ func (View) OpponentJustPassed(engine.Color) bool { return false }
 // The clock stamp of its bodies (CLK-D8, clock_stamp.go):
 // the messages that end a timed turn carry both (CLK-D15).
 
-// Stamp writes the clock stamp GomokuPointBody carries (CLK-D8).
+// Stamp writes the clock stamp PointBody carries (CLK-D8).
 func (b PointBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// Stamp writes the clock stamp GomokuSideBody carries (CLK-D8).
+// Stamp writes the clock stamp SideBody carries (CLK-D8).
 func (b SideBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// Stamp writes the clock stamp GomokuLineBody carries (CLK-D8).
+// Stamp writes the clock stamp LineBody carries (CLK-D8).
 func (b LineBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// Stamp writes the clock stamp GomokuOpeningsBody carries (CLK-D8).
+// Stamp writes the clock stamp OpeningsBody carries (CLK-D8).
 func (b OpeningsBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// Stamp writes the clock stamp GomokuPassBody carries (CLK-D8).
+// Stamp writes the clock stamp PassBody carries (CLK-D8).
 func (b PassBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// IsVariantView marks GomokuView as a [VariantView].
+// IsVariantView marks View as a [VariantView].
 func (View) IsVariantView() {}

@@ -15,8 +15,8 @@ import (
 // The messages of a turn of play of Hidden Move Double Gomoku (GM-2..GM-7)
 // as the public side checks them: the opening and the choice of side, then
 // each turn's commitment or pass, the announced line, the answer, the
-// reveal and the declaration. variant_gomoku.go holds the messages' forms,
-// the state and the dispatch; variant_gomoku_audit.go the openings at the
+// reveal and the declaration. rules.go holds the messages' forms,
+// the state and the dispatch; audit.go the openings at the
 // end and the audit.
 
 func (g *Rules) applyOpening(from protocol.Role, seq uint64, body json.RawMessage) ([]protocol.Event, error) {
@@ -276,7 +276,7 @@ func parseFive(size int, b FiveBody) (gomoku.Five, error) {
 	return gomoku.Five{}, fmt.Errorf("bad direction %q", b.Dir)
 }
 
-// FiveBody writes a window of five.
+// BodyOfFive writes a window of five.
 func BodyOfFive(size int, f gomoku.Five) FiveBody {
 	return FiveBody{Start: f.Start.Vertex(size), Dir: f.Dir.String()}
 }

@@ -25,7 +25,7 @@ func init() {
 	})
 }
 
-// GoRules is plain Go over the network: moves in turn, then GO-4 scoring.
+// Rules is plain Go over the network: moves in turn, then GO-4 scoring.
 type Rules struct {
 	m     *protocol.Machine
 	Game  engine.GoGame
@@ -54,7 +54,7 @@ func (g *Rules) Undo() {
 	g.Game, g.prev, g.movers = g.prev[n-1], g.prev[:n-1], g.movers[:n-1]
 }
 
-// GoView is what a player of plain Go sees: everything.
+// View is what a player of plain Go sees: everything.
 type View struct {
 	Game engine.GoGame
 	// Scoring is true while dead stones are being marked; Proposal is the
@@ -149,5 +149,5 @@ func (vv View) OpponentJustPassed(engine.Color) bool {
 	return !vv.Scoring && vv.Game.LastMove() == engine.Pass && vv.Game.MoveNumber() > 0
 }
 
-// IsVariantView marks GoView as a [VariantView].
+// IsVariantView marks View as a [VariantView].
 func (View) IsVariantView() {}

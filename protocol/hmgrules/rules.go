@@ -17,19 +17,19 @@ import (
 // Regular moves are KindMove; dead stones are agreed with KindMark and
 // KindAgree (GO-4).
 const (
-	// KindHMGCards carries a player's commitments to its hidden moves
+	// KindCards carries a player's commitments to its hidden moves
 	// (HMG-1): Black's first, then White's, before Black's first move.
 	KindCards protocol.Kind = "cards"
-	// KindHMGReveal reveals one card (HMG-2, HMG-3) by opening its
+	// KindReveal reveals one card (HMG-2, HMG-3) by opening its
 	// commitment.
 	KindReveal protocol.Kind = "reveal"
-	// KindHMGOpenCards opens every card a player did not use, after the
+	// KindOpenCards opens every card a player did not use, after the
 	// dead stones are agreed (HMG-7, T-6). The program sends it by itself.
 	KindOpenCards protocol.Kind = "open-cards"
 )
 
-// HMGCardDomain separates the commitments of Hidden Move Go cards (T-5).
-// A card commitment is commit.New(HMGCardDomain, game ID, role, card
+// CardDomain separates the commitments of Hidden Move Go cards (T-5).
+// A card commitment is commit.New(CardDomain, game ID, role, card
 // index, GTP vertex of the point).
 const CardDomain = "kakure/hmg/card"
 
@@ -46,7 +46,7 @@ type Reveal struct{ Card int }
 func (SetCards) IsAction() {}
 func (Reveal) IsAction()   {}
 
-// HMGCardsBody is the body of KindHMGCards: one commitment per card, in
+// CardsBody is the body of KindCards: one commitment per card, in
 // card order.
 type CardsBody struct {
 	Commitments []commit.Commitment `json:"commitments"`
@@ -57,7 +57,7 @@ type CardsBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// HMGRevealBody is the body of KindHMGReveal: the card's opening and, on
+// RevealBody is the body of KindReveal: the card's opening and, on
 // a reveal that ends its player's turn (HMG-5) in a game with a time
 // control, the clock's part (CLK-D8, CLK-D10).
 type RevealBody struct {
@@ -66,22 +66,22 @@ type RevealBody struct {
 	ChargeMS int64 `json:"charge_ms,omitempty"`
 }
 
-// HMGCardOpening opens one card: its index, its point as a GTP vertex
+// CardOpening opens one card: its index, its point as a GTP vertex
 // (the committed value) and the salt in lowercase hex. It is the body of
-// KindHMGReveal.
+// KindReveal.
 type CardOpening struct {
 	Card  int    `json:"card"`
 	Point string `json:"point"`
 	Salt  string `json:"salt"`
 }
 
-// HMGOpenCardsBody is the body of KindHMGOpenCards: the openings of every
+// OpenCardsBody is the body of KindOpenCards: the openings of every
 // unused card, in increasing card order.
 type OpenCardsBody struct {
 	Cards []CardOpening `json:"cards"`
 }
 
-// HMGStage is where a game of Hidden Move Go stands inside PhasePlay.
+// Stage is where a game of Hidden Move Go stands inside PhasePlay.
 type Stage string
 
 // The stages of a Hidden Move Go game.
@@ -93,7 +93,7 @@ const (
 	StageDone    Stage = "done"
 )
 
-// HMGView is what a player of Hidden Move Go sees. It never holds the
+// View is what a player of Hidden Move Go sees. It never holds the
 // opponent's unrevealed points: no program has them before the end.
 type View struct {
 	Stage Stage
@@ -163,7 +163,7 @@ func init() {
 	})
 }
 
-// HMGRules is Hidden Move Go over the network (HMG-1..HMG-8): card
+// Rules is Hidden Move Go over the network (HMG-1..HMG-8): card
 // commitments, turns of reveals and a move, GO-4 scoring, the opening of
 // the unused cards, the count with passing stones.
 type Rules struct {
@@ -482,17 +482,17 @@ func (vv View) OpponentJustPassed(engine.Color) bool {
 // the card choice and a reveal that ends the turn carry
 // both (CLK-D10).
 
-// Stamp writes the clock stamp HMGCardsBody carries (CLK-D8).
+// Stamp writes the clock stamp CardsBody carries (CLK-D8).
 func (b CardsBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// Stamp writes the clock stamp HMGRevealBody carries (CLK-D8).
+// Stamp writes the clock stamp RevealBody carries (CLK-D8).
 func (b RevealBody) Stamp(_ protocol.Kind, think, charge int64) any {
 	b.ThinkMS, b.ChargeMS = think, charge
 	return b
 }
 
-// IsVariantView marks HMGView as a [VariantView].
+// IsVariantView marks View as a [VariantView].
 func (View) IsVariantView() {}

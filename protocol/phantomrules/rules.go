@@ -19,7 +19,7 @@ import (
 // Phantom Go over the network, the rules that judge its messages: the
 // public machine (phantomRules) every peer and Verify run, from the setup
 // through the tries to the audit and the count. What travels (kinds,
-// bodies, events, the view) is variant_phantom_wire.go.
+// bodies, events, the view) is wire.go.
 
 func init() {
 	protocol.Register(protocol.VariantEntry{
@@ -58,7 +58,7 @@ const (
 )
 
 // PartyOf returns the referee's party that role r plays: the inviter
-// garbles (PhantomGarbler), the invitee evaluates.
+// garbles (Garbler), the invitee evaluates.
 func PartyOf(r protocol.Role) circuit.Party {
 	if r == Garbler {
 		return circuit.Garbler
@@ -73,7 +73,7 @@ func roleOf(p circuit.Party) protocol.Role {
 	return Evaluator
 }
 
-// PhantomRules is Phantom Go over the network as everyone can check it:
+// Rules is Phantom Go over the network as everyone can check it:
 // the public state of the secure referee (whose turn, passes), the
 // digests of every message, the reveals and the audit, then GO-4 scoring
 // on the revealed board. It holds no secret.
@@ -595,5 +595,5 @@ func (h *Rules) View(protocol.Role) protocol.VariantView {
 	return v
 }
 
-// IsVariantView marks PhantomNetView as a [VariantView].
+// IsVariantView marks View as a [VariantView].
 func (View) IsVariantView() {}

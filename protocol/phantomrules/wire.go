@@ -13,62 +13,62 @@ import (
 
 // Phantom Go over the network, what travels and what a player sees: the
 // message kinds, the stages, the bodies and their attachments, the events
-// and the view. The rules that judge the messages are variant_phantom.go.
+// and the view. The rules that judge the messages are rules.go.
 
 // Kinds of Phantom Go messages (docs/phantom-net.md). The inviter is the
 // garbler of the secure referee, the invitee the evaluator, whatever their
 // colours.
 const (
-	// KindPhantomCommit: the garbler's commitment to its seed (T-8); in
+	// KindCommit: the garbler's commitment to its seed (T-8); in
 	// a game of the correlated input OTs (MPC-D28) also the start of the
 	// reverse extension's base OTs (one attachment, none otherwise).
 	KindCommit protocol.Kind = "phantom-commit"
-	// KindPhantomSetup: the evaluator's commitment to its seed and the
+	// KindSetup: the evaluator's commitment to its seed and the
 	// start of the base OTs (one attachment); in a game of the
 	// correlated input OTs also its answer to the reverse base OTs (a
 	// second attachment).
 	KindSetup protocol.Kind = "phantom-setup"
-	// KindPhantomBase: the garbler's answer to the base OTs (one
+	// KindBase: the garbler's answer to the base OTs (one
 	// attachment); in a game of the correlated input OTs also the
 	// reverse request of try 0 (a second attachment).
 	KindBase protocol.Kind = "phantom-base"
-	// KindPhantomTry: a try of the evaluator's player, as the OT request
+	// KindTry: a try of the evaluator's player, as the OT request
 	// of the evaluator's inputs (one attachment).
 	KindTry protocol.Kind = "phantom-try"
-	// KindPhantomRequest: the evaluator's OT request of a try of the
+	// KindRequest: the evaluator's OT request of a try of the
 	// garbler's player, sent by the program (one attachment).
 	KindRequest protocol.Kind = "phantom-request"
-	// KindPhantomTryGarbling: a try of the garbler's player, as the
+	// KindTryGarbling: a try of the garbler's player, as the
 	// garbling of the try (three attachments: tables, labels, OT reply;
 	// in a game of the correlated input OTs a fourth, the reverse
 	// request of the next try).
 	KindTryGarbling protocol.Kind = "phantom-try-garbling"
-	// KindPhantomGarbling: the garbling of a try of the evaluator's
+	// KindGarbling: the garbling of a try of the evaluator's
 	// player, sent by the program (three attachments).
 	KindGarbling protocol.Kind = "phantom-garbling"
-	// KindPhantomCommitment: in a game whose tries are checked
+	// KindCommitment: in a game whose tries are checked
 	// (Options.Lambda > 1, T-8(b)), the garbler's commitments to the λ
 	// garblings of the try and the OT reply, sent by the program (two
 	// attachments).
 	KindCommitment protocol.Kind = "phantom-commitment"
-	// KindPhantomChoice: in a checked game, the evaluator's choice of the
+	// KindChoice: in a checked game, the evaluator's choice of the
 	// garbling it keeps, sent by the program once it has checked the
 	// others (one attachment).
 	KindChoice protocol.Kind = "phantom-choice"
-	// KindPhantomOutputs: the evaluator's outputs of a try: the event
+	// KindOutputs: the evaluator's outputs of a try: the event
 	// bits in the clear and the garbler's output labels (one attachment).
 	KindOutputs protocol.Kind = "phantom-outputs"
-	// KindPhantomReveal: a party's seed and tries, at the end of play
+	// KindReveal: a party's seed and tries, at the end of play
 	// (PG-9) or in answer to an accusation. The program sends it.
 	KindReveal protocol.Kind = "phantom-reveal"
-	// KindPhantomAccuse: an accusation sent in place of a try message by
+	// KindAccuse: an accusation sent in place of a try message by
 	// a program that caught the other deviating (PN-D6). It opens
 	// nothing: the accused reveals first, then the accuser (T-15), and
 	// the audit names the cheater, or the accuser if nobody cheated.
 	KindAccuse protocol.Kind = "phantom-accuse"
 )
 
-// PhantomStage is where a game of Phantom Go stands inside PhasePlay.
+// Stage is where a game of Phantom Go stands inside PhasePlay.
 type Stage string
 
 // The stages of a Phantom Go game.
@@ -81,7 +81,7 @@ const (
 	StageDone    Stage = "done"
 )
 
-// PhantomCommitBody is the body of KindPhantomCommit. ReverseBase is, in
+// CommitBody is the body of KindCommit. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // garbler's start of the reverse extension's base OTs, absent otherwise.
 type CommitBody struct {
@@ -90,7 +90,7 @@ type CommitBody struct {
 	Bulk        [][]byte          `json:"-"`
 }
 
-// PhantomSetupBody is the body of KindPhantomSetup. ReverseBase is, in
+// SetupBody is the body of KindSetup. ReverseBase is, in
 // a game of the correlated input OTs (MPC-D28), the digest of the
 // evaluator's answer to the reverse base OTs, absent otherwise.
 type SetupBody struct {
@@ -100,7 +100,7 @@ type SetupBody struct {
 	Bulk        [][]byte          `json:"-"`
 }
 
-// PhantomBaseBody is the body of KindPhantomBase. Reverse is, in a game
+// BaseBody is the body of KindBase. Reverse is, in a game
 // of the correlated input OTs (MPC-D28), the digest of the garbler's
 // reverse request of try 0, absent otherwise.
 type BaseBody struct {
@@ -109,8 +109,8 @@ type BaseBody struct {
 	Bulk    [][]byte       `json:"-"`
 }
 
-// PhantomRequestBody is the body of KindPhantomTry and
-// KindPhantomRequest: the try number and the digest of the OT request.
+// RequestBody is the body of KindTry and
+// KindRequest: the try number and the digest of the OT request.
 type RequestBody struct {
 	Try     uint64         `json:"try"`
 	Request referee.Digest `json:"request"`
@@ -120,8 +120,8 @@ type RequestBody struct {
 	Bulk    [][]byte `json:"-"`
 }
 
-// PhantomGarblingBody is the body of KindPhantomTryGarbling and
-// KindPhantomGarbling.
+// GarblingBody is the body of KindTryGarbling and
+// KindGarbling.
 type GarblingBody struct {
 	Try    uint64         `json:"try"`
 	Tables referee.Digest `json:"tables"`
@@ -141,7 +141,7 @@ type GarblingBody struct {
 	Bulk     [][]byte `json:"-"`
 }
 
-// PhantomCommitmentBody is the body of KindPhantomCommitment.
+// CommitmentBody is the body of KindCommitment.
 type CommitmentBody struct {
 	Try         uint64         `json:"try"`
 	Commitments referee.Digest `json:"commitments"`
@@ -149,14 +149,14 @@ type CommitmentBody struct {
 	Bulk        [][]byte       `json:"-"`
 }
 
-// PhantomChoiceBody is the body of KindPhantomChoice.
+// ChoiceBody is the body of KindChoice.
 type ChoiceBody struct {
 	Try    uint64         `json:"try"`
 	Choice referee.Digest `json:"choice"`
 	Bulk   [][]byte       `json:"-"`
 }
 
-// PhantomOutputsBody is the body of KindPhantomOutputs.
+// OutputsBody is the body of KindOutputs.
 type OutputsBody struct {
 	Try    uint64         `json:"try"`
 	Pass   bool           `json:"pass"`
@@ -168,14 +168,14 @@ type OutputsBody struct {
 	Bulk     [][]byte `json:"-"`
 }
 
-// PhantomRevealBody is the body of KindPhantomReveal: the opening of the
+// RevealBody is the body of KindReveal: the opening of the
 // seed commitment and the player's tries in order (GTP vertices, "pass").
 type RevealBody struct {
 	Seed  commit.Opening `json:"seed"`
 	Tries []string       `json:"tries"`
 }
 
-// PhantomAccuseBody is the body of KindPhantomAccuse: what the accuser
+// AccuseBody is the body of KindAccuse: what the accuser
 // caught. It holds none of the accuser's secrets (T-15).
 type AccuseBody struct {
 	Accuse string `json:"accuse"`
@@ -194,16 +194,16 @@ func (b CommitmentBody) Attachments() [][]byte {
 }
 func (b ChoiceBody) Attachments() [][]byte { return b.Bulk }
 
-// EventPhantomTry: a try went through the secure referee. Event is what
+// EventTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own
-// announcement is in its view (PhantomNetView.Announcements).
+// announcement is in its view (View.Announcements).
 type EventTry struct {
 	Try   uint64
 	Mover engine.Color
 	Event phantom.Event
 }
 
-// EventPhantomStep: a message of the secure referee went through (Sent
+// EventStep: a message of the secure referee went through (Sent
 // of the try's three messages, five in a checked game): whose turn it is
 // to send may have changed.
 type EventStep struct {
@@ -211,7 +211,7 @@ type EventStep struct {
 	Sent int
 }
 
-// EventPhantomRevealed: the audit passed; the whole board is known to
+// EventRevealed: the audit passed; the whole board is known to
 // both players.
 type EventRevealed struct{ Board engine.Board }
 
@@ -219,7 +219,7 @@ func (EventTry) IsEvent()      {}
 func (EventStep) IsEvent()     {}
 func (EventRevealed) IsEvent() {}
 
-// PhantomNetView is what a player of Phantom Go over the network sees:
+// View is what a player of Phantom Go over the network sees:
 // the public state of the game, and (filled in by its own program) its
 // own view of the board and the announcements it was told.
 type View struct {
@@ -286,7 +286,7 @@ func (vv View) OpponentJustPassed(engine.Color) bool {
 // the think time; the garbling and the outputs that settle the other's
 // try carry the settlement (CLK-D16).
 
-// Stamp writes the clock stamp PhantomRequestBody carries (CLK-D8).
+// Stamp writes the clock stamp RequestBody carries (CLK-D8).
 func (b RequestBody) Stamp(kind protocol.Kind, think, _ int64) any {
 	if kind == KindTry {
 		b.ThinkMS = think
@@ -294,7 +294,7 @@ func (b RequestBody) Stamp(kind protocol.Kind, think, _ int64) any {
 	return b
 }
 
-// Stamp writes the clock stamp PhantomGarblingBody carries (CLK-D8).
+// Stamp writes the clock stamp GarblingBody carries (CLK-D8).
 func (b GarblingBody) Stamp(kind protocol.Kind, think, charge int64) any {
 	switch kind {
 	case KindTryGarbling:
@@ -305,7 +305,7 @@ func (b GarblingBody) Stamp(kind protocol.Kind, think, charge int64) any {
 	return b
 }
 
-// Stamp writes the clock stamp PhantomOutputsBody carries (CLK-D8).
+// Stamp writes the clock stamp OutputsBody carries (CLK-D8).
 func (b OutputsBody) Stamp(_ protocol.Kind, _, charge int64) any {
 	b.ChargeMS = charge
 	return b
