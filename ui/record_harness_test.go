@@ -441,7 +441,9 @@ func actionsText(n int, as []protocol.Action) string {
 		case protocol.AgreeScore:
 			parts = append(parts, "agree")
 		default:
-			parts = append(parts, strings.ToLower(strings.TrimPrefix(fmt.Sprintf("%T", a), "protocol.")))
+			// A variant's action reads as its package without "rules." and
+			// its name: gomokurules.Opening is "gomokuopening".
+			parts = append(parts, strings.ToLower(strings.Replace(strings.TrimPrefix(fmt.Sprintf("%T", a), "protocol."), "rules.", "", 1)))
 		}
 	}
 	return strings.Join(parts, "; ")
