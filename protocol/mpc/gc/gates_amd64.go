@@ -2,7 +2,7 @@
 
 package gc
 
-//go:generate go run gen_gates_amd64.go
+//go:generate go run gen_gates_amd64.go gen_threehalves_amd64.go
 
 import "golang.org/x/sys/cpu"
 

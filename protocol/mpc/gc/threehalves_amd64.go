@@ -10,8 +10,9 @@ import "golang.org/x/sys/cpu"
 var haveAVX2 = cpu.X86.HasAVX2
 
 // tccr6AESNI sets out[k] = H(x[k], t[k]) for k = 0..5 with AES-NI
-// (threehalves_amd64.s, written by gen_gates_amd64.go through go generate
-// in gates_amd64.go, as are all routines of this file).
+// (threehalves_amd64.s, written by gen_gates_amd64.go with
+// gen_threehalves_amd64.go through go generate in gates_amd64.go, as are
+// all routines of this file).
 //
 //go:noescape
 func tccr6AESNI(rk *[176]byte, x, t, out *[6]blk)
