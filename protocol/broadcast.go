@@ -138,9 +138,9 @@ func ParseBroadcastDelay(s string) (BroadcastDelay, error) {
 // moves for the broadcast delay (SPEC-D11): one player's turn played (a
 // move, a hidden move's card, a gomoku placement or pass, an F-Go choice
 // or a bargain played), and in Phantom Go one try, counted at its
-// outputs (one message of each try, whoever tried). A table beside
-// spectatorKinds, so that a new variant says both in one place; the
-// completeness test names a variant without an entry.
+// outputs (one message of each try, whoever tried). Register fills it
+// from each variant's entry (VariantEntry.BroadcastMove, ARCH-D3), which
+// must give one; the completeness test names a variant without an entry.
 var broadcastMoveKinds = map[engine.Variant]func(Kind) bool{}
 
 // BroadcastMove tells whether a message of kind k is a move of a game of

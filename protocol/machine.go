@@ -139,7 +139,8 @@ type resignAuditor interface {
 	SuspendResign(on bool)
 }
 
-// newVariantRules is filled by the variant files.
+// newVariantRules holds each variant's rules constructor, filled by
+// Register from the variants' entries (ARCH-D3).
 var newVariantRules = map[engine.Variant]func(m *Machine) (VariantRules, error){}
 
 // NewRules returns new rules of m's variant (m.Options.Variant) over m,
