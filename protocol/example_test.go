@@ -7,6 +7,10 @@ import (
 	"os"
 
 	"github.com/kakure/kakure/protocol"
+	// The core names no variant: each variant's rules register
+	// themselves with it (ARCH-D3). A program that replays records of
+	// any variant imports them all, as here.
+	_ "github.com/kakure/kakure/protocol/variants"
 )
 
 // The replayable core (ARCH-D1) checks a record from its bytes alone: the
