@@ -61,7 +61,7 @@ func TestEveryVariantHasABot(t *testing.T) {
 // bot by registry and panics on nothing (VAR-D8).
 func TestVARD8SeventhVariantNamedBot(t *testing.T) {
 	varianttest.Add(t)
-	varianttest.Expect(t, missingBots, "variant seventh has no bot (variantBots)")
+	varianttest.Expect(t, missingBots, "variant seventh-test has no bot (variantBots)")
 	if Plays(varianttest.Variant) {
 		t.Error("Plays(seventh) without its bot")
 	}

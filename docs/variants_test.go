@@ -57,5 +57,5 @@ func TestEveryVariantDocumented(t *testing.T) {
 // (VAR-D8).
 func TestVARD8SeventhVariantNamedDocs(t *testing.T) {
 	varianttest.Add(t)
-	varianttest.Expect(t, missingDocs, `docs/spec/rules.md has no section "## SV — "`, "docs/gtp.md has no section", "docs/screens.md has no section on Seventh Go")
+	varianttest.Expect(t, missingDocs, `docs/spec/rules.md has no section "## T7 — "`, "docs/gtp.md has no section", "docs/screens.md has no section on Seventh Test Go")
 }

@@ -117,6 +117,6 @@ func TestEveryHandlerSharesTheCommands(t *testing.T) {
 // commands goes on past it; nothing panics (VAR-D8).
 func TestVARD8SeventhVariantNamedHandler(t *testing.T) {
 	varianttest.Add(t)
-	varianttest.Expect(t, missingHandlers, "variant seventh has no reader of its view for the engine player (viewReaders)", "variant seventh has no GTP handler (variantHandlers)")
+	varianttest.Expect(t, missingHandlers, "variant seventh-test has no reader of its view for the engine player (viewReaders)", "variant seventh-test has no GTP handler (variantHandlers)")
 	TestEveryHandlerSharesTheCommands(t)
 }

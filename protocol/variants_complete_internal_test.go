@@ -156,8 +156,8 @@ func missingRecords() []string {
 // it without calling a nil constructor (VAR-D8).
 func TestVARD8SeventhVariantNamedRules(t *testing.T) {
 	varianttest.Add(t)
-	varianttest.Expect(t, missingRules, "variant seventh has no game rules (newVariantRules)", "variant seventh does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds")
-	varianttest.Expect(t, missingRecords, "variant seventh has no record testdata/records/seventh.record.json (a game of it in records_gen_test.go's fuzzRecordGames")
+	varianttest.Expect(t, missingRules, "variant seventh-test has no game rules (newVariantRules)", "variant seventh-test does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds")
+	varianttest.Expect(t, missingRecords, "variant seventh-test has no record testdata/records/seventh-test.record.json (a game of it in records_gen_test.go's fuzzRecordGames")
 	TestEveryVariantUndoAsDescribed(t)
 	TestEveryVariantHasItsOwnView(t)
 	if PlayableOverNetwork(varianttest.Variant) {

@@ -68,7 +68,7 @@ func TestEveryVariantHasAScreen(t *testing.T) {
 // no field written for them, and nothing panics (VAR-D8).
 func TestVARD8SeventhVariantNamedScreen(t *testing.T) {
 	varianttest.Add(t)
-	varianttest.Expect(t, missingScreens, "variant seventh has no screen (variantScreens)", "variant seventh: the rules text has no SV-1")
+	varianttest.Expect(t, missingScreens, "variant seventh-test has no screen (variantScreens)", "variant seventh-test: the rules text has no T7-1")
 	TestEveryOptionInTheLobbyForm(t)
 	l := NewLobby("12D3KooWLobbyTestPeerIDxxxxxxxxxxxxxxxxxxxxxxxxxxx", nil, engine.Options{Variant: varianttest.Variant})
 	if got := l.chosenVariant(); got != varianttest.Variant {

@@ -65,5 +65,5 @@ func missingExports() []string {
 // record, panicking on nothing (VAR-D8).
 func TestVARD8SeventhVariantNamedSGF(t *testing.T) {
 	varianttest.Add(t)
-	varianttest.Expect(t, missingExports, "variant seventh has no record")
+	varianttest.Expect(t, missingExports, "variant seventh-test has no record")
 }
