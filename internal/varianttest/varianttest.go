@@ -18,7 +18,7 @@ import (
 // seventh variant added piece by piece is told apart from this one.
 const (
 	Variant   engine.Variant = "seventh-test"
-	OptionKey                = "seventh-tilt"
+	OptionKey string         = "seventh-tilt"
 )
 
 // Descriptor returns the seventh variant's descriptor: Bridge Go's
