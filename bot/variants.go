@@ -50,6 +50,14 @@ var variantBots = map[engine.Variant]variantBot{
 	engine.VariantPhantom: viewBot((*Bots).choosePhantom, (*Random).choosePhantom),
 }
 
+// Plays reports whether the bots play variant v (variantBots): kakure
+// match asks before it starts a game, which a bot would otherwise stop
+// with a panic at its first move (VAR-D3, VAR-D8).
+func Plays(v engine.Variant) bool {
+	_, ok := variantBots[v]
+	return ok
+}
+
 // botFor returns the bot of v's variant; ok is false while v shows no
 // variant view yet (before the colours are known). It panics, naming the
 // variant, for a variant that has no bot: a new variant must add one.

@@ -171,12 +171,13 @@ func NewBoolOption(v Variant, key, label, doc string) VariantOption {
 // for that o does not set (a zero value read from the wire), and refuses
 // a key no option of any variant has.
 func normalizeOwn(o *Options) error {
+	all := allOptions()
 	for _, key := range o.ownKeys() {
-		i := slices.IndexFunc(allOptions, func(opt VariantOption) bool { return opt.own && opt.Key == key })
+		i := slices.IndexFunc(all, func(opt VariantOption) bool { return opt.own && opt.Key == key })
 		if i < 0 {
 			return fmt.Errorf("%w: %q is no option of any variant", ErrBadOptions, key)
 		}
-		if allOptions[i].Variant != o.Variant {
+		if all[i].Variant != o.Variant {
 			o.setOwn(key, "", false)
 		}
 	}

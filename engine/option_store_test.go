@@ -26,13 +26,15 @@ func toyDescriptor() *Descriptor {
 }
 
 // withDescriptors makes ds engine's descriptors until the test ends:
-// Descriptors, Variants and the options Normalize checks. Only tests that
-// do not run in parallel may call it (engine has none that do).
+// Descriptors and Variants (the options Normalize checks are read from
+// Descriptors). Only tests that do not run in parallel may call it
+// (engine has none that do); other packages' tests add a seventh variant
+// with internal/varianttest (VAR-D8).
 func withDescriptors(t *testing.T, ds []*Descriptor) {
 	t.Helper()
-	saved, savedVariants, savedOptions := Descriptors, Variants, allOptions
-	Descriptors, Variants, allOptions = ds, variantsOf(ds), optionsOf(ds)
-	t.Cleanup(func() { Descriptors, Variants, allOptions = saved, savedVariants, savedOptions })
+	saved, savedVariants := Descriptors, Variants
+	Descriptors, Variants = ds, variantsOf(ds)
+	t.Cleanup(func() { Descriptors, Variants = saved, savedVariants })
 }
 
 // TestVARD7OptionsHeldInOwn checks the options described by

@@ -184,7 +184,7 @@ func (o Options) Normalize() (Options, error) {
 	if o.Komi < -500 || o.Komi > 500 || o.Komi != o.Komi {
 		return o, fmt.Errorf("%w: komi %v out of range", ErrBadOptions, o.Komi)
 	}
-	for _, opt := range allOptions {
+	for _, opt := range allOptions() {
 		if opt.Variant == o.Variant {
 			if err := opt.normalize(&o); err != nil {
 				return o, err

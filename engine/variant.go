@@ -278,8 +278,10 @@ var (
 )
 
 // allOptions are the options of every variant, in the order Normalize
-// checks them: the descriptors' order.
-var allOptions = optionsOf(Descriptors)
+// checks them: the descriptors' order. They are read from [Descriptors]
+// at each call, not kept, so that a descriptor a test adds (VAR-D8) is
+// checked as one listed from the start.
+func allOptions() []VariantOption { return optionsOf(Descriptors) }
 
 // optionsOf lists the options of ds's variants.
 func optionsOf(ds []*Descriptor) []VariantOption {

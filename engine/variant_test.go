@@ -131,7 +131,7 @@ func TestNormalizeReadsDescriptor(t *testing.T) {
 		if (err == nil) != d.Timed || HasClocks(d.Variant) != d.Timed {
 			t.Errorf("%s: a clock gives %v, descriptor timed %t", d.Variant, err, d.Timed)
 		}
-		for _, opt := range allOptions {
+		for _, opt := range allOptions() {
 			if opt.Variant == d.Variant {
 				continue
 			}
@@ -184,7 +184,7 @@ func nonDefault(opt VariantOption) (Options, error) {
 // agree, that Parse refuses a bad value where the value has a type, and
 // that Describe says something of a value that is not the default.
 func TestVariantOptionsRoundTrip(t *testing.T) {
-	for _, opt := range allOptions {
+	for _, opt := range allOptions() {
 		want, err := nonDefault(opt)
 		if err != nil {
 			t.Error(err)

@@ -2,34 +2,48 @@ package protocol_test
 
 import (
 	"fmt"
-	"github.com/kakure/kakure/protocol"
-	_ "github.com/kakure/kakure/protocol/variants"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/kakure/kakure/protocol"
+	_ "github.com/kakure/kakure/protocol/variants"
+
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/varianttest"
 )
+
+// missingRules names each variant of engine.Variants that lacks, in this
+// core, the game machine's rules (a protocol.Register entry) or which of
+// its kinds are moves for the broadcast delay (broadcastMoveKinds), and each
+// rules of no variant.
+func missingRules() []string {
+	var missing []string
+	for _, v := range engine.Variants {
+		if protocol.NewVariantRules[v] == nil {
+			missing = append(missing, fmt.Sprintf("variant %s has no game rules (no protocol.Register entry: its rules package under protocol/, imported by protocol/variants, ARCH-D3)", v))
+		}
+		if protocol.BroadcastMoveKinds[v] == nil {
+			missing = append(missing, fmt.Sprintf("variant %s does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds, SPEC-D11): a delay in moves would never pass", v))
+		}
+	}
+	for v := range protocol.NewVariantRules {
+		if _, err := engine.LookupDescriptor(v); err != nil {
+			missing = append(missing, fmt.Sprintf("rules registered for %v", err))
+		}
+	}
+	return missing
+}
 
 // TestEveryVariantHasRules checks that every variant of engine.Variants
 // has, in this package, the game machine's rules (T-10: the machine
 // replays every message of every variant) and which of its kinds are
 // moves for the broadcast delay; the session's TestEveryVariantHasAPlayer
 // checks its player. A variant that lacks one is named with what it
-// lacks.
+// lacks (missingRules).
 func TestEveryVariantHasRules(t *testing.T) {
-	for _, v := range engine.Variants {
-		if protocol.NewVariantRules[v] == nil {
-			t.Errorf("variant %s has no game rules (newVariantRules)", v)
-		}
-		if protocol.BroadcastMoveKinds[v] == nil {
-			t.Errorf("variant %s does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds, SPEC-D11): a delay in moves would never pass", v)
-		}
-	}
-	for v := range protocol.NewVariantRules {
-		if _, err := engine.LookupDescriptor(v); err != nil {
-			t.Errorf("rules registered for %v", err)
-		}
+	for _, m := range missingRules() {
+		t.Error(m)
 	}
 }
 
@@ -110,20 +124,46 @@ func TestEveryVariantHasItsOwnView(t *testing.T) {
 // replays to the end without a violation (T-13); sgfexport's
 // TestEveryVariantHasAnSGFExport writes each as SGF.
 func TestEveryVariantHasARecord(t *testing.T) {
+	for _, m := range missingRecords() {
+		t.Error(m)
+	}
+}
+
+// missingRecords names each variant of engine.Variants without a record
+// in testdata/records that Verify replays to the end.
+func missingRecords() []string {
+	var missing []string
 	for _, v := range engine.Variants {
 		path := filepath.Join("testdata", "records", string(v)+".record.json")
 		if _, err := os.Stat(path); err != nil {
-			t.Errorf("variant %s has no record %s (make it with records_gen_test.go): %v", v, path, err)
+			missing = append(missing, fmt.Sprintf("variant %s has no record %s (a game of it in records_gen_test.go's fuzzRecordGames, written with -update): %v", v, path, err))
 			continue
 		}
 		tr, err := protocol.ReadRecordFile(path)
 		if err != nil {
-			t.Errorf("%s: %v", path, err)
+			missing = append(missing, fmt.Sprintf("%s: %v", path, err))
 			continue
 		}
 		rep := protocol.Verify(tr)
 		if !rep.Finished || rep.Violation != nil {
-			t.Errorf("%s: Verify: finished %t, violation %v", path, rep.Finished, rep.Violation)
+			missing = append(missing, fmt.Sprintf("%s: Verify: finished %t, violation %v", path, rep.Finished, rep.Violation))
 		}
+	}
+	return missing
+}
+
+// TestVARD8SeventhVariantNamedRules: with a seventh descriptor added and
+// no file of its own in the core, the core's completeness checks name
+// its missing rules, broadcast moves and record by registry (or file),
+// and the checks that need its rules (its view, its take-backs) pass over
+// it without calling a nil constructor (VAR-D8).
+func TestVARD8SeventhVariantNamedRules(t *testing.T) {
+	varianttest.Add(t)
+	varianttest.Expect(t, missingRules, "variant seventh-test has no game rules (no protocol.Register entry", "variant seventh-test does not say which of its kinds are moves for the broadcast delay (broadcastMoveKinds")
+	varianttest.Expect(t, missingRecords, "variant seventh-test has no record testdata/records/seventh-test.record.json (a game of it in records_gen_test.go's fuzzRecordGames")
+	TestEveryVariantUndoAsDescribed(t)
+	TestEveryVariantHasItsOwnView(t)
+	if protocol.PlayableOverNetwork(varianttest.Variant) {
+		t.Error("PlayableOverNetwork(seventh) without its rules")
 	}
 }

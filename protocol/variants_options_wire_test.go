@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/varianttest"
 	"github.com/kakure/kakure/protocol"
 )
 
@@ -174,5 +175,23 @@ func TestOptionsBodyBytesUnchanged(t *testing.T) {
 		if err := json.Unmarshal([]byte(bad), &body); err == nil {
 			t.Errorf("%s: read as %+v, want an error", bad, body)
 		}
+	}
+}
+
+// TestVARD8SeventhVariantsOptionOnTheWire: a seventh descriptor's option
+// travels in the invitation with no file written for it, the wire form
+// being made from the descriptions: the wire's completeness tests pass
+// with it added (VAR-D8).
+func TestVARD8SeventhVariantsOptionOnTheWire(t *testing.T) {
+	varianttest.Add(t)
+	TestEveryOptionOnTheWire(t)
+	TestVARD7EveryVariantsInvitationWithEveryOption(t)
+	o, err := engine.Options{Variant: varianttest.Variant, Own: varianttest.OptionKey + "=true"}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(protocol.OptionsToBody(o))
+	if err != nil || !strings.Contains(string(data), `"`+varianttest.OptionKey+`":true`) {
+		t.Errorf("the seventh variant's invitation: %s (%v), want its option %s", data, err, varianttest.OptionKey)
 	}
 }

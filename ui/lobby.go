@@ -95,6 +95,9 @@ func (m *LobbyModel) AddLANPeer(p LANPeer) {
 type Lobby struct {
 	*tview.Flex
 	model LobbyModel
+	// variants are the variants the form offers: engine.Variants when the
+	// lobby was made, in the descriptors' order.
+	variants []engine.Variant
 	// lag is the lag allowance of the command line (kakure play --lag),
 	// which the form's games with a clock take (CLK-D7).
 	lag time.Duration
@@ -218,8 +221,9 @@ func NewLobby(id string, addrs []string, defaults engine.Options) *Lobby {
 	})
 	l.size = field("Size ", "default", 8)
 	l.komi = field("Komi ", "default", 8)
-	variants := make([]string, len(formVariants))
-	for i, v := range formVariants {
+	l.variants = engine.Variants
+	variants := make([]string, len(l.variants))
+	for i, v := range l.variants {
 		variants[i] = string(v) + " — " + VariantName(v)
 	}
 	l.variant = tview.NewDropDown().SetLabel("Variant ").SetOptions(variants, nil)

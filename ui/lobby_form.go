@@ -15,10 +15,6 @@ import (
 	"github.com/rivo/tview"
 )
 
-// formVariants are the variants the form offers: every variant, in the
-// descriptors' order.
-var formVariants = engine.Variants
-
 // optionField is the form's field of a variant's option, made from the
 // option's description (engine.VariantOption, issue 33): a drop-down of
 // its choices, a number field or a checkbox, labelled with the option's
@@ -101,7 +97,7 @@ func (f optionField) read(o *engine.Options, num func(*tview.InputField, string)
 // variant's default).
 func (l *Lobby) SetDefaults(o engine.Options) {
 	l.lag, l.lambda, l.garbling, l.inputOT = o.Lag, o.Lambda, o.Garbling, o.InputOT
-	for i, v := range formVariants {
+	for i, v := range l.variants {
 		if v == o.Variant {
 			l.variant.SetCurrentOption(i)
 		}
@@ -123,10 +119,10 @@ func (l *Lobby) SetDefaults(o engine.Options) {
 
 func (l *Lobby) chosenVariant() engine.Variant {
 	i, _ := l.variant.GetCurrentOption()
-	if i < 0 || i >= len(formVariants) {
+	if i < 0 || i >= len(l.variants) {
 		return engine.VariantGo
 	}
-	return formVariants[i]
+	return l.variants[i]
 }
 
 // readOption sets the variant's option opt in o from its field of the

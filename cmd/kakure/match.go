@@ -64,6 +64,15 @@ func runMatch(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A variant still missing a piece is refused by name before a game
+	// starts, rather than by a bot's panic at its first move (VAR-D8):
+	// every kind of player falls back on the bots.
+	if err := session.Playable(opts.Variant); err != nil {
+		return err
+	}
+	if !bot.Plays(opts.Variant) {
+		return fmt.Errorf("variant %s has no bot (bot's variantBots): the players of kakure match are bots", opts.Variant)
+	}
 	var sides [2]*matchPlayer // by colour: Black, White
 	for i, spec := range []string{*black, *white} {
 		p, err := parseMatchPlayer(spec, nil)

@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/varianttest"
 )
 
 // optionFlagSamples are command lines that set opt to each value its
@@ -162,4 +164,27 @@ func helpValue(s string, v engine.Variant) string {
 		}
 	}
 	return common
+}
+
+// TestVARD8SeventhVariantOnTheCommandLine: with a seventh descriptor
+// added and no file of its own, the command line has its flags (--variant
+// seventh, --tilt, the help of --size and --komi) with no flag written
+// for them, kakure match's list of games plays it, and a match of it is
+// refused with the pieces it lacks named (the core's rules, the
+// session's player), not by a panic (VAR-D8).
+func TestVARD8SeventhVariantOnTheCommandLine(t *testing.T) {
+	varianttest.Add(t)
+	TestEveryVariantHasItsFlags(t)
+	TestVARD7HelpOfSizeAndKomiFromDescriptors(t)
+	played := false
+	for _, args := range matchTestVariants(t) {
+		played = played || slices.Contains(args, string(varianttest.Variant))
+	}
+	if !played {
+		t.Error("kakure match's test plays no game of the seventh variant")
+	}
+	code, out := runCommandWithin(t, time.Minute, "match", "--games", "1", "--out", t.TempDir(), "--variant", string(varianttest.Variant), "--size", "7", "--"+varianttest.OptionKey)
+	if code == 0 || !strings.Contains(out, "newVariantRules") || !strings.Contains(out, "newVariantPlayer") || strings.Contains(out, "panic") {
+		t.Errorf("a match of the seventh variant exited %d, want a refusal naming newVariantRules and newVariantPlayer:\n%s", code, out)
+	}
 }

@@ -214,6 +214,9 @@ func (s *Service) loadGame(id protocol.GameID) (g *Game, err error) {
 			return nil, err
 		}
 		if g.player == nil && g.m.Options.Variant != "" {
+			if err := Playable(g.m.Options.Variant); err != nil {
+				return nil, fmt.Errorf("protocol: replaying game %s: %w", id, err)
+			}
 			g.player = s.newPlayer(g, g.m.Options, sf.Role)
 		}
 	}

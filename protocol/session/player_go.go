@@ -6,6 +6,7 @@ import (
 
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/kakure/kakure/engine"
 )
@@ -27,6 +28,25 @@ type variantPlayer interface {
 // newVariantPlayer makes the local side of each variant; the session
 // fills it (the rules, newVariantRules, do not know the players).
 var newVariantPlayer = map[engine.Variant]func(game protocol.GameID, opts engine.Options, me protocol.Role) variantPlayer{}
+
+// Playable returns nil when variant v can be played over the network:
+// the core has its rules (protocol.PlayableOverNetwork) and this package
+// its player (newVariantPlayer). Otherwise its error names what v lacks,
+// so that a variant added piece by piece is refused by name instead of
+// calling a player it has not got (VAR-D8).
+func Playable(v engine.Variant) error {
+	var lacks []string
+	if !protocol.PlayableOverNetwork(v) {
+		lacks = append(lacks, "rules (protocol's newVariantRules)")
+	}
+	if newVariantPlayer[v] == nil {
+		lacks = append(lacks, "player (protocol/session's newVariantPlayer)")
+	}
+	if lacks != nil {
+		return fmt.Errorf("protocol: %s cannot be played over the network yet: it has no %s", v, strings.Join(lacks, " and no "))
+	}
+	return nil
+}
 
 // publicPlayer serves the variants with no secrets that are played by
 // moves and GO-4 scoring: plain Go and Bridge Go.

@@ -315,8 +315,8 @@ func (s *Service) invite(ctx context.Context, p peer.ID, o engine.Options, serie
 	if err != nil {
 		return nil, err
 	}
-	if !protocol.PlayableOverNetwork(o.Variant) {
-		return nil, fmt.Errorf("protocol: %s cannot be played over the network yet", o.Variant)
+	if err := Playable(o.Variant); err != nil {
+		return nil, err
 	}
 	id, err := protocol.NewGameID()
 	if err != nil {
@@ -519,9 +519,14 @@ func (s *Service) acceptInvitation(st network.Stream, r *bufio.Reader, h *handsh
 	if !s.handshakeRead(h) {
 		return
 	}
-	if _, err := g.m.Apply(f.Msg); err != nil {
-		// An invitation we cannot play (another version, bad options):
-		// answer with a hello and a decline, so the inviter is told why.
+	_, err = g.m.Apply(f.Msg)
+	if err == nil {
+		err = Playable(g.m.Options.Variant)
+	}
+	if err != nil {
+		// An invitation we cannot play (another version, bad options, a
+		// variant without a player here): answer with a hello and a
+		// decline, so the inviter is told why.
 		s.cfg.Logger.Info("declining an invitation", "peer", remote, "err", err)
 		g.tr.Append(*f.Msg)
 		g.m = protocol.NewMachine(id)
