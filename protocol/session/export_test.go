@@ -121,3 +121,7 @@ func JudgeLastReport(tr *protocol.Transcript, certificates func(game protocol.Ga
 // encoded by json.Marshal and compared (PN-D19): a byte string the memo
 // encoded and then changed in place would panic the test.
 func CheckSecretsEncoding(on bool) { secretsMemoCheck = on }
+
+// SecretsSaves returns how many times g encoded its secrets for its file
+// (PN-D20).
+func SecretsSaves(g *Game) int64 { return g.secretsSaves.Load() }

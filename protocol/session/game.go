@@ -96,6 +96,9 @@ type Game struct {
 	// record and secrets write the record and the secrets file.
 	record  *recordLog
 	secrets *secretsLog
+	// secretsSaves counts the encodings of this peer's secrets for its
+	// file (saveSecrets; tests: one per own message, PN-D20).
+	secretsSaves atomic.Int64
 	// inBulk holds the bulk frames received since the last message; they
 	// belong to the next message of the other peer.
 	inBulk      [][]byte

@@ -79,7 +79,7 @@ func (g *Game) send(kind protocol.Kind, body any) ([]protocol.Event, error) {
 	// last save changed in them is not written yet (PN-D15), and the
 	// record must never be ahead of them (a chat line, a resignation, a
 	// report go without the player's own step before them).
-	if _, defers := g.player.(bulkReceiver); defers {
+	if g.secretsSavedInSend() {
 		if err := g.saveSecrets(); err != nil {
 			return nil, err
 		}
@@ -102,6 +102,17 @@ func (g *Game) send(kind protocol.Kind, body any) ([]protocol.Event, error) {
 		}
 	}
 	return events, nil
+}
+
+// secretsSavedInSend reports whether send saves this peer's secrets
+// itself, after its message is applied and before the record and the
+// stream take it: for a player that defers the saves of what it
+// receives (Phantom Go, PN-D15). The player's step that made the message
+// is then saved by that save, not by one of its own before it (PN-D20):
+// the document is the same, and nothing leaves or is recorded between.
+func (g *Game) secretsSavedInSend() bool {
+	_, defers := g.player.(bulkReceiver)
+	return defers
 }
 
 // act carries out a local action.
@@ -135,8 +146,10 @@ func (g *Game) act(a protocol.Action) error {
 		if err != nil {
 			return err
 		}
-		if err := g.saveSecrets(); err != nil {
-			return err
+		if k == "" || !g.secretsSavedInSend() {
+			if err := g.saveSecrets(); err != nil {
+				return err
+			}
 		}
 		if k == "" {
 			// The action only changed this peer's secrets (HMG cards
@@ -175,10 +188,13 @@ func (g *Game) afterChange() {
 			break
 		}
 		// What the player changed to make the message must survive a
-		// crash before the message does (Phantom Go's referee state).
-		if err := g.saveSecrets(); err != nil {
-			g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
-			return
+		// crash before the message does (Phantom Go's referee state);
+		// send saves it itself where the player defers its saves (PN-D20).
+		if !g.secretsSavedInSend() {
+			if err := g.saveSecrets(); err != nil {
+				g.svc.cfg.Logger.Error("automatic step", "game", g.id, "err", err)
+				return
+			}
 		}
 		events, err := g.send(kind, body)
 		if err != nil {

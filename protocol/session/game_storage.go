@@ -88,6 +88,7 @@ func (g *Game) saveSecrets() error {
 	if err != nil {
 		return err
 	}
+	g.secretsSaves.Add(1)
 	var addrs []string
 	for _, a := range g.svc.cfg.Host.Peerstore().Addrs(g.peer) {
 		addrs = append(addrs, a.String())

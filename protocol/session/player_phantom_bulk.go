@@ -132,7 +132,9 @@ func (p *phantomPlayer) receiveBulk(m *protocol.Machine, me protocol.Role, msg *
 	case phantomrules.KindChoice:
 		return p.receiveChoice(h, bulk)
 	case phantomrules.KindTryGarbling, phantomrules.KindGarbling:
-		return p.receiveGarbling(h, bulk)
+		// The digest of the tables the message signs, which checkBulk
+		// compared with the attachment (MPC-D49).
+		return p.receiveGarbling(h, bulk, phantomDigests(msg, h.Correlated())[0])
 	case phantomrules.KindOutputs:
 		return p.receiveOutputs(h, msg, bulk)
 	}
@@ -220,8 +222,10 @@ func (p *phantomPlayer) receiveChoice(h *phantomrules.Rules, bulk [][]byte) erro
 
 // receiveGarbling evaluates the garbler's garbling of the try: the
 // announcement told, the outputs, the share and its MACs kept; the next
-// try's reverse request kept.
-func (p *phantomPlayer) receiveGarbling(h *phantomrules.Rules, bulk [][]byte) error {
+// try's reverse request kept. tables is the digest of the tables the
+// message signs, compared with bulk[0] on arrival (checkBulk): the
+// evaluator takes it instead of hashing them again (MPC-D49).
+func (p *phantomPlayer) receiveGarbling(h *phantomrules.Rules, bulk [][]byte, tables referee.Digest) error {
 	try := h.Public.Try
 	if h.Correlated() && !bytes.Equal(p.reverse, bulk[3]) {
 		// The next try's reverse request: kept, never taken now
@@ -230,7 +234,7 @@ func (p *phantomPlayer) receiveGarbling(h *phantomrules.Rules, bulk [][]byte) er
 		tr, _ := h.Current()
 		p.prevReverse, p.reverse = withDigest(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
 	}
-	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2]})
+	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2], TablesSum: &tables})
 	if err != nil {
 		if c := p.e.Certificate(); c != nil {
 			if v := phantomrules.CertificateViolation(try, c, err); v != nil {

@@ -37,6 +37,11 @@ type testGame struct {
 	// the try, the message name and the bytes, and returns the bytes to
 	// send (the record keeps what was sent).
 	tamper func(try uint64, what string, b []byte) []byte
+	// signedSums, if set, has the evaluator take the digest of the
+	// tables from the record (the digest a session's message signs)
+	// instead of hashing them (MPC-D49); sumOf, if set, replaces it.
+	signedSums bool
+	sumOf      func(d Digest) Digest
 	// tamperBits may change the event bits the evaluator sends.
 	tamperBits func(try uint64, o *Outputs)
 	// clock, when set, adds to each party the wall time of its calls in
@@ -244,6 +249,13 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 	gb.Reply = gm.send(try, "reply", gb.Reply)
 	*last = last.WithGarbling(gb)
 	gm.received[circuit.Evaluator] = append(gm.received[circuit.Evaluator], gb.Tables, gb.Labels, gb.Reply)
+	if gm.signedSums {
+		d := last.Tables
+		if gm.sumOf != nil {
+			d = gm.sumOf(d)
+		}
+		gb.TablesSum = &d
+	}
 	o, annE, err := gm.e.Evaluate(gb)
 	gm.clock.charge(circuit.Evaluator)
 	if err != nil {

@@ -30,6 +30,20 @@ type Garbling struct {
 	// Reply is the OT extension reply to the evaluator's request
 	// (ot.Sender.SendCorrelated), batch number the try number.
 	Reply []byte
+	// TablesSum, when set by the evaluator's caller, is Sum(Tables),
+	// which it computed or checked itself: [Evaluator.Evaluate] compares
+	// it with the commitment instead of hashing the tables (279 KiB on
+	// 9×9) again (MPC-D49). Setting it vouches that it is the digest of
+	// these bytes; the session sets it to the digest the garbling's
+	// message signs, which it compared with the attachment first. Never
+	// set by the garbler's machine: a garbling it returns is hashed by
+	// an evaluator it is handed to.
+	TablesSum *Digest
+	// made is the digest of Tables that [Garbler.GarbleChosen] committed
+	// to, and of is the slice it was made of: Digests takes it while
+	// Tables is still that slice (MPC-D49).
+	made *Digest
+	of   []byte
 }
 
 // Size returns the number of bytes of g.
@@ -38,7 +52,27 @@ func (g Garbling) Size() int { return len(g.Tables) + len(g.Labels) + len(g.Repl
 // Digests returns the digests of the three parts, in the order Tables,
 // Labels, Reply.
 func (g Garbling) Digests() [3]Digest {
-	return [3]Digest{Sum(g.Tables), Sum(g.Labels), Sum(g.Reply)}
+	tables := g.made
+	if tables == nil || !sameSlice(g.Tables, g.of) {
+		d := Sum(g.Tables)
+		tables = &d
+	}
+	return [3]Digest{*tables, Sum(g.Labels), Sum(g.Reply)}
+}
+
+// sameSlice reports whether a and b are the same bytes in memory (the
+// same start and length).
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// tablesSum returns Sum(g.Tables) for the evaluator's check: TablesSum
+// when its caller set it (MPC-D49), never the garbler's made.
+func (g Garbling) tablesSum() Digest {
+	if g.TablesSum != nil {
+		return *g.TablesSum
+	}
+	return Sum(g.Tables)
 }
 
 // Outputs is the evaluator's last message of one try.

@@ -549,7 +549,7 @@ type chosenDigests struct {
 // chosenDigestsOf returns the digests of g, garbling j of try, whose
 // garbler has n input wires.
 func chosenDigestsOf(cfg Config, try uint64, j int, g Garbling, n int) *chosenDigests {
-	d := &chosenDigests{tables: Sum(g.Tables)}
+	d := &chosenDigests{tables: g.tablesSum()}
 	labelsPart, _, err := splitAuthLabels(cfg, g.Labels)
 	if err != nil {
 		return d
@@ -587,7 +587,7 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit, pre *chosenDiges
 	}
 	entry := ck.entries[ck.j]
 	if pre == nil {
-		pre = &chosenDigests{tables: Sum(g.Tables)}
+		pre = &chosenDigests{tables: g.tablesSum()}
 	}
 	if !pre.labelsOK {
 		pre.labels, pre.labelsOK = openedLabelsDigest(e.cfg, try, ck.j, own, other), true

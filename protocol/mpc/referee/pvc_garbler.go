@@ -313,5 +313,8 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	}
 	g.movers = append(g.movers, mover)
 	g.phase = phaseWaiting
-	return Garbling{Tables: cp.bytes, Labels: labels, Reply: corr}, nil
+	// The digest of the tables is the one committed to, made of these
+	// bytes when they were made (MPC-D49).
+	tables := cp.commit[1]
+	return Garbling{Tables: cp.bytes, Labels: labels, Reply: corr, made: &tables, of: cp.bytes}, nil
 }
