@@ -184,7 +184,7 @@ func TestVARD8SeventhVariantOnTheCommandLine(t *testing.T) {
 		t.Error("kakure match's test plays no game of the seventh variant")
 	}
 	code, out := runCommandWithin(t, time.Minute, "match", "--games", "1", "--out", t.TempDir(), "--variant", string(varianttest.Variant), "--size", "7", "--"+varianttest.OptionKey)
-	if code == 0 || !strings.Contains(out, "newVariantRules") || !strings.Contains(out, "newVariantPlayer") || strings.Contains(out, "panic") {
-		t.Errorf("a match of the seventh variant exited %d, want a refusal naming newVariantRules and newVariantPlayer:\n%s", code, out)
+	if code == 0 || !strings.Contains(out, "protocol.Register") || !strings.Contains(out, "newVariantPlayer") || strings.Contains(out, "panic") {
+		t.Errorf("a match of the seventh variant exited %d, want a refusal naming protocol.Register and newVariantPlayer:\n%s", code, out)
 	}
 }

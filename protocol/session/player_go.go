@@ -37,7 +37,7 @@ var newVariantPlayer = map[engine.Variant]func(game protocol.GameID, opts engine
 func Playable(v engine.Variant) error {
 	var lacks []string
 	if !protocol.PlayableOverNetwork(v) {
-		lacks = append(lacks, "rules (protocol's newVariantRules)")
+		lacks = append(lacks, "rules (no protocol.Register entry, ARCH-D3)")
 	}
 	if newVariantPlayer[v] == nil {
 		lacks = append(lacks, "player (protocol/session's newVariantPlayer)")

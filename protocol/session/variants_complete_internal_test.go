@@ -52,7 +52,7 @@ func TestEveryVariantHasAPlayer(t *testing.T) {
 func TestVARD8SeventhVariantNamedPlayer(t *testing.T) {
 	varianttest.Add(t)
 	varianttest.Expect(t, missingPlayers, "variant seventh-test has no player (newVariantPlayer)", "variant seventh-test does not say which of its kinds spectators see (spectatorKinds")
-	want := "protocol: seventh-test cannot be played over the network yet: it has no rules (protocol's newVariantRules) and no player (protocol/session's newVariantPlayer)"
+	want := "protocol: seventh-test cannot be played over the network yet: it has no rules (no protocol.Register entry, ARCH-D3) and no player (protocol/session's newVariantPlayer)"
 	if err := Playable(varianttest.Variant); err == nil || err.Error() != want {
 		t.Errorf("Playable(seventh) = %v, want %s", err, want)
 	}
