@@ -3,15 +3,13 @@ package protocol_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kakure/kakure/protocol"
-	_ "github.com/kakure/kakure/protocol/variants"
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kakure/kakure/protocol"
+	_ "github.com/kakure/kakure/protocol/variants"
 
 	"github.com/kakure/kakure/protocol/phantomrules"
 
@@ -79,24 +77,8 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 // with a field tagged think_ms or charge_ms.
 func typesWithClockFields(t *testing.T) []string {
 	t.Helper()
-	var paths []string
-	for _, pattern := range []string{"*.go", "*rules/*.go"} {
-		more, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, more...)
-	}
-	fset := token.NewFileSet()
 	var names []string
-	for _, path := range paths {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range protocol.ParsedSources(t) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			ts, ok := n.(*ast.TypeSpec)
 			if !ok {

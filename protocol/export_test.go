@@ -9,6 +9,7 @@ var (
 	NewVariantRules    = newVariantRules
 	BroadcastMoveKinds = broadcastMoveKinds
 	ReadRecordFile     = readRecordFile
+	ParsedSources      = parsedSources
 )
 
 // Undoer is undoer, for the external tests.

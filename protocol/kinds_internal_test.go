@@ -54,24 +54,8 @@ type declaredKind struct {
 // checked against every kind declared, including one added later.
 func declaredKinds(t testing.TB) []declaredKind {
 	t.Helper()
-	var paths []string
-	for _, pattern := range []string{"*.go", "*rules/*.go"} {
-		more, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, more...)
-	}
-	fset := token.NewFileSet()
 	var declared []declaredKind
-	for _, path := range paths {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for path, f := range parsedSources(t) {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
@@ -111,4 +95,31 @@ func isKindType(e ast.Expr) bool {
 		return ok && x.Name == "protocol" && e.Sel.Name == "Kind"
 	}
 	return false
+}
+
+// parsedSources parses the non-test Go files of the core and of each
+// variant's rules package (ARCH-D3), by path.
+func parsedSources(t testing.TB) map[string]*ast.File {
+	t.Helper()
+	var paths []string
+	for _, pattern := range []string{"*.go", "*rules/*.go"} {
+		more, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, more...)
+	}
+	fset := token.NewFileSet()
+	files := map[string]*ast.File{}
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[path] = f
+	}
+	return files
 }
