@@ -11,7 +11,7 @@ import (
 )
 
 // The local side of Bridge Go (a variantPlayer): what this peer keeps to
-// itself and how its actions become messages; the rules are in variant_bridge.go.
+// itself and how its actions become messages; the rules are in protocol/bridgerules.
 
 // bridgePlayer is the local side of Bridge Go: no secrets, moves only.
 type bridgePlayer struct{}

@@ -15,7 +15,7 @@ import (
 )
 
 // The local side of F-Go (a variantPlayer): what this peer keeps to
-// itself and how its actions become messages; the rules are in variant_fgo.go.
+// itself and how its actions become messages; the rules are in protocol/fgorules.
 
 // fgoPlayer is the local side of F-Go: it holds this turn's choice and
 // the opening of its commitment until the program opens it. Its own lock

@@ -16,7 +16,7 @@ import (
 )
 
 // The local side of Hidden Move Go (a variantPlayer): what this peer keeps to
-// itself and how its actions become messages; the rules are in variant_hmg.go.
+// itself and how its actions become messages; the rules are in protocol/hmgrules.
 
 // hmgPlayer is the local side of Hidden Move Go: it holds this player's
 // card points and the openings of their commitments. Its own lock guards
