@@ -90,11 +90,11 @@ func ExampleVerify_report() {
 	fmt.Printf("%s(ok %t)\n", text, ok)
 	// Output:
 	// the invitee's violation: the inviter broke T-3
-	// message 5 of the inviter in the record: move {"point":"C2"} (signed by it: true)
+	// message 5 of the inviter in the record: move {"point":"D2"} (signed by it: true)
 	// message 5 of the inviter in the evidence: move {"point":"pass"} (signed by it: true)
-	// judged: proven; the inviter broke T-3 (equivocation true), result B+F
+	// judged: proven; the inviter broke T-3 (equivocation true), result W+F
 	// VIOLATION of T-3 by the inviter (peer 12D3KooWLbxP7LDZuX89jpMzu4o7pWojNGPpbuehVpsDpooATmUN): equivocation: two different messages with the same sequence number 5 (move in the record, move in the evidence) (proven by signed messages in the record; reported by the invitee)
-	// result: B+F
+	// result: W+F
 	// (ok false)
 }
 

@@ -31,7 +31,9 @@ var reportRecordGames = []struct {
 }{
 	// Equivocation (T-3): the inviter's third move is sent twice, the
 	// second time as another move signed with the same sequence number.
-	{"go-equivocation", engine.Options{Variant: engine.VariantGo, Size: 5}, randomBot(19),
+	// The inviter takes Black (HC-D2), so that no coin toss changes the
+	// colours, the moves or the result from one writing to the next.
+	{"go-equivocation", engine.Options{Variant: engine.VariantGo, Size: 5, InviterColor: engine.Black}, randomBot(19),
 		func() *waitsForCheat { return &waitsForCheat{p: bot.NewRandom(20), after: 3} }, equivocateOnMove(3)},
 }
 
