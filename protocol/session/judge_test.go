@@ -423,7 +423,9 @@ func TestT3RecordChainAndAckChecks(t *testing.T) {
 }
 
 // TestT14CutOffRecordsOfEveryVariant: the test record of every variant,
-// cut before one or both result statements, is not a finished game.
+// cut before one or both result statements, is not a finished game; a
+// record that a report ended (reportRecordGames) is finished, and not
+// without its report.
 func TestT14CutOffRecordsOfEveryVariant(t *testing.T) {
 	t.Parallel() // computes and shares nothing: runs beside the tests that wait
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "records", "*.record.json"))
@@ -436,13 +438,20 @@ func TestT14CutOffRecordsOfEveryVariant(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if text, ok := protocol.Verify(full).Describe(full.Peers); !ok {
+			n := len(full.Messages)
+			whole := protocol.Verify(full)
+			last, drops := protocol.KindResult, []int{1, 2}
+			if text, ok := whole.Describe(full.Peers); full.Messages[n-1].Kind == protocol.KindViolation {
+				if !whole.Finished || whole.Judgement == nil || whole.Judgement.Verdict != protocol.VerdictProven {
+					t.Fatalf("the whole record, ended by a report: finished %v, %q", whole.Finished, text)
+				}
+				last, drops = protocol.KindViolation, []int{1}
+			} else if !ok {
 				t.Fatalf("the whole record: %q", text)
 			}
-			n := len(full.Messages)
-			for _, drop := range []int{1, 2} {
-				if full.Messages[n-drop].Kind != protocol.KindResult {
-					t.Fatalf("message %d is %s, not a result statement", n-drop, full.Messages[n-drop].Kind)
+			for _, drop := range drops {
+				if full.Messages[n-drop].Kind != last {
+					t.Fatalf("message %d is %s, not a %s", n-drop, full.Messages[n-drop].Kind, last)
 				}
 				tr := cut(t, full, n-drop)
 				rep := protocol.Verify(tr)

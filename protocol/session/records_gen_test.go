@@ -94,7 +94,8 @@ func hostWithRecordKey(t *testing.T, r protocol.Role) host.Host {
 }
 
 // TestWriteFuzzRecords writes testdata/records from games between bots
-// on hosts with the fixed fuzz keys. It only runs with
+// on hosts with the fixed fuzz keys (fuzzRecordGames, and the games of
+// reportRecordGames, in which one program cheats). It only runs with
 // KAKURE_WRITE_RECORDS=1 or -update (after a change of the record format
 // or of a variant's messages); TestGoldenRecords then writes
 // testdata/golden from them.
@@ -107,28 +108,52 @@ func TestWriteFuzzRecords(t *testing.T) {
 	}
 	for _, gm := range fuzzRecordGames {
 		t.Run(gm.name, func(t *testing.T) {
-			p := &pair{}
-			for i := range 2 {
-				p.hosts[i] = hostWithRecordKey(t, protocol.Role(i))
-				p.dirs[i] = t.TempDir()
-				s, err := session.NewService(session.Config{Host: p.hosts[i], Dir: p.dirs[i],
-					IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.services[i] = s
-				t.Cleanup(s.Close)
-			}
-			connect(t, p.hosts[0], p.hosts[1])
-			a, _ := playPlayers(t, p, gm.o, gm.inviter(), gm.invitee())
-			data, err := os.ReadFile(a.RecordPath())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join("..", "testdata", "records", gm.name+".record.json"), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s: %d messages, %v", gm.name, len(a.Transcript().Messages), a.Outcome().Result)
+			writeRecord(t, gm.name, nil, func(p *pair) *session.Game {
+				a, _ := playPlayers(t, p, gm.o, gm.inviter(), gm.invitee())
+				return a
+			})
 		})
 	}
+	for _, gm := range reportRecordGames {
+		t.Run(gm.name, func(t *testing.T) {
+			hook := gm.cheat(t)
+			writeRecord(t, gm.name, func(i int, c *session.Config) {
+				if protocol.Role(i) == protocol.Inviter {
+					session.SetTamper(c, hook)
+				}
+			}, func(p *pair) *session.Game { return playRecordReport(t, p, gm.o, gm.cheater(), gm.honest()) })
+		})
+	}
+}
+
+// writeRecord plays a game with play between two services on hosts with
+// the fixed record keys (set up by setup, if not nil, before they start)
+// and writes the record of the game play returns to
+// testdata/records/NAME.record.json.
+func writeRecord(t *testing.T, name string, setup func(i int, c *session.Config), play func(p *pair) *session.Game) {
+	p := &pair{}
+	for i := range 2 {
+		p.hosts[i] = hostWithRecordKey(t, protocol.Role(i))
+		p.dirs[i] = t.TempDir()
+		cfg := session.Config{Host: p.hosts[i], Dir: p.dirs[i], IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second}
+		if setup != nil {
+			setup(i, &cfg)
+		}
+		s, err := session.NewService(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.services[i] = s
+		t.Cleanup(s.Close)
+	}
+	connect(t, p.hosts[0], p.hosts[1])
+	g := play(p)
+	data, err := os.ReadFile(g.RecordPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("..", "testdata", "records", name+".record.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: the %s's record, %d messages, %v", name, g.Role(), len(g.Transcript().Messages), g.Outcome().Result)
 }
