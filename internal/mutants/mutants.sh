@@ -419,6 +419,11 @@ mutant register-kind-twice protocol/registry.go replace \
 mutant register-second-judge protocol/registry.go replace \
 	'if e.JudgeCertificate != nil && certificates != nil {' 'if false {' \
 	./protocol 'TestARCHD3RegisterRefusesAnEntryThatReplaces'
+# REC-D20: the judge's verdict on a real record's equivocation, as the
+# core's Example shows it.
+mutant judge-equivocation-copy protocol/judge.go replace \
+	'if held := chain[seq]; held.Hash() == ev.Hash() {' 'if held := chain[seq]; held.Hash() == ev.Hash() || true {' \
+	./protocol 'ExampleVerify_report'
 # after a crash a garbling is not made again (PN-D14)
 mutant PN-remake-garbling protocol/session/player_phantom_bulk.go replace \
 	'case msg.Kind != phantomrules.KindBase && gb != nil:' \
