@@ -6,7 +6,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/kakure/kakure/engine"
-	"github.com/kakure/kakure/engine/gomoku"
 	"github.com/kakure/kakure/engine/phantom"
 )
 
@@ -24,7 +23,10 @@ import (
 // The other test-only points of the package are the same kind: the
 // queue's and the storage's hooks (set from panicHook), Game.apply's cheat
 // (from rewrite), and phantomCheat, an interface that only the actions of
-// export_phantom_test.go implement.
+// export_phantom_test.go implement. A variant's player takes no hook of
+// its own: a cheating gomoku program goes through rewrite, which gets the
+// game and so the player's role and view (export_gomoku_test.go's
+// GomokuCheats, ARCH-D5). ARCH-D5 says why each of the rest stays.
 type testHooks struct {
 	// panicHook, for tests only, is called at points of a game's code
 	// where a panic is injected (see export_test).
@@ -43,18 +45,6 @@ type testHooks struct {
 	// handshake slots for every peer and for known peers (LIM-D11); zero
 	// means maxHandshakes and maxKnownHandshakes.
 	handshakePools [2]int
-	// gomokuTamper, for tests only, rewrites the messages this peer's
-	// gomoku players are about to send, before their own machine sees
-	// them (see export_gomoku_test.go): a cheating program. The hook
-	// gets the player's role and view.
-	gomokuTamper func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any)
-}
-
-// hookedPlayer is a variant's player that takes test hooks of its own
-// (the gomoku player's tamper).
-type hookedPlayer interface {
-	// takeHooks gives the player the test hooks of its service's Config.
-	takeHooks(h *testHooks)
 }
 
 // announcingPlayer is a variant's player told announcements that no
@@ -65,13 +55,10 @@ type announcingPlayer interface {
 }
 
 // newPlayer returns the local player, of role me, of the game g with
-// options o: the variant's, with the service's test hooks for it, and
-// its announcements published when g publishes.
+// options o: the variant's, with its announcements published when g
+// publishes.
 func (s *Service) newPlayer(g *Game, o engine.Options, me protocol.Role) variantPlayer {
 	p := newVariantPlayer[o.Variant](g.id, o, me)
-	if h, ok := p.(hookedPlayer); ok {
-		h.takeHooks(&s.cfg.testHooks)
-	}
 	if a, ok := p.(announcingPlayer); ok && g.pub != nil {
 		a.announceTo(g.publishAnnouncement)
 	}

@@ -32,12 +32,6 @@ type gomokuPlayer struct {
 	// the machine's log.
 	view   gomoku.View
 	synced int
-	// meant holds, by log index, the step this program meant to send when
-	// a tamper hook changed it.
-	meant map[int]gomoku.Event
-	// tamperHook, for tests only, is its service's gomokuTamper (nil in
-	// every program but a test's cheater).
-	tamperHook func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any)
 	// broken is set when the view refused a step the machine accepted.
 	broken error
 }
@@ -55,7 +49,7 @@ func (p *gomokuPlayer) reset() {
 		seat = gomoku.Invitee
 	}
 	v, err := gomoku.NewView(p.opts, seat)
-	p.view, p.synced, p.meant, p.broken = v, 0, map[int]gomoku.Event{}, err
+	p.view, p.synced, p.broken = v, 0, err
 }
 
 // gomokuRulesOf returns the machine's gomoku rules, or nil.
@@ -73,16 +67,10 @@ func (p *gomokuPlayer) sync(m *protocol.Machine) {
 	for p.broken == nil && p.synced < len(g.Log) {
 		e := g.Log[p.synced]
 		next, err := p.step(e.From, e.Event)
-		if err != nil && e.From == p.me && p.tamperHook != nil {
-			if meant, ok := p.meant[p.synced]; ok {
-				next, err = p.step(e.From, meant)
-			}
-		}
 		if err != nil {
 			p.broken = fmt.Errorf("protocol: gomoku view refuses step %d (%s by the %s): %w", p.synced, e.Event.Kind, e.From, err)
 			return
 		}
-		delete(p.meant, p.synced)
 		p.view = next
 		p.synced++
 	}
@@ -218,7 +206,6 @@ func (p *gomokuPlayer) message(m *protocol.Machine, me protocol.Role, a protocol
 	if err != nil {
 		return "", nil, err
 	}
-	kind, body = p.tamper(m, v, kind, body, e)
 	return kind, body, nil
 }
 
@@ -229,21 +216,6 @@ func lineBody(l gomoku.Line) gomokurules.LineBody {
 		name = "column"
 	}
 	return gomokurules.LineBody{Line: name, Index: l.Index}
-}
-
-// takeHooks takes the service's gomoku tamper (tests only).
-func (p *gomokuPlayer) takeHooks(h *testHooks) { p.tamperHook = h.gomokuTamper }
-
-// tamper lets a test's hook change the message; the step this program
-// meant is kept for its own view.
-func (p *gomokuPlayer) tamper(m *protocol.Machine, v gomoku.View, kind protocol.Kind, body any, e gomoku.Event) (protocol.Kind, any) {
-	if p.tamperHook == nil {
-		return kind, body
-	}
-	if g := gomokuRulesOf(m); g != nil {
-		p.meant[len(g.Log)] = e
-	}
-	return p.tamperHook(p.me, v, kind, body)
 }
 
 func (p *gomokuPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kind, any, bool, error) {
@@ -318,7 +290,6 @@ func (p *gomokuPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kin
 	if err != nil {
 		return "", nil, false, err
 	}
-	kind, body = p.tamper(m, v, kind, body, e)
 	return kind, body, true, nil
 }
 

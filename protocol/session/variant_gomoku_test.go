@@ -120,7 +120,7 @@ func playGomokuCheater(t *testing.T, wire func(cheater *session.Service) func(*p
 func gomokuCheats(tamper func(me protocol.Role, v gomoku.View, kind protocol.Kind, body any) (protocol.Kind, any)) func(i int, c *session.Config) {
 	return func(i int, c *session.Config) {
 		if i == 0 {
-			session.SetGomokuTamper(c, tamper)
+			session.SetRewrite(c, session.GomokuCheats(tamper))
 		}
 	}
 }
