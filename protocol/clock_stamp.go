@@ -14,13 +14,10 @@ type stampedBody interface {
 	Stamp(kind Kind, thinkMS, chargeMS int64) any
 }
 
-// WithStamp writes a clock stamp into body if it carries one. A body
-// that a variant's BodyOf turns into its own first becomes that (the
-// empty body of a gomoku pass a gomokurules.PassBody, CLK-D15).
+// WithStamp writes a clock stamp into body if it carries one. A player
+// gives each timed kind its variant's own body (F-Go's commitment and
+// opening, gomoku's pass, CLK-D15), which carries the stamp.
 func WithStamp(kind Kind, body any, thinkMS, chargeMS int64) any {
-	if f := bodyOf[kind]; f != nil {
-		body = f(body)
-	}
 	if b, ok := body.(stampedBody); ok {
 		return b.Stamp(kind, thinkMS, chargeMS)
 	}

@@ -24,11 +24,6 @@ type VariantEntry struct {
 	// TurnCount is how the listing of live games counts the variant's
 	// turns from its moves (SPEC-D14, SPEC-D40).
 	TurnCount TurnCount
-	// BodyOf, for a kind whose body a player gives in a form that other
-	// kinds share (F-Go's commitment as a CommitBody, gomoku's pass as an
-	// empty body), returns the variant's own body of that kind, which
-	// carries the clock stamp (WithStamp). Nil when there is none.
-	BodyOf map[Kind]func(body any) any
 	// JudgeCertificate, when not nil, judges the evidence of a T-8(b)
 	// report (RuleCertificate): the judge of every game (judgeReport)
 	// hands such evidence to it. At most one variant gives one.
@@ -42,9 +37,6 @@ var variantEntries = map[engine.Variant]VariantEntry{}
 // entry gave, nil until then.
 var certificates CertificateJudge
 
-// bodyOf holds the entries' BodyOf by kind.
-var bodyOf = map[Kind]func(body any) any{}
-
 // Register adds a variant's entry to the core. Each variant's rules
 // package calls it once, from its init; it panics on a second entry for
 // a variant, on a kind declared twice and on a second certificate judge,
@@ -55,9 +47,6 @@ func Register(e VariantEntry) {
 	}
 	for k, a := range e.Kinds {
 		kindTable[k] = a
-	}
-	for k, f := range e.BodyOf {
-		bodyOf[k] = f
 	}
 	if e.JudgeCertificate != nil {
 		certificates = e.JudgeCertificate
@@ -82,11 +71,6 @@ func checkEntry(e VariantEntry) error {
 	for k := range e.Kinds {
 		if _, dup := kindTable[k]; dup {
 			return fmt.Errorf("protocol: kind %q of variant %q is declared twice", k, e.Variant)
-		}
-	}
-	for k := range e.BodyOf {
-		if _, dup := bodyOf[k]; dup {
-			return fmt.Errorf("protocol: the body of kind %q is given twice", k)
 		}
 	}
 	if e.JudgeCertificate != nil && certificates != nil {

@@ -10,8 +10,7 @@ import (
 // TestARCHD3RegisterRefusesAnEntryThatReplaces (ARCH-D3): Register
 // refuses, by panicking and before it registers anything, an entry that
 // would replace another's part: a variant registered twice, a kind
-// already declared (by the core or another variant), a body already
-// given, a second judge of certificates, an entry without its rules or
+// already declared (by the core or another variant), a second judge of certificates, an entry without its rules or
 // its broadcast moves. The test's variant is never left registered.
 func TestARCHD3RegisterRefusesAnEntryThatReplaces(t *testing.T) {
 	const fake = engine.Variant("arch-d3-test")
@@ -34,8 +33,6 @@ func TestARCHD3RegisterRefusesAnEntryThatReplaces(t *testing.T) {
 		{"a variant twice", VariantEntry{Variant: registered, NewRules: rules, BroadcastMove: moves}, "registered twice"},
 		{"the core's kind", VariantEntry{Variant: fake, NewRules: rules, BroadcastMove: moves,
 			Kinds: map[Kind]KindAttrs{"arch-d3-new": {}, KindMove: {Timed: true}}}, "declared twice"},
-		{"another variant's body", VariantEntry{Variant: fake, NewRules: rules, BroadcastMove: moves,
-			BodyOf: anyBodyOf(t)}, "given twice"},
 		{"no rules", VariantEntry{Variant: fake, BroadcastMove: moves}, "without its rules"},
 		{"no broadcast moves", VariantEntry{Variant: fake, NewRules: rules}, "without its rules"},
 	}
@@ -70,17 +67,6 @@ func TestARCHD3RegisterRefusesAnEntryThatReplaces(t *testing.T) {
 	if _, ok := variantEntries[fake]; ok {
 		t.Errorf("%s is registered", fake)
 	}
-}
-
-// anyBodyOf returns a BodyOf map holding a kind whose body a registered
-// variant already gives.
-func anyBodyOf(t *testing.T) map[Kind]func(any) any {
-	t.Helper()
-	for k := range bodyOf {
-		return map[Kind]func(any) any{k: func(b any) any { return b }}
-	}
-	t.Fatal("no registered variant gives a body (F-Go's and gomoku's do)")
-	return nil
 }
 
 // fmtPanic is the text of a recovered panic.

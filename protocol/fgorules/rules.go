@@ -119,20 +119,6 @@ func init() {
 		},
 		BroadcastMove: func(k protocol.Kind) bool { return k == KindCommit || k == KindAccept },
 		TurnCount:     protocol.TurnInviterMove,
-		BodyOf: map[protocol.Kind]func(any) any{
-			KindCommit: func(b any) any {
-				if c, ok := b.(protocol.CommitBody); ok {
-					return CommitBody{Commitment: c.Commitment}
-				}
-				return b
-			},
-			KindOpen: func(b any) any {
-				if o, ok := b.(protocol.OpenBody); ok {
-					return OpenBody{Opening: o.Opening}
-				}
-				return b
-			},
-		},
 	})
 }
 

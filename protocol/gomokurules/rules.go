@@ -212,14 +212,6 @@ func init() {
 			KindOpenAll:      {Timed: true, Automatic: true},
 		},
 		BroadcastMove: func(k protocol.Kind) bool { return k == KindOpening || k == KindCommit || k == KindPass },
-		BodyOf: map[protocol.Kind]func(any) any{
-			KindPass: func(b any) any {
-				if _, empty := b.(struct{}); empty {
-					return PassBody{}
-				}
-				return b
-			},
-		},
 	})
 }
 

@@ -378,7 +378,7 @@ func TestCLKD8FGoFalseSettlementCaught(t *testing.T) {
 			return
 		}
 		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-			if b, ok := body.(protocol.OpenBody); ok && kind == fgorules.KindOpen {
+			if b, ok := body.(fgorules.OpenBody); ok && kind == fgorules.KindOpen {
 				return kind, fgorules.OpenBody{Opening: b.Opening, ChargeMS: 1}, true
 			}
 			return kind, body, false

@@ -69,7 +69,7 @@ func (p *fgoPlayer) message(m *protocol.Machine, me protocol.Role, a protocol.Ac
 		p.mu.Lock()
 		p.s = fgoSecrets{Turn: turn, Choice: v, Opening: &o}
 		p.mu.Unlock()
-		return fgorules.KindCommit, protocol.CommitBody{Commitment: cm}, nil
+		return fgorules.KindCommit, fgorules.CommitBody{Commitment: cm}, nil
 	case fgorules.Offer:
 		if err := may(fgorules.KindOffer); err != nil {
 			return "", nil, err
@@ -117,7 +117,7 @@ func (p *fgoPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Kind, 
 	if p.s.Opening == nil || p.s.Turn != g.Game.TurnNumber() {
 		return "", nil, false, fmt.Errorf("protocol: the opening of turn %d is lost", g.Game.TurnNumber())
 	}
-	return fgorules.KindOpen, protocol.OpenBody{Opening: *p.s.Opening}, true, nil
+	return fgorules.KindOpen, fgorules.OpenBody{Opening: *p.s.Opening}, true, nil
 }
 
 func (p *fgoPlayer) secrets() (json.RawMessage, error) {

@@ -172,7 +172,7 @@ func (p *gomokuPlayer) message(m *protocol.Machine, me protocol.Role, a protocol
 		}
 	case protocol.Play: // a pass, above
 		if _, e, err = v.Pass(); err == nil {
-			kind, body = gomokurules.KindPass, struct{}{}
+			kind, body = gomokurules.KindPass, gomokurules.PassBody{}
 		}
 	case gomokurules.Place:
 		if _, e, err = v.Commit(a.Point); err == nil {

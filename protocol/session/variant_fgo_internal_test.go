@@ -237,7 +237,7 @@ func TestT5FGoOpening(t *testing.T) {
 	_, otherRole, _ := commit.New(fgorules.ChoiceDomain, game, uint8(protocol.Invitee), 0, []byte("C3"))
 	_, otherDomain, _ := commit.New("kakure/hmg/card", game, uint8(protocol.Inviter), 0, []byte("C3"))
 	kind, body, _, _ := d.players[protocol.Inviter].auto(d.m, protocol.Inviter)
-	good := body.(protocol.OpenBody).Opening
+	good := body.(fgorules.OpenBody).Opening
 	changed := good
 	changed.Value = []byte("E5")
 	tests := []struct {
