@@ -43,7 +43,7 @@ func Example() {
 	// one move changed: bad signature: true
 }
 
-// The judge of violation reports (T-13, T-14) at work on a real record
+// The judge of violation reports (T-13, T-14, REC-D20) at work on a real record
 // (testdata/records/go-equivocation, written by protocol/session's
 // records_gen_test.go): the inviter's program sent its message 5 (its
 // third move) twice, the second time as another move under the same

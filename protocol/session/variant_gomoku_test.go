@@ -252,7 +252,8 @@ func lineName(k gomoku.LineKind) string {
 	return "row"
 }
 
-// TestGM8GomokuRowLieCaughtByAudit: the cheater announces, on its first
+// TestGM8GomokuRowLieCaughtByAudit (ARCH-D5: the cheat goes through the
+// generic rewrite hook, GomokuCheats): the cheater announces, on its first
 // turn, a line that does not hold its committed point, chosen so that no
 // hidden piece of the opponent lies on it (nothing is revealed, so nothing
 // can be checked at once); then it only passes and never reveals that
