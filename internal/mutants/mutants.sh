@@ -424,6 +424,14 @@ mutant register-second-judge protocol/registry.go replace \
 mutant judge-equivocation-copy protocol/judge.go replace \
 	'if held := chain[seq]; held.Hash() == ev.Hash() {' 'if held := chain[seq]; held.Hash() == ev.Hash() || true {' \
 	./protocol 'ExampleVerify_report'
+# CLK-D15: a gomoku pass is the variant's own body, which carries the stamp.
+mutant gomoku-pass-body protocol/session/player_gomoku.go replace \
+	'kind, body = gomokurules.KindPass, gomokurules.PassBody{}' 'kind, body = gomokurules.KindPass, struct{}{}' \
+	./protocol/session 'TestCLKD15GomokuPassCarriesItsStamp'
+# CLK-D14: an F-Go commitment is the variant's own body, which carries the stamp.
+mutant fgo-commit-body protocol/session/player_fgo.go replace \
+	'return fgorules.KindCommit, fgorules.CommitBody{Commitment: cm}, nil' 'return fgorules.KindCommit, protocol.CommitBody{Commitment: cm}, nil' \
+	./protocol/session 'TestCLKD14FGoBothClocksRun'
 # after a crash a garbling is not made again (PN-D14)
 mutant PN-remake-garbling protocol/session/player_phantom_bulk.go replace \
 	'case msg.Kind != phantomrules.KindBase && gb != nil:' \

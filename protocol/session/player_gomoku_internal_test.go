@@ -239,3 +239,47 @@ func closedAtEnd(g *gomokurules.Rules, r protocol.Role) []int {
 	}
 	return ks
 }
+
+// TestCLKD15GomokuPassCarriesItsStamp (CLK-D15, CLK-D8): the gomoku
+// player gives a pass its variant's own body (gomokurules.PassBody), so
+// that under a clock the pass carries its think time and settlement; an
+// empty body would carry neither.
+func TestCLKD15GomokuPassCarriesItsStamp(t *testing.T) {
+	l := newGomokuLocal(t, 7, 3)
+	for steps := 0; ; steps++ {
+		if steps > 200 || l.m.Phase != protocol.PhasePlay {
+			t.Fatal("no turn to commit a piece came")
+		}
+		from, _ := l.m.Expected()
+		p := l.players[from]
+		kind, body, ok, err := p.auto(l.m, from)
+		if err != nil {
+			t.Fatalf("auto: %v", err)
+		}
+		if !ok {
+			p.mu.Lock()
+			p.sync(l.m)
+			v := p.view
+			p.mu.Unlock()
+			if v.Phase() == gomoku.PhaseCommit {
+				kind, body, err = p.message(l.m, from, protocol.Play{Point: engine.Pass})
+				if err != nil {
+					t.Fatalf("a pass: %v", err)
+				}
+				raw, err := json.Marshal(protocol.WithStamp(kind, body, 7, 9))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if kind != gomokurules.KindPass || string(raw) != `{"think_ms":7,"charge_ms":9}` {
+					t.Fatalf("a pass is %s %s stamped, want %s with its think time and settlement", kind, raw, gomokurules.KindPass)
+				}
+				return
+			}
+			kind, body, err = p.message(l.m, from, l.choose(v))
+			if err != nil {
+				t.Fatalf("message: %v", err)
+			}
+		}
+		l.send(from, kind, body)
+	}
+}
