@@ -523,7 +523,7 @@ func TestT5ViolationsLeakNoHiddenValue(t *testing.T) {
 		{"F-Go opens another choice", engine.Options{Variant: engine.VariantFGo, Size: 5}, "T-5",
 			func(c *session.Config) {
 				session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
-					b, ok := body.(protocol.OpenBody)
+					b, ok := body.(fgorules.OpenBody)
 					if !ok || kind != fgorules.KindOpen {
 						return kind, body, false
 					}
