@@ -40,29 +40,42 @@ import (
 // evaluator's (p50-ms/evaluator-try). The three-halves λ = 4 games also run with the
 // correlated input OTs (MPC-D28, lambda-4/correlated), with the
 // authenticated state (MPC-D29, lambda-4/authenticated) and with its MACs
-// of 64 bits (MPC-D32, lambda-4/authenticated-mac64).
+// of 64 bits (MPC-D32, lambda-4/authenticated-mac64). The bots play at
+// once, so whatever a program does ahead of its player's try (the
+// garbler's next garblings, MPC-D24; the evaluator's reverse request and
+// OT request, MPC-D51) is on the try's clock; the think-20ms games of
+// λ = 1 and of the default form give each bot 20 ms before each try, as
+// a player's thought gives it, and time the try from its Play as the
+// others do.
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
 	for _, garbling := range []string{engine.GarblingHalfGates, engine.GarblingThreeHalves} {
 		for _, lambda := range []int{1, 4} {
-			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling, "") })
+			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling, "", 0) })
 		}
 	}
 	b.Run("three-halves/lambda-4/correlated", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTCorrelated)
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTCorrelated, 0)
 	})
 	b.Run("three-halves/lambda-4/authenticated", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticated)
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticated, 0)
 	})
 	b.Run("three-halves/lambda-4/authenticated-mac64", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64)
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, 0)
+	})
+	const think = 20 * time.Millisecond
+	b.Run("three-halves/lambda-1/think-20ms", func(b *testing.B) {
+		benchPhantomGame(b, 1, engine.GarblingThreeHalves, "", think)
+	})
+	b.Run("three-halves/lambda-4/authenticated-mac64/think-20ms", func(b *testing.B) {
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, think)
 	})
 }
 
 // runTimed is bot.Run that adds to lat the latency of each of the
-// player's tries.
-func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex, lat *[]time.Duration) {
+// player's tries, the bot waiting think before each try.
+func runTimed(ctx context.Context, g *session.Game, p bot.Player, think time.Duration, mu *sync.Mutex, lat *[]time.Duration) {
 	var started time.Time
 	pending := uint64(0)
 	tries := func() uint64 {
@@ -87,6 +100,9 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex
 			}
 			pv, isPhantom := v.Variant.(phantomrules.View)
 			_, play := a.(protocol.Play)
+			if think > 0 && isPhantom && play && pv.Stage == phantomrules.StagePlay {
+				time.Sleep(think)
+			}
 			if g.Do(a) != nil {
 				return
 			}
@@ -109,7 +125,7 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex
 	}
 }
 
-func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
+func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string, think time.Duration) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
 	var dirs [2]string
@@ -150,7 +166,7 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 		done := make(chan *session.Game, 1)
 		go func() {
 			g := <-p.services[1].Accepted()
-			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), &mu, &latEvaluator)
+			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), think, &mu, &latEvaluator)
 			done <- g
 		}()
 		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling,
@@ -158,7 +174,7 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runTimed(ctx, g, bot.NewRandom(uint64(2*i)), &mu, &latGarbler)
+		runTimed(ctx, g, bot.NewRandom(uint64(2*i)), think, &mu, &latGarbler)
 		<-done
 		cancel()
 		elapsed += time.Since(start)
