@@ -65,10 +65,10 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, 0)
 	})
 	const think = 20 * time.Millisecond
-	b.Run("three-halves/lambda-1/think-20ms", func(b *testing.B) {
+	b.Run("think-20ms/three-halves/lambda-1", func(b *testing.B) {
 		benchPhantomGame(b, 1, engine.GarblingThreeHalves, "", think)
 	})
-	b.Run("three-halves/lambda-4/authenticated-mac64/think-20ms", func(b *testing.B) {
+	b.Run("think-20ms/three-halves/lambda-4/authenticated-mac64", func(b *testing.B) {
 		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, think)
 	})
 }
