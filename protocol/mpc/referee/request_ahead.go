@@ -168,3 +168,7 @@ func (e *Evaluator) takeRequestAhead(try uint64, mover circuit.Party, j int) *re
 	}
 	return a
 }
+
+// RequestsPrepared returns how many of the machine's requests were made
+// with their preparation (MPC-D51): for tests and measurements.
+func (e *Evaluator) RequestsPrepared() int { return e.aheadUsed }
