@@ -220,7 +220,6 @@ func (c *requestColumns) finish(choices []bool, cheat func(cols []byte, nb int) 
 type PreparedRequest struct {
 	r    *Receiver
 	cols *requestColumns
-	used bool
 }
 
 // PrepareRequest makes ahead the choice-independent work of the request
@@ -240,9 +239,10 @@ func (r *Receiver) PrepareRequest(m int) (*PreparedRequest, error) {
 }
 
 // Fits reports whether p can make the request of r's next batch of m
-// OTs: prepared by r for that batch, of that size, and not used.
+// OTs: prepared by r for that batch (so not used: a batch is requested
+// once), of that size.
 func (p *PreparedRequest) Fits(r *Receiver, m int) bool {
-	return p != nil && !p.used && p.r == r && p.cols.batch == r.batch && p.cols.m == m && p.cols.kappa == r.kappa
+	return p != nil && p.r == r && p.cols.batch == r.batch && p.cols.m == m && p.cols.kappa == r.kappa
 }
 
 // RequestPrepared is Request made with p: the same message and the same
@@ -259,7 +259,6 @@ func (r *Receiver) RequestPrepared(p *PreparedRequest, choices []bool) ([]byte, 
 	if !p.Fits(r, len(choices)) {
 		return nil, fmt.Errorf("%w: the prepared request is not one of batch %d of %d OTs", ErrState, r.batch, len(choices))
 	}
-	p.used = true
 	msg, rows := p.cols.finish(choices, nil)
 	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows}
 	return msg, nil
