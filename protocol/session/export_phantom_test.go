@@ -286,3 +286,19 @@ func PhantomCorruptAttachment(body any, i int) any {
 	}
 	return body
 }
+
+// PhantomRequestsPrepared returns, for the evaluator's program, how many
+// of its machine's requests were made with their preparation (MPC-D51)
+// and how many tries its player made.
+func PhantomRequestsPrepared(g *Game) (prepared, tries int, err error) {
+	p, ok := g.player.(*phantomPlayer)
+	if !ok {
+		return 0, 0, errors.New("not a game of Phantom Go")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.e == nil {
+		return 0, 0, errors.New("not an evaluator of Phantom Go")
+	}
+	return p.e.RequestsPrepared(), len(p.e.Tries()), nil
+}

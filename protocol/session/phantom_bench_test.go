@@ -34,49 +34,55 @@ import (
 //
 // With both garbling schemes (MPC-D26), λ = 1 and λ = 4 (the tries
 // checked, T-8(b)), and the latency of each try, p50 and p95: from the
-// mover's Play to the moment its own view counts the try (its
+// return of the mover's Play (its first message of the try made, saved
+// and sent) to the moment its own view counts the try (its
 // announcement is in), over all tries and by the mover's side: the
 // garbler's tries (the inviter moves, p50-ms/garbler-try) and the
-// evaluator's (p50-ms/evaluator-try). The three-halves λ = 4 games also run with the
+// evaluator's (p50-ms/evaluator-try); the same from the Play call
+// (*-try-from-play) and the Play call alone (*-play: the evaluator's
+// OT request is made there, MPC-D51). The three-halves λ = 4 games also run with the
 // correlated input OTs (MPC-D28, lambda-4/correlated), with the
 // authenticated state (MPC-D29, lambda-4/authenticated) and with its MACs
-// of 64 bits (MPC-D32, lambda-4/authenticated-mac64). The bots play at
-// once, so whatever a program does ahead of its player's try (the
-// garbler's next garblings, MPC-D24; the evaluator's reverse request and
-// OT request, MPC-D51) is on the try's clock; the think-20ms games of
-// λ = 1 and of the default form give each bot 20 ms before each try, as
-// a player's thought gives it, and time the try from its Play as the
-// others do.
+// of 64 bits (MPC-D32, lambda-4/authenticated-mac64).
 //
 //	go test -run XXX -bench PhantomGame -benchtime 2x ./protocol
 func BenchmarkPhantomGame9x9(b *testing.B) {
 	for _, garbling := range []string{engine.GarblingHalfGates, engine.GarblingThreeHalves} {
 		for _, lambda := range []int{1, 4} {
-			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling, "", 0) })
+			b.Run(fmt.Sprintf("%s/lambda-%d", garbling, lambda), func(b *testing.B) { benchPhantomGame(b, lambda, garbling, "") })
 		}
 	}
 	b.Run("three-halves/lambda-4/correlated", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTCorrelated, 0)
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTCorrelated)
 	})
 	b.Run("three-halves/lambda-4/authenticated", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticated, 0)
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticated)
 	})
 	b.Run("three-halves/lambda-4/authenticated-mac64", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, 0)
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64)
 	})
-	const think = 20 * time.Millisecond
-	b.Run("think-20ms/three-halves/lambda-1", func(b *testing.B) {
-		benchPhantomGame(b, 1, engine.GarblingThreeHalves, "", think)
+	// The players think 10 ms before each try (MPC-D51: the evaluator's
+	// request is prepared meanwhile).
+	b.Run("three-halves/lambda-4/authenticated-mac64-think", func(b *testing.B) {
+		benchPhantomGameThink(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, 10*time.Millisecond)
 	})
-	b.Run("think-20ms/three-halves/lambda-4/authenticated-mac64", func(b *testing.B) {
-		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, think)
+	b.Run("three-halves/lambda-1-think", func(b *testing.B) {
+		benchPhantomGameThink(b, 1, engine.GarblingThreeHalves, "", 10*time.Millisecond)
 	})
 }
 
-// runTimed is bot.Run that adds to lat the latency of each of the
-// player's tries, the bot waiting think before each try.
-func runTimed(ctx context.Context, g *session.Game, p bot.Player, think time.Duration, mu *sync.Mutex, lat *[]time.Duration) {
-	var started time.Time
+// tryTimes are the latencies of a side's tries: after, from the return
+// of the mover's Play (the try's first message made, saved and sent) to
+// the moment its view counts the try; play, the Play call's own time;
+// whole, from the Play call to the try counted (play + after).
+type tryTimes struct {
+	after, play, whole []time.Duration
+}
+
+// runTimed is bot.Run that adds to lat the latencies of each of the
+// player's tries.
+func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex, lat *tryTimes, think time.Duration) {
+	var called, started time.Time
 	pending := uint64(0)
 	tries := func() uint64 {
 		pv, _ := g.View().Variant.(phantomrules.View)
@@ -84,8 +90,11 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, think time.Dur
 	}
 	act := func() {
 		if !started.IsZero() && tries() > pending {
+			now := time.Now()
 			mu.Lock()
-			*lat = append(*lat, time.Since(started))
+			lat.after = append(lat.after, now.Sub(started))
+			lat.play = append(lat.play, started.Sub(called))
+			lat.whole = append(lat.whole, now.Sub(called))
 			mu.Unlock()
 			started = time.Time{}
 		}
@@ -103,11 +112,12 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, think time.Dur
 			if think > 0 && isPhantom && play && pv.Stage == phantomrules.StagePlay {
 				time.Sleep(think)
 			}
+			call := time.Now()
 			if g.Do(a) != nil {
 				return
 			}
 			if isPhantom && play && pv.Stage == phantomrules.StagePlay {
-				started, pending = time.Now(), pv.Tries
+				called, started, pending = call, time.Now(), pv.Tries
 			}
 		}
 	}
@@ -125,7 +135,13 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, think time.Dur
 	}
 }
 
-func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string, think time.Duration) {
+func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
+	benchPhantomGameThink(b, lambda, garbling, inputOT, 0)
+}
+
+// benchPhantomGameThink is benchPhantomGame with players that think
+// before each try (a sleep before the Play).
+func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, think time.Duration) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
 	var dirs [2]string
@@ -159,14 +175,14 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string, think 
 	var mu sync.Mutex
 	// The tries' latencies by the mover's side: the inviter garbles
 	// (phantomGarbler), the invitee evaluates.
-	var latGarbler, latEvaluator []time.Duration
+	var latGarbler, latEvaluator tryTimes
 	for i := range b.N {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		start := time.Now()
 		done := make(chan *session.Game, 1)
 		go func() {
 			g := <-p.services[1].Accepted()
-			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), think, &mu, &latEvaluator)
+			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), &mu, &latEvaluator, think)
 			done <- g
 		}()
 		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling,
@@ -174,7 +190,7 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string, think 
 		if err != nil {
 			b.Fatal(err)
 		}
-		runTimed(ctx, g, bot.NewRandom(uint64(2*i)), think, &mu, &latGarbler)
+		runTimed(ctx, g, bot.NewRandom(uint64(2*i)), &mu, &latGarbler, think)
 		<-done
 		cancel()
 		elapsed += time.Since(start)
@@ -210,10 +226,16 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string, think 
 	b.ReportMetric(float64(session.BytesWritten()-writtenBefore)/float64(b.N)/1024, "disk-KiB-written/game")
 	b.ReportMetric(float64(records)/float64(b.N)/1024, "record-KiB-left/game")
 	b.ReportMetric(float64(secrets)/float64(b.N)/1024, "secrets-KiB-left/game")
-	lat := slices.Concat(latGarbler, latEvaluator)
+	lat := slices.Concat(latGarbler.after, latEvaluator.after)
 	reportLatency(b, lat, "try")
-	reportLatency(b, latGarbler, "garbler-try")
-	reportLatency(b, latEvaluator, "evaluator-try")
+	reportLatency(b, latGarbler.after, "garbler-try")
+	reportLatency(b, latEvaluator.after, "evaluator-try")
+	// From the Play call (MPC-D51: the evaluator's request is made in
+	// it), and the Play call alone.
+	reportLatency(b, latGarbler.whole, "garbler-try-from-play")
+	reportLatency(b, latEvaluator.whole, "evaluator-try-from-play")
+	reportLatency(b, latGarbler.play, "garbler-play")
+	reportLatency(b, latEvaluator.play, "evaluator-play")
 }
 
 // reportLatency reports the p50 and p95 of lat (sorted in place) as

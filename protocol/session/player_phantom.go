@@ -520,6 +520,14 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 		if err := p.takeReverse(h); err != nil {
 			return "", nil, false, err
 		}
+		if kinds[0] == phantomrules.KindTry && p.caught == "" && p.e != nil && p.e.Ready() {
+			// The request of its player's try, but for the choices
+			// that try decides, on a goroutine of its own while the
+			// player thinks (MPC-D51): the same bytes as without, and
+			// only a cache (not in the secrets; a rebuilt machine
+			// makes its request whole).
+			p.e.PrepareRequestAhead()
+		}
 	}
 	if p.caught != "" && slices.Contains(kinds, phantomrules.KindAccuse) {
 		return p.reveal(phantomrules.KindAccuse)

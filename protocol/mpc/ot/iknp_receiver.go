@@ -125,40 +125,81 @@ func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols 
 	if m == 0 || m > MaxBatch {
 		return nil, nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
 	}
+	msg, rows := r.columnsOf(batch, m, pad).finish(choices, cheat)
+	return msg, rows, nil
+}
+
+// requestColumns is the part of the request of a batch of m OTs that no
+// choice bit decides: the pad bits, the columns t_i ⊕ G(k_i^1, b) (to
+// which the packed choices are added) and the rows t_j (MPC-D51).
+type requestColumns struct {
+	batch uint32
+	kappa int
+	m     int
+	pad   []bool
+	// masks holds the κ columns t_i ⊕ G(k_i^1, b), columnBytes(m) bytes
+	// each.
+	masks []byte
+	rows  []Block // the m + KOSPad rows t_j
+	// session is the receiver's, for the challenges.
+	session []byte
+}
+
+// columnsOf makes the choice-independent part of the request of batch
+// of m OTs (pad as request takes it). It reads the receiver's keys and
+// seed and changes nothing.
+func (r *Receiver) columnsOf(batch uint32, m int, pad []bool) *requestColumns {
 	n := m + KOSPad
 	nb := columnBytes(m)
 	if pad == nil {
 		pad = r.seed.Stream(labelPad, uint64(batch)).Bools(KOSPad)
 	}
-	all := append(append(make([]bool, 0, n), choices...), pad...)
-	packed := make([]byte, nb)
-	for j, c := range all {
-		if c {
-			packed[j/8] |= 1 << (j % 8)
-		}
-	}
 	t := newColumns(r.kappa, n)
-	msg := make([]byte, 0, RequestSizeKappa(r.kappa, m))
-	msg = append(msg, batchMsgHeader(requestKind(r.kappa), batch, m)...)
-	u := make([]byte, nb)
+	masks := make([]byte, r.kappa*nb)
 	for i := range r.kappa {
 		ti := t.column(i)
+		u := masks[i*nb : (i+1)*nb]
 		r.keys[i][0].read(batch, ti[:nb])
 		r.keys[i][1].read(batch, u)
 		for k := range nb {
-			u[k] ^= ti[k] ^ packed[k]
+			u[k] ^= ti[k]
 		}
-		msg = append(msg, u...)
+	}
+	return &requestColumns{batch: batch, kappa: r.kappa, m: m, pad: pad, masks: masks, rows: t.rows(n), session: r.session}
+}
+
+// finish makes the request of c's batch with the choices (len(choices)
+// == c.m) and returns it with the rows t_j of its m OTs (the first m of
+// c.rows, not copied).
+func (c *requestColumns) finish(choices []bool, cheat func(cols []byte, nb int) func(chi []Block) Block) ([]byte, []Block) {
+	m := c.m
+	n := m + KOSPad
+	nb := columnBytes(m)
+	all := append(append(make([]bool, 0, n), choices...), c.pad...)
+	packed := make([]byte, nb)
+	for j, b := range all {
+		if b {
+			packed[j/8] |= 1 << (j % 8)
+		}
+	}
+	msg := make([]byte, 0, RequestSizeKappa(c.kappa, m))
+	msg = append(msg, batchMsgHeader(requestKind(c.kappa), c.batch, m)...)
+	for i := range c.kappa {
+		at := len(msg)
+		msg = append(msg, c.masks[i*nb:(i+1)*nb]...)
+		u := msg[at:]
+		for k := range nb {
+			u[k] ^= packed[k]
+		}
 	}
 	var guess func(chi []Block) Block
 	if cheat != nil {
 		guess = cheat(msg[batchHeader:], nb)
 	}
-	rows := t.rows(n)
-	chi := challenge(r.session, msg, n)
+	chi := challenge(c.session, msg, n)
 	x := choiceSum(chi, all)
 	var acc wide
-	acc.mulAdds(chi, rows)
+	acc.mulAdds(chi, c.rows)
 	tc := acc.reduce()
 	if guess != nil {
 		tc = tc.Xor(guess(chi))
@@ -167,7 +208,60 @@ func (r *Receiver) requestOf(batch uint32, choices, pad []bool, cheat func(cols 
 	}
 	msg = append(msg, x[:]...)
 	msg = append(msg, tc[:]...)
-	return msg, rows[:m], nil
+	return msg, c.rows[:m]
+}
+
+// PreparedRequest is the work of the receiver's request of its next
+// batch that no choice bit decides, made ahead ([Receiver.PrepareRequest])
+// while the choices are not known yet (MPC-D51): the columns G(k_i^0, b)
+// and G(k_i^1, b), their sum with the pad bits' and the rows t_j. It
+// holds secrets of the receiver (its rows are its outputs): keep it as
+// the receiver itself, never on disk. It serves one request.
+type PreparedRequest struct {
+	r    *Receiver
+	cols *requestColumns
+}
+
+// PrepareRequest makes ahead the choice-independent work of the request
+// of the receiver's next batch of m OTs, with the pad bits drawn from
+// its seed as Request draws them. It changes nothing in the receiver,
+// and may run on another goroutine than the receiver's calls as long as
+// no call of the receiver runs meanwhile (the short columns it reads
+// are not written; a long one may make its cipher).
+func (r *Receiver) PrepareRequest(m int) (*PreparedRequest, error) {
+	if r.keys == nil {
+		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	if m == 0 || m > MaxBatch {
+		return nil, fmt.Errorf("%w: batch of %d OTs", ErrInput, m)
+	}
+	return &PreparedRequest{r: r, cols: r.columnsOf(r.batch, m, nil)}, nil
+}
+
+// Fits reports whether p can make the request of r's next batch of m
+// OTs: prepared by r for that batch (so not used: a batch is requested
+// once), of that size.
+func (p *PreparedRequest) Fits(r *Receiver, m int) bool {
+	return p != nil && p.r == r && p.cols.batch == r.batch && p.cols.m == m && p.cols.kappa == r.kappa
+}
+
+// RequestPrepared is Request made with p: the same message and the same
+// receiver afterwards, byte for byte, as Request(choices) (MPC-D51). p
+// must fit r's next batch of len(choices) OTs ([PreparedRequest.Fits]);
+// else it is an error (ErrState) and the receiver is as it was.
+func (r *Receiver) RequestPrepared(p *PreparedRequest, choices []bool) ([]byte, error) {
+	if r.keys == nil {
+		return nil, fmt.Errorf("%w: base OTs not done", ErrState)
+	}
+	if r.pending != nil {
+		return nil, fmt.Errorf("%w: batch %d requested and not received", ErrState, r.batch)
+	}
+	if !p.Fits(r, len(choices)) {
+		return nil, fmt.Errorf("%w: the prepared request is not one of batch %d of %d OTs", ErrState, r.batch, len(choices))
+	}
+	msg, rows := p.cols.finish(choices, nil)
+	r.pending = &pendingBatch{choices: append([]bool(nil), choices...), rows: rows}
+	return msg, nil
 }
 
 // Skip moves the receiver over the next batch without a request, as if

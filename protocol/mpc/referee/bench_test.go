@@ -285,7 +285,12 @@ func BenchmarkTryInterleaved(b *testing.B) {
 // disturb less than the wall time; at -cpu 1 the check of the opened
 // garblings runs where the scheduler puts it, mostly in the garbler's
 // calls that follow the evaluator's Open, so the sum is the figure to
-// compare.
+// compare. evaluator-own-* are the evaluator's figures over the tries
+// of its own player. The forms default-reverse-ahead and
+// default-request-ahead do, untimed before each try of the evaluator's
+// player, what a session does while that player thinks: the garbler's
+// reverse request taken (TakeReverse), and in the second the
+// evaluator's request prepared (MPC-D51).
 //
 //	go test -run '^$' -bench TrySides -benchtime 300x -benchmem ./protocol/mpc/referee
 func BenchmarkTrySides(b *testing.B) {
@@ -295,13 +300,20 @@ func BenchmarkTrySides(b *testing.B) {
 		input  InputOT
 		auth   bool
 		mac    int
+		// reverse and request: made ahead of the evaluator's player's
+		// tries (untimed).
+		reverse, request bool
 	}
-	for _, f := range []form{{"plain", 1, 0, false, 0}, {"plain", 4, 0, false, 0}, {"default", 4, InputOTCorrelated, true, 64}} {
+	for _, f := range []form{{"plain", 1, 0, false, 0, false, false}, {"plain", 4, 0, false, 0, false, false}, {"default", 4, InputOTCorrelated, true, 64, false, false},
+		{"plain-request-ahead", 1, 0, false, 0, false, true},
+		{"default-reverse-ahead", 4, InputOTCorrelated, true, 64, true, false}, {"default-request-ahead", 4, InputOTCorrelated, true, 64, true, true}} {
 		b.Run(fmt.Sprintf("9x9-lambda-%d-%s", f.lambda, f.name), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(9, 3))
 			var gm *testGame
 			var sides [2][]time.Duration
 			var cpu [2]time.Duration
+			var own []time.Duration
+			var ownCPU time.Duration
 			last := engine.NoPoint
 			games := 0
 			b.ResetTimer()
@@ -321,6 +333,19 @@ func BenchmarkTrySides(b *testing.B) {
 				}
 				p := randomTry(rng, gm.ref, last)
 				mover := gm.ref.ToMove()
+				mine := gm.cfg.PartyOf(mover) == circuit.Evaluator
+				if mine && f.reverse {
+					rev, err := gm.g.ReverseRequest()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := gm.e.TakeReverse(rev); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if mine && f.request {
+					gm.e.PrepareRequest()
+				}
 				b.StartTimer()
 				if _, err := gm.play(p); err != nil {
 					b.Fatal(err)
@@ -329,6 +354,10 @@ func BenchmarkTrySides(b *testing.B) {
 				for party := range sides {
 					sides[party] = append(sides[party], gm.clock.spent[party])
 					cpu[party] += gm.clock.cpu[party]
+				}
+				if mine {
+					own = append(own, gm.clock.spent[circuit.Evaluator])
+					ownCPU += gm.clock.cpu[circuit.Evaluator]
 				}
 				next, _, err := gm.ref.Try(mover, p)
 				if err != nil {
@@ -348,6 +377,11 @@ func BenchmarkTrySides(b *testing.B) {
 				b.ReportMetric(float64(sides[party][len(sides[party])/2].Microseconds())/1000, name+"-p50-ms")
 				b.ReportMetric(float64(sum.Microseconds())/1000/float64(len(sides[party])), name+"-mean-ms")
 				b.ReportMetric(float64(cpu[party].Microseconds())/1000/float64(len(sides[party])), name+"-cpu-ms")
+			}
+			if len(own) > 0 {
+				slices.Sort(own)
+				b.ReportMetric(float64(own[len(own)/2].Microseconds())/1000, "evaluator-own-p50-ms")
+				b.ReportMetric(float64(ownCPU.Microseconds())/1000/float64(len(own)), "evaluator-own-cpu-ms")
 			}
 			b.ReportMetric(float64((cpu[0]+cpu[1]).Microseconds())/1000/float64(b.N), "cpu-ms/try")
 		})

@@ -62,6 +62,11 @@ type Evaluator struct {
 	seedKeys    []ot.Key
 	seedKeysTry uint64
 	rev         *evaluatorReverse
+	// reqAhead is the request of the next try prepared (MPC-D51), or
+	// nil: a cache, never saved.
+	reqAhead *requestAhead
+	// aheadUsed counts the requests made with a preparation (tests).
+	aheadUsed int
 
 	// The authenticated state (MPC-D29): the evaluator is the sender of
 	// the MAC extension; auth is what it keeps of the last complete try,
@@ -195,17 +200,27 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 		return nil, fmt.Errorf("referee: the evaluator's try: %w", err)
 	}
 	var ck *evaluatorChecked
+	j := 0
+	if e.cfg.Checked() {
+		j = e.choose(e.pub.Try)
+	}
+	// The work made ahead (MPC-D51), once the try is known to be good.
+	pre := e.takeRequestAhead(e.pub.Try, mover, j)
 	if e.cfg.Checked() {
 		// Per garbling its m input bits: the real ones in garbling ĵ,
 		// random ones (from its seed) in the others, which it checks
 		// once their seeds are opened (MPC-D18); then the seed transfer.
-		ck = &evaluatorChecked{j: e.choose(e.pub.Try)}
+		ck = &evaluatorChecked{j: j}
 		if e.cfg.authenticated() && e.seedStartMsg != nil {
 			// The seed transfer's response of the next try, which the
 			// choice carries (MPC-D30): a function of the evaluator's
 			// seed and the garbler's setup alone, made while the
-			// garbler commits (MPC-D43).
-			ck.next = startSeedResponse(e.cfg, e.seed, e.pub.Try+1, e.choose(e.pub.Try+1), e.seedStartMsg)
+			// garbler commits (MPC-D43), or made ahead.
+			if pre != nil && pre.next != nil {
+				ck.next = pre.next
+			} else {
+				ck.next = startSeedResponse(e.cfg, e.seed, e.pub.Try+1, e.choose(e.pub.Try+1), e.seedStartMsg)
+			}
 		}
 		m := len(in)
 		mo := e.cfg.garblingOTs(m)
@@ -232,14 +247,23 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 		}
 		ck.choices = in
 		if e.cfg.correlated() {
-			req, err := e.cotRequest(ck, m)
+			req, used, err := e.cotRequest(ck, m, pre)
 			if err != nil {
 				return nil, err
+			}
+			if used {
+				e.aheadUsed++
 			}
 			return e.begin(req, try, mover, ck), nil
 		}
 	}
-	req, err := e.receiver.Request(in)
+	var req []byte
+	if pre != nil && pre.fwd.Fits(e.receiver, len(in)) {
+		req, err = e.receiver.RequestPrepared(pre.fwd, in)
+		e.aheadUsed++
+	} else {
+		req, err = e.receiver.Request(in)
+	}
 	if err != nil {
 		return nil, err
 	}

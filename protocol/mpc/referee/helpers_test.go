@@ -47,6 +47,9 @@ type testGame struct {
 	// clock, when set, adds to each party the wall time of its calls in
 	// play (benchmarks only).
 	clock *sideClock
+	// beforeRequest, when set, runs before the evaluator's request of
+	// each try, after its reverse request is taken (MPC-D51).
+	beforeRequest func(gm *testGame)
 }
 
 // sideClock is the wall time each party spent in its calls of a try:
@@ -201,6 +204,10 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 			gm.rec.Tries = append(gm.rec.Tries, tr)
 			return ann, err
 		}
+	}
+	if gm.beforeRequest != nil {
+		gm.beforeRequest(gm)
+		gm.clock.charge(circuit.Evaluator)
 	}
 	req, err := gm.e.Request(p)
 	gm.clock.charge(circuit.Evaluator)

@@ -33,33 +33,51 @@ type evaluatorCOT struct {
 
 // cotRequest makes the request of a checked try of the correlated input
 // OTs from the choices of every garbling (m each) and the seed
-// transfer's.
-func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
+// transfer's, with the work pre made ahead when it is not nil
+// (MPC-D51): the same request either way.
+func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int, pre *requestAhead) (msg []byte, used bool, err error) {
 	try := e.pub.Try
 	r := e.rev
 	if r == nil || r.try != try {
-		return nil, fmt.Errorf("%w: the reverse request of try %d has not come", ErrState, try)
+		return nil, false, fmt.Errorf("%w: the reverse request of try %d has not come", ErrState, try)
 	}
 	lam := e.cfg.lambda()
 	st := &evaluatorCOT{pairs: r.pairs, rows: make([][]ot.Block, lam)}
-	msg := make([]byte, 0, e.cfg.cotRequestSize(m))
+	msg = make([]byte, 0, e.cfg.cotRequestSize(m))
 	m = e.cfg.garblingOTs(m)
 	msg = append(msg, cotMsgHeader(kindCOTRequest, try)...)
-	// The λ extensions are independent: made on up to GOMAXPROCS cores.
 	reqs := make([][]byte, lam)
-	err := forEachGarbling(lam, func(i int) error {
-		recv, err := ot.NewReceiverFromKeys(e.seed.Derive(labelCOTPad, try, uint64(i)), cotSessionOf(e.cfg, try, i), r.pairs[i])
+	if pre != nil && pre.cols.Fits(pre.recv, m) {
+		// Made ahead but garbling ĵ's choices (MPC-D51).
+		used = true
+		for i := range lam {
+			if i != ck.j {
+				reqs[i], st.rows[i] = pre.reqs[i], pre.rows[i]
+			}
+		}
+		if reqs[ck.j], err = pre.recv.RequestPrepared(pre.cols, ck.choices[ck.j*m:(ck.j+1)*m]); err != nil {
+			return nil, false, err
+		}
+		if st.rows[ck.j], err = pre.recv.Correlated(); err != nil {
+			return nil, false, err
+		}
+	} else {
+		// The λ extensions are independent: made on up to GOMAXPROCS
+		// cores.
+		err = forEachGarbling(lam, func(i int) error {
+			recv, err := ot.NewReceiverFromKeys(e.seed.Derive(labelCOTPad, try, uint64(i)), cotSessionOf(e.cfg, try, i), r.pairs[i])
+			if err != nil {
+				return err
+			}
+			if reqs[i], err = recv.Request(ck.choices[i*m : (i+1)*m]); err != nil {
+				return err
+			}
+			st.rows[i], err = recv.Correlated()
+			return err
+		})
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		if reqs[i], err = recv.Request(ck.choices[i*m : (i+1)*m]); err != nil {
-			return err
-		}
-		st.rows[i], err = recv.Correlated()
-		return err
-	})
-	if err != nil {
-		return nil, err
 	}
 	for _, req := range reqs {
 		msg = append(msg, req...)
@@ -67,15 +85,22 @@ func (e *Evaluator) cotRequest(ck *evaluatorChecked, m int) ([]byte, error) {
 	if !e.cfg.authenticated() {
 		// The seed transfer's batch of the forward extension (MPC-D15);
 		// with the authenticated state it has OTs of its own (MPC-D30).
-		seedReq, err := e.receiver.Request(ck.choices[e.cfg.lambda()*m:])
+		seedBits := ck.choices[e.cfg.lambda()*m:]
+		var seedReq []byte
+		if pre != nil && pre.fwd.Fits(e.receiver, len(seedBits)) {
+			seedReq, err = e.receiver.RequestPrepared(pre.fwd, seedBits)
+			used = true
+		} else {
+			seedReq, err = e.receiver.Request(seedBits)
+		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		msg = append(msg, seedReq...)
 	}
 	st.request = msg
 	ck.cot = st
-	return msg, nil
+	return msg, used, nil
 }
 
 // ----- per try: the garbler's checks and corrections -----

@@ -89,8 +89,11 @@ type KeptOpening struct {
 }
 
 // choose returns ĵ of try: the garbling the evaluator keeps.
-func (e *Evaluator) choose(try uint64) int {
-	return e.seed.Stream(labelPVCChoose, try).Intn(e.cfg.lambda())
+func (e *Evaluator) choose(try uint64) int { return chooseOf(e.cfg, e.seed, try) }
+
+// chooseOf is choose of the evaluator of cfg with seed.
+func chooseOf(cfg Config, seed prg.Seed, try uint64) int {
+	return seed.Stream(labelPVCChoose, try).Intn(cfg.lambda())
 }
 
 // Open takes the garbler's Commitment of the checked try under way,
