@@ -53,19 +53,15 @@ type secretsFile struct {
 	Record *recordCarry `json:"record,omitempty"`
 }
 
-// marshalSecretsFile is json.Marshal of f, the variant's secrets (JSON
+// marshalSecretsFileBare is json.Marshal of f, the variant's secrets (JSON
 // that json.Marshal made, hence compact) put in as they are: json.Marshal
 // would scan and copy them again to compact them, and they are the bulk of
 // the document (a Phantom Go garbler's secrets hold the OT request of the
 // try under way, 73 KiB of base64 on 9×9 at λ = 4), encoded before every
-// message this peer sends.
-func marshalSecretsFile(f secretsFile) ([]byte, error) {
-	data, _, err := marshalSecretsFileBare(f)
-	return data, err
-}
-
-// marshalSecretsFileBare is marshalSecretsFile, and tells the length of
-// the document's part before its record member (len(data) without one).
+// message this peer sends. The record's lines the document carries
+// (REC-D21) go last, as
+// json.Marshal puts them; bare is the length of the document's part
+// before them (len(data) without them).
 func marshalSecretsFileBare(f secretsFile) (data []byte, bare int, err error) {
 	carry := f.Record
 	f.Record = nil
@@ -85,6 +81,8 @@ func marshalSecretsFileBare(f secretsFile) (data []byte, bare int, err error) {
 	return append(out, '}'), bare, nil
 }
 
+// marshalSecretsFileNoRecord is marshalSecretsFileBare of a document
+// without the record's lines.
 func marshalSecretsFileNoRecord(f secretsFile) ([]byte, error) {
 	variant := f.Variant
 	if len(variant) == 0 {

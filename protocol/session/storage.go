@@ -42,15 +42,15 @@ type appendFile struct {
 	// fdatasync covered it); want, the size the background sync is to
 	// reach; syncing and idle (closed when it stops); bgErr, its
 	// failure, returned by the next sync of the loop.
-	mu      sync.Mutex
-	synced  int64
+	mu     sync.Mutex
+	synced int64
 	// loopSyncs, if set, counts the syncs made on the loop (not in the
 	// background) of this file: its game's (tests, PN-D21).
 	loopSyncs *atomic.Int64
-	want    int64
-	syncing bool
-	idle    chan struct{}
-	bgErr   error
+	want      int64
+	syncing   bool
+	idle      chan struct{}
+	bgErr     error
 }
 
 // syncedSize returns how much of the file is known durable.
