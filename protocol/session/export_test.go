@@ -143,5 +143,6 @@ func SyncedSizes(g *Game) (record, secrets int64) {
 // after the message they follow left (PN-D21).
 func BackgroundSyncs() int64 { return syncsBackground.Load() }
 
-// LoopSyncs returns the fdatasync calls of g's files made on its loop.
-func LoopSyncs(g *Game) int64 { return g.fileSyncs.Load() }
+// LoopSyncs returns the fdatasync calls of g's files made on its loop,
+// and those of its record made in the background after a message left.
+func LoopSyncs(g *Game) (loop, background int64) { return g.fileSyncs.Load(), g.bgSyncs.Load() }

@@ -131,7 +131,7 @@ func (g *Game) recordLog() *recordLog {
 		g.record = newRecordLog(g.RecordPath(), 0, 0, false)
 	}
 	g.record.hook = g.storageHook()
-	g.record.file.loopSyncs = &g.fileSyncs
+	g.record.file.loopSyncs, g.record.file.bgSyncs = &g.fileSyncs, &g.bgSyncs
 	return g.record
 }
 

@@ -44,9 +44,9 @@ type appendFile struct {
 	// failure, returned by the next sync of the loop.
 	mu     sync.Mutex
 	synced int64
-	// loopSyncs, if set, counts the syncs made on the loop (not in the
-	// background) of this file: its game's (tests, PN-D21).
-	loopSyncs *atomic.Int64
+	// loopSyncs and bgSyncs, if set, count the syncs of this file made
+	// on the loop and in the background: its game's (tests, PN-D21).
+	loopSyncs, bgSyncs *atomic.Int64
 	want      int64
 	syncing   bool
 	idle      chan struct{}
@@ -99,6 +99,9 @@ func (a *appendFile) syncLoop(f *os.File) {
 		a.mu.Unlock()
 		syncsDone.Add(1)
 		syncsBackground.Add(1)
+		if a.bgSyncs != nil {
+			a.bgSyncs.Add(1)
+		}
 		err := fdatasync(f)
 		a.mu.Lock()
 		if err != nil {
@@ -401,8 +404,8 @@ func (r *recordLog) carry(p recordPending) *recordCarry {
 	for _, l := range r.unsynced {
 		add(l)
 	}
-	for _, l := range p.lines {
-		add(l)
+	for _, pl := range p.lines {
+		add(pl)
 	}
 	return c
 }
