@@ -146,3 +146,7 @@ func BackgroundSyncs() int64 { return syncsBackground.Load() }
 // LoopSyncs returns the fdatasync calls of g's files made on its loop,
 // and those of its record made in the background after a message left.
 func LoopSyncs(g *Game) (loop, background int64) { return g.fileSyncs.Load(), g.bgSyncs.Load() }
+
+// RecordSyncBytes is how many bytes of a Phantom Go record wait for a
+// sync before it is synced in the background (PN-D21).
+func RecordSyncBytes() int64 { return recordSyncBytes }

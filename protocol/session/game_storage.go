@@ -206,14 +206,24 @@ func (g *Game) saveCarried() (syncLater bool, err error) {
 }
 
 // syncRecordLater syncs the record off the loop (PN-D21), once the
-// message its last lines hold is sent.
+// message its last lines hold is sent and recordSyncBytes of its lines
+// wait for a sync: until then the secrets carry them.
 func (g *Game) syncRecordLater() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.record != nil {
+	if g.record != nil && g.record.file.size-g.record.file.syncedSize() >= recordSyncBytes {
 		g.record.file.syncInBackground()
 	}
 }
+
+// recordSyncBytes is how many bytes of the record's lines wait for a
+// sync before the record is synced in the background (PN-D21): the
+// secrets carry them meanwhile, each written once to their log (the
+// list of lines grows at its end), and encoded again at each save. At
+// 8 KiB a 9×9 record (about 450 bytes a line) is synced every 18 lines
+// or so, a few tries, instead of after every message, so that its
+// syncs add little to the disk's load either.
+var recordSyncBytes int64 = 8 << 10
 
 // compactSecrets rewrites the secrets file as its document alone if it
 // holds more (REC-D16); a failure is logged and leaves the log, which

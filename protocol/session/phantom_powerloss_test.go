@@ -24,7 +24,7 @@ import (
 // to disk, each program makes one fdatasync on its loop for each message
 // it sends (the secrets' change, which carries the record's new lines),
 // not two (the secrets', then the record's): the record is synced after
-// the message left, off the loop (at least once every four messages).
+// the message left, off the loop (once 8 KiB of its lines wait).
 // Beyond its messages a program syncs
 // at most five times: the start (the record synced with its first
 // message), its coin toss commitment, the end (the closing line, and the
@@ -51,11 +51,15 @@ func TestPND21OneSyncPerMessage(t *testing.T) {
 				if syncs > own+5 {
 					t.Errorf("%v sent %d messages and synced %d times on its loop: want one a message, at most 5 more (PN-D21)", g.Role(), own, syncs)
 				}
-				// The record is synced after the messages left, not
-				// left to the secrets to carry for ever (one sync may
-				// cover the lines of several messages).
-				if bg < own/4 {
-					t.Errorf("%v sent %d messages and synced its record %d times after them: want at least one in four", g.Role(), own, bg)
+				// The record is synced after the messages left, once
+				// RecordSyncBytes of its lines wait, not left to the
+				// secrets to carry for ever.
+				info, err := os.Stat(g.RecordPath())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if every := session.RecordSyncBytes(); bg == 0 || info.Size() > (bg+2)*2*every {
+					t.Errorf("%v: a record of %d bytes synced %d times after its messages left: want one every %d bytes at least", g.Role(), info.Size(), bg, 2*every)
 				}
 				// A finished game's record is durable, and its secrets,
 				// one document, carry none of its lines (REC-D21).
