@@ -59,9 +59,8 @@ type secretsFile struct {
 // the document (a Phantom Go garbler's secrets hold the OT request of the
 // try under way, 73 KiB of base64 on 9×9 at λ = 4), encoded before every
 // message this peer sends. The record's lines the document carries
-// (REC-D21) go last, as
-// json.Marshal puts them; bare is the length of the document's part
-// before them (len(data) without them).
+// (REC-D21) go last, as json.Marshal puts them; bare is the length of
+// the document's part before them (len(data) without them).
 func marshalSecretsFileBare(f secretsFile) (data []byte, bare int, err error) {
 	carry := f.Record
 	f.Record = nil

@@ -47,10 +47,10 @@ type appendFile struct {
 	// loopSyncs and bgSyncs, if set, count the syncs of this file made
 	// on the loop and in the background: its game's (tests, PN-D21).
 	loopSyncs, bgSyncs *atomic.Int64
-	want      int64
-	syncing   bool
-	idle      chan struct{}
-	bgErr     error
+	want               int64
+	syncing            bool
+	idle               chan struct{}
+	bgErr              error
 }
 
 // syncedSize returns how much of the file is known durable.
