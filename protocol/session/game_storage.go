@@ -130,7 +130,10 @@ func (g *Game) recordLog() *recordLog {
 		g.record = newRecordLog(g.RecordPath(), 0, 0, false)
 	}
 	g.record.hook = g.storageHook()
-	g.record.file.loopSyncs, g.record.file.bgSyncs = &g.fileSyncs, &g.bgSyncs
+	if g.record.file.loopSyncs == nil {
+		// Once, before any background sync reads them.
+		g.record.file.loopSyncs, g.record.file.bgSyncs = &g.fileSyncs, &g.bgSyncs
+	}
 	return g.record
 }
 
