@@ -492,6 +492,11 @@ mutant pnd21-record-synced-on-loop protocol/session/game_storage.go replace \
 	'if finished || !r.startDurable() {' \
 	'if true {' \
 	./protocol/session 'TestPND21OneSyncPerMessage'
+# PN-D21: the record's first message left unsynced (a power loss leaves a record that names no game)
+mutant pnd21-start-durable protocol/session/game_storage.go replace \
+	'if finished || !r.startDurable() {' \
+	'if finished || false && !r.startDurable() {' \
+	./protocol/session 'TestPND21OneSyncPerMessage'
 # PN-D21: the record never synced after its message left (the secrets carry its lines for ever)
 mutant pnd21-no-background-sync protocol/session/game_storage.go replace \
 	'g.record.file.syncInBackground()' \

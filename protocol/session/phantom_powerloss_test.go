@@ -25,7 +25,8 @@ import (
 // it sends (the secrets' change, which carries the record's new lines),
 // not two (the secrets', then the record's): the record is synced after
 // the message left, off the loop (once 8 KiB of its lines wait).
-// Beyond its messages a program syncs
+// Its first message leaves with the record's head and first line
+// synced. Beyond its messages a program syncs
 // a few times (4 or 5 measured, 8 allowed): the start (the record synced
 // with its first message), its coin toss commitment, the end (the
 // closing line, the record before the secrets are rewritten as their
@@ -39,10 +40,40 @@ func TestPND21OneSyncPerMessage(t *testing.T) {
 		inputOT string
 	}{{1, ""}, {4, engine.InputOTAuthenticatedMAC64}} {
 		t.Run(fmt.Sprintf("lambda-%d/%s", tc.lambda, tc.inputOT), func(t *testing.T) {
-			p := newPair(t)
+			// Each program's first message saved: the record's head and
+			// first message are durable (synced), so that the record on
+			// disk names its game whatever comes next.
+			var mu sync.Mutex
+			firstSaved := map[*session.Game]bool{}
+			var early []string
+			p := newPair(t, func(i int, cfg *session.Config) {
+				session.SetPanicHook(cfg, func(g *session.Game, at string) {
+					if at != "saved" {
+						return
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					if firstSaved[g] {
+						return
+					}
+					firstSaved[g] = true
+					synced, _ := session.SyncedSizes(g)
+					data, err := os.ReadFile(g.RecordPath())
+					head := strings.IndexByte(string(data), '\n')
+					first := strings.IndexByte(string(data[head+1:]), '\n')
+					if err != nil || head < 0 || first < 0 || synced < int64(head+1+first+1) {
+						early = append(early, fmt.Sprintf("%v: %d bytes synced of a record of %d (%v)", g.Role(), synced, len(data), err))
+					}
+				})
+			})
 			o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesCommon, Lambda: tc.lambda, InputOT: tc.inputOT,
 				Garbling: engine.GarblingThreeHalves}
 			host, guest := playBots(t, p, o, 30)
+			mu.Lock()
+			if len(firstSaved) != 2 || len(early) > 0 {
+				t.Errorf("the record's first message not durable when it left (%d programs seen): %v", len(firstSaved), early)
+			}
+			mu.Unlock()
 			for _, g := range []*session.Game{host, guest} {
 				g.Close()
 				own := int64(g.Transcript().Count(g.Role()))
