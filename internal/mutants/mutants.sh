@@ -487,40 +487,6 @@ mutant CLK-fgo-commit-stops-clock protocol/fgorules/clock.go replace \
 	'runs[r] = g.turn.commits[r] == nil' \
 	'runs[r] = true' \
 	./protocol/session 'TestCLKD14FGoBothClocksRun'
-# PN-D21: the record synced on the loop before every message again (two syncs a message)
-mutant pnd21-record-synced-on-loop protocol/session/game_storage.go replace \
-	'if finished || !r.startDurable() {' \
-	'if true {' \
-	./protocol/session 'TestPND21OneSyncPerMessage'
-# PN-D21: the record's first message left unsynced (a power loss leaves a record that names no game)
-mutant pnd21-start-durable protocol/session/game_storage.go replace \
-	'if finished || !r.startDurable() {' \
-	'if finished || false && !r.startDurable() {' \
-	./protocol/session 'TestPND21OneSyncPerMessage'
-# PN-D21: the record never synced after its message left (the secrets carry its lines for ever)
-mutant pnd21-no-background-sync protocol/session/game_storage.go replace \
-	'g.record.file.syncInBackground()' \
-	'_ = g.record.file.size' \
-	./protocol/session 'TestPND21OneSyncPerMessage'
-# PN-D21: the secrets do not carry the lines about to be written (the message sent among them)
-mutant pnd21-carry-pending protocol/session/storage.go replace \
-	'for _, pl := range p.lines {' \
-	'for _, pl := range p.lines[:0] {' \
-	./protocol/session 'TestPND21PowerLossAtEveryWritePoint'
-# REC-D21: a finished game's secrets keep the lines they carried
-mutant recd21-drop-carried protocol/session/game_storage.go delete-line \
-	'g.secrets.dropCarried()' - \
-	./protocol/session 'TestPND21OneSyncPerMessage'
-# REC-D21: the record is not completed from the secrets on resume
-mutant recd21-complete-record protocol/session/storage.go replace \
-	'if c.From+len(c.Lines) <= n {' \
-	'if true {' \
-	./protocol/session 'TestRECD21RecordCompletedFromTheSecrets|TestPND21PowerLossAtEveryWritePoint'
-# REC-D21: carried lines that differ from the record's are not refused
-mutant recd21-differs protocol/session/storage.go replace \
-	'!bytes.HasSuffix(l, []byte("\n")) || !bytes.Equal(msgs[i], l[:len(l)-1])' \
-	'!bytes.HasSuffix(l, []byte("\n"))' \
-	./protocol/session 'TestRECD21RecordCompletedFromTheSecrets'
 
 # --- The runner ----------------------------------------------------------
 

@@ -125,28 +125,3 @@ func CheckSecretsEncoding(on bool) { secretsMemoCheck = on }
 // SecretsSaves returns how many times g encoded its secrets for its file
 // (PN-D20).
 func SecretsSaves(g *Game) int64 { return g.secretsSaves.Load() }
-
-// SyncedSizes returns how much of g's record and secrets files its
-// storage knows durable (an fdatasync covered it): what a power loss
-// cannot take (PN-D21 tests; call it in g's loop, from a panic hook).
-func SyncedSizes(g *Game) (record, secrets int64) {
-	if g.record != nil {
-		record = g.record.file.syncedSize()
-	}
-	if g.secrets != nil {
-		secrets = g.secrets.file.syncedSize()
-	}
-	return record, secrets
-}
-
-// BackgroundSyncs returns how many of Syncs were made off the loops,
-// after the message they follow left (PN-D21).
-func BackgroundSyncs() int64 { return syncsBackground.Load() }
-
-// LoopSyncs returns the fdatasync calls of g's files made on its loop,
-// and those of its record made in the background after a message left.
-func LoopSyncs(g *Game) (loop, background int64) { return g.fileSyncs.Load(), g.bgSyncs.Load() }
-
-// RecordSyncBytes is how many bytes of a Phantom Go record wait for a
-// sync before it is synced in the background (PN-D21).
-func RecordSyncBytes() int64 { return recordSyncBytes }

@@ -99,12 +99,6 @@ type Game struct {
 	// secretsSaves counts the encodings of this peer's secrets for its
 	// file (saveSecrets; tests: one per own message, PN-D20).
 	secretsSaves atomic.Int64
-	// fileSyncs counts the fdatasync calls of its files made on the loop,
-	// on the path of its messages (tests: one per own message, PN-D21);
-	// the background's goroutine only adds to bgSyncs.
-	fileSyncs atomic.Int64
-	// bgSyncs counts those of its record made after the message left.
-	bgSyncs atomic.Int64
 	// inBulk holds the bulk frames received since the last message; they
 	// belong to the next message of the other peer.
 	inBulk      [][]byte

@@ -48,41 +48,15 @@ type secretsFile struct {
 	Toss    *commit.Opening `json:"toss,omitempty"`
 	Variant json.RawMessage `json:"variant"`
 	Addrs   []string        `json:"peer_addrs,omitempty"`
-	// Record holds the record's lines not known durable when the
-	// secrets were saved (REC-D21). Always the last member.
-	Record *recordCarry `json:"record,omitempty"`
 }
 
-// marshalSecretsFileBare is json.Marshal of f, the variant's secrets (JSON
+// marshalSecretsFile is json.Marshal of f, the variant's secrets (JSON
 // that json.Marshal made, hence compact) put in as they are: json.Marshal
 // would scan and copy them again to compact them, and they are the bulk of
 // the document (a Phantom Go garbler's secrets hold the OT request of the
 // try under way, 73 KiB of base64 on 9×9 at λ = 4), encoded before every
-// message this peer sends. The record's lines the document carries
-// (REC-D21) go last, as json.Marshal puts them; bare is the length of
-// the document's part before them (len(data) without them).
-func marshalSecretsFileBare(f secretsFile) (data []byte, bare int, err error) {
-	carry := f.Record
-	f.Record = nil
-	data, err = marshalSecretsFileNoRecord(f)
-	if err != nil || carry == nil {
-		return data, len(data), err
-	}
-	rec, err := json.Marshal(carry)
-	if err != nil {
-		return nil, 0, err
-	}
-	bare = len(data) - 1
-	out := make([]byte, 0, len(data)+len(`,"record":`)+len(rec))
-	out = append(out, data[:bare]...)
-	out = append(out, `,"record":`...)
-	out = append(out, rec...)
-	return append(out, '}'), bare, nil
-}
-
-// marshalSecretsFileNoRecord is marshalSecretsFileBare of a document
-// without the record's lines.
-func marshalSecretsFileNoRecord(f secretsFile) ([]byte, error) {
+// message this peer sends.
+func marshalSecretsFile(f secretsFile) ([]byte, error) {
 	variant := f.Variant
 	if len(variant) == 0 {
 		variant = json.RawMessage("null")
@@ -104,42 +78,8 @@ func marshalSecretsFileNoRecord(f secretsFile) ([]byte, error) {
 }
 
 // saveSecrets appends the change of this peer's secrets to its secrets
-// file (mode 0600) and syncs it. In Phantom Go (secretsSavedInSend) the
-// change carries the record's lines that are not known durable, and
-// those the record's next append writes (REC-D21).
+// file (mode 0600) and syncs it.
 func (g *Game) saveSecrets() error {
-	var carry *recordCarry
-	if g.secretsSavedInSend() && g.RecordPath() != "" {
-		g.mu.Lock()
-		r := g.recordLog()
-		p, err := r.prepare(g.tr, g.m.Phase == protocol.PhaseDone)
-		if err == nil {
-			carry = r.carry(p)
-		}
-		g.mu.Unlock()
-		if err != nil {
-			return err
-		}
-	}
-	return g.saveSecretsCarrying(carry)
-}
-
-// recordLog returns the game's record writer, made if need be (mu held).
-func (g *Game) recordLog() *recordLog {
-	if g.record == nil {
-		g.record = newRecordLog(g.RecordPath(), 0, 0, false)
-	}
-	g.record.hook = g.storageHook()
-	if g.record.file.loopSyncs == nil {
-		// Once, before any background sync reads them.
-		g.record.file.loopSyncs, g.record.file.bgSyncs = &g.fileSyncs, &g.bgSyncs
-	}
-	return g.record
-}
-
-// saveSecretsCarrying is saveSecrets with what its change carries of
-// the record.
-func (g *Game) saveSecretsCarrying(carry *recordCarry) error {
 	path := g.secretsPath()
 	if path == "" {
 		return nil
@@ -153,7 +93,7 @@ func (g *Game) saveSecretsCarrying(carry *recordCarry) error {
 	for _, a := range g.svc.cfg.Host.Peerstore().Addrs(g.peer) {
 		addrs = append(addrs, a.String())
 	}
-	data, bare, err := marshalSecretsFileBare(secretsFile{Role: g.role, Toss: g.toss, Variant: vs, Addrs: addrs, Record: carry})
+	data, err := marshalSecretsFile(secretsFile{Role: g.role, Toss: g.toss, Variant: vs, Addrs: addrs})
 	if err != nil {
 		return fmt.Errorf("protocol: encode secrets: %w", err)
 	}
@@ -161,71 +101,8 @@ func (g *Game) saveSecretsCarrying(carry *recordCarry) error {
 		g.secrets = &secretsLog{file: appendFile{path: path}}
 	}
 	g.secrets.hook = g.storageHook()
-	g.secrets.file.loopSyncs = &g.fileSyncs
-	if err := g.secrets.save(data); err != nil {
-		return err
-	}
-	g.secrets.bare = bare
-	return nil
+	return g.secrets.save(data)
 }
-
-// saveCarried saves what this peer's message just applied needs before
-// it leaves, in Phantom Go (PN-D21): the secrets' change, carrying the
-// record's lines not known durable and the message's own, synced; then
-// the record's new lines, not synced. syncLater tells that the record
-// is to be synced once the message is sent (syncRecordLater). The
-// record is synced now while it holds no durable first message (its
-// head must name the game on disk) and when the game is over (the
-// closing line, never carried).
-func (g *Game) saveCarried() (syncLater bool, err error) {
-	if g.RecordPath() == "" {
-		return false, g.save(true)
-	}
-	if err := g.saveSecrets(); err != nil {
-		return false, err
-	}
-	// A crash here leaves the secrets ahead of the record, which the
-	// lines they carry complete on resume (tests).
-	g.hook("secrets")
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	r := g.recordLog()
-	finished := g.m.Phase == protocol.PhaseDone
-	if err := r.append(g.tr, false, finished); err != nil {
-		return false, err
-	}
-	if finished || !r.startDurable() {
-		if err := r.file.sync(); err != nil {
-			return false, err
-		}
-	} else {
-		syncLater = true
-	}
-	// The message is on the disk (in the secrets, if not yet in the
-	// record): published now (SPEC-D32).
-	g.publishSaved()
-	return syncLater, nil
-}
-
-// syncRecordLater syncs the record off the loop (PN-D21), once the
-// message its last lines hold is sent and recordSyncBytes of its lines
-// wait for a sync: until then the secrets carry them.
-func (g *Game) syncRecordLater() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.record != nil && g.record.file.size-g.record.file.syncedSize() >= recordSyncBytes {
-		g.record.file.syncInBackground()
-	}
-}
-
-// recordSyncBytes is how many bytes of the record's lines wait for a
-// sync before the record is synced in the background (PN-D21): the
-// secrets carry them meanwhile, each written once to their log (the
-// list of lines grows at its end), and encoded again at each save. At
-// 8 KiB a 9×9 record (about 450 bytes a line) is synced every 18 lines
-// or so, a few tries, instead of after every message, so that its
-// syncs add little to the disk's load either.
-var recordSyncBytes int64 = 8 << 10
 
 // compactSecrets rewrites the secrets file as its document alone if it
 // holds more (REC-D16); a failure is logged and leaves the log, which
@@ -235,21 +112,6 @@ func (g *Game) compactSecrets() {
 		return
 	}
 	g.secrets.hook = g.storageHook()
-	if g.record != nil && g.record.file.f != nil {
-		// The record is made durable first: the secrets then need not
-		// carry its lines (REC-D21).
-		g.mu.Lock()
-		err := g.record.file.waitSync()
-		if err == nil && g.record.file.syncedSize() < g.record.file.size {
-			err = g.record.file.sync()
-		}
-		g.mu.Unlock()
-		if err != nil {
-			g.svc.cfg.Logger.Error("syncing the record", "game", g.id, "err", err)
-		} else {
-			g.secrets.dropCarried()
-		}
-	}
 	if err := g.secrets.compact(); err != nil {
 		g.svc.cfg.Logger.Error("rewriting the secrets", "game", g.id, "err", err)
 	}
@@ -277,7 +139,11 @@ func (g *Game) save(durable bool) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if err := g.recordLog().append(g.tr, durable, g.m.Phase == protocol.PhaseDone); err != nil {
+	if g.record == nil {
+		g.record = newRecordLog(path, 0, 0, false)
+	}
+	g.record.hook = g.storageHook()
+	if err := g.record.append(g.tr, durable, g.m.Phase == protocol.PhaseDone); err != nil {
 		return err
 	}
 	if durable {
@@ -314,34 +180,26 @@ func (s *Service) loadGame(id protocol.GameID) (g *Game, err error) {
 		return nil, errors.New("protocol: no games directory")
 	}
 	base := filepath.Join(s.cfg.Dir, id.String())
-	var sf secretsFile
-	doc, secretsValid, secretsErr := loadSecrets(base + ".secrets.json")
-	switch {
-	case errors.Is(secretsErr, errNoSecrets):
-	case secretsErr != nil:
-		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, secretsErr)
-	default:
-		if err := protocol.UnmarshalStrict(doc, &sf); err != nil {
-			return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
-		}
-	}
-	// The record's lines the secrets carry and the record lacks (their
-	// sync came after the message left, and a crash came first) are
-	// appended before anything reads the record (REC-D21).
-	if err := completeRecord(base+".record.json", sf.Record); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
-	}
 	tr, rs, err := loadRecord(base + ".record.json")
 	if err != nil {
 		return nil, err
 	}
-	if errors.Is(secretsErr, errNoSecrets) {
+	var sf secretsFile
+	doc, secretsValid, err := loadSecrets(base + ".secrets.json")
+	switch {
+	case errors.Is(err, errNoSecrets):
 		// The first secrets never reached the disk whole, so no message
 		// that needs them was sent: the game goes on as if this peer had
 		// no secrets yet (its role is its place in the record).
 		sf.Role = protocol.Invitee
 		if tr.Peers[protocol.Inviter] == protocol.PeerID(s.cfg.Host.ID()) {
 			sf.Role = protocol.Inviter
+		}
+	case err != nil:
+		return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
+	default:
+		if err := protocol.UnmarshalStrict(doc, &sf); err != nil {
+			return nil, fmt.Errorf("protocol: secrets of game %s: %w", id, err)
 		}
 	}
 	if tr.Peers[sf.Role] != protocol.PeerID(s.cfg.Host.ID()) {
@@ -389,24 +247,6 @@ func (s *Service) loadGame(id protocol.GameID) (g *Game, err error) {
 	// A rewrite of the secrets that a crash stopped before its rename
 	// left its new file, never read (REC-D16).
 	os.Remove(g.secrets.newPath())
-	// What was read may be only in the page cache (a program killed
-	// between a write and its sync): it is made durable before this
-	// program acts on it, so that no later save counts on lines a power
-	// loss could still take (REC-D21).
-	if err := g.record.file.open(); err != nil {
-		return nil, err
-	}
-	if err := g.record.file.sync(); err != nil {
-		return nil, err
-	}
-	if doc != nil {
-		if err := g.secrets.file.open(); err != nil {
-			return nil, err
-		}
-		if err := g.secrets.file.sync(); err != nil {
-			return nil, err
-		}
-	}
 	// Remember where the other peer was, to dial it again.
 	for _, a := range sf.Addrs {
 		if addr, err := ma.NewMultiaddr(a); err == nil {

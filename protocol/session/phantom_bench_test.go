@@ -170,7 +170,7 @@ func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, t
 	var tries uint64
 	var elapsed time.Duration
 	before := counter.GetBandwidthTotals().TotalOut
-	syncsBefore, bgBefore := session.Syncs(), session.BackgroundSyncs()
+	syncsBefore := session.Syncs()
 	cpuBefore := processCPU()
 	var mu sync.Mutex
 	// The tries' latencies by the mover's side: the inviter garbles
@@ -207,10 +207,6 @@ func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, t
 	b.ReportMetric(float64(elapsed.Milliseconds())/float64(tries), "ms/try")
 	b.ReportMetric(bytes/float64(tries)/1024, "KiB/try")
 	b.ReportMetric(float64(session.Syncs()-syncsBefore)/float64(tries), "fdatasyncs/try")
-	// Those on the path of the messages (PN-D21): not the record's
-	// syncs after its message left.
-	bg := session.BackgroundSyncs() - bgBefore
-	b.ReportMetric(float64(session.Syncs()-syncsBefore-bg)/float64(tries), "loop-fdatasyncs/try")
 	// What the games' storage wrote, and left (REC-D16): records and
 	// secrets files of both peers.
 	var records, secrets int64

@@ -2,7 +2,6 @@ package session_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -274,13 +273,6 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 			t.Errorf("no new secrets file when the rewrite crashed: %v", err)
 		}
 	}
-	if at == "secrets" {
-		// The record's lines the secrets carry (REC-D21) would complete
-		// the record on resume: dropped, the secrets are those an
-		// earlier version wrote, a try ahead of the record, as PN-D15
-		// and PN-D18 have it.
-		dropCarriedLines(t, strings.TrimSuffix(games[crash].RecordPath(), ".record.json")+".secrets.json")
-	}
 	resumed, err := p.services[crash].Resume(ctx, games[crash].ID())
 	if err != nil {
 		t.Fatalf("Resume: %v", err)
@@ -320,34 +312,4 @@ func (c *chatBeforeTry) Choose(v protocol.View) protocol.Action {
 		return protocol.Chat{Text: "thinking"}
 	}
 	return c.p.Choose(v)
-}
-
-// dropCarriedLines rewrites a secrets file as its document without the
-// record's lines it carries (REC-D21): a file as versions before it
-// wrote.
-func dropCarriedLines(t *testing.T, path string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := session.ReadSecrets(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &m); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := m["record"]; !ok {
-		t.Fatalf("the secrets carry no record lines after their save")
-	}
-	delete(m, "record")
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, append(out, '\n'), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }

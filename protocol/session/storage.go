@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync"
 	"sync/atomic"
 )
 
@@ -25,9 +24,8 @@ import (
 var bytesWritten atomic.Int64
 
 // syncsDone counts the fdatasync calls of this program's storage
-// (benchmarks report them per try); syncsBackground those of them made
-// off the loop, after the message they follow was sent (PN-D21).
-var syncsDone, syncsBackground atomic.Int64
+// (benchmarks report them per try).
+var syncsDone atomic.Int64
 
 // appendFile is a file written only at its end, synced with fdatasync.
 type appendFile struct {
@@ -36,95 +34,6 @@ type appendFile struct {
 	// size is the length of the file's valid part: where the next line
 	// goes (a torn tail beyond it is cut before the first write).
 	size int64
-
-	// mu guards what a background sync (syncInBackground) shares with
-	// the loop: synced, how much of the file is known durable (an
-	// fdatasync covered it); want, the size the background sync is to
-	// reach; syncing and idle (closed when it stops); bgErr, its
-	// failure, returned by the next sync of the loop.
-	mu     sync.Mutex
-	synced int64
-	// loopSyncs and bgSyncs, if set, count the syncs of this file made
-	// on the loop and in the background: its game's (tests, PN-D21).
-	loopSyncs, bgSyncs *atomic.Int64
-	want               int64
-	syncing            bool
-	idle               chan struct{}
-	bgErr              error
-}
-
-// syncedSize returns how much of the file is known durable.
-func (a *appendFile) syncedSize() int64 {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.synced
-}
-
-// markSynced notes that the file's first n bytes are durable.
-func (a *appendFile) markSynced(n int64) {
-	a.mu.Lock()
-	a.synced = max(a.synced, n)
-	a.mu.Unlock()
-}
-
-// syncInBackground makes what was written durable off the loop
-// (PN-D21): a goroutine syncs the file until it is synced up to its
-// size now. The loop goes on writing meanwhile; waitSync waits for it.
-func (a *appendFile) syncInBackground() {
-	if a.f == nil {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.want = max(a.want, a.size)
-	if a.syncing || a.want <= a.synced {
-		return
-	}
-	a.syncing = true
-	a.idle = make(chan struct{})
-	go a.syncLoop(a.f)
-}
-
-// syncLoop is the background sync of syncInBackground.
-func (a *appendFile) syncLoop(f *os.File) {
-	for {
-		a.mu.Lock()
-		want := a.want
-		if want <= a.synced || a.bgErr != nil {
-			a.syncing = false
-			close(a.idle)
-			a.mu.Unlock()
-			return
-		}
-		a.mu.Unlock()
-		syncsDone.Add(1)
-		syncsBackground.Add(1)
-		if a.bgSyncs != nil {
-			a.bgSyncs.Add(1)
-		}
-		err := fdatasync(f)
-		a.mu.Lock()
-		if err != nil {
-			a.bgErr = fmt.Errorf("protocol: sync %s: %w", a.path, err)
-		} else {
-			a.synced = max(a.synced, want)
-		}
-		a.mu.Unlock()
-	}
-}
-
-// waitSync waits for the background sync, if one runs, and returns its
-// failure, if any.
-func (a *appendFile) waitSync() error {
-	a.mu.Lock()
-	idle, syncing := a.idle, a.syncing
-	a.mu.Unlock()
-	if syncing {
-		<-idle
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.bgErr
 }
 
 // open opens the file for appending, creating it (mode 0600) if needed,
@@ -174,30 +83,16 @@ func (a *appendFile) sync() error {
 	if a.f == nil {
 		return nil
 	}
-	a.mu.Lock()
-	err := a.bgErr
-	a.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	n := a.size
 	syncsDone.Add(1)
-	if a.loopSyncs != nil {
-		a.loopSyncs.Add(1)
-	}
 	if err := fdatasync(a.f); err != nil {
 		return fmt.Errorf("protocol: sync %s: %w", a.path, err)
 	}
-	a.markSynced(n)
 	return nil
 }
 
 // cut shortens the file's valid part to size (a finished record reopened
 // for one more message loses its closing line).
 func (a *appendFile) cut(size int64) error {
-	if err := a.waitSync(); err != nil {
-		return err
-	}
 	if err := a.open(); err != nil {
 		return err
 	}
@@ -205,16 +100,11 @@ func (a *appendFile) cut(size int64) error {
 		return fmt.Errorf("protocol: reopen %s: %w", a.path, err)
 	}
 	a.size = size
-	a.mu.Lock()
-	a.synced = min(a.synced, size)
-	a.want = min(a.want, size)
-	a.mu.Unlock()
 	return nil
 }
 
-// close closes the file, once a background sync is over.
+// close closes the file.
 func (a *appendFile) close() {
-	a.waitSync()
 	if a.f != nil {
 		a.f.Close()
 		a.f = nil
@@ -228,257 +118,62 @@ type recordLog struct {
 	// closed whether it ends with the closing line.
 	written int
 	closed  bool
-	// unsynced are the lines written and perhaps not durable yet, in
-	// order (those a sync covered are dropped by carry); firstEnd is
-	// where the first message's line ends (0: not written; 1 for a
-	// record loaded, whose lines are all durable).
-	unsynced []recordLine
-	firstEnd int64
 	// hook, if set, is called between an append and its sync (tests).
 	hook func(where string)
-}
-
-// recordLine is a line of the record file: the head (msg headLine), a
-// message's (msg its index) or the closing line (msg closeLine), and
-// where it ends in the file.
-type recordLine struct {
-	msg  int
-	data []byte
-	end  int64
-}
-
-const (
-	headLine  = -1
-	closeLine = -2
-)
-
-// recordPending is what an append will write: the closing line cut first
-// if cut, then lines.
-type recordPending struct {
-	cut     bool
-	lines   []recordLine
-	written int
-	closed  bool
 }
 
 // newRecordLog returns the writer of a record at path that holds the
 // first written messages in its first size bytes (closed: and the
 // closing line).
 func newRecordLog(path string, size int64, written int, closed bool) *recordLog {
-	r := &recordLog{file: appendFile{path: path, size: size}, written: written, closed: closed}
-	if written > 0 {
-		r.firstEnd = 1
-	}
-	return r
-}
-
-// prepare returns what append would write: the messages of t the file
-// lacks, and the closing line if finished.
-func (r *recordLog) prepare(t *protocol.Transcript, finished bool) (recordPending, error) {
-	p := recordPending{written: r.written, closed: r.closed}
-	if r.written < len(t.Messages) {
-		if r.closed {
-			p.cut, p.closed = true, false
-		}
-		if r.written == 0 {
-			head, err := protocol.RecordHead(t)
-			if err != nil {
-				return p, err
-			}
-			p.lines = append(p.lines, recordLine{msg: headLine, data: head})
-		}
-		for i := r.written; i < len(t.Messages); i++ {
-			line, err := t.MessageLine(i)
-			if err != nil {
-				return p, err
-			}
-			p.lines = append(p.lines, recordLine{msg: i, data: line})
-		}
-		p.written = len(t.Messages)
-	}
-	if finished && !p.closed && len(t.Messages) > 0 {
-		p.lines = append(p.lines, recordLine{msg: closeLine, data: []byte(protocol.RecordClose)})
-		p.closed = true
-	}
-	return p, nil
-}
-
-// commit writes what prepare returned, without a sync.
-func (r *recordLog) commit(p recordPending) error {
-	if p.cut {
-		if err := r.file.cut(r.file.size - int64(len(protocol.RecordClose))); err != nil {
-			return err
-		}
-		r.closed = false
-		for len(r.unsynced) > 0 && r.unsynced[len(r.unsynced)-1].end > r.file.size {
-			r.unsynced = r.unsynced[:len(r.unsynced)-1]
-		}
-	}
-	if len(p.lines) == 0 {
-		return nil
-	}
-	var b []byte
-	end := r.file.size
-	for _, l := range p.lines {
-		b = append(b, l.data...)
-		end += int64(len(l.data))
-		l.end = end
-		r.unsynced = append(r.unsynced, l)
-		if l.msg == 0 {
-			r.firstEnd = end
-		}
-	}
-	if err := r.file.write(b, false); err != nil {
-		return err
-	}
-	r.written, r.closed = p.written, p.closed
-	if r.hook != nil {
-		r.hook("record-appended")
-	}
-	return nil
+	return &recordLog{file: appendFile{path: path, size: size}, written: written, closed: closed}
 }
 
 // append writes the messages of t the file lacks, and the closing line
 // if finished; it syncs them if durable.
 func (r *recordLog) append(t *protocol.Transcript, durable, finished bool) error {
-	p, err := r.prepare(t, finished)
-	if err != nil {
+	var b bytes.Buffer
+	if r.written < len(t.Messages) {
+		if r.closed {
+			if err := r.file.cut(r.file.size - int64(len(protocol.RecordClose))); err != nil {
+				return err
+			}
+			r.closed = false
+		}
+		if r.written == 0 {
+			head, err := protocol.RecordHead(t)
+			if err != nil {
+				return err
+			}
+			b.Write(head)
+		}
+		for i := r.written; i < len(t.Messages); i++ {
+			line, err := t.MessageLine(i)
+			if err != nil {
+				return err
+			}
+			b.Write(line)
+		}
+	}
+	if finished && !r.closed && len(t.Messages) > 0 {
+		b.WriteString(protocol.RecordClose)
+	}
+	if b.Len() == 0 {
+		if durable {
+			return r.file.sync()
+		}
+		return nil
+	}
+	if err := r.file.write(b.Bytes(), false); err != nil {
 		return err
 	}
-	if err := r.commit(p); err != nil {
-		return err
+	r.written = len(t.Messages)
+	r.closed = finished && len(t.Messages) > 0
+	if r.hook != nil {
+		r.hook("record-appended")
 	}
 	if durable {
 		return r.file.sync()
-	}
-	return nil
-}
-
-// startDurable reports whether the file's head and first message are
-// durable: until they are, the record is synced at each save, so that a
-// record on disk always names its game (a reader that finds no first
-// message there takes the file for no game, ErrNoGame).
-func (r *recordLog) startDurable() bool {
-	return r.firstEnd > 0 && r.file.syncedSize() >= r.firstEnd
-}
-
-// recordCarry is what a secrets document carries of the record (REC-D21):
-// the lines written to the record, or about to be, that no sync of the
-// record is known to have made durable — the record's head if From is 0
-// and the head is among them, and the lines of messages From, From+1 …
-// as the record holds them (their separator and newline included). The
-// closing line is never carried: a finished game's record is synced.
-type recordCarry struct {
-	From  int      `json:"from"`
-	Head  []byte   `json:"head,omitempty"`
-	Lines [][]byte `json:"lines"`
-}
-
-// carry returns what the secrets saved before p is written must carry
-// of the record: the lines written and not known durable, and p's (nil
-// if none).
-func (r *recordLog) carry(p recordPending) *recordCarry {
-	synced := r.file.syncedSize()
-	keep := r.unsynced[:0]
-	for _, l := range r.unsynced {
-		if l.end > synced {
-			keep = append(keep, l)
-		}
-	}
-	clear(r.unsynced[len(keep):])
-	r.unsynced = keep
-	var c *recordCarry
-	add := func(l recordLine) {
-		if l.msg == closeLine {
-			return
-		}
-		if c == nil {
-			c = &recordCarry{From: max(l.msg, 0)}
-		}
-		if l.msg == headLine {
-			c.Head = l.data
-			return
-		}
-		c.Lines = append(c.Lines, l.data)
-	}
-	for _, l := range r.unsynced {
-		add(l)
-	}
-	for _, pl := range p.lines {
-		add(pl)
-	}
-	return c
-}
-
-// completeRecord appends to the record file at path the lines that the
-// secrets carried (REC-D21) and it lacks, and syncs it; a record that
-// holds them already is left as it is. A torn last line is cut first,
-// and so is a closing line that carried messages follow. It fails when
-// the record and the carried lines disagree, or when the record lacks
-// lines before them (a sync it had made was lost).
-func completeRecord(path string, c *recordCarry) error {
-	if c == nil {
-		return nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("protocol: %w", err)
-	}
-	lines, valid := protocol.SplitLog(data)
-	at := int64(valid)
-	var msgs [][]byte
-	switch {
-	case len(lines) == 0:
-		if c.From != 0 || c.Head == nil {
-			return fmt.Errorf("protocol: %s: the record has no head, and the secrets carry messages from %d on", path, c.From)
-		}
-	default:
-		msgs = lines[1:]
-		if n := len(msgs); n > 0 && string(msgs[n-1])+"\n" == protocol.RecordClose {
-			msgs = msgs[:n-1]
-			at -= int64(len(protocol.RecordClose))
-		}
-	}
-	n := len(msgs)
-	if c.From > n {
-		return fmt.Errorf("protocol: %s: the record holds %d messages, and the secrets carry messages from %d on", path, n, c.From)
-	}
-	for i := c.From; i < n && i-c.From < len(c.Lines); i++ {
-		if l := c.Lines[i-c.From]; !bytes.HasSuffix(l, []byte("\n")) || !bytes.Equal(msgs[i], l[:len(l)-1]) {
-			return fmt.Errorf("protocol: %s: message %d differs from the one the secrets carry", path, i)
-		}
-	}
-	if c.From+len(c.Lines) <= n {
-		return nil
-	}
-	var b []byte
-	if len(lines) == 0 {
-		b = append(b, c.Head...)
-	}
-	for _, l := range c.Lines[n-c.From:] {
-		b = append(b, l...)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("protocol: %w", err)
-	}
-	defer f.Close()
-	if err := f.Truncate(at); err != nil {
-		return fmt.Errorf("protocol: %w", err)
-	}
-	if _, err := f.WriteAt(b, at); err != nil {
-		return fmt.Errorf("protocol: complete %s: %w", path, err)
-	}
-	bytesWritten.Add(int64(len(b)))
-	syncsDone.Add(1)
-	if err := fdatasync(f); err != nil {
-		return fmt.Errorf("protocol: sync %s: %w", path, err)
-	}
-	if len(lines) == 0 {
-		if d, err := os.Open(filepath.Dir(path)); err == nil {
-			d.Sync()
-			d.Close()
-		}
 	}
 	return nil
 }
@@ -488,11 +183,8 @@ func completeRecord(path string, c *recordCarry) error {
 // secretsPatch).
 type secretsLog struct {
 	file appendFile
-	// raw is the encoding of the document the file holds; bare, if
-	// not 0, the length of its part before the record's lines it
-	// carries (REC-D21), which are its last member.
-	raw  []byte
-	bare int
+	// raw is the encoding of the document the file holds.
+	raw []byte
 	// hook, if set, is called between an append and its sync (tests).
 	hook func(where string)
 }
@@ -567,16 +259,6 @@ func (s *secretsLog) compact() error {
 	return s.rewrite(s.raw)
 }
 
-// dropCarried makes the file's document its own without the record's
-// lines it carried (the record holds them durably now): the next
-// compact writes it alone.
-func (s *secretsLog) dropCarried() {
-	if s.bare > 0 && s.bare < len(s.raw) {
-		s.raw = append(s.raw[:s.bare:s.bare], '}')
-	}
-	s.bare = 0
-}
-
 // newPath is where rewrite writes the new file before it renames it.
 func (s *secretsLog) newPath() string { return s.file.path + ".new" }
 
@@ -601,9 +283,6 @@ func (s *secretsLog) rewrite(data []byte) error {
 	}
 	bytesWritten.Add(int64(len(line)))
 	syncsDone.Add(1)
-	if s.file.loopSyncs != nil {
-		s.file.loopSyncs.Add(1) // (not the directory's below)
-	}
 	if err := fdatasync(f); err != nil {
 		f.Close()
 		return fmt.Errorf("protocol: sync %s: %w", tmp, err)
@@ -619,9 +298,6 @@ func (s *secretsLog) rewrite(data []byte) error {
 	// yet: later lines go to it.
 	s.file.close()
 	s.file.f, s.file.size = f, int64(len(line))
-	s.file.mu.Lock()
-	s.file.synced, s.file.want = s.file.size, 0
-	s.file.mu.Unlock()
 	s.raw = data
 	d, err := os.Open(filepath.Dir(s.file.path))
 	if err != nil {
