@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -239,53 +238,28 @@ func crashPhantomAndResume(t *testing.T, crash protocol.Role, at string, kind pr
 	o := engine.Options{Variant: engine.VariantPhantom, Size: 5, Rules: engine.RulesHamburg, Lambda: opts.Lambda, Garbling: opts.Garbling,
 		InputOT: opts.InputOT}
 	games := inviteAccepted(t, ctx, p, o)
-	other := crash.Other()
-	var theirOut *protocol.Outcome
-	var theirErr error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		theirOut, theirErr = bot.Run(ctx, games[other], quickBot(uint64(11+other), 12))
-	}()
-	var mine bot.Player = quickBot(uint64(11+crash), 12)
+	var bots [2]bot.Player
+	bots[crash.Other()] = quickBot(uint64(11+crash.Other()), 12)
+	bots[crash] = quickBot(uint64(11+crash), 12)
 	if kind == protocol.KindChat {
-		mine = &chatBeforeTry{p: mine, at: 3}
+		bots[crash] = &chatBeforeTry{p: bots[crash], at: 3}
 	}
-	go bot.Run(ctx, games[crash], mine)
-	if err := games[crash].Wait(ctx); err != nil {
-		t.Fatalf("the game did not stop: %v", err)
-	}
-	if panics.Load() != 1 {
-		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[crash].Outcome())
-	}
-	if f := bulkFile.Load(); f != nil {
-		t.Errorf("attachments on disk when the message was saved: %s", f)
-	}
-	if notDeferred.Load() {
-		t.Errorf("the %s message taken was in the record file before this program's next message", kind)
-	}
-	armed.Store(false)
-	games[crash].Close()
-	if at == "secrets-rewritten" {
-		// The crash came between the new file's sync and its rename.
-		if _, err := os.Stat(strings.TrimSuffix(games[crash].RecordPath(), ".record.json") + ".secrets.json.new"); err != nil {
-			t.Errorf("no new secrets file when the rewrite crashed: %v", err)
+	resumed, out, theirOut, theirErr := crashThenResume(t, ctx, p, games, crash, bots, quickBot(uint64(21+crash), 12), &panics, func() {
+		if f := bulkFile.Load(); f != nil {
+			t.Errorf("attachments on disk when the message was saved: %s", f)
 		}
-	}
-	resumed, err := p.services[crash].Resume(ctx, games[crash].ID())
-	if err != nil {
-		t.Fatalf("Resume: %v", err)
-	}
-	out, err := bot.Run(ctx, resumed, quickBot(uint64(21+crash), 12))
-	if err != nil || out == nil || out.Violation != nil {
-		t.Fatalf("the resumed game: outcome %+v, err %v", out, err)
-	}
-	wg.Wait()
-	if theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
-		t.Fatalf("the peers disagree: %+v, %+v (%v)", out, theirOut, theirErr)
-	}
-	checkRecords(t, resumed, games[other])
+		if notDeferred.Load() {
+			t.Errorf("the %s message taken was in the record file before this program's next message", kind)
+		}
+		armed.Store(false)
+		if at == "secrets-rewritten" {
+			// The crash came between the new file's sync and its rename.
+			if _, err := os.Stat(strings.TrimSuffix(games[crash].RecordPath(), ".record.json") + ".secrets.json.new"); err != nil {
+				t.Errorf("no new secrets file when the rewrite crashed: %v", err)
+			}
+		}
+	})
+	expectAgreed(t, resumed, games[crash.Other()], out, theirOut, theirErr)
 	for _, dir := range p.dirs {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {

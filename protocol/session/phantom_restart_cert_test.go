@@ -132,10 +132,7 @@ func restartThenSubstitute(t *testing.T, o engine.Options, cheat bool) {
 	}
 	resumed, out, theirOut, theirErr := crashThenResume(t, ctx, p, games, garbler, [2]bot.Player{quickBot(11, 12), counting}, quickBot(21, 12), &panics, nil)
 	if !cheat {
-		if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
-			t.Fatalf("an honest game with a restart: %+v, %+v (%v)", out, theirOut, theirErr)
-		}
-		checkRecords(t, resumed, games[evaluator])
+		expectAgreed(t, resumed, games[evaluator], out, theirOut, theirErr)
 		return
 	}
 	if !evalBot.cheated.Load() {
@@ -165,8 +162,9 @@ func inviteAccepted(t *testing.T, ctx context.Context, p *pair, o engine.Options
 }
 
 // crashThenResume plays games with bots until the program of crashing
-// panics once (its panic hook), calls between (if not nil), resumes that
-// program's game and plays it to the end with after. It returns the
+// panics once (its panic hook), closes that program's game, calls
+// between (if not nil: checks, and what a crash leaves in its files),
+// resumes the game and plays it to the end with after. It returns the
 // resumed game, its outcome and the other program's outcome and error.
 func crashThenResume(t *testing.T, ctx context.Context, p *pair, games [2]*session.Game, crashing protocol.Role, bots [2]bot.Player, after bot.Player,
 	panics *atomic.Int32, between func()) (resumed *session.Game, out, theirOut *protocol.Outcome, theirErr error) {
@@ -185,10 +183,10 @@ func crashThenResume(t *testing.T, ctx context.Context, p *pair, games [2]*sessi
 	if panics.Load() != 1 {
 		t.Fatalf("%d crashes injected, want 1 (the game ended first: %+v)", panics.Load(), games[crashing].Outcome())
 	}
+	games[crashing].Close()
 	if between != nil {
 		between()
 	}
-	games[crashing].Close()
 	resumed, err := p.services[crashing].Resume(ctx, games[crashing].ID())
 	if err != nil {
 		t.Fatalf("Resume: %v", err)
@@ -199,6 +197,17 @@ func crashThenResume(t *testing.T, ctx context.Context, p *pair, games [2]*sessi
 	}
 	wg.Wait()
 	return resumed, out, theirOut, theirErr
+}
+
+// expectAgreed checks that a game resumed after a crash and the other
+// program's game ended alike, without a violation, with agreeing
+// records.
+func expectAgreed(t *testing.T, resumed, other *session.Game, out, theirOut *protocol.Outcome, theirErr error) {
+	t.Helper()
+	if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
+		t.Fatalf("the peers disagree after a restart: %+v, %+v (%v)", out, theirOut, theirErr)
+	}
+	checkRecords(t, resumed, other)
 }
 
 // countTries arms arm at the Player's at-th try (counted on the views
@@ -311,10 +320,7 @@ func restartThenWrongOpening(t *testing.T, o engine.Options, at protocol.Kind, c
 	resumed, out, theirOut, theirErr := crashThenResume(t, ctx, p, games, evaluator, [2]bot.Player{quickBot(11, 12), quickBot(12, 12)}, quickBot(22, 12), &panics,
 		func() { tamperArmed.Store(cheat) })
 	if !cheat {
-		if out.Violation != nil || theirErr != nil || theirOut == nil || theirOut.Violation != nil || theirOut.Result != out.Result {
-			t.Fatalf("an honest game with a restart: %+v, %+v (%v)", out, theirOut, theirErr)
-		}
-		checkRecords(t, resumed, games[garbler])
+		expectAgreed(t, resumed, games[garbler], out, theirOut, theirErr)
 		return
 	}
 	if tampered.Load() != 1 {
