@@ -421,15 +421,7 @@ func TestT14LiveFalseAccusationOfWithholding(t *testing.T) {
 // second as evidence; the cheater's own record, which holds the first,
 // proves it too (T-13): the cheater loses in both.
 func TestT13LiveEquivocationBothRecords(t *testing.T) {
-	hook := cheatOn(protocol.KindMove, 3, func(m *protocol.Message, key crypto.PrivKey) [][]byte {
-		twin := *m
-		twin.Body = session.MustEncodeBody(protocol.MoveBody{Point: "pass"})
-		if string(twin.Body) == string(m.Body) {
-			twin.Body = session.MustEncodeBody(protocol.MoveBody{Point: "A1"})
-		}
-		resign(t, &twin, key)
-		return [][]byte{session.FrameOf(m), session.FrameOf(&twin)}
-	})
+	hook := equivocateOnMove(3)(t)
 	rg := playReportGame(t, goOpts, protocol.Inviter, func(c *session.Config) { session.SetTamper(c, hook) },
 		[2]bot.Player{bot.NewRandom(1), bot.NewRandom(2)})
 	checkReportGame(t, rg, honestWins, "equivocation")

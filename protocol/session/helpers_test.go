@@ -57,9 +57,15 @@ type pair struct {
 
 func newPair(t *testing.T, cfgs ...func(i int, c *session.Config)) *pair {
 	t.Helper()
+	return newPairOn(t, [2]host.Host{newHost(t), newHost(t)}, cfgs...)
+}
+
+// newPairOn is newPair on the given hosts.
+func newPairOn(t *testing.T, hosts [2]host.Host, cfgs ...func(i int, c *session.Config)) *pair {
+	t.Helper()
 	p := &pair{}
 	for i := range 2 {
-		p.hosts[i] = newHost(t)
+		p.hosts[i] = hosts[i]
 		p.dirs[i] = t.TempDir()
 		cfg := session.Config{Host: p.hosts[i], Dir: p.dirs[i], IdleTimeout: testenv.Duration(10 * time.Second), AutoGrace: testenv.Duration(5 * time.Second), Logger: testLogger(t, i)}
 		for _, f := range cfgs {

@@ -131,22 +131,14 @@ func TestWriteFuzzRecords(t *testing.T) {
 // and writes the record of the game play returns to
 // testdata/records/NAME.record.json.
 func writeRecord(t *testing.T, name string, setup func(i int, c *session.Config), play func(p *pair) *session.Game) {
-	p := &pair{}
-	for i := range 2 {
-		p.hosts[i] = hostWithRecordKey(t, protocol.Role(i))
-		p.dirs[i] = t.TempDir()
-		cfg := session.Config{Host: p.hosts[i], Dir: p.dirs[i], IdleTimeout: 10 * time.Second, AutoGrace: 5 * time.Second}
-		if setup != nil {
-			setup(i, &cfg)
-		}
-		s, err := session.NewService(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.services[i] = s
-		t.Cleanup(s.Close)
+	cfgs := []func(int, *session.Config){func(_ int, c *session.Config) {
+		// The durations the records were written with, not scaled.
+		c.IdleTimeout, c.AutoGrace = 10*time.Second, 5*time.Second
+	}}
+	if setup != nil {
+		cfgs = append(cfgs, setup)
 	}
-	connect(t, p.hosts[0], p.hosts[1])
+	p := newPairOn(t, [2]host.Host{hostWithRecordKey(t, protocol.Inviter), hostWithRecordKey(t, protocol.Invitee)}, cfgs...)
 	g := play(p)
 	data, err := os.ReadFile(g.RecordPath())
 	if err != nil {

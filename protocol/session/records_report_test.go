@@ -63,29 +63,7 @@ func playRecordReport(t *testing.T, p *pair, o engine.Options, cheater bot.Playe
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
-	done := make(chan *session.Game, 1)
-	go func() {
-		select {
-		case g := <-p.services[1].Accepted():
-			honest.bind(g)
-			done <- g
-			bot.Run(ctx, g, honest)
-		case <-ctx.Done():
-			done <- nil
-		}
-	}()
-	g0, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
-	if err != nil {
-		t.Fatalf("Invite: %v", err)
-	}
-	go bot.Run(ctx, g0, cheater)
-	h := <-done
-	if h == nil {
-		t.Fatal("the honest peer never got the game")
-	}
-	if err := h.Wait(ctx); err != nil {
-		t.Fatalf("the honest game did not end: %v", err)
-	}
+	h, g0 := playCheatOn(t, ctx, p, o, cheater, honest)
 	out := h.Outcome()
 	if out == nil || out.Report == nil || out.Report.Verdict != protocol.VerdictProven || out.Violation == nil || out.Violation.Accused != protocol.Inviter {
 		t.Fatalf("the honest outcome %+v, want the cheating inviter convicted on the invitee's report", out)

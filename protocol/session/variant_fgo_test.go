@@ -182,6 +182,16 @@ func playCheatingGameWith(t *testing.T, o engine.Options, setup func(c *session.
 	p := newPair(t, cfgs...)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(time.Minute))
 	defer cancel()
+	h, _ := playCheatOn(t, ctx, p, o, cheater, honest)
+	return h
+}
+
+// playCheatOn plays o on p's services between the cheater's player (the
+// inviter, peer 0) and the honest one (the invitee, which is given its
+// game first if it has a bind method), and returns both games once the
+// honest one is over.
+func playCheatOn(t *testing.T, ctx context.Context, p *pair, o engine.Options, cheater, honest bot.Player) (h, g *session.Game) {
+	t.Helper()
 	done := make(chan *session.Game, 1)
 	go func() {
 		select {
@@ -189,8 +199,8 @@ func playCheatingGameWith(t *testing.T, o engine.Options, setup func(c *session.
 			if b, ok := honest.(interface{ bind(*session.Game) }); ok {
 				b.bind(g)
 			}
-			bot.Run(ctx, g, honest)
 			done <- g
+			bot.Run(ctx, g, honest)
 		case <-ctx.Done():
 			done <- nil
 		}
@@ -200,14 +210,14 @@ func playCheatingGameWith(t *testing.T, o engine.Options, setup func(c *session.
 		t.Fatalf("Invite: %v", err)
 	}
 	go bot.Run(ctx, g, cheater)
-	h := <-done
+	h = <-done
 	if h == nil {
 		t.Fatal("the honest peer never got the game")
 	}
 	if err := h.Wait(ctx); err != nil {
-		t.Fatalf("honest game did not end: %v", err)
+		t.Fatalf("the honest game did not end: %v", err)
 	}
-	return h
+	return h, g
 }
 
 var fgo9 = engine.Options{Variant: engine.VariantFGo, Size: 9}
