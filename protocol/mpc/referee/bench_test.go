@@ -344,7 +344,7 @@ func BenchmarkTrySides(b *testing.B) {
 					}
 				}
 				if mine && f.request {
-					gm.e.PrepareRequest()
+					gm.e.prepareRequest()
 				}
 				b.StartTimer()
 				if _, err := gm.play(p); err != nil {

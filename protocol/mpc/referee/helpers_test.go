@@ -463,3 +463,12 @@ func addCoverage(c map[string]int, out phantom.TryOutcome, next phantom.Referee,
 		c["sets ko"]++
 	}
 }
+
+// prepareRequest is PrepareRequestAhead waited for (MPC-D51): the
+// preparation made before the call returns.
+func (e *Evaluator) prepareRequest() {
+	e.PrepareRequestAhead()
+	if a := e.reqAhead; a != nil {
+		<-a.done
+	}
+}

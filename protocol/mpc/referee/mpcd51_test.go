@@ -95,7 +95,7 @@ func mpcD51Play(t *testing.T, f mpcD51Form, a, b *testGame, n int) []circuit.Par
 }
 
 // TestMPCD51PreparedRequestSame checks MPC-D51: the evaluator's request
-// made with its preparation (PrepareRequest, or PrepareRequestAhead on
+// made with its preparation (PrepareRequestAhead waited for, or not waited for, on
 // its goroutine, after the try's reverse request is taken) is the one it
 // makes without, byte for byte, and so is everything after it (both
 // parties' messages, the record, the announcements), in every form of
@@ -108,7 +108,7 @@ func TestMPCD51PreparedRequestSame(t *testing.T) {
 			tries := 0
 			a.beforeRequest = func(gm *testGame) {
 				if tries%2 == 0 {
-					gm.e.PrepareRequest()
+					gm.e.prepareRequest()
 				} else {
 					gm.e.PrepareRequestAhead()
 				}
@@ -141,7 +141,7 @@ func TestMPCD51StalePreparationUnused(t *testing.T) {
 			n := 0
 			a.beforeRequest = func(gm *testGame) {
 				e := gm.e
-				e.PrepareRequest()
+				e.prepareRequest()
 				cur := e.reqAhead
 				switch n % 4 {
 				case 0:

@@ -46,29 +46,20 @@ type requestAhead struct {
 	next *seedAhead
 }
 
-// PrepareRequest makes ahead the work of the request of the next try
-// that its player's try does not decide (MPC-D51), the mirror of
-// [Garbler.Prepare]: Request then only adds garbling ĵ's choices (or,
-// with the extension's input OTs, the choices) to columns already made.
-// The request is the same, byte for byte, whether it was prepared or
-// not; a preparation of another try, mover or reverse request is not
-// used. A session calls it, or PrepareRequestAhead, once the machine is
-// ready for the try and, with the correlated input OTs (MPC-D28), has
-// taken its reverse request ([Evaluator.TakeReverse]); it does nothing
-// otherwise. It is only a cache: it is not saved, and a machine rebuilt
-// after a restart makes its request as before.
-func (e *Evaluator) PrepareRequest() {
-	e.PrepareRequestAhead()
-	if a := e.reqAhead; a != nil {
-		<-a.done
-	}
-}
-
-// PrepareRequestAhead starts PrepareRequest's work on its own goroutine
-// and returns at once, as [Garbler.PrepareAhead] does: Request takes the
-// result, waiting for it if needed. The goroutine reads the machine's
-// seed, circuits, reverse request and OT keys, which no call changes
-// before Request.
+// PrepareRequestAhead makes ahead, on its own goroutine, the work of
+// the request of the next try that its player's try does not decide
+// (MPC-D51), as [Garbler.PrepareAhead] does for the garbler: Request
+// then only adds garbling ĵ's choices (or, with the extension's input
+// OTs, the choices) to columns already made, waiting for the goroutine
+// if needed. The request is the same, byte for byte, whether it was
+// prepared or not; a preparation of another try, mover or reverse
+// request is not used. A session calls it once the machine is ready for
+// the try and, with the correlated input OTs (MPC-D28), has taken its
+// reverse request ([Evaluator.TakeReverse]); it does nothing otherwise.
+// It is only a cache: it is not saved, and a machine rebuilt after a
+// restart makes its request as before. The goroutine reads the
+// machine's seed, circuits, reverse request and OT keys, which no call
+// changes before Request.
 func (e *Evaluator) PrepareRequestAhead() {
 	if e.check(phaseReady) != nil || e.cfg.correlated() && !e.cfg.Checked() {
 		return
