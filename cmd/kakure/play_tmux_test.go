@@ -273,7 +273,12 @@ func twoPlayersSetUp(t *testing.T, setUp func(dir string), invited func(screen s
 func (p *pane) play(v string) {
 	p.t.Helper()
 	if v == "pass" {
-		p.keys("p", "Enter")
+		// The "p" is drawn as the pass's hint before the Enter goes:
+		// sent together, a capture could come before either key is
+		// drawn, see no hint and miss the question that follows.
+		p.keys("p")
+		p.waitFor("the pass's hint", 15*time.Second, func(s string) bool { return loosely(s, "p Enter: pass") })
+		p.keys("Enter")
 		// The Enter clears the typed "p" and, when the pass asks, opens
 		// the question in the same draw.
 		s := p.waitFor("the pass sent or asked", 15*time.Second, func(s string) bool { return !loosely(s, "p Enter: pass") })
