@@ -82,6 +82,11 @@ func statePositions(base, n, labelBits int) StatePositions {
 //  2. TryX, TryY: the mover's try, column and row of CoordBits bits each,
 //     least significant first (MoverParty only). A column or row of Size or
 //     more is a pass; [RefereeLayout.Inputs] writes a pass as (Size, Size);
+//     With TryFlips (MPC-D52) the evaluator's try bits at TryX, TryY
+//     are random bits r, and the try is r XOR the flips d, garbler
+//     inputs at FlipX, FlipY (after the garbler's share): the evaluator
+//     sends d = try XOR r once its player has chosen, and the garbler
+//     gives d's labels;
 //  3. MaskIn: the garbler's mask bits, fresh random bits for every try
 //     (Garbler only). Mask bit i is at MaskIn[i]. The first StateBits are
 //     the garbler's next state share (StateMask locates them in the mask
@@ -127,8 +132,12 @@ type RefereeLayout struct {
 	// Inputs.
 	ShareIn    [2]StatePositions
 	TryX, TryY []int
-	MaskIn     []int
-	StateMask  StatePositions
+	// FlipX, FlipY are the garbler's inputs of the flips of the
+	// evaluator's try (TryFlips only): the try's column bit i is
+	// TryX[i] XOR FlipX[i] (MPC-D52).
+	FlipX, FlipY []int
+	MaskIn       []int
+	StateMask    StatePositions
 
 	// Outputs.
 	Pass, Legal   int
@@ -149,6 +158,10 @@ type RefereeLayout struct {
 	// into the decoding bit of output i instead, so that the evaluator
 	// decodes the same masked bit ([RefereeLayout.MaskOutputs]).
 	MasksInDecoding bool
+	// TryFlips says that the evaluator's try comes as random bits and
+	// the garbler's flips of them (MPC-D52): MoverParty is the
+	// evaluator, and FlipX, FlipY are set.
+	TryFlips bool
 	// Masks is the number of the garbler's mask bits: StateBits, then one
 	// per output for the garbler.
 	Masks int
@@ -187,7 +200,27 @@ type refereeFlaws struct {
 // ko point stay XOR-shared; the whose-turn and pass count are public and
 // kept outside.
 func RefereeCircuit(size int, rules engine.PhantomRules, mover Party) (*RefereeLayout, *Circuit, error) {
-	return buildReferee(size, rules, mover, false, refereeFlaws{})
+	return buildReferee(size, rules, mover, RefereeForm{}, refereeFlaws{})
+}
+
+// RefereeForm chooses among the forms of the referee circuit that
+// compute the same try: where the garbler's masks go (MPC-D27) and
+// whether the evaluator's try comes flipped (MPC-D52).
+type RefereeForm struct {
+	// MasksInDecoding: see RefereeLayout.MasksInDecoding.
+	MasksInDecoding bool
+	// TryFlips: see RefereeLayout.TryFlips. It changes only the
+	// circuits of the evaluator's tries; [RefereeCircuitOf] ignores it
+	// for the garbler's.
+	TryFlips bool
+}
+
+// RefereeCircuitOf is RefereeCircuit in the given form.
+func RefereeCircuitOf(size int, rules engine.PhantomRules, mover Party, form RefereeForm) (*RefereeLayout, *Circuit, error) {
+	if mover != Evaluator {
+		form.TryFlips = false
+	}
+	return buildReferee(size, rules, mover, form, refereeFlaws{})
 }
 
 // RefereeCircuitMasksInDecoding is RefereeCircuit with the garbler's mask
@@ -196,5 +229,5 @@ func RefereeCircuit(size int, rules engine.PhantomRules, mover Party) (*RefereeL
 // has MasksInDecoding set and OutputMask says which mask bit the garbler
 // XORs into the decoding bit of each output.
 func RefereeCircuitMasksInDecoding(size int, rules engine.PhantomRules, mover Party) (*RefereeLayout, *Circuit, error) {
-	return buildReferee(size, rules, mover, true, refereeFlaws{})
+	return buildReferee(size, rules, mover, RefereeForm{MasksInDecoding: true}, refereeFlaws{})
 }

@@ -123,17 +123,20 @@ type tryVerdict struct {
 }
 
 // buildReferee builds the circuit of [RefereeCircuit] and its layout, or
-// with masksInDecoding that of [RefereeCircuitMasksInDecoding]; flaws
+// in another form that of [RefereeCircuitOf]; flaws
 // (tests only) are deliberate bugs. The steps follow the plaintext
 // referee: the inputs, the whole state, the try, the points around it,
 // the chains next to it, their captures, the mover's chain, the verdict,
 // the ataris, the next state; then the announcement and the next state's
 // share as outputs.
-func buildReferee(size int, rules engine.PhantomRules, mover Party, masksInDecoding bool, flaws refereeFlaws) (*RefereeLayout, *Circuit, error) {
+func buildReferee(size int, rules engine.PhantomRules, mover Party, form RefereeForm, flaws refereeFlaws) (*RefereeLayout, *Circuit, error) {
 	if err := checkRefereeParams(size, rules, mover); err != nil {
 		return nil, nil, err
 	}
-	rb := newRefereeBuild(size, rules, mover, masksInDecoding, flaws)
+	if form.TryFlips && mover != Evaluator {
+		return nil, nil, fmt.Errorf("circuit: flips of the garbler's try (only the evaluator's try comes flipped, MPC-D52)")
+	}
+	rb := newRefereeBuild(size, rules, mover, form, flaws)
 	shares, try, stateMask := rb.inputs()
 	st, stone, empty := rb.joinShares(shares)
 	tw := rb.decodeTry(try)
@@ -169,7 +172,7 @@ func checkRefereeParams(size int, rules engine.PhantomRules, mover Party) error 
 
 // newRefereeBuild starts the layout of the circuit (the sizes of its
 // parts) and its builder.
-func newRefereeBuild(size int, rules engine.PhantomRules, mover Party, masksInDecoding bool, flaws refereeFlaws) *refereeBuild {
+func newRefereeBuild(size int, rules engine.PhantomRules, mover Party, form RefereeForm, flaws refereeFlaws) *refereeBuild {
 	s, n := size, size*size
 	nl := RefereeLabelBits(size)
 	l := &RefereeLayout{
@@ -177,7 +180,8 @@ func newRefereeBuild(size int, rules engine.PhantomRules, mover Party, masksInDe
 		LabelBits: nl, CoordBits: bits.Len(uint(s)), CountBits: bits.Len(uint(n)),
 		StateBits:     n * (3 + nl),
 		AtariOpponent: -1, AtariSelf: -1,
-		MasksInDecoding: masksInDecoding,
+		MasksInDecoding: form.MasksInDecoding,
+		TryFlips:        form.TryFlips,
 	}
 	return &refereeBuild{b: NewBuilder(), l: l, s: s, n: n, nl: nl, rules: rules, mover: mover, flaws: flaws,
 		tellsAtari: rules != engine.RulesKriegspiel, maskIndex: l.StateBits}
@@ -185,8 +189,9 @@ func newRefereeBuild(size int, rules engine.PhantomRules, mover Party, masksInDe
 
 // inputs makes the circuit's inputs and writes their positions in the
 // layout: each party's share of the state, the mover's try after the
-// mover's share, then, unless the masks go into the decoding bits, the
-// garbler's mask of the next state.
+// mover's share (with TryFlips, the evaluator's random bits, XORed with
+// the garbler's flips after the garbler's share), then, unless the masks
+// go into the decoding bits, the garbler's mask of the next state.
 func (rb *refereeBuild) inputs() (shares [2]statePlanes, try []Wire, stateMask statePlanes) {
 	b, l, n, nl, mover := rb.b, rb.l, rb.n, rb.nl, rb.mover
 	for _, party := range []Party{Garbler, Evaluator} {
@@ -200,6 +205,17 @@ func (rb *refereeBuild) inputs() (shares [2]statePlanes, try []Wire, stateMask s
 				l.TryX = append(l.TryX, base+i)
 				l.TryY = append(l.TryY, base+l.CoordBits+i)
 			}
+		}
+	}
+	if l.TryFlips {
+		base := b.NumInputs(Garbler)
+		flips := b.Inputs(Garbler, 2*l.CoordBits)
+		for i := range l.CoordBits {
+			l.FlipX = append(l.FlipX, base+i)
+			l.FlipY = append(l.FlipY, base+l.CoordBits+i)
+		}
+		for i := range try {
+			try[i] = b.XOR(try[i], flips[i])
 		}
 	}
 	l.StateMask = statePositions(0, n, nl)

@@ -34,7 +34,7 @@ func refereeFor(t testing.TB, size int, rules engine.PhantomRules, mover Party, 
 	if r, ok := refereeCache[k]; ok {
 		return r.layout, r.circuit
 	}
-	l, c, err := buildReferee(size, rules, mover, false, flaws)
+	l, c, err := buildReferee(size, rules, mover, RefereeForm{}, flaws)
 	if err != nil {
 		t.Fatalf("buildReferee(%d, %s, %v): %v", size, rules, mover, err)
 	}

@@ -41,7 +41,12 @@ func circuitBytes(c *circuit.Circuit) []byte {
 // [circuit.RefereeCircuit] and of [circuit.RefereeCircuitMasksInDecoding]
 // (its wires, inputs, outputs and every gate in order) and its layout
 // give the SHA-256 digests kept in testdata/kat.txt, computed before
-// buildReferee was split into named steps (issue 33). Swapping two gates,
+// buildReferee was split into named steps (issue 33), and for the
+// evaluator's tries the form with the try flipped (MPC-D52, in the
+// decoding-bits form of three-halves games). The layouts' digests were
+// written again when the layout gained the flips' fields: the print of
+// each old layout without the new empty fields still gives its old
+// digest, and the gates' digests did not change. Swapping two gates,
 // renumbering a wire or moving an output changes a digest; a deliberate
 // change of the circuit rewrites them with KAKURE_WRITE_KAT=1 (and
 // changes every garbling of the protocol's known answers).
@@ -53,10 +58,16 @@ func TestKATRefereeCircuitGates(t *testing.T) {
 	}{
 		{"masked", circuit.RefereeCircuit},
 		{"masks-in-decoding", circuit.RefereeCircuitMasksInDecoding},
+		{"masks-in-decoding-flips", func(size int, rules engine.PhantomRules, mover circuit.Party) (*circuit.RefereeLayout, *circuit.Circuit, error) {
+			return circuit.RefereeCircuitOf(size, rules, mover, circuit.RefereeForm{MasksInDecoding: true, TryFlips: true})
+		}},
 	}
 	for _, size := range []int{9, 19} {
 		for _, mover := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
 			for _, bd := range builds {
+				if bd.name == "masks-in-decoding-flips" && mover != circuit.Evaluator {
+					continue // only the evaluator's try is flipped
+				}
 				l, c, err := bd.build(size, engine.RulesCommon, mover)
 				if err != nil {
 					t.Fatal(err)

@@ -92,17 +92,12 @@ func (l *RefereeLayout) Inputs(party Party, mover engine.Color, share RefereeSta
 		}
 	}
 	if party == l.MoverParty {
-		x, y := l.Size, l.Size
-		switch {
-		case try == engine.Pass:
-		case try >= 0 && int(try) < l.Points:
-			x, y = try.XY(l.Size)
-		default:
-			return nil, fmt.Errorf("circuit: try at %d is not a point of a %d×%d board nor a pass: %w", try, l.Size, l.Size, engine.ErrOffBoard)
+		bits, err := l.TryBits(try)
+		if err != nil {
+			return nil, err
 		}
-		for i := range l.CoordBits {
-			in[l.TryX[i]] = x>>uint(i)&1 == 1
-			in[l.TryY[i]] = y>>uint(i)&1 == 1
+		if err := l.PlaceTry(in, bits); err != nil {
+			return nil, err
 		}
 	}
 	switch {
@@ -117,6 +112,56 @@ func (l *RefereeLayout) Inputs(party Party, mover engine.Color, share RefereeSta
 		}
 	}
 	return in, nil
+}
+
+// TryBits returns the bits of try as the circuit reads them, column then
+// row, CoordBits each, least significant first; a pass is (Size, Size).
+func (l *RefereeLayout) TryBits(try engine.Point) ([]bool, error) {
+	x, y := l.Size, l.Size
+	switch {
+	case try == engine.Pass:
+	case try >= 0 && int(try) < l.Points:
+		x, y = try.XY(l.Size)
+	default:
+		return nil, fmt.Errorf("circuit: try at %d is not a point of a %d×%d board nor a pass: %w", try, l.Size, l.Size, engine.ErrOffBoard)
+	}
+	bits := make([]bool, 2*l.CoordBits)
+	for i := range l.CoordBits {
+		bits[i] = x>>uint(i)&1 == 1
+		bits[l.CoordBits+i] = y>>uint(i)&1 == 1
+	}
+	return bits, nil
+}
+
+// PlaceTry writes bits (2·CoordBits, as TryBits gives them) at the
+// mover's try inputs TryX, TryY of in, the mover's input vector: its try,
+// or with TryFlips the evaluator's random bits r (MPC-D52).
+func (l *RefereeLayout) PlaceTry(in, bits []bool) error {
+	return l.place(in, l.MoverParty, bits, l.TryX, l.TryY)
+}
+
+// PlaceFlips writes the flips d (2·CoordBits, try bits XOR the
+// evaluator's random bits) at the garbler's inputs FlipX, FlipY of in,
+// the garbler's input vector (TryFlips only, MPC-D52).
+func (l *RefereeLayout) PlaceFlips(in, flips []bool) error {
+	if !l.TryFlips {
+		return fmt.Errorf("circuit: flips for a circuit without them")
+	}
+	return l.place(in, Garbler, flips, l.FlipX, l.FlipY)
+}
+
+func (l *RefereeLayout) place(in []bool, party Party, bits []bool, xs, ys []int) error {
+	if len(in) != l.NumInputs[party] {
+		return fmt.Errorf("%w: %d input bits of the %v, the circuit takes %d", ErrInputLength, len(in), party, l.NumInputs[party])
+	}
+	if len(bits) != 2*l.CoordBits {
+		return fmt.Errorf("%w: %d try bits, the circuit takes %d", ErrInputLength, len(bits), 2*l.CoordBits)
+	}
+	for i := range l.CoordBits {
+		in[xs[i]] = bits[i]
+		in[ys[i]] = bits[l.CoordBits+i]
+	}
+	return nil
 }
 
 // VisibleOutputs returns the positions of the outputs party may read: for
