@@ -311,7 +311,7 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 			return fmt.Errorf("%w: %v", ErrNotProven, err)
 		}
 		own, other, err := parseCheckedLabels(labels, rc.layout[mp].NumInputs[circuit.Garbler])
-		if err != nil || openedLabelsDigest(cfg, pub.Try-1, j, own, other) != cm.entries[j][2] {
+		if err != nil || openedLabelsDigest(cfg, pub.Try-1, j, own, other, nil, nil) != cm.entries[j][2] {
 			return fmt.Errorf("%w: try %d: the garbler's labels do not open their commitment", ErrNotProven, t-1)
 		}
 		// The MACs play no part in this judgement.

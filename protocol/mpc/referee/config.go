@@ -105,6 +105,13 @@ type Config struct {
 	// (MPC-D32: MACs forged with probability 2^-64, half the MAC
 	// sub-batches' bytes). Nothing else changes with it.
 	MACBits int
+	// TryFlips makes the evaluator's try come as random bits, taken by
+	// OT with its share before its player plays, and their flips, sent in
+	// the clear once it has (MPC-D52): the request, the commitment, the
+	// choice and the garbling of an evaluator's try go ahead of its
+	// player, as those of the garbler's tries do. Only in a checked game
+	// of the correlated input OTs.
+	TryFlips bool
 }
 
 // InputOT is the form of the OTs of the evaluator's input labels in a
@@ -176,6 +183,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: MACs of %d bits (0 for 128, or %d)", ErrConfig, c.MACBits, ot.KappaMAC)
 	case !c.AuthState:
 		return fmt.Errorf("%w: MACs of %d bits without the authenticated state (MPC-D32)", ErrConfig, c.MACBits)
+	}
+	if c.TryFlips && !tryFlipsBuilt {
+		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) is not built yet: its audit, resume and certificates are not", ErrConfig)
+	}
+	if c.TryFlips && (c.InputOT != InputOTCorrelated || c.Lambda <= 1) {
+		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) needs the %v input OTs and λ > 1; the game has %v, λ = %d",
+			ErrConfig, InputOTCorrelated, c.InputOT, c.Lambda)
 	}
 	if len(c.Game) == 0 || len(c.Game) > commit.MaxGameLen {
 		return fmt.Errorf("%w: game ID of %d bytes", ErrConfig, len(c.Game))
@@ -322,8 +336,9 @@ type refereeCircuits struct {
 type circuitKey struct {
 	size  int
 	rules engine.PhantomRules
-	// masksInDecoding: the form of MPC-D27 (three-halves games).
-	masksInDecoding bool
+	// masksInDecoding: the form of MPC-D27 (three-halves games);
+	// tryFlips: of MPC-D52.
+	masksInDecoding, tryFlips bool
 }
 
 // circuitCache keeps the built circuits of the process: they are read-only
@@ -345,9 +360,33 @@ type circuitEntry struct {
 // keep the masks as inputs, byte for byte as before.
 func (c Config) masksInDecoding() bool { return c.Scheme == gc.ThreeHalves }
 
+// tryFlipsBuilt lets Validate take TryFlips: only the package's tests set
+// it while MPC-D52 is built layer by layer (its audit, resume and
+// certificates are not yet), so that no game can run a form whose judge
+// would not know it.
+var tryFlipsBuilt = false
+
+// flipped reports whether the tries of mover's player in a game of c
+// come by flips (MPC-D52): the evaluator's, with TryFlips.
+func (c Config) flipped(mover circuit.Party) bool {
+	return c.TryFlips && mover == circuit.Evaluator
+}
+
+// flipWires returns the garbler's input wires of the flips of a try by
+// mover's player (MPC-D52), column bits then row bits, or nil when its
+// tries do not come by flips: their label pairs are committed in the
+// order of their values, which are public, not of their colours.
+func (c Config) flipWires(rc *refereeCircuits, mover circuit.Party) []int {
+	if !c.flipped(mover) {
+		return nil
+	}
+	l := rc.layout[mover]
+	return append(append([]int(nil), l.FlipX...), l.FlipY...)
+}
+
 // circuitsFor returns the circuits of a game of c, built once per process.
 func circuitsFor(c Config) (*refereeCircuits, error) {
-	k := circuitKey{c.Size, c.Rules, c.masksInDecoding()}
+	k := circuitKey{c.Size, c.Rules, c.masksInDecoding(), c.TryFlips}
 	circuitCache.Lock()
 	if circuitCache.m == nil {
 		circuitCache.m = map[circuitKey]*circuitEntry{}
@@ -361,11 +400,7 @@ func circuitsFor(c Config) (*refereeCircuits, error) {
 	e.once.Do(func() {
 		rc := &refereeCircuits{}
 		for _, p := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
-			build := circuit.RefereeCircuit
-			if k.masksInDecoding {
-				build = circuit.RefereeCircuitMasksInDecoding
-			}
-			l, circ, err := build(k.size, k.rules, p)
+			l, circ, err := circuit.RefereeCircuitOf(k.size, k.rules, p, circuit.RefereeForm{MasksInDecoding: k.masksInDecoding, TryFlips: k.tryFlips})
 			if err != nil {
 				e.err = fmt.Errorf("%w: %v", ErrConfig, err)
 				return

@@ -83,6 +83,8 @@ type evaluatorTry struct {
 	mover circuit.Party
 	// checked is the state of a checked try (λ > 1), else nil.
 	checked *evaluatorChecked
+	// flips are the flips of the evaluator's try sent (MPC-D52), or nil.
+	flips []bool
 }
 
 // NewEvaluator returns the evaluator of a game of cfg with the given
@@ -192,12 +194,24 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 		return nil, err
 	}
 	mover := e.cfg.PartyOf(e.pub.ToMove)
-	if mover != circuit.Evaluator {
+	flipped := e.cfg.flipped(mover)
+	switch {
+	case mover != circuit.Evaluator:
 		try = engine.NoPoint
+	case flipped:
+		// The try comes later, as flips of random bits (MPC-D52): a
+		// pass holds its place until the random bits replace it.
+		try = engine.Pass
 	}
 	in, err := e.rc.layout[mover].Inputs(circuit.Evaluator, e.pub.ToMove, e.share, try, nil)
 	if err != nil {
 		return nil, fmt.Errorf("referee: the evaluator's try: %w", err)
+	}
+	if flipped {
+		if err := e.rc.layout[mover].PlaceTry(in, e.flipRandom(e.pub.Try)); err != nil {
+			return nil, err
+		}
+		try = engine.NoPoint
 	}
 	var ck *evaluatorChecked
 	j := 0
@@ -273,7 +287,8 @@ func (e *Evaluator) Request(try engine.Point) ([]byte, error) {
 // begin records the request of the try under way.
 func (e *Evaluator) begin(req []byte, try engine.Point, mover circuit.Party, ck *evaluatorChecked) []byte {
 	e.cur = &evaluatorTry{try: try, mover: mover, checked: ck}
-	if mover == circuit.Evaluator {
+	if mover == circuit.Evaluator && !e.cfg.flipped(mover) {
+		// A flipped try is its player's once its flips go (Flips).
 		e.tries = append(e.tries, try)
 	}
 	e.movers = append(e.movers, mover)
@@ -299,7 +314,7 @@ func (e *Evaluator) Evaluate(g Garbling) (Outputs, phantom.Announcement, error) 
 	garbled, err := gc.ParseGarbled(g.Tables)
 	var pre *chosenDigests
 	if ck := cur.checked; ck != nil && ck.check != nil && ck.commitment != nil {
-		pre = chosenDigestsOf(e.cfg, e.pub.Try, ck.j, g, len(c.Inputs[circuit.Garbler]))
+		pre = chosenDigestsOf(e.cfg, e.pub.Try, ck.j, g, len(c.Inputs[circuit.Garbler]), e.cfg.flipWires(e.rc, cur.mover), cur.flips)
 	}
 	// The opened garblings of a checked try are checked before garbling
 	// ĵ is evaluated (MPC-D21).

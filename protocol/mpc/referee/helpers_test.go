@@ -243,6 +243,19 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 		choice = gm.send(try, "choice", choice)
 		*last = last.WithChoice(choice)
 		gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], choice)
+		if gm.cfg.flipped(gm.cfg.PartyOf(pub.ToMove)) {
+			// The evaluator's player's try, as flips (MPC-D52).
+			flips, err := gm.e.Flips(p)
+			gm.clock.charge(circuit.Evaluator)
+			if err != nil {
+				return ann, err
+			}
+			flips = gm.send(try, "flips", flips)
+			gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], flips)
+			if err := gm.g.TakeFlips(flips); err != nil {
+				return ann, err
+			}
+		}
 		gb, errG = gm.g.GarbleChosen(choice, p)
 	} else {
 		gb, errG = gm.g.Garble(req, p)

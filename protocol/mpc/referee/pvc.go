@@ -167,14 +167,20 @@ func labelsDigest(cfg Config, try uint64, i int, pairs [][2]Digest) Digest {
 }
 
 // labelPairs returns the pairs of label hashes of the garbler's inputs
-// of keys, ordered by colour.
-func labelPairs(cfg Config, try uint64, i int, keys *gc.Keys) [][2]Digest {
+// of keys, ordered by colour, but those of the flip wires (MPC-D52),
+// ordered by value.
+func labelPairs(cfg Config, try uint64, i int, keys *gc.Keys, flips []int) [][2]Digest {
 	in := keys.Inputs[circuit.Garbler]
 	pairs := make([][2]Digest, len(in))
 	prefix := labelPrefix(cfg, try, i)
 	for w, pair := range in {
 		for _, l := range pair {
 			pairs[w][b2int(l.LSB())] = labelHashOf(&prefix, w, l)
+		}
+	}
+	for _, w := range flips {
+		for v, l := range in[w] {
+			pairs[w][v] = labelHashOf(&prefix, w, l)
 		}
 	}
 	return pairs
@@ -257,7 +263,7 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if err != nil {
 		return nil, err
 	}
-	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, mask: mask, pairs: labelPairs(cfg, try, i, keys)}
+	c := &copyGarbling{seed: seed, g: gb, keys: keys, bytes: b, mask: mask, pairs: labelPairs(cfg, try, i, keys, cfg.flipWires(rc, mover))}
 	if cfg.authenticated() {
 		c.blinds = blindLabels(seed)
 	}

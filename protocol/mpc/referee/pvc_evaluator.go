@@ -331,11 +331,19 @@ func copyLabelsDigest(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 	h := sha256.New()
 	h.Write([]byte(tagPVCLabels))
 	writeGameTry(h, cfg, try, i)
+	byValue := map[int]bool{}
+	for _, w := range cfg.flipWires(rc, mover) {
+		byValue[w] = true
+	}
 	for w := range len(zeros) / 16 {
 		var pair [2]Digest
 		zero := gc.Label(zeros[16*w : 16*w+16])
-		for _, l := range [2]gc.Label{zero, zero.Xor(delta)} {
-			pair[b2int(l.LSB())] = labelHashOf(&prefix, w, l)
+		for v, l := range [2]gc.Label{zero, zero.Xor(delta)} {
+			at := b2int(l.LSB())
+			if byValue[w] {
+				at = v // a flip wire's pair in value order (MPC-D52)
+			}
+			pair[at] = labelHashOf(&prefix, w, l)
 		}
 		h.Write(pair[0][:])
 		h.Write(pair[1][:])
@@ -551,18 +559,18 @@ type chosenDigests struct {
 
 // chosenDigestsOf returns the digests of g, garbling j of try, whose
 // garbler has n input wires.
-func chosenDigestsOf(cfg Config, try uint64, j int, g Garbling, n int) *chosenDigests {
-	d := &chosenDigests{tables: g.tablesSum()}
+func chosenDigestsOf(cfg Config, try uint64, j int, g Garbling, n int, flips []int, d []bool) *chosenDigests {
+	dg := &chosenDigests{tables: g.tablesSum()}
 	labelsPart, _, err := splitAuthLabels(cfg, g.Labels)
 	if err != nil {
-		return d
+		return dg
 	}
 	own, other, err := parseCheckedLabels(labelsPart, n)
 	if err != nil {
-		return d
+		return dg
 	}
-	d.labels, d.labelsOK = openedLabelsDigest(cfg, try, j, own, other), true
-	return d
+	dg.labels, dg.labelsOK = openedLabelsDigest(cfg, try, j, own, other, flips, d), true
+	return dg
 }
 
 // checkChosen checks garbling ĵ of a checked try against its commitment
@@ -593,7 +601,7 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit, pre *chosenDiges
 		pre = &chosenDigests{tables: g.tablesSum()}
 	}
 	if !pre.labelsOK {
-		pre.labels, pre.labelsOK = openedLabelsDigest(e.cfg, try, ck.j, own, other), true
+		pre.labels, pre.labelsOK = openedLabelsDigest(e.cfg, try, ck.j, own, other, e.cfg.flipWires(e.rc, e.cur.mover), e.cur.flips), true
 	}
 	certify := func(what string, labels []byte) error {
 		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),

@@ -30,6 +30,8 @@ type garblerCommitted struct {
 	// from (kept, with the reply, for a certificate).
 	rows                       [][]byte
 	request, commitment, reply []byte
+	// flips are the evaluator's flips of its try (MPC-D52), once taken.
+	flips []bool
 }
 
 // prepareCopies garbles the λ garblings of try (Prepare's work when the
@@ -261,6 +263,16 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	if err != nil {
 		return Garbling{}, fmt.Errorf("referee: the garbler's try: %w", err)
 	}
+	flips := g.cfg.flipWires(g.rc, mover)
+	if flips != nil {
+		// The evaluator's flips are the garbler's inputs (MPC-D52).
+		if st.flips == nil {
+			return Garbling{}, fmt.Errorf("%w: the garbling of try %d before its flips", ErrState, st.try)
+		}
+		if err := l.PlaceFlips(in, st.flips); err != nil {
+			return Garbling{}, err
+		}
+	}
 	if choiceProof(g.cfg, st.try, j, st.seeds) != proof {
 		return Garbling{}, g.fail("try %d: its choice of garbling %d does not prove that it lacks that garbling's seed", st.try, j)
 	}
@@ -274,6 +286,10 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 	other := make([]Digest, len(own))
 	for w, lb := range own {
 		other[w] = cp.pairs[w][1-b2int(lb.LSB())]
+	}
+	for k, w := range flips {
+		// A flip wire's pair is in value order (MPC-D52).
+		other[w] = cp.pairs[w][1-b2int(st.flips[k])]
 	}
 	corr := marshalCorrections(st.try, j)
 	if g.cheatSend != nil {

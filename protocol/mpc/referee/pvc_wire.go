@@ -186,11 +186,19 @@ func parseCheckedLabels(b []byte, n int) ([]gc.Label, []Digest, error) {
 
 // openedLabelsDigest rebuilds the label commitment of garbling j from the
 // labels the garbler sent and the hashes of the others.
-func openedLabelsDigest(cfg Config, try uint64, j int, own []gc.Label, other []Digest) Digest {
+func openedLabelsDigest(cfg Config, try uint64, j int, own []gc.Label, other []Digest, flips []int, d []bool) Digest {
 	pairs := make([][2]Digest, len(own))
 	prefix := labelPrefix(cfg, try, j)
+	place := make(map[int]int, len(flips))
+	for k, w := range flips {
+		// A flip wire's label is the one of its public value (MPC-D52).
+		place[w] = b2int(d[k])
+	}
 	for w, l := range own {
-		c := b2int(l.LSB())
+		c, ok := place[w]
+		if !ok {
+			c = b2int(l.LSB())
+		}
 		pairs[w][c] = labelHashOf(&prefix, w, l)
 		pairs[w][1-c] = other[w]
 	}

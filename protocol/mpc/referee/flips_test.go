@@ -1,0 +1,137 @@
+package referee
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
+)
+
+// flippedConfig is a checked game of the correlated input OTs whose
+// evaluator's tries come by flips (MPC-D52), with the authenticated state
+// (MACs of 64 bits) when auth is set.
+func flippedConfig(size int, rules engine.PhantomRules, garbler engine.Color, lambda int, auth bool, game string) Config {
+	cfg := Config{Size: size, Rules: rules, GarblerColor: garbler, Game: []byte(game), Komi: 7.5,
+		Lambda: lambda, Scheme: gc.ThreeHalves, InputOT: InputOTCorrelated, TryFlips: true}
+	if auth {
+		cfg.AuthState, cfg.MACBits = true, 64
+	}
+	return cfg
+}
+
+// TestMPCD52FlippedTriesMatchEngine: in games whose evaluator's tries come
+// by flips (MPC-D52, in process), every announcement of both players and
+// the shared state after each try are the engine referee's (T-9), with
+// both colours for the garbler, λ = 2 and 4, with and without the
+// authenticated state; the evaluator's player's tries are the ones it
+// made, and no certificate is made against the honest garbler.
+func TestMPCD52FlippedTriesMatchEngine(t *testing.T) {
+	tryFlipsBuilt = true
+	defer func() { tryFlipsBuilt = false }()
+	for i, c := range []struct {
+		lambda, size int
+		auth         bool
+	}{{4, 9, true}, {2, 5, false}, {4, 5, true}, {2, 9, false}} {
+		garbler := engine.Black
+		if i%2 == 1 {
+			garbler = engine.White
+		}
+		t.Run(fmt.Sprintf("%dx%d-lambda-%d-auth-%v", c.size, c.size, c.lambda, c.auth), func(t *testing.T) {
+			cfg := flippedConfig(c.size, allRules[i%3], garbler, c.lambda, c.auth, fmt.Sprintf("flips %d", i))
+			gm := newGameOf(t, cfg, testSeed("flips g", i), testSeed("flips e", i))
+			rng := rand.New(rand.NewPCG(uint64(c.size), uint64(52+i)))
+			var mine []engine.Point
+			last := engine.NoPoint
+			evaluatorTries := 0
+			for range 30 {
+				if gm.ref.PlayEnded() {
+					break
+				}
+				p := randomTry(rng, gm.ref, last)
+				if cfg.PartyOf(gm.ref.ToMove()) == circuit.Evaluator {
+					mine = append(mine, p)
+					evaluatorTries++
+				}
+				if _, d := gm.step(p); d != "" {
+					t.Fatal(d)
+				}
+				if p != engine.Pass {
+					last = p
+				}
+			}
+			if evaluatorTries == 0 {
+				t.Fatal("no try of the evaluator's player")
+			}
+			if got := gm.e.Tries(); fmt.Sprint(got) != fmt.Sprint(mine) {
+				t.Errorf("the evaluator's tries %v, want %v", got, mine)
+			}
+			if cert := gm.e.Certificate(); cert != nil {
+				t.Fatalf("a certificate against an honest garbler: %+v", cert)
+			}
+		})
+	}
+}
+
+// TestMPCD52FlipsChecked: the garbler of a flipped try gives the label of
+// each flip's value, committed in value order; the evaluator takes no
+// other. A garbler that sends the other committed label of a flip (which
+// would move the evaluator's try) fails the evaluator's check with a
+// certificate, and so does a flip label of neither value; flips of
+// another try or length are refused as malformed, and so is a garbling
+// asked before the flips.
+func TestMPCD52FlipsChecked(t *testing.T) {
+	tryFlipsBuilt = true
+	defer func() { tryFlipsBuilt = false }()
+	cfg := flippedConfig(5, engine.RulesCommon, engine.White, 4, true, "flips checked")
+	if err := (Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("g"), Lambda: 4, TryFlips: true}).Validate(); err == nil {
+		t.Error("flips without the correlated input OTs validated")
+	}
+	tryFlipsBuilt = false
+	if err := cfg.Validate(); err == nil {
+		t.Error("flips validated while MPC-D52 is not built")
+	}
+	tryFlipsBuilt = true
+	for _, cheat := range []string{"honest", "other-label", "garbage-label"} {
+		t.Run(cheat, func(t *testing.T) {
+			gm := newGameOf(t, cfg, testSeed("flips checked g", 0), testSeed("flips checked e", 0))
+			// White garbles: Black, the evaluator's player, tries first.
+			if cfg.PartyOf(gm.ref.ToMove()) != circuit.Evaluator {
+				t.Fatal("the evaluator's player does not move first")
+			}
+			if cheat != "honest" {
+				gm.g.cheatSend = func(try uint64, j int, own *[]gc.Label, other *[]Digest, cp *copyGarbling) {
+					w := gm.g.rc.layout[circuit.Evaluator].FlipX[0]
+					if cheat == "other-label" {
+						// The label of the other value, and its hash as "the other".
+						l0, l1 := cp.keys.Inputs[circuit.Garbler][w][0], cp.keys.Inputs[circuit.Garbler][w][1]
+						if (*own)[w] == l0 {
+							(*own)[w] = l1
+						} else {
+							(*own)[w] = l0
+						}
+						(*other)[w] = cp.pairs[w][0]
+						if (*own)[w] == l0 {
+							(*other)[w] = cp.pairs[w][1]
+						}
+					} else {
+						(*own)[w][0] ^= 1
+					}
+				}
+			}
+			_, err := gm.play(engine.Point(6))
+			if cheat == "honest" {
+				if err != nil {
+					t.Fatalf("honest try: %v", err)
+				}
+				return
+			}
+			cert := gm.e.Certificate()
+			if err == nil || cert == nil || cert.What != "garbler's input labels" {
+				t.Fatalf("%s: err %v, certificate %+v; want the labels' certificate", cheat, err, cert)
+			}
+		})
+	}
+}
