@@ -67,7 +67,7 @@ type Fault struct {
 	// Rule is the rule broken: "T-8".
 	Rule string
 	// Message names the message: "seed", "base OT", "reverse base OT",
-	// "reverse OT request", "OT request",
+	// "reverse OT request", "OT request", "flips",
 	// "garbled tables", "garbler's input labels", "OT reply",
 	// "output labels", "event bits" or "tries".
 	Message string
@@ -324,6 +324,15 @@ func (a *audit) replayTry(t int, tr TryRecord) (complete bool, err error) {
 		if tr.Sent < 4 {
 			return false, nil
 		}
+		if cfg.flipped(moverParty) {
+			step = 5
+			if err := a.replayFlips(t, tr, tryE); err != nil {
+				return false, err
+			}
+			if tr.Sent < 5 {
+				return false, nil
+			}
+		}
 	}
 	if moverParty == circuit.Garbler {
 		if tryG, err = a.revealedTry(circuit.Garbler, t); err != nil {
@@ -350,7 +359,7 @@ func (a *audit) replayTry(t int, tr TryRecord) (complete bool, err error) {
 // last try), and play not over.
 func (a *audit) checkTryCounts(t int, tr TryRecord) error {
 	cfg, rec := a.cfg, a.rec
-	full, least := cfg.Messages(), 1
+	full, least := cfg.MessagesOf(cfg.PartyOf(a.rp.Public.ToMove)), 1
 	if cfg.correlated() {
 		// The reverse request comes first (MPC-D28).
 		least = 0
@@ -440,6 +449,23 @@ func (a *audit) replayChoice(t int, tr TryRecord, cm Commitment) ([]byte, error)
 		return nil, auditFault(circuit.Evaluator, t, "choice", "not what its seed gives")
 	}
 	return choice, nil
+}
+
+// replayFlips checks the evaluator's flips of try t (MPC-D52) against
+// those its seed and its revealed try tryE give, and gives them to the
+// garbler.
+func (a *audit) replayFlips(t int, tr TryRecord, tryE engine.Point) error {
+	flips, err := a.e.Flips(tryE)
+	if err != nil {
+		return fmt.Errorf("%w: try %d: the honest evaluator fails: %v", ErrT9, t, err)
+	}
+	if Sum(flips) != tr.Flips {
+		return auditFault(circuit.Evaluator, t, "flips", "not its revealed try XOR the random bits its seed gives")
+	}
+	if err := a.g.TakeFlips(flips); err != nil {
+		return fmt.Errorf("%w: try %d: the honest garbler fails: %v", ErrT9, t, err)
+	}
+	return nil
 }
 
 // replayGarbling checks the garbler's garbling of try t — its tables,

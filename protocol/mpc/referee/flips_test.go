@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -71,7 +72,35 @@ func TestMPCD52FlippedTriesMatchEngine(t *testing.T) {
 			if cert := gm.e.Certificate(); cert != nil {
 				t.Fatalf("a certificate against an honest garbler: %+v", cert)
 			}
+			if _, err := Audit(gm.rec, gm.reveals()); err != nil {
+				t.Fatalf("the honest game fails the audit: %v", err)
+			}
 		})
+	}
+}
+
+// TestMPCD52AuditNamesFalseFlips: an evaluator whose flips are not its
+// revealed try XOR its seed's random bits (its player tried another point
+// than it reveals) is named by the audit, at that try, for its flips;
+// the garbler is not. With its true try revealed the audit passes.
+func TestMPCD52AuditNamesFalseFlips(t *testing.T) {
+	tryFlipsBuilt = true
+	defer func() { tryFlipsBuilt = false }()
+	cfg := flippedConfig(5, engine.RulesCommon, engine.White, 4, true, "false flips")
+	gm := newGameOf(t, cfg, testSeed("false flips g", 0), testSeed("false flips e", 0))
+	// Black, the evaluator's player, tries first, at C3.
+	if _, err := gm.play(engine.Point(12)); err != nil {
+		t.Fatalf("the try: %v", err)
+	}
+	if _, err := Audit(gm.rec, gm.reveals()); err != nil {
+		t.Fatalf("the honest try fails the audit: %v", err)
+	}
+	rev := gm.reveals()
+	rev[circuit.Evaluator].Tries[0] = engine.Point(13)
+	_, err := Audit(gm.rec, rev)
+	var f *Fault
+	if !errors.As(err, &f) || f.Party != circuit.Evaluator || f.Message != "flips" || f.Try != 0 {
+		t.Fatalf("audit: %v; want the evaluator's flips of try 0", err)
 	}
 }
 

@@ -251,6 +251,7 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 				return ann, err
 			}
 			flips = gm.send(try, "flips", flips)
+			*last = last.WithFlips(flips)
 			gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], flips)
 			if err := gm.g.TakeFlips(flips); err != nil {
 				return ann, err

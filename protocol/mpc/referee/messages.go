@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/kakure/kakure/protocol/mpc/circuit"
 )
 
 // Digest is the SHA-256 of a message: what a signed game record keeps of
@@ -109,12 +111,15 @@ type TryRecord struct {
 	Commitment  Digest
 	CommitReply Digest
 	Choice      Digest
-	Tables      Digest
-	Labels      Digest
-	Reply       Digest
-	Outputs     Digest
-	Pass        bool
-	Legal       bool
+	// Flips is the digest of the evaluator's flips of its try in a game
+	// whose evaluator's tries come by flips (MPC-D52), zero otherwise.
+	Flips   Digest
+	Tables  Digest
+	Labels  Digest
+	Reply   Digest
+	Outputs Digest
+	Pass    bool
+	Legal   bool
 }
 
 // RecordRequest returns the record of a try whose request was sent.
@@ -160,9 +165,30 @@ func (c Config) Messages() int {
 	return 3
 }
 
+// MessagesOf returns the number of messages of a complete try by the
+// player of party mover: Messages, and one more, the flips, for a try
+// that comes by flips (MPC-D52).
+func (c Config) MessagesOf(mover circuit.Party) int {
+	if c.flipped(mover) {
+		return c.Messages() + 1
+	}
+	return c.Messages()
+}
+
+// WithFlips returns r with the evaluator's flips of its try (MPC-D52).
+func (r TryRecord) WithFlips(b []byte) TryRecord {
+	r.Sent, r.Flips = 4, Sum(b)
+	return r
+}
+
+// flipped reports whether the record holds the try's flips.
+func (r TryRecord) flipped() bool { return r.Flips != Digest{} }
+
 // WithGarbling returns r with the garbling of the try.
 func (r TryRecord) WithGarbling(g Garbling) TryRecord {
-	if r.Sent >= 3 {
+	if r.flipped() {
+		r.Sent = 5
+	} else if r.Sent >= 3 {
 		r.Sent = 4
 	} else {
 		r.Sent = 2
@@ -174,7 +200,9 @@ func (r TryRecord) WithGarbling(g Garbling) TryRecord {
 
 // WithOutputs returns r with the outputs of the try.
 func (r TryRecord) WithOutputs(o Outputs) TryRecord {
-	if r.Sent >= 4 {
+	if r.flipped() {
+		r.Sent = 6
+	} else if r.Sent >= 4 {
 		r.Sent = 5
 	} else {
 		r.Sent = 3
