@@ -83,8 +83,10 @@ type evaluatorTry struct {
 	mover circuit.Party
 	// checked is the state of a checked try (λ > 1), else nil.
 	checked *evaluatorChecked
-	// flips are the flips of the evaluator's try sent (MPC-D52), or nil.
-	flips []bool
+	// flips are the flips of the evaluator's try sent (MPC-D52), or nil,
+	// and flipsMsg their message.
+	flips    []bool
+	flipsMsg []byte
 }
 
 // NewEvaluator returns the evaluator of a game of cfg with the given

@@ -57,7 +57,7 @@ func (e *Evaluator) Flips(try engine.Point) ([]byte, error) {
 		d[i] = x[i] != r[i]
 		msg = append(msg, byte(b2int(d[i])))
 	}
-	cur.flips, cur.try = d, try
+	cur.flips, cur.flipsMsg, cur.try = d, msg, try
 	e.tries = append(e.tries, try)
 	return msg, nil
 }

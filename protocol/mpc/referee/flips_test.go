@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -161,6 +162,43 @@ func TestMPCD52FlipsChecked(t *testing.T) {
 			if err == nil || cert == nil || cert.What != "garbler's input labels" {
 				t.Fatalf("%s: err %v, certificate %+v; want the labels' certificate", cheat, err, cert)
 			}
+			if err := JudgeCertificate(gm.rec, 0, *cert); err != nil {
+				t.Fatalf("%s: the judge refuses the certificate: %v", cheat, err)
+			}
+			// Other flips than the signed ones prove nothing.
+			forged := *cert
+			forged.Flips = bytes.Clone(cert.Flips)
+			forged.Flips[len(forged.Flips)-1] ^= 1
+			if err := JudgeCertificate(gm.rec, 0, forged); !errors.Is(err, ErrNotProven) {
+				t.Fatalf("%s: a certificate with other flips: %v, want not proven", cheat, err)
+			}
 		})
+	}
+}
+
+// TestMPCD52FlipsFalseAccusation: an evaluator whose program signs and
+// sends other flips than the ones its machine made (so that the honest
+// garbler's labels of the flips sent do not match the ones it expects)
+// fails its try with a certificate that the judge refuses (T-14): the
+// labels are judged against the flips the record holds, and an honest
+// garbler is never convicted.
+func TestMPCD52FlipsFalseAccusation(t *testing.T) {
+	tryFlipsBuilt = true
+	defer func() { tryFlipsBuilt = false }()
+	cfg := flippedConfig(5, engine.RulesCommon, engine.White, 4, true, "false accusation")
+	gm := newGameOf(t, cfg, testSeed("false accusation g", 0), testSeed("false accusation e", 0))
+	gm.tamper = func(try uint64, what string, b []byte) []byte {
+		if what == "flips" {
+			b[len(b)-1] ^= 1
+		}
+		return b
+	}
+	_, err := gm.play(engine.Point(12))
+	cert := gm.e.Certificate()
+	if err == nil || cert == nil {
+		t.Fatalf("err %v, certificate %+v: the evaluator's machine should fail its check", err, cert)
+	}
+	if err := JudgeCertificate(gm.rec, 0, *cert); !errors.Is(err, ErrNotProven) {
+		t.Fatalf("the judge: %v; want the certificate not proven (the garbler is honest)", err)
 	}
 }

@@ -65,6 +65,11 @@ type Certificate struct {
 	// sub-batch in Reverse is not the one of the colours and mask bits
 	// seed_i gives (and the pad bits).
 	MAC bool
+	// Flips, about garbling ĵ of a try that comes by flips (MPC-D52),
+	// is the evaluator's flips message of the try (its digest is
+	// TryRecord.Flips): the flips' labels are judged against the
+	// commitment's entries of their values. Nil otherwise.
+	Flips []byte
 	// What says what differs, for people.
 	What string
 }
@@ -151,7 +156,15 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		// refused at once and is not a certificate.
 		return fmt.Errorf("%w: %v", ErrNotProven, err)
 	}
-	if openedLabelsDigest(cfg, cm.try, j, own, other, nil, nil) != e[2] { // no flipped tries yet (MPC-D52: Validate refuses them outside tests)
+	var d []bool
+	flips := cfg.flipWires(rc, cm.mover)
+	if flips != nil {
+		// The labels of the flips the evaluator signed (MPC-D52).
+		if d, err = parseFlips(c.Flips, cm.try, len(flips)); err != nil {
+			return fmt.Errorf("%w: %v", ErrNotProven, err)
+		}
+	}
+	if openedLabelsDigest(cfg, cm.try, j, own, other, flips, d) != e[2] {
 		return nil
 	}
 	return fmt.Errorf("%w: garbling %d is the one committed to", ErrNotProven, j)
@@ -220,6 +233,11 @@ func JudgeCertificate(rec Record, t int, c Certificate) error {
 	}
 	if try != pub.Try || mover != cfg.PartyOf(pub.ToMove) {
 		return fmt.Errorf("%w: the commitment names try %d for the %v, the record try %d for the %v", ErrNotProven, try, mover, pub.Try, cfg.PartyOf(pub.ToMove))
+	}
+	if c.OT == nil && c.Reverse == nil && c.SeedOT == nil && c.Digest == nil && c.Opened < 0 && cfg.flipped(mover) &&
+		(tr.Sent < 5 || !tr.flipped() || Sum(c.Flips) != tr.Flips) {
+		// The flips judged are those the evaluator signed (MPC-D52).
+		return fmt.Errorf("%w: the flips or the garbling are not the ones the record holds for try %d", ErrNotProven, t)
 	}
 	return VerifyCertificate(cfg, c)
 }

@@ -605,7 +605,7 @@ func (e *Evaluator) checkChosen(g Garbling, c *circuit.Circuit, pre *chosenDiges
 	}
 	certify := func(what string, labels []byte) error {
 		e.cert = &Certificate{Commitment: ck.commitment, Opened: -1, Choice: bytes.Clone(ck.choice),
-			Tables: pre.tables, Labels: bytes.Clone(labels), What: what}
+			Tables: pre.tables, Labels: bytes.Clone(labels), Flips: bytes.Clone(e.cur.flipsMsg), What: what}
 		return e.fail("try %d: the %s of garbling %d differ from its commitment (certificate)", try, what, ck.j)
 	}
 	if pre.tables != entry[1] {
