@@ -124,12 +124,22 @@ func TestMPCD52FlipsChecked(t *testing.T) {
 		t.Error("flips validated while MPC-D52 is not built")
 	}
 	tryFlipsBuilt = true
-	for _, cheat := range []string{"honest", "other-label", "garbage-label"} {
-		t.Run(cheat, func(t *testing.T) {
+	for _, c := range []struct {
+		cheat string
+		at    int // honest tries before
+	}{{"honest", 0}, {"other-label", 0}, {"garbage-label", 0}, {"other-label", 4}} {
+		cheat := c.cheat
+		t.Run(fmt.Sprintf("%s-after-%d", cheat, c.at), func(t *testing.T) {
 			gm := newGameOf(t, cfg, testSeed("flips checked g", 0), testSeed("flips checked e", 0))
-			// White garbles: Black, the evaluator's player, tries first.
+			// White garbles: Black, the evaluator's player, tries first,
+			// and again after two legal tries (one of each).
+			for _, p := range []engine.Point{0, 24, 1, 23}[:c.at] {
+				if _, d := gm.step(p); d != "" {
+					t.Fatal(d)
+				}
+			}
 			if cfg.PartyOf(gm.ref.ToMove()) != circuit.Evaluator {
-				t.Fatal("the evaluator's player does not move first")
+				t.Fatal("the evaluator's player is not to move")
 			}
 			if cheat != "honest" {
 				gm.g.cheatSend = func(try uint64, j int, own *[]gc.Label, other *[]Digest, cp *copyGarbling) {
@@ -162,14 +172,15 @@ func TestMPCD52FlipsChecked(t *testing.T) {
 			if err == nil || cert == nil || cert.What != "garbler's input labels" {
 				t.Fatalf("%s: err %v, certificate %+v; want the labels' certificate", cheat, err, cert)
 			}
-			if err := JudgeCertificate(gm.rec, 0, *cert); err != nil {
-				t.Fatalf("%s: the judge refuses the certificate: %v", cheat, err)
+			last := len(gm.rec.Tries) - 1
+			if err := JudgeCertificate(gm.rec, last, *cert); err != nil {
+				t.Fatalf("%s: the judge refuses the certificate of try %d: %v", cheat, last, err)
 			}
 			// Other flips than the signed ones prove nothing.
 			forged := *cert
 			forged.Flips = bytes.Clone(cert.Flips)
 			forged.Flips[len(forged.Flips)-1] ^= 1
-			if err := JudgeCertificate(gm.rec, 0, forged); !errors.Is(err, ErrNotProven) {
+			if err := JudgeCertificate(gm.rec, last, forged); !errors.Is(err, ErrNotProven) {
 				t.Fatalf("%s: a certificate with other flips: %v, want not proven", cheat, err)
 			}
 		})

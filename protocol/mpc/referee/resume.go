@@ -27,9 +27,9 @@ func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, erro
 	var movers []circuit.Party
 	var made [2]int
 	for t, tr := range rec.Tries {
-		if tr.Sent != cfg.Messages() {
+		if full := cfg.MessagesOf(cfg.PartyOf(pub.ToMove)); tr.Sent != full {
 			if t != len(rec.Tries)-1 {
-				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its %d messages", ErrRecord, t, tr.Sent, cfg.Messages())
+				return pub, nil, made, fmt.Errorf("%w: try %d has %d of its %d messages", ErrRecord, t, tr.Sent, full)
 			}
 			break
 		}
