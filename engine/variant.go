@@ -182,8 +182,24 @@ const (
 	maxCards     = 9
 )
 
+// OptionTryFlips is the key of Phantom Go's switch of the evaluator's try
+// ahead of its player (MPC-D52 in docs/mpc.md, UI-D49): the evaluator's
+// tries come as random bits taken before its player plays and their
+// flips, sent once it has. It needs checked tries (Lambda > 1) and the
+// correlated input OTs; off by default, and older invitations lack it.
+const OptionTryFlips = "try-flips"
+
+// TryFlips reports whether a game of o has the evaluator's tries by
+// flips (OptionTryFlips).
+func (o Options) TryFlips() bool {
+	s, _ := o.OwnValue(OptionTryFlips)
+	return s == "true"
+}
+
 // options of every variant, in the order Normalize checks them.
 var (
+	optionTryFlips = NewBoolOption(VariantPhantom, OptionTryFlips, "Try flips",
+		"the evaluator's try ahead of its player, by flips (MPC-D52; needs --lambda 2 or more and correlated or authenticated input OTs)")
 	optionRules = VariantOption{
 		Key: "rules", Variant: VariantPhantom,
 		Type: OptionChoice, Choices: []string{string(RulesCommon), string(RulesHamburg), string(RulesKriegspiel)},
@@ -312,7 +328,7 @@ var Descriptors = []*Descriptor{
 		Variant: VariantPhantom, Title: "Phantom Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,
 		MinSize: MinSize, DefaultSize: 9, Komi: true, DefaultKomi: 7.5,
 		Colors: ColorsByChoice, Timed: true, SGFGame: 1, SGFRules: "Chinese",
-		RuleSections: []string{"PG", "GO"}, Options: []VariantOption{optionRules},
+		RuleSections: []string{"PG", "GO"}, Options: []VariantOption{optionRules, optionTryFlips},
 	},
 	{
 		Variant: VariantHMG, Title: "Hidden Move Go", ColorNames: goColorNames, ResultLetters: goResultLetters, Stones: true,

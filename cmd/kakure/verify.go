@@ -91,6 +91,9 @@ func describeChecking(o engine.Options) string {
 		case engine.InputOTAuthenticatedMAC64:
 			s += ", inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D32)"
 		}
+		if o.TryFlips() {
+			s += ", the evaluator's tries by flips ahead of its player (MPC-D52)"
+		}
 		return s
 	}
 	return ", tries checked at the audit only (λ = 1), garbled with " + scheme

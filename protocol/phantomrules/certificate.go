@@ -60,6 +60,10 @@ type phantomCertificateFrame struct {
 	// for its OT corrections, the next frames the commitments and the
 	// reply part of the commitment.
 	Digest string `json:"digest,omitempty"`
+	// Flips, of a certificate about the garbling sent of a try by flips
+	// (MPC-D52), says that a fifth frame follows: the evaluator's flips
+	// message, which the record holds by digest.
+	Flips bool `json:"flips,omitempty"`
 }
 
 // The values of phantomCertificateFrame.Digest.
@@ -124,6 +128,10 @@ func CertificateViolation(try uint64, c *referee.Certificate, err error) *protoc
 		// Non-nil even when empty (the labels are not needed when the
 		// tables differ): Game.accuse drops nil frames.
 		frames = append(frames, c.Choice, append([]byte{}, c.Labels...))
+		if c.Flips != nil {
+			f.Flips = true
+			frames = append(frames, c.Flips)
+		}
 	}
 	b, merr := json.Marshal(f)
 	if merr != nil {
@@ -231,8 +239,10 @@ func judgePhantomCertificate(game protocol.GameID, _ [2]protocol.PeerID, accused
 		if f.Reverse {
 			c.Reverse, c.MAC = evidence[2], f.MAC
 		}
-	case f.Opened < 0 && !f.OT && !f.Reverse && len(evidence) == 4:
+	case f.Opened < 0 && !f.OT && !f.Reverse && len(evidence) == 4 && !f.Flips:
 		c.Choice, c.Labels = evidence[2], evidence[3]
+	case f.Opened < 0 && !f.OT && !f.Reverse && len(evidence) == 5 && f.Flips:
+		c.Choice, c.Labels, c.Flips = evidence[2], evidence[3], evidence[4]
 	default:
 		return falseReport("%d evidence frames for garbling %d", len(evidence), f.Opened)
 	}

@@ -31,8 +31,16 @@ func (h *Rules) TryID() uint64 { return h.Public.Try }
 // 1, so that the garbler's player's clock runs on until its try goes
 // with the garbling, and the settling messages stay the garbling and the
 // outputs (CLK-D16).
+//
+// A try of the evaluator's player by flips (MPC-D52, CLK-D32) counts its
+// request, the commitment and the choice as step 0: they go ahead of its
+// player, within its time, and its try is the flips; the garbling and
+// the outputs are steps 1 and 2.
 func (h *Rules) clockStep() int {
 	_, sent := h.Current()
+	if h.Flipped() {
+		return max(0, sent-3)
+	}
 	if h.Machine.Options.Lambda <= 1 {
 		return sent
 	}
@@ -74,6 +82,10 @@ func (h *Rules) EndsTimedTurn(kind protocol.Kind, _ json.RawMessage) bool {
 	case StagePlay:
 		sent := h.clockStep()
 		mover := h.moverRole()
+		if h.Flipped() {
+			_, n := h.Current()
+			return kind == KindFlips && n == 3
+		}
 		return kind == KindTry && sent == 0 && mover == Evaluator ||
 			kind == KindTryGarbling && sent == 1 && mover == Garbler
 	case StageOpen:

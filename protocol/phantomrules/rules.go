@@ -41,6 +41,7 @@ func init() {
 			KindGarbling:    {Timed: true, Automatic: true},
 			KindCommitment:  {Automatic: true},
 			KindChoice:      {Automatic: true},
+			KindFlips:       {Timed: true},
 			KindOutputs:     {Timed: true, Automatic: true},
 			KindReveal:      {Automatic: true},
 			KindAccuse:      {},
@@ -108,7 +109,8 @@ func (h *Rules) Config() referee.Config {
 	return referee.Config{Size: h.Machine.Options.Size, Rules: h.Machine.Options.Rules,
 		GarblerColor: h.Machine.Colors[Garbler], Game: h.Machine.Game[:], Komi: h.Machine.Options.Komi, Lambda: h.Machine.Options.Lambda,
 		Scheme: garblingScheme(h.Machine.Options.Garbling), InputOT: inputOTForm(h.Machine.Options.InputOT),
-		AuthState: engine.AuthenticatedInputOT(h.Machine.Options.InputOT), MACBits: macBits(h.Machine.Options.InputOT)}
+		AuthState: engine.AuthenticatedInputOT(h.Machine.Options.InputOT), MACBits: macBits(h.Machine.Options.InputOT),
+		TryFlips: h.Machine.Options.TryFlips()}
 }
 
 // macBits returns the length of the garbler's MACs an invitation's
@@ -206,10 +208,26 @@ func (h *Rules) Stage() Stage {
 // Current returns the try under way and how many of its messages were
 // sent (0 when the last try is complete).
 func (h *Rules) Current() (referee.TryRecord, int) {
-	if n := len(h.Record.Tries); n > 0 && h.Record.Tries[n-1].Sent < h.Config().Messages() {
+	if n := len(h.Record.Tries); n > 0 && h.Record.Tries[n-1].Sent < h.messages() {
 		return h.Record.Tries[n-1], h.Record.Tries[n-1].Sent
 	}
 	return referee.TryRecord{}, 0
+}
+
+// messages returns the number of messages of the try under way when it
+// is complete: referee.Config.MessagesOf its mover's party (six for a
+// try of the evaluator's player by flips, MPC-D52).
+func (h *Rules) messages() int {
+	cfg := h.Config()
+	return cfg.MessagesOf(cfg.PartyOf(h.Public.ToMove))
+}
+
+// Flipped reports whether the try under way comes by flips (MPC-D52): a
+// try of the evaluator's player in a game of Options.TryFlips. Its
+// request, commitment and choice go before its player plays; its
+// player's try is KindFlips.
+func (h *Rules) Flipped() bool {
+	return h.Machine.Options.TryFlips() && h.Stage() == StagePlay && h.moverRole() == Evaluator
 }
 
 // moverRole returns the role whose player is to try.
@@ -230,6 +248,19 @@ func (h *Rules) Expected() (protocol.Role, []protocol.Kind, bool) {
 	case StagePlay:
 		mover := h.moverRole()
 		_, sent := h.Current()
+		if h.Flipped() {
+			// The evaluator's try by flips (MPC-D52): its request,
+			// the commitment and its choice ahead of its player, then
+			// its player's try (the flips), the garbling and the
+			// outputs.
+			kinds := [...]struct {
+				from protocol.Role
+				kind protocol.Kind
+			}{{Evaluator, KindRequest}, {Garbler, KindCommitment}, {Evaluator, KindChoice},
+				{Evaluator, KindFlips}, {Garbler, KindGarbling}, {Evaluator, KindOutputs}}
+			k := kinds[min(sent, len(kinds)-1)]
+			return k.from, []protocol.Kind{k.kind, KindAccuse}, false
+		}
 		if h.Machine.Options.Lambda > 1 {
 			// A checked try (T-8(b)): commitment and choice come between
 			// the request and the garbling.
@@ -284,7 +315,7 @@ func (h *Rules) Apply(from protocol.Role, seq uint64, kind protocol.Kind, body j
 	switch kind {
 	case KindCommit, KindSetup, KindBase:
 		return h.applySetup(from, seq, kind, body)
-	case KindTry, KindRequest, KindTryGarbling, KindGarbling, KindCommitment, KindChoice:
+	case KindTry, KindRequest, KindTryGarbling, KindGarbling, KindCommitment, KindChoice, KindFlips:
 		return h.applyTryStep(from, seq, kind, body)
 	case KindOutputs:
 		return h.applyOutputs(from, seq, body)
@@ -410,6 +441,20 @@ func (h *Rules) applyTryStep(from protocol.Role, seq uint64, kind protocol.Kind,
 		tr := &h.Record.Tries[len(h.Record.Tries)-1]
 		tr.Sent, tr.Choice = 3, b.Choice
 		return []protocol.Event{EventStep{Try: b.Try, Sent: 3}}, nil
+	case KindFlips:
+		var b FlipsBody
+		if err := protocol.DecodeBody(body, &b); err != nil {
+			return nil, protocol.NewViolation(from, seq, "T-10", "%v", err)
+		}
+		if b.Try != h.Public.Try {
+			return nil, protocol.NewViolation(from, seq, "T-10", "flips of try %d, the game is at try %d", b.Try, h.Public.Try)
+		}
+		if b.Flips == (referee.Digest{}) {
+			return nil, protocol.NewViolation(from, seq, "T-10", "flips of try %d without their digest", b.Try)
+		}
+		tr := &h.Record.Tries[len(h.Record.Tries)-1]
+		tr.Sent, tr.Flips = 4, b.Flips
+		return []protocol.Event{EventStep{Try: b.Try, Sent: 4}}, nil
 	}
 	return nil, fmt.Errorf("protocol: %s is not a step of a Phantom Go try", kind)
 }

@@ -58,6 +58,12 @@ const (
 	// KindOutputs: the evaluator's outputs of a try: the event
 	// bits in the clear and the garbler's output labels (one attachment).
 	KindOutputs protocol.Kind = "phantom-outputs"
+	// KindFlips: in a game whose evaluator's tries come by flips
+	// (Options.TryFlips, MPC-D52), a try of the evaluator's player, as
+	// the flips of the random try bits its request carried (one
+	// attachment), sent after its choice. Its request, the commitment
+	// and the choice went before its player played.
+	KindFlips protocol.Kind = "phantom-flips"
 	// KindReveal: a party's seed and tries, at the end of play
 	// (PG-9) or in answer to an accusation. The program sends it.
 	KindReveal protocol.Kind = "phantom-reveal"
@@ -156,6 +162,17 @@ type ChoiceBody struct {
 	Bulk   [][]byte       `json:"-"`
 }
 
+// FlipsBody is the body of KindFlips: the try number and the digest of
+// the evaluator's flips message (referee.Evaluator.Flips).
+type FlipsBody struct {
+	Try   uint64         `json:"try"`
+	Flips referee.Digest `json:"flips"`
+	// ThinkMS is the try's think time, in a game with a time control
+	// (CLK-D16, CLK-D32).
+	ThinkMS int64    `json:"think_ms,omitempty"`
+	Bulk    [][]byte `json:"-"`
+}
+
 // OutputsBody is the body of KindOutputs.
 type OutputsBody struct {
 	Try    uint64         `json:"try"`
@@ -193,6 +210,7 @@ func (b CommitmentBody) Attachments() [][]byte {
 	return b.Bulk
 }
 func (b ChoiceBody) Attachments() [][]byte { return b.Bulk }
+func (b FlipsBody) Attachments() [][]byte  { return b.Bulk }
 
 // EventTry: a try went through the secure referee. Event is what
 // both players are told (moved, illegal, pass); each player's own
@@ -302,6 +320,12 @@ func (b GarblingBody) Stamp(kind protocol.Kind, think, charge int64) any {
 	case KindGarbling:
 		b.ChargeMS = charge
 	}
+	return b
+}
+
+// Stamp writes the clock stamp FlipsBody carries (CLK-D8, CLK-D32).
+func (b FlipsBody) Stamp(_ protocol.Kind, think, _ int64) any {
+	b.ThinkMS = think
 	return b
 }
 

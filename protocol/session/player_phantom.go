@@ -107,6 +107,18 @@ type phantomPlayer struct {
 	// announcement that contradicts the view): this program accuses at
 	// its next turn.
 	caught string
+	// flips is, in a game whose evaluator's tries come by flips
+	// (MPC-D52), the evaluator's flips message of try flipsTry: made
+	// when its player played, kept (and saved) until the next try's
+	// replace it, to be sent again after a restart and to rebuild the
+	// machine with.
+	flips    []byte
+	flipsTry uint64
+	// pendingTry is the evaluator's player's try made before its choice
+	// went (MPC-D52): its program sends it as the flips as soon as the
+	// choice is in the record. It is not saved: after a restart the
+	// player tries again.
+	pendingTry *engine.Point
 	// restored holds secrets read back after a restart; the machine is
 	// rebuilt from them and the record at the next call.
 	restored *phantomSecrets
@@ -162,6 +174,11 @@ type phantomSecrets struct {
 	Auths map[uint64][]byte `json:"auths,omitempty"`
 	// Evidence is phantomPlayer.evidence, keyed as Requests.
 	Evidence map[string][]byte `json:"evidence,omitempty"`
+	// Flips is the evaluator's flips message of try FlipsTry, in a game
+	// whose evaluator's tries come by flips (MPC-D52): sent again after a
+	// restart, and the resumed machine's (phantomPlayer.flips).
+	Flips    []byte `json:"flips,omitempty"`
+	FlipsTry uint64 `json:"flips_try,omitempty"`
 }
 
 // evidenceKept is how many messages phantomPlayer.evidence holds: two
@@ -285,8 +302,15 @@ func (p *phantomPlayer) ensure(m *protocol.Machine, h *phantomrules.Rules) error
 	return p.rebuild(m, h, s)
 }
 
-// myTry reports whether the local player may choose a try now.
+// myTry reports whether the local player may choose a try now: in a
+// game whose evaluator's tries come by flips (MPC-D52), the evaluator's
+// player from the start of its try, while its program's request,
+// commitment and choice are under way, until its try is made.
 func (p *phantomPlayer) myTry(h *phantomrules.Rules) bool {
+	if p.me == phantomrules.Evaluator && h.Flipped() {
+		_, sent := h.Current()
+		return sent <= 3 && p.caught == "" && p.e != nil && p.pendingTry == nil && !p.flipped(h)
+	}
 	from, kinds, _ := h.Expected()
 	if from != p.me || p.caught != "" || len(kinds) == 0 {
 		return false
@@ -381,6 +405,16 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 		if !p.myTry(h) {
 			return "", nil, fmt.Errorf("%w: not this player's try", protocol.ErrNotNow)
 		}
+		if p.me == phantomrules.Evaluator && h.Flipped() {
+			if _, sent := h.Current(); sent < 3 {
+				// Before its choice went: the flips follow it
+				// (auto), made from this try (MPC-D52).
+				pt := a.Point
+				p.pendingTry = &pt
+				return "", nil, nil
+			}
+			return p.flips1(h, a.Point)
+		}
 		if p.me == phantomrules.Evaluator {
 			return p.request1(h, phantomrules.KindTry, a.Point)
 		}
@@ -421,6 +455,32 @@ func (p *phantomPlayer) request1(h *phantomrules.Rules, kind protocol.Kind, try 
 		return "", nil, err
 	}
 	return kind, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
+}
+
+// flipped reports whether the evaluator's flips of the try under way
+// were made.
+func (p *phantomPlayer) flipped(h *phantomrules.Rules) bool {
+	return p.flips != nil && p.flipsTry == h.Public.Try
+}
+
+// flips1 makes the evaluator's flips of its player's try (MPC-D52), once
+// its choice went.
+func (p *phantomPlayer) flips1(h *phantomrules.Rules, try engine.Point) (protocol.Kind, any, error) {
+	if p.e == nil {
+		return "", nil, errPhantomLost
+	}
+	if p.caught != "" {
+		return "", nil, fmt.Errorf("%w: the other program was caught: %s", protocol.ErrNotNow, p.caught)
+	}
+	if !p.flipped(h) {
+		f, err := p.e.Flips(try)
+		if err != nil {
+			return "", nil, err
+		}
+		p.flips, p.flipsTry = f, h.Public.Try
+	}
+	p.pendingTry = nil
+	return phantomrules.KindFlips, phantomrules.FlipsBody{Try: h.Public.Try, Flips: referee.Sum(p.flips), Bulk: [][]byte{p.flips}}, nil
 }
 
 // garble makes the garbler's garbling of the next try.
@@ -561,6 +621,13 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 		c := p.choice
 		p.choice = nil
 		return phantomrules.KindChoice, phantomrules.ChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
+	case phantomrules.KindFlips:
+		// The player's try made before the choice went (MPC-D52).
+		if p.pendingTry == nil {
+			return "", nil, false, nil
+		}
+		k, b, err := p.flips1(h, *p.pendingTry)
+		return k, b, err == nil, err
 	case phantomrules.KindOutputs:
 		if p.outputs == nil || p.outputsTry != h.Public.Try {
 			return "", nil, false, nil

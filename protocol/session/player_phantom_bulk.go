@@ -25,7 +25,8 @@ type phantomCheat interface {
 // phantomAttachments is how many attachments each kind carries in a game
 // of the game's one OT extension (MPC-D18).
 var phantomAttachments = map[protocol.Kind]int{phantomrules.KindSetup: 1, phantomrules.KindBase: 1, phantomrules.KindTry: 1, phantomrules.KindRequest: 1,
-	phantomrules.KindTryGarbling: 3, phantomrules.KindGarbling: 3, phantomrules.KindOutputs: 1, phantomrules.KindCommitment: 2, phantomrules.KindChoice: 1}
+	phantomrules.KindTryGarbling: 3, phantomrules.KindGarbling: 3, phantomrules.KindOutputs: 1, phantomrules.KindCommitment: 2, phantomrules.KindChoice: 1,
+	phantomrules.KindFlips: 1}
 
 // phantomReverseAttachments are the kinds that carry one more attachment
 // in a game of the correlated input OTs (MPC-D28), the last one: the
@@ -131,6 +132,13 @@ func (p *phantomPlayer) receiveBulk(m *protocol.Machine, me protocol.Role, msg *
 		return p.receiveCommitment(h, bulk)
 	case phantomrules.KindChoice:
 		return p.receiveChoice(h, bulk)
+	case phantomrules.KindFlips:
+		// The evaluator's player's try, as flips (MPC-D52): the
+		// garbling of ĵ goes with their labels. Malformed flips are
+		// accused; the audit decides (their digest is in the record).
+		if err := p.g.TakeFlips(bulk[0]); err != nil {
+			return p.catch(fmt.Errorf("the evaluator's flips of try %d: %w", h.Public.Try, err))
+		}
 	case phantomrules.KindTryGarbling, phantomrules.KindGarbling:
 		// The digest of the tables the message signs, which checkBulk
 		// compared with the attachment (MPC-D49).
@@ -371,6 +379,10 @@ func phantomDigests(msg *protocol.Message, correlated bool) []referee.Digest {
 		var b phantomrules.ChoiceBody
 		protocol.DecodeBody(msg.Body, &b)
 		return []referee.Digest{b.Choice}
+	case phantomrules.KindFlips:
+		var b phantomrules.FlipsBody
+		protocol.DecodeBody(msg.Body, &b)
+		return []referee.Digest{b.Flips}
 	}
 	return nil
 }
@@ -449,6 +461,10 @@ func (p *phantomPlayer) remakeBulk(m *protocol.Machine, me protocol.Role, msg *p
 	case phantomrules.KindChoice:
 		if p.e != nil && p.e.AgainChoice() != nil {
 			bulk = [][]byte{p.e.AgainChoice()}
+		}
+	case phantomrules.KindFlips:
+		if p.flips != nil {
+			bulk = [][]byte{p.flips}
 		}
 	}
 	if h.Correlated() && phantomReverseAttachments[msg.Kind] && msg.Kind != phantomrules.KindCommit && bulk != nil {

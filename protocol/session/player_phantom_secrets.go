@@ -299,6 +299,9 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	for _, t := range p.tries() {
 		s.Tries = append(s.Tries, t.Vertex(p.opts.Size))
 	}
+	if p.flips != nil {
+		s.Flips, s.FlipsTry = p.flips, p.flipsTry
+	}
 	if p.outputs != nil {
 		s.Outputs = &PhantomOutputs{Pass: p.outputs.Pass, Legal: p.outputs.Legal, Labels: p.outputs.Labels}
 		s.OutputsTry = p.outputsTry

@@ -366,6 +366,12 @@ func (c Config) masksInDecoding() bool { return c.Scheme == gc.ThreeHalves }
 // would not know it.
 var tryFlipsBuilt = false
 
+// AllowTryFlips lets Validate take TryFlips while MPC-D52 is built (the
+// session's resume of it is not yet): for the session's tests only,
+// which call it once before any game (TestMain). A program never calls
+// it.
+func AllowTryFlips() { tryFlipsBuilt = true }
+
 // flipped reports whether the tries of mover's player in a game of c
 // come by flips (MPC-D52): the evaluator's, with TryFlips.
 func (c Config) flipped(mover circuit.Party) bool {

@@ -1,0 +1,127 @@
+package session_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kakure/kakure/bot"
+	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
+	"github.com/kakure/kakure/protocol/session"
+)
+
+// flipsOptions are authMAC64Options with the evaluator's tries by flips
+// (MPC-D52, engine.OptionTryFlips).
+func flipsOptions(rules engine.PhantomRules) engine.Options {
+	o := authMAC64Options(rules)
+	o.Own = engine.OptionTryFlips + "=true"
+	return o
+}
+
+// TestMPCD52InTheInvitation: the evaluator's tries by flips travel in the
+// signed invitation's options as "try-flips=true" among the variants' own
+// options; they need checked tries and the correlated (or authenticated)
+// input OTs; an invitation without them is a game without flips, as
+// older records are.
+func TestMPCD52InTheInvitation(t *testing.T) {
+	o, err := flipsOptions(engine.RulesCommon).Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.TryFlips() {
+		t.Fatal("try-flips lost by Normalize")
+	}
+	b := protocol.OptionsToBody(o)
+	if back, err := b.Options(); err != nil || !back.TryFlips() {
+		t.Fatalf("round trip: %v, own %q", err, back.Own)
+	}
+	plain, err := authMAC64Options(engine.RulesCommon).Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.TryFlips() || strings.Contains(protocol.OptionsToBody(plain).Own, engine.OptionTryFlips) {
+		t.Fatalf("a game without flips names them: %q", protocol.OptionsToBody(plain).Own)
+	}
+	bad := o
+	bad.Lambda = 1
+	if _, err := bad.Normalize(); err == nil {
+		t.Error("try-flips accepted with λ = 1")
+	}
+	bad = o
+	bad.InputOT = engine.InputOTExtension
+	if _, err := bad.Normalize(); err == nil {
+		t.Error("try-flips accepted with the extension's input OTs")
+	}
+}
+
+// TestMPCD52PhantomGame (T-9): two honest programs play a whole game
+// whose evaluator's tries come by flips, over libp2p, both colours for
+// the garbler: every try of the evaluator's player is a request, a
+// commitment, a choice and then its flips (no phantom-try), nobody is
+// accused, and Verify (whose audit replays the flips from the
+// evaluator's seed and revealed tries) finds the record clean. In the
+// pass without the race detector.
+func TestMPCD52PhantomGame(t *testing.T) {
+	if phantomRace {
+		t.Skip("a whole checked game: in the pass without the race detector")
+	}
+	t.Parallel() // games of their own, nothing shared
+	for _, c := range []struct {
+		name  string
+		o     engine.Options
+		color engine.Color
+	}{
+		{"authenticated-mac64", flipsOptions(engine.RulesCommon), engine.Black},
+		{"correlated", func() engine.Options {
+			o := correlatedOptions(engine.RulesKriegspiel)
+			o.Own = engine.OptionTryFlips + "=true"
+			return o
+		}(), engine.White},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := c.o
+			o.InviterColor = c.color
+			h := playPhantomHooks(t, o, 0, [2]func(*session.Config){}, [2]bot.Player{shortBot(21), shortBot(22)})
+			if out := h.Outcome(); out == nil || out.Violation != nil {
+				t.Fatalf("outcome %+v, want an honest end", out)
+			}
+			tr, err := session.LoadTranscript(h.RecordPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFlippedRecord(t, tr)
+			if rep := protocol.Verify(tr); rep.Violation != nil {
+				t.Errorf("Verify finds %v in an honest game by flips", rep.Violation)
+			}
+		})
+	}
+}
+
+// checkFlippedRecord checks the messages of a record of a game whose
+// evaluator's tries come by flips (MPC-D52): the evaluator's player's
+// tries are flips, each after the try's choice, and none is a
+// phantom-try.
+func checkFlippedRecord(t *testing.T, tr *protocol.Transcript) {
+	t.Helper()
+	kinds := map[protocol.Kind]int{}
+	var last protocol.Kind
+	for _, m := range tr.Messages {
+		kinds[m.Kind]++
+		if m.Kind == phantomrules.KindFlips && last != phantomrules.KindChoice {
+			t.Errorf("flips message %d after %s, want after the choice", m.Seq, last)
+		}
+		if m.Kind == phantomrules.KindGarbling && last != phantomrules.KindFlips {
+			t.Errorf("garbling %d of the evaluator's player's try after %s, want after the flips", m.Seq, last)
+		}
+		if m.Kind != protocol.KindChat {
+			last = m.Kind
+		}
+	}
+	if kinds[phantomrules.KindTry] != 0 || kinds[phantomrules.KindFlips] == 0 ||
+		kinds[phantomrules.KindFlips] != kinds[phantomrules.KindGarbling] ||
+		kinds[phantomrules.KindOutputs] != kinds[phantomrules.KindChoice] {
+		t.Errorf("messages of the record: %v", kinds)
+	}
+	t.Logf("%d tries by flips of %d", kinds[phantomrules.KindFlips], kinds[phantomrules.KindOutputs])
+}
