@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,6 +26,9 @@ func timedPhantom(text string) engine.Options {
 func timedPhantomChecked(text string, form phantomForm) engine.Options {
 	o := timedPhantom(text)
 	o.Lambda, o.InputOT = form.lambda, form.inputOT
+	if form.flips {
+		o.Own = engine.OptionTryFlips + "=true"
+	}
 	return o
 }
 
@@ -33,18 +37,26 @@ func timedPhantomChecked(text string, form phantomForm) engine.Options {
 type phantomForm struct {
 	lambda  int
 	inputOT string
+	// flips: the evaluator's tries by flips (MPC-D52, CLK-D32).
+	flips bool
 }
 
 // forLambdas runs a Phantom Go clock test on unchecked tries, on tries
 // checked with λ = 4 (T-8(b)), whose commitment and choice come between
 // the request and the garbling (CLK-D16), and on those with the
 // correlated input OTs (MPC-D28), whose reverse requests ride on the
-// base and the garblings: no message is added, and no clock changes.
+// base and the garblings: no message is added, and no clock changes;
+// and on those whose evaluator's tries come by flips (MPC-D52), whose
+// request, commitment and choice go within its player's time and whose
+// try is the flips (CLK-D32).
 func forLambdas(t *testing.T, test func(t *testing.T, form phantomForm)) {
-	for _, form := range []phantomForm{{0, ""}, {4, ""}, {4, engine.InputOTCorrelated}} {
+	for _, form := range []phantomForm{{0, "", false}, {4, "", false}, {4, engine.InputOTCorrelated, false}, {4, engine.InputOTCorrelated, true}} {
 		name := fmt.Sprintf("lambda=%d", form.lambda)
 		if form.inputOT != "" {
 			name += "-" + form.inputOT
+		}
+		if form.flips {
+			name += "-flips"
 		}
 		t.Run(name, func(t *testing.T) { test(t, form) })
 	}
@@ -71,7 +83,7 @@ func phantomTry(t *testing.T, g *session.Game, think time.Duration, vertex strin
 func tryClaims(t *testing.T, g *session.Game, r protocol.Role) []int64 {
 	t.Helper()
 	var out []int64
-	for _, k := range []protocol.Kind{phantomrules.KindTry, phantomrules.KindTryGarbling} {
+	for _, k := range []protocol.Kind{phantomrules.KindTry, phantomrules.KindTryGarbling, phantomrules.KindFlips} {
 		for _, b := range clockParts(t, g, r, k) {
 			out = append(out, thinkOf(t, b, "think_ms"))
 		}
@@ -182,6 +194,11 @@ func testCLKD16PhantomUnderClaimedTryCharged(t *testing.T, form phantomForm) {
 				}
 				return kind, b, false
 			case phantomrules.GarblingBody:
+				if b.ThinkMS != 0 {
+					b.ThinkMS = 1
+				}
+				return kind, b, false
+			case phantomrules.FlipsBody:
 				if b.ThinkMS != 0 {
 					b.ThinkMS = 1
 				}
@@ -343,4 +360,94 @@ func TestCLKD16PhantomResumeKeepsClocks(t *testing.T) {
 	if used := 10*time.Minute + 5*time.Second - clocks[0][white.Role()].Main; used < 200*time.Millisecond {
 		t.Errorf("White's move was charged %v, want both its tries (at least 200 ms)", used)
 	}
+}
+
+// TestCLKD32PhantomFlipsAreTheTry (CLK-D32, CLK-D16): in a game whose
+// evaluator's tries come by flips (MPC-D52), the evaluator's program
+// sends the request, and takes the commitment and sends the choice, of
+// its player's try before the player plays: those are not the try, and
+// carry no think time; the flips are, and carry it. A cheating evaluator
+// that writes a think time into its request ahead is refused as a
+// violation of T-10 by the honest garbler, which wins; the record
+// proves it.
+func TestCLKD32PhantomFlipsAreTheTry(t *testing.T) {
+	t.Parallel()
+	t.Run("honest", func(t *testing.T) {
+		t.Parallel()
+		p := newPair(t)
+		games := startGame(t, p, withLag(timedPhantomChecked("10m", phantomForm{4, engine.InputOTCorrelated, true}), 5*time.Second))
+		evaluator := games[1] // the invitee evaluates (PN-D1)
+		const think = 300 * time.Millisecond
+		moves := []string{"C3", "B2"}
+		if evaluator.View().Color == engine.White {
+			phantomTry(t, games[0], 0, moves[0])
+			phantomTry(t, evaluator, think, moves[1])
+		} else {
+			phantomTry(t, evaluator, think, moves[0])
+			phantomTry(t, games[0], 0, moves[1])
+		}
+		flips := clockParts(t, evaluator, evaluator.Role(), phantomrules.KindFlips)
+		if len(flips) != 1 || thinkOf(t, flips[0], "think_ms") < think.Milliseconds() {
+			t.Fatalf("the evaluator's flips carry %v, want one try of at least %v", flips, think)
+		}
+		for _, b := range clockParts(t, evaluator, evaluator.Role(), phantomrules.KindRequest) {
+			if thinkOf(t, b, "think_ms") != 0 {
+				t.Errorf("a request carries a think time: %v", b)
+			}
+		}
+		// The request, the commitment and the choice of the evaluator's
+		// player's try are in the record before its flips.
+		var kinds []protocol.Kind
+		for _, m := range evaluator.Transcript().Messages {
+			switch m.Kind {
+			case phantomrules.KindRequest, phantomrules.KindCommitment, phantomrules.KindChoice, phantomrules.KindFlips:
+				kinds = append(kinds, m.Kind)
+			}
+		}
+		if i := slices.Index(kinds, phantomrules.KindFlips); i < 3 || kinds[i-3] != phantomrules.KindRequest ||
+			kinds[i-2] != phantomrules.KindCommitment || kinds[i-1] != phantomrules.KindChoice {
+			t.Errorf("the try's messages %v, want the request, commitment and choice before the flips", kinds)
+		}
+		for _, g := range games {
+			if rep := protocol.Verify(g.Transcript()); rep.Violation != nil {
+				t.Errorf("verify of the %s's record: %v", g.Role(), rep.Violation)
+			}
+		}
+	})
+	t.Run("think-on-the-request", func(t *testing.T) {
+		t.Parallel()
+		const cheater = 1 // the invitee, the evaluator (PN-D1)
+		p := newPair(t, func(i int, c *session.Config) {
+			if i != cheater {
+				return
+			}
+			session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+				if b, ok := body.(phantomrules.RequestBody); ok && kind == phantomrules.KindRequest && g.View().Color == engine.Black {
+					// Only the requests of its own player's tries
+					// (Black's, the first).
+					if pv := phantomOf(g.View()); pv.Tries%2 == 0 {
+						b.ThinkMS = 5
+						return kind, b, true
+					}
+				}
+				return kind, body, false
+			})
+		})
+		o := timedPhantomChecked("10m", phantomForm{4, engine.InputOTCorrelated, true})
+		o.InviterColor = engine.White // the evaluator's player, Black, tries first
+		games := startGame(t, p, o)
+		honest := games[1-cheater]
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
+		defer cancel()
+		if err := honest.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+		out := honest.Outcome()
+		if out == nil || out.Violation == nil || out.Violation.Rule != "T-10" || out.Violation.Accused != games[cheater].Role() {
+			t.Fatalf("outcome %+v, want the cheater's T-10 violation", out)
+		}
+		if rep := protocol.Verify(honest.Transcript()); rep.Violation == nil || rep.Violation.Accused != games[cheater].Role() {
+			t.Errorf("verify: %+v, want the cheater named", rep.Violation)
+		}
+	})
 }

@@ -66,10 +66,22 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	b.Run("three-halves/lambda-4/authenticated-mac64-think", func(b *testing.B) {
 		benchPhantomGameThink(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, 10*time.Millisecond)
 	})
+	// The evaluator's tries by flips (MPC-D52): its request, the
+	// commitment and its choice before its player plays, then the flips.
+	b.Run("three-halves/lambda-4/authenticated-mac64-flips", func(b *testing.B) {
+		benchPhantomGame(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64+flipsSuffix)
+	})
+	b.Run("three-halves/lambda-4/authenticated-mac64-flips-think", func(b *testing.B) {
+		benchPhantomGameThink(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64+flipsSuffix, 10*time.Millisecond)
+	})
 	b.Run("three-halves/lambda-1-think", func(b *testing.B) {
 		benchPhantomGameThink(b, 1, engine.GarblingThreeHalves, "", 10*time.Millisecond)
 	})
 }
+
+// flipsSuffix, after the form of the input OTs a benchmark names, turns
+// on the evaluator's tries by flips (engine.OptionTryFlips, MPC-D52).
+const flipsSuffix = "-flips"
 
 // tryTimes are the latencies of a side's tries: after, from the return
 // of the mover's Play (the try's first message made, saved and sent) to
@@ -185,8 +197,12 @@ func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, t
 			runTimed(ctx, g, bot.NewRandom(uint64(2*i+1)), &mu, &latEvaluator, think)
 			done <- g
 		}()
-		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling,
-			InputOT: inputOT})
+		o := engine.Options{Variant: engine.VariantPhantom, Size: 9, Rules: engine.RulesCommon, Lambda: lambda, Garbling: garbling,
+			InputOT: strings.TrimSuffix(inputOT, flipsSuffix)}
+		if strings.HasSuffix(inputOT, flipsSuffix) {
+			o.Own = engine.OptionTryFlips + "=true"
+		}
+		g, err := p.services[0].Invite(ctx, p.hosts[1].ID(), o)
 		if err != nil {
 			b.Fatal(err)
 		}
