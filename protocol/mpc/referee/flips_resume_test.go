@@ -142,6 +142,13 @@ func cutTry(t *testing.T, gm *testGame, p engine.Point, cut int, l tryLog) [2]ph
 				if _, err := gm.resumeEvaluatorOf(gm.rec, triesE, share, auth, rev, kept); !errors.Is(err, ErrRecord) {
 					t.Fatalf("try %d: the evaluator resumed after its flips without its try: %v", try, err)
 				}
+				other := engine.Pass
+				if p == engine.Pass {
+					other = 0
+				}
+				if _, err := gm.resumeEvaluatorOf(gm.rec, append(append([]engine.Point(nil), triesE...), other), share, auth, rev, kept); !errors.Is(err, ErrRecord) {
+					t.Fatalf("try %d: the evaluator resumed after its flips with another try: %v", try, err)
+				}
 			}
 			var reverse []byte
 			if sent >= 0 {
