@@ -114,10 +114,12 @@ func cutTry(t *testing.T, gm *testGame, p engine.Point, cut int, l tryLog) [2]ph
 			}
 		}
 		if k.PrevFlips != nil {
-			kb := k
-			kb.PrevFlips = nil
-			if _, err := ResumeGarblerKept(cfg, gm.seeds[0], gm.rec, kb); !errors.Is(err, ErrRecord) {
-				t.Fatalf("try %d: the garbler resumed without the flips of the try before: %v", try, err)
+			for _, bad := range [][]byte{nil, flipLast(k.PrevFlips)} {
+				kb := k
+				kb.PrevFlips = bad
+				if _, err := ResumeGarblerKept(cfg, gm.seeds[0], gm.rec, kb); !errors.Is(err, ErrRecord) {
+					t.Fatalf("try %d: the garbler resumed with flips %x of the try before: %v", try, bad, err)
+				}
 			}
 		}
 		g2, err := ResumeGarblerKept(cfg, gm.seeds[0], gm.rec, k)
