@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/phantom"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
+	"github.com/kakure/kakure/protocol/mpc/gc"
 )
 
 // tryLog is every message of a test game by try and name (the names of
@@ -364,6 +366,111 @@ func TestMPCD52ResumeFlippedTries(t *testing.T) {
 				t.Fatalf("the audit: %v", err)
 			}
 			t.Logf("%d tries, %d and %d restarts", len(points), done[true], done[false])
+		})
+	}
+}
+
+// TestMPCD52PrevFlipsCertificate (MPC-D52, MPC-D29): the certificate
+// against an evaluator whose share inputs are not its share carries the
+// garbler's labels of the try before, which the judge opens against
+// their commitment; when that try came by flips, the flips place the
+// flip wires' labels, and the certificate carries the evaluator's flips
+// (PrevFlips), held to the record's digest. An evaluator substituting its
+// share in the try after one by flips is convicted: after its own try by
+// flips legal (the garbler's try next), after it illegal (its own try
+// again), and with the garbler resumed between the two tries (the flips
+// of the try before kept, GarblerKept.PrevFlips, and the evidence given
+// back). Other or no flips in the certificate prove nothing. An honest
+// evaluator is never convicted: a garbler that flips decoding bits of
+// the state outputs of garbling ĵ of the try by flips (which substitutes
+// the evaluator's share) holds a certificate the judge refuses.
+func TestMPCD52PrevFlipsCertificate(t *testing.T) {
+	tryFlipsBuilt = true
+	defer func() { tryFlipsBuilt = false }()
+	for _, c := range []struct {
+		name   string
+		before []engine.Point // White garbles: Black, the evaluator's player, tries first
+		resume bool
+		frame  bool
+	}{
+		{"after-a-legal-try", []engine.Point{12}, false, false},
+		{"after-an-illegal-try", []engine.Point{12, 13, 13}, false, false},
+		{"after-a-resume", []engine.Point{12}, true, false},
+		{"honest-evaluator-framed", []engine.Point{12}, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := flippedConfig(5, engine.RulesCommon, engine.White, 4, true, "prev flips "+c.name)
+			gm := newGameOf(t, cfg, testSeed("prev flips g", len(c.name)), testSeed("prev flips e", len(c.name)))
+			l := tryLog{}
+			gm.logging(l)
+			if c.frame {
+				j0 := gm.e.choose(0)
+				gm.g.cheatCopy = func(try uint64, i int, g *gc.Garbled, _ *gc.Keys) {
+					if try == 0 && i == j0 {
+						lo := gm.g.rc.layout[circuit.Evaluator]
+						for _, o := range canonicalPositions(lo.ShareOut, engine.Black) {
+							g.Decoding[o] = !g.Decoding[o]
+						}
+					}
+				}
+			}
+			for _, p := range c.before {
+				if _, d := gm.step(p); d != "" && !c.frame {
+					t.Fatal(d)
+				}
+			}
+			at := len(gm.rec.Tries)
+			if !cfg.flipped(cfg.PartyOf(engine.Black)) || l.get(uint64(at-1), "flips") == nil {
+				t.Fatal("the try before did not come by flips")
+			}
+			if c.resume {
+				tr := gm.rec.Tries[at-1]
+				k := GarblerKept{BaseStart: gm.received[circuit.Garbler][0], ReverseAnswer: gm.received[circuit.Garbler][1], Tries: gm.g.Tries(),
+					PrevChoice: l.get(uint64(at-1), "choice"), PrevFlips: l.get(uint64(at-1), "flips")}
+				g2, err := ResumeGarblerKept(cfg, gm.seeds[0], gm.rec, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := g2.ResumeAuthEvidence(tr, l.get(uint64(at-1), "request"), l.get(uint64(at-1), "commitment"), l.get(uint64(at-1), "labels")); err != nil {
+					t.Fatal(err)
+				}
+				gm.g = g2
+			}
+			p := engine.Point(7)
+			if !c.frame {
+				flipShare(&gm.e.share, engine.White, p)
+			}
+			_, err := gm.play(p)
+			if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the evaluator") {
+				t.Fatalf("%v, want the garbler's check of the evaluator's share to fail", err)
+			}
+			cert := gm.g.ShareCertificate()
+			if cert == nil {
+				t.Fatal("no certificate")
+			}
+			if !bytes.Equal(cert.PrevFlips, l.get(uint64(at-1), "flips")) {
+				t.Fatalf("the certificate's flips of the try before %x, sent %x", cert.PrevFlips, l.get(uint64(at-1), "flips"))
+			}
+			err = JudgeEvaluatorShare(gm.rec, at, *cert)
+			if c.frame {
+				if !errors.Is(err, ErrNotProven) {
+					t.Fatalf("an honest evaluator framed: %v", err)
+				}
+				t.Logf("framing refused: %v", err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("the cheat at try %d is not convicted: %v", at, err)
+			}
+			for _, bad := range [][]byte{nil, flipLast(cert.PrevFlips)} {
+				forged := *cert
+				forged.PrevFlips = bad
+				// Refused as not the record's (other flips would also
+				// fail to open the labels' commitment).
+				if err := JudgeEvaluatorShare(gm.rec, at, forged); !errors.Is(err, ErrNotProven) || !strings.Contains(err.Error(), "flips of try") {
+					t.Fatalf("a certificate with flips %x of the try before: %v, want not proven, not the record's", bad, err)
+				}
+			}
 		})
 	}
 }
