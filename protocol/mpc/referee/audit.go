@@ -292,7 +292,10 @@ func (a *audit) replayTry(t int, tr TryRecord) (complete bool, err error) {
 	moverParty := cfg.PartyOf(mover)
 	var tryE, tryG engine.Point = engine.NoPoint, engine.NoPoint
 	var try engine.Point
-	if moverParty == circuit.Evaluator {
+	flipped := cfg.flipped(moverParty)
+	if moverParty == circuit.Evaluator && !flipped {
+		// (A try by flips is its player's from its flips on, MPC-D52:
+		// its request goes before the player plays.)
 		if tryE, err = a.revealedTry(circuit.Evaluator, t); err != nil {
 			return false, err
 		}
@@ -324,8 +327,12 @@ func (a *audit) replayTry(t int, tr TryRecord) (complete bool, err error) {
 		if tr.Sent < 4 {
 			return false, nil
 		}
-		if cfg.flipped(moverParty) {
+		if flipped {
 			step = 5
+			if tryE, err = a.revealedTry(circuit.Evaluator, t); err != nil {
+				return false, err
+			}
+			try = tryE
 			if err := a.replayFlips(t, tr, tryE); err != nil {
 				return false, err
 			}

@@ -201,6 +201,11 @@ type EvaluatorShareCertificate struct {
 	PrevCorrections, Corrections []byte
 	PrevChoice, Choice           []byte
 	PrevLabels                   []byte
+	// PrevFlips is the evaluator's flips message of the try before when
+	// that try came by flips (MPC-D52; its digest is the record's
+	// TryRecord.Flips), nil otherwise: the flips place the flip wires'
+	// labels in PrevLabels.
+	PrevFlips []byte
 }
 
 // ShareCertificate returns the certificate that convicts the evaluator
@@ -310,8 +315,19 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrNotProven, err)
 		}
+		var d []bool
+		flips := cfg.flipWires(rc, mp)
+		if flips != nil {
+			// The flips of the try before, the record's (MPC-D52).
+			if Sum(c.PrevFlips) != rec.Tries[t-1].Flips {
+				return fmt.Errorf("%w: the flips of try %d are not the record's", ErrNotProven, t-1)
+			}
+			if d, err = parseFlips(c.PrevFlips, pub.Try-1, len(flips)); err != nil {
+				return fmt.Errorf("%w: try %d: %v", ErrNotProven, t-1, err)
+			}
+		}
 		own, other, err := parseCheckedLabels(labels, rc.layout[mp].NumInputs[circuit.Garbler])
-		if err != nil || openedLabelsDigest(cfg, pub.Try-1, j, own, other, nil, nil) != cm.entries[j][2] {
+		if err != nil || openedLabelsDigest(cfg, pub.Try-1, j, own, other, flips, d) != cm.entries[j][2] {
 			return fmt.Errorf("%w: try %d: the garbler's labels do not open their commitment", ErrNotProven, t-1)
 		}
 		// The MACs play no part in this judgement.

@@ -32,6 +32,9 @@ type garblerAuth struct {
 	seed                                                 prg.Seed
 	rkeys                                                []ot.Key
 	commitment, requestPart, corrections, choice, labels []byte
+	// flips is the evaluator's flips message of the try when it came by
+	// flips (MPC-D52): they place the flip wires' labels in labels.
+	flips []byte
 	// resumed is set on what a resume made again of the last complete
 	// try (its number, mover and ĵ): the messages of the try are then
 	// the session's to give ([Garbler.ResumeAuthEvidence]).

@@ -50,16 +50,24 @@ func (e *Evaluator) Flips(try engine.Point) ([]byte, error) {
 	}
 	r := e.flipRandom(e.pub.Try)
 	d := make([]bool, len(x))
-	msg := make([]byte, flipsHeader, flipsHeader+len(x))
-	copy(msg, "P\x01F")
-	binary.BigEndian.PutUint64(msg[3:], e.pub.Try)
 	for i := range x {
 		d[i] = x[i] != r[i]
-		msg = append(msg, byte(b2int(d[i])))
 	}
+	msg := marshalFlips(e.pub.Try, d)
 	cur.flips, cur.flipsMsg, cur.try = d, msg, try
 	e.tries = append(e.tries, try)
 	return msg, nil
+}
+
+// marshalFlips returns the Flips message of try with flips d.
+func marshalFlips(try uint64, d []bool) []byte {
+	msg := make([]byte, flipsHeader, flipsHeader+len(d))
+	copy(msg, "P\x01F")
+	binary.BigEndian.PutUint64(msg[3:], try)
+	for _, b := range d {
+		msg = append(msg, byte(b2int(b)))
+	}
+	return msg
 }
 
 // parseFlips returns the flips of a Flips message of try with n flips.

@@ -230,6 +230,7 @@ func (g *Garbler) checkShare(st *garblerCommitted, j int, z []gc.Label, choice [
 	if p := g.authPrev; p != nil {
 		c.PrevSeed, c.PrevKeys = p.seed, p.rkeys
 		c.PrevCommitment, c.PrevRequestPart, c.PrevCorrections, c.PrevChoice, c.PrevLabels = p.commitment, p.requestPart, p.corrections, p.choice, p.labels
+		c.PrevFlips = p.flips
 	}
 	g.shareCert = c
 	return g.fail("try %d: its share inputs are not its share: sum %d of its choice is neither of the two its labels give (certificate)", st.try, k)
@@ -315,6 +316,10 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 			return Garbling{}, err
 		}
 		auth.commitment, auth.requestPart, auth.corrections, auth.choice, auth.labels = st.commitment, reqPart, corrPart, bytes.Clone(choice), labels
+		if flips != nil {
+			// They place the flip wires' labels (MPC-D52).
+			auth.flips = marshalFlips(st.try, st.flips)
+		}
 	}
 	g.cur = &garblerTry{keys: cp.keys, mask: mask, try: try, mover: mover, auth: auth}
 	if g.cfg.authenticated() {

@@ -44,16 +44,64 @@ func replayPublic(cfg Config, rec Record) (Public, []circuit.Party, [2]int, erro
 	return pub, movers, made, nil
 }
 
-// ResumeGarbler rebuilds the garbler of a game in the state its record
-// leaves it in: baseStart is the evaluator's first message (nil if the
-// record has none yet), rec the record so far, tries its player's tries
-// as revealed at the end (at least those the record holds), request the
-// evaluator's request of the try under way if the session kept it (nil
-// otherwise). A try whose garbling the record holds is garbled again and
-// checked against the record, and with the request its OT reply is made
-// again too; one whose request only the record holds leaves the garbler
-// ready to garble it (the session keeps the request). What was made
-// again is kept for [Garbler.Again].
+// GarblerKept is what a session keeps for the garbler's resume that its
+// record holds only by digest: the evaluator's messages the garbler
+// received, and its player's tries. Which of them a game has depends on
+// its configuration; a message of a form the game does not have must be
+// nil.
+type GarblerKept struct {
+	// BaseStart is the evaluator's base OT message (nil if the record
+	// has none yet).
+	BaseStart []byte
+	// ReverseAnswer is the evaluator's answer to the reverse setup
+	// ([Evaluator.ReverseRespond], MPC-D28) if the record holds it.
+	ReverseAnswer []byte
+	// Tries are the garbler's player's tries as revealed at the end (at
+	// least those the record holds).
+	Tries []engine.Point
+	// Request, Choice and Flips are the evaluator's request, choice
+	// (MPC-D16) and flips (MPC-D52) of the try under way, each if the
+	// record holds it (the request if the session kept it: without it a
+	// garbling the record holds is made again without its OT reply).
+	Request, Choice, Flips []byte
+	// PrevChoice and PrevFlips are the evaluator's choice and flips of
+	// the last complete try of the record, in a game of the
+	// authenticated state (MPC-D29, MPC-D30): the choice carries its
+	// seed transfer response of the next try, and both go in a
+	// certificate of the next try. PrevFlips only when that try came by
+	// flips (MPC-D52).
+	PrevChoice, PrevFlips []byte
+}
+
+// ResumeGarblerKept rebuilds the garbler of a game in the state its
+// record rec leaves it in, from its seed and what the session kept (k).
+// A try whose garbling the record holds is garbled again and checked
+// against the record, and with the request its OT reply is made again
+// too; one whose request only the record holds leaves the garbler ready
+// to garble it. A checked try whose commitment the record holds is
+// committed to again from the request (MPC-D16), its choice checked
+// again, its flips taken again (MPC-D52), and its garbling made again if
+// the record holds it. In a game of the correlated input OTs (MPC-D28)
+// the reverse setup message and the reverse request of the try under
+// way, when the record holds them, are made again and checked against
+// it ([Garbler.AgainReverse]). What was made again is kept for
+// [Garbler.Again] and [Garbler.AgainCommitment].
+func ResumeGarblerKept(cfg Config, seed prg.Seed, rec Record, k GarblerKept) (*Garbler, error) {
+	switch {
+	case !cfg.correlated() && k.ReverseAnswer != nil:
+		return nil, fmt.Errorf("%w: a reverse setup answer kept for a game of the %v input OTs", ErrConfig, cfg.InputOT)
+	case !cfg.authenticated() && (k.PrevChoice != nil || k.PrevFlips != nil):
+		return nil, fmt.Errorf("%w: messages of the last complete try kept for a game without the authenticated state", ErrConfig)
+	case !cfg.TryFlips && (k.Flips != nil || k.PrevFlips != nil):
+		return nil, fmt.Errorf("%w: flips kept for a game whose tries do not come by flips", ErrConfig)
+	}
+	return resumeGarbler(cfg, seed, rec, k)
+}
+
+// ResumeGarbler is [ResumeGarblerKept] for a game without checking:
+// baseStart is the evaluator's first message, tries the player's tries,
+// request the evaluator's request of the try under way if the session
+// kept it.
 func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request []byte) (*Garbler, error) {
 	return ResumeCheckedGarbler(cfg, seed, baseStart, rec, tries, request, nil)
 }
@@ -61,24 +109,18 @@ func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, trie
 // ResumeCheckedGarbler is ResumeGarbler for a game whose tries may be
 // checked (Config.Checked): choice is the evaluator's choice of the try
 // under way if the record holds it (the session keeps it until the
-// garbling is sent). A checked try whose commitment the record holds is
-// committed to again from the request (MPC-D16), its choice checked
-// again, and its garbling made again if the record holds it; what was
-// made again is kept for [Garbler.Again] and [Garbler.AgainCommitment].
+// garbling is sent). It is [ResumeGarblerKept] with these messages.
 func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
 	if err := refuseCorrelatedResume(cfg); err != nil {
 		return nil, err
 	}
-	return resumeGarbler(cfg, seed, baseStart, nil, rec, tries, request, choice, nil)
+	return ResumeGarblerKept(cfg, seed, rec, GarblerKept{BaseStart: baseStart, Tries: tries, Request: request, Choice: choice})
 }
 
 // ResumeCorrelatedGarbler is ResumeCheckedGarbler for a game of the
 // correlated input OTs (MPC-D28): reverseAnswer is the evaluator's
-// answer to the reverse setup ([Evaluator.ReverseRespond]) if the record
-// holds it. The reverse setup message and the reverse request of the try
-// under way, when the record holds them, are made again and checked
-// against it ([Garbler.AgainReverse]); the commitment of a try whose
-// request is given is made again as in a checked game.
+// answer to the reverse setup if the record holds it. It is
+// [ResumeGarblerKept] with these messages.
 func ResumeCorrelatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
 	if !cfg.correlated() {
 		return nil, fmt.Errorf("%w: ResumeCorrelatedGarbler for a game of the %v input OTs", ErrConfig, cfg.InputOT)
@@ -86,27 +128,29 @@ func ResumeCorrelatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer
 	if cfg.authenticated() {
 		return nil, fmt.Errorf("%w: a game of the authenticated state (MPC-D29) resumes with ResumeAuthenticatedGarbler", ErrConfig)
 	}
-	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice, nil)
+	return ResumeGarblerKept(cfg, seed, rec, GarblerKept{BaseStart: baseStart, ReverseAnswer: reverseAnswer, Tries: tries, Request: request, Choice: choice})
 }
 
 // ResumeAuthenticatedGarbler is ResumeCorrelatedGarbler for a game of the
 // authenticated state (MPC-D29, MPC-D30): prevChoice is the evaluator's
 // choice of the last complete try of the record (nil before the first),
-// which carries its seed transfer response of the next try.
+// which carries its seed transfer response of the next try. It is
+// [ResumeGarblerKept] with these messages (a game whose tries come by
+// flips, MPC-D52, needs the flips too: ResumeGarblerKept).
 func ResumeAuthenticatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
 	if !cfg.authenticated() {
 		return nil, fmt.Errorf("%w: ResumeAuthenticatedGarbler for a game without the authenticated state", ErrConfig)
 	}
-	return resumeGarbler(cfg, seed, baseStart, reverseAnswer, rec, tries, request, choice, prevChoice)
+	return ResumeGarblerKept(cfg, seed, rec, GarblerKept{BaseStart: baseStart, ReverseAnswer: reverseAnswer, Tries: tries, Request: request, Choice: choice, PrevChoice: prevChoice})
 }
 
-func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
+func resumeGarbler(cfg Config, seed prg.Seed, rec Record, k GarblerKept) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
 		return nil, err
 	}
 	// The reverse setup (MPC-D28) may have come before the base OTs.
-	if err := g.resumeReverseSetup(cfg, rec, reverseAnswer); err != nil {
+	if err := g.resumeReverseSetup(cfg, rec, k.ReverseAnswer); err != nil {
 		return nil, err
 	}
 	if rec.BaseSent < 2 {
@@ -114,13 +158,14 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 		// evaluator's message when it comes (again).
 		return g, nil
 	}
-	if err := g.resumeBase(rec, baseStart); err != nil {
+	if err := g.resumeBase(rec, k.BaseStart); err != nil {
 		return nil, err
 	}
 	pub, movers, made, err := replayPublic(cfg, rec)
 	if err != nil {
 		return nil, err
 	}
+	tries := k.Tries
 	if len(tries) < made[circuit.Garbler] {
 		return nil, fmt.Errorf("%w: %d tries kept, the record has %d", ErrRecord, len(tries), made[circuit.Garbler])
 	}
@@ -132,21 +177,24 @@ func resumeGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, r
 	}
 	g.pub, g.movers = pub, movers
 	g.tries = append([]engine.Point(nil), tries[:made[circuit.Garbler]]...)
-	if err := g.resumeSeedResponse(cfg, rec, movers, prevChoice); err != nil {
+	if err := g.resumeSeedResponse(cfg, rec, movers, k.PrevChoice); err != nil {
+		return nil, err
+	}
+	if err := g.resumePrevFlips(cfg, rec, movers, k.PrevFlips); err != nil {
 		return nil, err
 	}
 	if err := g.resumeReverseRequest(cfg, rec, pub, movers); err != nil {
 		return nil, err
 	}
 	if cfg.Checked() && len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
-		if err := g.resumeChecked(rec.Tries[len(movers)], tries, request, choice); err != nil {
+		if err := g.resumeChecked(rec.Tries[len(movers)], tries, k.Request, k.Choice, k.Flips); err != nil {
 			return nil, err
 		}
 		return g, nil
 	}
 	if len(rec.Tries) > len(movers) && rec.Tries[len(movers)].Sent >= 2 {
 		// The garbling of the try under way was sent: make it again.
-		if err := g.garbleAgain(cfg, rec.Tries[len(movers)], pub, tries, request); err != nil {
+		if err := g.garbleAgain(cfg, rec.Tries[len(movers)], pub, tries, k.Request); err != nil {
 			return nil, err
 		}
 		return g, nil
@@ -268,6 +316,27 @@ func (g *Garbler) resumeSeedResponse(cfg Config, rec Record, movers []circuit.Pa
 		// The choice goes in a certificate of the next try (MPC-D29).
 		g.authPrev.choice = bytes.Clone(prevChoice)
 	}
+	return nil
+}
+
+// resumePrevFlips takes, authenticated, the evaluator's flips of the
+// last complete try kept when that try came by flips (MPC-D52): a
+// certificate of the next try carries them with the garbler's labels of
+// that try, which they place.
+func (g *Garbler) resumePrevFlips(cfg Config, rec Record, movers []circuit.Party, prevFlips []byte) error {
+	n := len(movers)
+	if !cfg.authenticated() || n == 0 || !cfg.flipped(movers[n-1]) {
+		// (Flips kept of an older try are not this one's.)
+		return nil
+	}
+	last := rec.Tries[n-1]
+	if prevFlips == nil || Sum(prevFlips) != last.Flips {
+		return fmt.Errorf("%w: the evaluator's flips of try %d are not kept", ErrRecord, n-1)
+	}
+	if _, err := parseFlips(prevFlips, uint64(n-1), len(cfg.flipWires(g.rc, movers[n-1]))); err != nil {
+		return fmt.Errorf("%w: the evaluator's flips of try %d: %v", ErrRecord, n-1, err)
+	}
+	g.authPrev.flips = bytes.Clone(prevFlips)
 	return nil
 }
 
@@ -466,7 +535,7 @@ func (g *Garbler) ResumeAuthEvidence(tr TryRecord, request, commitments, labels 
 
 // resumeChecked makes the checked try under way again, as far as tr
 // holds it (MPC-D16).
-func (g *Garbler) resumeChecked(tr TryRecord, tries []engine.Point, request, choice []byte) error {
+func (g *Garbler) resumeChecked(tr TryRecord, tries []engine.Point, request, choice, flips []byte) error {
 	try := g.pub.Try
 	if request == nil || Sum(request) != tr.Request {
 		return fmt.Errorf("%w: the request of checked try %d is not kept", ErrRecord, try)
@@ -489,7 +558,21 @@ func (g *Garbler) resumeChecked(tr TryRecord, tries []engine.Point, request, cho
 	if err := g.CheckChoice(choice); err != nil {
 		return err
 	}
-	if tr.Sent < 4 {
+	garbled := 4
+	if g.cfg.flipped(g.cfg.PartyOf(g.pub.ToMove)) {
+		// The evaluator's flips come before the garbling (MPC-D52).
+		garbled = 5
+		if tr.Sent < 4 {
+			return nil
+		}
+		if flips == nil || Sum(flips) != tr.Flips {
+			return fmt.Errorf("%w: the flips of try %d are not kept", ErrRecord, try)
+		}
+		if err := g.TakeFlips(flips); err != nil {
+			return fmt.Errorf("%w: the flips of try %d: %v", ErrRecord, try, err)
+		}
+	}
+	if tr.Sent < garbled {
 		return nil
 	}
 	pt := engine.NoPoint
@@ -538,6 +621,13 @@ func (e *Evaluator) AgainReverse() []byte { return e.again.reverseAnswer }
 // the garbling.
 func (g *Garbler) AgainCommitment() *Commitment { return g.again.commitment }
 
+// AgainFlips returns the flips of the evaluator's try under way (MPC-D52)
+// that a resume made again from the try kept, checked against the
+// record (nil if the record does not hold them): the session sends them
+// again to a garbler that lacks them; [Evaluator.Flips] of the try then
+// refuses, the flips having gone.
+func (e *Evaluator) AgainFlips() []byte { return e.again.flips }
+
 // AgainChoice returns the choice of the checked try under way that
 // [ResumeCheckedEvaluator] made again (nil if none): the session sends it
 // if it was not sent, or again to a garbler that lacks it.
@@ -562,6 +652,8 @@ type evaluatorAgain struct {
 	request       []byte
 	choice        []byte
 	reverseAnswer []byte
+	// flips are the flips of the try under way (MPC-D52).
+	flips []byte
 }
 
 // Again returns the evaluator's own messages that [ResumeEvaluator] made

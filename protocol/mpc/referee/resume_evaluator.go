@@ -213,7 +213,8 @@ func (e *Evaluator) skipCompleteTries(cfg Config, movers []circuit.Party) error 
 // under way tr that the record has: its reverse request taken, its
 // request, and of a checked try its choice from the commitment kept.
 func (e *Evaluator) resumeTryUnderWay(cfg Config, tr TryRecord, pub Public, tries []engine.Point, reverse []byte, kept *KeptOpening) error {
-	if tr.Sent >= cfg.Messages()-1 {
+	mover := cfg.PartyOf(pub.ToMove)
+	if tr.Sent >= cfg.MessagesOf(mover)-1 {
 		return fmt.Errorf("%w: try %d was garbled and not evaluated", ErrRecord, pub.Try)
 	}
 	if cfg.correlated() && tr.reversed() {
@@ -230,7 +231,10 @@ func (e *Evaluator) resumeTryUnderWay(cfg Config, tr TryRecord, pub Public, trie
 		return nil
 	}
 	try := engine.NoPoint
-	if cfg.PartyOf(pub.ToMove) == circuit.Evaluator {
+	flipped := cfg.flipped(mover)
+	if mover == circuit.Evaluator && (!flipped || tr.Sent >= 4) {
+		// (A try by flips is its player's from its flips on, MPC-D52:
+		// its request does not depend on it.)
 		if len(tries) <= len(e.tries) {
 			return fmt.Errorf("%w: the evaluator's try under way is not kept", ErrRecord)
 		}
@@ -256,6 +260,17 @@ func (e *Evaluator) resumeTryUnderWay(cfg Config, tr TryRecord, pub Public, trie
 			return fmt.Errorf("%w: the choice of try %d made again differs from the record", ErrRecord, pub.Try)
 		}
 		e.again.choice = choice
+	}
+	if flipped && tr.Sent >= 4 {
+		// The flips of the player's try, made again (MPC-D52).
+		flips, err := e.Flips(try)
+		if err != nil {
+			return err
+		}
+		if Sum(flips) != tr.Flips {
+			return fmt.Errorf("%w: the flips of try %d made again differ from the record", ErrRecord, pub.Try)
+		}
+		e.again.flips = flips
 	}
 	return nil
 }
