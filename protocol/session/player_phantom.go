@@ -108,12 +108,14 @@ type phantomPlayer struct {
 	// its next turn.
 	caught string
 	// flips is, in a game whose evaluator's tries come by flips
-	// (MPC-D52), the evaluator's flips message of try flipsTry: made
-	// when its player played, kept (and saved) until the next try's
-	// replace it, to be sent again after a restart and to rebuild the
-	// machine with.
-	flips    []byte
-	flipsTry uint64
+	// (MPC-D52), the evaluator's flips message of try flipsTry: made by
+	// the evaluator when its player played, received by the garbler;
+	// prevFlips and olderFlips are the two before. Saved (PN-D15: the
+	// secrets may be a try ahead of the record), the garbler's resume
+	// takes the flips of the try under way and of the last complete
+	// one (referee.GarblerKept) from them.
+	flips, prevFlips, olderFlips []byte
+	flipsTry                     uint64
 	// pendingTry is the evaluator's player's try made before its choice
 	// went (MPC-D52): its program sends it as the flips as soon as the
 	// choice is in the record. It is not saved: after a restart the
@@ -174,11 +176,12 @@ type phantomSecrets struct {
 	Auths map[uint64][]byte `json:"auths,omitempty"`
 	// Evidence is phantomPlayer.evidence, keyed as Requests.
 	Evidence map[string][]byte `json:"evidence,omitempty"`
-	// Flips is the evaluator's flips message of try FlipsTry, in a game
-	// whose evaluator's tries come by flips (MPC-D52): sent again after a
-	// restart, and the resumed machine's (phantomPlayer.flips).
-	Flips    []byte `json:"flips,omitempty"`
-	FlipsTry uint64 `json:"flips_try,omitempty"`
+	// Flips are, in a game whose evaluator's tries come by flips
+	// (MPC-D52), the evaluator's last three flips messages (made by the
+	// evaluator, received by the garbler), keyed as Requests; FlipsTry
+	// is the try of the last (phantomPlayer.flips).
+	Flips    map[string][]byte `json:"flips,omitempty"`
+	FlipsTry uint64            `json:"flips_try,omitempty"`
 }
 
 // evidenceKept is how many messages phantomPlayer.evidence holds: two
@@ -457,6 +460,16 @@ func (p *phantomPlayer) request1(h *phantomrules.Rules, kind protocol.Kind, try 
 	return kind, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
 }
 
+// keepFlips keeps f, the evaluator's flips of try (MPC-D52), as the last
+// ones (once).
+func (p *phantomPlayer) keepFlips(f []byte, try uint64) {
+	if p.flips != nil && p.flipsTry == try {
+		p.flips = f
+		return
+	}
+	p.olderFlips, p.prevFlips, p.flips, p.flipsTry = p.prevFlips, p.flips, f, try
+}
+
 // flipped reports whether the evaluator's flips of the try under way
 // were made.
 func (p *phantomPlayer) flipped(h *phantomrules.Rules) bool {
@@ -477,7 +490,7 @@ func (p *phantomPlayer) flips1(h *phantomrules.Rules, try engine.Point) (protoco
 		if err != nil {
 			return "", nil, err
 		}
-		p.flips, p.flipsTry = f, h.Public.Try
+		p.keepFlips(f, h.Public.Try)
 	}
 	p.pendingTry = nil
 	return phantomrules.KindFlips, phantomrules.FlipsBody{Try: h.Public.Try, Flips: referee.Sum(p.flips), Bulk: [][]byte{p.flips}}, nil

@@ -139,6 +139,7 @@ func (p *phantomPlayer) receiveBulk(m *protocol.Machine, me protocol.Role, msg *
 		if err := p.g.TakeFlips(bulk[0]); err != nil {
 			return p.catch(fmt.Errorf("the evaluator's flips of try %d: %w", h.Public.Try, err))
 		}
+		p.keepFlips(bulk[0], h.Public.Try)
 	case phantomrules.KindTryGarbling, phantomrules.KindGarbling:
 		// The digest of the tables the message signs, which checkBulk
 		// compared with the attachment (MPC-D49).
@@ -463,7 +464,9 @@ func (p *phantomPlayer) remakeBulk(m *protocol.Machine, me protocol.Role, msg *p
 			bulk = [][]byte{p.e.AgainChoice()}
 		}
 	case phantomrules.KindFlips:
-		if p.flips != nil {
+		if p.e != nil && p.e.AgainFlips() != nil {
+			bulk = [][]byte{p.e.AgainFlips()}
+		} else if p.flips != nil {
 			bulk = [][]byte{p.flips}
 		}
 	}

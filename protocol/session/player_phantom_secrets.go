@@ -39,6 +39,10 @@ func (p *phantomPlayer) rebuild(m *protocol.Machine, h *phantomrules.Rules, s *p
 		tries[i] = pt
 	}
 	at := rebuildPoint{cfg: h.Config(), rec: h.Record, tries: tries}
+	at.messages = at.cfg.MessagesOf(at.cfg.PartyOf(h.Public.ToMove))
+	for _, f := range s.Flips {
+		at.flips = append(at.flips, f)
+	}
 	at.complete = uint64(len(at.rec.Tries))
 	at.cur, at.sent = h.Current()
 	if at.sent > 0 || at.cur.Reverse != (referee.Digest{}) {
@@ -58,6 +62,13 @@ func (p *phantomPlayer) rebuild(m *protocol.Machine, h *phantomrules.Rules, s *p
 	}
 	told := at.complete // tries whose announcement the player has
 	if p.me == phantomrules.Garbler {
+		// The evaluator's flips the record holds, in its order
+		// (MPC-D52).
+		for i, tr := range at.rec.Tries {
+			if f := withDigest(tr.Flips, at.flips...); tr.Flips != (referee.Digest{}) && f != nil {
+				p.keepFlips(f, uint64(i))
+			}
+		}
 		if err := p.rebuildGarbler(h, s, at); err != nil {
 			return err
 		}
@@ -85,6 +96,11 @@ type rebuildPoint struct {
 	cur      referee.TryRecord
 	sent     int
 	requests [][]byte
+	// messages is the number of messages of the try under way
+	// (referee.Config.MessagesOf its mover); flips the evaluator's
+	// flips kept (MPC-D52), looked up by digest.
+	messages int
+	flips    [][]byte
 }
 
 // rebuildGarbler resumes the garbler's machine at pt: the request and
@@ -101,7 +117,7 @@ func (p *phantomPlayer) rebuildGarbler(h *phantomrules.Rules, s *phantomSecrets,
 	} else if sent >= 3 && referee.Sum(s.PrevChoice) == cur.Choice {
 		choice = s.PrevChoice
 	}
-	if sent >= 1 && sent < cfg.Messages() {
+	if sent >= 1 && sent < pt.messages {
 		// With the garbling recorded, the request lets the garbler
 		// make it again whole for an evaluator that lacks it
 		// (PN-D14); secrets of an earlier version dropped it then.
@@ -115,7 +131,24 @@ func (p *phantomPlayer) rebuildGarbler(h *phantomrules.Rules, s *phantomSecrets,
 		if rec.ReverseSent == 2 {
 			answer = s.ReverseBase
 		}
-		if cfg.AuthState {
+		if cfg.TryFlips {
+			// The evaluator's flips of the try under way and of the
+			// last complete one, each if the record holds them
+			// (MPC-D52).
+			k := referee.GarblerKept{BaseStart: s.Base, ReverseAnswer: answer, Tries: tries, Request: request, Choice: choice}
+			if cur.Flips != (referee.Digest{}) {
+				if k.Flips = withDigest(cur.Flips, pt.flips...); k.Flips == nil {
+					return errors.New("protocol: phantom secrets: the flips under way are lost")
+				}
+			}
+			if cfg.AuthState && complete > 0 {
+				k.PrevChoice = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice, s.OlderChoice)
+				if d := rec.Tries[complete-1].Flips; d != (referee.Digest{}) {
+					k.PrevFlips = withDigest(d, pt.flips...)
+				}
+			}
+			p.g, err = referee.ResumeGarblerKept(cfg, p.seed(), rec, k)
+		} else if cfg.AuthState {
 			// The evaluator's choice of the last complete try carries
 			// its seed transfer response of the next (MPC-D30).
 			var prev []byte
@@ -163,7 +196,7 @@ func (p *phantomPlayer) rebuildEvaluator(h *phantomrules.Rules, s *phantomSecret
 	size := p.opts.Size
 	told = complete
 	shares := s.Shares
-	if sent == cfg.Messages()-1 {
+	if sent == pt.messages-1 {
 		// The garbling is recorded: the evaluation was done and its
 		// outputs kept before (the secrets are saved first).
 		if s.Outputs == nil || s.OutputsTry != complete {
@@ -189,7 +222,7 @@ func (p *phantomPlayer) rebuildEvaluator(h *phantomrules.Rules, s *phantomSecret
 		return 0, fmt.Errorf("protocol: phantom secrets: share after %d tries: %w", told, err)
 	}
 	var kept *referee.KeptOpening
-	if c := s.Commitment; c != nil && sent >= 2 && sent < cfg.Messages()-1 {
+	if c := s.Commitment; c != nil && sent >= 2 && sent < pt.messages-1 {
 		kept = &referee.KeptOpening{Commitments: c.Commitments, Labels: c.Labels, Seeds: c.Seeds, Reply: c.Reply}
 	}
 	if h.Correlated() {
@@ -217,6 +250,13 @@ func (p *phantomPlayer) rebuildEvaluator(h *phantomrules.Rules, s *phantomSecret
 		return 0, err
 	}
 	p.opened = p.e.Kept()
+	p.flips, p.prevFlips, p.olderFlips = nil, nil, nil
+	if f := p.e.AgainFlips(); f != nil {
+		// The flips of its player's try are recorded (MPC-D52): made
+		// again, to be sent again. Flips the secrets hold beyond the
+		// record are dropped: the player tries again.
+		p.keepFlips(f, complete)
+	}
 	if sent == 2 && cfg.Checked() {
 		// The commitment is recorded, the choice not: send it.
 		p.choice = p.e.AgainChoice()
@@ -300,7 +340,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 		s.Tries = append(s.Tries, t.Vertex(p.opts.Size))
 	}
 	if p.flips != nil {
-		s.Flips, s.FlipsTry = p.flips, p.flipsTry
+		s.Flips, s.FlipsTry = keyedByDigest(p.flips, p.prevFlips, p.olderFlips), p.flipsTry
 	}
 	if p.outputs != nil {
 		s.Outputs = &PhantomOutputs{Pass: p.outputs.Pass, Legal: p.outputs.Legal, Labels: p.outputs.Labels}
