@@ -64,6 +64,10 @@ func PhantomTamper(body any, i int, f func([]byte) []byte) any {
 		b.Bulk = change(b.Bulk)
 		b.Choice = referee.Sum(b.Bulk[0])
 		return b
+	case phantomrules.FlipsBody:
+		b.Bulk = change(b.Bulk)
+		b.Flips = referee.Sum(b.Bulk[0])
+		return b
 	}
 	return body
 }

@@ -125,3 +125,40 @@ func checkFlippedRecord(t *testing.T, tr *protocol.Transcript) {
 	}
 	t.Logf("%d tries by flips of %d", kinds[phantomrules.KindFlips], kinds[phantomrules.KindOutputs])
 }
+
+// TestMPCD52PhantomCertificateOfTheGarblingSent (T-8(b)): in a game
+// whose evaluator's tries come by flips, a garbler's program sends a
+// garbling of a try by flips whose tables differ from the ones it
+// committed to. The evaluator's program reports it at once with a
+// certificate that carries its signed flips (the judge holds them to the
+// record's digest and judges the flips' labels with them); the garbler
+// loses, proven, on the evaluator's machine and in Verify: the honest
+// evaluator is not blamed.
+func TestMPCD52PhantomCertificateOfTheGarblingSent(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
+	h := playPhantomCheatOpts(t, flipsOptions(engine.RulesKriegspiel), 0, phantomRewrite(2, func(body any) any {
+		return session.PhantomTamper(body, 0, flipByte(18+32*7+3))
+	}, phantomrules.KindGarbling), nil)
+	checkPhantomCaught(t, h, "T-8", "certificate")
+	checkNoReveal(t, h)
+}
+
+// TestMPCD52PhantomEvaluatorFlipsAnotherTry (T-8, T-14): an evaluator's
+// program sends flips of another try than its machine made (a flip of
+// its second try's message changed after its machine made it, signed).
+// The honest garbler's labels of those flips then differ from what the
+// cheater's machine expects, which makes a certificate against the
+// garbler with the flips it made: the judge holds them to the record's
+// digest, refuses it, and convicts the evaluator of a false accusation,
+// on the garbler's machine and in Verify. The honest garbler is never
+// the one blamed.
+func TestMPCD52PhantomEvaluatorFlipsAnotherTry(t *testing.T) {
+	t.Parallel() // a game of its own, nothing shared
+	h := playPhantomCheatOpts(t, flipsOptions(engine.RulesHamburg), 1, phantomRewrite(2, func(body any) any {
+		return session.PhantomTamper(body, 0, func(b []byte) []byte {
+			b[len(b)-1] ^= 1 // a flip of the try's last coordinate bit
+			return b
+		})
+	}, phantomrules.KindFlips), nil)
+	checkPhantomCaught(t, h, "T-14", "flips")
+}
