@@ -138,3 +138,37 @@ func TestT8InputOTFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestMPCD52TryFlipsFlag (UI-D49): --try-flips, Phantom Go's own option
+// (a flag made from its description), turns on the evaluator's tries by
+// flips in checked games of the correlated or authenticated input OTs;
+// off by default; refused with --lambda 1, with the extension's input
+// OTs and for another variant.
+func TestMPCD52TryFlipsFlag(t *testing.T) {
+	cases := []struct {
+		args  []string
+		flips bool
+		ok    bool
+	}{
+		{[]string{"--variant", "phantom"}, false, true},
+		{[]string{"--variant", "phantom", "--try-flips"}, true, true},
+		{[]string{"--variant", "phantom", "--try-flips", "--input-ot", "correlated"}, true, true},
+		{[]string{"--variant", "phantom", "--try-flips=false"}, false, true},
+		{[]string{"--variant", "phantom", "--try-flips", "--lambda", "1"}, false, false},
+		{[]string{"--variant", "phantom", "--try-flips", "--input-ot", "extension"}, false, false},
+		{[]string{"--variant", "go", "--try-flips"}, false, false},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var vf variantFlags
+		vf.register(fs, "go")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		o, err := vf.options(fs)
+		if (err == nil) != c.ok || (c.ok && o.TryFlips() != c.flips) {
+			t.Errorf("%v: try-flips %v, err %v; want %v, ok %v", c.args, o.TryFlips(), err, c.flips, c.ok)
+		}
+	}
+}

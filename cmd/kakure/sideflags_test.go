@@ -59,7 +59,9 @@ func TestHCD1MatchHandicapVerified(t *testing.T) {
 // Four games cover both values of each (the defaults are three-halves
 // and the authenticated state with MACs of 64 bits, MPC-D32; the one of
 // 128 bits, MPC-D29, named explicitly), played at once, each short: test
-// GTP engines that pass after six tries.
+// GTP engines that pass after six tries. A fifth game has the
+// evaluator's tries by flips (--try-flips, MPC-D52, UI-D49), which
+// verify names too.
 func TestT8VerifyNamesTheChecking(t *testing.T) {
 	// Its own processes and homes, nothing shared: it runs beside the
 	// tests that wait (kakureParallel), not before them.
@@ -73,6 +75,8 @@ func TestT8VerifyNamesTheChecking(t *testing.T) {
 		{[]string{"--lambda", "2", "--input-ot", "authenticated"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT, shares authenticated from try to try (MPC-D28, MPC-D29)", "64 bits"},
 		{[]string{"--lambda", "2", "--garbling", "half-gates", "--input-ot", "extension"}, ", tries checked during play (λ = 2 garblings a try), garbled with half-gates", "correlated"},
 		{[]string{"--lambda", "1", "--garbling", "half-gates"}, ", tries checked at the audit only (λ = 1), garbled with half-gates", "correlated"},
+		// MPC-D52 (UI-D49): the evaluator's tries by flips.
+		{[]string{"--lambda", "2", "--try-flips"}, ", tries checked during play (λ = 2 garblings a try), garbled with three-halves, inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D32), the evaluator's tries by flips ahead of its player (MPC-D52)", ""},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			t.Parallel()

@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/kakure/kakure/protocol/mpc/referee"
 	"github.com/kakure/kakure/protocol/session"
 )
 
@@ -77,9 +76,5 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
-	// The evaluator's try by flips (MPC-D52) is refused by
-	// referee.Config.Validate until the session resumes it; its tests
-	// play it here (phantom_flips_test.go).
-	referee.AllowTryFlips()
 	os.Exit(m.Run())
 }

@@ -360,17 +360,11 @@ type circuitEntry struct {
 // keep the masks as inputs, byte for byte as before.
 func (c Config) masksInDecoding() bool { return c.Scheme == gc.ThreeHalves }
 
-// tryFlipsBuilt lets Validate take TryFlips: only the package's tests set
-// it while MPC-D52 is built layer by layer (its audit, resume and
-// certificates are not yet), so that no game can run a form whose judge
-// would not know it.
-var tryFlipsBuilt = false
-
-// AllowTryFlips lets Validate take TryFlips while MPC-D52 is built (the
-// session's resume of it is not yet): for the session's tests only,
-// which call it once before any game (TestMain). A program never calls
-// it.
-func AllowTryFlips() { tryFlipsBuilt = true }
+// tryFlipsBuilt lets Validate take TryFlips. It was false while MPC-D52
+// was built layer by layer; the session now plays, resumes and judges
+// games by flips (layer 3), so it is open. The package's tests still
+// close it to check the refusal.
+var tryFlipsBuilt = true
 
 // flipped reports whether the tries of mover's player in a game of c
 // come by flips (MPC-D52): the evaluator's, with TryFlips.
