@@ -74,6 +74,19 @@ func BenchmarkPhantomGame9x9(b *testing.B) {
 	b.Run("three-halves/lambda-4/authenticated-mac64-flips-think", func(b *testing.B) {
 		benchPhantomGameThink(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64+flipsSuffix, 10*time.Millisecond)
 	})
+	// With 50 ms of thinking, longer than the ahead part of a try by
+	// flips (its request, commitment and choice) even on a loaded
+	// machine: the evaluator's try from its Play is then its flips, the
+	// garbling and the outputs alone.
+	b.Run("three-halves/lambda-4/authenticated-mac64-flips-think50", func(b *testing.B) {
+		benchPhantomGameThink(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64+flipsSuffix, 50*time.Millisecond)
+	})
+	b.Run("three-halves/lambda-4/authenticated-mac64-think50", func(b *testing.B) {
+		benchPhantomGameThink(b, 4, engine.GarblingThreeHalves, engine.InputOTAuthenticatedMAC64, 50*time.Millisecond)
+	})
+	b.Run("three-halves/lambda-1-think50", func(b *testing.B) {
+		benchPhantomGameThink(b, 1, engine.GarblingThreeHalves, "", 50*time.Millisecond)
+	})
 	b.Run("three-halves/lambda-1-think", func(b *testing.B) {
 		benchPhantomGameThink(b, 1, engine.GarblingThreeHalves, "", 10*time.Millisecond)
 	})

@@ -43,6 +43,10 @@ var fuzzRecordGames = []struct {
 	// extension's digests on commit, setup, base and every garbling.
 	{"phantom-cot", engine.Options{Variant: engine.VariantPhantom, Size: 5, Lambda: 4, Garbling: engine.GarblingThreeHalves,
 		InputOT: engine.InputOTCorrelated}, randomBot(17), resignerAfter(18, 10)},
+	// The same with the evaluator's tries by flips (MPC-D52): its
+	// request, commitment and choice ahead, then phantom-flips.
+	{"phantom-flips", engine.Options{Variant: engine.VariantPhantom, Size: 5, Lambda: 4, Garbling: engine.GarblingThreeHalves,
+		InputOT: engine.InputOTCorrelated, Own: engine.OptionTryFlips + "=true"}, randomBot(19), resignerAfter(20, 10)},
 }
 
 func randomBot(seed uint64) func() bot.Player {
