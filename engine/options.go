@@ -224,9 +224,6 @@ func (o Options) Normalize() (Options, error) {
 		default:
 			return o, fmt.Errorf("%w: input OTs %q (%s, %s, %s or %s)", ErrBadOptions, o.InputOT, InputOTExtension, InputOTCorrelated, InputOTAuthenticated, InputOTAuthenticatedMAC64)
 		}
-		if o.TryFlips() && (o.Lambda == 0 || o.InputOT == "") {
-			return o, fmt.Errorf("%w: --%s needs checked tries (--lambda 2 or more) and correlated or authenticated input OTs", ErrBadOptions, OptionTryFlips)
-		}
 	} else if o.Lambda != 0 {
 		return o, fmt.Errorf("%w: --lambda applies to phantom only", ErrBadOptions)
 	} else if o.Garbling != "" {

@@ -86,6 +86,10 @@ type VariantOption struct {
 	Describe func(o Options) string
 }
 
+// Own reports whether the option is held in Options.Own (NewChoiceOption,
+// NewIntOption, NewBoolOption) rather than in a field of its own.
+func (opt VariantOption) Own() bool { return opt.own }
+
 // Descriptor says what a variant is, for every layer that needs to know
 // it without switching on the variant: the UI's titles and forms, the SGF
 // records, GTP, the bots and the command line read it. Each variant has
@@ -185,12 +189,16 @@ const (
 // OptionTryFlips is the key of Phantom Go's switch of the evaluator's try
 // ahead of its player (MPC-D52 in docs/mpc.md, UI-D49): the evaluator's
 // tries come as random bits taken before its player plays and their
-// flips, sent once it has. It needs checked tries (Lambda > 1) and the
-// correlated input OTs; off by default, and older invitations lack it.
+// flips, sent once it has. It acts only in checked games (Lambda > 1) of
+// the correlated input OTs (any correlated form), and changes nothing in
+// the others (Normalize takes both of its values in every Phantom Go
+// game, as every variant option's; kakure's flag refuses it there); off
+// by default, and older invitations lack it.
 const OptionTryFlips = "try-flips"
 
-// TryFlips reports whether a game of o has the evaluator's tries by
-// flips (OptionTryFlips).
+// TryFlips reports whether o switches the evaluator's tries by flips on
+// (OptionTryFlips); they come by flips in a checked game of the
+// correlated input OTs only.
 func (o Options) TryFlips() bool {
 	s, _ := o.OwnValue(OptionTryFlips)
 	return s == "true"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
+	"github.com/kakure/kakure/protocol/phantomrules"
 )
 
 // defaultLambda is --lambda's default: Phantom Go tries checked with four
@@ -138,6 +139,12 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 	o, err = o.Normalize()
 	if err != nil {
 		return o, usageError("%v", err)
+	}
+	if o.Variant == engine.VariantPhantom && o.TryFlips() && !phantomrules.FlipsOn(o) {
+		// Normalize takes the switch in any Phantom Go game, where it
+		// changes nothing; asked for on purpose, it is refused here
+		// (UI-D49).
+		return o, usageError("--%s needs checked tries (--lambda 2 or more) and correlated or authenticated input OTs", engine.OptionTryFlips)
 	}
 	return o, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/phantomrules"
 	"github.com/kakure/kakure/protocol/session"
 )
 
@@ -91,7 +92,7 @@ func describeChecking(o engine.Options) string {
 		case engine.InputOTAuthenticatedMAC64:
 			s += ", inputs by correlated OT, shares authenticated from try to try with MACs of 64 bits (MPC-D28, MPC-D29, MPC-D32)"
 		}
-		if o.TryFlips() {
+		if phantomrules.FlipsOn(o) {
 			s += ", the evaluator's tries by flips ahead of its player (MPC-D52)"
 		}
 		return s

@@ -83,9 +83,17 @@ func (info GameInfo) Root() (Node, error) {
 // variantOptions writes the VO value of normalized options: the options of
 // the variant, as key=value pairs separated by ";".
 func variantOptions(d *engine.Descriptor, o engine.Options) string {
-	pairs := make([]string, len(d.Options))
-	for i, opt := range d.Options {
-		pairs[i] = opt.Key + "=" + opt.Format(o)
+	pairs := make([]string, 0, len(d.Options))
+	for _, opt := range d.Options {
+		v := opt.Format(o)
+		if opt.Own() && opt.Type == engine.OptionBool && v == "false" {
+			// A switch held in Own that is off is left out, as the
+			// wire leaves it out (Phantom Go's try-flips, UI-D49):
+			// exports of records older than the switch stay as they
+			// were, and a VO without it reads as off.
+			continue
+		}
+		pairs = append(pairs, opt.Key+"="+v)
 	}
 	return strings.Join(pairs, ";")
 }

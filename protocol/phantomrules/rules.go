@@ -110,8 +110,14 @@ func (h *Rules) Config() referee.Config {
 		GarblerColor: h.Machine.Colors[Garbler], Game: h.Machine.Game[:], Komi: h.Machine.Options.Komi, Lambda: h.Machine.Options.Lambda,
 		Scheme: garblingScheme(h.Machine.Options.Garbling), InputOT: inputOTForm(h.Machine.Options.InputOT),
 		AuthState: engine.AuthenticatedInputOT(h.Machine.Options.InputOT), MACBits: macBits(h.Machine.Options.InputOT),
-		TryFlips: h.Machine.Options.TryFlips()}
+		TryFlips: FlipsOn(h.Machine.Options)}
 }
+
+// FlipsOn reports whether the evaluator's tries of a game of options o
+// come by flips (MPC-D52): o switches them on (engine.OptionTryFlips)
+// and its tries are checked with the correlated input OTs; the switch
+// changes nothing in other games.
+func FlipsOn(o engine.Options) bool { return o.TryFlips() && CorrelatedInputs(o) }
 
 // macBits returns the length of the garbler's MACs an invitation's
 // Options.InputOT names (referee.Config.MACBits): 64 for
@@ -227,7 +233,7 @@ func (h *Rules) messages() int {
 // request, commitment and choice go before its player plays; its
 // player's try is KindFlips.
 func (h *Rules) Flipped() bool {
-	return h.Machine.Options.TryFlips() && h.Stage() == StagePlay && h.moverRole() == Evaluator
+	return FlipsOn(h.Machine.Options) && h.Stage() == StagePlay && h.moverRole() == Evaluator
 }
 
 // moverRole returns the role whose player is to try.

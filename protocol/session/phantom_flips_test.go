@@ -21,15 +21,16 @@ func flipsOptions(rules engine.PhantomRules) engine.Options {
 
 // TestMPCD52InTheInvitation: the evaluator's tries by flips travel in the
 // signed invitation's options as "try-flips=true" among the variants' own
-// options; they need checked tries and the correlated (or authenticated)
-// input OTs; an invitation without them is a game without flips, as
-// older records are.
+// options; they act in checked games of the correlated (or authenticated)
+// input OTs only (phantomrules.FlipsOn), the switch changing nothing in
+// the others; an invitation without it is a game without flips, as older
+// records are.
 func TestMPCD52InTheInvitation(t *testing.T) {
 	o, err := flipsOptions(engine.RulesCommon).Normalize()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.TryFlips() {
+	if !o.TryFlips() || !phantomrules.FlipsOn(o) {
 		t.Fatal("try-flips lost by Normalize")
 	}
 	b := protocol.OptionsToBody(o)
@@ -44,14 +45,14 @@ func TestMPCD52InTheInvitation(t *testing.T) {
 		t.Fatalf("a game without flips names them: %q", protocol.OptionsToBody(plain).Own)
 	}
 	bad := o
-	bad.Lambda = 1
-	if _, err := bad.Normalize(); err == nil {
-		t.Error("try-flips accepted with λ = 1")
+	bad.Lambda, bad.InputOT = 1, ""
+	if n, err := bad.Normalize(); err != nil || phantomrules.FlipsOn(n) {
+		t.Errorf("try-flips with λ = 1: %v, flips on %v; want taken and off", err, phantomrules.FlipsOn(n))
 	}
 	bad = o
 	bad.InputOT = engine.InputOTExtension
-	if _, err := bad.Normalize(); err == nil {
-		t.Error("try-flips accepted with the extension's input OTs")
+	if n, err := bad.Normalize(); err != nil || phantomrules.FlipsOn(n) {
+		t.Errorf("try-flips with the extension's input OTs: %v, flips on %v; want taken and off", err, phantomrules.FlipsOn(n))
 	}
 }
 
