@@ -47,6 +47,8 @@ func TestCLKD31BodiesCarryTheirStamp(t *testing.T) {
 		{phantomrules.KindTryGarbling, phantomrules.GarblingBody{}, true, false},
 		{phantomrules.KindGarbling, phantomrules.GarblingBody{}, false, true},
 		{phantomrules.KindOutputs, phantomrules.OutputsBody{}, false, true},
+		// CLK-D32: the evaluator's try by flips.
+		{phantomrules.KindFlips, phantomrules.FlipsBody{}, true, false},
 	}
 	stamped := map[string]bool{}
 	for _, c := range cases {

@@ -275,6 +275,7 @@ var crossingRules = map[protocol.Kind]string{
 	phantomrules.KindSetup:  "in turn", phantomrules.KindBase: "in turn", phantomrules.KindTry: "in turn",
 	phantomrules.KindRequest: "in turn", phantomrules.KindTryGarbling: "in turn", phantomrules.KindGarbling: "in turn",
 	phantomrules.KindCommitment: "in turn", phantomrules.KindChoice: "in turn", phantomrules.KindOutputs: "in turn",
+	phantomrules.KindFlips:  "in turn: after its sender's own choice, before the garbling (PN-D22)",
 	phantomrules.KindReveal: "in turn: the reveals alternate (PN-D13; a resignation crossing a Phantom Go message is PN-D13's own rule, TestPN10PhantomResignationCrossingAMessage)",
 	phantomrules.KindAccuse: "in turn: in place of a try message",
 }
