@@ -163,3 +163,39 @@ func TestMPCD52PhantomEvaluatorFlipsAnotherTry(t *testing.T) {
 	}, phantomrules.KindFlips), nil)
 	checkPhantomCaught(t, h, "T-14", "flips")
 }
+
+// TestMPCD52PhantomCheats is a part of T-8's campaign in games whose
+// evaluator's tries come by flips (MPC-D52): a garbler's program that
+// commits to garblings its seeds do not give is reported with a
+// certificate of an opened garbling; an evaluator's program that
+// forwards an output label it did not decode (of a try by flips, or of
+// one of the garbler's player's) is named by the audit. Each time the
+// cheater loses, proven, and the honest program is not blamed.
+func TestMPCD52PhantomCheats(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		cheater int
+		setup   func(*session.Config)
+		rule    string
+		what    string
+	}{
+		{"garbler-commitment", 0, phantomRewrite(3, func(body any) any {
+			return session.PhantomTamper(body, 0, func(b []byte) []byte {
+				for i := range 4 {
+					b[13+96*i+32+5] ^= 1
+				}
+				return b
+			})
+		}, phantomrules.KindCommitment), "T-8", "certificate"},
+		{"evaluator-outputs", 1, phantomRewrite(4, func(body any) any {
+			return session.PhantomTamper(body, 0, flipByte(6+16+3))
+		}, phantomrules.KindOutputs), "T-8", "output labels"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // games of their own
+			h := playPhantomCheatOpts(t, flipsOptions(engine.RulesHamburg), c.cheater, c.setup, nil)
+			checkPhantomCaught(t, h, c.rule, c.what)
+		})
+	}
+}
