@@ -185,7 +185,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: MACs of %d bits without the authenticated state (MPC-D32)", ErrConfig, c.MACBits)
 	}
 	if c.TryFlips && !tryFlipsBuilt {
-		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) is not built yet: its audit, resume and certificates are not", ErrConfig)
+		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) is not built yet: the session does not carry it", ErrConfig)
 	}
 	if c.TryFlips && (c.InputOT != InputOTCorrelated || c.Lambda <= 1) {
 		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) needs the %v input OTs and λ > 1; the game has %v, λ = %d",
@@ -360,10 +360,14 @@ type circuitEntry struct {
 // keep the masks as inputs, byte for byte as before.
 func (c Config) masksInDecoding() bool { return c.Scheme == gc.ThreeHalves }
 
-// tryFlipsBuilt lets Validate take TryFlips: only the package's tests set
-// it while MPC-D52 is built layer by layer (its audit, resume and
-// certificates are not yet), so that no game can run a form whose judge
-// would not know it.
+// tryFlipsBuilt lets Validate take TryFlips (MPC-D52). The referee
+// package knows the form whole (its machines, audit, resume and
+// certificates: layers 1 and 2); the session and the rules (the message
+// order, the clocks, the golden records) do not yet, so only the
+// package's tests open it (allowTryFlips), and no game can run a form its
+// programs would not carry through. This line is the gate: set it true
+// to open it (the tests pass either way), or delete it with its check in
+// Validate and TestMPCD52FlipsChecked's check of it.
 var tryFlipsBuilt = false
 
 // flipped reports whether the tries of mover's player in a game of c

@@ -58,8 +58,7 @@ func flipsToTheFlips(t testing.TB, cfg Config, p engine.Point) (gm *testGame, fl
 // not the ones recorded, proves nothing. A certificate or a resume with
 // other flips than the record's proves nothing or is refused.
 func FuzzMPCD52FlipsRefuseGarbage(f *testing.F) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(f)
 	cfg := flippedConfig(5, engine.RulesCommon, engine.White, 4, true, "flips fuzz")
 	const p = engine.Point(12)
 	_, flips, _, _ := flipsToTheFlips(f, cfg, p)

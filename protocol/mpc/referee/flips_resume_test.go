@@ -281,8 +281,7 @@ func cutTry(t *testing.T, gm *testGame, p engine.Point, cut int, l tryLog) [2]ph
 // then: the evaluator's try by flips not before its flips) and at the
 // end.
 func TestMPCD52ResumeFlippedTries(t *testing.T) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(t)
 	for i, c := range []struct {
 		lambda  int
 		auth    bool
@@ -385,8 +384,7 @@ func TestMPCD52ResumeFlippedTries(t *testing.T) {
 // the state outputs of garbling ĵ of the try by flips (which substitutes
 // the evaluator's share) holds a certificate the judge refuses.
 func TestMPCD52PrevFlipsCertificate(t *testing.T) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(t)
 	for _, c := range []struct {
 		name   string
 		before []engine.Point // White garbles: Black, the evaluator's player, tries first
@@ -488,8 +486,7 @@ func TestMPCD52PrevFlipsCertificate(t *testing.T) {
 // record cut before the garbling (at the flips), the same certificates
 // prove nothing.
 func TestMPCD52CertificateAfterResume(t *testing.T) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(t)
 	cfg := flippedConfig(5, engine.RulesKriegspiel, engine.White, 4, true, "certificate after resume")
 	for _, cheat := range []string{"flip-label", "garbler-share"} {
 		for cut := -1; cut <= 4; cut++ {
