@@ -267,7 +267,7 @@ func cutTry(t *testing.T, gm *testGame, p engine.Point, cut int, l tryLog) [2]ph
 	return ann
 }
 
-// TestMPCD52ResumeFlippedTries (MPC-D52, MPC-D16, PN-D9): in games whose
+// TestMPCD52ResumeFlippedTries (MPC-D52, MPC-D53, MPC-D16, PN-D9): in games whose
 // evaluator's tries come by flips, with and without the authenticated
 // state, both machines are rebuilt from the record and what a session
 // keeps (ResumeGarblerKept; the evaluator's resume with its try kept
@@ -369,7 +369,7 @@ func TestMPCD52ResumeFlippedTries(t *testing.T) {
 	}
 }
 
-// TestMPCD52PrevFlipsCertificate (MPC-D52, MPC-D29): the certificate
+// TestMPCD52PrevFlipsCertificate (MPC-D52, MPC-D53 point 4, MPC-D29): the certificate
 // against an evaluator whose share inputs are not its share carries the
 // garbler's labels of the try before, which the judge opens against
 // their commitment; when that try came by flips, the flips place the
@@ -473,7 +473,7 @@ func TestMPCD52PrevFlipsCertificate(t *testing.T) {
 	}
 }
 
-// TestMPCD52CertificateAfterResume (MPC-D52, MPC-D16, MPC-D29): an
+// TestMPCD52CertificateAfterResume (MPC-D52, MPC-D53, MPC-D16, MPC-D29): an
 // evaluator rebuilt from the record at any message boundary before the
 // garbling of its try by flips (between tries, after the reverse request,
 // the request, the commitment, the choice, its flips: from its flips on
@@ -631,5 +631,34 @@ func certificateAfterResume(t *testing.T, cfg Config, cheat string, cut int) {
 	}
 	if err := JudgeCertificate(atFlips, int(try), *cert); !errors.Is(err, ErrNotProven) {
 		t.Fatalf("judged against the record without the garbling: %v", err)
+	}
+}
+
+// TestMPCD52GarblerKeptForms (MPC-D53 point 3): ResumeGarblerKept refuses
+// a kept message of a form the game lacks: a reverse setup answer without
+// the correlated input OTs, the try before's messages without the
+// authenticated state, flips in a game whose tries do not come by flips.
+func TestMPCD52GarblerKeptForms(t *testing.T) {
+	allowTryFlips(t)
+	base := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("kept forms"), Komi: 7.5, Lambda: 4, Scheme: gc.ThreeHalves}
+	correlated := base
+	correlated.InputOT = InputOTCorrelated
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		k    GarblerKept
+	}{
+		{"reverse answer, no correlated OTs", base, GarblerKept{ReverseAnswer: []byte{1}}},
+		{"choice before, no authenticated state", correlated, GarblerKept{PrevChoice: []byte{1}}},
+		{"flips before, no authenticated state", flippedConfig(5, engine.RulesCommon, engine.White, 4, false, "kept forms"), GarblerKept{PrevFlips: []byte{1}}},
+		{"flips, no tries by flips", correlated, GarblerKept{Flips: []byte{1}}},
+	} {
+		if _, err := ResumeGarblerKept(c.cfg, testSeed("kept forms", 0), Record{Config: c.cfg}, c.k); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: %v, want ErrConfig", c.name, err)
+		}
+	}
+	// The same forms empty: the garbler before the base OTs.
+	if _, err := ResumeGarblerKept(correlated, testSeed("kept forms", 0), Record{Config: correlated}, GarblerKept{}); err != nil {
+		t.Errorf("nothing kept before the setup: %v", err)
 	}
 }
