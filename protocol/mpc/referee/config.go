@@ -185,7 +185,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: MACs of %d bits without the authenticated state (MPC-D32)", ErrConfig, c.MACBits)
 	}
 	if c.TryFlips && !tryFlipsBuilt {
-		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) is not built yet: its audit, resume and certificates are not", ErrConfig)
+		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) is not built yet: the session does not carry it", ErrConfig)
 	}
 	if c.TryFlips && (c.InputOT != InputOTCorrelated || c.Lambda <= 1) {
 		return fmt.Errorf("%w: the evaluator's try by flips (MPC-D52) needs the %v input OTs and λ > 1; the game has %v, λ = %d",
@@ -360,10 +360,13 @@ type circuitEntry struct {
 // keep the masks as inputs, byte for byte as before.
 func (c Config) masksInDecoding() bool { return c.Scheme == gc.ThreeHalves }
 
-// tryFlipsBuilt lets Validate take TryFlips. It was false while MPC-D52
-// was built layer by layer; the session now plays, resumes and judges
-// games by flips (layer 3), so it is open. The package's tests still
-// close it to check the refusal.
+// tryFlipsBuilt lets Validate take TryFlips (MPC-D52). The referee
+// package knows the form whole (its machines, audit, resume and
+// certificates: layers 1 and 2), and the session and the rules carry it
+// through (layer 3: the message order, the clocks, the resume, the
+// golden record), so the gate is open; the package's tests close it to
+// check the refusal. Delete it with its check in Validate and
+// TestMPCD52FlipsChecked's check of it.
 var tryFlipsBuilt = true
 
 // flipped reports whether the tries of mover's player in a game of c

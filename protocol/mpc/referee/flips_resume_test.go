@@ -267,7 +267,7 @@ func cutTry(t *testing.T, gm *testGame, p engine.Point, cut int, l tryLog) [2]ph
 	return ann
 }
 
-// TestMPCD52ResumeFlippedTries (MPC-D52, MPC-D16, PN-D9): in games whose
+// TestMPCD52ResumeFlippedTries (MPC-D52, MPC-D53, MPC-D16, PN-D9): in games whose
 // evaluator's tries come by flips, with and without the authenticated
 // state, both machines are rebuilt from the record and what a session
 // keeps (ResumeGarblerKept; the evaluator's resume with its try kept
@@ -281,8 +281,7 @@ func cutTry(t *testing.T, gm *testGame, p engine.Point, cut int, l tryLog) [2]ph
 // then: the evaluator's try by flips not before its flips) and at the
 // end.
 func TestMPCD52ResumeFlippedTries(t *testing.T) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(t)
 	for i, c := range []struct {
 		lambda  int
 		auth    bool
@@ -370,7 +369,7 @@ func TestMPCD52ResumeFlippedTries(t *testing.T) {
 	}
 }
 
-// TestMPCD52PrevFlipsCertificate (MPC-D52, MPC-D29): the certificate
+// TestMPCD52PrevFlipsCertificate (MPC-D52, MPC-D53 point 4, MPC-D29): the certificate
 // against an evaluator whose share inputs are not its share carries the
 // garbler's labels of the try before, which the judge opens against
 // their commitment; when that try came by flips, the flips place the
@@ -385,8 +384,7 @@ func TestMPCD52ResumeFlippedTries(t *testing.T) {
 // the state outputs of garbling ĵ of the try by flips (which substitutes
 // the evaluator's share) holds a certificate the judge refuses.
 func TestMPCD52PrevFlipsCertificate(t *testing.T) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(t)
 	for _, c := range []struct {
 		name   string
 		before []engine.Point // White garbles: Black, the evaluator's player, tries first
@@ -475,132 +473,192 @@ func TestMPCD52PrevFlipsCertificate(t *testing.T) {
 	}
 }
 
-// TestMPCD52CertificateAfterResume (MPC-D52, MPC-D16): a garbler that
-// sends, in garbling ĵ of a try by flips, the committed label of the
-// other value of a flip is caught by an evaluator rebuilt from the record
-// at any message boundary before the garbling (between tries, after the
-// reverse request, the request, the commitment, the choice, its flips:
-// from its flips on with its try kept, and the flips made again); the
-// certificate carries the flips the record holds and the judge convicts
-// with it. Judged against the record cut before the garbling (at the
-// flips), the same certificate proves nothing.
+// TestMPCD52CertificateAfterResume (MPC-D52, MPC-D53, MPC-D16, MPC-D29): an
+// evaluator rebuilt from the record at any message boundary before the
+// garbling of its try by flips (between tries, after the reverse request,
+// the request, the commitment, the choice, its flips: from its flips on
+// with its try kept, and the flips made again; the messages of the try
+// before given back, ResumeAuthEvidence) still convicts a cheating
+// garbler: one that sends, in garbling ĵ, the committed label of the
+// other value of a flip (the certificate carries the flips the record
+// holds; VerifyCertificate and JudgeCertificate convict), and one that
+// substitutes its share (JudgeGarblerShare convicts). Judged against the
+// record cut before the garbling (at the flips), the same certificates
+// prove nothing.
 func TestMPCD52CertificateAfterResume(t *testing.T) {
-	tryFlipsBuilt = true
-	defer func() { tryFlipsBuilt = false }()
+	allowTryFlips(t)
 	cfg := flippedConfig(5, engine.RulesKriegspiel, engine.White, 4, true, "certificate after resume")
-	for cut := -1; cut <= 4; cut++ {
-		t.Run(fmt.Sprintf("cut-%d", cut), func(t *testing.T) {
-			gm := newGameOf(t, cfg, testSeed("cert resume g", cut+1), testSeed("cert resume e", cut+1))
-			l := tryLog{}
-			gm.logging(l)
-			for _, p := range []engine.Point{0, 24} {
-				if _, d := gm.step(p); d != "" {
-					t.Fatal(d)
-				}
+	for _, cheat := range []string{"flip-label", "garbler-share"} {
+		for cut := -1; cut <= 4; cut++ {
+			t.Run(fmt.Sprintf("%s-cut-%d", cheat, cut), func(t *testing.T) { certificateAfterResume(t, cfg, cheat, cut) })
+		}
+	}
+}
+
+func certificateAfterResume(t *testing.T, cfg Config, cheat string, cut int) {
+	gm := newGameOf(t, cfg, testSeed("cert resume g", cut+1), testSeed("cert resume e", cut+1))
+	l := tryLog{}
+	gm.logging(l)
+	for _, p := range []engine.Point{0, 24} {
+		if _, d := gm.step(p); d != "" {
+			t.Fatal(d)
+		}
+	}
+	gm.tamper = nil
+	p := engine.Point(6)
+	switch cheat {
+	case "flip-label":
+		gm.g.cheatSend = func(try uint64, j int, own *[]gc.Label, other *[]Digest, cp *copyGarbling) {
+			w := gm.g.rc.layout[circuit.Evaluator].FlipY[0]
+			in := cp.keys.Inputs[circuit.Garbler][w]
+			v := 0
+			if (*own)[w] == in[0] {
+				v = 1
 			}
-			gm.g.cheatSend = func(try uint64, j int, own *[]gc.Label, other *[]Digest, cp *copyGarbling) {
-				w := gm.g.rc.layout[circuit.Evaluator].FlipY[0]
-				in := cp.keys.Inputs[circuit.Garbler][w]
-				v := 0
-				if (*own)[w] == in[0] {
-					v = 1
-				}
-				(*own)[w], (*other)[w] = in[v], cp.pairs[w][1-v]
-			}
-			p := engine.Point(6)
-			pub := gm.e.Public()
-			try := pub.Try
-			share, auth, triesE := gm.e.Share(), gm.e.EncodeAuth(), gm.e.Tries()
-			var rev, req, choice, flips []byte
-			var kept *KeptOpening
-			resume := func(sent int) {
-				t.Helper()
-				te := triesE
-				if sent >= 4 {
-					te = append(te, p)
-				}
-				var reverse []byte
-				if sent >= 0 {
-					reverse = rev
-				}
-				var kp *KeptOpening
-				if sent >= 2 {
-					kp = kept
-				}
-				e2, err := gm.resumeEvaluatorOf(gm.rec, te, share, auth, reverse, kp)
-				if err != nil {
-					t.Fatalf("cut %d: %v", sent, err)
-				}
-				gm.e = e2
-			}
-			if cut == -1 {
-				resume(-1)
-			}
-			rev, _ = gm.g.ReverseRequest()
-			gm.rec.Tries = append(gm.rec.Tries, RecordReverse(rev))
-			last := &gm.rec.Tries[len(gm.rec.Tries)-1]
-			if err := gm.e.TakeReverse(rev); err != nil {
-				t.Fatal(err)
-			}
-			if cut == 0 {
-				resume(0)
-			}
-			req, _ = gm.e.Request(p)
-			*last = last.WithRequest(req)
-			if cut == 1 {
-				resume(1)
-			}
-			cm, err := gm.g.Commit(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			*last = last.WithCommitment(cm)
-			if choice, err = gm.e.Open(cm); err != nil {
-				t.Fatal(err)
-			}
-			kept = gm.e.Kept()
-			if cut == 2 {
-				resume(2)
-				choice = gm.e.AgainChoice()
-			}
-			*last = last.WithChoice(choice)
-			if cut == 3 {
-				resume(3)
-			}
-			if flips, err = gm.e.Flips(p); err != nil {
-				t.Fatal(err)
-			}
-			*last = last.WithFlips(flips)
-			if err := gm.g.TakeFlips(flips); err != nil {
-				t.Fatal(err)
-			}
-			if cut == 4 {
-				resume(4)
-			}
-			atFlips := gm.rec
-			atFlips.Tries = append([]TryRecord(nil), gm.rec.Tries...)
-			gb, err := gm.g.GarbleChosen(choice, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			*last = last.WithGarbling(gb)
-			_, _, err = gm.e.Evaluate(gb)
-			cert := gm.e.Certificate()
-			if !errors.Is(err, ErrDeviation) || cert == nil || cert.What != "garbler's input labels" {
-				t.Fatalf("the other value's label of a flip: %v, certificate %+v", err, cert)
-			}
-			if !bytes.Equal(cert.Flips, flips) {
-				t.Fatalf("the certificate's flips %x, sent %x", cert.Flips, flips)
-			}
-			if err := VerifyCertificate(cfg, *cert); err != nil {
-				t.Fatalf("VerifyCertificate: %v", err)
-			}
-			if err := JudgeCertificate(gm.rec, int(try), *cert); err != nil {
-				t.Fatalf("the judge: %v", err)
-			}
-			if err := JudgeCertificate(atFlips, int(try), *cert); !errors.Is(err, ErrNotProven) {
-				t.Fatalf("judged against the record without the garbling: %v", err)
-			}
-		})
+			(*own)[w], (*other)[w] = in[v], cp.pairs[w][1-v]
+		}
+	case "garbler-share":
+		flipShare(&gm.g.share, engine.Black, p)
+	}
+	pub := gm.e.Public()
+	try := pub.Try
+	share, auth, triesE := gm.e.Share(), gm.e.EncodeAuth(), gm.e.Tries()
+	var rev, req, choice, flips []byte
+	var kept *KeptOpening
+	resume := func(sent int) {
+		t.Helper()
+		te := triesE
+		if sent >= 4 {
+			te = append(te, p)
+		}
+		var reverse []byte
+		if sent >= 0 {
+			reverse = rev
+		}
+		var kp *KeptOpening
+		if sent >= 2 {
+			kp = kept
+		}
+		e2, err := gm.resumeEvaluatorOf(gm.rec, te, share, auth, reverse, kp)
+		if err != nil {
+			t.Fatalf("cut %d: %v", sent, err)
+		}
+		if err := e2.ResumeAuthEvidence(gm.rec.Tries[try-1], try-1, l.get(try-1, "commitment"), l.get(try-1, "reverse"), l.get(try-1, "choice")); err != nil {
+			t.Fatalf("cut %d: the evidence of the try before: %v", sent, err)
+		}
+		gm.e = e2
+	}
+	if cut == -1 {
+		resume(-1)
+	}
+	rev, _ = gm.g.ReverseRequest()
+	gm.rec.Tries = append(gm.rec.Tries, RecordReverse(rev))
+	last := &gm.rec.Tries[len(gm.rec.Tries)-1]
+	if err := gm.e.TakeReverse(rev); err != nil {
+		t.Fatal(err)
+	}
+	if cut == 0 {
+		resume(0)
+	}
+	req, _ = gm.e.Request(p)
+	*last = last.WithRequest(req)
+	if cut == 1 {
+		resume(1)
+	}
+	cm, err := gm.g.Commit(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*last = last.WithCommitment(cm)
+	if choice, err = gm.e.Open(cm); err != nil {
+		t.Fatal(err)
+	}
+	kept = gm.e.Kept()
+	if cut == 2 {
+		resume(2)
+		choice = gm.e.AgainChoice()
+	}
+	*last = last.WithChoice(choice)
+	if cut == 3 {
+		resume(3)
+	}
+	if flips, err = gm.e.Flips(p); err != nil {
+		t.Fatal(err)
+	}
+	*last = last.WithFlips(flips)
+	if err := gm.g.TakeFlips(flips); err != nil {
+		t.Fatal(err)
+	}
+	if cut == 4 {
+		resume(4)
+	}
+	atFlips := gm.rec
+	atFlips.Tries = append([]TryRecord(nil), gm.rec.Tries...)
+	gb, err := gm.g.GarbleChosen(choice, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*last = last.WithGarbling(gb)
+	_, _, err = gm.e.Evaluate(gb)
+	if !errors.Is(err, ErrDeviation) || !strings.Contains(err.Error(), "the garbler") {
+		t.Fatalf("%s: %v, want the garbler caught", cheat, err)
+	}
+	if cheat == "garbler-share" {
+		c := gm.e.ShareCertificate()
+		if c == nil {
+			t.Fatal("no certificate")
+		}
+		if err := JudgeGarblerShare(gm.rec, int(try), *c); err != nil {
+			t.Fatalf("the judge: %v", err)
+		}
+		if err := JudgeGarblerShare(atFlips, int(try), *c); !errors.Is(err, ErrNotProven) {
+			t.Fatalf("judged against the record without the garbling: %v", err)
+		}
+		return
+	}
+	cert := gm.e.Certificate()
+	if cert == nil || cert.What != "garbler's input labels" {
+		t.Fatalf("the other value's label of a flip: certificate %+v", cert)
+	}
+	if !bytes.Equal(cert.Flips, flips) {
+		t.Fatalf("the certificate's flips %x, sent %x", cert.Flips, flips)
+	}
+	if err := VerifyCertificate(cfg, *cert); err != nil {
+		t.Fatalf("VerifyCertificate: %v", err)
+	}
+	if err := JudgeCertificate(gm.rec, int(try), *cert); err != nil {
+		t.Fatalf("the judge: %v", err)
+	}
+	if err := JudgeCertificate(atFlips, int(try), *cert); !errors.Is(err, ErrNotProven) {
+		t.Fatalf("judged against the record without the garbling: %v", err)
+	}
+}
+
+// TestMPCD52GarblerKeptForms (MPC-D53 point 3): ResumeGarblerKept refuses
+// a kept message of a form the game lacks: a reverse setup answer without
+// the correlated input OTs, the try before's messages without the
+// authenticated state, flips in a game whose tries do not come by flips.
+func TestMPCD52GarblerKeptForms(t *testing.T) {
+	allowTryFlips(t)
+	base := Config{Size: 5, Rules: engine.RulesCommon, GarblerColor: engine.White, Game: []byte("kept forms"), Komi: 7.5, Lambda: 4, Scheme: gc.ThreeHalves}
+	correlated := base
+	correlated.InputOT = InputOTCorrelated
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		k    GarblerKept
+	}{
+		{"reverse answer, no correlated OTs", base, GarblerKept{ReverseAnswer: []byte{1}}},
+		{"choice before, no authenticated state", correlated, GarblerKept{PrevChoice: []byte{1}}},
+		{"flips before, no authenticated state", flippedConfig(5, engine.RulesCommon, engine.White, 4, false, "kept forms"), GarblerKept{PrevFlips: []byte{1}}},
+		{"flips, no tries by flips", correlated, GarblerKept{Flips: []byte{1}}},
+	} {
+		if _, err := ResumeGarblerKept(c.cfg, testSeed("kept forms", 0), Record{Config: c.cfg}, c.k); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: %v, want ErrConfig", c.name, err)
+		}
+	}
+	// The same forms empty: the garbler before the base OTs.
+	if _, err := ResumeGarblerKept(correlated, testSeed("kept forms", 0), Record{Config: correlated}, GarblerKept{}); err != nil {
+		t.Errorf("nothing kept before the setup: %v", err)
 	}
 }
