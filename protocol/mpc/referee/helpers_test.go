@@ -50,6 +50,9 @@ type testGame struct {
 	// beforeRequest, when set, runs before the evaluator's request of
 	// each try, after its reverse request is taken (MPC-D51).
 	beforeRequest func(gm *testGame)
+	// flipsOf, when set, makes the evaluator's flips of its try in place
+	// of Evaluator.Flips (a modified evaluator, MPC-D54).
+	flipsOf func(p engine.Point) ([]byte, error)
 }
 
 // sideClock is the wall time each party spent in its calls of a try:
@@ -245,7 +248,11 @@ func (gm *testGame) play(p engine.Point) ([2]phantom.Announcement, error) {
 		gm.received[circuit.Garbler] = append(gm.received[circuit.Garbler], choice)
 		if gm.cfg.flipped(gm.cfg.PartyOf(pub.ToMove)) {
 			// The evaluator's player's try, as flips (MPC-D52).
-			flips, err := gm.e.Flips(p)
+			flipsOf := gm.e.Flips
+			if gm.flipsOf != nil {
+				flipsOf = gm.flipsOf
+			}
+			flips, err := flipsOf(p)
 			gm.clock.charge(circuit.Evaluator)
 			if err != nil {
 				return ann, err
