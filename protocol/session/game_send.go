@@ -153,8 +153,10 @@ func (g *Game) act(a protocol.Action) error {
 		}
 		if k == "" {
 			// The action only changed this peer's secrets (HMG cards
-			// chosen before their turn); what is due goes automatically.
-			g.clk.actAt = time.Time{}
+			// chosen before their turn, a Phantom Go try held for the
+			// other's steps); what is due goes automatically, and its
+			// think time ends with the action (CLK-D33).
+			g.clk.heldAt, g.clk.actAt = g.clk.actAt, time.Time{}
 			g.afterChange()
 			return nil
 		}
