@@ -437,7 +437,7 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 				// (auto), made from this try (MPC-D52).
 				pt := a.Point
 				p.pendingTry = &pt
-				return "", nil, nil
+				return "", heldAction{}, nil
 			}
 			return p.flips1(h, a.Point)
 		}
@@ -449,7 +449,7 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 			// follows them (auto), made from this try (CLK-D33).
 			pt := a.Point
 			p.pendingTry = &pt
-			return "", nil, nil
+			return "", heldAction{}, nil
 		}
 		return p.garble(h, phantomrules.KindTryGarbling, a.Point)
 	case protocol.MarkDead:
