@@ -32,6 +32,13 @@ type gameClockState struct {
 	// way carries was taken: its think time ends there, not when its
 	// program has made the message (CLK-D16).
 	actAt time.Time
+	// heldAt is when the local player's action was taken that its
+	// program holds until the other program's steps before it are in
+	// (a Phantom Go try made before the request, commitment or choice
+	// it goes after, CLK-D33): its think time ends there too, so that
+	// the other program's wait for its own steps is not charged to
+	// this player. Cleared when a clock starts or the held action goes.
+	heldAt time.Time
 	// lastSent is when this peer last sent a message of the game's
 	// course (no chat, adjournment or undo); origin is lastSent when the
 	// running clocks started: in F-Go this peer measures the other's
@@ -68,6 +75,7 @@ func (g *Game) trackClock(now time.Time) {
 		}
 		g.mu.Lock()
 		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
+		g.clk.heldAt = time.Time{}
 		if g.m.ClocksTogether() {
 			// A settlement is of the other's commitment of its turn
 			// (CLK-D14).
@@ -100,9 +108,13 @@ func (g *Game) stampMove(kind protocol.Kind, body any) any {
 		return body
 	}
 	now := time.Now()
-	if !g.clk.actAt.IsZero() {
+	switch {
+	case !g.clk.actAt.IsZero():
 		now = g.clk.actAt // the player's choice, before its program made the message
+	case !g.clk.heldAt.IsZero():
+		now = g.clk.heldAt // the player's choice, held for the other's steps (CLK-D33)
 	}
+	g.clk.heldAt = time.Time{}
 	think := now.Sub(g.clk.mark).Milliseconds()
 	if g.m.Clocks.Adjourned {
 		think = 0 // the move that ends an adjournment is not charged (CLK-D13)

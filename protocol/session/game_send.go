@@ -146,15 +146,19 @@ func (g *Game) act(a protocol.Action) error {
 		if err != nil {
 			return err
 		}
-		if k == "" || !g.secretsSavedInSend() {
+		_, held := b.(heldAction)
+		if !held && (k == "" || !g.secretsSavedInSend()) {
 			if err := g.saveSecrets(); err != nil {
 				return err
 			}
 		}
 		if k == "" {
 			// The action only changed this peer's secrets (HMG cards
-			// chosen before their turn); what is due goes automatically.
-			g.clk.actAt = time.Time{}
+			// chosen before their turn), or is held, not saved, for
+			// the other's steps (a Phantom Go try); what is due goes
+			// automatically, and its think time ends with the action
+			// (CLK-D33).
+			g.clk.heldAt, g.clk.actAt = g.clk.actAt, time.Time{}
 			g.afterChange()
 			return nil
 		}

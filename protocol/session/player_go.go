@@ -15,7 +15,10 @@ import (
 // secrets (none for public variants) and turns the caller's actions into
 // messages.
 type variantPlayer interface {
-	// message turns an action of the local player into the message to send.
+	// message turns an action of the local player into the message to
+	// send; with no kind, the action changed only the player's secrets,
+	// or, with the body heldAction, is held until what it goes after
+	// is in (CLK-D33).
 	message(m *protocol.Machine, me protocol.Role, a protocol.Action) (protocol.Kind, any, error)
 	// auto returns a message the program sends by itself now (an opening,
 	// a commitment), if any.
@@ -27,6 +30,12 @@ type variantPlayer interface {
 
 // newVariantPlayer makes the local side of each variant; the session
 // fills it (the rules, newVariantRules, do not know the players).
+// heldAction is the body a player's message returns, with no kind, for
+// an action it holds, unsaved, until the other's steps it goes after
+// are in (a Phantom Go try, CLK-D33): its program sends it by itself
+// (auto), and the action's time ends its think time.
+type heldAction struct{}
+
 var newVariantPlayer = map[engine.Variant]func(game protocol.GameID, opts engine.Options, me protocol.Role) variantPlayer{}
 
 // Playable returns nil when variant v can be played over the network:

@@ -116,10 +116,12 @@ type phantomPlayer struct {
 	// one (referee.GarblerKept) from them.
 	flips, prevFlips, olderFlips []byte
 	flipsTry                     uint64
-	// pendingTry is the evaluator's player's try made before its choice
-	// went (MPC-D52): its program sends it as the flips as soon as the
-	// choice is in the record. It is not saved: after a restart the
-	// player tries again.
+	// pendingTry is the player's try made before the steps it goes
+	// after are in the record (CLK-D33): the evaluator's by flips before
+	// its choice went (MPC-D52), sent as the flips once it has; the
+	// garbler's before the evaluator's request (and, in a checked try,
+	// the choice) came, sent as its garbling once they have. It is not
+	// saved: after a restart the player tries again.
 	pendingTry *engine.Point
 	// restored holds secrets read back after a restart; the machine is
 	// rebuilt from them and the record at the next call.
@@ -314,20 +316,41 @@ func (p *phantomPlayer) myTry(h *phantomrules.Rules) bool {
 		_, sent := h.Current()
 		return sent <= 3 && p.caught == "" && p.e != nil && p.pendingTry == nil && !p.flipped(h)
 	}
+	if p.me == phantomrules.Garbler {
+		// From the outcome of the try before: a try made before the
+		// evaluator's request or choice is held for them (CLK-D33).
+		mover, moving := h.TryMover()
+		_, sent := h.Current()
+		return moving && mover == p.me && sent <= garblerStepsBefore(h) && p.caught == "" && p.g != nil && p.pendingTry == nil
+	}
 	from, kinds, _ := h.Expected()
 	if from != p.me || p.caught != "" || len(kinds) == 0 {
 		return false
 	}
-	switch kinds[0] {
-	case phantomrules.KindTry:
-		return p.e != nil && p.e.Ready()
-	case phantomrules.KindTryGarbling:
-		if h.Machine.Options.Lambda > 1 {
-			return p.g != nil && p.g.Committed() && p.choice != nil
-		}
-		return p.g != nil && p.g.Ready() && p.request != nil
+	return kinds[0] == phantomrules.KindTry && p.e != nil && p.e.Ready()
+}
+
+// garblerStepsBefore is how many messages of the garbler's player's try
+// come before its garbling: the evaluator's request, and in a checked
+// try (λ > 1) the garbler's commitment and the evaluator's choice.
+func garblerStepsBefore(h *phantomrules.Rules) int {
+	if h.Machine.Options.Lambda > 1 {
+		return 3
 	}
-	return false
+	return 1
+}
+
+// garblerTryReady reports whether the garbler's player's try can go now:
+// the steps before its garbling are in (garblerStepsBefore).
+func (p *phantomPlayer) garblerTryReady(h *phantomrules.Rules) bool {
+	from, kinds, _ := h.Expected()
+	if from != p.me || len(kinds) == 0 || kinds[0] != phantomrules.KindTryGarbling || p.g == nil {
+		return false
+	}
+	if h.Machine.Options.Lambda > 1 {
+		return p.g.Committed() && p.choice != nil
+	}
+	return p.g.Ready() && p.request != nil
 }
 
 // correlated reports whether the game's input OTs are the correlated ones
@@ -414,12 +437,19 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 				// (auto), made from this try (MPC-D52).
 				pt := a.Point
 				p.pendingTry = &pt
-				return "", nil, nil
+				return "", heldAction{}, nil
 			}
 			return p.flips1(h, a.Point)
 		}
 		if p.me == phantomrules.Evaluator {
 			return p.request1(h, phantomrules.KindTry, a.Point)
+		}
+		if !p.garblerTryReady(h) {
+			// Before the evaluator's request or choice: the garbling
+			// follows them (auto), made from this try (CLK-D33).
+			pt := a.Point
+			p.pendingTry = &pt
+			return "", heldAction{}, nil
 		}
 		return p.garble(h, phantomrules.KindTryGarbling, a.Point)
 	case protocol.MarkDead:
@@ -634,6 +664,18 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 		c := p.choice
 		p.choice = nil
 		return phantomrules.KindChoice, phantomrules.ChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
+	case phantomrules.KindTryGarbling:
+		// The player's try made before the evaluator's steps came
+		// (CLK-D33).
+		if p.pendingTry == nil || !p.garblerTryReady(h) {
+			return "", nil, false, nil
+		}
+		try := *p.pendingTry
+		k, b, err := p.garble(h, phantomrules.KindTryGarbling, try)
+		if err == nil {
+			p.pendingTry = nil
+		}
+		return k, b, err == nil, err
 	case phantomrules.KindFlips:
 		// The player's try made before the choice went (MPC-D52).
 		if p.pendingTry == nil {
