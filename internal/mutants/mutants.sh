@@ -210,7 +210,7 @@ mutant auth-resume-garbler-older-choice protocol/session/player_phantom.go delet
 mutant auth-resume-garbler-keeps-commitments protocol/session/player_phantom.go delete-line \
 	'p.keepEvidence(h, c.Commitments)' - \
 	./protocol/session 'TestT8PhantomAuthCertificateAfterARestart'
-mutant auth-resume-garbler-keeps-labels protocol/session/player_phantom.go delete-line \
+mutant auth-resume-garbler-keeps-labels protocol/session/player_phantom_try.go delete-line \
 	'p.keepEvidence(h, gb.Labels)' - \
 	./protocol/session 'TestT8PhantomAuthCertificateAfterARestart'
 mutant auth-resume-evaluator-session protocol/session/player_phantom_secrets.go delete-line \
@@ -487,6 +487,20 @@ mutant CLK-fgo-commit-stops-clock protocol/fgorules/clock.go replace \
 	'runs[r] = g.turn.commits[r] == nil' \
 	'runs[r] = true' \
 	./protocol/session 'TestCLKD14FGoBothClocksRun'
+mutant CLK-D33-held-time-ends-claim protocol/session/clock_game.go delete-line \
+	'now = g.clk.heldAt // the player' - \
+	./protocol/session 'TestCLKD33HeldTryNotChargedTheOthersWait'
+mutant CLK-D33-hold-forgotten-at-turn protocol/session/clock_game.go delete-line \
+	'a hold before this turn is not of it' - \
+	./protocol/session 'TestCLKD33EarlyActionBeforeTheTurn'
+mutant CLK-D33-garbler-tries-early protocol/session/player_phantom_try.go replace \
+	'mover == p.me && sent <= garblerStepsBefore(h)' \
+	'mover == p.me && p.garblerTryReady(h) && sent <= garblerStepsBefore(h)' \
+	./protocol/session 'TestCLKD33HeldTryNotChargedTheOthersWait'
+mutant CLK-D33-held-try-not-saved protocol/session/game_send.go replace \
+	'if !held && (k == ""' \
+	'if held || !held && (k == ""' \
+	./protocol/session 'TestPND20OneSecretsSavePerMessage'
 
 # --- The runner ----------------------------------------------------------
 

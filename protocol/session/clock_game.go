@@ -75,7 +75,7 @@ func (g *Game) trackClock(now time.Time) {
 		}
 		g.mu.Lock()
 		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
-		g.clk.heldAt = time.Time{}
+		g.clk.heldAt = time.Time{} // a hold before this turn is not of it (CLK-D33)
 		if g.m.ClocksTogether() {
 			// A settlement is of the other's commitment of its turn
 			// (CLK-D14).
