@@ -226,6 +226,12 @@ func (p *phantomPlayer) receiveChoice(h *phantomrules.Rules, bulk [][]byte) erro
 		return p.catch(err)
 	}
 	p.choice = bulk[0]
+	if h.Flipped() && p.correlated() {
+		// The next try's reverse request, while the evaluator's player
+		// thinks (MPC-D55): the garbling after its flips takes it made.
+		// An error here is the garbling's to report.
+		_, _ = p.g.ReverseRequestAhead()
+	}
 	return nil
 }
 

@@ -187,13 +187,14 @@ func TestT8CorrelatedSetupOrders(t *testing.T) {
 // try t + 1 — the bytes ReverseRequest returns in try t + 1, and the
 // ones the evaluator takes after applying try t's outputs —; asked again
 // it gives the same bytes, between tries it is ReverseRequest, and
-// between the commitment and the garbling there is none yet. The games
+// between the commitment and the garbling it is already made, the same
+// bytes (MPC-D55). The games
 // then pass the audit. (A garbler resumed in the same phase gives the
 // same bytes: TestT8ResumeCorrelatedTry.)
 func TestT8ReverseRequestAhead(t *testing.T) {
 	for _, scheme := range []gc.Scheme{gc.HalfGates, gc.ThreeHalves} {
 		gm := newCOTGame(t, 5, engine.RulesCommon, engine.White, testSeed("ahead g", 0), testSeed("ahead e", 0), 4, scheme)
-		var ahead []byte
+		var ahead, committedAhead []byte
 		aheadTry := uint64(0)
 		var errs []error
 		gm.tamper = func(try uint64, what string, b []byte) []byte {
@@ -203,15 +204,21 @@ func TestT8ReverseRequestAhead(t *testing.T) {
 					errs = append(errs, errors.New("the reverse request of a try is not the one sent ahead"))
 				}
 			case "choice":
-				// Committed, not garbled: no reverse request ahead yet.
-				if _, err := gm.g.ReverseRequestAhead(); !errors.Is(err, ErrState) {
+				// Committed, not garbled: the reverse request ahead
+				// already (MPC-D55), the bytes it has once garbled.
+				a, err := gm.g.ReverseRequestAhead()
+				if err != nil {
 					errs = append(errs, err)
 				}
+				committedAhead = a
 			case "tables":
 				a, err := gm.g.ReverseRequestAhead()
 				if err != nil {
 					errs = append(errs, err)
 					break
+				}
+				if !bytes.Equal(a, committedAhead) {
+					errs = append(errs, errors.New("the reverse request ahead differs from the one made once committed"))
 				}
 				again, err := gm.g.ReverseRequestAhead()
 				if err != nil || !bytes.Equal(a, again) {

@@ -240,7 +240,11 @@ func (g *Garbler) ReverseRequest() ([]byte, error) {
 // record keeps nothing of it). The bytes are those [Garbler.ReverseRequest]
 // returns in the next try (they depend on the garbler's seed and the try
 // alone), and those a garbler resumed in the same phase returns. Between
-// tries it is ReverseRequest.
+// tries it is ReverseRequest. In a checked try it may also come once the
+// garbler committed (MPC-D55): in a try of the evaluator's by flips
+// (MPC-D52) a session makes it when the choice is in, while the
+// evaluator's player thinks, and the garbling after the flips takes it
+// made; nothing in it depends on the flips, the choice or the try.
 func (g *Garbler) ReverseRequestAhead() ([]byte, error) {
 	if g.phase == phaseFailed {
 		return nil, g.failed
@@ -248,8 +252,8 @@ func (g *Garbler) ReverseRequestAhead() ([]byte, error) {
 	if g.phase == phaseReady {
 		return g.ReverseRequest()
 	}
-	if g.phase != phaseWaiting {
-		return nil, fmt.Errorf("%w: garbler in phase %d: the reverse request ahead comes once the try's garbling is made", ErrState, g.phase)
+	if g.phase != phaseWaiting && g.phase != phaseCommitted {
+		return nil, fmt.Errorf("%w: garbler in phase %d: the reverse request ahead comes once the garbler committed to the try or made its garbling", ErrState, g.phase)
 	}
 	if !g.cfg.correlated() || !g.revDone {
 		return nil, fmt.Errorf("%w: no reverse extension ready", ErrState)
