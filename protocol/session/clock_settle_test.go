@@ -12,6 +12,8 @@ import (
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
 // lastClaimOf returns the think time the last move of role r in g's
@@ -190,6 +192,14 @@ func TestCLKD34CheaterWithinTheBoundsTakesAtMostTheBudget(t *testing.T) {
 	}
 	// The cheater claims the honest flag fell: the honest program
 	// refuses, play goes on (CLK-D17).
+	if honest.View().Color == engine.White {
+		// The cheater (Black) moves, so that the honest clock runs; its
+		// budget is spent, it settles nothing.
+		waitClockView(t, cheater, "its turn", func(v protocol.View) bool { return v.MyTurn })
+		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D1")}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	waitClockView(t, honest, "its turn", func(v protocol.View) bool { return v.MyTurn })
 	claimAsked.Store(true)
 	if err := cheater.Do(protocol.Chat{Text: "your flag fell"}); err != nil {
@@ -200,5 +210,78 @@ func TestCLKD34CheaterWithinTheBoundsTakesAtMostTheBudget(t *testing.T) {
 		if rep := protocol.Verify(g.Transcript()); rep.Violation != nil || rep.Outcome != nil {
 			t.Errorf("verify of the %s's record: violation %+v, outcome %+v; want a game under way, nobody blamed", g.Role(), rep.Violation, rep.Outcome)
 		}
+	}
+}
+
+// delayMoves makes each program hold each of its moves delay before it
+// writes it to the stream, after its clock stopped: a network whose lag
+// is delay each way.
+func delayMoves(delay time.Duration) func(i int, c *session.Config) {
+	return func(i int, c *session.Config) {
+		session.SetTamper(c, func(m *protocol.Message, _ crypto.PrivKey) [][]byte {
+			if m.Kind == protocol.KindMove {
+				time.Sleep(delay)
+			}
+			return nil
+		})
+	}
+}
+
+// TestCLKD34HonestLagAboveTheAllowance (CLK-D34, CLK-D7): two honest
+// programs over a network whose round trip (2 × 100 ms) is far above the
+// lag allowance (20 ms): each measures every move of the other's at the
+// claim and the round trip, and settles it higher, at the claim and the
+// allowance (CLK-D34's cap, below its measurement less the allowance),
+// until its settlements spend its budget (10 × 20 ms), then not at all.
+// Neither program breaks CLK-D34, both hold the same clocks, and both
+// records verify with nobody blamed.
+func TestCLKD34HonestLagAboveTheAllowance(t *testing.T) {
+	t.Parallel()
+	const lag = 20 * time.Millisecond
+	p := newPair(t, delayMoves(100*time.Millisecond))
+	games := startGame(t, p, withLag(timed(t, "10m"), lag))
+	var moves []string
+	for _, cols := range [][2]string{{"A", "G"}, {"C", "E"}} {
+		for row := 1; row <= 7; row++ {
+			moves = append(moves, fmt.Sprint(cols[0], row), fmt.Sprint(cols[1], row))
+		}
+	}
+	playMoves(t, games, 0, moves...)
+	clocks := clocksAfter(t, games[0], len(moves))
+	if other := clocksAfter(t, games[1], len(moves)); other != clocks {
+		t.Errorf("the programs hold different clocks: %+v and %+v", clocks, other)
+	}
+	budget := protocol.SettleBudget(lag).Milliseconds()
+	for _, g := range games {
+		r := g.Role()
+		claims := map[int]int64{} // the other's claims, by its move's number
+		var excess, settled int64
+		for i, b := range moveBodies(t, g, r.Other()) {
+			claims[i] = b.ThinkMS
+		}
+		other := games[1-r]
+		first := g.View().Color == engine.White // the other moved first: r's move i settles the other's move i
+		for i, b := range moveBodies(t, other, r) {
+			if b.ChargeMS == 0 {
+				continue
+			}
+			n := i
+			if !first {
+				n = i - 1
+			}
+			x := b.ChargeMS - claims[n]
+			if x <= 0 || x > lag.Milliseconds() {
+				t.Errorf("the %s's move %d settles the other's claim of %d ms at %d ms: want above it by at most the allowance", r, i, claims[n], b.ChargeMS)
+			}
+			excess += x
+			settled++
+		}
+		if excess != budget {
+			t.Errorf("the %s's %d settlements exceed the claims by %d ms in all, want the budget, %d ms: the round trip is above the allowance at every move", r, settled, excess, budget)
+		}
+		if rep := protocol.Verify(g.Transcript()); rep.Violation != nil || rep.Outcome != nil {
+			t.Errorf("verify of the %s's record: violation %+v, outcome %+v; want a game under way, nobody blamed", r, rep.Violation, rep.Outcome)
+		}
+		t.Logf("the %s settled %d moves, %d ms above their claims in all", r, settled, excess)
 	}
 }
