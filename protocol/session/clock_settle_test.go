@@ -11,6 +11,8 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
+	"github.com/kakure/kakure/protocol/fgorules"
+	"github.com/kakure/kakure/protocol/phantomrules"
 	"github.com/kakure/kakure/protocol/session"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -284,4 +286,89 @@ func TestCLKD34HonestLagAboveTheAllowance(t *testing.T) {
 		}
 		t.Logf("the %s settled %d moves, %d ms above their claims in all", r, settled, excess)
 	}
+}
+
+// checkSettlementCheaterLost waits for the honest game's end and checks
+// that the honest program, and `kakure verify` of both records, name the
+// cheater's CLK-D34 violation.
+func checkSettlementCheaterLost(t *testing.T, games [2]*session.Game, cheater protocol.Role) {
+	t.Helper()
+	honest := games[cheater.Other()]
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(30*time.Second))
+	defer cancel()
+	if err := honest.Wait(ctx); err != nil {
+		t.Fatalf("the honest game did not end: %v", err)
+	}
+	o := honest.Outcome()
+	if o.Result.Winner != honest.View().Color || o.Violation == nil || o.Violation.Rule != "CLK-D34" || o.Violation.Accused != cheater {
+		t.Fatalf("the honest program's outcome %v (%s), violation %+v; want the cheater's CLK-D34 violation and the honest win", o.Result, o.Result.By, o.Violation)
+	}
+	for _, g := range games {
+		rep := protocol.Verify(g.Transcript())
+		if rep.Violation == nil || rep.Violation.Rule != "CLK-D34" || rep.Violation.Accused != cheater || !rep.Proven {
+			t.Errorf("verify of the %s's record: %+v (proven %v), want CLK-D34 by the cheater, proven", g.Role(), rep.Violation, rep.Proven)
+		}
+	}
+}
+
+// TestCLKD34PhantomTrySettlementCheaterLoses (CLK-D34, CLK-D16, CLK-D32):
+// a cheating garbler settles the honest evaluator's try, on its garbling,
+// at 9 minutes (within the 10-minute clock, far above the claim): a
+// violation of CLK-D34 by the cheater, in the honest program and in both
+// records; also with checked tries and tries by flips.
+func TestCLKD34PhantomTrySettlementCheaterLoses(t *testing.T) {
+	t.Parallel()
+	forLambdas(t, func(t *testing.T, form phantomForm) {
+		const cheater = protocol.Inviter // the garbler (PN-D1)
+		p := newPair(t, func(i int, c *session.Config) {
+			if protocol.Role(i) != cheater {
+				return
+			}
+			session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+				if b, ok := body.(phantomrules.GarblingBody); ok && kind == phantomrules.KindGarbling {
+					b.ChargeMS = (9 * time.Minute).Milliseconds()
+					return kind, b, true
+				}
+				return kind, body, false
+			})
+		})
+		games := startGame(t, p, timedPhantomChecked("10m", form))
+		honest := games[cheater.Other()]
+		if games[cheater].View().Color == engine.Black {
+			phantomTry(t, games[cheater], 0, "C3")
+		}
+		waitClockView(t, honest, "its try", func(v protocol.View) bool { return phantomOf(v).MyTry })
+		if err := honest.Do(protocol.Play{Point: vertexOn(t, 5, "B2")}); err != nil {
+			t.Fatal(err)
+		}
+		checkSettlementCheaterLost(t, games, cheater)
+	})
+}
+
+// TestCLKD34FGoOpeningSettlementCheaterLoses (CLK-D34, CLK-D14): a
+// cheating F-Go program settles the honest commitment, on its opening,
+// at 9 minutes: a violation of CLK-D34 by the cheater, in the honest
+// program and in both records.
+func TestCLKD34FGoOpeningSettlementCheaterLoses(t *testing.T) {
+	t.Parallel()
+	const cheater = protocol.Invitee
+	p := newPair(t, func(i int, c *session.Config) {
+		if protocol.Role(i) != cheater {
+			return
+		}
+		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if b, ok := body.(fgorules.OpenBody); ok {
+				b.ChargeMS = (9 * time.Minute).Milliseconds()
+				return kind, b, true
+			}
+			return kind, body, false
+		})
+	})
+	games := startGame(t, p, timedFGo("10m"))
+	for i, point := range []string{"C3", "E5"} {
+		if err := games[i].Do(protocol.Play{Point: vertexOn(t, 7, point)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkSettlementCheaterLost(t, games, cheater)
 }
