@@ -11,7 +11,7 @@ import (
 // One clock rule (docs/clocks.md, CLK-D30). Every message of a timed kind
 // goes through clockRule: the checks of its clock stamp (think_ms, the
 // sender's own think time; charge_ms, its settlement of the other's
-// claim), the loss on time by the sender's own word, the charge of the
+// claim, bounded by CLK-D34), the loss on time by the sender's own word, the charge of the
 // time used (main time, increment, byo-yomi, CLK-D5) and the change made
 // once the rules take the message. What differs between the variants is
 // only what the message is to the clock, a clockPart, which one of three
