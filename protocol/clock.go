@@ -91,6 +91,9 @@ type gameClocks struct {
 	// tries is, in Phantom Go, the move whose tries were illegal so far
 	// (CLK-D16).
 	tries *pendingMove
+	// excess is, by role, what its settlements exceeded the other's
+	// claims by so far (CLK-D34): at most SettleBudget over the game.
+	excess [2]time.Duration
 }
 
 // ClaimedCharge is a move charged to its mover's clock as claimed.

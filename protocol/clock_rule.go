@@ -11,7 +11,7 @@ import (
 // One clock rule (docs/clocks.md, CLK-D30). Every message of a timed kind
 // goes through clockRule: the checks of its clock stamp (think_ms, the
 // sender's own think time; charge_ms, its settlement of the other's
-// claim), the loss on time by the sender's own word, the charge of the
+// claim, bounded by CLK-D34), the loss on time by the sender's own word, the charge of the
 // time used (main time, increment, byo-yomi, CLK-D5) and the change made
 // once the rules take the message. What differs between the variants is
 // only what the message is to the clock, a clockPart, which one of three
@@ -132,6 +132,7 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 		return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D13", "claims %v of think time for the %s that ends an adjournment, which is not charged", think, p.words.turn)
 	}
 	var settled *clock.State
+	var excess time.Duration
 	if charge != 0 {
 		l := p.claim
 		if l == nil || l.Free || charge <= l.Claimed {
@@ -147,6 +148,16 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 		}
 		if s.Flagged {
 			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D9", "settles the other's %s at %v, past its clock: that is a time-out claim, not %s", p.words.other, charge, p.words.notA)
+		}
+		// CLK-D34: a settlement exceeds the claim by at most the lag
+		// allowance, and the excesses of one side's settlements add up
+		// to at most its budget over the game.
+		excess = charge - l.Claimed
+		if excess > c.Lag {
+			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D34", "settles the other's %s at %v, %v above its claim of %v: more than the lag allowance %v", p.words.other, charge, excess, l.Claimed, c.Lag)
+		}
+		if budget := SettleBudget(c.Lag); c.excess[msg.From]+excess > budget {
+			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D34", "settles the other's %s at %v, %v above its claim of %v: its settlements would exceed the other's claims by %v in all, more than the budget %v", p.words.other, charge, excess, l.Claimed, c.excess[msg.From]+excess, budget)
 		}
 		settled = &s
 	}
@@ -172,6 +183,7 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 			p.keepOwn(next, &ClaimedCharge{Role: msg.From, Seq: msg.Seq, Before: p.before, Claimed: think, Prior: p.prior, Free: free})
 		}
 		if settled != nil {
+			c.excess[msg.From] += excess
 			p.keepSettled(*settled, charge)
 		}
 		if p.after != nil {
@@ -179,6 +191,22 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 		}
 		return []Event{EventClock{Clocks: c.state}}
 	}, nil, nil
+}
+
+// settleBudgetLags is the budget of one side's settlements over a game,
+// in lag allowances (CLK-D34).
+const settleBudgetLags = 10
+
+// SettleBudget is what one side's settlements may exceed the other's
+// claims by, added up over a game whose lag allowance is lag (CLK-D34):
+// 10 allowances.
+func SettleBudget(lag time.Duration) time.Duration { return settleBudgetLags * lag }
+
+// SettleLeft returns what is left of role r's budget of settlements
+// (CLK-D34): how much more its settlements may exceed the other's claims
+// in all. It is clock state, derived by replaying the record.
+func (c *gameClocks) SettleLeft(r Role) time.Duration {
+	return max(0, SettleBudget(c.Lag)-c.excess[r])
 }
 
 // chargeOwn charges the think time a message's sender claims for itself

@@ -58,6 +58,10 @@ type clockRuleCase struct {
 	wantRule string
 	wantLost bool
 	wantLeft time.Duration
+	// spent is what the settler's settlements exceeded the other's
+	// claims by before (CLK-D34: its budget is 10 s at the 1 s
+	// allowance).
+	spent time.Duration
 }
 
 var clockRuleCases = []clockRuleCase{
@@ -80,16 +84,22 @@ var clockRuleCases = []clockRuleCase{
 	{name: "settlement above the claim (CLK-D8)", settle: true, claimMS: 2000, chargeMS: 2001, wantLeft: 10*time.Second - 2001*time.Millisecond},
 	{name: "settlement equal to the claim (CLK-D8)", settle: true, claimMS: 2000, chargeMS: 2000, wantRule: "CLK-D8"},
 	{name: "settlement below the claim (CLK-D8)", settle: true, claimMS: 2000, chargeMS: 1999, wantRule: "CLK-D8"},
-	{name: "settlement of all it had (CLK-D8)", settle: true, claimMS: 2000, chargeMS: 10000, wantLeft: 0},
+	{name: "settlement of all it had (CLK-D8)", settle: true, claimMS: 9000, chargeMS: 10000, wantLeft: 0},
+	{name: "settlement at the lag allowance above the claim (CLK-D34)", settle: true, claimMS: 2000, chargeMS: 3000, wantLeft: 7 * time.Second},
+	{name: "settlement 1 ms past the lag allowance above the claim (CLK-D34)", settle: true, claimMS: 2000, chargeMS: 3001, wantRule: "CLK-D34"},
+	{name: "settlement that spends the last of the budget (CLK-D34)", settle: true, spent: 9 * time.Second, claimMS: 2000, chargeMS: 3000, wantLeft: 7 * time.Second},
+	{name: "settlement 1 ms past the budget (CLK-D34)", settle: true, spent: 9*time.Second + time.Millisecond, claimMS: 2000, chargeMS: 3000, wantRule: "CLK-D34"},
+	{name: "settlement of all it had past the lag allowance (CLK-D34)", settle: true, claimMS: 2000, chargeMS: 10000, wantRule: "CLK-D34"},
 	{name: "settlement past the clock is a time-out claim (CLK-D9)", settle: true, claimMS: 2000, chargeMS: 10001, wantRule: "CLK-D9"},
 	{name: "settlement of a free turn (CLK-D13)", settle: true, adjourned: true, claimMS: 0, chargeMS: 1, wantRule: "CLK-D8"},
 }
 
 // TestCLKOneRuleD4D5D8D9D13 (CLK-D30, checking CLK-D4, CLK-D5, CLK-D8,
-// CLK-D9, CLK-D13 and T-10): the same cases of a clock stamp (in time,
-// past the clock, negative, out of range, on no timed turn, ending an
-// adjournment, Fischer, byo-yomi, settlements at, below, above and past
-// the claim and of a free turn) give the same verdict and the same clock
+// CLK-D9, CLK-D13, CLK-D34 and T-10): the same cases of a clock stamp (in
+// time, past the clock, negative, out of range, on no timed turn, ending
+// an adjournment, Fischer, byo-yomi, settlements at, below, above and past
+// the claim, at and 1 ms past CLK-D34's cap and budget, and of a free
+// turn) give the same verdict and the same clock
 // through a move (Go), a simultaneous choice (F-Go) and a Phantom Go try,
 // each in a real game of testdata/records.
 func TestCLKOneRuleD4D5D8D9D13(t *testing.T) {
@@ -133,6 +143,9 @@ func checkClockRuleCase(t *testing.T, tr *Transcript, path clockPath, tc clockRu
 		m.Clocks.Adjourned = true
 	}
 	claim := tr.Messages[path.claim]
+	if m.Clocks != nil {
+		m.Clocks.excess[claim.From.Other()] = tc.spent
+	}
 	stamped, about := claim, claim.From
 	switch {
 	case tc.settle || tc.again:

@@ -497,6 +497,29 @@ mutant CLK-D33-held-try-not-saved protocol/session/game_send.go replace \
 	'if !held && (k == ""' \
 	'if held || !held && (k == ""' \
 	./protocol/session 'TestPND20OneSecretsSavePerMessage'
+# CLK-D34: a settlement exceeds the claim it settles by at most the lag
+# allowance (1 ms more is its signer's violation).
+mutant CLK-D34-settle-cap protocol/clock_rule.go replace \
+	'if excess > c.Lag {' \
+	'if excess > c.Lag+time.Millisecond {' \
+	./protocol/session 'TestCLKD34SettlementCapAndBudget'
+# CLK-D34: one side's settlements exceed the other's claims by at most
+# the budget over the game.
+mutant CLK-D34-settle-budget protocol/clock_rule.go replace \
+	'c.excess[msg.From]+excess > budget {' \
+	'c.excess[msg.From]+excess > budget+time.Millisecond {' \
+	./protocol/session 'TestCLKD34SettlementCapAndBudget'
+# CLK-D34: the honest program settles at most the claim and the
+# allowance (else its own machine refuses its move over real lag).
+mutant CLK-D34-honest-cap protocol/session/clock_game.go replace \
+	'settleMS = min(chargeMS, claimedMS+c.Lag.Milliseconds(), ' \
+	'settleMS = min(chargeMS, ' \
+	./protocol/session 'TestCLKD34HonestLagAboveTheAllowance'
+# CLK-D34: the honest program settles within what is left of its budget.
+mutant CLK-D34-honest-budget protocol/session/clock_game.go replace \
+	', claimedMS+c.SettleLeft(g.role).Milliseconds())' \
+	')' \
+	./protocol/session 'TestCLKD34HonestLagAboveTheAllowance'
 
 # --- The runner ----------------------------------------------------------
 

@@ -66,18 +66,80 @@ func TestCLKD8SettlementEqualToTheClaimIsRefused(t *testing.T) {
 // TestCLKD8SettlementPastTheClockIsRefused (CLK-D8, CLK-D9): a settlement
 // past the other's clock is a violation of its signer (it had to be a
 // time-out claim); one of exactly what the other had is a move made at
-// the last moment, in time, and leaves it no time.
+// the last moment, in time, and leaves it no time. (The claims are 1 s
+// below: a settlement exceeds its claim by at most the allowance,
+// CLK-D34.)
 func TestCLKD8SettlementPastTheClockIsRefused(t *testing.T) {
 	tr := timedGoRecord(t, "10s")
-	move(t, tr, protocol.Invitee, "D4", 2000, 0)
+	move(t, tr, protocol.Invitee, "D4", 9000, 0)
 	move(t, tr, protocol.Inviter, "C4", 1000, 10001)
 	wantViolation(t, tr, protocol.Inviter, "CLK-D9")
 
 	tr = timedGoRecord(t, "10s")
-	move(t, tr, protocol.Invitee, "D4", 2000, 0)
+	move(t, tr, protocol.Invitee, "D4", 9000, 0)
 	move(t, tr, protocol.Inviter, "C4", 1000, 10000)
 	if c := clocksOf(t, tr).Clocks[protocol.Invitee]; c.Flagged || c.Main != 0 {
 		t.Errorf("a settlement of all the invitee had leaves its clock %+v, want in time with nothing left", c)
+	}
+}
+
+// TestCLKD34SettlementCapAndBudget (CLK-D34): in a record replayed by
+// `kakure verify`, a settlement may exceed the claim it settles by the lag
+// allowance (1 s) and not 1 ms more; and one side's settlements may
+// exceed the other's claims by 10 allowances in all over the game: the
+// tenth settlement at the cap spends the budget and passes, one more
+// millisecond above any claim after it is a violation of its signer. The
+// other side's budget is its own: the invitee's settlement after the
+// inviter spent all of the inviter's passes.
+func TestCLKD34SettlementCapAndBudget(t *testing.T) {
+	tr := timedGoRecord(t, "10m")
+	move(t, tr, protocol.Invitee, "D4", 1000, 0)
+	move(t, tr, protocol.Inviter, "C4", 100, 2000)
+	if got, want := clocksOf(t, tr).Clocks[protocol.Invitee].Main, 10*time.Minute-2*time.Second; got != want {
+		t.Errorf("a settlement at the allowance above the claim leaves the invitee %v, want %v", got, want)
+	}
+	tr = timedGoRecord(t, "10m")
+	move(t, tr, protocol.Invitee, "D4", 1000, 0)
+	move(t, tr, protocol.Inviter, "C4", 100, 2001)
+	wantViolation(t, tr, protocol.Inviter, "CLK-D34")
+
+	// Ten settlements at the cap, by the inviter, then one of 1 ms above
+	// the claim; the invitee settles the inviter's moves at the cap too.
+	// The invitee (Black) fills columns A and B of the 5×5 board, the
+	// inviter passes.
+	points := []string{"A1", "A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4", "B5", "C1", "C2"}
+	budgetGame := func(last int64) *protocol.Transcript {
+		tr := timedGoRecord(t, "10m")
+		for n := range 11 {
+			invitee := int64(0)
+			if n > 0 && n < 10 {
+				invitee = 100 + 1000 // the inviter's 100 ms claim, at the cap: nine
+			}
+			move(t, tr, protocol.Invitee, points[n], 500, invitee)
+			charge := int64(1500) // the invitee's 500 ms claim, at the cap
+			if n == 10 {
+				charge = last
+			}
+			move(t, tr, protocol.Inviter, "pass", 100, charge)
+		}
+		return tr
+	}
+	tr = budgetGame(0)
+	v := clocksOf(t, tr)
+	if got, want := v.Clocks[protocol.Invitee].Main, 10*time.Minute-11*500*time.Millisecond-protocol.SettleBudget(time.Second); got != want {
+		t.Errorf("after ten settlements at the cap the invitee has %v, want %v", got, want)
+	}
+	if rep := protocol.Verify(tr); rep.Violation != nil {
+		t.Errorf("ten settlements at the cap: %v, want none", rep.Violation)
+	}
+	tr = budgetGame(501)
+	wantViolation(t, tr, protocol.Inviter, "CLK-D34")
+	// The invitee's own settlements are within its own budget: its
+	// tenth, after the inviter spent all of the inviter's, passes.
+	tr = budgetGame(0)
+	move(t, tr, protocol.Invitee, points[11], 500, 100+1000)
+	if rep := protocol.Verify(tr); rep.Violation != nil {
+		t.Errorf("the invitee's tenth settlement at the cap: %v, want none", rep.Violation)
 	}
 }
 

@@ -150,7 +150,7 @@ func (g *Game) settleMove(last *protocol.ClaimedCharge, mark, now time.Time) {
 	if l.Free {
 		return // the move that ended an adjournment (CLK-D13)
 	}
-	chargeMS, ok := g.settledCharge(l.Claimed, now.Sub(mark))
+	chargeMS, settleMS, ok := g.settledCharge(l.Claimed, now.Sub(mark))
 	if !ok {
 		return
 	}
@@ -162,7 +162,7 @@ func (g *Game) settleMove(last *protocol.ClaimedCharge, mark, now time.Time) {
 		}
 		return
 	}
-	g.clk.settleMS = chargeMS
+	g.clk.settleMS = settleMS
 }
 
 // checkClock claims the other's loss on time once its clock ran out in
@@ -233,23 +233,34 @@ func (g *Game) answerTimeout() (protocol.Kind, any, bool) {
 }
 
 // settledCharge settles a think time claimed against this peer's
-// measurement of it (CLK-D7): ok with the charge in whole milliseconds
-// when the claim is short by more than the lag allowance. A claim longer
-// than measured stands, logged: an honest program never makes one, and
-// it is charged as its signer's word against itself.
-func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS int64, ok bool) {
-	charge, err := clock.Settle(claimed, measured, g.m.Clocks.Lag)
+// measurement of it (CLK-D7): ok when the claim is short by more than the
+// lag allowance, with chargeMS, the measurement less the allowance in
+// whole milliseconds (past the other's clock, a time-out claim's charge,
+// CLK-D9), and settleMS, what this peer's message settles the claim at:
+// at most the claim and the allowance, and the claim and what is left of
+// this peer's budget of settlements (CLK-D34), 0 when that is nothing
+// above the claim. A claim longer than measured stands, logged: an honest
+// program never makes one, and it is charged as its signer's word against
+// itself.
+func (g *Game) settledCharge(claimed, measured time.Duration) (chargeMS, settleMS int64, ok bool) {
+	c := g.m.Clocks
+	charge, err := clock.Settle(claimed, measured, c.Lag)
 	if err != nil {
 		g.svc.cfg.Logger.Warn("think time claimed longer than measured; charged as claimed", "game", g.id, "claimed", claimed, "measured", measured)
-		return 0, false
+		return 0, 0, false
 	}
 	chargeMS = (charge + time.Millisecond - 1).Milliseconds()
-	if chargeMS <= claimed.Milliseconds() {
-		return 0, false
+	claimedMS := claimed.Milliseconds()
+	if chargeMS <= claimedMS {
+		return 0, 0, false
 	}
-	g.svc.cfg.Logger.Info("think time under-claimed; charging the measurement less the lag allowance", "game", g.id,
-		"claimed", claimed, "measured", measured, "charged", time.Duration(chargeMS)*time.Millisecond)
-	return chargeMS, true
+	settleMS = min(chargeMS, claimedMS+c.Lag.Milliseconds(), claimedMS+c.SettleLeft(g.role).Milliseconds())
+	if settleMS <= claimedMS {
+		settleMS = 0
+	}
+	g.svc.cfg.Logger.Info("think time under-claimed; settling at the measurement less the lag allowance, within CLK-D34's bounds", "game", g.id,
+		"claimed", claimed, "measured", measured, "measured less the allowance", time.Duration(chargeMS)*time.Millisecond, "settled", time.Duration(settleMS)*time.Millisecond)
+	return chargeMS, settleMS, true
 }
 
 // stampChoice writes this peer's clock times into an F-Go message
@@ -283,7 +294,7 @@ func (g *Game) settleChoice(m *protocol.Message, received time.Time) {
 	if m.Kind != fgorules.KindCommit || l == nil || l.Seq != m.Seq || l.Role != m.From || l.Free {
 		return
 	}
-	chargeMS, ok := g.settledCharge(l.Claimed, received.Sub(g.clk.origin))
+	chargeMS, settleMS, ok := g.settledCharge(l.Claimed, received.Sub(g.clk.origin))
 	if !ok {
 		return
 	}
@@ -291,7 +302,7 @@ func (g *Game) settleChoice(m *protocol.Message, received time.Time) {
 		g.clk.claimDue = chargeMS
 		return
 	}
-	g.clk.settleMS = chargeMS
+	g.clk.settleMS = settleMS
 }
 
 // claimDueChoice sends the time-out claim that this peer's settlement of

@@ -125,3 +125,12 @@ func CheckSecretsEncoding(on bool) { secretsMemoCheck = on }
 // SecretsSaves returns how many times g encoded its secrets for its file
 // (PN-D20).
 func SecretsSaves(g *Game) int64 { return g.secretsSaves.Load() }
+
+// RewriteOf returns the rewrite hook SetRewrite installed, or one that
+// changes nothing.
+func RewriteOf(c *Config) func(g *Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+	if c.rewrite != nil {
+		return c.rewrite
+	}
+	return func(_ *Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) { return kind, body, false }
+}
