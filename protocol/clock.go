@@ -125,6 +125,14 @@ type timeoutClaim struct {
 	// charge is what the claimer charged, about what it charged it for.
 	charge time.Duration
 	about  string
+	// Unfounded is the claim's verdict when no clock of the flagged side
+	// ran as the claim reached this machine: the claimer loses by it
+	// unless a message of the flagged side that crossed the claim starts
+	// that clock, so it waits for the flagged side's first message that
+	// saw it (CLK-D35). Nil for a claim that stands.
+	Unfounded *Violation
+	// msg is the claim, judged again when it was unfounded.
+	msg *Message
 }
 
 // refusal is a time-out claim the flagged side refused (CLK-D17).
@@ -167,6 +175,10 @@ type ClockView struct {
 	Claimed bool
 	ClaimBy Role
 	Refused int
+	// ClaimOfNoClock is true while the claim waiting is about no clock of
+	// the other's: it loses by the other's refusal unless a message that
+	// crossed it starts that clock (CLK-D35).
+	ClaimOfNoClock bool
 }
 
 // Clock returns the game's clocks; ok is false for a game without a time
@@ -182,7 +194,7 @@ func (m *Machine) Clock() (v ClockView, ok bool) {
 		v.AdjournAsked, v.AdjournBy = true, *b
 	}
 	if c := m.pendingClaim(); c != nil {
-		v.Claimed, v.ClaimBy = true, c.By
+		v.Claimed, v.ClaimBy, v.ClaimOfNoClock = true, c.By, c.Unfounded != nil
 	}
 	v.Refused = len(m.Clocks.refused)
 	return v, true
@@ -407,47 +419,25 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 			}
 		}()
 	}
-	// The claim is about the flagged side's move under way, or about its
-	// last move when that reached the claimer's machine first (a move
-	// that crossed the claim, or one the claimer's measurement settles
-	// past the clock): the claimer has not moved since.
-	running, ok := m.clockRunning()
-	var left time.Duration
-	var about string
-	aboutLast := false
-	sv, simultaneous := m.Rules.(simultaneousClocks)
-	switch {
-	case simultaneous:
-		left, about, aboutLast, ok = m.Clocks.simultaneousClaim(m.ClockRuns(), sv, msg.From)
-	case ok && running == flagged:
-		left, about = m.Clocks.leftFor(flagged), "the move under way"
-	case (ok && running == msg.From || !ok && !m.Clocks.Adjourned && !isTryVariant(m)) && m.Clocks.Last != nil && m.Clocks.Last.Role == flagged && !m.Clocks.Last.Free:
-		// The flagged side's last move, when the claimer has not moved
-		// since: it crossed the claim, or it reached the claimer past
-		// the clock; it may have ended play (CLK-D9, CLK-D17).
-		left, about = m.Clocks.Control.Left(m.Clocks.Last.Before), fmt.Sprintf("its message %d", m.Clocks.Last.Seq)
-		aboutLast, ok = true, true
-	default:
-		ok = false
-		if tc, isTry := m.Rules.(TryClocks); isTry && !m.Clocks.Adjourned {
-			if _, running := m.clockRunning(); !running {
-				left, about, ok = m.Clocks.tryClaim(tc, msg.From)
-				aboutLast = ok
-			}
-		}
-	}
-	if !ok || !okMS || charge <= left {
+	left, about, aboutLast, ok := m.claimScope(msg.From)
+	if !okMS || ok && charge <= left || !ok && m.Clocks.Claim != nil {
 		// The record shows the claim false: the claimer's own signed
 		// message against the clocks both hold (T-14).
 		v := NewViolation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell (charge %d ms) when the record gives it %v for %s", flagged, b.ChargeMS, left, about)
 		if !ok {
-			v = NewViolation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell when no clock of its runs", flagged)
+			v = unfoundedClaim(msg.From, msg.Seq)
 		}
-		o := Outcome{Result: Forfeit(m.colorOrRole(flagged)), Violation: v, Proven: true}
-		m.end(o)
-		m.Phase = PhaseConfirm
-		m.endRole, m.endSeq = msg.From, msg.Seq
-		return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
+		return m.endByFalseClaim(msg.From, msg.Seq, v)
+	}
+	if !ok {
+		// No clock of the flagged side runs here, but a message of its
+		// that the claimer had not seen may start one (the setup's last
+		// message): the claim waits for the flagged side's first message
+		// that saw it, and those that crossed it are taken first, as
+		// where they came first (CLK-D35, REC-D15).
+		claim := *msg
+		m.Clocks.Claim = &timeoutClaim{By: msg.From, seq: msg.Seq, charge: charge, Unfounded: unfoundedClaim(msg.From, msg.Seq), msg: &claim}
+		return []Event{EventTimeoutClaimed{By: msg.From}}, nil
 	}
 	if m.Clocks.Claim != nil {
 		// A claim waits for its answer: two claims crossed (F-Go's two
@@ -470,6 +460,48 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 	m.Clocks.claims[msg.From]++
 	m.Clocks.Claim = &timeoutClaim{By: msg.From, seq: msg.Seq, Left: left, AboutLast: aboutLast, charge: charge, about: about}
 	return []Event{EventTimeoutClaimed{By: msg.From}}, nil
+}
+
+// claimScope is what a time-out claim by claimer is about as the game
+// stands, and what the flagged side had left for it (CLK-D9): its move
+// under way, or its last move when that reached the claimer's machine
+// first (a move that crossed the claim, or one the claimer's measurement
+// settles past the clock), the claimer not having moved since. ok is
+// false when no clock of the flagged side runs.
+func (m *Machine) claimScope(claimer Role) (left time.Duration, about string, aboutLast, ok bool) {
+	flagged := claimer.Other()
+	running, ok := m.clockRunning()
+	sv, simultaneous := m.Rules.(simultaneousClocks)
+	switch {
+	case simultaneous:
+		return m.Clocks.simultaneousClaim(m.ClockRuns(), sv, claimer)
+	case ok && running == flagged:
+		return m.Clocks.leftFor(flagged), "the move under way", false, true
+	case (ok && running == claimer || !ok && !m.Clocks.Adjourned && !isTryVariant(m)) && m.Clocks.Last != nil && m.Clocks.Last.Role == flagged && !m.Clocks.Last.Free:
+		// It may have ended play (CLK-D9, CLK-D17).
+		return m.Clocks.Control.Left(m.Clocks.Last.Before), fmt.Sprintf("its message %d", m.Clocks.Last.Seq), true, true
+	}
+	if tc, isTry := m.Rules.(TryClocks); isTry && !m.Clocks.Adjourned && !ok {
+		left, about, ok = m.Clocks.tryClaim(tc, claimer)
+		return left, about, ok, ok
+	}
+	return 0, "", false, false
+}
+
+// unfoundedClaim is the violation of a time-out claim (message seq of
+// claimer) made when no clock of the flagged side runs.
+func unfoundedClaim(claimer Role, seq uint64) *Violation {
+	return NewViolation(claimer, seq, "CLK-D9", "claims the %s's flag fell when no clock of its runs", claimer.Other())
+}
+
+// endByFalseClaim ends the game with the claimer's loss: the record shows
+// its time-out claim (its message seq) false (T-14).
+func (m *Machine) endByFalseClaim(claimer Role, seq uint64, v *Violation) ([]Event, error) {
+	o := Outcome{Result: Forfeit(m.colorOrRole(claimer.Other())), Violation: v, Proven: true}
+	m.end(o)
+	m.Phase = PhaseConfirm
+	m.endRole, m.endSeq = claimer, seq
+	return []Event{EventViolation{Violation: v}, EventEnded{Outcome: *m.Outcome}}, nil
 }
 
 // MaxTimeoutClaims caps the time-out claims of one role in a game: a
@@ -534,11 +566,25 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 			// the claim changes nothing.
 			return events, nil, true
 		}
+		if c.Unfounded != nil {
+			// Judged again after the message it crossed, as where the
+			// message came first (CLK-D35).
+			more, err := m.applyTimeout(c.msg)
+			return append(events, more...), err, true
+		}
 		if l := m.Clocks.Last; l != last && l != nil && l.Role == flagged {
 			c.AboutLast = true
 		}
 		m.Clocks.Claim = c
 		return events, nil, true
+	}
+	if c.Unfounded != nil && msg.From == flagged && msg.Kind == KindTimeoutRefuse {
+		// The flagged side's refusal, having seen the claim: no message
+		// of its crossed it to start its clock, so the claim was about
+		// no clock, and the claimer loses by it (CLK-D35). (A result
+		// instead confirms it: the flagged side's word against itself.)
+		events, err := m.endByFalseClaim(c.By, c.seq, c.Unfounded)
+		return events, err, true
 	}
 	if anytime(msg.Kind) {
 		return nil, nil, false

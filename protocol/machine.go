@@ -241,8 +241,9 @@ func (m *Machine) RoleOf(c engine.Color) Role {
 // the kinds it may send. Resign, chat and violation reports may come from
 // either role at any time before the result is confirmed.
 func (m *Machine) Expected() (Role, []Kind) {
-	if c := m.pendingClaim(); c != nil && m.Phase == PhasePlay {
-		// The flagged side answers a time-out claim (CLK-D17).
+	if c := m.pendingClaim(); c != nil && (m.Phase == PhasePlay || c.Unfounded != nil) {
+		// The flagged side answers a time-out claim (CLK-D17), also one
+		// made before play (CLK-D35).
 		return c.By.Other(), []Kind{KindResult, KindTimeoutRefuse}
 	}
 	switch m.Phase {

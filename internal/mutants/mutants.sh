@@ -54,7 +54,7 @@ mutant phantom-try-clock-key protocol/clock.go replace \
 	'k.try = tc.TryID()' 'k.try = 0 * tc.TryID()' \
 	./protocol/session 'TestCLKD16PhantomTriesAreTheMoversTime'
 mutant claim-equal-left protocol/clock.go replace \
-	'!okMS || charge <= left {' '!okMS || charge < left {' \
+	'ok && charge <= left ||' 'ok && charge < left ||' \
 	./protocol/session 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
 # CLK-D13: the move that ends an adjournment claims no think time.
 mutant adjourn-think-check protocol/clock_rule.go delete-line \
@@ -120,8 +120,24 @@ mutant accept-crossing-move protocol/machine.go replace \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17: a claim about the last move that ended play.
 mutant claim-about-pass-ending-play protocol/clock.go replace \
-	'aboutLast, ok = true, true' 'aboutLast = true' \
+	'm.Clocks.Last.Seq), true, true' 'm.Clocks.Last.Seq), true, false' \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
+# CLK-D35: a claim about no clock waits for the messages that crossed it.
+mutant claim-of-no-clock-waits protocol/clock.go replace \
+	'|| !ok && m.Clocks.Claim != nil {' '|| !ok {' \
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
+mutant claim-of-no-clock-judged-again protocol/clock.go replace \
+	'if c.Unfounded != nil {' 'if false {' \
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
+mutant claim-of-no-clock-refused-loses protocol/clock.go replace \
+	'c.Unfounded != nil && msg.From == flagged && msg.Kind == KindTimeoutRefuse' 'false' \
+	./protocol/session 'TestCLKD35ClaimOfNoClockLoses'
+mutant claim-of-no-clock-answered-before-play protocol/machine.go replace \
+	'(m.Phase == PhasePlay || c.Unfounded != nil)' 'm.Phase == PhasePlay' \
+	./protocol/session 'TestCLKD35ClaimOfNoClockLoses'
+mutant claim-of-no-clock-honest-refuses protocol/session/clock_game.go replace \
+	'if c.Claim.Unfounded != nil {' 'if false {' \
+	./protocol/session 'TestCLKD35ClaimOfNoClockLoses'
 # CLK-D17, REC-D15: a second claim that crossed the refusal of the first.
 mutant claim-crossing-refusal protocol/clock.go replace \
 	'if r := m.Clocks.refused[n-1]; r.claim.By == msg.From && msg.Ack < int64(r.seq) {' 'if r := m.Clocks.refused[n-1]; false && r.claim.By == msg.From && msg.Ack < int64(r.seq) {' \

@@ -11,6 +11,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/engine/clock"
 	"github.com/kakure/kakure/internal/testenv"
+	"github.com/kakure/kakure/internal/testnet"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
 	"github.com/kakure/kakure/protocol/sgfexport"
@@ -613,5 +614,53 @@ func checkVerifiedLossOnTime(t *testing.T, p *pair, g *session.Game) {
 	text, ok := rep.Describe([2]protocol.PeerID{protocol.PeerID(p.hosts[0].ID()), protocol.PeerID(p.hosts[1].ID())})
 	if !rep.Finished || !ok || !strings.Contains(text, "loss on time") {
 		t.Errorf("verify: finished %v, ok %v:\n%s", rep.Finished, ok, text)
+	}
+}
+
+// TestCLKD35ClaimOfNoClockLoses (CLK-D35, T-14, CLK-D9): the cheater
+// sends a time-out claim in place of its toss commitment, when no clock
+// runs. The claim waits for the honest program's first message that saw
+// it, since a message the cheater had not seen might have started a
+// clock; the honest program refuses it, and the refusal shows that
+// nothing crossed: the cheater loses, in both programs and in the
+// record, and the honest side is named nowhere.
+func TestCLKD35ClaimOfNoClockLoses(t *testing.T) {
+	t.Parallel()
+	const cheater = 1 // the invitee
+	p := newPair(t, func(i int, c *session.Config) {
+		if i != cheater {
+			return
+		}
+		var once atomic.Bool
+		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			if kind == protocol.KindTossCommit && once.CompareAndSwap(false, true) {
+				return protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: (11 * time.Minute).Milliseconds()}, true
+			}
+			return kind, body, false
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Duration(20*time.Second))
+	defer cancel()
+	games := testnet.InviteAccepted(t, ctx, p.services[0], p.services[1], p.hosts[1].ID(), timed(t, "10m"))
+	for _, g := range games {
+		o := gameOver(t, g)
+		// Before the toss the inviter counts as Black.
+		if o.Result.Winner != engine.Black || !o.Proven || o.Violation == nil || o.Violation.Accused != protocol.Invitee || o.Violation.Rule != "CLK-D9" {
+			t.Errorf("%s: the claim of no clock gives %v, violation %+v (proven %v); want the claimer to lose by CLK-D9, proven", g.Role(), o.Result, o.Violation, o.Proven)
+		}
+	}
+	tr := games[0].Transcript()
+	if rep := protocol.Verify(tr); rep.Violation == nil || rep.Violation.Accused != protocol.Invitee {
+		t.Errorf("verify of the honest record: %+v, want the claimer named", rep.Violation)
+	}
+	refused := false
+	for _, m := range tr.Messages {
+		refused = refused || m.Kind == protocol.KindTimeoutRefuse && m.From == protocol.Inviter
+	}
+	if !refused {
+		for _, m := range tr.Messages {
+			t.Logf("%s #%d ack %d %s %s", m.From, m.Seq, m.Ack, m.Kind, m.Body)
+		}
+		t.Errorf("the honest record holds no refusal of the claim")
 	}
 }

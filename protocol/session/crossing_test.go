@@ -87,6 +87,15 @@ func crossingCases() []crossingCase {
 			return crossPair(t, afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000"), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500},
 				in, protocol.KindMove, mv("C5", 7000))
 		}, "claim waits"},
+		{"time-out claim × the message that starts the flagged clock", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
+			// The invitee's toss opening, the setup's last message,
+			// starts its clock as Black: the inviter's claim, sent before
+			// it saw it, is about the clock it started (CLK-D35).
+			tr := timedGoRecord(t, "10s")
+			last := tr.Messages[len(tr.Messages)-1]
+			return crossPair(t, cut(t, tr, len(tr.Messages)-1), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 10500},
+				last.From, last.Kind, json.RawMessage(last.Body))
+		}, "claim waits"},
 		{"time-out claim × the pass that ends play", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
 			return crossPair(t, afterMoves(t, "10s", "invitee:D4:2000", "inviter:pass:1000"), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500},
 				in, protocol.KindMove, mv("pass", 7000))
@@ -186,7 +195,10 @@ func stateAfter(t *testing.T, tr *protocol.Transcript) string {
 	fmt.Fprintf(&b, "expected=%s%v ", from, kinds)
 	if c, ok := m.Clock(); ok {
 		fmt.Fprintf(&b, "clocks=%v adjourned=%v asked=%v claimed=%v", c.Clocks, c.Adjourned, c.AdjournAsked, c.Claimed)
-		if c.Claimed {
+		switch {
+		case c.ClaimOfNoClock:
+			b.WriteString(" (claim of no clock pending)")
+		case c.Claimed:
 			b.WriteString(" (claim waits)")
 		}
 		b.WriteString(" ")
@@ -243,7 +255,7 @@ var crossingRules = map[protocol.Kind]string{
 	protocol.KindChat:           "chat × move (chat changes no state but the chat lines)",
 	protocol.KindViolation:      "report that proves nothing × move, proven report × move, challenge × its answer",
 	protocol.KindAbandon:        "abandonment × the answer to its challenge",
-	protocol.KindTimeout:        "time-out claim × the flagged move, × the pass that ends play, × resignation; second time-out claim × the refusal of the first",
+	protocol.KindTimeout:        "time-out claim × the flagged move, × the pass that ends play, × the message that starts the flagged clock, × resignation; second time-out claim × the refusal of the first",
 	protocol.KindTimeoutRefuse:  "the answer to a claim, sent after it: second time-out claim × the refusal of the first",
 	protocol.KindAdjournRequest: "adjournment asked × the other's move, adjournment asked × asked",
 	protocol.KindAdjournAccept:  "adjournment accepted × the requester's move",
