@@ -509,6 +509,10 @@ mutant CLK-D33-held-time-ends-claim protocol/session/clock_game.go delete-line \
 mutant CLK-D33-hold-forgotten-at-turn protocol/session/clock_game.go delete-line \
 	'a hold before this turn is not of it' - \
 	./protocol/session 'TestCLKD33EarlyActionBeforeTheTurn'
+mutant CLK-D33-garbler-tries-early protocol/session/player_phantom_try.go replace \
+	'mover == p.me && sent <= garblerStepsBefore(h)' \
+	'mover == p.me && p.garblerTryReady(h) && sent <= garblerStepsBefore(h)' \
+	./protocol/session 'TestCLKD33HeldTryNotChargedTheOthersWait'
 mutant CLK-D33-held-try-not-saved protocol/session/game_send.go replace \
 	'if !held && (k == ""' \
 	'if held || !held && (k == ""' \

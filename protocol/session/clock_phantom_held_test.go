@@ -15,9 +15,9 @@ import (
 // soon as the try before has its outcome; its program holds the try
 // until the other program's steps it goes after are in, and its claimed
 // think time ends with the player's try. A cheater that holds back those
-// steps (the garbler its commitment of the evaluator's try by flips)
-// does not get the honest player to sign the wait as its own time. (The
-// garbler's player still tries once the request is in: CLK-D33, left.)
+// steps (the evaluator its request of the garbler's try, the garbler its
+// commitment of the evaluator's try by flips) does not get the honest
+// player to sign the wait as its own time.
 func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 	t.Parallel()
 	const stall = 1500 * time.Millisecond
@@ -31,6 +31,9 @@ func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 		stalled   protocol.Kind
 		honestTry protocol.Kind
 	}{
+		{"garbler's try, unchecked", phantomForm{0, "", false}, 1, phantomrules.KindRequest, phantomrules.KindTryGarbling},
+		{"garbler's try, lambda=4", phantomForm{4, engine.InputOTCorrelated, false}, 1, phantomrules.KindRequest, phantomrules.KindTryGarbling},
+		{"garbler's try, lambda=4, choice", phantomForm{4, engine.InputOTCorrelated, false}, 1, phantomrules.KindChoice, phantomrules.KindTryGarbling},
 		{"evaluator's try by flips", phantomForm{4, engine.InputOTCorrelated, true}, 0, phantomrules.KindCommitment, phantomrules.KindFlips},
 	}
 	for _, tc := range cases {

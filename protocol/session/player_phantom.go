@@ -116,9 +116,12 @@ type phantomPlayer struct {
 	// one (referee.GarblerKept) from them.
 	flips, prevFlips, olderFlips []byte
 	flipsTry                     uint64
-	// pendingTry is the evaluator's player's try by flips made before
-	// its choice went (MPC-D52, CLK-D33), sent as the flips once it has.
-	// It is not saved: after a restart the player tries again.
+	// pendingTry is the player's try made before the steps it goes
+	// after are in the record (CLK-D33): the evaluator's by flips before
+	// its choice went (MPC-D52), sent as the flips once it has; the
+	// garbler's before the evaluator's request (and, in a checked try,
+	// the choice) came, sent as its garbling once they have. It is not
+	// saved: after a restart the player tries again.
 	pendingTry *engine.Point
 	// restored holds secrets read back after a restart; the machine is
 	// rebuilt from them and the record at the next call.
@@ -395,6 +398,13 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 		if p.me == phantomrules.Evaluator {
 			return p.request1(h, phantomrules.KindTry, a.Point)
 		}
+		if !p.garblerTryReady(h) {
+			// Before the evaluator's request or choice: the garbling
+			// follows them (auto), made from this try (CLK-D33).
+			pt := a.Point
+			p.pendingTry = &pt
+			return "", heldAction{}, nil
+		}
 		return p.garble(h, phantomrules.KindTryGarbling, a.Point)
 	case protocol.MarkDead:
 		if h.Stage() != phantomrules.StageScoring {
@@ -523,6 +533,18 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 		c := p.choice
 		p.choice = nil
 		return phantomrules.KindChoice, phantomrules.ChoiceBody{Try: h.Public.Try, Choice: referee.Sum(c), Bulk: [][]byte{c}}, true, nil
+	case phantomrules.KindTryGarbling:
+		// The player's try made before the evaluator's steps came
+		// (CLK-D33).
+		if p.pendingTry == nil || !p.garblerTryReady(h) {
+			return "", nil, false, nil
+		}
+		try := *p.pendingTry
+		k, b, err := p.garble(h, phantomrules.KindTryGarbling, try)
+		if err == nil {
+			p.pendingTry = nil
+		}
+		return k, b, err == nil, err
 	case phantomrules.KindFlips:
 		// The player's try made before the choice went (MPC-D52).
 		if p.pendingTry == nil {

@@ -17,24 +17,35 @@ import (
 // game whose evaluator's tries come by flips (MPC-D52), the evaluator's
 // player from the start of its try, while its program's request,
 // commitment and choice are under way, until its try is made; the
-// garbler's player once the evaluator's request (and choice) are in.
+// garbler's player from the outcome of the try before, its try held
+// until the evaluator's request (and choice) are in (CLK-D33).
 func (p *phantomPlayer) myTry(h *phantomrules.Rules) bool {
 	if p.me == phantomrules.Evaluator && h.Flipped() {
 		_, sent := h.Current()
 		return sent <= 3 && p.caught == "" && p.e != nil && p.pendingTry == nil && !p.flipped(h)
 	}
 	if p.me == phantomrules.Garbler {
-		// Once the evaluator's request (and choice) are in: a try
-		// before them, held, let a cheater's time-out claim cross its
-		// request and the honest refusal be judged as of no claim
-		// (TestT14PhantomEarlyTimeoutClaimRefused; CLK-D33, left).
-		return p.caught == "" && p.pendingTry == nil && p.garblerTryReady(h)
+		// From the outcome of the try before: a try made before the
+		// evaluator's request or choice is held for them (CLK-D33).
+		mover, moving := h.TryMover()
+		_, sent := h.Current()
+		return moving && mover == p.me && sent <= garblerStepsBefore(h) && p.caught == "" && p.g != nil && p.pendingTry == nil
 	}
 	from, kinds, _ := h.Expected()
 	if from != p.me || p.caught != "" || len(kinds) == 0 {
 		return false
 	}
 	return kinds[0] == phantomrules.KindTry && p.e != nil && p.e.Ready()
+}
+
+// garblerStepsBefore is how many messages of the garbler's player's try
+// come before its garbling: the evaluator's request, and in a checked
+// try (λ > 1) the garbler's commitment and the evaluator's choice.
+func garblerStepsBefore(h *phantomrules.Rules) int {
+	if h.Machine.Options.Lambda > 1 {
+		return 3
+	}
+	return 1
 }
 
 // garblerTryReady reports whether the garbler's player's try can go now:
