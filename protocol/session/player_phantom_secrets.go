@@ -126,45 +126,32 @@ func (p *phantomPlayer) rebuildGarbler(h *phantomrules.Rules, s *phantomSecrets,
 			return errors.New("protocol: phantom secrets: the request under way is lost")
 		}
 	}
+	k := referee.GarblerKept{BaseStart: s.Base, Tries: tries, Request: request, Choice: choice}
 	if h.Correlated() {
-		var answer []byte
 		if rec.ReverseSent == 2 {
-			answer = s.ReverseBase
+			k.ReverseAnswer = s.ReverseBase
 		}
-		if cfg.TryFlips {
-			// The evaluator's flips of the try under way and of the
-			// last complete one, each if the record holds them
-			// (MPC-D52).
-			k := referee.GarblerKept{BaseStart: s.Base, ReverseAnswer: answer, Tries: tries, Request: request, Choice: choice}
-			if cur.Flips != (referee.Digest{}) {
-				if k.Flips = withDigest(cur.Flips, pt.flips...); k.Flips == nil {
-					return errors.New("protocol: phantom secrets: the flips under way are lost")
-				}
+		if cfg.TryFlips && cur.Flips != (referee.Digest{}) {
+			// The evaluator's flips of the try under way (MPC-D52).
+			if k.Flips = withDigest(cur.Flips, pt.flips...); k.Flips == nil {
+				return errors.New("protocol: phantom secrets: the flips under way are lost")
 			}
-			if cfg.AuthState && complete > 0 {
-				k.PrevChoice = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice, s.OlderChoice)
-				if d := rec.Tries[complete-1].Flips; d != (referee.Digest{}) {
-					k.PrevFlips = withDigest(d, pt.flips...)
-				}
-			}
-			p.g, err = referee.ResumeGarblerKept(cfg, p.seed(), rec, k)
-		} else if cfg.AuthState {
+		}
+		if cfg.AuthState && complete > 0 {
 			// The evaluator's choice of the last complete try carries
-			// its seed transfer response of the next (MPC-D30).
-			var prev []byte
-			if complete > 0 {
-				prev = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice, s.OlderChoice)
+			// its seed transfer response of the next (MPC-D30); its
+			// flips, if it came by flips, go in a certificate of the
+			// next (MPC-D52).
+			k.PrevChoice = withDigest(rec.Tries[complete-1].Choice, s.Choice, s.PrevChoice, s.OlderChoice)
+			if d := rec.Tries[complete-1].Flips; cfg.TryFlips && d != (referee.Digest{}) {
+				k.PrevFlips = withDigest(d, pt.flips...)
 			}
-			p.g, err = referee.ResumeAuthenticatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice, prev)
-		} else {
-			p.g, err = referee.ResumeCorrelatedGarbler(cfg, p.seed(), s.Base, answer, rec, tries, request, choice)
 		}
 		// The resumed machine took the evaluator's answer if the
 		// record holds it.
 		p.reverseFinished = rec.ReverseSent == 2
-	} else {
-		p.g, err = referee.ResumeCheckedGarbler(cfg, p.seed(), s.Base, rec, tries, request, choice)
 	}
+	p.g, err = referee.ResumeGarblerKept(cfg, p.seed(), rec, k)
 	if err != nil {
 		return err
 	}

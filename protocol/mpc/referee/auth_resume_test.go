@@ -47,7 +47,7 @@ func resumeThenSubstitute(t *testing.T, macBits int, cheater circuit.Party, evid
 	tr := gm.rec.Tries[last]
 	rG, rE := gm.received[circuit.Garbler], gm.received[circuit.Evaluator]
 	if cheater == circuit.Evaluator {
-		g2, err := ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], gm.rec, gm.g.Tries(), nil, nil, msgs["choice"][last])
+		g2, err := ResumeGarblerKept(gm.cfg, gm.seeds[0], gm.rec, GarblerKept{BaseStart: rG[0], ReverseAnswer: rG[1], Tries: gm.g.Tries(), PrevChoice: msgs["choice"][last]})
 		if err != nil {
 			t.Fatal(err)
 		}

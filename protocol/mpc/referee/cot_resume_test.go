@@ -105,24 +105,17 @@ func TestT8ResumeCorrelatedTry(t *testing.T) {
 				*last = last.WithGarbling(gb)
 			}
 			rG, rE := gm.received[circuit.Garbler], gm.received[circuit.Evaluator]
-			if _, err := ResumeCheckedGarbler(gm.cfg, gm.seeds[0], rG[0], rec, tries[0], req, choice); !errors.Is(err, ErrConfig) {
-				t.Fatalf("ResumeCheckedGarbler of a game of MPC-D28: %v", err)
-			}
 			if _, err := ResumeCheckedEvaluator(gm.cfg, gm.seeds[1], rE[0], rec, tries[1], share, kept); !errors.Is(err, ErrConfig) {
 				t.Fatalf("ResumeCheckedEvaluator of a game of MPC-D28: %v", err)
 			}
-			var g2 *Garbler
+			gk := GarblerKept{BaseStart: rG[0], ReverseAnswer: rG[1], Tries: tries[0], Request: req, Choice: choice}
 			if form.auth {
-				if _, err := ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice); !errors.Is(err, ErrConfig) {
-					t.Fatalf("sent %d: ResumeCorrelatedGarbler of a game of MPC-D29: %v", sent, err)
-				}
-				if _, err := ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice, nil); !errors.Is(err, ErrRecord) {
+				if _, err := ResumeGarblerKept(gm.cfg, gm.seeds[0], rec, gk); !errors.Is(err, ErrRecord) {
 					t.Fatalf("sent %d: without the choice of the last complete try: %v", sent, err)
 				}
-				g2, err = ResumeAuthenticatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice, prevChoice)
-			} else {
-				g2, err = ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], rG[0], rG[1], rec, tries[0], req, choice)
+				gk.PrevChoice = prevChoice
 			}
+			g2, err := ResumeGarblerKept(gm.cfg, gm.seeds[0], rec, gk)
 			if err != nil {
 				t.Fatalf("%v sent %d: garbler: %v", scheme, sent, err)
 			}

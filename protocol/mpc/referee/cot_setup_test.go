@@ -95,7 +95,7 @@ func newUnsetCOTGame(t *testing.T, n int) *testGame {
 // (each depends on its sender's seed and the message it answers), play
 // goes on with the engine's announcements, and the audit passes the
 // record at every point of the setup and after it. Machines resumed at
-// every point of the setup (ResumeCorrelatedGarbler/Evaluator) make the
+// every point of the setup (ResumeGarblerKept, ResumeCorrelatedEvaluator) make the
 // messages already sent again, byte for byte, finish the setup and play.
 func TestT8CorrelatedSetupOrders(t *testing.T) {
 	ref := setupMsgs{}
@@ -119,7 +119,7 @@ func TestT8CorrelatedSetupOrders(t *testing.T) {
 			}
 			// A crash here: both machines rebuilt from the record and what
 			// each kept of the other's messages.
-			g2, err := ResumeCorrelatedGarbler(gm.cfg, gm.seeds[0], msgs["B0"], msgs["R1"], gm.rec, nil, nil, nil)
+			g2, err := ResumeGarblerKept(gm.cfg, gm.seeds[0], gm.rec, GarblerKept{BaseStart: msgs["B0"], ReverseAnswer: msgs["R1"]})
 			if err != nil {
 				t.Fatalf("%s, %d messages: garbler: %v", name, cut, err)
 			}

@@ -63,7 +63,7 @@ type Garbler struct {
 	// try when they are in the decoding bits (MPC-D27), before they are
 	// XORed in: the privacy test's coupling.
 	coupleMask func(try uint64, i int, mask []bool)
-	// again is what ResumeGarbler made again (Again).
+	// again is what ResumeGarblerKept made again (Again).
 	again garblerAgain
 	// committed is the checked try between Commit and GarbleChosen.
 	committed *garblerCommitted

@@ -398,7 +398,7 @@ func TestT8ResumeCheckedTry(t *testing.T) {
 				}
 				*last = last.WithGarbling(gb)
 			}
-			g2, err := ResumeCheckedGarbler(gm.cfg, gm.seeds[0], gm.received[circuit.Garbler][0], rec, tries[0], req, choice)
+			g2, err := ResumeGarblerKept(gm.cfg, gm.seeds[0], rec, GarblerKept{BaseStart: gm.received[circuit.Garbler][0], Tries: tries[0], Request: req, Choice: choice})
 			if err != nil {
 				t.Fatalf("sent %d: garbler: %v", sent, err)
 			}

@@ -98,52 +98,6 @@ func ResumeGarblerKept(cfg Config, seed prg.Seed, rec Record, k GarblerKept) (*G
 	return resumeGarbler(cfg, seed, rec, k)
 }
 
-// ResumeGarbler is [ResumeGarblerKept] for a game without checking:
-// baseStart is the evaluator's first message, tries the player's tries,
-// request the evaluator's request of the try under way if the session
-// kept it.
-func ResumeGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request []byte) (*Garbler, error) {
-	return ResumeCheckedGarbler(cfg, seed, baseStart, rec, tries, request, nil)
-}
-
-// ResumeCheckedGarbler is ResumeGarbler for a game whose tries may be
-// checked (Config.Checked): choice is the evaluator's choice of the try
-// under way if the record holds it (the session keeps it until the
-// garbling is sent). It is [ResumeGarblerKept] with these messages.
-func ResumeCheckedGarbler(cfg Config, seed prg.Seed, baseStart []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
-	if err := refuseCorrelatedResume(cfg); err != nil {
-		return nil, err
-	}
-	return ResumeGarblerKept(cfg, seed, rec, GarblerKept{BaseStart: baseStart, Tries: tries, Request: request, Choice: choice})
-}
-
-// ResumeCorrelatedGarbler is ResumeCheckedGarbler for a game of the
-// correlated input OTs (MPC-D28): reverseAnswer is the evaluator's
-// answer to the reverse setup if the record holds it. It is
-// [ResumeGarblerKept] with these messages.
-func ResumeCorrelatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice []byte) (*Garbler, error) {
-	if !cfg.correlated() {
-		return nil, fmt.Errorf("%w: ResumeCorrelatedGarbler for a game of the %v input OTs", ErrConfig, cfg.InputOT)
-	}
-	if cfg.authenticated() {
-		return nil, fmt.Errorf("%w: a game of the authenticated state (MPC-D29) resumes with ResumeAuthenticatedGarbler", ErrConfig)
-	}
-	return ResumeGarblerKept(cfg, seed, rec, GarblerKept{BaseStart: baseStart, ReverseAnswer: reverseAnswer, Tries: tries, Request: request, Choice: choice})
-}
-
-// ResumeAuthenticatedGarbler is ResumeCorrelatedGarbler for a game of the
-// authenticated state (MPC-D29, MPC-D30): prevChoice is the evaluator's
-// choice of the last complete try of the record (nil before the first),
-// which carries its seed transfer response of the next try. It is
-// [ResumeGarblerKept] with these messages (a game whose tries come by
-// flips, MPC-D52, needs the flips too: ResumeGarblerKept).
-func ResumeAuthenticatedGarbler(cfg Config, seed prg.Seed, baseStart, reverseAnswer []byte, rec Record, tries []engine.Point, request, choice, prevChoice []byte) (*Garbler, error) {
-	if !cfg.authenticated() {
-		return nil, fmt.Errorf("%w: ResumeAuthenticatedGarbler for a game without the authenticated state", ErrConfig)
-	}
-	return ResumeGarblerKept(cfg, seed, rec, GarblerKept{BaseStart: baseStart, ReverseAnswer: reverseAnswer, Tries: tries, Request: request, Choice: choice, PrevChoice: prevChoice})
-}
-
 func resumeGarbler(cfg Config, seed prg.Seed, rec Record, k GarblerKept) (*Garbler, error) {
 	g, err := NewGarbler(cfg, seed)
 	if err != nil {
@@ -479,7 +433,7 @@ func (g *Garbler) resumeAuth(try uint64, mover circuit.Party, tr TryRecord) erro
 }
 
 // ResumeAuthEvidence gives a garbler rebuilt by
-// [ResumeAuthenticatedGarbler] the messages of the last complete try of
+// [ResumeGarblerKept] the messages of the last complete try of
 // its record that a certificate of the next try against the evaluator
 // carries (MPC-D29) and that the machine does not make again: the
 // evaluator's request of that try (the session keeps it by its digest),
@@ -593,7 +547,7 @@ func (g *Garbler) resumeChecked(tr TryRecord, tries []engine.Point, request, cho
 	return nil
 }
 
-// garblerAgain is what ResumeGarbler made again of the garbler's own
+// garblerAgain is what ResumeGarblerKept made again of the garbler's own
 // messages that the record holds.
 type garblerAgain struct {
 	baseAnswer []byte
@@ -605,7 +559,7 @@ type garblerAgain struct {
 }
 
 // AgainReverse returns the reverse setup message and the reverse request
-// of the try under way that [ResumeCorrelatedGarbler] made again (nil
+// of the try under way that [ResumeGarblerKept] made again (nil
 // for what the record does not hold): the session sends them again to
 // an evaluator that lacks them (MPC-D28).
 func (g *Garbler) AgainReverse() (start, request []byte) {
@@ -617,7 +571,7 @@ func (g *Garbler) AgainReverse() (start, request []byte) {
 func (e *Evaluator) AgainReverse() []byte { return e.again.reverseAnswer }
 
 // AgainCommitment returns the commitment of the checked try under way
-// that [ResumeCheckedGarbler] made again (nil if none), as Again does for
+// that [ResumeGarblerKept] made again (nil if none), as Again does for
 // the garbling.
 func (g *Garbler) AgainCommitment() *Commitment { return g.again.commitment }
 
@@ -633,7 +587,7 @@ func (e *Evaluator) AgainFlips() []byte { return e.again.flips }
 // if it was not sent, or again to a garbler that lacks it.
 func (e *Evaluator) AgainChoice() []byte { return e.again.choice }
 
-// Again returns the garbler's own messages that [ResumeGarbler] made
+// Again returns the garbler's own messages that [ResumeGarblerKept] made
 // again, byte for byte, from the seed and what the session kept, and
 // checked against the digests of the record: its base OT answer (nil
 // unless the record holds it) and the garbling of the try under way (nil
@@ -670,10 +624,10 @@ func (e *Evaluator) Again() (baseStart, request []byte) {
 
 // refuseCorrelatedResume refuses ResumeChecked* for a game of the
 // correlated input OTs (MPC-D28), which needs the reverse setup
-// messages: ResumeCorrelatedGarbler and ResumeCorrelatedEvaluator.
+// messages: ResumeCorrelatedEvaluator (the garbler: ResumeGarblerKept).
 func refuseCorrelatedResume(cfg Config) error {
 	if cfg.correlated() {
-		return fmt.Errorf("%w: a game of the %v input OTs (MPC-D28) resumes with ResumeCorrelatedGarbler/ResumeCorrelatedEvaluator", ErrConfig, cfg.InputOT)
+		return fmt.Errorf("%w: a game of the %v input OTs (MPC-D28) resumes with ResumeCorrelatedEvaluator", ErrConfig, cfg.InputOT)
 	}
 	return nil
 }

@@ -116,7 +116,7 @@ func TestT11ResumeMachines(t *testing.T) {
 func (gm *testGame) restart(t *testing.T, garbler, evaluator bool, share circuit.RefereeState, request []byte) {
 	t.Helper()
 	if garbler {
-		g, err := ResumeGarbler(gm.cfg, gm.seeds[0], gm.g.baseMsg, gm.rec, gm.g.Tries(), request)
+		g, err := ResumeGarblerKept(gm.cfg, gm.seeds[0], gm.rec, GarblerKept{BaseStart: gm.g.baseMsg, Tries: gm.g.Tries(), Request: request})
 		if err != nil {
 			t.Fatalf("resume garbler: %v", err)
 		}
