@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/internal/testenv"
 )
 
@@ -42,14 +43,7 @@ func TestT8LambdaFlag(t *testing.T) {
 		{[]string{"--variant", "go", "--lambda", "4"}, 0, false},
 	}
 	for _, c := range cases {
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var vf variantFlags
-		vf.register(fs, "go")
-		if err := fs.Parse(c.args); err != nil {
-			t.Fatal(err)
-		}
-		o, err := vf.options(fs)
+		o, err := optionsOf(t, c.args)
 		if (err == nil) != c.ok || (c.ok && o.Lambda != c.want) {
 			t.Errorf("%v: λ = %d, err %v; want %d, ok %v", c.args, o.Lambda, err, c.want, c.ok)
 		}
@@ -75,14 +69,7 @@ func TestT8GarblingFlag(t *testing.T) {
 		{[]string{"--variant", "go", "--garbling", "three-halves"}, "", false},
 	}
 	for _, c := range cases {
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var vf variantFlags
-		vf.register(fs, "go")
-		if err := fs.Parse(c.args); err != nil {
-			t.Fatal(err)
-		}
-		o, err := vf.options(fs)
+		o, err := optionsOf(t, c.args)
 		if (err == nil) != c.ok || (c.ok && o.Garbling != c.want) {
 			t.Errorf("%v: garbling %q, err %v; want %q, ok %v", c.args, o.Garbling, err, c.want, c.ok)
 		}
@@ -125,14 +112,7 @@ func TestT8InputOTFlag(t *testing.T) {
 		{[]string{"--variant", "phantom", "--lambda", "1", "--input-ot", "authenticated-mac64"}, "", false},
 	}
 	for _, c := range cases {
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var vf variantFlags
-		vf.register(fs, "go")
-		if err := fs.Parse(c.args); err != nil {
-			t.Fatal(err)
-		}
-		o, err := vf.options(fs)
+		o, err := optionsOf(t, c.args)
 		if (err == nil) != c.ok || (c.ok && o.InputOT != c.want) {
 			t.Errorf("%v: input_ot %q, err %v; want %q, ok %v", c.args, o.InputOT, err, c.want, c.ok)
 		}
@@ -159,16 +139,23 @@ func TestMPCD52TryFlipsFlag(t *testing.T) {
 		{[]string{"--variant", "go", "--try-flips"}, false, false},
 	}
 	for _, c := range cases {
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var vf variantFlags
-		vf.register(fs, "go")
-		if err := fs.Parse(c.args); err != nil {
-			t.Fatal(err)
-		}
-		o, err := vf.options(fs)
+		o, err := optionsOf(t, c.args)
 		if (err == nil) != c.ok || (c.ok && o.TryFlips() != c.flips) {
 			t.Errorf("%v: try-flips %v, err %v; want %v, ok %v", c.args, o.TryFlips(), err, c.flips, c.ok)
 		}
 	}
+}
+
+// optionsOf returns the game options the variant flags of play and match
+// give for args, or their error; args the flags cannot parse fail t.
+func optionsOf(t *testing.T, args []string) (engine.Options, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var vf variantFlags
+	vf.register(fs, "go")
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return vf.options(fs)
 }

@@ -86,14 +86,7 @@ func TestEveryVariantHasItsFlags(t *testing.T) {
 				}
 			}
 		}
-		fs := flag.NewFlagSet("test", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var vf variantFlags
-		vf.register(fs, "go")
-		if err := fs.Parse([]string{"--variant", string(d.Variant)}); err != nil {
-			t.Fatal(err)
-		}
-		o, err := vf.options(fs)
+		o, err := optionsOf(t, []string{"--variant", string(d.Variant)})
 		if err != nil || o.Variant != d.Variant {
 			t.Errorf("variant %s: --variant %s gives options %+v, %v", d.Variant, d.Variant, o, err)
 		}
