@@ -50,9 +50,15 @@ type EventTimeoutRefused struct {
 	Think time.Duration
 }
 
-func (EventClock) IsEvent()          {}
-func (EventTimeoutClaimed) IsEvent() {}
-func (EventTimeoutRefused) IsEvent() {}
+// EventTimeoutClaimVoid: the time-out claim of By changes nothing: a
+// message of the other's that it crossed stopped the clock it was about
+// (CLK-D35).
+type EventTimeoutClaimVoid struct{ By Role }
+
+func (EventClock) IsEvent()            {}
+func (EventTimeoutClaimed) IsEvent()   {}
+func (EventTimeoutRefused) IsEvent()   {}
+func (EventTimeoutClaimVoid) IsEvent() {}
 
 // gameClocks are both players' clocks as the record has them (CLK-D8).
 type gameClocks struct {
@@ -406,38 +412,58 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		// nothing.
 		return nil, nil
 	}
-	flagged := msg.From.Other()
 	charge, okMS := ms(b.ChargeMS)
-	if c := m.Clocks; c.Adjourned && c.acceptRole == flagged && msg.Ack < int64(c.acceptSeq) {
+	if !okMS {
+		return m.endByFalseClaim(msg.From, msg.Seq, NewViolation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell with a charge of %d ms, out of range", msg.From.Other(), b.ChargeMS))
+	}
+	claim := *msg
+	return m.judgeClaim(&timeoutClaim{By: msg.From, seq: msg.Seq, charge: charge, msg: &claim}, msg.Ack < m.lastSeq(msg.From.Other()))
+}
+
+// judgeClaim judges the time-out claim c against the game as it stands,
+// where crossed tells that messages of the flagged side it had not seen
+// came before it (CLK-D9, CLK-D17, CLK-D35): one the record shows false
+// ends the game, the claimer's loss; one about no clock of the flagged
+// side, when a message of its that crossed it stopped that clock, changes
+// nothing, and otherwise waits, unfounded, for the flagged side's answer
+// or for a message of its that crossed it; any other waits for the
+// flagged side's answer.
+func (m *Machine) judgeClaim(c *timeoutClaim, crossed bool) ([]Event, error) {
+	flagged := c.By.Other()
+	if ck := m.Clocks; ck.Adjourned && ck.acceptRole == flagged && c.msg.Ack < int64(ck.acceptSeq) {
 		// The claim crossed the flagged side's acceptance of an
 		// adjournment: it is judged as the game stood before, as the
 		// claimer's program did (CLK-D13).
-		c.Adjourned = false
+		ck.Adjourned = false
 		defer func() {
 			if m.Clocks.Claim == nil && m.Outcome == nil {
 				m.Clocks.Adjourned = true
 			}
 		}()
 	}
-	left, about, aboutLast, ok := m.claimScope(msg.From)
-	if !okMS || ok && charge <= left || !ok && m.Clocks.Claim != nil {
+	left, about, aboutLast, ok := m.claimScope(c.By)
+	switch {
+	case ok && c.charge <= left:
 		// The record shows the claim false: the claimer's own signed
 		// message against the clocks both hold (T-14).
-		v := NewViolation(msg.From, msg.Seq, "CLK-D9", "claims the %s's flag fell (charge %d ms) when the record gives it %v for %s", flagged, b.ChargeMS, left, about)
-		if !ok {
-			v = unfoundedClaim(msg.From, msg.Seq)
-		}
-		return m.endByFalseClaim(msg.From, msg.Seq, v)
-	}
-	if !ok {
+		return m.endByFalseClaim(c.By, c.seq, NewViolation(c.By, c.seq, "CLK-D9", "claims the %s's flag fell (charge %d ms) when the record gives it %v for %s", flagged, c.charge.Milliseconds(), left, about))
+	case !ok && crossed:
+		// A message of the flagged side that the claimer had not seen
+		// stopped the clock the claim was about (an undo accepted, a
+		// resignation under audit): the claim changes nothing, as
+		// where it came first (CLK-D35, REC-D15).
+		return []Event{EventTimeoutClaimVoid{By: c.By}}, nil
+	case !ok && m.Clocks.Claim != nil:
+		return m.endByFalseClaim(c.By, c.seq, unfoundedClaim(c.By, c.seq))
+	case !ok:
 		// No clock of the flagged side runs here, but a message of its
 		// that the claimer had not seen may start one (the setup's last
 		// message): the claim waits for the flagged side's first message
 		// that saw it, and those that crossed it are taken first, as
 		// where they came first (CLK-D35, REC-D15).
-		claim := *msg
-		m.Clocks.Claim = &timeoutClaim{By: msg.From, seq: msg.Seq, charge: charge, Unfounded: unfoundedClaim(msg.From, msg.Seq), msg: &claim}
-		return []Event{EventTimeoutClaimed{By: msg.From}}, nil
+		c.Left, c.AboutLast, c.about, c.Unfounded = 0, false, "", unfoundedClaim(c.By, c.seq)
+		m.Clocks.Claim = c
+		return []Event{EventTimeoutClaimed{By: c.By}}, nil
 	}
 	if m.Clocks.Claim != nil {
 		// A claim waits for its answer: two claims crossed (F-Go's two
@@ -446,7 +472,7 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 		return nil, nil
 	}
 	if n := len(m.Clocks.refused); n > 0 {
-		if r := m.Clocks.refused[n-1]; r.claim.By == msg.From && msg.Ack < int64(r.seq) {
+		if r := m.Clocks.refused[n-1]; r.claim.By == c.By && c.msg.Ack < int64(r.seq) {
 			// The claimer claimed again before it saw the refusal of its
 			// claim: the claim crossed the refusal, and changes nothing
 			// as it would have had it come first, while the other waited
@@ -454,12 +480,13 @@ func (m *Machine) applyTimeout(msg *Message) ([]Event, error) {
 			return nil, nil
 		}
 	}
-	if m.Clocks.claims[msg.From] >= MaxTimeoutClaims {
-		return nil, NewViolation(msg.From, msg.Seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
+	if m.Clocks.claims[c.By] >= MaxTimeoutClaims {
+		return nil, NewViolation(c.By, c.seq, "T-10", "more than %d time-out claims in one game", MaxTimeoutClaims)
 	}
-	m.Clocks.claims[msg.From]++
-	m.Clocks.Claim = &timeoutClaim{By: msg.From, seq: msg.Seq, Left: left, AboutLast: aboutLast, charge: charge, about: about}
-	return []Event{EventTimeoutClaimed{By: msg.From}}, nil
+	m.Clocks.claims[c.By]++
+	c.Left, c.AboutLast, c.about, c.Unfounded = left, aboutLast, about, nil
+	m.Clocks.Claim = c
+	return []Event{EventTimeoutClaimed{By: c.By}}, nil
 }
 
 // claimScope is what a time-out claim by claimer is about as the game
@@ -554,10 +581,16 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 	flagged := c.By.Other()
 	if msg.From == flagged && msg.Ack < int64(c.seq) {
 		m.Clocks.Claim = nil
-		last := m.Clocks.Last
+		counted := c.Unfounded == nil
+		if counted {
+			m.Clocks.claims[c.By]-- // counted again if it stands
+		}
 		events, err = m.applyMessage(msg)
 		if err != nil {
 			m.Clocks.Claim = c
+			if counted {
+				m.Clocks.claims[c.By]++
+			}
 			return nil, err, true
 		}
 		if m.Outcome != nil {
@@ -566,17 +599,12 @@ func (m *Machine) applyUnderClaim(msg *Message, c *timeoutClaim) (events []Event
 			// the claim changes nothing.
 			return events, nil, true
 		}
-		if c.Unfounded != nil {
-			// Judged again after the message it crossed, as where the
-			// message came first (CLK-D35).
-			more, err := m.applyTimeout(c.msg)
-			return append(events, more...), err, true
-		}
-		if l := m.Clocks.Last; l != last && l != nil && l.Role == flagged {
-			c.AboutLast = true
-		}
-		m.Clocks.Claim = c
-		return events, nil, true
+		// The claim is judged again after the message it crossed, as
+		// where the message came first (CLK-D35): about the move that
+		// message ended, against the clock before it, or about the
+		// clock it started.
+		more, err := m.judgeClaim(c, true)
+		return append(events, more...), err, true
 	}
 	if c.Unfounded != nil && msg.From == flagged && msg.Kind == KindTimeoutRefuse {
 		// The flagged side's refusal, having seen the claim: no message

@@ -551,6 +551,11 @@ func (m *GameModel) describeDispute(e protocol.Event) (eventNote, bool) {
 			return eventNote{lines: []string{fmt.Sprintf("Your program refused the time-out claim (your clock: %s of think time); play goes on.", e.Think.Round(100*time.Millisecond))}}, true
 		}
 		return eventNote{lines: []string{fmt.Sprintf("The opponent refused your time-out claim (its clock: %s); play goes on, nobody wins by it.", e.Think.Round(100*time.Millisecond))}}, true
+	case protocol.EventTimeoutClaimVoid:
+		if e.By == m.View.Role {
+			return eventNote{lines: []string{"Your program's time-out claim crossed an opponent's message that stopped its clock: the claim changes nothing."}}, true
+		}
+		return eventNote{lines: []string{"The opponent's time-out claim crossed your message that stopped your clock: it changes nothing."}}, true
 	case protocol.EventChallenged:
 		switch {
 		case e.Answered:

@@ -54,7 +54,7 @@ mutant phantom-try-clock-key protocol/clock.go replace \
 	'k.try = tc.TryID()' 'k.try = 0 * tc.TryID()' \
 	./protocol/session 'TestCLKD16PhantomTriesAreTheMoversTime'
 mutant claim-equal-left protocol/clock.go replace \
-	'ok && charge <= left ||' 'ok && charge < left ||' \
+	'case ok && c.charge <= left:' 'case ok && c.charge < left:' \
 	./protocol/session 'TestCLKD9ClaimOfWhatIsLeftIsNoTimeout'
 # CLK-D13: the move that ends an adjournment claims no think time.
 mutant adjourn-think-check protocol/clock_rule.go delete-line \
@@ -124,10 +124,16 @@ mutant claim-about-pass-ending-play protocol/clock.go replace \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D35: a claim about no clock waits for the messages that crossed it.
 mutant claim-of-no-clock-waits protocol/clock.go replace \
-	'|| !ok && m.Clocks.Claim != nil {' '|| !ok {' \
+	'case !ok && m.Clocks.Claim != nil:' 'case !ok && !crossed:' \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
-mutant claim-of-no-clock-judged-again protocol/clock.go replace \
-	'if c.Unfounded != nil {' 'if false {' \
+mutant claim-judged-again-after-crossing protocol/clock.go replace \
+	'more, err := m.judgeClaim(c, true)' 'more, err := []Event(nil), error(nil); m.Clocks.Claim = c' \
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
+mutant claim-void-when-crossing-stopped-its-clock protocol/clock.go replace \
+	'case !ok && crossed:' 'case false:' \
+	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
+mutant claim-crossed-at-arrival protocol/clock.go replace \
+	'msg.Ack < m.lastSeq(msg.From.Other()))' 'false)' \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 mutant claim-of-no-clock-refused-loses protocol/clock.go replace \
 	'c.Unfounded != nil && msg.From == flagged && msg.Kind == KindTimeoutRefuse' 'false' \
@@ -140,7 +146,7 @@ mutant claim-of-no-clock-honest-refuses protocol/session/clock_game.go replace \
 	./protocol/session 'TestCLKD35ClaimOfNoClockLoses'
 # CLK-D17, REC-D15: a second claim that crossed the refusal of the first.
 mutant claim-crossing-refusal protocol/clock.go replace \
-	'if r := m.Clocks.refused[n-1]; r.claim.By == msg.From && msg.Ack < int64(r.seq) {' 'if r := m.Clocks.refused[n-1]; false && r.claim.By == msg.From && msg.Ack < int64(r.seq) {' \
+	'if r := m.Clocks.refused[n-1]; r.claim.By == c.By && c.msg.Ack < int64(r.seq) {' 'if r := m.Clocks.refused[n-1]; false && r.claim.By == c.By && c.msg.Ack < int64(r.seq) {' \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
 # CLK-D17: neither side moves while a claim waits.
 mutant move-under-claim protocol/clock.go replace \

@@ -96,6 +96,21 @@ func crossingCases() []crossingCase {
 			return crossPair(t, cut(t, tr, len(tr.Messages)-1), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 10500},
 				last.From, last.Kind, json.RawMessage(last.Body))
 		}, "claim waits"},
+		{"time-out claim × the acceptance of the claimer's undo", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
+			tr := afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000")
+			add(t, tr, out, protocol.KindUndoRequest, protocol.UndoBody{Move: 2})
+			// The acceptance takes the claimer's move back and stops the
+			// clock the claim was about: the claim changes nothing
+			// (CLK-D35); before, one order convicted the claimer.
+			return crossPair(t, tr, out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 9000},
+				in, protocol.KindUndoAccept, protocol.UndoBody{Move: 2})
+		}, "expected=inviter[move] clocks=[{9s 0 false 0s 0 false 1} {8s 0 false 0s 0 false 1}] adjourned=false asked=false claimed=false"},
+		{"time-out claim × the acceptance of the claimer's adjournment", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
+			tr := afterMoves(t, "10s", "invitee:D4:2000", "inviter:C4:1000")
+			add(t, tr, out, protocol.KindAdjournRequest, none)
+			return crossPair(t, tr, out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500},
+				in, protocol.KindAdjournAccept, none)
+		}, "claim waits"},
 		{"time-out claim × the pass that ends play", func(t *testing.T) (*protocol.Transcript, protocol.Message, protocol.Message) {
 			return crossPair(t, afterMoves(t, "10s", "invitee:D4:2000", "inviter:pass:1000"), out, protocol.KindTimeout, protocol.TimeoutBody{ChargeMS: 8500},
 				in, protocol.KindMove, mv("pass", 7000))
@@ -255,7 +270,7 @@ var crossingRules = map[protocol.Kind]string{
 	protocol.KindChat:           "chat × move (chat changes no state but the chat lines)",
 	protocol.KindViolation:      "report that proves nothing × move, proven report × move, challenge × its answer",
 	protocol.KindAbandon:        "abandonment × the answer to its challenge",
-	protocol.KindTimeout:        "time-out claim × the flagged move, × the pass that ends play, × the message that starts the flagged clock, × resignation; second time-out claim × the refusal of the first",
+	protocol.KindTimeout:        "time-out claim × the flagged move, × the pass that ends play, × the message that starts the flagged clock, × the acceptance of the claimer's undo, × the acceptance of its adjournment, × resignation; second time-out claim × the refusal of the first",
 	protocol.KindTimeoutRefuse:  "the answer to a claim, sent after it: second time-out claim × the refusal of the first",
 	protocol.KindAdjournRequest: "adjournment asked × the other's move, adjournment asked × asked",
 	protocol.KindAdjournAccept:  "adjournment accepted × the requester's move",

@@ -487,6 +487,12 @@ func (g *Game) emit(events []protocol.Event) {
 			if e.By != g.role && g.m.Timed() {
 				g.claimRefused()
 			}
+		case protocol.EventTimeoutClaimVoid:
+			if e.By == g.role {
+				// The claim crossed a message that stopped the clock it
+				// was about: it changes nothing (CLK-D35).
+				g.clk.claimed = false
+			}
 		case protocol.EventChallenged:
 			if e.Reporter != g.role {
 				g.answerChallenge(e.Ack)
