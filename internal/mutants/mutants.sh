@@ -546,6 +546,11 @@ mutant CLK-D34-honest-budget protocol/session/clock_game.go replace \
 	', claimedMS+c.SettleLeft(g.role).Milliseconds())' \
 	')' \
 	./protocol/session 'TestCLKD34HonestLagAboveTheAllowance'
+# MPC-D56: the evaluator's next request by flips made with the player's lock held again: its View waits for the request
+mutant MPC-D56-request-aside protocol/session/player_phantom.go replace \
+	'if h.Flipped() && kinds[0] == phantomrules.KindRequest && p.caught == "" && p.e != nil {' \
+	'if false && h.Flipped() && kinds[0] == phantomrules.KindRequest && p.caught == "" && p.e != nil {' \
+	./protocol/session 'TestMPCD56ViewNotHeldByTheNextRequest'
 
 # --- The runner ----------------------------------------------------------
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/hmgrules"
 	"github.com/kakure/kakure/protocol/phantomrules"
@@ -21,7 +22,10 @@ import (
 // player to sign the wait as its own time.
 func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 	t.Parallel()
-	const stall = 1500 * time.Millisecond
+	// The stall, stretched on a slow machine: there its own program's
+	// work before its player can try (which its player's time rightly
+	// holds) grows, and must stay well under it.
+	stall := testenv.Duration(1500 * time.Millisecond)
 	cases := []struct {
 		name string
 		form phantomForm
@@ -97,12 +101,12 @@ func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 				}
 			}
 			stallsMu.Unlock()
-			const slack = 500 * time.Millisecond // the hop and the polls between its clock's start and from
+			slack := testenv.Duration(500 * time.Millisecond) // the hop and the polls between its clock's start and from
 			reaction := played.Sub(from)
 			think := thinkOf(t, claims[0], "think_ms")
 			switch {
-			case !stallEnd.IsZero() && played.After(stallEnd) && reaction >= stall/2:
-				t.Errorf("the honest player could try only %v after its turn began, once the cheater's %v wait for its %s ended (claim %d ms)", reaction, stall, tc.stalled, think)
+			case !stallEnd.IsZero() && played.After(stallEnd) && think >= stall.Milliseconds()/2:
+				t.Errorf("the honest player could try only %v after its turn began, once the cheater's %v wait for its %s ended, and claims %d ms", reaction, stall, tc.stalled, think)
 			case think >= (reaction + slack).Milliseconds():
 				t.Errorf("the honest player's try claims %d ms, its player tried %v after its turn began: the cheater's %v wait for its %s is signed as its time", think, reaction, stall, tc.stalled)
 			}
