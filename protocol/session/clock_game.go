@@ -37,7 +37,8 @@ type gameClockState struct {
 	// (a Phantom Go try made before the request, commitment or choice
 	// it goes after, CLK-D33): its think time ends there too, so that
 	// the other program's wait for its own steps is not charged to
-	// this player. Cleared when a clock starts or the held action goes.
+	// this player. Moved to a clock's start when that comes after it;
+	// cleared when the held action goes.
 	heldAt time.Time
 	// lastSent is when this peer last sent a message of the game's
 	// course (no chat, adjournment or undo); origin is lastSent when the
@@ -75,7 +76,13 @@ func (g *Game) trackClock(now time.Time) {
 		}
 		g.mu.Lock()
 		g.clk.mark, g.clk.seen, g.clk.origin = now, k, origin
-		g.clk.heldAt = time.Time{} // a hold before this turn is not of it (CLK-D33)
+		if !g.clk.heldAt.IsZero() && g.clk.heldAt.Before(now) {
+			// A hold from before this turn counts from its start
+			// (CLK-D33): cards chosen while the other chooses, or a try
+			// the player made as the view showed the turn a moment
+			// before this loop started its clock.
+			g.clk.heldAt = now
+		}
 		if g.m.ClocksTogether() {
 			// A settlement is of the other's commitment of its turn
 			// (CLK-D14).

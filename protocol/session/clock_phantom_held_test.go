@@ -1,10 +1,12 @@
 package session_test
 
 import (
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/kakure/kakure/engine"
+	"github.com/kakure/kakure/internal/testenv"
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/hmgrules"
 	"github.com/kakure/kakure/protocol/phantomrules"
@@ -20,7 +22,10 @@ import (
 // player to sign the wait as its own time.
 func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 	t.Parallel()
-	const stall = 1500 * time.Millisecond
+	// The stall, stretched on a slow machine: there its own program's
+	// work before its player can try (which its player's time rightly
+	// holds) grows, and must stay well under it.
+	stall := testenv.Duration(1500 * time.Millisecond)
 	cases := []struct {
 		name string
 		form phantomForm
@@ -39,6 +44,8 @@ func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			var stallsMu sync.Mutex
+			var stallEnds []time.Time // when each of the cheater's stalls ended
 			p := newPair(t, func(i int, c *session.Config) {
 				if i != tc.cheater {
 					return
@@ -46,6 +53,9 @@ func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 				session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
 					if kind == tc.stalled {
 						time.Sleep(stall)
+						stallsMu.Lock()
+						stallEnds = append(stallEnds, time.Now())
+						stallsMu.Unlock()
 					}
 					return kind, body, false
 				})
@@ -54,18 +64,51 @@ func TestCLKD33HeldTryNotChargedTheOthersWait(t *testing.T) {
 			honest, cheater := games[1-tc.cheater], games[tc.cheater]
 			// Black tries first: each player tries once, the honest one
 			// at once when it may.
-			first, second := honest, cheater
+			// The honest try's clock starts about when the test sees the
+			// game start or the try before end (from); its player tries
+			// at once when it may (played).
+			from := time.Now()
+			var played time.Time
 			if honest.View().Color == engine.White {
-				first, second = cheater, honest
+				// The cheater's try, and the honest player's as soon as
+				// its view shows it may (not after the cheater's view
+				// shows the outcome, which a slow machine delays).
+				waitClockView(t, cheater, "its try", func(v protocol.View) bool { return phantomOf(v).MyTry })
+				from = time.Now()
+				if err := cheater.Do(protocol.Play{Point: vertexOn(t, 5, "C3")}); err != nil {
+					t.Fatal(err)
+				}
+				played = phantomTry(t, honest, 0, "B2")
+			} else {
+				played = phantomTry(t, honest, 0, "C3")
+				phantomTry(t, cheater, 0, "B2")
 			}
-			phantomTry(t, first, 0, "C3")
-			phantomTry(t, second, 0, "B2")
 			claims := clockParts(t, honest, honest.Role(), tc.honestTry)
 			if len(claims) == 0 {
 				t.Fatalf("no %s of the honest player's in the record", tc.honestTry)
 			}
-			if think := thinkOf(t, claims[0], "think_ms"); think >= stall.Milliseconds()/2 {
-				t.Errorf("the honest player's try claims %d ms: the cheater's %v wait for its %s is signed as its time", think, stall, tc.stalled)
+			// The player must be able to try before the cheater's step
+			// comes (its program holds the try), and its claim ends when
+			// it tried: at most its reaction (long on a slow machine, its
+			// own program's work before the view shows the try), never
+			// the cheater's wait.
+			stallsMu.Lock()
+			var stallEnd time.Time
+			for _, e := range stallEnds {
+				if e.After(from) {
+					stallEnd = e
+					break
+				}
+			}
+			stallsMu.Unlock()
+			slack := testenv.Duration(500 * time.Millisecond) // the hop and the polls between its clock's start and from
+			reaction := played.Sub(from)
+			think := thinkOf(t, claims[0], "think_ms")
+			switch {
+			case !stallEnd.IsZero() && played.After(stallEnd) && think >= stall.Milliseconds()/2:
+				t.Errorf("the honest player could try only %v after its turn began, once the cheater's %v wait for its %s ended, and claims %d ms", reaction, stall, tc.stalled, think)
+			case think >= (reaction + slack).Milliseconds():
+				t.Errorf("the honest player's try claims %d ms, its player tried %v after its turn began: the cheater's %v wait for its %s is signed as its time", think, reaction, stall, tc.stalled)
 			}
 		})
 	}

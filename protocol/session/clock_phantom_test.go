@@ -67,15 +67,17 @@ func phantomOf(v protocol.View) phantomrules.View { return v.Variant.(phantomrul
 
 // phantomTry waits until g's player may try, thinks, then tries the
 // vertex; it waits until the try went through the secure referee.
-func phantomTry(t *testing.T, g *session.Game, think time.Duration, vertex string) {
+func phantomTry(t *testing.T, g *session.Game, think time.Duration, vertex string) (played time.Time) {
 	t.Helper()
 	v := waitClockView(t, g, "its try", func(v protocol.View) bool { return phantomOf(v).MyTry })
 	tries := phantomOf(v).Tries
 	time.Sleep(think)
+	played = time.Now()
 	if err := g.Do(protocol.Play{Point: vertexOn(t, 5, vertex)}); err != nil {
 		t.Fatalf("%s tries %s: %v", g.Role(), vertex, err)
 	}
 	waitClockView(t, g, "the try's outcome", func(v protocol.View) bool { return phantomOf(v).Tries > tries })
+	return played
 }
 
 // tryClaims returns the think times, in ms, of role r's tries in g's

@@ -72,6 +72,18 @@ func DecodeFrameMessage(raw []byte) *protocol.Message {
 // goroutine).
 func SetPanicHook(c *Config, f func(g *Game, where string)) { c.panicHook = f }
 
+// SetStampHook installs a hook told the steps of a game's messages, each
+// with its kind: "act" (a local action taken; no kind), "made" (this
+// peer's message made by its player or program, before it is signed),
+// "applied" (applied to the machine), "secrets" (the secrets saved),
+// "saved" (the record saved), "written" (written to the stream);
+// "read" (a message of the other peer read by the stream reader),
+// "received" (the game's loop takes it), "in-applied" (applied to
+// the machine), "taken" (applied and its
+// attachments taken by the player). For the breakdown of a try's time
+// (issue 38, BenchmarkPhantomStages).
+func SetStampHook(c *Config, f func(g *Game, at string, kind protocol.Kind)) { c.stamp = f }
+
 // BulkHeld returns the bytes of attachments the service holds now and the
 // most it held at once (LIM-D10).
 func (s *Service) BulkHeld() (now, peak int64) {

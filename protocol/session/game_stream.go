@@ -180,6 +180,9 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 				charge = 0
 			}
 			g.hook("reader")
+			if f.Msg != nil {
+				g.stampAt("read", f.Msg.Kind)
+			}
 			select {
 			case g.incoming <- incomingFrame{gen: gen, f: f, raw: raw, err: err, charge: charge}:
 			case <-g.done:

@@ -45,6 +45,11 @@ type testHooks struct {
 	// handshake slots for every peer and for known peers (LIM-D11); zero
 	// means maxHandshakes and maxKnownHandshakes.
 	handshakePools [2]int
+	// stamp, for tests only, is told the steps of this peer's messages
+	// as they happen (made, applied, saved, written; read, applied,
+	// taken) with the message's kind, for the breakdown of a try's time
+	// (issue 38; SetStampHook). Nil, it costs one comparison a step.
+	stamp func(g *Game, at string, kind protocol.Kind)
 }
 
 // announcingPlayer is a variant's player told announcements that no

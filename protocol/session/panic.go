@@ -108,6 +108,13 @@ func (g *Game) hook(where string) {
 	}
 }
 
+// stampAt tells the test hook of the steps of messages (SetStampHook).
+func (g *Game) stampAt(at string, kind protocol.Kind) {
+	if h := g.svc.cfg.stamp; h != nil {
+		h(g, at, kind)
+	}
+}
+
 // recoverError turns a panic in code a caller runs directly (loading or
 // replaying a record, starting an invitation) into an error in *errp.
 func recoverError(errp *error, what string) {

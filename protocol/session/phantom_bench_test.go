@@ -102,6 +102,9 @@ const flipsSuffix = "-flips"
 // whole, from the Play call to the try counted (play + after).
 type tryTimes struct {
 	after, play, whole []time.Duration
+	// stamps, when not nil, is told the Play call, its return and the
+	// try counted (BenchmarkPhantomStages).
+	stamps *stampLog
 }
 
 // runTimed is bot.Run that adds to lat the latencies of each of the
@@ -121,6 +124,7 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex
 			lat.play = append(lat.play, started.Sub(called))
 			lat.whole = append(lat.whole, now.Sub(called))
 			mu.Unlock()
+			lat.stamps.add(now, "play", "counted", "")
 			started = time.Time{}
 		}
 		for range 1000 {
@@ -143,6 +147,8 @@ func runTimed(ctx context.Context, g *session.Game, p bot.Player, mu *sync.Mutex
 			}
 			if isPhantom && play && pv.Stage == phantomrules.StagePlay {
 				called, started, pending = call, time.Now(), pv.Tries
+				lat.stamps.add(call, "play", "call", "")
+				lat.stamps.add(started, "play", "return", "")
 			}
 		}
 	}
@@ -167,6 +173,13 @@ func benchPhantomGame(b *testing.B, lambda int, garbling, inputOT string) {
 // benchPhantomGameThink is benchPhantomGame with players that think
 // before each try (a sleep before the Play).
 func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, think time.Duration) {
+	benchPhantomGameStamped(b, lambda, garbling, inputOT, think, nil)
+}
+
+// benchPhantomGameStamped is benchPhantomGameThink that, with stamps not
+// nil, logs the steps of both programs' messages and the evaluator's
+// Play calls there (BenchmarkPhantomStages).
+func benchPhantomGameStamped(b *testing.B, lambda int, garbling, inputOT string, think time.Duration, stamps *stampLog) {
 	counter := metrics.NewBandwidthCounter()
 	p := &pair{}
 	var dirs [2]string
@@ -183,7 +196,14 @@ func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, t
 		b.Cleanup(func() { h.Close() })
 		p.hosts[i] = h
 		dirs[i] = b.TempDir()
-		s, err := session.NewService(session.Config{Host: h, Dir: dirs[i]})
+		cfg := session.Config{Host: h, Dir: dirs[i]}
+		if stamps != nil {
+			who := [2]string{"G", "E"}[i] // the inviter garbles
+			session.SetStampHook(&cfg, func(_ *session.Game, at string, kind protocol.Kind) {
+				stamps.add(time.Now(), who, at, kind)
+			})
+		}
+		s, err := session.NewService(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -201,6 +221,7 @@ func benchPhantomGameThink(b *testing.B, lambda int, garbling, inputOT string, t
 	// The tries' latencies by the mover's side: the inviter garbles
 	// (phantomGarbler), the invitee evaluates.
 	var latGarbler, latEvaluator tryTimes
+	latEvaluator.stamps = stamps
 	for i := range b.N {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		start := time.Now()

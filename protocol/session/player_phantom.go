@@ -317,20 +317,35 @@ func (p *phantomPlayer) correlated() bool { return phantomrules.CorrelatedInputs
 // or is malformed, is caught (the audit names the garbler, "reverse OT
 // request"); taking it again is a no-op.
 func (p *phantomPlayer) takeReverse(h *phantomrules.Rules) error {
+	reverse, err := p.reverseToTake(h)
+	if reverse == nil || err != nil {
+		return err
+	}
+	return p.tookReverse(h, p.e.TakeReverse(reverse))
+}
+
+// reverseToTake returns the reverse request takeReverse takes now, nil
+// if none.
+func (p *phantomPlayer) reverseToTake(h *phantomrules.Rules) ([]byte, error) {
 	if !p.correlated() || p.e == nil || p.caught != "" {
-		return nil
+		return nil, nil
 	}
 	tr, sent := h.Current()
 	if sent != 0 || tr.Reverse == (referee.Digest{}) {
-		return nil
+		return nil, nil
 	}
 	// The attachment whose digest the record holds (its message signed
 	// it, and it was checked against it on arrival).
 	reverse := withDigest(tr.Reverse, p.reverse, p.prevReverse)
 	if reverse == nil {
-		return errors.New("protocol: the phantom reverse request under way is lost")
+		return nil, errors.New("protocol: the phantom reverse request under way is lost")
 	}
-	err := p.e.TakeReverse(reverse)
+	return reverse, nil
+}
+
+// tookReverse judges err, what the evaluator's machine said of the
+// reverse request of reverseToTake.
+func (p *phantomPlayer) tookReverse(h *phantomrules.Rules, err error) error {
 	if errors.Is(err, referee.ErrDeviation) || errors.Is(err, referee.ErrMessage) {
 		// Its digest is in the record: the audit finds it is not what
 		// the garbler's seed gives.
@@ -487,6 +502,9 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 		return "", nil, false, nil
 	}
 	if me == phantomrules.Evaluator && h.Stage() == phantomrules.StagePlay {
+		if h.Flipped() && kinds[0] == phantomrules.KindRequest && p.caught == "" && p.e != nil {
+			return p.requestAside(h, kinds)
+		}
 		// The try's reverse request, now that the record holds it
 		// (MPC-D28): what is wrong in it is accused at once.
 		if err := p.takeReverse(h); err != nil {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -77,6 +78,54 @@ func (p *phantomPlayer) request1(h *phantomrules.Rules, kind protocol.Kind, try 
 		return "", nil, err
 	}
 	return kind, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
+}
+
+// requestAside makes the evaluator's request of its next try by flips
+// (MPC-D52; it carries no try) with the player's lock let go while its
+// machine works (TakeReverse and Request, about 3 ms at λ = 4 on 9×9).
+// The try before's outputs wake the caller's View, which takes that
+// lock: held, the view counted the try only once the next try's request
+// was made, 3.5–4.5 ms of the evaluator's try from its Play
+// (MPC-D56, issue 38's breakdown in docs/mpc.md). Only the game's loop
+// calls the machine and changes what the view reads; the view of an
+// evaluator by flips (myTry) reads the try's record, the caught, the
+// pending try and the flips, never the machine, and none of them
+// changes while the lock is let go. Called with p.mu held, and returns
+// with it held; the reverse request is judged as takeReverse does, and
+// what it catches is accused as auto does.
+func (p *phantomPlayer) requestAside(h *phantomrules.Rules, kinds []protocol.Kind) (protocol.Kind, any, bool, error) {
+	reverse, err := p.reverseToTake(h)
+	if err != nil {
+		return "", nil, false, err
+	}
+	e := p.e
+	var took error
+	var req []byte
+	func() {
+		p.mu.Unlock()
+		defer p.mu.Lock() // also on a panic: the caller's deferred Unlock (LIM-D9)
+		if reverse != nil {
+			took = e.TakeReverse(reverse)
+		}
+		if took == nil {
+			req, err = e.Request(engine.NoPoint)
+		}
+	}()
+	if reverse != nil {
+		if err := p.tookReverse(h, took); err != nil {
+			return "", nil, false, err
+		}
+	}
+	if p.caught != "" {
+		if slices.Contains(kinds, phantomrules.KindAccuse) {
+			return p.reveal(phantomrules.KindAccuse)
+		}
+		return "", nil, false, fmt.Errorf("%w: the other program was caught: %s", protocol.ErrNotNow, p.caught)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	return phantomrules.KindRequest, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, true, nil
 }
 
 // keepFlips keeps f, the evaluator's flips of try (MPC-D52), as the last
