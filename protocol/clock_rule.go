@@ -156,8 +156,8 @@ func (m *Machine) clockRule(msg *Message, b clockStamp, p clockPart) (commit fun
 		if excess > c.Lag {
 			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D34", "settles the other's %s at %v, %v above its claim of %v: more than the lag allowance %v", p.words.other, charge, excess, l.Claimed, c.Lag)
 		}
-		if budget := SettleBudget(c.Lag); c.excess[msg.From]+excess > budget {
-			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D34", "settles the other's %s at %v, %v above its claim of %v: its settlements would exceed the other's claims by %v in all, more than the budget %v", p.words.other, charge, excess, l.Claimed, c.excess[msg.From]+excess, budget)
+		if left := c.SettleLeft(msg.From); excess > left {
+			return nil, nil, NewViolation(msg.From, msg.Seq, "CLK-D34", "settles the other's %s at %v, %v above its claim of %v: more than the %v left of its budget of %v", p.words.other, charge, excess, l.Claimed, left, SettleBudget(c.Lag))
 		}
 		settled = &s
 	}

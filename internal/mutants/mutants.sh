@@ -532,8 +532,8 @@ mutant CLK-D34-settle-cap protocol/clock_rule.go replace \
 # CLK-D34: one side's settlements exceed the other's claims by at most
 # the budget over the game.
 mutant CLK-D34-settle-budget protocol/clock_rule.go replace \
-	'c.excess[msg.From]+excess > budget {' \
-	'c.excess[msg.From]+excess > budget+time.Millisecond {' \
+	'if left := c.SettleLeft(msg.From); excess > left {' \
+	'if left := c.SettleLeft(msg.From); excess > left+time.Millisecond {' \
 	./protocol/session 'TestCLKD34SettlementCapAndBudget'
 # CLK-D34: the honest program settles at most the claim and the
 # allowance (else its own machine refuses its move over real lag).

@@ -226,11 +226,11 @@ func (g *Game) answerTimeout() (protocol.Kind, any, bool) {
 	if c == nil || c.Claim == nil || c.Claim.By == g.role {
 		return "", nil, false
 	}
-	think := time.Since(g.clk.mark)
 	if c.Claim.Unfounded != nil {
 		// About no clock of this side's: the refusal shows it (CLK-D35).
 		return protocol.KindTimeoutRefuse, protocol.TimeoutRefuseBody{ThinkMS: 0}, true
 	}
+	think := time.Since(g.clk.mark)
 	if c.Claim.AboutLast && c.Last != nil && c.Last.Role == g.role {
 		think = c.Last.Claimed
 	}

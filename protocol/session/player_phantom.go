@@ -411,7 +411,7 @@ func (p *phantomPlayer) message(m *protocol.Machine, me protocol.Role, a protoco
 			return p.flips1(h, a.Point)
 		}
 		if p.me == phantomrules.Evaluator {
-			return p.request1(h, phantomrules.KindTry, a.Point)
+			return p.request1(h, phantomrules.KindTry, a.Point, false)
 		}
 		if !p.garblerTryReady(h) {
 			// Before the evaluator's request or choice: the garbling
@@ -503,7 +503,13 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 	}
 	if me == phantomrules.Evaluator && h.Stage() == phantomrules.StagePlay {
 		if h.Flipped() && kinds[0] == phantomrules.KindRequest && p.caught == "" && p.e != nil {
-			return p.requestAside(h, kinds)
+			// The request of a try by flips, with the player's lock let
+			// go (MPC-D56); what it catches is accused as below.
+			k, b, err := p.request1(h, phantomrules.KindRequest, engine.NoPoint, true)
+			if p.caught != "" && slices.Contains(kinds, phantomrules.KindAccuse) {
+				return p.reveal(phantomrules.KindAccuse)
+			}
+			return k, b, err == nil, err
 		}
 		// The try's reverse request, now that the record holds it
 		// (MPC-D28): what is wrong in it is accused at once.
@@ -531,7 +537,7 @@ func (p *phantomPlayer) auto(m *protocol.Machine, me protocol.Role) (protocol.Ki
 	case phantomrules.KindBase:
 		return p.autoBase()
 	case phantomrules.KindRequest:
-		k, b, err := p.request1(h, phantomrules.KindRequest, engine.NoPoint)
+		k, b, err := p.request1(h, phantomrules.KindRequest, engine.NoPoint, false)
 		return k, b, err == nil, err
 	case phantomrules.KindGarbling:
 		if p.request == nil {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol"
@@ -62,70 +61,66 @@ func (p *phantomPlayer) garblerTryReady(h *phantomrules.Rules) bool {
 	return p.g.Ready() && p.request != nil
 }
 
-// request1 makes the evaluator's request of the next try.
-func (p *phantomPlayer) request1(h *phantomrules.Rules, kind protocol.Kind, try engine.Point) (protocol.Kind, any, error) {
+// request1 makes the evaluator's request of the next try. aside lets
+// the player's lock go while the machine works (TakeReverse and Request,
+// about 3 ms at λ = 4 on 9×9; MPC-D56): for the request of a try by
+// flips (MPC-D52; it carries no try), which the try before's outputs
+// start, while they wake the caller's View, which takes that lock: held,
+// the view counted the try only once the next request was made, 3.5–4.5
+// ms of the evaluator's try from its Play (issue 38's breakdown in
+// docs/mpc.md). Only the game's loop calls the machine and changes what
+// the view reads; the view of an evaluator by flips (myTry) reads the
+// try's record, the caught, the pending try and the flips, never the
+// machine, and none of them changes while the lock is let go. Called
+// with p.mu held, it returns with it held, also on a panic (the caller's
+// deferred Unlock, LIM-D9). The reverse request of the try is taken
+// first, and what is wrong in it caught (takeReverse).
+func (p *phantomPlayer) request1(h *phantomrules.Rules, kind protocol.Kind, try engine.Point, aside bool) (protocol.Kind, any, error) {
 	if p.e == nil {
 		return "", nil, errPhantomLost
 	}
-	if err := p.takeReverse(h); err != nil {
-		return "", nil, err
-	}
-	if p.caught != "" {
-		return "", nil, fmt.Errorf("%w: the other program was caught: %s", protocol.ErrNotNow, p.caught)
-	}
-	req, err := p.e.Request(try)
-	if err != nil {
-		return "", nil, err
-	}
-	return kind, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
-}
-
-// requestAside makes the evaluator's request of its next try by flips
-// (MPC-D52; it carries no try) with the player's lock let go while its
-// machine works (TakeReverse and Request, about 3 ms at λ = 4 on 9×9).
-// The try before's outputs wake the caller's View, which takes that
-// lock: held, the view counted the try only once the next try's request
-// was made, 3.5–4.5 ms of the evaluator's try from its Play
-// (MPC-D56, issue 38's breakdown in docs/mpc.md). Only the game's loop
-// calls the machine and changes what the view reads; the view of an
-// evaluator by flips (myTry) reads the try's record, the caught, the
-// pending try and the flips, never the machine, and none of them
-// changes while the lock is let go. Called with p.mu held, and returns
-// with it held; the reverse request is judged as takeReverse does, and
-// what it catches is accused as auto does.
-func (p *phantomPlayer) requestAside(h *phantomrules.Rules, kinds []protocol.Kind) (protocol.Kind, any, bool, error) {
 	reverse, err := p.reverseToTake(h)
 	if err != nil {
-		return "", nil, false, err
+		return "", nil, err
+	}
+	caught := func() error {
+		return fmt.Errorf("%w: the other program was caught: %s", protocol.ErrNotNow, p.caught)
+	}
+	if p.caught != "" {
+		return "", nil, caught()
 	}
 	e := p.e
 	var took error
 	var req []byte
-	func() {
-		p.mu.Unlock()
-		defer p.mu.Lock() // also on a panic: the caller's deferred Unlock (LIM-D9)
+	work := func() {
 		if reverse != nil {
 			took = e.TakeReverse(reverse)
 		}
 		if took == nil {
-			req, err = e.Request(engine.NoPoint)
+			req, err = e.Request(try)
 		}
-	}()
+	}
+	if aside {
+		func() {
+			p.mu.Unlock()
+			defer p.mu.Lock()
+			work()
+		}()
+	} else {
+		work()
+	}
 	if reverse != nil {
 		if err := p.tookReverse(h, took); err != nil {
-			return "", nil, false, err
+			return "", nil, err
 		}
 	}
 	if p.caught != "" {
-		if slices.Contains(kinds, phantomrules.KindAccuse) {
-			return p.reveal(phantomrules.KindAccuse)
-		}
-		return "", nil, false, fmt.Errorf("%w: the other program was caught: %s", protocol.ErrNotNow, p.caught)
+		return "", nil, caught()
 	}
 	if err != nil {
-		return "", nil, false, err
+		return "", nil, err
 	}
-	return phantomrules.KindRequest, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, true, nil
+	return kind, phantomrules.RequestBody{Try: h.Public.Try, Request: referee.Sum(req), Bulk: [][]byte{req}}, nil
 }
 
 // keepFlips keeps f, the evaluator's flips of try (MPC-D52), as the last
