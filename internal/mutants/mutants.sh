@@ -132,6 +132,10 @@ mutant claim-judged-again-after-crossing protocol/clock.go replace \
 mutant claim-void-when-crossing-stopped-its-clock protocol/clock.go replace \
 	'case !ok && crossed:' 'case false:' \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'
+# CLK-D35: a claim made void by a crossing message lets its claimer claim again.
+mutant claim-void-lets-the-claimer-claim-again protocol/session/game_loop.go delete-line \
+	'g.clk.claimed = false' - \
+	./protocol/session 'TestCLKD35ClaimAgainAfterAVoidClaim'
 mutant claim-crossed-at-arrival protocol/clock.go replace \
 	'msg.Ack < m.lastSeq(msg.From.Other()))' 'false)' \
 	./protocol/session 'TestRECD15CrossingsGiveOneVerdict'

@@ -664,3 +664,84 @@ func TestCLKD35ClaimOfNoClockLoses(t *testing.T) {
 		t.Errorf("the honest record holds no refusal of the claim")
 	}
 }
+
+// TestCLKD35ClaimAgainAfterAVoidClaim (CLK-D35, CLK-D9, T-11): the
+// cheater, to move, leaves the honest player's undo request unanswered
+// until the honest program claims its flag fell, then accepts the undo
+// in place of its answer to the claim, signed as if it had not seen the
+// claim (a stale acknowledgement: the two crossed). The acceptance
+// stopped the clock the claim was about, so the claim changes nothing
+// (EventTimeoutClaimVoid) and the honest program may claim again: the
+// honest player moves again, the cheater stalls, and the honest program's
+// second claim wins on time. Were its first claim still counted as
+// pending (the session's claimed flag), it would never claim again and
+// the cheater would stall the game forever.
+func TestCLKD35ClaimAgainAfterAVoidClaim(t *testing.T) {
+	t.Parallel()           // waits on clocks: wall time, not CPU
+	const cheaterIndex = 1 // the invitee
+	var accepted atomic.Bool
+	p := newPair(t, func(i int, c *session.Config) {
+		if i != cheaterIndex {
+			return
+		}
+		session.SetRewrite(c, func(g *session.Game, kind protocol.Kind, body any) (protocol.Kind, any, bool) {
+			v := g.View()
+			if v.Clock != nil && v.Clock.Claimed && v.UndoMove > 0 && accepted.CompareAndSwap(false, true) {
+				b := protocol.UndoBody{Move: v.UndoMove}
+				if v.UndoMoves == 2 {
+					b.Moves = 2
+				}
+				return protocol.KindUndoAccept, b, true
+			}
+			return kind, body, false
+		})
+		session.SetAck(c, func(g *session.Game, kind protocol.Kind, ack int64) int64 {
+			if kind == protocol.KindUndoAccept {
+				return ack - 1 // as if the claim had not come yet
+			}
+			return ack
+		})
+	})
+	games := startGame(t, p, timed(t, "2s"))
+	honest, cheater := games[0], games[1]
+	if honest.View().Color != engine.Black {
+		if err := cheater.Do(protocol.Play{Point: vertexOn(t, 7, "D4")}); err != nil {
+			t.Fatal(err)
+		}
+		waitClockView(t, honest, "the cheater's move", func(v protocol.View) bool { return v.MyTurn })
+	}
+	if err := honest.Do(protocol.Play{Point: vertexOn(t, 7, "C4")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := honest.Do(protocol.RequestUndo{}); err != nil {
+		t.Fatal(err)
+	}
+	waitClockView(t, honest, "the undo accepted across the claim", func(v protocol.View) bool { return v.MyTurn && v.UndoMove == 0 && accepted.Load() })
+	if err := honest.Do(protocol.Play{Point: vertexOn(t, 7, "C3")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		o := gameOver(t, g)
+		if o.Result.By != engine.ByTime || o.Result.Winner != honest.View().Color {
+			t.Errorf("%s: result %v (%s), violation %+v; want the honest player to win on time", g.Role(), o.Result, o.Result.By, o.Violation)
+		}
+	}
+	claims := 0
+	tr := honest.Transcript()
+	for _, m := range tr.Messages {
+		if m.Kind == protocol.KindTimeout && m.From == honest.Role() {
+			claims++
+		}
+	}
+	if claims != 2 {
+		for _, m := range tr.Messages {
+			t.Logf("%s #%d ack %d %s %s", m.From, m.Seq, m.Ack, m.Kind, m.Body)
+		}
+		t.Errorf("the honest record holds %d claims of the honest program, want 2 (the void one, then the one that won)", claims)
+	}
+	for _, g := range games {
+		if rep := protocol.Verify(g.Transcript()); rep.Violation == nil || rep.Violation.Accused != cheater.Role() || !rep.Finished {
+			t.Errorf("verify of the %s's record: finished %v, violation %+v; want the cheater's flag named", g.Role(), rep.Finished, rep.Violation)
+		}
+	}
+}
