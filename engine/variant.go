@@ -193,7 +193,8 @@ const (
 // the correlated input OTs (any correlated form), and changes nothing in
 // the others (Normalize takes both of its values in every Phantom Go
 // game, as every variant option's; kakure's flag refuses it there); off
-// by default, and older invitations lack it.
+// by default here, and older invitations lack it: kakure's commands and
+// lobby switch it on where it applies (UI-D50), in the game's options.
 const OptionTryFlips = "try-flips"
 
 // TryFlips reports whether o switches the evaluator's tries by flips on

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kakure/kakure/engine"
@@ -119,30 +120,71 @@ func TestT8InputOTFlag(t *testing.T) {
 	}
 }
 
-// TestMPCD52TryFlipsFlag (UI-D49): --try-flips, Phantom Go's own option
-// (a flag made from its description), turns on the evaluator's tries by
-// flips in checked games of the correlated or authenticated input OTs;
-// off by default; refused with --lambda 1, with the extension's input
-// OTs and for another variant.
+// TestMPCD52TryFlipsFlag (UI-D49, UI-D50): --try-flips, Phantom Go's own
+// option (a flag made from its description), turns on the evaluator's
+// tries by flips in checked games of the correlated or authenticated
+// input OTs; refused with --lambda 1, with the extension's input OTs and
+// for another variant. UI-D50: on by default where it applies (the
+// default --lambda and --input-ot, or any correlated form with λ > 1),
+// absent without an error where it does not (--lambda 1, --input-ot
+// extension, half-gates with the extension), off with --try-flips=false;
+// the help says so; the lobby's form starts with the command's value.
 func TestMPCD52TryFlipsFlag(t *testing.T) {
 	cases := []struct {
 		args  []string
 		flips bool
 		ok    bool
 	}{
-		{[]string{"--variant", "phantom"}, false, true},
 		{[]string{"--variant", "phantom", "--try-flips"}, true, true},
 		{[]string{"--variant", "phantom", "--try-flips", "--input-ot", "correlated"}, true, true},
 		{[]string{"--variant", "phantom", "--try-flips=false"}, false, true},
 		{[]string{"--variant", "phantom", "--try-flips", "--lambda", "1"}, false, false},
 		{[]string{"--variant", "phantom", "--try-flips", "--input-ot", "extension"}, false, false},
+		{[]string{"--variant", "phantom", "--try-flips=false", "--lambda", "1"}, false, true},
 		{[]string{"--variant", "go", "--try-flips"}, false, false},
+		// UI-D50: the defaults.
+		{[]string{"--variant", "phantom"}, true, true},
+		{[]string{"--variant", "phantom", "--lambda", "2", "--input-ot", "correlated"}, true, true},
+		{[]string{"--variant", "phantom", "--lambda", "16", "--input-ot", "authenticated"}, true, true},
+		{[]string{"--variant", "phantom", "--garbling", "half-gates"}, true, true},
+		{[]string{"--variant", "phantom", "--lambda", "1"}, false, true},
+		{[]string{"--variant", "phantom", "--input-ot", "extension"}, false, true},
+		{[]string{"--variant", "phantom", "--garbling", "half-gates", "--input-ot", "extension"}, false, true},
+		{[]string{"--variant", "phantom", "--try-flips=false", "--input-ot", "correlated"}, false, true},
+		{[]string{"--variant", "go"}, false, true},
+		{[]string{"--variant", "hmg"}, false, true},
 	}
 	for _, c := range cases {
 		o, err := optionsOf(t, c.args)
 		if (err == nil) != c.ok || (c.ok && o.TryFlips() != c.flips) {
 			t.Errorf("%v: try-flips %v, err %v; want %v, ok %v", c.args, o.TryFlips(), err, c.flips, c.ok)
 		}
+		if !c.ok {
+			continue
+		}
+		// Where flips do not apply the option stays absent: the
+		// invitation and the record are as before (UI-D50).
+		if _, present := o.OwnValue(engine.OptionTryFlips); present != c.flips {
+			t.Errorf("%v: try-flips present %v in Own %q, want %v", c.args, present, o.Own, c.flips)
+		}
+		// The lobby's form starts with the command's value (its "Try
+		// flips" checked by default where flips apply).
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var vf variantFlags
+		vf.register(fs, "go")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		if l := lobbyDefaults(fs, o); l.TryFlips() != c.flips {
+			t.Errorf("%v: the lobby's form starts with try-flips %v, want %v", c.args, l.TryFlips(), c.flips)
+		}
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	var vf variantFlags
+	vf.register(fs, "go")
+	if usage := fs.Lookup(engine.OptionTryFlips).Usage; !strings.Contains(usage, "default true where it applies") {
+		t.Errorf("--%s's help does not say its default: %q", engine.OptionTryFlips, usage)
 	}
 }
 

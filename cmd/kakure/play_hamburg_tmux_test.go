@@ -85,7 +85,7 @@ func TestPlayTmuxHamburgKnownStones(t *testing.T) {
 	p := srv.start("hamburg", 80, 24, "--home", home, "--rules", "hamburg", "--size", fmt.Sprint(size),
 		"--level", "1,resign=off,pass=late", "--seed", "4", "--color", "white")
 	screen := p.waitFor("a colour", 20*time.Second, colorRe.MatchString)
-	if !loosely(screen, fmt.Sprintf("Phantom Go %d×%d, komi 7.5, hamburg rules", size, size)) {
+	if !loosely(screen, fmt.Sprintf("Phantom Go %d×%d, komi 7.5, hamburg rules, try flips", size, size)) { // by flips: UI-D50
 		t.Fatalf("not the game asked for:\n%s", screen)
 	}
 	me := colorRe.FindStringSubmatch(screen)[1]

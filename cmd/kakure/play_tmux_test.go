@@ -333,18 +333,20 @@ func TestPlayTmuxGo(t *testing.T) {
 }
 
 // TestPlayTmuxBot starts `kakure play` with no arguments: a game of
-// Phantom Go 9×9 (common rules) against the bot on a second host in the
-// same process, through the secure referee. A try, the game left (^Q) and
-// resumed from the lobby (^G), another try, a resignation, then q to the
-// lobby and ^Q out; nothing but the UI was written to the terminal.
+// Phantom Go 9×9 (common rules, the evaluator's tries by flips: UI-D50)
+// against the bot on a second host in the same process, through the
+// secure referee. A try, the game left (^Q) and resumed from the lobby
+// (^G), another try, a resignation, then q to the lobby and ^Q out;
+// nothing but the UI was written to the terminal.
 func TestPlayTmuxBot(t *testing.T) {
 	t.Parallel()
 	srv := newTmux(t)
 	home := filepath.Join(srv.dir, "home")
 	p := srv.start("bot", 80, 24, "--home", home)
 	screen := p.waitFor("a colour", 20*time.Second, colorRe.MatchString)
-	if !loosely(screen, "Phantom Go 9×9, komi 7.5, common rules") {
-		t.Errorf("the first game is not Phantom Go 9×9 under the common rules:\n%s", screen)
+	// By flips: kakure's default where they apply (UI-D50).
+	if !loosely(screen, "Phantom Go 9×9, komi 7.5, common rules, try flips") {
+		t.Errorf("the first game is not Phantom Go 9×9 under the common rules by flips:\n%s", screen)
 	}
 	me := colorRe.FindStringSubmatch(screen)[1]
 	bot := map[string]string{"Black": "White", "White": "Black"}[me]

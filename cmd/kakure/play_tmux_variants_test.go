@@ -261,10 +261,15 @@ func TestPlayTmuxGomoku(t *testing.T) {
 // the secure referee to the result: a stone each, an illegal try onto the
 // other's stone (announced, tried again), two passes, the audit, the
 // count. Neither screen shows the other's stones before the audit reveals
-// the board.
+// the board. The game is by flips, kakure's default (UI-D50): the lobby's
+// form starts with "Try flips" checked, and the invitation says so.
 func TestPlayTmuxPhantom(t *testing.T) {
 	t.Parallel()
-	black, white := twoPlayers(t, "--variant", "phantom", "--size", "5", "--rules", "common")
+	black, white := twoPlayersSetUp(t, nil, func(screen string) {
+		if !loosely(screen, "common rules, try flips") {
+			t.Errorf("the invitation of a default Phantom Go game is not by flips (UI-D50):\n%s", screen)
+		}
+	}, "--variant", "phantom", "--size", "5", "--rules", "common")
 	black.waitText("Your try:")
 	stopWhite := white.watchHidden("C3", "Black's stone")
 	black.play("C3")

@@ -58,7 +58,7 @@ func (v *variantFlags) register(fs *flag.FlagSet, defaultVariant string) {
 			case engine.OptionInt:
 				fs.Int(opt.Key, 0, optionUsage(opt))
 			case engine.OptionBool:
-				fs.Bool(opt.Key, false, optionUsage(opt))
+				fs.Bool(opt.Key, false, optionUsage(opt)+ownDefaultUsage(opt))
 			default:
 				fs.String(opt.Key, "", optionUsage(opt))
 			}
@@ -146,7 +146,51 @@ func (v *variantFlags) options(fs *flag.FlagSet) (engine.Options, error) {
 		// (UI-D49).
 		return o, usageError("--%s needs checked tries (--lambda 2 or more) and correlated or authenticated input OTs", engine.OptionTryFlips)
 	}
+	if !isSet(fs, engine.OptionTryFlips) {
+		o = tryFlipsByDefault(o)
+	}
 	return o, nil
+}
+
+// tryFlipsByDefault returns checked options o with the evaluator's tries
+// by flips switched on where they apply (UI-D50 in docs/ui.md): a Phantom
+// Go game of checked tries with a correlated form of input OTs
+// (phantomrules.FlipsOn); other games are returned as they are, without
+// the switch. It is kakure's default, not the engine's: an invitation or
+// record without try-flips=true is still a game without flips
+// (engine.OptionTryFlips), so the commands set the option in the game's
+// options, where the wire carries it. --try-flips=false opts out.
+func tryFlipsByDefault(o engine.Options) engine.Options {
+	if o.Variant != engine.VariantPhantom {
+		return o
+	}
+	flipped := o
+	// A value the option's Parse takes; Normalize has nothing to check
+	// in it (UI-D49).
+	_ = optionTryFlips().Parse(&flipped, "true")
+	if !phantomrules.FlipsOn(flipped) {
+		return o
+	}
+	return flipped
+}
+
+// optionTryFlips is the description of Phantom Go's option try-flips.
+func optionTryFlips() engine.VariantOption {
+	opt, ok := variantOption(engine.OptionTryFlips)
+	if !ok {
+		panic("kakure: Phantom Go has no option " + engine.OptionTryFlips)
+	}
+	return opt
+}
+
+// ownDefaultUsage is what a switch's help adds when kakure's default is
+// not the engine's (UI-D50): the evaluator's tries by flips are on where
+// they apply.
+func ownDefaultUsage(opt engine.VariantOption) string {
+	if opt.Key != engine.OptionTryFlips {
+		return ""
+	}
+	return " (default true where it applies, UI-D50: --" + engine.OptionTryFlips + "=false for none)"
 }
 
 // variantNames writes the variants' names for a help text: "go, phantom,

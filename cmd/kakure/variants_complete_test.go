@@ -39,7 +39,18 @@ func optionFlagSamples(opt engine.VariantOption) []struct {
 	case engine.OptionBool:
 		samples = append(samples, sample{[]string{flag}, "true"}, sample{[]string{flag + "=false"}, "false"})
 	}
-	return append(samples, sample{nil, opt.Default})
+	return append(samples, sample{nil, flagDefault(opt)})
+}
+
+// flagDefault is the value of opt that the variant flags give without its
+// flag: the option's default, but for the evaluator's tries by flips,
+// which kakure switches on where they apply (UI-D50), as they do in a
+// game of the default --lambda and --input-ot.
+func flagDefault(opt engine.VariantOption) string {
+	if opt.Key == engine.OptionTryFlips {
+		return "true"
+	}
+	return opt.Default
 }
 
 // TestEveryVariantHasItsFlags checks that the flags of the commands that
@@ -48,8 +59,8 @@ func optionFlagSamples(opt engine.VariantOption) []struct {
 // descriptor has its flag --KEY (VariantOption.Key: the flag, the SGF VO
 // pair and the lobby's field share the name), which sets the option to
 // every value its description says it takes; without the flag the
-// option has its default. A variant or an option the flags lack is named
-// (VAR-D6, issue 33).
+// option has its default (kakure's, UI-D50: flagDefault). A variant or
+// an option the flags lack is named (VAR-D6, issue 33).
 func TestEveryVariantHasItsFlags(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

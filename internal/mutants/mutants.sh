@@ -555,6 +555,19 @@ mutant MPC-D56-request-aside protocol/session/player_phantom.go replace \
 	'if h.Flipped() && kinds[0] == phantomrules.KindRequest && p.caught == "" && p.e != nil {' \
 	'if false && h.Flipped() && kinds[0] == phantomrules.KindRequest && p.caught == "" && p.e != nil {' \
 	./protocol/session 'TestMPCD56ViewNotHeldByTheNextRequest'
+# UI-D50: kakure's commands give Phantom Go the evaluator's tries by flips
+# by default where they apply, and the lobby's form starts with them.
+mutant UI-D50-flips-default cmd/kakure/variantflags.go delete-line \
+	'o = tryFlipsByDefault(o)' - \
+	./cmd/kakure 'TestMPCD52TryFlipsFlag|TestEveryVariantHasItsFlags'
+mutant UI-D50-lobby-flips cmd/kakure/play.go replace \
+	'|| opt.Key == engine.OptionTryFlips && o.TryFlips() {' \
+	'{' \
+	./cmd/kakure 'TestMPCD52TryFlipsFlag'
+mutant UI-D50-form-checkbox ui/lobby_form.go replace \
+	'f.checkbox.SetChecked(f.opt.Format(o) == "true")' \
+	'f.checkbox.SetChecked(false)' \
+	./ui 'TestUID50TryFlipsStartsChecked'
 
 # --- The runner ----------------------------------------------------------
 
