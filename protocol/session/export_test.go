@@ -69,8 +69,14 @@ func DecodeFrameMessage(raw []byte) *protocol.Message {
 // applied to the machine, with the game's lock held), "auto" (the
 // player's automatic step), "pump" (the event pump's goroutine), "reader"
 // (the stream reader's goroutine), "view" (View, in the caller's
-// goroutine).
-func SetPanicHook(c *Config, f func(g *Game, where string)) { c.panicHook = f }
+// goroutine), "secrets" and "saved" (this peer's secrets, then its
+// record, saved before its message leaves), and the storage's points
+// between an append and its sync; it is also called at the steps
+// SetStampHook names. Both install the game's one test hook: the last
+// set is the one called.
+func SetPanicHook(c *Config, f func(g *Game, where string)) {
+	c.hook = func(g *Game, where string, _ protocol.Kind) { f(g, where) }
+}
 
 // SetStampHook installs a hook told the steps of a game's messages, each
 // with its kind: "act" (a local action taken; no kind), "made" (this
@@ -80,9 +86,10 @@ func SetPanicHook(c *Config, f func(g *Game, where string)) { c.panicHook = f }
 // "read" (a message of the other peer read by the stream reader),
 // "received" (the game's loop takes it), "in-applied" (applied to
 // the machine), "taken" (applied and its
-// attachments taken by the player). For the breakdown of a try's time
-// (issue 38, BenchmarkPhantomStages).
-func SetStampHook(c *Config, f func(g *Game, at string, kind protocol.Kind)) { c.stamp = f }
+// attachments taken by the player), and at the points SetPanicHook
+// names (no kind but at "secrets" and "saved"). For the breakdown of a
+// try's time (issue 38, BenchmarkPhantomStages).
+func SetStampHook(c *Config, f func(g *Game, at string, kind protocol.Kind)) { c.hook = f }
 
 // BulkHeld returns the bytes of attachments the service holds now and the
 // most it held at once (LIM-D10).

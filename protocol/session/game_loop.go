@@ -29,7 +29,7 @@ func (g *Game) run(st network.Stream, rs ...*bufio.Reader) {
 	defer g.closeFiles()
 	// The event pump runs only while a loop does: a game abandoned before
 	// its loop starts (a declined invitation) leaves no goroutine behind.
-	if g.svc.cfg.panicHook != nil {
+	if g.svc.cfg.hook != nil {
 		g.events.hook = func() { g.hook("pump") }
 	}
 	go func() {
@@ -328,7 +328,7 @@ func (g *Game) receive(m *protocol.Message, raw []byte) {
 		g.reportOrDrop(raw, errors.New("a message in this peer's own role"))
 		return
 	}
-	g.stampAt("received", m.Kind)
+	g.hookAt("received", m.Kind)
 	err := g.locked(func() error { return g.tr.Check(m) })
 	if errors.Is(err, protocol.ErrDuplicate) {
 		// A message sent again (a resend after a challenge or on a new
@@ -356,7 +356,7 @@ func (g *Game) receive(m *protocol.Message, raw []byte) {
 	}
 	mark := g.clk.mark
 	events, err := g.apply(m, "apply", false)
-	g.stampAt("in-applied", m.Kind)
+	g.hookAt("in-applied", m.Kind)
 	if errors.Is(err, protocol.ErrAfterEnd) {
 		g.clearBulk()
 		g.dropFrame(fmt.Sprintf("%s message %d after the end of the game", m.Kind, m.Seq), nil)
@@ -392,7 +392,7 @@ func (g *Game) receive(m *protocol.Message, raw []byte) {
 			g.svc.cfg.Logger.Error("saving the transcript", "game", g.id, "err", err)
 		}
 	}
-	g.stampAt("taken", m.Kind)
+	g.hookAt("taken", m.Kind)
 	// The clock's part comes after the save on either path: a variant
 	// whose saves wait for the next own message keeps its clocks too.
 	g.emit(events)

@@ -51,13 +51,13 @@ func (g *Game) send(kind protocol.Kind, body any) ([]protocol.Event, error) {
 	if g.svc.cfg.rewrite != nil {
 		kind, body, cheat = g.svc.cfg.rewrite(g, kind, body)
 	}
-	g.stampAt("made", kind)
+	g.hookAt("made", kind)
 	m, err := g.build(kind, body)
 	if err != nil {
 		return nil, err
 	}
 	events, err := g.apply(&m, "", cheat)
-	g.stampAt("applied", kind)
+	g.hookAt("applied", kind)
 	if err != nil {
 		var v *protocol.Violation
 		if errors.As(err, &v) {
@@ -86,14 +86,12 @@ func (g *Game) send(kind protocol.Kind, body any) ([]protocol.Event, error) {
 			return nil, err
 		}
 		// A crash here leaves the secrets ahead of the record (tests).
-		g.hook("secrets")
-		g.stampAt("secrets", kind)
+		g.hookAt("secrets", kind)
 	}
 	if err := g.save(true); err != nil {
 		return nil, err
 	}
-	g.hook("saved")
-	g.stampAt("saved", kind)
+	g.hookAt("saved", kind)
 	if g.stream != nil && !g.awaitHello {
 		g.stream.SetWriteDeadline(time.Now().Add(g.svc.cfg.IdleTimeout))
 		err := g.writeBulk(g.stream, m.Seq)
@@ -104,7 +102,7 @@ func (g *Game) send(kind protocol.Kind, body any) ([]protocol.Event, error) {
 			g.svc.cfg.Logger.Info("send failed; the message goes again on resume", "game", g.id, "err", err)
 			g.streamLost(err)
 		}
-		g.stampAt("written", kind)
+		g.hookAt("written", kind)
 	}
 	return events, nil
 }
@@ -147,7 +145,7 @@ func (g *Game) act(a protocol.Action) error {
 		}
 		g.clk.actAt = time.Now()
 		defer func() { g.clk.actAt = time.Time{} }()
-		g.stampAt("act", "")
+		g.hookAt("act", "")
 		k, b, err := g.player.message(g.m, g.role, a)
 		if err != nil {
 			return err

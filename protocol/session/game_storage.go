@@ -155,7 +155,7 @@ func (g *Game) save(durable bool) error {
 
 // storageHook is the test hook called between an append and its sync.
 func (g *Game) storageHook() func(string) {
-	if g.svc.cfg.panicHook == nil {
+	if g.svc.cfg.hook == nil {
 		return nil
 	}
 	return g.hook

@@ -181,7 +181,7 @@ func (g *Game) useStream(st network.Stream, r *bufio.Reader) {
 			}
 			g.hook("reader")
 			if f.Msg != nil {
-				g.stampAt("read", f.Msg.Kind)
+				g.hookAt("read", f.Msg.Kind)
 			}
 			select {
 			case g.incoming <- incomingFrame{gen: gen, f: f, raw: raw, err: err, charge: charge}:

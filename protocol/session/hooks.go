@@ -21,16 +21,20 @@ import (
 // Go has no way to reach from a _test.go file.
 //
 // The other test-only points of the package are the same kind: the
-// queue's and the storage's hooks (set from panicHook), Game.apply's cheat
+// queue's and the storage's hooks (set from hook), Game.apply's cheat
 // (from rewrite), and phantomCheat, an interface that only the actions of
 // export_phantom_test.go implement. A variant's player takes no hook of
 // its own: a cheating gomoku program goes through rewrite, which gets the
 // game and so the player's role and view (export_gomoku_test.go's
 // GomokuCheats, ARCH-D5). ARCH-D5 says why each of the rest stays.
 type testHooks struct {
-	// panicHook, for tests only, is called at points of a game's code
-	// where a panic is injected (see export_test).
-	panicHook func(g *Game, where string)
+	// hook, for tests only, is called at the points of a game's code
+	// named by where, with the kind of the message at hand where there is
+	// one: where tests inject a panic (SetPanicHook), and the steps of
+	// this peer's messages as they happen (made, applied, saved, written;
+	// read, applied, taken), for the breakdown of a try's time (issue 38;
+	// SetStampHook). Nil, it costs one comparison a point.
+	hook func(g *Game, where string, kind protocol.Kind)
 	// tamper, for tests only, changes outgoing messages (see export_test).
 	tamper func(m *protocol.Message, key crypto.PrivKey) [][]byte
 	// rewrite, for tests only, changes this peer's own messages before
@@ -45,11 +49,6 @@ type testHooks struct {
 	// handshake slots for every peer and for known peers (LIM-D11); zero
 	// means maxHandshakes and maxKnownHandshakes.
 	handshakePools [2]int
-	// stamp, for tests only, is told the steps of this peer's messages
-	// as they happen (made, applied, saved, written; read, applied,
-	// taken) with the message's kind, for the breakdown of a try's time
-	// (issue 38; SetStampHook). Nil, it costs one comparison a step.
-	stamp func(g *Game, at string, kind protocol.Kind)
 }
 
 // announcingPlayer is a variant's player told announcements that no

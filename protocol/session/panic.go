@@ -101,17 +101,14 @@ func (g *Game) recoverTo(where string) {
 	}
 }
 
-// hook calls the test hook that injects panics (export_test.go).
-func (g *Game) hook(where string) {
-	if h := g.svc.cfg.panicHook; h != nil {
-		h(g, where)
-	}
-}
+// hook calls the test hook at the point where (export_test.go).
+func (g *Game) hook(where string) { g.hookAt(where, "") }
 
-// stampAt tells the test hook of the steps of messages (SetStampHook).
-func (g *Game) stampAt(at string, kind protocol.Kind) {
-	if h := g.svc.cfg.stamp; h != nil {
-		h(g, at, kind)
+// hookAt calls the test hook at the point where, a step of a message of
+// kind (export_test.go).
+func (g *Game) hookAt(where string, kind protocol.Kind) {
+	if h := g.svc.cfg.hook; h != nil {
+		h(g, where, kind)
 	}
 }
 
