@@ -511,7 +511,16 @@ func (b *botRun) inviteAndPlay(resumed map[protocol.GameID]<-chan struct{}) erro
 		if b.ref != nil && pid != tour.opponent {
 			return fmt.Errorf("--invite reached %s; this peer's opponent in round %d is %s", pid, tour.round.Number, tour.opponent)
 		}
-		if g, err = p.service.InviteTournament(ctx, pid, o, b.ref); err != nil {
+		invite := func(o engine.Options) (*session.Game, error) { return p.service.InviteTournament(ctx, pid, o, b.ref) }
+		if b.ref == nil {
+			// A peer of a kakure older than try-flips gets a game
+			// without them (UI-D51); a tournament's games have the
+			// options both players computed, not changed here.
+			g, err = inviteOrWithoutFlips(o, invite, func(s string) { fmt.Fprintln(env.stdout, s) })
+		} else {
+			g, err = invite(o)
+		}
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "game %s started with %s\n", g.ID(), pid)

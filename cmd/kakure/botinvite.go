@@ -237,7 +237,8 @@ func inviteOnLAN(ctx context.Context, out io.Writer, p *peerHandle, o engine.Opt
 				continue
 			}
 			delete(due, id)
-			g, err := inviteLANPeer(ctx, p, id, o)
+			g, err := inviteOrWithoutFlips(o, func(o engine.Options) (*session.Game, error) { return inviteLANPeer(ctx, p, id, o) },
+				func(s string) { fmt.Fprintf(out, "inviting %s: %s\n", id, s) })
 			if err == nil {
 				fmt.Fprintf(out, "game %s started with %s\n", g.ID(), id)
 				return g, nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,7 @@ func (r *seriesRunner) run(ctx context.Context, a protocol.SeriesAgreement) erro
 		g, err := r.p.service.InviteSeries(ctx, r.peer, a, done)
 		if err != nil {
 			hint := ""
-			if strings.Contains(err.Error(), "no answer to the invitation") {
+			if errors.Is(err, session.ErrNoAnswer) {
 				// A program of before series refuses the unknown field by
 				// resetting the stream (SER-D2).
 				hint = " (a kakure older than match series resets a series invitation: the peer may need a newer kakure)"

@@ -335,7 +335,12 @@ func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (
 			return nil, err
 		}
 	}
-	g, err := n.me.service.Invite(ctx, pid, o)
+	// A peer of a kakure older than try-flips gets a game without them
+	// (UI-D51): the game's screen shows its options; the log says why.
+	g, err := inviteOrWithoutFlips(o, func(o engine.Options) (*session.Game, error) { return n.me.service.Invite(ctx, pid, o) },
+		func(s string) {
+			slog.New(slog.NewTextHandler(n.me.logFile, nil)).Info("inviting "+pid.String(), "fallback", s)
+		})
 	if err != nil {
 		return nil, err
 	}

@@ -281,7 +281,7 @@ func (g *Game) streamFailed(err error, raw []byte) {
 		g.dropStream()
 		g.adjournAfter(err)
 		if g.onAnswer != nil && g.m.Phase == protocol.PhaseAnswer {
-			g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))
+			g.onAnswer(fmt.Errorf("%w: %w", ErrNoAnswer, err))
 			g.onAnswer = nil
 		}
 	}

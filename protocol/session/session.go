@@ -251,6 +251,12 @@ func (s *Service) Accepted() <-chan *Game { return s.invites }
 // protocol (T-2).
 var ErrOtherVersion = errors.New("protocol: the peer speaks another version of the kakure game protocol")
 
+// ErrNoAnswer reports an invitation whose stream ended before the invitee
+// answered it, neither accepting nor declining: a program that could not
+// read the invitation (a kakure older than an option it carries resets
+// the stream, UI-D51 in docs/ui.md), or a connection lost meanwhile.
+var ErrNoAnswer = errors.New("protocol: no answer to the invitation")
+
 // openStream opens a game stream to p and turns "protocol not supported"
 // into a clear message.
 func (s *Service) openStream(ctx context.Context, p peer.ID) (network.Stream, error) {
