@@ -14,12 +14,12 @@ import (
 // because the invitee reset its stream (session.ErrNoAnswer with a
 // remote reset: neither an acceptance nor a decline), invites once more
 // with the same options without them (UI-D51 in docs/ui.md); the first
-// invitation, which that peer will never answer, is closed. A kakure older than the option (stop 46 and
-// before, which kakure's default of UI-D50 would otherwise lock out of
-// every Phantom Go game it is invited to) cannot read such an
-// invitation and resets its stream without a word; the game without
-// flips is the same game, as hidden and as checked, only slower for the
-// evaluator. say tells the user why a second invitation went. Any other
+// invitation, which that peer will never answer, is closed. A kakure
+// older than the option (stop 46 and before, which kakure's default of
+// UI-D50 would otherwise lock out of every Phantom Go game it is invited
+// to) cannot read such an invitation and resets its stream without a
+// word; the game without flips is the same game, as hidden and as
+// checked, only slower for the evaluator. say tells the user why a second invitation went. Any other
 // failure, and a failure of the second invitation, is returned with what
 // happened.
 func inviteOrWithoutFlips(o engine.Options, invite func(engine.Options) (*session.Game, error), say func(string)) (*session.Game, error) {

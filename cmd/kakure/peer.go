@@ -24,6 +24,8 @@ type peerHandle struct {
 	node    *node.Node
 	service *session.Service
 	logFile *os.File
+	// logger writes to logFile: the game service's log.
+	logger *slog.Logger
 	// hub publishes the peer's games for spectators; nil when they are
 	// refused (SPEC-6).
 	hub *watch.Hub
@@ -84,7 +86,7 @@ func startPeerConfig(ctx context.Context, cfg node.Config, onInvite func(peer.ID
 		n.Close()
 		return nil, err
 	}
-	return &peerHandle{node: n, service: svc, logFile: logFile, hub: hub}, nil
+	return &peerHandle{node: n, service: svc, logFile: logFile, logger: logger, hub: hub}, nil
 }
 
 // spectatorsFlag adds --spectators to fs; its value tells whether the

@@ -228,10 +228,10 @@ func newPlayApp(ctx context.Context, fs *flag.FlagSet, o engine.Options, pn *pla
 // lobbyDefaults are the options the lobby's form starts with: those given
 // on the command line (fs, checked into o); the others stay empty there,
 // meaning the variant's default. The variant's own options are copied
-// from their descriptions (VAR-D7): the value of each whose flag was set,
-// and the evaluator's tries by flips that o has by kakure's default
-// (UI-D50), so that the form's "Try flips" starts checked where they
-// apply.
+// from their descriptions (VAR-D7): the value of each whose flag was set
+// or that o has other than the option's default, as the evaluator's
+// tries by flips by kakure's default (UI-D50), so that the form's "Try
+// flips" starts checked where they apply.
 func lobbyDefaults(fs *flag.FlagSet, o engine.Options) engine.Options {
 	defaults := engine.Options{Variant: o.Variant, Time: o.Time, Lag: o.Lag}
 	if isSet(fs, "size") || o.Variant == firstGameVariant {
@@ -241,7 +241,7 @@ func lobbyDefaults(fs *flag.FlagSet, o engine.Options) engine.Options {
 		defaults.Komi, defaults.KomiSet = o.Komi, true
 	}
 	for _, opt := range o.Variant.Descriptor().Options {
-		if isSet(fs, opt.Key) || opt.Key == engine.OptionTryFlips && o.TryFlips() {
+		if isSet(fs, opt.Key) || opt.Format(o) != opt.Default {
 			// A value Normalize took, so Parse takes it.
 			_ = opt.Parse(&defaults, opt.Format(o))
 		}
@@ -338,9 +338,7 @@ func (n *playNetwork) Invite(ctx context.Context, to string, o engine.Options) (
 	// A peer of a kakure older than try-flips gets a game without them
 	// (UI-D51): the game's screen shows its options; the log says why.
 	g, err := inviteOrWithoutFlips(o, func(o engine.Options) (*session.Game, error) { return n.me.service.Invite(ctx, pid, o) },
-		func(s string) {
-			slog.New(slog.NewTextHandler(n.me.logFile, nil)).Info("inviting "+pid.String(), "fallback", s)
-		})
+		func(s string) { n.me.logger.Info("inviting "+pid.String(), "fallback", s) })
 	if err != nil {
 		return nil, err
 	}

@@ -561,13 +561,31 @@ mutant UI-D50-flips-default cmd/kakure/variantflags.go delete-line \
 	'o = tryFlipsByDefault(o)' - \
 	./cmd/kakure 'TestMPCD52TryFlipsFlag|TestEveryVariantHasItsFlags'
 mutant UI-D50-lobby-flips cmd/kakure/play.go replace \
-	'|| opt.Key == engine.OptionTryFlips && o.TryFlips() {' \
+	'|| opt.Format(o) != opt.Default {' \
 	'{' \
 	./cmd/kakure 'TestMPCD52TryFlipsFlag'
 mutant UI-D50-form-checkbox ui/lobby_form.go replace \
 	'f.checkbox.SetChecked(f.opt.Format(o) == "true")' \
 	'f.checkbox.SetChecked(false)' \
 	./ui 'TestUID50TryFlipsStartsChecked'
+
+# UI-D51: an invitation with try-flips that the invitee resets goes again
+# without them, and only then.
+mutant UI-D51-any-reset cmd/kakure/invitefallback.go replace \
+	' && reset.Remote' \
+	'' \
+	./cmd/kakure 'TestUID51OlderPeerInvitedWithoutFlips|TestUID51FallbackOnlyOnAReset'
+mutant UI-D51-no-answer-only cmd/kakure/invitefallback.go replace \
+	'errors.Is(err, session.ErrNoAnswer) && ' \
+	'' \
+	./cmd/kakure 'TestUID51OlderPeerInvitedWithoutFlips|TestUID51FallbackOnlyOnAReset'
+mutant UI-D51-without-flips cmd/kakure/invitefallback.go delete-line \
+	'_ = optionTryFlips().Parse(&without, "false")' - \
+	./cmd/kakure 'TestUID51OlderPeerInvitedWithoutFlips|TestUID51FallbackOnlyOnAReset'
+mutant UI-D51-no-answer-error protocol/session/game_stream.go replace \
+	'g.onAnswer(fmt.Errorf("%w: %w", ErrNoAnswer, err))' \
+	'g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))' \
+	./cmd/kakure 'TestUID51OlderPeerInvitedWithoutFlips'
 
 # --- The runner ----------------------------------------------------------
 
