@@ -77,6 +77,54 @@ func marshalSecretsFile(f secretsFile) ([]byte, error) {
 	return append(out, b[at+len("null"):]...), nil
 }
 
+// docSecretsPlayer is a player that gives its secrets as a docObject
+// (PN-D24), nil when it has them only as bytes.
+type docSecretsPlayer interface {
+	secretsDoc() (*docObject, error)
+}
+
+// secretsFileDoc is marshalSecretsFile(f) with the variant's secrets vd
+// as a docObject: the same members in the same order.
+func secretsFileDoc(f secretsFile, vd *docObject) (*docObject, error) {
+	d := &docObject{}
+	member := func(k string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		d.addRaw(k, b)
+		return nil
+	}
+	if err := member("role", f.Role); err != nil {
+		return nil, err
+	}
+	if f.Toss != nil {
+		if err := member("toss", f.Toss); err != nil {
+			return nil, err
+		}
+	}
+	d.add("variant", docValue{obj: vd})
+	if len(f.Addrs) > 0 {
+		if err := member("peer_addrs", f.Addrs); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// checkSecretsFileDoc panics unless d encodes as marshalSecretsFile of
+// f with vd's encoding, byte for byte (tests, secretsMemoCheck).
+func checkSecretsFileDoc(f secretsFile, vd, d *docObject) {
+	f.Variant = vd.json()
+	want, err := marshalSecretsFile(f)
+	if err != nil {
+		panic(err)
+	}
+	if got := d.json(); !bytes.Equal(got, want) {
+		panic(fmt.Sprintf("secrets file by members:\n%.300s\nmarshalSecretsFile:\n%.300s", got, want))
+	}
+}
+
 // saveSecrets appends the change of this peer's secrets to its secrets
 // file (mode 0600) and syncs it.
 func (g *Game) saveSecrets() error {
@@ -84,7 +132,15 @@ func (g *Game) saveSecrets() error {
 	if path == "" {
 		return nil
 	}
-	vs, err := g.player.secrets()
+	var vd *docObject
+	var vs json.RawMessage
+	var err error
+	if dp, ok := g.player.(docSecretsPlayer); ok {
+		vd, err = dp.secretsDoc()
+	}
+	if err == nil && vd == nil {
+		vs, err = g.player.secrets()
+	}
 	if err != nil {
 		return err
 	}
@@ -93,14 +149,25 @@ func (g *Game) saveSecrets() error {
 	for _, a := range g.svc.cfg.Host.Peerstore().Addrs(g.peer) {
 		addrs = append(addrs, a.String())
 	}
-	data, err := marshalSecretsFile(secretsFile{Role: g.role, Toss: g.toss, Variant: vs, Addrs: addrs})
-	if err != nil {
-		return fmt.Errorf("protocol: encode secrets: %w", err)
-	}
+	f := secretsFile{Role: g.role, Toss: g.toss, Variant: vs, Addrs: addrs}
 	if g.secrets == nil {
 		g.secrets = &secretsLog{file: appendFile{path: path}}
 	}
 	g.secrets.hook = g.storageHook()
+	if vd != nil {
+		d, err := secretsFileDoc(f, vd)
+		if err != nil {
+			return fmt.Errorf("protocol: encode secrets: %w", err)
+		}
+		if secretsMemoCheck {
+			checkSecretsFileDoc(f, vd, d)
+		}
+		return g.secrets.saveDoc(d)
+	}
+	data, err := marshalSecretsFile(f)
+	if err != nil {
+		return fmt.Errorf("protocol: encode secrets: %w", err)
+	}
 	return g.secrets.save(data)
 }
 

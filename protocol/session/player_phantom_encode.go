@@ -10,8 +10,8 @@ package session
 // key at every save.
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strconv"
@@ -90,6 +90,17 @@ func (m *secretsMemo) keyed(bs ...[]byte) map[string][]byte { return keyedBy(m.k
 // (the large byte strings come last) and the cost: the large byte
 // strings' encodings come from the memo.
 func encodePhantomSecrets(s phantomSecrets, m *secretsMemo) ([]byte, error) {
+	d, err := phantomSecretsDoc(s, m)
+	if err != nil {
+		return nil, err
+	}
+	return d.json(), nil
+}
+
+// phantomSecretsDoc is encodePhantomSecrets's document as its members
+// (PN-D24): the small fields as json.Marshal encodes them, the large
+// byte strings (and the maps of them, as objects) the memo's slices.
+func phantomSecretsDoc(s phantomSecrets, m *secretsMemo) (*docObject, error) {
 	full := s
 	base, reverseBase, requests, reverses, evidence, auths := s.Base, s.ReverseBase, s.Requests, s.Reverses, s.Evidence, s.Auths
 	s.Base, s.ReverseBase, s.Requests, s.Reverses, s.Evidence, s.Auths = nil, nil, nil, nil, nil, nil
@@ -97,42 +108,13 @@ func encodePhantomSecrets(s phantomSecrets, m *secretsMemo) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The document's length, bounded from above, so that it is written
-	// into one buffer without growing it (a copy of all of it at each
-	// doubling: a third of the encoding's CPU before).
-	need := len(light) + 128
-	for _, b := range [][]byte{base, reverseBase} {
-		need += len(m.enc(b)) + 32
-	}
-	for _, mm := range []map[string][]byte{requests, reverses, evidence} {
-		for _, b := range mm {
-			need += len(m.enc(b)) + 64
-		}
-	}
-	for _, b := range auths {
-		need += len(m.enc(b)) + 64
-	}
-	out := bytes.NewBuffer(make([]byte, 0, need))
-	out.Write(light[:len(light)-1])
-	field := func(name string) {
-		if out.Len() > 1 {
-			out.WriteByte(',')
-		}
-		out.WriteByte('"')
-		out.WriteString(name)
-		out.WriteString(`":`)
-	}
-	value := func(b []byte) {
-		if len(b) == 0 {
-			out.WriteString(`""`)
-			return
-		}
-		out.Write(m.enc(b))
+	d, ok := docOf(light)
+	if !ok {
+		return nil, errors.New("protocol: phantom secrets: the small fields do not split")
 	}
 	bytesField := func(name string, b []byte) {
 		if len(b) > 0 {
-			field(name)
-			value(b)
+			d.addRaw(name, m.enc(b))
 		}
 	}
 	mapField := func(name string, keys []string, vals map[string][]byte) {
@@ -140,22 +122,15 @@ func encodePhantomSecrets(s phantomSecrets, m *secretsMemo) ([]byte, error) {
 			return
 		}
 		slices.Sort(keys)
-		field(name)
-		out.WriteByte('{')
+		o := &docObject{keys: keys, vals: make([]docValue, len(keys))}
 		for i, k := range keys {
-			if i > 0 {
-				out.WriteByte(',')
-			}
-			kb, _ := json.Marshal(k)
-			out.Write(kb)
-			out.WriteByte(':')
 			if b := vals[k]; b == nil {
-				out.WriteString("null")
+				o.vals[i].raw = []byte("null")
 			} else {
-				value(b)
+				o.vals[i].raw = m.enc(b)
 			}
 		}
-		out.WriteByte('}')
+		d.add(name, docValue{obj: o})
 	}
 	strMap := func(name string, mm map[string][]byte) {
 		keys := make([]string, 0, len(mm))
@@ -178,12 +153,11 @@ func encodePhantomSecrets(s phantomSecrets, m *secretsMemo) ([]byte, error) {
 		}
 		mapField("auths", keys, byKey)
 	}
-	out.WriteByte('}')
 	m.done()
 	if secretsMemoCheck {
-		checkSecretsEncoding(full, out.Bytes())
+		checkSecretsEncoding(full, d.json())
 	}
-	return out.Bytes(), nil
+	return d, nil
 }
 
 // checkSecretsEncoding panics if enc does not decode as json.Marshal(s)

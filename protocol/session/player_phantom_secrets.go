@@ -316,6 +316,25 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 	if p.restored != nil {
 		return json.Marshal(p.restored)
 	}
+	d, err := p.secretsDocLocked()
+	if err != nil {
+		return nil, err
+	}
+	return d.json(), nil
+}
+
+// secretsDoc is secrets as a docObject (PN-D24); nil before the machine
+// is rebuilt after a resume (secrets then encodes what was restored).
+func (p *phantomPlayer) secretsDoc() (*docObject, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.restored != nil {
+		return nil, nil
+	}
+	return p.secretsDocLocked()
+}
+
+func (p *phantomPlayer) secretsDocLocked() (*docObject, error) {
 	s := phantomSecrets{Seed: p.opening, Base: p.base, Shares: p.shares, Log: p.log, Caught: p.caught, Choice: p.choice,
 		ReverseBase: p.reverseBase, Requests: p.memo.keyed(p.request, p.prevRequest), PrevChoice: p.prevChoice,
 		OlderChoice: p.olderChoice,
@@ -333,7 +352,7 @@ func (p *phantomPlayer) secrets() (json.RawMessage, error) {
 		s.Outputs = &PhantomOutputs{Pass: p.outputs.Pass, Legal: p.outputs.Legal, Labels: p.outputs.Labels}
 		s.OutputsTry = p.outputsTry
 	}
-	return encodePhantomSecrets(s, &p.memo)
+	return phantomSecretsDoc(s, &p.memo)
 }
 
 func (p *phantomPlayer) restore(raw json.RawMessage) error {

@@ -183,31 +183,76 @@ func (r *recordLog) append(t *protocol.Transcript, durable, finished bool) error
 // secretsPatch).
 type secretsLog struct {
 	file appendFile
-	// raw is the encoding of the document the file holds.
+	// raw is the encoding of the document the file holds; nil, with
+	// doc set, until something needs it (held).
 	raw []byte
+	// doc is that document as its members, when the last save gave it
+	// so (saveDoc, PN-D24); nil when the document came as bytes (a
+	// resume, a variant without a docObject).
+	doc *docObject
 	// hook, if set, is called between an append and its sync (tests).
 	hook func(where string)
+}
+
+// held returns the encoding of the document the file holds (nil before
+// the first save).
+func (s *secretsLog) held() []byte {
+	if s.raw == nil && s.doc != nil {
+		s.raw = s.doc.json()
+	}
+	return s.raw
 }
 
 // save makes the file hold data (a secrets document): it appends the
 // change from what it holds and syncs it. The same document again
 // writes nothing.
 func (s *secretsLog) save(data []byte) error {
-	if bytes.Equal(data, s.raw) {
+	if bytes.Equal(data, s.held()) {
 		return nil
 	}
-	line := data
-	if s.raw == nil {
+	return s.store(data, nil)
+}
+
+// saveDoc is save of d's encoding, diffed member by member against the
+// last document when that came as a docObject too (PN-D24).
+func (s *secretsLog) saveDoc(d *docObject) error { return s.store(nil, d) }
+
+// store is save of data, or of d when data is nil.
+func (s *secretsLog) store(data []byte, d *docObject) error {
+	first := s.raw == nil && s.doc == nil
+	docLen := len(data)
+	if d != nil {
+		docLen = d.size()
+	}
+	var line []byte
+	if first {
+		if data == nil {
+			data = d.json()
+		}
 		if !json.Valid(data) {
 			return errors.New("protocol: secrets: not a JSON document")
 		}
+		line = data
 	} else {
-		patch, changed, err := rawSecretsPatch(s.raw, data)
+		var patch any
+		var changed bool
+		var err error
+		if d != nil && s.doc != nil {
+			patch, changed, err = docPatch(s.doc, d)
+			if secretsMemoCheck {
+				checkDocPatch(s.held(), d, patch, changed, err)
+			}
+		} else {
+			if data == nil {
+				data = d.json()
+			}
+			patch, changed, err = rawSecretsPatch(s.held(), data)
+		}
 		if err != nil {
 			return fmt.Errorf("protocol: secrets: %w", err)
 		}
 		if !changed {
-			s.raw = data
+			s.raw, s.doc = data, d
 			return nil
 		}
 		var buf bytes.Buffer
@@ -216,19 +261,55 @@ func (s *secretsLog) save(data []byte) error {
 		}
 		line = buf.Bytes()
 	}
-	if s.raw != nil && s.file.size+int64(len(line))+1 > secretsCompactAt(len(data)) {
+	if !first && s.file.size+int64(len(line))+1 > secretsCompactAt(docLen) {
 		// The log would hold more than its document is worth: the
 		// document alone replaces it (REC-D16).
-		return s.rewrite(data)
+		if data == nil {
+			data = d.json()
+		}
+		if err := s.rewrite(data); err != nil {
+			return err
+		}
+		s.doc = d
+		return nil
 	}
 	if err := s.file.write(append(line, '\n'), false); err != nil {
 		return err
 	}
-	s.raw = data
+	s.raw, s.doc = data, d
 	if s.hook != nil {
 		s.hook("secrets-appended")
 	}
 	return s.file.sync()
+}
+
+// checkDocPatch panics if the patch docPatch gave differs from
+// rawSecretsPatch's of the encodings (tests, secretsMemoCheck).
+func checkDocPatch(old []byte, d *docObject, patch any, changed bool, err error) {
+	data := d.json()
+	if len(data) != d.size() {
+		panic(fmt.Sprintf("secrets document: size %d, encoded %d bytes", d.size(), len(data)))
+	}
+	if !json.Valid(data) {
+		panic("secrets document: not JSON")
+	}
+	want, wantChanged, wantErr := rawSecretsPatch(old, data)
+	if (err == nil) != (wantErr == nil) || changed != wantChanged {
+		panic(fmt.Sprintf("secrets patch by members: changed %v err %v, by encodings %v %v", changed, err, wantChanged, wantErr))
+	}
+	if !changed {
+		return
+	}
+	var got, exp bytes.Buffer
+	if err := encodeSecretsPatch(&got, patch); err != nil {
+		panic(err)
+	}
+	if err := encodeSecretsPatch(&exp, want); err != nil {
+		panic(err)
+	}
+	if !bytes.Equal(got.Bytes(), exp.Bytes()) {
+		panic(fmt.Sprintf("secrets patch by members differs from the encodings':\n%s\n%s", got.Bytes(), exp.Bytes()))
+	}
 }
 
 // secretsCompactRatio and secretsCompactMin say when a secrets log is
@@ -253,7 +334,7 @@ func secretsCompactAt(docLen int) int64 {
 // compact rewrites the file as its document alone if it holds more
 // than that (a finished game's secrets, REC-D16).
 func (s *secretsLog) compact() error {
-	if s.raw == nil || s.file.size <= int64(len(s.raw))+1 {
+	if s.held() == nil || s.file.size <= int64(len(s.raw))+1 {
 		return nil
 	}
 	return s.rewrite(s.raw)

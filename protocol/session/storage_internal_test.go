@@ -12,6 +12,77 @@ import (
 	"testing"
 )
 
+// randomJSON returns a maker of random JSON values (strings with quotes,
+// backslashes and bytes json.Marshal escapes, numbers, literals, nested
+// objects and lists) and a maker of a changed copy of such a value.
+func randomJSON(r *rand.Rand) (value func(depth int) any, mutate func(v any) any) {
+	value = func(depth int) any {
+		switch k := r.IntN(7); {
+		case k == 0 || depth > 2 && k > 3:
+			return []string{`a"b`, `c\d`, `\"`, "é<&>", "", "x"}[r.IntN(6)]
+		case k == 1:
+			return json.Number(fmt.Sprint(r.IntN(2000) - 1000))
+		case k == 2:
+			return []any{true, false, nil}[r.IntN(3)]
+		case k == 3 || k == 4:
+			m := map[string]any{}
+			for range r.IntN(4) {
+				m[fmt.Sprintf("k%d\"", r.IntN(5))] = value(depth + 1)
+			}
+			return m
+		default:
+			l := []any{}
+			for range r.IntN(4) {
+				l = append(l, value(depth+1))
+			}
+			return l
+		}
+	}
+	mutate = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			c := map[string]any{}
+			for k, x := range v {
+				c[k] = x
+			}
+			k := fmt.Sprintf("k%d\"", r.IntN(5))
+			switch r.IntN(3) {
+			case 0:
+				delete(c, k)
+			case 1:
+				c[k] = value(1)
+			default:
+				if x, ok := c[k]; ok {
+					c[k] = mutate(x)
+				}
+			}
+			return c
+		case []any:
+			c := append([]any(nil), v...)
+			switch r.IntN(3) {
+			case 0:
+				return append(c, value(2), value(2))
+			case 1:
+				if len(c) > 0 {
+					c[r.IntN(len(c))] = mutate(c[r.IntN(len(c))])
+				}
+				return c
+			default:
+				if len(c) > 0 {
+					return c[:len(c)-1]
+				}
+				return c
+			}
+		default:
+			if r.IntN(2) == 0 {
+				return v
+			}
+			return value(2)
+		}
+	}
+	return value, mutate
+}
+
 // TestT3SecretsLogFoldsToTheLastDocument saves a sequence of random
 // secrets documents (keys added, changed and removed, nested objects,
 // lists that grow, shrink or change) through a secretsLog and checks
@@ -93,72 +164,7 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 // document is an error.
 func TestT3SecretsRawPatchMatchesDecoded(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	var value func(depth int) any
-	value = func(depth int) any {
-		switch k := r.IntN(7); {
-		case k == 0 || depth > 2 && k > 3:
-			return []string{`a"b`, `c\d`, `\"`, "é<&>", "", "x"}[r.IntN(6)]
-		case k == 1:
-			return json.Number(fmt.Sprint(r.IntN(2000) - 1000))
-		case k == 2:
-			return []any{true, false, nil}[r.IntN(3)]
-		case k == 3 || k == 4:
-			m := map[string]any{}
-			for range r.IntN(4) {
-				m[fmt.Sprintf("k%d\"", r.IntN(5))] = value(depth + 1)
-			}
-			return m
-		default:
-			l := []any{}
-			for range r.IntN(4) {
-				l = append(l, value(depth+1))
-			}
-			return l
-		}
-	}
-	var mutate func(v any) any
-	mutate = func(v any) any {
-		switch v := v.(type) {
-		case map[string]any:
-			c := map[string]any{}
-			for k, x := range v {
-				c[k] = x
-			}
-			k := fmt.Sprintf("k%d\"", r.IntN(5))
-			switch r.IntN(3) {
-			case 0:
-				delete(c, k)
-			case 1:
-				c[k] = value(1)
-			default:
-				if x, ok := c[k]; ok {
-					c[k] = mutate(x)
-				}
-			}
-			return c
-		case []any:
-			c := append([]any(nil), v...)
-			switch r.IntN(3) {
-			case 0:
-				return append(c, value(2), value(2))
-			case 1:
-				if len(c) > 0 {
-					c[r.IntN(len(c))] = mutate(c[r.IntN(len(c))])
-				}
-				return c
-			default:
-				if len(c) > 0 {
-					return c[:len(c)-1]
-				}
-				return c
-			}
-		default:
-			if r.IntN(2) == 0 {
-				return v
-			}
-			return value(2)
-		}
-	}
+	value, mutate := randomJSON(r)
 	// spaced re-encodes v with its keys in reverse order and spaces.
 	var spaced func(v any) string
 	spaced = func(v any) string {
