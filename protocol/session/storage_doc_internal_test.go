@@ -159,3 +159,45 @@ func TestPND24LogByMembersWritesTheSameFile(t *testing.T) {
 		t.Fatal("no rewrite happened")
 	}
 }
+
+// TestPND24PrintableASCII holds printableASCII, which reads eight bytes
+// at a time, to the byte-by-byte test: every byte value at every place
+// of strings of 0 to 24 printable bytes, and random strings.
+func TestPND24PrintableASCII(t *testing.T) {
+	slow := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c > 0x7e {
+				return false
+			}
+		}
+		return true
+	}
+	r := rand.New(rand.NewPCG(24, 3))
+	for n := range 25 {
+		base := make([]byte, n)
+		for i := range base {
+			base[i] = byte(0x20 + r.IntN(0x5f))
+		}
+		if !printableASCII(base) {
+			t.Fatalf("%q: not printable", base)
+		}
+		for at := range n {
+			for c := range 256 {
+				b := bytes.Clone(base)
+				b[at] = byte(c)
+				if got, want := printableASCII(b), slow(b); got != want {
+					t.Fatalf("%q: printableASCII %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+	for range 20000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = byte(0x1e + r.IntN(0x63))
+		}
+		if got, want := printableASCII(b), slow(b); got != want {
+			t.Fatalf("%q: printableASCII %v, want %v", b, got, want)
+		}
+	}
+}
