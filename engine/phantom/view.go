@@ -170,6 +170,43 @@ func (v View) Log() []Announcement {
 	return out
 }
 
+// LogMark marks a view's log as it stands (View.LogMark), so that a
+// later view of the same game can give only what was announced since
+// (View.LogSince). The zero LogMark marks an empty log.
+type LogMark struct{ e *logEntry }
+
+// LogMark returns the mark of v's log as it stands.
+func (v View) LogMark() LogMark { return LogMark{v.log} }
+
+// LogSince returns the announcements v's log holds after those marked
+// by m, oldest first, when v's log is the marked log with announcements
+// added (a view that Apply made from the marked one, or from one made
+// from it); ok is false otherwise (another game's or player's view, one
+// built again, an earlier one), and the caller then takes Log.
+func (v View) LogSince(m LogMark) (added []Announcement, ok bool) {
+	n := 0
+	if m.e != nil {
+		n = m.e.n
+	}
+	e := v.log
+	for e != nil && e.n > n {
+		e = e.prev
+	}
+	if e != m.e {
+		return nil, false
+	}
+	if v.log == nil || v.log.n == n {
+		return nil, true
+	}
+	added = make([]Announcement, v.log.n-n)
+	for e := v.log; e != m.e; e = e.prev {
+		a := e.a
+		a.Captured = slices.Clone(a.Captured)
+		added[e.n-n-1] = a
+	}
+	return added, true
+}
+
 // SensibleTries returns, in increasing order, the points where a try by the
 // player could be legal as far as the player knows: not an own stone, not a
 // known opponent stone (an opponent stone that may have been captured is

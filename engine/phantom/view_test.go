@@ -386,3 +386,68 @@ func FuzzPhantomView(f *testing.F) {
 		})
 	})
 }
+
+// TestPGD3LogSince: a view's log given since a mark is the announcements
+// added after it, for a mark of the same view (none), of an earlier view
+// of the same game (each step back), and of the empty log; it is not
+// given for a mark of a later view, of the other player's view, or of a
+// view built again from the same announcements; and it shares nothing
+// with the caller.
+func TestPGD3LogSince(t *testing.T) {
+	tb := newTable(t, engine.RulesCommon)
+	var marks []LogMark
+	var views []View
+	marks = append(marks, tb.views[engine.White].LogMark())
+	views = append(views, tb.views[engine.White])
+	for _, p := range []string{"A2", "A1", "A1", "B1", "C3"} {
+		tb.try(p)
+		marks = append(marks, tb.views[engine.White].LogMark())
+		views = append(views, tb.views[engine.White])
+	}
+	last := views[len(views)-1]
+	all := last.Log()
+	if len(all) < 5 {
+		t.Fatalf("a log of %d announcements", len(all))
+	}
+	for i, m := range marks {
+		added, ok := last.LogSince(m)
+		if !ok {
+			t.Fatalf("step %d: the log since an earlier mark not given", i)
+		}
+		from := len(views[i].Log())
+		if len(added) != len(all)-from {
+			t.Fatalf("step %d: %d added, want %d", i, len(added), len(all)-from)
+		}
+		for k, a := range added {
+			if a.String() != all[from+k].String() {
+				t.Errorf("step %d: added[%d] %q, want %q", i, k, a, all[from+k])
+			}
+		}
+	}
+	if added, ok := last.LogSince(LogMark{}); !ok || len(added) != len(all) {
+		t.Errorf("since the empty log: %d, %v; want %d, true", len(added), ok, len(all))
+	}
+	if _, ok := views[2].LogSince(marks[4]); ok {
+		t.Error("an earlier view's log since a later mark was given")
+	}
+	if _, ok := last.LogSince(tb.views[engine.Black].LogMark()); ok {
+		t.Error("the log since the other player's mark was given")
+	}
+	again := newTable(t, engine.RulesCommon)
+	again.try("A2", "A1", "A1", "B1", "C3")
+	if _, ok := last.LogSince(again.views[engine.White].LogMark()); ok {
+		t.Error("the log since a mark of a view built again was given")
+	}
+	if added, ok := last.LogSince(last.LogMark()); !ok || len(added) != 0 {
+		t.Errorf("since its own mark: %d, %v; want 0, true", len(added), ok)
+	}
+	added, _ := last.LogSince(LogMark{})
+	k := slices.IndexFunc(added, func(a Announcement) bool { return len(a.Captured) > 0 })
+	if k < 0 {
+		t.Fatal("no capture in the log")
+	}
+	added[k].Captured[0]++
+	if a, _ := last.LogSince(LogMark{}); a[k].Captured[0] == added[k].Captured[0] {
+		t.Error("the log since a mark shares its captured lists with the caller")
+	}
+}

@@ -129,6 +129,10 @@ type phantomPlayer struct {
 	// memo keeps the encodings of the large byte strings of the last
 	// secrets made (PN-D19).
 	memo secretsMemo
+	// announcements are the strings of p.view's log up to annMark, for
+	// PrivateView to add only what was announced since (PN-D25).
+	announcements []string
+	annMark       phantom.LogMark
 }
 
 // phantomLogged is one announcement of the player's log.
@@ -714,6 +718,29 @@ func (p *phantomPlayer) announceTo(announce func(try uint64, a phantom.Announcem
 }
 
 // PrivateView adds the player's own view to the public one.
+// announcementsLocked returns the strings of p.view's log: those of the
+// last call and the announcements added since (PN-D25), or all of them
+// again when the log is not the last one grown (a view rebuilt). Views
+// are asked at every event, and the log has hundreds of announcements by
+// the end of a game. The slice is capped at its length: what a caller
+// appends does not reach the next caller's.
+func (p *phantomPlayer) announcementsLocked() []string {
+	added, ok := p.view.LogSince(p.annMark)
+	if !ok {
+		added = p.view.Log()
+		p.announcements = make([]string, 0, len(added))
+	}
+	for _, a := range added {
+		p.announcements = append(p.announcements, a.String())
+	}
+	p.annMark = p.view.LogMark()
+	n := len(p.announcements)
+	if n == 0 {
+		return nil
+	}
+	return p.announcements[:n:n]
+}
+
 func (p *phantomPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
 	pv, ok := v.(phantomrules.View)
 	h := p.rules(m)
@@ -726,9 +753,7 @@ func (p *phantomPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v pro
 		return v
 	}
 	pv.Own = p.view
-	for _, a := range p.view.Log() {
-		pv.Announcements = append(pv.Announcements, a.String())
-	}
+	pv.Announcements = p.announcementsLocked()
 	pv.MyTry = pv.Stage == phantomrules.StagePlay && p.myTry(h)
 	pv.Caught = p.caught
 	return pv
