@@ -587,6 +587,34 @@ mutant UI-D51-no-answer-error protocol/session/game_stream.go replace \
 	'g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))' \
 	./cmd/kakure 'TestUID51OlderPeerInvitedWithoutFlips'
 
+# PN-D24: the secrets document diffed member by member; PN-D25: the
+# announcements' strings kept from view to view.
+mutant PN-D24-removed-member protocol/session/storage_doc.go replace \
+	'			p[k] = nil' \
+	'			_ = k' \
+	./protocol/session 'TestPND24DocPatchIsRawPatch'
+mutant PN-D24-no-descent protocol/session/storage_doc.go replace \
+	'			vp, ch, err = docPatch(ov.obj, nv.obj)' \
+	'			vp, ch, err = nil, false, nil' \
+	./protocol/session 'TestPND24DocPatchIsRawPatch'
+mutant PN-D24-rewrite-forgets-doc protocol/session/storage.go delete-line \
+	'the document the rewrite wrote, as its members' - \
+	./protocol/session 'TestPND24LogByMembersWritesTheSameFile'
+mutant PN-D24-printable-7f protocol/session/storage_patch.go replace \
+	'(w|(w-0x20*ones)|(w+ones))&tops' \
+	'(w|(w-0x20*ones))&tops' \
+	./protocol/session 'TestPND24PrintableASCII'
+mutant PN-D25-since-identity engine/phantom/view.go replace \
+	'	if e != m.e {' '	if false && e != m.e {' \
+	./engine/phantom 'TestPGD3LogSince'
+mutant PN-D25-uncapped protocol/session/player_phantom.go replace \
+	'	return p.announcements[:n:n]' \
+	'	return p.announcements[:n]' \
+	./protocol/session 'TestPND25AnnouncementsKeptFromView'
+mutant PN-D25-no-mark protocol/session/player_phantom.go delete-line \
+	'	p.annMark = p.view.LogMark()' - \
+	./protocol/session 'TestPND25AnnouncementsKeptFromView'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then

@@ -270,7 +270,7 @@ func (s *secretsLog) store(data []byte, d *docObject) error {
 		if err := s.rewrite(data); err != nil {
 			return err
 		}
-		s.doc = d
+		s.doc = d // the document the rewrite wrote, as its members
 		return nil
 	}
 	if err := s.file.write(append(line, '\n'), false); err != nil {

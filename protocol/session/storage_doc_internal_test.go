@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -55,8 +56,19 @@ func TestPND24DocPatchIsRawPatch(t *testing.T) {
 	value, mutate := randomJSON(r)
 	changes := 0
 	for step := range 3000 {
-		old := map[string]any{"variant": value(0), "log": []any{value(1)}, "request": strings.Repeat("QUJD", r.IntN(40))}
-		new := mutate(mutate(old)).(map[string]any)
+		// The keys mutate changes (k0" to k4"), at every depth.
+		old := map[string]any{"request": strings.Repeat("QUJD", r.IntN(40))}
+		for i := range 5 {
+			m := map[string]any{}
+			for j := range 5 {
+				m[fmt.Sprintf("k%d\"", j)] = value(1)
+			}
+			old[fmt.Sprintf("k%d\"", i)] = m
+		}
+		new := old
+		for range 1 + r.IntN(3) {
+			new = mutate(new).(map[string]any)
+		}
 		if r.IntN(4) == 0 {
 			new = old
 		}
