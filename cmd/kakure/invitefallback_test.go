@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +20,7 @@ import (
 	"github.com/kakure/kakure/protocol"
 	"github.com/kakure/kakure/protocol/session"
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // defaultPhantomOptions are the options kakure's flags give a 5×5 Phantom
@@ -57,14 +60,48 @@ func TestUID51OlderPeerInvitedWithoutFlips(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.close()
-	old, err := startPeer(ctx, t.TempDir(), []string{"/ip4/127.0.0.1/tcp/0"}, nil)
+	old := startOldKakure(ctx, t)
+	if _, err := a.node.Connect(ctx, old.addr); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	g, err := inviteOrWithoutFlips(defaultPhantomOptions(t), func(o engine.Options) (*session.Game, error) {
+		return a.service.Invite(ctx, old.id, o)
+	}, func(s string) { said = append(said, s) })
+	if g != nil || err == nil {
+		t.Fatalf("the stand-in accepted nothing, yet the invitation returned %v, %v", g, err)
+	}
+	old.wantInvitations(t, "[true false]")
+	if len(said) != 1 || !strings.Contains(said[0], "UI-D51") {
+		t.Errorf("the user was told %q, want one line naming UI-D51", said)
+	}
+	if !strings.Contains(err.Error(), "invited again without try-flips") || !errors.Is(err, session.ErrNoAnswer) {
+		t.Errorf("the error does not tell both invitations: %v", err)
+	}
+}
+
+// oldKakure is a libp2p peer on loopback that answers the game protocol
+// as kakure of stop 46 and before does an invitation carrying try-flips,
+// an option it does not know: it reads the hello and the invitation and
+// resets the stream (it resets every invitation: it cannot play).
+type oldKakure struct {
+	id   peer.ID
+	addr string // its full address, …/p2p/ID
+	mu   sync.Mutex
+	// invitations tells, for each invitation read, whether it carried
+	// try-flips.
+	invitations []bool
+}
+
+func startOldKakure(ctx context.Context, t *testing.T) *oldKakure {
+	t.Helper()
+	p, err := startPeer(ctx, t.TempDir(), []string{"/ip4/127.0.0.1/tcp/0"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer old.close()
-	var mu sync.Mutex
-	var invitations []bool // whether each carried try-flips
-	old.node.Host().SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {
+	t.Cleanup(p.close)
+	old := &oldKakure{id: p.node.ID(), addr: p.node.Addrs()[0].String()}
+	p.node.Host().SetStreamHandler(protocol.GameProtocol, func(st network.Stream) {
 		r := bufio.NewReader(st)
 		for range 2 { // the hello, then the invitation
 			frame, err := protocol.ReadFrame(r, protocol.MaxFrameSize)
@@ -73,33 +110,68 @@ func TestUID51OlderPeerInvitedWithoutFlips(t *testing.T) {
 				return
 			}
 			if bytes.Contains(frame, []byte(`"kind":"invite"`)) {
-				mu.Lock()
-				invitations = append(invitations, bytes.Contains(frame, []byte(`"`+engine.OptionTryFlips+`"`)))
-				mu.Unlock()
+				old.mu.Lock()
+				old.invitations = append(old.invitations, bytes.Contains(frame, []byte(`"`+engine.OptionTryFlips+`"`)))
+				old.mu.Unlock()
 			}
 		}
 		st.Reset()
 	})
-	if _, err := a.node.Connect(ctx, old.node.Addrs()[0].String()); err != nil {
+	return old
+}
+
+// wantInvitations fails t unless the invitations read carried try-flips
+// as want says ("[true false]": one with, then one without).
+func (o *oldKakure) wantInvitations(t *testing.T, want string) {
+	t.Helper()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if got := fmt.Sprint(o.invitations); got != want {
+		t.Errorf("the invitations carried try-flips %s, want %s", got, want)
+	}
+}
+
+// TestUID51BotInviteFallsBack runs `kakure bot --invite` of a default
+// Phantom Go game against a kakure older than try-flips (oldKakure): the
+// bot invites it again without the option, says so once, and, the
+// stand-in refusing that one too, ends with an error that tells both.
+func TestUID51BotInviteFallsBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a node")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
+	defer cancel()
+	old := startOldKakure(ctx, t)
+	status, out := runCommandWithin(t, testenv.Duration(60*time.Second), "bot", "--home", t.TempDir(), "--listen", anyLoopbackPort,
+		"--invite", old.addr, "--variant", "phantom", "--size", "5", "--lambda", "2")
+	old.wantInvitations(t, "[true false]")
+	if status != 1 || strings.Count(out, "UI-D51") < 1 || !strings.Contains(out, "invited again without try-flips") {
+		t.Errorf("kakure bot --invite OLD-PEER: status %d, output:\n%s\nwant status 1, the fallback told and both invitations in the error", status, out)
+	}
+}
+
+// TestUID51LobbyInviteFallsBack invites a kakure older than try-flips
+// (oldKakure) from the lobby (playNetwork.Invite, by its address) with a
+// default Phantom Go game: a second invitation goes without the option,
+// and the peer's games.log says why.
+func TestUID51LobbyInviteFallsBack(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
+	defer cancel()
+	home := t.TempDir()
+	a, err := startPeer(ctx, home, []string{"/ip4/127.0.0.1/tcp/0"}, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var said []string
-	g, err := inviteOrWithoutFlips(defaultPhantomOptions(t), func(o engine.Options) (*session.Game, error) {
-		return a.service.Invite(ctx, old.node.ID(), o)
-	}, func(s string) { said = append(said, s) })
-	mu.Lock()
-	defer mu.Unlock()
-	if g != nil || err == nil {
-		t.Fatalf("the stand-in accepted nothing, yet the invitation returned %v, %v", g, err)
+	defer a.close()
+	old := startOldKakure(ctx, t)
+	n := &playNetwork{ctx: ctx, me: a}
+	if g, err := n.Invite(ctx, old.addr, defaultPhantomOptions(t)); g != nil || err == nil || !errors.Is(err, session.ErrNoAnswer) {
+		t.Fatalf("the stand-in accepted nothing, yet the lobby's invitation returned %v, %v", g, err)
 	}
-	if fmt.Sprint(invitations) != "[true false]" {
-		t.Errorf("the invitations carried try-flips %v, want [true false]: one with, then one without", invitations)
-	}
-	if len(said) != 1 || !strings.Contains(said[0], "UI-D51") {
-		t.Errorf("the user was told %q, want one line naming UI-D51", said)
-	}
-	if !strings.Contains(err.Error(), "invited again without try-flips") || !errors.Is(err, session.ErrNoAnswer) {
-		t.Errorf("the error does not tell both invitations: %v", err)
+	old.wantInvitations(t, "[true false]")
+	logged, _ := os.ReadFile(filepath.Join(home, "games.log"))
+	if !bytes.Contains(logged, []byte("UI-D51")) {
+		t.Errorf("games.log does not say why the second invitation went without try-flips:\n%s", logged)
 	}
 }
 

@@ -586,6 +586,15 @@ mutant UI-D51-no-answer-error protocol/session/game_stream.go replace \
 	'g.onAnswer(fmt.Errorf("%w: %w", ErrNoAnswer, err))' \
 	'g.onAnswer(fmt.Errorf("protocol: no answer to the invitation: %w", err))' \
 	./cmd/kakure 'TestUID51OlderPeerInvitedWithoutFlips'
+# Its call sites: `kakure bot --invite` and the lobby's invitations.
+mutant UI-D51-bot-call-site cmd/kakure/botcmd.go replace \
+	'g, err = inviteOrWithoutFlips(o, invite, func(s string) { fmt.Fprintln(env.stdout, s) })' \
+	'g, err = invite(o)' \
+	./cmd/kakure 'TestUID51BotInviteFallsBack'
+mutant UI-D51-lobby-call-site cmd/kakure/play.go replace \
+	'g, err := inviteOrWithoutFlips(o, func(o engine.Options) (*session.Game, error) { return n.me.service.Invite(ctx, pid, o) },' \
+	'g, err := n.me.service.Invite(ctx, pid, o); _ = func(o engine.Options) (*session.Game, error) { return n.me.service.Invite(ctx, pid, o) }; _ = (' \
+	./cmd/kakure 'TestUID51LobbyInviteFallsBack'
 
 # PN-D24: the secrets document diffed member by member; PN-D25: the
 # announcements' strings kept from view to view.
