@@ -219,3 +219,22 @@ func TestUID51FallbackOnlyOnAReset(t *testing.T) {
 		})
 	}
 }
+
+// TestSERD2HintForAnOlderPeer runs `kakure bot --invite … --games 2`, a
+// match series, against a peer that resets the invitation as a kakure
+// older than series does (oldKakure): the error says the peer may need a
+// newer kakure (SER-D2).
+func TestSERD2HintForAnOlderPeer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a node")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
+	defer cancel()
+	old := startOldKakure(ctx, t)
+	status, out := runCommandWithin(t, testenv.Duration(60*time.Second), "bot", "--home", t.TempDir(), "--listen", anyLoopbackPort,
+		"--invite", old.addr, "--variant", "go", "--size", "5", "--games", "2")
+	old.wantInvitations(t, "[false]")
+	if status != 1 || !strings.Contains(out, "a kakure older than match series resets a series invitation") {
+		t.Errorf("kakure bot --invite OLD-PEER --games 2: status %d, output:\n%s\nwant status 1 and the SER-D2 hint", status, out)
+	}
+}

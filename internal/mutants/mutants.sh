@@ -596,6 +596,13 @@ mutant UI-D51-lobby-call-site cmd/kakure/play.go replace \
 	'g, err := n.me.service.Invite(ctx, pid, o); _ = func(o engine.Options) (*session.Game, error) { return n.me.service.Invite(ctx, pid, o) }; _ = (' \
 	./cmd/kakure 'TestUID51LobbyInviteFallsBack'
 
+# SER-D2: a series invitation the peer reset without an answer is told
+# as a peer that may need a newer kakure.
+mutant SER-D2-hint cmd/kakure/botseries.go replace \
+	'if errors.Is(err, session.ErrNoAnswer) {' \
+	'if false && errors.Is(err, session.ErrNoAnswer) {' \
+	./cmd/kakure 'TestSERD2HintForAnOlderPeer'
+
 # PN-D24: the secrets document diffed member by member; PN-D25: the
 # announcements' strings kept from view to view.
 mutant PN-D24-removed-member protocol/session/storage_doc.go replace \
