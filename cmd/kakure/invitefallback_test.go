@@ -131,19 +131,28 @@ func (o *oldKakure) wantInvitations(t *testing.T, want string) {
 	}
 }
 
-// TestUID51BotInviteFallsBack runs `kakure bot --invite` of a default
-// Phantom Go game against a kakure older than try-flips (oldKakure): the
-// bot invites it again without the option, says so once, and, the
-// stand-in refusing that one too, ends with an error that tells both.
-func TestUID51BotInviteFallsBack(t *testing.T) {
+// botInvitesOldKakure runs `kakure bot --invite` with the game flags
+// args against a new oldKakure and returns it, the exit status and the
+// output (skipped in -short: it starts nodes).
+func botInvitesOldKakure(t *testing.T, args ...string) (old *oldKakure, status int, out string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
 	defer cancel()
-	old := startOldKakure(ctx, t)
-	status, out := runCommandWithin(t, testenv.Duration(60*time.Second), "bot", "--home", t.TempDir(), "--listen", anyLoopbackPort,
-		"--invite", old.addr, "--variant", "phantom", "--size", "5", "--lambda", "2")
+	old = startOldKakure(ctx, t)
+	status, out = runCommandWithin(t, testenv.Duration(60*time.Second),
+		append([]string{"bot", "--home", t.TempDir(), "--listen", anyLoopbackPort, "--invite", old.addr}, args...)...)
+	return old, status, out
+}
+
+// TestUID51BotInviteFallsBack runs `kakure bot --invite` of a default
+// Phantom Go game against a kakure older than try-flips (oldKakure): the
+// bot invites it again without the option, says so once, and, the
+// stand-in refusing that one too, ends with an error that tells both.
+func TestUID51BotInviteFallsBack(t *testing.T) {
+	old, status, out := botInvitesOldKakure(t, "--variant", "phantom", "--size", "5", "--lambda", "2")
 	old.wantInvitations(t, "[true false]")
 	if status != 1 || strings.Count(out, "UI-D51") < 1 || !strings.Contains(out, "invited again without try-flips") {
 		t.Errorf("kakure bot --invite OLD-PEER: status %d, output:\n%s\nwant status 1, the fallback told and both invitations in the error", status, out)
@@ -225,14 +234,7 @@ func TestUID51FallbackOnlyOnAReset(t *testing.T) {
 // older than series does (oldKakure): the error says the peer may need a
 // newer kakure (SER-D2).
 func TestSERD2HintForAnOlderPeer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a node")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), testenv.Duration(60*time.Second))
-	defer cancel()
-	old := startOldKakure(ctx, t)
-	status, out := runCommandWithin(t, testenv.Duration(60*time.Second), "bot", "--home", t.TempDir(), "--listen", anyLoopbackPort,
-		"--invite", old.addr, "--variant", "go", "--size", "5", "--games", "2")
+	old, status, out := botInvitesOldKakure(t, "--variant", "go", "--size", "5", "--games", "2")
 	old.wantInvitations(t, "[false]")
 	if status != 1 || !strings.Contains(out, "a kakure older than match series resets a series invitation") {
 		t.Errorf("kakure bot --invite OLD-PEER --games 2: status %d, output:\n%s\nwant status 1 and the SER-D2 hint", status, out)
