@@ -19,9 +19,9 @@ import (
 // UI-D50 would otherwise lock out of every Phantom Go game it is invited
 // to) cannot read such an invitation and resets its stream without a
 // word; the game without flips is the same game, as hidden and as
-// checked, only slower for the evaluator. say tells the user why a second invitation went. Any other
-// failure, and a failure of the second invitation, is returned with what
-// happened.
+// checked, only slower for the evaluator. say tells the user why a
+// second invitation went. Any other failure, and a failure of the second
+// invitation, is returned with what happened.
 func inviteOrWithoutFlips(o engine.Options, invite func(engine.Options) (*session.Game, error), say func(string)) (*session.Game, error) {
 	g, err := invite(o)
 	if err == nil || !o.TryFlips() || !resetByInvitee(err) {

@@ -50,42 +50,17 @@ type secretsFile struct {
 	Addrs   []string        `json:"peer_addrs,omitempty"`
 }
 
-// marshalSecretsFile is json.Marshal of f, the variant's secrets (JSON
-// that json.Marshal made, hence compact) put in as they are: json.Marshal
-// would scan and copy them again to compact them, and they are the bulk of
-// the document (a Phantom Go garbler's secrets hold the OT request of the
+// secretsFileDoc is json.Marshal(f) as a docObject, the variant's
+// secrets as variant (a docObject of PN-D24, or their encoding in
+// f.Variant): they are put in as they are, where json.Marshal would scan
+// and copy them again to compact them, and they are the bulk of the
+// document (a Phantom Go garbler's secrets hold the OT request of the
 // try under way, 73 KiB of base64 on 9×9 at λ = 4), encoded before every
 // message this peer sends.
-func marshalSecretsFile(f secretsFile) ([]byte, error) {
-	variant := f.Variant
-	if len(variant) == 0 {
-		variant = json.RawMessage("null")
+func secretsFileDoc(f secretsFile, variant docValue) (*docObject, error) {
+	if variant.obj == nil && len(variant.raw) == 0 {
+		variant.raw = []byte("null")
 	}
-	f.Variant = json.RawMessage("null")
-	b, err := json.Marshal(f)
-	if err != nil {
-		return nil, err
-	}
-	at := bytes.Index(b, []byte(`,"variant":null`))
-	if at < 0 {
-		return nil, errors.New("protocol: encode secrets: no variant field")
-	}
-	at += len(`,"variant":`)
-	out := make([]byte, 0, len(b)+len(variant))
-	out = append(out, b[:at]...)
-	out = append(out, variant...)
-	return append(out, b[at+len("null"):]...), nil
-}
-
-// docSecretsPlayer is a player that gives its secrets as a docObject
-// (PN-D24), nil when it has them only as bytes.
-type docSecretsPlayer interface {
-	secretsDoc() (*docObject, error)
-}
-
-// secretsFileDoc is marshalSecretsFile(f) with the variant's secrets vd
-// as a docObject: the same members in the same order.
-func secretsFileDoc(f secretsFile, vd *docObject) (*docObject, error) {
 	d := &docObject{}
 	member := func(k string, v any) error {
 		b, err := json.Marshal(v)
@@ -103,7 +78,7 @@ func secretsFileDoc(f secretsFile, vd *docObject) (*docObject, error) {
 			return nil, err
 		}
 	}
-	d.add("variant", docValue{obj: vd})
+	d.add("variant", variant)
 	if len(f.Addrs) > 0 {
 		if err := member("peer_addrs", f.Addrs); err != nil {
 			return nil, err
@@ -112,16 +87,22 @@ func secretsFileDoc(f secretsFile, vd *docObject) (*docObject, error) {
 	return d, nil
 }
 
-// checkSecretsFileDoc panics unless d encodes as marshalSecretsFile of
-// f with vd's encoding, byte for byte (tests, secretsMemoCheck).
+// docSecretsPlayer is a player that gives its secrets as a docObject
+// (PN-D24), nil when it has them only as bytes.
+type docSecretsPlayer interface {
+	secretsDoc() (*docObject, error)
+}
+
+// checkSecretsFileDoc panics unless d encodes as json.Marshal of f with
+// the variant's secrets vd, byte for byte (tests, secretsMemoCheck).
 func checkSecretsFileDoc(f secretsFile, vd, d *docObject) {
 	f.Variant = vd.json()
-	want, err := marshalSecretsFile(f)
+	want, err := json.Marshal(f)
 	if err != nil {
 		panic(err)
 	}
 	if got := d.json(); !bytes.Equal(got, want) {
-		panic(fmt.Sprintf("secrets file by members:\n%.300s\nmarshalSecretsFile:\n%.300s", got, want))
+		panic(fmt.Sprintf("secrets file by members:\n%.300s\njson.Marshal:\n%.300s", got, want))
 	}
 }
 
@@ -150,25 +131,22 @@ func (g *Game) saveSecrets() error {
 		addrs = append(addrs, a.String())
 	}
 	f := secretsFile{Role: g.role, Toss: g.toss, Variant: vs, Addrs: addrs}
+	variant := docValue{obj: vd, raw: vs}
+	d, err := secretsFileDoc(f, variant)
+	if err != nil {
+		return fmt.Errorf("protocol: encode secrets: %w", err)
+	}
 	if g.secrets == nil {
 		g.secrets = &secretsLog{file: appendFile{path: path}}
 	}
 	g.secrets.hook = g.storageHook()
-	if vd != nil {
-		d, err := secretsFileDoc(f, vd)
-		if err != nil {
-			return fmt.Errorf("protocol: encode secrets: %w", err)
-		}
-		if secretsMemoCheck {
-			checkSecretsFileDoc(f, vd, d)
-		}
-		return g.secrets.saveDoc(d)
+	if vd == nil {
+		return g.secrets.save(d.json())
 	}
-	data, err := marshalSecretsFile(f)
-	if err != nil {
-		return fmt.Errorf("protocol: encode secrets: %w", err)
+	if secretsMemoCheck {
+		checkSecretsFileDoc(f, vd, d)
 	}
-	return g.secrets.save(data)
+	return g.secrets.saveDoc(d)
 }
 
 // compactSecrets rewrites the secrets file as its document alone if it

@@ -717,7 +717,6 @@ func (p *phantomPlayer) announceTo(announce func(try uint64, a phantom.Announcem
 	p.announced = announce
 }
 
-// PrivateView adds the player's own view to the public one.
 // announcementsLocked returns the strings of p.view's log: those of the
 // last call and the announcements added since (PN-D25), or all of them
 // again when the log is not the last one grown (a view rebuilt). Views
@@ -741,6 +740,7 @@ func (p *phantomPlayer) announcementsLocked() []string {
 	return p.announcements[:n:n]
 }
 
+// PrivateView adds the player's own view to the public one.
 func (p *phantomPlayer) PrivateView(m *protocol.Machine, me protocol.Role, v protocol.VariantView) protocol.VariantView {
 	pv, ok := v.(phantomrules.View)
 	h := p.rules(m)

@@ -4,7 +4,7 @@ package session
 // diffed the encodings of the last document and the new one
 // (rawSecretsPatch), splitting both again at every level of nesting, and
 // made the new one by copying every large member into one buffer
-// (encodePhantomSecrets, marshalSecretsFile): some 0.4 ms a save for a
+// (encodePhantomSecrets, and the secrets file around them): some 0.4 ms a save for a
 // Phantom Go document of 300 KiB, three of them on the chain of a try. A
 // docObject holds the members as they were encoded, the large byte
 // strings as the slices the player's memo keeps (PN-D19): a member that
@@ -15,7 +15,6 @@ package session
 
 import (
 	"encoding/json"
-	"fmt"
 )
 
 // docObject is a JSON object as its keys, in order, and their values.
@@ -139,7 +138,8 @@ func (v docValue) json() []byte {
 // docPatch is rawSecretsPatch(old.json(), new.json()), without encoding
 // or splitting what both keep as members: the same patch, changed
 // likewise (TestPND24DocPatchIsRawPatch, and every save of the
-// package's tests with secretsMemoCheck).
+// package's tests with secretsMemoCheck). rawSecretsPatch patches two
+// encoded objects with it, their members split (docOf).
 func docPatch(old, new *docObject) (patch any, changed bool, err error) {
 	newAt := make(map[string]int, len(new.keys))
 	for i, k := range new.keys {
@@ -163,7 +163,7 @@ func docPatch(old, new *docObject) (patch any, changed bool, err error) {
 			vp, ch, err = rawSecretsPatch(ov.json(), nv.json())
 		}
 		if err != nil {
-			return nil, false, fmt.Errorf("member %q: %w", k, err)
+			return nil, false, err
 		}
 		if ch {
 			p[k] = vp
@@ -175,13 +175,14 @@ func docPatch(old, new *docObject) (patch any, changed bool, err error) {
 		}
 		nv := new.vals[j]
 		if nv.obj == nil && plainJSONString(nv.raw) {
-			// As rawObjectPatch keeps a new byte string (PN-D19).
+			// A new byte string (a request, 73 KiB): as it is encoded,
+			// not decoded to be encoded again (PN-D19).
 			p[k] = json.RawMessage(nv.raw)
 			continue
 		}
 		v, err := decodeJSONValue(nv.json())
 		if err != nil {
-			return nil, false, fmt.Errorf("member %q: %w", k, err)
+			return nil, false, err
 		}
 		p[k] = v
 	}

@@ -78,8 +78,12 @@ func TestPND24DocPatchIsRawPatch(t *testing.T) {
 			like = od
 		}
 		nd := docTree(new, like).obj
-		for _, d := range []*docObject{od, nd} {
-			want, _ := json.Marshal(map[string]any{"old": old, "new": new}[map[bool]string{true: "old", false: "new"}[d == od]])
+		for _, c := range []struct {
+			v any
+			d *docObject
+		}{{old, od}, {new, nd}} {
+			d := c.d
+			want, _ := json.Marshal(c.v)
 			if got := d.json(); !bytes.Equal(got, want) {
 				t.Fatalf("step %d: document encodes as\n%s\nnot\n%s", step, got, want)
 			}

@@ -23,9 +23,9 @@ func rawSecretsPatch(old, new []byte) (patch any, changed bool, err error) {
 	if bytes.Equal(old, new) {
 		return nil, false, nil
 	}
-	if oks, ovs, ok := splitJSONObject(old); ok {
-		if nks, nvs, ok := splitJSONObject(new); ok {
-			return rawObjectPatch(oks, ovs, nks, nvs)
+	if od, ok := docOf(old); ok {
+		if nd, ok := docOf(new); ok {
+			return docPatch(od, nd)
 		}
 	}
 	if oa, ok := splitJSONArray(old); ok {
@@ -69,47 +69,6 @@ func rawSecretsPatch(old, new []byte) (patch any, changed bool, err error) {
 		return nil, false, nil
 	}
 	return secretsPatch(ov, nv), true, nil
-}
-
-func rawObjectPatch(oks []string, ovs [][]byte, nks []string, nvs [][]byte) (any, bool, error) {
-	newAt := make(map[string]int, len(nks))
-	for i, k := range nks {
-		newAt[k] = i
-	}
-	patch := map[string]any{}
-	seen := make(map[string]bool, len(oks))
-	for i, k := range oks {
-		seen[k] = true
-		j, ok := newAt[k]
-		if !ok {
-			patch[k] = nil
-			continue
-		}
-		p, ch, err := rawSecretsPatch(ovs[i], nvs[j])
-		if err != nil {
-			return nil, false, err
-		}
-		if ch {
-			patch[k] = p
-		}
-	}
-	for j, k := range nks {
-		if seen[k] {
-			continue
-		}
-		if plainJSONString(nvs[j]) {
-			// A new byte string (a request, 73 KiB): as it is encoded,
-			// not decoded to be encoded again (PN-D19).
-			patch[k] = json.RawMessage(nvs[j])
-			continue
-		}
-		v, err := decodeJSONValue(nvs[j])
-		if err != nil {
-			return nil, false, err
-		}
-		patch[k] = v
-	}
-	return patch, len(patch) > 0, nil
 }
 
 // errJSONSplit reports bytes the splitter does not take apart; the
