@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -116,10 +117,46 @@ func TestPND24DocPatchIsRawPatch(t *testing.T) {
 		if !bytes.Equal(gb.Bytes(), wb.Bytes()) {
 			t.Fatalf("step %d: patch by members\n%s\nby encodings\n%s", step, gb.Bytes(), wb.Bytes())
 		}
+		// Held to the decoded documents too: rawSecretsPatch patches
+		// objects with docPatch, so the comparison above cannot see a
+		// fault they share.
+		ov, _ := decodeJSONValue(od.json())
+		nv, _ := decodeJSONValue(nd.json())
+		pv, err := decodeJSONValue(gb.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		folded, err := applySecretsPatch(ov, pv.(map[string]any))
+		if err != nil || !reflect.DeepEqual(withoutNulls(folded), withoutNulls(nv)) {
+			t.Fatalf("step %d: the patch %s applied to the old document does not give the new one (%v)", step, gb.Bytes(), err)
+		}
 	}
 	if changes < 1000 {
 		t.Fatalf("only %d of 3000 pairs changed", changes)
 	}
+}
+
+// withoutNulls is v without its objects' null members, which a merge
+// patch cannot tell from absent ones (both fold to none; the secrets'
+// maps decode them alike).
+func withoutNulls(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			if x != nil {
+				out[k] = withoutNulls(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = withoutNulls(x)
+		}
+		return out
+	}
+	return v
 }
 
 // TestPND24LogByMembersWritesTheSameFile: a secretsLog saved by
