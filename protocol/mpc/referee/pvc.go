@@ -8,6 +8,7 @@ import (
 	"github.com/kakure/kakure/engine"
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 	"github.com/kakure/kakure/protocol/mpc/gc"
+	"github.com/kakure/kakure/protocol/mpc/internal/shortsha"
 	"github.com/kakure/kakure/protocol/mpc/prg"
 )
 
@@ -144,11 +145,65 @@ func labelPrefix(cfg Config, try uint64, i int) Digest {
 }
 
 func labelHashOf(prefix *Digest, w int, l gc.Label) Digest {
-	var buf [sha256.Size + 4 + 16]byte
+	var buf [labelHashLen]byte
 	copy(buf[:], prefix[:])
 	binary.BigEndian.PutUint32(buf[sha256.Size:], uint32(w))
 	copy(buf[sha256.Size+4:], l[:])
 	return sha256.Sum256(buf[:])
+}
+
+// labelHashLen is the length of the message of a label commitment:
+// prefix, wire, label.
+const labelHashLen = sha256.Size + 4 + 16
+
+// labelBatch is how many label commitments a labelHasher makes at once.
+const labelBatch = 32
+
+// labelHasher makes the label commitments of one garbling
+// (labelHashOf's, byte for byte) in batches, with shortsha: each is one
+// block of SHA-256, which shortsha compresses two at a time, about four
+// times the speed of sha256.Sum256 on one (MPC-D57). add queues a
+// commitment; flush makes the queued ones and writes each to its
+// destination, in the order they were queued (so a later one to the
+// same destination wins, as a later assignment would).
+type labelHasher struct {
+	blocks [labelBatch]shortsha.Block
+	sums   [labelBatch]Digest
+	dst    [labelBatch]*Digest
+	n      int
+}
+
+// init sets the prefix of every block (labelPrefix of the garbling) and
+// their padding; add writes only the wire and the label.
+func (h *labelHasher) init(prefix *Digest) {
+	for i := range h.blocks {
+		copy(h.blocks[i][:], prefix[:])
+		h.blocks[i].Pad(labelHashLen)
+	}
+	h.n = 0
+}
+
+// add queues H(prefix ‖ w ‖ l), to be written to *dst at the next flush
+// (made at once when the batch is full).
+func (h *labelHasher) add(w int, l gc.Label, dst *Digest) {
+	b := &h.blocks[h.n]
+	binary.BigEndian.PutUint32(b[sha256.Size:], uint32(w))
+	copy(b[sha256.Size+4:labelHashLen], l[:])
+	h.dst[h.n] = dst
+	h.n++
+	if h.n == labelBatch {
+		h.flush()
+	}
+}
+
+// flush makes the queued commitments and writes them to their
+// destinations.
+func (h *labelHasher) flush() {
+	shortsha.Sums(h.sums[:h.n], h.blocks[:h.n])
+	for i, d := range h.dst[:h.n] {
+		*d = h.sums[i]
+	}
+	h.n = 0
 }
 
 // labelsDigest is the commitment to the labels of the garbler's inputs of
@@ -173,16 +228,19 @@ func labelPairs(cfg Config, try uint64, i int, keys *gc.Keys, flips []int) [][2]
 	in := keys.Inputs[circuit.Garbler]
 	pairs := make([][2]Digest, len(in))
 	prefix := labelPrefix(cfg, try, i)
+	var h labelHasher
+	h.init(&prefix)
 	for w, pair := range in {
 		for _, l := range pair {
-			pairs[w][b2int(l.LSB())] = labelHashOf(&prefix, w, l)
+			h.add(w, l, &pairs[w][b2int(l.LSB())])
 		}
 	}
 	for _, w := range flips {
 		for v, l := range in[w] {
-			pairs[w][v] = labelHashOf(&prefix, w, l)
+			h.add(w, l, &pairs[w][v])
 		}
 	}
+	h.flush()
 	return pairs
 }
 

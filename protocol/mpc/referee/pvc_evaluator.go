@@ -335,18 +335,30 @@ func copyLabelsDigest(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 	for _, w := range cfg.flipWires(rc, mover) {
 		byValue[w] = true
 	}
-	for w := range len(zeros) / 16 {
-		var pair [2]Digest
-		zero := gc.Label(zeros[16*w : 16*w+16])
-		for v, l := range [2]gc.Label{zero, zero.Xor(delta)} {
-			at := b2int(l.LSB())
-			if byValue[w] {
-				at = v // a flip wire's pair in value order (MPC-D52)
+	// The pairs a batch of label commitments fills, written to the
+	// digest once made.
+	var lh labelHasher
+	lh.init(&prefix)
+	var chunk [labelBatch / 2][2]Digest
+	n := len(zeros) / 16
+	for first := 0; first < n; first += len(chunk) {
+		pairs := chunk[:min(len(chunk), n-first)]
+		for k := range pairs {
+			w := first + k
+			zero := gc.Label(zeros[16*w : 16*w+16])
+			for v, l := range [2]gc.Label{zero, zero.Xor(delta)} {
+				at := b2int(l.LSB())
+				if byValue[w] {
+					at = v // a flip wire's pair in value order (MPC-D52)
+				}
+				lh.add(w, l, &pairs[k][at])
 			}
-			pair[at] = labelHashOf(&prefix, w, l)
 		}
-		h.Write(pair[0][:])
-		h.Write(pair[1][:])
+		lh.flush()
+		for _, pair := range pairs {
+			h.Write(pair[0][:])
+			h.Write(pair[1][:])
+		}
 	}
 	return Digest(h.Sum(nil)), nil
 }

@@ -194,13 +194,16 @@ func openedLabelsDigest(cfg Config, try uint64, j int, own []gc.Label, other []D
 		// A flip wire's label is the one of its public value (MPC-D52).
 		place[w] = b2int(d[k])
 	}
+	var h labelHasher
+	h.init(&prefix)
 	for w, l := range own {
 		c, ok := place[w]
 		if !ok {
 			c = b2int(l.LSB())
 		}
-		pairs[w][c] = labelHashOf(&prefix, w, l)
+		h.add(w, l, &pairs[w][c])
 		pairs[w][1-c] = other[w]
 	}
+	h.flush()
 	return labelsDigest(cfg, try, j, pairs)
 }
