@@ -631,6 +631,26 @@ mutant PN-D25-no-mark protocol/session/player_phantom.go delete-line \
 	'	p.annMark = p.view.LogMark()' - \
 	./protocol/session 'TestPND25AnnouncementsKeptFromView'
 
+# MPC-D57: the label commitments made in batches with shortsha.
+mutant MPC-D57-wire protocol/mpc/referee/pvc.go replace \
+	'binary.BigEndian.PutUint32(b[sha256.Size:], uint32(w))' 'binary.BigEndian.PutUint32(b[sha256.Size:], uint32(w)^1)' \
+	./protocol/mpc/referee 'TestKATCheckedTry'
+mutant MPC-D57-flush-order protocol/mpc/referee/pvc.go replace \
+	'		*d = h.sums[i]' '		*d = h.sums[len(h.dst[:h.n])-1-i]' \
+	./protocol/mpc/referee 'TestKATCheckedTry'
+mutant MPC-D57-last-chunk protocol/mpc/referee/pvc_evaluator.go delete-line \
+	'		lh.flush()' - \
+	./protocol/mpc/referee 'TestKATCheckedTry'
+mutant MPC-D57-pair-bytes protocol/mpc/referee/pvc.go replace \
+	'len(pairs)*2*sha256.Size)' 'len(pairs)*sha256.Size)' \
+	./protocol/mpc/referee 'TestKATCheckedTry'
+mutant MPC-D57-pairs-count protocol/mpc/internal/shortsha/shortsha.go replace \
+	'n := len(blocks) / 2' 'n := (len(blocks) - 1) / 2' \
+	./protocol/mpc/internal/shortsha 'TestMPCD57SumsAreSHA256'
+mutant MPC-D57-padding-check protocol/mpc/internal/shortsha/shortsha.go replace \
+	' || b[n/8] != 0x80 {' ' {' \
+	./protocol/mpc/internal/shortsha 'TestMPCD57RefusesWhatIsNotOneBlock'
+
 # --- The runner ----------------------------------------------------------
 
 if [[ ${1:-} == -l ]]; then

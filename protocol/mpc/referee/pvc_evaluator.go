@@ -355,10 +355,7 @@ func copyLabelsDigest(cfg Config, rc *refereeCircuits, mover circuit.Party, try 
 			}
 		}
 		lh.flush()
-		for _, pair := range pairs {
-			h.Write(pair[0][:])
-			h.Write(pair[1][:])
-		}
+		h.Write(pairBytes(pairs))
 	}
 	return Digest(h.Sum(nil)), nil
 }
