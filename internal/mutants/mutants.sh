@@ -646,8 +646,8 @@ mutant MPC-D57-pair-bytes protocol/mpc/referee/pvc.go replace \
 	./protocol/mpc/referee 'TestKATCheckedTry'
 # The SHA bit of CPUID (bit 28, AVX512CD, is set on this machine's
 # processor too, so the mutant reads bit 27 instead).
-mutant MPC-D57-cpuid-bit protocol/mpc/internal/shortsha/shortsha_amd64.go replace \
-	'return ebx&(1<<29) != 0' 'return ebx&(1<<27) != 0' \
+mutant MPC-D57-cpuid-bit protocol/mpc/internal/cpuid/cpuid.go replace \
+	'return ok && ebx&(1<<29) != 0' 'return ok && ebx&(1<<27) != 0' \
 	./protocol/mpc/internal/shortsha 'TestMPCD57SHANIDetected'
 mutant MPC-D57-pairs-count protocol/mpc/internal/shortsha/shortsha.go replace \
 	'n := len(blocks) / 2' 'n := (len(blocks) - 1) / 2' \

@@ -4,7 +4,11 @@ package gc
 
 //go:generate go run gen_gates_amd64.go gen_threehalves_amd64.go
 
-import "golang.org/x/sys/cpu"
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/kakure/kakure/protocol/mpc/internal/cpuid"
+)
 
 // haveGateAssembly: the fused gate routines of gates_amd64.s exist; they
 // run where aeshash.Assembly() is on (AES-NI).
@@ -14,23 +18,9 @@ const haveGateAssembly = true
 // for garble4VAES. golang.org/x/sys/cpu reports VAES only on processors
 // with AVX-512 (HasAVX512VAES), so the VEX-encoded VAES of processors
 // without it (AMD Zen 3 and later, Intel Alder Lake cores) is read from
-// CPUID leaf 7 (ECX bit 9) here (MPC-D44); the routines use only 256-bit
+// CPUID by package cpuid (MPC-D44); the routines use only 256-bit
 // registers.
-var haveVAES = cpu.X86.HasAVX2 && (cpu.X86.HasAVX512VAES || cpuidVAES())
-
-// cpuidVAES reports CPUID.(EAX=7, ECX=0):ECX bit 9, VAES.
-func cpuidVAES() bool {
-	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx, _ := cpuid(7, 0)
-	return ecx&(1<<9) != 0
-}
-
-// cpuid executes CPUID with EAX = leaf and ECX = sub.
-//
-//go:noescape
-func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+var haveVAES = cpu.X86.HasAVX2 && (cpu.X86.HasAVX512VAES || cpuid.VAES())
 
 // garble2AESNI garbles the AND gates with input zero labels a, b (the
 // j-th) and c, d (the j2-th): the four TCCR hashes of each with AES-NI,

@@ -357,17 +357,6 @@ loop:
 done:
 	RET
 
-// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
 // The round constants K, four to a group of rounds.
 DATA k<>+0(SB)/4, $0x428a2f98
 DATA k<>+4(SB)/4, $0x71374491
