@@ -280,7 +280,7 @@ func JudgeEvaluatorShare(rec Record, t int, c EvaluatorShareCertificate) error {
 		if seedHash(cfg, try, j, seed) != cm.entries[j][0] || len(keys) != ot.Kappa || keysHash(cfg, try, j, keys) != cm.keyHashes[j] {
 			return nil, nil, fmt.Errorf("the seed or the keys of garbling %d are not the ones committed to", j)
 		}
-		cp, err := garbleCopy(cfg, rc, mover, try, j, seed, copyHooks{}, false)
+		cp, err := garbleCopy(cfg, rc, mover, try, j, seed, copyHooks{})
 		if err != nil {
 			return nil, nil, err
 		}

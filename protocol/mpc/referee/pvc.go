@@ -263,8 +263,8 @@ func b2int(b bool) int {
 // copyGarbling is one of the λ garblings of a try.
 type copyGarbling struct {
 	seed prg.Seed
-	// g is the garbling whose tables bytes shares, until release; nil
-	// for the garbler's garblings, whose bytes are a message of their own.
+	// g is the garbling whose tables bytes shares, until release
+	// (MPC-D59: the garbler's garblings not sent, once ĵ's is).
 	g      *gc.Garbled
 	keys   *gc.Keys
 	bytes  []byte
@@ -294,11 +294,14 @@ func copyDelta(seed prg.Seed) (gc.Label, error) {
 // garbleCopy garbles the circuit of mover as garbling i of try from its
 // seed: Δ from its delta stream, the labels, three-halves' coins and
 // (MPC-D27) the mask bits from its labels stream; hooks (tests only) may
-// change it before it is committed to. send is set for the garbler's
-// garblings, whose message may go to the evaluator; the others (the
-// judges) need only its digests. (The evaluator's check of the opened
-// garblings makes their digests with openedDigests, MPC-D40.)
-func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks, send bool) (*copyGarbling, error) {
+// change it before it is committed to. Its message is written around the
+// tables in their pooled buffer (c.bytes and c.g.Tables share memory):
+// the garbler gives back the buffers of the garblings it does not send
+// once it sends ĵ's (MPC-D59, Garbler.GarbleChosen); any other copy's
+// buffer, and the one sent, are left to the garbage collector. (The
+// evaluator's check of the opened garblings makes their digests with
+// openedDigests, MPC-D40.)
+func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, i int, seed prg.Seed, hooks copyHooks) (*copyGarbling, error) {
 	delta, err := copyDelta(seed)
 	if err != nil {
 		return nil, err
@@ -314,19 +317,8 @@ func garbleCopy(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64
 	if hooks.cheat != nil {
 		hooks.cheat(try, i, gb, keys)
 	}
-	var b []byte
-	if send {
-		// A message of its own, and the tables' buffer back to the pool
-		// at once (issue 38): the next garbling writes into memory in
-		// use, not into a fresh buffer the message keeps.
-		b, err = gb.MarshalBinary()
-		gb.Release()
-		gb = nil
-	} else {
-		// Only the digest is needed: the message around the tables, no
-		// copy; c.bytes and c.g.Tables share memory until release.
-		b, err = gb.MarshalInPlace()
-	}
+	// The message around the tables, no copy (MPC-D59).
+	b, err := gb.MarshalInPlace()
 	if err != nil {
 		return nil, err
 	}

@@ -126,7 +126,7 @@ func VerifyCertificate(cfg Config, c Certificate) error {
 		if seedHash(cfg, cm.try, c.Opened, c.Seed) != e[0] {
 			return fmt.Errorf("%w: the seed is not the one committed to", ErrNotProven)
 		}
-		cp, err := garbleCopy(cfg, rc, cm.mover, cm.try, c.Opened, c.Seed, copyHooks{}, false)
+		cp, err := garbleCopy(cfg, rc, cm.mover, cm.try, c.Opened, c.Seed, copyHooks{})
 		if err != nil {
 			return err
 		}

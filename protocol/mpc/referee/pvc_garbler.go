@@ -44,7 +44,7 @@ func (g *Garbler) prepareCopies(try uint64, mover circuit.Party) ([]*copyGarblin
 func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64, mover circuit.Party, hooks copyHooks) ([]*copyGarbling, []prg.Seed, error) {
 	leaves := ggmLevels(seed.Derive(labelPVCRoot, try), cfg.depth())
 	seeds := leaves[len(leaves)-1]
-	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, hooks, true)
+	copies, err := garbleCopies(cfg, rc, mover, try, seeds, -1, hooks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,7 +55,7 @@ func prepareCopiesOf(cfg Config, rc *refereeCircuits, seed prg.Seed, try uint64,
 // (-1 for none), on up to GOMAXPROCS cores at once (MPC-D19: each copy is
 // a function of its seed alone, so the result does not depend on the
 // order). A test hook makes it one at a time.
-func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks, send bool) ([]*copyGarbling, error) {
+func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint64, seeds []prg.Seed, skip int, hooks copyHooks) ([]*copyGarbling, error) {
 	copies := make([]*copyGarbling, len(seeds))
 	workers := runtime.GOMAXPROCS(0)
 	if hooks.cheat != nil || hooks.couple != nil {
@@ -66,7 +66,7 @@ func garbleCopies(cfg Config, rc *refereeCircuits, mover circuit.Party, try uint
 			return nil
 		}
 		var err error
-		copies[i], err = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks, send)
+		copies[i], err = garbleCopy(cfg, rc, mover, try, i, seeds[i], hooks)
 		return err
 	})
 	return copies, errors.Join(errs...)
@@ -329,6 +329,15 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		g.seedResp = append([]byte(nil), c.next...)
 	}
 	g.committed = nil
+	// The garblings not sent are done with: their tables' buffers go
+	// back for the next try's (MPC-D59). ĵ's message leaves with the
+	// Garbling and keeps its buffer.
+	for i, c := range st.copies {
+		if i != j && c != nil && c.g != nil {
+			c.g.Release()
+			c.g, c.bytes = nil, nil
+		}
+	}
 	if mover == circuit.Garbler {
 		g.tries = append(g.tries, try)
 	}

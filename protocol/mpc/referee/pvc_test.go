@@ -313,7 +313,7 @@ func TestT8CopyEvaluatorLabels(t *testing.T) {
 		}
 		for _, mover := range []circuit.Party{circuit.Garbler, circuit.Evaluator} {
 			seed := testSeed("labels", size)
-			cp, err := garbleCopy(cfg, rc, mover, 3, 1, seed, copyHooks{}, false)
+			cp, err := garbleCopy(cfg, rc, mover, 3, 1, seed, copyHooks{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -398,7 +398,7 @@ func (g *Garbler) resumeChosen(try uint64, mover circuit.Party, tr TryRecord) (i
 			continue
 		}
 		seeds := ggmLevels(g.seed.Derive(labelPVCRoot, try), g.cfg.depth())[g.cfg.depth()]
-		cp, err := garbleCopy(g.cfg, g.rc, mover, try, j, seeds[j], copyHooks{}, true)
+		cp, err := garbleCopy(g.cfg, g.rc, mover, try, j, seeds[j], copyHooks{})
 		if err != nil {
 			return 0, nil, err
 		}
