@@ -408,7 +408,9 @@ func (g *Garbler) garble(try uint64, mover circuit.Party) (*prepared, error) {
 		return nil, err
 	}
 	// A message of its own, and the tables' buffer back to the pool at
-	// once (issue 38), as garbleCopy does for the garbler's garblings.
+	// once (issue 38): the one garbling of a try without checking is
+	// always sent. (A checked try's λ garblings stay in their buffers,
+	// the λ − 1 not sent given back after ĵ's, MPC-D59.)
 	b, err := gb.MarshalBinary()
 	gb.Release()
 	if err != nil {
