@@ -35,6 +35,7 @@ func TestMPCD59SentTablesOutliveTheTry(t *testing.T) {
 			if played < 6 {
 				t.Fatalf("only %d tries played", played)
 			}
+			// Tables overwritten in place no longer hash to their digest.
 			sums := map[Digest]bool{}
 			for _, b := range gm.received[circuit.Evaluator] {
 				sums[Sum(b)] = true
@@ -44,8 +45,8 @@ func TestMPCD59SentTablesOutliveTheTry(t *testing.T) {
 					t.Errorf("try %d: the tables the evaluator received no longer hash to the committed %v", i, tr.Tables)
 				}
 			}
-			// The check can fail: tables overwritten in place no longer
-			// hash to their digest.
+			// What the evaluator kept holds the tables (the digests above
+			// are theirs, not those of some other message).
 			var seen bool
 			for _, b := range gm.received[circuit.Evaluator] {
 				if _, err := gc.ParseGarbled(b); err == nil {

@@ -275,6 +275,15 @@ type copyGarbling struct {
 	blinds []gc.Label
 }
 
+// release gives the buffer of c's tables back for later garblings
+// (MPC-D59): c's message must not be in use, nor be used after.
+func (c *copyGarbling) release() {
+	if c != nil && c.g != nil {
+		c.g.Release()
+		c.g, c.bytes = nil, nil
+	}
+}
+
 // copyHooks are the test hooks of a cheating or coupled garbler on the
 // garblings of a checked try; the zero value is the honest garbler.
 type copyHooks struct {

@@ -329,13 +329,11 @@ func (g *Garbler) GarbleChosen(choice []byte, try engine.Point) (Garbling, error
 		g.seedResp = append([]byte(nil), c.next...)
 	}
 	g.committed = nil
-	// The garblings not sent are done with: their tables' buffers go
-	// back for the next try's (MPC-D59). ĵ's message leaves with the
-	// Garbling and keeps its buffer.
+	// The garblings not sent are done with (MPC-D59); ĵ's message leaves
+	// with the Garbling and keeps its buffer.
 	for i, c := range st.copies {
-		if i != j && c != nil && c.g != nil {
-			c.g.Release()
-			c.g, c.bytes = nil, nil
+		if i != j {
+			c.release()
 		}
 	}
 	if mover == circuit.Garbler {
