@@ -16,7 +16,11 @@ func OwnCodeRecord(n *Node, code string) (rendezvous.SignedRecord, bool) {
 // listens beyond loopback: it dials no loopback address of a peer not
 // known to be on this machine (NET-D24), though it listens on loopback
 // only, as tests do.
-func TreatAsRemote(n *Node) { n.loopbackOnly = false }
+func TreatAsRemote(n *Node) {
+	n.localMu.Lock()
+	defer n.localMu.Unlock()
+	n.loopbackOnly = false
+}
 
 // ClassifyDialError classifies a failed dial of p as Connect does.
 func ClassifyDialError(err error, p peer.ID) *Failure { return peerDialFailure(err, p, shortID(p)) }

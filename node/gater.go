@@ -71,12 +71,9 @@ func (g localGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectRea
 // this node listens on loopback only, or p is known to be on this
 // machine.
 func (n *Node) mayDialLoopback(p peer.ID) bool {
-	if n.loopbackOnly {
-		return true
-	}
 	n.localMu.Lock()
 	defer n.localMu.Unlock()
-	return n.localPeers[p]
+	return n.loopbackOnly || n.localPeers[p]
 }
 
 // markLocal notes that p is on this machine.

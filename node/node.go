@@ -116,6 +116,8 @@ type Node struct {
 
 	// loopbackOnly says the node listens on loopback addresses only;
 	// localPeers are the peers known to run on this machine (gater.go).
+	// localMu guards both: the swarm's dials read them on its own
+	// goroutines.
 	loopbackOnly bool
 	localMu      sync.Mutex
 	localPeers   map[peer.ID]bool
