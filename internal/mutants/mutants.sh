@@ -620,6 +620,18 @@ mutant PN-D24-printable-7f protocol/session/storage_patch.go replace \
 	'(w|(w-0x20*ones)|(w+ones))&tops' \
 	'(w|(w-0x20*ones))&tops' \
 	./protocol/session 'TestPND24PrintableASCII'
+mutant PN-D26-kept-key-ignored protocol/session/player_phantom_encode.go replace \
+	'if k, ok := m.kept[member]; ok && k.key == key {' \
+	'if k, ok := m.kept[member]; ok {' \
+	./protocol/session 'TestPND19SecretsEncoding'
+mutant PN-D26-log-prefix-unchecked protocol/session/player_phantom_encode.go replace \
+	'if n > len(log) || !slices.Equal(m.logVals, log[:n]) || len(m.logEnc) == 0 {' \
+	'if n > len(log) || len(m.logEnc) == 0 {' \
+	./protocol/session 'TestPND19SecretsEncoding'
+mutant PN-D26-null-is-empty protocol/session/player_phantom_encode.go replace \
+	'		return sliceID{null: b == nil}' \
+	'		return sliceID{}' \
+	./protocol/session 'TestPND19SecretsEncoding'
 mutant PN-D25-since-identity engine/phantom/view.go replace \
 	'	if e != m.e {' '	if false && e != m.e {' \
 	./engine/phantom 'TestPGD3LogSince'

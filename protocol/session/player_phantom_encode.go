@@ -25,6 +25,35 @@ import (
 // Entries not used by a save are dropped at its end.
 type secretsMemo struct {
 	cur, next []*memoEntry
+	// kept holds, by member, the encoding of the last value encKept
+	// encoded and the identity of what it was made of (PN-D26).
+	kept map[string]keptEncoding
+	// logVals are the log entries logEnc encodes, as "[" and each entry
+	// followed by a comma (PN-D26).
+	logVals []phantomLogged
+	logEnc  []byte
+}
+
+// keptEncoding is a member's encoding and the key of the value it
+// encodes.
+type keptEncoding struct {
+	key any
+	enc []byte
+}
+
+// sliceID is a byte string's identity: its first byte and length, and
+// whether it is nil (which encodes as null, an empty one as "").
+type sliceID struct {
+	first *byte
+	n     int
+	null  bool
+}
+
+func idOf(b []byte) sliceID {
+	if len(b) == 0 {
+		return sliceID{null: b == nil}
+	}
+	return sliceID{first: &b[0], n: len(b)}
 }
 
 type memoEntry struct {
@@ -77,6 +106,47 @@ func (m *secretsMemo) enc(b []byte) []byte {
 	return e.enc
 }
 
+// encKept is the JSON encoding of v, a value made of fixed fields and
+// byte strings that key identifies (their identities, sliceID): the
+// encoding of the save before if it encoded the same key as member,
+// else json.Marshal's (PN-D26). The byte strings are kept messages
+// that nobody changes in place, as the memo's.
+func (m *secretsMemo) encKept(member string, key, v any) ([]byte, error) {
+	if k, ok := m.kept[member]; ok && k.key == key {
+		return k.enc, nil
+	}
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if m.kept == nil {
+		m.kept = map[string]keptEncoding{}
+	}
+	m.kept[member] = keptEncoding{key: key, enc: enc}
+	return enc, nil
+}
+
+// encLog is the JSON encoding of log, a non-empty log that grows at its
+// end: the entries encoded by the saves before are not encoded again
+// while the log starts with them (PN-D26). The result is a new slice.
+func (m *secretsMemo) encLog(log []phantomLogged) ([]byte, error) {
+	n := len(m.logVals)
+	if n > len(log) || !slices.Equal(m.logVals, log[:n]) || len(m.logEnc) == 0 {
+		m.logVals, m.logEnc, n = m.logVals[:0], append(m.logEnc[:0], '['), 0
+	}
+	for _, e := range log[n:] {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		m.logEnc = append(append(m.logEnc, b...), ',')
+		m.logVals = append(m.logVals, e)
+	}
+	enc := slices.Clone(m.logEnc)
+	enc[len(enc)-1] = ']'
+	return enc, nil
+}
+
 // done ends a save: the entries it did not use are dropped.
 func (m *secretsMemo) done() {
 	m.cur, m.next = m.next, m.cur[:0]
@@ -104,6 +174,11 @@ func phantomSecretsDoc(s phantomSecrets, m *secretsMemo) (*docObject, error) {
 	full := s
 	base, reverseBase, requests, reverses, evidence, auths := s.Base, s.ReverseBase, s.Requests, s.Reverses, s.Evidence, s.Auths
 	s.Base, s.ReverseBase, s.Requests, s.Reverses, s.Evidence, s.Auths = nil, nil, nil, nil, nil, nil
+	// The kept commitment, the outputs, the choices and the log are
+	// most of the small fields' bytes and change once a try (PN-D26).
+	log, commitment, outputs := s.Log, s.Commitment, s.Outputs
+	choice, prevChoice, olderChoice := s.Choice, s.PrevChoice, s.OlderChoice
+	s.Log, s.Commitment, s.Outputs, s.Choice, s.PrevChoice, s.OlderChoice = nil, nil, nil, nil, nil, nil
 	light, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
@@ -138,6 +213,37 @@ func phantomSecretsDoc(s phantomSecrets, m *secretsMemo) (*docObject, error) {
 			keys = append(keys, k)
 		}
 		mapField(name, keys, mm)
+	}
+	bytesField("choice", choice)
+	bytesField("prev_choice", prevChoice)
+	bytesField("older_choice", olderChoice)
+	if commitment != nil {
+		c := commitment
+		key := [4]sliceID{idOf(c.Commitments), idOf(c.Labels), idOf(c.Seeds), idOf(c.Reply)}
+		enc, err := m.encKept("commitment", key, c)
+		if err != nil {
+			return nil, err
+		}
+		d.addRaw("commitment", enc)
+	}
+	if outputs != nil {
+		o := outputs
+		key := struct {
+			pass, legal bool
+			labels      sliceID
+		}{o.Pass, o.Legal, idOf(o.Labels)}
+		enc, err := m.encKept("outputs", key, o)
+		if err != nil {
+			return nil, err
+		}
+		d.addRaw("outputs", enc)
+	}
+	if len(log) > 0 {
+		enc, err := m.encLog(log)
+		if err != nil {
+			return nil, err
+		}
+		d.addRaw("log", enc)
 	}
 	bytesField("base", base)
 	bytesField("reverse_base", reverseBase)

@@ -16,7 +16,9 @@ import (
 // the new encoding and rewritten now and then, folds to the last
 // document; the memo keeps only what the last save used; and a byte
 // string changed in place after it was encoded makes the check
-// (secretsMemoCheck) panic.
+// (secretsMemoCheck) panic. The saves' small fields include a log that
+// grows and is replaced by a longer and a shorter one, a kept commitment and outputs that
+// change once a try (PN-D26's encodings kept from save to save).
 func TestPND19SecretsEncoding(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 38))
 	blob := func(n int) []byte {
@@ -39,7 +41,31 @@ func TestPND19SecretsEncoding(t *testing.T) {
 	var evidence [][]byte
 	auths := map[uint64][]byte{}
 	var last phantomSecrets
+	var plog []phantomLogged
+	var kept *PhantomCommitment
+	var outputs *PhantomOutputs
 	for step := range 40 {
+		// The log grows at its end, and once is replaced by another
+		// (PN-D26); the kept commitment and the outputs change once a
+		// try.
+		plog = append(plog, phantomLogged{Try: uint64(step), Announcement: []string{"a=1", "b=<2>&"}[step%2]})
+		switch step {
+		case 20: // another log, longer, that does not start with this one
+			plog = append([]phantomLogged{{Try: 99, Announcement: "z"}}, plog...)
+		case 30: // a shorter one
+			plog = plog[:3:3]
+		}
+		if step%3 == 1 {
+			kept = &PhantomCommitment{Commitments: blob(64), Labels: blob(300), Seeds: [][]byte{nil, {}}[step%2]}
+			outputs = &PhantomOutputs{Pass: step%2 == 0, Legal: true, Labels: blob(32)}
+		}
+		switch step {
+		case 13:
+			kept, outputs = nil, &PhantomOutputs{Legal: true}
+		case 14: // labels empty, not null
+			outputs = &PhantomOutputs{Legal: true, Labels: []byte{}}
+		}
+		choice := blob(step % 4)
 		if step%3 == 0 {
 			prevRequest, request = request, blob(2000+r.IntN(50))
 			prevReverse, reverse = reverse, blob(1500)
@@ -59,7 +85,8 @@ func TestPND19SecretsEncoding(t *testing.T) {
 		s := phantomSecrets{Seed: &commit.Opening{Value: blob(32), Salt: commit.Salt(blob(commit.SaltSize))}, Base: base, ReverseBase: revBase,
 			Tries: []string{"D4", "pass"}[:step%3], Requests: memo.keyed(request, prevRequest),
 			Reverses: memo.keyed(reverse, prevReverse), Evidence: memo.keyed(evidence...), Auths: auths,
-			Choice: blob(step % 4), Caught: []string{"", "x"}[step%2]}
+			Choice: choice, PrevChoice: last.Choice, Caught: []string{"", "x"}[step%2],
+			Log: plog, Commitment: kept, Outputs: outputs}
 		if step == 7 {
 			s.Base = []byte{}
 		}
@@ -73,7 +100,7 @@ func TestPND19SecretsEncoding(t *testing.T) {
 		}
 		for _, e := range memo.cur {
 			used := false
-			for _, b := range append([][]byte{base, revBase, request, prevRequest, reverse, prevReverse}, evidence...) {
+			for _, b := range append([][]byte{base, revBase, request, prevRequest, reverse, prevReverse, choice, last.Choice}, evidence...) {
 				used = used || len(b) > 0 && &b[0] == &e.b[0]
 			}
 			for _, b := range auths {
@@ -107,19 +134,31 @@ func TestPND19SecretsEncoding(t *testing.T) {
 		t.Fatalf("the log folds to\n%.300s\nwant\n%.300s", gotDoc, wantDoc)
 	}
 
-	// A byte string changed in place after its encoding was memoised.
-	s := phantomSecrets{Base: base}
-	if _, err := encodePhantomSecrets(s, &memo); err != nil {
-		t.Fatal(err)
-	}
-	base[0] ^= 1
+	// A byte string changed in place after its encoding was memoised,
+	// alone or inside the kept commitment (PN-D26), is caught.
 	check := secretsMemoCheck
 	secretsMemoCheck = true
-	defer func() {
-		secretsMemoCheck = check
-		if recover() == nil {
-			t.Error("a byte string changed in place was not caught")
+	defer func() { secretsMemoCheck = check }()
+	kept = &PhantomCommitment{Commitments: blob(64), Labels: blob(300)}
+	for _, c := range []struct {
+		name   string
+		s      phantomSecrets
+		change []byte
+	}{
+		{"the base", phantomSecrets{Base: base}, base},
+		{"the kept commitment's labels", phantomSecrets{Commitment: kept}, kept.Labels},
+	} {
+		if _, err := encodePhantomSecrets(c.s, &memo); err != nil {
+			t.Fatal(err)
 		}
-	}()
-	encodePhantomSecrets(s, &memo)
+		c.change[0] ^= 1
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s changed in place was not caught", c.name)
+				}
+			}()
+			encodePhantomSecrets(c.s, &memo)
+		}()
+	}
 }
