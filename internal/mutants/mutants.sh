@@ -632,11 +632,11 @@ mutant PN-D26-null-is-empty protocol/session/player_phantom_encode.go replace \
 	'		return sliceID{null: b == nil}' \
 	'		return sliceID{}' \
 	./protocol/session 'TestPND19SecretsEncoding'
-mutant PN-D28-length-unchecked protocol/session/player_phantom.go replace \
+mutant PN-D28-length-unchecked protocol/session/player_phantom_sums.go replace \
 	'if e := &c.entries[i]; len(e.b) == len(b) && &e.b[0] == &b[0] {' \
 	'if e := &c.entries[i]; len(e.b) > 0 && &e.b[0] == &b[0] {' \
 	./protocol/session 'TestPND28SumCache'
-mutant PN-D28-no-check protocol/session/player_phantom.go replace \
+mutant PN-D28-no-check protocol/session/player_phantom_sums.go replace \
 	'			if secretsMemoCheck && referee.Sum(b) != e.d {' \
 	'			if false && secretsMemoCheck && referee.Sum(b) != e.d {' \
 	./protocol/session 'TestPND28SumCache'
