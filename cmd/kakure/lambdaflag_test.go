@@ -51,7 +51,7 @@ func TestT8LambdaFlag(t *testing.T) {
 	}
 }
 
-// TestT8GarblingFlag (MPC-D26): --garbling sets Phantom Go's garbling
+// TestT8GarblingFlag (MPC-D26, MPC-D60): --garbling sets Phantom Go's garbling
 // scheme, three-halves by default for new games; half-gates is left out
 // of the invitation, an unknown scheme is refused, and so is --garbling
 // for another variant.

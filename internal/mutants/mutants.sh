@@ -258,8 +258,8 @@ mutant auth-resume-evidence-kept protocol/session/player_phantom.go replace \
 # PN-D19: the secrets memo finds a byte string by identity, not length;
 # the patch line is json.Marshal's; a string kept as encoded is checked.
 mutant secrets-memo-identity protocol/session/player_phantom_encode.go replace \
-	'if len(e.b) == len(b) && &e.b[0] == &b[0] {' 'if len(e.b) == len(b) {' \
-	./protocol/session 'TestPND19SecretsEncoding'
+	'return sliceID{first: &b[0], n: len(b)}' 'return sliceID{n: len(b)}' \
+	./protocol/session 'TestPND19SecretsEncoding|TestPND28SumCache'
 mutant secrets-patch-line protocol/session/storage_patch.go replace \
 	'if i > 0 {' 'if i > 1 {' \
 	./protocol/session 'TestT3SecretsRawPatchMatchesDecoded'
@@ -623,18 +623,18 @@ mutant PN-D24-printable-7f protocol/session/storage_patch.go replace \
 mutant PN-D26-kept-key-ignored protocol/session/player_phantom_encode.go replace \
 	'if k, ok := m.kept[member]; ok && k.key == key {' \
 	'if k, ok := m.kept[member]; ok {' \
-	./protocol/session 'TestPND19SecretsEncoding'
+	./protocol/session 'TestPND19SecretsEncoding|TestPND26SmallFieldsKeptFromSaveToSave'
 mutant PN-D26-log-prefix-unchecked protocol/session/player_phantom_encode.go replace \
 	'if n > len(log) || !slices.Equal(m.logVals, log[:n]) || len(m.logEnc) == 0 {' \
 	'if n > len(log) || len(m.logEnc) == 0 {' \
-	./protocol/session 'TestPND19SecretsEncoding'
+	./protocol/session 'TestPND19SecretsEncoding|TestPND26SmallFieldsKeptFromSaveToSave'
 mutant PN-D26-null-is-empty protocol/session/player_phantom_encode.go replace \
 	'		return sliceID{null: b == nil}' \
 	'		return sliceID{}' \
-	./protocol/session 'TestPND19SecretsEncoding'
-mutant PN-D28-length-unchecked protocol/session/player_phantom_sums.go replace \
-	'if e := &c.entries[i]; len(e.b) == len(b) && &e.b[0] == &b[0] {' \
-	'if e := &c.entries[i]; len(e.b) > 0 && &e.b[0] == &b[0] {' \
+	./protocol/session 'TestPND19SecretsEncoding|TestPND26SmallFieldsKeptFromSaveToSave'
+mutant PN-D28-length-unchecked protocol/session/player_phantom_encode.go replace \
+	'return sliceID{first: &b[0], n: len(b)}' \
+	'return sliceID{first: &b[0]}' \
 	./protocol/session 'TestPND28SumCache'
 mutant PN-D28-no-check protocol/session/player_phantom_sums.go replace \
 	'			if secretsMemoCheck && referee.Sum(b) != e.d {' \

@@ -129,9 +129,6 @@ type phantomPlayer struct {
 	// memo keeps the encodings of the large byte strings of the last
 	// secrets made (PN-D19).
 	memo secretsMemo
-	// sums keeps the digests of the byte strings the player looks up by
-	// digest (PN-D28).
-	sums sumCache
 	// announcements are the strings of p.view's log up to annMark, for
 	// PrivateView to add only what was announced since (PN-D25).
 	announcements []string
@@ -201,7 +198,7 @@ const evidenceKept = 6
 // (phantomPlayer.evidence), once, dropping the oldest beyond
 // evidenceKept; nothing in a game without the authenticated state.
 func (p *phantomPlayer) keepEvidence(h *phantomrules.Rules, b []byte) {
-	if b == nil || !h.Config().AuthState || p.sums.with(p.sums.sum(b), p.evidence...) != nil {
+	if b == nil || !h.Config().AuthState || p.memo.sums.with(p.memo.sums.sum(b), p.evidence...) != nil {
 		return
 	}
 	p.evidence = append(p.evidence, b)
@@ -343,7 +340,7 @@ func (p *phantomPlayer) reverseToTake(h *phantomrules.Rules) ([]byte, error) {
 	}
 	// The attachment whose digest the record holds (its message signed
 	// it, and it was checked against it on arrival).
-	reverse := p.sums.with(tr.Reverse, p.reverse, p.prevReverse)
+	reverse := p.memo.sums.with(tr.Reverse, p.reverse, p.prevReverse)
 	if reverse == nil {
 		return nil, errors.New("protocol: the phantom reverse request under way is lost")
 	}

@@ -247,7 +247,7 @@ func (p *phantomPlayer) receiveGarbling(h *phantomrules.Rules, bulk [][]byte, ta
 		// (takeReverse, after this try's outputs); this try's is kept
 		// too (secrets one try ahead of the record, PN-D15).
 		tr, _ := h.Current()
-		p.prevReverse, p.reverse = p.sums.with(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
+		p.prevReverse, p.reverse = p.memo.sums.with(tr.Reverse, p.reverse, p.prevReverse), bulk[3]
 	}
 	o, a, err := p.e.Evaluate(referee.Garbling{Tables: bulk[0], Labels: bulk[1], Reply: bulk[2], TablesSum: &tables})
 	if err != nil {

@@ -32,6 +32,9 @@ type secretsMemo struct {
 	// followed by a comma (PN-D26).
 	logVals []phantomLogged
 	logEnc  []byte
+	// sums keeps the digests behind the keys, and those the player looks
+	// up by digest (PN-D28): a string is hashed once for both.
+	sums sumCache
 }
 
 // keptEncoding is a member's encoding and the key of the value it
@@ -69,7 +72,7 @@ var secretsMemoCheck bool
 
 func (m *secretsMemo) entry(b []byte) *memoEntry {
 	for _, e := range m.cur {
-		if len(e.b) == len(b) && &e.b[0] == &b[0] {
+		if idOf(e.b) == idOf(b) {
 			if !slices.Contains(m.next, e) {
 				m.next = append(m.next, e)
 			}
@@ -89,7 +92,7 @@ func (m *secretsMemo) key(b []byte) string {
 	}
 	e := m.entry(b)
 	if e.key == "" {
-		e.key = digestKey(b)
+		e.key = m.sums.sum(b).String()[:16] // digestKey(b)
 	}
 	return e.key
 }
@@ -217,8 +220,7 @@ func phantomSecretsDoc(s phantomSecrets, m *secretsMemo) (*docObject, error) {
 	bytesField("choice", choice)
 	bytesField("prev_choice", prevChoice)
 	bytesField("older_choice", olderChoice)
-	if commitment != nil {
-		c := commitment
+	if c := commitment; c != nil {
 		key := [4]sliceID{idOf(c.Commitments), idOf(c.Labels), idOf(c.Seeds), idOf(c.Reply)}
 		enc, err := m.encKept("commitment", key, c)
 		if err != nil {
@@ -226,8 +228,7 @@ func phantomSecretsDoc(s phantomSecrets, m *secretsMemo) (*docObject, error) {
 		}
 		d.addRaw("commitment", enc)
 	}
-	if outputs != nil {
-		o := outputs
+	if o := outputs; o != nil {
 		key := struct {
 			pass, legal bool
 			labels      sliceID

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
@@ -21,13 +22,7 @@ import (
 // change once a try (PN-D26's encodings kept from save to save).
 func TestPND19SecretsEncoding(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 38))
-	blob := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		return b
-	}
+	blob := blobsOf(r)
 	oldRatio, oldMin := secretsCompactRatio, secretsCompactMin
 	secretsCompactRatio, secretsCompactMin = 3, 1
 	defer func() { secretsCompactRatio, secretsCompactMin = oldRatio, oldMin }()
@@ -160,5 +155,85 @@ func TestPND19SecretsEncoding(t *testing.T) {
 			}()
 			encodePhantomSecrets(c.s, &memo)
 		}()
+	}
+}
+
+// TestPND26SmallFieldsKeptFromSaveToSave checks the encodings PN-D26
+// keeps from save to save. The log's is json.Marshal's as the log grows,
+// is replaced by a longer one with another start and by a shorter one,
+// and has an entry changed in place. The kept commitment's and the
+// outputs' members are json.Marshal's: the same slice at the next save
+// while they are made of the same byte strings (docPatch then finds
+// them unchanged at once), a new encoding when a string is another one
+// (even with the same bytes) or a field changes, labels that are nil
+// encoded as null and empty ones as "".
+func TestPND26SmallFieldsKeptFromSaveToSave(t *testing.T) {
+	blob := blobsOf(rand.New(rand.NewPCG(26, 38)))
+	marshal := func(v any) []byte {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var m secretsMemo
+	member := func(s phantomSecrets, name string) []byte {
+		d, err := phantomSecretsDoc(s, &m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range d.keys {
+			if k == name {
+				return d.vals[i].json()
+			}
+		}
+		t.Fatalf("no member %q", name)
+		return nil
+	}
+
+	var log []phantomLogged
+	for step := range 30 {
+		log = append(log, phantomLogged{Try: uint64(step), Announcement: []string{"a=1", `b=<2>&"x"`}[step%2]})
+		switch step {
+		case 10: // another log, longer, that does not start with this one
+			log = append([]phantomLogged{{Try: 99, Announcement: "z"}}, log...)
+		case 20: // a shorter one
+			log = log[:3:3]
+		case 25: // an entry changed in place
+			log[1].Announcement = "changed"
+		}
+		if got, want := member(phantomSecrets{Log: log}, "log"), marshal(log); !bytes.Equal(got, want) {
+			t.Fatalf("step %d: the log encodes as\n%s\nwant\n%s", step, got, want)
+		}
+	}
+
+	c := &PhantomCommitment{Commitments: blob(64), Labels: blob(300)}
+	o := &PhantomOutputs{Pass: true, Legal: true, Labels: blob(32)}
+	for i, tc := range []struct {
+		what   string
+		c      *PhantomCommitment
+		o      *PhantomOutputs
+		reused bool // the members of the save before, as they were
+	}{
+		{"the first save", c, o, false},
+		{"the same strings", c, o, true},
+		{"the same values anew", &PhantomCommitment{Commitments: c.Commitments, Labels: c.Labels}, &PhantomOutputs{Pass: true, Legal: true, Labels: o.Labels}, true},
+		{"copies of the strings", &PhantomCommitment{Commitments: bytes.Clone(c.Commitments), Labels: bytes.Clone(c.Labels)}, &PhantomOutputs{Pass: true, Legal: true, Labels: bytes.Clone(o.Labels)}, false},
+		{"other strings", &PhantomCommitment{Commitments: blob(64), Labels: blob(300), Seeds: blob(16)}, &PhantomOutputs{Pass: true, Legal: true, Labels: blob(32)}, false},
+		{"another field", &PhantomCommitment{Commitments: c.Commitments}, &PhantomOutputs{Legal: true, Labels: o.Labels}, false},
+		{"null labels", &PhantomCommitment{Commitments: nil}, &PhantomOutputs{Legal: true}, false},
+		{"empty labels", &PhantomCommitment{Commitments: []byte{}}, &PhantomOutputs{Legal: true, Labels: []byte{}}, false},
+	} {
+		before := [2][]byte{m.kept["commitment"].enc, m.kept["outputs"].enc}
+		s := phantomSecrets{Commitment: tc.c, Outputs: tc.o}
+		got := [2][]byte{member(s, "commitment"), member(s, "outputs")}
+		for k, want := range [2][]byte{marshal(tc.c), marshal(tc.o)} {
+			if !bytes.Equal(got[k], want) {
+				t.Fatalf("%s: member %d encodes as\n%s\nwant\n%s", tc.what, k, got[k], want)
+			}
+			if reused := i > 0 && idOf(got[k]) == idOf(before[k]); reused != tc.reused {
+				t.Errorf("%s: member %d the save before's encoding %v, want %v", tc.what, k, reused, tc.reused)
+			}
+		}
 	}
 }

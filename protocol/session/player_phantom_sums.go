@@ -10,11 +10,12 @@ import (
 )
 
 // sumCache keeps referee.Sum of the byte strings a player looks up by
-// digest on a try's path (its evidence, its reverse requests), by
-// identity, as secretsMemo keeps their encodings: the same first byte
-// and length is the same string, since a kept message is never changed
-// in place (PN-D28). It holds the last sumCacheSize strings it was asked
-// about, and so keeps them alive.
+// digest on a try's path (its evidence, its reverse requests) or keys
+// in its secrets (secretsMemo.key), by identity, as secretsMemo keeps
+// their encodings: the same first byte and length is the same string,
+// since a kept message is never changed in place (PN-D28). It holds the
+// last sumCacheSize strings it was asked about, and so keeps them
+// alive.
 type sumCache struct {
 	mu      sync.Mutex // the evaluator's next request is made aside (MPC-D56)
 	entries [sumCacheSize]sumEntry
@@ -26,8 +27,8 @@ type sumEntry struct {
 	d referee.Digest
 }
 
-// sumCacheSize covers what one lookup compares: the evidence kept and a
-// new message, or two reverse requests.
+// sumCacheSize covers the strings a player keeps at once: the evidence
+// kept and a new message, two requests or two reverse requests.
 const sumCacheSize = 16
 
 // sum returns referee.Sum(b).
@@ -38,7 +39,7 @@ func (c *sumCache) sum(b []byte) referee.Digest {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i := range c.entries {
-		if e := &c.entries[i]; len(e.b) == len(b) && &e.b[0] == &b[0] {
+		if e := &c.entries[i]; idOf(e.b) == idOf(b) {
 			if secretsMemoCheck && referee.Sum(b) != e.d {
 				panic("a byte string looked up by digest was changed in place")
 			}
