@@ -18,6 +18,12 @@ func toBlk(l Label) blk {
 	return blk{binary.LittleEndian.Uint64(l[:8]), binary.LittleEndian.Uint64(l[8:])}
 }
 
+// put writes a into l, as a.label() does into a fresh Label.
+func (a blk) put(l *Label) {
+	binary.LittleEndian.PutUint64(l[:8], a.lo)
+	binary.LittleEndian.PutUint64(l[8:], a.hi)
+}
+
 func (a blk) label() Label {
 	var l Label
 	binary.LittleEndian.PutUint64(l[:8], a.lo)

@@ -139,11 +139,17 @@ func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.
 	wp, w := getWires(c.numWires)
 	defer wirePool.Put(wp)
 	keys := &Keys{Delta: delta}
+	d := toBlk(delta)
 	for p := range 2 {
-		keys.Inputs[p] = make([][2]Label, len(c.inputs[p]))
+		in, zp := make([][2]Label, len(c.inputs[p])), zero[p][:len(c.inputs[p])]
+		keys.Inputs[p] = in
 		for i, x := range c.inputs[p] {
-			w[x] = toBlk(zero[p][i])
-			keys.Inputs[p][i] = [2]Label{zero[p][i], zero[p][i].Xor(delta)}
+			// In place: a [2]Label built aside and copied cost more than
+			// garbling the gates' XORs (profile of BenchmarkReferee).
+			z := toBlk(zp[i])
+			w[x] = z
+			z.xor(d).put(&in[i][1])
+			in[i][0] = zp[i]
 		}
 	}
 	g := newGarbled(s, instance, s.TablesSize(nAND), len(c.outputs))
@@ -156,18 +162,19 @@ func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.
 			return nil, nil, fmt.Errorf("gc: reading three-halves coins: %w", err)
 		}
 		if useTH3Fused(true) {
-			garbleScheduled3(c.ensureSchedule(), w, toBlk(delta), instance, r, g.Tables, nAND)
+			garbleScheduled3(c.ensureSchedule(), w, d, instance, r, g.Tables, nAND)
 		} else {
-			garbleGates3(c.gates, w, toBlk(delta), instance, r, g.Tables, nAND)
+			garbleGates3(c.gates, w, d, instance, r, g.Tables, nAND)
 		}
 	} else {
-		garbleGates(c, w, toBlk(delta), instance, g.Tables)
+		garbleGates(c, w, d, instance, g.Tables)
 	}
 	keys.Outputs = make([][2]Label, len(c.outputs))
 	for i, x := range c.outputs {
-		l := w[x].label()
-		g.Decoding[i] = l.LSB()
-		keys.Outputs[i] = [2]Label{l, l.Xor(delta)}
+		out := &keys.Outputs[i]
+		w[x].put(&out[0])
+		w[x].xor(d).put(&out[1])
+		g.Decoding[i] = out[0].LSB()
 	}
 	return g, keys, nil
 }

@@ -3,6 +3,7 @@ package gc
 import (
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/kakure/kakure/protocol/mpc/circuit"
 )
@@ -142,10 +143,15 @@ func readZeroLabels(inputs [2][]circuit.Wire, labels io.Reader) ([2][]Label, err
 	var zero [2][]Label
 	for p := range 2 {
 		zero[p] = make([]Label, len(inputs[p]))
-		for i := range zero[p] {
-			if _, err := io.ReadFull(labels, zero[p][i][:]); err != nil {
-				return zero, fmt.Errorf("gc: reading input labels: %w", err)
-			}
+		if len(zero[p]) == 0 {
+			continue
+		}
+		// One read for all of a party's labels, which lie one after the
+		// other in the slice: a read per label cost a tenth of the 9×9
+		// referee's garbling (profile of BenchmarkReferee).
+		all := unsafe.Slice(&zero[p][0][0], len(zero[p])*len(Label{}))
+		if _, err := io.ReadFull(labels, all); err != nil {
+			return zero, fmt.Errorf("gc: reading input labels: %w", err)
 		}
 	}
 	return zero, nil
