@@ -678,6 +678,46 @@ mutant MPC-D57-padding-check protocol/mpc/internal/shortsha/shortsha.go replace 
 mutant MPC-D59-release-sent protocol/mpc/referee/pvc_garbler.go replace \
 	'		if i != j {' '		if i >= 0 {' \
 	./protocol/mpc/referee 'TestMPCD59SentTablesOutliveTheTry'
+# MPC-D61: the keys of random OTs hashed in batches through shortsha.
+mutant MPC-D61-send-tweak protocol/mpc/ot/cot.go replace \
+	'tweak := otTweak(b, start+i)' 'tweak := otTweak(b, i)' \
+	./protocol/mpc/ot 'TestMPCD61RandomKeysBatched|TestKATCorrelatedOT'
+mutant MPC-D61-receive-tweak protocol/mpc/ot/cot.go replace \
+	'k.set(i, r.hash.Hash(t, otTweak(b, start+i)))' 'k.set(i, r.hash.Hash(t, otTweak(b, i)))' \
+	./protocol/mpc/ot 'TestMPCD61RandomKeysBatched|TestKATCorrelatedOT'
+mutant MPC-D61-pair-order protocol/mpc/ot/cot.go replace \
+	'out[start+i][0], out[start+i][1] = keys[2*i], keys[2*i+1]' 'out[start+i][0], out[start+i][1] = keys[2*i+1], keys[2*i]' \
+	./protocol/mpc/ot 'TestMPCD61RandomKeysBatched'
+mutant MPC-D61-padding protocol/mpc/ot/cot.go replace \
+	'k.blocks[i].Pad(len(randomKeyTag) + len(Block{}))' 'k.blocks[i].Pad(len(randomKeyTag) + len(Block{}) - 1)' \
+	./protocol/mpc/ot 'TestMPCD61RandomKeysBatched'
+# MPC-D62: the garbler's keys written in place, its labels read at once.
+mutant MPC-D62-input-one protocol/mpc/gc/gc.go replace \
+	'z.xor(d).put(&in[i][1])' 'z.put(&in[i][1])' \
+	./protocol/mpc/gc 'TestKATGarbling|TestMPCD62KeysOfTheGarbler'
+mutant MPC-D62-output-one protocol/mpc/gc/gc.go replace \
+	'w[x].xor(d).put(&out[1])' 'w[x].put(&out[1])' \
+	./protocol/mpc/gc 'TestKATGarbling|TestMPCD62KeysOfTheGarbler'
+mutant MPC-D62-labels-read protocol/mpc/gc/scheme.go replace \
+	'len(zero[p])*len(Label{}))' 'len(zero[p])*len(Label{})-1)' \
+	./protocol/mpc/gc 'TestKATGarbling|TestMPCD62KeysOfTheGarbler'
+# MPC-D63: the three-halves garbling's loop over a run of steps in
+# assembly (threehalves_amd64.s, generated; each text below is once in
+# it).
+mutant MPC-D63-control-bits-of-gate-3 protocol/mpc/gc/threehalves_amd64.s replace \
+	'MOVQ 568(SP), R8' 'MOVQ 560(SP), R8' \
+	./protocol/mpc/gc 'TestKATGarbling'
+mutant MPC-D63-coins-of-gate-0 protocol/mpc/gc/threehalves_amd64.s replace \
+	'MOVQ R12, 424(SP)' 'MOVQ $0, 424(SP)' \
+	./protocol/mpc/gc 'TestKATGarbling'
+mutant MPC-D63-stride protocol/mpc/gc/threehalves_amd64.s replace \
+	'ADDQ $80, 576(SP)' 'ADDQ $60, 576(SP)' \
+	./protocol/mpc/gc 'TestKATGarbling'
+mutant MPC-D63-run-layout protocol/mpc/gc/threehalves_fused.go replace \
+	'	w      *blk
+	steps  *step' '	steps  *step
+	w      *blk' \
+	./protocol/mpc/gc 'TestTH3RunLayout'
 
 # --- The runner ----------------------------------------------------------
 

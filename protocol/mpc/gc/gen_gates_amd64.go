@@ -386,6 +386,7 @@ func main() {
 	tccr(6)
 	tccr(3)
 	th3Garble4()
+	th3GarbleRun()
 	th3Garble2()
 	th3Evaluate(4)
 	th3Evaluate(2)

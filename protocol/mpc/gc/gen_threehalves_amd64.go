@@ -141,9 +141,19 @@ func th3Garble4() {
 // and then the hashes on the stack; then th3GarblePost per gate.
 TEXT ·th3Garble4VAES(SB), NOSPLIT, $384-48
 `)
+	th3Garble4Body("MOVQ gs+32(FP), BX")
+	e("VZEROUPPER")
+	e("RET")
+}
+
+// th3Garble4Body writes the garbling of the four gates of the th3Arg
+// array that loadArgs puts at BX (the frame's first 384 bytes are its
+// scratch; the arguments rk, lin, dt, delta and instance are
+// th3Garble4VAES's).
+func th3Garble4Body(loadArgs string) {
 	e("MOVQ rk+0(FP), AX")
 	e("MOVQ delta+24(FP), DX")
-	e("MOVQ gs+32(FP), BX")
+	e(loadArgs)
 	e("VBROADCASTI128 (DX), Y12") // Δ | Δ
 	e("VPXOR Y13, Y13, Y13")
 	e("VPBLENDD $0xF0, Y12, Y13, Y13") // 0 | Δ
@@ -190,6 +200,90 @@ TEXT ·th3Garble4VAES(SB), NOSPLIT, $384-48
 	for i := range 4 {
 		th3GarblePost(i, 96*i)
 	}
+}
+
+// th3Run field offsets: w, steps, n, tables, coins, ctl (threehalves_fused.go);
+// step field offsets: a, b, out, j, and its size (schedule.go).
+const (
+	runW, runSteps, runN, runTables, runCoins, runCtl = 0, 8, 16, 24, 32, 40
+	stepA, stepB, stepOut, stepJ, stepSize            = 4, 8, 12, 16, 20
+)
+
+// th3GarbleRun writes th3GarbleRun4VAES: th3Garble4Body on the AND
+// gates of a run of steps, four at a time, the loop in assembly. Per
+// batch it fills the four th3Arg at 384(SP) from the steps (the wires'
+// labels in the wire array, the table at 24j, the coins ρ at bit 2j),
+// garbles, and ORs each gate's control bits z into the control bits at
+// bit 5j (the second byte only when z reaches it, so never past the last
+// byte). Touching the next batch's input labels ahead (PREFETCHT0)
+// gained nothing (MPC-D63).
+// 576(SP) holds the step of the batch, 584(SP) the steps left.
+func th3GarbleRun() {
+	out.WriteString(`
+// func th3GarbleRun4VAES(rk *[176]byte, lin *[16]th3LinRow, dt *[16]th3DeltaRow, delta *blk, run *th3Run, instance uint64)
+// Garbles the run.n AND gates of run.steps (a multiple of four, none
+// reading another's output) four at a time as th3Garble4VAES does,
+// writing their output labels, tables and control bits.
+TEXT ·th3GarbleRun4VAES(SB), NOSPLIT, $592-48
+`)
+	e("MOVQ run+32(FP), R14")
+	e("MOVQ %d(R14), CX", runSteps)
+	e("MOVQ CX, 576(SP)")
+	e("MOVQ %d(R14), CX", runN)
+	e("MOVQ CX, 584(SP)")
+	e("TESTQ CX, CX")
+	e("JZ th3run_done")
+	out.WriteString("th3run_loop:\n")
+	e("MOVQ run+32(FP), R14")
+	e("MOVQ 576(SP), SI")
+	e("MOVQ %d(R14), DI", runW)
+	e("MOVQ %d(R14), R10", runTables)
+	e("MOVQ %d(R14), R11", runCoins)
+	for i := range 4 {
+		arg, st := 384+th3Size*i, stepSize*i
+		for _, f := range []struct{ step, arg int }{{stepA, th3A}, {stepB, th3B}, {stepOut, th3Out}} {
+			e("MOVL %d(SI), CX", st+f.step)
+			e("SHLQ $4, CX")
+			e("ADDQ DI, CX")
+			e("MOVQ CX, %d(SP)", arg+f.arg)
+		}
+		e("MOVL %d(SI), CX", st+stepJ)
+		e("MOVQ CX, %d(SP)", arg+th3J)
+		e("IMUL3Q $24, CX, DX")
+		e("ADDQ R10, DX")
+		e("MOVQ DX, %d(SP)", arg+th3T)
+		e("LEAQ (CX)(CX*1), DX") // 2j
+		e("MOVQ DX, R12")
+		e("SHRQ $3, R12")
+		e("MOVBQZX (R11)(R12*1), R12")
+		e("ANDQ $7, DX")
+		e("SHRXQ DX, R12, R12")
+		e("ANDQ $3, R12")
+		e("MOVQ R12, %d(SP)", arg+th3Ctl)
+	}
+	th3Garble4Body("LEAQ 384(SP), BX")
+	e("MOVQ run+32(FP), R14")
+	e("MOVQ %d(R14), R10", runCtl)
+	for i := range 4 {
+		arg := 384 + th3Size*i
+		e("MOVQ %d(SP), CX", arg+th3J)
+		e("LEAQ (CX)(CX*4), CX") // 5j
+		e("MOVQ CX, DX")
+		e("SHRQ $3, DX")
+		e("ANDQ $7, CX")
+		e("MOVQ %d(SP), R8", arg+th3Ctl)
+		e("SHLXQ CX, R8, R8")
+		e("ORB R8, (R10)(DX*1)")
+		e("SHRQ $8, R8")
+		e("LEAQ 1(DX), R9")
+		e("TESTQ R8, R8")
+		e("CMOVQEQ DX, R9")
+		e("ORB R8, (R10)(R9*1)")
+	}
+	e("ADDQ $%d, 576(SP)", 4*stepSize)
+	e("SUBQ $4, 584(SP)")
+	e("JNZ th3run_loop")
+	out.WriteString("th3run_done:\n")
 	e("VZEROUPPER")
 	e("RET")
 }

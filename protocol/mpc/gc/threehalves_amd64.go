@@ -9,6 +9,10 @@ import "golang.org/x/sys/cpu"
 // no AVX2 three-halves garbling hashes each gate with tccr6AESNI.
 var haveAVX2 = cpu.X86.HasAVX2
 
+// haveBMI2 says whether the processor has BMI2, whose shifts
+// th3GarbleRun4VAES uses (every processor with VAES has it).
+var haveBMI2 = cpu.X86.HasBMI2
+
 // tccr6AESNI sets out[k] = H(x[k], t[k]) for k = 0..5 with AES-NI
 // (threehalves_amd64.s, written by gen_gates_amd64.go with
 // gen_threehalves_amd64.go through go generate in gates_amd64.go, as are
@@ -31,6 +35,16 @@ func tccr3AESNI(rk *[176]byte, x, t, out *[3]blk)
 //
 //go:noescape
 func th3Garble4VAES(rk *[176]byte, lin *[16]th3LinRow, dt *[16]th3DeltaRow, delta *blk, gs *[4]th3Arg, instance uint64)
+
+// th3GarbleRun4VAES garbles the run.n AND gates of run.steps (n a
+// multiple of four; none reading another's output) four at a time as
+// th3Garble4VAES does, the loop over the steps in assembly: it takes
+// each gate's wires, table and coins from its step, as garbleScheduled3
+// does for th3Garble4VAES, and ORs its control bits into run.ctl. It
+// needs BMI2 besides VAES and AVX2.
+//
+//go:noescape
+func th3GarbleRun4VAES(rk *[176]byte, lin *[16]th3LinRow, dt *[16]th3DeltaRow, delta *blk, run *th3Run, instance uint64)
 
 // th3Garble2AESNI is th3Garble4VAES on two gates with AES-NI (twelve
 // blocks in flight) and AVX2.

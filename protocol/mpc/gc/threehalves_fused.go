@@ -35,6 +35,21 @@ type th3Arg struct {
 	ctl       uint64
 }
 
+// th3Run is a run of AND gates for th3GarbleRun4VAES: the wire array,
+// the steps of the gates and their number n (a multiple of four), the
+// tables, the coins ρ (2 bits a gate) and the control bits (5 bits a
+// gate, zero before). The assembly reads the fields at offsets 0, 8,
+// ..., 40, and a step's a, b, out and j at 4, 8, 12 and 16 of its 20
+// bytes (TestTH3RunLayout).
+type th3Run struct {
+	w      *blk
+	steps  *step
+	n      uint64
+	tables *byte
+	coins  *byte
+	ctl    *byte
+}
+
 // th3LinRow is the part of the halves of the zero labels A and B in the
 // outputs of the garbling of one idx: m[k][o] is all ones if output o
 // of [C⁰_L, C⁰_R, G0, G1] takes half k of [A_L, A_R, B_L, B_R], m4[k]
@@ -173,12 +188,18 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 	if useVAES {
 		width = 4
 	}
+	useRun := useVAES && haveBMI2
 	var held [4]th3Arg
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
 		if k%2 == 0 {
 			garbleLinear(group, w, delta)
 			continue
+		}
+		if run := len(group) &^ 3; useRun && run > 0 {
+			r := th3Run{w: &w[0], steps: &group[0], n: uint64(run), tables: &tables[0], coins: &coins[0], ctl: &ctl[0]}
+			th3GarbleRun4VAES(rk, &th3Lin, &dt, &delta, &r, instance)
+			group = group[run:]
 		}
 		for len(group) > 0 {
 			n := min(width, len(group))

@@ -1,7 +1,9 @@
 package gc
 
 import (
+	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/kakure/kakure/protocol/mpc/aeshash"
 )
@@ -82,5 +84,22 @@ func TestThreeHalvesHashPaths(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTH3RunLayout (MPC-D63): th3GarbleRun4VAES reads th3Run's fields
+// and a step's wires and index at the offsets gen_threehalves_amd64.go
+// writes into it (runW … runCtl, stepA … stepSize).
+func TestTH3RunLayout(t *testing.T) {
+	var r th3Run
+	var s step
+	got := []uintptr{
+		unsafe.Offsetof(r.w), unsafe.Offsetof(r.steps), unsafe.Offsetof(r.n),
+		unsafe.Offsetof(r.tables), unsafe.Offsetof(r.coins), unsafe.Offsetof(r.ctl),
+		unsafe.Offsetof(s.a), unsafe.Offsetof(s.b), unsafe.Offsetof(s.out), unsafe.Offsetof(s.j), unsafe.Sizeof(s),
+	}
+	want := []uintptr{0, 8, 16, 24, 32, 40, 4, 8, 12, 16, 20}
+	if !slices.Equal(got, want) {
+		t.Errorf("th3Run and step offsets %v, the assembly reads %v", got, want)
 	}
 }
