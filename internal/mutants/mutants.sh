@@ -708,10 +708,28 @@ mutant MPC-D63-control-bits-of-gate-3 protocol/mpc/gc/threehalves_amd64.s replac
 	'MOVQ 568(SP), R8' 'MOVQ 560(SP), R8' \
 	./protocol/mpc/gc 'TestKATGarbling'
 mutant MPC-D63-coins-of-gate-0 protocol/mpc/gc/threehalves_amd64.s replace \
-	'MOVQ R12, 424(SP)' 'MOVQ $0, 424(SP)' \
+	'ANDQ $3, R12
+	MOVQ R12, 424(SP)' 'ANDQ $3, R12
+	MOVQ $0, 424(SP)' \
 	./protocol/mpc/gc 'TestKATGarbling'
 mutant MPC-D63-stride protocol/mpc/gc/threehalves_amd64.s replace \
-	'ADDQ $80, 576(SP)' 'ADDQ $60, 576(SP)' \
+	'ADDQ $80, 576(SP)
+	SUBQ $4, 584(SP)
+	JNZ th3run_loop' 'ADDQ $60, 576(SP)
+	SUBQ $4, 584(SP)
+	JNZ th3run_loop' \
+	./protocol/mpc/gc 'TestKATGarbling'
+mutant MPC-D63-evaluation-stride protocol/mpc/gc/threehalves_amd64.s replace \
+	'ADDQ $80, 576(SP)
+	SUBQ $4, 584(SP)
+	JNZ th3evrun_loop' 'ADDQ $60, 576(SP)
+	SUBQ $4, 584(SP)
+	JNZ th3evrun_loop' \
+	./protocol/mpc/gc 'TestKATGarbling'
+mutant MPC-D63-evaluation-control-bits-of-gate-0 protocol/mpc/gc/threehalves_amd64.s replace \
+	'ANDQ $31, R12
+	MOVQ R12, 424(SP)' 'ANDQ $15, R12
+	MOVQ R12, 424(SP)' \
 	./protocol/mpc/gc 'TestKATGarbling'
 mutant MPC-D63-run-layout protocol/mpc/gc/threehalves_fused.go replace \
 	'	w      *blk

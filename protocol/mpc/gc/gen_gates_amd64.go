@@ -391,5 +391,6 @@ func main() {
 	th3Evaluate(4)
 	th3Evaluate(2)
 	th3Evaluate4V()
+	th3EvaluateRun()
 	write(*dir, "threehalves_amd64.s")
 }

@@ -241,12 +241,7 @@ TEXT ·th3GarbleRun4VAES(SB), NOSPLIT, $592-48
 	e("MOVQ %d(R14), R11", runCoins)
 	for i := range 4 {
 		arg, st := 384+th3Size*i, stepSize*i
-		for _, f := range []struct{ step, arg int }{{stepA, th3A}, {stepB, th3B}, {stepOut, th3Out}} {
-			e("MOVL %d(SI), CX", st+f.step)
-			e("SHLQ $4, CX")
-			e("ADDQ DI, CX")
-			e("MOVQ CX, %d(SP)", arg+f.arg)
-		}
+		th3RunWires(arg, st)
 		e("MOVL %d(SI), CX", st+stepJ)
 		e("MOVQ CX, %d(SP)", arg+th3J)
 		e("IMUL3Q $24, CX, DX")
@@ -478,8 +473,16 @@ func th3Evaluate4V() {
 // th3EvaluatePost per gate.
 TEXT ·th3Evaluate4VAES(SB), NOSPLIT, $384-40
 `)
+	th3Evaluate4VBody("MOVQ gs+24(FP), BX")
+	e("RET")
+}
+
+// th3Evaluate4VBody writes the evaluation of the four gates of the
+// th3Arg array that loadArgs puts at BX (the frame's first 384 bytes
+// are its scratch; rk, rows, zt and instance are th3Evaluate4VAES's).
+func th3Evaluate4VBody(loadArgs string) {
 	e("MOVQ rk+0(FP), AX")
-	e("MOVQ gs+24(FP), BX")
+	e(loadArgs)
 	e("MOVQ instance+32(FP), R9")
 	for i := range 4 {
 		e("MOVQ %d(BX), CX", th3Size*i+th3A)
@@ -522,5 +525,75 @@ TEXT ·th3Evaluate4VAES(SB), NOSPLIT, $384-40
 		}
 		th3EvaluatePost(i, 0, 1, 2)
 	}
+}
+
+// th3EvaluateRun writes th3EvaluateRun4VAES: th3Evaluate4VBody on the
+// AND gates of a run of steps, four at a time, the loop in assembly. Per
+// batch it fills the four th3Arg at 384(SP) from the steps (the wires'
+// labels, the table at 24j, the control bits z at bit 5j, the second
+// byte read only when z reaches it, so never past the last byte) and
+// evaluates. 576(SP) holds the step of the batch, 584(SP) the steps
+// left.
+func th3EvaluateRun() {
+	out.WriteString(`
+// func th3EvaluateRun4VAES(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, run *th3Run, instance uint64)
+// Evaluates the run.n AND gates of run.steps (a multiple of four, none
+// reading another's output) four at a time as th3Evaluate4VAES does,
+// their control bits read from run.ctl.
+TEXT ·th3EvaluateRun4VAES(SB), NOSPLIT, $592-40
+`)
+	e("MOVQ run+24(FP), R14")
+	e("MOVQ %d(R14), CX", runSteps)
+	e("MOVQ CX, 576(SP)")
+	e("MOVQ %d(R14), CX", runN)
+	e("MOVQ CX, 584(SP)")
+	e("TESTQ CX, CX")
+	e("JZ th3evrun_done")
+	out.WriteString("th3evrun_loop:\n")
+	e("MOVQ run+24(FP), R14")
+	e("MOVQ 576(SP), SI")
+	e("MOVQ %d(R14), DI", runW)
+	e("MOVQ %d(R14), R10", runTables)
+	e("MOVQ %d(R14), R11", runCtl)
+	for i := range 4 {
+		arg, st := 384+th3Size*i, stepSize*i
+		th3RunWires(arg, st)
+		e("MOVL %d(SI), CX", st+stepJ)
+		e("MOVQ CX, %d(SP)", arg+th3J)
+		e("IMUL3Q $24, CX, DX")
+		e("ADDQ R10, DX")
+		e("MOVQ DX, %d(SP)", arg+th3T)
+		e("LEAQ (CX)(CX*4), CX") // 5j
+		e("MOVQ CX, DX")
+		e("SHRQ $3, DX")
+		e("ANDQ $7, CX")
+		e("LEAQ 1(DX), R12")
+		e("CMPQ CX, $3")
+		e("CMOVQLS DX, R12") // z within its first byte: read it twice
+		e("MOVBQZX (R11)(R12*1), R12")
+		e("SHLQ $8, R12")
+		e("MOVBQZX (R11)(DX*1), DX")
+		e("ORQ DX, R12")
+		e("SHRXQ CX, R12, R12")
+		e("ANDQ $31, R12")
+		e("MOVQ R12, %d(SP)", arg+th3Ctl)
+	}
+	th3Evaluate4VBody("LEAQ 384(SP), BX")
+	e("ADDQ $%d, 576(SP)", 4*stepSize)
+	e("SUBQ $4, 584(SP)")
+	e("JNZ th3evrun_loop")
+	out.WriteString("th3evrun_done:\n")
 	e("RET")
+}
+
+// th3RunWires writes the addresses of the labels of the wires a, b and
+// out of the step at st(SI), in the wire array at DI, into the th3Arg
+// at arg(SP).
+func th3RunWires(arg, st int) {
+	for _, f := range []struct{ step, arg int }{{stepA, th3A}, {stepB, th3B}, {stepOut, th3Out}} {
+		e("MOVL %d(SI), CX", st+f.step)
+		e("SHLQ $4, CX")
+		e("ADDQ DI, CX")
+		e("MOVQ CX, %d(SP)", arg+f.arg)
+	}
 }

@@ -66,6 +66,15 @@ func th3Evaluate4AESNI(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, gs *[
 //go:noescape
 func th3Evaluate2AESNI(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, gs *[2]th3Arg, instance uint64)
 
+// th3EvaluateRun4VAES evaluates the run.n AND gates of run.steps (n a
+// multiple of four; none reading another's output) four at a time as
+// th3Evaluate4VAES does, the loop over the steps in assembly: it takes
+// each gate's wires, table and control bits (from run.ctl) from its
+// step, as evaluateScheduled3 does for th3Evaluate4VAES. It needs BMI2.
+//
+//go:noescape
+func th3EvaluateRun4VAES(rk *[176]byte, rows *[16]th3EvalRow, zt *[128]byte, run *th3Run, instance uint64)
+
 // th3Evaluate4VAES is th3Evaluate4AESNI with VAES: the twelve blocks of
 // each AES layer in six 256-bit registers.
 //

@@ -35,10 +35,11 @@ type th3Arg struct {
 	ctl       uint64
 }
 
-// th3Run is a run of AND gates for th3GarbleRun4VAES: the wire array,
-// the steps of the gates and their number n (a multiple of four), the
-// tables, the coins ρ (2 bits a gate) and the control bits (5 bits a
-// gate, zero before). The assembly reads the fields at offsets 0, 8,
+// th3Run is a run of AND gates for th3GarbleRun4VAES and
+// th3EvaluateRun4VAES: the wire array, the steps of the gates and their
+// number n (a multiple of four), the tables, the coins ρ (2 bits a gate;
+// garbling only) and the control bits (5 bits a gate; zero before a
+// garbling). The assembly reads the fields at offsets 0, 8,
 // ..., 40, and a step's a, b, out and j at 4, 8, 12 and 16 of its 20
 // bytes (TestTH3RunLayout).
 type th3Run struct {
@@ -245,12 +246,18 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 // evaluateGates3 does gate by gate.
 func evaluateScheduled3(s *schedule, w []blk, instance uint64, tables []byte, nAND int) {
 	rk := &roundKeys
+	useRun := useVAES && haveBMI2
 	var held [4]th3Arg
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
 		if k%2 == 0 {
 			evaluateLinear(group, w)
 			continue
+		}
+		if run := len(group) &^ 3; useRun && run > 0 {
+			r := th3Run{w: &w[0], steps: &group[0], n: uint64(run), tables: &tables[0], ctl: &tables[nAND*ThreeHalvesTableSize]}
+			th3EvaluateRun4VAES(rk, &th3EvalRows, &th3EvalZ, &r, instance)
+			group = group[run:]
 		}
 		for len(group) > 0 {
 			n := min(len(held), len(group))

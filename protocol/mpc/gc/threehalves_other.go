@@ -39,3 +39,7 @@ func th3Evaluate2AESNI(*[176]byte, *[16]th3EvalRow, *[128]byte, *[2]th3Arg, uint
 func th3Evaluate4VAES(*[176]byte, *[16]th3EvalRow, *[128]byte, *[4]th3Arg, uint64) {
 	panic("gc: no three-halves assembly")
 }
+
+func th3EvaluateRun4VAES(*[176]byte, *[16]th3EvalRow, *[128]byte, *th3Run, uint64) {
+	panic("gc: no three-halves assembly")
+}
