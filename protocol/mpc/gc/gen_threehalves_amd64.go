@@ -226,27 +226,9 @@ func th3GarbleRun() {
 // writing their output labels, tables and control bits.
 TEXT ·th3GarbleRun4VAES(SB), NOSPLIT, $592-48
 `)
-	e("MOVQ run+32(FP), R14")
-	e("MOVQ %d(R14), CX", runSteps)
-	e("MOVQ CX, 576(SP)")
-	e("MOVQ %d(R14), CX", runN)
-	e("MOVQ CX, 584(SP)")
-	e("TESTQ CX, CX")
-	e("JZ th3run_done")
-	out.WriteString("th3run_loop:\n")
-	e("MOVQ run+32(FP), R14")
-	e("MOVQ 576(SP), SI")
-	e("MOVQ %d(R14), DI", runW)
-	e("MOVQ %d(R14), R10", runTables)
-	e("MOVQ %d(R14), R11", runCoins)
+	th3RunHead("run+32(FP)", "th3run", runCoins)
 	for i := range 4 {
-		arg, st := 384+th3Size*i, stepSize*i
-		th3RunWires(arg, st)
-		e("MOVL %d(SI), CX", st+stepJ)
-		e("MOVQ CX, %d(SP)", arg+th3J)
-		e("IMUL3Q $24, CX, DX")
-		e("ADDQ R10, DX")
-		e("MOVQ DX, %d(SP)", arg+th3T)
+		arg := th3RunGate(i)
 		e("LEAQ (CX)(CX*1), DX") // 2j
 		e("MOVQ DX, R12")
 		e("SHRQ $3, R12")
@@ -275,10 +257,7 @@ TEXT ·th3GarbleRun4VAES(SB), NOSPLIT, $592-48
 		e("CMOVQEQ DX, R9")
 		e("ORB R8, (R10)(R9*1)")
 	}
-	e("ADDQ $%d, 576(SP)", 4*stepSize)
-	e("SUBQ $4, 584(SP)")
-	e("JNZ th3run_loop")
-	out.WriteString("th3run_done:\n")
+	th3RunTail("th3run")
 	e("VZEROUPPER")
 	e("RET")
 }
@@ -542,27 +521,9 @@ func th3EvaluateRun() {
 // their control bits read from run.ctl.
 TEXT ·th3EvaluateRun4VAES(SB), NOSPLIT, $592-40
 `)
-	e("MOVQ run+24(FP), R14")
-	e("MOVQ %d(R14), CX", runSteps)
-	e("MOVQ CX, 576(SP)")
-	e("MOVQ %d(R14), CX", runN)
-	e("MOVQ CX, 584(SP)")
-	e("TESTQ CX, CX")
-	e("JZ th3evrun_done")
-	out.WriteString("th3evrun_loop:\n")
-	e("MOVQ run+24(FP), R14")
-	e("MOVQ 576(SP), SI")
-	e("MOVQ %d(R14), DI", runW)
-	e("MOVQ %d(R14), R10", runTables)
-	e("MOVQ %d(R14), R11", runCtl)
+	th3RunHead("run+24(FP)", "th3evrun", runCtl)
 	for i := range 4 {
-		arg, st := 384+th3Size*i, stepSize*i
-		th3RunWires(arg, st)
-		e("MOVL %d(SI), CX", st+stepJ)
-		e("MOVQ CX, %d(SP)", arg+th3J)
-		e("IMUL3Q $24, CX, DX")
-		e("ADDQ R10, DX")
-		e("MOVQ DX, %d(SP)", arg+th3T)
+		arg := th3RunGate(i)
 		e("LEAQ (CX)(CX*4), CX") // 5j
 		e("MOVQ CX, DX")
 		e("SHRQ $3, DX")
@@ -579,21 +540,56 @@ TEXT ·th3EvaluateRun4VAES(SB), NOSPLIT, $592-40
 		e("MOVQ R12, %d(SP)", arg+th3Ctl)
 	}
 	th3Evaluate4VBody("LEAQ 384(SP), BX")
-	e("ADDQ $%d, 576(SP)", 4*stepSize)
-	e("SUBQ $4, 584(SP)")
-	e("JNZ th3evrun_loop")
-	out.WriteString("th3evrun_done:\n")
+	th3RunTail("th3evrun")
 	e("RET")
 }
 
-// th3RunWires writes the addresses of the labels of the wires a, b and
-// out of the step at st(SI), in the wire array at DI, into the th3Arg
-// at arg(SP).
-func th3RunWires(arg, st int) {
+// th3RunHead starts the loop of a run routine whose *th3Run is the
+// argument run (its FP reference): the run's first step at 576(SP) and
+// its count at 584(SP) (none: to <name>_done), then at <name>_loop, per
+// batch, the step in SI, the wire array in DI, the tables in R10 and the
+// run's field at offset third (the coins or the control bits) in R11.
+func th3RunHead(run, name string, third int) {
+	e("MOVQ %s, R14", run)
+	e("MOVQ %d(R14), CX", runSteps)
+	e("MOVQ CX, 576(SP)")
+	e("MOVQ %d(R14), CX", runN)
+	e("MOVQ CX, 584(SP)")
+	e("TESTQ CX, CX")
+	e("JZ %s_done", name)
+	fmt.Fprintf(&out, "%s_loop:\n", name)
+	e("MOVQ %s, R14", run)
+	e("MOVQ 576(SP), SI")
+	e("MOVQ %d(R14), DI", runW)
+	e("MOVQ %d(R14), R10", runTables)
+	e("MOVQ %d(R14), R11", third)
+}
+
+// th3RunGate fills the th3Arg of gate i of the batch at 384(SP) from its
+// step at SI (th3RunHead's registers): the addresses of its wires'
+// labels, its j (left in CX) and its table; it returns the th3Arg's
+// offset from SP.
+func th3RunGate(i int) int {
+	arg, st := 384+th3Size*i, stepSize*i
 	for _, f := range []struct{ step, arg int }{{stepA, th3A}, {stepB, th3B}, {stepOut, th3Out}} {
 		e("MOVL %d(SI), CX", st+f.step)
 		e("SHLQ $4, CX")
 		e("ADDQ DI, CX")
 		e("MOVQ CX, %d(SP)", arg+f.arg)
 	}
+	e("MOVL %d(SI), CX", st+stepJ)
+	e("MOVQ CX, %d(SP)", arg+th3J)
+	e("IMUL3Q $24, CX, DX")
+	e("ADDQ R10, DX")
+	e("MOVQ DX, %d(SP)", arg+th3T)
+	return arg
+}
+
+// th3RunTail ends the loop th3RunHead started: the next batch's step,
+// four steps fewer, back to <name>_loop while any is left.
+func th3RunTail(name string) {
+	e("ADDQ $%d, 576(SP)", 4*stepSize)
+	e("SUBQ $4, 584(SP)")
+	e("JNZ %s_loop", name)
+	fmt.Fprintf(&out, "%s_done:\n", name)
 }
