@@ -736,6 +736,15 @@ mutant MPC-D63-run-layout protocol/mpc/gc/threehalves_fused.go replace \
 	steps  *step' '	steps  *step
 	w      *blk' \
 	./protocol/mpc/gc 'TestTH3RunLayout'
+# The control bits' padding of a three-halves garbling, checked without
+# unpacking them (issue 38).
+mutant garbled-control-padding protocol/mpc/gc/wire.go replace \
+	'int(nAND)*threeHalvesControlBits); err != nil {' \
+	'int(nAND)*threeHalvesControlBits); false && err != nil {' \
+	./protocol/mpc/gc 'TestThreeHalvesWire'
+mutant garbled-bits-padding protocol/mpc/gc/wire.go replace \
+	'if n%8 != 0 && b[len(b)-1]>>(n%8) != 0 {' 'if n%8 != 0 && b[len(b)-1]>>(n%8+1) != 0 {' \
+	./protocol/mpc/gc 'TestThreeHalvesWire'
 
 # --- The runner ----------------------------------------------------------
 

@@ -254,11 +254,14 @@ func TestThreeHalvesWire(t *testing.T) {
 	if _, err := gc.Evaluate(c, &gc.Garbled{Scheme: 7, Tables: g.Tables, Decoding: g.Decoding}, [2][]gc.Label{in0, in1}); !errors.Is(err, gc.ErrTables) {
 		t.Errorf("unknown scheme: %v, want ErrTables", err)
 	}
-	// Non-zero padding after the last gate's control bits.
-	padded := bytes.Clone(b)
-	padded[18+24*nAND+(5*nAND+7)/8-1] |= 0x80
-	if _, err := gc.ParseGarbled(padded); !errors.Is(err, gc.ErrMessage) {
-		t.Errorf("control padding bits: %v, want ErrMessage", err)
+	// Non-zero padding after the last gate's control bits, each padding
+	// bit alone (the lowest is right after the last control bit).
+	for bit := 5 * nAND % 8; bit < 8; bit++ {
+		padded := bytes.Clone(b)
+		padded[18+24*nAND+(5*nAND+7)/8-1] |= 1 << bit
+		if _, err := gc.ParseGarbled(padded); !errors.Is(err, gc.ErrMessage) {
+			t.Errorf("control padding bit %d: %v, want ErrMessage", bit, err)
+		}
 	}
 	for name, m := range map[string][]byte{"truncated": b[:len(b)-1], "extra": append(bytes.Clone(b), 0), "version 3": append([]byte{'G', 3}, b[2:]...)} {
 		if _, err := gc.ParseGarbled(m); !errors.Is(err, gc.ErrMessage) {

@@ -123,8 +123,9 @@ func ParseGarbled(b []byte) (*Garbled, error) {
 		return nil, err
 	}
 	if scheme == ThreeHalves {
-		// The control bits must have one encoding too.
-		if _, err := unpackBits(body[nAND*ThreeHalvesTableSize:tables], int(nAND)*threeHalvesControlBits); err != nil {
+		// The control bits must have one encoding too (checked, not
+		// unpacked: the evaluation reads them from the tables).
+		if err := checkBits(body[nAND*ThreeHalvesTableSize:tables], int(nAND)*threeHalvesControlBits); err != nil {
 			return nil, err
 		}
 	}
@@ -193,14 +194,23 @@ func putBits(b []byte, bits []bool) {
 	}
 }
 
+// checkBits checks what unpackBits checks, without unpacking: that b
+// holds n bits, its padding bits zero.
+func checkBits(b []byte, n int) error {
+	if len(b) != (n+7)/8 {
+		return fmt.Errorf("%w: %d bytes for %d bits", ErrMessage, len(b), n)
+	}
+	if n%8 != 0 && b[len(b)-1]>>(n%8) != 0 {
+		return fmt.Errorf("%w: non-zero padding bits", ErrMessage)
+	}
+	return nil
+}
+
 // unpackBits is the inverse of packBits; it rejects non-zero padding so
 // that every message has one encoding.
 func unpackBits(b []byte, n int) ([]bool, error) {
-	if len(b) != (n+7)/8 {
-		return nil, fmt.Errorf("%w: %d bytes for %d bits", ErrMessage, len(b), n)
-	}
-	if n%8 != 0 && b[len(b)-1]>>(n%8) != 0 {
-		return nil, fmt.Errorf("%w: non-zero padding bits", ErrMessage)
+	if err := checkBits(b, n); err != nil {
+		return nil, err
 	}
 	out := make([]bool, n)
 	for i := range out {
