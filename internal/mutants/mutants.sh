@@ -693,10 +693,13 @@ mutant MPC-D61-padding protocol/mpc/ot/cot.go replace \
 	./protocol/mpc/ot 'TestMPCD61RandomKeysBatched'
 # MPC-D62: the garbler's keys written in place, its labels read at once.
 mutant MPC-D62-input-one protocol/mpc/gc/gc.go replace \
-	'z.xor(d).put(&in[i][1])' 'z.put(&in[i][1])' \
+	'z.putPair(&in[i], d)' 'z.putPair(&in[i], blk{})' \
 	./protocol/mpc/gc 'TestKATGarbling|TestMPCD62KeysOfTheGarbler'
 mutant MPC-D62-output-one protocol/mpc/gc/gc.go replace \
-	'w[x].xor(d).put(&out[1])' 'w[x].put(&out[1])' \
+	'w[x].putPair(&keys.Outputs[i], d)' 'w[x].putPair(&keys.Outputs[i], blk{})' \
+	./protocol/mpc/gc 'TestKATGarbling|TestMPCD62KeysOfTheGarbler'
+mutant MPC-D62-pair protocol/mpc/gc/gates.go replace \
+	'	a.xor(delta).put(&p[1])' '	a.put(&p[1])' \
 	./protocol/mpc/gc 'TestKATGarbling|TestMPCD62KeysOfTheGarbler'
 mutant MPC-D62-labels-read protocol/mpc/gc/scheme.go replace \
 	'len(zero[p])*len(Label{}))' 'len(zero[p])*len(Label{})-1)' \

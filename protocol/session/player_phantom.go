@@ -212,8 +212,12 @@ func (p *phantomPlayer) keepEvidence(h *phantomrules.Rules, b []byte) {
 func keyedByDigest(bs ...[]byte) map[string][]byte { return keyedBy(digestKey, bs...) }
 
 // digestKey is the key of b in the secrets' maps: the first 16 hex digits
-// of its digest.
-func digestKey(b []byte) string { return referee.Sum(b).String()[:16] }
+// of its digest (keyOfDigest).
+func digestKey(b []byte) string { return keyOfDigest(referee.Sum(b)) }
+
+// keyOfDigest is the key in the secrets' maps of a byte string of
+// digest d: its first 16 hex digits.
+func keyOfDigest(d referee.Digest) string { return d.String()[:16] }
 
 // keyedBy returns the non-nil byte strings of bs by key (nil if none).
 func keyedBy(key func([]byte) string, bs ...[]byte) map[string][]byte {

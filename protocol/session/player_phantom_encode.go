@@ -92,7 +92,7 @@ func (m *secretsMemo) key(b []byte) string {
 	}
 	e := m.entry(b)
 	if e.key == "" {
-		e.key = m.sums.sum(b).String()[:16] // digestKey(b)
+		e.key = keyOfDigest(m.sums.sum(b)) // digestKey(b), its digest from the cache
 	}
 	return e.key
 }

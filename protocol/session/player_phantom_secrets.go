@@ -296,7 +296,7 @@ func evidenceInOrder(rec referee.Record, kept map[string][]byte) [][]byte {
 	taken := map[string]bool{}
 	for _, tr := range rec.Tries {
 		for _, d := range []referee.Digest{tr.Commitment, tr.Choice, tr.Labels} {
-			k := d.String()[:16]
+			k := keyOfDigest(d)
 			if b, ok := kept[k]; ok && !taken[k] && referee.Sum(b) == d {
 				out, taken[k] = append(out, b), true
 			}

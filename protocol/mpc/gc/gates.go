@@ -24,10 +24,16 @@ func (a blk) put(l *Label) {
 	binary.LittleEndian.PutUint64(l[8:], a.hi)
 }
 
+// putPair writes the two labels of a wire whose label of 0 is a into p:
+// a and a ⊕ delta (a key's pair), in place (MPC-D62).
+func (a blk) putPair(p *[2]Label, delta blk) {
+	a.put(&p[0])
+	a.xor(delta).put(&p[1])
+}
+
 func (a blk) label() Label {
 	var l Label
-	binary.LittleEndian.PutUint64(l[:8], a.lo)
-	binary.LittleEndian.PutUint64(l[8:], a.hi)
+	a.put(&l)
 	return l
 }
 

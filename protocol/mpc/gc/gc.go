@@ -148,8 +148,7 @@ func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.
 			// garbling the gates' XORs (profile of BenchmarkReferee).
 			z := toBlk(zp[i])
 			w[x] = z
-			z.xor(d).put(&in[i][1])
-			in[i][0] = zp[i]
+			z.putPair(&in[i], d)
 		}
 	}
 	g := newGarbled(s, instance, s.TablesSize(nAND), len(c.outputs))
@@ -171,10 +170,8 @@ func garbleInputs(s Scheme, c *Prepared, delta Label, zero [2][]Label, coins io.
 	}
 	keys.Outputs = make([][2]Label, len(c.outputs))
 	for i, x := range c.outputs {
-		out := &keys.Outputs[i]
-		w[x].put(&out[0])
-		w[x].xor(d).put(&out[1])
-		g.Decoding[i] = out[0].LSB()
+		w[x].putPair(&keys.Outputs[i], d)
+		g.Decoding[i] = keys.Outputs[i][0].LSB()
 	}
 	return g, keys, nil
 }

@@ -48,6 +48,10 @@ TEXT ·tccr%[1]dAESNI(SB), NOSPLIT, $%[3]d-32
 // th3Arg field offsets: a, b, out, t, j, ctl (threehalves.go).
 const th3Size, th3A, th3B, th3Out, th3T, th3J, th3Ctl = 48, 0, 8, 16, 24, 32, 40
 
+// th3TableSize is ThreeHalvesTableSize, the bytes of a gate's table
+// before the control bits.
+const th3TableSize = 24
+
 // th3Tweak sets R8 to the low word of the first tweak of the
 // three-halves gate of th3Arg i at BX: 1<<63 | 3j.
 func th3Tweak(i int) {
@@ -579,7 +583,7 @@ func th3RunGate(i int) int {
 	}
 	e("MOVL %d(SI), CX", st+stepJ)
 	e("MOVQ CX, %d(SP)", arg+th3J)
-	e("IMUL3Q $24, CX, DX")
+	e("IMUL3Q $%d, CX, DX", th3TableSize)
 	e("ADDQ R10, DX")
 	e("MOVQ DX, %d(SP)", arg+th3T)
 	return arg

@@ -177,6 +177,11 @@ func useTH3Fused(garbling bool) bool {
 	return useFused() && (useAVX2 || !garbling)
 }
 
+// useTH3Run reports whether the fused three-halves routines take whole
+// runs of a group's AND gates (th3GarbleRun4VAES, th3EvaluateRun4VAES):
+// with VAES, and BMI2 for their shifts (MPC-D63).
+func useTH3Run() bool { return useVAES && haveBMI2 }
+
 // garbleScheduled3 garbles the gates of schedule s with three-halves and
 // the fused routines, four AND gates at a time with VAES, two with
 // AES-NI: what garbleGates3 does gate by gate.
@@ -189,7 +194,7 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 	if useVAES {
 		width = 4
 	}
-	useRun := useVAES && haveBMI2
+	useRun := useTH3Run()
 	var held [4]th3Arg
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
@@ -246,7 +251,7 @@ func garbleScheduled3(s *schedule, w []blk, delta blk, instance uint64, coins []
 // evaluateGates3 does gate by gate.
 func evaluateScheduled3(s *schedule, w []blk, instance uint64, tables []byte, nAND int) {
 	rk := &roundKeys
-	useRun := useVAES && haveBMI2
+	useRun := useTH3Run()
 	var held [4]th3Arg
 	for k := 0; k+1 < len(s.start); k++ {
 		group := s.steps[s.start[k]:s.start[k+1]]
